@@ -1,0 +1,31 @@
+"""evalkit: classifier evaluation that is correct, fast, and measures more.
+
+The Java-style API of Deep Netts (``ConfusionMatrix``, ``ClassificationMetrics``, ``Stats``)
+on one counting core and one formula layer (:mod:`evalkit.formulas`).
+
+Examples:
+    >>> import evalkit
+    >>> cm = evalkit.ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0])
+    >>> evalkit.ClassificationMetrics(cm).get_recall()
+    0.5
+"""
+
+from evalkit import exceptions, formulas
+from evalkit.averaging import Averaged
+from evalkit.classification_metrics import ClassificationMetrics
+from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.evaluation_metrics import EvaluationMetrics
+from evalkit.stats import Stats
+
+__all__ = [
+    "Averaged",
+    "ClassificationMetrics",
+    "ConfusionMatrix",
+    "EvaluationMetrics",
+    "Stats",
+    "__version__",
+    "exceptions",
+    "formulas",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,105 @@
+"""What a class label may be, and the one place label lists are validated and ordered.
+
+Rules (stated in the docs, enforced here):
+
+* a label is any hashable value except ``None``, NaN, and sequences (a list or tuple of
+  labels per sample is 2-D input, which needs the multi-label API);
+* numpy scalars are stored as the equal Python value (``np.int64(1)`` becomes ``1``);
+* strings and non-strings are never mixed: ``1`` and ``"1"`` in one label set is an error,
+  never a silent merge;
+* the default order is sorted; an explicit list fixes the order and may hold unseen labels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+
+from evalkit._validation import show
+from evalkit.exceptions import (
+    DuplicateLabelError,
+    InputShapeError,
+    InvalidLabelError,
+    InvalidTypeError,
+    MixedLabelTypesError,
+)
+
+_SEQUENCE_TYPES = (list, tuple, set, frozenset, dict, np.ndarray)
+
+
+def normalize(label: object) -> object:
+    """Return the plain Python value of a label (numpy scalars become int, float, str, ...)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def describe(label: object) -> str:
+    """Show a label with its type, so that ``1`` and ``'1'`` are told apart in messages."""
+    return f"{label!r} ({type(label).__name__})"
+
+
+def kind(label: object) -> str:
+    """The label family that must not be mixed: ``'str'``, ``'bytes'`` or ``'other'``."""
+    if isinstance(label, str):
+        return "str"
+    if isinstance(label, bytes):
+        return "bytes"
+    return "other"
+
+
+def check_label(argument: str, label: object) -> object:
+    """Return the normalized label, or raise if it can never be a class label."""
+    if label is None:
+        raise InvalidLabelError(f"{argument!r} contains None, which cannot be a class label")
+    if isinstance(label, _SEQUENCE_TYPES):
+        raise InputShapeError(
+            f"{argument!r} must hold one label per sample (1-D), got an element {show(label)}; "
+            "label sets or indicator rows are multi-label data"
+        )
+    if not isinstance(label, Hashable):
+        raise InvalidTypeError(f"{argument!r} contains an unhashable label {show(label)}")
+    label = normalize(label)
+    if isinstance(label, float) and math.isnan(label):
+        raise InvalidLabelError(f"{argument!r} contains NaN, which cannot be a class label")
+    return label
+
+
+def check_same_kind(labels: Iterable[tuple[str, object]]) -> None:
+    """Raise if the (argument, label) pairs mix strings with non-strings."""
+    first: dict[str, tuple[str, object]] = {}
+    for argument, label in labels:
+        first.setdefault(kind(label), (argument, label))
+    if len(first) > 1:
+        (arg_a, a), (arg_b, b) = list(first.values())[:2]
+        raise MixedLabelTypesError(
+            f"labels mix types: {describe(a)} in {arg_a!r} and {describe(b)} in {arg_b!r}; "
+            "evalkit never merges them, convert the labels to one type"
+        )
+
+
+def check_label_list(labels: Sequence[object], argument: str = "labels") -> tuple:
+    """Validate an explicit label list: valid labels, one type family, no duplicates."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got {show(labels)}")
+    checked = tuple(check_label(argument, label) for label in labels)
+    check_same_kind((argument, label) for label in checked)
+    seen: dict[object, object] = {}
+    for label in checked:
+        if label in seen:
+            earlier = seen[label]
+            same = type(earlier) is type(label) and earlier == label
+            what = f"{describe(label)} twice" if same else f"{describe(label)}, equal to {describe(earlier)}"
+            raise DuplicateLabelError(f"{argument!r} contains {what}: {show(list(checked))}")
+        seen[label] = label
+    return checked
+
+
+def sorted_labels(labels: Sequence[object], argument: str = "labels") -> tuple:
+    """Return validated labels in sorted order (the default label order)."""
+    try:
+        return tuple(sorted(labels))
+    except TypeError:
+        raise InvalidTypeError(
+            f"the labels in {argument!r} cannot be sorted ({show(list(labels))}); pass labels=[...] to fix their order"
+        ) from None

@@ -1,0 +1,205 @@
+"""Averages of a measure over classes or samples, and the one undefined-value policy.
+
+Given per-class cells (and, where they exist, per-sample cells) the four averages are
+
+* ``"micro"``: the measure of the summed cells, ``M(Σ tp, Σ fp, Σ fn, Σ tn)``;
+* ``"macro"``: the mean of the per-class values;
+* ``"weighted"``: the mean of the per-class values weighted by support ``tp + fn``;
+* ``"samples"``: the mean of the per-sample values (example-based).
+
+Undefined values (a 0/0 measure is NaN) follow one policy, chosen by ``undefined``:
+
+* ``"exclude"`` (default): leave them out, with their weights; the result reports how many
+  values were defined. An average with no defined value is NaN.
+* ``"zero"`` / ``"one"``: count them as 0 / 1 (scikit-learn's ``zero_division=0`` / ``1``).
+* ``"nan"``: propagate: any undefined value makes the average NaN.
+
+The numbers ``0``, ``1`` and ``float("nan")`` are accepted as aliases, so scikit-learn's
+``zero_division`` values carry over.
+
+Examples:
+    >>> from evalkit.averaging import mean_of
+    >>> result = mean_of([0.5, float("nan"), 1.0])
+    >>> result, result.n_defined, result.n_values
+    (0.75, 2, 3)
+    >>> mean_of([0.5, float("nan"), 1.0], undefined="zero")
+    0.5
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit._validation import check_choice, show
+from evalkit.exceptions import InvalidArgumentError
+from evalkit.counting import Cells
+from evalkit.formulas import Measure, check_measure_parameters
+
+__all__ = [
+    "AVERAGES",
+    "UNDEFINED_POLICIES",
+    "Averaged",
+    "Summary",
+    "average_cells",
+    "check_undefined",
+    "mean_of",
+    "summarize",
+]
+
+AVERAGES = ("micro", "macro", "weighted", "samples")
+"""The names accepted by ``average=``."""
+
+UNDEFINED_POLICIES = ("exclude", "zero", "one", "nan")
+"""The names accepted by ``undefined=``."""
+
+
+def check_undefined(undefined: Any) -> str:
+    """Return the policy name for ``undefined`` (``0``, ``1`` and NaN are accepted aliases)."""
+    if isinstance(undefined, (int, float)) and not isinstance(undefined, bool):
+        if math.isnan(undefined):
+            return "nan"
+        if undefined in (0, 1):
+            return "zero" if undefined == 0 else "one"
+    return check_choice("undefined", undefined, UNDEFINED_POLICIES)
+
+
+class Averaged(float):
+    """A float average that also reports how many values it covers.
+
+    Attributes:
+        n_values: how many values (classes, samples or objects) were averaged.
+        n_defined: how many of them were defined (not NaN) before the policy applied.
+
+    Examples:
+        >>> value = Averaged(0.75, n_values=3, n_defined=2)
+        >>> value + 0.25, value.n_defined
+        (1.0, 2)
+    """
+
+    n_values: int
+    n_defined: int
+
+    def __new__(cls, value: float, *, n_values: int, n_defined: int) -> Averaged:
+        self = super().__new__(cls, value)
+        self.n_values = int(n_values)
+        self.n_defined = int(n_defined)
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild_averaged, (float(self), self.n_values, self.n_defined))
+
+
+def _rebuild_averaged(value: float, n_values: int, n_defined: int) -> Averaged:
+    return Averaged(value, n_values=n_values, n_defined=n_defined)
+
+
+def _apply_policy(values: np.ndarray, weights: np.ndarray | None, policy: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """Return the values (and weights) that enter the average under ``policy``."""
+    defined = ~np.isnan(values)
+    if policy == "exclude":
+        return values[defined], None if weights is None else weights[defined]
+    if policy in ("zero", "one"):
+        return np.where(defined, values, 0.0 if policy == "zero" else 1.0), weights
+    return values, weights  # "nan": NaN propagates through the arithmetic
+
+
+def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> Averaged:
+    """The (weighted) mean of ``values`` under the undefined-value policy.
+
+    Args:
+        values: numbers, NaN where undefined.
+        weights: non-negative weights of the same length, or ``None`` for equal weights.
+        undefined: the policy (see the module docstring).
+
+    Returns:
+        The mean as an :class:`Averaged`; NaN when nothing (or only zero weight) is left.
+    """
+    policy = check_undefined(undefined)
+    values = np.asarray(values, dtype=np.float64).ravel()
+    n_defined = int(np.count_nonzero(~np.isnan(values)))
+    if weights is not None:
+        weights = np.asarray(weights, dtype=np.float64).ravel()
+        if weights.shape != values.shape:
+            raise InvalidArgumentError(f"'weights' must have {values.size} entries, got {weights.size}")
+    kept, kept_weights = _apply_policy(values, weights, policy)
+    if kept_weights is None:
+        mean = kept.mean() if kept.size else math.nan
+    else:
+        total = kept_weights.sum()
+        mean = (kept * kept_weights).sum() / total if total > 0 else math.nan
+    return Averaged(mean, n_values=values.size, n_defined=n_defined)
+
+
+@attrs.frozen
+class Summary:
+    """Mean, spread and range of one metric over several results, under one policy.
+
+    ``std`` is the population standard deviation (``ddof=0``, numpy's default).
+    """
+
+    mean: float
+    std: float
+    min: float
+    max: float
+    n_defined: int
+    n: int
+
+    def to_dict(self) -> dict[str, float | int]:
+        """The fields as a plain dict."""
+        return attrs.asdict(self)
+
+
+def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:
+    """Summarize values (NaN = undefined) with mean, std, min and max under the policy.
+
+    Examples:
+        >>> summarize([0.5, float("nan"), 1.0])
+        Summary(mean=0.75, std=0.25, min=0.5, max=1.0, n_defined=2, n=3)
+    """
+    policy = check_undefined(undefined)
+    values = np.asarray(values, dtype=np.float64).ravel()
+    kept, _ = _apply_policy(values, None, policy)
+    n_defined = int(np.count_nonzero(~np.isnan(values)))
+    if kept.size == 0:
+        return Summary(math.nan, math.nan, math.nan, math.nan, n_defined, values.size)
+    return Summary(
+        float(kept.mean()), float(kept.std()), float(kept.min()), float(kept.max()), n_defined, values.size
+    )
+
+
+def average_cells(
+    measure: Measure,
+    per_class: Cells,
+    average: str,
+    *,
+    undefined: Any = "exclude",
+    per_sample: Cells | None = None,
+    sample_weights: Any = None,
+    parameters: dict[str, Any] | None = None,
+) -> Averaged:
+    """Average ``measure`` over classes or samples (see the module docstring).
+
+    Args:
+        measure: the resolved measure.
+        per_class: per-class cells (``σm``).
+        average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
+        undefined: the undefined-value policy.
+        per_sample: per-sample cells (``σn``), needed for ``"samples"``.
+        sample_weights: how many samples each entry of ``per_sample`` stands for.
+        parameters: extra keyword parameters of the measure (``beta``).
+    """
+    parameters = dict(parameters or {})
+    check_measure_parameters(measure, parameters)
+    check_choice("average", average, AVERAGES)
+    if average == "micro":
+        return mean_of([per_class.total().evaluate(measure, **parameters)], undefined=undefined)
+    if average == "samples":
+        if per_sample is None:
+            raise InvalidArgumentError(f"average='samples' needs per-sample counts, which {show(per_class)} lacks")
+        return mean_of(per_sample.evaluate(measure, **parameters), sample_weights, undefined=undefined)
+    weights = per_class.support if average == "weighted" else None
+    return mean_of(per_class.evaluate(measure, **parameters), weights, undefined=undefined)

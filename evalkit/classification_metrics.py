@@ -1,0 +1,502 @@
+"""ClassificationMetrics: the metrics of one class, with the getters Deep Netts users know."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+import numpy as np
+
+from evalkit import formulas
+from evalkit._labels import check_label
+from evalkit._validation import check_count, show
+from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.evaluation_metrics import EvaluationMetrics, _format_number, metric_key
+from evalkit.exceptions import (
+    EmptyInputError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    LabelMismatchError,
+    NotBinaryError,
+    UnknownMetricError,
+)
+from evalkit.stats import Stats
+
+__all__ = ["ClassificationMetrics"]
+
+_COUNT_TEXT = {
+    "true_positive": ("True positive", "samples of the class predicted as the class"),
+    "true_negative": ("True negative", "samples of other classes predicted as another class"),
+    "false_positive": ("False positive", "samples of other classes predicted as the class"),
+    "false_negative": ("False negative", "samples of the class predicted as another class"),
+}
+
+
+class ClassificationMetrics(EvaluationMetrics):
+    """The metrics of one class (one-vs-rest) or of a two-class problem.
+
+    Every getter is one line over the formula layer (:mod:`evalkit.formulas`) and returns
+    NaN when its value is undefined (a 0/0 ratio).
+
+    Construction:
+        ``ClassificationMetrics(cm)`` (the positive class, index 1, of a two-class matrix),
+        ``ClassificationMetrics(cm, class_label=..., class_idx=...)`` (one class of any
+        matrix), :meth:`from_counts` (keyword-only counts), :meth:`create_from` (one object
+        per class).
+    Identity:
+        :meth:`get_class_label`, :meth:`set_class_label`, :meth:`get_class_idx`,
+        :meth:`get_confusion_matrix`.
+    Counts:
+        :meth:`get_true_positive`, :meth:`get_false_positive`, :meth:`get_false_negative`,
+        :meth:`get_true_negative`, :meth:`get_total`, :meth:`positive_frequency`,
+        :meth:`negative_frequency`.
+    Rates of actual classes:
+        :meth:`get_recall`, :meth:`get_specificity`, :meth:`get_false_negative_rate`,
+        :meth:`get_false_positive_rate`, :meth:`get_balanced_accuracy`, :meth:`get_g_mean`,
+        :meth:`get_informedness`.
+    Rates of predictions:
+        :meth:`get_precision`, :meth:`get_negative_predictive_value`,
+        :meth:`get_false_discovery_rate`, :meth:`get_false_omission_rate`,
+        :meth:`get_markedness`.
+    Whole-table scores:
+        :meth:`get_accuracy`, :meth:`get_error_rate`, :meth:`get_f1_score`,
+        :meth:`get_f_score`, :meth:`get_jaccard_index`, :meth:`get_fowlkes_mallows_index`,
+        :meth:`get_matthews_correlation_coefficient`, :meth:`get_cohen_kappa`,
+        :meth:`get_prevalence`.
+    Many objects:
+        :meth:`average` (a :class:`~evalkit.Stats`), :meth:`metric_names`, :meth:`to_dict`.
+
+    A subclass adds a metric by defining one more no-argument ``get_*`` method: it appears in
+    :meth:`to_dict`, in ``str()``, in :meth:`get` and in :meth:`average` with no other code
+    (see ``examples/custom_metric.py``). Objects are also made by :meth:`from_counts` and
+    :meth:`create_from`, so a subclass adds getters rather than constructor arguments.
+
+    Examples:
+        >>> cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
+        >>> metrics = ClassificationMetrics(cm)
+        >>> metrics.get_class_label(), metrics.get_precision(), metrics.get_recall()
+        ('positive', 0.7777777777777778, 0.875)
+        >>> metrics.get(ClassificationMetrics.ACCURACY)
+        0.85
+    """
+
+    NON_METRIC_GETTERS = frozenset(
+        {
+            "get_class_label",
+            "get_class_idx",
+            "get_confusion_matrix",
+            "get_total",
+            "get_true_positive",
+            "get_false_positive",
+            "get_false_negative",
+            "get_true_negative",
+        }
+    )
+    """No-argument getters that are not metrics (identity and counts): not averaged by Stats."""
+
+    Stats = Stats  # Java users know it as ClassificationMetrics.Stats
+
+    def __init__(
+        self,
+        confusion_matrix: ConfusionMatrix,
+        class_label: Hashable | None = None,
+        class_idx: int | None = None,
+    ) -> None:
+        """Metrics of one class of ``confusion_matrix``.
+
+        Args:
+            confusion_matrix: the matrix to read.
+            class_label: the class, by label; with neither argument the matrix must have two
+                classes and the positive class (index 1) is used.
+            class_idx: the class, by index; if both are given they must agree.
+
+        Raises:
+            NotBinaryError: no class given and the matrix does not have two classes.
+            LabelMismatchError: ``class_label`` and ``class_idx`` name different classes.
+            UnknownLabelError, ClassIndexError: no such class.
+        """
+        super().__init__()
+        if not isinstance(confusion_matrix, ConfusionMatrix):
+            raise InvalidTypeError(
+                f"'confusion_matrix' must be a ConfusionMatrix, got {show(confusion_matrix)}; for counts use "
+                "ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"
+            )
+        labels = confusion_matrix.labels
+        if class_idx is None and class_label is None:
+            if len(labels) != 2:
+                raise NotBinaryError(
+                    f"ClassificationMetrics(cm) reads the positive class of a two-class matrix; this one has "
+                    f"{len(labels)} classes {show(list(labels))}: pass class_label= or class_idx=, or use create_from(cm)"
+                )
+            class_idx = 1
+        elif class_idx is None:
+            class_idx = confusion_matrix.index_of(class_label)
+        else:
+            class_idx = confusion_matrix._class_index(class_idx)
+            if class_label is not None and labels[class_idx] != class_label:
+                raise LabelMismatchError(
+                    f"'class_label' {class_label!r} is not the label of 'class_idx' {class_idx} ({labels[class_idx]!r})"
+                )
+        self._assign(
+            tp=confusion_matrix.get_true_positive(class_idx),
+            fp=confusion_matrix.get_false_positive(class_idx),
+            fn=confusion_matrix.get_false_negative(class_idx),
+            tn=confusion_matrix.get_true_negative(class_idx),
+            class_label=labels[class_idx],
+            class_idx=class_idx,
+            confusion_matrix=confusion_matrix,
+        )
+
+    def _assign(self, *, tp: Any, fp: Any, fn: Any, tn: Any, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
+        self._tp, self._fp, self._fn, self._tn = tp, fp, fn, tn
+        self._class_label = class_label
+        self._class_idx = class_idx
+        self._confusion_matrix = confusion_matrix
+
+    @classmethod
+    def _build(cls, **fields: Any) -> ClassificationMetrics:
+        metrics = cls.__new__(cls)
+        EvaluationMetrics.__init__(metrics)
+        metrics._assign(**fields)
+        return metrics
+
+    @classmethod
+    def from_counts(
+        cls, *, tp: float, fp: float, fn: float, tn: float, class_label: Hashable | None = None
+    ) -> ClassificationMetrics:
+        """Metrics from the four counts, given by keyword (never by position).
+
+        Counts must be finite and non-negative; fractional counts are accepted (soft or
+        weighted data) and whole floats become ints.
+
+        Raises:
+            InvalidCountsError: a negative or non-finite count.
+
+        Examples:
+            >>> ClassificationMetrics.from_counts(tp=35, fp=10, fn=5, tn=50).get_f1_score()
+            0.8235294117647058
+        """
+        counts = {name: check_count(name, value, integral=False) for name, value in dict(tp=tp, fp=fp, fn=fn, tn=tn).items()}
+        label = None if class_label is None else check_label("class_label", class_label)
+        return cls._build(**counts, class_label=label, class_idx=None, confusion_matrix=None)
+
+    @classmethod
+    def create_from(cls, confusion_matrix: ConfusionMatrix) -> list[ClassificationMetrics]:
+        """Metrics objects of a matrix: for two classes one object, for the positive class
+        (index 1) and labelled with its own label; otherwise one object per class, in label
+        order. Called on a subclass, it makes instances of that subclass.
+
+        Examples:
+            >>> cm = ConfusionMatrix.from_predictions(list("aabbcc"), list("abbbcc"))
+            >>> [m.get_class_label() for m in ClassificationMetrics.create_from(cm)]
+            ['a', 'b', 'c']
+        """
+        if not isinstance(confusion_matrix, ConfusionMatrix):
+            raise InvalidTypeError(f"'confusion_matrix' must be a ConfusionMatrix, got {show(confusion_matrix)}")
+        if confusion_matrix.get_class_count() == 2:
+            return [cls(confusion_matrix)]
+        cells = confusion_matrix.cells().counts()
+        return [
+            cls._build(
+                **{name: int(values[k]) for name, values in cells.items()},
+                class_label=label,
+                class_idx=k,
+                confusion_matrix=confusion_matrix,
+            )
+            for k, label in enumerate(confusion_matrix.labels)
+        ]
+
+    @classmethod
+    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: Any = "exclude") -> Stats:
+        """Summarize every metric over ``results``: mean, std, min, max and defined count.
+
+        The metrics are those of the objects' class (a subclass's extra getters included;
+        for mixed classes, the metrics they all have). The mean divides by the number of
+        objects. Undefined values follow ``undefined`` (``"exclude"``, ``"zero"``, ``"one"``,
+        ``"nan"``).
+
+        Raises:
+            EmptyInputError: ``results`` is empty.
+            InvalidTypeError: an element is not a ClassificationMetrics.
+        """
+        results = list(results) if not isinstance(results, ClassificationMetrics) else [results]
+        if not results:
+            raise EmptyInputError("'results' is empty: there is nothing to average")
+        for position, result in enumerate(results):
+            if not isinstance(result, ClassificationMetrics):
+                raise InvalidTypeError(f"'results[{position}]' must be a ClassificationMetrics, got {show(result)}")
+        common = set.intersection(*(set(type(result).metric_names()) for result in results))
+        names = [name for name in type(results[0]).metric_names() if name in common]
+        values = {name: [getattr(result, f"get_{name}")() for result in results] for name in names}
+        return Stats.from_values(values, undefined=undefined)
+
+    @classmethod
+    def metric_names(cls) -> tuple[str, ...]:
+        """The metrics of this class: every no-argument ``get_*`` method not in
+        :attr:`NON_METRIC_GETTERS`, named without ``get_``, base-class getters first."""
+        names: dict[str, None] = {}
+        for klass in reversed(cls.__mro__):
+            for attribute, value in vars(klass).items():
+                if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and _takes_no_arguments(value):
+                    names[attribute[4:]] = None
+        return tuple(names)
+
+    @classmethod
+    def as_measure(cls, name: str) -> formulas.Measure:
+        """The getter ``get_<name>`` of this class as a measure that averages can use.
+
+        It evaluates one object per entry (class or sample), so it is slower than a
+        registered vectorised formula; register one (:func:`evalkit.formulas.register`) for
+        large per-sample averages.
+        """
+        if name not in cls.metric_names():
+            raise UnknownMetricError(f"{cls.__name__} has no metric {name!r}; its metrics: {', '.join(cls.metric_names())}")
+
+        def function(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+            arrays = np.broadcast_arrays(*(np.asarray(count, dtype=np.float64) for count in (tp, fp, fn, tn)))
+            values = [
+                getattr(cls.from_counts(tp=a, fp=b, fn=c, tn=d), f"get_{name}")()
+                for a, b, c, d in zip(*(array.ravel().tolist() for array in arrays))
+            ]
+            result = np.array(values, dtype=np.float64).reshape(arrays[0].shape)
+            return float(result) if result.ndim == 0 else result
+
+        title, description = _describe_metric(cls, name)
+        return formulas.Measure(name=name, function=function, title=title, description=description)
+
+    # ----------------------------------------------------------------------------------------
+    # identity
+
+    def get_class_label(self) -> Hashable | None:
+        """The label of the class these metrics describe (None for unlabelled counts)."""
+        return self._class_label
+
+    def set_class_label(self, class_label: Hashable) -> None:
+        """Relabel these metrics (the counts do not change)."""
+        self._class_label = check_label("class_label", class_label)
+
+    def get_class_idx(self) -> int | None:
+        """The index of the class in its confusion matrix (None for metrics made from counts)."""
+        return self._class_idx
+
+    def get_confusion_matrix(self) -> ConfusionMatrix | None:
+        """The matrix these metrics were read from (None for metrics made from counts).
+
+        The counts were read when the object was made; later changes to the matrix do not
+        change these metrics.
+        """
+        return self._confusion_matrix
+
+    # ----------------------------------------------------------------------------------------
+    # counts
+
+    def get_true_positive(self) -> int | float:
+        """tp: samples of the class predicted as the class."""
+        return self._tp
+
+    def get_false_positive(self) -> int | float:
+        """fp: samples of other classes predicted as the class."""
+        return self._fp
+
+    def get_false_negative(self) -> int | float:
+        """fn: samples of the class predicted as another class."""
+        return self._fn
+
+    def get_true_negative(self) -> int | float:
+        """tn: samples of other classes predicted as another class."""
+        return self._tn
+
+    def get_total(self) -> int | float:
+        """tp + fp + fn + tn."""
+        return self._tp + self._fp + self._fn + self._tn
+
+    def _counts(self) -> dict[str, Any]:
+        return {"tp": self._tp, "fp": self._fp, "fn": self._fn, "tn": self._tn}
+
+    def positive_frequency(self) -> float:
+        """How often the class actually occurs: (tp + fn) / total (Java's ``positiveFreqency``)."""
+        return formulas.prevalence(**self._counts())
+
+    def negative_frequency(self) -> float:
+        """How often other classes actually occur: (tn + fp) / total, the prevalence of the negative side."""
+        return formulas.prevalence(tp=self._tn, fp=self._fn, fn=self._fp, tn=self._tp)
+
+    # ----------------------------------------------------------------------------------------
+    # metrics: one line each over the formula layer (NaN when undefined)
+
+    def get_accuracy(self) -> float:
+        """Accuracy: (tp + tn) / total."""
+        return formulas.accuracy(**self._counts())
+
+    def get_error_rate(self) -> float:
+        """Error rate: (fp + fn) / total."""
+        return formulas.error_rate(**self._counts())
+
+    def get_precision(self) -> float:
+        """Precision (PPV): tp / (tp + fp)."""
+        return formulas.precision(**self._counts())
+
+    def get_recall(self) -> float:
+        """Recall (sensitivity, TPR): tp / (tp + fn)."""
+        return formulas.recall(**self._counts())
+
+    def get_specificity(self) -> float:
+        """Specificity (TNR): tn / (tn + fp)."""
+        return formulas.specificity(**self._counts())
+
+    def get_negative_predictive_value(self) -> float:
+        """Negative predictive value: tn / (tn + fn)."""
+        return formulas.negative_predictive_value(**self._counts())
+
+    def get_false_positive_rate(self) -> float:
+        """False positive rate (fall-out): fp / (fp + tn)."""
+        return formulas.false_positive_rate(**self._counts())
+
+    def get_false_negative_rate(self) -> float:
+        """False negative rate (miss rate): fn / (fn + tp)."""
+        return formulas.false_negative_rate(**self._counts())
+
+    def get_false_discovery_rate(self) -> float:
+        """False discovery rate: fp / (fp + tp)."""
+        return formulas.false_discovery_rate(**self._counts())
+
+    def get_false_omission_rate(self) -> float:
+        """False omission rate: fn / (fn + tn)."""
+        return formulas.false_omission_rate(**self._counts())
+
+    def get_f1_score(self) -> float:
+        """F1 score: 2 tp / (2 tp + fp + fn)."""
+        return formulas.f1_score(**self._counts())
+
+    def get_f_score(self, beta: float) -> float:
+        """F-beta score for any beta > 0: (1 + b²) tp / ((1 + b²) tp + b² fn + fp)."""
+        return formulas.f_score(**self._counts(), beta=beta)
+
+    def get_jaccard_index(self) -> float:
+        """Jaccard index (IoU): tp / (tp + fp + fn)."""
+        return formulas.jaccard_index(**self._counts())
+
+    def get_balanced_accuracy(self) -> float:
+        """Balanced accuracy: (recall + specificity) / 2."""
+        return formulas.balanced_accuracy(**self._counts())
+
+    def get_g_mean(self) -> float:
+        """G-mean: sqrt(recall * specificity)."""
+        return formulas.g_mean(**self._counts())
+
+    def get_informedness(self) -> float:
+        """Informedness (Youden's J): recall + specificity - 1."""
+        return formulas.informedness(**self._counts())
+
+    def get_markedness(self) -> float:
+        """Markedness: precision + NPV - 1."""
+        return formulas.markedness(**self._counts())
+
+    def get_matthews_correlation_coefficient(self) -> float:
+        """Matthews correlation coefficient: (tp tn - fp fn) / sqrt of the four margins' product."""
+        return formulas.matthews_correlation_coefficient(**self._counts())
+
+    def get_cohen_kappa(self) -> float:
+        """Cohen's kappa of the two-class table of this class."""
+        return formulas.cohen_kappa(**self._counts())
+
+    def get_fowlkes_mallows_index(self) -> float:
+        """Fowlkes-Mallows index: sqrt(precision * recall)."""
+        return formulas.fowlkes_mallows_index(**self._counts())
+
+    def get_prevalence(self) -> float:
+        """Prevalence: (tp + fn) / total."""
+        return formulas.prevalence(**self._counts())
+
+    # ----------------------------------------------------------------------------------------
+    # string keys, dict and text
+
+    def _getter(self, name: str) -> Any:
+        key = metric_key(name)
+        if key in self.metric_names() or f"get_{key}" in self.NON_METRIC_GETTERS - {"get_confusion_matrix"}:
+            return getattr(self, f"get_{key}")
+        return None
+
+    def get(self, name: str) -> Any:
+        """A metric by name in any spelling: a visrec key (``ACCURACY``, ``"F1Score"``), a getter
+        name without ``get_`` (``"f1_score"``), an alias (``"sensitivity"``), or a name stored
+        with :meth:`set`.
+
+        Raises:
+            UnknownMetricError: (a ``KeyError``) an unknown name; the message lists the known ones.
+        """
+        if name in self._values:
+            return self._values[name]
+        getter = self._getter(name)
+        if getter is None:
+            raise UnknownMetricError(f"unknown metric {name!r}; known metrics: {', '.join(self.names())}")
+        return getter()
+
+    def set(self, name: str, value: float) -> None:
+        """Store an extra value (a training time, a threshold...) under a name that is not a metric.
+
+        Raises:
+            InvalidArgumentError: ``name`` is a metric computed from the counts.
+        """
+        if self._getter(name) is not None:
+            raise InvalidArgumentError(f"{name!r} is computed from the counts and cannot be set")
+        super().set(name, value)
+
+    def names(self) -> list[str]:
+        """The names :meth:`get` answers: counts, metrics, then values stored with :meth:`set`."""
+        return [*_COUNT_TEXT, "total", *self.metric_names(), *self._values]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Label, index, counts and every metric (NaN where undefined), then stored extras."""
+        result: dict[str, Any] = {"class_label": self._class_label, "class_idx": self._class_idx}
+        result.update({name: getattr(self, f"get_{name}")() for name in [*_COUNT_TEXT, "total"]})
+        result.update({name: getattr(self, f"get_{name}")() for name in self.metric_names()})
+        result.update(self._values)
+        return result
+
+    def __str__(self) -> str:
+        """The Java layout: ``Class: …``, ``Total items: …``, the counts, then one line per metric."""
+        lines = [f"Class: {self._class_label}", f"Total items: {_format_number(self.get_total())}"]
+        for name, (title, description) in _COUNT_TEXT.items():
+            lines.append(f"{title}: {_format_number(getattr(self, f'get_{name}')())} ({description})")
+        for name in self.metric_names():
+            title, description = _describe_metric(type(self), name)
+            value = _format_number(getattr(self, f"get_{name}")())
+            lines.append(f"{title}: {value}" + (f" ({description})" if description else ""))
+        lines.extend(f"{name}: {_format_number(value)}" for name, value in self._values.items())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{name}={value!r}" for name, value in self._counts().items())
+        return f"{type(self).__name__}(class_label={self._class_label!r}, {counts})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ClassificationMetrics):
+            return NotImplemented
+        return (
+            type(self) is type(other)
+            and self._counts() == other._counts()
+            and self._class_label == other._class_label
+            and self._class_idx == other._class_idx
+            and self._values == other._values
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # the label can be changed
+
+
+def _takes_no_arguments(value: object) -> bool:
+    if not inspect.isfunction(value):
+        return False
+    parameters = list(inspect.signature(value).parameters.values())[1:]
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
+
+
+def _describe_metric(cls: type, name: str) -> tuple[str, str]:
+    """Title (with abbreviation) and description of a metric, from the registry or the getter."""
+    measure = formulas.MEASURES.get(name)
+    if measure is not None:
+        title = f"{measure.title} ({measure.abbreviation})" if measure.abbreviation else measure.title
+        return title, measure.description
+    doc = inspect.getdoc(getattr(cls, f"get_{name}")) or ""
+    return name.replace("_", " ").capitalize(), doc.split("\n", 1)[0]

@@ -1,0 +1,405 @@
+"""ConfusionMatrix: counts of (actual, predicted) pairs, the Deep Netts class done right."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from evalkit import formulas
+from evalkit._labels import check_label_list, describe
+from evalkit._validation import as_count_matrix, check_index, show
+from evalkit.averaging import Averaged, average_cells
+from evalkit.counting import Cells, cells_from_confusion, confusion_counts
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputShapeError,
+    LabelMismatchError,
+    NotBinaryError,
+    UnknownLabelError,
+    UnknownMetricError,
+)
+
+__all__ = ["ConfusionMatrix"]
+
+_MIN_CELL_WIDTH = 7  # the Java table pads every cell to max(7, longest label) + 2
+
+
+class ConfusionMatrix:
+    """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
+
+    Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
+    class, it is filled as predictions arrive, one at a time with :meth:`inc` or in batches
+    with :meth:`update`. It is therefore not hashable.
+
+    Construction:
+        ``ConfusionMatrix(labels)`` (empty, Java style), :meth:`from_predictions`,
+        :meth:`from_array`.
+    Counting:
+        :meth:`inc`, :meth:`update`, ``+`` / ``+=`` (merge two matrices with the same labels).
+    Reading:
+        :meth:`get`, :meth:`get_class_count`, :meth:`get_class_labels`, :attr:`labels`,
+        :meth:`get_total_items`, :meth:`index_of`, :meth:`to_array` (read-only view).
+    Per-class counts (one-vs-rest; no argument = the positive class of a two-class matrix):
+        :meth:`get_true_positive`, :meth:`get_false_positive`, :meth:`get_false_negative`,
+        :meth:`get_true_negative`, :meth:`cells` (all classes at once).
+    Whole-matrix measures:
+        :meth:`get_accuracy`, :meth:`get_cohen_kappa`,
+        :meth:`get_matthews_correlation_coefficient`, :meth:`get_correlation_coefficient`.
+    Any binary measure per class or averaged:
+        :meth:`per_class`, :meth:`average` (``"micro"``, ``"macro"``, ``"weighted"``,
+        ``"samples"``).
+
+    Examples:
+        >>> cm = ConfusionMatrix.from_predictions(
+        ...     ["cat", "cat", "dog", "dog", "dog"], ["cat", "dog", "dog", "dog", "cat"])
+        >>> print(cm)
+        Confusion Matrix [actual, predicted]
+                  |      cat |      dog |
+        ---------------------------------
+              cat |        1 |        1 |
+              dog |        1 |        2 |
+        >>> cm.get_accuracy()
+        0.6
+        >>> cm.average("f1_score", "macro")
+        0.5833333333333333
+    """
+
+    __slots__ = ("_counts", "_index", "_labels", "_total")
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __init__(self, labels: Sequence[Hashable]) -> None:
+        """An empty matrix for ``labels`` (any hashable values, kept in the given order).
+
+        Raises:
+            EmptyInputError: no labels.
+            DuplicateLabelError, InvalidLabelError, MixedLabelTypesError: bad labels.
+        """
+        checked = check_label_list(labels)
+        if not checked:
+            raise EmptyInputError("'labels' is empty: a confusion matrix needs at least one class")
+        self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked)
+
+    def _set(self, counts: np.ndarray, labels: tuple) -> None:
+        self._counts = counts
+        self._labels = labels
+        self._index = {label: position for position, label in enumerate(labels)}
+        self._total = int(counts.sum())
+
+    @classmethod
+    def _trusted(cls, counts: np.ndarray, labels: tuple) -> ConfusionMatrix:
+        matrix = cls.__new__(cls)
+        matrix._set(counts, labels)
+        return matrix
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None) -> ConfusionMatrix:
+        """Count actual and predicted labels.
+
+        Args:
+            y_true: actual labels, one per sample (list, tuple or numpy array).
+            y_pred: predicted labels, as many as ``y_true``.
+            labels: the label order. By default the sorted union of the observed labels; an
+                explicit list fixes the order and may include labels that never occur.
+
+        Raises:
+            InputLengthError: the lengths differ.
+            InputShapeError: 2-D input (indicator rows or label sets are multi-label data).
+            InvalidLabelError: None or NaN among the labels.
+            MixedLabelTypesError: strings mixed with non-strings (``1`` and ``"1"``).
+            UnknownLabelError: a label outside an explicit ``labels`` list.
+            EmptyInputError: no samples and no ``labels``.
+
+        Examples:
+            >>> ConfusionMatrix.from_predictions([1, 0, 1], [1, 1, 1], labels=[0, 1, 2]).to_array()
+            array([[0, 1, 0],
+                   [0, 2, 0],
+                   [0, 0, 0]])
+        """
+        counts, checked = confusion_counts(y_true, y_pred, labels)
+        return cls._trusted(counts, checked)
+
+    @classmethod
+    def from_array(cls, counts: Any, labels: Sequence[Hashable] | None = None) -> ConfusionMatrix:
+        """A matrix holding a copy of ``counts`` (rows actual, columns predicted).
+
+        Args:
+            counts: a square array of non-negative whole numbers.
+            labels: one label per row; by default ``0 .. m-1``.
+
+        Raises:
+            InputShapeError: not square, or ``labels`` of another length.
+            InvalidCountsError: negative, fractional or non-finite counts.
+
+        Examples:
+            >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).get_total_items()
+            100
+        """
+        array = as_count_matrix("counts", counts)
+        if len(array) == 0:
+            raise EmptyInputError("'counts' is empty: a confusion matrix needs at least one class")
+        checked = tuple(range(len(array))) if labels is None else check_label_list(labels)
+        if len(checked) != len(array):
+            raise InputShapeError(f"'labels' has {len(checked)} labels but 'counts' has {len(array)} rows: {show(list(checked))}")
+        return cls._trusted(array, checked)
+
+    # ----------------------------------------------------------------------------------------
+    # counting
+
+    def inc(self, actual_idx: int, predicted_idx: int) -> None:
+        """Add one sample of actual class ``actual_idx`` predicted as ``predicted_idx``.
+
+        Raises:
+            ClassIndexError: an index outside ``0 .. m-1`` (negative indexes never wrap).
+        """
+        m = len(self._labels)
+        self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)] += 1
+        self._total += 1
+
+    def update(self, y_true: Any, y_pred: Any) -> None:
+        """Add a batch of actual and predicted labels; labels must be among :attr:`labels`.
+
+        The batch is validated before anything is added, so a bad batch changes nothing.
+
+        Raises:
+            UnknownLabelError: a label this matrix does not have; and the errors of
+                :meth:`from_predictions`.
+        """
+        batch, _ = confusion_counts(y_true, y_pred, self._labels)
+        self._counts += batch
+        self._total += int(batch.sum())
+
+    def __add__(self, other: object) -> ConfusionMatrix:
+        """A new matrix with the counts of both; the labels must be the same, in the same order."""
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        self._check_same_labels(other)
+        return type(self)._trusted(self._counts + other._counts, self._labels)
+
+    def __iadd__(self, other: object) -> ConfusionMatrix:
+        """Add the counts of ``other`` (same labels, same order) to this matrix."""
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        self._check_same_labels(other)
+        self._counts += other._counts
+        self._total += other._total
+        return self
+
+    def _check_same_labels(self, other: ConfusionMatrix) -> None:
+        if self._labels != other._labels:
+            raise LabelMismatchError(
+                f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(other._labels))}"
+            )
+
+    def copy(self) -> ConfusionMatrix:
+        """An independent copy."""
+        return type(self)._trusted(self._counts.copy(), self._labels)
+
+    # ----------------------------------------------------------------------------------------
+    # reading
+
+    @property
+    def labels(self) -> tuple:
+        """The class labels, in row (and column) order."""
+        return self._labels
+
+    def get(self, actual_idx: int, predicted_idx: int) -> int:
+        """The count of samples of actual class ``actual_idx`` predicted as ``predicted_idx``."""
+        m = len(self._labels)
+        return int(self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)])
+
+    def get_class_count(self) -> int:
+        """The number of classes ``m``."""
+        return len(self._labels)
+
+    def get_class_labels(self) -> list:
+        """The class labels as a new list (Java's ``getClassLabels``)."""
+        return list(self._labels)
+
+    def get_total_items(self) -> int:
+        """The number of counted samples."""
+        return self._total
+
+    def index_of(self, label: Hashable) -> int:
+        """The row (and column) index of ``label``.
+
+        Raises:
+            UnknownLabelError: the matrix has no such label.
+        """
+        try:
+            return self._index[label]
+        except (KeyError, TypeError):
+            raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}") from None
+
+    def to_array(self) -> np.ndarray:
+        """A read-only view of the counts (int64, rows actual, columns predicted)."""
+        view = self._counts.view()
+        view.flags.writeable = False
+        return view
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return self._labels == other._labels and np.array_equal(self._counts, other._counts)
+
+    # ----------------------------------------------------------------------------------------
+    # per-class counts (one-vs-rest)
+
+    def _class_index(self, class_idx: int | None) -> int:
+        if class_idx is not None:
+            return check_index("class_idx", class_idx, len(self._labels))
+        if len(self._labels) != 2:
+            raise NotBinaryError(
+                f"without 'class_idx' the counts are those of the positive class (index 1) of a two-class "
+                f"matrix; this matrix has {len(self._labels)} classes {show(list(self._labels))}: pass class_idx"
+            )
+        return 1
+
+    def get_true_positive(self, class_idx: int | None = None) -> int:
+        """Samples of class ``class_idx`` predicted as that class: ``x_kk``."""
+        k = self._class_index(class_idx)
+        return int(self._counts[k, k])
+
+    def get_false_positive(self, class_idx: int | None = None) -> int:
+        """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal."""
+        k = self._class_index(class_idx)
+        return int(self._counts[:, k].sum() - self._counts[k, k])
+
+    def get_false_negative(self, class_idx: int | None = None) -> int:
+        """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal."""
+        k = self._class_index(class_idx)
+        return int(self._counts[k, :].sum() - self._counts[k, k])
+
+    def get_true_negative(self, class_idx: int | None = None) -> int:
+        """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``.
+
+        (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.)
+        """
+        k = self._class_index(class_idx)
+        x = self._counts
+        return int(self._total - x[k, :].sum() - x[:, k].sum() + x[k, k])
+
+    def cells(self) -> Cells:
+        """The one-vs-rest cells of every class at once (``tp, fp, fn, tn`` arrays)."""
+        return cells_from_confusion(self._counts)
+
+    # ----------------------------------------------------------------------------------------
+    # whole-matrix measures
+
+    def get_accuracy(self) -> float:
+        """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
+        return formulas.matrix_accuracy(self._counts)
+
+    def get_cohen_kappa(self) -> float:
+        """Cohen's kappa of the whole matrix (see :func:`evalkit.formulas.matrix_cohen_kappa`)."""
+        return formulas.matrix_cohen_kappa(self._counts)
+
+    def get_matthews_correlation_coefficient(self) -> float:
+        """Multi-class MCC of the whole matrix (see :func:`evalkit.formulas.matrix_matthews_correlation_coefficient`)."""
+        return formulas.matrix_matthews_correlation_coefficient(self._counts)
+
+    def get_correlation_coefficient(self, class_idx: int) -> float:
+        """The per-class correlation coefficient of seed 003 for ``class_idx``.
+
+        MCC with the true negatives taken as the other classes' diagonal (see
+        :func:`evalkit.formulas.diagonal_correlation_coefficient`).
+        """
+        k = check_index("class_idx", class_idx, len(self._labels))
+        return float(formulas.diagonal_correlation_coefficient(self._counts)[k])
+
+    # ----------------------------------------------------------------------------------------
+    # any binary measure, per class and averaged
+
+    def per_class(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
+        """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
+
+        Args:
+            measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
+                ``"sensitivity"``), a :class:`~evalkit.formulas.Measure`, or a vectorised
+                function of ``tp, fp, fn, tn``.
+            metrics_class: a :class:`~evalkit.ClassificationMetrics` subclass whose
+                ``get_<measure>`` getter defines a measure not in the registry.
+            **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
+
+        Examples:
+            >>> cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
+            >>> cm.per_class("recall")
+            array([0.83333333, 0.875     ])
+        """
+        resolved = self._resolve(measure, metrics_class)
+        formulas.check_measure_parameters(resolved, parameters)
+        return np.asarray(self.cells().evaluate(resolved, **parameters), dtype=np.float64)
+
+    def average(
+        self,
+        measure: Any,
+        average: str = "macro",
+        *,
+        undefined: Any = "exclude",
+        metrics_class: type | None = None,
+        **parameters: Any,
+    ) -> Averaged:
+        """Average a binary measure over the classes.
+
+        ``"micro"`` applies the measure to the summed one-vs-rest cells; ``"macro"`` is the
+        mean of the per-class values; ``"weighted"`` weights them by support (actual count);
+        ``"samples"`` is the mean over samples of the per-sample value, where a correct
+        sample has cells ``(1, 0, 0, m-1)`` and a wrong one ``(0, 1, 1, m-2)``.
+
+        Undefined per-class values follow ``undefined`` (``"exclude"`` by default, or
+        ``"zero"``, ``"one"``, ``"nan"``; see :mod:`evalkit.averaging`). The result is a float
+        that also carries ``n_values`` and ``n_defined``.
+
+        Args:
+            measure: as for :meth:`per_class`.
+            average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
+            undefined: the undefined-value policy.
+            metrics_class: as for :meth:`per_class`.
+            **parameters: parameters of the measure (``beta=2``).
+
+        Examples:
+            >>> cm = ConfusionMatrix.from_array([[3, 0, 0], [0, 0, 0], [1, 0, 2]])
+            >>> macro = cm.average("precision")  # class 1 is never predicted: undefined
+            >>> macro, macro.n_defined, macro.n_values
+            (0.875, 2, 3)
+            >>> cm.average("precision", "micro") == cm.get_accuracy()
+            True
+        """
+        resolved = self._resolve(measure, metrics_class)
+        m, correct = len(self._labels), int(np.trace(self._counts))
+        per_sample = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[m - 1, m - 2])
+        return average_cells(
+            resolved,
+            self.cells(),
+            average,
+            undefined=undefined,
+            per_sample=per_sample,
+            sample_weights=[correct, self._total - correct],
+            parameters=parameters,
+        )
+
+    @staticmethod
+    def _resolve(measure: Any, metrics_class: type | None) -> formulas.Measure:
+        if isinstance(measure, str) and metrics_class is not None:
+            try:
+                return formulas.get_measure(measure)
+            except UnknownMetricError:
+                return metrics_class.as_measure(measure)
+        return formulas.get_measure(measure)
+
+    # ----------------------------------------------------------------------------------------
+    # text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self._total})"
+
+    def __str__(self) -> str:
+        """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``."""
+        names = [str(label) for label in self._labels]
+        width = max([_MIN_CELL_WIDTH, *map(len, names)]) + 2
+        header = "".join(f"{cell:>{width}} |" for cell in ["", *names])
+        lines = ["Confusion Matrix [actual, predicted]", header, "-" * ((len(names) + 1) * (width + 2))]
+        for name, row in zip(names, self._counts.tolist()):
+            lines.append("".join(f"{cell:>{width}} |" for cell in [name, *row]))
+        return "\n".join(lines)

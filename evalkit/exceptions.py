@@ -1,0 +1,100 @@
+"""The exceptions evalkit raises for bad input.
+
+Every exception derives from :class:`EvalkitError` and from the built-in
+exception a Python user would expect (``ValueError``, ``TypeError`` or
+``KeyError``), so ``except ValueError`` keeps working while
+``except evalkit.exceptions.EvalkitError`` catches everything evalkit raises on
+purpose. Messages name the argument and show the offending value.
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> from evalkit.exceptions import InputLengthError
+    >>> try:
+    ...     ConfusionMatrix.from_predictions([0, 1, 1], [0, 1])
+    ... except ValueError as error:
+    ...     print(type(error).__name__, "-", error)
+    InputLengthError - 'y_true' has 3 samples but 'y_pred' has 2
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ClassIndexError",
+    "DuplicateLabelError",
+    "EmptyInputError",
+    "EvalkitError",
+    "InputLengthError",
+    "InputShapeError",
+    "InvalidArgumentError",
+    "InvalidCountsError",
+    "InvalidLabelError",
+    "InvalidTypeError",
+    "LabelMismatchError",
+    "MixedLabelTypesError",
+    "NotBinaryError",
+    "UnknownLabelError",
+    "UnknownMetricError",
+]
+
+
+class EvalkitError(Exception):
+    """Base class of every error evalkit raises on purpose."""
+
+
+class InputLengthError(EvalkitError, ValueError):
+    """Two inputs that must describe the same samples have different lengths."""
+
+
+class InputShapeError(EvalkitError, ValueError):
+    """An input has the wrong number of dimensions or the wrong shape."""
+
+
+class EmptyInputError(EvalkitError, ValueError):
+    """There is nothing to count: no samples and no labels to build on."""
+
+
+class InvalidLabelError(EvalkitError, ValueError):
+    """A label value cannot be a class label (``None`` or NaN)."""
+
+
+class MixedLabelTypesError(EvalkitError, TypeError):
+    """Labels mix strings with non-strings (``1`` and ``"1"``), which evalkit never merges."""
+
+
+class UnknownLabelError(EvalkitError, ValueError):
+    """A label is not among the labels fixed for the matrix or given in ``labels``."""
+
+
+class DuplicateLabelError(EvalkitError, ValueError):
+    """The same label appears twice in a label list."""
+
+
+class LabelMismatchError(EvalkitError, ValueError):
+    """Two objects that must share their labels (in the same order) do not."""
+
+
+class InvalidCountsError(EvalkitError, ValueError):
+    """Counts are negative, fractional, non-finite, or of the wrong shape."""
+
+
+class ClassIndexError(EvalkitError, IndexError, ValueError):
+    """A class index is outside ``0 .. class_count - 1`` (negative indexes never wrap)."""
+
+
+class NotBinaryError(EvalkitError, ValueError):
+    """A two-class operation was asked of a matrix with another number of classes."""
+
+
+class InvalidArgumentError(EvalkitError, ValueError):
+    """An option has a value outside its documented range (an unknown average, beta <= 0, ...)."""
+
+
+class InvalidTypeError(EvalkitError, TypeError):
+    """An argument has a type evalkit cannot use (an unhashable label, a string as counts, ...)."""
+
+
+class UnknownMetricError(EvalkitError, KeyError):
+    """A metric or measure name is not known; the message lists the known names."""
+
+    def __str__(self) -> str:  # KeyError would show the message in quotes
+        return str(self.args[0]) if self.args else ""

@@ -1,0 +1,844 @@
+"""Every binary measure, once, as a vectorised function of the four cell counts.
+
+Each function takes the counts by keyword (``tp=, fp=, fn=, tn=``: Java, scikit-learn and
+Tribuo order them differently, so evalkit never takes them by position), accepts Python
+numbers or numpy arrays of any broadcastable shape, computes in float64 (exact for counts up
+to 2**53, no integer overflow) and returns a ``float`` for scalar input or a float64 array.
+
+Undefined values: a measure whose denominator is 0 returns NaN. Measures built from other
+measures (balanced accuracy, G-mean, informedness, markedness, Fowlkes-Mallows) are NaN when a
+part they need is NaN. Averages decide what to do with NaN through one policy
+(:mod:`evalkit.averaging`).
+
+Each measure is registered with metadata in :data:`MEASURES` (see :class:`Measure`): its
+direction, its bounds, and, for aggregation-decomposable measures, the coefficient vectors
+``a, b`` with ``M = <a, v> / <b, v>`` over ``v = (tp, fp, fn, tn)``. Users add measures with
+:func:`register`; a registered measure takes part in every average.
+
+Examples:
+    >>> from evalkit import formulas
+    >>> formulas.precision(tp=35, fp=10, fn=5, tn=50)
+    0.7777777777777778
+    >>> formulas.recall(tp=[35, 0], fp=[10, 0], fn=[5, 0], tn=[50, 9])
+    array([0.875,   nan])
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit._validation import check_positive_number, show
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError
+
+__all__ = [
+    "COUNT_NAMES",
+    "MEASURES",
+    "Measure",
+    "accuracy",
+    "balanced_accuracy",
+    "canonical_name",
+    "check_measure_parameters",
+    "cohen_kappa",
+    "diagonal_correlation_coefficient",
+    "error_rate",
+    "f1_score",
+    "f_score",
+    "false_discovery_rate",
+    "false_negative_rate",
+    "false_omission_rate",
+    "false_positive_rate",
+    "fowlkes_mallows_index",
+    "g_mean",
+    "get_measure",
+    "informedness",
+    "jaccard_index",
+    "markedness",
+    "matrix_accuracy",
+    "matrix_cohen_kappa",
+    "matrix_matthews_correlation_coefficient",
+    "matthews_correlation_coefficient",
+    "measure_names",
+    "negative_predictive_value",
+    "precision",
+    "prevalence",
+    "recall",
+    "register",
+    "specificity",
+    "unregister",
+]
+
+COUNT_NAMES = ("tp", "fp", "fn", "tn")
+"""The order of the coefficient vectors of decomposable measures: ``v = (tp, fp, fn, tn)``."""
+
+Coefficients = tuple[tuple[float, float, float, float], tuple[float, float, float, float]]
+
+
+@attrs.frozen
+class Measure:
+    """A binary measure with the metadata the averages and theorems use.
+
+    Attributes:
+        name: the registry name, also the getter name without ``get_`` (``"f1_score"``).
+        function: the vectorised function ``f(*, tp, fp, fn, tn, **parameters)``.
+        title: a human title (``"F1 score"``).
+        abbreviation: the usual short name (``"F1"``), or ``""``.
+        description: one sentence saying what the value answers.
+        direction: ``"higher"`` or ``"lower"`` is better, or ``None`` (prevalence).
+        bounds: the smallest and largest value the measure can take.
+        coefficients: for aggregation-decomposable measures, a function of the parameters
+            returning ``(a, b)`` so that ``M = <a, v> / <b, v>``; ``None`` otherwise.
+        skew_invariant: the measure is a function of recall and specificity only.
+        depends_on_tn_at_zero_tp: with ``tp = 0`` the value still changes with ``tn``
+            (such measures keep a non-trivial floor for an always-wrong one-hot classifier).
+        aliases: other names accepted by :func:`get_measure` (``"sensitivity"``, ``"tpr"``).
+        parameters: names of the extra keyword parameters (``("beta",)`` for F-beta).
+    """
+
+    name: str
+    function: Callable[..., Any] = attrs.field(repr=False)
+    title: str = ""
+    abbreviation: str = ""
+    description: str = ""
+    direction: str | None = "higher"
+    bounds: tuple[float, float] = (0.0, 1.0)
+    coefficients: Callable[..., Coefficients] | None = attrs.field(default=None, repr=False)
+    skew_invariant: bool = False
+    depends_on_tn_at_zero_tp: bool = False
+    aliases: tuple[str, ...] = ()
+    parameters: tuple[str, ...] = ()
+
+    def __call__(self, *, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+        """Evaluate the measure on counts given by keyword."""
+        return self.function(tp=tp, fp=fp, fn=fn, tn=tn, **parameters)
+
+    @property
+    def decomposable(self) -> bool:
+        """Whether ``M = <a, v> / <b, v>`` with fixed coefficient vectors (micro = weighted macro)."""
+        return self.coefficients is not None
+
+    def decomposition(self, **parameters: Any) -> Coefficients:
+        """Return the coefficient vectors ``(a, b)`` over ``(tp, fp, fn, tn)``.
+
+        Raises:
+            InvalidArgumentError: the measure is not aggregation-decomposable.
+        """
+        if self.coefficients is None:
+            raise InvalidArgumentError(f"measure {self.name!r} is not aggregation-decomposable")
+        return self.coefficients(**parameters)
+
+    @classmethod
+    def from_function(cls, function: Callable[..., Any], **metadata: Any) -> Measure:
+        """Wrap a vectorised function of ``tp, fp, fn, tn`` (keyword) as a measure."""
+        if not callable(function):
+            raise InvalidTypeError(f"a measure must be a name or a callable, got {show(function)}")
+        signature = inspect.signature(function)
+        missing = [name for name in COUNT_NAMES if name not in signature.parameters]
+        accepts_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+        if missing and not accepts_any:
+            raise InvalidTypeError(
+                f"a measure function must accept the keyword counts tp, fp, fn, tn; "
+                f"{getattr(function, '__name__', function)!r} lacks {', '.join(missing)}"
+            )
+        parameters = tuple(
+            name
+            for name, p in signature.parameters.items()
+            if name not in COUNT_NAMES and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        )
+        metadata.setdefault("name", getattr(function, "__name__", "measure"))
+        metadata.setdefault("title", metadata["name"].replace("_", " ").capitalize())
+        metadata.setdefault("description", _first_line(function.__doc__))
+        return cls(function=function, parameters=parameters, **metadata)
+
+
+MEASURES: dict[str, Measure] = {}
+"""The registry: measure name -> :class:`Measure`, in definition order."""
+
+_ALIASES: dict[str, str] = {}
+
+
+def register(
+    function: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    replace: bool = False,
+    **metadata: Any,
+) -> Any:
+    """Register a vectorised measure so that every average and report knows it.
+
+    Use as a decorator; the function is returned unchanged. ``metadata`` fills the fields of
+    :class:`Measure` (``title``, ``direction``, ``bounds``, ``coefficients``, ...).
+
+    Args:
+        function: ``f(*, tp, fp, fn, tn, **parameters)`` working on numpy arrays.
+        name: registry name; defaults to the function's name.
+        replace: allow replacing an existing measure of that name.
+
+    Raises:
+        InvalidArgumentError: the name (or an alias) is taken and ``replace`` is false.
+
+    Examples:
+        >>> from evalkit import formulas
+        >>> @formulas.register(name="youden_index", bounds=(-1.0, 1.0), replace=True)
+        ... def youden(*, tp, fp, fn, tn):
+        ...     '''Youden's J: recall + specificity - 1.'''
+        ...     return formulas.informedness(tp=tp, fp=fp, fn=fn, tn=tn)
+        >>> formulas.get_measure("youden_index")(tp=35, fp=10, fn=5, tn=50)
+        0.7083333333333334
+        >>> formulas.unregister("youden_index")
+    """
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        measure = Measure.from_function(func, name=name or func.__name__, **metadata)
+        for key in (measure.name, *measure.aliases):
+            owner = MEASURES.get(key) or MEASURES.get(_ALIASES.get(key, ""))
+            if owner is not None and not replace:
+                raise InvalidArgumentError(f"a measure named {key!r} is already registered ({owner.title})")
+        MEASURES[measure.name] = measure
+        _ALIASES.update({alias: measure.name for alias in measure.aliases})
+        return func
+
+    return decorate if function is None else decorate(function)
+
+
+def unregister(name: str) -> None:
+    """Remove a measure (and its aliases) from the registry.
+
+    Raises:
+        UnknownMetricError: no measure has that name.
+    """
+    measure = get_measure(name)
+    del MEASURES[measure.name]
+    for alias in measure.aliases:
+        _ALIASES.pop(alias, None)
+
+
+def measure_names() -> tuple[str, ...]:
+    """The names of all registered measures, in registration order."""
+    return tuple(MEASURES)
+
+
+def get_measure(measure: str | Measure | Callable[..., Any]) -> Measure:
+    """Resolve a measure given by name, alias, :class:`Measure` or vectorised function.
+
+    Raises:
+        UnknownMetricError: an unknown name; the message lists the known ones.
+
+    Examples:
+        >>> get_measure("sensitivity").name
+        'recall'
+    """
+    if isinstance(measure, Measure):
+        return measure
+    if isinstance(measure, str):
+        key = _ALIASES.get(measure, measure)
+        if key in MEASURES:
+            return MEASURES[key]
+        raise UnknownMetricError(f"unknown measure {measure!r}; known measures: {', '.join(MEASURES)}")
+    return Measure.from_function(measure)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().split("\n", 1)[0]
+
+
+def _floats(*counts: Any) -> list[np.ndarray]:
+    return [np.asarray(count, dtype=np.float64) for count in counts]
+
+
+def _result(value: np.ndarray) -> Any:
+    """A Python float for a 0-d result, the array otherwise."""
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator``, NaN where the denominator is 0 (the one undefined policy)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator == 0, np.nan, np.divide(numerator, denominator))
+
+
+def _fixed(a: tuple[float, ...], b: tuple[float, ...]) -> Callable[..., Coefficients]:
+    return lambda: (a, b)  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------------
+# rates of the whole population
+
+
+@register(
+    title="Accuracy",
+    abbreviation="ACC",
+    description="How often the classifier is right, positives and negatives together.",
+    coefficients=_fixed((1, 0, 0, 1), (1, 1, 1, 1)),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("label_accuracy",),
+)
+def accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Accuracy: the share of correct decisions.
+
+    ``(tp + tn) / (tp + fp + fn + tn)``; NaN when there are no samples.
+
+    Examples:
+        >>> accuracy(tp=35, fp=10, fn=5, tn=50)
+        0.85
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp + tn, tp + fp + fn + tn))
+
+
+@register(
+    title="Error rate",
+    abbreviation="ERR",
+    description="How often the classifier is wrong (1 - accuracy; Hamming loss on label data).",
+    direction="lower",
+    coefficients=_fixed((0, 1, 1, 0), (1, 1, 1, 1)),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("hamming_loss",),
+)
+def error_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Error rate: the share of wrong decisions.
+
+    ``(fp + fn) / (tp + fp + fn + tn)``; NaN when there are no samples.
+
+    Examples:
+        >>> error_rate(tp=35, fp=10, fn=5, tn=50)
+        0.15
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(fp + fn, tp + fp + fn + tn))
+
+
+@register(
+    title="Prevalence",
+    description="How often the positive class actually occurs.",
+    direction=None,
+    coefficients=_fixed((1, 0, 1, 0), (1, 1, 1, 1)),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("positive_frequency",),
+)
+def prevalence(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Prevalence: the share of actual positives.
+
+    ``(tp + fn) / (tp + fp + fn + tn)``; NaN when there are no samples.
+
+    Examples:
+        >>> prevalence(tp=35, fp=10, fn=5, tn=50)
+        0.4
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp + fn, tp + fp + fn + tn))
+
+
+# --------------------------------------------------------------------------------------------
+# rates of the actual classes (skew invariant)
+
+
+@register(
+    title="Recall",
+    abbreviation="TPR",
+    description="When the class is actually positive, how often the classifier says so.",
+    coefficients=_fixed((1, 0, 0, 0), (1, 0, 1, 0)),
+    skew_invariant=True,
+    aliases=("sensitivity", "true_positive_rate", "tpr", "hit_rate"),
+)
+def recall(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Recall (sensitivity, true positive rate).
+
+    ``tp / (tp + fn)``; NaN when there are no actual positives.
+
+    Examples:
+        >>> recall(tp=35, fp=10, fn=5, tn=50)
+        0.875
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp, tp + fn))
+
+
+@register(
+    title="Specificity",
+    abbreviation="TNR",
+    description="When the class is actually negative, how often the classifier says so.",
+    coefficients=_fixed((0, 0, 0, 1), (0, 1, 0, 1)),
+    skew_invariant=True,
+    depends_on_tn_at_zero_tp=True,
+    aliases=("true_negative_rate", "tnr", "selectivity"),
+)
+def specificity(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Specificity (true negative rate).
+
+    ``tn / (tn + fp)``; NaN when there are no actual negatives.
+
+    Examples:
+        >>> specificity(tp=35, fp=10, fn=5, tn=50)
+        0.8333333333333334
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tn, tn + fp))
+
+
+@register(
+    title="False positive rate",
+    abbreviation="FPR",
+    description="When the class is actually negative, how often the classifier says positive (fall-out).",
+    direction="lower",
+    coefficients=_fixed((0, 1, 0, 0), (0, 1, 0, 1)),
+    skew_invariant=True,
+    depends_on_tn_at_zero_tp=True,
+    aliases=("fall_out", "fpr"),
+)
+def false_positive_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """False positive rate (fall-out), ``1 - specificity``.
+
+    ``fp / (fp + tn)``; NaN when there are no actual negatives.
+
+    Examples:
+        >>> false_positive_rate(tp=35, fp=10, fn=5, tn=50)
+        0.16666666666666666
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(fp, fp + tn))
+
+
+@register(
+    title="False negative rate",
+    abbreviation="FNR",
+    description="When the class is actually positive, how often the classifier misses it (miss rate).",
+    direction="lower",
+    coefficients=_fixed((0, 0, 1, 0), (1, 0, 1, 0)),
+    skew_invariant=True,
+    aliases=("miss_rate", "fnr"),
+)
+def false_negative_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """False negative rate (miss rate), ``1 - recall``.
+
+    ``fn / (fn + tp)``; NaN when there are no actual positives.
+
+    Examples:
+        >>> false_negative_rate(tp=35, fp=10, fn=5, tn=50)
+        0.125
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(fn, fn + tp))
+
+
+# --------------------------------------------------------------------------------------------
+# rates of the predicted classes
+
+
+@register(
+    title="Precision",
+    abbreviation="PPV",
+    description="When the classifier says positive, how often it is right.",
+    coefficients=_fixed((1, 0, 0, 0), (1, 1, 0, 0)),
+    aliases=("positive_predictive_value", "ppv"),
+)
+def precision(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Precision (positive predictive value).
+
+    ``tp / (tp + fp)``; NaN when nothing is predicted positive.
+
+    Examples:
+        >>> precision(tp=35, fp=10, fn=5, tn=50)
+        0.7777777777777778
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp, tp + fp))
+
+
+@register(
+    title="Negative predictive value",
+    abbreviation="NPV",
+    description="When the classifier says negative, how often it is right.",
+    coefficients=_fixed((0, 0, 0, 1), (0, 0, 1, 1)),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("npv",),
+)
+def negative_predictive_value(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Negative predictive value.
+
+    ``tn / (tn + fn)``; NaN when nothing is predicted negative.
+
+    Examples:
+        >>> negative_predictive_value(tp=35, fp=10, fn=5, tn=50)
+        0.9090909090909091
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tn, tn + fn))
+
+
+@register(
+    title="False discovery rate",
+    abbreviation="FDR",
+    description="When the classifier says positive, how often it is wrong.",
+    direction="lower",
+    coefficients=_fixed((0, 1, 0, 0), (1, 1, 0, 0)),
+    aliases=("fdr",),
+)
+def false_discovery_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """False discovery rate, ``1 - precision``.
+
+    ``fp / (fp + tp)``; NaN when nothing is predicted positive.
+
+    Examples:
+        >>> false_discovery_rate(tp=35, fp=10, fn=5, tn=50)
+        0.2222222222222222
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(fp, fp + tp))
+
+
+@register(
+    title="False omission rate",
+    abbreviation="FOR",
+    description="When the classifier says negative, how often it is wrong.",
+    direction="lower",
+    coefficients=_fixed((0, 0, 1, 0), (0, 0, 1, 1)),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("for",),
+)
+def false_omission_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """False omission rate, ``1 - NPV``.
+
+    ``fn / (fn + tn)``; NaN when nothing is predicted negative.
+
+    Examples:
+        >>> false_omission_rate(tp=35, fp=10, fn=5, tn=50)
+        0.09090909090909091
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(fn, fn + tn))
+
+
+# --------------------------------------------------------------------------------------------
+# combinations of precision and recall
+
+
+@register(
+    title="F1 score",
+    abbreviation="F1",
+    description="Harmonic mean of precision and recall.",
+    coefficients=_fixed((2, 0, 0, 0), (2, 1, 1, 0)),
+    aliases=("f1", "dice", "f_measure"),
+)
+def f1_score(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """F1 score, the harmonic mean of precision and recall.
+
+    ``2 tp / (2 tp + fp + fn)``; NaN when there are no positives, actual or predicted
+    (then precision and recall are both undefined). Computed from counts, not from the
+    rounded rates, so it never divides 0 by 0 where the counts are defined.
+
+    Examples:
+        >>> f1_score(tp=35, fp=10, fn=5, tn=50)
+        0.8235294117647058
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(2 * tp, 2 * tp + fp + fn))
+
+
+def _f_score_coefficients(beta: float = 1.0) -> Coefficients:
+    b2 = check_positive_number("beta", beta) ** 2
+    return (1 + b2, 0, 0, 0), (1 + b2, 1, b2, 0)
+
+
+@register(
+    title="F-beta score",
+    abbreviation="Fβ",
+    description="Weighted harmonic mean of precision and recall; recall counts beta times as much.",
+    coefficients=_f_score_coefficients,
+    aliases=("f_beta", "fbeta_score"),
+)
+def f_score(*, tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
+    """F-beta score for any real ``beta > 0``.
+
+    ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, equal to
+    ``(1 + b²) P R / (b² P + R)``; NaN when there are no positives, actual or predicted.
+
+    Raises:
+        InvalidArgumentError: ``beta`` is not a finite number > 0.
+
+    Examples:
+        >>> f_score(tp=35, fp=10, fn=5, tn=50, beta=2)
+        0.8536585365853658
+        >>> f_score(tp=35, fp=10, fn=5, tn=50, beta=0.5)
+        0.7954545454545454
+    """
+    b2 = check_positive_number("beta", beta) ** 2
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp))
+
+
+@register(
+    title="Jaccard index",
+    abbreviation="IoU",
+    description="Overlap of predicted and actual positives over their union (critical success index).",
+    coefficients=_fixed((1, 0, 0, 0), (1, 1, 1, 0)),
+    aliases=("jaccard", "iou", "threat_score", "critical_success_index"),
+)
+def jaccard_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Jaccard index (intersection over union).
+
+    ``tp / (tp + fp + fn)``; NaN when there are no positives, actual or predicted.
+
+    Examples:
+        >>> jaccard_index(tp=35, fp=10, fn=5, tn=50)
+        0.7
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp, tp + fp + fn))
+
+
+@register(
+    title="Fowlkes-Mallows index",
+    abbreviation="FM",
+    description="Geometric mean of precision and recall.",
+    aliases=("fowlkes_mallows",),
+)
+def fowlkes_mallows_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Fowlkes-Mallows index, the geometric mean of precision and recall.
+
+    ``tp / sqrt((tp + fp)(tp + fn))``; NaN when precision or recall is undefined.
+
+    Examples:
+        >>> round(fowlkes_mallows_index(tp=35, fp=10, fn=5, tn=50), 6)
+        0.824958
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(np.clip(_ratio(tp, np.sqrt((tp + fp) * (tp + fn))), 0.0, 1.0))
+
+
+# --------------------------------------------------------------------------------------------
+# combinations of recall and specificity, and of the predictive values
+
+
+@register(
+    title="Balanced accuracy",
+    abbreviation="BA",
+    description="Mean of recall and specificity: accuracy as if both classes were equally frequent.",
+    skew_invariant=True,
+    depends_on_tn_at_zero_tp=True,
+)
+def balanced_accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Balanced accuracy, the mean of recall and specificity.
+
+    ``(tp / (tp + fn) + tn / (tn + fp)) / 2``; NaN when either class is absent (Deep Netts
+    falls back to the defined side instead; evalkit keeps one undefined-value policy).
+
+    Examples:
+        >>> balanced_accuracy(tp=35, fp=10, fn=5, tn=50)
+        0.8541666666666667
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result((_ratio(tp, tp + fn) + _ratio(tn, tn + fp)) / 2)
+
+
+@register(
+    title="G-mean",
+    abbreviation="GM",
+    description="Geometric mean of recall and specificity.",
+    skew_invariant=True,
+    aliases=("geometric_mean",),
+)
+def g_mean(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """G-mean, the geometric mean of recall and specificity.
+
+    ``sqrt(tp / (tp + fn) * tn / (tn + fp))``; NaN when either class is absent.
+
+    Examples:
+        >>> round(g_mean(tp=35, fp=10, fn=5, tn=50), 6)
+        0.853913
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(np.sqrt(_ratio(tp, tp + fn) * _ratio(tn, tn + fp)))
+
+
+@register(
+    title="Informedness",
+    abbreviation="BM",
+    description="Recall + specificity - 1 (Youden's J, bookmaker informedness).",
+    bounds=(-1.0, 1.0),
+    skew_invariant=True,
+    depends_on_tn_at_zero_tp=True,
+    aliases=("youden_j", "bookmaker_informedness"),
+)
+def informedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Informedness (Youden's J), recall + specificity - 1.
+
+    ``(tp tn - fp fn) / ((tp + fn)(tn + fp))``, the same value with a single rounding;
+    NaN when either class is absent.
+
+    Examples:
+        >>> informedness(tp=35, fp=10, fn=5, tn=50)
+        0.7083333333333334
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp * tn - fp * fn, (tp + fn) * (tn + fp)))
+
+
+@register(
+    title="Markedness",
+    abbreviation="MK",
+    description="Precision + negative predictive value - 1.",
+    bounds=(-1.0, 1.0),
+    depends_on_tn_at_zero_tp=True,
+)
+def markedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Markedness, precision + NPV - 1.
+
+    ``(tp tn - fp fn) / ((tp + fp)(tn + fn))``, the same value with a single rounding;
+    NaN when either prediction is never made.
+
+    Examples:
+        >>> markedness(tp=35, fp=10, fn=5, tn=50)
+        0.6868686868686869
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    return _result(_ratio(tp * tn - fp * fn, (tp + fp) * (tn + fn)))
+
+
+@register(
+    title="Matthews correlation coefficient",
+    abbreviation="MCC",
+    description="Correlation between actual and predicted class: 1 perfect, 0 chance, -1 always wrong.",
+    bounds=(-1.0, 1.0),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("mcc", "phi_coefficient"),
+)
+def matthews_correlation_coefficient(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Matthews correlation coefficient (phi).
+
+    ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))``; NaN when any of the
+    four margins is 0 (scikit-learn returns 0 there; evalkit keeps one undefined policy).
+    Computed in float64 with the square root split in two, so counts of 1e10 and more are
+    exact to rounding.
+
+    Examples:
+        >>> round(matthews_correlation_coefficient(tp=35, fp=10, fn=5, tn=50), 6)
+        0.697518
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    denominator = np.sqrt((tp + fp) * (tp + fn)) * np.sqrt((tn + fp) * (tn + fn))
+    return _result(np.clip(_ratio(tp * tn - fp * fn, denominator), -1.0, 1.0))
+
+
+@register(
+    title="Cohen's kappa",
+    abbreviation="κ",
+    description="Agreement between actual and predicted class beyond chance.",
+    bounds=(-1.0, 1.0),
+    depends_on_tn_at_zero_tp=True,
+    aliases=("kappa",),
+)
+def cohen_kappa(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Cohen's kappa of a two-class table.
+
+    ``2 (tp tn - fn fp) / ((tp + fp)(fp + tn) + (tp + fn)(fn + tn))``; NaN when the
+    denominator is 0 (all samples in one cell of the diagonal).
+
+    Examples:
+        >>> round(cohen_kappa(tp=35, fp=10, fn=5, tn=50), 6)
+        0.693878
+    """
+    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
+    denominator = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+    return _result(_ratio(2 * (tp * tn - fn * fp), denominator))
+
+
+# --------------------------------------------------------------------------------------------
+# whole-matrix measures of an m x m confusion matrix (rows actual, columns predicted)
+
+
+def _matrix(counts: Any) -> np.ndarray:
+    array = np.asarray(counts, dtype=np.float64)
+    if array.ndim != 2 or array.shape[0] != array.shape[1]:
+        raise InvalidArgumentError(f"'counts' must be a square matrix, got shape {array.shape}")
+    return array
+
+
+def matrix_accuracy(counts: Any) -> float:
+    """Accuracy of a multi-class confusion matrix: ``trace / total``; NaN when empty.
+
+    Examples:
+        >>> matrix_accuracy([[5, 1], [2, 2]])
+        0.7
+    """
+    x = _matrix(counts)
+    return _result(_ratio(np.trace(x), x.sum()))
+
+
+def matrix_cohen_kappa(counts: Any) -> float:
+    """Cohen's kappa of a multi-class confusion matrix (seed 003).
+
+    ``(N Σ x_ii - Σ_h row_h col_h) / (N² - Σ_h row_h col_h)``; NaN when the denominator is 0.
+
+    Examples:
+        >>> round(matrix_cohen_kappa([[50, 10], [5, 35]]), 6)
+        0.693878
+    """
+    x = _matrix(counts)
+    total, chance = x.sum(), x.sum(axis=1) @ x.sum(axis=0)
+    return _result(_ratio(total * np.trace(x) - chance, total**2 - chance))
+
+
+def matrix_matthews_correlation_coefficient(counts: Any) -> float:
+    """Matthews correlation coefficient of a multi-class confusion matrix (Gorodkin's R_K).
+
+    ``(c s - Σ_k p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²))`` with ``c`` the trace, ``s``
+    the total, ``t_k`` the row (actual) and ``p_k`` the column (predicted) sums; equals the
+    binary MCC for two classes; NaN when a denominator factor is 0.
+
+    Examples:
+        >>> round(matrix_matthews_correlation_coefficient([[50, 10], [5, 35]]), 6)
+        0.697518
+    """
+    x = _matrix(counts)
+    s, c = x.sum(), np.trace(x)
+    t, p = x.sum(axis=1), x.sum(axis=0)
+    denominator = np.sqrt(s * s - p @ p) * np.sqrt(s * s - t @ t)
+    return _result(np.clip(_ratio(c * s - p @ t, denominator), -1.0, 1.0))
+
+
+def diagonal_correlation_coefficient(counts: Any) -> np.ndarray:
+    """Per-class correlation coefficient of seed 003 (one value per class).
+
+    The MCC formula with ``tp = x_ii``, ``fp`` the rest of column ``i``, ``fn`` the rest of
+    row ``i``, and the true negatives taken as the *other classes' diagonal*
+    ``Σ_{h≠i} x_hh`` (the one-vs-rest MCC counts every cell outside row and column ``i``
+    instead). NaN where a margin is 0.
+
+    Examples:
+        >>> diagonal_correlation_coefficient([[50, 10], [5, 35]]).round(6)
+        array([0.697518, 0.697518])
+    """
+    x = _matrix(counts)
+    tp = np.diag(x)
+    return matthews_correlation_coefficient(
+        tp=tp, fp=x.sum(axis=0) - tp, fn=x.sum(axis=1) - tp, tn=tp.sum() - tp
+    )
+
+
+def check_measure_parameters(measure: Measure, parameters: dict[str, Any]) -> None:
+    """Raise if ``parameters`` holds a keyword the measure does not take."""
+    unknown = sorted(set(parameters) - set(measure.parameters))
+    if unknown:
+        takes = ", ".join(measure.parameters) or "no parameters"
+        raise InvalidArgumentError(f"measure {measure.name!r} takes {takes}; got {', '.join(unknown)}")
+
+
+
+def canonical_name(name: str) -> str:
+    """The registry name for a measure name or alias; unknown names come back unchanged.
+
+    Examples:
+        >>> canonical_name("tpr"), canonical_name("no_such_measure")
+        ('recall', 'no_such_measure')
+    """
+    return _ALIASES.get(name, name)

@@ -1,0 +1,92 @@
+"""Stats: every metric of several metrics objects summarized (mean, std, min, max, defined count)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from evalkit.averaging import Summary, check_undefined, summarize
+from evalkit.evaluation_metrics import _format_number, metric_key
+from evalkit.exceptions import UnknownMetricError
+
+__all__ = ["Stats"]
+
+
+@attrs.frozen
+class Stats:
+    """Summary of each metric over several results (classes of one matrix, or folds).
+
+    Made by :meth:`ClassificationMetrics.average <evalkit.ClassificationMetrics.average>`:
+    averaging the per-class objects of one matrix gives macro averages; averaging the same
+    class over cross-validation folds gives the mean and spread across folds. The mean
+    divides by the number of objects averaged (Deep Netts divided by the number of distinct
+    class labels). Undefined values follow the policy ``undefined`` (see
+    :mod:`evalkit.averaging`); each summary reports how many values were defined.
+
+    Attributes:
+        summaries: metric name -> :class:`~evalkit.averaging.Summary`, in getter order.
+        undefined: the undefined-value policy used.
+
+    Examples:
+        >>> from evalkit import ClassificationMetrics
+        >>> folds = [ClassificationMetrics.from_counts(tp=8, fp=2, fn=2, tn=8),
+        ...          ClassificationMetrics.from_counts(tp=6, fp=4, fn=0, tn=10)]
+        >>> stats = ClassificationMetrics.average(folds)
+        >>> stats.accuracy, stats.get("Precision"), stats.summary("recall").max
+        (0.8, 0.7, 1.0)
+    """
+
+    summaries: Mapping[str, Summary] = attrs.field(converter=dict)
+    undefined: str = attrs.field(default="exclude", converter=check_undefined)
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Sequence[float]], *, undefined: Any = "exclude") -> Stats:
+        """Summarize ``{metric name: one value per result}`` under the policy ``undefined``."""
+        policy = check_undefined(undefined)
+        return cls({name: summarize(series, undefined=policy) for name, series in values.items()}, policy)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The metric names, in getter order."""
+        return tuple(self.summaries)
+
+    def summary(self, name: str) -> Summary:
+        """The full summary of one metric (any accepted spelling: ``"F1Score"``, ``"f1_score"``)."""
+        key = metric_key(name)
+        if key not in self.summaries:
+            raise UnknownMetricError(f"unknown metric {name!r}; known metrics: {', '.join(self.summaries)}")
+        return self.summaries[key]
+
+    def get(self, name: str) -> float:
+        """The mean of one metric."""
+        return self.summary(name).mean
+
+    @property
+    def accuracy(self) -> float:
+        """Mean accuracy (the Java field ``accuracy``)."""
+        return self.get("accuracy")
+
+    @property
+    def precision(self) -> float:
+        """Mean precision (the Java field ``precision``)."""
+        return self.get("precision")
+
+    @property
+    def recall(self) -> float:
+        """Mean recall (the Java field ``recall``)."""
+        return self.get("recall")
+
+    @property
+    def f_score(self) -> float:
+        """Mean F1 score (the Java field ``fScore``)."""
+        return self.get("f1_score")
+
+    def to_dict(self) -> dict[str, dict[str, float | int]]:
+        """``{metric: {"mean", "std", "min", "max", "n_defined", "n"}}``."""
+        return {name: summary.to_dict() for name, summary in self.summaries.items()}
+
+    def __str__(self) -> str:
+        means = ", ".join(f"{name}={_format_number(summary.mean)}" for name, summary in self.summaries.items())
+        return f"Stats{{{means}}}"

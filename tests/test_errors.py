@@ -1,0 +1,194 @@
+"""Bad input ends in a clear evalkit error naming the argument and showing the value."""
+
+import math
+
+import numpy as np
+import pytest
+
+from evalkit import ClassificationMetrics, ConfusionMatrix, exceptions
+from evalkit.exceptions import (
+    ClassIndexError,
+    DuplicateLabelError,
+    EmptyInputError,
+    EvalkitError,
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidCountsError,
+    InvalidLabelError,
+    InvalidTypeError,
+    LabelMismatchError,
+    MixedLabelTypesError,
+    UnknownLabelError,
+)
+
+
+def test_every_exception_is_an_evalkit_error_and_a_builtin_one():
+    for name in exceptions.__all__:
+        error = getattr(exceptions, name)
+        assert issubclass(error, EvalkitError)
+        if error is not EvalkitError:
+            assert issubclass(error, (ValueError, TypeError, KeyError)), name
+
+
+def test_lengths_that_differ():
+    with pytest.raises(InputLengthError, match="'y_true' has 3 samples but 'y_pred' has 2"):
+        ConfusionMatrix.from_predictions([1, 2, 3], [1, 2])
+
+
+@pytest.mark.parametrize("bad", [None, math.nan, np.nan, np.float32("nan")])
+def test_none_or_nan_labels(bad):
+    with pytest.raises(InvalidLabelError, match="'y_pred' contains"):
+        ConfusionMatrix.from_predictions(["a", "b"], ["a", bad])
+
+
+def test_nan_in_a_float_array_names_the_position():
+    with pytest.raises(InvalidLabelError, match="'y_true' contains NaN \\(first at position 2\\)"):
+        ConfusionMatrix.from_predictions(np.array([0.0, 1.0, np.nan]), np.array([0.0, 1.0, 1.0]))
+
+
+def test_labels_mixing_1_and_the_string_1_are_never_merged():
+    with pytest.raises(MixedLabelTypesError, match=r"1 \(int\).*'1' \(str\)") as caught:
+        ConfusionMatrix.from_predictions([1, 2], ["1", "2"])
+    assert isinstance(caught.value, TypeError)
+    with pytest.raises(MixedLabelTypesError):
+        ConfusionMatrix.from_predictions([1, "1"], [1, 1])
+    with pytest.raises(MixedLabelTypesError):
+        ConfusionMatrix(["1", 1])
+
+
+def test_a_label_outside_an_explicit_list_is_never_dropped():
+    with pytest.raises(UnknownLabelError, match=r"'y_pred' contains 'c' \(str\), which is not in 'labels' \['a', 'b'\]"):
+        ConfusionMatrix.from_predictions(["a", "b"], ["a", "c"], labels=["a", "b"])
+    with pytest.raises(UnknownLabelError, match=r"'y_true' contains 7 \(int\)"):
+        ConfusionMatrix.from_predictions(np.array([7, 0]), np.array([0, 0]), labels=[0, 1])
+    with pytest.raises(UnknownLabelError, match=r"'1' \(str\)"):
+        ConfusionMatrix.from_predictions(["1"], ["1"], labels=[1])
+
+
+def test_update_rejects_unknown_labels_and_changes_nothing():
+    cm = ConfusionMatrix(["a", "b"])
+    cm.update(["a"], ["b"])
+    with pytest.raises(UnknownLabelError):
+        cm.update(["a", "b"], ["b", "z"])
+    assert cm.get_total_items() == 1 and cm.to_array().tolist() == [[0, 1], [0, 0]]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ConfusionMatrix(["a", "b", "a"]),
+    lambda: ConfusionMatrix.from_predictions([1], [1], labels=[1, 2, 1]),
+    lambda: ConfusionMatrix.from_array([[1, 0], [0, 1]], labels=["x", "x"]),
+])  # fmt: skip
+def test_duplicate_labels(make):
+    with pytest.raises(DuplicateLabelError, match="twice"):
+        make()
+
+
+def test_equal_labels_of_different_types_are_duplicates():
+    with pytest.raises(DuplicateLabelError, match=r"1.0 \(float\), equal to 1 \(int\)"):
+        ConfusionMatrix([1, 1.0])
+
+
+@pytest.mark.parametrize(("counts", "message"), [
+    ([[1, -1], [0, 2]], "must be >= 0"),
+    ([[1, 0.5], [0, 2]], "whole numbers"),
+    ([[1, np.inf], [0, 2]], "finite"),
+    ([[1, np.nan], [0, 2]], "finite"),
+])  # fmt: skip
+def test_negative_fractional_or_non_finite_counts(counts, message):
+    with pytest.raises(InvalidCountsError, match=message):
+        ConfusionMatrix.from_array(counts)
+
+
+@pytest.mark.parametrize("counts", [[[1, 2, 3], [4, 5, 6]], [1, 2, 3], [[[1]]]])
+def test_a_non_square_counts_array(counts):
+    with pytest.raises(InputShapeError, match="'counts' must be square, got shape"):
+        ConfusionMatrix.from_array(counts)
+
+
+def test_counts_that_are_not_numbers():
+    with pytest.raises(InvalidTypeError, match="'counts' must hold numbers"):
+        ConfusionMatrix.from_array([["a", "b"], ["c", "d"]])
+    with pytest.raises(InvalidTypeError):
+        ConfusionMatrix.from_array([[True, False], [False, True]])
+
+
+def test_labels_of_the_wrong_length_for_the_counts():
+    with pytest.raises(InputShapeError, match="'labels' has 3 labels but 'counts' has 2 rows"):
+        ConfusionMatrix.from_array([[1, 0], [0, 1]], ["a", "b", "c"])
+
+
+@pytest.mark.parametrize("method", ["inc", "get"])
+@pytest.mark.parametrize(("actual", "predicted", "argument"), [(2, 0, "actual_idx"), (0, -1, "predicted_idx")])
+def test_index_out_of_range(method, actual, predicted, argument):
+    cm = ConfusionMatrix(["a", "b"])
+    with pytest.raises(ClassIndexError, match=f"'{argument}' must be in 0..1") as caught:
+        getattr(cm, method)(actual, predicted)
+    assert isinstance(caught.value, IndexError) and isinstance(caught.value, ValueError)
+    assert cm.get_total_items() == 0
+
+
+def test_index_of_the_wrong_type():
+    with pytest.raises(InvalidTypeError, match="'actual_idx' must be an integer"):
+        ConfusionMatrix(["a", "b"]).inc("a", 0)
+    with pytest.raises(InvalidTypeError):
+        ConfusionMatrix(["a", "b"]).get(True, 0)
+
+
+def test_merging_matrices_with_different_labels():
+    with pytest.raises(LabelMismatchError, match=r"\['a', 'b'\] and \['b', 'a'\]"):
+        ConfusionMatrix(["a", "b"]) + ConfusionMatrix(["b", "a"])
+    cm = ConfusionMatrix(["a", "b"])
+    with pytest.raises(LabelMismatchError):
+        cm += ConfusionMatrix(["a", "c"])
+
+
+@pytest.mark.parametrize("two_d", [np.eye(3, dtype=int), [[0, 1], [1, 0]], [("a", "b"), ("c",)], [{"a"}, {"b"}]])
+def test_two_dimensional_input_where_labels_are_expected(two_d):
+    with pytest.raises(InputShapeError, match="'y_true'|1-D"):
+        ConfusionMatrix.from_predictions(two_d, [0] * len(two_d))
+
+
+def test_zero_samples_with_no_labels():
+    with pytest.raises(EmptyInputError, match="nothing to count"):
+        ConfusionMatrix.from_predictions([], [])
+    with pytest.raises(EmptyInputError):
+        ConfusionMatrix([])
+    with pytest.raises(EmptyInputError):
+        ConfusionMatrix.from_array(np.zeros((0, 0)))
+
+
+def test_a_single_string_is_not_a_label_sequence():
+    with pytest.raises(InvalidTypeError, match="single string"):
+        ConfusionMatrix.from_predictions("abc", "abd")
+
+
+def test_unhashable_labels():
+    with pytest.raises((InvalidTypeError, InputShapeError)):
+        ConfusionMatrix.from_predictions([{"a": 1}], [{"a": 1}])
+    with pytest.raises(InvalidTypeError, match="unhashable"):
+        ConfusionMatrix.from_predictions([bytearray(b"a")], [bytearray(b"a")])
+
+
+def test_unknown_average_and_policy():
+    cm = ConfusionMatrix.from_array([[1, 0], [0, 1]])
+    with pytest.raises(InvalidArgumentError, match="'average' must be one of 'micro', 'macro', 'weighted', 'samples'; got 'mean'"):
+        cm.average("precision", "mean")
+    with pytest.raises(InvalidArgumentError, match="'undefined'"):
+        cm.average("precision", undefined="skip")
+    with pytest.raises(InvalidArgumentError, match="takes beta; got alpha"):
+        cm.average("f_score", alpha=2)
+
+
+def test_from_array_never_shares_or_changes_its_input():
+    counts = np.array([[1, 2], [3, 4]])
+    cm = ConfusionMatrix.from_array(counts)
+    cm.inc(0, 0)
+    assert counts[0, 0] == 1
+
+
+def test_metrics_of_a_matrix_is_a_snapshot():
+    cm = ConfusionMatrix.from_array([[1, 0], [0, 1]])
+    metrics = ClassificationMetrics(cm)
+    cm.inc(1, 1)
+    assert metrics.get_true_positive() == 1
