@@ -58,6 +58,12 @@ _MAX_CELLS = 1 << 31
 _HASH_MIN_SAMPLES = 1 << 12
 """Below this many samples the dict path is as fast as hashing fixed-width strings."""
 
+_SMALL_TABLE = 1 << 16
+"""Tables of at most this many cells are counted in chunks; larger ones in one pass."""
+
+_SMALL_CHUNKED_TABLE = 1 << 12
+"""In the single-pass integer path, tables up to this size are counted chunk by chunk."""
+
 
 # --------------------------------------------------------------------------------------------
 # cells
@@ -137,136 +143,182 @@ def confusion_counts(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
         MixedLabelTypesError, UnknownLabelError, DuplicateLabelError, InvalidTypeError.
     """
     fixed = None if labels is None else check_label_list(labels)
-    actual = _as_label_array(y_true, "y_true")
-    predicted = _as_label_array(y_pred, "y_pred")
+    actual = _as_labels(y_true, "y_true")
+    predicted = _as_labels(y_pred, "y_pred")
     if len(actual) != len(predicted):
         raise InputLengthError(f"'y_true' has {len(actual)} samples but 'y_pred' has {len(predicted)}")
     if len(actual) == 0:
         if not fixed:
             raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
         return np.zeros((len(fixed), len(fixed)), dtype=np.int64), fixed
-    counts, values = _value_counts(actual, predicted)
-    return _relabel(counts, values, fixed)
+    counts, values, checked = _value_counts(actual, predicted)
+    return _relabel(counts, values, fixed, checked)
 
 
-def _as_label_array(values: Any, argument: str) -> np.ndarray:
-    """A 1-D numpy array of labels (never a copy of a 1-D array; lists are converted once)."""
+def _as_labels(values: Any, argument: str) -> np.ndarray | list:
+    """A 1-D numpy array of numbers or fixed-width strings, or a list of any other labels.
+
+    Nothing is copied that need not be: numpy arrays and lists are used as they are; lists
+    of plain ints become int64 arrays (the fast path).
+    """
     if isinstance(values, (str, bytes)):
         raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got the single string {show(values)}")
-    if isinstance(values, np.ndarray):
-        array = values
-    elif isinstance(values, (list, tuple)):
-        array = _list_to_array(values)
-    elif hasattr(values, "__array__"):
-        array = np.asarray(values)
-    elif isinstance(values, Iterable):
-        array = _list_to_array(list(values))
-    else:
-        raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got {show(values)}")
-    if array.ndim != 1:
+    if isinstance(values, (list, tuple)):
+        numbers = _int_array(values)
+        if numbers is not None:
+            return numbers
+        return values if isinstance(values, list) else list(values)
+    if not isinstance(values, np.ndarray):
+        if hasattr(values, "__array__"):
+            values = np.asarray(values)
+        elif isinstance(values, Iterable):
+            return _as_labels(list(values), argument)
+        else:
+            raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got {show(values)}")
+    if values.ndim != 1:
         raise InputShapeError(
-            f"{argument!r} must be 1-D (one label per sample), got shape {array.shape}; "
+            f"{argument!r} must be 1-D (one label per sample), got shape {values.shape}; "
             "indicator rows or label sets per sample are multi-label data"
         )
-    if array.dtype.kind not in "biufUSO":
-        array = array.astype(object)
-    return array
+    return values if values.dtype.kind in "biufUS" else values.tolist()
 
 
-def _list_to_array(values: Sequence[Any]) -> np.ndarray:
-    """Lists of plain ints become int64 arrays (the fast path); anything else a 1-D object array."""
-    if values and all(type(value) is int for value in values):
+def _int_array(values: Sequence[Any]) -> np.ndarray | None:
+    """An int64 array if every value is a plain int that fits, else None."""
+    if values and type(values[0]) is int and all(type(value) is int for value in values):
         try:
             return np.array(values, dtype=np.int64)
         except OverflowError:
-            pass
-    return np.fromiter(values, dtype=object, count=len(values))  # nested items stay items
+            return None
+    return None
 
 
-def _value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list]:
-    """Counts over the distinct values of both arrays, and those values (any order)."""
-    kinds = actual.dtype.kind + predicted.dtype.kind
+def _value_counts(actual: np.ndarray | list, predicted: np.ndarray | list) -> tuple[np.ndarray, list, bool]:
+    """Counts over the distinct values of both inputs, those values, and whether they are
+    already valid sorted labels (the numeric paths) or still to be checked and sorted."""
+    kinds = "".join(x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted))
     if set(kinds) <= set("biu"):
-        return _integer_value_counts(actual, predicted)
-    if kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
+        counted = _integer_value_counts(actual, predicted)
+        if counted is not None:
+            return (*counted, True)
+    elif set(kinds) <= set("biuf"):
+        return (*_float_value_counts(actual, predicted), True)
+    elif kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
         counted = _fixed_width_value_counts(actual, predicted)
         if counted is not None:
-            return counted
-    if set(kinds) <= set("biuf"):
-        return _float_value_counts(actual, predicted)
-    return _hashed_value_counts(actual, predicted)
+            return (*counted, False)
+    sequences = [x.tolist() if isinstance(x, np.ndarray) else x for x in (actual, predicted)]
+    return (*_hashed_value_counts(*sequences), False)
 
 
-def _pair_counts(actual: np.ndarray, predicted: np.ndarray, low: int, size: int) -> np.ndarray:
-    """``bincount((actual - low) * size + (predicted - low))`` as a size x size matrix, chunked.
+def _pair_counts(
+    actual: np.ndarray, predicted: np.ndarray, low: int, size: int, codes: np.ndarray | None = None
+) -> np.ndarray:
+    """``bincount((actual - low) * size + (predicted - low))`` as a size x size matrix.
 
-    Each chunk's flat index is built in one reused buffer, so no n-sized temporary is made.
+    With ``codes``, entries are first mapped through it (``codes[actual]``). Small tables are
+    counted in cache-sized chunks through one reused buffer (no n-sized temporary); large
+    tables, where the scattered increments dominate, in one pass.
     """
     cells = size * size
     if cells > _MAX_CELLS:
         raise InvalidArgumentError(f"a confusion matrix of {size} labels would need {cells} cells; too many labels")
     offset = low * (size + 1)
-    chunk = max(_CHUNK, 4 * cells)
     n = len(actual)
-    if n <= chunk:
-        flat = actual * size + predicted
-        if offset:
-            flat -= offset
-        return np.bincount(flat, minlength=cells).reshape(size, size)
-    out = np.zeros(cells, dtype=np.int64)
-    buffer = np.empty(chunk, dtype=np.intp)
+    chunk = n if cells > _SMALL_TABLE else max(_CHUNK, 4 * cells)
+    out = np.zeros(cells, dtype=np.int64) if chunk < n else None
+    buffer = np.empty(min(chunk, n), dtype=np.intp)
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
         flat = buffer[: stop - start]
-        np.multiply(actual[start:stop], size, out=flat)
-        np.add(flat, predicted[start:stop], out=flat)
+        a, p = actual[start:stop], predicted[start:stop]
+        if codes is not None:
+            a, p = codes[a], codes[p]
+        np.multiply(a, size, out=flat, dtype=np.intp)
+        np.add(flat, p, out=flat, dtype=np.intp)
         if offset:
             np.subtract(flat, offset, out=flat)
+        if out is None:
+            return np.bincount(flat, minlength=cells).reshape(size, size)
         out += np.bincount(flat, minlength=cells)
     return out.reshape(size, size)
 
 
-def _min_max(actual: np.ndarray, predicted: np.ndarray) -> tuple[int, int]:
-    """Smallest and largest value of both arrays in one chunked pass (each chunk read once)."""
-    low, high = None, None
-    for start in range(0, len(actual), 2 * _CHUNK):
-        a, b = actual[start : start + 2 * _CHUNK], predicted[start : start + 2 * _CHUNK]
-        chunk_low, chunk_high = min(a.min(), b.min()), max(a.max(), b.max())
-        low = chunk_low if low is None else min(low, chunk_low)
-        high = chunk_high if high is None else max(high, chunk_high)
-    return int(low), int(high)
+def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: int) -> np.ndarray | None:
+    """Counts of non-negative integer labels in a single pass over the data.
 
-
-def _as_intp(array: np.ndarray) -> np.ndarray | None:
-    """The array as intp without copying int64 input; None if values do not fit."""
-    if array.dtype.kind == "u" and array.dtype.itemsize >= np.dtype(np.intp).itemsize:
-        if array.size and array.max() > np.iinfo(np.intp).max:
+    Each chunk's bitwise OR is checked while the chunk is in cache: a value outside the table
+    so far grows the table (the counts, or the flat indexes written so far, are re-indexed).
+    Small tables are counted chunk by chunk; larger ones get one ``bincount`` at the end.
+    Returns None when a value is negative or the table would pass ``table_limit`` cells
+    (offset or sparse labels), for the caller's exact min/max path.
+    """
+    n = len(actual)
+    if n <= 4 * _CHUNK:  # small inputs sit in cache already: one pass, as few calls as possible
+        bits = int(np.bitwise_or.reduce(actual) | np.bitwise_or.reduce(predicted))
+        if bits < 0 or (bits + 1) ** 2 > table_limit:
             return None
-    return array.astype(np.intp, copy=False)
+        return np.bincount(actual * (bits + 1) + predicted, minlength=(bits + 1) ** 2).reshape(bits + 1, bits + 1)
+    chunk = _CHUNK
+    head = int(np.bitwise_or.reduce(actual[:chunk]) | np.bitwise_or.reduce(predicted[:chunk]))
+    whole = (head + 1) ** 2 > _SMALL_CHUNKED_TABLE  # one bincount at the end over all flat indexes
+    flat_all = np.empty(n, dtype=np.intp) if whole else None
+    buffer = None if whole else np.empty(chunk, dtype=np.intp)
+    bound, size = 0, 1
+    out = np.zeros(1, dtype=np.int64)
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        a, p = actual[start:stop], predicted[start:stop]
+        bits = int(np.bitwise_or.reduce(a) | np.bitwise_or.reduce(p))
+        if bits < 0:
+            return None
+        if bits & ~bound:  # a value above every value seen so far: grow the table
+            grown = (bound | bits) + 1
+            if grown * grown > table_limit:
+                return None
+            if whole:
+                rows, columns = np.divmod(flat_all[:start], size)
+                flat_all[:start] = rows * grown + columns
+            else:
+                table = np.zeros((grown, grown), dtype=np.int64)
+                table[:size, :size] = out.reshape(size, size)
+                out = table.ravel()
+            bound, size = bound | bits, grown
+        flat = flat_all[start:stop] if whole else buffer[: stop - start]
+        np.multiply(a, size, out=flat, dtype=np.intp)
+        np.add(flat, p, out=flat, dtype=np.intp)
+        if not whole:
+            out += np.bincount(flat, minlength=size * size)
+    if whole:
+        out = np.bincount(flat_all, minlength=size * size)
+    return out.reshape(size, size)
 
 
-def _integer_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list]:
+def _integer_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list] | None:
+    """Counts in value space; None when values do not fit intp (huge uint64)."""
     value_type = np.result_type(actual.dtype, predicted.dtype)
-    a, p = _as_intp(actual), _as_intp(predicted)
-    if a is None or p is None:
-        return _hashed_value_counts(actual.astype(object), predicted.astype(object))
-    low, high = _min_max(a, p)
-    size = high - low + 1
-    if size * size <= max(1 << 20, len(a)):
-        values = np.arange(low, high + 1)
+    if value_type.kind == "u" and value_type.itemsize >= 8 and max(actual.max(), predicted.max()) > np.iinfo(np.intp).max:
+        return None
+    a, p = actual.astype(np.intp, copy=False), predicted.astype(np.intp, copy=False)
+    table_limit = max(1 << 20, len(a))
+    counts = _nonnegative_pair_counts(a, p, table_limit)
+    if counts is not None:
+        return counts, np.arange(len(counts)).astype(value_type).tolist()
+    low = int(min(a.min(), p.min()))
+    size = int(max(a.max(), p.max())) - low + 1
+    if size * size <= table_limit:  # negative or offset labels in a small range
+        values = np.arange(low, low + size)
         counts = _pair_counts(a, p, low, size)
-    else:  # sparse label values (ids): map them to dense codes first
-        if size <= 8 * len(a):
-            present = np.zeros(size, dtype=bool)
-            present[a - low] = True
-            present[p - low] = True
-            codes = np.cumsum(present) - 1
-            values = np.flatnonzero(present) + low
-            a, p = codes[a - low], codes[p - low]
-        else:
-            values, inverse = np.unique(np.concatenate([a, p]), return_inverse=True)
-            a, p = inverse[: len(actual)], inverse[len(actual) :]
-        counts = _pair_counts(a, p, 0, len(values))
+    elif size <= 8 * len(a):  # sparse label values (ids): dense codes through a lookup table
+        present = np.zeros(size, dtype=bool)
+        present[a - low] = True
+        present[p - low] = True
+        values = np.flatnonzero(present) + low
+        codes = np.cumsum(present) - 1
+        counts = _pair_counts(a - low, p - low, 0, len(values), codes)
+    else:
+        values, inverse = np.unique(np.concatenate([a, p]), return_inverse=True)
+        counts = _pair_counts(inverse[: len(a)], inverse[len(a) :], 0, len(values))
     return counts, values.astype(value_type).tolist()
 
 
@@ -280,53 +332,75 @@ def _float_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.n
     return _pair_counts(inverse[:n], inverse[n:], 0, len(values)), values.tolist()
 
 
-def _hashed_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list]:
-    """The general path: a dict of the distinct labels, then integer codes via ``map``."""
-    sequences = [actual.tolist(), predicted.tolist()]
+def _hashed_value_counts(actual: list, predicted: list) -> tuple[np.ndarray, list]:
+    """The general path: one dict pass per input at C speed, then counts through a code table.
+
+    ``index.setdefault(label, position)`` keeps the position of each label's first
+    occurrence, so each input is encoded in a single ``map``; a small table then turns first
+    positions into dense codes inside the chunked count.
+    """
+    n = len(actual)
+    position_type = np.int32 if 2 * n < 2**31 else np.int64  # half the memory for the usual sizes
+    index: dict[Any, int] = {}
     try:
-        values = list(dict.fromkeys(itertools.chain(*sequences)))
+        first = [
+            np.fromiter(map(index.setdefault, sequence, itertools.count(offset)), dtype=position_type, count=n)
+            for sequence, offset in ((actual, 0), (predicted, n))
+        ]
     except TypeError:
-        for argument, sequence in zip(("y_true", "y_pred"), sequences):
+        for argument, sequence in (("y_true", actual), ("y_pred", predicted)):
             for label in sequence:
                 check_label(argument, label)  # raises on the first unhashable label
         raise  # pragma: no cover - check_label always raises first
-    index = {value: code for code, value in enumerate(values)}
-    a, p = (np.fromiter(map(index.__getitem__, s), dtype=np.intp, count=len(s)) for s in sequences)
-    return _pair_counts(a, p, 0, len(values)), values
+    positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
+    codes = np.zeros(2 * n, dtype=position_type)
+    codes[positions] = np.arange(len(positions))
+    return _pair_counts(first[0], first[1], 0, len(positions), codes), list(index)
 
 
 def _fixed_width_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list] | None:
-    """Count numpy string arrays without creating Python strings per sample.
+    """Count numpy string arrays without creating a Python string per sample.
 
-    Each string is hashed from its code units, hashes are put in slots of a table, and one
-    representative per slot is compared with every string of that slot. Exact: on any
-    collision it returns None and the caller takes the dict path.
+    Each string is hashed from its code units, the hashes pick slots of a table, and every
+    string is compared with its slot's representative while the pairs are counted. Exact:
+    on any collision it returns None and the caller takes the dict path.
     """
     common = np.result_type(actual.dtype, predicted.dtype)
-    strings = np.concatenate([actual.astype(common, copy=False), predicted.astype(common, copy=False)])
-    hashes = _string_hash(strings)
-    if hashes is None:
-        return None
+    arrays = [actual.astype(common, copy=False), predicted.astype(common, copy=False)]
     n = len(actual)
-    table = 1 << max(16, min(24, (2 * n - 1).bit_length()))
-    slots = (hashes & np.uint64(table - 1)).astype(np.intp)
+    table = 1 << max(16, min(22, (2 * n - 1).bit_length()))
+    slots = []
+    for array in arrays:
+        hashed = _string_hash(array)
+        if hashed is None:
+            return None
+        slots.append((hashed & np.uint64(table - 1)).astype(np.intp))
+    seen = np.zeros(table, dtype=bool)
     representative = np.zeros(table, dtype=np.intp)
-    representative[slots] = np.arange(2 * n)
-    if not np.array_equal(strings[representative[slots]], strings):
-        return None
-    used = np.flatnonzero(np.bincount(slots, minlength=table))
-    code = np.zeros(table, dtype=np.intp)
-    code[used] = np.arange(len(used))
-    codes = code[slots]
-    values = strings[representative[used]].tolist()
-    return _pair_counts(codes[:n], codes[n:], 0, len(values)), values
+    for offset, (array, slot) in enumerate(zip(arrays, slots)):
+        representative[slot] = np.arange(n) + offset * n  # a position in actual, then predicted
+        seen[slot] = True
+    used = np.flatnonzero(seen)
+    where = representative[used]
+    values = np.where(where < n, arrays[0][np.minimum(where, n - 1)], arrays[1][np.maximum(where - n, 0)])
+    codes = np.zeros(table, dtype=np.intp)
+    codes[used] = np.arange(len(used))
+    size = len(used)
+    out = np.zeros(size * size, dtype=np.int64)
+    for start in range(0, n, _CHUNK):
+        stop = min(start + _CHUNK, n)
+        a, p = codes[slots[0][start:stop]], codes[slots[1][start:stop]]
+        if not (np.array_equal(values[a], arrays[0][start:stop]) and np.array_equal(values[p], arrays[1][start:stop])):
+            return None
+        out += np.bincount(a * size + p, minlength=size * size)
+    return out.reshape(size, size), values.tolist()
 
 
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 
 
 def _string_hash(array: np.ndarray) -> np.ndarray | None:
-    """A 64-bit polynomial hash per string of a contiguous fixed-width numpy string array."""
+    """A 64-bit polynomial hash per string of a fixed-width numpy string array."""
     unit = np.uint32 if array.dtype.kind == "U" else np.uint8
     width = array.dtype.itemsize // np.dtype(unit).itemsize
     if width == 0 or width > 64:
@@ -341,13 +415,24 @@ def _string_hash(array: np.ndarray) -> np.ndarray | None:
     return hashed
 
 
-def _relabel(counts: np.ndarray, values: list, fixed: tuple | None) -> tuple[np.ndarray, tuple]:
-    """Turn counts over observed values into counts over the final labels, validating them."""
-    in_actual = counts.sum(axis=1) > 0
-    present = np.flatnonzero(in_actual | (counts.sum(axis=0) > 0))
+def _relabel(counts: np.ndarray, values: list, fixed: tuple | None, checked: bool) -> tuple[np.ndarray, tuple]:
+    """Turn counts over observed values into counts over the final labels.
+
+    ``checked`` values (from the numeric paths) are valid labels in sorted order already;
+    others are validated (None, NaN, nested sequences, mixed types) and sorted here.
+    """
+    in_actual = counts.any(axis=1)
+    present = np.flatnonzero(in_actual | counts.any(axis=0))
+    if fixed is None and checked:
+        if len(present) == len(values):
+            return counts, tuple(values)
+        return counts.take(present, axis=0).take(present, axis=1), tuple([values[i] for i in present])
     arguments = ["y_true" if in_actual[i] else "y_pred" for i in present]
-    observed = [check_label(argument, values[i]) for argument, i in zip(arguments, present)]
-    check_same_kind(zip(arguments, observed))
+    if checked:
+        observed = [values[i] for i in present]
+    else:
+        observed = [check_label(argument, values[i]) for argument, i in zip(arguments, present)]
+        check_same_kind(zip(arguments, observed))
     if fixed is None:
         try:
             order = sorted(range(len(observed)), key=observed.__getitem__)
@@ -365,4 +450,3 @@ def _relabel(counts: np.ndarray, values: list, fixed: tuple | None) -> tuple[np.
     result = np.zeros((len(fixed), len(fixed)), dtype=np.int64)
     result[np.ix_(target, target)] = counts[np.ix_(present, present)]
     return result, fixed
-

@@ -143,3 +143,16 @@ def test_large_label_counts_still_count_exactly():
     np.add.at(dense, (y_true, y_pred), 1)
     present = np.flatnonzero(dense.sum(0) + dense.sum(1))
     np.testing.assert_array_equal(cm.to_array(), dense[np.ix_(present, present)])
+
+
+@pytest.mark.parametrize("first_high", [3, 200])  # a small chunked table, and the one-bincount table
+@pytest.mark.parametrize("late", [50, 900, -4, 10**6])
+def test_a_label_first_seen_in_a_late_chunk_grows_the_table(first_high, late):
+    """The single-pass integer path sizes its table from the values seen so far; a larger
+    (or negative, or far away) value in a later chunk must still be counted exactly."""
+    rng = np.random.default_rng(4)
+    n = 3 * counting._CHUNK
+    y_true, y_pred = rng.integers(0, first_high + 1, n), rng.integers(0, first_high + 1, n)
+    y_true[2 * counting._CHUNK + 5] = late
+    y_pred[-1] = late
+    check(y_true, y_pred)

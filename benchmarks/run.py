@@ -1,0 +1,167 @@
+"""Benchmarks: evalkit against the numpy floor and against peers, as ratios measured in one run.
+
+Machines here are noisy, so every case times all its contenders in the same run (best of
+several repeats, interleaved) and reports ratios; absolute times are shown for orientation
+only. Peak extra memory is measured with tracemalloc (numpy reports its allocations there).
+
+    python benchmarks/run.py                 # all cases, Markdown table on stdout
+    python benchmarks/run.py --quick         # smaller sizes, for a smoke run
+    python benchmarks/run.py --output benchmarks/results.md
+
+Peers (scikit-learn, PyCM) come from the ``benchmark`` extra: ``pip install ".[benchmark]"``;
+a missing peer is reported as missing, not silently skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import evalkit
+from evalkit import ConfusionMatrix
+
+
+@dataclass
+class Case:
+    """One workload: a floor, evalkit, and peers, all computing the same counts."""
+
+    name: str
+    input_bytes: int
+    contenders: dict[str, Callable[[], object]] = field(default_factory=dict)
+    targets: dict[str, str] = field(default_factory=dict)  # contender -> target text
+    scale: dict[str, float] = field(default_factory=dict)  # contender timed on a slice -> n / slice
+
+
+def _best_time(function: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _peak_bytes(function: Callable[[], object]) -> int:
+    gc.collect()
+    tracemalloc.start()
+    function()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def _peer(module: str) -> object | None:
+    try:
+        return __import__(module)
+    except ImportError:
+        return None
+
+
+def integer_labels(n: int, m: int, seed: int = 0) -> Case:
+    rng = np.random.default_rng(seed)
+    y_true, y_pred = rng.integers(0, m, n), rng.integers(0, m, n)
+    case = Case(f"confusion matrix, {n:,} int labels, {m} classes", y_true.nbytes + y_pred.nbytes)
+    case.contenders["numpy floor"] = lambda: np.bincount(y_true * m + y_pred, minlength=m * m)
+    case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred)
+    sklearn = _peer("sklearn.metrics")
+    if sklearn is not None:
+        from sklearn.metrics import confusion_matrix
+
+        case.contenders["scikit-learn"] = lambda: confusion_matrix(y_true, y_pred)
+    case.targets = {"evalkit": "≤ 1.3× floor; ≥ 20× faster than scikit-learn"}
+    return case
+
+
+def string_labels(n: int, m: int, as_array: bool, seed: int = 1) -> Case:
+    rng = np.random.default_rng(seed)
+    names = np.array([f"class_{k:03d}" for k in range(m)])
+    y_true, y_pred = names[rng.integers(0, m, n)], names[rng.integers(0, m, n)]
+    kind = "numpy str array" if as_array else "list of str"
+    if not as_array:
+        y_true, y_pred = y_true.tolist(), y_pred.tolist()
+    size = (y_true.nbytes + y_pred.nbytes) if as_array else 2 * n * 8
+    case = Case(f"confusion matrix, {n:,} string labels ({kind}), {m} classes", size)
+    lookup = {name: k for k, name in enumerate(names.tolist())}
+
+    def floor() -> object:  # the least any label path can do: one dict lookup per label
+        t = np.fromiter(map(lookup.__getitem__, y_true if not as_array else y_true.tolist()), np.intp, n)
+        p = np.fromiter(map(lookup.__getitem__, y_pred if not as_array else y_pred.tolist()), np.intp, n)
+        return np.bincount(t * m + p, minlength=m * m)
+
+    case.contenders["dict floor"] = floor
+    case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred)
+    if _peer("sklearn.metrics") is not None:
+        from sklearn.metrics import confusion_matrix
+
+        case.contenders["scikit-learn"] = lambda: confusion_matrix(y_true, y_pred)
+    if _peer("pycm") is not None:
+        from pycm import ConfusionMatrix as PycmMatrix
+
+        part = min(n, 100_000)  # PyCM is pure Python: time a slice, extrapolate linearly
+        t_part, p_part = list(y_true[:part]), list(y_pred[:part])
+        name = f"PyCM (timed on {part:,}, × {n / part:g})"
+        case.contenders[name] = lambda: PycmMatrix(actual_vector=t_part, predict_vector=p_part)
+        case.scale[name] = n / part
+    case.targets = {"evalkit": "≥ 3× faster than scikit-learn; faster than PyCM"}
+    return case
+
+
+def run(cases: list[Case], repeats: int) -> str:
+    lines = [
+        f"evalkit {evalkit.__version__}, numpy {np.__version__}, Python {platform.python_version()}, "
+        f"{platform.machine()}; best of {repeats}; ratio = time / evalkit time (> 1: evalkit faster)",
+        "",
+        "| case | contender | time (ms) | ratio to evalkit | evalkit / floor | peak extra memory / input | target |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for case in cases:
+        times = {
+            name: _best_time(function, repeats if name not in case.scale else 1) * case.scale.get(name, 1.0)
+            for name, function in case.contenders.items()
+        }
+        floor_name = next(name for name in case.contenders if "floor" in name)
+        ours = times["evalkit"]
+        memory = _peak_bytes(case.contenders["evalkit"]) / case.input_bytes
+        for name, seconds in times.items():
+            floor_ratio = f"{ours / times[floor_name]:.2f}" if name == "evalkit" else ""
+            mem = f"{memory:.2f}" if name == "evalkit" else ""
+            lines.append(
+                f"| {case.name} | {name} | {seconds * 1e3:.1f} | {seconds / ours:.2f} | {floor_ratio} | {mem} | "
+                f"{case.targets.get(name, '')} |"
+            )
+        print(lines[-1], file=sys.stderr)
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--output", help="also write the table to this file")
+    arguments = parser.parse_args()
+    scale = 10 if arguments.quick else 1
+    cases = [
+        integer_labels(10_000_000 // scale, 10),
+        integer_labels(10_000_000 // scale, 1000),
+        integer_labels(100_000, 10),
+        string_labels(1_000_000 // scale, 20, as_array=False),
+        string_labels(1_000_000 // scale, 20, as_array=True),
+    ]
+    table = run(cases, arguments.repeats)
+    print(table)
+    if arguments.output:
+        with open(arguments.output, "w", encoding="utf-8") as handle:
+            handle.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
