@@ -10,22 +10,30 @@ Examples:
     0.5
 """
 
-from evalkit import exceptions, formulas
+from evalkit import exceptions, formulas, theory, tnorms
 from evalkit.averaging import Averaged
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.costs import CostMatrix
+from evalkit.evaluation import Evaluation
 from evalkit.evaluation_metrics import EvaluationMetrics
+from evalkit.hierarchy import Hierarchy
 from evalkit.stats import Stats
 
 __all__ = [
     "Averaged",
     "ClassificationMetrics",
     "ConfusionMatrix",
+    "CostMatrix",
+    "Evaluation",
     "EvaluationMetrics",
+    "Hierarchy",
     "Stats",
     "__version__",
     "exceptions",
     "formulas",
+    "theory",
+    "tnorms",
 ]
 
 __version__ = "0.1.0"

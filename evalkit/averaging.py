@@ -35,12 +35,13 @@ import attrs
 import numpy as np
 
 from evalkit._validation import check_choice, show
-from evalkit.exceptions import InvalidArgumentError
-from evalkit.counting import Cells
-from evalkit.formulas import Measure, check_measure_parameters
+from evalkit.cells import Cells
+from evalkit.exceptions import InvalidArgumentError, UnknownMetricError
+from evalkit.formulas import Measure, check_measure_parameters, get_measure
 
 __all__ = [
     "AVERAGES",
+    "resolve_measure",
     "UNDEFINED_POLICIES",
     "Averaged",
     "Summary",
@@ -203,3 +204,14 @@ def average_cells(
         return mean_of(per_sample.evaluate(measure, **parameters), sample_weights, undefined=undefined)
     weights = per_class.support if average == "weighted" else None
     return mean_of(per_class.evaluate(measure, **parameters), weights, undefined=undefined)
+
+
+def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
+    """A measure by name, alias, :class:`~evalkit.formulas.Measure` or vectorised function;
+    with ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass."""
+    if isinstance(measure, str) and metrics_class is not None:
+        try:
+            return get_measure(measure)
+        except UnknownMetricError:
+            return metrics_class.as_measure(measure)
+    return get_measure(measure)

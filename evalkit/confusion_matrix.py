@@ -10,15 +10,15 @@ import numpy as np
 from evalkit import formulas
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import as_count_matrix, check_index, show
-from evalkit.averaging import Averaged, average_cells
-from evalkit.counting import Cells, cells_from_confusion, confusion_counts
+from evalkit.averaging import Averaged, average_cells, resolve_measure
+from evalkit.cells import Cells, cells_from_confusion
+from evalkit.counting import confusion_counts
 from evalkit.exceptions import (
     EmptyInputError,
     InputShapeError,
     LabelMismatchError,
     NotBinaryError,
     UnknownLabelError,
-    UnknownMetricError,
 )
 
 __all__ = ["ConfusionMatrix"]
@@ -327,7 +327,7 @@ class ConfusionMatrix:
             >>> cm.per_class("recall")
             array([0.83333333, 0.875     ])
         """
-        resolved = self._resolve(measure, metrics_class)
+        resolved = resolve_measure(measure, metrics_class)
         formulas.check_measure_parameters(resolved, parameters)
         return np.asarray(self.cells().evaluate(resolved, **parameters), dtype=np.float64)
 
@@ -366,7 +366,7 @@ class ConfusionMatrix:
             >>> cm.average("precision", "micro") == cm.get_accuracy()
             True
         """
-        resolved = self._resolve(measure, metrics_class)
+        resolved = resolve_measure(measure, metrics_class)
         m, correct = len(self._labels), int(np.trace(self._counts))
         per_sample = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[m - 1, m - 2])
         return average_cells(
@@ -378,15 +378,6 @@ class ConfusionMatrix:
             sample_weights=[correct, self._total - correct],
             parameters=parameters,
         )
-
-    @staticmethod
-    def _resolve(measure: Any, metrics_class: type | None) -> formulas.Measure:
-        if isinstance(measure, str) and metrics_class is not None:
-            try:
-                return formulas.get_measure(measure)
-            except UnknownMetricError:
-                return metrics_class.as_measure(measure)
-        return formulas.get_measure(measure)
 
     # ----------------------------------------------------------------------------------------
     # text

@@ -32,7 +32,6 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 
 from evalkit._labels import check_label, check_label_list, check_same_kind, describe, sorted_labels
@@ -47,7 +46,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["Cells", "cells_from_confusion", "confusion_counts"]
+__all__ = ["confusion_counts", "encode", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -63,63 +62,6 @@ _SMALL_TABLE = 1 << 16
 
 _SMALL_CHUNKED_TABLE = 1 << 12
 """In the single-pass integer path, tables up to this size are counted chunk by chunk."""
-
-
-# --------------------------------------------------------------------------------------------
-# cells
-
-
-@attrs.frozen(eq=False)
-class Cells:
-    """The four cells ``tp, fp, fn, tn`` of many binary problems, as equal-shape arrays.
-
-    One entry per class (the per-class sums ``σm``) or per sample (``σn``); crisp data give
-    integer cells, soft data float cells.
-
-    Examples:
-        >>> cells = Cells(tp=[5, 2], fp=[2, 1], fn=[1, 2], tn=[2, 5])
-        >>> cells.total().counts()
-        {'tp': 7, 'fp': 3, 'fn': 3, 'tn': 7}
-    """
-
-    tp: np.ndarray = attrs.field(converter=np.asarray)
-    fp: np.ndarray = attrs.field(converter=np.asarray)
-    fn: np.ndarray = attrs.field(converter=np.asarray)
-    tn: np.ndarray = attrs.field(converter=np.asarray)
-
-    def counts(self) -> dict[str, Any]:
-        """The cells as keyword arguments for a measure (Python numbers when 0-d)."""
-        cells = {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
-        return {name: value.item() if value.ndim == 0 else value for name, value in cells.items()}
-
-    def total(self) -> Cells:
-        """The cells summed over all entries (``σ1``, the micro cells)."""
-        return Cells(self.tp.sum(), self.fp.sum(), self.fn.sum(), self.tn.sum())
-
-    @property
-    def support(self) -> np.ndarray:
-        """Actual positives per entry, ``tp + fn`` (the weights of the weighted average)."""
-        return self.tp + self.fn
-
-    def evaluate(self, measure: Any, **parameters: Any) -> Any:
-        """The value of ``measure`` (a :class:`~evalkit.formulas.Measure`) for every entry."""
-        return measure(**self.counts(), **parameters)
-
-
-def cells_from_confusion(counts: np.ndarray) -> Cells:
-    """Per-class one-vs-rest cells of a confusion matrix (rows actual, columns predicted).
-
-    ``tp_j = x_jj``, ``fp_j`` = column ``j`` without the diagonal, ``fn_j`` = row ``j``
-    without the diagonal, ``tn_j`` = every cell outside row ``j`` and column ``j``.
-
-    Examples:
-        >>> cells_from_confusion(np.array([[50, 10], [5, 35]])).counts()
-        {'tp': array([50, 35]), 'fp': array([ 5, 10]), 'fn': array([10,  5]), 'tn': array([35, 50])}
-    """
-    tp = np.diagonal(counts).copy()
-    fp = counts.sum(axis=0) - tp
-    fn = counts.sum(axis=1) - tp
-    return Cells(tp, fp, fn, counts.sum() - tp - fp - fn)
 
 
 # --------------------------------------------------------------------------------------------
@@ -450,3 +392,108 @@ def _relabel(counts: np.ndarray, values: list, fixed: tuple | None, checked: boo
     result = np.zeros((len(fixed), len(fixed)), dtype=np.int64)
     result[np.ix_(target, target)] = counts[np.ix_(present, present)]
     return result, fixed
+
+
+# --------------------------------------------------------------------------------------------
+# labels to codes
+
+
+def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """Codes (positions in the label order) of actual and predicted labels, and the labels.
+
+    Validation and the label order are those of :func:`confusion_counts`.
+
+    Examples:
+        >>> codes_true, codes_pred, labels = encode(["b", "a", "c"], ["a", "a", "b"])
+        >>> codes_true.tolist(), codes_pred.tolist(), labels
+        ([1, 0, 2], [0, 0, 1], ('a', 'b', 'c'))
+    """
+    _, found = confusion_counts(y_true, y_pred, labels)
+    return _codes(_as_labels(y_true, "y_true"), found), _codes(_as_labels(y_pred, "y_pred"), found), found
+
+
+def _codes(values: np.ndarray | list, labels: tuple) -> np.ndarray:
+    """Positions of known-valid labels: a sorted search for numpy arrays, a dict otherwise."""
+    if isinstance(values, np.ndarray):
+        table = np.array(labels)
+        if table.dtype.kind in "biufUS":
+            order = np.argsort(table, kind="stable")
+            return order[np.searchsorted(table[order], values)]
+        values = values.tolist()
+    index = {label: code for code, label in enumerate(labels)}
+    return np.fromiter(map(index.__getitem__, values), dtype=np.intp, count=len(values))
+
+
+_SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
+
+
+def _as_label_set_list(values: Any, argument: str) -> list:
+    """A list with one label collection per sample (set, frozenset, list, tuple or 1-D array)."""
+    if isinstance(values, np.ndarray) and values.ndim == 2 and values.dtype != object:
+        raise InputShapeError(f"{argument!r} is a 2-D array {values.shape}: for 0/1 indicator rows use from_indicators")
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidTypeError(f"{argument!r} must be a sequence of label sets, got {show(values)}")
+    sets = list(values)
+    for kind in set(map(type, sets)):
+        if not issubclass(kind, _SET_TYPES):
+            position, example = next((i, v) for i, v in enumerate(sets) if type(v) is kind)
+            raise InvalidTypeError(
+                f"{argument!r} must hold one label set per sample (a set, list or tuple); "
+                f"element {position} is a {kind.__name__}: {show(example)}"
+            )
+    return sets
+
+
+def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, tuple, int]:
+    """Sparse keys ``sample * m + label`` of label sets per sample.
+
+    Args:
+        actual: one collection of actual labels per sample (empty allowed).
+        predicted: one collection of predicted labels per sample.
+        labels: the label order; by default the sorted union of all labels seen.
+
+    Returns:
+        ``(actual_keys, predicted_keys, labels, n)``: sorted unique int64 keys, the labels,
+        and the number of samples. A label repeated within one sample counts once.
+
+    Examples:
+        >>> keys_a, keys_p, labels, n = encode_label_sets([{"x", "y"}, set()], [{"y"}, {"z"}])
+        >>> keys_a.tolist(), keys_p.tolist(), labels
+        ([0, 1], [1, 5], ('x', 'y', 'z'))
+    """
+    fixed = None if labels is None else check_label_list(labels)
+    sets = [_as_label_set_list(actual, "actual"), _as_label_set_list(predicted, "predicted")]
+    n = len(sets[0])
+    if len(sets[1]) != n:
+        raise InputLengthError(f"'actual' has {n} samples but 'predicted' has {len(sets[1])}")
+    flats = [list(itertools.chain.from_iterable(collection)) for collection in sets]
+    try:
+        seen = [dict.fromkeys(flat) for flat in flats]
+    except TypeError:
+        for argument, flat in zip(("actual", "predicted"), flats):
+            for label in flat:
+                check_label(argument, label)
+        raise  # pragma: no cover
+    observed: dict[Any, str] = {}
+    for argument, values in zip(("actual", "predicted"), seen):
+        for value in values:
+            observed.setdefault(value, argument)
+    checked = {check_label(argument, value): argument for value, argument in observed.items()}
+    check_same_kind((argument, label) for label, argument in checked.items())
+    if fixed is None:
+        if not checked and n == 0:
+            raise EmptyInputError("'actual' and 'predicted' are empty and no 'labels' were given: nothing to count")
+        found = sorted_labels(list(checked), "actual/predicted")
+    else:
+        for label, argument in checked.items():
+            if label not in fixed:
+                raise UnknownLabelError(f"{argument!r} contains {describe(label)}, which is not in 'labels' {show(list(fixed))}")
+        found = fixed
+    index = {label: code for code, label in enumerate(found)}
+    m = len(found)
+    keys = []
+    for collection, flat in zip(sets, flats):
+        lengths = np.fromiter(map(len, collection), dtype=np.int64, count=n)
+        codes = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+        keys.append(np.unique(np.repeat(np.arange(n, dtype=np.int64), lengths) * m + codes))
+    return keys[0], keys[1], found, n

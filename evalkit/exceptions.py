@@ -29,11 +29,14 @@ __all__ = [
     "InvalidCountsError",
     "InvalidLabelError",
     "InvalidTypeError",
+    "InvalidValueError",
     "LabelMismatchError",
     "MixedLabelTypesError",
+    "NoClosedFormError",
     "NotBinaryError",
     "UnknownLabelError",
     "UnknownMetricError",
+    "UnsupportedSettingError",
 ]
 
 
@@ -71,6 +74,18 @@ class DuplicateLabelError(EvalkitError, ValueError):
 
 class LabelMismatchError(EvalkitError, ValueError):
     """Two objects that must share their labels (in the same order) do not."""
+
+
+class InvalidValueError(EvalkitError, ValueError):
+    """A value outside its allowed range: an indicator that is not 0/1, a degree outside [0, 1]."""
+
+
+class NoClosedFormError(EvalkitError, ValueError):
+    """A quantity has no closed form for this measure (a Bayes-optimal threshold for precision)."""
+
+
+class UnsupportedSettingError(EvalkitError, ValueError):
+    """An operation does not exist for this kind of data (multi-class kappa of multi-label data)."""
 
 
 class InvalidCountsError(EvalkitError, ValueError):

@@ -1,0 +1,290 @@
+"""Cells: ``tp, fp, fn, tn`` of many binary problems, and their sums over indicator data.
+
+With actual and predicted ``n x m`` indicator matrices ``A``, ``P`` (samples x labels) the cells
+are ``TP = A∘P``, ``FP = Ā∘P``, ``FN = A∘P̄``, ``TN = Ā∘P̄``, and every evalkit number is a
+function of their sums: ``σ1`` (all entries, the micro cells), ``σm`` (per label, one value
+per column) and ``σn`` (per sample, one value per row). Because the crisp cells partition the
+matrix, three sums suffice: with ``s = σ(A∘P)``, ``a = σ(A)``, ``p = σ(P)`` and ``o`` the
+number of (observed) entries, ``tp = s``, ``fp = p - s``, ``fn = a - s``, ``tn = o - a - p + s``.
+
+This module computes ``σm`` and ``σn`` of the cells for
+
+* one-hot data (a confusion matrix: :func:`cells_from_confusion`; no indicator is built),
+* 0/1 indicator arrays, optionally masked (:func:`indicator_cells`),
+* soft arrays under a t-norm (:func:`soft_cells`),
+* sparse ``(sample, label)`` keys, as label sets give them (:func:`key_cells`).
+
+Dense inputs are read in row blocks of about a megabyte: each block's cells are summed while
+it is in cache, and no ``n x m`` temporary is ever made.
+
+Examples:
+    >>> import numpy as np
+    >>> actual = np.array([[1, 1, 0], [0, 0, 1]], dtype=bool)
+    >>> predicted = np.array([[1, 0, 0], [0, 1, 1]], dtype=bool)
+    >>> by_label, by_sample = indicator_cells(actual, predicted)
+    >>> by_label.counts()
+    {'tp': array([1, 0, 1]), 'fp': array([0, 1, 0]), 'fn': array([0, 1, 0]), 'tn': array([1, 0, 1])}
+    >>> by_sample.counts()
+    {'tp': array([1, 1]), 'fp': array([0, 1]), 'fn': array([1, 0]), 'tn': array([1, 1])}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit.exceptions import InvalidValueError
+from evalkit.tnorms import product
+
+__all__ = ["Cells", "cells_from_confusion", "indicator_cells", "key_cells", "soft_cells"]
+
+_BLOCK_BYTES = 1 << 20
+"""Bytes of one row block: small enough to stay in cache while its sums are taken."""
+
+_UINT8_ROWS = 255
+"""Rows whose 0/1 values can be summed in uint8 without overflow."""
+
+
+@attrs.frozen(eq=False)
+class Cells:
+    """The four cells ``tp, fp, fn, tn`` of many binary problems, as equal-shape arrays.
+
+    One entry per class (the per-class sums ``σm``) or per sample (``σn``); crisp data give
+    integer cells, soft data float cells.
+
+    Examples:
+        >>> cells = Cells(tp=[5, 2], fp=[2, 1], fn=[1, 2], tn=[2, 5])
+        >>> cells.total().counts()
+        {'tp': 7, 'fp': 3, 'fn': 3, 'tn': 7}
+    """
+
+    tp: np.ndarray = attrs.field(converter=np.asarray)
+    fp: np.ndarray = attrs.field(converter=np.asarray)
+    fn: np.ndarray = attrs.field(converter=np.asarray)
+    tn: np.ndarray = attrs.field(converter=np.asarray)
+
+    def counts(self) -> dict[str, Any]:
+        """The cells as keyword arguments for a measure (Python numbers when 0-d)."""
+        cells = {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+        return {name: value.item() if value.ndim == 0 else value for name, value in cells.items()}
+
+    def total(self) -> Cells:
+        """The cells summed over all entries (``σ1``, the micro cells)."""
+        return Cells(self.tp.sum(), self.fp.sum(), self.fn.sum(), self.tn.sum())
+
+    @property
+    def support(self) -> np.ndarray:
+        """Actual positives per entry, ``tp + fn`` (the weights of the weighted average)."""
+        return self.tp + self.fn
+
+    @classmethod
+    def from_sums(cls, both: Any, actual: Any, predicted: Any, entries: Any) -> Cells:
+        """Cells from ``σ(A∘P)``, ``σ(A)``, ``σ(P)`` and the number of entries they range over.
+
+        Examples:
+            >>> Cells.from_sums(both=3, actual=5, predicted=4, entries=10).counts()
+            {'tp': 3, 'fp': 1, 'fn': 2, 'tn': 4}
+        """
+        return cls(both, predicted - both, actual - both, entries - actual - predicted + both)
+
+    def __len__(self) -> int:
+        return len(self.tp)
+
+    def __getitem__(self, index: Any) -> Cells:
+        """The cells of some entries (an index, a slice or an index array)."""
+        return Cells(self.tp[index], self.fp[index], self.fn[index], self.tn[index])
+
+    def evaluate(self, measure: Any, **parameters: Any) -> Any:
+        """The value of ``measure`` (a :class:`~evalkit.formulas.Measure`) for every entry."""
+        return measure(**self.counts(), **parameters)
+
+
+def cells_from_confusion(counts: np.ndarray) -> Cells:
+    """Per-class one-vs-rest cells of a confusion matrix (rows actual, columns predicted).
+
+    ``tp_j = x_jj``, ``fp_j`` = column ``j`` without the diagonal, ``fn_j`` = row ``j``
+    without the diagonal, ``tn_j`` = every cell outside row ``j`` and column ``j``.
+
+    Examples:
+        >>> cells_from_confusion(np.array([[50, 10], [5, 35]])).counts()
+        {'tp': array([50, 35]), 'fp': array([ 5, 10]), 'fn': array([10,  5]), 'tn': array([35, 50])}
+    """
+    tp = np.diagonal(counts).copy()
+    return Cells.from_sums(tp, counts.sum(axis=1), counts.sum(axis=0), counts.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# dense indicator and soft arrays, in row blocks
+
+
+def _block_rows(m: int, itemsize: int) -> int:
+    """Rows per block: about ``_BLOCK_BYTES`` of input, a multiple of 255 rows."""
+    return max(_UINT8_ROWS, _BLOCK_BYTES // max(1, m * itemsize) // _UINT8_ROWS * _UINT8_ROWS)
+
+
+def _bits(block: np.ndarray, argument: str) -> np.ndarray:
+    """A 0/1 block as uint8 (a view for bool input); anything but 0 and 1 is an error."""
+    if block.dtype == np.bool_:
+        return block.view(np.uint8)
+    if block.size:
+        if block.dtype.kind in "iu":
+            ok = block.min() >= 0 and block.max() <= 1
+        else:
+            ok = bool(((block == 0) | (block == 1)).all())
+        if not ok:
+            bad = block[(block != 0) & (block != 1)].ravel()[:1]
+            raise InvalidValueError(f"{argument!r} must hold only 0 and 1 (or booleans), got {bad[0]!r}")
+    return (block != 0).view(np.uint8)
+
+
+def _column_sums(block: np.ndarray) -> np.ndarray:
+    """Column sums of a 0/1 uint8 block, in uint8 partial sums of 255 rows (exact, fast)."""
+    rows, m = block.shape
+    full = rows // _UINT8_ROWS * _UINT8_ROWS
+    total = np.zeros(m, dtype=np.int64)
+    if full:
+        total += block[:full].reshape(-1, _UINT8_ROWS, m).sum(axis=1, dtype=np.uint8).sum(axis=0, dtype=np.int64)
+    if full < rows:
+        total += block[full:].sum(axis=0, dtype=np.int64)
+    return total
+
+
+def indicator_cells(
+    actual: np.ndarray,
+    predicted: np.ndarray,
+    *,
+    mask: np.ndarray | None = None,
+    predict: Callable[[np.ndarray], np.ndarray] | None = None,
+    rejected: np.ndarray | None = None,
+    rejection: str = "miss",
+) -> tuple[Cells, Cells]:
+    """Per-label and per-sample cells of 0/1 indicator matrices (samples x labels).
+
+    Args:
+        actual: ``n x m`` array of 0/1 (bool, int or float).
+        predicted: ``n x m`` array of 0/1, or of scores when ``predict`` is given.
+        mask: optional ``n x m`` 0/1 observation mask; entries with 0 are unknown and enter
+            no cell.
+        predict: turns a block of ``predicted`` into a bool block (thresholds, top-k).
+        rejected: optional bool vector of rejected (abstained) samples. With
+            ``rejection="miss"`` their predicted rows count as all 0 (every actual label
+            missed); with ``"selective"`` their rows are left out entirely (their per-sample
+            cells are all 0).
+
+    Returns:
+        ``(per_label, per_sample)`` cells (int64).
+
+    Raises:
+        InvalidValueError: a value other than 0 or 1.
+    """
+    n, m = actual.shape
+    row_sum_type = np.uint8 if m <= 255 else np.uint16 if m <= 65535 else np.int64
+    by_label = np.zeros((4, m), dtype=np.int64)
+    by_sample = np.empty((4, n), dtype=np.int64)
+    step = _block_rows(m, max(actual.itemsize, predicted.itemsize))
+    for start in range(0, n, step):
+        stop = min(start + step, n)
+        a = _bits(actual[start:stop], "actual")
+        p = predict(predicted[start:stop]).view(np.uint8) if predict else _bits(predicted[start:stop], "predicted")
+        observed = None if mask is None else _bits(mask[start:stop], "mask")
+        if rejected is not None:
+            keep = (~rejected[start:stop]).view(np.uint8)[:, None]
+            if rejection == "miss":
+                p = p * keep
+            else:
+                observed = np.broadcast_to(keep, a.shape) if observed is None else observed & keep
+        blocks = [a & p, a, p]
+        if observed is not None:
+            blocks = [block & observed for block in blocks] + [observed]
+        for k, block in enumerate(blocks):
+            by_label[k] += _column_sums(block)
+            by_sample[k, start:stop] = block.sum(axis=1, dtype=row_sum_type)
+    observed_everything = mask is None and (rejected is None or rejection == "miss")
+    label_entries = n if observed_everything else by_label[3]
+    sample_entries = m if observed_everything else by_sample[3]
+    return Cells.from_sums(*by_label[:3], label_entries), Cells.from_sums(*by_sample[:3], sample_entries)
+
+
+def _unit_interval(block: np.ndarray, argument: str) -> np.ndarray:
+    """A block of degrees in [0, 1] as floats; NaN or values outside [0, 1] are an error."""
+    if block.dtype.kind == "b":
+        return block.astype(np.float64)
+    if block.dtype.kind not in "iuf":
+        raise InvalidValueError(f"{argument!r} must hold numbers in [0, 1], got dtype {block.dtype}")
+    if block.size and not (block.min() >= 0 and block.max() <= 1):  # NaN fails both comparisons
+        bad = block[~((block >= 0) & (block <= 1))].ravel()[:1]
+        raise InvalidValueError(f"{argument!r} must hold degrees in [0, 1], got {bad[0]!r}")
+    return block
+
+
+def soft_cells(
+    actual: np.ndarray,
+    predicted: np.ndarray,
+    tnorm: Callable[[np.ndarray, np.ndarray], np.ndarray] = product,
+    *,
+    mask: np.ndarray | None = None,
+) -> tuple[Cells, Cells]:
+    """Per-label and per-sample soft cells of degrees in [0, 1] under a t-norm.
+
+    ``TP = T(a, p)``, ``FP = T(1 - a, p)``, ``FN = T(a, 1 - p)``, ``TN = T(1 - a, 1 - p)``,
+    each multiplied by the mask if given. For the product t-norm only ``a p`` is computed
+    (the other cells follow from the marginals); sums are accumulated in float64.
+
+    Raises:
+        InvalidValueError: a degree outside [0, 1] or NaN.
+    """
+    n, m = actual.shape
+    by_label = np.zeros((4, m), dtype=np.float64)
+    by_sample = np.empty((4, n), dtype=np.float64)
+    step = _block_rows(m, 8)
+    for start in range(0, n, step):
+        stop = min(start + step, n)
+        a = _unit_interval(actual[start:stop], "actual")
+        p = _unit_interval(predicted[start:stop], "predicted")
+        weight = None if mask is None else _bits(mask[start:stop], "mask")
+        if tnorm is product:
+            blocks = [np.multiply(a, p, dtype=np.float64), a, p]
+            if weight is not None:
+                blocks = [block * weight for block in blocks] + [weight]
+        else:
+            a64, p64 = a.astype(np.float64), p.astype(np.float64)
+            cells = [tnorm(a64, p64), tnorm(1 - a64, p64), tnorm(a64, 1 - p64), tnorm(1 - a64, 1 - p64)]
+            blocks = [np.asarray(cell, dtype=np.float64) * (1 if weight is None else weight) for cell in cells]
+        for k, block in enumerate(blocks):
+            by_label[k] += block.sum(axis=0, dtype=np.float64)
+            by_sample[k, start:stop] = block.sum(axis=1, dtype=np.float64)
+    if tnorm is not product:
+        return Cells(*by_label), Cells(*by_sample)
+    label_entries = by_label[3] if mask is not None else float(n)
+    sample_entries = by_sample[3] if mask is not None else float(m)
+    return Cells.from_sums(*by_label[:3], label_entries), Cells.from_sums(*by_sample[:3], sample_entries)
+
+
+# --------------------------------------------------------------------------------------------
+# sparse (sample, label) keys
+
+
+def key_cells(actual: np.ndarray, predicted: np.ndarray, n: int, m: int) -> tuple[Cells, Cells]:
+    """Per-label and per-sample cells of sparse indicator data.
+
+    Args:
+        actual: sorted unique int64 keys ``sample * m + label`` of the actual 1-entries.
+        predicted: the same for the predicted 1-entries.
+        n: number of samples; m: number of labels.
+
+    Examples:
+        >>> by_label, by_sample = key_cells(np.array([0, 1, 5]), np.array([0, 4, 5]), 2, 3)
+        >>> by_sample.counts()
+        {'tp': array([1, 1]), 'fp': array([0, 1]), 'fn': array([1, 0]), 'tn': array([1, 1])}
+    """
+    both = np.intersect1d(actual, predicted, assume_unique=True)
+
+    def sums(keys: np.ndarray, axis: int) -> np.ndarray:
+        return np.bincount(keys % m if axis == 0 else keys // m, minlength=m if axis == 0 else n)
+
+    by_label = Cells.from_sums(sums(both, 0), sums(actual, 0), sums(predicted, 0), n)
+    by_sample = Cells.from_sums(sums(both, 1), sums(actual, 1), sums(predicted, 1), m)
+    return by_label, by_sample
