@@ -18,6 +18,7 @@ from evalkit.costs import CostMatrix
 from evalkit.evaluation import Evaluation
 from evalkit.evaluation_metrics import EvaluationMetrics
 from evalkit.hierarchy import Hierarchy
+from evalkit.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
 from evalkit.stats import Stats
 
 __all__ = [
@@ -25,9 +26,12 @@ __all__ = [
     "ClassificationMetrics",
     "ConfusionMatrix",
     "CostMatrix",
+    "Covering",
     "Evaluation",
     "EvaluationMetrics",
     "Hierarchy",
+    "NeighborhoodAccuracy",
+    "NeighborhoodSystem",
     "Stats",
     "__version__",
     "exceptions",

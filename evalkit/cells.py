@@ -39,7 +39,7 @@ import numpy as np
 from evalkit.exceptions import InvalidValueError
 from evalkit.tnorms import product
 
-__all__ = ["Cells", "cells_from_confusion", "indicator_cells", "key_cells", "soft_cells"]
+__all__ = ["Cells", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "row_sums", "soft_cells", "unique_sorted"]
 
 _BLOCK_BYTES = 1 << 20
 """Bytes of one row block: small enough to stay in cache while its sums are taken."""
@@ -140,8 +140,24 @@ def _bits(block: np.ndarray, argument: str) -> np.ndarray:
     return (block != 0).view(np.uint8)
 
 
-def _column_sums(block: np.ndarray) -> np.ndarray:
-    """Column sums of a 0/1 uint8 block, in uint8 partial sums of 255 rows (exact, fast)."""
+def unique_sorted(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an integer array, sorted (a sort and one comparison pass).
+
+    ``np.unique`` takes a hashing route for unsorted integers that is several times slower
+    on large key arrays.
+    """
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+def column_sums(bits: np.ndarray) -> np.ndarray:
+    """Column sums (int64) of a 0/1 bool or uint8 matrix, in exact uint8 partial sums of 255 rows."""
+    block = bits.view(np.uint8)
     rows, m = block.shape
     full = rows // _UINT8_ROWS * _UINT8_ROWS
     total = np.zeros(m, dtype=np.int64)
@@ -150,6 +166,12 @@ def _column_sums(block: np.ndarray) -> np.ndarray:
     if full < rows:
         total += block[full:].sum(axis=0, dtype=np.int64)
     return total
+
+
+def row_sums(bits: np.ndarray) -> np.ndarray:
+    """Row sums of a 0/1 bool or uint8 matrix, in the narrowest integer type that is exact."""
+    m = bits.shape[1]
+    return bits.view(np.uint8).sum(axis=1, dtype=np.uint8 if m <= 255 else np.uint16 if m <= 65535 else np.int64)
 
 
 def indicator_cells(
@@ -181,7 +203,6 @@ def indicator_cells(
         InvalidValueError: a value other than 0 or 1.
     """
     n, m = actual.shape
-    row_sum_type = np.uint8 if m <= 255 else np.uint16 if m <= 65535 else np.int64
     by_label = np.zeros((4, m), dtype=np.int64)
     by_sample = np.empty((4, n), dtype=np.int64)
     step = _block_rows(m, max(actual.itemsize, predicted.itemsize))
@@ -200,8 +221,8 @@ def indicator_cells(
         if observed is not None:
             blocks = [block & observed for block in blocks] + [observed]
         for k, block in enumerate(blocks):
-            by_label[k] += _column_sums(block)
-            by_sample[k, start:stop] = block.sum(axis=1, dtype=row_sum_type)
+            by_label[k] += column_sums(block)
+            by_sample[k, start:stop] = row_sums(block)
     observed_everything = mask is None and (rejected is None or rejection == "miss")
     label_entries = n if observed_everything else by_label[3]
     sample_entries = m if observed_everything else by_sample[3]

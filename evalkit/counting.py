@@ -36,6 +36,7 @@ import numpy as np
 
 from evalkit._labels import check_label, check_label_list, check_same_kind, describe, sorted_labels
 from evalkit._validation import show
+from evalkit.cells import unique_sorted
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -46,7 +47,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["confusion_counts", "encode", "encode_label_sets"]
+__all__ = ["confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -461,29 +462,42 @@ def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None 
         >>> keys_a.tolist(), keys_p.tolist(), labels
         ([0, 1], [1, 5], ('x', 'y', 'z'))
     """
+    (keys_actual, keys_predicted), found, n = _label_set_keys({"actual": actual, "predicted": predicted}, labels)
+    return keys_actual, keys_predicted, found, n
+
+
+def encode_label_set_family(label_sets: Any, labels: Sequence[Any] | None = None, argument: str = "label_sets") -> tuple[np.ndarray, tuple, int]:
+    """Sparse keys of one family of label sets: ``(keys, labels, n)`` (see :func:`encode_label_sets`)."""
+    (keys,), found, n = _label_set_keys({argument: label_sets}, labels)
+    return keys, found, n
+
+
+def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> tuple[list[np.ndarray], tuple, int]:
     fixed = None if labels is None else check_label_list(labels)
-    sets = [_as_label_set_list(actual, "actual"), _as_label_set_list(predicted, "predicted")]
-    n = len(sets[0])
-    if len(sets[1]) != n:
-        raise InputLengthError(f"'actual' has {n} samples but 'predicted' has {len(sets[1])}")
-    flats = [list(itertools.chain.from_iterable(collection)) for collection in sets]
-    try:
-        seen = [dict.fromkeys(flat) for flat in flats]
-    except TypeError:
-        for argument, flat in zip(("actual", "predicted"), flats):
-            for label in flat:
-                check_label(argument, label)
-        raise  # pragma: no cover
+    sets = {argument: _as_label_set_list(values, argument) for argument, values in families.items()}
+    lengths = {argument: len(collection) for argument, collection in sets.items()}
+    n = next(iter(lengths.values()))
+    for argument, length in lengths.items():
+        if length != n:
+            first = next(iter(lengths))
+            raise InputLengthError(f"{first!r} has {n} samples but {argument!r} has {length}")
+    flats = {argument: list(itertools.chain.from_iterable(collection)) for argument, collection in sets.items()}
     observed: dict[Any, str] = {}
-    for argument, values in zip(("actual", "predicted"), seen):
+    for argument, flat in flats.items():
+        try:
+            values = dict.fromkeys(flat)
+        except TypeError:
+            for label in flat:
+                check_label(argument, label)  # raises on the first unhashable label
+            raise  # pragma: no cover
         for value in values:
             observed.setdefault(value, argument)
     checked = {check_label(argument, value): argument for value, argument in observed.items()}
     check_same_kind((argument, label) for label, argument in checked.items())
     if fixed is None:
         if not checked and n == 0:
-            raise EmptyInputError("'actual' and 'predicted' are empty and no 'labels' were given: nothing to count")
-        found = sorted_labels(list(checked), "actual/predicted")
+            raise EmptyInputError(f"{', '.join(map(repr, families))} are empty and no 'labels' were given: nothing to count")
+        found = sorted_labels(list(checked), "/".join(families))
     else:
         for label, argument in checked.items():
             if label not in fixed:
@@ -492,8 +506,8 @@ def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None 
     index = {label: code for code, label in enumerate(found)}
     m = len(found)
     keys = []
-    for collection, flat in zip(sets, flats):
-        lengths = np.fromiter(map(len, collection), dtype=np.int64, count=n)
-        codes = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
-        keys.append(np.unique(np.repeat(np.arange(n, dtype=np.int64), lengths) * m + codes))
-    return keys[0], keys[1], found, n
+    for argument, collection in sets.items():
+        counts = np.fromiter(map(len, collection), dtype=np.int64, count=n)
+        codes = np.fromiter(map(index.__getitem__, flats[argument]), dtype=np.int64, count=len(flats[argument]))
+        keys.append(unique_sorted(np.repeat(np.arange(n, dtype=np.int64), counts) * m + codes))
+    return keys, found, n

@@ -34,6 +34,7 @@ __all__ = [
     "MixedLabelTypesError",
     "NoClosedFormError",
     "NotBinaryError",
+    "UnknownElementError",
     "UnknownLabelError",
     "UnknownMetricError",
     "UnsupportedSettingError",
@@ -70,6 +71,10 @@ class UnknownLabelError(EvalkitError, ValueError):
 
 class DuplicateLabelError(EvalkitError, ValueError):
     """The same label appears twice in a label list."""
+
+
+class UnknownElementError(EvalkitError, ValueError):
+    """An element is not in the universe of a covering."""
 
 
 class LabelMismatchError(EvalkitError, ValueError):

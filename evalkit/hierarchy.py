@@ -23,6 +23,7 @@ import numpy as np
 
 from evalkit._labels import check_label, check_same_kind, describe, sorted_labels
 from evalkit._validation import show
+from evalkit.cells import unique_sorted
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownLabelError
 
 __all__ = ["Hierarchy"]
@@ -102,4 +103,4 @@ class Hierarchy:
         starts = np.repeat(self._pointers[codes], lengths)
         offsets = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         closed = np.repeat(rows, lengths) * k + self._codes[starts + offsets]
-        return np.unique(closed)
+        return unique_sorted(closed)

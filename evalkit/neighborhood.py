@@ -1,0 +1,713 @@
+"""Neighborhood systems: absolute accuracy (AA) and relative accuracy rate (RAR).
+
+Seed 000 ("New perspective on the classification accuracy based on neighborhood system")
+judges a classification result ``P' = (P'_1, …, P'_m)`` against the ideal one
+``P = (P_1, …, P_m)``, both families of subsets of one universe ``U`` (block ``i`` holds the
+samples with label ``i``), so that single-label (partition) and multi-label (covering) results
+are measured alike:
+
+* ``T_pos = Σ_i |P_i ∩ P'_i|``, the correct sample-label assignments;
+* ``AA = T_pos / Σ_i |P_i|`` (for a partition ``Σ_i |P_i| = |U|``);
+* ``RAR = T_pos / T_neg`` with ``T_neg = Σ_{r∈U} max(|Q'(r) - Q(r)|, |Q(r) - Q'(r)|)``, where
+  ``Q(r)`` are the subscripts of the ideal blocks containing ``r`` (``Q_NS(r)``) and ``Q'(r)``
+  the result's.
+
+In indicator form (samples x labels) ``T_pos = σ1(A∘P)`` and ``Σ|P_i| = σ1(A)``, so AA is the
+micro recall; ``|Q'(r) - Q(r)|`` is row ``r``'s false positives and ``|Q(r) - Q'(r)|`` its
+false negatives, so ``T_neg = Σ_r max(fp_r, fn_r)``. evalkit computes them that way, on the
+counting core of :class:`~evalkit.Evaluation` (row blocks for dense indicators, sparse keys for
+sets), and keeps the paper's set-based API on top.
+
+Examples:
+    >>> ideal = Covering("abcdefg", [{"b", "c", "d"}, {"e", "f"}, {"a", "g"}])
+    >>> result = Covering("abcdefg", [{"b", "c"}, {"e", "f"}, {"a", "d", "g"}])
+    >>> accuracy = NeighborhoodSystem(ideal).evaluate(result)  # seed 000, Example 1
+    >>> accuracy.get_absolute_accuracy(exact=True), accuracy.get_relative_accuracy_rate(exact=True)
+    (Fraction(6, 7), Fraction(6, 1))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit._labels import check_label_list, describe
+from evalkit._validation import check_choice, show
+from evalkit.averaging import check_undefined, mean_of
+from evalkit.cells import Cells, column_sums, indicator_cells, key_cells, row_sums, unique_sorted
+from evalkit.counting import encode_label_set_family
+from evalkit.exceptions import (
+    DuplicateLabelError,
+    EmptyInputError,
+    InputShapeError,
+    InvalidValueError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnknownElementError,
+)
+from evalkit.formulas import jaccard_index, precision, recall
+
+__all__ = ["Covering", "NeighborhoodAccuracy", "NeighborhoodSystem"]
+
+CASES = {
+    ("partition", "partition"): "4.1.1 (1): the ideal is a partition, the result a partition",
+    ("partition", "covering"): "4.1.1 (2): the ideal is a partition, the result a covering",
+    ("covering", "partition"): "4.1.2 (1): the ideal is a covering, the result a partition",
+    ("covering", "covering"): "4.1.2 (2): the ideal is a covering, the result a covering",
+}
+"""The four conditions of section 4.1, by (ideal kind, result kind)."""
+
+
+def _element(element: Any) -> Any:
+    """A universe element: any hashable value but NaN (which equals nothing, itself included)."""
+    try:
+        hash(element)
+    except TypeError:
+        raise InvalidTypeError(f"'universe' elements must be hashable, got {show(element)}") from None
+    if isinstance(element, float) and math.isnan(element):
+        raise InvalidValueError("'universe' contains NaN, which cannot be told apart from itself")
+    return element.item() if isinstance(element, np.generic) else element
+
+
+def _same_universe(first: Sequence, second: Sequence) -> bool:
+    """The same elements in the same order (a range and a tuple may be equal)."""
+    return first == second if type(first) is type(second) else tuple(first) == tuple(second)
+
+
+def _not_in(element: Any, index: dict) -> bool:
+    try:
+        return element not in index
+    except TypeError:  # unhashable: certainly not an element
+        return True
+
+
+def _universe(universe: Any) -> tuple:
+    if isinstance(universe, (str, bytes)):
+        universe = tuple(universe)  # "abcdefg" is the paper's shorthand for seven one-letter elements
+    if not isinstance(universe, Iterable):
+        raise InvalidTypeError(f"'universe' must be a collection of hashable elements, got {show(universe)}")
+    elements = tuple(_element(element) for element in universe)
+    if not elements:
+        raise EmptyInputError("'universe' is empty: a neighborhood system needs a non-empty universe")
+    if len(set(elements)) != len(elements):
+        seen: set = set()
+        duplicate = next(element for element in elements if element in seen or seen.add(element))
+        raise DuplicateLabelError(f"'universe' contains {describe(duplicate)} twice")
+    return elements
+
+
+@attrs.frozen(eq=False, init=False)
+class Covering:
+    """A universe ``U`` and a family of labelled blocks (subsets of ``U``), in block order.
+
+    It is a *covering* when every block is non-empty and their union is ``U``, and a
+    *partition* when the blocks are moreover pairwise disjoint. A classifier's result need
+    not be either (a sample may get no label, a label may be given to nobody), and such
+    families are represented and measured too.
+
+    Args:
+        universe: the elements (any hashable values; a string stands for its characters).
+        blocks: one collection of elements per block.
+        labels: the block labels; by default the paper's numbering ``1 .. m``.
+
+    Raises:
+        EmptyInputError: an empty universe.
+        UnknownElementError: a block element outside the universe.
+        DuplicateLabelError: an element or a block label given twice.
+        InvalidTypeError: unhashable elements, or a block that is not a collection.
+
+    Examples:
+        >>> c = Covering("abcdefg", [{"b", "c", "d"}, {"a", "e", "f"}, {"a", "d", "g"}])
+        >>> sorted(c.subscripts("a")), sorted(c.subscripts("d")), sorted(c.neighborhood("d"))
+        ([2, 3], [1, 3], ['d'])
+        >>> c.is_covering(), c.is_partition(), sorted(c.overlapped_elements())
+        (True, False, ['a', 'd'])
+    """
+
+    universe: Sequence = attrs.field()
+    labels: tuple = attrs.field()
+    _dense: np.ndarray | None = attrs.field(repr=False)
+    _keys: np.ndarray | None = attrs.field(repr=False)
+
+    def __init__(self, universe: Iterable[Hashable], blocks: Sequence[Iterable[Hashable]], labels: Sequence[Hashable] | None = None):
+        elements = _universe(universe)
+        if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
+            raise InvalidTypeError(f"'blocks' must be a sequence of collections of elements, got {show(blocks)}")
+        blocks = list(blocks)
+        for position, block in enumerate(blocks):
+            if isinstance(block, (str, bytes)) or not isinstance(block, Iterable):
+                raise InvalidTypeError(f"'blocks[{position}]' must be a collection of elements, got {show(block)}")
+        names = _block_labels(labels, len(blocks))
+        index = {element: i for i, element in enumerate(elements)}
+        m = len(blocks)
+        keys = [np.zeros(0, dtype=np.int64)]
+        for j, block in enumerate(blocks):
+            members = list(block)
+            try:
+                positions = np.fromiter(map(index.__getitem__, members), dtype=np.int64, count=len(members))
+            except (KeyError, TypeError):
+                outside = next(element for element in members if _not_in(element, index))
+                raise UnknownElementError(
+                    f"'blocks[{j}]' contains {describe(outside)}, which is not in 'universe' {show(list(elements))}"
+                ) from None
+            keys.append(positions * m + j)
+        self.__attrs_init__(elements, names, None, unique_sorted(np.concatenate(keys)))
+
+    # ----------------------------------------------------------------------------------------
+    # other constructors and conversions
+
+    @classmethod
+    def _build(cls, universe: Sequence, labels: tuple, dense: np.ndarray | None, keys: np.ndarray | None) -> Covering:
+        covering = cls.__new__(cls)
+        covering.__attrs_init__(universe, labels, dense, keys)
+        return covering
+
+    @classmethod
+    def from_labels(cls, labels_per_element: Any, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+        """A partition (single-label data): ``labels_per_element[i]`` is the label of element ``i``.
+
+        Blocks are the labels (sorted, or ``labels`` in order); ``universe`` defaults to
+        ``0 .. n-1``.
+
+        Examples:
+            >>> Covering.from_labels(["x", "y", "x"]).to_sets()
+            (frozenset({0, 2}), frozenset({1}))
+        """
+        values = list(labels_per_element) if not isinstance(labels_per_element, np.ndarray) else labels_per_element.tolist()
+        return cls.from_label_sets([(value,) for value in values], universe=universe, labels=labels)
+
+    @classmethod
+    def from_label_sets(cls, label_sets: Any, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+        """A family from one label set per element (multi-label data, like Table 1 of seed 000).
+
+        Examples:
+            >>> table_1 = [{2, 3}, {1}, {1}, {1}, {2}, {2}, {3}]
+            >>> Covering.from_label_sets(table_1, universe="abcdefg").to_sets()[1] == frozenset("aef")
+            True
+        """
+        keys, found, n = encode_label_set_family(label_sets, labels)
+        elements = range(n) if universe is None else _universe(universe)
+        if len(elements) != n:
+            raise InputShapeError(f"'universe' has {len(elements)} elements but there are {n} label sets")
+        return cls._build(elements, found, None, keys)
+
+    @classmethod
+    def from_indicator(cls, matrix: Any, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+        """A family from a 0/1 indicator matrix (elements x blocks), without building sets.
+
+        The matrix is copied once as booleans (and checked to hold only 0 and 1).
+
+        Examples:
+            >>> sorted(Covering.from_indicator([[1, 0], [1, 1]], universe="pq", labels=["x", "y"]).subscripts("q"))
+            ['x', 'y']
+        """
+        array = np.asarray(matrix)
+        if array.ndim != 2:
+            raise InputShapeError(f"'matrix' must be 2-D (elements x blocks), got shape {array.shape}")
+        if array.dtype != np.bool_ and (array.dtype.kind not in "iuf" or not ((array == 0) | (array == 1)).all()):
+            bad = array[(array != 0) & (array != 1)].ravel()[:1].tolist() if array.dtype.kind in "iuf" else [array.dtype]
+            raise InvalidValueError(f"'matrix' must hold only 0 and 1 (or booleans), got {bad[0]!r}")
+        dense = np.array(array, dtype=bool)
+        dense.flags.writeable = False
+        n, m = dense.shape
+        elements = range(n) if universe is None else _universe(universe)
+        if len(elements) != n:
+            raise InputShapeError(f"'universe' has {len(elements)} elements but 'matrix' has {n} rows")
+        if n == 0:
+            raise EmptyInputError("'matrix' has no rows: a neighborhood system needs a non-empty universe")
+        return cls._build(elements, _block_labels(labels, m), dense, None)
+
+    def to_indicator(self) -> np.ndarray:
+        """The family as a new bool matrix (elements x blocks)."""
+        if self._dense is not None:
+            return self._dense.copy()
+        out = np.zeros((len(self.universe), len(self.labels)), dtype=bool)
+        m = len(self.labels)
+        out[self._keys // m, self._keys % m] = True
+        return out
+
+    def to_sets(self) -> tuple[frozenset, ...]:
+        """The blocks as frozensets of elements, in block order."""
+        n, m = len(self.universe), len(self.labels)
+        rows, columns = self._entries()
+        members: list[list] = [[] for _ in range(m)]
+        for row, column in zip(rows.tolist(), columns.tolist()):
+            members[column].append(self.universe[row])
+        return tuple(frozenset(block) for block in members) if n else ()
+
+    def to_label_sets(self) -> list[frozenset]:
+        """One frozenset of block labels per element, in universe order."""
+        rows, columns = self._entries()
+        sets: list[list] = [[] for _ in self.universe]
+        for row, column in zip(rows.tolist(), columns.tolist()):
+            sets[row].append(self.labels[column])
+        return [frozenset(labels) for labels in sets]
+
+    def _entries(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._dense is not None:
+            return np.nonzero(self._dense)
+        m = len(self.labels)
+        return self._keys // m, self._keys % m
+
+    # ----------------------------------------------------------------------------------------
+    # the paper's set-based notions
+
+    def _row(self, element: Hashable) -> np.ndarray:
+        """Block indexes of the blocks containing ``element``."""
+        try:
+            i = self.universe.index(element)
+        except ValueError:
+            raise UnknownElementError(f"{describe(element)} is not in the universe {show(list(self.universe))}") from None
+        if self._dense is not None:
+            return np.flatnonzero(self._dense[i])
+        m = len(self.labels)
+        low, high = np.searchsorted(self._keys, [i * m, (i + 1) * m])
+        return self._keys[low:high] - i * m
+
+    def neighborhood_system(self, element: Hashable) -> tuple[frozenset, ...]:
+        """``NS(p)``: the blocks containing ``element`` (Definition 3), in block order."""
+        blocks = self.to_sets()
+        return tuple(blocks[j] for j in self._row(element))
+
+    def subscripts(self, element: Hashable) -> frozenset:
+        """``Q_NS(p)``: the subscripts (block labels) of the blocks containing ``element``."""
+        return frozenset(self.labels[j] for j in self._row(element))
+
+    def neighborhood(self, element: Hashable) -> frozenset:
+        """``N(p)``: the intersection of the blocks containing ``element`` (Definition 2).
+
+        For an element in no block the intersection of no sets is taken to be the universe.
+        """
+        return self._intersection(self._row(element), self.to_sets())
+
+    def _intersection(self, row: Iterable[int], blocks: tuple[frozenset, ...]) -> frozenset:
+        chosen = [blocks[j] for j in row]
+        return frozenset.intersection(*chosen) if chosen else frozenset(self.universe)
+
+    def derived_covering(self) -> tuple[frozenset, ...]:
+        """``cov(C) = {N(p) | p ∈ U}`` (Definition 4): the distinct neighborhoods, in order of first element."""
+        blocks = self.to_sets()
+        _, columns = self._entries()  # grouped by element, elements in order
+        rows = np.split(columns, np.cumsum(self._row_counts())[:-1])
+        return tuple(dict.fromkeys(self._intersection(row.tolist(), blocks) for row in rows))
+
+    def _row_counts(self) -> np.ndarray:
+        """How many blocks contain each element."""
+        if self._dense is not None:
+            return row_sums(self._dense)
+        return np.bincount(self._keys // len(self.labels), minlength=len(self.universe))
+
+    def _column_counts(self) -> np.ndarray:
+        """How many elements each block holds."""
+        if self._dense is not None:
+            return column_sums(self._dense)
+        return np.bincount(self._keys % len(self.labels), minlength=len(self.labels))
+
+    def overlapped_elements(self) -> frozenset:
+        """``D``: the elements that lie in two or more blocks."""
+        return frozenset(self.universe[i] for i in np.flatnonzero(self._row_counts() >= 2))
+
+    def theorem_overlapped_elements(self) -> frozenset:
+        """``D`` built as the seed's Theorem does: ``∪{Y ∈ cov(C) | Y ⊂ K for some K ∈ C}``.
+
+        ``⊂`` is a proper subset (with ``⊆`` every neighborhood would qualify). It equals
+        :meth:`overlapped_elements` unless two blocks are equal as sets: an element whose
+        blocks are all copies of one set lies in two blocks, but its neighborhood is no proper
+        subset of any block (tested in ``tests/test_neighborhood.py``).
+        """
+        blocks = self.to_sets()
+        chosen = [y for y in self.derived_covering() if any(y < block for block in blocks)]
+        return frozenset().union(*chosen)
+
+    def is_covering(self) -> bool:
+        """Every block is non-empty and every element lies in some block."""
+        return self.kind() != "family"
+
+    def is_partition(self) -> bool:
+        """A covering whose blocks are pairwise disjoint: every element in exactly one block."""
+        return self.kind() == "partition"
+
+    def kind(self) -> str:
+        """``"partition"``, ``"covering"`` or ``"family"`` (neither)."""
+        return _kind(self._row_counts(), self._column_counts())
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Covering):
+            return NotImplemented
+        return (
+            _same_universe(self.universe, other.universe)
+            and self.labels == other.labels
+            and np.array_equal(self.to_indicator(), other.to_indicator())
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _cells(self, result: Covering) -> Cells:
+        """Per-element cells of ``result`` (predicted) against this family (actual)."""
+        n, m = len(self.universe), len(self.labels)
+        if self._keys is not None and result._keys is not None:
+            return key_cells(self._keys, result._keys, n, m)[1]
+        return indicator_cells(self._indicator(), result._indicator())[1]
+
+    def _common(self, result: Covering) -> int:
+        """``Σ_i |P_i ∩ P'_i|``: the entries both families hold (counted in row blocks)."""
+        if self._keys is not None and result._keys is not None:
+            return len(np.intersect1d(self._keys, result._keys, assume_unique=True))
+        mine, theirs = self._indicator(), result._indicator()
+        step = max(1, (1 << 20) // max(1, len(self.labels)))
+        return sum(int(np.count_nonzero(mine[i : i + step] & theirs[i : i + step])) for i in range(0, len(mine), step))
+
+    def _indicator(self) -> np.ndarray:
+        return self._dense if self._dense is not None else self.to_indicator()
+
+
+def _kind(rows: np.ndarray, columns: np.ndarray) -> str:
+    """The kind of a family from how many blocks hold each element and how big each block is."""
+    if not (rows >= 1).all() or not (columns >= 1).all():
+        return "family"
+    return "partition" if (rows == 1).all() else "covering"
+
+
+def _block_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
+    names = tuple(range(1, m + 1)) if labels is None else check_label_list(labels)
+    if len(names) != m:
+        raise InputShapeError(f"'labels' has {len(names)} labels but there are {m} blocks")
+    return names
+
+
+@attrs.frozen(eq=False, init=False)
+class NeighborhoodSystem:
+    """``(U, NS(U))``: a universe with the neighborhood system of a family of blocks.
+
+    Per-element access: ``ns[p]`` is ``NS(p)``; iterating yields ``(p, NS(p))`` in universe
+    order. :meth:`evaluate` measures a classification result against this (ideal) one.
+
+    Examples:
+        >>> ns = NeighborhoodSystem(Covering("abcdefg", [{"b", "c", "d"}, {"a", "e", "f"}, {"a", "d", "g"}]))
+        >>> [sorted(block) for block in ns["a"]]
+        [['a', 'e', 'f'], ['a', 'd', 'g']]
+    """
+
+    covering: Covering
+
+    def __init__(self, covering: Covering) -> None:
+        if not isinstance(covering, Covering):
+            raise InvalidTypeError(f"'covering' must be a Covering, got {show(covering)}")
+        self.__attrs_init__(covering)
+
+    @property
+    def universe(self) -> Sequence:
+        """``U``."""
+        return self.covering.universe
+
+    def __getitem__(self, element: Hashable) -> tuple[frozenset, ...]:
+        return self.covering.neighborhood_system(element)
+
+    def __iter__(self) -> Iterator[tuple[Hashable, tuple[frozenset, ...]]]:
+        blocks = self.covering.to_sets()
+        for element in self.universe:
+            yield element, tuple(blocks[j] for j in self.covering._row(element))
+
+    def __len__(self) -> int:
+        return len(self.universe)
+
+    def evaluate(self, result: Covering) -> NeighborhoodAccuracy:
+        """AA, RAR and the rest of seed 000's criterion for ``result`` against this ideal family.
+
+        Raises:
+            LabelMismatchError: the result's universe or labels differ from the ideal's.
+        """
+        ideal = self.covering
+        if not isinstance(result, Covering):
+            raise InvalidTypeError(f"'result' must be a Covering, got {show(result)}")
+        if result.labels != ideal.labels:
+            raise LabelMismatchError(f"the result's labels {show(list(result.labels))} differ from the ideal's {show(list(ideal.labels))}")
+        if not _same_universe(result.universe, ideal.universe):
+            if set(result.universe) != set(ideal.universe):
+                raise LabelMismatchError(
+                    f"the result's universe {show(list(result.universe))} differs from the ideal's {show(list(ideal.universe))}"
+                )
+            order = [result.universe.index(element) for element in ideal.universe]
+            result = Covering._build(ideal.universe, result.labels, result.to_indicator()[order], None)
+        return NeighborhoodAccuracy(ideal, result)
+
+
+@attrs.frozen(eq=False, slots=False)
+class NeighborhoodAccuracy:
+    """The accuracy of a result against the ideal one, by seed 000's criterion, with getters.
+
+    Built by :meth:`NeighborhoodSystem.evaluate`. Per element ``r`` the cells give
+    ``|Q(r) ∩ Q'(r)|`` (tp), ``|Q'(r) - Q(r)|`` (fp) and ``|Q(r) - Q'(r)|`` (fn). AA and RAR need
+    only the row counts and ``T_pos`` (``T_neg = Σ_r max(|Q(r)|, |Q'(r)|) - T_pos``); the rest is
+    computed when first asked for.
+
+    Undefined values: AA is NaN when the ideal assigns no label at all; RAR is ``inf`` for a
+    perfect result (``T_neg = 0``, ``T_pos > 0``) and NaN when both are 0. With
+    ``exact=True`` the getters return a :class:`fractions.Fraction` where the value is finite.
+
+    Attributes:
+        ideal: the ideal family.
+        result: the result, on the ideal's universe in the same order.
+    """
+
+    ideal: Covering
+    result: Covering
+
+    @property
+    def universe(self) -> Sequence:
+        """The elements, in order."""
+        return self.ideal.universe
+
+    @cached_property
+    def cells(self) -> Cells:
+        """The per-element cells (an :class:`~evalkit.cells.Cells`)."""
+        return self.ideal._cells(self.result)
+
+    @cached_property
+    def _ideal_rows(self) -> np.ndarray:
+        return self.ideal._row_counts()
+
+    @cached_property
+    def ideal_kind(self) -> str:
+        """``"partition"``, ``"covering"`` or ``"family"``."""
+        return _kind(self._ideal_rows, self.ideal._column_counts())
+
+    @cached_property
+    def result_kind(self) -> str:
+        """``"partition"``, ``"covering"`` or ``"family"``."""
+        return self.result.kind()
+
+    # ----------------------------------------------------------------------------------------
+    # the counts
+
+    @cached_property
+    def _t_pos(self) -> int:
+        return self.ideal._common(self.result)
+
+    def get_t_pos(self) -> int:
+        """``T_pos = Σ_i |P_i ∩ P'_i|``, the correct sample-label assignments."""
+        return self._t_pos
+
+    def get_ideal_total(self) -> int:
+        """``Σ_i |P_i|``, the sample-label assignments of the ideal result."""
+        return int(self._ideal_rows.sum(dtype=np.int64))
+
+    def _terms(self) -> np.ndarray:
+        return np.maximum(self.cells.fp, self.cells.fn)
+
+    def _overlapped(self) -> np.ndarray:
+        return self._ideal_rows >= 2
+
+    @cached_property
+    def _t_neg(self) -> int:
+        larger = np.maximum(self._ideal_rows, self.result._row_counts())
+        return int(larger.sum(dtype=np.int64)) - self._t_pos
+
+    def get_t_neg(self) -> int:
+        """``T_neg = Σ_r max(|Q'(r) - Q(r)|, |Q(r) - Q'(r)|)`` (the unified form of section 4.2),
+        computed as ``Σ_r max(|Q(r)|, |Q'(r)|) - T_pos``."""
+        return self._t_neg
+
+    def get_t1(self) -> tuple[int, ...]:
+        """The terms of ``T_neg`` for the elements outside ``D_P``, in universe order."""
+        return tuple(self._terms()[~self._overlapped()].tolist())
+
+    def get_t2(self) -> tuple[int, ...]:
+        """The terms of ``T_neg`` for the elements of ``D_P`` (in two or more ideal blocks)."""
+        return tuple(self._terms()[self._overlapped()].tolist())
+
+    def get_overlapped_elements(self) -> frozenset:
+        """``D_P``: the elements in two or more blocks of the ideal result."""
+        return frozenset(self.universe[i] for i in np.flatnonzero(self._overlapped()))
+
+    # ----------------------------------------------------------------------------------------
+    # AA and RAR
+
+    def get_absolute_accuracy(self, exact: bool = False) -> float | Fraction:
+        """``AA = T_pos / Σ_i |P_i|`` (the micro recall); NaN when the ideal has no assignment."""
+        return _ratio(self.get_t_pos(), self.get_ideal_total(), exact)
+
+    def get_relative_accuracy_rate(self, exact: bool = False) -> float | Fraction:
+        """``RAR = T_pos / T_neg``; ``inf`` for a perfect result, NaN when both are 0."""
+        return _ratio(self.get_t_pos(), self.get_t_neg(), exact)
+
+    # ----------------------------------------------------------------------------------------
+    # the four cases of section 4.1
+
+    def get_case(self) -> str | None:
+        """Which condition of section 4.1 applies, or None when either family is no covering."""
+        return CASES.get((self.ideal_kind, self.result_kind))
+
+    def get_case_t_neg(self) -> int | None:
+        """``T_neg`` by the case-specific formula of section 4.1 (None outside the four cases).
+
+        4.1.1: ``Σ_i |P'_i - P_i|`` (the result's false positives); 4.1.2 (1):
+        ``Σ_i |P_i - P'_i|`` (false negatives); 4.1.2 (2): ``|Q'(r) - Q(r)|`` outside
+        ``D_P`` and the max inside it. All four equal the unified :meth:`get_t_neg` whenever
+        both families are coverings, which is what the cases assume.
+        """
+        fp, fn = self.cells.fp, self.cells.fn
+        if self.get_case() is None:
+            return None
+        if self.ideal_kind == "partition":
+            return int(fp.sum())
+        if self.result_kind == "partition":
+            return int(fn.sum())
+        overlapped = self._overlapped()
+        return int(fp[~overlapped].sum() + np.maximum(fp, fn)[overlapped].sum())
+
+    # ----------------------------------------------------------------------------------------
+    # the example-based measures of section 5.1
+
+    def _example_based(self, measure: Any, exact: bool, undefined: Any) -> float | Fraction:
+        policy = check_undefined(undefined)
+        counts = self.cells.counts()
+        if not exact:
+            return float(mean_of(measure(**counts), undefined=policy))
+        tp, fp, fn = (np.atleast_1d(counts[name]).tolist() for name in ("tp", "fp", "fn"))
+        denominators = {jaccard_index: [a + b + c for a, b, c in zip(tp, fp, fn)],
+                        precision: [a + b for a, b in zip(tp, fp)],
+                        recall: [a + c for a, c in zip(tp, fn)]}[measure]  # fmt: skip
+        values = [Fraction(t, d) if d else None for t, d in zip(tp, denominators)]
+        if policy == "nan" and None in values:
+            return math.nan
+        fill = {"zero": Fraction(0), "one": Fraction(1)}.get(policy)
+        kept = [v if v is not None else fill for v in values if v is not None or fill is not None]
+        return sum(kept, Fraction(0)) / len(kept) if kept else math.nan
+
+    def get_example_based_accuracy(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
+        """``Accuracy = mean_r |Y_r ∩ Z_r| / |Y_r ∪ Z_r|`` (Godbole and Sarawagi).
+
+        A sample with no label in both sets is 0/0: it follows ``undefined`` (``"exclude"``
+        by default: the mean is over the defined samples; ``"zero"``/``"one"`` count it and
+        divide by ``|U|``, as the paper's formula does).
+        """
+        return self._example_based(jaccard_index, exact, undefined)
+
+    def get_example_based_precision(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
+        """``Precision = mean_r |Y_r ∩ Z_r| / |Z_r|``; a sample with no predicted label is 0/0."""
+        return self._example_based(precision, exact, undefined)
+
+    def get_example_based_recall(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
+        """``Recall = mean_r |Y_r ∩ Z_r| / |Y_r|``; a sample with no actual label is 0/0."""
+        return self._example_based(recall, exact, undefined)
+
+    # ----------------------------------------------------------------------------------------
+    # comparison (Remarks 3 and 4)
+
+    def compare(self, other: NeighborhoodAccuracy, *, criterion: str = "auto") -> str:
+        """Compare two methods on the same ideal result (Remarks 3 and 4 of seed 000).
+
+        By one criterion: ``"more accurate"`` when none of its measures is lower and one is
+        higher, ``"as accurate"`` when all are equal, ``"less accurate"`` the other way round,
+        and ``"incomparable"`` otherwise (the criterion forces no order).
+
+        Args:
+            other: the other method's result on the same ideal.
+            criterion: ``"aa-rar"`` (AA and RAR, Remark 3), ``"example-based"`` (Accuracy,
+                Precision and Recall), or ``"auto"``: AA and RAR, and for a multi-label ideal
+                (a covering that is no partition) also the example-based measures (Remark 4).
+                When the two criteria order the methods in opposite ways the answer is
+                ``"conflicting"``; when one of them is undecided the other decides.
+        """
+        check_choice("criterion", criterion, ("auto", "aa-rar", "example-based"))
+        verdicts = self._verdicts(other, criterion)
+        decided = [verdict for verdict in verdicts if verdict != "incomparable"]
+        strict = {verdict for verdict in decided if verdict != "as accurate"}
+        if not decided:
+            return "incomparable"
+        if len(strict) == 2:
+            return "conflicting"
+        return strict.pop() if strict else "as accurate"
+
+    def is_at_least_as_accurate_as(self, other: NeighborhoodAccuracy, *, criterion: str = "auto") -> bool:
+        """Remark 3/4 literally: True when some criterion in use finds this method not less
+        accurate on every one of its measures."""
+        check_choice("criterion", criterion, ("auto", "aa-rar", "example-based"))
+        return any(verdict in ("more accurate", "as accurate") for verdict in self._verdicts(other, criterion))
+
+    def _verdicts(self, other: NeighborhoodAccuracy, criterion: str) -> list[str]:
+        if not isinstance(other, NeighborhoodAccuracy):
+            raise InvalidTypeError(f"'other' must be a NeighborhoodAccuracy, got {show(other)}")
+        if not _same_universe(other.universe, self.universe):
+            raise LabelMismatchError("the two results were measured on different universes")
+        verdicts = []
+        if criterion in ("auto", "aa-rar"):
+            verdicts.append(_order(self._aa_rar(), other._aa_rar()))
+        if criterion == "example-based" or (criterion == "auto" and self.ideal_kind == "covering"):
+            verdicts.append(_order(self._example_triple(), other._example_triple()))
+        return verdicts
+
+    def _aa_rar(self) -> tuple:
+        return self.get_absolute_accuracy(exact=True), self.get_relative_accuracy_rate(exact=True)
+
+    def _example_triple(self) -> tuple:
+        return tuple(
+            getter(exact=True)
+            for getter in (self.get_example_based_accuracy, self.get_example_based_precision, self.get_example_based_recall)
+        )
+
+    # ----------------------------------------------------------------------------------------
+    # dict and text
+
+    def to_dict(self) -> dict[str, Any]:
+        """AA, RAR, the counts, the case and the example-based measures."""
+        return {
+            "absolute_accuracy": self.get_absolute_accuracy(),
+            "relative_accuracy_rate": self.get_relative_accuracy_rate(),
+            "t_pos": self.get_t_pos(),
+            "t_neg": self.get_t_neg(),
+            "ideal_total": self.get_ideal_total(),
+            "t1": list(self.get_t1()),
+            "t2": list(self.get_t2()),
+            "case": self.get_case(),
+            "case_t_neg": self.get_case_t_neg(),
+            "example_based_accuracy": self.get_example_based_accuracy(),
+            "example_based_precision": self.get_example_based_precision(),
+            "example_based_recall": self.get_example_based_recall(),
+        }
+
+    def __str__(self) -> str:
+        def shown(value: float | Fraction) -> str:
+            return f"{value} = {float(value):.6g}" if isinstance(value, Fraction) else str(value)
+
+        lines = [
+            f"Absolute accuracy (AA): {shown(self.get_absolute_accuracy(exact=True))}",
+            f"Relative accuracy rate (RAR): {shown(self.get_relative_accuracy_rate(exact=True))}",
+            f"T_pos: {self.get_t_pos()}  T_neg: {self.get_t_neg()}  sum |P_i|: {self.get_ideal_total()}",
+            f"Case: {self.get_case() or 'none (a family is not a covering)'}",
+        ]
+        return "\n".join(lines)
+
+
+def _ratio(numerator: int, denominator: int, exact: bool) -> float | Fraction:
+    if denominator == 0:
+        return math.inf if numerator > 0 else math.nan
+    return Fraction(numerator, denominator) if exact else numerator / denominator
+
+
+def _order(mine: tuple, theirs: tuple) -> str:
+    """How one tuple of measures compares with another, each measure higher-is-better."""
+    pairs = list(zip(mine, theirs))
+    if all(a == b or (_is_nan(a) and _is_nan(b)) for a, b in pairs):
+        return "as accurate"
+    if any(_is_nan(a) or _is_nan(b) for a, b in pairs):
+        return "incomparable"
+    if all(a >= b for a, b in pairs):
+        return "more accurate"
+    if all(a <= b for a, b in pairs):
+        return "less accurate"
+    return "incomparable"
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
