@@ -157,18 +157,57 @@ class ConfusionMatrix:
         self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)] += 1
         self._total += 1
 
-    def update(self, y_true: Any, y_pred: Any) -> None:
-        """Add a batch of actual and predicted labels; labels must be among :attr:`labels`.
+    def update(self, y_true: Any, y_pred: Any, *, grow: bool = False) -> None:
+        """Add a batch of actual and predicted labels.
 
         The batch is validated before anything is added, so a bad batch changes nothing.
 
+        Args:
+            y_true: actual labels.
+            y_pred: predicted labels.
+            grow: with False (the default) every label must be one of :attr:`labels`; with
+                True, labels the matrix does not have yet are appended (sorted among
+                themselves), so a stream can start before every label has been seen.
+
         Raises:
-            UnknownLabelError: a label this matrix does not have; and the errors of
-                :meth:`from_predictions`.
+            UnknownLabelError: a label this matrix does not have (``grow=False``); and the
+                errors of :meth:`from_predictions`.
+
+        Examples:
+            >>> cm = ConfusionMatrix(["a"])
+            >>> cm.update(["a", "c"], ["b", "c"], grow=True)
+            >>> cm.labels, cm.to_array().tolist()
+            (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
-        batch, _ = confusion_counts(y_true, y_pred, self._labels)
-        self._counts += batch
-        self._total += int(batch.sum())
+        if not grow:
+            batch, _ = confusion_counts(y_true, y_pred, self._labels)
+            self._counts += batch
+            self._total += int(batch.sum())
+            return
+        batch, found = confusion_counts(y_true, y_pred)
+        new = [label for label in found if label not in self._index]
+        grown = self.with_labels((*self._labels, *new)) if new else self
+        positions = [grown._index[label] for label in found]
+        grown._counts[np.ix_(positions, positions)] += batch
+        self._set(grown._counts, grown._labels)
+
+    def with_labels(self, labels: Sequence[Hashable]) -> ConfusionMatrix:
+        """A new matrix over ``labels``: every label of this matrix, in any order, plus new
+        ones (with zero counts). Two matrices with different labels merge as
+        ``a.with_labels(union) + b.with_labels(union)``.
+
+        Raises:
+            UnknownLabelError: ``labels`` leaves out a label of this matrix.
+        """
+        checked = check_label_list(labels)
+        index = {label: position for position, label in enumerate(checked)}
+        missing = [label for label in self._labels if label not in index]
+        if missing:
+            raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this matrix: {show(list(checked))}")
+        positions = [index[label] for label in self._labels]
+        counts = np.zeros((len(checked), len(checked)), dtype=np.int64)
+        counts[np.ix_(positions, positions)] = self._counts
+        return type(self)._trusted(counts, checked)
 
     def __add__(self, other: object) -> ConfusionMatrix:
         """A new matrix with the counts of both; the labels must be the same, in the same order."""

@@ -47,6 +47,7 @@ from evalkit.exceptions import (
     InvalidArgumentError,
     InvalidTypeError,
     InvalidValueError,
+    LabelMismatchError,
     UnsupportedSettingError,
 )
 from evalkit.formulas import matrix_cohen_kappa, matrix_matthews_correlation_coefficient
@@ -134,6 +135,8 @@ class Evaluation:
             ``sample_index`` maps every sample to one of them (single-label data).
         sample_index: for each sample, its row of ``sample_cells``; ``None`` when
             ``sample_cells`` has one row per sample.
+        sample_weights: after :meth:`compact`, how many samples each row of ``sample_cells``
+            stands for (the order of the samples is then gone).
         setting: ``"single-label"``, ``"multi-label"``, ``"soft"``, ``"ordinal"`` or
             ``"hierarchical"``.
         confusion: the counts (rows actual) of single-label and ordinal data, over
@@ -149,6 +152,7 @@ class Evaluation:
     confusion: np.ndarray | None = attrs.field(default=None, repr=False)
     confusion_labels: tuple | None = attrs.field(default=None, repr=False)
     n_rejected: int = 0
+    sample_weights: np.ndarray | None = attrs.field(default=None, repr=False)
 
     # ----------------------------------------------------------------------------------------
     # constructors
@@ -423,6 +427,8 @@ class Evaluation:
     @property
     def n_samples(self) -> int:
         """The number of samples evaluated (after selective rejection)."""
+        if self.sample_weights is not None:
+            return int(self.sample_weights.sum())
         return len(self.sample_index) if self.sample_index is not None else len(self.sample_cells)
 
     @property
@@ -437,9 +443,15 @@ class Evaluation:
         return self.class_cells.total()
 
     def _sample_weights(self) -> np.ndarray | None:
+        if self.sample_weights is not None:
+            return self.sample_weights
         if self.sample_index is None:
             return None
         return np.bincount(self.sample_index, minlength=len(self.sample_cells))
+
+    def _ordered(self, what: str) -> None:
+        if self.sample_weights is not None:
+            raise UnsupportedSettingError(f"{what} needs the samples in order; this evaluation was compacted")
 
     def average(
         self,
@@ -480,6 +492,7 @@ class Evaluation:
 
     def per_sample(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
+        self._ordered("per_sample")
         values = np.asarray(self.sample_cells.evaluate(resolve_measure(measure, metrics_class), **parameters), dtype=np.float64)
         return values if self.sample_index is None else values[self.sample_index]
 
@@ -497,6 +510,7 @@ class Evaluation:
 
     def sample_metrics(self, indices: Any = None, metrics_class: type | None = None) -> list:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
+        self._ordered("sample_metrics")
         metrics_class = metrics_class or _classification_metrics()
         positions = np.arange(self.n_samples) if indices is None else np.atleast_1d(np.asarray(indices))
         rows = positions if self.sample_index is None else self.sample_index[positions]
@@ -541,12 +555,102 @@ class Evaluation:
         """Multi-class MCC of the whole confusion matrix (single-label or ordinal data)."""
         return matrix_matthews_correlation_coefficient(self._confusion("the multi-class MCC"))
 
+    # ----------------------------------------------------------------------------------------
+    # streaming: merge and compact
+
+    def merge(self, other: Evaluation) -> Evaluation:
+        """The evaluation of both batches together (also ``self + other``).
+
+        Every count is a sum over samples, so merging batches gives exactly the one-shot
+        result. Labels and setting must be the same. Per-sample rows are concatenated in
+        order unless either side was compacted.
+
+        Raises:
+            LabelMismatchError: different labels (or confusion labels).
+            UnsupportedSettingError: different settings.
+        """
+        if not isinstance(other, Evaluation):
+            raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
+        if self.setting != other.setting:
+            raise UnsupportedSettingError(f"cannot merge {self.setting} and {other.setting} evaluations")
+        if self.labels != other.labels or self.confusion_labels != other.confusion_labels:
+            first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels
+            raise LabelMismatchError(f"cannot merge evaluations with different labels: {show(list(first))} and {show(list(second))}")
+        class_cells = _stack_cells([self.class_cells, other.class_cells], add=True)
+        confusion = None if self.confusion is None else self.confusion + other.confusion
+        common = dict(setting=self.setting, confusion=confusion, confusion_labels=self.confusion_labels,
+                      n_rejected=self.n_rejected + other.n_rejected)  # fmt: skip
+        if self.sample_weights is None and other.sample_weights is None:
+            if self.sample_index is None and other.sample_index is None:
+                samples = _stack_cells([self.sample_cells, other.sample_cells])
+                return Evaluation(self.labels, class_cells, samples, **common)
+            if self.sample_index is not None and other.sample_index is not None and _same_cells(self.sample_cells, other.sample_cells):
+                index = np.concatenate([self.sample_index, other.sample_index])
+                return Evaluation(self.labels, class_cells, self.sample_cells, index, **common)
+        first, second = self.compact(), other.compact()
+        rows = _stack_cells([first.sample_cells, second.sample_cells])
+        weights = np.concatenate([first.sample_weights, second.sample_weights])
+        return Evaluation(self.labels, class_cells, rows, sample_weights=weights, **common).compact()
+
+    def __add__(self, other: object) -> Evaluation:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        return self.merge(other)
+
+    def compact(self) -> Evaluation:
+        """The same evaluation with one row per distinct per-sample cells and its weight.
+
+        Every average stays the same, and memory is bounded by the number of distinct rows
+        (at most ``(m + 1)³`` for crisp data) instead of the number of samples; the order of
+        the samples (``per_sample``, ``sample_metrics``) is given up.
+        """
+        weights = self._sample_weights()
+        cells = self.sample_cells
+        stacked = np.stack([np.asarray(getattr(cells, name)) for name in ("tp", "fp", "fn", "tn")], axis=1)
+        rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
+        merged = np.bincount(inverse.ravel(), weights=None if weights is None else weights, minlength=len(rows))
+        compacted = Cells(*(rows[:, k] for k in range(4)))
+        kept = merged > 0
+        return attrs.evolve(self, sample_cells=compacted[kept], sample_index=None, sample_weights=merged[kept].astype(np.int64))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Evaluation):
+            return NotImplemented
+        arrays = ("sample_index", "confusion", "sample_weights")
+        return (
+            (self.labels, self.setting, self.confusion_labels, self.n_rejected)
+            == (other.labels, other.setting, other.confusion_labels, other.n_rejected)
+            and _same_cells(self.class_cells, other.class_cells)
+            and _same_cells(self.sample_cells, other.sample_cells)
+            and all(_same_array(getattr(self, name), getattr(other, name)) for name in arrays)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
     def micro_macro_gap(self, measure: Any, **parameters: Any) -> MicroMacroGap:
         """The micro-macro gap of a decomposable measure and its covariance decomposition."""
         return micro_macro_gap(self.class_cells, measure, **parameters)
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"
+
+
+def _stack_cells(parts: list[Cells], add: bool = False) -> Cells:
+    """Cells side by side (concatenated), or summed entry by entry with ``add``."""
+    names = ("tp", "fp", "fn", "tn")
+    if add:
+        return Cells(*(np.add(getattr(parts[0], name), getattr(parts[1], name)) for name in names))
+    return Cells(*(np.concatenate([np.asarray(getattr(part, name)) for part in parts]) for name in names))
+
+
+def _same_array(first: Any, second: Any) -> bool:
+    if first is None or second is None:
+        return first is None and second is None
+    return np.array_equal(first, second)
+
+
+def _same_cells(first: Cells, second: Cells) -> bool:
+    return all(_same_array(getattr(first, name), getattr(second, name)) for name in ("tp", "fp", "fn", "tn"))
 
 
 def _classification_metrics() -> type:

@@ -7,7 +7,7 @@ import pytest
 from sklearn import metrics as sk
 
 from evalkit import ConfusionMatrix, formulas
-from evalkit.exceptions import NotBinaryError
+from evalkit.exceptions import MixedLabelTypesError, NotBinaryError, UnknownLabelError
 
 PAPER = [[110, 10, 10], [20, 40, 5], [25, 5, 50]]
 """The counterexample matrix of shared/spec/algebraic.md (result 9), rows actual."""
@@ -260,3 +260,23 @@ def test_unhashable_matrix():
 
 def test_repr_names_labels_and_total():
     assert repr(ConfusionMatrix.from_array([[1, 2], [3, 4]], ["a", "b"])) == "ConfusionMatrix(labels=['a', 'b'], total=10)"
+
+
+def test_update_can_grow_the_labels_of_a_stream():
+    cm = ConfusionMatrix([1, 3])
+    cm.update([1, 3], [3, 3])
+    cm.update([2, 1], [5, 1], grow=True)  # 2 and 5 are new: appended, sorted among themselves
+    assert cm.labels == (1, 3, 2, 5)
+    assert cm == ConfusionMatrix.from_predictions([1, 3, 2, 1], [3, 3, 5, 1], labels=[1, 3, 2, 5])
+    with pytest.raises(MixedLabelTypesError, match="mix types"):
+        cm.update(["a"], ["a"], grow=True)
+    assert cm.get_total_items() == 4
+
+
+def test_with_labels_reorders_and_extends():
+    cm = ConfusionMatrix.from_array([[1, 2], [3, 4]], ["a", "b"])
+    wider = cm.with_labels(["c", "b", "a"])
+    assert wider.to_array().tolist() == [[0, 0, 0], [0, 4, 3], [0, 2, 1]]
+    assert wider + ConfusionMatrix.from_array(np.eye(3, dtype=int), ["c", "b", "a"]) != wider
+    with pytest.raises(UnknownLabelError, match="leaves out 'a'"):
+        cm.with_labels(["b"])

@@ -1,0 +1,86 @@
+"""Streaming: every count is a sum over samples, so batches merge into the one-shot result."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from evalkit import ConfusionMatrix, Evaluation, formulas
+from evalkit.exceptions import LabelMismatchError, UnsupportedSettingError
+
+AVERAGES = ("micro", "macro", "weighted", "samples")
+
+
+def same_averages(first, second):
+    for name in formulas.measure_names():
+        for average in AVERAGES:
+            a, b = first.average(name, average), second.average(name, average)
+            assert (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12), (name, average)
+
+
+@given(hnp.arrays(bool, st.tuples(st.integers(2, 40), st.integers(1, 5))), st.data())
+def test_indicator_batches_merge_into_the_whole(actual, data):
+    predicted = data.draw(hnp.arrays(bool, actual.shape))
+    cut = data.draw(st.integers(1, len(actual) - 1))
+    whole = Evaluation.from_indicators(actual, predicted)
+    merged = Evaluation.from_indicators(actual[:cut], predicted[:cut]) + Evaluation.from_indicators(actual[cut:], predicted[cut:])
+    assert merged == whole
+    compacted = merged.compact()
+    same_averages(compacted, whole)
+    assert compacted.n_samples == whole.n_samples and compacted.get_accuracy() == whole.get_accuracy()
+
+
+@given(st.lists(st.tuples(st.sampled_from("abc?"), st.sampled_from("abc?")), min_size=2, max_size=60), st.data())
+def test_label_batches_merge_into_the_whole(pairs, data):
+    cut = data.draw(st.integers(1, len(pairs) - 1))
+    y_true, y_pred = [a for a, _ in pairs], [p for _, p in pairs]
+    for rejection in ("miss", "selective"):
+        options = dict(labels=["a", "b", "c"], none="?", rejection=rejection)
+        whole = Evaluation.from_labels(y_true, y_pred, **options)
+        merged = Evaluation.from_labels(y_true[:cut], y_pred[:cut], **options) + Evaluation.from_labels(y_true[cut:], y_pred[cut:], **options)
+        assert merged == whole
+        assert merged.coverage == whole.coverage
+
+
+def test_soft_batches_merge_into_the_whole_to_rounding():
+    rng = np.random.default_rng(0)
+    actual, predicted = rng.random((50, 4)), rng.random((50, 4))
+    whole = Evaluation.from_soft(actual, predicted)
+    merged = Evaluation.from_soft(actual[:20], predicted[:20]) + Evaluation.from_soft(actual[20:], predicted[20:])
+    same_averages(merged, whole)
+    np.testing.assert_allclose(merged.class_cells.tp, whole.class_cells.tp)
+
+
+def test_compacting_keeps_the_averages_and_bounds_memory():
+    rng = np.random.default_rng(1)
+    actual, predicted = rng.random((5000, 3)) < 0.4, rng.random((5000, 3)) < 0.4
+    ev = Evaluation.from_indicators(actual, predicted)
+    compacted = ev.compact()
+    assert len(compacted.sample_cells) <= 4**3 and compacted.n_samples == 5000
+    same_averages(compacted, ev)
+    with pytest.raises(UnsupportedSettingError, match="compacted"):
+        compacted.per_sample("precision")
+    assert compacted.compact() == compacted
+    assert (compacted + ev) == (ev + ev).compact()
+
+
+def test_merging_needs_the_same_labels_and_setting():
+    a = Evaluation.from_labels([1, 2], [1, 2])
+    with pytest.raises(LabelMismatchError):
+        a + Evaluation.from_labels([1, 3], [1, 3])
+    with pytest.raises(UnsupportedSettingError):
+        Evaluation.from_indicators([[1, 0]], [[1, 0]], labels=[1, 2]) + a
+
+
+def test_a_confusion_matrix_streams_with_growing_labels():
+    rng = np.random.default_rng(2)
+    y_true, y_pred = rng.integers(0, 6, 1000), rng.integers(0, 6, 1000)
+    y_true[900] = 9  # a label first seen late
+    streamed = ConfusionMatrix([0])
+    for start in range(0, 1000, 128):
+        streamed.update(y_true[start : start + 128], y_pred[start : start + 128], grow=True)
+    whole = ConfusionMatrix.from_predictions(y_true, y_pred)
+    assert streamed.with_labels(whole.labels) == whole
