@@ -121,11 +121,13 @@ def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> 
     """
     policy = check_undefined(undefined)
     values = np.asarray(values, dtype=np.float64).ravel()
-    n_defined = int(np.count_nonzero(~np.isnan(values)))
     if weights is not None:
         weights = np.asarray(weights, dtype=np.float64).ravel()
         if weights.shape != values.shape:
             raise InvalidArgumentError(f"'weights' must have {values.size} entries, got {weights.size}")
+        present = weights > 0  # an entry of weight 0 stands for nothing, not for an undefined value
+        values, weights = values[present], weights[present]
+    n_defined = int(np.count_nonzero(~np.isnan(values)))
     kept, kept_weights = _apply_policy(values, weights, policy)
     if kept_weights is None:
         mean = kept.mean() if kept.size else math.nan

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Hashable, Iterable
 from typing import Any
 
 import numpy as np
 
-from evalkit import formulas
+from evalkit import formulas, serialization
 from evalkit._labels import check_label
 from evalkit._validation import check_count, show
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.evaluation_metrics import EvaluationMetrics, _format_number, metric_key
 from evalkit.exceptions import (
     EmptyInputError,
+    EvalkitError,
     InvalidArgumentError,
     InvalidTypeError,
     LabelMismatchError,
@@ -467,6 +469,42 @@ class ClassificationMetrics(EvaluationMetrics):
         lines.extend(f"{name}: {_format_number(value)}" for name, value in self._values.items())
         return "\n".join(lines)
 
+    def to_json(self) -> str:
+        """The counts, label, index and stored extras as an evalkit JSON document (not the matrix)."""
+        payload = {
+            "class": type(self).__name__,
+            "class_label": self._class_label,
+            "class_idx": self._class_idx,
+            "counts": self._counts(),
+            "values": {name: None if math.isnan(value) else value for name, value in self._values.items()},
+        }
+        return serialization.dumps("ClassificationMetrics", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ClassificationMetrics:
+        """Read metrics written by :meth:`to_json` (as an instance of ``cls``).
+
+        Raises:
+            FormatError: the text is no valid ClassificationMetrics document.
+        """
+        document = serialization.loads(text, "ClassificationMetrics")
+        counts = serialization.field(document, "counts")
+        if not isinstance(counts, dict) or set(counts) != {"tp", "fp", "fn", "tn"}:
+            raise serialization.FormatError(f"field 'counts' must hold exactly tp, fp, fn, tn, got {show(counts)}")
+        for name, value in counts.items():
+            serialization.number(value, f"counts.{name}")
+        values = serialization.field(document, "values")
+        if not isinstance(values, dict):
+            raise serialization.FormatError(f"field 'values' must be an object, got {show(values)}")
+        try:
+            metrics = cls.from_counts(**counts, class_label=serialization.scalar_label(document.get("class_label"), "class_label"))
+        except EvalkitError as error:
+            raise serialization.FormatError(f"field 'counts': {error}") from None
+        metrics._class_idx = serialization.integer(document, "class_idx", optional=True, high=serialization.MAX_LABELS)
+        for name, value in values.items():
+            metrics._values[str(name)] = serialization.number(value, f"values.{name}", nullable=True)
+        return metrics
+
     def __repr__(self) -> str:
         counts = ", ".join(f"{name}={value!r}" for name, value in self._counts().items())
         return f"{type(self).__name__}(class_label={self._class_label!r}, {counts})"
@@ -479,7 +517,7 @@ class ClassificationMetrics(EvaluationMetrics):
             and self._counts() == other._counts()
             and self._class_label == other._class_label
             and self._class_idx == other._class_idx
-            and self._values == other._values
+            and serialization.same_json(self._values, other._values)
         )
 
     __hash__ = None  # type: ignore[assignment]  # the label can be changed

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from evalkit import formulas
+from evalkit import formulas, serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import as_count_matrix, check_index, show
 from evalkit.averaging import Averaged, average_cells, resolve_measure
@@ -15,6 +15,7 @@ from evalkit.cells import Cells, cells_from_confusion
 from evalkit.counting import confusion_counts
 from evalkit.exceptions import (
     EmptyInputError,
+    FormatError,
     InputShapeError,
     LabelMismatchError,
     NotBinaryError,
@@ -407,7 +408,7 @@ class ConfusionMatrix:
         """
         resolved = resolve_measure(measure, metrics_class)
         m, correct = len(self._labels), int(np.trace(self._counts))
-        per_sample = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[m - 1, m - 2])
+        per_sample = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[m - 1, max(m - 2, 0)])  # right, wrong
         return average_cells(
             resolved,
             self.cells(),
@@ -417,6 +418,27 @@ class ConfusionMatrix:
             sample_weights=[correct, self._total - correct],
             parameters=parameters,
         )
+
+    # ----------------------------------------------------------------------------------------
+    # JSON
+
+    def to_json(self) -> str:
+        """The matrix as an evalkit JSON document (labels and counts)."""
+        return serialization.dumps("ConfusionMatrix", {"labels": list(self._labels), "counts": self._counts.tolist()})
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ConfusionMatrix:
+        """Read a matrix written by :meth:`to_json`.
+
+        Raises:
+            FormatError: the text is no valid ConfusionMatrix document.
+        """
+        document = serialization.loads(text, "ConfusionMatrix")
+        labels = serialization.label_list(document, "labels")
+        if not labels:
+            raise FormatError("field 'labels' is empty")
+        counts = serialization.matrix(serialization.field(document, "counts"), "counts", rows=len(labels), columns=len(labels))
+        return cls._trusted(counts, labels)
 
     # ----------------------------------------------------------------------------------------
     # text

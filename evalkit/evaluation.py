@@ -35,6 +35,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit import serialization
 from evalkit._labels import check_label, check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, resolve_measure
@@ -58,6 +59,9 @@ from evalkit.tnorms import get_tnorm
 __all__ = ["Evaluation"]
 
 _UNSET: Any = object()
+
+SETTINGS = ("single-label", "multi-label", "soft", "ordinal", "hierarchical")
+"""The kinds of data an Evaluation describes."""
 
 REJECTIONS = ("miss", "selective")
 """How rejected (abstained) samples count: as misses, or left out with a coverage."""
@@ -99,7 +103,7 @@ def _is_label_set_data(values: Any) -> bool:
 def _one_hot_sample_rows(m: int) -> Cells:
     """The five kinds of single-label sample: right, wrong, missed (predicted none), false
     alarm (actual none), none for none."""
-    return Cells(tp=[1, 0, 0, 0, 0], fp=[0, 1, 0, 1, 0], fn=[0, 1, 1, 0, 0], tn=[m - 1, m - 2, m - 1, m - 1, m])
+    return Cells(tp=[1, 0, 0, 0, 0], fp=[0, 1, 0, 1, 0], fn=[0, 1, 1, 0, 0], tn=[m - 1, max(m - 2, 0), m - 1, m - 1, m])
 
 
 def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarray:
@@ -626,6 +630,83 @@ class Evaluation:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    # ----------------------------------------------------------------------------------------
+    # JSON
+
+    def to_json(self) -> str:
+        """The evaluation (its cells, not the data) as an evalkit JSON document."""
+        names = ("tp", "fp", "fn", "tn")
+        payload = {
+            "setting": self.setting,
+            "labels": list(self.labels),
+            "n_rows": len(self.sample_cells),
+            "class_cells": {name: serialization.as_list(getattr(self.class_cells, name)) for name in names},
+            "sample_cells": {name: serialization.as_list(getattr(self.sample_cells, name)) for name in names},
+            "n_samples": self.n_samples,
+            "sample_index": None if self.sample_index is None else serialization.as_list(self.sample_index),
+            "sample_weights": None if self.sample_weights is None else serialization.as_list(self.sample_weights),
+            "confusion_labels": None if self.confusion_labels is None else list(self.confusion_labels),
+            "confusion": None if self.confusion is None else serialization.as_list(self.confusion),
+            "n_rejected": self.n_rejected,
+        }
+        return serialization.dumps("Evaluation", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Evaluation:
+        """Read an evaluation written by :meth:`to_json`.
+
+        Raises:
+            FormatError: the text is no valid Evaluation document.
+        """
+        document = serialization.loads(text, "Evaluation")
+        setting = serialization.field(document, "setting")
+        if setting not in SETTINGS:
+            raise serialization.FormatError(f"field 'setting' must be one of {', '.join(SETTINGS)}, got {show(setting)}")
+        labels = serialization.label_list(document, "labels")
+        rows = serialization.integer(document, "n_rows")
+        n = serialization.integer(document, "n_samples")
+        integral = setting != "soft"
+
+        def cells(name: str, length: int) -> Cells:
+            table = serialization.field(document, name)
+            if not isinstance(table, dict):
+                raise serialization.FormatError(f"field {name!r} must be an object with tp, fp, fn, tn")
+            return Cells(*(serialization.array(serialization.field(table, k), f"{name}.{k}", length=length, integral=integral)
+                           for k in ("tp", "fp", "fn", "tn")))  # fmt: skip
+
+        index, weights = document.get("sample_index"), document.get("sample_weights")
+        if index is not None and weights is not None:
+            raise serialization.FormatError("fields 'sample_index' and 'sample_weights' exclude each other")
+        if index is not None:
+            index = serialization.array(index, "sample_index", length=n)
+            if index.size and index.max() >= rows:
+                raise serialization.FormatError(f"field 'sample_index' points past the {rows} sample rows")
+        if weights is not None:
+            weights = serialization.array(weights, "sample_weights", length=rows)
+            if weights.sum() != n:
+                raise serialization.FormatError(f"field 'sample_weights' sums to {weights.sum()}, not the declared {n} samples")
+        elif index is None and rows != n:
+            raise serialization.FormatError(f"{rows} sample rows for {n} declared samples")
+        confusion_labels, confusion = document.get("confusion_labels"), document.get("confusion")
+        if (confusion_labels is None) != (confusion is None):
+            raise serialization.FormatError("fields 'confusion' and 'confusion_labels' go together")
+        if confusion is not None:
+            confusion_labels = serialization.label_list(document, "confusion_labels")
+            size = len(confusion_labels)
+            confusion = serialization.matrix(confusion, "confusion", rows=size, columns=size)
+        evaluation = cls(
+            labels,
+            cells("class_cells", len(labels)),
+            cells("sample_cells", rows),
+            index,
+            setting,
+            confusion,
+            confusion_labels,
+            serialization.integer(document, "n_rejected"),
+            weights,
+        )
+        return evaluation
 
     def micro_macro_gap(self, measure: Any, **parameters: Any) -> MicroMacroGap:
         """The micro-macro gap of a decomposable measure and its covariance decomposition."""

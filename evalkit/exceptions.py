@@ -23,6 +23,7 @@ __all__ = [
     "DuplicateLabelError",
     "EmptyInputError",
     "EvalkitError",
+    "FormatError",
     "InputLengthError",
     "InputShapeError",
     "InvalidArgumentError",
@@ -111,6 +112,10 @@ class InvalidArgumentError(EvalkitError, ValueError):
 
 class InvalidTypeError(EvalkitError, TypeError):
     """An argument has a type evalkit cannot use (an unhashable label, a string as counts, ...)."""
+
+
+class FormatError(EvalkitError, ValueError):
+    """A file is not a valid evalkit JSON document (malformed, of another type or version, or hostile)."""
 
 
 class UnknownMetricError(EvalkitError, KeyError):

@@ -37,6 +37,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit import serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import check_choice, show
 from evalkit.averaging import check_undefined, mean_of
@@ -44,6 +45,7 @@ from evalkit.cells import Cells, column_sums, indicator_cells, key_cells, row_su
 from evalkit.counting import encode_label_set_family
 from evalkit.exceptions import (
     DuplicateLabelError,
+    EvalkitError,
     EmptyInputError,
     InputShapeError,
     InvalidValueError,
@@ -339,6 +341,56 @@ class Covering:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    def _payload(self) -> dict[str, Any]:
+        rows, columns = self._entries()
+        members: list[list[int]] = [[] for _ in self.labels]
+        for row, column in zip(rows.tolist(), columns.tolist()):
+            members[column].append(row)
+        universe = None if isinstance(self.universe, range) and self.universe.start == 0 and self.universe.step == 1 else list(self.universe)
+        return {"n_elements": len(self.universe), "universe": universe, "labels": list(self.labels), "blocks": members}
+
+    @classmethod
+    def _from_payload(cls, document: dict[str, Any], name: str) -> Covering:
+        if not isinstance(document, dict):
+            raise serialization.FormatError(f"field {name!r} must be an object")
+        n = serialization.integer(document, "n_elements", low=1)
+        universe = document.get("universe")
+        if universe is None:
+            elements: Sequence = range(n)
+        else:
+            if not isinstance(universe, list) or len(universe) != n:
+                raise serialization.FormatError(f"field '{name}.universe' must list the {n} declared elements")
+            try:
+                elements = _universe([serialization.scalar_label(value, f"{name}.universe") for value in universe])
+            except EvalkitError as error:
+                raise serialization.FormatError(f"field '{name}.universe': {error}") from None
+        labels = serialization.label_list(document, "labels")
+        blocks = serialization.field(document, "blocks")
+        if not isinstance(blocks, list) or len(blocks) != len(labels):
+            raise serialization.FormatError(f"field '{name}.blocks' must hold one list per label ({len(labels)})")
+        keys = []
+        for j, block in enumerate(blocks):
+            if not isinstance(block, list):
+                raise serialization.FormatError(f"field '{name}.blocks[{j}]' must be a list of element positions")
+            rows = serialization.array(block, f"{name}.blocks[{j}]", length=len(block))
+            if rows.size and rows.max() >= n:
+                raise serialization.FormatError(f"field '{name}.blocks[{j}]' points past the {n} elements")
+            keys.append(rows * len(labels) + j)
+        return cls._build(elements, labels, None, unique_sorted(np.concatenate(keys or [np.zeros(0, np.int64)])))
+
+    def to_json(self) -> str:
+        """The family as an evalkit JSON document (universe, labels, element positions per block)."""
+        return serialization.dumps("Covering", self._payload())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Covering:
+        """Read a family written by :meth:`to_json`.
+
+        Raises:
+            FormatError: the text is no valid Covering document.
+        """
+        return cls._from_payload(serialization.loads(text, "Covering"), "covering")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Covering):
@@ -657,7 +709,33 @@ class NeighborhoodAccuracy:
         )
 
     # ----------------------------------------------------------------------------------------
-    # dict and text
+    # JSON, dict and text
+
+    def to_json(self) -> str:
+        """The ideal and the result families as an evalkit JSON document."""
+        return serialization.dumps("NeighborhoodAccuracy", {"ideal": self.ideal._payload(), "result": self.result._payload()})
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> NeighborhoodAccuracy:
+        """Read an accuracy written by :meth:`to_json`.
+
+        Raises:
+            FormatError: the text is no valid NeighborhoodAccuracy document.
+        """
+        document = serialization.loads(text, "NeighborhoodAccuracy")
+        ideal = Covering._from_payload(serialization.field(document, "ideal"), "ideal")
+        result = Covering._from_payload(serialization.field(document, "result"), "result")
+        try:
+            return NeighborhoodSystem(ideal).evaluate(result)
+        except EvalkitError as error:
+            raise serialization.FormatError(f"the result does not fit the ideal: {error}") from None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NeighborhoodAccuracy):
+            return NotImplemented
+        return self.ideal == other.ideal and self.result == other.result
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         """AA, RAR, the counts, the case and the example-based measures."""

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
+from evalkit import serialization
 from evalkit.averaging import Summary, check_undefined, summarize
 from evalkit.evaluation_metrics import _format_number, metric_key
-from evalkit.exceptions import UnknownMetricError
+from evalkit.exceptions import EvalkitError, UnknownMetricError
 
 __all__ = ["Stats"]
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class Stats:
     """Summary of each metric over several results (classes of one matrix, or folds).
 
@@ -86,6 +88,46 @@ class Stats:
     def to_dict(self) -> dict[str, dict[str, float | int]]:
         """``{metric: {"mean", "std", "min", "max", "n_defined", "n"}}``."""
         return {name: summary.to_dict() for name, summary in self.summaries.items()}
+
+    def to_json(self) -> str:
+        """The summaries as an evalkit JSON document (NaN written as null)."""
+        summaries = {
+            name: {key: None if isinstance(value, float) and math.isnan(value) else value for key, value in summary.to_dict().items()}
+            for name, summary in self.summaries.items()
+        }
+        return serialization.dumps("Stats", {"undefined": self.undefined, "summaries": summaries})
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Stats:
+        """Read statistics written by :meth:`to_json`.
+
+        Raises:
+            FormatError: the text is no valid Stats document.
+        """
+        document = serialization.loads(text, "Stats")
+        summaries = serialization.field(document, "summaries")
+        if not isinstance(summaries, dict):
+            raise serialization.FormatError(f"field 'summaries' must be an object, got {summaries!r:.60}")
+        read = {}
+        for name, summary in summaries.items():
+            if not isinstance(summary, dict) or set(summary) != {"mean", "std", "min", "max", "n_defined", "n"}:
+                raise serialization.FormatError(f"field 'summaries.{name}' must hold mean, std, min, max, n_defined, n")
+            floats = [serialization.number(summary[key], f"summaries.{name}.{key}", nullable=True) for key in ("mean", "std", "min", "max")]
+            n = serialization.integer(summary, "n")
+            n_defined = serialization.integer(summary, "n_defined", high=n)
+            read[name] = Summary(*floats, n_defined, n)
+        try:
+            return cls(read, serialization.field(document, "undefined"))
+        except EvalkitError as error:
+            raise serialization.FormatError(f"field 'undefined': {error}") from None
+
+    def __eq__(self, other: object) -> bool:
+        """Equal summaries, NaN equal to NaN (an undefined mean is the same in both)."""
+        if not isinstance(other, Stats):
+            return NotImplemented
+        return self.undefined == other.undefined and serialization.same_json(self.to_dict(), other.to_dict())
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         means = ", ".join(f"{name}={_format_number(summary.mean)}" for name, summary in self.summaries.items())

@@ -280,3 +280,10 @@ def test_with_labels_reorders_and_extends():
     assert wider + ConfusionMatrix.from_array(np.eye(3, dtype=int), ["c", "b", "a"]) != wider
     with pytest.raises(UnknownLabelError, match="leaves out 'a'"):
         cm.with_labels(["b"])
+
+
+def test_kinds_of_sample_that_never_occur_do_not_enter_the_samples_average():
+    """A one-class matrix has no wrong samples: their (impossible) row must not make the average NaN."""
+    cm = ConfusionMatrix.from_array([[3]])
+    assert cm.average("precision", "samples", undefined="nan") == 1.0
+    assert cm.average("matthews_correlation_coefficient", "samples").n_values == 1

@@ -1,0 +1,182 @@
+"""JSON persistence: one envelope, strict validation of everything read back.
+
+Every evalkit object that holds counts or results writes itself as a JSON object
+``{"evalkit": "<type>", "version": 1, ...}`` (``to_json``) and reads itself back
+(``from_json``) so that ``X.from_json(x.to_json()) == x`` exactly. Reading trusts nothing:
+wrong types, negative or fractional counts, non-finite numbers, sizes that do not match the
+data, and declared sizes beyond sane limits all raise :class:`~evalkit.exceptions.FormatError`
+naming the field, before any large array is allocated.
+
+Labels must be JSON scalars (strings, numbers, booleans) to be written.
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> cm = ConfusionMatrix.from_array([[5, 1], [2, 7]], ["cat", "dog"])
+    >>> text = cm.to_json()
+    >>> text
+    '{"evalkit": "ConfusionMatrix", "version": 1, "labels": ["cat", "dog"], "counts": [[5, 1], [2, 7]]}'
+    >>> ConfusionMatrix.from_json(text) == cm
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from evalkit._labels import check_label_list
+from evalkit._validation import show
+from evalkit.exceptions import EvalkitError, FormatError
+
+__all__ = ["FORMAT_VERSION", "MAX_LABELS", "MAX_ENTRIES", "dumps", "loads"]
+
+FORMAT_VERSION = 1
+"""The version written into every file; files of other versions are refused."""
+
+MAX_LABELS = 1 << 16
+"""The most labels (or blocks) a file may declare."""
+
+MAX_ENTRIES = 1 << 28
+"""The most entries (samples, cells) any array of a file may declare."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise FormatError(f"the file holds the non-standard JSON number {name}")
+
+
+def dumps(kind: str, payload: dict[str, Any]) -> str:
+    """The JSON text of an object of type ``kind`` (no NaN or infinity: those become null)."""
+    document = {"evalkit": kind, "version": FORMAT_VERSION, **payload}
+    try:
+        return json.dumps(document, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise FormatError(f"cannot write {kind} as JSON: {error} (labels must be strings, numbers or booleans)") from None
+
+
+def loads(text: str | bytes, kind: str) -> dict[str, Any]:
+    """Parse and check the envelope of a file that must hold an object of type ``kind``."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise FormatError(f"expected JSON text, got {show(text)}")
+    try:
+        document = json.loads(text, parse_constant=_reject_constant)
+    except FormatError:
+        raise
+    except (ValueError, RecursionError) as error:
+        raise FormatError(f"not valid JSON: {str(error)[:120]}") from None
+    if not isinstance(document, dict):
+        raise FormatError(f"an evalkit file is a JSON object, got {type(document).__name__}")
+    if document.get("evalkit") != kind:
+        raise FormatError(f"expected an evalkit {kind} file, got 'evalkit': {show(document.get('evalkit'))}")
+    version = document.get("version")
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise FormatError(f"unsupported format version {show(version)} (this evalkit reads version {FORMAT_VERSION})")
+    return document
+
+
+# --------------------------------------------------------------------------------------------
+# field readers: each names the field in its error
+
+
+def field(document: dict[str, Any], name: str) -> Any:
+    """A required field."""
+    if name not in document:
+        raise FormatError(f"missing field {name!r}")
+    return document[name]
+
+
+def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: bool = False) -> int | None:
+    """An integer field in ``low .. high``."""
+    value = document.get(name) if optional else field(document, name)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"field {name!r} must be an integer, got {show(value)}")
+    if not low <= value <= high:
+        raise FormatError(f"field {name!r} must be in {low}..{high}, got {value}")
+    return value
+
+
+def number(value: Any, name: str, *, nullable: bool = False) -> float:
+    """A finite number (``null`` read as NaN when ``nullable``)."""
+    if value is None and nullable:
+        return math.nan
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise FormatError(f"field {name!r} must be a finite number, got {show(value)}")
+    return float(value)
+
+
+def label_list(document: dict[str, Any], name: str, *, size: int | None = None) -> tuple:
+    """A list of labels (JSON scalars), unique and of one type family."""
+    values = field(document, name)
+    if not isinstance(values, list):
+        raise FormatError(f"field {name!r} must be a list of labels, got {show(values)}")
+    if len(values) > MAX_LABELS:
+        raise FormatError(f"field {name!r} has {len(values)} labels, more than the {MAX_LABELS} allowed")
+    for value in values:
+        if isinstance(value, (list, dict)) or value is None:
+            raise FormatError(f"field {name!r} must hold strings, numbers or booleans, got {show(value)}")
+    try:
+        labels = check_label_list(values, name)
+    except EvalkitError as error:
+        raise FormatError(f"field {name!r}: {error}") from None
+    if size is not None and len(labels) != size:
+        raise FormatError(f"field {name!r} has {len(labels)} labels but {size} were declared")
+    return labels
+
+
+def array(value: Any, name: str, *, length: int, integral: bool = True, low: float = 0.0) -> np.ndarray:
+    """A 1-D list of numbers of the given length: int64 counts, or float64 when not ``integral``."""
+    if not isinstance(value, list):
+        raise FormatError(f"field {name!r} must be a list, got {show(value)}")
+    if len(value) != length:
+        raise FormatError(f"field {name!r} has {len(value)} entries but {length} were declared")
+    wanted = int if integral else numbers.Real
+    if any(isinstance(item, bool) or not isinstance(item, wanted) for item in value):
+        kind = "integers" if integral else "numbers"
+        raise FormatError(f"field {name!r} must hold {kind}, got {show(value)}")
+    try:
+        result = np.array(value, dtype=np.int64 if integral else np.float64)
+    except OverflowError:
+        raise FormatError(f"field {name!r} holds a count too large for int64") from None
+    if result.size and (not np.isfinite(result).all() or result.min() < low):
+        raise FormatError(f"field {name!r} must hold finite values >= {low:g}, got {show(result)}")
+    return result
+
+
+def matrix(value: Any, name: str, *, rows: int, columns: int) -> np.ndarray:
+    """A list of ``rows`` lists of ``columns`` non-negative integer counts."""
+    if rows * columns > MAX_ENTRIES:
+        raise FormatError(f"field {name!r} would need {rows * columns} cells, more than the {MAX_ENTRIES} allowed")
+    if not isinstance(value, list) or len(value) != rows:
+        raise FormatError(f"field {name!r} must be a list of {rows} rows, got {show(value)}")
+    return np.stack([array(row, f"{name}[{i}]", length=columns) for i, row in enumerate(value)]) if rows else np.zeros((0, 0), dtype=np.int64)
+
+
+def scalar_label(value: Any, name: str) -> Any:
+    """One label (or null)."""
+    if value is None:
+        return None
+    if isinstance(value, (list, dict)):
+        raise FormatError(f"field {name!r} must be a string, number or boolean, got {show(value)}")
+    return value
+
+
+def as_list(values: Sequence[Any] | np.ndarray) -> list:
+    """Plain Python numbers for ``json.dumps``."""
+    return np.asarray(values).tolist()
+
+
+def same_json(first: Any, second: Any) -> bool:
+    """Structural equality of plain data, with NaN equal to NaN."""
+    if isinstance(first, float) and isinstance(second, float) and math.isnan(first) and math.isnan(second):
+        return True
+    if isinstance(first, dict) and isinstance(second, dict):
+        return first.keys() == second.keys() and all(same_json(first[key], second[key]) for key in first)
+    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
+        return len(first) == len(second) and all(same_json(a, b) for a, b in zip(first, second))
+    return bool(first == second)
