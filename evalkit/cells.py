@@ -182,7 +182,8 @@ def indicator_cells(
     predict: Callable[[np.ndarray], np.ndarray] | None = None,
     rejected: np.ndarray | None = None,
     rejection: str = "miss",
-) -> tuple[Cells, Cells]:
+    labels: bool = True,
+) -> tuple[Cells | None, Cells]:
     """Per-label and per-sample cells of 0/1 indicator matrices (samples x labels).
 
     Args:
@@ -195,6 +196,7 @@ def indicator_cells(
             ``rejection="miss"`` their predicted rows count as all 0 (every actual label
             missed); with ``"selective"`` their rows are left out entirely (their per-sample
             cells are all 0).
+        labels: with False the per-label sums are skipped (and ``None`` returned for them).
 
     Returns:
         ``(per_label, per_sample)`` cells (int64).
@@ -221,12 +223,14 @@ def indicator_cells(
         if observed is not None:
             blocks = [block & observed for block in blocks] + [observed]
         for k, block in enumerate(blocks):
-            by_label[k] += column_sums(block)
+            if labels:
+                by_label[k] += column_sums(block)
             by_sample[k, start:stop] = row_sums(block)
     observed_everything = mask is None and (rejected is None or rejection == "miss")
     label_entries = n if observed_everything else by_label[3]
     sample_entries = m if observed_everything else by_sample[3]
-    return Cells.from_sums(*by_label[:3], label_entries), Cells.from_sums(*by_sample[:3], sample_entries)
+    per_label = Cells.from_sums(*by_label[:3], label_entries) if labels else None
+    return per_label, Cells.from_sums(*by_sample[:3], sample_entries)
 
 
 def _unit_interval(block: np.ndarray, argument: str) -> np.ndarray:

@@ -29,7 +29,7 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -41,7 +41,7 @@ from evalkit import serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import check_choice, show
 from evalkit.averaging import check_undefined, mean_of
-from evalkit.cells import Cells, column_sums, indicator_cells, key_cells, row_sums, unique_sorted
+from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.counting import encode_label_set_family
 from evalkit.exceptions import (
     DuplicateLabelError,
@@ -52,6 +52,7 @@ from evalkit.exceptions import (
     InvalidTypeError,
     LabelMismatchError,
     UnknownElementError,
+    UnsupportedSettingError,
 )
 from evalkit.formulas import jaccard_index, precision, recall
 
@@ -203,7 +204,9 @@ class Covering:
     def from_indicator(cls, matrix: Any, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
         """A family from a 0/1 indicator matrix (elements x blocks), without building sets.
 
-        The matrix is copied once as booleans (and checked to hold only 0 and 1).
+        A bool matrix is used as it is, through a read-only view (not copied: a large
+        indicator is not duplicated, so do not change it while the covering is in use); other
+        dtypes are checked to hold only 0 and 1 and converted.
 
         Examples:
             >>> sorted(Covering.from_indicator([[1, 0], [1, 1]], universe="pq", labels=["x", "y"]).subscripts("q"))
@@ -215,7 +218,7 @@ class Covering:
         if array.dtype != np.bool_ and (array.dtype.kind not in "iuf" or not ((array == 0) | (array == 1)).all()):
             bad = array[(array != 0) & (array != 1)].ravel()[:1].tolist() if array.dtype.kind in "iuf" else [array.dtype]
             raise InvalidValueError(f"'matrix' must hold only 0 and 1 (or booleans), got {bad[0]!r}")
-        dense = np.array(array, dtype=bool)
+        dense = array.view() if array.dtype == np.bool_ else array != 0  # bool input is used as it is: not copied
         dense.flags.writeable = False
         n, m = dense.shape
         elements = range(n) if universe is None else _universe(universe)
@@ -305,12 +308,6 @@ class Covering:
             return row_sums(self._dense)
         return np.bincount(self._keys // len(self.labels), minlength=len(self.universe))
 
-    def _column_counts(self) -> np.ndarray:
-        """How many elements each block holds."""
-        if self._dense is not None:
-            return column_sums(self._dense)
-        return np.bincount(self._keys % len(self.labels), minlength=len(self.labels))
-
     def overlapped_elements(self) -> frozenset:
         """``D``: the elements that lie in two or more blocks."""
         return frozenset(self.universe[i] for i in np.flatnonzero(self._row_counts() >= 2))
@@ -337,7 +334,7 @@ class Covering:
 
     def kind(self) -> str:
         """``"partition"``, ``"covering"`` or ``"family"`` (neither)."""
-        return _kind(self._row_counts(), self._column_counts())
+        return _kind(self._row_counts(), self._nonempty_blocks())
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -408,23 +405,19 @@ class Covering:
         n, m = len(self.universe), len(self.labels)
         if self._keys is not None and result._keys is not None:
             return key_cells(self._keys, result._keys, n, m)[1]
-        return indicator_cells(self._indicator(), result._indicator())[1]
+        dense = [family._dense if family._dense is not None else family.to_indicator() for family in (self, result)]
+        return indicator_cells(*dense, labels=False)[1]
 
-    def _common(self, result: Covering) -> int:
-        """``Σ_i |P_i ∩ P'_i|``: the entries both families hold (counted in row blocks)."""
-        if self._keys is not None and result._keys is not None:
-            return len(np.intersect1d(self._keys, result._keys, assume_unique=True))
-        mine, theirs = self._indicator(), result._indicator()
-        step = max(1, (1 << 20) // max(1, len(self.labels)))
-        return sum(int(np.count_nonzero(mine[i : i + step] & theirs[i : i + step])) for i in range(0, len(mine), step))
-
-    def _indicator(self) -> np.ndarray:
-        return self._dense if self._dense is not None else self.to_indicator()
+    def _nonempty_blocks(self) -> np.ndarray:
+        """Whether each block holds some element."""
+        if self._dense is not None:
+            return self._dense.any(axis=0)
+        return np.bincount(self._keys % len(self.labels), minlength=len(self.labels)) > 0
 
 
-def _kind(rows: np.ndarray, columns: np.ndarray) -> str:
-    """The kind of a family from how many blocks hold each element and how big each block is."""
-    if not (rows >= 1).all() or not (columns >= 1).all():
+def _kind(rows: np.ndarray, nonempty: np.ndarray) -> str:
+    """The kind of a family from how many blocks hold each element and which blocks are non-empty."""
+    if not (np.asarray(rows) >= 1).all() or not np.asarray(nonempty).all():
         return "family"
     return "partition" if (rows == 1).all() else "covering"
 
@@ -490,95 +483,119 @@ class NeighborhoodSystem:
                 )
             order = [result.universe.index(element) for element in ideal.universe]
             result = Covering._build(ideal.universe, result.labels, result.to_indicator()[order], None)
-        return NeighborhoodAccuracy(ideal, result)
+        cells = ideal._cells(result)
+
+        def kinds() -> tuple[str, str]:  # not needed for AA and RAR: found when first asked for
+            return _kind(cells.tp + cells.fn, ideal._nonempty_blocks()), _kind(cells.tp + cells.fp, result._nonempty_blocks())
+
+        return NeighborhoodAccuracy(cells, kinds, ideal.universe)
 
 
 @attrs.frozen(eq=False, slots=False)
 class NeighborhoodAccuracy:
     """The accuracy of a result against the ideal one, by seed 000's criterion, with getters.
 
-    Built by :meth:`NeighborhoodSystem.evaluate`. Per element ``r`` the cells give
-    ``|Q(r) ∩ Q'(r)|`` (tp), ``|Q'(r) - Q(r)|`` (fp) and ``|Q(r) - Q'(r)|`` (fn). AA and RAR need
-    only the row counts and ``T_pos`` (``T_neg = Σ_r max(|Q(r)|, |Q'(r)|) - T_pos``); the rest is
-    computed when first asked for.
+    Made by :meth:`NeighborhoodSystem.evaluate`, or from the counts of an
+    :class:`~evalkit.Evaluation` (:meth:`from_evaluation`: streamed or distributed data). Per
+    element ``r`` the cells give ``|Q(r) ∩ Q'(r)|`` (tp), ``|Q'(r) - Q(r)|`` (fp) and
+    ``|Q(r) - Q'(r)|`` (fn); every number below is a sum over elements.
 
     Undefined values: AA is NaN when the ideal assigns no label at all; RAR is ``inf`` for a
     perfect result (``T_neg = 0``, ``T_pos > 0``) and NaN when both are 0. With
     ``exact=True`` the getters return a :class:`fractions.Fraction` where the value is finite.
 
     Attributes:
-        ideal: the ideal family.
-        result: the result, on the ideal's universe in the same order.
+        cells: per-element cells, in universe order; or, with ``weights``, one row per
+            distinct kind of element.
+        kinds: ``(ideal kind, result kind)``, each ``"partition"``, ``"covering"`` or
+            ``"family"`` (or a function giving them, called when first needed).
+        universe: the elements, in order (``None`` when only counts are known).
+        weights: ``None``, or how many elements each row of ``cells`` stands for (the order
+            of the elements is then unknown: no ``T_1``/``T_2`` lists).
     """
 
-    ideal: Covering
-    result: Covering
+    cells: Cells = attrs.field(repr=False)
+    kinds: tuple[str, str] | Callable[[], tuple[str, str]] = attrs.field(repr=False)
+    universe: Sequence | None = attrs.field(default=None, repr=False)
+    weights: np.ndarray | None = attrs.field(default=None, repr=False)
+
+    @cached_property
+    def _kinds(self) -> tuple[str, str]:
+        return self.kinds() if callable(self.kinds) else tuple(self.kinds)
 
     @property
-    def universe(self) -> Sequence:
-        """The elements, in order."""
-        return self.ideal.universe
-
-    @cached_property
-    def cells(self) -> Cells:
-        """The per-element cells (an :class:`~evalkit.cells.Cells`)."""
-        return self.ideal._cells(self.result)
-
-    @cached_property
-    def _ideal_rows(self) -> np.ndarray:
-        return self.ideal._row_counts()
-
-    @cached_property
     def ideal_kind(self) -> str:
-        """``"partition"``, ``"covering"`` or ``"family"``."""
-        return _kind(self._ideal_rows, self.ideal._column_counts())
+        """``"partition"``, ``"covering"`` or ``"family"`` (found when first asked for)."""
+        return self._kinds[0]
 
-    @cached_property
+    @property
     def result_kind(self) -> str:
-        """``"partition"``, ``"covering"`` or ``"family"``."""
-        return self.result.kind()
+        """``"partition"``, ``"covering"`` or ``"family"`` (found when first asked for)."""
+        return self._kinds[1]
+
+    @classmethod
+    def from_evaluation(cls, evaluation: Any) -> NeighborhoodAccuracy:
+        """AA, RAR and the rest from the cells of an :class:`~evalkit.Evaluation` (actual = ideal).
+
+        Label sets, indicators or streamed and merged counts give the same numbers as
+        :meth:`NeighborhoodSystem.evaluate` on the equivalent families.
+        """
+        weights = evaluation._sample_weights()
+        cells = evaluation.sample_cells
+        present = slice(None) if weights is None else weights > 0
+        rows = cells if weights is None else cells[present]
+        by_class = evaluation.class_cells
+        ideal_kind = _kind(rows.tp + rows.fn, by_class.tp + by_class.fn > 0)
+        result_kind = _kind(rows.tp + rows.fp, by_class.tp + by_class.fp > 0)
+        kinds = (ideal_kind, result_kind)
+        if evaluation.sample_index is not None and evaluation.sample_weights is None:
+            return cls(cells[evaluation.sample_index], kinds, range(evaluation.n_samples))
+        if weights is None:
+            return cls(cells, kinds, range(evaluation.n_samples))
+        return cls(rows, kinds, None, np.asarray(weights)[present])
+
+    def _sum(self, values: np.ndarray) -> int:
+        values = np.asarray(values, dtype=np.int64)
+        return int(values.sum() if self.weights is None else values @ self.weights)
+
+    def _ordered(self, what: str) -> None:
+        if self.universe is None:
+            raise UnsupportedSettingError(f"{what} needs the elements in order; these accuracies come from counts")
 
     # ----------------------------------------------------------------------------------------
     # the counts
 
-    @cached_property
-    def _t_pos(self) -> int:
-        return self.ideal._common(self.result)
-
     def get_t_pos(self) -> int:
         """``T_pos = Σ_i |P_i ∩ P'_i|``, the correct sample-label assignments."""
-        return self._t_pos
+        return self._sum(self.cells.tp)
 
     def get_ideal_total(self) -> int:
         """``Σ_i |P_i|``, the sample-label assignments of the ideal result."""
-        return int(self._ideal_rows.sum(dtype=np.int64))
+        return self._sum(self.cells.tp + self.cells.fn)
 
     def _terms(self) -> np.ndarray:
         return np.maximum(self.cells.fp, self.cells.fn)
 
     def _overlapped(self) -> np.ndarray:
-        return self._ideal_rows >= 2
-
-    @cached_property
-    def _t_neg(self) -> int:
-        larger = np.maximum(self._ideal_rows, self.result._row_counts())
-        return int(larger.sum(dtype=np.int64)) - self._t_pos
+        return (self.cells.tp + self.cells.fn) >= 2
 
     def get_t_neg(self) -> int:
-        """``T_neg = Σ_r max(|Q'(r) - Q(r)|, |Q(r) - Q'(r)|)`` (the unified form of section 4.2),
-        computed as ``Σ_r max(|Q(r)|, |Q'(r)|) - T_pos``."""
-        return self._t_neg
+        """``T_neg = Σ_r max(|Q'(r) - Q(r)|, |Q(r) - Q'(r)|)`` (the unified form of section 4.2)."""
+        return self._sum(self._terms())
 
     def get_t1(self) -> tuple[int, ...]:
         """The terms of ``T_neg`` for the elements outside ``D_P``, in universe order."""
+        self._ordered("T_1")
         return tuple(self._terms()[~self._overlapped()].tolist())
 
     def get_t2(self) -> tuple[int, ...]:
         """The terms of ``T_neg`` for the elements of ``D_P`` (in two or more ideal blocks)."""
+        self._ordered("T_2")
         return tuple(self._terms()[self._overlapped()].tolist())
 
     def get_overlapped_elements(self) -> frozenset:
         """``D_P``: the elements in two or more blocks of the ideal result."""
+        self._ordered("D_P")
         return frozenset(self.universe[i] for i in np.flatnonzero(self._overlapped()))
 
     # ----------------------------------------------------------------------------------------
@@ -611,30 +628,36 @@ class NeighborhoodAccuracy:
         if self.get_case() is None:
             return None
         if self.ideal_kind == "partition":
-            return int(fp.sum())
+            return self._sum(fp)
         if self.result_kind == "partition":
-            return int(fn.sum())
-        overlapped = self._overlapped()
-        return int(fp[~overlapped].sum() + np.maximum(fp, fn)[overlapped].sum())
+            return self._sum(fn)
+        return self._sum(np.where(self._overlapped(), np.maximum(fp, fn), fp))
 
     # ----------------------------------------------------------------------------------------
     # the example-based measures of section 5.1
 
     def _example_based(self, measure: Any, exact: bool, undefined: Any) -> float | Fraction:
         policy = check_undefined(undefined)
-        counts = self.cells.counts()
+        tp, fp, fn = (np.asarray(getattr(self.cells, name), dtype=np.int64) for name in ("tp", "fp", "fn"))
         if not exact:
-            return float(mean_of(measure(**counts), undefined=policy))
-        tp, fp, fn = (np.atleast_1d(counts[name]).tolist() for name in ("tp", "fp", "fn"))
-        denominators = {jaccard_index: [a + b + c for a, b, c in zip(tp, fp, fn)],
-                        precision: [a + b for a, b in zip(tp, fp)],
-                        recall: [a + c for a, c in zip(tp, fn)]}[measure]  # fmt: skip
-        values = [Fraction(t, d) if d else None for t, d in zip(tp, denominators)]
-        if policy == "nan" and None in values:
+            return float(mean_of(measure(tp=tp, fp=fp, fn=fn, tn=0), self.weights, undefined=policy))
+        denominators = {jaccard_index: tp + fp + fn, precision: tp + fp, recall: tp + fn}[measure]
+        weights = np.ones(len(tp), dtype=np.int64) if self.weights is None else np.asarray(self.weights, dtype=np.int64)
+        undefined_rows = (denominators == 0) & (weights > 0)
+        if policy == "nan" and undefined_rows.any():
             return math.nan
-        fill = {"zero": Fraction(0), "one": Fraction(1)}.get(policy)
-        kept = [v if v is not None else fill for v in values if v is not None or fill is not None]
-        return sum(kept, Fraction(0)) / len(kept) if kept else math.nan
+        total, count = Fraction(0), 0
+        for t, d, w in zip(tp.tolist(), denominators.tolist(), weights.tolist()):
+            if w == 0:
+                continue
+            if d:
+                total += Fraction(t * w, d)
+            elif policy == "exclude":
+                continue
+            else:
+                total += w if policy == "one" else 0
+            count += w
+        return total / count if count else math.nan
 
     def get_example_based_accuracy(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
         """``Accuracy = mean_r |Y_r ∩ Z_r| / |Y_r ∪ Z_r|`` (Godbole and Sarawagi).
@@ -690,7 +713,7 @@ class NeighborhoodAccuracy:
     def _verdicts(self, other: NeighborhoodAccuracy, criterion: str) -> list[str]:
         if not isinstance(other, NeighborhoodAccuracy):
             raise InvalidTypeError(f"'other' must be a NeighborhoodAccuracy, got {show(other)}")
-        if not _same_universe(other.universe, self.universe):
+        if self.universe is not None and other.universe is not None and not _same_universe(other.universe, self.universe):
             raise LabelMismatchError("the two results were measured on different universes")
         verdicts = []
         if criterion in ("auto", "aa-rar"):
@@ -712,8 +735,20 @@ class NeighborhoodAccuracy:
     # JSON, dict and text
 
     def to_json(self) -> str:
-        """The ideal and the result families as an evalkit JSON document."""
-        return serialization.dumps("NeighborhoodAccuracy", {"ideal": self.ideal._payload(), "result": self.result._payload()})
+        """The per-element cells, kinds and universe as an evalkit JSON document."""
+        universe = self.universe
+        if isinstance(universe, range) and universe.start == 0 and universe.step == 1:
+            universe = None  # elements 0 .. n-1: implied
+        payload = {
+            "n_rows": len(self.cells),
+            "cells": {name: serialization.as_list(getattr(self.cells, name)) for name in ("tp", "fp", "fn", "tn")},
+            "ideal_kind": self.ideal_kind,
+            "result_kind": self.result_kind,
+            "ordered": self.universe is not None,
+            "universe": None if universe is None else list(universe),
+            "weights": None if self.weights is None else serialization.as_list(self.weights),
+        }
+        return serialization.dumps("NeighborhoodAccuracy", payload)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> NeighborhoodAccuracy:
@@ -723,17 +758,45 @@ class NeighborhoodAccuracy:
             FormatError: the text is no valid NeighborhoodAccuracy document.
         """
         document = serialization.loads(text, "NeighborhoodAccuracy")
-        ideal = Covering._from_payload(serialization.field(document, "ideal"), "ideal")
-        result = Covering._from_payload(serialization.field(document, "result"), "result")
-        try:
-            return NeighborhoodSystem(ideal).evaluate(result)
-        except EvalkitError as error:
-            raise serialization.FormatError(f"the result does not fit the ideal: {error}") from None
+        rows = serialization.integer(document, "n_rows")
+        table = serialization.field(document, "cells")
+        if not isinstance(table, dict):
+            raise serialization.FormatError("field 'cells' must be an object with tp, fp, fn, tn")
+        cells = Cells(*(serialization.array(serialization.field(table, name), f"cells.{name}", length=rows)
+                        for name in ("tp", "fp", "fn", "tn")))  # fmt: skip
+        kinds = [serialization.field(document, name) for name in ("ideal_kind", "result_kind")]
+        for name, kind in zip(("ideal_kind", "result_kind"), kinds):
+            if kind not in ("partition", "covering", "family"):
+                raise serialization.FormatError(f"field {name!r} must be partition, covering or family, got {show(kind)}")
+        weights = document.get("weights")
+        if weights is not None:
+            weights = serialization.array(weights, "weights", length=rows)
+        ordered, universe = serialization.field(document, "ordered"), document.get("universe")
+        if ordered not in (True, False) or (ordered and weights is not None):
+            raise serialization.FormatError("field 'ordered' must be true (no weights) or false")
+        if ordered:
+            if universe is None:
+                universe = range(rows)
+            elif not isinstance(universe, list) or len(universe) != rows:
+                raise serialization.FormatError(f"field 'universe' must list the {rows} elements")
+            else:
+                try:
+                    universe = _universe([serialization.scalar_label(value, "universe") for value in universe])
+                except EvalkitError as error:
+                    raise serialization.FormatError(f"field 'universe': {error}") from None
+        return cls(cells, tuple(kinds), universe if ordered else None, weights)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, NeighborhoodAccuracy):
             return NotImplemented
-        return self.ideal == other.ideal and self.result == other.result
+        same_order = (self.universe is None and other.universe is None) or (
+            self.universe is not None and other.universe is not None and _same_universe(self.universe, other.universe)
+        )
+        weights_equal = (self.weights is None and other.weights is None) or (
+            self.weights is not None and other.weights is not None and np.array_equal(self.weights, other.weights)
+        )
+        cells_equal = all(np.array_equal(getattr(self.cells, n), getattr(other.cells, n)) for n in ("tp", "fp", "fn", "tn"))
+        return same_order and weights_equal and cells_equal and (self.ideal_kind, self.result_kind) == (other.ideal_kind, other.result_kind)
 
     __hash__ = None  # type: ignore[assignment]
 

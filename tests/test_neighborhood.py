@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import Evaluation
+from evalkit import Evaluation, NeighborhoodAccuracy
 from evalkit.exceptions import (
     DuplicateLabelError,
     EmptyInputError,
@@ -16,6 +16,7 @@ from evalkit.exceptions import (
     InvalidValueError,
     LabelMismatchError,
     UnknownElementError,
+    UnsupportedSettingError,
 )
 from evalkit.neighborhood import CASES, Covering, NeighborhoodSystem
 
@@ -301,3 +302,35 @@ def test_the_two_criteria_can_order_two_methods_in_opposite_ways():
     assert a.compare(b) == b.compare(a) == "conflicting"
     assert a.is_at_least_as_accurate_as(b) and b.is_at_least_as_accurate_as(a)  # Remark 4, literally
     assert not a.is_at_least_as_accurate_as(b, criterion="example-based")
+
+
+@given(families, st.data())
+def test_the_counts_of_an_evaluation_give_the_same_accuracy(ideal_rows, data):
+    """Streamed, merged and compacted counts measure what the families measure."""
+    m = len(ideal_rows[0])
+    result_rows = data.draw(st.lists(st.lists(st.booleans(), min_size=m, max_size=m), min_size=len(ideal_rows), max_size=len(ideal_rows)))
+    ideal, result = np.array(ideal_rows), np.array(result_rows)
+    direct = NeighborhoodSystem(Covering.from_indicator(ideal)).evaluate(Covering.from_indicator(result))
+    cut = len(ideal) // 2
+    streamed = Evaluation.from_indicators(ideal[:cut], result[:cut]) + Evaluation.from_indicators(ideal[cut:], result[cut:])
+    for evaluation in (Evaluation.from_indicators(ideal, result), streamed, streamed.compact()):
+        counted = NeighborhoodAccuracy.from_evaluation(evaluation)
+        assert (counted.get_t_pos(), counted.get_t_neg(), counted.get_ideal_total()) == (direct.get_t_pos(), direct.get_t_neg(), direct.get_ideal_total())
+        assert (counted.ideal_kind, counted.result_kind, counted.get_case_t_neg()) == (direct.ideal_kind, direct.result_kind, direct.get_case_t_neg())
+        for getter in ("get_example_based_accuracy", "get_example_based_precision", "get_example_based_recall"):
+            assert getattr(counted, getter)(exact=True) == getattr(direct, getter)(exact=True) or (
+                math.isnan(getattr(counted, getter)(exact=True)) and math.isnan(getattr(direct, getter)(exact=True))
+            )
+        assert NeighborhoodAccuracy.from_json(counted.to_json()) == counted
+    compacted = NeighborhoodAccuracy.from_evaluation(streamed.compact())
+    with pytest.raises(UnsupportedSettingError, match="in order"):
+        compacted.get_t1()
+    assert NeighborhoodAccuracy.from_evaluation(streamed).get_t1() == direct.get_t1()
+
+
+def test_a_bool_indicator_is_used_without_a_copy_and_never_changed():
+    matrix = np.array([[True, False], [False, True]])
+    covering = Covering.from_indicator(matrix)
+    assert np.shares_memory(covering._dense, matrix) and matrix.flags.writeable
+    with pytest.raises(ValueError):
+        covering._dense[0, 0] = False
