@@ -1,55 +1,300 @@
 """The ``evalkit`` command (also ``python -m evalkit``).
 
-With no arguments it prints a report on the example data bundled with evalkit, so a
-newcomer sees a real report at once.
+``evalkit`` alone prints a report on the example data bundled with evalkit.
+
+``evalkit report FILE`` evaluates a prediction file: a CSV/TSV table, a JSON Lines file, or two
+one-column files (actual, then predicted). Single-label by default; ``--multi-label`` reads
+label sets (separated by ``--separator``); ``--score COLUMN`` turns a score into a binary
+prediction with ``--threshold``. Output as text, Markdown, JSON or CSV, to the terminal or
+``--output``; ``--plot FILE.png`` draws the confusion matrix (or per-class bars).
+
+``evalkit aa-rar FILE`` prints the absolute accuracy and relative accuracy rate (seed 000) of a
+result against the ideal label sets (``--exact`` shows the fractions).
+
+Files are read in batches: memory is bounded by the counts, not by the file. Every bad input
+ends with a one-line message naming the file and the line, and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
 
 from evalkit import __version__
 from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.datasets import EXAMPLE_NAME, load_example
-from evalkit.report import classification_report
+from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
+from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
+from evalkit.neighborhood import NeighborhoodAccuracy
+from evalkit.readers import read_batches
+from evalkit.report import DEFAULT_MEASURES, build_report
+from evalkit.streaming import LabelSetCounts
 
 __all__ = ["main"]
+
+OUTPUT_FORMATS = ("text", "markdown", "json", "csv")
+
+
+def _input_options(command: argparse.ArgumentParser, actual: str, predicted: str) -> None:
+    command.add_argument("files", nargs="*", metavar="FILE", help="one table (CSV, TSV, JSON Lines) or two one-column files")
+    command.add_argument(f"--{actual}", dest="actual", metavar="COLUMN", help=f"column of the {actual} values")
+    command.add_argument(f"--{predicted}", dest="predicted", metavar="COLUMN", help=f"column of the {predicted} values")
+    command.add_argument("--delimiter", help="CSV delimiter (default: tab for .tsv, else comma)")
+    command.add_argument("--labels", help="comma-separated labels: fixes their order; any other label is an error")
+    command.add_argument("--batch-size", type=int, default=100_000, help="rows read per batch (default 100000)")
+    command.add_argument("--output", metavar="FILE", help="write the result to FILE instead of the terminal")
+    command.add_argument("--format", choices=OUTPUT_FORMATS, default="text", help="output format (default text)")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evalkit",
-        description="Evaluate a classifier. With no arguments: a report on the bundled example data.",
+        description="Evaluate classifiers. With no command: a report on the bundled example data.",
+        epilog="Columns default to the first of actual/y_true/true/label/target/truth/ideal and "
+        "predicted/y_pred/pred/prediction/output/result. Labels are read as text.",
     )
     parser.add_argument("--version", action="version", version=f"evalkit {__version__}")
-    commands = parser.add_subparsers(dest="command")
-    report = commands.add_parser("report", help="print the confusion matrix and per-class metrics (default)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    report = commands.add_parser("report", help="per-class report with averages, accuracy, kappa and MCC (default)",
+                                 description="Per-class report of a prediction file; no file: the bundled example.")  # fmt: skip
+    _input_options(report, "actual", "predicted")
+    report.add_argument("--multi-label", action="store_true", help="values are label sets split by --separator")
+    report.add_argument("--separator", default="|", help="label-set separator (default '|')")
+    report.add_argument("--score", metavar="COLUMN", help="a score column: predict --positive when score >= --threshold")
+    report.add_argument("--threshold", type=float, default=0.5, help="score threshold in [0, 1] (default 0.5)")
+    report.add_argument("--positive", default="1", help="label predicted at or above the threshold (default '1')")
+    report.add_argument("--negative", default="0", help="label predicted below the threshold (default '0')")
+    report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
     report.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
+    report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
+
+    aa_rar = commands.add_parser("aa-rar", help="absolute accuracy and relative accuracy rate (neighborhood systems)",
+                                 description="AA and RAR of a result against the ideal label sets; no file: seed 000's Table 1.")  # fmt: skip
+    _input_options(aa_rar, "ideal", "result")
+    aa_rar.add_argument("--separator", default="|", help="label-set separator (default '|')")
+    aa_rar.add_argument("--exact", action="store_true", help="also show AA and RAR as exact fractions")
     return parser
 
 
-def _example_report(digits: int) -> str:
-    actual, predicted = load_example()
-    matrix = ConfusionMatrix.from_predictions(actual, predicted)
-    title = (
-        f"evalkit report: bundled example {EXAMPLE_NAME} "
-        f"({matrix.get_total_items()} samples, {matrix.get_class_count()} classes)"
-    )
-    return f"{title}\n\n{matrix}\n\n{classification_report(matrix, digits=digits)}"
+# --------------------------------------------------------------------------------------------
+# values of one row
+
+
+def _where(files: Sequence[str], role: str, line: int) -> str:
+    path = files[1] if len(files) == 2 and role == "predicted" else files[0]
+    return f"{path}:{line}"
+
+
+def _text(value: Any, at: str) -> str:
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        raise InputFileError(f"{at}: expected one label, got {json.dumps(value)}")
+    text = str(value).strip()
+    if not text:
+        raise InputFileError(f"{at}: empty label")
+    return text
+
+
+def _set(value: Any, separator: str, at: str) -> frozenset:
+    if isinstance(value, list):
+        return frozenset(_text(item, at) for item in value)
+    if value is None or isinstance(value, (bool, dict)):
+        raise InputFileError(f"{at}: expected a label set, got {json.dumps(value)}")
+    return frozenset(part.strip() for part in str(value).split(separator) if part.strip())
+
+
+def _score(value: Any, at: str) -> float:
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise InputFileError(f"{at}: cannot read the score {value!r} as a finite number")
+    return number
+
+
+def _check_known(values: Sequence[Any], labels: frozenset | None, where: Callable[[int], str], option: str = "--labels") -> None:
+    if labels is None:
+        return
+    for position, value in enumerate(values):
+        unknown = [label for label in value if label not in labels] if isinstance(value, frozenset) else ([value] if value not in labels else [])
+        if unknown:
+            raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in {option} ({', '.join(sorted(labels))})")
+
+
+# --------------------------------------------------------------------------------------------
+# commands
+
+
+def _progress() -> Callable[[int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+    return lambda rows: print(f"\rread {rows:,} rows", end="", file=sys.stderr, flush=True)
+
+
+def _labels(option: str | None) -> list[str] | None:
+    return None if option is None else [label.strip() for label in option.split(",") if label.strip()]
+
+
+def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separator: str) -> Any:
+    labels = _labels(arguments.labels)
+    known = None if labels is None else frozenset(labels)
+    counts = LabelSetCounts(labels)
+    progress = _progress()
+    for values, lines in read_batches(files, actual=arguments.actual, predicted=arguments.predicted,
+                                      delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress):  # fmt: skip
+        batch = {}
+        for role in ("actual", "predicted"):
+            batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
+            _check_known(batch[role], known, lambda position, role=role: _where(files, role, lines[position]))
+        counts.update(batch["actual"], batch["predicted"])
+    if progress:
+        print(file=sys.stderr)
+    return counts.to_evaluation()
+
+
+def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> ConfusionMatrix:
+    labels = _labels(arguments.labels)
+    known = None if labels is None else frozenset(labels)
+    if arguments.score is not None:
+        if not 0.0 <= arguments.threshold <= 1.0:
+            raise InvalidArgumentError(f"--threshold must be in [0, 1], got {arguments.threshold:g}")
+        arguments.predicted = arguments.score
+    matrix = ConfusionMatrix(labels) if labels else None
+    progress = _progress()
+    for values, lines in read_batches(files, actual=arguments.actual, predicted=arguments.predicted,
+                                      delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress):  # fmt: skip
+        actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
+        if arguments.score is not None:
+            scores = [_score(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
+            predicted = [arguments.positive if score >= arguments.threshold else arguments.negative for score in scores]
+        else:
+            predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
+        _check_known(actual, known, lambda position: _where(files, "actual", lines[position]))
+        _check_known(predicted, known, lambda position: _where(files, "predicted", lines[position]))
+        if matrix is None:
+            matrix = ConfusionMatrix.from_predictions(actual, predicted)
+        else:
+            matrix.update(actual, predicted, grow=labels is None)
+    if progress:
+        print(file=sys.stderr)
+    assert matrix is not None  # read_batches raises on a file without rows
+    return matrix if labels else matrix.with_labels(sorted(matrix.labels))
+
+
+def _report(arguments: argparse.Namespace) -> str:
+    files = list(arguments.files)
+    if not files:
+        source: Any = _stream_labels(arguments, [str(example_path())])
+        name = f"bundled example {EXAMPLE_NAME}"
+    else:
+        source = _stream_label_sets(arguments, files, arguments.separator) if arguments.multi_label else _stream_labels(arguments, files)
+        name = " and ".join(files)
+    measures = [measure.strip() for measure in arguments.measures.split(",") if measure.strip()]
+    report = build_report(source, measures=measures)
+    samples = source.get_total_items() if isinstance(source, ConfusionMatrix) else source.n_samples
+    if arguments.plot:
+        _plot(source, arguments.plot)
+    if arguments.format == "json":
+        document = json.loads(report.to_json())
+        document["source"], document["samples"] = name, samples
+        if isinstance(source, ConfusionMatrix):
+            document["confusion_matrix"] = {"labels": [str(label) for label in source.labels], "counts": source.to_array().tolist()}
+        return json.dumps(document, indent=2)
+    if arguments.format == "csv":
+        return report.to_csv().rstrip("\n")
+    if arguments.format == "markdown":
+        return f"# evalkit report: {name}\n\n{samples} samples, {len(report.labels)} classes\n\n{report.to_markdown(arguments.digits)}"
+    title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
+    matrix = f"{source}\n\n" if isinstance(source, ConfusionMatrix) and len(source.labels) <= 30 else ""
+    return f"{title}\n\n{matrix}{report.to_text(arguments.digits)}"
+
+
+def _plot(source: Any, path: str) -> None:
+    try:
+        from evalkit import plots
+    except ImportError as error:  # pragma: no cover - the test extra installs matplotlib
+        raise InvalidArgumentError(f"--plot needs matplotlib: pip install 'evalkit[plot]' ({error})") from None
+    figure = plots.confusion_matrix(source).figure if isinstance(source, ConfusionMatrix) else plots.per_class(source).figure
+    try:
+        figure.savefig(path, dpi=120)
+    except (OSError, ValueError) as error:
+        raise InvalidArgumentError(f"--plot {path}: cannot write the image: {error}") from None
+
+
+def _aa_rar(arguments: argparse.Namespace) -> str:
+    files = list(arguments.files)
+    if not files:
+        files = [str(example_path(NEIGHBORHOOD_EXAMPLE_NAME))]
+        arguments.actual = arguments.actual or "ideal"
+        arguments.predicted = arguments.predicted or "method_1"
+    accuracy = NeighborhoodAccuracy.from_evaluation(_stream_label_sets(arguments, files, arguments.separator))
+    aa, rar = accuracy.get_absolute_accuracy(exact=True), accuracy.get_relative_accuracy_rate(exact=True)
+
+    def shown(value: Fraction | float) -> str:
+        if not isinstance(value, Fraction):
+            return str(value)
+        if arguments.exact and value.denominator != 1:
+            return f"{value} = {float(value):.6g}"
+        return f"{value}" if value.denominator == 1 else f"{float(value):.6g}"
+
+    rows = [
+        ("absolute accuracy (AA)", shown(aa)),
+        ("relative accuracy rate (RAR)", shown(rar)),
+        ("T_pos", str(accuracy.get_t_pos())),
+        ("T_neg", str(accuracy.get_t_neg())),
+        ("sum |P_i|", str(accuracy.get_ideal_total())),
+        ("case", accuracy.get_case() or "none (a family is not a covering)"),
+        ("example-based accuracy", f"{accuracy.get_example_based_accuracy():.6g}"),
+        ("example-based precision", f"{accuracy.get_example_based_precision():.6g}"),
+        ("example-based recall", f"{accuracy.get_example_based_recall():.6g}"),
+    ]
+    if arguments.format == "json":
+        document = accuracy.to_dict()
+        document = {key: None if isinstance(value, float) and not math.isfinite(value) else value for key, value in document.items()}
+        if arguments.exact:
+            document["absolute_accuracy_exact"], document["relative_accuracy_rate_exact"] = str(aa), str(rar)
+        return json.dumps(document, indent=2)
+    if arguments.format == "csv":
+        return "measure,value\n" + "\n".join(f'"{name}","{value}"' for name, value in rows)
+    if arguments.format == "markdown":
+        return "| measure | value |\n|---|---|\n" + "\n".join(f"| {name} | {value} |" for name, value in rows)
+    width = max(len(name) for name, _ in rows) + 2
+    return "\n".join(f"{name:<{width}}{value}" for name, value in rows)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output is None:
+        try:
+            print(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader (``| head``) left early: not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    except OSError as error:
+        raise InvalidArgumentError(f"--output {output}: cannot write the file: {error.strerror or error}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    arguments = _parser().parse_args(argv)
-    text = _example_report(getattr(arguments, "digits", 3))
+    """Run the command line; returns the exit status (0, or 2 for bad input)."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    if arguments.command is None:
+        arguments = parser.parse_args(["report"])
     try:
-        print(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader (``| head``) left early: not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        text = _aa_rar(arguments) if arguments.command == "aa-rar" else _report(arguments)
+        _emit(text, arguments.output)
+    except EvalkitError as error:
+        print(f"evalkit: error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -6,7 +6,7 @@ import csv
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["EXAMPLE_NAME", "example_path", "load_example"]
+__all__ = ["EXAMPLE_NAME", "NEIGHBORHOOD_EXAMPLE_NAME", "example_path", "load_example"]
 
 EXAMPLE_NAME = "iris_predictions.csv"
 """A prediction log over the three iris classes: 150 samples, columns sample, actual, predicted.
@@ -16,9 +16,13 @@ versicolor and virginica), not the output of a published model.
 """
 
 
-def example_path() -> Path:
-    """The path of the bundled example CSV file."""
-    return Path(str(resources.files("evalkit") / "data" / EXAMPLE_NAME))
+NEIGHBORHOOD_EXAMPLE_NAME = "neighborhood_table1.csv"
+"""Table 1 of seed 000 as label sets (``|``-separated): columns element, ideal, method_1, method_2."""
+
+
+def example_path(name: str = EXAMPLE_NAME) -> Path:
+    """The path of a bundled example file (by default the iris prediction log)."""
+    return Path(str(resources.files("evalkit") / "data" / name))
 
 
 def load_example() -> tuple[list[str], list[str]]:

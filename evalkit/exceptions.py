@@ -24,6 +24,7 @@ __all__ = [
     "EmptyInputError",
     "EvalkitError",
     "FormatError",
+    "InputFileError",
     "InputLengthError",
     "InputShapeError",
     "InvalidArgumentError",
@@ -116,6 +117,10 @@ class InvalidTypeError(EvalkitError, TypeError):
 
 class FormatError(EvalkitError, ValueError):
     """A file is not a valid evalkit JSON document (malformed, of another type or version, or hostile)."""
+
+
+class InputFileError(EvalkitError, ValueError):
+    """A prediction file cannot be read: the message names the file, the line and the problem."""
 
 
 class UnknownMetricError(EvalkitError, KeyError):

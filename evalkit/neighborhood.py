@@ -801,21 +801,23 @@ class NeighborhoodAccuracy:
     __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
-        """AA, RAR, the counts, the case and the example-based measures."""
-        return {
+        """AA, RAR, the counts, the case and the example-based measures (and ``T_1``, ``T_2``
+        when the element order is known)."""
+        result: dict[str, Any] = {
             "absolute_accuracy": self.get_absolute_accuracy(),
             "relative_accuracy_rate": self.get_relative_accuracy_rate(),
             "t_pos": self.get_t_pos(),
             "t_neg": self.get_t_neg(),
             "ideal_total": self.get_ideal_total(),
-            "t1": list(self.get_t1()),
-            "t2": list(self.get_t2()),
             "case": self.get_case(),
             "case_t_neg": self.get_case_t_neg(),
             "example_based_accuracy": self.get_example_based_accuracy(),
             "example_based_precision": self.get_example_based_precision(),
             "example_based_recall": self.get_example_based_recall(),
         }
+        if self.universe is not None:
+            result["t1"], result["t2"] = list(self.get_t1()), list(self.get_t2())
+        return result
 
     def __str__(self) -> str:
         def shown(value: float | Fraction) -> str:

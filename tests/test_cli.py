@@ -1,21 +1,40 @@
-"""The evalkit command: with no arguments a report on the bundled example."""
+"""The evalkit command: reports on files of every kind, aa-rar, formats, and one-line errors."""
 
+import json
 import os
 import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
 
-from evalkit import ConfusionMatrix, __version__
+import pytest
+
+from evalkit import ConfusionMatrix, Evaluation, __version__
 from evalkit.cli import main
 from evalkit.datasets import example_path, load_example
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --------------------------------------------------------------------------------------------
+# the main job
+
+
 def test_main_prints_the_example_report(capsys):
-    assert main([]) == 0
-    out = capsys.readouterr().out
+    status, out, _ = run(capsys)
+    assert status == 0
     assert out.startswith("evalkit report: bundled example iris_predictions.csv (150 samples, 3 classes)")
     assert "Confusion Matrix [actual, predicted]" in out
     assert "  versicolor |           0 |          47 |           3 |" in out
@@ -24,8 +43,8 @@ def test_main_prints_the_example_report(capsys):
 
 
 def test_report_subcommand_takes_digits(capsys):
-    assert main(["report", "--digits", "2"]) == 0
-    assert "accuracy           0.97" in capsys.readouterr().out
+    status, out, _ = run(capsys, "report", "--digits", "2")
+    assert status == 0 and "accuracy           0.97" in out
 
 
 def test_python_dash_m_and_the_console_script_run():
@@ -34,8 +53,7 @@ def test_python_dash_m_and_the_console_script_run():
     assert result.returncode == 0 and "macro avg" in result.stdout
     scripts = {entry.name: entry.value for entry in metadata.entry_points(group="console_scripts")}
     assert scripts.get("evalkit") == "evalkit.cli:main"
-    script = Path(sys.executable).parent / "evalkit"
-    result = subprocess.run([str(script)], capture_output=True, text=True)
+    result = subprocess.run([str(Path(sys.executable).parent / "evalkit")], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("evalkit report")
 
 
@@ -47,5 +65,123 @@ def test_version():
 def test_the_bundled_example():
     actual, predicted = load_example()
     assert example_path().name == "iris_predictions.csv"
-    cm = ConfusionMatrix.from_predictions(actual, predicted)
-    assert cm.to_array().tolist() == [[50, 0, 0], [0, 47, 3], [0, 2, 48]]
+    assert ConfusionMatrix.from_predictions(actual, predicted).to_array().tolist() == [[50, 0, 0], [0, 47, 3], [0, 2, 48]]
+
+
+# --------------------------------------------------------------------------------------------
+# files of every kind
+
+
+def test_a_csv_file_gives_the_api_numbers(tmp_path, capsys):
+    path = write(tmp_path, "p.csv", "id,y_true,y_pred\n1,cat,cat\n2,cat,dog\n3,dog,dog\n4,bird,dog\n")
+    status, out, _ = run(capsys, "report", path, "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    cm = ConfusionMatrix.from_predictions(["cat", "cat", "dog", "bird"], ["cat", "dog", "dog", "dog"])
+    assert document["samples"] == 4 and document["confusion_matrix"]["counts"] == cm.to_array().tolist()
+    assert document["averages"]["macro avg"]["f1_score"] == pytest.approx(cm.average("f1_score", "macro"))
+    assert document["summary"]["cohen_kappa"] == pytest.approx(cm.get_cohen_kappa())
+    assert document["classes"]["bird"]["precision"] is None  # undefined: nothing predicted as bird
+
+
+def test_tsv_jsonl_and_two_one_column_files_agree(tmp_path, capsys):
+    rows = [("a", "a"), ("b", "a"), ("b", "b"), ("c", "b")]
+    tsv = write(tmp_path, "p.tsv", "actual\tpredicted\n" + "".join(f"{a}\t{p}\n" for a, p in rows))
+    jsonl = write(tmp_path, "p.jsonl", "".join(json.dumps({"actual": a, "predicted": p}) + "\n" for a, p in rows))
+    truth = write(tmp_path, "truth.txt", "".join(f"{a}\n" for a, _ in rows))
+    guess = write(tmp_path, "guess.txt", "".join(f"{p}\n" for _, p in rows))
+    outputs = [run(capsys, "report", *files, "--format", "csv")[1] for files in ([tsv], [jsonl], [truth, guess])]
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_columns_chosen_by_name_and_an_explicit_label_order(tmp_path, capsys):
+    path = write(tmp_path, "p.csv", "gold,system\nx,y\ny,y\nz,z\n")
+    status, out, _ = run(capsys, "report", path, "--actual", "gold", "--predicted", "system", "--labels", "z,y,x,w", "--format", "csv")
+    assert status == 0
+    names = [line.split(",")[0] for line in out.splitlines()[1:5]]
+    assert names == ["z", "y", "x", "w"]
+
+
+def test_multi_label_files(tmp_path, capsys):
+    path = write(tmp_path, "m.csv", "actual,predicted\nnews|sport,sport\npolitics,politics|news\n,news\nsport,sport\n")
+    status, out, _ = run(capsys, "report", path, "--multi-label", "--format", "json")
+    assert status == 0
+    document = json.loads(out)
+    ev = Evaluation.from_label_sets([{"news", "sport"}, {"politics"}, set(), {"sport"}], [{"sport"}, {"politics", "news"}, {"news"}, {"sport"}])
+    assert document["averages"]["samples avg"]["f1_score"] == pytest.approx(ev.average("f1_score", "samples"))
+    assert document["summary"]["hamming_loss"] == pytest.approx(ev.average("hamming_loss", "micro"))
+    jsonl = write(tmp_path, "m.jsonl", '{"actual": ["a", "b"], "predicted": ["a"]}\n{"actual": [], "predicted": ["b"]}\n')
+    assert run(capsys, "report", jsonl, "--multi-label")[0] == 0
+
+
+def test_score_column_with_a_threshold(tmp_path, capsys):
+    path = write(tmp_path, "s.csv", "actual,probability\n1,0.9\n0,0.4\n1,0.35\n0,0.7\n")
+    status, out, _ = run(capsys, "report", path, "--score", "probability", "--threshold", "0.3", "--format", "json")
+    assert status == 0
+    assert json.loads(out)["confusion_matrix"]["counts"] == [[0, 2], [0, 2]]
+
+
+def test_output_file_markdown_and_plot(tmp_path, capsys):
+    output, image = tmp_path / "r.md", tmp_path / "cm.png"
+    status, out, _ = run(capsys, "report", "--format", "markdown", "--output", str(output), "--plot", str(image))
+    assert status == 0 and out == ""
+    assert output.read_text().startswith("# evalkit report: bundled example")
+    assert image.stat().st_size > 10_000
+
+
+def test_long_files_stream_in_batches(tmp_path, capsys):
+    rows = "".join(f"{i % 7},{(i * 3) % 7}\n" for i in range(25_000))
+    path = write(tmp_path, "big.csv", "actual,predicted\n" + rows)
+    assert run(capsys, "report", path, "--batch-size", "1000", "--format", "csv")[1] == run(capsys, "report", path, "--format", "csv")[1]
+
+
+def test_aa_rar_on_the_bundled_table_and_on_files(tmp_path, capsys):
+    status, out, _ = run(capsys, "aa-rar", "--exact")
+    assert status == 0 and "3/4 = 0.75" in out and "relative accuracy rate (RAR)  3" in out
+    path = write(tmp_path, "f.csv", "ideal,result\na|b,b\nc,c\n")
+    status, out, _ = run(capsys, "aa-rar", path, "--format", "json", "--exact")
+    document = json.loads(out)
+    assert document["absolute_accuracy_exact"] == "2/3" and document["relative_accuracy_rate_exact"] == "2"
+
+
+# --------------------------------------------------------------------------------------------
+# bad input: one line naming file and line, exit status 2, no traceback
+
+
+@pytest.mark.parametrize(
+    ("files", "options", "message"),
+    [
+        ({}, ["missing.csv"], "missing.csv: cannot read the file"),
+        ({"p.csv": "actual,other\na,b\n"}, ["p.csv"], "p.csv:1: no column any of predicted"),
+        ({"p.csv": "actual,predicted\na,b\nc\n"}, ["p.csv"], "p.csv:3: expected 2 fields, got 1"),
+        ({"p.csv": ""}, ["p.csv"], "p.csv: the file is empty"),
+        ({"p.csv": "actual,predicted\n"}, ["p.csv"], "p.csv: no data rows"),
+        ({"p.csv": "actual,predicted\na,b\nc,d\n"}, ["p.csv", "--labels", "a,b,c"], "p.csv:3: label 'd' is not in --labels"),
+        ({"p.csv": "actual,p\n1,0.2\n0,high\n"}, ["p.csv", "--score", "p"], "p.csv:3: cannot read the score 'high'"),
+        ({"p.csv": "actual,p\n1,0.2\n"}, ["p.csv", "--score", "p", "--threshold", "1.5"], "--threshold must be in [0, 1], got 1.5"),
+        ({"p.csv": "actual,predicted\na,\n"}, ["p.csv"], "p.csv:2: empty label"),
+        ({"p.jsonl": '{"actual": "a", "predicted": "b"}\nnot json\n'}, ["p.jsonl"], "p.jsonl:2: not valid JSON"),
+        ({"t.txt": "a\nb\n", "g.txt": "a\n"}, ["t.txt", "g.txt"], "g.txt:2: the file ends here"),
+        ({"p.csv": b"actual,predicted\n\xff,a\n"}, ["p.csv"], "p.csv:2: the text is not UTF-8"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch, files, options, message):
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
+    status, out, err = run(capsys, "report", *options)
+    assert status == 2 and out == ""
+    assert err.startswith("evalkit: error: ") and message in err and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_bad_input_through_the_real_command(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "evalkit", "report", str(tmp_path / "nope.csv")], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))  # fmt: skip
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_unknown_options_exit_with_status_2(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["report", "--no-such-option"])
+    assert caught.value.code == 2

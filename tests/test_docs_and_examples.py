@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs" / "pages").rglob("*.md")) + [ROOT / "README.md"]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+SHELL_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
 def run_env():
@@ -26,6 +27,27 @@ def test_every_python_block_of_the_page_runs(page, capsys):
     for number, block in enumerate(blocks, 1):
         exec(compile(block, f"{page.name}:block{number}", "exec"), namespace)  # noqa: S102
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if SHELL_BLOCK.search(p.read_text(encoding="utf-8"))], ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_shell_block_of_the_page_runs(page, tmp_path):
+    """Shell blocks (```bash) run in one shell per page, in a scratch folder, with the installed
+    evalkit command on the PATH. (The README's install commands are in a ```sh block: CI runs them.)"""
+    script = "set -euo pipefail\n" + "\n".join(SHELL_BLOCK.findall(page.read_text(encoding="utf-8")))
+    env = dict(run_env(), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip()
+
+
+def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_second():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_block = re.search(r"```sh\n(.*?)```", readme, re.DOTALL).group(1).splitlines()
+    install_and_run, install_and_test = (line.split("#")[0].strip() for line in first_block[:2])
+    assert install_and_run == 'python -m pip install . && evalkit'
+    assert install_and_test == 'python -m pip install ".[test]" && python -m pytest'
+    assert readme.index("```sh") < readme.index("evalkit evaluates")  # they open the README
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(install_and_test)
 
 
 def test_the_pages_hold_code_to_run():

@@ -84,3 +84,43 @@ def test_a_confusion_matrix_streams_with_growing_labels():
         streamed.update(y_true[start : start + 128], y_pred[start : start + 128], grow=True)
     whole = ConfusionMatrix.from_predictions(y_true, y_pred)
     assert streamed.with_labels(whole.labels) == whole
+
+
+label_set_data = st.lists(
+    st.tuples(st.frozensets(st.sampled_from("abcde"), max_size=3), st.frozensets(st.sampled_from("abcde"), max_size=3)),
+    min_size=1, max_size=40,
+)  # fmt: skip
+
+
+@given(label_set_data, st.data())
+def test_label_set_streams_give_the_one_shot_averages(pairs, data):
+    from evalkit.streaming import LabelSetCounts
+
+    actual, predicted = [a for a, _ in pairs], [p for _, p in pairs]
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(pairs)), max_size=3)))
+    counts = LabelSetCounts()
+    for start, stop in zip([0, *cuts], [*cuts, len(pairs)]):
+        counts.update(actual[start:stop], predicted[start:stop])
+    if not counts.labels:
+        return
+    streamed = counts.to_evaluation()
+    whole = Evaluation.from_label_sets(actual, predicted)
+    assert streamed.labels == whole.labels and streamed.n_samples == len(pairs)
+    assert streamed == whole.compact()
+    same_averages(streamed, whole)
+    halves = LabelSetCounts()
+    halves.update(actual[: len(pairs) // 2], predicted[: len(pairs) // 2])
+    rest = LabelSetCounts()
+    rest.update(actual[len(pairs) // 2 :], predicted[len(pairs) // 2 :])
+    assert (halves + rest).to_evaluation() == streamed
+
+
+def test_label_set_streams_with_fixed_labels_refuse_others():
+    from evalkit.exceptions import UnknownLabelError
+    from evalkit.streaming import LabelSetCounts
+
+    counts = LabelSetCounts(["x", "y"])
+    counts.update([{"x"}], [{"y"}])
+    with pytest.raises(UnknownLabelError, match="'z'"):
+        counts.update([{"z"}], [set()])
+    assert counts.to_evaluation().labels == ("x", "y") and counts.n_samples == 1

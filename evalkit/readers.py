@@ -1,0 +1,172 @@
+"""Reading prediction files in batches: CSV/TSV, JSON Lines, or two one-column files.
+
+Every problem ends in an :class:`~evalkit.exceptions.InputFileError` whose message names the
+file and the line: a missing column, a ragged row, an empty file, text that is not UTF-8,
+JSON that does not parse. Files are read row by row and handed on in batches, so memory is
+bounded by the batch, not by the file.
+
+Columns are chosen by name. Unless told otherwise the actual values come from the first of
+the columns ``actual, y_true, true, label, target, truth, ideal`` that exists, and the
+predicted ones from ``predicted, y_pred, pred, prediction, output, result``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from evalkit.exceptions import InputFileError
+
+__all__ = ["DEFAULT_COLUMNS", "read_batches"]
+
+DEFAULT_COLUMNS = {
+    "actual": ("actual", "y_true", "true", "label", "target", "truth", "ideal"),
+    "predicted": ("predicted", "y_pred", "pred", "prediction", "output", "result"),
+}
+"""The column names tried, in order, for each role when none is given."""
+
+Batch = tuple[dict[str, list[Any]], list[int]]
+
+
+def _choose(header: list[str], role: str, wanted: str | None, path: str) -> int:
+    candidates = (wanted,) if wanted else DEFAULT_COLUMNS[role]
+    for name in candidates:
+        if name in header:
+            return header.index(name)
+    asked = repr(wanted) if wanted else "any of " + ", ".join(candidates)
+    raise InputFileError(f"{path}:1: no column {asked} for the {role} values (columns: {', '.join(header) or 'none'})")
+
+
+def _lines(path: str) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a UTF-8 text file, without their line ends (a byte-order mark is dropped)."""
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                raise InputFileError(f"{path}:{number}: the text is not UTF-8") from None
+            yield number, line.rstrip("\r\n")
+
+
+def _csv_rows(path: str, columns: dict[str, str | None], delimiter: str) -> Iterator[tuple[int, dict[str, str]]]:
+    lines = _lines(path)
+    reader = csv.reader((line for _, line in lines), delimiter=delimiter)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise InputFileError(f"{path}: the file is empty (no header row)")
+        header = [name.strip() for name in header]
+        positions = {role: _choose(header, role, wanted, path) for role, wanted in columns.items()}
+        empty = True
+        for row in reader:
+            if not row:
+                continue  # a blank line
+            if len(row) != len(header):
+                raise InputFileError(f"{path}:{reader.line_num}: expected {len(header)} fields, got {len(row)}")
+            empty = False
+            yield reader.line_num, {role: row[position] for role, position in positions.items()}
+    except csv.Error as error:
+        raise InputFileError(f"{path}:{reader.line_num}: {error}") from None
+    if empty:
+        raise InputFileError(f"{path}: no data rows after the header")
+
+
+def _jsonl_rows(path: str, columns: dict[str, str | None]) -> Iterator[tuple[int, dict[str, Any]]]:
+    names: dict[str, str] | None = None
+    empty = True
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:
+            raise InputFileError(f"{path}:{number}: not valid JSON ({error.msg})") from None
+        if not isinstance(record, dict):
+            raise InputFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
+        if names is None:
+            names = {role: list(record)[_choose(list(record), role, wanted, path)] for role, wanted in columns.items()}
+        missing = [name for name in names.values() if name not in record]
+        if missing:
+            raise InputFileError(f"{path}:{number}: no field {missing[0]!r}")
+        empty = False
+        yield number, {role: record[name] for role, name in names.items()}
+    if empty:
+        raise InputFileError(f"{path}: the file is empty")
+
+
+def _paired_rows(paths: tuple[str, str]) -> Iterator[tuple[int, dict[str, str]]]:
+    first, second = (_lines(path) for path in paths)
+    empty = True
+    while True:
+        a, b = next(first, None), next(second, None)
+        if a is None and b is None:
+            break
+        if a is None or b is None:
+            short, line = (paths[0], b[0]) if a is None else (paths[1], a[0])
+            raise InputFileError(f"{short}:{line}: the file ends here, but the other one goes on")
+        empty = False
+        yield a[0], {"actual": a[1], "predicted": b[1]}
+    if empty:
+        raise InputFileError(f"{paths[0]}: the file is empty")
+
+
+def read_batches(
+    paths: list[str],
+    *,
+    actual: str | None = None,
+    predicted: str | None = None,
+    delimiter: str | None = None,
+    batch_size: int = 100_000,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Batch]:
+    """Batches of ``({"actual": [...], "predicted": [...]}, [line numbers])``.
+
+    Args:
+        paths: one table (``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson``, anything else
+            read as CSV) or two one-column files of the same length (one value per line, no
+            header).
+        actual, predicted: the column names (see :data:`DEFAULT_COLUMNS` for the defaults).
+        delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
+        batch_size: rows per batch.
+        progress: called with the number of rows read after every batch.
+    """
+    if len(paths) == 2:
+        rows: Iterator[tuple[int, dict[str, Any]]] = _paired_rows((paths[0], paths[1]))
+    elif len(paths) == 1:
+        path = paths[0]
+        if os.path.isdir(path):
+            raise InputFileError(f"{path}: is a directory, not a file")
+        suffix = Path(path).suffix.lower()
+        columns = {"actual": actual, "predicted": predicted}
+        if suffix in (".jsonl", ".ndjson"):
+            rows = _jsonl_rows(path, columns)
+        else:
+            rows = _csv_rows(path, columns, delimiter or ("\t" if suffix in (".tsv", ".tab") else ","))
+    else:
+        raise InputFileError(f"give one table or two one-column files, got {len(paths)} files")
+    values: dict[str, list[Any]] = {"actual": [], "predicted": []}
+    lines: list[int] = []
+    total = 0
+    for number, row in rows:
+        values["actual"].append(row["actual"])
+        values["predicted"].append(row["predicted"])
+        lines.append(number)
+        if len(lines) >= batch_size:
+            total += len(lines)
+            yield values, lines
+            if progress:
+                progress(total)
+            values, lines = {"actual": [], "predicted": []}, []
+    if lines:
+        total += len(lines)
+        yield values, lines
+        if progress:
+            progress(total)

@@ -1,0 +1,47 @@
+"""Plots of evalkit results (needs the plot extra: pip install "evalkit[plot]").
+
+    python examples/plots.py [OUTPUT_DIRECTORY]    # default: a new temporary directory
+
+Writes the images shown in the documentation: a confusion matrix of the bundled example,
+a normalised one of 40 classes, per-class bars of a multi-label evaluation, and two
+comparisons (two classifiers per class; AA/RAR of two methods).
+"""
+
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, plots
+from evalkit.datasets import load_example
+
+output = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="evalkit-plots-"))
+output.mkdir(parents=True, exist_ok=True)
+
+iris = ConfusionMatrix.from_predictions(*load_example())
+plots.confusion_matrix(iris).figure.savefig(output / "confusion_matrix.png", dpi=90)
+
+rng = np.random.default_rng(0)
+names = np.array([f"class_{k:02d}" for k in range(40)])
+truth = rng.integers(0, 40, 6000)
+guess = np.where(rng.random(6000) < 0.75, truth, rng.integers(0, 40, 6000))
+many = ConfusionMatrix.from_predictions(names[truth], names[guess])
+plots.confusion_matrix(many, normalize="true").figure.savefig(output / "confusion_matrix_40.png", dpi=60)
+
+tags = Evaluation.from_label_sets(
+    [{"news", "sport"}, {"politics"}, {"economy"}, {"sport"}, {"news"}, {"economy", "politics"}],
+    [{"sport"}, {"politics", "news"}, {"economy"}, {"sport"}, {"news", "sport"}, {"economy"}],
+)
+plots.per_class(tags, ["precision", "recall", "f1_score"]).figure.savefig(output / "per_class.png", dpi=90)
+
+old = ConfusionMatrix.from_array([[45, 3, 2], [6, 40, 4], [3, 7, 40]], ["low", "mid", "high"])
+new = ConfusionMatrix.from_array([[47, 2, 1], [4, 43, 3], [5, 4, 41]], ["low", "mid", "high"])
+plots.compare(old, new, names=["old model", "new model"]).figure.savefig(output / "compare.png", dpi=90)
+
+ideal = Covering("abcdefg", [{"b", "c", "d"}, {"a", "e", "f"}, {"a", "g"}])
+first = NeighborhoodSystem(ideal).evaluate(Covering("abcdefg", [{"b", "c"}, {"e", "f"}, {"a", "d", "g"}]))
+second = NeighborhoodSystem(ideal).evaluate(Covering("abcdefg", [{"b", "c"}, {"e", "c", "f"}, {"a", "d", "g"}]))
+plots.compare(first, second, names=["method 1", "method 2"]).figure.savefig(output / "aa_rar.png", dpi=90)
+
+print("wrote", ", ".join(sorted(path.name for path in output.glob("*.png"))), "to", output)
