@@ -1,44 +1,52 @@
-"""Benchmarks: evalkit against the numpy floor and against peers, as ratios measured in one run.
+"""Benchmarks: evalkit against the numpy floor and against its peers, as ratios measured in one run.
 
-Machines here are noisy, so every case times all its contenders in the same run (best of
-several repeats, interleaved) and reports ratios; absolute times are shown for orientation
-only. Peak extra memory is measured with tracemalloc (numpy reports its allocations there).
-
-    python benchmarks/run.py                 # all cases, Markdown table on stdout
-    python benchmarks/run.py --quick         # smaller sizes, for a smoke run
+    python -m pip install ".[benchmark]"          # scikit-learn, PyCM, torch (CPU), torchmetrics
+    python benchmarks/run.py                       # every case; Markdown table on stdout
     python benchmarks/run.py --output benchmarks/results.md
+    python benchmarks/run.py --quick               # a tenth of the sizes: a smoke run
 
-Peers (scikit-learn, PyCM) come from the ``benchmark`` extra: ``pip install ".[benchmark]"``;
-a missing peer is reported as missing, not silently skipped.
+Machines here are noisy, so every case times all its contenders in the same run (interleaved
+best-of-N for evalkit and the floor, one timing for slow peers) and the table reports ratios;
+absolute times are for orientation only. Slow peers are timed on a slice of the data and
+scaled linearly, and say so. Peak extra memory of evalkit is measured with tracemalloc
+(numpy reports its allocations there) against the size of the input arrays. A peer that is
+not installed is reported as missing, never silently skipped.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import platform
+import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 import evalkit
 from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem
+from evalkit.report import build_report
+
+AVERAGES = ("micro", "macro", "weighted", "samples")
 
 
 @dataclass
 class Case:
-    """One workload: a floor, evalkit, and peers, all computing the same counts."""
+    """One workload: a floor, evalkit, and peers, all computing the same thing."""
 
     name: str
     input_bytes: int
     contenders: dict[str, Callable[[], object]] = field(default_factory=dict)
-    targets: dict[str, str] = field(default_factory=dict)  # contender -> target text
+    target: str = ""
     scale: dict[str, float] = field(default_factory=dict)  # contender timed on a slice -> n / slice
-    once: set[str] = field(default_factory=set)  # slow peers: timed once, not best of several
+    once: set[str] = field(default_factory=set)  # slow peers: timed once
+    missing: list[str] = field(default_factory=list)
 
 
 def _best_time(function: Callable[[], object], repeats: int) -> float:
@@ -60,70 +68,98 @@ def _peak_bytes(function: Callable[[], object]) -> int:
     return peak
 
 
-def _peer(module: str) -> object | None:
+def _peer(module: str, case: Case) -> bool:
     try:
-        return __import__(module)
+        __import__(module)
+        return True
     except ImportError:
-        return None
+        case.missing.append(module)
+        return False
 
 
-def integer_labels(n: int, m: int, seed: int = 0) -> Case:
-    rng = np.random.default_rng(seed)
+# --------------------------------------------------------------------------------------------
+# cases
+
+
+def integer_labels(n: int, m: int) -> Case:
+    rng = np.random.default_rng(n + m)
     y_true, y_pred = rng.integers(0, m, n), rng.integers(0, m, n)
-    case = Case(f"confusion matrix, {n:,} int labels, {m} classes", y_true.nbytes + y_pred.nbytes)
-    case.contenders["numpy floor"] = lambda: np.bincount(y_true * m + y_pred, minlength=m * m)
+    case = Case(f"confusion matrix, {n:,} int labels, {m} classes", y_true.nbytes + y_pred.nbytes,
+                target="≤ 1.3× floor; ≥ 20× faster than scikit-learn")  # fmt: skip
+    case.contenders["numpy floor (bincount)"] = lambda: np.bincount(y_true * m + y_pred, minlength=m * m)
     case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred)
-    sklearn = _peer("sklearn.metrics")
-    if sklearn is not None:
+    if _peer("sklearn", case):
         from sklearn.metrics import confusion_matrix
 
         case.contenders["scikit-learn"] = lambda: confusion_matrix(y_true, y_pred)
-    case.targets = {"evalkit": "≤ 1.3× floor; ≥ 20× faster than scikit-learn"}
+        case.once.add("scikit-learn")
+    if _peer("torchmetrics", case):
+        import torch
+        from torchmetrics.functional.classification import multiclass_confusion_matrix
+
+        torch.set_num_threads(1)
+        target, preds = torch.from_numpy(y_true), torch.from_numpy(y_pred)
+        case.contenders["torchmetrics (CPU)"] = lambda: multiclass_confusion_matrix(preds, target, num_classes=m)
+        case.once.add("torchmetrics (CPU)")
     return case
 
 
-def string_labels(n: int, m: int, as_array: bool, seed: int = 1) -> Case:
-    rng = np.random.default_rng(seed)
+def full_report(n: int, m: int) -> Case:
+    rng = np.random.default_rng(5)
+    y_true, y_pred = rng.integers(0, m, n), rng.integers(0, m, n)
+    case = Case(f"full per-class report, {n:,} labels, {m} classes", y_true.nbytes + y_pred.nbytes,
+                target="≥ 30× faster than scikit-learn")  # fmt: skip
+    case.contenders["numpy floor (bincount)"] = lambda: np.bincount(y_true * m + y_pred, minlength=m * m)
+    case.contenders["evalkit"] = lambda: build_report(ConfusionMatrix.from_predictions(y_true, y_pred)).to_text()
+    if _peer("sklearn", case):
+        from sklearn.metrics import classification_report
+
+        case.contenders["scikit-learn"] = lambda: classification_report(y_true, y_pred, zero_division=0)
+        case.once.add("scikit-learn")
+    return case
+
+
+def string_labels(n: int, m: int, as_array: bool) -> Case:
+    rng = np.random.default_rng(1)
     names = np.array([f"class_{k:03d}" for k in range(m)])
     y_true, y_pred = names[rng.integers(0, m, n)], names[rng.integers(0, m, n)]
     kind = "numpy str array" if as_array else "list of str"
+    size = y_true.nbytes + y_pred.nbytes if as_array else 2 * n * 8
     if not as_array:
         y_true, y_pred = y_true.tolist(), y_pred.tolist()
-    size = (y_true.nbytes + y_pred.nbytes) if as_array else 2 * n * 8
-    case = Case(f"confusion matrix, {n:,} string labels ({kind}), {m} classes", size)
+    case = Case(f"confusion matrix, {n:,} string labels ({kind}), {m} classes", size,
+                target="≥ 3× faster than scikit-learn; faster than PyCM")  # fmt: skip
     lookup = {name: k for k, name in enumerate(names.tolist())}
 
-    def floor() -> object:  # the least any label path can do: one dict lookup per label
+    def floor() -> object:  # one dict lookup per label, then a bincount
         t = np.fromiter(map(lookup.__getitem__, y_true if not as_array else y_true.tolist()), np.intp, n)
         p = np.fromiter(map(lookup.__getitem__, y_pred if not as_array else y_pred.tolist()), np.intp, n)
         return np.bincount(t * m + p, minlength=m * m)
 
     case.contenders["dict floor"] = floor
     case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred)
-    if _peer("sklearn.metrics") is not None:
+    if _peer("sklearn", case):
         from sklearn.metrics import confusion_matrix
 
         case.contenders["scikit-learn"] = lambda: confusion_matrix(y_true, y_pred)
-    if _peer("pycm") is not None:
+        case.once.add("scikit-learn")
+    if _peer("pycm", case):
         from pycm import ConfusionMatrix as PycmMatrix
 
-        part = min(n, 100_000)  # PyCM is pure Python: time a slice, extrapolate linearly
+        part = min(n, 100_000)  # PyCM is pure Python: time a slice, scale linearly
         t_part, p_part = list(y_true[:part]), list(y_pred[:part])
         name = f"PyCM (timed on {part:,}, × {n / part:g})"
         case.contenders[name] = lambda: PycmMatrix(actual_vector=t_part, predict_vector=p_part)
         case.scale[name] = n / part
-    case.targets = {"evalkit": "≥ 3× faster than scikit-learn; faster than PyCM"}
     return case
 
 
-AVERAGES = ("micro", "macro", "weighted", "samples")
-
-
-def multilabel(n: int, m: int, seed: int = 2) -> Case:
-    rng = np.random.default_rng(seed)
+def multilabel(n: int, m: int) -> Case:
+    rng = np.random.default_rng(2)
     actual = rng.random((n, m), dtype=np.float32) < 0.1
     predicted = rng.random((n, m), dtype=np.float32) < 0.1
-    case = Case(f"multi-label F1, four averages, {n:,} x {m} bool", actual.nbytes + predicted.nbytes)
+    case = Case(f"multi-label F1, four averages, {n:,} x {m} bool", actual.nbytes + predicted.nbytes,
+                target="≤ 2× floor; ≥ 20× faster than scikit-learn")  # fmt: skip
 
     def floor() -> object:  # one pass of column and row sums over the logical cells
         both = actual & predicted
@@ -133,24 +169,34 @@ def multilabel(n: int, m: int, seed: int = 2) -> Case:
         evaluation = Evaluation.from_indicators(actual, predicted)
         return [evaluation.average("f1_score", average) for average in AVERAGES]
 
-    case.contenders["numpy floor"] = floor
+    case.contenders["numpy floor (row and column sums)"] = floor
     case.contenders["evalkit"] = ours
-    if _peer("sklearn.metrics") is not None:
+    if _peer("sklearn", case):
         from sklearn.metrics import precision_recall_fscore_support
 
-        case.contenders["scikit-learn"] = lambda: [
-            precision_recall_fscore_support(actual, predicted, average=average, zero_division=np.nan) for average in AVERAGES
+        part = min(n, 100_000)
+        name = f"scikit-learn (timed on {part:,}, × {n / part:g})"
+        case.contenders[name] = lambda: [
+            precision_recall_fscore_support(actual[:part], predicted[:part], average=average, zero_division=np.nan) for average in AVERAGES
         ]
-        case.once.add("scikit-learn")
-    case.targets = {"evalkit": "≤ 2× floor; ≥ 20× faster than scikit-learn"}
+        case.scale[name] = n / part
+    if _peer("torchmetrics", case):
+        import torch
+        from torchmetrics.functional.classification import multilabel_f1_score
+
+        target, preds = torch.from_numpy(actual.view(np.uint8)), torch.from_numpy(predicted.view(np.uint8))
+        name = "torchmetrics (CPU; micro, macro, weighted)"
+        case.contenders[name] = lambda: [multilabel_f1_score(preds, target, num_labels=m, average=a) for a in ("micro", "macro", "weighted")]
+        case.once.add(name)
     return case
 
 
-def soft(n: int, m: int, seed: int = 3) -> Case:
-    rng = np.random.default_rng(seed)
+def soft(n: int, m: int) -> Case:
+    rng = np.random.default_rng(3)
     actual = rng.random((n, m), dtype=np.float32)
     predicted = rng.random((n, m), dtype=np.float32)
-    case = Case(f"soft F1 (product t-norm), four averages, {n:,} x {m} float32", actual.nbytes + predicted.nbytes)
+    case = Case(f"soft F1 (product t-norm), four averages, {n:,} x {m} float32", actual.nbytes + predicted.nbytes,
+                target="peak extra memory ≤ 2× input")  # fmt: skip
 
     def floor() -> object:
         both = actual * predicted
@@ -160,20 +206,19 @@ def soft(n: int, m: int, seed: int = 3) -> Case:
         evaluation = Evaluation.from_soft(actual, predicted)
         return [evaluation.average("f1_score", average) for average in AVERAGES]
 
-    case.contenders["numpy floor"] = floor
+    case.contenders["numpy floor (row and column sums)"] = floor
     case.contenders["evalkit"] = ours
-    case.targets = {"evalkit": "peak extra memory ≤ 2× input"}
     return case
 
 
-def aa_rar(n: int, m: int, with_sets: bool, seed: int = 4) -> Case:
-    """AA and RAR (seed 000) of a result against the ideal, both 0/1 indicator matrices."""
-    rng = np.random.default_rng(seed)
+def aa_rar(n: int, m: int, with_sets: bool) -> Case:
+    rng = np.random.default_rng(4)
     ideal = rng.random((n, m), dtype=np.float32) < 0.1
     result = ideal ^ (rng.random((n, m), dtype=np.float32) < 0.05)
-    case = Case(f"AA and RAR, {n:,} x {m} bool", ideal.nbytes + result.nbytes)
+    target = "≥ 100× faster than the set-based formulas" if with_sets else "≤ 2× floor"
+    case = Case(f"AA and RAR, {n:,} x {m} bool", ideal.nbytes + result.nbytes, target=target)
 
-    def floor() -> object:  # one pass of row and column sums over the logical cells
+    def floor() -> object:
         both = ideal & result
         return [x.sum(axis) for x in (both, ideal, result) for axis in (0, 1)]
 
@@ -181,9 +226,8 @@ def aa_rar(n: int, m: int, with_sets: bool, seed: int = 4) -> Case:
         accuracy = NeighborhoodSystem(Covering.from_indicator(ideal)).evaluate(Covering.from_indicator(result))
         return accuracy.get_absolute_accuracy(), accuracy.get_relative_accuracy_rate()
 
-    case.contenders["numpy floor"] = floor
+    case.contenders["numpy floor (row and column sums)"] = floor
     case.contenders["evalkit"] = ours
-    case.targets = {"evalkit": "≤ 2× floor"}
     if with_sets:
         blocks = [set(np.flatnonzero(ideal[:, j]).tolist()) for j in range(m)]
         result_blocks = [set(np.flatnonzero(result[:, j]).tolist()) for j in range(m)]
@@ -197,18 +241,32 @@ def aa_rar(n: int, m: int, with_sets: bool, seed: int = 4) -> Case:
                 t_neg += max(len(q_result - q), len(q - q_result))
             return t_pos / sum(map(len, blocks)), t_pos / t_neg
 
-        case.contenders["set-based (paper's formulas)"] = straightforward
-        case.once.add("set-based (paper's formulas)")
-        case.targets["evalkit"] = "≥ 100× faster than the set-based formulas"
+        case.contenders["set-based (the paper's formulas)"] = straightforward
+        case.once.add("set-based (the paper's formulas)")
     return case
+
+
+def import_time(repeats: int = 5) -> str:
+    """Wall time of ``import evalkit`` in a fresh interpreter, and the optional packages it loaded."""
+    code = "import sys, time; s = time.perf_counter(); import evalkit; t = time.perf_counter() - s; " \
+           "print(t, sorted(m for m in ('matplotlib', 'sklearn', 'scipy', 'dask', 'pandas', 'torch') if m in sys.modules))"  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.split(" ", 1) for _ in range(repeats)]
+    best = min(float(seconds) for seconds, _ in runs)
+    return f"`import evalkit`: {best * 1e3:.0f} ms (best of {repeats}; target < 300 ms), optional packages imported: {runs[0][1].strip()}"
+
+
+# --------------------------------------------------------------------------------------------
+# the table
 
 
 def run(cases: list[Case], repeats: int) -> str:
     lines = [
-        f"evalkit {evalkit.__version__}, numpy {np.__version__}, Python {platform.python_version()}, "
-        f"{platform.machine()}; best of {repeats}; ratio = time / evalkit time (> 1: evalkit faster)",
+        f"evalkit {evalkit.__version__}, numpy {np.__version__}, Python {platform.python_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} cores. Ratio = contender time / evalkit time (> 1: evalkit is faster); "
+        f"evalkit and floors best of {repeats}, slow peers once.",
         "",
-        "| case | contender | time (ms) | ratio to evalkit | evalkit / floor | peak extra memory / input | target |",
+        "| case | contender | time (ms) | ratio to evalkit | evalkit / floor | evalkit peak memory / input | target |",
         "|---|---|---:|---:|---:|---:|---|",
     ]
     for case in cases:
@@ -216,31 +274,32 @@ def run(cases: list[Case], repeats: int) -> str:
             name: _best_time(function, 1 if name in case.scale or name in case.once else repeats) * case.scale.get(name, 1.0)
             for name, function in case.contenders.items()
         }
-        floor_name = next(name for name in case.contenders if "floor" in name)
+        floor = next(name for name in case.contenders if "floor" in name)
         ours = times["evalkit"]
         memory = _peak_bytes(case.contenders["evalkit"]) / case.input_bytes
         for name, seconds in times.items():
-            floor_ratio = f"{ours / times[floor_name]:.2f}" if name == "evalkit" else ""
-            mem = f"{memory:.2f}" if name == "evalkit" else ""
+            mine = name == "evalkit"
             lines.append(
-                f"| {case.name} | {name} | {seconds * 1e3:.1f} | {seconds / ours:.2f} | {floor_ratio} | {mem} | "
-                f"{case.targets.get(name, '')} |"
+                f"| {case.name} | {name} | {seconds * 1e3:.1f} | {seconds / ours:.2f} | {f'{ours / times[floor]:.2f}' if mine else ''} | "
+                f"{f'{memory:.2f}' if mine else ''} | {case.target if mine else ''} |"
             )
-        print(lines[-1], file=sys.stderr)
+        for module in case.missing:
+            lines.append(f"| {case.name} | {module} | not installed | | | | |")
+        print(f"done: {case.name}", file=sys.stderr)
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="a tenth of the sizes (a smoke run)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--output", help="also write the table to this file")
     arguments = parser.parse_args()
     scale = 10 if arguments.quick else 1
-    cases = [
-        integer_labels(10_000_000 // scale, 10),
-        integer_labels(10_000_000 // scale, 1000),
-        integer_labels(100_000, 10),
+    started = time.perf_counter()
+    cases = [integer_labels(n // scale, m) for m in (10, 1000) for n in (100_000, 1_000_000, 10_000_000)]
+    cases += [
+        full_report(1_000_000 // scale, 10),
         string_labels(1_000_000 // scale, 20, as_array=False),
         string_labels(1_000_000 // scale, 20, as_array=True),
         multilabel(1_000_000 // scale, 100),
@@ -249,10 +308,10 @@ def main() -> None:
         aa_rar(100_000 // scale, 100, with_sets=True),
     ]
     table = run(cases, arguments.repeats)
-    print(table)
+    text = f"{table}\n\n{import_time()}\n\nWhole run: {time.perf_counter() - started:.0f} s (`python benchmarks/run.py`)."
+    print(text)
     if arguments.output:
-        with open(arguments.output, "w", encoding="utf-8") as handle:
-            handle.write(table + "\n")
+        Path(arguments.output).write_text(text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -199,20 +199,27 @@ def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_li
     n = len(actual)
     if n <= 4 * _CHUNK:  # small inputs sit in cache already: one pass, as few calls as possible
         bits = int(np.bitwise_or.reduce(actual) | np.bitwise_or.reduce(predicted))
-        if bits < 0 or (bits + 1) ** 2 > table_limit:
+        if bits < 0:
             return None
-        return np.bincount(actual * (bits + 1) + predicted, minlength=(bits + 1) ** 2).reshape(bits + 1, bits + 1)
+        size = bits + 1
+        if size * size > _SMALL_CHUNKED_TABLE:  # a large table: size it exactly (two cheap reductions)
+            size = int(max(actual.max(), predicted.max())) + 1
+        if size * size > table_limit:
+            return None
+        return np.bincount(actual * size + predicted, minlength=size * size).reshape(size, size)
     chunk = _CHUNK
     head = int(np.bitwise_or.reduce(actual[:chunk]) | np.bitwise_or.reduce(predicted[:chunk]))
     whole = (head + 1) ** 2 > _SMALL_CHUNKED_TABLE  # one bincount at the end over all flat indexes
     flat_all = np.empty(n, dtype=np.intp) if whole else None
     buffer = None if whole else np.empty(chunk, dtype=np.intp)
-    bound, size = 0, 1
+    bound, size, high = 0, 1, 0
     out = np.zeros(1, dtype=np.int64)
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
         a, p = actual[start:stop], predicted[start:stop]
         bits = int(np.bitwise_or.reduce(a) | np.bitwise_or.reduce(p))
+        if whole:  # the exact largest value, to trim the table at the end (the chunk is in cache)
+            high = max(high, int(a.max()), int(p.max()))
         if bits < 0:
             return None
         if bits & ~bound:  # a value above every value seen so far: grow the table
@@ -233,7 +240,8 @@ def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_li
         if not whole:
             out += np.bincount(flat, minlength=size * size)
     if whole:
-        out = np.bincount(flat_all, minlength=size * size)
+        table = np.bincount(flat_all, minlength=size * size).reshape(size, size)
+        return table if high + 1 == size else np.ascontiguousarray(table[: high + 1, : high + 1])
     return out.reshape(size, size)
 
 

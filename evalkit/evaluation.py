@@ -611,8 +611,8 @@ class Evaluation:
         weights = self._sample_weights()
         cells = self.sample_cells
         stacked = np.stack([np.asarray(getattr(cells, name)) for name in ("tp", "fp", "fn", "tn")], axis=1)
-        rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
-        merged = np.bincount(inverse.ravel(), weights=None if weights is None else weights, minlength=len(rows))
+        rows, inverse = _distinct_rows(stacked)
+        merged = np.bincount(inverse, weights=None if weights is None else weights, minlength=len(rows))
         compacted = Cells(*(rows[:, k] for k in range(4)))
         kept = merged > 0
         return attrs.evolve(self, sample_cells=compacted[kept], sample_index=None, sample_weights=merged[kept].astype(np.int64))
@@ -714,6 +714,24 @@ class Evaluation:
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"
+
+
+def _distinct_rows(stacked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a 2-D array (sorted) and, for each row, the index of its distinct row.
+
+    Small non-negative integer rows are packed into one int64 key each and sorted as a vector,
+    which is many times faster than ``np.unique(axis=0)``; other rows take that route.
+    """
+    if len(stacked) and stacked.dtype.kind in "iu" and stacked.min() >= 0:
+        base = int(stacked.max()) + 1
+        if base ** stacked.shape[1] < 2**62:
+            keys = np.zeros(len(stacked), dtype=np.int64)
+            for column in stacked.T:
+                keys = keys * base + column
+            distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            return stacked[first], inverse.ravel()
+    rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    return rows, inverse.ravel()
 
 
 def _stack_cells(parts: list[Cells], add: bool = False) -> Cells:

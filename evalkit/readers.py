@@ -133,7 +133,8 @@ def read_batches(
         paths: one table (``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson``, anything else
             read as CSV) or two one-column files of the same length (one value per line, no
             header).
-        actual, predicted: the column names (see :data:`DEFAULT_COLUMNS` for the defaults).
+        actual: the column of the actual values (see :data:`DEFAULT_COLUMNS` for the default).
+        predicted: the column of the predicted values.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.

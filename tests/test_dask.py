@@ -1,0 +1,84 @@
+"""evalkit.dask on a real dask.distributed cluster of worker processes equals the in-memory result."""
+
+import dask.array as da
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+import pytest
+from distributed import Client, LocalCluster
+
+from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodAccuracy, NeighborhoodSystem
+from evalkit import dask as evalkit_dask
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
+
+
+@pytest.fixture(scope="module")
+def client():
+    """Two worker processes: every partition is counted in another process than the test's."""
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as connected:
+        yield connected
+
+
+def test_the_cluster_has_worker_processes(client):
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_confusion_matrix_of_dask_arrays(client):
+    rng = np.random.default_rng(0)
+    y_true, y_pred = rng.integers(0, 7, 50_000), rng.integers(0, 7, 50_000)
+    y_true[-3] = 11  # a label only the last partition has
+    distributed = evalkit_dask.confusion_matrix(da.from_array(y_true, chunks=6_000), da.from_array(y_pred, chunks=7_000))
+    assert distributed == ConfusionMatrix.from_predictions(y_true, y_pred)
+    fixed = evalkit_dask.confusion_matrix(da.from_array(y_true, chunks=9_000), da.from_array(y_pred, chunks=9_000), labels=[11, *range(7), 99])
+    assert fixed == ConfusionMatrix.from_predictions(y_true, y_pred, labels=[11, *range(7), 99])
+
+
+def test_confusion_matrix_of_dask_dataframe_columns(client):
+    rng = np.random.default_rng(1)
+    names = np.array(["cat", "dog", "bird", "fish"])
+    frame = pd.DataFrame({"actual": names[rng.integers(0, 4, 20_000)], "predicted": names[rng.integers(0, 4, 20_000)]})
+    distributed = evalkit_dask.confusion_matrix(*(dd.from_pandas(frame, npartitions=5)[c] for c in ("actual", "predicted")))
+    assert distributed == ConfusionMatrix.from_predictions(frame["actual"].to_numpy(), frame["predicted"].to_numpy())
+
+
+def test_indicator_and_soft_evaluations(client):
+    rng = np.random.default_rng(2)
+    actual, predicted = rng.random((30_000, 12)) < 0.2, rng.random((30_000, 12)) < 0.2
+    mask = rng.random((30_000, 12)) < 0.95
+    distributed = evalkit_dask.evaluate_indicators(da.from_array(actual, chunks=(4_000, 5)), da.from_array(predicted, chunks=(3_000, 12)),
+                                                   mask=da.from_array(mask, chunks=2_500))  # fmt: skip
+    assert distributed == Evaluation.from_indicators(actual, predicted, mask=mask).compact()
+    soft_actual, soft_predicted = rng.random((5_000, 4)), rng.random((5_000, 4))
+    soft = evalkit_dask.evaluate_soft(da.from_array(soft_actual, chunks=1_000), da.from_array(soft_predicted, chunks=1_000), tnorm="minimum")
+    local = Evaluation.from_soft(soft_actual, soft_predicted, tnorm="minimum")
+    for average in ("micro", "macro", "weighted", "samples"):
+        assert soft.average("f1_score", average) == pytest.approx(local.average("f1_score", average), rel=1e-12)
+
+
+def test_label_sets_in_dataframe_columns(client):
+    frame = pd.DataFrame({"actual": ["a|b", "c", "", "a", "b|c"] * 400, "predicted": ["a", "c|b", "b", "a", ""] * 400})
+    table = dd.from_pandas(frame, npartitions=4)
+    distributed = evalkit_dask.evaluate_label_sets(table["actual"], table["predicted"], separator="|")
+    split = [[{part for part in value.split("|") if part} for value in frame[column]] for column in ("actual", "predicted")]
+    assert distributed == Evaluation.from_label_sets(*split).compact()
+
+
+def test_aa_rar_of_dask_arrays(client):
+    rng = np.random.default_rng(3)
+    ideal = rng.random((20_000, 8)) < 0.2
+    result = ideal ^ (rng.random(ideal.shape) < 0.05)
+    distributed = evalkit_dask.aa_rar(da.from_array(ideal, chunks=3_000), da.from_array(result, chunks=3_000))
+    local = NeighborhoodSystem(Covering.from_indicator(ideal)).evaluate(Covering.from_indicator(result))
+    assert isinstance(distributed, NeighborhoodAccuracy)
+    assert distributed.get_absolute_accuracy(exact=True) == local.get_absolute_accuracy(exact=True)
+    assert distributed.get_relative_accuracy_rate(exact=True) == local.get_relative_accuracy_rate(exact=True)
+    assert distributed.get_case() == local.get_case()
+
+
+def test_bad_collections_are_refused():
+    with pytest.raises(InvalidTypeError, match="Dask array or a Dask DataFrame column"):
+        evalkit_dask.confusion_matrix([1, 2], [1, 2])
+    with pytest.raises(InputLengthError):
+        evalkit_dask.confusion_matrix(da.zeros(5, chunks=2, dtype=int), da.zeros(6, chunks=2, dtype=int))
+    with pytest.raises(InputShapeError):
+        evalkit_dask.evaluate_indicators(da.zeros((4, 2), chunks=2, dtype=bool), da.zeros((4, 3), chunks=2, dtype=bool))
