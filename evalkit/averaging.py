@@ -41,6 +41,7 @@ from evalkit.formulas import Measure, check_measure_parameters, get_measure
 
 __all__ = [
     "AVERAGES",
+    "per_entry",
     "resolve_measure",
     "UNDEFINED_POLICIES",
     "Averaged",
@@ -217,3 +218,11 @@ def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
         except UnknownMetricError:
             return metrics_class.as_measure(measure)
     return get_measure(measure)
+
+
+def per_entry(cells: Cells, measure: Any, metrics_class: type | None, parameters: dict[str, Any]) -> np.ndarray:
+    """The value of a measure (name, Measure, function or getter of ``metrics_class``) for every
+    entry of ``cells``, as float64 (NaN where undefined)."""
+    resolved = resolve_measure(measure, metrics_class)
+    check_measure_parameters(resolved, parameters)
+    return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)

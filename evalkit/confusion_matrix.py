@@ -10,7 +10,7 @@ import numpy as np
 from evalkit import formulas, serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import as_count_matrix, check_index, show
-from evalkit.averaging import Averaged, average_cells, resolve_measure
+from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
 from evalkit.cells import Cells, cells_from_confusion
 from evalkit.counting import confusion_counts
 from evalkit.exceptions import (
@@ -367,9 +367,7 @@ class ConfusionMatrix:
             >>> cm.per_class("recall")
             array([0.83333333, 0.875     ])
         """
-        resolved = resolve_measure(measure, metrics_class)
-        formulas.check_measure_parameters(resolved, parameters)
-        return np.asarray(self.cells().evaluate(resolved, **parameters), dtype=np.float64)
+        return per_entry(self.cells(), measure, metrics_class, parameters)
 
     def average(
         self,

@@ -38,7 +38,7 @@ import numpy as np
 from evalkit import serialization
 from evalkit._labels import check_label, check_label_list
 from evalkit._validation import check_choice, show
-from evalkit.averaging import Averaged, average_cells, resolve_measure
+from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
 from evalkit.cells import Cells, indicator_cells, key_cells, soft_cells
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import _SET_TYPES, encode, encode_label_sets
@@ -491,13 +491,12 @@ class Evaluation:
 
     def per_class(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every class (NaN where undefined)."""
-        values = self.class_cells.evaluate(resolve_measure(measure, metrics_class), **parameters)
-        return np.asarray(values, dtype=np.float64)
+        return per_entry(self.class_cells, measure, metrics_class, parameters)
 
     def per_sample(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
         self._ordered("per_sample")
-        values = np.asarray(self.sample_cells.evaluate(resolve_measure(measure, metrics_class), **parameters), dtype=np.float64)
+        values = per_entry(self.sample_cells, measure, metrics_class, parameters)
         return values if self.sample_index is None else values[self.sample_index]
 
     # ----------------------------------------------------------------------------------------

@@ -395,3 +395,11 @@ def test_measures_are_resolved_once_for_every_average():
     for name in formulas.measure_names():
         for average in AVERAGES:
             assert isinstance(ev.average(name, average), float)
+
+
+def test_vectors_check_the_parameters_of_the_measure_like_averages_do():
+    ev = Evaluation.from_label_sets([{"a"}], [{"a"}])
+    for method in (ev.per_class, ev.per_sample):
+        with pytest.raises(InvalidArgumentError, match="takes beta; got gamma"):
+            method("f_score", gamma=2)
+    assert ev.per_class("f_score", beta=2)[0] == 1.0
