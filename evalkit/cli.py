@@ -151,7 +151,7 @@ def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separato
         batch = {}
         for role in ("actual", "predicted"):
             batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
-            _check_known(batch[role], known, lambda position, role=role: _where(files, role, lines[position]))
+            _check_known(batch[role], known, lambda position, role=role, lines=lines: _where(files, role, lines[position]))
         counts.update(batch["actual"], batch["predicted"])
     if progress:
         print(file=sys.stderr)
@@ -175,8 +175,8 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Confusion
             predicted = [arguments.positive if score >= arguments.threshold else arguments.negative for score in scores]
         else:
             predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
-        _check_known(actual, known, lambda position: _where(files, "actual", lines[position]))
-        _check_known(predicted, known, lambda position: _where(files, "predicted", lines[position]))
+        _check_known(actual, known, lambda position, lines=lines: _where(files, "actual", lines[position]))
+        _check_known(predicted, known, lambda position, lines=lines: _where(files, "predicted", lines[position]))
         if matrix is None:
             matrix = ConfusionMatrix.from_predictions(actual, predicted)
         else:

@@ -328,7 +328,7 @@ def _fixed_width_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tupl
         slots.append((hashed & np.uint64(table - 1)).astype(np.intp))
     seen = np.zeros(table, dtype=bool)
     representative = np.zeros(table, dtype=np.intp)
-    for offset, (array, slot) in enumerate(zip(arrays, slots)):
+    for offset, slot in enumerate(slots):
         representative[slot] = np.arange(n) + offset * n  # a position in actual, then predicted
         seen[slot] = True
     used = np.flatnonzero(seen)

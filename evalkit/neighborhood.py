@@ -45,11 +45,11 @@ from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_so
 from evalkit.counting import encode_label_set_family
 from evalkit.exceptions import (
     DuplicateLabelError,
-    EvalkitError,
     EmptyInputError,
+    EvalkitError,
     InputShapeError,
-    InvalidValueError,
     InvalidTypeError,
+    InvalidValueError,
     LabelMismatchError,
     UnknownElementError,
     UnsupportedSettingError,

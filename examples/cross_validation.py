@@ -7,7 +7,7 @@ from evalkit import ClassificationMetrics, ConfusionMatrix
 rng = np.random.default_rng(7)
 labels = ["negative", "positive"]
 folds = []
-for fold in range(5):
+for _ in range(5):  # five folds
     y_true = rng.integers(0, 2, 200)
     # a classifier that is right 85% of the time
     y_pred = np.where(rng.random(200) < 0.85, y_true, 1 - y_true)

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import ConfusionMatrix
-from evalkit import counting
+from evalkit import ConfusionMatrix, counting
 
 
 def naive(y_true, y_pred, labels):

@@ -8,7 +8,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, Covering, Evaluation, NeighborhoodAccuracy, NeighborhoodSystem, Stats
+from evalkit import (
+    ClassificationMetrics,
+    ConfusionMatrix,
+    Covering,
+    Evaluation,
+    NeighborhoodAccuracy,
+    NeighborhoodSystem,
+    Stats,
+)
 from evalkit.exceptions import FormatError
 
 labels = st.one_of(
