@@ -88,7 +88,10 @@ class Cells:
             >>> Cells.from_sums(both=3, actual=5, predicted=4, entries=10).counts()
             {'tp': 3, 'fp': 1, 'fn': 2, 'tn': 4}
         """
-        return cls(both, predicted - both, actual - both, entries - actual - predicted + both)
+        cells = [both, predicted - both, actual - both, entries - actual - predicted + both]
+        if any(np.asarray(cell).dtype.kind == "f" for cell in cells):
+            cells = [np.maximum(cell, 0.0) for cell in cells]  # soft sums: no -1e-17 from rounding
+        return cls(*cells)
 
     def __len__(self) -> int:
         return len(self.tp)

@@ -213,3 +213,12 @@ def test_hierarchy_checks():
     with pytest.raises(UnknownLabelError):
         Evaluation.from_hierarchy(["cat"], ["whale"], PARENTS)
     assert Hierarchy(PARENTS).ancestors("cat") == ("cat", "mammal", "animal")
+
+
+def test_soft_cells_derived_from_the_marginals_are_never_negative():
+    """Found by Hypothesis: 1 - 0 - (1 + 1e-5) + 1e-5 rounds to -6.6e-17 in float64."""
+    ev = Evaluation.from_soft(np.array([[0.0, 1.0]]), np.array([[1.0, 1e-05]]))
+    for cells in (ev.class_cells, ev.sample_cells):
+        for name in ("tp", "fp", "fn", "tn"):
+            assert (np.asarray(getattr(cells, name)) >= 0).all()
+    assert Evaluation.from_json(ev.to_json()) == ev
