@@ -1,7 +1,7 @@
 """evalkit: classifier evaluation that is correct, fast, and measures more.
 
 The Java-style API of Deep Netts (``ConfusionMatrix``, ``ClassificationMetrics``, ``Stats``)
-on one counting core and one formula layer (:mod:`evalkit.formulas`).
+on one counting core and one formula layer (``evalkit.formulas``).
 
 Examples:
     >>> import evalkit

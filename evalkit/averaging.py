@@ -118,7 +118,7 @@ def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> 
         undefined: the policy (see the module docstring).
 
     Returns:
-        The mean as an :class:`Averaged`; NaN when nothing (or only zero weight) is left.
+        The mean as an ``Averaged``; NaN when nothing (or only zero weight) is left.
     """
     policy = check_undefined(undefined)
     values = np.asarray(values, dtype=np.float64).ravel()
@@ -210,7 +210,7 @@ def average_cells(
 
 
 def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
-    """A measure by name, alias, :class:`~evalkit.formulas.Measure` or vectorised function;
+    """A measure by name, alias, ``Measure`` or vectorised function;
     with ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass."""
     if isinstance(measure, str) and metrics_class is not None:
         try:

@@ -9,10 +9,10 @@ number of (observed) entries, ``tp = s``, ``fp = p - s``, ``fn = a - s``, ``tn =
 
 This module computes ``σm`` and ``σn`` of the cells for
 
-* one-hot data (a confusion matrix: :func:`cells_from_confusion`; no indicator is built),
-* 0/1 indicator arrays, optionally masked (:func:`indicator_cells`),
-* soft arrays under a t-norm (:func:`soft_cells`),
-* sparse ``(sample, label)`` keys, as label sets give them (:func:`key_cells`).
+* one-hot data (a confusion matrix: ``cells_from_confusion``; no indicator is built),
+* 0/1 indicator arrays, optionally masked (``indicator_cells``),
+* soft arrays under a t-norm (``soft_cells``),
+* sparse ``(sample, label)`` keys, as label sets give them (``key_cells``).
 
 Dense inputs are read in row blocks of about a megabyte: each block's cells are summed while
 it is in cache, and no ``n x m`` temporary is ever made.
@@ -101,7 +101,7 @@ class Cells:
         return Cells(self.tp[index], self.fp[index], self.fn[index], self.tn[index])
 
     def evaluate(self, measure: Any, **parameters: Any) -> Any:
-        """The value of ``measure`` (a :class:`~evalkit.formulas.Measure`) for every entry."""
+        """The value of ``measure`` (a ``Measure``) for every entry."""
         return measure(**self.counts(), **parameters)
 
 

@@ -38,41 +38,41 @@ _COUNT_TEXT = {
 class ClassificationMetrics(EvaluationMetrics):
     """The metrics of one class (one-vs-rest) or of a two-class problem.
 
-    Every getter is one line over the formula layer (:mod:`evalkit.formulas`) and returns
+    Every getter is one line over the formula layer (``evalkit.formulas``) and returns
     NaN when its value is undefined (a 0/0 ratio).
 
     Construction:
         ``ClassificationMetrics(cm)`` (the positive class, index 1, of a two-class matrix),
         ``ClassificationMetrics(cm, class_label=..., class_idx=...)`` (one class of any
-        matrix), :meth:`from_counts` (keyword-only counts), :meth:`create_from` (one object
+        matrix), ``from_counts`` (keyword-only counts), ``create_from`` (one object
         per class).
     Identity:
-        :meth:`get_class_label`, :meth:`set_class_label`, :meth:`get_class_idx`,
-        :meth:`get_confusion_matrix`.
+        ``get_class_label``, ``set_class_label``, ``get_class_idx``,
+        ``get_confusion_matrix``.
     Counts:
-        :meth:`get_true_positive`, :meth:`get_false_positive`, :meth:`get_false_negative`,
-        :meth:`get_true_negative`, :meth:`get_total`, :meth:`positive_frequency`,
-        :meth:`negative_frequency`.
+        ``get_true_positive``, ``get_false_positive``, ``get_false_negative``,
+        ``get_true_negative``, ``get_total``, ``positive_frequency``,
+        ``negative_frequency``.
     Rates of actual classes:
-        :meth:`get_recall`, :meth:`get_specificity`, :meth:`get_false_negative_rate`,
-        :meth:`get_false_positive_rate`, :meth:`get_balanced_accuracy`, :meth:`get_g_mean`,
-        :meth:`get_informedness`.
+        ``get_recall``, ``get_specificity``, ``get_false_negative_rate``,
+        ``get_false_positive_rate``, ``get_balanced_accuracy``, ``get_g_mean``,
+        ``get_informedness``.
     Rates of predictions:
-        :meth:`get_precision`, :meth:`get_negative_predictive_value`,
-        :meth:`get_false_discovery_rate`, :meth:`get_false_omission_rate`,
-        :meth:`get_markedness`.
+        ``get_precision``, ``get_negative_predictive_value``,
+        ``get_false_discovery_rate``, ``get_false_omission_rate``,
+        ``get_markedness``.
     Whole-table scores:
-        :meth:`get_accuracy`, :meth:`get_error_rate`, :meth:`get_f1_score`,
-        :meth:`get_f_score`, :meth:`get_jaccard_index`, :meth:`get_fowlkes_mallows_index`,
-        :meth:`get_matthews_correlation_coefficient`, :meth:`get_cohen_kappa`,
-        :meth:`get_prevalence`.
+        ``get_accuracy``, ``get_error_rate``, ``get_f1_score``,
+        ``get_f_score``, ``get_jaccard_index``, ``get_fowlkes_mallows_index``,
+        ``get_matthews_correlation_coefficient``, ``get_cohen_kappa``,
+        ``get_prevalence``.
     Many objects:
-        :meth:`average` (a :class:`~evalkit.Stats`), :meth:`metric_names`, :meth:`to_dict`.
+        ``average`` (a ``Stats``), ``metric_names``, ``to_dict``.
 
     A subclass adds a metric by defining one more no-argument ``get_*`` method: it appears in
-    :meth:`to_dict`, in ``str()``, in :meth:`get` and in :meth:`average` with no other code
-    (see ``examples/custom_metric.py``). Objects are also made by :meth:`from_counts` and
-    :meth:`create_from`, so a subclass adds getters rather than constructor arguments.
+    ``to_dict``, in ``str()``, in ``get`` and in ``average`` with no other code
+    (see ``examples/custom_metric.py``). Objects are also made by ``from_counts`` and
+    ``create_from``, so a subclass adds getters rather than constructor arguments.
 
     Examples:
         >>> cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
@@ -236,7 +236,7 @@ class ClassificationMetrics(EvaluationMetrics):
     @classmethod
     def metric_names(cls) -> tuple[str, ...]:
         """The metrics of this class: every no-argument ``get_*`` method not in
-        :attr:`NON_METRIC_GETTERS`, named without ``get_``, base-class getters first."""
+        ``NON_METRIC_GETTERS``, named without ``get_``, base-class getters first."""
         names: dict[str, None] = {}
         for klass in reversed(cls.__mro__):
             for attribute, value in vars(klass).items():
@@ -249,7 +249,7 @@ class ClassificationMetrics(EvaluationMetrics):
         """The getter ``get_<name>`` of this class as a measure that averages can use.
 
         It evaluates one object per entry (class or sample), so it is slower than a
-        registered vectorised formula; register one (:func:`evalkit.formulas.register`) for
+        registered vectorised formula; register one (``evalkit.formulas.register``) for
         large per-sample averages.
         """
         if name not in cls.metric_names():
@@ -423,7 +423,7 @@ class ClassificationMetrics(EvaluationMetrics):
     def get(self, name: str) -> Any:
         """A metric by name in any spelling: a visrec key (``ACCURACY``, ``"F1Score"``), a getter
         name without ``get_`` (``"f1_score"``), an alias (``"sensitivity"``), or a name stored
-        with :meth:`set`.
+        with ``set``.
 
         Raises:
             UnknownMetricError: (a ``KeyError``) an unknown name; the message lists the known ones.
@@ -446,7 +446,7 @@ class ClassificationMetrics(EvaluationMetrics):
         super().set(name, value)
 
     def names(self) -> list[str]:
-        """The names :meth:`get` answers: counts, metrics, then values stored with :meth:`set`."""
+        """The names ``get`` answers: counts, metrics, then values stored with ``set``."""
         return [*_COUNT_TEXT, "total", *self.metric_names(), *self._values]
 
     def to_dict(self) -> dict[str, Any]:
@@ -482,7 +482,7 @@ class ClassificationMetrics(EvaluationMetrics):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ClassificationMetrics:
-        """Read metrics written by :meth:`to_json` (as an instance of ``cls``).
+        """Read metrics written by ``to_json`` (as an instance of ``cls``).
 
         Raises:
             FormatError: the text is no valid ClassificationMetrics document.

@@ -31,25 +31,25 @@ class ConfusionMatrix:
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
     Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
-    class, it is filled as predictions arrive, one at a time with :meth:`inc` or in batches
-    with :meth:`update`. It is therefore not hashable.
+    class, it is filled as predictions arrive, one at a time with ``inc`` or in batches
+    with ``update``. It is therefore not hashable.
 
     Construction:
-        ``ConfusionMatrix(labels)`` (empty, Java style), :meth:`from_predictions`,
-        :meth:`from_array`.
+        ``ConfusionMatrix(labels)`` (empty, Java style), ``from_predictions``,
+        ``from_array``.
     Counting:
-        :meth:`inc`, :meth:`update`, ``+`` / ``+=`` (merge two matrices with the same labels).
+        ``inc``, ``update``, ``+`` / ``+=`` (merge two matrices with the same labels).
     Reading:
-        :meth:`get`, :meth:`get_class_count`, :meth:`get_class_labels`, :attr:`labels`,
-        :meth:`get_total_items`, :meth:`index_of`, :meth:`to_array` (read-only view).
+        ``get``, ``get_class_count``, ``get_class_labels``, ``labels``,
+        ``get_total_items``, ``index_of``, ``to_array`` (read-only view).
     Per-class counts (one-vs-rest; no argument = the positive class of a two-class matrix):
-        :meth:`get_true_positive`, :meth:`get_false_positive`, :meth:`get_false_negative`,
-        :meth:`get_true_negative`, :meth:`cells` (all classes at once).
+        ``get_true_positive``, ``get_false_positive``, ``get_false_negative``,
+        ``get_true_negative``, ``cells`` (all classes at once).
     Whole-matrix measures:
-        :meth:`get_accuracy`, :meth:`get_cohen_kappa`,
-        :meth:`get_matthews_correlation_coefficient`, :meth:`get_correlation_coefficient`.
+        ``get_accuracy``, ``get_cohen_kappa``,
+        ``get_matthews_correlation_coefficient``, ``get_correlation_coefficient``.
     Any binary measure per class or averaged:
-        :meth:`per_class`, :meth:`average` (``"micro"``, ``"macro"``, ``"weighted"``,
+        ``per_class``, ``average`` (``"micro"``, ``"macro"``, ``"weighted"``,
         ``"samples"``).
 
     Examples:
@@ -166,13 +166,13 @@ class ConfusionMatrix:
         Args:
             y_true: actual labels.
             y_pred: predicted labels.
-            grow: with False (the default) every label must be one of :attr:`labels`; with
+            grow: with False (the default) every label must be one of ``labels``; with
                 True, labels the matrix does not have yet are appended (sorted among
                 themselves), so a stream can start before every label has been seen.
 
         Raises:
             UnknownLabelError: a label this matrix does not have (``grow=False``); and the
-                errors of :meth:`from_predictions`.
+                errors of ``from_predictions``.
 
         Examples:
             >>> cm = ConfusionMatrix(["a"])
@@ -332,18 +332,18 @@ class ConfusionMatrix:
         return formulas.matrix_accuracy(self._counts)
 
     def get_cohen_kappa(self) -> float:
-        """Cohen's kappa of the whole matrix (see :func:`evalkit.formulas.matrix_cohen_kappa`)."""
+        """Cohen's kappa of the whole matrix (see ``evalkit.formulas.matrix_cohen_kappa``)."""
         return formulas.matrix_cohen_kappa(self._counts)
 
     def get_matthews_correlation_coefficient(self) -> float:
-        """Multi-class MCC of the whole matrix (see :func:`evalkit.formulas.matrix_matthews_correlation_coefficient`)."""
+        """Multi-class MCC of the whole matrix (see ``evalkit.formulas.matrix_matthews_correlation_coefficient``)."""
         return formulas.matrix_matthews_correlation_coefficient(self._counts)
 
     def get_correlation_coefficient(self, class_idx: int) -> float:
         """The per-class correlation coefficient of seed 003 for ``class_idx``.
 
         MCC with the true negatives taken as the other classes' diagonal (see
-        :func:`evalkit.formulas.diagonal_correlation_coefficient`).
+        ``evalkit.formulas.diagonal_correlation_coefficient``).
         """
         k = check_index("class_idx", class_idx, len(self._labels))
         return float(formulas.diagonal_correlation_coefficient(self._counts)[k])
@@ -356,9 +356,9 @@ class ConfusionMatrix:
 
         Args:
             measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
-                ``"sensitivity"``), a :class:`~evalkit.formulas.Measure`, or a vectorised
+                ``"sensitivity"``), a ``Measure``, or a vectorised
                 function of ``tp, fp, fn, tn``.
-            metrics_class: a :class:`~evalkit.ClassificationMetrics` subclass whose
+            metrics_class: a ``ClassificationMetrics`` subclass whose
                 ``get_<measure>`` getter defines a measure not in the registry.
             **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
 
@@ -386,14 +386,14 @@ class ConfusionMatrix:
         sample has cells ``(1, 0, 0, m-1)`` and a wrong one ``(0, 1, 1, m-2)``.
 
         Undefined per-class values follow ``undefined`` (``"exclude"`` by default, or
-        ``"zero"``, ``"one"``, ``"nan"``; see :mod:`evalkit.averaging`). The result is a float
+        ``"zero"``, ``"one"``, ``"nan"``; see ``evalkit.averaging``). The result is a float
         that also carries ``n_values`` and ``n_defined``.
 
         Args:
-            measure: as for :meth:`per_class`.
+            measure: as for ``per_class``.
             average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
             undefined: the undefined-value policy.
-            metrics_class: as for :meth:`per_class`.
+            metrics_class: as for ``per_class``.
             **parameters: parameters of the measure (``beta=2``).
 
         Examples:
@@ -426,7 +426,7 @@ class ConfusionMatrix:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ConfusionMatrix:
-        """Read a matrix written by :meth:`to_json`.
+        """Read a matrix written by ``to_json``.
 
         Raises:
             FormatError: the text is no valid ConfusionMatrix document.

@@ -4,9 +4,9 @@ The total cost of a set of predictions is the bilinear form ``σ1((A C)∘P) = �
 of the one-hot indicators, i.e. the cost matrix weighted by the confusion matrix. Three
 standard matrices make familiar quantities:
 
-* ``|j - k|`` (:meth:`CostMatrix.absolute`) gives ``n · MAE`` of ordinal levels,
-* ``(j - k)²`` (:meth:`CostMatrix.squared`) gives ``n · MSE``,
-* ``J - I`` (:meth:`CostMatrix.zero_one`) gives the number of errors.
+* ``|j - k|`` (``CostMatrix.absolute``) gives ``n · MAE`` of ordinal levels,
+* ``(j - k)²`` (``CostMatrix.squared``) gives ``n · MSE``,
+* ``J - I`` (``CostMatrix.zero_one``) gives the number of errors.
 
 Examples:
     >>> from evalkit import ConfusionMatrix

@@ -6,7 +6,7 @@ sample, the one-hot case) the m x m confusion matrix ``AᵀP`` holds all of them
 counted directly from the labels with ``np.bincount``; no ``n x m`` indicator array is ever
 built.
 
-How labels become counts (:func:`confusion_counts`):
+How labels become counts (``confusion_counts``):
 
 * integer and boolean arrays: counted in value space, ``bincount((t - lo) * R + (p - lo))``,
   in cache-sized chunks, then the few observed values are mapped to labels;
@@ -410,7 +410,7 @@ def _relabel(counts: np.ndarray, values: list, fixed: tuple | None, checked: boo
 def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, tuple]:
     """Codes (positions in the label order) of actual and predicted labels, and the labels.
 
-    Validation and the label order are those of :func:`confusion_counts`.
+    Validation and the label order are those of ``confusion_counts``.
 
     Examples:
         >>> codes_true, codes_pred, labels = encode(["b", "a", "c"], ["a", "a", "b"])
@@ -475,7 +475,7 @@ def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None 
 
 
 def encode_label_set_family(label_sets: Any, labels: Sequence[Any] | None = None, argument: str = "label_sets") -> tuple[np.ndarray, tuple, int]:
-    """Sparse keys of one family of label sets: ``(keys, labels, n)`` (see :func:`encode_label_sets`)."""
+    """Sparse keys of one family of label sets: ``(keys, labels, n)`` (see ``encode_label_sets``)."""
     (keys,), found, n = _label_set_keys({argument: label_sets}, labels)
     return keys, found, n
 

@@ -5,15 +5,13 @@ counting each partition where it lives and summing the counts in a tree. What tr
 workers is counts: an ``m x m`` matrix, ``O(m)`` per-label sums and the distinct per-sample
 rows, never the data. The results are the same evalkit objects as in memory.
 
-=====================================  ========================================================
-function                               data (Dask arrays or Dask DataFrame columns)
-=====================================  ========================================================
-:func:`confusion_matrix`               one label per sample → :class:`~evalkit.ConfusionMatrix`
-:func:`evaluate_indicators`            0/1 ``n x m`` arrays → :class:`~evalkit.Evaluation`
-:func:`evaluate_soft`                  degrees in [0, 1] (t-norm) → :class:`~evalkit.Evaluation`
-:func:`evaluate_label_sets`            label sets (or separated strings) → :class:`~evalkit.Evaluation`
-:func:`aa_rar`                         ideal and result indicators → :class:`~evalkit.NeighborhoodAccuracy`
-=====================================  ========================================================
+| function | data (Dask arrays or Dask DataFrame columns) |
+|---|---|
+| ``confusion_matrix`` | one label per sample → ``ConfusionMatrix`` |
+| ``evaluate_indicators`` | 0/1 ``n x m`` arrays → ``Evaluation`` |
+| ``evaluate_soft`` | degrees in [0, 1] (t-norm) → ``Evaluation`` |
+| ``evaluate_label_sets`` | label sets (or separated strings) → ``Evaluation`` |
+| ``aa_rar`` | ideal and result indicators → ``NeighborhoodAccuracy`` |
 
 Evaluations come back compacted (one row per distinct per-sample cells): every average is
 exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is active (a
@@ -158,8 +156,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
     """The confusion matrix of labels held in Dask arrays or Dask DataFrame columns.
 
     Each partition pair is counted where it lives; the ``m x m`` matrices are summed in a tree.
-    The label order is that of :meth:`ConfusionMatrix.from_predictions
-    <evalkit.ConfusionMatrix.from_predictions>`: sorted, or ``labels``.
+    The label order is that of ``ConfusionMatrix.from_predictions``: sorted, or ``labels``.
 
     Raises:
         InputLengthError: the two collections do not split into equal partitions.
@@ -180,7 +177,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
 
 
 def evaluate_indicators(actual: da.Array, predicted: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None) -> Evaluation:
-    """A compacted :class:`~evalkit.Evaluation` of 0/1 indicator Dask arrays (samples x labels)."""
+    """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels)."""
     actual, blocks_actual = _row_partitions(actual, "actual")
     blocks_predicted = list(_aligned(actual, predicted, "predicted").to_delayed().ravel())
     blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(actual, mask, "mask").to_delayed().ravel())
@@ -192,7 +189,7 @@ def evaluate_indicators(actual: da.Array, predicted: da.Array, labels: Sequence[
 def evaluate_soft(
     actual: da.Array, predicted: da.Array, labels: Sequence[Any] | None = None, *, tnorm: Any = "product", mask: da.Array | None = None
 ) -> Evaluation:
-    """A compacted soft :class:`~evalkit.Evaluation` of degree Dask arrays under a t-norm.
+    """A compacted soft ``Evaluation`` of degree Dask arrays under a t-norm.
 
     Soft per-sample cells rarely repeat, so the compacted per-sample rows grow with the data;
     per-label sums and micro/macro/weighted averages travel as ``O(m)`` counts.
@@ -206,7 +203,7 @@ def evaluate_soft(
 
 
 def evaluate_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None) -> Evaluation:
-    """A compacted multi-label :class:`~evalkit.Evaluation` of label sets in Dask columns.
+    """A compacted multi-label ``Evaluation`` of label sets in Dask columns.
 
     Values are collections of labels, or strings split at ``separator`` (a string with no
     separator given is one label).

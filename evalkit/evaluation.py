@@ -6,20 +6,17 @@ cells are ``TP = A∘P``, ``FP = Ā∘P``, ``FN = A∘P̄``, ``TN = Ā∘P̄``, 
 ``M(tp, fp, fn, tn)`` extends through three sums: ``σ1`` (micro), ``σm`` (per class: macro,
 weighted) and ``σn`` (per sample: the example-based ``"samples"`` average).
 
-An :class:`Evaluation` holds the per-class and per-sample cells, whatever the input:
+An ``Evaluation`` holds the per-class and per-sample cells, whatever the input:
 
-============================  ==================================================================
-constructor                   data
-============================  ==================================================================
-:meth:`~Evaluation.from_labels`      one class per sample (one-hot, counted without indicators);
-                              optional ``none`` value for rejection and open-set data
-:meth:`~Evaluation.from_label_sets`  one set of labels per sample (multi-label)
-:meth:`~Evaluation.from_indicators`  0/1 arrays, optional observation mask and rejected rows
-:meth:`~Evaluation.from_scores`      scores with a threshold or top-k
-:meth:`~Evaluation.from_soft`        degrees in [0, 1] under a t-norm
-:meth:`~Evaluation.from_ordinal`     ordered levels in cumulative encoding
-:meth:`~Evaluation.from_hierarchy`   labels closed under a taxonomy (hierarchical hP, hR, hF)
-============================  ==================================================================
+| constructor | data |
+|---|---|
+| ``from_labels`` | one class per sample (one-hot, counted without indicators); optional ``none`` value for rejection and open-set data |
+| ``from_label_sets`` | one set of labels per sample (multi-label) |
+| ``from_indicators`` | 0/1 arrays, optional observation mask and rejected rows |
+| ``from_scores`` | scores with a threshold or top-k |
+| ``from_soft`` | degrees in [0, 1] under a t-norm |
+| ``from_ordinal`` | ordered levels in cumulative encoding |
+| ``from_hierarchy`` | labels closed under a taxonomy (hierarchical hP, hR, hF) |
 
 Examples:
     >>> ev = Evaluation.from_label_sets([{"a", "b"}, {"c"}, set()], [{"a"}, {"c", "b"}, {"b"}])
@@ -107,7 +104,7 @@ def _one_hot_sample_rows(m: int) -> Cells:
 
 
 def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarray:
-    """The row of :func:`_one_hot_sample_rows` for each sample (codes ``m`` mean none)."""
+    """The row of ``_one_hot_sample_rows`` for each sample (codes ``m`` mean none)."""
     known_actual, known_predicted = actual < m, predicted < m
     same = actual == predicted
     kinds = np.where(same, np.where(known_actual, 0, 4), np.where(known_actual, np.where(known_predicted, 1, 2), 3))
@@ -121,16 +118,16 @@ class Evaluation:
     Build it with one of the ``from_*`` constructors. Then:
 
     Averages and vectors:
-        :meth:`average` (``"micro"``, ``"macro"``, ``"weighted"``, ``"samples"``),
-        :meth:`per_class`, :meth:`per_sample`, :attr:`total_cells`.
+        ``average`` (``"micro"``, ``"macro"``, ``"weighted"``, ``"samples"``),
+        ``per_class``, ``per_sample``, ``total_cells``.
     Java-style objects:
-        :meth:`class_metrics`, :meth:`sample_metrics` (``ClassificationMetrics`` objects).
+        ``class_metrics``, ``sample_metrics`` (``ClassificationMetrics`` objects).
     Whole-result measures:
-        :meth:`get_accuracy` (exact match), :meth:`get_cohen_kappa`,
-        :meth:`get_matthews_correlation_coefficient`, :meth:`confusion_matrix` (single-label
-        and ordinal data), :attr:`coverage` (selective rejection).
+        ``get_accuracy`` (exact match), ``get_cohen_kappa``,
+        ``get_matthews_correlation_coefficient``, ``confusion_matrix`` (single-label
+        and ordinal data), ``coverage`` (selective rejection).
     Theory:
-        :meth:`micro_macro_gap`.
+        ``micro_macro_gap``.
 
     Attributes:
         labels: the class (column) labels.
@@ -139,7 +136,7 @@ class Evaluation:
             ``sample_index`` maps every sample to one of them (single-label data).
         sample_index: for each sample, its row of ``sample_cells``; ``None`` when
             ``sample_cells`` has one row per sample.
-        sample_weights: after :meth:`compact`, how many samples each row of ``sample_cells``
+        sample_weights: after ``compact``, how many samples each row of ``sample_cells``
             stands for (the order of the samples is then gone).
         setting: ``"single-label"``, ``"multi-label"``, ``"soft"``, ``"ordinal"`` or
             ``"hierarchical"``.
@@ -182,7 +179,7 @@ class Evaluation:
                 an unknown class (open set: an all-zero actual row).
             rejection: ``"miss"`` (default): a ``none`` prediction counts as a miss of the
                 actual class; ``"selective"``: samples predicted ``none`` are left out and
-                :attr:`coverage` says how many were kept.
+                ``coverage`` says how many were kept.
 
         Examples:
             >>> ev = Evaluation.from_labels(["a", "b", "b", "a"], ["a", "b", "?", "?"], none="?")
@@ -267,7 +264,7 @@ class Evaluation:
                 truth is unknown for that sample) enters no cell.
             rejected: optional boolean vector of abstained samples.
             rejection: ``"miss"`` (their predicted rows count as all 0) or ``"selective"``
-                (they are left out; see :attr:`coverage`).
+                (they are left out; see ``coverage``).
 
         Examples:
             >>> import numpy as np
@@ -373,7 +370,7 @@ class Evaluation:
 
         A sample's two encodings differ in ``|y - ŷ|`` columns (in level steps), so
         ``σ1(FP) + σ1(FN) = n · MAE``. The class labels are ``"> level"`` for every level
-        but the last; :meth:`confusion_matrix` keeps the levels.
+        but the last; ``confusion_matrix`` keeps the levels.
 
         Examples:
             >>> ev = Evaluation.from_ordinal(["low", "high", "mid"], ["mid", "high", "low"], ["low", "mid", "high"])
@@ -405,7 +402,7 @@ class Evaluation:
         Args:
             y_true: actual nodes (one per sample, or a set per sample).
             y_pred: predicted nodes.
-            hierarchy: a :class:`~evalkit.hierarchy.Hierarchy` or its ``{child: parent}`` map.
+            hierarchy: a ``Hierarchy`` or its ``{child: parent}`` map.
             root: with a map, an artificial root left out of the closure.
 
         Examples:
@@ -469,12 +466,12 @@ class Evaluation:
         """Average a binary measure: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
 
         Args:
-            measure: a registered name or alias, a :class:`~evalkit.formulas.Measure`, or a
+            measure: a registered name or alias, a ``Measure``, or a
                 vectorised function of ``tp, fp, fn, tn``.
             average: micro (``M`` of the summed cells), macro (mean over classes), weighted
                 (by support ``tp + fn``), samples (mean over samples).
             undefined: the undefined-value policy (``"exclude"``, ``"zero"``, ``"one"``,
-                ``"nan"``; see :mod:`evalkit.averaging`).
+                ``"nan"``; see ``evalkit.averaging``).
             metrics_class: a ClassificationMetrics subclass whose ``get_<measure>`` getter
                 defines the measure.
             **parameters: parameters of the measure (``beta=2``).
@@ -653,7 +650,7 @@ class Evaluation:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Evaluation:
-        """Read an evaluation written by :meth:`to_json`.
+        """Read an evaluation written by ``to_json``.
 
         Raises:
             FormatError: the text is no valid Evaluation document.

@@ -34,7 +34,7 @@ class EvaluationMetrics:
     """A named set of metric values, with the visrec key constants.
 
     The base class is a plain string-keyed map of floats (``get`` / ``set``), as in visrec.
-    Subclasses such as :class:`~evalkit.ClassificationMetrics` answer ``get`` from their
+    Subclasses such as ``ClassificationMetrics`` answer ``get`` from their
     getters, so ``metrics.get(EvaluationMetrics.ACCURACY)`` returns the accuracy.
 
     Examples:

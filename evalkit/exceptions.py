@@ -1,6 +1,6 @@
 """The exceptions evalkit raises for bad input.
 
-Every exception derives from :class:`EvalkitError` and from the built-in
+Every exception derives from ``EvalkitError`` and from the built-in
 exception a Python user would expect (``ValueError``, ``TypeError`` or
 ``KeyError``), so ``except ValueError`` keeps working while
 ``except evalkit.exceptions.EvalkitError`` catches everything evalkit raises on

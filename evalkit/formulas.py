@@ -8,12 +8,12 @@ to 2**53, no integer overflow) and returns a ``float`` for scalar input or a flo
 Undefined values: a measure whose denominator is 0 returns NaN. Measures built from other
 measures (balanced accuracy, G-mean, informedness, markedness, Fowlkes-Mallows) are NaN when a
 part they need is NaN. Averages decide what to do with NaN through one policy
-(:mod:`evalkit.averaging`).
+(``evalkit.averaging``).
 
-Each measure is registered with metadata in :data:`MEASURES` (see :class:`Measure`): its
+Each measure is registered with metadata in ``MEASURES`` (see ``Measure``): its
 direction, its bounds, and, for aggregation-decomposable measures, the coefficient vectors
 ``a, b`` with ``M = <a, v> / <b, v>`` over ``v = (tp, fp, fn, tn)``. Users add measures with
-:func:`register`; a registered measure takes part in every average.
+``register``; a registered measure takes part in every average.
 
 Examples:
     >>> from evalkit import formulas
@@ -95,7 +95,7 @@ class Measure:
         skew_invariant: the measure is a function of recall and specificity only.
         depends_on_tn_at_zero_tp: with ``tp = 0`` the value still changes with ``tn``
             (such measures keep a non-trivial floor for an always-wrong one-hot classifier).
-        aliases: other names accepted by :func:`get_measure` (``"sensitivity"``, ``"tpr"``).
+        aliases: other names accepted by ``get_measure`` (``"sensitivity"``, ``"tpr"``).
         parameters: names of the extra keyword parameters (``("beta",)`` for F-beta).
     """
 
@@ -156,7 +156,7 @@ class Measure:
 
 
 MEASURES: dict[str, Measure] = {}
-"""The registry: measure name -> :class:`Measure`, in definition order."""
+"""The registry: measure name -> ``Measure``, in definition order."""
 
 _ALIASES: dict[str, str] = {}
 
@@ -172,7 +172,7 @@ def register(
     """Register a vectorised measure so that every average and report knows it.
 
     Use as a decorator; the function is returned unchanged. ``metadata`` fills the fields of
-    :class:`Measure` (``title``, ``direction``, ``bounds``, ``coefficients``, ...).
+    ``Measure`` (``title``, ``direction``, ``bounds``, ``coefficients``, ...).
 
     Args:
         function: ``f(*, tp, fp, fn, tn, **parameters)`` working on numpy arrays.
@@ -224,7 +224,7 @@ def measure_names() -> tuple[str, ...]:
 
 
 def get_measure(measure: str | Measure | Callable[..., Any]) -> Measure:
-    """Resolve a measure given by name, alias, :class:`Measure` or vectorised function.
+    """Resolve a measure given by name, alias, ``Measure`` or vectorised function.
 
     Raises:
         UnknownMetricError: an unknown name; the message lists the known ones.

@@ -86,7 +86,7 @@ class Hierarchy:
         return tuple(self.nodes[k] for k in self._codes[self._pointers[code] : self._pointers[code + 1]])
 
     def code(self, node: Hashable) -> int:
-        """The position of ``node`` in :attr:`nodes`."""
+        """The position of ``node`` in ``nodes``."""
         try:
             return self.nodes.index(node)
         except ValueError:

@@ -15,7 +15,7 @@ are measured alike:
 In indicator form (samples x labels) ``T_pos = σ1(A∘P)`` and ``Σ|P_i| = σ1(A)``, so AA is the
 micro recall; ``|Q'(r) - Q(r)|`` is row ``r``'s false positives and ``|Q(r) - Q'(r)|`` its
 false negatives, so ``T_neg = Σ_r max(fp_r, fn_r)``. evalkit computes them that way, on the
-counting core of :class:`~evalkit.Evaluation` (row blocks for dense indicators, sparse keys for
+counting core of ``Evaluation`` (row blocks for dense indicators, sparse keys for
 sets), and keeps the paper's set-based API on top.
 
 Examples:
@@ -316,7 +316,7 @@ class Covering:
         """``D`` built as the seed's Theorem does: ``∪{Y ∈ cov(C) | Y ⊂ K for some K ∈ C}``.
 
         ``⊂`` is a proper subset (with ``⊆`` every neighborhood would qualify). It equals
-        :meth:`overlapped_elements` unless two blocks are equal as sets: an element whose
+        ``overlapped_elements`` unless two blocks are equal as sets: an element whose
         blocks are all copies of one set lies in two blocks, but its neighborhood is no proper
         subset of any block (tested in ``tests/test_neighborhood.py``).
         """
@@ -382,7 +382,7 @@ class Covering:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Covering:
-        """Read a family written by :meth:`to_json`.
+        """Read a family written by ``to_json``.
 
         Raises:
             FormatError: the text is no valid Covering document.
@@ -434,7 +434,7 @@ class NeighborhoodSystem:
     """``(U, NS(U))``: a universe with the neighborhood system of a family of blocks.
 
     Per-element access: ``ns[p]`` is ``NS(p)``; iterating yields ``(p, NS(p))`` in universe
-    order. :meth:`evaluate` measures a classification result against this (ideal) one.
+    order. ``evaluate`` measures a classification result against this (ideal) one.
 
     Examples:
         >>> ns = NeighborhoodSystem(Covering("abcdefg", [{"b", "c", "d"}, {"a", "e", "f"}, {"a", "d", "g"}]))
@@ -495,14 +495,14 @@ class NeighborhoodSystem:
 class NeighborhoodAccuracy:
     """The accuracy of a result against the ideal one, by seed 000's criterion, with getters.
 
-    Made by :meth:`NeighborhoodSystem.evaluate`, or from the counts of an
-    :class:`~evalkit.Evaluation` (:meth:`from_evaluation`: streamed or distributed data). Per
+    Made by ``NeighborhoodSystem.evaluate``, or from the counts of an
+    ``Evaluation`` (``from_evaluation``: streamed or distributed data). Per
     element ``r`` the cells give ``|Q(r) ∩ Q'(r)|`` (tp), ``|Q'(r) - Q(r)|`` (fp) and
     ``|Q(r) - Q'(r)|`` (fn); every number below is a sum over elements.
 
     Undefined values: AA is NaN when the ideal assigns no label at all; RAR is ``inf`` for a
     perfect result (``T_neg = 0``, ``T_pos > 0``) and NaN when both are 0. With
-    ``exact=True`` the getters return a :class:`fractions.Fraction` where the value is finite.
+    ``exact=True`` the getters return a ``fractions.Fraction`` where the value is finite.
 
     Attributes:
         cells: per-element cells, in universe order; or, with ``weights``, one row per
@@ -535,10 +535,10 @@ class NeighborhoodAccuracy:
 
     @classmethod
     def from_evaluation(cls, evaluation: Any) -> NeighborhoodAccuracy:
-        """AA, RAR and the rest from the cells of an :class:`~evalkit.Evaluation` (actual = ideal).
+        """AA, RAR and the rest from the cells of an ``Evaluation`` (actual = ideal).
 
         Label sets, indicators or streamed and merged counts give the same numbers as
-        :meth:`NeighborhoodSystem.evaluate` on the equivalent families.
+        ``NeighborhoodSystem.evaluate`` on the equivalent families.
         """
         weights = evaluation._sample_weights()
         cells = evaluation.sample_cells
@@ -621,7 +621,7 @@ class NeighborhoodAccuracy:
 
         4.1.1: ``Σ_i |P'_i - P_i|`` (the result's false positives); 4.1.2 (1):
         ``Σ_i |P_i - P'_i|`` (false negatives); 4.1.2 (2): ``|Q'(r) - Q(r)|`` outside
-        ``D_P`` and the max inside it. All four equal the unified :meth:`get_t_neg` whenever
+        ``D_P`` and the max inside it. All four equal the unified ``get_t_neg`` whenever
         both families are coverings, which is what the cases assume.
         """
         fp, fn = self.cells.fp, self.cells.fn
@@ -752,7 +752,7 @@ class NeighborhoodAccuracy:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> NeighborhoodAccuracy:
-        """Read an accuracy written by :meth:`to_json`.
+        """Read an accuracy written by ``to_json``.
 
         Raises:
             FormatError: the text is no valid NeighborhoodAccuracy document.

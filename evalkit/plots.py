@@ -4,10 +4,10 @@ matplotlib is imported when this module is, never by ``import evalkit``. The fun
 a given matplotlib ``Axes`` or on a new figure (made without pyplot, so no GUI backend is
 needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 
-* :func:`confusion_matrix`: a heatmap of counts, or of rates normalised by row (actual),
+* ``confusion_matrix``: a heatmap of counts, or of rates normalised by row (actual),
   column (predicted) or the whole matrix; labelled axes; readable for 30+ classes.
-* :func:`per_class`: bars of chosen measures for every class.
-* :func:`compare`: two classifiers side by side: per-class measures of two matrices or
+* ``per_class``: bars of chosen measures for every class.
+* ``compare``: two classifiers side by side: per-class measures of two matrices or
   evaluations, or AA, RAR and the example-based measures of two neighborhood results.
 """
 
@@ -54,7 +54,7 @@ def confusion_matrix(
     """A heatmap of a confusion matrix (rows actual, columns predicted).
 
     Args:
-        source: a :class:`~evalkit.ConfusionMatrix` or a single-label/ordinal Evaluation.
+        source: a ``ConfusionMatrix`` or a single-label/ordinal Evaluation.
         normalize: ``None`` (counts), ``"true"`` (each actual row sums to 1: recall on the
             diagonal), ``"pred"`` (each predicted column sums to 1: precision on the diagonal)
             or ``"all"``.
@@ -106,7 +106,7 @@ def per_class(
     """Grouped bars: the value of each measure for each class (undefined values left out).
 
     Args:
-        source: a :class:`~evalkit.ConfusionMatrix` or an :class:`~evalkit.Evaluation`.
+        source: a ``ConfusionMatrix`` or an ``Evaluation``.
         measures: measure names.
         ax: the Axes to draw on.
         title: the title.
@@ -138,7 +138,7 @@ def compare(
     """Two classifiers side by side.
 
     Two ConfusionMatrix or Evaluation objects: for every class, bars of each measure for both
-    (hatched for the second). Two :class:`~evalkit.NeighborhoodAccuracy` objects: AA and the
+    (hatched for the second). Two ``NeighborhoodAccuracy`` objects: AA and the
     example-based accuracy, precision and recall as bars, RAR in the legend.
     """
     if hasattr(first, "get_absolute_accuracy"):

@@ -1,6 +1,6 @@
 """Reading prediction files in batches: CSV/TSV, JSON Lines, or two one-column files.
 
-Every problem ends in an :class:`~evalkit.exceptions.InputFileError` whose message names the
+Every problem ends in an ``InputFileError`` whose message names the
 file and the line: a missing column, a ragged row, an empty file, text that is not UTF-8,
 JSON that does not parse. Files are read row by row and handed on in batches, so memory is
 bounded by the batch, not by the file.
@@ -133,7 +133,7 @@ def read_batches(
         paths: one table (``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson``, anything else
             read as CSV) or two one-column files of the same length (one value per line, no
             header).
-        actual: the column of the actual values (see :data:`DEFAULT_COLUMNS` for the default).
+        actual: the column of the actual values (see ``DEFAULT_COLUMNS`` for the default).
         predicted: the column of the predicted values.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.

@@ -1,7 +1,7 @@
 """Reports: the per-class table with micro, macro and weighted averages, in several formats.
 
-A :class:`Report` is built once from a :class:`~evalkit.ConfusionMatrix` or an
-:class:`~evalkit.Evaluation` and rendered as aligned text (the ``classification_report``
+A ``Report`` is built once from a ``ConfusionMatrix`` or an
+``Evaluation`` and rendered as aligned text (the ``classification_report``
 layout users know), Markdown, CSV, JSON or a plain dict. The Java-style ``str()`` layouts of
 ``ConfusionMatrix`` and ``ClassificationMetrics`` are separate and unchanged.
 
@@ -167,7 +167,7 @@ class Report:
         return json.dumps(clean(self.to_dict()), indent=2)
 
     def render(self, format: str = "text", digits: int = 3) -> str | dict:
-        """Render in one of :data:`FORMATS`."""
+        """Render in one of ``FORMATS``."""
         check_choice("format", format, FORMATS)
         if format == "dict":
             return self.to_dict()
@@ -179,7 +179,7 @@ class Report:
 def build_report(source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude") -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
-    Averages follow ``undefined`` (see :mod:`evalkit.averaging`); multi-label, soft and
+    Averages follow ``undefined`` (see ``evalkit.averaging``); multi-label, soft and
     hierarchical evaluations get a ``samples avg`` row too. The summary holds the
     whole-result measures the data support: accuracy, Cohen's kappa and MCC for single-label
     data, exact-match accuracy and Hamming loss for multi-label data, and the coverage of a
@@ -224,7 +224,7 @@ def classification_report(
     """A per-class report of ``measures`` with support, the class averages and a summary.
 
     Args:
-        source: a :class:`~evalkit.ConfusionMatrix` or an :class:`~evalkit.Evaluation`.
+        source: a ``ConfusionMatrix`` or an ``Evaluation``.
         measures: the columns (any registered measure names or aliases).
         digits: digits after the decimal point (text and Markdown).
         undefined: the undefined-value policy of the averages.

@@ -4,7 +4,7 @@ Every evalkit object that holds counts or results writes itself as a JSON object
 ``{"evalkit": "<type>", "version": 1, ...}`` (``to_json``) and reads itself back
 (``from_json``) so that ``X.from_json(x.to_json()) == x`` exactly. Reading trusts nothing:
 wrong types, negative or fractional counts, non-finite numbers, sizes that do not match the
-data, and declared sizes beyond sane limits all raise :class:`~evalkit.exceptions.FormatError`
+data, and declared sizes beyond sane limits all raise ``FormatError``
 naming the field, before any large array is allocated.
 
 Labels must be JSON scalars (strings, numbers, booleans) to be written.

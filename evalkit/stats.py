@@ -20,15 +20,15 @@ __all__ = ["Stats"]
 class Stats:
     """Summary of each metric over several results (classes of one matrix, or folds).
 
-    Made by :meth:`ClassificationMetrics.average <evalkit.ClassificationMetrics.average>`:
+    Made by ``ClassificationMetrics.average``:
     averaging the per-class objects of one matrix gives macro averages; averaging the same
     class over cross-validation folds gives the mean and spread across folds. The mean
     divides by the number of objects averaged (Deep Netts divided by the number of distinct
     class labels). Undefined values follow the policy ``undefined`` (see
-    :mod:`evalkit.averaging`); each summary reports how many values were defined.
+    ``evalkit.averaging``); each summary reports how many values were defined.
 
     Attributes:
-        summaries: metric name -> :class:`~evalkit.averaging.Summary`, in getter order.
+        summaries: metric name -> ``Summary``, in getter order.
         undefined: the undefined-value policy used.
 
     Examples:
@@ -99,7 +99,7 @@ class Stats:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Stats:
-        """Read statistics written by :meth:`to_json`.
+        """Read statistics written by ``to_json``.
 
         Raises:
             FormatError: the text is no valid Stats document.

@@ -1,14 +1,14 @@
 """Streaming counts of multi-label data: batch by batch, labels growing, memory bounded by counts.
 
-Every evalkit count is a sum over samples. :class:`LabelSetCounts` keeps, for a stream of
+Every evalkit count is a sum over samples. ``LabelSetCounts`` keeps, for a stream of
 label-set batches, the per-label sums ``σm`` and the distinct per-sample rows
 ``(|Y∩Z|, |Y|, |Z|)`` with how often each occurred, so its memory grows with the number of
 labels and of distinct rows, never with the number of samples. A label first seen late is
-added, not lost; :meth:`LabelSetCounts.to_evaluation` then orders the labels as a one-shot
-:meth:`Evaluation.from_label_sets <evalkit.Evaluation.from_label_sets>` would (sorted, or the
+added, not lost; ``LabelSetCounts.to_evaluation`` then orders the labels as a one-shot
+``Evaluation.from_label_sets`` would (sorted, or the
 order given up front), and gives the same averages.
 
-(Single-label streams use :meth:`ConfusionMatrix.update <evalkit.ConfusionMatrix.update>`
+(Single-label streams use ``ConfusionMatrix.update``
 with ``grow=True``; fixed-label batches of any kind merge with ``Evaluation + Evaluation``.)
 
 Examples:
@@ -43,7 +43,7 @@ class LabelSetCounts:
 
     Args:
         labels: fix the labels and their order up front (a label outside them is an error);
-            by default labels grow as they appear and are sorted in :meth:`to_evaluation`.
+            by default labels grow as they appear and are sorted in ``to_evaluation``.
     """
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
@@ -69,7 +69,7 @@ class LabelSetCounts:
 
         Raises:
             UnknownLabelError: with fixed labels, a label outside them; and the errors of
-                :meth:`Evaluation.from_label_sets <evalkit.Evaluation.from_label_sets>`.
+                ``Evaluation.from_label_sets``.
         """
         actual, predicted = list(actual), list(predicted)
         if not actual and not predicted:
@@ -117,7 +117,7 @@ class LabelSetCounts:
         return self.merge(other)
 
     def to_evaluation(self) -> Evaluation:
-        """The counts as a (compacted) :class:`~evalkit.Evaluation`: every average works;
+        """The counts as a (compacted) ``Evaluation``: every average works;
         per-sample vectors do not (the sample order is not kept)."""
         labels = self._labels if self._fixed else list(sorted_labels(self._labels, "labels"))
         order = [self._index[label] for label in labels]

@@ -1,17 +1,17 @@
 """Results of the algebraic framework, as features: what the measure metadata makes computable.
 
-* :func:`micro_macro_gap`: for an aggregation-decomposable measure ``M = <a, v> / <b, v>``,
+* ``micro_macro_gap``: for an aggregation-decomposable measure ``M = <a, v> / <b, v>``,
   micro is the macro average weighted by the denominators ``w_j = <b, v_j>``, and
   ``micro - macro = Cov_j(w_j, M_j) / mean(w)`` (population covariance over the classes where
   ``M_j`` is defined).
-* :func:`bayes_optimal_threshold`: a measure with a linear numerator and a denominator that
+* ``bayes_optimal_threshold``: a measure with a linear numerator and a denominator that
   does not depend on the predictions is maximised by predicting positive iff
   ``P(y = 1 | x) > (β + δ) / (α + β + γ + δ)`` for ``M ∝ α tp - β fp - γ fn + δ tn``.
   Precision, F-beta and Jaccard have no such closed form (their denominator moves with the
-  predictions): :class:`~evalkit.exceptions.NoClosedFormError`.
-* :func:`pareto_compare`: one classifier dominates another when none of its ``m(m-1)``
+  predictions): ``NoClosedFormError``.
+* ``pareto_compare``: one classifier dominates another when none of its ``m(m-1)``
   off-diagonal error rates is higher and one is lower; otherwise they are incomparable.
-* :func:`free_rates` / :func:`confusion_from_rates`: with class sizes fixed an ``m x m``
+* ``free_rates`` / ``confusion_from_rates``: with class sizes fixed an ``m x m``
   confusion matrix has exactly ``m(m-1)`` free rates.
 
 Examples:
@@ -193,7 +193,7 @@ def free_rates(confusion: Any) -> np.ndarray:
 
 
 def confusion_from_rates(rates: Any, class_sizes: Any) -> np.ndarray:
-    """The confusion matrix with the given off-diagonal rates (as :func:`free_rates` lists them)
+    """The confusion matrix with the given off-diagonal rates (as ``free_rates`` lists them)
     and class sizes."""
     sizes = np.asarray(class_sizes, dtype=np.float64)
     m = len(sizes)
