@@ -185,3 +185,12 @@ def test_unknown_options_exit_with_status_2(capsys):
     with pytest.raises(SystemExit) as caught:
         main(["report", "--no-such-option"])
     assert caught.value.code == 2
+
+
+def test_progress_goes_to_stderr_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, "p.csv", "actual,predicted\n" + "a,b\n" * 2500)
+    status, _, err = run(capsys, "report", path, "--batch-size", "1000")
+    assert status == 0 and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    status, out, err = run(capsys, "report", path, "--batch-size", "1000")
+    assert status == 0 and "read 1,000 rows" in err and "read 2,500 rows" in err and "macro avg" in out
