@@ -39,7 +39,7 @@ import numpy as np
 from evalkit.exceptions import InvalidValueError
 from evalkit.tnorms import product
 
-__all__ = ["Cells", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "row_sums", "soft_cells", "unique_sorted"]
+__all__ = ["Cells", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "one_hot_sample_cells", "row_sums", "soft_cells", "unique_sorted"]
 
 _BLOCK_BYTES = 1 << 20
 """Bytes of one row block: small enough to stay in cache while its sums are taken."""
@@ -117,6 +117,17 @@ def cells_from_confusion(counts: np.ndarray) -> Cells:
     """
     tp = np.diagonal(counts).copy()
     return Cells.from_sums(tp, counts.sum(axis=1), counts.sum(axis=0), counts.sum())
+
+
+def one_hot_sample_cells(m: int) -> Cells:
+    """The cells of the five kinds of single-label sample, over ``m`` known classes.
+
+    Rows: right (1, 0, 0, m-1), wrong (0, 1, 1, m-2), missed: predicted none (0, 0, 1, m-1),
+    false alarm: actual none (0, 1, 0, m-1), none for none (0, 0, 0, m). A single-label result
+    is these rows weighted by how often each kind occurs, so its per-sample ("samples")
+    averages need no per-sample data.
+    """
+    return Cells(tp=[1, 0, 0, 0, 0], fp=[0, 1, 0, 1, 0], fn=[0, 1, 1, 0, 0], tn=[m - 1, max(m - 2, 0), m - 1, m - 1, m])
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from evalkit import formulas, serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import as_count_matrix, check_index, show
 from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
-from evalkit.cells import Cells, cells_from_confusion
+from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.counting import confusion_counts
 from evalkit.exceptions import (
     EmptyInputError,
@@ -406,7 +406,7 @@ class ConfusionMatrix:
         """
         resolved = resolve_measure(measure, metrics_class)
         m, correct = len(self._labels), int(np.trace(self._counts))
-        per_sample = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[m - 1, max(m - 2, 0)])  # right, wrong
+        per_sample = one_hot_sample_cells(m)[:2]  # right and wrong samples
         return average_cells(
             resolved,
             self.cells(),

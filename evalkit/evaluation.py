@@ -36,7 +36,8 @@ from evalkit import serialization
 from evalkit._labels import check_label, check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
-from evalkit.cells import Cells, indicator_cells, key_cells, soft_cells
+from evalkit.cells import Cells, indicator_cells, key_cells, one_hot_sample_cells, soft_cells
+from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import _SET_TYPES, encode, encode_label_sets
 from evalkit.exceptions import (
@@ -97,14 +98,8 @@ def _is_label_set_data(values: Any) -> bool:
     return isinstance(first, _SET_TYPES)
 
 
-def _one_hot_sample_rows(m: int) -> Cells:
-    """The five kinds of single-label sample: right, wrong, missed (predicted none), false
-    alarm (actual none), none for none."""
-    return Cells(tp=[1, 0, 0, 0, 0], fp=[0, 1, 0, 1, 0], fn=[0, 1, 1, 0, 0], tn=[m - 1, max(m - 2, 0), m - 1, m - 1, m])
-
-
 def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarray:
-    """The row of ``_one_hot_sample_rows`` for each sample (codes ``m`` mean none)."""
+    """The row of ``one_hot_sample_cells`` for each sample (codes ``m`` mean none)."""
     known_actual, known_predicted = actual < m, predicted < m
     same = actual == predicted
     kinds = np.where(same, np.where(known_actual, 0, 4), np.where(known_actual, np.where(known_predicted, 1, 2), 3))
@@ -219,7 +214,7 @@ class Evaluation:
         return cls(
             known,
             class_cells,
-            _one_hot_sample_rows(m),
+            one_hot_sample_cells(m),
             _sample_kinds(actual, predicted, m),
             "single-label",
             counts,
@@ -501,7 +496,7 @@ class Evaluation:
 
     def class_metrics(self, metrics_class: type | None = None) -> list:
         """One ClassificationMetrics (or ``metrics_class``) object per class, labelled."""
-        metrics_class = metrics_class or _classification_metrics()
+        metrics_class = metrics_class or ClassificationMetrics
         cells = self.class_cells
         return [
             metrics_class.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)
@@ -511,7 +506,7 @@ class Evaluation:
     def sample_metrics(self, indices: Any = None, metrics_class: type | None = None) -> list:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
         self._ordered("sample_metrics")
-        metrics_class = metrics_class or _classification_metrics()
+        metrics_class = metrics_class or ClassificationMetrics
         positions = np.arange(self.n_samples) if indices is None else np.atleast_1d(np.asarray(indices))
         rows = positions if self.sample_index is None else self.sample_index[positions]
         cells = self.sample_cells
@@ -746,12 +741,6 @@ def _same_array(first: Any, second: Any) -> bool:
 
 def _same_cells(first: Cells, second: Cells) -> bool:
     return all(_same_array(getattr(first, name), getattr(second, name)) for name in ("tp", "fp", "fn", "tn"))
-
-
-def _classification_metrics() -> type:
-    from evalkit.classification_metrics import ClassificationMetrics  # the face is imported lazily
-
-    return ClassificationMetrics
 
 
 def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarray], np.ndarray]:
