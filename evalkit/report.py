@@ -35,6 +35,7 @@ import attrs
 
 from evalkit import formulas
 from evalkit._validation import check_choice, show
+from evalkit.averaging import average_cells, per_entry
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
 __all__ = ["DEFAULT_MEASURES", "FORMATS", "Report", "build_report", "classification_report"]
@@ -190,14 +191,18 @@ def build_report(source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, und
     names = tuple(formulas.get_measure(name).name for name in measures)
     if not names:
         raise InvalidArgumentError("'measures' is empty")
-    cells = source.cells() if hasattr(source, "cells") else source.class_cells
-    columns = [source.per_class(name) for name in names]
+    cells = source.cells() if hasattr(source, "cells") else source.class_cells  # computed once for every column
+    columns = [per_entry(cells, name, None, {}) for name in names]
     labels = tuple(source.labels)
     per_class = {label: [float(column[k]) for column in columns] for k, label in enumerate(labels)}
     support = {label: float(value) for label, value in zip(labels, cells.support.tolist())}
     single = getattr(source, "setting", "single-label") in ("single-label", "ordinal")
-    kinds = ("micro", "macro", "weighted") if single else ("micro", "macro", "weighted", "samples")
-    averages = {f"{kind} avg": [float(source.average(name, kind, undefined=undefined)) for name in names] for kind in kinds}
+    averages = {
+        f"{kind} avg": [float(average_cells(formulas.get_measure(name), cells, kind, undefined=undefined)) for name in names]
+        for kind in ("micro", "macro", "weighted")
+    }
+    if not single:
+        averages["samples avg"] = [float(source.average(name, "samples", undefined=undefined)) for name in names]
     summary: dict[str, float] = {}
     if single:
         summary = {
