@@ -39,7 +39,7 @@ import numpy as np
 from evalkit.exceptions import InvalidValueError
 from evalkit.tnorms import product
 
-__all__ = ["Cells", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "one_hot_sample_cells", "row_sums", "soft_cells", "unique_sorted"]
+__all__ = ["Cells", "block_rows", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "one_hot_sample_cells", "row_sums", "soft_cells", "unique_sorted"]
 
 _BLOCK_BYTES = 1 << 20
 """Bytes of one row block: small enough to stay in cache while its sums are taken."""
@@ -134,7 +134,7 @@ def one_hot_sample_cells(m: int) -> Cells:
 # dense indicator and soft arrays, in row blocks
 
 
-def _block_rows(m: int, itemsize: int) -> int:
+def block_rows(m: int, itemsize: int) -> int:
     """Rows per block: about ``_BLOCK_BYTES`` of input, a multiple of 255 rows."""
     return max(_UINT8_ROWS, _BLOCK_BYTES // max(1, m * itemsize) // _UINT8_ROWS * _UINT8_ROWS)
 
@@ -221,7 +221,7 @@ def indicator_cells(
     n, m = actual.shape
     by_label = np.zeros((4, m), dtype=np.int64)
     by_sample = np.empty((4, n), dtype=np.int64)
-    step = _block_rows(m, max(actual.itemsize, predicted.itemsize))
+    step = block_rows(m, max(actual.itemsize, predicted.itemsize))
     for start in range(0, n, step):
         stop = min(start + step, n)
         a = _bits(actual[start:stop], "actual")
@@ -278,7 +278,7 @@ def soft_cells(
     n, m = actual.shape
     by_label = np.zeros((4, m), dtype=np.float64)
     by_sample = np.empty((4, n), dtype=np.float64)
-    step = _block_rows(m, 8)
+    step = block_rows(m, 8)
     for start in range(0, n, step):
         stop = min(start + step, n)
         a = _unit_interval(actual[start:stop], "actual")

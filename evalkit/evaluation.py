@@ -36,7 +36,7 @@ from evalkit import serialization
 from evalkit._labels import check_label, check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
-from evalkit.cells import Cells, indicator_cells, key_cells, one_hot_sample_cells, soft_cells
+from evalkit.cells import Cells, block_rows, indicator_cells, key_cells, one_hot_sample_cells, soft_cells
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import _SET_TYPES, encode, encode_label_sets
@@ -324,7 +324,7 @@ class Evaluation:
         if len(codes) != n:
             raise InputLengthError(f"'actual' has {len(codes)} samples but 'scores' has {n}")
         keys_actual = np.arange(n, dtype=np.int64) * m + codes
-        step = max(1, (1 << 20) // max(m * s.itemsize, 1))
+        step = block_rows(m, s.itemsize)
         keys_predicted = np.concatenate(
             [np.flatnonzero(predict(s[start : start + step])) + start * m for start in range(0, n, step)] or [np.zeros(0, int)]
         ).astype(np.int64)
