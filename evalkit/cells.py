@@ -39,7 +39,7 @@ import numpy as np
 from evalkit.exceptions import InvalidValueError
 from evalkit.tnorms import product
 
-__all__ = ["Cells", "block_rows", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "one_hot_sample_cells", "row_sums", "soft_cells", "unique_sorted"]
+__all__ = ["Cells", "block_rows", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "one_hot_sample_cells", "row_sums", "same_array", "soft_cells", "unique_sorted"]
 
 _BLOCK_BYTES = 1 << 20
 """Bytes of one row block: small enough to stay in cache while its sums are taken."""
@@ -93,6 +93,10 @@ class Cells:
             cells = [np.maximum(cell, 0.0) for cell in cells]  # soft sums: no -1e-17 from rounding
         return cls(*cells)
 
+    def same_as(self, other: Cells) -> bool:
+        """The same cells, entry by entry (array equality; Cells compare by identity otherwise)."""
+        return all(np.array_equal(getattr(self, name), getattr(other, name)) for name in ("tp", "fp", "fn", "tn"))
+
     def __len__(self) -> int:
         return len(self.tp)
 
@@ -103,6 +107,13 @@ class Cells:
     def evaluate(self, measure: Any, **parameters: Any) -> Any:
         """The value of ``measure`` (a ``Measure``) for every entry."""
         return measure(**self.counts(), **parameters)
+
+
+def same_array(first: Any, second: Any) -> bool:
+    """Equal arrays, or both None (for optional array fields)."""
+    if first is None or second is None:
+        return first is None and second is None
+    return np.array_equal(first, second)
 
 
 def cells_from_confusion(counts: np.ndarray) -> Cells:

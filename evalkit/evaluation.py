@@ -36,7 +36,7 @@ from evalkit import serialization
 from evalkit._labels import check_label, check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
-from evalkit.cells import Cells, block_rows, indicator_cells, key_cells, one_hot_sample_cells, soft_cells
+from evalkit.cells import Cells, block_rows, indicator_cells, key_cells, one_hot_sample_cells, same_array, soft_cells
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import _SET_TYPES, encode, encode_label_sets
@@ -579,7 +579,7 @@ class Evaluation:
             if self.sample_index is None and other.sample_index is None:
                 samples = _stack_cells([self.sample_cells, other.sample_cells])
                 return Evaluation(self.labels, class_cells, samples, **common)
-            if self.sample_index is not None and other.sample_index is not None and _same_cells(self.sample_cells, other.sample_cells):
+            if self.sample_index is not None and other.sample_index is not None and self.sample_cells.same_as(other.sample_cells):
                 index = np.concatenate([self.sample_index, other.sample_index])
                 return Evaluation(self.labels, class_cells, self.sample_cells, index, **common)
         first, second = self.compact(), other.compact()
@@ -615,9 +615,9 @@ class Evaluation:
         return (
             (self.labels, self.setting, self.confusion_labels, self.n_rejected)
             == (other.labels, other.setting, other.confusion_labels, other.n_rejected)
-            and _same_cells(self.class_cells, other.class_cells)
-            and _same_cells(self.sample_cells, other.sample_cells)
-            and all(_same_array(getattr(self, name), getattr(other, name)) for name in arrays)
+            and self.class_cells.same_as(other.class_cells)
+            and self.sample_cells.same_as(other.sample_cells)
+            and all(same_array(getattr(self, name), getattr(other, name)) for name in arrays)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -731,16 +731,6 @@ def _stack_cells(parts: list[Cells], add: bool = False) -> Cells:
     if add:
         return Cells(*(np.add(getattr(parts[0], name), getattr(parts[1], name)) for name in names))
     return Cells(*(np.concatenate([np.asarray(getattr(part, name)) for part in parts]) for name in names))
-
-
-def _same_array(first: Any, second: Any) -> bool:
-    if first is None or second is None:
-        return first is None and second is None
-    return np.array_equal(first, second)
-
-
-def _same_cells(first: Cells, second: Cells) -> bool:
-    return all(_same_array(getattr(first, name), getattr(second, name)) for name in ("tp", "fp", "fn", "tn"))
 
 
 def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -41,7 +41,7 @@ from evalkit import serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import check_choice, show
 from evalkit.averaging import check_undefined, mean_of
-from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
+from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, same_array, unique_sorted
 from evalkit.counting import encode_label_set_family
 from evalkit.exceptions import (
     DuplicateLabelError,
@@ -792,11 +792,8 @@ class NeighborhoodAccuracy:
         same_order = (self.universe is None and other.universe is None) or (
             self.universe is not None and other.universe is not None and _same_universe(self.universe, other.universe)
         )
-        weights_equal = (self.weights is None and other.weights is None) or (
-            self.weights is not None and other.weights is not None and np.array_equal(self.weights, other.weights)
-        )
-        cells_equal = all(np.array_equal(getattr(self.cells, n), getattr(other.cells, n)) for n in ("tp", "fp", "fn", "tn"))
-        return same_order and weights_equal and cells_equal and (self.ideal_kind, self.result_kind) == (other.ideal_kind, other.result_kind)
+        kinds = (self.ideal_kind, self.result_kind) == (other.ideal_kind, other.result_kind)
+        return same_order and same_array(self.weights, other.weights) and self.cells.same_as(other.cells) and kinds
 
     __hash__ = None  # type: ignore[assignment]
 
