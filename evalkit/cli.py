@@ -22,7 +22,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -137,6 +137,15 @@ def _progress() -> Callable[[int], None] | None:
     return lambda rows: print(f"\rread {rows:,} rows", end="", file=sys.stderr, flush=True)
 
 
+def _batches(arguments: argparse.Namespace, files: list[str]) -> Iterator[tuple[dict[str, list[Any]], list[int]]]:
+    """The files' rows in batches, with the rows read so far shown on a terminal."""
+    progress = _progress()
+    yield from read_batches(files, actual=arguments.actual, predicted=arguments.predicted,
+                            delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress)  # fmt: skip
+    if progress:
+        print(file=sys.stderr)
+
+
 def _labels(option: str | None) -> list[str] | None:
     return None if option is None else [label.strip() for label in option.split(",") if label.strip()]
 
@@ -145,16 +154,12 @@ def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separato
     labels = _labels(arguments.labels)
     known = None if labels is None else frozenset(labels)
     counts = LabelSetCounts(labels)
-    progress = _progress()
-    for values, lines in read_batches(files, actual=arguments.actual, predicted=arguments.predicted,
-                                      delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress):  # fmt: skip
+    for values, lines in _batches(arguments, files):
         batch = {}
         for role in ("actual", "predicted"):
             batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
             _check_known(batch[role], known, lambda position, role=role, lines=lines: _where(files, role, lines[position]))
         counts.update(batch["actual"], batch["predicted"])
-    if progress:
-        print(file=sys.stderr)
     return counts.to_evaluation()
 
 
@@ -166,9 +171,7 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Confusion
             raise InvalidArgumentError(f"--threshold must be in [0, 1], got {arguments.threshold:g}")
         arguments.predicted = arguments.score
     matrix = ConfusionMatrix(labels) if labels else None
-    progress = _progress()
-    for values, lines in read_batches(files, actual=arguments.actual, predicted=arguments.predicted,
-                                      delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress):  # fmt: skip
+    for values, lines in _batches(arguments, files):
         actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
         if arguments.score is not None:
             scores = [_score(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
@@ -181,8 +184,6 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Confusion
             matrix = ConfusionMatrix.from_predictions(actual, predicted)
         else:
             matrix.update(actual, predicted, grow=labels is None)
-    if progress:
-        print(file=sys.stderr)
     assert matrix is not None  # read_batches raises on a file without rows
     return matrix if labels else matrix.with_labels(sorted(matrix.labels))
 
