@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,16 @@ from evalkit.exceptions import (
     InvalidCountsError,
     InvalidTypeError,
 )
+
+__all__ = [
+    "as_count_matrix",
+    "check_choice",
+    "check_count",
+    "check_index",
+    "check_positive_number",
+    "check_sample_weight",
+    "show",
+]
 
 _SHOW_LIMIT = 80
 
@@ -104,3 +115,57 @@ def as_count_matrix(name: str, counts: object) -> np.ndarray:
     if array.size and array.min() < 0:
         raise InvalidCountsError(f"{name!r} must be >= 0, got {show(array)}")
     return array.astype(np.int64)
+
+
+def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weight") -> np.ndarray | None:
+    """Return ``sample_weight`` as a new 1-D array of ``n`` finite, non-negative weights.
+
+    Integer weights (ints, bools, integer arrays) become int64, so counts stay exact
+    integers; anything else float64, giving float counts. ``None`` stays ``None`` (every
+    sample counts once).
+
+    Raises:
+        InputShapeError: not 1-D, or not ``n`` weights.
+        InvalidTypeError: not numbers.
+        InvalidArgumentError: a negative, NaN or infinite weight (the message names the first
+            one and its position).
+
+    Examples:
+        >>> check_sample_weight([1, 2, 0], 3).dtype.name, check_sample_weight([0.5, 1.0], 2).dtype.name
+        ('int64', 'float64')
+    """
+    if sample_weight is None:
+        return None
+    if isinstance(sample_weight, (str, bytes, set, frozenset, dict)):
+        raise InvalidTypeError(f"{argument!r} must be a sequence of numbers, one per sample, got {show(sample_weight)}")
+    try:
+        array = np.array(sample_weight)  # a copy: the caller's weights are never changed
+    except (TypeError, ValueError) as error:
+        raise InvalidTypeError(f"{argument!r} must be a sequence of numbers, one per sample, got {show(sample_weight)}") from error
+    if array.dtype == object:
+        try:
+            array = array.astype(np.int64) if all(isinstance(value, (int, np.integer)) for value in array.ravel()) else array.astype(np.float64)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise InvalidTypeError(f"{argument!r} must hold numbers that fit a float64, got {show(sample_weight)}") from error
+    if array.ndim != 1:
+        raise InputShapeError(f"{argument!r} must be 1-D (one weight per sample), got shape {array.shape}")
+    if len(array) != n:
+        raise InputShapeError(f"{argument!r} has {len(array)} weights but there are {n} samples")
+    if array.dtype.kind == "b":
+        return array.astype(np.int64)
+    if array.dtype.kind == "u":
+        if array.size and array.max() > np.iinfo(np.int64).max:
+            raise InvalidArgumentError(f"{argument!r} holds a weight too large for int64: {show(array)}")
+        return array.astype(np.int64)
+    if array.dtype.kind == "i":
+        bad = np.flatnonzero(array < 0)
+    elif array.dtype.kind == "f":
+        array = array.astype(np.float64, copy=False)
+        bad = np.flatnonzero(~(array >= 0) | ~np.isfinite(array))
+    else:
+        raise InvalidTypeError(f"{argument!r} must hold real numbers, got dtype {array.dtype}: {show(sample_weight)}")
+    if len(bad):
+        raise InvalidArgumentError(
+            f"{argument!r} must hold finite weights >= 0; position {bad[0]} holds {array[bad[0]].item()!r}"
+        )
+    return array.astype(np.int64, copy=False) if array.dtype.kind == "i" else array

@@ -29,6 +29,7 @@ Examples:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -41,14 +42,16 @@ from evalkit.formulas import Measure, check_measure_parameters, get_measure
 
 __all__ = [
     "AVERAGES",
-    "per_entry",
-    "resolve_measure",
     "UNDEFINED_POLICIES",
     "Averaged",
     "Summary",
     "average_cells",
     "check_undefined",
     "mean_of",
+    "mean_of_ratios",
+    "per_entry",
+    "ratio",
+    "resolve_measure",
     "summarize",
 ]
 
@@ -99,13 +102,15 @@ def _rebuild_averaged(value: float, n_values: int, n_defined: int) -> Averaged:
     return Averaged(value, n_values=n_values, n_defined=n_defined)
 
 
-def _apply_policy(values: np.ndarray, weights: np.ndarray | None, policy: str) -> tuple[np.ndarray, np.ndarray | None]:
-    """Return the values (and weights) that enter the average under ``policy``."""
-    defined = ~np.isnan(values)
+def _apply_policy(
+    values: np.ndarray, defined: np.ndarray, weights: np.ndarray | None, policy: str, fill: tuple[Any, Any] = (0.0, 1.0)
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Return the values (and weights) that enter the average under ``policy``: the one place
+    where undefined values are excluded, filled with ``fill`` (zero, one) or kept (NaN)."""
     if policy == "exclude":
         return values[defined], None if weights is None else weights[defined]
     if policy in ("zero", "one"):
-        return np.where(defined, values, 0.0 if policy == "zero" else 1.0), weights
+        return np.where(defined, values, fill[0] if policy == "zero" else fill[1]), weights
     return values, weights  # "nan": NaN propagates through the arithmetic
 
 
@@ -128,14 +133,58 @@ def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> 
             raise InvalidArgumentError(f"'weights' must have {values.size} entries, got {weights.size}")
         present = weights > 0  # an entry of weight 0 stands for nothing, not for an undefined value
         values, weights = values[present], weights[present]
-    n_defined = int(np.count_nonzero(~np.isnan(values)))
-    kept, kept_weights = _apply_policy(values, weights, policy)
+    defined = ~np.isnan(values)
+    n_defined = int(np.count_nonzero(defined))
+    kept, kept_weights = _apply_policy(values, defined, weights, policy)
     if kept_weights is None:
         mean = kept.mean() if kept.size else math.nan
     else:
         total = kept_weights.sum()
         mean = (kept * kept_weights).sum() / total if total > 0 else math.nan
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
+
+
+def ratio(numerator: Any, denominator: Any, *, exact: bool = False) -> float | Fraction:
+    """``numerator / denominator`` of two exact sums: NaN when the denominator is 0 (as for
+    every measure of ``evalkit.formulas``), a ``Fraction`` with ``exact=True``.
+
+    Examples:
+        >>> ratio(6, 7, exact=True), ratio(6, 0)
+        (Fraction(6, 7), nan)
+    """
+    if denominator == 0:
+        return math.nan
+    if exact:
+        return Fraction(numerator) / Fraction(denominator)
+    return float(numerator / denominator)  # ints divide correctly rounded, however large
+
+
+def mean_of_ratios(
+    numerators: Any, denominators: Any, weights: Any = None, *, undefined: Any = "exclude", exact: bool = False
+) -> float | Fraction:
+    """The (weighted) mean of ``numerators / denominators`` under the undefined-value policy
+    (a ratio with denominator 0 is undefined); a ``Fraction`` with ``exact=True``.
+
+    Examples:
+        >>> mean_of_ratios([1, 1, 0], [2, 1, 0], exact=True), mean_of_ratios([1, 1, 0], [2, 1, 0], undefined="zero", exact=True)
+        (Fraction(3, 4), Fraction(1, 2))
+    """
+    numerators, denominators = np.asarray(numerators), np.asarray(denominators)
+    if not exact:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = np.where(denominators == 0, np.nan, numerators / np.where(denominators == 0, 1, denominators))
+        return float(mean_of(values, weights, undefined=undefined))
+    policy = check_undefined(undefined)
+    defined = denominators != 0
+    fractions = np.array([Fraction(t) / Fraction(d) if d else Fraction(0) for t, d in zip(numerators.tolist(), denominators.tolist())], dtype=object)
+    counted = np.ones(len(fractions), dtype=np.int64) if weights is None else np.asarray(weights)
+    present = counted > 0
+    fractions, defined, counted = fractions[present], defined[present], counted[present]
+    if policy == "nan" and not defined.all():
+        return math.nan
+    kept, kept_weights = _apply_policy(fractions, defined, counted, policy, fill=(Fraction(0), Fraction(1)))
+    total = sum((Fraction(w) for w in kept_weights.tolist()), Fraction(0))
+    return sum((v * Fraction(w) for v, w in zip(kept.tolist(), kept_weights.tolist())), Fraction(0)) / total if total else math.nan
 
 
 @attrs.frozen
@@ -166,8 +215,9 @@ def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:
     """
     policy = check_undefined(undefined)
     values = np.asarray(values, dtype=np.float64).ravel()
-    kept, _ = _apply_policy(values, None, policy)
-    n_defined = int(np.count_nonzero(~np.isnan(values)))
+    defined = ~np.isnan(values)
+    kept, _ = _apply_policy(values, defined, None, policy)
+    n_defined = int(np.count_nonzero(defined))
     if kept.size == 0:
         return Summary(math.nan, math.nan, math.nan, math.nan, n_defined, values.size)
     return Summary(
@@ -182,7 +232,6 @@ def average_cells(
     *,
     undefined: Any = "exclude",
     per_sample: Cells | None = None,
-    sample_weights: Any = None,
     parameters: dict[str, Any] | None = None,
 ) -> Averaged:
     """Average ``measure`` over classes or samples (see the module docstring).
@@ -192,8 +241,8 @@ def average_cells(
         per_class: per-class cells (``σm``).
         average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
         undefined: the undefined-value policy.
-        per_sample: per-sample cells (``σn``), needed for ``"samples"``.
-        sample_weights: how many samples each entry of ``per_sample`` stands for.
+        per_sample: per-sample cells (``σn``, each row counted by its weight), needed for
+            ``"samples"``.
         parameters: extra keyword parameters of the measure (``beta``).
     """
     parameters = dict(parameters or {})
@@ -204,7 +253,7 @@ def average_cells(
     if average == "samples":
         if per_sample is None:
             raise InvalidArgumentError(f"average='samples' needs per-sample counts, which {show(per_class)} lacks")
-        return mean_of(per_sample.evaluate(measure, **parameters), sample_weights, undefined=undefined)
+        return mean_of(per_sample.evaluate_rows(measure, **parameters), per_sample.row_weights(), undefined=undefined)
     weights = per_class.support if average == "weighted" else None
     return mean_of(per_class.evaluate(measure, **parameters), weights, undefined=undefined)
 

@@ -30,16 +30,31 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 
-from evalkit.exceptions import InvalidValueError
+from evalkit.exceptions import CountOverflowError, InvalidValueError
 from evalkit.tnorms import product
 
-__all__ = ["Cells", "block_rows", "cells_from_confusion", "column_sums", "indicator_cells", "key_cells", "one_hot_sample_cells", "row_sums", "same_array", "soft_cells", "unique_sorted"]
+__all__ = [
+    "Cells",
+    "block_rows",
+    "cells_from_confusion",
+    "check_count_total",
+    "column_sums",
+    "indicator_cells",
+    "key_cells",
+    "one_hot_sample_cells",
+    "row_sums",
+    "same_array",
+    "soft_cells",
+    "unique_sorted",
+    "weighted_bincount",
+    "weighted_sum",
+]
 
 _BLOCK_BYTES = 1 << 20
 """Bytes of one row block: small enough to stay in cache while its sums are taken."""
@@ -50,38 +65,93 @@ _UINT8_ROWS = 255
 
 @attrs.frozen(eq=False)
 class Cells:
-    """The four cells ``tp, fp, fn, tn`` of many binary problems, as equal-shape arrays.
+    """The four cells ``tp, fp, fn, tn`` of many binary problems, and how much each one counts.
 
     One entry per class (the per-class sums ``σm``) or per sample (``σn``); crisp data give
-    integer cells, soft data float cells.
+    integer cells, soft or weighted data float cells. Two optional fields make this the one
+    representation of "how much each row counts":
+
+    * ``weight``: one weight per entry (a user's ``sample_weight``, or how many samples a row
+      stands for after ``compact``); ``None`` means every entry counts once.
+    * ``index``: when many entries share a few distinct rows (single-label samples are of
+      five kinds), ``tp, fp, fn, tn`` hold the distinct rows and ``index`` gives each entry's
+      row; ``None`` means the rows are the entries.
+
+    Every sum (``total``, ``sum_rows``, ``total_weight``) is a weighted sum over entries, exact
+    for integer cells and weights.
 
     Examples:
         >>> cells = Cells(tp=[5, 2], fp=[2, 1], fn=[1, 2], tn=[2, 5])
         >>> cells.total().counts()
         {'tp': 7, 'fp': 3, 'fn': 3, 'tn': 7}
+        >>> kinds = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[2, 1], index=[0, 1, 0], weight=[1, 2, 3])
+        >>> kinds.row_weights().tolist(), kinds.total().counts()
+        ([4, 2], {'tp': 4, 'fp': 2, 'fn': 2, 'tn': 10})
     """
 
     tp: np.ndarray = attrs.field(converter=np.asarray)
     fp: np.ndarray = attrs.field(converter=np.asarray)
     fn: np.ndarray = attrs.field(converter=np.asarray)
     tn: np.ndarray = attrs.field(converter=np.asarray)
+    weight: np.ndarray | None = attrs.field(default=None, converter=attrs.converters.optional(np.asarray), kw_only=True)
+    index: np.ndarray | None = attrs.field(default=None, converter=attrs.converters.optional(np.asarray), kw_only=True)
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The stored rows ``(tp, fp, fn, tn)`` (the distinct rows when ``index`` is set)."""
+        return self.tp, self.fp, self.fn, self.tn
 
     def counts(self) -> dict[str, Any]:
-        """The cells as keyword arguments for a measure (Python numbers when 0-d)."""
-        cells = {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+        """The cells of every entry as keyword arguments for a measure (Python numbers when 0-d)."""
+        cells = dict(zip(COUNT_NAMES, self.rows() if self.index is None else (row[self.index] for row in self.rows())))
         return {name: value.item() if value.ndim == 0 else value for name, value in cells.items()}
 
+    def evaluate(self, measure: Any, **parameters: Any) -> Any:
+        """The value of ``measure`` (a ``Measure``) for every entry (computed once per distinct row)."""
+        values = measure(**dict(zip(COUNT_NAMES, self.rows())), **parameters)
+        return values if self.index is None else np.asarray(values)[self.index]
+
+    def evaluate_rows(self, measure: Any, **parameters: Any) -> Any:
+        """The value of ``measure`` for every stored row (pair it with ``row_weights``)."""
+        return measure(**dict(zip(COUNT_NAMES, self.rows())), **parameters)
+
+    # ----------------------------------------------------------------------------------------
+    # weights and sums
+
+    def row_weights(self) -> np.ndarray:
+        """How much each stored row counts: the weights of the entries that use it."""
+        if self.index is None:
+            return np.ones(len(self.tp), dtype=np.int64) if self.weight is None else self.weight
+        return weighted_bincount(self.index, self.weight, len(self.tp))
+
+    def sum_rows(self, values: Any) -> Any:
+        """``Σ_entries weight · value`` for a value per stored row: exact for integers.
+
+        Examples:
+            >>> Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[0, 0], weight=[3, 2]).sum_rows(np.array([1, 1]))
+            5
+        """
+        return weighted_sum(values, self.row_weights() if (self.index is not None or self.weight is not None) else None)
+
     def total(self) -> Cells:
-        """The cells summed over all entries (``σ1``, the micro cells)."""
-        return Cells(self.tp.sum(), self.fp.sum(), self.fn.sum(), self.tn.sum())
+        """The cells summed over all entries, each counted by its weight (``σ1``, the micro cells)."""
+        return Cells(*(self.sum_rows(row) for row in self.rows()))
+
+    def total_weight(self) -> Any:
+        """How much all entries count together: their number, or the sum of their weights."""
+        if self.weight is None:
+            return len(self)
+        return weighted_sum(self.weight, None)
 
     @property
     def support(self) -> np.ndarray:
-        """Actual positives per entry, ``tp + fn`` (the weights of the weighted average)."""
+        """Actual positives per row, ``tp + fn`` (the weights of the weighted average)."""
         return self.tp + self.fn
 
+    # ----------------------------------------------------------------------------------------
+    # building and reshaping
+
     @classmethod
-    def from_sums(cls, both: Any, actual: Any, predicted: Any, entries: Any) -> Cells:
+    def from_sums(cls, both: Any, actual: Any, predicted: Any, entries: Any, **fields: Any) -> Cells:
         """Cells from ``σ(A∘P)``, ``σ(A)``, ``σ(P)`` and the number of entries they range over.
 
         Examples:
@@ -90,23 +160,77 @@ class Cells:
         """
         cells = [both, predicted - both, actual - both, entries - actual - predicted + both]
         if any(np.asarray(cell).dtype.kind == "f" for cell in cells):
-            cells = [np.maximum(cell, 0.0) for cell in cells]  # soft sums: no -1e-17 from rounding
-        return cls(*cells)
+            cells = [np.maximum(cell, 0.0) for cell in cells]  # float sums: no -1e-17 from rounding
+        return cls(*cells, **fields)
 
-    def same_as(self, other: Cells) -> bool:
-        """The same cells, entry by entry (array equality; Cells compare by identity otherwise)."""
-        return all(np.array_equal(getattr(self, name), getattr(other, name)) for name in ("tp", "fp", "fn", "tn"))
+    def entries(self) -> Cells:
+        """The same cells with one row per entry (``index`` resolved), weights kept."""
+        if self.index is None:
+            return self
+        return Cells(*(row[self.index] for row in self.rows()), weight=self.weight)
 
     def __len__(self) -> int:
-        return len(self.tp)
+        return len(self.tp) if self.index is None else len(self.index)
 
-    def __getitem__(self, index: Any) -> Cells:
-        """The cells of some entries (an index, a slice or an index array)."""
-        return Cells(self.tp[index], self.fp[index], self.fn[index], self.tn[index])
+    def __getitem__(self, selection: Any) -> Cells:
+        """The cells of some entries (an index, a slice, a mask or an index array), weights kept."""
+        weight = None if self.weight is None else self.weight[selection]
+        if self.index is not None:
+            return Cells(*self.rows(), weight=weight, index=self.index[selection])
+        return Cells(*(row[selection] for row in self.rows()), weight=weight)
 
-    def evaluate(self, measure: Any, **parameters: Any) -> Any:
-        """The value of ``measure`` (a ``Measure``) for every entry."""
-        return measure(**self.counts(), **parameters)
+    def compact(self) -> Cells:
+        """One row per distinct cells, weighted by how much its entries count (zero-weight rows
+        dropped; rows sorted). Every weighted sum stays the same; the order of the entries is
+        given up.
+
+        Examples:
+            >>> Cells(tp=[1, 0, 1], fp=[0, 1, 0], fn=[0, 0, 0], tn=[1, 1, 1]).compact().weight.tolist()
+            [1, 2]
+        """
+        stacked = np.stack([np.asarray(row) for row in self.rows()], axis=1)
+        distinct, inverse = _distinct_rows(stacked)
+        weights = weighted_bincount(inverse, self.row_weights() if self.index is not None or self.weight is not None else None, len(distinct))
+        kept = weights > 0
+        return Cells(*(distinct[kept, k] for k in range(4)), weight=weights[kept])
+
+    def with_negatives(self, extra: int) -> Cells:
+        """Every entry with ``extra`` more true negatives (labels that no entry has or predicts)."""
+        return attrs.evolve(self, tn=self.tn + extra)
+
+    def plus(self, other: Cells) -> Cells:
+        """Entry-by-entry sums of two unweighted cells of the same length (per-class cells of two batches)."""
+        return Cells(*(np.add(mine, theirs) for mine, theirs in zip(self.rows(), other.rows())))
+
+    @staticmethod
+    def concat(parts: Sequence[Cells]) -> Cells:
+        """The entries of several cells one after the other, with their weights (and indexes).
+
+        Indexed parts with the same distinct rows share them; otherwise the rows are stacked
+        and the indexes shifted.
+        """
+        weights = None
+        if any(part.weight is not None for part in parts):
+            weights = np.concatenate([part.weight if part.weight is not None else np.ones(len(part), dtype=np.int64) for part in parts])
+        if all(part.index is None for part in parts):
+            return Cells(*(np.concatenate([part.rows()[k] for part in parts]) for k in range(4)), weight=weights)
+        first = parts[0]
+        if all(part.index is not None and _same_rows(part, first) for part in parts):
+            return Cells(*first.rows(), weight=weights, index=np.concatenate([part.index for part in parts]))
+        indexes, offset = [], 0
+        for part in parts:
+            own = part.index if part.index is not None else np.arange(len(part.tp))
+            indexes.append(own + offset)
+            offset += len(part.tp)
+        rows = (np.concatenate([part.rows()[k] for part in parts]) for k in range(4))
+        return Cells(*rows, weight=weights, index=np.concatenate(indexes))
+
+    def same_as(self, other: Cells) -> bool:
+        """The same rows, weights and index (array equality; Cells compare by identity otherwise)."""
+        return _same_rows(self, other) and same_array(self.weight, other.weight) and same_array(self.index, other.index)
+
+
+COUNT_NAMES = ("tp", "fp", "fn", "tn")
 
 
 def same_array(first: Any, second: Any) -> bool:
@@ -114,6 +238,94 @@ def same_array(first: Any, second: Any) -> bool:
     if first is None or second is None:
         return first is None and second is None
     return np.array_equal(first, second)
+
+
+def _same_rows(first: Cells, second: Cells) -> bool:
+    return all(np.array_equal(a, b) for a, b in zip(first.rows(), second.rows()))
+
+
+def _distinct_rows(stacked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a 2-D array (sorted) and, for each row, the index of its distinct row.
+
+    Small non-negative integer rows are packed into one int64 key each and sorted as a vector,
+    which is many times faster than ``np.unique(axis=0)``; other rows take that route.
+    """
+    if len(stacked) and stacked.dtype.kind in "iu" and stacked.min() >= 0:
+        base = int(stacked.max()) + 1
+        if base ** stacked.shape[1] < 2**62:
+            keys = np.zeros(len(stacked), dtype=np.int64)
+            for column in stacked.T:
+                keys = keys * base + column
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            return stacked[first], inverse.ravel()
+    rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    return rows, inverse.ravel()
+
+
+# --------------------------------------------------------------------------------------------
+# weighted sums: exact for integers, decided here once
+
+
+EXACT_FLOAT_SUM = 2**53
+"""Integer sums below this are exact in float64 (``np.bincount`` and BLAS accumulate in float64)."""
+
+MAX_COUNT = 2**63 - 1
+"""The largest count evalkit holds in int64; totals beyond it are refused, never wrapped."""
+
+
+def weighted_sum(values: Any, weights: np.ndarray | None) -> Any:
+    """``Σ values`` or ``Σ values · weights``: a Python int for integer input (exact, never
+    wrapped), a float otherwise.
+
+    Raises:
+        CountOverflowError: an integer sum beyond ``MAX_COUNT``.
+    """
+    values = np.asarray(values)
+    if weights is not None:
+        weights = np.asarray(weights)
+    integral = values.dtype.kind in "biu" and (weights is None or weights.dtype.kind in "biu")
+    if not integral:
+        return float(values.sum() if weights is None else np.dot(values.astype(np.float64), weights.astype(np.float64)))
+    values = values.astype(np.int64, copy=False)
+    high = int(np.abs(values).max()) if values.size else 0
+    if weights is not None:
+        high *= int(weights.max()) if weights.size else 0
+    if high * max(len(values), 1) <= MAX_COUNT:  # no partial sum can wrap
+        total = int(values.sum() if weights is None else np.dot(values, weights.astype(np.int64, copy=False)))
+    else:
+        total = sum(values.tolist()) if weights is None else sum(v * w for v, w in zip(values.tolist(), weights.tolist()))
+    return check_count_total(total)
+
+
+def check_count_total(total: Any, what: str = "the counts") -> Any:
+    """Return an exact integer total if int64 holds it, else raise ``CountOverflowError``."""
+    if isinstance(total, (int, np.integer)) and abs(int(total)) > MAX_COUNT:
+        raise CountOverflowError(f"{what} sum to {int(total)}, beyond the {MAX_COUNT} (2**63 - 1) that evalkit counts exactly")
+    return int(total) if isinstance(total, (int, np.integer)) else total
+
+
+def weighted_bincount(index: np.ndarray, weights: np.ndarray | None, length: int) -> np.ndarray:
+    """``np.bincount(index, weights, minlength=length)``, exact: int64 for integer (or no)
+    weights, float64 for float weights.
+
+    ``np.bincount`` sums weights in float64, exact for integers while every sum stays below
+    2**53; larger integer totals take an exact (slower) int64 path, and totals beyond
+    2**63 - 1 raise ``CountOverflowError``.
+
+    Examples:
+        >>> weighted_bincount(np.array([0, 2, 2]), np.array([1, 2, 3]), 4).tolist()
+        [1, 0, 5, 0]
+    """
+    if weights is None:
+        return np.bincount(index, minlength=length)
+    if weights.dtype.kind == "f":
+        return np.bincount(index, weights=weights, minlength=length)
+    total = weighted_sum(weights, None)
+    if total < EXACT_FLOAT_SUM:
+        return np.bincount(index, weights=weights, minlength=length).astype(np.int64)
+    out = np.zeros(length, dtype=np.int64)
+    np.add.at(out, index, weights.astype(np.int64, copy=False))
+    return out
 
 
 def cells_from_confusion(counts: np.ndarray) -> Cells:
@@ -317,13 +529,15 @@ def soft_cells(
 # sparse (sample, label) keys
 
 
-def key_cells(actual: np.ndarray, predicted: np.ndarray, n: int, m: int) -> tuple[Cells, Cells]:
+def key_cells(actual: np.ndarray, predicted: np.ndarray, n: int, m: int, weight: np.ndarray | None = None) -> tuple[Cells, Cells]:
     """Per-label and per-sample cells of sparse indicator data.
 
     Args:
         actual: sorted unique int64 keys ``sample * m + label`` of the actual 1-entries.
         predicted: the same for the predicted 1-entries.
         n: number of samples; m: number of labels.
+        weight: optional weight per sample: the per-label cells become weighted sums, and the
+            per-sample cells carry the weights.
 
     Examples:
         >>> by_label, by_sample = key_cells(np.array([0, 1, 5]), np.array([0, 4, 5]), 2, 3)
@@ -332,9 +546,13 @@ def key_cells(actual: np.ndarray, predicted: np.ndarray, n: int, m: int) -> tupl
     """
     both = np.intersect1d(actual, predicted, assume_unique=True)
 
-    def sums(keys: np.ndarray, axis: int) -> np.ndarray:
-        return np.bincount(keys % m if axis == 0 else keys // m, minlength=m if axis == 0 else n)
+    def per_label(keys: np.ndarray) -> np.ndarray:
+        return weighted_bincount(keys % m if m else keys, None if weight is None else weight[keys // m], m)
 
-    by_label = Cells.from_sums(sums(both, 0), sums(actual, 0), sums(predicted, 0), n)
-    by_sample = Cells.from_sums(sums(both, 1), sums(actual, 1), sums(predicted, 1), m)
+    def per_sample(keys: np.ndarray) -> np.ndarray:
+        return np.bincount(keys // m if m else keys, minlength=n)
+
+    total = n if weight is None else weighted_sum(weight, None)
+    by_label = Cells.from_sums(per_label(both), per_label(actual), per_label(predicted), total)
+    by_sample = Cells.from_sums(per_sample(both), per_sample(actual), per_sample(predicted), m, weight=weight)
     return by_label, by_sample

@@ -406,16 +406,9 @@ class ConfusionMatrix:
         """
         resolved = resolve_measure(measure, metrics_class)
         m, correct = len(self._labels), int(np.trace(self._counts))
-        per_sample = one_hot_sample_cells(m)[:2]  # right and wrong samples
-        return average_cells(
-            resolved,
-            self.cells(),
-            average,
-            undefined=undefined,
-            per_sample=per_sample,
-            sample_weights=[correct, self._total - correct],
-            parameters=parameters,
-        )
+        right_and_wrong = one_hot_sample_cells(m)[:2]
+        per_sample = Cells(*right_and_wrong.rows(), weight=[correct, self._total - correct])
+        return average_cells(resolved, self.cells(), average, undefined=undefined, per_sample=per_sample, parameters=parameters)
 
     # ----------------------------------------------------------------------------------------
     # JSON

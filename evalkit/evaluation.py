@@ -33,8 +33,8 @@ import attrs
 import numpy as np
 
 from evalkit import serialization
-from evalkit._labels import check_label, check_label_list
-from evalkit._validation import check_choice, show
+from evalkit._labels import check_label, check_label_list, describe
+from evalkit._validation import check_choice, check_sample_weight, show
 from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
 from evalkit.cells import Cells, block_rows, indicator_cells, key_cells, one_hot_sample_cells, same_array, soft_cells
 from evalkit.classification_metrics import ClassificationMetrics
@@ -47,6 +47,7 @@ from evalkit.exceptions import (
     InvalidTypeError,
     InvalidValueError,
     LabelMismatchError,
+    UnknownLabelError,
     UnsupportedSettingError,
 )
 from evalkit.formulas import matrix_cohen_kappa, matrix_matthews_correlation_coefficient
@@ -127,12 +128,11 @@ class Evaluation:
     Attributes:
         labels: the class (column) labels.
         class_cells: per-class cells ``σm``.
-        sample_cells: per-sample cells ``σn``, or the distinct kinds of sample when
-            ``sample_index`` maps every sample to one of them (single-label data).
-        sample_index: for each sample, its row of ``sample_cells``; ``None`` when
-            ``sample_cells`` has one row per sample.
-        sample_weights: after ``compact``, how many samples each row of ``sample_cells``
-            stands for (the order of the samples is then gone).
+        sample_cells: per-sample cells ``σn`` with how much each sample counts (its
+            ``weight``); single-label samples share five distinct rows through an ``index``.
+            After ``compact`` one row per distinct kind of sample, weighted by how many
+            samples it stands for.
+        ordered: whether ``sample_cells`` lists the samples in order (False after ``compact``).
         setting: ``"single-label"``, ``"multi-label"``, ``"soft"``, ``"ordinal"`` or
             ``"hierarchical"``.
         confusion: the counts (rows actual) of single-label and ordinal data, over
@@ -143,12 +143,11 @@ class Evaluation:
     labels: tuple
     class_cells: Cells = attrs.field(repr=False)
     sample_cells: Cells = attrs.field(repr=False)
-    sample_index: np.ndarray | None = attrs.field(default=None, repr=False)
     setting: str = "multi-label"
     confusion: np.ndarray | None = attrs.field(default=None, repr=False)
     confusion_labels: tuple | None = attrs.field(default=None, repr=False)
     n_rejected: int = 0
-    sample_weights: np.ndarray | None = attrs.field(default=None, repr=False)
+    ordered: bool = True
 
     # ----------------------------------------------------------------------------------------
     # constructors
@@ -211,23 +210,19 @@ class Evaluation:
         counts = np.bincount(actual * size + predicted, minlength=size * size).reshape(size, size)
         tp = np.diagonal(counts)[:m].copy()
         class_cells = Cells.from_sums(tp, counts[:m].sum(axis=1), counts[:, :m].sum(axis=0), counts.sum())
-        return cls(
-            known,
-            class_cells,
-            one_hot_sample_cells(m),
-            _sample_kinds(actual, predicted, m),
-            "single-label",
-            counts,
-            confusion_labels,
-            n_rejected,
-        )
+        kinds = one_hot_sample_cells(m)
+        sample_cells = Cells(*kinds.rows(), index=_sample_kinds(actual, predicted, m))
+        return cls(known, class_cells, sample_cells, "single-label", counts, confusion_labels, n_rejected)
 
     @classmethod
-    def from_label_sets(cls, actual: Any, predicted: Any, labels: Sequence[Hashable] | None = None) -> Evaluation:
+    def from_label_sets(
+        cls, actual: Any, predicted: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
+    ) -> Evaluation:
         """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
 
         Counted from sparse ``(sample, label)`` keys; no ``n x m`` array is built. An empty
-        predicted set is a rejection counted as misses.
+        predicted set is a rejection counted as misses. ``sample_weight`` (one finite weight
+        >= 0 per sample) makes every sum a weighted sum.
 
         Examples:
             >>> ev = Evaluation.from_label_sets([{"a", "b"}, {"b"}], [{"a"}, {"a", "b"}])
@@ -235,7 +230,8 @@ class Evaluation:
             (array([1. , 0.5]), array([1. , 0.5]))
         """
         keys_actual, keys_predicted, found, n = encode_label_sets(actual, predicted, labels)
-        by_class, by_sample = key_cells(keys_actual, keys_predicted, n, len(found))
+        weight = check_sample_weight(sample_weight, n)
+        by_class, by_sample = key_cells(keys_actual, keys_predicted, n, len(found), weight)
         return cls(found, by_class, by_sample)
 
     @classmethod
@@ -423,9 +419,7 @@ class Evaluation:
     @property
     def n_samples(self) -> int:
         """The number of samples evaluated (after selective rejection)."""
-        if self.sample_weights is not None:
-            return int(self.sample_weights.sum())
-        return len(self.sample_index) if self.sample_index is not None else len(self.sample_cells)
+        return self.sample_cells.total_weight()
 
     @property
     def coverage(self) -> float:
@@ -438,15 +432,8 @@ class Evaluation:
         """The micro cells ``σ1`` (0-d)."""
         return self.class_cells.total()
 
-    def _sample_weights(self) -> np.ndarray | None:
-        if self.sample_weights is not None:
-            return self.sample_weights
-        if self.sample_index is None:
-            return None
-        return np.bincount(self.sample_index, minlength=len(self.sample_cells))
-
     def _ordered(self, what: str) -> None:
-        if self.sample_weights is not None:
+        if not self.ordered:
             raise UnsupportedSettingError(f"{what} needs the samples in order; this evaluation was compacted")
 
     def average(
@@ -477,7 +464,6 @@ class Evaluation:
             average,
             undefined=undefined,
             per_sample=self.sample_cells,
-            sample_weights=self._sample_weights(),
             parameters=parameters,
         )
 
@@ -488,8 +474,7 @@ class Evaluation:
     def per_sample(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
         self._ordered("per_sample")
-        values = per_entry(self.sample_cells, measure, metrics_class, parameters)
-        return values if self.sample_index is None else values[self.sample_index]
+        return per_entry(self.sample_cells, measure, metrics_class, parameters)
 
     # ----------------------------------------------------------------------------------------
     # Java-style objects
@@ -507,12 +492,11 @@ class Evaluation:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
         self._ordered("sample_metrics")
         metrics_class = metrics_class or ClassificationMetrics
-        positions = np.arange(self.n_samples) if indices is None else np.atleast_1d(np.asarray(indices))
-        rows = positions if self.sample_index is None else self.sample_index[positions]
-        cells = self.sample_cells
+        positions = np.arange(len(self.sample_cells)) if indices is None else np.atleast_1d(np.asarray(indices))
+        cells = self.sample_cells[positions].entries()
         return [
-            metrics_class.from_counts(tp=cells.tp[r], fp=cells.fp[r], fn=cells.fn[r], tn=cells.tn[r], class_label=int(i))
-            for i, r in zip(positions, rows)
+            metrics_class.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=int(i))
+            for k, i in enumerate(positions)
         ]
 
     # ----------------------------------------------------------------------------------------
@@ -528,9 +512,8 @@ class Evaluation:
         if self.setting == "soft":
             raise UnsupportedSettingError("exact-match accuracy is not defined for soft labels; use average('accuracy')")
         exact = (self.sample_cells.fp == 0) & (self.sample_cells.fn == 0)
-        weights = self._sample_weights()
-        hits = exact.sum() if weights is None else (exact * weights).sum()
-        return float(hits / self.n_samples) if self.n_samples else float("nan")
+        n = self.n_samples
+        return self.sample_cells.sum_rows(exact) / n if n else float("nan")
 
     def _confusion(self, what: str) -> np.ndarray:
         if self.confusion is None:
@@ -553,39 +536,86 @@ class Evaluation:
     # ----------------------------------------------------------------------------------------
     # streaming: merge and compact
 
-    def merge(self, other: Evaluation) -> Evaluation:
+    def merge(self, other: Evaluation, *, grow: bool = False) -> Evaluation:
         """The evaluation of both batches together (also ``self + other``).
 
         Every count is a sum over samples, so merging batches gives exactly the one-shot
-        result. Labels and setting must be the same. Per-sample rows are concatenated in
-        order unless either side was compacted.
+        result. Per-sample rows are concatenated in order unless either side was compacted.
+
+        Args:
+            other: another evaluation of the same setting.
+            grow: with False (the default) the labels must be the same, in the same order;
+                with True, labels of ``other`` that this evaluation lacks are appended (see
+                ``with_labels``), so that a stream may start before every label is known.
 
         Raises:
-            LabelMismatchError: different labels (or confusion labels).
+            LabelMismatchError: different labels (or confusion labels) and ``grow=False``.
             UnsupportedSettingError: different settings.
         """
         if not isinstance(other, Evaluation):
             raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
         if self.setting != other.setting:
             raise UnsupportedSettingError(f"cannot merge {self.setting} and {other.setting} evaluations")
+        if grow and self.labels != other.labels:
+            union = (*self.labels, *(label for label in other.labels if label not in set(self.labels)))
+            return self.with_labels(union).merge(other.with_labels(union))
         if self.labels != other.labels or self.confusion_labels != other.confusion_labels:
             first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels
             raise LabelMismatchError(f"cannot merge evaluations with different labels: {show(list(first))} and {show(list(second))}")
-        class_cells = _stack_cells([self.class_cells, other.class_cells], add=True)
         confusion = None if self.confusion is None else self.confusion + other.confusion
-        common = dict(setting=self.setting, confusion=confusion, confusion_labels=self.confusion_labels,
-                      n_rejected=self.n_rejected + other.n_rejected)  # fmt: skip
-        if self.sample_weights is None and other.sample_weights is None:
-            if self.sample_index is None and other.sample_index is None:
-                samples = _stack_cells([self.sample_cells, other.sample_cells])
-                return Evaluation(self.labels, class_cells, samples, **common)
-            if self.sample_index is not None and other.sample_index is not None and self.sample_cells.same_as(other.sample_cells):
-                index = np.concatenate([self.sample_index, other.sample_index])
-                return Evaluation(self.labels, class_cells, self.sample_cells, index, **common)
-        first, second = self.compact(), other.compact()
-        rows = _stack_cells([first.sample_cells, second.sample_cells])
-        weights = np.concatenate([first.sample_weights, second.sample_weights])
-        return Evaluation(self.labels, class_cells, rows, sample_weights=weights, **common).compact()
+        merged = attrs.evolve(
+            self,
+            class_cells=self.class_cells.plus(other.class_cells),
+            sample_cells=Cells.concat([self.sample_cells, other.sample_cells]),
+            confusion=confusion,
+            n_rejected=self.n_rejected + other.n_rejected,
+            ordered=self.ordered and other.ordered,
+        )
+        return merged if merged.ordered else merged.compact()
+
+    def with_labels(self, labels: Sequence[Hashable]) -> Evaluation:
+        """The same evaluation over ``labels``: every label it has, in any order, plus new labels
+        that no sample has or is predicted (each sample gains true negatives for them).
+
+        Raises:
+            UnknownLabelError: ``labels`` leaves out a label of this evaluation.
+            UnsupportedSettingError: ordinal data (the levels are fixed).
+
+        Examples:
+            >>> ev = Evaluation.from_label_sets([{"b"}], [{"b"}]).with_labels(["a", "b"])
+            >>> ev.labels, ev.class_cells.counts()["tn"].tolist()
+            (('a', 'b'), [1, 0])
+        """
+        if self.setting == "ordinal":
+            raise UnsupportedSettingError("the levels of ordinal data are fixed: with_labels does not apply")
+        checked = check_label_list(labels)
+        index = {label: position for position, label in enumerate(checked)}
+        missing = [label for label in self.labels if label not in index]
+        if missing:
+            raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this evaluation: {show(list(checked))}")
+        if checked == self.labels:
+            return self
+        positions = [index[label] for label in self.labels]
+        total = self.n_samples
+        rows = [np.zeros(len(checked), dtype=np.result_type(row, np.asarray(total))) for row in self.class_cells.rows()]
+        rows[3][:] = total  # a new label: every sample is a true negative of it
+        for row, own in zip(rows, self.class_cells.rows()):
+            row[positions] = own
+        confusion, confusion_labels = self.confusion, self.confusion_labels
+        if confusion is not None and confusion_labels is not None:
+            extra = confusion_labels[len(self.labels) :]  # the none value of rejection and open sets
+            confusion_labels = (*checked, *extra)
+            spots = positions + list(range(len(checked), len(confusion_labels)))
+            confusion = np.zeros((len(confusion_labels), len(confusion_labels)), dtype=self.confusion.dtype)
+            confusion[np.ix_(spots, spots)] = self.confusion
+        return attrs.evolve(
+            self,
+            labels=checked,
+            class_cells=Cells(*rows),
+            sample_cells=self.sample_cells.with_negatives(len(checked) - len(self.labels)),
+            confusion=confusion,
+            confusion_labels=confusion_labels,
+        )
 
     def __add__(self, other: object) -> Evaluation:
         if not isinstance(other, Evaluation):
@@ -599,25 +629,17 @@ class Evaluation:
         (at most ``(m + 1)³`` for crisp data) instead of the number of samples; the order of
         the samples (``per_sample``, ``sample_metrics``) is given up.
         """
-        weights = self._sample_weights()
-        cells = self.sample_cells
-        stacked = np.stack([np.asarray(getattr(cells, name)) for name in ("tp", "fp", "fn", "tn")], axis=1)
-        rows, inverse = _distinct_rows(stacked)
-        merged = np.bincount(inverse, weights=None if weights is None else weights, minlength=len(rows))
-        compacted = Cells(*(rows[:, k] for k in range(4)))
-        kept = merged > 0
-        return attrs.evolve(self, sample_cells=compacted[kept], sample_index=None, sample_weights=merged[kept].astype(np.int64))
+        return attrs.evolve(self, sample_cells=self.sample_cells.compact(), ordered=False)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Evaluation):
             return NotImplemented
-        arrays = ("sample_index", "confusion", "sample_weights")
         return (
-            (self.labels, self.setting, self.confusion_labels, self.n_rejected)
-            == (other.labels, other.setting, other.confusion_labels, other.n_rejected)
+            (self.labels, self.setting, self.confusion_labels, self.n_rejected, self.ordered)
+            == (other.labels, other.setting, other.confusion_labels, other.n_rejected, other.ordered)
             and self.class_cells.same_as(other.class_cells)
             and self.sample_cells.same_as(other.sample_cells)
-            and all(same_array(getattr(self, name), getattr(other, name)) for name in arrays)
+            and same_array(self.confusion, other.confusion)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -627,16 +649,12 @@ class Evaluation:
 
     def to_json(self) -> str:
         """The evaluation (its cells, not the data) as an evalkit JSON document."""
-        names = ("tp", "fp", "fn", "tn")
         payload = {
             "setting": self.setting,
             "labels": list(self.labels),
-            "n_rows": len(self.sample_cells),
-            "class_cells": {name: serialization.as_list(getattr(self.class_cells, name)) for name in names},
-            "sample_cells": {name: serialization.as_list(getattr(self.sample_cells, name)) for name in names},
-            "n_samples": self.n_samples,
-            "sample_index": None if self.sample_index is None else serialization.as_list(self.sample_index),
-            "sample_weights": None if self.sample_weights is None else serialization.as_list(self.sample_weights),
+            "class_cells": serialization.cells_payload(self.class_cells),
+            "sample_cells": serialization.cells_payload(self.sample_cells),
+            "ordered": self.ordered,
             "confusion_labels": None if self.confusion_labels is None else list(self.confusion_labels),
             "confusion": None if self.confusion is None else serialization.as_list(self.confusion),
             "n_rejected": self.n_rejected,
@@ -655,30 +673,9 @@ class Evaluation:
         if setting not in SETTINGS:
             raise serialization.FormatError(f"field 'setting' must be one of {', '.join(SETTINGS)}, got {show(setting)}")
         labels = serialization.label_list(document, "labels")
-        rows = serialization.integer(document, "n_rows")
-        n = serialization.integer(document, "n_samples")
-        integral = setting != "soft"
-
-        def cells(name: str, length: int) -> Cells:
-            table = serialization.field(document, name)
-            if not isinstance(table, dict):
-                raise serialization.FormatError(f"field {name!r} must be an object with tp, fp, fn, tn")
-            return Cells(*(serialization.array(serialization.field(table, k), f"{name}.{k}", length=length, integral=integral)
-                           for k in ("tp", "fp", "fn", "tn")))  # fmt: skip
-
-        index, weights = document.get("sample_index"), document.get("sample_weights")
-        if index is not None and weights is not None:
-            raise serialization.FormatError("fields 'sample_index' and 'sample_weights' exclude each other")
-        if index is not None:
-            index = serialization.array(index, "sample_index", length=n)
-            if index.size and index.max() >= rows:
-                raise serialization.FormatError(f"field 'sample_index' points past the {rows} sample rows")
-        if weights is not None:
-            weights = serialization.array(weights, "sample_weights", length=rows)
-            if weights.sum() != n:
-                raise serialization.FormatError(f"field 'sample_weights' sums to {weights.sum()}, not the declared {n} samples")
-        elif index is None and rows != n:
-            raise serialization.FormatError(f"{rows} sample rows for {n} declared samples")
+        ordered = serialization.field(document, "ordered")
+        if not isinstance(ordered, bool):
+            raise serialization.FormatError(f"field 'ordered' must be true or false, got {show(ordered)}")
         confusion_labels, confusion = document.get("confusion_labels"), document.get("confusion")
         if (confusion_labels is None) != (confusion is None):
             raise serialization.FormatError("fields 'confusion' and 'confusion_labels' go together")
@@ -686,18 +683,17 @@ class Evaluation:
             confusion_labels = serialization.label_list(document, "confusion_labels")
             size = len(confusion_labels)
             confusion = serialization.matrix(confusion, "confusion", rows=size, columns=size)
-        evaluation = cls(
+        rejected = serialization.field(document, "n_rejected")
+        return cls(
             labels,
-            cells("class_cells", len(labels)),
-            cells("sample_cells", rows),
-            index,
+            serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(labels)),
+            serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells"),
             setting,
             confusion,
             confusion_labels,
-            serialization.integer(document, "n_rejected"),
-            weights,
+            serialization.number(rejected, "n_rejected") if isinstance(rejected, float) else serialization.integer(document, "n_rejected"),
+            ordered,
         )
-        return evaluation
 
     def micro_macro_gap(self, measure: Any, **parameters: Any) -> MicroMacroGap:
         """The micro-macro gap of a decomposable measure and its covariance decomposition."""
@@ -705,32 +701,6 @@ class Evaluation:
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"
-
-
-def _distinct_rows(stacked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of a 2-D array (sorted) and, for each row, the index of its distinct row.
-
-    Small non-negative integer rows are packed into one int64 key each and sorted as a vector,
-    which is many times faster than ``np.unique(axis=0)``; other rows take that route.
-    """
-    if len(stacked) and stacked.dtype.kind in "iu" and stacked.min() >= 0:
-        base = int(stacked.max()) + 1
-        if base ** stacked.shape[1] < 2**62:
-            keys = np.zeros(len(stacked), dtype=np.int64)
-            for column in stacked.T:
-                keys = keys * base + column
-            distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            return stacked[first], inverse.ravel()
-    rows, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    return rows, inverse.ravel()
-
-
-def _stack_cells(parts: list[Cells], add: bool = False) -> Cells:
-    """Cells side by side (concatenated), or summed entry by entry with ``add``."""
-    names = ("tp", "fp", "fn", "tn")
-    if add:
-        return Cells(*(np.add(getattr(parts[0], name), getattr(parts[1], name)) for name in names))
-    return Cells(*(np.concatenate([np.asarray(getattr(part, name)) for part in parts]) for name in names))
 
 
 def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 __all__ = [
     "ClassIndexError",
+    "CountOverflowError",
     "DuplicateLabelError",
     "EmptyInputError",
     "EvalkitError",
@@ -97,6 +98,10 @@ class UnsupportedSettingError(EvalkitError, ValueError):
 
 class InvalidCountsError(EvalkitError, ValueError):
     """Counts are negative, fractional, non-finite, or of the wrong shape."""
+
+
+class CountOverflowError(InvalidCountsError):
+    """Counts would pass 2**63 - 1, beyond what evalkit counts exactly: refused, never wrapped."""
 
 
 class ClassIndexError(EvalkitError, IndexError, ValueError):

@@ -40,8 +40,8 @@ import numpy as np
 from evalkit import serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import check_choice, show
-from evalkit.averaging import check_undefined, mean_of
-from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, same_array, unique_sorted
+from evalkit.averaging import mean_of_ratios, ratio
+from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.counting import encode_label_set_family
 from evalkit.exceptions import (
     DuplicateLabelError,
@@ -54,7 +54,6 @@ from evalkit.exceptions import (
     UnknownElementError,
     UnsupportedSettingError,
 )
-from evalkit.formulas import jaccard_index, precision, recall
 
 __all__ = ["Covering", "NeighborhoodAccuracy", "NeighborhoodSystem"]
 
@@ -500,24 +499,27 @@ class NeighborhoodAccuracy:
     element ``r`` the cells give ``|Q(r) ∩ Q'(r)|`` (tp), ``|Q'(r) - Q(r)|`` (fp) and
     ``|Q(r) - Q'(r)|`` (fn); every number below is a sum over elements.
 
-    Undefined values: AA is NaN when the ideal assigns no label at all; RAR is ``inf`` for a
-    perfect result (``T_neg = 0``, ``T_pos > 0``) and NaN when both are 0. With
-    ``exact=True`` the getters return a ``fractions.Fraction`` where the value is finite.
+    Undefined values follow evalkit's one rule, a ratio with denominator 0 is NaN: AA is NaN
+    when the ideal assigns no label at all, RAR is NaN for a perfect result (``T_neg = 0``; its
+    AA is 1). ``compare`` still ranks a perfect result above every other. With ``exact=True``
+    the getters return a ``fractions.Fraction`` where the value is defined.
+
+    Element weights (``sample_weight``) make every sum a weighted sum: an element of integer
+    weight ``w`` counts as ``w`` copies of itself.
 
     Attributes:
-        cells: per-element cells, in universe order; or, with ``weights``, one row per
-            distinct kind of element.
+        cells: per-element cells and how much each element counts (their ``weight``), in
+            universe order; or, when only counts are known, one row per distinct kind of
+            element weighted by how many elements it stands for.
         kinds: ``(ideal kind, result kind)``, each ``"partition"``, ``"covering"`` or
             ``"family"`` (or a function giving them, called when first needed).
-        universe: the elements, in order (``None`` when only counts are known).
-        weights: ``None``, or how many elements each row of ``cells`` stands for (the order
-            of the elements is then unknown: no ``T_1``/``T_2`` lists).
+        universe: the elements, in order (``None`` when only counts are known: no
+            ``T_1``/``T_2`` lists then).
     """
 
     cells: Cells = attrs.field(repr=False)
     kinds: tuple[str, str] | Callable[[], tuple[str, str]] = attrs.field(repr=False)
     universe: Sequence | None = attrs.field(default=None, repr=False)
-    weights: np.ndarray | None = attrs.field(default=None, repr=False)
 
     @cached_property
     def _kinds(self) -> tuple[str, str]:
@@ -540,23 +542,16 @@ class NeighborhoodAccuracy:
         Label sets, indicators or streamed and merged counts give the same numbers as
         ``NeighborhoodSystem.evaluate`` on the equivalent families.
         """
-        weights = evaluation._sample_weights()
         cells = evaluation.sample_cells
-        present = slice(None) if weights is None else weights > 0
-        rows = cells if weights is None else cells[present]
+        used = cells.row_weights() > 0
+        tp, fp, fn = cells.tp[used], cells.fp[used], cells.fn[used]
         by_class = evaluation.class_cells
-        ideal_kind = _kind(rows.tp + rows.fn, by_class.tp + by_class.fn > 0)
-        result_kind = _kind(rows.tp + rows.fp, by_class.tp + by_class.fp > 0)
-        kinds = (ideal_kind, result_kind)
-        if evaluation.sample_index is not None and evaluation.sample_weights is None:
-            return cls(cells[evaluation.sample_index], kinds, range(evaluation.n_samples))
-        if weights is None:
-            return cls(cells, kinds, range(evaluation.n_samples))
-        return cls(rows, kinds, None, np.asarray(weights)[present])
+        kinds = (_kind(tp + fn, by_class.tp + by_class.fn > 0), _kind(tp + fp, by_class.tp + by_class.fp > 0))
+        return cls(cells, kinds, range(len(cells)) if evaluation.ordered else None)
 
-    def _sum(self, values: np.ndarray) -> int:
-        values = np.asarray(values, dtype=np.int64)
-        return int(values.sum() if self.weights is None else values @ self.weights)
+    def _sum(self, values: np.ndarray) -> Any:
+        """``Σ_r w_r · value_r`` over the elements, for one value per row of ``cells``."""
+        return self.cells.sum_rows(values)
 
     def _ordered(self, what: str) -> None:
         if self.universe is None:
@@ -583,31 +578,36 @@ class NeighborhoodAccuracy:
         """``T_neg = Σ_r max(|Q'(r) - Q(r)|, |Q(r) - Q'(r)|)`` (the unified form of section 4.2)."""
         return self._sum(self._terms())
 
+    def _element_values(self, rows: np.ndarray, what: str) -> np.ndarray:
+        """One value per element, in universe order, from one value per row of ``cells``."""
+        self._ordered(what)
+        return rows if self.cells.index is None else rows[self.cells.index]
+
     def get_t1(self) -> tuple[int, ...]:
-        """The terms of ``T_neg`` for the elements outside ``D_P``, in universe order."""
-        self._ordered("T_1")
-        return tuple(self._terms()[~self._overlapped()].tolist())
+        """The terms of ``T_neg`` for the elements outside ``D_P``, in universe order (unweighted)."""
+        terms, overlapped = (self._element_values(rows, "T_1") for rows in (self._terms(), self._overlapped()))
+        return tuple(terms[~overlapped].tolist())
 
     def get_t2(self) -> tuple[int, ...]:
         """The terms of ``T_neg`` for the elements of ``D_P`` (in two or more ideal blocks)."""
-        self._ordered("T_2")
-        return tuple(self._terms()[self._overlapped()].tolist())
+        terms, overlapped = (self._element_values(rows, "T_2") for rows in (self._terms(), self._overlapped()))
+        return tuple(terms[overlapped].tolist())
 
     def get_overlapped_elements(self) -> frozenset:
         """``D_P``: the elements in two or more blocks of the ideal result."""
-        self._ordered("D_P")
-        return frozenset(self.universe[i] for i in np.flatnonzero(self._overlapped()))
+        overlapped = self._element_values(self._overlapped(), "D_P")
+        return frozenset(self.universe[i] for i in np.flatnonzero(overlapped))
 
     # ----------------------------------------------------------------------------------------
     # AA and RAR
 
     def get_absolute_accuracy(self, exact: bool = False) -> float | Fraction:
         """``AA = T_pos / Σ_i |P_i|`` (the micro recall); NaN when the ideal has no assignment."""
-        return _ratio(self.get_t_pos(), self.get_ideal_total(), exact)
+        return ratio(self.get_t_pos(), self.get_ideal_total(), exact=exact)
 
     def get_relative_accuracy_rate(self, exact: bool = False) -> float | Fraction:
-        """``RAR = T_pos / T_neg``; ``inf`` for a perfect result, NaN when both are 0."""
-        return _ratio(self.get_t_pos(), self.get_t_neg(), exact)
+        """``RAR = T_pos / T_neg``; NaN when ``T_neg = 0`` (a perfect result, whose AA is 1)."""
+        return ratio(self.get_t_pos(), self.get_t_neg(), exact=exact)
 
     # ----------------------------------------------------------------------------------------
     # the four cases of section 4.1
@@ -636,28 +636,11 @@ class NeighborhoodAccuracy:
     # ----------------------------------------------------------------------------------------
     # the example-based measures of section 5.1
 
-    def _example_based(self, measure: Any, exact: bool, undefined: Any) -> float | Fraction:
-        policy = check_undefined(undefined)
-        tp, fp, fn = (np.asarray(getattr(self.cells, name), dtype=np.int64) for name in ("tp", "fp", "fn"))
-        if not exact:
-            return float(mean_of(measure(tp=tp, fp=fp, fn=fn, tn=0), self.weights, undefined=policy))
-        denominators = {jaccard_index: tp + fp + fn, precision: tp + fp, recall: tp + fn}[measure]
-        weights = np.ones(len(tp), dtype=np.int64) if self.weights is None else np.asarray(self.weights, dtype=np.int64)
-        undefined_rows = (denominators == 0) & (weights > 0)
-        if policy == "nan" and undefined_rows.any():
-            return math.nan
-        total, count = Fraction(0), 0
-        for t, d, w in zip(tp.tolist(), denominators.tolist(), weights.tolist()):
-            if w == 0:
-                continue
-            if d:
-                total += Fraction(t * w, d)
-            elif policy == "exclude":
-                continue
-            else:
-                total += w if policy == "one" else 0
-            count += w
-        return total / count if count else math.nan
+    def _example_based(self, denominator: str, exact: bool, undefined: Any) -> float | Fraction:
+        """The mean over elements of ``|Y ∩ Z| / denominator`` under the undefined-value policy."""
+        tp, fp, fn = self.cells.tp, self.cells.fp, self.cells.fn
+        denominators = {"union": tp + fp + fn, "predicted": tp + fp, "actual": tp + fn}[denominator]
+        return mean_of_ratios(tp, denominators, self.cells.row_weights(), undefined=undefined, exact=exact)
 
     def get_example_based_accuracy(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
         """``Accuracy = mean_r |Y_r ∩ Z_r| / |Y_r ∪ Z_r|`` (Godbole and Sarawagi).
@@ -666,15 +649,15 @@ class NeighborhoodAccuracy:
         by default: the mean is over the defined samples; ``"zero"``/``"one"`` count it and
         divide by ``|U|``, as the paper's formula does).
         """
-        return self._example_based(jaccard_index, exact, undefined)
+        return self._example_based("union", exact, undefined)
 
     def get_example_based_precision(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
         """``Precision = mean_r |Y_r ∩ Z_r| / |Z_r|``; a sample with no predicted label is 0/0."""
-        return self._example_based(precision, exact, undefined)
+        return self._example_based("predicted", exact, undefined)
 
     def get_example_based_recall(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
         """``Recall = mean_r |Y_r ∩ Z_r| / |Y_r|``; a sample with no actual label is 0/0."""
-        return self._example_based(recall, exact, undefined)
+        return self._example_based("actual", exact, undefined)
 
     # ----------------------------------------------------------------------------------------
     # comparison (Remarks 3 and 4)
@@ -723,7 +706,11 @@ class NeighborhoodAccuracy:
         return verdicts
 
     def _aa_rar(self) -> tuple:
-        return self.get_absolute_accuracy(exact=True), self.get_relative_accuracy_rate(exact=True)
+        """AA and RAR for ordering: a perfect result's RAR (undefined, ``T_neg = 0``) ranks above every other."""
+        rar = self.get_relative_accuracy_rate(exact=True)
+        if _is_nan(rar) and self.get_t_pos() > 0:
+            rar = math.inf
+        return self.get_absolute_accuracy(exact=True), rar
 
     def _example_triple(self) -> tuple:
         return tuple(
@@ -740,13 +727,11 @@ class NeighborhoodAccuracy:
         if isinstance(universe, range) and universe.start == 0 and universe.step == 1:
             universe = None  # elements 0 .. n-1: implied
         payload = {
-            "n_rows": len(self.cells),
-            "cells": {name: serialization.as_list(getattr(self.cells, name)) for name in ("tp", "fp", "fn", "tn")},
+            "cells": serialization.cells_payload(self.cells),
             "ideal_kind": self.ideal_kind,
             "result_kind": self.result_kind,
             "ordered": self.universe is not None,
             "universe": None if universe is None else list(universe),
-            "weights": None if self.weights is None else serialization.as_list(self.weights),
         }
         return serialization.dumps("NeighborhoodAccuracy", payload)
 
@@ -758,22 +743,15 @@ class NeighborhoodAccuracy:
             FormatError: the text is no valid NeighborhoodAccuracy document.
         """
         document = serialization.loads(text, "NeighborhoodAccuracy")
-        rows = serialization.integer(document, "n_rows")
-        table = serialization.field(document, "cells")
-        if not isinstance(table, dict):
-            raise serialization.FormatError("field 'cells' must be an object with tp, fp, fn, tn")
-        cells = Cells(*(serialization.array(serialization.field(table, name), f"cells.{name}", length=rows)
-                        for name in ("tp", "fp", "fn", "tn")))  # fmt: skip
+        cells = serialization.read_cells(serialization.field(document, "cells"), "cells")
+        rows = len(cells)
         kinds = [serialization.field(document, name) for name in ("ideal_kind", "result_kind")]
         for name, kind in zip(("ideal_kind", "result_kind"), kinds):
             if kind not in ("partition", "covering", "family"):
                 raise serialization.FormatError(f"field {name!r} must be partition, covering or family, got {show(kind)}")
-        weights = document.get("weights")
-        if weights is not None:
-            weights = serialization.array(weights, "weights", length=rows)
         ordered, universe = serialization.field(document, "ordered"), document.get("universe")
-        if ordered not in (True, False) or (ordered and weights is not None):
-            raise serialization.FormatError("field 'ordered' must be true (no weights) or false")
+        if not isinstance(ordered, bool):
+            raise serialization.FormatError(f"field 'ordered' must be true or false, got {show(ordered)}")
         if ordered:
             if universe is None:
                 universe = range(rows)
@@ -784,7 +762,7 @@ class NeighborhoodAccuracy:
                     universe = _universe([serialization.scalar_label(value, "universe") for value in universe])
                 except EvalkitError as error:
                     raise serialization.FormatError(f"field 'universe': {error}") from None
-        return cls(cells, tuple(kinds), universe if ordered else None, weights)
+        return cls(cells, tuple(kinds), universe if ordered else None)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, NeighborhoodAccuracy):
@@ -793,7 +771,7 @@ class NeighborhoodAccuracy:
             self.universe is not None and other.universe is not None and _same_universe(self.universe, other.universe)
         )
         kinds = (self.ideal_kind, self.result_kind) == (other.ideal_kind, other.result_kind)
-        return same_order and same_array(self.weights, other.weights) and self.cells.same_as(other.cells) and kinds
+        return same_order and self.cells.same_as(other.cells) and kinds
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -827,12 +805,6 @@ class NeighborhoodAccuracy:
             f"Case: {self.get_case() or 'none (a family is not a covering)'}",
         ]
         return "\n".join(lines)
-
-
-def _ratio(numerator: int, denominator: int, exact: bool) -> float | Fraction:
-    if denominator == 0:
-        return math.inf if numerator > 0 else math.nan
-    return Fraction(numerator, denominator) if exact else numerator / denominator
 
 
 def _order(mine: tuple, theirs: tuple) -> str:

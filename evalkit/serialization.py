@@ -31,9 +31,10 @@ import numpy as np
 
 from evalkit._labels import check_label_list
 from evalkit._validation import show
+from evalkit.cells import COUNT_NAMES, Cells
 from evalkit.exceptions import EvalkitError, FormatError
 
-__all__ = ["FORMAT_VERSION", "MAX_LABELS", "MAX_ENTRIES", "dumps", "loads"]
+__all__ = ["FORMAT_VERSION", "MAX_ENTRIES", "MAX_LABELS", "dumps", "loads"]
 
 FORMAT_VERSION = 1
 """The version written into every file; files of other versions are refused."""
@@ -129,12 +130,16 @@ def label_list(document: dict[str, Any], name: str, *, size: int | None = None) 
     return labels
 
 
-def array(value: Any, name: str, *, length: int, integral: bool = True, low: float = 0.0) -> np.ndarray:
-    """A 1-D list of numbers of the given length: int64 counts, or float64 when not ``integral``."""
+def array(value: Any, name: str, *, length: int | None, integral: bool | None = True, low: float = 0.0) -> np.ndarray:
+    """A 1-D list of numbers of the given length (any length for ``None``): int64 counts,
+    float64 when not ``integral``, and with ``integral=None`` int64 if every number is an
+    integer, else float64 (weighted counts)."""
     if not isinstance(value, list):
         raise FormatError(f"field {name!r} must be a list, got {show(value)}")
-    if len(value) != length:
+    if length is not None and len(value) != length:
         raise FormatError(f"field {name!r} has {len(value)} entries but {length} were declared")
+    if integral is None:
+        integral = all(isinstance(item, int) for item in value)
     wanted = int if integral else numbers.Real
     if any(isinstance(item, bool) or not isinstance(item, wanted) for item in value):
         kind = "integers" if integral else "numbers"
@@ -155,6 +160,40 @@ def matrix(value: Any, name: str, *, rows: int, columns: int) -> np.ndarray:
     if not isinstance(value, list) or len(value) != rows:
         raise FormatError(f"field {name!r} must be a list of {rows} rows, got {show(value)}")
     return np.stack([array(row, f"{name}[{i}]", length=columns) for i, row in enumerate(value)]) if rows else np.zeros((0, 0), dtype=np.int64)
+
+
+def cells_payload(cells: Cells) -> dict[str, Any]:
+    """The rows of a ``Cells``, with its weights and index when it has them."""
+    payload: dict[str, Any] = {name: as_list(row) for name, row in zip(COUNT_NAMES, cells.rows())}
+    if cells.weight is not None:
+        payload["weight"] = as_list(cells.weight)
+    if cells.index is not None:
+        payload["index"] = as_list(cells.index)
+    return payload
+
+
+def read_cells(value: Any, name: str, *, rows: int | None = None) -> Cells:
+    """A ``Cells`` written by ``cells_payload``: four rows of one length (``rows`` if given),
+    non-negative counts, an optional index into the rows and optional weights per entry."""
+    if not isinstance(value, dict):
+        raise FormatError(f"field {name!r} must be an object with tp, fp, fn, tn")
+    unknown = sorted(set(value) - {*COUNT_NAMES, "weight", "index"})
+    if unknown:
+        raise FormatError(f"field {name!r} has unknown entries {show(unknown)}")
+    first = field(value, "tp")
+    length = rows if rows is not None else len(first) if isinstance(first, list) else 0
+    if length > MAX_ENTRIES:
+        raise FormatError(f"field '{name}.tp' has {length} entries, more than the {MAX_ENTRIES} allowed")
+    cells = [array(field(value, key), f"{name}.{key}", length=length, integral=None) for key in COUNT_NAMES]
+    index = value.get("index")
+    if index is not None:
+        index = array(index, f"{name}.index", length=None)
+        if index.size and index.max() >= length:
+            raise FormatError(f"field '{name}.index' points past the {length} rows")
+    weight = value.get("weight")
+    if weight is not None:
+        weight = array(weight, f"{name}.weight", length=length if index is None else len(index), integral=None)
+    return Cells(*cells, weight=weight, index=index)
 
 
 def scalar_label(value: Any, name: str) -> Any:

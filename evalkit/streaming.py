@@ -22,18 +22,13 @@ Examples:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-import numpy as np
-
-from evalkit._labels import check_label_list, check_same_kind, sorted_labels
+from evalkit._labels import check_label_list, sorted_labels
 from evalkit._validation import show
-from evalkit.cells import Cells
-from evalkit.counting import encode_label_sets
 from evalkit.evaluation import Evaluation
-from evalkit.exceptions import InvalidTypeError, LabelMismatchError
+from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError
 
 __all__ = ["LabelSetCounts"]
 
@@ -41,30 +36,31 @@ __all__ = ["LabelSetCounts"]
 class LabelSetCounts:
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
+    A thin accumulator over ``Evaluation.merge(..., grow=True)``: each batch is counted,
+    compacted and merged, so memory is bounded by the labels and the distinct kinds of sample.
+
     Args:
         labels: fix the labels and their order up front (a label outside them is an error);
             by default labels grow as they appear and are sorted in ``to_evaluation``.
     """
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
-        self._fixed = labels is not None
-        self._labels: list = list(check_label_list(labels)) if labels is not None else []
-        self._index = {label: position for position, label in enumerate(self._labels)}
-        self._sums = np.zeros((3, len(self._labels)), dtype=np.int64)  # σm of A∘P, A, P
-        self._rows: Counter = Counter()  # (|Y∩Z|, |Y|, |Z|) -> samples
-        self._n = 0
+        self._fixed = None if labels is None else check_label_list(labels)
+        self._evaluation: Evaluation | None = None
 
     @property
     def labels(self) -> tuple:
         """The labels seen (or fixed) so far, in the order they were added."""
-        return tuple(self._labels)
+        if self._evaluation is None:
+            return self._fixed or ()
+        return self._evaluation.labels
 
     @property
     def n_samples(self) -> int:
-        """The number of samples counted."""
-        return self._n
+        """The number of samples counted (the sum of their weights, when weighted)."""
+        return 0 if self._evaluation is None else self._evaluation.n_samples
 
-    def update(self, actual: Any, predicted: Any) -> None:
+    def update(self, actual: Any, predicted: Any, *, sample_weight: Any = None) -> None:
         """Count a batch of label sets (one collection per sample each).
 
         Raises:
@@ -74,41 +70,22 @@ class LabelSetCounts:
         actual, predicted = list(actual), list(predicted)
         if not actual and not predicted:
             return  # an empty batch counts nothing
-        keys_actual, keys_predicted, found, n = encode_label_sets(actual, predicted, self._labels if self._fixed else None)
-        if not self._fixed:
-            new = [label for label in found if label not in self._index]
-            if new:
-                check_same_kind(("labels", label) for label in (*self._labels[:1], *new))
-                self._labels.extend(new)
-                self._index.update({label: len(self._index) + k for k, label in enumerate(new)})
-                self._sums = np.pad(self._sums, ((0, 0), (0, len(new))))
-        m = len(found)
-        positions = np.array([self._index[label] for label in found], dtype=np.intp)
-        both = np.intersect1d(keys_actual, keys_predicted, assume_unique=True)
-        for row, keys in enumerate((both, keys_actual, keys_predicted)):
-            np.add.at(self._sums[row], positions, np.bincount(keys % m, minlength=m) if m else np.zeros(0, np.int64))
-        per_sample = np.stack([np.bincount(keys // max(m, 1), minlength=n) for keys in (both, keys_actual, keys_predicted)], axis=1)
-        rows, counts = np.unique(per_sample, axis=0, return_counts=True) if n else (np.zeros((0, 3), int), [])
-        self._rows.update({tuple(row): int(count) for row, count in zip(rows.tolist(), np.asarray(counts).tolist())})
-        self._n += n
+        batch = Evaluation.from_label_sets(actual, predicted, self._fixed, sample_weight=sample_weight).compact()
+        self._evaluation = batch if self._evaluation is None else self._evaluation.merge(batch, grow=self._fixed is None)
 
     def merge(self, other: LabelSetCounts) -> LabelSetCounts:
         """New counts of both streams (labels of ``other`` appended if they grow)."""
         if not isinstance(other, LabelSetCounts):
             raise InvalidTypeError(f"can only merge LabelSetCounts, got {show(other)}")
-        if self._fixed and other._fixed and self._labels != other._labels:
-            raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(self._labels)} and {show(other._labels)}")
-        merged = LabelSetCounts(self._labels if self._fixed else None)
-        for source in (self, other):
-            new = [label for label in source._labels if label not in merged._index]
-            if new and merged._fixed:
-                raise LabelMismatchError(f"labels {show(new)} are not among the fixed labels {show(merged._labels)}")
-            merged._labels.extend(new)
-            merged._index.update({label: len(merged._index) + k for k, label in enumerate(new)})
-            merged._sums = np.pad(merged._sums, ((0, 0), (0, len(new))))
-            merged._sums[:, [merged._index[label] for label in source._labels]] += source._sums
-            merged._rows.update(source._rows)
-            merged._n += source._n
+        if self._fixed is not None and other._fixed is not None and self._fixed != other._fixed:
+            raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(list(self._fixed))} and {show(list(other._fixed))}")
+        merged = LabelSetCounts(self._fixed)
+        parts = [part._evaluation for part in (self, other) if part._evaluation is not None]
+        if parts:
+            if merged._fixed is not None and any(part.labels != merged._fixed for part in parts):
+                new = [label for part in parts for label in part.labels if label not in merged._fixed]
+                raise LabelMismatchError(f"labels {show(new)} are not among the fixed labels {show(list(merged._fixed))}")
+            merged._evaluation = parts[0] if len(parts) == 1 else parts[0].merge(parts[1], grow=True)
         return merged
 
     def __add__(self, other: object) -> LabelSetCounts:
@@ -118,20 +95,17 @@ class LabelSetCounts:
 
     def to_evaluation(self) -> Evaluation:
         """The counts as a (compacted) ``Evaluation``: every average works;
-        per-sample vectors do not (the sample order is not kept)."""
-        labels = self._labels if self._fixed else list(sorted_labels(self._labels, "labels"))
-        order = [self._index[label] for label in labels]
-        both, actual, predicted = self._sums[:, order]
-        rows = np.array(sorted(self._rows), dtype=np.int64).reshape(-1, 3)
-        weights = np.array([self._rows[tuple(row)] for row in rows.tolist()], dtype=np.int64)
-        m = len(labels)
-        evaluation = Evaluation(
-            tuple(labels),
-            Cells.from_sums(both, actual, predicted, self._n),
-            Cells.from_sums(rows[:, 0], rows[:, 1], rows[:, 2], m),
-            sample_weights=weights,
-        )
-        return evaluation.compact()  # the canonical row order of compacted evaluations
+        per-sample vectors do not (the sample order is not kept).
+
+        Raises:
+            EmptyInputError: nothing was counted and no labels were fixed.
+        """
+        if self._evaluation is None:
+            if not self._fixed:
+                raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
+            return Evaluation.from_label_sets([], [], self._fixed).compact()
+        labels = self._fixed if self._fixed is not None else sorted_labels(self._evaluation.labels, "labels")
+        return self._evaluation.with_labels(labels).compact()
 
     def __repr__(self) -> str:
-        return f"LabelSetCounts(labels={self._labels!r}, samples={self._n})"
+        return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"

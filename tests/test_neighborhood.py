@@ -249,10 +249,15 @@ def test_neighborhood_system_gives_access_per_element():
 # documented values and errors
 
 
-def test_a_perfect_result_has_infinite_rar_and_an_empty_ideal_undefined_aa():
+def test_a_perfect_result_has_undefined_rar_yet_ranks_first_and_an_empty_ideal_undefined_aa():
     perfect = evaluate(COVERING, COVERING)
-    assert perfect.get_absolute_accuracy(exact=True) == 1 and perfect.get_relative_accuracy_rate() == math.inf
-    assert perfect.get_relative_accuracy_rate(exact=True) == math.inf
+    # T_neg = 0: RAR = T_pos / 0 is undefined (NaN), as every x/0 in evalkit; AA = 1 says it is perfect
+    assert perfect.get_absolute_accuracy(exact=True) == 1 and math.isnan(perfect.get_relative_accuracy_rate())
+    assert math.isnan(perfect.get_relative_accuracy_rate(exact=True))
+    imperfect = evaluate(COVERING, METHOD_1)
+    assert perfect.compare(imperfect, criterion="aa-rar") == "more accurate"
+    assert imperfect.compare(perfect, criterion="aa-rar") == "less accurate"
+    assert perfect.compare(perfect, criterion="aa-rar") == "as accurate"
     empty = NeighborhoodSystem(Covering("ab", [set()])).evaluate(Covering("ab", [set()]))
     assert math.isnan(empty.get_absolute_accuracy()) and math.isnan(empty.get_relative_accuracy_rate())
 

@@ -112,15 +112,18 @@ def test_hostile_confusion_matrix_files(text, message):
 
 
 EV = Evaluation.from_labels(["a", "b", "b"], ["a", "a", "b"]).to_json()
+SAMPLE_CELLS = json.loads(EV)["sample_cells"]
 
 
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"n_rows": 10**12}, "must be in 0"),
-        ({"n_samples": 4}, "has 3 entries but 4 were declared"),
-        ({"sample_index": [0, 1, 9]}, "points past"),
-        ({"sample_weights": [1, 1, 1, 0, 0]}, "exclude each other"),
+        ({"sample_cells": {**SAMPLE_CELLS, "index": [0, 1, 9]}}, "points past"),
+        ({"sample_cells": {**SAMPLE_CELLS, "tn": [1, 0, 1]}}, "has 3 entries but 5 were declared"),
+        ({"sample_cells": {**SAMPLE_CELLS, "weight": [1, 1]}}, "has 2 entries but 3 were declared"),
+        ({"sample_cells": {**SAMPLE_CELLS, "weight": [1, -1, 1]}}, "finite values >= 0"),
+        ({"sample_cells": {**SAMPLE_CELLS, "extra": []}}, "unknown entries"),
+        ({"ordered": "yes"}, "must be true or false"),
         ({"setting": "fuzzy"}, "field 'setting'"),
         ({"class_cells": {"tp": [1, 1], "fp": [1, 0], "fn": [0, 1]}}, "missing field 'tn'"),
         ({"confusion": None}, "go together"),
