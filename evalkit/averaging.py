@@ -42,6 +42,7 @@ from evalkit.formulas import Measure, check_measure_parameters, get_measure
 
 __all__ = [
     "AVERAGES",
+    "CellsResult",
     "UNDEFINED_POLICIES",
     "Averaged",
     "Summary",
@@ -275,3 +276,107 @@ def per_entry(cells: Cells, measure: Any, metrics_class: type | None, parameters
     resolved = resolve_measure(measure, metrics_class)
     check_measure_parameters(resolved, parameters)
     return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)
+
+
+class CellsResult:
+    """Any classification result held as per-class and per-sample cells: the one averaging face.
+
+    ``ConfusionMatrix`` and ``Evaluation`` derive from it, so ``per_class``, ``average`` and
+    what a report needs are written once, for every holder of class cells. A subclass provides
+    ``labels``, ``class_cells`` (``σm``), ``sample_cells`` (``σn``, weighted rows),
+    ``n_samples``, ``whole_measures`` and ``confusion_matrix``.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix, Evaluation
+        >>> isinstance(ConfusionMatrix([0, 1]), CellsResult), issubclass(Evaluation, CellsResult)
+        (True, True)
+    """
+
+    __slots__ = ()
+
+    labels: tuple
+
+    def report_averages(self) -> tuple[str, ...]:
+        """The averages a report shows for this kind of result."""
+        return ("micro", "macro", "weighted")
+
+    @property
+    def class_cells(self) -> Cells:
+        """Per-class one-vs-rest cells ``σm``."""
+        raise NotImplementedError
+
+    @property
+    def sample_cells(self) -> Cells:
+        """Per-sample cells ``σn``, each row weighted by how much its samples count."""
+        raise NotImplementedError
+
+    @property
+    def n_samples(self) -> Any:
+        """How many samples were evaluated (the sum of their weights, when weighted)."""
+        raise NotImplementedError
+
+    def whole_measures(self) -> dict[str, float]:
+        """The measures of the whole result that the data support (for reports)."""
+        raise NotImplementedError
+
+    def confusion_matrix(self) -> Any:
+        """The confusion matrix (single-label data)."""
+        raise NotImplementedError
+
+    def per_class(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
+        """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
+
+        Args:
+            measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
+                ``"sensitivity"``), a ``Measure``, or a vectorised function of ``tp, fp, fn, tn``.
+            metrics_class: a ``ClassificationMetrics`` subclass whose ``get_<measure>``
+                getter defines a measure not in the registry.
+            **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).per_class("recall")
+            array([0.83333333, 0.875     ])
+        """
+        return per_entry(self.class_cells, measure, metrics_class, parameters)
+
+    def average(
+        self,
+        measure: Any,
+        average: str = "macro",
+        *,
+        undefined: Any = "exclude",
+        metrics_class: type | None = None,
+        **parameters: Any,
+    ) -> Averaged:
+        """Average a binary measure: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
+
+        ``"micro"`` applies the measure to the summed cells; ``"macro"`` is the mean of the
+        per-class values; ``"weighted"`` weights them by support (actual count);
+        ``"samples"`` is the mean over samples of the per-sample value (for single-label
+        data a correct sample has cells ``(1, 0, 0, m-1)``, a wrong one ``(0, 1, 1, m-2)``).
+        With sample weights every sum and mean is weighted.
+
+        Undefined values follow ``undefined`` (``"exclude"`` by default, or ``"zero"``,
+        ``"one"``, ``"nan"``; see ``evalkit.averaging``). The result is a float that also
+        carries ``n_values`` and ``n_defined``.
+
+        Args:
+            measure: as for ``per_class``.
+            average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
+            undefined: the undefined-value policy.
+            metrics_class: as for ``per_class``.
+            **parameters: parameters of the measure (``beta=2``).
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> cm = ConfusionMatrix.from_array([[3, 0, 0], [0, 0, 0], [1, 0, 2]])
+            >>> macro = cm.average("precision")  # class 1 is never predicted: undefined
+            >>> macro, macro.n_defined, macro.n_values
+            (0.875, 2, 3)
+            >>> cm.average("precision", "micro") == cm.get_accuracy()
+            True
+        """
+        resolved = resolve_measure(measure, metrics_class)
+        per_sample = self.sample_cells if average == "samples" else None
+        return average_cells(resolved, self.class_cells, average, undefined=undefined, per_sample=per_sample, parameters=parameters)

@@ -10,7 +10,7 @@ import numpy as np
 from evalkit import formulas, serialization
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import as_count_matrix, check_index, show
-from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
+from evalkit.averaging import CellsResult
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.counting import confusion_counts
 from evalkit.exceptions import (
@@ -27,7 +27,7 @@ __all__ = ["ConfusionMatrix"]
 _MIN_CELL_WIDTH = 7  # the Java table pads every cell to max(7, longest label) + 2
 
 
-class ConfusionMatrix:
+class ConfusionMatrix(CellsResult):
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
     Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
@@ -322,7 +322,7 @@ class ConfusionMatrix:
 
     def cells(self) -> Cells:
         """The one-vs-rest cells of every class at once (``tp, fp, fn, tn`` arrays)."""
-        return cells_from_confusion(self._counts)
+        return self.class_cells
 
     # ----------------------------------------------------------------------------------------
     # whole-matrix measures
@@ -349,66 +349,35 @@ class ConfusionMatrix:
         return float(formulas.diagonal_correlation_coefficient(self._counts)[k])
 
     # ----------------------------------------------------------------------------------------
-    # any binary measure, per class and averaged
+    # the averaging face (per_class and average come from CellsResult)
 
-    def per_class(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
-        """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
+    @property
+    def class_cells(self) -> Cells:
+        """The one-vs-rest cells of every class (as ``cells()``)."""
+        return cells_from_confusion(self._counts)
 
-        Args:
-            measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
-                ``"sensitivity"``), a ``Measure``, or a vectorised
-                function of ``tp, fp, fn, tn``.
-            metrics_class: a ``ClassificationMetrics`` subclass whose
-                ``get_<measure>`` getter defines a measure not in the registry.
-            **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
+    @property
+    def sample_cells(self) -> Cells:
+        """Per-sample cells: right samples ``(1, 0, 0, m-1)`` and wrong ones ``(0, 1, 1, m-2)``, weighted by their counts."""
+        correct = self._counts.trace()
+        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=[correct, self._total - correct])
 
-        Examples:
-            >>> cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
-            >>> cm.per_class("recall")
-            array([0.83333333, 0.875     ])
-        """
-        return per_entry(self.cells(), measure, metrics_class, parameters)
+    @property
+    def n_samples(self) -> int | float:
+        """The number of counted samples (``get_total_items``)."""
+        return self._total
 
-    def average(
-        self,
-        measure: Any,
-        average: str = "macro",
-        *,
-        undefined: Any = "exclude",
-        metrics_class: type | None = None,
-        **parameters: Any,
-    ) -> Averaged:
-        """Average a binary measure over the classes.
+    def whole_measures(self) -> dict[str, float]:
+        """Accuracy, Cohen's kappa and MCC of the whole matrix (for reports)."""
+        return {
+            "accuracy": self.get_accuracy(),
+            "cohen_kappa": self.get_cohen_kappa(),
+            "matthews_correlation_coefficient": self.get_matthews_correlation_coefficient(),
+        }
 
-        ``"micro"`` applies the measure to the summed one-vs-rest cells; ``"macro"`` is the
-        mean of the per-class values; ``"weighted"`` weights them by support (actual count);
-        ``"samples"`` is the mean over samples of the per-sample value, where a correct
-        sample has cells ``(1, 0, 0, m-1)`` and a wrong one ``(0, 1, 1, m-2)``.
-
-        Undefined per-class values follow ``undefined`` (``"exclude"`` by default, or
-        ``"zero"``, ``"one"``, ``"nan"``; see ``evalkit.averaging``). The result is a float
-        that also carries ``n_values`` and ``n_defined``.
-
-        Args:
-            measure: as for ``per_class``.
-            average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
-            undefined: the undefined-value policy.
-            metrics_class: as for ``per_class``.
-            **parameters: parameters of the measure (``beta=2``).
-
-        Examples:
-            >>> cm = ConfusionMatrix.from_array([[3, 0, 0], [0, 0, 0], [1, 0, 2]])
-            >>> macro = cm.average("precision")  # class 1 is never predicted: undefined
-            >>> macro, macro.n_defined, macro.n_values
-            (0.875, 2, 3)
-            >>> cm.average("precision", "micro") == cm.get_accuracy()
-            True
-        """
-        resolved = resolve_measure(measure, metrics_class)
-        m, correct = len(self._labels), int(np.trace(self._counts))
-        right_and_wrong = one_hot_sample_cells(m)[:2]
-        per_sample = Cells(*right_and_wrong.rows(), weight=[correct, self._total - correct])
-        return average_cells(resolved, self.cells(), average, undefined=undefined, per_sample=per_sample, parameters=parameters)
+    def confusion_matrix(self) -> ConfusionMatrix:
+        """This matrix (every result answers ``confusion_matrix()``)."""
+        return self
 
     # ----------------------------------------------------------------------------------------
     # JSON

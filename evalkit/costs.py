@@ -25,6 +25,7 @@ import numpy as np
 
 from evalkit._labels import check_label_list
 from evalkit._validation import show
+from evalkit.averaging import CellsResult
 from evalkit.counting import encode
 from evalkit.exceptions import InputShapeError, InvalidTypeError, InvalidValueError, LabelMismatchError
 
@@ -33,9 +34,9 @@ __all__ = ["CostMatrix"]
 
 def _counts_of(confusion: Any) -> tuple[np.ndarray, tuple]:
     """The counts and labels of a ConfusionMatrix or of a single-label Evaluation."""
-    matrix = confusion.confusion_matrix() if hasattr(confusion, "confusion_matrix") else confusion
-    if not hasattr(matrix, "to_array"):
+    if not isinstance(confusion, CellsResult):
         raise InvalidTypeError(f"expected a ConfusionMatrix or a single-label Evaluation, got {show(confusion)}")
+    matrix = confusion.confusion_matrix()
     return matrix.to_array(), matrix.labels
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from evalkit import serialization
 from evalkit._labels import check_label, check_label_list, describe
 from evalkit._validation import check_choice, check_sample_weight, show
-from evalkit.averaging import Averaged, average_cells, per_entry, resolve_measure
+from evalkit.averaging import CellsResult, per_entry
 from evalkit.cells import Cells, block_rows, indicator_cells, key_cells, one_hot_sample_cells, same_array, soft_cells
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
@@ -108,7 +108,7 @@ def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarr
 
 
 @attrs.frozen(eq=False)
-class Evaluation:
+class Evaluation(CellsResult):
     """Per-class and per-sample cells of a classification result, and every average of every measure.
 
     Build it with one of the ``from_*`` constructors. Then:
@@ -436,41 +436,6 @@ class Evaluation:
         if not self.ordered:
             raise UnsupportedSettingError(f"{what} needs the samples in order; this evaluation was compacted")
 
-    def average(
-        self,
-        measure: Any,
-        average: str = "macro",
-        *,
-        undefined: Any = "exclude",
-        metrics_class: type | None = None,
-        **parameters: Any,
-    ) -> Averaged:
-        """Average a binary measure: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
-
-        Args:
-            measure: a registered name or alias, a ``Measure``, or a
-                vectorised function of ``tp, fp, fn, tn``.
-            average: micro (``M`` of the summed cells), macro (mean over classes), weighted
-                (by support ``tp + fn``), samples (mean over samples).
-            undefined: the undefined-value policy (``"exclude"``, ``"zero"``, ``"one"``,
-                ``"nan"``; see ``evalkit.averaging``).
-            metrics_class: a ClassificationMetrics subclass whose ``get_<measure>`` getter
-                defines the measure.
-            **parameters: parameters of the measure (``beta=2``).
-        """
-        return average_cells(
-            resolve_measure(measure, metrics_class),
-            self.class_cells,
-            average,
-            undefined=undefined,
-            per_sample=self.sample_cells,
-            parameters=parameters,
-        )
-
-    def per_class(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
-        """The value of ``measure`` for every class (NaN where undefined)."""
-        return per_entry(self.class_cells, measure, metrics_class, parameters)
-
     def per_sample(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
         self._ordered("per_sample")
@@ -514,6 +479,28 @@ class Evaluation:
         exact = (self.sample_cells.fp == 0) & (self.sample_cells.fn == 0)
         n = self.n_samples
         return self.sample_cells.sum_rows(exact) / n if n else float("nan")
+
+    def report_averages(self) -> tuple[str, ...]:
+        """Single-label and ordinal reports show micro, macro and weighted; the others also samples."""
+        base = super().report_averages()
+        return base if self.confusion is not None else (*base, "samples")
+
+    def whole_measures(self) -> dict[str, float]:
+        """What the data support: accuracy, Cohen's kappa and MCC of single-label (and ordinal)
+        data; exact-match accuracy and Hamming loss of multi-label data; and the coverage of a
+        selective rejection."""
+        summary: dict[str, float] = {}
+        if self.confusion is not None:
+            summary = {
+                "accuracy": self.get_accuracy(),
+                "cohen_kappa": self.get_cohen_kappa(),
+                "matthews_correlation_coefficient": self.get_matthews_correlation_coefficient(),
+            }
+        elif self.setting != "soft":
+            summary = {"accuracy": self.get_accuracy(), "hamming_loss": float(self.average("error_rate", "micro"))}
+        if self.n_rejected:
+            summary["coverage"] = self.coverage
+        return summary
 
     def _confusion(self, what: str) -> np.ndarray:
         if self.confusion is None:

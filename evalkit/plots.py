@@ -21,6 +21,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from evalkit._validation import check_choice, show
+from evalkit.averaging import CellsResult
+from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.exceptions import InvalidTypeError
 
 __all__ = ["compare", "confusion_matrix", "per_class"]
@@ -64,9 +66,9 @@ def confusion_matrix(
         title: the title (default: what is shown).
     """
     check_choice("normalize", normalize if normalize is not None else "none", ("none", "true", "pred", "all"))
-    matrix = source.confusion_matrix() if hasattr(source, "confusion_matrix") else source
-    if not hasattr(matrix, "to_array"):
+    if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"expected a ConfusionMatrix or a single-label Evaluation, got {show(source)}")
+    matrix = source.confusion_matrix()
     counts = matrix.to_array().astype(np.float64)
     labels = [str(label) for label in matrix.labels]
     m = len(labels)
@@ -141,7 +143,7 @@ def compare(
     (hatched for the second). Two ``NeighborhoodAccuracy`` objects: AA and the
     example-based accuracy, precision and recall as bars, RAR in the legend.
     """
-    if hasattr(first, "get_absolute_accuracy"):
+    if isinstance(first, NeighborhoodAccuracy):
         getters = ("get_absolute_accuracy", "get_example_based_accuracy", "get_example_based_precision", "get_example_based_recall")
         titles = ["AA", "accuracy", "precision", "recall"]
         ax = _axes(ax, 6.0, 4.0)

@@ -35,7 +35,7 @@ import attrs
 
 from evalkit import formulas
 from evalkit._validation import check_choice, show
-from evalkit.averaging import average_cells, per_entry
+from evalkit.averaging import CellsResult, average_cells, per_entry
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
 __all__ = ["DEFAULT_MEASURES", "FORMATS", "Report", "build_report", "classification_report"]
@@ -186,36 +186,23 @@ def build_report(source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, und
     data, exact-match accuracy and Hamming loss for multi-label data, and the coverage of a
     selective rejection.
     """
-    if not hasattr(source, "per_class") or not hasattr(source, "average"):
+    if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
     names = tuple(formulas.get_measure(name).name for name in measures)
     if not names:
         raise InvalidArgumentError("'measures' is empty")
-    cells = source.cells() if hasattr(source, "cells") else source.class_cells  # computed once for every column
+    cells = source.class_cells  # computed once for every column
     columns = [per_entry(cells, name, None, {}) for name in names]
     labels = tuple(source.labels)
     per_class = {label: [float(column[k]) for column in columns] for k, label in enumerate(labels)}
-    support = {label: float(value) for label, value in zip(labels, cells.support.tolist())}
-    single = getattr(source, "setting", "single-label") in ("single-label", "ordinal")
-    averages = {
-        f"{kind} avg": [float(average_cells(formulas.get_measure(name), cells, kind, undefined=undefined)) for name in names]
-        for kind in ("micro", "macro", "weighted")
-    }
-    if not single:
-        averages["samples avg"] = [float(source.average(name, "samples", undefined=undefined)) for name in names]
-    summary: dict[str, float] = {}
-    if single:
-        summary = {
-            "accuracy": source.get_accuracy(),
-            "cohen_kappa": source.get_cohen_kappa(),
-            "matthews_correlation_coefficient": source.get_matthews_correlation_coefficient(),
-        }
-    elif source.setting != "soft":
-        summary = {"accuracy": source.get_accuracy(), "hamming_loss": float(source.average("error_rate", "micro"))}
-    if getattr(source, "n_rejected", 0):
-        summary["coverage"] = source.coverage
-    total = source.get_total_items() if hasattr(source, "get_total_items") else source.n_samples
-    return Report(names, labels, per_class, support, averages, float(total), summary)
+    support = {label: value for label, value in zip(labels, cells.support.tolist())}
+    averages = {}
+    for kind in source.report_averages():
+        per_sample = source.sample_cells if kind == "samples" else None
+        averages[f"{kind} avg"] = [
+            float(average_cells(formulas.get_measure(name), cells, kind, undefined=undefined, per_sample=per_sample)) for name in names
+        ]
+    return Report(names, labels, per_class, support, averages, source.n_samples, source.whole_measures())
 
 
 def classification_report(

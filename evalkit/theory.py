@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit.averaging import CellsResult
 from evalkit.cells import Cells
 from evalkit.exceptions import InputShapeError, LabelMismatchError, NoClosedFormError
 from evalkit.formulas import COUNT_NAMES, get_measure
@@ -173,8 +174,9 @@ def _rates(counts: np.ndarray) -> np.ndarray:
 
 
 def _matrix(confusion: Any) -> tuple[np.ndarray, tuple | None]:
-    if hasattr(confusion, "to_array"):
-        return np.asarray(confusion.to_array()), tuple(confusion.labels)
+    if isinstance(confusion, CellsResult):
+        matrix = confusion.confusion_matrix()
+        return np.asarray(matrix.to_array()), tuple(matrix.labels)
     counts = np.asarray(confusion)
     if counts.ndim != 2 or counts.shape[0] != counts.shape[1]:
         raise InputShapeError(f"a confusion matrix must be square, got shape {counts.shape}")
