@@ -13,6 +13,7 @@ Rules (stated in the docs, enforced here):
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
@@ -40,12 +41,48 @@ def describe(label: object) -> str:
 
 
 def kind(label: object) -> str:
-    """The label family that must not be mixed: ``'str'``, ``'bytes'`` or ``'other'``."""
+    """The label family that must not be mixed: ``'str'``, ``'bytes'``, ``'bool'`` or ``'other'``.
+
+    Booleans are a family of their own: ``True == 1`` in Python, so a bool among numbers
+    would silently merge two classes.
+    """
     if isinstance(label, str):
         return "str"
     if isinstance(label, bytes):
         return "bytes"
+    if isinstance(label, (bool, np.bool_)):
+        return "bool"
     return "other"
+
+
+def unify_numbers(values: list, inputs: Sequence[tuple[str, Sequence[object]]]) -> list:
+    """Apply the number rules to the distinct labels found in ``inputs`` ((argument, values) pairs).
+
+    The distinct labels come from a dict over the data, which merges equal values, so a
+    ``True`` next to a ``1`` or a ``1.0`` next to a ``1`` may hide behind the first one seen.
+    The types of all values are therefore checked (only when numbers are among the labels):
+
+    * booleans mixed with numbers are an error (``MixedLabelTypesError``);
+    * when an int occurs anywhere, integral floats become ints, so that ``1`` and ``1.0`` are
+      one class labelled ``1`` whichever came first.
+    """
+    if not any(isinstance(value, numbers.Number) for value in values):
+        return values
+    seen = {argument: set(map(type, sequence)) for argument, sequence in inputs}
+    boolean = [argument for argument, types in seen.items() if types & {bool, np.bool_}]
+    numeric = [
+        argument
+        for argument, types in seen.items()
+        if any(issubclass(t, numbers.Number) and not issubclass(t, (bool, np.bool_)) for t in types)
+    ]
+    if boolean and numeric:
+        raise MixedLabelTypesError(
+            f"labels mix booleans (in {boolean[0]!r}) and numbers (in {numeric[0]!r}), and True == 1 in Python; "
+            "evalkit never merges them, convert the labels to one type"
+        )
+    if any(issubclass(t, (int, np.integer)) and not issubclass(t, (bool, np.bool_)) for types in seen.values() for t in types):
+        return [int(value) if isinstance(value, float) and value.is_integer() else value for value in values]
+    return values
 
 
 def check_label(argument: str, label: object) -> object:

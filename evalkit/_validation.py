@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from evalkit._exact import MAX_COUNT, weighted_sum
 from evalkit.exceptions import (
     ClassIndexError,
+    CountOverflowError,
     InputShapeError,
     InvalidArgumentError,
     InvalidCountsError,
@@ -94,27 +96,48 @@ def check_count(name: str, value: object, *, integral: bool) -> int | float:
 
 
 def as_count_matrix(name: str, counts: object) -> np.ndarray:
-    """Return a new square int64 matrix from ``counts``, rejecting anything that is not counts."""
+    """Return a new square matrix of counts: int64 for integers, float64 for float (weighted) counts.
+
+    Counts must be finite and non-negative; integer counts whose total passes 2**63 - 1 are
+    refused (``CountOverflowError``), never wrapped.
+    """
     try:
         array = np.array(counts)  # always a copy: the caller's array is never shared or changed
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise InputShapeError(f"{name!r} must be a square 2-D array of counts, got {show(counts)}") from error
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise InputShapeError(f"{name!r} must be square, got shape {array.shape}")
+    if array.dtype == object:
+        array = _object_counts(name, array)
     if array.dtype.kind == "b" or array.dtype.kind not in "iuf":
         raise InvalidTypeError(f"{name!r} must hold numbers, got dtype {array.dtype}: {show(counts)}")
     if array.dtype.kind == "f":
         if not np.isfinite(array).all():
             raise InvalidCountsError(f"{name!r} must be finite, got {show(array)}")
-        if (array != np.round(array)).any():
-            raise InvalidCountsError(f"{name!r} must hold whole numbers, got {show(array)}")
-        if array.size and array.max() >= 2.0**63:
-            raise InvalidCountsError(f"{name!r} holds a count too large for int64: {show(array)}")
-    if array.dtype.kind == "u" and array.size and array.max() >= 2**63:
-        raise InvalidCountsError(f"{name!r} holds a count too large for int64: {show(array)}")
+        array = array.astype(np.float64)
+    if array.dtype.kind == "u" and array.size and array.max() > MAX_COUNT:
+        raise CountOverflowError(f"{name!r} holds a count beyond 2**63 - 1: {show(array)}")
     if array.size and array.min() < 0:
         raise InvalidCountsError(f"{name!r} must be >= 0, got {show(array)}")
-    return array.astype(np.int64)
+    if array.dtype.kind in "iu":
+        array = array.astype(np.int64)
+        weighted_sum(array, None)  # raises CountOverflowError when the total passes 2**63 - 1
+    return array
+
+
+def _object_counts(name: str, array: np.ndarray) -> np.ndarray:
+    """Python numbers too large for a numpy dtype: huge ints are refused, other numbers become floats."""
+    values = array.ravel().tolist()
+    if all(isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) for value in values):
+        if any(abs(int(value)) > MAX_COUNT for value in values):
+            raise CountOverflowError(f"{name!r} holds a count beyond 2**63 - 1: {show(array)}")
+        return array.astype(np.int64)
+    if all(isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) for value in values):
+        try:
+            return array.astype(np.float64)
+        except OverflowError:
+            raise CountOverflowError(f"{name!r} holds a count too large for a float: {show(array)}") from None
+    return array
 
 
 def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weight") -> np.ndarray | None:

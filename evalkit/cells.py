@@ -36,14 +36,14 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit.exceptions import CountOverflowError, InvalidValueError
+from evalkit._exact import EXACT_FLOAT_SUM, weighted_bincount, weighted_sum
+from evalkit.exceptions import InvalidValueError
 from evalkit.tnorms import product
 
 __all__ = [
     "Cells",
     "block_rows",
     "cells_from_confusion",
-    "check_count_total",
     "column_sums",
     "indicator_cells",
     "key_cells",
@@ -52,8 +52,6 @@ __all__ = [
     "same_array",
     "soft_cells",
     "unique_sorted",
-    "weighted_bincount",
-    "weighted_sum",
 ]
 
 _BLOCK_BYTES = 1 << 20
@@ -262,72 +260,6 @@ def _distinct_rows(stacked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, inverse.ravel()
 
 
-# --------------------------------------------------------------------------------------------
-# weighted sums: exact for integers, decided here once
-
-
-EXACT_FLOAT_SUM = 2**53
-"""Integer sums below this are exact in float64 (``np.bincount`` and BLAS accumulate in float64)."""
-
-MAX_COUNT = 2**63 - 1
-"""The largest count evalkit holds in int64; totals beyond it are refused, never wrapped."""
-
-
-def weighted_sum(values: Any, weights: np.ndarray | None) -> Any:
-    """``Σ values`` or ``Σ values · weights``: a Python int for integer input (exact, never
-    wrapped), a float otherwise.
-
-    Raises:
-        CountOverflowError: an integer sum beyond ``MAX_COUNT``.
-    """
-    values = np.asarray(values)
-    if weights is not None:
-        weights = np.asarray(weights)
-    integral = values.dtype.kind in "biu" and (weights is None or weights.dtype.kind in "biu")
-    if not integral:
-        return float(values.sum() if weights is None else np.dot(values.astype(np.float64), weights.astype(np.float64)))
-    values = values.astype(np.int64, copy=False)
-    high = int(np.abs(values).max()) if values.size else 0
-    if weights is not None:
-        high *= int(weights.max()) if weights.size else 0
-    if high * max(len(values), 1) <= MAX_COUNT:  # no partial sum can wrap
-        total = int(values.sum() if weights is None else np.dot(values, weights.astype(np.int64, copy=False)))
-    else:
-        total = sum(values.tolist()) if weights is None else sum(v * w for v, w in zip(values.tolist(), weights.tolist()))
-    return check_count_total(total)
-
-
-def check_count_total(total: Any, what: str = "the counts") -> Any:
-    """Return an exact integer total if int64 holds it, else raise ``CountOverflowError``."""
-    if isinstance(total, (int, np.integer)) and abs(int(total)) > MAX_COUNT:
-        raise CountOverflowError(f"{what} sum to {int(total)}, beyond the {MAX_COUNT} (2**63 - 1) that evalkit counts exactly")
-    return int(total) if isinstance(total, (int, np.integer)) else total
-
-
-def weighted_bincount(index: np.ndarray, weights: np.ndarray | None, length: int) -> np.ndarray:
-    """``np.bincount(index, weights, minlength=length)``, exact: int64 for integer (or no)
-    weights, float64 for float weights.
-
-    ``np.bincount`` sums weights in float64, exact for integers while every sum stays below
-    2**53; larger integer totals take an exact (slower) int64 path, and totals beyond
-    2**63 - 1 raise ``CountOverflowError``.
-
-    Examples:
-        >>> weighted_bincount(np.array([0, 2, 2]), np.array([1, 2, 3]), 4).tolist()
-        [1, 0, 5, 0]
-    """
-    if weights is None:
-        return np.bincount(index, minlength=length)
-    if weights.dtype.kind == "f":
-        return np.bincount(index, weights=weights, minlength=length)
-    total = weighted_sum(weights, None)
-    if total < EXACT_FLOAT_SUM:
-        return np.bincount(index, weights=weights, minlength=length).astype(np.int64)
-    out = np.zeros(length, dtype=np.int64)
-    np.add.at(out, index, weights.astype(np.int64, copy=False))
-    return out
-
-
 def cells_from_confusion(counts: np.ndarray) -> Cells:
     """Per-class one-vs-rest cells of a confusion matrix (rows actual, columns predicted).
 
@@ -420,6 +352,7 @@ def indicator_cells(
     rejected: np.ndarray | None = None,
     rejection: str = "miss",
     labels: bool = True,
+    weight: np.ndarray | None = None,
 ) -> tuple[Cells | None, Cells]:
     """Per-label and per-sample cells of 0/1 indicator matrices (samples x labels).
 
@@ -434,15 +367,19 @@ def indicator_cells(
             missed); with ``"selective"`` their rows are left out entirely (their per-sample
             cells are all 0).
         labels: with False the per-label sums are skipped (and ``None`` returned for them).
+        weight: optional weight per sample: per-label cells become weighted sums (exact for
+            integer weights), per-sample cells carry the weights.
 
     Returns:
-        ``(per_label, per_sample)`` cells (int64).
+        ``(per_label, per_sample)`` cells.
 
     Raises:
         InvalidValueError: a value other than 0 or 1.
     """
     n, m = actual.shape
-    by_label = np.zeros((4, m), dtype=np.int64)
+    float_weights = weight is not None and weight.dtype.kind == "f"
+    exact_float = weight is not None and not float_weights and weighted_sum(weight, None) < EXACT_FLOAT_SUM
+    by_label = np.zeros((4, m), dtype=np.float64 if float_weights or exact_float else np.int64)
     by_sample = np.empty((4, n), dtype=np.int64)
     step = block_rows(m, max(actual.itemsize, predicted.itemsize))
     for start in range(0, n, step):
@@ -461,13 +398,22 @@ def indicator_cells(
             blocks = [block & observed for block in blocks] + [observed]
         for k, block in enumerate(blocks):
             if labels:
-                by_label[k] += column_sums(block)
+                by_label[k] += column_sums(block) if weight is None else _weighted_column_sums(block, weight[start:stop], by_label.dtype)
             by_sample[k, start:stop] = row_sums(block)
+    if by_label.dtype.kind == "f" and not float_weights:
+        by_label = by_label.astype(np.int64)  # integer weights, summed exactly below 2**53
     observed_everything = mask is None and (rejected is None or rejection == "miss")
-    label_entries = n if observed_everything else by_label[3]
+    label_entries = (n if weight is None else weighted_sum(weight, None)) if observed_everything else by_label[3]
     sample_entries = m if observed_everything else by_sample[3]
     per_label = Cells.from_sums(*by_label[:3], label_entries) if labels else None
-    return per_label, Cells.from_sums(*by_sample[:3], sample_entries)
+    return per_label, Cells.from_sums(*by_sample[:3], sample_entries, weight=weight)
+
+
+def _weighted_column_sums(bits: np.ndarray, weight: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``Σ_i weight_i · bits_ij`` for every column (float64 BLAS, or exact int64)."""
+    if dtype == np.float64:
+        return weight.astype(np.float64, copy=False) @ bits.view(np.uint8).astype(np.float64)
+    return weight @ bits.view(np.uint8).astype(np.int64)
 
 
 def _unit_interval(block: np.ndarray, argument: str) -> np.ndarray:
@@ -488,12 +434,14 @@ def soft_cells(
     tnorm: Callable[[np.ndarray, np.ndarray], np.ndarray] = product,
     *,
     mask: np.ndarray | None = None,
+    weight: np.ndarray | None = None,
 ) -> tuple[Cells, Cells]:
     """Per-label and per-sample soft cells of degrees in [0, 1] under a t-norm.
 
     ``TP = T(a, p)``, ``FP = T(1 - a, p)``, ``FN = T(a, 1 - p)``, ``TN = T(1 - a, 1 - p)``,
     each multiplied by the mask if given. For the product t-norm only ``a p`` is computed
-    (the other cells follow from the marginals); sums are accumulated in float64.
+    (the other cells follow from the marginals); sums are accumulated in float64, per label
+    weighted by ``weight`` when given (the per-sample cells carry the weights).
 
     Raises:
         InvalidValueError: a degree outside [0, 1] or NaN.
@@ -506,23 +454,27 @@ def soft_cells(
         stop = min(start + step, n)
         a = _unit_interval(actual[start:stop], "actual")
         p = _unit_interval(predicted[start:stop], "predicted")
-        weight = None if mask is None else _bits(mask[start:stop], "mask")
+        observed = None if mask is None else _bits(mask[start:stop], "mask")
         if tnorm is product:
             blocks = [np.multiply(a, p, dtype=np.float64), a, p]
-            if weight is not None:
-                blocks = [block * weight for block in blocks] + [weight]
+            if observed is not None:
+                blocks = [block * observed for block in blocks] + [observed]
         else:
             a64, p64 = a.astype(np.float64), p.astype(np.float64)
             cells = [tnorm(a64, p64), tnorm(1 - a64, p64), tnorm(a64, 1 - p64), tnorm(1 - a64, 1 - p64)]
-            blocks = [np.asarray(cell, dtype=np.float64) * (1 if weight is None else weight) for cell in cells]
+            blocks = [np.asarray(cell, dtype=np.float64) * (1 if observed is None else observed) for cell in cells]
         for k, block in enumerate(blocks):
-            by_label[k] += block.sum(axis=0, dtype=np.float64)
+            if weight is None:
+                by_label[k] += block.sum(axis=0, dtype=np.float64)
+            else:
+                by_label[k] += weight[start:stop].astype(np.float64) @ np.asarray(block, dtype=np.float64)
             by_sample[k, start:stop] = block.sum(axis=1, dtype=np.float64)
     if tnorm is not product:
-        return Cells(*by_label), Cells(*by_sample)
-    label_entries = by_label[3] if mask is not None else float(n)
+        return Cells(*by_label), Cells(*by_sample, weight=weight)
+    total = float(n) if weight is None else float(weighted_sum(weight, None))
+    label_entries = by_label[3] if mask is not None else total
     sample_entries = by_sample[3] if mask is not None else float(m)
-    return Cells.from_sums(*by_label[:3], label_entries), Cells.from_sums(*by_sample[:3], sample_entries)
+    return Cells.from_sums(*by_label[:3], label_entries), Cells.from_sums(*by_sample[:3], sample_entries, weight=weight)
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from evalkit import formulas, serialization
+from evalkit._exact import check_count_total, weighted_sum
 from evalkit._labels import check_label_list, describe
 from evalkit._validation import as_count_matrix, check_index, show
 from evalkit.averaging import CellsResult
@@ -18,6 +20,7 @@ from evalkit.exceptions import (
     FormatError,
     InputShapeError,
     LabelMismatchError,
+    MatrixSizeError,
     NotBinaryError,
     UnknownLabelError,
 )
@@ -67,8 +70,14 @@ class ConfusionMatrix(CellsResult):
         0.5833333333333333
     """
 
-    __slots__ = ("_counts", "_index", "_labels", "_total")
+    __slots__ = ("_counts", "_index", "_labels", "_lock", "_total")
     __hash__ = None  # type: ignore[assignment]  # mutable
+
+    max_cells: ClassVar[int] = 1 << 26
+    """The most cells (``m * m``) a dense matrix may have: 67,108,864 (512 MiB of int64 counts,
+    8,192 classes). More raise ``MatrixSizeError`` before anything is allocated; set
+    ``ConfusionMatrix.max_cells`` higher to allow more, or use ``Evaluation.from_labels``,
+    which counts per-class cells without a dense table."""
 
     def __init__(self, labels: Sequence[Hashable]) -> None:
         """An empty matrix for ``labels`` (any hashable values, kept in the given order).
@@ -76,17 +85,20 @@ class ConfusionMatrix(CellsResult):
         Raises:
             EmptyInputError: no labels.
             DuplicateLabelError, InvalidLabelError, MixedLabelTypesError: bad labels.
+            MatrixSizeError: more than ``max_cells`` cells.
         """
         checked = check_label_list(labels)
         if not checked:
             raise EmptyInputError("'labels' is empty: a confusion matrix needs at least one class")
+        self.check_size(len(checked))
         self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked)
 
     def _set(self, counts: np.ndarray, labels: tuple) -> None:
         self._counts = counts
         self._labels = labels
         self._index = {label: position for position, label in enumerate(labels)}
-        self._total = int(counts.sum())
+        self._total = weighted_sum(counts, None)  # exact; CountOverflowError beyond 2**63 - 1
+        self._lock = threading.Lock()
 
     @classmethod
     def _trusted(cls, counts: np.ndarray, labels: tuple) -> ConfusionMatrix:
@@ -94,8 +106,28 @@ class ConfusionMatrix(CellsResult):
         matrix._set(counts, labels)
         return matrix
 
+    def __reduce__(self) -> tuple:
+        """Pickle (and copy) as counts and labels; the lock is made anew."""
+        return (type(self)._trusted, self._snapshot())
+
+    def _snapshot(self) -> tuple[np.ndarray, tuple]:
+        """A consistent copy of the counts and labels, read under the lock."""
+        with self._lock:
+            return self._counts.copy(), self._labels
+
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None) -> ConfusionMatrix:
+    def check_size(cls, m: int) -> None:
+        """Raise ``MatrixSizeError`` if an ``m x m`` matrix would exceed ``max_cells``."""
+        if m * m > cls.max_cells:
+            raise MatrixSizeError(
+                f"a dense confusion matrix of {m} labels needs {m * m:,} cells, more than the {cls.max_cells:,} allowed "
+                f"(ConfusionMatrix.max_cells); Evaluation.from_labels counts per-class cells without it"
+            )
+
+    @classmethod
+    def from_predictions(
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
+    ) -> ConfusionMatrix:
         """Count actual and predicted labels.
 
         Args:
@@ -103,22 +135,31 @@ class ConfusionMatrix(CellsResult):
             y_pred: predicted labels, as many as ``y_true``.
             labels: the label order. By default the sorted union of the observed labels; an
                 explicit list fixes the order and may include labels that never occur.
+            sample_weight: one finite weight >= 0 per sample (scikit-learn's name): integer
+                weights give integer counts (as many as repeating each sample), float
+                weights float counts.
 
         Raises:
             InputLengthError: the lengths differ.
             InputShapeError: 2-D input (indicator rows or label sets are multi-label data).
             InvalidLabelError: None or NaN among the labels.
-            MixedLabelTypesError: strings mixed with non-strings (``1`` and ``"1"``).
+            MixedLabelTypesError: strings mixed with non-strings (``1`` and ``"1"``), or
+                booleans with numbers.
             UnknownLabelError: a label outside an explicit ``labels`` list.
             EmptyInputError: no samples and no ``labels``.
+            InvalidArgumentError: a negative or non-finite weight.
+            MatrixSizeError: more than ``max_cells`` cells.
 
         Examples:
             >>> ConfusionMatrix.from_predictions([1, 0, 1], [1, 1, 1], labels=[0, 1, 2]).to_array()
             array([[0, 1, 0],
                    [0, 2, 0],
                    [0, 0, 0]])
+            >>> ConfusionMatrix.from_predictions([1, 0, 1], [1, 1, 1], sample_weight=[0.5, 2, 1]).to_array()
+            array([[0. , 2. ],
+                   [0. , 1.5]])
         """
-        counts, checked = confusion_counts(y_true, y_pred, labels)
+        counts, checked = confusion_counts(y_true, y_pred, labels, sample_weight=sample_weight, max_cells=cls.max_cells)
         return cls._trusted(counts, checked)
 
     @classmethod
@@ -126,12 +167,14 @@ class ConfusionMatrix(CellsResult):
         """A matrix holding a copy of ``counts`` (rows actual, columns predicted).
 
         Args:
-            counts: a square array of non-negative whole numbers.
+            counts: a square array of non-negative counts: integers (exact, up to a total of
+                2**63 - 1), or floats (weighted counts).
             labels: one label per row; by default ``0 .. m-1``.
 
         Raises:
             InputShapeError: not square, or ``labels`` of another length.
-            InvalidCountsError: negative, fractional or non-finite counts.
+            InvalidCountsError: negative or non-finite counts.
+            CountOverflowError: counts whose total passes 2**63 - 1 (never wrapped).
 
         Examples:
             >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).get_total_items()
@@ -146,22 +189,26 @@ class ConfusionMatrix(CellsResult):
         return cls._trusted(array, checked)
 
     # ----------------------------------------------------------------------------------------
-    # counting
+    # counting: every change is made under the matrix's lock, so threads may count together
 
     def inc(self, actual_idx: int, predicted_idx: int) -> None:
         """Add one sample of actual class ``actual_idx`` predicted as ``predicted_idx``.
 
         Raises:
             ClassIndexError: an index outside ``0 .. m-1`` (negative indexes never wrap).
+            CountOverflowError: the total would pass 2**63 - 1.
         """
-        m = len(self._labels)
-        self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)] += 1
-        self._total += 1
+        with self._lock:
+            m = len(self._labels)
+            position = check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)
+            self._total = check_count_total(self._total + 1)
+            self._counts[position] += 1
 
-    def update(self, y_true: Any, y_pred: Any, *, grow: bool = False) -> None:
+    def update(self, y_true: Any, y_pred: Any, *, grow: bool = False, sample_weight: Any = None) -> None:
         """Add a batch of actual and predicted labels.
 
-        The batch is validated before anything is added, so a bad batch changes nothing.
+        The batch is validated and counted before anything is added, so a bad batch changes
+        nothing; several threads may update (and ``inc``, ``+=``) one matrix at once.
 
         Args:
             y_true: actual labels.
@@ -169,10 +216,13 @@ class ConfusionMatrix(CellsResult):
             grow: with False (the default) every label must be one of ``labels``; with
                 True, labels the matrix does not have yet are appended (sorted among
                 themselves), so a stream can start before every label has been seen.
+            sample_weight: one finite weight >= 0 per sample; float weights turn the counts
+                into floats.
 
         Raises:
             UnknownLabelError: a label this matrix does not have (``grow=False``); and the
                 errors of ``from_predictions``.
+            CountOverflowError: the total would pass 2**63 - 1.
 
         Examples:
             >>> cm = ConfusionMatrix(["a"])
@@ -180,17 +230,34 @@ class ConfusionMatrix(CellsResult):
             >>> cm.labels, cm.to_array().tolist()
             (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
-        if not grow:
-            batch, _ = confusion_counts(y_true, y_pred, self._labels)
-            self._counts += batch
-            self._total += int(batch.sum())
-            return
-        batch, found = confusion_counts(y_true, y_pred)
-        new = [label for label in found if label not in self._index]
-        grown = self.with_labels((*self._labels, *new)) if new else self
-        positions = [grown._index[label] for label in found]
-        grown._counts[np.ix_(positions, positions)] += batch
-        self._set(grown._counts, grown._labels)
+        fixed = None if grow else self._labels  # labels only ever grow: a snapshot stays valid
+        batch, found = confusion_counts(y_true, y_pred, fixed, sample_weight=sample_weight)
+        self._add(batch, found)
+
+    def _add(self, batch: np.ndarray, found: tuple) -> None:
+        """Add counts over labels ``found`` (new labels are appended), exactly, under the lock."""
+        with self._lock:
+            total = check_count_total(self._total + weighted_sum(batch, None))
+            new = [label for label in found if label not in self._index]
+            counts, labels = self._counts, self._labels
+            if new:
+                labels = check_label_list((*labels, *new))  # one type family: no 1 next to "1"
+                self.check_size(len(labels))
+                grown = np.zeros((len(labels), len(labels)), dtype=counts.dtype)
+                grown[: len(counts), : len(counts)] = counts
+                counts = grown
+            if batch.dtype.kind == "f" and counts.dtype.kind != "f":
+                counts = counts.astype(np.float64)
+            if found == labels:
+                counts += batch
+            else:
+                index = self._index if not new else {label: position for position, label in enumerate(labels)}
+                positions = [index[label] for label in found]
+                counts[np.ix_(positions, positions)] += batch
+            if counts is not self._counts:
+                self._counts, self._labels = counts, labels
+                self._index = {label: position for position, label in enumerate(labels)}
+            self._total = total
 
     def with_labels(self, labels: Sequence[Hashable]) -> ConfusionMatrix:
         """A new matrix over ``labels``: every label of this matrix, in any order, plus new
@@ -199,42 +266,46 @@ class ConfusionMatrix(CellsResult):
 
         Raises:
             UnknownLabelError: ``labels`` leaves out a label of this matrix.
+            MatrixSizeError: more than ``max_cells`` cells.
         """
         checked = check_label_list(labels)
+        self.check_size(len(checked))
+        own, own_labels = self._snapshot()
         index = {label: position for position, label in enumerate(checked)}
-        missing = [label for label in self._labels if label not in index]
+        missing = [label for label in own_labels if label not in index]
         if missing:
             raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this matrix: {show(list(checked))}")
-        positions = [index[label] for label in self._labels]
-        counts = np.zeros((len(checked), len(checked)), dtype=np.int64)
-        counts[np.ix_(positions, positions)] = self._counts
+        positions = [index[label] for label in own_labels]
+        counts = np.zeros((len(checked), len(checked)), dtype=own.dtype)
+        counts[np.ix_(positions, positions)] = own
         return type(self)._trusted(counts, checked)
 
     def __add__(self, other: object) -> ConfusionMatrix:
         """A new matrix with the counts of both; the labels must be the same, in the same order."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        self._check_same_labels(other)
-        return type(self)._trusted(self._counts + other._counts, self._labels)
+        result = self.copy()
+        result += other
+        return result
 
     def __iadd__(self, other: object) -> ConfusionMatrix:
         """Add the counts of ``other`` (same labels, same order) to this matrix."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        self._check_same_labels(other)
-        self._counts += other._counts
-        self._total += other._total
+        counts, labels = other._snapshot()
+        self._check_same_labels(labels)
+        self._add(counts, labels)
         return self
 
-    def _check_same_labels(self, other: ConfusionMatrix) -> None:
-        if self._labels != other._labels:
+    def _check_same_labels(self, labels: tuple) -> None:
+        if self._labels != labels:
             raise LabelMismatchError(
-                f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(other._labels))}"
+                f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(labels))}"
             )
 
     def copy(self) -> ConfusionMatrix:
         """An independent copy."""
-        return type(self)._trusted(self._counts.copy(), self._labels)
+        return type(self)._trusted(*self._snapshot())
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -257,8 +328,8 @@ class ConfusionMatrix(CellsResult):
         """The class labels as a new list (Java's ``getClassLabels``)."""
         return list(self._labels)
 
-    def get_total_items(self) -> int:
-        """The number of counted samples."""
+    def get_total_items(self) -> int | float:
+        """The number of counted samples (the sum of their weights, for a weighted matrix)."""
         return self._total
 
     def index_of(self, label: Hashable) -> int:
@@ -273,7 +344,8 @@ class ConfusionMatrix(CellsResult):
             raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}") from None
 
     def to_array(self) -> np.ndarray:
-        """A read-only view of the counts (int64, rows actual, columns predicted)."""
+        """A read-only view of the counts (rows actual, columns predicted): int64, or float64 for
+        float (weighted) counts."""
         view = self._counts.view()
         view.flags.writeable = False
         return view
@@ -296,29 +368,29 @@ class ConfusionMatrix(CellsResult):
             )
         return 1
 
-    def get_true_positive(self, class_idx: int | None = None) -> int:
-        """Samples of class ``class_idx`` predicted as that class: ``x_kk``."""
+    def get_true_positive(self, class_idx: int | None = None) -> int | float:
+        """Samples of class ``class_idx`` predicted as that class: ``x_kk`` (a float for weighted counts)."""
         k = self._class_index(class_idx)
-        return int(self._counts[k, k])
+        return self._counts[k, k].item()
 
-    def get_false_positive(self, class_idx: int | None = None) -> int:
+    def get_false_positive(self, class_idx: int | None = None) -> int | float:
         """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal."""
         k = self._class_index(class_idx)
-        return int(self._counts[:, k].sum() - self._counts[k, k])
+        return (self._counts[:, k].sum() - self._counts[k, k]).item()
 
-    def get_false_negative(self, class_idx: int | None = None) -> int:
+    def get_false_negative(self, class_idx: int | None = None) -> int | float:
         """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal."""
         k = self._class_index(class_idx)
-        return int(self._counts[k, :].sum() - self._counts[k, k])
+        return (self._counts[k, :].sum() - self._counts[k, k]).item()
 
-    def get_true_negative(self, class_idx: int | None = None) -> int:
+    def get_true_negative(self, class_idx: int | None = None) -> int | float:
         """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``.
 
         (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.)
         """
         k = self._class_index(class_idx)
         x = self._counts
-        return int(self._total - x[k, :].sum() - x[:, k].sum() + x[k, k])
+        return self._total - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
 
     def cells(self) -> Cells:
         """The one-vs-rest cells of every class at once (``tp, fp, fn, tn`` arrays)."""

@@ -113,5 +113,5 @@ class CostMatrix:
 
     def per_sample(self, y_true: Any, y_pred: Any) -> np.ndarray:
         """Cost of every prediction: ``C[y_true_i, y_pred_i]``."""
-        actual, predicted, _ = encode(y_true, y_pred, self.labels)
+        actual, predicted, _, _ = encode(y_true, y_pred, self.labels)
         return self.costs[actual, predicted]

@@ -32,34 +32,31 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 
-from evalkit._labels import check_label, check_label_list, check_same_kind, describe, sorted_labels
-from evalkit._validation import show
+from evalkit._exact import EXACT_FLOAT_SUM, weighted_bincount, weighted_sum
+from evalkit._labels import check_label, check_label_list, check_same_kind, describe, sorted_labels, unify_numbers
+from evalkit._validation import check_sample_weight, show
 from evalkit.cells import unique_sorted
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
     InputShapeError,
-    InvalidArgumentError,
     InvalidLabelError,
     InvalidTypeError,
+    MatrixSizeError,
+    MixedLabelTypesError,
     UnknownLabelError,
 )
 
-__all__ = ["confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
+__all__ = ["PairCounts", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
 
-_MAX_CELLS = 1 << 31
-"""The largest dense matrix (in cells) evalkit agrees to build."""
-
 _HASH_MIN_SAMPLES = 1 << 12
 """Below this many samples the dict path is as fast as hashing fixed-width strings."""
-
-_SMALL_TABLE = 1 << 16
-"""Tables of at most this many cells are counted in chunks; larger ones in one pass."""
 
 _SMALL_CHUNKED_TABLE = 1 << 12
 """In the single-pass integer path, tables up to this size are counted chunk by chunk."""
@@ -69,45 +66,86 @@ _SMALL_CHUNKED_TABLE = 1 << 12
 # labels to counts
 
 
-def confusion_counts(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, tuple]:
-    """Count (actual, predicted) label pairs into an m x m int64 matrix.
+def confusion_counts(
+    y_true: Any,
+    y_pred: Any,
+    labels: Sequence[Any] | None = None,
+    *,
+    sample_weight: Any = None,
+    max_cells: int | None = None,
+) -> tuple[np.ndarray, tuple]:
+    """Count (actual, predicted) label pairs into an m x m matrix.
 
     Args:
         y_true: actual labels, one per sample (a list, tuple, numpy array or array-like).
         y_pred: predicted labels, as many as ``y_true``.
         labels: the label order; by default the sorted union of the observed labels. An
             explicit list may hold labels that never occur; a label outside it is an error.
+        sample_weight: one finite weight >= 0 per sample: integer weights give int64
+            counts, float weights float64 counts.
+        max_cells: refuse (before allocating it) a matrix of more cells.
 
     Returns:
         ``(counts, labels)``: rows are actual labels, columns predicted ones.
 
     Raises:
         InputLengthError, InputShapeError, EmptyInputError, InvalidLabelError,
-        MixedLabelTypesError, UnknownLabelError, DuplicateLabelError, InvalidTypeError.
+        MixedLabelTypesError, UnknownLabelError, DuplicateLabelError, InvalidTypeError,
+        InvalidArgumentError (a bad weight), MatrixSizeError (more than ``max_cells``).
     """
     fixed = None if labels is None else check_label_list(labels)
+    actual, predicted, weight = _samples(y_true, y_pred, sample_weight)
+    if fixed is not None:
+        _check_cells(len(fixed), max_cells)
+    if len(actual) == 0:
+        if not fixed:
+            raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
+        return np.zeros((len(fixed), len(fixed)), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64), fixed
+    if _integer_kinds(actual, predicted):
+        counted = _nonnegative_pair_counts(actual, predicted, max(1 << 20, len(actual)), weight)
+        if counted is not None:
+            return _relabel(counted, fixed, max_cells)
+    codes_true, codes_pred, found = _encode(actual, predicted, fixed)
+    m = len(found)
+    _check_cells(m, max_cells)
+    return weighted_bincount(codes_true * m + codes_pred, weight, m * m).reshape(m, m), found
+
+
+def _samples(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
+    """Both label sequences (see ``_as_labels``) of equal length, and the checked weights."""
     actual = _as_labels(y_true, "y_true")
     predicted = _as_labels(y_pred, "y_pred")
     if len(actual) != len(predicted):
         raise InputLengthError(f"'y_true' has {len(actual)} samples but 'y_pred' has {len(predicted)}")
-    if len(actual) == 0:
-        if not fixed:
-            raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
-        return np.zeros((len(fixed), len(fixed)), dtype=np.int64), fixed
-    counts, values, checked = _value_counts(actual, predicted)
-    return _relabel(counts, values, fixed, checked)
+    return actual, predicted, check_sample_weight(sample_weight, len(actual))
+
+
+def _check_cells(m: int, max_cells: int | None) -> None:
+    if max_cells is not None and m * m > max_cells:
+        raise MatrixSizeError(
+            f"a dense confusion matrix of {m} labels needs {m * m:,} cells, more than the {max_cells:,} allowed "
+            f"(ConfusionMatrix.max_cells); Evaluation.from_labels counts per-class cells without it"
+        )
+
+
+def _integer_kinds(actual: Any, predicted: Any) -> bool:
+    """Both numpy arrays of integers, or both of booleans."""
+    kinds = {x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted)}
+    return kinds <= set("iu") or kinds == {"b"}
 
 
 def _as_labels(values: Any, argument: str) -> np.ndarray | list:
     """A 1-D numpy array of numbers or fixed-width strings, or a list of any other labels.
 
     Nothing is copied that need not be: numpy arrays and lists are used as they are; lists
-    of plain ints become int64 arrays (the fast path).
+    of plain ints or plain floats become numpy arrays (the fast paths).
     """
     if isinstance(values, (str, bytes)):
         raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got the single string {show(values)}")
+    if isinstance(values, (set, frozenset, dict)):
+        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of labels (one per sample), got a {type(values).__name__}")
     if isinstance(values, (list, tuple)):
-        numbers = _int_array(values)
+        numbers = _number_array(values)
         if numbers is not None:
             return numbers
         return values if isinstance(values, list) else list(values)
@@ -126,76 +164,49 @@ def _as_labels(values: Any, argument: str) -> np.ndarray | list:
     return values if values.dtype.kind in "biufUS" else values.tolist()
 
 
-def _int_array(values: Sequence[Any]) -> np.ndarray | None:
-    """An int64 array if every value is a plain int that fits, else None."""
-    if values and type(values[0]) is int and all(type(value) is int for value in values):
+def _number_array(values: Sequence[Any]) -> np.ndarray | None:
+    """An int64 array if every value is a plain int that fits, a float64 array if every value
+    is a plain float; else None."""
+    if not values:
+        return None
+    first = type(values[0])
+    if first is int and all(type(value) is int for value in values):
         try:
             return np.array(values, dtype=np.int64)
         except OverflowError:
             return None
+    if first is float and all(type(value) is float for value in values):
+        return np.array(values, dtype=np.float64)
     return None
 
 
-def _value_counts(actual: np.ndarray | list, predicted: np.ndarray | list) -> tuple[np.ndarray, list, bool]:
-    """Counts over the distinct values of both inputs, those values, and whether they are
-    already valid sorted labels (the numeric paths) or still to be checked and sorted."""
-    kinds = "".join(x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted))
-    if set(kinds) <= set("biu"):
-        counted = _integer_value_counts(actual, predicted)
-        if counted is not None:
-            return (*counted, True)
-    elif set(kinds) <= set("biuf"):
-        return (*_float_value_counts(actual, predicted), True)
-    elif kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
-        counted = _fixed_width_value_counts(actual, predicted)
-        if counted is not None:
-            return (*counted, False)
-    sequences = [x.tolist() if isinstance(x, np.ndarray) else x for x in (actual, predicted)]
-    return (*_hashed_value_counts(*sequences), False)
+def _nonnegative_pair_counts(
+    actual: np.ndarray, predicted: np.ndarray, table_limit: int, weight: np.ndarray | None
+) -> tuple[np.ndarray, list] | None:
+    """Counts of non-negative integer labels in value space, in a single pass over the data.
 
-
-def _pair_counts(
-    actual: np.ndarray, predicted: np.ndarray, low: int, size: int, codes: np.ndarray | None = None
-) -> np.ndarray:
-    """``bincount((actual - low) * size + (predicted - low))`` as a size x size matrix.
-
-    With ``codes``, entries are first mapped through it (``codes[actual]``). Small tables are
-    counted in cache-sized chunks through one reused buffer (no n-sized temporary); large
-    tables, where the scattered increments dominate, in one pass.
-    """
-    cells = size * size
-    if cells > _MAX_CELLS:
-        raise InvalidArgumentError(f"a confusion matrix of {size} labels would need {cells} cells; too many labels")
-    offset = low * (size + 1)
-    n = len(actual)
-    chunk = n if cells > _SMALL_TABLE else max(_CHUNK, 4 * cells)
-    out = np.zeros(cells, dtype=np.int64) if chunk < n else None
-    buffer = np.empty(min(chunk, n), dtype=np.intp)
-    for start in range(0, n, chunk):
-        stop = min(start + chunk, n)
-        flat = buffer[: stop - start]
-        a, p = actual[start:stop], predicted[start:stop]
-        if codes is not None:
-            a, p = codes[a], codes[p]
-        np.multiply(a, size, out=flat, dtype=np.intp)
-        np.add(flat, p, out=flat, dtype=np.intp)
-        if offset:
-            np.subtract(flat, offset, out=flat)
-        if out is None:
-            return np.bincount(flat, minlength=cells).reshape(size, size)
-        out += np.bincount(flat, minlength=cells)
-    return out.reshape(size, size)
-
-
-def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: int) -> np.ndarray | None:
-    """Counts of non-negative integer labels in a single pass over the data.
+    Returns ``(counts, values)`` over the values ``0 .. R-1`` (rows and columns of values
+    that never occur are dropped), or None when a value is negative or the table would pass
+    ``table_limit`` cells (offset or sparse labels), for the caller's general path.
 
     Each chunk's bitwise OR is checked while the chunk is in cache: a value outside the table
     so far grows the table (the counts, or the flat indexes written so far, are re-indexed).
     Small tables are counted chunk by chunk; larger ones get one ``bincount`` at the end.
-    Returns None when a value is negative or the table would pass ``table_limit`` cells
-    (offset or sparse labels), for the caller's exact min/max path.
     """
+    value_type = np.result_type(actual.dtype, predicted.dtype)
+    if value_type.kind == "u" and value_type.itemsize >= 8 and max(actual.max(), predicted.max()) > np.iinfo(np.intp).max:
+        return None
+    actual, predicted = actual.astype(np.intp, copy=False), predicted.astype(np.intp, copy=False)
+    counts = _value_space_counts(actual, predicted, table_limit, weight)
+    if counts is None:
+        return None
+    present = np.flatnonzero(counts.any(axis=0) | counts.any(axis=1))
+    if len(present) < len(counts):
+        counts = counts[np.ix_(present, present)]
+    return counts, present.astype(value_type).tolist()
+
+
+def _value_space_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: int, weight: np.ndarray | None) -> np.ndarray | None:
     n = len(actual)
     if n <= 4 * _CHUNK:  # small inputs sit in cache already: one pass, as few calls as possible
         bits = int(np.bitwise_or.reduce(actual) | np.bitwise_or.reduce(predicted))
@@ -206,14 +217,16 @@ def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_li
             size = int(max(actual.max(), predicted.max())) + 1
         if size * size > table_limit:
             return None
-        return np.bincount(actual * size + predicted, minlength=size * size).reshape(size, size)
+        return weighted_bincount(actual * size + predicted, weight, size * size).reshape(size, size)
     chunk = _CHUNK
     head = int(np.bitwise_or.reduce(actual[:chunk]) | np.bitwise_or.reduce(predicted[:chunk]))
     whole = (head + 1) ** 2 > _SMALL_CHUNKED_TABLE  # one bincount at the end over all flat indexes
     flat_all = np.empty(n, dtype=np.intp) if whole else None
     buffer = None if whole else np.empty(chunk, dtype=np.intp)
+    exact_float = weight is not None and weight.dtype.kind == "i" and weighted_sum(weight, None) < EXACT_FLOAT_SUM
+    accumulator = np.float64 if weight is not None and (weight.dtype.kind == "f" or exact_float) else np.int64
     bound, size, high = 0, 1, 0
-    out = np.zeros(1, dtype=np.int64)
+    out = np.zeros(1, dtype=accumulator)
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
         a, p = actual[start:stop], predicted[start:stop]
@@ -230,7 +243,7 @@ def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_li
                 rows, columns = np.divmod(flat_all[:start], size)
                 flat_all[:start] = rows * grown + columns
             else:
-                table = np.zeros((grown, grown), dtype=np.int64)
+                table = np.zeros((grown, grown), dtype=accumulator)
                 table[:size, :size] = out.reshape(size, size)
                 out = table.ravel()
             bound, size = bound | bits, grown
@@ -238,64 +251,232 @@ def _nonnegative_pair_counts(actual: np.ndarray, predicted: np.ndarray, table_li
         np.multiply(a, size, out=flat, dtype=np.intp)
         np.add(flat, p, out=flat, dtype=np.intp)
         if not whole:
-            out += np.bincount(flat, minlength=size * size)
+            if weight is None:
+                out += np.bincount(flat, minlength=size * size)
+            elif accumulator is np.float64:
+                out += np.bincount(flat, weights=weight[start:stop], minlength=size * size)
+            else:
+                np.add.at(out, flat, weight[start:stop])
     if whole:
-        table = np.bincount(flat_all, minlength=size * size).reshape(size, size)
+        table = weighted_bincount(flat_all, weight, size * size).reshape(size, size)
         return table if high + 1 == size else np.ascontiguousarray(table[: high + 1, : high + 1])
+    if weight is not None and weight.dtype.kind == "i":
+        out = out.astype(np.int64)
     return out.reshape(size, size)
 
 
-def _integer_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list] | None:
-    """Counts in value space; None when values do not fit intp (huge uint64)."""
-    value_type = np.result_type(actual.dtype, predicted.dtype)
-    if value_type.kind == "u" and value_type.itemsize >= 8 and max(actual.max(), predicted.max()) > np.iinfo(np.intp).max:
-        return None
-    a, p = actual.astype(np.intp, copy=False), predicted.astype(np.intp, copy=False)
-    table_limit = max(1 << 20, len(a))
-    counts = _nonnegative_pair_counts(a, p, table_limit)
-    if counts is not None:
-        return counts, np.arange(len(counts)).astype(value_type).tolist()
-    low = int(min(a.min(), p.min()))
-    size = int(max(a.max(), p.max())) - low + 1
-    if size * size <= table_limit:  # negative or offset labels in a small range
-        values = np.arange(low, low + size)
-        counts = _pair_counts(a, p, low, size)
-    elif size <= 8 * len(a):  # sparse label values (ids): dense codes through a lookup table
-        present = np.zeros(size, dtype=bool)
-        present[a - low] = True
-        present[p - low] = True
-        values = np.flatnonzero(present) + low
-        codes = np.cumsum(present) - 1
-        counts = _pair_counts(a - low, p - low, 0, len(values), codes)
+def _relabel(counted: tuple[np.ndarray, list], fixed: tuple | None, max_cells: int | None) -> tuple[np.ndarray, tuple]:
+    """Counts over observed integer values as counts over the final labels (sorted, or ``fixed``)."""
+    counts, values = counted
+    if fixed is None:
+        _check_cells(len(values), max_cells)
+        return counts, tuple(values)
+    index = {label: position for position, label in enumerate(fixed)}
+    in_actual = counts.any(axis=1)
+    target = []
+    for k, value in enumerate(values):
+        if value not in index:
+            argument = "y_true" if in_actual[k] else "y_pred"
+            raise UnknownLabelError(f"{argument!r} contains {describe(value)}, which is not in 'labels' {show(list(fixed))}")
+        target.append(index[value])
+    result = np.zeros((len(fixed), len(fixed)), dtype=counts.dtype)
+    result[np.ix_(target, target)] = counts
+    return result, fixed
+
+
+# --------------------------------------------------------------------------------------------
+# a sparse confusion matrix
+
+
+@attrs.frozen(eq=False)
+class PairCounts:
+    """Counts of (actual, predicted) code pairs: a confusion matrix over ``size`` labels, kept sparse.
+
+    Only the pairs that occur are stored (sorted by actual, then predicted code), so memory
+    grows with the distinct pairs, at most ``min(n, size²)``, never with ``size²``.
+
+    Examples:
+        >>> pairs = PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 3)
+        >>> pairs.dense().tolist(), pairs.margins()["correct"]
+        ([[1, 0, 0], [1, 1, 0], [0, 0, 0]], 2)
+    """
+
+    actual: np.ndarray
+    predicted: np.ndarray
+    counts: np.ndarray
+    size: int
+
+    @classmethod
+    def from_codes(cls, actual: np.ndarray, predicted: np.ndarray, size: int, weight: np.ndarray | None = None) -> PairCounts:
+        """Count code pairs (each weighted by ``weight``); pairs of weight 0 are dropped."""
+        keys = np.asarray(actual, dtype=np.int64) * size + np.asarray(predicted, dtype=np.int64)
+        if size * size <= max(1 << 16, 2 * len(keys)):
+            table = weighted_bincount(keys, weight, size * size)
+            present = np.flatnonzero(table)
+            return cls(present // size, present % size, table[present], size)
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        counts = weighted_bincount(inverse.ravel(), weight, len(distinct))
+        kept = counts > 0
+        return cls(distinct[kept] // size, distinct[kept] % size, counts[kept], size)
+
+    @classmethod
+    def from_dense(cls, counts: np.ndarray) -> PairCounts:
+        """The non-zero cells of a dense square matrix."""
+        actual, predicted = np.nonzero(counts)
+        return cls(actual.astype(np.int64), predicted.astype(np.int64), counts[actual, predicted], len(counts))
+
+    def dense(self) -> np.ndarray:
+        """The ``size x size`` matrix (rows actual)."""
+        out = np.zeros((self.size, self.size), dtype=self.counts.dtype)
+        out[self.actual, self.predicted] = self.counts
+        return out
+
+    def plus(self, other: PairCounts) -> PairCounts:
+        """The counts of both (same size)."""
+        return PairCounts.from_codes(
+            np.concatenate([self.actual, other.actual]),
+            np.concatenate([self.predicted, other.predicted]),
+            self.size,
+            np.concatenate([self.counts, other.counts]),
+        )
+
+    def relabel(self, codes: np.ndarray, size: int) -> PairCounts:
+        """The same counts with every code ``c`` renamed ``codes[c]``, over ``size`` labels."""
+        return PairCounts.from_codes(codes[self.actual], codes[self.predicted], size, self.counts)
+
+    def margins(self) -> dict[str, Any]:
+        """``correct`` (the diagonal), ``total``, and the ``actual`` (row) and ``predicted`` (column) sums, exact."""
+        right = self.actual == self.predicted
+        return {
+            "correct": weighted_sum(self.counts[right], None),
+            "total": weighted_sum(self.counts, None),
+            "actual": weighted_bincount(self.actual, self.counts, self.size),
+            "predicted": weighted_bincount(self.predicted, self.counts, self.size),
+        }
+
+    def same_as(self, other: PairCounts) -> bool:
+        """The same size and the same pair counts."""
+        return self.size == other.size and all(
+            np.array_equal(getattr(self, name), getattr(other, name)) for name in ("actual", "predicted", "counts")
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# labels to codes
+
+
+def encode(
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, tuple, np.ndarray | None]:
+    """Codes (positions in the label order) of actual and predicted labels, the labels, and the
+    checked sample weights (``None`` when none were given).
+
+    Validation and the label order are those of ``confusion_counts``; no table is counted.
+
+    Examples:
+        >>> codes_true, codes_pred, labels, _ = encode(["b", "a", "c"], ["a", "a", "b"])
+        >>> codes_true.tolist(), codes_pred.tolist(), labels
+        ([1, 0, 2], [0, 0, 1], ('a', 'b', 'c'))
+    """
+    fixed = None if labels is None else check_label_list(labels)
+    actual, predicted, weight = _samples(y_true, y_pred, sample_weight)
+    if len(actual) == 0:
+        if not fixed:
+            raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty.copy(), fixed, weight
+    return (*_encode(actual, predicted, fixed), weight)
+
+
+def _encode(actual: np.ndarray | list, predicted: np.ndarray | list, fixed: tuple | None) -> tuple[np.ndarray, np.ndarray, tuple]:
+    codes_true, codes_pred, values, checked = _value_codes(actual, predicted)
+    return _recode(codes_true, codes_pred, values, fixed, checked, (("y_true", actual), ("y_pred", predicted)))
+
+
+def _value_codes(actual: np.ndarray | list, predicted: np.ndarray | list) -> tuple[np.ndarray, np.ndarray, list, bool]:
+    """Codes into the distinct observed values, those values, and whether they are already
+    valid, unified labels in sorted order (the numeric paths) or still to be checked."""
+    kinds = "".join(x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted))
+    if "b" in kinds and kinds != "bb" and set(kinds) <= set("biuf"):
+        boolean, other = ("y_true", "y_pred") if kinds[0] == "b" else ("y_pred", "y_true")
+        raise MixedLabelTypesError(
+            f"labels mix booleans (in {boolean!r}) and numbers (in {other!r}), and True == 1 in Python; "
+            "evalkit never merges them, convert the labels to one type"
+        )
+    if set(kinds) <= set("biu"):
+        return (*_integer_codes([actual, predicted]), True)
+    if set(kinds) <= set("iuf"):
+        return (*_number_codes(actual, predicted), True)
+    if kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
+        coded = _fixed_width_codes(actual, predicted)
+        if coded is not None:
+            return (*coded, False)
+    sequences = [x.tolist() if isinstance(x, np.ndarray) else x for x in (actual, predicted)]
+    return (*_hashed_codes(*sequences), False)
+
+
+def _integer_codes(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, list]:
+    """Codes of integer (or boolean) arrays: a presence table over a small value range, else ``np.unique``."""
+    low = min(int(array.min()) for array in arrays)
+    high = max(int(array.max()) for array in arrays)
+    n = sum(len(array) for array in arrays)
+    if high - low < max(1 << 20, 4 * n):
+        present = np.zeros(high - low + 1, dtype=bool)
+        for array in arrays:
+            present[array - low if low else array] = True
+        table = np.cumsum(present, dtype=np.intp) - 1
+        codes = [table[array - low if low else array] for array in arrays]
+        values = (np.flatnonzero(present) + low).tolist()
     else:
-        values, inverse = np.unique(np.concatenate([a, p]), return_inverse=True)
-        counts = _pair_counts(inverse[: len(a)], inverse[len(a) :], 0, len(values))
-    return counts, values.astype(value_type).tolist()
+        distinct, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+        codes = np.split(inverse.ravel().astype(np.intp), np.cumsum([len(array) for array in arrays])[:-1])
+        values = distinct.tolist()
+    if arrays[0].dtype.kind == "b":
+        values = [bool(value) for value in values]
+    return codes[0], codes[1], values
 
 
-def _float_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list]:
+def _number_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+    """Codes of numeric arrays with floats among them: NaN rejected, and integers kept exact.
+
+    An int64 id above 2**53 stays itself (never rounded to a float); with ints present,
+    integral floats are those ints (``1.0`` is the class ``1``).
+    """
     for argument, array in (("y_true", actual), ("y_pred", predicted)):
         missing = np.flatnonzero(np.isnan(array)) if array.dtype.kind == "f" else ()
         if len(missing):
             raise InvalidLabelError(f"{argument!r} contains NaN (first at position {missing[0]}), which cannot be a label")
-    values, inverse = np.unique(np.concatenate([actual, predicted]), return_inverse=True)
-    n = len(actual)
-    return _pair_counts(inverse[:n], inverse[n:], 0, len(values)), values.tolist()
+    if actual.dtype.kind == "f" and predicted.dtype.kind == "f":
+        distinct, inverse = np.unique(np.concatenate([actual, predicted]), return_inverse=True)
+        inverse = inverse.ravel().astype(np.intp)
+        return inverse[: len(actual)], inverse[len(actual) :], distinct.tolist()
+    parts = []
+    for array in (actual, predicted):
+        if array.dtype.kind == "f":
+            distinct, inverse = np.unique(array, return_inverse=True)
+            values = [int(value) if value.is_integer() else value for value in distinct.tolist()]
+        else:
+            first, _, values = _integer_codes([array, array[:0]])
+            inverse = first
+        parts.append((inverse.ravel().astype(np.intp), values))
+    union = sorted(set(parts[0][1]) | set(parts[1][1]))
+    index = {value: code for code, value in enumerate(union)}
+    return (*(np.array([index[value] for value in values], dtype=np.intp)[codes] for codes, values in parts), union)
 
 
-def _hashed_value_counts(actual: list, predicted: list) -> tuple[np.ndarray, list]:
-    """The general path: one dict pass per input at C speed, then counts through a code table.
+def _hashed_codes(actual: list, predicted: list) -> tuple[np.ndarray, np.ndarray, list]:
+    """The general path: one dict pass per input at C speed, then codes through a small table.
 
     ``index.setdefault(label, position)`` keeps the position of each label's first
-    occurrence, so each input is encoded in a single ``map``; a small table then turns first
-    positions into dense codes inside the chunked count.
+    occurrence, so each input is encoded in a single ``map``; a table of the distinct labels'
+    first positions then turns positions into dense codes.
     """
     n = len(actual)
     position_type = np.int32 if 2 * n < 2**31 else np.int64  # half the memory for the usual sizes
     index: dict[Any, int] = {}
     try:
         first = [
-            np.fromiter(map(index.setdefault, sequence, itertools.count(offset)), dtype=position_type, count=n)
+            np.fromiter(map(index.setdefault, sequence, itertools.count(offset)), dtype=position_type, count=len(sequence))
             for sequence, offset in ((actual, 0), (predicted, n))
         ]
     except TypeError:
@@ -304,17 +485,17 @@ def _hashed_value_counts(actual: list, predicted: list) -> tuple[np.ndarray, lis
                 check_label(argument, label)  # raises on the first unhashable label
         raise  # pragma: no cover - check_label always raises first
     positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
-    codes = np.zeros(2 * n, dtype=position_type)
-    codes[positions] = np.arange(len(positions))
-    return _pair_counts(first[0], first[1], 0, len(positions), codes), list(index)
+    table = np.zeros(2 * n, dtype=np.intp)
+    table[positions] = np.arange(len(positions))
+    return table[first[0]], table[first[1]], list(index)
 
 
-def _fixed_width_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, list] | None:
-    """Count numpy string arrays without creating a Python string per sample.
+def _fixed_width_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray, list] | None:
+    """Codes of numpy string arrays without creating a Python string per sample.
 
     Each string is hashed from its code units, the hashes pick slots of a table, and every
-    string is compared with its slot's representative while the pairs are counted. Exact:
-    on any collision it returns None and the caller takes the dict path.
+    string is compared with its slot's representative. Exact: on any collision it returns
+    None and the caller takes the dict path.
     """
     common = np.result_type(actual.dtype, predicted.dtype)
     arrays = [actual.astype(common, copy=False), predicted.astype(common, copy=False)]
@@ -334,17 +515,14 @@ def _fixed_width_value_counts(actual: np.ndarray, predicted: np.ndarray) -> tupl
     used = np.flatnonzero(seen)
     where = representative[used]
     values = np.where(where < n, arrays[0][np.minimum(where, n - 1)], arrays[1][np.maximum(where - n, 0)])
-    codes = np.zeros(table, dtype=np.intp)
-    codes[used] = np.arange(len(used))
-    size = len(used)
-    out = np.zeros(size * size, dtype=np.int64)
-    for start in range(0, n, _CHUNK):
-        stop = min(start + _CHUNK, n)
-        a, p = codes[slots[0][start:stop]], codes[slots[1][start:stop]]
-        if not (np.array_equal(values[a], arrays[0][start:stop]) and np.array_equal(values[p], arrays[1][start:stop])):
-            return None
-        out += np.bincount(a * size + p, minlength=size * size)
-    return out.reshape(size, size), values.tolist()
+    table_codes = np.zeros(table, dtype=np.intp)
+    table_codes[used] = np.arange(len(used))
+    codes = [table_codes[slot] for slot in slots]
+    for array, code in zip(arrays, codes):
+        for start in range(0, n, _CHUNK):
+            if not np.array_equal(values[code[start : start + _CHUNK]], array[start : start + _CHUNK]):
+                return None
+    return codes[0], codes[1], values.tolist()
 
 
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -366,71 +544,48 @@ def _string_hash(array: np.ndarray) -> np.ndarray | None:
     return hashed
 
 
-def _relabel(counts: np.ndarray, values: list, fixed: tuple | None, checked: bool) -> tuple[np.ndarray, tuple]:
-    """Turn counts over observed values into counts over the final labels.
+def _recode(
+    codes_true: np.ndarray,
+    codes_pred: np.ndarray,
+    values: list,
+    fixed: tuple | None,
+    checked: bool,
+    inputs: tuple[tuple[str, Any], ...],
+) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """Codes into the observed values as codes into the final labels (sorted, or ``fixed``).
 
     ``checked`` values (from the numeric paths) are valid labels in sorted order already;
-    others are validated (None, NaN, nested sequences, mixed types) and sorted here.
+    others are validated here (None, NaN, nested sequences, mixed types, booleans among
+    numbers) and sorted.
     """
-    in_actual = counts.any(axis=1)
-    present = np.flatnonzero(in_actual | counts.any(axis=0))
-    if fixed is None and checked:
-        if len(present) == len(values):
-            return counts, tuple(values)
-        return counts.take(present, axis=0).take(present, axis=1), tuple([values[i] for i in present])
-    arguments = ["y_true" if in_actual[i] else "y_pred" for i in present]
+    k = len(values)
+    in_actual = np.zeros(k, dtype=bool)
+    in_actual[codes_true] = True
+    arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
     if checked:
-        observed = [values[i] for i in present]
+        observed = values
     else:
-        observed = [check_label(argument, values[i]) for argument, i in zip(arguments, present)]
+        observed = [check_label(argument, value) for argument, value in zip(arguments, values)]
         check_same_kind(zip(arguments, observed))
+        observed = unify_numbers(observed, [(argument, x.tolist() if isinstance(x, np.ndarray) else x) for argument, x in inputs])
     if fixed is None:
+        if checked:
+            return codes_true, codes_pred, tuple(observed)
         try:
-            order = sorted(range(len(observed)), key=observed.__getitem__)
+            order = sorted(range(k), key=observed.__getitem__)
         except TypeError:
             sorted_labels(observed, "y_true/y_pred")  # raises with the readable message
             raise  # pragma: no cover
-        chosen = present[order]
-        return counts[np.ix_(chosen, chosen)], tuple(observed[i] for i in order)
+        permutation = np.empty(k, dtype=np.intp)
+        permutation[order] = np.arange(k)
+        return permutation[codes_true], permutation[codes_pred], tuple(observed[i] for i in order)
     index = {label: position for position, label in enumerate(fixed)}
-    target = []
-    for argument, label in zip(arguments, observed):
+    target = np.empty(k, dtype=np.intp)
+    for i, (argument, label) in enumerate(zip(arguments, observed)):
         if label not in index:
             raise UnknownLabelError(f"{argument!r} contains {describe(label)}, which is not in 'labels' {show(list(fixed))}")
-        target.append(index[label])
-    result = np.zeros((len(fixed), len(fixed)), dtype=np.int64)
-    result[np.ix_(target, target)] = counts[np.ix_(present, present)]
-    return result, fixed
-
-
-# --------------------------------------------------------------------------------------------
-# labels to codes
-
-
-def encode(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, tuple]:
-    """Codes (positions in the label order) of actual and predicted labels, and the labels.
-
-    Validation and the label order are those of ``confusion_counts``.
-
-    Examples:
-        >>> codes_true, codes_pred, labels = encode(["b", "a", "c"], ["a", "a", "b"])
-        >>> codes_true.tolist(), codes_pred.tolist(), labels
-        ([1, 0, 2], [0, 0, 1], ('a', 'b', 'c'))
-    """
-    _, found = confusion_counts(y_true, y_pred, labels)
-    return _codes(_as_labels(y_true, "y_true"), found), _codes(_as_labels(y_pred, "y_pred"), found), found
-
-
-def _codes(values: np.ndarray | list, labels: tuple) -> np.ndarray:
-    """Positions of known-valid labels: a sorted search for numpy arrays, a dict otherwise."""
-    if isinstance(values, np.ndarray):
-        table = np.array(labels)
-        if table.dtype.kind in "biufUS":
-            order = np.argsort(table, kind="stable")
-            return order[np.searchsorted(table[order], values)]
-        values = values.tolist()
-    index = {label: code for code, label in enumerate(labels)}
-    return np.fromiter(map(index.__getitem__, values), dtype=np.intp, count=len(values))
+        target[i] = index[label]
+    return target[codes_true], target[codes_pred], fixed
 
 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)

@@ -6,17 +6,9 @@ cells are ``TP = A∘P``, ``FP = Ā∘P``, ``FN = A∘P̄``, ``TN = Ā∘P̄``, 
 ``M(tp, fp, fn, tn)`` extends through three sums: ``σ1`` (micro), ``σm`` (per class: macro,
 weighted) and ``σn`` (per sample: the example-based ``"samples"`` average).
 
-An ``Evaluation`` holds the per-class and per-sample cells, whatever the input:
-
-| constructor | data |
-|---|---|
-| ``from_labels`` | one class per sample (one-hot, counted without indicators); optional ``none`` value for rejection and open-set data |
-| ``from_label_sets`` | one set of labels per sample (multi-label) |
-| ``from_indicators`` | 0/1 arrays, optional observation mask and rejected rows |
-| ``from_scores`` | scores with a threshold or top-k |
-| ``from_soft`` | degrees in [0, 1] under a t-norm |
-| ``from_ordinal`` | ordered levels in cumulative encoding |
-| ``from_hierarchy`` | labels closed under a taxonomy (hierarchical hP, hR, hF) |
+An ``Evaluation`` holds the per-class and per-sample cells, whatever the input; its ``from_*``
+constructors, one per setting (labels, label sets, indicators, scores, soft degrees, ordinal
+levels, hierarchies), live side by side in ``evalkit.settings``.
 
 Examples:
     >>> ev = Evaluation.from_label_sets([{"a", "b"}, {"c"}, set()], [{"a"}, {"c", "b"}, {"b"}])
@@ -26,89 +18,35 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 
 from evalkit import serialization
-from evalkit._labels import check_label, check_label_list, describe
-from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit._labels import check_label_list, describe
+from evalkit._validation import show
 from evalkit.averaging import CellsResult, per_entry
-from evalkit.cells import Cells, block_rows, indicator_cells, key_cells, one_hot_sample_cells, same_array, soft_cells
+from evalkit.cells import Cells
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.counting import _SET_TYPES, encode, encode_label_sets
+from evalkit.counting import PairCounts
 from evalkit.exceptions import (
-    InputLengthError,
-    InputShapeError,
-    InvalidArgumentError,
     InvalidTypeError,
-    InvalidValueError,
     LabelMismatchError,
     UnknownLabelError,
     UnsupportedSettingError,
 )
-from evalkit.formulas import matrix_cohen_kappa, matrix_matthews_correlation_coefficient
-from evalkit.hierarchy import Hierarchy
+from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
+from evalkit.settings import REJECTIONS, SETTINGS, SettingConstructors
 from evalkit.theory import MicroMacroGap, micro_macro_gap
-from evalkit.tnorms import get_tnorm
 
-__all__ = ["Evaluation"]
-
-_UNSET: Any = object()
-
-SETTINGS = ("single-label", "multi-label", "soft", "ordinal", "hierarchical")
-"""The kinds of data an Evaluation describes."""
-
-REJECTIONS = ("miss", "selective")
-"""How rejected (abstained) samples count: as misses, or left out with a coverage."""
-
-
-def _matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
-    """A 2-D numeric array (never copied when it already is one) of the expected shape."""
-    array = values if isinstance(values, np.ndarray) else np.asarray(values)
-    if array.ndim != 2:
-        raise InputShapeError(f"{argument!r} must be a 2-D array (samples x labels), got shape {array.shape}")
-    if array.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"{argument!r} must hold numbers or booleans, got dtype {array.dtype}")
-    if shape is not None and array.shape != shape:
-        raise InputShapeError(f"{argument!r} has shape {array.shape} but 'actual' has shape {shape}")
-    return array
-
-
-def _matrix_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
-    checked = tuple(range(m)) if labels is None else check_label_list(labels)
-    if len(checked) != m:
-        raise InputShapeError(f"'labels' has {len(checked)} labels but the data have {m} columns")
-    return checked
-
-
-def _rejected_rows(rejected: Any, n: int) -> np.ndarray | None:
-    if rejected is None:
-        return None
-    array = np.asarray(rejected)
-    if array.shape != (n,) or array.dtype != np.bool_:
-        raise InputShapeError(f"'rejected' must be a boolean vector of {n} samples, got {show(array)}")
-    return array
-
-
-def _is_label_set_data(values: Any) -> bool:
-    first = next(iter(values), None) if not isinstance(values, np.ndarray) or values.dtype == object else None
-    return isinstance(first, _SET_TYPES)
-
-
-def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarray:
-    """The row of ``one_hot_sample_cells`` for each sample (codes ``m`` mean none)."""
-    known_actual, known_predicted = actual < m, predicted < m
-    same = actual == predicted
-    kinds = np.where(same, np.where(known_actual, 0, 4), np.where(known_actual, np.where(known_predicted, 1, 2), 3))
-    return kinds.astype(np.uint8)
+__all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
 
 
 @attrs.frozen(eq=False)
-class Evaluation(CellsResult):
+class Evaluation(SettingConstructors, CellsResult):
     """Per-class and per-sample cells of a classification result, and every average of every measure.
 
     Build it with one of the ``from_*`` constructors. Then:
@@ -135,8 +73,8 @@ class Evaluation(CellsResult):
         ordered: whether ``sample_cells`` lists the samples in order (False after ``compact``).
         setting: ``"single-label"``, ``"multi-label"``, ``"soft"``, ``"ordinal"`` or
             ``"hierarchical"``.
-        confusion: the counts (rows actual) of single-label and ordinal data, over
-            ``confusion_labels``; ``None`` otherwise.
+        confusion: the (actual, predicted) pair counts of single-label and ordinal data,
+            kept sparse, over ``confusion_labels``; ``None`` otherwise.
         n_rejected: samples left out by selective rejection.
     """
 
@@ -144,274 +82,10 @@ class Evaluation(CellsResult):
     class_cells: Cells = attrs.field(repr=False)
     sample_cells: Cells = attrs.field(repr=False)
     setting: str = "multi-label"
-    confusion: np.ndarray | None = attrs.field(default=None, repr=False)
+    confusion: PairCounts | None = attrs.field(default=None, repr=False)
     confusion_labels: tuple | None = attrs.field(default=None, repr=False)
     n_rejected: int = 0
     ordered: bool = True
-
-    # ----------------------------------------------------------------------------------------
-    # constructors
-
-    @classmethod
-    def from_labels(
-        cls,
-        y_true: Any,
-        y_pred: Any,
-        labels: Sequence[Hashable] | None = None,
-        *,
-        none: Any = _UNSET,
-        rejection: str = "miss",
-    ) -> Evaluation:
-        """Single-label data: one class per sample (the one-hot case, counted without indicators).
-
-        Args:
-            y_true: actual labels.
-            y_pred: predicted labels.
-            labels: the known classes, in order (default: sorted observed labels).
-            none: a value meaning "none of the classes": in ``y_pred`` an abstention or a
-                prediction of "unknown" (an all-zero predicted row), in ``y_true`` a sample of
-                an unknown class (open set: an all-zero actual row).
-            rejection: ``"miss"`` (default): a ``none`` prediction counts as a miss of the
-                actual class; ``"selective"``: samples predicted ``none`` are left out and
-                ``coverage`` says how many were kept.
-
-        Examples:
-            >>> ev = Evaluation.from_labels(["a", "b", "b", "a"], ["a", "b", "?", "?"], none="?")
-            >>> ev.average("recall", "micro"), ev.coverage
-            (0.5, 1.0)
-            >>> selective = Evaluation.from_labels(["a", "b", "b", "a"], ["a", "b", "?", "?"], none="?",
-            ...                                    rejection="selective")
-            >>> selective.average("recall", "micro"), selective.coverage
-            (1.0, 0.5)
-        """
-        check_choice("rejection", rejection, REJECTIONS)
-        if none is _UNSET:
-            if rejection == "selective":
-                raise InvalidArgumentError("rejection='selective' needs 'none', the value y_pred uses to abstain")
-            actual, predicted, known = encode(y_true, y_pred, labels)
-            m = size = len(known)
-            confusion_labels = known
-        else:
-            none = check_label("none", none)
-            fixed = None if labels is None else (*check_label_list(labels), none)
-            actual, predicted, found = encode(y_true, y_pred, fixed)
-            known = tuple(label for label in found if label != none)
-            m, size = len(known), len(known) + 1
-            if none in found:  # move none to the last code, m
-                position = found.index(none)
-                remap = np.array([*range(position), m, *range(position, m)], dtype=np.intp)
-                actual, predicted = remap[actual], remap[predicted]
-            confusion_labels = (*known, none)
-        n_rejected = 0
-        if rejection == "selective":
-            kept = predicted != m
-            n_rejected = len(kept) - int(kept.sum())
-            actual, predicted = actual[kept], predicted[kept]
-        counts = np.bincount(actual * size + predicted, minlength=size * size).reshape(size, size)
-        tp = np.diagonal(counts)[:m].copy()
-        class_cells = Cells.from_sums(tp, counts[:m].sum(axis=1), counts[:, :m].sum(axis=0), counts.sum())
-        kinds = one_hot_sample_cells(m)
-        sample_cells = Cells(*kinds.rows(), index=_sample_kinds(actual, predicted, m))
-        return cls(known, class_cells, sample_cells, "single-label", counts, confusion_labels, n_rejected)
-
-    @classmethod
-    def from_label_sets(
-        cls, actual: Any, predicted: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
-    ) -> Evaluation:
-        """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
-
-        Counted from sparse ``(sample, label)`` keys; no ``n x m`` array is built. An empty
-        predicted set is a rejection counted as misses. ``sample_weight`` (one finite weight
-        >= 0 per sample) makes every sum a weighted sum.
-
-        Examples:
-            >>> ev = Evaluation.from_label_sets([{"a", "b"}, {"b"}], [{"a"}, {"a", "b"}])
-            >>> ev.per_class("recall"), ev.per_sample("precision")
-            (array([1. , 0.5]), array([1. , 0.5]))
-        """
-        keys_actual, keys_predicted, found, n = encode_label_sets(actual, predicted, labels)
-        weight = check_sample_weight(sample_weight, n)
-        by_class, by_sample = key_cells(keys_actual, keys_predicted, n, len(found), weight)
-        return cls(found, by_class, by_sample)
-
-    @classmethod
-    def from_indicators(
-        cls,
-        actual: Any,
-        predicted: Any,
-        labels: Sequence[Hashable] | None = None,
-        *,
-        mask: Any = None,
-        rejected: Any = None,
-        rejection: str = "miss",
-    ) -> Evaluation:
-        """0/1 indicator arrays, samples x labels (bool, int or float 0/1).
-
-        Args:
-            actual: ``n x m`` actual indicators.
-            predicted: ``n x m`` predicted indicators.
-            labels: the column labels (default ``0 .. m-1``).
-            mask: optional ``n x m`` 0/1 observation mask; an entry with 0 (a label whose
-                truth is unknown for that sample) enters no cell.
-            rejected: optional boolean vector of abstained samples.
-            rejection: ``"miss"`` (their predicted rows count as all 0) or ``"selective"``
-                (they are left out; see ``coverage``).
-
-        Examples:
-            >>> import numpy as np
-            >>> ev = Evaluation.from_indicators(np.array([[1, 0], [1, 1]]), np.array([[1, 1], [0, 1]]))
-            >>> ev.average("precision", "macro")
-            0.75
-        """
-        check_choice("rejection", rejection, REJECTIONS)
-        a = _matrix(actual, "actual")
-        p = _matrix(predicted, "predicted", a.shape)
-        observed = None if mask is None else _matrix(mask, "mask", a.shape)
-        dropped = _rejected_rows(rejected, len(a))
-        by_class, by_sample = indicator_cells(a, p, mask=observed, rejected=dropped, rejection=rejection)
-        n_rejected = 0
-        if dropped is not None and rejection == "selective":
-            by_sample, n_rejected = by_sample[~dropped], int(dropped.sum())
-        return cls(_matrix_labels(labels, a.shape[1]), by_class, by_sample, n_rejected=n_rejected)
-
-    @classmethod
-    def from_scores(
-        cls,
-        actual: Any,
-        scores: Any,
-        labels: Sequence[Hashable] | None = None,
-        *,
-        threshold: Any = None,
-        top_k: int | None = None,
-        mask: Any = None,
-    ) -> Evaluation:
-        """Scores (probabilities, logits) per sample and label, turned into predictions.
-
-        Args:
-            actual: ``n x m`` 0/1 indicators, or one label per sample (values of ``labels``).
-            scores: ``n x m`` finite scores, column ``j`` for ``labels[j]``.
-            labels: the column labels (default ``0 .. m-1``).
-            threshold: predict a label when its score is ``>= threshold`` (a number, or one
-                per label); 0.5 when neither ``threshold`` nor ``top_k`` is given.
-            top_k: predict the ``k`` highest-scoring labels of every sample (ties go to the
-                lower column).
-            mask: optional observation mask (with indicator ``actual`` only).
-
-        Examples:
-            >>> ev = Evaluation.from_scores(["a", "b"], [[0.9, 0.4], [0.6, 0.7]], labels=["a", "b"])
-            >>> ev.per_sample("precision"), Evaluation.from_scores(["a", "b"], [[0.9, 0.4], [0.6, 0.7]],
-            ...     labels=["a", "b"], top_k=1).average("recall", "micro")
-            (array([1. , 0.5]), 1.0)
-        """
-        s = _matrix(scores, "scores")
-        n, m = s.shape
-        predict = _predictor(threshold, top_k, m)
-        found = _matrix_labels(labels, m)
-        if _is_label_set_data(actual):
-            raise InvalidTypeError("'actual' must be 0/1 indicator rows or one label per sample, not label sets")
-        if np.ndim(actual) == 2:
-            a = _matrix(actual, "actual", s.shape)
-            observed = None if mask is None else _matrix(mask, "mask", s.shape)
-            by_class, by_sample = indicator_cells(a, s, mask=observed, predict=predict)
-            return cls(found, by_class, by_sample)
-        if mask is not None:
-            raise UnsupportedSettingError("'mask' needs indicator rows for 'actual', not one label per sample")
-        codes, _, _ = encode(actual, actual, found)
-        if len(codes) != n:
-            raise InputLengthError(f"'actual' has {len(codes)} samples but 'scores' has {n}")
-        keys_actual = np.arange(n, dtype=np.int64) * m + codes
-        step = block_rows(m, s.itemsize)
-        keys_predicted = np.concatenate(
-            [np.flatnonzero(predict(s[start : start + step])) + start * m for start in range(0, n, step)] or [np.zeros(0, int)]
-        ).astype(np.int64)
-        by_class, by_sample = key_cells(keys_actual, keys_predicted, n, m)
-        return cls(found, by_class, by_sample)
-
-    @classmethod
-    def from_soft(
-        cls,
-        actual: Any,
-        predicted: Any,
-        labels: Sequence[Hashable] | None = None,
-        *,
-        tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
-        mask: Any = None,
-    ) -> Evaluation:
-        """Soft (probabilistic) labels: degrees in [0, 1], cells by a t-norm.
-
-        ``TP = T(a, p)``, ``FP = T(1 - a, p)``, ``FN = T(a, 1 - p)``, ``TN = T(1 - a, 1 - p)``
-        with ``tnorm`` ``"product"`` (default; the only one keeping the marginals),
-        ``"minimum"``, ``"lukasiewicz"``, or a vectorised callable ``T(a, b)``. Counted in row
-        blocks: no full cell matrix is built.
-
-        Examples:
-            >>> ev = Evaluation.from_soft([[0.7]], [[0.6]])
-            >>> {name: round(float(value), 2) for name, value in ev.total_cells.counts().items()}
-            {'tp': 0.42, 'fp': 0.18, 'fn': 0.28, 'tn': 0.12}
-        """
-        a = _matrix(actual, "actual")
-        p = _matrix(predicted, "predicted", a.shape)
-        observed = None if mask is None else _matrix(mask, "mask", a.shape)
-        by_class, by_sample = soft_cells(a, p, get_tnorm(tnorm), mask=observed)
-        return cls(_matrix_labels(labels, a.shape[1]), by_class, by_sample, setting="soft")
-
-    @classmethod
-    def from_ordinal(cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable]) -> Evaluation:
-        """Ordinal data in cumulative encoding: ``m`` levels give ``m - 1`` columns ``[y > level_j]``.
-
-        A sample's two encodings differ in ``|y - ŷ|`` columns (in level steps), so
-        ``σ1(FP) + σ1(FN) = n · MAE``. The class labels are ``"> level"`` for every level
-        but the last; ``confusion_matrix`` keeps the levels.
-
-        Examples:
-            >>> ev = Evaluation.from_ordinal(["low", "high", "mid"], ["mid", "high", "low"], ["low", "mid", "high"])
-            >>> ev.labels, ev.total_cells.counts()
-            (('> low', '> mid'), {'tp': 2, 'fp': 1, 'fn': 1, 'tn': 2})
-        """
-        ordered = check_label_list(levels, "levels")
-        if len(ordered) < 2:
-            raise InvalidArgumentError(f"'levels' needs at least two levels, got {show(list(ordered))}")
-        actual, predicted, _ = encode(y_true, y_pred, ordered)
-        m = len(ordered)
-        counts = np.bincount(actual * m + predicted, minlength=m * m).reshape(m, m)
-        above = counts[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]  # above[i, j] = Σ_{a>=i, b>=j}
-        thresholds = np.arange(1, m)
-        class_cells = Cells.from_sums(above[thresholds, thresholds], above[thresholds, 0], above[0, thresholds], counts.sum())
-        low, high = np.minimum(actual, predicted), np.maximum(actual, predicted)
-        sample_cells = Cells(low, np.maximum(predicted - actual, 0), np.maximum(actual - predicted, 0), m - 1 - high)
-        names = tuple(f"> {level}" for level in ordered[:-1])
-        return cls(names, class_cells, sample_cells, setting="ordinal", confusion=counts, confusion_labels=ordered)
-
-    @classmethod
-    def from_hierarchy(
-        cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None
-    ) -> Evaluation:
-        """Hierarchical data: labels (one per sample, or label sets) closed under their ancestors.
-
-        Micro precision, recall and F1 of the result are the hierarchical hP, hR and hF.
-
-        Args:
-            y_true: actual nodes (one per sample, or a set per sample).
-            y_pred: predicted nodes.
-            hierarchy: a ``Hierarchy`` or its ``{child: parent}`` map.
-            root: with a map, an artificial root left out of the closure.
-
-        Examples:
-            >>> parents = {"cat": "mammal", "dog": "mammal", "mammal": "animal", "trout": "animal"}
-            >>> ev = Evaluation.from_hierarchy(["cat", "trout"], ["dog", "trout"], parents, root="animal")
-            >>> ev.average("precision", "micro")  # hP: {dog, mammal} vs {cat, mammal}; trout right
-            0.6666666666666666
-        """
-        taxonomy = hierarchy if isinstance(hierarchy, Hierarchy) else Hierarchy(hierarchy, root=root)
-        k = len(taxonomy.nodes)
-        if _is_label_set_data(y_true):
-            keys_actual, keys_predicted, _, n = encode_label_sets(y_true, y_pred, taxonomy.nodes)
-        else:
-            actual, predicted, _ = encode(y_true, y_pred, taxonomy.nodes)
-            n = len(actual)
-            keys_actual, keys_predicted = (np.arange(n, dtype=np.int64) * k + codes for codes in (actual, predicted))
-        by_class, by_sample = key_cells(taxonomy.close(keys_actual, n), taxonomy.close(keys_predicted, n), n, k)
-        return cls(taxonomy.nodes, by_class, by_sample, setting="hierarchical")
 
     # ----------------------------------------------------------------------------------------
     # averages and vectors
@@ -502,23 +176,29 @@ class Evaluation(CellsResult):
             summary["coverage"] = self.coverage
         return summary
 
-    def _confusion(self, what: str) -> np.ndarray:
+    def _confusion(self, what: str) -> PairCounts:
         if self.confusion is None:
             raise UnsupportedSettingError(f"{what} needs single-label (or ordinal) data; this is {self.setting} data")
         return self.confusion
 
     def confusion_matrix(self) -> ConfusionMatrix:
-        """The confusion matrix of single-label or ordinal data (with the ``none`` row and
-        column when one was given)."""
-        return ConfusionMatrix.from_array(self._confusion("a confusion matrix"), self.confusion_labels)
+        """The (dense) confusion matrix of single-label or ordinal data, with the ``none`` row
+        and column when one was given.
+
+        Raises:
+            MatrixSizeError: it would exceed ``ConfusionMatrix.max_cells``.
+        """
+        pairs = self._confusion("a confusion matrix")
+        ConfusionMatrix.check_size(pairs.size)
+        return ConfusionMatrix.from_array(pairs.dense(), self.confusion_labels)
 
     def get_cohen_kappa(self) -> float:
-        """Cohen's kappa of the whole confusion matrix (single-label or ordinal data)."""
-        return matrix_cohen_kappa(self._confusion("Cohen's kappa of the whole matrix"))
+        """Cohen's kappa of the whole confusion matrix (single-label or ordinal data), from its margins."""
+        return margins_cohen_kappa(**self._confusion("Cohen's kappa of the whole matrix").margins())
 
     def get_matthews_correlation_coefficient(self) -> float:
-        """Multi-class MCC of the whole confusion matrix (single-label or ordinal data)."""
-        return matrix_matthews_correlation_coefficient(self._confusion("the multi-class MCC"))
+        """Multi-class MCC of the whole confusion matrix (single-label or ordinal data), from its margins."""
+        return margins_matthews_correlation_coefficient(**self._confusion("the multi-class MCC").margins())
 
     # ----------------------------------------------------------------------------------------
     # streaming: merge and compact
@@ -549,7 +229,7 @@ class Evaluation(CellsResult):
         if self.labels != other.labels or self.confusion_labels != other.confusion_labels:
             first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels
             raise LabelMismatchError(f"cannot merge evaluations with different labels: {show(list(first))} and {show(list(second))}")
-        confusion = None if self.confusion is None else self.confusion + other.confusion
+        confusion = None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion)
         merged = attrs.evolve(
             self,
             class_cells=self.class_cells.plus(other.class_cells),
@@ -592,9 +272,8 @@ class Evaluation(CellsResult):
         if confusion is not None and confusion_labels is not None:
             extra = confusion_labels[len(self.labels) :]  # the none value of rejection and open sets
             confusion_labels = (*checked, *extra)
-            spots = positions + list(range(len(checked), len(confusion_labels)))
-            confusion = np.zeros((len(confusion_labels), len(confusion_labels)), dtype=self.confusion.dtype)
-            confusion[np.ix_(spots, spots)] = self.confusion
+            spots = np.array(positions + list(range(len(checked), len(confusion_labels))), dtype=np.int64)
+            confusion = confusion.relabel(spots, len(confusion_labels))
         return attrs.evolve(
             self,
             labels=checked,
@@ -626,7 +305,8 @@ class Evaluation(CellsResult):
             == (other.labels, other.setting, other.confusion_labels, other.n_rejected, other.ordered)
             and self.class_cells.same_as(other.class_cells)
             and self.sample_cells.same_as(other.sample_cells)
-            and same_array(self.confusion, other.confusion)
+            and ((self.confusion is None and other.confusion is None)
+                 or (self.confusion is not None and other.confusion is not None and self.confusion.same_as(other.confusion)))
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -643,7 +323,7 @@ class Evaluation(CellsResult):
             "sample_cells": serialization.cells_payload(self.sample_cells),
             "ordered": self.ordered,
             "confusion_labels": None if self.confusion_labels is None else list(self.confusion_labels),
-            "confusion": None if self.confusion is None else serialization.as_list(self.confusion),
+            "confusion": None if self.confusion is None else serialization.pairs_payload(self.confusion),
             "n_rejected": self.n_rejected,
         }
         return serialization.dumps("Evaluation", payload)
@@ -668,8 +348,7 @@ class Evaluation(CellsResult):
             raise serialization.FormatError("fields 'confusion' and 'confusion_labels' go together")
         if confusion is not None:
             confusion_labels = serialization.label_list(document, "confusion_labels")
-            size = len(confusion_labels)
-            confusion = serialization.matrix(confusion, "confusion", rows=size, columns=size)
+            confusion = serialization.read_pairs(confusion, "confusion", size=len(confusion_labels))
         rejected = serialization.field(document, "n_rejected")
         return cls(
             labels,

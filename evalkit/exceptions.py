@@ -34,6 +34,7 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "LabelMismatchError",
+    "MatrixSizeError",
     "MixedLabelTypesError",
     "NoClosedFormError",
     "NotBinaryError",
@@ -106,6 +107,10 @@ class CountOverflowError(InvalidCountsError):
 
 class ClassIndexError(EvalkitError, IndexError, ValueError):
     """A class index is outside ``0 .. class_count - 1`` (negative indexes never wrap)."""
+
+
+class MatrixSizeError(EvalkitError, ValueError):
+    """A dense table would exceed a documented size limit (the message names the size and the limit)."""
 
 
 class NotBinaryError(EvalkitError, ValueError):

@@ -25,7 +25,9 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -59,6 +61,8 @@ __all__ = [
     "jaccard_index",
     "markedness",
     "matrix_accuracy",
+    "margins_cohen_kappa",
+    "margins_matthews_correlation_coefficient",
     "matrix_cohen_kappa",
     "matrix_matthews_correlation_coefficient",
     "matthews_correlation_coefficient",
@@ -251,19 +255,115 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().split("\n", 1)[0]
 
 
-def _floats(*counts: Any) -> list[np.ndarray]:
-    return [np.asarray(count, dtype=np.float64) for count in counts]
+_PLAIN = (int, float)
+"""Counts of these types take the scalar path: Python arithmetic, exact for ints."""
+
+_EXACT_INT64 = 2**30
+"""Integer counts below this keep int64 arithmetic (every product of two sums fits int64)."""
 
 
-def _result(value: np.ndarray) -> Any:
-    """A Python float for a 0-d result, the array otherwise."""
-    return float(value) if np.ndim(value) == 0 else value
+def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
+    """Make a measure from its one definition on four counts ``(tp, fp, fn, tn)``.
+
+    The definition is written with ``+ - * /`` and the helpers ``ratio``, ``ratio_sqrt``,
+    ``sqrt`` and ``clip``, so that it runs unchanged on two kinds of operands:
+
+    * Python numbers (the getters of ``ClassificationMetrics``): plain Python arithmetic,
+      about a microsecond, and exact for ints (products of counts of any size, then one
+      correctly rounded division);
+    * arrays (per class, per sample): vectorised; integer counts keep int64 arithmetic while
+      every product fits (counts below 2**30) and Python integers beyond, so products of
+      large counts are exact too; float counts are computed in float64.
+
+    The result is a ``float`` for scalar input and a float64 array otherwise.
+    """
+
+    @functools.wraps(definition)
+    def measure(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+        if type(tp) in _PLAIN and type(fp) in _PLAIN and type(fn) in _PLAIN and type(tn) in _PLAIN:
+            return float(definition(tp, fp, fn, tn, **parameters))
+        return _result(definition(*_count_arrays(tp, fp, fn, tn), **parameters))
+
+    measure.definition = definition  # type: ignore[attr-defined]
+    return measure
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator``, NaN where the denominator is 0 (the one undefined policy)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator == 0, np.nan, np.divide(numerator, denominator))
+def _count_arrays(*counts: Any) -> list[np.ndarray]:
+    """The counts as arrays for a definition: int64 when exact products fit, Python ints
+    (object arrays) for larger integers, float64 otherwise."""
+    arrays = [np.asarray(count.item() if isinstance(count, np.generic) else count) for count in counts]
+    kinds = {array.dtype.kind for array in arrays}
+    if kinds <= set("iuO"):
+        try:
+            high = max((int(np.abs(array).max()) if array.size else 0) for array in arrays)
+        except TypeError:
+            high = None  # an object array of something else than ints
+        if high is not None and all(
+            array.dtype.kind != "O" or all(isinstance(value, int) for value in array.ravel().tolist()) for array in arrays
+        ):
+            if high < _EXACT_INT64:
+                return [array.astype(np.int64) for array in arrays]
+            return [array.astype(object) for array in arrays]
+    return [np.asarray(array, dtype=np.float64) for array in arrays]
+
+
+def _result(value: Any) -> Any:
+    """A Python float for a 0-d result, a float64 array otherwise."""
+    if np.ndim(value) == 0:
+        return float(value)
+    return np.asarray(value, dtype=np.float64)
+
+
+def _floats(value: Any) -> np.ndarray:
+    return np.asarray(value, dtype=np.float64)
+
+
+def ratio(numerator: Any, denominator: Any) -> Any:
+    """``numerator / denominator``, NaN where the denominator is 0 (the one undefined rule).
+
+    Both are rounded to float64 once, then divided, in the same way on Python numbers (giving
+    a float) and on arrays (giving a float64 array), so that the two paths agree to the bit.
+    The numerator and denominator themselves are exact (integer arithmetic for integer counts).
+
+    Examples:
+        >>> ratio(1, 3), ratio(1, 0), ratio(np.array([1, 0]), np.array([2, 0]))
+        (0.3333333333333333, nan, array([0.5, nan]))
+    """
+    if isinstance(numerator, np.ndarray) or isinstance(denominator, np.ndarray):
+        n, d = np.broadcast_arrays(_floats(numerator), _floats(denominator))
+        out = np.full(n.shape, np.nan)
+        np.divide(n, d, out=out, where=d != 0)
+        return out
+    return float(numerator) / float(denominator) if denominator else math.nan
+
+
+def ratio_sqrt(numerator: Any, left: Any, right: Any) -> Any:
+    """``numerator / sqrt(left · right)``, NaN where ``left`` or ``right`` is 0.
+
+    The square root is split in two (``sqrt(left) · sqrt(right)``: no overflow of the
+    product), and Python numbers and arrays are computed alike, to the bit.
+    """
+    if isinstance(numerator, np.ndarray) or isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
+        n, l, r = np.broadcast_arrays(_floats(numerator), _floats(left), _floats(right))
+        out = np.full(n.shape, np.nan)
+        with np.errstate(invalid="ignore"):
+            np.divide(n, np.sqrt(l) * np.sqrt(r), out=out, where=(l != 0) & (r != 0))
+        return out
+    if not left or not right:
+        return math.nan
+    return float(numerator) / (math.sqrt(float(left)) * math.sqrt(float(right)))
+
+
+def sqrt(value: Any) -> Any:
+    """The square root of a Python number (NaN stays NaN) or of an array."""
+    return np.sqrt(value) if isinstance(value, np.ndarray) else math.sqrt(value)
+
+
+def clip(value: Any, low: float, high: float) -> Any:
+    """``value`` limited to ``[low, high]`` (rounding may step out of a measure's bounds); NaN stays NaN."""
+    if isinstance(value, np.ndarray):
+        return np.clip(value, low, high)
+    return value if value != value else min(max(value, low), high)
 
 
 def _fixed(a: tuple[float, ...], b: tuple[float, ...]) -> Callable[..., Coefficients]:
@@ -282,7 +382,8 @@ def _fixed(a: tuple[float, ...], b: tuple[float, ...]) -> Callable[..., Coeffici
     depends_on_tn_at_zero_tp=True,
     aliases=("label_accuracy",),
 )
-def accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def accuracy(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Accuracy: the share of correct decisions.
 
     ``(tp + tn) / (tp + fp + fn + tn)``; NaN when there are no samples.
@@ -291,8 +392,7 @@ def accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> accuracy(tp=35, fp=10, fn=5, tn=50)
         0.85
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp + tn, tp + fp + fn + tn))
+    return ratio(tp + tn, tp + fp + fn + tn)
 
 
 @register(
@@ -304,7 +404,8 @@ def accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("hamming_loss",),
 )
-def error_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def error_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Error rate: the share of wrong decisions.
 
     ``(fp + fn) / (tp + fp + fn + tn)``; NaN when there are no samples.
@@ -313,8 +414,7 @@ def error_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> error_rate(tp=35, fp=10, fn=5, tn=50)
         0.15
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(fp + fn, tp + fp + fn + tn))
+    return ratio(fp + fn, tp + fp + fn + tn)
 
 
 @register(
@@ -325,7 +425,8 @@ def error_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("positive_frequency",),
 )
-def prevalence(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def prevalence(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Prevalence: the share of actual positives.
 
     ``(tp + fn) / (tp + fp + fn + tn)``; NaN when there are no samples.
@@ -334,8 +435,7 @@ def prevalence(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> prevalence(tp=35, fp=10, fn=5, tn=50)
         0.4
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp + fn, tp + fp + fn + tn))
+    return ratio(tp + fn, tp + fp + fn + tn)
 
 
 # --------------------------------------------------------------------------------------------
@@ -350,7 +450,8 @@ def prevalence(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     skew_invariant=True,
     aliases=("sensitivity", "true_positive_rate", "tpr", "hit_rate"),
 )
-def recall(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def recall(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Recall (sensitivity, true positive rate).
 
     ``tp / (tp + fn)``; NaN when there are no actual positives.
@@ -359,8 +460,7 @@ def recall(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> recall(tp=35, fp=10, fn=5, tn=50)
         0.875
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp, tp + fn))
+    return ratio(tp, tp + fn)
 
 
 @register(
@@ -372,7 +472,8 @@ def recall(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("true_negative_rate", "tnr", "selectivity"),
 )
-def specificity(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def specificity(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Specificity (true negative rate).
 
     ``tn / (tn + fp)``; NaN when there are no actual negatives.
@@ -381,8 +482,7 @@ def specificity(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> specificity(tp=35, fp=10, fn=5, tn=50)
         0.8333333333333334
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tn, tn + fp))
+    return ratio(tn, tn + fp)
 
 
 @register(
@@ -395,7 +495,8 @@ def specificity(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("fall_out", "fpr"),
 )
-def false_positive_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def false_positive_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """False positive rate (fall-out), ``1 - specificity``.
 
     ``fp / (fp + tn)``; NaN when there are no actual negatives.
@@ -404,8 +505,7 @@ def false_positive_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> false_positive_rate(tp=35, fp=10, fn=5, tn=50)
         0.16666666666666666
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(fp, fp + tn))
+    return ratio(fp, fp + tn)
 
 
 @register(
@@ -417,7 +517,8 @@ def false_positive_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     skew_invariant=True,
     aliases=("miss_rate", "fnr"),
 )
-def false_negative_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def false_negative_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """False negative rate (miss rate), ``1 - recall``.
 
     ``fn / (fn + tp)``; NaN when there are no actual positives.
@@ -426,8 +527,7 @@ def false_negative_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> false_negative_rate(tp=35, fp=10, fn=5, tn=50)
         0.125
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(fn, fn + tp))
+    return ratio(fn, fn + tp)
 
 
 # --------------------------------------------------------------------------------------------
@@ -441,7 +541,8 @@ def false_negative_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     coefficients=_fixed((1, 0, 0, 0), (1, 1, 0, 0)),
     aliases=("positive_predictive_value", "ppv"),
 )
-def precision(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def precision(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Precision (positive predictive value).
 
     ``tp / (tp + fp)``; NaN when nothing is predicted positive.
@@ -450,8 +551,7 @@ def precision(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> precision(tp=35, fp=10, fn=5, tn=50)
         0.7777777777777778
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp, tp + fp))
+    return ratio(tp, tp + fp)
 
 
 @register(
@@ -462,7 +562,8 @@ def precision(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("npv",),
 )
-def negative_predictive_value(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def negative_predictive_value(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Negative predictive value.
 
     ``tn / (tn + fn)``; NaN when nothing is predicted negative.
@@ -471,8 +572,7 @@ def negative_predictive_value(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> negative_predictive_value(tp=35, fp=10, fn=5, tn=50)
         0.9090909090909091
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tn, tn + fn))
+    return ratio(tn, tn + fn)
 
 
 @register(
@@ -483,7 +583,8 @@ def negative_predictive_value(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     coefficients=_fixed((0, 1, 0, 0), (1, 1, 0, 0)),
     aliases=("fdr",),
 )
-def false_discovery_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def false_discovery_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """False discovery rate, ``1 - precision``.
 
     ``fp / (fp + tp)``; NaN when nothing is predicted positive.
@@ -492,8 +593,7 @@ def false_discovery_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> false_discovery_rate(tp=35, fp=10, fn=5, tn=50)
         0.2222222222222222
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(fp, fp + tp))
+    return ratio(fp, fp + tp)
 
 
 @register(
@@ -505,7 +605,8 @@ def false_discovery_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("for",),
 )
-def false_omission_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def false_omission_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """False omission rate, ``1 - NPV``.
 
     ``fn / (fn + tn)``; NaN when nothing is predicted negative.
@@ -514,8 +615,7 @@ def false_omission_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> false_omission_rate(tp=35, fp=10, fn=5, tn=50)
         0.09090909090909091
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(fn, fn + tn))
+    return ratio(fn, fn + tn)
 
 
 # --------------------------------------------------------------------------------------------
@@ -529,7 +629,8 @@ def false_omission_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     coefficients=_fixed((2, 0, 0, 0), (2, 1, 1, 0)),
     aliases=("f1", "dice", "f_measure"),
 )
-def f1_score(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def f1_score(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """F1 score, the harmonic mean of precision and recall.
 
     ``2 tp / (2 tp + fp + fn)``; NaN when there are no positives, actual or predicted
@@ -540,8 +641,7 @@ def f1_score(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> f1_score(tp=35, fp=10, fn=5, tn=50)
         0.8235294117647058
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(2 * tp, 2 * tp + fp + fn))
+    return ratio(2 * tp, 2 * tp + fp + fn)
 
 
 def _f_score_coefficients(beta: float = 1.0) -> Coefficients:
@@ -556,7 +656,8 @@ def _f_score_coefficients(beta: float = 1.0) -> Coefficients:
     coefficients=_f_score_coefficients,
     aliases=("f_beta", "fbeta_score"),
 )
-def f_score(*, tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
+@counts_measure
+def f_score(tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
     """F-beta score for any real ``beta > 0``.
 
     ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, equal to
@@ -572,8 +673,7 @@ def f_score(*, tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
         0.7954545454545454
     """
     b2 = check_positive_number("beta", beta) ** 2
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp))
+    return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
 
 
 @register(
@@ -583,7 +683,8 @@ def f_score(*, tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
     coefficients=_fixed((1, 0, 0, 0), (1, 1, 1, 0)),
     aliases=("jaccard", "iou", "threat_score", "critical_success_index"),
 )
-def jaccard_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def jaccard_index(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Jaccard index (intersection over union).
 
     ``tp / (tp + fp + fn)``; NaN when there are no positives, actual or predicted.
@@ -592,8 +693,7 @@ def jaccard_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> jaccard_index(tp=35, fp=10, fn=5, tn=50)
         0.7
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp, tp + fp + fn))
+    return ratio(tp, tp + fp + fn)
 
 
 @register(
@@ -602,7 +702,8 @@ def jaccard_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     description="Geometric mean of precision and recall.",
     aliases=("fowlkes_mallows",),
 )
-def fowlkes_mallows_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def fowlkes_mallows_index(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Fowlkes-Mallows index, the geometric mean of precision and recall.
 
     ``tp / sqrt((tp + fp)(tp + fn))``; NaN when precision or recall is undefined.
@@ -611,8 +712,7 @@ def fowlkes_mallows_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> round(fowlkes_mallows_index(tp=35, fp=10, fn=5, tn=50), 6)
         0.824958
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(np.clip(_ratio(tp, np.sqrt((tp + fp) * (tp + fn))), 0.0, 1.0))
+    return clip(ratio_sqrt(tp, tp + fp, tp + fn), 0.0, 1.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -626,7 +726,8 @@ def fowlkes_mallows_index(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     skew_invariant=True,
     depends_on_tn_at_zero_tp=True,
 )
-def balanced_accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def balanced_accuracy(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Balanced accuracy, the mean of recall and specificity.
 
     ``(tp / (tp + fn) + tn / (tn + fp)) / 2``; NaN when either class is absent (Deep Netts
@@ -636,8 +737,7 @@ def balanced_accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> balanced_accuracy(tp=35, fp=10, fn=5, tn=50)
         0.8541666666666667
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result((_ratio(tp, tp + fn) + _ratio(tn, tn + fp)) / 2)
+    return (ratio(tp, tp + fn) + ratio(tn, tn + fp)) / 2
 
 
 @register(
@@ -647,7 +747,8 @@ def balanced_accuracy(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     skew_invariant=True,
     aliases=("geometric_mean",),
 )
-def g_mean(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def g_mean(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """G-mean, the geometric mean of recall and specificity.
 
     ``sqrt(tp / (tp + fn) * tn / (tn + fp))``; NaN when either class is absent.
@@ -656,8 +757,7 @@ def g_mean(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> round(g_mean(tp=35, fp=10, fn=5, tn=50), 6)
         0.853913
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(np.sqrt(_ratio(tp, tp + fn) * _ratio(tn, tn + fp)))
+    return sqrt(ratio(tp, tp + fn) * ratio(tn, tn + fp))
 
 
 @register(
@@ -669,7 +769,8 @@ def g_mean(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("youden_j", "bookmaker_informedness"),
 )
-def informedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def informedness(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Informedness (Youden's J), recall + specificity - 1.
 
     ``(tp tn - fp fn) / ((tp + fn)(tn + fp))``, the same value with a single rounding;
@@ -679,8 +780,7 @@ def informedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> informedness(tp=35, fp=10, fn=5, tn=50)
         0.7083333333333334
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp * tn - fp * fn, (tp + fn) * (tn + fp)))
+    return ratio(tp * tn - fp * fn, (tp + fn) * (tn + fp))
 
 
 @register(
@@ -690,7 +790,8 @@ def informedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     bounds=(-1.0, 1.0),
     depends_on_tn_at_zero_tp=True,
 )
-def markedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def markedness(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Markedness, precision + NPV - 1.
 
     ``(tp tn - fp fn) / ((tp + fp)(tn + fn))``, the same value with a single rounding;
@@ -700,8 +801,7 @@ def markedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> markedness(tp=35, fp=10, fn=5, tn=50)
         0.6868686868686869
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    return _result(_ratio(tp * tn - fp * fn, (tp + fp) * (tn + fn)))
+    return ratio(tp * tn - fp * fn, (tp + fp) * (tn + fn))
 
 
 @register(
@@ -712,21 +812,20 @@ def markedness(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
     aliases=("mcc", "phi_coefficient"),
 )
-def matthews_correlation_coefficient(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def matthews_correlation_coefficient(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Matthews correlation coefficient (phi).
 
     ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))``; NaN when any of the
     four margins is 0 (scikit-learn returns 0 there; evalkit keeps one undefined policy).
-    Computed in float64 with the square root split in two, so counts of 1e10 and more are
-    exact to rounding.
+    The numerator is computed exactly (integer arithmetic for integer counts), so the value
+    is exact to rounding for counts up to 2**62 and beyond.
 
     Examples:
         >>> round(matthews_correlation_coefficient(tp=35, fp=10, fn=5, tn=50), 6)
         0.697518
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    denominator = np.sqrt((tp + fp) * (tp + fn)) * np.sqrt((tn + fp) * (tn + fn))
-    return _result(np.clip(_ratio(tp * tn - fp * fn, denominator), -1.0, 1.0))
+    return clip(ratio_sqrt(tp * tn - fp * fn, (tp + fp) * (tp + fn), (tn + fp) * (tn + fn)), -1.0, 1.0)
 
 
 @register(
@@ -737,7 +836,8 @@ def matthews_correlation_coefficient(*, tp: Any, fp: Any, fn: Any, tn: Any) -> A
     depends_on_tn_at_zero_tp=True,
     aliases=("kappa",),
 )
-def cohen_kappa(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+@counts_measure
+def cohen_kappa(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     """Cohen's kappa of a two-class table.
 
     ``2 (tp tn - fn fp) / ((tp + fp)(fp + tn) + (tp + fn)(fn + tn))``; NaN when the
@@ -747,9 +847,7 @@ def cohen_kappa(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> round(cohen_kappa(tp=35, fp=10, fn=5, tn=50), 6)
         0.693878
     """
-    tp, fp, fn, tn = _floats(tp, fp, fn, tn)
-    denominator = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-    return _result(_ratio(2 * (tp * tn - fn * fp), denominator))
+    return ratio(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
 
 
 # --------------------------------------------------------------------------------------------
@@ -757,10 +855,52 @@ def cohen_kappa(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
 
 
 def _matrix(counts: Any) -> np.ndarray:
-    array = np.asarray(counts, dtype=np.float64)
+    array = np.asarray(counts)
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise InvalidArgumentError(f"'counts' must be a square matrix, got shape {array.shape}")
+    if array.dtype.kind not in "iuf" and not (array.dtype.kind == "O" and all(isinstance(v, int) for v in array.ravel().tolist())):
+        array = array.astype(np.float64)
     return array
+
+
+def _sum(values: Any) -> Any:
+    """An exact sum: a Python int for integer values (never wrapped), else a float."""
+    values = np.asarray(values)
+    if values.dtype.kind in "iuO":
+        return sum(int(value) for value in values.ravel().tolist()) if values.size > 64 and values.dtype.kind == "O" else int(
+            values.sum() if values.dtype.kind != "O" and _fits(values, values.size) else sum(values.ravel().tolist())
+        )
+    return float(values.sum())
+
+
+def _fits(values: np.ndarray, terms: int) -> bool:
+    """Whether a sum of ``terms`` products of two of these integers stays in int64."""
+    high = int(np.abs(values).max()) if values.size else 0
+    return high * high * max(terms, 1) < 2**63
+
+
+def _dot(first: Any, second: Any) -> Any:
+    """``Σ first_k · second_k``: exact (a Python int) for integers, else a float."""
+    first, second = np.asarray(first), np.asarray(second)
+    if first.dtype.kind in "iuO" and second.dtype.kind in "iuO":
+        if first.dtype.kind != "O" and second.dtype.kind != "O" and _fits(np.concatenate([first, second]), len(first)):
+            return int(np.dot(first.astype(np.int64), second.astype(np.int64)))
+        return sum(int(a) * int(b) for a, b in zip(first.tolist(), second.tolist()))
+    return float(np.dot(first.astype(np.float64), second.astype(np.float64)))
+
+
+def _margins(counts: Any) -> dict[str, Any]:
+    x = _matrix(counts)
+    exact = x.dtype.kind in "iuO"
+    rows = [_sum(row) for row in x] if exact else x.sum(axis=1)
+    columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
+    actual = np.array(rows, dtype=object if exact else np.float64)
+    predicted = np.array(columns, dtype=object if exact else np.float64)
+    return {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}
+
+
+def _plain(value: Any) -> Any:
+    return value if type(value) in _PLAIN else (int(value) if isinstance(value, (int, np.integer)) else float(value))
 
 
 def matrix_accuracy(counts: Any) -> float:
@@ -770,22 +910,50 @@ def matrix_accuracy(counts: Any) -> float:
         >>> matrix_accuracy([[5, 1], [2, 2]])
         0.7
     """
-    x = _matrix(counts)
-    return _result(_ratio(np.trace(x), x.sum()))
+    margins = _margins(counts)
+    return float(ratio(margins["correct"], margins["total"]))
+
+
+def margins_cohen_kappa(*, correct: Any, total: Any, actual: Any, predicted: Any) -> float:
+    """Cohen's kappa from the margins of a multi-class confusion matrix.
+
+    ``(N c - Σ_h a_h p_h) / (N² - Σ_h a_h p_h)`` with ``c`` the correct (diagonal) count,
+    ``N`` the total, ``a_h`` the actual (row) and ``p_h`` the predicted (column) sums. Integer
+    counts are combined exactly, then divided once; NaN when the denominator is 0.
+
+    Examples:
+        >>> margins_cohen_kappa(correct=2**53 + 1, total=2**53 + 5, actual=[2**53 + 2, 3], predicted=[2**53 + 2, 3])
+        0.3333333333333331
+    """
+    correct, total, chance = _plain(correct), _plain(total), _dot(actual, predicted)
+    return float(ratio(total * correct - chance, total * total - chance))
+
+
+def margins_matthews_correlation_coefficient(*, correct: Any, total: Any, actual: Any, predicted: Any) -> float:
+    """Multi-class MCC (Gorodkin's R_K) from the margins of a confusion matrix.
+
+    ``(c s - Σ_k p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²))`` with ``c`` the correct count,
+    ``s`` the total, ``t_k`` the actual and ``p_k`` the predicted sums; exact for integer
+    counts up to the last rounding; NaN when a denominator factor is 0.
+    """
+    c, s = _plain(correct), _plain(total)
+    numerator = c * s - _dot(predicted, actual)
+    return float(clip(ratio_sqrt(numerator, s * s - _dot(predicted, predicted), s * s - _dot(actual, actual)), -1.0, 1.0))
 
 
 def matrix_cohen_kappa(counts: Any) -> float:
-    """Cohen's kappa of a multi-class confusion matrix (seed 003).
+    """Cohen's kappa of a multi-class confusion matrix (the protein-function study's table).
 
     ``(N Σ x_ii - Σ_h row_h col_h) / (N² - Σ_h row_h col_h)``; NaN when the denominator is 0.
+    Exact to the last rounding for integer counts of any size.
 
     Examples:
         >>> round(matrix_cohen_kappa([[50, 10], [5, 35]]), 6)
         0.693878
+        >>> matrix_cohen_kappa([[2**53, 2], [2, 1]])  # (2**53 - 4) / (3 * 2**53 + 6), exactly rounded
+        0.3333333333333331
     """
-    x = _matrix(counts)
-    total, chance = x.sum(), x.sum(axis=1) @ x.sum(axis=0)
-    return _result(_ratio(total * np.trace(x) - chance, total**2 - chance))
+    return margins_cohen_kappa(**_margins(counts))
 
 
 def matrix_matthews_correlation_coefficient(counts: Any) -> float:
@@ -793,36 +961,35 @@ def matrix_matthews_correlation_coefficient(counts: Any) -> float:
 
     ``(c s - Σ_k p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²))`` with ``c`` the trace, ``s``
     the total, ``t_k`` the row (actual) and ``p_k`` the column (predicted) sums; equals the
-    binary MCC for two classes; NaN when a denominator factor is 0.
+    binary MCC for two classes; NaN when a denominator factor is 0. Exact to the last
+    rounding for integer counts of any size.
 
     Examples:
         >>> round(matrix_matthews_correlation_coefficient([[50, 10], [5, 35]]), 6)
         0.697518
+        >>> round(matrix_matthews_correlation_coefficient([[2**53, 2], [2, 1]]), 14)  # (2**53 - 4) / (3 * 2**53 + 6)
+        0.33333333333333
     """
-    x = _matrix(counts)
-    s, c = x.sum(), np.trace(x)
-    t, p = x.sum(axis=1), x.sum(axis=0)
-    denominator = np.sqrt(s * s - p @ p) * np.sqrt(s * s - t @ t)
-    return _result(np.clip(_ratio(c * s - p @ t, denominator), -1.0, 1.0))
+    return margins_matthews_correlation_coefficient(**_margins(counts))
 
 
 def diagonal_correlation_coefficient(counts: Any) -> np.ndarray:
-    """Per-class correlation coefficient of seed 003 (one value per class).
+    """Per-class correlation coefficient of the protein-function study's table (one value per class).
 
     The MCC formula with ``tp = x_ii``, ``fp`` the rest of column ``i``, ``fn`` the rest of
     row ``i``, and the true negatives taken as the *other classes' diagonal*
     ``Σ_{h≠i} x_hh`` (the one-vs-rest MCC counts every cell outside row and column ``i``
-    instead). NaN where a margin is 0.
+    instead). NaN where a margin is 0; exact to rounding for integer counts.
 
     Examples:
         >>> diagonal_correlation_coefficient([[50, 10], [5, 35]]).round(6)
         array([0.697518, 0.697518])
     """
+    margins = _margins(counts)
     x = _matrix(counts)
-    tp = np.diag(x)
-    return matthews_correlation_coefficient(
-        tp=tp, fp=x.sum(axis=0) - tp, fn=x.sum(axis=1) - tp, tn=tp.sum() - tp
-    )
+    tp = np.array([_plain(value) for value in np.diagonal(x).tolist()], dtype=object if x.dtype.kind in "iuO" else np.float64)
+    correct = margins["correct"]
+    return matthews_correlation_coefficient(tp=tp, fp=margins["predicted"] - tp, fn=margins["actual"] - tp, tn=correct - tp)
 
 
 def check_measure_parameters(measure: Measure, parameters: dict[str, Any]) -> None:

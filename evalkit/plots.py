@@ -22,8 +22,8 @@ from matplotlib.figure import Figure
 
 from evalkit._validation import check_choice, show
 from evalkit.averaging import CellsResult
-from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.exceptions import InvalidTypeError
+from evalkit.neighborhood import NeighborhoodAccuracy
 
 __all__ = ["compare", "confusion_matrix", "per_class"]
 

@@ -32,6 +32,7 @@ import numpy as np
 from evalkit._labels import check_label_list
 from evalkit._validation import show
 from evalkit.cells import COUNT_NAMES, Cells
+from evalkit.counting import PairCounts
 from evalkit.exceptions import EvalkitError, FormatError
 
 __all__ = ["FORMAT_VERSION", "MAX_ENTRIES", "MAX_LABELS", "dumps", "loads"]
@@ -194,6 +195,23 @@ def read_cells(value: Any, name: str, *, rows: int | None = None) -> Cells:
     if weight is not None:
         weight = array(weight, f"{name}.weight", length=length if index is None else len(index), integral=None)
     return Cells(*cells, weight=weight, index=index)
+
+
+def pairs_payload(pairs: PairCounts) -> dict[str, Any]:
+    """A sparse confusion matrix: the codes and counts of the pairs that occur."""
+    return {"actual": as_list(pairs.actual), "predicted": as_list(pairs.predicted), "counts": as_list(pairs.counts)}
+
+
+def read_pairs(value: Any, name: str, *, size: int) -> PairCounts:
+    """A sparse confusion matrix over ``size`` labels written by ``pairs_payload``."""
+    if not isinstance(value, dict) or set(value) != {"actual", "predicted", "counts"}:
+        raise FormatError(f"field {name!r} must be an object with exactly actual, predicted, counts")
+    counts = array(value["counts"], f"{name}.counts", length=None, integral=None)
+    codes = [array(value[key], f"{name}.{key}", length=len(counts)) for key in ("actual", "predicted")]
+    for key, code in zip(("actual", "predicted"), codes):
+        if code.size and code.max() >= size:
+            raise FormatError(f"field '{name}.{key}' points past the {size} labels")
+    return PairCounts.from_codes(codes[0], codes[1], size, counts)
 
 
 def scalar_label(value: Any, name: str) -> Any:

@@ -91,13 +91,22 @@ def test_equal_labels_of_different_types_are_duplicates():
 
 @pytest.mark.parametrize(("counts", "message"), [
     ([[1, -1], [0, 2]], "must be >= 0"),
-    ([[1, 0.5], [0, 2]], "whole numbers"),
     ([[1, np.inf], [0, 2]], "finite"),
     ([[1, np.nan], [0, 2]], "finite"),
+    ([[1, float("inf")], [0, 2]], "finite"),
+    ([[1, 10**400], [0, 2]], "beyond 2\\*\\*63 - 1"),
+    ([[1, 1e300 * 1e10], [0, 2]], "finite"),
+    ([[2**62, 2**62], [2**62, 2**62]], "beyond the 9223372036854775807"),
+    (np.array([[2**63, 0], [0, 0]], dtype=np.uint64), "beyond 2\\*\\*63 - 1"),
 ])  # fmt: skip
-def test_negative_fractional_or_non_finite_counts(counts, message):
+def test_negative_non_finite_or_overflowing_counts(counts, message):
     with pytest.raises(InvalidCountsError, match=message):
         ConfusionMatrix.from_array(counts)
+
+
+def test_fractional_counts_are_weighted_counts():
+    cm = ConfusionMatrix.from_array([[1, 0.5], [0, 2]])
+    assert cm.to_array().dtype == np.float64 and cm.get_total_items() == 3.5 and cm.get_false_positive() == 0.5
 
 
 @pytest.mark.parametrize("counts", [[[1, 2, 3], [4, 5, 6]], [1, 2, 3], [[[1]]]])

@@ -25,8 +25,8 @@ labels = st.one_of(
 )
 
 
-@given(labels.flatmap(lambda names: st.tuples(st.just(names), hnp.arrays(np.int64, (len(names), len(names)), elements=st.integers(0, 2**62)))))
-def test_confusion_matrix_round_trip(data):
+@given(labels.flatmap(lambda names: st.tuples(st.just(names), hnp.arrays(np.int64, (len(names), len(names)), elements=st.integers(0, 2**62 // 25)))))
+def test_confusion_matrix_round_trip(data):  # 25 cells of up to 2**62 / 25: totals near 2**62, still exact
     names, counts = data
     cm = ConfusionMatrix.from_array(counts, names)
     again = ConfusionMatrix.from_json(cm.to_json())

@@ -145,7 +145,7 @@ def test_micro_balanced_accuracy_leaves_the_range_of_the_class_values():
     rows, cols = np.indices(matrix.shape)
     y_true, y_pred = np.repeat(rows.ravel(), matrix.ravel()), np.repeat(cols.ravel(), matrix.ravel())
     ev = Evaluation.from_labels(y_true, y_pred)
-    np.testing.assert_array_equal(ev.confusion, matrix)
+    np.testing.assert_array_equal(ev.confusion.dense(), matrix)
     assert ev.average("balanced_accuracy", "micro") > ev.per_class("balanced_accuracy").max()
 
 
