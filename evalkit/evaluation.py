@@ -367,31 +367,3 @@ class Evaluation(SettingConstructors, CellsResult):
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"
-
-
-def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarray], np.ndarray]:
-    """A function turning a block of scores into bool predictions."""
-    if threshold is not None and top_k is not None:
-        raise InvalidArgumentError("give 'threshold' or 'top_k', not both")
-
-    def finite(block: np.ndarray) -> np.ndarray:
-        if not np.isfinite(block).all():
-            raise InvalidValueError(f"'scores' must be finite, got {show(block[~np.isfinite(block)][:3])}")
-        return block
-
-    if top_k is not None:
-        if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or not 1 <= top_k <= m:
-            raise InvalidArgumentError(f"'top_k' must be an integer in 1..{m}, got {show(top_k)}")
-
-        def top(block: np.ndarray) -> np.ndarray:
-            order = np.argsort(-finite(block).astype(np.float64), axis=1, kind="stable")[:, :top_k]
-            chosen = np.zeros(block.shape, dtype=bool)
-            np.put_along_axis(chosen, order, True, axis=1)
-            return chosen
-
-        return top
-    cut = np.asarray(0.5 if threshold is None else threshold, dtype=np.float64)
-    if cut.shape not in ((), (m,)) or not np.isfinite(cut).all():
-        raise InvalidArgumentError(f"'threshold' must be a finite number or one per label ({m}), got {show(threshold)}")
-    return lambda block: finite(block) >= cut
-
