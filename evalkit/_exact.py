@@ -13,6 +13,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,9 @@ def weighted_sum(values: Any, weights: np.ndarray | None) -> Any:
         weights = np.asarray(weights).ravel()
     integral = values.dtype.kind in "biu" and (weights is None or weights.dtype.kind in "biu")
     if not integral:
-        return float(values.sum() if weights is None else np.dot(values.astype(np.float64), weights.astype(np.float64)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = float(values.sum() if weights is None else np.dot(values.astype(np.float64), weights.astype(np.float64)))
+        return check_count_total(total)
     values = values.astype(np.int64, copy=False)
     high = int(np.abs(values).max()) if values.size else 0
     if weights is not None:
@@ -54,7 +57,10 @@ def weighted_sum(values: Any, weights: np.ndarray | None) -> Any:
 
 
 def check_count_total(total: Any, what: str = "the counts") -> Any:
-    """Return an exact integer total if int64 holds it, else raise ``CountOverflowError``."""
+    """Return an exact integer total if int64 holds it (a float total if it is finite), else
+    raise ``CountOverflowError``."""
+    if isinstance(total, float) and not math.isfinite(total):
+        raise CountOverflowError(f"{what} sum to {total}, beyond what a float64 holds")
     if isinstance(total, (int, np.integer)) and abs(int(total)) > MAX_COUNT:
         raise CountOverflowError(f"{what} sum to {int(total)}, beyond the {MAX_COUNT} (2**63 - 1) that evalkit counts exactly")
     return int(total) if isinstance(total, (int, np.integer)) else total

@@ -115,6 +115,14 @@ def check_same_kind(labels: Iterable[tuple[str, object]]) -> None:
         )
 
 
+def check_booleans_apart(labels: Iterable[tuple[str, object]]) -> None:
+    """Raise if the (argument, label) pairs put booleans next to other labels: ``True == 1``,
+    so a fixed label list of one and data of the other would silently merge classes."""
+    pairs = list(labels)
+    if any(kind(label) == "bool" for _, label in pairs):
+        check_same_kind(pairs)
+
+
 def check_label_list(labels: Sequence[object], argument: str = "labels") -> tuple:
     """Validate an explicit label list: valid labels, one type family, no duplicates."""
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):

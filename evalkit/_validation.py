@@ -81,7 +81,12 @@ def check_count(name: str, value: object, *, integral: bool) -> int | float:
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
         raise InvalidTypeError(f"{name!r} must be a number, got {show(value)}")
-    number = float(value)
+    if isinstance(value, (numbers.Integral, np.integer)) and abs(int(value)) > MAX_COUNT:
+        raise CountOverflowError(f"{name!r} is beyond 2**63 - 1, the largest count evalkit holds exactly: {show(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise CountOverflowError(f"{name!r} is too large for a count: {show(value)}") from None
     if not math.isfinite(number):
         raise InvalidCountsError(f"{name!r} must be finite, got {show(value)}")
     if number < 0:

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from evalkit import __version__
-from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.evaluation import Evaluation
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.neighborhood import NeighborhoodAccuracy
@@ -39,11 +39,15 @@ __all__ = ["main"]
 
 OUTPUT_FORMATS = ("text", "markdown", "json", "csv")
 
+MATRIX_LIMIT = 100
+"""The most classes whose confusion matrix goes into JSON output and plots (per-class bars beyond)."""
+
 
 def _input_options(command: argparse.ArgumentParser, actual: str, predicted: str) -> None:
     command.add_argument("files", nargs="*", metavar="FILE", help="one table (CSV, TSV, JSON Lines) or two one-column files")
     command.add_argument(f"--{actual}", dest="actual", metavar="COLUMN", help=f"column of the {actual} values")
     command.add_argument(f"--{predicted}", dest="predicted", metavar="COLUMN", help=f"column of the {predicted} values")
+    command.add_argument("--weight", metavar="COLUMN", help="column of sample weights (finite numbers >= 0); every count is then weighted")
     command.add_argument("--delimiter", help="CSV delimiter (default: tab for .tsv, else comma)")
     command.add_argument("--labels", help="comma-separated labels: fixes their order; any other label is an error")
     command.add_argument("--batch-size", type=int, default=100_000, help="rows read per batch (default 100000)")
@@ -118,6 +122,25 @@ def _score(value: Any, at: str) -> float:
     return number
 
 
+def _weight(value: Any, at: str) -> int | float:
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        raise InputFileError(f"{at}: expected a weight, got {json.dumps(value)}")
+    text = str(value).strip()
+    try:
+        number: int | float = int(text) if text.lstrip("+").isdigit() else float(text)
+    except ValueError:
+        number = math.nan
+    if not (isinstance(number, int) or math.isfinite(number)) or number < 0:
+        raise InputFileError(f"{at}: cannot read the weight {value!r} as a finite number >= 0")
+    return number
+
+
+def _weights(arguments: argparse.Namespace, files: list[str], values: dict[str, list[Any]], lines: list[int]) -> list | None:
+    if arguments.weight is None:
+        return None
+    return [_weight(value, _where(files, "actual", line)) for value, line in zip(values["weight"], lines)]
+
+
 def _check_known(values: Sequence[Any], labels: frozenset | None, where: Callable[[int], str], option: str = "--labels") -> None:
     if labels is None:
         return
@@ -140,7 +163,7 @@ def _progress() -> Callable[[int], None] | None:
 def _batches(arguments: argparse.Namespace, files: list[str]) -> Iterator[tuple[dict[str, list[Any]], list[int]]]:
     """The files' rows in batches, with the rows read so far shown on a terminal."""
     progress = _progress()
-    yield from read_batches(files, actual=arguments.actual, predicted=arguments.predicted,
+    yield from read_batches(files, actual=arguments.actual, predicted=arguments.predicted, weight=arguments.weight,
                             delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress)  # fmt: skip
     if progress:
         print(file=sys.stderr)
@@ -159,18 +182,20 @@ def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separato
         for role in ("actual", "predicted"):
             batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
             _check_known(batch[role], known, lambda position, role=role, lines=lines: _where(files, role, lines[position]))
-        counts.update(batch["actual"], batch["predicted"])
+        counts.update(batch["actual"], batch["predicted"], sample_weight=_weights(arguments, files, values, lines))
     return counts.to_evaluation()
 
 
-def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> ConfusionMatrix:
+def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Evaluation:
+    """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
+    classes and the distinct (actual, predicted) pairs, never with a dense m x m table."""
     labels = _labels(arguments.labels)
     known = None if labels is None else frozenset(labels)
     if arguments.score is not None:
         if not 0.0 <= arguments.threshold <= 1.0:
             raise InvalidArgumentError(f"--threshold must be in [0, 1], got {arguments.threshold:g}")
         arguments.predicted = arguments.score
-    matrix = ConfusionMatrix(labels) if labels else None
+    evaluation: Evaluation | None = None
     for values, lines in _batches(arguments, files):
         actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
         if arguments.score is not None:
@@ -180,12 +205,10 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Confusion
             predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
         _check_known(actual, known, lambda position, lines=lines: _where(files, "actual", lines[position]))
         _check_known(predicted, known, lambda position, lines=lines: _where(files, "predicted", lines[position]))
-        if matrix is None:
-            matrix = ConfusionMatrix.from_predictions(actual, predicted)
-        else:
-            matrix.update(actual, predicted, grow=labels is None)
-    assert matrix is not None  # read_batches raises on a file without rows
-    return matrix if labels else matrix.with_labels(sorted(matrix.labels))
+        batch = Evaluation.from_labels(actual, predicted, labels, sample_weight=_weights(arguments, files, values, lines)).compact()
+        evaluation = batch if evaluation is None else evaluation.merge(batch, grow=labels is None)
+    assert evaluation is not None  # read_batches raises on a file without rows
+    return evaluation if labels else evaluation.with_labels(sorted(evaluation.labels))
 
 
 def _report(arguments: argparse.Namespace) -> str:
@@ -198,30 +221,32 @@ def _report(arguments: argparse.Namespace) -> str:
         name = " and ".join(files)
     measures = [measure.strip() for measure in arguments.measures.split(",") if measure.strip()]
     report = build_report(source, measures=measures)
-    samples = source.get_total_items() if isinstance(source, ConfusionMatrix) else source.n_samples
+    samples = source.n_samples
+    single = source.confusion is not None
     if arguments.plot:
-        _plot(source, arguments.plot)
+        _plot(source, arguments.plot, single and len(source.labels) <= MATRIX_LIMIT)
     if arguments.format == "json":
         document = json.loads(report.to_json())
         document["source"], document["samples"] = name, samples
-        if isinstance(source, ConfusionMatrix):
-            document["confusion_matrix"] = {"labels": [str(label) for label in source.labels], "counts": source.to_array().tolist()}
+        if single and len(source.labels) <= MATRIX_LIMIT:
+            matrix = source.confusion_matrix()
+            document["confusion_matrix"] = {"labels": [str(label) for label in matrix.labels], "counts": matrix.to_array().tolist()}
         return json.dumps(document, indent=2)
     if arguments.format == "csv":
         return report.to_csv().rstrip("\n")
     if arguments.format == "markdown":
         return f"# evalkit report: {name}\n\n{samples} samples, {len(report.labels)} classes\n\n{report.to_markdown(arguments.digits)}"
     title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
-    matrix = f"{source}\n\n" if isinstance(source, ConfusionMatrix) and len(source.labels) <= 30 else ""
+    matrix = f"{source.confusion_matrix()}\n\n" if single and len(source.labels) <= 30 else ""
     return f"{title}\n\n{matrix}{report.to_text(arguments.digits)}"
 
 
-def _plot(source: Any, path: str) -> None:
+def _plot(source: Any, path: str, matrix: bool) -> None:
     try:
         from evalkit import plots
     except ImportError as error:  # pragma: no cover - the test extra installs matplotlib
         raise InvalidArgumentError(f"--plot needs matplotlib: pip install 'evalkit[plot]' ({error})") from None
-    figure = plots.confusion_matrix(source).figure if isinstance(source, ConfusionMatrix) else plots.per_class(source).figure
+    figure = plots.confusion_matrix(source).figure if matrix else plots.per_class(source).figure
     try:
         figure.savefig(path, dpi=120)
     except (OSError, ValueError) as error:

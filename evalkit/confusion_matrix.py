@@ -17,6 +17,7 @@ from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.counting import confusion_counts
 from evalkit.exceptions import (
     EmptyInputError,
+    EvalkitError,
     FormatError,
     InputShapeError,
     LabelMismatchError,
@@ -470,7 +471,10 @@ class ConfusionMatrix(CellsResult):
         if not labels:
             raise FormatError("field 'labels' is empty")
         counts = serialization.matrix(serialization.field(document, "counts"), "counts", rows=len(labels), columns=len(labels))
-        return cls._trusted(counts, labels)
+        try:
+            return cls._trusted(counts, labels)
+        except EvalkitError as error:
+            raise FormatError(f"field 'counts': {error}") from None
 
     # ----------------------------------------------------------------------------------------
     # text

@@ -36,7 +36,15 @@ import attrs
 import numpy as np
 
 from evalkit._exact import EXACT_FLOAT_SUM, weighted_bincount, weighted_sum
-from evalkit._labels import check_label, check_label_list, check_same_kind, describe, sorted_labels, unify_numbers
+from evalkit._labels import (
+    check_booleans_apart,
+    check_label,
+    check_label_list,
+    check_same_kind,
+    describe,
+    sorted_labels,
+    unify_numbers,
+)
 from evalkit._validation import check_sample_weight, show
 from evalkit.cells import unique_sorted
 from evalkit.exceptions import (
@@ -271,8 +279,9 @@ def _relabel(counted: tuple[np.ndarray, list], fixed: tuple | None, max_cells: i
     if fixed is None:
         _check_cells(len(values), max_cells)
         return counts, tuple(values)
-    index = {label: position for position, label in enumerate(fixed)}
     in_actual = counts.any(axis=1)
+    check_booleans_apart([*(("labels", label) for label in fixed), *(("y_true" if in_actual[0] else "y_pred", value) for value in values[:1])])
+    index = {label: position for position, label in enumerate(fixed)}
     target = []
     for k, value in enumerate(values):
         if value not in index:
@@ -417,8 +426,8 @@ def _value_codes(actual: np.ndarray | list, predicted: np.ndarray | list) -> tup
 
 def _integer_codes(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, list]:
     """Codes of integer (or boolean) arrays: a presence table over a small value range, else ``np.unique``."""
-    low = min(int(array.min()) for array in arrays)
-    high = max(int(array.max()) for array in arrays)
+    low = min(int(array.min()) for array in arrays if array.size)
+    high = max(int(array.max()) for array in arrays if array.size)
     n = sum(len(array) for array in arrays)
     if high - low < max(1 << 20, 4 * n):
         present = np.zeros(high - low + 1, dtype=bool)
@@ -456,8 +465,7 @@ def _number_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray
             distinct, inverse = np.unique(array, return_inverse=True)
             values = [int(value) if value.is_integer() else value for value in distinct.tolist()]
         else:
-            first, _, values = _integer_codes([array, array[:0]])
-            inverse = first
+            inverse, _, values = _integer_codes([array, array[:0]])
         parts.append((inverse.ravel().astype(np.intp), values))
     union = sorted(set(parts[0][1]) | set(parts[1][1]))
     index = {value: code for code, value in enumerate(union)}
@@ -579,6 +587,7 @@ def _recode(
         permutation = np.empty(k, dtype=np.intp)
         permutation[order] = np.arange(k)
         return permutation[codes_true], permutation[codes_pred], tuple(observed[i] for i in order)
+    check_booleans_apart([*(("labels", label) for label in fixed), *zip(arguments, observed)])
     index = {label: position for position, label in enumerate(fixed)}
     target = np.empty(k, dtype=np.intp)
     for i, (argument, label) in enumerate(zip(arguments, observed)):
@@ -657,11 +666,13 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
             observed.setdefault(value, argument)
     checked = {check_label(argument, value): argument for value, argument in observed.items()}
     check_same_kind((argument, label) for label, argument in checked.items())
+    checked = dict(zip(unify_numbers(list(checked), list(flats.items())), checked.values()))
     if fixed is None:
         if not checked and n == 0:
             raise EmptyInputError(f"{', '.join(map(repr, families))} are empty and no 'labels' were given: nothing to count")
         found = sorted_labels(list(checked), "/".join(families))
     else:
+        check_booleans_apart([*(("labels", label) for label in fixed), *((argument, label) for label, argument in checked.items())])
         for label, argument in checked.items():
             if label not in fixed:
                 raise UnknownLabelError(f"{argument!r} contains {describe(label)}, which is not in 'labels' {show(list(fixed))}")

@@ -77,6 +77,21 @@ def _aligned(first: da.Array, second: da.Array, argument: str) -> da.Array:
     return second.rechunk(first.chunks)
 
 
+def _weight_partitions(sample_weight: Any, rows: Any, count: int) -> list:
+    """Delayed weight blocks partitioned like the data: a Dask array is rechunked to the rows
+    of ``rows`` (a Dask array), a Dask DataFrame column must have as many partitions."""
+    if sample_weight is None:
+        return [None] * count
+    if isinstance(sample_weight, da.Array) and isinstance(rows, da.Array):
+        if sample_weight.ndim != 1 or sample_weight.shape[0] != rows.shape[0]:
+            raise InputShapeError(f"'sample_weight' must be a 1-D Dask array of {rows.shape[0]} weights, got shape {sample_weight.shape}")
+        sample_weight = sample_weight.rechunk((rows.chunks[0],))
+    parts = _vector_partitions(sample_weight, "sample_weight")
+    if len(parts) != count:
+        raise InputLengthError(f"'sample_weight' has {len(parts)} partitions but the data have {count}")
+    return parts
+
+
 def _reduce(parts: list, combine: Callable[..., Any]) -> Any:
     """Combine delayed partial results in a tree and compute the root."""
     if not parts:
@@ -90,12 +105,12 @@ def _reduce(parts: list, combine: Callable[..., Any]) -> Any:
 # partition work (module-level functions, so that workers can import them)
 
 
-def _count_pairs(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None) -> ConfusionMatrix | None:
+def _count_pairs(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ConfusionMatrix | None:
     if len(actual) != len(predicted):
         raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted labels")
     if len(actual) == 0:
         return ConfusionMatrix(labels) if labels else None
-    return ConfusionMatrix.from_predictions(actual, predicted, labels)
+    return ConfusionMatrix.from_predictions(actual, predicted, labels, sample_weight=weight)
 
 
 def _sum_matrices(*matrices: ConfusionMatrix | None) -> ConfusionMatrix | None:
@@ -112,12 +127,14 @@ def _sum_matrices(*matrices: ConfusionMatrix | None) -> ConfusionMatrix | None:
     return total
 
 
-def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, mask: np.ndarray | None) -> Evaluation:
-    return Evaluation.from_indicators(actual, predicted, labels, mask=mask).compact()
+def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, mask: np.ndarray | None, weight: np.ndarray | None) -> Evaluation:
+    return Evaluation.from_indicators(actual, predicted, labels, mask=mask, sample_weight=weight).compact()
 
 
-def _soft_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: Any, mask: np.ndarray | None) -> Evaluation:
-    return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask).compact()
+def _soft_block(
+    actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: Any, mask: np.ndarray | None, weight: np.ndarray | None
+) -> Evaluation:
+    return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask, sample_weight=weight).compact()
 
 
 def _sum_evaluations(*evaluations: Evaluation) -> Evaluation:
@@ -133,11 +150,11 @@ def _label_sets(values: list, separator: str | None) -> list:
     return [{part.strip() for part in value.split(separator) if part.strip()} if isinstance(value, str) else value for value in values]
 
 
-def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separator: str | None) -> LabelSetCounts:
+def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separator: str | None, weight: Any) -> LabelSetCounts:
     if len(actual) != len(predicted):
         raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted label sets")
     counts = LabelSetCounts(labels)
-    counts.update(_label_sets(actual, separator), _label_sets(predicted, separator))
+    counts.update(_label_sets(actual, separator), _label_sets(predicted, separator), sample_weight=weight)
     return counts
 
 
@@ -152,11 +169,13 @@ def _sum_counts(*counts: LabelSetCounts) -> LabelSetCounts:
 # public functions
 
 
-def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> ConfusionMatrix:
+def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> ConfusionMatrix:
     """The confusion matrix of labels held in Dask arrays or Dask DataFrame columns.
 
     Each partition pair is counted where it lives; the ``m x m`` matrices are summed in a tree.
     The label order is that of ``ConfusionMatrix.from_predictions``: sorted, or ``labels``.
+    ``sample_weight`` is a Dask array (rechunked like ``y_true``) or a Dask DataFrame column
+    partitioned like the labels.
 
     Raises:
         InputLengthError: the two collections do not split into equal partitions.
@@ -169,25 +188,38 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
     if len(actual) != len(predicted):
         raise InputLengthError(f"'y_true' has {len(actual)} partitions but 'y_pred' has {len(predicted)}")
     fixed = None if labels is None else tuple(labels)
-    parts = [dask.delayed(_count_pairs)(a, p, fixed) for a, p in zip(actual, predicted)]
+    weights = _weight_partitions(sample_weight, y_true, len(actual))
+    parts = [dask.delayed(_count_pairs)(a, p, fixed, w) for a, p, w in zip(actual, predicted, weights)]
     matrix = _reduce(parts, _sum_matrices)
     if matrix is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
     return matrix
 
 
-def evaluate_indicators(actual: da.Array, predicted: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None) -> Evaluation:
-    """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels)."""
+def evaluate_indicators(
+    actual: da.Array, predicted: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None
+) -> Evaluation:
+    """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels), optionally
+    weighted by a 1-D Dask array of one weight per row."""
     actual, blocks_actual = _row_partitions(actual, "actual")
     blocks_predicted = list(_aligned(actual, predicted, "predicted").to_delayed().ravel())
     blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(actual, mask, "mask").to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, actual, len(blocks_actual))
     fixed = None if labels is None else tuple(labels)
-    parts = [dask.delayed(_indicator_block)(a, p, fixed, o) for a, p, o in zip(blocks_actual, blocks_predicted, blocks_mask)]
+    parts = [
+        dask.delayed(_indicator_block)(a, p, fixed, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
+    ]
     return _reduce(parts, _sum_evaluations)
 
 
 def evaluate_soft(
-    actual: da.Array, predicted: da.Array, labels: Sequence[Any] | None = None, *, tnorm: Any = "product", mask: da.Array | None = None
+    actual: da.Array,
+    predicted: da.Array,
+    labels: Sequence[Any] | None = None,
+    *,
+    tnorm: Any = "product",
+    mask: da.Array | None = None,
+    sample_weight: Any = None,
 ) -> Evaluation:
     """A compacted soft ``Evaluation`` of degree Dask arrays under a t-norm.
 
@@ -197,26 +229,34 @@ def evaluate_soft(
     actual, blocks_actual = _row_partitions(actual, "actual")
     blocks_predicted = list(_aligned(actual, predicted, "predicted").to_delayed().ravel())
     blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(actual, mask, "mask").to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, actual, len(blocks_actual))
     fixed = None if labels is None else tuple(labels)
-    parts = [dask.delayed(_soft_block)(a, p, fixed, tnorm, o) for a, p, o in zip(blocks_actual, blocks_predicted, blocks_mask)]
+    parts = [
+        dask.delayed(_soft_block)(a, p, fixed, tnorm, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
+    ]
     return _reduce(parts, _sum_evaluations)
 
 
-def evaluate_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None) -> Evaluation:
+def evaluate_label_sets(
+    actual: Any, predicted: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None
+) -> Evaluation:
     """A compacted multi-label ``Evaluation`` of label sets in Dask columns.
 
     Values are collections of labels, or strings split at ``separator`` (a string with no
-    separator given is one label).
+    separator given is one label). ``sample_weight``: a Dask column (or array) partitioned
+    like the label sets.
     """
     parts_actual = _vector_partitions(actual, "actual", _to_list)
     parts_predicted = _vector_partitions(predicted, "predicted", _to_list)
     if len(parts_actual) != len(parts_predicted):
         raise InputLengthError(f"'actual' has {len(parts_actual)} partitions but 'predicted' has {len(parts_predicted)}")
     fixed = None if labels is None else tuple(labels)
-    parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator) for a, p in zip(parts_actual, parts_predicted)]
+    weights = _weight_partitions(sample_weight, actual, len(parts_actual))
+    parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
     return _reduce(parts, _sum_counts).to_evaluation()
 
 
-def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None) -> NeighborhoodAccuracy:
-    """AA, RAR and the rest of seed 000's criterion for indicator Dask arrays (elements x labels)."""
-    return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels))
+def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
+    """AA, RAR and the rest of the neighborhood-system criterion for indicator Dask arrays
+    (elements x labels), optionally with a weight per element."""
+    return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels, sample_weight=sample_weight))

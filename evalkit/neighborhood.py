@@ -39,7 +39,7 @@ import numpy as np
 
 from evalkit import serialization
 from evalkit._labels import check_label_list, describe
-from evalkit._validation import check_choice, show
+from evalkit._validation import check_choice, check_sample_weight, show
 from evalkit.averaging import mean_of_ratios, ratio
 from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.counting import encode_label_set_family
@@ -464,11 +464,24 @@ class NeighborhoodSystem:
     def __len__(self) -> int:
         return len(self.universe)
 
-    def evaluate(self, result: Covering) -> NeighborhoodAccuracy:
-        """AA, RAR and the rest of seed 000's criterion for ``result`` against this ideal family.
+    def evaluate(self, result: Covering, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
+        """AA, RAR and the rest of the neighborhood-system criterion for ``result`` against this ideal family.
+
+        Args:
+            result: the classification result, a family over the same universe and labels.
+            sample_weight: one finite weight >= 0 per element, in the ideal's universe order;
+                every sum (``T_pos``, ``T_neg``, ``Σ|P_i|``) and example-based mean is then
+                weighted, and an element of integer weight ``w`` counts as ``w`` copies of it.
 
         Raises:
             LabelMismatchError: the result's universe or labels differ from the ideal's.
+            InvalidArgumentError, InputShapeError: bad weights.
+
+        Examples:
+            >>> ideal = NeighborhoodSystem(Covering("abc", [{"a", "b"}, {"c"}]))
+            >>> accuracy = ideal.evaluate(Covering("abc", [{"a"}, {"b", "c"}]), sample_weight=[1, 3, 1])
+            >>> accuracy.get_absolute_accuracy(exact=True), accuracy.get_relative_accuracy_rate(exact=True)
+            (Fraction(2, 5), Fraction(2, 3))
         """
         ideal = self.covering
         if not isinstance(result, Covering):
@@ -482,7 +495,10 @@ class NeighborhoodSystem:
                 )
             order = [result.universe.index(element) for element in ideal.universe]
             result = Covering._build(ideal.universe, result.labels, result.to_indicator()[order], None)
+        weight = check_sample_weight(sample_weight, len(ideal.universe))
         cells = ideal._cells(result)
+        if weight is not None:
+            cells = attrs.evolve(cells, weight=weight)
 
         def kinds() -> tuple[str, str]:  # not needed for AA and RAR: found when first asked for
             return _kind(cells.tp + cells.fn, ideal._nonempty_blocks()), _kind(cells.tp + cells.fp, result._nonempty_blocks())

@@ -33,7 +33,7 @@ Batch = tuple[dict[str, list[Any]], list[int]]
 
 
 def _choose(header: list[str], role: str, wanted: str | None, path: str) -> int:
-    candidates = (wanted,) if wanted else DEFAULT_COLUMNS[role]
+    candidates = (wanted,) if wanted else DEFAULT_COLUMNS.get(role, ())
     for name in candidates:
         if name in header:
             return header.index(name)
@@ -123,6 +123,7 @@ def read_batches(
     *,
     actual: str | None = None,
     predicted: str | None = None,
+    weight: str | None = None,
     delimiter: str | None = None,
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
@@ -135,37 +136,43 @@ def read_batches(
             header).
         actual: the column of the actual values (see ``DEFAULT_COLUMNS`` for the default).
         predicted: the column of the predicted values.
+        weight: a column of sample weights (no default: unweighted without it); the
+            batches then hold a ``"weight"`` list too.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
     """
+    columns = {"actual": actual, "predicted": predicted}
+    if weight is not None:
+        columns["weight"] = weight
     if len(paths) == 2:
+        if weight is not None:
+            raise InputFileError(f"a weight column needs one table, not two one-column files ({paths[0]}, {paths[1]})")
         rows: Iterator[tuple[int, dict[str, Any]]] = _paired_rows((paths[0], paths[1]))
     elif len(paths) == 1:
         path = paths[0]
         if os.path.isdir(path):
             raise InputFileError(f"{path}: is a directory, not a file")
         suffix = Path(path).suffix.lower()
-        columns = {"actual": actual, "predicted": predicted}
         if suffix in (".jsonl", ".ndjson"):
             rows = _jsonl_rows(path, columns)
         else:
             rows = _csv_rows(path, columns, delimiter or ("\t" if suffix in (".tsv", ".tab") else ","))
     else:
         raise InputFileError(f"give one table or two one-column files, got {len(paths)} files")
-    values: dict[str, list[Any]] = {"actual": [], "predicted": []}
+    values: dict[str, list[Any]] = {role: [] for role in columns}
     lines: list[int] = []
     total = 0
     for number, row in rows:
-        values["actual"].append(row["actual"])
-        values["predicted"].append(row["predicted"])
+        for role, column in values.items():
+            column.append(row[role])
         lines.append(number)
         if len(lines) >= batch_size:
             total += len(lines)
             yield values, lines
             if progress:
                 progress(total)
-            values, lines = {"actual": [], "predicted": []}, []
+            values, lines = {role: [] for role in columns}, []
     if lines:
         total += len(lines)
         yield values, lines

@@ -155,12 +155,16 @@ def array(value: Any, name: str, *, length: int | None, integral: bool | None = 
 
 
 def matrix(value: Any, name: str, *, rows: int, columns: int) -> np.ndarray:
-    """A list of ``rows`` lists of ``columns`` non-negative integer counts."""
+    """A list of ``rows`` lists of ``columns`` non-negative counts: int64 when every count is
+    an integer, float64 (weighted counts) otherwise."""
     if rows * columns > MAX_ENTRIES:
         raise FormatError(f"field {name!r} would need {rows * columns} cells, more than the {MAX_ENTRIES} allowed")
     if not isinstance(value, list) or len(value) != rows:
         raise FormatError(f"field {name!r} must be a list of {rows} rows, got {show(value)}")
-    return np.stack([array(row, f"{name}[{i}]", length=columns) for i, row in enumerate(value)]) if rows else np.zeros((0, 0), dtype=np.int64)
+    if not rows:
+        return np.zeros((0, 0), dtype=np.int64)
+    integral = all(isinstance(item, int) for row in value if isinstance(row, list) for item in row)
+    return np.stack([array(row, f"{name}[{i}]", length=columns, integral=integral) for i, row in enumerate(value)])
 
 
 def cells_payload(cells: Cells) -> dict[str, Any]:
