@@ -27,8 +27,8 @@ from fractions import Fraction
 from typing import Any
 
 from evalkit import __version__
-from evalkit.evaluation import Evaluation
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
+from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.readers import read_batches

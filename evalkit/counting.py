@@ -208,7 +208,10 @@ def _nonnegative_pair_counts(
     counts = _value_space_counts(actual, predicted, table_limit, weight)
     if counts is None:
         return None
-    present = np.flatnonzero(counts.any(axis=0) | counts.any(axis=1))
+    seen = counts.any(axis=0) | counts.any(axis=1)
+    if weight is not None and not weight.all():  # a label of zero-weight samples only is still a label
+        seen = seen | (np.bincount(actual, minlength=len(counts)) > 0) | (np.bincount(predicted, minlength=len(counts)) > 0)
+    present = np.flatnonzero(seen)
     if len(present) < len(counts):
         counts = counts[np.ix_(present, present)]
     return counts, present.astype(value_type).tolist()

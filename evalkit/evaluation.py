@@ -224,7 +224,8 @@ class Evaluation(SettingConstructors, CellsResult):
         if self.setting != other.setting:
             raise UnsupportedSettingError(f"cannot merge {self.setting} and {other.setting} evaluations")
         if grow and self.labels != other.labels:
-            union = (*self.labels, *(label for label in other.labels if label not in set(self.labels)))
+            known = set(self.labels)
+            union = (*self.labels, *(label for label in other.labels if label not in known))
             return self.with_labels(union).merge(other.with_labels(union))
         if self.labels != other.labels or self.confusion_labels != other.confusion_labels:
             first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels

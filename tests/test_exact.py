@@ -1,0 +1,278 @@
+"""Counts that are exact or refused, labels that keep their identity, threads that lose nothing,
+and memory bounded by counts."""
+
+import json
+import math
+import subprocess
+import sys
+import threading
+import tracemalloc
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, formulas
+from evalkit.cli import main
+from evalkit.exceptions import CountOverflowError, InvalidCountsError, MatrixSizeError, MixedLabelTypesError
+from evalkit.report import build_report
+
+MAX = 2**63 - 1
+
+
+# --------------------------------------------------------------------------------------------
+# counts near 2**63: exact or refused
+
+
+def test_a_total_beyond_int64_is_refused_not_wrapped():
+    with pytest.raises(CountOverflowError, match="2\\*\\*63 - 1"):
+        ConfusionMatrix.from_array([[2**62] * 2] * 2)  # it reported a total of 0
+    cm = ConfusionMatrix.from_array([[MAX - 1, 0], [0, 0]])
+    cm.inc(1, 1)
+    assert cm.get_total_items() == MAX
+    with pytest.raises(CountOverflowError):
+        cm.inc(0, 0)
+    with pytest.raises(CountOverflowError):
+        cm.update([0], [1])
+    with pytest.raises(CountOverflowError):
+        cm + ConfusionMatrix.from_array([[0, 1], [0, 0]])
+    with pytest.raises(CountOverflowError):
+        cm += ConfusionMatrix.from_array([[0, 1], [0, 0]])
+    assert cm.get_total_items() == MAX and cm.to_array().tolist() == [[MAX - 1, 0], [0, 1]]  # nothing was added
+
+
+@pytest.mark.parametrize("count", [10**400, 2**64, float("inf"), float("nan")])
+def test_huge_or_non_finite_counts_are_clear_errors(count):
+    with pytest.raises(InvalidCountsError):
+        ConfusionMatrix.from_array([[1, count], [0, 1]])
+    with pytest.raises(InvalidCountsError):
+        ClassificationMetrics.from_counts(tp=count, fp=1, fn=1, tn=1)
+
+
+def test_weights_whose_total_passes_int64_are_refused():
+    with pytest.raises(CountOverflowError):
+        ConfusionMatrix.from_predictions([0, 1], [0, 1], sample_weight=[2**62, 2**62])
+    big = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 1], sample_weight=[2**60, 2**60, 1])  # exact beyond 2**53
+    assert big.to_array().tolist() == [[2**60, 0], [0, 2**60 + 1]]
+
+
+def exact_kappa(matrix):
+    """Cohen's kappa from its definition, p_o and p_e, in exact fractions."""
+    x = [[Fraction(v) for v in row] for row in matrix]
+    n = sum(map(sum, x))
+    if n == 0:
+        return None
+    observed = sum(x[i][i] for i in range(len(x))) / n
+    expected = sum(sum(x[i]) * sum(row[i] for row in x) for i in range(len(x))) / (n * n)
+    return None if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def exact_mcc(matrix):
+    """Gorodkin's R_K as the Pearson correlation of the one-hot indicators, with 60-digit decimals."""
+    m = len(matrix)
+    s = sum(map(sum, matrix))
+    c = sum(matrix[i][i] for i in range(m))
+    t = [sum(matrix[i]) for i in range(m)]
+    p = [sum(row[i] for row in matrix) for i in range(m)]
+    covariance = c * s - sum(a * b for a, b in zip(p, t))
+    variance = (s * s - sum(a * a for a in p)) * (s * s - sum(a * a for a in t))
+    if variance == 0:
+        return None
+    with localcontext() as context:
+        context.prec = 60
+        return Decimal(covariance) / Decimal(variance).sqrt()
+
+
+def test_kappa_and_mcc_of_a_matrix_with_large_counts_are_exact():
+    matrix = [[2**53, 2], [2, 1]]  # they were 0.0: the products of float64 counts cancelled
+    cm = ConfusionMatrix.from_array(matrix)
+    third = Fraction(2**53 - 4, 3 * 2**53 + 6)
+    assert math.isclose(cm.get_cohen_kappa(), float(third), rel_tol=1e-15)
+    assert math.isclose(cm.get_matthews_correlation_coefficient(), float(third), rel_tol=1e-15)
+    assert math.isclose(cm.get_cohen_kappa(), 1 / 3, rel_tol=1e-12)
+    assert math.isclose(ClassificationMetrics(cm).get_matthews_correlation_coefficient(), 1 / 3, rel_tol=1e-12)
+    ev = Evaluation.from_labels([0, 0, 1, 1, 0], [0, 1, 0, 1, 0], sample_weight=[2**53 - 1, 2, 2, 1, 1])
+    assert math.isclose(ev.get_cohen_kappa(), float(third), rel_tol=1e-15)
+
+
+large_matrices = st.integers(2, 4).flatmap(
+    lambda m: hnp.arrays(np.int64, (m, m), elements=st.one_of(st.integers(0, 3), st.integers(0, 2**62 // (m * m))))
+)
+
+
+@given(large_matrices)
+def test_whole_matrix_and_per_class_correlations_are_exact_to_1e_12_up_to_2_62(matrix):
+    cm = ConfusionMatrix.from_array(matrix)
+    rows = matrix.tolist()
+    kappa, mcc = exact_kappa(rows), exact_mcc(rows)
+    assert (kappa is None and math.isnan(cm.get_cohen_kappa())) or math.isclose(cm.get_cohen_kappa(), float(kappa), rel_tol=1e-12, abs_tol=1e-15)
+    assert (mcc is None and math.isnan(cm.get_matthews_correlation_coefficient())) or math.isclose(
+        cm.get_matthews_correlation_coefficient(), float(mcc), rel_tol=1e-12, abs_tol=1e-15)
+    m = len(rows)
+    diagonal = formulas.diagonal_correlation_coefficient(matrix)
+    one_vs_rest = cm.per_class("matthews_correlation_coefficient")
+    for k in range(m):
+        tp = rows[k][k]
+        fp = sum(rows[i][k] for i in range(m)) - tp
+        fn = sum(rows[k]) - tp
+        for tn, value in ((sum(rows[h][h] for h in range(m)) - tp, diagonal[k]),
+                          (sum(map(sum, rows)) - tp - fp - fn, one_vs_rest[k])):  # fmt: skip
+            reference = exact_mcc([[tp, fn], [fp, tn]])
+            assert (reference is None and math.isnan(value)) or math.isclose(value, float(reference), rel_tol=1e-12, abs_tol=1e-15)
+
+
+@given(st.tuples(*[st.integers(0, 2**62) for _ in range(4)]))
+def test_the_scalar_getters_equal_the_vectorised_formulas_on_large_counts(counts):
+    tp, fp, fn, tn = counts
+    metrics = ClassificationMetrics.from_counts(tp=tp, fp=fp, fn=fn, tn=tn)
+    arrays = {name: np.array([value]) for name, value in zip(("tp", "fp", "fn", "tn"), counts)}
+    for name in formulas.measure_names():
+        value = metrics.get_f_score(1.0) if name == "f_score" else getattr(metrics, f"get_{name}")()
+        vector = formulas.get_measure(name)(**arrays)[0]
+        assert (math.isnan(value) and math.isnan(vector)) or value == vector, name
+
+
+# --------------------------------------------------------------------------------------------
+# labels keep their identity
+
+
+def test_integer_ids_above_2_53_stay_distinct_everywhere(tmp_path):
+    ids = [10**16, 10**16 + 1]
+    for y_true, y_pred in ((ids, ids[::-1]), (np.array(ids), np.array(ids[::-1])), (np.array(ids), np.array([1e16, 1e16]))):
+        cm = ConfusionMatrix.from_predictions(y_true, y_pred)
+        assert cm.labels == tuple(ids) and all(type(label) is int for label in cm.labels)
+        assert ConfusionMatrix.from_json(cm.to_json()).labels == tuple(ids)
+        assert Evaluation.from_labels(y_true, y_pred).labels == tuple(ids)
+    assert json.loads(ConfusionMatrix.from_predictions(ids, ids).to_json())["labels"] == ids
+    table = tmp_path / "ids.csv"
+    table.write_text(f"actual,predicted\n{ids[0]},{ids[0]}\n{ids[1]},{ids[0]}\n", encoding="utf-8")
+    output = tmp_path / "report.json"
+    assert main(["report", str(table), "--format", "json", "--output", str(output)]) == 0
+    assert sorted(json.loads(output.read_text())["classes"]) == [str(i) for i in ids]
+
+
+@pytest.mark.parametrize(("y_true", "y_pred"), [
+    ([1, True], [1, 1]),
+    ([True, False], [1, 0]),
+    (np.array([True, False]), np.array([1, 0])),
+    (np.array([True, False]), np.array([1.0, 0.0])),
+    ([1.0, 2.0], [True, True]),
+])  # fmt: skip
+def test_booleans_mixed_with_numbers_are_an_error(y_true, y_pred):
+    with pytest.raises(MixedLabelTypesError, match="booleans"):
+        ConfusionMatrix.from_predictions(y_true, y_pred)
+    with pytest.raises(MixedLabelTypesError):
+        Evaluation.from_label_sets([{label} for label in y_true], [{label} for label in y_pred])
+
+
+def test_a_boolean_label_list_never_matches_numbers():
+    with pytest.raises(MixedLabelTypesError):
+        ConfusionMatrix.from_predictions([1, 0], [1, 1], labels=[False, True])
+    with pytest.raises(MixedLabelTypesError):
+        ConfusionMatrix.from_predictions([True], [False], labels=[0, 1])
+
+
+@pytest.mark.parametrize("y_true", [[1, 2.0, 1.0], [1.0, 2, 1], [2.0, 1.0, 1]])
+def test_one_and_one_point_zero_are_one_class_labelled_one_whichever_comes_first(y_true):
+    cm = ConfusionMatrix.from_predictions(y_true, [1, 1, 2])
+    assert cm.labels == (1, 2) and all(type(label) is int for label in cm.labels)
+    assert cm.to_array().tolist() == [[1, 1], [1, 0]]
+    assert Evaluation.from_label_sets([{v} for v in y_true], [{1}, {1}, {2}]).labels == (1, 2)
+
+
+def test_floats_alone_stay_floats():
+    assert ConfusionMatrix.from_predictions([0.0, 1.0], [1.0, 1.0]).labels == (0.0, 1.0)
+    assert all(type(label) is float for label in ConfusionMatrix.from_predictions(np.array([0.5, 1.0]), np.array([1.0, 1.0])).labels)
+
+
+# --------------------------------------------------------------------------------------------
+# concurrency
+
+
+def test_eight_threads_counting_into_one_matrix_lose_nothing():
+    cm = ConfusionMatrix(range(3))
+    rng = np.random.default_rng(0)
+    batches = [(rng.integers(0, 3, 200), rng.integers(0, 3, 200)) for _ in range(8)]
+    fixed = ConfusionMatrix(range(3))  # merged into with += by half of the threads
+    other = ConfusionMatrix.from_array(np.ones((3, 3), dtype=np.int64))
+
+    def work(k):
+        for _ in range(300):
+            cm.inc(k % 3, (k + 1) % 3)
+        for y_true, y_pred in [batches[k]] * 20:
+            cm.update(y_true, y_pred)
+        for _ in range(20):
+            cm.update([5 + k], [5 + k], grow=True)  # a new label per thread, growing the table meanwhile
+        if k % 2:
+            for _ in range(10):
+                fixed.__iadd__(other)  # what ``fixed += other`` does, on the matrix all threads share
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    expected = 8 * 300 + 8 * 20 * 200 + 8 * 20
+    assert cm.get_total_items() == expected == int(cm.to_array().sum())
+    assert fixed.to_array().tolist() == [[40] * 3] * 3
+    assert sorted(cm.labels) == [0, 1, 2, *range(5, 13)]
+    for k in range(8):
+        assert cm.get(cm.index_of(5 + k), cm.index_of(5 + k)) == 20
+
+
+# --------------------------------------------------------------------------------------------
+# memory bounded by counts
+
+
+def peak_bytes(work):
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_single_label_evaluation_and_report_of_20000_classes_stay_small(tmp_path):
+    rng = np.random.default_rng(1)
+    y_true = rng.integers(0, 20_000, 200_000)
+    y_pred = np.where(rng.random(200_000) < 0.7, y_true, rng.integers(0, 20_000, 200_000))
+
+    def evaluate():
+        ev = Evaluation.from_labels(y_true, y_pred)
+        build_report(ev).to_text()
+        ev.get_cohen_kappa()
+
+    assert peak_bytes(evaluate) < 100 * 2**20  # a dense table alone would be 3.2 GB
+    table = tmp_path / "many.csv"
+    table.write_text("actual,predicted\n" + "\n".join(f"c{a},c{p}" for a, p in zip(y_true, y_pred)), encoding="utf-8")
+    out = tmp_path / "report.txt"
+    script = (  # the command in a process of its own, which reports its peak resident memory (interpreter included)
+        "import resource, sys; from evalkit.cli import main; "
+        f"status = main(['report', {str(table)!r}, '--output', {str(out)!r}]); "
+        "print(status, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    status, kilobytes = map(int, result.stdout.split())
+    assert status == 0 and kilobytes < 500 * 1024  # it took 6.3 GB with a dense table
+    assert "20000 classes" in out.read_text(encoding="utf-8")
+
+
+def test_a_dense_matrix_beyond_its_size_limit_is_refused_before_allocation():
+    labels = np.arange(20_000)
+    peak = peak_bytes(lambda: pytest.raises(MatrixSizeError, ConfusionMatrix.from_predictions, labels, labels))
+    assert peak < 10 * 2**20
+    with pytest.raises(MatrixSizeError, match=r"400,000,000 cells.*Evaluation.from_labels"):
+        ConfusionMatrix.from_predictions([str(label) for label in labels], [str(label) for label in labels])
+    with pytest.raises(MatrixSizeError):
+        ConfusionMatrix(range(10_000))
+    limit = ConfusionMatrix.max_cells
+    try:
+        ConfusionMatrix.max_cells = 10_001**2  # the caller may raise the limit
+        assert ConfusionMatrix(range(10_000)).get_class_count() == 10_000
+    finally:
+        ConfusionMatrix.max_cells = limit

@@ -1,0 +1,269 @@
+"""Sample weights: equal to scikit-learn's ``sample_weight`` results, and to repeating rows.
+
+Two independent formulations check every weighted path:
+* scikit-learn (an oracle with its own code) for every measure it has, every average,
+  single-label and multi-label;
+* integer weights against the unweighted evaluation of the rows repeated that many times,
+  for every measure of evalkit, AA and RAR included.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from sklearn import metrics as sk
+
+from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodAccuracy, NeighborhoodSystem, formulas
+from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError
+
+POLICIES = [("zero", 0.0), ("one", 1.0)]
+
+
+def close(a, b, tolerance=1e-12):
+    return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=tolerance, abs_tol=1e-13)
+
+
+def quietly(function, *args, **kwargs):
+    """scikit-learn warns where a value is undefined; the tests compare the values."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def samples(n_min=1, n_max=40, classes=5):
+    return st.integers(n_min, n_max).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(0, classes - 1), min_size=n, max_size=n),
+            st.lists(st.integers(0, classes - 1), min_size=n, max_size=n),
+        )
+    )
+
+
+integer_weights = st.integers(0, 6)
+float_weights = st.one_of(st.just(0.0), st.floats(1e-3, 10))  # subnormal weights only test float rounding
+
+
+# --------------------------------------------------------------------------------------------
+# single-label data against scikit-learn
+
+
+@given(samples(), st.data())
+def test_single_label_weighted_measures_equal_scikit_learn(data, draw):
+    y_true, y_pred = data
+    weight = draw.draw(st.lists(st.one_of(integer_weights, float_weights), min_size=len(y_true), max_size=len(y_true)))
+    assume(sum(weight) > 0)
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight)
+    ev = Evaluation.from_labels(y_true, y_pred, sample_weight=weight)
+    np.testing.assert_allclose(cm.to_array(), quietly(sk.confusion_matrix, y_true, y_pred, sample_weight=weight), rtol=1e-12)
+    for source in (cm, ev):
+        assert close(source.get_accuracy(), sk.accuracy_score(y_true, y_pred, sample_weight=weight))
+        assert close(source.get_cohen_kappa(), quietly(sk.cohen_kappa_score, y_true, y_pred, sample_weight=weight))
+        mcc = source.get_matthews_correlation_coefficient()
+        assert math.isnan(mcc) or close(mcc, quietly(sk.matthews_corrcoef, y_true, y_pred, sample_weight=weight), 1e-9)
+        balanced = quietly(sk.balanced_accuracy_score, y_true, y_pred, sample_weight=weight)
+        assert close(source.average("recall", "macro"), balanced)
+        average = draw.draw(st.sampled_from(["micro", "macro", "weighted"]))
+        undefined, zero_division = draw.draw(st.sampled_from(POLICIES))
+        p, r, f, _ = quietly(sk.precision_recall_fscore_support, y_true, y_pred, beta=2.0, average=average,
+                             sample_weight=weight, zero_division=zero_division)  # fmt: skip
+        assert close(source.average("precision", average, undefined=undefined), p), (average, undefined)
+        assert close(source.average("recall", average, undefined=undefined), r)
+        assert close(source.average("f_score", average, undefined=undefined, beta=2.0), f)
+        jaccard = quietly(sk.jaccard_score, y_true, y_pred, average=average, sample_weight=weight, zero_division=zero_division)
+        assert close(source.average("jaccard_index", average, undefined=undefined), jaccard)
+    assert close(1 - cm.get_accuracy(), sk.hamming_loss(y_true, y_pred, sample_weight=weight))
+
+
+def test_integer_weights_keep_integer_counts_and_float_weights_give_floats():
+    exact = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[2, 3, 4])
+    assert exact.to_array().dtype == np.int64 and exact.get_true_positive() == 3 and type(exact.get_true_positive()) is int
+    weighted = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[0.5, 3, 4])
+    assert weighted.to_array().dtype == np.float64 and type(weighted.get_true_positive()) is float
+    assert weighted.get_total_items() == 7.5 and ConfusionMatrix.from_json(weighted.to_json()) == weighted
+    merged = exact + ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[0.5, 0.5, 0.5])
+    assert merged.to_array().dtype == np.float64 and merged.get_total_items() == 10.5
+
+
+def test_update_with_weights_equals_one_weighted_count():
+    rng = np.random.default_rng(3)
+    y_true, y_pred, weight = rng.integers(0, 4, 500), rng.integers(0, 4, 500), rng.random(500)
+    streamed = ConfusionMatrix(range(4))
+    for start in range(0, 500, 64):
+        streamed.update(y_true[start : start + 64], y_pred[start : start + 64], sample_weight=weight[start : start + 64])
+    np.testing.assert_allclose(streamed.to_array(), ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight).to_array())
+
+
+# --------------------------------------------------------------------------------------------
+# multi-label data against scikit-learn
+
+
+def indicators(seed, n=80, m=5):
+    rng = np.random.default_rng(seed)
+    actual = rng.random((n, m)) < rng.uniform(0.05, 0.5, m)
+    predicted = rng.random((n, m)) < rng.uniform(0.05, 0.5, m)
+    actual[:4], predicted[2:6], actual[:, 0], predicted[:, 1] = False, False, False, False  # undefined cases
+    return actual, predicted
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_multi_label_weighted_measures_equal_scikit_learn(seed, kind):
+    actual, predicted = indicators(seed)
+    rng = np.random.default_rng(seed + 10)
+    weight = rng.integers(0, 5, len(actual)) if kind == "int" else rng.random(len(actual)) * 3
+    sets = [{j for j in np.flatnonzero(row)} for row in actual], [{j for j in np.flatnonzero(row)} for row in predicted]
+    for ev in (Evaluation.from_indicators(actual, predicted, sample_weight=weight),
+               Evaluation.from_label_sets(*sets, labels=range(actual.shape[1]), sample_weight=weight)):  # fmt: skip
+        for average in ("micro", "macro", "weighted", "samples"):
+            for undefined, zero_division in POLICIES:
+                p, r, f, _ = quietly(sk.precision_recall_fscore_support, actual, predicted, beta=0.5, average=average,
+                                     sample_weight=weight, zero_division=zero_division)  # fmt: skip
+                assert close(ev.average("precision", average, undefined=undefined), p), (average, undefined)
+                assert close(ev.average("recall", average, undefined=undefined), r)
+                assert close(ev.average("f_score", average, undefined=undefined, beta=0.5), f)
+                jaccard = quietly(sk.jaccard_score, actual, predicted, average=average, sample_weight=weight, zero_division=zero_division)
+                assert close(ev.average("jaccard_index", average, undefined=undefined), jaccard)
+        assert close(ev.average("error_rate", "micro"), sk.hamming_loss(actual, predicted, sample_weight=weight))
+        assert close(ev.get_accuracy(), sk.accuracy_score(actual, predicted, sample_weight=weight))
+        np.testing.assert_allclose(ev.class_cells.tp, quietly(sk.multilabel_confusion_matrix, actual, predicted, sample_weight=weight)[:, 1, 1])
+
+
+# --------------------------------------------------------------------------------------------
+# integer weights equal repeated rows, for every measure and every setting
+
+
+def same_everywhere(weighted, repeated):
+    """The same cells (once compacted) and the same value of every measure and average."""
+    assert weighted.compact() == repeated.compact()
+    for name in formulas.measure_names():
+        for average in ("micro", "macro", "weighted", "samples"):
+            assert close(weighted.average(name, average), repeated.average(name, average)), (name, average)
+
+
+@given(samples(), st.data())
+def test_integer_weights_equal_repeated_single_label_rows(data, draw):
+    y_true, y_pred = data
+    weight = draw.draw(st.lists(integer_weights, min_size=len(y_true), max_size=len(y_true)))
+    labels = sorted(set(y_true) | set(y_pred))
+    repeated = np.repeat(y_true, weight), np.repeat(y_pred, weight)
+    assert ConfusionMatrix.from_predictions(y_true, y_pred, labels, sample_weight=weight) == ConfusionMatrix.from_predictions(*repeated, labels)
+    for known, options in ((labels, {}), ([1, 2, 3, 4], {"none": 0}), ([1, 2, 3, 4], {"none": 0, "rejection": "selective"})):
+        weighted = Evaluation.from_labels(y_true, y_pred, known, sample_weight=weight, **options)
+        once = Evaluation.from_labels(*repeated, known, **options)
+        same_everywhere(weighted, once)
+        assert weighted.coverage == once.coverage or (math.isnan(weighted.coverage) and math.isnan(once.coverage))
+        for getter in ("get_accuracy", "get_cohen_kappa", "get_matthews_correlation_coefficient"):
+            assert close(getattr(weighted, getter)(), getattr(once, getter)())
+
+
+@given(st.integers(1, 30).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=n, max_size=n),
+    st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=n, max_size=n),
+    st.lists(integer_weights, min_size=n, max_size=n))))  # fmt: skip
+def test_integer_weights_equal_repeated_rows_in_every_setting(data):
+    actual, predicted, weight = (np.array(part) for part in data)
+    rows = np.repeat(np.arange(len(actual)), weight)
+    soft_actual, soft_predicted = actual * 0.75 + 0.1, predicted * 0.5 + 0.25
+    pairs = [
+        (Evaluation.from_indicators(actual, predicted, sample_weight=weight), Evaluation.from_indicators(actual[rows], predicted[rows])),
+        (Evaluation.from_label_sets([set(np.flatnonzero(r)) for r in actual], [set(np.flatnonzero(r)) for r in predicted],
+                                    labels=range(4), sample_weight=weight),
+         Evaluation.from_label_sets([set(np.flatnonzero(r)) for r in actual[rows]], [set(np.flatnonzero(r)) for r in predicted[rows]],
+                                    labels=range(4))),
+        (Evaluation.from_scores(actual, predicted * 0.9, threshold=0.5, sample_weight=weight),
+         Evaluation.from_scores(actual[rows], predicted[rows] * 0.9, threshold=0.5)),
+        (Evaluation.from_soft(soft_actual, soft_predicted, tnorm="minimum", sample_weight=weight),
+         Evaluation.from_soft(soft_actual[rows], soft_predicted[rows], tnorm="minimum")),
+    ]  # fmt: skip
+    for weighted, repeated in pairs:
+        for name in formulas.measure_names():
+            for average in ("micro", "macro", "weighted", "samples"):
+                assert close(weighted.average(name, average), repeated.average(name, average), 1e-9), (name, average)
+    for weighted, repeated in pairs[:2]:
+        assert weighted.compact() == repeated.compact()
+        accuracy, once = NeighborhoodAccuracy.from_evaluation(weighted), NeighborhoodAccuracy.from_evaluation(repeated)
+        assert accuracy.get_absolute_accuracy(exact=True) == once.get_absolute_accuracy(exact=True) or (
+            math.isnan(accuracy.get_absolute_accuracy()) and math.isnan(once.get_absolute_accuracy()))
+        assert accuracy.get_t_pos() == once.get_t_pos() and accuracy.get_t_neg() == once.get_t_neg()
+        assert close(accuracy.get_example_based_accuracy(), once.get_example_based_accuracy())
+
+
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc"), st.integers(0, 3)), min_size=1, max_size=30))
+def test_ordinal_and_hierarchical_weights_equal_repeated_rows(rows):
+    y_true, y_pred, weight = ([row[k] for row in rows] for k in range(3))
+    repeated = [value for value, w in zip(y_true, weight) for _ in range(w)], [value for value, w in zip(y_pred, weight) for _ in range(w)]
+    assume(repeated[0])
+    levels = ["a", "b", "c"]
+    same_everywhere(Evaluation.from_ordinal(y_true, y_pred, levels, sample_weight=weight), Evaluation.from_ordinal(*repeated, levels))
+    parents = {"a": "ab", "b": "ab", "c": None}
+    same_everywhere(Evaluation.from_hierarchy(y_true, y_pred, parents, sample_weight=weight), Evaluation.from_hierarchy(*repeated, parents))
+
+
+@given(st.lists(st.tuples(st.frozensets(st.integers(0, 2)), st.frozensets(st.integers(0, 2)), st.integers(0, 4)), min_size=1, max_size=12))
+def test_element_weights_of_aa_and_rar_equal_repeated_elements(rows):
+    ideal, result, weight = ([row[k] for row in rows] for k in range(3))
+    weighted = NeighborhoodSystem(Covering.from_label_sets(ideal, labels=[0, 1, 2])).evaluate(
+        Covering.from_label_sets(result, labels=[0, 1, 2]), sample_weight=weight
+    )
+    copies = [(i, k) for i, w in enumerate(weight) for k in range(w)]  # distinct ids for the copies
+    assume(copies)
+    repeated = NeighborhoodSystem(Covering.from_label_sets([ideal[i] for i, _ in copies], universe=copies, labels=[0, 1, 2])).evaluate(
+        Covering.from_label_sets([result[i] for i, _ in copies], universe=copies, labels=[0, 1, 2])
+    )
+    for getter in ("get_absolute_accuracy", "get_relative_accuracy_rate", "get_example_based_accuracy",
+                   "get_example_based_precision", "get_example_based_recall"):  # fmt: skip
+        a, b = getattr(weighted, getter)(exact=True), getattr(repeated, getter)(exact=True)
+        assert a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)), getter
+    assert (weighted.get_t_pos(), weighted.get_t_neg(), weighted.get_ideal_total()) == (
+        repeated.get_t_pos(), repeated.get_t_neg(), repeated.get_ideal_total())
+
+
+def test_weighted_evaluations_merge_and_round_trip_through_json():
+    rng = np.random.default_rng(5)
+    y_true, y_pred, weight = rng.integers(0, 3, 200), rng.integers(0, 3, 200), rng.random(200)
+    whole = Evaluation.from_labels(y_true, y_pred, sample_weight=weight)
+    merged = Evaluation.from_labels(y_true[:90], y_pred[:90], sample_weight=weight[:90]) + Evaluation.from_labels(
+        y_true[90:], y_pred[90:], sample_weight=weight[90:]
+    )
+    for name in ("precision", "recall", "f1_score", "matthews_correlation_coefficient"):
+        for average in ("micro", "macro", "weighted", "samples"):
+            assert close(merged.average(name, average), whole.average(name, average), 1e-9)
+    assert Evaluation.from_json(whole.to_json()) == whole
+    assert math.isclose(whole.n_samples, weight.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# bad weights
+
+
+@pytest.mark.parametrize(("weight", "error", "message"), [
+    ([1, -1, 2], InvalidArgumentError, "position 1 holds -1"),
+    ([1.0, np.nan, 2], InvalidArgumentError, "position 1 holds nan"),
+    ([1.0, 2.0, np.inf], InvalidArgumentError, "position 2 holds inf"),
+    ([1, 2], InputShapeError, "has 2 weights but there are 3 samples"),
+    ([[1, 2, 3]], InputShapeError, "must be 1-D"),
+    (["1", "2", "3"], InvalidTypeError, "real numbers"),
+    ("123", InvalidTypeError, "sequence of numbers"),
+    ({1, 2, 3}, InvalidTypeError, "sequence of numbers"),
+])  # fmt: skip
+def test_bad_weights_name_the_argument_and_the_first_bad_position(weight, error, message):
+    for make in (
+        lambda: ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=weight),
+        lambda: Evaluation.from_labels([0, 1, 1], [0, 1, 0], sample_weight=weight),
+        lambda: Evaluation.from_indicators([[1], [0], [1]], [[1], [1], [0]], sample_weight=weight),
+        lambda: Evaluation.from_label_sets([{1}, set(), {1}], [{1}, {1}, set()], sample_weight=weight),
+    ):
+        with pytest.raises(error, match=message) as caught:
+            make()
+        assert "'sample_weight'" in str(caught.value)
+
+
+def test_the_callers_weights_are_never_changed():
+    weight = np.array([3, 1, 2])
+    before = weight.copy()
+    ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=weight)
+    Evaluation.from_indicators([[1], [0], [1]], [[1], [1], [0]], sample_weight=weight)
+    np.testing.assert_array_equal(weight, before)
