@@ -104,6 +104,23 @@ def integer_labels(n: int, m: int) -> Case:
     return case
 
 
+def weighted_labels(n: int, m: int, integral: bool) -> Case:
+    rng = np.random.default_rng(n + m + integral)
+    y_true, y_pred = rng.integers(0, m, n), rng.integers(0, m, n)
+    weight = rng.integers(1, 10, n) if integral else rng.random(n)
+    kind = "integer" if integral else "float"
+    case = Case(f"weighted confusion matrix, {n:,} int labels, {m} classes, {kind} weights", y_true.nbytes + y_pred.nbytes + weight.nbytes,
+                target="≤ 1.5× floor; faster than scikit-learn")  # fmt: skip
+    case.contenders["numpy floor (bincount with weights)"] = lambda: np.bincount(y_true * m + y_pred, weights=weight, minlength=m * m)
+    case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight)
+    if _peer("sklearn", case):
+        from sklearn.metrics import confusion_matrix
+
+        case.contenders["scikit-learn"] = lambda: confusion_matrix(y_true, y_pred, sample_weight=weight)
+        case.once.add("scikit-learn")
+    return case
+
+
 def full_report(n: int, m: int) -> Case:
     rng = np.random.default_rng(5)
     y_true, y_pred = rng.integers(0, m, n), rng.integers(0, m, n)
@@ -298,6 +315,7 @@ def main() -> None:
     scale = 10 if arguments.quick else 1
     started = time.perf_counter()
     cases = [integer_labels(n // scale, m) for m in (10, 1000) for n in (100_000, 1_000_000, 10_000_000)]
+    cases += [weighted_labels(n // scale, 10, integral) for n in (1_000_000, 10_000_000) for integral in (False, True)]
     cases += [
         full_report(1_000_000 // scale, 10),
         string_labels(1_000_000 // scale, 20, as_array=False),

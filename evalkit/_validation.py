@@ -146,11 +146,12 @@ def _object_counts(name: str, array: np.ndarray) -> np.ndarray:
 
 
 def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weight") -> np.ndarray | None:
-    """Return ``sample_weight`` as a new 1-D array of ``n`` finite, non-negative weights.
+    """Return ``sample_weight`` as a read-only 1-D array of ``n`` finite, non-negative weights.
 
     Integer weights (ints, bools, integer arrays) become int64, so counts stay exact
     integers; anything else float64, giving float counts. ``None`` stays ``None`` (every
-    sample counts once).
+    sample counts once). A numpy array of the right type is not copied: the result is a
+    read-only view of it, so nothing evalkit does can change the caller's weights.
 
     Raises:
         InputShapeError: not 1-D, or not ``n`` weights.
@@ -167,7 +168,7 @@ def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weig
     if isinstance(sample_weight, (str, bytes, set, frozenset, dict)):
         raise InvalidTypeError(f"{argument!r} must be a sequence of numbers, one per sample, got {show(sample_weight)}")
     try:
-        array = np.array(sample_weight)  # a copy: the caller's weights are never changed
+        array = np.asarray(sample_weight)
     except (TypeError, ValueError) as error:
         raise InvalidTypeError(f"{argument!r} must be a sequence of numbers, one per sample, got {show(sample_weight)}") from error
     if array.dtype == object:
@@ -180,20 +181,22 @@ def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weig
     if len(array) != n:
         raise InputShapeError(f"{argument!r} has {len(array)} weights but there are {n} samples")
     if array.dtype.kind == "b":
-        return array.astype(np.int64)
-    if array.dtype.kind == "u":
+        array = array.astype(np.int64)
+    elif array.dtype.kind == "u":
         if array.size and array.max() > np.iinfo(np.int64).max:
             raise InvalidArgumentError(f"{argument!r} holds a weight too large for int64: {show(array)}")
-        return array.astype(np.int64)
-    if array.dtype.kind == "i":
-        bad = np.flatnonzero(array < 0)
-    elif array.dtype.kind == "f":
-        array = array.astype(np.float64, copy=False)
-        bad = np.flatnonzero(~(array >= 0) | ~np.isfinite(array))
+        array = array.astype(np.int64)
+    elif array.dtype.kind in "if":
+        array = array.astype(np.int64 if array.dtype.kind == "i" else np.float64, copy=False)
+        # two reductions find every bad weight: NaN fails >= 0, and an infinity makes the sum infinite
+        if array.size and not (array.min() >= 0 and (array.dtype.kind == "i" or np.isfinite(array.sum()))):
+            bad = np.flatnonzero(~(array >= 0) | ~np.isfinite(array))
+            if len(bad):
+                raise InvalidArgumentError(
+                    f"{argument!r} must hold finite weights >= 0; position {bad[0]} holds {array[bad[0]].item()!r}"
+                )
     else:
         raise InvalidTypeError(f"{argument!r} must hold real numbers, got dtype {array.dtype}: {show(sample_weight)}")
-    if len(bad):
-        raise InvalidArgumentError(
-            f"{argument!r} must hold finite weights >= 0; position {bad[0]} holds {array[bad[0]].item()!r}"
-        )
-    return array.astype(np.int64, copy=False) if array.dtype.kind == "i" else array
+    view = array.view()
+    view.flags.writeable = False
+    return view

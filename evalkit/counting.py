@@ -209,7 +209,7 @@ def _nonnegative_pair_counts(
     if counts is None:
         return None
     seen = counts.any(axis=0) | counts.any(axis=1)
-    if weight is not None and not weight.all():  # a label of zero-weight samples only is still a label
+    if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
         seen = seen | (np.bincount(actual, minlength=len(counts)) > 0) | (np.bincount(predicted, minlength=len(counts)) > 0)
     present = np.flatnonzero(seen)
     if len(present) < len(counts):
