@@ -97,9 +97,16 @@ def confusion_counts(
         ``(counts, labels)``: rows are actual labels, columns predicted ones.
 
     Raises:
-        InputLengthError, InputShapeError, EmptyInputError, InvalidLabelError,
-        MixedLabelTypesError, UnknownLabelError, DuplicateLabelError, InvalidTypeError,
-        InvalidArgumentError (a bad weight), MatrixSizeError (more than ``max_cells``).
+        InputLengthError: the two inputs differ in length.
+        InputShapeError: an input is not 1-D.
+        EmptyInputError: no samples and no ``labels``.
+        InvalidLabelError: None or NaN among the labels.
+        MixedLabelTypesError: strings with non-strings, or booleans with numbers.
+        UnknownLabelError: a label outside ``labels``.
+        DuplicateLabelError: a label twice in ``labels``.
+        InvalidTypeError: something that is not a sequence of labels.
+        InvalidArgumentError: a negative or non-finite weight.
+        MatrixSizeError: more than ``max_cells`` cells.
     """
     fixed = None if labels is None else check_label_list(labels)
     actual, predicted, weight = _samples(y_true, y_pred, sample_weight)
