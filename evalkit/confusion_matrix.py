@@ -98,7 +98,7 @@ class ConfusionMatrix(CellsResult):
         self._counts = counts
         self._labels = labels
         self._index = {label: position for position, label in enumerate(labels)}
-        self._total = weighted_sum(counts, None)  # exact; CountOverflowError beyond 2**63 - 1
+        self._total: int | float | None = None  # summed when first needed (exact; see get_total_items)
         self._lock = threading.Lock()
 
     @classmethod
@@ -202,7 +202,7 @@ class ConfusionMatrix(CellsResult):
         with self._lock:
             m = len(self._labels)
             position = check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)
-            self._total = check_count_total(self._total + 1)
+            self._total = check_count_total(self.get_total_items() + 1)
             self._counts[position] += 1
 
     def update(self, y_true: Any, y_pred: Any, *, grow: bool = False, sample_weight: Any = None) -> None:
@@ -238,7 +238,7 @@ class ConfusionMatrix(CellsResult):
     def _add(self, batch: np.ndarray, found: tuple) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock."""
         with self._lock:
-            total = check_count_total(self._total + weighted_sum(batch, None))
+            total = check_count_total(self.get_total_items() + weighted_sum(batch, None))
             new = [label for label in found if label not in self._index]
             counts, labels = self._counts, self._labels
             if new:
@@ -331,6 +331,8 @@ class ConfusionMatrix(CellsResult):
 
     def get_total_items(self) -> int | float:
         """The number of counted samples (the sum of their weights, for a weighted matrix)."""
+        if self._total is None:
+            self._total = weighted_sum(self._counts, None)
         return self._total
 
     def index_of(self, label: Hashable) -> int:
@@ -391,7 +393,7 @@ class ConfusionMatrix(CellsResult):
         """
         k = self._class_index(class_idx)
         x = self._counts
-        return self._total - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
+        return self.get_total_items() - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
 
     def cells(self) -> Cells:
         """The one-vs-rest cells of every class at once (``tp, fp, fn, tn`` arrays)."""
@@ -433,12 +435,12 @@ class ConfusionMatrix(CellsResult):
     def sample_cells(self) -> Cells:
         """Per-sample cells: right samples ``(1, 0, 0, m-1)`` and wrong ones ``(0, 1, 1, m-2)``, weighted by their counts."""
         correct = self._counts.trace()
-        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=[correct, self._total - correct])
+        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=[correct, self.get_total_items() - correct])
 
     @property
     def n_samples(self) -> int | float:
         """The number of counted samples (``get_total_items``)."""
-        return self._total
+        return self.get_total_items()
 
     def whole_measures(self) -> dict[str, float]:
         """Accuracy, Cohen's kappa and MCC of the whole matrix (for reports)."""
@@ -480,7 +482,7 @@ class ConfusionMatrix(CellsResult):
     # text
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self._total})"
+        return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self.get_total_items()})"
 
     def __str__(self) -> str:
         """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``."""

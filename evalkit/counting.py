@@ -29,7 +29,7 @@ Examples:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -65,6 +65,9 @@ _CHUNK = 1 << 16
 
 _HASH_MIN_SAMPLES = 1 << 12
 """Below this many samples the dict path is as fast as hashing fixed-width strings."""
+
+_SMALL_TABLE = 1 << 16
+"""Tables of at most this many cells are counted in chunks; larger ones in one pass."""
 
 _SMALL_CHUNKED_TABLE = 1 << 12
 """In the single-pass integer path, tables up to this size are counted chunk by chunk."""
@@ -120,10 +123,10 @@ def confusion_counts(
         counted = _nonnegative_pair_counts(actual, predicted, max(1 << 20, len(actual)), weight)
         if counted is not None:
             return _relabel(counted, fixed, max_cells)
-    codes_true, codes_pred, found = _encode(actual, predicted, fixed)
-    m = len(found)
-    _check_cells(m, max_cells)
-    return weighted_bincount(codes_true * m + codes_pred, weight, m * m).reshape(m, m), found
+    observed = _observe(actual, predicted)
+    lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
+    _check_cells(len(found), max_cells)
+    return _pair_counts(*observed.positions, lookup, len(found), weight), found
 
 
 def _samples(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
@@ -215,9 +218,13 @@ def _nonnegative_pair_counts(
     counts = _value_space_counts(actual, predicted, table_limit, weight)
     if counts is None:
         return None
-    seen = counts.any(axis=0) | counts.any(axis=1)
-    if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
-        seen = seen | (np.bincount(actual, minlength=len(counts)) > 0) | (np.bincount(predicted, minlength=len(counts)) > 0)
+    size = len(counts)
+    if size * size > 2 * len(actual):  # a large table: the labels present, from the data (two cheap passes)
+        seen = (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
+    else:
+        seen = counts.any(axis=0) | counts.any(axis=1)
+        if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
+            seen = seen | (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
     present = np.flatnonzero(seen)
     if len(present) < len(counts):
         counts = counts[np.ix_(present, present)]
@@ -404,17 +411,33 @@ def encode(
             raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty.copy(), fixed, weight
-    return (*_encode(actual, predicted, fixed), weight)
+    observed = _observe(actual, predicted)
+    lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
+    codes_true, codes_pred = (lookup[positions] for positions in observed.positions)
+    return codes_true, codes_pred, found, weight
 
 
-def _encode(actual: np.ndarray | list, predicted: np.ndarray | list, fixed: tuple | None) -> tuple[np.ndarray, np.ndarray, tuple]:
-    codes_true, codes_pred, values, checked = _value_codes(actual, predicted)
-    return _recode(codes_true, codes_pred, values, fixed, checked, (("y_true", actual), ("y_pred", predicted)))
+@attrs.frozen
+class _Observed:
+    """Where each sample's label is among the distinct observed values of two inputs.
+
+    ``table[positions[k][i]]`` is the index in ``values`` of sample ``i``'s label in input
+    ``k`` (``positions`` themselves when ``table`` is None). ``in_actual`` tells which values
+    occur in ``y_true`` (for error messages; computed when first asked for).
+    """
+
+    positions: tuple[np.ndarray, np.ndarray]
+    table: np.ndarray | None
+    values: list
+    checked: bool  # values are valid, unified labels in sorted order already (numeric paths)
+    actual_values: Callable[[], np.ndarray]
+
+    def in_actual(self) -> np.ndarray:
+        return self.actual_values()
 
 
-def _value_codes(actual: np.ndarray | list, predicted: np.ndarray | list) -> tuple[np.ndarray, np.ndarray, list, bool]:
-    """Codes into the distinct observed values, those values, and whether they are already
-    valid, unified labels in sorted order (the numeric paths) or still to be checked."""
+def _observe(actual: np.ndarray | list, predicted: np.ndarray | list) -> _Observed:
+    """The distinct labels of both inputs, by the fastest exact path for their types."""
     kinds = "".join(x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted))
     if "b" in kinds and kinds != "bb" and set(kinds) <= set("biuf"):
         boolean, other = ("y_true", "y_pred") if kinds[0] == "b" else ("y_pred", "y_true")
@@ -423,40 +446,57 @@ def _value_codes(actual: np.ndarray | list, predicted: np.ndarray | list) -> tup
             "evalkit never merges them, convert the labels to one type"
         )
     if set(kinds) <= set("biu"):
-        return (*_integer_codes([actual, predicted]), True)
+        return _integer_positions(actual, predicted)
     if set(kinds) <= set("iuf"):
-        return (*_number_codes(actual, predicted), True)
+        return _number_positions(actual, predicted)
     if kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
-        coded = _fixed_width_codes(actual, predicted)
-        if coded is not None:
-            return (*coded, False)
+        observed = _fixed_width_positions(actual, predicted)
+        if observed is not None:
+            return observed
     sequences = [x.tolist() if isinstance(x, np.ndarray) else x for x in (actual, predicted)]
-    return (*_hashed_codes(*sequences), False)
+    return _hashed_positions(*sequences)
 
 
-def _integer_codes(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, list]:
-    """Codes of integer (or boolean) arrays: a presence table over a small value range, else ``np.unique``."""
+def _unique_positions(arrays: list[np.ndarray], values: Callable[[np.ndarray], list]) -> _Observed:
+    """Positions by ``np.unique`` of both inputs together (sorted values)."""
+    distinct, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+    inverse = inverse.ravel().astype(np.intp)
+    n = len(arrays[0])
+
+    def in_actual() -> np.ndarray:
+        seen = np.zeros(len(distinct), dtype=bool)
+        seen[inverse[:n]] = True
+        return seen
+
+    return _Observed((inverse[:n], inverse[n:]), None, values(distinct), True, in_actual)
+
+
+def _integer_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
+    """Integer (or boolean) labels: a presence table over a small value range, else ``np.unique``."""
+    arrays = [actual, predicted]
     low = min(int(array.min()) for array in arrays if array.size)
     high = max(int(array.max()) for array in arrays if array.size)
-    n = sum(len(array) for array in arrays)
-    if high - low < max(1 << 20, 4 * n):
-        present = np.zeros(high - low + 1, dtype=bool)
-        for array in arrays:
-            present[array - low if low else array] = True
-        table = np.cumsum(present, dtype=np.intp) - 1
-        codes = [table[array - low if low else array] for array in arrays]
-        values = (np.flatnonzero(present) + low).tolist()
+    as_values = (lambda distinct: [bool(v) for v in distinct.tolist()]) if actual.dtype.kind == "b" else (lambda d: d.tolist())
+    limit = max(1 << 20, 4 * sum(map(len, arrays)))
+    if high - min(low, 0) < limit:
+        start = min(low, 0)  # small non-negative labels index the table as they are: no shifted copy of the data
+    elif high - low < limit:
+        start = low
     else:
-        distinct, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
-        codes = np.split(inverse.ravel().astype(np.intp), np.cumsum([len(array) for array in arrays])[:-1])
-        values = distinct.tolist()
-    if arrays[0].dtype.kind == "b":
-        values = [bool(value) for value in values]
-    return codes[0], codes[1], values
+        return _unique_positions(arrays, as_values)
+    positions = [array.astype(np.intp, copy=False) - start if start else array for array in arrays]
+    seen = [np.zeros(high - start + 1, dtype=bool) for _ in arrays]
+    for flags, where in zip(seen, positions):
+        flags[where] = True
+    present = seen[0] | seen[1]
+    table = np.cumsum(present, dtype=np.intp) - 1
+    kept = np.flatnonzero(present)
+    in_actual = seen[0][kept]
+    return _Observed((positions[0], positions[1]), table, as_values(kept + start), True, lambda: in_actual)
 
 
-def _number_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
-    """Codes of numeric arrays with floats among them: NaN rejected, and integers kept exact.
+def _number_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
+    """Numeric arrays with floats among them: NaN rejected, and integers kept exact.
 
     An int64 id above 2**53 stays itself (never rounded to a float); with ints present,
     integral floats are those ints (``1.0`` is the class ``1``).
@@ -466,28 +506,29 @@ def _number_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray
         if len(missing):
             raise InvalidLabelError(f"{argument!r} contains NaN (first at position {missing[0]}), which cannot be a label")
     if actual.dtype.kind == "f" and predicted.dtype.kind == "f":
-        distinct, inverse = np.unique(np.concatenate([actual, predicted]), return_inverse=True)
-        inverse = inverse.ravel().astype(np.intp)
-        return inverse[: len(actual)], inverse[len(actual) :], distinct.tolist()
+        return _unique_positions([actual, predicted], lambda distinct: distinct.tolist())
     parts = []
     for array in (actual, predicted):
+        distinct, inverse = np.unique(array, return_inverse=True)
+        values = distinct.tolist()
         if array.dtype.kind == "f":
-            distinct, inverse = np.unique(array, return_inverse=True)
-            values = [int(value) if value.is_integer() else value for value in distinct.tolist()]
-        else:
-            inverse, _, values = _integer_codes([array, array[:0]])
+            values = [int(value) if value.is_integer() else value for value in values]
         parts.append((inverse.ravel().astype(np.intp), values))
     union = sorted(set(parts[0][1]) | set(parts[1][1]))
     index = {value: code for code, value in enumerate(union)}
-    return (*(np.array([index[value] for value in values], dtype=np.intp)[codes] for codes, values in parts), union)
+    codes = [np.array([index[value] for value in values], dtype=np.intp)[inverse] for inverse, values in parts]
+    in_actual = np.zeros(len(union), dtype=bool)
+    in_actual[[index[value] for value in parts[0][1]]] = True
+    return _Observed((codes[0], codes[1]), None, union, True, lambda: in_actual)
 
 
-def _hashed_codes(actual: list, predicted: list) -> tuple[np.ndarray, np.ndarray, list]:
-    """The general path: one dict pass per input at C speed, then codes through a small table.
+def _hashed_positions(actual: list, predicted: list) -> _Observed:
+    """The general path: one dict pass per input at C speed.
 
     ``index.setdefault(label, position)`` keeps the position of each label's first
     occurrence, so each input is encoded in a single ``map``; a table of the distinct labels'
-    first positions then turns positions into dense codes.
+    first positions then turns positions into dense codes. A label first seen at a position
+    below ``n`` occurs in ``y_true``; one first seen later does not.
     """
     n = len(actual)
     position_type = np.int32 if 2 * n < 2**31 else np.int64  # half the memory for the usual sizes
@@ -505,11 +546,11 @@ def _hashed_codes(actual: list, predicted: list) -> tuple[np.ndarray, np.ndarray
     positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
     table = np.zeros(2 * n, dtype=np.intp)
     table[positions] = np.arange(len(positions))
-    return table[first[0]], table[first[1]], list(index)
+    return _Observed((first[0], first[1]), table, list(index), False, lambda: positions < n)
 
 
-def _fixed_width_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray, list] | None:
-    """Codes of numpy string arrays without creating a Python string per sample.
+def _fixed_width_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed | None:
+    """Numpy string arrays without a Python string per sample.
 
     Each string is hashed from its code units, the hashes pick slots of a table, and every
     string is compared with its slot's representative. Exact: on any collision it returns
@@ -527,20 +568,19 @@ def _fixed_width_codes(actual: np.ndarray, predicted: np.ndarray) -> tuple[np.nd
         slots.append((hashed & np.uint64(table - 1)).astype(np.intp))
     seen = np.zeros(table, dtype=bool)
     representative = np.zeros(table, dtype=np.intp)
-    for offset, slot in enumerate(slots):
-        representative[slot] = np.arange(n) + offset * n  # a position in actual, then predicted
+    for offset, slot in ((1, slots[1]), (0, slots[0])):  # y_true last: its positions win where both have a value
+        representative[slot] = np.arange(n) + offset * n
         seen[slot] = True
     used = np.flatnonzero(seen)
     where = representative[used]
     values = np.where(where < n, arrays[0][np.minimum(where, n - 1)], arrays[1][np.maximum(where - n, 0)])
-    table_codes = np.zeros(table, dtype=np.intp)
-    table_codes[used] = np.arange(len(used))
-    codes = [table_codes[slot] for slot in slots]
-    for array, code in zip(arrays, codes):
+    codes = np.zeros(table, dtype=np.intp)
+    codes[used] = np.arange(len(used))
+    for array, slot in zip(arrays, slots):
         for start in range(0, n, _CHUNK):
-            if not np.array_equal(values[code[start : start + _CHUNK]], array[start : start + _CHUNK]):
+            if not np.array_equal(values[codes[slot[start : start + _CHUNK]]], array[start : start + _CHUNK]):
                 return None
-    return codes[0], codes[1], values.tolist()
+    return _Observed((slots[0], slots[1]), codes, values.tolist(), False, lambda: where < n)
 
 
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -562,49 +602,75 @@ def _string_hash(array: np.ndarray) -> np.ndarray | None:
     return hashed
 
 
-def _recode(
-    codes_true: np.ndarray,
-    codes_pred: np.ndarray,
-    values: list,
-    fixed: tuple | None,
-    checked: bool,
-    inputs: tuple[tuple[str, Any], ...],
-) -> tuple[np.ndarray, np.ndarray, tuple]:
-    """Codes into the observed values as codes into the final labels (sorted, or ``fixed``).
+def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, Any], ...]) -> tuple[np.ndarray, tuple]:
+    """A table from positions to final codes (sorted labels, or ``fixed``), and the labels.
 
-    ``checked`` values (from the numeric paths) are valid labels in sorted order already;
-    others are validated here (None, NaN, nested sequences, mixed types, booleans among
-    numbers) and sorted.
+    Values of the general paths are validated here (None, NaN, nested sequences, mixed
+    types, booleans among numbers) and sorted; those of the numeric paths are valid and sorted
+    already.
     """
+    values = observed.values
     k = len(values)
-    in_actual = np.zeros(k, dtype=bool)
-    in_actual[codes_true] = True
-    arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
-    if checked:
-        observed = values
+    if observed.checked:
+        observed_labels, arguments = values, None
     else:
-        observed = [check_label(argument, value) for argument, value in zip(arguments, values)]
-        check_same_kind(zip(arguments, observed))
-        observed = unify_numbers(observed, [(argument, x.tolist() if isinstance(x, np.ndarray) else x) for argument, x in inputs])
+        in_actual = observed.in_actual()
+        arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
+        observed_labels = [check_label(argument, value) for argument, value in zip(arguments, values)]
+        check_same_kind(zip(arguments, observed_labels))
+        observed_labels = unify_numbers(observed_labels, [(argument, x.tolist() if isinstance(x, np.ndarray) else x) for argument, x in inputs])
     if fixed is None:
-        if checked:
-            return codes_true, codes_pred, tuple(observed)
-        try:
-            order = sorted(range(k), key=observed.__getitem__)
-        except TypeError:
-            sorted_labels(observed, "y_true/y_pred")  # raises with the readable message
-            raise  # pragma: no cover
-        permutation = np.empty(k, dtype=np.intp)
-        permutation[order] = np.arange(k)
-        return permutation[codes_true], permutation[codes_pred], tuple(observed[i] for i in order)
-    check_booleans_apart([*(("labels", label) for label in fixed), *zip(arguments, observed)])
-    index = {label: position for position, label in enumerate(fixed)}
-    target = np.empty(k, dtype=np.intp)
-    for i, (argument, label) in enumerate(zip(arguments, observed)):
-        if label not in index:
-            raise UnknownLabelError(f"{argument!r} contains {describe(label)}, which is not in 'labels' {show(list(fixed))}")
-        target[i] = index[label]
-    return target[codes_true], target[codes_pred], fixed
+        if observed.checked:
+            target, found = None, tuple(observed_labels)
+        else:
+            try:
+                order = sorted(range(k), key=observed_labels.__getitem__)
+            except TypeError:
+                sorted_labels(observed_labels, "y_true/y_pred")  # raises with the readable message
+                raise  # pragma: no cover
+            target = np.empty(k, dtype=np.intp)
+            target[order] = np.arange(k)
+            found = tuple(observed_labels[i] for i in order)
+    else:
+        if arguments is None:
+            in_actual = observed.in_actual()
+            arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
+        check_booleans_apart([*(("labels", label) for label in fixed), *zip(arguments, observed_labels)])
+        index = {label: position for position, label in enumerate(fixed)}
+        target = np.empty(k, dtype=np.intp)
+        for i, (argument, label) in enumerate(zip(arguments, observed_labels)):
+            if label not in index:
+                raise UnknownLabelError(f"{argument!r} contains {describe(label)}, which is not in 'labels' {show(list(fixed))}")
+            target[i] = index[label]
+        found = fixed
+    if observed.table is None:
+        return (np.arange(k, dtype=np.intp) if target is None else target), found
+    return (observed.table if target is None else target[observed.table]), found
+
+
+def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, size: int, weight: np.ndarray | None) -> np.ndarray:
+    """``bincount(lookup[actual] * size + lookup[predicted])`` as a size x size matrix, weighted.
+
+    Small tables are counted in cache-sized chunks through one reused buffer (no n-sized
+    temporary); large tables, where the scattered increments dominate, in one pass. Integer
+    weights are summed exactly (see ``evalkit._exact``).
+    """
+    cells, n = size * size, len(actual)
+    if weight is not None and weight.dtype.kind == "i" and weighted_sum(weight, None) >= EXACT_FLOAT_SUM:
+        flat = lookup[actual] * size + lookup[predicted]
+        return weighted_bincount(flat, weight, cells).reshape(size, size)  # the exact, slower path
+    chunk = n if cells > _SMALL_TABLE else max(_CHUNK, 4 * cells)
+    out = np.zeros(cells, dtype=np.int64 if weight is None else np.float64)
+    buffer = np.empty(min(chunk, n), dtype=np.intp)
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        flat = buffer[: stop - start]
+        np.multiply(lookup[actual[start:stop]], size, out=flat, dtype=np.intp)
+        np.add(flat, lookup[predicted[start:stop]], out=flat, dtype=np.intp)
+        out += np.bincount(flat, minlength=cells) if weight is None else np.bincount(flat, weights=weight[start:stop], minlength=cells)
+    if weight is not None and weight.dtype.kind == "i":
+        out = out.astype(np.int64)  # integer weights summed below 2**53: exact
+    return out.reshape(size, size)
 
 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)

@@ -85,7 +85,7 @@ def test_fixed_width_string_arrays_use_the_hash_path_and_agree(dtype):
     n = 2 * counting._HASH_MIN_SAMPLES + 5
     y_true = words[rng.integers(0, len(words), n)]
     y_pred = words[rng.integers(0, 4, n)].astype(f"{dtype}5")  # different width from y_true
-    assert counting._fixed_width_codes(y_true, y_pred) is not None
+    assert counting._fixed_width_positions(y_true, y_pred) is not None
     check(y_true, y_pred, expected_labels=sorted(set(y_true.tolist()) | set(y_pred.tolist())))
 
 
@@ -94,7 +94,7 @@ def test_hash_path_falls_back_on_a_slot_collision(monkeypatch):
     monkeypatch.setattr(counting, "_string_hash", lambda strings: np.zeros(len(strings), dtype=np.uint64))
     y_true = np.array(["x", "y"] * counting._HASH_MIN_SAMPLES)
     y_pred = np.array(["y", "y"] * counting._HASH_MIN_SAMPLES)
-    assert counting._fixed_width_codes(y_true, y_pred) is None
+    assert counting._fixed_width_positions(y_true, y_pred) is None
     check(y_true, y_pred)
 
 
