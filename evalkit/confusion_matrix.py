@@ -474,9 +474,10 @@ class ConfusionMatrix(CellsResult):
             raise FormatError("field 'labels' is empty")
         counts = serialization.matrix(serialization.field(document, "counts"), "counts", rows=len(labels), columns=len(labels))
         try:
-            return cls._trusted(counts, labels)
+            weighted_sum(counts, None)  # a total beyond 2**63 - 1 (or float64) is refused here, not wrapped later
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
+        return cls._trusted(counts, labels)
 
     # ----------------------------------------------------------------------------------------
     # text
