@@ -46,6 +46,17 @@ integer_weights = st.integers(0, 6)
 float_weights = st.one_of(st.just(0.0), st.floats(1e-3, 10))  # subnormal weights only test float rounding
 
 
+def same_averages_as_scikit_learn(source, y_true, y_pred, weight, average, undefined, zero_division, beta):
+    """Precision, recall, F-beta and Jaccard of ``source`` equal scikit-learn's, weighted alike."""
+    p, r, f, _ = quietly(sk.precision_recall_fscore_support, y_true, y_pred, beta=beta, average=average,
+                         sample_weight=weight, zero_division=zero_division)  # fmt: skip
+    assert close(source.average("precision", average, undefined=undefined), p), (average, undefined)
+    assert close(source.average("recall", average, undefined=undefined), r)
+    assert close(source.average("f_score", average, undefined=undefined, beta=beta), f)
+    jaccard = quietly(sk.jaccard_score, y_true, y_pred, average=average, sample_weight=weight, zero_division=zero_division)
+    assert close(source.average("jaccard_index", average, undefined=undefined), jaccard)
+
+
 # --------------------------------------------------------------------------------------------
 # single-label data against scikit-learn
 
@@ -66,14 +77,7 @@ def test_single_label_weighted_measures_equal_scikit_learn(data, draw):
         balanced = quietly(sk.balanced_accuracy_score, y_true, y_pred, sample_weight=weight)
         assert close(source.average("recall", "macro"), balanced)
         average = draw.draw(st.sampled_from(["micro", "macro", "weighted"]))
-        undefined, zero_division = draw.draw(st.sampled_from(POLICIES))
-        p, r, f, _ = quietly(sk.precision_recall_fscore_support, y_true, y_pred, beta=2.0, average=average,
-                             sample_weight=weight, zero_division=zero_division)  # fmt: skip
-        assert close(source.average("precision", average, undefined=undefined), p), (average, undefined)
-        assert close(source.average("recall", average, undefined=undefined), r)
-        assert close(source.average("f_score", average, undefined=undefined, beta=2.0), f)
-        jaccard = quietly(sk.jaccard_score, y_true, y_pred, average=average, sample_weight=weight, zero_division=zero_division)
-        assert close(source.average("jaccard_index", average, undefined=undefined), jaccard)
+        same_averages_as_scikit_learn(source, y_true, y_pred, weight, average, *draw.draw(st.sampled_from(POLICIES)), beta=2.0)
     assert close(1 - cm.get_accuracy(), sk.hamming_loss(y_true, y_pred, sample_weight=weight))
 
 
@@ -119,13 +123,7 @@ def test_multi_label_weighted_measures_equal_scikit_learn(seed, kind):
                Evaluation.from_label_sets(*sets, labels=range(actual.shape[1]), sample_weight=weight)):  # fmt: skip
         for average in ("micro", "macro", "weighted", "samples"):
             for undefined, zero_division in POLICIES:
-                p, r, f, _ = quietly(sk.precision_recall_fscore_support, actual, predicted, beta=0.5, average=average,
-                                     sample_weight=weight, zero_division=zero_division)  # fmt: skip
-                assert close(ev.average("precision", average, undefined=undefined), p), (average, undefined)
-                assert close(ev.average("recall", average, undefined=undefined), r)
-                assert close(ev.average("f_score", average, undefined=undefined, beta=0.5), f)
-                jaccard = quietly(sk.jaccard_score, actual, predicted, average=average, sample_weight=weight, zero_division=zero_division)
-                assert close(ev.average("jaccard_index", average, undefined=undefined), jaccard)
+                same_averages_as_scikit_learn(ev, actual, predicted, weight, average, undefined, zero_division, beta=0.5)
         assert close(ev.average("error_rate", "micro"), sk.hamming_loss(actual, predicted, sample_weight=weight))
         assert close(ev.get_accuracy(), sk.accuracy_score(actual, predicted, sample_weight=weight))
         np.testing.assert_allclose(ev.class_cells.tp, quietly(sk.multilabel_confusion_matrix, actual, predicted, sample_weight=weight)[:, 1, 1])
