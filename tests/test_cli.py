@@ -163,6 +163,10 @@ def test_aa_rar_on_the_bundled_table_and_on_files(tmp_path, capsys):
         ({"p.jsonl": '{"actual": "a", "predicted": "b"}\nnot json\n'}, ["p.jsonl"], "p.jsonl:2: not valid JSON"),
         ({"t.txt": "a\nb\n", "g.txt": "a\n"}, ["t.txt", "g.txt"], "g.txt:2: the file ends here"),
         ({"p.csv": b"actual,predicted\n\xff,a\n"}, ["p.csv"], "p.csv:2: the text is not UTF-8"),
+        ({"p.csv": "actual,predicted,w\na,a,1\nb,a,-2\n"}, ["p.csv", "--weight", "w"], "p.csv:3: cannot read the weight '-2'"),
+        ({"p.csv": "actual,predicted,w\na,a,nan\n"}, ["p.csv", "--weight", "w"], "p.csv:2: cannot read the weight 'nan'"),
+        ({"p.csv": "actual,predicted\na,a\n"}, ["p.csv", "--weight", "w"], "p.csv:1: no column 'w' for the weight values"),
+        ({"t.txt": "a\n", "g.txt": "a\n"}, ["t.txt", "g.txt", "--weight", "w"], "a weight column needs one table"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch, files, options, message):
@@ -194,3 +198,19 @@ def test_progress_goes_to_stderr_on_a_terminal_only(tmp_path, capsys, monkeypatc
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     status, out, err = run(capsys, "report", path, "--batch-size", "1000")
     assert status == 0 and "read 1,000 rows" in err and "read 2,500 rows" in err and "macro avg" in out
+
+
+def test_weighted_reports_equal_the_weighted_api(tmp_path, capsys):
+    rows = [("cat", "cat", "3"), ("cat", "dog", "1"), ("dog", "dog", "2.5"), ("bird", "dog", "0")]
+    path = write(tmp_path, "w.csv", "actual,predicted,weight\n" + "\n".join(",".join(row) for row in rows) + "\n")
+    status, out, _ = run(capsys, "report", path, "--weight", "weight", "--format", "json")
+    assert status == 0
+    report = json.loads(out)
+    ev = Evaluation.from_labels([r[0] for r in rows], [r[1] for r in rows], sample_weight=[3, 1, 2.5, 0])
+    assert report["samples"] == 6.5 and report["classes"]["cat"]["support"] == 4.0
+    assert report["averages"]["macro avg"]["f1_score"] == pytest.approx(float(ev.average("f1_score", "macro")))
+    assert report["summary"]["cohen_kappa"] == pytest.approx(ev.get_cohen_kappa())
+    sets = write(tmp_path, "s.csv", "ideal,result,weight\na|b,a,2\nb,b|c,1\n")
+    status, out, _ = run(capsys, "aa-rar", sets, "--weight", "weight", "--exact")
+    # AA = (2 * 1 + 1 * 1) / (2 * 2 + 1 * 1) = 3/5; RAR = T_pos / T_neg = 3 / (2 * 1 + 1 * 1) = 1
+    assert status == 0 and "3/5 = 0.6" in out and "relative accuracy rate (RAR)  1\n" in out

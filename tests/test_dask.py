@@ -82,3 +82,25 @@ def test_bad_collections_are_refused():
         evalkit_dask.confusion_matrix(da.zeros(5, chunks=2, dtype=int), da.zeros(6, chunks=2, dtype=int))
     with pytest.raises(InputShapeError):
         evalkit_dask.evaluate_indicators(da.zeros((4, 2), chunks=2, dtype=bool), da.zeros((4, 3), chunks=2, dtype=bool))
+
+
+def test_weights_partitioned_like_the_data(client):
+    rng = np.random.default_rng(4)
+    y_true, y_pred, weight = rng.integers(0, 5, 20_000), rng.integers(0, 5, 20_000), rng.random(20_000)
+    distributed = evalkit_dask.confusion_matrix(da.from_array(y_true, chunks=3_000), da.from_array(y_pred, chunks=3_000),
+                                                sample_weight=da.from_array(weight, chunks=7_000))  # fmt: skip
+    np.testing.assert_allclose(distributed.to_array(), ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=weight).to_array())
+    actual, predicted = rng.random((10_000, 6)) < 0.3, rng.random((10_000, 6)) < 0.3
+    counts = rng.integers(0, 4, 10_000)
+    weighted = evalkit_dask.evaluate_indicators(da.from_array(actual, chunks=2_000), da.from_array(predicted, chunks=2_000),
+                                                sample_weight=da.from_array(counts, chunks=3_000))  # fmt: skip
+    assert weighted == Evaluation.from_indicators(actual, predicted, sample_weight=counts).compact()
+    accuracy = evalkit_dask.aa_rar(da.from_array(actual, chunks=2_000), da.from_array(predicted, chunks=2_000),
+                                   sample_weight=da.from_array(counts, chunks=2_000))  # fmt: skip
+    local = NeighborhoodSystem(Covering.from_indicator(actual)).evaluate(Covering.from_indicator(predicted), sample_weight=counts)
+    assert accuracy.get_relative_accuracy_rate(exact=True) == local.get_relative_accuracy_rate(exact=True)
+    frame = pd.DataFrame({"actual": ["a|b", "c", "a"] * 300, "predicted": ["a", "c|b", ""] * 300, "w": [1, 2, 3] * 300})
+    table = dd.from_pandas(frame, npartitions=3)
+    sets = evalkit_dask.evaluate_label_sets(table["actual"], table["predicted"], separator="|", sample_weight=table["w"])
+    split = [[{part for part in value.split("|") if part} for value in frame[column]] for column in ("actual", "predicted")]
+    assert sets == Evaluation.from_label_sets(*split, sample_weight=frame["w"].to_numpy()).compact()
