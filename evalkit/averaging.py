@@ -54,6 +54,7 @@ __all__ = [
     "ratio",
     "resolve_measure",
     "summarize",
+    "summarize_rows",
 ]
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
@@ -103,16 +104,16 @@ def _rebuild_averaged(value: float, n_values: int, n_defined: int) -> Averaged:
     return Averaged(value, n_values=n_values, n_defined=n_defined)
 
 
-def _apply_policy(
-    values: np.ndarray, defined: np.ndarray, weights: np.ndarray | None, policy: str, fill: tuple[Any, Any] = (0.0, 1.0)
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Return the values (and weights) that enter the average under ``policy``: the one place
-    where undefined values are excluded, filled with ``fill`` (zero, one) or kept (NaN)."""
+def _apply_policy(values: np.ndarray, defined: np.ndarray, policy: str, fill: tuple[Any, Any] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+    """The one place where undefined values meet the policy: the values that enter an average
+    and a mask of the entries that count. ``"exclude"`` masks them out, ``"zero"`` and
+    ``"one"`` replace them by ``fill``, ``"nan"`` keeps them (NaN propagates)."""
     if policy == "exclude":
-        return values[defined], None if weights is None else weights[defined]
+        return values, defined
+    counted = np.ones(values.shape, dtype=bool)
     if policy in ("zero", "one"):
-        return np.where(defined, values, fill[0] if policy == "zero" else fill[1]), weights
-    return values, weights  # "nan": NaN propagates through the arithmetic
+        return np.where(defined, values, fill[0] if policy == "zero" else fill[1]), counted
+    return values, counted
 
 
 def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> Averaged:
@@ -136,7 +137,8 @@ def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> 
         values, weights = values[present], weights[present]
     defined = ~np.isnan(values)
     n_defined = int(np.count_nonzero(defined))
-    kept, kept_weights = _apply_policy(values, defined, weights, policy)
+    filled, counted = _apply_policy(values, defined, policy)
+    kept, kept_weights = filled[counted], None if weights is None else weights[counted]
     if kept_weights is None:
         mean = kept.mean() if kept.size else math.nan
     else:
@@ -183,7 +185,8 @@ def mean_of_ratios(
     fractions, defined, counted = fractions[present], defined[present], counted[present]
     if policy == "nan" and not defined.all():
         return math.nan
-    kept, kept_weights = _apply_policy(fractions, defined, counted, policy, fill=(Fraction(0), Fraction(1)))
+    filled, included = _apply_policy(fractions, defined, policy, fill=(Fraction(0), Fraction(1)))
+    kept, kept_weights = filled[included], counted[included]
     total = sum((Fraction(w) for w in kept_weights.tolist()), Fraction(0))
     return sum((v * Fraction(w) for v, w in zip(kept.tolist(), kept_weights.tolist())), Fraction(0)) / total if total else math.nan
 
@@ -204,7 +207,7 @@ class Summary:
 
     def to_dict(self) -> dict[str, float | int]:
         """The fields as a plain dict."""
-        return attrs.asdict(self)
+        return {"mean": self.mean, "std": self.std, "min": self.min, "max": self.max, "n_defined": self.n_defined, "n": self.n}
 
 
 def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:
@@ -214,16 +217,31 @@ def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:
         >>> summarize([0.5, float("nan"), 1.0])
         Summary(mean=0.75, std=0.25, min=0.5, max=1.0, n_defined=2, n=3)
     """
+    return summarize_rows(np.asarray(values, dtype=np.float64).reshape(1, -1), undefined=undefined)[0]
+
+
+def summarize_rows(values: Any, *, undefined: Any = "exclude") -> list[Summary]:
+    """One ``Summary`` per row of a 2-D array (NaN = undefined), all rows at once.
+
+    Examples:
+        >>> [row.mean for row in summarize_rows([[1.0, 3.0], [float("nan"), 2.0]])]
+        [2.0, 2.0]
+    """
     policy = check_undefined(undefined)
-    values = np.asarray(values, dtype=np.float64).ravel()
+    values = np.asarray(values, dtype=np.float64)
     defined = ~np.isnan(values)
-    kept, _ = _apply_policy(values, defined, None, policy)
-    n_defined = int(np.count_nonzero(defined))
-    if kept.size == 0:
-        return Summary(math.nan, math.nan, math.nan, math.nan, n_defined, values.size)
-    return Summary(
-        float(kept.mean()), float(kept.std()), float(kept.min()), float(kept.max()), n_defined, values.size
-    )
+    filled, counted = _apply_policy(values, defined, policy)
+    count = counted.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counted, filled, 0.0).sum(axis=1) / count
+        std = np.sqrt(np.where(counted, (filled - mean[:, None]) ** 2, 0.0).sum(axis=1) / count)
+    low = np.where(counted, filled, np.inf).min(axis=1, initial=np.inf)
+    high = np.where(counted, filled, -np.inf).max(axis=1, initial=-np.inf)
+    if policy == "nan":  # min and max of values with a NaN are NaN, like the mean
+        low, high = np.where(np.isnan(mean), np.nan, low), np.where(np.isnan(mean), np.nan, high)
+    low, high = np.where(count > 0, low, np.nan), np.where(count > 0, high, np.nan)
+    n_defined, n = defined.sum(axis=1).tolist(), values.shape[1]
+    return [Summary(*row, d, n) for row, d in zip(zip(mean.tolist(), std.tolist(), low.tolist(), high.tolist()), n_defined)]
 
 
 def average_cells(

@@ -198,10 +198,10 @@ class ClassificationMetrics(EvaluationMetrics):
             raise InvalidTypeError(f"'confusion_matrix' must be a ConfusionMatrix, got {show(confusion_matrix)}")
         if confusion_matrix.get_class_count() == 2:
             return [cls(confusion_matrix)]
-        cells = confusion_matrix.cells().counts()
+        cells = {name: values.tolist() for name, values in confusion_matrix.cells().counts().items()}  # Python numbers
         return [
             cls._build(
-                **{name: int(values[k]) for name, values in cells.items()},
+                **{name: values[k] for name, values in cells.items()},
                 class_label=label,
                 class_idx=k,
                 confusion_matrix=confusion_matrix,
@@ -216,7 +216,9 @@ class ClassificationMetrics(EvaluationMetrics):
         The metrics are those of the objects' class (a subclass's extra getters included;
         for mixed classes, the metrics they all have). The mean divides by the number of
         objects. Undefined values follow ``undefined`` (``"exclude"``, ``"zero"``, ``"one"``,
-        ``"nan"``).
+        ``"nan"``). Each metric is summarized when first read (reading all of them, as
+        ``to_dict`` does, computes them together); the objects' counts never change, so the
+        result does not depend on when it is read.
 
         Raises:
             EmptyInputError: ``results`` is empty.
@@ -228,21 +230,38 @@ class ClassificationMetrics(EvaluationMetrics):
         for position, result in enumerate(results):
             if not isinstance(result, ClassificationMetrics):
                 raise InvalidTypeError(f"'results[{position}]' must be a ClassificationMetrics, got {show(result)}")
-        common = set.intersection(*(set(type(result).metric_names()) for result in results))
-        names = [name for name in type(results[0]).metric_names() if name in common]
-        values = {name: [getattr(result, f"get_{name}")() for result in results] for name in names}
-        return Stats.from_values(values, undefined=undefined)
+        kinds = {type(result) for result in results}
+        common = set.intersection(*(set(kind._metric_table()) for kind in kinds))
+        names = [name for name in type(results[0])._metric_table() if name in common]
+        getters = {name: f"get_{name}" for name in names}
+        return Stats.lazily(names, lambda name: [getattr(result, getters[name])() for result in results], undefined=undefined)
 
     @classmethod
     def metric_names(cls) -> tuple[str, ...]:
         """The metrics of this class: every no-argument ``get_*`` method not in
-        ``NON_METRIC_GETTERS``, named without ``get_``, base-class getters first."""
-        names: dict[str, None] = {}
-        for klass in reversed(cls.__mro__):
-            for attribute, value in vars(klass).items():
-                if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and _takes_no_arguments(value):
-                    names[attribute[4:]] = None
-        return tuple(names)
+        ``NON_METRIC_GETTERS``, named without ``get_``, base-class getters first.
+
+        Found once per class and kept on the class itself (``_metric_table``), so every
+        subclass finds its own getters, added ones included.
+        """
+        return tuple(cls._metric_table())
+
+    @classmethod
+    def _metric_table(cls) -> dict[str, tuple[str, str, str]]:
+        """``{metric name: (getter name, title, " (description)")}`` of this class, found once per class."""
+        table = cls.__dict__.get("_metric_lines")  # this class's own, never a base class's
+        if table is None:
+            names: dict[str, None] = {}
+            for klass in reversed(cls.__mro__):
+                for attribute, value in vars(klass).items():
+                    if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and _takes_no_arguments(value):
+                        names[attribute[4:]] = None
+            table = {}
+            for name in names:
+                title, description = _describe_metric(cls, name)
+                table[name] = (f"get_{name}", title, f" ({description})" if description else "")
+            cls._metric_lines = table
+        return table
 
     @classmethod
     def as_measure(cls, name: str) -> formulas.Measure:
@@ -252,7 +271,7 @@ class ClassificationMetrics(EvaluationMetrics):
         registered vectorised formula; register one (``evalkit.formulas.register``) for
         large per-sample averages.
         """
-        if name not in cls.metric_names():
+        if name not in cls._metric_table():
             raise UnknownMetricError(f"{cls.__name__} has no metric {name!r}; its metrics: {', '.join(cls.metric_names())}")
 
         def function(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
@@ -264,8 +283,7 @@ class ClassificationMetrics(EvaluationMetrics):
             result = np.array(values, dtype=np.float64).reshape(arrays[0].shape)
             return float(result) if result.ndim == 0 else result
 
-        title, description = _describe_metric(cls, name)
-        return formulas.Measure(name=name, function=function, title=title, description=description)
+        return formulas.Measure(name=name, function=function, title=cls._metric_table()[name][1], description=_describe_metric(cls, name)[1])
 
     # ----------------------------------------------------------------------------------------
     # identity
@@ -316,107 +334,112 @@ class ClassificationMetrics(EvaluationMetrics):
     def _counts(self) -> dict[str, Any]:
         return {"tp": self._tp, "fp": self._fp, "fn": self._fn, "tn": self._tn}
 
+    def _value(self, measure: Any, **parameters: Any) -> float:
+        """A measure of these counts, by the scalar path of its one definition (the counts are
+        Python numbers: exact integer arithmetic, about a microsecond)."""
+        return measure.definition(self._tp, self._fp, self._fn, self._tn, **parameters)
+
     def positive_frequency(self) -> float:
         """How often the class actually occurs: (tp + fn) / total (Java's ``positiveFreqency``)."""
-        return formulas.prevalence(**self._counts())
+        return self._value(formulas.prevalence)
 
     def negative_frequency(self) -> float:
         """How often other classes actually occur: (tn + fp) / total, the prevalence of the negative side."""
-        return formulas.prevalence(tp=self._tn, fp=self._fn, fn=self._fp, tn=self._tp)
+        return formulas.prevalence.definition(self._tn, self._fn, self._fp, self._tp)
 
     # ----------------------------------------------------------------------------------------
     # metrics: one line each over the formula layer (NaN when undefined)
 
     def get_accuracy(self) -> float:
         """Accuracy: (tp + tn) / total."""
-        return formulas.accuracy(**self._counts())
+        return self._value(formulas.accuracy)
 
     def get_error_rate(self) -> float:
         """Error rate: (fp + fn) / total."""
-        return formulas.error_rate(**self._counts())
+        return self._value(formulas.error_rate)
 
     def get_precision(self) -> float:
         """Precision (PPV): tp / (tp + fp)."""
-        return formulas.precision(**self._counts())
+        return self._value(formulas.precision)
 
     def get_recall(self) -> float:
         """Recall (sensitivity, TPR): tp / (tp + fn)."""
-        return formulas.recall(**self._counts())
+        return self._value(formulas.recall)
 
     def get_specificity(self) -> float:
         """Specificity (TNR): tn / (tn + fp)."""
-        return formulas.specificity(**self._counts())
+        return self._value(formulas.specificity)
 
     def get_negative_predictive_value(self) -> float:
         """Negative predictive value: tn / (tn + fn)."""
-        return formulas.negative_predictive_value(**self._counts())
+        return self._value(formulas.negative_predictive_value)
 
     def get_false_positive_rate(self) -> float:
         """False positive rate (fall-out): fp / (fp + tn)."""
-        return formulas.false_positive_rate(**self._counts())
+        return self._value(formulas.false_positive_rate)
 
     def get_false_negative_rate(self) -> float:
         """False negative rate (miss rate): fn / (fn + tp)."""
-        return formulas.false_negative_rate(**self._counts())
+        return self._value(formulas.false_negative_rate)
 
     def get_false_discovery_rate(self) -> float:
         """False discovery rate: fp / (fp + tp)."""
-        return formulas.false_discovery_rate(**self._counts())
+        return self._value(formulas.false_discovery_rate)
 
     def get_false_omission_rate(self) -> float:
         """False omission rate: fn / (fn + tn)."""
-        return formulas.false_omission_rate(**self._counts())
+        return self._value(formulas.false_omission_rate)
 
     def get_f1_score(self) -> float:
         """F1 score: 2 tp / (2 tp + fp + fn)."""
-        return formulas.f1_score(**self._counts())
+        return self._value(formulas.f1_score)
 
     def get_f_score(self, beta: float) -> float:
         """F-beta score for any beta > 0: (1 + b²) tp / ((1 + b²) tp + b² fn + fp)."""
-        return formulas.f_score(**self._counts(), beta=beta)
+        return self._value(formulas.f_score, beta=beta)
 
     def get_jaccard_index(self) -> float:
         """Jaccard index (IoU): tp / (tp + fp + fn)."""
-        return formulas.jaccard_index(**self._counts())
+        return self._value(formulas.jaccard_index)
 
     def get_balanced_accuracy(self) -> float:
         """Balanced accuracy: (recall + specificity) / 2."""
-        return formulas.balanced_accuracy(**self._counts())
+        return self._value(formulas.balanced_accuracy)
 
     def get_g_mean(self) -> float:
         """G-mean: sqrt(recall * specificity)."""
-        return formulas.g_mean(**self._counts())
+        return self._value(formulas.g_mean)
 
     def get_informedness(self) -> float:
         """Informedness (Youden's J): recall + specificity - 1."""
-        return formulas.informedness(**self._counts())
+        return self._value(formulas.informedness)
 
     def get_markedness(self) -> float:
         """Markedness: precision + NPV - 1."""
-        return formulas.markedness(**self._counts())
+        return self._value(formulas.markedness)
 
     def get_matthews_correlation_coefficient(self) -> float:
         """Matthews correlation coefficient: (tp tn - fp fn) / sqrt of the four margins' product."""
-        return formulas.matthews_correlation_coefficient(**self._counts())
+        return self._value(formulas.matthews_correlation_coefficient)
 
     def get_cohen_kappa(self) -> float:
         """Cohen's kappa of the two-class table of this class."""
-        return formulas.cohen_kappa(**self._counts())
+        return self._value(formulas.cohen_kappa)
 
     def get_fowlkes_mallows_index(self) -> float:
         """Fowlkes-Mallows index: sqrt(precision * recall)."""
-        return formulas.fowlkes_mallows_index(**self._counts())
+        return self._value(formulas.fowlkes_mallows_index)
 
     def get_prevalence(self) -> float:
         """Prevalence: (tp + fn) / total."""
-        return formulas.prevalence(**self._counts())
+        return self._value(formulas.prevalence)
 
     # ----------------------------------------------------------------------------------------
     # string keys, dict and text
 
     def _getter(self, name: str) -> Any:
         key = metric_key(name)
-        if key in self.metric_names() or f"get_{key}" in self.NON_METRIC_GETTERS - {"get_confusion_matrix"}:
+        if key in self._metric_table() or f"get_{key}" in self.NON_METRIC_GETTERS - {"get_confusion_matrix"}:
             return getattr(self, f"get_{key}")
         return None
 
@@ -453,7 +476,7 @@ class ClassificationMetrics(EvaluationMetrics):
         """Label, index, counts and every metric (NaN where undefined), then stored extras."""
         result: dict[str, Any] = {"class_label": self._class_label, "class_idx": self._class_idx}
         result.update({name: getattr(self, f"get_{name}")() for name in [*_COUNT_TEXT, "total"]})
-        result.update({name: getattr(self, f"get_{name}")() for name in self.metric_names()})
+        result.update({name: getattr(self, getter)() for name, (getter, _, _) in self._metric_table().items()})
         result.update(self._values)
         return result
 
@@ -462,10 +485,9 @@ class ClassificationMetrics(EvaluationMetrics):
         lines = [f"Class: {self._class_label}", f"Total items: {_format_number(self.get_total())}"]
         for name, (title, description) in _COUNT_TEXT.items():
             lines.append(f"{title}: {_format_number(getattr(self, f'get_{name}')())} ({description})")
-        for name in self.metric_names():
-            title, description = _describe_metric(type(self), name)
-            value = _format_number(getattr(self, f"get_{name}")())
-            lines.append(f"{title}: {value}" + (f" ({description})" if description else ""))
+        for getter, title, description in self._metric_table().values():
+            value = getattr(self, getter)()
+            lines.append(f"{title}: {value:.6g}{description}" if type(value) is float and value == value else f"{title}: {_format_number(value)}{description}")
         lines.extend(f"{name}: {_format_number(value)}" for name, value in self._values.items())
         return "\n".join(lines)
 

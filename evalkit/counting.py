@@ -184,17 +184,18 @@ def _as_labels(values: Any, argument: str) -> np.ndarray | list:
 
 def _number_array(values: Sequence[Any]) -> np.ndarray | None:
     """An int64 array if every value is a plain int that fits, a float64 array if every value
-    is a plain float; else None."""
+    is a plain float; else None. (One C-speed pass finds the types: a bool among ints, which
+    numpy would turn into 1, keeps the list on the general path, where it is an error.)"""
     if not values:
         return None
-    first = type(values[0])
-    if first is int and all(type(value) is int for value in values):
+    types = set(map(type, values))
+    if types == {int}:
         try:
-            return np.array(values, dtype=np.int64)
+            return np.fromiter(values, dtype=np.int64, count=len(values))
         except OverflowError:
             return None
-    if first is float and all(type(value) is float for value in values):
-        return np.array(values, dtype=np.float64)
+    if types == {float}:
+        return np.fromiter(values, dtype=np.float64, count=len(values))
     return None
 
 

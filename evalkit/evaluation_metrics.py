@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 
@@ -92,5 +91,5 @@ class EvaluationMetrics:
 def _format_number(value: object) -> str:
     """Six significant digits for floats, NaN spelled out as undefined; anything else as str."""
     if isinstance(value, float):
-        return "NaN (undefined)" if math.isnan(value) else f"{value:.6g}"
+        return f"{value:.6g}" if value == value else "NaN (undefined)"  # NaN is the one float unequal to itself
     return str(value)

@@ -136,6 +136,7 @@ class Covering:
     labels: tuple = attrs.field()
     _dense: np.ndarray | None = attrs.field(repr=False)
     _keys: np.ndarray | None = attrs.field(repr=False)
+    _memo: dict = attrs.field(init=False, factory=dict, repr=False)  # derived data, found when first needed
 
     def __init__(self, universe: Iterable[Hashable], blocks: Sequence[Iterable[Hashable]], labels: Sequence[Hashable] | None = None):
         elements = _universe(universe)
@@ -237,13 +238,18 @@ class Covering:
         return out
 
     def to_sets(self) -> tuple[frozenset, ...]:
-        """The blocks as frozensets of elements, in block order."""
-        n, m = len(self.universe), len(self.labels)
-        rows, columns = self._entries()
-        members: list[list] = [[] for _ in range(m)]
-        for row, column in zip(rows.tolist(), columns.tolist()):
-            members[column].append(self.universe[row])
-        return tuple(frozenset(block) for block in members) if n else ()
+        """The blocks as frozensets of elements, in block order (made once, then shared)."""
+        if "sets" not in self._memo:
+            rows, columns = self._entries()
+            order = np.argsort(columns, kind="stable")
+            bounds = np.searchsorted(columns[order], np.arange(len(self.labels) + 1))
+            elements = np.array(self.universe, dtype=object) if not isinstance(self.universe, range) else None
+            members = rows[order]
+            self._memo["sets"] = tuple(
+                frozenset(members[low:high].tolist() if elements is None else elements[members[low:high]].tolist())
+                for low, high in zip(bounds[:-1], bounds[1:])
+            )
+        return self._memo["sets"]
 
     def to_label_sets(self) -> list[frozenset]:
         """One frozenset of block labels per element, in universe order."""
@@ -262,12 +268,18 @@ class Covering:
     # ----------------------------------------------------------------------------------------
     # the paper's set-based notions
 
+    def _position(self, element: Hashable) -> int:
+        """The position of ``element`` in the universe (a dict made once: O(1) per element)."""
+        if "positions" not in self._memo:
+            self._memo["positions"] = {value: i for i, value in enumerate(self.universe)}
+        try:
+            return self._memo["positions"][element]
+        except (KeyError, TypeError):
+            raise UnknownElementError(f"{describe(element)} is not in the universe {show(list(self.universe))}") from None
+
     def _row(self, element: Hashable) -> np.ndarray:
         """Block indexes of the blocks containing ``element``."""
-        try:
-            i = self.universe.index(element)
-        except ValueError:
-            raise UnknownElementError(f"{describe(element)} is not in the universe {show(list(self.universe))}") from None
+        i = self._position(element)
         if self._dense is not None:
             return np.flatnonzero(self._dense[i])
         m = len(self.labels)
@@ -287,19 +299,53 @@ class Covering:
         """``N(p)``: the intersection of the blocks containing ``element`` (Definition 2).
 
         For an element in no block the intersection of no sets is taken to be the universe.
+        Elements in the same blocks share one neighborhood, computed once: asking for every
+        element costs one intersection per distinct set of blocks.
         """
-        return self._intersection(self._row(element), self.to_sets())
+        signatures, rows = self._signatures()
+        return self._neighborhood_of(signatures[self._position(element)], rows)
 
-    def _intersection(self, row: Iterable[int], blocks: tuple[frozenset, ...]) -> frozenset:
-        chosen = [blocks[j] for j in row]
-        return frozenset.intersection(*chosen) if chosen else frozenset(self.universe)
+    def _signatures(self) -> tuple[np.ndarray, list[np.ndarray]]:
+        """For every element the number of its distinct set of blocks, and those sets (as
+        block indexes), numbered in order of first element."""
+        if "signatures" not in self._memo:
+            _, columns = self._entries()  # grouped by element, elements in order
+            rows = np.split(columns, np.cumsum(self._row_counts())[:-1])
+            index: dict[bytes, int] = {}
+            signatures = np.fromiter((index.setdefault(row.tobytes(), len(index)) for row in rows), dtype=np.intp, count=len(rows))
+            distinct = [rows[i] for i in np.unique(signatures, return_index=True)[1]]
+            self._memo["signatures"] = (signatures, distinct)
+        return self._memo["signatures"]
+
+    def _neighborhood_of(self, signature: int, rows: list[np.ndarray]) -> frozenset:
+        """The intersection of a set of blocks, as one AND of the blocks' bitsets (Python ints
+        with bit ``i`` for element ``i``): a few microseconds, however large the blocks."""
+        found = self._memo.setdefault("neighborhoods", {})
+        if signature not in found:
+            n = len(self.universe)
+            bits = self._block_bits()
+            common = (1 << n) - 1
+            for j in rows[signature].tolist():
+                common &= bits[j]
+            positions = np.flatnonzero(np.unpackbits(np.frombuffer(common.to_bytes((n + 7) // 8, "little"), dtype=np.uint8), count=n, bitorder="little"))
+            found[signature] = frozenset(positions.tolist() if isinstance(self.universe, range) else [self.universe[i] for i in positions.tolist()])
+        return found[signature]
+
+    def _block_bits(self) -> list[int]:
+        """Every block as a bitset over the elements (made once)."""
+        if "bits" not in self._memo:
+            rows, columns = self._entries()
+            n = len(self.universe)
+            flags = np.zeros((len(self.labels), n), dtype=bool)
+            flags[columns, rows] = True
+            packed = np.packbits(flags, axis=1, bitorder="little")
+            self._memo["bits"] = [int.from_bytes(row.tobytes(), "little") for row in packed]
+        return self._memo["bits"]
 
     def derived_covering(self) -> tuple[frozenset, ...]:
         """``cov(C) = {N(p) | p ∈ U}`` (Definition 4): the distinct neighborhoods, in order of first element."""
-        blocks = self.to_sets()
-        _, columns = self._entries()  # grouped by element, elements in order
-        rows = np.split(columns, np.cumsum(self._row_counts())[:-1])
-        return tuple(dict.fromkeys(self._intersection(row.tolist(), blocks) for row in rows))
+        _, rows = self._signatures()
+        return tuple(dict.fromkeys(self._neighborhood_of(signature, rows) for signature in range(len(rows))))
 
     def _row_counts(self) -> np.ndarray:
         """How many blocks contain each element."""

@@ -3,17 +3,59 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from evalkit import serialization
-from evalkit.averaging import Summary, check_undefined, summarize
+from evalkit.averaging import Summary, check_undefined, summarize_rows
 from evalkit.evaluation_metrics import _format_number, metric_key
 from evalkit.exceptions import EvalkitError, UnknownMetricError
 
 __all__ = ["Stats"]
+
+
+class LazySummaries(Mapping[str, Summary]):
+    """Summaries of named metric values, computed when first read and kept.
+
+    ``row(name)`` gives one value per object. Reading one metric (``stats.accuracy``)
+    computes that metric only; reading them all (``to_dict``, ``str``) computes the rest in
+    one vectorised pass.
+    """
+
+    __slots__ = ("_cache", "_names", "_row", "_undefined")
+
+    def __init__(self, names: Sequence[str], row: Callable[[str], list[float]], undefined: str) -> None:
+        self._names, self._row, self._undefined = tuple(names), row, undefined
+        self._cache: dict[str, Summary] = {}
+
+    def __getitem__(self, name: str) -> Summary:
+        if name not in self._cache:
+            if name not in self._names:
+                raise KeyError(name)
+            self._cache[name] = summarize_rows([self._row(name)], undefined=self._undefined)[0]
+        return self._cache[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def computed(self) -> dict[str, Summary]:
+        """Every summary, the missing ones computed together."""
+        missing = [name for name in self._names if name not in self._cache]
+        if missing:
+            self._cache.update(zip(missing, summarize_rows([self._row(name) for name in missing], undefined=self._undefined)))
+        return {name: self._cache[name] for name in self._names}
+
+
+def _summaries(value: Mapping[str, Summary]) -> Mapping[str, Summary]:
+    return value if isinstance(value, LazySummaries) else dict(value)
 
 
 @attrs.frozen(eq=False)
@@ -40,14 +82,25 @@ class Stats:
         (0.8, 0.7, 1.0)
     """
 
-    summaries: Mapping[str, Summary] = attrs.field(converter=dict)
+    summaries: Mapping[str, Summary] = attrs.field(converter=_summaries)
     undefined: str = attrs.field(default="exclude", converter=check_undefined)
 
     @classmethod
     def from_values(cls, values: Mapping[str, Sequence[float]], *, undefined: Any = "exclude") -> Stats:
         """Summarize ``{metric name: one value per result}`` under the policy ``undefined``."""
         policy = check_undefined(undefined)
-        return cls({name: summarize(series, undefined=policy) for name, series in values.items()}, policy)
+        names = list(values)
+        return cls(dict(zip(names, summarize_rows([values[name] for name in names], undefined=policy))) if names else {}, policy)
+
+    @classmethod
+    def lazily(cls, names: Sequence[str], row: Callable[[str], list[float]], *, undefined: Any = "exclude") -> Stats:
+        """Summaries of ``row(name)`` (one value per result) for every name, computed when first read."""
+        policy = check_undefined(undefined)
+        return cls(LazySummaries(names, row, policy), policy)
+
+    def _all(self) -> Mapping[str, Summary]:
+        summaries = self.summaries
+        return summaries.computed() if isinstance(summaries, LazySummaries) else summaries
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -87,13 +140,13 @@ class Stats:
 
     def to_dict(self) -> dict[str, dict[str, float | int]]:
         """``{metric: {"mean", "std", "min", "max", "n_defined", "n"}}``."""
-        return {name: summary.to_dict() for name, summary in self.summaries.items()}
+        return {name: summary.to_dict() for name, summary in self._all().items()}
 
     def to_json(self) -> str:
         """The summaries as an evalkit JSON document (NaN written as null)."""
         summaries = {
             name: {key: None if isinstance(value, float) and math.isnan(value) else value for key, value in summary.to_dict().items()}
-            for name, summary in self.summaries.items()
+            for name, summary in self._all().items()
         }
         return serialization.dumps("Stats", {"undefined": self.undefined, "summaries": summaries})
 
@@ -130,5 +183,5 @@ class Stats:
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        means = ", ".join(f"{name}={_format_number(summary.mean)}" for name, summary in self.summaries.items())
+        means = ", ".join(f"{name}={_format_number(summary.mean)}" for name, summary in self._all().items())
         return f"Stats{{{means}}}"
