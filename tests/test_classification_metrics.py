@@ -273,6 +273,38 @@ def test_a_subclass_getter_appears_everywhere_without_more_code():
     assert stats.get("youden_index") == pytest.approx(expected)
 
 
+def test_metric_names_are_found_once_per_class_and_every_subclass_sees_its_own():
+    assert ClassificationMetrics.metric_names() is not None  # the base class's names are cached first
+
+    class Later(WithYouden):
+        def get_double_recall(self):
+            """Twice the recall."""
+            return 2 * self.get_recall()
+
+    class Latest(Later):
+        def get_half_precision(self):
+            """Half the precision."""
+            return self.get_precision() / 2
+
+    assert "double_recall" in Later.metric_names() and "youden_index" in Later.metric_names()
+    assert "half_precision" not in Later.metric_names() and "half_precision" in Latest.metric_names()
+    assert "double_recall" not in ClassificationMetrics.metric_names() and "double_recall" not in WithYouden.metric_names()
+    assert "_metric_lines" in vars(Later) and "_metric_lines" in vars(Latest)  # each class keeps its own table
+    metrics = Latest.from_counts(tp=3, fp=1, fn=1, tn=5)
+    assert metrics.to_dict()["half_precision"] == 0.375 and "Half precision: 0.375 (Half the precision.)" in str(metrics)
+
+
+def test_stats_read_lazily_equal_stats_computed_at_once():
+    objects = ClassificationMetrics.create_from(PAPER) + [ClassificationMetrics.from_counts(tp=0, fp=0, fn=0, tn=3)]
+    names = ClassificationMetrics.metric_names()
+    for undefined in ("exclude", "zero", "one", "nan"):
+        lazy = ClassificationMetrics.average(objects, undefined=undefined)
+        first = lazy.summary("precision")  # one metric read alone, then all
+        eager = Stats.from_values({name: [getattr(o, f"get_{name}")() for o in objects] for name in names}, undefined=undefined)
+        assert lazy == eager and str(lazy) == str(eager)
+        assert first.n_defined == eager.summary("precision").n_defined and lazy.names == eager.names
+
+
 def test_a_subclass_getter_takes_part_in_confusion_matrix_averages():
     macro = PAPER.average("youden_index", "macro", metrics_class=WithYouden)
     micro = PAPER.average("youden_index", "micro", metrics_class=WithYouden)

@@ -125,7 +125,10 @@ def test_whole_matrix_and_per_class_correlations_are_exact_to_1e_12_up_to_2_62(m
             assert (reference is None and math.isnan(value)) or math.isclose(value, float(reference), rel_tol=1e-12, abs_tol=1e-15)
 
 
-@given(st.tuples(*[st.integers(0, 2**62) for _ in range(4)]))
+counts_of_every_size = st.one_of(st.just(0), st.integers(0, 5), st.integers(2**53 - 3, 2**53 + 3), st.integers(0, 2**62))
+
+
+@given(st.tuples(*[counts_of_every_size for _ in range(4)]))
 def test_the_scalar_getters_equal_the_vectorised_formulas_on_large_counts(counts):
     tp, fp, fn, tn = counts
     metrics = ClassificationMetrics.from_counts(tp=tp, fp=fp, fn=fn, tn=tn)
@@ -133,6 +136,18 @@ def test_the_scalar_getters_equal_the_vectorised_formulas_on_large_counts(counts
     for name in formulas.measure_names():
         value = metrics.get_f_score(1.0) if name == "f_score" else getattr(metrics, f"get_{name}")()
         vector = formulas.get_measure(name)(**arrays)[0]
+        assert (math.isnan(value) and math.isnan(vector)) or value == vector, name
+        assert type(value) is float
+
+
+@given(st.tuples(*[st.one_of(st.just(0.0), st.floats(0, 1e6)) for _ in range(4)]))
+def test_the_scalar_getters_equal_the_vectorised_formulas_on_float_counts(counts):
+    tp, fp, fn, tn = counts
+    metrics = ClassificationMetrics.from_counts(tp=tp, fp=fp, fn=fn, tn=tn)
+    arrays = {name: np.array([value]) for name, value in zip(("tp", "fp", "fn", "tn"), counts)}
+    for name in formulas.measure_names():
+        value = metrics.get_f_score(0.5) if name == "f_score" else getattr(metrics, f"get_{name}")()
+        vector = formulas.get_measure(name)(**arrays, **({"beta": 0.5} if name == "f_score" else {}))[0]
         assert (math.isnan(value) and math.isnan(vector)) or value == vector, name
 
 

@@ -339,3 +339,26 @@ def test_a_bool_indicator_is_used_without_a_copy_and_never_changed():
     assert np.shares_memory(covering._dense, matrix) and matrix.flags.writeable
     with pytest.raises(ValueError):
         covering._dense[0, 0] = False
+
+
+@given(st.lists(st.frozensets(st.integers(0, 5), max_size=4), min_size=1, max_size=40))
+def test_every_per_element_notion_equals_its_set_definition(label_sets):
+    covering = Covering.from_label_sets(label_sets, labels=range(6), universe=[f"e{i}" for i in range(len(label_sets))])
+    blocks = covering.to_sets()
+    for element, labels in zip(covering.universe, label_sets):
+        containing = [blocks[j] for j in sorted(labels)]
+        assert covering.neighborhood_system(element) == tuple(containing)
+        assert covering.subscripts(element) == labels
+        assert covering.neighborhood(element) == (frozenset.intersection(*containing) if containing else frozenset(covering.universe))
+    assert set(covering.derived_covering()) == {covering.neighborhood(element) for element in covering.universe}
+
+
+def test_all_neighborhoods_of_16000_elements_are_fast_and_shared():
+    rng = np.random.default_rng(0)
+    label_sets = [set(rng.choice(20, size=rng.integers(1, 4), replace=False).tolist()) for _ in range(16_000)]
+    covering = Covering.from_label_sets(label_sets)
+    neighborhoods = [covering.neighborhood(element) for element in covering.universe]  # took minutes: O(n) per element
+    assert len({id(n) for n in neighborhoods}) == len(covering.derived_covering()) <= 20 + 190 + 1140
+    blocks = covering.to_sets()
+    for k in (0, 1, 4_999, 15_999):
+        assert neighborhoods[k] == frozenset.intersection(*(blocks[j] for j in label_sets[k]))
