@@ -337,7 +337,7 @@ class ClassificationMetrics(EvaluationMetrics):
     def _value(self, measure: Any, **parameters: Any) -> float:
         """A measure of these counts, by the scalar path of its one definition (the counts are
         Python numbers: exact integer arithmetic, about a microsecond)."""
-        return measure.definition(self._tp, self._fp, self._fn, self._tn, **parameters)
+        return measure.scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
     def positive_frequency(self) -> float:
         """How often the class actually occurs: (tp + fn) / total (Java's ``positiveFreqency``)."""
@@ -345,7 +345,7 @@ class ClassificationMetrics(EvaluationMetrics):
 
     def negative_frequency(self) -> float:
         """How often other classes actually occur: (tn + fp) / total, the prevalence of the negative side."""
-        return formulas.prevalence.definition(self._tn, self._fn, self._fp, self._tp)
+        return formulas.prevalence.scalar(self._tn, self._fn, self._fp, self._tp)
 
     # ----------------------------------------------------------------------------------------
     # metrics: one line each over the formula layer (NaN when undefined)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -278,14 +279,46 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
     The result is a ``float`` for scalar input and a float64 array otherwise.
     """
 
+    scalar = _with_helpers(definition, _SCALAR_HELPERS)
+
     @functools.wraps(definition)
     def measure(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
         if type(tp) in _PLAIN and type(fp) in _PLAIN and type(fn) in _PLAIN and type(tn) in _PLAIN:
-            return float(definition(tp, fp, fn, tn, **parameters))
+            return float(scalar(tp, fp, fn, tn, **parameters))
         return _result(definition(*_count_arrays(tp, fp, fn, tn), **parameters))
 
     measure.definition = definition  # type: ignore[attr-defined]
+    measure.scalar = scalar  # type: ignore[attr-defined]
     return measure
+
+
+def _with_helpers(definition: Callable[..., Any], helpers: dict[str, Any]) -> Callable[..., Any]:
+    """The same code as ``definition`` (one formula), with the helpers it calls bound to other
+    implementations: the scalar path runs the definition with Python-number helpers that need
+    no type checks, about twice as fast."""
+    function = types.FunctionType(
+        definition.__code__, {**definition.__globals__, **helpers}, definition.__name__, definition.__defaults__, definition.__closure__
+    )
+    function.__kwdefaults__ = definition.__kwdefaults__
+    return function
+
+
+def _scalar_ratio(numerator: Any, denominator: Any) -> float:
+    return float(numerator) / float(denominator) if denominator else math.nan
+
+
+def _scalar_ratio_sqrt(numerator: Any, left: Any, right: Any) -> float:
+    if not left or not right:
+        return math.nan
+    return float(numerator) / (math.sqrt(float(left)) * math.sqrt(float(right)))
+
+
+def _scalar_clip(value: float, low: float, high: float) -> float:
+    return value if value != value else min(max(value, low), high)  # NaN stays NaN
+
+
+_SCALAR_HELPERS: dict[str, Any] = {"ratio": _scalar_ratio, "ratio_sqrt": _scalar_ratio_sqrt, "sqrt": math.sqrt, "clip": _scalar_clip}
+"""What the helpers of a definition are on its scalar path."""
 
 
 def _count_arrays(*counts: Any) -> list[np.ndarray]:
@@ -334,7 +367,7 @@ def ratio(numerator: Any, denominator: Any) -> Any:
         out = np.full(n.shape, np.nan)
         np.divide(n, d, out=out, where=d != 0)
         return out
-    return float(numerator) / float(denominator) if denominator else math.nan
+    return _scalar_ratio(numerator, denominator)
 
 
 def ratio_sqrt(numerator: Any, left: Any, right: Any) -> Any:
@@ -349,9 +382,7 @@ def ratio_sqrt(numerator: Any, left: Any, right: Any) -> Any:
         with np.errstate(invalid="ignore"):
             np.divide(n, np.sqrt(l) * np.sqrt(r), out=out, where=(l != 0) & (r != 0))
         return out
-    if not left or not right:
-        return math.nan
-    return float(numerator) / (math.sqrt(float(left)) * math.sqrt(float(right)))
+    return _scalar_ratio_sqrt(numerator, left, right)
 
 
 def sqrt(value: Any) -> Any:
@@ -363,7 +394,7 @@ def clip(value: Any, low: float, high: float) -> Any:
     """``value`` limited to ``[low, high]`` (rounding may step out of a measure's bounds); NaN stays NaN."""
     if isinstance(value, np.ndarray):
         return np.clip(value, low, high)
-    return value if value != value else min(max(value, low), high)
+    return _scalar_clip(value, low, high)
 
 
 def _fixed(a: tuple[float, ...], b: tuple[float, ...]) -> Callable[..., Coefficients]:
