@@ -55,7 +55,7 @@ def kind(label: object) -> str:
     return "other"
 
 
-def unify_numbers(values: list, inputs: Sequence[tuple[str, Sequence[object]]]) -> list:
+def unify_numbers(values: list, inputs: Sequence[tuple[str, Iterable[object]]]) -> list:
     """Apply the number rules to the distinct labels found in ``inputs`` ((argument, values) pairs).
 
     The distinct labels come from a dict over the data, which merges equal values, so a

@@ -722,6 +722,9 @@ def encode_label_set_family(label_sets: Any, labels: Sequence[Any] | None = None
 
 
 def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> tuple[list[np.ndarray], tuple, int]:
+    """Keys of every family in one pass over its labels: ``index.setdefault`` keeps each
+    label's first position (as in ``_hashed_positions``), and a table of those positions turns
+    them into codes in the final label order."""
     fixed = None if labels is None else check_label_list(labels)
     sets = {argument: _as_label_set_list(values, argument) for argument, values in families.items()}
     lengths = {argument: len(collection) for argument, collection in sets.items()}
@@ -730,35 +733,43 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
         if length != n:
             first = next(iter(lengths))
             raise InputLengthError(f"{first!r} has {n} samples but {argument!r} has {length}")
-    flats = {argument: list(itertools.chain.from_iterable(collection)) for argument, collection in sets.items()}
-    observed: dict[Any, str] = {}
-    for argument, flat in flats.items():
+    index: dict[Any, int] = {}
+    sizes, positions, starts = {}, {}, [0]
+    for argument, collection in sets.items():
+        sizes[argument] = np.fromiter(map(len, collection), dtype=np.int64, count=n)
+        total = int(sizes[argument].sum())
         try:
-            values = dict.fromkeys(flat)
+            positions[argument] = np.fromiter(
+                map(index.setdefault, itertools.chain.from_iterable(collection), itertools.count(starts[-1])), dtype=np.int64, count=total
+            )
         except TypeError:
-            for label in flat:
+            for label in itertools.chain.from_iterable(collection):
                 check_label(argument, label)  # raises on the first unhashable label
             raise  # pragma: no cover
-        for value in values:
-            observed.setdefault(value, argument)
-    checked = {check_label(argument, value): argument for value, argument in observed.items()}
-    check_same_kind((argument, label) for label, argument in checked.items())
-    checked = dict(zip(unify_numbers(list(checked), list(flats.items())), checked.values()))
+        starts.append(starts[-1] + total)
+    first_positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
+    owners = np.searchsorted(starts[1:], first_positions, side="right")  # the family each label was first seen in
+    arguments = [list(sets)[k] for k in owners.tolist()]
+    observed = [check_label(argument, value) for argument, value in zip(arguments, index)]
+    check_same_kind(zip(arguments, observed))
+    observed = unify_numbers(observed, [(argument, itertools.chain.from_iterable(collection)) for argument, collection in sets.items()])
     if fixed is None:
-        if not checked and n == 0:
+        if not observed and n == 0:
             raise EmptyInputError(f"{', '.join(map(repr, families))} are empty and no 'labels' were given: nothing to count")
-        found = sorted_labels(list(checked), "/".join(families))
+        found = sorted_labels(observed, "/".join(families))
     else:
-        check_booleans_apart([*(("labels", label) for label in fixed), *((argument, label) for label, argument in checked.items())])
-        for label, argument in checked.items():
-            if label not in fixed:
+        check_booleans_apart([*(("labels", label) for label in fixed), *zip(arguments, observed)])
+        known = set(fixed)
+        for argument, label in zip(arguments, observed):
+            if label not in known:
                 raise UnknownLabelError(f"{argument!r} contains {describe(label)}, which is not in 'labels' {show(list(fixed))}")
         found = fixed
-    index = {label: code for code, label in enumerate(found)}
+    code_of = {label: code for code, label in enumerate(found)}
+    table = np.zeros(starts[-1], dtype=np.int64)
+    table[first_positions] = [code_of[label] for label in observed]
     m = len(found)
-    keys = []
-    for argument, collection in sets.items():
-        counts = np.fromiter(map(len, collection), dtype=np.int64, count=n)
-        codes = np.fromiter(map(index.__getitem__, flats[argument]), dtype=np.int64, count=len(flats[argument]))
-        keys.append(unique_sorted(np.repeat(np.arange(n, dtype=np.int64), counts) * m + codes))
+    keys = [
+        unique_sorted(np.repeat(np.arange(n, dtype=np.int64), sizes[argument]) * m + table[positions[argument]])
+        for argument in sets
+    ]
     return keys, found, n
