@@ -10,12 +10,15 @@ Given per-class cells (and, where they exist, per-sample cells) the four average
 Undefined values (a 0/0 measure is NaN) follow one policy, chosen by ``undefined``:
 
 * ``"exclude"`` (default): leave them out, with their weights; the result reports how many
-  values were defined. An average with no defined value is NaN.
+  values were defined. An average with no defined value is NaN (scikit-learn's
+  ``zero_division=np.nan``).
 * ``"zero"`` / ``"one"``: count them as 0 / 1 (scikit-learn's ``zero_division=0`` / ``1``).
 * ``"nan"``: propagate: any undefined value makes the average NaN.
 
-The numbers ``0``, ``1`` and ``float("nan")`` are accepted as aliases, so scikit-learn's
-``zero_division`` values carry over.
+The numbers ``0``, ``1`` and ``float("nan")`` are accepted as aliases and mean what
+scikit-learn's ``zero_division`` values mean (``float("nan")`` is ``"exclude"``). A
+``"weighted"`` average over classes none of which has support is the plain mean,
+scikit-learn's value there.
 
 Examples:
     >>> from evalkit.averaging import mean_of
@@ -61,14 +64,24 @@ AVERAGES = ("micro", "macro", "weighted", "samples")
 """The names accepted by ``average=``."""
 
 UNDEFINED_POLICIES = ("exclude", "zero", "one", "nan")
-"""The names accepted by ``undefined=``."""
+"""The names accepted by ``undefined=`` (and the aliases ``0``, ``1`` and ``float("nan")``)."""
 
 
 def check_undefined(undefined: Any) -> str:
-    """Return the policy name for ``undefined`` (``0``, ``1`` and NaN are accepted aliases)."""
-    if isinstance(undefined, (int, float)) and not isinstance(undefined, bool):
+    """Return the policy name for ``undefined``.
+
+    scikit-learn's ``zero_division`` values are accepted and mean what they mean there:
+    ``0`` is ``"zero"``, ``1`` is ``"one"``, and ``float("nan")`` (``np.nan``) is
+    ``"exclude"`` (undefined values left out of averages). Only the string ``"nan"``
+    propagates.
+
+    Examples:
+        >>> check_undefined(float("nan")), check_undefined(0), check_undefined("nan")
+        ('exclude', 'zero', 'nan')
+    """
+    if isinstance(undefined, (int, float, np.floating, np.integer)) and not isinstance(undefined, (bool, np.bool_)):
         if math.isnan(undefined):
-            return "nan"
+            return "exclude"
         if undefined in (0, 1):
             return "zero" if undefined == 0 else "one"
     return check_choice("undefined", undefined, UNDEFINED_POLICIES)
@@ -274,6 +287,8 @@ def average_cells(
             raise InvalidArgumentError(f"average='samples' needs per-sample counts, which {show(per_class)} lacks")
         return mean_of(per_sample.evaluate_rows(measure, **parameters), per_sample.row_weights(), undefined=undefined)
     weights = per_class.support if average == "weighted" else None
+    if weights is not None and not np.any(weights):
+        weights = None  # no class has support: the plain mean (scikit-learn's value), not NaN by accident
     return mean_of(per_class.evaluate(measure, **parameters), weights, undefined=undefined)
 
 

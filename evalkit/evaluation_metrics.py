@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import numbers
-import re
 
 from evalkit import formulas
 from evalkit._validation import show
 from evalkit.exceptions import InvalidTypeError, UnknownMetricError
 
 __all__ = ["EvaluationMetrics", "metric_key"]
-
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
 
 def metric_key(name: str) -> str:
     """The snake-case registry name for a metric name in any accepted spelling.
@@ -26,7 +22,7 @@ def metric_key(name: str) -> str:
     """
     if not isinstance(name, str):
         raise InvalidTypeError(f"a metric name must be a string, got {show(name)}")
-    return formulas.canonical_name(_CAMEL_BOUNDARY.sub("_", name).lower())
+    return formulas.canonical_name(name)
 
 
 class EvaluationMetrics:

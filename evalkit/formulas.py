@@ -25,9 +25,11 @@ Examples:
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import math
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -35,7 +37,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._validation import check_positive_number, show
+from evalkit._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "accuracy",
     "balanced_accuracy",
     "canonical_name",
+    "check_beta",
     "check_measure_parameters",
     "cohen_kappa",
     "diagonal_correlation_coefficient",
@@ -74,6 +77,8 @@ __all__ = [
     "recall",
     "register",
     "specificity",
+    "spelling",
+    "unknown_name_message",
     "unregister",
 ]
 
@@ -241,11 +246,34 @@ def get_measure(measure: str | Measure | Callable[..., Any]) -> Measure:
     if isinstance(measure, Measure):
         return measure
     if isinstance(measure, str):
-        key = _ALIASES.get(measure, measure)
+        key = canonical_name(measure)
         if key in MEASURES:
             return MEASURES[key]
-        raise UnknownMetricError(f"unknown measure {measure!r}; known measures: {', '.join(MEASURES)}")
+        raise UnknownMetricError(unknown_name_message("measure", measure, list(MEASURES)))
     return Measure.from_function(measure)
+
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def spelling(name: str) -> str:
+    """A name as registry keys are spelled: snake case (``"F1Score"``, ``"f1-score"`` and
+    ``"F1 score"`` all become ``"f1_score"``).
+
+    Examples:
+        >>> spelling("F1Score"), spelling("f1-score"), spelling("FalsePositiveRate"), spelling("F1")
+        ('f1_score', 'f1_score', 'false_positive_rate', 'f1')
+    """
+    if not isinstance(name, str):
+        raise InvalidTypeError(f"a measure name must be a string, got {show(name)}")
+    return re.sub(r"[\s\-]+", "_", _CAMEL_BOUNDARY.sub("_", name.strip())).lower()
+
+
+def unknown_name_message(kind: str, name: str, known: list[str]) -> str:
+    """``unknown <kind> 'x'; did you mean 'y'? known <kind>s: ...`` (the closest known name, if any)."""
+    close = difflib.get_close_matches(spelling(name) if isinstance(name, str) else str(name), [*known, *_ALIASES], n=1, cutoff=0.6)
+    hint = f"; did you mean {canonical_name(close[0])!r}?" if close else ""
+    return f"unknown {kind} {name!r}{hint} known {kind}s: {', '.join(known)}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -675,8 +703,19 @@ def f1_score(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     return ratio(2 * tp, 2 * tp + fp + fn)
 
 
+def check_beta(beta: Any) -> float:
+    """Return ``beta`` as a float in ``[0, inf]``: 0 gives precision, infinity recall (as in scikit-learn)."""
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(f"'beta' must be a number, got {show(beta)}")
+    if not beta >= 0:  # NaN fails too
+        raise InvalidArgumentError(f"'beta' must be >= 0 (0: precision, inf: recall), got {show(beta)}")
+    return float(beta)
+
+
 def _f_score_coefficients(beta: float = 1.0) -> Coefficients:
-    b2 = check_positive_number("beta", beta) ** 2
+    if check_beta(beta) == math.inf:
+        return (1, 0, 0, 0), (1, 0, 1, 0)  # recall
+    b2 = float(beta) ** 2
     return (1 + b2, 0, 0, 0), (1 + b2, 1, b2, 0)
 
 
@@ -689,13 +728,14 @@ def _f_score_coefficients(beta: float = 1.0) -> Coefficients:
 )
 @counts_measure
 def f_score(tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
-    """F-beta score for any real ``beta > 0``.
+    """F-beta score for any ``beta >= 0``.
 
     ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, equal to
     ``(1 + b²) P R / (b² P + R)``; NaN when there are no positives, actual or predicted.
+    ``beta = 0`` is precision and ``beta = inf`` recall, as in scikit-learn.
 
     Raises:
-        InvalidArgumentError: ``beta`` is not a finite number > 0.
+        InvalidArgumentError: ``beta`` is negative or NaN.
 
     Examples:
         >>> f_score(tp=35, fp=10, fn=5, tn=50, beta=2)
@@ -703,7 +743,9 @@ def f_score(tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
         >>> f_score(tp=35, fp=10, fn=5, tn=50, beta=0.5)
         0.7954545454545454
     """
-    b2 = check_positive_number("beta", beta) ** 2
+    if check_beta(beta) == math.inf:
+        return ratio(tp, tp + fn)
+    b2 = float(beta) ** 2
     return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
 
 
@@ -1033,10 +1075,12 @@ def check_measure_parameters(measure: Measure, parameters: dict[str, Any]) -> No
 
 
 def canonical_name(name: str) -> str:
-    """The registry name for a measure name or alias; unknown names come back unchanged.
+    """The registry name for a measure name or alias in any spelling (``"F1"``, ``"f1-score"``,
+    ``"F1Score"``, ``"tpr"``); unknown names come back in snake case.
 
     Examples:
-        >>> canonical_name("tpr"), canonical_name("no_such_measure")
-        ('recall', 'no_such_measure')
+        >>> canonical_name("tpr"), canonical_name("F1Score"), canonical_name("no_such_measure")
+        ('recall', 'f1_score', 'no_such_measure')
     """
-    return _ALIASES.get(name, name)
+    key = spelling(name)
+    return _ALIASES.get(key, key)

@@ -70,10 +70,20 @@ def test_f_score_accepts_any_positive_beta(c, beta):
     assert close(value, as_float(REFERENCE["f_score"](c["tp"], c["fp"], c["fn"], c["tn"], beta)))
 
 
-@pytest.mark.parametrize("beta", [0, -1, math.nan, math.inf])
-def test_f_score_rejects_beta_outside_the_positive_reals(beta):
+@pytest.mark.parametrize("beta", [-1, -math.inf, math.nan])
+def test_f_score_rejects_a_negative_or_nan_beta(beta):
     with pytest.raises(InvalidArgumentError, match="'beta'"):
         formulas.f_score(**DEEP_NETTS, beta=beta)
+
+
+@given(cells)
+def test_beta_zero_is_precision_and_beta_infinity_is_recall_as_in_scikit_learn(c):
+    for beta, twin in ((0, "precision"), (0.0, "precision"), (math.inf, "recall")):
+        value, expected = formulas.f_score(**c, beta=beta), formulas.get_measure(twin)(**c)
+        assert close(value, expected)
+        arrays = {name: np.array([count, count]) for name, count in c.items()}
+        np.testing.assert_array_equal(formulas.f_score(**arrays, beta=beta), formulas.get_measure(twin)(**arrays))
+    assert formulas.get_measure("f_score").decomposition(beta=math.inf) == formulas.get_measure("recall").decomposition()
 
 
 def test_f_score_rejects_a_non_number_beta():
