@@ -38,10 +38,22 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit._labels import check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.cells import Cells
-from evalkit.exceptions import InvalidArgumentError, UnknownMetricError
-from evalkit.formulas import Measure, check_measure_parameters, get_measure
+from evalkit.counting import PairCounts
+from evalkit.exceptions import InvalidArgumentError, UnknownMetricError, UnsupportedSettingError
+from evalkit.formulas import (
+    MEASURES,
+    Measure,
+    canonical_name,
+    check_measure_parameters,
+    get_measure,
+    margins_cohen_kappa,
+    margins_matthews_correlation_coefficient,
+    pairs_cohen_kappa,
+    unknown_name_message,
+)
 
 __all__ = [
     "AVERAGES",
@@ -293,13 +305,19 @@ def average_cells(
 
 
 def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
-    """A measure by name, alias, ``Measure`` or vectorised function;
-    with ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass."""
+    """A measure by name (any spelling), alias, ``Measure`` or vectorised function; with
+    ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass.
+
+    Raises:
+        UnknownMetricError: an unknown name; the message suggests the closest known one.
+    """
     if isinstance(measure, str) and metrics_class is not None:
-        try:
-            return get_measure(measure)
-        except UnknownMetricError:
-            return metrics_class.as_measure(measure)
+        key = canonical_name(measure)
+        if key in MEASURES:
+            return MEASURES[key]
+        if key in metrics_class.metric_names():
+            return metrics_class.as_measure(key)
+        raise UnknownMetricError(unknown_name_message("measure", measure, [*MEASURES, *metrics_class.metric_names()]))
     return get_measure(measure)
 
 
@@ -356,12 +374,90 @@ class CellsResult:
         """The confusion matrix (single-label data)."""
         raise NotImplementedError
 
-    def per_class(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
+    def pair_counts(self) -> PairCounts:
+        """The (actual, predicted) pair counts of single-label data (a sparse confusion matrix).
+
+        Raises:
+            UnsupportedSettingError: the data are not single-label (or ordinal).
+        """
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------------------------------
+    # whole-result measures of single-label data, from the pair counts
+
+    def get_cohen_kappa(self, weights: str | None = None) -> float:
+        """Cohen's kappa of the whole confusion matrix; ``weights="linear"`` or ``"quadratic"``
+        weigh a disagreement by its distance in label order (ordered classes). Exact to rounding
+        for integer counts; NaN when the expected disagreement is 0.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> cm = ConfusionMatrix.from_array([[5, 2, 0], [1, 6, 1], [0, 2, 4]])
+            >>> round(cm.get_cohen_kappa(), 4), round(cm.get_cohen_kappa("quadratic"), 4)
+            (0.564, 0.749)
+        """
+        pairs = self.pair_counts()
+        if weights is None:
+            return margins_cohen_kappa(**pairs.margins())
+        return pairs_cohen_kappa(pairs.actual, pairs.predicted, pairs.counts, pairs.size, weights=weights)
+
+    def get_matthews_correlation_coefficient(self) -> float:
+        """Multi-class MCC of the whole confusion matrix (Gorodkin's R_K), exact to rounding;
+        NaN when undefined (see ``evalkit.formulas.margins_matthews_correlation_coefficient``)."""
+        return margins_matthews_correlation_coefficient(**self.pair_counts().margins())
+
+    def get_balanced_accuracy(self, adjusted: bool = False) -> float:
+        """Balanced accuracy of the whole result: the mean recall over the classes that occur
+        (scikit-learn's ``balanced_accuracy_score``); with ``adjusted=True`` rescaled so that
+        chance scores 0 and perfection 1: ``(score - 1/k) / (1 - 1/k)`` over ``k`` classes.
+
+        For two classes it is the binary balanced accuracy ``(recall + specificity) / 2``; for
+        more it differs from ``average("balanced_accuracy", "macro")``, the mean of the
+        one-vs-rest values.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> cm = ConfusionMatrix.from_array([[3, 1], [0, 0]])   # class 1 never occurs: left out
+            >>> cm.get_balanced_accuracy()
+            0.75
+        """
+        recall = self.per_class("recall")
+        present = recall[~np.isnan(recall)]
+        if not present.size:
+            return math.nan
+        score = float(present.mean())
+        if adjusted:
+            chance = 1 / present.size
+            score = (score - chance) / (1 - chance) if chance < 1 else math.nan
+        return score
+
+    # ----------------------------------------------------------------------------------------
+    # any measure per class and averaged
+
+    def _selected(self, labels: Any) -> Cells:
+        """The class cells of ``labels`` (scikit-learn's label subsets): a label the result
+        lacks has no positives (``tp = fp = fn = 0``, every sample a true negative)."""
+        cells = self.class_cells
+        if labels is None:
+            return cells
+        chosen = check_label_list(labels, "labels")
+        if not chosen:
+            raise InvalidArgumentError("'labels' is empty: there is no class to average")
+        index = {label: position for position, label in enumerate(self.labels)}
+        positions = np.array([index.get(label, len(self.labels)) for label in chosen], dtype=np.intp)
+        total = self.n_samples
+        rows = [np.append(row, fill) for row, fill in zip(cells.rows(), (0, 0, 0, total))]
+        return Cells(*(row[positions] for row in rows))
+
+    def per_class(self, measure: Any, *, labels: Any = None, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
         """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
 
         Args:
             measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
-                ``"sensitivity"``), a ``Measure``, or a vectorised function of ``tp, fp, fn, tn``.
+                ``"sensitivity"``; any spelling: ``"F1"``, ``"f1-score"``), a ``Measure``, or a
+                vectorised function of ``tp, fp, fn, tn``.
+            labels: the classes, in the order wanted (default: every class). A label the
+                result does not have counts no positives.
             metrics_class: a ``ClassificationMetrics`` subclass whose ``get_<measure>``
                 getter defines a measure not in the registry.
             **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
@@ -371,7 +467,7 @@ class CellsResult:
             >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).per_class("recall")
             array([0.83333333, 0.875     ])
         """
-        return per_entry(self.class_cells, measure, metrics_class, parameters)
+        return per_entry(self._selected(labels), measure, metrics_class, parameters)
 
     def average(
         self,
@@ -379,6 +475,7 @@ class CellsResult:
         average: str = "macro",
         *,
         undefined: Any = "exclude",
+        labels: Any = None,
         metrics_class: type | None = None,
         **parameters: Any,
     ) -> Averaged:
@@ -398,6 +495,9 @@ class CellsResult:
             measure: as for ``per_class``.
             average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
             undefined: the undefined-value policy.
+            labels: average over these classes only (scikit-learn's ``labels``): every
+                sample still counts, and a label the result lacks counts no positives. Not
+                with ``"samples"``, whose per-sample cells span every class.
             metrics_class: as for ``per_class``.
             **parameters: parameters of the measure (``beta=2``).
 
@@ -412,4 +512,9 @@ class CellsResult:
         """
         resolved = resolve_measure(measure, metrics_class)
         per_sample = self.sample_cells if average == "samples" else None
-        return average_cells(resolved, self.class_cells, average, undefined=undefined, per_sample=per_sample, parameters=parameters)
+        if average == "samples" and labels is not None and set(labels) != set(self.labels):
+            raise UnsupportedSettingError(
+                "average='samples' over a subset of the labels needs per-sample cells of that subset: "
+                "evaluate those columns (Evaluation.from_indicators on them, or evalkit.metrics with labels=)"
+            )
+        return average_cells(resolved, self._selected(labels), average, undefined=undefined, per_sample=per_sample, parameters=parameters)

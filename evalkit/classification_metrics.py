@@ -184,10 +184,11 @@ class ClassificationMetrics(EvaluationMetrics):
         return cls._build(**counts, class_label=label, class_idx=None, confusion_matrix=None)
 
     @classmethod
-    def create_from(cls, confusion_matrix: ConfusionMatrix) -> list[ClassificationMetrics]:
+    def create_from(cls, confusion_matrix: ConfusionMatrix, *, all_classes: bool = False) -> list[ClassificationMetrics]:
         """Metrics objects of a matrix: for two classes one object, for the positive class
-        (index 1) and labelled with its own label; otherwise one object per class, in label
-        order. Called on a subclass, it makes instances of that subclass.
+        (index 1) and labelled with its own label (as Deep Netts; ``all_classes=True`` gives
+        both); otherwise one object per class, in label order. Called on a subclass, it makes
+        instances of that subclass.
 
         Examples:
             >>> cm = ConfusionMatrix.from_predictions(list("aabbcc"), list("abbbcc"))
@@ -196,7 +197,7 @@ class ClassificationMetrics(EvaluationMetrics):
         """
         if not isinstance(confusion_matrix, ConfusionMatrix):
             raise InvalidTypeError(f"'confusion_matrix' must be a ConfusionMatrix, got {show(confusion_matrix)}")
-        if confusion_matrix.get_class_count() == 2:
+        if confusion_matrix.get_class_count() == 2 and not all_classes:
             return [cls(confusion_matrix)]
         cells = {name: values.tolist() for name, values in confusion_matrix.cells().counts().items()}  # Python numbers
         return [
@@ -455,7 +456,7 @@ class ClassificationMetrics(EvaluationMetrics):
             return self._values[name]
         getter = self._getter(name)
         if getter is None:
-            raise UnknownMetricError(f"unknown metric {name!r}; known metrics: {', '.join(self.names())}")
+            raise UnknownMetricError(formulas.unknown_name_message("metric", name, self.names()))
         return getter()
 
     def set(self, name: str, value: float) -> None:

@@ -11,10 +11,10 @@ import numpy as np
 from evalkit import formulas, serialization
 from evalkit._exact import check_count_total, weighted_sum
 from evalkit._labels import check_label_list, describe
-from evalkit._validation import as_count_matrix, check_index, show
+from evalkit._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.averaging import CellsResult
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
-from evalkit.counting import confusion_counts
+from evalkit.counting import PairCounts, confusion_counts
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -289,6 +289,12 @@ class ConfusionMatrix(CellsResult):
         result += other
         return result
 
+    def __radd__(self, other: object) -> ConfusionMatrix:
+        """``0 + cm``, so that ``sum([cm1, cm2, ...])`` adds matrices."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.copy()
+        return NotImplemented
+
     def __iadd__(self, other: object) -> ConfusionMatrix:
         """Add the counts of ``other`` (same labels, same order) to this matrix."""
         if not isinstance(other, ConfusionMatrix):
@@ -346,12 +352,37 @@ class ConfusionMatrix(CellsResult):
         except (KeyError, TypeError):
             raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}") from None
 
-    def to_array(self) -> np.ndarray:
-        """A read-only view of the counts (rows actual, columns predicted): int64, or float64 for
-        float (weighted) counts."""
-        view = self._counts.view()
-        view.flags.writeable = False
-        return view
+    def to_array(self, normalize: str | None = None) -> np.ndarray:
+        """The counts (rows actual, columns predicted): a read-only view (int64, or float64 for
+        weighted counts), or with ``normalize`` a new float array of rates, as scikit-learn's
+        ``confusion_matrix(normalize=...)``: ``"true"`` (each actual row sums to 1),
+        ``"pred"`` (each predicted column sums to 1), ``"all"`` (the whole matrix sums to 1);
+        an empty row or column gives zeros.
+
+        Examples:
+            >>> ConfusionMatrix.from_array([[3, 1], [0, 0]]).to_array("true").tolist()
+            [[0.75, 0.25], [0.0, 0.0]]
+        """
+        if normalize is None:
+            view = self._counts.view()
+            view.flags.writeable = False
+            return view
+        check_choice("normalize", normalize, ("true", "pred", "all"))
+        counts = self._snapshot()[0].astype(np.float64)
+        totals = {"true": counts.sum(axis=1, keepdims=True), "pred": counts.sum(axis=0, keepdims=True), "all": counts.sum()}[normalize]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.nan_to_num(counts / totals, nan=0.0)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """``np.asarray(cm)``: a copy of the counts (numpy may write to what it is given)."""
+        counts = self._snapshot()[0]
+        return counts if dtype is None else counts.astype(dtype)
+
+    def reset(self) -> None:
+        """Set every count to zero, keeping the labels (a new epoch, the same classes)."""
+        with self._lock:
+            self._counts = np.zeros_like(self._counts, dtype=np.int64)
+            self._total = 0
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
@@ -406,14 +437,6 @@ class ConfusionMatrix(CellsResult):
         """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
         return formulas.matrix_accuracy(self._counts)
 
-    def get_cohen_kappa(self) -> float:
-        """Cohen's kappa of the whole matrix (see ``evalkit.formulas.matrix_cohen_kappa``)."""
-        return formulas.matrix_cohen_kappa(self._counts)
-
-    def get_matthews_correlation_coefficient(self) -> float:
-        """Multi-class MCC of the whole matrix (see ``evalkit.formulas.matrix_matthews_correlation_coefficient``)."""
-        return formulas.matrix_matthews_correlation_coefficient(self._counts)
-
     def get_correlation_coefficient(self, class_idx: int) -> float:
         """The per-class correlation coefficient of seed 003 for ``class_idx``.
 
@@ -453,6 +476,10 @@ class ConfusionMatrix(CellsResult):
     def confusion_matrix(self) -> ConfusionMatrix:
         """This matrix (every result answers ``confusion_matrix()``)."""
         return self
+
+    def pair_counts(self) -> PairCounts:
+        """The non-zero cells as (actual, predicted) pair counts."""
+        return PairCounts.from_dense(self._snapshot()[0])
 
     # ----------------------------------------------------------------------------------------
     # JSON

@@ -38,7 +38,6 @@ from evalkit.exceptions import (
     UnknownLabelError,
     UnsupportedSettingError,
 )
-from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.settings import REJECTIONS, SETTINGS, SettingConstructors
 from evalkit.theory import MicroMacroGap, micro_macro_gap
 
@@ -192,13 +191,13 @@ class Evaluation(SettingConstructors, CellsResult):
         ConfusionMatrix.check_size(pairs.size)
         return ConfusionMatrix.from_array(pairs.dense(), self.confusion_labels)
 
-    def get_cohen_kappa(self) -> float:
-        """Cohen's kappa of the whole confusion matrix (single-label or ordinal data), from its margins."""
-        return margins_cohen_kappa(**self._confusion("Cohen's kappa of the whole matrix").margins())
+    def pair_counts(self) -> PairCounts:
+        """The (actual, predicted) pair counts of single-label or ordinal data (over ``confusion_labels``).
 
-    def get_matthews_correlation_coefficient(self) -> float:
-        """Multi-class MCC of the whole confusion matrix (single-label or ordinal data), from its margins."""
-        return margins_matthews_correlation_coefficient(**self._confusion("the multi-class MCC").margins())
+        Raises:
+            UnsupportedSettingError: multi-label, soft or hierarchical data.
+        """
+        return self._confusion("a whole-matrix measure (kappa, MCC, balanced accuracy)")
 
     # ----------------------------------------------------------------------------------------
     # streaming: merge and compact

@@ -42,6 +42,7 @@ from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMe
 
 __all__ = [
     "COUNT_NAMES",
+    "KAPPA_WEIGHTS",
     "MEASURES",
     "Measure",
     "accuracy",
@@ -72,6 +73,7 @@ __all__ = [
     "matthews_correlation_coefficient",
     "measure_names",
     "negative_predictive_value",
+    "pairs_cohen_kappa",
     "precision",
     "prevalence",
     "recall",
@@ -270,10 +272,11 @@ def spelling(name: str) -> str:
 
 
 def unknown_name_message(kind: str, name: str, known: list[str]) -> str:
-    """``unknown <kind> 'x'; did you mean 'y'? known <kind>s: ...`` (the closest known name, if any)."""
+    """``unknown <kind> 'x' (did you mean 'y'?); known <kind>s: ...`` (the closest known name, if any)."""
+    known = list(dict.fromkeys(known))
     close = difflib.get_close_matches(spelling(name) if isinstance(name, str) else str(name), [*known, *_ALIASES], n=1, cutoff=0.6)
-    hint = f"; did you mean {canonical_name(close[0])!r}?" if close else ""
-    return f"unknown {kind} {name!r}{hint} known {kind}s: {', '.join(known)}"
+    hint = f" (did you mean {canonical_name(close[0])!r}?)" if close else ""
+    return f"unknown {kind} {name!r}{hint}; known {kind}s: {', '.join(known)}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -1014,19 +1017,86 @@ def margins_matthews_correlation_coefficient(*, correct: Any, total: Any, actual
     return float(clip(ratio_sqrt(numerator, s * s - _dot(predicted, predicted), s * s - _dot(actual, actual)), -1.0, 1.0))
 
 
-def matrix_cohen_kappa(counts: Any) -> float:
+KAPPA_WEIGHTS = (None, "linear", "quadratic")
+"""The disagreement weights of Cohen's kappa: none (every error counts 1), ``|i - j|`` or ``(i - j)²``."""
+
+
+def matrix_cohen_kappa(counts: Any, weights: str | None = None) -> float:
     """Cohen's kappa of a multi-class confusion matrix (the protein-function study's table).
 
     ``(N Σ x_ii - Σ_h row_h col_h) / (N² - Σ_h row_h col_h)``; NaN when the denominator is 0.
-    Exact to the last rounding for integer counts of any size.
+    With ``weights="linear"`` or ``"quadratic"`` the weighted kappa of ordered classes (see
+    ``pairs_cohen_kappa``). Exact to the last rounding for integer counts of any size.
 
     Examples:
         >>> round(matrix_cohen_kappa([[50, 10], [5, 35]]), 6)
         0.693878
         >>> matrix_cohen_kappa([[2**53, 2], [2, 1]])  # (2**53 - 4) / (3 * 2**53 + 6), exactly rounded
         0.3333333333333331
+        >>> round(matrix_cohen_kappa([[5, 2, 0], [1, 6, 1], [0, 2, 4]], weights="quadratic"), 6)
+        0.749004
     """
-    return margins_cohen_kappa(**_margins(counts))
+    if weights is None:
+        return margins_cohen_kappa(**_margins(counts))
+    x = _matrix(counts)
+    actual, predicted = np.nonzero(x)
+    return pairs_cohen_kappa(actual, predicted, x[actual, predicted], len(x), weights=weights)
+
+
+def pairs_cohen_kappa(actual: Any, predicted: Any, counts: Any, size: int, *, weights: str | None = None) -> float:
+    """Cohen's kappa from the (actual, predicted) code pairs of a confusion matrix, optionally weighted.
+
+    ``kappa = 1 - N Σ_ij w_ij x_ij / Σ_ij w_ij r_i c_j`` with disagreement weights ``w``:
+    ``1`` off the diagonal (plain kappa), ``|i - j|`` (``"linear"``) or ``(i - j)²``
+    (``"quadratic"``, for ordered classes), ``r`` and ``c`` the row and column sums. The
+    expected disagreement is found in ``O(m)`` from prefix sums and moments, and integer
+    counts are combined exactly, then divided once. NaN when it is 0.
+
+    Examples:
+        >>> pairs_cohen_kappa([0, 1, 1], [0, 1, 0], [5, 4, 1], 2)
+        0.8
+    """
+    if weights not in KAPPA_WEIGHTS:
+        raise InvalidArgumentError(f"'weights' must be None, 'linear' or 'quadratic', got {show(weights)}")
+    actual, predicted = np.asarray(actual, dtype=np.int64), np.asarray(predicted, dtype=np.int64)
+    counts = np.asarray(counts)
+    exact = counts.dtype.kind in "iuO"
+    number = (lambda value: int(value)) if exact else float
+    rows = np.zeros(size, dtype=object if exact else np.float64)
+    columns = np.zeros(size, dtype=object if exact else np.float64)
+    np.add.at(rows, actual, counts.astype(object) if exact else counts)
+    np.add.at(columns, predicted, counts.astype(object) if exact else counts)
+    total = number(rows.sum()) if size else 0
+    steps = (actual - predicted).astype(object if exact else np.float64)
+    if weights is None:
+        disagreement = number((counts.astype(object) if exact else counts)[actual != predicted].sum())
+        expected = total * total - _dot(rows.tolist() if exact else rows, columns.tolist() if exact else columns)
+    elif weights == "linear":
+        disagreement = number(np.abs(steps * (counts.astype(object) if exact else counts)).sum()) if len(counts) else 0
+        expected = _linear_expected(rows, columns)
+    else:
+        disagreement = number((steps * steps * (counts.astype(object) if exact else counts)).sum()) if len(counts) else 0
+        expected = _quadratic_expected(rows, columns)
+    return float(1.0 - ratio(total * disagreement, expected)) if expected else math.nan
+
+
+def _linear_expected(rows: np.ndarray, columns: np.ndarray) -> Any:
+    """``Σ_ij |i - j| r_i c_j`` in O(m): for each ``i`` the columns below and above it."""
+    positions = np.arange(len(rows), dtype=object if rows.dtype == object else np.float64)
+    below_count = np.cumsum(columns) - columns  # Σ_{j<i} c_j
+    below_moment = np.cumsum(positions * columns) - positions * columns  # Σ_{j<i} j c_j
+    above_count = columns.sum() - below_count - columns
+    above_moment = (positions * columns).sum() - below_moment - positions * columns
+    per_row = positions * below_count - below_moment + above_moment - positions * above_count
+    return (rows * per_row).sum()
+
+
+def _quadratic_expected(rows: np.ndarray, columns: np.ndarray) -> Any:
+    """``Σ_ij (i - j)² r_i c_j = Σr_i i² Σc + Σr Σc_j j² - 2 Σr_i i Σc_j j`` in O(m)."""
+    positions = np.arange(len(rows), dtype=object if rows.dtype == object else np.float64)
+    return (rows * positions * positions).sum() * columns.sum() + rows.sum() * (columns * positions * positions).sum() - 2 * (
+        rows * positions
+    ).sum() * (columns * positions).sum()
 
 
 def matrix_matthews_correlation_coefficient(counts: Any) -> float:

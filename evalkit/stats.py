@@ -12,6 +12,7 @@ from evalkit import serialization
 from evalkit.averaging import Summary, check_undefined, summarize_rows
 from evalkit.evaluation_metrics import _format_number, metric_key
 from evalkit.exceptions import EvalkitError, UnknownMetricError
+from evalkit.formulas import unknown_name_message
 
 __all__ = ["Stats"]
 
@@ -111,16 +112,29 @@ class Stats:
         """The full summary of one metric (any accepted spelling: ``"F1Score"``, ``"f1_score"``)."""
         key = metric_key(name)
         if key not in self.summaries:
-            raise UnknownMetricError(f"unknown metric {name!r}; known metrics: {', '.join(self.summaries)}")
+            raise UnknownMetricError(unknown_name_message("metric", name, list(self.summaries)))
         return self.summaries[key]
 
     def get(self, name: str) -> float:
         """The mean of one metric."""
         return self.summary(name).mean
 
+    def __getattr__(self, name: str) -> float:
+        """Every metric's mean as an attribute, in any spelling (``stats.f1_score``, ``stats.mcc``)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self.get(name)
+        except UnknownMetricError as error:
+            raise AttributeError(str(error)) from None
+
     @property
     def accuracy(self) -> float:
-        """Mean accuracy (the Java field ``accuracy``)."""
+        """Mean accuracy (the Java field ``accuracy``): the mean of the objects' accuracies.
+
+        For the per-class objects of one matrix that is the mean one-vs-rest (label) accuracy,
+        as in Deep Netts, not the share of correct samples (``ConfusionMatrix.get_accuracy``).
+        """
         return self.get("accuracy")
 
     @property

@@ -310,8 +310,11 @@ def test_a_subclass_getter_takes_part_in_confusion_matrix_averages():
     micro = PAPER.average("youden_index", "micro", metrics_class=WithYouden)
     assert macro == pytest.approx(PAPER.average("informedness", "macro"), rel=1e-12)
     assert micro == pytest.approx(PAPER.average("informedness", "micro"), rel=1e-12)
-    with pytest.raises(UnknownMetricError, match="WithYouden has no metric 'nope'"):
+    with pytest.raises(UnknownMetricError, match="unknown measure 'nope'; known measures: .*youden_index"):
         PAPER.average("nope", metrics_class=WithYouden)
+    with pytest.raises(UnknownMetricError, match=r"unknown measure 'youden_idx' \(did you mean 'youden_index'\?\)"):
+        PAPER.average("youden_idx", metrics_class=WithYouden)
+    assert PAPER.average("YoudenIndex", metrics_class=WithYouden) == macro  # any spelling of a subclass getter
 
 
 # --------------------------------------------------------------------------------------------
