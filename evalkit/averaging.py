@@ -298,10 +298,14 @@ def average_cells(
         if per_sample is None:
             raise InvalidArgumentError(f"average='samples' needs per-sample counts, which {show(per_class)} lacks")
         return mean_of(per_sample.evaluate_rows(measure, **parameters), per_sample.row_weights(), undefined=undefined)
-    weights = per_class.support if average == "weighted" else None
-    if weights is not None and not np.any(weights):
-        weights = None  # no class has support: the plain mean (scikit-learn's value), not NaN by accident
-    return mean_of(per_class.evaluate(measure, **parameters), weights, undefined=undefined)
+    values = np.asarray(per_class.evaluate(measure, **parameters), dtype=np.float64)
+    weights = None
+    if average == "weighted":
+        weights = np.asarray(per_class.support, dtype=np.float64)
+        _, counted = _apply_policy(values, ~np.isnan(values), check_undefined(undefined))
+        if not np.any(weights[counted]):
+            weights = None  # no class that counts has support: the plain mean (scikit-learn's value), not NaN by accident
+    return mean_of(values, weights, undefined=undefined)
 
 
 def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:

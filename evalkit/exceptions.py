@@ -24,6 +24,7 @@ __all__ = [
     "DuplicateLabelError",
     "EmptyInputError",
     "EvalkitError",
+    "EvalkitWarning",
     "FormatError",
     "InputFileError",
     "InputLengthError",
@@ -41,6 +42,7 @@ __all__ = [
     "UnknownElementError",
     "UnknownLabelError",
     "UnknownMetricError",
+    "UndefinedMetricWarning",
     "UnsupportedSettingError",
 ]
 
@@ -138,3 +140,12 @@ class UnknownMetricError(EvalkitError, KeyError):
 
     def __str__(self) -> str:  # KeyError would show the message in quotes
         return str(self.args[0]) if self.args else ""
+
+
+class EvalkitWarning(UserWarning):
+    """Base class of the warnings evalkit gives (each a ``UserWarning``)."""
+
+
+class UndefinedMetricWarning(EvalkitWarning):
+    """A value was undefined (a 0/0 ratio) and was replaced, as ``zero_division="warn"`` does in
+    ``evalkit.metrics`` (scikit-learn's convention); ``zero_division`` or ``undefined`` silence it."""

@@ -173,8 +173,9 @@ class SettingConstructors:
         """0/1 indicator arrays, samples x labels (bool, int or float 0/1).
 
         Args:
-            actual: ``n x m`` actual indicators.
-            predicted: ``n x m`` predicted indicators.
+            actual: ``n x m`` actual indicators: an array, or a scipy sparse matrix (counted
+                from its nonzero entries, never made dense).
+            predicted: ``n x m`` predicted indicators (dense or sparse).
             labels: the column labels (default ``0 .. m-1``).
             mask: optional ``n x m`` 0/1 observation mask; an entry with 0 (a label whose
                 truth is unknown for that sample) enters no cell.
@@ -191,6 +192,16 @@ class SettingConstructors:
             0.75
         """
         check_choice("rejection", rejection, REJECTIONS)
+        if is_sparse(actual) or is_sparse(predicted):
+            if mask is not None or rejected is not None:
+                raise UnsupportedSettingError("'mask' and 'rejected' need dense indicator arrays, not scipy sparse matrices")
+            keys_actual, shape = sparse_keys(actual, "actual")
+            keys_predicted, other = sparse_keys(predicted, "predicted")
+            if other != shape:
+                raise InputShapeError(f"'predicted' has shape {other} but 'actual' has shape {shape}")
+            n, m = shape
+            by_class, by_sample = key_cells(keys_actual, keys_predicted, n, m, check_sample_weight(sample_weight, n))
+            return cls(_matrix_labels(labels, m), by_class, by_sample)
         a = _matrix(actual, "actual")
         p = _matrix(predicted, "predicted", a.shape)
         observed = None if mask is None else _matrix(mask, "mask", a.shape)
@@ -377,6 +388,30 @@ def _matrix_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
     if len(checked) != m:
         raise InputShapeError(f"'labels' has {len(checked)} labels but the data have {m} columns")
     return checked
+
+
+def is_sparse(values: Any) -> bool:
+    """A scipy sparse matrix or array (scipy is never imported for this check)."""
+    return type(values).__module__.startswith("scipy.sparse") and hasattr(values, "tocsr")
+
+
+def sparse_keys(values: Any, argument: str) -> tuple[np.ndarray, tuple[int, int]]:
+    """Sorted keys ``sample * m + label`` of the nonzero entries of a sparse 0/1 matrix, and its shape.
+
+    Raises:
+        InvalidValueError: an entry other than 0 or 1.
+    """
+    matrix = values.tocsr()
+    matrix.sum_duplicates()
+    n, m = matrix.shape
+    data = np.asarray(matrix.data)
+    kept = data != 0
+    if not np.isin(data[kept], (1, True)).all():
+        bad = data[kept][~np.isin(data[kept], (1, True))][:1]
+        raise InvalidValueError(f"{argument!r} must hold only 0 and 1 (or booleans), got {bad[0]!r}")
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(matrix.indptr))
+    keys = rows[kept] * m + np.asarray(matrix.indices, dtype=np.int64)[kept]
+    return np.sort(keys), (n, m)
 
 
 def _rejected_rows(rejected: Any, n: int) -> np.ndarray | None:
