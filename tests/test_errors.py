@@ -26,6 +26,9 @@ from evalkit.exceptions import (
 def test_every_exception_is_an_evalkit_error_and_a_builtin_one():
     for name in exceptions.__all__:
         error = getattr(exceptions, name)
+        if issubclass(error, Warning):  # the warnings form a family of their own, under UserWarning
+            assert issubclass(error, exceptions.EvalkitWarning) and issubclass(error, UserWarning), name
+            continue
         assert issubclass(error, EvalkitError)
         if error is not EvalkitError:
             assert issubclass(error, (ValueError, TypeError, KeyError)), name
