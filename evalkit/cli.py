@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from evalkit import __version__
+from evalkit.averaging import UNDEFINED_POLICIES
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
@@ -38,9 +39,6 @@ from evalkit.streaming import LabelSetCounts
 __all__ = ["main"]
 
 OUTPUT_FORMATS = ("text", "markdown", "json", "csv")
-
-MATRIX_LIMIT = 100
-"""The most classes whose confusion matrix goes into JSON output and plots (per-class bars beyond)."""
 
 
 def _input_options(command: argparse.ArgumentParser, actual: str, predicted: str) -> None:
@@ -76,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--negative", default="0", help="label predicted below the threshold (default '0')")
     report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
     report.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
+    report.add_argument("--undefined", choices=UNDEFINED_POLICIES, default="exclude",
+                        help="undefined (0/0) values in averages: left out (exclude, the default), counted as 0 or 1, or nan")  # fmt: skip
     report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
 
     aa_rar = commands.add_parser("aa-rar", help="absolute accuracy and relative accuracy rate (neighborhood systems)",
@@ -183,7 +183,41 @@ def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separato
             batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
             _check_known(batch[role], known, lambda position, role=role, lines=lines: _where(files, role, lines[position]))
         counts.update(batch["actual"], batch["predicted"], sample_weight=_weights(arguments, files, values, lines))
-    return counts.to_evaluation()
+    evaluation = counts.to_evaluation()
+    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
+
+
+def _number(text: str) -> int | float | None:
+    """The number a label's text spells (an int exactly, however large), or None."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+
+
+def _label_order(labels: Sequence[str]) -> list[str]:
+    """Labels read as text, in order: by number when every label is a number (0, 1, 2, ..., 10),
+    else as text."""
+    numbers = [_number(label) for label in labels]
+    if labels and all(number is not None for number in numbers):
+        return [label for _, label in sorted(zip(numbers, labels), key=lambda pair: (pair[0], pair[1]))]
+    return sorted(labels)
+
+
+def _check_not_scores(values: list[str], files: list[str], role: str, lines: list[int]) -> None:
+    """A column of numbers that are not whole is a score column given as labels: refuse it."""
+    numbers = [_number(value) for value in values]
+    if values and all(number is not None for number in numbers):
+        position = next((k for k, number in enumerate(numbers) if not float(number).is_integer()), None)
+        if position is not None:
+            raise InputFileError(
+                f"{_where(files, role, lines[position])}: the {role} label {values[position]!r} is a number that is not whole: "
+                "the column looks like scores (probabilities); use --score COLUMN with --threshold"
+            )
 
 
 def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Evaluation:
@@ -205,10 +239,12 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Evaluatio
             predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
         _check_known(actual, known, lambda position, lines=lines: _where(files, "actual", lines[position]))
         _check_known(predicted, known, lambda position, lines=lines: _where(files, "predicted", lines[position]))
+        _check_not_scores(actual, files, "actual", lines)
+        _check_not_scores(predicted, files, "predicted", lines)
         batch = Evaluation.from_labels(actual, predicted, labels, sample_weight=_weights(arguments, files, values, lines)).compact()
         evaluation = batch if evaluation is None else evaluation.merge(batch, grow=labels is None)
     assert evaluation is not None  # read_batches raises on a file without rows
-    return evaluation if labels else evaluation.with_labels(sorted(evaluation.labels))
+    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
 
 
 def _report(arguments: argparse.Namespace) -> str:
@@ -220,16 +256,15 @@ def _report(arguments: argparse.Namespace) -> str:
         source = _stream_label_sets(arguments, files, arguments.separator) if arguments.multi_label else _stream_labels(arguments, files)
         name = " and ".join(files)
     measures = [measure.strip() for measure in arguments.measures.split(",") if measure.strip()]
-    report = build_report(source, measures=measures)
+    report = build_report(source, measures=measures, undefined=arguments.undefined)
     samples = source.n_samples
-    single = source.confusion is not None
     if arguments.plot:
-        _plot(source, arguments.plot, single and len(source.labels) <= MATRIX_LIMIT)
+        _plot(source, arguments.plot, report.confusion is not None)
     if arguments.format == "json":
         document = json.loads(report.to_json())
         document["source"], document["samples"] = name, samples
-        if single and len(source.labels) <= MATRIX_LIMIT:
-            matrix = source.confusion_matrix()
+        if report.confusion is not None:
+            matrix = report.confusion
             document["confusion_matrix"] = {"labels": [str(label) for label in matrix.labels], "counts": matrix.to_array().tolist()}
         return json.dumps(document, indent=2)
     if arguments.format == "csv":
@@ -237,7 +272,7 @@ def _report(arguments: argparse.Namespace) -> str:
     if arguments.format == "markdown":
         return f"# evalkit report: {name}\n\n{samples} samples, {len(report.labels)} classes\n\n{report.to_markdown(arguments.digits)}"
     title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
-    matrix = f"{source.confusion_matrix()}\n\n" if single and len(source.labels) <= 30 else ""
+    matrix = f"{report.confusion}\n\n" if report.confusion is not None and len(report.labels) <= 30 else ""
     return f"{title}\n\n{matrix}{report.to_text(arguments.digits)}"
 
 
@@ -309,6 +344,21 @@ def _emit(text: str, output: str | None) -> None:
         raise InvalidArgumentError(f"--output {output}: cannot write the file: {error.strerror or error}") from None
 
 
+def _check_options(arguments: argparse.Namespace) -> None:
+    """Option values argparse cannot check, refused in one line before anything is read."""
+    if getattr(arguments, "digits", 0) < 0 or getattr(arguments, "digits", 0) > 15:
+        raise InvalidArgumentError(f"--digits must be in 0..15, got {arguments.digits}")
+    if arguments.batch_size < 1:
+        raise InvalidArgumentError(f"--batch-size must be a positive number of rows, got {arguments.batch_size}")
+    if arguments.delimiter is not None and (len(arguments.delimiter) != 1 or arguments.delimiter in "\r\n\"'"):
+        raise InvalidArgumentError(f"--delimiter must be one character (not a quote or a line end), got {arguments.delimiter!r}")
+    if getattr(arguments, "separator", "|") == "":
+        raise InvalidArgumentError("--separator must not be empty: it splits a cell into labels")
+    threshold = getattr(arguments, "threshold", 0.5)
+    if not 0.0 <= threshold <= 1.0:
+        raise InvalidArgumentError(f"--threshold must be in [0, 1], got {threshold:g}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 for bad input)."""
     parser = _parser()
@@ -316,6 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command is None:
         arguments = parser.parse_args(["report"])
     try:
+        _check_options(arguments)
         text = _aa_rar(arguments) if arguments.command == "aa-rar" else _report(arguments)
         _emit(text, arguments.output)
     except EvalkitError as error:

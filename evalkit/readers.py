@@ -64,6 +64,8 @@ def _csv_rows(path: str, columns: dict[str, str | None], delimiter: str) -> Iter
         if header is None:
             raise InputFileError(f"{path}: the file is empty (no header row)")
         header = [name.strip() for name in header]
+        if len(header) == 1:
+            _check_delimiter(header[0], delimiter, path)
         positions = {role: _choose(header, role, wanted, path) for role, wanted in columns.items()}
         empty = True
         for row in reader:
@@ -77,6 +79,20 @@ def _csv_rows(path: str, columns: dict[str, str | None], delimiter: str) -> Iter
         raise InputFileError(f"{path}:{reader.line_num}: {error}") from None
     if empty:
         raise InputFileError(f"{path}: no data rows after the header")
+
+
+_DELIMITER_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "vertical bar"}
+
+
+def _check_delimiter(line: str, delimiter: str, path: str) -> None:
+    """A header of one column that another delimiter would split: say so, with the option to use."""
+    for candidate, name in _DELIMITER_NAMES.items():
+        if candidate != delimiter and candidate in line:
+            option = "$'\\t'" if candidate == "\t" else repr(candidate)
+            raise InputFileError(
+                f"{path}:1: the header {line!r} is one column with the delimiter {delimiter!r}, "
+                f"but it holds {name}s: pass --delimiter {option}"
+            )
 
 
 def _jsonl_rows(path: str, columns: dict[str, str | None]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -32,13 +32,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 
-from evalkit import formulas
 from evalkit._validation import check_choice, show
-from evalkit.averaging import CellsResult, average_cells, per_entry
+from evalkit.averaging import Averaged, CellsResult, average_cells, per_entry, resolve_measure
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
+from evalkit.formulas import Measure
 
-__all__ = ["DEFAULT_MEASURES", "FORMATS", "Report", "build_report", "classification_report"]
+__all__ = ["DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_report", "classification_report"]
 
 DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_correlation_coefficient")
 """The columns of a report unless others are asked for."""
@@ -57,9 +58,9 @@ _SUMMARY_TITLES = {
 _UNDEFINED = "undef"
 
 
-def _header(name: str) -> str:
-    measure = formulas.get_measure(name)
-    return _SHORT.get(measure.name, measure.name if len(measure.name) <= 12 else measure.abbreviation.lower() or measure.name)
+def _header(measure: Measure) -> str:
+    name = measure.name
+    return _SHORT.get(name, name if len(name) <= 12 else measure.abbreviation.lower() or name)
 
 
 def _cell(value: float, digits: int) -> str:
@@ -67,6 +68,14 @@ def _cell(value: float, digits: int) -> str:
         return _UNDEFINED
     text = f"{value:.{digits}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"
+
+
+def _count(value: Any, digits: int | None = None) -> str:
+    """A support: an integer as an integer, a weighted (float) count with ``digits`` (full
+    precision without)."""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return repr(float(value)) if digits is None else f"{value:.{digits}f}"
 
 
 @attrs.frozen
@@ -77,10 +86,15 @@ class Report:
         measures: the measure names of the columns.
         labels: the class labels, in order.
         per_class: ``{label: [value per measure]}``.
-        support: ``{label: actual count}``.
-        averages: ``{"micro avg" | "macro avg" | ...: [value per measure]}``.
-        total: the number of samples (the support of every average row).
+        support: ``{label: actual count}`` (integers for unweighted or integer-weighted data).
+        averages: ``{"micro avg" | "macro avg" | ...: [value per measure]}``; each value is an
+            ``Averaged`` float that knows how many classes (samples) it covers and how many
+            were defined.
+        total: the support of the average rows: the sum of the class supports (as
+            scikit-learn reports it; for multi-label data the number of actual labels).
         summary: ``{"accuracy": ..., ...}``: whole-result measures.
+        confusion: the confusion matrix of small single-label results (``None`` otherwise).
+        headers: the column titles, one per measure.
     """
 
     measures: tuple[str, ...]
@@ -88,28 +102,46 @@ class Report:
     per_class: dict
     support: dict
     averages: dict
-    total: float
+    total: Any
     summary: dict
+    confusion: Any = None
+    headers: tuple[str, ...] = ()
+
+    def _titles(self) -> list[str]:
+        return list(self.headers) or list(self.measures)
+
+    def row_name(self, name: str) -> str:
+        """An average row's name, saying how many values it left out: ``macro avg (9 of 10 classes)``."""
+        values = self.averages[name]
+        left_out = [value for value in values if isinstance(value, Averaged) and value.n_defined < value.n_values]
+        if not left_out:
+            return name
+        fewest = min(left_out, key=lambda value: value.n_defined)
+        unit = "samples" if name.startswith("samples") else "classes"
+        return f"{name} ({fewest.n_defined} of {fewest.n_values} {unit})"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data: ``{"classes": {label: {...}}, "averages": {...}, "summary": {...}}``."""
+        """Plain data: ``{"classes": {label: {...}}, "averages": {...}, "summary": {...}}``; an
+        average row also holds ``n_defined`` (per measure) and ``n_values``."""
 
-        def row(values: Sequence[float], support: float) -> dict[str, Any]:
-            return {**dict(zip(self.measures, values)), "support": support}
+        def row(values: Sequence[float], support: Any) -> dict[str, Any]:
+            return {**dict(zip(self.measures, map(float, values))), "support": support}
+
+        def average_row(values: Sequence[float]) -> dict[str, Any]:
+            counts = {measure: value.n_defined for measure, value in zip(self.measures, values) if isinstance(value, Averaged)}
+            sizes = [value.n_values for value in values if isinstance(value, Averaged)]
+            return {**row(values, self.total), "n_defined": counts, "n_values": sizes[0] if sizes else None}
 
         return {
             "classes": {label: row(self.per_class[label], self.support[label]) for label in self.labels},
-            "averages": {name: row(values, self.total) for name, values in self.averages.items()},
+            "averages": {name: average_row(values) for name, values in self.averages.items()},
             "summary": dict(self.summary),
         }
 
     def _rows(self, digits: int) -> list[tuple[str, list[str]]]:
-        def count(value: float) -> str:
-            return str(int(value)) if float(value).is_integer() else f"{value:.{digits}f}"
-
-        rows = [(str(label), [_cell(v, digits) for v in self.per_class[label]] + [count(self.support[label])]) for label in self.labels]
+        rows = [(str(label), [_cell(v, digits) for v in self.per_class[label]] + [_count(self.support[label], digits)]) for label in self.labels]
         rows.append(("", []))
-        rows += [(name, [_cell(v, digits) for v in values] + [count(self.total)]) for name, values in self.averages.items()]
+        rows += [(self.row_name(name), [_cell(v, digits) for v in values] + [_count(self.total, digits)]) for name, values in self.averages.items()]
         if self.summary:
             rows.append(("", []))
             rows += [(_SUMMARY_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.summary.items()]
@@ -117,7 +149,7 @@ class Report:
 
     def to_text(self, digits: int = 3) -> str:
         """The aligned ``classification_report`` table."""
-        headers = [_header(name) for name in self.measures] + ["support"]
+        headers = [*self._titles(), "support"]
         rows = self._rows(digits)
         name_width = max(len(name) for name, _ in rows) + 2
         widths = [max(len(header), digits + 3, *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(headers)]
@@ -127,19 +159,27 @@ class Report:
         return "\n".join(lines)
 
     def to_markdown(self, digits: int = 3) -> str:
-        """A Markdown table of classes and averages, then the summary as a second table."""
-        headers = ["class", *(_header(name) for name in self.measures), "support"]
+        """A Markdown table of classes and averages, the summary as a second table, and the
+        confusion matrix (rows actual) when the report holds one."""
+        headers = ["class", *self._titles(), "support"]
         lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(["---"] + ["---:"] * (len(headers) - 1)) + "|"]
         for name, cells in self._rows(digits):
             if cells and len(cells) == len(headers) - 1:
-                lines.append("| " + " | ".join([name.replace("|", "\\|"), *cells]) + " |")
+                lines.append("| " + " | ".join([_escape(name), *cells]) + " |")
         if self.summary:
             lines += ["", "| measure | value |", "|---|---:|"]
             lines += [f"| {_SUMMARY_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.summary.items()]
+        if self.confusion is not None:
+            names = [_escape(str(label)) for label in self.confusion.labels]
+            lines += ["", "Confusion matrix (rows actual, columns predicted):", "", "| actual \\ predicted | " + " | ".join(names) + " |"]
+            lines.append("|---|" + "---:|" * len(names))
+            for name, counts in zip(names, self.confusion.to_array().tolist()):
+                lines.append(f"| {name} | " + " | ".join(_count(count, digits) for count in counts) + " |")
         return "\n".join(lines)
 
     def to_csv(self) -> str:
-        """CSV rows ``name, kind, <measures>, support, value`` (full precision; empty = undefined)."""
+        """CSV rows ``name, kind, <measures>, support, value`` (full precision; empty = undefined;
+        integer supports as integers)."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
 
@@ -148,9 +188,9 @@ class Report:
 
         writer.writerow(["name", "kind", *self.measures, "support", "value"])
         for label in self.labels:
-            writer.writerow([label, "class", *map(number, self.per_class[label]), number(self.support[label]), ""])
+            writer.writerow([label, "class", *map(number, self.per_class[label]), _count(self.support[label]), ""])
         for name, values in self.averages.items():
-            writer.writerow([name, "average", *map(number, values), number(self.total), ""])
+            writer.writerow([name, "average", *map(number, values), _count(self.total), ""])
         for name, value in self.summary.items():
             writer.writerow([name, "summary", *[""] * len(self.measures), "", number(value)])
         return buffer.getvalue()
@@ -177,7 +217,17 @@ class Report:
         return self.to_text(digits) if format == "text" else self.to_markdown(digits)
 
 
-def build_report(source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude") -> Report:
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+MATRIX_LIMIT = 100
+"""The most classes whose confusion matrix a report holds (Markdown, JSON)."""
+
+
+def build_report(
+    source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type | None = None
+) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
     Averages follow ``undefined`` (see ``evalkit.averaging``); multi-label, soft and
@@ -185,24 +235,32 @@ def build_report(source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, und
     whole-result measures the data support: accuracy, Cohen's kappa and MCC for single-label
     data, exact-match accuracy and Hamming loss for multi-label data, and the coverage of a
     selective rejection.
+
+    Args:
+        source: a ``ConfusionMatrix`` or an ``Evaluation``.
+        measures: the columns: measure names in any spelling (``"f1"``, ``"F1Score"``).
+        undefined: the undefined-value policy of the averages.
+        metrics_class: a ``ClassificationMetrics`` subclass whose added getters may be columns.
     """
     if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
-    names = tuple(formulas.get_measure(name).name for name in measures)
-    if not names:
+    resolved = [resolve_measure(name, metrics_class) for name in measures]
+    if not resolved:
         raise InvalidArgumentError("'measures' is empty")
+    names = tuple(measure.name for measure in resolved)
     cells = source.class_cells  # computed once for every column
-    columns = [per_entry(cells, name, None, {}) for name in names]
+    columns = [per_entry(cells, measure, None, {}) for measure in resolved]
     labels = tuple(source.labels)
     per_class = {label: [float(column[k]) for column in columns] for k, label in enumerate(labels)}
-    support = {label: value for label, value in zip(labels, cells.support.tolist())}
+    support = dict(zip(labels, cells.support.tolist()))
     averages = {}
     for kind in source.report_averages():
         per_sample = source.sample_cells if kind == "samples" else None
-        averages[f"{kind} avg"] = [
-            float(average_cells(formulas.get_measure(name), cells, kind, undefined=undefined, per_sample=per_sample)) for name in names
-        ]
-    return Report(names, labels, per_class, support, averages, source.n_samples, source.whole_measures())
+        averages[f"{kind} avg"] = [average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for measure in resolved]
+    total = sum(support.values())
+    confusion = source.confusion_matrix() if source.report_averages() == ("micro", "macro", "weighted") and len(labels) <= MATRIX_LIMIT else None
+    headers = tuple(_header(measure) for measure in resolved)
+    return Report(names, labels, per_class, support, averages, total, source.whole_measures(), confusion, headers)
 
 
 def classification_report(
@@ -212,6 +270,7 @@ def classification_report(
     digits: int = 3,
     undefined: Any = "exclude",
     format: str = "text",
+    metrics_class: type | None = None,
 ) -> str | dict:
     """A per-class report of ``measures`` with support, the class averages and a summary.
 
@@ -221,5 +280,6 @@ def classification_report(
         digits: digits after the decimal point (text and Markdown).
         undefined: the undefined-value policy of the averages.
         format: ``"text"``, ``"markdown"``, ``"csv"``, ``"json"`` or ``"dict"``.
+        metrics_class: a ``ClassificationMetrics`` subclass whose added getters may be columns.
     """
-    return build_report(source, measures=measures, undefined=undefined).render(format, digits)
+    return build_report(source, measures=measures, undefined=undefined, metrics_class=metrics_class).render(format, digits)

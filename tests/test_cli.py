@@ -167,6 +167,13 @@ def test_aa_rar_on_the_bundled_table_and_on_files(tmp_path, capsys):
         ({"p.csv": "actual,predicted,w\na,a,nan\n"}, ["p.csv", "--weight", "w"], "p.csv:2: cannot read the weight 'nan'"),
         ({"p.csv": "actual,predicted\na,a\n"}, ["p.csv", "--weight", "w"], "p.csv:1: no column 'w' for the weight values"),
         ({"t.txt": "a\n", "g.txt": "a\n"}, ["t.txt", "g.txt", "--weight", "w"], "a weight column needs one table"),
+        ({"p.csv": "actual\tpredicted\na\tb\n"}, ["p.csv"], "p.csv:1: the header 'actual\\tpredicted' is one column"),
+        ({"p.csv": "actual,predicted\n1,0.25\n0,0.75\n"}, ["p.csv"], "p.csv:2: the predicted label '0.25' is a number that is not whole"),
+        ({"p.csv": "actual,predicted\na,b\n"}, ["p.csv", "--digits", "-1"], "--digits must be in 0..15, got -1"),
+        ({"p.csv": "actual,predicted\na,b\n"}, ["p.csv", "--delimiter", ",,"], "--delimiter must be one character"),
+        ({"p.csv": "actual,predicted\na,b\n"}, ["p.csv", "--multi-label", "--separator", ""], "--separator must not be empty"),
+        ({"p.csv": "actual,predicted\na,b\n"}, ["p.csv", "--batch-size", "0"], "--batch-size must be a positive number"),
+        ({"p.csv": "actual,p\n1,0.2\n"}, ["p.csv", "--score", "p", "--threshold", "nan"], "--threshold must be in [0, 1]"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch, files, options, message):
@@ -214,3 +221,42 @@ def test_weighted_reports_equal_the_weighted_api(tmp_path, capsys):
     status, out, _ = run(capsys, "aa-rar", sets, "--weight", "weight", "--exact")
     # AA = (2 * 1 + 1 * 1) / (2 * 2 + 1 * 1) = 3/5; RAR = T_pos / T_neg = 3 / (2 * 1 + 1 * 1) = 1
     assert status == 0 and "3/5 = 0.6" in out and "relative accuracy rate (RAR)  1\n" in out
+
+
+def test_numeric_labels_sort_as_numbers(tmp_path, capsys):
+    path = write(tmp_path, "n.csv", "actual,predicted\n10,2\n2,10\n1,1\n11,0\n")
+    status, out, _ = run(capsys, "report", path, "--format", "json")
+    assert status == 0 and list(json.loads(out)["classes"]) == ["0", "1", "2", "10", "11"]
+    status, out, _ = run(capsys, "report", path, "--format", "csv")
+    assert [line.split(",")[0] for line in out.splitlines()[1:6]] == ["0", "1", "2", "10", "11"]
+
+
+def test_the_undefined_policy_is_chosen_on_the_command_line_and_shown_on_the_row(tmp_path, capsys):
+    path = write(tmp_path, "u.csv", "actual,predicted\na,a\nb,a\nc,a\n")  # b and c are never predicted: precision undefined
+    status, out, _ = run(capsys, "report", path, "--measures", "precision")
+    assert status == 0 and "macro avg (1 of 3 classes)" in out
+    status, zero, _ = run(capsys, "report", path, "--measures", "precision", "--undefined", "zero", "--format", "json")
+    status, exclude, _ = run(capsys, "report", path, "--measures", "precision", "--format", "json")
+    assert json.loads(zero)["averages"]["macro avg"]["precision"] == pytest.approx(1 / 9)
+    assert json.loads(exclude)["averages"]["macro avg"]["precision"] == pytest.approx(1 / 3)
+    assert json.loads(exclude)["averages"]["macro avg"]["n_defined"] == {"precision": 1}
+
+
+def test_supports_are_integers_and_markdown_shows_the_matrix(tmp_path, capsys):
+    path = write(tmp_path, "p.csv", "actual,predicted\ncat,cat\ncat,dog\ndog,dog\n")
+    status, out, _ = run(capsys, "report", path, "--format", "json")
+    document = json.loads(out)
+    assert document["classes"]["cat"]["support"] == 2 and isinstance(document["classes"]["cat"]["support"], int)
+    assert document["averages"]["macro avg"]["support"] == 3
+    status, out, _ = run(capsys, "report", path, "--format", "csv")
+    assert "cat,class,1.0,0.5" in out and ",2," in out.splitlines()[1] and "2.0" not in out.splitlines()[1].split(",")[-2]
+    status, out, _ = run(capsys, "report", path, "--format", "markdown")
+    assert "| actual \\ predicted | cat | dog |" in out and "| cat | 1 | 1 |" in out
+
+
+def test_multi_label_average_rows_have_scikit_learns_support(tmp_path, capsys):
+    path = write(tmp_path, "m.csv", "actual,predicted\na|b,a\nb|c,b\n")
+    status, out, _ = run(capsys, "report", path, "--multi-label", "--format", "json")
+    document = json.loads(out)
+    assert document["samples"] == 2 and document["averages"]["micro avg"]["support"] == 4  # actual labels, as scikit-learn counts them
+    assert sum(row["support"] for row in document["classes"].values()) == 4
