@@ -273,7 +273,7 @@ def aa_rar(n: int, m: int, with_sets: bool) -> Case:
         return [x.sum(axis) for x in (both, ideal, result) for axis in (0, 1)]
 
     def ours() -> object:
-        accuracy = NeighborhoodSystem(Covering.from_indicator(ideal)).evaluate(Covering.from_indicator(result))
+        accuracy = NeighborhoodSystem(Covering.from_indicators(ideal)).evaluate(Covering.from_indicators(result))
         return accuracy.get_absolute_accuracy(), accuracy.get_relative_accuracy_rate()
 
     case.contenders["numpy floor (row and column sums)"] = floor

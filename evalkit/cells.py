@@ -384,8 +384,8 @@ def indicator_cells(
     step = block_rows(m, max(actual.itemsize, predicted.itemsize))
     for start in range(0, n, step):
         stop = min(start + step, n)
-        a = _bits(actual[start:stop], "actual")
-        p = predict(predicted[start:stop]).view(np.uint8) if predict else _bits(predicted[start:stop], "predicted")
+        a = _bits(actual[start:stop], "y_true")
+        p = predict(predicted[start:stop]).view(np.uint8) if predict else _bits(predicted[start:stop], "y_pred")
         observed = None if mask is None else _bits(mask[start:stop], "mask")
         if rejected is not None:
             keep = (~rejected[start:stop]).view(np.uint8)[:, None]
@@ -452,8 +452,8 @@ def soft_cells(
     step = block_rows(m, 8)
     for start in range(0, n, step):
         stop = min(start + step, n)
-        a = _unit_interval(actual[start:stop], "actual")
-        p = _unit_interval(predicted[start:stop], "predicted")
+        a = _unit_interval(actual[start:stop], "y_true")
+        p = _unit_interval(predicted[start:stop], "y_pred")
         observed = None if mask is None else _bits(mask[start:stop], "mask")
         if tnorm is product:
             blocks = [np.multiply(a, p, dtype=np.float64), a, p]

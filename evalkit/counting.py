@@ -711,7 +711,7 @@ def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None 
         >>> keys_a.tolist(), keys_p.tolist(), labels
         ([0, 1], [1, 5], ('x', 'y', 'z'))
     """
-    (keys_actual, keys_predicted), found, n = _label_set_keys({"actual": actual, "predicted": predicted}, labels)
+    (keys_actual, keys_predicted), found, n = _label_set_keys({"y_true": actual, "y_pred": predicted}, labels)
     return keys_actual, keys_predicted, found, n
 
 

@@ -73,7 +73,7 @@ def _row_partitions(values: Any, argument: str) -> tuple[da.Array, list]:
 
 def _aligned(first: da.Array, second: da.Array, argument: str) -> da.Array:
     if first.shape != second.shape:
-        raise InputShapeError(f"{argument!r} has shape {second.shape} but 'actual' has shape {first.shape}")
+        raise InputShapeError(f"{argument!r} has shape {second.shape} but 'y_true' has shape {first.shape}")
     return second.rechunk(first.chunks)
 
 
@@ -197,14 +197,14 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
 
 
 def evaluate_indicators(
-    actual: da.Array, predicted: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None
+    y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None
 ) -> Evaluation:
     """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels), optionally
     weighted by a 1-D Dask array of one weight per row."""
-    actual, blocks_actual = _row_partitions(actual, "actual")
-    blocks_predicted = list(_aligned(actual, predicted, "predicted").to_delayed().ravel())
-    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(actual, mask, "mask").to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, actual, len(blocks_actual))
+    y_true, blocks_actual = _row_partitions(y_true, "y_true")
+    blocks_predicted = list(_aligned(y_true, y_pred, "y_pred").to_delayed().ravel())
+    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(y_true, mask, "mask").to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_true, len(blocks_actual))
     fixed = None if labels is None else tuple(labels)
     parts = [
         dask.delayed(_indicator_block)(a, p, fixed, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
@@ -213,8 +213,8 @@ def evaluate_indicators(
 
 
 def evaluate_soft(
-    actual: da.Array,
-    predicted: da.Array,
+    y_true: da.Array,
+    y_pred: da.Array,
     labels: Sequence[Any] | None = None,
     *,
     tnorm: Any = "product",
@@ -226,10 +226,10 @@ def evaluate_soft(
     Soft per-sample cells rarely repeat, so the compacted per-sample rows grow with the data;
     per-label sums and micro/macro/weighted averages travel as ``O(m)`` counts.
     """
-    actual, blocks_actual = _row_partitions(actual, "actual")
-    blocks_predicted = list(_aligned(actual, predicted, "predicted").to_delayed().ravel())
-    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(actual, mask, "mask").to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, actual, len(blocks_actual))
+    y_true, blocks_actual = _row_partitions(y_true, "y_true")
+    blocks_predicted = list(_aligned(y_true, y_pred, "y_pred").to_delayed().ravel())
+    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(y_true, mask, "mask").to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_true, len(blocks_actual))
     fixed = None if labels is None else tuple(labels)
     parts = [
         dask.delayed(_soft_block)(a, p, fixed, tnorm, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
@@ -238,7 +238,7 @@ def evaluate_soft(
 
 
 def evaluate_label_sets(
-    actual: Any, predicted: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None
 ) -> Evaluation:
     """A compacted multi-label ``Evaluation`` of label sets in Dask columns.
 
@@ -246,12 +246,12 @@ def evaluate_label_sets(
     separator given is one label). ``sample_weight``: a Dask column (or array) partitioned
     like the label sets.
     """
-    parts_actual = _vector_partitions(actual, "actual", _to_list)
-    parts_predicted = _vector_partitions(predicted, "predicted", _to_list)
+    parts_actual = _vector_partitions(y_true, "y_true", _to_list)
+    parts_predicted = _vector_partitions(y_pred, "y_pred", _to_list)
     if len(parts_actual) != len(parts_predicted):
-        raise InputLengthError(f"'actual' has {len(parts_actual)} partitions but 'predicted' has {len(parts_predicted)}")
+        raise InputLengthError(f"'y_true' has {len(parts_actual)} partitions but 'y_pred' has {len(parts_predicted)}")
     fixed = None if labels is None else tuple(labels)
-    weights = _weight_partitions(sample_weight, actual, len(parts_actual))
+    weights = _weight_partitions(sample_weight, y_true, len(parts_actual))
     parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
     return _reduce(parts, _sum_counts).to_evaluation()
 

@@ -201,15 +201,17 @@ class Covering:
         return cls._build(elements, found, None, keys)
 
     @classmethod
-    def from_indicator(cls, matrix: Any, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+    def from_indicators(cls, matrix: Any, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
         """A family from a 0/1 indicator matrix (elements x blocks), without building sets.
 
-        A bool matrix is used as it is, through a read-only view (not copied: a large
+        Blocks are labelled by their columns, ``0 .. m-1``, as ``Evaluation.from_indicators``
+        labels its columns (the paper's numbering from 1 is the default of ``Covering(universe,
+        blocks)``). A bool matrix is used as it is, through a read-only view (not copied: a large
         indicator is not duplicated, so do not change it while the covering is in use); other
         dtypes are checked to hold only 0 and 1 and converted.
 
         Examples:
-            >>> sorted(Covering.from_indicator([[1, 0], [1, 1]], universe="pq", labels=["x", "y"]).subscripts("q"))
+            >>> sorted(Covering.from_indicators([[1, 0], [1, 1]], universe="pq", labels=["x", "y"]).subscripts("q"))
             ['x', 'y']
         """
         array = np.asarray(matrix)
@@ -226,9 +228,9 @@ class Covering:
             raise InputShapeError(f"'universe' has {len(elements)} elements but 'matrix' has {n} rows")
         if n == 0:
             raise EmptyInputError("'matrix' has no rows: a neighborhood system needs a non-empty universe")
-        return cls._build(elements, _block_labels(labels, m), dense, None)
+        return cls._build(elements, _block_labels(labels, m, first=0), dense, None)
 
-    def to_indicator(self) -> np.ndarray:
+    def to_indicators(self) -> np.ndarray:
         """The family as a new bool matrix (elements x blocks)."""
         if self._dense is not None:
             return self._dense.copy()
@@ -440,7 +442,7 @@ class Covering:
         return (
             _same_universe(self.universe, other.universe)
             and self.labels == other.labels
-            and np.array_equal(self.to_indicator(), other.to_indicator())
+            and np.array_equal(self.to_indicators(), other.to_indicators())
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -450,7 +452,7 @@ class Covering:
         n, m = len(self.universe), len(self.labels)
         if self._keys is not None and result._keys is not None:
             return key_cells(self._keys, result._keys, n, m)[1]
-        dense = [family._dense if family._dense is not None else family.to_indicator() for family in (self, result)]
+        dense = [family._dense if family._dense is not None else family.to_indicators() for family in (self, result)]
         return indicator_cells(*dense, labels=False)[1]
 
     def _nonempty_blocks(self) -> np.ndarray:
@@ -467,8 +469,8 @@ def _kind(rows: np.ndarray, nonempty: np.ndarray) -> str:
     return "partition" if (rows == 1).all() else "covering"
 
 
-def _block_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
-    names = tuple(range(1, m + 1)) if labels is None else check_label_list(labels)
+def _block_labels(labels: Sequence[Hashable] | None, m: int, first: int = 1) -> tuple:
+    names = tuple(range(first, first + m)) if labels is None else check_label_list(labels)
     if len(names) != m:
         raise InputShapeError(f"'labels' has {len(names)} labels but there are {m} blocks")
     return names
@@ -540,7 +542,7 @@ class NeighborhoodSystem:
                     f"the result's universe {show(list(result.universe))} differs from the ideal's {show(list(ideal.universe))}"
                 )
             order = [result.universe.index(element) for element in ideal.universe]
-            result = Covering._build(ideal.universe, result.labels, result.to_indicator()[order], None)
+            result = Covering._build(ideal.universe, result.labels, result.to_indicators()[order], None)
         weight = check_sample_weight(sample_weight, len(ideal.universe))
         cells = ideal._cells(result)
         if weight is not None:

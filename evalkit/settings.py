@@ -140,7 +140,7 @@ class SettingConstructors:
 
     @classmethod
     def from_label_sets(
-        cls, actual: Any, predicted: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
     ) -> Any:
         """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
 
@@ -153,7 +153,7 @@ class SettingConstructors:
             >>> ev.per_class("recall"), ev.per_sample("precision")
             (array([1. , 0.5]), array([1. , 0.5]))
         """
-        keys_actual, keys_predicted, found, n = encode_label_sets(actual, predicted, labels)
+        keys_actual, keys_predicted, found, n = encode_label_sets(y_true, y_pred, labels)
         weight = check_sample_weight(sample_weight, n)
         by_class, by_sample = key_cells(keys_actual, keys_predicted, n, len(found), weight)
         return cls(found, by_class, by_sample)
@@ -161,8 +161,8 @@ class SettingConstructors:
     @classmethod
     def from_indicators(
         cls,
-        actual: Any,
-        predicted: Any,
+        y_true: Any,
+        y_pred: Any,
         labels: Sequence[Hashable] | None = None,
         *,
         mask: Any = None,
@@ -173,9 +173,9 @@ class SettingConstructors:
         """0/1 indicator arrays, samples x labels (bool, int or float 0/1).
 
         Args:
-            actual: ``n x m`` actual indicators: an array, or a scipy sparse matrix (counted
+            y_true: ``n x m`` actual indicators: an array, or a scipy sparse matrix (counted
                 from its nonzero entries, never made dense).
-            predicted: ``n x m`` predicted indicators (dense or sparse).
+            y_pred: ``n x m`` predicted indicators (dense or sparse).
             labels: the column labels (default ``0 .. m-1``).
             mask: optional ``n x m`` 0/1 observation mask; an entry with 0 (a label whose
                 truth is unknown for that sample) enters no cell.
@@ -192,18 +192,18 @@ class SettingConstructors:
             0.75
         """
         check_choice("rejection", rejection, REJECTIONS)
-        if is_sparse(actual) or is_sparse(predicted):
+        if is_sparse(y_true) or is_sparse(y_pred):
             if mask is not None or rejected is not None:
                 raise UnsupportedSettingError("'mask' and 'rejected' need dense indicator arrays, not scipy sparse matrices")
-            keys_actual, shape = sparse_keys(actual, "actual")
-            keys_predicted, other = sparse_keys(predicted, "predicted")
+            keys_actual, shape = sparse_keys(y_true, "y_true")
+            keys_predicted, other = sparse_keys(y_pred, "y_pred")
             if other != shape:
-                raise InputShapeError(f"'predicted' has shape {other} but 'actual' has shape {shape}")
+                raise InputShapeError(f"'y_pred' has shape {other} but 'y_true' has shape {shape}")
             n, m = shape
             by_class, by_sample = key_cells(keys_actual, keys_predicted, n, m, check_sample_weight(sample_weight, n))
             return cls(_matrix_labels(labels, m), by_class, by_sample)
-        a = _matrix(actual, "actual")
-        p = _matrix(predicted, "predicted", a.shape)
+        a = _matrix(y_true, "y_true")
+        p = _matrix(y_pred, "y_pred", a.shape)
         observed = None if mask is None else _matrix(mask, "mask", a.shape)
         dropped = _rejected_rows(rejected, len(a))
         weight = check_sample_weight(sample_weight, len(a))
@@ -217,8 +217,8 @@ class SettingConstructors:
     @classmethod
     def from_scores(
         cls,
-        actual: Any,
-        scores: Any,
+        y_true: Any,
+        y_score: Any,
         labels: Sequence[Hashable] | None = None,
         *,
         threshold: Any = None,
@@ -229,14 +229,14 @@ class SettingConstructors:
         """Scores (probabilities, logits) per sample and label, turned into predictions.
 
         Args:
-            actual: ``n x m`` 0/1 indicators, or one label per sample (values of ``labels``).
-            scores: ``n x m`` finite scores, column ``j`` for ``labels[j]``.
+            y_true: ``n x m`` 0/1 indicators, or one label per sample (values of ``labels``).
+            y_score: ``n x m`` finite scores, column ``j`` for ``labels[j]``.
             labels: the column labels (default ``0 .. m-1``).
             threshold: predict a label when its score is ``>= threshold`` (a number, or one
                 per label); 0.5 when neither ``threshold`` nor ``top_k`` is given.
             top_k: predict the ``k`` highest-scoring labels of every sample (ties go to the
                 lower column).
-            mask: optional observation mask (with indicator ``actual`` only).
+            mask: optional observation mask (with indicator ``y_true`` only).
             sample_weight: one finite weight >= 0 per sample.
 
         Examples:
@@ -246,23 +246,23 @@ class SettingConstructors:
             ...     labels=["a", "b"], top_k=1).average("recall", "micro")
             (array([1. , 0.5]), 1.0)
         """
-        s = _matrix(scores, "scores")
+        s = _matrix(y_score, "y_score")
         n, m = s.shape
         predict = _predictor(threshold, top_k, m)
         found = _matrix_labels(labels, m)
         weight = check_sample_weight(sample_weight, n)
-        if _is_label_set_data(actual):
-            raise InvalidTypeError("'actual' must be 0/1 indicator rows or one label per sample, not label sets")
-        if np.ndim(actual) == 2:
-            a = _matrix(actual, "actual", s.shape)
+        if _is_label_set_data(y_true):
+            raise InvalidTypeError("'y_true' must be 0/1 indicator rows or one label per sample, not label sets")
+        if np.ndim(y_true) == 2:
+            a = _matrix(y_true, "y_true", s.shape)
             observed = None if mask is None else _matrix(mask, "mask", s.shape)
             by_class, by_sample = indicator_cells(a, s, mask=observed, predict=predict, weight=weight)
             return cls(found, by_class, by_sample)
         if mask is not None:
-            raise UnsupportedSettingError("'mask' needs indicator rows for 'actual', not one label per sample")
-        codes, _, _, _ = encode(actual, actual, found)
+            raise UnsupportedSettingError("'mask' needs indicator rows for 'y_true', not one label per sample")
+        codes, _, _, _ = encode(y_true, y_true, found)
         if len(codes) != n:
-            raise InputLengthError(f"'actual' has {len(codes)} samples but 'scores' has {n}")
+            raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_score' has {n}")
         keys_actual = np.arange(n, dtype=np.int64) * m + codes
         step = block_rows(m, s.itemsize)
         keys_predicted = np.concatenate(
@@ -274,8 +274,8 @@ class SettingConstructors:
     @classmethod
     def from_soft(
         cls,
-        actual: Any,
-        predicted: Any,
+        y_true: Any,
+        y_pred: Any,
         labels: Sequence[Hashable] | None = None,
         *,
         tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
@@ -295,8 +295,8 @@ class SettingConstructors:
             >>> {name: round(float(value), 2) for name, value in ev.total_cells.counts().items()}
             {'tp': 0.42, 'fp': 0.18, 'fn': 0.28, 'tn': 0.12}
         """
-        a = _matrix(actual, "actual")
-        p = _matrix(predicted, "predicted", a.shape)
+        a = _matrix(y_true, "y_true")
+        p = _matrix(y_pred, "y_pred", a.shape)
         observed = None if mask is None else _matrix(mask, "mask", a.shape)
         weight = check_sample_weight(sample_weight, len(a))
         by_class, by_sample = soft_cells(a, p, get_tnorm(tnorm), mask=observed, weight=weight)
@@ -379,7 +379,7 @@ def _matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarra
     if array.dtype.kind not in "biuf":
         raise InvalidTypeError(f"{argument!r} must hold numbers or booleans, got dtype {array.dtype}")
     if shape is not None and array.shape != shape:
-        raise InputShapeError(f"{argument!r} has shape {array.shape} but 'actual' has shape {shape}")
+        raise InputShapeError(f"{argument!r} has shape {array.shape} but 'y_true' has shape {shape}")
     return array
 
 
@@ -443,7 +443,7 @@ def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarra
 
     def finite(block: np.ndarray) -> np.ndarray:
         if not np.isfinite(block).all():
-            raise InvalidValueError(f"'scores' must be finite, got {show(block[~np.isfinite(block)][:3])}")
+            raise InvalidValueError(f"'y_score' must be finite, got {show(block[~np.isfinite(block)][:3])}")
         return block
 
     if top_k is not None:

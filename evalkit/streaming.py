@@ -60,17 +60,17 @@ class LabelSetCounts:
         """The number of samples counted (the sum of their weights, when weighted)."""
         return 0 if self._evaluation is None else self._evaluation.n_samples
 
-    def update(self, actual: Any, predicted: Any, *, sample_weight: Any = None) -> None:
+    def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> None:
         """Count a batch of label sets (one collection per sample each).
 
         Raises:
             UnknownLabelError: with fixed labels, a label outside them; and the errors of
                 ``Evaluation.from_label_sets``.
         """
-        actual, predicted = list(actual), list(predicted)
-        if not actual and not predicted:
+        y_true, y_pred = list(y_true), list(y_pred)
+        if not y_true and not y_pred:
             return  # an empty batch counts nothing
-        batch = Evaluation.from_label_sets(actual, predicted, self._fixed, sample_weight=sample_weight).compact()
+        batch = Evaluation.from_label_sets(y_true, y_pred, self._fixed, sample_weight=sample_weight).compact()
         self._evaluation = batch if self._evaluation is None else self._evaluation.merge(batch, grow=self._fixed is None)
 
     def merge(self, other: LabelSetCounts) -> LabelSetCounts:

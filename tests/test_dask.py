@@ -68,7 +68,7 @@ def test_aa_rar_of_dask_arrays(client):
     ideal = rng.random((20_000, 8)) < 0.2
     result = ideal ^ (rng.random(ideal.shape) < 0.05)
     distributed = evalkit_dask.aa_rar(da.from_array(ideal, chunks=3_000), da.from_array(result, chunks=3_000))
-    local = NeighborhoodSystem(Covering.from_indicator(ideal)).evaluate(Covering.from_indicator(result))
+    local = NeighborhoodSystem(Covering.from_indicators(ideal)).evaluate(Covering.from_indicators(result))
     assert isinstance(distributed, NeighborhoodAccuracy)
     assert distributed.get_absolute_accuracy(exact=True) == local.get_absolute_accuracy(exact=True)
     assert distributed.get_relative_accuracy_rate(exact=True) == local.get_relative_accuracy_rate(exact=True)
@@ -97,7 +97,7 @@ def test_weights_partitioned_like_the_data(client):
     assert weighted == Evaluation.from_indicators(actual, predicted, sample_weight=counts).compact()
     accuracy = evalkit_dask.aa_rar(da.from_array(actual, chunks=2_000), da.from_array(predicted, chunks=2_000),
                                    sample_weight=da.from_array(counts, chunks=2_000))  # fmt: skip
-    local = NeighborhoodSystem(Covering.from_indicator(actual)).evaluate(Covering.from_indicator(predicted), sample_weight=counts)
+    local = NeighborhoodSystem(Covering.from_indicators(actual)).evaluate(Covering.from_indicators(predicted), sample_weight=counts)
     assert accuracy.get_relative_accuracy_rate(exact=True) == local.get_relative_accuracy_rate(exact=True)
     frame = pd.DataFrame({"actual": ["a|b", "c", "a"] * 300, "predicted": ["a", "c|b", ""] * 300, "w": [1, 2, 3] * 300})
     table = dd.from_pandas(frame, npartitions=3)

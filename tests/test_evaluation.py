@@ -331,7 +331,7 @@ def test_repr():
 
 
 def test_shapes_must_match():
-    with pytest.raises(InputShapeError, match="'predicted' has shape \\(2, 3\\) but 'actual' has shape \\(2, 2\\)"):
+    with pytest.raises(InputShapeError, match="'y_pred' has shape \\(2, 3\\) but 'y_true' has shape \\(2, 2\\)"):
         Evaluation.from_indicators(np.zeros((2, 2)), np.zeros((2, 3)))
     with pytest.raises(InputShapeError, match="2-D"):
         Evaluation.from_indicators([0, 1], [0, 1])
@@ -344,9 +344,9 @@ def test_shapes_must_match():
 
 
 def test_indicators_must_be_zero_or_one():
-    with pytest.raises(InvalidValueError, match="'predicted' must hold only 0 and 1"):
+    with pytest.raises(InvalidValueError, match="'y_pred' must hold only 0 and 1"):
         Evaluation.from_indicators(np.zeros((2, 2)), np.array([[0, 2], [1, 0]]))
-    with pytest.raises(InvalidValueError, match="'actual'"):
+    with pytest.raises(InvalidValueError, match="'y_true'"):
         Evaluation.from_indicators(np.array([[0.5, 1.0]]), np.zeros((1, 2)))
 
 
@@ -355,7 +355,7 @@ def test_label_sets_must_be_collections_and_of_equal_length():
         Evaluation.from_label_sets([{"a"}, "ab"], [{"a"}, {"b"}])
     with pytest.raises(InputLengthError):
         Evaluation.from_label_sets([{"a"}], [{"a"}, set()])
-    with pytest.raises(UnknownLabelError, match="'predicted' contains 'z'"):
+    with pytest.raises(UnknownLabelError, match="'y_pred' contains 'z'"):
         Evaluation.from_label_sets([{"a"}], [{"z"}], labels=["a"])
     with pytest.raises(InputShapeError, match="from_indicators"):
         Evaluation.from_label_sets(np.zeros((2, 2)), np.zeros((2, 2)))
@@ -363,7 +363,7 @@ def test_label_sets_must_be_collections_and_of_equal_length():
 
 def test_bad_scores_thresholds_and_top_k():
     actual = np.zeros((2, 2), dtype=bool)
-    with pytest.raises(InvalidValueError, match="'scores' must be finite"):
+    with pytest.raises(InvalidValueError, match="'y_score' must be finite"):
         Evaluation.from_scores(actual, [[0.1, np.nan], [0.2, 0.3]])
     with pytest.raises(InvalidArgumentError, match="not both"):
         Evaluation.from_scores(actual, np.zeros((2, 2)), threshold=0.5, top_k=1)

@@ -154,8 +154,8 @@ def test_set_based_and_matrix_based_agree(ideal_rows, data):
     m = len(ideal_rows[0])
     result_rows = data.draw(st.one_of(st.just(ideal_rows), st.lists(st.lists(st.booleans(), min_size=m, max_size=m), min_size=len(ideal_rows), max_size=len(ideal_rows))))
     universe = [f"e{i}" for i in range(len(ideal_rows))]
-    ideal = Covering.from_indicator(np.array(ideal_rows), universe=universe)
-    result = Covering.from_indicator(np.array(result_rows), universe=universe)
+    ideal = Covering.from_indicators(np.array(ideal_rows), universe=universe)
+    result = Covering.from_indicators(np.array(result_rows), universe=universe)
     accuracy = NeighborhoodSystem(ideal).evaluate(result)
     t_pos, total, t_neg, terms = reference(ideal, result)
     assert (accuracy.get_t_pos(), accuracy.get_ideal_total(), accuracy.get_t_neg()) == (t_pos, total, t_neg)
@@ -178,7 +178,7 @@ def test_set_based_and_matrix_based_agree(ideal_rows, data):
 def test_the_case_formulas_agree_with_the_unified_one_for_coverings(ideal_rows, data):
     m = len(ideal_rows[0])
     result_rows = data.draw(st.lists(st.lists(st.booleans(), min_size=m, max_size=m), min_size=len(ideal_rows), max_size=len(ideal_rows)))
-    ideal, result = Covering.from_indicator(np.array(ideal_rows)), Covering.from_indicator(np.array(result_rows))
+    ideal, result = Covering.from_indicators(np.array(ideal_rows)), Covering.from_indicators(np.array(result_rows))
     accuracy = NeighborhoodSystem(ideal).evaluate(result)
     assert (accuracy.get_case() is not None) == (ideal.is_covering() and result.is_covering())
     if accuracy.get_case() is not None:
@@ -199,9 +199,9 @@ def test_the_case_formula_can_differ_when_the_result_is_no_covering():
 @given(families)
 def test_the_theorem_construction_of_d_and_its_relation_to_the_overlapped_elements(rows):
     """Theorem D equals the overlapped elements, minus those whose blocks are all one set repeated."""
-    covering = Covering.from_indicator(np.array(rows), universe=[f"e{i}" for i in range(len(rows))])
+    covering = Covering.from_indicators(np.array(rows), universe=[f"e{i}" for i in range(len(rows))])
     blocks = covering.to_sets()
-    repeated = {r for r in covering.universe if len(covering.subscripts(r)) >= 2 and len({blocks[j - 1] for j in covering.subscripts(r)}) == 1}
+    repeated = {r for r in covering.universe if len(covering.subscripts(r)) >= 2 and len({blocks[j] for j in covering.subscripts(r)}) == 1}  # labels are the columns 0 .. m-1
     assert covering.theorem_overlapped_elements() == covering.overlapped_elements() - repeated
 
 
@@ -226,7 +226,7 @@ def test_derived_covering_and_kinds():
 
 def test_conversions_round_trip():
     c = Covering(U, COVERING, labels=["x", "y", "z"])
-    assert Covering.from_indicator(c.to_indicator(), universe=U, labels=["x", "y", "z"]) == c
+    assert Covering.from_indicators(c.to_indicators(), universe=U, labels=["x", "y", "z"]) == c
     assert Covering.from_label_sets(c.to_label_sets(), universe=U, labels=["x", "y", "z"]) == c
     assert c.to_label_sets()[0] == {"y", "z"}  # a is in blocks y and z
     partition = Covering.from_labels(["p", "q", "p"])
@@ -288,7 +288,7 @@ def test_errors_name_what_is_wrong():
     with pytest.raises(LabelMismatchError, match="universe"):
         ideal.evaluate(Covering("abcdefh", METHOD_1[:2] + [{"a"}]))
     with pytest.raises(InvalidValueError):
-        Covering.from_indicator([[0, 2]])
+        Covering.from_indicators([[0, 2]])
     with pytest.raises(InvalidTypeError):
         ideal.evaluate([{"a"}])
 
@@ -315,7 +315,7 @@ def test_the_counts_of_an_evaluation_give_the_same_accuracy(ideal_rows, data):
     m = len(ideal_rows[0])
     result_rows = data.draw(st.lists(st.lists(st.booleans(), min_size=m, max_size=m), min_size=len(ideal_rows), max_size=len(ideal_rows)))
     ideal, result = np.array(ideal_rows), np.array(result_rows)
-    direct = NeighborhoodSystem(Covering.from_indicator(ideal)).evaluate(Covering.from_indicator(result))
+    direct = NeighborhoodSystem(Covering.from_indicators(ideal)).evaluate(Covering.from_indicators(result))
     cut = len(ideal) // 2
     streamed = Evaluation.from_indicators(ideal[:cut], result[:cut]) + Evaluation.from_indicators(ideal[cut:], result[cut:])
     for evaluation in (Evaluation.from_indicators(ideal, result), streamed, streamed.compact()):
@@ -335,7 +335,7 @@ def test_the_counts_of_an_evaluation_give_the_same_accuracy(ideal_rows, data):
 
 def test_a_bool_indicator_is_used_without_a_copy_and_never_changed():
     matrix = np.array([[True, False], [False, True]])
-    covering = Covering.from_indicator(matrix)
+    covering = Covering.from_indicators(matrix)
     assert np.shares_memory(covering._dense, matrix) and matrix.flags.writeable
     with pytest.raises(ValueError):
         covering._dense[0, 0] = False

@@ -83,7 +83,7 @@ def test_a_user_t_norm_is_checked_and_used():
 
 @pytest.mark.parametrize("bad", [1.2, -0.1, np.nan])
 def test_degrees_outside_the_unit_interval(bad):
-    with pytest.raises(InvalidValueError, match="'predicted' must hold degrees in \\[0, 1\\]"):
+    with pytest.raises(InvalidValueError, match="'y_pred' must hold degrees in \\[0, 1\\]"):
         Evaluation.from_soft([[0.5, 0.5]], [[0.5, bad]])
 
 
