@@ -8,7 +8,7 @@ label sets (separated by ``--separator``); ``--score COLUMN`` turns a score into
 prediction with ``--threshold``. Output as text, Markdown, JSON or CSV, to the terminal or
 ``--output``; ``--plot FILE.png`` draws the confusion matrix (or per-class bars).
 
-``evalkit aa-rar FILE`` prints the absolute accuracy and relative accuracy rate (seed 000) of a
+``evalkit aa-rar FILE`` prints the absolute accuracy and relative accuracy rate (the neighborhood-system criterion) of a
 result against the ideal label sets (``--exact`` shows the fractions).
 
 Files are read in batches: memory is bounded by the counts, not by the file. Every bad input
@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
 
     aa_rar = commands.add_parser("aa-rar", help="absolute accuracy and relative accuracy rate (neighborhood systems)",
-                                 description="AA and RAR of a result against the ideal label sets; no file: seed 000's Table 1.")  # fmt: skip
+                                 description="AA and RAR of a result against the ideal label sets; no file: Table 1 of the neighborhood-system paper.")  # fmt: skip
     _input_options(aa_rar, "ideal", "result")
     aa_rar.add_argument("--separator", default="|", help="label-set separator (default '|')")
     aa_rar.add_argument("--exact", action="store_true", help="also show AA and RAR as exact fractions")

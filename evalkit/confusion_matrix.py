@@ -438,7 +438,7 @@ class ConfusionMatrix(CellsResult):
         return formulas.matrix_accuracy(self._counts)
 
     def get_correlation_coefficient(self, class_idx: int) -> float:
-        """The per-class correlation coefficient of seed 003 for ``class_idx``.
+        """The per-class correlation coefficient of the protein-function study's table for ``class_idx``.
 
         MCC with the true negatives taken as the other classes' diagonal (see
         ``evalkit.formulas.diagonal_correlation_coefficient``).

@@ -17,7 +17,8 @@ versicolor and virginica), not the output of a published model.
 
 
 NEIGHBORHOOD_EXAMPLE_NAME = "neighborhood_table1.csv"
-"""Table 1 of seed 000 as label sets (``|``-separated): columns element, ideal, method_1, method_2."""
+"""Table 1 of the neighborhood-system paper ("New perspective on the classification accuracy
+based on neighborhood system") as label sets (``|``-separated): columns element, ideal, method_1, method_2."""
 
 
 def example_path(name: str = EXAMPLE_NAME) -> Path:

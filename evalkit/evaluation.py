@@ -1,6 +1,7 @@
 """Evaluation: any classification result as indicator cells, every measure in every setting.
 
-The unified algebraic framework (seed 002, ``shared/spec/algebraic.md``): actual and
+The unified algebraic framework (R. C. Prati, "A Unified Algebraic Framework for Classification
+Performance Evaluation"): actual and
 predicted results are ``n x m`` indicator matrices ``A`` and ``P`` (samples x labels), the
 cells are ``TP = A∘P``, ``FP = Ā∘P``, ``FN = A∘P̄``, ``TN = Ā∘P̄``, and every binary measure
 ``M(tp, fp, fn, tn)`` extends through three sums: ``σ1`` (micro), ``σm`` (per class: macro,

@@ -1,6 +1,6 @@
 """Neighborhood systems: absolute accuracy (AA) and relative accuracy rate (RAR).
 
-Seed 000 ("New perspective on the classification accuracy based on neighborhood system")
+The neighborhood-system paper ("New perspective on the classification accuracy based on neighborhood system")
 judges a classification result ``P' = (P'_1, …, P'_m)`` against the ideal one
 ``P = (P_1, …, P_m)``, both families of subsets of one universe ``U`` (block ``i`` holds the
 samples with label ``i``), so that single-label (partition) and multi-label (covering) results
@@ -21,7 +21,7 @@ sets), and keeps the paper's set-based API on top.
 Examples:
     >>> ideal = Covering("abcdefg", [{"b", "c", "d"}, {"e", "f"}, {"a", "g"}])
     >>> result = Covering("abcdefg", [{"b", "c"}, {"e", "f"}, {"a", "d", "g"}])
-    >>> accuracy = NeighborhoodSystem(ideal).evaluate(result)  # seed 000, Example 1
+    >>> accuracy = NeighborhoodSystem(ideal).evaluate(result)  # the paper's Example 1
     >>> accuracy.get_absolute_accuracy(exact=True), accuracy.get_relative_accuracy_rate(exact=True)
     (Fraction(6, 7), Fraction(6, 1))
 """
@@ -187,7 +187,7 @@ class Covering:
 
     @classmethod
     def from_label_sets(cls, label_sets: Any, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
-        """A family from one label set per element (multi-label data, like Table 1 of seed 000).
+        """A family from one label set per element (multi-label data, like Table 1 of the neighborhood-system paper).
 
         Examples:
             >>> table_1 = [{2, 3}, {1}, {1}, {1}, {2}, {2}, {3}]
@@ -360,7 +360,7 @@ class Covering:
         return frozenset(self.universe[i] for i in np.flatnonzero(self._row_counts() >= 2))
 
     def theorem_overlapped_elements(self) -> frozenset:
-        """``D`` built as the seed's Theorem does: ``∪{Y ∈ cov(C) | Y ⊂ K for some K ∈ C}``.
+        """``D`` built as the paper's Theorem does: ``∪{Y ∈ cov(C) | Y ⊂ K for some K ∈ C}``.
 
         ``⊂`` is a proper subset (with ``⊆`` every neighborhood would qualify). It equals
         ``overlapped_elements`` unless two blocks are equal as sets: an element whose
@@ -556,7 +556,7 @@ class NeighborhoodSystem:
 
 @attrs.frozen(eq=False, slots=False)
 class NeighborhoodAccuracy:
-    """The accuracy of a result against the ideal one, by seed 000's criterion, with getters.
+    """The accuracy of a result against the ideal one, by the neighborhood-system criterion, with getters.
 
     Made by ``NeighborhoodSystem.evaluate``, or from the counts of an
     ``Evaluation`` (``from_evaluation``: streamed or distributed data). Per
@@ -727,7 +727,7 @@ class NeighborhoodAccuracy:
     # comparison (Remarks 3 and 4)
 
     def compare(self, other: NeighborhoodAccuracy, *, criterion: str = "auto") -> str:
-        """Compare two methods on the same ideal result (Remarks 3 and 4 of seed 000).
+        """Compare two methods on the same ideal result (Remarks 3 and 4 of the neighborhood-system paper).
 
         By one criterion: ``"more accurate"`` when none of its measures is lower and one is
         higher, ``"as accurate"`` when all are equal, ``"less accurate"`` the other way round,

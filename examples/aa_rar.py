@@ -1,4 +1,4 @@
-"""AA and RAR (neighborhood systems, seed 000): one criterion for single- and multi-label results."""
+"""AA and RAR (the neighborhood-system paper): one criterion for single- and multi-label results."""
 
 from evalkit import Covering, NeighborhoodSystem
 

@@ -27,5 +27,5 @@ def evalkit(*arguments: str) -> str:
 evalkit("report", str(predictions))
 evalkit("report", str(predictions), "--format", "markdown", "--measures", "precision,recall,f1_score")
 evalkit("report", str(predictions), "--labels", "spam,ham,phishing", "--format", "csv")
-evalkit("aa-rar", "--exact")  # seed 000's Table 1, bundled with evalkit
+evalkit("aa-rar", "--exact")  # Table 1 of the neighborhood-system paper, bundled with evalkit
 evalkit("report", str(folder / "missing.csv"))  # a bad input: one line on stderr, exit status 2
