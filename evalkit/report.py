@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 
 from evalkit._validation import check_choice, show
-from evalkit.averaging import Averaged, CellsResult, average_cells, per_entry, resolve_measure
+from evalkit.averaging import Averaged, CellsResult, average_cells, check_undefined, per_entry, resolve_measure
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 from evalkit.formulas import Measure
 
@@ -95,6 +95,7 @@ class Report:
         summary: ``{"accuracy": ..., ...}``: whole-result measures.
         confusion: the confusion matrix of small single-label results (``None`` otherwise).
         headers: the column titles, one per measure.
+        undefined: the undefined-value policy of the averages.
     """
 
     measures: tuple[str, ...]
@@ -106,13 +107,17 @@ class Report:
     summary: dict
     confusion: Any = None
     headers: tuple[str, ...] = ()
+    undefined: str = "exclude"
 
     def _titles(self) -> list[str]:
         return list(self.headers) or list(self.measures)
 
     def row_name(self, name: str) -> str:
-        """An average row's name, saying how many values it left out: ``macro avg (9 of 10 classes)``."""
+        """An average row's name, saying how many values it left out (under the ``"exclude"``
+        policy): ``macro avg (9 of 10 classes)``."""
         values = self.averages[name]
+        if self.undefined != "exclude":
+            return name
         left_out = [value for value in values if isinstance(value, Averaged) and value.n_defined < value.n_values]
         if not left_out:
             return name
@@ -260,7 +265,7 @@ def build_report(
     total = sum(support.values())
     confusion = source.confusion_matrix() if source.report_averages() == ("micro", "macro", "weighted") and len(labels) <= MATRIX_LIMIT else None
     headers = tuple(_header(measure) for measure in resolved)
-    return Report(names, labels, per_class, support, averages, total, source.whole_measures(), confusion, headers)
+    return Report(names, labels, per_class, support, averages, total, source.whole_measures(), confusion, headers, check_undefined(undefined))
 
 
 def classification_report(
