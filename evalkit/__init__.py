@@ -15,6 +15,7 @@ from evalkit.averaging import Averaged
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.costs import CostMatrix
+from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.evaluation_metrics import EvaluationMetrics
 from evalkit.hierarchy import Hierarchy
@@ -33,6 +34,7 @@ __all__ = [
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
     "Stats",
+    "ThresholdCurve",
     "__version__",
     "exceptions",
     "formulas",

@@ -20,7 +20,7 @@ import numpy as np
 
 from evalkit.exceptions import CountOverflowError
 
-__all__ = ["EXACT_FLOAT_SUM", "MAX_COUNT", "check_count_total", "weighted_bincount", "weighted_sum"]
+__all__ = ["EXACT_FLOAT_SUM", "MAX_COUNT", "check_count_total", "exact_row_sums", "weighted_bincount", "weighted_sum"]
 
 
 EXACT_FLOAT_SUM = 2**53
@@ -80,8 +80,8 @@ def weighted_bincount(index: np.ndarray, weights: np.ndarray | None, length: int
     """
     if weights is None:
         return np.bincount(index, minlength=length)
-    if weights.dtype.kind == "f":
-        return np.bincount(index, weights=weights, minlength=length)
+    if weights.dtype.kind == "f":  # (numpy gives int64 zeros for no entries: float counts stay float)
+        return np.bincount(index, weights=weights, minlength=length).astype(np.float64, copy=False)
     total = weighted_sum(weights, None)
     if total < EXACT_FLOAT_SUM:
         return np.bincount(index, weights=weights, minlength=length).astype(np.int64)
@@ -90,3 +90,20 @@ def weighted_bincount(index: np.ndarray, weights: np.ndarray | None, length: int
     return out
 
 
+
+
+def exact_row_sums(values: np.ndarray) -> np.ndarray:
+    """Row sums of a 2-D array of counts that never wrap: int64 while every sum fits, exact
+    Python integers (an object array) beyond; float rows sum in float64.
+
+    Examples:
+        >>> exact_row_sums(np.array([[2**62, 2**62], [1, 2]])).tolist()
+        [9223372036854775808, 3]
+    """
+    if values.dtype.kind not in "biu":
+        return values.sum(axis=1)
+    values = values.astype(np.int64, copy=False)
+    high = int(np.abs(values).max()) if values.size else 0
+    if high * max(values.shape[1], 1) <= MAX_COUNT:
+        return values.sum(axis=1)
+    return np.array([sum(row) for row in values.tolist()], dtype=object)

@@ -38,6 +38,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit._exact import exact_row_sums
 from evalkit._labels import check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.cells import Cells
@@ -62,14 +63,17 @@ __all__ = [
     "Averaged",
     "Summary",
     "average_cells",
+    "average_rows",
     "check_undefined",
     "mean_of",
+    "mean_rows",
     "mean_of_ratios",
     "per_entry",
     "ratio",
     "resolve_measure",
     "summarize",
     "summarize_rows",
+    "support_weights",
 ]
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
@@ -160,16 +164,46 @@ def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> 
             raise InvalidArgumentError(f"'weights' must have {values.size} entries, got {weights.size}")
         present = weights > 0  # an entry of weight 0 stands for nothing, not for an undefined value
         values, weights = values[present], weights[present]
-    defined = ~np.isnan(values)
-    n_defined = int(np.count_nonzero(defined))
-    filled, counted = _apply_policy(values, defined, policy)
-    kept, kept_weights = filled[counted], None if weights is None else weights[counted]
-    if kept_weights is None:
-        mean = kept.mean() if kept.size else math.nan
-    else:
-        total = kept_weights.sum()
-        mean = (kept * kept_weights).sum() / total if total > 0 else math.nan
+    n_defined = int(np.count_nonzero(~np.isnan(values)))
+    mean = mean_rows(values[None, :], None if weights is None else weights[None, :], undefined=policy)[0]
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
+
+
+def mean_rows(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> np.ndarray:
+    """``mean_of`` for every row of a 2-D array at once: one mean per row.
+
+    Args:
+        values: ``rows x entries``, NaN where undefined.
+        weights: one weight per entry (``rows x entries``, or one row for all rows); an entry
+            of weight 0 is left out; ``None`` for equal weights.
+        undefined: the policy.
+
+    Examples:
+        >>> mean_rows([[0.5, float("nan")], [1.0, 0.0]], [1, 3]).tolist()
+        [0.5, 0.25]
+    """
+    policy = check_undefined(undefined)
+    values = np.asarray(values, dtype=np.float64)
+    filled, counted = _apply_policy(values, ~np.isnan(values), policy)
+    if weights is None:
+        weights = np.ones(values.shape)
+    else:
+        weights = np.broadcast_to(np.asarray(weights, dtype=np.float64), values.shape)
+        counted = counted & (weights > 0)
+    total = np.where(counted, weights, 0.0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sums = np.where(counted, filled * weights, 0.0).sum(axis=1)
+        return np.where(total > 0, sums / np.where(total > 0, total, 1.0), np.nan)
+
+
+def support_weights(values: np.ndarray, support: Any, policy: str) -> np.ndarray:
+    """The weights of a ``"weighted"`` average: the support of each class, or equal weights in a
+    row where no class that counts under the policy has support (scikit-learn's plain mean
+    there, not NaN by accident)."""
+    support = np.broadcast_to(np.asarray(support, dtype=np.float64), values.shape)
+    _, counted = _apply_policy(values, ~np.isnan(values), policy)
+    unsupported = ~np.any(counted & (support > 0), axis=-1, keepdims=True)
+    return np.where(unsupported, 1.0, support)
 
 
 def ratio(numerator: Any, denominator: Any, *, exact: bool = False) -> float | Fraction:
@@ -299,13 +333,33 @@ def average_cells(
             raise InvalidArgumentError(f"average='samples' needs per-sample counts, which {show(per_class)} lacks")
         return mean_of(per_sample.evaluate_rows(measure, **parameters), per_sample.row_weights(), undefined=undefined)
     values = np.asarray(per_class.evaluate(measure, **parameters), dtype=np.float64)
-    weights = None
-    if average == "weighted":
-        weights = np.asarray(per_class.support, dtype=np.float64)
-        _, counted = _apply_policy(values, ~np.isnan(values), check_undefined(undefined))
-        if not np.any(weights[counted]):
-            weights = None  # no class that counts has support: the plain mean (scikit-learn's value), not NaN by accident
+    weights = support_weights(values, per_class.support, check_undefined(undefined)) if average == "weighted" else None
     return mean_of(values, weights, undefined=undefined)
+
+
+def average_rows(
+    measure: Measure, cells: Cells, average: str, *, undefined: Any = "exclude", parameters: dict[str, Any] | None = None
+) -> np.ndarray:
+    """``average_cells`` for many rows of class cells at once (cells of shape ``rows x classes``,
+    such as every class at every threshold of a curve): one micro, macro or weighted average
+    per row, exact sums for integer cells.
+
+    Examples:
+        >>> from evalkit.formulas import get_measure
+        >>> cells = Cells(tp=[[1, 0], [2, 1]], fp=[[0, 1], [1, 1]], fn=[[1, 1], [0, 0]], tn=[[2, 2], [1, 2]])
+        >>> average_rows(get_measure("recall"), cells, "micro").tolist()
+        [0.3333333333333333, 1.0]
+    """
+    parameters = dict(parameters or {})
+    check_measure_parameters(measure, parameters)
+    check_choice("average", average, AVERAGES[:3])
+    if average == "micro":
+        totals = Cells(*(exact_row_sums(np.asarray(row)) for row in cells.rows()))
+        return np.asarray(totals.evaluate(measure, **parameters), dtype=np.float64)
+    policy = check_undefined(undefined)
+    values = np.asarray(cells.evaluate(measure, **parameters), dtype=np.float64)
+    weights = support_weights(values, cells.support, policy) if average == "weighted" else None
+    return mean_rows(values, weights, undefined=policy)
 
 
 def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
@@ -434,6 +488,18 @@ class CellsResult:
             chance = 1 / present.size
             score = (score - chance) / (1 - chance) if chance < 1 else math.nan
         return score
+
+    def class_metrics(self, metrics_class: type | None = None) -> list:
+        """One ClassificationMetrics (or ``metrics_class``) object per class, labelled."""
+        if metrics_class is None:
+            from evalkit.classification_metrics import (
+                ClassificationMetrics as metrics_class,  # the objects sit above this layer
+            )
+        cells = self.class_cells
+        return [
+            metrics_class.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)
+            for k, label in enumerate(self.labels)
+        ]
 
     # ----------------------------------------------------------------------------------------
     # any measure per class and averaged

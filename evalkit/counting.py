@@ -485,6 +485,8 @@ def _integer_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
         start = low
     else:
         return _unique_positions(arrays, as_values)
+    # booleans index as 0/1 through a uint8 view (a bool array would index as a mask)
+    arrays = [array.view(np.uint8) if array.dtype.kind == "b" else array for array in arrays]
     positions = [array.astype(np.intp, copy=False) - start if start else array for array in arrays]
     seen = [np.zeros(high - start + 1, dtype=bool) for _ in arrays]
     for flags, where in zip(seen, positions):

@@ -118,15 +118,6 @@ class Evaluation(SettingConstructors, CellsResult):
     # ----------------------------------------------------------------------------------------
     # Java-style objects
 
-    def class_metrics(self, metrics_class: type | None = None) -> list:
-        """One ClassificationMetrics (or ``metrics_class``) object per class, labelled."""
-        metrics_class = metrics_class or ClassificationMetrics
-        cells = self.class_cells
-        return [
-            metrics_class.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)
-            for k, label in enumerate(self.labels)
-        ]
-
     def sample_metrics(self, indices: Any = None, metrics_class: type | None = None) -> list:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
         self._ordered("sample_metrics")

@@ -34,35 +34,50 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._validation import check_choice, show
-from evalkit.averaging import AVERAGES
+from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit.averaging import AVERAGES, mean_of
+from evalkit.counting import encode
+from evalkit.curves import ThresholdCurve, one_vs_one_roc_auc
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import (
     EmptyInputError,
+    InputLengthError,
     InputShapeError,
     InvalidArgumentError,
     InvalidValueError,
     UndefinedMetricWarning,
+    UnknownLabelError,
     UnsupportedSettingError,
 )
-from evalkit.formulas import check_beta, get_measure, matrix_cohen_kappa
+from evalkit.formulas import Measure, check_beta, get_measure, matrix_cohen_kappa
+from evalkit.scoring import brier_losses, log_losses, top_k_hits
 from evalkit.settings import is_sparse
 
 __all__ = [
     "accuracy_score",
+    "average_precision_score",
     "balanced_accuracy_score",
+    "brier_score_loss",
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
+    "confusion_matrix_at_thresholds",
+    "det_curve",
     "f1_score",
     "fbeta_score",
     "hamming_loss",
     "jaccard_score",
+    "log_loss",
     "matthews_corrcoef",
+    "metric_at_thresholds",
     "multilabel_confusion_matrix",
+    "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
+    "roc_auc_score",
+    "roc_curve",
+    "top_k_accuracy_score",
     "zero_one_loss",
 ]
 
@@ -595,3 +610,516 @@ def classification_report(
             text += row_format.format(heading, *values, width=width, digits=digits)
     return text
 
+
+
+# --------------------------------------------------------------------------------------------
+# scores: curves, areas and thresholds (from evalkit.curves)
+
+_ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
+_NO_POSITIVES = "No positive class found in y_true, recall is set to one for all thresholds."
+
+
+def _binary_scores(y_score: Any) -> np.ndarray:
+    """1-D scores (an ``n x 1`` column is raveled, as scikit-learn's ``column_or_1d`` does)."""
+    scores = np.asarray(y_score)
+    if scores.ndim == 2 and scores.shape[1] == 1:
+        scores = scores.ravel()
+    if scores.ndim != 1:
+        raise InputShapeError(f"'y_score' must be 1-D scores of the positive class, got shape {scores.shape}")
+    return scores
+
+
+def _binary_truth(y_true: Any) -> Any:
+    truth = y_true if isinstance(y_true, (list, tuple)) else np.asarray(y_true)
+    if isinstance(truth, np.ndarray) and truth.ndim == 2 and truth.shape[1] == 1:
+        truth = truth.ravel()
+    if isinstance(truth, np.ndarray) and truth.ndim != 1:
+        raise InputShapeError(f"'y_true' must be 1-D labels of a binary problem, got shape {truth.shape}")
+    return truth
+
+
+def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
+    return ThresholdCurve.from_scores(_binary_truth(y_true), _binary_scores(y_score), pos_label=pos_label, sample_weight=sample_weight)
+
+
+def confusion_matrix_at_thresholds(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(tns, fps, fns, tps, thresholds)`` at every distinct score, highest first, as
+    scikit-learn's ``confusion_matrix_at_thresholds`` (float counts; integer counts and any
+    measure of them come from ``evalkit.ThresholdCurve``).
+
+    Examples:
+        >>> tns, fps, fns, tps, thresholds = confusion_matrix_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> tps.tolist(), thresholds.tolist()
+        ([1.0, 1.0, 2.0, 2.0], [0.8, 0.4, 0.35, 0.1])
+    """
+    curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    tp, fp, fn, tn = (np.asarray(row, dtype=np.float64) for row in curve.cells().rows())
+    return tn, fp, fn, tp, curve.thresholds().copy()
+
+
+def roc_curve(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fpr, tpr, thresholds)`` from the point ``(0, 0)`` at threshold ``inf``, as
+    scikit-learn's ``roc_curve``.
+
+    Examples:
+        >>> fpr, tpr, thresholds = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> fpr.tolist(), tpr.tolist()
+        ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    if curve.negatives[0] <= 0:
+        warnings.warn("No negative samples in y_true, false positive value should be meaningless", UndefinedMetricWarning, stacklevel=2)
+    if curve.positives[0] <= 0:
+        warnings.warn("No positive samples in y_true, true positive value should be meaningless", UndefinedMetricWarning, stacklevel=2)
+    return curve.roc(drop_intermediate=drop_intermediate)
+
+
+def precision_recall_curve(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(precision, recall, thresholds)`` with thresholds rising and a last point (1, 0), as
+    scikit-learn's ``precision_recall_curve`` (recall 1 with a warning when there is no
+    positive sample).
+
+    Examples:
+        >>> precision, recall, thresholds = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> precision.round(3).tolist(), recall.tolist()
+        ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
+    """
+    curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    precision, recall, thresholds = curve.precision_recall(drop_intermediate=drop_intermediate)
+    if curve.positives[0] <= 0:
+        warnings.warn(_NO_POSITIVES, UserWarning, stacklevel=2)
+        recall[:-1] = 1.0
+    return np.nan_to_num(precision, nan=0.0), recall, thresholds
+
+
+def det_curve(
+    y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fpr, fnr, thresholds)`` of the detection error tradeoff, as scikit-learn's ``det_curve``.
+
+    Raises:
+        InvalidValueError: ``y_true`` has one class only.
+
+    Examples:
+        >>> fpr, fnr, thresholds = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> fpr.tolist(), fnr.tolist(), thresholds.tolist()
+        ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
+    """
+    curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
+    if curve.positives[0] <= 0 or curve.negatives[0] <= 0:
+        raise InvalidValueError("Only one class is present in y_true. Detection error tradeoff curve is not defined in that case.")
+    return curve.det(drop_intermediate=drop_intermediate)
+
+
+def _score_target(y_true: Any, y_score: Any) -> tuple[str, Any, np.ndarray, tuple]:
+    """``(kind, truth, scores, classes)``: kind ``"binary"``, ``"multiclass"`` or ``"multilabel"``
+    as scikit-learn's ``type_of_target`` says; classes are the sorted labels of label data."""
+    kind, truth = _as_target(y_true, "y_true")
+    scores = np.asarray(y_score)
+    if kind == "indicators":
+        if is_sparse(truth):
+            truth = np.asarray(truth.toarray())
+        if scores.shape != truth.shape:
+            raise InputShapeError(f"'y_score' has shape {scores.shape} but 'y_true' has shape {truth.shape}")
+        return "multilabel", truth, scores, ()
+    if len(truth) == 0:
+        raise EmptyInputError("'y_true' and 'y_score' are empty: at least one sample is needed")
+    classes = Evaluation.from_labels(truth, truth).labels
+    return ("binary" if len(classes) <= 2 else "multiclass"), truth, scores, classes
+
+
+def _sklearn_average(curve: ThresholdCurve, values: np.ndarray, average: Any, sample_weight: Any) -> Any:
+    """Per-class areas averaged as scikit-learn does: NaN propagates; a class of no support
+    counts nothing in ``"weighted"``, which is 0 when no class has support."""
+    if average is None:
+        return values
+    if average == "weighted":
+        if not np.any(curve.positives > 0):
+            return 0.0
+        return float(mean_of(values, curve.positives, undefined="nan"))
+    return float(mean_of(values, undefined="nan"))
+
+
+def _per_class_areas(curve: ThresholdCurve, area: str, max_fpr: Any) -> np.ndarray:
+    """Each class's ROC AUC (NaN and a warning for a class of one kind of sample) or average
+    precision (0 and a warning for a class without positives), as scikit-learn gives them."""
+    if area == "roc_auc":
+        values = np.asarray(curve.roc_auc(average=None, max_fpr=max_fpr), dtype=np.float64).reshape(-1)
+        if np.any((curve.positives <= 0) | (curve.negatives <= 0)):
+            warnings.warn(_ONE_CLASS, UndefinedMetricWarning, stacklevel=4)
+        return values
+    values = np.asarray(curve.average_precision(average=None), dtype=np.float64).reshape(-1)
+    if np.any(curve.positives <= 0):
+        warnings.warn(_NO_POSITIVES, UserWarning, stacklevel=4)
+    return np.where(curve.positives <= 0, 0.0, values)
+
+
+def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: Any, sample_weight: Any, max_fpr: Any = None) -> Any:
+    """An area of multi-label (or binarised multi-class) data under every scikit-learn average."""
+    if average == "samples":  # one curve per sample over its labels, averaged with the sample weights
+        by_sample = ThresholdCurve.from_scores(truth.T, scores.T)
+        values = _per_class_areas(by_sample, area, max_fpr)
+        weight = None if sample_weight is None else check_sample_weight(sample_weight, len(truth))
+        return float(mean_of(values, weight, undefined="nan"))
+    curve = ThresholdCurve.from_scores(truth, scores, sample_weight=sample_weight)
+    if average == "micro":
+        return _per_class_areas(curve.micro(), area, max_fpr)[0]
+    if average == "weighted" and not np.any(curve.positives > 0):
+        return 0.0
+    return _sklearn_average(curve, _per_class_areas(curve, area, max_fpr), average, sample_weight)
+
+
+def roc_auc_score(
+    y_true: Any, y_score: Any, *, average: str | None = "macro", sample_weight: Any = None, max_fpr: float | None = None,
+    multi_class: str = "raise", labels: Sequence[Any] | None = None,
+) -> Any:  # fmt: skip
+    """Area under the ROC curve, as scikit-learn's ``roc_auc_score``: binary scores,
+    multi-label indicators (every ``average``), or multi-class probabilities with
+    ``multi_class="ovr"`` (one-vs-rest; ``"micro"``, ``"macro"``, ``"weighted"``) or ``"ovo"``
+    (Hand and Till; ``"macro"``, ``"weighted"``). ``max_fpr`` gives McClish's standardised
+    partial AUC (binary only). A class with one kind of sample gives NaN and a warning.
+
+    Unlike scikit-learn, ``multi_class="ovo"`` accepts ``sample_weight``.
+
+    Examples:
+        >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        0.75
+        >>> roc_auc_score([0, 1, 2, 2], [[0.8, 0.1, 0.1], [0.3, 0.4, 0.3], [0.1, 0.2, 0.7], [0.2, 0.5, 0.3]], multi_class="ovr")
+        0.8472222222222222
+    """
+    if average not in (None, *AVERAGES):
+        raise InvalidArgumentError(f"'average' must be one of None, 'micro', 'macro', 'weighted', 'samples'; got {show(average)}")
+    kind, truth, scores, classes = _score_target(y_true, y_score)
+    multiclass = kind == "multiclass" or (kind == "binary" and scores.ndim == 2 and scores.shape[1] > 2)
+    if multiclass:
+        return _multiclass_roc_auc(truth, scores, labels, multi_class, average, sample_weight, max_fpr)
+    if kind == "multilabel":
+        return _indicator_area(truth, scores, "roc_auc", average, sample_weight, max_fpr)
+    if len(classes) != 2:
+        warnings.warn(_ONE_CLASS, UndefinedMetricWarning, stacklevel=2)
+        return float("nan")
+    return _binary_curve(truth, scores, classes[-1], sample_weight).roc_auc(max_fpr=max_fpr)
+
+
+def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class: str, average: Any, sample_weight: Any, max_fpr: Any) -> Any:
+    if max_fpr is not None and max_fpr != 1:
+        raise InvalidArgumentError(f"partial AUC is not available for multi-class scores: 'max_fpr' must be None, got {show(max_fpr)}")
+    check_choice("multi_class", multi_class, ("ovr", "ovo"))  # the default "raise" asks for a choice
+    if scores.ndim != 2:
+        raise InputShapeError(f"'y_score' must be n x m (one column per class) for multi-class 'y_true', got shape {scores.shape}")
+    if not np.allclose(1, scores.sum(axis=1)):
+        raise InvalidValueError("multi-class ROC AUC needs probabilities: every row of 'y_score' must sum to 1")
+    options = ("micro", "macro", "weighted", None) if multi_class == "ovr" else ("macro", "weighted")
+    if average not in options:
+        raise InvalidArgumentError(f"'average' must be one of {options!r} for multi_class={multi_class!r}; got {show(average)}")
+    if labels is not None:
+        checked = list(labels)
+        if len(set(checked)) != len(checked):
+            raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
+        if checked != sorted(checked):
+            raise InvalidArgumentError(f"'labels' must be ordered (the column order of 'y_score'), got {show(checked)}")
+    if multi_class == "ovo":
+        return one_vs_one_roc_auc(truth, scores, labels, average=average, sample_weight=sample_weight)
+    curve = ThresholdCurve.from_scores(truth, scores, labels, sample_weight=sample_weight)
+    if average == "micro":
+        return _per_class_areas(curve.micro(), "roc_auc", None)[0]
+    return _sklearn_average(curve, _per_class_areas(curve, "roc_auc", None), average, sample_weight)
+
+
+def average_precision_score(
+    y_true: Any, y_score: Any, *, average: str | None = "macro", pos_label: Any = 1, sample_weight: Any = None
+) -> Any:
+    """Average precision ``Σ (R_k - R_{k-1}) P_k`` (the step-wise sum, not the trapezoid), as
+    scikit-learn's ``average_precision_score``: binary, multi-class (one-vs-rest over the
+    labels of ``y_true``) or multi-label scores, every ``average``. A class without positives
+    scores 0 with a warning, as there.
+
+    Examples:
+        >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+        0.8333
+    """
+    if average not in (None, *AVERAGES):
+        raise InvalidArgumentError(f"'average' must be one of None, 'micro', 'macro', 'weighted', 'samples'; got {show(average)}")
+    kind, truth, scores, classes = _score_target(y_true, y_score)
+    if kind == "binary":
+        if len(classes) == 2 and pos_label not in classes:
+            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a valid label: it should be one of {list(classes)!r}")
+        curve = ThresholdCurve.from_scores(
+            _binary_truth(truth), _binary_scores(scores), pos_label=pos_label if pos_label in classes else classes[0],
+            sample_weight=sample_weight,
+        )  # fmt: skip
+        if pos_label not in classes:  # a class that never occurs: no positives
+            warnings.warn(_NO_POSITIVES, UserWarning, stacklevel=2)
+            return 0.0
+        return float(_per_class_areas(curve, "average_precision", None)[0])
+    if pos_label != 1:
+        raise InvalidArgumentError(f"pos_label is fixed to 1 for {kind} 'y_true'; do not set it (got {show(pos_label)})")
+    if kind == "multiclass":
+        if scores.ndim != 2 or scores.shape[1] != len(classes):
+            raise InputShapeError(f"'y_score' must have shape (n_samples, {len(classes)}) for the classes of 'y_true', got {scores.shape}")
+        codes = np.array([classes.index(label) for label in (truth.tolist() if isinstance(truth, np.ndarray) else truth)])
+        truth = np.eye(len(classes), dtype=np.int8)[codes]
+    return _indicator_area(truth, scores, "average_precision", average, sample_weight)
+
+
+def metric_at_thresholds(
+    y_true: Any, y_score: Any, metric_func: Any, *, sample_weight: Any = None, metric_params: dict[str, Any] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(metric_values, thresholds)``: a metric of ``y_pred = (y_score >= threshold)`` at every
+    distinct score, highest first, as scikit-learn's ``metric_at_thresholds``.
+
+    scikit-learn calls the metric once per threshold (n x thresholds work). Here a measure
+    name, or one of these functions of evalkit or scikit-learn with their default
+    ``average="binary"`` (``accuracy_score``, ``precision_score``, ``recall_score``,
+    ``f1_score``, ``fbeta_score``, ``jaccard_score``, ``matthews_corrcoef``), is read from the
+    cells at every threshold in one pass; any other callable is called once per threshold.
+
+    Examples:
+        >>> values, thresholds = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], accuracy_score)
+        >>> values.tolist(), thresholds.tolist()
+        ([0.75, 0.5, 0.75, 0.5], [0.8, 0.4, 0.35, 0.1])
+        >>> metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "f1_score")[0].round(3).tolist()
+        [0.667, 0.5, 0.8, 0.667]
+    """
+    params = dict(metric_params or {})
+    truth, scores = _binary_truth(y_true), _binary_scores(y_score)
+    read = _readable_measure(metric_func, params, truth)
+    if read is not None:
+        name, parameters, fill = read
+        curve = ThresholdCurve.from_scores(truth, scores, pos_label=1, sample_weight=sample_weight)
+        values, thresholds = curve.evaluate(name, **parameters)
+        if fill is not None and np.isnan(values).any():
+            if fill == "warn":
+                warnings.warn(f"{name} is ill-defined at some thresholds and is set to 0.0 there", UndefinedMetricWarning, stacklevel=2)
+            values = np.where(np.isnan(values), 0.0 if fill == "warn" else float(fill), values)
+        return values, thresholds.copy()
+    return _called_at_thresholds(truth, scores, metric_func, sample_weight, params)
+
+
+_READABLE = {
+    "accuracy_score": ("accuracy", ()),
+    "precision_score": ("precision", ("zero_division",)),
+    "recall_score": ("recall", ("zero_division",)),
+    "f1_score": ("f1_score", ("zero_division",)),
+    "fbeta_score": ("f_score", ("zero_division", "beta")),
+    "jaccard_score": ("jaccard_index", ("zero_division",)),
+    "matthews_corrcoef": ("matthews_correlation_coefficient", ()),
+}
+
+
+def _readable_measure(metric_func: Any, params: dict[str, Any], truth: Any) -> tuple[str, dict[str, Any], Any] | None:
+    """``(measure, parameters, undefined fill)`` when the metric can be read from cells, else None."""
+    if isinstance(metric_func, str) or isinstance(metric_func, Measure):
+        return (metric_func if isinstance(metric_func, str) else metric_func.name), params, None
+    name = getattr(metric_func, "__name__", None)
+    module = getattr(metric_func, "__module__", "") or ""
+    if name not in _READABLE or not (module == __name__ or module.startswith("sklearn.metrics")):
+        return None
+    measure, allowed = _READABLE[name]
+    if set(params) - set(allowed) or not set(np.unique(np.asarray(truth)).tolist()) <= {0, 1}:
+        return None
+    parameters = {"beta": check_beta(params["beta"])} if "beta" in params else {}
+    if measure == "matthews_correlation_coefficient":
+        return measure, parameters, 0.0  # scikit-learn's MCC is 0 where undefined, without a warning
+    if measure == "accuracy":
+        return measure, parameters, None
+    return measure, parameters, params.get("zero_division", "warn")
+
+
+def _called_at_thresholds(truth: Any, scores: np.ndarray, metric_func: Any, sample_weight: Any, params: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's way: sort, then call the metric on ``y_score >= t`` for every distinct score."""
+    truth = np.asarray(truth)
+    if len(truth) != len(scores):
+        raise InputLengthError(f"'y_true' has {len(truth)} samples but 'y_score' has {len(scores)}")
+    weight = check_sample_weight(sample_weight, len(scores))
+    if weight is not None:
+        kept = weight != 0
+        truth, scores, weight = truth[kept], scores[kept], weight[kept]
+        params["sample_weight"] = weight
+    order = np.argsort(scores, kind="stable")[::-1]
+    truth, scores = truth[order], scores[order]
+    if weight is not None:
+        params["sample_weight"] = weight[order]
+    thresholds = scores[np.append(np.flatnonzero(np.diff(scores)), len(scores) - 1)] if len(scores) else scores
+    values = [metric_func(truth, (scores >= threshold).astype(np.int32), **params) for threshold in thresholds]
+    return np.asarray(values), thresholds
+
+
+def top_k_accuracy_score(
+    y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True, sample_weight: Any = None, labels: Sequence[Any] | None = None
+) -> float:
+    """The share of samples whose class is among their ``k`` highest scores, as scikit-learn's
+    ``top_k_accuracy_score`` (of tied scores the later column ranks first; binary scores are
+    the positive class's, thresholded at 0.5 for probabilities and 0 otherwise when ``k=1``).
+
+    Examples:
+        >>> top_k_accuracy_score([0, 1, 2, 2], [[0.5, 0.2, 0.2], [0.3, 0.4, 0.2], [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]])
+        0.75
+    """
+    kind, truth, scores, classes = _score_target(y_true, y_score)
+    if kind == "multilabel":
+        raise UnsupportedSettingError("top_k_accuracy_score needs one label per sample, not multi-label indicators")
+    if kind == "binary" and labels is not None and len(labels) > 2:
+        kind = "multiclass"
+    if kind == "binary" and scores.ndim == 2 and scores.shape[1] != 1:
+        raise InputShapeError(
+            f"'y_true' is binary but 'y_score' has {scores.shape[1]} columns; if 'y_true' lacks some classes give 'labels'"
+        )
+    if kind == "multiclass" and scores.ndim != 2:
+        raise InputShapeError(f"'y_score' must be n x m (one column per class) for multi-class 'y_true', got shape {scores.shape}")
+    n_columns = scores.shape[1] if scores.ndim == 2 else 2
+    if labels is not None:
+        checked = list(labels)
+        if len(set(checked)) != len(checked):
+            raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
+        if checked != sorted(checked):
+            raise InvalidArgumentError(f"'labels' must be ordered (the column order of 'y_score'), got {show(checked)}")
+        classes = tuple(checked)
+    if len(classes) != n_columns:
+        raise InputShapeError(
+            f"'y_true' has {len(classes)} classes but 'y_score' has {n_columns}; give 'labels', every known class in column order"
+        )
+    if k >= len(classes):
+        warnings.warn(
+            f"'k' ({k}) greater than or equal to 'n_classes' ({len(classes)}) will result in a perfect score and is therefore meaningless.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+    codes, _, _, weight = encode(truth, truth, classes, sample_weight=sample_weight)
+    if kind == "binary":
+        scores = scores.ravel()
+        if k == 1:
+            cut = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+            hits = (scores > cut).astype(np.intp) == codes
+        else:
+            hits = np.ones(len(codes), dtype=bool)
+    else:
+        hits = top_k_hits(codes, np.asarray(scores, dtype=np.float64), k)
+    if normalize:
+        return float(np.average(hits, weights=weight))
+    return float(hits.sum() if weight is None else np.dot(hits, weight))
+
+
+def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's checks of class probabilities: ``(0/1 truth, probabilities)``, both ``n x m``
+    over the sorted classes (1-D probabilities are the positive class's of two)."""
+    probabilities = np.asarray(y_proba, dtype=np.float64)
+    if probabilities.size and probabilities.max() > 1:
+        raise InvalidValueError(f"'y_proba' holds values greater than 1: {probabilities.max()}")
+    if probabilities.size and probabilities.min() < 0:
+        raise InvalidValueError(f"'y_proba' holds values lower than 0: {probabilities.min()}")
+    if probabilities.ndim == 1:
+        probabilities = probabilities[:, None]
+    if probabilities.shape[1] == 1:
+        probabilities = np.concatenate([1 - probabilities, probabilities], axis=1)
+    kind, truth = _as_target(y_true, "y_true")
+    if kind == "indicators":
+        truth = np.asarray(truth.toarray() if is_sparse(truth) else truth)
+        if truth.shape != probabilities.shape:
+            raise InputShapeError(f"'y_proba' has shape {probabilities.shape} but 'y_true' has shape {truth.shape}")
+        return truth.astype(np.float64), probabilities
+    observed = Evaluation.from_labels(truth, truth).labels
+    if labels is None:
+        classes = observed
+        if len(classes) == 1:
+            raise InvalidArgumentError(f"'y_true' holds one label ({classes[0]!r}): give 'labels', every expected class")
+    else:
+        classes = tuple(sorted(set(labels)))
+        if len(classes) < 2:
+            raise InvalidArgumentError(f"'labels' must hold at least two classes, got {show(list(labels))}")
+        if classes != tuple(labels):
+            warnings.warn(
+                f"Labels passed were {list(labels)}. But this function assumes labels are ordered lexicographically. "
+                f"Pass the ordered labels={list(classes)} and ensure that the columns of y_prob correspond to this ordering.",
+                UserWarning,
+                stacklevel=3,
+            )
+        extra = [label for label in observed if label not in classes]
+        if extra:
+            raise UnknownLabelError(f"'y_true' holds {show(extra)}, not among the given labels {show(list(classes))}")
+    if len(classes) != probabilities.shape[1]:
+        raise InputShapeError(
+            f"'y_true' has {len(classes)} classes but 'y_proba' has {probabilities.shape[1]} columns; give 'labels', every class in column order"
+        )
+    codes, _, _, _ = encode(truth, truth, classes)
+    if len(codes) != len(probabilities):
+        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_proba' has {len(probabilities)}")
+    sums = probabilities.sum(axis=1)
+    if not np.allclose(sums, 1, rtol=np.sqrt(np.finfo(np.float64).eps)):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.", UserWarning, stacklevel=3)
+    return np.eye(len(classes))[codes], probabilities
+
+
+def _mean_loss(losses: np.ndarray, sample_weight: Any, normalize: bool = True) -> float:
+    weight = check_sample_weight(sample_weight, len(losses))
+    if normalize:
+        return float(np.average(losses, weights=weight))
+    return float(losses.sum() if weight is None else np.dot(losses, weight))
+
+
+def log_loss(
+    y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: Any = None, labels: Sequence[Any] | None = None,
+    y_pred: Any = "deprecated",
+) -> float:  # fmt: skip
+    """Log loss (cross-entropy) ``-mean Σ_j t_j log p_j`` of class probabilities, as
+    scikit-learn's ``log_loss`` (probabilities clipped to ``[eps, 1 - eps]``; columns in
+    sorted label order; 1-D probabilities are the positive class's). ``y_pred`` is the older
+    name of ``y_proba`` and still accepted.
+
+    Examples:
+        >>> round(log_loss(["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), 6)
+        0.216162
+    """
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise InvalidArgumentError("give 'y_proba' or its older name 'y_pred', not both")
+        y_proba = y_pred
+    if y_proba is None:
+        raise InvalidArgumentError("'y_proba' is required: the predicted probabilities")
+    truth, probabilities = _probabilities(y_true, y_proba, labels)
+    return _mean_loss(log_losses(truth, probabilities), sample_weight, normalize)
+
+
+def brier_score_loss(
+    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None,
+    scale_by_half: Any = "auto",
+) -> float:  # fmt: skip
+    """The Brier score: the mean squared difference between probabilities and outcomes, as
+    scikit-learn's ``brier_score_loss`` (halved for two classes by default, so that binary
+    scores are ``mean (y - p)²``).
+
+    Examples:
+        >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
+        0.0375
+    """
+    scores = np.asarray(y_proba, dtype=np.float64)
+    if scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1):
+        scores = scores.ravel()
+        truth = _binary_truth(y_true)
+        observed = Evaluation.from_labels(truth, truth).labels
+        if len(observed) > 2:
+            raise InvalidValueError(f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
+        if pos_label is None:
+            if any(isinstance(label, str) for label in observed):
+                raise InvalidArgumentError(f"'y_true' has labels {show(list(observed))}: give 'pos_label', the positive class")
+            pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
+        if scores.size and (scores.max() > 1 or scores.min() < 0):
+            raise InvalidValueError(f"'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
+        curve_truth = np.array([label == pos_label for label in (truth.tolist() if isinstance(truth, np.ndarray) else truth)])
+        if len(curve_truth) != len(scores):
+            raise InputLengthError(f"'y_true' has {len(curve_truth)} samples but 'y_proba' has {len(scores)}")
+        onehot = np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64)
+        losses = brier_losses(onehot, np.stack([1 - scores, scores], axis=1))
+        m = 2
+    else:
+        onehot, probabilities = _probabilities(y_true, scores, labels)
+        losses, m = brier_losses(onehot, probabilities), probabilities.shape[1]
+    if scale_by_half == "auto":
+        scale_by_half = m < 3
+    return _mean_loss(losses, sample_weight) * (0.5 if scale_by_half else 1.0)

@@ -201,10 +201,10 @@ class SettingConstructors:
                 raise InputShapeError(f"'y_pred' has shape {other} but 'y_true' has shape {shape}")
             n, m = shape
             by_class, by_sample = key_cells(keys_actual, keys_predicted, n, m, check_sample_weight(sample_weight, n))
-            return cls(_matrix_labels(labels, m), by_class, by_sample)
-        a = _matrix(y_true, "y_true")
-        p = _matrix(y_pred, "y_pred", a.shape)
-        observed = None if mask is None else _matrix(mask, "mask", a.shape)
+            return cls(column_labels(labels, m), by_class, by_sample)
+        a = check_matrix(y_true, "y_true")
+        p = check_matrix(y_pred, "y_pred", a.shape)
+        observed = None if mask is None else check_matrix(mask, "mask", a.shape)
         dropped = _rejected_rows(rejected, len(a))
         weight = check_sample_weight(sample_weight, len(a))
         by_class, by_sample = indicator_cells(a, p, mask=observed, rejected=dropped, rejection=rejection, weight=weight)
@@ -212,7 +212,7 @@ class SettingConstructors:
         if dropped is not None and rejection == "selective":
             n_rejected = int(dropped.sum()) if weight is None else weighted_sum(weight[dropped], None)
             by_sample = by_sample[~dropped]
-        return cls(_matrix_labels(labels, a.shape[1]), by_class, by_sample, n_rejected=n_rejected)
+        return cls(column_labels(labels, a.shape[1]), by_class, by_sample, n_rejected=n_rejected)
 
     @classmethod
     def from_scores(
@@ -246,16 +246,16 @@ class SettingConstructors:
             ...     labels=["a", "b"], top_k=1).average("recall", "micro")
             (array([1. , 0.5]), 1.0)
         """
-        s = _matrix(y_score, "y_score")
+        s = check_matrix(y_score, "y_score")
         n, m = s.shape
         predict = _predictor(threshold, top_k, m)
-        found = _matrix_labels(labels, m)
+        found = column_labels(labels, m)
         weight = check_sample_weight(sample_weight, n)
-        if _is_label_set_data(y_true):
+        if is_label_set_data(y_true):
             raise InvalidTypeError("'y_true' must be 0/1 indicator rows or one label per sample, not label sets")
         if np.ndim(y_true) == 2:
-            a = _matrix(y_true, "y_true", s.shape)
-            observed = None if mask is None else _matrix(mask, "mask", s.shape)
+            a = check_matrix(y_true, "y_true", s.shape)
+            observed = None if mask is None else check_matrix(mask, "mask", s.shape)
             by_class, by_sample = indicator_cells(a, s, mask=observed, predict=predict, weight=weight)
             return cls(found, by_class, by_sample)
         if mask is not None:
@@ -295,12 +295,12 @@ class SettingConstructors:
             >>> {name: round(float(value), 2) for name, value in ev.total_cells.counts().items()}
             {'tp': 0.42, 'fp': 0.18, 'fn': 0.28, 'tn': 0.12}
         """
-        a = _matrix(y_true, "y_true")
-        p = _matrix(y_pred, "y_pred", a.shape)
-        observed = None if mask is None else _matrix(mask, "mask", a.shape)
+        a = check_matrix(y_true, "y_true")
+        p = check_matrix(y_pred, "y_pred", a.shape)
+        observed = None if mask is None else check_matrix(mask, "mask", a.shape)
         weight = check_sample_weight(sample_weight, len(a))
         by_class, by_sample = soft_cells(a, p, get_tnorm(tnorm), mask=observed, weight=weight)
-        return cls(_matrix_labels(labels, a.shape[1]), by_class, by_sample, setting="soft")
+        return cls(column_labels(labels, a.shape[1]), by_class, by_sample, setting="soft")
 
     @classmethod
     def from_ordinal(cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: Any = None) -> Any:
@@ -356,7 +356,7 @@ class SettingConstructors:
         """
         taxonomy = hierarchy if isinstance(hierarchy, Hierarchy) else Hierarchy(hierarchy, root=root)
         k = len(taxonomy.nodes)
-        if _is_label_set_data(y_true):
+        if is_label_set_data(y_true):
             keys_actual, keys_predicted, _, n = encode_label_sets(y_true, y_pred, taxonomy.nodes)
         else:
             actual, predicted, _, _ = encode(y_true, y_pred, taxonomy.nodes)
@@ -371,7 +371,7 @@ class SettingConstructors:
 # checks and helpers of the constructors
 
 
-def _matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
+def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
     """A 2-D numeric array (never copied when it already is one) of the expected shape."""
     array = values if isinstance(values, np.ndarray) else np.asarray(values)
     if array.ndim != 2:
@@ -383,7 +383,7 @@ def _matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarra
     return array
 
 
-def _matrix_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
+def column_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
     checked = tuple(range(m)) if labels is None else check_label_list(labels)
     if len(checked) != m:
         raise InputShapeError(f"'labels' has {len(checked)} labels but the data have {m} columns")
@@ -423,7 +423,7 @@ def _rejected_rows(rejected: Any, n: int) -> np.ndarray | None:
     return array
 
 
-def _is_label_set_data(values: Any) -> bool:
+def is_label_set_data(values: Any) -> bool:
     first = next(iter(values), None) if not isinstance(values, np.ndarray) or values.dtype == object else None
     return isinstance(first, _SET_TYPES)
 

@@ -1,0 +1,943 @@
+"""Threshold curves: the cells of every one-vs-rest problem at every distinct score, from one sort.
+
+Scores become predictions at a threshold ``t``: a sample is predicted positive when
+``score >= t``. Sorting the scores of a class once gives, at every distinct score ``t``, the
+weight of the positives and of the negatives scored at or above it, ``tp(t)`` and ``fp(t)``;
+with the class sizes ``P`` and ``N`` these are the four cells ``(tp, fp, P - tp, N - fp)``.
+So every measure of the formula layer (F-beta, MCC, informedness, a cost, a subclass's own
+getter) can be read at every threshold, optimised, and averaged over classes; ROC,
+precision-recall and DET curves and their areas are measures of the same cells.
+
+* ``ThresholdCurve.from_scores``: binary scores, or ``n x m`` scores with one label per sample
+  (multi-class, one-vs-rest) or ``n x m`` 0/1 indicators (multi-label), with sample weights.
+  Exact by default: one sort per class, O(n log n) time, memory O(distinct scores); ties are
+  one threshold (scikit-learn's rule), and a sample of weight 0 makes no threshold. With
+  ``thresholds=`` (a number of evenly spaced thresholds in [0, 1], or the thresholds
+  themselves) the counts are kept at those thresholds only: memory O(thresholds x classes)
+  whatever the data, mergeable batch by batch (``+``, ``evalkit.streaming.CurveCounts``,
+  ``evalkit.dask.threshold_curve``), each point exact, and the areas within bounds that
+  ``area_bounds`` computes.
+* Reading: ``evaluate`` (any measure at every threshold, per class or averaged at common
+  thresholds), ``roc``/``roc_auc``, ``precision_recall``/``average_precision``, ``det``,
+  ``best_threshold``, ``at`` (the cells at one threshold, with the averaging face of an
+  ``Evaluation``), ``micro`` (the curve of all classes' cells summed).
+* ``one_vs_one_roc_auc``: Hand and Till's multi-class AUC, the mean AUC over pairs of classes.
+
+Undefined values follow the library's policy: a rate with a zero denominator is NaN (a ROC
+curve of a class with no positives, its AUC and its average precision are NaN), and averages
+over classes take ``undefined=`` as everywhere else.
+
+Examples:
+    >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve.thresholds().tolist(), curve.roc_auc(), curve.average_precision()
+    ([0.8, 0.4, 0.35, 0.1], 0.75, 0.8333333333333333)
+    >>> curve.best_threshold("f1_score")
+    BestThreshold(threshold=0.35, value=0.8, measure='f1_score')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from itertools import combinations
+from typing import Any, NamedTuple
+
+import attrs
+import numpy as np
+
+from evalkit._exact import weighted_bincount, weighted_sum
+from evalkit._labels import check_label, describe
+from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit.averaging import (
+    Averaged,
+    CellsResult,
+    average_rows,
+    check_undefined,
+    mean_of,
+    per_entry,
+    resolve_measure,
+    support_weights,
+)
+from evalkit.cells import Cells
+from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.counting import PairCounts, encode
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    InvalidValueError,
+    LabelMismatchError,
+    UnknownLabelError,
+    UnsupportedSettingError,
+)
+from evalkit.settings import check_matrix, column_labels, is_label_set_data
+
+__all__ = ["CURVE_AVERAGES", "BestThreshold", "ThresholdCells", "ThresholdCurve", "one_vs_one_roc_auc"]
+
+CURVE_AVERAGES = ("micro", "macro", "weighted")
+"""The averages over classes of a curve's areas and measures."""
+
+_BLOCK = 1 << 20
+"""Entries (thresholds x classes) evaluated at once when averaging at common thresholds."""
+
+
+class BestThreshold(NamedTuple):
+    """The threshold that optimises a measure, the value there, and the measure's name.
+
+    Per-class results (a curve of several classes, no ``label`` or ``average``) hold one
+    threshold and one value per class.
+    """
+
+    threshold: Any
+    value: Any
+    measure: str
+
+
+# --------------------------------------------------------------------------------------------
+# inputs: scores per column, and which samples are positive for each
+
+
+@attrs.frozen
+class _Columns:
+    """Scores per column and the positives of each column's one-vs-rest problem."""
+
+    scores: np.ndarray  # n x m
+    labels: tuple
+    weight: np.ndarray | None
+    negative_label: Any = None
+    positive: np.ndarray | None = None  # binary: the positive samples
+    codes: np.ndarray | None = None  # multi-class: the class of each sample
+    indicators: np.ndarray | None = None  # multi-label: n x m 0/1
+
+    def positives(self, column: int) -> np.ndarray:
+        if self.positive is not None:
+            return self.positive
+        if self.codes is not None:
+            return self.codes == column
+        assert self.indicators is not None
+        return self.indicators[:, column] != 0
+
+
+def _score_matrix(y_score: Any) -> np.ndarray:
+    scores = y_score if isinstance(y_score, np.ndarray) else np.asarray(y_score)
+    if scores.dtype.kind not in "biuf":
+        raise InvalidTypeError(f"'y_score' must hold numbers, got dtype {scores.dtype}: {show(scores)}")
+    if scores.ndim not in (1, 2):
+        raise InputShapeError(f"'y_score' must be 1-D (binary) or 2-D (samples x labels), got shape {scores.shape}")
+    if scores.dtype.kind == "f" and not np.isfinite(scores).all():
+        raise InvalidValueError(f"'y_score' must be finite, got {show(scores[~np.isfinite(scores)][:3])}")
+    return scores
+
+
+def _default_negative(positive: Any) -> Any:
+    """The other class of a binary problem whose data show only the positive one."""
+    if isinstance(positive, (bool, np.bool_)):
+        return not positive
+    if isinstance(positive, (int, float, np.number)):
+        return 0 if positive != 0 else 1
+    return f"not {positive}" if isinstance(positive, str) else None
+
+
+def _binary_classes(y_true: Any, n: int) -> tuple[tuple, np.ndarray | None, np.ndarray | None]:
+    """The distinct labels of binary ``y_true`` and, by the cheapest exact path, either the
+    array itself (0/1, -1/1 or booleans) or label codes."""
+    if isinstance(y_true, np.ndarray) and y_true.ndim == 1 and len(y_true) == n and y_true.dtype.kind in "biu" and n:
+        if y_true.dtype.kind == "b":
+            return tuple(value for value, seen in ((False, not y_true.all()), (True, y_true.any())) if seen), y_true, None
+        low, high = int(y_true.min()), int(y_true.max())
+        if -1 <= low and high <= 1:
+            present = np.bincount((y_true + 1).astype(np.intp, copy=False), minlength=3) > 0
+            return tuple(value for value, seen in zip((-1, 0, 1), present) if seen), y_true, None
+    if is_label_set_data(y_true):
+        raise InvalidTypeError("'y_true' must hold one label per sample (or 0/1 indicator rows), not label sets")
+    codes, _, found, _ = encode(y_true, y_true)
+    if len(codes) != n:
+        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_score' has {n}")
+    return found, None, codes
+
+
+def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.ndarray | None) -> _Columns:
+    found, values, codes = _binary_classes(y_true, len(scores))
+    if pos_label is None:
+        numeric = all(isinstance(label, (int, float, np.number)) for label in found)
+        if not numeric or not (set(found) <= {0, 1} or set(found) <= {-1, 1}):
+            raise InvalidArgumentError(
+                f"'y_true' has labels {show(list(found))}: give 'pos_label', the positive class "
+                "(it defaults to 1 only for 0/1, -1/1 and boolean labels)"
+            )
+        pos_label = True if found and isinstance(found[0], (bool, np.bool_)) else 1
+    else:
+        pos_label = check_label("pos_label", pos_label)
+        if pos_label not in found and len(found) >= 2:
+            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a label of 'y_true', whose labels are {show(list(found))}")
+    others = [label for label in found if label != pos_label]
+    if values is not None:
+        positive = values == pos_label
+    else:
+        assert codes is not None
+        positive = codes == found.index(pos_label) if pos_label in found else np.zeros(len(codes), dtype=bool)
+    negative = others[0] if len(others) == 1 else _default_negative(pos_label)
+    return _Columns(scores.reshape(-1, 1), (pos_label,), weight, negative_label=negative, positive=positive)
+
+
+def _columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any) -> _Columns:
+    """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
+    scores = _score_matrix(y_score)
+    n = len(scores)
+    if n == 0:
+        raise EmptyInputError("'y_true' and 'y_score' are empty: at least one sample is needed")
+    weight = check_sample_weight(sample_weight, n)
+    two_dimensional = np.ndim(y_true) == 2 and not is_label_set_data(y_true)
+    if scores.ndim == 1 or (scores.shape[1] == 1 and not two_dimensional and labels is None):
+        if labels is not None:
+            raise InvalidArgumentError("'labels' names the columns of 2-D 'y_score'; with 1-D (binary) scores give 'pos_label'")
+        return _binary_columns(y_true, scores.ravel(), pos_label, weight)
+    m = scores.shape[1]
+    if pos_label is not None:
+        raise InvalidArgumentError("'pos_label' is for 1-D (binary) scores; with 2-D 'y_score' every column is a class")
+    if two_dimensional:
+        indicators = check_matrix(y_true, "y_true", scores.shape)
+        if not ((indicators == 0) | (indicators == 1)).all():
+            raise InvalidValueError(f"2-D 'y_true' must hold 0/1 indicators, got {show(indicators)}")
+        return _Columns(scores, column_labels(labels, m), weight, indicators=indicators)
+    if is_label_set_data(y_true):
+        raise InvalidTypeError("'y_true' must hold one label per sample or 0/1 indicator rows, not label sets")
+    codes, _, found, _ = encode(y_true, y_true, None if labels is None else column_labels(labels, m))
+    if len(codes) != n:
+        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_score' has {n}")
+    if len(found) != m:
+        raise InputShapeError(
+            f"'y_true' has {len(found)} classes ({show(list(found))}) but 'y_score' has {m} columns: "
+            "give 'labels', the class of each column"
+        )
+    return _Columns(scores, found, weight, codes=codes)
+
+
+# --------------------------------------------------------------------------------------------
+# counting: one sort per class
+
+
+def _sorted_counts(score: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Unweighted counts by two value sorts (no argsort): all scores, and the positives' scores."""
+    n = len(score)
+    ordered = np.sort(score)
+    hits = np.sort(score[positive])
+    last = np.empty(n, dtype=bool)  # the last of each run of equal scores
+    last[-1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=last[:-1])
+    ends = np.flatnonzero(last)
+    rising = ordered[ends]
+    at_or_above = n - np.concatenate(([0], ends[:-1] + 1))
+    tp = len(hits) - np.searchsorted(hits, rising, "left")
+    return rising[::-1], tp[::-1], (at_or_above - tp)[::-1], len(hits), n - len(hits)
+
+
+def _weighted_counts(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any, Any]:
+    """Weighted counts: descending order, cumulative weights at the end of each run of ties."""
+    order = np.argsort(score)[::-1]
+    score, positive, weight = score[order], positive[order], weight[order]
+    ends = np.append(np.flatnonzero(score[1:] != score[:-1]), len(score) - 1)
+    zero = weight.dtype.type(0)
+    tp = np.cumsum(np.where(positive, weight, zero))[ends]
+    fp = np.cumsum(np.where(positive, zero, weight))[ends]
+    return score[ends], tp, fp, tp[-1].item(), fp[-1].item()
+
+
+def _exact_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray | None) -> tuple:
+    """Thresholds (distinct scores, descending), tp and fp at each, and the class sizes."""
+    score = np.asarray(score, dtype=np.float64)
+    if weight is not None and not weight.all():  # a sample of weight 0 makes no threshold
+        kept = weight > 0
+        score, positive, weight = score[kept], positive[kept], weight[kept]
+    if len(score) == 0:
+        empty = np.zeros(0, dtype=np.int64 if weight is None else weight.dtype)
+        return np.zeros(0), empty, empty.copy(), 0, 0
+    if weight is None:
+        return _sorted_counts(score, positive)
+    return _weighted_counts(score, positive, weight)
+
+
+def _binned_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, grid: np.ndarray) -> tuple:
+    """Counts at the thresholds of ``grid`` (descending, ending with -inf) by one bucketing:
+    no samples x thresholds array."""
+    score = np.asarray(score, dtype=np.float64)
+    rank = len(grid) - np.searchsorted(grid[::-1], score, side="right")  # the highest grid threshold <= score
+    tp = np.cumsum(weighted_bincount(rank[positive], None if weight is None else weight[positive], len(grid)))
+    fp = np.cumsum(weighted_bincount(rank[~positive], None if weight is None else weight[~positive], len(grid)))
+    return grid, tp, fp, tp[-1].item(), fp[-1].item()
+
+
+def _grid(thresholds: Any) -> np.ndarray:
+    """Given thresholds as a descending grid that ends with -inf (every sample predicted positive)."""
+    if isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, (bool, np.bool_)):
+        if thresholds < 2:
+            raise InvalidArgumentError(f"'thresholds' as a number must be at least 2 (evenly spaced in [0, 1]), got {thresholds}")
+        grid = np.linspace(0.0, 1.0, int(thresholds))
+    else:
+        try:
+            grid = np.asarray(thresholds, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise InvalidTypeError(f"'thresholds' must be a number of thresholds or a sequence of them, got {show(thresholds)}") from error
+        if grid.ndim != 1 or grid.size == 0 or np.isnan(grid).any():
+            raise InvalidArgumentError(f"'thresholds' must be a non-empty 1-D sequence of numbers (no NaN), got {show(thresholds)}")
+    grid = np.unique(grid)
+    if grid[0] != -np.inf:
+        grid = np.concatenate(([-np.inf], grid))
+    return grid[::-1].copy()
+
+
+def _auc(tp: np.ndarray, fp: np.ndarray, positives: Any, negatives: Any) -> float:
+    """Area under the ROC curve of the points ``(fp/N, tp/P)`` from ``(0, 0)``, by the trapezoid
+    rule on the counts (one division at the end); NaN without positives or negatives."""
+    if positives == 0 or negatives == 0:
+        return float("nan")
+    tp = np.concatenate(([0.0], np.asarray(tp, dtype=np.float64)))
+    fp = np.concatenate(([0.0], np.asarray(fp, dtype=np.float64)))
+    return float(np.dot(np.diff(fp), tp[1:] + tp[:-1]) / (2.0 * float(positives) * float(negatives)))
+
+
+def _partial_auc(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
+    """McClish's standardised partial AUC up to ``max_fpr`` (0.5 for chance, 1 for perfection)."""
+    stop = np.searchsorted(fpr, max_fpr, "right")
+    tpr = np.append(tpr[:stop], np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1]))
+    fpr = np.append(fpr[:stop], max_fpr)
+    area = float(np.trapezoid(tpr, fpr))
+    low, high = 0.5 * max_fpr**2, max_fpr
+    return 0.5 * (1 + (area - low) / (high - low))
+
+
+def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
+    """``Σ (R_k - R_{k-1}) P_k`` over the thresholds (the step-wise sum, not the trapezoid)."""
+    if positives == 0:
+        return float("nan")
+    tp, fp = np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64)
+    gained = np.diff(tp, prepend=0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        terms = np.where(gained > 0, gained * tp / (tp + fp), 0.0)
+    return float(max(0.0, terms.sum() / float(positives)))
+
+
+# --------------------------------------------------------------------------------------------
+# the curve
+
+
+def _frozen(array: Any) -> np.ndarray:
+    array = np.array(array)
+    array.flags.writeable = False
+    return array
+
+
+@attrs.frozen(eq=False)
+class ThresholdCurve:
+    """The cells of one or more one-vs-rest problems at every threshold (see the module docstring).
+
+    Build it with ``from_scores``. A binary curve has one class, the positive one; a curve of
+    ``n x m`` scores has one per column. Methods taking ``label`` need it only when the curve
+    has several classes.
+
+    Reading:
+        ``thresholds``, ``cells``, ``evaluate``, ``best_threshold``, ``at``.
+    Curves and areas:
+        ``roc``, ``roc_auc``, ``precision_recall``, ``average_precision``, ``det``,
+        ``area_bounds``, ``micro``.
+    Combining:
+        ``merge`` (also ``+``): the curve of two batches' scores together.
+
+    Attributes:
+        labels: the classes, one curve each (a binary curve: the positive class).
+        positives: the weight of each class's positives, ``P``.
+        negatives: the weight of each class's negatives, ``N``.
+        binned: True when the counts are kept at given thresholds only.
+        negative_label: the other class of a binary curve (for ``at(t).confusion_matrix()``).
+    """
+
+    labels: tuple
+    _thresholds: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    _tp: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    _fp: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    _offsets: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    positives: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    negatives: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    binned: bool = False
+    negative_label: Any = attrs.field(default=None, repr=False)
+
+    # ----------------------------------------------------------------------------------------
+    # building
+
+    @classmethod
+    def from_scores(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        labels: Sequence[Hashable] | None = None,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        thresholds: Any = None,
+    ) -> ThresholdCurve:
+        """The cells at every threshold of scores.
+
+        Args:
+            y_true: one label per sample, or ``n x m`` 0/1 indicators (multi-label).
+            y_score: finite scores: 1-D for a binary problem, or ``n x m`` (column ``j`` for
+                ``labels[j]``; each column a one-vs-rest problem).
+            labels: the column labels of 2-D scores (default: the sorted labels of
+                ``y_true``, or ``0 .. m-1`` for indicators).
+            pos_label: the positive class of binary labels (default 1 for 0/1, -1/1 and
+                boolean labels).
+            sample_weight: one finite weight >= 0 per sample; a sample of weight 0 makes no
+                threshold.
+            thresholds: ``None`` (default) for the exact curve at every distinct score; a
+                number ``k`` for ``k`` evenly spaced thresholds in [0, 1], or the thresholds
+                themselves: counts at those only (plus -inf, where every sample is predicted
+                positive).
+
+        Raises:
+            InvalidArgumentError: binary labels other than 0/1, -1/1 or booleans without
+                ``pos_label``; ``labels`` with 1-D scores.
+            InputShapeError: 2-D ``y_true`` or ``labels`` not matching ``y_score``'s shape.
+            InvalidValueError: a score that is NaN or infinite.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores(["no", "yes", "yes"], [0.2, 0.9, 0.2], pos_label="yes")
+            >>> curve.thresholds().tolist(), curve.cells().counts()["tp"].tolist()
+            ([0.9, 0.2], [1, 2])
+        """
+        columns = _columns(y_true, y_score, labels, pos_label, sample_weight)
+        if columns.weight is not None:
+            weighted_sum(columns.weight, None)  # an integer total beyond int64 is refused here
+        grid = None if thresholds is None else _grid(thresholds)
+        parts = []
+        for j in range(len(columns.labels)):
+            score, positive = columns.scores[:, j], columns.positives(j)
+            if grid is None:
+                parts.append(_exact_column(score, positive, columns.weight))
+            else:
+                parts.append(_binned_column(score, positive, columns.weight, grid))
+        return cls._assemble(columns.labels, parts, binned=grid is not None, negative_label=columns.negative_label)
+
+    @classmethod
+    def _assemble(cls, labels: tuple, parts: list[tuple], *, binned: bool, negative_label: Any = None) -> ThresholdCurve:
+        """A curve from per-class ``(thresholds, tp, fp, P, N)``."""
+        lengths = [len(part[0]) for part in parts]
+        counts_dtype = np.float64 if any(np.asarray(count).dtype.kind == "f" for part in parts for count in part[1:]) else np.int64
+        return cls(
+            tuple(labels),
+            np.concatenate([part[0] for part in parts]).astype(np.float64, copy=False),
+            np.concatenate([part[1] for part in parts]).astype(counts_dtype, copy=False),
+            np.concatenate([part[2] for part in parts]).astype(counts_dtype, copy=False),
+            np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
+            np.array([part[3] for part in parts], dtype=counts_dtype),
+            np.array([part[4] for part in parts], dtype=counts_dtype),
+            binned,
+            negative_label,
+        )
+
+    # ----------------------------------------------------------------------------------------
+    # one class
+
+    def _class(self, label: Any) -> int:
+        if label is None:
+            if len(self.labels) == 1:
+                return 0
+            raise InvalidArgumentError(
+                f"this curve has {len(self.labels)} classes: give 'label' (one of {show(list(self.labels))}) or an average"
+            )
+        for position, own in enumerate(self.labels):
+            if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):  # True is not 1
+                return position
+        raise UnknownLabelError(f"{describe(label)} is not a class of this curve: {show(list(self.labels))}")
+
+    def _part(self, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        part = slice(self._offsets[j], self._offsets[j + 1])
+        return self._thresholds[part], self._tp[part], self._fp[part]
+
+    def thresholds(self, label: Any = None) -> np.ndarray:
+        """The thresholds of a class's curve, highest first (its distinct scores, or the given
+        thresholds of a binned curve)."""
+        return self._part(self._class(label))[0]
+
+    def cells(self, label: Any = None) -> Cells:
+        """The cells of a class at each of its thresholds, highest first:
+        ``(tp, fp, P - tp, N - fp)``."""
+        return self._cells(self._class(label))
+
+    def _cells(self, j: int) -> Cells:
+        _, tp, fp = self._part(j)
+        return Cells(tp, fp, self.positives[j] - tp, self.negatives[j] - fp)
+
+    def _counts_at(self, j: int, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """tp and fp of class ``j`` at any thresholds: the counts at its lowest own threshold at
+        or above each (exact for an exact curve: no score lies in between)."""
+        thresholds, tp, fp = self._part(j)
+        above = len(thresholds) - np.searchsorted(thresholds[::-1], query, "left")
+        zero = np.zeros(1, dtype=tp.dtype)
+        return np.concatenate((zero, tp))[above], np.concatenate((zero, fp))[above]
+
+    def common_thresholds(self) -> np.ndarray:
+        """Every threshold of any class, highest first (where averages over classes are read)."""
+        return np.unique(self._thresholds)[::-1]
+
+    # ----------------------------------------------------------------------------------------
+    # any measure at every threshold
+
+    def evaluate(
+        self,
+        measure: Any,
+        label: Any = None,
+        *,
+        average: str | None = None,
+        undefined: Any = "exclude",
+        metrics_class: type | None = None,
+        **parameters: Any,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A measure at every threshold: ``(values, thresholds)``, highest threshold first.
+
+        Args:
+            measure: a measure name (any spelling), a ``Measure``, a vectorised function of
+                ``tp, fp, fn, tn``, or with ``metrics_class`` a getter of a subclass.
+            label: the class (needed when the curve has several and no ``average``).
+            average: ``"micro"``, ``"macro"`` or ``"weighted"``: the average over classes at
+                every threshold of any class (``common_thresholds``).
+            undefined: the undefined-value policy of the average.
+            metrics_class: a ``ClassificationMetrics`` subclass whose getter defines ``measure``.
+            **parameters: parameters of the measure (``beta=2``).
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+            >>> values, thresholds = curve.evaluate("accuracy")
+            >>> values.tolist()
+            [0.75, 0.5, 0.75, 0.5]
+        """
+        if average is None:
+            j = self._class(label)
+            return per_entry(self._cells(j), measure, metrics_class, parameters), self._part(j)[0]
+        if label is not None:
+            raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
+        check_choice("average", average, CURVE_AVERAGES)
+        resolved = resolve_measure(measure, metrics_class)
+        thresholds = self.common_thresholds()
+        m = len(self.labels)
+        values = np.empty(len(thresholds))
+        step = max(1, _BLOCK // m)
+        for start in range(0, len(thresholds), step):
+            query = thresholds[start : start + step]
+            counts = [self._counts_at(j, query) for j in range(m)]
+            tp = np.stack([c[0] for c in counts], axis=1)
+            fp = np.stack([c[1] for c in counts], axis=1)
+            cells = Cells(tp, fp, self.positives - tp, self.negatives - fp)
+            values[start : start + step] = average_rows(resolved, cells, average, undefined=undefined, parameters=parameters)
+        return values, thresholds
+
+    def best_threshold(
+        self,
+        measure: Any,
+        label: Any = None,
+        *,
+        average: str | None = None,
+        undefined: Any = "exclude",
+        metrics_class: type | None = None,
+        **parameters: Any,
+    ) -> BestThreshold:
+        """The threshold where a measure is best (highest, or lowest for a loss) and its value.
+
+        Predict positive when ``score >= threshold``. Among equally good thresholds the highest
+        is chosen; thresholds where the measure is undefined are skipped (NaN when it is
+        undefined everywhere). A curve of several classes without ``label`` or ``average``
+        gives one threshold per class (usable as ``at(thresholds)`` or
+        ``Evaluation.from_scores(..., threshold=thresholds)``).
+
+        Raises:
+            InvalidArgumentError: the measure has no direction (prevalence).
+
+        Examples:
+            >>> ThresholdCurve.from_scores([0, 1, 1, 0, 1], [0.1, 0.8, 0.6, 0.7, 0.3]).best_threshold("accuracy")
+            BestThreshold(threshold=0.3, value=0.8, measure='accuracy')
+        """
+        resolved = resolve_measure(measure, metrics_class)
+        if resolved.direction not in ("higher", "lower"):
+            raise InvalidArgumentError(f"{resolved.name!r} has no direction (neither higher nor lower is better): nothing to optimise")
+        pick = np.nanargmax if resolved.direction == "higher" else np.nanargmin
+
+        def best(values: np.ndarray, thresholds: np.ndarray) -> tuple[float, float]:
+            if np.isnan(values).all():
+                return float("nan"), float("nan")
+            k = int(pick(values))
+            return float(thresholds[k]), float(values[k])
+
+        if label is None and average is None and len(self.labels) > 1:
+            found = [best(*self.evaluate(resolved, own, **parameters)) for own in self.labels]
+            return BestThreshold(np.array([f[0] for f in found]), np.array([f[1] for f in found]), resolved.name)
+        values, thresholds = self.evaluate(resolved, label, average=average, undefined=undefined, **parameters)
+        return BestThreshold(*best(values, thresholds), resolved.name)
+
+    def at(self, threshold: Any) -> ThresholdCells:
+        """The cells of every class at one threshold (a number, or one per class).
+
+        A binned curve knows its cells at its own thresholds only.
+
+        Raises:
+            InvalidArgumentError: a NaN threshold, the wrong number of them, or a threshold a
+                binned curve does not have.
+
+        Examples:
+            >>> cells = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).at(0.35)
+            >>> cells.per_class("precision"), cells.confusion_matrix().to_array().tolist()
+            (array([0.66666667]), [[1, 1], [0, 2]])
+        """
+        m = len(self.labels)
+        try:
+            chosen = np.broadcast_to(np.asarray(threshold, dtype=np.float64), (m,))
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(f"'threshold' must be a number or one number per class ({m}), got {show(threshold)}") from error
+        if np.isnan(chosen).any():
+            raise InvalidArgumentError(f"'threshold' must not be NaN, got {show(threshold)}")
+        if self.binned and not np.isin(chosen, self._thresholds).all():
+            raise InvalidArgumentError(f"a binned curve knows its cells at its own thresholds only; {show(threshold)} is not among them")
+        counts = [self._counts_at(j, chosen[j : j + 1]) for j in range(m)]
+        tp = np.concatenate([c[0] for c in counts])
+        fp = np.concatenate([c[1] for c in counts])
+        cells = Cells(tp, fp, self.positives - tp, self.negatives - fp)
+        return ThresholdCells(self.labels, cells, chosen.copy(), self.n_samples, self.negative_label)
+
+    @property
+    def n_samples(self) -> Any:
+        """How much the samples weigh together (their number, when unweighted)."""
+        return (self.positives[0] + self.negatives[0]).item() if len(self.labels) else 0
+
+    # ----------------------------------------------------------------------------------------
+    # ROC, precision-recall, DET
+
+    def roc(self, label: Any = None, *, drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ROC curve ``(fpr, tpr, thresholds)``, from the point ``(0, 0)`` at threshold
+        ``inf`` (scikit-learn's ``roc_curve``); a rate is NaN for a class with no negatives
+        (FPR) or no positives (TPR).
+
+        Args:
+            label: the class.
+            drop_intermediate: leave out points on a straight line between their neighbours
+                (they change neither the plot nor the area).
+        """
+        j = self._class(label)
+        thresholds, tp, fp = self._part(j)
+        tp, fp = tp.astype(np.float64), fp.astype(np.float64)
+        if drop_intermediate and len(fp) > 2:
+            kept = np.concatenate(([True], (np.diff(fp, 2) != 0) | (np.diff(tp, 2) != 0), [True]))
+            thresholds, tp, fp = thresholds[kept], tp[kept], fp[kept]
+        tp, fp = np.concatenate(([0.0], tp)), np.concatenate(([0.0], fp))
+        positives, negatives = float(self.positives[j]), float(self.negatives[j])
+        fpr = fp / negatives if negatives > 0 else np.full(fp.shape, np.nan)
+        tpr = tp / positives if positives > 0 else np.full(tp.shape, np.nan)
+        return fpr, tpr, np.concatenate(([np.inf], thresholds))
+
+    def _averaged(self, area: Any, label: Any, average: str | None, undefined: Any, micro: Any) -> Any:
+        """An area of one class, of every class (``average=None``), or averaged over classes."""
+        if label is not None or len(self.labels) == 1:
+            return area(self._class(label))
+        if average is not None:
+            check_choice("average", average, CURVE_AVERAGES)
+        if average == "micro":
+            value = micro()
+            return Averaged(value, n_values=1, n_defined=int(value == value))
+        values = np.array([area(j) for j in range(len(self.labels))], dtype=np.float64)
+        if average is None:
+            return values
+        policy = check_undefined(undefined)
+        weights = support_weights(values, self.positives, policy) if average == "weighted" else None
+        return mean_of(values, weights, undefined=policy)
+
+    def roc_auc(self, label: Any = None, *, average: str | None = "macro", max_fpr: float | None = None, undefined: Any = "exclude") -> Any:
+        """Area under the ROC curve: the probability that a random positive scores above a
+        random negative (ties count one half). NaN for a class without positives or negatives.
+
+        Args:
+            label: one class (default: the only class, or an average over all).
+            average: over classes: ``"macro"`` (mean), ``"weighted"`` (by positives),
+                ``"micro"`` (the area of ``micro()``), or ``None`` for one value per class.
+            max_fpr: the standardised partial AUC up to this false positive rate (McClish's
+                correction: 0.5 for chance, 1 for a perfect ranking).
+            undefined: the undefined-value policy of the average.
+
+        Examples:
+            >>> ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).roc_auc()
+            0.75
+        """
+        if max_fpr is not None and not (isinstance(max_fpr, (int, float, np.number)) and 0 < max_fpr <= 1):
+            raise InvalidArgumentError(f"'max_fpr' must be in (0, 1], got {show(max_fpr)}")
+
+        def area(j: int) -> float:
+            if max_fpr is None or max_fpr == 1:
+                return _auc(*self._part(j)[1:], self.positives[j], self.negatives[j])
+            if self.positives[j] == 0 or self.negatives[j] == 0:
+                return float("nan")
+            fpr, tpr, _ = self.roc(self.labels[j])
+            return _partial_auc(fpr, tpr, float(max_fpr))
+
+        return self._averaged(area, label, average, undefined, lambda: self.micro().roc_auc(max_fpr=max_fpr))
+
+    def precision_recall(self, label: Any = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The precision-recall curve ``(precision, recall, thresholds)`` in scikit-learn's
+        layout: thresholds rising, and a last point (precision 1, recall 0) without threshold.
+        Recall is NaN for a class with no positives; precision NaN where nothing is predicted.
+
+        Args:
+            label: the class.
+            drop_intermediate: leave out thresholds where recall does not change from the
+                previous and the next one.
+        """
+        j = self._class(label)
+        thresholds, tp, fp = self._part(j)
+        tp, fp = tp.astype(np.float64), fp.astype(np.float64)
+        if drop_intermediate and len(tp) > 2:
+            kept = np.concatenate(([True], (np.diff(tp[:-1]) != 0) | (np.diff(tp[1:]) != 0), [True]))
+            thresholds, tp, fp = thresholds[kept], tp[kept], fp[kept]
+        predicted = tp + fp
+        with np.errstate(invalid="ignore", divide="ignore"):
+            precision = np.where(predicted > 0, tp / np.where(predicted > 0, predicted, 1.0), np.nan)
+        positives = float(self.positives[j])
+        recall = tp / positives if positives > 0 else np.full(tp.shape, np.nan)
+        return np.append(precision[::-1], 1.0), np.append(recall[::-1], 0.0), thresholds[::-1].copy()
+
+    def average_precision(self, label: Any = None, *, average: str | None = "macro", undefined: Any = "exclude") -> Any:
+        """Average precision ``Σ (R_k - R_{k-1}) P_k`` over the thresholds, highest first: the
+        step-wise area under the precision-recall curve (not the trapezoid, which is
+        optimistic). NaN for a class without positives.
+
+        Args:
+            label, average, undefined: as for ``roc_auc``.
+
+        Examples:
+            >>> round(ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).average_precision(), 4)
+            0.8333
+        """
+
+        def area(j: int) -> float:
+            return _average_precision(self._part(j)[1], self._part(j)[2], self.positives[j])
+
+        return self._averaged(area, label, average, undefined, lambda: self.micro().average_precision())
+
+    def det(self, label: Any = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The detection error tradeoff curve ``(fpr, fnr, thresholds)`` in scikit-learn's
+        layout: thresholds rising, from the last point with no false negatives to the first
+        with no false positives. NaN rates for a class with no positives or negatives.
+
+        Args:
+            label: the class.
+            drop_intermediate: leave out thresholds where the false negative rate does not
+                change from the previous and the next one.
+        """
+        j = self._class(label)
+        thresholds, tp, fp = self._part(j)
+        tp = np.concatenate(([0.0], tp.astype(np.float64)))
+        fp = np.concatenate(([0.0], fp.astype(np.float64)))
+        thresholds = np.concatenate(([np.inf], thresholds))
+        if drop_intermediate and len(fp) > 2:
+            kept = np.concatenate(([True], (np.diff(tp[:-1]) != 0) | (np.diff(tp[1:]) != 0), [True]))
+            thresholds, tp, fp = thresholds[kept], tp[kept], fp[kept]
+        positives, negatives = float(self.positives[j]), float(self.negatives[j])
+        start = np.searchsorted(fp, fp[0], side="right") - 1
+        stop = np.searchsorted(tp, tp[-1]) + 1
+        part = slice(start, stop)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            fpr = fp[part][::-1] / negatives if negatives > 0 else np.full(len(fp[part]), np.nan)
+            fnr = (positives - tp[part][::-1]) / positives if positives > 0 else np.full(len(tp[part]), np.nan)
+        return fpr, fnr, thresholds[part][::-1].copy()
+
+    def area_bounds(self, kind: str = "roc_auc", label: Any = None) -> tuple[float, float]:
+        """Where the exact area can lie, given this curve's points: ``(low, high)``.
+
+        Between two known points the exact curve is unknown but monotone. For the ROC area
+        each step from ``(x0, y0)`` to ``(x1, y1)`` adds between ``y0 (x1 - x0)`` and
+        ``y1 (x1 - x0)`` (the trapezoid lies halfway: its error is at most
+        ``½ Σ Δfpr Δtpr``); for average precision each step's recall gain is weighted by a
+        precision between ``tp0 / (tp0 + fp1)`` and ``tp1 / (tp1 + fp0)``. For an exact
+        curve both bounds are the area itself.
+
+        Args:
+            kind: ``"roc_auc"`` or ``"average_precision"``.
+            label: the class.
+
+        Examples:
+            >>> import numpy as np
+            >>> rng = np.random.default_rng(0)
+            >>> y = rng.integers(0, 2, 1000); s = np.clip(0.3 * y + rng.normal(0.35, 0.2, 1000), 0, 1)
+            >>> low, high = ThresholdCurve.from_scores(y, s, thresholds=21).area_bounds()
+            >>> bool(low <= ThresholdCurve.from_scores(y, s).roc_auc() <= high)
+            True
+        """
+        check_choice("kind", kind, ("roc_auc", "average_precision"))
+        j = self._class(label)
+        if not self.binned:
+            value = self.roc_auc(self.labels[j]) if kind == "roc_auc" else self.average_precision(self.labels[j])
+            return value, value
+        _, tp, fp = self._part(j)
+        positives, negatives = float(self.positives[j]), float(self.negatives[j])
+        tp = np.concatenate(([0.0], tp.astype(np.float64)))
+        fp = np.concatenate(([0.0], fp.astype(np.float64)))
+        if kind == "roc_auc":
+            if positives == 0 or negatives == 0:
+                return float("nan"), float("nan")
+            width = np.diff(fp) / negatives
+            return float(np.dot(width, tp[:-1]) / positives), float(np.dot(width, tp[1:]) / positives)
+        if positives == 0:
+            return float("nan"), float("nan")
+        gained = np.diff(tp) / positives
+        with np.errstate(invalid="ignore", divide="ignore"):
+            low = np.where(tp[:-1] + fp[1:] > 0, tp[:-1] / (tp[:-1] + fp[1:]), 0.0)
+            high = np.where(tp[1:] + fp[:-1] > 0, tp[1:] / (tp[1:] + fp[:-1]), 1.0)
+        return float(np.dot(gained, low)), float(np.dot(gained, high))
+
+    # ----------------------------------------------------------------------------------------
+    # combining
+
+    def _summed(self, parts: list[tuple[int, ThresholdCurve]]) -> tuple:
+        """``(thresholds, tp, fp, P, N)`` of several classes' curves summed at their common thresholds."""
+        thresholds = np.unique(np.concatenate([curve._part(j)[0] for j, curve in parts]))[::-1]
+        tp = np.zeros(len(thresholds), dtype=self._tp.dtype)
+        fp = np.zeros(len(thresholds), dtype=self._tp.dtype)
+        for j, curve in parts:
+            own_tp, own_fp = curve._counts_at(j, thresholds)
+            tp, fp = tp + own_tp, fp + own_fp
+        positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
+        negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
+        return thresholds, tp, fp, positives, negatives
+
+    def micro(self) -> ThresholdCurve:
+        """One curve of every class's cells summed at every threshold (the micro average's
+        curve: scikit-learn's ``average="micro"`` for one-vs-rest and multi-label scores)."""
+        return ThresholdCurve._assemble(("micro",), [self._summed([(j, self) for j in range(len(self.labels))])], binned=self.binned)
+
+    def merge(self, other: ThresholdCurve) -> ThresholdCurve:
+        """The curve of both batches of scores together (also ``self + other``): counts summed
+        at the union of the thresholds; binned curves need the same thresholds.
+
+        Raises:
+            LabelMismatchError: other classes, or binned curves with other thresholds.
+        """
+        if not isinstance(other, ThresholdCurve):
+            raise InvalidTypeError(f"can only merge a ThresholdCurve, got {show(other)}")
+        if self.labels != other.labels:
+            raise LabelMismatchError(f"cannot merge curves of different classes: {show(list(self.labels))} and {show(list(other.labels))}")
+        if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
+            raise LabelMismatchError("cannot merge a binned curve with an exact one, or binned curves with different thresholds")
+        parts = [self._summed([(j, self), (j, other)]) for j in range(len(self.labels))]
+        return ThresholdCurve._assemble(self.labels, parts, binned=self.binned, negative_label=self.negative_label)
+
+    def __add__(self, other: object) -> ThresholdCurve:
+        if not isinstance(other, ThresholdCurve):
+            return NotImplemented
+        return self.merge(other)
+
+    def __repr__(self) -> str:
+        kind = "binned" if self.binned else "exact"
+        return f"ThresholdCurve({kind}, labels={list(self.labels)!r}, thresholds={len(self._thresholds)}, samples={self.n_samples})"
+
+
+# --------------------------------------------------------------------------------------------
+# the cells at one threshold
+
+
+@attrs.frozen(eq=False)
+class ThresholdCells(CellsResult):
+    """The cells of every class of a curve at one threshold: ``per_class``, ``average``
+    (micro, macro, weighted), ``class_metrics`` and reports, as for an ``Evaluation``.
+
+    The per-sample cells (``average="samples"``) need the samples themselves:
+    ``Evaluation.from_scores(y_true, y_score, threshold=t)`` gives them.
+
+    Attributes:
+        labels: the classes.
+        class_cells: their cells at the threshold.
+        thresholds: the threshold of each class.
+        n_samples: how much the samples weigh together.
+        negative_label: the other class of a binary curve.
+    """
+
+    labels: tuple
+    class_cells: Cells = attrs.field(repr=False)
+    thresholds: np.ndarray = attrs.field(repr=False)
+    n_samples: Any = 0
+    negative_label: Any = attrs.field(default=None, repr=False)
+
+    @property
+    def sample_cells(self) -> Cells:
+        """Not available: the cells at a threshold are per class."""
+        raise UnsupportedSettingError(
+            "the cells of a curve at a threshold are per class; per-sample cells (average='samples') "
+            "need the samples: Evaluation.from_scores(y_true, y_score, threshold=t)"
+        )
+
+    def whole_measures(self) -> dict[str, float]:
+        """Accuracy, Cohen's kappa and MCC of a binary curve's confusion matrix; nothing for
+        one-vs-rest classes (their cells do not make one confusion matrix)."""
+        return self.confusion_matrix().whole_measures() if len(self.labels) == 1 else {}
+
+    def confusion_matrix(self) -> ConfusionMatrix:
+        """The 2 x 2 confusion matrix of a binary curve, classes ``(negative, positive)``.
+
+        Raises:
+            UnsupportedSettingError: one-vs-rest classes of ``n x m`` scores.
+        """
+        if len(self.labels) != 1 or self.negative_label is None:
+            raise UnsupportedSettingError(
+                "one-vs-rest cells at a threshold make no confusion matrix across classes; "
+                "use Evaluation.from_scores(..., threshold=t) or per_class/average"
+            )
+        tp, fp, fn, tn = (row[0] for row in self.class_cells.rows())
+        return ConfusionMatrix.from_array([[tn, fp], [fn, tp]], [self.negative_label, self.labels[0]])
+
+    def pair_counts(self) -> PairCounts:
+        """The pair counts of a binary curve's confusion matrix."""
+        return self.confusion_matrix().pair_counts()
+
+    def __repr__(self) -> str:
+        return f"ThresholdCells(labels={list(self.labels)!r}, thresholds={self.thresholds.tolist()!r}, samples={self.n_samples})"
+
+
+# --------------------------------------------------------------------------------------------
+# one-vs-one
+
+
+def one_vs_one_roc_auc(
+    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None = None, *, average: str = "macro", sample_weight: Any = None
+) -> float:
+    """Hand and Till's multi-class AUC: the mean over pairs of classes ``(a, b)`` of
+    ``(A(a|b) + A(b|a)) / 2``, where ``A(a|b)`` is the AUC of column ``a``'s scores separating
+    the samples of class ``a`` from those of ``b`` (D. J. Hand and R. J. Till, "A Simple
+    Generalisation of the Area Under the ROC Curve for Multiple Class Classification
+    Problems", 2001). Pairs range over the classes present in ``y_true``.
+
+    Args:
+        y_true: one label per sample.
+        y_score: ``n x m`` scores, column ``j`` for ``labels[j]``.
+        labels: the column labels (default: the sorted labels of ``y_true``).
+        average: ``"macro"`` (the plain mean over pairs, Hand and Till's M) or
+            ``"weighted"`` (weighted by each pair's share of the samples).
+        sample_weight: one finite weight >= 0 per sample (an extension: each pair's AUC and
+            share are weighted).
+
+    Examples:
+        >>> one_vs_one_roc_auc([0, 1, 2, 2], [[0.8, 0.1, 0.1], [0.3, 0.4, 0.3], [0.1, 0.2, 0.7], [0.2, 0.5, 0.3]])
+        0.875
+    """
+    check_choice("average", average, ("macro", "weighted"))
+    columns = _columns(y_true, y_score, labels, None, sample_weight)
+    if columns.codes is None:
+        raise UnsupportedSettingError("one-vs-one AUC needs one label per sample and n x m scores (multi-class data)")
+    codes, scores, weight = columns.codes, columns.scores, columns.weight
+    mass = np.ones(len(codes)) if weight is None else weight.astype(np.float64)
+    present = np.flatnonzero(np.bincount(codes, weights=mass, minlength=len(columns.labels)) > 0)
+    pair_values, shares = [], []
+    for a, b in combinations(present.tolist(), 2):
+        pair = (codes == a) | (codes == b)
+        own = None if weight is None else weight[pair]
+        areas = []
+        for column in (a, b):
+            _, tp, fp, positives, negatives = _exact_column(scores[pair, column], codes[pair] == column, own)
+            areas.append(_auc(tp, fp, positives, negatives))
+        pair_values.append((areas[0] + areas[1]) / 2)
+        shares.append(mass[pair].sum())
+    if not pair_values:
+        return float("nan")
+    return float(np.average(pair_values, weights=shares if average == "weighted" else None))

@@ -1,0 +1,504 @@
+"""Threshold curves: scikit-learn's curves and areas to 1e-12, and independent formulations.
+
+scikit-learn is the oracle for the functions of ``evalkit.metrics`` (Hypothesis-generated
+cases with tied blocks, constant scores, a class without positives, zero weights); the
+curve's own reading is checked against a brute-force count at every threshold, the
+Mann-Whitney pair count for the AUC, ``Evaluation.from_scores`` at a threshold, and the
+binned form against the exact one.
+"""
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from oracle import call, compare, make_weight, oracle, same, weights
+from sklearn import metrics as sk
+
+from evalkit import ClassificationMetrics, Evaluation, ThresholdCurve
+from evalkit import metrics as ek
+from evalkit.curves import one_vs_one_roc_auc
+from evalkit.exceptions import (
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidValueError,
+    LabelMismatchError,
+    UnknownLabelError,
+    UnknownMetricError,
+    UnsupportedSettingError,
+)
+
+# scores drawn from a few values make tied blocks; from many, mostly distinct scores
+score_values = st.one_of(
+    st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]),
+    st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
+)
+
+
+@st.composite
+def binary_case(draw, min_size=1):
+    n = draw(st.integers(min_size, 25))
+    y_true = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    constant = draw(st.booleans()) and n > 1
+    if constant:
+        y_score = [draw(score_values)] * n
+    else:
+        y_score = draw(st.lists(score_values, min_size=n, max_size=n))
+    return y_true, y_score
+
+
+def weighted(data, n):
+    return make_weight(data.draw(weights), n, data)
+
+
+# --------------------------------------------------------------------------------------------
+# scikit-learn's binary curves and areas
+
+
+@given(binary_case(), st.data())
+@oracle
+def test_binary_curves_equal_scikit_learn(case, data):
+    y_true, y_score = case
+    weight = weighted(data, len(y_true))
+    for drop in (True, False):
+        compare("roc_curve", y_true, y_score, sample_weight=weight, drop_intermediate=drop)
+        compare("precision_recall_curve", y_true, y_score, sample_weight=weight, drop_intermediate=drop)
+    compare("confusion_matrix_at_thresholds", y_true, y_score, sample_weight=weight)
+    if 0 < len(set(y_true)) == 2 and all(any(w > 0 for w, t in zip(weight or [1] * len(y_true), y_true) if t == c) for c in (0, 1)):
+        for drop in (True, False):
+            compare("det_curve", y_true, y_score, sample_weight=weight, drop_intermediate=drop)
+    compare("average_precision_score", y_true, y_score, sample_weight=weight)
+    if not weight or all(any(w > 0 for w, t in zip(weight, y_true) if t == c) for c in set(y_true)):
+        compare("roc_auc_score", y_true, y_score, sample_weight=weight)  # zero-weight-only classes: scikit-learn divides by 0
+        max_fpr = data.draw(st.sampled_from([0.1, 0.5, 0.8, 1.0]))
+        compare("roc_auc_score", y_true, y_score, sample_weight=weight, max_fpr=max_fpr)
+
+
+@given(binary_case(), st.data())
+@oracle
+def test_string_labels_and_pos_label(case, data):
+    y_true, y_score = case
+    names = [["no", "yes"][t] for t in y_true]
+    weight = weighted(data, len(y_true))
+    pos_label = data.draw(st.sampled_from(sorted(set(names))))
+    compare("roc_curve", names, y_score, pos_label=pos_label, sample_weight=weight)
+    compare("precision_recall_curve", np.array(names), np.array(y_score), pos_label=pos_label, sample_weight=weight)
+    compare("confusion_matrix_at_thresholds", names, y_score, pos_label=pos_label)
+    if len(set(names)) == 2:
+        compare("average_precision_score", names, y_score, pos_label=pos_label)
+
+
+def test_binary_labels_need_a_positive_class_unless_they_are_zero_one():
+    for ours, theirs in ((ek.roc_curve, sk.roc_curve), (ek.precision_recall_curve, sk.precision_recall_curve)):
+        ours_result, _ = call(ours, ["a", "b"], [0.1, 0.9])
+        theirs_result, _ = call(theirs, ["a", "b"], [0.1, 0.9])
+        assert isinstance(theirs_result, ValueError) and isinstance(ours_result, InvalidArgumentError)
+    assert same(ek.roc_curve([-1, 1, 1], [0.2, 0.4, 0.9]), sk.roc_curve([-1, 1, 1], [0.2, 0.4, 0.9]))
+    assert same(ek.roc_curve([False, True], [0.2, 0.4]), sk.roc_curve([False, True], [0.2, 0.4]))
+
+
+@given(binary_case(), st.data())
+@oracle
+def test_metric_at_thresholds_reads_the_measure_from_cells(case, data):
+    y_true, y_score = case
+    weight = weighted(data, len(y_true))
+    for name in ("accuracy_score", "f1_score", "precision_score", "recall_score", "jaccard_score", "matthews_corrcoef"):
+        theirs = compare("metric_at_thresholds", y_true, y_score, getattr(sk, name), sample_weight=weight)
+        ours, _ = call(ek.metric_at_thresholds, y_true, y_score, getattr(ek, name), sample_weight=weight)
+        assert same(ours, theirs)
+    compare("metric_at_thresholds", y_true, y_score, sk.fbeta_score, sample_weight=weight, metric_params={"beta": 2.0, "zero_division": 1})
+    # any other callable is called once per threshold, as scikit-learn does
+    compare("metric_at_thresholds", y_true, y_score, sk.balanced_accuracy_score, sample_weight=weight)
+
+
+def test_metric_at_thresholds_reads_without_calling(monkeypatch):
+    calls = []
+    original = ek.f1_score
+    monkeypatch.setattr(ek, "f1_score", lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
+    values, thresholds = ek.metric_at_thresholds([0, 1, 1, 0], [0.1, 0.8, 0.4, 0.6], original)
+    assert calls == [] and values.tolist() == pytest.approx([2 / 3, 0.5, 0.8, 2 / 3])
+
+
+# --------------------------------------------------------------------------------------------
+# multi-class and multi-label areas
+
+
+@st.composite
+def multiclass_case(draw):
+    n = draw(st.integers(3, 25))
+    m = draw(st.integers(3, 4))
+    y_true = draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n))
+    assume(len(set(y_true)) == m)
+    raw = np.array(draw(st.lists(st.lists(st.sampled_from([1, 2, 3, 5, 8]), min_size=m, max_size=m), min_size=n, max_size=n)), dtype=float)
+    return y_true, raw / raw.sum(axis=1, keepdims=True)
+
+
+@given(multiclass_case(), st.data())
+@oracle
+def test_multiclass_areas_equal_scikit_learn(case, data):
+    y_true, y_score = case
+    weight = weighted(data, len(y_true))
+    for average in ("macro", "weighted", "micro", None):
+        compare("roc_auc_score", y_true, y_score, multi_class="ovr", average=average, sample_weight=weight)
+    for average in ("macro", "weighted"):
+        compare("roc_auc_score", y_true, y_score, multi_class="ovo", average=average)
+    for average in ("macro", "weighted", "micro", None):
+        compare("average_precision_score", y_true, y_score, average=average, sample_weight=weight)
+    names = [f"class {label}" for label in y_true]
+    compare("roc_auc_score", names, y_score, multi_class="ovr")
+    compare("roc_auc_score", y_true, y_score, multi_class="ovr", labels=list(range(len(y_score[0]))))
+
+
+@given(st.data())
+@oracle
+def test_multilabel_areas_equal_scikit_learn(data):
+    n, m = data.draw(st.integers(2, 20)), data.draw(st.integers(1, 4))
+    y_true = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)))
+    y_score = np.array(data.draw(st.lists(st.lists(score_values, min_size=m, max_size=m), min_size=n, max_size=n)))
+    weight = weighted(data, n)
+    for average in ("macro", "weighted", "micro", "samples", None):
+        compare("average_precision_score", y_true, y_score, average=average, sample_weight=weight)
+        if weight is None or min(weight) > 0:
+            compare("roc_auc_score", y_true, y_score, average=average, sample_weight=weight)
+
+
+def test_a_class_without_positives_gives_nan_with_a_warning_never_a_crash():
+    y_true = np.array([[0, 1], [0, 0], [0, 1]])
+    y_score = np.array([[0.1, 0.5], [0.5, 0.2], [0.3, 0.3]])
+    values = compare("roc_auc_score", y_true, y_score, average=None)
+    assert math.isnan(values[0]) and values[1] == 1.0
+    with pytest.warns(UserWarning, match="No positive class"):
+        assert ek.average_precision_score(y_true, y_score, average=None).tolist() == [0.0, 1.0]
+    curve = ThresholdCurve.from_scores(y_true, y_score)
+    assert math.isnan(curve.roc_auc(0)) and math.isnan(curve.average_precision(0))  # the library's own policy: undefined is NaN
+    assert curve.roc_auc() == 1.0 and curve.roc_auc().n_defined == 1  # and averages leave it out by default
+    assert math.isnan(curve.roc_auc(undefined="nan"))
+
+
+# --------------------------------------------------------------------------------------------
+# top-k accuracy, log loss, Brier score
+
+
+@given(st.data())
+@oracle
+def test_top_k_accuracy_equals_scikit_learn_with_its_tie_rule(data):
+    n, m = data.draw(st.integers(1, 20)), data.draw(st.integers(3, 5))
+    y_true = data.draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n))
+    y_score = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.1, 0.2, 0.3]), min_size=m, max_size=m), min_size=n, max_size=n)))
+    weight = weighted(data, n)
+    for k in (1, 2, m):
+        for normalize in (True, False):
+            compare("top_k_accuracy_score", y_true, y_score, k=k, normalize=normalize, sample_weight=weight, labels=list(range(m)))
+
+
+def test_top_k_accuracy_of_binary_scores():
+    for scores in ([0.2, 0.7, 0.5, 0.9], [-1.0, 2.0, 0.5, -0.2]):
+        for k in (1, 2):
+            compare("top_k_accuracy_score", [0, 1, 1, 0], scores, k=k)
+
+
+@given(st.data())
+@oracle
+def test_log_loss_and_brier_score_equal_scikit_learn(data):
+    n, m = data.draw(st.integers(2, 20)), data.draw(st.integers(2, 4))
+    y_true = data.draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n))
+    assume(len(set(y_true)) > 1)
+    raw = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.0, 1.0, 2.0, 5.0]), min_size=m, max_size=m), min_size=n, max_size=n)))
+    raw[:, 0] += 0.5
+    y_proba = raw / raw.sum(axis=1, keepdims=True)
+    weight = weighted(data, n)
+    labels = list(range(m))
+    compare("log_loss", y_true, y_proba, sample_weight=weight, labels=labels)
+    compare("log_loss", y_true, y_proba, normalize=False, sample_weight=weight, labels=labels)
+    compare("brier_score_loss", y_true, y_proba, sample_weight=weight, labels=labels)
+    compare("brier_score_loss", y_true, y_proba, sample_weight=weight, labels=labels, scale_by_half=True)
+    binary = [int(label == 0) for label in y_true]
+    compare("log_loss", binary, y_proba[:, 0], sample_weight=weight)
+    compare("brier_score_loss", binary, y_proba[:, 0], sample_weight=weight)
+    compare("brier_score_loss", ["a" if b else "b" for b in binary], y_proba[:, 0], pos_label="a")
+
+
+def test_log_loss_refuses_what_scikit_learn_refuses():
+    compare("log_loss", [0, 1], [[0.5, 0.5], [1.2, -0.2]])
+    compare("log_loss", [1, 1], [0.5, 0.5])
+    compare("log_loss", [0, 1, 2], [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]])
+    with pytest.warns(UserWarning, match="do not sum to one"):
+        ek.log_loss([0, 1], [[0.5, 0.4], [0.5, 0.5]])
+    assert ek.log_loss([0, 1], y_pred=[0.2, 0.7]) == pytest.approx(sk.log_loss([0, 1], [0.2, 0.7]))
+
+
+def test_refusals_of_the_areas():
+    compare("roc_auc_score", [0, 1, 2], [[0.2, 0.5, 0.3]] * 3)  # multi_class must be chosen
+    compare("roc_auc_score", [0, 1, 2], [[0.2, 0.5, 0.4]] * 3, multi_class="ovr")  # not probabilities
+    compare("roc_auc_score", [0, 1, 2], [[0.2, 0.5, 0.3]] * 3, multi_class="ovo", average="micro")
+    compare("roc_auc_score", [0, 1, 2], [[0.2, 0.5, 0.3]] * 3, multi_class="ovr", max_fpr=0.5)
+    compare("roc_auc_score", [0, 1, 2], [[0.2, 0.5, 0.3]] * 3, multi_class="ovr", labels=[2, 1, 0])
+    compare("average_precision_score", [0, 1, 2], [[0.2, 0.5, 0.3]] * 3, pos_label=2)
+    compare("det_curve", [1, 1], [0.2, 0.3])
+    with pytest.raises(InvalidValueError, match="finite"):
+        ek.roc_curve([0, 1], [0.5, math.nan])
+
+
+# --------------------------------------------------------------------------------------------
+# the curve against independent formulations
+
+
+def brute_force_cells(y_true, y_score, weight, threshold):
+    w = np.ones(len(y_true)) if weight is None else np.asarray(weight, dtype=float)
+    t, s = np.asarray(y_true) == 1, np.asarray(y_score) >= threshold
+    return [float(np.sum(w * (t & s))), float(np.sum(w * (~t & s))), float(np.sum(w * (t & ~s))), float(np.sum(w * (~t & ~s)))]
+
+
+@given(binary_case(), st.data())
+def test_cells_at_every_threshold_equal_a_brute_force_count(case, data):
+    y_true, y_score = case
+    weight = weighted(data, len(y_true))
+    curve = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight)
+    cells = curve.cells()
+    kept = [s for s, w in zip(y_score, weight or [1] * len(y_score)) if w > 0]
+    assert curve.thresholds().tolist() == sorted(set(kept), reverse=True)
+    for k, threshold in enumerate(curve.thresholds()):
+        expected = brute_force_cells(y_true, y_score, weight, threshold)
+        assert [float(row[k]) for row in cells.rows()] == pytest.approx(expected, abs=1e-9)
+    if weight is None or all(isinstance(w, int) for w in weight):
+        assert all(row.dtype == np.int64 for row in cells.rows())  # integer weights keep integer counts
+
+
+@given(binary_case(), st.data())
+def test_sort_path_equals_weighted_path(case, data):
+    """Unweighted curves sort values only; weighted ones argsort: with unit weights they agree."""
+    y_true, y_score = case
+    plain = ThresholdCurve.from_scores(y_true, y_score)
+    unit = ThresholdCurve.from_scores(y_true, y_score, sample_weight=[1] * len(y_true))
+    assert np.array_equal(plain.thresholds(), unit.thresholds())
+    assert all(np.array_equal(a, b) for a, b in zip(plain.cells().rows(), unit.cells().rows()))
+
+
+@given(binary_case(), st.data())
+def test_auc_is_the_mann_whitney_pair_count(case, data):
+    """AUC = P(score of a positive > score of a negative) + P(tie) / 2, weighted by pairs."""
+    y_true, y_score = case
+    weight = weighted(data, len(y_true)) or [1] * len(y_true)
+    positives = [(s, w) for s, w, t in zip(y_score, weight, y_true) if t == 1]
+    negatives = [(s, w) for s, w, t in zip(y_score, weight, y_true) if t == 0]
+    total = sum(wp * wn for (_, wp), (_, wn) in itertools.product(positives, negatives))
+    auc = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight).roc_auc()
+    if total == 0:
+        assert math.isnan(auc)
+        return
+    wins = sum(wp * wn * (1.0 if sp > sn else 0.5 if sp == sn else 0.0) for (sp, wp), (sn, wn) in itertools.product(positives, negatives))
+    assert auc == pytest.approx(wins / total, abs=1e-12)
+
+
+@given(st.data())
+def test_cells_at_a_threshold_equal_evaluation_from_scores(data):
+    n, m = data.draw(st.integers(1, 15)), data.draw(st.integers(2, 4))
+    y_true = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)))
+    y_score = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.1, 0.3, 0.5, 0.7]), min_size=m, max_size=m), min_size=n, max_size=n)))
+    weight = weighted(data, n)
+    threshold = data.draw(st.sampled_from([0.05, 0.3, 0.4, 0.7, 0.9]))
+    at = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight).at(threshold)
+    evaluation = Evaluation.from_scores(y_true, y_score, threshold=threshold, sample_weight=weight)
+    assert all(np.allclose(a, b, rtol=1e-12) for a, b in zip(at.class_cells.rows(), evaluation.class_cells.rows()))
+    for average in ("micro", "macro", "weighted"):
+        assert same(float(at.average("f1_score", average)), float(evaluation.average("f1_score", average)))
+
+
+@given(st.data())
+def test_averages_at_common_thresholds_equal_the_cells_there(data):
+    n = data.draw(st.integers(2, 15))
+    y_true = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    assume(len(set(y_true)) == 3)
+    y_score = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.1, 0.2, 0.6]), min_size=3, max_size=3), min_size=n, max_size=n)))
+    curve = ThresholdCurve.from_scores(y_true, y_score)
+    for average in ("micro", "macro", "weighted"):
+        values, thresholds = curve.evaluate("matthews_correlation_coefficient", average=average)
+        for value, threshold in zip(values, thresholds):
+            assert same(value, float(curve.at(threshold).average("matthews_correlation_coefficient", average)))
+
+
+@given(st.data())
+def test_micro_curve_equals_scikit_learns_raveled_curve(data):
+    n, m = data.draw(st.integers(1, 12)), data.draw(st.integers(1, 3))
+    y_true = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)))
+    y_score = np.array(data.draw(st.lists(st.lists(score_values, min_size=m, max_size=m), min_size=n, max_size=n)))
+    weight = weighted(data, n)
+    micro = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight).micro()
+    tn, fp, fn, tp, thresholds = sk.confusion_matrix_at_thresholds(
+        y_true.ravel(), y_score.ravel(), sample_weight=None if weight is None else np.repeat(weight, m)
+    )
+    assert np.array_equal(micro.thresholds(), thresholds)
+    assert np.allclose(np.asarray(micro.cells().tp, dtype=float), tp) and np.allclose(np.asarray(micro.cells().fp, dtype=float), fp)
+
+
+@given(binary_case(min_size=2), st.integers(1, 4), st.data())
+def test_merged_batches_equal_one_curve(case, split, data):
+    y_true, y_score = case
+    split = min(split, len(y_true) - 1)
+    weight = weighted(data, len(y_true))
+    part = (lambda w, s: None if w is None else w[s])
+    whole = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight)
+    first = ThresholdCurve.from_scores(y_true[:split], y_score[:split], pos_label=1, sample_weight=part(weight, slice(None, split)))
+    second = ThresholdCurve.from_scores(y_true[split:], y_score[split:], pos_label=1, sample_weight=part(weight, slice(split, None)))
+    merged = first + second
+    # thresholds of zero-weight samples stay in a batch's curve only if that batch saw them with weight
+    assert np.array_equal(merged.thresholds(), whole.thresholds())
+    assert all(np.allclose(a, b) for a, b in zip(merged.cells().rows(), whole.cells().rows()))
+
+
+@given(binary_case(), st.data())
+def test_binned_curve_points_are_exact_and_its_areas_are_bounded(case, data):
+    y_true, y_score = case
+    weight = weighted(data, len(y_true))
+    grid = data.draw(st.one_of(st.integers(2, 12), st.lists(score_values, min_size=1, max_size=6)))
+    exact = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight)
+    binned = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight, thresholds=grid)
+    assert binned.thresholds()[-1] == -np.inf
+    for threshold in binned.thresholds():
+        assert all(np.allclose(a, b) for a, b in zip(binned.at(threshold).class_cells.rows(), exact.at(threshold).class_cells.rows()))
+    for kind in ("roc_auc", "average_precision"):
+        value = exact.roc_auc() if kind == "roc_auc" else exact.average_precision()
+        low, high = binned.area_bounds(kind)
+        if math.isnan(value):
+            assert math.isnan(low) and math.isnan(high)
+        else:
+            assert low - 1e-12 <= value <= high + 1e-12
+    if not math.isnan(exact.roc_auc()):
+        low, high = binned.area_bounds()
+        assert low - 1e-12 <= binned.roc_auc() <= high + 1e-12  # the trapezoid lies between the bounds
+
+
+def test_binned_curves_merge_batch_by_batch_in_bounded_memory():
+    rng = np.random.default_rng(7)
+    grid = np.linspace(0, 1, 51)
+    total = None
+    for _ in range(5):
+        y = rng.integers(0, 3, 2000)
+        s = rng.dirichlet([1, 1, 1], 2000) * 0.5 + np.eye(3)[y] * 0.5
+        batch = ThresholdCurve.from_scores(y, s, thresholds=grid)
+        total = batch if total is None else total + batch
+    assert len(total.thresholds(0)) == 52  # the grid and -inf, whatever the number of samples
+    with pytest.raises(LabelMismatchError):
+        total + ThresholdCurve.from_scores(y, s, thresholds=11)
+
+
+def test_best_threshold_is_the_brute_force_optimum():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    s = np.round(np.clip(0.25 * y + rng.normal(0.4, 0.2, 300), 0, 1), 2)
+    curve = ThresholdCurve.from_scores(y, s)
+    for measure in ("f1_score", "matthews_correlation_coefficient", "informedness", "error_rate"):
+        best = curve.best_threshold(measure)
+        values = {t: Evaluation.from_scores(y, np.column_stack([1 - s, s]), threshold=[2.0, t]).per_class(measure)[1] for t in np.unique(s)}
+        values = {t: v for t, v in values.items() if not math.isnan(v)}
+        target = max(values.values()) if measure != "error_rate" else min(values.values())
+        assert best.value == pytest.approx(target)
+        assert best.threshold == max(t for t, v in values.items() if v == pytest.approx(target))
+    with pytest.raises(InvalidArgumentError, match="direction"):
+        curve.best_threshold("prevalence")
+
+
+def test_best_threshold_per_class_and_averaged():
+    y = ["a", "b", "c", "c", "b", "a"]
+    s = np.array([[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6], [0.1, 0.5, 0.4], [0.4, 0.4, 0.2], [0.5, 0.1, 0.4]])
+    curve = ThresholdCurve.from_scores(y, s, labels=["a", "b", "c"])
+    per_class = curve.best_threshold("f1_score")
+    assert per_class.threshold.shape == (3,)
+    at = curve.at(per_class.threshold)
+    assert at.per_class("f1_score").tolist() == pytest.approx(per_class.value.tolist())
+    macro = curve.best_threshold("f1_score", average="macro")
+    assert float(curve.at(macro.threshold).average("f1_score", "macro")) == pytest.approx(macro.value)
+    assert curve.best_threshold("f1_score", "b").value == per_class.value[1]
+
+
+def test_a_subclass_getter_is_read_at_every_threshold():
+    class Youden(ClassificationMetrics):
+        def get_youden(self) -> float:
+            """Youden's J: recall + specificity - 1."""
+            return self.get_recall() + self.get_specificity() - 1
+
+    curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    values, _ = curve.evaluate("youden", metrics_class=Youden)
+    assert values.tolist() == pytest.approx(curve.evaluate("informedness")[0].tolist())
+    with pytest.raises(UnknownMetricError, match="f1_score"):
+        curve.evaluate("f1_scor")
+
+
+def test_hand_computed_reference_values():
+    # Fawcett, "An introduction to ROC analysis" (2006), Fig. 3: 20 instances, 10 positives;
+    # the step curve has AUC 0.68
+    scores = [0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.505, 0.4, 0.39, 0.38, 0.37, 0.36, 0.35, 0.34, 0.33, 0.30, 0.1]
+    classes = "ppnpppnnpnpnpnnnpnpn"
+    curve = ThresholdCurve.from_scores([c == "p" for c in classes], scores)
+    assert curve.roc_auc() == pytest.approx(0.68)
+    # scikit-learn's documented examples: roc_curve thresholds and average precision 0.83
+    fpr, tpr, thresholds = curve.roc()
+    assert fpr[0] == 0 and tpr[0] == 0 and thresholds[0] == np.inf
+    assert ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).average_precision() == pytest.approx(0.8333, abs=1e-4)
+
+
+def test_hand_and_till_on_a_worked_example():
+    # three classes, each sample scored perfectly for its own class against every other: M = 1;
+    # reversing one column's order for one pair lowers that pair's AUC by a half
+    y = [0, 1, 2]
+    perfect = [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]
+    assert one_vs_one_roc_auc(y, perfect) == 1.0
+    swapped = [[0.3, 0.4, 0.3], [0.4, 0.5, 0.1], [0.1, 0.1, 0.8]]  # column 0 ranks sample 1 above sample 0
+    assert one_vs_one_roc_auc(y, swapped) == pytest.approx((0.5 + 1 + 1) / 3)
+
+
+def test_theory_meets_data_f1_optimal_threshold_near_half_the_best_f1():
+    """On calibrated scores the F1-optimal threshold is F*/2 (Lipton, Elkan and Naryanaswamy,
+    "Optimal Thresholding of Classifiers to Maximize F1 Measure", 2014)."""
+    rng = np.random.default_rng(11)
+    probability = rng.beta(0.6, 1.4, 200_000)
+    y = rng.random(200_000) < probability  # calibrated: P(y = 1 | score) = score
+    best = ThresholdCurve.from_scores(y, probability).best_threshold("f1_score")
+    assert best.threshold == pytest.approx(best.value / 2, abs=0.02)
+
+
+def test_errors_name_the_argument():
+    with pytest.raises(InvalidArgumentError, match="pos_label"):
+        ThresholdCurve.from_scores(["a", "b"], [0.2, 0.4])
+    with pytest.raises(InputShapeError, match="columns"):
+        ThresholdCurve.from_scores([0, 1, 1], [[0.2, 0.4], [0.1, 0.3], [0.3, 0.3]], labels=[0, 1, 2])
+    with pytest.raises(InputShapeError, match="labels"):
+        ThresholdCurve.from_scores([0, 1, 2], [[0.2, 0.4], [0.1, 0.3], [0.3, 0.3]])
+    with pytest.raises(UnknownLabelError):
+        ThresholdCurve.from_scores([0, 1, 5], [[0.2, 0.4], [0.1, 0.3], [0.3, 0.3]], labels=[0, 1])
+    curve = ThresholdCurve.from_scores([0, 1, 2], [[0.2, 0.4, 0.4], [0.1, 0.3, 0.6], [0.3, 0.3, 0.4]])
+    with pytest.raises(InvalidArgumentError, match="label"):
+        curve.roc()
+    with pytest.raises(UnknownLabelError):
+        curve.roc(True)
+    with pytest.raises(UnsupportedSettingError, match="from_scores"):
+        curve.at(0.3).average("recall", "samples")
+    with pytest.raises(InvalidArgumentError, match="binned"):
+        ThresholdCurve.from_scores([0, 1], [0.2, 0.7], thresholds=5).at(0.3)
+    with pytest.raises(InvalidArgumentError, match="thresholds"):
+        ThresholdCurve.from_scores([0, 1], [0.2, 0.7], thresholds=[math.nan])
+
+
+def test_inputs_are_never_mutated():
+    y, s, w = np.array([0, 1, 1, 0]), np.array([0.3, 0.2, 0.9, 0.3]), np.array([1, 2, 0, 1])
+    copies = y.copy(), s.copy(), w.copy()
+    ThresholdCurve.from_scores(y, s, sample_weight=w).roc_auc()
+    assert all(np.array_equal(a, b) for a, b in zip((y, s, w), copies))
+
+
+def test_binary_cells_at_a_threshold_make_a_confusion_matrix():
+    cells = ThresholdCurve.from_scores(["ham", "spam", "spam"], [0.1, 0.8, 0.4], pos_label="spam").at(0.5)
+    matrix = cells.confusion_matrix()
+    assert matrix.labels == ("ham", "spam") and matrix.to_array().tolist() == [[1, 0], [1, 1]]
+    assert cells.whole_measures()["accuracy"] == pytest.approx(2 / 3)
+    assert [metrics.get_recall() for metrics in cells.class_metrics()] == [0.5]
+
+
+def test_warnings_of_the_undefined_binary_cases():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fpr, tpr, _ = ek.roc_curve([1, 1], [0.2, 0.4])
+    assert np.isnan(fpr).all() and any("No negative samples" in str(w.message) for w in caught)
