@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import evalkit
-from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem
+from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
 from evalkit.report import build_report
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
@@ -300,6 +300,68 @@ def aa_rar(n: int, m: int, with_sets: bool) -> Case:
 # the Java-style object path (microseconds: each contender runs many times per timing)
 
 
+def binary_scores(n: int, weighted: bool) -> Case:
+    rng = np.random.default_rng(n + weighted)
+    y = rng.random(n) < 0.3
+    s = np.clip(rng.normal(0.4, 0.2, n) + 0.2 * y, 0, 1)
+    weight = rng.random(n) if weighted else None
+    kind = ", float weights" if weighted else ""
+    case = Case(f"exact ROC AUC, {n:,} binary scores{kind}", y.nbytes + s.nbytes + (weight.nbytes if weighted else 0),
+                target="≤ 1.5× one argsort; ≥ 2× faster than scikit-learn")  # fmt: skip
+    case.contenders["numpy floor (one argsort)"] = lambda: np.argsort(s)
+    case.contenders["evalkit"] = lambda: ThresholdCurve.from_scores(y, s, sample_weight=weight).roc_auc()
+    if _peer("sklearn", case):
+        from sklearn.metrics import roc_auc_score
+
+        case.contenders["scikit-learn"] = lambda: roc_auc_score(y, s, sample_weight=weight)
+        case.once.add("scikit-learn")
+    if not weighted and _peer("torchmetrics", case):
+        import torch
+        from torchmetrics.functional.classification import binary_auroc
+
+        torch.set_num_threads(1)
+        preds, target = torch.from_numpy(s), torch.from_numpy(y.astype(np.int64))
+        case.contenders["torchmetrics (CPU)"] = lambda: binary_auroc(preds, target)
+        case.once.add("torchmetrics (CPU)")
+    return case
+
+
+def multiclass_scores(n: int, m: int) -> Case:
+    rng = np.random.default_rng(n * m)
+    y = rng.integers(0, m, n)
+    s = rng.dirichlet(np.ones(m), n) * 0.7 + np.eye(m)[y] * 0.3
+    case = Case(f"exact one-vs-rest ROC AUC (macro), {n:,} samples, {m} classes", y.nbytes + s.nbytes,
+                target="≤ 1.5× argsort of every column; ≥ 2× faster than scikit-learn")  # fmt: skip
+    case.contenders["numpy floor (argsort of every column)"] = lambda: np.argsort(s, axis=0)
+    case.contenders["evalkit"] = lambda: ThresholdCurve.from_scores(y, s).roc_auc(average="macro")
+    if _peer("sklearn", case):
+        from sklearn.metrics import roc_auc_score
+
+        case.contenders["scikit-learn"] = lambda: roc_auc_score(y, s, multi_class="ovr")
+        case.once.add("scikit-learn")
+    return case
+
+
+def binned_scores(n: int, thresholds: int) -> Case:
+    rng = np.random.default_rng(n + thresholds)
+    y = rng.random(n) < 0.3
+    s = np.clip(rng.normal(0.4, 0.2, n) + 0.2 * y, 0, 1)
+    grid = np.linspace(0, 1, thresholds)
+    case = Case(f"binned ROC AUC, {n:,} binary scores, {thresholds} thresholds", y.nbytes + s.nbytes,
+                target="memory O(thresholds); near one bucketing pass")  # fmt: skip
+    case.contenders["numpy floor (one bucketing pass)"] = lambda: np.bincount(np.searchsorted(grid, s), minlength=thresholds + 1)
+    case.contenders["evalkit"] = lambda: ThresholdCurve.from_scores(y, s, thresholds=thresholds).roc_auc()
+    if _peer("torchmetrics", case):
+        import torch
+        from torchmetrics.functional.classification import binary_auroc
+
+        torch.set_num_threads(1)
+        preds, target = torch.from_numpy(s), torch.from_numpy(y.astype(np.int64))
+        case.contenders["torchmetrics (CPU)"] = lambda: binary_auroc(preds, target, thresholds=thresholds)
+        case.once.add("torchmetrics (CPU)")
+    return case
+
+
 def _per_call(function: Callable[[], object], calls: int) -> Callable[[], object]:
     """A contender timing ``calls`` runs; the table divides by ``calls`` (via ``Case.scale``)."""
 
@@ -510,6 +572,10 @@ def main() -> None:
         soft(1_000_000 // scale, 100),
         aa_rar(1_000_000 // scale, 100, with_sets=False),
         aa_rar(100_000 // scale, 100, with_sets=True),
+        binary_scores(10_000_000 // scale, weighted=False),
+        binary_scores(1_000_000 // scale, weighted=True),
+        multiclass_scores(1_000_000 // scale, 10),
+        binned_scores(10_000_000 // scale, 101),
         *getters(),
         *averaging(),
         main_path(),

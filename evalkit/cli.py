@@ -6,7 +6,9 @@
 one-column files (actual, then predicted). Single-label by default; ``--multi-label`` reads
 label sets (separated by ``--separator``); ``--score COLUMN`` turns a score into a binary
 prediction with ``--threshold``. Output as text, Markdown, JSON or CSV, to the terminal or
-``--output``; ``--plot FILE.png`` draws the confusion matrix (or per-class bars).
+``--output``; ``--plot FILE.png`` draws the confusion matrix (or per-class bars); ``--html FILE``
+writes one self-contained page with the table, the confusion matrix as a heat map and, with
+``--score``, the ROC and precision-recall curves of the scores.
 
 ``evalkit aa-rar FILE`` prints the absolute accuracy and relative accuracy rate (the neighborhood-system criterion) of a
 result against the ideal label sets (``--exact`` shows the fractions).
@@ -34,7 +36,7 @@ from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentErro
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.readers import read_batches
 from evalkit.report import DEFAULT_MEASURES, build_report
-from evalkit.streaming import LabelSetCounts
+from evalkit.streaming import CurveCounts, LabelSetCounts
 
 __all__ = ["main"]
 
@@ -77,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--undefined", choices=UNDEFINED_POLICIES, default="exclude",
                         help="undefined (0/0) values in averages: left out (exclude, the default), counted as 0 or 1, or nan")  # fmt: skip
     report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
+    report.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (with --score: ROC and precision-recall curves)")
 
     aa_rar = commands.add_parser("aa-rar", help="absolute accuracy and relative accuracy rate (neighborhood systems)",
                                  description="AA and RAR of a result against the ideal label sets; no file: Table 1 of the neighborhood-system paper.")  # fmt: skip
@@ -220,9 +223,11 @@ def _check_not_scores(values: list[str], files: list[str], role: str, lines: lis
             )
 
 
-def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Evaluation:
+def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts | None]:
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
-    classes and the distinct (actual, predicted) pairs, never with a dense m x m table."""
+    classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
+    ``--score`` also the exact threshold curve of the scores (its size grows with the distinct
+    scores)."""
     labels = _labels(arguments.labels)
     known = None if labels is None else frozenset(labels)
     if arguments.score is not None:
@@ -230,6 +235,7 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Evaluatio
             raise InvalidArgumentError(f"--threshold must be in [0, 1], got {arguments.threshold:g}")
         arguments.predicted = arguments.score
     evaluation: Evaluation | None = None
+    curve = None if arguments.score is None else CurveCounts(pos_label=arguments.positive)
     for values, lines in _batches(arguments, files):
         actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
         if arguments.score is not None:
@@ -241,25 +247,36 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> Evaluatio
         _check_known(predicted, known, lambda position, lines=lines: _where(files, "predicted", lines[position]))
         _check_not_scores(actual, files, "actual", lines)
         _check_not_scores(predicted, files, "predicted", lines)
-        batch = Evaluation.from_labels(actual, predicted, labels, sample_weight=_weights(arguments, files, values, lines)).compact()
+        weight = _weights(arguments, files, values, lines)
+        batch = Evaluation.from_labels(actual, predicted, labels, sample_weight=weight).compact()
         evaluation = batch if evaluation is None else evaluation.merge(batch, grow=labels is None)
+        if curve is not None:
+            curve.update(actual, scores, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
-    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
+    return (evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))), curve
 
 
 def _report(arguments: argparse.Namespace) -> str:
     files = list(arguments.files)
+    curve = None
     if not files:
-        source: Any = _stream_labels(arguments, [str(example_path())])
+        source, curve = _stream_labels(arguments, [str(example_path())])
         name = f"bundled example {EXAMPLE_NAME}"
     else:
-        source = _stream_label_sets(arguments, files, arguments.separator) if arguments.multi_label else _stream_labels(arguments, files)
+        if arguments.multi_label:
+            source = _stream_label_sets(arguments, files, arguments.separator)
+        else:
+            source, curve = _stream_labels(arguments, files)
         name = " and ".join(files)
     measures = [measure.strip() for measure in arguments.measures.split(",") if measure.strip()]
     report = build_report(source, measures=measures, undefined=arguments.undefined)
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
+    if arguments.html:
+        page = report.to_html(arguments.digits, title=f"evalkit report: {name}", subtitle=f"{samples} samples, {len(report.labels)} classes",
+                              curve=None if curve is None else curve.curve())  # fmt: skip
+        _emit(page, arguments.html, "--html")
     if arguments.format == "json":
         document = json.loads(report.to_json())
         document["source"], document["samples"] = name, samples
@@ -329,7 +346,7 @@ def _aa_rar(arguments: argparse.Namespace) -> str:
     return "\n".join(f"{name:<{width}}{value}" for name, value in rows)
 
 
-def _emit(text: str, output: str | None) -> None:
+def _emit(text: str, output: str | None, option: str = "--output") -> None:
     if output is None:
         try:
             print(text)
@@ -341,7 +358,7 @@ def _emit(text: str, output: str | None) -> None:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
     except OSError as error:
-        raise InvalidArgumentError(f"--output {output}: cannot write the file: {error.strerror or error}") from None
+        raise InvalidArgumentError(f"{option} {output}: cannot write the file: {error.strerror or error}") from None
 
 
 def _check_options(arguments: argparse.Namespace) -> None:

@@ -273,7 +273,7 @@ def _grid(thresholds: Any) -> np.ndarray:
     if isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, (bool, np.bool_)):
         if thresholds < 2:
             raise InvalidArgumentError(f"'thresholds' as a number must be at least 2 (evenly spaced in [0, 1]), got {thresholds}")
-        grid = np.linspace(0.0, 1.0, int(thresholds))
+        grid = np.round(np.linspace(0.0, 1.0, int(thresholds)), 12)  # 0.6, not 0.6000000000000001
     else:
         try:
             grid = np.asarray(thresholds, dtype=np.float64)
@@ -593,13 +593,23 @@ class ThresholdCurve:
             raise InvalidArgumentError(f"'threshold' must be a number or one number per class ({m}), got {show(threshold)}") from error
         if np.isnan(chosen).any():
             raise InvalidArgumentError(f"'threshold' must not be NaN, got {show(threshold)}")
-        if self.binned and not np.isin(chosen, self._thresholds).all():
-            raise InvalidArgumentError(f"a binned curve knows its cells at its own thresholds only; {show(threshold)} is not among them")
+        if self.binned:
+            chosen = self._own_thresholds(chosen, threshold)
         counts = [self._counts_at(j, chosen[j : j + 1]) for j in range(m)]
         tp = np.concatenate([c[0] for c in counts])
         fp = np.concatenate([c[1] for c in counts])
         cells = Cells(tp, fp, self.positives - tp, self.negatives - fp)
         return ThresholdCells(self.labels, cells, chosen.copy(), self.n_samples, self.negative_label)
+
+    def _own_thresholds(self, chosen: np.ndarray, given: Any) -> np.ndarray:
+        """A binned curve's own thresholds nearest to ``chosen`` (within rounding), or an error."""
+        grid = self._part(0)[0]
+        with np.errstate(invalid="ignore"):  # -inf - -inf is NaN, which argmin picks first: the -inf threshold
+            nearest = grid[np.abs(grid[None, :] - chosen[:, None]).argmin(axis=1)]
+        close = (nearest == chosen) | np.isclose(nearest, chosen, rtol=1e-9, atol=1e-12)
+        if not close.all():
+            raise InvalidArgumentError(f"a binned curve knows its cells at its own thresholds only; {show(given)} is not among them")
+        return nearest
 
     @property
     def n_samples(self) -> Any:
@@ -705,7 +715,10 @@ class ThresholdCurve:
         optimistic). NaN for a class without positives.
 
         Args:
-            label, average, undefined: as for ``roc_auc``.
+            label: one class (default: the only class, or an average over all).
+            average: ``"macro"``, ``"weighted"``, ``"micro"`` (the area of ``micro()``), or
+                ``None`` for one value per class.
+            undefined: the undefined-value policy of the average.
 
         Examples:
             >>> round(ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).average_precision(), 4)

@@ -12,6 +12,7 @@ rows, never the data. The results are the same evalkit objects as in memory.
 | ``evaluate_soft`` | degrees in [0, 1] (t-norm) → ``Evaluation`` |
 | ``evaluate_label_sets`` | label sets (or separated strings) → ``Evaluation`` |
 | ``aa_rar`` | ideal and result indicators → ``NeighborhoodAccuracy`` |
+| ``threshold_curve`` | labels or indicators and scores → ``ThresholdCurve`` |
 
 Evaluations come back compacted (one row per distinct per-sample cells): every average is
 exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is active (a
@@ -27,14 +28,16 @@ import dask
 import dask.array as da
 import numpy as np
 
+from evalkit._labels import sorted_labels
 from evalkit._validation import show
 from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.streaming import LabelSetCounts
 
-__all__ = ["aa_rar", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft"]
+__all__ = ["aa_rar", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
 
 SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
@@ -196,6 +199,17 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
     return matrix
 
 
+def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
+    return ThresholdCurve.from_scores(actual, scores, labels, pos_label=pos_label, sample_weight=weight, thresholds=thresholds)
+
+
+def _sum_curves(*curves: ThresholdCurve) -> ThresholdCurve:
+    total = curves[0]
+    for curve in curves[1:]:
+        total = total.merge(curve)
+    return total
+
+
 def evaluate_indicators(
     y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None
 ) -> Evaluation:
@@ -260,3 +274,41 @@ def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = Non
     """AA, RAR and the rest of the neighborhood-system criterion for indicator Dask arrays
     (elements x labels), optionally with a weight per element."""
     return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels, sample_weight=sample_weight))
+
+
+def threshold_curve(
+    y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, thresholds: Any = None,
+    sample_weight: Any = None,
+) -> ThresholdCurve:  # fmt: skip
+    """A ``ThresholdCurve`` of Dask arrays: one curve per partition, merged in a tree.
+
+    With ``thresholds`` (a number, or the thresholds) what travels between workers is
+    O(thresholds x classes) counts; without, exact curves whose size grows with the distinct
+    scores. Multi-class labels are found in one pass first when ``labels`` is not given.
+
+    Args:
+        y_true: a 1-D Dask array of labels, or a 2-D one of 0/1 indicators.
+        y_score: a 1-D (binary) or 2-D Dask array of scores.
+        labels: the column labels of 2-D scores (as for ``ThresholdCurve.from_scores``).
+        pos_label: the positive class of binary labels.
+        thresholds: ``None`` for the exact curve, or a number of thresholds, or the thresholds.
+        sample_weight: a 1-D Dask array of one weight per sample.
+    """
+    if not isinstance(y_score, da.Array) or not isinstance(y_true, da.Array):
+        raise InvalidTypeError(f"'y_true' and 'y_score' must be Dask arrays, got {show(y_true)} and {show(y_score)}")
+    if y_true.shape[0] != y_score.shape[0]:
+        raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but 'y_score' has {y_score.shape[0]}")
+    if y_score.ndim == 2:
+        y_score = y_score.rechunk({1: -1})
+        if y_true.ndim == 1 and labels is None:
+            labels = sorted_labels(da.unique(y_true).compute().tolist(), "y_true")
+    rows = tuple(size for size in y_score.chunks[0] if size) or y_score.chunks[0]
+    y_score = y_score.rechunk((rows, *y_score.chunks[1:]))
+    y_true = y_true.rechunk((rows, *((-1,) if y_true.ndim == 2 else ())))
+    blocks_true, blocks_score = list(y_true.to_delayed().ravel()), list(y_score.to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_score, len(blocks_score))
+    fixed = None if labels is None else tuple(labels)
+    parts = [
+        dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in zip(blocks_true, blocks_score, weights)
+    ]
+    return _reduce(parts, _sum_curves)

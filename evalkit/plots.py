@@ -9,6 +9,9 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``per_class``: bars of chosen measures for every class.
 * ``compare``: two classifiers side by side: per-class measures of two matrices or
   evaluations, or AA, RAR and the example-based measures of two neighborhood results.
+* ``roc`` and ``precision_recall``: the curves of a ``ThresholdCurve``, one per class or
+  averaged, the area in the legend and a chosen threshold marked.
+* ``measures_by_threshold``: any measures against the threshold.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from matplotlib.figure import Figure
 
 from evalkit._validation import check_choice, show
 from evalkit.averaging import CellsResult
+from evalkit.curves import BestThreshold, ThresholdCurve
 from evalkit.exceptions import InvalidTypeError
+from evalkit.formulas import get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 
-__all__ = ["compare", "confusion_matrix", "per_class"]
+__all__ = ["compare", "confusion_matrix", "measures_by_threshold", "per_class", "precision_recall", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -174,4 +179,132 @@ def compare(
     ax.set_ylim(0, 1)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.set_title(title or "Per-class comparison")
+    return ax
+
+
+# --------------------------------------------------------------------------------------------
+# curves of scores
+
+
+def _curve(source: Any) -> ThresholdCurve:
+    if not isinstance(source, ThresholdCurve):
+        raise InvalidTypeError(f"expected a ThresholdCurve, got {show(source)}")
+    return source
+
+
+def _drawn(curve: ThresholdCurve, label: Any, average: str | None) -> list[tuple[str, ThresholdCurve, Any]]:
+    """(legend name, curve, class) for every line: one class, every class, or the micro curve."""
+    check_choice("average", average if average is not None else "none", ("none", "micro"))
+    if average == "micro":
+        return [("micro", curve.micro(), None)]
+    if label is not None or len(curve.labels) == 1:
+        return [(str(curve.labels[0] if label is None else label), curve, label)]
+    return [(str(own), curve, own) for own in curve.labels]
+
+
+def _threshold_of(mark: Any) -> Any:
+    return mark.threshold if isinstance(mark, BestThreshold) else mark
+
+
+def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str, y_measure: str, colour: str, annotate: bool) -> None:
+    """A dot where the curve of ``label`` is at the threshold ``mark`` (its value written when
+    only one curve is drawn)."""
+    if mark is None:
+        return
+    threshold = _threshold_of(mark)
+    j = 0 if label is None else curve.labels.index(label)
+    value = np.broadcast_to(np.asarray(threshold, dtype=np.float64), (len(curve.labels),))[j]
+    cells = curve.at(value).class_cells[j : j + 1]
+    x, y = (float(cells.evaluate(get_measure(name))[0]) for name in (x_measure, y_measure))
+    ax.plot([x], [y], "o", color=colour, markeredgecolor="black", markersize=7, zorder=5)
+    if annotate:
+        ax.annotate(f"t = {value:.3g}", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
+
+
+def roc(
+    source: Any, label: Any = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
+) -> Axes:
+    """ROC curves with the AUC in the legend and the chance diagonal.
+
+    Args:
+        source: a ``ThresholdCurve``.
+        label: one class (default: every class, one line each).
+        average: ``"micro"`` for the one curve of all classes' cells summed.
+        ax: the Axes to draw on.
+        mark: a threshold (or a ``BestThreshold``) to mark on the curve(s).
+        title: the title.
+    """
+    curve = _curve(source)
+    ax = _axes(ax, 5.5, 5.0)
+    lines = _drawn(curve, label, average)
+    for name, drawn, own in lines:
+        fpr, tpr, _ = drawn.roc(own)
+        line = ax.plot(fpr, tpr, label=f"{name} (AUC {drawn.roc_auc(own):.3f})")[0]
+        _mark(ax, drawn, own, mark, "false_positive_rate", "recall", line.get_color(), len(lines) == 1)
+    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate", ylabel="true positive rate (recall)")
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(title or "ROC curve")
+    return ax
+
+
+def precision_recall(
+    source: Any, label: Any = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
+) -> Axes:
+    """Precision-recall curves (steps) with the average precision in the legend.
+
+    Args:
+        source: a ``ThresholdCurve``.
+        label: one class (default: every class, one line each).
+        average: ``"micro"`` for the one curve of all classes' cells summed.
+        ax: the Axes to draw on.
+        mark: a threshold (or a ``BestThreshold``) to mark on the curve(s).
+        title: the title.
+    """
+    curve = _curve(source)
+    ax = _axes(ax, 5.5, 5.0)
+    lines = _drawn(curve, label, average)
+    for name, drawn, own in lines:
+        precision, recall, _ = drawn.precision_recall(own)
+        line = ax.plot(recall, precision, drawstyle="steps-post", label=f"{name} (AP {drawn.average_precision(own):.3f})")[0]
+        _mark(ax, drawn, own, mark, "recall", "precision", line.get_color(), len(lines) == 1)
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="recall", ylabel="precision")
+    ax.legend(fontsize=8, loc="lower left")
+    ax.set_title(title or "Precision-recall curve")
+    return ax
+
+
+def measures_by_threshold(
+    source: Any,
+    measures: Sequence[str] = ("precision", "recall", "f1_score"),
+    label: Any = None,
+    *,
+    average: str | None = None,
+    ax: Axes | None = None,
+    mark: Any = None,
+    title: str | None = None,
+) -> Axes:
+    """Measures against the threshold (one class, or averaged over classes at common
+    thresholds), with a chosen threshold as a vertical line.
+
+    Args:
+        source: a ``ThresholdCurve``.
+        measures: measure names.
+        label: the class (needed for several classes unless ``average`` is given).
+        average: ``"micro"``, ``"macro"`` or ``"weighted"``.
+        ax: the Axes to draw on.
+        mark: a threshold (or a ``BestThreshold``) drawn as a vertical line.
+        title: the title.
+    """
+    curve = _curve(source)
+    ax = _axes(ax, 6.5, 4.0)
+    for measure in measures:
+        values, thresholds = curve.evaluate(measure, label, average=average)
+        finite = np.isfinite(thresholds)
+        ax.plot(thresholds[finite], values[finite], drawstyle="steps-post", label=measure)
+    if mark is not None:
+        ax.axvline(float(np.mean(_threshold_of(mark))), color="black", linestyle="--", linewidth=1)
+    ax.set(xlabel="threshold (predict positive when score >= threshold)", ylabel="value")
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(title or ("Measures by threshold" + (f" ({average} average)" if average else "")))
     return ax

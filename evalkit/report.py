@@ -36,7 +36,7 @@ import numpy as np
 
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, CellsResult, average_cells, check_undefined, per_entry, resolve_measure
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.formulas import Measure
 
 __all__ = ["DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_report", "classification_report"]
@@ -44,7 +44,7 @@ __all__ = ["DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_repor
 DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_correlation_coefficient")
 """The columns of a report unless others are asked for."""
 
-FORMATS = ("text", "markdown", "csv", "json", "dict")
+FORMATS = ("text", "markdown", "csv", "json", "dict", "html")
 """The renderings of a report."""
 
 _SHORT = {"f1_score": "f1-score", "matthews_correlation_coefficient": "mcc", "f_score": "f-score"}
@@ -109,7 +109,8 @@ class Report:
     headers: tuple[str, ...] = ()
     undefined: str = "exclude"
 
-    def _titles(self) -> list[str]:
+    def titles(self) -> list[str]:
+        """The column titles: the headers, or the measure names."""
         return list(self.headers) or list(self.measures)
 
     def row_name(self, name: str) -> str:
@@ -154,7 +155,7 @@ class Report:
 
     def to_text(self, digits: int = 3) -> str:
         """The aligned ``classification_report`` table."""
-        headers = [*self._titles(), "support"]
+        headers = [*self.titles(), "support"]
         rows = self._rows(digits)
         name_width = max(len(name) for name, _ in rows) + 2
         widths = [max(len(header), digits + 3, *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(headers)]
@@ -166,7 +167,7 @@ class Report:
     def to_markdown(self, digits: int = 3) -> str:
         """A Markdown table of classes and averages, the summary as a second table, and the
         confusion matrix (rows actual) when the report holds one."""
-        headers = ["class", *self._titles(), "support"]
+        headers = ["class", *self.titles(), "support"]
         lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(["---"] + ["---:"] * (len(headers) - 1)) + "|"]
         for name, cells in self._rows(digits):
             if cells and len(cells) == len(headers) - 1:
@@ -212,11 +213,21 @@ class Report:
 
         return json.dumps(clean(self.to_dict()), indent=2)
 
+    def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
+        """One self-contained HTML page (no network, no script): the table, the summary, the
+        confusion matrix as a heat map and, given a ``ThresholdCurve`` of the same data, its
+        ROC and precision-recall curves as inline SVG (see ``evalkit.html``)."""
+        from evalkit.html import report_page  # rendering only: not needed by the other formats
+
+        return report_page(self, digits=digits, title=title, subtitle=subtitle, curve=curve)
+
     def render(self, format: str = "text", digits: int = 3) -> str | dict:
         """Render in one of ``FORMATS``."""
         check_choice("format", format, FORMATS)
         if format == "dict":
             return self.to_dict()
+        if format == "html":
+            return self.to_html(digits)
         if format in ("csv", "json"):
             return self.to_csv() if format == "csv" else self.to_json()
         return self.to_text(digits) if format == "text" else self.to_markdown(digits)
@@ -263,9 +274,17 @@ def build_report(
         per_sample = source.sample_cells if kind == "samples" else None
         averages[f"{kind} avg"] = [average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for measure in resolved]
     total = sum(support.values())
-    confusion = source.confusion_matrix() if source.report_averages() == ("micro", "macro", "weighted") and len(labels) <= MATRIX_LIMIT else None
+    confusion = _small_confusion(source) if len(labels) <= MATRIX_LIMIT and "samples" not in source.report_averages() else None
     headers = tuple(_header(measure) for measure in resolved)
     return Report(names, labels, per_class, support, averages, total, source.whole_measures(), confusion, headers, check_undefined(undefined))
+
+
+def _small_confusion(source: CellsResult) -> Any:
+    """The confusion matrix, when the result has one (one-vs-rest cells at a threshold do not)."""
+    try:
+        return source.confusion_matrix()
+    except UnsupportedSettingError:
+        return None
 
 
 def classification_report(
@@ -284,7 +303,7 @@ def classification_report(
         measures: the columns (any registered measure names or aliases).
         digits: digits after the decimal point (text and Markdown).
         undefined: the undefined-value policy of the averages.
-        format: ``"text"``, ``"markdown"``, ``"csv"``, ``"json"`` or ``"dict"``.
+        format: ``"text"``, ``"markdown"``, ``"csv"``, ``"json"``, ``"dict"`` or ``"html"``.
         metrics_class: a ``ClassificationMetrics`` subclass whose added getters may be columns.
     """
     return build_report(source, measures=measures, undefined=undefined, metrics_class=metrics_class).render(format, digits)

@@ -8,6 +8,9 @@ added, not lost; ``LabelSetCounts.to_evaluation`` then orders the labels as a on
 ``Evaluation.from_label_sets`` would (sorted, or the
 order given up front), and gives the same averages.
 
+``CurveCounts`` does the same for scores: threshold curves of batch after batch, in memory
+bounded by the thresholds when they are given.
+
 (Single-label streams use ``ConfusionMatrix.update``
 with ``grow=True``; fixed-label batches of any kind merge with ``Evaluation + Evaluation``.)
 
@@ -25,12 +28,15 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import numpy as np
+
 from evalkit._labels import check_label_list, sorted_labels
 from evalkit._validation import show
+from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError
 
-__all__ = ["LabelSetCounts"]
+__all__ = ["CurveCounts", "LabelSetCounts"]
 
 
 class LabelSetCounts:
@@ -109,3 +115,79 @@ class LabelSetCounts:
 
     def __repr__(self) -> str:
         return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"
+
+
+class CurveCounts:
+    """Threshold curves counted batch by batch (mutable, like ConfusionMatrix): a thin
+    accumulator over ``ThresholdCurve.merge``.
+
+    With ``thresholds`` (a number of evenly spaced thresholds in [0, 1], or the thresholds)
+    memory is O(thresholds x classes) however long the stream, every point is exact and the
+    areas lie within ``ThresholdCurve.area_bounds``; without, the curve is exact and grows
+    with the distinct scores seen.
+
+    Args:
+        thresholds: as for ``ThresholdCurve.from_scores``.
+        labels: the column labels of 2-D scores (by default those of the first batch, which
+            later batches keep).
+        pos_label: the positive class of binary labels (by default that of the first batch).
+
+    Examples:
+        >>> counts = CurveCounts(thresholds=11)
+        >>> counts.update([0, 1, 1], [0.2, 0.9, 0.6])
+        >>> counts.update([0, 0], [0.7, 0.1])
+        >>> curve = counts.curve()
+        >>> curve.n_samples, curve.at(0.6).per_class("recall").tolist()
+        (5, [1.0])
+    """
+
+    def __init__(self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
+        self._thresholds = thresholds
+        self._labels = None if labels is None else check_label_list(labels)
+        self._pos_label = pos_label
+        self._curve: ThresholdCurve | None = None
+
+    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None) -> None:
+        """Count a batch of scores (the arguments of ``ThresholdCurve.from_scores``).
+
+        Raises:
+            LabelMismatchError: a batch whose classes differ from the first batch's.
+        """
+        two_dimensional = np.ndim(y_score) == 2
+        batch = ThresholdCurve.from_scores(
+            y_true, y_score, self._labels if two_dimensional else None, pos_label=None if two_dimensional else self._pos_label,
+            sample_weight=sample_weight, thresholds=self._thresholds,
+        )  # fmt: skip
+        if self._curve is None:
+            if two_dimensional:
+                self._labels = batch.labels
+            else:
+                self._pos_label = batch.labels[0]
+        self._curve = batch if self._curve is None else self._curve.merge(batch)
+
+    def curve(self) -> ThresholdCurve:
+        """The curve of everything counted so far.
+
+        Raises:
+            EmptyInputError: nothing was counted.
+        """
+        if self._curve is None:
+            raise EmptyInputError("no scores were counted: nothing to read")
+        return self._curve
+
+    def merge(self, other: CurveCounts) -> CurveCounts:
+        """New counts of both streams."""
+        if not isinstance(other, CurveCounts):
+            raise InvalidTypeError(f"can only merge CurveCounts, got {show(other)}")
+        merged = CurveCounts(thresholds=self._thresholds, labels=self._labels or other._labels, pos_label=self._pos_label)
+        parts = [part._curve for part in (self, other) if part._curve is not None]
+        merged._curve = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
+        return merged
+
+    def __add__(self, other: object) -> CurveCounts:
+        if not isinstance(other, CurveCounts):
+            return NotImplemented
+        return self.merge(other)
+
+    def __repr__(self) -> str:
+        return f"CurveCounts({self._curve!r})"

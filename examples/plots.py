@@ -3,8 +3,9 @@
     python examples/plots.py [OUTPUT_DIRECTORY]    # default: a new temporary directory
 
 Writes the images shown in the documentation: a confusion matrix of the bundled example,
-a normalised one of 40 classes, per-class bars of a multi-label evaluation, and two
-comparisons (two classifiers per class; AA/RAR of two methods).
+a normalised one of 40 classes, per-class bars of a multi-label evaluation, two comparisons
+(two classifiers per class; AA/RAR of two methods), and the curves of three-class scores
+(ROC, precision-recall, measures against the threshold).
 """
 
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, plots
+from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve, plots
 from evalkit.datasets import load_example
 
 output = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="evalkit-plots-"))
@@ -43,5 +44,15 @@ ideal = Covering("abcdefg", [{"b", "c", "d"}, {"a", "e", "f"}, {"a", "g"}])
 first = NeighborhoodSystem(ideal).evaluate(Covering("abcdefg", [{"b", "c"}, {"e", "f"}, {"a", "d", "g"}]))
 second = NeighborhoodSystem(ideal).evaluate(Covering("abcdefg", [{"b", "c"}, {"e", "c", "f"}, {"a", "d", "g"}]))
 plots.compare(first, second, names=["method 1", "method 2"]).figure.savefig(output / "aa_rar.png", dpi=90)
+
+classes = np.array(["cat", "dog", "fox"])
+truth = rng.integers(0, 3, 1500)
+scores = rng.dirichlet([1, 1, 1], 1500) * 0.65 + np.eye(3)[truth] * 0.35
+curve = ThresholdCurve.from_scores(classes[truth], scores)
+best = curve.best_threshold("f1_score")
+plots.roc(curve, mark=best).figure.savefig(output / "roc.png", dpi=80)
+plots.precision_recall(curve, mark=best).figure.savefig(output / "precision_recall.png", dpi=80)
+macro = curve.best_threshold("f1_score", average="macro")
+plots.measures_by_threshold(curve, average="macro", mark=macro).figure.savefig(output / "measures_by_threshold.png", dpi=80)
 
 print("wrote", ", ".join(sorted(path.name for path in output.glob("*.png"))), "to", output)

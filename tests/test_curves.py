@@ -22,6 +22,7 @@ from evalkit import ClassificationMetrics, Evaluation, ThresholdCurve
 from evalkit import metrics as ek
 from evalkit.curves import one_vs_one_roc_auc
 from evalkit.exceptions import (
+    EmptyInputError,
     InputShapeError,
     InvalidArgumentError,
     InvalidValueError,
@@ -502,3 +503,26 @@ def test_warnings_of_the_undefined_binary_cases():
         warnings.simplefilter("always")
         fpr, tpr, _ = ek.roc_curve([1, 1], [0.2, 0.4])
     assert np.isnan(fpr).all() and any("No negative samples" in str(w.message) for w in caught)
+
+
+def test_curve_counts_stream_equals_one_curve():
+    from evalkit.streaming import CurveCounts
+
+    rng = np.random.default_rng(2)
+    y = rng.choice(["a", "b", "c"], 3000)
+    s = rng.dirichlet([1, 1, 1], 3000)
+    for thresholds in (None, 21):
+        counts, other = CurveCounts(thresholds=thresholds), CurveCounts(thresholds=thresholds)
+        for start in range(0, 2000, 500):
+            counts.update(y[start : start + 500], s[start : start + 500])
+        other.update(y[2000:], s[2000:])
+        whole = ThresholdCurve.from_scores(y, s, thresholds=thresholds)
+        streamed = (counts + other).curve()
+        assert streamed.labels == ("a", "b", "c")
+        assert all(np.array_equal(a, b) for a, b in zip(streamed.cells("b").rows(), whole.cells("b").rows()))
+    with pytest.raises(EmptyInputError, match="no scores"):
+        CurveCounts().curve()
+    binary = CurveCounts(thresholds=5, pos_label="yes")
+    binary.update(["no", "yes"], [0.2, 0.9])
+    binary.update(["yes", "yes"], [0.4, 0.5])  # a batch of one class: the positive class stays the first batch's
+    assert binary.curve().positives.tolist() == [3] and binary.curve().negative_label == "no"

@@ -104,3 +104,20 @@ def test_weights_partitioned_like_the_data(client):
     sets = evalkit_dask.evaluate_label_sets(table["actual"], table["predicted"], separator="|", sample_weight=table["w"])
     split = [[{part for part in value.split("|") if part} for value in frame[column]] for column in ("actual", "predicted")]
     assert sets == Evaluation.from_label_sets(*split, sample_weight=frame["w"].to_numpy()).compact()
+
+
+def test_threshold_curves_of_dask_arrays(client):
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 30_000)
+    scores = rng.dirichlet([1, 1, 1], 30_000) * 0.6 + np.eye(3)[y] * 0.4
+    weight = rng.integers(0, 4, 30_000)
+    from evalkit import ThresholdCurve
+
+    exact = evalkit_dask.threshold_curve(da.from_array(y, chunks=7_000), da.from_array(scores, chunks=(4_000, 2)), sample_weight=da.from_array(weight, chunks=5_000))
+    local = ThresholdCurve.from_scores(y, scores, sample_weight=weight)
+    assert exact.labels == local.labels and exact.roc_auc() == pytest.approx(local.roc_auc(), abs=1e-12)
+    assert all(np.array_equal(a, b) for a, b in zip(exact.cells(2).rows(), local.cells(2).rows()))
+    binned = evalkit_dask.threshold_curve(da.from_array(y == 1, chunks=6_000), da.from_array(scores[:, 1], chunks=6_000), thresholds=101)
+    assert all(np.array_equal(a, b) for a, b in zip(binned.cells().rows(), ThresholdCurve.from_scores(y == 1, scores[:, 1], thresholds=101).cells().rows()))
+    with pytest.raises(InvalidTypeError):
+        evalkit_dask.threshold_curve(y, scores)

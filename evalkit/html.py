@@ -1,0 +1,202 @@
+"""A report as one self-contained HTML page: no network, no script, pictures inline as SVG.
+
+The page holds the per-class table with the averages and the summary, the confusion matrix as
+a heat map (each row shaded by its share of the actual class), and, given a
+``ThresholdCurve``, its ROC and precision-recall curves with their areas. The charts are drawn
+here as plain SVG (no plotting library needed), so ``Report.to_html`` works on a bare install.
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> from evalkit.report import build_report
+    >>> page = build_report(ConfusionMatrix.from_predictions(list("aabbb"), list("abbbb"))).to_html()
+    >>> page.startswith("<!DOCTYPE html>"), "<table" in page, "http" in page
+    (True, True, False)
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["report_page"]
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
+       color: #1b1f24; padding: 0 1rem; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
+th:first-child, td:first-child { text-align: left; }
+tr.average td { background: #f6f8fa; font-weight: 600; }
+td.undefined { color: #8c959f; }
+table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
+table.heatmap th { font-weight: 500; }
+caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
+.charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
+figure { margin: 0; } figcaption { font-size: 0.9rem; color: #57606a; }
+p.note { color: #57606a; font-size: 0.9rem; }
+"""
+
+_COLOURS = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700", "#1b7c83", "#a40e26", "#57606a")
+_MOST_POINTS = 2000  # points per drawn curve: enough for the eye, a small page for a million scores
+
+
+def _number(value: Any, digits: int) -> str:
+    value = float(value)
+    return "undef" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _count(value: Any, digits: int) -> str:
+    return str(int(value)) if isinstance(value, (int, np.integer)) else f"{float(value):.{digits}f}"
+
+
+def _cell(value: Any, digits: int) -> str:
+    text = _number(value, digits)
+    return f'<td class="undefined">{text}</td>' if text == "undef" else f"<td>{text}</td>"
+
+
+def _metrics_table(report: Any, digits: int) -> str:
+    headers = "".join(f"<th>{html.escape(title)}</th>" for title in [*report.titles(), "support"])
+    rows = [f"<thead><tr><th>class</th>{headers}</tr></thead>", "<tbody>"]
+    for label in report.labels:
+        cells = "".join(_cell(value, digits) for value in report.per_class[label])
+        rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{_count(report.support[label], digits)}</td></tr>")
+    for name, values in report.averages.items():
+        cells = "".join(_cell(value, digits) for value in values)
+        rows.append(f'<tr class="average"><td>{html.escape(report.row_name(name))}</td>{cells}<td>{_count(report.total, digits)}</td></tr>')
+    rows.append("</tbody>")
+    return '<table class="metrics">' + "".join(rows) + "</table>"
+
+
+def _summary_table(report: Any, digits: int) -> str:
+    if not report.summary:
+        return ""
+    rows = "".join(f"<tr><td>{html.escape(name.replace('_', ' '))}</td>{_cell(value, digits)}</tr>" for name, value in report.summary.items())
+    return f'<table class="summary"><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+
+
+def _shade(share: float) -> tuple[str, str]:
+    """A background from white to blue for a share in [0, 1], and a readable text colour."""
+    share = 0.0 if math.isnan(share) else min(max(share, 0.0), 1.0)
+    low, high = np.array([255, 255, 255]), np.array([9, 105, 218])
+    red, green, blue = (low + (high - low) * share).round().astype(int)
+    return f"rgb({red}, {green}, {blue})", "#ffffff" if share > 0.55 else "#1b1f24"
+
+
+def _heatmap(matrix: Any, digits: int) -> str:
+    labels = [html.escape(str(label)) for label in matrix.labels]
+    counts = np.asarray(matrix.to_array())
+    totals = counts.sum(axis=1, keepdims=True).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = counts / totals
+    head = "".join(f'<th scope="col">{label}</th>' for label in labels)
+    rows = []
+    for name, row, share_row in zip(labels, counts.tolist(), shares.tolist()):
+        cells = []
+        for count, share in zip(row, share_row):
+            background, colour = _shade(share)
+            title = "" if math.isnan(share) else f' title="{share:.1%} of the actual class"'
+            cells.append(f'<td style="background: {background}; color: {colour}"{title}>{_count(count, digits)}</td>')
+        rows.append(f'<tr><th scope="row">{name}</th>{"".join(cells)}</tr>')
+    return (
+        '<table class="heatmap"><caption>rows: actual class; columns: predicted class; shade: share of the row</caption>'
+        f"<thead><tr><th>actual \\ predicted</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _thinned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
+    if len(x) > _MOST_POINTS:
+        chosen = np.unique(np.linspace(0, len(x) - 1, _MOST_POINTS).round().astype(int))
+        x, y = x[chosen], y[chosen]
+    return x, y
+
+
+def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False) -> str:
+    """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element.
+
+    Examples:
+        >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
+        True
+    """
+    width, height, left, right, top, bottom = 380, 330, 52, 14, 14, 46
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def px(value: float) -> float:
+        return left + value * plot_w
+
+    def py(value: float) -> float:
+        return top + (1 - value) * plot_h
+
+    parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">']
+    parts.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#ffffff" stroke="#8c959f"/>')
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        parts.append(f'<line x1="{px(tick):.1f}" y1="{top}" x2="{px(tick):.1f}" y2="{top + plot_h}" stroke="#eaeef2"/>')
+        parts.append(f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + plot_w}" y2="{py(tick):.1f}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{tick:g}</text>')
+        parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:g}</text>')
+    if diagonal:
+        parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
+    for k, (name, x, y) in enumerate(series):
+        x, y = _thinned(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        if steps and len(x) > 1:  # hold each value until the next point (a step curve)
+            x, y = np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
+        points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(x, y))
+        colour = _COLOURS[k % len(_COLOURS)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.8" points="{points}"><title>{html.escape(name)}</title></polyline>')
+        legend_y = top + plot_h - 10 - 16 * (len(series) - 1 - k)
+        parts.append(f'<line x1="{left + plot_w - 150}" y1="{legend_y - 4}" x2="{left + plot_w - 132}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<text x="{left + plot_w - 126}" y="{legend_y}" font-size="11">{html.escape(name)}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" font-size="12" text-anchor="middle">{html.escape(x_label)}</text>')
+    parts.append(
+        f'<text x="14" y="{top + plot_h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + plot_h / 2})">{html.escape(y_label)}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _curves(curve: Any) -> str:
+    classes = list(curve.labels) if len(curve.labels) <= len(_COLOURS) else []
+    drawn = [(str(label), curve, label) for label in classes] or [("micro average", curve.micro(), None)]
+    roc, pr = [], []
+    for name, source, label in drawn:
+        fpr, tpr, _ = source.roc(label)
+        precision, recall, _ = source.precision_recall(label)
+        roc.append((f"{name}: AUC {_number(source.roc_auc(label), 3)}", fpr, tpr))
+        pr.append((f"{name}: AP {_number(source.average_precision(label), 3)}", recall, precision))
+    return (
+        '<div class="charts">'
+        f'<figure>{svg_chart(roc, x_label="false positive rate", y_label="true positive rate", diagonal=True)}'
+        "<figcaption>ROC curve</figcaption></figure>"
+        f'<figure>{svg_chart(pr, x_label="recall", y_label="precision", steps=True)}'
+        "<figcaption>Precision-recall curve (average precision: the step-wise area)</figcaption></figure>"
+        "</div>"
+    )
+
+
+def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
+    """The HTML page of a ``Report`` (and of a ``ThresholdCurve`` of the same data, if given)."""
+    sections = [f"<h1>{html.escape(title)}</h1>"]
+    if subtitle:
+        sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
+    sections += ["<h2>Per-class measures and averages</h2>", _metrics_table(report, digits)]
+    if report.undefined == "exclude":
+        sections.append('<p class="note">undef: undefined (0/0); averages leave undefined values out and say how many remain.</p>')
+    summary = _summary_table(report, digits)
+    if summary:
+        sections += ["<h2>The whole result</h2>", summary]
+    if report.confusion is not None:
+        sections += ["<h2>Confusion matrix</h2>", _heatmap(report.confusion, digits)]
+    if curve is not None:
+        sections += ["<h2>Scores: ROC and precision-recall</h2>", _curves(curve)]
+    body = "\n".join(sections)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )

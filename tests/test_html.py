@@ -1,0 +1,131 @@
+"""The HTML report: its structure read back with an HTML parser, and the page rendered by a real
+headless browser (Chromium, installed by .ci/run) without console errors."""
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from evalkit import ConfusionMatrix, Evaluation, ThresholdCurve
+from evalkit.cli import main
+from evalkit.datasets import load_example
+from evalkit.report import build_report
+
+
+class Structure(HTMLParser):
+    """Tags, attributes and the text of every table cell, by table class."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.attributes, self.tables, self.text = [], [], {}, []
+        self._table, self._row = None, None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attributes += attrs
+        if tag == "table":
+            self._table = dict(attrs).get("class")
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+            self.tables[self._table].append(self._row)
+        elif tag in ("td", "th") and self._row is not None:
+            self._row.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table, self._row = None, None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._row is not None and self._row:
+            self._row[-1] += data.strip()
+
+
+def parse(page):
+    parser = Structure()
+    parser.feed(page)
+    return parser
+
+
+def scored_example():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 400)
+    s = np.clip(0.3 * y + rng.normal(0.35, 0.2, 400), 0, 1)
+    return y, s
+
+
+def test_the_page_holds_the_table_the_heat_map_and_the_curves():
+    y, s = scored_example()
+    curve = ThresholdCurve.from_scores(y, s)
+    matrix = ConfusionMatrix.from_predictions(y, (s >= 0.5).astype(int))
+    report = build_report(matrix)
+    structure = parse(report.to_html(curve=curve, title="scores <&> test"))
+    rows = structure.tables["metrics"]
+    assert rows[0] == ["class", "precision", "recall", "f1-score", "specificity", "mcc", "support"]
+    assert [row[0] for row in rows[1:]] == ["0", "1", "micro avg", "macro avg", "weighted avg"]
+    assert rows[1][1] == f"{report.per_class[0][0]:.3f}" and rows[1][-1] == str(report.support[0])
+    heatmap = structure.tables["heatmap"]
+    assert [row[1:] for row in heatmap[1:]] == [[str(c) for c in row] for row in matrix.to_array().tolist()]
+    assert structure.tags.count("svg") == 2 and structure.tags.count("polyline") == 2
+    assert f"AUC {curve.roc_auc():.3f}" in "".join(structure.text)
+    assert "scores <&> test" in "".join(structure.text)  # escaped, then read back as text
+
+
+def test_the_page_is_self_contained():
+    y, s = scored_example()
+    page = build_report(ConfusionMatrix.from_predictions(y, (s > 0.5).astype(int))).to_html(curve=ThresholdCurve.from_scores(y, s))
+    structure = parse(page)
+    assert "script" not in structure.tags and "link" not in structure.tags and "img" not in structure.tags
+    assert not [value for name, value in structure.attributes if name in ("src", "href")]
+    assert not re.search(r"url\(|@import|https?:", page)
+
+
+def test_multi_label_and_many_classes_render_without_a_matrix():
+    evaluation = Evaluation.from_label_sets([{"a", "b"}, {"c"}, set()], [{"a"}, {"c", "b"}, {"b"}])
+    structure = parse(build_report(evaluation).to_html())
+    assert "heatmap" not in structure.tables
+    assert [row[0] for row in structure.tables["metrics"][1:]][-1].startswith("samples avg")
+
+
+def test_the_command_line_writes_the_page(tmp_path):
+    y, s = scored_example()
+    data = tmp_path / "scores.csv"
+    data.write_text("actual,score\n" + "".join(f"{a},{b:.5f}\n" for a, b in zip(y, s)), encoding="utf-8")
+    page = tmp_path / "out.html"
+    assert main(["report", str(data), "--score", "score", "--html", str(page), "--output", str(tmp_path / "out.txt")]) == 0
+    structure = parse(page.read_text(encoding="utf-8"))
+    assert structure.tags.count("svg") == 2
+    auc = ThresholdCurve.from_scores(y, np.round(s, 5)).roc_auc()
+    assert f"AUC {auc:.3f}" in "".join(structure.text)
+    assert main(["report", "--html", str(tmp_path / "missing" / "x.html")]) == 2
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        if shutil.which(name):
+            return shutil.which(name)
+    pytest.fail("Chromium is not installed: .ci/run installs it (apt-get install chromium)")
+
+
+def test_a_headless_browser_renders_the_page_without_console_errors(tmp_path):
+    y, s = scored_example()
+    true, pred = load_example()
+    page = tmp_path / "report.html"
+    page.write_text(build_report(ConfusionMatrix.from_predictions(true, pred)).to_html(curve=ThresholdCurve.from_scores(y, s)), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
+             f"--user-data-dir={tmp_path / 'profile'}"]  # fmt: skip
+    dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert dom.returncode == 0 and not console, (dom.returncode, console)
+    rendered = parse(dom.stdout)  # the DOM after rendering: the table is there
+    assert [row[0] for row in rendered.tables["metrics"][1:4]] == ["setosa", "versicolor", "virginica"]
+    shot = tmp_path / "shot.png"
+    subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1000,1400", page.as_uri()], capture_output=True, timeout=120)
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(shot).convert("L"))
+    assert pixels.shape == (1400, 1000) and pixels.min() < 100 < pixels.max()  # text drawn on a light page
