@@ -807,6 +807,16 @@ def roc_auc_score(
     return _binary_curve(truth, scores, classes[-1], sample_weight).roc_auc(max_fpr=max_fpr)
 
 
+def _column_order(labels: Any) -> tuple:
+    """scikit-learn's rule for the labels of score columns: unique and sorted."""
+    checked = list(labels)
+    if len(set(checked)) != len(checked):
+        raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
+    if checked != sorted(checked):
+        raise InvalidArgumentError(f"'labels' must be ordered (the column order of 'y_score'), got {show(checked)}")
+    return tuple(checked)
+
+
 def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class: str, average: Any, sample_weight: Any, max_fpr: Any) -> Any:
     if max_fpr is not None and max_fpr != 1:
         raise InvalidArgumentError(f"partial AUC is not available for multi-class scores: 'max_fpr' must be None, got {show(max_fpr)}")
@@ -819,11 +829,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
     if average not in options:
         raise InvalidArgumentError(f"'average' must be one of {options!r} for multi_class={multi_class!r}; got {show(average)}")
     if labels is not None:
-        checked = list(labels)
-        if len(set(checked)) != len(checked):
-            raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
-        if checked != sorted(checked):
-            raise InvalidArgumentError(f"'labels' must be ordered (the column order of 'y_score'), got {show(checked)}")
+        _column_order(labels)
     if multi_class == "ovo":
         return one_vs_one_roc_auc(truth, scores, labels, average=average, sample_weight=sample_weight)
     curve = ThresholdCurve.from_scores(truth, scores, labels, sample_weight=sample_weight)
@@ -975,12 +981,7 @@ def top_k_accuracy_score(
         raise InputShapeError(f"'y_score' must be n x m (one column per class) for multi-class 'y_true', got shape {scores.shape}")
     n_columns = scores.shape[1] if scores.ndim == 2 else 2
     if labels is not None:
-        checked = list(labels)
-        if len(set(checked)) != len(checked):
-            raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
-        if checked != sorted(checked):
-            raise InvalidArgumentError(f"'labels' must be ordered (the column order of 'y_score'), got {show(checked)}")
-        classes = tuple(checked)
+        classes = _column_order(labels)
     if len(classes) != n_columns:
         raise InputShapeError(
             f"'y_true' has {len(classes)} classes but 'y_score' has {n_columns}; give 'labels', every known class in column order"

@@ -287,3 +287,9 @@ def test_kinds_of_sample_that_never_occur_do_not_enter_the_samples_average():
     cm = ConfusionMatrix.from_array([[3]])
     assert cm.average("precision", "samples", undefined="nan") == 1.0
     assert cm.average("matthews_correlation_coefficient", "samples").n_values == 1
+
+
+def test_numpy_boolean_labels_are_counted_as_booleans():
+    """A numpy bool array once indexed as a mask in the integer fast path."""
+    cm = ConfusionMatrix.from_predictions(np.array([True, False, True, True]), np.array([True, True, False, True]))
+    assert cm.labels == (False, True) and cm.to_array().tolist() == [[0, 1], [1, 2]]

@@ -85,3 +85,43 @@ def test_importing_evalkit_imports_no_optional_package():
     code = "import sys, evalkit; print(sorted(m for m in ('matplotlib', 'sklearn', 'scipy', 'dask', 'pandas') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert result.stdout.strip() == "[]"
+
+
+def three_class_curve():
+    from evalkit import ThresholdCurve
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 600)
+    scores = rng.dirichlet([1, 1, 1], 600) * 0.6 + np.eye(3)[y] * 0.4
+    return ThresholdCurve.from_scores(np.array(["cat", "dog", "fox"])[y], scores)
+
+
+def test_roc_curves_one_per_class_with_the_auc_and_the_threshold_marked(tmp_path):
+    curve = three_class_curve()
+    best = curve.best_threshold("f1_score")
+    ax = plots.roc(curve, mark=best)
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert legend == [f"{label} (AUC {curve.roc_auc(label):.3f})" for label in curve.labels]
+    lines = ax.get_lines()
+    fpr, tpr, _ = curve.roc("dog")
+    assert np.allclose(lines[2].get_xdata(), fpr) and np.allclose(lines[2].get_ydata(), tpr)  # line, marker, line, ...
+    marker = lines[3]
+    cells = curve.at(best.threshold).class_cells
+    assert marker.get_ydata()[0] == pytest.approx(cells.tp[1] / (cells.tp[1] + cells.fn[1]))
+    assert_real_image(*saved(ax, tmp_path))
+
+
+def test_precision_recall_micro_curve_and_measures_by_threshold(tmp_path):
+    curve = three_class_curve()
+    ax = plots.precision_recall(curve, average="micro", mark=0.5)
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == [f"micro (AP {curve.micro().average_precision():.3f})"]
+    assert any(text.get_text() == "t = 0.5" for text in ax.texts)
+    assert_real_image(*saved(ax, tmp_path, "pr.png"))
+    ax = plots.measures_by_threshold(curve, ["precision", "recall"], average="macro", mark=curve.best_threshold("f1_score", average="macro"))
+    values, thresholds = curve.evaluate("recall", average="macro")
+    assert np.allclose(ax.get_lines()[1].get_ydata(), values)
+    assert_real_image(*saved(ax, tmp_path, "by_threshold.png"))
+    with pytest.raises(InvalidArgumentError, match="label"):
+        plots.measures_by_threshold(curve)  # three classes: a label or an average
+    with pytest.raises(InvalidTypeError):
+        plots.roc(ConfusionMatrix([0, 1]))
