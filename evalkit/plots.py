@@ -206,7 +206,7 @@ def _threshold_of(mark: Any) -> Any:
     return mark.threshold if isinstance(mark, BestThreshold) else mark
 
 
-def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str, y_measure: str, colour: str, annotate: bool) -> None:
+def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str, y_measure: str, colour: Any, annotate: bool) -> None:
     """A dot where the curve of ``label`` is at the threshold ``mark`` (its value written when
     only one curve is drawn)."""
     if mark is None:
@@ -219,6 +219,26 @@ def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str
     ax.plot([x], [y], "o", color=colour, markeredgecolor="black", markersize=7, zorder=5)
     if annotate:
         ax.annotate(f"t = {value:.3g}", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
+
+
+def _curve_lines(source: Any, label: Any, average: str | None, ax: Axes | None, mark: Any, kind: str) -> Axes:
+    """ROC (``kind="roc"``) or precision-recall lines, one per class or the micro curve, with
+    the area in the legend and the threshold ``mark`` as a dot on each line."""
+    curve = _curve(source)
+    ax = _axes(ax, 5.5, 5.0)
+    lines = _drawn(curve, label, average)
+    for name, drawn, own in lines:
+        if kind == "roc":
+            fpr, tpr, _ = drawn.roc(own)
+            line = ax.plot(fpr, tpr, label=f"{name} (AUC {drawn.roc_auc(own):.3f})")[0]
+            axes_measures = ("false_positive_rate", "recall")
+        else:
+            precision, recall, _ = drawn.precision_recall(own)
+            line = ax.plot(recall, precision, drawstyle="steps-post", label=f"{name} (AP {drawn.average_precision(own):.3f})")[0]
+            axes_measures = ("recall", "precision")
+        _mark(ax, drawn, own, mark, *axes_measures, line.get_color(), len(lines) == 1)
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01))
+    return ax
 
 
 def roc(
@@ -234,15 +254,9 @@ def roc(
         mark: a threshold (or a ``BestThreshold``) to mark on the curve(s).
         title: the title.
     """
-    curve = _curve(source)
-    ax = _axes(ax, 5.5, 5.0)
-    lines = _drawn(curve, label, average)
-    for name, drawn, own in lines:
-        fpr, tpr, _ = drawn.roc(own)
-        line = ax.plot(fpr, tpr, label=f"{name} (AUC {drawn.roc_auc(own):.3f})")[0]
-        _mark(ax, drawn, own, mark, "false_positive_rate", "recall", line.get_color(), len(lines) == 1)
+    ax = _curve_lines(source, label, average, ax, mark, "roc")
     ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
-    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate", ylabel="true positive rate (recall)")
+    ax.set(xlabel="false positive rate", ylabel="true positive rate (recall)")
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title(title or "ROC curve")
     return ax
@@ -261,14 +275,8 @@ def precision_recall(
         mark: a threshold (or a ``BestThreshold``) to mark on the curve(s).
         title: the title.
     """
-    curve = _curve(source)
-    ax = _axes(ax, 5.5, 5.0)
-    lines = _drawn(curve, label, average)
-    for name, drawn, own in lines:
-        precision, recall, _ = drawn.precision_recall(own)
-        line = ax.plot(recall, precision, drawstyle="steps-post", label=f"{name} (AP {drawn.average_precision(own):.3f})")[0]
-        _mark(ax, drawn, own, mark, "recall", "precision", line.get_color(), len(lines) == 1)
-    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="recall", ylabel="precision")
+    ax = _curve_lines(source, label, average, ax, mark, "precision_recall")
+    ax.set(xlabel="recall", ylabel="precision")
     ax.legend(fontsize=8, loc="lower left")
     ax.set_title(title or "Precision-recall curve")
     return ax
