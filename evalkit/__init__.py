@@ -19,6 +19,7 @@ from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.evaluation_metrics import EvaluationMetrics
 from evalkit.hierarchy import Hierarchy
+from evalkit.intervals import compare
 from evalkit.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
 from evalkit.stats import Stats
 
@@ -36,6 +37,7 @@ __all__ = [
     "Stats",
     "ThresholdCurve",
     "__version__",
+    "compare",
     "exceptions",
     "formulas",
     "theory",

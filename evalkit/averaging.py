@@ -501,6 +501,45 @@ class CellsResult:
             for k, label in enumerate(self.labels)
         ]
 
+    def interval(
+        self, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
+        n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
+        metrics_class: type | None = None, **parameters: Any,
+    ) -> Any:  # fmt: skip
+        """A confidence interval of a measure: of the whole result (``"accuracy"``,
+        ``"cohen_kappa"``, ``"matthews_correlation_coefficient"`` with neither ``average`` nor
+        ``label``), of one class (``label=``), or of an average (``average=``).
+
+        Args:
+            measure: a measure name (any spelling), a ``Measure`` or a subclass getter name.
+            average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
+            label: one class.
+            level: the confidence level (0.95).
+            method: ``"bca"`` (default) or ``"percentile"`` (the bootstrap, for every measure
+                and average); ``"wilson"`` or ``"clopper-pearson"`` (proportions: the whole
+                accuracy, one class, or a micro average); ``"asymptotic"`` (Cohen's kappa).
+            n_resamples: bootstrap resamples (2000).
+            random_state: a seed or ``numpy.random.Generator``: the same seed, the same interval.
+            stratify: keep every actual class's size in each resample (single-label data).
+            undefined: the undefined-value policy of averages (per resample, too).
+            metrics_class: a ``ClassificationMetrics`` subclass whose getter is the measure.
+            **parameters: of the measure (``beta=2``).
+
+        Returns:
+            An ``evalkit.intervals.Interval`` (``estimate``, ``low``, ``high``, ``level``, ``method``).
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> cm = ConfusionMatrix.from_array([[40, 10], [5, 45]])
+            >>> print(cm.interval("accuracy", method="clopper-pearson"))
+            0.85 [0.7647, 0.9135] (95% clopper-pearson)
+        """
+        from evalkit.intervals import result_interval  # intervals sit above this layer
+
+        return result_interval(self, measure, average, label=label, level=level, method=method, n_resamples=n_resamples,
+                               random_state=random_state, stratify=stratify, undefined=undefined, metrics_class=metrics_class,
+                               **parameters)  # fmt: skip
+
     # ----------------------------------------------------------------------------------------
     # any measure per class and averaged
 

@@ -340,6 +340,23 @@ class ClassificationMetrics(EvaluationMetrics):
         Python numbers: exact integer arithmetic, about a microsecond)."""
         return measure.scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
+    def interval(self, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+                 random_state: Any = None, **parameters: Any) -> Any:  # fmt: skip
+        """A confidence interval of one of this class's measures (any registered name, or a getter
+        of this class): ``"wilson"`` or ``"clopper-pearson"`` for proportions (recall,
+        precision, specificity, ...), or the bootstrap (``"bca"``, ``"percentile"``) of the
+        four cells' multinomial. See ``evalkit.intervals``.
+
+        Examples:
+            >>> from evalkit import ClassificationMetrics
+            >>> print(ClassificationMetrics.from_counts(tp=45, fp=10, fn=5, tn=40).interval("recall", method="wilson"))
+            0.9 [0.7864, 0.9565] (95% wilson)
+        """
+        from evalkit.intervals import cells_interval  # intervals sit above the objects
+
+        return cells_interval(self._tp, self._fp, self._fn, self._tn, measure, level=level, method=method, n_resamples=n_resamples,
+                              random_state=random_state, metrics_class=type(self), **parameters)  # fmt: skip
+
     def positive_frequency(self) -> float:
         """How often the class actually occurs: (tp + fn) / total (Java's ``positiveFreqency``)."""
         return self._value(formulas.prevalence)

@@ -78,6 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
     report.add_argument("--undefined", choices=UNDEFINED_POLICIES, default="exclude",
                         help="undefined (0/0) values in averages: left out (exclude, the default), counted as 0 or 1, or nan")  # fmt: skip
+    report.add_argument("--ci", action="store_true", help="add bootstrap (BCa) confidence intervals of the averages and the summary")
+    report.add_argument("--ci-level", type=float, default=0.95, metavar="LEVEL", help="the confidence level of --ci (default 0.95)")
     report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
     report.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (with --score: ROC and precision-recall curves)")
 
@@ -269,7 +271,7 @@ def _report(arguments: argparse.Namespace) -> str:
             source, curve = _stream_labels(arguments, files)
         name = " and ".join(files)
     measures = [measure.strip() for measure in arguments.measures.split(",") if measure.strip()]
-    report = build_report(source, measures=measures, undefined=arguments.undefined)
+    report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None)
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
@@ -371,6 +373,9 @@ def _check_options(arguments: argparse.Namespace) -> None:
         raise InvalidArgumentError(f"--delimiter must be one character (not a quote or a line end), got {arguments.delimiter!r}")
     if getattr(arguments, "separator", "|") == "":
         raise InvalidArgumentError("--separator must not be empty: it splits a cell into labels")
+    level = getattr(arguments, "ci_level", 0.95)
+    if not 0 < level < 1:
+        raise InvalidArgumentError(f"--ci-level must be a confidence level in (0, 1), e.g. 0.95; got {level:g}")
     threshold = getattr(arguments, "threshold", 0.5)
     if not 0.0 <= threshold <= 1.0:
         raise InvalidArgumentError(f"--threshold must be in [0, 1], got {threshold:g}")

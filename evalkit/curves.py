@@ -801,6 +801,22 @@ class ThresholdCurve:
             high = np.where(tp[1:] + fp[:-1] > 0, tp[1:] / (tp[1:] + fp[:-1]), 1.0)
         return float(np.dot(gained, low)), float(np.dot(gained, high))
 
+    def interval(self, measure: str = "roc_auc", label: Any = None, *, level: float = 0.95, method: str | None = None,
+                 n_resamples: int = 2000, random_state: Any = None) -> Any:  # fmt: skip
+        """A confidence interval of ``"roc_auc"`` (DeLong's, in O(distinct scores) from the
+        counts, or the bootstrap) or ``"average_precision"`` (``"bca"`` or ``"percentile"``)
+        of one class (see ``evalkit.intervals``). The default method is DeLong's for the AUC
+        and BCa for average precision.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+            >>> print(curve.interval())
+            0.8889 [0.5809, 1] (95% delong)
+        """
+        from evalkit.intervals import curve_interval  # intervals sit above this layer
+
+        return curve_interval(self, measure, label, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
     # ----------------------------------------------------------------------------------------
     # combining
 

@@ -956,8 +956,11 @@ def _fits(values: np.ndarray, terms: int) -> bool:
 
 
 def _dot(first: Any, second: Any) -> Any:
-    """``Σ first_k · second_k``: exact (a Python int) for integers, else a float."""
+    """``Σ first_k · second_k``: exact (a Python int) for integers, else a float; for 2-D
+    float rows (a batch of margins, as a bootstrap draws them) one sum per row."""
     first, second = np.asarray(first), np.asarray(second)
+    if first.ndim == 2:
+        return np.einsum("ij,ij->i", first.astype(np.float64), second.astype(np.float64))
     if first.dtype.kind in "iuO" and second.dtype.kind in "iuO":
         if first.dtype.kind != "O" and second.dtype.kind != "O" and _fits(np.concatenate([first, second]), len(first)):
             return int(np.dot(first.astype(np.int64), second.astype(np.int64)))
@@ -976,6 +979,8 @@ def _margins(counts: Any) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray) and value.ndim:
+        return value.astype(np.float64)  # a batch: one value per row
     return value if type(value) in _PLAIN else (int(value) if isinstance(value, (int, np.integer)) else float(value))
 
 
@@ -995,14 +1000,15 @@ def margins_cohen_kappa(*, correct: Any, total: Any, actual: Any, predicted: Any
 
     ``(N c - Σ_h a_h p_h) / (N² - Σ_h a_h p_h)`` with ``c`` the correct (diagonal) count,
     ``N`` the total, ``a_h`` the actual (row) and ``p_h`` the predicted (column) sums. Integer
-    counts are combined exactly, then divided once; NaN when the denominator is 0.
+    counts are combined exactly, then divided once; NaN when the denominator is 0. Given a batch
+    (one row of margins per confusion matrix, float) it gives one value per row.
 
     Examples:
         >>> margins_cohen_kappa(correct=2**53 + 1, total=2**53 + 5, actual=[2**53 + 2, 3], predicted=[2**53 + 2, 3])
         0.3333333333333331
     """
     correct, total, chance = _plain(correct), _plain(total), _dot(actual, predicted)
-    return float(ratio(total * correct - chance, total * total - chance))
+    return _result(ratio(total * correct - chance, total * total - chance))
 
 
 def margins_matthews_correlation_coefficient(*, correct: Any, total: Any, actual: Any, predicted: Any) -> float:
@@ -1010,11 +1016,12 @@ def margins_matthews_correlation_coefficient(*, correct: Any, total: Any, actual
 
     ``(c s - Σ_k p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²))`` with ``c`` the correct count,
     ``s`` the total, ``t_k`` the actual and ``p_k`` the predicted sums; exact for integer
-    counts up to the last rounding; NaN when a denominator factor is 0.
+    counts up to the last rounding; NaN when a denominator factor is 0. Given a batch (one row
+    of margins per confusion matrix, float) it gives one value per row.
     """
     c, s = _plain(correct), _plain(total)
     numerator = c * s - _dot(predicted, actual)
-    return float(clip(ratio_sqrt(numerator, s * s - _dot(predicted, predicted), s * s - _dot(actual, actual)), -1.0, 1.0))
+    return _result(clip(ratio_sqrt(numerator, s * s - _dot(predicted, predicted), s * s - _dot(actual, actual)), -1.0, 1.0))
 
 
 KAPPA_WEIGHTS = (None, "linear", "quadratic")

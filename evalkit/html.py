@@ -72,6 +72,15 @@ def _metrics_table(report: Any, digits: int) -> str:
     return '<table class="metrics">' + "".join(rows) + "</table>"
 
 
+def _interval_table(report: Any, digits: int) -> str:
+    headers = "".join(f"<th>{html.escape(title)}</th>" for title in report.titles())
+    rows = "".join(
+        f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in cells) + "</tr>"
+        for name, cells in report.interval_rows(digits)
+    )
+    return f'<table class="intervals"><thead><tr><th>row</th>{headers}</tr></thead><tbody>{rows}</tbody></table>'
+
+
 def _summary_table(report: Any, digits: int) -> str:
     if not report.summary:
         return ""
@@ -190,6 +199,8 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
     summary = _summary_table(report, digits)
     if summary:
         sections += ["<h2>The whole result</h2>", summary]
+    if report.intervals:
+        sections += [f"<h2>{html.escape(report.interval_title().capitalize())}</h2>", _interval_table(report, digits)]
     if report.confusion is not None:
         sections += ["<h2>Confusion matrix</h2>", _heatmap(report.confusion, digits)]
     if curve is not None:

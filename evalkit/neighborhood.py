@@ -669,6 +669,14 @@ class NeighborhoodAccuracy:
         """``AA = T_pos / Σ_i |P_i|`` (the micro recall); NaN when the ideal has no assignment."""
         return ratio(self.get_t_pos(), self.get_ideal_total(), exact=exact)
 
+    def interval(self, measure: str = "absolute_accuracy", *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+                 random_state: Any = None) -> Any:  # fmt: skip
+        """A bootstrap confidence interval of ``"absolute_accuracy"`` or
+        ``"relative_accuracy_rate"``, resampling the elements (see ``evalkit.intervals``)."""
+        from evalkit.intervals import neighborhood_interval  # intervals sit above this layer
+
+        return neighborhood_interval(self, measure, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
     def get_relative_accuracy_rate(self, exact: bool = False) -> float | Fraction:
         """``RAR = T_pos / T_neg``; NaN when ``T_neg = 0`` (a perfect result, whose AA is 1)."""
         return ratio(self.get_t_pos(), self.get_t_neg(), exact=exact)

@@ -96,6 +96,9 @@ class Report:
         confusion: the confusion matrix of small single-label results (``None`` otherwise).
         headers: the column titles, one per measure.
         undefined: the undefined-value policy of the averages.
+        intervals: confidence intervals of the average rows and the summary
+            (``{row name: [Interval or None per measure]}``, ``{summary name: [Interval]}``),
+            when the report was built with ``confidence=``; ``None`` where the data give none.
     """
 
     measures: tuple[str, ...]
@@ -108,6 +111,7 @@ class Report:
     confusion: Any = None
     headers: tuple[str, ...] = ()
     undefined: str = "exclude"
+    intervals: dict = attrs.field(factory=dict)
 
     def titles(self) -> list[str]:
         """The column titles: the headers, or the measure names."""
@@ -138,11 +142,40 @@ class Report:
             sizes = [value.n_values for value in values if isinstance(value, Averaged)]
             return {**row(values, self.total), "n_defined": counts, "n_values": sizes[0] if sizes else None}
 
-        return {
+        document = {
             "classes": {label: row(self.per_class[label], self.support[label]) for label in self.labels},
             "averages": {name: average_row(values) for name, values in self.averages.items()},
             "summary": dict(self.summary),
         }
+        if self.intervals:
+            first = next(found for row in self.intervals.values() for found in row if found is not None)
+            document["intervals"] = {
+                "level": first.level,
+                "method": first.method,
+                "rows": {name: {measure: None if found is None else [found.low, found.high] for measure, found in zip(self._row_measures(name), row)}
+                         for name, row in self.intervals.items()},
+            }  # fmt: skip
+        return document
+
+    def _row_measures(self, name: str) -> list[str]:
+        return list(self.measures) if name in self.averages else [name]
+
+    def interval_rows(self, digits: int = 3) -> list[tuple[str, list[str]]]:
+        """The intervals as ``(row name, ["[low, high]" per measure])`` (``n/a`` where the data
+        give none), for the renderings."""
+
+        def shown(found: Any) -> str:
+            return "n/a" if found is None or math.isnan(found.low) else f"[{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
+
+        return [(_SUMMARY_TITLES.get(name, name), [shown(found) for found in row]) for name, row in self.intervals.items()]
+
+    def interval_title(self) -> str:
+        """``95% confidence intervals (bca bootstrap)``, or ``""`` without intervals."""
+        found = [value for row in self.intervals.values() for value in row if value is not None]
+        if not found:
+            return ""
+        method = found[0].method
+        return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile') else ''})"
 
     def _rows(self, digits: int) -> list[tuple[str, list[str]]]:
         rows = [(str(label), [_cell(v, digits) for v in self.per_class[label]] + [_count(self.support[label], digits)]) for label in self.labels]
@@ -162,6 +195,12 @@ class Report:
         lines = [" " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(headers, widths))]
         for name, cells in rows:
             lines.append((f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip())
+        if self.intervals:
+            rows = self.interval_rows(digits)
+            name_width = max(name_width, *(len(name) + 2 for name, _ in rows))
+            widths = [max(len(header), *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(self.titles())]
+            lines += ["", self.interval_title(), " " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(self.titles(), widths))]
+            lines += [(f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip() for name, cells in rows]
         return "\n".join(lines)
 
     def to_markdown(self, digits: int = 3) -> str:
@@ -175,6 +214,9 @@ class Report:
         if self.summary:
             lines += ["", "| measure | value |", "|---|---:|"]
             lines += [f"| {_SUMMARY_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.summary.items()]
+        if self.intervals:
+            lines += ["", f"{self.interval_title()}:", "", "| | " + " | ".join(self.titles()) + " |", "|---|" + "---:|" * len(self.measures)]
+            lines += [f"| {_escape(name)} | " + " | ".join(cells) + " |" for name, cells in self.interval_rows(digits)]
         if self.confusion is not None:
             names = [_escape(str(label)) for label in self.confusion.labels]
             lines += ["", "Confusion matrix (rows actual, columns predicted):", "", "| actual \\ predicted | " + " | ".join(names) + " |"]
@@ -199,6 +241,13 @@ class Report:
             writer.writerow([name, "average", *map(number, values), _count(self.total), ""])
         for name, value in self.summary.items():
             writer.writerow([name, "summary", *[""] * len(self.measures), "", number(value)])
+        for name, row in self.intervals.items():
+            for side in ("low", "high"):
+                bounds = ["" if found is None else number(getattr(found, side)) for found in row]
+                if name in self.averages:
+                    writer.writerow([name, f"interval {side}", *bounds, "", ""])
+                else:
+                    writer.writerow([name, f"interval {side}", *[""] * len(self.measures), "", bounds[0]])
         return buffer.getvalue()
 
     def to_json(self) -> str:
@@ -242,7 +291,8 @@ MATRIX_LIMIT = 100
 
 
 def build_report(
-    source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type | None = None
+    source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type | None = None,
+    confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -257,6 +307,11 @@ def build_report(
         measures: the columns: measure names in any spelling (``"f1"``, ``"F1Score"``).
         undefined: the undefined-value policy of the averages.
         metrics_class: a ``ClassificationMetrics`` subclass whose added getters may be columns.
+        confidence: a level such as 0.95 to add confidence intervals of the averages and of
+            the summary measures (see ``evalkit.intervals``); ``None`` for none.
+        interval_method: ``"bca"`` or ``"percentile"`` (the bootstrap).
+        n_resamples: bootstrap resamples.
+        random_state: the seed (fixed by default: the same data, the same report).
     """
     if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
@@ -276,7 +331,24 @@ def build_report(
     total = sum(support.values())
     confusion = _small_confusion(source) if len(labels) <= MATRIX_LIMIT and "samples" not in source.report_averages() else None
     headers = tuple(_header(measure) for measure in resolved)
-    return Report(names, labels, per_class, support, averages, total, source.whole_measures(), confusion, headers, check_undefined(undefined))
+    summary = source.whole_measures()
+    intervals = {}
+    if confidence is not None:
+        options = {"level": confidence, "method": interval_method, "n_resamples": n_resamples, "random_state": random_state, "undefined": undefined}
+        for kind in source.report_averages():
+            intervals[f"{kind} avg"] = [_interval_or_none(source, measure, kind, options, metrics_class) for measure in resolved]
+        for name in summary:
+            intervals[name] = [_interval_or_none(source, name, None, options, None)]
+    return Report(names, labels, per_class, support, averages, total, summary, confusion, headers, check_undefined(undefined), intervals)
+
+
+def _interval_or_none(source: CellsResult, measure: Any, average: str | None, options: dict[str, Any], metrics_class: type | None) -> Any:
+    """The interval of one report cell, or None where the data give none (a per-class average of
+    multi-label data, a measure with no whole-result interval)."""
+    try:
+        return source.interval(measure, average, metrics_class=metrics_class, **options)
+    except (UnsupportedSettingError, InvalidArgumentError):
+        return None
 
 
 def _small_confusion(source: CellsResult) -> Any:

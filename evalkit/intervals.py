@@ -1,0 +1,936 @@
+"""Confidence intervals for every measure, and paired comparisons of classifiers.
+
+Every number evalkit reports is a function of sums over samples, so a bootstrap never needs
+the samples themselves: it redraws how many samples of each *kind* there are. Single-label
+results are kinds of (actual, predicted) pairs, drawn from their multinomial; one class's
+cells are four kinds; per-sample results (multi-label, soft, example-based, AA and RAR) are
+their distinct per-sample rows; a threshold curve's kinds are (score, class) pairs. A batch of
+resamples is one matrix of counts, and every statistic is computed for the whole batch at once
+by the same vectorised formulas (no Python loop per resample).
+
+Methods (``method=``):
+
+* ``"bca"`` (default) and ``"percentile"``: the bootstrap (B. Efron and R. J. Tibshirani,
+  "An Introduction to the Bootstrap", 1993), for every measure and every average. BCa's
+  acceleration comes from the jackknife, computed from the same sums.
+* ``"wilson"`` and ``"clopper-pearson"``: closed forms for proportions (accuracy, precision,
+  recall, specificity and every measure ``successes / trials`` of integer counts).
+* ``"asymptotic"``: Cohen's kappa with the large-sample standard error of J. L. Fleiss,
+  J. Cohen and B. S. Everitt, "Large sample standard errors of kappa and weighted kappa"
+  (1969), the one statsmodels reports as ``std_kappa``.
+* ``"delong"``: ROC AUC with DeLong's variance (E. R. DeLong, D. M. DeLong and
+  D. L. Clarke-Pearson, 1988), computed in O(n log n) with ties from midranks (X. Sun and
+  W. Xu, "Fast Implementation of DeLong's Algorithm", 2014).
+
+Degenerate cases, decided once: a resample where the measure is undefined (a class absent)
+gives NaN for that resample under the undefined-value policy, and the interval is taken over
+the defined resamples (``Interval.n_undefined`` says how many were not); with no defined
+resample the bounds are NaN. BCa of a statistic that does not vary falls back to the
+percentile interval ``[x, x]`` with a warning. ``stratify=True`` keeps each actual class's size
+in every resample. Bootstraps resample samples, so they need counts of samples: results with
+float sample weights are refused (integer weights count as repeated samples).
+
+Paired comparisons (``compare``): the exact McNemar test (and its mid-p variant, which
+M. W. Fagerland, S. Lydersen and P. Laake, "The McNemar test for binary matched-pairs data",
+2013, recommend) for accuracy, DeLong's test for two AUCs on the same samples, and a paired
+bootstrap of the difference for any measure and average. ``compare_many`` compares several
+classifiers pairwise with Holm's step-down correction of the p-values.
+
+Quantiles of the normal distribution come from ``statistics.NormalDist``; the binomial and beta
+distributions (Clopper-Pearson, exact McNemar) from scipy, imported when used (the ``stats``
+extra: ``pip install "evalkit[stats]"``).
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> cm = ConfusionMatrix.from_array([[40, 10], [5, 45]])
+    >>> print(cm.interval("accuracy", method="wilson"))
+    0.85 [0.7672, 0.9069] (95% wilson)
+    >>> cm.interval("f1_score", "macro", random_state=0).method
+    'bca'
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from statistics import NormalDist
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit._labels import sorted_labels
+from evalkit._validation import check_choice, show
+from evalkit.averaging import AVERAGES, average_rows, check_undefined, resolve_measure
+from evalkit.cells import Cells
+from evalkit.counting import PairCounts, encode
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
+from evalkit.formulas import (
+    check_measure_parameters,
+    margins_cohen_kappa,
+    margins_matthews_correlation_coefficient,
+)
+
+__all__ = [
+    "BOOTSTRAP_METHODS",
+    "METHODS",
+    "Comparison",
+    "Interval",
+    "cells_interval",
+    "clopper_pearson",
+    "compare",
+    "compare_many",
+    "delong",
+    "kappa_standard_error",
+    "mcnemar",
+    "result_interval",
+    "wilson",
+]
+
+BOOTSTRAP_METHODS = ("bca", "percentile")
+METHODS = (*BOOTSTRAP_METHODS, "wilson", "clopper-pearson", "asymptotic", "delong")
+WHOLE_MEASURES = ("accuracy", "cohen_kappa", "matthews_correlation_coefficient")
+"""Measures of a whole single-label result when no ``average`` or ``label`` is given."""
+
+_BATCH_ENTRIES = 1 << 22  # resamples x kinds held at once
+_MOST_JACKKNIFE_KINDS = 20_000  # a jackknife recomputing the statistic per kind costs kinds² beyond a closed form
+
+
+@attrs.frozen
+class Interval:
+    """A confidence interval: the estimate, the bounds, the level and how they were found.
+
+    Attributes:
+        estimate: the value on the data.
+        low, high: the bounds (NaN when the data define none).
+        level: the confidence level, e.g. 0.95.
+        method: ``"bca"``, ``"percentile"``, ``"wilson"``, ``"clopper-pearson"``,
+            ``"asymptotic"`` or ``"delong"``.
+        n_undefined: bootstrap resamples where the measure was undefined (left out).
+    """
+
+    estimate: float
+    low: float
+    high: float
+    level: float
+    method: str
+    n_undefined: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}] ({self.level:.0%} {self.method})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict."""
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class Comparison:
+    """A paired comparison of two classifiers on the same samples: ``first - second``.
+
+    Attributes:
+        difference: the first classifier's value minus the second's.
+        low, high: the confidence interval of the difference (NaN for tests that give none).
+        p_value: the p-value of "no difference" (after the correction, in ``compare_many``).
+        method: ``"mcnemar"``, ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or ``"percentile"``.
+        estimates: the two values.
+        level: the confidence level of the interval.
+    """
+
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    method: str
+    estimates: tuple[float, float] = (math.nan, math.nan)
+    level: float = 0.95
+
+    def __str__(self) -> str:
+        bounds = "" if math.isnan(self.low) else f" [{self.low:.4g}, {self.high:.4g}]"
+        return f"difference {self.difference:.4g}{bounds}, p = {self.p_value:.4g} ({self.method})"
+
+
+# --------------------------------------------------------------------------------------------
+# checks
+
+
+def _check_level(level: Any) -> float:
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
+        raise InvalidArgumentError(f"'level' must be a number in (0, 1), e.g. 0.95; got {show(level)}")
+    return float(level)
+
+
+def _check_resamples(n_resamples: Any) -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 10:
+        raise InvalidArgumentError(f"'n_resamples' must be an integer >= 10, got {show(n_resamples)}")
+    return int(n_resamples)
+
+
+def _integral(counts: np.ndarray, what: str) -> np.ndarray:
+    """Counts of samples as int64, or an error for float (weighted) counts."""
+    counts = np.asarray(counts)
+    if counts.dtype.kind == "f":
+        if not np.all(counts == np.round(counts)):
+            raise UnsupportedSettingError(
+                f"{what} needs counts of samples; these are float sample weights. A bootstrap resamples samples: "
+                "evaluate with integer weights (repeated samples) or none"
+            )
+        counts = counts.astype(np.int64)
+    if counts.dtype.kind == "O":
+        counts = counts.astype(np.int64)
+    return counts
+
+
+# --------------------------------------------------------------------------------------------
+# closed forms
+
+
+def _z(level: float) -> float:
+    return NormalDist().inv_cdf(0.5 + level / 2)
+
+
+def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
+    """Wilson's score interval of a proportion ``successes / trials`` (E. B. Wilson, 1927).
+
+    Examples:
+        >>> [round(bound, 4) for bound in wilson(85, 100)]
+        [0.7672, 0.9069]
+    """
+    level = _check_level(level)
+    n, k = float(trials), float(successes)
+    if n <= 0:
+        return math.nan, math.nan
+    z, p = _z(level), k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def clopper_pearson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson, 1934) interval of a proportion, from beta quantiles (scipy).
+
+    Examples:
+        >>> [round(bound, 4) for bound in clopper_pearson(85, 100)]
+        [0.7647, 0.9135]
+    """
+    from scipy.stats import beta
+
+    level = _check_level(level)
+    n, k = int(trials), int(successes)
+    if n <= 0:
+        return math.nan, math.nan
+    alpha = 1 - level
+    low = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
+    high = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
+    return low, high
+
+
+def _proportion(measure: Any, parameters: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(a, b)`` when the measure is ``<a, v> / <b, v>`` with 0/1 coefficients and ``a <= b``:
+    a proportion of ``<b, v>`` trials; else None."""
+    if not measure.decomposable:
+        return None
+    a, b = (np.asarray(c, dtype=np.float64) for c in measure.decomposition(**parameters))
+    if not (np.isin(a, (0, 1)).all() and np.isin(b, (0, 1)).all() and (a <= b).all()):
+        return None
+    return a, b
+
+
+def kappa_standard_error(counts: Any) -> float:
+    """The large-sample standard error of Cohen's kappa of a confusion matrix (Fleiss, Cohen and
+    Everitt, 1969): ``sqrt((A + B - C) / (n (1 - p_e)²))`` with
+    ``A = Σ_i p_ii (1 - (p_i. + p_.i)(1 - κ))²``, ``B = (1 - κ)² Σ_{i≠j} p_ij (p_.i + p_j.)²``
+    and ``C = (κ - p_e (1 - κ))²``.
+
+    Examples:
+        >>> round(kappa_standard_error([[40, 10], [5, 45]]), 6)
+        0.071056
+    """
+    table = np.asarray(counts, dtype=np.float64)
+    n = table.sum()
+    if n <= 0:
+        return math.nan
+    p = table / n
+    rows, columns = p.sum(axis=1), p.sum(axis=0)
+    observed, expected = np.trace(p), float(rows @ columns)
+    if expected == 1:
+        return math.nan
+    kappa = (observed - expected) / (1 - expected)
+    a = float((np.diag(p) * (1 - (rows + columns) * (1 - kappa)) ** 2).sum())
+    off = p * (columns[:, None] + rows[None, :]) ** 2  # p_ij (p_.i + p_j.)²
+    b = (1 - kappa) ** 2 * float(off.sum() - np.trace(off))
+    c = (kappa - expected * (1 - kappa)) ** 2
+    return math.sqrt(max(a + b - c, 0.0) / ((1 - expected) ** 2 * n))
+
+
+# --------------------------------------------------------------------------------------------
+# DeLong
+
+
+def _midranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of ``values`` with ties given their mean rank."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    ends = np.r_[starts[1:], len(values)]
+    ranks = np.empty(len(values))
+    ranks[order] = np.repeat((starts + ends + 1) / 2.0, ends - starts)
+    return ranks
+
+
+def _placements(positive_scores: np.ndarray, negative_scores: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """AUC and DeLong's placement values: for each positive the share of negatives it beats
+    (ties a half), for each negative the share of positives that beat it (Sun and Xu's midrank form)."""
+    m, n = len(positive_scores), len(negative_scores)
+    combined = _midranks(np.concatenate([positive_scores, negative_scores]))
+    within_positive, within_negative = _midranks(positive_scores), _midranks(negative_scores)
+    v10 = (combined[:m] - within_positive) / n
+    v01 = 1.0 - (combined[m:] - within_negative) / m
+    return float(v10.mean()), v10, v01
+
+
+def delong(y_true: Any, *scores: Any) -> tuple[np.ndarray, np.ndarray]:
+    """AUCs of one or more score arrays on the same binary samples and their DeLong covariance.
+
+    Args:
+        y_true: 0/1 (or boolean) labels, 1 positive.
+        *scores: one or more arrays of scores.
+
+    Returns:
+        ``(aucs, covariance)``: one AUC per score array and their ``k x k`` covariance.
+
+    Examples:
+        >>> aucs, covariance = delong([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> float(aucs[0]), float(covariance[0, 0])
+        (0.75, 0.125)
+    """
+    truth = np.asarray(y_true)
+    if truth.dtype.kind not in "biu" or not np.isin(truth, (0, 1)).all():
+        raise InvalidArgumentError(f"'y_true' must hold 0/1 labels for DeLong's method, got {show(truth)}")
+    positive = truth.astype(bool)
+    m, n = int(positive.sum()), int((~positive).sum())
+    if m < 2 or n < 2:
+        raise UnsupportedSettingError(f"DeLong's variance needs at least two positives and two negatives, got {m} and {n}")
+    aucs, v10, v01 = [], [], []
+    for score in scores:
+        s = np.asarray(score, dtype=np.float64)
+        if s.shape != truth.shape:
+            raise InvalidArgumentError(f"every score array must have the shape of 'y_true' {truth.shape}, got {s.shape}")
+        auc, ten, one = _placements(s[positive], s[~positive])
+        aucs.append(auc)
+        v10.append(ten)
+        v01.append(one)
+    covariance = np.atleast_2d(np.cov(np.array(v10))) / m + np.atleast_2d(np.cov(np.array(v01))) / n
+    return np.array(aucs), covariance
+
+
+def _curve_placements(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """DeLong's placement values of a curve's kinds: for each distinct score (highest first) the
+    positives and negatives there, and their placements (from the counts alone)."""
+    tp, fp = np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64)
+    positives_at, negatives_at = np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0)
+    m, n = tp[-1], fp[-1]
+    negatives_below = n - fp  # negatives scored strictly lower
+    positives_above = tp - positives_at  # positives scored strictly higher
+    v10 = (negatives_below + negatives_at / 2) / n
+    v01 = (positives_above + positives_at / 2) / m
+    return positives_at, negatives_at, v10, v01
+
+
+def _grouped_variance(values: np.ndarray, counts: np.ndarray) -> float:
+    total = counts.sum()
+    mean = float(np.dot(values, counts) / total)
+    return float(np.dot((values - mean) ** 2, counts) / (total - 1))
+
+
+# --------------------------------------------------------------------------------------------
+# the bootstrap engine
+
+
+@attrs.frozen
+class _Kinds:
+    """What a bootstrap draws: kinds of sample and how many samples of each, optionally in
+    strata whose sizes every resample keeps. ``sums(K)`` maps counts (resamples x kinds) to
+    the linear sums a statistic needs; ``jackknife(rows)`` gives those sums with one sample of
+    each kind in ``rows`` left out."""
+
+    counts: np.ndarray
+    sums: Callable[[np.ndarray], Any]
+    jackknife: Callable[[np.ndarray], Any]
+    strata: np.ndarray | None = None
+    jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None  # a closed form, when one exists
+
+    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        groups = [np.arange(len(self.counts))] if self.strata is None else [np.flatnonzero(self.strata == s) for s in np.unique(self.strata)]
+        drawn = np.zeros((size, len(self.counts)))
+        for members in groups:
+            total = int(self.counts[members].sum())
+            if total:
+                drawn[:, members] = rng.multinomial(total, self.counts[members] / total, size=size)
+        return drawn
+
+
+def _dense_kinds(contributions: np.ndarray, counts: np.ndarray, strata: np.ndarray | None = None) -> _Kinds:
+    """Kinds whose one sample adds a row of ``contributions`` (kinds x sums) to the sums."""
+    total = counts.astype(np.float64) @ contributions
+    return _Kinds(counts, lambda drawn: drawn @ contributions, lambda rows: total[None, :] - contributions[rows], strata)
+
+
+def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: int, random_state: Any) -> np.ndarray:
+    """``value`` of every resample, drawn in batches (one matrix of counts per batch)."""
+    rng = np.random.default_rng(random_state)
+    step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
+    batches = range(0, n_resamples, step)
+    return np.concatenate([value(kinds.sums(kinds.draw(rng, min(step, n_resamples - start)))) for start in batches])
+
+
+def _bootstrap(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, method: str,
+               n_resamples: int, random_state: Any, replicates: np.ndarray | None = None) -> Interval:  # fmt: skip
+    """The percentile or BCa interval of ``value(sums)`` over resamples of ``kinds``."""
+    level, n_resamples = _check_level(level), _check_resamples(n_resamples)
+    if replicates is None:
+        replicates = _replicates(kinds, value, n_resamples, random_state)
+    defined = replicates[~np.isnan(replicates)]
+    n_undefined = len(replicates) - len(defined)
+    if not len(defined) or math.isnan(estimate):
+        return Interval(estimate, math.nan, math.nan, level, method, n_undefined)
+    alpha = (1 - level) / 2
+    quantiles = [alpha, 1 - alpha]
+    if method == "bca":
+        if np.all(defined == defined[0]):
+            warnings.warn("the statistic does not vary over the resamples: BCa falls back to the percentile interval", EvalkitWarning, stacklevel=4)
+            return Interval(estimate, float(defined[0]), float(defined[0]), level, "percentile", n_undefined)
+        quantiles = _bca_quantiles(kinds, value, estimate, defined, alpha)
+    low, high = np.quantile(defined, quantiles)
+    return Interval(estimate, float(low), float(high), level, method, n_undefined)
+
+
+def _bca_quantiles(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, defined: np.ndarray, alpha: float) -> list[float]:
+    """Efron's bias-corrected and accelerated quantiles; the acceleration from the jackknife
+    (one sample of each kind left out, weighted by how many samples the kind has)."""
+    normal = NormalDist()
+    share = (np.count_nonzero(defined < estimate) + 0.5 * np.count_nonzero(defined == estimate)) / len(defined)
+    bias = normal.inv_cdf(min(max(share, 1e-12), 1 - 1e-12))
+    present = np.flatnonzero(kinds.counts > 0)
+    step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
+    if kinds.jackknife_values is not None:
+        jack = kinds.jackknife_values(present)
+    else:
+        jack = np.concatenate([value(kinds.jackknife(present[start : start + step])) for start in range(0, len(present), step)])
+    weights = kinds.counts[present].astype(np.float64)
+    kept = ~np.isnan(jack)
+    jack, weights = jack[kept], weights[kept]
+    acceleration = 0.0
+    if len(jack):
+        centre = np.dot(jack, weights) / weights.sum()
+        spread = np.dot(weights, (centre - jack) ** 2)
+        acceleration = float(np.dot(weights, (centre - jack) ** 3) / (6 * spread**1.5)) if spread > 0 else 0.0
+    out = []
+    for tail in (alpha, 1 - alpha):
+        z = normal.inv_cdf(tail)
+        out.append(normal.cdf(bias + (bias + z) / (1 - acceleration * (bias + z))))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# statistics of single-label results: kinds are (actual, predicted) pairs
+
+
+def _group_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
+    """``out[b, k] = Σ_{r: keys[r] = k} drawn[b, r]``: column sums by key, no dense one-hot."""
+    out = np.zeros((drawn.shape[0], size))
+    if len(keys) == 0:
+        return out
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    out[:, ordered[starts]] = np.add.reduceat(drawn[:, order], starts, axis=1)
+    return out
+
+
+def _pair_kinds(pairs: PairCounts, stratify: bool) -> _Kinds:
+    """Kinds of a single-label result; the sums are ``(correct, actual, predicted)`` per code."""
+    order = np.lexsort((pairs.predicted, pairs.actual))  # one order whatever the batches counted: the same draws
+    counts = _integral(pairs.counts[order], "a bootstrap")
+    actual, predicted, size = pairs.actual[order], pairs.predicted[order], pairs.size
+    diagonal = actual == predicted
+
+    def sums(drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (_group_sums(drawn[:, diagonal], actual[diagonal], size), _group_sums(drawn, actual, size), _group_sums(drawn, predicted, size))
+
+    totals = sums(counts[None, :].astype(np.float64))
+
+    def jackknife(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        correct, by_actual, by_predicted = (np.repeat(total, len(rows), axis=0) for total in totals)
+        place = np.arange(len(rows))
+        correct[place[diagonal[rows]], actual[rows][diagonal[rows]]] -= 1
+        by_actual[place, actual[rows]] -= 1
+        by_predicted[place, predicted[rows]] -= 1
+        return correct, by_actual, by_predicted
+
+    return _Kinds(counts, sums, jackknife, actual if stratify else None)
+
+
+def _pair_statistic(measure: Any, average: str | None, position: int | None, m: int, undefined: Any, parameters: dict[str, Any]) -> Callable[[Any], np.ndarray]:
+    """A batch statistic of ``(correct, actual, predicted)`` sums over the ``m`` classes."""
+
+    def cells(sums: Any) -> Cells:
+        correct, by_actual, by_predicted = sums
+        total = by_actual.sum(axis=1, keepdims=True)
+        return Cells.from_sums(correct[:, :m], by_actual[:, :m], by_predicted[:, :m], total)
+
+    if average is None and position is None:
+        name = measure.name
+
+        def whole(sums: Any) -> np.ndarray:
+            correct, by_actual, by_predicted = sums
+            margins = {"correct": correct[:, :m].sum(axis=1), "total": by_actual.sum(axis=1), "actual": by_actual, "predicted": by_predicted}
+            if name == "accuracy":
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    return np.where(margins["total"] > 0, margins["correct"] / np.where(margins["total"] > 0, margins["total"], 1), np.nan)
+            if name == "cohen_kappa":
+                return np.asarray(margins_cohen_kappa(**margins), dtype=np.float64)
+            return np.asarray(margins_matthews_correlation_coefficient(**margins), dtype=np.float64)
+
+        return whole
+    if position is not None:
+        return lambda sums: np.asarray(cells(sums).evaluate(measure, **parameters), dtype=np.float64)[:, position]
+    return lambda sums: average_rows(measure, cells(sums), average, undefined=undefined, parameters=parameters)
+
+
+# --------------------------------------------------------------------------------------------
+# statistics of per-sample rows (multi-label, soft, example-based, AA and RAR)
+
+
+def _row_kinds(cells: Cells, values: np.ndarray | None = None) -> tuple[_Kinds, np.ndarray]:
+    """Kinds = the stored rows of per-sample cells, with how many samples each stands for; the
+    sums are the four cells (and, given, ``value`` and ``1`` of defined rows for a mean)."""
+    counts = _integral(cells.row_weights(), "a bootstrap")
+    columns = [np.asarray(row, dtype=np.float64) for row in cells.rows()]
+    if values is not None:
+        defined = ~np.isnan(values)
+        columns += [np.where(defined, values, 0.0), defined.astype(np.float64)]
+    contributions = np.stack(columns, axis=1)
+    return _dense_kinds(contributions, counts), contributions
+
+
+# --------------------------------------------------------------------------------------------
+# the faces: intervals of results, of one class's cells, and comparisons
+
+
+def _resolve(measure: Any, metrics_class: type | None, parameters: dict[str, Any]) -> Any:
+    resolved = resolve_measure(measure, metrics_class)
+    check_measure_parameters(resolved, parameters)
+    return resolved
+
+
+def result_interval(
+    result: Any, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
+    n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
+    metrics_class: type | None = None, **parameters: Any,
+) -> Interval:  # fmt: skip
+    """The interval of a measure of a ``ConfusionMatrix`` or an ``Evaluation`` (their ``interval`` method)."""
+    check_choice("method", method, METHODS)
+    if average is not None:
+        check_choice("average", average, AVERAGES)
+        if label is not None:
+            raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
+    resolved = _resolve(measure, metrics_class, parameters)
+    undefined = check_undefined(undefined)
+    try:
+        pairs: PairCounts | None = result.pair_counts()  # single-label data: kinds are (actual, predicted) pairs
+    except UnsupportedSettingError:
+        pairs = None
+    single = pairs is not None
+    if average is None and label is None:
+        if not single or resolved.name not in WHOLE_MEASURES:
+            raise InvalidArgumentError(
+                f"give an 'average' ({', '.join(AVERAGES)}) or a 'label' for {resolved.name!r}; without them only "
+                f"{', '.join(WHOLE_MEASURES)} of a single-label result have a whole-result value"
+            )
+    position = None if label is None else _position(result, label)
+    if pairs is not None:
+        return _single_label_interval(result, pairs, resolved, average, position, level, method, n_resamples, random_state, stratify, undefined, parameters)
+    return _row_interval(result, resolved, average, position, level, method, n_resamples, random_state, undefined, parameters)
+
+
+def _position(result: Any, label: Any) -> int:
+    for position, own in enumerate(result.labels):
+        if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):
+            return position
+    raise UnknownLabelError(f"{label!r} is not a class of this result: {show(list(result.labels))}")
+
+
+def _whole_value(result: Any, name: str) -> float:
+    return {"accuracy": result.get_accuracy, "cohen_kappa": result.get_cohen_kappa,
+            "matthews_correlation_coefficient": result.get_matthews_correlation_coefficient}[name]()  # fmt: skip
+
+
+def _single_label_interval(result: Any, pairs: PairCounts, measure: Any, average: str | None, position: int | None, level: float, method: str,
+                           n_resamples: int, random_state: Any, stratify: bool, undefined: str, parameters: dict[str, Any]) -> Interval:  # fmt: skip
+    m = len(result.labels)
+    if average is None and position is None:
+        estimate = float(_whole_value(result, measure.name))
+    elif position is not None:
+        estimate = float(result.per_class(measure, **parameters)[position])
+    else:
+        estimate = float(result.average(measure, average, undefined=undefined, **parameters))
+    if method in BOOTSTRAP_METHODS:
+        if average == "samples":
+            raise UnsupportedSettingError("average='samples' of single-label data is the micro average of accuracy-like counts: use 'micro'")
+        statistic = _pair_statistic(measure, average, position, m, undefined, parameters)
+        return _bootstrap(_pair_kinds(pairs, stratify), statistic, estimate, level=level, method=method,
+                          n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+    if method == "asymptotic":
+        if measure.name != "cohen_kappa" or average is not None or position is not None:
+            raise InvalidArgumentError("method='asymptotic' is the interval of Cohen's kappa of the whole result")
+        error = kappa_standard_error(_integral(result.confusion_matrix().to_array(), "the asymptotic interval"))
+        z = _z(_check_level(level))
+        return Interval(estimate, estimate - z * error, estimate + z * error, level, method)
+    if method == "delong":
+        raise InvalidArgumentError("method='delong' is for ROC AUC: ThresholdCurve.interval('roc_auc', method='delong')")
+    if average is None and position is None:
+        if measure.name != "accuracy":
+            raise InvalidArgumentError(f"method={method!r} is for proportions; {measure.name!r} is none: use 'bca' or 'percentile'")
+        correct = pairs.counts[pairs.actual == pairs.predicted].sum()
+        return _proportion_interval(measure, correct, pairs.counts.sum(), estimate, level, method)
+    if average not in (None, "micro"):
+        raise InvalidArgumentError(f"method={method!r} has a closed form for one class or the micro average, not {average!r}: use 'bca'")
+    cells = result.class_cells if position is None else result.class_cells[position : position + 1]
+    return _cells_proportion(measure, cells.total(), estimate, level, method, parameters)
+
+
+def _cells_proportion(measure: Any, cells: Cells, estimate: float, level: float, method: str, parameters: dict[str, Any]) -> Interval:
+    coefficients = _proportion(measure, parameters)
+    if coefficients is None:
+        raise InvalidArgumentError(f"method={method!r} is for proportions (successes / trials); {measure.name!r} is none: use 'bca' or 'percentile'")
+    values = np.array([float(np.asarray(row).sum()) for row in cells.rows()])
+    _integral(values, f"method={method!r}")
+    a, b = coefficients
+    return _proportion_interval(measure, float(a @ values), float(b @ values), estimate, level, method)
+
+
+def _proportion_interval(measure: Any, successes: Any, trials: Any, estimate: float, level: float, method: str) -> Interval:
+    low, high = (wilson if method == "wilson" else clopper_pearson)(successes, trials, level)
+    return Interval(estimate, low, high, level, method)
+
+
+def _row_interval(result: Any, measure: Any, average: str | None, position: int | None, level: float, method: str,
+                  n_resamples: int, random_state: Any, undefined: str, parameters: dict[str, Any]) -> Interval:  # fmt: skip
+    """Multi-label, soft and hierarchical results: their per-sample rows carry the micro cells
+    and the example-based values; macro and weighted need each sample's per-class cells."""
+    if position is not None or average in ("macro", "weighted"):
+        raise UnsupportedSettingError(
+            f"an interval of {'one class' if position is not None else average + ' averages'} of {result.setting} data needs "
+            "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples'"
+        )
+    if method not in BOOTSTRAP_METHODS:
+        if method in ("wilson", "clopper-pearson") and average == "micro":
+            return _cells_proportion(measure, result.class_cells.total(), float(result.average(measure, "micro", **parameters)), level, method, parameters)
+        raise InvalidArgumentError(f"method={method!r} does not apply here: use 'bca' or 'percentile'")
+    rows = result.sample_cells
+    if average == "micro":
+        kinds, _ = _row_kinds(rows)
+        estimate = float(result.average(measure, "micro", undefined=undefined, **parameters))
+
+        def micro(sums: np.ndarray) -> np.ndarray:
+            return np.asarray(measure(tp=sums[:, 0], fp=sums[:, 1], fn=sums[:, 2], tn=sums[:, 3], **parameters), dtype=np.float64)
+
+        return _bootstrap(kinds, micro, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+    values = np.asarray(rows.evaluate_rows(measure, **parameters), dtype=np.float64)
+    filled = values if undefined in ("exclude", "nan") else np.where(np.isnan(values), 0.0 if undefined == "zero" else 1.0, values)
+    kinds, _ = _row_kinds(rows, filled if undefined != "nan" else np.where(np.isnan(values), np.nan, values))
+    estimate = float(result.average(measure, "samples", undefined=undefined, **parameters))
+
+    def samples(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(sums[:, 5] > 0, sums[:, 4] / np.where(sums[:, 5] > 0, sums[:, 5], 1.0), np.nan)
+
+    if undefined == "nan" and np.isnan(values).any():
+        return Interval(estimate, math.nan, math.nan, level, method)
+    return _bootstrap(kinds, samples, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
+
+def cells_interval(
+    tp: Any, fp: Any, fn: Any, tn: Any, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+    random_state: Any = None, metrics_class: type | None = None, **parameters: Any,
+) -> Interval:  # fmt: skip
+    """The interval of a measure of one class's cells (``ClassificationMetrics.interval``):
+    closed forms for proportions, or the bootstrap of the four cells' multinomial.
+
+    Examples:
+        >>> print(cells_interval(45, 10, 5, 40, "recall", method="clopper-pearson"))
+        0.9 [0.7819, 0.9667] (95% clopper-pearson)
+    """
+    check_choice("method", method, METHODS)
+    resolved = _resolve(measure, metrics_class, parameters)
+    cells = Cells(*(np.array([value]) for value in (tp, fp, fn, tn)))
+    estimate = float(np.asarray(cells.evaluate(resolved, **parameters))[0])
+    if method in ("wilson", "clopper-pearson"):
+        return _cells_proportion(resolved, cells, estimate, level, method, parameters)
+    if method not in BOOTSTRAP_METHODS:
+        raise InvalidArgumentError(f"method={method!r} does not apply to one class's cells: use 'bca', 'percentile', 'wilson' or 'clopper-pearson'")
+    counts = _integral(np.array([tp, fp, fn, tn]), "a bootstrap")
+    kinds = _dense_kinds(np.eye(4), counts)
+
+    def statistic(sums: np.ndarray) -> np.ndarray:
+        return np.asarray(resolved(tp=sums[:, 0], fp=sums[:, 1], fn=sums[:, 2], tn=sums[:, 3], **parameters), dtype=np.float64)
+
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
+
+def neighborhood_interval(accuracy: Any, measure: str, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None) -> Interval:
+    """AA or RAR of a ``NeighborhoodAccuracy`` with a bootstrap over its elements."""
+    check_choice("measure", measure, ("absolute_accuracy", "relative_accuracy_rate"))
+    check_choice("method", method, BOOTSTRAP_METHODS)
+    cells = accuracy.cells
+    denominator = cells.tp + cells.fn if measure == "absolute_accuracy" else np.maximum(cells.fp, cells.fn)
+    counts = _integral(cells.row_weights(), "a bootstrap")
+    kinds = _dense_kinds(np.stack([np.asarray(cells.tp, dtype=np.float64), np.asarray(denominator, dtype=np.float64)], axis=1), counts)
+    estimate = float(accuracy.get_absolute_accuracy() if measure == "absolute_accuracy" else accuracy.get_relative_accuracy_rate())
+
+    def statistic(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
+
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
+
+def curve_interval(curve: Any, measure: str = "roc_auc", label: Any = None, *, level: float = 0.95, method: str | None = None,
+                   n_resamples: int = 2000, random_state: Any = None) -> Interval:  # fmt: skip
+    """ROC AUC (DeLong or bootstrap) or average precision (bootstrap) of one class of a curve."""
+    check_choice("measure", measure, ("roc_auc", "average_precision"))
+    method = method or ("delong" if measure == "roc_auc" else "bca")
+    check_choice("method", method, ("delong", *BOOTSTRAP_METHODS))
+    if curve.binned:
+        raise UnsupportedSettingError("an interval needs the exact curve (every distinct score), not a binned one")
+    j = curve._class(label)
+    _, tp, fp = curve._part(j)
+    tp, fp = _integral(tp, "an interval of a curve"), _integral(fp, "an interval of a curve")
+    own = curve.labels[j]
+    estimate = float(curve.roc_auc(own) if measure == "roc_auc" else curve.average_precision(own))
+    level = _check_level(level)
+    if method == "delong":
+        if measure != "roc_auc":
+            raise InvalidArgumentError("method='delong' is for ROC AUC; average precision takes 'bca' or 'percentile'")
+        positives_at, negatives_at, v10, v01 = _curve_placements(tp, fp)
+        m, n = positives_at.sum(), negatives_at.sum()
+        if m < 2 or n < 2:
+            return Interval(estimate, math.nan, math.nan, level, method)
+        variance = _grouped_variance(v10, positives_at) / m + _grouped_variance(v01, negatives_at) / n
+        z = _z(level)
+        error = math.sqrt(max(variance, 0.0))
+        return Interval(estimate, max(0.0, estimate - z * error), min(1.0, estimate + z * error), level, method)
+    positives_at, negatives_at = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
+    levels = len(tp)
+    counts = np.concatenate([positives_at, negatives_at])
+    area = _area_rows(measure)
+    closed = None
+    if measure == "roc_auc":  # leave one sample out: the AUC moves by its placement value
+        _, _, v10, v01 = _curve_placements(tp, fp)
+        m, n = float(tp[-1]), float(fp[-1])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            left_out = np.concatenate([(m * estimate - v10) / (m - 1), (n * estimate - v01) / (n - 1)])
+        closed = lambda rows: left_out[rows]  # noqa: E731
+    elif method == "bca" and len(counts) > _MOST_JACKKNIFE_KINDS:
+        warnings.warn(f"BCa of average precision over {levels} distinct scores needs a jackknife too large to run: the percentile interval is given",
+                      EvalkitWarning, stacklevel=3)  # fmt: skip
+        method = "percentile"
+    kinds = _Kinds(counts, lambda drawn: drawn, lambda rows: _jackknife_identity(counts, rows), jackknife_values=closed)
+    return _bootstrap(kinds, lambda drawn: area(drawn[:, :levels], drawn[:, levels:]), estimate, level=level, method=method,
+                      n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+
+
+def _jackknife_identity(counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    out = np.repeat(counts[None, :].astype(np.float64), len(rows), axis=0)
+    out[np.arange(len(rows)), rows] -= 1
+    return out
+
+
+def _area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """ROC AUC or average precision of many curves at once, from positives and negatives per
+    distinct score (rows x levels, highest score first)."""
+
+    def area(positives_at: np.ndarray, negatives_at: np.ndarray) -> np.ndarray:
+        tp, fp = np.cumsum(positives_at, axis=1), np.cumsum(negatives_at, axis=1)
+        m, n = tp[:, -1], fp[:, -1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if measure == "roc_auc":
+                previous = tp - positives_at
+                value = (negatives_at * (tp + previous)).sum(axis=1) / (2 * m * n)
+                return np.where((m > 0) & (n > 0), value, np.nan)
+            precision = np.where(tp + fp > 0, tp / np.where(tp + fp > 0, tp + fp, 1), 0.0)
+            return np.where(m > 0, (positives_at * precision).sum(axis=1) / np.where(m > 0, m, 1), np.nan)
+
+    return area
+
+
+# --------------------------------------------------------------------------------------------
+# paired comparisons
+
+
+def _binomial_tail(k: int, n: int) -> tuple[float, float]:
+    """``P(X <= k)`` and ``P(X = k)`` for ``X ~ Binomial(n, 1/2)`` (scipy)."""
+    from scipy.stats import binom
+
+    return float(binom.cdf(k, n, 0.5)), float(binom.pmf(k, n, 0.5))
+
+
+def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_weight: Any = None) -> float:
+    """The exact McNemar p-value of two classifiers' right/wrong on the same samples: a
+    two-sided binomial test on the discordant pairs ``b`` (first right only) and ``c``
+    (second right only); the mid-p variant subtracts ``P(X = min(b, c))`` (Fagerland, Lydersen
+    and Laake, 2013). No discordant pair gives p = 1.
+
+    Examples:
+        >>> round(mcnemar([1, 1, 1, 1, 1, 1, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0]), 4)
+        0.0625
+    """
+    first, second = np.asarray(first_right, dtype=bool), np.asarray(second_right, dtype=bool)
+    weight = np.ones(len(first), dtype=np.int64) if sample_weight is None else _integral(np.asarray(sample_weight), "McNemar's test")
+    b, c = int(weight[first & ~second].sum()), int(weight[~first & second].sum())
+    n = b + c
+    if n == 0:
+        return 1.0
+    tail, point = _binomial_tail(min(b, c), n)
+    p_value = 2 * tail - (point if midp else 0.0)
+    return float(min(1.0, p_value))
+
+
+def compare(
+    y_true: Any, first: Any, second: Any, measure: Any = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: Any = None,
+    sample_weight: Any = None, undefined: Any = "exclude", **parameters: Any,
+) -> Comparison:  # fmt: skip
+    """Compare two classifiers on the same samples: ``first - second``.
+
+    Args:
+        y_true: the actual labels.
+        first, second: both classifiers' predicted labels, or (``method="delong"``) their
+            scores of the positive class (``y_true`` then 0/1).
+        measure: the measure (``"accuracy"`` for McNemar; ``"roc_auc"`` for DeLong; any
+            measure for the bootstrap).
+        average: for the bootstrap of a per-class measure: ``"micro"``, ``"macro"`` or
+            ``"weighted"`` (or ``None`` for accuracy, kappa and MCC of the whole result).
+        method: ``"mcnemar"``, ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or
+            ``"percentile"`` (a paired bootstrap: the same resamples for both).
+        labels: the classes (default: the sorted labels seen).
+        level: the confidence level of the interval of the difference.
+        n_resamples, random_state: of the bootstrap.
+        sample_weight: integer weights (repeated samples).
+        undefined: the undefined-value policy of averages.
+        **parameters: of the measure (``beta=2``).
+
+    Examples:
+        >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
+        >>> result = compare(y, [0, 1, 1, 0, 1, 0, 1, 0], [0, 0, 1, 1, 0, 0, 1, 0])
+        >>> round(result.difference, 3), round(result.p_value, 3), result.method
+        (0.375, 0.25, 'mcnemar')
+    """
+    check_choice("method", method, ("mcnemar", "mcnemar-midp", "delong", *BOOTSTRAP_METHODS))
+    if method == "delong":
+        aucs, covariance = delong(y_true, first, second)
+        difference = float(aucs[0] - aucs[1])
+        variance = float(covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1])
+        z = _z(_check_level(level))
+        error = math.sqrt(max(variance, 0.0))
+        p_value = 1.0 if error == 0 else 2 * (1 - NormalDist().cdf(abs(difference) / error))
+        return Comparison(difference, difference - z * error, difference + z * error, p_value, method, (float(aucs[0]), float(aucs[1])), level)
+    codes, labels, weight = _three_codes(y_true, first, second, labels, sample_weight)
+    if method in ("mcnemar", "mcnemar-midp"):
+        if resolve_measure(measure).name != "accuracy" or average is not None:
+            raise InvalidArgumentError("McNemar's test compares accuracies: measure='accuracy' and no average; use a bootstrap for others")
+        actual, one, two = codes
+        p_value = mcnemar(one == actual, two == actual, midp=method == "mcnemar-midp", sample_weight=weight)
+        total = len(actual) if weight is None else float(weight.sum())
+        estimates = tuple(float((right if weight is None else right * weight).sum() / total) for right in (one == actual, two == actual))
+        return Comparison(estimates[0] - estimates[1], math.nan, math.nan, p_value, method, estimates, level)
+    return _paired_bootstrap(codes, len(labels), weight, measure, average, method, level, n_resamples, random_state, undefined, parameters)
+
+
+def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weight: Any) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
+    """Codes of the actual and both predicted labels over one label order (the given labels,
+    or every label seen, sorted), and the checked weights."""
+    if labels is None:
+        seen = [found for values in (y_true, first, second) for found in encode(values, values)[2]]
+        labels = sorted_labels(list(dict.fromkeys(seen)), "labels")
+    actual, one, known, weight = encode(y_true, first, labels, sample_weight=sample_weight)
+    _, two, _, _ = encode(y_true, second, known)
+    return (actual, one, two), known, weight
+
+
+def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Any, average: str | None, method: str,
+                      level: float, n_resamples: int, random_state: Any, undefined: Any, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
+    """Kinds are (actual, first, second) triples: each resample counts both classifiers on the
+    same samples."""
+    actual, one, two = (code.astype(np.int64) for code in codes)
+    distinct, inverse = np.unique((actual * m + one) * m + two, return_inverse=True)
+    counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a paired bootstrap")
+    kind_actual, kind_first, kind_second = distinct // (m * m), (distinct // m) % m, distinct % m
+    resolved = _resolve(measure, None, parameters)
+    if average is None and resolved.name not in WHOLE_MEASURES:
+        raise InvalidArgumentError(f"give an 'average' for {resolved.name!r} (or compare accuracy, cohen_kappa or MCC)")
+    statistic = _pair_statistic(resolved, average, None, m, check_undefined(undefined), parameters)
+
+    def value_of(predicted: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        diagonal = kind_actual == predicted
+        return lambda drawn: statistic(
+            (_group_sums(drawn[:, diagonal], kind_actual[diagonal], m), _group_sums(drawn, kind_actual, m), _group_sums(drawn, predicted, m))
+        )
+
+    first_value, second_value = value_of(kind_first), value_of(kind_second)
+    whole = counts[None, :].astype(np.float64)
+    estimates = (float(first_value(whole)[0]), float(second_value(whole)[0]))
+    difference = estimates[0] - estimates[1]
+    kinds = _Kinds(counts, lambda drawn: drawn, lambda rows: _jackknife_identity(counts, rows))
+
+    def gap(drawn: np.ndarray) -> np.ndarray:
+        return first_value(drawn) - second_value(drawn)
+
+    replicates = _replicates(kinds, gap, _check_resamples(n_resamples), random_state)
+    interval = _bootstrap(kinds, gap, difference, level=level, method=method, n_resamples=n_resamples, random_state=random_state, replicates=replicates)
+    return Comparison(difference, interval.low, interval.high, _p_value(replicates, difference), interval.method, estimates, interval.level)
+
+
+def _p_value(replicates: np.ndarray, difference: float) -> float:
+    """Two-sided bootstrap p-value of "no difference": the share of centred replicates at least
+    as far from 0 as the observed difference (with the observed one counted)."""
+    replicates = replicates[~np.isnan(replicates)]
+    if not len(replicates) or math.isnan(difference):
+        return math.nan
+    centred = replicates - replicates.mean()
+    return float(min(1.0, (np.count_nonzero(np.abs(centred) >= abs(difference)) + 1) / (len(centred) + 1)))
+
+
+def compare_many(
+    y_true: Any, predictions: dict[str, Any], measure: Any = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    correction: str = "holm", **options: Any,
+) -> dict[tuple[str, str], Comparison]:  # fmt: skip
+    """Every pair of several classifiers, with the p-values corrected for the number of pairs:
+    ``"holm"`` (Holm's step-down, 1979: controls the family-wise error rate, never less
+    powerful than Bonferroni), ``"bonferroni"`` or ``"none"``.
+
+    Examples:
+        >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
+        >>> found = compare_many(y, {"a": [0, 1, 1, 0, 1, 0, 1, 0], "b": [0, 0, 1, 1, 0, 0, 1, 0], "c": y})
+        >>> [(pair, round(result.p_value, 3)) for pair, result in found.items()]
+        [(('a', 'b'), 0.5), (('a', 'c'), 1.0), (('b', 'c'), 0.375)]
+    """
+    check_choice("correction", correction, ("holm", "bonferroni", "none"))
+    if len(predictions) < 2:
+        raise InvalidArgumentError(f"'predictions' must hold at least two classifiers, got {len(predictions)}")
+    found = {(a, b): compare(y_true, predictions[a], predictions[b], measure, average, method=method, **options) for a, b in combinations(predictions, 2)}
+    p_values = np.array([result.p_value for result in found.values()])
+    k = len(p_values)
+    if correction == "bonferroni":
+        adjusted = np.minimum(1.0, p_values * k)
+    elif correction == "holm":
+        order = np.argsort(p_values, kind="stable")
+        stepped = np.maximum.accumulate(p_values[order] * (k - np.arange(k)))
+        adjusted = np.empty(k)
+        adjusted[order] = np.minimum(1.0, stepped)
+    else:
+        adjusted = p_values
+    return {pair: attrs.evolve(result, p_value=float(p)) for (pair, result), p in zip(found.items(), adjusted)}
