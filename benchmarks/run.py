@@ -362,6 +362,17 @@ def binned_scores(n: int, thresholds: int) -> Case:
     return case
 
 
+def bootstrap_interval(n: int, m: int, resamples: int = 10_000) -> Case:
+    rng = np.random.default_rng(n + m + resamples)
+    y_true = rng.integers(0, m, n)
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, m, n))
+    case = Case(f"BCa interval of macro F1, {resamples:,} resamples, {n:,} labels, {m} classes", y_true.nbytes + y_pred.nbytes,
+                target="≤ 50× one evaluation (the floor here)")  # fmt: skip
+    case.contenders["one evaluation floor (count, then macro F1)"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred).average("f1_score", "macro")
+    case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(y_true, y_pred).interval("f1_score", "macro", n_resamples=resamples, random_state=0)
+    return case
+
+
 def _per_call(function: Callable[[], object], calls: int) -> Callable[[], object]:
     """A contender timing ``calls`` runs; the table divides by ``calls`` (via ``Case.scale``)."""
 
@@ -576,6 +587,7 @@ def main() -> None:
         binary_scores(1_000_000 // scale, weighted=True),
         multiclass_scores(1_000_000 // scale, 10),
         binned_scores(10_000_000 // scale, 101),
+        bootstrap_interval(1_000_000 // scale, 10),
         *getters(),
         *averaging(),
         main_path(),
@@ -584,7 +596,16 @@ def main() -> None:
         neighborhoods(16_000 // scale),
     ]
     table = run(cases, arguments.repeats)
-    text = f"{table}\n\n{import_time()}\n\nWhole run: {time.perf_counter() - started:.0f} s (`python benchmarks/run.py`)."
+    from coverage import coverage  # the simulation of benchmarks/coverage.py
+
+    datasets = 1000 // scale
+    intervals = coverage(datasets)
+    text = (
+        f"{table}\n\n{import_time()}\n\n"
+        f"Coverage of the nominal 95% confidence intervals, {datasets:,} simulated data sets per row "
+        f"(`python benchmarks/coverage.py`):\n\n{intervals}\n\n"
+        f"Whole run: {time.perf_counter() - started:.0f} s (`python benchmarks/run.py`)."
+    )
     print(text)
     if arguments.output:
         Path(arguments.output).write_text(text + "\n", encoding="utf-8")

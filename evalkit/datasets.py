@@ -1,4 +1,4 @@
-"""The small example data set bundled with evalkit (used by the ``evalkit`` command)."""
+"""The small example data sets bundled with evalkit (the first is used by the ``evalkit`` command)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import csv
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["EXAMPLE_NAME", "NEIGHBORHOOD_EXAMPLE_NAME", "example_path", "load_example"]
+__all__ = ["COMPARISON_EXAMPLE_NAME", "EXAMPLE_NAME", "NEIGHBORHOOD_EXAMPLE_NAME", "example_path", "load_comparison", "load_example"]
 
 EXAMPLE_NAME = "iris_predictions.csv"
 """A prediction log over the three iris classes: 150 samples, columns sample, actual, predicted.
@@ -19,6 +19,12 @@ versicolor and virginica), not the output of a published model.
 NEIGHBORHOOD_EXAMPLE_NAME = "neighborhood_table1.csv"
 """Table 1 of the neighborhood-system paper ("New perspective on the classification accuracy
 based on neighborhood system") as label sets (``|``-separated): columns element, ideal, method_1, method_2."""
+
+
+COMPARISON_EXAMPLE_NAME = "spam_two_models.csv"
+"""Two spam filters on the same 400 messages: columns message, actual, predicted_a,
+predicted_b, score_a, score_b (``spam`` or ``ham``; scores are the probability of spam, and
+each prediction is its score thresholded at 0.5). Simulated, for comparing classifiers."""
 
 
 def example_path(name: str = EXAMPLE_NAME) -> Path:
@@ -37,3 +43,20 @@ def load_example() -> tuple[list[str], list[str]]:
     with example_path().open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     return [row["actual"] for row in rows], [row["predicted"] for row in rows]
+
+
+def load_comparison() -> dict[str, list]:
+    """The bundled comparison of two spam filters as columns: ``actual``, ``predicted_a``,
+    ``predicted_b`` (labels) and ``score_a``, ``score_b`` (floats).
+
+    Examples:
+        >>> data = load_comparison()
+        >>> len(data["actual"]), data["predicted_a"][:2], data["score_b"][:2]
+        (400, ['ham', 'spam'], [0.4754, 0.6904])
+    """
+    with example_path(COMPARISON_EXAMPLE_NAME).open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    columns: dict[str, list] = {name: [row[name] for row in rows] for name in ("actual", "predicted_a", "predicted_b")}
+    for name in ("score_a", "score_b"):
+        columns[name] = [float(row[name]) for row in rows]
+    return columns

@@ -808,8 +808,9 @@ def compare(
 
     Args:
         y_true: the actual labels.
-        first, second: both classifiers' predicted labels, or (``method="delong"``) their
-            scores of the positive class (``y_true`` then 0/1).
+        first: the first classifier's predicted labels, or (``method="delong"``) its scores
+            of the positive class (``y_true`` then 0/1).
+        second: the second classifier's, likewise.
         measure: the measure (``"accuracy"`` for McNemar; ``"roc_auc"`` for DeLong; any
             measure for the bootstrap).
         average: for the bootstrap of a per-class measure: ``"micro"``, ``"macro"`` or
@@ -818,7 +819,8 @@ def compare(
             ``"percentile"`` (a paired bootstrap: the same resamples for both).
         labels: the classes (default: the sorted labels seen).
         level: the confidence level of the interval of the difference.
-        n_resamples, random_state: of the bootstrap.
+        n_resamples: bootstrap resamples.
+        random_state: the bootstrap's seed.
         sample_weight: integer weights (repeated samples).
         undefined: the undefined-value policy of averages.
         **parameters: of the measure (``beta=2``).

@@ -12,6 +12,7 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``roc`` and ``precision_recall``: the curves of a ``ThresholdCurve``, one per class or
   averaged, the area in the legend and a chosen threshold marked.
 * ``measures_by_threshold``: any measures against the threshold.
+* ``intervals``: confidence intervals side by side (a forest plot), e.g. of two classifiers.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from evalkit.exceptions import InvalidTypeError
 from evalkit.formulas import get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 
-__all__ = ["compare", "confusion_matrix", "measures_by_threshold", "per_class", "precision_recall", "roc"]
+__all__ = ["compare", "confusion_matrix", "intervals", "measures_by_threshold", "per_class", "precision_recall", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -315,4 +316,39 @@ def measures_by_threshold(
     ax.set(xlabel="threshold (predict positive when score >= threshold)", ylabel="value")
     ax.legend(fontsize=8, loc="best")
     ax.set_title(title or ("Measures by threshold" + (f" ({average} average)" if average else "")))
+    return ax
+
+
+def intervals(found: dict[str, Any], *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Confidence intervals as points with horizontal bars, one row per entry (top to bottom in
+    the order given), the level and method in the title.
+
+    Args:
+        found: ``{row name: Interval}`` (or ``Comparison``, drawn around its difference).
+        ax: the Axes to draw on.
+        title: the title.
+    """
+    from evalkit.intervals import Comparison, Interval
+
+    if not found or not all(isinstance(value, (Interval, Comparison)) for value in found.values()):
+        raise InvalidTypeError(f"expected a non-empty dict of Interval or Comparison values, got {show(found)}")
+    names = list(found)
+    centres = [value.estimate if isinstance(value, Interval) else value.difference for value in found.values()]
+    lows = [value.low for value in found.values()]
+    highs = [value.high for value in found.values()]
+    ax = _axes(ax, 6.5, 0.45 * len(names) + 1.4)
+    positions = np.arange(len(names))[::-1]
+    errors = np.array([np.subtract(centres, lows), np.subtract(highs, centres)])
+    ax.errorbar(centres, positions, xerr=np.nan_to_num(errors), fmt="o", color="C0", ecolor="C0", capsize=4)
+    for position, centre, low, high in zip(positions, centres, lows, highs):
+        ax.annotate(f"{centre:.3f} [{low:.3f}, {high:.3f}]", (high if np.isfinite(high) else centre, position),
+                    textcoords="offset points", xytext=(8, -3), fontsize=8)  # fmt: skip
+    if any(isinstance(value, Comparison) for value in found.values()):
+        ax.axvline(0.0, color="grey", linestyle=":", linewidth=1)
+    ax.set_yticks(positions, names)
+    left, right = ax.get_xlim()
+    ax.set_xlim(left, right + (right - left) * 0.45)  # room for the numbers
+    first = next(iter(found.values()))
+    methods = {value.method for value in found.values()}
+    ax.set_title(title or f"{first.level:.0%} confidence intervals" + (f" ({first.method})" if len(methods) == 1 else ""))
     return ax

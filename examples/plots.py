@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve, plots
-from evalkit.datasets import load_example
+from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve, compare, plots
+from evalkit.datasets import load_comparison, load_example
 
 output = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="evalkit-plots-"))
 output.mkdir(parents=True, exist_ok=True)
@@ -54,5 +54,17 @@ plots.roc(curve, mark=best).figure.savefig(output / "roc.png", dpi=80)
 plots.precision_recall(curve, mark=best).figure.savefig(output / "precision_recall.png", dpi=80)
 macro = curve.best_threshold("f1_score", average="macro")
 plots.measures_by_threshold(curve, average="macro", mark=macro).figure.savefig(output / "measures_by_threshold.png", dpi=80)
+
+spam = load_comparison()
+found = {}
+for model in ("a", "b"):
+    matrix = ConfusionMatrix.from_predictions(spam["actual"], spam[f"predicted_{model}"])
+    found[f"accuracy, filter {model.upper()}"] = matrix.interval("accuracy", random_state=0)
+    found[f"macro F1, filter {model.upper()}"] = matrix.interval("f1_score", "macro", random_state=0)
+    scores = ThresholdCurve.from_scores(spam["actual"], spam[f"score_{model}"], pos_label="spam")
+    found[f"ROC AUC, filter {model.upper()}"] = scores.interval()
+found = {name: found[name] for name in sorted(found, key=lambda name: (name.split(",")[0], name))}
+found["macro F1, A - B (paired)"] = compare(spam["actual"], spam["predicted_a"], spam["predicted_b"], "f1_score", "macro", method="bca", random_state=0)
+plots.intervals(found).figure.savefig(output / "intervals.png", dpi=80)
 
 print("wrote", ", ".join(sorted(path.name for path in output.glob("*.png"))), "to", output)

@@ -125,3 +125,17 @@ def test_precision_recall_micro_curve_and_measures_by_threshold(tmp_path):
         plots.measures_by_threshold(curve)  # three classes: a label or an average
     with pytest.raises(InvalidTypeError):
         plots.roc(ConfusionMatrix([0, 1]))
+
+
+def test_intervals_side_by_side(tmp_path):
+    from evalkit import compare
+
+    matrix = ConfusionMatrix.from_array([[40, 10], [5, 45]])
+    found = {"accuracy": matrix.interval("accuracy", method="wilson"), "macro F1": matrix.interval("f1_score", "macro", random_state=0)}
+    found["A - B"] = compare([0, 1, 1, 0, 1] * 20, [0, 1, 1, 0, 0] * 20, [0, 1, 0, 0, 0] * 20)
+    ax = plots.intervals(found)
+    assert [tick.get_text() for tick in ax.get_yticklabels()] == ["accuracy", "macro F1", "A - B"]
+    assert ax.get_title() == "95% confidence intervals"
+    assert_real_image(*saved(ax, tmp_path))
+    with pytest.raises(InvalidTypeError):
+        plots.intervals({"x": 0.5})
