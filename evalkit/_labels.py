@@ -25,6 +25,7 @@ from evalkit.exceptions import (
     InvalidLabelError,
     InvalidTypeError,
     MixedLabelTypesError,
+    UnknownLabelError,
 )
 
 _SEQUENCE_TYPES = (list, tuple, set, frozenset, dict, np.ndarray)
@@ -148,3 +149,15 @@ def sorted_labels(labels: Sequence[object], argument: str = "labels") -> tuple:
         raise InvalidTypeError(
             f"the labels in {argument!r} cannot be sorted ({show(list(labels))}); pass labels=[...] to fix their order"
         ) from None
+
+
+def label_position(labels: Sequence[object], label: object, what: str = "this result") -> int:
+    """The position of ``label`` among ``labels`` (``True`` is not ``1`` here).
+
+    Raises:
+        UnknownLabelError: ``label`` is not one of them.
+    """
+    for position, own in enumerate(labels):
+        if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):
+            return position
+    raise UnknownLabelError(f"{describe(label)} is not a class of {what}: {show(list(labels))}")

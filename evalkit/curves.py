@@ -45,7 +45,7 @@ import attrs
 import numpy as np
 
 from evalkit._exact import weighted_bincount, weighted_sum
-from evalkit._labels import check_label, describe
+from evalkit._labels import check_label, label_position
 from evalkit._validation import check_choice, check_sample_weight, show
 from evalkit.averaging import (
     Averaged,
@@ -68,7 +68,6 @@ from evalkit.exceptions import (
     InvalidTypeError,
     InvalidValueError,
     LabelMismatchError,
-    UnknownLabelError,
     UnsupportedSettingError,
 )
 from evalkit.settings import check_matrix, column_labels, is_label_set_data
@@ -444,10 +443,7 @@ class ThresholdCurve:
             raise InvalidArgumentError(
                 f"this curve has {len(self.labels)} classes: give 'label' (one of {show(list(self.labels))}) or an average"
             )
-        for position, own in enumerate(self.labels):
-            if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):  # True is not 1
-                return position
-        raise UnknownLabelError(f"{describe(label)} is not a class of this curve: {show(list(self.labels))}")
+        return label_position(self.labels, label, "this curve")
 
     def _part(self, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         part = slice(self._offsets[j], self._offsets[j + 1])

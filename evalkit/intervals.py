@@ -61,12 +61,12 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import sorted_labels
+from evalkit._labels import label_position, sorted_labels
 from evalkit._validation import check_choice, show
 from evalkit.averaging import AVERAGES, average_rows, check_undefined, resolve_measure
 from evalkit.cells import Cells
 from evalkit.counting import PairCounts, encode
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.formulas import (
     check_measure_parameters,
     margins_cohen_kappa,
@@ -557,10 +557,7 @@ def result_interval(
 
 
 def _position(result: Any, label: Any) -> int:
-    for position, own in enumerate(result.labels):
-        if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):
-            return position
-    raise UnknownLabelError(f"{label!r} is not a class of this result: {show(list(result.labels))}")
+    return label_position(result.labels, label)
 
 
 def _whole_value(result: Any, name: str) -> float:
