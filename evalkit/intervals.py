@@ -83,6 +83,7 @@ __all__ = [
     "compare",
     "compare_many",
     "delong",
+    "indicators_interval",
     "kappa_standard_error",
     "mcnemar",
     "result_interval",
@@ -621,7 +622,8 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
     if position is not None or average in ("macro", "weighted"):
         raise UnsupportedSettingError(
             f"an interval of {'one class' if position is not None else average + ' averages'} of {result.setting} data needs "
-            "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples'"
+            "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples', "
+            "or evalkit.intervals.indicators_interval(y_true, y_pred, ...) on the indicator arrays"
         )
     if method not in BOOTSTRAP_METHODS:
         if method in ("wilson", "clopper-pearson") and average == "micro":
@@ -648,6 +650,79 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
     if undefined == "nan" and np.isnan(values).any():
         return Interval(estimate, math.nan, math.nan, level, method)
     return _bootstrap(kinds, samples, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
+
+def indicators_interval(
+    y_true: Any, y_pred: Any, measure: Any, average: str | None = "macro", *, label: int | None = None, level: float = 0.95,
+    method: str = "bca", n_resamples: int = 2000, random_state: Any = None, sample_weight: Any = None, undefined: Any = "exclude",
+    metrics_class: type | None = None, **parameters: Any,
+) -> Interval:  # fmt: skip
+    """A bootstrap interval of any measure and average of multi-label 0/1 indicators
+    (samples x labels), from the data: what an ``Evaluation`` cannot give for macro and
+    weighted averages, because it keeps no per-sample per-class cells.
+
+    Kinds are the distinct (actual row, predicted row) pairs; one sample of a kind adds its
+    rows to the per-class sums of ``tp``, actual and predicted positives, so memory is
+    ``distinct rows x 3m`` numbers.
+
+    Args:
+        y_true: ``n x m`` actual 0/1 indicators.
+        y_pred: ``n x m`` predicted 0/1 indicators.
+        measure: the measure.
+        average: ``"micro"``, ``"macro"`` or ``"weighted"`` (``None`` with ``label``).
+        label: one column (an index).
+        level: the confidence level.
+        method: ``"bca"`` or ``"percentile"``.
+        n_resamples: bootstrap resamples.
+        random_state: the seed.
+        sample_weight: integer weights (repeated samples).
+        undefined: the undefined-value policy of the averages.
+        metrics_class: a ``ClassificationMetrics`` subclass whose getter is the measure.
+        **parameters: of the measure.
+
+    Examples:
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> interval = indicators_interval(rng.integers(0, 2, (300, 4)), rng.integers(0, 2, (300, 4)), "f1_score", random_state=0)
+        >>> interval.low < interval.estimate < interval.high
+        True
+    """
+    from evalkit._validation import check_sample_weight
+    from evalkit.settings import check_matrix
+
+    check_choice("method", method, BOOTSTRAP_METHODS)
+    if (average is None) == (label is None):
+        raise InvalidArgumentError("give 'average' ('micro', 'macro' or 'weighted') or 'label' (a column index), one of them")
+    if average is not None:
+        check_choice("average", average, AVERAGES[:3])
+    actual = check_matrix(y_true, "y_true")
+    predicted = check_matrix(y_pred, "y_pred", actual.shape)
+    for name, values in (("y_true", actual), ("y_pred", predicted)):
+        if not ((values == 0) | (values == 1)).all():
+            raise InvalidArgumentError(f"{name!r} must hold 0/1 indicators, got {show(values)}")
+    n, m = actual.shape
+    if label is not None and not (isinstance(label, (int, np.integer)) and 0 <= label < m):
+        raise InvalidArgumentError(f"'label' must be a column index in [0, {m}), got {show(label)}")
+    weight = check_sample_weight(sample_weight, n)
+    packed = np.concatenate([np.packbits(actual != 0, axis=1), np.packbits(predicted != 0, axis=1)], axis=1)
+    distinct, inverse = np.unique(packed, axis=0, return_inverse=True)
+    counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a bootstrap")
+    width = packed.shape[1] // 2
+    rows_actual = np.unpackbits(distinct[:, :width], axis=1, count=m).astype(np.float64)
+    rows_predicted = np.unpackbits(distinct[:, width:], axis=1, count=m).astype(np.float64)
+    contributions = np.concatenate([rows_actual * rows_predicted, rows_actual, rows_predicted, np.ones((len(distinct), 1))], axis=1)
+    resolved = _resolve(measure, metrics_class, parameters)
+    policy = check_undefined(undefined)
+
+    def statistic(sums: np.ndarray) -> np.ndarray:
+        cells = Cells.from_sums(sums[:, :m], sums[:, m : 2 * m], sums[:, 2 * m : 3 * m], sums[:, 3 * m :])
+        if label is not None:
+            return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)[:, label]
+        return average_rows(resolved, cells, average, undefined=policy, parameters=parameters)
+
+    kinds = _dense_kinds(contributions, counts)
+    estimate = float(statistic((counts.astype(np.float64) @ contributions)[None, :])[0])
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
 
 def cells_interval(

@@ -292,3 +292,23 @@ def test_reports_carry_the_intervals_in_every_format(tmp_path):
     assert main(["report", "--ci", "--format", "json", "--output", str(output)]) == 0
     assert json.loads(output.read_text(encoding="utf-8"))["intervals"]["level"] == 0.95
     assert main(["report", "--ci-level", "1.5"]) == 2
+
+
+def test_multi_label_macro_intervals_from_the_indicators():
+    from evalkit.intervals import indicators_interval
+
+    rng = np.random.default_rng(12)
+    actual = rng.integers(0, 2, (600, 5))
+    predicted = np.where(rng.random((600, 5)) < 0.75, actual, 1 - actual)
+    evaluation = Evaluation.from_indicators(actual, predicted)
+    for average in ("micro", "macro", "weighted"):
+        found = indicators_interval(actual, predicted, "f1_score", average, random_state=0)
+        assert found.estimate == pytest.approx(float(evaluation.average("f1_score", average)), abs=1e-12)
+        assert found.low < found.estimate < found.high
+    by_rows = evaluation.interval("f1_score", "micro", method="percentile", n_resamples=4000, random_state=1)
+    by_pairs = indicators_interval(actual, predicted, "f1_score", "micro", method="percentile", n_resamples=4000, random_state=2)
+    assert by_pairs.low == pytest.approx(by_rows.low, abs=0.01) and by_pairs.high == pytest.approx(by_rows.high, abs=0.01)
+    one = indicators_interval(actual, predicted, "recall", average=None, label=2, random_state=0)
+    assert one.estimate == pytest.approx(evaluation.per_class("recall")[2])
+    with pytest.raises(InvalidArgumentError, match="one of them"):
+        indicators_interval(actual, predicted, "recall", average=None)
