@@ -188,6 +188,15 @@ def _integral(counts: np.ndarray, what: str) -> np.ndarray:
 # closed forms
 
 
+def _scipy_stats() -> Any:
+    """scipy.stats, the optional ``stats`` extra, with the install command if it is missing."""
+    try:
+        import scipy.stats
+    except ImportError as error:  # pragma: no cover - the test extra installs scipy
+        raise ImportError(f"this interval needs scipy's distributions: pip install 'evalkit[stats]' ({error})") from None
+    return scipy.stats
+
+
 def _z(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + level / 2)
 
@@ -216,8 +225,7 @@ def clopper_pearson(successes: Any, trials: Any, level: float = 0.95) -> tuple[f
         >>> [round(bound, 4) for bound in clopper_pearson(85, 100)]
         [0.7647, 0.9135]
     """
-    from scipy.stats import beta
-
+    beta = _scipy_stats().beta
     level = _check_level(level)
     n, k = int(trials), int(successes)
     if n <= 0:
@@ -623,7 +631,7 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
         raise UnsupportedSettingError(
             f"an interval of {'one class' if position is not None else average + ' averages'} of {result.setting} data needs "
             "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples', "
-            "or evalkit.intervals.indicators_interval(y_true, y_pred, ...) on the indicator arrays"
+            "or evalkit.intervals.indicators_interval(y_true, y_pred, ...) on the indicator (or degree) arrays"
         )
     if method not in BOOTSTRAP_METHODS:
         if method in ("wilson", "clopper-pearson") and average == "micro":
@@ -653,24 +661,25 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
 
 
 def indicators_interval(
-    y_true: Any, y_pred: Any, measure: Any, average: str | None = "macro", *, label: int | None = None, level: float = 0.95,
-    method: str = "bca", n_resamples: int = 2000, random_state: Any = None, sample_weight: Any = None, undefined: Any = "exclude",
-    metrics_class: type | None = None, **parameters: Any,
+    y_true: Any, y_pred: Any, measure: Any, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
+    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None, sample_weight: Any = None,
+    undefined: Any = "exclude", metrics_class: type | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
-    """A bootstrap interval of any measure and average of multi-label 0/1 indicators
-    (samples x labels), from the data: what an ``Evaluation`` cannot give for macro and
+    """A bootstrap interval of any measure and average of multi-label 0/1 indicators or soft
+    degrees (samples x labels), from the data: what an ``Evaluation`` cannot give for macro and
     weighted averages, because it keeps no per-sample per-class cells.
 
     Kinds are the distinct (actual row, predicted row) pairs; one sample of a kind adds its
-    rows to the per-class sums of ``tp``, actual and predicted positives, so memory is
-    ``distinct rows x 3m`` numbers.
+    per-class cells (under the t-norm, for degrees) to the sums, so memory is
+    ``distinct rows x 4m`` numbers.
 
     Args:
-        y_true: ``n x m`` actual 0/1 indicators.
-        y_pred: ``n x m`` predicted 0/1 indicators.
+        y_true: ``n x m`` actual 0/1 indicators or degrees in [0, 1].
+        y_pred: ``n x m`` predicted indicators or degrees.
         measure: the measure.
         average: ``"micro"``, ``"macro"`` or ``"weighted"`` (``None`` with ``label``).
         label: one column (an index).
+        tnorm: the t-norm of soft degrees (as for ``Evaluation.from_soft``).
         level: the confidence level.
         method: ``"bca"`` or ``"percentile"``.
         n_resamples: bootstrap resamples.
@@ -689,6 +698,7 @@ def indicators_interval(
     """
     from evalkit._validation import check_sample_weight
     from evalkit.settings import check_matrix
+    from evalkit.tnorms import get_tnorm
 
     check_choice("method", method, BOOTSTRAP_METHODS)
     if (average is None) == (label is None):
@@ -698,24 +708,22 @@ def indicators_interval(
     actual = check_matrix(y_true, "y_true")
     predicted = check_matrix(y_pred, "y_pred", actual.shape)
     for name, values in (("y_true", actual), ("y_pred", predicted)):
-        if not ((values == 0) | (values == 1)).all():
-            raise InvalidArgumentError(f"{name!r} must hold 0/1 indicators, got {show(values)}")
+        if not ((values >= 0) & (values <= 1)).all():
+            raise InvalidArgumentError(f"{name!r} must hold 0/1 indicators or degrees in [0, 1], got {show(values)}")
     n, m = actual.shape
     if label is not None and not (isinstance(label, (int, np.integer)) and 0 <= label < m):
         raise InvalidArgumentError(f"'label' must be a column index in [0, {m}), got {show(label)}")
     weight = check_sample_weight(sample_weight, n)
-    packed = np.concatenate([np.packbits(actual != 0, axis=1), np.packbits(predicted != 0, axis=1)], axis=1)
-    distinct, inverse = np.unique(packed, axis=0, return_inverse=True)
+    distinct, inverse = np.unique(np.concatenate([actual, predicted], axis=1), axis=0, return_inverse=True)
     counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a bootstrap")
-    width = packed.shape[1] // 2
-    rows_actual = np.unpackbits(distinct[:, :width], axis=1, count=m).astype(np.float64)
-    rows_predicted = np.unpackbits(distinct[:, width:], axis=1, count=m).astype(np.float64)
-    contributions = np.concatenate([rows_actual * rows_predicted, rows_actual, rows_predicted, np.ones((len(distinct), 1))], axis=1)
+    a, p = distinct[:, :m].astype(np.float64), distinct[:, m:].astype(np.float64)
+    t = get_tnorm(tnorm)
+    contributions = np.concatenate([t(a, p), t(1 - a, p), t(a, 1 - p), t(1 - a, 1 - p)], axis=1)
     resolved = _resolve(measure, metrics_class, parameters)
     policy = check_undefined(undefined)
 
     def statistic(sums: np.ndarray) -> np.ndarray:
-        cells = Cells.from_sums(sums[:, :m], sums[:, m : 2 * m], sums[:, 2 * m : 3 * m], sums[:, 3 * m :])
+        cells = Cells(*(sums[:, k * m : (k + 1) * m] for k in range(4)))
         if label is not None:
             return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)[:, label]
         return average_rows(resolved, cells, average, undefined=policy, parameters=parameters)
@@ -845,8 +853,7 @@ def _area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
 
 def _binomial_tail(k: int, n: int) -> tuple[float, float]:
     """``P(X <= k)`` and ``P(X = k)`` for ``X ~ Binomial(n, 1/2)`` (scipy)."""
-    from scipy.stats import binom
-
+    binom = _scipy_stats().binom
     return float(binom.cdf(k, n, 0.5)), float(binom.pmf(k, n, 0.5))
 
 

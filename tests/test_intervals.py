@@ -312,3 +312,8 @@ def test_multi_label_macro_intervals_from_the_indicators():
     assert one.estimate == pytest.approx(evaluation.per_class("recall")[2])
     with pytest.raises(InvalidArgumentError, match="one of them"):
         indicators_interval(actual, predicted, "recall", average=None)
+    degrees_true, degrees_pred = rng.random((300, 4)), rng.random((300, 4))
+    for tnorm in ("product", "minimum"):
+        soft = indicators_interval(degrees_true, degrees_pred, "precision", "macro", tnorm=tnorm, random_state=0)
+        assert soft.estimate == pytest.approx(float(Evaluation.from_soft(degrees_true, degrees_pred, tnorm=tnorm).average("precision", "macro")))
+        assert soft.low < soft.estimate < soft.high
