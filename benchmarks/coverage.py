@@ -64,9 +64,9 @@ def coverage(datasets: int, sizes: tuple[int, ...] = (200, 5000), n_resamples: i
             found = ThresholdCurve.from_scores(y, scores).interval()
             hits["ROC AUC"].append(found.low <= TRUE_AUC <= found.high)
             widths["ROC AUC"].append(found.high - found.low)
-        for name in hits:
+        for name, covered in hits.items():
             method = cases[name][0] if name in cases else "delong"
-            lines.append(f"| {name.strip()} | {method} | {n:,} | {np.mean(hits[name]):.1%} | {np.mean(widths[name]):.3f} |")
+            lines.append(f"| {name.strip()} | {method} | {n:,} | {np.mean(covered):.1%} | {np.mean(widths[name]):.3f} |")
         print(f"done: n = {n}", file=sys.stderr)
     return "\n".join(lines)
 

@@ -37,7 +37,7 @@ def main() -> None:
         y_true, y_pred = client.persist([rng.integers(0, 10, n, chunks=chunk), rng.integers(0, 10, n, chunks=chunk)])
         wait([y_true, y_pred])
         floor, _ = timed(lambda: (y_true * 10 + y_pred).sum().compute())  # one numpy pass over the same partitions
-        seconds, matrix = timed(lambda: evalkit_dask.confusion_matrix(y_true, y_pred))
+        seconds, _matrix = timed(lambda: evalkit_dask.confusion_matrix(y_true, y_pred))
         print(f"confusion matrix: {n:,} labels, {arguments.workers} workers: {seconds:.2f} s "
               f"({n / seconds / 1e6:.0f} M samples/s; one numpy pass y*10+p summed: {floor:.2f} s)")
         rows = n // 100

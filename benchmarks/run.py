@@ -416,14 +416,14 @@ def getters() -> list[Case]:
 
     return [
         _micro("one getter: F1 of four ints", "≤ 10× a plain Python function",
-               {"plain Python function (floor)": lambda: plain_f1(35, 10, 5, 50), "evalkit": metrics.get_f1_score}, 20_000),  # fmt: skip
+               {"plain Python function (floor)": lambda: plain_f1(35, 10, 5, 50), "evalkit": metrics.get_f1_score}, 20_000),
         _micro("one getter: MCC of four ints", "≤ 10× a plain Python function",
                {"plain Python function (floor)": lambda: plain_mcc(35, 10, 5, 50),
-                "evalkit": metrics.get_matthews_correlation_coefficient}, 20_000),  # fmt: skip
+                "evalkit": metrics.get_matthews_correlation_coefficient}, 20_000),
         _micro("to_dict() of one ClassificationMetrics", "≤ 30 getters",
-               {"one getter, mean over all metrics (floor)": _mean_getter_floor(metrics), "evalkit": metrics.to_dict}, 2_000),  # fmt: skip
+               {"one getter, mean over all metrics (floor)": _mean_getter_floor(metrics), "evalkit": metrics.to_dict}, 2_000),
         _micro("str() of one ClassificationMetrics", "≤ 30 getters",
-               {"one getter, mean over all metrics (floor)": _mean_getter_floor(metrics), "evalkit": lambda: str(metrics)}, 2_000),  # fmt: skip
+               {"one getter, mean over all metrics (floor)": _mean_getter_floor(metrics), "evalkit": lambda: str(metrics)}, 2_000),
     ]
 
 
@@ -434,10 +434,10 @@ def averaging() -> list[Case]:
     floor = _mean_getter_floor(objects[0])
     return [
         _micro("ClassificationMetrics.average of 10 objects", "≤ 50 getters",
-               {"one getter, mean over all metrics (floor)": floor, "evalkit": lambda: ClassificationMetrics.average(objects)}, 2_000),  # fmt: skip
+               {"one getter, mean over all metrics (floor)": floor, "evalkit": lambda: ClassificationMetrics.average(objects)}, 2_000),
         _micro("ClassificationMetrics.average of 10 objects, every summary read (to_dict)", "(220 getter calls are inherent)",
                {"one getter, mean over all metrics (floor)": floor,
-                "evalkit": lambda: ClassificationMetrics.average(objects).to_dict()}, 200),  # fmt: skip
+                "evalkit": lambda: ClassificationMetrics.average(objects).to_dict()}, 200),
     ]
 
 
@@ -536,9 +536,9 @@ def import_time(repeats: int = 5) -> str:
 
 def run(cases: list[Case], repeats: int) -> str:
     lines = [
-        f"evalkit {evalkit.__version__}, numpy {np.__version__}, Python {platform.python_version()}, {platform.machine()}, "
+        (f"evalkit {evalkit.__version__}, numpy {np.__version__}, Python {platform.python_version()}, {platform.machine()}, "
         f"{os.cpu_count()} cores. Ratio = contender time / evalkit time (> 1: evalkit is faster); "
-        f"evalkit and floors best of {repeats}, slow peers once.",
+        f"evalkit and floors best of {repeats}, slow peers once."),
         "",
         "| case | contender | time (ms) | ratio to evalkit | evalkit / floor | evalkit peak memory / input | target |",
         "|---|---|---:|---:|---:|---:|---|",

@@ -58,16 +58,16 @@ from evalkit.formulas import (
 
 __all__ = [
     "AVERAGES",
-    "CellsResult",
     "UNDEFINED_POLICIES",
     "Averaged",
+    "CellsResult",
     "Summary",
     "average_cells",
     "average_rows",
     "check_undefined",
     "mean_of",
-    "mean_rows",
     "mean_of_ratios",
+    "mean_rows",
     "per_entry",
     "ratio",
     "resolve_measure",
@@ -119,7 +119,7 @@ class Averaged(float):
     n_values: int
     n_defined: int
 
-    def __new__(cls, value: float, *, n_values: int, n_defined: int) -> Averaged:
+    def __new__(cls, value: float, *, n_values: int, n_defined: int) -> Averaged:  # noqa: PYI034 (typing.Self needs Python 3.11)
         self = super().__new__(cls, value)
         self.n_values = int(n_values)
         self.n_defined = int(n_defined)

@@ -179,7 +179,7 @@ class ClassificationMetrics(EvaluationMetrics):
             >>> ClassificationMetrics.from_counts(tp=35, fp=10, fn=5, tn=50).get_f1_score()
             0.8235294117647058
         """
-        counts = {name: check_count(name, value, integral=False) for name, value in dict(tp=tp, fp=fp, fn=fn, tn=tn).items()}
+        counts = {name: check_count(name, value, integral=False) for name, value in {"tp": tp, "fp": fp, "fn": fn, "tn": tn}.items()}
         label = None if class_label is None else check_label("class_label", class_label)
         return cls._build(**counts, class_label=label, class_idx=None, confusion_matrix=None)
 
@@ -505,7 +505,7 @@ class ClassificationMetrics(EvaluationMetrics):
             lines.append(f"{title}: {_format_number(getattr(self, f'get_{name}')())} ({description})")
         for getter, title, description in self._metric_table().values():
             value = getattr(self, getter)()
-            lines.append(f"{title}: {value:.6g}{description}" if type(value) is float and value == value else f"{title}: {_format_number(value)}{description}")
+            lines.append(f"{title}: {value:.6g}{description}" if type(value) is float and value == value else f"{title}: {_format_number(value)}{description}")  # noqa: PLR0124 (not NaN, fast)
         lines.extend(f"{name}: {_format_number(value)}" for name, value in self._values.items())
         return "\n".join(lines)
 

@@ -295,7 +295,7 @@ class ConfusionMatrix(CellsResult):
             return self.copy()
         return NotImplemented
 
-    def __iadd__(self, other: object) -> ConfusionMatrix:
+    def __iadd__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
         """Add the counts of ``other`` (same labels, same order) to this matrix."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented

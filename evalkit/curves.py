@@ -37,6 +37,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -645,7 +646,7 @@ class ThresholdCurve:
             check_choice("average", average, CURVE_AVERAGES)
         if average == "micro":
             value = micro()
-            return Averaged(value, n_values=1, n_defined=int(value == value))
+            return Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
         values = np.array([area(j) for j in range(len(self.labels))], dtype=np.float64)
         if average is None:
             return values

@@ -87,5 +87,5 @@ class EvaluationMetrics:
 def _format_number(value: object) -> str:
     """Six significant digits for floats, NaN spelled out as undefined; anything else as str."""
     if isinstance(value, float):
-        return f"{value:.6g}" if value == value else "NaN (undefined)"  # NaN is the one float unequal to itself
+        return f"{value:.6g}" if value == value else "NaN (undefined)"  # noqa: PLR0124 (NaN is the one float unequal to itself)
     return str(value)

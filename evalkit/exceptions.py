@@ -39,10 +39,10 @@ __all__ = [
     "MixedLabelTypesError",
     "NoClosedFormError",
     "NotBinaryError",
+    "UndefinedMetricWarning",
     "UnknownElementError",
     "UnknownLabelError",
     "UnknownMetricError",
-    "UndefinedMetricWarning",
     "UnsupportedSettingError",
 ]
 

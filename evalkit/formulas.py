@@ -64,10 +64,10 @@ __all__ = [
     "get_measure",
     "informedness",
     "jaccard_index",
-    "markedness",
-    "matrix_accuracy",
     "margins_cohen_kappa",
     "margins_matthews_correlation_coefficient",
+    "markedness",
+    "matrix_accuracy",
     "matrix_cohen_kappa",
     "matrix_matthews_correlation_coefficient",
     "matthews_correlation_coefficient",
@@ -345,7 +345,7 @@ def _scalar_ratio_sqrt(numerator: Any, left: Any, right: Any) -> float:
 
 
 def _scalar_clip(value: float, low: float, high: float) -> float:
-    return value if value != value else min(max(value, low), high)  # NaN stays NaN
+    return value if value != value else min(max(value, low), high)  # noqa: PLR0124 (NaN stays NaN; the getters' hot path)
 
 
 _SCALAR_HELPERS: dict[str, Any] = {"ratio": _scalar_ratio, "ratio_sqrt": _scalar_ratio_sqrt, "sqrt": math.sqrt, "clip": _scalar_clip}

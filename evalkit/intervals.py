@@ -553,12 +553,11 @@ def result_interval(
     except UnsupportedSettingError:
         pairs = None
     single = pairs is not None
-    if average is None and label is None:
-        if not single or resolved.name not in WHOLE_MEASURES:
-            raise InvalidArgumentError(
-                f"give an 'average' ({', '.join(AVERAGES)}) or a 'label' for {resolved.name!r}; without them only "
-                f"{', '.join(WHOLE_MEASURES)} of a single-label result have a whole-result value"
-            )
+    if average is None and label is None and (not single or resolved.name not in WHOLE_MEASURES):
+        raise InvalidArgumentError(
+            f"give an 'average' ({', '.join(AVERAGES)}) or a 'label' for {resolved.name!r}; without them only "
+            f"{', '.join(WHOLE_MEASURES)} of a single-label result have a whole-result value"
+        )
     position = None if label is None else _position(result, label)
     if pairs is not None:
         return _single_label_interval(result, pairs, resolved, average, position, level, method, n_resamples, random_state, stratify, undefined, parameters)
@@ -813,7 +812,7 @@ def curve_interval(curve: Any, measure: str = "roc_auc", label: Any = None, *, l
         m, n = float(tp[-1]), float(fp[-1])
         with np.errstate(invalid="ignore", divide="ignore"):
             left_out = np.concatenate([(m * estimate - v10) / (m - 1), (n * estimate - v01) / (n - 1)])
-        closed = lambda rows: left_out[rows]  # noqa: E731
+        closed = lambda rows: left_out[rows]
     elif method == "bca" and len(counts) > _MOST_JACKKNIFE_KINDS:
         warnings.warn(f"BCa of average precision over {levels} distinct scores needs a jackknife too large to run: the percentile interval is given",
                       EvalkitWarning, stacklevel=3)  # fmt: skip

@@ -579,7 +579,7 @@ def classification_report(
             )
         warnings.warn(f"labels size, {len(chosen)}, does not match size of target_names, {len(target_names)}", UserWarning, stacklevel=2)
     names = [f"{label}" for label in chosen] if target_names is None else list(target_names)
-    options = dict(labels=chosen, sample_weight=sample_weight, zero_division=zero_division)
+    options = {"labels": chosen, "sample_weight": sample_weight, "zero_division": zero_division}
     precision, recall, f1, support = precision_recall_fscore_support(y_true, y_pred, average=None, **options)
     total = support.sum()
     rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision, recall, f1, support)}
@@ -921,7 +921,7 @@ _READABLE = {
 
 def _readable_measure(metric_func: Any, params: dict[str, Any], truth: Any) -> tuple[str, dict[str, Any], Any] | None:
     """``(measure, parameters, undefined fill)`` when the metric can be read from cells, else None."""
-    if isinstance(metric_func, str) or isinstance(metric_func, Measure):
+    if isinstance(metric_func, (str, Measure)):
         return (metric_func if isinstance(metric_func, str) else metric_func.name), params, None
     name = getattr(metric_func, "__name__", None)
     module = getattr(metric_func, "__module__", "") or ""

@@ -28,6 +28,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
@@ -249,7 +250,7 @@ class Covering:
             members = rows[order]
             self._memo["sets"] = tuple(
                 frozenset(members[low:high].tolist() if elements is None else elements[members[low:high]].tolist())
-                for low, high in zip(bounds[:-1], bounds[1:])
+                for low, high in itertools.pairwise(bounds)
             )
         return self._memo["sets"]
 

@@ -44,7 +44,7 @@ def _choose(header: list[str], role: str, wanted: str | None, path: str) -> int:
 def _lines(path: str) -> Iterator[tuple[int, str]]:
     """Numbered lines of a UTF-8 text file, without their line ends (a byte-order mark is dropped)."""
     try:
-        handle = open(path, "rb")
+        handle = open(path, "rb")  # noqa: SIM115 (opened apart, so that only opening errors become this message)
     except OSError as error:
         raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
     with handle:

@@ -49,16 +49,16 @@ def test_report_subcommand_takes_digits(capsys):
 
 def test_python_dash_m_and_the_console_script_run():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    result = subprocess.run([sys.executable, "-m", "evalkit"], capture_output=True, text=True, env=env)
+    result = subprocess.run([sys.executable, "-m", "evalkit"], capture_output=True, check=False, text=True, env=env)
     assert result.returncode == 0 and "macro avg" in result.stdout
     scripts = {entry.name: entry.value for entry in metadata.entry_points(group="console_scripts")}
     assert scripts.get("evalkit") == "evalkit.cli:main"
-    result = subprocess.run([str(Path(sys.executable).parent / "evalkit")], capture_output=True, text=True)
+    result = subprocess.run([str(Path(sys.executable).parent / "evalkit")], capture_output=True, check=False, text=True)
     assert result.returncode == 0 and result.stdout.startswith("evalkit report")
 
 
 def test_version():
-    result = subprocess.run([sys.executable, "-m", "evalkit", "--version"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    result = subprocess.run([sys.executable, "-m", "evalkit", "--version"], capture_output=True, check=False, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert result.stdout.strip() == f"evalkit {__version__}"
 
 
@@ -187,7 +187,7 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch, files
 
 
 def test_bad_input_through_the_real_command(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "evalkit", "report", str(tmp_path / "nope.csv")], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "evalkit", "report", str(tmp_path / "nope.csv")], capture_output=True, check=False, text=True,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))  # fmt: skip
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
@@ -244,19 +244,19 @@ def test_the_undefined_policy_is_chosen_on_the_command_line_and_shown_on_the_row
 
 def test_supports_are_integers_and_markdown_shows_the_matrix(tmp_path, capsys):
     path = write(tmp_path, "p.csv", "actual,predicted\ncat,cat\ncat,dog\ndog,dog\n")
-    status, out, _ = run(capsys, "report", path, "--format", "json")
+    _status, out, _ = run(capsys, "report", path, "--format", "json")
     document = json.loads(out)
     assert document["classes"]["cat"]["support"] == 2 and isinstance(document["classes"]["cat"]["support"], int)
     assert document["averages"]["macro avg"]["support"] == 3
-    status, out, _ = run(capsys, "report", path, "--format", "csv")
+    _status, out, _ = run(capsys, "report", path, "--format", "csv")
     assert "cat,class,1.0,0.5" in out and ",2," in out.splitlines()[1] and "2.0" not in out.splitlines()[1].split(",")[-2]
-    status, out, _ = run(capsys, "report", path, "--format", "markdown")
+    _status, out, _ = run(capsys, "report", path, "--format", "markdown")
     assert "| actual \\ predicted | cat | dog |" in out and "| cat | 1 | 1 |" in out
 
 
 def test_multi_label_average_rows_have_scikit_learns_support(tmp_path, capsys):
     path = write(tmp_path, "m.csv", "actual,predicted\na|b,a\nb|c,b\n")
-    status, out, _ = run(capsys, "report", path, "--multi-label", "--format", "json")
+    _status, out, _ = run(capsys, "report", path, "--multi-label", "--format", "json")
     document = json.loads(out)
     assert document["samples"] == 2 and document["averages"]["micro avg"]["support"] == 4  # actual labels, as scikit-learn counts them
     assert sum(row["support"] for row in document["classes"].values()) == 4

@@ -41,7 +41,7 @@ def test_long_integer_arrays_use_the_chunked_path():
     rng = np.random.default_rng(1)
     n = 3 * counting._CHUNK + 17
     y_true, y_pred = rng.integers(5, 12, n), rng.integers(5, 12, n)
-    counts, labels = check(y_true, y_pred)
+    counts, _labels = check(y_true, y_pred)
     assert counts.sum() == n
 
 
@@ -64,7 +64,7 @@ def test_uint64_beyond_int64_range():
 
 
 def test_boolean_labels():
-    counts, labels = check(np.array([True, False, True]), np.array([True, True, False]))
+    _counts, labels = check(np.array([True, False, True]), np.array([True, True, False]))
     assert labels == (False, True)
 
 
@@ -110,9 +110,9 @@ def test_numpy_scalars_are_stored_as_python_values():
 
 
 def test_explicit_labels_fix_the_order_and_may_include_unseen_labels():
-    counts, labels = check(["b", "a"], ["a", "a"], labels=["c", "b", "a"], expected_labels=["c", "b", "a"])
+    counts, _labels = check(["b", "a"], ["a", "a"], labels=["c", "b", "a"], expected_labels=["c", "b", "a"])
     assert counts.tolist() == [[0, 0, 0], [0, 0, 1], [0, 0, 1]]
-    counts, labels = check(np.array([2, 0]), np.array([0, 0]), labels=[2, 1, 0], expected_labels=[2, 1, 0])
+    counts, _labels = check(np.array([2, 0]), np.array([0, 0]), labels=[2, 1, 0], expected_labels=[2, 1, 0])
     assert counts.tolist() == [[0, 0, 1], [0, 0, 0], [0, 0, 1]]
 
 
@@ -129,7 +129,7 @@ def test_unorderable_labels_need_an_explicit_order():
     a, b = Tag("a"), Tag("b")
     with pytest.raises(TypeError, match="cannot be sorted"):
         counting.confusion_counts([a, b], [b, b])
-    counts, labels = counting.confusion_counts([a, b], [b, b], labels=[b, a])
+    counts, _labels = counting.confusion_counts([a, b], [b, b], labels=[b, a])
     assert counts.tolist() == [[1, 0], [1, 0]]
 
 

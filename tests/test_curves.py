@@ -119,7 +119,7 @@ def test_metric_at_thresholds_reads_without_calling(monkeypatch):
     calls = []
     original = ek.f1_score
     monkeypatch.setattr(ek, "f1_score", lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
-    values, thresholds = ek.metric_at_thresholds([0, 1, 1, 0], [0.1, 0.8, 0.4, 0.6], original)
+    values, _thresholds = ek.metric_at_thresholds([0, 1, 1, 0], [0.1, 0.8, 0.4, 0.6], original)
     assert calls == [] and values.tolist() == pytest.approx([2 / 3, 0.5, 0.8, 2 / 3])
 
 
@@ -328,7 +328,7 @@ def test_micro_curve_equals_scikit_learns_raveled_curve(data):
     y_score = np.array(data.draw(st.lists(st.lists(score_values, min_size=m, max_size=m), min_size=n, max_size=n)))
     weight = weighted(data, n)
     micro = ThresholdCurve.from_scores(y_true, y_score, sample_weight=weight).micro()
-    tn, fp, fn, tp, thresholds = sk.confusion_matrix_at_thresholds(
+    _tn, fp, _fn, tp, thresholds = sk.confusion_matrix_at_thresholds(
         y_true.ravel(), y_score.ravel(), sample_weight=None if weight is None else np.repeat(weight, m)
     )
     assert np.array_equal(micro.thresholds(), thresholds)
@@ -501,7 +501,7 @@ def test_binary_cells_at_a_threshold_make_a_confusion_matrix():
 def test_warnings_of_the_undefined_binary_cases():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        fpr, tpr, _ = ek.roc_curve([1, 1], [0.2, 0.4])
+        fpr, _tpr, _ = ek.roc_curve([1, 1], [0.2, 0.4])
     assert np.isnan(fpr).all() and any("No negative samples" in str(w.message) for w in caught)
 
 

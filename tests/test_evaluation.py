@@ -81,7 +81,7 @@ def test_hamming_loss_and_subset_accuracy_match_scikit_learn():
 def test_per_class_and_per_sample_vectors_match_scikit_learn():
     actual, predicted = random_indicators(4)
     ev = Evaluation.from_indicators(actual, predicted)
-    p, r, f, support = sk.precision_recall_fscore_support(actual, predicted, average=None, zero_division=np.nan)
+    p, r, _f, support = sk.precision_recall_fscore_support(actual, predicted, average=None, zero_division=np.nan)
     np.testing.assert_allclose(ev.per_class("precision"), p, equal_nan=True)
     np.testing.assert_allclose(ev.per_class("recall"), r, equal_nan=True)
     np.testing.assert_array_equal(ev.class_cells.support, support)

@@ -12,7 +12,7 @@ from evalkit import formulas
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError
 from tests.reference import REFERENCE, as_float
 
-DEEP_NETTS = dict(tp=35, fp=10, fn=5, tn=50)
+DEEP_NETTS = {"tp": 35, "fp": 10, "fn": 5, "tn": 50}
 """The binary reference case of shared/spec/deepnetts.md (TN=50, FP=10, FN=5, TP=35)."""
 
 counts = st.integers(min_value=0, max_value=10**6)
@@ -154,7 +154,7 @@ def test_vectorised_call_equals_one_call_per_entry(name, rows):
 
 def test_mcc_of_counts_of_1e10_is_exact_to_rounding():
     """int64 products would overflow at 1e20; the float64 path must stay exact to rounding."""
-    c = dict(tp=7 * 10**10, fp=3 * 10**10 + 12345, fn=2 * 10**10 - 777, tn=9 * 10**10 + 1)
+    c = {"tp": 7 * 10**10, "fp": 3 * 10**10 + 12345, "fn": 2 * 10**10 - 777, "tn": 9 * 10**10 + 1}
     exact = float(REFERENCE["matthews_correlation_coefficient"](*c.values()))
     assert formulas.matthews_correlation_coefficient(**c) == pytest.approx(exact, rel=1e-14)
     assert formulas.cohen_kappa(**c) == pytest.approx(float(REFERENCE["cohen_kappa"](*c.values())), rel=1e-12)
@@ -162,7 +162,7 @@ def test_mcc_of_counts_of_1e10_is_exact_to_rounding():
 
 def test_counts_up_to_2_to_the_53_do_not_overflow():
     big = 2**53
-    c = dict(tp=big, fp=big // 3, fn=big // 5, tn=big // 2)
+    c = {"tp": big, "fp": big // 3, "fn": big // 5, "tn": big // 2}
     for name, reference in REFERENCE.items():
         assert close(formulas.get_measure(name)(**c), as_float(reference(*c.values()))), name
 

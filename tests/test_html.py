@@ -118,13 +118,13 @@ def test_a_headless_browser_renders_the_page_without_console_errors(tmp_path):
     page.write_text(build_report(ConfusionMatrix.from_predictions(true, pred)).to_html(curve=ThresholdCurve.from_scores(y, s)), encoding="utf-8")
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
              f"--user-data-dir={tmp_path / 'profile'}"]  # fmt: skip
-    dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True, check=False, text=True, timeout=120)
     console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert dom.returncode == 0 and not console, (dom.returncode, console)
     rendered = parse(dom.stdout)  # the DOM after rendering: the table is there
     assert [row[0] for row in rendered.tables["metrics"][1:4]] == ["setosa", "versicolor", "virginica"]
     shot = tmp_path / "shot.png"
-    subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1000,1400", page.as_uri()], capture_output=True, timeout=120)
+    subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1000,1400", page.as_uri()], capture_output=True, check=False, timeout=120)
     from PIL import Image
 
     pixels = np.asarray(Image.open(shot).convert("L"))

@@ -34,9 +34,9 @@ def test_single_label_set_wise_scores(pair, weight_kind, data):
     zero_division = data.draw(st.sampled_from(ZERO_DIVISION))
     labels = data.draw(st.one_of(st.none(), st.lists(st.integers(0, 6), min_size=1, max_size=5, unique=True)))
     pos_label = data.draw(st.sampled_from([1, 0, 3]))
-    options = dict(average=average, sample_weight=weight, labels=labels, pos_label=pos_label)
+    options = {"average": average, "sample_weight": weight, "labels": labels, "pos_label": pos_label}
     for name in SET_WISE:
-        if name == "jaccard_score" and zero_division is np.nan:
+        if name == "jaccard_score" and isinstance(zero_division, float) and np.isnan(zero_division):
             continue
         compare(name, y_true, y_pred, zero_division=zero_division, **options)
     beta = data.draw(st.sampled_from([0.5, 2.0, 0.0, math.inf]))
@@ -102,7 +102,7 @@ def test_multi_label_indicators_dense_and_sparse(n, m, weight_kind, data):
     sparse = data.draw(st.booleans())
     t, p = (sp.csr_matrix(actual), sp.csr_matrix(predicted)) if sparse else (actual, predicted)
     for name in SET_WISE:
-        if name == "jaccard_score" and zero_division is np.nan:
+        if name == "jaccard_score" and isinstance(zero_division, float) and np.isnan(zero_division):
             continue
         compare(name, t, p, average=average, sample_weight=weight, labels=labels, zero_division=zero_division)
     compare("precision_recall_fscore_support", t, p, average=average, sample_weight=weight, labels=labels, zero_division=zero_division)

@@ -38,7 +38,7 @@ def test_label_batches_merge_into_the_whole(pairs, data):
     cut = data.draw(st.integers(1, len(pairs) - 1))
     y_true, y_pred = [a for a, _ in pairs], [p for _, p in pairs]
     for rejection in ("miss", "selective"):
-        options = dict(labels=["a", "b", "c"], none="?", rejection=rejection)
+        options = {"labels": ["a", "b", "c"], "none": "?", "rejection": rejection}
         whole = Evaluation.from_labels(y_true, y_pred, **options)
         merged = Evaluation.from_labels(y_true[:cut], y_pred[:cut], **options) + Evaluation.from_labels(y_true[cut:], y_pred[cut:], **options)
         assert merged == whole
