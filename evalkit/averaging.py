@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -362,7 +362,7 @@ def average_rows(
     return mean_rows(values, weights, undefined=policy)
 
 
-def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
+def resolve_measure(measure: Any, metrics_class: type[Any] | None = None) -> Measure:
     """A measure by name (any spelling), alias, ``Measure`` or vectorised function; with
     ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass.
 
@@ -379,7 +379,7 @@ def resolve_measure(measure: Any, metrics_class: type | None = None) -> Measure:
     return get_measure(measure)
 
 
-def per_entry(cells: Cells, measure: Any, metrics_class: type | None, parameters: dict[str, Any]) -> np.ndarray:
+def per_entry(cells: Cells, measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> np.ndarray:
     """The value of a measure (name, Measure, function or getter of ``metrics_class``) for every
     entry of ``cells``, as float64 (NaN where undefined)."""
     resolved = resolve_measure(measure, metrics_class)
@@ -403,7 +403,11 @@ class CellsResult:
 
     __slots__ = ()
 
-    labels: tuple
+    if TYPE_CHECKING:
+
+        @property
+        def labels(self) -> tuple:
+            """The class labels."""
 
     def report_averages(self) -> tuple[str, ...]:
         """The averages a report shows for this kind of result."""
@@ -489,22 +493,23 @@ class CellsResult:
             score = (score - chance) / (1 - chance) if chance < 1 else math.nan
         return score
 
-    def class_metrics(self, metrics_class: type | None = None) -> list:
+    def class_metrics(self, metrics_class: type[Any] | None = None) -> list:
         """One ClassificationMetrics (or ``metrics_class``) object per class, labelled."""
         if metrics_class is None:
-            from evalkit.classification_metrics import (
-                ClassificationMetrics as metrics_class,  # the objects sit above this layer
-            )
+            from evalkit.classification_metrics import ClassificationMetrics  # the objects sit above this layer
+
+            metrics_class = ClassificationMetrics
+        maker: Any = metrics_class
         cells = self.class_cells
         return [
-            metrics_class.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)
+            maker.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)
             for k, label in enumerate(self.labels)
         ]
 
     def interval(
         self, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
         n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
-        metrics_class: type | None = None, **parameters: Any,
+        metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Any:  # fmt: skip
         """A confidence interval of a measure: of the whole result (``"accuracy"``,
         ``"cohen_kappa"``, ``"matthews_correlation_coefficient"`` with neither ``average`` nor
@@ -558,7 +563,7 @@ class CellsResult:
         rows = [np.append(row, fill) for row, fill in zip(cells.rows(), (0, 0, 0, total))]
         return Cells(*(row[positions] for row in rows))
 
-    def per_class(self, measure: Any, *, labels: Any = None, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
+    def per_class(self, measure: Any, *, labels: Any = None, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
         """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
 
         Args:
@@ -585,7 +590,7 @@ class CellsResult:
         *,
         undefined: Any = "exclude",
         labels: Any = None,
-        metrics_class: type | None = None,
+        metrics_class: type[Any] | None = None,
         **parameters: Any,
     ) -> Averaged:
         """Average a binary measure: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.

@@ -405,8 +405,8 @@ def indicator_cells(
     observed_everything = mask is None and (rejected is None or rejection == "miss")
     label_entries = (n if weight is None else weighted_sum(weight, None)) if observed_everything else by_label[3]
     sample_entries = m if observed_everything else by_sample[3]
-    per_label = Cells.from_sums(*by_label[:3], label_entries) if labels else None
-    return per_label, Cells.from_sums(*by_sample[:3], sample_entries, weight=weight)
+    per_label = Cells.from_sums(by_label[0], by_label[1], by_label[2], label_entries) if labels else None
+    return per_label, Cells.from_sums(by_sample[0], by_sample[1], by_sample[2], sample_entries, weight=weight)
 
 
 def _weighted_column_sums(bits: np.ndarray, weight: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -474,7 +474,7 @@ def soft_cells(
     total = float(n) if weight is None else float(weighted_sum(weight, None))
     label_entries = by_label[3] if mask is not None else total
     sample_entries = by_sample[3] if mask is not None else float(m)
-    return Cells.from_sums(*by_label[:3], label_entries), Cells.from_sums(*by_sample[:3], sample_entries, weight=weight)
+    return Cells.from_sums(by_label[0], by_label[1], by_label[2], label_entries), Cells.from_sums(by_sample[0], by_sample[1], by_sample[2], sample_entries, weight=weight)
 
 
 # --------------------------------------------------------------------------------------------

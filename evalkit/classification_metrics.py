@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from evalkit import formulas, serialization
+from evalkit import stats as _stats
 from evalkit._labels import check_label
 from evalkit._validation import check_count, show
 from evalkit.confusion_matrix import ConfusionMatrix
@@ -211,7 +212,7 @@ class ClassificationMetrics(EvaluationMetrics):
         ]
 
     @classmethod
-    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: Any = "exclude") -> Stats:
+    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: Any = "exclude") -> _stats.Stats:
         """Summarize every metric over ``results``: mean, std, min, max and defined count.
 
         The metrics are those of the objects' class (a subclass's extra getters included;
@@ -261,7 +262,7 @@ class ClassificationMetrics(EvaluationMetrics):
             for name in names:
                 title, description = _describe_metric(cls, name)
                 table[name] = (f"get_{name}", title, f" ({description})" if description else "")
-            cls._metric_lines = table
+            cls._metric_lines = table  # type: ignore[attr-defined]  # a cache set on the class itself
         return table
 
     @classmethod

@@ -146,6 +146,11 @@ def _weights(arguments: argparse.Namespace, files: list[str], values: dict[str, 
     return [_weight(value, _where(files, "actual", line)) for value, line in zip(values["weight"], lines)]
 
 
+def _line_of(files: Sequence[str], role: str, lines: list[int]) -> Callable[[int], str]:
+    """Where the value at a position of a batch came from (``file:line``)."""
+    return lambda position: _where(files, role, lines[position])
+
+
 def _check_known(values: Sequence[Any], labels: frozenset | None, where: Callable[[int], str], option: str = "--labels") -> None:
     if labels is None:
         return
@@ -186,7 +191,7 @@ def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separato
         batch = {}
         for role in ("actual", "predicted"):
             batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
-            _check_known(batch[role], known, lambda position, role=role, lines=lines: _where(files, role, lines[position]))
+            _check_known(batch[role], known, _line_of(files, role, lines))
         counts.update(batch["actual"], batch["predicted"], sample_weight=_weights(arguments, files, values, lines))
     evaluation = counts.to_evaluation()
     return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
@@ -217,7 +222,7 @@ def _check_not_scores(values: list[str], files: list[str], role: str, lines: lis
     """A column of numbers that are not whole is a score column given as labels: refuse it."""
     numbers = [_number(value) for value in values]
     if values and all(number is not None for number in numbers):
-        position = next((k for k, number in enumerate(numbers) if not float(number).is_integer()), None)
+        position = next((k for k, number in enumerate(numbers) if number is not None and not float(number).is_integer()), None)
         if position is not None:
             raise InputFileError(
                 f"{_where(files, role, lines[position])}: the {role} label {values[position]!r} is a number that is not whole: "
@@ -245,8 +250,8 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
             predicted = [arguments.positive if score >= arguments.threshold else arguments.negative for score in scores]
         else:
             predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
-        _check_known(actual, known, lambda position, lines=lines: _where(files, "actual", lines[position]))
-        _check_known(predicted, known, lambda position, lines=lines: _where(files, "predicted", lines[position]))
+        _check_known(actual, known, _line_of(files, "actual", lines))
+        _check_known(predicted, known, _line_of(files, "predicted", lines))
         _check_not_scores(actual, files, "actual", lines)
         _check_not_scores(predicted, files, "predicted", lines)
         weight = _weights(arguments, files, values, lines)
@@ -300,7 +305,7 @@ def _plot(source: Any, path: str, matrix: bool) -> None:
         from evalkit import plots
     except ImportError as error:  # pragma: no cover - the test extra installs matplotlib
         raise InvalidArgumentError(f"--plot needs matplotlib: pip install 'evalkit[plot]' ({error})") from None
-    figure = plots.confusion_matrix(source).figure if matrix else plots.per_class(source).figure
+    figure: Any = plots.confusion_matrix(source).figure if matrix else plots.per_class(source).figure
     try:
         figure.savefig(path, dpi=120)
     except (OSError, ValueError) as error:

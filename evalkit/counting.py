@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -120,7 +120,7 @@ def confusion_counts(
             raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
         return np.zeros((len(fixed), len(fixed)), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64), fixed
     if _integer_kinds(actual, predicted):
-        counted = _nonnegative_pair_counts(actual, predicted, max(1 << 20, len(actual)), weight)
+        counted = _nonnegative_pair_counts(cast(np.ndarray, actual), cast(np.ndarray, predicted), max(1 << 20, len(actual)), weight)
         if counted is not None:
             return _relabel(counted, fixed, max_cells)
     observed = _observe(actual, predicted)
@@ -223,7 +223,7 @@ def _nonnegative_pair_counts(
     if size * size > 2 * len(actual):  # a large table: the labels present, from the data (two cheap passes)
         seen = (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
     else:
-        seen = counts.any(axis=0) | counts.any(axis=1)
+        seen = np.asarray(counts.any(axis=0) | counts.any(axis=1))
         if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
             seen = seen | (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
     present = np.flatnonzero(seen)
@@ -247,8 +247,8 @@ def _value_space_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: 
     chunk = _CHUNK
     head = int(np.bitwise_or.reduce(actual[:chunk]) | np.bitwise_or.reduce(predicted[:chunk]))
     whole = (head + 1) ** 2 > _SMALL_CHUNKED_TABLE  # one bincount at the end over all flat indexes
-    flat_all = np.empty(n, dtype=np.intp) if whole else None
-    buffer = None if whole else np.empty(chunk, dtype=np.intp)
+    flat_all: Any = np.empty(n, dtype=np.intp) if whole else None
+    buffer: Any = None if whole else np.empty(chunk, dtype=np.intp)
     exact_float = weight is not None and weight.dtype.kind == "i" and weighted_sum(weight, None) < EXACT_FLOAT_SUM
     accumulator = np.float64 if weight is not None and (weight.dtype.kind == "f" or exact_float) else np.int64
     bound, size, high = 0, 1, 0
@@ -297,7 +297,7 @@ def _relabel(counted: tuple[np.ndarray, list], fixed: tuple | None, max_cells: i
     if fixed is None:
         _check_cells(len(values), max_cells)
         return counts, tuple(values)
-    in_actual = counts.any(axis=1)
+    in_actual = np.asarray(counts.any(axis=1))
     check_booleans_apart([*(("labels", label) for label in fixed), *(("y_true" if in_actual[0] else "y_pred", value) for value in values[:1])])
     index = {label: position for position, label in enumerate(fixed)}
     target = []
@@ -446,14 +446,16 @@ def _observe(actual: np.ndarray | list, predicted: np.ndarray | list) -> _Observ
             f"labels mix booleans (in {boolean!r}) and numbers (in {other!r}), and True == 1 in Python; "
             "evalkit never merges them, convert the labels to one type"
         )
-    if set(kinds) <= set("biu"):
-        return _integer_positions(actual, predicted)
-    if set(kinds) <= set("iuf"):
-        return _number_positions(actual, predicted)
-    if kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
-        observed = _fixed_width_positions(actual, predicted)
-        if observed is not None:
-            return observed
+    if "O" not in kinds:  # both are arrays
+        arrays = cast(np.ndarray, actual), cast(np.ndarray, predicted)
+        if set(kinds) <= set("biu"):
+            return _integer_positions(*arrays)
+        if set(kinds) <= set("iuf"):
+            return _number_positions(*arrays)
+        if kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
+            observed = _fixed_width_positions(*arrays)
+            if observed is not None:
+                return observed
     sequences = [x.tolist() if isinstance(x, np.ndarray) else x for x in (actual, predicted)]
     return _hashed_positions(*sequences)
 
@@ -505,7 +507,7 @@ def _number_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
     integral floats are those ints (``1.0`` is the class ``1``).
     """
     for argument, array in (("y_true", actual), ("y_pred", predicted)):
-        missing = np.flatnonzero(np.isnan(array)) if array.dtype.kind == "f" else ()
+        missing = np.flatnonzero(np.isnan(array)) if array.dtype.kind == "f" else np.empty(0, dtype=np.intp)
         if len(missing):
             raise InvalidLabelError(f"{argument!r} contains NaN (first at position {missing[0]}), which cannot be a label")
     if actual.dtype.kind == "f" and predicted.dtype.kind == "f":

@@ -486,7 +486,7 @@ class ThresholdCurve:
         *,
         average: str | None = None,
         undefined: Any = "exclude",
-        metrics_class: type | None = None,
+        metrics_class: type[Any] | None = None,
         **parameters: Any,
     ) -> tuple[np.ndarray, np.ndarray]:
         """A measure at every threshold: ``(values, thresholds)``, highest threshold first.
@@ -534,7 +534,7 @@ class ThresholdCurve:
         *,
         average: str | None = None,
         undefined: Any = "exclude",
-        metrics_class: type | None = None,
+        metrics_class: type[Any] | None = None,
         **parameters: Any,
     ) -> BestThreshold:
         """The threshold where a measure is best (highest, or lowest for a loss) and its value.

@@ -84,7 +84,7 @@ class Evaluation(SettingConstructors, CellsResult):
     setting: str = "multi-label"
     confusion: PairCounts | None = attrs.field(default=None, repr=False)
     confusion_labels: tuple | None = attrs.field(default=None, repr=False)
-    n_rejected: int = 0
+    n_rejected: Any = 0  # a count, or a sum of sample weights
     ordered: bool = True
 
     # ----------------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ class Evaluation(SettingConstructors, CellsResult):
         if not self.ordered:
             raise UnsupportedSettingError(f"{what} needs the samples in order; this evaluation was compacted")
 
-    def per_sample(self, measure: Any, *, metrics_class: type | None = None, **parameters: Any) -> np.ndarray:
+    def per_sample(self, measure: Any, *, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
         self._ordered("per_sample")
         return per_entry(self.sample_cells, measure, metrics_class, parameters)
@@ -118,7 +118,7 @@ class Evaluation(SettingConstructors, CellsResult):
     # ----------------------------------------------------------------------------------------
     # Java-style objects
 
-    def sample_metrics(self, indices: Any = None, metrics_class: type | None = None) -> list:
+    def sample_metrics(self, indices: Any = None, metrics_class: type[Any] | None = None) -> list:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
         self._ordered("sample_metrics")
         metrics_class = metrics_class or ClassificationMetrics

@@ -32,7 +32,8 @@ __all__ = ["Hierarchy"]
 def _ancestor_table(parents: dict[Any, Any], nodes: tuple, root: Any) -> tuple[np.ndarray, np.ndarray]:
     """CSR arrays ``(pointers, codes)``: the codes of every node's ancestors-or-self, root left out."""
     index = {node: code for code, node in enumerate(nodes)}
-    pointers, codes = [0], []
+    pointers: list[int] = [0]
+    codes: list[int] = []
     for node in nodes:
         chain, current = [], node
         while current is not None and current != root:

@@ -506,6 +506,7 @@ def _pair_statistic(measure: Any, average: str | None, position: int | None, m: 
         return whole
     if position is not None:
         return lambda sums: np.asarray(cells(sums).evaluate(measure, **parameters), dtype=np.float64)[:, position]
+    assert average is not None  # whole-result and one-class statistics are returned above
     return lambda sums: average_rows(measure, cells(sums), average, undefined=undefined, parameters=parameters)
 
 
@@ -529,7 +530,7 @@ def _row_kinds(cells: Cells, values: np.ndarray | None = None) -> tuple[_Kinds, 
 # the faces: intervals of results, of one class's cells, and comparisons
 
 
-def _resolve(measure: Any, metrics_class: type | None, parameters: dict[str, Any]) -> Any:
+def _resolve(measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> Any:
     resolved = resolve_measure(measure, metrics_class)
     check_measure_parameters(resolved, parameters)
     return resolved
@@ -538,7 +539,7 @@ def _resolve(measure: Any, metrics_class: type | None, parameters: dict[str, Any
 def result_interval(
     result: Any, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
-    metrics_class: type | None = None, **parameters: Any,
+    metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """The interval of a measure of a ``ConfusionMatrix`` or an ``Evaluation`` (their ``interval`` method)."""
     check_choice("method", method, METHODS)
@@ -628,7 +629,7 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
     and the example-based values; macro and weighted need each sample's per-class cells."""
     if position is not None or average in ("macro", "weighted"):
         raise UnsupportedSettingError(
-            f"an interval of {'one class' if position is not None else average + ' averages'} of {result.setting} data needs "
+            f"an interval of {'one class' if position is not None else f'{average} averages'} of {result.setting} data needs "
             "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples', "
             "or evalkit.intervals.indicators_interval(y_true, y_pred, ...) on the indicator (or degree) arrays"
         )
@@ -662,7 +663,7 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
 def indicators_interval(
     y_true: Any, y_pred: Any, measure: Any, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
     level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None, sample_weight: Any = None,
-    undefined: Any = "exclude", metrics_class: type | None = None, **parameters: Any,
+    undefined: Any = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """A bootstrap interval of any measure and average of multi-label 0/1 indicators or soft
     degrees (samples x labels), from the data: what an ``Evaluation`` cannot give for macro and
@@ -725,6 +726,7 @@ def indicators_interval(
         cells = Cells(*(sums[:, k * m : (k + 1) * m] for k in range(4)))
         if label is not None:
             return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)[:, label]
+        assert average is not None  # one of label and average is given, checked above
         return average_rows(resolved, cells, average, undefined=policy, parameters=parameters)
 
     kinds = _dense_kinds(contributions, counts)
@@ -734,7 +736,7 @@ def indicators_interval(
 
 def cells_interval(
     tp: Any, fp: Any, fn: Any, tn: Any, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-    random_state: Any = None, metrics_class: type | None = None, **parameters: Any,
+    random_state: Any = None, metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """The interval of a measure of one class's cells (``ClassificationMetrics.interval``):
     closed forms for proportions, or the bootstrap of the four cells' multinomial.
@@ -925,7 +927,8 @@ def compare(
         actual, one, two = codes
         p_value = mcnemar(one == actual, two == actual, midp=method == "mcnemar-midp", sample_weight=weight)
         total = len(actual) if weight is None else float(weight.sum())
-        estimates = tuple(float((right if weight is None else right * weight).sum() / total) for right in (one == actual, two == actual))
+        first_share, second_share = (float((right if weight is None else right * weight).sum() / total) for right in (one == actual, two == actual))
+        estimates = (first_share, second_share)
         return Comparison(estimates[0] - estimates[1], math.nan, math.nan, p_value, method, estimates, level)
     return _paired_bootstrap(codes, len(labels), weight, measure, average, method, level, n_resamples, random_state, undefined, parameters)
 

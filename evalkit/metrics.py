@@ -270,11 +270,11 @@ def precision_recall_fscore_support(
     evaluation, chosen = _set_wise(targets, average, labels, pos_label)
     kind = None if average is None else ("macro" if average == "binary" else average)
     warn = zero_division == "warn"
-    warn_for = set(warn_for)
+    warned = set(warn_for)
     results = [
-        _values(evaluation, "precision", kind, chosen, policy, warn and "precision" in warn_for, {}),
-        _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warn_for, {}),
-        _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warn_for and 0 < beta < math.inf, {"beta": beta}),
+        _values(evaluation, "precision", kind, chosen, policy, warn and "precision" in warned, {}),
+        _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warned, {}),
+        _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, {"beta": beta}),
     ]
     support = _support(evaluation, chosen, sample_weight is not None) if average is None else None
     return results[0], results[1], results[2], support
@@ -569,7 +569,7 @@ def classification_report(
     targets = _targets(y_true, y_pred, sample_weight)
     labels_given = labels is not None
     chosen = list(targets.evaluation.labels if targets.kind != "multilabel" else range(targets.evaluation.class_cells.tp.shape[0]))
-    if labels_given:
+    if labels is not None:
         chosen = list(labels)
     micro_is_accuracy = targets.kind != "multilabel" and (not labels_given or set(chosen) >= set(targets.evaluation.labels))
     if target_names is not None and len(chosen) != len(target_names):
@@ -586,8 +586,8 @@ def classification_report(
     averages = {}
     for average in ("micro", "macro", "weighted", *(("samples",) if targets.kind == "multilabel" else ())):
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        values = precision_recall_fscore_support(y_true, y_pred, average=average, **options)[:3]
-        averages[heading] = [*values, total]
+        scores = precision_recall_fscore_support(y_true, y_pred, average=average, **options)[:3]
+        averages[heading] = [*scores, total]
     headers = ["precision", "recall", "f1-score", "support"]
     if output_dict:
         report: dict[str, Any] = {name: dict(zip(headers, map(float, values))) for name, values in rows.items()}

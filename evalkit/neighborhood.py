@@ -100,8 +100,10 @@ def _universe(universe: Any) -> tuple:
         raise EmptyInputError("'universe' is empty: a neighborhood system needs a non-empty universe")
     if len(set(elements)) != len(elements):
         seen: set = set()
-        duplicate = next(element for element in elements if element in seen or seen.add(element))
-        raise DuplicateLabelError(f"'universe' contains {describe(duplicate)} twice")
+        for element in elements:
+            if element in seen:
+                raise DuplicateLabelError(f"'universe' contains {describe(element)} twice")
+            seen.add(element)
     return elements
 
 
@@ -231,13 +233,19 @@ class Covering:
             raise EmptyInputError("'matrix' has no rows: a neighborhood system needs a non-empty universe")
         return cls._build(elements, _block_labels(labels, m, first=0), dense, None)
 
+    @property
+    def _sparse_keys(self) -> np.ndarray:
+        """The sorted keys ``element * blocks + block`` of a family stored sparse."""
+        assert self._keys is not None, "a dense family has no keys"
+        return self._keys
+
     def to_indicators(self) -> np.ndarray:
         """The family as a new bool matrix (elements x blocks)."""
         if self._dense is not None:
             return self._dense.copy()
         out = np.zeros((len(self.universe), len(self.labels)), dtype=bool)
         m = len(self.labels)
-        out[self._keys // m, self._keys % m] = True
+        out[self._sparse_keys // m, self._sparse_keys % m] = True
         return out
 
     def to_sets(self) -> tuple[frozenset, ...]:
@@ -264,9 +272,10 @@ class Covering:
 
     def _entries(self) -> tuple[np.ndarray, np.ndarray]:
         if self._dense is not None:
-            return np.nonzero(self._dense)
+            rows, columns = np.nonzero(self._dense)
+            return rows, columns
         m = len(self.labels)
-        return self._keys // m, self._keys % m
+        return self._sparse_keys // m, self._sparse_keys % m
 
     # ----------------------------------------------------------------------------------------
     # the paper's set-based notions
@@ -286,8 +295,8 @@ class Covering:
         if self._dense is not None:
             return np.flatnonzero(self._dense[i])
         m = len(self.labels)
-        low, high = np.searchsorted(self._keys, [i * m, (i + 1) * m])
-        return self._keys[low:high] - i * m
+        low, high = np.searchsorted(self._sparse_keys, [i * m, (i + 1) * m])
+        return self._sparse_keys[low:high] - i * m
 
     def neighborhood_system(self, element: Hashable) -> tuple[frozenset, ...]:
         """``NS(p)``: the blocks containing ``element`` (Definition 3), in block order."""
@@ -354,11 +363,11 @@ class Covering:
         """How many blocks contain each element."""
         if self._dense is not None:
             return row_sums(self._dense)
-        return np.bincount(self._keys // len(self.labels), minlength=len(self.universe))
+        return np.bincount(self._sparse_keys // len(self.labels), minlength=len(self.universe))
 
     def overlapped_elements(self) -> frozenset:
         """``D``: the elements that lie in two or more blocks."""
-        return frozenset(self.universe[i] for i in np.flatnonzero(self._row_counts() >= 2))
+        return frozenset(self.universe[i] for i in np.flatnonzero(self._row_counts() >= 2).tolist())
 
     def theorem_overlapped_elements(self) -> frozenset:
         """``D`` built as the paper's Theorem does: ``∪{Y ∈ cov(C) | Y ⊂ K for some K ∈ C}``.
@@ -459,8 +468,8 @@ class Covering:
     def _nonempty_blocks(self) -> np.ndarray:
         """Whether each block holds some element."""
         if self._dense is not None:
-            return self._dense.any(axis=0)
-        return np.bincount(self._keys % len(self.labels), minlength=len(self.labels)) > 0
+            return np.asarray(self._dense.any(axis=0))
+        return np.bincount(self._sparse_keys % len(self.labels), minlength=len(self.labels)) > 0
 
 
 def _kind(rows: np.ndarray, nonempty: np.ndarray) -> str:
@@ -588,7 +597,10 @@ class NeighborhoodAccuracy:
 
     @cached_property
     def _kinds(self) -> tuple[str, str]:
-        return self.kinds() if callable(self.kinds) else tuple(self.kinds)
+        if callable(self.kinds):
+            return self.kinds()
+        actual, predicted = self.kinds
+        return actual, predicted
 
     @property
     def ideal_kind(self) -> str:
@@ -618,9 +630,11 @@ class NeighborhoodAccuracy:
         """``Σ_r w_r · value_r`` over the elements, for one value per row of ``cells``."""
         return self.cells.sum_rows(values)
 
-    def _ordered(self, what: str) -> None:
+    def _ordered(self, what: str) -> Sequence:
+        """The universe in order; an error for accuracies built from counts alone."""
         if self.universe is None:
             raise UnsupportedSettingError(f"{what} needs the elements in order; these accuracies come from counts")
+        return self.universe
 
     # ----------------------------------------------------------------------------------------
     # the counts
@@ -661,7 +675,8 @@ class NeighborhoodAccuracy:
     def get_overlapped_elements(self) -> frozenset:
         """``D_P``: the elements in two or more blocks of the ideal result."""
         overlapped = self._element_values(self._overlapped(), "D_P")
-        return frozenset(self.universe[i] for i in np.flatnonzero(overlapped))
+        universe = self._ordered("D_P")
+        return frozenset(universe[i] for i in np.flatnonzero(overlapped).tolist())
 
     # ----------------------------------------------------------------------------------------
     # AA and RAR

@@ -44,7 +44,7 @@ def _axes(ax: Axes | None, width: float, height: float) -> Axes:
 
 def _font_size(ax: Axes, count: int) -> float:
     """A tick font that fits ``count`` labels along the Axes' shorter side."""
-    figure = ax.figure
+    figure: Any = ax.figure  # a Figure (a SubFigure has no size of its own)
     box = ax.get_position()
     side = min(figure.get_figwidth() * box.width, figure.get_figheight() * box.height) * 72
     return float(np.clip(side / max(count, 1) * 0.55, 5, 10))

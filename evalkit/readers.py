@@ -104,7 +104,7 @@ def _jsonl_rows(path: str, columns: dict[str, str | None]) -> Iterator[tuple[int
         try:
             record = json.loads(line)
         except ValueError as error:
-            raise InputFileError(f"{path}:{number}: not valid JSON ({error.msg})") from None
+            raise InputFileError(f"{path}:{number}: not valid JSON ({getattr(error, 'msg', error)})") from None
         if not isinstance(record, dict):
             raise InputFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
         if names is None:
@@ -125,9 +125,11 @@ def _paired_rows(paths: tuple[str, str]) -> Iterator[tuple[int, dict[str, str]]]
         a, b = next(first, None), next(second, None)
         if a is None and b is None:
             break
-        if a is None or b is None:
-            short, line = (paths[0], b[0]) if a is None else (paths[1], a[0])
-            raise InputFileError(f"{short}:{line}: the file ends here, but the other one goes on")
+        if a is None:
+            assert b is not None
+            raise InputFileError(f"{paths[0]}:{b[0]}: the file ends here, but the other one goes on")
+        if b is None:
+            raise InputFileError(f"{paths[1]}:{a[0]}: the file ends here, but the other one goes on")
         empty = False
         yield a[0], {"actual": a[1], "predicted": b[1]}
     if empty:

@@ -291,7 +291,7 @@ MATRIX_LIMIT = 100
 
 
 def build_report(
-    source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type | None = None,
+    source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
@@ -342,7 +342,7 @@ def build_report(
     return Report(names, labels, per_class, support, averages, total, summary, confusion, headers, check_undefined(undefined), intervals)
 
 
-def _interval_or_none(source: CellsResult, measure: Any, average: str | None, options: dict[str, Any], metrics_class: type | None) -> Any:
+def _interval_or_none(source: CellsResult, measure: Any, average: str | None, options: dict[str, Any], metrics_class: type[Any] | None) -> Any:
     """The interval of one report cell, or None where the data give none (a per-class average of
     multi-label data, a measure with no whole-result interval)."""
     try:
@@ -366,7 +366,7 @@ def classification_report(
     digits: int = 3,
     undefined: Any = "exclude",
     format: str = "text",
-    metrics_class: type | None = None,
+    metrics_class: type[Any] | None = None,
 ) -> str | dict:
     """A per-class report of ``measures`` with support, the class averages and a summary.
 

@@ -25,7 +25,7 @@ import json
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -89,6 +89,14 @@ def field(document: dict[str, Any], name: str) -> Any:
     if name not in document:
         raise FormatError(f"missing field {name!r}")
     return document[name]
+
+
+@overload
+def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: Literal[False] = False) -> int: ...
+
+
+@overload
+def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: bool) -> int | None: ...
 
 
 def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: bool = False) -> int | None:

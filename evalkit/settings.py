@@ -22,7 +22,7 @@ integer counts and equal repeating the samples; float weights give float counts)
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -64,6 +64,10 @@ class SettingConstructors:
     """The ``from_*`` constructors of ``Evaluation``, one per setting (see the module docstring)."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # the class that mixes these in (Evaluation) takes its fields as arguments
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
 
     @classmethod
     def from_labels(
@@ -207,7 +211,9 @@ class SettingConstructors:
         observed = None if mask is None else check_matrix(mask, "mask", a.shape)
         dropped = _rejected_rows(rejected, len(a))
         weight = check_sample_weight(sample_weight, len(a))
-        by_class, by_sample = indicator_cells(a, p, mask=observed, rejected=dropped, rejection=rejection, weight=weight)
+        dense_class, by_sample = indicator_cells(a, p, mask=observed, rejected=dropped, rejection=rejection, weight=weight)
+        assert dense_class is not None  # per-label cells are asked for (labels=True)
+        by_class = dense_class
         n_rejected: Any = 0
         if dropped is not None and rejection == "selective":
             n_rejected = int(dropped.sum()) if weight is None else weighted_sum(weight[dropped], None)

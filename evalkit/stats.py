@@ -182,7 +182,8 @@ class Stats:
             floats = [serialization.number(summary[key], f"summaries.{name}.{key}", nullable=True) for key in ("mean", "std", "min", "max")]
             n = serialization.integer(summary, "n")
             n_defined = serialization.integer(summary, "n_defined", high=n)
-            read[name] = Summary(*floats, n_defined, n)
+            mean, std, low, high = floats
+            read[name] = Summary(mean, std, low, high, n_defined, n)
         try:
             return cls(read, serialization.field(document, "undefined"))
         except EvalkitError as error:

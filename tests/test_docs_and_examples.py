@@ -45,9 +45,21 @@ def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_second():
     first_block = re.search(r"```sh\n(.*?)```", readme, re.DOTALL).group(1).splitlines()
     install_and_run, install_and_test = (line.split("#")[0].strip() for line in first_block[:2])
     assert install_and_run == 'python -m pip install . && evalkit'
-    assert install_and_test == 'python -m pip install ".[test]" && python -m pytest'
+    assert install_and_test == 'python -m pip install ".[test]" && ruff check && mypy evalkit && python -m pytest'
     assert readme.index("```sh") < readme.index("evalkit evaluates")  # they open the README
     assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(install_and_test)
+
+
+def test_the_docs_index_shows_the_readme_commands():
+    readme_block = re.search(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL).group(1)
+    index_block = re.search(r"```sh\n(.*?)```", (ROOT / "docs" / "pages" / "index.md").read_text(encoding="utf-8"), re.DOTALL).group(1)
+    commands = [[line.split("#")[0].strip() for line in block.splitlines()[:2]] for block in (readme_block, index_block)]
+    assert commands[0] == commands[1]
+
+
+def test_the_package_promises_its_annotations():
+    """PEP 561: a ``py.typed`` marker in the package (hatch ships every file of the package folder)."""
+    assert (ROOT / "evalkit" / "py.typed").is_file()
 
 
 def test_the_pages_hold_code_to_run():
