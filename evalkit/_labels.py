@@ -2,8 +2,9 @@
 
 Rules (stated in the docs, enforced here):
 
-* a label is any hashable value except ``None``, NaN, and sequences (a list or tuple of
-  labels per sample is 2-D input, which needs the multi-label API);
+* a label is any hashable value except a missing value (``None``, NaN, ``Decimal("NaN")``,
+  pandas' ``NA`` and ``NaT``, numpy's ``NaT``) and sequences (a list or tuple of labels per
+  sample is 2-D input, which needs the multi-label API);
 * numpy scalars are stored as the equal Python value (``np.int64(1)`` becomes ``1``);
 * strings and non-strings are never mixed: ``1`` and ``"1"`` in one label set is an error,
   never a silent merge;
@@ -15,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Hashable, Iterable, Sequence
+from decimal import Decimal
 
 import numpy as np
 
@@ -86,10 +88,25 @@ def unify_numbers(values: list, inputs: Sequence[tuple[str, Iterable[object]]]) 
     return values
 
 
+def is_missing(label: object) -> bool:
+    """Whether ``label`` stands for "no value": NaN (float or ``Decimal``), numpy's ``NaT``,
+    pandas' ``NA`` and ``NaT`` (told by their type, without importing pandas)."""
+    if isinstance(label, float):
+        return math.isnan(label)
+    if isinstance(label, Decimal):
+        return label.is_nan()
+    if isinstance(label, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(label))
+    return type(label).__name__ in ("NAType", "NaTType")
+
+
 def check_label(argument: str, label: object) -> object:
     """Return the normalized label, or raise if it can never be a class label."""
     if label is None:
         raise InvalidLabelError(f"{argument!r} contains None, which cannot be a class label")
+    if is_missing(label):
+        shown = "NaN," if isinstance(label, float) else f"{label!r}, a missing value,"
+        raise InvalidLabelError(f"{argument!r} contains {shown} which cannot be a class label")
     if isinstance(label, _SEQUENCE_TYPES):
         raise InputShapeError(
             f"{argument!r} must hold one label per sample (1-D), got an element {show(label)}; "
@@ -98,9 +115,17 @@ def check_label(argument: str, label: object) -> object:
     if not isinstance(label, Hashable):
         raise InvalidTypeError(f"{argument!r} contains an unhashable label {show(label)}")
     label = normalize(label)
-    if isinstance(label, float) and math.isnan(label):
+    if isinstance(label, float) and math.isnan(label):  # a numpy NaN, now a float
         raise InvalidLabelError(f"{argument!r} contains NaN, which cannot be a class label")
     return label
+
+
+def check_one_label(argument: str, label: object) -> object:
+    """A single label given as an argument (``class_label``, ``pos_label``, ``none``): never a
+    sequence or an array, and a valid label."""
+    if isinstance(label, _SEQUENCE_TYPES):
+        raise InvalidTypeError(f"{argument!r} must be one label (a string, number, boolean...), got {show(label)}")
+    return check_label(argument, label)
 
 
 def check_same_kind(labels: Iterable[tuple[str, object]]) -> None:

@@ -36,6 +36,21 @@ __all__ = [
 _SHOW_LIMIT = 80
 
 
+def read_only(values: Any) -> np.ndarray:
+    """``values`` as an array that cannot be written through (a view: nothing is copied).
+
+    Frozen objects hold their arrays this way, so that changing one (``ev.class_cells.tp[0] =
+    9``) raises instead of changing results that share it.
+
+    Examples:
+        >>> read_only([1, 2]).flags.writeable
+        False
+    """
+    view = np.asarray(values).view()
+    view.flags.writeable = False
+    return view
+
+
 def show(value: object) -> str:
     """Return ``repr(value)`` shortened to a readable length for an error message."""
     if isinstance(value, np.ndarray):
@@ -53,6 +68,18 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
         allowed = ", ".join(repr(choice) for choice in choices)
         raise InvalidArgumentError(f"{name!r} must be one of {allowed}; got {show(value)}")
     return value
+
+
+def check_numbers(name: str, value: object) -> np.ndarray:
+    """A number or an array of numbers as float64: never strings (``"0.5"`` is not converted),
+    booleans or ragged nesting."""
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        raise InputShapeError(f"{name!r} must be a number or a flat sequence of numbers, got {show(value)}") from None
+    if array.dtype.kind not in "iuf":
+        raise InvalidTypeError(f"{name!r} must be a number or numbers, got {show(value)}")
+    return array.astype(np.float64, copy=False)
 
 
 def check_positive_number(name: str, value: object) -> float:
@@ -197,6 +224,4 @@ def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weig
                 )
     else:
         raise InvalidTypeError(f"{argument!r} must hold real numbers, got dtype {array.dtype}: {show(sample_weight)}")
-    view = array.view()
-    view.flags.writeable = False
-    return view
+    return read_only(array)

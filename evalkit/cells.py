@@ -37,6 +37,7 @@ import attrs
 import numpy as np
 
 from evalkit._exact import EXACT_FLOAT_SUM, weighted_bincount, weighted_sum
+from evalkit._validation import read_only
 from evalkit.exceptions import InvalidValueError
 from evalkit.tnorms import product
 
@@ -87,12 +88,12 @@ class Cells:
         ([4, 2], {'tp': 4, 'fp': 2, 'fn': 2, 'tn': 10})
     """
 
-    tp: np.ndarray = attrs.field(converter=np.asarray)
-    fp: np.ndarray = attrs.field(converter=np.asarray)
-    fn: np.ndarray = attrs.field(converter=np.asarray)
-    tn: np.ndarray = attrs.field(converter=np.asarray)
-    weight: np.ndarray | None = attrs.field(default=None, converter=attrs.converters.optional(np.asarray), kw_only=True)
-    index: np.ndarray | None = attrs.field(default=None, converter=attrs.converters.optional(np.asarray), kw_only=True)
+    tp: np.ndarray = attrs.field(converter=read_only)
+    fp: np.ndarray = attrs.field(converter=read_only)
+    fn: np.ndarray = attrs.field(converter=read_only)
+    tn: np.ndarray = attrs.field(converter=read_only)
+    weight: np.ndarray | None = attrs.field(default=None, converter=attrs.converters.optional(read_only), kw_only=True)
+    index: np.ndarray | None = attrs.field(default=None, converter=attrs.converters.optional(read_only), kw_only=True)
 
     def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The stored rows ``(tp, fp, fn, tn)`` (the distinct rows when ``index`` is set)."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from evalkit import formulas, serialization
 from evalkit import stats as _stats
-from evalkit._labels import check_label
+from evalkit._labels import check_one_label
 from evalkit._validation import check_count, show
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.evaluation_metrics import EvaluationMetrics, _format_number, metric_key
@@ -134,7 +134,7 @@ class ClassificationMetrics(EvaluationMetrics):
                 )
             class_idx = 1
         elif class_idx is None:
-            class_idx = confusion_matrix.index_of(class_label)
+            class_idx = confusion_matrix.index_of(check_one_label("class_label", class_label))
         else:
             class_idx = confusion_matrix._class_index(class_idx)
             if class_label is not None and labels[class_idx] != class_label:
@@ -181,7 +181,7 @@ class ClassificationMetrics(EvaluationMetrics):
             0.8235294117647058
         """
         counts = {name: check_count(name, value, integral=False) for name, value in {"tp": tp, "fp": fp, "fn": fn, "tn": tn}.items()}
-        label = None if class_label is None else check_label("class_label", class_label)
+        label = None if class_label is None else check_one_label("class_label", class_label)
         return cls._build(**counts, class_label=label, class_idx=None, confusion_matrix=None)
 
     @classmethod
@@ -296,7 +296,7 @@ class ClassificationMetrics(EvaluationMetrics):
 
     def set_class_label(self, class_label: Hashable) -> None:
         """Relabel these metrics (the counts do not change)."""
-        self._class_label = check_label("class_label", class_label)
+        self._class_label = check_one_label("class_label", class_label)
 
     def get_class_idx(self) -> int | None:
         """The index of the class in its confusion matrix (None for metrics made from counts)."""
@@ -541,9 +541,15 @@ class ClassificationMetrics(EvaluationMetrics):
             metrics = cls.from_counts(**counts, class_label=serialization.scalar_label(document.get("class_label"), "class_label"))
         except EvalkitError as error:
             raise serialization.FormatError(f"field 'counts': {error}") from None
-        metrics._class_idx = serialization.integer(document, "class_idx", optional=True, high=serialization.MAX_LABELS)
+        metrics._class_idx = serialization.integer(document, "class_idx", optional=True, high=serialization.current_limits().max_labels)
         for name, value in values.items():
-            metrics._values[str(name)] = serialization.number(value, f"values.{name}", nullable=True)
+            stored = serialization.number(value, f"values.{name}", nullable=True)
+            if metrics._getter(name) is not None:  # the rule of ``set``: a computed metric is never stored
+                raise serialization.FormatError(
+                    f"field 'values.{name}' is {_format_number(stored)}, but {name!r} is computed from the counts "
+                    f"(they give {_format_number(metrics.get(name))}): a document stores extras only"
+                )
+            metrics._values[str(name)] = stored
         return metrics
 
     def __repr__(self) -> str:

@@ -45,8 +45,8 @@ from evalkit._labels import (
     sorted_labels,
     unify_numbers,
 )
-from evalkit._validation import check_sample_weight, show
-from evalkit.cells import unique_sorted
+from evalkit._validation import check_sample_weight, read_only, show
+from evalkit.cells import Cells, unique_sorted
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -152,6 +152,12 @@ def _integer_kinds(actual: Any, predicted: Any) -> bool:
     return kinds <= set("iu") or kinds == {"b"}
 
 
+def _check_ordered(values: Any, argument: str, what: str) -> None:
+    """Samples come in order: a set or a dict of them has none (which sample is which?)."""
+    if isinstance(values, (set, frozenset, dict)) or type(values).__name__ in ("dict_keys", "dict_values", "dict_items"):
+        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of {what} (one per sample), got a {type(values).__name__}")
+
+
 def _as_labels(values: Any, argument: str) -> np.ndarray | list:
     """A 1-D numpy array of numbers or fixed-width strings, or a list of any other labels.
 
@@ -160,8 +166,7 @@ def _as_labels(values: Any, argument: str) -> np.ndarray | list:
     """
     if isinstance(values, (str, bytes)):
         raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got the single string {show(values)}")
-    if isinstance(values, (set, frozenset, dict)):
-        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of labels (one per sample), got a {type(values).__name__}")
+    _check_ordered(values, argument, "labels")
     if isinstance(values, (list, tuple)):
         numbers = _number_array(values)
         if numbers is not None:
@@ -328,9 +333,9 @@ class PairCounts:
         ([[1, 0, 0], [1, 1, 0], [0, 0, 0]], 2)
     """
 
-    actual: np.ndarray
-    predicted: np.ndarray
-    counts: np.ndarray
+    actual: np.ndarray = attrs.field(converter=read_only)
+    predicted: np.ndarray = attrs.field(converter=read_only)
+    counts: np.ndarray = attrs.field(converter=read_only)
     size: int
 
     @classmethod
@@ -380,6 +385,35 @@ class PairCounts:
             "actual": weighted_bincount(self.actual, self.counts, self.size),
             "predicted": weighted_bincount(self.predicted, self.counts, self.size),
         }
+
+    def class_cells(self, m: int) -> Cells:
+        """One-vs-rest cells of the classes with codes ``0 .. m - 1`` (a code ``m``, the
+        abstention of rejected samples, is never a class): ``tp`` the diagonal, ``tp + fn``
+        the row sums, ``tp + fp`` the column sums, and ``tp + fp + fn + tn`` the total.
+
+        Examples:
+            >>> PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 2).class_cells(2).total().counts()
+            {'tp': 2, 'fp': 1, 'fn': 1, 'tn': 2}
+        """
+        right = self.actual == self.predicted
+        tp = weighted_bincount(self.actual[right], self.counts[right], self.size)[:m]
+        margins = self.margins()
+        return Cells.from_sums(tp, margins["actual"][:m], margins["predicted"][:m], margins["total"])
+
+    def ordinal_cells(self) -> Cells:
+        """Cells of the questions "level > t" for the thresholds ``t = 1 .. size - 1`` of ordered
+        codes: ``tp`` counts the pairs with both codes ``>= t``, ``tp + fn`` those with the
+        actual code ``>= t``, ``tp + fp`` those with the predicted code ``>= t``.
+
+        Examples:
+            >>> PairCounts.from_codes(np.array([0, 1, 2]), np.array([2, 1, 0]), 3).ordinal_cells().total().counts()
+            {'tp': 1, 'fp': 2, 'fn': 2, 'tn': 1}
+        """
+        def at_least(codes: np.ndarray) -> np.ndarray:  # Σ counts[code >= t] for t = 1 .. size - 1
+            return np.cumsum(weighted_bincount(codes, self.counts, self.size)[::-1])[::-1][1:]
+
+        both = at_least(np.minimum(self.actual, self.predicted))
+        return Cells.from_sums(both, at_least(self.actual), at_least(self.predicted), weighted_sum(self.counts, None))
 
     def same_as(self, other: PairCounts) -> bool:
         """The same size and the same pair counts."""
@@ -687,6 +721,7 @@ def _as_label_set_list(values: Any, argument: str) -> list:
         raise InputShapeError(f"{argument!r} is a 2-D array {values.shape}: for 0/1 indicator rows use from_indicators")
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InvalidTypeError(f"{argument!r} must be a sequence of label sets, got {show(values)}")
+    _check_ordered(values, argument, "label sets")
     sets = list(values)
     for kind in set(map(type, sets)):
         if not issubclass(kind, _SET_TYPES):

@@ -46,8 +46,8 @@ import attrs
 import numpy as np
 
 from evalkit._exact import weighted_bincount, weighted_sum
-from evalkit._labels import check_label, label_position
-from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit._labels import check_one_label, label_position
+from evalkit._validation import check_choice, check_numbers, check_sample_weight, read_only, show
 from evalkit.averaging import (
     Averaged,
     CellsResult,
@@ -168,7 +168,7 @@ def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.
             )
         pos_label = True if found and isinstance(found[0], (bool, np.bool_)) else 1
     else:
-        pos_label = check_label("pos_label", pos_label)
+        pos_label = check_one_label("pos_label", pos_label)
         if pos_label not in found and len(found) >= 2:
             raise InvalidArgumentError(f"pos_label={pos_label!r} is not a label of 'y_true', whose labels are {show(list(found))}")
     others = [label for label in found if label != pos_label]
@@ -275,10 +275,7 @@ def _grid(thresholds: Any) -> np.ndarray:
             raise InvalidArgumentError(f"'thresholds' as a number must be at least 2 (evenly spaced in [0, 1]), got {thresholds}")
         grid = np.round(np.linspace(0.0, 1.0, int(thresholds)), 12)  # 0.6, not 0.6000000000000001
     else:
-        try:
-            grid = np.asarray(thresholds, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise InvalidTypeError(f"'thresholds' must be a number of thresholds or a sequence of them, got {show(thresholds)}") from error
+        grid = check_numbers("thresholds", thresholds)
         if grid.ndim != 1 or grid.size == 0 or np.isnan(grid).any():
             raise InvalidArgumentError(f"'thresholds' must be a non-empty 1-D sequence of numbers (no NaN), got {show(thresholds)}")
     grid = np.unique(grid)
@@ -322,12 +319,6 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
 # the curve
 
 
-def _frozen(array: Any) -> np.ndarray:
-    array = np.array(array)
-    array.flags.writeable = False
-    return array
-
-
 @attrs.frozen(eq=False)
 class ThresholdCurve:
     """The cells of one or more one-vs-rest problems at every threshold (see the module docstring).
@@ -353,12 +344,12 @@ class ThresholdCurve:
     """
 
     labels: tuple
-    _thresholds: np.ndarray = attrs.field(converter=_frozen, repr=False)
-    _tp: np.ndarray = attrs.field(converter=_frozen, repr=False)
-    _fp: np.ndarray = attrs.field(converter=_frozen, repr=False)
-    _offsets: np.ndarray = attrs.field(converter=_frozen, repr=False)
-    positives: np.ndarray = attrs.field(converter=_frozen, repr=False)
-    negatives: np.ndarray = attrs.field(converter=_frozen, repr=False)
+    _thresholds: np.ndarray = attrs.field(converter=read_only, repr=False)
+    _tp: np.ndarray = attrs.field(converter=read_only, repr=False)
+    _fp: np.ndarray = attrs.field(converter=read_only, repr=False)
+    _offsets: np.ndarray = attrs.field(converter=read_only, repr=False)
+    positives: np.ndarray = attrs.field(converter=read_only, repr=False)
+    negatives: np.ndarray = attrs.field(converter=read_only, repr=False)
     binned: bool = False
     negative_label: Any = attrs.field(default=None, repr=False)
 
@@ -585,8 +576,8 @@ class ThresholdCurve:
         """
         m = len(self.labels)
         try:
-            chosen = np.broadcast_to(np.asarray(threshold, dtype=np.float64), (m,))
-        except (TypeError, ValueError) as error:
+            chosen = np.broadcast_to(check_numbers("threshold", threshold), (m,))
+        except ValueError as error:
             raise InvalidArgumentError(f"'threshold' must be a number or one number per class ({m}), got {show(threshold)}") from error
         if np.isnan(chosen).any():
             raise InvalidArgumentError(f"'threshold' must not be NaN, got {show(threshold)}")
@@ -882,7 +873,7 @@ class ThresholdCells(CellsResult):
 
     labels: tuple
     class_cells: Cells = attrs.field(repr=False)
-    thresholds: np.ndarray = attrs.field(repr=False)
+    thresholds: np.ndarray = attrs.field(repr=False, converter=read_only)
     n_samples: Any = 0
     negative_label: Any = attrs.field(default=None, repr=False)
 

@@ -342,10 +342,13 @@ class Evaluation(SettingConstructors, CellsResult):
             confusion_labels = serialization.label_list(document, "confusion_labels")
             confusion = serialization.read_pairs(confusion, "confusion", size=len(confusion_labels))
         rejected = serialization.field(document, "n_rejected")
+        class_cells = serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(labels))
+        sample_cells = serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells")
+        _check_agreement(setting, labels, class_cells, sample_cells, confusion, confusion_labels)
         return cls(
             labels,
-            serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(labels)),
-            serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells"),
+            class_cells,
+            sample_cells,
             setting,
             confusion,
             confusion_labels,
@@ -359,3 +362,29 @@ class Evaluation(SettingConstructors, CellsResult):
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"
+
+
+def _check_agreement(
+    setting: str, labels: tuple, class_cells: Cells, sample_cells: Cells, confusion: PairCounts | None, confusion_labels: tuple | None
+) -> None:
+    """Refuse a document whose parts describe different results: the micro cells ``σ1`` summed
+    over classes and over samples must agree, and a confusion table (single-label and ordinal
+    data only) must give the per-class cells stored beside it."""
+    parts = [("class_cells", "sample_cells", class_cells.total(), sample_cells.total())]
+    if confusion is not None:
+        assert confusion_labels is not None  # read together
+        if setting == "single-label" and confusion_labels[: len(labels)] == labels and len(confusion_labels) - len(labels) in (0, 1):
+            parts.append(("confusion", "class_cells", confusion.class_cells(len(labels)), class_cells))
+        elif setting == "ordinal" and len(confusion_labels) == len(labels) + 1:
+            parts.append(("confusion", "class_cells", confusion.ordinal_cells(), class_cells))
+        else:
+            raise serialization.FormatError(
+                f"field 'confusion' cannot go with {setting} cells over the labels {show(list(labels))} "
+                f"(confusion_labels {show(list(confusion_labels))})"
+            )
+    for first, second, expected, stored in parts:
+        for name, a, b in zip(("tp", "fp", "fn", "tn"), expected.rows(), stored.rows()):
+            a, b = np.asarray(a), np.asarray(b)
+            exact = a.dtype.kind in "iu" and b.dtype.kind in "iu"  # counts: equal; weighted or soft: up to rounding
+            if not (np.array_equal(a, b) if exact else np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-9, atol=1e-9)):
+                raise serialization.FormatError(f"fields {first!r} and {second!r} disagree: {name} {show(a)} against {show(b)}")

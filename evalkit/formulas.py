@@ -38,7 +38,7 @@ import attrs
 import numpy as np
 
 from evalkit._validation import show
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError
+from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError, UnknownMetricError
 
 __all__ = [
     "COUNT_NAMES",
@@ -125,8 +125,27 @@ class Measure:
     parameters: tuple[str, ...] = ()
 
     def __call__(self, *, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
-        """Evaluate the measure on counts given by keyword."""
-        return self.function(tp=tp, fp=fp, fn=fn, tn=tn, **parameters)
+        """Evaluate the measure on counts given by keyword: one number per entry of the counts.
+
+        Raises:
+            InvalidTypeError: the function returned something that is not numbers.
+            InputShapeError: it returned another shape than the counts'.
+        """
+        values = self.function(tp=tp, fp=fp, fn=fn, tn=tn, **parameters)
+        shape = np.shape(tp)
+        if type(values) is np.ndarray and values.dtype.kind == "f" and values.shape == shape:
+            return values  # the usual result: nothing more to check
+        if type(values) is float and shape == ():
+            return values
+        return self._checked(values, np.broadcast_shapes(shape, np.shape(fp), np.shape(fn), np.shape(tn)))
+
+    def _checked(self, values: Any, shape: tuple[int, ...]) -> Any:
+        result = np.asarray(values)
+        if result.dtype.kind not in "biuf":
+            raise InvalidTypeError(f"measure {self.name!r} must return numbers, got {show(values)}")
+        if result.shape != shape:
+            raise InputShapeError(f"measure {self.name!r} must return one value per entry (shape {shape}), got shape {result.shape}: {show(values)}")
+        return float(result) if result.ndim == 0 else result.astype(np.float64, copy=False)
 
     @property
     def decomposable(self) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import check_label, check_same_kind, describe, sorted_labels
+from evalkit._labels import check_label, check_one_label, check_same_kind, describe, sorted_labels
 from evalkit._validation import show
 from evalkit.cells import unique_sorted
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownLabelError
@@ -75,7 +75,7 @@ class Hierarchy:
                    for child, parent in parents.items()}  # fmt: skip
         names = set(checked) | {parent for parent in checked.values() if parent is not None}
         if root is not None:
-            names.discard(check_label("root", root))
+            names.discard(check_one_label("root", root))
         check_same_kind(("parents", name) for name in names)
         nodes = sorted_labels(list(names), "parents")
         pointers, codes = _ancestor_table(checked, nodes, root)

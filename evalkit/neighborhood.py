@@ -40,7 +40,7 @@ import numpy as np
 
 from evalkit import serialization
 from evalkit._labels import check_label_list, describe
-from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit._validation import check_choice, check_sample_weight, read_only, show
 from evalkit.averaging import mean_of_ratios, ratio
 from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.counting import encode_label_set_family
@@ -137,8 +137,8 @@ class Covering:
 
     universe: Sequence = attrs.field()
     labels: tuple = attrs.field()
-    _dense: np.ndarray | None = attrs.field(repr=False)
-    _keys: np.ndarray | None = attrs.field(repr=False)
+    _dense: np.ndarray | None = attrs.field(repr=False, converter=attrs.converters.optional(read_only))
+    _keys: np.ndarray | None = attrs.field(repr=False, converter=attrs.converters.optional(read_only))
     _memo: dict = attrs.field(init=False, factory=dict, repr=False)  # derived data, found when first needed
 
     def __init__(self, universe: Iterable[Hashable], blocks: Sequence[Iterable[Hashable]], labels: Sequence[Hashable] | None = None):

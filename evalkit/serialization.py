@@ -9,6 +9,10 @@ naming the field, before any large array is allocated.
 
 Labels must be JSON scalars (strings, numbers, booleans) to be written.
 
+What one document may hold is bounded by ``Limits`` (its length, the labels and the entries
+it declares), checked before anything large is allocated; ``limits(...)`` raises them for a
+block of code.
+
 Examples:
     >>> from evalkit import ConfusionMatrix
     >>> cm = ConfusionMatrix.from_array([[5, 1], [2, 7]], ["cat", "dog"])
@@ -24,27 +28,78 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal, overload
 
+import attrs
 import numpy as np
 
 from evalkit._labels import check_label_list
 from evalkit._validation import show
 from evalkit.cells import COUNT_NAMES, Cells
 from evalkit.counting import PairCounts
-from evalkit.exceptions import EvalkitError, FormatError
+from evalkit.exceptions import EvalkitError, FormatError, InvalidArgumentError
 
-__all__ = ["FORMAT_VERSION", "MAX_ENTRIES", "MAX_LABELS", "dumps", "loads"]
+__all__ = ["FORMAT_VERSION", "Limits", "current_limits", "dumps", "limits", "loads"]
 
 FORMAT_VERSION = 1
 """The version written into every file; files of other versions are refused."""
 
-MAX_LABELS = 1 << 16
-"""The most labels (or blocks) a file may declare."""
 
-MAX_ENTRIES = 1 << 28
-"""The most entries (samples, cells) any array of a file may declare."""
+@attrs.frozen
+class Limits:
+    """What one JSON document may hold; beyond it ``from_json`` raises ``FormatError`` before
+    allocating anything large.
+
+    Attributes:
+        max_bytes: the length of the text (64 MiB: parsing JSON costs about ten times its
+            length in memory).
+        max_labels: the labels (classes, blocks) a document may declare (65,536).
+        max_entries: the entries any array may declare: samples, elements of a covering,
+            cells of a confusion matrix (``2**24``, so at most 4,096 labels in a dense matrix).
+
+    Examples:
+        >>> Limits().max_labels
+        65536
+    """
+
+    max_bytes: int = 1 << 26
+    max_labels: int = 1 << 16
+    max_entries: int = 1 << 24
+
+
+_LIMITS: ContextVar[Limits] = ContextVar("evalkit_json_limits", default=Limits())  # noqa: B039 (Limits is frozen)
+
+
+def current_limits() -> Limits:
+    """The limits in force (the defaults of ``Limits`` unless ``limits`` changed them)."""
+    return _LIMITS.get()
+
+
+@contextmanager
+def limits(**changes: int) -> Iterator[Limits]:
+    """Other limits for the documents read in a ``with`` block (this thread or task only).
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> with limits(max_entries=1 << 26):
+        ...     cm = ConfusionMatrix.from_json(ConfusionMatrix.from_array([[1]], ["a"]).to_json())
+        >>> current_limits().max_entries == 1 << 24
+        True
+    """
+    unknown = sorted(set(changes) - {field.name for field in attrs.fields(Limits)})
+    if unknown:
+        raise InvalidArgumentError(f"unknown limits {show(unknown)}; the limits are max_bytes, max_labels, max_entries")
+    for name, value in changes.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidArgumentError(f"{name!r} must be a positive integer, got {show(value)}")
+    token = _LIMITS.set(attrs.evolve(_LIMITS.get(), **changes))
+    try:
+        yield _LIMITS.get()
+    finally:
+        _LIMITS.reset(token)
 
 
 def _reject_constant(name: str) -> Any:
@@ -60,12 +115,27 @@ def dumps(kind: str, payload: dict[str, Any]) -> str:
         raise FormatError(f"cannot write {kind} as JSON: {error} (labels must be strings, numbers or booleans)") from None
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise FormatError(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return document
+
+
 def loads(text: str | bytes, kind: str) -> dict[str, Any]:
-    """Parse and check the envelope of a file that must hold an object of type ``kind``."""
+    """Parse and check the envelope of a file that must hold an object of type ``kind``:
+    no longer than ``max_bytes``, no key twice in an object, this format version."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise FormatError(f"expected JSON text, got {show(text)}")
+    max_bytes = current_limits().max_bytes
+    if len(text) > max_bytes:
+        raise FormatError(f"the document has {len(text):,} characters, more than the {max_bytes:,} allowed (serialization.limits(max_bytes=...) raises it)")
     try:
-        document = json.loads(text, parse_constant=_reject_constant)
+        document = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except FormatError:
         raise
     except (ValueError, RecursionError) as error:
@@ -75,6 +145,8 @@ def loads(text: str | bytes, kind: str) -> dict[str, Any]:
     if document.get("evalkit") != kind:
         raise FormatError(f"expected an evalkit {kind} file, got 'evalkit': {show(document.get('evalkit'))}")
     version = document.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        raise FormatError(f"format version {version} was written by a newer evalkit; this one reads version {FORMAT_VERSION}")
     if version != FORMAT_VERSION or isinstance(version, bool):
         raise FormatError(f"unsupported format version {show(version)} (this evalkit reads version {FORMAT_VERSION})")
     return document
@@ -92,20 +164,21 @@ def field(document: dict[str, Any], name: str) -> Any:
 
 
 @overload
-def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: Literal[False] = False) -> int: ...
+def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int | None = None, optional: Literal[False] = False) -> int: ...
 
 
 @overload
-def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: bool) -> int | None: ...
+def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int | None = None, optional: bool) -> int | None: ...
 
 
-def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int = MAX_ENTRIES, optional: bool = False) -> int | None:
-    """An integer field in ``low .. high``."""
+def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int | None = None, optional: bool = False) -> int | None:
+    """An integer field in ``low .. high`` (``high`` by default the ``max_entries`` limit)."""
     value = document.get(name) if optional else field(document, name)
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise FormatError(f"field {name!r} must be an integer, got {show(value)}")
+    high = current_limits().max_entries if high is None else high
     if not low <= value <= high:
         raise FormatError(f"field {name!r} must be in {low}..{high}, got {value}")
     return value
@@ -125,8 +198,9 @@ def label_list(document: dict[str, Any], name: str, *, size: int | None = None) 
     values = field(document, name)
     if not isinstance(values, list):
         raise FormatError(f"field {name!r} must be a list of labels, got {show(values)}")
-    if len(values) > MAX_LABELS:
-        raise FormatError(f"field {name!r} has {len(values)} labels, more than the {MAX_LABELS} allowed")
+    max_labels = current_limits().max_labels
+    if len(values) > max_labels:
+        raise FormatError(f"field {name!r} has {len(values):,} labels, more than the {max_labels:,} allowed")
     for value in values:
         if isinstance(value, (list, dict)) or value is None:
             raise FormatError(f"field {name!r} must hold strings, numbers or booleans, got {show(value)}")
@@ -165,8 +239,9 @@ def array(value: Any, name: str, *, length: int | None, integral: bool | None = 
 def matrix(value: Any, name: str, *, rows: int, columns: int) -> np.ndarray:
     """A list of ``rows`` lists of ``columns`` non-negative counts: int64 when every count is
     an integer, float64 (weighted counts) otherwise."""
-    if rows * columns > MAX_ENTRIES:
-        raise FormatError(f"field {name!r} would need {rows * columns} cells, more than the {MAX_ENTRIES} allowed")
+    max_entries = current_limits().max_entries
+    if rows * columns > max_entries:
+        raise FormatError(f"field {name!r} would need {rows * columns:,} cells, more than the {max_entries:,} allowed")
     if not isinstance(value, list) or len(value) != rows:
         raise FormatError(f"field {name!r} must be a list of {rows} rows, got {show(value)}")
     if not rows:
@@ -195,8 +270,9 @@ def read_cells(value: Any, name: str, *, rows: int | None = None) -> Cells:
         raise FormatError(f"field {name!r} has unknown entries {show(unknown)}")
     first = field(value, "tp")
     length = rows if rows is not None else len(first) if isinstance(first, list) else 0
-    if length > MAX_ENTRIES:
-        raise FormatError(f"field '{name}.tp' has {length} entries, more than the {MAX_ENTRIES} allowed")
+    max_entries = current_limits().max_entries
+    if length > max_entries:
+        raise FormatError(f"field '{name}.tp' has {length:,} entries, more than the {max_entries:,} allowed")
     cells = [array(field(value, key), f"{name}.{key}", length=length, integral=None) for key in COUNT_NAMES]
     index = value.get("index")
     if index is not None:

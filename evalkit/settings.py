@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evalkit._exact import weighted_bincount, weighted_sum
-from evalkit._labels import check_label, check_label_list
-from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit._exact import weighted_sum
+from evalkit._labels import check_booleans_apart, check_label_list, check_one_label
+from evalkit._validation import check_choice, check_numbers, check_sample_weight, show
 from evalkit.cells import (
     Cells,
     block_rows,
@@ -117,9 +117,10 @@ class SettingConstructors:
             actual, predicted, known, weight = encode(y_true, y_pred, labels, sample_weight=sample_weight)
             confusion_labels = known
         else:
-            none = check_label("none", none)
+            none = check_one_label("none", none)
             fixed = None if labels is None else (*check_label_list(labels), none)
             actual, predicted, found, weight = encode(y_true, y_pred, fixed, sample_weight=sample_weight)
+            check_booleans_apart([("none", none), *(("y_true/y_pred", label) for label in found)])  # none=True is not the class 1
             known = tuple(label for label in found if label != none)
             if none in found:  # move none to the last code, m
                 position = found.index(none)
@@ -134,13 +135,9 @@ class SettingConstructors:
             n_rejected = int(dropped.sum()) if weight is None else weighted_sum(weight[dropped], None)
             actual, predicted = actual[kept], predicted[kept]
             weight = None if weight is None else weight[kept]
-        right = actual == predicted
-        tp = weighted_bincount(actual[right], None if weight is None else weight[right], size)[:m]
-        total = len(actual) if weight is None else weighted_sum(weight, None)
-        class_cells = Cells.from_sums(tp, weighted_bincount(actual, weight, size)[:m], weighted_bincount(predicted, weight, size)[:m], total)
         sample_cells = Cells(*one_hot_sample_cells(m).rows(), weight=weight, index=_sample_kinds(actual, predicted, m))
         confusion = PairCounts.from_codes(actual, predicted, size, weight)
-        return cls(known, class_cells, sample_cells, "single-label", confusion, confusion_labels, n_rejected)
+        return cls(known, confusion.class_cells(m), sample_cells, "single-label", confusion, confusion_labels, n_rejected)
 
     @classmethod
     def from_label_sets(
@@ -328,11 +325,7 @@ class SettingConstructors:
         actual, predicted, _, weight = encode(y_true, y_pred, ordered, sample_weight=sample_weight)
         m = len(ordered)
         confusion = PairCounts.from_codes(actual, predicted, m, weight)
-        counts = confusion.dense()
-        above = counts[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]  # above[i, j] = Σ_{a>=i, b>=j}
-        thresholds = np.arange(1, m)
-        total = len(actual) if weight is None else weighted_sum(weight, None)
-        class_cells = Cells.from_sums(above[thresholds, thresholds], above[thresholds, 0], above[0, thresholds], total)
+        class_cells = confusion.ordinal_cells()
         low, high = np.minimum(actual, predicted), np.maximum(actual, predicted)
         sample_cells = Cells(low, np.maximum(predicted - actual, 0), np.maximum(actual - predicted, 0), m - 1 - high, weight=weight)
         names = tuple(f"> {level}" for level in ordered[:-1])
@@ -379,7 +372,13 @@ class SettingConstructors:
 
 def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
     """A 2-D numeric array (never copied when it already is one) of the expected shape."""
-    array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if isinstance(values, (set, frozenset, dict)):
+        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of rows (one per sample), got a {type(values).__name__}")
+    try:
+        array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    except ValueError:  # numpy's "inhomogeneous shape"
+        lengths = sorted({len(row) for row in values if hasattr(row, "__len__")})
+        raise InputShapeError(f"{argument!r} has rows of different lengths {lengths[:5]}: every sample needs one value per label") from None
     if array.ndim != 2:
         raise InputShapeError(f"{argument!r} must be a 2-D array (samples x labels), got shape {array.shape}")
     if array.dtype.kind not in "biuf":
@@ -463,7 +462,7 @@ def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarra
             return chosen
 
         return top
-    cut = np.asarray(0.5 if threshold is None else threshold, dtype=np.float64)
+    cut = check_numbers("threshold", 0.5 if threshold is None else threshold)
     if cut.shape not in ((), (m,)) or not np.isfinite(cut).all():
         raise InvalidArgumentError(f"'threshold' must be a finite number or one per label ({m}), got {show(threshold)}")
     return lambda block: finite(block) >= cut

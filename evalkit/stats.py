@@ -55,6 +55,24 @@ class LazySummaries(Mapping[str, Summary]):
         return {name: self._cache[name] for name in self._names}
 
 
+def _consistent(summary: Summary, name: str) -> Summary:
+    """A summary read from a document, refused when its numbers cannot come from one set of
+    values: ``min <= mean <= max`` and ``0 <= std <= (max - min) / 2`` (population std), all
+    four undefined together."""
+    mean, std, low, high = summary.mean, summary.std, summary.min, summary.max
+    undefined = [math.isnan(value) for value in (mean, std, low, high)]
+    if any(undefined):
+        if not all(undefined):
+            raise serialization.FormatError(f"field {name!r}: mean, std, min and max are undefined (null) together, got {summary.to_dict()}")
+        return summary
+    slack = 1e-9 * max(1.0, abs(low), abs(high))  # the rounding of a mean of n floats
+    if not (low - slack <= mean <= high + slack and 0 <= std <= (high - low) / 2 + slack):
+        raise serialization.FormatError(
+            f"field {name!r} cannot summarize any values: it needs min <= mean <= max and 0 <= std <= (max - min) / 2, got {summary.to_dict()}"
+        )
+    return summary
+
+
 def _summaries(value: Mapping[str, Summary]) -> Mapping[str, Summary]:
     return value if isinstance(value, LazySummaries) else dict(value)
 
@@ -183,7 +201,7 @@ class Stats:
             n = serialization.integer(summary, "n")
             n_defined = serialization.integer(summary, "n_defined", high=n)
             mean, std, low, high = floats
-            read[name] = Summary(mean, std, low, high, n_defined, n)
+            read[name] = _consistent(Summary(mean, std, low, high, n_defined, n), f"summaries.{name}")
         try:
             return cls(read, serialization.field(document, "undefined"))
         except EvalkitError as error:

@@ -87,7 +87,7 @@ CM = ConfusionMatrix.from_array([[5, 1], [2, 7]], ["cat", "dog"]).to_json()
         ("not json", "not valid JSON"),
         ("[1, 2]", "is a JSON object"),
         (corrupt(CM, evalkit="Stats"), "expected an evalkit ConfusionMatrix file"),
-        (corrupt(CM, version=2), "unsupported format version 2"),
+        (corrupt(CM, version=2), "format version 2 was written by a newer evalkit"),
         (corrupt(CM, version="1"), "unsupported format version"),
         (corrupt(CM, counts=[[5, -1], [2, 7]]), "finite values >= 0"),
         (corrupt(CM, counts=[[5, "1"], [2, 7]]), "must hold numbers"),
