@@ -141,6 +141,24 @@ def check_same_kind(labels: Iterable[tuple[str, object]]) -> None:
         )
 
 
+def same_labels(first: Sequence[object] | None, second: Sequence[object] | None) -> bool:
+    """The same labels in the same order, ``True`` never the same as ``1`` (nor ``"1"`` as ``1``).
+
+    Examples:
+        >>> (False, True) == (0, 1), same_labels((False, True), (0, 1)), same_labels((0, 1), (0.0, 1.0))
+        (True, False, True)
+    """
+    if first is None or second is None:
+        return first is second
+    return len(first) == len(second) and all(a == b and kind(a) == kind(b) for a, b in zip(first, second))
+
+
+def check_same_family(first: Iterable[object], second: Iterable[object], names: tuple[str, str]) -> None:
+    """Raise if two label lists about to be joined hold different kinds (``1`` and ``"1"``,
+    or ``True`` and ``1``, which a union would silently merge)."""
+    check_same_kind([*((names[0], label) for label in first), *((names[1], label) for label in second)])
+
+
 def check_booleans_apart(labels: Iterable[tuple[str, object]]) -> None:
     """Raise if the (argument, label) pairs put booleans next to other labels: ``True == 1``,
     so a fixed label list of one and data of the other would silently merge classes."""

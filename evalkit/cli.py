@@ -26,6 +26,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from evalkit import __version__
@@ -69,17 +70,17 @@ def _parser() -> argparse.ArgumentParser:
                                  description="Per-class report of a prediction file; no file: the bundled example.")  # fmt: skip
     _input_options(report, "actual", "predicted")
     report.add_argument("--multi-label", action="store_true", help="values are label sets split by --separator")
-    report.add_argument("--separator", default="|", help="label-set separator (default '|')")
-    report.add_argument("--score", metavar="COLUMN", help="a score column: predict --positive when score >= --threshold")
-    report.add_argument("--threshold", type=float, default=0.5, help="score threshold in [0, 1] (default 0.5)")
-    report.add_argument("--positive", default="1", help="label predicted at or above the threshold (default '1')")
-    report.add_argument("--negative", default="0", help="label predicted below the threshold (default '0')")
+    report.add_argument("--separator", help="label-set separator of --multi-label (default '|')")
+    report.add_argument("--score", metavar="COLUMN", help="a score column (instead of --predicted): predict --positive when score >= --threshold")
+    report.add_argument("--threshold", type=float, help="score threshold of --score, in [0, 1] (default 0.5)")
+    report.add_argument("--positive", help="label --score predicts at or above the threshold (default '1')")
+    report.add_argument("--negative", help="label --score predicts below the threshold (default '0')")
     report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
     report.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
     report.add_argument("--undefined", choices=UNDEFINED_POLICIES, default="exclude",
                         help="undefined (0/0) values in averages: left out (exclude, the default), counted as 0 or 1, or nan")  # fmt: skip
     report.add_argument("--ci", action="store_true", help="add bootstrap (BCa) confidence intervals of the averages and the summary")
-    report.add_argument("--ci-level", type=float, default=0.95, metavar="LEVEL", help="the confidence level of --ci (default 0.95)")
+    report.add_argument("--ci-level", type=float, metavar="LEVEL", help="the confidence level of --ci (default 0.95)")
     report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
     report.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (with --score: ROC and precision-recall curves)")
 
@@ -100,12 +101,22 @@ def _where(files: Sequence[str], role: str, line: int) -> str:
     return f"{path}:{line}"
 
 
+MISSING_TEXTS = frozenset({"<NA>", "NaN", "nan", "NaT"})
+"""How pandas writes a missing value as text (``str(pd.NA)``, ``str(float("nan"))``,
+``str(pd.NaT)``): never read as a label. (An empty field is refused too; ``NA`` and ``None``
+stay labels: they name real classes.)"""
+
+
 def _text(value: Any, at: str) -> str:
     if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
         raise InputFileError(f"{at}: expected one label, got {json.dumps(value)}")
     text = str(value).strip()
     if not text:
         raise InputFileError(f"{at}: empty label")
+    if text in MISSING_TEXTS:
+        raise InputFileError(f"{at}: {text!r} is a missing value as pandas writes it, not a label: drop the row or name the class")
+    if "\n" in text or "\r" in text:
+        raise InputFileError(f"{at}: the label {text!r} holds a line break")
     return text
 
 
@@ -114,7 +125,7 @@ def _set(value: Any, separator: str, at: str) -> frozenset:
         return frozenset(_text(item, at) for item in value)
     if value is None or isinstance(value, (bool, dict)):
         raise InputFileError(f"{at}: expected a label set, got {json.dumps(value)}")
-    return frozenset(part.strip() for part in str(value).split(separator) if part.strip())
+    return frozenset(_text(part, at) for part in str(value).split(separator) if part.strip())
 
 
 def _score(value: Any, at: str) -> float:
@@ -238,8 +249,6 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     labels = _labels(arguments.labels)
     known = None if labels is None else frozenset(labels)
     if arguments.score is not None:
-        if not 0.0 <= arguments.threshold <= 1.0:
-            raise InvalidArgumentError(f"--threshold must be in [0, 1], got {arguments.threshold:g}")
         arguments.predicted = arguments.score
     evaluation: Evaluation | None = None
     curve = None if arguments.score is None else CurveCounts(pos_label=arguments.positive)
@@ -368,8 +377,48 @@ def _emit(text: str, output: str | None, option: str = "--output") -> None:
         raise InvalidArgumentError(f"{option} {output}: cannot write the file: {error.strerror or error}") from None
 
 
+_REPORT_DEFAULTS = {"separator": "|", "threshold": 0.5, "positive": "1", "negative": "0", "ci_level": 0.95}
+"""Defaults of the report options that only apply with another option (given: checked first)."""
+
+
+def _check_combinations(arguments: argparse.Namespace) -> None:
+    """Options that contradict each other, or that would be silently ignored, refused; then the
+    defaults of those left out."""
+    if arguments.command == "report":
+        given = {name for name in _REPORT_DEFAULTS if getattr(arguments, name) is not None}
+        if arguments.score is not None and arguments.multi_label:
+            raise InvalidArgumentError("--score makes a binary prediction from one score per sample; it cannot go with --multi-label")
+        if arguments.score is not None and arguments.predicted is not None:
+            raise InvalidArgumentError("--score COLUMN takes the place of the predicted column: give --score or --predicted, not both")
+        needs = {"threshold": ("--score", arguments.score), "positive": ("--score", arguments.score), "negative": ("--score", arguments.score),
+                 "separator": ("--multi-label", arguments.multi_label or None), "ci_level": ("--ci", arguments.ci or None)}  # fmt: skip
+        for name in sorted(given):
+            option, present = needs[name]
+            if present is None:
+                raise InvalidArgumentError(f"--{name.replace('_', '-')} applies with {option} only, which is not given")
+        for name, default in _REPORT_DEFAULTS.items():
+            if getattr(arguments, name) is None:
+                setattr(arguments, name, default)
+        if arguments.score is not None and arguments.positive == arguments.negative:
+            raise InvalidArgumentError(f"--positive and --negative must differ, both are {arguments.positive!r}")
+    files = list(arguments.files)
+    if arguments.delimiter is not None and (len(files) == 2 or any(Path(f).suffix.lower() in (".jsonl", ".ndjson") for f in files)):
+        raise InvalidArgumentError("--delimiter applies to CSV and TSV tables only, not to JSON Lines or one-column files")
+    written = [(option, path) for option, path in (("--output", arguments.output), ("--html", getattr(arguments, "html", None)),
+                                                   ("--plot", getattr(arguments, "plot", None))) if path]  # fmt: skip
+    for k, (option, path) in enumerate(written):
+        for other, other_path in written[k + 1 :]:
+            if os.path.abspath(path) == os.path.abspath(other_path):
+                raise InvalidArgumentError(f"{option} and {other} name the same file {path!r}: one would overwrite the other")
+    read = {os.path.abspath(f) for f in files}
+    for option, path in written:
+        if os.path.abspath(path) in read:
+            raise InvalidArgumentError(f"{option} {path!r} is an input file: writing it would destroy the data")
+
+
 def _check_options(arguments: argparse.Namespace) -> None:
     """Option values argparse cannot check, refused in one line before anything is read."""
+    _check_combinations(arguments)
     if getattr(arguments, "digits", 0) < 0 or getattr(arguments, "digits", 0) > 15:
         raise InvalidArgumentError(f"--digits must be in 0..15, got {arguments.digits}")
     if arguments.batch_size < 1:

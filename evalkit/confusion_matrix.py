@@ -10,7 +10,7 @@ import numpy as np
 
 from evalkit import formulas, serialization
 from evalkit._exact import check_count_total, weighted_sum
-from evalkit._labels import check_label_list, describe
+from evalkit._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.averaging import CellsResult
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
@@ -272,6 +272,7 @@ class ConfusionMatrix(CellsResult):
         checked = check_label_list(labels)
         self.check_size(len(checked))
         own, own_labels = self._snapshot()
+        check_same_family(checked, own_labels, ("labels", "this matrix"))
         index = {label: position for position, label in enumerate(checked)}
         missing = [label for label in own_labels if label not in index]
         if missing:
@@ -305,7 +306,7 @@ class ConfusionMatrix(CellsResult):
         return self
 
     def _check_same_labels(self, labels: tuple) -> None:
-        if self._labels != labels:
+        if not same_labels(self._labels, labels):
             raise LabelMismatchError(
                 f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(labels))}"
             )
@@ -387,7 +388,7 @@ class ConfusionMatrix(CellsResult):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        return self._labels == other._labels and np.array_equal(self._counts, other._counts)
+        return same_labels(self._labels, other._labels) and np.array_equal(self._counts, other._counts)
 
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)

@@ -578,10 +578,8 @@ def _hashed_positions(actual: list, predicted: list) -> _Observed:
             for sequence, offset in ((actual, 0), (predicted, n))
         ]
     except TypeError:
-        for argument, sequence in (("y_true", actual), ("y_pred", predicted)):
-            for label in sequence:
-                check_label(argument, label)  # raises on the first unhashable label
-        raise  # pragma: no cover - check_label always raises first
+        _raise_at_first_invalid((("y_true", actual), ("y_pred", predicted)))  # the first unhashable label
+        raise  # pragma: no cover - the search above raises
     positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
     table = np.zeros(2 * n, dtype=np.intp)
     table[positions] = np.arange(len(positions))
@@ -641,6 +639,18 @@ def _string_hash(array: np.ndarray) -> np.ndarray | None:
     return hashed
 
 
+def _raise_at_first_invalid(inputs: tuple[tuple[str, Any], ...]) -> None:
+    """The error of the first value that cannot be a label (None, NaN, a missing value, an
+    unhashable value), with its position: the data are searched again, which only an error
+    pays for."""
+    for argument, sequence in inputs:
+        for position, value in enumerate(sequence):
+            try:
+                check_label(argument, value)
+            except (InvalidLabelError, InvalidTypeError, InputShapeError) as error:
+                raise type(error)(f"{error} (first at position {position})") from None
+
+
 def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, Any], ...]) -> tuple[np.ndarray, tuple]:
     """A table from positions to final codes (sorted labels, or ``fixed``), and the labels.
 
@@ -655,7 +665,11 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
     else:
         in_actual = observed.in_actual()
         arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
-        observed_labels = [check_label(argument, value) for argument, value in zip(arguments, values)]
+        try:
+            observed_labels = [check_label(argument, value) for argument, value in zip(arguments, values)]
+        except InvalidLabelError:
+            _raise_at_first_invalid(inputs)
+            raise  # pragma: no cover - the search above raises
         check_same_kind(zip(arguments, observed_labels))
         observed_labels = unify_numbers(observed_labels, [(argument, x.tolist() if isinstance(x, np.ndarray) else x) for argument, x in inputs])
     if fixed is None:

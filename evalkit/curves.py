@@ -46,7 +46,7 @@ import attrs
 import numpy as np
 
 from evalkit._exact import weighted_bincount, weighted_sum
-from evalkit._labels import check_one_label, label_position
+from evalkit._labels import check_one_label, label_position, same_labels
 from evalkit._validation import check_choice, check_numbers, check_sample_weight, read_only, show
 from evalkit.averaging import (
     Averaged,
@@ -834,7 +834,7 @@ class ThresholdCurve:
         """
         if not isinstance(other, ThresholdCurve):
             raise InvalidTypeError(f"can only merge a ThresholdCurve, got {show(other)}")
-        if self.labels != other.labels:
+        if not same_labels(self.labels, other.labels):
             raise LabelMismatchError(f"cannot merge curves of different classes: {show(list(self.labels))} and {show(list(other.labels))}")
         if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
             raise LabelMismatchError("cannot merge a binned curve with an exact one, or binned curves with different thresholds")

@@ -21,6 +21,7 @@ exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from evalkit._labels import sorted_labels
+from evalkit._labels import check_same_kind, same_labels, sorted_labels
 from evalkit._validation import show
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.curves import ThresholdCurve
@@ -55,6 +56,31 @@ def _to_list(partition: Any) -> list:
     return partition.tolist() if hasattr(partition, "tolist") else list(partition)
 
 
+def _check_not_converted(values: Any, argument: str) -> None:
+    """Refuse a column that Dask turned from Python objects (ints, lists, mixed values) into
+    strings when the DataFrame was made from pandas (``dataframe.convert-string``, on by
+    default): its labels are no longer the user's. Best effort: a Dask without these
+    internals skips the check."""
+    try:
+        nodes = [node for node in values.expr.walk() if type(node).__name__ == "FromPandas" and node.operand("pyarrow_strings_enabled")]
+        if not nodes:
+            return
+        import pandas as pd
+
+        frame = nodes[0].operand("frame")._data
+        column = frame[values.name] if isinstance(frame, pd.DataFrame) else frame
+        if column.dtype != object:
+            return
+        kind = pd.api.types.infer_dtype(column, skipna=True)
+    except (AttributeError, KeyError, TypeError, ValueError, ImportError):
+        return
+    if kind not in ("string", "empty"):
+        raise InvalidTypeError(
+            f"{argument!r}: Dask turned the column {values.name!r} of Python objects ({kind}) into strings, so 1 became '1' "
+            "and a list its text; make the DataFrame under dask.config.set({'dataframe.convert-string': False})"
+        )
+
+
 def _vector_partitions(values: Any, argument: str, convert: Callable[[Any], Any] = _to_numpy) -> list:
     """Delayed per-partition values of a 1-D Dask array or a Dask DataFrame column."""
     if isinstance(values, da.Array):
@@ -62,6 +88,7 @@ def _vector_partitions(values: Any, argument: str, convert: Callable[[Any], Any]
             raise InputShapeError(f"{argument!r} must be a 1-D Dask array, got shape {values.shape}")
         return [dask.delayed(convert)(block) for block in values.to_delayed().ravel()]
     if _is_series(values):
+        _check_not_converted(values, argument)
         return [dask.delayed(convert)(partition) for partition in values.to_delayed()]
     raise InvalidTypeError(f"{argument!r} must be a Dask array or a Dask DataFrame column, got {show(values)}")
 
@@ -121,8 +148,9 @@ def _sum_matrices(*matrices: ConfusionMatrix | None) -> ConfusionMatrix | None:
     if not present:
         return None
     labels = present[0].labels
-    if any(matrix.labels != labels for matrix in present):
-        labels = tuple(sorted({label for matrix in present for label in matrix.labels}))
+    if any(not same_labels(matrix.labels, labels) for matrix in present):
+        check_same_kind(("a partition of y_true/y_pred", label) for matrix in present for label in matrix.labels)
+        labels = sorted_labels(list({label for matrix in present for label in matrix.labels}), "y_true/y_pred")
         present = [matrix.with_labels(labels) for matrix in present]
     total = present[0].copy()
     for matrix in present[1:]:
@@ -147,8 +175,19 @@ def _sum_evaluations(*evaluations: Evaluation) -> Evaluation:
     return total.compact()
 
 
+_COLLECTION_TEXT = re.compile(r"\[.*\]|\{.*\}|\(.*\)|set\(\)|frozenset\(.*\)", re.DOTALL)
+"""The text Python (and Dask's string conversion) makes of a list, set or tuple."""
+
+
 def _label_sets(values: list, separator: str | None) -> list:
     if separator is None:
+        for value in values:
+            if isinstance(value, str) and _COLLECTION_TEXT.fullmatch(value.strip()):
+                raise InvalidTypeError(
+                    f"a label-set column holds the text {value!r}, not a collection: Dask turns object columns into strings "
+                    "unless dask.config.set({'dataframe.convert-string': False}) is in force when the DataFrame is made; "
+                    "or pass separator= for separated strings"
+                )
         return [value if not isinstance(value, str) else {value} for value in values]
     return [{part.strip() for part in value.split(separator) if part.strip()} if isinstance(value, str) else value for value in values]
 

@@ -26,7 +26,7 @@ import attrs
 import numpy as np
 
 from evalkit import serialization
-from evalkit._labels import check_label_list, describe
+from evalkit._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit._validation import show
 from evalkit.averaging import CellsResult, per_entry
 from evalkit.cells import Cells
@@ -214,11 +214,12 @@ class Evaluation(SettingConstructors, CellsResult):
             raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
         if self.setting != other.setting:
             raise UnsupportedSettingError(f"cannot merge {self.setting} and {other.setting} evaluations")
-        if grow and self.labels != other.labels:
+        if grow and not same_labels(self.labels, other.labels):
+            check_same_family(self.labels, other.labels, ("this evaluation", "other"))
             known = set(self.labels)
             union = (*self.labels, *(label for label in other.labels if label not in known))
             return self.with_labels(union).merge(other.with_labels(union))
-        if self.labels != other.labels or self.confusion_labels != other.confusion_labels:
+        if not (same_labels(self.labels, other.labels) and same_labels(self.confusion_labels, other.confusion_labels)):
             first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels
             raise LabelMismatchError(f"cannot merge evaluations with different labels: {show(list(first))} and {show(list(second))}")
         confusion = None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion)
@@ -248,6 +249,7 @@ class Evaluation(SettingConstructors, CellsResult):
         if self.setting == "ordinal":
             raise UnsupportedSettingError("the levels of ordinal data are fixed: with_labels does not apply")
         checked = check_label_list(labels)
+        check_same_family(checked, self.labels, ("labels", "this evaluation"))
         index = {label: position for position, label in enumerate(checked)}
         missing = [label for label in self.labels if label not in index]
         if missing:

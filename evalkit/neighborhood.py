@@ -39,7 +39,7 @@ import attrs
 import numpy as np
 
 from evalkit import serialization
-from evalkit._labels import check_label_list, describe
+from evalkit._labels import check_label_list, describe, same_labels
 from evalkit._validation import check_choice, check_sample_weight, read_only, show
 from evalkit.averaging import mean_of_ratios, ratio
 from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
@@ -90,6 +90,13 @@ def _not_in(element: Any, index: dict) -> bool:
         return True
 
 
+def _nonempty(values: Sequence, message: str) -> None:
+    """A family has elements and blocks: an empty universe or no block at all is refused the
+    same way by every constructor (and by ``from_json``)."""
+    if len(values) == 0:
+        raise EmptyInputError(message)
+
+
 def _universe(universe: Any) -> tuple:
     if isinstance(universe, (str, bytes)):
         universe = tuple(universe)  # "abcdefg" is the paper's shorthand for seven one-letter elements
@@ -135,8 +142,8 @@ class Covering:
         (True, False, ['a', 'd'])
     """
 
-    universe: Sequence = attrs.field()
-    labels: tuple = attrs.field()
+    universe: Sequence = attrs.field(validator=lambda _, __, value: _nonempty(value, "'universe' is empty: a neighborhood system needs a non-empty universe"))
+    labels: tuple = attrs.field(validator=lambda _, __, value: _nonempty(value, "there are no blocks: a family of sets needs at least one block (label)"))
     _dense: np.ndarray | None = attrs.field(repr=False, converter=attrs.converters.optional(read_only))
     _keys: np.ndarray | None = attrs.field(repr=False, converter=attrs.converters.optional(read_only))
     _memo: dict = attrs.field(init=False, factory=dict, repr=False)  # derived data, found when first needed
@@ -451,7 +458,7 @@ class Covering:
             return NotImplemented
         return (
             _same_universe(self.universe, other.universe)
-            and self.labels == other.labels
+            and same_labels(self.labels, other.labels)
             and np.array_equal(self.to_indicators(), other.to_indicators())
         )
 
@@ -544,7 +551,7 @@ class NeighborhoodSystem:
         ideal = self.covering
         if not isinstance(result, Covering):
             raise InvalidTypeError(f"'result' must be a Covering, got {show(result)}")
-        if result.labels != ideal.labels:
+        if not same_labels(result.labels, ideal.labels):
             raise LabelMismatchError(f"the result's labels {show(list(result.labels))} differ from the ideal's {show(list(ideal.labels))}")
         if not _same_universe(result.universe, ideal.universe):
             if set(result.universe) != set(ideal.universe):

@@ -1,9 +1,14 @@
 """Reading prediction files in batches: CSV/TSV, JSON Lines, or two one-column files.
 
 Every problem ends in an ``InputFileError`` whose message names the
-file and the line: a missing column, a ragged row, an empty file, text that is not UTF-8,
-JSON that does not parse. Files are read row by row and handed on in batches, so memory is
-bounded by the batch, not by the file.
+file and the line: a missing column, a column named twice in the header, a ragged row, an
+empty file, text that is not UTF-8, JSON that does not parse, a key twice in one JSON object,
+a column whose JSON values are numbers in one row and strings in another (``1`` is not
+``"1"``). Lines end in ``\n`` or ``\r\n``: a carriage return anywhere else (old Mac line
+ends, a stray ``\r``) is an error, and so is a quoted CSV field that spans lines (a label
+cannot hold a line break) or that never ends (the message names the line where it started).
+Files are read row by row and handed on in batches, so memory is bounded by the batch, not
+by the file.
 
 Columns are chosen by name. Unless told otherwise the actual values come from the first of
 the columns ``actual, y_true, true, label, target, truth, ideal`` that exists, and the
@@ -13,6 +18,7 @@ predicted ones from ``predicted, y_pred, pred, prediction, output, result``.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -30,6 +36,15 @@ DEFAULT_COLUMNS = {
 """The column names tried, in order, for each role when none is given."""
 
 Batch = tuple[dict[str, list[Any]], list[int]]
+
+
+def _check_header(header: list[str], path: str) -> None:
+    """No column named twice: which one would be meant?"""
+    seen: dict[str, int] = {}
+    for position, name in enumerate(header, 1):
+        if name in seen:
+            raise InputFileError(f"{path}:1: the column {name!r} appears twice in the header (columns {seen[name]} and {position})")
+        seen[name] = position
 
 
 def _choose(header: list[str], role: str, wanted: str | None, path: str) -> int:
@@ -53,30 +68,52 @@ def _lines(path: str) -> Iterator[tuple[int, str]]:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise InputFileError(f"{path}:{number}: the text is not UTF-8") from None
-            yield number, line.rstrip("\r\n")
+            line = line[:-2] if line.endswith("\r\n") else line.rstrip("\n")
+            if "\r" in line:
+                raise InputFileError(
+                    f"{path}:{number}: a carriage return (\\r) inside the line: lines must end in \\n or \\r\\n "
+                    "(a file with old Mac line ends needs converting)"
+                )
+            yield number, line
 
 
 def _csv_rows(path: str, columns: dict[str, str | None], delimiter: str) -> Iterator[tuple[int, dict[str, str]]]:
-    lines = _lines(path)
-    reader = csv.reader((line for _, line in lines), delimiter=delimiter)
-    try:
-        header = next(reader, None)
-        if header is None:
-            raise InputFileError(f"{path}: the file is empty (no header row)")
-        header = [name.strip() for name in header]
-        if len(header) == 1:
-            _check_delimiter(header[0], delimiter, path)
-        positions = {role: _choose(header, role, wanted, path) for role, wanted in columns.items()}
-        empty = True
-        for row in reader:
-            if not row:
-                continue  # a blank line
-            if len(row) != len(header):
-                raise InputFileError(f"{path}:{reader.line_num}: expected {len(header)} fields, got {len(row)}")
-            empty = False
-            yield reader.line_num, {role: row[position] for role, position in positions.items()}
-    except csv.Error as error:
-        raise InputFileError(f"{path}:{reader.line_num}: {error}") from None
+    reader = csv.reader((line + "\n" for _, line in _lines(path)), delimiter=delimiter, strict=True)
+    start = 1  # the line the current row starts on
+
+    def rows() -> Iterator[list[str]]:
+        nonlocal start
+        while True:
+            start = reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                if reader.line_num > start or "unexpected end of data" in str(error):
+                    raise InputFileError(f"{path}:{start}: a quoted field that starts on this line never ends (unterminated quote)") from None
+                raise InputFileError(f"{path}:{start}: {error}") from None
+            if reader.line_num > start:
+                raise InputFileError(f"{path}:{start}: a quoted field spans lines {start} to {reader.line_num}: a label cannot hold a line break")
+            yield row
+
+    lines = rows()
+    header = next(lines, None)
+    if header is None:
+        raise InputFileError(f"{path}: the file is empty (no header row)")
+    header = [name.strip() for name in header]
+    if len(header) == 1:
+        _check_delimiter(header[0], delimiter, path)
+    _check_header(header, path)
+    positions = {role: _choose(header, role, wanted, path) for role, wanted in columns.items()}
+    empty = True
+    for row in lines:
+        if not row:
+            continue  # a blank line
+        if len(row) != len(header):
+            raise InputFileError(f"{path}:{start}: expected {len(header)} fields, got {len(row)}")
+        empty = False
+        yield start, {role: row[position] for role, position in positions.items()}
     if empty:
         raise InputFileError(f"{path}: no data rows after the header")
 
@@ -97,12 +134,15 @@ def _check_delimiter(line: str, delimiter: str, path: str) -> None:
 
 def _jsonl_rows(path: str, columns: dict[str, str | None]) -> Iterator[tuple[int, dict[str, Any]]]:
     names: dict[str, str] | None = None
+    kinds: dict[str, tuple[str, int]] = {}  # role -> (JSON type of its values, first line)
     empty = True
     for number, line in _lines(path):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, object_pairs_hook=functools.partial(_unique_fields, path=path, number=number))
+        except InputFileError:
+            raise
         except ValueError as error:
             raise InputFileError(f"{path}:{number}: not valid JSON ({getattr(error, 'msg', error)})") from None
         if not isinstance(record, dict):
@@ -113,9 +153,27 @@ def _jsonl_rows(path: str, columns: dict[str, str | None]) -> Iterator[tuple[int
         if missing:
             raise InputFileError(f"{path}:{number}: no field {missing[0]!r}")
         empty = False
-        yield number, {role: record[name] for role, name in names.items()}
+        row = {role: record[name] for role, name in names.items()}
+        for role, value in row.items():  # 1 and "1" in one field would silently become one label
+            kind = "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else "string" if isinstance(value, str) else None
+            if kind is not None and kinds.setdefault(role, (kind, number))[0] != kind:
+                other, first = kinds[role]
+                raise InputFileError(
+                    f"{path}:{number}: the field {names[role]!r} is a {kind} here but a {other} on line {first}; "
+                    "evalkit never merges 1 and \"1\": write one type"
+                )
+        yield number, row
     if empty:
         raise InputFileError(f"{path}: the file is empty")
+
+
+def _unique_fields(pairs: list[tuple[str, Any]], path: str, number: int) -> dict[str, Any]:
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        names = [name for name, _ in pairs]
+        twice = next(name for name in names if names.count(name) > 1)
+        raise InputFileError(f"{path}:{number}: the key {twice!r} appears twice in one object")
+    return record
 
 
 def _paired_rows(paths: tuple[str, str]) -> Iterator[tuple[int, dict[str, str]]]:

@@ -147,7 +147,7 @@ def loads(text: str | bytes, kind: str) -> dict[str, Any]:
     version = document.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
         raise FormatError(f"format version {version} was written by a newer evalkit; this one reads version {FORMAT_VERSION}")
-    if version != FORMAT_VERSION or isinstance(version, bool):
+    if type(version) is not int or version != FORMAT_VERSION:
         raise FormatError(f"unsupported format version {show(version)} (this evalkit reads version {FORMAT_VERSION})")
     return document
 

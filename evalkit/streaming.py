@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from evalkit._labels import check_label_list, sorted_labels
+from evalkit._labels import check_label_list, same_labels, sorted_labels
 from evalkit._validation import show
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
@@ -88,7 +88,7 @@ class LabelSetCounts:
         merged = LabelSetCounts(self._fixed)
         parts = [part._evaluation for part in (self, other) if part._evaluation is not None]
         if parts:
-            if merged._fixed is not None and any(part.labels != merged._fixed for part in parts):
+            if merged._fixed is not None and any(not same_labels(part.labels, merged._fixed) for part in parts):
                 new = [label for part in parts for label in part.labels if label not in merged._fixed]
                 raise LabelMismatchError(f"labels {show(new)} are not among the fixed labels {show(list(merged._fixed))}")
             merged._evaluation = parts[0] if len(parts) == 1 else parts[0].merge(parts[1], grow=True)
