@@ -70,14 +70,21 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     return value
 
 
-def check_numbers(name: str, value: object) -> np.ndarray:
-    """A number or an array of numbers as float64: never strings (``"0.5"`` is not converted),
-    booleans or ragged nesting."""
+def check_ordered(values: Any, argument: str, what: str = "labels") -> None:
+    """Samples come in order: a set or a dict of them (or a dict's keys or values) has none,
+    so which sample is which cannot be known."""
+    if isinstance(values, (set, frozenset, dict)) or type(values).__name__ in ("dict_keys", "dict_values", "dict_items"):
+        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of {what} (one per sample), got a {type(values).__name__}")
+
+
+def check_numbers(name: str, value: object, *, booleans: bool = False) -> np.ndarray:
+    """A number or an array of numbers as float64: never strings (``"0.5"`` is not converted)
+    or ragged nesting, and booleans only where they are scores (``booleans=True``)."""
     try:
         array = np.asarray(value)
     except ValueError:
         raise InputShapeError(f"{name!r} must be a number or a flat sequence of numbers, got {show(value)}") from None
-    if array.dtype.kind not in "iuf":
+    if array.dtype.kind not in ("biuf" if booleans else "iuf"):
         raise InvalidTypeError(f"{name!r} must be a number or numbers, got {show(value)}")
     return array.astype(np.float64, copy=False)
 

@@ -45,7 +45,7 @@ from evalkit._labels import (
     sorted_labels,
     unify_numbers,
 )
-from evalkit._validation import check_sample_weight, read_only, show
+from evalkit._validation import check_ordered, check_sample_weight, read_only, show
 from evalkit.cells import Cells, unique_sorted
 from evalkit.exceptions import (
     EmptyInputError,
@@ -152,12 +152,6 @@ def _integer_kinds(actual: Any, predicted: Any) -> bool:
     return kinds <= set("iu") or kinds == {"b"}
 
 
-def _check_ordered(values: Any, argument: str, what: str) -> None:
-    """Samples come in order: a set or a dict of them has none (which sample is which?)."""
-    if isinstance(values, (set, frozenset, dict)) or type(values).__name__ in ("dict_keys", "dict_values", "dict_items"):
-        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of {what} (one per sample), got a {type(values).__name__}")
-
-
 def _as_labels(values: Any, argument: str) -> np.ndarray | list:
     """A 1-D numpy array of numbers or fixed-width strings, or a list of any other labels.
 
@@ -166,7 +160,7 @@ def _as_labels(values: Any, argument: str) -> np.ndarray | list:
     """
     if isinstance(values, (str, bytes)):
         raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got the single string {show(values)}")
-    _check_ordered(values, argument, "labels")
+    check_ordered(values, argument, "labels")
     if isinstance(values, (list, tuple)):
         numbers = _number_array(values)
         if numbers is not None:
@@ -735,7 +729,7 @@ def _as_label_set_list(values: Any, argument: str) -> list:
         raise InputShapeError(f"{argument!r} is a 2-D array {values.shape}: for 0/1 indicator rows use from_indicators")
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InvalidTypeError(f"{argument!r} must be a sequence of label sets, got {show(values)}")
-    _check_ordered(values, argument, "label sets")
+    check_ordered(values, argument, "label sets")
     sets = list(values)
     for kind in set(map(type, sets)):
         if not issubclass(kind, _SET_TYPES):

@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._validation import check_choice, check_sample_weight, show
+from evalkit._validation import check_choice, check_numbers, check_ordered, check_sample_weight, show
 from evalkit.averaging import AVERAGES, mean_of
 from evalkit.counting import encode
 from evalkit.curves import ThresholdCurve, one_vs_one_roc_auc
@@ -101,6 +101,7 @@ class _Targets:
 
 def _as_target(values: Any, argument: str) -> tuple[str, Any]:
     """``("labels", 1-D values)`` or ``("indicators", 2-D array or sparse matrix)``."""
+    check_ordered(values, argument)
     if is_sparse(values):
         return "indicators", values
     if isinstance(values, (list, tuple)):
@@ -621,7 +622,8 @@ _NO_POSITIVES = "No positive class found in y_true, recall is set to one for all
 
 def _binary_scores(y_score: Any) -> np.ndarray:
     """1-D scores (an ``n x 1`` column is raveled, as scikit-learn's ``column_or_1d`` does)."""
-    scores = np.asarray(y_score)
+    check_ordered(y_score, "y_score", "scores")
+    scores = check_numbers("y_score", y_score, booleans=True)
     if scores.ndim == 2 and scores.shape[1] == 1:
         scores = scores.ravel()
     if scores.ndim != 1:
@@ -1001,7 +1003,7 @@ def top_k_accuracy_score(
         else:
             hits = np.ones(len(codes), dtype=bool)
     else:
-        hits = top_k_hits(codes, np.asarray(scores, dtype=np.float64), k)
+        hits = top_k_hits(codes, check_numbers("y_score", scores, booleans=True), k)
     if normalize:
         return float(np.average(hits, weights=weight))
     return float(hits.sum() if weight is None else np.dot(hits, weight))
@@ -1010,7 +1012,8 @@ def top_k_accuracy_score(
 def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's checks of class probabilities: ``(0/1 truth, probabilities)``, both ``n x m``
     over the sorted classes (1-D probabilities are the positive class's of two)."""
-    probabilities = np.asarray(y_proba, dtype=np.float64)
+    check_ordered(y_proba, "y_proba", "probabilities")
+    probabilities = check_numbers("y_proba", y_proba, booleans=True)
     if probabilities.size and probabilities.max() > 1:
         raise InvalidValueError(f"'y_proba' holds values greater than 1: {probabilities.max()}")
     if probabilities.size and probabilities.min() < 0:
@@ -1099,7 +1102,8 @@ def brier_score_loss(
         >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
         0.0375
     """
-    scores = np.asarray(y_proba, dtype=np.float64)
+    check_ordered(y_proba, "y_proba", "probabilities")
+    scores = check_numbers("y_proba", y_proba, booleans=True)
     if scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1):
         scores = scores.ravel()
         truth = _binary_truth(y_true)

@@ -40,7 +40,7 @@ import numpy as np
 
 from evalkit import serialization
 from evalkit._labels import check_label_list, describe, same_labels
-from evalkit._validation import check_choice, check_sample_weight, read_only, show
+from evalkit._validation import check_choice, check_ordered, check_sample_weight, read_only, show
 from evalkit.averaging import mean_of_ratios, ratio
 from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.counting import encode_label_set_family
@@ -192,6 +192,7 @@ class Covering:
             >>> Covering.from_labels(["x", "y", "x"]).to_sets()
             (frozenset({0, 2}), frozenset({1}))
         """
+        check_ordered(labels_per_element, "labels_per_element")
         values = list(labels_per_element) if not isinstance(labels_per_element, np.ndarray) else labels_per_element.tolist()
         return cls.from_label_sets([(value,) for value in values], universe=universe, labels=labels)
 

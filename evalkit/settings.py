@@ -28,7 +28,7 @@ import numpy as np
 
 from evalkit._exact import weighted_sum
 from evalkit._labels import check_booleans_apart, check_label_list, check_one_label
-from evalkit._validation import check_choice, check_numbers, check_sample_weight, show
+from evalkit._validation import check_choice, check_numbers, check_ordered, check_sample_weight, show
 from evalkit.cells import (
     Cells,
     block_rows,
@@ -372,8 +372,7 @@ class SettingConstructors:
 
 def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
     """A 2-D numeric array (never copied when it already is one) of the expected shape."""
-    if isinstance(values, (set, frozenset, dict)):
-        raise InvalidTypeError(f"{argument!r} must be an ordered sequence of rows (one per sample), got a {type(values).__name__}")
+    check_ordered(values, argument, "rows")
     try:
         array = values if isinstance(values, np.ndarray) else np.asarray(values)
     except ValueError:  # numpy's "inhomogeneous shape"

@@ -361,6 +361,22 @@ def test_an_unordered_collection_of_label_sets_or_rows_is_refused():
         Evaluation.from_indicators({(1, 0), (0, 1)}, [[1, 0], [0, 1]])
 
 
+def test_the_scikit_learn_face_refuses_unordered_samples_and_text_scores():
+    from evalkit import metrics
+
+    with pytest.raises(InvalidTypeError, match="'y_true' must be an ordered sequence of labels"):
+        metrics.f1_score({0, 1}, [0, 1])
+    with pytest.raises(InvalidTypeError, match=r"'y_score' must be (an ordered sequence of scores|a number or numbers, got \{0.2, 0.5\})"):
+        metrics.roc_auc_score([0, 1], {0.2, 0.5})
+    with pytest.raises(InvalidTypeError, match="'y_proba' must be a number or numbers"):
+        metrics.log_loss([0, 1], ["0.2", "0.8"])
+    with pytest.raises(InvalidTypeError, match="'y_proba' must be a number or numbers"):
+        metrics.brier_score_loss([0, 1], ["0.2", "0.8"])
+    with pytest.raises(InvalidTypeError, match="'labels_per_element' must be an ordered sequence"):
+        Covering.from_labels({"x", "y"})
+    assert metrics.roc_auc_score([0, 1, 1], [False, True, False]) == 0.75  # booleans are scores, as in scikit-learn
+
+
 def test_none_equal_to_a_class_after_coercion_is_refused():
     with pytest.raises(MixedLabelTypesError, match="True \\(bool\\) in 'none'"):
         Evaluation.from_labels([1, 0, 1], [1, 0, 1], none=True)  # True == 1: class 1 would become the abstention
