@@ -842,9 +842,13 @@ class NeighborhoodAccuracy:
         cells = serialization.read_cells(serialization.field(document, "cells"), "cells")
         rows = len(cells)
         kinds = [serialization.field(document, name) for name in ("ideal_kind", "result_kind")]
-        for name, kind in zip(("ideal_kind", "result_kind"), kinds):
+        for name, kind, (first, second) in zip(("ideal_kind", "result_kind"), kinds, (("tp", "fn"), ("tp", "fp"))):
             if kind not in ("partition", "covering", "family"):
                 raise serialization.FormatError(f"field {name!r} must be partition, covering or family, got {show(kind)}")
+            held = getattr(cells, first) + getattr(cells, second)  # how many blocks hold each element
+            found = _kind(held, np.ones(1, dtype=bool))  # (empty blocks are not in per-element cells: "family" may still be right)
+            if kind != "family" and found != kind:
+                raise serialization.FormatError(f"field {name!r} says {kind}, but the cells put elements in {show(sorted(set(held.tolist())))} blocks")
         ordered, universe = serialization.field(document, "ordered"), document.get("universe")
         if not isinstance(ordered, bool):
             raise serialization.FormatError(f"field 'ordered' must be true or false, got {show(ordered)}")
