@@ -9,6 +9,7 @@ JSON documents to every ``from_json`` and random bytes to the command line's rea
 import json
 import math
 import os
+import re
 import tempfile
 import tracemalloc
 from decimal import Decimal
@@ -543,7 +544,7 @@ def test_bad_files_end_in_one_line_naming_the_line(tmp_path, capsys, name, conte
     status, out, err = cli(tmp_path, capsys, name, content)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith("evalkit: error: ") and __import__("re").search(message, err), err
+    assert err.startswith("evalkit: error: ") and re.search(message, err), err
 
 
 def test_crlf_files_and_quoted_commas_still_read(tmp_path, capsys):
@@ -576,7 +577,7 @@ def test_contradictory_options_are_one_line_errors_with_exit_2(tmp_path, capsys,
     status = main(["report", str(data), *options])
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and err.count("\n") == 1
-    assert __import__("re").search(message, err), err
+    assert re.search(message, err), err
     assert data.read_text() == "actual,predicted,s\na,b,0.3\nb,b,0.9\n"  # never overwritten
 
 
