@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Hashable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,6 +34,21 @@ _COUNT_TEXT = {
     "false_positive": ("False positive", "samples of other classes predicted as the class"),
     "false_negative": ("False negative", "samples of the class predicted as another class"),
 }
+
+
+_COUNT_GETTERS = ("get_total", *(f"get_{name}" for name in _COUNT_TEXT))
+_HEAD_LAYOUT = "\n".join(["Class: %s", "Total items: %s", *(f"{title}: %s ({description})" for title, description in _COUNT_TEXT.values())])
+"""The first lines of ``str``: the class, the total and the four counts."""
+
+
+class _MetricLine(NamedTuple):
+    """One metric of a class: its getter, its title and description for ``str``, and, when the
+    getter is the base class's own, the scalar path of its measure (what that getter runs)."""
+
+    getter: str
+    title: str
+    description: str  # " (...)" or ""
+    direct: Callable[..., Any] | None
 
 
 class ClassificationMetrics(EvaluationMetrics):
@@ -249,8 +264,13 @@ class ClassificationMetrics(EvaluationMetrics):
         return tuple(cls._metric_table())
 
     @classmethod
-    def _metric_table(cls) -> dict[str, tuple[str, str, str]]:
-        """``{metric name: (getter name, title, " (description)")}`` of this class, found once per class."""
+    def _metric_table(cls) -> dict[str, _MetricLine]:
+        """``{metric name: _MetricLine}`` of this class, found once per class.
+
+        A getter of this base class is its measure on the four counts (``_value``; a test
+        checks every one), so where a subclass keeps it, ``str`` and ``to_dict`` read the
+        measure's scalar path directly; an overridden or added getter is always called.
+        """
         table = cls.__dict__.get("_metric_lines")  # this class's own, never a base class's
         if table is None:
             names: dict[str, None] = {}
@@ -258,12 +278,38 @@ class ClassificationMetrics(EvaluationMetrics):
                 for attribute, value in vars(klass).items():
                     if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and _takes_no_arguments(value):
                         names[attribute[4:]] = None
+            own_value = cls._value is ClassificationMetrics._value
             table = {}
             for name in names:
+                getter = f"get_{name}"
                 title, description = _describe_metric(cls, name)
-                table[name] = (f"get_{name}", title, f" ({description})" if description else "")
+                inherited = own_value and name in formulas.MEASURES and getattr(cls, getter) is vars(ClassificationMetrics).get(getter)
+                direct = getattr(formulas.MEASURES[name].function, "scalar", None) if inherited else None
+                table[name] = _MetricLine(getter, title, f" ({description})" if description else "", direct)
             cls._metric_lines = table  # type: ignore[attr-defined]  # a cache set on the class itself
+            directs = [line.direct for line in table.values()]
+            cls._all_direct = tuple(directs) if all(directs) else None  # type: ignore[attr-defined]
         return table
+
+    def _metric_values(self) -> list[Any]:
+        """Every metric's value, as its getter returns it, in table order (floats when every
+        getter is the base class's own)."""
+        table = self._metric_table()
+        tp, fp, fn, tn = self._tp, self._fp, self._fn, self._tn
+        directs = type(self).__dict__["_all_direct"]
+        if directs is not None:
+            return [direct(tp, fp, fn, tn) for direct in directs]
+        return [line.direct(tp, fp, fn, tn) if line.direct else getattr(self, line.getter)() for line in table.values()]
+
+    @classmethod
+    def _text_layout(cls) -> str:
+        """The metric lines of ``str`` as one ``%`` format, ``%.6g`` per value (made once per class)."""
+        layout = cls.__dict__.get("_metric_text")
+        if layout is None:
+            escaped = ((line.title.replace("%", "%%"), line.description.replace("%", "%%")) for line in cls._metric_table().values())
+            layout = "\n".join(f"{title}: %.6g{description}" for title, description in escaped)
+            cls._metric_text = layout  # type: ignore[attr-defined]  # a cache set on the class itself
+        return layout
 
     @classmethod
     def as_measure(cls, name: str) -> formulas.Measure:
@@ -285,7 +331,7 @@ class ClassificationMetrics(EvaluationMetrics):
             result = np.array(values, dtype=np.float64).reshape(arrays[0].shape)
             return float(result) if result.ndim == 0 else result
 
-        return formulas.Measure(name=name, function=function, title=cls._metric_table()[name][1], description=_describe_metric(cls, name)[1])
+        return formulas.Measure(name=name, function=function, title=cls._metric_table()[name].title, description=_describe_metric(cls, name)[1])
 
     # ----------------------------------------------------------------------------------------
     # identity
@@ -495,18 +541,20 @@ class ClassificationMetrics(EvaluationMetrics):
         """Label, index, counts and every metric (NaN where undefined), then stored extras."""
         result: dict[str, Any] = {"class_label": self._class_label, "class_idx": self._class_idx}
         result.update({name: getattr(self, f"get_{name}")() for name in [*_COUNT_TEXT, "total"]})
-        result.update({name: getattr(self, getter)() for name, (getter, _, _) in self._metric_table().items()})
+        result.update(zip(self._metric_table(), self._metric_values()))
         result.update(self._values)
         return result
 
     def __str__(self) -> str:
         """The Java layout: ``Class: …``, ``Total items: …``, the counts, then one line per metric."""
-        lines = [f"Class: {self._class_label}", f"Total items: {_format_number(self.get_total())}"]
-        for name, (title, description) in _COUNT_TEXT.items():
-            lines.append(f"{title}: {_format_number(getattr(self, f'get_{name}')())} ({description})")
-        for getter, title, description in self._metric_table().values():
-            value = getattr(self, getter)()
-            lines.append(f"{title}: {value:.6g}{description}" if type(value) is float and value == value else f"{title}: {_format_number(value)}{description}")  # noqa: PLR0124 (not NaN, fast)
+        counts = [_format_number(getattr(self, getter)()) for getter in _COUNT_GETTERS]
+        lines = [_HEAD_LAYOUT % (self._class_label, *counts)]
+        values = self._metric_values()
+        floats = type(self).__dict__["_all_direct"] is not None or set(map(type, values)) == {float}
+        if floats and _no_nan(values):  # the usual case: every line in one C-level format
+            lines.append(self._text_layout() % tuple(values))
+        else:
+            lines.extend(f"{line.title}: {_format_number(value)}{line.description}" for line, value in zip(self._metric_table().values(), values))
         lines.extend(f"{name}: {_format_number(value)}" for name, value in self._values.items())
         return "\n".join(lines)
 
@@ -568,6 +616,14 @@ class ClassificationMetrics(EvaluationMetrics):
         )
 
     __hash__ = None  # type: ignore[assignment]  # the label can be changed
+
+
+def _no_nan(values: list[float]) -> bool:
+    """Whether no value is NaN (``str`` spells NaN out as undefined)."""
+    try:
+        return not math.isnan(math.fsum(values))
+    except (OverflowError, ValueError):  # infinities of both signs: look one by one
+        return not any(math.isnan(value) for value in values)
 
 
 def _takes_no_arguments(value: object) -> bool:

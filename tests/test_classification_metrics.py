@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, EvaluationMetrics, Stats, formulas
 from evalkit.exceptions import (
@@ -292,6 +294,48 @@ def test_metric_names_are_found_once_per_class_and_every_subclass_sees_its_own()
     assert "_metric_lines" in vars(Later) and "_metric_lines" in vars(Latest)  # each class keeps its own table
     metrics = Latest.from_counts(tp=3, fp=1, fn=1, tn=5)
     assert metrics.to_dict()["half_precision"] == 0.375 and "Half precision: 0.375 (Half the precision.)" in str(metrics)
+
+
+@given(st.tuples(*[st.integers(0, 2**61) | st.floats(0, 1e6)] * 4))
+def test_str_and_to_dict_read_what_every_getter_returns(counts):
+    """str and to_dict read a base-class getter's measure directly: the same value as the getter."""
+    tp, fp, fn, tn = counts
+    metrics = ClassificationMetrics.from_counts(tp=tp, fp=fp, fn=fn, tn=tn)
+    read = metrics.to_dict()
+    for name in ClassificationMetrics.metric_names():
+        value = getattr(metrics, f"get_{name}")()
+        assert read[name] == value or (math.isnan(read[name]) and math.isnan(value)), name
+    text = str(metrics)
+    for line in ClassificationMetrics._metric_table().values():
+        value = getattr(metrics, line.getter)()
+        shown = f"{value:.6g}" if not math.isnan(value) else "NaN (undefined)"
+        assert f"{line.title}: {shown}{line.description}" in text
+
+
+def test_an_overridden_getter_or_value_path_is_what_str_and_to_dict_show():
+    class Rounded(ClassificationMetrics):
+        def get_precision(self):
+            """Precision, two decimals."""
+            return round(super().get_precision(), 2)
+
+    class Doubled(ClassificationMetrics):
+        def _value(self, measure, **parameters):
+            return 2 * super()._value(measure, **parameters)
+
+    rounded, doubled = Rounded.from_counts(tp=2, fp=1, fn=0, tn=0), Doubled.from_counts(tp=2, fp=1, fn=0, tn=0)
+    assert rounded.to_dict()["precision"] == 0.67 and "Precision (PPV): 0.67 (" in str(rounded)
+    assert doubled.to_dict()["recall"] == 2.0 and "Recall (TPR): 2 " in str(doubled)
+    assert ClassificationMetrics._metric_table()["precision"].direct is not None and Rounded._metric_table()["precision"].direct is None
+
+
+def test_str_spells_undefined_values_and_infinities_out():
+    class Odd(ClassificationMetrics):
+        def get_odds(self):
+            """Odds of a positive."""
+            return self._tp / self._fn if self._fn else math.inf
+
+    assert "Odds: inf (Odds of a positive.)" in str(Odd.from_counts(tp=1, fp=0, fn=0, tn=1))
+    assert "Precision (PPV): NaN (undefined)" in str(ClassificationMetrics.from_counts(tp=0, fp=0, fn=1, tn=1))
 
 
 def test_stats_read_lazily_equal_stats_computed_at_once():
