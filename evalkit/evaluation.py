@@ -375,7 +375,7 @@ def _check_agreement(
     parts = [("class_cells", "sample_cells", class_cells.total(), sample_cells.total())]
     if confusion is not None:
         assert confusion_labels is not None  # read together
-        if setting == "single-label" and confusion_labels[: len(labels)] == labels and len(confusion_labels) - len(labels) in (0, 1):
+        if setting == "single-label" and same_labels(confusion_labels[: len(labels)], labels) and len(confusion_labels) - len(labels) in (0, 1):
             parts.append(("confusion", "class_cells", confusion.class_cells(len(labels)), class_cells))
         elif setting == "ordinal" and len(confusion_labels) == len(labels) + 1:
             parts.append(("confusion", "class_cells", confusion.ordinal_cells(), class_cells))
