@@ -77,6 +77,26 @@ def check_ordered(values: Any, argument: str, what: str = "labels") -> None:
         raise InvalidTypeError(f"{argument!r} must be an ordered sequence of {what} (one per sample), got a {type(values).__name__}")
 
 
+def as_array(values: Any, argument: str) -> np.ndarray:
+    """``values`` as a numpy array (an array is used as it is); rows of different lengths are
+    an ``InputShapeError`` naming the argument, not numpy's "inhomogeneous shape"."""
+    if isinstance(values, np.ndarray):
+        return values
+    try:
+        return np.asarray(values)
+    except ValueError:
+        lengths = sorted({len(row) for row in values if hasattr(row, "__len__")}) if isinstance(values, Iterable) else []
+        raise InputShapeError(f"{argument!r} has rows of different lengths {lengths[:5]}: every sample needs one value per column") from None
+
+
+def check_option(name: str, value: object, options: tuple) -> Any:
+    """``value`` if it is one of ``options`` (strings, and ``None`` where allowed); never
+    compared as an array."""
+    if not (value is None or isinstance(value, str)) or value not in options:
+        raise InvalidArgumentError(f"{name!r} must be one of {', '.join(map(repr, options))}; got {show(value)}")
+    return value
+
+
 def check_numbers(name: str, value: object, *, booleans: bool = False) -> np.ndarray:
     """A number or an array of numbers as float64: never strings (``"0.5"`` is not converted)
     or ragged nesting, and booleans only where they are scores (``booleans=True``)."""

@@ -47,7 +47,7 @@ import numpy as np
 
 from evalkit._exact import weighted_bincount, weighted_sum
 from evalkit._labels import check_one_label, label_position, same_labels
-from evalkit._validation import check_choice, check_numbers, check_sample_weight, read_only, show
+from evalkit._validation import as_array, check_choice, check_numbers, check_sample_weight, read_only, show
 from evalkit.averaging import (
     Averaged,
     CellsResult,
@@ -120,7 +120,7 @@ class _Columns:
 
 
 def _score_matrix(y_score: Any) -> np.ndarray:
-    scores = y_score if isinstance(y_score, np.ndarray) else np.asarray(y_score)
+    scores = as_array(y_score, "y_score")
     if scores.dtype.kind not in "biuf":
         raise InvalidTypeError(f"'y_score' must hold numbers, got dtype {scores.dtype}: {show(scores)}")
     if scores.ndim not in (1, 2):
@@ -188,7 +188,7 @@ def _columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_l
     if n == 0:
         raise EmptyInputError("'y_true' and 'y_score' are empty: at least one sample is needed")
     weight = check_sample_weight(sample_weight, n)
-    two_dimensional = np.ndim(y_true) == 2 and not is_label_set_data(y_true)
+    two_dimensional = not is_label_set_data(y_true) and as_array(y_true, "y_true").ndim == 2
     if scores.ndim == 1 or (scores.shape[1] == 1 and not two_dimensional and labels is None):
         if labels is not None:
             raise InvalidArgumentError("'labels' names the columns of 2-D 'y_score'; with 1-D (binary) scores give 'pos_label'")

@@ -34,7 +34,16 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._validation import check_choice, check_numbers, check_ordered, check_sample_weight, show
+from evalkit._labels import check_label_list
+from evalkit._validation import (
+    as_array,
+    check_choice,
+    check_numbers,
+    check_option,
+    check_ordered,
+    check_sample_weight,
+    show,
+)
 from evalkit.averaging import AVERAGES, mean_of
 from evalkit.counting import encode
 from evalkit.curves import ThresholdCurve, one_vs_one_roc_auc
@@ -106,10 +115,10 @@ def _as_target(values: Any, argument: str) -> tuple[str, Any]:
         return "indicators", values
     if isinstance(values, (list, tuple)):
         if values and isinstance(values[0], (list, tuple, np.ndarray)):
-            values = np.asarray(values)
+            values = as_array(values, argument)
         else:
             return "labels", list(values)
-    array = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    array = as_array(values, argument)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array.ravel()
     if array.ndim == 2:
@@ -144,8 +153,7 @@ def _targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> _Targets:
 
 
 def _check_average(average: Any) -> None:
-    if average not in _AVERAGE_OPTIONS:
-        raise InvalidArgumentError(f"'average' must be one of {', '.join(map(repr, _AVERAGE_OPTIONS))}; got {show(average)}")
+    check_option("average", average, _AVERAGE_OPTIONS)
 
 
 def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Any) -> tuple[Evaluation, list | None]:
@@ -493,7 +501,7 @@ def confusion_matrix(
     present = targets.evaluation.labels
     counts = pairs.dense()
     if labels is not None:
-        chosen = list(labels)
+        chosen = list(check_label_list(labels))
         if not chosen:
             raise InvalidArgumentError("'labels' should contain at least one label")
         index = {label: position for position, label in enumerate(present)}
@@ -571,7 +579,7 @@ def classification_report(
     labels_given = labels is not None
     chosen = list(targets.evaluation.labels if targets.kind != "multilabel" else range(targets.evaluation.class_cells.tp.shape[0]))
     if labels is not None:
-        chosen = list(labels)
+        chosen = list(check_label_list(labels))
     micro_is_accuracy = targets.kind != "multilabel" and (not labels_given or set(chosen) >= set(targets.evaluation.labels))
     if target_names is not None and len(chosen) != len(target_names):
         if not labels_given:
@@ -723,7 +731,7 @@ def _score_target(y_true: Any, y_score: Any) -> tuple[str, Any, np.ndarray, tupl
     """``(kind, truth, scores, classes)``: kind ``"binary"``, ``"multiclass"`` or ``"multilabel"``
     as scikit-learn's ``type_of_target`` says; classes are the sorted labels of label data."""
     kind, truth = _as_target(y_true, "y_true")
-    scores = np.asarray(y_score)
+    scores = check_numbers("y_score", y_score, booleans=True)
     if kind == "indicators":
         if is_sparse(truth):
             truth = np.asarray(truth.toarray())
@@ -795,8 +803,7 @@ def roc_auc_score(
         >>> roc_auc_score([0, 1, 2, 2], [[0.8, 0.1, 0.1], [0.3, 0.4, 0.3], [0.1, 0.2, 0.7], [0.2, 0.5, 0.3]], multi_class="ovr")
         0.8472222222222222
     """
-    if average not in (None, *AVERAGES):
-        raise InvalidArgumentError(f"'average' must be one of None, 'micro', 'macro', 'weighted', 'samples'; got {show(average)}")
+    check_option("average", average, (None, *AVERAGES))
     kind, truth, scores, classes = _score_target(y_true, y_score)
     multiclass = kind == "multiclass" or (kind == "binary" and scores.ndim == 2 and scores.shape[1] > 2)
     if multiclass:
@@ -828,8 +835,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
     if not np.allclose(1, scores.sum(axis=1)):
         raise InvalidValueError("multi-class ROC AUC needs probabilities: every row of 'y_score' must sum to 1")
     options = ("micro", "macro", "weighted", None) if multi_class == "ovr" else ("macro", "weighted")
-    if average not in options:
-        raise InvalidArgumentError(f"'average' must be one of {options!r} for multi_class={multi_class!r}; got {show(average)}")
+    check_option("average", average, options)
     if labels is not None:
         _column_order(labels)
     if multi_class == "ovo":
@@ -852,8 +858,7 @@ def average_precision_score(
         >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
         0.8333
     """
-    if average not in (None, *AVERAGES):
-        raise InvalidArgumentError(f"'average' must be one of None, 'micro', 'macro', 'weighted', 'samples'; got {show(average)}")
+    check_option("average", average, (None, *AVERAGES))
     kind, truth, scores, classes = _score_target(y_true, y_score)
     if kind == "binary":
         if len(classes) == 2 and pos_label not in classes:
@@ -970,6 +975,8 @@ def top_k_accuracy_score(
         >>> top_k_accuracy_score([0, 1, 2, 2], [[0.5, 0.2, 0.2], [0.3, 0.4, 0.2], [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]])
         0.75
     """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise InvalidArgumentError(f"'k' must be a whole number >= 1, got {show(k)}")
     kind, truth, scores, classes = _score_target(y_true, y_score)
     if kind == "multilabel":
         raise UnsupportedSettingError("top_k_accuracy_score needs one label per sample, not multi-label indicators")
@@ -1018,6 +1025,8 @@ def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, 
         raise InvalidValueError(f"'y_proba' holds values greater than 1: {probabilities.max()}")
     if probabilities.size and probabilities.min() < 0:
         raise InvalidValueError(f"'y_proba' holds values lower than 0: {probabilities.min()}")
+    if probabilities.ndim not in (1, 2):
+        raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {probabilities.shape}")
     if probabilities.ndim == 1:
         probabilities = probabilities[:, None]
     if probabilities.shape[1] == 1:

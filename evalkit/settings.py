@@ -21,14 +21,14 @@ integer counts and equal repeating the samples; float weights give float counts)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from evalkit._exact import weighted_sum
 from evalkit._labels import check_booleans_apart, check_label_list, check_one_label
-from evalkit._validation import check_choice, check_numbers, check_ordered, check_sample_weight, show
+from evalkit._validation import as_array, check_choice, check_numbers, check_ordered, check_sample_weight, show
 from evalkit.cells import (
     Cells,
     block_rows,
@@ -373,11 +373,7 @@ class SettingConstructors:
 def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
     """A 2-D numeric array (never copied when it already is one) of the expected shape."""
     check_ordered(values, argument, "rows")
-    try:
-        array = values if isinstance(values, np.ndarray) else np.asarray(values)
-    except ValueError:  # numpy's "inhomogeneous shape"
-        lengths = sorted({len(row) for row in values if hasattr(row, "__len__")})
-        raise InputShapeError(f"{argument!r} has rows of different lengths {lengths[:5]}: every sample needs one value per label") from None
+    array = as_array(values, argument)
     if array.ndim != 2:
         raise InputShapeError(f"{argument!r} must be a 2-D array (samples x labels), got shape {array.shape}")
     if array.dtype.kind not in "biuf":
@@ -428,6 +424,8 @@ def _rejected_rows(rejected: Any, n: int) -> np.ndarray | None:
 
 
 def is_label_set_data(values: Any) -> bool:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        return False  # (the constructors say what is wrong with it)
     first = next(iter(values), None) if not isinstance(values, np.ndarray) or values.dtype == object else None
     return isinstance(first, _SET_TYPES)
 

@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 import tracemalloc
+import warnings
 from decimal import Decimal
 
 import numpy as np
@@ -714,6 +715,58 @@ def test_random_json_raises_only_evalkit_errors(reader, value):
 @given(st.sampled_from(READERS), st.binary(max_size=200))
 def test_random_bytes_raise_only_evalkit_errors(reader, raw):
     _read(reader, raw)
+
+
+garbage = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.just(2**70), st.floats(), st.text(max_size=3),
+    st.lists(st.integers(-2, 3), max_size=5), st.lists(st.floats(), max_size=5), st.lists(st.text(max_size=2), max_size=4),
+    st.lists(st.lists(st.integers(0, 1), max_size=3), max_size=4), st.just(np.zeros((2, 2, 2))), st.just(np.array([])),
+    st.just({1: 2}), st.just({1, 2}), st.lists(st.one_of(st.integers(0, 2), st.text(max_size=1), st.none()), max_size=4),
+    st.just(np.array([[0.2, 0.8], [0.6, 0.4]])), st.just([[1, 0], [0, 1]]), st.just([0, 1, 1, 0]), st.just([0.1, 0.9, 0.4, 0.6]),
+)
+
+
+def _garbage_targets():
+    from evalkit import metrics
+
+    small = ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0])
+    curve = ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.6, 0.7])
+    return {
+        "ConfusionMatrix.from_predictions": lambda a, b, c: ConfusionMatrix.from_predictions(a, b, c),
+        "ConfusionMatrix.from_array": lambda a, b, c: ConfusionMatrix.from_array(a, b),
+        "ClassificationMetrics.from_counts": lambda a, b, c: ClassificationMetrics.from_counts(tp=a, fp=b, fn=c, tn=1),
+        "ClassificationMetrics(cm)": lambda a, b, c: ClassificationMetrics(small, class_label=a, class_idx=b),
+        "Evaluation.from_labels": lambda a, b, c: Evaluation.from_labels(a, b, c),
+        "Evaluation.from_label_sets": lambda a, b, c: Evaluation.from_label_sets(a, b, c),
+        "Evaluation.from_indicators": lambda a, b, c: Evaluation.from_indicators(a, b, c),
+        "Evaluation.from_scores": lambda a, b, c: Evaluation.from_scores(a, b, threshold=c),
+        "Evaluation.from_soft": lambda a, b, c: Evaluation.from_soft(a, b, c),
+        "average": lambda a, b, c: small.average(a, b, undefined=c),
+        "ThresholdCurve.from_scores": lambda a, b, c: ThresholdCurve.from_scores(a, b, thresholds=c),
+        "ThresholdCurve.at": lambda a, b, c: curve.at(a),
+        "roc_auc": lambda a, b, c: curve.roc_auc(average=a, max_fpr=b),
+        "Covering": lambda a, b, c: Covering(a, b, c),
+        "metrics.f1_score": lambda a, b, c: metrics.f1_score(a, b, average=c),
+        "metrics.roc_auc_score": lambda a, b, c: metrics.roc_auc_score(a, b, average=c),
+        "metrics.log_loss": lambda a, b, c: metrics.log_loss(a, b),
+        "metrics.confusion_matrix": lambda a, b, c: metrics.confusion_matrix(a, b, labels=c),
+        "metrics.top_k_accuracy_score": lambda a, b, c: metrics.top_k_accuracy_score(a, b, k=c),
+        "interval": lambda a, b, c: small.interval("accuracy", method=a, level=b, n_resamples=c),
+    }
+
+
+GARBAGE_TARGETS = _garbage_targets()
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(sorted(GARBAGE_TARGETS)), garbage, garbage, garbage)
+def test_garbage_arguments_raise_only_evalkit_errors(name, a, b, c):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            GARBAGE_TARGETS[name](a, b, c)
+    except EvalkitError:
+        pass
 
 
 csv_bytes = st.lists(
