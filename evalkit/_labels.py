@@ -200,6 +200,8 @@ def label_position(labels: Sequence[object], label: object, what: str = "this re
     Raises:
         UnknownLabelError: ``label`` is not one of them.
     """
+    if isinstance(label, _SEQUENCE_TYPES):
+        raise InvalidTypeError(f"a class must be one label, got {show(label)}")
     for position, own in enumerate(labels):
         if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):
             return position

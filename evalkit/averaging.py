@@ -43,7 +43,7 @@ from evalkit._labels import check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.cells import Cells
 from evalkit.counting import PairCounts
-from evalkit.exceptions import InvalidArgumentError, UnknownMetricError, UnsupportedSettingError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError, UnsupportedSettingError
 from evalkit.formulas import (
     MEASURES,
     Measure,
@@ -362,6 +362,17 @@ def average_rows(
     return mean_rows(values, weights, undefined=policy)
 
 
+def check_metrics_class(metrics_class: Any) -> type[Any]:
+    """``metrics_class`` if it is ClassificationMetrics or a subclass (``None``: ClassificationMetrics)."""
+    from evalkit.classification_metrics import ClassificationMetrics  # the objects sit above this layer
+
+    if metrics_class is None:
+        return ClassificationMetrics
+    if not (isinstance(metrics_class, type) and issubclass(metrics_class, ClassificationMetrics)):
+        raise InvalidTypeError(f"'metrics_class' must be ClassificationMetrics or a subclass of it, got {show(metrics_class)}")
+    return metrics_class
+
+
 def resolve_measure(measure: Any, metrics_class: type[Any] | None = None) -> Measure:
     """A measure by name (any spelling), alias, ``Measure`` or vectorised function; with
     ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass.
@@ -370,6 +381,7 @@ def resolve_measure(measure: Any, metrics_class: type[Any] | None = None) -> Mea
         UnknownMetricError: an unknown name; the message suggests the closest known one.
     """
     if isinstance(measure, str) and metrics_class is not None:
+        check_metrics_class(metrics_class)
         key = canonical_name(measure)
         if key in MEASURES:
             return MEASURES[key]
@@ -495,11 +507,7 @@ class CellsResult:
 
     def class_metrics(self, metrics_class: type[Any] | None = None) -> list:
         """One ClassificationMetrics (or ``metrics_class``) object per class, labelled."""
-        if metrics_class is None:
-            from evalkit.classification_metrics import ClassificationMetrics  # the objects sit above this layer
-
-            metrics_class = ClassificationMetrics
-        maker: Any = metrics_class
+        maker = check_metrics_class(metrics_class)
         cells = self.class_cells
         return [
             maker.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)

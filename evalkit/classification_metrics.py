@@ -11,7 +11,7 @@ import numpy as np
 
 from evalkit import formulas, serialization
 from evalkit import stats as _stats
-from evalkit._labels import check_one_label
+from evalkit._labels import check_one_label, same_labels
 from evalkit._validation import check_count, show
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.evaluation_metrics import EvaluationMetrics, _format_number, metric_key
@@ -141,6 +141,8 @@ class ClassificationMetrics(EvaluationMetrics):
                 "ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"
             )
         labels = confusion_matrix.labels
+        if class_label is not None:
+            class_label = check_one_label("class_label", class_label)
         if class_idx is None and class_label is None:
             if len(labels) != 2:
                 raise NotBinaryError(
@@ -149,10 +151,10 @@ class ClassificationMetrics(EvaluationMetrics):
                 )
             class_idx = 1
         elif class_idx is None:
-            class_idx = confusion_matrix.index_of(check_one_label("class_label", class_label))
+            class_idx = confusion_matrix.index_of(class_label)
         else:
             class_idx = confusion_matrix._class_index(class_idx)
-            if class_label is not None and labels[class_idx] != class_label:
+            if class_label is not None and not same_labels((labels[class_idx],), (class_label,)):
                 raise LabelMismatchError(
                     f"'class_label' {class_label!r} is not the label of 'class_idx' {class_idx} ({labels[class_idx]!r})"
                 )
@@ -241,6 +243,8 @@ class ClassificationMetrics(EvaluationMetrics):
             EmptyInputError: ``results`` is empty.
             InvalidTypeError: an element is not a ClassificationMetrics.
         """
+        if not isinstance(results, (ClassificationMetrics, Iterable)) or isinstance(results, (str, bytes)):
+            raise InvalidTypeError(f"'results' must be ClassificationMetrics objects, got {show(results)}")
         results = list(results) if not isinstance(results, ClassificationMetrics) else [results]
         if not results:
             raise EmptyInputError("'results' is empty: there is nothing to average")
@@ -516,6 +520,8 @@ class ClassificationMetrics(EvaluationMetrics):
         Raises:
             UnknownMetricError: (a ``KeyError``) an unknown name; the message lists the known ones.
         """
+        if not isinstance(name, str):
+            raise InvalidTypeError(f"a metric name must be a string, got {show(name)}")
         if name in self._values:
             return self._values[name]
         getter = self._getter(name)

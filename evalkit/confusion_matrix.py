@@ -349,9 +349,12 @@ class ConfusionMatrix(CellsResult):
             UnknownLabelError: the matrix has no such label.
         """
         try:
-            return self._index[label]
+            position = self._index[label]
         except (KeyError, TypeError):
-            raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}") from None
+            position = None
+        if position is None or not same_labels((self._labels[position],), (label,)):  # True is not the class 1
+            raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}")
+        return position
 
     def to_array(self, normalize: str | None = None) -> np.ndarray:
         """The counts (rows actual, columns predicted): a read-only view (int64, or float64 for

@@ -268,11 +268,15 @@ def _binned_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray |
     return grid, tp, fp, tp[-1].item(), fp[-1].item()
 
 
+MAX_THRESHOLDS = 1 << 24
+"""The most evenly spaced thresholds a binned curve may ask for (its memory is O(thresholds x classes))."""
+
+
 def _grid(thresholds: Any) -> np.ndarray:
     """Given thresholds as a descending grid that ends with -inf (every sample predicted positive)."""
     if isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, (bool, np.bool_)):
-        if thresholds < 2:
-            raise InvalidArgumentError(f"'thresholds' as a number must be at least 2 (evenly spaced in [0, 1]), got {thresholds}")
+        if not 2 <= thresholds <= MAX_THRESHOLDS:
+            raise InvalidArgumentError(f"'thresholds' as a number must be in 2..{MAX_THRESHOLDS:,} (evenly spaced in [0, 1]), got {thresholds}")
         grid = np.round(np.linspace(0.0, 1.0, int(thresholds)), 12)  # 0.6, not 0.6000000000000001
     else:
         grid = check_numbers("thresholds", thresholds)

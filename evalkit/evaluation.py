@@ -27,13 +27,13 @@ import numpy as np
 
 from evalkit import serialization
 from evalkit._labels import check_label_list, check_same_family, describe, same_labels
-from evalkit._validation import show
-from evalkit.averaging import CellsResult, per_entry
+from evalkit._validation import as_array, show
+from evalkit.averaging import CellsResult, check_metrics_class, per_entry
 from evalkit.cells import Cells
-from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import PairCounts
 from evalkit.exceptions import (
+    InvalidArgumentError,
     InvalidTypeError,
     LabelMismatchError,
     UnknownLabelError,
@@ -121,8 +121,11 @@ class Evaluation(SettingConstructors, CellsResult):
     def sample_metrics(self, indices: Any = None, metrics_class: type[Any] | None = None) -> list:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
         self._ordered("sample_metrics")
-        metrics_class = metrics_class or ClassificationMetrics
-        positions = np.arange(len(self.sample_cells)) if indices is None else np.atleast_1d(np.asarray(indices))
+        metrics_class = check_metrics_class(metrics_class)
+        n = len(self.sample_cells)
+        positions = np.arange(n) if indices is None else np.atleast_1d(as_array(indices, "indices"))
+        if positions.ndim != 1 or positions.dtype.kind not in "iu" or (positions.size and not 0 <= positions.min() <= positions.max() < n):
+            raise InvalidArgumentError(f"'indices' must be sample positions in 0..{n - 1} (negative ones never wrap), got {show(indices)}")
         cells = self.sample_cells[positions].entries()
         return [
             metrics_class.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=int(i))

@@ -1082,7 +1082,7 @@ def pairs_cohen_kappa(actual: Any, predicted: Any, counts: Any, size: int, *, we
         >>> pairs_cohen_kappa([0, 1, 1], [0, 1, 0], [5, 4, 1], 2)
         0.8
     """
-    if weights not in KAPPA_WEIGHTS:
+    if not (weights is None or isinstance(weights, str)) or weights not in KAPPA_WEIGHTS:
         raise InvalidArgumentError(f"'weights' must be None, 'linear' or 'quadratic', got {show(weights)}")
     actual, predicted = np.asarray(actual, dtype=np.int64), np.asarray(predicted, dtype=np.int64)
     counts = np.asarray(counts)

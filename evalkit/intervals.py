@@ -62,7 +62,7 @@ import attrs
 import numpy as np
 
 from evalkit._labels import label_position, sorted_labels
-from evalkit._validation import check_choice, show
+from evalkit._validation import as_array, check_choice, check_count, check_numbers, show
 from evalkit.averaging import AVERAGES, average_rows, check_undefined, resolve_measure
 from evalkit.cells import Cells
 from evalkit.counting import PairCounts, encode
@@ -209,7 +209,7 @@ def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, flo
         [0.7672, 0.9069]
     """
     level = _check_level(level)
-    n, k = float(trials), float(successes)
+    n, k = float(check_count("trials", trials, integral=False)), float(check_count("successes", successes, integral=False))
     if n <= 0:
         return math.nan, math.nan
     z, p = _z(level), k / n
@@ -315,7 +315,7 @@ def delong(y_true: Any, *scores: Any) -> tuple[np.ndarray, np.ndarray]:
         >>> float(aucs[0]), float(covariance[0, 0])
         (0.75, 0.125)
     """
-    truth = np.asarray(y_true)
+    truth = as_array(y_true, "y_true")
     if truth.dtype.kind not in "biu" or not np.isin(truth, (0, 1)).all():
         raise InvalidArgumentError(f"'y_true' must hold 0/1 labels for DeLong's method, got {show(truth)}")
     positive = truth.astype(bool)
@@ -324,7 +324,7 @@ def delong(y_true: Any, *scores: Any) -> tuple[np.ndarray, np.ndarray]:
         raise UnsupportedSettingError(f"DeLong's variance needs at least two positives and two negatives, got {m} and {n}")
     aucs, v10, v01 = [], [], []
     for score in scores:
-        s = np.asarray(score, dtype=np.float64)
+        s = check_numbers("scores", score, booleans=True)
         if s.shape != truth.shape:
             raise InvalidArgumentError(f"every score array must have the shape of 'y_true' {truth.shape}, got {s.shape}")
         auc, ten, one = _placements(s[positive], s[~positive])

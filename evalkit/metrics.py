@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import check_label_list
+from evalkit._labels import check_label_list, check_one_label
 from evalkit._validation import (
     as_array,
     check_choice,
@@ -53,6 +53,7 @@ from evalkit.exceptions import (
     InputLengthError,
     InputShapeError,
     InvalidArgumentError,
+    InvalidTypeError,
     InvalidValueError,
     UndefinedMetricWarning,
     UnknownLabelError,
@@ -185,7 +186,7 @@ def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Any) -> t
             raise InvalidArgumentError(f"'labels' of multi-label data must be column indexes in [0, {m}), got {show(labels)}")
         subset = Evaluation.from_indicators(targets.y_true[:, columns], targets.y_pred[:, columns], sample_weight=targets.weight)
         return subset, None
-    return evaluation, list(labels)
+    return evaluation, list(check_label_list(labels))
 
 
 _POLICIES = {"warn": "zero", 0: "zero", 1: "one"}
@@ -575,6 +576,8 @@ def classification_report(
         weighted avg       0.83      0.75      0.73         4
         <BLANKLINE>
     """
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 15:
+        raise InvalidArgumentError(f"'digits' must be a whole number in 0..15, got {show(digits)}")
     targets = _targets(y_true, y_pred, sample_weight)
     labels_given = labels is not None
     chosen = list(targets.evaluation.labels if targets.kind != "multilabel" else range(targets.evaluation.class_cells.tp.shape[0]))
@@ -859,6 +862,7 @@ def average_precision_score(
         0.8333
     """
     check_option("average", average, (None, *AVERAGES))
+    pos_label = check_one_label("pos_label", pos_label)
     kind, truth, scores, classes = _score_target(y_true, y_score)
     if kind == "binary":
         if len(classes) == 2 and pos_label not in classes:
@@ -900,6 +904,8 @@ def metric_at_thresholds(
         >>> metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "f1_score")[0].round(3).tolist()
         [0.667, 0.5, 0.8, 0.667]
     """
+    if not (callable(metric_func) or isinstance(metric_func, str)):
+        raise InvalidTypeError(f"'metric_func' must be a metric function or a measure name, got {show(metric_func)}")
     params = dict(metric_params or {})
     truth, scores = _binary_truth(y_true), _binary_scores(y_score)
     read = _readable_measure(metric_func, params, truth)
@@ -1113,6 +1119,8 @@ def brier_score_loss(
     """
     check_ordered(y_proba, "y_proba", "probabilities")
     scores = check_numbers("y_proba", y_proba, booleans=True)
+    if scores.ndim not in (1, 2):
+        raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {scores.shape}")
     if scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1):
         scores = scores.ravel()
         truth = _binary_truth(y_true)

@@ -40,7 +40,7 @@ import numpy as np
 
 from evalkit import serialization
 from evalkit._labels import check_label_list, describe, same_labels
-from evalkit._validation import check_choice, check_ordered, check_sample_weight, read_only, show
+from evalkit._validation import as_array, check_choice, check_ordered, check_sample_weight, read_only, show
 from evalkit.averaging import mean_of_ratios, ratio
 from evalkit.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.counting import encode_label_set_family
@@ -225,7 +225,7 @@ class Covering:
             >>> sorted(Covering.from_indicators([[1, 0], [1, 1]], universe="pq", labels=["x", "y"]).subscripts("q"))
             ['x', 'y']
         """
-        array = np.asarray(matrix)
+        array = as_array(matrix, "matrix")
         if array.ndim != 2:
             raise InputShapeError(f"'matrix' must be 2-D (elements x blocks), got shape {array.shape}")
         if array.dtype != np.bool_ and (array.dtype.kind not in "iuf" or not ((array == 0) | (array == 1)).all()):

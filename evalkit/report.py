@@ -28,7 +28,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -315,6 +315,8 @@ def build_report(
     """
     if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
+    if isinstance(measures, (str, bytes)) or not isinstance(measures, Iterable):
+        raise InvalidTypeError(f"'measures' must be a list of measure names, got {show(measures)}")
     resolved = [resolve_measure(name, metrics_class) for name in measures]
     if not resolved:
         raise InvalidArgumentError("'measures' is empty")

@@ -25,13 +25,11 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-import numpy as np
-
 from evalkit._labels import check_label_list, same_labels, sorted_labels
-from evalkit._validation import show
+from evalkit._validation import as_array, show
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError
@@ -73,6 +71,9 @@ class LabelSetCounts:
             UnknownLabelError: with fixed labels, a label outside them; and the errors of
                 ``Evaluation.from_label_sets``.
         """
+        for argument, values in (("y_true", y_true), ("y_pred", y_pred)):
+            if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+                raise InvalidTypeError(f"{argument!r} must be a sequence of label sets, got {show(values)}")
         y_true, y_pred = list(y_true), list(y_pred)
         if not y_true and not y_pred:
             return  # an empty batch counts nothing
@@ -153,7 +154,7 @@ class CurveCounts:
         Raises:
             LabelMismatchError: a batch whose classes differ from the first batch's.
         """
-        two_dimensional = np.ndim(y_score) == 2
+        two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = ThresholdCurve.from_scores(
             y_true, y_score, self._labels if two_dimensional else None, pos_label=None if two_dimensional else self._pos_label,
             sample_weight=sample_weight, thresholds=self._thresholds,

@@ -416,6 +416,39 @@ def test_booleans_and_ints_never_merge_when_results_are_joined():
         Evaluation.from_labels(["a"], ["a"]).merge(Evaluation.from_labels([1], [1]), grow=True)
 
 
+def test_arguments_of_the_wrong_kind_name_themselves():
+    from evalkit import intervals, metrics, streaming
+
+    cm = ConfusionMatrix.from_predictions([0, 1], [0, 1])
+    ev = Evaluation.from_labels([0, 1, 1], [0, 1, 0])
+    cases = [
+        (lambda: cm.index_of(True), EvalkitError, r"True \(bool\) is not a label of this matrix"),
+        (lambda: ClassificationMetrics(cm, class_label=True, class_idx=1), EvalkitError, "is not the label of 'class_idx'"),
+        (lambda: ev.class_metrics(metrics_class=dict), InvalidTypeError, "'metrics_class' must be ClassificationMetrics or a subclass"),
+        (lambda: ev.average("f1", "macro", metrics_class="x"), InvalidTypeError, "'metrics_class'"),
+        (lambda: ev.sample_metrics([0, 5]), InvalidArgumentError, r"'indices' must be sample positions in 0..2"),
+        (lambda: ev.sample_metrics([-1]), InvalidArgumentError, "negative ones never wrap"),
+        (lambda: ev.sample_metrics([0.5]), InvalidArgumentError, "'indices'"),
+        (lambda: metrics.classification_report([0, 1], [0, 1], digits=None), InvalidArgumentError, "'digits' must be a whole number"),
+        (lambda: metrics.cohen_kappa_score([0, 1], [0, 1], weights=np.array(["linear"])), InvalidArgumentError, "'weights' must be"),
+        (lambda: metrics.f1_score([0, 1], [0, 1], average=np.array(["macro"])), InvalidArgumentError, "'average' must be one of"),
+        (lambda: metrics.top_k_accuracy_score([0, 1, 2], np.eye(3), k=[2]), InvalidArgumentError, "'k' must be a whole number"),
+        (lambda: metrics.metric_at_thresholds([0, 1], [0.2, 0.8], 3.0), InvalidTypeError, "'metric_func' must be"),
+        (lambda: metrics.average_precision_score([0, 1], [0.2, 0.8], pos_label=[1]), InvalidTypeError, "'pos_label' must be one label"),
+        (lambda: metrics.confusion_matrix([0, 1], [0, 1], labels=3), InvalidTypeError, "'labels' must be a sequence"),
+        (lambda: streaming.LabelSetCounts().update(5, [{1}]), InvalidTypeError, "'y_true' must be a sequence of label sets"),
+        (lambda: ClassificationMetrics.from_counts(tp=1, fp=1, fn=1, tn=1).get(["f1"]), InvalidTypeError, "a metric name must be a string"),
+        (lambda: ClassificationMetrics.average(3), InvalidTypeError, "'results' must be ClassificationMetrics objects"),
+        (lambda: intervals.wilson({1}, 10), InvalidTypeError, "'successes'"),
+        (lambda: ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.6, 0.7]).evaluate("recall", [1]), InvalidTypeError, "a class must be one label"),
+        (lambda: ThresholdCurve.from_scores([0, 1], [0.2, 0.8], thresholds=2**70), InvalidArgumentError, "'thresholds' as a number must be in 2.."),
+        (lambda: Covering.from_indicators([[1, 0], [1]]), InputShapeError, "'matrix' has rows of different lengths"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
 # --------------------------------------------------------------------------------------------
 # immutable means immutable
 
@@ -752,6 +785,15 @@ def _garbage_targets():
         "metrics.confusion_matrix": lambda a, b, c: metrics.confusion_matrix(a, b, labels=c),
         "metrics.top_k_accuracy_score": lambda a, b, c: metrics.top_k_accuracy_score(a, b, k=c),
         "interval": lambda a, b, c: small.interval("accuracy", method=a, level=b, n_resamples=c),
+        "class_metrics": lambda a, b, c: small.class_metrics(a),
+        "sample_metrics": lambda a, b, c: Evaluation.from_labels([0, 1], [0, 1]).sample_metrics(a, b),
+        "ClassificationMetrics.get": lambda a, b, c: ClassificationMetrics.from_counts(tp=1, fp=1, fn=1, tn=1).get(a),
+        "ClassificationMetrics.average": lambda a, b, c: ClassificationMetrics.average(a, undefined=b),
+        "ThresholdCurve.evaluate": lambda a, b, c: curve.evaluate(a, b, average=c),
+        "metrics.classification_report": lambda a, b, c: metrics.classification_report(a, b, digits=c),
+        "metrics.cohen_kappa_score": lambda a, b, c: metrics.cohen_kappa_score(a, b, weights=c),
+        "metrics.brier_score_loss": lambda a, b, c: metrics.brier_score_loss(a, b, pos_label=c),
+        "metrics.average_precision_score": lambda a, b, c: metrics.average_precision_score(a, b, pos_label=c),
     }
 
 
