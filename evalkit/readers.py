@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -27,7 +28,11 @@ from typing import Any
 
 from evalkit.exceptions import InputFileError
 
-__all__ = ["DEFAULT_COLUMNS", "read_batches"]
+__all__ = ["DEFAULT_COLUMNS", "MAX_LINE_BYTES", "read_batches"]
+
+MAX_LINE_BYTES = 1 << 20
+"""The longest line a prediction file may have (1 MiB): memory stays bounded by the batch,
+whatever the file holds."""
 
 DEFAULT_COLUMNS = {
     "actual": ("actual", "y_true", "true", "label", "target", "truth", "ideal"),
@@ -63,7 +68,12 @@ def _lines(path: str) -> Iterator[tuple[int, str]]:
     except OSError as error:
         raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
     with handle:
-        for number, raw in enumerate(handle, 1):
+        for number in itertools.count(1):
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                raise InputFileError(f"{path}:{number}: the line is longer than {MAX_LINE_BYTES:,} bytes; a prediction file holds short lines")
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:

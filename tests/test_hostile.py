@@ -581,6 +581,17 @@ def test_bad_files_end_in_one_line_naming_the_line(tmp_path, capsys, name, conte
     assert err.startswith("evalkit: error: ") and re.search(message, err), err
 
 
+def test_an_endless_line_is_refused_with_bounded_memory(tmp_path, capsys):
+    from evalkit.readers import MAX_LINE_BYTES
+
+    path = tmp_path / "endless.csv"
+    path.write_bytes(b"actual,predicted\n" + b"a" * (2 * MAX_LINE_BYTES))
+    statuses = []
+    peak = peak_mib(lambda: statuses.append(main(["report", str(path)])))
+    _, err = capsys.readouterr()
+    assert statuses == [2] and peak < 8 and f"endless.csv:2: the line is longer than {MAX_LINE_BYTES:,} bytes" in err
+
+
 def test_crlf_files_and_quoted_commas_still_read(tmp_path, capsys):
     status, out, _ = cli(tmp_path, capsys, "ok.csv", 'actual,predicted\r\n"a,1",b\r\nb,b\r\n', "--format", "json")
     assert status == 0 and json.loads(out)["samples"] == 2
