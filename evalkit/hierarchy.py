@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import check_label, check_one_label, check_same_kind, describe, sorted_labels
+from evalkit._labels import check_one_label, check_same_kind, describe, sorted_labels
 from evalkit._validation import show
 from evalkit.cells import unique_sorted
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownLabelError
@@ -71,7 +71,7 @@ class Hierarchy:
     def __init__(self, parents: Mapping[Hashable, Hashable | None], root: Hashable | None = None) -> None:
         if not isinstance(parents, Mapping):
             raise InvalidTypeError(f"'parents' must be a mapping child -> parent, got {show(parents)}")
-        checked = {check_label("parents", child): (None if parent is None else check_label("parents", parent))
+        checked = {check_one_label("parents", child): (None if parent is None else check_one_label("parents", parent))
                    for child, parent in parents.items()}  # fmt: skip
         names = set(checked) | {parent for parent in checked.values() if parent is not None}
         if root is not None:
