@@ -100,10 +100,7 @@ def check_option(name: str, value: object, options: tuple) -> Any:
 def check_numbers(name: str, value: object, *, booleans: bool = False) -> np.ndarray:
     """A number or an array of numbers as float64: never strings (``"0.5"`` is not converted)
     or ragged nesting, and booleans only where they are scores (``booleans=True``)."""
-    try:
-        array = np.asarray(value)
-    except ValueError:
-        raise InputShapeError(f"{name!r} must be a number or a flat sequence of numbers, got {show(value)}") from None
+    array = as_array(value, name)
     if array.dtype.kind not in ("biuf" if booleans else "iuf"):
         raise InvalidTypeError(f"{name!r} must be a number or numbers, got {show(value)}")
     return array.astype(np.float64, copy=False)

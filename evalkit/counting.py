@@ -58,7 +58,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["PairCounts", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
+__all__ = ["PairCounts", "as_label_set_list", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -723,7 +723,7 @@ def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 
 
-def _as_label_set_list(values: Any, argument: str) -> list:
+def as_label_set_list(values: Any, argument: str) -> list:
     """A list with one label collection per sample (set, frozenset, list, tuple or 1-D array)."""
     if isinstance(values, np.ndarray) and values.ndim == 2 and values.dtype != object:
         raise InputShapeError(f"{argument!r} is a 2-D array {values.shape}: for 0/1 indicator rows use from_indicators")
@@ -773,7 +773,7 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
     label's first position (as in ``_hashed_positions``), and a table of those positions turns
     them into codes in the final label order."""
     fixed = None if labels is None else check_label_list(labels)
-    sets = {argument: _as_label_set_list(values, argument) for argument, values in families.items()}
+    sets = {argument: as_label_set_list(values, argument) for argument, values in families.items()}
     lengths = {argument: len(collection) for argument, collection in sets.items()}
     n = next(iter(lengths.values()))
     for argument, length in lengths.items():

@@ -1016,23 +1016,29 @@ def top_k_accuracy_score(
         else:
             hits = np.ones(len(codes), dtype=bool)
     else:
-        hits = top_k_hits(codes, check_numbers("y_score", scores, booleans=True), k)
+        hits = top_k_hits(codes, scores, k)
     if normalize:
         return float(np.average(hits, weights=weight))
     return float(hits.sum() if weight is None else np.dot(hits, weight))
 
 
+def _probability_array(y_proba: Any) -> np.ndarray:
+    """Probabilities as float64: 1-D (the positive class's) or ``n x m``, in sample order."""
+    check_ordered(y_proba, "y_proba", "probabilities")
+    probabilities = check_numbers("y_proba", y_proba, booleans=True)
+    if probabilities.ndim not in (1, 2):
+        raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {probabilities.shape}")
+    return probabilities
+
+
 def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's checks of class probabilities: ``(0/1 truth, probabilities)``, both ``n x m``
     over the sorted classes (1-D probabilities are the positive class's of two)."""
-    check_ordered(y_proba, "y_proba", "probabilities")
-    probabilities = check_numbers("y_proba", y_proba, booleans=True)
+    probabilities = _probability_array(y_proba)
     if probabilities.size and probabilities.max() > 1:
         raise InvalidValueError(f"'y_proba' holds values greater than 1: {probabilities.max()}")
     if probabilities.size and probabilities.min() < 0:
         raise InvalidValueError(f"'y_proba' holds values lower than 0: {probabilities.min()}")
-    if probabilities.ndim not in (1, 2):
-        raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {probabilities.shape}")
     if probabilities.ndim == 1:
         probabilities = probabilities[:, None]
     if probabilities.shape[1] == 1:
@@ -1117,10 +1123,7 @@ def brier_score_loss(
         >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
         0.0375
     """
-    check_ordered(y_proba, "y_proba", "probabilities")
-    scores = check_numbers("y_proba", y_proba, booleans=True)
-    if scores.ndim not in (1, 2):
-        raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {scores.shape}")
+    scores = _probability_array(y_proba)
     if scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1):
         scores = scores.ravel()
         truth = _binary_truth(y_true)

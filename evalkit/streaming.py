@@ -25,11 +25,12 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from evalkit._labels import check_label_list, same_labels, sorted_labels
 from evalkit._validation import as_array, show
+from evalkit.counting import as_label_set_list
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError
@@ -71,10 +72,7 @@ class LabelSetCounts:
             UnknownLabelError: with fixed labels, a label outside them; and the errors of
                 ``Evaluation.from_label_sets``.
         """
-        for argument, values in (("y_true", y_true), ("y_pred", y_pred)):
-            if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-                raise InvalidTypeError(f"{argument!r} must be a sequence of label sets, got {show(values)}")
-        y_true, y_pred = list(y_true), list(y_pred)
+        y_true, y_pred = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
         if not y_true and not y_pred:
             return  # an empty batch counts nothing
         batch = Evaluation.from_label_sets(y_true, y_pred, self._fixed, sample_weight=sample_weight).compact()
