@@ -206,3 +206,10 @@ def label_position(labels: Sequence[object], label: object, what: str = "this re
         if own == label and isinstance(own, (bool, np.bool_)) == isinstance(label, (bool, np.bool_)):
             return position
     raise UnknownLabelError(f"{describe(label)} is not a class of {what}: {show(list(labels))}")
+
+def column_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
+    """The labels of ``m`` columns: ``0 .. m-1`` by default, else ``labels`` checked, one per column."""
+    checked = tuple(range(m)) if labels is None else check_label_list(labels)
+    if len(checked) != m:
+        raise InputShapeError(f"'labels' has {len(checked)} labels but the data have {m} columns")
+    return checked

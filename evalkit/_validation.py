@@ -249,3 +249,27 @@ def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weig
     else:
         raise InvalidTypeError(f"{argument!r} must hold real numbers, got dtype {array.dtype}: {show(sample_weight)}")
     return read_only(array)
+
+def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
+    """A 2-D numeric array (never copied when it already is one) of the expected shape."""
+    check_ordered(values, argument, "rows")
+    array = as_array(values, argument)
+    if array.ndim != 2:
+        raise InputShapeError(f"{argument!r} must be a 2-D array (samples x labels), got shape {array.shape}")
+    if array.dtype.kind not in "biuf":
+        raise InvalidTypeError(f"{argument!r} must hold numbers or booleans, got dtype {array.dtype}")
+    if shape is not None and array.shape != shape:
+        raise InputShapeError(f"{argument!r} has shape {array.shape} but 'y_true' has shape {shape}")
+    return array
+
+
+def is_sparse(values: Any) -> bool:
+    """A scipy sparse matrix or array (scipy is never imported for this check)."""
+    return type(values).__module__.startswith("scipy.sparse") and hasattr(values, "tocsr")
+
+
+def format_number(value: object) -> str:
+    """Six significant digits for floats, NaN spelled out as undefined; anything else as str."""
+    if isinstance(value, float):
+        return f"{value:.6g}" if value == value else "NaN (undefined)"  # noqa: PLR0124 (NaN is the one float unequal to itself)
+    return str(value)

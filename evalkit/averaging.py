@@ -32,6 +32,7 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,7 @@ __all__ = [
     "average_cells",
     "average_rows",
     "check_undefined",
+    "fill_undefined",
     "mean_of",
     "mean_of_ratios",
     "mean_rows",
@@ -133,15 +135,32 @@ def _rebuild_averaged(value: float, n_values: int, n_defined: int) -> Averaged:
     return Averaged(value, n_values=n_values, n_defined=n_defined)
 
 
-def _apply_policy(values: np.ndarray, defined: np.ndarray, policy: str, fill: tuple[Any, Any] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+_FILL = {"zero": 0, "one": 1}
+"""What an undefined value counts as under the policies that fill it in."""
+
+
+def fill_undefined(values: Any, undefined: Any = "exclude") -> np.ndarray:
+    """``values`` with the undefined ones (NaN) as the policy counts them: 0 under ``"zero"``,
+    1 under ``"one"``, left NaN under ``"exclude"`` and ``"nan"``.
+
+    Examples:
+        >>> fill_undefined([0.5, float("nan")], "one").tolist(), fill_undefined([float("nan")], "exclude").tolist()
+        ([0.5, 1.0], [nan])
+    """
+    policy = check_undefined(undefined)
+    values = np.asarray(values, dtype=np.float64)
+    return np.where(np.isnan(values), float(_FILL[policy]), values) if policy in _FILL else values
+
+
+def _apply_policy(values: np.ndarray, defined: np.ndarray, policy: str, number: Callable[[int], Any] = float) -> tuple[np.ndarray, np.ndarray]:
     """The one place where undefined values meet the policy: the values that enter an average
     and a mask of the entries that count. ``"exclude"`` masks them out, ``"zero"`` and
-    ``"one"`` replace them by ``fill``, ``"nan"`` keeps them (NaN propagates)."""
+    ``"one"`` fill them in (as ``number(0)`` or ``number(1)``), ``"nan"`` keeps them (NaN propagates)."""
     if policy == "exclude":
         return values, defined
     counted = np.ones(values.shape, dtype=bool)
-    if policy in ("zero", "one"):
-        return np.where(defined, values, fill[0] if policy == "zero" else fill[1]), counted
+    if policy in _FILL:
+        return np.where(defined, values, number(_FILL[policy])), counted
     return values, counted
 
 
@@ -244,7 +263,7 @@ def mean_of_ratios(
     fractions, defined, counted = fractions[present], defined[present], counted[present]
     if policy == "nan" and not defined.all():
         return math.nan
-    filled, included = _apply_policy(fractions, defined, policy, fill=(Fraction(0), Fraction(1)))
+    filled, included = _apply_policy(fractions, defined, policy, Fraction)
     kept, kept_weights = filled[included], counted[included]
     total = sum((Fraction(w) for w in kept_weights.tolist()), Fraction(0))
     return sum((v * Fraction(w) for v, w in zip(kept.tolist(), kept_weights.tolist())), Fraction(0)) / total if total else math.nan

@@ -12,9 +12,9 @@ import numpy as np
 from evalkit import formulas, serialization
 from evalkit import stats as _stats
 from evalkit._labels import check_one_label, same_labels
-from evalkit._validation import check_count, show
+from evalkit._validation import check_count, format_number, show
 from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.evaluation_metrics import EvaluationMetrics, _format_number, metric_key
+from evalkit.evaluation_metrics import EvaluationMetrics, metric_key
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -553,15 +553,15 @@ class ClassificationMetrics(EvaluationMetrics):
 
     def __str__(self) -> str:
         """The Java layout: ``Class: …``, ``Total items: …``, the counts, then one line per metric."""
-        counts = [_format_number(getattr(self, getter)()) for getter in _COUNT_GETTERS]
+        counts = [format_number(getattr(self, getter)()) for getter in _COUNT_GETTERS]
         lines = [_HEAD_LAYOUT % (self._class_label, *counts)]
         values = self._metric_values()
         floats = type(self).__dict__["_all_direct"] is not None or set(map(type, values)) == {float}
         if floats and _no_nan(values):  # the usual case: every line in one C-level format
             lines.append(self._text_layout() % tuple(values))
         else:
-            lines.extend(f"{line.title}: {_format_number(value)}{line.description}" for line, value in zip(self._metric_table().values(), values))
-        lines.extend(f"{name}: {_format_number(value)}" for name, value in self._values.items())
+            lines.extend(f"{line.title}: {format_number(value)}{line.description}" for line, value in zip(self._metric_table().values(), values))
+        lines.extend(f"{name}: {format_number(value)}" for name, value in self._values.items())
         return "\n".join(lines)
 
     def to_json(self) -> str:
@@ -600,8 +600,8 @@ class ClassificationMetrics(EvaluationMetrics):
             stored = serialization.number(value, f"values.{name}", nullable=True)
             if metrics._getter(name) is not None:  # the rule of ``set``: a computed metric is never stored
                 raise serialization.FormatError(
-                    f"field 'values.{name}' is {_format_number(stored)}, but {name!r} is computed from the counts "
-                    f"(they give {_format_number(metrics.get(name))}): a document stores extras only"
+                    f"field 'values.{name}' is {format_number(stored)}, but {name!r} is computed from the counts "
+                    f"(they give {format_number(metrics.get(name))}): a document stores extras only"
                 )
             metrics._values[str(name)] = stored
         return metrics

@@ -723,6 +723,14 @@ def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 
 
+def is_label_set_data(values: Any) -> bool:
+    """Whether ``values`` look like one label collection per sample (judged by the first)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        return False  # (the constructors say what is wrong with it)
+    first = next(iter(values), None) if not isinstance(values, np.ndarray) or values.dtype == object else None
+    return isinstance(first, _SET_TYPES)
+
+
 def as_label_set_list(values: Any, argument: str) -> list:
     """A list with one label collection per sample (set, frozenset, list, tuple or 1-D array)."""
     if isinstance(values, np.ndarray) and values.ndim == 2 and values.dtype != object:

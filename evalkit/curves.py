@@ -46,8 +46,16 @@ import attrs
 import numpy as np
 
 from evalkit._exact import weighted_bincount, weighted_sum
-from evalkit._labels import check_one_label, label_position, same_labels
-from evalkit._validation import as_array, check_choice, check_numbers, check_sample_weight, read_only, show
+from evalkit._labels import check_one_label, column_labels, label_position, same_labels
+from evalkit._validation import (
+    as_array,
+    check_choice,
+    check_matrix,
+    check_numbers,
+    check_sample_weight,
+    read_only,
+    show,
+)
 from evalkit.averaging import (
     Averaged,
     CellsResult,
@@ -60,7 +68,7 @@ from evalkit.averaging import (
 )
 from evalkit.cells import Cells
 from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.counting import PairCounts, encode
+from evalkit.counting import PairCounts, encode, is_label_set_data
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -71,7 +79,6 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnsupportedSettingError,
 )
-from evalkit.settings import check_matrix, column_labels, is_label_set_data
 
 __all__ = ["CURVE_AVERAGES", "BestThreshold", "ThresholdCells", "ThresholdCurve", "one_vs_one_roc_auc"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numbers
 
 from evalkit import formulas
-from evalkit._validation import show
+from evalkit._validation import format_number, show
 from evalkit.exceptions import InvalidTypeError, UnknownMetricError
 
 __all__ = ["EvaluationMetrics", "metric_key"]
@@ -81,11 +81,5 @@ class EvaluationMetrics:
         return dict(self._values)
 
     def __str__(self) -> str:
-        return "\n".join(f"{name}: {_format_number(value)}" for name, value in self.to_dict().items())
+        return "\n".join(f"{name}: {format_number(value)}" for name, value in self.to_dict().items())
 
-
-def _format_number(value: object) -> str:
-    """Six significant digits for floats, NaN spelled out as undefined; anything else as str."""
-    if isinstance(value, float):
-        return f"{value:.6g}" if value == value else "NaN (undefined)"  # noqa: PLR0124 (NaN is the one float unequal to itself)
-    return str(value)

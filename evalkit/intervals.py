@@ -62,8 +62,16 @@ import attrs
 import numpy as np
 
 from evalkit._labels import label_position, sorted_labels
-from evalkit._validation import as_array, check_choice, check_count, check_numbers, show
-from evalkit.averaging import AVERAGES, average_rows, check_undefined, resolve_measure
+from evalkit._validation import (
+    as_array,
+    check_choice,
+    check_count,
+    check_matrix,
+    check_numbers,
+    check_sample_weight,
+    show,
+)
+from evalkit.averaging import AVERAGES, average_rows, check_undefined, fill_undefined, resolve_measure
 from evalkit.cells import Cells
 from evalkit.counting import PairCounts, encode
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
@@ -647,8 +655,7 @@ def _row_interval(result: Any, measure: Any, average: str | None, position: int 
 
         return _bootstrap(kinds, micro, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
     values = np.asarray(rows.evaluate_rows(measure, **parameters), dtype=np.float64)
-    filled = values if undefined in ("exclude", "nan") else np.where(np.isnan(values), 0.0 if undefined == "zero" else 1.0, values)
-    kinds, _ = _row_kinds(rows, filled if undefined != "nan" else np.where(np.isnan(values), np.nan, values))
+    kinds, _ = _row_kinds(rows, fill_undefined(values, undefined))
     estimate = float(result.average(measure, "samples", undefined=undefined, **parameters))
 
     def samples(sums: np.ndarray) -> np.ndarray:
@@ -696,8 +703,6 @@ def indicators_interval(
         >>> interval.low < interval.estimate < interval.high
         True
     """
-    from evalkit._validation import check_sample_weight
-    from evalkit.settings import check_matrix
     from evalkit.tnorms import get_tnorm
 
     check_choice("method", method, BOOTSTRAP_METHODS)

@@ -42,9 +42,10 @@ from evalkit._validation import (
     check_option,
     check_ordered,
     check_sample_weight,
+    is_sparse,
     show,
 )
-from evalkit.averaging import AVERAGES, mean_of
+from evalkit.averaging import AVERAGES, check_undefined, fill_undefined, mean_of
 from evalkit.counting import encode
 from evalkit.curves import ThresholdCurve, one_vs_one_roc_auc
 from evalkit.evaluation import Evaluation
@@ -61,7 +62,6 @@ from evalkit.exceptions import (
 )
 from evalkit.formulas import Measure, check_beta, get_measure, matrix_cohen_kappa
 from evalkit.scoring import brier_losses, log_losses, top_k_hits
-from evalkit.settings import is_sparse
 
 __all__ = [
     "accuracy_score",
@@ -189,23 +189,16 @@ def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Any) -> t
     return evaluation, list(check_label_list(labels))
 
 
-_POLICIES = {"warn": "zero", 0: "zero", 1: "one"}
-
-
 def _policy(zero_division: Any, allow_nan: bool = True) -> str:
-    """The undefined-value policy of a ``zero_division`` value."""
+    """The undefined-value policy of a ``zero_division`` value (``"warn"`` fills in 0, as 0 does)."""
     if isinstance(zero_division, str) and zero_division == "warn":
         return "zero"
-    if isinstance(zero_division, (int, float, np.number)) and not isinstance(zero_division, bool):
-        if zero_division in (0, 1):
-            return _POLICIES[int(zero_division)]
-        if allow_nan and math.isnan(zero_division):
-            return "exclude"
+    number = isinstance(zero_division, (int, float, np.number)) and not isinstance(zero_division, bool)
+    if number and (zero_division in (0, 1) or (allow_nan and math.isnan(zero_division))):
+        return check_undefined(zero_division)
     allowed = "'warn', 0, 1" + (" or np.nan" if allow_nan else "")
     raise InvalidArgumentError(f"'zero_division' must be {allowed}; got {show(zero_division)}")
 
-
-_FILL = {"zero": 0.0, "one": 1.0, "exclude": math.nan}
 
 _DENOMINATOR_WORDS = {
     "precision": ("Precision", "predicted"),
@@ -222,7 +215,7 @@ def _values(
     warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value."""
     if average is None:
         values = evaluation.per_class(measure, labels=labels, **parameters)
-        result: Any = np.where(np.isnan(values), _FILL[policy], values)
+        result: Any = fill_undefined(values, policy)
     else:
         result = float(evaluation.average(measure, average, undefined=policy, labels=labels, **parameters))
         if average == "micro":

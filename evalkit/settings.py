@@ -21,14 +21,21 @@ integer counts and equal repeating the samples; float weights give float counts)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from evalkit._exact import weighted_sum
-from evalkit._labels import check_booleans_apart, check_label_list, check_one_label
-from evalkit._validation import as_array, check_choice, check_numbers, check_ordered, check_sample_weight, show
+from evalkit._labels import check_booleans_apart, check_label_list, check_one_label, column_labels
+from evalkit._validation import (
+    check_choice,
+    check_matrix,
+    check_numbers,
+    check_sample_weight,
+    is_sparse,
+    show,
+)
 from evalkit.cells import (
     Cells,
     block_rows,
@@ -37,7 +44,7 @@ from evalkit.cells import (
     one_hot_sample_cells,
     soft_cells,
 )
-from evalkit.counting import _SET_TYPES, PairCounts, encode, encode_label_sets
+from evalkit.counting import PairCounts, encode, encode_label_sets, is_label_set_data
 from evalkit.exceptions import (
     InputLengthError,
     InputShapeError,
@@ -370,29 +377,10 @@ class SettingConstructors:
 # checks and helpers of the constructors
 
 
-def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.ndarray:
-    """A 2-D numeric array (never copied when it already is one) of the expected shape."""
-    check_ordered(values, argument, "rows")
-    array = as_array(values, argument)
-    if array.ndim != 2:
-        raise InputShapeError(f"{argument!r} must be a 2-D array (samples x labels), got shape {array.shape}")
-    if array.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"{argument!r} must hold numbers or booleans, got dtype {array.dtype}")
-    if shape is not None and array.shape != shape:
-        raise InputShapeError(f"{argument!r} has shape {array.shape} but 'y_true' has shape {shape}")
-    return array
 
 
-def column_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
-    checked = tuple(range(m)) if labels is None else check_label_list(labels)
-    if len(checked) != m:
-        raise InputShapeError(f"'labels' has {len(checked)} labels but the data have {m} columns")
-    return checked
 
 
-def is_sparse(values: Any) -> bool:
-    """A scipy sparse matrix or array (scipy is never imported for this check)."""
-    return type(values).__module__.startswith("scipy.sparse") and hasattr(values, "tocsr")
 
 
 def sparse_keys(values: Any, argument: str) -> tuple[np.ndarray, tuple[int, int]]:
@@ -423,11 +411,6 @@ def _rejected_rows(rejected: Any, n: int) -> np.ndarray | None:
     return array
 
 
-def is_label_set_data(values: Any) -> bool:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        return False  # (the constructors say what is wrong with it)
-    first = next(iter(values), None) if not isinstance(values, np.ndarray) or values.dtype == object else None
-    return isinstance(first, _SET_TYPES)
 
 
 def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarray:

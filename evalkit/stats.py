@@ -9,8 +9,9 @@ from typing import Any
 import attrs
 
 from evalkit import serialization
+from evalkit._validation import format_number
 from evalkit.averaging import Summary, check_undefined, summarize_rows
-from evalkit.evaluation_metrics import _format_number, metric_key
+from evalkit.evaluation_metrics import metric_key
 from evalkit.exceptions import EvalkitError, UnknownMetricError
 from evalkit.formulas import unknown_name_message
 
@@ -216,5 +217,5 @@ class Stats:
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        means = ", ".join(f"{name}={_format_number(summary.mean)}" for name, summary in self._all().items())
+        means = ", ".join(f"{name}={format_number(summary.mean)}" for name, summary in self._all().items())
         return f"Stats{{{means}}}"
