@@ -10,7 +10,7 @@ Examples:
     0.5
 """
 
-from evalkit import exceptions, formulas, theory, tnorms
+from evalkit import exceptions, formulas, measures, results, theory, tnorms
 from evalkit.averaging import Averaged
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
@@ -20,6 +20,7 @@ from evalkit.evaluation import Evaluation
 from evalkit.evaluation_metrics import EvaluationMetrics
 from evalkit.hierarchy import Hierarchy
 from evalkit.intervals import compare
+from evalkit.measures import Measure, measure
 from evalkit.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
 from evalkit.stats import Stats
 
@@ -32,6 +33,7 @@ __all__ = [
     "Evaluation",
     "EvaluationMetrics",
     "Hierarchy",
+    "Measure",
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
     "Stats",
@@ -40,6 +42,9 @@ __all__ = [
     "compare",
     "exceptions",
     "formulas",
+    "measure",
+    "measures",
+    "results",
     "theory",
     "tnorms",
 ]

@@ -32,36 +32,25 @@ Examples:
 from __future__ import annotations
 
 import math
+import sys
+import warnings
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
 
 from evalkit._exact import exact_row_sums
-from evalkit._labels import check_label_list
 from evalkit._validation import check_choice, show
 from evalkit.cells import Cells
-from evalkit.counting import PairCounts
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError, UnsupportedSettingError
-from evalkit.formulas import (
-    MEASURES,
-    Measure,
-    canonical_name,
-    check_measure_parameters,
-    get_measure,
-    margins_cohen_kappa,
-    margins_matthews_correlation_coefficient,
-    pairs_cohen_kappa,
-    unknown_name_message,
-)
+from evalkit.exceptions import InvalidArgumentError
+from evalkit.measures import Measure, check_measure_parameters, resolve_measure
 
 __all__ = [
     "AVERAGES",
     "UNDEFINED_POLICIES",
     "Averaged",
-    "CellsResult",
     "Summary",
     "average_cells",
     "average_rows",
@@ -381,35 +370,6 @@ def average_rows(
     return mean_rows(values, weights, undefined=policy)
 
 
-def check_metrics_class(metrics_class: Any) -> type[Any]:
-    """``metrics_class`` if it is ClassificationMetrics or a subclass (``None``: ClassificationMetrics)."""
-    from evalkit.classification_metrics import ClassificationMetrics  # the objects sit above this layer
-
-    if metrics_class is None:
-        return ClassificationMetrics
-    if not (isinstance(metrics_class, type) and issubclass(metrics_class, ClassificationMetrics)):
-        raise InvalidTypeError(f"'metrics_class' must be ClassificationMetrics or a subclass of it, got {show(metrics_class)}")
-    return metrics_class
-
-
-def resolve_measure(measure: Any, metrics_class: type[Any] | None = None) -> Measure:
-    """A measure by name (any spelling), alias, ``Measure`` or vectorised function; with
-    ``metrics_class`` also a ``get_<name>`` getter of a ClassificationMetrics subclass.
-
-    Raises:
-        UnknownMetricError: an unknown name; the message suggests the closest known one.
-    """
-    if isinstance(measure, str) and metrics_class is not None:
-        check_metrics_class(metrics_class)
-        key = canonical_name(measure)
-        if key in MEASURES:
-            return MEASURES[key]
-        if key in metrics_class.metric_names():
-            return metrics_class.as_measure(key)
-        raise UnknownMetricError(unknown_name_message("measure", measure, [*MEASURES, *metrics_class.metric_names()]))
-    return get_measure(measure)
-
-
 def per_entry(cells: Cells, measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> np.ndarray:
     """The value of a measure (name, Measure, function or getter of ``metrics_class``) for every
     entry of ``cells``, as float64 (NaN where undefined)."""
@@ -418,244 +378,9 @@ def per_entry(cells: Cells, measure: Any, metrics_class: type[Any] | None, param
     return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)
 
 
-class CellsResult:
-    """Any classification result held as per-class and per-sample cells: the one averaging face.
-
-    ``ConfusionMatrix`` and ``Evaluation`` derive from it, so ``per_class``, ``average`` and
-    what a report needs are written once, for every holder of class cells. A subclass provides
-    ``labels``, ``class_cells`` (``σm``), ``sample_cells`` (``σn``, weighted rows),
-    ``n_samples``, ``whole_measures`` and ``confusion_matrix``.
-
-    Examples:
-        >>> from evalkit import ConfusionMatrix, Evaluation
-        >>> isinstance(ConfusionMatrix([0, 1]), CellsResult), issubclass(Evaluation, CellsResult)
-        (True, True)
-    """
-
-    __slots__ = ()
-
-    if TYPE_CHECKING:
-
-        @property
-        def labels(self) -> tuple:
-            """The class labels."""
-
-    def report_averages(self) -> tuple[str, ...]:
-        """The averages a report shows for this kind of result."""
-        return ("micro", "macro", "weighted")
-
-    @property
-    def class_cells(self) -> Cells:
-        """Per-class one-vs-rest cells ``σm``."""
-        raise NotImplementedError
-
-    @property
-    def sample_cells(self) -> Cells:
-        """Per-sample cells ``σn``, each row weighted by how much its samples count."""
-        raise NotImplementedError
-
-    @property
-    def n_samples(self) -> Any:
-        """How many samples were evaluated (the sum of their weights, when weighted)."""
-        raise NotImplementedError
-
-    def whole_measures(self) -> dict[str, float]:
-        """The measures of the whole result that the data support (for reports)."""
-        raise NotImplementedError
-
-    def confusion_matrix(self) -> Any:
-        """The confusion matrix (single-label data)."""
-        raise NotImplementedError
-
-    def pair_counts(self) -> PairCounts:
-        """The (actual, predicted) pair counts of single-label data (a sparse confusion matrix).
-
-        Raises:
-            UnsupportedSettingError: the data are not single-label (or ordinal).
-        """
-        raise NotImplementedError
-
-    # ----------------------------------------------------------------------------------------
-    # whole-result measures of single-label data, from the pair counts
-
-    def get_cohen_kappa(self, weights: str | None = None) -> float:
-        """Cohen's kappa of the whole confusion matrix; ``weights="linear"`` or ``"quadratic"``
-        weigh a disagreement by its distance in label order (ordered classes). Exact to rounding
-        for integer counts; NaN when the expected disagreement is 0.
-
-        Examples:
-            >>> from evalkit import ConfusionMatrix
-            >>> cm = ConfusionMatrix.from_array([[5, 2, 0], [1, 6, 1], [0, 2, 4]])
-            >>> round(cm.get_cohen_kappa(), 4), round(cm.get_cohen_kappa("quadratic"), 4)
-            (0.564, 0.749)
-        """
-        pairs = self.pair_counts()
-        if weights is None:
-            return margins_cohen_kappa(**pairs.margins())
-        return pairs_cohen_kappa(pairs.actual, pairs.predicted, pairs.counts, pairs.size, weights=weights)
-
-    def get_matthews_correlation_coefficient(self) -> float:
-        """Multi-class MCC of the whole confusion matrix (Gorodkin's R_K), exact to rounding;
-        NaN when undefined (see ``evalkit.formulas.margins_matthews_correlation_coefficient``)."""
-        return margins_matthews_correlation_coefficient(**self.pair_counts().margins())
-
-    def get_balanced_accuracy(self, adjusted: bool = False) -> float:
-        """Balanced accuracy of the whole result: the mean recall over the classes that occur
-        (scikit-learn's ``balanced_accuracy_score``); with ``adjusted=True`` rescaled so that
-        chance scores 0 and perfection 1: ``(score - 1/k) / (1 - 1/k)`` over ``k`` classes.
-
-        For two classes it is the binary balanced accuracy ``(recall + specificity) / 2``; for
-        more it differs from ``average("balanced_accuracy", "macro")``, the mean of the
-        one-vs-rest values.
-
-        Examples:
-            >>> from evalkit import ConfusionMatrix
-            >>> cm = ConfusionMatrix.from_array([[3, 1], [0, 0]])   # class 1 never occurs: left out
-            >>> cm.get_balanced_accuracy()
-            0.75
-        """
-        recall = self.per_class("recall")
-        present = recall[~np.isnan(recall)]
-        if not present.size:
-            return math.nan
-        score = float(present.mean())
-        if adjusted:
-            chance = 1 / present.size
-            score = (score - chance) / (1 - chance) if chance < 1 else math.nan
-        return score
-
-    def class_metrics(self, metrics_class: type[Any] | None = None) -> list:
-        """One ClassificationMetrics (or ``metrics_class``) object per class, labelled."""
-        maker = check_metrics_class(metrics_class)
-        cells = self.class_cells
-        return [
-            maker.from_counts(tp=cells.tp[k], fp=cells.fp[k], fn=cells.fn[k], tn=cells.tn[k], class_label=label)
-            for k, label in enumerate(self.labels)
-        ]
-
-    def interval(
-        self, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
-        n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
-        metrics_class: type[Any] | None = None, **parameters: Any,
-    ) -> Any:  # fmt: skip
-        """A confidence interval of a measure: of the whole result (``"accuracy"``,
-        ``"cohen_kappa"``, ``"matthews_correlation_coefficient"`` with neither ``average`` nor
-        ``label``), of one class (``label=``), or of an average (``average=``).
-
-        Args:
-            measure: a measure name (any spelling), a ``Measure`` or a subclass getter name.
-            average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
-            label: one class.
-            level: the confidence level (0.95).
-            method: ``"bca"`` (default) or ``"percentile"`` (the bootstrap, for every measure
-                and average); ``"wilson"`` or ``"clopper-pearson"`` (proportions: the whole
-                accuracy, one class, or a micro average); ``"asymptotic"`` (Cohen's kappa).
-            n_resamples: bootstrap resamples (2000).
-            random_state: a seed or ``numpy.random.Generator``: the same seed, the same interval.
-            stratify: keep every actual class's size in each resample (single-label data).
-            undefined: the undefined-value policy of averages (per resample, too).
-            metrics_class: a ``ClassificationMetrics`` subclass whose getter is the measure.
-            **parameters: of the measure (``beta=2``).
-
-        Returns:
-            An ``evalkit.intervals.Interval`` (``estimate``, ``low``, ``high``, ``level``, ``method``).
-
-        Examples:
-            >>> from evalkit import ConfusionMatrix
-            >>> cm = ConfusionMatrix.from_array([[40, 10], [5, 45]])
-            >>> print(cm.interval("accuracy", method="clopper-pearson"))
-            0.85 [0.7647, 0.9135] (95% clopper-pearson)
-        """
-        from evalkit.intervals import result_interval  # intervals sit above this layer
-
-        return result_interval(self, measure, average, label=label, level=level, method=method, n_resamples=n_resamples,
-                               random_state=random_state, stratify=stratify, undefined=undefined, metrics_class=metrics_class,
-                               **parameters)  # fmt: skip
-
-    # ----------------------------------------------------------------------------------------
-    # any measure per class and averaged
-
-    def _selected(self, labels: Any) -> Cells:
-        """The class cells of ``labels`` (scikit-learn's label subsets): a label the result
-        lacks has no positives (``tp = fp = fn = 0``, every sample a true negative)."""
-        cells = self.class_cells
-        if labels is None:
-            return cells
-        chosen = check_label_list(labels, "labels")
-        if not chosen:
-            raise InvalidArgumentError("'labels' is empty: there is no class to average")
-        index = {label: position for position, label in enumerate(self.labels)}
-        positions = np.array([index.get(label, len(self.labels)) for label in chosen], dtype=np.intp)
-        total = self.n_samples
-        rows = [np.append(row, fill) for row, fill in zip(cells.rows(), (0, 0, 0, total))]
-        return Cells(*(row[positions] for row in rows))
-
-    def per_class(self, measure: Any, *, labels: Any = None, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
-        """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
-
-        Args:
-            measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
-                ``"sensitivity"``; any spelling: ``"F1"``, ``"f1-score"``), a ``Measure``, or a
-                vectorised function of ``tp, fp, fn, tn``.
-            labels: the classes, in the order wanted (default: every class). A label the
-                result does not have counts no positives.
-            metrics_class: a ``ClassificationMetrics`` subclass whose ``get_<measure>``
-                getter defines a measure not in the registry.
-            **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
-
-        Examples:
-            >>> from evalkit import ConfusionMatrix
-            >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).per_class("recall")
-            array([0.83333333, 0.875     ])
-        """
-        return per_entry(self._selected(labels), measure, metrics_class, parameters)
-
-    def average(
-        self,
-        measure: Any,
-        average: str = "macro",
-        *,
-        undefined: Any = "exclude",
-        labels: Any = None,
-        metrics_class: type[Any] | None = None,
-        **parameters: Any,
-    ) -> Averaged:
-        """Average a binary measure: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
-
-        ``"micro"`` applies the measure to the summed cells; ``"macro"`` is the mean of the
-        per-class values; ``"weighted"`` weights them by support (actual count);
-        ``"samples"`` is the mean over samples of the per-sample value (for single-label
-        data a correct sample has cells ``(1, 0, 0, m-1)``, a wrong one ``(0, 1, 1, m-2)``).
-        With sample weights every sum and mean is weighted.
-
-        Undefined values follow ``undefined`` (``"exclude"`` by default, or ``"zero"``,
-        ``"one"``, ``"nan"``; see ``evalkit.averaging``). The result is a float that also
-        carries ``n_values`` and ``n_defined``.
-
-        Args:
-            measure: as for ``per_class``.
-            average: ``"micro"``, ``"macro"``, ``"weighted"`` or ``"samples"``.
-            undefined: the undefined-value policy.
-            labels: average over these classes only (scikit-learn's ``labels``): every
-                sample still counts, and a label the result lacks counts no positives. Not
-                with ``"samples"``, whose per-sample cells span every class.
-            metrics_class: as for ``per_class``.
-            **parameters: parameters of the measure (``beta=2``).
-
-        Examples:
-            >>> from evalkit import ConfusionMatrix
-            >>> cm = ConfusionMatrix.from_array([[3, 0, 0], [0, 0, 0], [1, 0, 2]])
-            >>> macro = cm.average("precision")  # class 1 is never predicted: undefined
-            >>> macro, macro.n_defined, macro.n_values
-            (0.875, 2, 3)
-            >>> cm.average("precision", "micro") == cm.get_accuracy()
-            True
-        """
-        resolved = resolve_measure(measure, metrics_class)
-        per_sample = self.sample_cells if average == "samples" else None
-        if average == "samples" and labels is not None and set(labels) != set(self.labels):
-            raise UnsupportedSettingError(
-                "average='samples' over a subset of the labels needs per-sample cells of that subset: "
-                "evaluate those columns (Evaluation.from_indicators on them, or evalkit.metrics with labels=)"
-            )
-        return average_cells(resolved, self._selected(labels), average, undefined=undefined, per_sample=per_sample, parameters=parameters)
+def __getattr__(name: str) -> Any:
+    """``CellsResult`` moved to ``evalkit.results``: the old path works, with a deprecation warning, for one release."""
+    if name == "CellsResult":
+        warnings.warn("evalkit.averaging.CellsResult is now evalkit.results.CellsResult", DeprecationWarning, stacklevel=2)
+        return sys.modules["evalkit.results"].CellsResult  # loaded with evalkit; never imported from here (results sit above)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,14 @@
-"""ClassificationMetrics: the metrics of one class, with the getters Deep Netts users know."""
+"""ClassificationMetrics: the metrics of one class, with the getters Deep Netts users know.
+
+It is also where a measure gets its name: every ``get_*`` getter of a ``ClassificationMetrics``
+subclass, every override of a built-in getter and every registered formula is a measure of that
+class (``measure``, ``measures``), and results, reports, intervals, curves and the command line
+look names up there.
+"""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from collections.abc import Callable, Hashable, Iterable
@@ -9,11 +16,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from evalkit import formulas, serialization
-from evalkit import stats as _stats
-from evalkit._labels import check_one_label, same_labels
-from evalkit._validation import check_count, format_number, show
-from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit import intervals, serialization
+from evalkit._labels import check_one_label, label_position, same_labels
+from evalkit._validation import check_count, check_index, format_number, show
 from evalkit.evaluation_metrics import EvaluationMetrics, metric_key
 from evalkit.exceptions import (
     EmptyInputError,
@@ -24,9 +29,18 @@ from evalkit.exceptions import (
     NotBinaryError,
     UnknownMetricError,
 )
+from evalkit.measures import (
+    COUNT_NAMES,
+    MEASURES,
+    Measure,
+    getter_metadata,
+    registry_version,
+    spelling,
+    unknown_name_message,
+)
 from evalkit.stats import Stats
 
-__all__ = ["ClassificationMetrics"]
+__all__ = ["ClassificationMetrics", "check_metrics_class", "merged_metrics_class", "metrics_class_for"]
 
 _COUNT_TEXT = {
     "true_positive": ("True positive", "samples of the class predicted as the class"),
@@ -41,14 +55,28 @@ _HEAD_LAYOUT = "\n".join(["Class: %s", "Total items: %s", *(f"{title}: %s ({desc
 """The first lines of ``str``: the class, the total and the four counts."""
 
 
+_Stats = Stats  # the class attribute ClassificationMetrics.Stats shadows the name inside the class
+
+
 class _MetricLine(NamedTuple):
-    """One metric of a class: its getter, its title and description for ``str``, and, when the
-    getter is the base class's own, the scalar path of its measure (what that getter runs)."""
+    """One listed metric of a class (a measure that needs no argument): its getter, its title
+    and description for ``str``, and, when the value is the registered measure's own (a getter
+    kept from the base class, or a registered formula), its scalar path."""
 
     getter: str
     title: str
     description: str  # " (...)" or ""
     direct: Callable[..., Any] | None
+
+
+class _Table(NamedTuple):
+    """What a metrics class knows, found once per class (and again when the registry changes)."""
+
+    version: int
+    measures: dict[str, Measure]  # every measure: getters, overrides, registered formulas
+    lines: dict[str, _MetricLine]  # the metrics of to_dict, str and Stats, in order
+    aliases: dict[str, str]  # spellings declared with evalkit.measure -> name
+    all_direct: tuple[Callable[..., Any], ...] | None  # every line's scalar path, when each has one
 
 
 class ClassificationMetrics(EvaluationMetrics):
@@ -60,8 +88,8 @@ class ClassificationMetrics(EvaluationMetrics):
     Construction:
         ``ClassificationMetrics(cm)`` (the positive class, index 1, of a two-class matrix),
         ``ClassificationMetrics(cm, class_label=..., class_idx=...)`` (one class of any
-        matrix), ``from_counts`` (keyword-only counts), ``create_from`` (one object
-        per class).
+        matrix, or of any result with per-class cells), ``from_counts`` (keyword-only
+        counts), ``create_from`` (one object per class).
     Identity:
         ``get_class_label``, ``set_class_label``, ``get_class_idx``,
         ``get_confusion_matrix``.
@@ -84,13 +112,19 @@ class ClassificationMetrics(EvaluationMetrics):
         ``get_prevalence``.
     Many objects:
         ``average`` (a ``Stats``), ``metric_names``, ``to_dict``.
+    Measures by name:
+        ``measure``, ``measures``, ``get``.
 
-    A subclass adds a metric by defining one more no-argument ``get_*`` method: it appears in
-    ``to_dict``, in ``str()``, in ``get`` and in ``average`` with no other code
-    (see ``examples/custom_metric.py``). Objects are also made by ``from_counts`` and
-    ``create_from``, so a subclass adds getters rather than constructor arguments.
+    A subclass adds a metric by defining one more ``get_*`` method (described, if wanted,
+    with ``@evalkit.measure(direction=..., bounds=..., aliases=...)``): it appears in
+    ``to_dict``, in ``str()``, in ``get`` and in ``average``, and, wherever this class is the
+    metrics class of a result, in its averages, reports, intervals, curves and comparisons.
+    Overriding a built-in getter changes that measure everywhere likewise. A formula
+    registered with ``evalkit.formulas.register`` is a metric of every class, with a getter
+    (``get_<name>()``) of its own. See ``examples/custom_metric.py``.
 
     Examples:
+        >>> from evalkit import ConfusionMatrix
         >>> cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
         >>> metrics = ClassificationMetrics(cm)
         >>> metrics.get_class_label(), metrics.get_precision(), metrics.get_recall()
@@ -115,13 +149,9 @@ class ClassificationMetrics(EvaluationMetrics):
 
     Stats = Stats  # Java users know it as ClassificationMetrics.Stats
 
-    def __init__(
-        self,
-        confusion_matrix: ConfusionMatrix,
-        class_label: Hashable | None = None,
-        class_idx: int | None = None,
-    ) -> None:
-        """Metrics of one class of ``confusion_matrix``.
+    def __init__(self, confusion_matrix: Any, class_label: Hashable | None = None, class_idx: int | None = None) -> None:
+        """Metrics of one class of ``confusion_matrix`` (or of any result with per-class cells:
+        an ``Evaluation``, the cells of a curve at a threshold).
 
         Args:
             confusion_matrix: the matrix to read.
@@ -135,12 +165,7 @@ class ClassificationMetrics(EvaluationMetrics):
             UnknownLabelError, ClassIndexError: no such class.
         """
         super().__init__()
-        if not isinstance(confusion_matrix, ConfusionMatrix):
-            raise InvalidTypeError(
-                f"'confusion_matrix' must be a ConfusionMatrix, got {show(confusion_matrix)}; for counts use "
-                "ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"
-            )
-        labels = confusion_matrix.labels
+        labels = _result_labels(confusion_matrix, "confusion_matrix")
         if class_label is not None:
             class_label = check_one_label("class_label", class_label)
         if class_idx is None and class_label is None:
@@ -151,22 +176,15 @@ class ClassificationMetrics(EvaluationMetrics):
                 )
             class_idx = 1
         elif class_idx is None:
-            class_idx = confusion_matrix.index_of(class_label)
+            class_idx = label_position(labels, class_label, "this matrix")
         else:
-            class_idx = confusion_matrix._class_index(class_idx)
+            class_idx = check_index("class_idx", class_idx, len(labels))
             if class_label is not None and not same_labels((labels[class_idx],), (class_label,)):
                 raise LabelMismatchError(
                     f"'class_label' {class_label!r} is not the label of 'class_idx' {class_idx} ({labels[class_idx]!r})"
                 )
-        self._assign(
-            tp=confusion_matrix.get_true_positive(class_idx),
-            fp=confusion_matrix.get_false_positive(class_idx),
-            fn=confusion_matrix.get_false_negative(class_idx),
-            tn=confusion_matrix.get_true_negative(class_idx),
-            class_label=labels[class_idx],
-            class_idx=class_idx,
-            confusion_matrix=confusion_matrix,
-        )
+        counts = {name: row[class_idx : class_idx + 1].tolist()[0] for name, row in zip(COUNT_NAMES, confusion_matrix.class_cells.rows())}
+        self._assign(**counts, class_label=labels[class_idx], class_idx=class_idx, confusion_matrix=confusion_matrix)
 
     def _assign(self, *, tp: Any, fp: Any, fn: Any, tn: Any, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
         self._tp, self._fp, self._fn, self._tn = tp, fp, fn, tn
@@ -202,22 +220,22 @@ class ClassificationMetrics(EvaluationMetrics):
         return cls._build(**counts, class_label=label, class_idx=None, confusion_matrix=None)
 
     @classmethod
-    def create_from(cls, confusion_matrix: ConfusionMatrix, *, all_classes: bool = False) -> list[ClassificationMetrics]:
+    def create_from(cls, confusion_matrix: Any, *, all_classes: bool = False) -> list[ClassificationMetrics]:
         """Metrics objects of a matrix: for two classes one object, for the positive class
         (index 1) and labelled with its own label (as Deep Netts; ``all_classes=True`` gives
         both); otherwise one object per class, in label order. Called on a subclass, it makes
         instances of that subclass.
 
         Examples:
+            >>> from evalkit import ConfusionMatrix
             >>> cm = ConfusionMatrix.from_predictions(list("aabbcc"), list("abbbcc"))
             >>> [m.get_class_label() for m in ClassificationMetrics.create_from(cm)]
             ['a', 'b', 'c']
         """
-        if not isinstance(confusion_matrix, ConfusionMatrix):
-            raise InvalidTypeError(f"'confusion_matrix' must be a ConfusionMatrix, got {show(confusion_matrix)}")
-        if confusion_matrix.get_class_count() == 2 and not all_classes:
+        labels = _result_labels(confusion_matrix, "confusion_matrix")
+        if len(labels) == 2 and not all_classes:
             return [cls(confusion_matrix)]
-        cells = {name: values.tolist() for name, values in confusion_matrix.cells().counts().items()}  # Python numbers
+        cells = {name: values.tolist() for name, values in confusion_matrix.class_cells.counts().items()}  # Python numbers
         return [
             cls._build(
                 **{name: values[k] for name, values in cells.items()},
@@ -225,11 +243,11 @@ class ClassificationMetrics(EvaluationMetrics):
                 class_idx=k,
                 confusion_matrix=confusion_matrix,
             )
-            for k, label in enumerate(confusion_matrix.labels)
+            for k, label in enumerate(labels)
         ]
 
     @classmethod
-    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: Any = "exclude") -> _stats.Stats:
+    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: Any = "exclude") -> _Stats:
         """Summarize every metric over ``results``: mean, std, min, max and defined count.
 
         The metrics are those of the objects' class (a subclass's extra getters included;
@@ -253,89 +271,117 @@ class ClassificationMetrics(EvaluationMetrics):
                 raise InvalidTypeError(f"'results[{position}]' must be a ClassificationMetrics, got {show(result)}")
         kinds = {type(result) for result in results}
         common = set.intersection(*(set(kind._metric_table()) for kind in kinds))
-        names = [name for name in type(results[0])._metric_table() if name in common]
-        getters = {name: f"get_{name}" for name in names}
-        return Stats.lazily(names, lambda name: [getattr(result, getters[name])() for result in results], undefined=undefined)
+        first = type(results[0])._table()
+        names = [name for name in first.lines if name in common]
+        getters = {name: first.lines[name].getter for name in names}
+        aliases = {alias: name for alias, name in first.aliases.items() if name in common}
+        return Stats.lazily(names, lambda name: [getattr(result, getters[name])() for result in results], undefined=undefined, aliases=aliases)
+
+    # ----------------------------------------------------------------------------------------
+    # the measures of a class
 
     @classmethod
     def metric_names(cls) -> tuple[str, ...]:
-        """The metrics of this class: every no-argument ``get_*`` method not in
-        ``NON_METRIC_GETTERS``, named without ``get_``, base-class getters first.
+        """The metrics of this class: every ``get_*`` method needing no argument that is not in
+        ``NON_METRIC_GETTERS``, named without ``get_``, base-class getters first, then the
+        registered formulas that have no getter.
 
-        Found once per class and kept on the class itself (``_metric_table``), so every
-        subclass finds its own getters, added ones included.
+        Found once per class and kept on the class itself, so every subclass finds its own
+        getters, added ones included.
         """
-        return tuple(cls._metric_table())
+        return tuple(cls._table().lines)
+
+    @classmethod
+    def measures(cls) -> dict[str, Measure]:
+        """Every measure of this class by name: its getters (as ``Measure`` objects that call
+        them, with what ``evalkit.measure`` declared), overrides of built-in getters, and the
+        registered formulas (getters kept from ``ClassificationMetrics`` are the formulas
+        themselves, vectorised).
+
+        Examples:
+            >>> ClassificationMetrics.measures()["recall"].function.__name__
+            'recall'
+        """
+        return dict(cls._table().measures)
+
+    @classmethod
+    def measure(cls, name: str) -> Measure:
+        """The measure ``name`` (any spelling, alias or declared spelling) is in this class.
+
+        Raises:
+            UnknownMetricError: this class has no such measure; the message names the class
+                and says how to add one.
+
+        Examples:
+            >>> ClassificationMetrics.measure("TPR").name
+            'recall'
+        """
+        table = cls._table()
+        key = table.aliases.get(spelling(name)) or metric_key(name)
+        found = table.measures.get(key)
+        if found is None:
+            message = unknown_name_message("measure", name, list(table.measures))
+            raise UnknownMetricError(
+                f"{message}. Looked up in {cls.__qualname__}: add a measure with a get_{spelling(name)} method on a "
+                "ClassificationMetrics subclass (given as metrics_class=, or to the result), or register a function "
+                "of tp, fp, fn, tn with evalkit.formulas.register"
+            )
+        return found
+
+    @classmethod
+    def as_measure(cls, name: str) -> Measure:
+        """The measure ``name`` of this class (an older name of ``measure``)."""
+        return cls.measure(name)
 
     @classmethod
     def _metric_table(cls) -> dict[str, _MetricLine]:
-        """``{metric name: _MetricLine}`` of this class, found once per class.
+        """``{metric name: _MetricLine}`` of the listed metrics of this class."""
+        return cls._table().lines
 
-        A getter of this base class is its measure on the four counts (``_value``; a test
-        checks every one), so where a subclass keeps it, ``str`` and ``to_dict`` read the
-        measure's scalar path directly; an overridden or added getter is always called.
+    @classmethod
+    def _table(cls) -> _Table:
+        """What this class knows, kept on the class itself (never a base class's) and found
+        again when a measure is registered or removed.
+
+        A getter of this base class is its registered measure on the four counts (``_value``;
+        a test checks every one), so where a subclass keeps it (and ``_value``), the measure is
+        the vectorised formula and ``str`` and ``to_dict`` read its scalar path directly; an
+        overridden or added getter is a measure that calls the getter.
         """
-        table = cls.__dict__.get("_metric_lines")  # this class's own, never a base class's
-        if table is None:
-            names: dict[str, None] = {}
-            for klass in reversed(cls.__mro__):
-                for attribute, value in vars(klass).items():
-                    if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and _takes_no_arguments(value):
-                        names[attribute[4:]] = None
-            own_value = cls._value is ClassificationMetrics._value
-            table = {}
-            for name in names:
-                getter = f"get_{name}"
-                title, description = _describe_metric(cls, name)
-                inherited = own_value and name in formulas.MEASURES and getattr(cls, getter) is vars(ClassificationMetrics).get(getter)
-                direct = getattr(formulas.MEASURES[name].function, "scalar", None) if inherited else None
-                table[name] = _MetricLine(getter, title, f" ({description})" if description else "", direct)
+        table = cls.__dict__.get("_metric_lines")
+        if table is None or table.version != registry_version():
+            table = _build_table(cls)
             cls._metric_lines = table  # type: ignore[attr-defined]  # a cache set on the class itself
-            directs = [line.direct for line in table.values()]
-            cls._all_direct = tuple(directs) if all(directs) else None  # type: ignore[attr-defined]
+            cls._metric_text = None  # type: ignore[attr-defined]
         return table
 
     def _metric_values(self) -> list[Any]:
         """Every metric's value, as its getter returns it, in table order (floats when every
-        getter is the base class's own)."""
-        table = self._metric_table()
+        value is a registered formula's own)."""
+        table = self._table()
         tp, fp, fn, tn = self._tp, self._fp, self._fn, self._tn
-        directs = type(self).__dict__["_all_direct"]
-        if directs is not None:
-            return [direct(tp, fp, fn, tn) for direct in directs]
-        return [line.direct(tp, fp, fn, tn) if line.direct else getattr(self, line.getter)() for line in table.values()]
+        if table.all_direct is not None:
+            return [direct(tp, fp, fn, tn) for direct in table.all_direct]
+        return [line.direct(tp, fp, fn, tn) if line.direct else getattr(self, line.getter)() for line in table.lines.values()]
 
     @classmethod
     def _text_layout(cls) -> str:
         """The metric lines of ``str`` as one ``%`` format, ``%.6g`` per value (made once per class)."""
+        lines = cls._table().lines
         layout = cls.__dict__.get("_metric_text")
         if layout is None:
-            escaped = ((line.title.replace("%", "%%"), line.description.replace("%", "%%")) for line in cls._metric_table().values())
+            escaped = ((line.title.replace("%", "%%"), line.description.replace("%", "%%")) for line in lines.values())
             layout = "\n".join(f"{title}: %.6g{description}" for title, description in escaped)
             cls._metric_text = layout  # type: ignore[attr-defined]  # a cache set on the class itself
         return layout
 
-    @classmethod
-    def as_measure(cls, name: str) -> formulas.Measure:
-        """The getter ``get_<name>`` of this class as a measure that averages can use.
-
-        It evaluates one object per entry (class or sample), so it is slower than a
-        registered vectorised formula; register one (``evalkit.formulas.register``) for
-        large per-sample averages.
-        """
-        if name not in cls._metric_table():
-            raise UnknownMetricError(f"{cls.__name__} has no metric {name!r}; its metrics: {', '.join(cls.metric_names())}")
-
-        def function(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
-            arrays = np.broadcast_arrays(*(np.asarray(count, dtype=np.float64) for count in (tp, fp, fn, tn)))
-            values = [
-                getattr(cls.from_counts(tp=a, fp=b, fn=c, tn=d), f"get_{name}")()
-                for a, b, c, d in zip(*(array.ravel().tolist() for array in arrays))
-            ]
-            result = np.array(values, dtype=np.float64).reshape(arrays[0].shape)
-            return float(result) if result.ndim == 0 else result
-
-        return formulas.Measure(name=name, function=function, title=cls._metric_table()[name].title, description=_describe_metric(cls, name)[1])
+    def __getattr__(self, attribute: str) -> Any:
+        """``get_<name>()`` of a registered formula that has no getter of its own."""
+        if attribute.startswith("get_") and not attribute.startswith("get__"):
+            measure = type(self)._table().measures.get(attribute[4:])
+            if measure is not None and measure.getter is None:
+                return functools.partial(self._value, measure.name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
 
     # ----------------------------------------------------------------------------------------
     # identity
@@ -352,7 +398,7 @@ class ClassificationMetrics(EvaluationMetrics):
         """The index of the class in its confusion matrix (None for metrics made from counts)."""
         return self._class_idx
 
-    def get_confusion_matrix(self) -> ConfusionMatrix | None:
+    def get_confusion_matrix(self) -> Any:
         """The matrix these metrics were read from (None for metrics made from counts).
 
         The counts were read when the object was made; later changes to the matrix do not
@@ -386,129 +432,129 @@ class ClassificationMetrics(EvaluationMetrics):
     def _counts(self) -> dict[str, Any]:
         return {"tp": self._tp, "fp": self._fp, "fn": self._fn, "tn": self._tn}
 
-    def _value(self, measure: Any, **parameters: Any) -> float:
-        """A measure of these counts, by the scalar path of its one definition (the counts are
-        Python numbers: exact integer arithmetic, about a microsecond)."""
-        return measure.scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
+    def _value(self, measure: str, **parameters: Any) -> float:
+        """The registered measure ``measure`` (a name) of these counts, by the scalar path of its
+        one definition (the counts are Python numbers: exact integer arithmetic, about a
+        microsecond)."""
+        return MEASURES[measure].scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
     def interval(self, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-                 random_state: Any = None, **parameters: Any) -> Any:  # fmt: skip
+                 random_state: Any = None, **parameters: Any) -> intervals.Interval:  # fmt: skip
         """A confidence interval of one of this class's measures (any registered name, or a getter
-        of this class): ``"wilson"`` or ``"clopper-pearson"`` for proportions (recall,
-        precision, specificity, ...), or the bootstrap (``"bca"``, ``"percentile"``) of the
-        four cells' multinomial. See ``evalkit.intervals``.
+        of this class, overridden ones included): ``"wilson"`` or ``"clopper-pearson"`` for
+        proportions (recall, precision, specificity, ...), or the bootstrap (``"bca"``,
+        ``"percentile"``) of the four cells' multinomial. See ``evalkit.intervals``.
 
         Examples:
             >>> from evalkit import ClassificationMetrics
             >>> print(ClassificationMetrics.from_counts(tp=45, fp=10, fn=5, tn=40).interval("recall", method="wilson"))
             0.9 [0.7864, 0.9565] (95% wilson)
         """
-        from evalkit.intervals import cells_interval  # intervals sit above the objects
-
-        return cells_interval(self._tp, self._fp, self._fn, self._tn, measure, level=level, method=method, n_resamples=n_resamples,
-                              random_state=random_state, metrics_class=type(self), **parameters)  # fmt: skip
+        return intervals.cells_interval(self._tp, self._fp, self._fn, self._tn, measure, level=level, method=method, n_resamples=n_resamples,
+                                        random_state=random_state, metrics_class=type(self), **parameters)  # fmt: skip
 
     def positive_frequency(self) -> float:
         """How often the class actually occurs: (tp + fn) / total (Java's ``positiveFreqency``)."""
-        return self._value(formulas.prevalence)
+        return self._value("prevalence")
 
     def negative_frequency(self) -> float:
         """How often other classes actually occur: (tn + fp) / total, the prevalence of the negative side."""
-        return formulas.prevalence.scalar(self._tn, self._fn, self._fp, self._tp)
+        return MEASURES["prevalence"].scalar(self._tn, self._fn, self._fp, self._tp)
 
     # ----------------------------------------------------------------------------------------
     # metrics: one line each over the formula layer (NaN when undefined)
 
     def get_accuracy(self) -> float:
         """Accuracy: (tp + tn) / total."""
-        return self._value(formulas.accuracy)
+        return self._value("accuracy")
 
     def get_error_rate(self) -> float:
         """Error rate: (fp + fn) / total."""
-        return self._value(formulas.error_rate)
+        return self._value("error_rate")
 
     def get_precision(self) -> float:
         """Precision (PPV): tp / (tp + fp)."""
-        return self._value(formulas.precision)
+        return self._value("precision")
 
     def get_recall(self) -> float:
         """Recall (sensitivity, TPR): tp / (tp + fn)."""
-        return self._value(formulas.recall)
+        return self._value("recall")
 
     def get_specificity(self) -> float:
         """Specificity (TNR): tn / (tn + fp)."""
-        return self._value(formulas.specificity)
+        return self._value("specificity")
 
     def get_negative_predictive_value(self) -> float:
         """Negative predictive value: tn / (tn + fn)."""
-        return self._value(formulas.negative_predictive_value)
+        return self._value("negative_predictive_value")
 
     def get_false_positive_rate(self) -> float:
         """False positive rate (fall-out): fp / (fp + tn)."""
-        return self._value(formulas.false_positive_rate)
+        return self._value("false_positive_rate")
 
     def get_false_negative_rate(self) -> float:
         """False negative rate (miss rate): fn / (fn + tp)."""
-        return self._value(formulas.false_negative_rate)
+        return self._value("false_negative_rate")
 
     def get_false_discovery_rate(self) -> float:
         """False discovery rate: fp / (fp + tp)."""
-        return self._value(formulas.false_discovery_rate)
+        return self._value("false_discovery_rate")
 
     def get_false_omission_rate(self) -> float:
         """False omission rate: fn / (fn + tn)."""
-        return self._value(formulas.false_omission_rate)
+        return self._value("false_omission_rate")
 
     def get_f1_score(self) -> float:
         """F1 score: 2 tp / (2 tp + fp + fn)."""
-        return self._value(formulas.f1_score)
+        return self._value("f1_score")
 
     def get_f_score(self, beta: float) -> float:
         """F-beta score for any beta > 0: (1 + b²) tp / ((1 + b²) tp + b² fn + fp)."""
-        return self._value(formulas.f_score, beta=beta)
+        return self._value("f_score", beta=beta)
 
     def get_jaccard_index(self) -> float:
         """Jaccard index (IoU): tp / (tp + fp + fn)."""
-        return self._value(formulas.jaccard_index)
+        return self._value("jaccard_index")
 
     def get_balanced_accuracy(self) -> float:
         """Balanced accuracy: (recall + specificity) / 2."""
-        return self._value(formulas.balanced_accuracy)
+        return self._value("balanced_accuracy")
 
     def get_g_mean(self) -> float:
         """G-mean: sqrt(recall * specificity)."""
-        return self._value(formulas.g_mean)
+        return self._value("g_mean")
 
     def get_informedness(self) -> float:
         """Informedness (Youden's J): recall + specificity - 1."""
-        return self._value(formulas.informedness)
+        return self._value("informedness")
 
     def get_markedness(self) -> float:
         """Markedness: precision + NPV - 1."""
-        return self._value(formulas.markedness)
+        return self._value("markedness")
 
     def get_matthews_correlation_coefficient(self) -> float:
         """Matthews correlation coefficient: (tp tn - fp fn) / sqrt of the four margins' product."""
-        return self._value(formulas.matthews_correlation_coefficient)
+        return self._value("matthews_correlation_coefficient")
 
     def get_cohen_kappa(self) -> float:
         """Cohen's kappa of the two-class table of this class."""
-        return self._value(formulas.cohen_kappa)
+        return self._value("cohen_kappa")
 
     def get_fowlkes_mallows_index(self) -> float:
         """Fowlkes-Mallows index: sqrt(precision * recall)."""
-        return self._value(formulas.fowlkes_mallows_index)
+        return self._value("fowlkes_mallows_index")
 
     def get_prevalence(self) -> float:
         """Prevalence: (tp + fn) / total."""
-        return self._value(formulas.prevalence)
+        return self._value("prevalence")
 
     # ----------------------------------------------------------------------------------------
     # string keys, dict and text
 
     def _getter(self, name: str) -> Any:
-        key = metric_key(name)
-        if key in self._metric_table() or f"get_{key}" in self.NON_METRIC_GETTERS - {"get_confusion_matrix"}:
+        table = self._table()
+        key = table.aliases.get(spelling(name)) or metric_key(name)
+        if key in table.lines or f"get_{key}" in self.NON_METRIC_GETTERS - {"get_confusion_matrix"}:
             return getattr(self, f"get_{key}")
         return None
 
@@ -526,7 +572,7 @@ class ClassificationMetrics(EvaluationMetrics):
             return self._values[name]
         getter = self._getter(name)
         if getter is None:
-            raise UnknownMetricError(formulas.unknown_name_message("metric", name, self.names()))
+            raise UnknownMetricError(unknown_name_message("metric", name, self.names()))
         return getter()
 
     def set(self, name: str, value: float) -> None:
@@ -556,7 +602,7 @@ class ClassificationMetrics(EvaluationMetrics):
         counts = [format_number(getattr(self, getter)()) for getter in _COUNT_GETTERS]
         lines = [_HEAD_LAYOUT % (self._class_label, *counts)]
         values = self._metric_values()
-        floats = type(self).__dict__["_all_direct"] is not None or set(map(type, values)) == {float}
+        floats = self._table().all_direct is not None or set(map(type, values)) == {float}
         if floats and _no_nan(values):  # the usual case: every line in one C-level format
             lines.append(self._text_layout() % tuple(values))
         else:
@@ -633,17 +679,148 @@ def _no_nan(values: list[float]) -> bool:
 
 
 def _takes_no_arguments(value: object) -> bool:
-    if not inspect.isfunction(value):
-        return False
-    parameters = list(inspect.signature(value).parameters.values())[1:]
+    parameters = list(inspect.signature(value).parameters.values())[1:]  # type: ignore[arg-type]  # a function, checked by the caller
     return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
 
 
-def _describe_metric(cls: type, name: str) -> tuple[str, str]:
-    """Title (with abbreviation) and description of a metric, from the registry or the getter."""
-    measure = formulas.MEASURES.get(name)
-    if measure is not None:
-        title = f"{measure.title} ({measure.abbreviation})" if measure.abbreviation else measure.title
-        return title, measure.description
-    doc = inspect.getdoc(getattr(cls, f"get_{name}")) or ""
-    return name.replace("_", " ").capitalize(), doc.split("\n", 1)[0]
+def _keyword_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters a getter takes besides ``self`` (passed to it by keyword)."""
+    parameters = list(inspect.signature(function).parameters.values())[1:]
+    return tuple(p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def _title(measure: Measure) -> str:
+    return f"{measure.title} ({measure.abbreviation})" if measure.abbreviation else measure.title
+
+
+def _build_table(cls: type[ClassificationMetrics]) -> _Table:
+    """Every measure of ``cls``: its getters in the order they were first defined, base class
+    first, then the registered formulas that have none."""
+    own_value = cls._value is ClassificationMetrics._value
+    names: dict[str, None] = {}
+    for klass in reversed(cls.__mro__):
+        for attribute, value in vars(klass).items():
+            if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and inspect.isfunction(value):
+                names[attribute[4:]] = None
+    measures: dict[str, Measure] = {}
+    lines: dict[str, _MetricLine] = {}
+    aliases: dict[str, str] = {}
+    for name in names:
+        attribute = f"get_{name}"
+        function = getattr(cls, attribute)
+        registered = MEASURES.get(name)
+        kept = own_value and registered is not None and function is vars(ClassificationMetrics).get(attribute)
+        measure = registered if kept and registered is not None else _getter_measure(cls, name, function, registered)
+        measures[name] = measure
+        aliases.update(dict.fromkeys(measure.aliases, name) if measure.getter else {})
+        if _takes_no_arguments(function):
+            lines[name] = _MetricLine(attribute, _title(measure), f" ({measure.description})" if measure.description else "",
+                                      measure.scalar if kept else None)  # fmt: skip
+    for name, registered in MEASURES.items():
+        if name not in measures:
+            measures[name] = registered
+            if not registered.parameters:
+                description = f" ({registered.description})" if registered.description else ""
+                lines[name] = _MetricLine(f"get_{name}", _title(registered), description, registered.scalar if own_value else None)
+    directs = [line.direct for line in lines.values()]
+    all_direct = tuple(direct for direct in directs if direct is not None) if all(directs) else None
+    return _Table(registry_version(), measures, lines, aliases, all_direct)
+
+
+def _getter_measure(cls: type[ClassificationMetrics], name: str, function: Callable[..., Any], registered: Measure | None) -> Measure:
+    """A getter as a measure: vectorised by calling it once per distinct entry of the counts.
+
+    Its metadata is what ``evalkit.measure`` declared, else the built-in measure's it overrides,
+    else the defaults (higher is better, bounds unknown, the docstring's first line)."""
+    attribute = f"get_{name}"
+    metadata: dict[str, Any] = {"title": name.replace("_", " ").capitalize(), "description": _first_line(function.__doc__),
+                                "direction": "higher", "bounds": (-math.inf, math.inf)}  # fmt: skip
+    if registered is not None:
+        metadata.update(title=registered.title, abbreviation=registered.abbreviation, description=registered.description,
+                        direction=registered.direction, bounds=registered.bounds)  # fmt: skip
+    metadata.update(getter_metadata(function) or {})
+
+    def by_getter(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+        return _per_distinct_entry(cls, attribute, (tp, fp, fn, tn), parameters)
+
+    by_getter.__name__ = name
+    return Measure(name=name, function=by_getter, parameters=_keyword_parameters(function), getter=f"{cls.__qualname__}.{attribute}", **metadata)
+
+
+def _per_distinct_entry(cls: type[ClassificationMetrics], attribute: str, counts: tuple[Any, ...], parameters: dict[str, Any]) -> Any:
+    """The getter ``attribute`` of an object of ``cls`` made from each distinct entry of the
+    counts (Python numbers: ints stay exact), spread back to every entry."""
+    arrays = [array.ravel() for array in np.broadcast_arrays(*(np.asarray(count) for count in counts))]
+    shape = np.broadcast_shapes(*(np.shape(count) for count in counts))
+    if arrays[0].size > 1 and all(array.dtype.kind in "biuf" for array in arrays):
+        distinct, inverse = np.unique(np.stack(arrays, axis=1), axis=0, return_inverse=True)
+        rows, spread = distinct.tolist(), inverse.ravel()
+    else:  # one entry, or exact Python integers beyond int64
+        found: dict[tuple, int] = {}
+        spread = np.array([found.setdefault(row, len(found)) for row in zip(*(array.tolist() for array in arrays))], dtype=np.intp)
+        rows = [list(row) for row in found]
+    values = []
+    for tp, fp, fn, tn in rows:
+        metrics = cls._build(tp=tp, fp=fp, fn=fn, tn=tn, class_label=None, class_idx=None, confusion_matrix=None)
+        values.append(getattr(metrics, attribute)(**parameters))
+    try:
+        numbers = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        numbers = None
+    if numbers is None or numbers.shape != (len(rows),) or any(isinstance(value, (str, bytes)) for value in values):
+        bad = next((value for value in values if not isinstance(value, (int, float, np.integer, np.floating))), values[:1])
+        raise InvalidTypeError(f"{cls.__qualname__}.{attribute} must return a number, got {show(bad)}")
+    result = numbers[spread].reshape(shape) if rows else np.empty(shape)
+    return float(result) if result.ndim == 0 else result
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().split("\n", 1)[0]
+
+
+def _result_labels(result: Any, argument: str) -> tuple:
+    """The labels of a result with per-class cells (a confusion matrix, an evaluation, the cells
+    of a curve at a threshold): what a metrics object reads."""
+    if not (hasattr(result, "labels") and hasattr(result, "class_cells")) or isinstance(result, type):
+        raise InvalidTypeError(
+            f"{argument!r} must be a ConfusionMatrix (or another result with per-class cells), got {show(result)}; for counts use "
+            "ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"
+        )
+    return tuple(result.labels)
+
+
+def check_metrics_class(metrics_class: Any) -> type[ClassificationMetrics]:
+    """``metrics_class`` if it is ClassificationMetrics or a subclass (``None``: ClassificationMetrics).
+
+    Raises:
+        InvalidTypeError: anything else.
+    """
+    if metrics_class is None:
+        return ClassificationMetrics
+    if not (isinstance(metrics_class, type) and issubclass(metrics_class, ClassificationMetrics)):
+        raise InvalidTypeError(f"'metrics_class' must be ClassificationMetrics or a subclass of it, got {show(metrics_class)}")
+    return metrics_class
+
+
+def metrics_class_for(metrics_class: Any, default: type[ClassificationMetrics] | None) -> type[ClassificationMetrics]:
+    """The metrics class a call uses: ``metrics_class`` when given (checked), else ``default``
+    (a result's own), else ``ClassificationMetrics``."""
+    return check_metrics_class(metrics_class if metrics_class is not None else default)
+
+
+def merged_metrics_class(first: type[ClassificationMetrics], second: type[ClassificationMetrics]) -> type[ClassificationMetrics]:
+    """The metrics class of two results counted together: the same class, or the more specific
+    of two where one derives from the other (a default ``ClassificationMetrics`` result merges
+    into a subclass's).
+
+    Raises:
+        InvalidTypeError: two unrelated classes (their measures may differ).
+    """
+    if issubclass(first, second):
+        return first
+    if issubclass(second, first):
+        return second
+    raise InvalidTypeError(
+        f"cannot merge results of different metrics classes, {first.__qualname__} and {second.__qualname__}: "
+        "give both the same metrics_class"
+    )

@@ -12,8 +12,8 @@ from evalkit import formulas, serialization
 from evalkit._exact import check_count_total, weighted_sum
 from evalkit._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
-from evalkit.averaging import CellsResult
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
+from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
 from evalkit.counting import PairCounts, confusion_counts
 from evalkit.exceptions import (
     EmptyInputError,
@@ -25,6 +25,8 @@ from evalkit.exceptions import (
     NotBinaryError,
     UnknownLabelError,
 )
+from evalkit.plugins import metrics_class_field, read_metrics_class
+from evalkit.results import CellsResult
 
 __all__ = ["ConfusionMatrix"]
 
@@ -54,7 +56,9 @@ class ConfusionMatrix(CellsResult):
         ``get_matthews_correlation_coefficient``, ``get_correlation_coefficient``.
     Any binary measure per class or averaged:
         ``per_class``, ``average`` (``"micro"``, ``"macro"``, ``"weighted"``,
-        ``"samples"``).
+        ``"samples"``), ``interval``, ``class_metrics``; names are looked up in the
+        matrix's ``metrics_class`` (``ClassificationMetrics`` unless another is given), so
+        a subclass's getters are measures here too.
 
     Examples:
         >>> cm = ConfusionMatrix.from_predictions(
@@ -71,7 +75,7 @@ class ConfusionMatrix(CellsResult):
         0.5833333333333333
     """
 
-    __slots__ = ("_counts", "_index", "_labels", "_lock", "_total")
+    __slots__ = ("_counts", "_index", "_labels", "_lock", "_metrics_class", "_total")
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     max_cells: ClassVar[int] = 1 << 26
@@ -80,8 +84,13 @@ class ConfusionMatrix(CellsResult):
     ``ConfusionMatrix.max_cells`` higher to allow more, or use ``Evaluation.from_labels``,
     which counts per-class cells without a dense table."""
 
-    def __init__(self, labels: Sequence[Hashable]) -> None:
+    def __init__(self, labels: Sequence[Hashable], *, metrics_class: type[ClassificationMetrics] | None = None) -> None:
         """An empty matrix for ``labels`` (any hashable values, kept in the given order).
+
+        Args:
+            labels: the classes.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are this
+                matrix's measures (default ``ClassificationMetrics``).
 
         Raises:
             EmptyInputError: no labels.
@@ -92,29 +101,35 @@ class ConfusionMatrix(CellsResult):
         if not checked:
             raise EmptyInputError("'labels' is empty: a confusion matrix needs at least one class")
         self.check_size(len(checked))
-        self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked)
+        self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class))
 
-    def _set(self, counts: np.ndarray, labels: tuple) -> None:
+    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: type[ClassificationMetrics]) -> None:
         self._counts = counts
         self._labels = labels
+        self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
         self._total: int | float | None = None  # summed when first needed (exact; see get_total_items)
         self._lock = threading.Lock()
 
     @classmethod
-    def _trusted(cls, counts: np.ndarray, labels: tuple) -> ConfusionMatrix:
+    def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: type[ClassificationMetrics] = ClassificationMetrics) -> ConfusionMatrix:
         matrix = cls.__new__(cls)
-        matrix._set(counts, labels)
+        matrix._set(counts, labels, metrics_class)
         return matrix
 
     def __reduce__(self) -> tuple:
-        """Pickle (and copy) as counts and labels; the lock is made anew."""
-        return (type(self)._trusted, self._snapshot())
+        """Pickle (and copy) as counts, labels and metrics class; the lock is made anew."""
+        return (type(self)._trusted, (*self._snapshot(), self._metrics_class))
 
     def _snapshot(self) -> tuple[np.ndarray, tuple]:
         """A consistent copy of the counts and labels, read under the lock."""
         with self._lock:
             return self._counts.copy(), self._labels
+
+    @property
+    def metrics_class(self) -> type[ClassificationMetrics]:
+        """The ``ClassificationMetrics`` class (or subclass) whose getters are this matrix's measures."""
+        return self._metrics_class
 
     @classmethod
     def check_size(cls, m: int) -> None:
@@ -127,8 +142,9 @@ class ConfusionMatrix(CellsResult):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
-    ) -> ConfusionMatrix:
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        metrics_class: type[ClassificationMetrics] | None = None,
+    ) -> ConfusionMatrix:  # fmt: skip
         """Count actual and predicted labels.
 
         Args:
@@ -139,6 +155,8 @@ class ConfusionMatrix(CellsResult):
             sample_weight: one finite weight >= 0 per sample (scikit-learn's name): integer
                 weights give integer counts (as many as repeating each sample), float
                 weights float counts.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the
+                matrix's measures (default ``ClassificationMetrics``).
 
         Raises:
             InputLengthError: the lengths differ.
@@ -160,17 +178,22 @@ class ConfusionMatrix(CellsResult):
             array([[0. , 2. ],
                    [0. , 1.5]])
         """
+        maker = check_metrics_class(metrics_class)
         counts, checked = confusion_counts(y_true, y_pred, labels, sample_weight=sample_weight, max_cells=cls.max_cells)
-        return cls._trusted(counts, checked)
+        return cls._trusted(counts, checked, maker)
 
     @classmethod
-    def from_array(cls, counts: Any, labels: Sequence[Hashable] | None = None) -> ConfusionMatrix:
+    def from_array(
+        cls, counts: Any, labels: Sequence[Hashable] | None = None, *, metrics_class: type[ClassificationMetrics] | None = None
+    ) -> ConfusionMatrix:
         """A matrix holding a copy of ``counts`` (rows actual, columns predicted).
 
         Args:
             counts: a square array of non-negative counts: integers (exact, up to a total of
                 2**63 - 1), or floats (weighted counts).
             labels: one label per row; by default ``0 .. m-1``.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the
+                matrix's measures (default ``ClassificationMetrics``).
 
         Raises:
             InputShapeError: not square, or ``labels`` of another length.
@@ -181,13 +204,14 @@ class ConfusionMatrix(CellsResult):
             >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).get_total_items()
             100
         """
+        maker = check_metrics_class(metrics_class)
         array = as_count_matrix("counts", counts)
         if len(array) == 0:
             raise EmptyInputError("'counts' is empty: a confusion matrix needs at least one class")
         checked = tuple(range(len(array))) if labels is None else check_label_list(labels)
         if len(checked) != len(array):
             raise InputShapeError(f"'labels' has {len(checked)} labels but 'counts' has {len(array)} rows: {show(list(checked))}")
-        return cls._trusted(array, checked)
+        return cls._trusted(array, checked, maker)
 
     # ----------------------------------------------------------------------------------------
     # counting: every change is made under the matrix's lock, so threads may count together
@@ -280,7 +304,7 @@ class ConfusionMatrix(CellsResult):
         positions = [index[label] for label in own_labels]
         counts = np.zeros((len(checked), len(checked)), dtype=own.dtype)
         counts[np.ix_(positions, positions)] = own
-        return type(self)._trusted(counts, checked)
+        return type(self)._trusted(counts, checked, self._metrics_class)
 
     def __add__(self, other: object) -> ConfusionMatrix:
         """A new matrix with the counts of both; the labels must be the same, in the same order."""
@@ -297,12 +321,15 @@ class ConfusionMatrix(CellsResult):
         return NotImplemented
 
     def __iadd__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
-        """Add the counts of ``other`` (same labels, same order) to this matrix."""
+        """Add the counts of ``other`` (same labels, same order) to this matrix; the metrics
+        class becomes the more specific of the two (see ``merged_metrics_class``)."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
         counts, labels = other._snapshot()
         self._check_same_labels(labels)
+        metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         self._add(counts, labels)
+        self._metrics_class = metrics_class
         return self
 
     def _check_same_labels(self, labels: tuple) -> None:
@@ -313,7 +340,7 @@ class ConfusionMatrix(CellsResult):
 
     def copy(self) -> ConfusionMatrix:
         """An independent copy."""
-        return type(self)._trusted(*self._snapshot())
+        return type(self)._trusted(*self._snapshot(), self._metrics_class)
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -391,7 +418,11 @@ class ConfusionMatrix(CellsResult):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        return same_labels(self._labels, other._labels) and np.array_equal(self._counts, other._counts)
+        return (
+            same_labels(self._labels, other._labels)
+            and np.array_equal(self._counts, other._counts)
+            and self._metrics_class is other._metrics_class
+        )
 
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)
@@ -489,17 +520,27 @@ class ConfusionMatrix(CellsResult):
     # JSON
 
     def to_json(self) -> str:
-        """The matrix as an evalkit JSON document (labels and counts)."""
-        return serialization.dumps("ConfusionMatrix", {"labels": list(self._labels), "counts": self._counts.tolist()})
+        """The matrix as an evalkit JSON document (labels, counts and, unless it is
+        ``ClassificationMetrics``, the metrics class by name)."""
+        payload = {"labels": list(self._labels), "counts": self._counts.tolist(), **metrics_class_field(self._metrics_class)}
+        return serialization.dumps("ConfusionMatrix", payload)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> ConfusionMatrix:
+    def from_json(cls, text: str | bytes, *, metrics_class: type[ClassificationMetrics] | None = None) -> ConfusionMatrix:
         """Read a matrix written by ``to_json``.
 
+        Args:
+            text: the document.
+            metrics_class: the metrics class to use; by default the one the document names,
+                found among the classes already imported or published by installed plugins
+                (a document never makes evalkit import a module).
+
         Raises:
-            FormatError: the text is no valid ConfusionMatrix document.
+            FormatError: the text is no valid ConfusionMatrix document, or it names a metrics
+                class that is not loaded (and ``metrics_class`` is not given).
         """
         document = serialization.loads(text, "ConfusionMatrix")
+        maker = read_metrics_class(document, metrics_class)
         labels = serialization.label_list(document, "labels")
         if not labels:
             raise FormatError("field 'labels' is empty")
@@ -508,13 +549,14 @@ class ConfusionMatrix(CellsResult):
             weighted_sum(counts, None)  # a total beyond 2**63 - 1 (or float64) is refused here, not wrapped later
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
-        return cls._trusted(counts, labels)
+        return cls._trusted(counts, labels, maker)
 
     # ----------------------------------------------------------------------------------------
     # text
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self.get_total_items()})"
+        own = "" if self._metrics_class is ClassificationMetrics else f", metrics_class={self._metrics_class.__qualname__}"
+        return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self.get_total_items()}{own})"
 
     def __str__(self) -> str:
         """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``."""

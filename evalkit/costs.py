@@ -25,9 +25,9 @@ import numpy as np
 
 from evalkit._labels import check_label_list
 from evalkit._validation import show
-from evalkit.averaging import CellsResult
 from evalkit.counting import encode
 from evalkit.exceptions import InputShapeError, InvalidTypeError, InvalidValueError, LabelMismatchError
+from evalkit.results import CellsResult
 
 __all__ = ["CostMatrix"]
 

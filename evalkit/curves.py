@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 import attrs
 import numpy as np
 
+from evalkit import intervals
 from evalkit._exact import weighted_bincount, weighted_sum
 from evalkit._labels import check_one_label, column_labels, label_position, same_labels
 from evalkit._validation import (
@@ -58,15 +59,18 @@ from evalkit._validation import (
 )
 from evalkit.averaging import (
     Averaged,
-    CellsResult,
     average_rows,
     check_undefined,
     mean_of,
-    per_entry,
-    resolve_measure,
     support_weights,
 )
 from evalkit.cells import Cells
+from evalkit.classification_metrics import (
+    ClassificationMetrics,
+    check_metrics_class,
+    merged_metrics_class,
+    metrics_class_for,
+)
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import PairCounts, encode, is_label_set_data
 from evalkit.exceptions import (
@@ -79,6 +83,8 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnsupportedSettingError,
 )
+from evalkit.measures import Measure, check_measure_parameters, resolve_measure
+from evalkit.results import CellsResult
 
 __all__ = ["CURVE_AVERAGES", "BestThreshold", "ThresholdCells", "ThresholdCurve", "one_vs_one_roc_auc"]
 
@@ -352,6 +358,8 @@ class ThresholdCurve:
         negatives: the weight of each class's negatives, ``N``.
         binned: True when the counts are kept at given thresholds only.
         negative_label: the other class of a binary curve (for ``at(t).confusion_matrix()``).
+        metrics_class: the ``ClassificationMetrics`` class (or subclass) whose getters are
+            the curve's measures by name.
     """
 
     labels: tuple
@@ -363,6 +371,7 @@ class ThresholdCurve:
     negatives: np.ndarray = attrs.field(converter=read_only, repr=False)
     binned: bool = False
     negative_label: Any = attrs.field(default=None, repr=False)
+    metrics_class: type[ClassificationMetrics] = attrs.field(default=None, converter=check_metrics_class, repr=False)
 
     # ----------------------------------------------------------------------------------------
     # building
@@ -377,6 +386,7 @@ class ThresholdCurve:
         pos_label: Any = None,
         sample_weight: Any = None,
         thresholds: Any = None,
+        metrics_class: type[ClassificationMetrics] | None = None,
     ) -> ThresholdCurve:
         """The cells at every threshold of scores.
 
@@ -394,6 +404,8 @@ class ThresholdCurve:
                 number ``k`` for ``k`` evenly spaced thresholds in [0, 1], or the thresholds
                 themselves: counts at those only (plus -inf, where every sample is predicted
                 positive).
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the
+                curve's measures by name (``evaluate``, ``best_threshold``, ``at``).
 
         Raises:
             InvalidArgumentError: binary labels other than 0/1, -1/1 or booleans without
@@ -406,6 +418,7 @@ class ThresholdCurve:
             >>> curve.thresholds().tolist(), curve.cells().counts()["tp"].tolist()
             ([0.9, 0.2], [1, 2])
         """
+        maker = check_metrics_class(metrics_class)
         columns = _columns(y_true, y_score, labels, pos_label, sample_weight)
         if columns.weight is not None:
             weighted_sum(columns.weight, None)  # an integer total beyond int64 is refused here
@@ -417,10 +430,12 @@ class ThresholdCurve:
                 parts.append(_exact_column(score, positive, columns.weight))
             else:
                 parts.append(_binned_column(score, positive, columns.weight, grid))
-        return cls._assemble(columns.labels, parts, binned=grid is not None, negative_label=columns.negative_label)
+        return cls._assemble(columns.labels, parts, binned=grid is not None, negative_label=columns.negative_label, metrics_class=maker)
 
     @classmethod
-    def _assemble(cls, labels: tuple, parts: list[tuple], *, binned: bool, negative_label: Any = None) -> ThresholdCurve:
+    def _assemble(
+        cls, labels: tuple, parts: list[tuple], *, binned: bool, negative_label: Any = None, metrics_class: Any = None
+    ) -> ThresholdCurve:
         """A curve from per-class ``(thresholds, tp, fp, P, N)``."""
         lengths = [len(part[0]) for part in parts]
         counts_dtype = np.float64 if any(np.asarray(count).dtype.kind == "f" for part in parts for count in part[1:]) else np.int64
@@ -434,6 +449,7 @@ class ThresholdCurve:
             np.array([part[4] for part in parts], dtype=counts_dtype),
             binned,
             negative_label,
+            metrics_class,
         )
 
     # ----------------------------------------------------------------------------------------
@@ -474,6 +490,12 @@ class ThresholdCurve:
         zero = np.zeros(1, dtype=tp.dtype)
         return np.concatenate((zero, tp))[above], np.concatenate((zero, fp))[above]
 
+    def measure(self, measure: Any, metrics_class: type[Any] | None = None) -> Measure:
+        """The measure a name stands for on this curve: a getter, an override or a registered
+        measure of ``metrics_class`` or of the curve's own metrics class (see
+        ``CellsResult.measure``)."""
+        return resolve_measure(measure, metrics_class_for(metrics_class, self.metrics_class))
+
     def common_thresholds(self) -> np.ndarray:
         """Every threshold of any class, highest first (where averages over classes are read)."""
         return np.unique(self._thresholds)[::-1]
@@ -494,13 +516,14 @@ class ThresholdCurve:
         """A measure at every threshold: ``(values, thresholds)``, highest threshold first.
 
         Args:
-            measure: a measure name (any spelling), a ``Measure``, a vectorised function of
-                ``tp, fp, fn, tn``, or with ``metrics_class`` a getter of a subclass.
+            measure: a measure name (any spelling; a getter of the curve's metrics class too),
+                a ``Measure``, or a vectorised function of ``tp, fp, fn, tn``.
             label: the class (needed when the curve has several and no ``average``).
             average: ``"micro"``, ``"macro"`` or ``"weighted"``: the average over classes at
                 every threshold of any class (``common_thresholds``).
             undefined: the undefined-value policy of the average.
-            metrics_class: a ``ClassificationMetrics`` subclass whose getter defines ``measure``.
+            metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead
+                of the curve's own.
             **parameters: parameters of the measure (``beta=2``).
 
         Examples:
@@ -509,13 +532,14 @@ class ThresholdCurve:
             >>> values.tolist()
             [0.75, 0.5, 0.75, 0.5]
         """
+        resolved = self.measure(measure, metrics_class)
+        check_measure_parameters(resolved, parameters)
         if average is None:
             j = self._class(label)
-            return per_entry(self._cells(j), measure, metrics_class, parameters), self._part(j)[0]
+            return np.asarray(self._cells(j).evaluate(resolved, **parameters), dtype=np.float64), self._part(j)[0]
         if label is not None:
             raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
         check_choice("average", average, CURVE_AVERAGES)
-        resolved = resolve_measure(measure, metrics_class)
         thresholds = self.common_thresholds()
         m = len(self.labels)
         values = np.empty(len(thresholds))
@@ -554,7 +578,7 @@ class ThresholdCurve:
             >>> ThresholdCurve.from_scores([0, 1, 1, 0, 1], [0.1, 0.8, 0.6, 0.7, 0.3]).best_threshold("accuracy")
             BestThreshold(threshold=0.3, value=0.8, measure='accuracy')
         """
-        resolved = resolve_measure(measure, metrics_class)
+        resolved = self.measure(measure, metrics_class)
         if resolved.direction not in ("higher", "lower"):
             raise InvalidArgumentError(f"{resolved.name!r} has no direction (neither higher nor lower is better): nothing to optimise")
         pick = np.nanargmax if resolved.direction == "higher" else np.nanargmin
@@ -598,7 +622,7 @@ class ThresholdCurve:
         tp = np.concatenate([c[0] for c in counts])
         fp = np.concatenate([c[1] for c in counts])
         cells = Cells(tp, fp, self.positives - tp, self.negatives - fp)
-        return ThresholdCells(self.labels, cells, chosen.copy(), self.n_samples, self.negative_label)
+        return ThresholdCells(self.labels, cells, chosen.copy(), self.n_samples, self.negative_label, self.metrics_class)
 
     def _own_thresholds(self, chosen: np.ndarray, given: Any) -> np.ndarray:
         """A binned curve's own thresholds nearest to ``chosen`` (within rounding), or an error."""
@@ -801,20 +825,25 @@ class ThresholdCurve:
         return float(np.dot(gained, low)), float(np.dot(gained, high))
 
     def interval(self, measure: str = "roc_auc", label: Any = None, *, level: float = 0.95, method: str | None = None,
-                 n_resamples: int = 2000, random_state: Any = None) -> Any:  # fmt: skip
+                 n_resamples: int = 2000, random_state: Any = None) -> intervals.Interval:  # fmt: skip
         """A confidence interval of ``"roc_auc"`` (DeLong's, in O(distinct scores) from the
         counts, or the bootstrap) or ``"average_precision"`` (``"bca"`` or ``"percentile"``)
-        of one class (see ``evalkit.intervals``). The default method is DeLong's for the AUC
-        and BCa for average precision.
+        of one class (see ``evalkit.intervals.area_interval``). The default method is DeLong's
+        for the AUC and BCa for average precision.
 
         Examples:
             >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
             >>> print(curve.interval())
             0.8889 [0.5809, 1] (95% delong)
         """
-        from evalkit.intervals import curve_interval  # intervals sit above this layer
-
-        return curve_interval(self, measure, label, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+        check_choice("measure", measure, ("roc_auc", "average_precision"))
+        if self.binned:
+            raise UnsupportedSettingError("an interval needs the exact curve (every distinct score), not a binned one")
+        j = self._class(label)
+        _, tp, fp = self._part(j)
+        own = self.labels[j]
+        estimate = float(self.roc_auc(own) if measure == "roc_auc" else self.average_precision(own))
+        return intervals.area_interval(tp, fp, measure, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
     # ----------------------------------------------------------------------------------------
     # combining
@@ -834,7 +863,8 @@ class ThresholdCurve:
     def micro(self) -> ThresholdCurve:
         """One curve of every class's cells summed at every threshold (the micro average's
         curve: scikit-learn's ``average="micro"`` for one-vs-rest and multi-label scores)."""
-        return ThresholdCurve._assemble(("micro",), [self._summed([(j, self) for j in range(len(self.labels))])], binned=self.binned)
+        parts = [self._summed([(j, self) for j in range(len(self.labels))])]
+        return ThresholdCurve._assemble(("micro",), parts, binned=self.binned, metrics_class=self.metrics_class)
 
     def merge(self, other: ThresholdCurve) -> ThresholdCurve:
         """The curve of both batches of scores together (also ``self + other``): counts summed
@@ -849,8 +879,9 @@ class ThresholdCurve:
             raise LabelMismatchError(f"cannot merge curves of different classes: {show(list(self.labels))} and {show(list(other.labels))}")
         if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
             raise LabelMismatchError("cannot merge a binned curve with an exact one, or binned curves with different thresholds")
+        metrics_class = merged_metrics_class(self.metrics_class, other.metrics_class)
         parts = [self._summed([(j, self), (j, other)]) for j in range(len(self.labels))]
-        return ThresholdCurve._assemble(self.labels, parts, binned=self.binned, negative_label=self.negative_label)
+        return ThresholdCurve._assemble(self.labels, parts, binned=self.binned, negative_label=self.negative_label, metrics_class=metrics_class)
 
     def __add__(self, other: object) -> ThresholdCurve:
         if not isinstance(other, ThresholdCurve):
@@ -880,6 +911,7 @@ class ThresholdCells(CellsResult):
         thresholds: the threshold of each class.
         n_samples: how much the samples weigh together.
         negative_label: the other class of a binary curve.
+        metrics_class: the curve's metrics class.
     """
 
     labels: tuple
@@ -887,6 +919,7 @@ class ThresholdCells(CellsResult):
     thresholds: np.ndarray = attrs.field(repr=False, converter=read_only)
     n_samples: Any = 0
     negative_label: Any = attrs.field(default=None, repr=False)
+    metrics_class: type[ClassificationMetrics] = attrs.field(default=None, converter=check_metrics_class, repr=False)
 
     @property
     def sample_cells(self) -> Cells:
@@ -913,7 +946,7 @@ class ThresholdCells(CellsResult):
                 "use Evaluation.from_scores(..., threshold=t) or per_class/average"
             )
         tp, fp, fn, tn = (row[0] for row in self.class_cells.rows())
-        return ConfusionMatrix.from_array([[tn, fp], [fn, tp]], [self.negative_label, self.labels[0]])
+        return ConfusionMatrix.from_array([[tn, fp], [fn, tp]], [self.negative_label, self.labels[0]], metrics_class=self.metrics_class)
 
     def pair_counts(self) -> PairCounts:
         """The pair counts of a binary curve's confusion matrix."""

@@ -28,8 +28,13 @@ import numpy as np
 from evalkit import serialization
 from evalkit._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit._validation import as_array, show
-from evalkit.averaging import CellsResult, check_metrics_class, per_entry
 from evalkit.cells import Cells
+from evalkit.classification_metrics import (
+    ClassificationMetrics,
+    check_metrics_class,
+    merged_metrics_class,
+    metrics_class_for,
+)
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.counting import PairCounts
 from evalkit.exceptions import (
@@ -39,6 +44,9 @@ from evalkit.exceptions import (
     UnknownLabelError,
     UnsupportedSettingError,
 )
+from evalkit.measures import check_measure_parameters
+from evalkit.plugins import metrics_class_field, read_metrics_class
+from evalkit.results import CellsResult
 from evalkit.settings import REJECTIONS, SETTINGS, SettingConstructors
 from evalkit.theory import MicroMacroGap, micro_macro_gap
 
@@ -76,6 +84,8 @@ class Evaluation(SettingConstructors, CellsResult):
         confusion: the (actual, predicted) pair counts of single-label and ordinal data,
             kept sparse, over ``confusion_labels``; ``None`` otherwise.
         n_rejected: samples left out by selective rejection.
+        metrics_class: the ``ClassificationMetrics`` class (or subclass) whose getters are
+            this evaluation's measures (``metrics_class=`` of every constructor).
     """
 
     labels: tuple
@@ -86,6 +96,7 @@ class Evaluation(SettingConstructors, CellsResult):
     confusion_labels: tuple | None = attrs.field(default=None, repr=False)
     n_rejected: Any = 0  # a count, or a sum of sample weights
     ordered: bool = True
+    metrics_class: type[ClassificationMetrics] = attrs.field(default=None, converter=check_metrics_class, repr=False)
 
     # ----------------------------------------------------------------------------------------
     # averages and vectors
@@ -113,7 +124,9 @@ class Evaluation(SettingConstructors, CellsResult):
     def per_sample(self, measure: Any, *, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
         self._ordered("per_sample")
-        return per_entry(self.sample_cells, measure, metrics_class, parameters)
+        resolved = self.measure(measure, metrics_class)
+        check_measure_parameters(resolved, parameters)
+        return np.asarray(self.sample_cells.evaluate(resolved, **parameters), dtype=np.float64)
 
     # ----------------------------------------------------------------------------------------
     # Java-style objects
@@ -121,7 +134,7 @@ class Evaluation(SettingConstructors, CellsResult):
     def sample_metrics(self, indices: Any = None, metrics_class: type[Any] | None = None) -> list:
         """One metrics object per sample (or for the samples at ``indices``), labelled by index."""
         self._ordered("sample_metrics")
-        metrics_class = check_metrics_class(metrics_class)
+        metrics_class = metrics_class_for(metrics_class, self.metrics_class)
         n = len(self.sample_cells)
         positions = np.arange(n) if indices is None else np.atleast_1d(as_array(indices, "indices"))
         if positions.ndim != 1 or positions.dtype.kind not in "iu" or (positions.size and not 0 <= positions.min() <= positions.max() < n):
@@ -184,7 +197,7 @@ class Evaluation(SettingConstructors, CellsResult):
         """
         pairs = self._confusion("a confusion matrix")
         ConfusionMatrix.check_size(pairs.size)
-        return ConfusionMatrix.from_array(pairs.dense(), self.confusion_labels)
+        return ConfusionMatrix.from_array(pairs.dense(), self.confusion_labels, metrics_class=self.metrics_class)
 
     def pair_counts(self) -> PairCounts:
         """The (actual, predicted) pair counts of single-label or ordinal data (over ``confusion_labels``).
@@ -209,9 +222,12 @@ class Evaluation(SettingConstructors, CellsResult):
                 with True, labels of ``other`` that this evaluation lacks are appended (see
                 ``with_labels``), so that a stream may start before every label is known.
 
+        The metrics class is the more specific of the two (``merged_metrics_class``).
+
         Raises:
             LabelMismatchError: different labels (or confusion labels) and ``grow=False``.
             UnsupportedSettingError: different settings.
+            InvalidTypeError: unrelated metrics classes.
         """
         if not isinstance(other, Evaluation):
             raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
@@ -233,6 +249,7 @@ class Evaluation(SettingConstructors, CellsResult):
             confusion=confusion,
             n_rejected=self.n_rejected + other.n_rejected,
             ordered=self.ordered and other.ordered,
+            metrics_class=merged_metrics_class(self.metrics_class, other.metrics_class),
         )
         return merged if merged.ordered else merged.compact()
 
@@ -298,8 +315,8 @@ class Evaluation(SettingConstructors, CellsResult):
         if not isinstance(other, Evaluation):
             return NotImplemented
         return (
-            (self.labels, self.setting, self.confusion_labels, self.n_rejected, self.ordered)
-            == (other.labels, other.setting, other.confusion_labels, other.n_rejected, other.ordered)
+            (self.labels, self.setting, self.confusion_labels, self.n_rejected, self.ordered, self.metrics_class)
+            == (other.labels, other.setting, other.confusion_labels, other.n_rejected, other.ordered, other.metrics_class)
             and self.class_cells.same_as(other.class_cells)
             and self.sample_cells.same_as(other.sample_cells)
             and ((self.confusion is None and other.confusion is None)
@@ -322,17 +339,25 @@ class Evaluation(SettingConstructors, CellsResult):
             "confusion_labels": None if self.confusion_labels is None else list(self.confusion_labels),
             "confusion": None if self.confusion is None else serialization.pairs_payload(self.confusion),
             "n_rejected": self.n_rejected,
+            **metrics_class_field(self.metrics_class),
         }
         return serialization.dumps("Evaluation", payload)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Evaluation:
+    def from_json(cls, text: str | bytes, *, metrics_class: type[ClassificationMetrics] | None = None) -> Evaluation:
         """Read an evaluation written by ``to_json``.
 
+        Args:
+            text: the document.
+            metrics_class: the metrics class to use; by default the one the document names
+                (found among the classes already imported and the installed plugins).
+
         Raises:
-            FormatError: the text is no valid Evaluation document.
+            FormatError: the text is no valid Evaluation document, or it names a metrics class
+                that is not loaded (and ``metrics_class`` is not given).
         """
         document = serialization.loads(text, "Evaluation")
+        maker = read_metrics_class(document, metrics_class)
         setting = serialization.field(document, "setting")
         if setting not in SETTINGS:
             raise serialization.FormatError(f"field 'setting' must be one of {', '.join(SETTINGS)}, got {show(setting)}")
@@ -359,6 +384,7 @@ class Evaluation(SettingConstructors, CellsResult):
             confusion_labels,
             serialization.number(rejected, "n_rejected") if isinstance(rejected, float) else serialization.integer(document, "n_rejected"),
             ordered,
+            maker,
         )
 
     def micro_macro_gap(self, measure: Any, **parameters: Any) -> MicroMacroGap:

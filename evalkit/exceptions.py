@@ -39,6 +39,7 @@ __all__ = [
     "MixedLabelTypesError",
     "NoClosedFormError",
     "NotBinaryError",
+    "PluginError",
     "UndefinedMetricWarning",
     "UnknownElementError",
     "UnknownLabelError",
@@ -133,6 +134,12 @@ class FormatError(EvalkitError, ValueError):
 
 class InputFileError(EvalkitError, ValueError):
     """A prediction file cannot be read: the message names the file, the line and the problem."""
+
+
+class PluginError(EvalkitError, ValueError):
+    """A metrics class named by a plugin (the ``evalkit.measures`` entry points) or by
+    ``package.module:Class`` cannot be loaded, or is not a ``ClassificationMetrics`` subclass;
+    the message names it and says why."""
 
 
 class UnknownMetricError(EvalkitError, KeyError):

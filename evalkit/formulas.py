@@ -25,20 +25,30 @@ Examples:
 
 from __future__ import annotations
 
-import difflib
 import functools
-import inspect
 import math
-import re
 import types
 from collections.abc import Callable
 from typing import Any
 
-import attrs
 import numpy as np
 
 from evalkit._validation import show
-from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError, UnknownMetricError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
+from evalkit.measures import (
+    COUNT_NAMES,
+    MEASURES,
+    Coefficients,
+    Measure,
+    canonical_name,
+    check_measure_parameters,
+    get_measure,
+    measure_names,
+    register,
+    spelling,
+    unknown_name_message,
+    unregister,
+)
 
 __all__ = [
     "COUNT_NAMES",
@@ -84,226 +94,9 @@ __all__ = [
     "unregister",
 ]
 
-COUNT_NAMES = ("tp", "fp", "fn", "tn")
-"""The order of the coefficient vectors of decomposable measures: ``v = (tp, fp, fn, tn)``."""
-
-Coefficients = tuple[tuple[float, float, float, float], tuple[float, float, float, float]]
-
-
-@attrs.frozen
-class Measure:
-    """A binary measure with the metadata the averages and theorems use.
-
-    Attributes:
-        name: the registry name, also the getter name without ``get_`` (``"f1_score"``).
-        function: the vectorised function ``f(*, tp, fp, fn, tn, **parameters)``.
-        title: a human title (``"F1 score"``).
-        abbreviation: the usual short name (``"F1"``), or ``""``.
-        description: one sentence saying what the value answers.
-        direction: ``"higher"`` or ``"lower"`` is better, or ``None`` (prevalence).
-        bounds: the smallest and largest value the measure can take.
-        coefficients: for aggregation-decomposable measures, a function of the parameters
-            returning ``(a, b)`` so that ``M = <a, v> / <b, v>``; ``None`` otherwise.
-        skew_invariant: the measure is a function of recall and specificity only.
-        depends_on_tn_at_zero_tp: with ``tp = 0`` the value still changes with ``tn``
-            (such measures keep a non-trivial floor for an always-wrong one-hot classifier).
-        aliases: other names accepted by ``get_measure`` (``"sensitivity"``, ``"tpr"``).
-        parameters: names of the extra keyword parameters (``("beta",)`` for F-beta).
-    """
-
-    name: str
-    function: Callable[..., Any] = attrs.field(repr=False)
-    title: str = ""
-    abbreviation: str = ""
-    description: str = ""
-    direction: str | None = "higher"
-    bounds: tuple[float, float] = (0.0, 1.0)
-    coefficients: Callable[..., Coefficients] | None = attrs.field(default=None, repr=False)
-    skew_invariant: bool = False
-    depends_on_tn_at_zero_tp: bool = False
-    aliases: tuple[str, ...] = ()
-    parameters: tuple[str, ...] = ()
-
-    def __call__(self, *, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
-        """Evaluate the measure on counts given by keyword: one number per entry of the counts.
-
-        Raises:
-            InvalidTypeError: the function returned something that is not numbers.
-            InputShapeError: it returned another shape than the counts'.
-        """
-        values = self.function(tp=tp, fp=fp, fn=fn, tn=tn, **parameters)
-        shape = np.shape(tp)
-        if type(values) is np.ndarray and values.dtype.kind == "f" and values.shape == shape:
-            return values  # the usual result: nothing more to check
-        if type(values) is float and shape == ():
-            return values
-        return self._checked(values, np.broadcast_shapes(shape, np.shape(fp), np.shape(fn), np.shape(tn)))
-
-    def _checked(self, values: Any, shape: tuple[int, ...]) -> Any:
-        result = np.asarray(values)
-        if result.dtype.kind not in "biuf":
-            raise InvalidTypeError(f"measure {self.name!r} must return numbers, got {show(values)}")
-        if result.shape != shape:
-            raise InputShapeError(f"measure {self.name!r} must return one value per entry (shape {shape}), got shape {result.shape}: {show(values)}")
-        return float(result) if result.ndim == 0 else result.astype(np.float64, copy=False)
-
-    @property
-    def decomposable(self) -> bool:
-        """Whether ``M = <a, v> / <b, v>`` with fixed coefficient vectors (micro = weighted macro)."""
-        return self.coefficients is not None
-
-    def decomposition(self, **parameters: Any) -> Coefficients:
-        """Return the coefficient vectors ``(a, b)`` over ``(tp, fp, fn, tn)``.
-
-        Raises:
-            InvalidArgumentError: the measure is not aggregation-decomposable.
-        """
-        if self.coefficients is None:
-            raise InvalidArgumentError(f"measure {self.name!r} is not aggregation-decomposable")
-        return self.coefficients(**parameters)
-
-    @classmethod
-    def from_function(cls, function: Callable[..., Any], **metadata: Any) -> Measure:
-        """Wrap a vectorised function of ``tp, fp, fn, tn`` (keyword) as a measure."""
-        if not callable(function):
-            raise InvalidTypeError(f"a measure must be a name or a callable, got {show(function)}")
-        signature = inspect.signature(function)
-        missing = [name for name in COUNT_NAMES if name not in signature.parameters]
-        accepts_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
-        if missing and not accepts_any:
-            raise InvalidTypeError(
-                f"a measure function must accept the keyword counts tp, fp, fn, tn; "
-                f"{getattr(function, '__name__', function)!r} lacks {', '.join(missing)}"
-            )
-        parameters = tuple(
-            name
-            for name, p in signature.parameters.items()
-            if name not in COUNT_NAMES and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
-        )
-        metadata.setdefault("name", getattr(function, "__name__", "measure"))
-        metadata.setdefault("title", metadata["name"].replace("_", " ").capitalize())
-        metadata.setdefault("description", _first_line(function.__doc__))
-        return cls(function=function, parameters=parameters, **metadata)
-
-
-MEASURES: dict[str, Measure] = {}
-"""The registry: measure name -> ``Measure``, in definition order."""
-
-_ALIASES: dict[str, str] = {}
-
-
-def register(
-    function: Callable[..., Any] | None = None,
-    /,
-    *,
-    name: str | None = None,
-    replace: bool = False,
-    **metadata: Any,
-) -> Any:
-    """Register a vectorised measure so that every average and report knows it.
-
-    Use as a decorator; the function is returned unchanged. ``metadata`` fills the fields of
-    ``Measure`` (``title``, ``direction``, ``bounds``, ``coefficients``, ...).
-
-    Args:
-        function: ``f(*, tp, fp, fn, tn, **parameters)`` working on numpy arrays.
-        name: registry name; defaults to the function's name.
-        replace: allow replacing an existing measure of that name.
-
-    Raises:
-        InvalidArgumentError: the name (or an alias) is taken and ``replace`` is false.
-
-    Examples:
-        >>> from evalkit import formulas
-        >>> @formulas.register(name="youden_index", bounds=(-1.0, 1.0), replace=True)
-        ... def youden(*, tp, fp, fn, tn):
-        ...     '''Youden's J: recall + specificity - 1.'''
-        ...     return formulas.informedness(tp=tp, fp=fp, fn=fn, tn=tn)
-        >>> formulas.get_measure("youden_index")(tp=35, fp=10, fn=5, tn=50)
-        0.7083333333333334
-        >>> formulas.unregister("youden_index")
-    """
-
-    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
-        measure = Measure.from_function(func, name=name or func.__name__, **metadata)
-        for key in (measure.name, *measure.aliases):
-            owner = MEASURES.get(key) or MEASURES.get(_ALIASES.get(key, ""))
-            if owner is not None and not replace:
-                raise InvalidArgumentError(f"a measure named {key!r} is already registered ({owner.title})")
-        MEASURES[measure.name] = measure
-        _ALIASES.update({alias: measure.name for alias in measure.aliases})
-        return func
-
-    return decorate if function is None else decorate(function)
-
-
-def unregister(name: str) -> None:
-    """Remove a measure (and its aliases) from the registry.
-
-    Raises:
-        UnknownMetricError: no measure has that name.
-    """
-    measure = get_measure(name)
-    del MEASURES[measure.name]
-    for alias in measure.aliases:
-        _ALIASES.pop(alias, None)
-
-
-def measure_names() -> tuple[str, ...]:
-    """The names of all registered measures, in registration order."""
-    return tuple(MEASURES)
-
-
-def get_measure(measure: str | Measure | Callable[..., Any]) -> Measure:
-    """Resolve a measure given by name, alias, ``Measure`` or vectorised function.
-
-    Raises:
-        UnknownMetricError: an unknown name; the message lists the known ones.
-
-    Examples:
-        >>> get_measure("sensitivity").name
-        'recall'
-    """
-    if isinstance(measure, Measure):
-        return measure
-    if isinstance(measure, str):
-        key = canonical_name(measure)
-        if key in MEASURES:
-            return MEASURES[key]
-        raise UnknownMetricError(unknown_name_message("measure", measure, list(MEASURES)))
-    return Measure.from_function(measure)
-
-
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def spelling(name: str) -> str:
-    """A name as registry keys are spelled: snake case (``"F1Score"``, ``"f1-score"`` and
-    ``"F1 score"`` all become ``"f1_score"``).
-
-    Examples:
-        >>> spelling("F1Score"), spelling("f1-score"), spelling("FalsePositiveRate"), spelling("F1")
-        ('f1_score', 'f1_score', 'false_positive_rate', 'f1')
-    """
-    if not isinstance(name, str):
-        raise InvalidTypeError(f"a measure name must be a string, got {show(name)}")
-    return re.sub(r"[\s\-]+", "_", _CAMEL_BOUNDARY.sub("_", name.strip())).lower()
-
-
-def unknown_name_message(kind: str, name: str, known: list[str]) -> str:
-    """``unknown <kind> 'x' (did you mean 'y'?); known <kind>s: ...`` (the closest known name, if any)."""
-    known = list(dict.fromkeys(known))
-    close = difflib.get_close_matches(spelling(name) if isinstance(name, str) else str(name), [*known, *_ALIASES], n=1, cutoff=0.6)
-    hint = f" (did you mean {canonical_name(close[0])!r}?)" if close else ""
-    return f"unknown {kind} {name!r}{hint}; known {kind}s: {', '.join(known)}"
-
-
 # --------------------------------------------------------------------------------------------
 # helpers
 
-
-def _first_line(text: str | None) -> str:
-    return (text or "").strip().split("\n", 1)[0]
 
 
 _PLAIN = (int, float)
@@ -1160,23 +953,3 @@ def diagonal_correlation_coefficient(counts: Any) -> np.ndarray:
     correct = margins["correct"]
     return matthews_correlation_coefficient(tp=tp, fp=margins["predicted"] - tp, fn=margins["actual"] - tp, tn=correct - tp)
 
-
-def check_measure_parameters(measure: Measure, parameters: dict[str, Any]) -> None:
-    """Raise if ``parameters`` holds a keyword the measure does not take."""
-    unknown = sorted(set(parameters) - set(measure.parameters))
-    if unknown:
-        takes = ", ".join(measure.parameters) or "no parameters"
-        raise InvalidArgumentError(f"measure {measure.name!r} takes {takes}; got {', '.join(unknown)}")
-
-
-
-def canonical_name(name: str) -> str:
-    """The registry name for a measure name or alias in any spelling (``"F1"``, ``"f1-score"``,
-    ``"F1Score"``, ``"tpr"``); unknown names come back in snake case.
-
-    Examples:
-        >>> canonical_name("tpr"), canonical_name("F1Score"), canonical_name("no_such_measure")
-        ('recall', 'f1_score', 'no_such_measure')
-    """
-    key = spelling(name)
-    return _ALIASES.get(key, key)

@@ -61,7 +61,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import label_position, sorted_labels
+from evalkit._labels import sorted_labels
 from evalkit._validation import (
     as_array,
     check_choice,
@@ -71,30 +71,33 @@ from evalkit._validation import (
     check_sample_weight,
     show,
 )
-from evalkit.averaging import AVERAGES, average_rows, check_undefined, fill_undefined, resolve_measure
+from evalkit.averaging import AVERAGES, average_rows, check_undefined, fill_undefined
 from evalkit.cells import Cells
 from evalkit.counting import PairCounts, encode
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
-from evalkit.formulas import (
-    check_measure_parameters,
-    margins_cohen_kappa,
-    margins_matthews_correlation_coefficient,
-)
+from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
+from evalkit.measures import Measure, check_measure_parameters, resolve_measure
 
 __all__ = [
     "BOOTSTRAP_METHODS",
     "METHODS",
     "Comparison",
     "Interval",
+    "area_interval",
+    "binomial_interval",
     "cells_interval",
     "clopper_pearson",
     "compare",
     "compare_many",
     "delong",
     "indicators_interval",
+    "kappa_interval",
     "kappa_standard_error",
     "mcnemar",
-    "result_interval",
+    "pairs_interval",
+    "proportion_interval",
+    "ratio_interval",
+    "rows_interval",
     "wilson",
 ]
 
@@ -522,149 +525,151 @@ def _pair_statistic(measure: Any, average: str | None, position: int | None, m: 
 # statistics of per-sample rows (multi-label, soft, example-based, AA and RAR)
 
 
-def _row_kinds(cells: Cells, values: np.ndarray | None = None) -> tuple[_Kinds, np.ndarray]:
+def _row_kinds(cells: Cells) -> _Kinds:
     """Kinds = the stored rows of per-sample cells, with how many samples each stands for; the
-    sums are the four cells (and, given, ``value`` and ``1`` of defined rows for a mean)."""
+    sums are the four cells."""
     counts = _integral(cells.row_weights(), "a bootstrap")
-    columns = [np.asarray(row, dtype=np.float64) for row in cells.rows()]
-    if values is not None:
-        defined = ~np.isnan(values)
-        columns += [np.where(defined, values, 0.0), defined.astype(np.float64)]
-    contributions = np.stack(columns, axis=1)
-    return _dense_kinds(contributions, counts), contributions
+    return _dense_kinds(np.stack([np.asarray(row, dtype=np.float64) for row in cells.rows()], axis=1), counts)
 
 
 # --------------------------------------------------------------------------------------------
-# the faces: intervals of results, of one class's cells, and comparisons
+# intervals from counts and estimates (the results' ``interval`` methods hand these the numbers)
 
 
-def _resolve(measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> Any:
+def _resolve(measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> Measure:
     resolved = resolve_measure(measure, metrics_class)
     check_measure_parameters(resolved, parameters)
     return resolved
 
 
-def result_interval(
-    result: Any, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
-    n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
-    metrics_class: type[Any] | None = None, **parameters: Any,
+def pairs_interval(
+    pairs: PairCounts, m: int, measure: Measure, estimate: float, *, average: str | None = None, position: int | None = None,
+    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None, stratify: bool = False,
+    undefined: Any = "exclude", parameters: dict[str, Any] | None = None,
 ) -> Interval:  # fmt: skip
-    """The interval of a measure of a ``ConfusionMatrix`` or an ``Evaluation`` (their ``interval`` method)."""
-    check_choice("method", method, METHODS)
-    if average is not None:
-        check_choice("average", average, AVERAGES)
-        if label is not None:
-            raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
-    resolved = _resolve(measure, metrics_class, parameters)
-    undefined = check_undefined(undefined)
-    try:
-        pairs: PairCounts | None = result.pair_counts()  # single-label data: kinds are (actual, predicted) pairs
-    except UnsupportedSettingError:
-        pairs = None
-    single = pairs is not None
-    if average is None and label is None and (not single or resolved.name not in WHOLE_MEASURES):
-        raise InvalidArgumentError(
-            f"give an 'average' ({', '.join(AVERAGES)}) or a 'label' for {resolved.name!r}; without them only "
-            f"{', '.join(WHOLE_MEASURES)} of a single-label result have a whole-result value"
-        )
-    position = None if label is None else _position(result, label)
-    if pairs is not None:
-        return _single_label_interval(result, pairs, resolved, average, position, level, method, n_resamples, random_state, stratify, undefined, parameters)
-    return _row_interval(result, resolved, average, position, level, method, n_resamples, random_state, undefined, parameters)
+    """The bootstrap interval of a single-label result from its (actual, predicted) pair counts:
+    of one class (``position``), of an ``average`` over the first ``m`` codes, or, with
+    neither, of the whole result's accuracy, Cohen's kappa or MCC (``measure.name``).
+
+    Examples:
+        >>> from evalkit.counting import PairCounts
+        >>> from evalkit.measures import get_measure
+        >>> pairs = PairCounts.from_dense(np.array([[40, 10], [5, 45]]))
+        >>> pairs_interval(pairs, 2, get_measure("accuracy"), 0.85, random_state=0).method
+        'bca'
+    """
+    check_choice("method", method, BOOTSTRAP_METHODS)
+    if average == "samples":
+        raise UnsupportedSettingError("average='samples' of single-label data is the micro average of accuracy-like counts: use 'micro'")
+    if average is None and position is None and measure.name not in WHOLE_MEASURES:
+        raise InvalidArgumentError(f"give an 'average' or a class for {measure.name!r}; a whole-result interval is of {', '.join(WHOLE_MEASURES)}")
+    statistic = _pair_statistic(measure, average, position, m, check_undefined(undefined), dict(parameters or {}))
+    return _bootstrap(_pair_kinds(pairs, stratify), statistic, estimate, level=level, method=method,
+                      n_resamples=n_resamples, random_state=random_state)  # fmt: skip
 
 
-def _position(result: Any, label: Any) -> int:
-    return label_position(result.labels, label)
+def proportion_interval(
+    measure: Measure, cells: Cells, estimate: float, *, level: float = 0.95, method: str = "wilson", parameters: dict[str, Any] | None = None
+) -> Interval:
+    """Wilson's or Clopper-Pearson's interval of a measure that is a proportion of the summed
+    ``cells`` (``<a, v> / <b, v>`` with 0/1 coefficients: accuracy, precision, recall, ...).
 
+    Raises:
+        InvalidArgumentError: the measure is no proportion.
+        UnsupportedSettingError: float (weighted) counts.
 
-def _whole_value(result: Any, name: str) -> float:
-    return {"accuracy": result.get_accuracy, "cohen_kappa": result.get_cohen_kappa,
-            "matthews_correlation_coefficient": result.get_matthews_correlation_coefficient}[name]()  # fmt: skip
-
-
-def _single_label_interval(result: Any, pairs: PairCounts, measure: Any, average: str | None, position: int | None, level: float, method: str,
-                           n_resamples: int, random_state: Any, stratify: bool, undefined: str, parameters: dict[str, Any]) -> Interval:  # fmt: skip
-    m = len(result.labels)
-    if average is None and position is None:
-        estimate = float(_whole_value(result, measure.name))
-    elif position is not None:
-        estimate = float(result.per_class(measure, **parameters)[position])
-    else:
-        estimate = float(result.average(measure, average, undefined=undefined, **parameters))
-    if method in BOOTSTRAP_METHODS:
-        if average == "samples":
-            raise UnsupportedSettingError("average='samples' of single-label data is the micro average of accuracy-like counts: use 'micro'")
-        statistic = _pair_statistic(measure, average, position, m, undefined, parameters)
-        return _bootstrap(_pair_kinds(pairs, stratify), statistic, estimate, level=level, method=method,
-                          n_resamples=n_resamples, random_state=random_state)  # fmt: skip
-    if method == "asymptotic":
-        if measure.name != "cohen_kappa" or average is not None or position is not None:
-            raise InvalidArgumentError("method='asymptotic' is the interval of Cohen's kappa of the whole result")
-        error = kappa_standard_error(_integral(result.confusion_matrix().to_array(), "the asymptotic interval"))
-        z = _z(_check_level(level))
-        return Interval(estimate, estimate - z * error, estimate + z * error, level, method)
-    if method == "delong":
-        raise InvalidArgumentError("method='delong' is for ROC AUC: ThresholdCurve.interval('roc_auc', method='delong')")
-    if average is None and position is None:
-        if measure.name != "accuracy":
-            raise InvalidArgumentError(f"method={method!r} is for proportions; {measure.name!r} is none: use 'bca' or 'percentile'")
-        correct = pairs.counts[pairs.actual == pairs.predicted].sum()
-        return _proportion_interval(measure, correct, pairs.counts.sum(), estimate, level, method)
-    if average not in (None, "micro"):
-        raise InvalidArgumentError(f"method={method!r} has a closed form for one class or the micro average, not {average!r}: use 'bca'")
-    cells = result.class_cells if position is None else result.class_cells[position : position + 1]
-    return _cells_proportion(measure, cells.total(), estimate, level, method, parameters)
-
-
-def _cells_proportion(measure: Any, cells: Cells, estimate: float, level: float, method: str, parameters: dict[str, Any]) -> Interval:
-    coefficients = _proportion(measure, parameters)
+    Examples:
+        >>> from evalkit.measures import get_measure
+        >>> print(proportion_interval(get_measure("recall"), Cells(45, 10, 5, 40), 0.9, method="wilson"))
+        0.9 [0.7864, 0.9565] (95% wilson)
+    """
+    check_choice("method", method, ("wilson", "clopper-pearson"))
+    coefficients = _proportion(measure, dict(parameters or {}))
     if coefficients is None:
         raise InvalidArgumentError(f"method={method!r} is for proportions (successes / trials); {measure.name!r} is none: use 'bca' or 'percentile'")
     values = np.array([float(np.asarray(row).sum()) for row in cells.rows()])
     _integral(values, f"method={method!r}")
     a, b = coefficients
-    return _proportion_interval(measure, float(a @ values), float(b @ values), estimate, level, method)
+    return binomial_interval(float(a @ values), float(b @ values), estimate, level=level, method=method)
 
 
-def _proportion_interval(measure: Any, successes: Any, trials: Any, estimate: float, level: float, method: str) -> Interval:
+def binomial_interval(successes: Any, trials: Any, estimate: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
+    """Wilson's or Clopper-Pearson's interval of ``successes`` out of ``trials`` (whole counts).
+
+    Examples:
+        >>> print(binomial_interval(85, 100, 0.85, method="wilson"))
+        0.85 [0.7672, 0.9069] (95% wilson)
+    """
+    check_choice("method", method, ("wilson", "clopper-pearson"))
     low, high = (wilson if method == "wilson" else clopper_pearson)(successes, trials, level)
     return Interval(estimate, low, high, level, method)
 
 
-def _row_interval(result: Any, measure: Any, average: str | None, position: int | None, level: float, method: str,
-                  n_resamples: int, random_state: Any, undefined: str, parameters: dict[str, Any]) -> Interval:  # fmt: skip
-    """Multi-label, soft and hierarchical results: their per-sample rows carry the micro cells
-    and the example-based values; macro and weighted need each sample's per-class cells."""
-    if position is not None or average in ("macro", "weighted"):
-        raise UnsupportedSettingError(
-            f"an interval of {'one class' if position is not None else f'{average} averages'} of {result.setting} data needs "
-            "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples', "
-            "or evalkit.intervals.indicators_interval(y_true, y_pred, ...) on the indicator (or degree) arrays"
-        )
-    if method not in BOOTSTRAP_METHODS:
-        if method in ("wilson", "clopper-pearson") and average == "micro":
-            return _cells_proportion(measure, result.class_cells.total(), float(result.average(measure, "micro", **parameters)), level, method, parameters)
-        raise InvalidArgumentError(f"method={method!r} does not apply here: use 'bca' or 'percentile'")
-    rows = result.sample_cells
+def kappa_interval(table: Any, estimate: float, *, level: float = 0.95) -> Interval:
+    """The asymptotic interval of Cohen's kappa of a confusion matrix (``kappa_standard_error``).
+
+    Examples:
+        >>> print(kappa_interval([[40, 10], [5, 45]], 0.7))
+        0.7 [0.5607, 0.8393] (95% asymptotic)
+    """
+    error = kappa_standard_error(_integral(np.asarray(table), "the asymptotic interval"))
+    z = _z(_check_level(level))
+    return Interval(estimate, estimate - z * error, estimate + z * error, level, "asymptotic")
+
+
+def rows_interval(
+    rows: Cells, measure: Measure, average: str, estimate: float, *, level: float = 0.95, method: str = "bca",
+    n_resamples: int = 2000, random_state: Any = None, undefined: Any = "exclude", parameters: dict[str, Any] | None = None,
+) -> Interval:  # fmt: skip
+    """The bootstrap interval of the ``"micro"`` or ``"samples"`` average of per-sample cells
+    (multi-label, soft and hierarchical results): kinds are the stored rows.
+
+    Examples:
+        >>> from evalkit.measures import get_measure
+        >>> rows = Cells(tp=[1, 0, 2], fp=[0, 1, 0], fn=[1, 0, 0], tn=[2, 3, 2], weight=[30, 20, 50])
+        >>> rows_interval(rows, get_measure("recall"), "micro", 0.8, random_state=0).low < 0.8
+        True
+    """
+    check_choice("method", method, BOOTSTRAP_METHODS)
+    check_choice("average", average, ("micro", "samples"))
+    parameters = dict(parameters or {})
     if average == "micro":
-        kinds, _ = _row_kinds(rows)
-        estimate = float(result.average(measure, "micro", undefined=undefined, **parameters))
+        kinds = _row_kinds(rows)
 
         def micro(sums: np.ndarray) -> np.ndarray:
             return np.asarray(measure(tp=sums[:, 0], fp=sums[:, 1], fn=sums[:, 2], tn=sums[:, 3], **parameters), dtype=np.float64)
 
         return _bootstrap(kinds, micro, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
     values = np.asarray(rows.evaluate_rows(measure, **parameters), dtype=np.float64)
-    kinds, _ = _row_kinds(rows, fill_undefined(values, undefined))
-    estimate = float(result.average(measure, "samples", undefined=undefined, **parameters))
-
-    def samples(sums: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(sums[:, 5] > 0, sums[:, 4] / np.where(sums[:, 5] > 0, sums[:, 5], 1.0), np.nan)
-
-    if undefined == "nan" and np.isnan(values).any():
+    if check_undefined(undefined) == "nan" and np.isnan(values).any():
         return Interval(estimate, math.nan, math.nan, level, method)
-    return _bootstrap(kinds, samples, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+    filled = fill_undefined(values, undefined)
+    defined = ~np.isnan(filled)
+    return ratio_interval(np.where(defined, filled, 0.0), defined, rows.row_weights(), estimate, level=level, method=method,
+                          n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+
+
+def ratio_interval(
+    numerators: Any, denominators: Any, counts: Any, estimate: float, *, level: float = 0.95, method: str = "bca",
+    n_resamples: int = 2000, random_state: Any = None,
+) -> Interval:  # fmt: skip
+    """The bootstrap interval of ``Σ numerator / Σ denominator`` over kinds of sample, each kind
+    adding its ``numerators[k]`` and ``denominators[k]`` once per sample (``counts[k]``
+    samples): a mean of per-sample values, AA and RAR of neighborhood systems.
+
+    Examples:
+        >>> ratio_interval([1, 0], [1, 1], [70, 30], 0.7, random_state=0).low < 0.7
+        True
+    """
+    check_choice("method", method, BOOTSTRAP_METHODS)
+    columns = np.stack([np.asarray(numerators, dtype=np.float64), np.asarray(denominators, dtype=np.float64)], axis=1)
+    kinds = _dense_kinds(columns, _integral(np.asarray(counts), "a bootstrap"))
+
+    def statistic(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
+
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
 
 def indicators_interval(
@@ -755,7 +760,7 @@ def cells_interval(
     cells = Cells(*(np.array([value]) for value in (tp, fp, fn, tn)))
     estimate = float(np.asarray(cells.evaluate(resolved, **parameters))[0])
     if method in ("wilson", "clopper-pearson"):
-        return _cells_proportion(resolved, cells, estimate, level, method, parameters)
+        return proportion_interval(resolved, cells, estimate, level=level, method=method, parameters=parameters)
     if method not in BOOTSTRAP_METHODS:
         raise InvalidArgumentError(f"method={method!r} does not apply to one class's cells: use 'bca', 'percentile', 'wilson' or 'clopper-pearson'")
     counts = _integral(np.array([tp, fp, fn, tn]), "a bootstrap")
@@ -767,36 +772,22 @@ def cells_interval(
     return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
 
-def neighborhood_interval(accuracy: Any, measure: str, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None) -> Interval:
-    """AA or RAR of a ``NeighborhoodAccuracy`` with a bootstrap over its elements."""
-    check_choice("measure", measure, ("absolute_accuracy", "relative_accuracy_rate"))
-    check_choice("method", method, BOOTSTRAP_METHODS)
-    cells = accuracy.cells
-    denominator = cells.tp + cells.fn if measure == "absolute_accuracy" else np.maximum(cells.fp, cells.fn)
-    counts = _integral(cells.row_weights(), "a bootstrap")
-    kinds = _dense_kinds(np.stack([np.asarray(cells.tp, dtype=np.float64), np.asarray(denominator, dtype=np.float64)], axis=1), counts)
-    estimate = float(accuracy.get_absolute_accuracy() if measure == "absolute_accuracy" else accuracy.get_relative_accuracy_rate())
+def area_interval(
+    tp: Any, fp: Any, measure: str, estimate: float, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
+    random_state: Any = None,
+) -> Interval:  # fmt: skip
+    """ROC AUC (DeLong's interval or the bootstrap) or average precision (the bootstrap) of one
+    exact curve, from its cumulative ``tp`` and ``fp`` at each distinct score (highest first),
+    as ``ThresholdCurve.cells`` gives them.
 
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
-
-    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
-
-
-def curve_interval(curve: Any, measure: str = "roc_auc", label: Any = None, *, level: float = 0.95, method: str | None = None,
-                   n_resamples: int = 2000, random_state: Any = None) -> Interval:  # fmt: skip
-    """ROC AUC (DeLong or bootstrap) or average precision (bootstrap) of one class of a curve."""
+    Examples:
+        >>> print(area_interval([1, 2, 2, 3, 3, 3], [0, 0, 1, 1, 2, 3], "roc_auc", 0.8889))
+        0.8889 [0.5809, 1] (95% delong)
+    """
     check_choice("measure", measure, ("roc_auc", "average_precision"))
     method = method or ("delong" if measure == "roc_auc" else "bca")
     check_choice("method", method, ("delong", *BOOTSTRAP_METHODS))
-    if curve.binned:
-        raise UnsupportedSettingError("an interval needs the exact curve (every distinct score), not a binned one")
-    j = curve._class(label)
-    _, tp, fp = curve._part(j)
-    tp, fp = _integral(tp, "an interval of a curve"), _integral(fp, "an interval of a curve")
-    own = curve.labels[j]
-    estimate = float(curve.roc_auc(own) if measure == "roc_auc" else curve.average_precision(own))
+    tp, fp = _integral(np.asarray(tp), "an interval of a curve"), _integral(np.asarray(fp), "an interval of a curve")
     level = _check_level(level)
     if method == "delong":
         if measure != "roc_auc":
@@ -1022,3 +1013,10 @@ def compare_many(
     else:
         adjusted = p_values
     return {pair: attrs.evolve(result, p_value=float(p)) for (pair, result), p in zip(found.items(), adjusted)}
+
+
+def result_interval(result: Any, measure: Any, average: str | None = None, **options: Any) -> Interval:
+    """``result.interval(measure, average, **options)``: the older spelling, kept for one release."""
+    warnings.warn("evalkit.intervals.result_interval(result, ...) is now result.interval(...)", DeprecationWarning, stacklevel=2)
+    interval: Interval = result.interval(measure, average, **options)
+    return interval

@@ -238,7 +238,7 @@ def _values(
 
 
 def _support(evaluation: Evaluation, labels: list | None, weighted: bool) -> np.ndarray:
-    support = np.asarray(evaluation._selected(labels).support)
+    support = np.asarray(evaluation.cells_of(labels).support)
     return support.astype(np.float64) if weighted else support.astype(np.int64)
 
 
@@ -540,7 +540,7 @@ def multilabel_confusion_matrix(
         rows = [row * weight for row in cells.rows()]
     else:
         evaluation, chosen = _set_wise(targets, None, labels, None)
-        rows = list(evaluation._selected(chosen).rows())
+        rows = list(evaluation.cells_of(chosen).rows())
     tp, fp, fn, tn = rows
     tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
     return tables.astype(np.float64) if sample_weight is not None else tables.astype(np.int64)

@@ -38,7 +38,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit import serialization
+from evalkit import intervals, serialization
 from evalkit._labels import check_label_list, describe, same_labels
 from evalkit._validation import as_array, check_choice, check_ordered, check_sample_weight, read_only, show
 from evalkit.averaging import mean_of_ratios, ratio
@@ -694,12 +694,18 @@ class NeighborhoodAccuracy:
         return ratio(self.get_t_pos(), self.get_ideal_total(), exact=exact)
 
     def interval(self, measure: str = "absolute_accuracy", *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-                 random_state: Any = None) -> Any:  # fmt: skip
+                 random_state: Any = None) -> intervals.Interval:  # fmt: skip
         """A bootstrap confidence interval of ``"absolute_accuracy"`` or
-        ``"relative_accuracy_rate"``, resampling the elements (see ``evalkit.intervals``)."""
-        from evalkit.intervals import neighborhood_interval  # intervals sit above this layer
-
-        return neighborhood_interval(self, measure, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+        ``"relative_accuracy_rate"``, resampling the elements: each element adds its ``tp`` and
+        its denominator (``tp + fn`` for AA, ``max(fp, fn)`` for RAR) to the two sums (see
+        ``evalkit.intervals.ratio_interval``)."""
+        check_choice("measure", measure, ("absolute_accuracy", "relative_accuracy_rate"))
+        cells = self.cells
+        absolute = measure == "absolute_accuracy"
+        denominator = cells.tp + cells.fn if absolute else np.maximum(cells.fp, cells.fn)
+        estimate = float(self.get_absolute_accuracy() if absolute else self.get_relative_accuracy_rate())
+        return intervals.ratio_interval(cells.tp, denominator, cells.row_weights(), estimate, level=level, method=method,
+                                        n_resamples=n_resamples, random_state=random_state)  # fmt: skip
 
     def get_relative_accuracy_rate(self, exact: bool = False) -> float | Fraction:
         """``RAR = T_pos / T_neg``; NaN when ``T_neg = 0`` (a perfect result, whose AA is 1)."""

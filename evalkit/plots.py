@@ -25,11 +25,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from evalkit._validation import check_choice, show
-from evalkit.averaging import CellsResult
 from evalkit.curves import BestThreshold, ThresholdCurve
 from evalkit.exceptions import InvalidTypeError
 from evalkit.formulas import get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
+from evalkit.results import CellsResult
 
 __all__ = ["compare", "confusion_matrix", "intervals", "measures_by_threshold", "per_class", "precision_recall", "roc"]
 

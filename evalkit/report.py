@@ -35,9 +35,10 @@ import attrs
 import numpy as np
 
 from evalkit._validation import check_choice, show
-from evalkit.averaging import Averaged, CellsResult, average_cells, check_undefined, per_entry, resolve_measure
+from evalkit.averaging import Averaged, average_cells, check_undefined
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
-from evalkit.formulas import Measure
+from evalkit.measures import MEASURES, Measure, get_measure
+from evalkit.results import CellsResult
 
 __all__ = ["DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_report", "classification_report"]
 
@@ -317,12 +318,12 @@ def build_report(
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
     if isinstance(measures, (str, bytes)) or not isinstance(measures, Iterable):
         raise InvalidTypeError(f"'measures' must be a list of measure names, got {show(measures)}")
-    resolved = [resolve_measure(name, metrics_class) for name in measures]
+    resolved = [source.measure(name, metrics_class) for name in measures]
     if not resolved:
         raise InvalidArgumentError("'measures' is empty")
     names = tuple(measure.name for measure in resolved)
     cells = source.class_cells  # computed once for every column
-    columns = [per_entry(cells, measure, None, {}) for measure in resolved]
+    columns = [np.asarray(cells.evaluate(measure), dtype=np.float64) for measure in resolved]
     labels = tuple(source.labels)
     per_class = {label: [float(column[k]) for column in columns] for k, label in enumerate(labels)}
     support = dict(zip(labels, cells.support.tolist()))
@@ -338,17 +339,17 @@ def build_report(
     if confidence is not None:
         options = {"level": confidence, "method": interval_method, "n_resamples": n_resamples, "random_state": random_state, "undefined": undefined}
         for kind in source.report_averages():
-            intervals[f"{kind} avg"] = [_interval_or_none(source, measure, kind, options, metrics_class) for measure in resolved]
-        for name in summary:
-            intervals[name] = [_interval_or_none(source, name, None, options, None)]
+            intervals[f"{kind} avg"] = [_interval_or_none(source, measure, kind, options) for measure in resolved]
+        for name in summary:  # measures of the whole result: evalkit's own, whatever the metrics class
+            intervals[name] = [_interval_or_none(source, get_measure(name), None, options) if name in MEASURES else None]
     return Report(names, labels, per_class, support, averages, total, summary, confusion, headers, check_undefined(undefined), intervals)
 
 
-def _interval_or_none(source: CellsResult, measure: Any, average: str | None, options: dict[str, Any], metrics_class: type[Any] | None) -> Any:
+def _interval_or_none(source: CellsResult, measure: Measure, average: str | None, options: dict[str, Any]) -> Any:
     """The interval of one report cell, or None where the data give none (a per-class average of
     multi-label data, a measure with no whole-result interval)."""
     try:
-        return source.interval(measure, average, metrics_class=metrics_class, **options)
+        return source.interval(measure, average, **options)
     except (UnsupportedSettingError, InvalidArgumentError):
         return None
 

@@ -4,7 +4,9 @@ Every constructor turns its data into per-class cells (``σm``) and weighted per
 (``σn``) through the counting core (``evalkit.counting`` for labels and label sets,
 ``evalkit.cells`` for indicator, soft and sparse data), and takes ``sample_weight``: one
 finite weight >= 0 per sample, which makes every sum a weighted sum (integer weights keep
-integer counts and equal repeating the samples; float weights give float counts).
+integer counts and equal repeating the samples; float weights give float counts), and
+``metrics_class``: the ``ClassificationMetrics`` subclass whose getters (and overrides) are
+the result's measures by name.
 
 | constructor | data |
 |---|---|
@@ -86,6 +88,7 @@ class SettingConstructors:
         none: Any = _UNSET,
         rejection: str = "miss",
         sample_weight: Any = None,
+        metrics_class: Any = None,
     ) -> Any:
         """Single-label data: one class per sample (the one-hot case).
 
@@ -104,6 +107,7 @@ class SettingConstructors:
                 actual class; ``"selective"``: samples predicted ``none`` are left out and
                 ``coverage`` says how much was kept.
             sample_weight: one finite weight >= 0 per sample.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the result's measures.
 
         Examples:
             >>> from evalkit import Evaluation
@@ -144,11 +148,11 @@ class SettingConstructors:
             weight = None if weight is None else weight[kept]
         sample_cells = Cells(*one_hot_sample_cells(m).rows(), weight=weight, index=_sample_kinds(actual, predicted, m))
         confusion = PairCounts.from_codes(actual, predicted, size, weight)
-        return cls(known, confusion.class_cells(m), sample_cells, "single-label", confusion, confusion_labels, n_rejected)
+        return cls(known, confusion.class_cells(m), sample_cells, "single-label", confusion, confusion_labels, n_rejected, metrics_class=metrics_class)
 
     @classmethod
     def from_label_sets(
-        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None, metrics_class: Any = None
     ) -> Any:
         """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
 
@@ -164,7 +168,7 @@ class SettingConstructors:
         keys_actual, keys_predicted, found, n = encode_label_sets(y_true, y_pred, labels)
         weight = check_sample_weight(sample_weight, n)
         by_class, by_sample = key_cells(keys_actual, keys_predicted, n, len(found), weight)
-        return cls(found, by_class, by_sample)
+        return cls(found, by_class, by_sample, metrics_class=metrics_class)
 
     @classmethod
     def from_indicators(
@@ -177,6 +181,7 @@ class SettingConstructors:
         rejected: Any = None,
         rejection: str = "miss",
         sample_weight: Any = None,
+        metrics_class: Any = None,
     ) -> Any:
         """0/1 indicator arrays, samples x labels (bool, int or float 0/1).
 
@@ -191,6 +196,7 @@ class SettingConstructors:
             rejection: ``"miss"`` (their predicted rows count as all 0) or ``"selective"``
                 (they are left out; see ``coverage``).
             sample_weight: one finite weight >= 0 per sample (row).
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the result's measures.
 
         Examples:
             >>> import numpy as np
@@ -209,7 +215,7 @@ class SettingConstructors:
                 raise InputShapeError(f"'y_pred' has shape {other} but 'y_true' has shape {shape}")
             n, m = shape
             by_class, by_sample = key_cells(keys_actual, keys_predicted, n, m, check_sample_weight(sample_weight, n))
-            return cls(column_labels(labels, m), by_class, by_sample)
+            return cls(column_labels(labels, m), by_class, by_sample, metrics_class=metrics_class)
         a = check_matrix(y_true, "y_true")
         p = check_matrix(y_pred, "y_pred", a.shape)
         observed = None if mask is None else check_matrix(mask, "mask", a.shape)
@@ -222,7 +228,7 @@ class SettingConstructors:
         if dropped is not None and rejection == "selective":
             n_rejected = int(dropped.sum()) if weight is None else weighted_sum(weight[dropped], None)
             by_sample = by_sample[~dropped]
-        return cls(column_labels(labels, a.shape[1]), by_class, by_sample, n_rejected=n_rejected)
+        return cls(column_labels(labels, a.shape[1]), by_class, by_sample, n_rejected=n_rejected, metrics_class=metrics_class)
 
     @classmethod
     def from_scores(
@@ -235,6 +241,7 @@ class SettingConstructors:
         top_k: int | None = None,
         mask: Any = None,
         sample_weight: Any = None,
+        metrics_class: Any = None,
     ) -> Any:
         """Scores (probabilities, logits) per sample and label, turned into predictions.
 
@@ -248,6 +255,7 @@ class SettingConstructors:
                 lower column).
             mask: optional observation mask (with indicator ``y_true`` only).
             sample_weight: one finite weight >= 0 per sample.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the result's measures.
 
         Examples:
             >>> from evalkit import Evaluation
@@ -267,7 +275,7 @@ class SettingConstructors:
             a = check_matrix(y_true, "y_true", s.shape)
             observed = None if mask is None else check_matrix(mask, "mask", s.shape)
             by_class, by_sample = indicator_cells(a, s, mask=observed, predict=predict, weight=weight)
-            return cls(found, by_class, by_sample)
+            return cls(found, by_class, by_sample, metrics_class=metrics_class)
         if mask is not None:
             raise UnsupportedSettingError("'mask' needs indicator rows for 'y_true', not one label per sample")
         codes, _, _, _ = encode(y_true, y_true, found)
@@ -279,7 +287,7 @@ class SettingConstructors:
             [np.flatnonzero(predict(s[start : start + step])) + start * m for start in range(0, n, step)] or [np.zeros(0, int)]
         ).astype(np.int64)
         by_class, by_sample = key_cells(keys_actual, keys_predicted, n, m, weight)
-        return cls(found, by_class, by_sample)
+        return cls(found, by_class, by_sample, metrics_class=metrics_class)
 
     @classmethod
     def from_soft(
@@ -291,6 +299,7 @@ class SettingConstructors:
         tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
         mask: Any = None,
         sample_weight: Any = None,
+        metrics_class: Any = None,
     ) -> Any:
         """Soft (probabilistic) labels: degrees in [0, 1], cells by a t-norm.
 
@@ -310,10 +319,12 @@ class SettingConstructors:
         observed = None if mask is None else check_matrix(mask, "mask", a.shape)
         weight = check_sample_weight(sample_weight, len(a))
         by_class, by_sample = soft_cells(a, p, get_tnorm(tnorm), mask=observed, weight=weight)
-        return cls(column_labels(labels, a.shape[1]), by_class, by_sample, setting="soft")
+        return cls(column_labels(labels, a.shape[1]), by_class, by_sample, setting="soft", metrics_class=metrics_class)
 
     @classmethod
-    def from_ordinal(cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: Any = None) -> Any:
+    def from_ordinal(
+        cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: Any = None, metrics_class: Any = None
+    ) -> Any:
         """Ordinal data in cumulative encoding: ``m`` levels give ``m - 1`` columns ``[y > level_j]``.
 
         A sample's two encodings differ in ``|y - ŷ|`` columns (in level steps), so
@@ -336,12 +347,13 @@ class SettingConstructors:
         low, high = np.minimum(actual, predicted), np.maximum(actual, predicted)
         sample_cells = Cells(low, np.maximum(predicted - actual, 0), np.maximum(actual - predicted, 0), m - 1 - high, weight=weight)
         names = tuple(f"> {level}" for level in ordered[:-1])
-        return cls(names, class_cells, sample_cells, setting="ordinal", confusion=confusion, confusion_labels=ordered)
+        return cls(names, class_cells, sample_cells, setting="ordinal", confusion=confusion, confusion_labels=ordered, metrics_class=metrics_class)
 
     @classmethod
     def from_hierarchy(
-        cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: Any = None
-    ) -> Any:
+        cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: Any = None,
+        metrics_class: Any = None,
+    ) -> Any:  # fmt: skip
         """Hierarchical data: labels (one per sample, or label sets) closed under their ancestors.
 
         Micro precision, recall and F1 of the result are the hierarchical hP, hR and hF.
@@ -352,6 +364,7 @@ class SettingConstructors:
             hierarchy: a ``Hierarchy`` or its ``{child: parent}`` map.
             root: with a map, an artificial root left out of the closure.
             sample_weight: one finite weight >= 0 per sample.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the result's measures.
 
         Examples:
             >>> from evalkit import Evaluation
@@ -370,7 +383,7 @@ class SettingConstructors:
             keys_actual, keys_predicted = (np.arange(n, dtype=np.int64) * k + codes for codes in (actual, predicted))
         weight = check_sample_weight(sample_weight, n)
         by_class, by_sample = key_cells(taxonomy.close(keys_actual, n), taxonomy.close(keys_predicted, n), n, k, weight)
-        return cls(taxonomy.nodes, by_class, by_sample, setting="hierarchical")
+        return cls(taxonomy.nodes, by_class, by_sample, setting="hierarchical", metrics_class=metrics_class)
 
 
 # --------------------------------------------------------------------------------------------

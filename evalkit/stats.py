@@ -9,11 +9,11 @@ from typing import Any
 import attrs
 
 from evalkit import serialization
-from evalkit._validation import format_number
+from evalkit._validation import format_number, show
 from evalkit.averaging import Summary, check_undefined, summarize_rows
 from evalkit.evaluation_metrics import metric_key
 from evalkit.exceptions import EvalkitError, UnknownMetricError
-from evalkit.formulas import unknown_name_message
+from evalkit.measures import spelling, unknown_name_message
 
 __all__ = ["Stats"]
 
@@ -74,6 +74,10 @@ def _consistent(summary: Summary, name: str) -> Summary:
     return summary
 
 
+def _aliases(value: Mapping[str, str]) -> dict[str, str]:
+    return dict(value)
+
+
 def _summaries(value: Mapping[str, Summary]) -> Mapping[str, Summary]:
     return value if isinstance(value, LazySummaries) else dict(value)
 
@@ -92,6 +96,8 @@ class Stats:
     Attributes:
         summaries: metric name -> ``Summary``, in getter order.
         undefined: the undefined-value policy used.
+        aliases: spellings a metrics class declared for its getters (``evalkit.measure``)
+            -> metric name.
 
     Examples:
         >>> from evalkit import ClassificationMetrics
@@ -104,6 +110,7 @@ class Stats:
 
     summaries: Mapping[str, Summary] = attrs.field(converter=_summaries)
     undefined: str = attrs.field(default="exclude", converter=check_undefined)
+    aliases: Mapping[str, str] = attrs.field(factory=dict, converter=_aliases)
 
     @classmethod
     def from_values(cls, values: Mapping[str, Sequence[float]], *, undefined: Any = "exclude") -> Stats:
@@ -113,10 +120,12 @@ class Stats:
         return cls(dict(zip(names, summarize_rows([values[name] for name in names], undefined=policy))) if names else {}, policy)
 
     @classmethod
-    def lazily(cls, names: Sequence[str], row: Callable[[str], list[float]], *, undefined: Any = "exclude") -> Stats:
+    def lazily(
+        cls, names: Sequence[str], row: Callable[[str], list[float]], *, undefined: Any = "exclude", aliases: Mapping[str, str] | None = None
+    ) -> Stats:
         """Summaries of ``row(name)`` (one value per result) for every name, computed when first read."""
         policy = check_undefined(undefined)
-        return cls(LazySummaries(names, row, policy), policy)
+        return cls(LazySummaries(names, row, policy), policy, aliases or {})
 
     def _all(self) -> Mapping[str, Summary]:
         summaries = self.summaries
@@ -129,7 +138,7 @@ class Stats:
 
     def summary(self, name: str) -> Summary:
         """The full summary of one metric (any accepted spelling: ``"F1Score"``, ``"f1_score"``)."""
-        key = metric_key(name)
+        key = self.aliases.get(spelling(name)) or metric_key(name)
         if key not in self.summaries:
             raise UnknownMetricError(unknown_name_message("metric", name, list(self.summaries)))
         return self.summaries[key]
@@ -181,7 +190,8 @@ class Stats:
             name: {key: None if isinstance(value, float) and math.isnan(value) else value for key, value in summary.to_dict().items()}
             for name, summary in self._all().items()
         }
-        return serialization.dumps("Stats", {"undefined": self.undefined, "summaries": summaries})
+        aliases = {"aliases": dict(self.aliases)} if self.aliases else {}
+        return serialization.dumps("Stats", {"undefined": self.undefined, "summaries": summaries, **aliases})
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Stats:
@@ -203,8 +213,11 @@ class Stats:
             n_defined = serialization.integer(summary, "n_defined", high=n)
             mean, std, low, high = floats
             read[name] = _consistent(Summary(mean, std, low, high, n_defined, n), f"summaries.{name}")
+        aliases = document.get("aliases", {})
+        if not (isinstance(aliases, dict) and all(isinstance(value, str) and value in read for value in aliases.values())):
+            raise serialization.FormatError(f"field 'aliases' must map spellings to names of 'summaries', got {show(aliases)}")
         try:
-            return cls(read, serialization.field(document, "undefined"))
+            return cls(read, serialization.field(document, "undefined"), aliases)
         except EvalkitError as error:
             raise serialization.FormatError(f"field 'undefined': {error}") from None
 

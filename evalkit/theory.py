@@ -27,10 +27,10 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit.averaging import CellsResult
 from evalkit.cells import Cells
 from evalkit.exceptions import InputShapeError, LabelMismatchError, NoClosedFormError
 from evalkit.formulas import COUNT_NAMES, get_measure
+from evalkit.results import CellsResult
 
 __all__ = [
     "MicroMacroGap",
