@@ -322,9 +322,9 @@ class ClassificationMetrics(EvaluationMetrics):
         if found is None:
             message = unknown_name_message("measure", name, list(table.measures))
             raise UnknownMetricError(
-                f"{message}. Looked up in {cls.__qualname__}: add a measure with a get_{spelling(name)} method on a "
-                "ClassificationMetrics subclass (given as metrics_class=, or to the result), or register a function "
-                "of tp, fp, fn, tn with evalkit.formulas.register"
+                f"{message}. Looked up in {cls.__qualname__}. To add one, define get_{spelling(name)} on a ClassificationMetrics "
+                "subclass and use that class (metrics_class=..., or --metrics-class on the command line), or register a "
+                "function of tp, fp, fn, tn with evalkit.formulas.register"
             )
         return found
 

@@ -34,7 +34,9 @@ from evalkit.averaging import UNDEFINED_POLICIES
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
+from evalkit.measures import Measure
 from evalkit.neighborhood import NeighborhoodAccuracy
+from evalkit.plugins import find_measure, find_metrics_class
 from evalkit.readers import read_batches
 from evalkit.report import DEFAULT_MEASURES, build_report
 from evalkit.streaming import CurveCounts, LabelSetCounts
@@ -76,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--positive", help="label --score predicts at or above the threshold (default '1')")
     report.add_argument("--negative", help="label --score predicts below the threshold (default '0')")
     report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
+    report.add_argument("--metrics-class", metavar="CLASS",
+                        help="package.module:Class (a ClassificationMetrics subclass) or an installed plugin's name: its getters are measures")
+    report.add_argument("--sort-by", metavar="MEASURE", help="order the classes from best to worst by a measure (its direction)")
     report.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
     report.add_argument("--undefined", choices=UNDEFINED_POLICIES, default="exclude",
                         help="undefined (0/0) values in averages: left out (exclude, the default), counted as 0 or 1, or nan")  # fmt: skip
@@ -272,7 +277,19 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     return (evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))), curve
 
 
+def _measures(arguments: argparse.Namespace) -> tuple[list[Measure], Measure | None]:
+    """The columns and the sort measure, found before any file is read (an unknown name is an
+    error at once): in --metrics-class, else among evalkit's measures and the plugins'."""
+    metrics_class = None if arguments.metrics_class is None else find_metrics_class(arguments.metrics_class)
+    names = [name.strip() for name in arguments.measures.split(",") if name.strip()]
+    if not names:
+        raise InvalidArgumentError("--measures names no measure")
+    sort_by = None if arguments.sort_by is None else find_measure(arguments.sort_by, metrics_class)
+    return [find_measure(name, metrics_class) for name in names], sort_by
+
+
 def _report(arguments: argparse.Namespace) -> str:
+    measures, sort_by = _measures(arguments)
     files = list(arguments.files)
     curve = None
     if not files:
@@ -284,8 +301,8 @@ def _report(arguments: argparse.Namespace) -> str:
         else:
             source, curve = _stream_labels(arguments, files)
         name = " and ".join(files)
-    measures = [measure.strip() for measure in arguments.measures.split(",") if measure.strip()]
-    report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None)
+    report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
+                          sort_by=sort_by)  # fmt: skip
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)

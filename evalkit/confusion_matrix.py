@@ -338,6 +338,10 @@ class ConfusionMatrix(CellsResult):
                 f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(labels))}"
             )
 
+    def with_metrics_class(self, metrics_class: type[ClassificationMetrics]) -> ConfusionMatrix:
+        """A copy of this matrix with another metrics class (whose getters become its measures)."""
+        return type(self)._trusted(*self._snapshot(), check_metrics_class(metrics_class))
+
     def copy(self) -> ConfusionMatrix:
         """An independent copy."""
         return type(self)._trusted(*self._snapshot(), self._metrics_class)

@@ -496,6 +496,10 @@ class ThresholdCurve:
         ``CellsResult.measure``)."""
         return resolve_measure(measure, metrics_class_for(metrics_class, self.metrics_class))
 
+    def with_metrics_class(self, metrics_class: type[ClassificationMetrics]) -> ThresholdCurve:
+        """The same curve with another metrics class (whose getters become its measures)."""
+        return attrs.evolve(self, metrics_class=check_metrics_class(metrics_class))
+
     def common_thresholds(self) -> np.ndarray:
         """Every threshold of any class, highest first (where averages over classes are read)."""
         return np.unique(self._thresholds)[::-1]

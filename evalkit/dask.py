@@ -211,13 +211,17 @@ def _sum_counts(*counts: LabelSetCounts) -> LabelSetCounts:
 # public functions
 
 
-def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> ConfusionMatrix:
+def confusion_matrix(
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None, metrics_class: Any = None
+) -> ConfusionMatrix:
     """The confusion matrix of labels held in Dask arrays or Dask DataFrame columns.
 
     Each partition pair is counted where it lives; the ``m x m`` matrices are summed in a tree.
     The label order is that of ``ConfusionMatrix.from_predictions``: sorted, or ``labels``.
     ``sample_weight`` is a Dask array (rechunked like ``y_true``) or a Dask DataFrame column
-    partitioned like the labels.
+    partitioned like the labels. ``metrics_class`` (here and in every function of this
+    module) is the result's metrics class, attached to the merged result (the partitions
+    never need it).
 
     Raises:
         InputLengthError: the two collections do not split into equal partitions.
@@ -235,7 +239,11 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = No
     matrix = _reduce(parts, _sum_matrices)
     if matrix is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
-    return matrix
+    return _with_metrics_class(matrix, metrics_class)
+
+
+def _with_metrics_class(result: Any, metrics_class: Any) -> Any:
+    return result if metrics_class is None else result.with_metrics_class(metrics_class)
 
 
 def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
@@ -250,8 +258,9 @@ def _sum_curves(*curves: ThresholdCurve) -> ThresholdCurve:
 
 
 def evaluate_indicators(
-    y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None
-) -> Evaluation:
+    y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None,
+    metrics_class: Any = None,
+) -> Evaluation:  # fmt: skip
     """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels), optionally
     weighted by a 1-D Dask array of one weight per row."""
     y_true, blocks_actual = _row_partitions(y_true, "y_true")
@@ -262,7 +271,7 @@ def evaluate_indicators(
     parts = [
         dask.delayed(_indicator_block)(a, p, fixed, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
     ]
-    return _reduce(parts, _sum_evaluations)
+    return _with_metrics_class(_reduce(parts, _sum_evaluations), metrics_class)
 
 
 def evaluate_soft(
@@ -273,6 +282,7 @@ def evaluate_soft(
     tnorm: Any = "product",
     mask: da.Array | None = None,
     sample_weight: Any = None,
+    metrics_class: Any = None,
 ) -> Evaluation:
     """A compacted soft ``Evaluation`` of degree Dask arrays under a t-norm.
 
@@ -287,12 +297,13 @@ def evaluate_soft(
     parts = [
         dask.delayed(_soft_block)(a, p, fixed, tnorm, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
     ]
-    return _reduce(parts, _sum_evaluations)
+    return _with_metrics_class(_reduce(parts, _sum_evaluations), metrics_class)
 
 
 def evaluate_label_sets(
-    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None
-) -> Evaluation:
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None,
+    metrics_class: Any = None,
+) -> Evaluation:  # fmt: skip
     """A compacted multi-label ``Evaluation`` of label sets in Dask columns.
 
     Values are collections of labels, or strings split at ``separator`` (a string with no
@@ -306,7 +317,7 @@ def evaluate_label_sets(
     fixed = None if labels is None else tuple(labels)
     weights = _weight_partitions(sample_weight, y_true, len(parts_actual))
     parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
-    return _reduce(parts, _sum_counts).to_evaluation()
+    return _with_metrics_class(_reduce(parts, _sum_counts).to_evaluation(), metrics_class)
 
 
 def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
@@ -317,7 +328,7 @@ def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = Non
 
 def threshold_curve(
     y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, thresholds: Any = None,
-    sample_weight: Any = None,
+    sample_weight: Any = None, metrics_class: Any = None,
 ) -> ThresholdCurve:  # fmt: skip
     """A ``ThresholdCurve`` of Dask arrays: one curve per partition, merged in a tree.
 
@@ -350,4 +361,4 @@ def threshold_curve(
     parts = [
         dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in zip(blocks_true, blocks_score, weights)
     ]
-    return _reduce(parts, _sum_curves)
+    return _with_metrics_class(_reduce(parts, _sum_curves), metrics_class)

@@ -149,6 +149,8 @@ class Comparison:
         method: ``"mcnemar"``, ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or ``"percentile"``.
         estimates: the two values.
         level: the confidence level of the interval.
+        direction: the measure's direction (``"higher"`` or ``"lower"`` is better, or
+            ``None``): how to read the sign of the difference.
     """
 
     difference: float
@@ -158,6 +160,22 @@ class Comparison:
     method: str
     estimates: tuple[float, float] = (math.nan, math.nan)
     level: float = 0.95
+    direction: str | None = "higher"
+
+    @property
+    def better(self) -> str | None:
+        """``"first"`` or ``"second"``: which classifier the difference favours, by the
+        measure's direction (for a loss, a negative difference favours the first); ``None``
+        when they tie or the measure has no direction. Read it with the p-value: it says which
+        is better on these samples, not whether the difference is significant.
+
+        Examples:
+            >>> Comparison(-0.1, -0.2, 0.0, 0.04, "bca", (0.2, 0.3), direction="lower").better
+            'first'
+        """
+        if self.direction not in ("higher", "lower") or not self.difference or math.isnan(self.difference):
+            return None
+        return "first" if (self.difference > 0) == (self.direction == "higher") else "second"
 
     def __str__(self) -> str:
         bounds = "" if math.isnan(self.low) else f" [{self.low:.4g}, {self.high:.4g}]"
@@ -878,9 +896,10 @@ def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_w
 def compare(
     y_true: Any, first: Any, second: Any, measure: Any = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: Any = None,
-    sample_weight: Any = None, undefined: Any = "exclude", **parameters: Any,
+    sample_weight: Any = None, undefined: Any = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Comparison:  # fmt: skip
-    """Compare two classifiers on the same samples: ``first - second``.
+    """Compare two classifiers on the same samples: ``first - second``; ``Comparison.better``
+    reads the sign by the measure's direction (for a loss, lower is better).
 
     Args:
         y_true: the actual labels.
@@ -899,6 +918,8 @@ def compare(
         random_state: the bootstrap's seed.
         sample_weight: integer weights (repeated samples).
         undefined: the undefined-value policy of averages.
+        metrics_class: a ``ClassificationMetrics`` subclass whose getters (and overrides) are
+            measures by name (the bootstrap).
         **parameters: of the measure (``beta=2``).
 
     Examples:
@@ -918,15 +939,20 @@ def compare(
         return Comparison(difference, difference - z * error, difference + z * error, p_value, method, (float(aucs[0]), float(aucs[1])), level)
     codes, labels, weight = _three_codes(y_true, first, second, labels, sample_weight)
     if method in ("mcnemar", "mcnemar-midp"):
-        if resolve_measure(measure).name != "accuracy" or average is not None:
-            raise InvalidArgumentError("McNemar's test compares accuracies: measure='accuracy' and no average; use a bootstrap for others")
+        resolved = resolve_measure(measure, metrics_class)
+        if resolved.name != "accuracy" or resolved.getter is not None or average is not None:
+            raise InvalidArgumentError(
+                "McNemar's test compares accuracies (the shares of right samples): measure='accuracy' and no average; "
+                "use a bootstrap (method='bca') for other measures and for getters"
+            )
         actual, one, two = codes
         p_value = mcnemar(one == actual, two == actual, midp=method == "mcnemar-midp", sample_weight=weight)
         total = len(actual) if weight is None else float(weight.sum())
         first_share, second_share = (float((right if weight is None else right * weight).sum() / total) for right in (one == actual, two == actual))
         estimates = (first_share, second_share)
         return Comparison(estimates[0] - estimates[1], math.nan, math.nan, p_value, method, estimates, level)
-    return _paired_bootstrap(codes, len(labels), weight, measure, average, method, level, n_resamples, random_state, undefined, parameters)
+    resolved = _resolve(measure, metrics_class, parameters)
+    return _paired_bootstrap(codes, len(labels), weight, resolved, average, method, level, n_resamples, random_state, undefined, parameters)
 
 
 def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weight: Any) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
@@ -948,7 +974,7 @@ def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray 
     distinct, inverse = np.unique((actual * m + one) * m + two, return_inverse=True)
     counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a paired bootstrap")
     kind_actual, kind_first, kind_second = distinct // (m * m), (distinct // m) % m, distinct % m
-    resolved = _resolve(measure, None, parameters)
+    resolved = measure
     if average is None and resolved.name not in WHOLE_MEASURES:
         raise InvalidArgumentError(f"give an 'average' for {resolved.name!r} (or compare accuracy, cohen_kappa or MCC)")
     statistic = _pair_statistic(resolved, average, None, m, check_undefined(undefined), parameters)
@@ -970,7 +996,8 @@ def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray 
 
     replicates = _replicates(kinds, gap, _check_resamples(n_resamples), random_state)
     interval = _bootstrap(kinds, gap, difference, level=level, method=method, n_resamples=n_resamples, random_state=random_state, replicates=replicates)
-    return Comparison(difference, interval.low, interval.high, _p_value(replicates, difference), interval.method, estimates, interval.level)
+    return Comparison(difference, interval.low, interval.high, _p_value(replicates, difference), interval.method, estimates, interval.level,
+                      resolved.direction)  # fmt: skip
 
 
 def _p_value(replicates: np.ndarray, difference: float) -> float:

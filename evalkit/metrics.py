@@ -879,8 +879,9 @@ def average_precision_score(
 
 
 def metric_at_thresholds(
-    y_true: Any, y_score: Any, metric_func: Any, *, sample_weight: Any = None, metric_params: dict[str, Any] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+    y_true: Any, y_score: Any, metric_func: Any, *, sample_weight: Any = None, metric_params: dict[str, Any] | None = None,
+    metrics_class: type[Any] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """``(metric_values, thresholds)``: a metric of ``y_pred = (y_score >= threshold)`` at every
     distinct score, highest first, as scikit-learn's ``metric_at_thresholds``.
 
@@ -889,6 +890,8 @@ def metric_at_thresholds(
     ``average="binary"`` (``accuracy_score``, ``precision_score``, ``recall_score``,
     ``f1_score``, ``fbeta_score``, ``jaccard_score``, ``matthews_corrcoef``), is read from the
     cells at every threshold in one pass; any other callable is called once per threshold.
+    A name may be a getter of ``metrics_class`` (an evalkit extension: a
+    ``ClassificationMetrics`` subclass whose getters and overrides are measures).
 
     Examples:
         >>> values, thresholds = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], accuracy_score)
@@ -903,9 +906,10 @@ def metric_at_thresholds(
     truth, scores = _binary_truth(y_true), _binary_scores(y_score)
     read = _readable_measure(metric_func, params, truth)
     if read is not None:
-        name, parameters, fill = read
-        curve = ThresholdCurve.from_scores(truth, scores, pos_label=1, sample_weight=sample_weight)
-        values, thresholds = curve.evaluate(name, **parameters)
+        measure, parameters, fill = read
+        curve = ThresholdCurve.from_scores(truth, scores, pos_label=1, sample_weight=sample_weight, metrics_class=metrics_class)
+        values, thresholds = curve.evaluate(measure, **parameters)
+        name = getattr(measure, "name", measure)
         if fill is not None and np.isnan(values).any():
             if fill == "warn":
                 warnings.warn(f"{name} is ill-defined at some thresholds and is set to 0.0 there", UndefinedMetricWarning, stacklevel=2)
@@ -925,10 +929,10 @@ _READABLE = {
 }
 
 
-def _readable_measure(metric_func: Any, params: dict[str, Any], truth: Any) -> tuple[str, dict[str, Any], Any] | None:
+def _readable_measure(metric_func: Any, params: dict[str, Any], truth: Any) -> tuple[str | Measure, dict[str, Any], Any] | None:
     """``(measure, parameters, undefined fill)`` when the metric can be read from cells, else None."""
     if isinstance(metric_func, (str, Measure)):
-        return (metric_func if isinstance(metric_func, str) else metric_func.name), params, None
+        return metric_func, params, None
     name = getattr(metric_func, "__name__", None)
     module = getattr(metric_func, "__module__", "") or ""
     if name not in _READABLE or not (module == __name__ or module.startswith("sklearn.metrics")):

@@ -30,10 +30,12 @@ from typing import Any
 
 from evalkit._validation import show
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class
-from evalkit.exceptions import FormatError, PluginError
+from evalkit.exceptions import FormatError, PluginError, UnknownMetricError
+from evalkit.measures import Measure
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "find_measure",
     "find_metrics_class",
     "metrics_class_field",
     "metrics_class_name",
@@ -140,3 +142,35 @@ def read_metrics_class(document: dict[str, Any], given: Any = None) -> type[Clas
         return find_metrics_class(name, import_module=False)
     except PluginError as error:
         raise FormatError(f"field 'metrics_class': {error}") from None
+
+
+def find_measure(name: str, metrics_class: type[ClassificationMetrics] | None = None) -> Measure:
+    """A measure by name, as the command line finds it: in ``metrics_class`` when given; else
+    evalkit's own (and the registered formulas), then the measures installed plugins publish.
+
+    Raises:
+        UnknownMetricError: no such measure anywhere (the message names the plugins searched).
+        PluginError: a plugin cannot be loaded, or two plugins define the name.
+
+    Examples:
+        >>> find_measure("f1").name
+        'f1_score'
+    """
+    if metrics_class is not None:
+        return check_metrics_class(metrics_class).measure(name)
+    try:
+        return ClassificationMetrics.measure(name)
+    except UnknownMetricError as unknown:
+        plugins = metrics_classes()
+        found = {}
+        for plugin, published in plugins.items():
+            try:
+                found[plugin] = published.measure(name)
+            except UnknownMetricError:
+                continue
+        if len(found) > 1:
+            raise PluginError(f"the plugins {' and '.join(found)} both define the measure {name!r}: choose one with --metrics-class") from None
+        if not found:
+            searched = f"the installed plugins ({', '.join(plugins)})" if plugins else "no evalkit plugin is installed"
+            raise UnknownMetricError(f"{unknown}; {searched}") from None
+        return next(iter(found.values()))

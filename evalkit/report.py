@@ -292,8 +292,9 @@ MATRIX_LIMIT = 100
 
 
 def build_report(
-    source: Any, *, measures: Sequence[str] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
+    source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
+    sort_by: Any = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -305,14 +306,22 @@ def build_report(
 
     Args:
         source: a ``ConfusionMatrix`` or an ``Evaluation``.
-        measures: the columns: measure names in any spelling (``"f1"``, ``"F1Score"``).
+        measures: the columns: measure names in any spelling (``"f1"``, ``"F1Score"``),
+            getters of the metrics class, or ``Measure`` objects.
         undefined: the undefined-value policy of the averages.
-        metrics_class: a ``ClassificationMetrics`` subclass whose added getters may be columns.
+        metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead of
+            the source's own.
         confidence: a level such as 0.95 to add confidence intervals of the averages and of
             the summary measures (see ``evalkit.intervals``); ``None`` for none.
         interval_method: ``"bca"`` or ``"percentile"`` (the bootstrap).
         n_resamples: bootstrap resamples.
         random_state: the seed (fixed by default: the same data, the same report).
+        sort_by: a measure (a column or any other): the classes from best to worst by its
+            direction (highest first, or lowest first for a loss; undefined values last;
+            ties in label order). ``None`` keeps the label order.
+
+    Raises:
+        InvalidArgumentError: ``sort_by`` names a measure without a direction (prevalence).
     """
     if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
@@ -324,9 +333,10 @@ def build_report(
     names = tuple(measure.name for measure in resolved)
     cells = source.class_cells  # computed once for every column
     columns = [np.asarray(cells.evaluate(measure), dtype=np.float64) for measure in resolved]
-    labels = tuple(source.labels)
-    per_class = {label: [float(column[k]) for column in columns] for k, label in enumerate(labels)}
-    support = dict(zip(labels, cells.support.tolist()))
+    labels = tuple(source.labels) if sort_by is None else _sorted_labels(source, sort_by, metrics_class)
+    positions = {label: k for k, label in enumerate(source.labels)}
+    per_class = {label: [float(column[positions[label]]) for column in columns] for label in labels}
+    support = {label: cells.support[positions[label] : positions[label] + 1].tolist()[0] for label in labels}
     averages = {}
     for kind in source.report_averages():
         per_sample = source.sample_cells if kind == "samples" else None
@@ -343,6 +353,16 @@ def build_report(
         for name in summary:  # measures of the whole result: evalkit's own, whatever the metrics class
             intervals[name] = [_interval_or_none(source, get_measure(name), None, options) if name in MEASURES else None]
     return Report(names, labels, per_class, support, averages, total, summary, confusion, headers, check_undefined(undefined), intervals)
+
+
+def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None) -> tuple:
+    """The labels from the best class to the worst by a measure's direction, undefined last."""
+    measure = source.measure(sort_by, metrics_class)
+    if measure.direction not in ("higher", "lower"):
+        raise InvalidArgumentError(f"sort_by={measure.name!r}: the measure has no direction (neither higher nor lower is better)")
+    values = np.asarray(source.class_cells.evaluate(measure), dtype=np.float64)
+    keys = np.where(np.isnan(values), np.inf, -values if measure.direction == "higher" else values)
+    return tuple(source.labels[k] for k in np.argsort(keys, kind="stable"))
 
 
 def _interval_or_none(source: CellsResult, measure: Measure, average: str | None, options: dict[str, Any]) -> Any:
@@ -370,6 +390,7 @@ def classification_report(
     undefined: Any = "exclude",
     format: str = "text",
     metrics_class: type[Any] | None = None,
+    sort_by: Any = None,
 ) -> str | dict:
     """A per-class report of ``measures`` with support, the class averages and a summary.
 
@@ -379,6 +400,8 @@ def classification_report(
         digits: digits after the decimal point (text and Markdown).
         undefined: the undefined-value policy of the averages.
         format: ``"text"``, ``"markdown"``, ``"csv"``, ``"json"``, ``"dict"`` or ``"html"``.
-        metrics_class: a ``ClassificationMetrics`` subclass whose added getters may be columns.
+        metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead of
+            the source's own.
+        sort_by: a measure: the classes from best to worst (see ``build_report``).
     """
-    return build_report(source, measures=measures, undefined=undefined, metrics_class=metrics_class).render(format, digits)
+    return build_report(source, measures=measures, undefined=undefined, metrics_class=metrics_class, sort_by=sort_by).render(format, digits)

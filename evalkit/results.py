@@ -24,8 +24,9 @@ Examples:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+import attrs
 import numpy as np
 
 from evalkit import intervals
@@ -33,7 +34,7 @@ from evalkit._labels import check_label_list, label_position
 from evalkit._validation import check_choice
 from evalkit.averaging import AVERAGES, Averaged, average_cells, check_undefined, ratio
 from evalkit.cells import Cells
-from evalkit.classification_metrics import ClassificationMetrics, metrics_class_for
+from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, metrics_class_for
 from evalkit.counting import PairCounts
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient, pairs_cohen_kappa
@@ -136,6 +137,21 @@ class CellsResult:
             'lower'
         """
         return resolve_measure(measure, metrics_class_for(metrics_class, self.metrics_class))
+
+    def with_metrics_class(self, metrics_class: type[Any]) -> Any:
+        """The same result (the same counts) with another metrics class: its getters and
+        overrides become the measures by name.
+
+        Examples:
+            >>> from evalkit import ClassificationMetrics, Evaluation
+            >>> class Halved(ClassificationMetrics):
+            ...     def get_recall(self):
+            ...         return super().get_recall() / 2
+            >>> ev = Evaluation.from_labels([0, 1, 1], [0, 1, 0])
+            >>> ev.average("recall"), ev.with_metrics_class(Halved).average("recall")
+            (0.75, 0.375)
+        """
+        return attrs.evolve(cast(Any, self), metrics_class=check_metrics_class(metrics_class))  # the attrs results; ConfusionMatrix overrides
 
     # ----------------------------------------------------------------------------------------
     # whole-result measures of single-label data, from the pair counts

@@ -30,6 +30,7 @@ from typing import Any
 
 from evalkit._labels import check_label_list, same_labels, sorted_labels
 from evalkit._validation import as_array, show
+from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
 from evalkit.counting import as_label_set_list
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
@@ -47,10 +48,12 @@ class LabelSetCounts:
     Args:
         labels: fix the labels and their order up front (a label outside them is an error);
             by default labels grow as they appear and are sorted in ``to_evaluation``.
+        metrics_class: the metrics class of the evaluation (see ``Evaluation``).
     """
 
-    def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
+    def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: type[ClassificationMetrics] | None = None) -> None:
         self._fixed = None if labels is None else check_label_list(labels)
+        self._metrics_class = check_metrics_class(metrics_class)
         self._evaluation: Evaluation | None = None
 
     @property
@@ -75,7 +78,7 @@ class LabelSetCounts:
         y_true, y_pred = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
         if not y_true and not y_pred:
             return  # an empty batch counts nothing
-        batch = Evaluation.from_label_sets(y_true, y_pred, self._fixed, sample_weight=sample_weight).compact()
+        batch = Evaluation.from_label_sets(y_true, y_pred, self._fixed, sample_weight=sample_weight, metrics_class=self._metrics_class).compact()
         self._evaluation = batch if self._evaluation is None else self._evaluation.merge(batch, grow=self._fixed is None)
 
     def merge(self, other: LabelSetCounts) -> LabelSetCounts:
@@ -84,13 +87,13 @@ class LabelSetCounts:
             raise InvalidTypeError(f"can only merge LabelSetCounts, got {show(other)}")
         if self._fixed is not None and other._fixed is not None and self._fixed != other._fixed:
             raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(list(self._fixed))} and {show(list(other._fixed))}")
-        merged = LabelSetCounts(self._fixed)
+        merged = LabelSetCounts(self._fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))
         parts = [part._evaluation for part in (self, other) if part._evaluation is not None]
         if parts:
             if merged._fixed is not None and any(not same_labels(part.labels, merged._fixed) for part in parts):
                 new = [label for part in parts for label in part.labels if label not in merged._fixed]
                 raise LabelMismatchError(f"labels {show(new)} are not among the fixed labels {show(list(merged._fixed))}")
-            merged._evaluation = parts[0] if len(parts) == 1 else parts[0].merge(parts[1], grow=True)
+            merged._evaluation = (parts[0] if len(parts) == 1 else parts[0].merge(parts[1], grow=True)).with_metrics_class(merged._metrics_class)
         return merged
 
     def __add__(self, other: object) -> LabelSetCounts:
@@ -108,7 +111,7 @@ class LabelSetCounts:
         if self._evaluation is None:
             if not self._fixed:
                 raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
-            return Evaluation.from_label_sets([], [], self._fixed).compact()
+            return Evaluation.from_label_sets([], [], self._fixed, metrics_class=self._metrics_class).compact()
         labels = self._fixed if self._fixed is not None else sorted_labels(self._evaluation.labels, "labels")
         return self._evaluation.with_labels(labels).compact()
 
@@ -130,6 +133,7 @@ class CurveCounts:
         labels: the column labels of 2-D scores (by default those of the first batch, which
             later batches keep).
         pos_label: the positive class of binary labels (by default that of the first batch).
+        metrics_class: the metrics class of the curve (see ``ThresholdCurve``).
 
     Examples:
         >>> counts = CurveCounts(thresholds=11)
@@ -140,7 +144,11 @@ class CurveCounts:
         (5, [1.0])
     """
 
-    def __init__(self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
+    def __init__(
+        self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None,
+        metrics_class: type[ClassificationMetrics] | None = None,
+    ) -> None:  # fmt: skip
+        self._metrics_class = check_metrics_class(metrics_class)
         self._thresholds = thresholds
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
@@ -155,7 +163,7 @@ class CurveCounts:
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = ThresholdCurve.from_scores(
             y_true, y_score, self._labels if two_dimensional else None, pos_label=None if two_dimensional else self._pos_label,
-            sample_weight=sample_weight, thresholds=self._thresholds,
+            sample_weight=sample_weight, thresholds=self._thresholds, metrics_class=self._metrics_class,
         )  # fmt: skip
         if self._curve is None:
             if two_dimensional:
@@ -178,9 +186,11 @@ class CurveCounts:
         """New counts of both streams."""
         if not isinstance(other, CurveCounts):
             raise InvalidTypeError(f"can only merge CurveCounts, got {show(other)}")
-        merged = CurveCounts(thresholds=self._thresholds, labels=self._labels or other._labels, pos_label=self._pos_label)
+        merged = CurveCounts(thresholds=self._thresholds, labels=self._labels or other._labels, pos_label=self._pos_label,
+                             metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))  # fmt: skip
         parts = [part._curve for part in (self, other) if part._curve is not None]
-        merged._curve = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
+        curve = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
+        merged._curve = None if curve is None else curve.with_metrics_class(merged._metrics_class)
         return merged
 
     def __add__(self, other: object) -> CurveCounts:
