@@ -4,8 +4,7 @@ import math
 import warnings
 
 import numpy as np
-from hypothesis import assume, settings
-from hypothesis import strategies as st
+from hypothesis import settings
 from sklearn import metrics as sk
 
 from evalkit import metrics as ek
@@ -52,21 +51,3 @@ def compare(name, *args, **kwargs):
         sk_undefined = any(category is not UserWarning and category.__name__ == "UndefinedMetricWarning" for category in their_warnings if category != "undefined")
         assert sk_undefined == ("undefined" in our_warnings), (name, kwargs, their_warnings, our_warnings)
     return ours
-
-
-def single_label(values):
-    return st.integers(1, 30).flatmap(
-        lambda n: st.tuples(st.lists(values, min_size=n, max_size=n), st.lists(values, min_size=n, max_size=n))
-    )
-
-
-weights = st.one_of(st.none(), st.sampled_from(["int", "float"]))
-
-
-def make_weight(kind, n, data):
-    if kind is None:
-        return None
-    element = st.integers(0, 4) if kind == "int" else st.one_of(st.just(0.0), st.floats(0.01, 5))
-    weight = data.draw(st.lists(element, min_size=n, max_size=n))
-    assume(sum(weight) > 0)
-    return weight

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from oracle import call, compare, make_weight, oracle, same, weights
+from oracle import call, compare, oracle, same
 from sklearn import metrics as sk
+from strategies import binary_case, make_weight, score_values, weights
 
 from evalkit import ClassificationMetrics, Evaluation, ThresholdCurve
 from evalkit import metrics as ek
@@ -31,24 +32,6 @@ from evalkit.exceptions import (
     UnknownMetricError,
     UnsupportedSettingError,
 )
-
-# scores drawn from a few values make tied blocks; from many, mostly distinct scores
-score_values = st.one_of(
-    st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]),
-    st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
-)
-
-
-@st.composite
-def binary_case(draw, min_size=1):
-    n = draw(st.integers(min_size, 25))
-    y_true = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
-    constant = draw(st.booleans()) and n > 1
-    if constant:
-        y_score = [draw(score_values)] * n
-    else:
-        y_score = draw(st.lists(score_values, min_size=n, max_size=n))
-    return y_true, y_score
 
 
 def weighted(data, n):

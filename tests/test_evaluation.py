@@ -1,6 +1,5 @@
 """Evaluation: every input form, the four averages against scikit-learn, rejection, masks, errors."""
 
-import math
 
 import numpy as np
 import pytest
@@ -8,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn import metrics as sk
+from strategies import close
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, formulas
 from evalkit.exceptions import (
@@ -40,8 +40,6 @@ def same_cells(first, second):
         np.testing.assert_array_equal(getattr(first, name), getattr(second, name), err_msg=name)
 
 
-def close(a, b):
-    return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import cells, close
 
 from evalkit import formulas
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError
@@ -15,14 +16,6 @@ from tests.reference import REFERENCE, as_float
 DEEP_NETTS = {"tp": 35, "fp": 10, "fn": 5, "tn": 50}
 """The binary reference case of shared/spec/deepnetts.md (TN=50, FP=10, FN=5, TP=35)."""
 
-counts = st.integers(min_value=0, max_value=10**6)
-cells = st.fixed_dictionaries({"tp": counts, "fp": counts, "fn": counts, "tn": counts})
-
-
-def close(actual: float, expected: float) -> bool:
-    if math.isnan(expected):
-        return math.isnan(actual)
-    return math.isclose(actual, expected, rel_tol=1e-12, abs_tol=1e-12)
 
 
 def test_registry_has_every_measure_of_the_issue():

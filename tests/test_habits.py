@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn import metrics as sk
+from strategies import single_label
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats
 from evalkit.cli import main
@@ -21,9 +22,7 @@ def quietly(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-labels_data = st.integers(1, 30).flatmap(
-    lambda n: st.tuples(st.lists(st.integers(0, 4), min_size=n, max_size=n), st.lists(st.integers(0, 4), min_size=n, max_size=n))
-)
+labels_data = single_label(st.integers(0, 4))
 
 
 @given(labels_data, st.lists(st.integers(0, 6), min_size=1, max_size=4, unique=True), st.sampled_from(["micro", "macro", "weighted"]))

@@ -14,8 +14,9 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import compare, make_weight, oracle, single_label, weights
+from oracle import compare, oracle
 from sklearn import metrics as sk
+from strategies import make_weight, single_label, weights
 
 from evalkit import metrics as ek
 from evalkit.exceptions import UndefinedMetricWarning

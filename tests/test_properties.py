@@ -5,26 +5,9 @@ import math
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import count_matrices, predictions
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, formulas
-
-LABELS = ["ant", "bee", "cat", "dog", "eel", "fox"]
-
-
-@st.composite
-def predictions(draw, min_size=1):
-    """Two equal-length label lists over a random subset of LABELS (strings) or of 0..5 (ints)."""
-    k = draw(st.integers(1, len(LABELS)))
-    pool = draw(st.sampled_from([LABELS[:k], list(range(k))]))
-    n = draw(st.integers(min_size, 80))
-    y_true = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
-    y_pred = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
-    return y_true, y_pred, pool
-
-
-count_matrices = st.integers(1, 6).flatmap(
-    lambda m: st.lists(st.lists(st.integers(0, 1000), min_size=m, max_size=m), min_size=m, max_size=m)
-)
 
 
 @given(predictions())

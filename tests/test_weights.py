@@ -15,6 +15,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn import metrics as sk
+from strategies import close
 
 from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodAccuracy, NeighborhoodSystem, formulas
 from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError
@@ -22,8 +23,6 @@ from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTyp
 POLICIES = [("zero", 0.0), ("one", 1.0)]
 
 
-def close(a, b, tolerance=1e-12):
-    return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=tolerance, abs_tol=1e-13)
 
 
 def quietly(function, *args, **kwargs):
@@ -73,7 +72,7 @@ def test_single_label_weighted_measures_equal_scikit_learn(data, draw):
         assert close(source.get_accuracy(), sk.accuracy_score(y_true, y_pred, sample_weight=weight))
         assert close(source.get_cohen_kappa(), quietly(sk.cohen_kappa_score, y_true, y_pred, sample_weight=weight))
         mcc = source.get_matthews_correlation_coefficient()
-        assert math.isnan(mcc) or close(mcc, quietly(sk.matthews_corrcoef, y_true, y_pred, sample_weight=weight), 1e-9)
+        assert math.isnan(mcc) or close(mcc, quietly(sk.matthews_corrcoef, y_true, y_pred, sample_weight=weight), rel=1e-9)
         balanced = quietly(sk.balanced_accuracy_score, y_true, y_pred, sample_weight=weight)
         assert close(source.average("recall", "macro"), balanced)
         average = draw.draw(st.sampled_from(["micro", "macro", "weighted"]))
@@ -179,7 +178,7 @@ def test_integer_weights_equal_repeated_rows_in_every_setting(data):
     for weighted, repeated in pairs:
         for name in formulas.measure_names():
             for average in ("micro", "macro", "weighted", "samples"):
-                assert close(weighted.average(name, average), repeated.average(name, average), 1e-9), (name, average)
+                assert close(weighted.average(name, average), repeated.average(name, average), rel=1e-9), (name, average)
     for weighted, repeated in pairs[:2]:
         assert weighted.compact() == repeated.compact()
         accuracy, once = NeighborhoodAccuracy.from_evaluation(weighted), NeighborhoodAccuracy.from_evaluation(repeated)
@@ -228,7 +227,7 @@ def test_weighted_evaluations_merge_and_round_trip_through_json():
     )
     for name in ("precision", "recall", "f1_score", "matthews_correlation_coefficient"):
         for average in ("micro", "macro", "weighted", "samples"):
-            assert close(merged.average(name, average), whole.average(name, average), 1e-9)
+            assert close(merged.average(name, average), whole.average(name, average), rel=1e-9)
     assert Evaluation.from_json(whole.to_json()) == whole
     assert math.isclose(whole.n_samples, weight.sum())
 

@@ -1,0 +1,120 @@
+"""The test suite's shared Hypothesis strategies and its one closeness helper.
+
+Every property test draws its data here, so that a kind of data (labels, label sets,
+indicator or degree arrays, counts, weights, scores) is generated one way across the suite.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import assume
+from hypothesis import strategies as st
+
+LABELS = ["ant", "bee", "cat", "dog", "eel", "fox"]
+
+
+def close(actual: float, expected: float, *, rel: float = 1e-12, abs: float = 1e-13) -> bool:
+    """Equal up to rounding, NaN equal to NaN (an undefined value is the same in both)."""
+    actual, expected = float(actual), float(expected)
+    if math.isnan(expected) or math.isnan(actual):
+        return math.isnan(expected) and math.isnan(actual)
+    return actual == expected or math.isclose(actual, expected, rel_tol=rel, abs_tol=abs)
+
+
+# --------------------------------------------------------------------------------------------
+# labels
+
+
+@st.composite
+def predictions(draw, min_size=1):
+    """Two equal-length label lists over a random subset of LABELS (strings) or of 0..5 (ints)."""
+    k = draw(st.integers(1, len(LABELS)))
+    pool = draw(st.sampled_from([LABELS[:k], list(range(k))]))
+    n = draw(st.integers(min_size, 80))
+    y_true = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+    y_pred = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+    return y_true, y_pred, pool
+
+
+def single_label(values, max_size=30):
+    """Two equal-length lists of ``values`` (1 to ``max_size`` samples)."""
+    return st.integers(1, max_size).flatmap(
+        lambda n: st.tuples(st.lists(values, min_size=n, max_size=n), st.lists(values, min_size=n, max_size=n))
+    )
+
+
+@st.composite
+def indicator_pairs(draw, max_samples=30, max_labels=5):
+    """Actual and predicted 0/1 indicator arrays (samples x labels), rows of any kind (empty too)."""
+    n, m = draw(st.integers(1, max_samples)), draw(st.integers(1, max_labels))
+    rows = st.lists(st.lists(st.integers(0, 1), min_size=m, max_size=m), min_size=n, max_size=n)
+    return np.array(draw(rows)), np.array(draw(rows))
+
+
+@st.composite
+def degree_pairs(draw, max_samples=20, max_labels=4):
+    """Actual and predicted degrees in [0, 1] (samples x labels), 0 and 1 among them."""
+    n, m = draw(st.integers(1, max_samples)), draw(st.integers(1, max_labels))
+    degree = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1, allow_subnormal=False))
+    rows = st.lists(st.lists(degree, min_size=m, max_size=m), min_size=n, max_size=n)
+    return np.array(draw(rows)), np.array(draw(rows))
+
+
+# --------------------------------------------------------------------------------------------
+# weights
+
+
+weights = st.one_of(st.none(), st.sampled_from(["int", "float"]))
+"""What kind of sample weights a test uses: none, integer or float."""
+
+
+def make_weight(kind, n, data):
+    """``n`` sample weights of a kind drawn from ``weights`` (a positive total), or None."""
+    if kind is None:
+        return None
+    element = st.integers(0, 4) if kind == "int" else st.one_of(st.just(0.0), st.floats(0.01, 5))
+    weight = data.draw(st.lists(element, min_size=n, max_size=n))
+    assume(sum(weight) > 0)
+    return weight
+
+
+# --------------------------------------------------------------------------------------------
+# counts
+
+
+counts = st.integers(min_value=0, max_value=10**6)
+"""One cell count."""
+
+cells = st.fixed_dictionaries({"tp": counts, "fp": counts, "fn": counts, "tn": counts})
+"""The four cells of one class, by keyword."""
+
+count_matrices = st.integers(1, 6).flatmap(
+    lambda m: st.lists(st.lists(st.integers(0, 1000), min_size=m, max_size=m), min_size=m, max_size=m)
+)
+"""Square confusion matrices of 1 to 6 classes."""
+
+
+# --------------------------------------------------------------------------------------------
+# scores
+
+
+score_values = st.one_of(
+    st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]),
+    st.floats(-3, 3, allow_nan=False, allow_subnormal=False),
+)
+"""Scores: drawn from a few values they make tied blocks; from many, mostly distinct scores."""
+
+
+@st.composite
+def binary_case(draw, min_size=1):
+    """Binary labels and one score per sample (sometimes all equal)."""
+    n = draw(st.integers(min_size, 25))
+    y_true = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    constant = draw(st.booleans()) and n > 1
+    if constant:
+        y_score = [draw(score_values)] * n
+    else:
+        y_score = draw(st.lists(score_values, min_size=n, max_size=n))
+    return y_true, y_score
