@@ -94,10 +94,11 @@ def find_metrics_class(spec: str, *, import_module: bool = True) -> type[Classif
     if not isinstance(spec, str) or not spec.strip():
         raise PluginError(f"a metrics class is named 'package.module:Class' or by a plugin's name, got {show(spec)}")
     if ":" not in spec:
-        plugins = metrics_classes()
-        if spec in plugins:
-            return plugins[spec]
-        known = ", ".join(plugins) or "none is installed"
+        entries = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        named = [entry for entry in entries if entry.name == spec]
+        if named:
+            return _load(named[0])
+        known = ", ".join(entry.name for entry in entries) or "none is installed"
         raise PluginError(f"no evalkit plugin is named {spec!r} (plugins: {known}); a class is named 'package.module:Class'")
     module_name, _, qualname = spec.partition(":")
     module = sys.modules.get(module_name)

@@ -60,9 +60,10 @@ def mcc(tp, fp, fn, tn):
     margins = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
     if margins == 0:
         return None
+    numerator = Fraction(tp * tn - fp * fn)  # counts may be fractions (weighted or soft cells)
     with localcontext() as context:
         context.prec = 60
-        return Decimal(tp * tn - fp * fn) / Decimal(margins).sqrt()
+        return Decimal(numerator.numerator) / Decimal(numerator.denominator) / sqrt(margins)
 
 
 def kappa(tp, fp, fn, tn):

@@ -47,6 +47,7 @@ def test_report_subcommand_takes_digits(capsys):
     assert status == 0 and "accuracy           0.97" in out
 
 
+@pytest.mark.slow
 def test_python_dash_m_and_the_console_script_run():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run([sys.executable, "-m", "evalkit"], capture_output=True, check=False, text=True, env=env)

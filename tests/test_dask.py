@@ -11,6 +11,8 @@ from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodAccuracy,
 from evalkit import dask as evalkit_dask
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
 
+pytestmark = pytest.mark.slow  # the fast inner loop, -m 'not slow', leaves this module out
+
 
 @pytest.fixture(scope="module")
 def client():

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the fast inner loop, -m 'not slow', leaves this module out
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs" / "pages").rglob("*.md")) + [ROOT / "README.md"]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))

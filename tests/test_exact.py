@@ -252,6 +252,7 @@ def peak_bytes(work):
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_a_single_label_evaluation_and_report_of_20000_classes_stay_small(tmp_path):
     rng = np.random.default_rng(1)
     y_true = rng.integers(0, 20_000, 200_000)

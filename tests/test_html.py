@@ -111,6 +111,7 @@ def chromium():
     pytest.fail("Chromium is not installed: .ci/run installs it (apt-get install chromium)")
 
 
+@pytest.mark.slow
 def test_a_headless_browser_renders_the_page_without_console_errors(tmp_path):
     y, s = scored_example()
     true, pred = load_example()

@@ -140,6 +140,7 @@ def same_everywhere(weighted, repeated):
             assert close(weighted.average(name, average), repeated.average(name, average)), (name, average)
 
 
+@pytest.mark.slow
 @given(samples(), st.data())
 def test_integer_weights_equal_repeated_single_label_rows(data, draw):
     y_true, y_pred = data
@@ -160,6 +161,7 @@ def test_integer_weights_equal_repeated_single_label_rows(data, draw):
     st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=n, max_size=n),
     st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=n, max_size=n),
     st.lists(integer_weights, min_size=n, max_size=n))))  # fmt: skip
+@pytest.mark.slow
 def test_integer_weights_equal_repeated_rows_in_every_setting(data):
     actual, predicted, weight = (np.array(part) for part in data)
     rows = np.repeat(np.arange(len(actual)), weight)
@@ -188,6 +190,7 @@ def test_integer_weights_equal_repeated_rows_in_every_setting(data):
         assert close(accuracy.get_example_based_accuracy(), once.get_example_based_accuracy())
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc"), st.integers(0, 3)), min_size=1, max_size=30))
 def test_ordinal_and_hierarchical_weights_equal_repeated_rows(rows):
     y_true, y_pred, weight = ([row[k] for row in rows] for k in range(3))

@@ -1,0 +1,245 @@
+"""The shared harness: one assertion that every face of evalkit gives the reference's number.
+
+In the style of torchmetrics' ``MetricTester``: for a measure, a setting's data, an average, an
+undefined-value policy and sample weights, ``check_faces`` computes the value
+
+* by the reference: per-class and per-sample cells counted here in plain Python (exact
+  fractions, never through evalkit), each measure from its textbook definition
+  (``tests/reference.py``, or the case's own), averaged by the documented rule;
+* by scikit-learn, where it has the measure;
+* by ``evalkit.metrics`` (the scikit-learn face);
+* by ``Evaluation.average`` and, for single-label data, ``ConfusionMatrix.average``, both
+  with the metrics class carried by the result and given on the call;
+* by each ``ClassificationMetrics`` object's getter (per class) and by ``Stats`` of the
+  objects (the macro average);
+* from the same data counted in two batches and merged;
+* after a JSON and a pickle round trip;
+
+and asserts that they all agree. The cases include a getter added by a subclass, a built-in
+getter overridden by one, and a registered vectorised function.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import warnings
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import attrs
+import numpy as np
+from sklearn import metrics as sk
+from strategies import close
+
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, measure
+from evalkit import metrics as ek
+from tests.reference import REFERENCE, as_float, both, ratio, recall, specificity
+
+# --------------------------------------------------------------------------------------------
+# the measures under test
+
+
+class HarnessMetrics(ClassificationMetrics):
+    """A subclass with an added getter and an override of a built-in one."""
+
+    @measure(direction="lower", bounds=(0, math.inf), aliases=("miss_odds",))
+    def get_misses_per_hit(self):
+        """False negatives per true positive: fn / tp."""
+        tp = self.get_true_positive()
+        return self.get_false_negative() / tp if tp else math.nan
+
+    def get_precision(self):
+        """Laplace-smoothed precision: (tp + 1) / (tp + fp + 2)."""
+        return (self.get_true_positive() + 1) / (self.get_true_positive() + self.get_false_positive() + 2)
+
+
+def balanced_error_rate(*, tp, fp, fn, tn):
+    """Balanced error rate, registered as a vectorised function: (fn / (tp + fn) + fp / (fp + tn)) / 2."""
+    tp, fp, fn, tn = (np.asarray(count, dtype=np.float64) for count in (tp, fp, fn, tn))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((tp + fn > 0) & (tn + fp > 0), (fn / (tp + fn) + fp / (fp + tn)) / 2, np.nan)
+
+
+@attrs.frozen
+class Case:
+    """A measure as a user asks for it: a name, the metrics class it is looked up in, its
+    parameters, its exact reference, and scikit-learn's function of it (if any)."""
+
+    name: str
+    reference: Callable[..., Any]
+    metrics_class: type[ClassificationMetrics] = ClassificationMetrics
+    parameters: dict[str, Any] = attrs.field(factory=dict)
+    sklearn: str | None = None
+
+    def value(self, cells: tuple) -> float:
+        return as_float(self.reference(*cells, **self.parameters))
+
+
+_SKLEARN = {"precision": "precision_score", "recall": "recall_score", "f1_score": "f1_score", "jaccard_index": "jaccard_score"}
+
+CASES = [
+    *(Case(name, reference, sklearn=_SKLEARN.get(name)) for name, reference in REFERENCE.items() if name != "f_score"),
+    Case("f_score", REFERENCE["f_score"], parameters={"beta": 2}, sklearn="fbeta_score"),
+    Case("misses_per_hit", lambda tp, fp, fn, tn: ratio(fn, tp), HarnessMetrics),
+    Case("precision", lambda tp, fp, fn, tn: Fraction(tp + 1) / Fraction(tp + fp + 2), HarnessMetrics),
+    Case("balanced_error_rate", lambda *cells: both(recall(*cells), specificity(*cells), lambda r, s: 1 - (r + s) / 2)),
+]
+"""Every built-in measure, F-beta with beta=2, an added getter, an overridden getter and a
+registered function (``balanced_error_rate``: the test registers it for the harness)."""
+
+POLICIES = ("exclude", "zero", "one", "nan")
+ZERO_DIVISION = {"exclude": np.nan, "zero": 0, "one": 1}
+"""scikit-learn's ``zero_division`` of each policy (``"nan"`` has none)."""
+
+
+# --------------------------------------------------------------------------------------------
+# the reference: counting and averaging in plain Python
+
+
+@attrs.frozen
+class Data:
+    """One setting's data: ``y_true``/``y_pred`` as the constructor takes them, the exact
+    per-class and per-sample cells, and the sample weights."""
+
+    setting: str
+    y_true: Any
+    y_pred: Any
+    labels: list
+    weight: list | None
+    class_cells: list[tuple]
+    sample_cells: list[tuple]
+
+    def constructor(self) -> Callable[..., Evaluation]:
+        return {"single-label": Evaluation.from_labels, "multi-label": Evaluation.from_indicators, "soft": Evaluation.from_soft}[self.setting]
+
+    def evaluate(self, lo: int = 0, hi: int | None = None, metrics_class: Any = None) -> Evaluation:
+        part = slice(lo, hi)
+        weight = None if self.weight is None else self.weight[part]
+        return self.constructor()(self.y_true[part], self.y_pred[part], self.labels, sample_weight=weight, metrics_class=metrics_class)
+
+
+def _exact(value: Any) -> Fraction:
+    return Fraction(value) if not isinstance(value, (float, np.floating)) else Fraction(float(value))
+
+
+def single_label_data(y_true: list, y_pred: list, labels: list, weight: list | None) -> Data:
+    w = [Fraction(1)] * len(y_true) if weight is None else [_exact(v) for v in weight]
+    m = len(labels)
+    per_class = []
+    for label in labels:
+        tp = sum((wi for a, p, wi in zip(y_true, y_pred, w) if a == label and p == label), Fraction(0))
+        fp = sum((wi for a, p, wi in zip(y_true, y_pred, w) if a != label and p == label), Fraction(0))
+        fn = sum((wi for a, p, wi in zip(y_true, y_pred, w) if a == label and p != label), Fraction(0))
+        per_class.append((tp, fp, fn, sum(w, Fraction(0)) - tp - fp - fn))
+    per_sample = [(1, 0, 0, m - 1) if a == p else (0, 1, 1, m - 2) for a, p in zip(y_true, y_pred)]
+    return Data("single-label", y_true, y_pred, labels, weight, per_class, per_sample)
+
+
+def array_data(setting: str, actual: np.ndarray, predicted: np.ndarray, weight: list | None) -> Data:
+    """Indicators or degrees (the product t-norm), counted exactly."""
+    n, m = actual.shape
+    w = [Fraction(1)] * n if weight is None else [_exact(v) for v in weight]
+    a = [[_exact(v) for v in row] for row in actual.tolist()]
+    p = [[_exact(v) for v in row] for row in predicted.tolist()]
+
+    def cells(i: int, j: int) -> tuple:
+        return a[i][j] * p[i][j], (1 - a[i][j]) * p[i][j], a[i][j] * (1 - p[i][j]), (1 - a[i][j]) * (1 - p[i][j])
+
+    per_class = [tuple(sum((w[i] * cells(i, j)[k] for i in range(n)), Fraction(0)) for k in range(4)) for j in range(m)]
+    per_sample = [tuple(sum((cells(i, j)[k] for j in range(m)), Fraction(0)) for k in range(4)) for i in range(n)]
+    return Data(setting, actual, predicted, list(range(m)), weight, per_class, per_sample)
+
+
+def _policy_mean(values: list[float], weights: list[float], policy: str) -> float:
+    """The documented average: an entry of weight 0 stands for nothing; undefined (NaN) values
+    are left out (``exclude``), counted as 0 or 1, or make the mean NaN (``nan``)."""
+    kept = [(v, w) for v, w in zip(values, weights) if w > 0]
+    if policy == "nan" and any(math.isnan(v) for v, _ in kept):
+        return math.nan
+    fill = {"zero": 0.0, "one": 1.0}.get(policy)
+    kept = [(fill if math.isnan(v) and fill is not None else v, w) for v, w in kept]
+    kept = [(v, w) for v, w in kept if not math.isnan(v)]
+    total = math.fsum(w for _, w in kept)
+    return math.fsum(v * w for v, w in kept) / total if total else math.nan
+
+
+def reference_average(case: Case, data: Data, average: str, policy: str) -> float:
+    if average == "micro":  # the measure of the summed cells, one value under the policy
+        return _policy_mean([case.value(tuple(sum(cell[k] for cell in data.class_cells) for k in range(4)))], [1.0], policy)
+    if average == "samples":
+        weights = [1.0] * len(data.sample_cells) if data.weight is None else [float(v) for v in data.weight]
+        return _policy_mean([case.value(cell) for cell in data.sample_cells], weights, policy)
+    values = [case.value(cell) for cell in data.class_cells]
+    if average == "macro":
+        return _policy_mean(values, [1.0] * len(values), policy)
+    support = [float(cell[0] + cell[2]) for cell in data.class_cells]
+    counted = [not math.isnan(v) or policy != "exclude" for v in values]
+    if not any(c and s > 0 for c, s in zip(counted, support)):  # no class with support: the plain mean
+        support = [1.0] * len(values)
+    return _policy_mean(values, support, policy)
+
+
+# --------------------------------------------------------------------------------------------
+# the faces
+
+
+def _quietly(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def _sklearn_has(case: Case, data: Data, average: str, policy: str) -> bool:
+    """Whether scikit-learn has this measure, setting, average and policy (its Jaccard score
+    has no ``zero_division=np.nan``; ``average="samples"`` is for multi-label data; it reads
+    one column of indicators as binary labels)."""
+    multi_label = data.setting == "multi-label"
+    return (
+        case.sklearn is not None and case.metrics_class is ClassificationMetrics and policy in ZERO_DIVISION and data.setting != "soft"
+        and (average != "samples" or multi_label) and not (case.sklearn == "jaccard_score" and policy == "exclude")
+        and not (multi_label and data.y_true.shape[1] < 2)
+    )  # fmt: skip
+
+
+def faces(case: Case, data: Data, average: str, policy: str, cut: int) -> dict[str, float]:
+    """The value of the case's measure averaged, by every face that can compute it."""
+    name, parameters, options = case.name, case.parameters, {"undefined": policy, **case.parameters}
+    found: dict[str, float] = {}
+    own = data.evaluate(metrics_class=case.metrics_class)
+    found["Evaluation.average"] = own.average(name, average, **options)
+    found["Evaluation.average(metrics_class=)"] = data.evaluate().average(name, average, metrics_class=case.metrics_class, **options)
+    found["merged batches"] = (data.evaluate(0, cut, case.metrics_class) + data.evaluate(cut, None, case.metrics_class)).average(name, average, **options)
+    found["JSON round trip"] = Evaluation.from_json(own.to_json()).average(name, average, **options)
+    found["pickle round trip"] = pickle.loads(pickle.dumps(own)).average(name, average, **options)
+    if data.setting == "single-label":
+        matrix = ConfusionMatrix.from_predictions(data.y_true, data.y_pred, data.labels, sample_weight=data.weight, metrics_class=case.metrics_class)
+        found["ConfusionMatrix.average"] = matrix.average(name, average, **options)
+        found["ConfusionMatrix JSON"] = ConfusionMatrix.from_json(matrix.to_json()).average(name, average, **options)
+    if average == "macro" and not parameters:
+        objects = own.class_metrics()
+        found["Stats of the objects"] = case.metrics_class.average(objects, undefined=policy).get(name)
+    if _sklearn_has(case, data, average, policy):
+        keywords = {"average": average, "sample_weight": data.weight, "zero_division": ZERO_DIVISION[policy], **parameters}
+        if data.setting == "single-label":
+            keywords["labels"] = data.labels
+        found["scikit-learn"] = _quietly(getattr(sk, str(case.sklearn)), data.y_true, data.y_pred, **keywords)
+        found["evalkit.metrics"] = _quietly(getattr(ek, str(case.sklearn)), data.y_true, data.y_pred, **keywords)
+    return {face: float(value) for face, value in found.items()}
+
+
+def check_faces(case: Case, data: Data, average: str, policy: str, cut: int) -> None:
+    """Every face equals the reference (up to rounding), and every object's getter and the
+    per-class vector equal the reference per class."""
+    expected = reference_average(case, data, average, policy)
+    for face, value in faces(case, data, average, policy, cut).items():
+        assert close(value, expected, rel=1e-9, abs=1e-12), (face, case.name, case.metrics_class.__name__, average, policy, value, expected)
+    per_class = [case.value(cell) for cell in data.class_cells]
+    evaluation = data.evaluate(metrics_class=case.metrics_class)
+    vector = evaluation.per_class(case.name, **case.parameters)
+    objects = evaluation.class_metrics()
+    for k, expected_value in enumerate(per_class):
+        getter = getattr(objects[k], f"get_{case.name}")
+        assert close(vector[k], expected_value, rel=1e-9, abs=1e-12), ("per_class", case.name, k, vector[k], expected_value)
+        assert close(getter(**case.parameters), expected_value, rel=1e-9, abs=1e-12), ("getter", case.name, k)
