@@ -373,6 +373,39 @@ def bootstrap_interval(n: int, m: int, resamples: int = 10_000) -> Case:
     return case
 
 
+def getter_measures(n: int, m: int, scores: int) -> list[Case]:
+    """A measure defined by a subclass getter against the same measure registered as a
+    vectorised function: averages of multi-label samples, and a curve at every threshold."""
+    from evalkit import ClassificationMetrics, formulas
+
+    class Defined(ClassificationMetrics):
+        def get_balanced_error(self) -> float:
+            tp, fp, fn, tn = self.get_true_positive(), self.get_false_positive(), self.get_false_negative(), self.get_true_negative()
+            return (fn / (tp + fn) + fp / (fp + tn)) / 2 if tp + fn and fp + tn else float("nan")
+
+    def balanced_error(*, tp: object, fp: object, fn: object, tn: object) -> object:
+        tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (fn / (tp + fn) + fp / (fp + tn)) / 2
+
+    registered = formulas.Measure.from_function(balanced_error)
+    rng = np.random.default_rng(n + m)
+    y_true = rng.random((n, m)) < 0.3
+    y_pred = np.where(rng.random((n, m)) < 0.8, y_true, ~y_true)
+    evaluation = Evaluation.from_indicators(y_true, y_pred, metrics_class=Defined)
+    averages = Case(f"a getter-defined measure, micro + macro + samples averages of {n:,} x {m} multi-label samples", y_true.nbytes * 2,
+                    target="one getter call per distinct entry (documented)")  # fmt: skip
+    averages.contenders["the measure registered as a vectorised function (floor)"] = lambda: [evaluation.average(registered, a) for a in ("micro", "macro", "samples")]
+    averages.contenders["evalkit"] = lambda: [evaluation.average("balanced_error", a) for a in ("micro", "macro", "samples")]
+    labels = rng.integers(0, 2, scores)
+    curve = ThresholdCurve.from_scores(labels, rng.random(scores), metrics_class=Defined)
+    at_thresholds = Case(f"a getter-defined measure at every threshold of {scores:,} distinct scores", labels.nbytes * 2,
+                         target="one getter call per threshold (documented)")  # fmt: skip
+    at_thresholds.contenders["the measure registered as a vectorised function (floor)"] = lambda: curve.evaluate(registered)
+    at_thresholds.contenders["evalkit"] = lambda: curve.evaluate("balanced_error")
+    return [averages, at_thresholds]
+
+
 def _per_call(function: Callable[[], object], calls: int) -> Callable[[], object]:
     """A contender timing ``calls`` runs; the table divides by ``calls`` (via ``Case.scale``)."""
 
@@ -590,6 +623,7 @@ def main() -> None:
         bootstrap_interval(1_000_000 // scale, 10),
         *getters(),
         *averaging(),
+        *getter_measures(100_000 // scale, 10, 10_000 // scale),
         main_path(),
         python_lists(10_000, strings=False),
         python_lists(10_000, strings=True),

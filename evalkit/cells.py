@@ -62,6 +62,10 @@ _UINT8_ROWS = 255
 """Rows whose 0/1 values can be summed in uint8 without overflow."""
 
 
+_ROUNDING = 64 * np.finfo(np.float64).eps
+"""A difference of float sums this small relative to the sums is their rounding error: zero."""
+
+
 @attrs.frozen(eq=False)
 class Cells:
     """The four cells ``tp, fp, fn, tn`` of many binary problems, and how much each one counts.
@@ -153,13 +157,22 @@ class Cells:
     def from_sums(cls, both: Any, actual: Any, predicted: Any, entries: Any, **fields: Any) -> Cells:
         """Cells from ``σ(A∘P)``, ``σ(A)``, ``σ(P)`` and the number of entries they range over.
 
+        With float sums (float sample weights) a cell that is a difference of sums and lies
+        within their rounding error of zero is zero: below that size the difference is rounding
+        noise, and an exact 0 (weights of samples that are all right) comes out as 0, never as
+        ``1e-17``, whose square root in G-mean or MCC would be ``3e-9``.
+
         Examples:
             >>> Cells.from_sums(both=3, actual=5, predicted=4, entries=10).counts()
             {'tp': 3, 'fp': 1, 'fn': 2, 'tn': 4}
+            >>> float(Cells.from_sums(both=0.13295222, actual=0.13295222, predicted=2.0, entries=2.0).tn)
+            0.0
         """
         cells = [both, predicted - both, actual - both, entries - actual - predicted + both]
         if any(np.asarray(cell).dtype.kind == "f" for cell in cells):
-            cells = [np.maximum(cell, 0.0) for cell in cells]  # float sums: no -1e-17 from rounding
+            scales = [both, predicted + both, actual + both, entries + actual + predicted + both]
+            cells = [np.maximum(cell if k == 0 else np.where(cell > _ROUNDING * scale, cell, 0.0), 0.0)[()]  # [()]: 0-d stays a scalar
+                     for k, (cell, scale) in enumerate(zip(cells, scales))]  # fmt: skip
         return cls(*cells, **fields)
 
     def entries(self) -> Cells:
@@ -440,9 +453,10 @@ def soft_cells(
     """Per-label and per-sample soft cells of degrees in [0, 1] under a t-norm.
 
     ``TP = T(a, p)``, ``FP = T(1 - a, p)``, ``FN = T(a, 1 - p)``, ``TN = T(1 - a, 1 - p)``,
-    each multiplied by the mask if given. For the product t-norm only ``a p`` is computed
-    (the other cells follow from the marginals); sums are accumulated in float64, per label
-    weighted by ``weight`` when given (the per-sample cells carry the weights).
+    each multiplied by the mask if given, every cell computed from the degrees themselves (never
+    as a difference of sums, whose rounding would turn an exact 0 into ``1e-17`` or lose a
+    ``1e-16`` that is really there); sums are accumulated in float64, per label weighted by
+    ``weight`` when given (the per-sample cells carry the weights).
 
     Raises:
         InvalidValueError: a degree outside [0, 1] or NaN.
@@ -453,29 +467,19 @@ def soft_cells(
     step = block_rows(m, 8)
     for start in range(0, n, step):
         stop = min(start + step, n)
-        a = _unit_interval(actual[start:stop], "y_true")
-        p = _unit_interval(predicted[start:stop], "y_pred")
+        a = _unit_interval(actual[start:stop], "y_true").astype(np.float64, copy=False)
+        p = _unit_interval(predicted[start:stop], "y_pred").astype(np.float64, copy=False)
         observed = None if mask is None else _bits(mask[start:stop], "mask")
-        if tnorm is product:
-            blocks = [np.multiply(a, p, dtype=np.float64), a, p]
-            if observed is not None:
-                blocks = [block * observed for block in blocks] + [observed]
-        else:
-            a64, p64 = a.astype(np.float64), p.astype(np.float64)
-            cells = [tnorm(a64, p64), tnorm(1 - a64, p64), tnorm(a64, 1 - p64), tnorm(1 - a64, 1 - p64)]
-            blocks = [np.asarray(cell, dtype=np.float64) * (1 if observed is None else observed) for cell in cells]
+        not_a, not_p = 1 - a, 1 - p
+        blocks = [tnorm(a, p), tnorm(not_a, p), tnorm(a, not_p), tnorm(not_a, not_p)]
         for k, block in enumerate(blocks):
+            block = np.asarray(block, dtype=np.float64) if observed is None else np.asarray(block, dtype=np.float64) * observed
             if weight is None:
-                by_label[k] += block.sum(axis=0, dtype=np.float64)
+                by_label[k] += block.sum(axis=0)
             else:
-                by_label[k] += weight[start:stop].astype(np.float64) @ np.asarray(block, dtype=np.float64)
-            by_sample[k, start:stop] = block.sum(axis=1, dtype=np.float64)
-    if tnorm is not product:
-        return Cells(*by_label), Cells(*by_sample, weight=weight)
-    total = float(n) if weight is None else float(weighted_sum(weight, None))
-    label_entries = by_label[3] if mask is not None else total
-    sample_entries = by_sample[3] if mask is not None else float(m)
-    return Cells.from_sums(by_label[0], by_label[1], by_label[2], label_entries), Cells.from_sums(by_sample[0], by_sample[1], by_sample[2], sample_entries, weight=weight)
+                by_label[k] += weight[start:stop].astype(np.float64) @ block
+            by_sample[k, start:stop] = block.sum(axis=1)
+    return Cells(*by_label), Cells(*by_sample, weight=weight)
 
 
 # --------------------------------------------------------------------------------------------

@@ -753,8 +753,7 @@ def _per_distinct_entry(cls: type[ClassificationMetrics], attribute: str, counts
     arrays = [array.ravel() for array in np.broadcast_arrays(*(np.asarray(count) for count in counts))]
     shape = np.broadcast_shapes(*(np.shape(count) for count in counts))
     if arrays[0].size > 1 and all(array.dtype.kind in "biuf" for array in arrays):
-        distinct, inverse = np.unique(np.stack(arrays, axis=1), axis=0, return_inverse=True)
-        rows, spread = distinct.tolist(), inverse.ravel()
+        rows, spread = _distinct_rows(arrays)
     else:  # one entry, or exact Python integers beyond int64
         found: dict[tuple, int] = {}
         spread = np.array([found.setdefault(row, len(found)) for row in zip(*(array.tolist() for array in arrays))], dtype=np.intp)
@@ -772,6 +771,24 @@ def _per_distinct_entry(cls: type[ClassificationMetrics], attribute: str, counts
         raise InvalidTypeError(f"{cls.__qualname__}.{attribute} must return a number, got {show(bad)}")
     result = numbers[spread].reshape(shape) if rows else np.empty(shape)
     return float(result) if result.ndim == 0 else result
+
+
+def _distinct_rows(arrays: list[np.ndarray]) -> tuple[list[list[Any]], np.ndarray]:
+    """The distinct ``(tp, fp, fn, tn)`` rows (Python numbers) and where each entry's row is:
+    small integer counts as one integer key each (a 1-D sort), others row by row."""
+    if all(array.dtype.kind in "biu" for array in arrays):
+        high = [int(array.max()) + 1 for array in arrays]
+        if min(int(array.min()) for array in arrays) >= 0 and math.prod(high) < 2**62:
+            keys = np.zeros(arrays[0].shape, dtype=np.int64)
+            for array, base in zip(arrays, high):
+                keys = keys * base + array.astype(np.int64)
+            distinct, spread = np.unique(keys, return_inverse=True)
+            rows = np.empty((len(distinct), 4), dtype=np.int64)
+            for k in range(3, -1, -1):
+                distinct, rows[:, k] = np.divmod(distinct, high[k])
+            return rows.tolist(), spread.ravel()
+    distinct, spread = np.unique(np.stack(arrays, axis=1), axis=0, return_inverse=True)
+    return distinct.tolist(), spread.ravel()
 
 
 def _first_line(text: str | None) -> str:

@@ -234,7 +234,7 @@ def check_faces(case: Case, data: Data, average: str, policy: str, cut: int) -> 
     per-class vector equal the reference per class."""
     expected = reference_average(case, data, average, policy)
     for face, value in faces(case, data, average, policy, cut).items():
-        assert close(value, expected, rel=1e-9, abs=1e-12), (face, case.name, case.metrics_class.__name__, average, policy, value, expected)
+        assert close(value, expected, rel=1e-9, abs=1e-12), (face, case.name, case.metrics_class.__name__, average, policy, value, expected, np.asarray(data.y_true).tolist(), np.asarray(data.y_pred).tolist())
     per_class = [case.value(cell) for cell in data.class_cells]
     evaluation = data.evaluate(metrics_class=case.metrics_class)
     vector = evaluation.per_class(case.name, **case.parameters)
