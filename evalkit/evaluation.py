@@ -388,8 +388,9 @@ class Evaluation(SettingConstructors, CellsResult):
         )
 
     def micro_macro_gap(self, measure: Any, **parameters: Any) -> MicroMacroGap:
-        """The micro-macro gap of a decomposable measure and its covariance decomposition."""
-        return micro_macro_gap(self.class_cells, measure, **parameters)
+        """The micro-macro gap of a decomposable measure (looked up in the metrics class) and its
+        covariance decomposition; a getter-defined measure has no decomposition and is refused."""
+        return micro_macro_gap(self.class_cells, self.measure(measure), **parameters)
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"

@@ -17,7 +17,7 @@ from strategies import binary_case, close, count_matrices
 import evalkit
 from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats, ThresholdCurve, formulas
 from evalkit.cli import main
-from evalkit.exceptions import FormatError, InvalidArgumentError, InvalidTypeError, PluginError, UnknownMetricError
+from evalkit.exceptions import FormatError, InvalidArgumentError, InvalidTypeError, NoClosedFormError, PluginError, UnknownMetricError
 from evalkit.intervals import compare
 from evalkit.metrics import metric_at_thresholds
 from evalkit.plugins import find_measure, find_metrics_class
@@ -245,6 +245,13 @@ def test_a_whole_result_interval_is_never_a_getter_of_one_class():
     assert cm.interval(formulas.get_measure("accuracy"), method="wilson").estimate == 0.85
     assert cm.interval("accuracy", "macro", random_state=0).estimate == pytest.approx(np.mean([0.85, 0.85]) / 2)
     assert build_report(cm, confidence=0.9, n_resamples=50).intervals["accuracy"][0].estimate == 0.85
+
+
+def test_an_overridden_measure_has_no_micro_macro_decomposition():
+    evaluation = Evaluation.from_labels([0, 1, 1, 2], [0, 1, 2, 2], metrics_class=Cautious)
+    with pytest.raises(NoClosedFormError, match="'precision' is not aggregation-decomposable"):
+        evaluation.micro_macro_gap("precision")
+    assert evaluation.with_metrics_class(ClassificationMetrics).micro_macro_gap("precision").gap == pytest.approx(-1 / 12)
 
 
 # --------------------------------------------------------------------------------------------
