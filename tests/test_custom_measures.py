@@ -17,7 +17,14 @@ from strategies import binary_case, close, count_matrices
 import evalkit
 from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats, ThresholdCurve, formulas
 from evalkit.cli import main
-from evalkit.exceptions import FormatError, InvalidArgumentError, InvalidTypeError, NoClosedFormError, PluginError, UnknownMetricError
+from evalkit.exceptions import (
+    FormatError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    NoClosedFormError,
+    PluginError,
+    UnknownMetricError,
+)
 from evalkit.intervals import compare
 from evalkit.metrics import metric_at_thresholds
 from evalkit.plugins import find_measure, find_metrics_class
