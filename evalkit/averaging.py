@@ -46,6 +46,7 @@ from evalkit._validation import check_choice, show
 from evalkit.cells import Cells
 from evalkit.exceptions import InvalidArgumentError
 from evalkit.measures import Measure, check_measure_parameters, resolve_measure
+from evalkit.serialization import json_safe
 
 __all__ = [
     "AVERAGES",
@@ -272,9 +273,10 @@ class Summary:
     n_defined: int
     n: int
 
-    def to_dict(self) -> dict[str, float | int]:
-        """The fields as a plain dict."""
-        return {"mean": self.mean, "std": self.std, "min": self.min, "max": self.max, "n_defined": self.n_defined, "n": self.n}
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
+        """The fields as a plain dict; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
+        fields = {"mean": self.mean, "std": self.std, "min": self.min, "max": self.max, "n_defined": self.n_defined, "n": self.n}
+        return json_safe(fields) if strict else fields
 
 
 def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:

@@ -51,6 +51,8 @@ _COUNT_TEXT = {
 
 
 _COUNT_GETTERS = ("get_total", *(f"get_{name}" for name in _COUNT_TEXT))
+_COUNT_SPELLINGS = {"tp": "true_positive", "fp": "false_positive", "fn": "false_negative", "tn": "true_negative"}
+"""Short names of the counts that ``get`` answers too (``get("tp")``)."""
 _HEAD_LAYOUT = "\n".join(["Class: %s", "Total items: %s", *(f"{title}: %s ({description})" for title, description in _COUNT_TEXT.values())])
 """The first lines of ``str``: the class, the total and the four counts."""
 
@@ -139,6 +141,7 @@ class ClassificationMetrics(EvaluationMetrics):
             "get_class_idx",
             "get_confusion_matrix",
             "get_total",
+            "get_support",
             "get_true_positive",
             "get_false_positive",
             "get_false_negative",
@@ -429,6 +432,11 @@ class ClassificationMetrics(EvaluationMetrics):
         """tp + fp + fn + tn."""
         return self._tp + self._fp + self._fn + self._tn
 
+    def get_support(self) -> int | float:
+        """Support: tp + fn, how many samples actually belong to the class (Tribuo's
+        ``support(label)``, DL4J's ``classCount``)."""
+        return self._tp + self._fn
+
     def _counts(self) -> dict[str, Any]:
         return {"tp": self._tp, "fp": self._fp, "fn": self._fn, "tn": self._tn}
 
@@ -508,8 +516,9 @@ class ClassificationMetrics(EvaluationMetrics):
         """F1 score: 2 tp / (2 tp + fp + fn)."""
         return self._value("f1_score")
 
-    def get_f_score(self, beta: float) -> float:
-        """F-beta score for any beta > 0: (1 + b²) tp / ((1 + b²) tp + b² fn + fp)."""
+    def get_f_score(self, beta: float = 1.0) -> float:
+        """F-beta score for any beta >= 0 (1 by default, as ``average("f_score")``):
+        (1 + b²) tp / ((1 + b²) tp + b² fn + fp)."""
         return self._value("f_score", beta=beta)
 
     def get_jaccard_index(self) -> float:
@@ -553,7 +562,7 @@ class ClassificationMetrics(EvaluationMetrics):
 
     def _getter(self, name: str) -> Any:
         table = self._table()
-        key = table.aliases.get(spelling(name)) or metric_key(name)
+        key = table.aliases.get(spelling(name)) or _COUNT_SPELLINGS.get(spelling(name)) or metric_key(name)
         if key in table.lines or f"get_{key}" in self.NON_METRIC_GETTERS - {"get_confusion_matrix"}:
             return getattr(self, f"get_{key}")
         return None
@@ -587,15 +596,23 @@ class ClassificationMetrics(EvaluationMetrics):
 
     def names(self) -> list[str]:
         """The names ``get`` answers: counts, metrics, then values stored with ``set``."""
-        return [*_COUNT_TEXT, "total", *self.metric_names(), *self._values]
+        return [*_COUNT_TEXT, "total", "support", *self.metric_names(), *self._values]
 
-    def to_dict(self) -> dict[str, Any]:
-        """Label, index, counts and every metric (NaN where undefined), then stored extras."""
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
+        """Label, index, counts and every metric (NaN where undefined), then stored extras;
+        ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``).
+
+        Examples:
+            >>> import json
+            >>> metrics = ClassificationMetrics.from_counts(tp=0, fp=0, fn=2, tn=8)
+            >>> metrics.to_dict()["precision"], json.dumps(metrics.to_dict(strict=True)["precision"], allow_nan=False)
+            (nan, 'null')
+        """
         result: dict[str, Any] = {"class_label": self._class_label, "class_idx": self._class_idx}
-        result.update({name: getattr(self, f"get_{name}")() for name in [*_COUNT_TEXT, "total"]})
+        result.update({name: getattr(self, f"get_{name}")() for name in [*_COUNT_TEXT, "total", "support"]})
         result.update(zip(self._metric_table(), self._metric_values()))
         result.update(self._values)
-        return result
+        return serialization.json_safe(result) if strict else result
 
     def __str__(self) -> str:
         """The Java layout: ``Class: …``, ``Total items: …``, the counts, then one line per metric."""
@@ -713,7 +730,7 @@ def _build_table(cls: type[ClassificationMetrics]) -> _Table:
         measure = registered if kept and registered is not None else _getter_measure(cls, name, function, registered)
         measures[name] = measure
         aliases.update(dict.fromkeys(measure.aliases, name) if measure.getter else {})
-        if _takes_no_arguments(function):
+        if _takes_no_arguments(function) and not (kept and measure.parameters):  # F-beta's default beta is F1, listed already
             lines[name] = _MetricLine(attribute, _title(measure), f" ({measure.description})" if measure.description else "",
                                       measure.scalar if kept else None)  # fmt: skip
     for name, registered in MEASURES.items():

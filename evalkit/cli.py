@@ -29,6 +29,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from evalkit import __version__
 from evalkit.averaging import UNDEFINED_POLICIES
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
@@ -37,8 +39,8 @@ from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentErro
 from evalkit.measures import Measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
-from evalkit.readers import read_batches
-from evalkit.report import DEFAULT_MEASURES, build_report
+from evalkit.readers import header, read_batches
+from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.streaming import CurveCounts, LabelSetCounts
 
 __all__ = ["main"]
@@ -77,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--threshold", type=float, help="score threshold of --score, in [0, 1] (default 0.5)")
     report.add_argument("--positive", help="label --score predicts at or above the threshold (default '1')")
     report.add_argument("--negative", help="label --score predicts below the threshold (default '0')")
+    report.add_argument("--scores", metavar="COLUMNS",
+                        help="one score column per class (the class is the column's name), comma-separated, or PREFIX* for the columns "
+                             "starting with PREFIX (the class is the rest of the name): per-class roc_auc and average_precision columns; "
+                             "the predicted class is the highest score unless --predicted is given")  # fmt: skip
     report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
     report.add_argument("--metrics-class", metavar="CLASS",
                         help="package.module:Class (a ClassificationMetrics subclass) or an installed plugin's name: its getters are measures")
@@ -277,15 +283,68 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     return (evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))), curve
 
 
-def _measures(arguments: argparse.Namespace) -> tuple[list[Measure], Measure | None]:
+def _measures(arguments: argparse.Namespace) -> tuple[list[Measure | str], Measure | str | None]:
     """The columns and the sort measure, found before any file is read (an unknown name is an
-    error at once): in --metrics-class, else among evalkit's measures and the plugins'."""
+    error at once): counts and score areas by name, measures in --metrics-class, else among
+    evalkit's measures and the plugins'."""
     metrics_class = None if arguments.metrics_class is None else find_metrics_class(arguments.metrics_class)
     names = [name.strip() for name in arguments.measures.split(",") if name.strip()]
     if not names:
         raise InvalidArgumentError("--measures names no measure")
-    sort_by = None if arguments.sort_by is None else find_measure(arguments.sort_by, metrics_class)
-    return [find_measure(name, metrics_class) for name in names], sort_by
+
+    def column(name: str) -> Measure | str:
+        key = column_key(name)
+        if key in AREAS and arguments.score is None and arguments.scores is None:
+            raise InvalidArgumentError(f"the column {name!r} is an area of scores: give --score COLUMN or --scores COLUMNS")
+        return key if key in AREAS or key in COUNTS else find_measure(name, metrics_class)
+
+    return [column(name) for name in names], None if arguments.sort_by is None else column(arguments.sort_by)
+
+
+def _score_columns(arguments: argparse.Namespace, files: list[str]) -> tuple[list[str], list[str]]:
+    """The score columns of --scores and the class of each: the column's name, or the rest of
+    it after the prefix of ``PREFIX*``."""
+    asked = [name.strip() for name in arguments.scores.split(",") if name.strip()]
+    if len(asked) == 1 and asked[0].endswith("*"):
+        prefix = asked[0][:-1]
+        columns = [name for name in header(files[0], arguments.delimiter) if name.startswith(prefix) and len(name) > len(prefix)]
+        if len(columns) < 2:
+            raise InputFileError(f"{files[0]}:1: --scores {asked[0]!r} needs at least two columns starting with {prefix!r}, found {columns}")
+        return columns, [name[len(prefix) :] for name in columns]
+    if len(asked) < 2 or len(set(asked)) != len(asked):
+        raise InvalidArgumentError(f"--scores needs two or more different columns (one per class), got {arguments.scores!r}")
+    return asked, asked
+
+
+def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts]:
+    """Per-class score columns, batch by batch: the predicted class (the highest score, the
+    first of tied ones, or --predicted) into an Evaluation, the scores into the curve of
+    every class."""
+    columns, classes = _score_columns(arguments, files)
+    known = frozenset(classes)
+    evaluation: Evaluation | None = None
+    curve = CurveCounts(labels=classes)
+    progress = _progress()
+    batches = read_batches(files, actual=arguments.actual, predicted=arguments.predicted, weight=arguments.weight, scores=columns,
+                           delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress)  # fmt: skip
+    for values, lines in batches:
+        actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
+        _check_known(actual, known, _line_of(files, "actual", lines), "--scores")
+        scores = np.array([[_score(value, _where(files, "score", line)) for value, line in zip(values[f"score:{column}"], lines)]
+                           for column in columns], dtype=np.float64).T  # fmt: skip
+        if arguments.predicted is not None:
+            predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
+            _check_known(predicted, known, _line_of(files, "predicted", lines), "--scores")
+        else:
+            predicted = [classes[k] for k in scores.argmax(axis=1).tolist()]
+        weight = _weights(arguments, files, values, lines)
+        batch = Evaluation.from_labels(actual, predicted, classes, sample_weight=weight).compact()
+        evaluation = batch if evaluation is None else evaluation.merge(batch)
+        curve.update(actual, scores, sample_weight=weight)
+    if progress:
+        print(file=sys.stderr)
+    assert evaluation is not None  # read_batches raises on a file without rows
+    return evaluation, curve
 
 
 def _report(arguments: argparse.Namespace) -> str:
@@ -298,11 +357,13 @@ def _report(arguments: argparse.Namespace) -> str:
     else:
         if arguments.multi_label:
             source = _stream_label_sets(arguments, files, arguments.separator)
+        elif arguments.scores is not None:
+            source, curve = _stream_scores(arguments, files)
         else:
             source, curve = _stream_labels(arguments, files)
         name = " and ".join(files)
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
-                          sort_by=sort_by)  # fmt: skip
+                          sort_by=sort_by, curve=None if curve is None else curve.curve())  # fmt: skip
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
@@ -405,6 +466,8 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
         given = {name for name in _REPORT_DEFAULTS if getattr(arguments, name) is not None}
         if arguments.score is not None and arguments.multi_label:
             raise InvalidArgumentError("--score makes a binary prediction from one score per sample; it cannot go with --multi-label")
+        if arguments.scores is not None and (arguments.score is not None or arguments.multi_label):
+            raise InvalidArgumentError("--scores (one score column per class) goes with neither --score (one binary score) nor --multi-label")
         if arguments.score is not None and arguments.predicted is not None:
             raise InvalidArgumentError("--score COLUMN takes the place of the predicted column: give --score or --predicted, not both")
         needs = {"threshold": ("--score", arguments.score), "positive": ("--score", arguments.score), "negative": ("--score", arguments.score),

@@ -14,12 +14,13 @@ from evalkit._labels import check_label_list, check_same_family, describe, same_
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
-from evalkit.counting import PairCounts, confusion_counts
+from evalkit.counting import PairCounts, confusion_counts, index_counts
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
     FormatError,
     InputShapeError,
+    InvalidArgumentError,
     LabelMismatchError,
     MatrixSizeError,
     NotBinaryError,
@@ -259,6 +260,25 @@ class ConfusionMatrix(CellsResult):
         batch, found = confusion_counts(y_true, y_pred, fixed, sample_weight=sample_weight)
         self._add(batch, found)
 
+    def update_indices(self, y_true_idx: Any, y_pred_idx: Any, *, sample_weight: Any = None) -> None:
+        """Add a batch of samples given by class index (``0 .. m-1``, as a training loop holds
+        them): the integer path, with no label lookup. Validated and counted before anything
+        is added; safe beside other threads' updates.
+
+        Raises:
+            ClassIndexError: an index outside ``0 .. m-1`` (the first, with its position).
+            InvalidTypeError: indexes that are not integers.
+            InputLengthError, InputShapeError: not two 1-D inputs of one length.
+
+        Examples:
+            >>> cm = ConfusionMatrix(["cat", "dog"])
+            >>> cm.update_indices([0, 1, 1], [0, 0, 1])
+            >>> cm.to_array().tolist()
+            [[1, 0], [1, 1]]
+        """
+        labels = self._labels  # labels only ever grow at the end: indexes into this tuple stay valid
+        self._add(index_counts(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight), labels)
+
     def _add(self, batch: np.ndarray, found: tuple) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock."""
         with self._lock:
@@ -431,9 +451,17 @@ class ConfusionMatrix(CellsResult):
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)
 
-    def _class_index(self, class_idx: int | None) -> int:
+    def _class_index(self, class_idx: Any, label: Any = None) -> int:
+        """The index of a class given by index (an int), by label (anything else, or ``label=``
+        for integer labels), or, with neither, the positive class of a two-class matrix."""
+        if label is not None:
+            if class_idx is not None:
+                raise InvalidArgumentError("give the class by index or by 'label', not both")
+            return self.index_of(label)
         if class_idx is not None:
-            return check_index("class_idx", class_idx, len(self._labels))
+            if isinstance(class_idx, (int, np.integer)) and not isinstance(class_idx, (bool, np.bool_)):
+                return check_index("class_idx", class_idx, len(self._labels))
+            return self.index_of(class_idx)
         if len(self._labels) != 2:
             raise NotBinaryError(
                 f"without 'class_idx' the counts are those of the positive class (index 1) of a two-class "
@@ -441,27 +469,40 @@ class ConfusionMatrix(CellsResult):
             )
         return 1
 
-    def get_true_positive(self, class_idx: int | None = None) -> int | float:
-        """Samples of class ``class_idx`` predicted as that class: ``x_kk`` (a float for weighted counts)."""
-        k = self._class_index(class_idx)
+    def get_true_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples of class ``class_idx`` predicted as that class: ``x_kk`` (a float for weighted counts).
+
+        The class is an index, a label (``cm.get_true_positive("dog")``; ``label=`` for integer labels),
+        or, with neither, the positive class (index 1) of a two-class matrix.
+        """
+        k = self._class_index(class_idx, label)
         return self._counts[k, k].item()
 
-    def get_false_positive(self, class_idx: int | None = None) -> int | float:
-        """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal."""
-        k = self._class_index(class_idx)
+    def get_false_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal.
+
+        The class is an index, a label (``cm.get_false_positive("dog")``; ``label=`` for integer labels),
+        or, with neither, the positive class (index 1) of a two-class matrix.
+        """
+        k = self._class_index(class_idx, label)
         return (self._counts[:, k].sum() - self._counts[k, k]).item()
 
-    def get_false_negative(self, class_idx: int | None = None) -> int | float:
-        """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal."""
-        k = self._class_index(class_idx)
+    def get_false_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal.
+
+        The class is an index, a label (``cm.get_false_negative("dog")``; ``label=`` for integer labels),
+        or, with neither, the positive class (index 1) of a two-class matrix.
+        """
+        k = self._class_index(class_idx, label)
         return (self._counts[k, :].sum() - self._counts[k, k]).item()
 
-    def get_true_negative(self, class_idx: int | None = None) -> int | float:
-        """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``.
+    def get_true_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``
+        (the class by index or label, as for ``get_true_positive``).
 
         (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.)
         """
-        k = self._class_index(class_idx)
+        k = self._class_index(class_idx, label)
         x = self._counts
         return self.get_total_items() - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
 
@@ -476,13 +517,13 @@ class ConfusionMatrix(CellsResult):
         """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
         return formulas.matrix_accuracy(self._counts)
 
-    def get_correlation_coefficient(self, class_idx: int) -> float:
+    def get_correlation_coefficient(self, class_idx: Any = None, *, label: Any = None) -> float:
         """The per-class correlation coefficient of the protein-function study's table for ``class_idx``.
 
         MCC with the true negatives taken as the other classes' diagonal (see
         ``evalkit.formulas.diagonal_correlation_coefficient``).
         """
-        k = check_index("class_idx", class_idx, len(self._labels))
+        k = self._class_index(class_idx, label)
         return float(formulas.diagonal_correlation_coefficient(self._counts)[k])
 
     # ----------------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ from evalkit._labels import (
 from evalkit._validation import check_ordered, check_sample_weight, read_only, show
 from evalkit.cells import Cells, unique_sorted
 from evalkit.exceptions import (
+    ClassIndexError,
     EmptyInputError,
     InputLengthError,
     InputShapeError,
@@ -127,6 +128,45 @@ def confusion_counts(
     lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
     _check_cells(len(found), max_cells)
     return _pair_counts(*observed.positions, lookup, len(found), weight), found
+
+
+def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any = None) -> np.ndarray:
+    """Count (actual, predicted) pairs given as class indexes ``0 .. m-1`` into an m x m
+    matrix: the integer path of ``confusion_counts`` without finding the labels.
+
+    Raises:
+        InvalidTypeError: indexes that are not integers (booleans included).
+        InputShapeError, InputLengthError: not two 1-D inputs of one length.
+        ClassIndexError: an index outside ``0 .. m-1`` (the first one, with its position).
+
+    Examples:
+        >>> index_counts([0, 1, 1], [0, 0, 1], 2).tolist()
+        [[1, 0], [1, 1]]
+    """
+    arrays = []
+    for argument, values in (("y_true_idx", y_true_idx), ("y_pred_idx", y_pred_idx)):
+        check_ordered(values, argument, "class indexes")
+        array = np.asarray(values)
+        if array.ndim != 1:
+            raise InputShapeError(f"{argument!r} must be 1-D (one class index per sample), got shape {array.shape}")
+        if array.size and array.dtype.kind not in "iu":
+            raise InvalidTypeError(f"{argument!r} must hold integer class indexes, got dtype {array.dtype}: {show(values)}")
+        if array.size and (array.min() < 0 or array.max() >= m):
+            first = int(np.flatnonzero((array < 0) | (array >= m))[0])
+            raise ClassIndexError(f"{argument!r} holds {array[first]} at position {first}: class indexes are 0..{m - 1}")
+        arrays.append(array.astype(np.intp, copy=False))
+    if len(arrays[0]) != len(arrays[1]):
+        raise InputLengthError(f"'y_true_idx' has {len(arrays[0])} samples but 'y_pred_idx' has {len(arrays[1])}")
+    weight = check_sample_weight(sample_weight, len(arrays[0]))
+    if not len(arrays[0]):
+        return np.zeros((m, m), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64)
+    counted = _value_space_counts(arrays[0], arrays[1], 4 * m * m, weight)  # indexes below m: their bits stay below 2m
+    if counted is None:  # pragma: no cover - every index is checked above
+        return _pair_counts(arrays[0], arrays[1], np.arange(m, dtype=np.intp), m, weight)
+    out = np.zeros((m, m), dtype=counted.dtype)
+    size = min(len(counted), m)  # the table spans the values seen (a power-of-two bound), never an index >= m
+    out[:size, :size] = counted[:size, :size]
+    return out
 
 
 def _samples(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:

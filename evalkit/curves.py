@@ -864,6 +864,38 @@ class ThresholdCurve:
         negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
         return thresholds, tp, fp, positives, negatives
 
+    def one_vs_rest(self) -> ThresholdCurve:
+        """The curve of every class of the data: a binary curve gains the curve of its negative
+        class (the scores turned round: the negative class at ``-score``), so that both
+        classes have their one-vs-rest numbers, as Weka's and Tribuo's per-class tables show
+        them; a curve of several classes is itself.
+
+        At the distinct score ``t_k`` (highest first) the negative class predicts
+        ``score <= t_k``: its true positives are ``N - fp_{k-1}``, its false positives
+        ``P - tp_{k-1}``.
+
+        Raises:
+            UnsupportedSettingError: a binned binary curve (its counts at ``score <= t`` are
+                not kept), or a binary curve without its negative label.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).one_vs_rest()
+            >>> curve.labels, curve.roc_auc(0) == curve.roc_auc(1), float(curve.average_precision(0))
+            ((0, 1), True, 0.8333333333333333)
+        """
+        if len(self.labels) != 1 or self.negative_label is None:
+            if len(self.labels) == 1:
+                raise UnsupportedSettingError("this curve does not know its negative class: build it from labels (pos_label=...) to get both")
+            return self
+        if self.binned:
+            raise UnsupportedSettingError("a binned binary curve keeps counts at score >= t only: the negative class needs the exact curve")
+        thresholds, tp, fp = self._part(0)
+        positives, negatives = self.positives[0], self.negatives[0]
+        before_tp, before_fp = np.concatenate(([0], tp[:-1])), np.concatenate(([0], fp[:-1]))
+        negative = (-thresholds[::-1], (negatives - before_fp)[::-1], (positives - before_tp)[::-1], negatives, positives)
+        return ThresholdCurve._assemble((self.negative_label, self.labels[0]), [negative, (thresholds, tp, fp, positives, negatives)],
+                                        binned=False, metrics_class=self.metrics_class)  # fmt: skip
+
     def micro(self) -> ThresholdCurve:
         """One curve of every class's cells summed at every threshold (the micro average's
         curve: scikit-learn's ``average="micro"`` for one-vs-rest and multi-label scores)."""

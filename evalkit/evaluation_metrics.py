@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 from evalkit import formulas
 from evalkit._validation import format_number, show
 from evalkit.exceptions import InvalidTypeError, UnknownMetricError
+from evalkit.serialization import json_safe
 
 __all__ = ["EvaluationMetrics", "metric_key"]
 
@@ -76,9 +78,9 @@ class EvaluationMetrics:
         """The names ``get`` answers."""
         return list(self._values)
 
-    def to_dict(self) -> dict[str, object]:
-        """The values as a plain dict."""
-        return dict(self._values)
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
+        """The values as a plain dict; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
+        return json_safe(self._values) if strict else dict(self._values)
 
     def __str__(self) -> str:
         return "\n".join(f"{name}: {format_number(value)}" for name, value in self.to_dict().items())

@@ -322,7 +322,7 @@ def prevalence(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     description="When the class is actually positive, how often the classifier says so.",
     coefficients=_fixed((1, 0, 0, 0), (1, 0, 1, 0)),
     skew_invariant=True,
-    aliases=("sensitivity", "true_positive_rate", "tpr", "hit_rate"),
+    aliases=("sensitivity", "true_positive_rate", "tpr", "tp_rate", "hit_rate"),
 )
 @counts_measure
 def recall(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
@@ -344,7 +344,7 @@ def recall(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     coefficients=_fixed((0, 0, 0, 1), (0, 1, 0, 1)),
     skew_invariant=True,
     depends_on_tn_at_zero_tp=True,
-    aliases=("true_negative_rate", "tnr", "selectivity"),
+    aliases=("true_negative_rate", "tnr", "tn_rate", "selectivity"),
 )
 @counts_measure
 def specificity(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
@@ -367,7 +367,7 @@ def specificity(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     coefficients=_fixed((0, 1, 0, 0), (0, 1, 0, 1)),
     skew_invariant=True,
     depends_on_tn_at_zero_tp=True,
-    aliases=("fall_out", "fpr"),
+    aliases=("fall_out", "fpr", "fp_rate"),
 )
 @counts_measure
 def false_positive_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
@@ -389,7 +389,7 @@ def false_positive_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     direction="lower",
     coefficients=_fixed((0, 0, 1, 0), (1, 0, 1, 0)),
     skew_invariant=True,
-    aliases=("miss_rate", "fnr"),
+    aliases=("miss_rate", "fnr", "fn_rate"),
 )
 @counts_measure
 def false_negative_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:

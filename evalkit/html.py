@@ -55,18 +55,22 @@ def _count(value: Any, digits: int) -> str:
 
 
 def _cell(value: Any, digits: int) -> str:
-    text = _number(value, digits)
-    return f'<td class="undefined">{text}</td>' if text == "undef" else f"<td>{text}</td>"
+    return _td(_number(value, digits))
+
+
+def _td(text: str) -> str:
+    """A table cell of a formatted number (an undefined one marked as such)."""
+    return f'<td class="undefined">{text}</td>' if text == "undef" else f"<td>{html.escape(text)}</td>"
 
 
 def _metrics_table(report: Any, digits: int) -> str:
     headers = "".join(f"<th>{html.escape(title)}</th>" for title in [*report.titles(), "support"])
     rows = [f"<thead><tr><th>class</th>{headers}</tr></thead>", "<tbody>"]
     for label in report.labels:
-        cells = "".join(_cell(value, digits) for value in report.per_class[label])
+        cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(report.per_class[label]))
         rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{_count(report.support[label], digits)}</td></tr>")
     for name, values in report.averages.items():
-        cells = "".join(_cell(value, digits) for value in values)
+        cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(values))
         rows.append(f'<tr class="average"><td>{html.escape(report.row_name(name))}</td>{cells}<td>{_count(report.total, digits)}</td></tr>')
     rows.append("</tbody>")
     return '<table class="metrics">' + "".join(rows) + "</table>"

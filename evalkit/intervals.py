@@ -77,6 +77,7 @@ from evalkit.counting import PairCounts, encode
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures import Measure, check_measure_parameters, resolve_measure
+from evalkit.serialization import json_safe
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -133,9 +134,9 @@ class Interval:
     def __str__(self) -> str:
         return f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}] ({self.level:.0%} {self.method})"
 
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a plain dict."""
-        return attrs.asdict(self)
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
+        """The fields as a plain dict; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
+        return json_safe(attrs.asdict(self)) if strict else attrs.asdict(self)
 
 
 @attrs.frozen

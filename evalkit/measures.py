@@ -41,6 +41,7 @@ from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTyp
 __all__ = [
     "COUNT_NAMES",
     "DIRECTIONS",
+    "MEANINGS",
     "MEASURES",
     "Measure",
     "canonical_name",
@@ -306,11 +307,46 @@ def spelling(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", _CAMEL_BOUNDARY.sub("_", name.strip())).lower()
 
 
+MEANINGS = {
+    "tp": "the count true_positive (a report column; ClassificationMetrics.get_true_positive())",
+    "fp": "the count false_positive (a report column; ClassificationMetrics.get_false_positive())",
+    "fn": "the count false_negative (a report column; ClassificationMetrics.get_false_negative())",
+    "tn": "the count true_negative (a report column; ClassificationMetrics.get_true_negative())",
+    "support": "the count support (a report column; ClassificationMetrics.get_support())",
+    "auc": "roc_auc, an area of scores (ThresholdCurve.roc_auc; a report column given curve=)",
+    "roc_auc": "an area of scores (ThresholdCurve.roc_auc; a report column given curve=)",
+    "auroc": "roc_auc, an area of scores (ThresholdCurve.roc_auc; a report column given curve=)",
+    "ap": "average_precision, an area of scores (ThresholdCurve.average_precision; a report column given curve=)",
+    "average_precision": "an area of scores (ThresholdCurve.average_precision; a report column given curve=)",
+    "pr_auc": "average_precision, an area of scores (ThresholdCurve.average_precision)",
+    "sensitivity_at_specificity": "a constrained operating point (ThresholdCurve.best_threshold and evaluate)",
+    "balanced_error_rate": "1 - balanced_accuracy (CellsResult.get_balanced_accuracy, or average('balanced_accuracy'))",
+    "ber": "balanced_error_rate: 1 - balanced_accuracy",
+    "hamming": "hamming_loss, the micro error_rate",
+    "top_k_accuracy": "evalkit.metrics.top_k_accuracy_score (scores, not cells)",
+    "log_loss": "evalkit.metrics.log_loss (probabilities, not cells)",
+    "brier": "evalkit.metrics.brier_score_loss (probabilities, not cells)",
+}
+"""Names users type for things that are not measures of the four cells, and what they mean
+(the suggestion of an unknown name by meaning, before the one by spelling)."""
+
+
 def unknown_name_message(kind: str, name: str, known: list[str]) -> str:
-    """``unknown <kind> 'x' (did you mean 'y'?); known <kind>s: ...`` (the closest known name, if any)."""
+    """``unknown <kind> 'x' (did you mean 'y'?); known <kind>s: ...``: the suggestion is by
+    meaning when the name means something evalkit has elsewhere (``tp`` is the count
+    ``true_positive``), else the closest known name by spelling, if any.
+
+    Examples:
+        >>> print(unknown_name_message("measure", "TP", ["precision"]).split("; known")[0])
+        unknown measure 'TP' (did you mean the count true_positive (a report column; ClassificationMetrics.get_true_positive())?)
+    """
     known = list(dict.fromkeys(known))
-    close = difflib.get_close_matches(spelling(name) if isinstance(name, str) else str(name), [*known, *_ALIASES], n=1, cutoff=0.6)
-    hint = f" (did you mean {canonical_name(close[0])!r}?)" if close else ""
+    key = spelling(name) if isinstance(name, str) else str(name)
+    if key in MEANINGS:
+        hint = f" (did you mean {MEANINGS[key]}?)"
+    else:
+        close = difflib.get_close_matches(key, [*known, *_ALIASES], n=1, cutoff=0.6)
+        hint = f" (did you mean {canonical_name(close[0])!r}?)" if close else ""
     return f"unknown {kind} {name!r}{hint}; known {kind}s: {', '.join(known)}"
 
 

@@ -881,9 +881,9 @@ class NeighborhoodAccuracy:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """AA, RAR, the counts, the case and the example-based measures (and ``T_1``, ``T_2``
-        when the element order is known)."""
+        when the element order is known); ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
         result: dict[str, Any] = {
             "absolute_accuracy": self.get_absolute_accuracy(),
             "relative_accuracy_rate": self.get_relative_accuracy_rate(),
@@ -898,7 +898,7 @@ class NeighborhoodAccuracy:
         }
         if self.universe is not None:
             result["t1"], result["t2"] = list(self.get_t1()), list(self.get_t2())
-        return result
+        return serialization.json_safe(result) if strict else result
 
     def __str__(self) -> str:
         def shown(value: float | Fraction) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 
 from evalkit.exceptions import InputFileError
 
-__all__ = ["DEFAULT_COLUMNS", "MAX_LINE_BYTES", "read_batches"]
+__all__ = ["DEFAULT_COLUMNS", "MAX_LINE_BYTES", "header", "read_batches"]
 
 MAX_LINE_BYTES = 1 << 20
 """The longest line a prediction file may have (1 MiB): memory stays bounded by the batch,
@@ -204,12 +204,36 @@ def _paired_rows(paths: tuple[str, str]) -> Iterator[tuple[int, dict[str, str]]]
         raise InputFileError(f"{paths[0]}: the file is empty")
 
 
+def header(path: str, delimiter: str | None = None) -> list[str]:
+    """The column names of a table: a CSV/TSV header, or the keys of a JSON Lines file's first object.
+
+    Raises:
+        InputFileError: the file cannot be read, or has no header.
+    """
+    suffix = Path(path).suffix.lower()
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        if suffix in (".jsonl", ".ndjson"):
+            try:
+                record = json.loads(line)
+            except ValueError as error:
+                raise InputFileError(f"{path}:{number}: not valid JSON ({getattr(error, 'msg', error)})") from None
+            if not isinstance(record, dict):
+                raise InputFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
+            return list(record)
+        row = next(csv.reader([line], delimiter=delimiter or ("\t" if suffix in (".tsv", ".tab") else ",")), [])
+        return [name.strip() for name in row]
+    raise InputFileError(f"{path}: the file is empty (no header row)")
+
+
 def read_batches(
     paths: list[str],
     *,
     actual: str | None = None,
     predicted: str | None = None,
     weight: str | None = None,
+    scores: list[str] | None = None,
     delimiter: str | None = None,
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
@@ -224,16 +248,22 @@ def read_batches(
         predicted: the column of the predicted values.
         weight: a column of sample weights (no default: unweighted without it); the
             batches then hold a ``"weight"`` list too.
+        scores: score columns (one per class); the batches then hold a list per column,
+            under the role ``"score:<column>"``, and ``predicted`` is optional.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
     """
-    columns = {"actual": actual, "predicted": predicted}
+    columns: dict[str, str | None] = {"actual": actual}
+    if scores is None or predicted is not None:
+        columns["predicted"] = predicted
     if weight is not None:
         columns["weight"] = weight
+    for name in scores or ():
+        columns[f"score:{name}"] = name
     if len(paths) == 2:
-        if weight is not None:
-            raise InputFileError(f"a weight column needs one table, not two one-column files ({paths[0]}, {paths[1]})")
+        if weight is not None or scores is not None:
+            raise InputFileError(f"weight and score columns need one table, not two one-column files ({paths[0]}, {paths[1]})")
         rows: Iterator[tuple[int, dict[str, Any]]] = _paired_rows((paths[0], paths[1]))
     elif len(paths) == 1:
         path = paths[0]

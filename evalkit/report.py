@@ -34,13 +34,15 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit._labels import same_labels
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, check_undefined
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
-from evalkit.measures import MEASURES, Measure, get_measure
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
+from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
+from evalkit.serialization import json_safe
 
-__all__ = ["DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_report", "classification_report"]
+__all__ = ["AREAS", "COUNTS", "DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_report", "classification_report", "column_key"]
 
 DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_correlation_coefficient")
 """The columns of a report unless others are asked for."""
@@ -100,6 +102,7 @@ class Report:
         intervals: confidence intervals of the average rows and the summary
             (``{row name: [Interval or None per measure]}``, ``{summary name: [Interval]}``),
             when the report was built with ``confidence=``; ``None`` where the data give none.
+        counts: the columns that are counts (shown as whole numbers).
     """
 
     measures: tuple[str, ...]
@@ -113,6 +116,14 @@ class Report:
     headers: tuple[str, ...] = ()
     undefined: str = "exclude"
     intervals: dict = attrs.field(factory=dict)
+    counts: tuple[str, ...] = ()
+
+    def cell(self, value: float, position: int, digits: int = 3) -> str:
+        """A value of the column at ``position`` as the renderings show it: counts as whole
+        numbers, other values with ``digits`` decimals, ``undef`` where undefined."""
+        if self.measures[position] in self.counts and not math.isnan(value) and float(value).is_integer():
+            return str(int(value))
+        return _cell(value, digits)
 
     def titles(self) -> list[str]:
         """The column titles: the headers, or the measure names."""
@@ -131,9 +142,10 @@ class Report:
         unit = "samples" if name.startswith("samples") else "classes"
         return f"{name} ({fewest.n_defined} of {fewest.n_values} {unit})"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """Plain data: ``{"classes": {label: {...}}, "averages": {...}, "summary": {...}}``; an
-        average row also holds ``n_defined`` (per measure) and ``n_values``."""
+        average row also holds ``n_defined`` (per measure) and ``n_values``;
+        ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
 
         def row(values: Sequence[float], support: Any) -> dict[str, Any]:
             return {**dict(zip(self.measures, map(float, values))), "support": support}
@@ -156,7 +168,7 @@ class Report:
                 "rows": {name: {measure: None if found is None else [found.low, found.high] for measure, found in zip(self._row_measures(name), row)}
                          for name, row in self.intervals.items()},
             }  # fmt: skip
-        return document
+        return json_safe(document) if strict else document
 
     def _row_measures(self, name: str) -> list[str]:
         return list(self.measures) if name in self.averages else [name]
@@ -179,9 +191,11 @@ class Report:
         return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile') else ''})"
 
     def _rows(self, digits: int) -> list[tuple[str, list[str]]]:
-        rows = [(str(label), [_cell(v, digits) for v in self.per_class[label]] + [_count(self.support[label], digits)]) for label in self.labels]
+        rows = [(str(label), [self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])] + [_count(self.support[label], digits)])
+                for label in self.labels]  # fmt: skip
         rows.append(("", []))
-        rows += [(self.row_name(name), [_cell(v, digits) for v in values] + [_count(self.total, digits)]) for name, values in self.averages.items()]
+        rows += [(self.row_name(name), [self.cell(v, k, digits) for k, v in enumerate(values)] + [_count(self.total, digits)])
+                 for name, values in self.averages.items()]  # fmt: skip
         if self.summary:
             rows.append(("", []))
             rows += [(_SUMMARY_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.summary.items()]
@@ -252,16 +266,9 @@ class Report:
         return buffer.getvalue()
 
     def to_json(self) -> str:
-        """The dict as JSON (labels as strings, undefined values as null)."""
-
-        def clean(value: Any) -> Any:
-            if isinstance(value, dict):
-                return {str(key): clean(item) for key, item in value.items()}
-            if isinstance(value, float):
-                return None if math.isnan(value) else value
-            return value
-
-        return json.dumps(clean(self.to_dict()), indent=2)
+        """The dict as strict JSON (labels as strings, undefined values as null, infinities as
+        ``"Infinity"``; ``serialization.restore_numbers`` reads them back)."""
+        return json.dumps(self.to_dict(strict=True), indent=2, allow_nan=False)
 
     def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
         """One self-contained HTML page (no network, no script): the table, the summary, the
@@ -291,10 +298,103 @@ MATRIX_LIMIT = 100
 """The most classes whose confusion matrix a report holds (Markdown, JSON)."""
 
 
+def _count_measure(name: str, title: str, function: Any) -> Measure:
+    return Measure(name=name, function=function, title=title, direction=None, bounds=(0.0, math.inf))
+
+
+COUNTS = {
+    measure.name: measure
+    for measure in (
+        _count_measure("support", "Support", lambda *, tp, fp, fn, tn: tp + fn),
+        _count_measure("true_positive", "True positives", lambda *, tp, fp, fn, tn: tp),
+        _count_measure("false_positive", "False positives", lambda *, tp, fp, fn, tn: fp),
+        _count_measure("false_negative", "False negatives", lambda *, tp, fp, fn, tn: fn),
+        _count_measure("true_negative", "True negatives", lambda *, tp, fp, fn, tn: tn),
+    )
+}
+"""Count columns of a report (Tribuo's and Weka's tables show them): per class the count, the
+micro row the total, the macro row the mean, the weighted row the support-weighted mean."""
+
+_COUNT_SPELLINGS = {"tp": "true_positive", "fp": "false_positive", "fn": "false_negative", "tn": "true_negative", "n": "support"}
+
+AREAS = {"roc_auc": "roc auc", "average_precision": "ap"}
+"""Score columns of a report, read from a ``ThresholdCurve`` of the same data (``curve=``)."""
+
+_AREA_SPELLINGS = {"auc": "roc_auc", "auroc": "roc_auc", "roc_area": "roc_auc", "ap": "average_precision", "prc_area": "average_precision"}
+
+
+@attrs.frozen
+class _Column:
+    """One column of a report: its values per class (label order) and in each average row."""
+
+    name: str
+    header: str
+    per_class: np.ndarray
+    averages: dict[str, Any]
+    measure: Measure | None = None  # a measure of the cells (intervals and sorting read it)
+    direction: str | None = "higher"
+    count: bool = False
+
+
+def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[Any] | None, curve: Any, undefined: Any) -> list[_Column]:
+    kinds = source.report_averages()
+    cells = source.class_cells  # computed once for every column
+    columns = []
+    for asked in measures:
+        key = column_key(asked)
+        if key == "support":  # every report ends with the support column
+            continue
+        if key in AREAS:
+            columns.append(_area_column(source, key, curve, kinds, undefined))
+            continue
+        measure: Measure = COUNTS[key] if key in COUNTS else source.measure(asked, metrics_class)
+        per_sample = source.sample_cells if "samples" in kinds else None
+        averages = {kind: average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for kind in kinds}
+        columns.append(_Column(measure.name, _header(measure), np.asarray(cells.evaluate(measure), dtype=np.float64), averages,
+                               measure, measure.direction, key in COUNTS))  # fmt: skip
+    return columns
+
+
+def column_key(asked: Any) -> str:
+    """A column's name as ``COUNTS`` and ``AREAS`` spell it (``"tp"`` is ``"true_positive"``,
+    ``"auc"`` is ``"roc_auc"``); other names come back spelled as measure names are.
+
+    Examples:
+        >>> column_key("TP"), column_key("AUC"), column_key("F1Score")
+        ('true_positive', 'roc_auc', 'f1_score')
+    """
+    if not isinstance(asked, str):
+        return ""
+    key = spelling(asked)
+    return _AREA_SPELLINGS.get(key, _COUNT_SPELLINGS.get(key, key))
+
+
+def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, ...], undefined: Any) -> _Column:
+    """ROC AUC or average precision of every class, from the curve of the source's scores."""
+    if curve is None:
+        raise InvalidArgumentError(f"the column {name!r} is an area of scores: give the report curve=ThresholdCurve.from_scores(...) of the same data")
+    classes = curve.one_vs_rest()
+    labels = tuple(source.labels)
+    if not same_labels(tuple(sorted(classes.labels, key=repr)), tuple(sorted(labels, key=repr))) or len(classes.labels) != len(labels):
+        raise LabelMismatchError(f"the curve's classes {show(list(classes.labels))} are not the report's {show(list(labels))}")
+    area = classes.roc_auc if name == "roc_auc" else classes.average_precision
+    per_class = np.array([area(label) for label in labels], dtype=np.float64)
+    averages = {}
+    for kind in kinds:
+        if kind == "samples":  # an area per sample over its labels is not kept by a curve
+            averages[kind] = Averaged(math.nan, n_values=0, n_defined=0)
+        elif kind == "micro":
+            value = float((classes.micro().roc_auc if name == "roc_auc" else classes.micro().average_precision)())
+            averages[kind] = Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
+        else:
+            averages[kind] = area(average=kind, undefined=undefined)
+    return _Column(name, AREAS[name], per_class, averages)
+
+
 def build_report(
     source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
-    sort_by: Any = None,
+    sort_by: Any = None, curve: Any = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -307,7 +407,11 @@ def build_report(
     Args:
         source: a ``ConfusionMatrix`` or an ``Evaluation``.
         measures: the columns: measure names in any spelling (``"f1"``, ``"F1Score"``),
-            getters of the metrics class, or ``Measure`` objects.
+            getters of the metrics class, ``Measure`` objects; the counts
+            ``"true_positive"`` (``"tp"``), ``"false_positive"``, ``"false_negative"``,
+            ``"true_negative"`` (``"support"`` is always the last column); and, given
+            ``curve``, the areas ``"roc_auc"`` and ``"average_precision"`` of each class's
+            scores.
         undefined: the undefined-value policy of the averages.
         metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead of
             the source's own.
@@ -316,52 +420,61 @@ def build_report(
         interval_method: ``"bca"`` or ``"percentile"`` (the bootstrap).
         n_resamples: bootstrap resamples.
         random_state: the seed (fixed by default: the same data, the same report).
-        sort_by: a measure (a column or any other): the classes from best to worst by its
+        sort_by: a column or any other measure: the classes from best to worst by its
             direction (highest first, or lowest first for a loss; undefined values last;
             ties in label order). ``None`` keeps the label order.
+        curve: a ``ThresholdCurve`` of the same data's scores (one column per class, or a
+            binary curve), for the area columns.
 
     Raises:
-        InvalidArgumentError: ``sort_by`` names a measure without a direction (prevalence).
+        InvalidArgumentError: ``sort_by`` names a measure without a direction (prevalence);
+            an area column without ``curve``.
+        LabelMismatchError: a curve of other classes.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix, ThresholdCurve
+        >>> y, scores = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+        >>> cm = ConfusionMatrix.from_predictions(y, [int(s >= 0.5) for s in scores])
+        >>> report = build_report(cm, measures=["tp", "recall", "roc_auc"], curve=ThresholdCurve.from_scores(y, scores))
+        >>> report.per_class[1], report.averages["weighted avg"][2]
+        ([1.0, 0.5, 0.75], 0.75)
     """
     if not isinstance(source, CellsResult):
         raise InvalidTypeError(f"a report needs a ConfusionMatrix or an Evaluation, got {show(source)}")
     if isinstance(measures, (str, bytes)) or not isinstance(measures, Iterable):
         raise InvalidTypeError(f"'measures' must be a list of measure names, got {show(measures)}")
-    resolved = [source.measure(name, metrics_class) for name in measures]
-    if not resolved:
+    columns = _columns(source, list(measures), metrics_class, curve, undefined)
+    if not columns:
         raise InvalidArgumentError("'measures' is empty")
-    names = tuple(measure.name for measure in resolved)
-    cells = source.class_cells  # computed once for every column
-    columns = [np.asarray(cells.evaluate(measure), dtype=np.float64) for measure in resolved]
-    labels = tuple(source.labels) if sort_by is None else _sorted_labels(source, sort_by, metrics_class)
     positions = {label: k for k, label in enumerate(source.labels)}
-    per_class = {label: [float(column[positions[label]]) for column in columns] for label in labels}
-    support = {label: cells.support[positions[label] : positions[label] + 1].tolist()[0] for label in labels}
-    averages = {}
-    for kind in source.report_averages():
-        per_sample = source.sample_cells if kind == "samples" else None
-        averages[f"{kind} avg"] = [average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for measure in resolved]
+    labels = tuple(source.labels) if sort_by is None else _sorted_labels(source, sort_by, metrics_class, curve, undefined)
+    per_class = {label: [float(column.per_class[positions[label]]) for column in columns] for label in labels}
+    support_row = source.class_cells.support
+    support = {label: support_row[positions[label] : positions[label] + 1].tolist()[0] for label in labels}
+    averages = {f"{kind} avg": [column.averages[kind] for column in columns] for kind in source.report_averages()}
     total = sum(support.values())
     confusion = _small_confusion(source) if len(labels) <= MATRIX_LIMIT and "samples" not in source.report_averages() else None
-    headers = tuple(_header(measure) for measure in resolved)
     summary = source.whole_measures()
     intervals = {}
     if confidence is not None:
         options = {"level": confidence, "method": interval_method, "n_resamples": n_resamples, "random_state": random_state, "undefined": undefined}
         for kind in source.report_averages():
-            intervals[f"{kind} avg"] = [_interval_or_none(source, measure, kind, options) for measure in resolved]
+            intervals[f"{kind} avg"] = [_interval_or_none(source, column.measure, kind, options) if column.measure and not column.count else None
+                                        for column in columns]  # fmt: skip
         for name in summary:  # measures of the whole result: evalkit's own, whatever the metrics class
             intervals[name] = [_interval_or_none(source, get_measure(name), None, options) if name in MEASURES else None]
-    return Report(names, labels, per_class, support, averages, total, summary, confusion, headers, check_undefined(undefined), intervals)
+    return Report(tuple(column.name for column in columns), labels, per_class, support, averages, total, summary, confusion,
+                  tuple(column.header for column in columns), check_undefined(undefined), intervals,
+                  tuple(column.name for column in columns if column.count))  # fmt: skip
 
 
-def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None) -> tuple:
-    """The labels from the best class to the worst by a measure's direction, undefined last."""
-    measure = source.measure(sort_by, metrics_class)
-    if measure.direction not in ("higher", "lower"):
-        raise InvalidArgumentError(f"sort_by={measure.name!r}: the measure has no direction (neither higher nor lower is better)")
-    values = np.asarray(source.class_cells.evaluate(measure), dtype=np.float64)
-    keys = np.where(np.isnan(values), np.inf, -values if measure.direction == "higher" else values)
+def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None, curve: Any, undefined: Any) -> tuple:
+    """The labels from the best class to the worst by a column's direction, undefined last."""
+    column = _columns(source, [sort_by], metrics_class, curve, undefined)[0]
+    if column.direction not in ("higher", "lower"):
+        raise InvalidArgumentError(f"sort_by={column.name!r}: the measure has no direction (neither higher nor lower is better)")
+    values = column.per_class
+    keys = np.where(np.isnan(values), np.inf, -values if column.direction == "higher" else values)
     return tuple(source.labels[k] for k in np.argsort(keys, kind="stable"))
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from evalkit import intervals
 from evalkit._labels import check_label_list, label_position
 from evalkit._validation import check_choice
-from evalkit.averaging import AVERAGES, Averaged, average_cells, check_undefined, ratio
+from evalkit.averaging import AVERAGES, Averaged, average_cells, check_undefined, fill_undefined, ratio
 from evalkit.cells import Cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, metrics_class_for
 from evalkit.counting import PairCounts
@@ -236,8 +236,12 @@ class CellsResult:
         rows = [np.append(row, fill) for row, fill in zip(cells.rows(), (0, 0, 0, total))]
         return Cells(*(row[positions] for row in rows))
 
-    def per_class(self, measure: Any, *, labels: Any = None, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
-        """The one-vs-rest value of ``measure`` for every class, in label order (NaN where undefined).
+    def per_class(
+        self, measure: Any, *, labels: Any = None, undefined: Any = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
+    ) -> np.ndarray:
+        """The one-vs-rest value of ``measure`` for every class, in label order: NaN where
+        undefined, or 0 or 1 under ``undefined="zero"`` / ``"one"`` (the convention of Weka,
+        Tribuo and scikit-learn's ``zero_division``).
 
         Args:
             measure: a measure name (``"precision"``, ``"f_score"``, an alias such as
@@ -245,18 +249,23 @@ class CellsResult:
                 metrics class, a ``Measure``, or a vectorised function of ``tp, fp, fn, tn``.
             labels: the classes, in the order wanted (default: every class). A label the
                 result does not have counts no positives.
+            undefined: ``"exclude"`` or ``"nan"`` (default: undefined values are NaN),
+                ``"zero"`` or ``"one"`` (they are 0 or 1).
             metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead
                 of the result's own.
             **parameters: parameters of the measure (``beta=2`` for ``"f_score"``).
 
         Examples:
             >>> from evalkit import ConfusionMatrix
-            >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).per_class("recall")
+            >>> cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
+            >>> cm.per_class("recall")
             array([0.83333333, 0.875     ])
+            >>> ConfusionMatrix.from_array([[3, 0], [1, 0]]).per_class("precision", undefined="zero")
+            array([0.75, 0.  ])
         """
         resolved = self.measure(measure, metrics_class)
         check_measure_parameters(resolved, parameters)
-        return np.asarray(self.cells_of(labels).evaluate(resolved, **parameters), dtype=np.float64)
+        return fill_undefined(self.cells_of(labels).evaluate(resolved, **parameters), undefined)
 
     def average(
         self,

@@ -42,7 +42,16 @@ from evalkit.cells import COUNT_NAMES, Cells
 from evalkit.counting import PairCounts
 from evalkit.exceptions import EvalkitError, FormatError, InvalidArgumentError
 
-__all__ = ["FORMAT_VERSION", "Limits", "current_limits", "dumps", "limits", "loads"]
+__all__ = [
+    "FORMAT_VERSION",
+    "Limits",
+    "current_limits",
+    "dumps",
+    "json_safe",
+    "limits",
+    "loads",
+    "restore_numbers",
+]
 
 FORMAT_VERSION = 1
 """The version written into every file; files of other versions are refused."""
@@ -314,6 +323,49 @@ def scalar_label(value: Any, name: str) -> Any:
 def as_list(values: Sequence[Any] | np.ndarray) -> list:
     """Plain Python numbers for ``json.dumps``."""
     return np.asarray(values).tolist()
+
+
+def json_safe(value: Any) -> Any:
+    """Plain data that strict JSON (``json.dumps(..., allow_nan=False)``) takes: NaN (an
+    undefined value) becomes ``None`` (null), an infinity the string ``"Infinity"`` or
+    ``"-Infinity"``; dict keys become strings, tuples lists, numpy numbers Python numbers.
+    ``restore_numbers`` undoes it.
+
+    Examples:
+        >>> json_safe({"recall": float("nan"), "odds": float("inf"), "rows": (1, 2.5)})
+        {'recall': None, 'odds': 'Infinity', 'rows': [1, 2.5]}
+    """
+    if isinstance(value, dict):
+        return {str(key): json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+    return value
+
+
+def restore_numbers(value: Any) -> Any:
+    """The numbers ``json_safe`` wrote: ``None`` is NaN again, ``"Infinity"`` and
+    ``"-Infinity"`` infinities (other values as they are).
+
+    Examples:
+        >>> restore_numbers({"recall": None, "odds": "Infinity", "rows": [1, 2.5]})
+        {'recall': nan, 'odds': inf, 'rows': [1, 2.5]}
+    """
+    if isinstance(value, dict):
+        return {key: restore_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [restore_numbers(item) for item in value]
+    if value is None:
+        return math.nan
+    if value in ("Infinity", "-Infinity"):
+        return math.inf if value == "Infinity" else -math.inf
+    return value
 
 
 def same_json(first: Any, second: Any) -> bool:

@@ -180,9 +180,9 @@ class Stats:
         """Mean F1 score (the Java field ``fScore``)."""
         return self.get("f1_score")
 
-    def to_dict(self) -> dict[str, dict[str, float | int]]:
-        """``{metric: {"mean", "std", "min", "max", "n_defined", "n"}}``."""
-        return {name: summary.to_dict() for name, summary in self._all().items()}
+    def to_dict(self, *, strict: bool = False) -> dict[str, dict[str, Any]]:
+        """``{metric: {"mean", "std", "min", "max", "n_defined", "n"}}``; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
+        return {name: summary.to_dict(strict=strict) for name, summary in self._all().items()}
 
     def to_json(self) -> str:
         """The summaries as an evalkit JSON document (NaN written as null)."""

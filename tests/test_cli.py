@@ -167,7 +167,7 @@ def test_aa_rar_on_the_bundled_table_and_on_files(tmp_path, capsys):
         ({"p.csv": "actual,predicted,w\na,a,1\nb,a,-2\n"}, ["p.csv", "--weight", "w"], "p.csv:3: cannot read the weight '-2'"),
         ({"p.csv": "actual,predicted,w\na,a,nan\n"}, ["p.csv", "--weight", "w"], "p.csv:2: cannot read the weight 'nan'"),
         ({"p.csv": "actual,predicted\na,a\n"}, ["p.csv", "--weight", "w"], "p.csv:1: no column 'w' for the weight values"),
-        ({"t.txt": "a\n", "g.txt": "a\n"}, ["t.txt", "g.txt", "--weight", "w"], "a weight column needs one table"),
+        ({"t.txt": "a\n", "g.txt": "a\n"}, ["t.txt", "g.txt", "--weight", "w"], "weight and score columns need one table"),
         ({"p.csv": "actual\tpredicted\na\tb\n"}, ["p.csv"], "p.csv:1: the header 'actual\\tpredicted' is one column"),
         ({"p.csv": "actual,predicted\n1,0.25\n0,0.75\n"}, ["p.csv"], "p.csv:2: the predicted label '0.25' is a number that is not whole"),
         ({"p.csv": "actual,predicted\na,b\n"}, ["p.csv", "--digits", "-1"], "--digits must be in 0..15, got -1"),
