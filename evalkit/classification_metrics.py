@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from evalkit import intervals, serialization
+from evalkit import html, intervals, serialization
 from evalkit._labels import check_one_label, label_position, same_labels
 from evalkit._validation import check_count, check_index, format_number, show
 from evalkit.evaluation_metrics import EvaluationMetrics, metric_key
@@ -668,6 +668,11 @@ class ClassificationMetrics(EvaluationMetrics):
                 )
             metrics._values[str(name)] = stored
         return metrics
+
+    def _repr_html_(self) -> str:
+        """The metrics as a table in a notebook (escaped, no script)."""
+        rows = [(name, value) for name, value in self.to_dict().items() if name not in ("class_label", "class_idx")]
+        return html.table_fragment(f"{type(self).__name__} of class {self._class_label!r}", ["metric", "value"], rows)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{name}={value!r}" for name, value in self._counts().items())

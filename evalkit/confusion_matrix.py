@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from evalkit import formulas, serialization
+from evalkit import formulas, html, serialization
 from evalkit._exact import check_count_total, weighted_sum
 from evalkit._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
@@ -598,6 +598,10 @@ class ConfusionMatrix(CellsResult):
 
     # ----------------------------------------------------------------------------------------
     # text
+
+    def _repr_html_(self) -> str:
+        """The matrix as a heat map in a notebook (escaped, no script)."""
+        return html.matrix_fragment(self)
 
     def __repr__(self) -> str:
         own = "" if self._metrics_class is ClassificationMetrics else f", metrics_class={self._metrics_class.__qualname__}"

@@ -46,6 +46,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures import check_measure_parameters
 from evalkit.plugins import metrics_class_field, read_metrics_class
+from evalkit.report import build_report
 from evalkit.results import CellsResult
 from evalkit.settings import REJECTIONS, SETTINGS, SettingConstructors
 from evalkit.theory import MicroMacroGap, micro_macro_gap
@@ -391,6 +392,10 @@ class Evaluation(SettingConstructors, CellsResult):
         """The micro-macro gap of a decomposable measure (looked up in the metrics class) and its
         covariance decomposition; a getter-defined measure has no decomposition and is refused."""
         return micro_macro_gap(self.class_cells, self.measure(measure), **parameters)
+
+    def _repr_html_(self) -> str:
+        """The evaluation's report in a notebook (the HTML report's table, escaped, no script)."""
+        return build_report(self)._repr_html_()
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"

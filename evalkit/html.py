@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["report_page"]
+__all__ = ["matrix_fragment", "report_fragment", "report_page", "table_fragment"]
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
@@ -215,3 +215,59 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
+
+
+# --------------------------------------------------------------------------------------------
+# fragments: what notebooks show (``_repr_html_``)
+
+_FRAGMENT_STYLE = """
+.evalkit-result table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; }
+.evalkit-result th, .evalkit-result td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
+.evalkit-result th:first-child, .evalkit-result td:first-child { text-align: left; }
+.evalkit-result tr.average td { background: #f6f8fa; font-weight: 600; }
+.evalkit-result td.undefined { color: #8c959f; }
+.evalkit-result table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
+.evalkit-result caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
+"""
+"""The page's table rules, scoped to a notebook block (``_STYLE`` is the page's)."""
+
+
+def _fragment(*parts: str) -> str:
+    """A block of HTML for a notebook: the report's look, scoped to the block, no script."""
+    return f'<div class="evalkit-result"><style>{_FRAGMENT_STYLE}</style>{"".join(parts)}</div>'
+
+
+def report_fragment(report: Any, digits: int = 3) -> str:
+    """A ``Report`` as a notebook shows it: the table, the summary, the intervals and the
+    confusion matrix of the page, without the page around them."""
+    parts = [_metrics_table(report, digits), _summary_table(report, digits)]
+    if report.intervals:
+        parts.append(_interval_table(report, digits))
+    if report.confusion is not None:
+        parts.append(_heatmap(report.confusion, digits))
+    return _fragment(*parts)
+
+
+def matrix_fragment(matrix: Any, digits: int = 3) -> str:
+    """A confusion matrix as the page's heat map.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> "<script" in matrix_fragment(ConfusionMatrix.from_array([[1, 0], [0, 1]], ["<b>", "ok"]))
+        False
+    """
+    return _fragment(_heatmap(matrix, digits))
+
+
+def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Any]], digits: int = 6) -> str:
+    """A table of names and numbers (floats to ``digits`` significant digits, NaN as undef),
+    every text escaped."""
+
+    def cell(value: Any) -> str:
+        if isinstance(value, (float, np.floating)):
+            return _td("undef" if math.isnan(value) else f"{float(value):.{digits}g}")
+        return f"<td>{html.escape(str(value))}</td>"
+
+    head = "".join(f"<th>{html.escape(str(header))}</th>" for header in headers)
+    body = "".join("<tr>" + "".join(cell(value) for value in row) + "</tr>" for row in rows)
+    return _fragment(f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")

@@ -134,6 +134,12 @@ class Interval:
     def __str__(self) -> str:
         return f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}] ({self.level:.0%} {self.method})"
 
+    def _repr_html_(self) -> str:
+        """The interval as a one-row table in a notebook."""
+        from evalkit import html  # rendering only
+
+        return html.table_fragment(f"{self.level:.0%} {self.method} interval", ["estimate", "low", "high"], [(self.estimate, self.low, self.high)], 4)
+
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """The fields as a plain dict; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
         return json_safe(attrs.asdict(self)) if strict else attrs.asdict(self)

@@ -278,6 +278,12 @@ class Report:
 
         return report_page(self, digits=digits, title=title, subtitle=subtitle, curve=curve)
 
+    def _repr_html_(self) -> str:
+        """The report in a notebook: the HTML report's tables (escaped, no script)."""
+        from evalkit.html import report_fragment  # rendering only: not needed by the other formats
+
+        return report_fragment(self)
+
     def render(self, format: str = "text", digits: int = 3) -> str | dict:
         """Render in one of ``FORMATS``."""
         check_choice("format", format, FORMATS)

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from evalkit import serialization
+from evalkit import html, serialization
 from evalkit._validation import format_number, show
 from evalkit.averaging import Summary, check_undefined, summarize_rows
 from evalkit.evaluation_metrics import metric_key
@@ -228,6 +228,11 @@ class Stats:
         return self.undefined == other.undefined and serialization.same_json(self.to_dict(), other.to_dict())
 
     __hash__ = None  # type: ignore[assignment]
+
+    def _repr_html_(self) -> str:
+        """The summaries as a table in a notebook (escaped, no script)."""
+        rows = [(name, s.mean, s.std, s.min, s.max, f"{s.n_defined} of {s.n}") for name, s in self._all().items()]
+        return html.table_fragment(f"Stats (undefined: {self.undefined})", ["metric", "mean", "std", "min", "max", "defined"], rows)
 
     def __str__(self) -> str:
         means = ", ".join(f"{name}={format_number(summary.mean)}" for name, summary in self._all().items())
