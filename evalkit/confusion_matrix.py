@@ -27,6 +27,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 from evalkit.plugins import metrics_class_field, read_metrics_class
+from evalkit.report import ReportFace
 from evalkit.results import CellsResult
 
 __all__ = ["ConfusionMatrix"]
@@ -34,7 +35,7 @@ __all__ = ["ConfusionMatrix"]
 _MIN_CELL_WIDTH = 7  # the Java table pads every cell to max(7, longest label) + 2
 
 
-class ConfusionMatrix(CellsResult):
+class ConfusionMatrix(CellsResult, ReportFace):
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
     Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java

@@ -84,6 +84,7 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 from evalkit.measures import Measure, check_measure_parameters, resolve_measure
+from evalkit.report import ReportFace
 from evalkit.results import CellsResult
 
 __all__ = ["CURVE_AVERAGES", "BestThreshold", "ThresholdCells", "ThresholdCurve", "one_vs_one_roc_auc"]
@@ -934,7 +935,7 @@ class ThresholdCurve:
 
 
 @attrs.frozen(eq=False)
-class ThresholdCells(CellsResult):
+class ThresholdCells(CellsResult, ReportFace):
     """The cells of every class of a curve at one threshold: ``per_class``, ``average``
     (micro, macro, weighted), ``class_metrics`` and reports, as for an ``Evaluation``.
 

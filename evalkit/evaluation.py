@@ -46,7 +46,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures import check_measure_parameters
 from evalkit.plugins import metrics_class_field, read_metrics_class
-from evalkit.report import build_report
+from evalkit.report import ReportFace
 from evalkit.results import CellsResult
 from evalkit.settings import REJECTIONS, SETTINGS, SettingConstructors
 from evalkit.theory import MicroMacroGap, micro_macro_gap
@@ -55,7 +55,7 @@ __all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
 
 
 @attrs.frozen(eq=False)
-class Evaluation(SettingConstructors, CellsResult):
+class Evaluation(SettingConstructors, CellsResult, ReportFace):
     """Per-class and per-sample cells of a classification result, and every average of every measure.
 
     Build it with one of the ``from_*`` constructors. Then:
@@ -395,7 +395,7 @@ class Evaluation(SettingConstructors, CellsResult):
 
     def _repr_html_(self) -> str:
         """The evaluation's report in a notebook (the HTML report's table, escaped, no script)."""
-        return build_report(self)._repr_html_()
+        return self.report()._repr_html_()
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"

@@ -28,6 +28,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -42,7 +43,18 @@ from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
 from evalkit.serialization import json_safe
 
-__all__ = ["AREAS", "COUNTS", "DEFAULT_MEASURES", "FORMATS", "MATRIX_LIMIT", "Report", "build_report", "classification_report", "column_key"]
+__all__ = [
+    "AREAS",
+    "COUNTS",
+    "DEFAULT_MEASURES",
+    "FORMATS",
+    "MATRIX_LIMIT",
+    "Report",
+    "ReportFace",
+    "build_report",
+    "classification_report",
+    "column_key",
+]
 
 DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_correlation_coefficient")
 """The columns of a report unless others are asked for."""
@@ -278,6 +290,45 @@ class Report:
 
         return report_page(self, digits=digits, title=title, subtitle=subtitle, curve=curve)
 
+    def to_flat_dict(self) -> dict[str, float]:
+        """Every number under a stable flat key, for experiment trackers: MLflow's
+        ``log_metrics`` and W&B's ``log`` take the dict as it is.
+
+        Keys: ``<measure>/<average>`` (``f1_score/macro``), ``<measure>/<average>/ci_low`` and
+        ``/ci_high`` with intervals, ``<measure>/class/<label>`` and ``support/class/<label>``
+        per class, and the summary by name (``accuracy``, ``cohen_kappa``, ...). Labels keep
+        letters, digits, ``_ - .`` and spaces; anything else becomes ``_`` (MLflow refuses
+        other characters, ``=`` among them).
+
+        Raises:
+            InvalidArgumentError: two labels that become the same key.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> flat = build_report(ConfusionMatrix.from_array([[5, 1], [2, 4]], ["cat", "dog"])).to_flat_dict()
+            >>> flat["f1_score/macro"], flat["precision/class/dog"], flat["support/class/cat"]
+            (0.7482517482517483, 0.8, 6)
+        """
+        keys = {label: _key_part(label) for label in self.labels}
+        if len(set(keys.values())) < len(keys):
+            clash = next(label for label in self.labels if list(keys.values()).count(keys[label]) > 1)
+            raise InvalidArgumentError(f"two labels become the key part {keys[clash]!r} (one is {clash!r}): rename them for a tracker")
+        flat: dict[str, Any] = {}
+        for label in self.labels:
+            flat.update({f"{measure}/class/{keys[label]}": value for measure, value in zip(self.measures, self.per_class[label])})
+            flat[f"support/class/{keys[label]}"] = self.support[label]
+        for row, values in self.averages.items():
+            kind = row.removesuffix(" avg")
+            flat.update({f"{measure}/{kind}": float(value) for measure, value in zip(self.measures, values)})
+        flat.update({name: float(value) for name, value in self.summary.items()})
+        for row, found in self.intervals.items():
+            kind = row.removesuffix(" avg")
+            for measure, interval in zip(self._row_measures(row), found):
+                if interval is not None:
+                    prefix = f"{measure}/{kind}" if row in self.averages else row
+                    flat[f"{prefix}/ci_low"], flat[f"{prefix}/ci_high"] = interval.low, interval.high
+        return flat
+
     def _repr_html_(self) -> str:
         """The report in a notebook: the HTML report's tables (escaped, no script)."""
         from evalkit.html import report_fragment  # rendering only: not needed by the other formats
@@ -294,6 +345,11 @@ class Report:
         if format in ("csv", "json"):
             return self.to_csv() if format == "csv" else self.to_json()
         return self.to_text(digits) if format == "text" else self.to_markdown(digits)
+
+
+def _key_part(label: Any) -> str:
+    """A label as a part of a tracker's key: letters, digits, ``_ - .`` and spaces kept."""
+    return re.sub(r"[^A-Za-z0-9_.\- ]", "_", str(label))
 
 
 def _escape(text: str) -> str:
@@ -482,6 +538,30 @@ def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] |
     values = column.per_class
     keys = np.where(np.isnan(values), np.inf, -values if column.direction == "higher" else values)
     return tuple(source.labels[k] for k in np.argsort(keys, kind="stable"))
+
+
+class ReportFace:
+    """What a result gives through its report: ``report(...)`` and ``to_flat_dict(...)``
+    (``ConfusionMatrix``, ``Evaluation`` and the cells of a curve at a threshold have them)."""
+
+    __slots__ = ()
+
+    def report(self, **options: Any) -> Report:
+        """The report of this result: ``build_report(self, **options)``."""
+        return build_report(self, **options)
+
+    def to_flat_dict(self, **options: Any) -> dict[str, float]:
+        """Every number of this result's report under a stable flat key, for experiment
+        trackers (see ``Report.to_flat_dict``; ``options`` as for ``build_report``:
+        ``measures=``, ``confidence=``, ...).
+
+        Examples:
+            >>> from evalkit import Evaluation
+            >>> flat = Evaluation.from_labels(["cat", "dog", "dog"], ["cat", "cat", "dog"]).to_flat_dict(measures=["recall"])
+            >>> flat["recall/macro"], flat["recall/class/dog"], flat["accuracy"]
+            (0.75, 0.5, 0.6666666666666666)
+        """
+        return self.report(**options).to_flat_dict()
 
 
 def _interval_or_none(source: CellsResult, measure: Measure, average: str | None, options: dict[str, Any]) -> Any:
