@@ -37,7 +37,7 @@ import numpy as np
 
 from evalkit._labels import same_labels
 from evalkit._validation import check_choice, show
-from evalkit.averaging import Averaged, average_cells, check_undefined
+from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
 from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
@@ -412,8 +412,8 @@ def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[A
         measure: Measure = COUNTS[key] if key in COUNTS else source.measure(asked, metrics_class)
         per_sample = source.sample_cells if "samples" in kinds else None
         averages = {kind: average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for kind in kinds}
-        columns.append(_Column(measure.name, _header(measure), np.asarray(cells.evaluate(measure), dtype=np.float64), averages,
-                               measure, measure.direction, key in COUNTS))  # fmt: skip
+        per_class = fill_undefined(cells.evaluate(measure), undefined)  # the policy's 0 or 1 shows in the class rows too
+        columns.append(_Column(measure.name, _header(measure), per_class, averages, measure, measure.direction, key in COUNTS))
     return columns
 
 

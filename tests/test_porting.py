@@ -1,0 +1,519 @@
+"""Porting from Java gives the Java numbers: every row of the porting guide's Weka, DL4J, Tribuo
+and Deep Netts tables is evaluated and compared with the Java library's own number.
+
+Weka runs for real (Debian's ``weka`` package, which ``.ci/run`` installs): a small Java program
+(``tests/java/WekaReference.java``) cross-validates classifiers on the data sets Weka ships and
+on generated ones and prints every prediction and every number of its ``Evaluation`` at full
+precision. DL4J's and Tribuo's jars cannot be fetched here: their numbers are computed below
+from the formulas their source code writes, each function citing the file and method it follows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalkit import ClassificationMetrics, ConfusionMatrix, ThresholdCurve
+from evalkit.averaging import summarize
+from evalkit.report import build_report
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "pages" / "porting-from-java.md"
+WEKA_JAR = Path("/usr/share/java/weka.jar")
+WEKA_DATA = Path("/usr/share/doc/weka/examples")
+ROW = re.compile(r"^\| (?P<java>`[^|]*?(?:\([^|]*?\))?[^|]*?) \| `(?P<evalkit>[^`]+)` \|", re.MULTILINE)
+
+
+# --------------------------------------------------------------------------------------------
+# the guide's tables
+
+
+def section(heading: str) -> str:
+    """The text of the guide under a heading, up to the next heading."""
+    text = GUIDE.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n") + len(heading) + 2
+    following = re.search(r"^#{2,3} ", text[start:], re.MULTILINE)
+    return text[start : start + following.start()] if following else text[start:]
+
+
+def rows(heading: str) -> list[tuple[str, str]]:
+    """``(Java call, evalkit expression)`` of every row of a section's table."""
+    found = [(match["java"].replace("`", "").strip(), match["evalkit"]) for match in ROW.finditer(section(heading))]
+    assert found, heading
+    return found
+
+
+def guide_namespace(heading: str) -> dict:
+    """What the section's own code blocks define (they run as the documentation shows them)."""
+    namespace: dict = {"__name__": "porting_guide"}
+    for block in re.findall(r"^```python\n(.*?)^```", section(heading), re.DOTALL | re.MULTILINE):
+        exec(compile(block, f"porting-from-java.md:{heading}", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def loop_variables(java: str, namespace: dict) -> list[dict]:
+    """The values a row's Java call ranges over: a class index ``i``, a ``label`` (with its
+    index), or ``(a, p)`` and ``(predicted, truth)`` pairs."""
+    if not any(marker in java for marker in ("(a, p)", "(predicted, truth)", "(label)", "(i)")):
+        return [{}]
+    labels = list(namespace["cm"].labels)
+    m = len(labels)
+    if "(a, p)" in java:
+        return [{"a": a, "p": p} for a in range(m) for p in range(m)]
+    if "(predicted, truth)" in java:
+        return [{"predicted": p, "truth": t} for p in labels for t in labels]
+    if "(label)" in java:
+        return [{"label": label, "i": k} for k, label in enumerate(labels)]
+    if "(i)" in java:
+        return [{"i": k} for k in range(m)]
+    return [{}]
+
+
+def same(ours, theirs, rel: float = 1e-12) -> bool:
+    ours, theirs = np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
+    return ours.shape == theirs.shape and bool(np.allclose(ours, theirs, rtol=rel, atol=1e-12, equal_nan=True))
+
+
+def check_table(heading: str, namespace: dict, reference: dict, *, rel: float = 1e-12, special: dict | None = None) -> int:
+    """Evaluate every row of a table in ``namespace`` and compare with ``reference[java]`` (a
+    number, or one per value of the row's loop variables); ``special`` checks rows of text."""
+    special = special or {}
+    checked = 0
+    for java, expression in rows(heading):
+        if java in special:
+            special[java](eval(expression, dict(namespace)))
+            checked += 1
+            continue
+        assert java in reference, f"the guide's row {java!r} has no Java reference value to be checked against"
+        expected = reference[java]
+        values = [eval(expression, {**namespace, **variables}) for variables in loop_variables(java, namespace)]
+        ours = values[0] if len(values) == 1 and np.ndim(expected) == np.ndim(values[0]) else values
+        assert same(ours, expected, rel), (heading, java, expression, ours, expected)
+        checked += 1
+    return checked
+
+
+# --------------------------------------------------------------------------------------------
+# Weka, for real
+
+
+@pytest.fixture(scope="module")
+def weka(tmp_path_factory):
+    """The compiled reference program (Weka and a JDK come from the system packages)."""
+    missing = [name for name, found in (("java", shutil.which("java")), ("javac", shutil.which("javac")), (str(WEKA_JAR), WEKA_JAR.exists())) if not found]
+    if missing:
+        pytest.fail(f"Weka is not installed ({', '.join(missing)} missing): .ci/run installs it (apt-get install weka default-jdk-headless)")
+    folder = tmp_path_factory.mktemp("weka")
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), str(ROOT / "tests" / "java" / "WekaReference.java")],
+                   check=True, capture_output=True)  # fmt: skip
+
+    def run(arff: Path, classifier: str, folds: int = 10, seed: int = 1) -> dict:
+        result = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{folder}", "WekaReference", str(arff), classifier, str(folds), str(seed)],
+                                check=True, capture_output=True, text=True)  # fmt: skip
+        return json.loads(result.stdout)
+
+    return run
+
+
+def generated_arff(folder: Path, seed: int) -> Path:
+    """Four classes of unequal size, weighted instances, features that separate them partly."""
+    rng = np.random.default_rng(seed)
+    n = 120
+    classes = rng.choice(4, size=n, p=[0.5, 0.3, 0.15, 0.05])
+    features = rng.normal(classes[:, None] * 0.8, 1.0, size=(n, 3))
+    weights = rng.choice([1.0, 0.5, 2.0, 3.0], size=n)
+    lines = ["@relation generated", *(f"@attribute x{k} numeric" for k in range(3)), "@attribute class {a,b,c,d}", "@data"]
+    lines += [",".join(f"{value:.6f}" for value in row) + f",{'abcd'[c]},{{{w}}}" for row, c, w in zip(features, classes, weights)]
+    path = folder / f"generated-{seed}.arff"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def weka_namespace(run: dict) -> dict:
+    """The guide's setup for Weka, from Weka's own predictions."""
+    actual = np.array([p[0] for p in run["predictions"]], dtype=int)
+    proba = np.array([p[2] for p in run["predictions"]], dtype=np.float64)
+    weight = np.array([p[3] for p in run["predictions"]], dtype=np.float64)
+    predicted = np.array([p[1] for p in run["predictions"]], dtype=int)
+    m = len(run["classes"])
+    cm = ConfusionMatrix.from_predictions(actual, predicted, labels=range(m), sample_weight=weight)
+    curve = ThresholdCurve.from_scores(actual, proba, labels=range(m), sample_weight=weight)
+    details = build_report(cm, measures=["tp_rate", "fp_rate", "precision", "recall", "f1", "roc_auc"], curve=curve, undefined="zero")
+    assert np.array_equal(predicted, proba.argmax(axis=1)) or m == 2, "Weka predicts the class of highest probability"
+    return {"np": np, "cm": cm, "curve": curve, "details": details, "actual": actual, "proba": proba, "weight": weight, "m": m,
+            "predicted": predicted, "build_report": build_report}  # fmt: skip
+
+
+def weka_text_checks(run: dict, namespace: dict) -> dict:
+    """Weka's text methods: the numbers they print (three or four decimals) are evalkit's."""
+    details, cm = namespace["details"], namespace["cm"]
+
+    def class_details(text: str) -> None:
+        assert isinstance(text, str) and "roc auc" in text
+        lines = [line for line in run["toClassDetailsString()"].splitlines() if re.match(r"^\s*[\d.NaN?]", line) or line.startswith("Weighted Avg.")]
+        expected = [details.per_class[k] for k in range(namespace["m"])] + [details.averages["weighted avg"]]
+        assert len(lines) == len(expected)
+        for line, values in zip(lines, expected):
+            tokens = re.findall(r"-?\d+(?:\.\d+)?|NaN|\?", line.removeprefix("Weighted Avg."))[:6]
+            numbers = [math.nan if token in ("?", "NaN") else float(token) for token in tokens]  # Weka prints ? for a missing value
+            assert np.allclose(numbers, np.asarray(values, dtype=np.float64), rtol=0, atol=5e-4 + 1e-12, equal_nan=True), (line, values)
+
+    def matrix(text: str) -> None:
+        body = [line for line in run["toMatrixString()"].splitlines() if "|" in line]
+        counts = np.array([[float(token) for token in line.split("|")[0].split()] for line in body])
+        assert np.allclose(counts, cm.to_array()) and all(f"{int(c)}" in text or f"{c}" in text for c in cm.to_array().ravel())
+
+    def summary(text: str) -> None:
+        kappa = float(re.search(r"Kappa statistic\s+(-?[\d.]+)", run["toSummaryString()"])[1])
+        correct = float(re.search(r"Correctly Classified Instances\s+([\d.]+)\s+([\d.]+)\s*%", run["toSummaryString()"])[2])
+        assert abs(kappa - round(cm.get_cohen_kappa(), 4)) < 5e-5 and abs(correct - round(100 * cm.get_accuracy(), 4)) < 5e-5
+        assert "cohen kappa" in text and "accuracy" in text
+
+    return {"eval.toClassDetailsString()": class_details, "eval.toMatrixString()": matrix, "eval.toSummaryString()": summary}
+
+
+WEKA_RUNS = [
+    *((name, "weka.classifiers.bayes.NaiveBayes") for name in ("iris", "glass", "diabetes", "soybean", "unbalanced", "contact-lenses", "breast-cancer")),
+    *((name, "weka.classifiers.trees.J48") for name in ("iris", "glass", "diabetes", "breast-cancer")),
+    *((name, "weka.classifiers.rules.ZeroR") for name in ("glass", "unbalanced", "contact-lenses")),  # classes never predicted: Weka's 0/0
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("data", "classifier"), WEKA_RUNS, ids=[f"{d}-{c.rsplit('.', 1)[1]}" for d, c in WEKA_RUNS])
+def test_the_weka_rows_give_wekas_numbers(weka, data, classifier):
+    run = weka(WEKA_DATA / f"{data}.arff", classifier)
+    namespace = weka_namespace(run)
+    reference = {f"eval.{key}": value for key, value in run.items() if key.endswith(")") and not key.startswith("to")}
+    assert check_table("## Weka", namespace, reference, special=weka_text_checks(run, namespace)) >= 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_weka_rows_give_wekas_numbers_on_weighted_generated_data(weka, tmp_path, seed):
+    for classifier in ("weka.classifiers.bayes.NaiveBayes", "weka.classifiers.trees.J48"):
+        run = weka(generated_arff(tmp_path, seed), classifier, folds=5, seed=seed)
+        assert len({p[3] for p in run["predictions"]}) > 1, "the instances carry their weights"
+        namespace = weka_namespace(run)
+        reference = {f"eval.{key}": value for key, value in run.items() if key.endswith(")") and not key.startswith("to")}
+        check_table("## Weka", namespace, reference, special=weka_text_checks(run, namespace))
+
+
+def test_the_weka_guide_example_runs_and_matches_its_table():
+    """The guide's Weka code runs, and its table's expressions evaluate on it."""
+    namespace = guide_namespace("## Weka")
+    for java, expression in rows("## Weka"):
+        for variables in loop_variables(java, namespace):
+            eval(expression, {**namespace, **variables})
+    assert namespace["details"].averages["weighted avg"][2] == namespace["cm"].average("precision", "weighted", undefined="zero")
+
+
+# --------------------------------------------------------------------------------------------
+# DL4J, from its source's formulas
+
+
+def dl4j_counts(actual: np.ndarray, predicted: np.ndarray, m: int) -> tuple[np.ndarray, ...]:
+    """tp, fp, fn, tn per class as ``Evaluation.eval(INDArray, INDArray)`` increments them
+    (nd4j .../evaluation/classification/Evaluation.java, the multi-class loop of ``eval``)."""
+    tp, fp, fn, tn = (np.zeros(m, dtype=np.int64) for _ in range(4))
+    for a, p in zip(actual.tolist(), predicted.tolist()):
+        if a == p:
+            tp[a] += 1
+            tn[[c for c in range(m) if c != a]] += 1
+        else:
+            fp[p] += 1
+            fn[a] += 1
+            tn[[c for c in range(m) if c not in (a, p)]] += 1
+    return tp, fp, fn, tn
+
+
+def edge(numerator: float, other: float, value: float) -> float:
+    """``EvaluationUtils.precision/recall/falsePositiveRate/falseNegativeRate``: ``value`` for 0/0."""
+    return value if numerator == 0 and other == 0 else numerator / (numerator + other)
+
+
+def f_beta_counts(tp: float, fp: float, fn: float) -> float:
+    """``EvaluationUtils.fBeta(beta, long tp, long fp, long fn)`` with beta 1: NaN for 0/0."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision, recall = np.float64(tp) / (tp + fp), np.float64(tp) / (tp + fn)
+    return f_beta(float(precision), float(recall))
+
+
+def f_beta(precision: float, recall: float) -> float:
+    """``EvaluationUtils.fBeta(beta, precision, recall)`` with beta 1."""
+    if precision == 0.0 or recall == 0.0:
+        return 0.0
+    return 2 * precision * recall / (precision + recall)
+
+
+def mann_whitney_auc(positive: np.ndarray, score: np.ndarray) -> float:
+    """The exact ROC AUC (ties one half), as ``ROC.calculateAUC`` with ``thresholdSteps = 0``."""
+    pos, neg = score[positive], score[~positive]
+    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(greater / (len(pos) * len(neg)))
+
+
+def dl4j_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict:
+    """DL4J's numbers (nd4j .../evaluation/classification/Evaluation.java; EvaluationUtils.java)."""
+    m = labels.shape[1]
+    actual, predicted = labels.argmax(axis=1), probabilities.argmax(axis=1)
+    tp, fp, fn, tn = dl4j_counts(actual, predicted, m)
+    precision = [edge(tp[i], fp[i], 0.0) for i in range(m)]
+    recall = [edge(tp[i], fn[i], 0.0) for i in range(m)]
+    defined_p = [edge(tp[i], fp[i], -1) for i in range(m)]
+    defined_r = [edge(tp[i], fn[i], -1) for i in range(m)]
+    f1 = [0.0 if defined_p[i] == -1 or defined_r[i] == -1 else f_beta(defined_p[i], defined_r[i]) for i in range(m)]
+    f1_macro = [f1[i] for i in range(m) if defined_p[i] != -1 and defined_r[i] != -1]
+    fpr = [edge(fp[i], tn[i], 0.0) for i in range(m)]
+    fnr = [edge(fn[i], tp[i], 0.0) for i in range(m)]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mcc = [(tp[i] * tn[i] - fp[i] * fn[i]) / math.sqrt(float((tp[i] + fp[i]) * (tp[i] + fn[i]) * (tn[i] + fp[i]) * (tn[i] + fn[i])))
+               if (tp[i] + fp[i]) * (tp[i] + fn[i]) * (tn[i] + fp[i]) * (tn[i] + fn[i]) else math.nan for i in range(m)]  # fmt: skip
+    truth_score = probabilities[np.arange(len(actual)), actual]
+    top2 = float(np.mean((probabilities > truth_score[:, None]).sum(axis=1) < 2))
+    confusion = np.zeros((m, m))
+    np.add.at(confusion, (actual, predicted), 1)
+    aucs = [mann_whitney_auc(actual == i, probabilities[:, i]) for i in range(m)]
+    return {
+        "eval.accuracy()": float(np.mean(actual == predicted)),
+        "eval.precision(i)": precision, "eval.recall(i)": recall, "eval.f1(i)": f1,
+        "eval.falsePositiveRate(i)": fpr, "eval.falseNegativeRate(i)": fnr, "eval.matthewsCorrelation(i)": mcc,
+        "eval.gMeasure(i)": [math.sqrt(p * r) for p, r in zip(precision, recall)],
+        "eval.precision()": float(np.mean([p for p in defined_p if p != -1])),
+        "eval.recall()": float(np.mean([r for r in defined_r if r != -1])),
+        "eval.f1()": float(np.mean(f1_macro)),
+        "eval.precision(EvaluationAveraging.Micro)": edge(tp.sum(), fp.sum(), 0.0),
+        "eval.recall(EvaluationAveraging.Micro)": edge(tp.sum(), fn.sum(), 0.0),
+        "eval.f1(EvaluationAveraging.Micro)": f_beta_counts(tp.sum(), fp.sum(), fn.sum()),
+        "eval.falsePositiveRate()": float(np.mean(fpr)), "eval.falseNegativeRate()": float(np.mean(fnr)),
+        "eval.falseAlarmRate()": (float(np.mean(fpr)) + float(np.mean(fnr))) / 2,
+        "eval.getConfusionMatrix().getCount(a, p)": confusion.ravel().tolist(),
+        "eval.classCount(i)": (tp + fn).tolist(),
+        "eval.getTopNCorrectCount() / eval.getTopNTotalCount() (topN = 2)": top2,
+        "new ROCMultiClass().calculateAUC(i)": aucs,
+        "new ROCMultiClass().calculateAverageAUC()": float(np.mean(aucs)),
+    }  # fmt: skip
+
+
+def dl4j_binary_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict:
+    """DL4J with one output: ``p > 0.5`` is class 1, and ``precision()``, ``recall()`` and ``f1()``
+    are class 1's (``binaryPositiveClass``; ``fBeta(beta, EvaluationAveraging)`` for two classes)."""
+    predicted = (probabilities > 0.5).astype(int)
+    tp, fp, fn, _ = dl4j_counts(labels, predicted, 2)
+    return {
+        "eval.precision() (two classes)": edge(tp[1], fp[1], 0.0),
+        "eval.recall() (two classes)": edge(tp[1], fn[1], 0.0),
+        "eval.f1() (two classes)": f_beta_counts(tp[1], fp[1], fn[1]),
+        "eval.accuracy() (two classes)": float(np.mean(labels == predicted)),
+        "new ROC().calculateAUC()": mann_whitney_auc(labels == 1, probabilities),
+    }
+
+
+def dl4j_namespace(labels: np.ndarray, probabilities: np.ndarray, binary_labels: np.ndarray, binary_probabilities: np.ndarray) -> dict:
+    """The guide's setup for DL4J (its two code blocks), from arrays."""
+    namespace = guide_namespace("## DL4J")  # the helper function and the imports, as the guide writes them
+    actual, predicted = labels.argmax(axis=1), probabilities.argmax(axis=1)
+    m = labels.shape[1]
+    namespace.update(labels=labels, probabilities=probabilities, actual=actual, predicted=predicted, m=m,
+                     cm=ConfusionMatrix.from_predictions(actual, predicted, labels=range(m)),
+                     curve=ThresholdCurve.from_scores(actual, probabilities, labels=range(m)),
+                     binary=ConfusionMatrix.from_predictions(binary_labels, (binary_probabilities > 0.5).astype(int), labels=[0, 1]),
+                     roc=ThresholdCurve.from_scores(binary_labels, binary_probabilities))  # fmt: skip
+    return namespace
+
+
+def random_dl4j_data(seed: int) -> tuple[np.ndarray, ...]:
+    """Four classes, one the model never predicts; no tied scores."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    actual = np.concatenate([np.arange(4), rng.choice(4, size=n - 4, p=[0.4, 0.3, 0.2, 0.1])])
+    logits = rng.normal(size=(n, 4))
+    logits[np.arange(n), actual] += rng.uniform(0, 2.5, n)
+    logits[:, 2] -= 4  # class 2 is never the highest: never predicted
+    probabilities = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    binary_labels = rng.integers(0, 2, 40)
+    binary_probabilities = np.clip(binary_labels * 0.3 + rng.random(40) * 0.7, 0, 1)
+    return np.eye(4)[actual], probabilities, binary_labels, binary_probabilities
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2, 3, 4])
+def test_the_dl4j_rows_give_dl4js_numbers(seed):
+    if seed is None:  # the guide's own example data
+        guide = guide_namespace("## DL4J")
+        data = (guide["labels"], guide["probabilities"], *_guide_binary())
+    else:
+        data = random_dl4j_data(seed)
+    namespace = dl4j_namespace(*data)
+    assert check_table("## DL4J", namespace, dl4j_reference(*data[:2])) >= 20
+    assert check_table("### DL4J with two classes", namespace, dl4j_binary_reference(*data[2:])) == 5
+
+
+def _guide_binary() -> tuple[np.ndarray, np.ndarray]:
+    namespace: dict = {"np": np, "ConfusionMatrix": ConfusionMatrix, "ThresholdCurve": ThresholdCurve}
+    for block in re.findall(r"^```python\n(.*?)^```", section("### DL4J with two classes"), re.DOTALL | re.MULTILINE):
+        exec(compile(block, "porting-from-java.md:DL4J two classes", "exec"), namespace)  # noqa: S102
+    return namespace["binary_labels"], namespace["binary_probabilities"]
+
+
+def test_the_guide_shows_the_dl4j_conventions_on_a_real_snippet():
+    """The issue's numbers: DL4J's binary precision is the positive class's, and its macro F1
+    leaves out the classes with 0/0 precision or recall."""
+    labels, probabilities = np.array([1, 0, 1, 1, 0, 1]), np.array([0.9, 0.7, 0.3, 0.8, 0.2, 0.6])
+    cm = ConfusionMatrix.from_predictions(labels, (probabilities > 0.5).astype(int), labels=[0, 1])
+    positive = dl4j_binary_reference(labels, probabilities)["eval.precision() (two classes)"]
+    assert cm.per_class("precision", undefined="zero")[1] == positive != cm.average("precision", "macro")
+
+
+# --------------------------------------------------------------------------------------------
+# Tribuo, from its source's formulas
+
+
+def tribuo_reference(truth: np.ndarray, scores: np.ndarray, names: list[str], folds: list[ConfusionMatrix]) -> dict:
+    """Tribuo's numbers (tribuo Classification/Core/.../evaluation/ConfusionMetrics.java: 0 for
+    0/0 in precision, recall and F-score, macro = mean over the domain, micro from summed counts;
+    LabelConfusionMatrix.java: ``cm[predicted][true]``; LabelEvaluationUtil.java:
+    ``averagedPrecision`` from ``generatePRCurve``; DescriptiveStats.java: the sample standard
+    deviation)."""
+    predicted = np.array(names)[scores.argmax(axis=1)]
+    m = len(names)
+    tp = np.array([np.sum((truth == c) & (predicted == c)) for c in names], dtype=float)
+    fp = np.array([np.sum((truth != c) & (predicted == c)) for c in names], dtype=float)
+    fn = np.array([np.sum((truth == c) & (predicted != c)) for c in names], dtype=float)
+    support = tp + fn
+
+    def ratio(a: float, b: float) -> float:
+        return 0.0 if a + b == 0 else a / (a + b)
+
+    def fscore(t: float, p: float, n: float) -> float:
+        precision, recall = ratio(t, p), ratio(t, n)
+        return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+    precision = [ratio(tp[i], fp[i]) for i in range(m)]
+    recall = [ratio(tp[i], fn[i]) for i in range(m)]
+    f1 = [fscore(tp[i], fp[i], fn[i]) for i in range(m)]
+    aucs = [mann_whitney_auc(truth == c, scores[:, k]) for k, c in enumerate(names)]
+    accuracies = [np.mean(fold.to_array().trace() / fold.get_total_items()) for fold in folds]
+    return {
+        "evaluation.accuracy()": tp.sum() / len(truth),
+        "evaluation.accuracy(label)": [tp[i] / support[i] if support[i] else math.nan for i in range(m)],
+        "evaluation.precision(label)": precision, "evaluation.recall(label)": recall, "evaluation.f1(label)": f1,
+        "evaluation.tp(label)": tp.tolist(), "evaluation.tp()": tp.sum(), "evaluation.macroTP()": tp.mean(),
+        "evaluation.macroAveragedPrecision()": np.mean(precision), "evaluation.macroAveragedRecall()": np.mean(recall),
+        "evaluation.macroAveragedF1()": np.mean(f1),
+        "evaluation.microAveragedPrecision()": ratio(tp.sum(), fp.sum()), "evaluation.microAveragedRecall()": ratio(tp.sum(), fn.sum()),
+        "evaluation.microAveragedF1()": fscore(tp.sum(), fp.sum(), fn.sum()),
+        "evaluation.balancedErrorRate()": 1 - np.mean(recall),
+        "evaluation.confusion(predicted, truth)": [float(np.sum((predicted == p) & (truth == t))) for p in names for t in names],
+        "evaluation.AUCROC(label)": aucs, "evaluation.averageAUCROC(false)": np.mean(aucs),
+        "evaluation.averageAUCROC(true)": np.average(aucs, weights=support),
+        "evaluation.averagedPrecision(label)": [tribuo_averaged_precision(truth == c, scores[:, k]) for k, c in enumerate(names)],
+        "EvaluationAggregator.summarize(folds, LabelEvaluation::accuracy).getMean()": np.mean(accuracies),
+        "EvaluationAggregator.summarize(folds, LabelEvaluation::accuracy).getStandardDeviation()": np.std(accuracies, ddof=1),
+    }  # fmt: skip
+
+
+def tribuo_averaged_precision(positive: np.ndarray, score: np.ndarray) -> float:
+    """``LabelEvaluationUtil.averagedPrecision``: ``generatePRCurve`` then the sum of
+    ``(recall[i+1] - recall[i]) * precision[i]``, negated."""
+    order = np.argsort(-score, kind="stable")
+    sorted_score, sorted_positive = score[order], positive[order]
+    distinct = np.append(np.flatnonzero(np.diff(sorted_score)), len(score) - 1)
+    true_sum = np.cumsum(sorted_positive)
+    total = int(positive.sum())
+    precisions, recalls = [], []
+    for index in distinct:
+        true_positive, false_positive = true_sum[index], 1 + index - true_sum[index]
+        precisions.append(true_positive / (true_positive + false_positive) if true_positive else 0.0)
+        recalls.append(true_positive / total if true_positive else 0.0)
+        if true_positive == total:
+            break
+    precisions, recalls = [*precisions[::-1], 1.0], [*recalls[::-1], 0.0]
+    return -sum((recalls[i + 1] - recalls[i]) * precisions[i] for i in range(len(precisions) - 1))
+
+
+def tribuo_namespace(truth: np.ndarray, scores: np.ndarray, names: list[str]) -> dict:
+    """The guide's setup for Tribuo, from arrays."""
+    namespace = {"np": np, "summarize": summarize, "build_report": build_report}
+    predicted = np.array(names)[scores.argmax(axis=1)]
+    cm = ConfusionMatrix.from_predictions(truth, predicted, labels=names)
+    folds = [cm, ConfusionMatrix.from_predictions(truth[:5], predicted[:5], labels=names)]
+    namespace.update(truth=truth, scores=scores, names=names, predicted=predicted, cm=cm, folds=folds,
+                     curve=ThresholdCurve.from_scores(truth, scores, labels=names))  # fmt: skip
+    return namespace
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2, 3])
+def test_the_tribuo_rows_give_tribuos_numbers(seed):
+    if seed is None:
+        guide = guide_namespace("## Tribuo")
+        truth, scores, names = guide["truth"], guide["scores"], guide["names"]
+    else:
+        rng = np.random.default_rng(seed)
+        names = ["bird", "cat", "dog", "eel"]
+        truth = np.concatenate([names, rng.choice(names, size=36, p=[0.1, 0.2, 0.3, 0.4])])
+        scores = rng.dirichlet(np.ones(4), size=40)
+        scores[:, 0] *= 0.1  # bird is rarely (or never) the highest score
+    namespace = tribuo_namespace(truth, scores, names)
+    assert check_table("## Tribuo", namespace, tribuo_reference(truth, scores, names, namespace["folds"])) >= 20
+
+
+# --------------------------------------------------------------------------------------------
+# Deep Netts' evaluators
+
+
+def deep_netts_reference(target, output, targets, outputs) -> dict:
+    """``ClassifierEvaluator.evaluate`` (deepnetts.eval.ClassifierEvaluator.java) in Java's 32-bit
+    floats: one output predicts positive at ``output >= 0.5``; several predict the highest output
+    of those ``>= 0.5``, else none; the multi-class result is the mean over the classes of
+    ``ClassificationMetrics``' precision, recall and F1 (NaN for 0/0 propagates)."""
+    f = np.float32
+    positive = output >= f(0.5)
+    tp, fp = int(np.sum(positive & (target == 1))), int(np.sum(positive & (target == 0)))
+    fn, tn = int(np.sum(~positive & (target == 1))), int(np.sum(~positive & (target == 0)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision, recall = f(tp) / f(tp + fp), f(tp) / f(tp + fn)
+        reference = {
+            'ClassifierEvaluator.evaluate(net, testSet).get("Accuracy") (one output)': f(tp + tn) / f(tp + tn + fp + fn),
+            'ClassifierEvaluator.evaluate(net, testSet).get("Precision") (one output)': precision,
+            'ClassifierEvaluator.evaluate(net, testSet).get("Recall") (one output)': recall,
+            'ClassifierEvaluator.evaluate(net, testSet).get("F1Score") (one output)': f(2) * precision * recall / (precision + recall),
+        }
+        actual = targets.argmax(axis=1)
+        above = np.where(outputs >= f(0.5), outputs, -np.inf)
+        predicted = np.where(np.isfinite(above.max(axis=1)), above.argmax(axis=1), -1)
+        per_class = []
+        for c in range(targets.shape[1]):
+            t = f(np.sum((actual == c) & (predicted == c)))
+            p_all, a_all = f(np.sum(predicted == c)), f(np.sum(actual == c))
+            p, r = t / p_all, t / a_all
+            per_class.append((p, r, f(2) * p * r / (p + r)))
+    for k, name in enumerate(("Precision", "Recall", "F1Score")):
+        reference[f'ClassifierEvaluator.evaluate(net, testSet).get("{name}") (several outputs)'] = np.mean([row[k] for row in per_class])
+    matrix = np.zeros((targets.shape[1] + 1, targets.shape[1] + 1))
+    np.add.at(matrix, (actual, np.where(predicted == -1, targets.shape[1], predicted)), 1)
+    reference["ClassifierEvaluator.getConfusionMatrix()"] = matrix
+    return reference
+
+
+def test_the_deep_netts_evaluator_rows_give_its_numbers():
+    namespace = guide_namespace("### Deep Netts' evaluators")
+    reference = deep_netts_reference(namespace["target"], namespace["output"], namespace["targets"], namespace["outputs"])
+    checked = check_table("### Deep Netts' evaluators", namespace, reference, rel=1e-6,
+                          special={"ClassifierEvaluator.getConfusionMatrix()":
+                                   lambda matrix: same(matrix.to_array(), reference["ClassifierEvaluator.getConfusionMatrix()"])})  # fmt: skip
+    assert checked == 8
+    assert ClassificationMetrics.create_from(namespace["evaluation"].confusion_matrix())  # Neuroph's createFromMatrix
+
+
+def test_every_library_has_its_section():
+    text = GUIDE.read_text(encoding="utf-8")
+    for heading in ("## Deep Netts names", "### Deep Netts' evaluators", "## Weka", "## DL4J", "### DL4J with two classes", "## Tribuo"):
+        assert f"\n{heading}\n" in text, heading
+    assert "Evaluators.evaluateClassifier" in text and "createFromMatrix" in text
