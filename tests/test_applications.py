@@ -1,0 +1,241 @@
+"""Metric objects in applications: training loops that count by class index, getters by label,
+strict JSON, notebooks, experiment trackers, reports with counts and score areas, and the
+command line's per-class score columns."""
+
+import json
+import math
+import re
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn import metrics as sk
+from strategies import binary_case
+
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats, ThresholdCurve
+from evalkit.cli import main
+from evalkit.counting import index_counts
+from evalkit.exceptions import (
+    ClassIndexError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnknownMetricError,
+)
+from evalkit.report import build_report
+from evalkit.serialization import json_safe, restore_numbers
+
+# --------------------------------------------------------------------------------------------
+# a training loop
+
+
+@given(st.integers(1, 6).flatmap(lambda m: st.tuples(st.just(m), st.lists(st.tuples(st.integers(0, m - 1), st.integers(0, m - 1)), max_size=60))),
+       st.sampled_from([None, "int", "float"]), st.data())  # fmt: skip
+def test_counting_by_class_index_equals_counting_labels(case, weights, data):
+    m, pairs = case
+    labels = [f"class {k}" for k in range(m)]
+    actual, predicted = [a for a, _ in pairs], [p for _, p in pairs]
+    weight = None
+    if weights:
+        element = st.integers(0, 5) if weights == "int" else st.floats(0, 5, allow_subnormal=False)
+        weight = data.draw(st.lists(element, min_size=len(pairs), max_size=len(pairs)))
+    by_index = ConfusionMatrix(labels)
+    by_index.update_indices(actual, predicted, sample_weight=weight)
+    by_label = ConfusionMatrix.from_predictions([labels[a] for a in actual], [labels[p] for p in predicted], labels, sample_weight=weight)
+    assert np.allclose(by_index.to_array(), by_label.to_array()) and by_index.to_array().dtype == by_label.to_array().dtype
+    assert np.array_equal(index_counts(actual, predicted, m), np.bincount(np.array(actual, dtype=int) * m + np.array(predicted, dtype=int), minlength=m * m).reshape(m, m))
+
+
+def test_counting_by_class_index_refuses_what_is_not_an_index():
+    cm = ConfusionMatrix(["cat", "dog"])
+    with pytest.raises(ClassIndexError, match="'y_pred_idx' holds 2 at position 1: class indexes are 0..1"):
+        cm.update_indices([0, 1], [0, 2])
+    with pytest.raises(ClassIndexError, match="holds -1"):
+        cm.update_indices([-1], [0])
+    with pytest.raises(InvalidTypeError, match="integer class indexes"):
+        cm.update_indices([0.0], [1.0])
+    with pytest.raises(InvalidTypeError, match="integer class indexes"):
+        cm.update_indices([True], [False])
+    assert cm.get_total_items() == 0  # nothing of a bad batch is counted
+
+
+def test_threads_counting_by_class_index_lose_nothing():
+    cm = ConfusionMatrix(list("abcd"))
+    rng = np.random.default_rng(0)
+    batches = [(rng.integers(0, 4, 1000), rng.integers(0, 4, 1000)) for _ in range(16)]
+    workers = [threading.Thread(target=cm.update_indices, args=batch) for batch in batches]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    expected = sum(index_counts(a, p, 4) for a, p in batches)
+    assert np.array_equal(cm.to_array(), expected)
+
+
+def test_class_getters_take_the_label_or_the_index():
+    cm = ConfusionMatrix.from_array([[5, 1, 0], [2, 6, 1], [0, 1, 4]], ["cat", "dog", "eel"])
+    assert cm.get_true_positive("dog") == cm.get_true_positive(1) == 6
+    assert cm.get_false_positive("cat") == 2 and cm.get_false_negative("eel") == 1 and cm.get_true_negative("cat") == 12
+    assert cm.get_correlation_coefficient("dog") == cm.get_correlation_coefficient(1)
+    numbers = ConfusionMatrix.from_array([[5, 1], [2, 6]], [10, 20])
+    assert numbers.get_true_positive(label=20) == numbers.get_true_positive(1) == 6  # an int is an index: integer labels by keyword
+    with pytest.raises(InvalidArgumentError, match="not both"):
+        numbers.get_true_positive(1, label=20)
+    with pytest.raises(ClassIndexError):
+        numbers.get_true_positive(20)
+
+
+def test_f_score_and_its_average_agree_on_the_default_beta_and_names_are_suggested_by_meaning():
+    cm = ConfusionMatrix.from_array([[5, 1], [2, 6]])
+    metrics = ClassificationMetrics(cm)
+    assert metrics.get_f_score() == metrics.get_f1_score() == cm.per_class("f_score")[1]
+    assert "f_score" not in metrics.to_dict()  # F-beta with its default beta is F1, listed once
+    assert metrics.get("tp") == metrics.get_true_positive() and metrics.get_support() == 8 == metrics.to_dict()["support"]
+    with pytest.raises(UnknownMetricError, match="did you mean the count true_positive"):
+        cm.average("tp")
+    with pytest.raises(UnknownMetricError, match="did you mean roc_auc, an area of scores"):
+        cm.per_class("auc")
+    assert cm.measure("tp_rate").name == "recall" and cm.measure("fp_rate").name == "false_positive_rate"
+
+
+def test_per_class_values_follow_the_undefined_policy():
+    cm = ConfusionMatrix.from_array([[3, 0, 0], [1, 0, 0], [0, 0, 0]])
+    assert np.isnan(cm.per_class("precision")[1])
+    assert cm.per_class("precision", undefined="zero").tolist() == [0.75, 0.0, 0.0]
+    assert cm.per_class("precision", undefined="one").tolist() == [0.75, 1.0, 1.0]
+    assert np.array_equal(cm.per_class("precision", undefined="nan"), cm.per_class("precision"), equal_nan=True)
+
+
+# --------------------------------------------------------------------------------------------
+# strict JSON, notebooks and trackers
+
+
+def test_every_plain_dict_can_be_strict_json_and_read_back():
+    cm = ConfusionMatrix.from_array([[3, 0], [1, 0]], ["a", "b"])
+    metrics = ClassificationMetrics(cm)
+    metrics.set("odds", math.inf)
+    report = build_report(cm, confidence=0.9, n_resamples=50, interval_method="percentile")
+    sources = [metrics.to_dict, Stats.from_values({"x": [1.0, math.nan]}).to_dict, report.to_dict, report.intervals["macro avg"][0].to_dict,
+               Evaluation.from_labels(["a"], ["b"]).report().to_dict]  # fmt: skip
+    for to_dict in sources:
+        loose = to_dict()
+        text = json.dumps(to_dict(strict=True), allow_nan=False)
+        back = restore_numbers(json.loads(text))
+        assert json.dumps(json_safe(back), allow_nan=False) == text
+    assert json.loads(json.dumps(metrics.to_dict(strict=True)))["odds"] == "Infinity" and math.isnan(restore_numbers(metrics.to_dict(strict=True))["precision"])
+    assert math.isnan(loose["averages"]["macro avg"]["precision"]) is False and json_safe(loose) == json.loads(text)
+    assert json.loads(report.to_json())["classes"]["b"]["precision"] is None
+
+
+def test_notebooks_show_tables_with_every_text_escaped_and_no_script():
+    cm = ConfusionMatrix.from_array([[3, 1], [0, 2]], ["<b>bold</b>", "<script>alert(1)</script>"])
+    interval = cm.interval("accuracy", method="wilson")
+    shown = [cm._repr_html_(), ClassificationMetrics(cm)._repr_html_(), ClassificationMetrics.average(ClassificationMetrics.create_from(cm, all_classes=True))._repr_html_(),
+             Evaluation.from_labels(["<i>", "x"], ["<i>", "<i>"])._repr_html_(), build_report(cm)._repr_html_(), interval._repr_html_()]  # fmt: skip
+    for page in shown:
+        assert page.startswith('<div class="evalkit-result">') and "<script" not in page and "<b>bold" not in page and "<table" in page
+    assert "&lt;script&gt;" in shown[0] and "undef" in shown[1] or "0.666667" in shown[1]
+
+
+def test_flat_keys_are_stable_and_taken_by_trackers():
+    cm = ConfusionMatrix.from_array([[5, 1, 0], [2, 6, 1], [0, 1, 4]], ["cat", "dog/puppy", "New York"])
+    flat = cm.to_flat_dict(measures=["precision", "f1"], confidence=0.9, n_resamples=50)
+    mlflow_name = re.compile(r"^[/\w.\- ]*$")  # MLflow's rule for metric names
+    assert all(mlflow_name.fullmatch(key) for key in flat) and all(isinstance(value, (int, float)) for value in flat.values())
+    assert flat["f1_score/macro"] == cm.average("f1_score", "macro")
+    assert flat["precision/class/dog_puppy"] == cm.per_class("precision")[1] and flat["support/class/New York"] == 5
+    assert flat["f1_score/macro/ci_low"] < flat["f1_score/macro"] < flat["f1_score/macro/ci_high"]
+    assert flat["accuracy"] == cm.get_accuracy() and "accuracy/ci_low" in flat
+    with pytest.raises(InvalidArgumentError, match="two labels become the key part 'a_b'"):
+        ConfusionMatrix.from_array([[1, 0], [0, 1]], ["a/b", "a:b"]).to_flat_dict()
+
+
+# --------------------------------------------------------------------------------------------
+# reports with counts and score areas
+
+
+def test_count_columns_sum_in_the_micro_row_and_average_in_the_others():
+    cm = ConfusionMatrix.from_array([[5, 1, 0], [2, 6, 1], [0, 1, 4]])
+    report = build_report(cm, measures=["tp", "false_positive", "fn", "true_negative", "support"])
+    assert report.measures == ("true_positive", "false_positive", "false_negative", "true_negative")  # support is always the last column
+    tp = cm.class_cells.tp
+    assert [report.per_class[k][0] for k in range(3)] == tp.tolist()
+    assert report.averages["micro avg"][0] == tp.sum() and report.averages["macro avg"][0] == tp.mean()
+    assert report.averages["weighted avg"][0] == pytest.approx(np.average(tp, weights=cm.class_cells.support))
+    assert "  15" in report.to_text() and "15.000" not in report.to_text()  # counts shown whole
+
+
+@given(st.integers(0, 2**31 - 1))
+def test_area_columns_equal_scikit_learns_per_class_areas(seed):
+    rng = np.random.default_rng(seed)
+    n, m = 40, 3
+    actual = np.concatenate([np.arange(m), rng.integers(0, m, n - m)])
+    scores = rng.dirichlet(np.ones(m), n).round(2)  # ties
+    cm = ConfusionMatrix.from_predictions(actual, scores.argmax(axis=1), labels=range(m))
+    curve = ThresholdCurve.from_scores(actual, scores, labels=range(m))
+    report = build_report(cm, measures=["roc_auc", "ap"], curve=curve)
+    for k in range(m):
+        assert report.per_class[k][0] == pytest.approx(sk.roc_auc_score(actual == k, scores[:, k]), abs=1e-12)
+        assert report.per_class[k][1] == pytest.approx(sk.average_precision_score(actual == k, scores[:, k]), abs=1e-12)
+    aucs = [sk.roc_auc_score(actual == k, scores[:, k]) for k in range(m)]
+    assert report.averages["macro avg"][0] == pytest.approx(np.mean(aucs), abs=1e-12)
+    assert report.averages["weighted avg"][0] == pytest.approx(np.average(aucs, weights=np.bincount(actual, minlength=m)), abs=1e-12)
+    assert report.averages["micro avg"][1] == pytest.approx(sk.average_precision_score(np.eye(m)[actual], scores, average="micro"), abs=1e-12)
+
+
+@given(binary_case(min_size=2))
+def test_a_binary_curve_gives_both_classes_their_areas(case):
+    y_true, y_score = case
+    y, s = np.array(y_true), np.array(y_score)
+    if len(set(y_true)) < 2:
+        return
+    both = ThresholdCurve.from_scores(y, s).one_vs_rest()
+    assert both.labels == (0, 1)
+    assert both.roc_auc(0) == pytest.approx(sk.roc_auc_score(1 - y, -s), abs=1e-12) == pytest.approx(both.roc_auc(1), abs=1e-12)
+    assert both.average_precision(0) == pytest.approx(sk.average_precision_score(1 - y, -s), abs=1e-12)
+    assert both.average_precision(1) == pytest.approx(sk.average_precision_score(y, s), abs=1e-12)
+
+
+def test_area_columns_need_the_curve_of_the_same_classes():
+    cm = ConfusionMatrix.from_array([[2, 1], [0, 3]], ["a", "b"])
+    with pytest.raises(InvalidArgumentError, match="give the report curve="):
+        build_report(cm, measures=["roc_auc"])
+    with pytest.raises(LabelMismatchError, match="curve's classes"):
+        build_report(cm, measures=["roc_auc"], curve=ThresholdCurve.from_scores([0, 1, 2], np.eye(3)))
+    binary = ThresholdCurve.from_scores(["a", "b", "b"], [0.2, 0.7, 0.9], pos_label="b")
+    assert build_report(cm, measures=["auc"], curve=binary).per_class["a"][0] == 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# the command line's per-class score columns
+
+
+def test_the_command_line_reads_one_score_column_per_class(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    classes = ["setosa", "versicolor", "virginica"]
+    actual = np.concatenate([np.arange(3), rng.integers(0, 3, 57)])
+    scores = rng.dirichlet(np.ones(3), 60)
+    body = [f"{classes[a]}," + ",".join(f"{x:.6f}" for x in row) for a, row in zip(actual, scores)]
+    path, named = tmp_path / "scores.csv", tmp_path / "named.csv"
+    path.write_text("\n".join(["actual,p_setosa,p_versicolor,p_virginica", *body]) + "\n", encoding="utf-8")
+    named.write_text("\n".join(["actual,setosa,versicolor,virginica", *body]) + "\n", encoding="utf-8")
+    read = np.array([[float(f"{x:.6f}") for x in row] for row in scores])
+    for file, option in ((path, "p_*"), (named, "setosa,versicolor,virginica")):
+        assert main(["report", str(file), "--scores", option, "--measures", "recall,roc_auc,ap", "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["classes"]["versicolor"]["roc_auc"] == pytest.approx(sk.roc_auc_score(actual == 1, read[:, 1]), abs=1e-12)
+        assert document["classes"]["virginica"]["average_precision"] == pytest.approx(sk.average_precision_score(actual == 2, read[:, 2]), abs=1e-12)
+        predicted = read.argmax(axis=1)
+        assert document["classes"]["setosa"]["recall"] == pytest.approx(np.mean(predicted[actual == 0] == 0))
+    assert main(["report", str(path), "--scores", "p_*", "--score", "p_setosa"]) == 2
+    assert "neither --score" in capsys.readouterr().err
+    assert main(["report", str(path), "--scores", "q_*"]) == 2
+    assert "needs at least two columns starting with 'q_'" in capsys.readouterr().err
+    assert main(["report", str(path), "--measures", "roc_auc"]) == 2
+    assert "give --score COLUMN or --scores COLUMNS" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("actual,p_a,p_b\na,0.2,0.8\nc,0.5,0.5\n", encoding="utf-8")
+    assert main(["report", str(bad), "--scores", "p_*"]) == 2
+    assert f"{bad}:3: label 'c' is not in --scores" in capsys.readouterr().err
