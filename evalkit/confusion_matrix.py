@@ -278,13 +278,16 @@ class ConfusionMatrix(CellsResult, ReportFace):
             [[1, 0], [1, 1]]
         """
         labels = self._labels  # labels only ever grow at the end: indexes into this tuple stay valid
-        self._add(index_counts(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight), labels)
+        batch = index_counts(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
+        self._add(batch, labels, None if sample_weight is not None else len(y_true_idx))
 
-    def _add(self, batch: np.ndarray, found: tuple) -> None:
-        """Add counts over labels ``found`` (new labels are appended), exactly, under the lock."""
+    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
+        """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
+        (``batch_total``: the sum of ``batch``, when the caller knows it)."""
         with self._lock:
-            total = check_count_total(self.get_total_items() + weighted_sum(batch, None))
-            new = [label for label in found if label not in self._index]
+            added = weighted_sum(batch, None) if batch_total is None else batch_total
+            total = check_count_total(self.get_total_items() + added)
+            new = [] if found is self._labels else [label for label in found if label not in self._index]
             counts, labels = self._counts, self._labels
             if new:
                 labels = check_label_list((*labels, *new))  # one type family: no 1 next to "1"

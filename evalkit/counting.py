@@ -143,23 +143,22 @@ def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any
         >>> index_counts([0, 1, 1], [0, 0, 1], 2).tolist()
         [[1, 0], [1, 1]]
     """
-    arrays = []
-    for argument, values in (("y_true_idx", y_true_idx), ("y_pred_idx", y_pred_idx)):
-        check_ordered(values, argument, "class indexes")
-        array = np.asarray(values)
-        if array.ndim != 1:
-            raise InputShapeError(f"{argument!r} must be 1-D (one class index per sample), got shape {array.shape}")
-        if array.size and array.dtype.kind not in "iu":
-            raise InvalidTypeError(f"{argument!r} must hold integer class indexes, got dtype {array.dtype}: {show(values)}")
-        if array.size and (array.min() < 0 or array.max() >= m):
-            first = int(np.flatnonzero((array < 0) | (array >= m))[0])
-            raise ClassIndexError(f"{argument!r} holds {array[first]} at position {first}: class indexes are 0..{m - 1}")
-        arrays.append(array.astype(np.intp, copy=False))
+    names = ("y_true_idx", "y_pred_idx")
+    arrays = [_index_array(values, argument) for argument, values in zip(names, (y_true_idx, y_pred_idx))]
     if len(arrays[0]) != len(arrays[1]):
         raise InputLengthError(f"'y_true_idx' has {len(arrays[0])} samples but 'y_pred_idx' has {len(arrays[1])}")
+    # x | y >= max(x, y): one reduction shows both below m (seen as unsigned, negatives are huge)
+    if len(arrays[0]) and int(np.maximum.reduce(_as_unsigned(arrays[0]) | _as_unsigned(arrays[1]))) >= m:
+        for argument, array in zip(names, arrays):
+            outside = np.flatnonzero((array < 0) | (array >= m))
+            if len(outside):
+                raise ClassIndexError(f"{argument!r} holds {array[outside[0]]} at position {outside[0]}: class indexes are 0..{m - 1}")
+    arrays = [array.astype(np.intp, copy=False) for array in arrays]
     weight = check_sample_weight(sample_weight, len(arrays[0]))
     if not len(arrays[0]):
         return np.zeros((m, m), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64)
+    if len(arrays[0]) <= 4 * _CHUNK:  # a batch in cache: one bincount over the m x m cells
+        return weighted_bincount(arrays[0] * m + arrays[1], weight, m * m).reshape(m, m)
     counted = _value_space_counts(arrays[0], arrays[1], 4 * m * m, weight)  # indexes below m: their bits stay below 2m
     if counted is None:  # pragma: no cover - every index is checked above
         return _pair_counts(arrays[0], arrays[1], np.arange(m, dtype=np.intp), m, weight)
@@ -167,6 +166,29 @@ def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any
     size = min(len(counted), m)  # the table spans the values seen (a power-of-two bound), never an index >= m
     out[:size, :size] = counted[:size, :size]
     return out
+
+
+def _index_array(values: Any, argument: str) -> np.ndarray:
+    """``values`` as a 1-D array of integer class indexes (not yet range-checked)."""
+    check_ordered(values, argument, "class indexes")
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise InputShapeError(f"{argument!r} must be 1-D (one class index per sample), got shape {array.shape}")
+    if array.size and array.dtype.kind not in "iu":
+        raise InvalidTypeError(f"{argument!r} must hold integer class indexes, got dtype {array.dtype}: {show(values)}")
+    return array
+
+
+_UNSIGNED = {np.dtype(f"i{size}"): np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
+
+
+def _as_unsigned(array: np.ndarray) -> np.ndarray:
+    """The integers of ``array`` seen as unsigned (no copy for native signed integers): a
+    negative value becomes larger than every non-negative one."""
+    unsigned = _UNSIGNED.get(array.dtype)
+    if unsigned is not None:
+        return array.view(unsigned)
+    return array if array.dtype.kind == "u" else np.where(array < 0, np.iinfo(np.uint64).max, array).astype(np.uint64)
 
 
 def _samples(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
