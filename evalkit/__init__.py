@@ -12,6 +12,7 @@ Examples:
 
 from evalkit import exceptions, formulas, measures, results, theory, tnorms
 from evalkit.averaging import Averaged
+from evalkit.calibration import Calibration
 from evalkit.classification_metrics import ClassificationMetrics
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.costs import CostMatrix
@@ -26,6 +27,7 @@ from evalkit.stats import Stats
 
 __all__ = [
     "Averaged",
+    "Calibration",
     "ClassificationMetrics",
     "ConfusionMatrix",
     "CostMatrix",

@@ -113,7 +113,7 @@ class BestThreshold(NamedTuple):
 
 
 @attrs.frozen
-class _Columns:
+class ScoreColumns:
     """Scores per column and the positives of each column's one-vs-rest problem."""
 
     scores: np.ndarray  # n x m
@@ -171,7 +171,7 @@ def _binary_classes(y_true: Any, n: int) -> tuple[tuple, np.ndarray | None, np.n
     return found, None, codes
 
 
-def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.ndarray | None) -> _Columns:
+def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.ndarray | None) -> ScoreColumns:
     found, values, codes = _binary_classes(y_true, len(scores))
     if pos_label is None:
         numeric = all(isinstance(label, (int, float, np.number)) for label in found)
@@ -192,10 +192,10 @@ def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.
         assert codes is not None
         positive = codes == found.index(pos_label) if pos_label in found else np.zeros(len(codes), dtype=bool)
     negative = others[0] if len(others) == 1 else _default_negative(pos_label)
-    return _Columns(scores.reshape(-1, 1), (pos_label,), weight, negative_label=negative, positive=positive)
+    return ScoreColumns(scores.reshape(-1, 1), (pos_label,), weight, negative_label=negative, positive=positive)
 
 
-def _columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any) -> _Columns:
+def score_columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any) -> ScoreColumns:
     """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
     scores = _score_matrix(y_score)
     n = len(scores)
@@ -214,7 +214,7 @@ def _columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_l
         indicators = check_matrix(y_true, "y_true", scores.shape)
         if not ((indicators == 0) | (indicators == 1)).all():
             raise InvalidValueError(f"2-D 'y_true' must hold 0/1 indicators, got {show(indicators)}")
-        return _Columns(scores, column_labels(labels, m), weight, indicators=indicators)
+        return ScoreColumns(scores, column_labels(labels, m), weight, indicators=indicators)
     if is_label_set_data(y_true):
         raise InvalidTypeError("'y_true' must hold one label per sample or 0/1 indicator rows, not label sets")
     codes, _, found, _ = encode(y_true, y_true, None if labels is None else column_labels(labels, m))
@@ -225,7 +225,7 @@ def _columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_l
             f"'y_true' has {len(found)} classes ({show(list(found))}) but 'y_score' has {m} columns: "
             "give 'labels', the class of each column"
         )
-    return _Columns(scores, found, weight, codes=codes)
+    return ScoreColumns(scores, found, weight, codes=codes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -419,8 +419,14 @@ class ThresholdCurve:
             >>> curve.thresholds().tolist(), curve.cells().counts()["tp"].tolist()
             ([0.9, 0.2], [1, 2])
         """
+        return cls.from_score_columns(score_columns(y_true, y_score, labels, pos_label, sample_weight), thresholds=thresholds,
+                                      metrics_class=metrics_class)  # fmt: skip
+
+    @classmethod
+    def from_score_columns(cls, columns: ScoreColumns, *, thresholds: Any = None, metrics_class: type[ClassificationMetrics] | None = None) -> ThresholdCurve:
+        """The curve of checked score columns (``score_columns``; ``from_scores`` checks the
+        inputs and calls this)."""
         maker = check_metrics_class(metrics_class)
-        columns = _columns(y_true, y_score, labels, pos_label, sample_weight)
         if columns.weight is not None:
             weighted_sum(columns.weight, None)  # an integer total beyond int64 is refused here
         grid = None if thresholds is None else _grid(thresholds)
@@ -432,6 +438,41 @@ class ThresholdCurve:
             else:
                 parts.append(_binned_column(score, positive, columns.weight, grid))
         return cls._assemble(columns.labels, parts, binned=grid is not None, negative_label=columns.negative_label, metrics_class=maker)
+
+    @classmethod
+    def from_score_counts(
+        cls, parts: Sequence[tuple[Any, Any, Any]], labels: Sequence[Hashable], *, negative_label: Any = None,
+        metrics_class: type[ClassificationMetrics] | None = None,
+    ) -> ThresholdCurve:  # fmt: skip
+        """The exact curve of stored counts: for each class, its distinct scores (strictly
+        increasing) with the weight of its positives and negatives at each, as
+        ``score_counts`` gives them.
+
+        Raises:
+            InvalidArgumentError: scores not strictly increasing and finite, counts negative or
+                of other lengths, or one part per label not given.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_score_counts([([0.2, 0.4, 0.9], [1, 0, 1], [1, 1, 0])], [1])
+            >>> curve.thresholds().tolist(), curve.roc_auc()
+            ([0.9, 0.4, 0.2], 0.625)
+        """
+        labels = tuple(labels)
+        if len(parts) != len(labels):
+            raise InvalidArgumentError(f"give one (scores, positives, negatives) part per label: {len(labels)} labels, {len(parts)} parts")
+        assembled = []
+        for label, (scores, positives, negatives) in zip(labels, parts):
+            scores = check_numbers("scores", scores)
+            counts = [np.asarray(values) for values in (positives, negatives)]
+            if scores.ndim != 1 or any(values.shape != scores.shape for values in counts):
+                raise InvalidArgumentError(f"the part of {label!r} needs 1-D scores, positives and negatives of one length")
+            if not np.isfinite(scores).all() or np.any(np.diff(scores) <= 0):
+                raise InvalidArgumentError(f"the scores of {label!r} must be finite and strictly increasing, got {show(scores)}")
+            if any(values.dtype.kind not in "biuf" or (values.size and values.min() < 0) for values in counts):
+                raise InvalidArgumentError(f"the counts of {label!r} must be numbers >= 0, got {show(counts)}")
+            tp, fp = (np.cumsum(values[::-1]) for values in counts)
+            assembled.append((scores[::-1], tp, fp, tp[-1].item() if len(tp) else 0, fp[-1].item() if len(fp) else 0))
+        return cls._assemble(labels, assembled, binned=False, negative_label=negative_label, metrics_class=check_metrics_class(metrics_class))
 
     @classmethod
     def _assemble(
@@ -473,6 +514,18 @@ class ThresholdCurve:
         """The thresholds of a class's curve, highest first (its distinct scores, or the given
         thresholds of a binned curve)."""
         return self._part(self._class(label))[0]
+
+    def score_counts(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each distinct score of a class, lowest first, with the weight of the class's
+        positives and of its negatives scored exactly there (a binned curve: at or above the
+        threshold and below the next one).
+
+        Examples:
+            >>> ThresholdCurve.from_scores([0, 1, 1, 0], [0.2, 0.9, 0.2, 0.4]).score_counts()
+            (array([0.2, 0.4, 0.9]), array([1, 0, 1]), array([1, 1, 0]))
+        """
+        thresholds, tp, fp = self._part(self._class(label))
+        return thresholds[::-1], np.diff(tp, prepend=0)[::-1], np.diff(fp, prepend=0)[::-1]
 
     def cells(self, label: Any = None) -> Cells:
         """The cells of a class at each of its thresholds, highest first:
@@ -1020,7 +1073,7 @@ def one_vs_one_roc_auc(
         0.875
     """
     check_choice("average", average, ("macro", "weighted"))
-    columns = _columns(y_true, y_score, labels, None, sample_weight)
+    columns = score_columns(y_true, y_score, labels, None, sample_weight)
     if columns.codes is None:
         raise UnsupportedSettingError("one-vs-one AUC needs one label per sample and n x m scores (multi-class data)")
     codes, scores, weight = columns.codes, columns.scores, columns.weight

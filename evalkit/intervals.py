@@ -90,6 +90,7 @@ __all__ = [
     "clopper_pearson",
     "compare",
     "compare_many",
+    "counts_interval",
     "delong",
     "indicators_interval",
     "kappa_interval",
@@ -827,7 +828,6 @@ def area_interval(
         return Interval(estimate, max(0.0, estimate - z * error), min(1.0, estimate + z * error), level, method)
     positives_at, negatives_at = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
     levels = len(tp)
-    counts = np.concatenate([positives_at, negatives_at])
     area = _area_rows(measure)
     closed = None
     if measure == "roc_auc":  # leave one sample out: the AUC moves by its placement value
@@ -836,13 +836,35 @@ def area_interval(
         with np.errstate(invalid="ignore", divide="ignore"):
             left_out = np.concatenate([(m * estimate - v10) / (m - 1), (n * estimate - v01) / (n - 1)])
         closed = lambda rows: left_out[rows]
-    elif method == "bca" and len(counts) > _MOST_JACKKNIFE_KINDS:
-        warnings.warn(f"BCa of average precision over {levels} distinct scores needs a jackknife too large to run: the percentile interval is given",
+    return counts_interval(np.concatenate([positives_at, negatives_at]), lambda drawn: area(drawn[:, :levels], drawn[:, levels:]), estimate,
+                           level=level, method=method, n_resamples=n_resamples, random_state=random_state, jackknife_values=closed,
+                           what=measure.replace("_", " "))  # fmt: skip
+
+
+def counts_interval(
+    counts: Any, statistic: Callable[[np.ndarray], np.ndarray], estimate: float, *, level: float = 0.95, method: str = "bca",
+    n_resamples: int = 2000, random_state: Any = None, jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None,
+    what: str = "the statistic",
+) -> Interval:  # fmt: skip
+    """The bootstrap interval of any statistic of counts of sample kinds: every resample draws
+    the counts from their multinomial and ``statistic`` maps a batch of them (resamples x
+    kinds) to one value per resample. BCa's jackknife leaves one sample of each kind out
+    (``jackknife_values``: a closed form of those values, when one exists); beyond
+    20,000 kinds without one, the percentile interval is given, with a warning.
+
+    Examples:
+        >>> share = lambda drawn: drawn[:, 1] / drawn.sum(axis=1)   # the share of the second kind
+        >>> print(counts_interval([30, 70], share, 0.7, method="percentile", random_state=0))
+        0.7 [0.61, 0.79] (95% percentile)
+    """
+    check_choice("method", method, BOOTSTRAP_METHODS)
+    counts = _integral(np.asarray(counts), "a bootstrap")
+    if method == "bca" and jackknife_values is None and len(counts) > _MOST_JACKKNIFE_KINDS:
+        warnings.warn(f"BCa of {what} over {len(counts):,} kinds of sample needs a jackknife too large to run: the percentile interval is given",
                       EvalkitWarning, stacklevel=3)  # fmt: skip
         method = "percentile"
-    kinds = _Kinds(counts, lambda drawn: drawn, lambda rows: _jackknife_identity(counts, rows), jackknife_values=closed)
-    return _bootstrap(kinds, lambda drawn: area(drawn[:, :levels], drawn[:, levels:]), estimate, level=level, method=method,
-                      n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+    kinds = _Kinds(counts, lambda drawn: drawn, lambda rows: _jackknife_identity(counts, rows), jackknife_values=jackknife_values)
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
 
 def _jackknife_identity(counts: np.ndarray, rows: np.ndarray) -> np.ndarray:

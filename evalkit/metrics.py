@@ -46,6 +46,7 @@ from evalkit._validation import (
     show,
 )
 from evalkit.averaging import AVERAGES, check_undefined, fill_undefined, mean_of
+from evalkit.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
 from evalkit.counting import encode
 from evalkit.curves import ThresholdCurve, one_vs_one_roc_auc
 from evalkit.evaluation import Evaluation
@@ -67,12 +68,15 @@ __all__ = [
     "accuracy_score",
     "average_precision_score",
     "balanced_accuracy_score",
+    "brier_score_decomposition",
     "brier_score_loss",
+    "calibration_curve",
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "det_curve",
+    "expected_calibration_error",
     "f1_score",
     "fbeta_score",
     "hamming_loss",
@@ -90,6 +94,10 @@ __all__ = [
     "top_k_accuracy_score",
     "zero_one_loss",
 ]
+
+ADDITIONS = ("brier_score_decomposition", "expected_calibration_error")
+"""Functions scikit-learn does not have, in its style (``calibration_curve`` is its
+``sklearn.calibration.calibration_curve``)."""
 
 _AVERAGE_OPTIONS = (None, "binary", *AVERAGES)
 
@@ -1145,3 +1153,68 @@ def brier_score_loss(
     if scale_by_half == "auto":
         scale_by_half = m < 3
     return _mean_loss(losses, sample_weight) * (0.5 if scale_by_half else 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# calibration (see evalkit.calibration)
+
+
+def calibration_curve(
+    y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's ``calibration_curve`` (``sklearn.calibration``): for every non-empty
+    bin, the share of positives and the mean probability, ``(prob_true, prob_pred)``. Bins of
+    equal width, right-closed (``strategy="uniform"``), or of equal mass (``"quantile"``:
+    percentiles of the probabilities). ``sample_weight`` is evalkit's addition.
+
+    Examples:
+        >>> y = [0, 0, 0, 0, 1, 1, 1, 1, 1]
+        >>> p = [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0]
+        >>> [values.round(3).tolist() for values in calibration_curve(y, p, n_bins=3)]
+        [[0.0, 0.5, 1.0], [0.2, 0.525, 0.85]]
+    """
+    truth = _binary_truth(y_true)
+    observed = Evaluation.from_labels(truth, truth).labels
+    if len(observed) > 2:
+        raise InvalidValueError(f"Only binary classification is supported. Provided labels {show(list(observed))}.")
+    calibration = Calibration.from_scores(truth, _binary_scores(y_prob), pos_label=pos_label, sample_weight=sample_weight)
+    points = calibration.reliability(n_bins=n_bins, strategy=strategy)
+    return points.frequency, points.confidence
+
+
+def expected_calibration_error(
+    y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform", norm: str = "l1", estimator: str = "binned",
+    sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None, setting: str | None = None,
+    average: str | None = "macro",
+) -> Any:  # fmt: skip
+    """The calibration error (ECE with ``norm="l1"``, RMSCE with ``"l2"``, MCE with ``"max"``)
+    of probabilities: 1-D the positive class's, or ``n x m`` (top-label by default,
+    ``setting="classwise"`` for every class one against the rest, averaged by ``average``).
+    ``estimator="debiased"`` or ``"isotonic"`` (binning-free) as in ``evalkit.calibration``.
+
+    Examples:
+        >>> expected_calibration_error([1, 0], [0.95, 1.0])   # torchmetrics reads 0.525 (issue #3510)
+        0.475
+    """
+    return error_of_scores(y_true, y_prob, labels, n_bins=n_bins, strategy=strategy, norm=norm, estimator=estimator,
+                           sample_weight=sample_weight, pos_label=pos_label, setting=setting, average=average)  # fmt: skip
+
+
+def brier_score_decomposition(
+    y_true: Any, y_prob: Any, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: Any = None, pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+) -> BrierDecomposition:  # fmt: skip
+    """The Brier score as ``reliability - resolution + uncertainty`` (Murphy, 1973): over the
+    distinct probabilities by default (exact), or over ``n_bins`` bins with the two
+    within-bin terms that keep the identity exact. ``n x m`` probabilities: every class one
+    against the rest, the terms summed (the multi-class Brier score, unhalved).
+
+    Examples:
+        >>> parts = brier_score_decomposition([0, 1, 1, 0, 1], [0.2, 0.9, 0.6, 0.2, 0.6])
+        >>> round(parts.reliability, 4), round(parts.resolution, 4), round(parts.uncertainty, 4), round(parts.brier_score, 4)
+        (0.082, 0.24, 0.24, 0.082)
+    """
+    probabilities = _probability_array(y_prob)
+    setting = "classwise" if probabilities.ndim == 2 and probabilities.shape[1] > 1 else None
+    calibration = Calibration.from_scores(y_true, probabilities, labels, pos_label=pos_label, setting=setting, sample_weight=sample_weight)
+    return calibration.brier_decomposition(n_bins=n_bins, strategy=strategy)

@@ -118,3 +118,31 @@ def binary_case(draw, min_size=1):
     else:
         y_score = draw(st.lists(score_values, min_size=n, max_size=n))
     return y_true, y_score
+
+
+probability_values = st.one_of(
+    st.sampled_from([0.0, 1.0, 0.5, 0.2, 0.3, 0.6, 0.7, 1 / 3, 2 / 3, 0.1, 14 / 15, 0.95]),  # bin edges of common bin counts
+    st.floats(0, 1, allow_subnormal=False),
+)
+"""Probabilities: bin edges and the ends of [0, 1] often, so that ties at edges are tested."""
+
+
+@st.composite
+def binary_probabilities(draw, max_size=40):
+    """Binary 0/1 labels and one probability of the positive class per sample."""
+    n = draw(st.integers(1, max_size))
+    y_true = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    y_prob = draw(st.lists(probability_values, min_size=n, max_size=n))
+    return y_true, y_prob
+
+
+@st.composite
+def class_probabilities(draw, max_size=30, max_classes=4):
+    """Labels 0..m-1 (every class present) and rows of probabilities summing to 1 (ties often)."""
+    m = draw(st.integers(2, max_classes))
+    n = draw(st.integers(m, max_size))
+    rows = draw(st.lists(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]) | st.floats(0, 4, allow_subnormal=False), min_size=m, max_size=m)
+                         .filter(lambda row: sum(row) > 0), min_size=n, max_size=n))  # fmt: skip
+    probabilities = np.array(rows) / np.array(rows).sum(axis=1, keepdims=True)
+    labels = list(range(m)) + draw(st.lists(st.integers(0, m - 1), min_size=n - m, max_size=n - m))
+    return np.array(labels), probabilities

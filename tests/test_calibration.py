@@ -1,0 +1,443 @@
+"""Calibration: every estimator against a per-sample reference written from its definition,
+scikit-learn's calibration_curve, log_loss and brier_score_loss, exact merges and JSON."""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+import sklearn.calibration as skc
+import sklearn.metrics as skm
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from sklearn.isotonic import IsotonicRegression
+from strategies import binary_probabilities, class_probabilities, close, make_weight
+
+import evalkit
+from evalkit import metrics
+from evalkit.calibration import DEFAULT_BINS, Calibration, quantile_edges, uniform_bins
+from evalkit.exceptions import (
+    FormatError,
+    InvalidArgumentError,
+    InvalidValueError,
+    LabelMismatchError,
+    UnsupportedSettingError,
+)
+
+NORMS = ("l1", "l2", "max")
+
+
+# --------------------------------------------------------------------------------------------
+# the reference: per-sample Python from the definitions
+
+
+def reference_bins(scores, weights, n_bins, strategy):
+    """scikit-learn's bins: np.searchsorted of the inner edges; equal-mass edges are numpy's
+    percentiles of the samples the (integer) weights repeat."""
+    scores = np.asarray(scores, dtype=float)
+    if strategy == "uniform":
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    else:
+        edges = np.percentile(np.repeat(scores, np.asarray(weights, dtype=int)), np.linspace(0, 1, n_bins + 1) * 100)
+    return np.searchsorted(edges[1:-1], scores)
+
+
+def reference_groups(scores, outcomes, weights, n_bins, strategy):
+    """Per non-empty bin: (weight, Σ w c, Σ w y), in Python floats, sample by sample."""
+    groups: dict[int, list[float]] = {}
+    for score, outcome, weight, b in zip(scores, outcomes, weights, reference_bins(scores, weights, n_bins, strategy)):
+        if weight > 0:
+            group = groups.setdefault(int(b), [0.0, 0.0, 0.0])
+            group[0] += weight
+            group[1] += weight * score
+            group[2] += weight * outcome
+    return [groups[b] for b in sorted(groups)]
+
+
+def reference_error(scores, outcomes, weights, n_bins, strategy, norm, estimator="binned"):
+    groups = reference_groups(scores, outcomes, weights, n_bins, strategy)
+    total = sum(w for w, _, _ in groups)
+    gaps = [(y / w - c / w, w, y / w) for w, c, y in groups]
+    if estimator == "binned":
+        if norm == "l1":
+            return sum(abs(gap) * w for gap, w, _ in gaps) / total
+        if norm == "l2":
+            return math.sqrt(sum(gap**2 * w for gap, w, _ in gaps) / total)
+        return max(abs(gap) for gap, _, _ in gaps)
+    if norm == "l2":  # Ferro and Fricker's unbiased square, as a signed root
+        square = sum(w * (gap**2 - f * (1 - f) / (w - 1)) for gap, w, f in gaps if w > 1) / total
+        return math.copysign(math.sqrt(abs(square)), square)
+    normal = NormalDist()
+    terms = 0.0
+    for gap, w, f in gaps:  # Kumar et al.: 2|d| - E|d + Z|, Z ~ N(0, f(1 - f)/n)
+        if w <= 1:
+            continue
+        sigma = math.sqrt(f * (1 - f) / w)
+        folded = abs(gap) if sigma == 0 else sigma * math.sqrt(2 / math.pi) * math.exp(-(gap**2) / (2 * sigma**2)) + gap * (1 - 2 * normal.cdf(-gap / sigma))
+        terms += w * (2 * abs(gap) - folded)
+    return terms / total
+
+
+def top_label(labels, probabilities):
+    return probabilities.max(axis=1), (probabilities.argmax(axis=1) == labels).astype(int)
+
+
+def draw_weights(data, kind, n):
+    return make_weight(kind, n, data) or [1] * n
+
+
+# --------------------------------------------------------------------------------------------
+# bins
+
+
+@given(st.lists(st.floats(0, 1, allow_subnormal=False), min_size=1, max_size=60), st.integers(1, 40), st.data())
+def test_equal_width_bins_are_scikit_learns(scores, n_bins, data):
+    edges = np.linspace(0, 1, n_bins + 1)
+    near = [float(np.nextafter(edge, direction)) for edge in edges for direction in (0.0, 1.0)]  # every edge and its neighbours
+    values = np.clip(np.array(scores + list(edges) + near), 0, 1)
+    assert np.array_equal(uniform_bins(values, n_bins), np.searchsorted(edges[1:-1], values))
+
+
+@given(st.lists(st.tuples(st.floats(0, 1, allow_subnormal=False), st.integers(1, 4)), min_size=1, max_size=30), st.integers(1, 12))
+def test_equal_mass_edges_are_numpys_percentiles_of_the_repeated_samples(pairs, n_bins):
+    scores = sorted({score for score, _ in pairs})
+    weights = [sum(w for s, w in pairs if s == score) for score in scores]
+    expanded = np.repeat(scores, weights)
+    expected = np.percentile(expanded, np.linspace(0, 1, n_bins + 1) * 100)
+    assert np.array_equal(quantile_edges(scores, weights, n_bins), expected)
+    assert np.array_equal(quantile_edges(scores, np.array(weights, dtype=float), n_bins), expected)
+
+
+# --------------------------------------------------------------------------------------------
+# the binned and debiased errors, every setting, against the reference
+
+
+@given(binary_probabilities(), st.sampled_from([None, "int", "float"]), st.integers(1, 20), st.sampled_from(["uniform", "quantile"]), st.data())
+def test_binary_errors_equal_the_reference(case, weights, n_bins, strategy, data):
+    y, p = case
+    assume(not (strategy == "quantile" and weights == "float"))  # numpy has no linear percentiles of weighted samples
+    w = draw_weights(data, weights, len(y))
+    cal = Calibration.from_scores(y, p, sample_weight=None if weights is None else w)
+    for norm in NORMS:
+        for estimator in ("binned", "debiased"):
+            if estimator == "debiased" and (norm == "max" or weights == "float"):
+                continue
+            expected = reference_error(p, y, w, n_bins, strategy, norm, estimator)
+            found = [cal.error(norm, estimator=estimator, n_bins=n_bins, strategy=strategy)]
+            if strategy == "uniform":  # the one-pass path of the function
+                found.append(metrics.expected_calibration_error(y, p, n_bins=n_bins, norm=norm, estimator=estimator,
+                                                                sample_weight=None if weights is None else w))  # fmt: skip
+            for value in found:
+                if estimator == "debiased" and norm == "l2":  # a signed root: compare the squares, where rounding is absolute
+                    assert close(value * abs(value), expected * abs(expected), rel=1e-9, abs=1e-12)
+                else:
+                    assert close(value, expected, rel=1e-9, abs=1e-12)
+
+
+@given(class_probabilities(), st.integers(1, 12), st.sampled_from([None, "int"]), st.data())
+def test_top_label_errors_are_those_of_the_confidences(case, n_bins, weights, data):
+    labels, probabilities = case
+    w = draw_weights(data, weights, len(labels))
+    confidence, correct = top_label(labels, probabilities)
+    cal = Calibration.from_scores(labels, probabilities, sample_weight=None if weights is None else w)
+    assert cal.setting == "top_label" and cal.labels == ("top label",)
+    for norm in NORMS:
+        expected = reference_error(confidence, correct, w, n_bins, "uniform", norm)
+        assert close(cal.error(norm, n_bins=n_bins), expected, rel=1e-9, abs=1e-12)
+        assert close(metrics.expected_calibration_error(labels, probabilities, n_bins=n_bins, norm=norm,
+                                                        sample_weight=None if weights is None else w), expected, rel=1e-9, abs=1e-12)  # fmt: skip
+
+
+@given(class_probabilities(), st.integers(1, 10), st.sampled_from(["uniform", "quantile"]))
+def test_classwise_errors_average_the_classes_one_against_the_rest(case, n_bins, strategy):
+    labels, probabilities = case
+    m = probabilities.shape[1]
+    ones = [1] * len(labels)
+    cal = Calibration.from_scores(labels, probabilities, setting="classwise")
+    per_class = [reference_error(probabilities[:, k], (labels == k).astype(int), ones, n_bins, strategy, "l1") for k in range(m)]
+    assert np.allclose(cal.error(n_bins=n_bins, strategy=strategy, average=None), per_class, rtol=1e-9, atol=1e-12)
+    assert close(cal.error(n_bins=n_bins, strategy=strategy), np.mean(per_class), rel=1e-9)
+    support = np.bincount(labels, minlength=m)
+    assert close(cal.error(n_bins=n_bins, strategy=strategy, average="weighted"), np.average(per_class, weights=support), rel=1e-9)
+    pooled = reference_error(probabilities.ravel(), np.eye(m, dtype=int)[labels].ravel(), ones * m, n_bins, strategy, "l1")
+    assert close(cal.error(n_bins=n_bins, strategy=strategy, average="micro"), pooled, rel=1e-9, abs=1e-12)
+    assert close(cal.error(n_bins=n_bins, strategy=strategy, label=1), per_class[1], rel=1e-9, abs=1e-12)
+
+
+def test_multilabel_indicators_are_each_label_one_against_the_rest():
+    rng = np.random.default_rng(3)
+    scores = rng.random((60, 3))
+    truth = (rng.random((60, 3)) < scores).astype(int)
+    cal = Calibration.from_scores(truth, scores, labels=["news", "sport", "tech"])
+    assert cal.setting == "multilabel" and cal.labels == ("news", "sport", "tech")
+    expected = [reference_error(scores[:, k], truth[:, k], [1] * 60, 10, "uniform", "l1") for k in range(3)]
+    assert np.allclose(cal.error(n_bins=10, average=None), expected, rtol=1e-12)
+    assert close(cal.error(n_bins=10, label="sport"), expected[1])
+    bce = [skm.log_loss(truth[:, k], scores[:, k], labels=[0, 1]) for k in range(3)]
+    assert close(cal.log_loss(), sum(bce))  # the labels' binary cross-entropies, summed per sample
+    assert close(cal.brier_score(), np.mean(((truth - scores) ** 2).sum(axis=1)))
+
+
+def test_a_score_of_exactly_one_is_in_the_last_bin_not_a_bin_of_its_own():
+    # torchmetrics #3510: [0.95, 1.0] against [1, 0] share the last of 15 bins: |0.5 - 0.975| = 0.475
+    assert metrics.expected_calibration_error([1, 0], [0.95, 1.0]) == pytest.approx(0.475, abs=1e-15)
+    assert Calibration.from_scores([1, 0], [0.95, 1.0]).error() == pytest.approx(0.475, abs=1e-15)
+    assert Calibration.from_scores([1, 0], [0.95, 1.0], bins=15).error() == pytest.approx(0.475, abs=1e-15)
+    zero = Calibration.from_scores([0, 1], [0.0, 0.05])  # a score of 0 is in the first bin
+    assert zero.reliability().weight.tolist() == [2.0] and zero.error() == pytest.approx(0.475)
+
+
+def test_edge_cases_one_sample_empty_bins_and_ties_at_an_edge():
+    one = Calibration.from_scores([1], [0.3])
+    assert one.error() == pytest.approx(0.7) and one.error("max") == pytest.approx(0.7) and one.error("l2") == pytest.approx(0.7)
+    assert one.error("l2", estimator="debiased") == 0.0  # a bin of one sample has no noise estimate: it adds nothing
+    edge = Calibration.from_scores([1, 0, 1, 1], [0.2, 0.2, 0.2 + 1e-12, 0.9])  # 0.2 closes the first of 5 bins
+    points = edge.reliability(n_bins=5)
+    assert points.weight.tolist() == [2.0, 1.0, 1.0] and points.frequency.tolist() == [0.5, 1.0, 1.0]
+    assert len(edge.reliability(n_bins=100).weight) == 3  # 97 empty bins are not points and add nothing
+    assert close(edge.error(n_bins=100), reference_error([0.2, 0.2, 0.2 + 1e-12, 0.9], [1, 0, 1, 1], [1] * 4, 100, "uniform", "l1"))
+
+
+def test_the_debiased_l2_error_is_zero_on_average_for_calibrated_scores():
+    rng = np.random.default_rng(0)
+    plug_in, debiased = [], []
+    for _ in range(200):
+        p = rng.random(200)
+        y = rng.random(200) < p
+        cal = Calibration.from_scores(y, p, bins=15)
+        plug_in.append(cal.error())
+        debiased.append(cal.error("l2", estimator="debiased"))
+    assert np.mean(plug_in) > 0.07  # the plug-in ECE sees miscalibration that is not there
+    assert abs(np.mean(debiased)) < 0.01
+
+
+# --------------------------------------------------------------------------------------------
+# binning-free
+
+
+@given(binary_probabilities(), st.sampled_from([None, "int", "float"]), st.data())
+def test_the_isotonic_error_is_the_distance_to_scikit_learns_isotonic_fit(case, weights, data):
+    y, p = case
+    w = draw_weights(data, weights, len(y))
+    kept = np.array(w) > 0
+    assume(kept.any())
+    assume(np.all(np.diff(np.unique(np.array(p)[kept])) > 1e-12))  # scikit-learn pools scores closer than 1e-15 as ties
+    fit = IsotonicRegression(increasing=True).fit(np.array(p)[kept], np.array(y)[kept], sample_weight=np.array(w, dtype=float)[kept])
+    distance = np.abs(np.array(p)[kept] - fit.predict(np.array(p)[kept]))
+    weight = np.array(w, dtype=float)[kept]
+    cal = Calibration.from_scores(y, p, sample_weight=None if weights is None else w)
+    assert close(cal.error(estimator="isotonic"), np.dot(weight, distance) / weight.sum(), rel=1e-9, abs=1e-12)
+    assert close(cal.error("l2", estimator="isotonic"), math.sqrt(np.dot(weight, distance**2) / weight.sum()), rel=1e-9, abs=1e-12)
+    assert close(cal.error("max", estimator="isotonic"), distance.max(), rel=1e-9, abs=1e-12)
+    diagram = cal.reliability(estimator="isotonic")
+    assert np.allclose(diagram.frequency, fit.predict(diagram.confidence), atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# Brier score, decomposition, log loss, Spiegelhalter
+
+
+@given(binary_probabilities(), st.sampled_from([None, "int", "float"]), st.sampled_from([None, 3, 10]), st.data())
+def test_the_brier_decomposition_is_exact_and_the_scores_are_scikit_learns(case, weights, n_bins, data):
+    y, p = case
+    w = draw_weights(data, weights, len(y))
+    sample_weight = None if weights is None else w
+    cal = Calibration.from_scores(y, p, sample_weight=sample_weight)
+    parts = cal.brier_decomposition(n_bins=n_bins)
+    brier = skm.brier_score_loss(y, p, sample_weight=sample_weight, pos_label=1)
+    assert close(parts.brier_score, brier, rel=1e-9, abs=1e-12) and close(cal.brier_score(), brier, rel=1e-9, abs=1e-12)
+    identity = parts.reliability - parts.resolution + parts.uncertainty + parts.within_variance - parts.within_covariance
+    assert close(identity, brier, rel=1e-9, abs=1e-12)
+    total = sum(w)
+    base = np.dot(w, y) / total
+    assert close(parts.uncertainty, base * (1 - base), rel=1e-9, abs=1e-12)
+    if n_bins is None:  # Murphy over the distinct scores, from its definition
+        assert parts.within_variance == parts.within_covariance == 0
+        groups = {}
+        for score, outcome, weight in zip(p, y, w):
+            group = groups.setdefault(score, [0.0, 0.0])
+            group[0] += weight
+            group[1] += weight * outcome
+        reliability = sum(g[0] * (score - g[1] / g[0]) ** 2 for score, g in groups.items() if g[0] > 0) / total
+        resolution = sum(g[0] * (g[1] / g[0] - base) ** 2 for g in groups.values() if g[0] > 0) / total
+        assert close(parts.reliability, reliability, rel=1e-9, abs=1e-12) and close(parts.resolution, resolution, rel=1e-9, abs=1e-12)
+    if len(set(y)) == 2:
+        loss = skm.log_loss(y, p, sample_weight=sample_weight)
+        assert close(cal.log_loss(), loss, rel=1e-9, abs=1e-12)
+
+
+@given(class_probabilities())
+def test_classwise_brier_score_and_log_loss_are_the_multiclass_ones(case):
+    labels, probabilities = case
+    cal = Calibration.from_scores(labels, probabilities, setting="classwise")
+    assert close(cal.log_loss(), skm.log_loss(labels, probabilities, labels=range(probabilities.shape[1])), rel=1e-9, abs=1e-12)
+    assert close(cal.brier_score(), metrics.brier_score_loss(labels, probabilities, scale_by_half=False), rel=1e-9, abs=1e-12)
+    parts = metrics.brier_score_decomposition(labels, probabilities)
+    assert close(parts.reliability - parts.resolution + parts.uncertainty, cal.brier_score(), rel=1e-9, abs=1e-12)
+
+
+@given(binary_probabilities(), st.sampled_from([None, "int"]), st.data())
+def test_spiegelhalters_z_from_its_definition(case, weights, data):
+    y, p = case
+    w = np.array(draw_weights(data, weights, len(y)), dtype=float)
+    p, y = np.array(p), np.array(y)
+    variance = np.dot(w, (1 - 2 * p) ** 2 * p * (1 - p))
+    test = Calibration.from_scores(y, p, sample_weight=None if weights is None else w).spiegelhalter_test()
+    if variance <= 1e-12:
+        return
+    z = np.dot(w, (y - p) * (1 - 2 * p)) / math.sqrt(variance)
+    assert close(test.statistic, z, rel=1e-7, abs=1e-9)
+    assert close(test.p_value, 2 * (1 - NormalDist().cdf(abs(z))), rel=1e-7, abs=1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# scikit-learn's calibration_curve
+
+
+@given(binary_probabilities(), st.integers(1, 12), st.sampled_from(["uniform", "quantile"]))
+def test_calibration_curve_is_scikit_learns(case, n_bins, strategy):
+    y, p = case
+    assume(len(set(y)) == 2)
+    expected = skc.calibration_curve(y, p, n_bins=n_bins, strategy=strategy)
+    found = metrics.calibration_curve(y, p, n_bins=n_bins, strategy=strategy)
+    for mine, theirs in zip(found, expected):
+        assert mine.shape == theirs.shape and np.allclose(mine, theirs, rtol=1e-12, atol=1e-12)
+
+
+def test_calibration_curve_with_text_labels_and_its_errors():
+    y = ["spam", "ham", "spam", "ham", "spam"]
+    p = [0.9, 0.2, 0.6, 0.4, 0.7]
+    for mine, theirs in zip(metrics.calibration_curve(y, p, pos_label="spam", n_bins=2), skc.calibration_curve(y, p, pos_label="spam", n_bins=2)):
+        assert np.allclose(mine, theirs)
+    with pytest.raises(InvalidValueError, match="Only binary"):
+        metrics.calibration_curve([0, 1, 2], [0.1, 0.5, 0.9])
+    with pytest.raises(InvalidValueError, match=r"probabilities in \[0, 1\]"):
+        metrics.calibration_curve([0, 1], [0.1, 1.5])
+    with pytest.raises(InvalidArgumentError, match="strategy"):
+        metrics.calibration_curve([0, 1], [0.1, 0.5], strategy="kmeans")
+
+
+# --------------------------------------------------------------------------------------------
+# counts kept: exact and binned, merged, read back
+
+
+@given(binary_probabilities(max_size=60), st.integers(1, 59), st.sampled_from([None, "int", "float"]), st.data())
+def test_parts_merged_equal_the_whole(case, cut, weights, data):
+    y, p = case
+    w = draw_weights(data, weights, len(y))
+    cut = min(cut, len(y) - 1)
+    assume(cut >= 1)
+    sample_weight = None if weights is None else w
+    whole = Calibration.from_scores(y, p, sample_weight=sample_weight)
+    first = Calibration.from_scores(y[:cut], p[:cut], sample_weight=None if weights is None else w[:cut])
+    second = Calibration.from_scores(y[cut:], p[cut:], sample_weight=None if weights is None else w[cut:])
+    assume(first.n_samples > 0 and second.n_samples > 0)
+    if weights != "float":
+        assert first + second == whole  # counts of samples: exactly
+    merged = first + second
+    for norm in NORMS:
+        assert close(merged.error(norm), whole.error(norm), rel=1e-9, abs=1e-12)
+    binned = Calibration.from_scores(y, p, sample_weight=sample_weight, bins=30)
+    parts = Calibration.from_scores(y[:cut], p[:cut], sample_weight=None if weights is None else w[:cut], bins=30) + Calibration.from_scores(
+        y[cut:], p[cut:], sample_weight=None if weights is None else w[cut:], bins=30
+    )
+    assert np.allclose(parts._binned, binned._binned, rtol=1e-12, atol=1e-12)
+    for n_bins in (30, 10, 5):  # a binned calibration reads its bins and bins that divide them, as the exact counts do
+        for norm in NORMS:
+            assert close(binned.error(norm, n_bins=n_bins), whole.error(norm, n_bins=n_bins), rel=1e-9, abs=1e-12)
+    assert close(binned.brier_score(), whole.brier_score(), rel=1e-9, abs=1e-12)
+    assert close(binned.log_loss(), whole.log_loss(), rel=1e-9, abs=1e-12)
+    exact_parts, binned_parts = whole.brier_decomposition(n_bins=30), binned.brier_decomposition()
+    assert all(close(a, b, rel=1e-9, abs=1e-12) for a, b in zip(exact_parts, binned_parts))
+
+
+@pytest.mark.parametrize("bins", [None, 20])
+def test_json_round_trip_of_every_setting(bins):
+    rng = np.random.default_rng(1)
+    p = rng.dirichlet(np.ones(3), 50)
+    labels = rng.integers(0, 3, 50)
+    found = [
+        Calibration.from_scores(["yes" if v else "no" for v in rng.random(50) < p[:, 0]], p[:, 0], pos_label="yes", bins=bins),
+        Calibration.from_scores(labels, p, labels=["a", "b", "c"] if False else None, bins=bins),
+        Calibration.from_scores(labels, p, setting="classwise", bins=bins, sample_weight=rng.random(50)),
+        Calibration.from_scores((rng.random((50, 3)) < p).astype(int), p, bins=bins),
+    ]
+    for cal in found:
+        back = Calibration.from_json(cal.to_json())
+        assert back == cal and back.summary() == cal.summary()
+    with pytest.raises(FormatError, match="setting"):
+        Calibration.from_json(found[0].to_json().replace('"binary"', '"tertiary"'))
+
+
+def test_the_summary_and_strict_dict():
+    rng = np.random.default_rng(2)
+    p = rng.random(100)
+    cal = Calibration.from_scores(rng.random(100) < p, p)
+    summary = cal.summary()
+    assert summary["expected_calibration_error"] == cal.error(n_bins=DEFAULT_BINS)
+    assert summary["debiased_calibration_error"] == cal.error("l2", estimator="debiased")
+    assert 0 < summary["spiegelhalter_p_value"] <= 1
+    assert set(cal.to_dict(strict=True)) >= {"setting", "labels", "brier_score", "log_loss"}
+
+
+# --------------------------------------------------------------------------------------------
+# intervals
+
+
+def test_intervals_of_calibration_measures():
+    rng = np.random.default_rng(0)
+    p = rng.random(300)
+    y = rng.random(300) < p ** 1.5
+    cal = Calibration.from_scores(y, p)
+    for measure in ("ece", "maximum_calibration_error", "brier_score", "log_loss", "reliability"):
+        found = cal.interval(measure, n_bins=10, random_state=0, n_resamples=400) if measure in ("ece", "maximum_calibration_error") else cal.interval(measure, random_state=0, n_resamples=400)
+        assert found.low <= found.estimate <= found.high and found.method == "bca"
+    assert cal.interval("ece", n_bins=10, random_state=0).estimate == cal.error(n_bins=10)
+    quantile = cal.interval("ece", n_bins=5, strategy="quantile", method="percentile", n_resamples=200, random_state=0)
+    assert quantile.estimate == cal.error(n_bins=5, strategy="quantile") and quantile.low < quantile.high
+    same = Calibration.from_scores([1, 1, 1, 1], [1.0, 1.0, 1.0, 1.0]).interval(method="percentile", random_state=0)
+    assert (same.low, same.high) == (0.0, 0.0)
+    with pytest.raises(UnsupportedSettingError, match="exact counts"):
+        Calibration.from_scores(y, p, bins=10).interval()
+    with pytest.raises(UnsupportedSettingError, match="resample its columns apart"):
+        Calibration.from_scores(rng.integers(0, 2, 300), np.stack([1 - p, p], axis=1), setting="classwise").interval()
+
+
+# --------------------------------------------------------------------------------------------
+# bad input
+
+
+def test_bad_input_is_refused_with_the_argument_named():
+    with pytest.raises(InvalidValueError, match=r"row 1 of 'y_prob' sums to 1.5"):
+        Calibration.from_scores([0, 1], [[0.5, 0.5], [0.5, 1.0]])
+    with pytest.raises(InvalidValueError, match=r"\[0, 1\]"):
+        Calibration.from_scores([0, 1], [-0.1, 0.5])
+    with pytest.raises(InvalidArgumentError, match="'n_bins' must be an integer"):
+        Calibration.from_scores([0, 1], [0.2, 0.7]).error(n_bins=0)
+    with pytest.raises(InvalidArgumentError, match="'bins' must be an integer"):
+        Calibration.from_scores([0, 1], [0.2, 0.7], bins=2.5)
+    binned = Calibration.from_scores([0, 1], [0.2, 0.7], bins=10)
+    with pytest.raises(UnsupportedSettingError, match="n_bins must divide 10"):
+        binned.error(n_bins=3)
+    with pytest.raises(UnsupportedSettingError, match="needs the exact counts"):
+        binned.error(strategy="quantile")
+    with pytest.raises(UnsupportedSettingError, match="exact counts"):
+        binned.error(estimator="isotonic")
+    with pytest.raises(UnsupportedSettingError, match="no debiased maximum"):
+        binned.error("max", estimator="debiased")
+    with pytest.raises(UnsupportedSettingError, match="integer sample weights"):
+        Calibration.from_scores([0, 1, 1], [0.2, 0.7, 0.8], sample_weight=[0.5, 1.5, 2.5]).error(estimator="debiased")
+    with pytest.raises(InvalidArgumentError, match="binning-free"):
+        Calibration.from_scores([0, 1], [0.2, 0.7]).error(estimator="isotonic", n_bins=5)
+    with pytest.raises(InvalidArgumentError, match="setting='top_label' does not fit"):
+        Calibration.from_scores([0, 1], [0.2, 0.7], setting="top_label")
+    with pytest.raises(LabelMismatchError, match="bins=10 and bins=None"):
+        binned + Calibration.from_scores([0, 1], [0.2, 0.7])
+    with pytest.raises(InvalidArgumentError, match="give 'label'"):
+        Calibration.from_scores([0, 1, 2], np.eye(3), setting="classwise").spiegelhalter_test()
+
+
+def test_calibration_is_exported():
+    assert evalkit.Calibration is Calibration
