@@ -210,13 +210,50 @@ def uniform_bins(scores: Any, n_bins: int) -> np.ndarray:
         [0, 0, 1, 2, 4]
     """
     scores = np.asarray(scores, dtype=np.float64)
-    edges = np.linspace(0.0, 1.0, n_bins + 1)
-    index = np.ceil(scores * n_bins).astype(np.intp)
-    index -= 1
-    np.clip(index, 0, n_bins - 1, out=index)
-    index += scores > edges[index + 1]  # scores * n_bins and linspace round apart by one unit at most
-    index -= (scores <= edges[index]) & (index > 0)
-    return index
+    binner = _Binner(n_bins, len(scores))
+    out = np.empty(len(scores), dtype=np.intp)
+    for start in range(0, len(scores), _CHUNK):
+        out[start : start + _CHUNK] = binner.keys(scores[start : start + _CHUNK], None)
+    return out
+
+
+class _Binner:
+    """Equal-width bins of chunks of scores, in buffers reused chunk after chunk (fresh
+    temporaries of every chunk would cost more in page faults than the arithmetic).
+
+    A score's bin is ``ceil(score * M) - 1`` (right-closed); it can differ from the bin of
+    numpy's ``linspace`` edges only when ``score * M`` lies within rounding (``4 eps M``) of an
+    integer, and those few scores are found by a search."""
+
+    def __init__(self, n_bins: int, size: int) -> None:
+        self.n_bins = n_bins
+        self.inner = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
+        self.tolerance = 4 * _EPS * n_bins
+        size = max(1, min(size, _CHUNK))
+        self.scaled, self.distance = np.empty(size), np.empty(size)
+        self.key, self.near = np.empty(size, dtype=np.intp), np.empty(size, dtype=bool)
+
+    def keys(self, chunk: np.ndarray, hit: np.ndarray | None) -> np.ndarray:
+        """The bin of each score of a chunk (at most ``_CHUNK`` long), or ``2 * bin + hit``."""
+        m = len(chunk)
+        scaled, distance, key, near = self.scaled[:m], self.distance[:m], self.key[:m], self.near[:m]
+        np.multiply(chunk, self.n_bins, out=scaled)
+        np.rint(scaled, out=distance)
+        np.subtract(scaled, distance, out=distance)
+        np.abs(distance, out=distance)
+        np.less_equal(distance, self.tolerance, out=near)
+        np.ceil(scaled, out=scaled)
+        np.maximum(scaled, 1.0, out=scaled)  # a score of 0 is in the first bin
+        step = 1 if hit is None else 2
+        if hit is not None:
+            scaled *= 2
+            scaled += hit
+        np.copyto(key, scaled, casting="unsafe")
+        key -= step
+        odd = np.flatnonzero(near)
+        if len(odd):
+            key[odd] = step * np.searchsorted(self.inner, chunk[odd]) + (0 if hit is None else hit[odd])
+        return key
 
 
 def quantile_edges(scores: Any, weights: Any, n_bins: int) -> np.ndarray:
@@ -388,11 +425,16 @@ def _decomposition(sums: _Sums, within: bool) -> np.ndarray:
 # inputs
 
 
-def _probabilities(columns: ScoreColumns, setting: str) -> None:
-    scores = columns.scores
-    if scores.size and (scores.min() < 0 or scores.max() > 1):
-        bad = scores[(scores < 0) | (scores > 1)]
+def _check_range(scores: np.ndarray) -> None:
+    if scores.size and not (scores.min() >= 0 and scores.max() <= 1):
+        bad = scores[~((scores >= 0) & (scores <= 1))]
         raise InvalidValueError(f"'y_prob' must hold probabilities in [0, 1], got {show(bad[:3])}: turn scores into probabilities first")
+
+
+def _probabilities(columns: ScoreColumns, setting: str, ranges: bool = True) -> None:
+    scores = columns.scores
+    if ranges:
+        _check_range(scores)
     if setting in ("top_label", "classwise"):
         sums = scores.sum(axis=1)
         off = np.flatnonzero(np.abs(sums - 1) > _SUM_TOLERANCE)
@@ -422,11 +464,14 @@ def _top_label(columns: ScoreColumns) -> ScoreColumns:
     return ScoreColumns(confidence[:, None], (True,), columns.weight, negative_label=False, positive=correct)
 
 
-def _checked_columns(y_true: Any, y_prob: Any, labels: Any, pos_label: Any, sample_weight: Any, setting: Any) -> tuple[str, tuple, ScoreColumns]:
-    """The setting, the column labels and the score columns to count, from checked inputs."""
-    columns = score_columns(y_true, y_prob, labels, pos_label, sample_weight)
+def _checked_columns(
+    y_true: Any, y_prob: Any, labels: Any, pos_label: Any, sample_weight: Any, setting: Any, ranges: bool = True
+) -> tuple[str, tuple, ScoreColumns]:  # fmt: skip
+    """The setting, the column labels and the score columns to count, from checked inputs
+    (``ranges=False``: the caller checks that the scores lie in [0, 1])."""
+    columns = score_columns(y_true, y_prob, labels, pos_label, sample_weight, "y_prob")
     found = _setting(columns, setting)
-    _probabilities(columns, found)
+    _probabilities(columns, found, ranges=ranges or found != "binary")
     if found == "top_label":
         return found, (TOP_LABEL,), _top_label(columns)
     return found, columns.labels, columns
@@ -956,9 +1001,9 @@ def error_of_scores(
     check_choice("norm", norm, NORMS)
     check_choice("estimator", estimator, ESTIMATORS)
     check_choice("strategy", strategy, STRATEGIES)
-    found, own, counted = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting)
     fast = strategy == "uniform" and estimator != "isotonic" and not (estimator == "debiased" and norm == "max")
-    if fast and len(own) == 1:
+    found, own, counted = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting, ranges=not fast)
+    if fast and len(own) == 1:  # (sample_error finds scores outside [0, 1] as it counts)
         return sample_error(counted.scores[:, 0], counted.positives(0), counted.weight, _check_bins(n_bins), norm, estimator)
     calibration = Calibration(found, own, None, ThresholdCurve.from_score_columns(counted))
     options: dict[str, Any] = {} if estimator == "isotonic" else {"n_bins": n_bins, "strategy": strategy}
@@ -975,31 +1020,34 @@ def sample_error(scores: Any, positive: Any, weight: np.ndarray | None, n_bins: 
         0.475
     """
     scores, positive = np.asarray(scores, dtype=np.float64), np.asarray(positive, dtype=bool)
-    totals = np.zeros((3, n_bins))
+    binner = _Binner(n_bins, len(scores))
+    pairs, score_pairs = np.zeros(2 * n_bins), np.zeros(2 * n_bins)  # per (bin, outcome): weight and score sum
     for start in range(0, len(scores), _CHUNK):
         part = slice(start, start + _CHUNK)
-        chunk, hit = scores[part], positive[part]
-        index = uniform_bins(chunk, n_bins)
-        if weight is None:
-            both = np.bincount(2 * index + hit, minlength=2 * n_bins).reshape(n_bins, 2)
-            totals[0] += both.sum(axis=1)
-            totals[2] += both[:, 1]
-            totals[1] += np.bincount(index, weights=chunk, minlength=n_bins)
-        else:
-            w = weight[part].astype(np.float64)
-            totals[0] += np.bincount(index, weights=w, minlength=n_bins)
-            totals[1] += np.bincount(index, weights=w * chunk, minlength=n_bins)
-            totals[2] += np.bincount(index[hit], weights=w[hit], minlength=n_bins)
+        chunk = scores[part]
+        key = binner.keys(chunk, positive[part])
+        w = None if weight is None else weight[part].astype(np.float64)
+        try:
+            found: np.ndarray = np.bincount(key, weights=w, minlength=2 * n_bins)
+        except ValueError:  # a negative key: a score below 0 (or NaN)
+            found = np.zeros(0)
+        if len(found) != 2 * n_bins:  # a key past the end: a score above 1
+            _check_range(chunk)
+        pairs += found
+        score_pairs += np.bincount(key, weights=chunk if w is None else w * chunk, minlength=2 * n_bins)
+    per_pair, score_per_pair = pairs.reshape(n_bins, 2), score_pairs.reshape(n_bins, 2)
+    totals = np.stack([per_pair.sum(axis=1), score_per_pair.sum(axis=1), per_pair[:, 1]])
     return float(_error(totals[0][None], totals[1][None], totals[2][None], norm, estimator)[0])
 
 
 def _binned_column(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, bins: int) -> np.ndarray:
     """The ``8 x bins`` sums of one column's samples in equal-width bins, in chunks that stay in cache."""
     scores = np.asarray(scores, dtype=np.float64)
+    binner = _Binner(bins, len(scores))
     total = np.zeros((8, bins))
     for start in range(0, len(scores), _CHUNK):
         part = slice(start, start + _CHUNK)
         chunk = scores[part]
-        total += _Sums.of_samples(chunk, positive[part], None if weight is None else weight[part], uniform_bins(chunk, bins), bins).to_array()
+        total += _Sums.of_samples(chunk, positive[part], None if weight is None else weight[part], binner.keys(chunk, None), bins).to_array()
     return total
 

@@ -133,14 +133,14 @@ class ScoreColumns:
         return self.indicators[:, column] != 0
 
 
-def _score_matrix(y_score: Any) -> np.ndarray:
-    scores = as_array(y_score, "y_score")
+def _score_matrix(y_score: Any, name: str = "y_score") -> np.ndarray:
+    scores = as_array(y_score, name)
     if scores.dtype.kind not in "biuf":
-        raise InvalidTypeError(f"'y_score' must hold numbers, got dtype {scores.dtype}: {show(scores)}")
+        raise InvalidTypeError(f"{name!r} must hold numbers, got dtype {scores.dtype}: {show(scores)}")
     if scores.ndim not in (1, 2):
-        raise InputShapeError(f"'y_score' must be 1-D (binary) or 2-D (samples x labels), got shape {scores.shape}")
+        raise InputShapeError(f"{name!r} must be 1-D (binary) or 2-D (samples x labels), got shape {scores.shape}")
     if scores.dtype.kind == "f" and not np.isfinite(scores).all():
-        raise InvalidValueError(f"'y_score' must be finite, got {show(scores[~np.isfinite(scores)][:3])}")
+        raise InvalidValueError(f"{name!r} must be finite, got {show(scores[~np.isfinite(scores)][:3])}")
     return scores
 
 
@@ -153,26 +153,26 @@ def _default_negative(positive: Any) -> Any:
     return f"not {positive}" if isinstance(positive, str) else None
 
 
-def _binary_classes(y_true: Any, n: int) -> tuple[tuple, np.ndarray | None, np.ndarray | None]:
+def _binary_classes(y_true: Any, n: int, name: str = "y_score") -> tuple[tuple, np.ndarray | None, np.ndarray | None]:
     """The distinct labels of binary ``y_true`` and, by the cheapest exact path, either the
     array itself (0/1, -1/1 or booleans) or label codes."""
     if isinstance(y_true, np.ndarray) and y_true.ndim == 1 and len(y_true) == n and y_true.dtype.kind in "biu" and n:
         if y_true.dtype.kind == "b":
             return tuple(value for value, seen in ((False, not y_true.all()), (True, y_true.any())) if seen), y_true, None
         low, high = int(y_true.min()), int(y_true.max())
-        if -1 <= low and high <= 1:
-            present = np.bincount((y_true + 1).astype(np.intp, copy=False), minlength=3) > 0
-            return tuple(value for value, seen in zip((-1, 0, 1), present) if seen), y_true, None
+        if -1 <= low and high <= 1:  # the labels present: the ends, and 0 between -1 and 1
+            middle = (0,) if high - low == 2 and bool((y_true == 0).any()) else ()
+            return tuple(sorted({low, high, *middle})), y_true, None
     if is_label_set_data(y_true):
         raise InvalidTypeError("'y_true' must hold one label per sample (or 0/1 indicator rows), not label sets")
     codes, _, found, _ = encode(y_true, y_true)
     if len(codes) != n:
-        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_score' has {n}")
+        raise InputLengthError(f"'y_true' has {len(codes)} samples but {name!r} has {n}")
     return found, None, codes
 
 
-def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.ndarray | None) -> ScoreColumns:
-    found, values, codes = _binary_classes(y_true, len(scores))
+def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.ndarray | None, name: str = "y_score") -> ScoreColumns:
+    found, values, codes = _binary_classes(y_true, len(scores), name)
     if pos_label is None:
         numeric = all(isinstance(label, (int, float, np.number)) for label in found)
         if not numeric or not (set(found) <= {0, 1} or set(found) <= {-1, 1}):
@@ -195,21 +195,23 @@ def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.
     return ScoreColumns(scores.reshape(-1, 1), (pos_label,), weight, negative_label=negative, positive=positive)
 
 
-def score_columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any) -> ScoreColumns:
+def score_columns(
+    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any, name: str = "y_score"
+) -> ScoreColumns:
     """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
-    scores = _score_matrix(y_score)
+    scores = _score_matrix(y_score, name)
     n = len(scores)
     if n == 0:
-        raise EmptyInputError("'y_true' and 'y_score' are empty: at least one sample is needed")
+        raise EmptyInputError(f"'y_true' and {name!r} are empty: at least one sample is needed")
     weight = check_sample_weight(sample_weight, n)
     two_dimensional = not is_label_set_data(y_true) and as_array(y_true, "y_true").ndim == 2
     if scores.ndim == 1 or (scores.shape[1] == 1 and not two_dimensional and labels is None):
         if labels is not None:
-            raise InvalidArgumentError("'labels' names the columns of 2-D 'y_score'; with 1-D (binary) scores give 'pos_label'")
-        return _binary_columns(y_true, scores.ravel(), pos_label, weight)
+            raise InvalidArgumentError(f"'labels' names the columns of 2-D {name!r}; with 1-D (binary) scores give 'pos_label'")
+        return _binary_columns(y_true, scores.ravel(), pos_label, weight, name)
     m = scores.shape[1]
     if pos_label is not None:
-        raise InvalidArgumentError("'pos_label' is for 1-D (binary) scores; with 2-D 'y_score' every column is a class")
+        raise InvalidArgumentError(f"'pos_label' is for 1-D (binary) scores; with 2-D {name!r} every column is a class")
     if two_dimensional:
         indicators = check_matrix(y_true, "y_true", scores.shape)
         if not ((indicators == 0) | (indicators == 1)).all():
@@ -219,10 +221,10 @@ def score_columns(y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, 
         raise InvalidTypeError("'y_true' must hold one label per sample or 0/1 indicator rows, not label sets")
     codes, _, found, _ = encode(y_true, y_true, None if labels is None else column_labels(labels, m))
     if len(codes) != n:
-        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_score' has {n}")
+        raise InputLengthError(f"'y_true' has {len(codes)} samples but {name!r} has {n}")
     if len(found) != m:
         raise InputShapeError(
-            f"'y_true' has {len(found)} classes ({show(list(found))}) but 'y_score' has {m} columns: "
+            f"'y_true' has {len(found)} classes ({show(list(found))}) but {name!r} has {m} columns: "
             "give 'labels', the class of each column"
         )
     return ScoreColumns(scores, found, weight, codes=codes)
