@@ -466,15 +466,16 @@ def _top_label(columns: ScoreColumns) -> ScoreColumns:
 
 def _checked_columns(
     y_true: Any, y_prob: Any, labels: Any, pos_label: Any, sample_weight: Any, setting: Any, ranges: bool = True
-) -> tuple[str, tuple, ScoreColumns]:  # fmt: skip
-    """The setting, the column labels and the score columns to count, from checked inputs
-    (``ranges=False``: the caller checks that the scores lie in [0, 1])."""
+) -> tuple[str, tuple, ScoreColumns, tuple]:  # fmt: skip
+    """The setting, the column labels, the score columns to count and the classes of the
+    probability columns, from checked inputs (``ranges=False``: the caller checks that the
+    scores lie in [0, 1])."""
     columns = score_columns(y_true, y_prob, labels, pos_label, sample_weight, "y_prob")
     found = _setting(columns, setting)
     _probabilities(columns, found, ranges=ranges or found != "binary")
     if found == "top_label":
-        return found, (TOP_LABEL,), _top_label(columns)
-    return found, columns.labels, columns
+        return found, (TOP_LABEL,), _top_label(columns), columns.labels
+    return found, columns.labels, columns, columns.labels
 
 
 # --------------------------------------------------------------------------------------------
@@ -500,6 +501,7 @@ class Calibration:
         setting: ``"binary"``, ``"top_label"``, ``"classwise"`` or ``"multilabel"``.
         labels: the columns: the positive class, ``("top label",)``, or the classes.
         bins: the number of equal-width bins kept, or ``None`` for the exact counts.
+        classes: the classes of the probability columns (the positive class of binary scores).
     """
 
     setting: str
@@ -507,6 +509,11 @@ class Calibration:
     bins: int | None
     _curve: ThresholdCurve | None = attrs.field(default=None, repr=False)
     _binned: np.ndarray | None = attrs.field(default=None, repr=False, converter=_optional_read_only)  # columns x 8 x bins
+    classes: tuple = attrs.field(default=None, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.classes is None:
+            object.__setattr__(self, "classes", self.labels)
 
     # ----------------------------------------------------------------------------------------
     # building
@@ -541,11 +548,11 @@ class Calibration:
         """
         if bins is not None:
             bins = _check_bins(bins, "bins")
-        found, own, counted = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting)
+        found, own, counted, classes = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting)
         if bins is None:
-            return cls(found, own, None, ThresholdCurve.from_score_columns(counted))
+            return cls(found, own, None, ThresholdCurve.from_score_columns(counted), classes=classes)
         stored = np.stack([_binned_column(counted.scores[:, j], counted.positives(j), counted.weight, bins) for j in range(len(own))])
-        return cls(found, own, bins, None, stored)
+        return cls(found, own, bins, None, stored, classes)
 
     # ----------------------------------------------------------------------------------------
     # the columns
@@ -578,9 +585,9 @@ class Calibration:
         if len(self.labels) == 1:
             return self
         if self._curve is not None:
-            return Calibration(self.setting, ("micro",), None, self._curve.micro())
+            return Calibration(self.setting, ("micro",), None, self._curve.micro(), classes=self.classes)
         assert self._binned is not None
-        return Calibration(self.setting, ("micro",), self.bins, None, self._binned.sum(axis=0, keepdims=True))
+        return Calibration(self.setting, ("micro",), self.bins, None, self._binned.sum(axis=0, keepdims=True), self.classes)
 
     # ----------------------------------------------------------------------------------------
     # grouping into bins
@@ -882,14 +889,14 @@ class Calibration:
         """
         if not isinstance(other, Calibration):
             raise InvalidTypeError(f"can only merge a Calibration, got {show(other)}")
-        if self.setting != other.setting or not same_labels(self.labels, other.labels):
-            raise LabelMismatchError(f"cannot merge calibrations of {self.setting} {show(list(self.labels))} and {other.setting} {show(list(other.labels))}")
+        if self.setting != other.setting or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):
+            raise LabelMismatchError(f"cannot merge calibrations of {self.setting} {show(list(self.classes))} and {other.setting} {show(list(other.classes))}")
         if self.bins != other.bins:
             raise LabelMismatchError(f"cannot merge calibrations with bins={self.bins} and bins={other.bins}")
         if self._curve is not None and other._curve is not None:
-            return Calibration(self.setting, self.labels, None, self._curve.merge(other._curve))
+            return Calibration(self.setting, self.labels, None, self._curve.merge(other._curve), classes=self.classes)
         assert self._binned is not None and other._binned is not None
-        return Calibration(self.setting, self.labels, self.bins, None, self._binned + other._binned)
+        return Calibration(self.setting, self.labels, self.bins, None, self._binned + other._binned, self.classes)
 
     def __add__(self, other: object) -> Calibration:
         if not isinstance(other, Calibration):
@@ -903,7 +910,7 @@ class Calibration:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Calibration):
             return NotImplemented
-        if (self.setting, self.bins) != (other.setting, other.bins) or not same_labels(self.labels, other.labels):
+        if (self.setting, self.bins) != (other.setting, other.bins) or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):
             return False
         if self._curve is not None and other._curve is not None:
             return all(all(np.array_equal(a, b) for a, b in zip(mine, theirs)) for mine, theirs in zip(self._parts(), other._parts()))
@@ -921,7 +928,8 @@ class Calibration:
     def to_json(self) -> str:
         """The counts as an evalkit JSON document: per column the distinct scores with their
         positives and negatives, or the sums of every bin."""
-        payload: dict[str, Any] = {"setting": self.setting, "labels": serialization.as_list(self.labels), "bins": self.bins}
+        payload: dict[str, Any] = {"setting": self.setting, "labels": serialization.as_list(self.labels), "bins": self.bins,
+                                   "classes": serialization.as_list(self.classes)}  # fmt: skip
         if self._curve is not None:
             payload["negative_label"] = json_safe(self._curve.negative_label)
             payload["columns"] = [{"scores": scores.tolist(), "positives": positives.tolist(), "negatives": negatives.tolist()}
@@ -943,6 +951,9 @@ class Calibration:
         if setting not in SETTINGS:
             raise serialization.FormatError(f"field 'setting' must be one of {SETTINGS}, got {show(setting)}")
         labels = serialization.label_list(document, "labels")
+        classes = serialization.label_list(document, "classes")
+        if setting != "top_label" and not same_labels(classes, labels):
+            raise serialization.FormatError(f"field 'classes' must equal 'labels' for a {setting} calibration")
         bins = serialization.integer(document, "bins", low=1, high=MAX_BINS, optional=True)
         if bins is None:
             columns = serialization.field(document, "columns")
@@ -964,14 +975,14 @@ class Calibration:
                 curve_labels = labels
                 negative = document.get("negative_label")
                 negative = None if negative is None else serialization.scalar_label(negative, "negative_label")
-            return cls(setting, labels, None, ThresholdCurve.from_score_counts(parts, curve_labels, negative_label=negative))
+            return cls(setting, labels, None, ThresholdCurve.from_score_counts(parts, curve_labels, negative_label=negative), classes=classes)
         sums = serialization.field(document, "sums")
         if not isinstance(sums, dict) or set(sums) != set(_Sums._fields):
             raise serialization.FormatError(f"field 'sums' must hold {list(_Sums._fields)}")
         stored = np.stack([np.stack([serialization.array(row, f"sums.{name}[{j}]", length=bins, integral=False)
                                      for j, row in enumerate(_rows(sums[name], len(labels), name))])
                            for name in _Sums._fields], axis=1)  # fmt: skip
-        return cls(setting, labels, bins, None, stored)
+        return cls(setting, labels, bins, None, stored, classes)
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """The summary numbers (see ``summary``) with the setting and the columns;
@@ -1002,7 +1013,7 @@ def error_of_scores(
     check_choice("estimator", estimator, ESTIMATORS)
     check_choice("strategy", strategy, STRATEGIES)
     fast = strategy == "uniform" and estimator != "isotonic" and not (estimator == "debiased" and norm == "max")
-    found, own, counted = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting, ranges=not fast)
+    found, own, counted, _ = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting, ranges=not fast)
     if fast and len(own) == 1:  # (sample_error finds scores outside [0, 1] as it counts)
         return sample_error(counted.scores[:, 0], counted.positives(0), counted.weight, _check_bins(n_bins), norm, estimator)
     calibration = Calibration(found, own, None, ThresholdCurve.from_score_columns(counted))

@@ -13,6 +13,7 @@ rows, never the data. The results are the same evalkit objects as in memory.
 | ``evaluate_label_sets`` | label sets (or separated strings) → ``Evaluation`` |
 | ``aa_rar`` | ideal and result indicators → ``NeighborhoodAccuracy`` |
 | ``threshold_curve`` | labels or indicators and scores → ``ThresholdCurve`` |
+| ``calibration`` | labels or indicators and probabilities → ``Calibration`` |
 
 Evaluations come back compacted (one row per distinct per-sample cells): every average is
 exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is active (a
@@ -31,6 +32,7 @@ import numpy as np
 
 from evalkit._labels import check_same_kind, same_labels, sorted_labels
 from evalkit._validation import show
+from evalkit.calibration import Calibration
 from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
@@ -38,7 +40,7 @@ from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeErr
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.streaming import LabelSetCounts
 
-__all__ = ["aa_rar", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
+__all__ = ["aa_rar", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
 
 SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
@@ -326,6 +328,25 @@ def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = Non
     return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels, sample_weight=sample_weight))
 
 
+def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None, sample_weight: Any, name: str) -> tuple[list, tuple | None]:
+    """Aligned blocks ``(y_true, y_score, weight)`` of score arrays, and the column labels of
+    2-D scores (found in one pass first when not given)."""
+    if not isinstance(y_score, da.Array) or not isinstance(y_true, da.Array):
+        raise InvalidTypeError(f"'y_true' and {name!r} must be Dask arrays, got {show(y_true)} and {show(y_score)}")
+    if y_true.shape[0] != y_score.shape[0]:
+        raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but {name!r} has {y_score.shape[0]}")
+    if y_score.ndim == 2:
+        y_score = y_score.rechunk({1: -1})
+        if y_true.ndim == 1 and labels is None:
+            labels = sorted_labels(da.unique(y_true).compute().tolist(), "y_true")
+    rows = tuple(size for size in y_score.chunks[0] if size) or y_score.chunks[0]
+    y_score = y_score.rechunk((rows, *y_score.chunks[1:]))
+    y_true = y_true.rechunk((rows, *((-1,) if y_true.ndim == 2 else ())))
+    blocks_true, blocks_score = list(y_true.to_delayed().ravel()), list(y_score.to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_score, len(blocks_score))
+    return list(zip(blocks_true, blocks_score, weights)), None if labels is None else tuple(labels)
+
+
 def threshold_curve(
     y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, thresholds: Any = None,
     sample_weight: Any = None, metrics_class: Any = None,
@@ -344,21 +365,38 @@ def threshold_curve(
         thresholds: ``None`` for the exact curve, or a number of thresholds, or the thresholds.
         sample_weight: a 1-D Dask array of one weight per sample.
     """
-    if not isinstance(y_score, da.Array) or not isinstance(y_true, da.Array):
-        raise InvalidTypeError(f"'y_true' and 'y_score' must be Dask arrays, got {show(y_true)} and {show(y_score)}")
-    if y_true.shape[0] != y_score.shape[0]:
-        raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but 'y_score' has {y_score.shape[0]}")
-    if y_score.ndim == 2:
-        y_score = y_score.rechunk({1: -1})
-        if y_true.ndim == 1 and labels is None:
-            labels = sorted_labels(da.unique(y_true).compute().tolist(), "y_true")
-    rows = tuple(size for size in y_score.chunks[0] if size) or y_score.chunks[0]
-    y_score = y_score.rechunk((rows, *y_score.chunks[1:]))
-    y_true = y_true.rechunk((rows, *((-1,) if y_true.ndim == 2 else ())))
-    blocks_true, blocks_score = list(y_true.to_delayed().ravel()), list(y_score.to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, y_score, len(blocks_score))
-    fixed = None if labels is None else tuple(labels)
-    parts = [
-        dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in zip(blocks_true, blocks_score, weights)
-    ]
+    blocks, fixed = _score_parts(y_true, y_score, labels, sample_weight, "y_score")
+    parts = [dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in blocks]
     return _with_metrics_class(_reduce(parts, _sum_curves), metrics_class)
+
+
+def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, setting: Any, bins: Any,
+                       weight: np.ndarray | None) -> Calibration:  # fmt: skip
+    return Calibration.from_scores(actual, scores, labels, pos_label=pos_label, setting=setting, sample_weight=weight, bins=bins)
+
+
+def _sum_calibrations(*calibrations: Calibration) -> Calibration:
+    total = calibrations[0]
+    for other in calibrations[1:]:
+        total = total.merge(other)
+    return total
+
+
+def calibration(
+    y_true: da.Array, y_prob: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, setting: str | None = None,
+    bins: int | None = None, sample_weight: Any = None,
+) -> Calibration:  # fmt: skip
+    """A ``Calibration`` of Dask arrays: one per partition, merged in a tree. With ``bins``
+    what travels between workers is O(bins x columns) sums; without, exact counts whose
+    size grows with the distinct scores. Multi-class labels are found in one pass first when
+    ``labels`` is not given.
+
+    Args:
+        y_true: a 1-D Dask array of labels, or a 2-D one of 0/1 indicators.
+        y_prob: a 1-D (binary) or 2-D Dask array of probabilities.
+        labels, pos_label, setting, bins: as for ``Calibration.from_scores``.
+        sample_weight: a 1-D Dask array of one weight per sample.
+    """
+    blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")
+    parts = [dask.delayed(_calibration_block)(a, s, fixed, pos_label, setting, bins, w) for a, s, w in blocks]
+    return _reduce(parts, _sum_calibrations)

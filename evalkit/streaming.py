@@ -9,7 +9,8 @@ added, not lost; ``LabelSetCounts.to_evaluation`` then orders the labels as a on
 order given up front), and gives the same averages.
 
 ``CurveCounts`` does the same for scores: threshold curves of batch after batch, in memory
-bounded by the thresholds when they are given.
+bounded by the thresholds when they are given; ``CalibrationCounts`` the calibration of
+probabilities, in memory bounded by the bins when they are given.
 
 (Single-label streams use ``ConfusionMatrix.update``
 with ``grow=True``; fixed-label batches of any kind merge with ``Evaluation + Evaluation``.)
@@ -30,13 +31,14 @@ from typing import Any
 
 from evalkit._labels import check_label_list, same_labels, sorted_labels
 from evalkit._validation import as_array, show
+from evalkit.calibration import Calibration
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
 from evalkit.counting import as_label_set_list
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError
 
-__all__ = ["CurveCounts", "LabelSetCounts"]
+__all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
 
 
 class LabelSetCounts:
@@ -119,7 +121,64 @@ class LabelSetCounts:
         return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"
 
 
-class CurveCounts:
+class _ScoreCounts:
+    """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
+    shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
+    labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
+
+    def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
+        self._labels = None if labels is None else check_label_list(labels)
+        self._pos_label = pos_label
+        self._result: Any = None
+
+    def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> Any:
+        raise NotImplementedError
+
+    def _columns_of(self, batch: Any) -> tuple:
+        return batch.labels
+
+    def _copy(self) -> Any:
+        raise NotImplementedError
+
+    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None) -> None:
+        """Count a batch (the arguments of the result's ``from_scores``).
+
+        Raises:
+            LabelMismatchError: a batch whose classes differ from the first batch's.
+        """
+        two_dimensional = as_array(y_score, "y_score").ndim == 2
+        batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        if self._result is None:
+            if two_dimensional:
+                self._labels = self._columns_of(batch)
+            else:
+                self._pos_label = batch.labels[0]
+        self._result = batch if self._result is None else self._result.merge(batch)
+
+    def _merged(self, other: Any) -> Any:
+        if type(other) is not type(self):
+            raise InvalidTypeError(f"can only merge {type(self).__name__}, got {show(other)}")
+        merged = self._copy()
+        merged._labels, merged._pos_label = self._labels or other._labels, self._pos_label
+        parts = [part._result for part in (self, other) if part._result is not None]
+        merged._result = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
+        return merged
+
+    def _read(self) -> Any:
+        if self._result is None:
+            raise EmptyInputError("no scores were counted: nothing to read")
+        return self._result
+
+    def __add__(self, other: object) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.merge(other)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._result!r})"
+
+
+class CurveCounts(_ScoreCounts):
     """Threshold curves counted batch by batch (mutable, like ConfusionMatrix): a thin
     accumulator over ``ThresholdCurve.merge``.
 
@@ -148,29 +207,16 @@ class CurveCounts:
         self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None,
         metrics_class: type[ClassificationMetrics] | None = None,
     ) -> None:  # fmt: skip
+        super().__init__(labels=labels, pos_label=pos_label)
         self._metrics_class = check_metrics_class(metrics_class)
         self._thresholds = thresholds
-        self._labels = None if labels is None else check_label_list(labels)
-        self._pos_label = pos_label
-        self._curve: ThresholdCurve | None = None
 
-    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None) -> None:
-        """Count a batch of scores (the arguments of ``ThresholdCurve.from_scores``).
+    def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
+        return ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight, thresholds=self._thresholds,
+                                          metrics_class=self._metrics_class)  # fmt: skip
 
-        Raises:
-            LabelMismatchError: a batch whose classes differ from the first batch's.
-        """
-        two_dimensional = as_array(y_score, "y_score").ndim == 2
-        batch = ThresholdCurve.from_scores(
-            y_true, y_score, self._labels if two_dimensional else None, pos_label=None if two_dimensional else self._pos_label,
-            sample_weight=sample_weight, thresholds=self._thresholds, metrics_class=self._metrics_class,
-        )  # fmt: skip
-        if self._curve is None:
-            if two_dimensional:
-                self._labels = batch.labels
-            else:
-                self._pos_label = batch.labels[0]
-        self._curve = batch if self._curve is None else self._curve.merge(batch)
+    def _copy(self) -> CurveCounts:
+        return CurveCounts(thresholds=self._thresholds, metrics_class=self._metrics_class)
 
     def curve(self) -> ThresholdCurve:
         """The curve of everything counted so far.
@@ -178,25 +224,58 @@ class CurveCounts:
         Raises:
             EmptyInputError: nothing was counted.
         """
-        if self._curve is None:
-            raise EmptyInputError("no scores were counted: nothing to read")
-        return self._curve
+        return self._read()
 
     def merge(self, other: CurveCounts) -> CurveCounts:
         """New counts of both streams."""
-        if not isinstance(other, CurveCounts):
-            raise InvalidTypeError(f"can only merge CurveCounts, got {show(other)}")
-        merged = CurveCounts(thresholds=self._thresholds, labels=self._labels or other._labels, pos_label=self._pos_label,
-                             metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))  # fmt: skip
-        parts = [part._curve for part in (self, other) if part._curve is not None]
-        curve = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
-        merged._curve = None if curve is None else curve.with_metrics_class(merged._metrics_class)
+        merged = self._merged(other)
+        merged._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+        if merged._result is not None:
+            merged._result = merged._result.with_metrics_class(merged._metrics_class)
         return merged
 
-    def __add__(self, other: object) -> CurveCounts:
-        if not isinstance(other, CurveCounts):
-            return NotImplemented
-        return self.merge(other)
 
-    def __repr__(self) -> str:
-        return f"CurveCounts({self._curve!r})"
+class CalibrationCounts(_ScoreCounts):
+    """A calibration counted batch by batch (mutable): a thin accumulator over
+    ``Calibration.merge``. With ``bins`` memory is O(bins x columns) however long the stream;
+    without, the counts are exact and grow with the distinct scores seen.
+
+    Args:
+        bins: as for ``Calibration.from_scores`` (``None``: exact).
+        setting: as for ``Calibration.from_scores``.
+        labels: the column labels of 2-D probabilities (by default those of the first batch).
+        pos_label: the positive class of binary labels (by default that of the first batch).
+
+    Examples:
+        >>> counts = CalibrationCounts(bins=10)
+        >>> counts.update([0, 1, 1], [0.2, 0.9, 0.6])
+        >>> counts.update([0, 0], [0.7, 0.1])
+        >>> round(counts.calibration().error(), 4)
+        0.3
+    """
+
+    def __init__(self, *, bins: int | None = None, setting: str | None = None, labels: Sequence[Hashable] | None = None,
+                 pos_label: Any = None) -> None:  # fmt: skip
+        super().__init__(labels=labels, pos_label=pos_label)
+        self._bins, self._setting = bins, setting
+
+    def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> Calibration:
+        return Calibration.from_scores(y_true, y_score, labels, pos_label=pos_label, setting=self._setting, sample_weight=sample_weight, bins=self._bins)
+
+    def _columns_of(self, batch: Calibration) -> tuple:
+        return batch.classes
+
+    def _copy(self) -> CalibrationCounts:
+        return CalibrationCounts(bins=self._bins, setting=self._setting)
+
+    def calibration(self) -> Calibration:
+        """The calibration of everything counted so far.
+
+        Raises:
+            EmptyInputError: nothing was counted.
+        """
+        return self._read()
+
+    def merge(self, other: CalibrationCounts) -> CalibrationCounts:
+        """New counts of both streams (one that counted nothing adds nothing)."""
+        return self._merged(other)

@@ -441,3 +441,28 @@ def test_bad_input_is_refused_with_the_argument_named():
 
 def test_calibration_is_exported():
     assert evalkit.Calibration is Calibration
+
+
+def test_a_stream_of_batches_equals_the_whole():
+    from evalkit.streaming import CalibrationCounts
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 900)
+    probabilities = rng.dirichlet(np.ones(3), 900)
+    for bins in (None, 25):
+        stream, empty = CalibrationCounts(bins=bins), CalibrationCounts(bins=bins)
+        for start in range(0, 900, 300):
+            stream.update(y[start : start + 300], probabilities[start : start + 300])
+        whole = Calibration.from_scores(y, probabilities, bins=bins)
+        assert close(stream.calibration().error(), whole.error()) and stream.calibration().classes == (0, 1, 2)
+        assert (stream + empty).calibration() == stream.calibration() == (empty + stream).calibration()  # an empty side adds nothing
+    with pytest.raises(evalkit.exceptions.EmptyInputError):
+        CalibrationCounts().calibration()
+    binary = CalibrationCounts()
+    binary.update([True, False], [0.8, 0.3])
+    binary.update([False], [0.4])  # the positive class of the first batch is kept
+    assert binary.calibration().labels == (True,) and binary.calibration().n_samples == 3
+    binary = CalibrationCounts(pos_label="yes")
+    binary.update(["yes", "no"], [0.8, 0.3])
+    binary.update(["no"], [0.4])
+    assert binary.calibration().labels == ("yes",) and binary.calibration().n_samples == 3

@@ -123,3 +123,21 @@ def test_threshold_curves_of_dask_arrays(client):
     assert all(np.array_equal(a, b) for a, b in zip(binned.cells().rows(), ThresholdCurve.from_scores(y == 1, scores[:, 1], thresholds=101).cells().rows()))
     with pytest.raises(InvalidTypeError):
         evalkit_dask.threshold_curve(y, scores)
+
+
+def test_calibration_of_dask_arrays_equals_the_one_in_memory(client):
+    from evalkit import Calibration
+
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 3, 20_000)
+    probabilities = rng.dirichlet([1, 1, 1], 20_000) * 0.7 + np.eye(3)[y] * 0.3
+    weight = rng.integers(0, 3, 20_000)
+    chunks = (da.from_array(y, chunks=6_000), da.from_array(probabilities, chunks=(5_000, 3)))
+    top = evalkit_dask.calibration(*chunks, sample_weight=da.from_array(weight, chunks=4_000))
+    assert top == Calibration.from_scores(y, probabilities, sample_weight=weight)  # exact counts: exactly
+    binned = evalkit_dask.calibration(*chunks, setting="classwise", bins=20)
+    local = Calibration.from_scores(y, probabilities, setting="classwise", bins=20)
+    assert binned.classes == local.classes == (0, 1, 2)
+    assert binned.error() == pytest.approx(local.error(), abs=1e-12) and binned.brier_score() == pytest.approx(local.brier_score(), abs=1e-12)
+    with pytest.raises(InvalidTypeError, match="'y_prob'"):
+        evalkit_dask.calibration(y, probabilities)
