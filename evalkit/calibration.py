@@ -825,20 +825,28 @@ class Calibration:
 
     def summary(self, *, n_bins: int | None = None, strategy: str = "uniform") -> dict[str, float]:
         """The calibration numbers of a report: ECE, MCE and RMSCE (binned), the debiased
-        RMSCE (NaN with float sample weights), the Brier score and its decomposition, the log loss, and, for one column,
-        Spiegelhalter's p-value. Several columns: the errors are macro averages."""
+        RMSCE (NaN with float sample weights), the Brier score and its decomposition over the
+        same bins, the log loss, and, for one column, Spiegelhalter's p-value. Several
+        columns: the errors are macro averages."""
         options: dict[str, Any] = {"n_bins": n_bins, "strategy": strategy}
         out = {name: self.measure(name, **options) for name in _NORM_OF}
         try:
             out["debiased_calibration_error"] = self.measure("root_mean_squared_calibration_error", estimator="debiased", **options)
         except UnsupportedSettingError:  # float sample weights: no count of samples to debias with
             out["debiased_calibration_error"] = math.nan
-        parts = self.brier_decomposition()
+        parts = self.brier_decomposition(n_bins=self._n_bins(n_bins, strategy), strategy=strategy)
         out.update(brier_score=parts.brier_score, reliability=parts.reliability, resolution=parts.resolution, uncertainty=parts.uncertainty,
                    log_loss=self.log_loss())  # fmt: skip
         if len(self.labels) == 1:
             out["spiegelhalter_p_value"] = self.spiegelhalter_test().p_value
         return {name: float(value) for name, value in out.items()}
+
+    def report_section(self) -> tuple[dict[str, float], str, Reliability]:
+        """What a report shows of this calibration (``build_report(calibration=...)``): the
+        ``summary``, its title, and the points of the reliability diagram (of the pooled
+        columns, for several)."""
+        title = f"calibration ({self.setting.replace('_', ' ')}, {self.bins or DEFAULT_BINS} equal-width bins)"
+        return self.summary(), title, self.micro().reliability()
 
     def interval(self, measure: str = "expected_calibration_error", *, label: Any = None, level: float = 0.95, method: str = "bca",
                  n_resamples: int = 2000, random_state: Any = None, **options: Any) -> intervals.Interval:  # fmt: skip

@@ -33,6 +33,7 @@ import numpy as np
 
 from evalkit import __version__
 from evalkit.averaging import UNDEFINED_POLICIES
+from evalkit.calibration import DEFAULT_BINS
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
@@ -41,7 +42,7 @@ from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
 from evalkit.readers import header, read_batches
 from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
-from evalkit.streaming import CurveCounts, LabelSetCounts
+from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
 __all__ = ["main"]
 
@@ -83,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="one score column per class (the class is the column's name), comma-separated, or PREFIX* for the columns "
                              "starting with PREFIX (the class is the rest of the name): per-class roc_auc and average_precision columns; "
                              "the predicted class is the highest score unless --predicted is given")  # fmt: skip
+    report.add_argument("--calibration", nargs="?", const="top_label", choices=("top_label", "classwise"),
+                        help="with --score or --scores: the calibration of the scores (ECE, MCE, RMSCE, the debiased RMSCE, the Brier score "
+                             "and its parts, log loss, Spiegelhalter's p) and, with --html, the reliability diagram; multi-class scores: "
+                             "top_label (default) or classwise")  # fmt: skip
+    report.add_argument("--bins", type=int, metavar="N", help="equal-width bins of --calibration (default 15); memory grows with the bins only")
     report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
     report.add_argument("--metrics-class", metavar="CLASS",
                         help="package.module:Class (a ClassificationMetrics subclass) or an installed plugin's name: its getters are measures")
@@ -252,7 +258,14 @@ def _check_not_scores(values: list[str], files: list[str], role: str, lines: lis
             )
 
 
-def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts | None]:
+def _calibration_counts(arguments: argparse.Namespace, **options: Any) -> CalibrationCounts | None:
+    """The calibration counts of --calibration (in --bins equal-width bins), or None."""
+    if arguments.calibration is None:
+        return None
+    return CalibrationCounts(bins=arguments.bins or DEFAULT_BINS, **options)
+
+
+def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
     classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
     ``--score`` also the exact threshold curve of the scores (its size grows with the distinct
@@ -263,6 +276,7 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
         arguments.predicted = arguments.score
     evaluation: Evaluation | None = None
     curve = None if arguments.score is None else CurveCounts(pos_label=arguments.positive)
+    calibration = _calibration_counts(arguments, pos_label=arguments.positive)
     for values, lines in _batches(arguments, files):
         actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
         if arguments.score is not None:
@@ -279,8 +293,10 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
         evaluation = batch if evaluation is None else evaluation.merge(batch, grow=labels is None)
         if curve is not None:
             curve.update(actual, scores, sample_weight=weight)
+        if calibration is not None:
+            calibration.update(actual, scores, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
-    return (evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))), curve
+    return (evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))), curve, calibration
 
 
 def _measures(arguments: argparse.Namespace) -> tuple[list[Measure | str], Measure | str | None]:
@@ -316,7 +332,7 @@ def _score_columns(arguments: argparse.Namespace, files: list[str]) -> tuple[lis
     return asked, asked
 
 
-def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts]:
+def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts, CalibrationCounts | None]:
     """Per-class score columns, batch by batch: the predicted class (the highest score, the
     first of tied ones, or --predicted) into an Evaluation, the scores into the curve of
     every class."""
@@ -324,6 +340,7 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     known = frozenset(classes)
     evaluation: Evaluation | None = None
     curve = CurveCounts(labels=classes)
+    calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
     progress = _progress()
     batches = read_batches(files, actual=arguments.actual, predicted=arguments.predicted, weight=arguments.weight, scores=columns,
                            delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress)  # fmt: skip
@@ -341,29 +358,32 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
         batch = Evaluation.from_labels(actual, predicted, classes, sample_weight=weight).compact()
         evaluation = batch if evaluation is None else evaluation.merge(batch)
         curve.update(actual, scores, sample_weight=weight)
+        if calibration is not None:
+            calibration.update(actual, scores, sample_weight=weight)
     if progress:
         print(file=sys.stderr)
     assert evaluation is not None  # read_batches raises on a file without rows
-    return evaluation, curve
+    return evaluation, curve, calibration
 
 
 def _report(arguments: argparse.Namespace) -> str:
     measures, sort_by = _measures(arguments)
     files = list(arguments.files)
-    curve = None
+    curve = calibration = None
     if not files:
-        source, curve = _stream_labels(arguments, [str(example_path())])
+        source, curve, calibration = _stream_labels(arguments, [str(example_path())])
         name = f"bundled example {EXAMPLE_NAME}"
     else:
         if arguments.multi_label:
             source = _stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
-            source, curve = _stream_scores(arguments, files)
+            source, curve, calibration = _stream_scores(arguments, files)
         else:
-            source, curve = _stream_labels(arguments, files)
+            source, curve, calibration = _stream_labels(arguments, files)
         name = " and ".join(files)
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
-                          sort_by=sort_by, curve=None if curve is None else curve.curve())  # fmt: skip
+                          sort_by=sort_by, curve=None if curve is None else curve.curve(),
+                          calibration=None if calibration is None else calibration.calibration())  # fmt: skip
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
@@ -470,6 +490,14 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError("--scores (one score column per class) goes with neither --score (one binary score) nor --multi-label")
         if arguments.score is not None and arguments.predicted is not None:
             raise InvalidArgumentError("--score COLUMN takes the place of the predicted column: give --score or --predicted, not both")
+        if arguments.calibration is not None and arguments.score is None and arguments.scores is None:
+            raise InvalidArgumentError("--calibration measures scores: give --score COLUMN (binary) or --scores COLUMNS (one per class)")
+        if arguments.calibration == "classwise" and arguments.scores is None:
+            raise InvalidArgumentError("--calibration classwise is for --scores (one column per class); binary scores have one column")
+        if arguments.bins is not None and arguments.calibration is None:
+            raise InvalidArgumentError("--bins applies with --calibration only, which is not given")
+        if arguments.bins is not None and not 1 <= arguments.bins <= 1_000_000:
+            raise InvalidArgumentError(f"--bins must be a number of bins in 1..1000000, got {arguments.bins}")
         needs = {"threshold": ("--score", arguments.score), "positive": ("--score", arguments.score), "negative": ("--score", arguments.score),
                  "separator": ("--multi-label", arguments.multi_label or None), "ci_level": ("--ci", arguments.ci or None)}  # fmt: skip
         for name in sorted(given):

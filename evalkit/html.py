@@ -130,8 +130,11 @@ def _thinned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False) -> str:
-    """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element.
+def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False,
+              markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None) -> str:  # fmt: skip
+    """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element (``markers``:
+    a dot at every point; ``histogram``: ``(edges, shares)``, grey bars along the bottom whose
+    heights are the shares, the tallest a quarter of the plot).
 
     Examples:
         >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
@@ -153,6 +156,13 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
         parts.append(f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + plot_w}" y2="{py(tick):.1f}" stroke="#eaeef2"/>')
         parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{tick:g}</text>')
         parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:g}</text>')
+    if histogram is not None:
+        edges, shares = (np.asarray(values, dtype=np.float64) for values in histogram)
+        tallest = shares.max() if shares.size and shares.max() > 0 else 1.0
+        for low, high, share in zip(edges[:-1], edges[1:], shares):
+            bar = 0.25 * share / tallest
+            parts.append(f'<rect x="{px(low):.1f}" y="{py(bar):.1f}" width="{max(px(high) - px(low) - 1, 0.5):.1f}" '
+                         f'height="{py(0) - py(bar):.1f}" fill="#d0d7de"><title>{share:.1%} of the samples</title></rect>')  # fmt: skip
     if diagonal:
         parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
     for k, (name, x, y) in enumerate(series):
@@ -162,6 +172,8 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
         points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(x, y))
         colour = _COLOURS[k % len(_COLOURS)]
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.8" points="{points}"><title>{html.escape(name)}</title></polyline>')
+        if markers:
+            parts += [f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="{colour}"/>' for a, b in zip(x, y)]
         legend_y = top + plot_h - 10 - 16 * (len(series) - 1 - k)
         parts.append(f'<line x1="{left + plot_w - 150}" y1="{legend_y - 4}" x2="{left + plot_w - 132}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"/>')
         parts.append(f'<text x="{left + plot_w - 126}" y="{legend_y}" font-size="11">{html.escape(name)}</text>')
@@ -192,6 +204,25 @@ def _curves(curve: Any) -> str:
     )
 
 
+def _calibration(report: Any, digits: int) -> str:
+    """The calibration numbers and the reliability diagram of a report."""
+    rows = "".join(f"<tr><td>{html.escape(name.replace('_', ' '))}</td>{_cell(value, digits)}</tr>" for name, value in report.calibration.items())
+    table = f'<table class="summary"><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+    points = report.reliability
+    if points is None or not len(points.weight):
+        return table
+    histogram = None
+    if len(points.edges):  # the share of the samples in each bin, along the bottom
+        shares = np.zeros(len(points.edges) - 1)
+        bins = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(shares) - 1)
+        np.add.at(shares, bins, points.weight / points.weight.sum())
+        histogram = (points.edges, shares)
+    chart = svg_chart([("observed", points.confidence, points.frequency)], x_label="mean score in the bin",
+                      y_label="share of positives", diagonal=True, markers=True, histogram=histogram)  # fmt: skip
+    return (f'{table}<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
+            "bars: the share of the samples in each bin</figcaption></figure></div>")  # fmt: skip
+
+
 def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
     """The HTML page of a ``Report`` (and of a ``ThresholdCurve`` of the same data, if given)."""
     sections = [f"<h1>{html.escape(title)}</h1>"]
@@ -209,6 +240,8 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
         sections += ["<h2>Confusion matrix</h2>", _heatmap(report.confusion, digits)]
     if curve is not None:
         sections += ["<h2>Scores: ROC and precision-recall</h2>", _curves(curve)]
+    if report.calibration:
+        sections += [f"<h2>{html.escape(report.calibration_title.capitalize())}</h2>", _calibration(report, digits)]
     body = "\n".join(sections)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -245,6 +278,8 @@ def report_fragment(report: Any, digits: int = 3) -> str:
         parts.append(_interval_table(report, digits))
     if report.confusion is not None:
         parts.append(_heatmap(report.confusion, digits))
+    if report.calibration:
+        parts.append(_calibration(report, digits))
     return _fragment(*parts)
 
 

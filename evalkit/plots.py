@@ -13,6 +13,9 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
   averaged, the area in the legend and a chosen threshold marked.
 * ``measures_by_threshold``: any measures against the threshold.
 * ``intervals``: confidence intervals side by side (a forest plot), e.g. of two classifiers.
+* ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
+  against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
+  samples per bin as a histogram beneath, one line per class if asked.
 """
 
 from __future__ import annotations
@@ -25,13 +28,14 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from evalkit._validation import check_choice, show
+from evalkit.calibration import Calibration
 from evalkit.curves import BestThreshold, ThresholdCurve
 from evalkit.exceptions import InvalidTypeError
 from evalkit.formulas import get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.results import CellsResult
 
-__all__ = ["compare", "confusion_matrix", "intervals", "measures_by_threshold", "per_class", "precision_recall", "roc"]
+__all__ = ["compare", "confusion_matrix", "intervals", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -351,4 +355,44 @@ def intervals(found: dict[str, Any], *, ax: Axes | None = None, title: str | Non
     first = next(iter(found.values()))
     methods = {value.method for value in found.values()}
     ax.set_title(title or f"{first.level:.0%} confidence intervals" + (f" ({first.method})" if len(methods) == 1 else ""))
+    return ax
+
+
+def reliability(
+    source: Any, *, n_bins: int | None = None, strategy: str = "uniform", estimator: str = "binned", per_class: bool = False,
+    ax: Axes | None = None, title: str | None = None,
+) -> Axes:  # fmt: skip
+    """The reliability diagram of a ``Calibration``: per bin, the observed share of positives
+    against the mean score (calibrated scores lie on the diagonal), the ECE in the legend, and
+    beneath, the share of the samples in each bin.
+
+    Args:
+        source: a ``Calibration``.
+        n_bins, strategy, estimator: as for ``Calibration.reliability`` (``estimator="isotonic"``:
+            the binning-free CORP diagram).
+        per_class: one line per column of a multi-column calibration (default: the pooled columns).
+        ax: the Axes to draw on.
+        title: the title.
+    """
+    if not isinstance(source, Calibration):
+        raise InvalidTypeError(f"a reliability diagram needs a Calibration (Calibration.from_scores(...)), got {show(source)}")
+    ax = _axes(ax, 5.2, 5.2)
+    columns = [(str(label), source, label) for label in source.labels] if per_class and len(source.labels) > 1 else [("", source.micro(), None)]
+    options: dict[str, Any] = {"estimator": estimator} if estimator == "isotonic" else {"n_bins": n_bins, "strategy": strategy}
+    histogram = ax.inset_axes((0.0, 0.0, 1.0, 0.22), sharex=ax)
+    for name, calibration, label in columns:
+        points = calibration.reliability(label=label, **options)
+        error = calibration.error(label=label, **options)
+        text = f"{name + ': ' if name else ''}ECE {error:.3f}"
+        drawn = ax.plot(points.confidence, points.frequency, marker="o" if estimator == "binned" else None, markersize=3, label=text)
+        if len(points.edges):
+            centres = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(points.edges) - 2)
+            shares = np.bincount(centres, weights=points.weight, minlength=len(points.edges) - 1) / points.weight.sum()
+            histogram.stairs(shares, points.edges, fill=True, alpha=0.35, color=drawn[0].get_color())
+    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+    histogram.set_axis_off()
+    histogram.patch.set_alpha(0.0)
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="mean score", ylabel="observed share of positives")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(title or f"Reliability diagram ({source.setting.replace('_', ' ')})")
     return ax

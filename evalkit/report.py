@@ -70,6 +70,18 @@ _SUMMARY_TITLES = {
     "hamming_loss": "hamming loss",
     "coverage": "coverage",
 }
+_CALIBRATION_TITLES = {
+    "expected_calibration_error": "ece",
+    "maximum_calibration_error": "mce",
+    "root_mean_squared_calibration_error": "rmsce",
+    "debiased_calibration_error": "debiased rmsce",
+    "brier_score": "brier score",
+    "reliability": "reliability",
+    "resolution": "resolution",
+    "uncertainty": "uncertainty",
+    "log_loss": "log loss",
+    "spiegelhalter_p_value": "spiegelhalter p",
+}
 _UNDEFINED = "undef"
 
 
@@ -115,6 +127,10 @@ class Report:
             (``{row name: [Interval or None per measure]}``, ``{summary name: [Interval]}``),
             when the report was built with ``confidence=``; ``None`` where the data give none.
         counts: the columns that are counts (shown as whole numbers).
+        calibration: the calibration numbers of the scores (``Calibration.summary``), when
+            the report was built with ``calibration=``.
+        calibration_title: what they are: ``calibration (top label, 15 equal-width bins)``.
+        reliability: the points of the reliability diagram (``Calibration.reliability``).
     """
 
     measures: tuple[str, ...]
@@ -129,6 +145,9 @@ class Report:
     undefined: str = "exclude"
     intervals: dict = attrs.field(factory=dict)
     counts: tuple[str, ...] = ()
+    calibration: dict = attrs.field(factory=dict)
+    calibration_title: str = ""
+    reliability: Any = attrs.field(default=None, eq=False)
 
     def cell(self, value: float, position: int, digits: int = 3) -> str:
         """A value of the column at ``position`` as the renderings show it: counts as whole
@@ -172,6 +191,8 @@ class Report:
             "averages": {name: average_row(values) for name, values in self.averages.items()},
             "summary": dict(self.summary),
         }
+        if self.calibration:
+            document["calibration"] = {"title": self.calibration_title, **self.calibration}
         if self.intervals:
             first = next(found for row in self.intervals.values() for found in row if found is not None)
             document["intervals"] = {
@@ -211,13 +232,16 @@ class Report:
         if self.summary:
             rows.append(("", []))
             rows += [(_SUMMARY_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.summary.items()]
+        if self.calibration:
+            rows += [("", []), (self.calibration_title, [])]
+            rows += [(_CALIBRATION_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.calibration.items()]
         return rows
 
     def to_text(self, digits: int = 3) -> str:
         """The aligned ``classification_report`` table."""
         headers = [*self.titles(), "support"]
         rows = self._rows(digits)
-        name_width = max(len(name) for name, _ in rows) + 2
+        name_width = max(len(name) for name, cells in rows if cells) + 2  # a section's title may run past the names
         widths = [max(len(header), digits + 3, *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(headers)]
         lines = [" " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(headers, widths))]
         for name, cells in rows:
@@ -241,6 +265,9 @@ class Report:
         if self.summary:
             lines += ["", "| measure | value |", "|---|---:|"]
             lines += [f"| {_SUMMARY_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.summary.items()]
+        if self.calibration:
+            lines += ["", f"| {self.calibration_title} | value |", "|---|---:|"]
+            lines += [f"| {_CALIBRATION_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.calibration.items()]
         if self.intervals:
             lines += ["", f"{self.interval_title()}:", "", "| | " + " | ".join(self.titles()) + " |", "|---|" + "---:|" * len(self.measures)]
             lines += [f"| {_escape(name)} | " + " | ".join(cells) + " |" for name, cells in self.interval_rows(digits)]
@@ -268,6 +295,8 @@ class Report:
             writer.writerow([name, "average", *map(number, values), _count(self.total), ""])
         for name, value in self.summary.items():
             writer.writerow([name, "summary", *[""] * len(self.measures), "", number(value)])
+        for name, value in self.calibration.items():
+            writer.writerow([name, "calibration", *[""] * len(self.measures), "", number(value)])
         for name, row in self.intervals.items():
             for side in ("low", "high"):
                 bounds = ["" if found is None else number(getattr(found, side)) for found in row]
@@ -321,6 +350,7 @@ class Report:
             kind = row.removesuffix(" avg")
             flat.update({f"{measure}/{kind}": float(value) for measure, value in zip(self.measures, values)})
         flat.update({name: float(value) for name, value in self.summary.items()})
+        flat.update({f"calibration/{name}": float(value) for name, value in self.calibration.items()})
         for row, found in self.intervals.items():
             kind = row.removesuffix(" avg")
             for measure, interval in zip(self._row_measures(row), found):
@@ -456,7 +486,7 @@ def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, .
 def build_report(
     source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
-    sort_by: Any = None, curve: Any = None,
+    sort_by: Any = None, curve: Any = None, calibration: Any = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -487,6 +517,10 @@ def build_report(
             ties in label order). ``None`` keeps the label order.
         curve: a ``ThresholdCurve`` of the same data's scores (one column per class, or a
             binary curve), for the area columns.
+        calibration: a ``Calibration`` of the same data's probabilities: its summary (ECE,
+            MCE, RMSCE, the debiased RMSCE, the Brier score and its parts, log loss,
+            Spiegelhalter's p-value) in a section of its own, and its reliability diagram in
+            the HTML page.
 
     Raises:
         InvalidArgumentError: ``sort_by`` names a measure without a direction (prevalence);
@@ -525,9 +559,19 @@ def build_report(
                                         for column in columns]  # fmt: skip
         for name in summary:  # measures of the whole result: evalkit's own, whatever the metrics class
             intervals[name] = [_interval_or_none(source, get_measure(name), None, options) if name in MEASURES else None]
+    found = _calibration_section(calibration)
     return Report(tuple(column.name for column in columns), labels, per_class, support, averages, total, summary, confusion,
                   tuple(column.header for column in columns), check_undefined(undefined), intervals,
-                  tuple(column.name for column in columns if column.count))  # fmt: skip
+                  tuple(column.name for column in columns if column.count), *found)  # fmt: skip
+
+
+def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:
+    """The calibration numbers, their title and the reliability diagram's points of a report."""
+    if calibration is None:
+        return {}, "", None
+    if not callable(getattr(calibration, "report_section", None)):
+        raise InvalidTypeError(f"'calibration' must be a Calibration (Calibration.from_scores(...)), got {show(calibration)}")
+    return calibration.report_section()
 
 
 def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None, curve: Any, undefined: Any) -> tuple:

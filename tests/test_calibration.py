@@ -466,3 +466,68 @@ def test_a_stream_of_batches_equals_the_whole():
     binary.update(["yes", "no"], [0.8, 0.3])
     binary.update(["no"], [0.4])
     assert binary.calibration().labels == ("yes",) and binary.calibration().n_samples == 3
+
+
+# --------------------------------------------------------------------------------------------
+# seen: reports, the HTML page, plots, the command line
+
+
+def test_reports_carry_the_calibration_in_every_format(tmp_path, capsys):
+    import json
+
+    from evalkit import ConfusionMatrix
+    from evalkit.cli import main
+    from evalkit.report import build_report
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 3, 120)
+    probabilities = rng.dirichlet(np.ones(3), 120)
+    cal = Calibration.from_scores(y, probabilities)
+    report = build_report(ConfusionMatrix.from_predictions(y, probabilities.argmax(axis=1)), calibration=cal)
+    assert report.calibration == cal.summary() and report.calibration_title == "calibration (top label, 15 equal-width bins)"
+    assert "ece" in report.to_text() and "| ece |" in report.to_markdown()
+    assert json.loads(report.to_json())["calibration"]["expected_calibration_error"] == pytest.approx(cal.error())
+    assert "expected_calibration_error,calibration" in report.to_csv()
+    assert report.to_flat_dict()["calibration/brier_score"] == pytest.approx(cal.brier_score())
+    page = report.to_html()
+    assert "Reliability diagram" in page and page.count("<circle") == len(cal.reliability().weight) and "<script" not in page
+    assert "Reliability diagram" in report._repr_html_()
+    with pytest.raises(evalkit.exceptions.InvalidTypeError, match="'calibration' must be a Calibration"):
+        build_report(ConfusionMatrix.from_predictions(y, y), calibration="ece")
+    classes = ["cat", "dog", "bird"]
+    path = tmp_path / "scores.csv"
+    rows = [f"{classes[a]}," + ",".join(f"{x:.6f}" for x in row) for a, row in zip(y, probabilities)]
+    path.write_text("\n".join(["actual,p_cat,p_dog,p_bird", *rows]) + "\n", encoding="utf-8")
+    read = np.array([[float(f"{x:.6f}") for x in row] for row in probabilities])
+    labels = np.array([classes[a] for a in y])
+    for setting in ("top_label", "classwise"):
+        assert main(["report", str(path), "--scores", "p_*", "--calibration", setting, "--bins", "10", "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)["calibration"]
+        expected = Calibration.from_scores(labels, read, labels=classes, setting=setting, bins=10)
+        assert document["expected_calibration_error"] == pytest.approx(expected.error(), abs=1e-12)
+        assert document["log_loss"] == pytest.approx(expected.log_loss(), abs=1e-12)
+    binary = tmp_path / "binary.csv"
+    binary.write_text("actual,probability\n1,0.91\n0,0.40\n1,0.35\n0,0.72\n1,0.8\n", encoding="utf-8")
+    html = tmp_path / "page.html"
+    assert main(["report", str(binary), "--score", "probability", "--calibration", "--html", str(html)]) == 0
+    assert "spiegelhalter p" in capsys.readouterr().out and "Reliability diagram" in html.read_text(encoding="utf-8")
+    for wrong, message in ((["--calibration"], "give --score COLUMN"), (["--score", "probability", "--bins", "5"], "--bins applies with --calibration"),
+                           (["--score", "probability", "--calibration", "classwise"], "classwise is for --scores")):  # fmt: skip
+        assert main(["report", str(binary), *wrong]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_the_reliability_plot_draws_the_diagram():
+    from evalkit import plots
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 300)
+    probabilities = rng.dirichlet(np.ones(3), 300)
+    ax = plots.reliability(Calibration.from_scores(y, probabilities, setting="classwise"), per_class=True, n_bins=10)
+    points = Calibration.from_scores(y, probabilities, setting="classwise").reliability(label=2, n_bins=10)
+    assert len(ax.lines) == 4 and np.allclose(ax.lines[2].get_xdata(), points.confidence)  # three classes and the diagonal
+    assert "ECE" in ax.get_legend().get_texts()[0].get_text()
+    isotonic = plots.reliability(Calibration.from_scores(y == 1, probabilities[:, 1]), estimator="isotonic")
+    assert len(isotonic.lines) == 2
+    with pytest.raises(evalkit.exceptions.InvalidTypeError):
+        plots.reliability([0.1, 0.2])
