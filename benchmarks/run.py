@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 import evalkit
-from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
+from evalkit import Calibration, ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
+from evalkit.metrics import expected_calibration_error
 from evalkit.report import build_report
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
@@ -362,6 +363,32 @@ def binned_scores(n: int, thresholds: int) -> Case:
     return case
 
 
+def calibration_error(n: int, n_bins: int = 15) -> Case:
+    """ECE of binary scores in equal-width bins (right-closed, scikit-learn's bins)."""
+    rng = np.random.default_rng(n)
+    y_prob = rng.random(n)
+    y_true = (rng.random(n) < y_prob).astype(np.int64)
+    case = Case(f"expected calibration error, {n:,} binary scores, {n_bins} bins", y_prob.nbytes + y_true.nbytes,
+                target="≤ 1.5× floor")  # fmt: skip
+    case.contenders["numpy floor (bin index, one bincount)"] = lambda: np.bincount(np.minimum((y_prob * n_bins).astype(np.intp), n_bins - 1), minlength=n_bins)
+    case.contenders["evalkit"] = lambda: expected_calibration_error(y_true, y_prob, n_bins=n_bins)
+    case.contenders["evalkit Calibration(bins=15): every sum (Brier, log loss, ...)"] = lambda: Calibration.from_scores(y_true, y_prob, bins=n_bins)
+    if _peer("sklearn", case):
+        from sklearn.calibration import calibration_curve
+
+        case.contenders["scikit-learn calibration_curve (no ECE)"] = lambda: calibration_curve(y_true, y_prob, n_bins=n_bins)
+        case.once.add("scikit-learn calibration_curve (no ECE)")
+    if _peer("torchmetrics", case):
+        import torch
+        from torchmetrics.functional.classification import binary_calibration_error
+
+        torch.set_num_threads(1)
+        preds, target = torch.from_numpy(y_prob), torch.from_numpy(y_true)
+        case.contenders["torchmetrics (CPU)"] = lambda: binary_calibration_error(preds, target, n_bins=n_bins)
+        case.once.add("torchmetrics (CPU)")
+    return case
+
+
 def bootstrap_interval(n: int, m: int, resamples: int = 10_000) -> Case:
     rng = np.random.default_rng(n + m + resamples)
     y_true = rng.integers(0, m, n)
@@ -672,6 +699,7 @@ def main() -> None:
         binary_scores(1_000_000 // scale, weighted=True),
         multiclass_scores(1_000_000 // scale, 10),
         binned_scores(10_000_000 // scale, 101),
+        calibration_error(10_000_000 // scale),
         bootstrap_interval(1_000_000 // scale, 10),
         *getters(),
         *averaging(),

@@ -133,13 +133,13 @@ class ScoreColumns:
         return self.indicators[:, column] != 0
 
 
-def _score_matrix(y_score: Any, name: str = "y_score") -> np.ndarray:
+def _score_matrix(y_score: Any, name: str = "y_score", finite: bool = True) -> np.ndarray:
     scores = as_array(y_score, name)
     if scores.dtype.kind not in "biuf":
         raise InvalidTypeError(f"{name!r} must hold numbers, got dtype {scores.dtype}: {show(scores)}")
     if scores.ndim not in (1, 2):
         raise InputShapeError(f"{name!r} must be 1-D (binary) or 2-D (samples x labels), got shape {scores.shape}")
-    if scores.dtype.kind == "f" and not np.isfinite(scores).all():
+    if finite and scores.dtype.kind == "f" and not np.isfinite(scores).all():
         raise InvalidValueError(f"{name!r} must be finite, got {show(scores[~np.isfinite(scores)][:3])}")
     return scores
 
@@ -196,10 +196,11 @@ def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.
 
 
 def score_columns(
-    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any, name: str = "y_score"
+    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any, name: str = "y_score",
+    finite: bool = True,
 ) -> ScoreColumns:
     """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
-    scores = _score_matrix(y_score, name)
+    scores = _score_matrix(y_score, name, finite)  # finite=False: the caller finds NaN and infinities itself
     n = len(scores)
     if n == 0:
         raise EmptyInputError(f"'y_true' and {name!r} are empty: at least one sample is needed")

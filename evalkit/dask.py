@@ -394,7 +394,10 @@ def calibration(
     Args:
         y_true: a 1-D Dask array of labels, or a 2-D one of 0/1 indicators.
         y_prob: a 1-D (binary) or 2-D Dask array of probabilities.
-        labels, pos_label, setting, bins: as for ``Calibration.from_scores``.
+        labels: the column labels of 2-D probabilities (as for ``Calibration.from_scores``).
+        pos_label: the positive class of binary labels.
+        setting: ``"top_label"`` or ``"classwise"`` for ``n x m`` probabilities.
+        bins: ``None`` for the exact counts, or a number of equal-width bins.
         sample_weight: a 1-D Dask array of one weight per sample.
     """
     blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")

@@ -12,7 +12,10 @@ Methods (``method=``):
 
 * ``"bca"`` (default) and ``"percentile"``: the bootstrap (B. Efron and R. J. Tibshirani,
   "An Introduction to the Bootstrap", 1993), for every measure and every average. BCa's
-  acceleration comes from the jackknife, computed from the same sums.
+  acceleration comes from the jackknife, computed from the same sums. ``"normal"``: the
+  estimate plus or minus ``z`` bootstrap standard deviations (Efron and Tibshirani's standard
+  interval), for (nearly) unbiased estimates such as the debiased calibration errors
+  (``evalkit.calibration``).
 * ``"wilson"`` and ``"clopper-pearson"``: closed forms for proportions (accuracy, precision,
   recall, specificity and every measure ``successes / trials`` of integer counts).
 * ``"asymptotic"``: Cohen's kappa with the large-sample standard error of J. L. Fleiss,
@@ -103,7 +106,7 @@ __all__ = [
     "wilson",
 ]
 
-BOOTSTRAP_METHODS = ("bca", "percentile")
+BOOTSTRAP_METHODS = ("bca", "percentile", "normal")
 METHODS = (*BOOTSTRAP_METHODS, "wilson", "clopper-pearson", "asymptotic", "delong")
 WHOLE_MEASURES = ("accuracy", "cohen_kappa", "matthews_correlation_coefficient")
 """Measures of a whole single-label result when no ``average`` or ``label`` is given."""
@@ -434,7 +437,7 @@ def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: 
 
 def _bootstrap(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, method: str,
                n_resamples: int, random_state: Any, replicates: np.ndarray | None = None) -> Interval:  # fmt: skip
-    """The percentile or BCa interval of ``value(sums)`` over resamples of ``kinds``."""
+    """The percentile, normal or BCa interval of ``value(sums)`` over resamples of ``kinds``."""
     level, n_resamples = _check_level(level), _check_resamples(n_resamples)
     if replicates is None:
         replicates = _replicates(kinds, value, n_resamples, random_state)
@@ -444,6 +447,9 @@ def _bootstrap(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: floa
         return Interval(estimate, math.nan, math.nan, level, method, n_undefined)
     alpha = (1 - level) / 2
     quantiles = [alpha, 1 - alpha]
+    if method == "normal":
+        spread = _z(level) * float(np.std(defined))
+        return Interval(estimate, estimate - spread, estimate + spread, level, method, n_undefined)
     if method == "bca":
         if np.all(defined == defined[0]):
             warnings.warn("the statistic does not vary over the resamples: BCa falls back to the percentile interval", EvalkitWarning, stacklevel=4)

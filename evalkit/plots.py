@@ -368,8 +368,9 @@ def reliability(
 
     Args:
         source: a ``Calibration``.
-        n_bins, strategy, estimator: as for ``Calibration.reliability`` (``estimator="isotonic"``:
-            the binning-free CORP diagram).
+        n_bins: the number of bins (as for ``Calibration.reliability``).
+        strategy: ``"uniform"`` (equal width) or ``"quantile"`` (equal mass).
+        estimator: ``"binned"``, or ``"isotonic"`` for the binning-free CORP diagram.
         per_class: one line per column of a multi-column calibration (default: the pooled columns).
         ax: the Axes to draw on.
         title: the title.

@@ -221,7 +221,7 @@ class Report:
         if not found:
             return ""
         method = found[0].method
-        return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile') else ''})"
+        return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile', 'normal') else ''})"
 
     def _rows(self, digits: int) -> list[tuple[str, list[str]]]:
         rows = [(str(label), [self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])] + [_count(self.support[label], digits)])

@@ -5,7 +5,8 @@
 Writes the images shown in the documentation: a confusion matrix of the bundled example,
 a normalised one of 40 classes, per-class bars of a multi-label evaluation, two comparisons
 (two classifiers per class; AA/RAR of two methods), and the curves of three-class scores
-(ROC, precision-recall, measures against the threshold).
+(ROC, precision-recall, measures against the threshold), intervals, and the reliability diagram
+of a spam filter's probabilities.
 """
 
 import sys
@@ -14,7 +15,16 @@ from pathlib import Path
 
 import numpy as np
 
-from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve, compare, plots
+from evalkit import (
+    Calibration,
+    ConfusionMatrix,
+    Covering,
+    Evaluation,
+    NeighborhoodSystem,
+    ThresholdCurve,
+    compare,
+    plots,
+)
 from evalkit.datasets import load_comparison, load_example
 
 output = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="evalkit-plots-"))
@@ -66,5 +76,8 @@ for model in ("a", "b"):
 found = {name: found[name] for name in sorted(found, key=lambda name: (name.split(",")[0], name))}
 found["macro F1, A - B (paired)"] = compare(spam["actual"], spam["predicted_a"], spam["predicted_b"], "f1_score", "macro", method="bca", random_state=0)
 plots.intervals(found).figure.savefig(output / "intervals.png", dpi=80)
+
+filter_a = Calibration.from_scores(spam["actual"], spam["score_a"], pos_label="spam")
+plots.reliability(filter_a, n_bins=10, title="Spam filter A: reliability").figure.savefig(output / "reliability.png", dpi=80)
 
 print("wrote", ", ".join(sorted(path.name for path in output.glob("*.png"))), "to", output)

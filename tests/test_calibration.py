@@ -389,20 +389,57 @@ def test_the_summary_and_strict_dict():
 def test_intervals_of_calibration_measures():
     rng = np.random.default_rng(0)
     p = rng.random(300)
-    y = rng.random(300) < p ** 1.5
+    y = rng.random(300) < p**1.5
     cal = Calibration.from_scores(y, p)
-    for measure in ("ece", "maximum_calibration_error", "brier_score", "log_loss", "reliability"):
-        found = cal.interval(measure, n_bins=10, random_state=0, n_resamples=400) if measure in ("ece", "maximum_calibration_error") else cal.interval(measure, random_state=0, n_resamples=400)
-        assert found.low <= found.estimate <= found.high and found.method == "bca"
-    assert cal.interval("ece", n_bins=10, random_state=0).estimate == cal.error(n_bins=10)
-    quantile = cal.interval("ece", n_bins=5, strategy="quantile", method="percentile", n_resamples=200, random_state=0)
-    assert quantile.estimate == cal.error(n_bins=5, strategy="quantile") and quantile.low < quantile.high
+    for measure, method in (("ece", "debiased"), ("rmsce", "debiased"), ("maximum_calibration_error", "bca"), ("brier_score", "bca"),
+                            ("log_loss", "bca"), ("reliability", "bca")):  # fmt: skip
+        options = {"n_bins": 10} if "calibration" in measure or measure in ("ece", "rmsce") else {}
+        found = cal.interval(measure, random_state=0, n_resamples=400, **options)
+        assert found.method == method and found.low <= found.estimate <= found.high, (measure, found)
+        estimator = {"estimator": "debiased"} if method == "debiased" else {}
+        assert found.estimate == cal.measure(measure, **options, **estimator)
+    quantile = cal.interval("ece", n_bins=5, strategy="quantile", n_resamples=200, random_state=0)
+    assert quantile.estimate == cal.error(n_bins=5, strategy="quantile", estimator="debiased") and quantile.low < quantile.high
+    isotonic = cal.interval("ece", estimator="isotonic", method="percentile", n_resamples=50, random_state=0)
+    assert isotonic.estimate == cal.error(estimator="isotonic") and isotonic.low < isotonic.high
+
+
+def test_the_debiased_interval_is_the_normal_interval_around_the_debiased_estimate():
+    rng = np.random.default_rng(1)
+    p = rng.random(200)
+    cal = Calibration.from_scores(rng.random(200) < p, p)
+    z = NormalDist().inv_cdf(0.975)
+    found = cal.interval("ece", random_state=3, n_resamples=300)
+    spread = z * np.std(_replicates_of(cal, "ece", 3, 300))  # the same resamples the interval draws
+    estimate = cal.error(estimator="debiased")
+    assert (found.estimate, found.low, found.high) == pytest.approx((estimate, estimate - spread, estimate + spread))
+    squared = cal.interval("rmsce", random_state=3, n_resamples=300)
+    replicates = _replicates_of(cal, "rmsce", 3, 300)
+    centre, spread = np.sign(d := cal.error("l2", estimator="debiased")) * d**2, z * np.std(np.sign(replicates) * replicates**2)
+    signed_root = lambda x: math.copysign(math.sqrt(abs(x)), x)
+    assert (squared.low, squared.high) == pytest.approx((signed_root(centre - spread), signed_root(centre + spread)))
+    percentile = cal.interval("ece", estimator="debiased", method="percentile", random_state=3, n_resamples=300)
+    assert (percentile.low, percentile.high) == pytest.approx(tuple(np.quantile(_replicates_of(cal, "ece", 3, 300), [0.025, 0.975])))
     same = Calibration.from_scores([1, 1, 1, 1], [1.0, 1.0, 1.0, 1.0]).interval(method="percentile", random_state=0)
     assert (same.low, same.high) == (0.0, 0.0)
+    with pytest.raises(InvalidArgumentError, match="method='debiased' is for the binned ECE and RMSCE"):
+        cal.interval("brier_score", method="debiased")
     with pytest.raises(UnsupportedSettingError, match="exact counts"):
-        Calibration.from_scores(y, p, bins=10).interval()
+        Calibration.from_scores([0, 1], [0.3, 0.6], bins=10).interval()
     with pytest.raises(UnsupportedSettingError, match="resample its columns apart"):
-        Calibration.from_scores(rng.integers(0, 2, 300), np.stack([1 - p, p], axis=1), setting="classwise").interval()
+        Calibration.from_scores(rng.integers(0, 2, 200), np.stack([1 - p, p], axis=1), setting="classwise").interval()
+
+
+def _replicates_of(cal, measure, seed, n_resamples):
+    """The debiased estimate on the resamples the intervals draw (the same multinomial draws)."""
+    from evalkit.calibration import _Sums
+
+    scores, positives, negatives = cal._curve.score_counts(cal._curve.labels[0])
+    counts = np.concatenate([positives, negatives]).astype(np.float64)
+    drawn = np.random.default_rng(seed).multinomial(int(counts.sum()), counts / counts.sum(), size=n_resamples)
+    levels = len(scores)
+    statistic = cal._statistic(measure, {"estimator": "debiased"})
+    return statistic(scores, _Sums.of_scores(scores, drawn[:, :levels] + drawn[:, levels:], drawn[:, :levels].astype(np.float64)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -531,3 +568,13 @@ def test_the_reliability_plot_draws_the_diagram():
     assert len(isotonic.lines) == 2
     with pytest.raises(evalkit.exceptions.InvalidTypeError):
         plots.reliability([0.1, 0.2])
+
+
+@given(binary_probabilities(), st.one_of(st.floats(allow_nan=True).filter(lambda x: not 0 <= x <= 1), st.sampled_from([-0.0 - 1e-300, 1 + 2.3e-16])),
+       st.integers(1, 30))  # fmt: skip
+def test_the_one_pass_path_refuses_every_score_outside_0_1(case, bad, n_bins):
+    y, p = case
+    with pytest.raises(InvalidValueError, match=r"probabilities in \[0, 1\]"):
+        metrics.expected_calibration_error([*y, 1], [*p, bad], n_bins=n_bins)
+    with pytest.raises(InvalidValueError, match=r"probabilities in \[0, 1\]|'y_prob' must be finite"):
+        Calibration.from_scores([*y, 0], [*p, bad], bins=n_bins)

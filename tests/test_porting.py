@@ -77,6 +77,8 @@ def loop_variables(java: str, namespace: dict) -> list[dict]:
 
 
 def same(ours, theirs, rel: float = 1e-12) -> bool:
+    if isinstance(theirs, list) and len({np.shape(part) for part in theirs}) > 1:  # one array per class, of its own length
+        return isinstance(ours, list) and len(ours) == len(theirs) and all(same(a, b, rel) for a, b in zip(ours, theirs))
     ours, theirs = np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
     return ours.shape == theirs.shape and bool(np.allclose(ours, theirs, rtol=rel, atol=1e-12, equal_nan=True))
 
@@ -326,7 +328,34 @@ def dl4j_namespace(labels: np.ndarray, probabilities: np.ndarray, binary_labels:
                      curve=ThresholdCurve.from_scores(actual, probabilities, labels=range(m)),
                      binary=ConfusionMatrix.from_predictions(binary_labels, (binary_probabilities > 0.5).astype(int), labels=[0, 1]),
                      roc=ThresholdCurve.from_scores(binary_labels, binary_probabilities))  # fmt: skip
+    for block in re.findall(r"^```python\n(.*?)^```", section("### DL4J's EvaluationCalibration"), re.DOTALL | re.MULTILINE):
+        exec(compile(block, "porting-from-java.md:### DL4J's EvaluationCalibration", "exec"), namespace)  # noqa: S102 (on these arrays)
     return namespace
+
+
+def dl4j_calibration_reference(labels: np.ndarray, probabilities: np.ndarray, bins: int = 10) -> dict:
+    """DL4J's EvaluationCalibration (nd4j .../evaluation/classification/EvaluationCalibration.java,
+    ``eval`` and ``getReliabilityDiagram``): bin j holds ``j * (1.0 / bins) <= p < (j + 1) * (1.0 / bins)``,
+    the last one ``p <= 1``; per class the mean probability and the share of positives of the
+    non-empty bins."""
+    size = 1.0 / bins
+    x, y = [], []
+    for i in range(labels.shape[1]):
+        p, positive = probabilities[:, i], labels[:, i]
+        total, positives, sums = np.zeros(bins), np.zeros(bins), np.zeros(bins)
+        for j in range(bins):
+            inside = (p >= j * size) & ((p <= 1.0) if j == bins - 1 else (p < (j + 1) * size))
+            total[j], positives[j], sums[j] = inside.sum(), positive[inside].sum(), p[inside].sum()
+        kept = total != 0
+        x.append(sums[kept] / total[kept])
+        y.append(positives[kept] / total[kept])
+    predicted = probabilities.argmax(axis=1)
+    return {
+        "evalCal.getReliabilityDiagram(i).getMeanPredictedValueX()": x,
+        "evalCal.getReliabilityDiagram(i).getFractionPositivesY()": y,
+        "evalCal.getLabelCountsEachClass()": labels.sum(axis=0),
+        "evalCal.getPredictionCountsEachClass()": np.bincount(predicted, minlength=labels.shape[1]),
+    }
 
 
 def random_dl4j_data(seed: int) -> tuple[np.ndarray, ...]:
@@ -353,6 +382,8 @@ def test_the_dl4j_rows_give_dl4js_numbers(seed):
     namespace = dl4j_namespace(*data)
     assert check_table("## DL4J", namespace, dl4j_reference(*data[:2])) >= 20
     assert check_table("### DL4J with two classes", namespace, dl4j_binary_reference(*data[2:])) == 5
+    if seed is not None:  # the guide's example holds probabilities on bin edges (0.1, 0.2, ...), where DL4J's left-closed bins differ
+        assert check_table("### DL4J's EvaluationCalibration", namespace, dl4j_calibration_reference(*data[:2])) == 4
 
 
 def _guide_binary() -> tuple[np.ndarray, np.ndarray]:
