@@ -57,6 +57,10 @@ def reference_groups(scores, outcomes, weights, n_bins, strategy):
 
 
 def reference_error(scores, outcomes, weights, n_bins, strategy, norm, estimator="binned"):
+    """The binned errors as Guo et al. (2017) define them and torchmetrics documents its l1, l2
+    and max norms (``Σ_b p_b |acc_b - conf_b|``, ``sqrt(Σ_b p_b (acc_b - conf_b)²)``,
+    ``max_b |acc_b - conf_b|``), over scikit-learn's bins; the debiased forms as Ferro and
+    Fricker (l2) and Kumar et al. (l1) write them."""
     groups = reference_groups(scores, outcomes, weights, n_bins, strategy)
     total = sum(w for w, _, _ in groups)
     gaps = [(y / w - c / w, w, y / w) for w, c, y in groups]
