@@ -557,6 +557,27 @@ class ClassificationMetrics(EvaluationMetrics):
         """Prevalence: (tp + fn) / total."""
         return self._value("prevalence")
 
+    def get_positive_likelihood_ratio(self) -> float:
+        """Positive likelihood ratio (LR+): recall / false positive rate."""
+        return self._value("positive_likelihood_ratio")
+
+    def get_negative_likelihood_ratio(self) -> float:
+        """Negative likelihood ratio (LR-): false negative rate / specificity."""
+        return self._value("negative_likelihood_ratio")
+
+    def get_diagnostic_odds_ratio(self) -> float:
+        """Diagnostic odds ratio: tp tn / (fp fn) = LR+ / LR-."""
+        return self._value("diagnostic_odds_ratio")
+
+    def get_number_needed_to_diagnose(self) -> float:
+        """Number needed to diagnose: 1 / informedness."""
+        return self._value("number_needed_to_diagnose")
+
+    def get_post_test_probability(self, prevalence: float | None = None) -> float:
+        """The probability of the class after a positive prediction at a given prevalence
+        (the data's own by default, which is the precision): π recall / (π recall + (1 - π) fpr)."""
+        return self._value("post_test_probability", prevalence=prevalence)
+
     # ----------------------------------------------------------------------------------------
     # string keys, dict and text
 

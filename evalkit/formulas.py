@@ -739,6 +739,138 @@ def cohen_kappa(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
 
 
 # --------------------------------------------------------------------------------------------
+# diagnostic tests: how a prediction changes the odds of the class
+
+
+@register(
+    title="Positive likelihood ratio",
+    abbreviation="LR+",
+    description="How many times a positive prediction multiplies the odds of the class: recall / false positive rate.",
+    bounds=(0.0, math.inf),
+    skew_invariant=True,
+    aliases=("lr_plus", "lr_positive", "plr"),
+)
+@counts_measure
+def positive_likelihood_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Positive likelihood ratio, recall / false positive rate.
+
+    ``tp (fp + tn) / (fp (tp + fn))``; NaN when ``fp = 0`` or the class is absent (as
+    scikit-learn's ``class_likelihood_ratios``). 1 is a useless test.
+
+    Examples:
+        >>> positive_likelihood_ratio(tp=35, fp=10, fn=5, tn=50)
+        5.25
+    """
+    return ratio(tp * (fp + tn), fp * (tp + fn))
+
+
+@register(
+    title="Negative likelihood ratio",
+    abbreviation="LR-",
+    description="How many times a negative prediction multiplies the odds of the class: false negative rate / specificity.",
+    direction="lower",
+    bounds=(0.0, math.inf),
+    skew_invariant=True,
+    depends_on_tn_at_zero_tp=True,
+    aliases=("lr_minus", "lr_negative", "nlr"),
+)
+@counts_measure
+def negative_likelihood_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Negative likelihood ratio, false negative rate / specificity.
+
+    ``fn (fp + tn) / (tn (tp + fn))``; NaN when ``tn = 0`` or the class is absent. Lower is
+    better; 1 is a useless test.
+
+    Examples:
+        >>> round(negative_likelihood_ratio(tp=35, fp=10, fn=5, tn=50), 6)
+        0.15
+    """
+    return ratio(fn * (fp + tn), tn * (tp + fn))
+
+
+@register(
+    title="Diagnostic odds ratio",
+    abbreviation="DOR",
+    description="The odds of a positive prediction for the class over those for the others: LR+ / LR-.",
+    bounds=(0.0, math.inf),
+    skew_invariant=True,
+    aliases=("dor", "odds_ratio"),
+)
+@counts_measure
+def diagnostic_odds_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Diagnostic odds ratio, ``tp tn / (fp fn)`` (LR+ / LR-); NaN when ``fp`` or ``fn`` is 0.
+
+    Examples:
+        >>> diagnostic_odds_ratio(tp=35, fp=10, fn=5, tn=50)
+        35.0
+    """
+    return ratio(tp * tn, fp * fn)
+
+
+@register(
+    title="Number needed to diagnose",
+    abbreviation="NND",
+    description="How many samples must be tested to find one more of the class than chance would: 1 / informedness.",
+    direction=None,
+    bounds=(-math.inf, math.inf),
+    skew_invariant=True,
+    depends_on_tn_at_zero_tp=True,
+    aliases=("nnd",),
+)
+@counts_measure
+def number_needed_to_diagnose(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    """Number needed to diagnose, 1 / informedness = ``(tp + fn)(tn + fp) / (tp tn - fp fn)``.
+
+    Between 1 (a perfect test) and infinity for a test better than chance; negative for one
+    worse than chance (so it has no direction: optimise informedness instead); NaN at chance.
+
+    Examples:
+        >>> round(number_needed_to_diagnose(tp=35, fp=10, fn=5, tn=50), 6)
+        1.411765
+    """
+    return ratio((tp + fn) * (tn + fp), tp * tn - fp * fn)
+
+
+def check_prevalence(prevalence: Any) -> float | None:
+    """``None`` (the data's own prevalence) or a number in [0, 1]."""
+    if prevalence is None:
+        return None
+    if isinstance(prevalence, bool) or not isinstance(prevalence, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(f"'prevalence' must be a number in [0, 1] or None, got {show(prevalence)}")
+    if not 0 <= prevalence <= 1:
+        raise InvalidArgumentError(f"'prevalence' must be in [0, 1] (the pre-test probability of the class), got {show(prevalence)}")
+    return float(prevalence)
+
+
+@register(
+    title="Post-test probability",
+    abbreviation="PPV@π",
+    description="The probability of the class after a positive prediction, at a given prevalence (pre-test probability).",
+)
+@counts_measure
+def post_test_probability(tp: Any, fp: Any, fn: Any, tn: Any, prevalence: float | None = None) -> Any:
+    """The probability of the class after a positive prediction when the class has
+    prevalence ``π`` (Bayes' rule with the likelihood ratio: post-test odds = pre-test odds ·
+    LR+): ``π recall / (π recall + (1 - π) fpr)``. Without ``prevalence`` the data's own, which
+    makes it the precision. NaN when nothing would be predicted positive.
+
+    Raises:
+        InvalidArgumentError: ``prevalence`` outside [0, 1].
+
+    Examples:
+        >>> round(post_test_probability(tp=35, fp=10, fn=5, tn=50, prevalence=0.02), 6)
+        0.096774
+        >>> post_test_probability(tp=35, fp=10, fn=5, tn=50) == precision(tp=35, fp=10, fn=5, tn=50)
+        True
+    """
+    chosen = check_prevalence(prevalence)
+    if chosen is None:
+        return ratio(tp, tp + fp)
+    hits = chosen * (tp * (fp + tn))
+    return ratio(hits, hits + (1 - chosen) * (fp * (tp + fn)))
+
+
+# --------------------------------------------------------------------------------------------
 # whole-matrix measures of an m x m confusion matrix (rows actual, columns predicted)
 
 

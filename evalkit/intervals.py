@@ -21,6 +21,10 @@ Methods (``method=``):
 * ``"asymptotic"``: Cohen's kappa with the large-sample standard error of J. L. Fleiss,
   J. Cohen and B. S. Everitt, "Large sample standard errors of kappa and weighted kappa"
   (1969), the one statsmodels reports as ``std_kappa``.
+* ``"log"``: the likelihood ratios and the diagnostic odds ratio, ``exp(ln(ratio) ± z·SE)``
+  with the standard errors of D. L. Simel, G. P. Samsa and D. B. Matchar, "Likelihood
+  ratios with confidence: sample size estimation for diagnostic test studies" (1991), and
+  B. Woolf (1955) for the odds ratio; NaN bounds when a count in the error is 0.
 * ``"delong"``: ROC AUC with DeLong's variance (E. R. DeLong, D. M. DeLong and
   D. L. Clarke-Pearson, 1988), computed in O(n log n) with ties from midranks (X. Sun and
   W. Xu, "Fast Implementation of DeLong's Algorithm", 2014).
@@ -98,6 +102,7 @@ __all__ = [
     "indicators_interval",
     "kappa_interval",
     "kappa_standard_error",
+    "log_ratio_interval",
     "mcnemar",
     "pairs_interval",
     "proportion_interval",
@@ -107,7 +112,7 @@ __all__ = [
 ]
 
 BOOTSTRAP_METHODS = ("bca", "percentile", "normal")
-METHODS = (*BOOTSTRAP_METHODS, "wilson", "clopper-pearson", "asymptotic", "delong")
+METHODS = (*BOOTSTRAP_METHODS, "wilson", "clopper-pearson", "asymptotic", "delong", "log")
 WHOLE_MEASURES = ("accuracy", "cohen_kappa", "matthews_correlation_coefficient")
 """Measures of a whole single-label result when no ``average`` or ``label`` is given."""
 
@@ -649,6 +654,40 @@ def kappa_interval(table: Any, estimate: float, *, level: float = 0.95) -> Inter
     return Interval(estimate, estimate - z * error, estimate + z * error, level, "asymptotic")
 
 
+LOG_MEASURES = ("positive_likelihood_ratio", "negative_likelihood_ratio", "diagnostic_odds_ratio")
+"""The measures with a log-method interval (``method="log"``)."""
+
+
+def log_ratio_interval(tp: Any, fp: Any, fn: Any, tn: Any, measure: str, estimate: float, *, level: float = 0.95) -> Interval:
+    """The log-method interval of a likelihood ratio or the diagnostic odds ratio of one
+    class's cells: ``exp(ln(estimate) ± z·SE)`` with
+
+    * LR+: ``SE² = 1/tp - 1/(tp + fn) + 1/fp - 1/(fp + tn)`` (Simel, Samsa and Matchar, 1991),
+    * LR-: ``SE² = 1/fn - 1/(tp + fn) + 1/tn - 1/(fp + tn)`` (the same),
+    * DOR: ``SE² = 1/tp + 1/fp + 1/fn + 1/tn`` (Woolf, 1955).
+
+    The bounds are NaN when a count in ``SE²`` is 0 (no continuity correction is added).
+
+    Examples:
+        >>> print(log_ratio_interval(35, 10, 5, 50, "positive_likelihood_ratio", 5.25))
+        5.25 [2.946, 9.356] (95% log)
+    """
+    check_choice("measure", measure, LOG_MEASURES)
+    tp, fp, fn, tn = (float(value) for value in _integral(np.array([tp, fp, fn, tn]), "the log-method interval"))
+    level = _check_level(level)
+    needed = {"positive_likelihood_ratio": (tp, fp), "negative_likelihood_ratio": (fn, tn), "diagnostic_odds_ratio": (tp, fp, fn, tn)}[measure]
+    if min(needed) == 0 or not estimate > 0:
+        return Interval(estimate, math.nan, math.nan, level, "log")
+    if measure == "positive_likelihood_ratio":
+        variance = 1 / tp - 1 / (tp + fn) + 1 / fp - 1 / (fp + tn)
+    elif measure == "negative_likelihood_ratio":
+        variance = 1 / fn - 1 / (tp + fn) + 1 / tn - 1 / (fp + tn)
+    else:
+        variance = 1 / tp + 1 / fp + 1 / fn + 1 / tn
+    spread = _z(level) * math.sqrt(max(variance, 0.0))
+    return Interval(estimate, estimate * math.exp(-spread), estimate * math.exp(spread), level, "log")
+
+
 def rows_interval(
     rows: Cells, measure: Measure, average: str, estimate: float, *, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: Any = None, undefined: Any = "exclude", parameters: dict[str, Any] | None = None,
@@ -793,6 +832,10 @@ def cells_interval(
     estimate = float(np.asarray(cells.evaluate(resolved, **parameters))[0])
     if method in ("wilson", "clopper-pearson"):
         return proportion_interval(resolved, cells, estimate, level=level, method=method, parameters=parameters)
+    if method == "log":
+        if resolved.name not in LOG_MEASURES:
+            raise InvalidArgumentError(f"method='log' is for {', '.join(LOG_MEASURES)}; {resolved.name!r} takes 'bca' or 'percentile'")
+        return log_ratio_interval(tp, fp, fn, tn, resolved.name, estimate, level=level)
     if method not in BOOTSTRAP_METHODS:
         raise InvalidArgumentError(f"method={method!r} does not apply to one class's cells: use 'bca', 'percentile', 'wilson' or 'clopper-pearson'")
     counts = _integral(np.array([tp, fp, fn, tn]), "a bootstrap")

@@ -296,15 +296,19 @@ _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 def spelling(name: str) -> str:
     """A name as registry keys are spelled: snake case (``"F1Score"``, ``"f1-score"`` and
-    ``"F1 score"`` all become ``"f1_score"``).
+    ``"F1 score"`` all become ``"f1_score"``); a final ``+`` or ``-`` is ``_plus`` or
+    ``_minus`` (``"LR+"``).
 
     Examples:
-        >>> spelling("F1Score"), spelling("f1-score"), spelling("FalsePositiveRate"), spelling("F1")
-        ('f1_score', 'f1_score', 'false_positive_rate', 'f1')
+        >>> spelling("F1Score"), spelling("f1-score"), spelling("FalsePositiveRate"), spelling("F1"), spelling("LR-")
+        ('f1_score', 'f1_score', 'false_positive_rate', 'f1', 'lr_minus')
     """
     if not isinstance(name, str):
         raise InvalidTypeError(f"a measure name must be a string, got {show(name)}")
-    return re.sub(r"[\s\-]+", "_", _CAMEL_BOUNDARY.sub("_", name.strip())).lower()
+    name = name.strip()
+    if name[-1:] in ("+", "-") and len(name) > 1:
+        name = name[:-1] + ("_plus" if name[-1] == "+" else "_minus")
+    return re.sub(r"[\s\-]+", "_", _CAMEL_BOUNDARY.sub("_", name)).lower()
 
 
 MEANINGS = {

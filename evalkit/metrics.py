@@ -71,6 +71,7 @@ __all__ = [
     "brier_score_decomposition",
     "brier_score_loss",
     "calibration_curve",
+    "class_likelihood_ratios",
     "classification_report",
     "cohen_kappa_score",
     "confusion_matrix",
@@ -390,6 +391,64 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     if not normalize:
         return float(correct)
     return float(correct / evaluation.n_samples) if evaluation.n_samples else math.nan
+
+
+def _likelihood_replacements(replace_undefined_by: Any) -> tuple[float, float]:
+    """scikit-learn's ``replace_undefined_by`` of ``class_likelihood_ratios``: NaN, 1.0 (both
+    ratios 1: a useless test), or ``{"LR+": value in [1, inf] or NaN, "LR-": value in [0, 1] or NaN}``."""
+    if isinstance(replace_undefined_by, float) and math.isnan(replace_undefined_by):
+        return math.nan, math.nan
+    if isinstance(replace_undefined_by, (int, float)) and not isinstance(replace_undefined_by, bool) and replace_undefined_by == 1.0:
+        return 1.0, 1.0
+    if isinstance(replace_undefined_by, dict) and {"LR+", "LR-"} <= set(replace_undefined_by):
+        plus, minus = replace_undefined_by["LR+"], replace_undefined_by["LR-"]
+        numbers = all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in (plus, minus))
+        if numbers and (math.isnan(plus) or plus >= 1.0) and (math.isnan(minus) or 0.0 <= minus <= 1.0):
+            return float(plus), float(minus)
+    raise InvalidArgumentError(
+        "The dictionary passed as `replace_undefined_by` needs to be in the form `{'LR+': `value_1`, 'LR-': `value_2`}` where the "
+        "value for `LR+` ranges from `1.0` to `np.inf` or is `np.nan` and the value for `LR-` ranges from `0.0` to `1.0` or is "
+        f"`np.nan`; got `{replace_undefined_by}`."
+    )
+
+
+def class_likelihood_ratios(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None, replace_undefined_by: Any = math.nan
+) -> tuple[float, float]:
+    """The positive and negative likelihood ratios ``(LR+, LR-)`` of a binary problem, as
+    scikit-learn's ``class_likelihood_ratios``: the positive class is the second of ``labels``
+    (by default of the sorted labels); an undefined ratio warns and is NaN, or what
+    ``replace_undefined_by`` says. Every average and interval of the two (and the diagnostic
+    odds ratio, the post-test probability) are measures of evalkit's results too.
+
+    Examples:
+        >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
+        (1.5, 0.75)
+    """
+    targets = _targets(y_true, y_pred, sample_weight)
+    if targets.kind != "binary":
+        raise InvalidValueError(f"class_likelihood_ratios only supports binary classification problems, got targets of type: {targets.kind}")
+    replace_plus, replace_minus = _likelihood_replacements(replace_undefined_by)
+    counts = confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight, warn_single=False)
+    if counts.shape != (2, 2):
+        raise InvalidArgumentError(f"'y_true' and 'y_pred' hold one class only: give labels=[negative, positive] (got {show(counts.tolist())})")
+    (tn, fp), (fn, tp) = counts.tolist()
+    cells = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    plus, minus = get_measure("positive_likelihood_ratio")(**cells), get_measure("negative_likelihood_ratio")(**cells)
+    advice = ("Use the `replace_undefined_by` param to control this behavior. To suppress this warning or turn it into an error, "
+              "see Python's `warnings` module and `warnings.catch_warnings()`.")  # fmt: skip
+    if tp + fn == 0:
+        warnings.warn("No samples of the positive class are present in `y_true`. `positive_likelihood_ratio` and "
+                      f"`negative_likelihood_ratio` are both set to `np.nan`. {advice}", UndefinedMetricWarning, stacklevel=2)  # fmt: skip
+    if fp == 0:
+        start = "No samples were predicted for the positive class and `positive_likelihood_ratio` is " if tp == 0 else (
+            "`positive_likelihood_ratio` is ill-defined and ")  # fmt: skip
+        warnings.warn(f"{start}set to `np.nan`. {advice}", UndefinedMetricWarning, stacklevel=2)
+        plus = replace_plus
+    if tn == 0:
+        warnings.warn(f"`negative_likelihood_ratio` is ill-defined and set to `np.nan`. {advice}", UndefinedMetricWarning, stacklevel=2)
+        minus = replace_minus
+    return float(plus), float(minus)
 
 
 def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:

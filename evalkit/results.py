@@ -394,6 +394,14 @@ class CellsResult:
             return intervals.kappa_interval(self.confusion_matrix().to_array(), estimate, level=level)
         if method == "delong":
             raise InvalidArgumentError("method='delong' is for ROC AUC: ThresholdCurve.interval('roc_auc', method='delong')")
+        if method == "log":
+            if whole or average not in (None, "micro") or resolved.name not in intervals.LOG_MEASURES:
+                raise InvalidArgumentError(f"method='log' is the interval of {', '.join(intervals.LOG_MEASURES)} of one class (label=) "
+                                           "or of the micro average: use 'bca' otherwise")  # fmt: skip
+            cells = self.class_cells if position is None else self.class_cells[position : position + 1]
+            total = cells.total()
+            tp, fp, fn, tn = (float(np.sum(getattr(total, name))) for name in ("tp", "fp", "fn", "tn"))
+            return intervals.log_ratio_interval(tp, fp, fn, tn, resolved.name, estimate, level=level)
         if whole:  # the whole accuracy: the share of samples on the diagonal
             if resolved.name != "accuracy":
                 raise InvalidArgumentError(f"method={method!r} is for proportions; {resolved.name!r} is none: use 'bca' or 'percentile'")

@@ -75,6 +75,26 @@ def kappa(tp, fp, fn, tn):
     return None if expected == 1 else (observed - expected) / (1 - expected)
 
 
+def positive_likelihood_ratio(tp, fp, fn, tn):
+    return both(recall(tp, fp, fn, tn), specificity(tp, fp, fn, tn), lambda r, s: None if s == 1 else r / (1 - s))
+
+
+def negative_likelihood_ratio(tp, fp, fn, tn):
+    return both(recall(tp, fp, fn, tn), specificity(tp, fp, fn, tn), lambda r, s: None if s == 0 else (1 - r) / s)
+
+
+def post_test_probability(tp, fp, fn, tn, prevalence=None):
+    """Bayes' rule on odds: post-test odds = pre-test odds x LR+ (the data's prevalence by default)."""
+    if prevalence is None:
+        return precision(tp, fp, fn, tn)
+    r, s = recall(tp, fp, fn, tn), specificity(tp, fp, fn, tn)
+    if r is None or s is None:
+        return None
+    pi = Fraction(prevalence)
+    hits, false_alarms = pi * r, (1 - pi) * (1 - s)
+    return None if hits + false_alarms == 0 else hits / (hits + false_alarms)
+
+
 REFERENCE = {
     "accuracy": lambda tp, fp, fn, tn: ratio(tp + tn, tp + fp + fn + tn),
     "error_rate": lambda tp, fp, fn, tn: ratio(fp + fn, tp + fp + fn + tn),
@@ -97,6 +117,11 @@ REFERENCE = {
     "markedness": lambda *c: both(precision(*c), npv(*c), lambda p, v: p + v - 1),
     "matthews_correlation_coefficient": mcc,
     "cohen_kappa": kappa,
+    "positive_likelihood_ratio": positive_likelihood_ratio,
+    "negative_likelihood_ratio": negative_likelihood_ratio,
+    "diagnostic_odds_ratio": lambda *c: both(recall(*c), specificity(*c), lambda r, s: None if r == 1 or s == 1 else r * s / ((1 - r) * (1 - s))),
+    "number_needed_to_diagnose": lambda *c: both(recall(*c), specificity(*c), lambda r, s: None if r + s == 1 else 1 / (r + s - 1)),
+    "post_test_probability": post_test_probability,
 }
 """measure name -> f(tp, fp, fn, tn[, beta]) returning an exact value or None (undefined)."""
 

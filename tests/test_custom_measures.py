@@ -111,27 +111,27 @@ def test_the_decorator_checks_what_it_is_told():
 
 
 def test_a_registered_function_is_a_metric_of_every_class_with_a_getter():
-    @formulas.register(name="positive_likelihood_ratio", bounds=(0.0, math.inf), replace=True)
-    def positive_likelihood_ratio(*, tp, fp, fn, tn):
-        """Positive likelihood ratio: recall / false positive rate."""
-        tp, fp, fn, tn = (np.asarray(x, dtype=float) for x in (tp, fp, fn, tn))
+    @formulas.register(name="frequency_bias", bounds=(0.0, math.inf))
+    def frequency_bias(*, tp, fp, fn, tn):
+        """Frequency bias: predicted positives over actual positives."""
+        tp, fp, fn = (np.asarray(x, dtype=float) for x in (tp, fp, fn))
         with np.errstate(divide="ignore", invalid="ignore"):
-            return (tp / (tp + fn)) / (fp / (fp + tn))
+            return (tp + fp) / (tp + fn)
 
     try:
         metrics = Screening.from_counts(tp=35, fp=10, fn=5, tn=50)
-        assert metrics.get("positive_likelihood_ratio") == metrics.get_positive_likelihood_ratio() == pytest.approx(5.25)
-        assert metrics.to_dict()["positive_likelihood_ratio"] == pytest.approx(5.25)
-        assert "Positive likelihood ratio: 5.25 (Positive likelihood ratio: recall / false positive rate.)" in str(metrics)
-        assert Screening.average([metrics, metrics]).get("positive_likelihood_ratio") == pytest.approx(5.25)
-        assert "positive_likelihood_ratio" in ClassificationMetrics.metric_names()
+        assert metrics.get("frequency_bias") == metrics.get_frequency_bias() == pytest.approx(1.125)
+        assert metrics.to_dict()["frequency_bias"] == pytest.approx(1.125)
+        assert "Frequency bias: 1.125 (Frequency bias: predicted positives over actual positives.)" in str(metrics)
+        assert Screening.average([metrics, metrics]).get("frequency_bias") == pytest.approx(1.125)
+        assert "frequency_bias" in ClassificationMetrics.metric_names()
         with pytest.raises(InvalidArgumentError, match="computed from the counts"):
-            metrics.set("positive_likelihood_ratio", 1.0)
+            metrics.set("frequency_bias", 1.0)
     finally:
-        formulas.unregister("positive_likelihood_ratio")
-    assert "positive_likelihood_ratio" not in metrics.to_dict()  # the classes see the registry change
+        formulas.unregister("frequency_bias")
+    assert "frequency_bias" not in metrics.to_dict()  # the classes see the registry change
     with pytest.raises(AttributeError):
-        metrics.get_positive_likelihood_ratio()
+        metrics.get_frequency_bias()
 
 
 def test_an_unknown_name_says_which_class_was_searched_and_how_to_add_one():

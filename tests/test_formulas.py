@@ -180,23 +180,23 @@ def test_unknown_measure_lists_the_known_ones():
 
 
 def test_register_and_unregister_a_user_measure():
-    @formulas.register(name="diagnostic_odds_ratio", bounds=(0.0, math.inf), aliases=("dor",))
-    def dor(*, tp, fp, fn, tn):
-        """Diagnostic odds ratio."""
-        tp, fp, fn, tn = (np.asarray(x, dtype=float) for x in (tp, fp, fn, tn))
+    @formulas.register(name="frequency_bias", bounds=(0.0, math.inf), aliases=("bias_score",))
+    def bias(*, tp, fp, fn, tn):
+        """Frequency bias: predicted positives over actual positives."""
+        tp, fp, fn = (np.asarray(x, dtype=float) for x in (tp, fp, fn))
         with np.errstate(divide="ignore", invalid="ignore"):
-            return tp * tn / (fp * fn)
+            return (tp + fp) / (tp + fn)
 
     try:
-        assert formulas.get_measure("dor")(**DEEP_NETTS) == pytest.approx(35 * 50 / (10 * 5))
-        assert formulas.MEASURES["diagnostic_odds_ratio"].description == "Diagnostic odds ratio."
+        assert formulas.get_measure("bias_score")(**DEEP_NETTS) == pytest.approx(45 / 40)
+        assert formulas.MEASURES["frequency_bias"].description == "Frequency bias: predicted positives over actual positives."
         with pytest.raises(InvalidArgumentError, match="already registered"):
-            formulas.register(dor, name="diagnostic_odds_ratio")
+            formulas.register(bias, name="frequency_bias")
     finally:
-        formulas.unregister("dor")
-    assert "diagnostic_odds_ratio" not in formulas.MEASURES
+        formulas.unregister("bias_score")
+    assert "frequency_bias" not in formulas.MEASURES
     with pytest.raises(UnknownMetricError):
-        formulas.get_measure("dor")
+        formulas.get_measure("bias_score")
 
 
 def test_a_measure_function_must_take_the_four_counts_by_keyword():
