@@ -115,3 +115,32 @@ class CostMatrix:
         """Cost of every prediction: ``C[y_true_i, y_pred_i]``."""
         actual, predicted, _, _ = encode(y_true, y_pred, self.labels)
         return self.costs[actual, predicted]
+
+    def expected_costs(self, probabilities: Any) -> np.ndarray:
+        """The expected cost of each prediction for each sample, ``P C`` (``n x m``): row ``i``,
+        column ``k`` is ``Σ_j p_ij C_jk``, the cost of predicting ``labels[k]`` when the classes
+        have the sample's probabilities (columns in the order of ``labels``).
+
+        Raises:
+            InputShapeError: not ``n x m`` for the matrix's ``m`` classes.
+            InvalidValueError: probabilities that are not finite numbers in [0, 1].
+        """
+        p = np.asarray(probabilities, dtype=np.float64)
+        if p.ndim != 2 or p.shape[1] != len(self.labels):
+            raise InputShapeError(f"'probabilities' must be n x {len(self.labels)} (one column per class of the costs), got shape {p.shape}")
+        if p.size and not ((p >= 0) & (p <= 1)).all():
+            raise InvalidValueError(f"'probabilities' must hold probabilities in [0, 1], got {show(p[~((p >= 0) & (p <= 1))][:3])}")
+        return p @ self.costs
+
+    def decide(self, probabilities: Any) -> list:
+        """The Bayes decision: for every sample, the label whose expected cost under its
+        probabilities is lowest, ``argmin_k Σ_j p_j C_jk`` (the first of tied labels). With
+        ``CostMatrix.zero_one`` it is the most probable class.
+
+        Examples:
+            >>> costs = CostMatrix.from_array([[0, 1], [10, 0]], ["healthy", "ill"])  # missing an illness costs 10
+            >>> costs.decide([[0.8, 0.2], [0.95, 0.05]])
+            ['ill', 'healthy']
+        """
+        chosen = self.expected_costs(probabilities).argmin(axis=1)
+        return [self.labels[k] for k in chosen.tolist()]

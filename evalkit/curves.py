@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 import attrs
 import numpy as np
 
-from evalkit import intervals
+from evalkit import intervals, operating
 from evalkit._exact import weighted_bincount, weighted_sum
 from evalkit._labels import check_one_label, column_labels, label_position, same_labels
 from evalkit._validation import (
@@ -655,6 +655,188 @@ class ThresholdCurve:
             return BestThreshold(np.array([f[0] for f in found]), np.array([f[1] for f in found]), resolved.name)
         values, thresholds = self.evaluate(resolved, label, average=average, undefined=undefined, **parameters)
         return BestThreshold(*best(values, thresholds), resolved.name)
+
+    # ----------------------------------------------------------------------------------------
+    # operating points: the best threshold under constraints
+
+    def _candidates(self, label: Any, average: str | None) -> tuple[np.ndarray, Cells]:
+        """The thresholds an operating point is chosen among, highest first: ``inf`` (nothing
+        positive), then every threshold of the class (or every common one, for an average),
+        and the cells there (one column per class for an average)."""
+        if average is None:
+            j = self._class(label)
+            thresholds, tp, fp = self._part(j)
+            zero = np.zeros(1, dtype=tp.dtype)
+            tp, fp = np.concatenate((zero, tp)), np.concatenate((zero, fp))
+            return np.concatenate(([np.inf], thresholds)), Cells(tp, fp, self.positives[j] - tp, self.negatives[j] - fp)
+        if label is not None:
+            raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
+        check_choice("average", average, CURVE_AVERAGES)
+        thresholds = np.concatenate(([np.inf], self.common_thresholds()))
+        counts = [self._counts_at(j, thresholds) for j in range(len(self.labels))]
+        tp, fp = np.stack([c[0] for c in counts], axis=1), np.stack([c[1] for c in counts], axis=1)
+        return thresholds, Cells(tp, fp, self.positives - tp, self.negatives - fp)
+
+    def optimize(
+        self, measure: Any, label: Any = None, *, subject_to: Any = None, average: str | None = None, undefined: Any = "exclude",
+        metrics_class: type[Any] | None = None, **parameters: Any,
+    ) -> Any:  # fmt: skip
+        """The best threshold for ``measure`` (highest, or lowest for a loss) among those where
+        every constraint holds: an ``OperatingPoint`` (see ``evalkit.operating``), exact over
+        every distinct score and the threshold above them all.
+
+        Args:
+            measure: the measure to optimise (any name, a getter of the metrics class, a ``Measure``).
+            label: one class (needed when the curve has several, unless ``average``).
+            subject_to: the constraints: ``{"recall": (">=", 0.9)}``, ``"recall >= 0.9"``, or
+                a list of such strings and ``(name, operator, bound)`` triples.
+            average: ``"micro"``, ``"macro"`` or ``"weighted"``: one threshold for every class,
+                the measure and the constraints averaged at it.
+            undefined: the undefined-value policy of the averages.
+            metrics_class: a ``ClassificationMetrics`` subclass to look names up in.
+            **parameters: of the optimised measure (``beta=2``).
+
+        Returns:
+            An ``OperatingPoint``; for a curve of several classes without ``label`` or
+            ``average``, a dict of one per class (per-class thresholds, which also maximise a
+            macro average of one-vs-rest decisions).
+
+        Raises:
+            InvalidArgumentError: a measure without a direction, or a constraint that cannot be read.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9])
+            >>> print(curve.optimize("recall", subject_to={"false_positive_rate": ("<=", 0.34)}))
+            recall 0.6667 at threshold 0.8 subject to false_positive_rate <= 0.34 (false_positive_rate 0)
+        """
+        resolved = self.measure(measure, metrics_class)
+        if resolved.direction not in ("higher", "lower"):
+            raise InvalidArgumentError(f"{resolved.name!r} has no direction (neither higher nor lower is better): nothing to optimise")
+        check_measure_parameters(resolved, parameters)
+        constraints = operating.parse_constraints(subject_to, lambda name: self.measure(name, metrics_class))
+        if label is None and average is None and len(self.labels) > 1:
+            return {own: self.optimize(resolved, own, subject_to=constraints, undefined=undefined, metrics_class=metrics_class, **parameters)
+                    for own in self.labels}  # fmt: skip
+        thresholds, cells = self._candidates(label, average)
+
+        def values_of(chosen: Measure, options: dict[str, Any]) -> np.ndarray:
+            if average is None:
+                return np.asarray(cells.evaluate(chosen, **options), dtype=np.float64)
+            return np.asarray(average_rows(chosen, cells, average, undefined=undefined, parameters=options), dtype=np.float64)
+
+        values = values_of(resolved, parameters)
+        achieved = {constraint.measure.name: values_of(constraint.measure, {}) for constraint in constraints}
+        feasible = np.ones(len(thresholds), dtype=bool)
+        for constraint in constraints:
+            feasible &= constraint.holds(achieved[constraint.measure.name])
+        k = int(operating.best_index(values, feasible, resolved.direction)[0])
+        texts = tuple(str(constraint) for constraint in constraints)
+        own = None if average is not None else self.labels[self._class(label)]
+        if k < 0:
+            return operating.OperatingPoint(False, math.nan, math.nan, resolved.name, dict.fromkeys(achieved, math.nan), texts, None, own, average)
+        return operating.OperatingPoint(True, float(thresholds[k]), float(values[k]), resolved.name,
+                                        {name: float(found[k]) for name, found in achieved.items()}, texts, cells[k : k + 1], own, average)  # fmt: skip
+
+    def operating_interval(
+        self, measure: Any, label: Any = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
+        random_state: Any = None, metrics_class: type[Any] | None = None, **parameters: Any,
+    ) -> operating.OperatingInterval:  # fmt: skip
+        """Percentile bootstrap intervals of an operating point of one class: of the value
+        ``optimize`` achieves and of the threshold it chooses, the point chosen anew on every
+        resample of the (score, class) pairs.
+
+        Raises:
+            UnsupportedSettingError: a binned curve (the bootstrap needs every distinct score).
+
+        Examples:
+            >>> rng = np.random.default_rng(0)
+            >>> y = rng.random(400) < 0.4
+            >>> found = ThresholdCurve.from_scores(y, rng.normal(1.2 * y, 1.0)).operating_interval(
+            ...     "precision", subject_to="recall >= 0.8", random_state=0)
+            >>> found.threshold.low <= found.point.threshold <= found.threshold.high
+            True
+        """
+        if self.binned:
+            raise UnsupportedSettingError("an interval needs the exact curve (every distinct score), not a binned one")
+        point = self.optimize(measure, label, subject_to=subject_to, metrics_class=metrics_class, **parameters)
+        resolved = self.measure(measure, metrics_class)
+        constraints = operating.parse_constraints(subject_to, lambda name: self.measure(name, metrics_class))
+        thresholds, tp, fp = self._part(self._class(label))
+        positives_at, negatives_at = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
+        levels = len(thresholds)
+        candidates = np.concatenate(([np.inf], thresholds))
+
+        def statistic(drawn: np.ndarray) -> np.ndarray:
+            zero = np.zeros((len(drawn), 1))
+            tp_ = np.concatenate((zero, np.cumsum(drawn[:, :levels], axis=1)), axis=1)
+            fp_ = np.concatenate((zero, np.cumsum(drawn[:, levels:], axis=1)), axis=1)
+            cells = Cells(tp_, fp_, tp_[:, -1:] - tp_, fp_[:, -1:] - fp_)
+            values = np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)
+            feasible = np.ones(values.shape, dtype=bool)
+            for constraint in constraints:
+                feasible &= constraint.holds(np.asarray(cells.evaluate(constraint.measure), dtype=np.float64))
+            k = operating.best_index(values, feasible, resolved.direction)
+            rows = np.arange(len(drawn))
+            found = k >= 0
+            return np.stack([np.where(found, values[rows, k], np.nan), np.where(found, candidates[k], np.nan)], axis=1)
+
+        replicates = intervals.counts_replicates(np.concatenate([positives_at, negatives_at]), statistic, n_resamples, random_state)
+        feasible = ~np.isnan(replicates[:, 0])
+        bounds = [intervals.percentile_interval(replicates[feasible, column], estimate, level) for column, estimate in
+                  ((0, point.value), (1, point.threshold))]  # fmt: skip
+        return operating.OperatingInterval(point, bounds[0], bounds[1], int((~feasible).sum()))
+
+    # ----------------------------------------------------------------------------------------
+    # gain, lift, Kolmogorov-Smirnov
+
+    def gains(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cumulative gains curve: at every threshold (and above them all) the share of the
+        samples predicted positive and the share of the class's positives among them,
+        ``(targeted, captured, thresholds)``, from ``(0, 0)`` at ``inf`` to ``(1, 1)``.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+            >>> [values.tolist() for values in curve.gains()[:2]]
+            [[0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0]]
+        """
+        thresholds, cells = self._candidates(label, None)
+        total = cells.tp[-1] + cells.fp[-1] + cells.fn[-1] + cells.tn[-1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            targeted = (cells.tp + cells.fp) / total
+            captured = cells.tp / (cells.tp + cells.fn) if (cells.tp[-1] + cells.fn[-1]) else np.full(len(thresholds), np.nan)
+        return np.asarray(targeted, dtype=np.float64), np.asarray(captured, dtype=np.float64), thresholds
+
+    def lift(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The lift curve: at every threshold, the share of the samples predicted positive and
+        how many times the class is more frequent among them than overall (precision /
+        prevalence), ``(targeted, lift, thresholds)``; the threshold above every score is
+        left out (nothing targeted: no lift).
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+            >>> [values.tolist() for values in curve.lift()[:2]]
+            [[0.25, 0.5, 0.75, 1.0], [2.0, 1.0, 1.3333333333333333, 1.0]]
+        """
+        targeted, captured, thresholds = self.gains(label)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return targeted[1:], captured[1:] / targeted[1:], thresholds[1:]
+
+    def ks_statistic(self, label: Any = None) -> float:
+        """The Kolmogorov-Smirnov statistic of the class's scores against the others':
+        ``max_t |tpr(t) - fpr(t)|``, the largest distance between the two score
+        distributions (``scipy.stats.ks_2samp``'s statistic, weighted by the sample weights);
+        NaN when either side is empty. A binned curve gives a lower bound.
+
+        Examples:
+            >>> ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).ks_statistic()
+            0.5
+        """
+        j = self._class(label)
+        positives, negatives = self.positives[j], self.negatives[j]
+        if not positives or not negatives:
+            return math.nan
+        _, tp, fp = self._part(j)
+        return float(np.max(np.abs(tp / positives - fp / negatives), initial=0.0))
 
     def at(self, threshold: Any) -> ThresholdCells:
         """The cells of every class at one threshold (a number, or one per class).

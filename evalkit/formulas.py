@@ -208,7 +208,8 @@ def ratio(numerator: Any, denominator: Any) -> Any:
     if isinstance(numerator, np.ndarray) or isinstance(denominator, np.ndarray):
         n, d = np.broadcast_arrays(_floats(numerator), _floats(denominator))
         out = np.full(n.shape, np.nan)
-        np.divide(n, d, out=out, where=d != 0)
+        with np.errstate(over="ignore"):  # a ratio beyond the float range is infinite, as on Python numbers
+            np.divide(n, d, out=out, where=d != 0)
         return out
     return _scalar_ratio(numerator, denominator)
 

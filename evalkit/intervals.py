@@ -98,6 +98,7 @@ __all__ = [
     "compare",
     "compare_many",
     "counts_interval",
+    "counts_replicates",
     "delong",
     "indicators_interval",
     "kappa_interval",
@@ -105,6 +106,7 @@ __all__ = [
     "log_ratio_interval",
     "mcnemar",
     "pairs_interval",
+    "percentile_interval",
     "proportion_interval",
     "ratio_interval",
     "rows_interval",
@@ -888,6 +890,34 @@ def area_interval(
     return counts_interval(np.concatenate([positives_at, negatives_at]), lambda drawn: area(drawn[:, :levels], drawn[:, levels:]), estimate,
                            level=level, method=method, n_resamples=n_resamples, random_state=random_state, jackknife_values=closed,
                            what=measure.replace("_", " "))  # fmt: skip
+
+
+def counts_replicates(counts: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
+    """``statistic`` (of a batch of drawn counts, resamples x kinds, giving one row per
+    resample) over bootstrap resamples of counts of sample kinds: for statistics of several
+    numbers at once, whose intervals the caller takes (``percentile_interval``).
+
+    Examples:
+        >>> counts_replicates([30, 70], lambda drawn: drawn / drawn.sum(axis=1, keepdims=True), 50, 0).shape
+        (50, 2)
+    """
+    kinds = _Kinds(_integral(np.asarray(counts), "a bootstrap"), lambda drawn: drawn, lambda rows: rows)
+    return _replicates(kinds, statistic, _check_resamples(n_resamples), random_state)
+
+
+def percentile_interval(replicates: Any, estimate: float, level: float = 0.95, n_undefined: int = 0) -> Interval:
+    """The percentile interval of bootstrap replicates (NaN bounds without any).
+
+    Examples:
+        >>> print(percentile_interval(np.arange(101) / 100, 0.5))
+        0.5 [0.025, 0.975] (95% percentile)
+    """
+    level = _check_level(level)
+    replicates = np.asarray(replicates, dtype=np.float64)
+    if not len(replicates):
+        return Interval(estimate, math.nan, math.nan, level, "percentile", n_undefined)
+    low, high = np.quantile(replicates, [(1 - level) / 2, (1 + level) / 2])
+    return Interval(estimate, float(low), float(high), level, "percentile", n_undefined)
 
 
 def counts_interval(

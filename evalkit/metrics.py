@@ -86,17 +86,22 @@ __all__ = [
     "matthews_corrcoef",
     "metric_at_thresholds",
     "multilabel_confusion_matrix",
+    "precision_at_fixed_recall",
     "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
+    "recall_at_fixed_precision",
     "recall_score",
     "roc_auc_score",
     "roc_curve",
+    "sensitivity_at_specificity",
+    "specificity_at_sensitivity",
     "top_k_accuracy_score",
     "zero_one_loss",
 ]
 
-ADDITIONS = ("brier_score_decomposition", "expected_calibration_error")
+ADDITIONS = ("brier_score_decomposition", "expected_calibration_error", "precision_at_fixed_recall", "recall_at_fixed_precision",
+             "sensitivity_at_specificity", "specificity_at_sensitivity")
 """Functions scikit-learn does not have, in its style (``calibration_curve`` is its
 ``sklearn.calibration.calibration_curve``)."""
 
@@ -1277,3 +1282,76 @@ def brier_score_decomposition(
     setting = "classwise" if probabilities.ndim == 2 and probabilities.shape[1] > 1 else None
     calibration = Calibration.from_scores(y_true, probabilities, labels, pos_label=pos_label, setting=setting, sample_weight=sample_weight)
     return calibration.brier_decomposition(n_bins=n_bins, strategy=strategy)
+
+
+# --------------------------------------------------------------------------------------------
+# operating points (see ThresholdCurve.optimize)
+
+
+def _at_fixed(y_true: Any, y_score: Any, objective: str, constraint: str, bound: Any, pos_label: Any, sample_weight: Any, labels: Any) -> Any:
+    """The best ``objective`` where ``constraint >= bound``: ``(value, threshold)`` of a
+    binary problem, or ``(values, thresholds)`` per class of ``n x m`` scores (one-vs-rest,
+    or the labels of indicator rows); NaN where no threshold meets the bound."""
+    if isinstance(bound, bool) or not isinstance(bound, (int, float, np.integer, np.floating)) or not 0 <= bound <= 1:
+        raise InvalidArgumentError(f"the minimum {constraint.replace('_', ' ')} must be a number in [0, 1], got {show(bound)}")
+    curve = ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight)
+    found = curve.optimize(objective, subject_to={constraint: (">=", float(bound))})
+    if isinstance(found, dict):
+        points = list(found.values())
+        return np.array([point.value for point in points]), np.array([point.threshold for point in points])
+    return found.value, found.threshold
+
+
+def precision_at_fixed_recall(
+    y_true: Any, y_score: Any, *, min_recall: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+) -> Any:  # fmt: skip
+    """The highest precision at recall >= ``min_recall`` and the threshold giving it:
+    ``(precision, threshold)`` (torchmetrics' ``binary_precision_at_fixed_recall``; for
+    ``n x m`` scores one of each per class, one-vs-rest). NaN for both when no threshold
+    reaches the recall (never a sentinel threshold); ties: the highest threshold. See
+    ``ThresholdCurve.optimize`` for any measure under any constraints.
+
+    Examples:
+        >>> precision_at_fixed_recall([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], min_recall=0.6)
+        (1.0, 0.8)
+    """
+    return _at_fixed(y_true, y_score, "precision", "recall", min_recall, pos_label, sample_weight, labels)
+
+
+def recall_at_fixed_precision(
+    y_true: Any, y_score: Any, *, min_precision: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+) -> Any:  # fmt: skip
+    """The highest recall at precision >= ``min_precision`` and its threshold (torchmetrics'
+    ``binary_recall_at_fixed_precision``); NaN when unreachable.
+
+    Examples:
+        >>> recall_at_fixed_precision([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], min_precision=0.7)
+        (0.6666666666666666, 0.8)
+    """
+    return _at_fixed(y_true, y_score, "recall", "precision", min_precision, pos_label, sample_weight, labels)
+
+
+def sensitivity_at_specificity(
+    y_true: Any, y_score: Any, *, min_specificity: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+) -> Any:  # fmt: skip
+    """The highest sensitivity (recall) at specificity >= ``min_specificity`` and its
+    threshold (torchmetrics' ``binary_sensitivity_at_specificity``); NaN when unreachable.
+
+    Examples:
+        >>> sensitivity_at_specificity([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], min_specificity=0.6)
+        (0.6666666666666666, 0.8)
+    """
+    return _at_fixed(y_true, y_score, "recall", "specificity", min_specificity, pos_label, sample_weight, labels)
+
+
+def specificity_at_sensitivity(
+    y_true: Any, y_score: Any, *, min_sensitivity: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+) -> Any:  # fmt: skip
+    """The highest specificity at sensitivity (recall) >= ``min_sensitivity`` and its
+    threshold (torchmetrics' ``binary_specificity_at_sensitivity``); NaN when unreachable.
+
+    Examples:
+        >>> specificity_at_sensitivity([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], min_sensitivity=0.9)
+        (0.3333333333333333, 0.35)
+    """
+    return _at_fixed(y_true, y_score, "specificity", "recall", min_sensitivity, pos_label, sample_weight, labels)

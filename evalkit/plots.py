@@ -13,6 +13,8 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
   averaged, the area in the legend and a chosen threshold marked.
 * ``measures_by_threshold``: any measures against the threshold.
 * ``intervals``: confidence intervals side by side (a forest plot), e.g. of two classifiers.
+* ``gains`` and ``lift``: the cumulative gains and lift curves of a ``ThresholdCurve`` (with
+  the random and the perfect model), one per class.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
   against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
   samples per bin as a histogram beneath, one line per class if asked.
@@ -35,7 +37,7 @@ from evalkit.formulas import get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.results import CellsResult
 
-__all__ = ["compare", "confusion_matrix", "intervals", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
+__all__ = ["compare", "confusion_matrix", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -396,4 +398,56 @@ def reliability(
     ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="mean score", ylabel="observed share of positives")
     ax.legend(fontsize=8, loc="upper left")
     ax.set_title(title or f"Reliability diagram ({source.setting.replace('_', ' ')})")
+    return ax
+
+
+def _classes(curve: ThresholdCurve, label: Any) -> list[Any]:
+    if not isinstance(curve, ThresholdCurve):
+        raise InvalidTypeError(f"expected a ThresholdCurve, got {show(curve)}")
+    return list(curve.labels) if label is None else [label]
+
+
+def gains(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Cumulative gains: the share of the class's samples captured against the share of all
+    samples targeted from the highest score down, with the random model (the diagonal) and
+    the perfect one.
+
+    Args:
+        curve: a ``ThresholdCurve``.
+        label: one class (default: every class, one line each).
+        ax: the Axes to draw on.
+        title: the title.
+    """
+    ax = _axes(ax, 5.2, 4.6)
+    for own in _classes(curve, label):
+        targeted, captured, _ = curve.gains(own)
+        line = ax.plot(targeted, captured, label=f"{own}: KS {curve.ks_statistic(own):.3f}")[0]
+        cells = curve.cells(own)
+        rate = float(cells.tp[-1] + cells.fn[-1]) / float(cells.tp[-1] + cells.fp[-1] + cells.fn[-1] + cells.tn[-1])
+        ax.plot([0, rate, 1], [0, 1, 1], linestyle="--", linewidth=0.8, color=line.get_color())
+    ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="share of samples targeted", ylabel="share of the class captured")
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(title or "Cumulative gains")
+    return ax
+
+
+def lift(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Lift: how many times the class is more frequent among the targeted samples than
+    overall, against the share targeted (1 is the random model).
+
+    Args:
+        curve: a ``ThresholdCurve``.
+        label: one class (default: every class, one line each).
+        ax: the Axes to draw on.
+        title: the title.
+    """
+    ax = _axes(ax, 5.2, 4.6)
+    for own in _classes(curve, label):
+        targeted, lifted, _ = curve.lift(own)
+        ax.plot(targeted, lifted, label=str(own))
+    ax.axhline(1.0, linestyle=":", color="grey", linewidth=1)
+    ax.set(xlim=(-0.01, 1.01), xlabel="share of samples targeted", ylabel="lift")
+    ax.legend(fontsize=8, loc="upper right")
+    ax.set_title(title or "Lift")
     return ax

@@ -80,13 +80,14 @@ class Case:
 _SKLEARN = {"precision": "precision_score", "recall": "recall_score", "f1_score": "f1_score", "jaccard_index": "jaccard_score"}
 
 CASES = [
-    *(Case(name, reference, sklearn=_SKLEARN.get(name)) for name, reference in REFERENCE.items() if name != "f_score"),
+    *(Case(name, reference, sklearn=_SKLEARN.get(name)) for name, reference in REFERENCE.items() if name not in ("f_score", "post_test_probability")),
     Case("f_score", REFERENCE["f_score"], parameters={"beta": 2}, sklearn="fbeta_score"),
+    Case("post_test_probability", REFERENCE["post_test_probability"], parameters={"prevalence": 0.3}),
     Case("misses_per_hit", lambda tp, fp, fn, tn: ratio(fn, tp), HarnessMetrics),
     Case("precision", lambda tp, fp, fn, tn: Fraction(tp + 1) / Fraction(tp + fp + 2), HarnessMetrics),
     Case("balanced_error_rate", lambda *cells: both(recall(*cells), specificity(*cells), lambda r, s: 1 - (r + s) / 2)),
 ]
-"""Every built-in measure, F-beta with beta=2, an added getter, an overridden getter and a
+"""Every built-in measure, F-beta with beta=2, the post-test probability at prevalence 0.3, an added getter, an overridden getter and a
 registered function (``balanced_error_rate``: the test registers it for the harness)."""
 
 POLICIES = ("exclude", "zero", "one", "nan")
