@@ -363,6 +363,27 @@ def binned_scores(n: int, thresholds: int) -> Case:
     return case
 
 
+def operating_point(n: int) -> Case:
+    """The highest precision at recall >= 0.9: build the exact curve, then optimise over every distinct score."""
+    rng = np.random.default_rng(n + 1)
+    y_true = rng.random(n) < 0.3
+    y_score = rng.normal(y_true * 1.0, 1.0)
+    case = Case(f"precision at recall >= 0.9, {n:,} binary scores", y_true.nbytes + y_score.nbytes,
+                target="≤ 1.5× the curve alone; ≥ 10× faster than torchmetrics")  # fmt: skip
+    case.contenders["numpy floor (one sort of the scores)"] = lambda: np.sort(y_score)
+    case.contenders["evalkit"] = lambda: ThresholdCurve.from_scores(y_true, y_score).optimize("precision", subject_to="recall >= 0.9")
+    case.contenders["evalkit: the curve alone"] = lambda: ThresholdCurve.from_scores(y_true, y_score)
+    if _peer("torchmetrics", case):
+        import torch
+        from torchmetrics.functional.classification import binary_precision_at_fixed_recall
+
+        torch.set_num_threads(1)
+        preds, target = torch.from_numpy(y_score).sigmoid(), torch.from_numpy(y_true.astype(np.int64))
+        case.contenders["torchmetrics (CPU)"] = lambda: binary_precision_at_fixed_recall(preds, target, min_recall=0.9)
+        case.once.add("torchmetrics (CPU)")
+    return case
+
+
 def calibration_error(n: int, n_bins: int = 15) -> Case:
     """ECE of binary scores in equal-width bins (right-closed, scikit-learn's bins)."""
     rng = np.random.default_rng(n)
@@ -700,6 +721,7 @@ def main() -> None:
         multiclass_scores(1_000_000 // scale, 10),
         binned_scores(10_000_000 // scale, 101),
         calibration_error(10_000_000 // scale),
+        operating_point(10_000_000 // scale),
         bootstrap_interval(1_000_000 // scale, 10),
         *getters(),
         *averaging(),

@@ -38,7 +38,7 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from itertools import combinations
 from typing import Any, NamedTuple
 
@@ -659,23 +659,31 @@ class ThresholdCurve:
     # ----------------------------------------------------------------------------------------
     # operating points: the best threshold under constraints
 
-    def _candidates(self, label: Any, average: str | None) -> tuple[np.ndarray, Cells]:
-        """The thresholds an operating point is chosen among, highest first: ``inf`` (nothing
-        positive), then every threshold of the class (or every common one, for an average),
-        and the cells there (one column per class for an average)."""
+    def _candidate_blocks(self, label: Any, average: str | None) -> Iterator[tuple[np.ndarray, Cells]]:
+        """The thresholds an operating point is chosen among, highest first, in blocks with the
+        cells there (one column per class for an average): ``inf`` (nothing positive) alone,
+        then every threshold of the class (or every common one, for an average). Blocks keep
+        the memory of a choice over millions of scores at a block's."""
         if average is None:
             j = self._class(label)
             thresholds, tp, fp = self._part(j)
             zero = np.zeros(1, dtype=tp.dtype)
-            tp, fp = np.concatenate((zero, tp)), np.concatenate((zero, fp))
-            return np.concatenate(([np.inf], thresholds)), Cells(tp, fp, self.positives[j] - tp, self.negatives[j] - fp)
+            yield np.array([np.inf]), Cells(zero, zero, self.positives[j : j + 1], self.negatives[j : j + 1])
+            for start in range(0, len(thresholds), _BLOCK):
+                block = slice(start, start + _BLOCK)
+                yield thresholds[block], Cells(tp[block], fp[block], self.positives[j] - tp[block], self.negatives[j] - fp[block])
+            return
         if label is not None:
             raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
         check_choice("average", average, CURVE_AVERAGES)
         thresholds = np.concatenate(([np.inf], self.common_thresholds()))
-        counts = [self._counts_at(j, thresholds) for j in range(len(self.labels))]
-        tp, fp = np.stack([c[0] for c in counts], axis=1), np.stack([c[1] for c in counts], axis=1)
-        return thresholds, Cells(tp, fp, self.positives - tp, self.negatives - fp)
+        m = len(self.labels)
+        step = max(1, _BLOCK // m)
+        for start in range(0, len(thresholds), step):
+            query = thresholds[start : start + step]
+            counts = [self._counts_at(j, query) for j in range(m)]
+            tp, fp = np.stack([c[0] for c in counts], axis=1), np.stack([c[1] for c in counts], axis=1)
+            yield query, Cells(tp, fp, self.positives - tp, self.negatives - fp)
 
     def optimize(
         self, measure: Any, label: Any = None, *, subject_to: Any = None, average: str | None = None, undefined: Any = "exclude",
@@ -717,25 +725,28 @@ class ThresholdCurve:
         if label is None and average is None and len(self.labels) > 1:
             return {own: self.optimize(resolved, own, subject_to=constraints, undefined=undefined, metrics_class=metrics_class, **parameters)
                     for own in self.labels}  # fmt: skip
-        thresholds, cells = self._candidates(label, average)
+        texts = tuple(str(constraint) for constraint in constraints)
+        own = None if average is not None else self.labels[self._class(label)]
 
-        def values_of(chosen: Measure, options: dict[str, Any]) -> np.ndarray:
+        def values_of(chosen: Measure, cells: Cells, options: dict[str, Any]) -> np.ndarray:
             if average is None:
                 return np.asarray(cells.evaluate(chosen, **options), dtype=np.float64)
             return np.asarray(average_rows(chosen, cells, average, undefined=undefined, parameters=options), dtype=np.float64)
 
-        values = values_of(resolved, parameters)
-        achieved = {constraint.measure.name: values_of(constraint.measure, {}) for constraint in constraints}
-        feasible = np.ones(len(thresholds), dtype=bool)
-        for constraint in constraints:
-            feasible &= constraint.holds(achieved[constraint.measure.name])
-        k = int(operating.best_index(values, feasible, resolved.direction)[0])
-        texts = tuple(str(constraint) for constraint in constraints)
-        own = None if average is not None else self.labels[self._class(label)]
-        if k < 0:
-            return operating.OperatingPoint(False, math.nan, math.nan, resolved.name, dict.fromkeys(achieved, math.nan), texts, None, own, average)
-        return operating.OperatingPoint(True, float(thresholds[k]), float(values[k]), resolved.name,
-                                        {name: float(found[k]) for name, found in achieved.items()}, texts, cells[k : k + 1], own, average)  # fmt: skip
+        best: tuple[float, float, dict[str, float], Cells] | None = None
+        for thresholds, cells in self._candidate_blocks(label, average):
+            values = values_of(resolved, cells, parameters)
+            achieved = {constraint.measure.name: values_of(constraint.measure, cells, {}) for constraint in constraints}
+            feasible = np.ones(len(thresholds), dtype=bool)
+            for constraint in constraints:
+                feasible &= constraint.holds(achieved[constraint.measure.name])
+            k = int(operating.best_index(values, feasible, resolved.direction)[0])
+            if k >= 0 and (best is None or (values[k] > best[1] if resolved.direction == "higher" else values[k] < best[1])):
+                best = (float(thresholds[k]), float(values[k]), {name: float(found[k]) for name, found in achieved.items()}, cells[k : k + 1])
+        if best is None:
+            names = [constraint.measure.name for constraint in constraints]
+            return operating.OperatingPoint(False, math.nan, math.nan, resolved.name, dict.fromkeys(names, math.nan), texts, None, own, average)
+        return operating.OperatingPoint(True, best[0], best[1], resolved.name, best[2], texts, best[3], own, average)
 
     def operating_interval(
         self, measure: Any, label: Any = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
@@ -799,12 +810,13 @@ class ThresholdCurve:
             >>> [values.tolist() for values in curve.gains()[:2]]
             [[0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0]]
         """
-        thresholds, cells = self._candidates(label, None)
-        total = cells.tp[-1] + cells.fp[-1] + cells.fn[-1] + cells.tn[-1]
+        j = self._class(label)
+        thresholds, tp, fp = self._part(j)
+        total = self.positives[j] + self.negatives[j]
         with np.errstate(invalid="ignore", divide="ignore"):
-            targeted = (cells.tp + cells.fp) / total
-            captured = cells.tp / (cells.tp + cells.fn) if (cells.tp[-1] + cells.fn[-1]) else np.full(len(thresholds), np.nan)
-        return np.asarray(targeted, dtype=np.float64), np.asarray(captured, dtype=np.float64), thresholds
+            targeted = np.concatenate(([0.0], (tp + fp) / total))
+            captured = np.concatenate(([0.0], tp / self.positives[j])) if self.positives[j] else np.full(len(tp) + 1, np.nan)
+        return targeted.astype(np.float64), captured.astype(np.float64), np.concatenate(([np.inf], thresholds))
 
     def lift(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The lift curve: at every threshold, the share of the samples predicted positive and

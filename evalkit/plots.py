@@ -35,6 +35,7 @@ from evalkit.curves import BestThreshold, ThresholdCurve
 from evalkit.exceptions import InvalidTypeError
 from evalkit.formulas import get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
+from evalkit.operating import OperatingPoint
 from evalkit.results import CellsResult
 
 __all__ = ["compare", "confusion_matrix", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
@@ -210,7 +211,8 @@ def _drawn(curve: ThresholdCurve, label: Any, average: str | None) -> list[tuple
 
 
 def _threshold_of(mark: Any) -> Any:
-    return mark.threshold if isinstance(mark, BestThreshold) else mark
+    """A threshold, or that of a ``BestThreshold`` or an ``OperatingPoint``."""
+    return mark.threshold if isinstance(mark, (BestThreshold, OperatingPoint)) else mark
 
 
 def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str, y_measure: str, colour: Any, annotate: bool) -> None:

@@ -77,6 +77,11 @@ found = {name: found[name] for name in sorted(found, key=lambda name: (name.spli
 found["macro F1, A - B (paired)"] = compare(spam["actual"], spam["predicted_a"], spam["predicted_b"], "f1_score", "macro", method="bca", random_state=0)
 plots.intervals(found).figure.savefig(output / "intervals.png", dpi=80)
 
+filter_a_curve = ThresholdCurve.from_scores(spam["actual"], spam["score_a"], pos_label="spam")
+chosen = filter_a_curve.optimize("precision", subject_to="recall >= 0.9")
+plots.precision_recall(filter_a_curve, mark=chosen, title="Spam filter A: precision at recall >= 0.9").figure.savefig(output / "operating_point.png", dpi=80)
+plots.gains(filter_a_curve).figure.savefig(output / "gains.png", dpi=80)
+
 filter_a = Calibration.from_scores(spam["actual"], spam["score_a"], pos_label="spam")
 plots.reliability(filter_a, n_bins=10, title="Spam filter A: reliability").figure.savefig(output / "reliability.png", dpi=80)
 
