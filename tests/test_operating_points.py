@@ -161,6 +161,16 @@ def test_the_fixed_value_functions_per_class_and_their_errors():
     scores = np.eye(3)[[0, 1, 2, 1, 1, 2]] * 0.6 + 0.2
     values, thresholds = metrics.precision_at_fixed_recall(y, scores / scores.sum(axis=1, keepdims=True), min_recall=0.5)
     assert values.shape == thresholds.shape == (3,)
+    rng = np.random.default_rng(3)
+    indicators = (rng.random((40, 3)) < 0.4).astype(int)
+    label_scores = rng.random((40, 3))
+    values, thresholds = metrics.sensitivity_at_specificity(indicators, label_scores, min_specificity=0.8)  # multi-label: per label
+    for k in range(3):
+        expected = brute_force(label_scores[:, k], indicators[:, k] == 1, [1] * 40, "recall", [("specificity", ">=", 0.8)])
+        assert (thresholds[k], values[k]) == pytest.approx(expected)
+    micro = ThresholdCurve.from_scores(indicators, label_scores).micro()
+    pooled = stats.ks_2samp(label_scores[indicators == 1], label_scores[indicators == 0]).statistic
+    assert micro.ks_statistic() == pytest.approx(pooled)  # KS of every (score, label) pair pooled
     with pytest.raises(InvalidArgumentError, match="minimum recall must be a number in"):
         metrics.precision_at_fixed_recall([0, 1], [0.2, 0.7], min_recall=1.5)
 
