@@ -19,6 +19,7 @@ from evalkit.costs import CostMatrix
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.evaluation_metrics import EvaluationMetrics
+from evalkit.groups import ByGroup, by_group
 from evalkit.hierarchy import Hierarchy
 from evalkit.intervals import compare
 from evalkit.measures import Measure, measure
@@ -27,6 +28,7 @@ from evalkit.stats import Stats
 
 __all__ = [
     "Averaged",
+    "ByGroup",
     "Calibration",
     "ClassificationMetrics",
     "ConfusionMatrix",
@@ -41,6 +43,7 @@ __all__ = [
     "Stats",
     "ThresholdCurve",
     "__version__",
+    "by_group",
     "compare",
     "exceptions",
     "formulas",

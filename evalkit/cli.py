@@ -37,6 +37,7 @@ from evalkit.calibration import DEFAULT_BINS
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
+from evalkit.groups import ByGroup
 from evalkit.measures import Measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
@@ -89,6 +90,10 @@ def _parser() -> argparse.ArgumentParser:
                              "and its parts, log loss, Spiegelhalter's p) and, with --html, the reliability diagram; multi-class scores: "
                              "top_label (default) or classwise")  # fmt: skip
     report.add_argument("--bins", type=int, metavar="N", help="equal-width bins of --calibration (default 15); memory grows with the bins only")
+    report.add_argument("--group", metavar="COLUMNS",
+                        help="evaluate by group: one or more group columns, comma-separated (several: their intersections); "
+                             "a row per group with each measure's macro average, the support, small groups (--min-size) marked")  # fmt: skip
+    report.add_argument("--min-size", type=float, metavar="N", help="with --group: mark groups with fewer samples as small")
     report.add_argument("--measures", default=",".join(DEFAULT_MEASURES), help="comma-separated measure names (columns)")
     report.add_argument("--metrics-class", metavar="CLASS",
                         help="package.module:Class (a ClassificationMetrics subclass) or an installed plugin's name: its getters are measures")
@@ -202,7 +207,8 @@ def _batches(arguments: argparse.Namespace, files: list[str]) -> Iterator[tuple[
     """The files' rows in batches, with the rows read so far shown on a terminal."""
     progress = _progress()
     yield from read_batches(files, actual=arguments.actual, predicted=arguments.predicted, weight=arguments.weight,
-                            delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress)  # fmt: skip
+                            groups=_labels(getattr(arguments, "group", None)), delimiter=arguments.delimiter,
+                            batch_size=arguments.batch_size, progress=progress)  # fmt: skip
     if progress:
         print(file=sys.stderr)
 
@@ -366,8 +372,44 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     return evaluation, curve, calibration
 
 
+def _stream_groups(arguments: argparse.Namespace, files: list[str]) -> ByGroup:
+    """Single-label rows with their group columns, batch by batch, into one ``ByGroup``."""
+    columns = _labels(arguments.group) or []
+    labels = _labels(arguments.labels)
+    known = None if labels is None else frozenset(labels)
+    found: ByGroup | None = None
+    for values, lines in _batches(arguments, files):
+        actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
+        predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
+        _check_known(actual, known, _line_of(files, "actual", lines))
+        _check_known(predicted, known, _line_of(files, "predicted", lines))
+        groups = {name: [_text(value, _where(files, f"group:{name}", line)) for value, line in zip(values[f"group:{name}"], lines)]
+                  for name in columns}  # fmt: skip
+        batch = ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=_weights(arguments, files, values, lines),
+                                    min_size=arguments.min_size)  # fmt: skip
+        found = batch if found is None else found.merge(batch)
+    assert found is not None  # read_batches raises on a file without rows
+    return found
+
+
+def _group_report(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:
+    result = _stream_groups(arguments, files)
+    report = result.report(["accuracy", *measures], "macro", confidence=arguments.ci_level if arguments.ci else None)
+    if arguments.html:
+        _emit(report.to_html(arguments.digits, title=f"evalkit report by {arguments.group}: {' and '.join(files)}"), arguments.html, "--html")
+    if arguments.format == "json":
+        return report.to_json()
+    if arguments.format == "csv":
+        return report.to_csv().rstrip("\n")
+    if arguments.format == "markdown":
+        return f"# evalkit report by {arguments.group}: {' and '.join(files)}\n\n{report.to_markdown(arguments.digits)}"
+    return f"evalkit report by {arguments.group}: {' and '.join(files)} (macro averages)\n\n{report.to_text(arguments.digits)}"
+
+
 def _report(arguments: argparse.Namespace) -> str:
     measures, sort_by = _measures(arguments)
+    if arguments.group is not None:
+        return _group_report(arguments, list(arguments.files) or [str(example_path())], measures)
     files = list(arguments.files)
     curve = calibration = None
     if not files:
@@ -494,6 +536,12 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError("--calibration measures scores: give --score COLUMN (binary) or --scores COLUMNS (one per class)")
         if arguments.calibration == "classwise" and arguments.scores is None:
             raise InvalidArgumentError("--calibration classwise is for --scores (one column per class); binary scores have one column")
+        if arguments.group is not None and (arguments.multi_label or arguments.score is not None or arguments.scores is not None
+                                            or arguments.sort_by is not None or arguments.plot or arguments.calibration):
+            raise InvalidArgumentError("--group evaluates labels by group: it goes with neither --multi-label, --score, --scores, "
+                                       "--sort-by, --plot nor --calibration")  # fmt: skip
+        if arguments.min_size is not None and arguments.group is None:
+            raise InvalidArgumentError("--min-size applies with --group only, which is not given")
         if arguments.bins is not None and arguments.calibration is None:
             raise InvalidArgumentError("--bins applies with --calibration only, which is not given")
         if arguments.bins is not None and not 1 <= arguments.bins <= 1_000_000:

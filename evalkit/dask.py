@@ -14,6 +14,7 @@ rows, never the data. The results are the same evalkit objects as in memory.
 | ``aa_rar`` | ideal and result indicators → ``NeighborhoodAccuracy`` |
 | ``threshold_curve`` | labels or indicators and scores → ``ThresholdCurve`` |
 | ``calibration`` | labels or indicators and probabilities → ``Calibration`` |
+| ``by_group`` | labels and a group column → ``ByGroup`` |
 
 Evaluations come back compacted (one row per distinct per-sample cells): every average is
 exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is active (a
@@ -37,10 +38,11 @@ from evalkit.confusion_matrix import ConfusionMatrix
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
+from evalkit.groups import ByGroup
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.streaming import LabelSetCounts
 
-__all__ = ["aa_rar", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
+__all__ = ["aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
 
 SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
@@ -242,6 +244,44 @@ def confusion_matrix(
     if matrix is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
     return _with_metrics_class(matrix, metrics_class)
+
+
+def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ByGroup | None:
+    return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
+
+
+def _sum_groups(*results: ByGroup | None) -> ByGroup | None:
+    present = [result for result in results if result is not None]
+    if not present:
+        return None
+    total = present[0]
+    for other in present[1:]:
+        total = total.merge(other)
+    return total
+
+
+def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None,
+             min_size: float | None = None) -> ByGroup:  # fmt: skip
+    """Single-label predictions evaluated per group, from Dask arrays or DataFrame columns
+    partitioned alike (the group column too): each partition is counted where it lives and
+    the per-group matrices are merged in a tree (groups and labels first seen in a later
+    partition are added).
+
+    Raises:
+        InputLengthError: the collections do not split into equal partitions.
+    """
+    actual, predicted = _vector_partitions(y_true, "y_true"), _vector_partitions(y_pred, "y_pred")
+    keys = _vector_partitions(groups, "groups")
+    if not len(actual) == len(predicted) == len(keys):
+        raise InputLengthError(f"'y_true', 'y_pred' and 'groups' have {len(actual)}, {len(predicted)} and {len(keys)} partitions")
+    fixed = None if labels is None else tuple(labels)
+    weights = _weight_partitions(sample_weight, y_true, len(actual))
+    parts = [dask.delayed(_group_block)(a, p, g, fixed, w) for a, p, g, w in zip(actual, predicted, keys, weights)]
+    result = _reduce(parts, _sum_groups)
+    if result is None:
+        raise InputLengthError("'y_true' and 'y_pred' are empty: nothing to count")
+    return result if min_size is None else ByGroup(result.keys, result.names, result.results, result.overall,
+                                                   float(min_size), result._counts)  # fmt: skip
 
 
 def _with_metrics_class(result: Any, metrics_class: Any) -> Any:

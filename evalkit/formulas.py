@@ -160,7 +160,18 @@ def _scalar_clip(value: float, low: float, high: float) -> float:
     return value if value != value else min(max(value, low), high)  # noqa: PLR0124 (NaN stays NaN; the getters' hot path)
 
 
-_SCALAR_HELPERS: dict[str, Any] = {"ratio": _scalar_ratio, "ratio_sqrt": _scalar_ratio_sqrt, "sqrt": math.sqrt, "clip": _scalar_clip}
+_ROUNDING = 8 * float(np.finfo(np.float64).eps)  # a difference of float products within this share of their size is rounding
+
+
+def _scalar_difference(first: Any, second: Any) -> Any:
+    difference = first - second
+    if isinstance(difference, float) and abs(difference) <= _ROUNDING * max(abs(first), abs(second)):
+        return 0.0
+    return difference
+
+
+_SCALAR_HELPERS: dict[str, Any] = {"ratio": _scalar_ratio, "ratio_sqrt": _scalar_ratio_sqrt, "sqrt": math.sqrt, "clip": _scalar_clip,
+                                   "difference": _scalar_difference}  # fmt: skip
 """What the helpers of a definition are on its scalar path."""
 
 
@@ -239,6 +250,24 @@ def clip(value: Any, low: float, high: float) -> Any:
     if isinstance(value, np.ndarray):
         return np.clip(value, low, high)
     return _scalar_clip(value, low, high)
+
+
+def difference(first: Any, second: Any) -> Any:
+    """``first - second`` of two products of counts: exact for integer counts; for float counts
+    (weights, soft degrees) 0 where it is within rounding of their size, so that a quantity
+    divided by it (1 / informedness) is undefined, not 1e16.
+
+    Examples:
+        >>> difference(6, 6), difference(0.1 * 3, 0.3), difference(np.array([0.1 * 3, 1.0]), np.array([0.3, 0.5])).tolist()
+        (0, 0.0, [0.0, 0.5])
+    """
+    if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
+        first, second = np.broadcast_arrays(first, second)
+        result = first - second
+        if result.dtype.kind == "f":
+            result = np.where(np.abs(result) <= _ROUNDING * np.maximum(np.abs(first), np.abs(second)), 0.0, result)
+        return result
+    return _scalar_difference(first, second)
 
 
 def _fixed(a: tuple[float, ...], b: tuple[float, ...]) -> Callable[..., Coefficients]:
@@ -829,7 +858,7 @@ def number_needed_to_diagnose(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
         >>> round(number_needed_to_diagnose(tp=35, fp=10, fn=5, tn=50), 6)
         1.411765
     """
-    return ratio((tp + fn) * (tn + fp), tp * tn - fp * fn)
+    return ratio((tp + fn) * (tn + fp), difference(tp * tn, fp * fn))
 
 
 def check_prevalence(prevalence: Any) -> float | None:

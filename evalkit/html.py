@@ -250,6 +250,65 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
     )
 
 
+def _dot_plot(report: Any, k: int, digits: int) -> str:
+    """One measure of every group as a dot (and its interval as a line), the overall value as
+    a dashed line; small groups hollow."""
+    groups = [key for key in report.groups if key != "overall"]
+    values = [report.values[key][k] for key in groups]
+    bounds = [report.intervals[key][k] if report.intervals else None for key in groups]
+    finite = [v for v in values if not math.isnan(v)] + [b.low for b in bounds if b is not None and not math.isnan(b.low)]
+    finite += [b.high for b in bounds if b is not None and not math.isnan(b.high)]
+    low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    if high - low < 1e-9:
+        low, high = low - 0.5, high + 0.5
+    left, width, row = 150, 280, 22
+    height = row * len(groups) + 30
+
+    def px(value: float) -> float:
+        return left + (value - low) / (high - low) * width
+
+    parts = [f'<svg width="{left + width + 20}" height="{height}" viewBox="0 0 {left + width + 20} {height}" role="img">']
+    overall = report.values["overall"][k]
+    if not math.isnan(overall):
+        parts.append(f'<line x1="{px(overall):.1f}" y1="4" x2="{px(overall):.1f}" y2="{height - 24}" stroke="#8c959f" stroke-dasharray="4 4">'
+                     f"<title>overall {_number(overall, digits)}</title></line>")  # fmt: skip
+    for i, (key, value, bound) in enumerate(zip(groups, values, bounds)):
+        y = 14 + i * row
+        name = report._label(key)
+        parts.append(f'<text x="{left - 8}" y="{y + 4}" font-size="11" text-anchor="end">{html.escape(name)}</text>')
+        if bound is not None and not math.isnan(bound.low):
+            parts.append(f'<line x1="{px(bound.low):.1f}" y1="{y}" x2="{px(bound.high):.1f}" y2="{y}" stroke="#0969da" stroke-width="2"/>')
+        if not math.isnan(value):
+            fill = "#ffffff" if key in report.small else "#0969da"
+            parts.append(f'<circle cx="{px(value):.1f}" cy="{y}" r="4" fill="{fill}" stroke="#0969da"><title>{html.escape(name)}: '
+                         f"{_number(value, digits)}</title></circle>")  # fmt: skip
+    for tick in (low, (low + high) / 2, high):
+        parts.append(f'<text x="{px(tick):.1f}" y="{height - 8}" font-size="10" text-anchor="middle">{tick:.3g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by group") -> str:
+    """The HTML page of a ``GroupReport``: the table and a dot plot per measure."""
+    headers = "".join(f"<th>{html.escape(name)}</th>" for name in (" × ".join(report.names), *report.measures, "support"))
+    rows = []
+    for key in report.groups:
+        cells = "".join(_td(text) for text in report._cells(key, digits))
+        css = ' class="average"' if key == "overall" else ""
+        rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(_count(report.support[key], digits))}</tr>")
+    sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
+    if report.small:
+        sections.append('<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>')
+    for k, name in enumerate(report.measures):
+        sections.append(f"<h2>{html.escape(name.replace('_', ' '))} by group</h2><figure>{_dot_plot(report, k, digits)}"
+                        "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>")  # fmt: skip
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{chr(10).join(sections)}\n</body>\n</html>\n"
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # fragments: what notebooks show (``_repr_html_``)
 

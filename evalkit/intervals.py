@@ -95,6 +95,7 @@ __all__ = [
     "binomial_interval",
     "cells_interval",
     "clopper_pearson",
+    "column_sums",
     "compare",
     "compare_many",
     "counts_interval",
@@ -110,6 +111,7 @@ __all__ = [
     "proportion_interval",
     "ratio_interval",
     "rows_interval",
+    "stratified_replicates",
     "wilson",
 ]
 
@@ -495,6 +497,31 @@ def _bca_quantiles(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: 
 
 # --------------------------------------------------------------------------------------------
 # statistics of single-label results: kinds are (actual, predicted) pairs
+
+
+def column_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
+    """``out[b, k] = Σ_{r: keys[r] = k} drawn[b, r]``: the columns of a batch of drawn counts
+    summed by key (no dense one-hot).
+
+    Examples:
+        >>> column_sums(np.array([[1, 2, 3]]), np.array([0, 1, 0]), 2).tolist()
+        [[4.0, 2.0]]
+    """
+    return _group_sums(drawn, keys, size)
+
+
+def stratified_replicates(counts: Any, strata: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000,
+                          random_state: Any = None) -> np.ndarray:  # fmt: skip
+    """``statistic`` over bootstrap resamples drawn within strata: every stratum (a group of
+    kinds) keeps its number of samples, as resampling within groups does.
+
+    Examples:
+        >>> found = stratified_replicates([5, 5, 10], [0, 0, 1], lambda drawn: drawn[:, 2], 20, 0)
+        >>> bool((found == 10).all())
+        True
+    """
+    kinds = _Kinds(_integral(np.asarray(counts), "a bootstrap"), lambda drawn: drawn, lambda rows: rows, np.asarray(strata))
+    return _replicates(kinds, statistic, _check_resamples(n_resamples), random_state)
 
 
 def _group_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:

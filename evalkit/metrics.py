@@ -76,7 +76,13 @@ __all__ = [
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
+    "demographic_parity_difference",
+    "demographic_parity_ratio",
     "det_curve",
+    "equal_opportunity_difference",
+    "equal_opportunity_ratio",
+    "equalized_odds_difference",
+    "equalized_odds_ratio",
     "expected_calibration_error",
     "f1_score",
     "fbeta_score",
@@ -100,7 +106,11 @@ __all__ = [
     "zero_one_loss",
 ]
 
-ADDITIONS = ("brier_score_decomposition", "expected_calibration_error", "precision_at_fixed_recall", "recall_at_fixed_precision",
+FAIRLEARN = ("demographic_parity_difference", "demographic_parity_ratio", "equal_opportunity_difference", "equal_opportunity_ratio",
+             "equalized_odds_difference", "equalized_odds_ratio")
+"""Functions of fairlearn (``fairlearn.metrics``), with its names, signatures and numbers."""
+
+ADDITIONS = (*FAIRLEARN, "brier_score_decomposition", "expected_calibration_error", "precision_at_fixed_recall", "recall_at_fixed_precision",
              "sensitivity_at_specificity", "specificity_at_sensitivity")
 """Functions scikit-learn does not have, in its style (``calibration_curve`` is its
 ``sklearn.calibration.calibration_curve``)."""
@@ -1355,3 +1365,73 @@ def specificity_at_sensitivity(
         (0.3333333333333333, 0.35)
     """
     return _at_fixed(y_true, y_score, "specificity", "recall", min_sensitivity, pos_label, sample_weight, labels)
+
+
+# --------------------------------------------------------------------------------------------
+# fairlearn's disparities (see evalkit.groups)
+
+_FAIRLEARN_METHODS = {"between_groups": "between", "to_overall": "overall"}
+
+
+def _fairlearn(function: Any, y_true: Any, y_pred: Any, sensitive_features: Any, method: str, sample_weight: Any, positive: Any,
+               **options: Any) -> float:  # fmt: skip
+    check_choice("method", method, tuple(_FAIRLEARN_METHODS))
+    from evalkit import groups  # counting by group: imported when a fairness measure is asked for
+
+    result = groups.ByGroup.from_labels(y_true, y_pred, sensitive_features, sample_weight=sample_weight)
+    chosen = result.overall.labels[-1] if positive is None else positive  # fairlearn's rates: the largest label is positive
+    if chosen not in result.overall.labels:
+        return 0.0 if "difference" in function.__name__ else math.nan  # nothing is ever predicted as fairlearn's positive 1
+    # fairlearn's rates of a group without positives (or negatives) are 0; its selection rate of a group of no weight is left out
+    undefined = "exclude" if function.__name__.startswith("demographic") else "zero"
+    return float(getattr(groups, function.__name__)(result, chosen, relative_to=_FAIRLEARN_METHODS[method], undefined=undefined, **options))
+
+
+def demographic_parity_difference(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups",
+                                  sample_weight: Any = None) -> float:  # fmt: skip
+    """fairlearn's ``demographic_parity_difference``: the largest difference of the groups'
+    selection rates (the share predicted 1), between groups or to the overall rate.
+
+    Examples:
+        >>> demographic_parity_difference([0, 1, 1, 0], [1, 1, 0, 0], sensitive_features=["a", "a", "b", "b"])
+        1.0
+    """
+    return _fairlearn(demographic_parity_difference, y_true, y_pred, sensitive_features, method, sample_weight, 1)
+
+
+def demographic_parity_ratio(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups",
+                             sample_weight: Any = None) -> float:  # fmt: skip
+    """fairlearn's ``demographic_parity_ratio``: the smallest ratio of the groups' selection rates."""
+    return _fairlearn(demographic_parity_ratio, y_true, y_pred, sensitive_features, method, sample_weight, 1)
+
+
+def equal_opportunity_difference(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups",
+                                 sample_weight: Any = None) -> float:  # fmt: skip
+    """fairlearn's ``equal_opportunity_difference``: the largest difference of the groups'
+    true positive rates (the largest label is positive; an undefined rate counts 0)."""
+    return _fairlearn(equal_opportunity_difference, y_true, y_pred, sensitive_features, method, sample_weight, None)
+
+
+def equal_opportunity_ratio(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups",
+                            sample_weight: Any = None) -> float:  # fmt: skip
+    """fairlearn's ``equal_opportunity_ratio``: the smallest ratio of the groups' true positive rates."""
+    return _fairlearn(equal_opportunity_ratio, y_true, y_pred, sensitive_features, method, sample_weight, None)
+
+
+def equalized_odds_difference(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups", sample_weight: Any = None,
+                              agg: str = "worst_case") -> float:  # fmt: skip
+    """fairlearn's ``equalized_odds_difference``: the larger (or, ``agg="mean"``, the mean) of
+    the true positive rate difference and the false positive rate difference.
+
+    Examples:
+        >>> equalized_odds_difference([0, 1, 1, 0, 1, 0], [0, 1, 0, 1, 1, 0], sensitive_features=list("aaabbb"))
+        0.5
+    """
+    return _fairlearn(equalized_odds_difference, y_true, y_pred, sensitive_features, method, sample_weight, None, agg=agg)
+
+
+def equalized_odds_ratio(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups", sample_weight: Any = None,
+                         agg: str = "worst_case") -> float:  # fmt: skip
+    """fairlearn's ``equalized_odds_ratio``: the smaller (or the mean) of the true positive
+    rate ratio and the false positive rate ratio."""
+    return _fairlearn(equalized_odds_ratio, y_true, y_pred, sensitive_features, method, sample_weight, None, agg=agg)

@@ -234,6 +234,7 @@ def read_batches(
     predicted: str | None = None,
     weight: str | None = None,
     scores: list[str] | None = None,
+    groups: list[str] | None = None,
     delimiter: str | None = None,
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
@@ -250,6 +251,7 @@ def read_batches(
             batches then hold a ``"weight"`` list too.
         scores: score columns (one per class); the batches then hold a list per column,
             under the role ``"score:<column>"``, and ``predicted`` is optional.
+        groups: group columns; the batches hold a list per column under ``"group:<column>"``.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
@@ -261,8 +263,10 @@ def read_batches(
         columns["weight"] = weight
     for name in scores or ():
         columns[f"score:{name}"] = name
+    for name in groups or ():
+        columns[f"group:{name}"] = name
     if len(paths) == 2:
-        if weight is not None or scores is not None:
+        if weight is not None or scores is not None or groups is not None:
             raise InputFileError(f"weight and score columns need one table, not two one-column files ({paths[0]}, {paths[1]})")
         rows: Iterator[tuple[int, dict[str, Any]]] = _paired_rows((paths[0], paths[1]))
     elif len(paths) == 1:

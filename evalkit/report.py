@@ -49,11 +49,13 @@ __all__ = [
     "DEFAULT_MEASURES",
     "FORMATS",
     "MATRIX_LIMIT",
+    "GroupReport",
     "Report",
     "ReportFace",
     "build_report",
     "classification_report",
     "column_key",
+    "group_report",
 ]
 
 DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_correlation_coefficient")
@@ -648,3 +650,129 @@ def classification_report(
         sort_by: a measure: the classes from best to worst (see ``build_report``).
     """
     return build_report(source, measures=measures, undefined=undefined, metrics_class=metrics_class, sort_by=sort_by).render(format, digits)
+
+
+# --------------------------------------------------------------------------------------------
+# by group
+
+
+@attrs.frozen
+class GroupReport:
+    """The by-group table of a ``ByGroup``: a row per group and the overall one.
+
+    Attributes:
+        measures: the measure names of the columns.
+        average: the average of each measure (whole-result measures have none).
+        groups: the group keys, then ``"overall"``.
+        values: ``{group: [value per measure]}``.
+        support: ``{group: support}``.
+        small: the groups below the ``min_size`` of the ``ByGroup``.
+        intervals: ``{group: [Interval per measure]}`` when built with ``confidence``.
+        names: the group columns' names.
+    """
+
+    measures: tuple[str, ...]
+    average: str
+    groups: tuple
+    values: dict
+    support: dict
+    small: tuple = ()
+    intervals: dict = attrs.field(factory=dict)
+    names: tuple = ("group",)
+
+    def _label(self, key: Any) -> str:
+        text = " × ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        return f"{text} (small)" if key in self.small else text
+
+    def _cells(self, key: Any, digits: int) -> list[str]:
+        cells = [_cell(value, digits) for value in self.values[key]]
+        for k, found in enumerate(self.intervals.get(key, ())):
+            if found is not None and not math.isnan(found.low):
+                cells[k] += f" [{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
+        return cells
+
+    def to_text(self, digits: int = 3) -> str:
+        """The aligned table (intervals in brackets, small groups marked)."""
+        headers = [" × ".join(self.names), *self.measures, "support"]
+        rows = [[self._label(key), *self._cells(key, digits), _count(self.support[key], digits)] for key in self.groups]
+        widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
+        lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
+        lines += ["  ".join(f"{c:<{w}}" if k == 0 else f"{c:>{w}}" for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
+        return "\n".join(line.rstrip() for line in lines)
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """A Markdown table."""
+        headers = [" × ".join(self.names), *self.measures, "support"]
+        lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
+        lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), _count(self.support[key], digits)]) + " |"
+                  for key in self.groups]  # fmt: skip
+        return "\n".join(lines)
+
+    def to_csv(self) -> str:
+        """CSV rows ``group, <measures>, support, small`` (full precision; with intervals, a
+        ``low`` and ``high`` column after each measure)."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        bounds = bool(self.intervals)
+        header = [" x ".join(self.names)]
+        for name in self.measures:
+            header += [name, f"{name} low", f"{name} high"] if bounds else [name]
+        writer.writerow([*header, "support", "small"])
+        for key in self.groups:
+            row = [" x ".join(map(str, key)) if isinstance(key, tuple) else key]
+            for k, value in enumerate(self.values[key]):
+                row.append("" if math.isnan(value) else repr(float(value)))
+                if bounds:
+                    found = self.intervals[key][k]
+                    row += ["", ""] if found is None or math.isnan(found.low) else [repr(found.low), repr(found.high)]
+            writer.writerow([*row, _count(self.support[key]), "yes" if key in self.small else ""])
+        return buffer.getvalue()
+
+    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
+        """``{"groups": {group: {measure: value, "support": ..., "small": ...}}, ...}``."""
+        def row(key: Any) -> dict[str, Any]:
+            found: dict[str, Any] = dict(zip(self.measures, map(float, self.values[key])))
+            if self.intervals:
+                found["intervals"] = {m: None if i is None else [i.low, i.high] for m, i in zip(self.measures, self.intervals[key])}
+            return {**found, "support": self.support[key], "small": key in self.small}
+
+        document = {"names": list(self.names), "average": self.average,
+                    "groups": {(" x ".join(map(str, key)) if isinstance(key, tuple) else key): row(key) for key in self.groups}}  # fmt: skip
+        return json_safe(document) if strict else document
+
+    def to_json(self) -> str:
+        """The dict as strict JSON."""
+        return json.dumps(self.to_dict(strict=True), indent=2, allow_nan=False)
+
+    def to_html(self, digits: int = 3, *, title: str = "evalkit report by group") -> str:
+        """One self-contained HTML page: the table and a dot plot of each measure (each group's
+        value and interval, the overall value as a line)."""
+        from evalkit.html import group_page  # rendering only
+
+        return group_page(self, digits=digits, title=title)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def group_report(result: Any, measures: list[Any], average: str = "macro", *, confidence: float | None = None, undefined: Any = "exclude",
+                 random_state: Any = 0, n_resamples: int = 2000) -> GroupReport:  # fmt: skip
+    """The by-group table of a ``ByGroup`` (see ``ByGroup.report``). A whole-result measure
+    (accuracy, kappa, MCC) is read as such; any other as its ``average``."""
+    whole = set(result.overall.whole_measures()) if hasattr(result.overall, "whole_measures") else set()
+    names, columns = [], []
+    for asked in measures:
+        name = result.overall.measure(asked).name if hasattr(result.overall, "measure") else str(asked)
+        names.append(name)
+        columns.append(result.values(asked, None if name in whole else average, undefined=undefined))
+    groups = (*result.keys, "overall")
+    values = {key: [column[key] for column in columns] for key in groups}
+    support = {**result.support(), "overall": getattr(result.overall, "n_samples", None) or result.overall.get_total_items()}
+    found: dict = {}
+    if confidence is not None:
+        for key in groups:
+            source = result.overall if key == "overall" else result[key]
+            found[key] = [_interval_or_none(source, source.measure(name), None if name in whole else average,
+                                            {"level": confidence, "method": "bca", "n_resamples": n_resamples, "random_state": random_state,
+                                             "undefined": undefined}) for name in names]  # fmt: skip
+    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names))

@@ -141,3 +141,14 @@ def test_calibration_of_dask_arrays_equals_the_one_in_memory(client):
     assert binned.error() == pytest.approx(local.error(), abs=1e-12) and binned.brier_score() == pytest.approx(local.brier_score(), abs=1e-12)
     with pytest.raises(InvalidTypeError, match="'y_prob'"):
         evalkit_dask.calibration(y, probabilities)
+
+
+def test_by_group_of_dask_columns_equals_the_one_in_memory(client):
+    from evalkit import by_group
+
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame({"y": rng.integers(0, 3, 9_000), "p": rng.integers(0, 3, 9_000), "region": rng.choice(["n", "s", "e"], 9_000)})
+    table = dd.from_pandas(frame, npartitions=4)
+    found = evalkit_dask.by_group(table["y"], table["p"], table["region"], min_size=10)
+    assert found == by_group(frame["y"].to_numpy(), frame["p"].to_numpy(), frame["region"].to_numpy())
+    assert found.min_size == 10.0

@@ -1,0 +1,659 @@
+"""Evaluation by group: every measure per segment (country, device, age band, ...) and the
+disparities between segments, with intervals.
+
+Every evalkit count is a sum over samples, so a group is one more key of the count: the
+confusion matrices of every group come from one ``bincount`` of ``(group, actual,
+predicted)``, and the whole is their sum. A ``ByGroup`` holds the usual result of each group
+(a ``ConfusionMatrix``, an ``Evaluation`` or a ``ThresholdCurve``: every measure, average,
+report, interval and curve of it) and the overall one, each group's support, and which groups
+are smaller than a size you set (shown as such, never dropped).
+
+Disparities (``difference`` and ``ratio``) compare any measure and average across groups:
+between groups (largest minus smallest, or smallest over largest), against the overall value,
+or against a reference group; their bootstrap intervals resample within each group (the
+groups keep their sizes) and say how many resamples left a group's value undefined.
+
+Several group columns make intersections (sex x age band): ``groups={"sex": ..., "age":
+...}``, keys ``("f", "30-40")``.
+
+Examples:
+    >>> result = by_group(["a", "b", "a", "b", "a"], ["a", "b", "b", "b", "a"], ["x", "x", "y", "y", "y"])
+    >>> result.keys, result["y"].get_accuracy(), result.overall.get_accuracy()
+    (('x', 'y'), 0.6666666666666666, 0.8)
+    >>> result.difference("accuracy").value
+    0.33333333333333337
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit import intervals, serialization
+from evalkit._exact import weighted_bincount
+from evalkit._labels import sorted_labels
+from evalkit._validation import as_array, check_choice, check_sample_weight, show
+from evalkit.averaging import AVERAGES, average_rows, check_undefined
+from evalkit.cells import Cells
+from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class
+from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.counting import encode, is_label_set_data
+from evalkit.curves import ThresholdCurve
+from evalkit.evaluation import Evaluation
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputLengthError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnknownLabelError,
+    UnsupportedSettingError,
+)
+from evalkit.measures import Measure
+
+__all__ = [
+    "RELATIVE_TO",
+    "SELECTION_RATE",
+    "ByGroup",
+    "Disparity",
+    "by_group",
+    "demographic_parity_difference",
+    "demographic_parity_ratio",
+    "equal_opportunity_difference",
+    "equal_opportunity_ratio",
+    "equalized_odds_difference",
+    "equalized_odds_ratio",
+]
+
+RELATIVE_TO = ("between", "overall")
+"""How a disparity compares groups (besides a reference group's key)."""
+
+
+@attrs.frozen
+class Disparity:
+    """How far apart the groups are on one measure (``ByGroup.difference``/``ratio``).
+
+    Attributes:
+        value: the difference (``>= 0``) or ratio (``<= 1``); NaN when no group's value is defined.
+        kind: ``"difference"`` or ``"ratio"``.
+        measure: the measure's name (and average).
+        relative_to: ``"between"``, ``"overall"`` or the reference group.
+        values: each group's value (NaN where undefined), and ``"overall"``'s.
+        extremes: the two groups the value comes from.
+        interval: a bootstrap ``Interval`` of the value (``confidence=``), else ``None``.
+        n_undefined_groups: groups whose value is undefined (left out).
+    """
+
+    value: float
+    kind: str
+    measure: str
+    relative_to: Any
+    values: dict
+    extremes: tuple
+    interval: Any = None
+    n_undefined_groups: int = 0
+
+    def __str__(self) -> str:
+        shown = f"{self.measure} {self.kind} {self.value:.4g} ({self.extremes[0]!r} vs {self.extremes[1]!r})"
+        return shown if self.interval is None else f"{shown}, {self.interval.level:.0%} interval [{self.interval.low:.4g}, {self.interval.high:.4g}]"
+
+
+# --------------------------------------------------------------------------------------------
+# group columns
+
+
+def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...]]:
+    """The group of every sample (codes ``0 .. G-1``), the group keys (sorted; tuples for
+    several columns) and the columns' names."""
+    if isinstance(groups, Mapping):
+        names, columns = tuple(str(name) for name in groups), list(groups.values())
+    elif hasattr(groups, "columns") and hasattr(groups, "iloc"):  # a pandas DataFrame: one group column each
+        names, columns = tuple(str(name) for name in groups.columns), [groups[name].to_numpy() for name in groups.columns]
+    elif isinstance(groups, np.ndarray) and groups.ndim == 2:
+        names, columns = tuple(f"group {k}" for k in range(groups.shape[1])), [groups[:, k] for k in range(groups.shape[1])]
+    elif isinstance(groups, (list, tuple)) and groups and all(isinstance(c, (list, tuple, np.ndarray)) and len(c) == n for c in groups) and n != len(groups):
+        names, columns = tuple(f"group {k}" for k in range(len(groups))), list(groups)
+    else:
+        names, columns = ("group",), [groups]
+    if not columns:
+        raise InvalidArgumentError("'groups' names no group column")
+    codes, values = [], []
+    for name, column in zip(names, columns):
+        array = as_array(column, "groups")
+        if array.ndim != 1 or len(array) != n:
+            raise InputLengthError(f"the group column {name!r} has {len(array) if array.ndim else 0} entries but there are {n} samples")
+        kept = array.tolist()
+        if any(value is None or (isinstance(value, float) and math.isnan(value)) for value in kept):
+            raise InvalidArgumentError(f"the group column {name!r} holds a missing value: give every sample a group")
+        order = sorted_labels(list(dict.fromkeys(kept)), "groups")
+        index = {value: k for k, value in enumerate(order)}
+        codes.append(np.fromiter((index[value] for value in kept), dtype=np.intp, count=n))
+        values.append(order)
+    combined = np.ravel_multi_index(codes, [len(v) for v in values]) if len(codes) > 1 else codes[0]
+    present, inverse = np.unique(combined, return_inverse=True)
+    if len(codes) == 1:
+        keys = tuple(values[0][k] for k in present.tolist())
+    else:
+        keys = tuple(tuple(values[c][k] for c, k in enumerate(index)) for index in zip(*np.unravel_index(present, [len(v) for v in values])))
+    return inverse.astype(np.intp), keys, names
+
+
+def _slices(codes: np.ndarray, count: int) -> list[np.ndarray]:
+    """The samples of each group (one stable sort)."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(count + 1))
+    return [order[bounds[g] : bounds[g + 1]] for g in range(count)]
+
+
+def _take(values: Any, rows: np.ndarray) -> Any:
+    if isinstance(values, np.ndarray):
+        return values[rows]
+    listed = values if isinstance(values, list) else list(values)
+    return [listed[i] for i in rows.tolist()]
+
+
+# --------------------------------------------------------------------------------------------
+# the result
+
+
+@attrs.frozen(eq=False)
+class ByGroup:
+    """A result per group and the overall one (see the module docstring). Build it with
+    ``by_group`` or ``ByGroup.from_labels`` / ``from_indicators`` / ``from_label_sets`` /
+    ``from_scores``.
+
+    Attributes:
+        keys: the groups, sorted (tuples of values for several group columns).
+        names: the group columns' names.
+        results: the result of each group, in the order of ``keys``.
+        overall: the result of all samples.
+        min_size: groups whose support is below it are ``small()`` (``None``: none is).
+    """
+
+    keys: tuple
+    names: tuple
+    results: tuple = attrs.field(repr=False)
+    overall: Any = attrs.field(repr=False)
+    min_size: float | None = None
+    _counts: np.ndarray | None = attrs.field(default=None, repr=False)  # single-label: groups x m x m
+
+    # ----------------------------------------------------------------------------------------
+    # building
+
+    @classmethod
+    def from_labels(
+        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        min_size: float | None = None, metrics_class: type[ClassificationMetrics] | None = None,
+    ) -> ByGroup:  # fmt: skip
+        """One label per sample: a ``ConfusionMatrix`` per group over the same labels, from one
+        ``bincount`` of (group, actual, predicted).
+
+        Examples:
+            >>> ByGroup.from_labels([0, 1, 1], [0, 1, 0], ["a", "a", "b"])["b"].to_array().tolist()
+            [[0, 0], [1, 0]]
+        """
+        maker = check_metrics_class(metrics_class)
+        actual, predicted, found, weight = encode(y_true, y_pred, labels, sample_weight=sample_weight)
+        codes, keys, names = _group_codes(groups, len(actual))
+        m, count = len(found), len(keys)
+        counts = weighted_bincount((codes * m + actual) * m + predicted, weight, count * m * m).reshape(count, m, m)
+        results = tuple(ConfusionMatrix.from_array(counts[g], found, metrics_class=maker) for g in range(count))
+        overall = ConfusionMatrix.from_array(counts.sum(axis=0), found, metrics_class=maker)
+        return cls(keys, names, results, overall, _min_size(min_size), counts)
+
+    @classmethod
+    def from_indicators(
+        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        min_size: float | None = None, metrics_class: type[ClassificationMetrics] | None = None,
+    ) -> ByGroup:  # fmt: skip
+        """Multi-label 0/1 indicators (samples x labels): an ``Evaluation`` per group."""
+        actual, predicted = as_array(y_true, "y_true"), as_array(y_pred, "y_pred")
+        return cls._sliced(len(actual), groups, sample_weight, min_size,
+                           lambda rows, weight: Evaluation.from_indicators(actual[rows], predicted[rows], labels, sample_weight=weight,
+                                                                           metrics_class=metrics_class))  # fmt: skip
+
+    @classmethod
+    def from_label_sets(
+        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        min_size: float | None = None, metrics_class: type[ClassificationMetrics] | None = None,
+    ) -> ByGroup:  # fmt: skip
+        """Label sets (one collection of labels per sample): an ``Evaluation`` per group, over
+        the labels of all the data (a group that lacks a label still has its row)."""
+        actual, predicted = list(y_true), list(y_pred)
+        if labels is None:
+            labels = sorted_labels(list({label for row in (*actual, *predicted) for label in row}), "labels")
+        return cls._sliced(len(actual), groups, sample_weight, min_size,
+                           lambda rows, weight: Evaluation.from_label_sets(_take(actual, rows), _take(predicted, rows), labels,
+                                                                           sample_weight=weight, metrics_class=metrics_class))  # fmt: skip
+
+    @classmethod
+    def from_scores(
+        cls, y_true: Any, y_score: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None,
+        sample_weight: Any = None, min_size: float | None = None, thresholds: Any = None,
+    ) -> ByGroup:  # fmt: skip
+        """Scores: a ``ThresholdCurve`` per group (areas, operating points, measures at every
+        threshold of each group). Multi-class labels are fixed from all the data."""
+        scores = as_array(y_score, "y_score")
+        truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
+        if scores.ndim == 2 and labels is None and np.ndim(truth) == 1:
+            labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
+        return cls._sliced(len(scores), groups, sample_weight, min_size,
+                           lambda rows, weight: ThresholdCurve.from_scores(_take(truth, rows), scores[rows], labels, pos_label=pos_label,
+                                                                           sample_weight=weight, thresholds=thresholds))  # fmt: skip
+
+    @classmethod
+    def _sliced(cls, n: int, groups: Any, sample_weight: Any, min_size: Any, make: Any) -> ByGroup:
+        """Results of each group's samples (one stable sort by group); the overall one of all."""
+        if n == 0:
+            raise EmptyInputError("no samples: at least one is needed")
+        weight = check_sample_weight(sample_weight, n)
+        codes, keys, names = _group_codes(groups, n)
+        results = tuple(make(rows, None if weight is None else weight[rows]) for rows in _slices(codes, len(keys)))
+        overall = make(np.arange(n), weight)
+        return cls(keys, names, results, overall, _min_size(min_size))
+
+    # ----------------------------------------------------------------------------------------
+    # reading
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.results[self._position(key)]
+
+    def _position(self, key: Any) -> int:
+        for k, own in enumerate(self.keys):
+            if own == key and type(own) is type(key) or (isinstance(own, tuple) and own == key):
+                return k
+        raise UnknownLabelError(f"no group {key!r}; the groups are {show(list(self.keys))}")
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.keys)
+
+    def items(self) -> list[tuple[Any, Any]]:
+        """``(group, result)`` pairs, in group order."""
+        return list(zip(self.keys, self.results))
+
+    def support(self) -> dict:
+        """How much each group weighs (its number of samples, unweighted)."""
+        return {key: _size(result) for key, result in self.items()}
+
+    def small(self) -> tuple:
+        """The groups smaller than ``min_size`` (marked in reports, never dropped)."""
+        if self.min_size is None:
+            return ()
+        return tuple(key for key, size in self.support().items() if size < self.min_size)
+
+    def values(self, measure: Any, average: str | None = None, *, label: Any = None, undefined: Any = "exclude", **parameters: Any) -> dict:
+        """A measure of every group and of the whole (key ``"overall"``): an ``average``, a
+        class's value (``label``), or a whole-result measure (accuracy, kappa, MCC, or a
+        curve's ``roc_auc``/``average_precision``) without either.
+
+        Examples:
+            >>> result = by_group([0, 1, 1, 0], [0, 1, 0, 0], ["a", "a", "b", "b"])
+            >>> result.values("recall", "macro")
+            {'a': 1.0, 'b': 0.5, 'overall': 0.75}
+        """
+        found = {key: _value(result, measure, average, label, undefined, parameters) for key, result in self.items()}
+        found["overall"] = _value(self.overall, measure, average, label, undefined, parameters)
+        return found
+
+    def difference(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between",
+                   undefined: Any = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: Any = 0,
+                   **parameters: Any) -> Disparity:  # fmt: skip
+        """How far apart the groups are on a measure: between groups the largest value minus
+        the smallest; ``relative_to="overall"`` the largest distance of a group from the
+        overall value; ``relative_to=<group>`` the largest distance from that group's. With
+        ``confidence`` (e.g. 0.95) a bootstrap interval that resamples within every group
+        (single-label results).
+
+        Examples:
+            >>> result = by_group([0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 1, 1], ["a", "a", "b", "b", "c", "c"])
+            >>> print(result.difference("recall", "macro"))
+            recall (macro) difference 0.5 ('a' vs 'b')
+        """
+        return self._disparity("difference", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
+
+    def ratio(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between", undefined: Any = "exclude",
+              confidence: float | None = None, n_resamples: int = 2000, random_state: Any = 0, **parameters: Any) -> Disparity:  # fmt: skip
+        """The smallest ratio of groups' values (1: no disparity): between groups the smallest
+        value over the largest; against the overall value or a reference group the smallest of
+        ``min(g / r, r / g)``. Intervals as for ``difference``."""
+        return self._disparity("ratio", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
+
+    def _disparity(self, kind: str, measure: Any, average: str | None, label: Any, relative_to: Any, undefined: Any, confidence: Any,
+                   n_resamples: int, random_state: Any, parameters: dict[str, Any]) -> Disparity:  # fmt: skip
+        reference = self._reference(relative_to)
+        values = self.values(measure, average, label=label, undefined=undefined, **parameters)
+        per_group = np.array([values[key] for key in self.keys], dtype=np.float64)
+        value, pair = _disparity(kind, per_group, values["overall"], reference)
+        extremes = tuple("overall" if k < 0 else self.keys[k] for k in pair) if pair else ()
+        name = self._name(measure) + (f" ({average})" if average else f" of {label!r}" if label is not None else "")
+        found = None
+        if confidence is not None:
+            found = self._interval(kind, measure, average, label, reference, undefined, value, confidence, n_resamples, random_state, parameters)
+        return Disparity(value, kind, name, relative_to, values, extremes, found, int(np.isnan(per_group).sum()))
+
+    def _name(self, measure: Any) -> str:
+        resolver = getattr(self.overall, "measure", None)
+        return resolver(measure).name if resolver is not None and not isinstance(measure, Measure) else getattr(measure, "name", str(measure))
+
+    def _reference(self, relative_to: Any) -> int | None:
+        """``None`` between groups, -1 for the overall value, else the reference group's position."""
+        if isinstance(relative_to, str) and relative_to in RELATIVE_TO:
+            return None if relative_to == "between" else -1
+        try:
+            return self._position(relative_to)
+        except UnknownLabelError:
+            raise InvalidArgumentError(f"relative_to must be 'between', 'overall' or a group ({show(list(self.keys))}), got {relative_to!r}") from None
+
+    def _interval(self, kind: str, measure: Any, average: str | None, label: Any, reference: int | None, undefined: Any, estimate: float,
+                  level: float, n_resamples: int, random_state: Any, parameters: dict[str, Any]) -> Any:  # fmt: skip
+        """The percentile bootstrap of a disparity of single-label results: the kinds are the
+        (group, actual, predicted) triples, drawn within every group."""
+        if self._counts is None:
+            raise UnsupportedSettingError("disparity intervals are for single-label results (ByGroup.from_labels)")
+        resolved = self.overall.measure(measure)
+        policy = check_undefined(undefined)
+        count, m = self._counts.shape[0], self._counts.shape[1]
+        flat = self._counts.reshape(-1)
+        kinds = np.flatnonzero(flat)
+        group, rest = np.divmod(kinds, m * m)
+        actual, predicted = np.divmod(rest, m)
+        position = None if label is None else list(self.overall.labels).index(label)
+
+        def statistic(drawn: np.ndarray) -> np.ndarray:
+            rows = len(drawn)
+            correct = intervals.column_sums(drawn[:, actual == predicted], (group * m + actual)[actual == predicted], count * m)
+            by_actual = intervals.column_sums(drawn, group * m + actual, count * m)
+            by_predicted = intervals.column_sums(drawn, group * m + predicted, count * m)
+            totals = intervals.column_sums(drawn, group, count)
+            n = np.repeat(totals, m, axis=1)
+            cells = Cells(correct, by_predicted - correct, by_actual - correct, n - by_actual - by_predicted + correct)
+            shaped = Cells(*(getattr(cells, name).reshape(rows * count, m) for name in ("tp", "fp", "fn", "tn")))
+            if position is not None:
+                values = np.asarray(shaped.evaluate(resolved, **parameters), dtype=np.float64)[:, position]
+            elif average is not None:
+                values = np.asarray(average_rows(resolved, shaped, average, undefined=policy, parameters=parameters), dtype=np.float64)
+            else:
+                raise InvalidArgumentError("a disparity interval needs 'average' or 'label' (a measure of the classes)")
+            values = values.reshape(rows, count)
+            whole = Cells(*(getattr(cells, name).reshape(rows, count, m).sum(axis=1) for name in ("tp", "fp", "fn", "tn")))
+            if position is not None:
+                overall = np.asarray(whole.evaluate(resolved, **parameters), dtype=np.float64)[:, position]
+            else:
+                overall = np.asarray(average_rows(resolved, whole, average or "macro", undefined=policy, parameters=parameters), dtype=np.float64)
+            return np.array([_disparity(kind, row, total, reference)[0] for row, total in zip(values, overall)])
+
+        replicates = intervals.stratified_replicates(flat[kinds], group, statistic, n_resamples, random_state)
+        defined = replicates[~np.isnan(replicates)]
+        return intervals.percentile_interval(defined, estimate, level, len(replicates) - len(defined))
+
+    # ----------------------------------------------------------------------------------------
+    # combining and reading back
+
+    def merge(self, other: ByGroup) -> ByGroup:
+        """The groups of both batches together (a group in one only keeps its result).
+
+        Raises:
+            LabelMismatchError: other group columns, or results that do not merge.
+        """
+        if not isinstance(other, ByGroup):
+            raise InvalidTypeError(f"can only merge a ByGroup, got {show(other)}")
+        if self.names != other.names:
+            raise LabelMismatchError(f"cannot merge groups of the columns {list(self.names)} and {list(other.names)}")
+        keys = tuple(sorted_labels(list(dict.fromkeys([*self.keys, *other.keys])), "groups"))
+        mine, theirs = dict(self.items()), dict(other.items())
+        if isinstance(self.overall, ConfusionMatrix) and isinstance(other.overall, ConfusionMatrix) and self.overall.labels != other.overall.labels:
+            union = sorted_labels(list(dict.fromkeys([*self.overall.labels, *other.overall.labels])), "labels")  # labels first seen later
+            mine = {key: result.with_labels(union) for key, result in mine.items()}
+            theirs = {key: result.with_labels(union) for key, result in theirs.items()}
+            return ByGroup(self.keys, self.names, tuple(mine.values()), self.overall.with_labels(union), self.min_size,
+                           np.stack([r.to_array() for r in mine.values()])).merge(
+                ByGroup(other.keys, other.names, tuple(theirs.values()), other.overall.with_labels(union), other.min_size,
+                        np.stack([r.to_array() for r in theirs.values()])))  # fmt: skip
+        results = tuple(mine[key] + theirs[key] if key in mine and key in theirs else mine[key] if key in mine else theirs[key] for key in keys)
+        counts = None
+        if self._counts is not None and other._counts is not None and len(self.overall.labels) == len(other.overall.labels):
+            counts = np.stack([result.to_array() for result in results])
+        return ByGroup(keys, self.names, results, self.overall + other.overall, self.min_size, counts)
+
+    def __add__(self, other: object) -> ByGroup:
+        if not isinstance(other, ByGroup):
+            return NotImplemented
+        return self.merge(other)
+
+    def to_json(self) -> str:
+        """The groups and their results as an evalkit JSON document (confusion matrices and
+        evaluations; curves have no JSON form)."""
+        if not hasattr(self.overall, "to_json"):
+            raise UnsupportedSettingError("groups of scores (threshold curves) have no JSON form; save the scores")
+        import json
+
+        payload = {"names": list(self.names), "keys": [list(key) if isinstance(key, tuple) else key for key in self.keys],
+                   "min_size": self.min_size, "kind": type(self.overall).__name__,
+                   "results": [json.loads(result.to_json()) for result in self.results], "overall": json.loads(self.overall.to_json())}  # fmt: skip
+        return serialization.dumps("ByGroup", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ByGroup:
+        """Read groups written by ``to_json``.
+
+        Raises:
+            FormatError: the text is no valid ByGroup document.
+        """
+        import json
+
+        document = serialization.loads(text, "ByGroup")
+        kind = serialization.field(document, "kind")
+        reader: Any = {"ConfusionMatrix": ConfusionMatrix, "Evaluation": Evaluation}.get(kind)
+        if reader is None:
+            raise serialization.FormatError(f"field 'kind' must be ConfusionMatrix or Evaluation, got {show(kind)}")
+        names = serialization.field(document, "names")
+        keys = serialization.field(document, "keys")
+        found = serialization.field(document, "results")
+        if not isinstance(names, list) or not isinstance(keys, list) or not isinstance(found, list) or len(keys) != len(found):
+            raise serialization.FormatError("fields 'names', 'keys' and 'results' must be lists, one result per key")
+        results = tuple(reader.from_json(json.dumps(item)) for item in found)
+        overall = reader.from_json(json.dumps(serialization.field(document, "overall")))
+        counts = np.stack([result.to_array() for result in results]) if reader is ConfusionMatrix else None
+        min_size = document.get("min_size")
+        return cls(tuple(tuple(key) if isinstance(key, list) else key for key in keys), tuple(names), results, overall,
+                   None if min_size is None else serialization.number(min_size, "min_size"), counts)  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ByGroup):
+            return NotImplemented
+        return self.keys == other.keys and self.names == other.names and all(a == b for a, b in zip(self.results, other.results)) and (
+            self.overall == other.overall
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def report(self, measures: Sequence[Any] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
+               undefined: Any = "exclude", random_state: Any = 0, n_resamples: int = 2000) -> Any:  # fmt: skip
+        """The by-group table (``evalkit.report.GroupReport``): a row per group and the overall
+        one, a column per measure (the ``average`` of each, or a whole-result measure), each
+        group's support and whether it is small, and with ``confidence`` each value's
+        interval."""
+        from evalkit.report import group_report  # the rendering of a report: not needed to count
+
+        return group_report(self, list(measures), average, confidence=confidence, undefined=undefined, random_state=random_state,
+                            n_resamples=n_resamples)  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"ByGroup({type(self.overall).__name__}, groups={list(self.keys)!r}, samples={_size(self.overall)})"
+
+
+def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+             min_size: float | None = None, metrics_class: type[ClassificationMetrics] | None = None) -> ByGroup:  # fmt: skip
+    """Evaluate predictions per group: one label per sample (``ConfusionMatrix`` per group),
+    ``n x m`` 0/1 indicators or label sets (``Evaluation`` per group). For scores use
+    ``ByGroup.from_scores``.
+
+    Args:
+        y_true: actual labels, indicator rows or label sets.
+        y_pred: predicted ones, of the same kind.
+        groups: the group of every sample; or several columns (a dict name -> column, a 2-D
+            array, or a list of columns) whose intersections are the groups.
+        labels: the label order.
+        sample_weight: one weight per sample.
+        min_size: groups that weigh less are marked ``small``.
+        metrics_class: the metrics class of the results.
+    """
+    if is_label_set_data(y_true):
+        return ByGroup.from_label_sets(y_true, y_pred, groups, labels, sample_weight=sample_weight, min_size=min_size, metrics_class=metrics_class)
+    actual = as_array(y_true, "y_true")
+    if actual.ndim == 2:
+        return ByGroup.from_indicators(y_true, y_pred, groups, labels, sample_weight=sample_weight, min_size=min_size, metrics_class=metrics_class)
+    return ByGroup.from_labels(y_true, y_pred, groups, labels, sample_weight=sample_weight, min_size=min_size, metrics_class=metrics_class)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def _min_size(min_size: Any) -> float | None:
+    if min_size is None:
+        return None
+    if isinstance(min_size, bool) or not isinstance(min_size, (int, float, np.integer, np.floating)) or not min_size >= 0:
+        raise InvalidArgumentError(f"'min_size' must be a number >= 0 (a group's support), got {show(min_size)}")
+    return float(min_size)
+
+
+def _size(result: Any) -> Any:
+    size = getattr(result, "n_samples", None)
+    if size is None and hasattr(result, "get_total_items"):
+        size = result.get_total_items()
+    return size
+
+
+def _value(result: Any, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> float:
+    """One number of a result: an average, a class's value, or a whole-result measure."""
+    if isinstance(result, ThresholdCurve):
+        check_choice("measure", measure, ("roc_auc", "average_precision"))
+        area = result.roc_auc if measure == "roc_auc" else result.average_precision
+        if label is None and len(result.labels) > 1 and average is None:
+            average = "macro"
+        return float(area(label, average=None if label is not None or len(result.labels) == 1 else average, undefined=undefined))
+    if label is not None:
+        position = list(result.labels).index(label) if label in list(result.labels) else None
+        if position is None:
+            raise UnknownLabelError(f"no class {label!r}; the classes are {show(list(result.labels))}")
+        return float(result.per_class(measure, **parameters)[position])
+    if average is not None:
+        check_choice("average", average, AVERAGES)
+        return float(result.average(measure, average, undefined=undefined, **parameters))
+    whole = result.whole_measures()
+    name = result.measure(measure).name
+    if name not in whole:
+        raise InvalidArgumentError(f"give an 'average' or a 'label' for {name!r}: only {', '.join(whole)} are measures of a whole result")
+    return float(whole[name])
+
+
+def _disparity(kind: str, values: np.ndarray, overall: float, reference: int | None) -> tuple[float, tuple[int, int] | None]:
+    """The difference or ratio of defined values (NaN with too few), and the positions it comes
+    from (-1: the overall value)."""
+    defined = np.flatnonzero(~np.isnan(values))
+    if reference is None:  # one defined group: no disparity (0, or a ratio of 1), as fairlearn has it
+        if not len(defined):
+            return math.nan, None
+        high, low = int(defined[np.argmax(values[defined])]), int(defined[np.argmin(values[defined])])
+        if kind == "difference":
+            return float(values[high] - values[low]), (high, low)
+        return (float(values[low] / values[high]) if values[high] else math.nan), (low, high)
+    base = overall if reference < 0 else values[reference]
+    others = defined if reference < 0 else defined[defined != reference]
+    if math.isnan(base) or not len(others):
+        return math.nan, None
+    if kind == "difference":
+        gaps = np.abs(values[others] - base)
+        k = int(others[np.argmax(gaps)])
+        return float(gaps.max()), (k, reference)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.minimum(values[others] / base, base / values[others])
+    if np.isnan(ratios).all():
+        return math.nan, None
+    k = int(others[np.nanargmin(ratios)])
+    return float(np.nanmin(ratios)), (k, reference)
+
+
+# --------------------------------------------------------------------------------------------
+# fairness: the standard disparities of a positive class
+
+
+def _selection_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = np.asarray(tp + fp + fn + tn, dtype=np.float64)
+        return np.where(total > 0, np.asarray(tp + fp, dtype=np.float64) / np.where(total > 0, total, 1.0), np.nan)
+
+
+SELECTION_RATE = Measure(name="selection_rate", function=_selection_rate, title="Selection rate",
+                         description="The share of the samples predicted as the class: (tp + fp) / total.", direction=None)  # fmt: skip
+"""The share of the samples predicted as a class (demographic parity compares it across groups)."""
+
+
+def _rates(result: ByGroup, measure: Any, positive: Any, undefined: Any) -> tuple[np.ndarray, float]:
+    if positive not in list(result.overall.labels):
+        raise UnknownLabelError(f"the positive class {positive!r} is not among the labels {show(list(result.overall.labels))}")
+    policy = check_undefined(undefined)
+    values = np.array([_fill(_value(group, measure, None, positive, policy, {}), policy) for group in result.results])
+    return values, _fill(_value(result.overall, measure, None, positive, policy, {}), policy)
+
+
+def _fill(value: float, policy: str) -> float:
+    return {"zero": 0.0, "one": 1.0}.get(policy, value) if math.isnan(value) else value
+
+
+def _fair(result: ByGroup, kind: str, measures: Sequence[Any], positive: Any, relative_to: Any, undefined: Any, agg: str = "worst_case") -> float:
+    check_choice("agg", agg, ("worst_case", "mean"))
+    reference = result._reference(relative_to)
+    found = [_disparity(kind, *_rates(result, measure, positive, undefined), reference)[0] for measure in measures]
+    if agg == "mean":
+        return float(np.mean(found))
+    return float(max(found) if kind == "difference" else min(found))
+
+
+def demographic_parity_difference(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude") -> float:
+    """How far apart the groups' selection rates (the share predicted ``positive``) are:
+    largest minus smallest, or the largest distance from the overall rate or a group's.
+
+    Examples:
+        >>> result = by_group([0, 1, 1, 0], [1, 1, 0, 0], ["a", "a", "b", "b"])
+        >>> demographic_parity_difference(result)
+        1.0
+    """
+    return _fair(result, "difference", [SELECTION_RATE], positive, relative_to, undefined)
+
+
+def demographic_parity_ratio(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude") -> float:
+    """The smallest ratio of the groups' selection rates (1: the same rate everywhere)."""
+    return _fair(result, "ratio", [SELECTION_RATE], positive, relative_to, undefined)
+
+
+def equal_opportunity_difference(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude") -> float:
+    """How far apart the groups' true positive rates (recall of ``positive``) are."""
+    return _fair(result, "difference", ["recall"], positive, relative_to, undefined)
+
+
+def equal_opportunity_ratio(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude") -> float:
+    """The smallest ratio of the groups' true positive rates."""
+    return _fair(result, "ratio", ["recall"], positive, relative_to, undefined)
+
+
+def equalized_odds_difference(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude",
+                              agg: str = "worst_case") -> float:  # fmt: skip
+    """The larger (``agg="worst_case"``) or the mean of the differences of the groups' true
+    positive rates and false positive rates."""
+    return _fair(result, "difference", ["recall", "false_positive_rate"], positive, relative_to, undefined, agg)
+
+
+def equalized_odds_ratio(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude",
+                         agg: str = "worst_case") -> float:  # fmt: skip
+    """The smaller (``agg="worst_case"``) or the mean of the ratios of the groups' true
+    positive rates and false positive rates."""
+    return _fair(result, "ratio", ["recall", "false_positive_rate"], positive, relative_to, undefined, agg)

@@ -1,0 +1,221 @@
+"""Evaluation by group: every group's result equals evaluating that group alone; disparities
+against their definitions and fairlearn; intervals resample within groups; JSON, merges,
+reports and the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import fairlearn.metrics as fm
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import close, make_weight
+
+from evalkit import ByGroup, ConfusionMatrix, Evaluation, ThresholdCurve, by_group, metrics
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
+from evalkit.groups import demographic_parity_difference, equalized_odds_difference
+
+CLASSES = ["cat", "dog", "fox"]
+
+
+@st.composite
+def grouped(draw, max_size=40):
+    n = draw(st.integers(1, max_size))
+    y_true = draw(st.lists(st.sampled_from(CLASSES), min_size=n, max_size=n))
+    y_pred = draw(st.lists(st.sampled_from(CLASSES), min_size=n, max_size=n))
+    groups = draw(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=n, max_size=n))
+    return y_true, y_pred, groups
+
+
+@given(grouped(), st.sampled_from([None, "int", "float"]), st.data())
+def test_every_group_is_its_samples_evaluated_alone(case, weights, data):
+    y_true, y_pred, groups = case
+    w = make_weight(weights, len(y_true), data)
+    result = by_group(y_true, y_pred, groups, sample_weight=w)
+    labels = sorted(set(y_true) | set(y_pred))
+    assert result.keys == tuple(sorted(set(groups)))
+    for key in result:
+        rows = [i for i, g in enumerate(groups) if g == key]
+        alone = ConfusionMatrix.from_predictions([y_true[i] for i in rows], [y_pred[i] for i in rows], labels,
+                                                 sample_weight=None if w is None else [w[i] for i in rows])  # fmt: skip
+        assert np.allclose(result[key].to_array(), alone.to_array()) and result[key].labels == tuple(labels)
+        assert close(result.support()[key], alone.get_total_items())
+    whole = ConfusionMatrix.from_predictions(y_true, y_pred, labels, sample_weight=w)
+    assert np.allclose(result.overall.to_array(), whole.to_array())
+    values = result.values("recall", "macro")
+    assert all(close(values[key], result[key].average("recall", "macro")) for key in result) and close(values["overall"], whole.average("recall", "macro"))
+
+
+def test_several_group_columns_are_their_intersections():
+    y_true, y_pred = [0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 1, 1]
+    frame = pd.DataFrame({"sex": ["f", "m", "f", "m", "f", "m"], "age": ["<30", "<30", "<30", "30+", "30+", "30+"]})
+    result = by_group(y_true, y_pred, frame)
+    assert result.names == ("sex", "age") and result.keys == (("f", "30+"), ("f", "<30"), ("m", "30+"), ("m", "<30"))
+    assert result[("f", "<30")].to_array().tolist() == [[1, 0], [1, 0]]
+    assert by_group(y_true, y_pred, {"sex": frame["sex"], "age": frame["age"]}).keys == result.keys
+    with pytest.raises(InvalidArgumentError, match="missing value"):
+        by_group([0, 1], [0, 1], ["a", None])
+    with pytest.raises(UnknownLabelError, match="no group"):
+        result["x"]
+
+
+def test_multi_label_label_sets_and_scores_by_group():
+    rng = np.random.default_rng(0)
+    truth, guess, groups = rng.integers(0, 2, (60, 3)), rng.integers(0, 2, (60, 3)), rng.choice(["a", "b"], 60)
+    result = by_group(truth, guess, groups)
+    for key in result:
+        alone = Evaluation.from_indicators(truth[groups == key], guess[groups == key])
+        assert result[key].average("f1_score", "samples") == pytest.approx(alone.average("f1_score", "samples"))
+    sets = by_group([{"x"}, {"y"}, {"x", "y"}], [{"x"}, set(), {"y"}], ["a", "b", "a"])
+    assert sets["b"].labels == ("x", "y") and sets["a"].n_samples == 2
+    scores = rng.random(60)
+    curves = ByGroup.from_scores(truth[:, 0], scores, groups)
+    assert isinstance(curves["a"], ThresholdCurve)
+    assert curves.values("roc_auc")["a"] == pytest.approx(skm.roc_auc_score(truth[groups == "a", 0], scores[groups == "a"]))
+
+
+# --------------------------------------------------------------------------------------------
+# disparities
+
+
+@given(grouped(), st.sampled_from(["between", "overall", "a"]))
+def test_differences_and_ratios_follow_their_definitions(case, relative_to):
+    y_true, y_pred, groups = case
+    result = by_group(y_true, y_pred, groups)
+    if relative_to == "a" and "a" not in result.keys:
+        return
+    values = result.values("recall", "macro")
+    per_group = {key: values[key] for key in result if not math.isnan(values[key])}
+    difference, ratio = result.difference("recall", "macro", relative_to=relative_to), result.ratio("recall", "macro", relative_to=relative_to)
+    if relative_to == "between":
+        high, low = (max(per_group.values()), min(per_group.values())) if per_group else (math.nan, math.nan)
+        expected = (high - low, low / high if high else math.nan) if per_group else None
+    else:
+        base = values["overall"] if relative_to == "overall" else values["a"]
+        others = {k: v for k, v in per_group.items() if relative_to != k}
+        expected = None if not others or math.isnan(base) else (
+            max(abs(v - base) for v in others.values()),
+            min(min(v / base, base / v) if v and base else (0.0 if v or base else math.nan) for v in others.values()),
+        )
+    if expected is None:
+        assert math.isnan(difference.value)
+        return
+    assert close(difference.value, expected[0])
+    if not math.isnan(expected[1]):
+        assert close(ratio.value, expected[1])
+
+
+def test_disparity_intervals_resample_within_groups():
+    rng = np.random.default_rng(1)
+    n = 600
+    groups = rng.choice(["north", "south", "east"], n, p=[0.5, 0.3, 0.2])
+    y_true = rng.integers(0, 2, n)
+    noise = np.where(groups == "east", 0.35, 0.15)  # east is served worse
+    y_pred = np.where(rng.random(n) < noise, 1 - y_true, y_true)
+    result = by_group(y_true, y_pred, groups)
+    found = result.difference("recall", "macro", confidence=0.95, n_resamples=300)
+    assert found.interval.low <= found.value <= found.interval.high and found.extremes[1] == "east"
+    assert found.interval.method == "percentile" and found.interval.n_undefined == 0
+    tiny = by_group([0, 1, 0, 1, 1], [0, 1, 1, 1, 1], ["a", "a", "a", "b", "b"])  # group b has no negatives: its specificity is undefined
+    undefined = tiny.difference("specificity", label=1, confidence=0.9, n_resamples=50)
+    assert undefined.value == 0.0 and undefined.n_undefined_groups == 1  # one defined group: no disparity to see (fairlearn's 0)
+    with pytest.raises(UnsupportedSettingError, match="single-label"):
+        by_group(rng.integers(0, 2, (10, 2)), rng.integers(0, 2, (10, 2)), ["a", "b"] * 5).difference("recall", "macro", confidence=0.9)
+
+
+def test_small_groups_are_marked_not_dropped():
+    result = by_group([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], ["big", "big", "big", "big", "small"], min_size=2)
+    assert result.small() == ("small",) and result.support() == {"big": 4, "small": 1}
+    report = result.report(["recall"])
+    assert "small (small)" in report.to_text() and report.to_dict()["groups"]["small"]["small"] is True
+    with pytest.raises(InvalidArgumentError, match="'min_size'"):
+        by_group([0], [0], ["a"], min_size=-1)
+
+
+# --------------------------------------------------------------------------------------------
+# fairlearn
+
+
+@settings(max_examples=25)  # fairlearn's MetricFrame takes tens of milliseconds a call
+@given(st.integers(2, 40).flatmap(lambda n: st.tuples(st.lists(st.integers(0, 1), min_size=n, max_size=n),
+                                                       st.lists(st.integers(0, 1), min_size=n, max_size=n),
+                                                       st.lists(st.sampled_from(["p", "q", "r"]), min_size=n, max_size=n))),
+       st.sampled_from([None, "int", "float"]), st.sampled_from(["between_groups", "to_overall"]), st.data())  # fmt: skip
+def test_the_fairness_functions_are_fairlearns(case, weights, method, data):
+    y_true, y_pred, groups = case
+    if len(set(y_true) | set(y_pred)) < 2:
+        return
+    w = make_weight(weights, len(y_true), data)
+    options = {"sensitive_features": groups, "method": method, "sample_weight": None if w is None else np.array(w, dtype=float)}
+    for name in metrics.FAIRLEARN:
+        with warnings.catch_warnings():  # fairlearn divides by a zero total weight and warns; evalkit does not
+            warnings.simplefilter("ignore", RuntimeWarning)
+            try:
+                theirs = getattr(fm, name)(y_true, y_pred, **options)
+            except ValueError:  # a group whose weights are all 0: scikit-learn refuses it inside fairlearn
+                return
+        ours = getattr(metrics, name)(y_true, y_pred, **options)
+        assert close(ours, theirs, rel=1e-9, abs=1e-12), (name, ours, theirs)
+    for agg in ("worst_case", "mean"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            theirs = fm.equalized_odds_difference(y_true, y_pred, agg=agg, **options)
+        assert close(metrics.equalized_odds_difference(y_true, y_pred, agg=agg, **options), theirs)
+
+
+def test_per_group_values_are_metricframes():
+    rng = np.random.default_rng(2)
+    y_true, y_pred, groups = rng.integers(0, 3, 300), rng.integers(0, 3, 300), rng.choice(["a", "b", "c"], 300)
+    frame = fm.MetricFrame(metrics={"recall": lambda t, p: skm.recall_score(t, p, average="macro"), "accuracy": skm.accuracy_score},
+                           y_true=y_true, y_pred=y_pred, sensitive_features=groups)  # fmt: skip
+    result = by_group(y_true, y_pred, groups)
+    for key in result:
+        assert result.values("recall", "macro")[key] == pytest.approx(frame.by_group.loc[key, "recall"], abs=1e-12)
+        assert result.values("accuracy")[key] == pytest.approx(frame.by_group.loc[key, "accuracy"], abs=1e-12)
+    assert result.difference("accuracy").value == pytest.approx(frame.difference()["accuracy"], abs=1e-12)
+    assert result.ratio("recall", "macro", relative_to="overall").value == pytest.approx(frame.ratio(method="to_overall")["recall"], abs=1e-12)
+
+
+def test_the_fairness_functions_over_a_result_follow_evalkits_policy():
+    result = by_group([0, 1, 1, 0, 0, 0], [1, 1, 0, 0, 0, 1], ["a", "a", "b", "b", "c", "c"])
+    assert demographic_parity_difference(result) == pytest.approx(1.0)  # selection rates 1, 0, 0.5
+    assert equalized_odds_difference(result) == pytest.approx(1.0)  # group c has no positives: its recall is left out, not 0
+    with pytest.raises(UnknownLabelError, match="positive class"):
+        demographic_parity_difference(result, positive="yes")
+
+
+# --------------------------------------------------------------------------------------------
+# combining, reading back, reports, the command line
+
+
+def test_merges_json_and_reports(tmp_path, capsys):
+    from evalkit.cli import main
+
+    y_true, y_pred, groups = ["a", "b", "a", "c", "b", "a"], ["a", "b", "b", "c", "b", "a"], ["x", "y", "x", "z", "y", "z"]
+    whole = by_group(y_true, y_pred, groups)
+    parts = by_group(y_true[:3], y_pred[:3], groups[:3]) + by_group(y_true[3:], y_pred[3:], groups[3:])  # labels and groups first seen later
+    assert parts == whole
+    assert ByGroup.from_json(whole.to_json()) == whole
+    sets = by_group([{"x"}, {"y"}], [{"x"}, {"x"}], ["a", "b"])
+    assert ByGroup.from_json(sets.to_json()) == sets
+    with warnings.catch_warnings():  # so few samples that some statistics never vary (BCa says so)
+        warnings.simplefilter("ignore", EvalkitWarning)
+        report = whole.report(["recall", "precision"], confidence=0.9, n_resamples=50)
+    assert report.groups == ("x", "y", "z", "overall") and report.to_dict(strict=True)["groups"]["x"]["intervals"]["recall"] is not None
+    page = report.to_html()
+    defined = sum(not math.isnan(value) for key in ("x", "y", "z") for value in report.values[key])
+    assert page.count("<circle") == defined and "<script" not in page  # a dot per defined value of each group
+    assert "recall low" in report.to_csv() and "| x |" in report.to_markdown()
+    path = tmp_path / "predictions.csv"
+    path.write_text("actual,predicted,region\n" + "\n".join(f"{a},{p},{g}" for a, p, g in zip(y_true, y_pred, groups)) + "\n", encoding="utf-8")
+    assert main(["report", str(path), "--group", "region", "--measures", "recall", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["groups"]["z"]["recall"] == pytest.approx(whole.values("recall", "macro")["z"])
+    assert main(["report", str(path), "--group", "region", "--score", "predicted"]) == 2
+    assert "--group evaluates labels by group" in capsys.readouterr().err
