@@ -46,6 +46,7 @@ from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import (
     EmptyInputError,
+    EvalkitError,
     InputLengthError,
     InvalidArgumentError,
     InvalidTypeError,
@@ -126,20 +127,51 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...
         array = as_array(column, "groups")
         if array.ndim != 1 or len(array) != n:
             raise InputLengthError(f"the group column {name!r} has {len(array) if array.ndim else 0} entries but there are {n} samples")
-        kept = array.tolist()
-        if any(value is None or (isinstance(value, float) and math.isnan(value)) for value in kept):
-            raise InvalidArgumentError(f"the group column {name!r} holds a missing value: give every sample a group")
-        order = sorted_labels(list(dict.fromkeys(kept)), "groups")
-        index = {value: k for k, value in enumerate(order)}
-        codes.append(np.fromiter((index[value] for value in kept), dtype=np.intp, count=n))
-        values.append(order)
-    combined = np.ravel_multi_index(codes, [len(v) for v in values]) if len(codes) > 1 else codes[0]
-    present, inverse = np.unique(combined, return_inverse=True)
-    if len(codes) == 1:
-        keys = tuple(values[0][k] for k in present.tolist())
+        fast = _small_integer_codes(array)
+        if fast is None:
+            try:
+                own, _, found, _ = encode(array, array)  # the values sorted, each sample's position among them (vectorised)
+            except EvalkitError as error:
+                raise InvalidArgumentError(f"the group column {name!r} holds a value that cannot be a group: {error}") from None
+            fast = own, list(found)
+        codes.append(fast[0])
+        values.append(fast[1])
+    if len(codes) == 1:  # every code 0 .. G-1 occurs: the groups are the column's values
+        return codes[0], tuple(values[0]), names
+    sizes = [len(v) for v in values]
+    combined = np.ravel_multi_index(codes, sizes)
+    if math.prod(sizes) <= 1 << 24:  # the intersections present, without a sort
+        seen = np.bincount(combined, minlength=math.prod(sizes)) > 0
+        present, inverse = np.flatnonzero(seen), (np.cumsum(seen) - 1)[combined]
     else:
-        keys = tuple(tuple(values[c][k] for c, k in enumerate(index)) for index in zip(*np.unravel_index(present, [len(v) for v in values])))
+        present, inverse = np.unique(combined, return_inverse=True)
+    keys = tuple(tuple(values[c][k] for c, k in enumerate(index)) for index in zip(*np.unravel_index(present, sizes)))
     return inverse.astype(np.intp), keys, names
+
+
+def _small_integer_labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray, tuple] | None:
+    """Codes of two 1-D integer arrays of one length over their sorted union, or None."""
+    if not (isinstance(y_true, np.ndarray) and isinstance(y_pred, np.ndarray) and y_true.ndim == y_pred.ndim == 1):
+        return None
+    if y_true.dtype.kind not in "iu" or y_pred.dtype.kind not in "iu" or len(y_true) != len(y_pred) or not len(y_true):
+        return None
+    both = _small_integer_codes(np.concatenate([y_true, y_pred]))
+    if both is None:
+        return None
+    codes, found = both
+    return codes[: len(y_true)], codes[len(y_true) :], tuple(found)
+
+
+def _small_integer_codes(array: np.ndarray) -> tuple[np.ndarray, list] | None:
+    """Codes of an integer column spanning a small range, by one ``bincount`` (no sort), or None."""
+    if array.dtype.kind not in "iu" or not len(array):
+        return None
+    low, high = int(array.min()), int(array.max())
+    if high - low > 1 << 20:
+        return None
+    shifted = array - low
+    seen = np.bincount(shifted) > 0
+    return (np.cumsum(seen) - 1)[shifted].astype(np.intp), (np.flatnonzero(seen) + low).tolist()
 
 
 def _slices(codes: np.ndarray, count: int) -> list[np.ndarray]:
@@ -197,7 +229,12 @@ class ByGroup:
             [[0, 0], [1, 0]]
         """
         maker = check_metrics_class(metrics_class)
-        actual, predicted, found, weight = encode(y_true, y_pred, labels, sample_weight=sample_weight)
+        joint = _small_integer_labels(y_true, y_pred) if labels is None else None
+        if joint is not None:  # integer labels in a small range: codes by one bincount, as encode would give them
+            actual, predicted, found = joint
+            weight = check_sample_weight(sample_weight, len(actual))
+        else:
+            actual, predicted, found, weight = encode(y_true, y_pred, labels, sample_weight=sample_weight)
         codes, keys, names = _group_codes(groups, len(actual))
         m, count = len(found), len(keys)
         counts = weighted_bincount((codes * m + actual) * m + predicted, weight, count * m * m).reshape(count, m, m)
@@ -298,9 +335,30 @@ class ByGroup:
             >>> result.values("recall", "macro")
             {'a': 1.0, 'b': 0.5, 'overall': 0.75}
         """
+        if self._counts is not None and (average in ("micro", "macro", "weighted") or label is not None):
+            values = self._stacked(measure, average, label, undefined, parameters)  # every group at once, and the whole last
+            return {**dict(zip(self.keys, values[:-1].tolist())), "overall": float(values[-1])}
         found = {key: _value(result, measure, average, label, undefined, parameters) for key, result in self.items()}
         found["overall"] = _value(self.overall, measure, average, label, undefined, parameters)
         return found
+
+    def _stacked(self, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> np.ndarray:
+        """A measure of every group and of the whole (last) from the groups' confusion matrices
+        stacked: one vectorised call for all (single-label results)."""
+        assert self._counts is not None
+        resolved = self.overall.measure(measure)
+        counts = np.concatenate([self._counts, self._counts.sum(axis=0, keepdims=True)])
+        tp = np.diagonal(counts, axis1=1, axis2=2)
+        actual, predicted = counts.sum(axis=2), counts.sum(axis=1)
+        total = counts.sum(axis=(1, 2))[:, None]
+        cells = Cells.from_sums(tp, actual, predicted, total)  # as each matrix's own cells (float rounding snapped alike)
+        if label is not None:
+            labels = list(self.overall.labels)
+            if label not in labels:
+                raise UnknownLabelError(f"no class {label!r}; the classes are {show(labels)}")
+            return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)[:, labels.index(label)]
+        assert average is not None
+        return np.asarray(average_rows(resolved, cells, average, undefined=check_undefined(undefined), parameters=parameters), dtype=np.float64)
 
     def difference(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between",
                    undefined: Any = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: Any = 0,

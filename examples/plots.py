@@ -22,6 +22,7 @@ from evalkit import (
     Evaluation,
     NeighborhoodSystem,
     ThresholdCurve,
+    by_group,
     compare,
     plots,
 )
@@ -81,6 +82,14 @@ filter_a_curve = ThresholdCurve.from_scores(spam["actual"], spam["score_a"], pos
 chosen = filter_a_curve.optimize("precision", subject_to="recall >= 0.9")
 plots.precision_recall(filter_a_curve, mark=chosen, title="Spam filter A: precision at recall >= 0.9").figure.savefig(output / "operating_point.png", dpi=80)
 plots.gains(filter_a_curve).figure.savefig(output / "gains.png", dpi=80)
+
+region_rng = np.random.default_rng(7)
+region = region_rng.choice(["north", "south", "east", "west"], 4000, p=[0.4, 0.3, 0.2, 0.1])
+repaid = region_rng.random(4000) < np.select([region == "west"], [0.55], 0.7)
+approved = np.where(region_rng.random(4000) < np.select([region == "east", region == "west"], [0.25, 0.3], 0.15), ~repaid, repaid)
+regions = by_group(repaid, approved, region, min_size=500)
+by_region = {key: regions[key].interval("recall", "macro", random_state=0) for key in regions}
+plots.intervals(by_region, title="Macro recall by region").figure.savefig(output / "by_group.png", dpi=80)
 
 filter_a = Calibration.from_scores(spam["actual"], spam["score_a"], pos_label="spam")
 plots.reliability(filter_a, n_bins=10, title="Spam filter A: reliability").figure.savefig(output / "reliability.png", dpi=80)

@@ -48,8 +48,22 @@ def test_every_group_is_its_samples_evaluated_alone(case, weights, data):
         assert close(result.support()[key], alone.get_total_items())
     whole = ConfusionMatrix.from_predictions(y_true, y_pred, labels, sample_weight=w)
     assert np.allclose(result.overall.to_array(), whole.to_array())
-    values = result.values("recall", "macro")
-    assert all(close(values[key], result[key].average("recall", "macro")) for key in result) and close(values["overall"], whole.average("recall", "macro"))
+    for name in ("recall", "f1_score", "matthews_correlation_coefficient"):
+        for average in ("micro", "macro", "weighted"):  # every group at once equals each group's own average
+            values = result.values(name, average)
+            assert all(close(values[key], result[key].average(name, average)) for key in result), (name, average)
+            assert close(values["overall"], whole.average(name, average))
+    assert all(close(result.values("precision", label="dog")[key], result[key].per_class("precision")[labels.index("dog")]) for key in result
+               if "dog" in labels)  # fmt: skip
+
+
+def test_integer_arrays_take_the_fast_path_to_the_same_result():
+    rng = np.random.default_rng(4)
+    y_true, y_pred, groups = rng.integers(-2, 3, 500), rng.integers(-2, 3, 500), rng.integers(5, 9, 500)
+    fast = by_group(y_true, y_pred, groups)
+    assert fast == by_group(y_true.tolist(), y_pred.tolist(), groups.tolist())
+    assert fast.overall.labels == (-2, -1, 0, 1, 2) and fast.keys == (5, 6, 7, 8)
+    assert by_group(y_true, y_pred, {"a": groups % 2, "b": groups}).keys == ((0, 6), (0, 8), (1, 5), (1, 7))
 
 
 def test_several_group_columns_are_their_intersections():
@@ -59,7 +73,7 @@ def test_several_group_columns_are_their_intersections():
     assert result.names == ("sex", "age") and result.keys == (("f", "30+"), ("f", "<30"), ("m", "30+"), ("m", "<30"))
     assert result[("f", "<30")].to_array().tolist() == [[1, 0], [1, 0]]
     assert by_group(y_true, y_pred, {"sex": frame["sex"], "age": frame["age"]}).keys == result.keys
-    with pytest.raises(InvalidArgumentError, match="missing value"):
+    with pytest.raises(InvalidArgumentError, match="the group column 'group' holds a value that cannot be a group"):
         by_group([0, 1], [0, 1], ["a", None])
     with pytest.raises(UnknownLabelError, match="no group"):
         result["x"]
