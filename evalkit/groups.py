@@ -153,25 +153,37 @@ def _small_integer_labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndar
     """Codes of two 1-D integer arrays of one length over their sorted union, or None."""
     if not (isinstance(y_true, np.ndarray) and isinstance(y_pred, np.ndarray) and y_true.ndim == y_pred.ndim == 1):
         return None
-    if y_true.dtype.kind not in "iu" or y_pred.dtype.kind not in "iu" or len(y_true) != len(y_pred) or not len(y_true):
+    if len(y_true) != len(y_pred):
         return None
-    both = _small_integer_codes(np.concatenate([y_true, y_pred]))
-    if both is None:
+    found = _dense_codes([y_true, y_pred])
+    if found is None:
         return None
-    codes, found = both
-    return codes[: len(y_true)], codes[len(y_true) :], tuple(found)
+    (actual, predicted), labels = found
+    return actual, predicted, tuple(labels)
 
 
 def _small_integer_codes(array: np.ndarray) -> tuple[np.ndarray, list] | None:
     """Codes of an integer column spanning a small range, by one ``bincount`` (no sort), or None."""
-    if array.dtype.kind not in "iu" or not len(array):
+    found = _dense_codes([array])
+    return None if found is None else (found[0][0], found[1])
+
+
+def _dense_codes(arrays: list[np.ndarray]) -> tuple[list[np.ndarray], list] | None:
+    """Codes of integer arrays over the sorted values they hold, when those span a small range:
+    presence by ``bincount``, and no lookup at all when every value of the range occurs."""
+    if any(array.dtype.kind not in "iu" or not len(array) for array in arrays):
         return None
-    low, high = int(array.min()), int(array.max())
+    low, high = min(int(array.min()) for array in arrays), max(int(array.max()) for array in arrays)
     if high - low > 1 << 20:
         return None
-    shifted = array - low
-    seen = np.bincount(shifted) > 0
-    return (np.cumsum(seen) - 1)[shifted].astype(np.intp), (np.flatnonzero(seen) + low).tolist()
+    shifted = [array.astype(np.intp, copy=False) if low == 0 else (array - low).astype(np.intp, copy=False) for array in arrays]
+    seen = np.zeros(high - low + 1, dtype=bool)
+    for values in shifted:
+        seen |= np.bincount(values, minlength=len(seen)) > 0
+    if not seen.all():
+        table = np.cumsum(seen) - 1
+        shifted = [table[values] for values in shifted]
+    return shifted, (np.flatnonzero(seen) + low).tolist()
 
 
 def _slices(codes: np.ndarray, count: int) -> list[np.ndarray]:
@@ -212,6 +224,14 @@ class ByGroup:
     overall: Any = attrs.field(repr=False)
     min_size: float | None = None
     _counts: np.ndarray | None = attrs.field(default=None, repr=False)  # single-label: groups x m x m
+    _cells: Cells | None = attrs.field(default=None, init=False, repr=False)  # every group's class cells, and the whole's last
+
+    def __attrs_post_init__(self) -> None:
+        if self._counts is not None:
+            counts = np.concatenate([self._counts, self._counts.sum(axis=0, keepdims=True)])
+            tp = np.diagonal(counts, axis1=1, axis2=2)
+            cells = Cells.from_sums(tp, counts.sum(axis=2), counts.sum(axis=1), counts.sum(axis=(1, 2))[:, None])  # as each matrix's own
+            object.__setattr__(self, "_cells", cells)
 
     # ----------------------------------------------------------------------------------------
     # building
@@ -237,7 +257,11 @@ class ByGroup:
             actual, predicted, found, weight = encode(y_true, y_pred, labels, sample_weight=sample_weight)
         codes, keys, names = _group_codes(groups, len(actual))
         m, count = len(found), len(keys)
-        counts = weighted_bincount((codes * m + actual) * m + predicted, weight, count * m * m).reshape(count, m, m)
+        key = codes * m  # (group, actual, predicted), in one buffer
+        key += actual
+        key *= m
+        key += predicted
+        counts = weighted_bincount(key, weight, count * m * m).reshape(count, m, m)
         results = tuple(ConfusionMatrix.from_array(counts[g], found, metrics_class=maker) for g in range(count))
         overall = ConfusionMatrix.from_array(counts.sum(axis=0), found, metrics_class=maker)
         return cls(keys, names, results, overall, _min_size(min_size), counts)
@@ -345,13 +369,9 @@ class ByGroup:
     def _stacked(self, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> np.ndarray:
         """A measure of every group and of the whole (last) from the groups' confusion matrices
         stacked: one vectorised call for all (single-label results)."""
-        assert self._counts is not None
+        assert self._cells is not None
         resolved = self.overall.measure(measure)
-        counts = np.concatenate([self._counts, self._counts.sum(axis=0, keepdims=True)])
-        tp = np.diagonal(counts, axis1=1, axis2=2)
-        actual, predicted = counts.sum(axis=2), counts.sum(axis=1)
-        total = counts.sum(axis=(1, 2))[:, None]
-        cells = Cells.from_sums(tp, actual, predicted, total)  # as each matrix's own cells (float rounding snapped alike)
+        cells = self._cells
         if label is not None:
             labels = list(self.overall.labels)
             if label not in labels:

@@ -64,6 +64,11 @@ def test_integer_arrays_take_the_fast_path_to_the_same_result():
     assert fast == by_group(y_true.tolist(), y_pred.tolist(), groups.tolist())
     assert fast.overall.labels == (-2, -1, 0, 1, 2) and fast.keys == (5, 6, 7, 8)
     assert by_group(y_true, y_pred, {"a": groups % 2, "b": groups}).keys == ((0, 6), (0, 8), (1, 5), (1, 7))
+    sparse = by_group(np.array([0, 7, 7]), np.array([3, 7, 0]), np.array([10, 40, 10]))  # values missing from the range
+    assert sparse == by_group([0, 7, 7], [3, 7, 0], [10, 40, 10]) and sparse.overall.labels == (0, 3, 7) and sparse.keys == (10, 40)
+    original = y_true.copy()
+    by_group(y_true, y_pred, groups)
+    assert np.array_equal(y_true, original)  # inputs are never changed
 
 
 def test_several_group_columns_are_their_intersections():
