@@ -41,7 +41,7 @@ from evalkit.groups import ByGroup
 from evalkit.measures import Measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
-from evalkit.readers import header, read_batches
+from evalkit.readers import Batch, Labels, header, label_text, read_batches, scores, weights
 from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
@@ -115,86 +115,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------------------------------
-# values of one row
-
-
-def _where(files: Sequence[str], role: str, line: int) -> str:
-    path = files[1] if len(files) == 2 and role == "predicted" else files[0]
-    return f"{path}:{line}"
-
-
-MISSING_TEXTS = frozenset({"<NA>", "NaN", "nan", "NaT"})
-"""How pandas writes a missing value as text (``str(pd.NA)``, ``str(float("nan"))``,
-``str(pd.NaT)``): never read as a label. (An empty field is refused too; ``NA`` and ``None``
-stay labels: they name real classes.)"""
-
-
-def _text(value: Any, at: str) -> str:
-    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
-        raise InputFileError(f"{at}: expected one label, got {json.dumps(value)}")
-    text = str(value).strip()
-    if not text:
-        raise InputFileError(f"{at}: empty label")
-    if text in MISSING_TEXTS:
-        raise InputFileError(f"{at}: {text!r} is a missing value as pandas writes it, not a label: drop the row or name the class")
-    if "\n" in text or "\r" in text:
-        raise InputFileError(f"{at}: the label {text!r} holds a line break")
-    return text
+# values of a batch
 
 
 def _set(value: Any, separator: str, at: str) -> frozenset:
     if isinstance(value, list):
-        return frozenset(_text(item, at) for item in value)
+        return frozenset(label_text(item, at) for item in value)
     if value is None or isinstance(value, (bool, dict)):
         raise InputFileError(f"{at}: expected a label set, got {json.dumps(value)}")
-    return frozenset(_text(part, at) for part in str(value).split(separator) if part.strip())
-
-
-def _score(value: Any, at: str) -> float:
-    try:
-        number = float(value) if not isinstance(value, bool) else math.nan
-    except (TypeError, ValueError):
-        number = math.nan
-    if not math.isfinite(number):
-        raise InputFileError(f"{at}: cannot read the score {value!r} as a finite number")
-    return number
-
-
-def _weight(value: Any, at: str) -> int | float:
-    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
-        raise InputFileError(f"{at}: expected a weight, got {json.dumps(value)}")
-    text = str(value).strip()
-    try:
-        number: int | float = int(text) if text.lstrip("+").isdigit() else float(text)
-    except ValueError:
-        number = math.nan
-    if not (isinstance(number, int) or math.isfinite(number)) or number < 0:
-        raise InputFileError(f"{at}: cannot read the weight {value!r} as a finite number >= 0")
-    return number
-
-
-def _weights(arguments: argparse.Namespace, files: list[str], values: dict[str, list[Any]], lines: list[int]) -> list | None:
-    if arguments.weight is None:
-        return None
-    return [_weight(value, _where(files, "actual", line)) for value, line in zip(values["weight"], lines)]
-
-
-def _line_of(files: Sequence[str], role: str, lines: list[int]) -> Callable[[int], str]:
-    """Where the value at a position of a batch came from (``file:line``)."""
-    return lambda position: _where(files, role, lines[position])
-
-
-def _check_known(values: Sequence[Any], labels: frozenset | None, where: Callable[[int], str], option: str = "--labels") -> None:
-    if labels is None:
-        return
-    for position, value in enumerate(values):
-        unknown = [label for label in value if label not in labels] if isinstance(value, frozenset) else ([value] if value not in labels else [])
-        if unknown:
-            raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in {option} ({', '.join(sorted(labels))})")
-
-
-# --------------------------------------------------------------------------------------------
-# commands
+    text = value.decode("utf-8") if isinstance(value, bytes) else str(value)
+    return frozenset(label_text(part, at) for part in text.split(separator) if part.strip())
 
 
 def _progress() -> Callable[[int], None] | None:
@@ -203,32 +133,52 @@ def _progress() -> Callable[[int], None] | None:
     return lambda rows: print(f"\rread {rows:,} rows", end="", file=sys.stderr, flush=True)
 
 
-def _batches(arguments: argparse.Namespace, files: list[str]) -> Iterator[tuple[dict[str, list[Any]], list[int]]]:
+def _batches(arguments: argparse.Namespace, files: list[str], **columns: Any) -> Iterator[Batch]:
     """The files' rows in batches, with the rows read so far shown on a terminal."""
     progress = _progress()
-    yield from read_batches(files, actual=arguments.actual, predicted=arguments.predicted, weight=arguments.weight,
-                            groups=_labels(getattr(arguments, "group", None)), delimiter=arguments.delimiter,
-                            batch_size=arguments.batch_size, progress=progress)  # fmt: skip
+    options = {"actual": arguments.actual, "predicted": arguments.predicted, "weight": arguments.weight} | columns
+    yield from read_batches(files, delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress, **options)
     if progress:
         print(file=sys.stderr)
 
 
-def _labels(option: str | None) -> list[str] | None:
-    return None if option is None else [label.strip() for label in option.split(",") if label.strip()]
+def _labels(option: str | None, name: str = "--labels") -> list[str] | None:
+    if option is None:
+        return None
+    labels = [label.strip() for label in option.split(",") if label.strip()]
+    twice = next((label for k, label in enumerate(labels) if label in labels[:k]), None)
+    if twice is not None:
+        raise InvalidArgumentError(f"{name} names {twice!r} twice: {option!r}")
+    return labels
 
 
-def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separator: str) -> Any:
-    labels = _labels(arguments.labels)
-    known = None if labels is None else frozenset(labels)
-    counts = LabelSetCounts(labels)
-    for values, lines in _batches(arguments, files):
-        batch = {}
-        for role in ("actual", "predicted"):
-            batch[role] = [_set(value, separator, _where(files, role, line)) for value, line in zip(values[role], lines)]
-            _check_known(batch[role], known, _line_of(files, role, lines))
-        counts.update(batch["actual"], batch["predicted"], sample_weight=_weights(arguments, files, values, lines))
-    evaluation = counts.to_evaluation()
-    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
+def _coder(labels: Sequence[str] | None) -> Labels:
+    """Label codes with the fixed labels (if any) first, as codes 0, 1, ..."""
+    coder = Labels()
+    for label in labels or ():
+        coder.code(label)
+    return coder
+
+
+def _codes(coder: Labels, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
+    """The label codes of a column; with ``fixed`` labels, a label outside them is an error."""
+    codes = coder.codes(batch.fields[role], batch.where(role))
+    if fixed is not None:
+        outside = codes >= fixed
+        if outside.any():
+            position = int(np.argmax(outside))
+            known = ", ".join(sorted(coder.texts[:fixed]))
+            raise InputFileError(f"{batch.where(role)(position)}: label {coder.texts[codes[position]]!r} is not in {option} ({known})")
+    return codes
+
+
+def _texts(coder: Labels, codes: np.ndarray) -> np.ndarray:
+    """The label texts of codes (an object array)."""
+    return np.array(coder.texts, dtype=object)[codes]
+
+
+def _weights(arguments: argparse.Namespace, batch: Batch) -> Any:
+    return None if arguments.weight is None else weights(batch.fields["weight"], batch.where("actual"))
 
 
 def _number(text: str) -> int | float | None:
@@ -252,16 +202,50 @@ def _label_order(labels: Sequence[str]) -> list[str]:
     return sorted(labels)
 
 
-def _check_not_scores(values: list[str], files: list[str], role: str, lines: list[int]) -> None:
-    """A column of numbers that are not whole is a score column given as labels: refuse it."""
-    numbers = [_number(value) for value in values]
-    if values and all(number is not None for number in numbers):
-        position = next((k for k, number in enumerate(numbers) if number is not None and not float(number).is_integer()), None)
-        if position is not None:
+def _check_not_scores(coder: Labels, codes: np.ndarray, batch: Batch, role: str, numbers: dict[int, Any]) -> None:
+    """A column of numbers that are not whole is a score column given as labels: refuse it.
+    (``numbers`` remembers the number of each label code.)"""
+    present = np.flatnonzero(np.bincount(codes, minlength=len(coder.texts))).tolist()
+    for code in present:
+        if code not in numbers:
+            numbers[code] = _number(coder.texts[code])
+    if present and all(numbers[code] is not None for code in present):
+        odd = [code for code in present if not float(numbers[code]).is_integer()]
+        if odd:
+            position = int(np.flatnonzero(np.isin(codes, odd))[0])
             raise InputFileError(
-                f"{_where(files, role, lines[position])}: the {role} label {values[position]!r} is a number that is not whole: "
+                f"{batch.where(role)(position)}: the {role} label {coder.texts[codes[position]]!r} is a number that is not whole: "
                 "the column looks like scores (probabilities); use --score COLUMN with --threshold"
             )
+
+
+def _named(evaluation: Evaluation, coder: Labels, fixed: bool) -> Evaluation:
+    """An evaluation counted over label codes, with the label texts in the report's order."""
+    named = evaluation.renamed([coder.texts[code] for code in evaluation.labels])
+    return named if fixed else named.with_labels(_label_order(named.labels))
+
+
+# --------------------------------------------------------------------------------------------
+# commands
+
+
+def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separator: str) -> Any:
+    labels = _labels(arguments.labels)
+    known = None if labels is None else frozenset(labels)
+    counts = LabelSetCounts(labels)
+    for batch in _batches(arguments, files):
+        sets = {}
+        for role in ("actual", "predicted"):
+            where = batch.where(role)
+            sets[role] = [_set(value, separator, where(position)) for position, value in enumerate(batch.fields[role])]
+            if known is not None:
+                for position, value in enumerate(sets[role]):
+                    unknown = sorted(value - known)
+                    if unknown:
+                        raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in --labels ({', '.join(sorted(known))})")
+        counts.update(sets["actual"], sets["predicted"], sample_weight=_weights(arguments, batch))
+    evaluation = counts.to_evaluation()
+    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
 
 
 def _calibration_counts(arguments: argparse.Namespace, **options: Any) -> CalibrationCounts | None:
@@ -277,32 +261,37 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     ``--score`` also the exact threshold curve of the scores (its size grows with the distinct
     scores)."""
     labels = _labels(arguments.labels)
-    known = None if labels is None else frozenset(labels)
-    if arguments.score is not None:
-        arguments.predicted = arguments.score
+    coder, fixed = _coder(labels), None if labels is None else len(labels)
+    numbers: dict[int, Any] = {}
     evaluation: Evaluation | None = None
     curve = None if arguments.score is None else CurveCounts(pos_label=arguments.positive)
     calibration = _calibration_counts(arguments, pos_label=arguments.positive)
-    for values, lines in _batches(arguments, files):
-        actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
+    for batch in _batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score):
+        actual = _codes(coder, batch, "actual", fixed)
+        _check_not_scores(coder, actual, batch, "actual", numbers)
         if arguments.score is not None:
-            scores = [_score(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
-            predicted = [arguments.positive if score >= arguments.threshold else arguments.negative for score in scores]
+            values = scores(batch.fields["predicted"], batch.where("predicted"))
+            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
+            predicted = np.where(values >= arguments.threshold, chosen[0], chosen[1])
+            if fixed is not None and max(chosen) >= fixed:
+                outside = predicted >= fixed
+                if outside.any():
+                    position = int(np.argmax(outside))
+                    raise InputFileError(f"{batch.where('predicted')(position)}: label {coder.texts[predicted[position]]!r} is not in --labels "
+                                         f"({', '.join(sorted(coder.texts[:fixed]))})")  # fmt: skip
         else:
-            predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
-        _check_known(actual, known, _line_of(files, "actual", lines))
-        _check_known(predicted, known, _line_of(files, "predicted", lines))
-        _check_not_scores(actual, files, "actual", lines)
-        _check_not_scores(predicted, files, "predicted", lines)
-        weight = _weights(arguments, files, values, lines)
-        batch = Evaluation.from_labels(actual, predicted, labels, sample_weight=weight).compact()
-        evaluation = batch if evaluation is None else evaluation.merge(batch, grow=labels is None)
-        if curve is not None:
-            curve.update(actual, scores, sample_weight=weight)
-        if calibration is not None:
-            calibration.update(actual, scores, sample_weight=weight)
+            predicted = _codes(coder, batch, "predicted", fixed)
+            _check_not_scores(coder, predicted, batch, "predicted", numbers)
+        weight = _weights(arguments, batch)
+        part = Evaluation.from_labels(actual, predicted, None if fixed is None else range(fixed), sample_weight=weight).compact()
+        evaluation = part if evaluation is None else evaluation.merge(part, grow=fixed is None)
+        if curve is not None or calibration is not None:
+            texts = _texts(coder, actual)
+            for counts in (curve, calibration):
+                if counts is not None:
+                    counts.update(texts, values, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
-    return (evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))), curve, calibration
+    return _named(evaluation, coder, fixed is not None), curve, calibration
 
 
 def _measures(arguments: argparse.Namespace) -> tuple[list[Measure | str], Measure | str | None]:
@@ -343,51 +332,40 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
     first of tied ones, or --predicted) into an Evaluation, the scores into the curve of
     every class."""
     columns, classes = _score_columns(arguments, files)
-    known = frozenset(classes)
+    coder, fixed = _coder(classes), len(classes)
     evaluation: Evaluation | None = None
     curve = CurveCounts(labels=classes)
     calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
-    progress = _progress()
-    batches = read_batches(files, actual=arguments.actual, predicted=arguments.predicted, weight=arguments.weight, scores=columns,
-                           delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress)  # fmt: skip
-    for values, lines in batches:
-        actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
-        _check_known(actual, known, _line_of(files, "actual", lines), "--scores")
-        scores = np.array([[_score(value, _where(files, "score", line)) for value, line in zip(values[f"score:{column}"], lines)]
-                           for column in columns], dtype=np.float64).T  # fmt: skip
+    for batch in _batches(arguments, files, scores=columns):
+        actual = _codes(coder, batch, "actual", fixed, "--scores")
+        table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
         if arguments.predicted is not None:
-            predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
-            _check_known(predicted, known, _line_of(files, "predicted", lines), "--scores")
+            predicted = _codes(coder, batch, "predicted", fixed, "--scores")
         else:
-            predicted = [classes[k] for k in scores.argmax(axis=1).tolist()]
-        weight = _weights(arguments, files, values, lines)
-        batch = Evaluation.from_labels(actual, predicted, classes, sample_weight=weight).compact()
-        evaluation = batch if evaluation is None else evaluation.merge(batch)
-        curve.update(actual, scores, sample_weight=weight)
+            predicted = table.argmax(axis=1)
+        weight = _weights(arguments, batch)
+        part = Evaluation.from_labels(actual, predicted, range(fixed), sample_weight=weight).compact()
+        evaluation = part if evaluation is None else evaluation.merge(part)
+        texts = _texts(coder, actual)
+        curve.update(texts, table, sample_weight=weight)
         if calibration is not None:
-            calibration.update(actual, scores, sample_weight=weight)
-    if progress:
-        print(file=sys.stderr)
+            calibration.update(texts, table, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
-    return evaluation, curve, calibration
+    return _named(evaluation, coder, True), curve, calibration
 
 
 def _stream_groups(arguments: argparse.Namespace, files: list[str]) -> ByGroup:
     """Single-label rows with their group columns, batch by batch, into one ``ByGroup``."""
-    columns = _labels(arguments.group) or []
+    columns = _labels(arguments.group, "--group") or []
     labels = _labels(arguments.labels)
-    known = None if labels is None else frozenset(labels)
+    coder, fixed = _coder(labels), None if labels is None else len(labels)
+    names = {name: Labels() for name in columns}
     found: ByGroup | None = None
-    for values, lines in _batches(arguments, files):
-        actual = [_text(value, _where(files, "actual", line)) for value, line in zip(values["actual"], lines)]
-        predicted = [_text(value, _where(files, "predicted", line)) for value, line in zip(values["predicted"], lines)]
-        _check_known(actual, known, _line_of(files, "actual", lines))
-        _check_known(predicted, known, _line_of(files, "predicted", lines))
-        groups = {name: [_text(value, _where(files, f"group:{name}", line)) for value, line in zip(values[f"group:{name}"], lines)]
-                  for name in columns}  # fmt: skip
-        batch = ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=_weights(arguments, files, values, lines),
-                                    min_size=arguments.min_size)  # fmt: skip
-        found = batch if found is None else found.merge(batch)
+    for batch in _batches(arguments, files, groups=columns):
+        actual, predicted = (_texts(coder, _codes(coder, batch, role, fixed)) for role in ("actual", "predicted"))
+        groups = {name: _texts(names[name], names[name].codes(batch.fields[f"group:{name}"], batch.where(f"group:{name}"))) for name in columns}
+        part = ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=_weights(arguments, batch), min_size=arguments.min_size)
+        found = part if found is None else found.merge(part)
     assert found is not None  # read_batches raises on a file without rows
     return found
 

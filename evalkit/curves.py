@@ -1104,13 +1104,26 @@ class ThresholdCurve:
     # combining
 
     def _summed(self, parts: list[tuple[int, ThresholdCurve]]) -> tuple:
-        """``(thresholds, tp, fp, P, N)`` of several classes' curves summed at their common thresholds."""
-        thresholds = np.unique(np.concatenate([curve._part(j)[0] for j, curve in parts]))[::-1]
+        """``(thresholds, tp, fp, P, N)`` of several classes' curves summed at their common thresholds.
+
+        The thresholds of each part are sorted already, so one stable sort merges them in
+        linear time (runs); each part's counts at every common threshold are read from how many
+        of its own thresholds lie at or above it, and summed part by part (exact counts stay exact).
+        """
+        own = [curve._part(j) for j, curve in parts]
+        merged = np.concatenate([thresholds[::-1] for thresholds, _, _ in own])  # ascending runs
+        order = np.argsort(merged, kind="stable")[::-1]  # highest first
+        merged = merged[order]
+        last = np.ones(len(merged), dtype=bool)  # the last of each run of equal thresholds
+        last[:-1] = merged[1:] != merged[:-1]
+        thresholds = merged[last]
+        source = np.repeat(np.arange(len(own)), [len(part[0]) for part in own])[order]
         tp = np.zeros(len(thresholds), dtype=self._tp.dtype)
         fp = np.zeros(len(thresholds), dtype=self._tp.dtype)
-        for j, curve in parts:
-            own_tp, own_fp = curve._counts_at(j, thresholds)
-            tp, fp = tp + own_tp, fp + own_fp
+        for k, (_, own_tp, own_fp) in enumerate(own):
+            seen = np.cumsum(source == k)[last]  # own thresholds at or above each common one
+            zero = np.zeros(1, dtype=own_tp.dtype)
+            tp, fp = tp + np.concatenate((zero, own_tp))[seen], fp + np.concatenate((zero, own_fp))[seen]
         positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
         negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
         return thresholds, tp, fp, positives, negatives

@@ -298,6 +298,25 @@ class Evaluation(SettingConstructors, CellsResult, ReportFace):
             confusion_labels=confusion_labels,
         )
 
+    def renamed(self, labels: Sequence[Hashable]) -> Evaluation:
+        """The same evaluation with each label renamed: ``labels[k]`` is the new name of
+        ``self.labels[k]`` (every count stays where it is).
+
+        Raises:
+            InvalidArgumentError: not one new name per label, or a name given twice.
+
+        Examples:
+            >>> ev = Evaluation.from_labels([0, 1, 1], [0, 1, 0]).renamed(["cat", "dog"])
+            >>> ev.labels, ev.per_class("recall").tolist()
+            (('cat', 'dog'), [1.0, 0.5])
+        """
+        checked = check_label_list(labels)
+        if len(checked) != len(self.labels):
+            raise InvalidArgumentError(f"'labels' must name each of the {len(self.labels)} labels once, got {len(checked)}: {show(list(checked))}")
+        extra = () if self.confusion_labels is None else self.confusion_labels[len(self.labels) :]
+        check_label_list([*checked, *extra])
+        return attrs.evolve(self, labels=checked, confusion_labels=None if self.confusion_labels is None else (*checked, *extra))
+
     def __add__(self, other: object) -> Evaluation:
         if not isinstance(other, Evaluation):
             return NotImplemented

@@ -1,38 +1,56 @@
-"""Reading prediction files in batches: CSV/TSV, JSON Lines, or two one-column files.
+"""Reading prediction files in batches: CSV/TSV, JSON Lines, Parquet, or two one-column files.
 
 Every problem ends in an ``InputFileError`` whose message names the
-file and the line: a missing column, a column named twice in the header, a ragged row, an
-empty file, text that is not UTF-8, JSON that does not parse, a key twice in one JSON object,
-a column whose JSON values are numbers in one row and strings in another (``1`` is not
-``"1"``). Lines end in ``\n`` or ``\r\n``: a carriage return anywhere else (old Mac line
-ends, a stray ``\r``) is an error, and so is a quoted CSV field that spans lines (a label
-cannot hold a line break) or that never ends (the message names the line where it started).
-Files are read row by row and handed on in batches, so memory is bounded by the batch, not
-by the file.
+file and the line (the row, in a Parquet file): a missing column, a column named twice in the
+header, a ragged row, an empty file, text that is not UTF-8, JSON that does not parse, a key
+twice in one JSON object, a column whose JSON values are numbers in one row and strings in
+another (``1`` is not ``"1"``). Lines end in ``\\n`` or ``\\r\\n``: a carriage return anywhere
+else (old Mac line ends, a stray ``\\r``) is an error, and so is a quoted CSV field that spans
+lines (a label cannot hold a line break) or that never ends (the message names the line where
+it started), and a NUL byte.
+
+Text files are read in blocks of ``BLOCK_BYTES``: a block of plain fields (no quote, no stray
+carriage return, lines of one length in fields) is split into columns by numpy at once; any
+other block is read row by row by Python's ``csv`` module, which gives the same fields and
+finds the line of any fault. Memory is bounded by the block and the batch, not by the file.
+Parquet files (with the optional ``pyarrow``) are read by row group.
 
 Columns are chosen by name. Unless told otherwise the actual values come from the first of
 the columns ``actual, y_true, true, label, target, truth, ideal`` that exists, and the
 predicted ones from ``predicted, y_pred, pred, prediction, output, result``.
+
+A batch holds each column as read (``Batch.fields``): fixed-width bytes (``numpy`` ``S``
+arrays) from text files, Python values from JSON Lines. ``Labels``, ``scores`` and ``weights``
+turn them into label codes, scores and sample weights with one vectorised step for the whole
+batch, and fall back to one value at a time only to name the line of a bad value.
 """
 
 from __future__ import annotations
 
 import csv
 import functools
-import itertools
 import json
+import math
+import operator
 import os
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+import numpy as np
+
 from evalkit.exceptions import InputFileError
 
-__all__ = ["DEFAULT_COLUMNS", "MAX_LINE_BYTES", "header", "read_batches"]
+__all__ = ["BLOCK_BYTES", "DEFAULT_COLUMNS", "MAX_LINE_BYTES", "MISSING_TEXTS", "Batch", "Labels", "header", "read_batches", "scores", "weights"]
 
 MAX_LINE_BYTES = 1 << 20
 """The longest line a prediction file may have (1 MiB): memory stays bounded by the batch,
 whatever the file holds."""
+
+BLOCK_BYTES = 2 << 20
+"""Text files are read in blocks of this many bytes (2 MiB), cut at a line end."""
 
 DEFAULT_COLUMNS = {
     "actual": ("actual", "y_true", "true", "label", "target", "truth", "ideal"),
@@ -40,92 +58,320 @@ DEFAULT_COLUMNS = {
 }
 """The column names tried, in order, for each role when none is given."""
 
-Batch = tuple[dict[str, list[Any]], list[int]]
+MISSING_TEXTS = frozenset({"<NA>", "NaN", "nan", "NaT"})
+"""How pandas writes a missing value as text (``str(pd.NA)``, ``str(float("nan"))``,
+``str(pd.NaT)``): never read as a label. (An empty field is refused too; ``NA`` and ``None``
+stay labels: they name real classes.)"""
+
+_PARQUET = (".parquet", ".pq")
+_JSON_LINES = (".jsonl", ".ndjson")
 
 
-def _check_header(header: list[str], path: str) -> None:
+@attrs.frozen
+class Batch:
+    """Rows of a prediction file: each column as read, and where each row came from.
+
+    Attributes:
+        fields: role (``"actual"``, ``"predicted"``, ``"weight"``, ``"score:<column>"``,
+            ``"group:<column>"``) -> the column's values: a numpy ``S`` array of the fields'
+            UTF-8 bytes (text files), or a list of Python values (JSON Lines, Parquet).
+        numbers: the line (Parquet: row) number of each row.
+        places: role -> the file the role's values come from, and the word for a place in it.
+    """
+
+    fields: dict[str, Any]
+    numbers: np.ndarray
+    places: dict[str, tuple[str, str]]
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def where(self, role: str) -> Callable[[int], str]:
+        """``position -> "file:line"`` for the values of ``role`` (``"file: row N"`` in Parquet)."""
+        path, unit = self.places.get(role, self.places["actual"])
+        if unit == "row":
+            return lambda position: f"{path}: row {int(self.numbers[position])}"
+        return lambda position: f"{path}:{int(self.numbers[position])}"
+
+
+# --------------------------------------------------------------------------------------------
+# values
+
+
+def label_text(value: Any, at: str) -> str:
+    """One label as text, stripped; refused when empty, missing, a line break, or not a label."""
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        raise InputFileError(f"{at}: expected one label, got {json.dumps(value)}")
+    if isinstance(value, bytes):
+        value = value.decode("utf-8")  # checked UTF-8 when read
+    text = str(value).strip()
+    if not text:
+        raise InputFileError(f"{at}: empty label")
+    if text in MISSING_TEXTS:
+        raise InputFileError(f"{at}: {text!r} is a missing value as pandas writes it, not a label: drop the row or name the class")
+    if "\n" in text or "\r" in text:
+        raise InputFileError(f"{at}: the label {text!r} holds a line break")
+    return text
+
+
+def score(value: Any, at: str) -> float:
+    """One score: a finite number."""
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        shown = value.decode("utf-8") if isinstance(value, bytes) else value
+        raise InputFileError(f"{at}: cannot read the score {shown!r} as a finite number")
+    return number
+
+
+def weight(value: Any, at: str) -> int | float:
+    """One sample weight: a finite number >= 0 (whole numbers stay exact integers)."""
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        raise InputFileError(f"{at}: expected a weight, got {json.dumps(value)}")
+    if isinstance(value, bytes):
+        value = value.decode("utf-8")
+    text = str(value).strip()
+    try:
+        number: int | float = int(text) if text.lstrip("+").isdigit() else float(text)
+    except ValueError:
+        number = math.nan
+    if not (isinstance(number, int) or math.isfinite(number)) or number < 0:
+        raise InputFileError(f"{at}: cannot read the weight {value!r} as a finite number >= 0")
+    return number
+
+
+def _first_failure(values: Sequence[Any], read: Callable[[Any, str], Any], where: Callable[[int], str]) -> None:
+    """Read the values one by one, so that the first bad one raises with its place."""
+    for position, value in enumerate(values):
+        read(value, where(position))
+
+
+def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
+    """The scores of a column (float64), read at once; the first bad one named by its line."""
+    try:
+        if isinstance(fields, np.ndarray):
+            found = fields.astype(np.float64)  # numpy reads bytes as Python's float() does
+        elif all(type(value) in (int, float) for value in fields):
+            found = np.array(fields, dtype=np.float64)
+        else:
+            found = None
+    except (ValueError, OverflowError):
+        found = None
+    if found is None or not np.isfinite(found).all():
+        _first_failure(fields, score, where)
+        found = np.array([score(value, "") for value in fields], dtype=np.float64)
+    return found
+
+
+def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
+    """The sample weights of a column: whole numbers as exact integers, else floats."""
+    if isinstance(fields, np.ndarray) and fields.dtype.kind in "iuf":  # Parquet
+        if np.isfinite(fields).all() and (fields >= 0).all():
+            return fields
+    elif isinstance(fields, np.ndarray) and len(fields):
+        whole = _whole_numbers(fields)
+        if whole is not None:
+            return whole
+        try:
+            found = fields.astype(np.float64)
+        except ValueError:
+            found = None
+        if found is not None and np.isfinite(found).all() and (found >= 0).all():
+            return found
+    return [weight(value, where(position)) for position, value in enumerate(fields)]
+
+
+def _whole_numbers(fields: np.ndarray) -> np.ndarray | None:
+    """Fields that are all plain digits (at most 18), as int64; else None."""
+    width = fields.dtype.itemsize
+    if width > 18:
+        return None
+    table = fields.view(np.uint8).reshape(len(fields), width)
+    filled = table != 0
+    digits = table - np.uint8(48)
+    if not (filled[:, 0].all() and ((digits <= 9) | ~filled).all()):
+        return None
+    values = np.zeros(len(fields), dtype=np.int64)
+    for column in range(width):
+        step = filled[:, column]
+        values = np.where(step, values * 10 + digits[:, column], values)
+    return values
+
+
+def _first_place(where: Callable[[int], str], codes: np.ndarray, code: int) -> str:
+    return where(int(np.argmax(codes == code)))
+
+
+class Labels:
+    """Labels read as text, coded batch after batch: one code per distinct label, shared by the
+    columns that use it (actual and predicted), in the order first seen.
+
+    Fields are coded by a binary search among the raw fields seen before (vectorised); only a
+    field never seen is decoded, stripped and checked (``label_text``) in Python.
+    """
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self._index: dict[str, int] = {}
+        self._raw = np.zeros(0, dtype="S1")  # distinct raw fields seen, sorted
+        self._raw_codes = np.zeros(0, dtype=np.intp)  # the label code of each
+        self._strings: dict[str, int] = {}  # label codes of Python strings (JSON, Parquet)
+        self._objects: dict[tuple[type, Any], int] = {}  # of Python numbers
+
+    def code(self, text: str) -> int:
+        """The code of a label text (a new code for a new one)."""
+        found = self._index.get(text)
+        if found is None:
+            found = self._index[text] = len(self.texts)
+            self.texts.append(text)
+        return found
+
+    def codes(self, fields: Any, where: Callable[[int], str]) -> np.ndarray:
+        """The label code of every field of a column."""
+        if isinstance(fields, np.ndarray):
+            return self._codes_of_bytes(fields, where)
+        if isinstance(fields, _Coded):
+            distinct = [self._object_code(value, functools.partial(_first_place, where, fields.codes, code)) for code, value in enumerate(fields.distinct)]
+            return np.array(distinct, dtype=np.intp)[fields.codes] if distinct else np.zeros(0, dtype=np.intp)
+        strings, seen = self._strings, self._objects
+        try:
+            return np.fromiter(map(strings.__getitem__, fields), dtype=np.intp, count=len(fields))
+        except (KeyError, TypeError):  # not all text seen before
+            pass
+        try:
+            return np.fromiter((seen[type(value), value] for value in fields), dtype=np.intp, count=len(fields))
+        except (KeyError, TypeError):  # a value not seen before (or not a label at all)
+            return np.array([self._object_code(value, functools.partial(where, position)) for position, value in enumerate(fields)], dtype=np.intp)
+
+    def _object_code(self, value: Any, where: Callable[[], str]) -> int:
+        """The code of one Python value (JSON, Parquet), remembered by its type and value."""
+        if type(value) is str and value in self._strings:
+            return self._strings[value]
+        key = (type(value), value) if type(value) in (int, float) else None
+        found = self._objects.get(key) if key is not None else None
+        if found is None:
+            found = self.code(label_text(value, where()))
+            if type(value) is str:
+                self._strings[value] = found
+            elif key is not None:
+                self._objects[key] = found
+        return found
+
+    def _codes_of_bytes(self, fields: np.ndarray, where: Callable[[int], str]) -> np.ndarray:
+        if not len(fields):
+            return np.zeros(0, dtype=np.intp)
+        spots = np.searchsorted(self._raw, fields)
+        known = spots < len(self._raw)
+        known[known] = self._raw[spots[known]] == fields[known]
+        if not known.all():
+            new, first = np.unique(fields[~known], return_index=True)
+            rows = np.flatnonzero(~known)[first]
+            order = np.argsort(rows)  # in the order first seen: a bad one is named by its first line
+            new, rows = new[order], rows[order]
+            codes = [self.code(label_text(raw, where(int(row)))) for raw, row in zip(new.tolist(), rows.tolist())]
+            raw = np.concatenate([self._raw.astype(np.result_type(self._raw, new)), new])
+            order = np.argsort(raw, kind="stable")
+            self._raw = raw[order]
+            self._raw_codes = np.concatenate([self._raw_codes, np.array(codes, dtype=np.intp)])[order]
+            spots = np.searchsorted(self._raw, fields)
+        return self._raw_codes[spots]
+
+
+# --------------------------------------------------------------------------------------------
+# text files: blocks of lines
+
+
+def _open(path: str) -> Any:
+    try:
+        return open(path, "rb")
+    except OSError as error:
+        raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
+
+
+def _last_flagged(blocks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes, bool]]:
+    """The blocks, each with whether it is the file's last."""
+    previous = next(blocks, None)
+    for block in blocks:
+        assert previous is not None
+        yield (*previous, False)
+        previous = block
+    if previous is not None:
+        yield (*previous, True)
+
+
+def _blocks(handle: Any, path: str) -> Iterator[tuple[int, bytes]]:
+    """``(number of the first line, bytes)`` of whole lines, each block ending in ``\\n``; a
+    byte-order mark at the start is dropped, a last line without its ``\\n`` gets one."""
+    number, carry, start = 1, b"", True
+    while True:
+        chunk = handle.read(BLOCK_BYTES)
+        data = carry + chunk if carry else chunk
+        if start:
+            data, start = data.removeprefix(b"\xef\xbb\xbf"), False
+        if not chunk:
+            if data:
+                yield number, data + b"\n"
+            return
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            if len(data) > MAX_LINE_BYTES:
+                raise InputFileError(f"{path}:{number}: the line is longer than {MAX_LINE_BYTES:,} bytes; a prediction file holds short lines")
+            carry = data
+            continue
+        block, carry = data[:cut], data[cut:]
+        lines = block.count(b"\n")
+        if len(carry) > MAX_LINE_BYTES:
+            raise InputFileError(f"{path}:{number + lines}: the line is longer than {MAX_LINE_BYTES:,} bytes; a prediction file holds short lines")
+        yield number, block
+        number += lines
+
+
+def _decoded(block: bytes, number: int, path: str) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a block, checked and without their line ends."""
+    for offset, raw in enumerate(block.split(b"\n")[:-1]):
+        at = number + offset
+        if len(raw) > MAX_LINE_BYTES:
+            raise InputFileError(f"{path}:{at}: the line is longer than {MAX_LINE_BYTES:,} bytes; a prediction file holds short lines")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputFileError(f"{path}:{at}: the text is not UTF-8") from None
+        line = line.removesuffix("\r")
+        if "\r" in line:
+            raise InputFileError(
+                f"{path}:{at}: a carriage return (\\r) inside the line: lines must end in \\n or \\r\\n "
+                "(a file with old Mac line ends needs converting)"
+            )
+        if "\0" in line:
+            raise InputFileError(f"{path}:{at}: a NUL byte inside the line: a prediction file holds text")
+        yield at, line
+
+
+def _lines(path: str) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a UTF-8 text file, checked, without their line ends."""
+    with _open(path) as handle:
+        for number, block in _blocks(handle, path):
+            yield from _decoded(block, number, path)
+
+
+def _check_header(names: list[str], path: str) -> None:
     """No column named twice: which one would be meant?"""
     seen: dict[str, int] = {}
-    for position, name in enumerate(header, 1):
+    for position, name in enumerate(names, 1):
         if name in seen:
             raise InputFileError(f"{path}:1: the column {name!r} appears twice in the header (columns {seen[name]} and {position})")
         seen[name] = position
 
 
-def _choose(header: list[str], role: str, wanted: str | None, path: str) -> int:
+def _choose(names: list[str], role: str, wanted: str | None, path: str) -> int:
     candidates = (wanted,) if wanted else DEFAULT_COLUMNS.get(role, ())
     for name in candidates:
-        if name in header:
-            return header.index(name)
+        if name in names:
+            return names.index(name)
     asked = repr(wanted) if wanted else "any of " + ", ".join(candidates)
-    raise InputFileError(f"{path}:1: no column {asked} for the {role} values (columns: {', '.join(header) or 'none'})")
-
-
-def _lines(path: str) -> Iterator[tuple[int, str]]:
-    """Numbered lines of a UTF-8 text file, without their line ends (a byte-order mark is dropped)."""
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 (opened apart, so that only opening errors become this message)
-    except OSError as error:
-        raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
-    with handle:
-        for number in itertools.count(1):
-            raw = handle.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                return
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                raise InputFileError(f"{path}:{number}: the line is longer than {MAX_LINE_BYTES:,} bytes; a prediction file holds short lines")
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError:
-                raise InputFileError(f"{path}:{number}: the text is not UTF-8") from None
-            line = line[:-2] if line.endswith("\r\n") else line.rstrip("\n")
-            if "\r" in line:
-                raise InputFileError(
-                    f"{path}:{number}: a carriage return (\\r) inside the line: lines must end in \\n or \\r\\n "
-                    "(a file with old Mac line ends needs converting)"
-                )
-            yield number, line
-
-
-def _csv_rows(path: str, columns: dict[str, str | None], delimiter: str) -> Iterator[tuple[int, dict[str, str]]]:
-    reader = csv.reader((line + "\n" for _, line in _lines(path)), delimiter=delimiter, strict=True)
-    start = 1  # the line the current row starts on
-
-    def rows() -> Iterator[list[str]]:
-        nonlocal start
-        while True:
-            start = reader.line_num + 1
-            try:
-                row = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as error:
-                if reader.line_num > start or "unexpected end of data" in str(error):
-                    raise InputFileError(f"{path}:{start}: a quoted field that starts on this line never ends (unterminated quote)") from None
-                raise InputFileError(f"{path}:{start}: {error}") from None
-            if reader.line_num > start:
-                raise InputFileError(f"{path}:{start}: a quoted field spans lines {start} to {reader.line_num}: a label cannot hold a line break")
-            yield row
-
-    lines = rows()
-    header = next(lines, None)
-    if header is None:
-        raise InputFileError(f"{path}: the file is empty (no header row)")
-    header = [name.strip() for name in header]
-    if len(header) == 1:
-        _check_delimiter(header[0], delimiter, path)
-    _check_header(header, path)
-    positions = {role: _choose(header, role, wanted, path) for role, wanted in columns.items()}
-    empty = True
-    for row in lines:
-        if not row:
-            continue  # a blank line
-        if len(row) != len(header):
-            raise InputFileError(f"{path}:{start}: expected {len(header)} fields, got {len(row)}")
-        empty = False
-        yield start, {role: row[position] for role, position in positions.items()}
-    if empty:
-        raise InputFileError(f"{path}: no data rows after the header")
+    raise InputFileError(f"{path}:1: no column {asked} for the {role} values (columns: {', '.join(names) or 'none'})")
 
 
 _DELIMITER_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "vertical bar"}
@@ -142,39 +388,250 @@ def _check_delimiter(line: str, delimiter: str, path: str) -> None:
             )
 
 
-def _jsonl_rows(path: str, columns: dict[str, str | None]) -> Iterator[tuple[int, dict[str, Any]]]:
+# --------------------------------------------------------------------------------------------
+# CSV and TSV
+
+
+def _csv_rows(lines: Iterator[tuple[int, str]], delimiter: str, path: str, last: bool) -> Iterator[tuple[int, list[str]]]:
+    """Rows of CSV lines with the line each starts on, by Python's ``csv`` module."""
+    numbers: list[int] = []
+
+    def texts() -> Iterator[str]:
+        for number, line in lines:
+            numbers.append(number)
+            yield line + "\n"
+
+    reader = csv.reader(texts(), delimiter=delimiter, strict=True)
+    while True:
+        read = len(numbers)
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            start = numbers[read] if len(numbers) > read else (numbers[-1] if numbers else 1)
+            if len(numbers) > read + 1 or "unexpected end of data" in str(error):
+                ending = "never ends (unterminated quote)" if last else "does not end on it: a label cannot hold a line break"
+                raise InputFileError(f"{path}:{start}: a quoted field that starts on this line {ending}") from None
+            raise InputFileError(f"{path}:{start}: {error}") from None
+        start = numbers[read]
+        if len(numbers) > read + 1:
+            raise InputFileError(f"{path}:{start}: a quoted field spans lines {start} to {numbers[-1]}: a label cannot hold a line break")
+        yield start, row
+
+
+def _fields(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The bytes ``data[starts[i]:ends[i]]`` of every row as one fixed-width ``S`` array."""
+    lengths = ends - starts
+    width = max(int(lengths.max()) if len(lengths) else 0, 1)
+    offsets = np.arange(width, dtype=np.int64)
+    table = data[np.minimum(starts[:, None] + offsets, len(data) - 1)]
+    if not (lengths == width).all():
+        table *= offsets < lengths[:, None]
+    return table.view(f"S{width}").ravel()
+
+
+def _split(block: bytes, width: int, delimiter: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The plain fields of a block, vectorised: ``(data, starts, ends, line offsets)`` with one
+    row per non-blank line and one column per field; None when the block needs Python's
+    ``csv`` (a quote, a NUL byte, a stray carriage return, a row of another width, text that
+    is not UTF-8, a line too long)."""
+    data = np.frombuffer(block, dtype=np.uint8)
+    if (data == 34).any() or (data == 0).any():
+        return None
+    if data.max() >= 128:
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    returns = np.flatnonzero(data == 13)
+    crlf = len(returns) > 0
+    if crlf and not (data[returns + 1] == 10).all():
+        return None
+    marks = np.flatnonzero((data == delimiter) | (data == 10))
+    newline = data[marks] == 10
+    ends = marks[newline]
+    line_starts = np.empty_like(ends)
+    line_starts[0], line_starts[1:] = 0, ends[:-1] + 1
+    if (ends - line_starts > MAX_LINE_BYTES).any():
+        return None
+    blank = ends == line_starts
+    if crlf:
+        blank |= (ends - line_starts == 1) & (data[ends - 1] == 13)
+    if blank.any():
+        keep = np.ones(len(marks), dtype=bool)
+        keep[np.flatnonzero(newline)[blank]] = False
+        marks, newline = marks[keep], newline[keep]
+    if len(marks) % width or not newline[width - 1 :: width].all() or newline.sum() != len(marks) // width:
+        return None
+    table = marks.reshape(-1, width)
+    starts = np.empty_like(table)
+    starts[:, 0], starts[:, 1:] = line_starts[~blank], table[:, :-1] + 1
+    stops = table.copy()
+    if crlf:
+        stops[:, -1] -= data[table[:, -1] - 1] == 13
+    return data, starts, stops, np.flatnonzero(~blank)
+
+
+def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+    with _open(path) as handle:
+        blocks = _blocks(handle, path)
+        first = next(blocks, None)
+        if first is None:
+            raise InputFileError(f"{path}: the file is empty (no header row)")
+        number, block = first
+        cut = block.index(b"\n") + 1
+        header_row = next(_csv_rows(_decoded(block[:cut], number, path), delimiter, path, last=True), None)
+        names = [name.strip() for name in (header_row[1] if header_row else [])]
+        if len(names) == 1:
+            _check_delimiter(names[0], delimiter, path)
+        _check_header(names, path)
+        positions = {role: _choose(names, role, wanted, path) for role, wanted in columns.items()}
+        rest: Iterator[tuple[int, bytes]] = iter([(number + 1, block[cut:])] if cut < len(block) else [])
+        empty = True
+        for number, block, last in _last_flagged(_chain(rest, blocks)):
+            split = _split(block, len(names), ord(delimiter))
+            if split is not None:
+                data, starts, stops, offsets = split
+                fields = {role: _fields(data, starts[:, k], stops[:, k]) for role, k in positions.items()}
+                numbers = offsets + number
+            else:
+                rows = [(start, row) for start, row in _csv_rows(_decoded(block, number, path), delimiter, path, last) if row]
+                for start, row in rows:
+                    if len(row) != len(names):
+                        raise InputFileError(f"{path}:{start}: expected {len(names)} fields, got {len(row)}")
+                fields = {role: _encoded([row[k] for _, row in rows]) for role, k in positions.items()}
+                numbers = np.array([start for start, _ in rows], dtype=np.int64)
+            for low in range(0, len(numbers), batch_size):
+                empty = False
+                yield {role: values[low : low + batch_size] for role, values in fields.items()}, numbers[low : low + batch_size]
+        if empty:
+            raise InputFileError(f"{path}: no data rows after the header")
+
+
+def _chain(*parts: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
+    for part in parts:
+        yield from part
+
+
+def _encoded(texts: list[str]) -> np.ndarray:
+    """Fields read by Python as the same ``S`` array the vectorised path makes."""
+    return np.array([text.encode("utf-8") for text in texts], dtype=bytes) if texts else np.zeros(0, dtype="S1")
+
+
+# --------------------------------------------------------------------------------------------
+# JSON Lines
+
+
+def _json_lines(block: bytes, number: int, path: str) -> tuple[list[str], np.ndarray, bool]:
+    """The non-blank lines of a block of JSON Lines, their numbers, and whether each is plain
+    ``{...}``: checked and decoded at once when the block is plain (no NUL byte, no stray
+    carriage return, short lines, UTF-8), else line by line (which names the line of any fault)."""
+    data = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(data == 10)
+    starts = np.empty_like(ends)
+    starts[0], starts[1:] = 0, ends[:-1] + 1
+    returns = np.flatnonzero(data == 13)
+    plain = not (data == 0).any() and (ends - starts <= MAX_LINE_BYTES).all() and (data[returns + 1] == 10).all()
+    if plain:
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            plain = False
+    if not plain:
+        numbered = [(at, line) for at, line in _decoded(block, number, path) if line.strip()]
+        return [line for _, line in numbered], np.array([at for at, _ in numbered], dtype=np.int64), False
+    lines = (text.replace("\r\n", "\n") if len(returns) else text).split("\n")[:-1]
+    stops = ends - (data[np.maximum(ends - 1, 0)] == 13)
+    kept = stops > starts
+    flat = bool((data[starts[kept]] == 123).all() and (data[stops[kept] - 1] == 125).all())
+    if kept.all():
+        return lines, np.arange(number, number + len(lines), dtype=np.int64), flat
+    rows = np.flatnonzero(kept)
+    return [lines[k] for k in rows.tolist()], rows + number, flat
+
+
+def _jsonl_batches(path: str, columns: dict[str, str | None], batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
     names: dict[str, str] | None = None
     kinds: dict[str, tuple[str, int]] = {}  # role -> (JSON type of its values, first line)
     empty = True
-    for number, line in _lines(path):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line, object_pairs_hook=functools.partial(_unique_fields, path=path, number=number))
-        except InputFileError:
-            raise
-        except ValueError as error:
-            raise InputFileError(f"{path}:{number}: not valid JSON ({getattr(error, 'msg', error)})") from None
-        if not isinstance(record, dict):
-            raise InputFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
-        if names is None:
-            names = {role: list(record)[_choose(list(record), role, wanted, path)] for role, wanted in columns.items()}
-        missing = [name for name in names.values() if name not in record]
-        if missing:
-            raise InputFileError(f"{path}:{number}: no field {missing[0]!r}")
-        empty = False
-        row = {role: record[name] for role, name in names.items()}
-        for role, value in row.items():  # 1 and "1" in one field would silently become one label
-            kind = "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else "string" if isinstance(value, str) else None
-            if kind is not None and kinds.setdefault(role, (kind, number))[0] != kind:
-                other, first = kinds[role]
-                raise InputFileError(
-                    f"{path}:{number}: the field {names[role]!r} is a {kind} here but a {other} on line {first}; "
-                    "evalkit never merges 1 and \"1\": write one type"
-                )
-        yield number, row
+    with _open(path) as handle:
+        for number, block in _blocks(handle, path):
+            lines, numbers, flat = _json_lines(block, number, path)
+            for low in range(0, len(lines), batch_size):
+                texts, at = lines[low : low + batch_size], numbers[low : low + batch_size]
+                records = _records(texts, at, flat, path)
+                if names is None:
+                    first = list(records[0])
+                    names = {role: first[_choose(first, role, wanted, path)] for role, wanted in columns.items()}
+                fields = {}
+                for role, name in names.items():
+                    try:
+                        values = list(map(operator.itemgetter(name), records))
+                    except KeyError:
+                        values = [record.get(name, _MISSING) for record in records]
+                    _check_kinds(values, role, name, kinds, at, path)
+                    fields[role] = values
+                empty = False
+                yield fields, at
     if empty:
         raise InputFileError(f"{path}: the file is empty")
+
+
+_MISSING = object()
+_SPACED_KEY = re.compile(r'"\s+:')
+
+
+def _check_kinds(values: list[Any], role: str, name: str, kinds: dict[str, tuple[str, int]], numbers: np.ndarray, path: str) -> None:
+    """Every record has the field, and its values are numbers throughout or strings throughout
+    (1 and "1" in one field would silently become one label)."""
+    types = set(map(type, values))
+    if object in types:
+        position = next(k for k, value in enumerate(values) if value is _MISSING)
+        raise InputFileError(f"{path}:{numbers[position]}: no field {name!r}")
+    found = {"number" for kind in types if kind in (int, float)} | {"string" for kind in types if kind is str}
+    if not found or (role in kinds and found == {kinds[role][0]}):
+        return
+    for position, value in enumerate(values):
+        kind = "number" if type(value) in (int, float) else "string" if type(value) is str else None
+        if kind is None:
+            continue
+        if kinds.setdefault(role, (kind, int(numbers[position])))[0] != kind:
+            other, first = kinds[role]
+            raise InputFileError(
+                f"{path}:{numbers[position]}: the field {name!r} is a {kind} here but a {other} on line {first}; "
+                'evalkit never merges 1 and "1": write one type'
+            )
+
+
+def _records(texts: list[str], numbers: np.ndarray, flat: bool, path: str) -> list[dict[str, Any]]:
+    """The JSON objects of lines: parsed in one call when every line is one flat object, else
+    line by line (which finds the line of any fault)."""
+    if flat:
+        try:
+            records = json.loads("[" + ",".join(texts) + "]")
+        except ValueError:
+            records = None
+        if records is not None and len(records) == len(texts) and set(map(type, records)) == {dict}:
+            joined = "\n".join(texts)
+            # with no space before a colon, '":' occurs at least once per key, so equal totals
+            # mean no key twice; braces only at the ends of each line mean one flat object per line
+            if (_SPACED_KEY.search(joined) is None and joined.count('":') == sum(map(len, records))
+                    and joined.count("{") == joined.count("}") == len(texts)):  # fmt: skip
+                return records
+    return [_record(line, int(number), path) for number, line in zip(numbers.tolist(), texts)]
+
+
+def _record(line: str, number: int, path: str) -> dict[str, Any]:
+    try:
+        record = json.loads(line, object_pairs_hook=functools.partial(_unique_fields, path=path, number=number))
+    except InputFileError:
+        raise
+    except ValueError as error:
+        raise InputFileError(f"{path}:{number}: not valid JSON ({getattr(error, 'msg', error)})") from None
+    if not isinstance(record, dict):
+        raise InputFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
+    return record
 
 
 def _unique_fields(pairs: list[tuple[str, Any]], path: str, number: int) -> dict[str, Any]:
@@ -186,42 +643,121 @@ def _unique_fields(pairs: list[tuple[str, Any]], path: str, number: int) -> dict
     return record
 
 
-def _paired_rows(paths: tuple[str, str]) -> Iterator[tuple[int, dict[str, str]]]:
+# --------------------------------------------------------------------------------------------
+# Parquet
+
+
+def _pyarrow_parquet(path: str) -> Any:
+    try:
+        from pyarrow import parquet
+    except ImportError:  # pragma: no cover - the test extra installs pyarrow
+        raise InputFileError(f"{path}: reading Parquet needs pyarrow: pip install 'evalkit[parquet]'") from None
+    try:
+        return parquet.ParquetFile(path)
+    except (OSError, ValueError) as error:  # ArrowInvalid is a ValueError, ArrowIOError an OSError
+        raise InputFileError(f"{path}: cannot read the Parquet file: {error}") from None
+
+
+def _parquet_batches(path: str, columns: dict[str, str | None], batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+    table = _pyarrow_parquet(path)
+    names = list(table.schema_arrow.names)
+    _check_header(names, path)
+    chosen = {role: names[_choose(names, role, wanted, path)] for role, wanted in columns.items()}
+    wanted = list(dict.fromkeys(chosen.values()))
+    row = 1
+    for batch in table.iter_batches(batch_size=batch_size, columns=wanted):
+        n = batch.num_rows
+        numbers = np.arange(row, row + n, dtype=np.int64)
+        fields = {role: _parquet_values(batch.column(wanted.index(name)), role, name, numbers, path) for role, name in chosen.items()}
+        row += n
+        if n:
+            yield fields, numbers
+    if row == 1:
+        raise InputFileError(f"{path}: no data rows")
+
+
+def _parquet_values(column: Any, role: str, name: str, numbers: np.ndarray, path: str) -> Any:
+    """A Parquet column as the fields of a batch: numbers as a float or int array (scores,
+    weights) or, for labels, a list of Python values decoded once per distinct value."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if column.null_count:
+        position = int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
+        raise InputFileError(f"{path}: row {int(numbers[position])}: the column {name!r} has a missing value (null)")
+    kind = column.type
+    if pa.types.is_dictionary(kind):
+        column, kind = column.cast(kind.value_type), kind.value_type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_integer(kind)
+            or pa.types.is_floating(kind) or pa.types.is_boolean(kind)):  # fmt: skip
+        raise InputFileError(f"{path}: the column {name!r} holds {kind}, not labels or numbers")
+    if role == "weight" or role.startswith("score:"):
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_boolean(kind):
+            return column.to_pylist()
+        return column.to_numpy()
+    encoded = pc.dictionary_encode(column)
+    distinct = encoded.dictionary.to_pylist()
+    codes = encoded.indices.to_numpy()
+    return _Coded(distinct, codes)
+
+
+@attrs.frozen
+class _Coded:
+    """Values given as distinct values and a code per row (a Parquet dictionary)."""
+
+    distinct: list[Any]
+    codes: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, part: slice) -> _Coded:
+        return _Coded(self.distinct, self.codes[part])
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self.distinct[code] for code in self.codes.tolist())
+
+
+# --------------------------------------------------------------------------------------------
+# two one-column files
+
+
+def _paired_batches(paths: tuple[str, str], batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
     first, second = (_lines(path) for path in paths)
     empty = True
     while True:
-        a, b = next(first, None), next(second, None)
-        if a is None and b is None:
+        a = [line for _, line in zip(range(batch_size), first)]
+        b = [line for _, line in zip(range(len(a) or 1), second)]
+        if len(a) != len(b):
+            shorter, other = (paths[0], b) if len(a) < len(b) else (paths[1], a)
+            raise InputFileError(f"{shorter}:{other[min(len(a), len(b))][0]}: the file ends here, but the other one goes on")
+        if not a:
             break
-        if a is None:
-            assert b is not None
-            raise InputFileError(f"{paths[0]}:{b[0]}: the file ends here, but the other one goes on")
-        if b is None:
-            raise InputFileError(f"{paths[1]}:{a[0]}: the file ends here, but the other one goes on")
         empty = False
-        yield a[0], {"actual": a[1], "predicted": b[1]}
+        yield {"actual": _encoded([line for _, line in a]), "predicted": _encoded([line for _, line in b])}, np.array([n for n, _ in a], dtype=np.int64)
     if empty:
         raise InputFileError(f"{paths[0]}: the file is empty")
 
 
+# --------------------------------------------------------------------------------------------
+# the readers
+
+
 def header(path: str, delimiter: str | None = None) -> list[str]:
-    """The column names of a table: a CSV/TSV header, or the keys of a JSON Lines file's first object.
+    """The column names of a table: a CSV/TSV header, the keys of a JSON Lines file's first
+    object, or a Parquet file's columns.
 
     Raises:
         InputFileError: the file cannot be read, or has no header.
     """
     suffix = Path(path).suffix.lower()
+    if suffix in _PARQUET:
+        return list(_pyarrow_parquet(path).schema_arrow.names)
     for number, line in _lines(path):
         if not line.strip():
             continue
-        if suffix in (".jsonl", ".ndjson"):
-            try:
-                record = json.loads(line)
-            except ValueError as error:
-                raise InputFileError(f"{path}:{number}: not valid JSON ({getattr(error, 'msg', error)})") from None
-            if not isinstance(record, dict):
-                raise InputFileError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
-            return list(record)
+        if suffix in _JSON_LINES:
+            return list(_record(line, number, path))
         row = next(csv.reader([line], delimiter=delimiter or ("\t" if suffix in (".tsv", ".tab") else ",")), [])
         return [name.strip() for name in row]
     raise InputFileError(f"{path}: the file is empty (no header row)")
@@ -239,19 +775,19 @@ def read_batches(
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[Batch]:
-    """Batches of ``({"actual": [...], "predicted": [...]}, [line numbers])``.
+    """Batches of at most ``batch_size`` rows.
 
     Args:
-        paths: one table (``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson``, anything else
-            read as CSV) or two one-column files of the same length (one value per line, no
-            header).
+        paths: one table (``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson``,
+            ``.parquet``/``.pq``, anything else read as CSV) or two one-column files of the
+            same length (one value per line, no header).
         actual: the column of the actual values (see ``DEFAULT_COLUMNS`` for the default).
         predicted: the column of the predicted values.
         weight: a column of sample weights (no default: unweighted without it); the
-            batches then hold a ``"weight"`` list too.
-        scores: score columns (one per class); the batches then hold a list per column,
+            batches then hold a ``"weight"`` column too.
+        scores: score columns (one per class); the batches then hold a column per name,
             under the role ``"score:<column>"``, and ``predicted`` is optional.
-        groups: group columns; the batches hold a list per column under ``"group:<column>"``.
+        groups: group columns; the batches hold a column per name under ``"group:<column>"``.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
@@ -265,36 +801,29 @@ def read_batches(
         columns[f"score:{name}"] = name
     for name in groups or ():
         columns[f"group:{name}"] = name
+    places = {role: (paths[0], "line") for role in columns}
     if len(paths) == 2:
         if weight is not None or scores is not None or groups is not None:
             raise InputFileError(f"weight and score columns need one table, not two one-column files ({paths[0]}, {paths[1]})")
-        rows: Iterator[tuple[int, dict[str, Any]]] = _paired_rows((paths[0], paths[1]))
+        places["predicted"] = (paths[1], "line")
+        batches = _paired_batches((paths[0], paths[1]), batch_size)
     elif len(paths) == 1:
         path = paths[0]
         if os.path.isdir(path):
             raise InputFileError(f"{path}: is a directory, not a file")
         suffix = Path(path).suffix.lower()
-        if suffix in (".jsonl", ".ndjson"):
-            rows = _jsonl_rows(path, columns)
+        if suffix in _JSON_LINES:
+            batches = _jsonl_batches(path, columns, batch_size)
+        elif suffix in _PARQUET:
+            places = {role: (path, "row") for role in columns}
+            batches = _parquet_batches(path, columns, batch_size)
         else:
-            rows = _csv_rows(path, columns, delimiter or ("\t" if suffix in (".tsv", ".tab") else ","))
+            batches = _csv_batches(path, columns, delimiter or ("\t" if suffix in (".tsv", ".tab") else ","), batch_size)
     else:
         raise InputFileError(f"give one table or two one-column files, got {len(paths)} files")
-    values: dict[str, list[Any]] = {role: [] for role in columns}
-    lines: list[int] = []
     total = 0
-    for number, row in rows:
-        for role, column in values.items():
-            column.append(row[role])
-        lines.append(number)
-        if len(lines) >= batch_size:
-            total += len(lines)
-            yield values, lines
-            if progress:
-                progress(total)
-            values, lines = {role: [] for role in columns}, []
-    if lines:
-        total += len(lines)
-        yield values, lines
+    for fields, numbers in batches:
+        total += len(numbers)
+        yield Batch(fields, numbers, places)
         if progress:
             progress(total)

@@ -129,7 +129,28 @@ class _ScoreCounts:
     def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
-        self._result: Any = None
+        self._parts: list[tuple[int, Any]] = []  # (batches, result), fewer batches further right
+
+    @property
+    def _result(self) -> Any:
+        """Everything counted so far, as one result (the pending parts merged)."""
+        if not self._parts:
+            return None
+        self._merge_parts(everything=True)
+        return self._parts[0][1]
+
+    @_result.setter
+    def _result(self, result: Any) -> None:
+        self._parts = [] if result is None else [(1, result)]
+
+    def _merge_parts(self, *, everything: bool = False) -> None:
+        """Merge the rightmost parts: all of them, or (as a binary counter does) while the one
+        before holds no more batches than the last, so that every sample is merged about
+        log2(batches) times, not once for every batch after it."""
+        while len(self._parts) > 1 and (everything or self._parts[-2][0] <= self._parts[-1][0]):
+            right = self._parts.pop()
+            batches, left = self._parts.pop()
+            self._parts.append((batches + right[0], left.merge(right[1])))
 
     def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> Any:
         raise NotImplementedError
@@ -148,12 +169,13 @@ class _ScoreCounts:
         """
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
-        if self._result is None:
+        if not self._parts:
             if two_dimensional:
                 self._labels = self._columns_of(batch)
             else:
                 self._pos_label = batch.labels[0]
-        self._result = batch if self._result is None else self._result.merge(batch)
+        self._parts.append((1, batch))
+        self._merge_parts()
 
     def _merged(self, other: Any) -> Any:
         if type(other) is not type(self):

@@ -1,0 +1,316 @@
+"""Reading prediction files: the vectorised paths give exactly what Python's own readers give.
+
+Text files are split by numpy where a block is plain and by Python's ``csv`` and ``json``
+modules elsewhere; the two must agree on every field and line number, and a fault anywhere
+(after a million clean rows too) is named by its line. Parquet files read through pyarrow give
+the report the same CSV gives.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalkit import Evaluation, ThresholdCurve, readers
+from evalkit.cli import main
+from evalkit.exceptions import InputFileError, InvalidArgumentError
+from evalkit.readers import Labels, read_batches, score, scores, weight, weights
+from evalkit.streaming import CurveCounts
+
+
+def where(position: int) -> str:
+    return f"f:{position + 1}"
+
+
+def report(capsys, *arguments: str) -> tuple[int, str, str]:
+    status = main(["report", *arguments])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --------------------------------------------------------------------------------------------
+# CSV: numpy's split and Python's csv module agree
+
+FIELD = st.text(alphabet=st.sampled_from(list("ab1 é,\"x0.5")), min_size=0, max_size=6)
+
+
+def written(rows: list[list[str]], blank: list[bool], crlf: bool) -> tuple[bytes, list[tuple[int, list[str]]]]:
+    """A CSV file of ``rows`` (quoted where needed by Python's csv writer), blank lines where
+    asked, and the (line, row) pairs a reader must find."""
+    end = "\r\n" if crlf else "\n"
+    lines, expected = ["actual,predicted,weight"], []
+    for row, empty in zip(rows, blank):
+        if empty:
+            lines.append("")
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="").writerow(row)
+        lines.append(buffer.getvalue())
+        expected.append((len(lines), row))
+    return (end.join(lines) + end).encode(), expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(st.lists(FIELD, min_size=3, max_size=3), min_size=1, max_size=40),
+    blank=st.lists(st.booleans(), min_size=40, max_size=40),
+    crlf=st.booleans(),
+    block=st.integers(16, 300),
+    batch=st.integers(1, 50),
+)
+def test_numpy_and_python_csv_read_the_same_fields(tmp_path_factory, rows, blank, crlf, block, batch):
+    content, expected = written(rows, blank, crlf)
+    path = tmp_path_factory.mktemp("csv") / "p.csv"
+    path.write_bytes(content)
+    found = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(readers, "BLOCK_BYTES", block)  # many blocks: plain ones by numpy, quoted ones by csv
+        parts = list(read_batches([str(path)], weight="weight", batch_size=batch))
+    for part in parts:
+        assert len(part) <= batch
+        texts = {role: [value.decode() for value in values.tolist()] for role, values in part.fields.items()}
+        found += [(int(line), [texts["actual"][k], texts["predicted"][k], texts["weight"][k]]) for k, line in enumerate(part.numbers)]
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("last", "message"),
+    [
+        ("a\n", "expected 2 fields, got 1"),
+        ('"a,b\n', "a quoted field that starts on this line never ends"),
+        ("a,\n", "empty label"),
+        ("a,b\rc,d\n", "a carriage return"),
+        ("a,nan\n", "'nan' is a missing value"),
+        ("a\0,b\n", "a NUL byte"),
+        (b"a,\xff\n", "the text is not UTF-8"),
+    ],
+)
+def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, capsys, last, message):
+    path = tmp_path / "big.csv"
+    tail = last if isinstance(last, bytes) else last.encode()
+    path.write_bytes(b"actual,predicted\n" + b"a,b\n" * 1_000_000 + tail)
+    status, out, err = report(capsys, str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"big.csv:1000002: {message}" in err, err
+
+
+def test_a_quote_open_at_the_end_of_a_block_is_named_by_its_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 64)
+    path = tmp_path / "q.csv"
+    path.write_text("actual,predicted\n" + "a,b\n" * 20 + '"a\nb",c\n' + "a,b\n" * 20)
+    status, _, err = report(capsys, str(path))
+    assert status == 2 and "q.csv:22: a quoted field" in err, err
+
+
+def test_the_fast_paths_give_the_report_python_gives(tmp_path, capsys, monkeypatch):
+    rng = np.random.default_rng(3)
+    names = np.array(["cat", " dog", "bird ", "10", "9"])
+    rows = [f"{names[a]},{names[p]},{w}\n" for a, p, w in zip(rng.integers(0, 5, 3000), rng.integers(0, 5, 3000), rng.integers(0, 4, 3000))]
+    quoted = rows[:1500] + ['"cat",dog,1\n'] + rows[1500:]  # one quoted field: its block is read by csv
+    plain, python = tmp_path / "plain.csv", tmp_path / "python.csv"
+    plain.write_text("actual,predicted,w\n" + "".join(rows[:1500]) + "cat,dog,1\n" + "".join(rows[1500:]))
+    python.write_text("actual,predicted,w\n" + "".join(quoted))
+    outputs = [report(capsys, str(path), "--weight", "w", "--format", "csv", "--batch-size", "700")[1] for path in (plain, python)]
+    monkeypatch.setattr(readers, "_split", lambda *arguments: None)  # every block through Python's csv module
+    outputs.append(report(capsys, str(plain), "--weight", "w", "--format", "csv", "--batch-size", "700")[1])
+    assert outputs[0] == outputs[1] == outputs[2] and "cat" in outputs[0] and "dog" in outputs[0]
+    assert ",dog," not in outputs[0].replace(" dog", "dog")  # " dog" and "dog" are one label, stripped
+
+
+# --------------------------------------------------------------------------------------------
+# values: one vectorised step equals one Python call per value
+
+NUMBER_TEXT = st.text(alphabet=st.sampled_from(list("0123456789.+-e_ ainf")), min_size=0, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NUMBER_TEXT, min_size=1, max_size=20))
+def test_scores_read_at_once_equal_pythons_float(texts):
+    fields = np.array([text.encode() for text in texts], dtype=bytes)
+    try:
+        expected: list | str = [score(text, where(k)) for k, text in enumerate(texts)]
+    except InputFileError as error:
+        expected = str(error)
+    try:
+        found: list | str = scores(fields, where).tolist()
+    except InputFileError as error:
+        found = str(error)
+    assert found == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NUMBER_TEXT, min_size=1, max_size=20))
+def test_weights_read_at_once_equal_one_by_one(texts):
+    fields = np.array([text.encode() for text in texts], dtype=bytes)
+    try:
+        expected: list | str = [weight(text, where(k)) for k, text in enumerate(texts)]
+    except InputFileError as error:
+        expected = str(error)
+    try:
+        got = weights(fields, where)
+        found: list | str = list(got) if isinstance(got, list) else got.tolist()
+    except InputFileError as error:
+        found = str(error)
+    assert found == expected
+    if isinstance(found, list):  # whole numbers stay exact integers exactly when every one is whole
+        assert [type(value) for value in found] == [type(value) for value in expected] or all(isinstance(value, float) for value in found)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", " a", "b", "é", "10", "x y"]), min_size=1, max_size=10), min_size=1, max_size=5))
+def test_labels_coded_from_bytes_and_from_text_agree_across_batches(batches):
+    from_bytes, from_text = Labels(), Labels()
+    for batch in batches:
+        bytes_codes = from_bytes.codes(np.array([text.encode() for text in batch], dtype=bytes), where)
+        text_codes = from_text.codes(list(batch), where)
+        assert [from_bytes.texts[c] for c in bytes_codes] == [from_text.texts[c] for c in text_codes] == [text.strip() for text in batch]
+
+
+def test_a_new_bad_label_is_named_by_its_first_line():
+    coder = Labels()
+    coder.codes(np.array([b"a", b"b"]), where)
+    with pytest.raises(InputFileError, match=r"f:3: empty label"):
+        coder.codes(np.array([b"a", b"b", b" ", b"", b"c"]), where)
+
+
+# --------------------------------------------------------------------------------------------
+# JSON Lines: one parse per block, and every fault still found
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.fixed_dictionaries({"actual": st.sampled_from(["a", "b", "c{", 'q"', 1]), "predicted": st.sampled_from(["a", "b"])}),
+             min_size=1, max_size=30),
+    st.sampled_from([(",", ":"), (", ", ": ")]),
+)  # fmt: skip
+def test_json_lines_read_at_once_equal_line_by_line(tmp_path_factory, records, separators):
+    lines = [json.dumps(record, separators=separators) for record in records]
+    path = tmp_path_factory.mktemp("jsonl") / "p.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    mixed = len({type(record["actual"]) for record in records}) > 1
+    if mixed:
+        with pytest.raises(InputFileError, match="is a (number|string) here but a"):
+            list(read_batches([str(path)]))
+        return
+    found = [value for part in read_batches([str(path)], batch_size=7) for value in part.fields["actual"]]
+    assert found == [record["actual"] for record in records]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"actual": "a", "predicted": "a", "actual": "b"}', "the key 'actual' appears twice"),
+        ('{"actual" : "a", "predicted": "a", "actual": "b"}', "the key 'actual' appears twice"),
+        ('{"actual": "a", "predicted": "b"}, {"actual": "a", "predicted": "b"}', "not valid JSON"),
+        ('{"actual": "a", "predicted": {"x": 1, "x": 2}}', "the key 'x' appears twice"),
+        ('{"actual": "a"}', "no field 'predicted'"),
+        ('["a", "b"]', "not valid JSON|expected a JSON object"),
+    ],
+)
+def test_a_bad_json_line_after_many_plain_ones_is_named(tmp_path, capsys, line, message):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"actual": "a", "predicted": "b"}\n' * 50_000 + line + "\n")
+    status, _, err = report(capsys, str(path))
+    assert status == 2 and "p.jsonl:50001: " in err, err
+    assert any(part in err for part in message.split("|")), err
+
+
+def test_json_lines_and_csv_give_one_report(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    pairs = [(str(a), str(p)) for a, p in zip(rng.integers(0, 4, 5000), rng.integers(0, 4, 5000))]
+    jsonl, table = tmp_path / "p.jsonl", tmp_path / "p.csv"
+    jsonl.write_text("\r\n".join(json.dumps({"actual": a, "predicted": p}) for a, p in pairs) + "\r\n\n")
+    table.write_text("actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in pairs))
+    assert report(capsys, str(jsonl), "--format", "csv")[1] == report(capsys, str(table), "--format", "csv")[1]
+
+
+# --------------------------------------------------------------------------------------------
+# Parquet
+
+
+def parquet_and_csv(tmp_path, columns: dict[str, list]) -> tuple[str, str]:
+    table = pa.table(columns)
+    pq.write_table(table, tmp_path / "p.parquet", row_group_size=700)
+    text = ",".join(columns) + "\n" + "".join(",".join(str(column[k]) for column in columns.values()) + "\n" for k in range(table.num_rows))
+    (tmp_path / "p.csv").write_text(text)
+    return str(tmp_path / "p.parquet"), str(tmp_path / "p.csv")
+
+
+def test_parquet_gives_the_report_of_the_same_csv(tmp_path, capsys):
+    rng = np.random.default_rng(7)
+    n = 3000
+    actual = rng.integers(0, 3, n)
+    columns = {
+        "actual": [["cat", "dog", "bird"][k] for k in actual],
+        "predicted": [["cat", "dog", "bird"][k] for k in rng.integers(0, 3, n)],
+        "w": rng.integers(0, 5, n).tolist(),
+        "p_cat": rng.random(n).round(4).tolist(),
+        "p_dog": rng.random(n).round(4).tolist(),
+        "p_bird": rng.random(n).round(4).tolist(),
+    }
+    parquet, table = parquet_and_csv(tmp_path, columns)
+    for options in (["--weight", "w"], ["--scores", "p_*"], ["--batch-size", "500"]):
+        ours, theirs = (report(capsys, path, *options, "--format", "csv") for path in (parquet, table))
+        assert ours[0] == theirs[0] == 0 and ours[1] == theirs[1], (options, ours[2])
+
+
+def test_parquet_integer_and_dictionary_columns_read_as_labels(tmp_path, capsys):
+    actual = pa.array([0, 1, 1, 2] * 50)
+    predicted = pa.array(["0", "1", "2", "2"] * 50).dictionary_encode()
+    pq.write_table(pa.table({"actual": actual, "predicted": predicted, "score": pa.array([0.1, 0.9, 0.6, 0.4] * 50)}), tmp_path / "p.parquet")
+    status, out, err = report(capsys, str(tmp_path / "p.parquet"), "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["confusion_matrix"] == {"labels": ["0", "1", "2"], "counts": [[50, 0, 0], [0, 50, 50], [0, 0, 50]]}
+
+
+def test_parquet_faults_are_named_by_row(tmp_path, capsys):
+    pq.write_table(pa.table({"actual": ["a", None, "b"], "predicted": ["a", "b", "b"]}), tmp_path / "n.parquet")
+    assert "n.parquet: row 2: the column 'actual' has a missing value (null)" in report(capsys, str(tmp_path / "n.parquet"))[2]
+    pq.write_table(pa.table({"actual": ["a", "nan"], "predicted": ["a", "b"]}), tmp_path / "m.parquet")
+    assert "m.parquet: row 2: 'nan' is a missing value" in report(capsys, str(tmp_path / "m.parquet"))[2]
+    (tmp_path / "bad.parquet").write_bytes(b"not parquet")
+    status, _, err = report(capsys, str(tmp_path / "bad.parquet"))
+    assert status == 2 and "bad.parquet: cannot read the Parquet file" in err
+
+
+# --------------------------------------------------------------------------------------------
+# what the reading feeds
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 20)), min_size=2, max_size=200), st.integers(1, 17))
+def test_a_curve_counted_in_many_batches_is_the_one_shot_curve(samples, size):
+    y = np.array([a for a, _ in samples])
+    s = np.array([b for _, b in samples]) / 20
+    counts = CurveCounts(pos_label=1)
+    for low in range(0, len(y), size):
+        counts.update(y[low : low + size], s[low : low + size])
+    one = ThresholdCurve.from_scores(y, s, pos_label=1)
+    merged = counts.curve()
+    assert np.array_equal(merged.common_thresholds(), one.common_thresholds())
+    assert merged.cells().counts()["tp"].tolist() == one.cells().counts()["tp"].tolist()
+    assert merged.cells().counts()["fp"].tolist() == one.cells().counts()["fp"].tolist()
+
+
+def test_renamed_keeps_every_count_and_refuses_a_name_twice():
+    ev = Evaluation.from_labels([0, 1, 2, 2], [0, 2, 2, 1], sample_weight=[1, 2, 3, 4])
+    named = ev.renamed(["a", "b", "c"])
+    assert named.labels == ("a", "b", "c") and named.per_class("f1_score").tolist() == ev.per_class("f1_score").tolist()
+    assert named.confusion_matrix().to_array().tolist() == ev.confusion_matrix().to_array().tolist()
+    with pytest.raises(InvalidArgumentError):
+        ev.renamed(["a", "b"])
+    with pytest.raises(ValueError, match="twice"):
+        ev.renamed(["a", "a", "b"])
+
+
+def test_labels_named_twice_are_refused(tmp_path, capsys):
+    (tmp_path / "p.csv").write_text("actual,predicted\na,b\n")
+    status, _, err = report(capsys, str(tmp_path / "p.csv"), "--labels", "a,b,a")
+    assert status == 2 and "--labels names 'a' twice" in err
