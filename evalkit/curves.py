@@ -1117,11 +1117,16 @@ class ThresholdCurve:
         last = np.ones(len(merged), dtype=bool)  # the last of each run of equal thresholds
         last[:-1] = merged[1:] != merged[:-1]
         thresholds = merged[last]
-        source = np.repeat(np.arange(len(own)), [len(part[0]) for part in own])[order]
+        source = np.repeat(np.arange(len(own), dtype=np.min_scalar_type(len(own))), [len(part[0]) for part in own])[order]  # the part of each
         tp = np.zeros(len(thresholds), dtype=self._tp.dtype)
         fp = np.zeros(len(thresholds), dtype=self._tp.dtype)
+        counted = np.zeros(len(thresholds), dtype=np.int64)  # thresholds of the parts before k at or above each common one
         for k, (_, own_tp, own_fp) in enumerate(own):
-            seen = np.cumsum(source == k)[last]  # own thresholds at or above each common one
+            if k == len(own) - 1:  # the last part's by subtraction from all of them
+                seen = np.flatnonzero(last) + 1 - counted
+            else:
+                seen = np.cumsum(source == k)[last]  # own thresholds at or above each common one
+                counted += seen
             zero = np.zeros(1, dtype=own_tp.dtype)
             tp, fp = tp + np.concatenate((zero, own_tp))[seen], fp + np.concatenate((zero, own_fp))[seen]
         positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)

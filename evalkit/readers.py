@@ -151,8 +151,12 @@ def _first_failure(values: Sequence[Any], read: Callable[[Any, str], Any], where
 def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
     """The scores of a column (float64), read at once; the first bad one named by its line."""
     try:
-        if isinstance(fields, np.ndarray):
-            found = fields.astype(np.float64)  # numpy reads bytes as Python's float() does
+        if isinstance(fields, np.ndarray) and fields.dtype.kind == "S":
+            found, plain = _decimals(fields)
+            if not plain.all():  # numpy reads bytes as Python's float() does
+                found[~plain] = fields[~plain].astype(np.float64)
+        elif isinstance(fields, np.ndarray):
+            found = fields.astype(np.float64)
         elif all(type(value) in (int, float) for value in fields):
             found = np.array(fields, dtype=np.float64)
         else:
@@ -163,6 +167,30 @@ def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
         _first_failure(fields, score, where)
         found = np.array([score(value, "") for value in fields], dtype=np.float64)
     return found
+
+
+def _decimals(fields: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The fields that are plain decimals (digits with at most one point, at most 15 digits in
+    all) read at once, and which ones those are. ``M / 10**k`` with ``M < 10**15 < 2**53`` and
+    ``k <= 15`` divides two exact doubles, so the one rounding of the division gives the
+    correctly rounded value, which is what Python's ``float()`` gives (Clinger's fast path)."""
+    width, n = fields.dtype.itemsize, len(fields)
+    if width > 16 or not n:
+        return np.zeros(n), np.zeros(n, dtype=bool)
+    table = fields.view(np.uint8).reshape(n, width)
+    digit = (table >= 48) & (table <= 57)
+    point = table == 46
+    digits = digit.sum(axis=1)
+    plain = (digit | point | (table == 0)).all(axis=1) & (point.sum(axis=1) <= 1) & (digits >= 1) & (digits <= 15)
+    whole = np.zeros(n, dtype=np.int64)
+    after = np.zeros(n, dtype=np.int64)  # digits after the point
+    seen_point = np.zeros(n, dtype=bool)
+    for column in range(width):
+        step = digit[:, column] & plain
+        whole = np.where(step, whole * 10 + (table[:, column] - 48), whole)
+        after += step & seen_point
+        seen_point |= point[:, column]
+    return whole / 10.0**after, plain
 
 
 def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
@@ -215,8 +243,8 @@ class Labels:
     def __init__(self) -> None:
         self.texts: list[str] = []
         self._index: dict[str, int] = {}
-        self._raw = np.zeros(0, dtype="S1")  # distinct raw fields seen, sorted
-        self._raw_codes = np.zeros(0, dtype=np.intp)  # the label code of each
+        self._tables: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._direct: np.ndarray | None = None  # code of every small key, -1 for none seen  # kind of key -> (distinct keys seen, sorted; their label codes)
         self._strings: dict[str, int] = {}  # label codes of Python strings (JSON, Parquet)
         self._objects: dict[tuple[type, Any], int] = {}  # of Python numbers
 
@@ -262,21 +290,45 @@ class Labels:
     def _codes_of_bytes(self, fields: np.ndarray, where: Callable[[int], str]) -> np.ndarray:
         if not len(fields):
             return np.zeros(0, dtype=np.intp)
-        spots = np.searchsorted(self._raw, fields)
-        known = spots < len(self._raw)
-        known[known] = self._raw[spots[known]] == fields[known]
+        keys = _keys(fields)
+        kind = keys.dtype.kind
+        direct = self._direct if kind == "u" else None
+        if direct is not None and int(keys.max()) < len(direct):  # small keys (fields of one or two bytes): one gather
+            found = direct[keys]
+            if (found >= 0).all():
+                return found
+        table, codes = self._tables.get(kind, (keys[:0], np.zeros(0, dtype=np.intp)))
+        spots = np.searchsorted(table, keys)
+        known = spots < len(table)
+        known[known] = table[spots[known]] == keys[known]
         if not known.all():
-            new, first = np.unique(fields[~known], return_index=True)
+            new, first = np.unique(keys[~known], return_index=True)
             rows = np.flatnonzero(~known)[first]
             order = np.argsort(rows)  # in the order first seen: a bad one is named by its first line
             new, rows = new[order], rows[order]
-            codes = [self.code(label_text(raw, where(int(row)))) for raw, row in zip(new.tolist(), rows.tolist())]
-            raw = np.concatenate([self._raw.astype(np.result_type(self._raw, new)), new])
-            order = np.argsort(raw, kind="stable")
-            self._raw = raw[order]
-            self._raw_codes = np.concatenate([self._raw_codes, np.array(codes, dtype=np.intp)])[order]
-            spots = np.searchsorted(self._raw, fields)
-        return self._raw_codes[spots]
+            added = [self.code(label_text(raw, where(int(row)))) for raw, row in zip(fields[rows].tolist(), rows.tolist())]
+            table = np.concatenate([table.astype(np.result_type(table, new)), new])
+            order = np.argsort(table, kind="stable")
+            table, codes = table[order], np.concatenate([codes, np.array(added, dtype=np.intp)])[order]
+            self._tables[kind] = (table, codes)
+            if kind == "u" and int(table[-1]) < 1 << 16:
+                self._direct = np.full(int(table[-1]) + 1, -1, dtype=np.intp)
+                self._direct[table] = codes
+            else:
+                self._direct = None
+            spots = np.searchsorted(table, keys)
+        return codes[spots]
+
+
+def _keys(fields: np.ndarray) -> np.ndarray:
+    """Fields of at most 8 bytes as one uint64 each (zero-padded: the same bytes give the same
+    key whatever the width of the batch), longer ones as they are."""
+    width = fields.dtype.itemsize
+    if width > 8:
+        return fields
+    padded = np.zeros((len(fields), 8), dtype=np.uint8)
+    padded[:, :width] = fields.view(np.uint8).reshape(len(fields), width)
+    return padded.view("<u8").ravel()
 
 
 # --------------------------------------------------------------------------------------------
@@ -421,13 +473,14 @@ def _csv_rows(lines: Iterator[tuple[int, str]], delimiter: str, path: str, last:
 
 
 def _fields(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The bytes ``data[starts[i]:ends[i]]`` of every row as one fixed-width ``S`` array."""
+    """The bytes ``data[starts[i]:ends[i]]`` of every row as one fixed-width ``S`` array: one
+    gather of rows from a sliding window over the block (no index per byte)."""
     lengths = ends - starts
     width = max(int(lengths.max()) if len(lengths) else 0, 1)
-    offsets = np.arange(width, dtype=np.int64)
-    table = data[np.minimum(starts[:, None] + offsets, len(data) - 1)]
+    windows = np.lib.stride_tricks.sliding_window_view(np.concatenate([data, np.zeros(width, dtype=np.uint8)]), width)
+    table = windows[starts]
     if not (lengths == width).all():
-        table *= offsets < lengths[:, None]
+        table *= np.arange(width) < lengths[:, None]
     return table.view(f"S{width}").ravel()
 
 
