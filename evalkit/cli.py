@@ -24,7 +24,8 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -127,10 +128,31 @@ def _set(value: Any, separator: str, at: str) -> frozenset:
     return frozenset(label_text(part, at) for part in text.split(separator) if part.strip())
 
 
-def _progress() -> Callable[[int], None] | None:
-    if not sys.stderr.isatty():
-        return None
-    return lambda rows: print(f"\rread {rows:,} rows", end="", file=sys.stderr, flush=True)
+PROGRESS_AFTER = 1.0
+"""Seconds of reading after which a terminal shows the rows read so far and the rate."""
+
+
+class _Progress:
+    """Rows read and the rate, on a terminal's stderr, once reading takes longer than
+    ``PROGRESS_AFTER`` seconds."""
+
+    def __init__(self) -> None:
+        self.start, self.shown = time.perf_counter(), False
+
+    def __call__(self, rows: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        if elapsed >= PROGRESS_AFTER:
+            rate = f", {rows / elapsed:,.0f} rows/s" if elapsed > 0 else ""
+            print(f"\rread {rows:,} rows{rate}", end="", file=sys.stderr, flush=True)
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def _progress() -> _Progress | None:
+    return _Progress() if sys.stderr.isatty() else None
 
 
 def _batches(arguments: argparse.Namespace, files: list[str], **columns: Any) -> Iterator[Batch]:
@@ -139,7 +161,7 @@ def _batches(arguments: argparse.Namespace, files: list[str], **columns: Any) ->
     options = {"actual": arguments.actual, "predicted": arguments.predicted, "weight": arguments.weight} | columns
     yield from read_batches(files, delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress, **options)
     if progress:
-        print(file=sys.stderr)
+        progress.done()
 
 
 def _labels(option: str | None, name: str = "--labels") -> list[str] | None:

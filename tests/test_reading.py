@@ -90,6 +90,7 @@ def test_numpy_and_python_csv_read_the_same_fields(tmp_path_factory, rows, blank
         ("a,nan\n", "'nan' is a missing value"),
         ("a\0,b\n", "a NUL byte"),
         (b"a,\xff\n", "the text is not UTF-8"),
+        (b"a," + b"b" * readers.MAX_LINE_BYTES + b"\n", "the line is longer than 1,048,576 bytes"),
     ],
 )
 def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, capsys, last, message):
