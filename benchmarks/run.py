@@ -384,6 +384,81 @@ def operating_point(n: int) -> Case:
     return case
 
 
+def scikit_learn_rest(n: int, m: int = 20) -> list[Case]:
+    """scikit-learn's ranking metrics, hinge loss, D² scores and auc: evalkit against
+    scikit-learn on the same data (scikit-learn's per-sample loops timed on a slice and scaled)."""
+    from evalkit import metrics as ek
+
+    rng = np.random.default_rng(n + m)
+    relevance = (rng.random((n, m)) < 0.2).astype(np.int64)
+    gains = rng.integers(0, 4, (n, m))
+    scores = np.round(rng.random((n, m)), 2)  # ties, as real scores have
+    labels = rng.integers(0, 2, 100 * n)
+    decision = rng.normal(size=100 * n)
+    probabilities = np.clip(rng.normal(0.4, 0.2, 100 * n) + 0.2 * labels, 0.01, 0.99)
+    x, y = np.sort(rng.random(100 * n)), rng.random(100 * n)
+    workloads = [
+        ("coverage_error", (relevance, scores), f"{n:,} x {m} scores", lambda: (scores >= 0.5).sum(axis=1)),
+        ("label_ranking_average_precision_score", (relevance, scores), f"{n:,} x {m} scores", lambda: np.argsort(-scores, axis=1)),
+        ("label_ranking_loss", (relevance, scores), f"{n:,} x {m} scores", lambda: np.argsort(-scores, axis=1)),
+        ("dcg_score", (gains, scores), f"{n:,} x {m} scores, ties averaged", lambda: np.argsort(-scores, axis=1)),
+        ("ndcg_score", (gains, scores), f"{n:,} x {m} scores, ties averaged", lambda: np.argsort(-scores, axis=1)),
+        ("hinge_loss", (labels, decision), f"{100 * n:,} decisions", lambda: np.maximum(1 - (2 * labels - 1) * decision, 0).mean()),
+        ("d2_brier_score", (labels, probabilities), f"{100 * n:,} probabilities", lambda: ((labels - probabilities) ** 2).mean()),
+        ("d2_log_loss_score", (labels, np.column_stack([1 - probabilities, probabilities])), f"{100 * n:,} probabilities",
+         lambda: np.log(probabilities).mean()),
+        ("auc", (x, y), f"{100 * n:,} points", lambda: np.trapezoid(y, x)),
+    ]
+    cases = []
+    for name, args, size, floor in workloads:
+        case = Case(f"{name}, {size}", sum(np.asarray(a).nbytes for a in args), target="faster than scikit-learn")
+        case.contenders["numpy floor (the formula's main step)"] = floor
+        case.contenders["evalkit"] = lambda name=name, args=args: getattr(ek, name)(*args)
+        if _peer("sklearn", case):
+            from sklearn import metrics as sk
+
+            if name in ("label_ranking_average_precision_score", "label_ranking_loss") or (name in ("dcg_score", "ndcg_score")):
+                part = max(n // 20, 1)  # a loop over samples: timed on a slice, scaled
+                sliced = tuple(a[:part] for a in args)
+                case.contenders["scikit-learn"] = lambda name=name, sliced=sliced: getattr(sk, name)(*sliced)
+                case.scale["scikit-learn"] = n / part
+            else:
+                case.contenders["scikit-learn"] = lambda name=name, args=args: getattr(sk, name)(*args)
+            case.once.add("scikit-learn")
+        cases.append(case)
+    return cases
+
+
+def agreement(items: int, raters: int, q: int) -> Case:
+    """Every agreement measure of a ratings table against statsmodels' Fleiss kappa and the
+    krippendorff package."""
+    rng = np.random.default_rng(items)
+    truth = rng.integers(0, q, items)
+    ratings = np.where(rng.random((items, raters)) < 0.7, truth[:, None], rng.integers(0, q, (items, raters)))
+    case = Case(f"agreement: Fleiss, Randolph, AC1, alpha, {items:,} items x {raters} raters, {q} categories", ratings.nbytes,
+                target="faster than statsmodels + krippendorff")  # fmt: skip
+    keys = (np.arange(items)[:, None] * q + ratings).ravel()
+    case.contenders["numpy floor (the counts table: one bincount)"] = lambda: np.bincount(keys, minlength=items * q)
+
+    def ours() -> object:
+        found = evalkit.Agreement.from_ratings(ratings)
+        return found.get_fleiss_kappa(), found.get_randolph_kappa(), found.get_gwet_ac1(), found.get_krippendorff_alpha()
+
+    case.contenders["evalkit"] = ours
+    if _peer("statsmodels", case) and _peer("krippendorff", case):
+        import krippendorff
+        from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+        def theirs() -> object:
+            table, _ = aggregate_raters(ratings)
+            return fleiss_kappa(table), fleiss_kappa(table, method="randolph"), krippendorff.alpha(reliability_data=ratings.T.astype(float),
+                                                                                                   level_of_measurement="nominal")  # fmt: skip
+
+        case.contenders["statsmodels + krippendorff"] = theirs
+        case.once.add("statsmodels + krippendorff")
+    return case
+
+
 def grouped(n: int, count: int, m: int) -> Case:
     """Every measure and average of every group against the same of the whole data once."""
     rng = np.random.default_rng(n + count)
@@ -766,6 +841,8 @@ def main() -> None:
         calibration_error(10_000_000 // scale),
         operating_point(10_000_000 // scale),
         grouped(1_000_000 // scale, 20, 10),
+        *scikit_learn_rest(10_000 // scale),
+        agreement(100_000 // scale, 5, 4),
         grouped_bootstrap(100_000 // scale, 5, 1000),
         bootstrap_interval(1_000_000 // scale, 10),
         *getters(),

@@ -11,6 +11,7 @@ Examples:
 """
 
 from evalkit import exceptions, formulas, measures, results, theory, tnorms
+from evalkit.agreement import Agreement
 from evalkit.averaging import Averaged
 from evalkit.calibration import Calibration
 from evalkit.classification_metrics import ClassificationMetrics
@@ -27,6 +28,7 @@ from evalkit.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSys
 from evalkit.stats import Stats
 
 __all__ = [
+    "Agreement",
     "Averaged",
     "ByGroup",
     "Calibration",

@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit import ranking
 from evalkit._labels import check_label_list, check_one_label
 from evalkit._validation import (
     as_array,
@@ -66,6 +67,7 @@ from evalkit.scoring import brier_losses, log_losses, top_k_hits
 
 __all__ = [
     "accuracy_score",
+    "auc",
     "average_precision_score",
     "balanced_accuracy_score",
     "brier_score_decomposition",
@@ -76,6 +78,10 @@ __all__ = [
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
+    "coverage_error",
+    "d2_brier_score",
+    "d2_log_loss_score",
+    "dcg_score",
     "demographic_parity_difference",
     "demographic_parity_ratio",
     "det_curve",
@@ -87,11 +93,15 @@ __all__ = [
     "f1_score",
     "fbeta_score",
     "hamming_loss",
+    "hinge_loss",
     "jaccard_score",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
     "log_loss",
     "matthews_corrcoef",
     "metric_at_thresholds",
     "multilabel_confusion_matrix",
+    "ndcg_score",
     "precision_at_fixed_recall",
     "precision_recall_curve",
     "precision_recall_fscore_support",
@@ -539,7 +549,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     """The share of wrong labels, as scikit-learn's ``hamming_loss``.
 
     For multi-label data it is the framework's micro ``error_rate``; for single-label data it is
-    the share of wrong *samples* (``1 - accuracy``), not ``average("error_rate", "micro")``,
+    the share of wrong *samples* (the mean of the mismatches), not ``average("error_rate", "micro")``,
     which counts every wrong sample twice over ``m`` one-vs-rest labels.
 
     Examples:
@@ -549,7 +559,10 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         return float(targets.evaluation.average("error_rate", "micro"))
-    return 1 - accuracy_score(y_true, y_pred, sample_weight=sample_weight)
+    evaluation = targets.evaluation
+    cells = evaluation.sample_cells
+    wrong = cells.sum_rows((cells.fp != 0) | (cells.fn != 0))  # the mean of the mismatches, not 1 - accuracy (one rounding)
+    return float(wrong / evaluation.n_samples) if evaluation.n_samples else math.nan
 
 
 # --------------------------------------------------------------------------------------------
@@ -724,6 +737,14 @@ def _binary_truth(y_true: Any) -> Any:
     if isinstance(truth, np.ndarray) and truth.ndim != 1:
         raise InputShapeError(f"'y_true' must be 1-D labels of a binary problem, got shape {truth.shape}")
     return truth
+
+
+def _is_label(truth: Any, label: Any) -> tuple[np.ndarray, tuple]:
+    """Whether each sample's label is ``label`` (vectorised by the counting core; ``True`` is
+    never the class ``1``), and the labels found."""
+    codes, _, found, _ = encode(truth, truth)
+    position = next((k for k, own in enumerate(found) if own == label and isinstance(own, bool) == isinstance(label, bool)), -1)
+    return codes == position, found
 
 
 def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
@@ -955,7 +976,7 @@ def average_precision_score(
     if kind == "multiclass":
         if scores.ndim != 2 or scores.shape[1] != len(classes):
             raise InputShapeError(f"'y_score' must have shape (n_samples, {len(classes)}) for the classes of 'y_true', got {scores.shape}")
-        codes = np.array([classes.index(label) for label in (truth.tolist() if isinstance(truth, np.ndarray) else truth)])
+        codes, _, _, _ = encode(truth, truth, classes)
         truth = np.eye(len(classes), dtype=np.int8)[codes]
     return _indicator_area(truth, scores, "average_precision", average, sample_weight)
 
@@ -1163,8 +1184,21 @@ def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, 
 def _mean_loss(losses: np.ndarray, sample_weight: Any, normalize: bool = True) -> float:
     weight = check_sample_weight(sample_weight, len(losses))
     if normalize:
+        if weight is not None and not weight.sum() > 0:
+            raise InvalidValueError(f"'sample_weight' sums to 0: a weighted mean needs some weight, got {show(sample_weight)}")
         return float(np.average(losses, weights=weight))
     return float(losses.sum() if weight is None else np.dot(losses, weight))
+
+
+def _renamed_probabilities(y_proba: Any, y_pred: Any) -> Any:
+    """``y_proba``, or ``y_pred``, its older name (scikit-learn renamed it in 1.9)."""
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise InvalidArgumentError("give 'y_proba' or its older name 'y_pred', not both")
+        y_proba = y_pred
+    if y_proba is None:
+        raise InvalidArgumentError("'y_proba' is required: the predicted probabilities")
+    return y_proba
 
 
 def log_loss(
@@ -1180,14 +1214,131 @@ def log_loss(
         >>> round(log_loss(["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), 6)
         0.216162
     """
-    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
-        if y_proba is not None:
-            raise InvalidArgumentError("give 'y_proba' or its older name 'y_pred', not both")
-        y_proba = y_pred
-    if y_proba is None:
-        raise InvalidArgumentError("'y_proba' is required: the predicted probabilities")
+    y_proba = _renamed_probabilities(y_proba, y_pred)
     truth, probabilities = _probabilities(y_true, y_proba, labels)
     return _mean_loss(log_losses(truth, probabilities), sample_weight, normalize)
+
+
+def _any_probabilities(y_true: Any, y_proba: Any, pos_label: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(0/1 truth, probabilities)``, both ``n x m``: of the positive class against the other
+    when ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
+    scores = _probability_array(y_proba)
+    if not (scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1)):
+        return _probabilities(y_true, scores, labels)
+    scores = scores.ravel()
+    truth = _binary_truth(y_true)
+    _, _, observed, _ = encode(truth, truth)
+    if len(observed) > 2:
+        raise InvalidValueError(f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
+    if pos_label is None:
+        if any(isinstance(label, str) for label in observed):
+            raise InvalidArgumentError(f"'y_true' has labels {show(list(observed))}: give 'pos_label', the positive class")
+        pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
+    if scores.size and (scores.max() > 1 or scores.min() < 0):
+        raise InvalidValueError(f"'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
+    curve_truth, _ = _is_label(truth, pos_label)
+    if len(curve_truth) != len(scores):
+        raise InputLengthError(f"'y_true' has {len(curve_truth)} samples but 'y_proba' has {len(scores)}")
+    return np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64), np.stack([1 - scores, scores], axis=1)
+
+
+def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sample_weight: Any) -> float:
+    """``D² = 1 - loss / loss of the null model``, which predicts the (weighted) share of each
+    class for every sample (Nagelkerke's and the Brier skill score's reference)."""
+    weight = check_sample_weight(sample_weight, len(truth))
+    null = np.broadcast_to(np.average(truth, axis=0, weights=weight), truth.shape)
+    ours, theirs = (_mean_loss(losses(truth, p), sample_weight, normalize=False) for p in (probabilities, null))
+    if theirs == 0:
+        warnings.warn("D^2 score is undefined: the null model is perfect (every sample is of one class)", UndefinedMetricWarning, stacklevel=3)
+        return math.nan
+    return float(1 - ours / theirs)
+
+
+def _too_few_for_d2(y_true: Any, y_proba: Any) -> bool:
+    n, rows = len(as_array(y_true, "y_true")), len(as_array(y_proba, "y_proba"))
+    if n != rows:
+        raise InputLengthError(f"'y_true' has {n} samples but 'y_proba' has {rows}")
+    if rows < 2:
+        warnings.warn("D^2 score is not well-defined with less than two samples.", UndefinedMetricWarning, stacklevel=3)
+        return True
+    return False
+
+
+def d2_log_loss_score(
+    y_true: Any, y_proba: Any = None, *, sample_weight: Any = None, labels: Sequence[Any] | None = None, y_pred: Any = "deprecated"
+) -> float:
+    """The share of log loss explained, ``D² = 1 - log_loss / log_loss(null)``, as
+    scikit-learn's ``d2_log_loss_score``: the null model predicts the (weighted) share of
+    each class for every sample, so it scores 0 and a perfect model 1. NaN with a warning for
+    fewer than two samples.
+
+    Examples:
+        >>> round(d2_log_loss_score([0, 1, 1, 0], [[0.8, 0.2], [0.3, 0.7], [0.1, 0.9], [0.6, 0.4]]), 6)
+        0.568633
+    """
+    y_proba = _renamed_probabilities(y_proba, y_pred)
+    if _too_few_for_d2(y_true, y_proba):
+        return math.nan
+    truth, probabilities = _probabilities(y_true, y_proba, labels)
+    return _null_ratio(log_losses, truth, probabilities, sample_weight)
+
+
+def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None) -> float:
+    """The share of the Brier score explained (the Brier skill score), ``1 - Brier / Brier(null)``,
+    as scikit-learn's ``d2_brier_score``. NaN with a warning for fewer than two samples.
+
+    Examples:
+        >>> round(d2_brier_score([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4]), 6)
+        0.7
+    """
+    if _too_few_for_d2(y_true, y_proba):
+        return math.nan
+    truth, probabilities = _any_probabilities(y_true, y_proba, pos_label, labels)
+    return _null_ratio(brier_losses, truth, probabilities, sample_weight)
+
+
+def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None) -> float:
+    """The mean hinge loss ``max(0, 1 - margin)`` of decision values, as scikit-learn's
+    ``hinge_loss``: for two classes the margin is ``y · d`` with the greater label ``+1`` and
+    the other ``-1``; for more (Crammer and Singer) it is the true class's decision minus the
+    highest other one, over the classes of ``labels`` (default: those of ``y_true``) in sorted
+    order.
+
+    Examples:
+        >>> hinge_loss([-1, 1, 1], [-2.2, 0.3, 1.6])
+        0.2333333333333333
+        >>> round(hinge_loss([0, 1, 2], [[1.0, 0.2, 0.1], [0.1, 0.5, 0.9], [0.0, 0.1, 2.0]]), 6)
+        0.533333
+    """
+    decision = check_numbers("pred_decision", pred_decision)
+    truth = _binary_truth(y_true)
+    n = len(truth)
+    if len(decision) != n:
+        raise InputLengthError(f"'y_true' has {n} samples but 'pred_decision' has {len(decision)}")
+    if not n:
+        raise EmptyInputError("'y_true' is empty: at least one sample is needed")
+    _, _, observed, _ = encode(truth, truth)
+    classes = observed if labels is None else tuple(sorted(set(check_label_list(labels))))
+    if len(classes) > 2:
+        if decision.ndim != 2 or decision.shape[1] != len(classes):
+            if decision.ndim == 2 and labels is None:
+                raise InputShapeError(f"'pred_decision' has {decision.shape[1]} columns but 'y_true' has {len(classes)} classes: "
+                                      "include every class in 'y_true' or pass 'labels'")  # fmt: skip
+            raise InputShapeError(f"with {len(classes)} classes 'pred_decision' must have shape ({n}, {len(classes)}), got {decision.shape}")
+        codes, _, _, _ = encode(truth, truth, classes)
+        own = decision[np.arange(n), codes]
+        others = decision.copy()
+        others[np.arange(n), codes] = -np.inf
+        margin = own - others.max(axis=1)
+    else:
+        if decision.ndim == 2 and decision.shape[1] == 1:
+            decision = decision.ravel()
+        if decision.ndim != 1:
+            raise InputShapeError(f"with two classes 'pred_decision' must be 1-D, one decision per sample, got shape {decision.shape}")
+        positive, _ = _is_label(truth, observed[-1])
+        sign = np.where(positive & (len(observed) == 2), 1.0, -1.0)
+        margin = sign * decision
+    return _mean_loss(np.maximum(1 - margin, 0), sample_weight)
 
 
 def brier_score_loss(
@@ -1202,31 +1353,162 @@ def brier_score_loss(
         >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
         0.0375
     """
-    scores = _probability_array(y_proba)
-    if scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1):
-        scores = scores.ravel()
-        truth = _binary_truth(y_true)
-        observed = Evaluation.from_labels(truth, truth).labels
-        if len(observed) > 2:
-            raise InvalidValueError(f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
-        if pos_label is None:
-            if any(isinstance(label, str) for label in observed):
-                raise InvalidArgumentError(f"'y_true' has labels {show(list(observed))}: give 'pos_label', the positive class")
-            pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
-        if scores.size and (scores.max() > 1 or scores.min() < 0):
-            raise InvalidValueError(f"'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
-        curve_truth = np.array([label == pos_label for label in (truth.tolist() if isinstance(truth, np.ndarray) else truth)])
-        if len(curve_truth) != len(scores):
-            raise InputLengthError(f"'y_true' has {len(curve_truth)} samples but 'y_proba' has {len(scores)}")
-        onehot = np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64)
-        losses = brier_losses(onehot, np.stack([1 - scores, scores], axis=1))
-        m = 2
-    else:
-        onehot, probabilities = _probabilities(y_true, scores, labels)
-        losses, m = brier_losses(onehot, probabilities), probabilities.shape[1]
+    onehot, probabilities = _any_probabilities(y_true, y_proba, pos_label, labels)
+    losses, m = brier_losses(onehot, probabilities), probabilities.shape[1]
     if scale_by_half == "auto":
         scale_by_half = m < 3
     return _mean_loss(losses, sample_weight) * (0.5 if scale_by_half else 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# label ranking (see evalkit.ranking) and the area under any curve
+
+
+def _kind_of_2d(values: np.ndarray) -> str:
+    """scikit-learn's name (``type_of_target``) for a 2-D numeric target."""
+    distinct = np.unique(values)
+    integral = values.dtype.kind in "biu" or bool(np.all(distinct == np.round(distinct)))
+    if values.shape[1] > 1:
+        if len(distinct) < 3 and integral:
+            return "multilabel-indicator"
+        return "multiclass-multioutput" if integral else "continuous-multioutput"
+    if not integral:
+        return "continuous"
+    return "binary" if len(distinct) <= 2 else "multiclass"
+
+
+def _ranking_arrays(y_true: Any, y_score: Any, kinds: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``(y_true, y_score)`` as ``n x m`` float arrays, with scikit-learn's checks: finite
+    numbers, the same shape, a target of one of ``kinds``."""
+    check_ordered(y_true, "y_true")
+    truth = check_numbers("y_true", y_true.toarray() if is_sparse(y_true) else y_true, booleans=True)
+    scores = check_numbers("y_score", y_score, booleans=True)
+    for name, array in (("y_true", truth), ("y_score", scores)):
+        if array.ndim != 2:
+            raise InputShapeError(f"{name!r} must be 2-D (samples x labels), got shape {array.shape}")
+        if not len(array):
+            raise EmptyInputError(f"{name!r} is empty: at least one sample is needed")
+        if not np.isfinite(array).all():
+            raise InvalidValueError(f"{name!r} holds NaN or infinity: {show(array)}")
+    if truth.shape != scores.shape:
+        raise InputShapeError(f"'y_true' and 'y_score' have different shapes: {truth.shape} and {scores.shape}")
+    kind = _kind_of_2d(truth)
+    if kind not in kinds:
+        raise InvalidValueError(f"'y_true' is {kind}: this format is not supported (only {', '.join(kinds)})")
+    return truth, scores
+
+
+def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+    """How far down the ranking of labels by score one must go, on average, to cover every
+    relevant label, as scikit-learn's ``coverage_error`` (ties count as the worse rank; a
+    sample without relevant labels counts 0). Best value: the mean number of relevant labels.
+
+    Examples:
+        >>> coverage_error([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1.0], [1.0, 0.2, 0.1]])
+        2.5
+    """
+    truth, scores = _ranking_arrays(y_true, y_score, ("multilabel-indicator",))
+    return _mean_loss(ranking.coverage(truth, scores).astype(np.float64), sample_weight)
+
+
+def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+    """Label ranking average precision, as scikit-learn's: for each relevant label, the share
+    of relevant labels among those scored at least as high, averaged per sample (1 for a
+    sample whose labels are all relevant or all irrelevant), then over samples.
+
+    Examples:
+        >>> round(label_ranking_average_precision_score([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]]), 6)
+        0.416667
+    """
+    truth, scores = _ranking_arrays(y_true, y_score, ("multilabel-indicator", "binary"))
+    return _mean_loss(ranking.ranking_average_precision(truth, scores), sample_weight)
+
+
+def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+    """The share of (relevant, irrelevant) label pairs ordered wrongly, averaged over samples,
+    as scikit-learn's ``label_ranking_loss`` (a tie is wrong; 0 for a sample whose labels are
+    all relevant or all irrelevant).
+
+    Examples:
+        >>> label_ranking_loss([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]])
+        0.75
+    """
+    truth, scores = _ranking_arrays(y_true, y_score, ("multilabel-indicator",))
+    return _mean_loss(ranking.ranking_loss(truth, scores), sample_weight)
+
+
+_DCG_KINDS = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name!r} must be True or False, got {show(value)}")
+    return bool(value)
+
+
+def _check_k(k: Any) -> int | None:
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise InvalidArgumentError(f"'k' must be an integer >= 1 or None, got {show(k)}")
+    return int(k)
+
+
+def dcg_score(
+    y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2, sample_weight: Any = None, ignore_ties: bool = False
+) -> float:
+    """Discounted cumulative gain, as scikit-learn's ``dcg_score``: the gains ``y_true`` summed
+    in the order of ``y_score`` with the discount ``1 / log_base(rank + 1)`` (the first ``k``
+    ranks only), tied scores sharing the mean of their gains unless ``ignore_ties``.
+
+    Examples:
+        >>> round(dcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 6)
+        9.499458
+    """
+    ignore_ties = _check_flag("ignore_ties", ignore_ties)
+    if isinstance(log_base, bool) or not isinstance(log_base, (int, float, np.number)) or not 0 < log_base < math.inf or log_base == 1:
+        raise InvalidArgumentError(f"'log_base' must be a number > 0 other than 1, got {show(log_base)}")
+    truth, scores = _ranking_arrays(y_true, y_score, _DCG_KINDS)
+    return _mean_loss(ranking.dcg(truth, scores, _check_k(k), float(log_base), ignore_ties), sample_weight)
+
+
+def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: Any = None, ignore_ties: bool = False) -> float:
+    """Normalized DCG, as scikit-learn's ``ndcg_score``: each sample's DCG divided by that of
+    its ideal ranking (0 where every gain is 0), in [0, 1].
+
+    Examples:
+        >>> round(ndcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 6)
+        0.695694
+    """
+    ignore_ties = _check_flag("ignore_ties", ignore_ties)
+    truth, scores = _ranking_arrays(y_true, y_score, _DCG_KINDS)
+    if truth.min() < 0:
+        raise InvalidValueError(f"ndcg_score should not be used on negative y_true values: {show(truth)}")
+    if truth.shape[1] <= 1:
+        raise InputShapeError(f"Computing NDCG is only meaningful when there is more than 1 document. Got {truth.shape[1]} instead.")
+    return _mean_loss(ranking.ndcg(truth, scores, _check_k(k), ignore_ties), sample_weight)
+
+
+def auc(x: Any, y: Any) -> float:
+    """The area under any curve of points ``(x, y)`` by the trapezoidal rule, as scikit-learn's
+    ``auc``: ``x`` must be increasing or decreasing (then the area is still positive).
+
+    Examples:
+        >>> auc([0.0, 0.5, 1.0], [0.0, 0.75, 1.0])
+        0.625
+    """
+    points_x, points_y = check_numbers("x", x).ravel(), check_numbers("y", y).ravel()
+    if len(points_x) != len(points_y):
+        raise InputLengthError(f"'x' has {len(points_x)} points but 'y' has {len(points_y)}")
+    if len(points_x) < 2:
+        raise InputShapeError(f"At least 2 points are needed to compute area under curve, but x.shape = {points_x.shape}")
+    steps = np.diff(points_x)
+    direction = 1.0
+    if (steps < 0).any():
+        if not (steps <= 0).all():
+            raise InvalidValueError(f"x is neither increasing nor decreasing : {points_x}.")
+        direction = -1.0
+    return float(direction * np.trapezoid(points_y, points_x))
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
   evaluations, or AA, RAR and the example-based measures of two neighborhood results.
 * ``roc`` and ``precision_recall``: the curves of a ``ThresholdCurve``, one per class or
   averaged, the area in the legend and a chosen threshold marked.
+* ``det``: detection error tradeoff curves on the normal deviate scale.
 * ``measures_by_threshold``: any measures against the threshold.
 * ``intervals``: confidence intervals side by side (a forest plot), e.g. of two classifiers.
 * ``gains`` and ``lift``: the cumulative gains and lift curves of a ``ThresholdCurve`` (with
@@ -23,6 +24,7 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,7 @@ from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.operating import OperatingPoint
 from evalkit.results import CellsResult
 
-__all__ = ["compare", "confusion_matrix", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
+__all__ = ["compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -288,6 +290,38 @@ def precision_recall(
     ax.set(xlabel="recall", ylabel="precision")
     ax.legend(fontsize=8, loc="lower left")
     ax.set_title(title or "Precision-recall curve")
+    return ax
+
+
+def det(source: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Detection error tradeoff curves: false negative rate against false positive rate, both
+    on the normal deviate scale (where two normal score distributions draw a straight line),
+    as scikit-learn's ``DetCurveDisplay``.
+
+    Args:
+        source: a ``ThresholdCurve``.
+        label: one class (default: every class, one line each).
+        ax: the Axes to draw on.
+        title: the title.
+    """
+    curve = _curve(source)
+    ax = _axes(ax, 5.5, 5.0)
+    deviate = NormalDist().inv_cdf
+    ticks = [0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999]
+    low, high = deviate(0.0005), deviate(0.9995)
+
+    def scale(rates: np.ndarray) -> list[float]:
+        return [deviate(min(max(rate, 0.0005), 0.9995)) for rate in rates.tolist()]
+
+    for name, drawn, own in _drawn(curve, label, None):
+        fpr, fnr, _ = drawn.det(own)
+        ax.plot(scale(fpr), scale(fnr), label=name)
+    positions = [deviate(tick) for tick in ticks]
+    names = [f"{tick:.0%}" if tick >= 0.01 else f"{tick:.1%}" for tick in ticks]
+    ax.set(xlim=(low, high), ylim=(low, high), xticks=positions, yticks=positions, xticklabels=names, yticklabels=names,
+           xlabel="false positive rate", ylabel="false negative rate")  # fmt: skip
+    ax.legend(fontsize=8, loc="upper right")
+    ax.set_title(title or "Detection error tradeoff (DET) curve")
     return ax
 
 

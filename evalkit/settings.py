@@ -397,11 +397,15 @@ class SettingConstructors:
 
 
 def sparse_keys(values: Any, argument: str) -> tuple[np.ndarray, tuple[int, int]]:
-    """Sorted keys ``sample * m + label`` of the nonzero entries of a sparse 0/1 matrix, and its shape.
+    """Sorted keys ``sample * m + label`` of the nonzero entries of a 0/1 matrix (sparse, or
+    dense beside a sparse one), and its shape.
 
     Raises:
         InvalidValueError: an entry other than 0 or 1.
     """
+    if not is_sparse(values):  # a dense matrix beside a sparse one
+        dense = check_matrix(values, argument)
+        return np.flatnonzero(dense.ravel() != 0).astype(np.int64), dense.shape
     matrix = values.tocsr()
     matrix.sum_duplicates()
     n, m = matrix.shape

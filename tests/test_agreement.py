@@ -1,0 +1,198 @@
+"""Agreement among raters: Fleiss' and Randolph's kappa equal statsmodels' ``fleiss_kappa``,
+Krippendorff's alpha equals the ``krippendorff`` package at every level, Gwet's AC1 and the
+generalised kappas equal their definitions computed item by item in exact fractions, Cohen's
+kappa of each pair equals scikit-learn's; weights are repeated items; intervals resample items.
+"""
+
+import math
+from fractions import Fraction
+
+import krippendorff
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+from evalkit import Agreement
+from evalkit.exceptions import EvalkitError, UnsupportedSettingError
+
+# Fleiss (1971) as on statsmodels' and Wikipedia's pages: 10 items, 14 raters, 5 categories
+FLEISS_TABLE = np.array([[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
+                         [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]])  # fmt: skip
+
+# Krippendorff's own example (the krippendorff package's README): 3 coders, 15 units, * = missing
+KRIPPENDORFF_ROWS = (
+    "*    *    *    *    *    3    4    1    2    1    1    3    3    *    3",
+    "1    *    2    1    3    3    4    3    *    *    *    *    *    *    *",
+    "*    *    2    1    3    4    4    *    2    1    1    3    3    *    4",
+)
+
+
+def krippendorff_data():
+    return np.array([[np.nan if value == "*" else float(value) for value in row.split()] for row in KRIPPENDORFF_ROWS])
+
+
+def test_fleiss_example_equals_statsmodels_and_the_published_value():
+    agreement = Agreement.from_counts(FLEISS_TABLE)
+    assert agreement.get_fleiss_kappa() == pytest.approx(fleiss_kappa(FLEISS_TABLE), abs=1e-12)
+    assert round(agreement.get_fleiss_kappa(), 3) == 0.210  # Fleiss (1971), as Wikipedia shows it
+    assert agreement.get_randolph_kappa() == pytest.approx(fleiss_kappa(FLEISS_TABLE, method="randolph"), abs=1e-12)
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_krippendorff_example_equals_the_package(level):
+    data = krippendorff_data()
+    agreement = Agreement.from_ratings(data.T)  # items x raters
+    assert agreement.get_krippendorff_alpha(level) == pytest.approx(krippendorff.alpha(reliability_data=data, level_of_measurement=level), abs=1e-12)
+    if level == "nominal":
+        assert round(agreement.get_krippendorff_alpha(), 3) == 0.691  # Krippendorff's published value
+
+
+@st.composite
+def full_tables(draw):
+    """Items x categories counts with the same number of raters on every item."""
+    items, categories, raters = draw(st.integers(2, 12)), draw(st.integers(2, 5)), draw(st.integers(2, 6))
+    rows = [np.bincount(draw(st.lists(st.integers(0, categories - 1), min_size=raters, max_size=raters)), minlength=categories) for _ in range(items)]
+    return np.array(rows)
+
+
+@settings(max_examples=150, deadline=None)
+@given(full_tables())
+def test_fleiss_and_randolph_equal_statsmodels(table):
+    agreement = Agreement.from_counts(table)
+    for method, ours in (("fleiss", agreement.get_fleiss_kappa()), ("randolph", agreement.get_randolph_kappa())):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theirs = fleiss_kappa(table, method=method)
+        assert (math.isnan(ours) and not math.isfinite(theirs)) or ours == pytest.approx(theirs, abs=1e-12)
+
+
+@st.composite
+def reliability_data(draw):
+    """Raters x units of small integer values, some missing."""
+    raters, units = draw(st.integers(2, 5)), draw(st.integers(2, 12))
+    values = draw(st.lists(st.one_of(st.none(), st.integers(1, 5)), min_size=raters * units, max_size=raters * units))
+    return np.array([np.nan if value is None else float(value) for value in values]).reshape(raters, units)
+
+
+@settings(max_examples=150, deadline=None)
+@given(reliability_data(), st.sampled_from(["nominal", "ordinal", "interval", "ratio"]))
+def test_krippendorff_alpha_equals_the_package(data, level):
+    pairable = (np.sum(~np.isnan(data), axis=0) >= 2).sum()
+    distinct = np.unique(data[:, np.sum(~np.isnan(data), axis=0) >= 2][~np.isnan(data[:, np.sum(~np.isnan(data), axis=0) >= 2])])
+    if pairable == 0 or len(distinct) < 2 or np.isnan(data).all():
+        return  # the package refuses data with fewer than two values or no pairable unit
+    ours = Agreement.from_ratings(data.T).get_krippendorff_alpha(level)
+    theirs = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+    assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def by_definition(counts, weights, measure):
+    """Fleiss (items keep their own numbers of ratings), Randolph, Gwet's AC1 and the percent
+    agreement, item by item in exact fractions."""
+    q = len(counts[0])
+    kept = [(row, w) for row, w in zip(counts, weights) if sum(row) >= 2]
+    observed = sum(w * Fraction(sum(c * (c - 1) for c in row), sum(row) * (sum(row) - 1)) for row, w in kept) / sum(w for _, w in kept)
+    if measure == "percent_agreement":
+        return observed
+    if measure == "randolph_kappa":
+        chance = Fraction(1, q)
+    elif measure == "fleiss_kappa":
+        total = sum(w * sum(row) for row, w in zip(counts, weights))
+        chance = sum((sum(w * row[c] for row, w in zip(counts, weights)) / total) ** 2 for c in range(q))
+    else:
+        rated = [(row, w) for row, w in zip(counts, weights) if sum(row) >= 1]
+        pi = [sum(w * Fraction(row[c], sum(row)) for row, w in rated) / sum(w for _, w in rated) for c in range(q)]
+        chance = sum(p * (1 - p) for p in pi) / (q - 1)
+    return (observed - chance) / (1 - chance)
+
+
+@settings(max_examples=150, deadline=None)
+@given(reliability_data(), st.lists(st.integers(1, 4), min_size=12, max_size=12),
+       st.sampled_from(["fleiss_kappa", "randolph_kappa", "gwet_ac1", "percent_agreement"]))  # fmt: skip
+def test_every_kappa_equals_its_definition_with_missing_ratings_and_weights(data, weights, measure):
+    ratings = data.T
+    if np.isnan(ratings).all():
+        return  # refused: tested below
+    agreement = Agreement.from_ratings(ratings, categories=[1.0, 2.0, 3.0, 4.0, 5.0], sample_weight=weights[: len(ratings)])
+    counts = agreement.counts.tolist()
+    if not any(sum(row) >= 2 for row in counts):
+        return
+    try:
+        expected = float(by_definition(counts, weights[: len(ratings)], measure))
+    except ZeroDivisionError:
+        expected = math.nan
+    found = agreement._value(measure)
+    assert (math.isnan(expected) and not math.isfinite(found)) or found == pytest.approx(expected, abs=1e-12)
+
+
+def test_an_integer_weight_is_an_item_repeated():
+    table = FLEISS_TABLE
+    weights = np.arange(1, len(table) + 1)
+    weighted, repeated = Agreement.from_counts(table, sample_weight=weights), Agreement.from_counts(np.repeat(table, weights, axis=0))
+    for measure in ("fleiss_kappa", "randolph_kappa", "gwet_ac1"):
+        assert weighted._value(measure) == pytest.approx(repeated._value(measure), abs=1e-12)
+    for level in ("nominal", "ordinal", "interval"):
+        assert weighted.get_krippendorff_alpha(level) == pytest.approx(repeated.get_krippendorff_alpha(level), abs=1e-12)
+
+
+def test_counts_and_ratings_give_the_same_measures():
+    rng = np.random.default_rng(4)
+    ratings = rng.choice(["low", "mid", "high"], size=(40, 4), p=[0.5, 0.3, 0.2])
+    counts, categories = aggregate_raters(ratings)  # statsmodels' turn of ratings into counts
+    from_ratings, from_counts = Agreement.from_ratings(ratings), Agreement.from_counts(counts, categories=list(categories))
+    assert from_ratings.categories == tuple(categories)
+    for measure in ("fleiss_kappa", "randolph_kappa", "gwet_ac1", "percent_agreement", "krippendorff_alpha"):
+        assert from_ratings._value(measure) == pytest.approx(from_counts._value(measure), abs=1e-12)
+
+
+def test_cohen_kappa_of_each_pair_equals_scikit_learns():
+    rng = np.random.default_rng(5)
+    ratings = rng.integers(0, 3, size=(30, 4)).astype(object)
+    ratings[rng.random((30, 4)) < 0.15] = None
+    agreement = Agreement.from_ratings(ratings)
+    for weights in (None, "linear", "quadratic"):
+        matrix = agreement.get_cohen_kappa_matrix(weights=weights)
+        assert matrix.shape == (4, 4) and np.allclose(np.diag(matrix), 1) and np.allclose(matrix, matrix.T)
+        for a in range(4):
+            for b in range(a + 1, 4):
+                both = [k for k in range(30) if ratings[k, a] is not None and ratings[k, b] is not None]
+                expected = cohen_kappa_score([ratings[k, a] for k in both], [ratings[k, b] for k in both], weights=weights)
+                assert matrix[a, b] == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(UnsupportedSettingError, match="from_ratings"):
+        Agreement.from_counts(FLEISS_TABLE).get_cohen_kappa_matrix()
+
+
+def test_intervals_resample_items_and_cover_the_estimate():
+    agreement = Agreement.from_counts(FLEISS_TABLE)
+    for measure in ("fleiss_kappa", "gwet_ac1", "krippendorff_alpha"):
+        found = agreement.interval(measure, n_resamples=400, random_state=1)
+        assert found.low < found.estimate < found.high and found.estimate == pytest.approx(agreement._value(measure), abs=1e-12)
+    same = [agreement.interval("fleiss_kappa", method="percentile", n_resamples=300, random_state=7) for _ in range(2)]
+    assert same[0] == same[1]  # one seed, one interval
+
+
+def test_labels_are_nominal_by_default_and_numbers_are_needed_for_intervals():
+    agreement = Agreement.from_ratings([["a", "b"], ["a", "a"], ["b", "b"]])
+    assert agreement.get_krippendorff_alpha() == agreement.get_krippendorff_alpha("nominal")
+    with pytest.raises(UnsupportedSettingError, match="numeric categories"):
+        agreement.get_krippendorff_alpha("interval")
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Agreement.from_ratings([1, 2, 3]), "items x raters"),
+        (lambda: Agreement.from_ratings([[None, None]]), "no rating"),
+        (lambda: Agreement.from_counts([[1, -1]]), "whole numbers"),
+        (lambda: Agreement.from_counts([[0.5, 1]]), "whole numbers"),
+        (lambda: Agreement.from_counts([[1, 2]], categories=["a"]), "categories"),
+        (lambda: Agreement.from_ratings([["a", "c"]], categories=["a", "b"]), "c"),
+        (lambda: Agreement.from_counts([[1, 2]]).get_krippendorff_alpha("loud"), "level"),
+        (lambda: Agreement.from_counts([[1, 2]]).interval("accuracy"), "measure"),
+    ],
+)
+def test_bad_tables_are_refused_naming_the_problem(build, message):
+    with pytest.raises(EvalkitError, match=message):
+        build()
