@@ -115,8 +115,9 @@ def check_label(argument: str, label: object) -> object:
     if not isinstance(label, Hashable):
         raise InvalidTypeError(f"{argument!r} contains an unhashable label {show(label)}")
     label = normalize(label)
-    if isinstance(label, float) and math.isnan(label):  # a numpy NaN, now a float
-        raise InvalidLabelError(f"{argument!r} contains NaN, which cannot be a class label")
+    if isinstance(label, float) and not math.isfinite(label):  # a numpy NaN or infinity, now a float
+        shown = "NaN" if math.isnan(label) else repr(label)
+        raise InvalidLabelError(f"{argument!r} contains {shown}, which cannot be a class label")
     return label
 
 

@@ -309,6 +309,8 @@ def summarize_rows(values: Any, *, undefined: Any = "exclude") -> list[Summary]:
     if policy == "nan":  # min and max of values with a NaN are NaN, like the mean
         low, high = np.where(np.isnan(mean), np.nan, low), np.where(np.isnan(mean), np.nan, high)
     low, high = np.where(count > 0, low, np.nan), np.where(count > 0, high, np.nan)
+    mean = np.where(count > 0, np.clip(mean, low, high), mean)  # a rounded sum can step out: min <= mean <= max always
+    std = np.where(low == high, 0.0, std)  # identical values spread by nothing, whatever the rounding
     n_defined, n = defined.sum(axis=1).tolist(), values.shape[1]
     return [Summary(*row, d, n) for row, d in zip(zip(mean.tolist(), std.tolist(), low.tolist(), high.tolist()), n_defined)]
 

@@ -392,8 +392,16 @@ def _stream_groups(arguments: argparse.Namespace, files: list[str]) -> ByGroup:
     return found
 
 
+def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:
+    """--ci resamples samples: weights that are not whole numbers are not repeated samples."""
+    if arguments.ci and isinstance(total, float):
+        raise InvalidArgumentError(f"--ci resamples samples, but the --weight column {arguments.weight!r} holds weights that are not whole "
+                                   "numbers (repeated samples): drop --ci, or give integer weights")  # fmt: skip
+
+
 def _group_report(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:
     result = _stream_groups(arguments, files)
+    _check_ci_weights(arguments, result.overall.n_samples)
     report = result.report(["accuracy", *measures], "macro", confidence=arguments.ci_level if arguments.ci else None)
     if arguments.html:
         _emit(report.to_html(arguments.digits, title=f"evalkit report by {arguments.group}: {' and '.join(files)}"), arguments.html, "--html")
@@ -423,6 +431,7 @@ def _report(arguments: argparse.Namespace) -> str:
         else:
             source, curve, calibration = _stream_labels(arguments, files)
         name = " and ".join(files)
+    _check_ci_weights(arguments, source.n_samples)
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
                           sort_by=sort_by, curve=None if curve is None else curve.curve(),
                           calibration=None if calibration is None else calibration.calibration())  # fmt: skip

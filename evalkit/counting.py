@@ -12,7 +12,7 @@ How labels become counts (``confusion_counts``):
   in cache-sized chunks, then the few observed values are mapped to labels;
 * fixed-width string arrays (``dtype '<U…'``): hashed column-wise in numpy, each hash slot
   checked against a representative string (exact; falls back on a collision);
-* float arrays: ``np.unique`` (NaN is rejected);
+* float arrays: ``np.unique`` (NaN and infinities are rejected);
 * anything else (lists of strings, object arrays, mixed Python values): one dict of the
   distinct labels, then codes through ``map`` at C speed.
 
@@ -597,9 +597,10 @@ def _number_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
     integral floats are those ints (``1.0`` is the class ``1``).
     """
     for argument, array in (("y_true", actual), ("y_pred", predicted)):
-        missing = np.flatnonzero(np.isnan(array)) if array.dtype.kind == "f" else np.empty(0, dtype=np.intp)
+        missing = np.flatnonzero(~np.isfinite(array)) if array.dtype.kind == "f" else np.empty(0, dtype=np.intp)
         if len(missing):
-            raise InvalidLabelError(f"{argument!r} contains NaN (first at position {missing[0]}), which cannot be a label")
+            shown = "NaN" if np.isnan(array[missing[0]]) else repr(float(array[missing[0]]))
+            raise InvalidLabelError(f"{argument!r} contains {shown} (first at position {missing[0]}), which cannot be a label (as scikit-learn refuses it)")
     if actual.dtype.kind == "f" and predicted.dtype.kind == "f":
         return _unique_positions([actual, predicted], lambda distinct: distinct.tolist())
     parts = []

@@ -83,6 +83,7 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnsupportedSettingError,
 )
+from evalkit.formulas import rescaled
 from evalkit.measures import Measure, check_measure_parameters, resolve_measure
 from evalkit.report import ReportFace
 from evalkit.results import CellsResult
@@ -310,8 +311,8 @@ def _auc(tp: np.ndarray, fp: np.ndarray, positives: Any, negatives: Any) -> floa
     rule on the counts (one division at the end); NaN without positives or negatives."""
     if positives == 0 or negatives == 0:
         return float("nan")
-    tp = np.concatenate(([0.0], np.asarray(tp, dtype=np.float64)))
-    fp = np.concatenate(([0.0], np.asarray(fp, dtype=np.float64)))
+    tp, positives = rescaled(np.concatenate(([0.0], np.asarray(tp, dtype=np.float64))), np.float64(positives))  # weights of 1e160: no overflow
+    fp, negatives = rescaled(np.concatenate(([0.0], np.asarray(fp, dtype=np.float64))), np.float64(negatives))
     return float(np.dot(np.diff(fp), tp[1:] + tp[:-1]) / (2.0 * float(positives) * float(negatives)))
 
 
@@ -329,7 +330,7 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
     """``Σ (R_k - R_{k-1}) P_k`` over the thresholds (the step-wise sum, not the trapezoid)."""
     if positives == 0:
         return float("nan")
-    tp, fp = np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64)
+    tp, fp, positives = rescaled(np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64), np.float64(positives))
     gained = np.diff(tp, prepend=0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         terms = np.where(gained > 0, gained * tp / (tp + fp), 0.0)

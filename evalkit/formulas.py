@@ -29,6 +29,7 @@ import functools
 import math
 import types
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -122,17 +123,68 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
     The result is a ``float`` for scalar input and a float64 array otherwise.
     """
 
-    scalar = _with_helpers(definition, _SCALAR_HELPERS)
+    plain_scalar = _with_helpers(definition, _SCALAR_HELPERS)
+    scale_free = _scale_free(plain_scalar)
+
+    def scalar(tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+        if scale_free and (type(tp) is float or type(fp) is float or type(fn) is float or type(tn) is float):
+            tp, fp, fn, tn = rescaled(tp, fp, fn, tn)
+        return plain_scalar(tp, fp, fn, tn, **parameters)
 
     @functools.wraps(definition)
     def measure(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
         if type(tp) in _PLAIN and type(fp) in _PLAIN and type(fn) in _PLAIN and type(tn) in _PLAIN:
             return float(scalar(tp, fp, fn, tn, **parameters))
-        return _result(definition(*_count_arrays(tp, fp, fn, tn), **parameters))
+        counts = _count_arrays(tp, fp, fn, tn)
+        if scale_free and counts[0].dtype.kind == "f":
+            counts = rescaled(*counts)
+        return _result(definition(*counts, **parameters))
 
     measure.definition = definition  # type: ignore[attr-defined]
     measure.scalar = scalar  # type: ignore[attr-defined]
+    measure.scale_free = scale_free  # type: ignore[attr-defined]
     return measure
+
+
+_SAFE_FLOATS = (2.0**-200, 2.0**200)
+"""Float counts whose largest lies outside this range are rescaled before a scale-free measure:
+a product of four of them would overflow (``1e160`` weights) or vanish (``1e-300``)."""
+
+
+def rescaled(*counts: Any) -> Any:
+    """Float counts scaled by one power of two so that the largest lies in ``[0.5, 1)``, when
+    it lies outside ``_SAFE_FLOATS``; else (and for integers) as they are. Scaling by a power
+    of two is exact, and a scale-free measure (a ratio of terms of one degree) does not change.
+
+    Examples:
+        >>> rescaled(3e300, 1e300, 0.0, 2e300)[0] < 1, rescaled(3.0, 1.0, 0.0, 2.0)
+        (True, (3.0, 1.0, 0.0, 2.0))
+    """
+    if isinstance(counts[0], np.ndarray):
+        sizes = [float(np.max(np.abs(count))) for count in counts if count.dtype.kind == "f" and count.size]
+    else:
+        sizes = [abs(count) for count in counts if type(count) is float]
+    largest = max(sizes, default=0.0)
+    if largest == 0.0 or _SAFE_FLOATS[0] <= largest <= _SAFE_FLOATS[1] or not math.isfinite(largest):
+        return counts
+    shift = -math.frexp(largest)[1]
+    if isinstance(counts[0], np.ndarray):
+        return tuple(np.ldexp(count, shift) if count.dtype.kind == "f" else count for count in counts)
+    return tuple(math.ldexp(count, shift) if type(count) is float else count for count in counts)
+
+
+def _scale_free(scalar: Callable[..., Any]) -> bool:
+    """Whether a definition's value is the same when every count is scaled by ``2**40`` (a
+    ratio of terms of one degree): only then may float counts be rescaled before it."""
+    probes = [(3.0, 5.0, 7.0, 11.0), (1.0, 0.0, 2.0, 9.0), (8.0, 2.0, 0.0, 0.0)]
+    for probe in probes:
+        try:
+            plain, scaled = float(scalar(*probe)), float(scalar(*(math.ldexp(count, 40) for count in probe)))
+        except (TypeError, ArithmeticError):  # a measure needing parameters, or undefined on a probe
+            return False
+        if not (plain == scaled or (math.isnan(plain) and math.isnan(scaled))):
+            return False
+    return True
 
 
 def _with_helpers(definition: Callable[..., Any], helpers: dict[str, Any]) -> Callable[..., Any]:
@@ -147,13 +199,42 @@ def _with_helpers(definition: Callable[..., Any], helpers: dict[str, Any]) -> Ca
 
 
 def _scalar_ratio(numerator: Any, denominator: Any) -> float:
-    return float(numerator) / float(denominator) if denominator else math.nan
+    if not denominator:
+        return math.nan
+    if type(numerator) is int and type(denominator) is int:
+        return numerator / denominator  # Python divides integers of any size correctly rounded
+    return float(numerator) / float(denominator)
 
 
 def _scalar_ratio_sqrt(numerator: Any, left: Any, right: Any) -> float:
     if not left or not right:
         return math.nan
+    if type(numerator) is int and type(left) is int and type(right) is int:
+        return exact_ratio_sqrt(numerator, left, right)
     return float(numerator) / (math.sqrt(float(left)) * math.sqrt(float(right)))
+
+
+def exact_ratio_sqrt(numerator: int, left: int, right: int) -> float:
+    """``numerator / sqrt(left · right)`` of integers, correctly rounded: ``±sqrt(p / q)`` with
+    ``p = numerator²`` and ``q = left · right`` from an integer square root of ``p · 4^k / q``
+    carrying at least 56 bits (the true root lies strictly between two integers there, so
+    their midpoint rounds as it does). A perfect matrix's MCC is exactly 1.
+
+    Examples:
+        >>> exact_ratio_sqrt(6, 6, 6), exact_ratio_sqrt(-1, 2, 8), exact_ratio_sqrt(1, 2, 1)
+        (1.0, -0.25, 0.7071067811865476)
+    """
+    if not numerator:
+        return 0.0
+    p, q = numerator * numerator, left * right
+    k = max(0, (114 - (p.bit_length() - q.bit_length())) // 2 + 1)
+    quotient, remainder = divmod(p << (2 * k), q)
+    root = math.isqrt(quotient)
+    if remainder == 0 and root * root == quotient:
+        value = math.ldexp(float(root), -k) if root.bit_length() <= 53 else float(Fraction(root, 1 << k))
+    else:
+        value = math.ldexp(float(2 * root + 1), -(k + 1))  # float(int) rounds correctly; the power of two is exact
+    return value if numerator > 0 else -value
 
 
 def _scalar_clip(value: float, low: float, high: float) -> float:
@@ -217,6 +298,9 @@ def ratio(numerator: Any, denominator: Any) -> Any:
         (0.3333333333333333, nan, array([0.5, nan]))
     """
     if isinstance(numerator, np.ndarray) or isinstance(denominator, np.ndarray):
+        if np.asarray(numerator).dtype.kind == "O" or np.asarray(denominator).dtype.kind == "O":  # Python integers: divided as the scalar path does
+            n, d = np.broadcast_arrays(np.asarray(numerator, dtype=object), np.asarray(denominator, dtype=object))
+            return np.array([_scalar_ratio(a, b) for a, b in zip(n.ravel().tolist(), d.ravel().tolist())], dtype=np.float64).reshape(n.shape)
         n, d = np.broadcast_arrays(_floats(numerator), _floats(denominator))
         out = np.full(n.shape, np.nan)
         with np.errstate(over="ignore"):  # a ratio beyond the float range is infinite, as on Python numbers
@@ -232,6 +316,10 @@ def ratio_sqrt(numerator: Any, left: Any, right: Any) -> Any:
     product), and Python numbers and arrays are computed alike, to the bit.
     """
     if isinstance(numerator, np.ndarray) or isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
+        if all(np.asarray(value).dtype.kind in "iuO" for value in (numerator, left, right)):  # exact, as the scalar path
+            n, l, r = np.broadcast_arrays(*(np.asarray(value, dtype=object) for value in (numerator, left, right)))
+            return np.array([_scalar_ratio_sqrt(int(a), int(b), int(c)) for a, b, c in zip(n.ravel(), l.ravel(), r.ravel())],
+                            dtype=np.float64).reshape(n.shape)  # fmt: skip
         n, l, r = np.broadcast_arrays(_floats(numerator), _floats(left), _floats(right))
         out = np.full(n.shape, np.nan)
         with np.errstate(invalid="ignore"):
@@ -969,6 +1057,22 @@ def matrix_accuracy(counts: Any) -> float:
     return float(ratio(margins["correct"], margins["total"]))
 
 
+def _rescaled_margins(correct: Any, total: Any, actual: Any, predicted: Any) -> tuple[Any, Any, Any, Any]:
+    """Float margins scaled by one power of two of the total (per row of a batch) when it lies
+    outside ``_SAFE_FLOATS``: kappa and MCC square the total, which overflows from 1e155."""
+    totals = np.asarray(total)
+    if totals.dtype.kind != "f" or not totals.size:
+        return correct, total, actual, predicted
+    largest = float(np.max(np.abs(totals)))
+    if largest == 0.0 or _SAFE_FLOATS[0] <= largest <= _SAFE_FLOATS[1] or not math.isfinite(largest):
+        return correct, total, actual, predicted
+    shift = -np.frexp(totals)[1]
+    column = shift[:, None] if totals.ndim else shift
+    scaled = (np.ldexp(correct, shift), np.ldexp(totals, shift), np.ldexp(np.asarray(actual, dtype=np.float64), column),
+              np.ldexp(np.asarray(predicted, dtype=np.float64), column))  # fmt: skip
+    return tuple(value if np.ndim(value) else float(value) for value in scaled)  # type: ignore[return-value]
+
+
 def margins_cohen_kappa(*, correct: Any, total: Any, actual: Any, predicted: Any) -> float:
     """Cohen's kappa from the margins of a multi-class confusion matrix.
 
@@ -981,6 +1085,7 @@ def margins_cohen_kappa(*, correct: Any, total: Any, actual: Any, predicted: Any
         >>> margins_cohen_kappa(correct=2**53 + 1, total=2**53 + 5, actual=[2**53 + 2, 3], predicted=[2**53 + 2, 3])
         0.3333333333333331
     """
+    correct, total, actual, predicted = _rescaled_margins(correct, total, actual, predicted)
     correct, total, chance = _plain(correct), _plain(total), _dot(actual, predicted)
     return _result(ratio(total * correct - chance, total * total - chance))
 
@@ -993,6 +1098,7 @@ def margins_matthews_correlation_coefficient(*, correct: Any, total: Any, actual
     counts up to the last rounding; NaN when a denominator factor is 0. Given a batch (one row
     of margins per confusion matrix, float) it gives one value per row.
     """
+    correct, total, actual, predicted = _rescaled_margins(correct, total, actual, predicted)
     c, s = _plain(correct), _plain(total)
     numerator = c * s - _dot(predicted, actual)
     return _result(clip(ratio_sqrt(numerator, s * s - _dot(predicted, predicted), s * s - _dot(actual, actual)), -1.0, 1.0))

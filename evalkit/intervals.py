@@ -81,7 +81,7 @@ from evalkit._validation import (
 from evalkit.averaging import AVERAGES, average_rows, check_undefined, fill_undefined
 from evalkit.cells import Cells
 from evalkit.counting import PairCounts, encode
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, InvalidCountsError, UnsupportedSettingError
 from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures import Measure, check_measure_parameters, resolve_measure
 from evalkit.serialization import json_safe
@@ -250,6 +250,15 @@ def _z(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + level / 2)
 
 
+def _proportion_counts(successes: Any, trials: Any, *, integral: bool) -> tuple[float, float]:
+    """``(successes, trials)`` checked: numbers >= 0 (whole ones where ``integral``), and no
+    more successes than trials."""
+    k, n = check_count("successes", successes, integral=integral), check_count("trials", trials, integral=integral)
+    if k > n:
+        raise InvalidCountsError(f"'successes' ({show(successes)}) cannot exceed 'trials' ({show(trials)})")
+    return float(k), float(n)
+
+
 def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
     """Wilson's score interval of a proportion ``successes / trials`` (E. B. Wilson, 1927).
 
@@ -258,7 +267,7 @@ def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, flo
         [0.7672, 0.9069]
     """
     level = _check_level(level)
-    n, k = float(check_count("trials", trials, integral=False)), float(check_count("successes", successes, integral=False))
+    k, n = _proportion_counts(successes, trials, integral=False)
     if n <= 0:
         return math.nan, math.nan
     z, p = _z(level), k / n
@@ -274,9 +283,9 @@ def clopper_pearson(successes: Any, trials: Any, level: float = 0.95) -> tuple[f
         >>> [round(bound, 4) for bound in clopper_pearson(85, 100)]
         [0.7647, 0.9135]
     """
-    beta = _scipy_stats().beta
     level = _check_level(level)
-    n, k = int(trials), int(successes)
+    k, n = (int(count) for count in _proportion_counts(successes, trials, integral=True))
+    beta = _scipy_stats().beta
     if n <= 0:
         return math.nan, math.nan
     alpha = 1 - level
@@ -436,9 +445,19 @@ def _dense_kinds(contributions: np.ndarray, counts: np.ndarray, strata: np.ndarr
     return _Kinds(counts, lambda drawn: drawn @ contributions, lambda rows: total[None, :] - contributions[rows], strata)
 
 
+def check_random_state(random_state: Any) -> Any:
+    """``random_state`` if numpy can seed with it: ``None``, an integer >= 0, a
+    ``numpy.random.Generator`` or a ``SeedSequence``."""
+    if random_state is None or isinstance(random_state, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
+        return random_state
+    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
+        raise InvalidArgumentError(f"'random_state' must be None, an integer >= 0 or a numpy Generator, got {show(random_state)}")
+    return random_state
+
+
 def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: int, random_state: Any) -> np.ndarray:
     """``value`` of every resample, drawn in batches (one matrix of counts per batch)."""
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state(random_state))
     step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
     batches = range(0, n_resamples, step)
     return np.concatenate([value(kinds.sums(kinds.draw(rng, min(step, n_resamples - start)))) for start in batches])
@@ -1064,7 +1083,14 @@ def compare(
         (0.375, 0.25, 'mcnemar')
     """
     check_choice("method", method, ("mcnemar", "mcnemar-midp", "delong", *BOOTSTRAP_METHODS))
+    check_random_state(random_state)
     if method == "delong":
+        ignored = [name for name, value, default in (("measure", measure, "accuracy"), ("average", average, None), ("labels", labels, None),
+                                                     ("sample_weight", sample_weight, None), ("metrics_class", metrics_class, None))
+                   if not (value is default or (isinstance(value, str) and value in (default, "roc_auc")))] + sorted(parameters)  # fmt: skip
+        if ignored:
+            raise InvalidArgumentError(f"DeLong's test compares the ROC AUCs of two binary scores, unweighted: it takes no {', '.join(ignored)}; "
+                                       "use a bootstrap (method='bca', measure=...) for weights, labels or other measures")  # fmt: skip
         aucs, covariance = delong(y_true, first, second)
         difference = float(aucs[0] - aucs[1])
         variance = float(covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1])

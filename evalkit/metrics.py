@@ -194,6 +194,8 @@ def _check_average(average: Any) -> None:
 def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Any) -> tuple[Evaluation, list | None]:
     """The evaluation to average and the labels to average over (scikit-learn's rules)."""
     _check_average(average)
+    if labels is not None and targets.kind != "multilabel":
+        check_label_list(labels)  # checked even where an average leaves it unused
     evaluation = targets.evaluation
     if average == "binary":
         if targets.kind != "binary":
@@ -410,6 +412,7 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
         >>> accuracy_score([0, 1, 2, 2], [0, 1, 1, 2]), accuracy_score([0, 1, 2, 2], [0, 1, 1, 2], normalize=False)
         (0.75, 3.0)
     """
+    normalize = _check_flag("normalize", normalize)
     evaluation = _targets(y_true, y_pred, sample_weight).evaluation
     cells = evaluation.sample_cells
     correct = cells.sum_rows((cells.fp == 0) & (cells.fn == 0))
@@ -499,6 +502,7 @@ def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
         >>> balanced_accuracy_score([0, 1, 1, 1], [0, 1, 0, 1])
         0.8333333333333333
     """
+    adjusted = _check_flag("adjusted", adjusted)
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("balanced_accuracy_score needs one label per sample, not multi-label indicators")
@@ -625,6 +629,7 @@ def multilabel_confusion_matrix(
         >>> multilabel_confusion_matrix([0, 1, 1], [0, 1, 0]).tolist()
         [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
     """
+    samplewise = _check_flag("samplewise", samplewise)
     targets = _targets(y_true, y_pred, sample_weight)
     if samplewise:
         if targets.kind != "multilabel":
@@ -664,6 +669,7 @@ def classification_report(
         weighted avg       0.83      0.75      0.73         4
         <BLANKLINE>
     """
+    output_dict = _check_flag("output_dict", output_dict)
     if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 15:
         raise InvalidArgumentError(f"'digits' must be a whole number in 0..15, got {show(digits)}")
     targets = _targets(y_true, y_pred, sample_weight)
@@ -779,6 +785,7 @@ def roc_curve(
         >>> fpr.tolist(), tpr.tolist()
         ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
+    drop_intermediate = _check_flag("drop_intermediate", drop_intermediate)
     curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
     if curve.negatives[0] <= 0:
         warnings.warn("No negative samples in y_true, false positive value should be meaningless", UndefinedMetricWarning, stacklevel=2)
@@ -799,6 +806,7 @@ def precision_recall_curve(
         >>> precision.round(3).tolist(), recall.tolist()
         ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
     """
+    drop_intermediate = _check_flag("drop_intermediate", drop_intermediate)
     curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
     precision, recall, thresholds = curve.precision_recall(drop_intermediate=drop_intermediate)
     if curve.positives[0] <= 0:
@@ -820,6 +828,7 @@ def det_curve(
         >>> fpr.tolist(), fnr.tolist(), thresholds.tolist()
         ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
+    drop_intermediate = _check_flag("drop_intermediate", drop_intermediate)
     curve = _binary_curve(y_true, y_score, pos_label, sample_weight)
     if curve.positives[0] <= 0 or curve.negatives[0] <= 0:
         raise InvalidValueError("Only one class is present in y_true. Detection error tradeoff curve is not defined in that case.")
@@ -831,6 +840,8 @@ def _score_target(y_true: Any, y_score: Any) -> tuple[str, Any, np.ndarray, tupl
     as scikit-learn's ``type_of_target`` says; classes are the sorted labels of label data."""
     kind, truth = _as_target(y_true, "y_true")
     scores = check_numbers("y_score", y_score, booleans=True)
+    if not np.isfinite(scores).all():
+        raise InvalidValueError(f"'y_score' holds NaN or infinity (scikit-learn refuses them too): {show(scores)}")
     if kind == "indicators":
         if is_sparse(truth):
             truth = np.asarray(truth.toarray())
@@ -1086,6 +1097,8 @@ def top_k_accuracy_score(
     kind, truth, scores, classes = _score_target(y_true, y_score)
     if kind == "multilabel":
         raise UnsupportedSettingError("top_k_accuracy_score needs one label per sample, not multi-label indicators")
+    if scores.ndim == 2 and scores.shape[1] == 1:
+        scores = scores.ravel()  # one column: the positive class's scores, as scikit-learn reads them
     if kind == "binary" and labels is not None and len(labels) > 2:
         kind = "multiclass"
     if kind == "binary" and scores.ndim == 2 and scores.shape[1] != 1:
@@ -1117,15 +1130,15 @@ def top_k_accuracy_score(
             hits = np.ones(len(codes), dtype=bool)
     else:
         hits = top_k_hits(codes, scores, k)
-    if normalize:
-        return float(np.average(hits, weights=weight))
-    return float(hits.sum() if weight is None else np.dot(hits, weight))
+    return _mean_loss(hits.astype(np.float64), weight, normalize)
 
 
 def _probability_array(y_proba: Any) -> np.ndarray:
     """Probabilities as float64: 1-D (the positive class's) or ``n x m``, in sample order."""
     check_ordered(y_proba, "y_proba", "probabilities")
     probabilities = check_numbers("y_proba", y_proba, booleans=True)
+    if not np.isfinite(probabilities).all():
+        raise InvalidValueError(f"'y_proba' holds NaN or infinity: {show(probabilities)}")
     if probabilities.ndim not in (1, 2):
         raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {probabilities.shape}")
     return probabilities
@@ -1182,6 +1195,7 @@ def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, 
 
 
 def _mean_loss(losses: np.ndarray, sample_weight: Any, normalize: bool = True) -> float:
+    normalize = _check_flag("normalize", normalize)
     weight = check_sample_weight(sample_weight, len(losses))
     if normalize:
         if weight is not None and not weight.sum() > 0:
@@ -1226,6 +1240,8 @@ def _any_probabilities(y_true: Any, y_proba: Any, pos_label: Any, labels: Any) -
     if not (scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1)):
         return _probabilities(y_true, scores, labels)
     scores = scores.ravel()
+    if pos_label is not None:
+        pos_label = check_one_label("pos_label", pos_label)
     truth = _binary_truth(y_true)
     _, _, observed, _ = encode(truth, truth)
     if len(observed) > 2:
