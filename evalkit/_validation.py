@@ -11,6 +11,7 @@ import numbers
 from collections.abc import Iterable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from evalkit._exact import MAX_COUNT, weighted_sum
@@ -126,7 +127,8 @@ def check_index(name: str, value: object, size: int) -> int:
 
 
 def check_count(name: str, value: object, *, integral: bool) -> int | float:
-    """Return one count as an ``int`` (or a ``float`` for fractional counts when allowed).
+    """Return one count: an ``int`` for an integer (and, with ``integral=True``, for a whole
+    float), a ``float`` for a float where fractional counts are allowed.
 
     Counts must be finite and non-negative; with ``integral=True`` they must also be whole.
     """
@@ -144,11 +146,11 @@ def check_count(name: str, value: object, *, integral: bool) -> int | float:
         raise InvalidCountsError(f"{name!r} must be >= 0, got {show(value)}")
     if isinstance(value, (numbers.Integral, np.integer)):
         return int(value)
+    if not integral:
+        return number  # a float count stays a float (a weighted count that happens to be whole is still weighted)
     if number.is_integer():
         return int(number)
-    if integral:
-        raise InvalidCountsError(f"{name!r} must be a whole number, got {show(value)}")
-    return number
+    raise InvalidCountsError(f"{name!r} must be a whole number, got {show(value)}")
 
 
 def as_count_matrix(name: str, counts: object) -> np.ndarray:
@@ -273,3 +275,34 @@ def format_number(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.6g}" if value == value else "NaN (undefined)"  # noqa: PLR0124 (NaN is the one float unequal to itself)
     return str(value)
+
+
+def same_value(first: Any, second: Any) -> bool:
+    """Equal in value and kind: arrays of one kind holding equal numbers (NaN equal to NaN),
+    sequences and dicts item by item, and otherwise the same type and ``==`` (``True`` is
+    not ``1``, ``1`` is not ``1.0``), so that a copy equals its original and nothing else does.
+
+    Examples:
+        >>> same_value((1, np.array([0.5, np.nan])), (1, np.array([0.5, np.nan]))), same_value((True,), (1,))
+        (True, False)
+    """
+    if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
+        if not (isinstance(first, np.ndarray) and isinstance(second, np.ndarray)) or first.shape != second.shape:
+            return False
+        if first.dtype.kind != second.dtype.kind:
+            return False
+        return bool(np.array_equal(first, second, equal_nan=first.dtype.kind in "fc"))
+    if isinstance(first, (tuple, list)) and isinstance(second, (tuple, list)):
+        return type(first) is type(second) and len(first) == len(second) and all(same_value(a, b) for a, b in zip(first, second))
+    if isinstance(first, dict) and isinstance(second, dict):
+        return first.keys() == second.keys() and all(same_value(first[key], second[key]) for key in first)
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, float) and math.isnan(first):
+        return math.isnan(second)
+    return bool(first == second)
+
+
+def same_fields(first: Any, second: Any) -> bool:
+    """Two attrs objects of one class with ``same_value`` in every field."""
+    return type(first) is type(second) and all(same_value(getattr(first, field.name), getattr(second, field.name)) for field in attrs.fields(type(first)))

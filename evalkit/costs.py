@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 
 from evalkit._labels import check_label_list
-from evalkit._validation import show
+from evalkit._validation import same_fields, show
 from evalkit.counting import encode
 from evalkit.exceptions import InputShapeError, InvalidTypeError, InvalidValueError, LabelMismatchError
 from evalkit.results import CellsResult
@@ -51,6 +51,14 @@ class CostMatrix:
 
     costs: np.ndarray = attrs.field(repr=False)
     labels: tuple = attrs.field()
+
+    def __eq__(self, other: object) -> bool:
+        """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_fields(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def from_array(cls, costs: Any, labels: Sequence[Hashable] | None = None) -> CostMatrix:

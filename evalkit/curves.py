@@ -55,6 +55,7 @@ from evalkit._validation import (
     check_numbers,
     check_sample_weight,
     read_only,
+    same_fields,
     show,
 )
 from evalkit.averaging import (
@@ -262,9 +263,29 @@ def _weighted_counts(score: np.ndarray, positive: np.ndarray, weight: np.ndarray
     return score[ends], tp, fp, tp[-1].item(), fp[-1].item()
 
 
+_EXACT_FLOAT_INTEGERS = 2**53
+"""Integers of larger magnitude are not all floats: they keep their integer type."""
+
+
+def exact_scores(score: np.ndarray) -> np.ndarray:
+    """Scores as float64, or as int64 when they are integers that float64 would round.
+
+    Examples:
+        >>> exact_scores(np.array([2**53, 2**53 + 1])).dtype.name, exact_scores(np.array([1, 2])).dtype.name
+        ('int64', 'float64')
+    """
+    if score.dtype.kind in "iu" and score.size:
+        high, low = int(score.max()), int(score.min())
+        if max(high, -low) > _EXACT_FLOAT_INTEGERS and high < 2**63:
+            return score.astype(np.int64)
+    return score.astype(np.float64, copy=False)
+
+
 def _exact_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray | None) -> tuple:
-    """Thresholds (distinct scores, descending), tp and fp at each, and the class sizes."""
-    score = np.asarray(score, dtype=np.float64)
+    """Thresholds (distinct scores, descending), tp and fp at each, and the class sizes.
+    Integer scores beyond 2**53 (timestamps, ids) are sorted as integers: as float64 distinct
+    ones would tie."""
+    score = exact_scores(np.asarray(score))
     if weight is not None and not weight.all():  # a sample of weight 0 makes no threshold
         kept = weight > 0
         score, positive, weight = score[kept], positive[kept], weight[kept]
@@ -487,7 +508,7 @@ class ThresholdCurve:
         counts_dtype = np.float64 if any(np.asarray(count).dtype.kind == "f" for part in parts for count in part[1:]) else np.int64
         return cls(
             tuple(labels),
-            np.concatenate([part[0] for part in parts]).astype(np.float64, copy=False),
+            exact_scores(np.concatenate([part[0] for part in parts])),
             np.concatenate([part[1] for part in parts]).astype(counts_dtype, copy=False),
             np.concatenate([part[2] for part in parts]).astype(counts_dtype, copy=False),
             np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
@@ -868,6 +889,8 @@ class ThresholdCurve:
         m = len(self.labels)
         try:
             chosen = np.broadcast_to(check_numbers("threshold", threshold), (m,))
+            if self._thresholds.dtype.kind == "i" and np.asarray(threshold).dtype.kind in "iu":  # integer scores beyond 2**53: compared as integers
+                chosen = np.broadcast_to(np.asarray(threshold).astype(np.int64), (m,))
         except ValueError as error:
             raise InvalidArgumentError(f"'threshold' must be a number or one number per class ({m}), got {show(threshold)}") from error
         if np.isnan(chosen).any():
@@ -1193,6 +1216,14 @@ class ThresholdCurve:
         if not isinstance(other, ThresholdCurve):
             return NotImplemented
         return self.merge(other)
+
+    def __eq__(self, other: object) -> bool:
+        """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_fields(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         kind = "binned" if self.binned else "exact"

@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 
 from evalkit._labels import check_one_label, check_same_kind, describe, sorted_labels
-from evalkit._validation import show
+from evalkit._validation import same_fields, show
 from evalkit.cells import unique_sorted
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownLabelError
 
@@ -67,6 +67,14 @@ class Hierarchy:
     nodes: tuple = attrs.field()
     _pointers: np.ndarray = attrs.field(repr=False)
     _codes: np.ndarray = attrs.field(repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_fields(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, parents: Mapping[Hashable, Hashable | None], root: Hashable | None = None) -> None:
         if not isinstance(parents, Mapping):

@@ -49,7 +49,7 @@ from evalkit._validation import (
 from evalkit.averaging import AVERAGES, check_undefined, fill_undefined, mean_of
 from evalkit.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
 from evalkit.counting import encode
-from evalkit.curves import ThresholdCurve, one_vs_one_roc_auc
+from evalkit.curves import ThresholdCurve, exact_scores, one_vs_one_roc_auc
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import (
     EmptyInputError,
@@ -725,10 +725,17 @@ _ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined 
 _NO_POSITIVES = "No positive class found in y_true, recall is set to one for all thresholds."
 
 
+def _exact_score_array(y_score: Any) -> np.ndarray:
+    """Scores as numbers: float64, or int64 for integers beyond 2**53, which float64 would tie."""
+    scores = check_numbers("y_score", y_score, booleans=True)
+    raw = as_array(y_score, "y_score")
+    return exact_scores(raw) if raw.dtype.kind in "iu" else scores
+
+
 def _binary_scores(y_score: Any) -> np.ndarray:
     """1-D scores (an ``n x 1`` column is raveled, as scikit-learn's ``column_or_1d`` does)."""
     check_ordered(y_score, "y_score", "scores")
-    scores = check_numbers("y_score", y_score, booleans=True)
+    scores = _exact_score_array(y_score)
     if scores.ndim == 2 and scores.shape[1] == 1:
         scores = scores.ravel()
     if scores.ndim != 1:
@@ -839,7 +846,7 @@ def _score_target(y_true: Any, y_score: Any) -> tuple[str, Any, np.ndarray, tupl
     """``(kind, truth, scores, classes)``: kind ``"binary"``, ``"multiclass"`` or ``"multilabel"``
     as scikit-learn's ``type_of_target`` says; classes are the sorted labels of label data."""
     kind, truth = _as_target(y_true, "y_true")
-    scores = check_numbers("y_score", y_score, booleans=True)
+    scores = _exact_score_array(y_score)
     if not np.isfinite(scores).all():
         raise InvalidValueError(f"'y_score' holds NaN or infinity (scikit-learn refuses them too): {show(scores)}")
     if kind == "indicators":

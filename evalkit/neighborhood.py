@@ -28,6 +28,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -262,7 +263,7 @@ class Covering:
             rows, columns = self._entries()
             order = np.argsort(columns, kind="stable")
             bounds = np.searchsorted(columns[order], np.arange(len(self.labels) + 1))
-            elements = np.array(self.universe, dtype=object) if not isinstance(self.universe, range) else None
+            elements = _object_vector(self.universe) if not isinstance(self.universe, range) else None
             members = rows[order]
             self._memo["sets"] = tuple(
                 frozenset(members[low:high].tolist() if elements is None else elements[members[low:high]].tolist())
@@ -424,7 +425,7 @@ class Covering:
             if not isinstance(universe, list) or len(universe) != n:
                 raise serialization.FormatError(f"field '{name}.universe' must list the {n} declared elements")
             try:
-                elements = _universe([serialization.scalar_label(value, f"{name}.universe") for value in universe])
+                elements = _universe([serialization.element(value, f"{name}.universe") for value in universe])
             except EvalkitError as error:
                 raise serialization.FormatError(f"field '{name}.universe': {error}") from None
         labels = serialization.label_list(document, "labels")
@@ -559,17 +560,28 @@ class NeighborhoodSystem:
                 raise LabelMismatchError(
                     f"the result's universe {show(list(result.universe))} differs from the ideal's {show(list(ideal.universe))}"
                 )
-            order = [result.universe.index(element) for element in ideal.universe]
+            position = {element: k for k, element in enumerate(result.universe)}  # one lookup per element, not a search
+            order = [position[element] for element in ideal.universe]
             result = Covering._build(ideal.universe, result.labels, result.to_indicators()[order], None)
         weight = check_sample_weight(sample_weight, len(ideal.universe))
         cells = ideal._cells(result)
         if weight is not None:
             cells = attrs.evolve(cells, weight=weight)
 
-        def kinds() -> tuple[str, str]:  # not needed for AA and RAR: found when first asked for
-            return _kind(cells.tp + cells.fn, ideal._nonempty_blocks()), _kind(cells.tp + cells.fp, result._nonempty_blocks())
+        # the kinds are not needed for AA and RAR: found when first asked for (a partial, so that the result pickles)
+        return NeighborhoodAccuracy(cells, functools.partial(_kinds_of, cells, ideal, result), ideal.universe)
 
-        return NeighborhoodAccuracy(cells, kinds, ideal.universe)
+
+def _object_vector(values: Sequence) -> np.ndarray:
+    """A 1-D object array of the values (``np.array`` would turn equal-length tuples into rows)."""
+    vector = np.empty(len(values), dtype=object)
+    vector[:] = list(values)
+    return vector
+
+
+def _kinds_of(cells: Cells, ideal: Covering, result: Covering) -> tuple[str, str]:
+    """Whether the ideal and the result are partitions or coverings."""
+    return _kind(cells.tp + cells.fn, ideal._nonempty_blocks()), _kind(cells.tp + cells.fp, result._nonempty_blocks())
 
 
 @attrs.frozen(eq=False, slots=False)
@@ -865,7 +877,7 @@ class NeighborhoodAccuracy:
                 raise serialization.FormatError(f"field 'universe' must list the {rows} elements")
             else:
                 try:
-                    universe = _universe([serialization.scalar_label(value, "universe") for value in universe])
+                    universe = _universe([serialization.element(value, "universe") for value in universe])
                 except EvalkitError as error:
                     raise serialization.FormatError(f"field 'universe': {error}") from None
         return cls(cells, tuple(kinds), universe if ordered else None)

@@ -320,6 +320,19 @@ def scalar_label(value: Any, name: str) -> Any:
     return value
 
 
+def element(value: Any, name: str) -> Any:
+    """One element of a universe: a label, or a tuple of elements (written as a JSON array:
+    a list is not hashable, so an array can only have been a tuple).
+
+    Examples:
+        >>> element([1, ["a", 2]], "universe")
+        (1, ('a', 2))
+    """
+    if isinstance(value, list):
+        return tuple(element(item, name) for item in value)
+    return scalar_label(value, name)
+
+
 def as_list(values: Sequence[Any] | np.ndarray) -> list:
     """Plain Python numbers for ``json.dumps``."""
     return np.asarray(values).tolist()

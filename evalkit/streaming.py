@@ -30,7 +30,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from evalkit._labels import check_label_list, same_labels, sorted_labels
-from evalkit._validation import as_array, show
+from evalkit._validation import as_array, same_value, show
 from evalkit.calibration import Calibration
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
 from evalkit.counting import as_label_set_list
@@ -117,6 +117,14 @@ class LabelSetCounts:
         labels = self._fixed if self._fixed is not None else sorted_labels(self._evaluation.labels, "labels")
         return self._evaluation.with_labels(labels).compact()
 
+    def __eq__(self, other: object) -> bool:
+        """The same counts: labels, metrics class and everything counted."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_value(self._fixed, other._fixed) and self._metrics_class is other._metrics_class and self._evaluation == other._evaluation
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"
 
@@ -195,6 +203,16 @@ class _ScoreCounts:
         if type(other) is not type(self):
             return NotImplemented
         return self.merge(other)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        """The same counts: settings, classes and everything counted (however batched)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        settings = [name for name in vars(self) if name != "_parts"]
+        return all(same_value(getattr(self, name), getattr(other, name)) or getattr(self, name) is getattr(other, name) for name in settings) and (
+            self._result == other._result)  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._result!r})"

@@ -94,7 +94,8 @@ def test_positional_counts_in_the_constructor_are_explained():
 def test_from_counts_accepts_fractional_counts_and_rejects_bad_ones():
     soft = ClassificationMetrics.from_counts(tp=0.42, fp=0.18, fn=0.28, tn=0.12)
     assert soft.get_precision() == pytest.approx(0.42 / 0.60)
-    assert type(ClassificationMetrics.from_counts(tp=2.0, fp=0, fn=0, tn=0).get_true_positive()) is int
+    assert type(ClassificationMetrics.from_counts(tp=2.0, fp=0, fn=0, tn=0).get_true_positive()) is float  # a weighted count stays one
+    assert type(ClassificationMetrics.from_counts(tp=2, fp=0, fn=0, tn=0).get_true_positive()) is int
     for bad in (-1, math.nan, math.inf):
         with pytest.raises(InvalidCountsError, match="'fp'"):
             ClassificationMetrics.from_counts(tp=1, fp=bad, fn=0, tn=0)

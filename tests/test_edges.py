@@ -197,3 +197,87 @@ def test_the_command_line_refuses_intervals_of_float_weights(tmp_path, capsys):
     path.write_text("actual,predicted,w\na,a,1\na,b,2\nb,b,2\nb,a,1\n")
     assert main(["report", str(path), "--weight", "w", "--ci"]) == 0
     assert "n/a" not in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------------------
+# scores are exact too
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 40)), min_size=2, max_size=40), st.integers(0, 2**62 - 100))
+def test_integer_scores_rank_as_integers_at_any_magnitude(samples, offset):
+    """Nanosecond timestamps and ids: distinct integers beyond 2**53 must not tie."""
+    y = [label for label, _ in samples]
+    small = np.array([score for _, score in samples], dtype=np.int64)
+    if len(set(y)) < 2:
+        return
+    large = small + np.int64(offset)
+    assert ek.roc_auc_score(y, large) == ek.roc_auc_score(y, small)
+    assert ek.average_precision_score(y, large) == ek.average_precision_score(y, small)
+    from evalkit import ThresholdCurve
+
+    curve = ThresholdCurve.from_scores(y, large)
+    assert len(curve.roc()[2]) == len(ThresholdCurve.from_scores(y, small).roc()[2])
+    threshold = int(large[0])
+    assert curve.at(threshold).per_class("recall").tolist() == ThresholdCurve.from_scores(y, small).at(int(small[0])).per_class("recall").tolist()
+
+
+def test_the_example_of_two_adjacent_large_integers():
+    assert ek.roc_auc_score([0, 1], np.array([2**53, 2**53 + 1])) == 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# round trips lose nothing
+
+
+def test_copies_equal_their_originals_and_nothing_else():
+    import pickle
+
+    from evalkit import CostMatrix, Hierarchy, ThresholdCurve
+    from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+
+    curve = ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.6])
+    assert curve == pickle.loads(pickle.dumps(curve)) == ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.6])
+    assert curve != ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.5])
+    costs = CostMatrix.from_array([[0, 1], [2, 0]], ["a", "b"])
+    assert costs == pickle.loads(pickle.dumps(costs)) and costs != CostMatrix.from_array([[0, 1], [3, 0]], ["a", "b"])
+    assert CostMatrix.from_array([[0, 1], [2, 0]], [True, False]) != CostMatrix.from_array([[0, 1], [2, 0]], [1, 0])
+    tree = Hierarchy({"a": None, "b": "a", "c": "a"})
+    assert tree == pickle.loads(pickle.dumps(tree)) and tree != Hierarchy({"a": None, "b": "a", "c": "b"})
+    for counts, batches in ((CurveCounts(), [([0, 1], [0.2, 0.8]), ([1], [0.5])]), (CalibrationCounts(bins=5), [([0, 1], [0.2, 0.8]), ([1], [0.5])])):
+        whole = type(counts)(**({"bins": 5} if isinstance(counts, CalibrationCounts) else {}))
+        for y, s in batches:
+            counts.update(y, s)
+        whole.update([0, 1, 1], [0.2, 0.8, 0.5])
+        assert counts == whole == pickle.loads(pickle.dumps(counts))
+    first, second = LabelSetCounts(), LabelSetCounts()
+    first.update([{"a"}], [{"a"}])
+    second.update([{"a"}], [{"a"}])
+    assert first == second and first != LabelSetCounts()
+
+
+def test_a_weighted_evaluation_of_one_large_and_several_small_weights_reads_back():
+    for weights in ([1e17, 1e-3, 0.5, 2, 3e-5], [1e-300, 1e-303, 5e-301, 2e-300, 3e-305]):
+        evaluation = Evaluation.from_labels([0, 1, 1, 0, 0], [0, 1, 0, 0, 1], sample_weight=weights)
+        assert Evaluation.from_json(evaluation.to_json()) == evaluation
+
+
+def test_float_counts_stay_floats_through_json():
+    metrics = ClassificationMetrics.from_counts(tp=2.0, fp=3.0, fn=1.0, tn=4.0)
+    back = ClassificationMetrics.from_json(metrics.to_json())
+    assert type(back.get_true_positive()) is float and back == metrics
+    big = ClassificationMetrics.from_counts(tp=2.0**64, fp=3.0, fn=1.0, tn=4.0)
+    assert ClassificationMetrics.from_json(big.to_json()) == big
+
+
+def test_a_covering_of_tuples_reads_back_and_its_result_pickles():
+    import pickle
+
+    from evalkit import Covering, NeighborhoodSystem
+
+    covering = Covering([(1, 2), (3, 4), (5, 6)], [{(1, 2), (3, 4)}, {(5, 6)}])
+    assert Covering.from_json(covering.to_json()) == covering
+    assert covering.to_sets() == (frozenset({(1, 2), (3, 4)}), frozenset({(5, 6)})) and covering.neighborhood((5, 6)) == frozenset({(5, 6)})
+    result = NeighborhoodSystem(covering).evaluate(Covering([(5, 6), (1, 2), (3, 4)], [{(1, 2)}, {(3, 4), (5, 6)}]))
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy.get_absolute_accuracy() == result.get_absolute_accuracy() and copy.ideal_kind == result.ideal_kind
