@@ -742,7 +742,7 @@ def _build_table(cls: type[ClassificationMetrics]) -> _Table:
     own_value = cls._value is ClassificationMetrics._value
     names: dict[str, None] = {}
     for klass in reversed(cls.__mro__):
-        for attribute, value in vars(klass).items():
+        for attribute, value in list(vars(klass).items()):  # a copy: another thread may be caching on the class
             if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and inspect.isfunction(value):
                 names[attribute[4:]] = None
     measures: dict[str, Measure] = {}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+import math
 import threading
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
@@ -9,12 +12,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from evalkit import formulas, html, serialization
-from evalkit._exact import check_count_total, weighted_sum
+from evalkit._exact import check_count_total, weighted_bincount, weighted_sum
 from evalkit._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
-from evalkit.counting import PairCounts, confusion_counts, index_counts
+from evalkit.counting import PairCounts, confusion_counts, encode, index_counts
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -77,7 +80,7 @@ class ConfusionMatrix(CellsResult, ReportFace):
         0.5833333333333333
     """
 
-    __slots__ = ("_counts", "_index", "_labels", "_lock", "_metrics_class", "_total")
+    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_total")
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     max_cells: ClassVar[int] = 1 << 26
@@ -106,12 +109,13 @@ class ConfusionMatrix(CellsResult, ReportFace):
         self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class))
 
     def _set(self, counts: np.ndarray, labels: tuple, metrics_class: type[ClassificationMetrics]) -> None:
+        self._buffer = counts  # room for labels to come: the counts are its top-left corner
         self._counts = counts
         self._labels = labels
         self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
         self._total: int | float | None = None  # summed when first needed (exact; see get_total_items)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # writers hold it while they change the counts, readers while they read
 
     @classmethod
     def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: type[ClassificationMetrics] = ClassificationMetrics) -> ConfusionMatrix:
@@ -228,7 +232,7 @@ class ConfusionMatrix(CellsResult, ReportFace):
         with self._lock:
             m = len(self._labels)
             position = check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)
-            self._total = check_count_total(self.get_total_items() + 1)
+            self._total = check_count_total(self._current_total() + 1)
             self._counts[position] += 1
 
     def update(self, y_true: Any, y_pred: Any, *, grow: bool = False, sample_weight: Any = None) -> None:
@@ -258,8 +262,12 @@ class ConfusionMatrix(CellsResult, ReportFace):
             (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
         fixed = None if grow else self._labels  # labels only ever grow: a snapshot stays valid
-        batch, found = confusion_counts(y_true, y_pred, fixed, sample_weight=sample_weight)
-        self._add(batch, found)
+        actual, predicted, found, weight = encode(y_true, y_pred, fixed, sample_weight=sample_weight)
+        if len(actual) * 8 >= len(found) ** 2:  # a batch as large as the table: one bincount over its cells
+            batch = weighted_bincount(actual * len(found) + predicted, weight, len(found) ** 2).reshape(len(found), len(found))
+            self._add(batch, found)
+        else:  # a few samples: their cells only, not a table of every class pair
+            self._add_pairs(actual, predicted, weight, found)
 
     def update_indices(self, y_true_idx: Any, y_pred_idx: Any, *, sample_weight: Any = None) -> None:
         """Add a batch of samples given by class index (``0 .. m-1``, as a training loop holds
@@ -281,31 +289,59 @@ class ConfusionMatrix(CellsResult, ReportFace):
         batch = index_counts(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
         self._add(batch, labels, None if sample_weight is not None else len(y_true_idx))
 
+    def _current_total(self) -> int | float:
+        """The total, summed once (the caller holds the lock)."""
+        if self._total is None:
+            self._total = weighted_sum(self._counts, None)
+        return self._total
+
+    def _grown(self, found: tuple, floats: bool) -> np.ndarray:
+        """The positions of ``found`` among the labels, new labels appended (the caller holds
+        the lock). The counts live in the corner of a buffer that doubles when full, so a
+        stream adding one label per batch copies the table a logarithmic number of times."""
+        new = [] if found is self._labels else [label for label in found if label not in self._index]
+        if new:
+            labels = check_label_list((*self._labels, *new))  # one type family: no 1 next to "1"
+            self.check_size(len(labels))
+            m = len(labels)
+            if m > len(self._buffer):
+                size = min(max(m, 2 * len(self._buffer)), max(m, math.isqrt(self.max_cells)))
+                buffer = np.zeros((size, size), dtype=self._buffer.dtype)
+                buffer[: len(self._counts), : len(self._counts)] = self._counts
+                self._buffer = buffer
+            self._labels = labels
+            self._index = {label: position for position, label in enumerate(labels)}
+            self._counts = self._buffer[:m, :m]
+        if floats and self._buffer.dtype.kind != "f":
+            self._buffer = self._buffer.astype(np.float64)
+            self._counts = self._buffer[: len(self._labels), : len(self._labels)]
+        if found == self._labels:
+            return np.arange(len(found))
+        return np.array([self._index[label] for label in found], dtype=np.intp)
+
     def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
         (``batch_total``: the sum of ``batch``, when the caller knows it)."""
         with self._lock:
             added = weighted_sum(batch, None) if batch_total is None else batch_total
-            total = check_count_total(self.get_total_items() + added)
-            new = [] if found is self._labels else [label for label in found if label not in self._index]
-            counts, labels = self._counts, self._labels
-            if new:
-                labels = check_label_list((*labels, *new))  # one type family: no 1 next to "1"
-                self.check_size(len(labels))
-                grown = np.zeros((len(labels), len(labels)), dtype=counts.dtype)
-                grown[: len(counts), : len(counts)] = counts
-                counts = grown
-            if batch.dtype.kind == "f" and counts.dtype.kind != "f":
-                counts = counts.astype(np.float64)
-            if found == labels:
-                counts += batch
+            total = check_count_total(self._current_total() + added)
+            positions = self._grown(found, batch.dtype.kind == "f")
+            if len(positions) == len(self._labels) and (positions == np.arange(len(positions))).all():
+                self._counts += batch
             else:
-                index = self._index if not new else {label: position for position, label in enumerate(labels)}
-                positions = [index[label] for label in found]
-                counts[np.ix_(positions, positions)] += batch
-            if counts is not self._counts:
-                self._counts, self._labels = counts, labels
-                self._index = {label: position for position, label in enumerate(labels)}
+                self._counts[np.ix_(positions, positions)] += batch
+            self._total = total
+
+    def _add_pairs(self, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, found: tuple) -> None:
+        """Add samples given as codes over ``found``: only the cells they fall in (no table of
+        every class pair), exactly, under the lock."""
+        keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
+        amounts = weighted_bincount(inverse, weight, len(keys))
+        with self._lock:
+            total = check_count_total(self._current_total() + weighted_sum(amounts, None))
+            positions = self._grown(found, amounts.dtype.kind == "f")
+            rows, columns = positions[keys // len(found)], positions[keys % len(found)]
+            self._counts[rows, columns] += amounts  # the keys are distinct: no cell twice
             self._total = total
 
     def with_labels(self, labels: Sequence[Hashable]) -> ConfusionMatrix:
@@ -393,9 +429,8 @@ class ConfusionMatrix(CellsResult, ReportFace):
 
     def get_total_items(self) -> int | float:
         """The number of counted samples (the sum of their weights, for a weighted matrix)."""
-        if self._total is None:
-            self._total = weighted_sum(self._counts, None)
-        return self._total
+        with self._lock:  # summed and kept under the lock: a reader never leaves a stale total
+            return self._current_total()
 
     def index_of(self, label: Hashable) -> int:
         """The row (and column) index of ``label``.
@@ -412,7 +447,7 @@ class ConfusionMatrix(CellsResult, ReportFace):
         return position
 
     def to_array(self, normalize: str | None = None) -> np.ndarray:
-        """The counts (rows actual, columns predicted): a read-only view (int64, or float64 for
+        """The counts (rows actual, columns predicted): a read-only copy (int64, or float64 for
         weighted counts), or with ``normalize`` a new float array of rates, as scikit-learn's
         ``confusion_matrix(normalize=...)``: ``"true"`` (each actual row sums to 1),
         ``"pred"`` (each predicted column sums to 1), ``"all"`` (the whole matrix sums to 1);
@@ -423,9 +458,9 @@ class ConfusionMatrix(CellsResult, ReportFace):
             [[0.75, 0.25], [0.0, 0.0]]
         """
         if normalize is None:
-            view = self._counts.view()
-            view.flags.writeable = False
-            return view
+            counts = self._snapshot()[0]  # a copy: counts read later by another thread's update never change under it
+            counts.flags.writeable = False
+            return counts
         check_choice("normalize", normalize, ("true", "pred", "all"))
         counts = self._snapshot()[0].astype(np.float64)
         totals = {"true": counts.sum(axis=1, keepdims=True), "pred": counts.sum(axis=0, keepdims=True), "all": counts.sum()}[normalize]
@@ -440,17 +475,15 @@ class ConfusionMatrix(CellsResult, ReportFace):
     def reset(self) -> None:
         """Set every count to zero, keeping the labels (a new epoch, the same classes)."""
         with self._lock:
-            self._counts = np.zeros_like(self._counts, dtype=np.int64)
+            self._buffer = np.zeros((len(self._labels), len(self._labels)), dtype=np.int64)
+            self._counts = self._buffer
             self._total = 0
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        return (
-            same_labels(self._labels, other._labels)
-            and np.array_equal(self._counts, other._counts)
-            and self._metrics_class is other._metrics_class
-        )
+        (mine, my_labels), (theirs, their_labels) = self._snapshot(), other._snapshot()  # one lock at a time: no deadlock
+        return same_labels(my_labels, their_labels) and np.array_equal(mine, theirs) and self._metrics_class is other._metrics_class
 
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)
@@ -620,3 +653,29 @@ class ConfusionMatrix(CellsResult, ReportFace):
         for name, row in zip(names, self._counts.tolist()):
             lines.append("".join(f"{cell:>{width}} |" for cell in [name, *row]))
         return "\n".join(lines)
+
+
+def _consistent(method: Any) -> Any:
+    """``method`` run under the matrix's lock: it reads one state, never half an update."""
+
+    @functools.wraps(method)
+    def locked(self: ConfusionMatrix, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
+_WRITERS_AND_PAIRS = {"inc", "update", "update_indices", "reset", "__iadd__", "__add__", "__radd__", "__eq__", "__init__", "__reduce__",
+                      "__getattribute__", "__setattr__", "__delattr__", "__init_subclass__", "__new__", "__subclasshook__", "__class__",
+                      "__dir__", "__format__", "__sizeof__", "__reduce_ex__", "__getstate__", "__ne__", "__hash__"}  # fmt: skip
+"""Methods that lock for themselves (writers), read two matrices one lock at a time (pairs), or read no counts."""
+
+for _name in dir(ConfusionMatrix):
+    _member = inspect.getattr_static(ConfusionMatrix, _name)
+    if _name in _WRITERS_AND_PAIRS or _name.startswith("_") and _name not in ("__str__", "__repr__", "_repr_html_", "__array__", "_class_index"):
+        continue
+    if isinstance(_member, property) and _member.fget is not None:
+        setattr(ConfusionMatrix, _name, property(_consistent(_member.fget), doc=_member.__doc__))
+    elif inspect.isfunction(_member):
+        setattr(ConfusionMatrix, _name, _consistent(_member))

@@ -26,6 +26,7 @@ Examples:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -41,7 +42,22 @@ from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchE
 __all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
 
 
-class LabelSetCounts:
+class _Locked:
+    """A lock that writers hold while they change the counts and readers while they read, so
+    that threads may update and read one accumulator together; pickled without it."""
+
+    _lock: threading.RLock
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return {name: value for name, value in vars(self).items() if name != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self._lock = threading.RLock()
+
+
+class LabelSetCounts(_Locked):
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
     A thin accumulator over ``Evaluation.merge(..., grow=True)``: each batch is counted,
@@ -57,18 +73,24 @@ class LabelSetCounts:
         self._fixed = None if labels is None else check_label_list(labels)
         self._metrics_class = check_metrics_class(metrics_class)
         self._evaluation: Evaluation | None = None
+        self._lock = threading.RLock()
+
+    def _counted(self) -> Evaluation | None:
+        """Everything counted so far (an immutable Evaluation), read under the lock."""
+        with self._lock:
+            return self._evaluation
 
     @property
     def labels(self) -> tuple:
         """The labels seen (or fixed) so far, in the order they were added."""
-        if self._evaluation is None:
-            return self._fixed or ()
-        return self._evaluation.labels
+        evaluation = self._counted()
+        return (self._fixed or ()) if evaluation is None else evaluation.labels
 
     @property
     def n_samples(self) -> int:
         """The number of samples counted (the sum of their weights, when weighted)."""
-        return 0 if self._evaluation is None else self._evaluation.n_samples
+        evaluation = self._counted()
+        return 0 if evaluation is None else evaluation.n_samples
 
     def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> None:
         """Count a batch of label sets (one collection per sample each).
@@ -81,7 +103,8 @@ class LabelSetCounts:
         if not y_true and not y_pred:
             return  # an empty batch counts nothing
         batch = Evaluation.from_label_sets(y_true, y_pred, self._fixed, sample_weight=sample_weight, metrics_class=self._metrics_class).compact()
-        self._evaluation = batch if self._evaluation is None else self._evaluation.merge(batch, grow=self._fixed is None)
+        with self._lock:  # counted outside, merged inside: no update is lost
+            self._evaluation = batch if self._evaluation is None else self._evaluation.merge(batch, grow=self._fixed is None)
 
     def merge(self, other: LabelSetCounts) -> LabelSetCounts:
         """New counts of both streams (labels of ``other`` appended if they grow)."""
@@ -90,7 +113,7 @@ class LabelSetCounts:
         if self._fixed is not None and other._fixed is not None and self._fixed != other._fixed:
             raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(list(self._fixed))} and {show(list(other._fixed))}")
         merged = LabelSetCounts(self._fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))
-        parts = [part._evaluation for part in (self, other) if part._evaluation is not None]
+        parts = [counted for counted in (self._counted(), other._counted()) if counted is not None]
         if parts:
             if merged._fixed is not None and any(not same_labels(part.labels, merged._fixed) for part in parts):
                 new = [label for part in parts for label in part.labels if label not in merged._fixed]
@@ -110,18 +133,19 @@ class LabelSetCounts:
         Raises:
             EmptyInputError: nothing was counted and no labels were fixed.
         """
-        if self._evaluation is None:
+        evaluation = self._counted()
+        if evaluation is None:
             if not self._fixed:
                 raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
             return Evaluation.from_label_sets([], [], self._fixed, metrics_class=self._metrics_class).compact()
-        labels = self._fixed if self._fixed is not None else sorted_labels(self._evaluation.labels, "labels")
-        return self._evaluation.with_labels(labels).compact()
+        labels = self._fixed if self._fixed is not None else sorted_labels(evaluation.labels, "labels")
+        return evaluation.with_labels(labels).compact()
 
     def __eq__(self, other: object) -> bool:
         """The same counts: labels, metrics class and everything counted."""
         if type(other) is not type(self):
             return NotImplemented
-        return same_value(self._fixed, other._fixed) and self._metrics_class is other._metrics_class and self._evaluation == other._evaluation
+        return same_value(self._fixed, other._fixed) and self._metrics_class is other._metrics_class and self._counted() == other._counted()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -129,7 +153,7 @@ class LabelSetCounts:
         return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"
 
 
-class _ScoreCounts:
+class _ScoreCounts(_Locked):
     """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
     shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
     labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
@@ -138,18 +162,21 @@ class _ScoreCounts:
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
         self._parts: list[tuple[int, Any]] = []  # (batches, result), fewer batches further right
+        self._lock = threading.RLock()
 
     @property
     def _result(self) -> Any:
         """Everything counted so far, as one result (the pending parts merged)."""
-        if not self._parts:
-            return None
-        self._merge_parts(everything=True)
-        return self._parts[0][1]
+        with self._lock:
+            if not self._parts:
+                return None
+            self._merge_parts(everything=True)
+            return self._parts[0][1]
 
     @_result.setter
     def _result(self, result: Any) -> None:
-        self._parts = [] if result is None else [(1, result)]
+        with self._lock:
+            self._parts = [] if result is None else [(1, result)]
 
     def _merge_parts(self, *, everything: bool = False) -> None:
         """Merge the rightmost parts: all of them, or (as a binary counter does) while the one
@@ -177,13 +204,14 @@ class _ScoreCounts:
         """
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
-        if not self._parts:
-            if two_dimensional:
-                self._labels = self._columns_of(batch)
-            else:
-                self._pos_label = batch.labels[0]
-        self._parts.append((1, batch))
-        self._merge_parts()
+        with self._lock:  # counted outside, merged inside: no update is lost
+            if not self._parts:
+                if two_dimensional:
+                    self._labels = self._columns_of(batch)
+                else:
+                    self._pos_label = batch.labels[0]
+            self._parts.append((1, batch))
+            self._merge_parts()
 
     def _merged(self, other: Any) -> Any:
         if type(other) is not type(self):
@@ -208,7 +236,7 @@ class _ScoreCounts:
         """The same counts: settings, classes and everything counted (however batched)."""
         if type(other) is not type(self):
             return NotImplemented
-        settings = [name for name in vars(self) if name != "_parts"]
+        settings = [name for name in vars(self) if name not in ("_parts", "_lock")]
         return all(same_value(getattr(self, name), getattr(other, name)) or getattr(self, name) is getattr(other, name) for name in settings) and (
             self._result == other._result)  # fmt: skip
 

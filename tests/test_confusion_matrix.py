@@ -229,13 +229,13 @@ def test_merge_and_equality():
     assert a == merged and a.get_total_items() == 5
 
 
-def test_to_array_is_a_read_only_view():
+def test_to_array_is_a_read_only_snapshot():
     cm = ConfusionMatrix(["x", "y"])
-    view = cm.to_array()
+    snapshot = cm.to_array()
     with pytest.raises(ValueError):
-        view[0, 0] = 3
+        snapshot[0, 0] = 3
     cm.inc(0, 0)
-    assert view[0, 0] == 1  # a view: it follows the matrix
+    assert snapshot[0, 0] == 0 and cm.to_array()[0, 0] == 1  # a snapshot: another thread's update never changes it
 
 
 def test_copy_is_independent():
