@@ -855,14 +855,16 @@ def main() -> None:
         neighborhoods(16_000 // scale),
     ]
     table = run(cases, arguments.repeats)
+    from bounds import bounds  # costs bounded by the input
     from coverage import coverage  # the simulation of benchmarks/coverage.py
     from reading import reading  # the command line on big files, beside numpy's, pandas' and pyarrow's readers
 
     datasets = 1000 // scale
     intervals = coverage(datasets)
     files = reading(5_000_000 // scale)
+    limits = bounds()
     text = (
-        f"{table}\n\n{import_time()}\n\n{files}\n\n"
+        f"{table}\n\n{import_time()}\n\n{files}\n\n{limits}\n\n"
         f"Coverage of the nominal 95% confidence intervals, {datasets:,} simulated data sets per row "
         f"(`python benchmarks/coverage.py`):\n\n{intervals}\n\n"
         f"Whole run: {time.perf_counter() - started:.0f} s (`python benchmarks/run.py`)."

@@ -261,8 +261,12 @@ class ConfusionMatrix(CellsResult, ReportFace):
             >>> cm.labels, cm.to_array().tolist()
             (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
-        fixed = None if grow else self._labels  # labels only ever grow: a snapshot stays valid
-        actual, predicted, found, weight = encode(y_true, y_pred, fixed, sample_weight=sample_weight)
+        if _is_empty(y_true) and _is_empty(y_pred):
+            encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
+            return
+        actual, predicted, found, weight = encode(y_true, y_pred, sample_weight=sample_weight)  # the batch's own labels: no look at every class
+        if not grow:
+            self._check_known(found)
         if len(actual) * 8 >= len(found) ** 2:  # a batch as large as the table: one bincount over its cells
             batch = weighted_bincount(actual * len(found) + predicted, weight, len(found) ** 2).reshape(len(found), len(found))
             self._add(batch, found)
@@ -289,6 +293,15 @@ class ConfusionMatrix(CellsResult, ReportFace):
         batch = index_counts(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
         self._add(batch, labels, None if sample_weight is not None else len(y_true_idx))
 
+    def _check_known(self, found: tuple) -> None:
+        """Every label of a batch is a label of this matrix (``True`` is not the class ``1``)."""
+        index, labels = self._index, self._labels
+        for label in found:
+            position = index.get(label)
+            if position is None or not same_labels((labels[position],), (label,)):
+                raise UnknownLabelError(f"y_true/y_pred hold {describe(label)}, which is not a label of this matrix {show(list(labels))}: "
+                                        "pass grow=True to add labels")  # fmt: skip
+
     def _current_total(self) -> int | float:
         """The total, summed once (the caller holds the lock)."""
         if self._total is None:
@@ -299,9 +312,13 @@ class ConfusionMatrix(CellsResult, ReportFace):
         """The positions of ``found`` among the labels, new labels appended (the caller holds
         the lock). The counts live in the corner of a buffer that doubles when full, so a
         stream adding one label per batch copies the table a logarithmic number of times."""
-        new = [] if found is self._labels else [label for label in found if label not in self._index]
+        index = self._index
+        new = [] if found is self._labels else [
+            label for label in found if index.get(label) is None or not same_labels((self._labels[index[label]],), (label,))]  # fmt: skip
         if new:
-            labels = check_label_list((*self._labels, *new))  # one type family: no 1 next to "1"
+            checked = check_label_list(new)  # the new labels alone: the old ones were checked when they came
+            check_same_family(checked, self._labels[:1], ("new labels", "this matrix"))  # one type family: no 1 next to "1"
+            labels = (*self._labels, *checked)
             self.check_size(len(labels))
             m = len(labels)
             if m > len(self._buffer):
@@ -309,8 +326,8 @@ class ConfusionMatrix(CellsResult, ReportFace):
                 buffer = np.zeros((size, size), dtype=self._buffer.dtype)
                 buffer[: len(self._counts), : len(self._counts)] = self._counts
                 self._buffer = buffer
+            index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
             self._labels = labels
-            self._index = {label: position for position, label in enumerate(labels)}
             self._counts = self._buffer[:m, :m]
         if floats and self._buffer.dtype.kind != "f":
             self._buffer = self._buffer.astype(np.float64)
@@ -646,13 +663,29 @@ class ConfusionMatrix(CellsResult, ReportFace):
 
     def __str__(self) -> str:
         """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``."""
-        names = [str(label) for label in self._labels]
+        names = [_shortened(str(label)) for label in self._labels]
         width = max([_MIN_CELL_WIDTH, *map(len, names)]) + 2
         header = "".join(f"{cell:>{width}} |" for cell in ["", *names])
         lines = ["Confusion Matrix [actual, predicted]", header, "-" * ((len(names) + 1) * (width + 2))]
         for name, row in zip(names, self._counts.tolist()):
             lines.append("".join(f"{cell:>{width}} |" for cell in [name, *row]))
         return "\n".join(lines)
+
+
+def _is_empty(values: Any) -> bool:
+    try:
+        return len(values) == 0
+    except TypeError:  # not a sequence: encode says what it is
+        return False
+
+
+MAX_LABEL_WIDTH = 24
+"""Labels longer than this are shortened in ``str()`` of a matrix (its text then grows with the
+cells, not with the cells times the longest label)."""
+
+
+def _shortened(name: str) -> str:
+    return name if len(name) <= MAX_LABEL_WIDTH else name[: MAX_LABEL_WIDTH - 1] + "…"
 
 
 def _consistent(method: Any) -> Any:

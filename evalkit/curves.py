@@ -308,7 +308,7 @@ def _binned_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray |
 
 
 MAX_THRESHOLDS = 1 << 24
-"""The most evenly spaced thresholds a binned curve may ask for (its memory is O(thresholds x classes))."""
+"""The most points a binned curve may hold: thresholds times classes (its memory is O(thresholds x classes))."""
 
 
 def _grid(thresholds: Any) -> np.ndarray:
@@ -455,6 +455,9 @@ class ThresholdCurve:
         if columns.weight is not None:
             weighted_sum(columns.weight, None)  # an integer total beyond int64 is refused here
         grid = None if thresholds is None else _grid(thresholds)
+        if grid is not None and len(grid) * len(columns.labels) > MAX_THRESHOLDS:
+            raise InvalidArgumentError(f"{len(grid):,} thresholds for each of {len(columns.labels):,} classes make {len(grid) * len(columns.labels):,} "
+                                       f"points, more than a binned curve holds ({MAX_THRESHOLDS:,} in all): give fewer thresholds")  # fmt: skip
         parts = []
         for j in range(len(columns.labels)):
             score, positive = columns.scores[:, j], columns.positives(j)

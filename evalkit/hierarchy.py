@@ -30,20 +30,27 @@ __all__ = ["Hierarchy"]
 
 
 def _ancestor_table(parents: dict[Any, Any], nodes: tuple, root: Any) -> tuple[np.ndarray, np.ndarray]:
-    """CSR arrays ``(pointers, codes)``: the codes of every node's ancestors-or-self, root left out."""
+    """CSR arrays ``(pointers, codes)``: the codes of every node's ancestors-or-self, root left
+    out. A node's chain is itself and its parent's chain, found once: time in proportion to
+    the table, however deep the tree."""
     index = {node: code for code, node in enumerate(nodes)}
-    pointers: list[int] = [0]
-    codes: list[int] = []
+    chains: dict[Any, list[int]] = {}
     for node in nodes:
-        chain, current = [], node
-        while current is not None and current != root:
-            if current in chain:
+        path, on_path, current = [], set(), node  # walk up to a node whose chain is known
+        while current is not None and current != root and current not in chains:
+            if current in on_path:
                 raise InvalidArgumentError(f"'parents' has a cycle through {describe(current)}")
-            chain.append(current)
+            path.append(current)
+            on_path.add(current)
             current = parents.get(current)
-        codes.extend(index[member] for member in chain)
-        pointers.append(len(codes))
-    return np.array(pointers, dtype=np.int64), np.array(codes, dtype=np.int64)
+        known = [] if current is None or current == root else chains[current]
+        for member in reversed(path):
+            known = [index[member], *known]
+            chains[member] = known
+    lengths = [len(chains[node]) for node in nodes]
+    pointers = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    codes = np.fromiter((code for node in nodes for code in chains[node]), dtype=np.int64, count=int(pointers[-1]))
+    return pointers, codes
 
 
 @attrs.frozen(eq=False, init=False)

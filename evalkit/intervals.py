@@ -88,6 +88,7 @@ from evalkit.serialization import json_safe
 
 __all__ = [
     "BOOTSTRAP_METHODS",
+    "MAX_RESAMPLES",
     "METHODS",
     "Comparison",
     "Interval",
@@ -212,9 +213,14 @@ def _check_level(level: Any) -> float:
     return float(level)
 
 
+MAX_RESAMPLES = 10_000_000
+"""The most bootstrap resamples an interval draws (their values alone take 80 MB); the
+resamples themselves are drawn in batches of bounded memory."""
+
+
 def _check_resamples(n_resamples: Any) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 10:
-        raise InvalidArgumentError(f"'n_resamples' must be an integer >= 10, got {show(n_resamples)}")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or not 10 <= n_resamples <= MAX_RESAMPLES:
+        raise InvalidArgumentError(f"'n_resamples' must be an integer in 10..{MAX_RESAMPLES:,}, got {show(n_resamples)}")
     return int(n_resamples)
 
 

@@ -324,7 +324,20 @@ class Covering:
         element costs one intersection per distinct set of blocks.
         """
         signatures, rows = self._signatures()
-        return self._neighborhood_of(signatures[self._position(element)], rows)
+        signature = signatures[self._position(element)]
+        found = self._memo.setdefault("neighborhoods", {})
+        if signature in found or "bits" in self._memo or len(found) >= _FEW_NEIGHBORHOODS:
+            return self._neighborhood_of(signature, rows)  # many asked for: the bitsets of the blocks pay off
+        # a few elements: the elements in every block that holds one, from the entries (no bitset of every block)
+        elements, blocks = self._entries()
+        chosen = rows[signature]
+        if not len(chosen):
+            members = np.arange(len(self.universe))
+        else:
+            hits = np.bincount(elements[np.isin(blocks, chosen)], minlength=len(self.universe))
+            members = np.flatnonzero(hits == len(chosen))
+        found[signature] = frozenset(members.tolist() if isinstance(self.universe, range) else [self.universe[i] for i in members.tolist()])
+        return found[signature]
 
     def _signatures(self) -> tuple[np.ndarray, list[np.ndarray]]:
         """For every element the number of its distinct set of blocks, and those sets (as
@@ -357,10 +370,15 @@ class Covering:
         if "bits" not in self._memo:
             rows, columns = self._entries()
             n = len(self.universe)
-            flags = np.zeros((len(self.labels), n), dtype=bool)
-            flags[columns, rows] = True
-            packed = np.packbits(flags, axis=1, bitorder="little")
-            self._memo["bits"] = [int.from_bytes(row.tobytes(), "little") for row in packed]
+            order = np.argsort(columns, kind="stable")
+            bounds = np.searchsorted(columns[order], np.arange(len(self.labels) + 1))
+            members = rows[order]
+            bits = []
+            for low, high in itertools.pairwise(bounds.tolist()):  # one block at a time: memory of one bitset, not of the whole table
+                flags = np.zeros(n, dtype=bool)
+                flags[members[low:high]] = True
+                bits.append(int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little"))
+            self._memo["bits"] = bits
         return self._memo["bits"]
 
     def derived_covering(self) -> tuple[frozenset, ...]:
@@ -560,9 +578,11 @@ class NeighborhoodSystem:
                 raise LabelMismatchError(
                     f"the result's universe {show(list(result.universe))} differs from the ideal's {show(list(ideal.universe))}"
                 )
-            position = {element: k for k, element in enumerate(result.universe)}  # one lookup per element, not a search
-            order = [position[element] for element in ideal.universe]
-            result = Covering._build(ideal.universe, result.labels, result.to_indicators()[order], None)
+            position = {element: k for k, element in enumerate(ideal.universe)}  # one lookup per element, not a search
+            moved = np.fromiter((position[element] for element in result.universe), dtype=np.int64, count=len(result.universe))
+            elements, blocks = result._entries()
+            m = len(result.labels)
+            result = Covering._build(ideal.universe, result.labels, None, unique_sorted(moved[elements] * m + blocks))  # the entries, not a table
         weight = check_sample_weight(sample_weight, len(ideal.universe))
         cells = ideal._cells(result)
         if weight is not None:
@@ -570,6 +590,10 @@ class NeighborhoodSystem:
 
         # the kinds are not needed for AA and RAR: found when first asked for (a partial, so that the result pickles)
         return NeighborhoodAccuracy(cells, functools.partial(_kinds_of, cells, ideal, result), ideal.universe)
+
+
+_FEW_NEIGHBORHOODS = 8
+"""Neighborhoods asked for before the bitsets of every block are made (one bit per element and block)."""
 
 
 def _object_vector(values: Sequence) -> np.ndarray:
