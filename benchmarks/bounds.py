@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evalkit import ConfusionMatrix, Covering, Hierarchy, NeighborhoodSystem
+from evalkit import ConfusionMatrix, Covering, Hierarchy, NeighborhoodSystem, ThresholdCurve
 
 
 def _measure(function: Callable[[], object], repeats: int = 3) -> tuple[float, float]:
@@ -81,6 +81,13 @@ def _long_labels(m: int) -> Callable[[], object]:
     return lambda: str(matrix)
 
 
+def _macro_at_every_threshold(m: int) -> Callable[[], object]:
+    rng = np.random.default_rng(m)
+    n = 10_000
+    curve = ThresholdCurve.from_scores(rng.integers(0, m, n), rng.random((n, m)), labels=list(range(m)))
+    return lambda: curve.evaluate("f1_score", average="macro")
+
+
 CASES = [
     ("NeighborhoodSystem.evaluate, the result's universe in another order", "elements", _reordered_universe, 25_000),
     ("Covering.neighborhood of one element", "elements", _one_neighborhood, 8_000),
@@ -88,6 +95,7 @@ CASES = [
     ("ConfusionMatrix.update, 200 batches of one sample (to an m x m table)", "classes", _one_sample_updates, 1_000),
     ("ConfusionMatrix.update(grow=True), one new label per batch", "batches", _one_label_per_batch, 500),
     ("str() of a matrix with 500-character labels", "cells (m²)", _long_labels, 40),
+    ("ThresholdCurve.evaluate(average='macro') of 10,000 samples x m scores", "classes", _macro_at_every_threshold, 15),
 ]
 
 

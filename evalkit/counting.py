@@ -794,6 +794,22 @@ def is_label_set_data(values: Any) -> bool:
     return isinstance(first, _SET_TYPES)
 
 
+def indicator_rows(values: Any, m: int) -> Any:
+    """``values`` as an ``n x m`` array when it is a list of equal-length lists of 0/1 (indicator
+    rows, as scikit-learn reads them), else ``values`` unchanged: a list of lists is not label
+    sets where the scores have ``m`` columns and every row has ``m`` 0/1 entries.
+
+    Examples:
+        >>> indicator_rows([[0, 1], [1, 0]], 2).tolist(), indicator_rows([["a"], ["b", "c"]], 2)
+        ([[0, 1], [1, 0]], [['a'], ['b', 'c']])
+    """
+    if not isinstance(values, (list, tuple)) or not values or not all(type(row) in (list, tuple) and len(row) == m for row in values):
+        return values
+    if not all(type(entry) in (int, bool) and entry in (0, 1) for row in values for entry in row):
+        return values
+    return np.array(values, dtype=np.int64)
+
+
 def as_label_set_list(values: Any, argument: str) -> list:
     """A list with one label collection per sample (set, frozenset, list, tuple or 1-D array)."""
     if isinstance(values, np.ndarray) and values.ndim == 2 and values.dtype != object:

@@ -73,7 +73,7 @@ from evalkit.classification_metrics import (
     metrics_class_for,
 )
 from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.counting import PairCounts, encode, is_label_set_data
+from evalkit.counting import PairCounts, encode, indicator_rows, is_label_set_data
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -207,6 +207,8 @@ def score_columns(
     if n == 0:
         raise EmptyInputError(f"'y_true' and {name!r} are empty: at least one sample is needed")
     weight = check_sample_weight(sample_weight, n)
+    if scores.ndim == 2:
+        y_true = indicator_rows(y_true, scores.shape[1])  # a list of 0/1 lists is indicator rows, as elsewhere
     two_dimensional = not is_label_set_data(y_true) and as_array(y_true, "y_true").ndim == 2
     if scores.ndim == 1 or (scores.shape[1] == 1 and not two_dimensional and labels is None):
         if labels is not None:
@@ -306,6 +308,12 @@ def _binned_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray |
     fp = np.cumsum(weighted_bincount(rank[~positive], None if weight is None else weight[~positive], len(grid)))
     return grid, tp, fp, tp[-1].item(), fp[-1].item()
 
+
+_FEW_CLASSES = 8
+"""Up to this many classes an average at every threshold reads every class there; beyond, it
+follows each class's changes (``_averaged_by_events``)."""
+
+_FILL_VALUES = {"zero": 0.0, "one": 1.0}
 
 MAX_THRESHOLDS = 1 << 24
 """The most points a binned curve may hold: thresholds times classes (its memory is O(thresholds x classes))."""
@@ -626,8 +634,10 @@ class ThresholdCurve:
         if label is not None:
             raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
         check_choice("average", average, CURVE_AVERAGES)
-        thresholds = self.common_thresholds()
         m = len(self.labels)
+        if m > _FEW_CLASSES and not self.binned and self._tp.dtype.kind in "iu":  # integer counts: running sums stay exact
+            return self._averaged_by_events(resolved, average, check_undefined(undefined), parameters)
+        thresholds = self.common_thresholds()
         values = np.empty(len(thresholds))
         step = max(1, _BLOCK // m)
         for start in range(0, len(thresholds), step):
@@ -637,6 +647,52 @@ class ThresholdCurve:
             fp = np.stack([c[1] for c in counts], axis=1)
             cells = Cells(tp, fp, self.positives - tp, self.negatives - fp)
             values[start : start + step] = average_rows(resolved, cells, average, undefined=undefined, parameters=parameters)
+        return values, thresholds
+
+    def _averaged_by_events(self, measure: Measure, average: str, policy: str, parameters: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        """``evaluate`` with an average over many classes, in time proportional to the
+        thresholds of all classes (not thresholds times classes): between two common
+        thresholds only the class owning the lower one changes, so the sums an average needs
+        are running sums of each class's changes, merged in threshold order."""
+        m = len(self.labels)
+        positives, negatives = self.positives, self.negatives
+        parts = [self._part(j) for j in range(m)]
+        states = []  # per class, rows of its quantities: before its first threshold, then after each
+        for j, (_, tp, fp) in enumerate(parts):
+            tp = np.concatenate(([0], tp)).astype(np.result_type(tp, positives.dtype))
+            fp = np.concatenate(([0], fp)).astype(np.result_type(fp, negatives.dtype))
+            if average == "micro":
+                states.append(np.stack([tp, fp]).astype(np.float64) if tp.dtype.kind == "f" else np.stack([tp, fp]))
+                continue
+            value = np.asarray(Cells(tp, fp, positives[j] - tp, negatives[j] - fp).evaluate(measure, **parameters), dtype=np.float64)
+            defined = ~np.isnan(value)
+            filled = np.where(defined, value, _FILL_VALUES.get(policy, 0.0))
+            counted = defined if policy == "exclude" else np.ones(len(value), dtype=bool)
+            weight = float(positives[j])
+            states.append(np.stack([counted * filled, counted * 1.0, counted * weight * filled, counted * (weight > 0) * 1.0, ~defined * 1.0,
+                                    counted * weight]))  # fmt: skip
+        merged = np.concatenate([thresholds[::-1] for thresholds, _, _ in parts])  # ascending runs
+        order = np.argsort(merged, kind="stable")[::-1]
+        merged = merged[order]
+        last = np.ones(len(merged), dtype=bool)
+        last[:-1] = merged[1:] != merged[:-1]
+        deltas = np.concatenate([np.diff(state, axis=1)[:, ::-1] for state in states], axis=1)[:, order]
+        start = np.sum([state[:, :1] for state in states], axis=0)
+        sums = (start + np.cumsum(deltas, axis=1))[:, last]
+        thresholds = merged[last]
+        if average == "micro":
+            tp, fp = sums
+            total_positives, total_negatives = weighted_sum(positives, None), weighted_sum(negatives, None)
+            values = Cells(tp, fp, total_positives - tp, total_negatives - fp).evaluate(measure, **parameters)
+            return np.asarray(values, dtype=np.float64), thresholds
+        total, count, weighted, supported, undefined, weights = sums
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if average == "macro":
+                values = np.where(count > 0, total / count, np.nan)
+            else:  # by support; equal weights where no class that counts has any (as support_weights does)
+                values = np.where(supported > 0, weighted / weights, np.where(count > 0, total / count, np.nan))
+        if policy == "nan":
+            values = np.where(undefined > 0, np.nan, values)
         return values, thresholds
 
     def best_threshold(
@@ -1144,6 +1200,13 @@ class ThresholdCurve:
         last = np.ones(len(merged), dtype=bool)  # the last of each run of equal thresholds
         last[:-1] = merged[1:] != merged[:-1]
         thresholds = merged[last]
+        if len(own) > 2 and all(part[1].dtype.kind in "iu" and part[2].dtype.kind in "iu" for part in own):
+            # many parts of integer counts: running sums of each part's increments (exact), not one pass per part
+            increments = [np.stack([np.diff(tp, prepend=0), np.diff(fp, prepend=0)])[:, ::-1] for _, tp, fp in own]
+            tp, fp = np.cumsum(np.concatenate(increments, axis=1)[:, order], axis=1)[:, last]
+            positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
+            negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
+            return thresholds, tp, fp, positives, negatives
         source = np.repeat(np.arange(len(own), dtype=np.min_scalar_type(len(own))), [len(part[0]) for part in own])[order]  # the part of each
         tp = np.zeros(len(thresholds), dtype=self._tp.dtype)
         fp = np.zeros(len(thresholds), dtype=self._tp.dtype)

@@ -46,7 +46,7 @@ from evalkit.cells import (
     one_hot_sample_cells,
     soft_cells,
 )
-from evalkit.counting import PairCounts, encode, encode_label_sets, is_label_set_data
+from evalkit.counting import PairCounts, encode, encode_label_sets, indicator_rows, is_label_set_data
 from evalkit.exceptions import (
     InputLengthError,
     InputShapeError,
@@ -269,6 +269,7 @@ class SettingConstructors:
         predict = _predictor(threshold, top_k, m)
         found = column_labels(labels, m)
         weight = check_sample_weight(sample_weight, n)
+        y_true = indicator_rows(y_true, m)  # a list of 0/1 lists is indicator rows, as elsewhere
         if is_label_set_data(y_true):
             raise InvalidTypeError("'y_true' must be 0/1 indicator rows or one label per sample, not label sets")
         if np.ndim(y_true) == 2:

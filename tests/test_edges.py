@@ -281,3 +281,37 @@ def test_a_covering_of_tuples_reads_back_and_its_result_pickles():
     result = NeighborhoodSystem(covering).evaluate(Covering([(5, 6), (1, 2), (3, 4)], [{(1, 2)}, {(3, 4), (5, 6)}]))
     copy = pickle.loads(pickle.dumps(result))
     assert copy.get_absolute_accuracy() == result.get_absolute_accuracy() and copy.ideal_kind == result.ideal_kind
+
+
+def test_a_list_of_0_1_lists_is_indicator_rows_everywhere():
+    from evalkit import ThresholdCurve
+
+    y, s = [[0, 1], [1, 0], [1, 1]], [[0.2, 0.8], [0.6, 0.4], [0.7, 0.9]]
+    assert Evaluation.from_scores(y, s) == Evaluation.from_scores(np.array(y), s)
+    assert ThresholdCurve.from_scores(y, s) == ThresholdCurve.from_scores(np.array(y), s)
+    assert Evaluation.from_indicators(y, [[0, 1], [1, 1], [0, 1]]) == Evaluation.from_indicators(np.array(y), np.array([[0, 1], [1, 1], [0, 1]]))
+
+
+# --------------------------------------------------------------------------------------------
+# time bounded by the input: averages over many classes follow each class's changes
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(9, 14), st.integers(20, 120), st.integers(0, 2**31 - 1), st.booleans(),
+       st.sampled_from(["macro", "weighted", "micro"]), st.sampled_from(["exclude", "zero", "one", "nan"]))  # fmt: skip
+def test_averages_over_many_classes_equal_reading_every_class(m, n, seed, weighted, average, undefined):
+    from evalkit import ThresholdCurve, curves
+
+    rng = np.random.default_rng(seed)
+    y, s = rng.integers(0, m, n), np.round(rng.random((n, m)), 1)
+    curve = ThresholdCurve.from_scores(y, s, labels=list(range(m)), sample_weight=rng.integers(0, 3, n) if weighted else None)
+    for measure in ("f1_score", "precision", "matthews_correlation_coefficient"):
+        fast, thresholds = curve.evaluate(measure, average=average, undefined=undefined)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(curves, "_FEW_CLASSES", 10**9)  # every class read at every threshold
+            slow, same = curve.evaluate(measure, average=average, undefined=undefined)
+        assert np.array_equal(thresholds, same) and np.allclose(fast, slow, rtol=1e-12, atol=1e-14, equal_nan=True)
+    from sklearn.metrics import roc_auc_score
+
+    if not weighted and 0 < len(set(y.tolist())) < m:
+        assert curve.roc_auc(average="micro") == pytest.approx(roc_auc_score(np.eye(m, dtype=int)[y], s, average="micro"), abs=1e-12)
