@@ -68,8 +68,9 @@ class InvalidLabelError(EvalkitError, ValueError):
     """A label value cannot be a class label (``None`` or NaN)."""
 
 
-class MixedLabelTypesError(EvalkitError, TypeError):
-    """Labels mix strings with non-strings (``1`` and ``"1"``), which evalkit never merges."""
+class MixedLabelTypesError(EvalkitError, TypeError, ValueError):
+    """Labels mix strings with non-strings (``1`` and ``"1"``), which evalkit never merges (a
+    ``TypeError``, and a ``ValueError`` as scikit-learn raises for labels of two types)."""
 
 
 class UnknownLabelError(EvalkitError, ValueError):

@@ -1404,7 +1404,10 @@ def _ranking_arrays(y_true: Any, y_score: Any, kinds: tuple[str, ...]) -> tuple[
     """``(y_true, y_score)`` as ``n x m`` float arrays, with scikit-learn's checks: finite
     numbers, the same shape, a target of one of ``kinds``."""
     check_ordered(y_true, "y_true")
-    truth = check_numbers("y_true", y_true.toarray() if is_sparse(y_true) else y_true, booleans=True)
+    raw = y_true.toarray() if is_sparse(y_true) else as_array(y_true, "y_true")
+    if raw.dtype.kind not in "biuf":
+        raise InvalidValueError(f"'y_true' must hold relevance numbers (0/1 indicators or gains), got {show(raw)}")
+    truth = check_numbers("y_true", raw, booleans=True)
     scores = check_numbers("y_score", y_score, booleans=True)
     for name, array in (("y_true", truth), ("y_score", scores)):
         if array.ndim != 2:
