@@ -1082,12 +1082,9 @@ def sample_error(scores: Any, positive: Any, weight: np.ndarray | None, n_bins: 
         chunk = scores[part]
         key = binner.keys(chunk, positive[part])
         w = None if weight is None else weight[part].astype(np.float64)
-        try:
-            found: np.ndarray = np.bincount(key, weights=w, minlength=2 * n_bins)
-        except ValueError:  # a negative key: a score below 0 (or NaN)
-            found = np.zeros(0)
-        if len(found) != 2 * n_bins:  # a key past the end: a score above 1
+        if key.size and (key.min() < 0 or key.max() >= 2 * n_bins):  # a score outside [0, 1] (or NaN): refused before counting, never a table as long as the key
             _check_range(chunk)
+        found: np.ndarray = np.bincount(key, weights=w, minlength=2 * n_bins)
         pairs += found
         score_pairs += np.bincount(key, weights=chunk if w is None else w * chunk, minlength=2 * n_bins)
     per_pair, score_per_pair = pairs.reshape(n_bins, 2), score_pairs.reshape(n_bins, 2)
