@@ -88,6 +88,22 @@ def _macro_at_every_threshold(m: int) -> Callable[[], object]:
     return lambda: curve.evaluate("f1_score", average="macro")
 
 
+def _label_sets_after_many_labels(labels: int) -> Callable[[], object]:
+    """200 small batches after one that named every label: each costs its own labels."""
+    from evalkit.streaming import LabelSetCounts
+
+    names = [f"label {k}" for k in range(labels)]
+    counts = LabelSetCounts()
+    counts.update([set(names)], [set(names[:10])])
+
+    def run() -> object:
+        for k in range(200):
+            counts.update([{names[k % 50]}, {names[(k * 7) % 50]}], [{names[k % 50]}, set()])
+        return counts
+
+    return run
+
+
 CASES = [
     ("NeighborhoodSystem.evaluate, the result's universe in another order", "elements", _reordered_universe, 25_000),
     ("Covering.neighborhood of one element", "elements", _one_neighborhood, 8_000),
@@ -96,6 +112,7 @@ CASES = [
     ("ConfusionMatrix.update(grow=True), one new label per batch", "batches", _one_label_per_batch, 500),
     ("str() of a matrix with 500-character labels", "cells (m²)", _long_labels, 40),
     ("ThresholdCurve.evaluate(average='macro') of 10,000 samples x m scores", "classes", _macro_at_every_threshold, 15),
+    ("LabelSetCounts.update, 200 small batches after every label", "labels", _label_sets_after_many_labels, 2_500),
 ]
 
 

@@ -283,6 +283,14 @@ def exact_scores(score: np.ndarray) -> np.ndarray:
     return score.astype(np.float64, copy=False)
 
 
+def _snapped(running: np.ndarray, total: float, terms: int) -> np.ndarray:
+    """Running sums of ``terms`` float increments within their rounding bound of 0 or of
+    ``total`` set to exactly that (a class with no positive left at a threshold has none,
+    not 1e-15 of one)."""
+    bound = 2.0 * terms * np.finfo(np.float64).eps * abs(float(total))
+    return np.where(np.abs(running) <= bound, 0.0, np.where(np.abs(total - running) <= bound, total, running))
+
+
 def _exact_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray | None) -> tuple:
     """Thresholds (distinct scores, descending), tp and fp at each, and the class sizes.
     Integer scores beyond 2**53 (timestamps, ids) are sorted as integers: as float64 distinct
@@ -635,7 +643,7 @@ class ThresholdCurve:
             raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
         check_choice("average", average, CURVE_AVERAGES)
         m = len(self.labels)
-        if m > _FEW_CLASSES and not self.binned and self._tp.dtype.kind in "iu":  # integer counts: running sums stay exact
+        if m > _FEW_CLASSES and not self.binned:
             return self._averaged_by_events(resolved, average, check_undefined(undefined), parameters)
         thresholds = self.common_thresholds()
         values = np.empty(len(thresholds))
@@ -670,7 +678,7 @@ class ThresholdCurve:
             counted = defined if policy == "exclude" else np.ones(len(value), dtype=bool)
             weight = float(positives[j])
             states.append(np.stack([counted * filled, counted * 1.0, counted * weight * filled, counted * (weight > 0) * 1.0, ~defined * 1.0,
-                                    counted * weight]))  # fmt: skip
+                                    counted * weight, ~defined * (weight > 0) * 1.0]))  # fmt: skip
         merged = np.concatenate([thresholds[::-1] for thresholds, _, _ in parts])  # ascending runs
         order = np.argsort(merged, kind="stable")[::-1]
         merged = merged[order]
@@ -683,16 +691,19 @@ class ThresholdCurve:
         if average == "micro":
             tp, fp = sums
             total_positives, total_negatives = weighted_sum(positives, None), weighted_sum(negatives, None)
+            if tp.dtype.kind == "f":  # weighted: a running sum of float increments is off by rounding where a count is exactly 0 or full
+                tp, fp = (_snapped(running, total, deltas.shape[1]) for running, total in ((tp, total_positives), (fp, total_negatives)))
             values = Cells(tp, fp, total_positives - tp, total_negatives - fp).evaluate(measure, **parameters)
             return np.asarray(values, dtype=np.float64), thresholds
-        total, count, weighted, supported, undefined, weights = sums
+        total, count, weighted, supported, undefined, weights, undefined_supported = sums
         with np.errstate(divide="ignore", invalid="ignore"):
             if average == "macro":
                 values = np.where(count > 0, total / count, np.nan)
             else:  # by support; equal weights where no class that counts has any (as support_weights does)
                 values = np.where(supported > 0, weighted / weights, np.where(count > 0, total / count, np.nan))
-        if policy == "nan":
-            values = np.where(undefined > 0, np.nan, values)
+        if policy == "nan":  # a weighted average leaves out classes of no support, unless no class has any
+            relevant = undefined_supported if average == "weighted" and (positives > 0).any() else undefined
+            values = np.where(relevant > 0, np.nan, values)
         return values, thresholds
 
     def best_threshold(

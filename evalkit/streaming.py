@@ -30,14 +30,18 @@ import threading
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from evalkit._labels import check_label_list, same_labels, sorted_labels
-from evalkit._validation import as_array, same_value, show
+import numpy as np
+
+from evalkit._exact import weighted_bincount, weighted_sum
+from evalkit._labels import check_label_list, check_same_family, same_labels, sorted_labels
+from evalkit._validation import as_array, check_sample_weight, same_value, show
 from evalkit.calibration import Calibration
+from evalkit.cells import Cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
-from evalkit.counting import as_label_set_list
+from evalkit.counting import as_label_set_list, encode_label_sets
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
-from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError
+from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError, UnknownLabelError
 
 __all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
 
@@ -60,8 +64,10 @@ class _Locked:
 class LabelSetCounts(_Locked):
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
-    A thin accumulator over ``Evaluation.merge(..., grow=True)``: each batch is counted,
-    compacted and merged, so memory is bounded by the labels and the distinct kinds of sample.
+    Keeps, for every label, the (weighted) numbers of samples holding it in both, in the
+    actual and in the predicted set, and, for every distinct kind of sample ``(|Y∩Z|, |Y|, |Z|)``,
+    how much of it there is: a batch costs time in proportion to its own samples and labels,
+    never to every label seen, and memory is bounded by the labels and the kinds of sample.
 
     Args:
         labels: fix the labels and their order up front (a label outside them is an error);
@@ -72,25 +78,29 @@ class LabelSetCounts(_Locked):
     def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: type[ClassificationMetrics] | None = None) -> None:
         self._fixed = None if labels is None else check_label_list(labels)
         self._metrics_class = check_metrics_class(metrics_class)
-        self._evaluation: Evaluation | None = None
+        self._labels: list = list(self._fixed or ())
+        self._index: dict = {label: code for code, label in enumerate(self._labels)}
+        self._sums = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set
+        self._kinds: dict[tuple[int, int, int], Any] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
+        self._total: Any = 0
         self._lock = threading.RLock()
-
-    def _counted(self) -> Evaluation | None:
-        """Everything counted so far (an immutable Evaluation), read under the lock."""
-        with self._lock:
-            return self._evaluation
 
     @property
     def labels(self) -> tuple:
         """The labels seen (or fixed) so far, in the order they were added."""
-        evaluation = self._counted()
-        return (self._fixed or ()) if evaluation is None else evaluation.labels
+        with self._lock:
+            return tuple(self._labels)
 
     @property
     def n_samples(self) -> int:
         """The number of samples counted (the sum of their weights, when weighted)."""
-        evaluation = self._counted()
-        return 0 if evaluation is None else evaluation.n_samples
+        with self._lock:
+            return self._total
+
+    def _code(self, label: Any) -> int | None:
+        """The code of a label seen before (``True`` is not the label ``1``), or None."""
+        position = self._index.get(label)
+        return position if position is not None and same_labels((self._labels[position],), (label,)) else None
 
     def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> None:
         """Count a batch of label sets (one collection per sample each).
@@ -102,9 +112,41 @@ class LabelSetCounts(_Locked):
         y_true, y_pred = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
         if not y_true and not y_pred:
             return  # an empty batch counts nothing
-        batch = Evaluation.from_label_sets(y_true, y_pred, self._fixed, sample_weight=sample_weight, metrics_class=self._metrics_class).compact()
-        with self._lock:  # counted outside, merged inside: no update is lost
-            self._evaluation = batch if self._evaluation is None else self._evaluation.merge(batch, grow=self._fixed is None)
+        actual, predicted, found, n = encode_label_sets(y_true, y_pred)  # the batch's own labels
+        weight = check_sample_weight(sample_weight, n)
+        m = len(found)
+        both = np.intersect1d(actual, predicted, assume_unique=True)
+        per_label = [weighted_bincount(keys % max(m, 1), None if weight is None else weight[keys // max(m, 1)], m) for keys in (both, actual, predicted)]
+        per_sample = [np.bincount(keys // max(m, 1), minlength=n) for keys in (both, actual, predicted)]
+        rows, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
+        amounts = weighted_bincount(inverse.ravel(), weight, len(rows))
+        with self._lock:  # counted outside, added inside: no update is lost
+            self._add(found, np.stack(per_label), zip(map(tuple, rows.tolist()), amounts.tolist()), weighted_sum(amounts, None), UnknownLabelError)
+
+    def _add(self, labels: Sequence, sums: np.ndarray, kinds: Any, total: Any, outside: type[Exception]) -> None:
+        """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
+        of sample and their total (the caller holds the lock); with fixed labels, another label
+        is an ``outside`` error."""
+        new = [label for label in labels if self._code(label) is None]
+        if new and self._fixed is not None:
+            raise outside(f"labels {show(new)} are not among the fixed labels {show(list(self._fixed))}")
+        if new:
+            checked = check_label_list(new)
+            check_same_family(checked, self._labels[:1], ("new labels", "these counts"))
+            self._index.update((label, code) for code, label in enumerate(checked, len(self._labels)))
+            self._labels.extend(checked)
+        if len(self._labels) > self._sums.shape[1] or (sums.dtype.kind == "f" and self._sums.dtype.kind != "f"):
+            grown = np.zeros((3, max(len(self._labels), 2 * self._sums.shape[1])), dtype=np.result_type(self._sums, sums))
+            grown[:, : self._sums.shape[1]] = self._sums
+            self._sums = grown
+        self._sums[:, np.array([self._code(label) for label in labels], dtype=np.intp)] += sums
+        for row, amount in kinds:
+            self._kinds[row] = self._kinds.get(row, 0) + amount
+        self._total = self._total + total
+
+    def _copy_state(self) -> tuple:
+        with self._lock:
+            return list(self._labels), self._sums[:, : len(self._labels)].copy(), dict(self._kinds), self._total
 
     def merge(self, other: LabelSetCounts) -> LabelSetCounts:
         """New counts of both streams (labels of ``other`` appended if they grow)."""
@@ -112,13 +154,11 @@ class LabelSetCounts(_Locked):
             raise InvalidTypeError(f"can only merge LabelSetCounts, got {show(other)}")
         if self._fixed is not None and other._fixed is not None and self._fixed != other._fixed:
             raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(list(self._fixed))} and {show(list(other._fixed))}")
-        merged = LabelSetCounts(self._fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))
-        parts = [counted for counted in (self._counted(), other._counted()) if counted is not None]
-        if parts:
-            if merged._fixed is not None and any(not same_labels(part.labels, merged._fixed) for part in parts):
-                new = [label for part in parts for label in part.labels if label not in merged._fixed]
-                raise LabelMismatchError(f"labels {show(new)} are not among the fixed labels {show(list(merged._fixed))}")
-            merged._evaluation = (parts[0] if len(parts) == 1 else parts[0].merge(parts[1], grow=True)).with_metrics_class(merged._metrics_class)
+        fixed = self._fixed if self._fixed is not None else other._fixed
+        merged = LabelSetCounts(fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))
+        for part in (self, other):
+            labels, sums, kinds, total = part._copy_state()
+            merged._add(labels, sums, kinds.items(), total, LabelMismatchError)
         return merged
 
     def __add__(self, other: object) -> LabelSetCounts:
@@ -133,19 +173,34 @@ class LabelSetCounts(_Locked):
         Raises:
             EmptyInputError: nothing was counted and no labels were fixed.
         """
-        evaluation = self._counted()
-        if evaluation is None:
+        labels, sums, kinds, total = self._copy_state()
+        if not kinds:
             if not self._fixed:
                 raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
             return Evaluation.from_label_sets([], [], self._fixed, metrics_class=self._metrics_class).compact()
-        labels = self._fixed if self._fixed is not None else sorted_labels(evaluation.labels, "labels")
-        return evaluation.with_labels(labels).compact()
+        order = list(self._fixed) if self._fixed is not None else list(sorted_labels(labels, "labels"))
+        position = {label: code for code, label in enumerate(labels)}
+        sums = sums[:, [position[label] for label in order]]
+        m = len(order)
+        class_cells = Cells.from_sums(sums[0], sums[1], sums[2], total)
+        rows = np.array(list(kinds), dtype=np.int64).reshape(-1, 3)
+        amounts = np.array(list(kinds.values()))
+        sample_cells = Cells.from_sums(rows[:, 0], rows[:, 1], rows[:, 2], m, weight=amounts)
+        evaluation = Evaluation(tuple(order), class_cells, sample_cells, "multi-label", ordered=False, metrics_class=self._metrics_class)
+        return evaluation.compact()
 
     def __eq__(self, other: object) -> bool:
         """The same counts: labels, metrics class and everything counted."""
         if type(other) is not type(self):
             return NotImplemented
-        return same_value(self._fixed, other._fixed) and self._metrics_class is other._metrics_class and self._counted() == other._counted()
+        if not (same_value(self._fixed, other._fixed) and self._metrics_class is other._metrics_class):
+            return False
+        if not self._copy_state()[2] and not other._copy_state()[2]:
+            return True
+        try:
+            return self.to_evaluation() == other.to_evaluation()
+        except EmptyInputError:
+            return False
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -305,13 +305,51 @@ def test_averages_over_many_classes_equal_reading_every_class(m, n, seed, weight
     rng = np.random.default_rng(seed)
     y, s = rng.integers(0, m, n), np.round(rng.random((n, m)), 1)
     curve = ThresholdCurve.from_scores(y, s, labels=list(range(m)), sample_weight=rng.integers(0, 3, n) if weighted else None)
+    floats = ThresholdCurve.from_scores(y, s, labels=list(range(m)), sample_weight=rng.random(n) * 10.0 ** rng.integers(-3, 4))
     for measure in ("f1_score", "precision", "matthews_correlation_coefficient"):
         fast, thresholds = curve.evaluate(measure, average=average, undefined=undefined)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(curves, "_FEW_CLASSES", 10**9)  # every class read at every threshold
             slow, same = curve.evaluate(measure, average=average, undefined=undefined)
         assert np.array_equal(thresholds, same) and np.allclose(fast, slow, rtol=1e-12, atol=1e-14, equal_nan=True)
+        fast, thresholds = floats.evaluate(measure, average=average, undefined=undefined)  # float weights: running float sums
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(curves, "_FEW_CLASSES", 10**9)
+            slow, same = floats.evaluate(measure, average=average, undefined=undefined)
+        assert np.array_equal(thresholds, same) and np.allclose(fast, slow, rtol=1e-9, atol=1e-12, equal_nan=True), (measure, average)
     from sklearn.metrics import roc_auc_score
 
     if not weighted and 0 < len(set(y.tolist())) < m:
         assert curve.roc_auc(average="micro") == pytest.approx(roc_auc_score(np.eye(m, dtype=int)[y], s, average="micro"), abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["none", "integer", "float"]), st.booleans())
+def test_label_set_counts_in_batches_equal_one_evaluation(seed, weighting, fixed):
+    """Counts kept per label and per kind of sample (a batch costs its own labels, not every
+    label seen) give the one-shot evaluation, merged or streamed."""
+    import pickle
+
+    from evalkit.streaming import LabelSetCounts
+
+    rng = np.random.default_rng(seed)
+    n, labels = int(rng.integers(1, 40)), [f"l{k}" for k in range(int(rng.integers(1, 12)))]
+    y_true = [set(rng.choice(labels, size=rng.integers(0, 4)).tolist()) for _ in range(n)]
+    y_pred = [set(rng.choice(labels, size=rng.integers(0, 4)).tolist()) for _ in range(n)]
+    weight = None if weighting == "none" else rng.integers(0, 4, n) if weighting == "integer" else rng.random(n)
+    seen = sorted({label for row in (*y_true, *y_pred) for label in row})
+    if not seen and not fixed:
+        return
+    order = labels if fixed else None
+    streamed, halves = LabelSetCounts(order), [LabelSetCounts(order), LabelSetCounts(order)]
+    cut = int(rng.integers(0, n + 1))
+    for part, (low, high) in zip(halves, ((0, cut), (cut, n))):
+        for counts in (streamed, part):
+            counts.update(y_true[low:high], y_pred[low:high], sample_weight=None if weight is None else weight[low:high])
+    expected = Evaluation.from_label_sets(y_true, y_pred, order, sample_weight=weight).compact()
+    for counts in (streamed, halves[0] + halves[1], pickle.loads(pickle.dumps(streamed))):
+        found = counts.to_evaluation()
+        assert found.labels == expected.labels
+        for measure in ("f1_score", "precision", "jaccard_index"):
+            for average in ("micro", "macro", "samples"):
+                assert found.average(measure, average) == pytest.approx(expected.average(measure, average), rel=1e-12, nan_ok=True)
