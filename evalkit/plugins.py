@@ -24,7 +24,6 @@ Examples:
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import sys
 from typing import Any
 
@@ -59,7 +58,7 @@ def metrics_classes() -> dict[str, type[ClassificationMetrics]]:
         PluginError: a plugin cannot be imported, or names something that is not a
             ``ClassificationMetrics`` subclass.
     """
-    return {entry.name: _load(entry) for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return {entry.name: _load(entry) for entry in _entry_points()}
 
 
 def _load(entry: Any) -> type[ClassificationMetrics]:
@@ -94,7 +93,7 @@ def find_metrics_class(spec: str, *, import_module: bool = True) -> type[Classif
     if not isinstance(spec, str) or not spec.strip():
         raise PluginError(f"a metrics class is named 'package.module:Class' or by a plugin's name, got {show(spec)}")
     if ":" not in spec:
-        entries = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        entries = _entry_points()
         named = [entry for entry in entries if entry.name == spec]
         if named:
             return _load(named[0])
@@ -103,7 +102,7 @@ def find_metrics_class(spec: str, *, import_module: bool = True) -> type[Classif
     module_name, _, qualname = spec.partition(":")
     module = sys.modules.get(module_name)
     if module is None:
-        published = [entry for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if entry.value.replace(" ", "") == spec]
+        published = [entry for entry in _entry_points() if entry.value.replace(" ", "") == spec]
         if published:
             return _load(published[0])
         if not import_module:
@@ -175,3 +174,11 @@ def find_measure(name: str, metrics_class: type[ClassificationMetrics] | None = 
             searched = f"the installed plugins ({', '.join(plugins)})" if plugins else "no evalkit plugin is installed"
             raise UnknownMetricError(f"{unknown}; {searched}") from None
         return next(iter(found.values()))
+
+
+def _entry_points() -> Any:
+    """The installed plugins' entry points (``importlib.metadata`` is imported here, when a
+    plugin is first looked for: it costs a third of ``import evalkit``)."""
+    import importlib.metadata
+
+    return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
