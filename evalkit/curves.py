@@ -283,6 +283,29 @@ def exact_scores(score: np.ndarray) -> np.ndarray:
     return score.astype(np.float64, copy=False)
 
 
+def _merged_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Thresholds of several parts (each sorted, highest first) merged: ``(order, last,
+    common)``: the order of every part's thresholds in the merge, highest first (one stable
+    sort of ascending runs: linear time), which of them is the last of a run of equal ones, and
+    the common thresholds."""
+    merged = np.concatenate([thresholds[::-1] for thresholds in runs])  # ascending runs
+    order = np.argsort(merged, kind="stable")[::-1]
+    merged = merged[order]
+    last = np.ones(len(merged), dtype=bool)
+    last[:-1] = merged[1:] != merged[:-1]
+    return order, last, merged[last]
+
+
+def _running_sums(states: list[np.ndarray], order: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """Quantities summed over parts at every common threshold (``_merged_runs``): ``states[k]``
+    holds part ``k``'s quantities (rows) before its first threshold and after each; between two
+    common thresholds only the parts owning the lower one change, so each sum is a running sum
+    of the parts' changes, in threshold order."""
+    changes = np.concatenate([np.diff(state, axis=1)[:, ::-1] for state in states], axis=1)[:, order]
+    start = np.sum([state[:, :1] for state in states], axis=0)
+    return (start + np.cumsum(changes, axis=1))[:, last]
+
+
 def _snapped(running: np.ndarray, total: float, terms: int) -> np.ndarray:
     """Running sums of ``terms`` float increments within their rounding bound of 0 or of
     ``total`` set to exactly that (a class with no positive left at a threshold has none,
@@ -659,19 +682,18 @@ class ThresholdCurve:
 
     def _averaged_by_events(self, measure: Measure, average: str, policy: str, parameters: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         """``evaluate`` with an average over many classes, in time proportional to the
-        thresholds of all classes (not thresholds times classes): between two common
-        thresholds only the class owning the lower one changes, so the sums an average needs
-        are running sums of each class's changes, merged in threshold order."""
-        m = len(self.labels)
+        thresholds of all classes (not thresholds times classes): the sums a macro or weighted
+        average needs are running sums of each class's changes (``_running_sums``); the micro
+        average is the measure on ``micro()``."""
+        if average == "micro":  # the one curve of every class's cells summed
+            micro = self.micro()
+            return np.asarray(micro._cells(0).evaluate(measure, **parameters), dtype=np.float64), micro._part(0)[0]
         positives, negatives = self.positives, self.negatives
-        parts = [self._part(j) for j in range(m)]
+        parts = [self._part(j) for j in range(len(self.labels))]
         states = []  # per class, rows of its quantities: before its first threshold, then after each
         for j, (_, tp, fp) in enumerate(parts):
             tp = np.concatenate(([0], tp)).astype(np.result_type(tp, positives.dtype))
             fp = np.concatenate(([0], fp)).astype(np.result_type(fp, negatives.dtype))
-            if average == "micro":
-                states.append(np.stack([tp, fp]).astype(np.float64) if tp.dtype.kind == "f" else np.stack([tp, fp]))
-                continue
             value = np.asarray(Cells(tp, fp, positives[j] - tp, negatives[j] - fp).evaluate(measure, **parameters), dtype=np.float64)
             defined = ~np.isnan(value)
             filled = np.where(defined, value, _FILL_VALUES.get(policy, 0.0))
@@ -679,22 +701,8 @@ class ThresholdCurve:
             weight = float(positives[j])
             states.append(np.stack([counted * filled, counted * 1.0, counted * weight * filled, counted * (weight > 0) * 1.0, ~defined * 1.0,
                                     counted * weight, ~defined * (weight > 0) * 1.0]))  # fmt: skip
-        merged = np.concatenate([thresholds[::-1] for thresholds, _, _ in parts])  # ascending runs
-        order = np.argsort(merged, kind="stable")[::-1]
-        merged = merged[order]
-        last = np.ones(len(merged), dtype=bool)
-        last[:-1] = merged[1:] != merged[:-1]
-        deltas = np.concatenate([np.diff(state, axis=1)[:, ::-1] for state in states], axis=1)[:, order]
-        start = np.sum([state[:, :1] for state in states], axis=0)
-        sums = (start + np.cumsum(deltas, axis=1))[:, last]
-        thresholds = merged[last]
-        if average == "micro":
-            tp, fp = sums
-            total_positives, total_negatives = weighted_sum(positives, None), weighted_sum(negatives, None)
-            if tp.dtype.kind == "f":  # weighted: a running sum of float increments is off by rounding where a count is exactly 0 or full
-                tp, fp = (_snapped(running, total, deltas.shape[1]) for running, total in ((tp, total_positives), (fp, total_negatives)))
-            values = Cells(tp, fp, total_positives - tp, total_negatives - fp).evaluate(measure, **parameters)
-            return np.asarray(values, dtype=np.float64), thresholds
+        order, last, thresholds = _merged_runs([part[0] for part in parts])
+        sums = _running_sums(states, order, last)
         total, count, weighted, supported, undefined, weights, undefined_supported = sums
         with np.errstate(divide="ignore", invalid="ignore"):
             if average == "macro":
@@ -1205,18 +1213,14 @@ class ThresholdCurve:
         of its own thresholds lie at or above it, and summed part by part (exact counts stay exact).
         """
         own = [curve._part(j) for j, curve in parts]
-        merged = np.concatenate([thresholds[::-1] for thresholds, _, _ in own])  # ascending runs
-        order = np.argsort(merged, kind="stable")[::-1]  # highest first
-        merged = merged[order]
-        last = np.ones(len(merged), dtype=bool)  # the last of each run of equal thresholds
-        last[:-1] = merged[1:] != merged[:-1]
-        thresholds = merged[last]
-        if len(own) > 2 and all(part[1].dtype.kind in "iu" and part[2].dtype.kind in "iu" for part in own):
-            # many parts of integer counts: running sums of each part's increments (exact), not one pass per part
-            increments = [np.stack([np.diff(tp, prepend=0), np.diff(fp, prepend=0)])[:, ::-1] for _, tp, fp in own]
-            tp, fp = np.cumsum(np.concatenate(increments, axis=1)[:, order], axis=1)[:, last]
-            positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
-            negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
+        order, last, thresholds = _merged_runs([part[0] for part in own])
+        positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
+        negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
+        if len(own) > 2:  # many parts: running sums of each part's changes, not one pass per part
+            states = [np.stack([np.concatenate(([0], tp)), np.concatenate(([0], fp))]) for _, tp, fp in own]
+            tp, fp = _running_sums(states, order, last)
+            if tp.dtype.kind == "f":  # weighted: within rounding of 0 or of the class size is that
+                tp, fp = _snapped(tp, positives, len(order)), _snapped(fp, negatives, len(order))
             return thresholds, tp, fp, positives, negatives
         source = np.repeat(np.arange(len(own), dtype=np.min_scalar_type(len(own))), [len(part[0]) for part in own])[order]  # the part of each
         tp = np.zeros(len(thresholds), dtype=self._tp.dtype)
@@ -1230,8 +1234,6 @@ class ThresholdCurve:
                 counted += seen
             zero = np.zeros(1, dtype=own_tp.dtype)
             tp, fp = tp + np.concatenate((zero, own_tp))[seen], fp + np.concatenate((zero, own_fp))[seen]
-        positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
-        negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
         return thresholds, tp, fp, positives, negatives
 
     def one_vs_rest(self) -> ThresholdCurve:
