@@ -184,7 +184,11 @@ def _coder(labels: Sequence[str] | None) -> Labels:
 
 def _codes(coder: Labels, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
     """The label codes of a column; with ``fixed`` labels, a label outside them is an error."""
-    codes = coder.codes(batch.fields[role], batch.where(role))
+    return _within(coder, coder.codes(batch.fields[role], batch.where(role)), batch, role, fixed, option)
+
+
+def _within(coder: Labels, codes: np.ndarray, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
+    """``codes``, checked to be among the ``fixed`` first labels (when fixed)."""
     if fixed is not None:
         outside = codes >= fixed
         if outside.any():
@@ -294,13 +298,7 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
         if arguments.score is not None:
             values = scores(batch.fields["predicted"], batch.where("predicted"))
             chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
-            predicted = np.where(values >= arguments.threshold, chosen[0], chosen[1])
-            if fixed is not None and max(chosen) >= fixed:
-                outside = predicted >= fixed
-                if outside.any():
-                    position = int(np.argmax(outside))
-                    raise InputFileError(f"{batch.where('predicted')(position)}: label {coder.texts[predicted[position]]!r} is not in --labels "
-                                         f"({', '.join(sorted(coder.texts[:fixed]))})")  # fmt: skip
+            predicted = _within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
         else:
             predicted = _codes(coder, batch, "predicted", fixed)
             _check_not_scores(coder, predicted, batch, "predicted", numbers)

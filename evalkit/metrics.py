@@ -727,9 +727,8 @@ _NO_POSITIVES = "No positive class found in y_true, recall is set to one for all
 
 def _exact_score_array(y_score: Any) -> np.ndarray:
     """Scores as numbers: float64, or int64 for integers beyond 2**53, which float64 would tie."""
-    scores = check_numbers("y_score", y_score, booleans=True)
-    raw = as_array(y_score, "y_score")
-    return exact_scores(raw) if raw.dtype.kind in "iu" else scores
+    raw = as_array(y_score, "y_score")  # read once: integers keep their type, anything else is checked as numbers
+    return exact_scores(raw) if raw.dtype.kind in "iu" else check_numbers("y_score", raw, booleans=True)
 
 
 def _binary_scores(y_score: Any) -> np.ndarray:
@@ -752,12 +751,11 @@ def _binary_truth(y_true: Any) -> Any:
     return truth
 
 
-def _is_label(truth: Any, label: Any) -> tuple[np.ndarray, tuple]:
-    """Whether each sample's label is ``label`` (vectorised by the counting core; ``True`` is
-    never the class ``1``), and the labels found."""
-    codes, _, found, _ = encode(truth, truth)
+def _is_label(codes: np.ndarray, found: tuple, label: Any) -> np.ndarray:
+    """Whether each sample's label is ``label``, from the codes ``encode`` gave over the labels
+    ``found`` (``True`` is never the class ``1``)."""
     position = next((k for k, own in enumerate(found) if own == label and isinstance(own, bool) == isinstance(label, bool)), -1)
-    return codes == position, found
+    return codes == position
 
 
 def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
@@ -1250,7 +1248,7 @@ def _any_probabilities(y_true: Any, y_proba: Any, pos_label: Any, labels: Any) -
     if pos_label is not None:
         pos_label = check_one_label("pos_label", pos_label)
     truth = _binary_truth(y_true)
-    _, _, observed, _ = encode(truth, truth)
+    codes, _, observed, _ = encode(truth, truth)
     if len(observed) > 2:
         raise InvalidValueError(f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
     if pos_label is None:
@@ -1259,7 +1257,7 @@ def _any_probabilities(y_true: Any, y_proba: Any, pos_label: Any, labels: Any) -
         pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
     if scores.size and (scores.max() > 1 or scores.min() < 0):
         raise InvalidValueError(f"'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
-    curve_truth, _ = _is_label(truth, pos_label)
+    curve_truth = _is_label(codes, observed, pos_label)
     if len(curve_truth) != len(scores):
         raise InputLengthError(f"'y_true' has {len(curve_truth)} samples but 'y_proba' has {len(scores)}")
     return np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64), np.stack([1 - scores, scores], axis=1)
@@ -1340,7 +1338,7 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None 
         raise InputLengthError(f"'y_true' has {n} samples but 'pred_decision' has {len(decision)}")
     if not n:
         raise EmptyInputError("'y_true' is empty: at least one sample is needed")
-    _, _, observed, _ = encode(truth, truth)
+    observed_codes, _, observed, _ = encode(truth, truth)
     classes = observed if labels is None else tuple(sorted(set(check_label_list(labels))))
     if len(classes) > 2:
         if decision.ndim != 2 or decision.shape[1] != len(classes):
@@ -1358,8 +1356,7 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None 
             decision = decision.ravel()
         if decision.ndim != 1:
             raise InputShapeError(f"with two classes 'pred_decision' must be 1-D, one decision per sample, got shape {decision.shape}")
-        positive, _ = _is_label(truth, observed[-1])
-        sign = np.where(positive & (len(observed) == 2), 1.0, -1.0)
+        sign = np.where((observed_codes == len(observed) - 1) & (len(observed) == 2), 1.0, -1.0)  # the greater label is +1
         margin = sign * decision
     return _mean_loss(np.maximum(1 - margin, 0), sample_weight)
 

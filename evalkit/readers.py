@@ -34,7 +34,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -142,12 +142,6 @@ def weight(value: Any, at: str) -> int | float:
     return number
 
 
-def _first_failure(values: Sequence[Any], read: Callable[[Any, str], Any], where: Callable[[int], str]) -> None:
-    """Read the values one by one, so that the first bad one raises with its place."""
-    for position, value in enumerate(values):
-        read(value, where(position))
-
-
 def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
     """The scores of a column (float64), read at once; the first bad one named by its line."""
     try:
@@ -163,10 +157,33 @@ def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
             found = None
     except (ValueError, OverflowError):
         found = None
-    if found is None or not np.isfinite(found).all():
-        _first_failure(fields, score, where)
-        found = np.array([score(value, "") for value in fields], dtype=np.float64)
+    if found is None or not np.isfinite(found).all():  # one value at a time: the first bad one raises with its place
+        found = np.array([score(value, where(position)) for position, value in enumerate(fields)], dtype=np.float64)
     return found
+
+
+def _digits(fields: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Fields read as digits with at most one point, at once: ``(the digits as one integer, the
+    digits after the point, the points, plain)``, where plain fields hold nothing else and 1 to
+    ``most`` digits (the others' numbers mean nothing)."""
+    width, n = fields.dtype.itemsize, len(fields)
+    if width > most + 1 or not n:
+        none = np.zeros(n, dtype=np.int64)
+        return none, none, none, np.zeros(n, dtype=bool)
+    table = fields.view(np.uint8).reshape(n, width)
+    digit = (table >= 48) & (table <= 57)
+    point = table == 46
+    digits, points = digit.sum(axis=1), point.sum(axis=1)
+    plain = (digit | point | (table == 0)).all(axis=1) & (points <= 1) & (digits >= 1) & (digits <= most)
+    whole = np.zeros(n, dtype=np.int64)
+    after = np.zeros(n, dtype=np.int64)
+    seen_point = np.zeros(n, dtype=bool)
+    for column in range(width):
+        step = digit[:, column] & plain
+        whole = np.where(step, whole * 10 + (table[:, column] - 48), whole)
+        after += step & seen_point
+        seen_point |= point[:, column]
+    return whole, after, points, plain
 
 
 def _decimals(fields: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -174,22 +191,7 @@ def _decimals(fields: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     all) read at once, and which ones those are. ``M / 10**k`` with ``M < 10**15 < 2**53`` and
     ``k <= 15`` divides two exact doubles, so the one rounding of the division gives the
     correctly rounded value, which is what Python's ``float()`` gives (Clinger's fast path)."""
-    width, n = fields.dtype.itemsize, len(fields)
-    if width > 16 or not n:
-        return np.zeros(n), np.zeros(n, dtype=bool)
-    table = fields.view(np.uint8).reshape(n, width)
-    digit = (table >= 48) & (table <= 57)
-    point = table == 46
-    digits = digit.sum(axis=1)
-    plain = (digit | point | (table == 0)).all(axis=1) & (point.sum(axis=1) <= 1) & (digits >= 1) & (digits <= 15)
-    whole = np.zeros(n, dtype=np.int64)
-    after = np.zeros(n, dtype=np.int64)  # digits after the point
-    seen_point = np.zeros(n, dtype=bool)
-    for column in range(width):
-        step = digit[:, column] & plain
-        whole = np.where(step, whole * 10 + (table[:, column] - 48), whole)
-        after += step & seen_point
-        seen_point |= point[:, column]
+    whole, after, _, plain = _digits(fields, 15)
     return whole / 10.0**after, plain
 
 
@@ -213,19 +215,8 @@ def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
 
 def _whole_numbers(fields: np.ndarray) -> np.ndarray | None:
     """Fields that are all plain digits (at most 18), as int64; else None."""
-    width = fields.dtype.itemsize
-    if width > 18:
-        return None
-    table = fields.view(np.uint8).reshape(len(fields), width)
-    filled = table != 0
-    digits = table - np.uint8(48)
-    if not (filled[:, 0].all() and ((digits <= 9) | ~filled).all()):
-        return None
-    values = np.zeros(len(fields), dtype=np.int64)
-    for column in range(width):
-        step = filled[:, column]
-        values = np.where(step, values * 10 + digits[:, column], values)
-    return values
+    whole, _, points, plain = _digits(fields, 18)
+    return whole if (plain & (points == 0)).all() else None
 
 
 def _first_place(where: Callable[[int], str], codes: np.ndarray, code: int) -> str:
