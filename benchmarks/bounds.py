@@ -7,31 +7,18 @@ where it was 16 or more before.
 
 from __future__ import annotations
 
-import gc
 import sys
-import time
-import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
+from run import _best_time, _peak_bytes  # the timing of every benchmark
 
 from evalkit import ConfusionMatrix, Covering, Hierarchy, NeighborhoodSystem, ThresholdCurve
 
 
 def _measure(function: Callable[[], object], repeats: int = 3) -> tuple[float, float]:
     """Best time (s) and peak traced memory (MB) of ``function``."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    gc.collect()
-    tracemalloc.start()
-    function()
-    peak = tracemalloc.get_traced_memory()[1] / 1e6
-    tracemalloc.stop()
-    return best, peak
+    return _best_time(function, repeats), _peak_bytes(function) / 1e6
 
 
 def _reordered_universe(n: int) -> Callable[[], object]:

@@ -23,6 +23,8 @@ exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is 
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -204,11 +206,6 @@ def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separ
     return counts
 
 
-def _sum_counts(*counts: LabelSetCounts) -> LabelSetCounts:
-    total = counts[0]
-    for part in counts[1:]:
-        total = total + part
-    return total
 
 
 # --------------------------------------------------------------------------------------------
@@ -250,14 +247,11 @@ def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, 
     return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
 
 
-def _sum_groups(*results: ByGroup | None) -> ByGroup | None:
+def _sum(*results: Any) -> Any:
+    """The merge (``+``) of the partitions' results (label-set counts, results by group, curves,
+    calibrations); ``None`` for an empty partition adds nothing, and no result at all is ``None``."""
     present = [result for result in results if result is not None]
-    if not present:
-        return None
-    total = present[0]
-    for other in present[1:]:
-        total = total.merge(other)
-    return total
+    return functools.reduce(operator.add, present) if present else None
 
 
 def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None,
@@ -277,7 +271,7 @@ def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None
     fixed = None if labels is None else tuple(labels)
     weights = _weight_partitions(sample_weight, y_true, len(actual))
     parts = [dask.delayed(_group_block)(a, p, g, fixed, w) for a, p, g, w in zip(actual, predicted, keys, weights)]
-    result = _reduce(parts, _sum_groups)
+    result = _reduce(parts, _sum)
     if result is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty: nothing to count")
     return result if min_size is None else ByGroup(result.keys, result.names, result.results, result.overall,
@@ -290,13 +284,6 @@ def _with_metrics_class(result: Any, metrics_class: Any) -> Any:
 
 def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
     return ThresholdCurve.from_scores(actual, scores, labels, pos_label=pos_label, sample_weight=weight, thresholds=thresholds)
-
-
-def _sum_curves(*curves: ThresholdCurve) -> ThresholdCurve:
-    total = curves[0]
-    for curve in curves[1:]:
-        total = total.merge(curve)
-    return total
 
 
 def evaluate_indicators(
@@ -359,7 +346,7 @@ def evaluate_label_sets(
     fixed = None if labels is None else tuple(labels)
     weights = _weight_partitions(sample_weight, y_true, len(parts_actual))
     parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
-    return _with_metrics_class(_reduce(parts, _sum_counts).to_evaluation(), metrics_class)
+    return _with_metrics_class(_reduce(parts, _sum).to_evaluation(), metrics_class)
 
 
 def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
@@ -407,19 +394,12 @@ def threshold_curve(
     """
     blocks, fixed = _score_parts(y_true, y_score, labels, sample_weight, "y_score")
     parts = [dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in blocks]
-    return _with_metrics_class(_reduce(parts, _sum_curves), metrics_class)
+    return _with_metrics_class(_reduce(parts, _sum), metrics_class)
 
 
 def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, setting: Any, bins: Any,
                        weight: np.ndarray | None) -> Calibration:  # fmt: skip
     return Calibration.from_scores(actual, scores, labels, pos_label=pos_label, setting=setting, sample_weight=weight, bins=bins)
-
-
-def _sum_calibrations(*calibrations: Calibration) -> Calibration:
-    total = calibrations[0]
-    for other in calibrations[1:]:
-        total = total.merge(other)
-    return total
 
 
 def calibration(
@@ -442,4 +422,4 @@ def calibration(
     """
     blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")
     parts = [dask.delayed(_calibration_block)(a, s, fixed, pos_label, setting, bins, w) for a, s, w in blocks]
-    return _reduce(parts, _sum_calibrations)
+    return _reduce(parts, _sum)

@@ -273,7 +273,7 @@ class _ScoreCounts(_Locked):
             raise InvalidTypeError(f"can only merge {type(self).__name__}, got {show(other)}")
         merged = self._copy()
         merged._labels, merged._pos_label = self._labels or other._labels, self._pos_label
-        parts = [part._result for part in (self, other) if part._result is not None]
+        parts = [result for result in (self._result, other._result) if result is not None]  # each collapsed once
         merged._result = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
         return merged
 
