@@ -699,14 +699,16 @@ def _consistent(method: Any) -> Any:
     return locked
 
 
-_WRITERS_AND_PAIRS = {"inc", "update", "update_indices", "reset", "__iadd__", "__add__", "__radd__", "__eq__", "__init__", "__reduce__",
-                      "__getattribute__", "__setattr__", "__delattr__", "__init_subclass__", "__new__", "__subclasshook__", "__class__",
-                      "__dir__", "__format__", "__sizeof__", "__reduce_ex__", "__getstate__", "__ne__", "__hash__"}  # fmt: skip
-"""Methods that lock for themselves (writers), read two matrices one lock at a time (pairs), or read no counts."""
+_WRITERS = {"inc", "update", "update_indices", "reset"}
+"""Public methods that lock for themselves (the binary ones, ``+`` and ``==``, read each
+matrix once, one lock at a time, and are left alone like every other underscore name)."""
+
+_PRIVATE_READERS = {"__str__", "__repr__", "_repr_html_", "__array__", "_class_index"}
+"""Underscore methods that read the counts."""
 
 for _name in dir(ConfusionMatrix):
     _member = inspect.getattr_static(ConfusionMatrix, _name)
-    if _name in _WRITERS_AND_PAIRS or _name.startswith("_") and _name not in ("__str__", "__repr__", "_repr_html_", "__array__", "_class_index"):
+    if _name in _WRITERS or (_name.startswith("_") and _name not in _PRIVATE_READERS):
         continue
     if isinstance(_member, property) and _member.fget is not None:
         setattr(ConfusionMatrix, _name, property(_consistent(_member.fget), doc=_member.__doc__))
