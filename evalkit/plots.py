@@ -438,9 +438,7 @@ def reliability(
 
 
 def _classes(curve: ThresholdCurve, label: Any) -> list[Any]:
-    if not isinstance(curve, ThresholdCurve):
-        raise InvalidTypeError(f"expected a ThresholdCurve, got {show(curve)}")
-    return list(curve.labels) if label is None else [label]
+    return list(_curve(curve).labels) if label is None else [label]
 
 
 def gains(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
