@@ -438,7 +438,8 @@ def reliability(
 
 
 def _classes(curve: ThresholdCurve, label: Any) -> list[Any]:
-    return list(_curve(curve).labels) if label is None else [label]
+    labels = _curve(curve).labels
+    return list(labels) if label is None else [label]
 
 
 def gains(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
