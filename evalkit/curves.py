@@ -296,14 +296,52 @@ def _merged_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.nda
     return order, last, merged[last]
 
 
-def _running_sums(states: list[np.ndarray], order: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """Quantities summed over parts at every common threshold (``_merged_runs``): ``states[k]``
-    holds part ``k``'s quantities (rows) before its first threshold and after each; between two
-    common thresholds only the parts owning the lower one change, so each sum is a running sum
-    of the parts' changes, in threshold order."""
-    changes = np.concatenate([np.diff(state, axis=1)[:, ::-1] for state in states], axis=1)[:, order]
-    start = np.sum([state[:, :1] for state in states], axis=0)
-    return (start + np.cumsum(changes, axis=1))[:, last]
+def _running_sums(changes: list[np.ndarray], order: np.ndarray, last: np.ndarray, start: Any = 0) -> np.ndarray:
+    """Quantities summed over parts at every common threshold (``_merged_runs``): ``changes[k]``
+    holds part ``k``'s changes of its quantities (rows) at each of its thresholds, highest first,
+    and ``start`` their sum before any threshold; between two common thresholds only the parts
+    owning the lower one change, so each sum is a running sum of the parts' changes, in
+    threshold order (one array of all changes, summed in place)."""
+    summed = np.concatenate([change[..., ::-1] for change in changes], axis=-1)[..., order]
+    np.cumsum(summed, axis=-1, out=summed)
+    return start + summed[..., last]
+
+
+def _union_size(first: np.ndarray, second: np.ndarray, dtype: np.dtype) -> int:
+    """How many distinct thresholds two parts (each distinct and descending) have together: one
+    stable sort of two ascending runs (linear time)."""
+    merged = np.sort(np.concatenate((first[::-1], second[::-1])).astype(dtype, copy=False), kind="stable")
+    return len(merged) - int(np.count_nonzero(merged[1:] == merged[:-1]))
+
+
+def _union_arrays(pairs: list[tuple[tuple, tuple]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Zeroed ``(thresholds, tp, fp)`` for the unions of pairs of parts ``(thresholds, tp, fp)``,
+    one after the other, with the offsets of each union (``_fill_union`` writes them): the common
+    type of the pairs' thresholds and of their counts. Sized first, so that a merge holds its
+    result once, not once in parts and once joined."""
+    scores = np.result_type(*(part[0] for pair in pairs for part in pair))
+    counts = np.result_type(*(count for pair in pairs for part in pair for count in part[1:]))
+    offsets = np.concatenate(([0], np.cumsum([_union_size(first[0], second[0], scores) for first, second in pairs]))).astype(np.int64)
+    return np.zeros(offsets[-1], dtype=scores), np.zeros(offsets[-1], dtype=counts), np.zeros(offsets[-1], dtype=counts), offsets
+
+
+def _fill_union(first: tuple, second: tuple, out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Write two parts' ``(thresholds, tp, fp)`` summed at the union of their thresholds
+    (``_merged_runs``) into ``out`` (zeroed, of the union's length): a part's counts at a
+    threshold are those at its lowest own threshold at or above it (exact counts stay exact)."""
+    thresholds, tp, fp = out
+    order, last, thresholds[:] = _merged_runs([part[0].astype(thresholds.dtype, copy=False) for part in (first, second)])
+    from_first = order < len(first[0])
+    del order
+    above_first = np.cumsum(from_first)[last]  # the first part's thresholds at or above each
+    del from_first
+    above_second = np.flatnonzero(last)  # the second's: the rest of those at or above each
+    above_second += 1
+    above_second -= above_first
+    for (_, own_tp, own_fp), above in ((first, above_first), (second, above_second)):
+        zero = np.zeros(1, dtype=own_tp.dtype)
+        tp += np.concatenate((zero, own_tp))[above]
+        fp += np.concatenate((zero, own_fp))[above]
 
 
 def _snapped(running: np.ndarray, total: float, terms: int) -> np.ndarray:
@@ -702,7 +740,7 @@ class ThresholdCurve:
             states.append(np.stack([counted * filled, counted * 1.0, counted * weight * filled, counted * (weight > 0) * 1.0, ~defined * 1.0,
                                     counted * weight, ~defined * (weight > 0) * 1.0]))  # fmt: skip
         order, last, thresholds = _merged_runs([part[0] for part in parts])
-        sums = _running_sums(states, order, last)
+        sums = _running_sums([np.diff(state, axis=1) for state in states], order, last, start=np.sum([state[:, :1] for state in states], axis=0))
         total, count, weighted, supported, undefined, weights, undefined_supported = sums
         with np.errstate(divide="ignore", invalid="ignore"):
             if average == "macro":
@@ -996,6 +1034,17 @@ class ThresholdCurve:
         """How much the samples weigh together (their number, when unweighted)."""
         return (self.positives[0] + self.negatives[0]).item() if len(self.labels) else 0
 
+    @property
+    def n_points(self) -> int:
+        """How many points the curve keeps: the thresholds of every class (its memory is about
+        24 bytes each).
+
+        Examples:
+            >>> ThresholdCurve.from_scores([0, 1, 1], [[0.2, 0.8], [0.6, 0.4], [0.2, 0.9]]).n_points  # 2 + 3 distinct scores
+            5
+        """
+        return len(self._thresholds)
+
     # ----------------------------------------------------------------------------------------
     # ROC, precision-recall, DET
 
@@ -1209,31 +1258,21 @@ class ThresholdCurve:
         """``(thresholds, tp, fp, P, N)`` of several classes' curves summed at their common thresholds.
 
         The thresholds of each part are sorted already, so one stable sort merges them in
-        linear time (runs); each part's counts at every common threshold are read from how many
-        of its own thresholds lie at or above it, and summed part by part (exact counts stay exact).
+        linear time (runs); each part's counts at every common threshold are those at its
+        lowest own threshold at or above it, summed part by part (exact counts stay exact).
         """
         own = [curve._part(j) for j, curve in parts]
-        order, last, thresholds = _merged_runs([part[0] for part in own])
         positives = weighted_sum(np.array([curve.positives[j] for j, curve in parts]), None)
         negatives = weighted_sum(np.array([curve.negatives[j] for j, curve in parts]), None)
-        if len(own) > 2:  # many parts: running sums of each part's changes, not one pass per part
-            states = [np.stack([np.concatenate(([0], tp)), np.concatenate(([0], fp))]) for _, tp, fp in own]
-            tp, fp = _running_sums(states, order, last)
-            if tp.dtype.kind == "f":  # weighted: within rounding of 0 or of the class size is that
-                tp, fp = _snapped(tp, positives, len(order)), _snapped(fp, negatives, len(order))
+        if len(own) == 2:
+            thresholds, tp, fp, _ = _union_arrays([(own[0], own[1])])
+            _fill_union(own[0], own[1], (thresholds, tp, fp))
             return thresholds, tp, fp, positives, negatives
-        source = np.repeat(np.arange(len(own), dtype=np.min_scalar_type(len(own))), [len(part[0]) for part in own])[order]  # the part of each
-        tp = np.zeros(len(thresholds), dtype=self._tp.dtype)
-        fp = np.zeros(len(thresholds), dtype=self._tp.dtype)
-        counted = np.zeros(len(thresholds), dtype=np.int64)  # thresholds of the parts before k at or above each common one
-        for k, (_, own_tp, own_fp) in enumerate(own):
-            if k == len(own) - 1:  # the last part's by subtraction from all of them
-                seen = np.flatnonzero(last) + 1 - counted
-            else:
-                seen = np.cumsum(source == k)[last]  # own thresholds at or above each common one
-                counted += seen
-            zero = np.zeros(1, dtype=own_tp.dtype)
-            tp, fp = tp + np.concatenate((zero, own_tp))[seen], fp + np.concatenate((zero, own_fp))[seen]
+        order, last, thresholds = _merged_runs([part[0] for part in own])
+        # many parts: running sums of each part's changes, not one pass per part (one quantity at a time: half the memory)
+        tp, fp = (_running_sums([np.diff(part[k], prepend=0) for part in own], order, last) for k in (1, 2))
+        if tp.dtype.kind == "f":  # weighted: within rounding of 0 or of the class size is that
+            tp, fp = _snapped(tp, positives, len(order)), _snapped(fp, negatives, len(order))
         return thresholds, tp, fp, positives, negatives
 
     def one_vs_rest(self) -> ThresholdCurve:
@@ -1288,8 +1327,17 @@ class ThresholdCurve:
         if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
             raise LabelMismatchError("cannot merge a binned curve with an exact one, or binned curves with different thresholds")
         metrics_class = merged_metrics_class(self.metrics_class, other.metrics_class)
-        parts = [self._summed([(j, self), (j, other)]) for j in range(len(self.labels))]
-        return ThresholdCurve._assemble(self.labels, parts, binned=self.binned, negative_label=self.negative_label, metrics_class=metrics_class)
+        if self.binned:  # the same thresholds: the counts add up
+            thresholds, tp, fp, offsets = self._thresholds, self._tp + other._tp, self._fp + other._fp, self._offsets
+        else:
+            pairs = [(self._part(j), other._part(j)) for j in range(len(self.labels))]
+            thresholds, tp, fp, offsets = _union_arrays(pairs)
+            for (mine, theirs), start, stop in zip(pairs, offsets[:-1], offsets[1:]):
+                _fill_union(mine, theirs, (thresholds[start:stop], tp[start:stop], fp[start:stop]))
+        positives, negatives = ([weighted_sum(np.array([mine[j], theirs[j]]), None) for j in range(len(self.labels))]
+                                for mine, theirs in ((self.positives, other.positives), (self.negatives, other.negatives)))  # fmt: skip
+        return ThresholdCurve(self.labels, exact_scores(thresholds), tp, fp, offsets, np.array(positives, dtype=tp.dtype), np.array(negatives, dtype=tp.dtype),
+                              self.binned, self.negative_label, metrics_class)  # fmt: skip
 
     def __add__(self, other: object) -> ThresholdCurve:
         if not isinstance(other, ThresholdCurve):

@@ -333,6 +333,52 @@ def test_merged_batches_equal_one_curve(case, split, data):
     assert all(np.allclose(a, b) for a, b in zip(merged.cells().rows(), whole.cells().rows()))
 
 
+@given(st.data())
+def test_merged_batches_of_several_classes_equal_one_curve(data):
+    """Merging in any grouping equals the curve of all the scores: thresholds, counts and their
+    kinds (integer counts stay exact integers; huge integer scores stay integers), classes a
+    batch never saw, batches that share some thresholds and not others."""
+    m = data.draw(st.integers(2, 4))
+    huge = data.draw(st.booleans())  # integer scores beyond 2**53: int64 thresholds
+    values = st.integers(2**60, 2**60 + 6) if huge else st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
+    batches = []
+    for _ in range(data.draw(st.integers(2, 4))):
+        n = data.draw(st.integers(1, 8))
+        y = np.array(data.draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n)))
+        s = np.array(data.draw(st.lists(st.lists(values, min_size=m, max_size=m), min_size=n, max_size=n)))
+        batches.append((y, s, data.draw(st.sampled_from([None, "int", "float"]))))
+
+    def weight_of(kind, n, k):
+        return None if kind is None else (np.arange(n) % 3 + k + 1 if kind == "int" else (np.arange(n) % 3 + k + 1) * 0.1)
+
+    if len({kind for *_, kind in batches}) > 1:  # one kind of weight per stream
+        batches = [(y, s, batches[0][2]) for y, s, _ in batches]
+    curves = [ThresholdCurve.from_scores(y, s, range(m), sample_weight=weight_of(kind, len(y), k)) for k, (y, s, kind) in enumerate(batches)]
+    whole = ThresholdCurve.from_scores(np.concatenate([y for y, *_ in batches]), np.concatenate([s for _, s, _ in batches]), range(m),
+                                       sample_weight=None if batches[0][2] is None else np.concatenate(
+                                           [weight_of(kind, len(y), k) for k, (y, _, kind) in enumerate(batches)]))  # fmt: skip
+    left = curves[0]
+    for curve in curves[1:]:
+        left = left + curve
+    right = curves[-1]
+    for curve in reversed(curves[:-1]):
+        right = curve + right
+    for merged in (left, right):
+        assert merged.labels == whole.labels
+        for label in range(m):
+            assert np.array_equal(merged.thresholds(label), whole.thresholds(label))
+            assert merged.thresholds(label).dtype == whole.thresholds(label).dtype
+            mine, theirs = merged.cells(label).counts(), whole.cells(label).counts()
+            for name in ("tp", "fp", "fn", "tn"):
+                if batches[0][2] == "float":
+                    assert np.allclose(mine[name], theirs[name])
+                else:
+                    assert mine[name].dtype == np.int64 and np.array_equal(mine[name], theirs[name])
+        micro, expected = merged.micro(), whole.micro()
+        assert np.array_equal(micro.thresholds(), expected.thresholds())
+        assert np.allclose(np.asarray(micro.cells().tp, dtype=float), np.asarray(expected.cells().tp, dtype=float))
+
+
 @given(binary_case(), st.data())
 def test_binned_curve_points_are_exact_and_its_areas_are_bounded(case, data):
     y_true, y_score = case
