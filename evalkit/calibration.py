@@ -569,6 +569,15 @@ class Calibration:
         assert self._binned is not None
         return float(self._binned[0, 0].sum())
 
+    @property
+    def n_points(self) -> int:
+        """How many numbers the calibration keeps: the points of its exact curve, or its bins'
+        counts (fixed by the bins and columns)."""
+        if self._curve is not None:
+            return self._curve.n_points
+        assert self._binned is not None
+        return int(self._binned.size)
+
     def _index(self, label: Any) -> int:
         return label_position(self.labels, label, "this calibration")
 

@@ -208,6 +208,12 @@ class LabelSetCounts(_Locked):
         return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"
 
 
+MERGE_FACTOR = 4
+"""Pending parts of a stream of scores are merged while the one before is at most this many
+times the size of the last: parts take about ``MERGE_FACTOR / (MERGE_FACTOR - 1)`` times the
+largest one's memory, at a few merges of each point."""
+
+
 class _ScoreCounts(_Locked):
     """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
     shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
@@ -216,7 +222,7 @@ class _ScoreCounts(_Locked):
     def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
-        self._parts: list[tuple[int, Any]] = []  # (batches, result), fewer batches further right
+        self._parts: list[Any] = []  # results, each over MERGE_FACTOR times the size of the next
         self._lock = threading.RLock()
 
     @property
@@ -226,21 +232,22 @@ class _ScoreCounts(_Locked):
             if not self._parts:
                 return None
             self._merge_parts(everything=True)
-            return self._parts[0][1]
+            return self._parts[0]
 
     @_result.setter
     def _result(self, result: Any) -> None:
         with self._lock:
-            self._parts = [] if result is None else [(1, result)]
+            self._parts = [] if result is None else [result]
 
     def _merge_parts(self, *, everything: bool = False) -> None:
-        """Merge the rightmost parts: all of them, or (as a binary counter does) while the one
-        before holds no more batches than the last, so that every sample is merged about
-        log2(batches) times, not once for every batch after it."""
-        while len(self._parts) > 1 and (everything or self._parts[-2][0] <= self._parts[-1][0]):
+        """Merge the rightmost parts: all of them, or while the one before is at most
+        ``MERGE_FACTOR`` times the size of the last (``n_points``). The sizes then fall by more
+        than that factor from each part to the next, so the parts hold little more than the
+        largest one (however much the batches repeat each other's scores), and each point is
+        merged a logarithmic number of times."""
+        while len(self._parts) > 1 and (everything or self._parts[-2].n_points <= MERGE_FACTOR * max(self._parts[-1].n_points, 1)):
             right = self._parts.pop()
-            batches, left = self._parts.pop()
-            self._parts.append((batches + right[0], left.merge(right[1])))
+            self._parts.append(self._parts.pop().merge(right))
 
     def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> Any:
         raise NotImplementedError
@@ -265,7 +272,7 @@ class _ScoreCounts(_Locked):
                     self._labels = self._columns_of(batch)
                 else:
                     self._pos_label = batch.labels[0]
-            self._parts.append((1, batch))
+            self._parts.append(batch)
             self._merge_parts()
 
     def _merged(self, other: Any) -> Any:
