@@ -13,7 +13,9 @@ For each file kind, one run times, on the same file:
   lines at a time);
 - pandas' and pyarrow's readers, which only read (no counting, no report), for orientation.
 
-Target: evalkit within 3x the floor, and under 300 MB peak resident memory.
+Target: evalkit within 3x the floor, and under 300 MB peak resident memory. The score files
+are also run with the per-class areas (``--measures ...,roc_auc,ap``): their exact curves hold
+every distinct score of every class; with ``--thresholds 1000`` binned ones hold 1,000.
 """
 
 from __future__ import annotations
@@ -115,6 +117,9 @@ def _files(folder: Path, rows: int) -> list[tuple[str, Path, list[str], Callable
                      "pyarrow.csv.read_csv": lambda path=path, delimiter=delimiter: pyarrow.csv.read_csv(
                          path, parse_options=pyarrow.csv.ParseOptions(delimiter=delimiter))}  # fmt: skip
         cases.append((name, path, options.get(name, []), floor, peers))
+        if name.startswith("4 score columns"):  # the same file with the areas: the exact curves, then binned ones
+            for areas, extra in (("exact areas, --measures ...,roc_auc,ap", []), ("binned areas, --thresholds 1000", ["--thresholds", "1000"])):
+                cases.append((f"4 score columns, {areas} (CSV)", path, [*options[name], "--measures", "recall,roc_auc,ap", *extra], floor, peers))
     return cases
 
 

@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
                              "and its parts, log loss, Spiegelhalter's p) and, with --html, the reliability diagram; multi-class scores: "
                              "top_label (default) or classwise")  # fmt: skip
     report.add_argument("--bins", type=int, metavar="N", help="equal-width bins of --calibration (default 15); memory grows with the bins only")
+    report.add_argument("--thresholds", type=int, metavar="N",
+                        help="with --score or --scores: count the ROC and precision-recall curves at N evenly spaced thresholds in [0, 1] "
+                             "(memory grows with N only) instead of at every distinct score (exact areas; memory grows with the distinct scores)")  # fmt: skip
     report.add_argument("--group", metavar="COLUMNS",
                         help="evaluate by group: one or more group columns, comma-separated (several: their intersections); "
                              "a row per group with each measure's macro average, the support, small groups (--min-size) marked")  # fmt: skip
@@ -281,16 +284,32 @@ def _calibration_counts(arguments: argparse.Namespace, **options: Any) -> Calibr
     return CalibrationCounts(bins=arguments.bins or DEFAULT_BINS, **options)
 
 
-def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:
+def _curve_counts(arguments: argparse.Namespace, wanted: bool, labels: list[str] | None = None) -> CurveCounts | None:
+    """The threshold curve of the scores, when the report takes areas from it or draws it: at
+    every distinct score, or at --thresholds N. Binary scores at N thresholds are counted as two
+    columns, the negative class's being the score turned round (``-score >= -t``: ``score <= t``),
+    since a binned binary curve keeps the positive class's counts only."""
+    if not wanted:
+        return None
+    if labels is not None:
+        return CurveCounts(labels=labels, thresholds=arguments.thresholds)
+    if arguments.thresholds is None:
+        return CurveCounts(pos_label=arguments.positive)
+    evenly = np.round(np.linspace(0.0, 1.0, arguments.thresholds), 12)
+    return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=np.concatenate((-evenly, evenly)))
+
+
+def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted: bool = False,
+                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
     classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
-    ``--score`` also the exact threshold curve of the scores (its size grows with the distinct
-    scores)."""
+    ``--score`` and ``curve_wanted`` also the threshold curve of the scores (exact: its size
+    grows with the distinct scores; or at --thresholds)."""
     labels = _labels(arguments.labels)
     coder, fixed = _coder(labels), None if labels is None else len(labels)
     numbers: dict[int, Any] = {}
     evaluation: Evaluation | None = None
-    curve = None if arguments.score is None else CurveCounts(pos_label=arguments.positive)
+    curve = _curve_counts(arguments, curve_wanted and arguments.score is not None)
     calibration = _calibration_counts(arguments, pos_label=arguments.positive)
     for batch in _batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score):
         actual = _codes(coder, batch, "actual", fixed)
@@ -307,9 +326,10 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
         evaluation = part if evaluation is None else evaluation.merge(part, grow=fixed is None)
         if curve is not None or calibration is not None:
             texts = _texts(coder, actual)
-            for counts in (curve, calibration):
-                if counts is not None:
-                    counts.update(texts, values, sample_weight=weight)
+            if curve is not None:
+                curve.update(texts, values if arguments.thresholds is None else np.column_stack((-values, values)), sample_weight=weight)
+            if calibration is not None:
+                calibration.update(texts, values, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
     return _named(evaluation, coder, fixed is not None), curve, calibration
 
@@ -347,14 +367,15 @@ def _score_columns(arguments: argparse.Namespace, files: list[str]) -> tuple[lis
     return asked, asked
 
 
-def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Evaluation, CurveCounts, CalibrationCounts | None]:
+def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
+                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
     """Per-class score columns, batch by batch: the predicted class (the highest score, the
-    first of tied ones, or --predicted) into an Evaluation, the scores into the curve of
-    every class."""
+    first of tied ones, or --predicted) into an Evaluation, and (``curve_wanted``) the scores
+    into the curve of every class."""
     columns, classes = _score_columns(arguments, files)
     coder, fixed = _coder(classes), len(classes)
     evaluation: Evaluation | None = None
-    curve = CurveCounts(labels=classes)
+    curve = _curve_counts(arguments, curve_wanted, classes)
     calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
     for batch in _batches(arguments, files, scores=columns):
         actual = _codes(coder, batch, "actual", fixed, "--scores")
@@ -367,7 +388,8 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str]) -> tuple[Eva
         part = Evaluation.from_labels(actual, predicted, range(fixed), sample_weight=weight).compact()
         evaluation = part if evaluation is None else evaluation.merge(part)
         texts = _texts(coder, actual)
-        curve.update(texts, table, sample_weight=weight)
+        if curve is not None:
+            curve.update(texts, table, sample_weight=weight)
         if calibration is not None:
             calibration.update(texts, table, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
@@ -418,6 +440,7 @@ def _report(arguments: argparse.Namespace) -> str:
         return _group_report(arguments, list(arguments.files) or [str(example_path())], measures)
     files = list(arguments.files)
     curve = calibration = None
+    curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
         source, curve, calibration = _stream_labels(arguments, [str(example_path())])
         name = f"bundled example {EXAMPLE_NAME}"
@@ -425,9 +448,9 @@ def _report(arguments: argparse.Namespace) -> str:
         if arguments.multi_label:
             source = _stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
-            source, curve, calibration = _stream_scores(arguments, files)
+            source, curve, calibration = _stream_scores(arguments, files, curve_wanted)
         else:
-            source, curve, calibration = _stream_labels(arguments, files)
+            source, curve, calibration = _stream_labels(arguments, files, curve_wanted)
         name = " and ".join(files)
     _check_ci_weights(arguments, source.n_samples)
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
@@ -551,6 +574,10 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError("--min-size applies with --group only, which is not given")
         if arguments.bins is not None and arguments.calibration is None:
             raise InvalidArgumentError("--bins applies with --calibration only, which is not given")
+        if arguments.thresholds is not None and arguments.score is None and arguments.scores is None:
+            raise InvalidArgumentError("--thresholds applies with --score or --scores only, which is not given")
+        if arguments.thresholds is not None and not 2 <= arguments.thresholds <= 1_000_000:
+            raise InvalidArgumentError(f"--thresholds must be a number of thresholds in 2..1000000, got {arguments.thresholds}")
         if arguments.bins is not None and not 1 <= arguments.bins <= 1_000_000:
             raise InvalidArgumentError(f"--bins must be a number of bins in 1..1000000, got {arguments.bins}")
         needs = {"threshold": ("--score", arguments.score), "positive": ("--score", arguments.score), "negative": ("--score", arguments.score),

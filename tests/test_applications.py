@@ -239,3 +239,84 @@ def test_the_command_line_reads_one_score_column_per_class(tmp_path, capsys):
     bad.write_text("actual,p_a,p_b\na,0.2,0.8\nc,0.5,0.5\n", encoding="utf-8")
     assert main(["report", str(bad), "--scores", "p_*"]) == 2
     assert f"{bad}:3: label 'c' is not in --scores" in capsys.readouterr().err
+
+
+def _areas_of_rules(positive: np.ndarray, predicted_at: list[np.ndarray]) -> tuple[float, float]:
+    """ROC AUC and average precision from the points of given decision rules, loosest last (the
+    definitions, one rule at a time): the trapezoids between the ROC points from (0, 0), and
+    the sum of recall gains times precision."""
+    auc = ap = tpr_before = fpr_before = 0.0
+    for predicted in predicted_at:
+        tp, fp = np.sum(predicted & positive), np.sum(predicted & ~positive)
+        tpr, fpr = tp / positive.sum(), fp / (~positive).sum()
+        auc += (fpr - fpr_before) * (tpr + tpr_before) / 2
+        if tp + fp:
+            ap += (tpr - tpr_before) * tp / (tp + fp)
+        tpr_before, fpr_before = tpr, fpr
+    return auc, ap
+
+
+def test_the_command_line_counts_curves_at_given_thresholds(tmp_path, capsys):
+    """--thresholds N: the areas of curves binned at N evenly spaced thresholds ``t``, each point
+    a decision rule counted exactly (the positive class of binary scores predicted at
+    ``score >= t``, the negative class at ``score <= t``). Scores on the grid make every
+    distinct score a threshold, so the binned areas are then scikit-learn's exact ones."""
+    rng = np.random.default_rng(5)
+    actual = np.concatenate([[0, 1], rng.integers(0, 2, 198)])
+    on_grid = np.clip(np.round(0.3 + 0.4 * actual + rng.normal(0, 0.25, 200), 1), 0, 1)
+    off_grid = np.clip(0.3 + 0.4 * actual + rng.normal(0, 0.25, 200), 0, 1).round(4)
+    for name, scores, n in (("on", on_grid, 11), ("off", off_grid, 6)):
+        path = tmp_path / f"{name}.csv"
+        path.write_text("actual,p\n" + "".join(f"{a},{p}\n" for a, p in zip(actual, scores)), encoding="utf-8")
+        assert main(["report", str(path), "--score", "p", "--measures", "roc_auc,ap", "--thresholds", str(n), "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)["classes"]
+        grid = np.round(np.linspace(0, 1, n), 12)
+        everything = np.ones(len(scores), dtype=bool)
+        for label, rules in (("1", [scores >= t for t in grid[::-1]]), ("0", [scores <= t for t in grid])):
+            auc, ap = _areas_of_rules(actual == int(label), [*rules, everything])
+            assert document[label]["roc_auc"] == pytest.approx(auc, abs=1e-12)
+            assert document[label]["average_precision"] == pytest.approx(ap, abs=1e-12)
+        assert document["1"]["roc_auc"] == pytest.approx(ThresholdCurve.from_scores(actual, scores, thresholds=n).roc_auc(), abs=1e-12)
+        if name == "on":
+            assert document["1"]["roc_auc"] == pytest.approx(sk.roc_auc_score(actual, scores), abs=1e-12)
+            assert document["1"]["average_precision"] == pytest.approx(sk.average_precision_score(actual, scores), abs=1e-12)
+            assert document["0"]["average_precision"] == pytest.approx(sk.average_precision_score(1 - actual, -scores), abs=1e-12)
+    classes = np.array(["a", "b", "c"])
+    labels = rng.integers(0, 3, 150)
+    table = np.round(rng.dirichlet(np.ones(3), 150), 1)
+    path = tmp_path / "three.csv"
+    path.write_text("actual,p_a,p_b,p_c\n" + "".join(f"{classes[a]},{r[0]},{r[1]},{r[2]}\n" for a, r in zip(labels, table)), encoding="utf-8")
+    assert main(["report", str(path), "--scores", "p_*", "--measures", "roc_auc,ap", "--thresholds", "11", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    for k, label in enumerate(classes):
+        assert document["classes"][label]["roc_auc"] == pytest.approx(sk.roc_auc_score(labels == k, table[:, k]), abs=1e-12)
+        assert document["classes"][label]["average_precision"] == pytest.approx(sk.average_precision_score(labels == k, table[:, k]), abs=1e-12)
+    for refused, message in ((["--thresholds", "5"], "--thresholds applies with --score or --scores only"),
+                             (["--scores", "p_*", "--thresholds", "1"], "--thresholds must be a number of thresholds in 2..1000000, got 1")):  # fmt: skip
+        assert main(["report", str(path), *refused]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_the_command_line_counts_a_curve_only_for_a_report_that_shows_it(tmp_path, capsys, monkeypatch):
+    """The exact curve's memory grows with the distinct scores: it is counted for area columns
+    (or --sort-by one) and the HTML page's curves only, and the rest of the report is the same."""
+    import evalkit.cli
+
+    counted = []
+
+    class Recording(evalkit.cli.CurveCounts):
+        def update(self, *args, **kwargs):
+            counted.append(1)
+            super().update(*args, **kwargs)
+
+    monkeypatch.setattr(evalkit.cli, "CurveCounts", Recording)
+    path = tmp_path / "scores.csv"
+    path.write_text("actual,p_a,p_b\na,0.2,0.8\nb,0.4,0.6\na,0.7,0.3\n", encoding="utf-8")
+    shown = {}
+    for options, wanted in ((["--measures", "recall"], False), (["--measures", "recall,roc_auc"], True),
+                            (["--measures", "recall", "--sort-by", "ap"], True), (["--measures", "recall", "--html", str(tmp_path / "r.html")], True)):  # fmt: skip
+        counted.clear()
+        assert main(["report", str(path), "--scores", "p_*", *options, "--format", "json"]) == 0
+        shown[tuple(options)] = json.loads(capsys.readouterr().out)["classes"]["a"]["recall"]
+        assert bool(counted) == wanted
+    assert len(set(shown.values())) == 1
