@@ -1,5 +1,6 @@
 """Streaming: every count is a sum over samples, so batches merge into the one-shot result."""
 
+import itertools
 import math
 
 import numpy as np
@@ -8,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from evalkit import ConfusionMatrix, Evaluation, formulas
+from evalkit import ConfusionMatrix, Evaluation, ThresholdCurve, formulas
 from evalkit.exceptions import LabelMismatchError, UnsupportedSettingError
+from evalkit.streaming import MERGE_FACTOR, CurveCounts
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
 
@@ -124,3 +126,22 @@ def test_label_set_streams_with_fixed_labels_refuse_others():
     with pytest.raises(UnknownLabelError, match="'z'"):
         counts.update([{"z"}], [set()])
     assert counts.to_evaluation().labels == ("x", "y") and counts.n_samples == 1
+
+
+@given(st.lists(st.tuples(st.integers(1, 60), st.integers(2, 40)), min_size=1, max_size=40))
+def test_score_streams_keep_few_pending_parts(batches):
+    """Pending parts fall in size by more than ``MERGE_FACTOR`` from each to the next, so they hold
+    less than ``MERGE_FACTOR / (MERGE_FACTOR - 1)`` times the largest, however much the batches
+    repeat each other's scores; and the stream's curve is the one-shot curve."""
+    rng = np.random.default_rng(len(batches))
+    counts, seen_y, seen_s = CurveCounts(labels=[0, 1]), [], []
+    for n, distinct in batches:
+        y, s = rng.integers(0, 2, n), rng.integers(0, distinct, (n, 2)) / distinct  # few distinct scores: batches repeat them
+        counts.update(y, s)
+        seen_y.append(y)
+        seen_s.append(s)
+        sizes = [part.n_points for part in counts._parts]
+        assert all(before > MERGE_FACTOR * max(after, 1) for before, after in itertools.pairwise(sizes))
+        assert sum(sizes) < MERGE_FACTOR / (MERGE_FACTOR - 1) * max(sizes)
+    whole = ThresholdCurve.from_scores(np.concatenate(seen_y), np.concatenate(seen_s), [0, 1])
+    assert counts.curve() == whole
