@@ -290,7 +290,8 @@ def _merged_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.nda
     the common thresholds."""
     merged = np.concatenate([thresholds[::-1] for thresholds in runs])  # ascending runs
     order = np.argsort(merged, kind="stable")[::-1]
-    merged = merged[order]
+    merged.sort(kind="stable")  # in place: the values merged[order] holds, without a second array
+    merged = merged[::-1]
     last = np.ones(len(merged), dtype=bool)
     last[:-1] = merged[1:] != merged[:-1]
     return order, last, merged[last]
@@ -310,7 +311,8 @@ def _running_sums(changes: list[np.ndarray], order: np.ndarray, last: np.ndarray
 def _union_size(first: np.ndarray, second: np.ndarray, dtype: np.dtype) -> int:
     """How many distinct thresholds two parts (each distinct and descending) have together: one
     stable sort of two ascending runs (linear time)."""
-    merged = np.sort(np.concatenate((first[::-1], second[::-1])).astype(dtype, copy=False), kind="stable")
+    merged = np.concatenate((first[::-1], second[::-1])).astype(dtype, copy=False)
+    merged.sort(kind="stable")
     return len(merged) - int(np.count_nonzero(merged[1:] == merged[:-1]))
 
 
@@ -404,14 +406,29 @@ def _grid(thresholds: Any) -> np.ndarray:
     return grid[::-1].copy()
 
 
+def _blocks(tp: np.ndarray, fp: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """tp and fp as float64 in blocks of ``_BLOCK`` points, each with the point before it in
+    front (``(0, 0)`` before the first): an area is a sum over the points, and a curve of
+    millions of points needs no million-point temporaries."""
+    for start in range(0, len(tp), _BLOCK):
+        stop = min(start + _BLOCK, len(tp))
+        if start:
+            yield np.asarray(tp[start - 1 : stop], dtype=np.float64), np.asarray(fp[start - 1 : stop], dtype=np.float64)
+        else:
+            yield np.concatenate(([0.0], np.asarray(tp[:stop], dtype=np.float64))), np.concatenate(([0.0], np.asarray(fp[:stop], dtype=np.float64)))
+
+
 def _auc(tp: np.ndarray, fp: np.ndarray, positives: Any, negatives: Any) -> float:
     """Area under the ROC curve of the points ``(fp/N, tp/P)`` from ``(0, 0)``, by the trapezoid
     rule on the counts (one division at the end); NaN without positives or negatives."""
     if positives == 0 or negatives == 0:
         return float("nan")
-    tp, positives = rescaled(np.concatenate(([0.0], np.asarray(tp, dtype=np.float64))), np.float64(positives))  # weights of 1e160: no overflow
-    fp, negatives = rescaled(np.concatenate(([0.0], np.asarray(fp, dtype=np.float64))), np.float64(negatives))
-    return float(np.dot(np.diff(fp), tp[1:] + tp[:-1]) / (2.0 * float(positives) * float(negatives)))
+    total, scaled_positives, scaled_negatives = 0.0, positives, negatives
+    for block_tp, block_fp in _blocks(tp, fp):
+        block_tp, scaled_positives = rescaled(block_tp, np.float64(positives))  # weights of 1e160: no overflow
+        block_fp, scaled_negatives = rescaled(block_fp, np.float64(negatives))
+        total += float(np.dot(np.diff(block_fp), block_tp[1:] + block_tp[:-1]))
+    return total / (2.0 * float(scaled_positives) * float(scaled_negatives))
 
 
 def _partial_auc(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
@@ -428,11 +445,13 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
     """``Σ (R_k - R_{k-1}) P_k`` over the thresholds (the step-wise sum, not the trapezoid)."""
     if positives == 0:
         return float("nan")
-    tp, fp, positives = rescaled(np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64), np.float64(positives))
-    gained = np.diff(tp, prepend=0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        terms = np.where(gained > 0, gained * tp / (tp + fp), 0.0)
-    return float(max(0.0, terms.sum() / float(positives)))
+    total, scaled_positives = 0.0, positives
+    for block_tp, block_fp in _blocks(tp, fp):  # scaled by the largest count, N or P, in every block alike
+        block_tp, block_fp, scaled_positives, _ = rescaled(block_tp, block_fp, np.float64(positives), np.float64(fp[-1]))
+        gained = np.diff(block_tp)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total += float(np.where(gained > 0, gained * block_tp[1:] / (block_tp[1:] + block_fp[1:]), 0.0).sum())
+    return max(0.0, total / float(scaled_positives))
 
 
 # --------------------------------------------------------------------------------------------

@@ -433,13 +433,14 @@ class _Column:
 def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[Any] | None, curve: Any, undefined: Any) -> list[_Column]:
     kinds = source.report_averages()
     cells = source.class_cells  # computed once for every column
+    curves: dict[str, Any] = {}  # the curve of every class and its micro curve, built once for every area column
     columns = []
     for asked in measures:
         key = column_key(asked)
         if key == "support":  # every report ends with the support column
             continue
         if key in AREAS:
-            columns.append(_area_column(source, key, curve, kinds, undefined))
+            columns.append(_area_column(source, key, curve, kinds, undefined, curves))
             continue
         measure: Measure = COUNTS[key] if key in COUNTS else source.measure(asked, metrics_class)
         per_sample = source.sample_cells if "samples" in kinds else None
@@ -463,11 +464,12 @@ def column_key(asked: Any) -> str:
     return _AREA_SPELLINGS.get(key, _COUNT_SPELLINGS.get(key, key))
 
 
-def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, ...], undefined: Any) -> _Column:
-    """ROC AUC or average precision of every class, from the curve of the source's scores."""
+def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, ...], undefined: Any, curves: dict[str, Any]) -> _Column:
+    """ROC AUC or average precision of every class, from the curve of the source's scores
+    (``curves`` keeps the curve of every class and the micro curve for the next area column)."""
     if curve is None:
         raise InvalidArgumentError(f"the column {name!r} is an area of scores: give the report curve=ThresholdCurve.from_scores(...) of the same data")
-    classes = curve.one_vs_rest()
+    classes = curves["classes"] = curves.get("classes") or curve.one_vs_rest()
     labels = tuple(source.labels)
     if not same_labels(tuple(sorted(classes.labels, key=repr)), tuple(sorted(labels, key=repr))) or len(classes.labels) != len(labels):
         raise LabelMismatchError(f"the curve's classes {show(list(classes.labels))} are not the report's {show(list(labels))}")
@@ -478,7 +480,8 @@ def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, .
         if kind == "samples":  # an area per sample over its labels is not kept by a curve
             averages[kind] = Averaged(math.nan, n_values=0, n_defined=0)
         elif kind == "micro":
-            value = float((classes.micro().roc_auc if name == "roc_auc" else classes.micro().average_precision)())
+            micro = curves["micro"] = curves.get("micro") or classes.micro()
+            value = float((micro.roc_auc if name == "roc_auc" else micro.average_precision)())
             averages[kind] = Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
         else:
             averages[kind] = area(average=kind, undefined=undefined)
