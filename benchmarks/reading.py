@@ -117,9 +117,9 @@ def _files(folder: Path, rows: int) -> list[tuple[str, Path, list[str], Callable
                      "pyarrow.csv.read_csv": lambda path=path, delimiter=delimiter: pyarrow.csv.read_csv(
                          path, parse_options=pyarrow.csv.ParseOptions(delimiter=delimiter))}  # fmt: skip
         cases.append((name, path, options.get(name, []), floor, peers))
-        if name.startswith("4 score columns"):  # the same file with the areas: the exact curves, then binned ones
+        if name in ("a score column, --score (CSV)", "4 score columns, --scores (CSV)"):  # the same file with the areas: exact, then binned
             for areas, extra in (("exact areas, --measures ...,roc_auc,ap", []), ("binned areas, --thresholds 1000", ["--thresholds", "1000"])):
-                cases.append((f"4 score columns, {areas} (CSV)", path, [*options[name], "--measures", "recall,roc_auc,ap", *extra], floor, peers))
+                cases.append((f"{name.split(',')[0]}, {areas} (CSV)", path, [*options[name], "--measures", "recall,roc_auc,ap", *extra], floor, peers))
     return cases
 
 
