@@ -299,6 +299,15 @@ def _curve_counts(arguments: argparse.Namespace, wanted: bool, labels: list[str]
     return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=np.concatenate((-evenly, evenly)))
 
 
+def _check_binary(coder: Labels, actual: np.ndarray, chosen: list[int], batch: Batch, arguments: argparse.Namespace) -> None:
+    """The actual labels of --score with area columns: --positive or --negative only."""
+    outside = (actual != chosen[0]) & (actual != chosen[1])
+    if outside.any():
+        position = int(np.argmax(outside))
+        raise InputFileError(f"{batch.where('actual')(position)}: label {coder.texts[actual[position]]!r} is neither --positive "
+                             f"{arguments.positive!r} nor --negative {arguments.negative!r}: the areas of --score are those of two classes")  # fmt: skip
+
+
 def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted: bool = False,
                    ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
@@ -318,6 +327,8 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted
             values = scores(batch.fields["predicted"], batch.where("predicted"))
             chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
             predicted = _within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
+            if curve is not None:  # the areas are those of the two classes the score decides between
+                _check_binary(coder, actual, chosen, batch, arguments)
         else:
             predicted = _codes(coder, batch, "predicted", fixed)
             _check_not_scores(coder, predicted, batch, "predicted", numbers)

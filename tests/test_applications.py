@@ -291,6 +291,11 @@ def test_the_command_line_counts_curves_at_given_thresholds(tmp_path, capsys):
     for k, label in enumerate(classes):
         assert document["classes"][label]["roc_auc"] == pytest.approx(sk.roc_auc_score(labels == k, table[:, k]), abs=1e-12)
         assert document["classes"][label]["average_precision"] == pytest.approx(sk.average_precision_score(labels == k, table[:, k]), abs=1e-12)
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text("actual,p\na,0.2\nb,0.7\nc,0.4\n", encoding="utf-8")
+    for binned in ([], ["--thresholds", "5"]):
+        assert main(["report", str(mixed), "--score", "p", "--positive", "b", "--negative", "a", "--measures", "roc_auc", *binned]) == 2
+        assert f"{mixed}:4: label 'c' is neither --positive 'b' nor --negative 'a'" in capsys.readouterr().err
     for refused, message in ((["--thresholds", "5"], "--thresholds applies with --score or --scores only"),
                              (["--scores", "p_*", "--thresholds", "1"], "--thresholds must be a number of thresholds in 2..1000000, got 1")):  # fmt: skip
         assert main(["report", str(path), *refused]) == 2
