@@ -131,34 +131,33 @@ def test_the_fast_paths_give_the_report_python_gives(tmp_path, capsys, monkeypat
 NUMBER_TEXT = st.text(alphabet=st.sampled_from(list("0123456789.+-e_ ainf")), min_size=0, max_size=8)
 
 
+def outcome(read):
+    """What a read gives: its values, or the message of its error (a bad value must fail alike)."""
+    try:
+        return read()
+    except InputFileError as error:
+        return str(error)
+
+
+def as_list(values):
+    """Values read as a list of Python numbers (weights come as a list of exact integers or an array)."""
+    return values if isinstance(values, list) else values.tolist()
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(NUMBER_TEXT, min_size=1, max_size=20))
 def test_scores_read_at_once_equal_pythons_float(texts):
     fields = np.array([text.encode() for text in texts], dtype=bytes)
-    try:
-        expected: list | str = [score(text, where(k)) for k, text in enumerate(texts)]
-    except InputFileError as error:
-        expected = str(error)
-    try:
-        found: list | str = scores(fields, where).tolist()
-    except InputFileError as error:
-        found = str(error)
-    assert found == expected
+    expected = outcome(lambda: [score(text, where(k)) for k, text in enumerate(texts)])
+    assert outcome(lambda: scores(fields, where).tolist()) == expected
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(NUMBER_TEXT, min_size=1, max_size=20))
 def test_weights_read_at_once_equal_one_by_one(texts):
     fields = np.array([text.encode() for text in texts], dtype=bytes)
-    try:
-        expected: list | str = [weight(text, where(k)) for k, text in enumerate(texts)]
-    except InputFileError as error:
-        expected = str(error)
-    try:
-        got = weights(fields, where)
-        found: list | str = list(got) if isinstance(got, list) else got.tolist()
-    except InputFileError as error:
-        found = str(error)
+    expected = outcome(lambda: [weight(text, where(k)) for k, text in enumerate(texts)])
+    found = outcome(lambda: as_list(weights(fields, where)))
     assert found == expected
     if isinstance(found, list):  # whole numbers stay exact integers exactly when every one is whole
         assert [type(value) for value in found] == [type(value) for value in expected] or all(isinstance(value, float) for value in found)
