@@ -193,12 +193,15 @@ def _codes(coder: Labels, batch: Batch, role: str, fixed: int | None, option: st
 def _within(coder: Labels, codes: np.ndarray, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
     """``codes``, checked to be among the ``fixed`` first labels (when fixed)."""
     if fixed is not None:
-        outside = codes >= fixed
-        if outside.any():
-            position = int(np.argmax(outside))
-            known = ", ".join(sorted(coder.texts[:fixed]))
-            raise InputFileError(f"{batch.where(role)(position)}: label {coder.texts[codes[position]]!r} is not in {option} ({known})")
+        _refuse_outside(coder, codes, codes >= fixed, batch, role, f"is not in {option} ({', '.join(sorted(coder.texts[:fixed]))})")
     return codes
+
+
+def _refuse_outside(coder: Labels, codes: np.ndarray, outside: np.ndarray, batch: Batch, role: str, why: str) -> None:
+    """The first label code marked ``outside``, if any, refused with its line."""
+    if outside.any():
+        position = int(np.argmax(outside))
+        raise InputFileError(f"{batch.where(role)(position)}: label {coder.texts[codes[position]]!r} {why}")
 
 
 def _texts(coder: Labels, codes: np.ndarray) -> np.ndarray:
@@ -299,16 +302,7 @@ def _curve_counts(arguments: argparse.Namespace, wanted: bool, labels: list[str]
     return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=np.concatenate((-evenly, evenly)))
 
 
-def _check_binary(coder: Labels, actual: np.ndarray, chosen: list[int], batch: Batch, arguments: argparse.Namespace) -> None:
-    """The actual labels of --score with area columns: --positive or --negative only."""
-    outside = (actual != chosen[0]) & (actual != chosen[1])
-    if outside.any():
-        position = int(np.argmax(outside))
-        raise InputFileError(f"{batch.where('actual')(position)}: label {coder.texts[actual[position]]!r} is neither --positive "
-                             f"{arguments.positive!r} nor --negative {arguments.negative!r}: the areas of --score are those of two classes")  # fmt: skip
-
-
-def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted: bool = False,
+def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
                    ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
     classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
@@ -328,7 +322,8 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted
             chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
             predicted = _within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
             if curve is not None:  # the areas are those of the two classes the score decides between
-                _check_binary(coder, actual, chosen, batch, arguments)
+                _refuse_outside(coder, actual, (actual != chosen[0]) & (actual != chosen[1]), batch, "actual",
+                                f"is neither --positive {arguments.positive!r} nor --negative {arguments.negative!r}: the areas of --score are those of two classes")  # fmt: skip
         else:
             predicted = _codes(coder, batch, "predicted", fixed)
             _check_not_scores(coder, predicted, batch, "predicted", numbers)
@@ -453,7 +448,7 @@ def _report(arguments: argparse.Namespace) -> str:
     curve = calibration = None
     curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
-        source, curve, calibration = _stream_labels(arguments, [str(example_path())])
+        source, curve, calibration = _stream_labels(arguments, [str(example_path())], curve_wanted)
         name = f"bundled example {EXAMPLE_NAME}"
     else:
         if arguments.multi_label:
