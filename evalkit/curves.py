@@ -1353,8 +1353,8 @@ class ThresholdCurve:
             thresholds, tp, fp, offsets = _union_arrays(pairs)
             for (mine, theirs), start, stop in zip(pairs, offsets[:-1], offsets[1:]):
                 _fill_union(mine, theirs, (thresholds[start:stop], tp[start:stop], fp[start:stop]))
-        positives, negatives = ([weighted_sum(np.array([mine[j], theirs[j]]), None) for j in range(len(self.labels))]
-                                for mine, theirs in ((self.positives, other.positives), (self.negatives, other.negatives)))  # fmt: skip
+        positives = [weighted_sum(np.array(pair), None) for pair in zip(self.positives, other.positives)]  # integer totals checked for overflow
+        negatives = [weighted_sum(np.array(pair), None) for pair in zip(self.negatives, other.negatives)]
         return ThresholdCurve(self.labels, exact_scores(thresholds), tp, fp, offsets, np.array(positives, dtype=tp.dtype), np.array(negatives, dtype=tp.dtype),
                               self.binned, self.negative_label, metrics_class)  # fmt: skip
 
