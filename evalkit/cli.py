@@ -30,11 +30,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 
 from evalkit import __version__
 from evalkit.averaging import UNDEFINED_POLICIES
 from evalkit.calibration import DEFAULT_BINS
+from evalkit.curves import ThresholdCurve
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
@@ -290,16 +292,15 @@ def _calibration_counts(arguments: argparse.Namespace, **options: Any) -> Calibr
 def _curve_counts(arguments: argparse.Namespace, wanted: bool, labels: list[str] | None = None) -> CurveCounts | None:
     """The threshold curve of the scores, when the report takes areas from it or draws it: at
     every distinct score, or at --thresholds N. Binary scores at N thresholds are counted as two
-    columns, the negative class's being the score turned round (``-score >= -t``: ``score <= t``),
-    since a binned binary curve keeps the positive class's counts only."""
+    columns, the negative class's being ``1 - score`` (as ``ThresholdCurve.one_vs_rest`` scores
+    it), since a binned binary curve keeps the positive class's counts only."""
     if not wanted:
         return None
     if labels is not None:
         return CurveCounts(labels=labels, thresholds=arguments.thresholds)
     if arguments.thresholds is None:
         return CurveCounts(pos_label=arguments.positive)
-    evenly = np.round(np.linspace(0.0, 1.0, arguments.thresholds), 12)
-    return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=np.concatenate((-evenly, evenly)))
+    return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=arguments.thresholds)
 
 
 def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
@@ -333,7 +334,7 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted
         if curve is not None or calibration is not None:
             texts = _texts(coder, actual)
             if curve is not None:
-                curve.update(texts, values if arguments.thresholds is None else np.column_stack((-values, values)), sample_weight=weight)
+                curve.update(texts, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), sample_weight=weight)
             if calibration is not None:
                 calibration.update(texts, values, sample_weight=weight)
     assert evaluation is not None  # read_batches raises on a file without rows
@@ -459,15 +460,16 @@ def _report(arguments: argparse.Namespace) -> str:
             source, curve, calibration = _stream_labels(arguments, files, curve_wanted)
         name = " and ".join(files)
     _check_ci_weights(arguments, source.n_samples)
+    scored = None if curve is None else _named_negative(curve.curve(), arguments)
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
-                          sort_by=sort_by, curve=None if curve is None else curve.curve(),
+                          sort_by=sort_by, curve=scored,
                           calibration=None if calibration is None else calibration.calibration())  # fmt: skip
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
     if arguments.html:
         page = report.to_html(arguments.digits, title=f"evalkit report: {name}", subtitle=f"{samples} samples, {len(report.labels)} classes",
-                              curve=None if curve is None else curve.curve())  # fmt: skip
+                              curve=scored)  # fmt: skip
         _emit(page, arguments.html, "--html")
     if arguments.format == "json":
         document = json.loads(report.to_json())
@@ -483,6 +485,14 @@ def _report(arguments: argparse.Namespace) -> str:
     title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
     matrix = f"{report.confusion}\n\n" if report.confusion is not None and len(report.labels) <= 30 else ""
     return f"{title}\n\n{matrix}{report.to_text(arguments.digits)}"
+
+
+def _named_negative(curve: ThresholdCurve, arguments: argparse.Namespace) -> ThresholdCurve:
+    """The curve of --score with its negative class named --negative, even when the file held
+    positives only (a curve names an unseen negative class by default)."""
+    if arguments.score is None or len(curve.labels) != 1 or curve.negatives[0] > 0:
+        return curve
+    return attrs.evolve(curve, negative_label=arguments.negative)
 
 
 def _plot(source: Any, path: str, matrix: bool) -> None:

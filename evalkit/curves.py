@@ -454,6 +454,16 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
     return max(0.0, total / float(scaled_positives))
 
 
+def _turned_round(scores: np.ndarray, score_sum: Any) -> np.ndarray:
+    """``score_sum - scores`` (ascending scores give descending ones): integer scores beyond
+    2**53 stay integers when ``score_sum`` is one and nothing overflows."""
+    if scores.dtype.kind in "iu" and float(score_sum).is_integer() and scores.size:
+        total = int(score_sum)
+        if -(2**63) <= total - int(scores.max()) and total - int(scores.min()) < 2**63:
+            return np.int64(total) - scores.astype(np.int64)
+    return exact_scores(np.float64(score_sum) - scores.astype(np.float64))
+
+
 # --------------------------------------------------------------------------------------------
 # the curve
 
@@ -1294,15 +1304,21 @@ class ThresholdCurve:
             tp, fp = _snapped(tp, positives, len(order)), _snapped(fp, negatives, len(order))
         return thresholds, tp, fp, positives, negatives
 
-    def one_vs_rest(self) -> ThresholdCurve:
+    def one_vs_rest(self, *, score_sum: float = 1.0) -> ThresholdCurve:
         """The curve of every class of the data: a binary curve gains the curve of its negative
-        class (the scores turned round: the negative class at ``-score``), so that both
-        classes have their one-vs-rest numbers, as Weka's and Tribuo's per-class tables show
-        them; a curve of several classes is itself.
+        class, scored ``score_sum - score`` (by default ``1 - score``, the other column of a
+        probability pair as ``predict_proba`` gives it; ``score_sum=0`` for decision values,
+        ``-score``), so that both classes have their one-vs-rest numbers, as Weka's and Tribuo's
+        per-class tables show them; a curve of several classes is itself.
 
-        At the distinct score ``t_k`` (highest first) the negative class predicts
-        ``score <= t_k``: its true positives are ``N - fp_{k-1}``, its false positives
-        ``P - tp_{k-1}``.
+        The negative class's curve is that of ``from_scores(1 - y, score_sum - score)``, point
+        for point: at its threshold ``score_sum - t_k`` it predicts ``score <= t_k``, its true
+        positives are ``N - fp_{k-1}`` and its false positives ``P - tp_{k-1}``. Its areas are
+        the positive class's, except where distinct scores round to one ``1 - score`` (scores
+        within about 1e-16 of 0): those tie, as in the two columns ``(1 - score, score)``
+        (``score_sum=0`` turns every score round exactly). The micro average pools both
+        classes' scores: with ``1 - score`` it is scikit-learn's ``average="micro"`` of the two
+        columns.
 
         Raises:
             UnsupportedSettingError: a binned binary curve (its counts at ``score <= t`` are
@@ -1312,7 +1328,11 @@ class ThresholdCurve:
             >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).one_vs_rest()
             >>> curve.labels, curve.roc_auc(0) == curve.roc_auc(1), float(curve.average_precision(0))
             ((0, 1), True, 0.8333333333333333)
+            >>> curve.thresholds(0).round(2).tolist()  # 1 - score
+            [0.9, 0.65, 0.6, 0.2]
         """
+        if not isinstance(score_sum, (int, float, np.integer, np.floating)) or isinstance(score_sum, (bool, np.bool_)) or not math.isfinite(score_sum):
+            raise InvalidArgumentError(f"'score_sum' must be a finite number (1 for probabilities, 0 for decision values), got {show(score_sum)}")
         if len(self.labels) != 1 or self.negative_label is None:
             if len(self.labels) == 1:
                 raise UnsupportedSettingError("this curve does not know its negative class: build it from labels (pos_label=...) to get both")
@@ -1322,7 +1342,10 @@ class ThresholdCurve:
         thresholds, tp, fp = self._part(0)
         positives, negatives = self.positives[0], self.negatives[0]
         before_tp, before_fp = np.concatenate(([0], tp[:-1])), np.concatenate(([0], fp[:-1]))
-        negative = (-thresholds[::-1], (negatives - before_fp)[::-1], (positives - before_tp)[::-1], negatives, positives)
+        turned = _turned_round(thresholds[::-1], score_sum)
+        last = np.ones(len(turned), dtype=bool)  # of each run of scores that round to one turned score
+        last[:-1] = turned[1:] != turned[:-1]
+        negative = (turned[last], (negatives - before_fp)[::-1][last], (positives - before_tp)[::-1][last], negatives, positives)
         return ThresholdCurve._assemble((self.negative_label, self.labels[0]), [negative, (thresholds, tp, fp, positives, negatives)],
                                         binned=False, metrics_class=self.metrics_class)  # fmt: skip
 
@@ -1346,6 +1369,7 @@ class ThresholdCurve:
         if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
             raise LabelMismatchError("cannot merge a binned curve with an exact one, or binned curves with different thresholds")
         metrics_class = merged_metrics_class(self.metrics_class, other.metrics_class)
+        negative_label = self._merged_negative_label(other)
         if self.binned:  # the same thresholds: the counts add up
             thresholds, tp, fp, offsets = self._thresholds, self._tp + other._tp, self._fp + other._fp, self._offsets
         else:
@@ -1356,7 +1380,19 @@ class ThresholdCurve:
         positives = [weighted_sum(np.array(pair), None) for pair in zip(self.positives, other.positives)]  # integer totals checked for overflow
         negatives = [weighted_sum(np.array(pair), None) for pair in zip(self.negatives, other.negatives)]
         return ThresholdCurve(self.labels, exact_scores(thresholds), tp, fp, offsets, np.array(positives, dtype=tp.dtype), np.array(negatives, dtype=tp.dtype),
-                              self.binned, self.negative_label, metrics_class)  # fmt: skip
+                              self.binned, negative_label, metrics_class)  # fmt: skip
+
+    def _merged_negative_label(self, other: ThresholdCurve) -> Any:
+        """The negative class of two binary curves merged: a batch that held positives only
+        named it by default (``"not yes"``, 0), so the name of a batch that saw negatives wins."""
+        if same_labels((self.negative_label,), (other.negative_label,)):
+            return self.negative_label
+        seen = [curve.negative_label for curve in (self, other) if len(curve.labels) == 1 and curve.negatives[0] > 0]
+        if len(seen) == 1:
+            return seen[0]
+        if not seen and len(self.labels) == 1:
+            return self.negative_label
+        raise LabelMismatchError(f"cannot merge binary curves of different negative classes: {self.negative_label!r} and {other.negative_label!r}")
 
     def __add__(self, other: object) -> ThresholdCurve:
         if not isinstance(other, ThresholdCurve):

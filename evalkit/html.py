@@ -70,8 +70,8 @@ def _metrics_table(report: Any, digits: int) -> str:
         cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(report.per_class[label]))
         rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{_count(report.support[label], digits)}</td></tr>")
     for name, values in report.averages.items():
-        cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(values))
-        rows.append(f'<tr class="average"><td>{html.escape(report.row_name(name))}</td>{cells}<td>{_count(report.total, digits)}</td></tr>')
+        cells = "".join(_td(report.average_cell(name, k, digits)) for k in range(len(values)))
+        rows.append(f'<tr class="average"><td>{html.escape(name)}</td>{cells}<td>{_count(report.total, digits)}</td></tr>')
     rows.append("</tbody>")
     return '<table class="metrics">' + "".join(rows) + "</table>"
 
@@ -86,10 +86,16 @@ def _interval_table(report: Any, digits: int) -> str:
 
 
 def _summary_table(report: Any, digits: int) -> str:
+    """The whole-result measures, with their intervals in a column of their own when the
+    report has them."""
     if not report.summary:
         return ""
-    rows = "".join(f"<tr><td>{html.escape(name.replace('_', ' '))}</td>{_cell(value, digits)}</tr>" for name, value in report.summary.items())
-    return f'<table class="summary"><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+    bounds = dict(report.interval_rows(digits, summary=True))
+    titles = [(name, report.summary_title(name)) for name in report.summary]
+    rows = "".join(f"<tr><td>{html.escape(title)}</td>{_cell(report.summary[name], digits)}"
+                   + (f"<td>{html.escape(bounds.get(title, ['n/a'])[0])}</td>" if bounds else "") + "</tr>" for name, title in titles)  # fmt: skip
+    interval = "<th>interval</th>" if bounds else ""
+    return f'<table class="summary"><thead><tr><th>measure</th><th>value</th>{interval}</tr></thead><tbody>{rows}</tbody></table>'
 
 
 def _shade(share: float) -> tuple[str, str]:
@@ -229,13 +235,12 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
     if subtitle:
         sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
     sections += ["<h2>Per-class measures and averages</h2>", _metrics_table(report, digits)]
-    if report.undefined == "exclude":
-        sections.append('<p class="note">undef: undefined (0/0); averages leave undefined values out and say how many remain.</p>')
+    sections += [f'<p class="note">{html.escape(note)}</p>' for note in report.all_notes()]
     summary = _summary_table(report, digits)
     if summary:
         sections += ["<h2>The whole result</h2>", summary]
-    if report.intervals:
-        sections += [f"<h2>{html.escape(report.interval_title().capitalize())}</h2>", _interval_table(report, digits)]
+    if report.intervals and report.interval_rows(digits):
+        sections += [f"<h2>{html.escape(report.interval_title().capitalize())} of the averages</h2>", _interval_table(report, digits)]
     if report.confusion is not None:
         sections += ["<h2>Confusion matrix</h2>", _heatmap(report.confusion, digits)]
     if curve is not None:
@@ -333,7 +338,7 @@ def report_fragment(report: Any, digits: int = 3) -> str:
     """A ``Report`` as a notebook shows it: the table, the summary, the intervals and the
     confusion matrix of the page, without the page around them."""
     parts = [_metrics_table(report, digits), _summary_table(report, digits)]
-    if report.intervals:
+    if report.intervals and report.interval_rows(digits):
         parts.append(_interval_table(report, digits))
     if report.confusion is not None:
         parts.append(_heatmap(report.confusion, digits))

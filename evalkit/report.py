@@ -35,9 +35,9 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import same_labels
+from evalkit._labels import kind
 from evalkit._validation import check_choice, show
-from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined
+from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined, mean_of, support_weights
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
 from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
@@ -107,6 +107,14 @@ def _count(value: Any, digits: int | None = None) -> str:
     return repr(float(value)) if digits is None else f"{value:.{digits}f}"
 
 
+def _listed(items: Sequence[str], most: int = 5) -> str:
+    """``a``, ``a and b``, ``a, b and c``; past ``most`` items, ``a, b, ... and 7 more``."""
+    items = list(items)
+    if len(items) > most:
+        return f"{', '.join(items[:most])} and {len(items) - most} more"
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 @attrs.frozen
 class Report:
     """The numbers of a classification report, ready to render.
@@ -133,6 +141,10 @@ class Report:
             the report was built with ``calibration=``.
         calibration_title: what they are: ``calibration (top label, 15 equal-width bins)``.
         reliability: the points of the reliability diagram (``Calibration.reliability``).
+        reasons: ``{measure: {label: why}}``: why a class's value is undefined, where the
+            reason is not a 0/0 of its cells (an area of a class with no negative sample).
+        notes: sentences the renderings add after the tables (which prediction the label
+            measures use, say); ``undefined_notes`` adds those on undefined values.
     """
 
     measures: tuple[str, ...]
@@ -150,6 +162,8 @@ class Report:
     calibration: dict = attrs.field(factory=dict)
     calibration_title: str = ""
     reliability: Any = attrs.field(default=None, eq=False)
+    reasons: dict = attrs.field(factory=dict)
+    notes: tuple[str, ...] = ()
 
     def cell(self, value: float, position: int, digits: int = 3) -> str:
         """A value of the column at ``position`` as the renderings show it: counts as whole
@@ -163,17 +177,69 @@ class Report:
         return list(self.headers) or list(self.measures)
 
     def row_name(self, name: str) -> str:
-        """An average row's name, saying how many values it left out (under the ``"exclude"``
-        policy): ``macro avg (9 of 10 classes)``."""
-        values = self.averages[name]
-        if self.undefined != "exclude":
-            return name
-        left_out = [value for value in values if isinstance(value, Averaged) and value.n_defined < value.n_values]
-        if not left_out:
-            return name
-        fewest = min(left_out, key=lambda value: value.n_defined)
-        unit = "samples" if name.startswith("samples") else "classes"
-        return f"{name} ({fewest.n_defined} of {fewest.n_values} {unit})"
+        """An average row's name as the renderings show it (the row's own cells say which of
+        them left undefined values out: ``left_out``)."""
+        return name
+
+    def summary_title(self, name: str) -> str:
+        """A whole-result measure's name as every rendering shows it (``cohen kappa``)."""
+        return _SUMMARY_TITLES.get(name, name.replace("_", " "))
+
+    def left_out(self, name: str, position: int) -> bool:
+        """Whether the average row ``name`` left undefined values out of the column at
+        ``position`` (under the ``"exclude"`` policy): its cell is marked ``*``."""
+        value = self.averages[name][position]
+        return self.undefined == "exclude" and isinstance(value, Averaged) and 0 < value.n_values and value.n_defined < value.n_values
+
+    def average_cell(self, name: str, position: int, digits: int = 3) -> str:
+        """A cell of an average row: the value, marked ``*`` where undefined values were left out."""
+        text = self.cell(self.averages[name][position], position, digits)
+        return f"{text}*" if self.left_out(name, position) and text != _UNDEFINED else text
+
+    def undefined_notes(self) -> list[str]:
+        """One sentence per column holding an undefined value: the classes where it is
+        undefined and why (``0/0`` of the cells unless ``reasons`` says otherwise), and which
+        average rows left them out (the cells marked ``*``).
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> report = build_report(ConfusionMatrix.from_predictions(list("aabbc"), list("abbba")), measures=["precision", "recall"])
+            >>> report.undefined_notes()
+            ['* precision is undefined for c (0/0: never predicted): the macro and weighted averages are over 2 of 3 classes']
+        """
+        notes = []
+        for k, (measure, title) in enumerate(zip(self.measures, self.titles())):
+            why = self.reasons.get(measure, {})
+            undefined = [label for label in self.labels if math.isnan(self.per_class[label][k]) or label in why]
+            rows = [name for name in self.averages if self.left_out(name, k)]
+            if not undefined and not rows:
+                continue
+            parts = []
+            if undefined:
+                causes: dict[str, list[str]] = {}
+                for label in undefined:
+                    causes.setdefault(why.get(label) or "0/0", []).append(str(label))
+                filled = "" if self.undefined in ("exclude", "nan") else f", counted as {1 if self.undefined == 'one' else 0} (undefined={self.undefined!r})"
+                parts.append("; ".join(f"{title} is undefined for {_listed(labels)} ({cause}){filled}" for cause, labels in causes.items()))
+            else:
+                parts.append(f"{title} is undefined for some samples")
+            if rows:
+                counted = [(name, self.averages[name][k]) for name in rows]
+                kinds = [name.removesuffix(" avg") for name, _ in counted]
+                unit = "samples" if all(name.startswith("samples") for name in kinds) else "classes"
+                first = counted[0][1]
+                same = all((value.n_defined, value.n_values) == (first.n_defined, first.n_values) for _, value in counted)
+                if same:
+                    parts.append(f"the {_listed(kinds)} average{'s are' if len(kinds) > 1 else ' is'} over {first.n_defined} of {first.n_values} {unit}")
+                else:
+                    parts.append(", ".join(f"the {kind} average over {value.n_defined} of {value.n_values}"
+                                           f" {'samples' if kind == 'samples' else 'classes'}" for kind, (_, value) in zip(kinds, counted)))  # fmt: skip
+            notes.append(("* " if rows else "") + ": ".join(parts))
+        return notes
+
+    def all_notes(self) -> list[str]:
+        """The notes on undefined values, then the report's own."""
+        return [*self.undefined_notes(), *self.notes]
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """Plain data: ``{"classes": {label: {...}}, "averages": {...}, "summary": {...}}``; an
@@ -188,13 +254,16 @@ class Report:
             sizes = [value.n_values for value in values if isinstance(value, Averaged)]
             return {**row(values, self.total), "n_defined": counts, "n_values": sizes[0] if sizes else None}
 
-        document = {
+        document: dict[str, Any] = {
             "classes": {label: row(self.per_class[label], self.support[label]) for label in self.labels},
             "averages": {name: average_row(values) for name, values in self.averages.items()},
             "summary": dict(self.summary),
         }
         if self.calibration:
             document["calibration"] = {"title": self.calibration_title, **self.calibration}
+        notes = self.all_notes()
+        if notes:
+            document["notes"] = notes
         if self.intervals:
             first = next(found for row in self.intervals.values() for found in row if found is not None)
             document["intervals"] = {
@@ -208,14 +277,16 @@ class Report:
     def _row_measures(self, name: str) -> list[str]:
         return list(self.measures) if name in self.averages else [name]
 
-    def interval_rows(self, digits: int = 3) -> list[tuple[str, list[str]]]:
-        """The intervals as ``(row name, ["[low, high]" per measure])`` (``n/a`` where the data
-        give none), for the renderings."""
+    def interval_rows(self, digits: int = 3, *, summary: bool = False) -> list[tuple[str, list[str]]]:
+        """The intervals as ``(row name, ["[low, high]" per measure])`` for the average rows, or
+        (``summary=True``) ``(summary name, ["[low, high]"])`` for the whole-result measures;
+        ``n/a`` where the data give none."""
 
         def shown(found: Any) -> str:
             return "n/a" if found is None or math.isnan(found.low) else f"[{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
 
-        return [(_SUMMARY_TITLES.get(name, name), [shown(found) for found in row]) for name, row in self.intervals.items()]
+        return [(self.summary_title(name), [shown(found) for found in row]) for name, row in self.intervals.items()
+                if (name in self.averages) != summary]  # fmt: skip
 
     def interval_title(self) -> str:
         """``95% confidence intervals (bca bootstrap)``, or ``""`` without intervals."""
@@ -229,11 +300,11 @@ class Report:
         rows = [(str(label), [self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])] + [_count(self.support[label], digits)])
                 for label in self.labels]  # fmt: skip
         rows.append(("", []))
-        rows += [(self.row_name(name), [self.cell(v, k, digits) for k, v in enumerate(values)] + [_count(self.total, digits)])
+        rows += [(name, [self.average_cell(name, k, digits) for k in range(len(values))] + [_count(self.total, digits)])
                  for name, values in self.averages.items()]  # fmt: skip
         if self.summary:
             rows.append(("", []))
-            rows += [(_SUMMARY_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.summary.items()]
+            rows += [(self.summary_title(name), [_cell(value, digits)]) for name, value in self.summary.items()]
         if self.calibration:
             rows += [("", []), (self.calibration_title, [])]
             rows += [(_CALIBRATION_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.calibration.items()]
@@ -248,12 +319,20 @@ class Report:
         lines = [" " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(headers, widths))]
         for name, cells in rows:
             lines.append((f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip())
+        notes = self.all_notes()
+        if notes:
+            lines += ["", *notes]
         if self.intervals:
-            rows = self.interval_rows(digits)
-            name_width = max(name_width, *(len(name) + 2 for name, _ in rows))
-            widths = [max(len(header), *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(self.titles())]
-            lines += ["", self.interval_title(), " " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(self.titles(), widths))]
-            lines += [(f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip() for name, cells in rows]
+            lines += ["", self.interval_title()]
+            for block, (titles, rows) in enumerate(((self.titles(), self.interval_rows(digits)), (["interval"], self.interval_rows(digits, summary=True)))):
+                if not rows:
+                    continue
+                if block and self.interval_rows(digits):
+                    lines.append("")
+                name_width = max(name_width, *(len(name) + 2 for name, _ in rows))
+                widths = [max(len(header), *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(titles)]
+                lines.append(" " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(titles, widths)))
+                lines += [(f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip() for name, cells in rows]
         return "\n".join(lines)
 
     def to_markdown(self, digits: int = 3) -> str:
@@ -264,13 +343,19 @@ class Report:
         for name, cells in self._rows(digits):
             if cells and len(cells) == len(headers) - 1:
                 lines.append("| " + " | ".join([_escape(name), *cells]) + " |")
+        notes = self.all_notes()
+        if notes:
+            lines += ["", *(f"{_escape(note)}  " for note in notes)]
         if self.summary:
-            lines += ["", "| measure | value |", "|---|---:|"]
-            lines += [f"| {_SUMMARY_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.summary.items()]
+            bounds = dict(self.interval_rows(digits, summary=True))
+            interval = " interval |" if bounds else ""
+            lines += ["", f"| measure | value |{interval}", "|---|---:|" + ("---:|" if bounds else "")]
+            lines += [f"| {self.summary_title(name)} | {_cell(value, digits)} |" + (f" {bounds.get(self.summary_title(name), ['n/a'])[0]} |" if bounds else "")
+                      for name, value in self.summary.items()]  # fmt: skip
         if self.calibration:
             lines += ["", f"| {self.calibration_title} | value |", "|---|---:|"]
             lines += [f"| {_CALIBRATION_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.calibration.items()]
-        if self.intervals:
+        if self.intervals and self.interval_rows(digits):
             lines += ["", f"{self.interval_title()}:", "", "| | " + " | ".join(self.titles()) + " |", "|---|" + "---:|" * len(self.measures)]
             lines += [f"| {_escape(name)} | " + " | ".join(cells) + " |" for name, cells in self.interval_rows(digits)]
         if self.confusion is not None:
@@ -428,6 +513,7 @@ class _Column:
     measure: Measure | None = None  # a measure of the cells (intervals and sorting read it)
     direction: str | None = "higher"
     count: bool = False
+    undefined_reasons: dict = attrs.field(factory=dict)  # label: why its value is undefined, where the reason is not 0/0
 
 
 def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[Any] | None, curve: Any, undefined: Any) -> list[_Column]:
@@ -445,9 +531,21 @@ def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[A
         measure: Measure = COUNTS[key] if key in COUNTS else source.measure(asked, metrics_class)
         per_sample = source.sample_cells if "samples" in kinds else None
         averages = {kind: average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for kind in kinds}
-        per_class = fill_undefined(cells.evaluate(measure), undefined)  # the policy's 0 or 1 shows in the class rows too
-        columns.append(_Column(measure.name, _header(measure), per_class, averages, measure, measure.direction, key in COUNTS))
+        values = cells.evaluate(measure)
+        per_class = fill_undefined(values, undefined)  # the policy's 0 or 1 shows in the class rows too
+        columns.append(_Column(measure.name, _header(measure), per_class, averages, measure, measure.direction, key in COUNTS,
+                               _reasons(source.labels, np.isnan(values), cells)))  # fmt: skip
     return columns
+
+
+def _reasons(labels: Sequence[Any], undefined: np.ndarray, cells: Any) -> dict[Any, str]:
+    """Why each undefined value of a column is undefined: its class has no actual sample or is
+    never predicted (a 0/0 of the cells either way)."""
+    reasons = {}
+    for k in np.flatnonzero(undefined).tolist():
+        actual, predicted = cells.tp[k] + cells.fn[k], cells.tp[k] + cells.fp[k]
+        reasons[labels[k]] = "0/0: no actual sample" if actual == 0 else "0/0: never predicted" if predicted == 0 else "0/0"
+    return reasons
 
 
 def column_key(asked: Any) -> str:
@@ -466,26 +564,35 @@ def column_key(asked: Any) -> str:
 
 def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, ...], undefined: Any, curves: dict[str, Any]) -> _Column:
     """ROC AUC or average precision of every class, from the curve of the source's scores
-    (``curves`` keeps the curve of every class and the micro curve for the next area column)."""
+    (``curves`` keeps the curve of every class and the micro curve for the next area column).
+    The curve may know a class the report does not show (the negative class of binary scores
+    whose data hold positives only); the macro and weighted rows average the report's classes."""
     if curve is None:
         raise InvalidArgumentError(f"the column {name!r} is an area of scores: give the report curve=ThresholdCurve.from_scores(...) of the same data")
     classes = curves["classes"] = curves.get("classes") or curve.one_vs_rest()
     labels = tuple(source.labels)
-    if not same_labels(tuple(sorted(classes.labels, key=repr)), tuple(sorted(labels, key=repr))) or len(classes.labels) != len(labels):
+    known = {(kind(label), label): k for k, label in enumerate(classes.labels)}
+    positions = [known.get((kind(label), label), -1) for label in labels]
+    if -1 in positions:
         raise LabelMismatchError(f"the curve's classes {show(list(classes.labels))} are not the report's {show(list(labels))}")
     area = classes.roc_auc if name == "roc_auc" else classes.average_precision
-    per_class = np.array([area(label) for label in labels], dtype=np.float64)
+    per_class = np.asarray(area(average=None) if len(classes.labels) > 1 else [area()], dtype=np.float64)[positions]
+    positives, negatives = classes.positives[positions], classes.negatives[positions]
     averages = {}
-    for kind in kinds:
-        if kind == "samples":  # an area per sample over its labels is not kept by a curve
-            averages[kind] = Averaged(math.nan, n_values=0, n_defined=0)
-        elif kind == "micro":
+    policy = check_undefined(undefined)
+    for kind_ in kinds:
+        if kind_ == "samples":  # an area per sample over its labels is not kept by a curve
+            averages[kind_] = Averaged(math.nan, n_values=0, n_defined=0)
+        elif kind_ == "micro":
             micro = curves["micro"] = curves.get("micro") or classes.micro()
             value = float((micro.roc_auc if name == "roc_auc" else micro.average_precision)())
-            averages[kind] = Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
+            averages[kind_] = Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
         else:
-            averages[kind] = area(average=kind, undefined=undefined)
-    return _Column(name, AREAS[name], per_class, averages)
+            weights = support_weights(per_class, positives, policy) if kind_ == "weighted" else None
+            averages[kind_] = mean_of(per_class, weights, undefined=policy)
+    reasons = {label: "no actual sample" if p == 0 else "every sample is of the class: no negative" if n == 0 and name == "roc_auc" else ""
+               for label, p, n in zip(labels, positives, negatives)}  # fmt: skip
+    return _Column(name, AREAS[name], per_class, averages, undefined_reasons={label: why for label, why in reasons.items() if why})
 
 
 def build_report(
@@ -567,7 +674,8 @@ def build_report(
     found = _calibration_section(calibration)
     return Report(tuple(column.name for column in columns), labels, per_class, support, averages, total, summary, confusion,
                   tuple(column.header for column in columns), check_undefined(undefined), intervals,
-                  tuple(column.name for column in columns if column.count), *found)  # fmt: skip
+                  tuple(column.name for column in columns if column.count), *found,
+                  {column.name: column.undefined_reasons for column in columns if column.undefined_reasons})  # fmt: skip
 
 
 def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:

@@ -193,9 +193,18 @@ def test_a_binary_curve_gives_both_classes_their_areas(case):
         return
     both = ThresholdCurve.from_scores(y, s).one_vs_rest()
     assert both.labels == (0, 1)
-    assert both.roc_auc(0) == pytest.approx(sk.roc_auc_score(1 - y, -s), abs=1e-12) == pytest.approx(both.roc_auc(1), abs=1e-12)
-    assert both.average_precision(0) == pytest.approx(sk.average_precision_score(1 - y, -s), abs=1e-12)
+    assert both.roc_auc(0) == pytest.approx(sk.roc_auc_score(1 - y, 1 - s), abs=1e-12)
+    if len(np.unique(1 - s)) == len(np.unique(s)):  # no two scores round to one 1 - score: the areas of a binary problem's classes agree
+        assert both.roc_auc(0) == pytest.approx(both.roc_auc(1), abs=1e-12)
+    assert both.average_precision(0) == pytest.approx(sk.average_precision_score(1 - y, 1 - s), abs=1e-12)
     assert both.average_precision(1) == pytest.approx(sk.average_precision_score(y, s), abs=1e-12)
+    columns, indicators = np.c_[1 - s, s], np.c_[1 - y, y]  # the micro average pools both columns, as scikit-learn's of predict_proba
+    assert both.roc_auc(average="micro") == pytest.approx(sk.roc_auc_score(indicators, columns, average="micro"), abs=1e-12)
+    assert both.average_precision(average="micro") == pytest.approx(sk.average_precision_score(indicators, columns, average="micro"), abs=1e-12)
+    assert both == ThresholdCurve.from_scores(indicators, columns, labels=[0, 1])  # the curve of the two columns, point for point
+    decisions = ThresholdCurve.from_scores(y, s).one_vs_rest(score_sum=0)  # decision values: the other class at -score
+    assert decisions.roc_auc(average="micro") == pytest.approx(sk.roc_auc_score(indicators, np.c_[-s, s], average="micro"), abs=1e-12)
+    assert decisions.roc_auc(0) == pytest.approx(both.roc_auc(1), abs=1e-12)  # -score turns round exactly
 
 
 def test_area_columns_need_the_curve_of_the_same_classes():
@@ -259,8 +268,9 @@ def _areas_of_rules(positive: np.ndarray, predicted_at: list[np.ndarray]) -> tup
 def test_the_command_line_counts_curves_at_given_thresholds(tmp_path, capsys):
     """--thresholds N: the areas of curves binned at N evenly spaced thresholds ``t``, each point
     a decision rule counted exactly (the positive class of binary scores predicted at
-    ``score >= t``, the negative class at ``score <= t``). Scores on the grid make every
-    distinct score a threshold, so the binned areas are then scikit-learn's exact ones."""
+    ``score >= t``, the negative class at ``1 - score >= t``). Scores on the grid make every
+    distinct score a threshold, so the binned areas are then scikit-learn's exact ones, the
+    micro average too (over the two columns ``(1 - score, score)``)."""
     rng = np.random.default_rng(5)
     actual = np.concatenate([[0, 1], rng.integers(0, 2, 198)])
     on_grid = np.clip(np.round(0.3 + 0.4 * actual + rng.normal(0, 0.25, 200), 1), 0, 1)
@@ -269,13 +279,18 @@ def test_the_command_line_counts_curves_at_given_thresholds(tmp_path, capsys):
         path = tmp_path / f"{name}.csv"
         path.write_text("actual,p\n" + "".join(f"{a},{p}\n" for a, p in zip(actual, scores)), encoding="utf-8")
         assert main(["report", str(path), "--score", "p", "--measures", "roc_auc,ap", "--thresholds", str(n), "--format", "json"]) == 0
-        document = json.loads(capsys.readouterr().out)["classes"]
-        grid = np.round(np.linspace(0, 1, n), 12)
+        whole = json.loads(capsys.readouterr().out)
+        document = whole["classes"]
+        grid = np.round(np.linspace(0, 1, n), 12)[::-1]
         everything = np.ones(len(scores), dtype=bool)
-        for label, rules in (("1", [scores >= t for t in grid[::-1]]), ("0", [scores <= t for t in grid])):
+        for label, rules in (("1", [scores >= t for t in grid]), ("0", [1 - scores >= t for t in grid])):
             auc, ap = _areas_of_rules(actual == int(label), [*rules, everything])
             assert document[label]["roc_auc"] == pytest.approx(auc, abs=1e-12)
             assert document[label]["average_precision"] == pytest.approx(ap, abs=1e-12)
+        pooled = [np.concatenate((scores >= t, 1 - scores >= t)) for t in grid]  # the micro average: both columns' decisions
+        auc, ap = _areas_of_rules(np.concatenate((actual == 1, actual == 0)), [*pooled, np.ones(2 * len(scores), dtype=bool)])
+        assert whole["averages"]["micro avg"]["roc_auc"] == pytest.approx(auc, abs=1e-12)
+        assert whole["averages"]["micro avg"]["average_precision"] == pytest.approx(ap, abs=1e-12)
         assert document["1"]["roc_auc"] == pytest.approx(ThresholdCurve.from_scores(actual, scores, thresholds=n).roc_auc(), abs=1e-12)
         if name == "on":
             assert document["1"]["roc_auc"] == pytest.approx(sk.roc_auc_score(actual, scores), abs=1e-12)
@@ -325,3 +340,35 @@ def test_the_command_line_counts_a_curve_only_for_a_report_that_shows_it(tmp_pat
         shown[tuple(options)] = json.loads(capsys.readouterr().out)["classes"]["a"]["recall"]
         assert bool(counted) == wanted
     assert len(set(shown.values())) == 1
+
+
+def test_the_report_of_one_score_column_gives_scikit_learns_micro_average(tmp_path, capsys):
+    """--score p: the micro average of an area pools the two columns (1 - p, p), as
+    scikit-learn's average="micro" of predict_proba; --scores p_0,p_1 of the same file gives the
+    same report; a file sorted by label (its first batch all positive) and a file of one class
+    give answers, the undefined area with its reason."""
+    rng = np.random.default_rng(3)
+    actual = rng.integers(0, 2, 300)
+    p = np.clip(0.25 + 0.5 * actual + rng.normal(0, 0.2, 300), 0, 1).round(5)
+    order = np.argsort(-actual, kind="stable")  # positives first
+    path = tmp_path / "sorted.csv"
+    path.write_text("actual,p,p_0,p_1\n" + "".join(f"{a},{s},{1 - s},{s}\n" for a, s in zip(actual[order], p[order])), encoding="utf-8")
+    columns, indicators = np.c_[1 - p, p], np.c_[1 - actual, actual]
+    documents = []
+    for options in (["--score", "p"], ["--scores", "p_*"]):
+        assert main(["report", str(path), *options, "--measures", "roc_auc,ap", "--batch-size", "50", "--format", "json"]) == 0
+        documents.append(json.loads(capsys.readouterr().out))
+    for document in documents:
+        micro = document["averages"]["micro avg"]
+        assert micro["roc_auc"] == pytest.approx(sk.roc_auc_score(indicators, columns, average="micro"), abs=1e-12)
+        assert micro["average_precision"] == pytest.approx(sk.average_precision_score(indicators, columns, average="micro"), abs=1e-12)
+        assert document["classes"]["0"]["roc_auc"] == pytest.approx(sk.roc_auc_score(1 - actual, 1 - p), abs=1e-12)
+    assert documents[0]["averages"] == documents[1]["averages"] and documents[0]["classes"] == documents[1]["classes"]
+    ones = tmp_path / "ones.csv"
+    ones.write_text("actual,p\n" + "".join(f"1,{s}\n" for s in p[:40]), encoding="utf-8")
+    assert main(["report", str(ones), "--score", "p", "--measures", "recall,roc_auc,ap", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["classes"]["1"]["roc_auc"] is None and document["classes"]["1"]["average_precision"] == 1.0
+    assert "roc auc is undefined for 1 (every sample is of the class: no negative)" in " ".join(document["notes"])
+    assert main(["report", str(ones), "--score", "p", "--measures", "roc_auc"]) == 0
+    assert "roc auc is undefined for 1 (every sample is of the class: no negative)" in capsys.readouterr().out

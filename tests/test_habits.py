@@ -1,5 +1,6 @@
 """scikit-learn users' habits on the objects, one undefined-value policy, one vocabulary."""
 
+import json
 import math
 import warnings
 
@@ -148,11 +149,19 @@ def test_a_subclass_getter_is_a_measure_in_every_place():
     assert report.measures == ("precision", "double_recall") and "double_recall" in report.to_text()
 
 
-def test_report_rows_say_what_an_average_left_out():
-    cm = ConfusionMatrix.from_array([[3, 0, 0], [1, 0, 0], [0, 0, 2]])  # class 1 never predicted
-    text = build_report(cm, measures=["precision", "recall"]).to_text()
-    assert "macro avg (2 of 3 classes)" in text and "weighted avg (2 of 3 classes)" in text
-    assert "macro avg" in build_report(cm, measures=["recall"]).to_text() and "(" not in build_report(cm, measures=["recall"]).to_text()
-    markdown = build_report(cm, measures=["precision"], undefined="zero").to_markdown()
-    assert "| macro avg |" in markdown and "of 3 classes" not in markdown
+def test_report_cells_say_what_an_average_left_out():
+    """Only the cells whose average left a class out are marked, and a note says which class
+    and why: a whole row is not labelled "(2 of 3 classes)" when one column left one out."""
+    cm = ConfusionMatrix.from_array([[3, 0, 0], [1, 0, 0], [0, 0, 2]], ["a", "b", "c"])  # b never predicted
+    report = build_report(cm, measures=["precision", "recall"])
+    rows = {line.split()[0] + (" " + line.split()[1] if line.split()[1] == "avg" else ""): line.split() for line in report.to_text().splitlines()
+            if line.strip() and line.split()[0] in ("micro", "macro", "weighted")}  # fmt: skip
+    assert rows["macro avg"][2:4] == ["0.875*", "0.667"] and rows["weighted avg"][2:4] == ["0.850*", "0.833"]  # (3/4 + 1)/2; (3 * 3/4 + 2)/5
+    assert rows["micro avg"][2:4] == ["0.833", "0.833"]
+    assert report.undefined_notes() == ["* precision is undefined for b (0/0: never predicted): the macro and weighted averages are over 2 of 3 classes"]
+    assert "*" not in build_report(cm, measures=["recall"]).to_text()
+    zero = build_report(cm, measures=["precision"], undefined="zero")
+    assert "| macro avg | 0.583 |" in zero.to_markdown() and "*" not in zero.to_text().split("\n\n")[1]
+    assert zero.undefined_notes() == ["precision is undefined for b (0/0: never predicted), counted as 0 (undefined='zero')"]  # the policy counted it: no cell is marked
+    assert json.loads(report.to_json())["notes"] == report.undefined_notes()
     assert isinstance(Stats.from_values({"x": [1.0]}), Stats)
