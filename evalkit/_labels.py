@@ -214,3 +214,24 @@ def column_labels(labels: Sequence[Hashable] | None, m: int) -> tuple:
     if len(checked) != m:
         raise InputShapeError(f"'labels' has {len(checked)} labels but the data have {m} columns")
     return checked
+
+
+class _Overall:
+    """The key of the whole data beside the groups' keys: never equal to a group's key, so a
+    group named ``"overall"`` keeps its own value."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "'overall'"
+
+    def __str__(self) -> str:
+        return "overall"
+
+    def __reduce__(self) -> str:
+        return "OVERALL"
+
+
+OVERALL = _Overall()
+"""The key of the whole data in ``ByGroup.values`` and a ``GroupReport`` (``values[OVERALL]``;
+``values["overall"]`` too, unless a group is named ``"overall"``)."""

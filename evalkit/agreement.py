@@ -57,12 +57,26 @@ MEASURES = ("fleiss_kappa", "randolph_kappa", "krippendorff_alpha", "gwet_ac1", 
 """The measures ``Agreement.interval`` takes by name."""
 
 
+def _missing(value: Any) -> bool:
+    """A cell without a rating: ``None``, NaN, or pandas' ``NA`` (whose comparisons are neither true nor false)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # noqa: PLR0124 (NaN is the one value unequal to itself)
+    except TypeError:  # pandas.NA: "boolean value of NA is ambiguous"
+        return True
+
+
 def _present(values: np.ndarray) -> np.ndarray:
-    """Which cells hold a rating: not ``None``, not NaN (one comparison per cell, in C)."""
+    """Which cells hold a rating: not ``None``, not NaN, not pandas' ``NA`` (one comparison per
+    cell, in C, unless a cell is ``NA``)."""
     if values.dtype.kind == "f":
         return ~np.isnan(values)
     if values.dtype.kind == "O":
-        return ~(np.equal(values, np.array(None, dtype=object)) | np.not_equal(values, values))  # NaN is the one value unequal to itself
+        try:
+            return ~(np.equal(values, np.array(None, dtype=object)) | np.not_equal(values, values))
+        except TypeError:  # a pandas NA among the cells: each cell asked in turn
+            return ~np.frompyfunc(_missing, 1, 1)(values).astype(bool)
     return np.ones(len(values), dtype=bool)
 
 
@@ -105,6 +119,8 @@ class Agreement:
             [[2, 1], [0, 3]]
         """
         table = as_array(ratings, "ratings")
+        if table.dtype.kind in "US" and not isinstance(ratings, np.ndarray):  # numpy would turn 1 into "1": keep each value as given
+            table = np.array(ratings, dtype=object)
         if table.ndim != 2:
             raise InputShapeError(f"'ratings' must be a table of items x raters, got shape {table.shape}")
         if table.size == 0:
@@ -117,7 +133,7 @@ class Agreement:
         if given.dtype.kind == "O":
             given = given.tolist()  # Python values keep their identity (1 is not "1")
         fixed = None if categories is None else check_label_list(categories)
-        codes_given, _, found, _ = encode(given, given, fixed)
+        codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
         flat_codes = np.full(table.size, -1, dtype=np.int64)
         flat_codes[present] = codes_given
         codes = flat_codes.reshape(table.shape)

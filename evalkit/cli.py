@@ -44,7 +44,7 @@ from evalkit.groups import ByGroup
 from evalkit.measures import Measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
-from evalkit.readers import Batch, Labels, header, label_text, read_batches, scores, weights
+from evalkit.readers import Batch, Labels, header, label_number, label_text, read_batches, scores, weights
 from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
@@ -193,8 +193,10 @@ def _codes(coder: Labels, batch: Batch, role: str, fixed: int | None, option: st
 
 
 def _within(coder: Labels, codes: np.ndarray, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
-    """``codes``, checked to be among the ``fixed`` first labels (when fixed)."""
+    """``codes``, checked to be among the ``fixed`` first labels (when fixed); a label that is
+    the number of a fixed one (``1.0`` for ``1``) is that one."""
     if fixed is not None:
+        codes = coder.matched(codes, range(fixed)) if (codes >= fixed).any() else codes
         _refuse_outside(coder, codes, codes >= fixed, batch, role, f"is not in {option} ({', '.join(sorted(coder.texts[:fixed]))})")
     return codes
 
@@ -215,22 +217,10 @@ def _weights(arguments: argparse.Namespace, batch: Batch) -> Any:
     return None if arguments.weight is None else weights(batch.fields["weight"], batch.where("actual"))
 
 
-def _number(text: str) -> int | float | None:
-    """The number a label's text spells (an int exactly, however large), or None."""
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            value = float(text)
-        except ValueError:
-            return None
-        return value if math.isfinite(value) else None
-
-
 def _label_order(labels: Sequence[str]) -> list[str]:
     """Labels read as text, in order: by number when every label is a number (0, 1, 2, ..., 10),
     else as text."""
-    numbers = [_number(label) for label in labels]
+    numbers = [label_number(label) for label in labels]
     if labels and all(number is not None for number in numbers):
         return [label for _, label in sorted(zip(numbers, labels), key=lambda pair: (pair[0], pair[1]))]
     return sorted(labels)
@@ -242,7 +232,7 @@ def _check_not_scores(coder: Labels, codes: np.ndarray, batch: Batch, role: str,
     present = np.flatnonzero(np.bincount(codes, minlength=len(coder.texts))).tolist()
     for code in present:
         if code not in numbers:
-            numbers[code] = _number(coder.texts[code])
+            numbers[code] = coder.value(code)
     if present and all(numbers[code] is not None for code in present):
         odd = [code for code in present if not float(numbers[code]).is_integer()]
         if odd:
@@ -254,8 +244,27 @@ def _check_not_scores(coder: Labels, codes: np.ndarray, batch: Batch, role: str,
 
 
 def _named(evaluation: Evaluation, coder: Labels, fixed: bool) -> Evaluation:
-    """An evaluation counted over label codes, with the label texts in the report's order."""
-    named = evaluation.renamed([coder.texts[code] for code in evaluation.labels])
+    """An evaluation counted over label codes, with the label texts in the report's order.
+    Labels are numbers by value when every one of them is a number (``"1"`` and ``"1.0"`` one
+    class, named ``1``), else text."""
+    codes = list(evaluation.labels)
+    valued = coder.by_value(codes)
+    if valued is None and coder.spellings:
+        code, target = next(iter(coder.spellings.items()))
+        other = next(coder.texts[c] for c in codes if coder.value(c) is None)
+        raise InputFileError(f"the label {coder.texts[code]!r} was read as {coder.texts[target]!r} (the same number), but the labels are not "
+                             f"all numbers ({other!r}), so they are text: write {coder.texts[target]!r} as it is given")  # fmt: skip
+    if fixed or valued is None:
+        named = evaluation.renamed([coder.texts[code] for code in codes])
+    elif len(set(valued)) < len(valued):  # spellings of one number: one class
+        distinct = list(dict.fromkeys(valued))
+        position = {text: k for k, text in enumerate(distinct)}
+        mapping = np.array([position[text] for text in valued], dtype=np.intp)
+        pairs = evaluation.pair_counts()
+        named = Evaluation.from_labels(mapping[pairs.actual], mapping[pairs.predicted], range(len(distinct)), sample_weight=pairs.counts,
+                                       metrics_class=evaluation.metrics_class).compact().renamed(distinct)  # fmt: skip
+    else:
+        named = evaluation.renamed(valued)
     return named if fixed else named.with_labels(_label_order(named.labels))
 
 
@@ -321,6 +330,7 @@ def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted
         if arguments.score is not None:
             values = scores(batch.fields["predicted"], batch.where("predicted"))
             chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
+            actual = coder.matched(actual, chosen)  # a label written 1.0 is --positive 1
             predicted = _within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
             if curve is not None:  # the areas are those of the two classes the score decides between
                 _refuse_outside(coder, actual, (actual != chosen[0]) & (actual != chosen[1]), batch, "actual",

@@ -483,10 +483,11 @@ class PairCounts:
 
 
 def encode(
-    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None, names: tuple[str, str] = ("y_true", "y_pred")
 ) -> tuple[np.ndarray, np.ndarray, tuple, np.ndarray | None]:
     """Codes (positions in the label order) of actual and predicted labels, the labels, and the
-    checked sample weights (``None`` when none were given).
+    checked sample weights (``None`` when none were given); ``names`` are the arguments that
+    messages name.
 
     Validation and the label order are those of ``confusion_counts``; no table is counted.
 
@@ -503,7 +504,7 @@ def encode(
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty.copy(), fixed, weight
     observed = _observe(actual, predicted)
-    lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
+    lookup, found = _lookup(observed, fixed, ((names[0], actual), (names[1], predicted)))
     codes_true, codes_pred = (lookup[positions] for positions in observed.positions)
     return codes_true, codes_pred, found, weight
 
@@ -721,7 +722,7 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
         observed_labels, arguments = values, None
     else:
         in_actual = observed.in_actual()
-        arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
+        arguments = [inputs[0][0] if in_actual[i] else inputs[1][0] for i in range(k)]
         try:
             observed_labels = [check_label(argument, value) for argument, value in zip(arguments, values)]
         except InvalidLabelError:
@@ -736,7 +737,7 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
             try:
                 order = sorted(range(k), key=observed_labels.__getitem__)
             except TypeError:
-                sorted_labels(observed_labels, "y_true/y_pred")  # raises with the readable message
+                sorted_labels(observed_labels, f"{inputs[0][0]}/{inputs[1][0]}" if inputs[0][0] != inputs[1][0] else inputs[0][0])  # raises, readably
                 raise  # pragma: no cover
             target = np.empty(k, dtype=np.intp)
             target[order] = np.arange(k)
@@ -744,7 +745,7 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
     else:
         if arguments is None:
             in_actual = observed.in_actual()
-            arguments = ["y_true" if in_actual[i] else "y_pred" for i in range(k)]
+            arguments = [inputs[0][0] if in_actual[i] else inputs[1][0] for i in range(k)]
         check_booleans_apart([*(("labels", label) for label in fixed), *zip(arguments, observed_labels)])
         index = {label: position for position, label in enumerate(fixed)}
         target = np.empty(k, dtype=np.intp)

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
 import dask
 import dask.array as da
 import numpy as np
@@ -274,8 +275,7 @@ def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None
     result = _reduce(parts, _sum)
     if result is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty: nothing to count")
-    return result if min_size is None else ByGroup(result.keys, result.names, result.results, result.overall,
-                                                   float(min_size), result._counts)  # fmt: skip
+    return result if min_size is None else attrs.evolve(result, min_size=float(min_size))
 
 
 def _with_metrics_class(result: Any, metrics_class: Any) -> Any:

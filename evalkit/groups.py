@@ -35,13 +35,13 @@ import numpy as np
 
 from evalkit import intervals, serialization
 from evalkit._exact import weighted_bincount
-from evalkit._labels import sorted_labels
+from evalkit._labels import OVERALL, kind, same_labels, sorted_labels
 from evalkit._validation import as_array, check_choice, check_sample_weight, show
-from evalkit.averaging import AVERAGES, average_rows, check_undefined
+from evalkit.averaging import AVERAGES, average_rows, check_undefined, ratio
 from evalkit.cells import Cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class
 from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.counting import encode, is_label_set_data
+from evalkit.counting import PairCounts, encode, is_label_set_data
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import (
@@ -54,13 +54,16 @@ from evalkit.exceptions import (
     UnknownLabelError,
     UnsupportedSettingError,
 )
+from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures import Measure
 
 __all__ = [
+    "OVERALL",
     "RELATIVE_TO",
     "SELECTION_RATE",
     "ByGroup",
     "Disparity",
+    "GroupValues",
     "by_group",
     "demographic_parity_difference",
     "demographic_parity_ratio",
@@ -74,6 +77,16 @@ RELATIVE_TO = ("between", "overall")
 """How a disparity compares groups (besides a reference group's key)."""
 
 
+class GroupValues(dict):
+    """Each group's value by its key, and the whole's under ``OVERALL`` (also found as
+    ``"overall"`` when no group is named so)."""
+
+    def __missing__(self, key: Any) -> Any:
+        if isinstance(key, str) and key == "overall" and OVERALL in self:
+            return self[OVERALL]
+        raise KeyError(key)
+
+
 @attrs.frozen
 class Disparity:
     """How far apart the groups are on one measure (``ByGroup.difference``/``ratio``).
@@ -83,7 +96,7 @@ class Disparity:
         kind: ``"difference"`` or ``"ratio"``.
         measure: the measure's name (and average).
         relative_to: ``"between"``, ``"overall"`` or the reference group.
-        values: each group's value (NaN where undefined), and ``"overall"``'s.
+        values: each group's value (NaN where undefined), and the whole's (key ``OVERALL``).
         extremes: the two groups the value comes from.
         interval: a bootstrap ``Interval`` of the value (``confidence=``), else ``None``.
         n_undefined_groups: groups whose value is undefined (left out).
@@ -99,8 +112,17 @@ class Disparity:
     n_undefined_groups: int = 0
 
     def __str__(self) -> str:
+        """``recall (macro) difference 0.5 ('a' vs 'b')``; ``undefined`` (and why) when too few
+        groups have a defined value."""
+        if math.isnan(self.value) or len(self.extremes) < 2:
+            defined = len(self.values) - 1 - self.n_undefined_groups
+            return f"{self.measure} {self.kind} undefined ({defined} of {len(self.values) - 1} groups have a defined value)"
         shown = f"{self.measure} {self.kind} {self.value:.4g} ({self.extremes[0]!r} vs {self.extremes[1]!r})"
-        return shown if self.interval is None else f"{shown}, {self.interval.level:.0%} interval [{self.interval.low:.4g}, {self.interval.high:.4g}]"
+        if self.interval is None:
+            return shown
+        if math.isnan(self.interval.low):
+            return f"{shown}, {self.interval.level:.0%} interval undefined"
+        return f"{shown}, {self.interval.level:.0%} interval [{self.interval.low:.4g}, {self.interval.high:.4g}]"
 
 
 # --------------------------------------------------------------------------------------------
@@ -122,6 +144,7 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...
         names, columns = ("group",), [groups]
     if not columns:
         raise InvalidArgumentError("'groups' names no group column")
+    names, columns = _split_columns(names, columns, n)
     codes, values = [], []
     for name, column in zip(names, columns):
         array = as_array(column, "groups")
@@ -129,8 +152,9 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...
             raise InputLengthError(f"the group column {name!r} has {len(array) if array.ndim else 0} entries but there are {n} samples")
         fast = _small_integer_codes(array)
         if fast is None:
+            given = column if isinstance(column, list) else array  # a list keeps "1" and 1 apart, which numpy would make one string
             try:
-                own, _, found, _ = encode(array, array)  # the values sorted, each sample's position among them (vectorised)
+                own, _, found, _ = encode(given, given, names=(name, name))
             except EvalkitError as error:
                 raise InvalidArgumentError(f"the group column {name!r} holds a value that cannot be a group: {error}") from None
             fast = own, list(found)
@@ -147,6 +171,71 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...
         present, inverse = np.unique(combined, return_inverse=True)
     keys = tuple(tuple(values[c][k] for c, k in enumerate(index)) for index in zip(*np.unravel_index(present, sizes)))
     return inverse.astype(np.intp), keys, names
+
+
+def _split_columns(names: tuple[str, ...], columns: list[Any], n: int) -> tuple[tuple[str, ...], list[Any]]:
+    """Group columns whose entries are tuples (or a 2-D column: one row per sample) split into
+    one column per part: their keys are the tuples of the parts."""
+    split_names, split = [], []
+    for name, column in zip(names, columns):
+        parts: list[Any] | None = None
+        if isinstance(column, np.ndarray) and column.ndim == 2 and len(column) == n:
+            parts = [column[:, k] for k in range(column.shape[1])]
+        elif isinstance(column, (list, tuple)) and column and all(isinstance(entry, tuple) for entry in column):
+            widths = {len(entry) for entry in column}
+            if len(widths) != 1 or not next(iter(widths)):
+                raise InvalidArgumentError(f"the group column {name!r} holds tuples of different lengths {sorted(widths)[:5]}: "
+                                           "every sample needs one value per part")  # fmt: skip
+            parts = [list(part) for part in zip(*column)]
+        if parts is None:
+            split_names.append(name)
+            split.append(list(column) if isinstance(column, tuple) else column)
+        else:
+            split_names += [f"{name} {k}" for k in range(len(parts))]
+            split += parts
+    return tuple(split_names), split
+
+
+def _key_identity(key: Any) -> Any:
+    """A group key as its identity: the value Python has (``np.str_("a")`` is ``"a"``,
+    ``np.int64(1)`` and ``1.0`` are ``1``) with its kind, so that ``"1"`` and ``1``, or
+    ``True`` and ``1``, stay apart."""
+    if isinstance(key, tuple):
+        return tuple(_key_identity(part) for part in key)
+    if isinstance(key, np.generic):
+        key = key.item()
+    return (kind(key), key)
+
+
+def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
+    """The class cells of every group (rows) and of the whole (the last row), from the
+    (group, actual, predicted) kinds: memory grows with groups x classes."""
+    margins = pairs.margins()
+    right = pairs.actual == pairs.predicted
+    tp = weighted_bincount(pairs.actual[right], pairs.counts[right], count * m).reshape(count, m)
+    actual, predicted = margins["actual"].reshape(count, m), margins["predicted"].reshape(count, m)
+    sizes = weighted_bincount(pairs.actual // max(m, 1), pairs.counts, count)
+    tp, actual, predicted = (np.concatenate([part, part.sum(axis=0, keepdims=True)]) for part in (tp, actual, predicted))
+    sizes = np.append(sizes, margins["total"])
+    return Cells.from_sums(tp, actual, predicted, sizes[:, None])  # as each matrix's own
+
+
+def _group_pairs(pairs: PairCounts, g: int, m: int) -> PairCounts:
+    """The (actual, predicted) counts of group ``g`` alone (the kinds are sorted by group)."""
+    start, stop = np.searchsorted(pairs.actual, [g * m, (g + 1) * m])
+    return PairCounts(pairs.actual[start:stop] - g * m, pairs.predicted[start:stop] - g * m, pairs.counts[start:stop], m)
+
+
+def _regrouped(result: ByGroup, keys: tuple, labels: tuple) -> PairCounts:
+    """The kinds of a result's groups over other group keys and labels (a merge's union)."""
+    assert result._pairs is not None
+    size = len(labels)
+    positions = {_key_identity(key): k for k, key in enumerate(keys)}
+    groups = np.array([positions[_key_identity(key)] for key in result.keys], dtype=np.int64)
+    codes = {(kind(label), label): k for k, label in enumerate(labels)}
+    classes = np.array([codes[(kind(label), label)] for label in result.overall.labels], dtype=np.int64)
+    mapping = (groups[:, None] * size + classes[None, :]).ravel()  # old code g*m + a -> new code
+    return result._pairs.relabel(mapping, len(keys) * size)
 
 
 def _small_integer_labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray, tuple] | None:
@@ -220,18 +309,26 @@ class ByGroup:
 
     keys: tuple
     names: tuple
-    results: tuple = attrs.field(repr=False)
+    _results: tuple | None = attrs.field(repr=False)
     overall: Any = attrs.field(repr=False)
     min_size: float | None = None
-    _counts: np.ndarray | None = attrs.field(default=None, repr=False)  # single-label: groups x m x m
+    _pairs: PairCounts | None = attrs.field(default=None, repr=False)  # single-label: (group, actual, predicted) kinds, sparse
     _cells: Cells | None = attrs.field(default=None, init=False, repr=False)  # every group's class cells, and the whole's last
+    _built: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # single-label: the groups' matrices read so far
+    _index: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # a group's key -> its position
 
     def __attrs_post_init__(self) -> None:
-        if self._counts is not None:
-            counts = np.concatenate([self._counts, self._counts.sum(axis=0, keepdims=True)])
-            tp = np.diagonal(counts, axis1=1, axis2=2)
-            cells = Cells.from_sums(tp, counts.sum(axis=2), counts.sum(axis=1), counts.sum(axis=(1, 2))[:, None])  # as each matrix's own
-            object.__setattr__(self, "_cells", cells)
+        self._index.update((_key_identity(key), k) for k, key in enumerate(self.keys))
+        if self._pairs is not None:
+            object.__setattr__(self, "_cells", _group_cells(self._pairs, len(self.keys), len(self.overall.labels)))
+
+    @property
+    def results(self) -> tuple:
+        """The result of each group, in the order of ``keys`` (single-label groups' matrices
+        are built when first read: ``result[key]`` builds one)."""
+        if self._results is not None:
+            return self._results
+        return tuple(self[key] for key in self.keys)
 
     # ----------------------------------------------------------------------------------------
     # building
@@ -256,15 +353,12 @@ class ByGroup:
         else:
             actual, predicted, found, weight = encode(y_true, y_pred, labels, sample_weight=sample_weight)
         codes, keys, names = _group_codes(groups, len(actual))
-        m, count = len(found), len(keys)
-        key = codes * m  # (group, actual, predicted), in one buffer
-        key += actual
-        key *= m
-        key += predicted
-        counts = weighted_bincount(key, weight, count * m * m).reshape(count, m, m)
-        results = tuple(ConfusionMatrix.from_array(counts[g], found, metrics_class=maker) for g in range(count))
-        overall = ConfusionMatrix.from_array(counts.sum(axis=0), found, metrics_class=maker)
-        return cls(keys, names, results, overall, _min_size(min_size), counts)
+        m = len(found)
+        offset = codes.astype(np.int64) * m  # a group's classes are codes g*m .. g*m + m-1: one sparse count of (group, actual, predicted)
+        pairs = PairCounts.from_codes(offset + actual, offset + predicted, len(keys) * m, weight)
+        overall = ConfusionMatrix.from_array(PairCounts.from_codes(pairs.actual % m, pairs.predicted % m, m, pairs.counts).dense(), found,
+                                             metrics_class=maker)  # fmt: skip
+        return cls(keys, names, None, overall, _min_size(min_size), pairs)
 
     @classmethod
     def from_indicators(
@@ -321,13 +415,26 @@ class ByGroup:
     # reading
 
     def __getitem__(self, key: Any) -> Any:
-        return self.results[self._position(key)]
+        return self._result(self._position(key))
+
+    def _result(self, k: int) -> Any:
+        """The result of the group at position ``k`` (a single-label group's matrix is built once, when first read)."""
+        if self._results is not None:
+            return self._results[k]
+        found = self._built.get(k)
+        if found is None:
+            assert self._pairs is not None
+            found = self._built[k] = ConfusionMatrix.from_array(_group_pairs(self._pairs, k, len(self.overall.labels)).dense(),
+                                                                self.overall.labels, metrics_class=self.overall.metrics_class)  # fmt: skip
+        return found
 
     def _position(self, key: Any) -> int:
-        for k, own in enumerate(self.keys):
-            if own == key and type(own) is type(key) or (isinstance(own, tuple) and own == key):
-                return k
-        raise UnknownLabelError(f"no group {key!r}; the groups are {show(list(self.keys))}")
+        """The position of a group (a value as Python has it: ``np.str_("a")`` is ``"a"``,
+        ``np.int64(1)`` is ``1``, ``"1"`` is not ``1``, ``True`` is not ``1``), found in O(1)."""
+        try:
+            return self._index[_key_identity(key)]
+        except (KeyError, TypeError):
+            raise UnknownLabelError(f"no group {key!r}; the groups are {show(list(self.keys))}") from None
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -341,6 +448,10 @@ class ByGroup:
 
     def support(self) -> dict:
         """How much each group weighs (its number of samples, unweighted)."""
+        if self._pairs is not None:
+            m = len(self.overall.labels)
+            sizes = weighted_bincount(self._pairs.actual // max(m, 1), self._pairs.counts, len(self.keys)).tolist()
+            return dict(zip(self.keys, sizes))
         return {key: _size(result) for key, result in self.items()}
 
     def small(self) -> tuple:
@@ -350,7 +461,7 @@ class ByGroup:
         return tuple(key for key, size in self.support().items() if size < self.min_size)
 
     def values(self, measure: Any, average: str | None = None, *, label: Any = None, undefined: Any = "exclude", **parameters: Any) -> dict:
-        """A measure of every group and of the whole (key ``"overall"``): an ``average``, a
+        """A measure of every group and of the whole (key ``OVERALL``, also ``"overall"``): an ``average``, a
         class's value (``label``), or a whole-result measure (accuracy, kappa, MCC, or a
         curve's ``roc_auc``/``average_precision``) without either.
 
@@ -359,11 +470,18 @@ class ByGroup:
             >>> result.values("recall", "macro")
             {'a': 1.0, 'b': 0.5, 'overall': 0.75}
         """
-        if self._counts is not None and (average in ("micro", "macro", "weighted") or label is not None):
+        if self._pairs is not None and (average in ("micro", "macro", "weighted") or label is not None):
             values = self._stacked(measure, average, label, undefined, parameters)  # every group at once, and the whole last
-            return {**dict(zip(self.keys, values[:-1].tolist())), "overall": float(values[-1])}
-        found = {key: _value(result, measure, average, label, undefined, parameters) for key, result in self.items()}
-        found["overall"] = _value(self.overall, measure, average, label, undefined, parameters)
+            found = GroupValues(zip(self.keys, values[:-1].tolist()))
+            found[OVERALL] = float(values[-1])
+            return found
+        if self._pairs is not None and average is None and label is None:  # a whole-result measure of every group, from its own counts
+            name = self.overall.measure(measure).name
+            m = len(self.overall.labels)
+            found = GroupValues((key, _whole_value(_group_pairs(self._pairs, k, m), name, self.overall)) for k, key in enumerate(self.keys))
+        else:
+            found = GroupValues((key, _value(self._result(k), measure, average, label, undefined, parameters)) for k, key in enumerate(self.keys))
+        found[OVERALL] = _value(self.overall, measure, average, label, undefined, parameters)
         return found
 
     def _stacked(self, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> np.ndarray:
@@ -408,8 +526,8 @@ class ByGroup:
         reference = self._reference(relative_to)
         values = self.values(measure, average, label=label, undefined=undefined, **parameters)
         per_group = np.array([values[key] for key in self.keys], dtype=np.float64)
-        value, pair = _disparity(kind, per_group, values["overall"], reference)
-        extremes = tuple("overall" if k < 0 else self.keys[k] for k in pair) if pair else ()
+        value, pair = _disparity(kind, per_group, values[OVERALL], reference)
+        extremes = tuple(OVERALL if k < 0 else self.keys[k] for k in pair) if pair else ()
         name = self._name(measure) + (f" ({average})" if average else f" of {label!r}" if label is not None else "")
         found = None
         if confidence is not None:
@@ -433,15 +551,13 @@ class ByGroup:
                   level: float, n_resamples: int, random_state: Any, parameters: dict[str, Any]) -> Any:  # fmt: skip
         """The percentile bootstrap of a disparity of single-label results: the kinds are the
         (group, actual, predicted) triples, drawn within every group."""
-        if self._counts is None:
+        if self._pairs is None:
             raise UnsupportedSettingError("disparity intervals are for single-label results (ByGroup.from_labels)")
         resolved = self.overall.measure(measure)
         policy = check_undefined(undefined)
-        count, m = self._counts.shape[0], self._counts.shape[1]
-        flat = self._counts.reshape(-1)
-        kinds = np.flatnonzero(flat)
-        group, rest = np.divmod(kinds, m * m)
-        actual, predicted = np.divmod(rest, m)
+        count, m = len(self.keys), len(self.overall.labels)
+        group, actual = np.divmod(self._pairs.actual, m)
+        predicted = self._pairs.predicted % m
         position = None if label is None else list(self.overall.labels).index(label)
 
         def statistic(drawn: np.ndarray) -> np.ndarray:
@@ -467,7 +583,7 @@ class ByGroup:
                 overall = np.asarray(average_rows(resolved, whole, average or "macro", undefined=policy, parameters=parameters), dtype=np.float64)
             return np.array([_disparity(kind, row, total, reference)[0] for row, total in zip(values, overall)])
 
-        replicates = intervals.stratified_replicates(flat[kinds], group, statistic, n_resamples, random_state)
+        replicates = intervals.stratified_replicates(self._pairs.counts, group, statistic, n_resamples, random_state)
         defined = replicates[~np.isnan(replicates)]
         return intervals.percentile_interval(defined, estimate, level, len(replicates) - len(defined))
 
@@ -484,21 +600,16 @@ class ByGroup:
             raise InvalidTypeError(f"can only merge a ByGroup, got {show(other)}")
         if self.names != other.names:
             raise LabelMismatchError(f"cannot merge groups of the columns {list(self.names)} and {list(other.names)}")
-        keys = tuple(sorted_labels(list(dict.fromkeys([*self.keys, *other.keys])), "groups"))
+        keys = tuple(sorted_labels(list({_key_identity(key): key for key in (*self.keys, *other.keys)}.values()), "groups"))
+        if self._pairs is not None and other._pairs is not None:  # the sparse counts of both, over the union of groups and of labels
+            labels = self.overall.labels
+            if not same_labels(self.overall.labels, other.overall.labels):
+                labels = tuple(sorted_labels(list(dict.fromkeys([*self.overall.labels, *other.overall.labels])), "labels"))
+            pairs = _regrouped(self, keys, labels).plus(_regrouped(other, keys, labels))
+            return ByGroup(keys, self.names, None, self.overall.with_labels(labels) + other.overall.with_labels(labels), self.min_size, pairs)
         mine, theirs = dict(self.items()), dict(other.items())
-        if isinstance(self.overall, ConfusionMatrix) and isinstance(other.overall, ConfusionMatrix) and self.overall.labels != other.overall.labels:
-            union = sorted_labels(list(dict.fromkeys([*self.overall.labels, *other.overall.labels])), "labels")  # labels first seen later
-            mine = {key: result.with_labels(union) for key, result in mine.items()}
-            theirs = {key: result.with_labels(union) for key, result in theirs.items()}
-            return ByGroup(self.keys, self.names, tuple(mine.values()), self.overall.with_labels(union), self.min_size,
-                           np.stack([r.to_array() for r in mine.values()])).merge(
-                ByGroup(other.keys, other.names, tuple(theirs.values()), other.overall.with_labels(union), other.min_size,
-                        np.stack([r.to_array() for r in theirs.values()])))  # fmt: skip
         results = tuple(mine[key] + theirs[key] if key in mine and key in theirs else mine[key] if key in mine else theirs[key] for key in keys)
-        counts = None
-        if self._counts is not None and other._counts is not None and len(self.overall.labels) == len(other.overall.labels):
-            counts = np.stack([result.to_array() for result in results])
-        return ByGroup(keys, self.names, results, self.overall + other.overall, self.min_size, counts)
+        return ByGroup(keys, self.names, results, self.overall + other.overall, self.min_size)
 
     def __add__(self, other: object) -> ByGroup:
         if not isinstance(other, ByGroup):
@@ -536,19 +647,28 @@ class ByGroup:
         found = serialization.field(document, "results")
         if not isinstance(names, list) or not isinstance(keys, list) or not isinstance(found, list) or len(keys) != len(found):
             raise serialization.FormatError("fields 'names', 'keys' and 'results' must be lists, one result per key")
-        results = tuple(reader.from_json(json.dumps(item)) for item in found)
+        results: tuple | None = tuple(reader.from_json(json.dumps(item)) for item in found)
         overall = reader.from_json(json.dumps(serialization.field(document, "overall")))
-        counts = np.stack([result.to_array() for result in results]) if reader is ConfusionMatrix else None
+        pairs = None
+        if reader is ConfusionMatrix:  # the groups' matrices as one sparse count, as from_labels keeps them
+            m = len(overall.labels)
+            parts = [PairCounts.from_dense(result.to_array()) for result in results or ()]
+            pairs = PairCounts.from_codes(np.concatenate([part.actual + g * m for g, part in enumerate(parts)]),
+                                          np.concatenate([part.predicted + g * m for g, part in enumerate(parts)]), len(parts) * m,
+                                          np.concatenate([part.counts for part in parts]))  # fmt: skip
+            results = None
         min_size = document.get("min_size")
         return cls(tuple(tuple(key) if isinstance(key, list) else key for key in keys), tuple(names), results, overall,
-                   None if min_size is None else serialization.number(min_size, "min_size"), counts)  # fmt: skip
+                   None if min_size is None else serialization.number(min_size, "min_size"), pairs)  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ByGroup):
             return NotImplemented
-        return self.keys == other.keys and self.names == other.names and all(a == b for a, b in zip(self.results, other.results)) and (
-            self.overall == other.overall
-        )
+        if not (same_labels(self.keys, other.keys) and self.names == other.names and self.overall == other.overall):
+            return False
+        if self._pairs is not None and other._pairs is not None:
+            return self._pairs.same_as(other._pairs)
+        return all(a == b for a, b in zip(self.results, other.results))
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -633,6 +753,19 @@ def _value(result: Any, measure: Any, average: str | None, label: Any, undefined
     return float(whole[name])
 
 
+def _whole_value(pairs: PairCounts, name: str, overall: ConfusionMatrix) -> float:
+    """Accuracy, Cohen's kappa or MCC of one group's counts (what its matrix would give)."""
+    whole = overall.whole_measures()
+    if name not in whole:
+        raise InvalidArgumentError(f"give an 'average' or a 'label' for {name!r}: only {', '.join(whole)} are measures of a whole result")
+    margins = pairs.margins()
+    if name == "accuracy":
+        return float(ratio(margins["correct"], margins["total"]))
+    if name == "cohen_kappa":
+        return float(margins_cohen_kappa(**margins))
+    return float(margins_matthews_correlation_coefficient(**margins))
+
+
 def _disparity(kind: str, values: np.ndarray, overall: float, reference: int | None) -> tuple[float, tuple[int, int] | None]:
     """The difference or ratio of defined values (NaN with too few), and the positions it comes
     from (-1: the overall value)."""
@@ -679,8 +812,9 @@ def _rates(result: ByGroup, measure: Any, positive: Any, undefined: Any) -> tupl
     if positive not in list(result.overall.labels):
         raise UnknownLabelError(f"the positive class {positive!r} is not among the labels {show(list(result.overall.labels))}")
     policy = check_undefined(undefined)
-    values = np.array([_fill(_value(group, measure, None, positive, policy, {}), policy) for group in result.results])
-    return values, _fill(_value(result.overall, measure, None, positive, policy, {}), policy)
+    found = result.values(measure, label=positive, undefined=policy)
+    values = np.array([_fill(found[key], policy) for key in result.keys])
+    return values, _fill(found[OVERALL], policy)
 
 
 def _fill(value: float, policy: str) -> float:

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from evalkit._labels import OVERALL
+
 __all__ = ["matrix_fragment", "report_fragment", "report_page", "table_fragment"]
 
 _STYLE = """
@@ -258,7 +260,7 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
 def _dot_plot(report: Any, k: int, digits: int) -> str:
     """One measure of every group as a dot (and its interval as a line), the overall value as
     a dashed line; small groups hollow."""
-    groups = [key for key in report.groups if key != "overall"]
+    groups = [key for key in report.groups if key is not OVERALL]
     values = [report.values[key][k] for key in groups]
     bounds = [report.intervals[key][k] if report.intervals else None for key in groups]
     finite = [v for v in values if not math.isnan(v)] + [b.low for b in bounds if b is not None and not math.isnan(b.low)]
@@ -273,7 +275,7 @@ def _dot_plot(report: Any, k: int, digits: int) -> str:
         return left + (value - low) / (high - low) * width
 
     parts = [f'<svg width="{left + width + 20}" height="{height}" viewBox="0 0 {left + width + 20} {height}" role="img">']
-    overall = report.values["overall"][k]
+    overall = report.values[OVERALL][k]
     if not math.isnan(overall):
         parts.append(f'<line x1="{px(overall):.1f}" y1="4" x2="{px(overall):.1f}" y2="{height - 24}" stroke="#8c959f" stroke-dasharray="4 4">'
                      f"<title>overall {_number(overall, digits)}</title></line>")  # fmt: skip
@@ -299,7 +301,7 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     rows = []
     for key in report.groups:
         cells = "".join(_td(text) for text in report._cells(key, digits))
-        css = ' class="average"' if key == "overall" else ""
+        css = ' class="average"' if key is OVERALL else ""
         rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(_count(report.support[key], digits))}</tr>")
     sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
     if report.small:

@@ -34,7 +34,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +111,45 @@ def label_text(value: Any, at: str) -> str:
         raise InputFileError(f"{at}: {text!r} is a missing value as pandas writes it, not a label: drop the row or name the class")
     if "\n" in text or "\r" in text:
         raise InputFileError(f"{at}: the label {text!r} holds a line break")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800" in JSON): no report could write it
+        raise InputFileError(f"{at}: the label {text!r} is not valid Unicode (a lone surrogate): write the character itself") from None
     return text
+
+
+def _a(kind: str) -> str:
+    return "a number" if kind == "number" else kind
+
+
+def label_number(text: str) -> int | float | None:
+    """The number a label's text spells (an int exactly, however large), or None.
+
+    Examples:
+        >>> label_number("1.0"), label_number("12"), label_number("cat"), label_number("inf")
+        (1.0, 12, None, None)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+
+
+def number_text(value: float) -> str:
+    """A number as a label's text, by value: integral values as integers (``1.0`` is ``"1"``,
+    as ``1.0`` is the class ``1`` in Python), others as the shortest float text.
+
+    Examples:
+        >>> number_text(1.0), number_text(2), number_text(0.5), number_text(1e300)
+        ('1', '2', '0.5', '1e+300')
+    """
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return str(value) if isinstance(value, int) else repr(float(value))
 
 
 def score(value: Any, at: str) -> float:
@@ -233,6 +271,9 @@ class Labels:
 
     def __init__(self) -> None:
         self.texts: list[str] = []
+        self.typed: dict[int, str] = {}  # codes of typed values (JSON, Parquet): "number" or "text"
+        self._first_typed: tuple[str, str, str] | None = None  # (kind, text, where) of the first typed label
+        self.spellings: dict[int, int] = {}  # codes read as another label of the same number (``matched``)
         self._index: dict[str, int] = {}
         self._tables: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._direct: np.ndarray | None = None  # code of every small key, -1 for none seen  # kind of key -> (distinct keys seen, sorted; their label codes)
@@ -265,18 +306,79 @@ class Labels:
             return np.array([self._object_code(value, functools.partial(where, position)) for position, value in enumerate(fields)], dtype=np.intp)
 
     def _object_code(self, value: Any, where: Callable[[], str]) -> int:
-        """The code of one Python value (JSON, Parquet), remembered by its type and value."""
+        """The code of one Python value (JSON, Parquet), remembered by its type and value: a
+        number by its value (``1``, ``1.0`` and an int64 ``1`` are the label ``"1"``), a string
+        as text; numbers and text among one coder's labels are refused, as evalkit refuses
+        ``1`` and ``"1"`` in Python."""
         if type(value) is str and value in self._strings:
             return self._strings[value]
         key = (type(value), value) if type(value) in (int, float) else None
         found = self._objects.get(key) if key is not None else None
         if found is None:
-            found = self.code(label_text(value, where()))
+            at = where()
+            if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+                number = value.item() if isinstance(value, np.generic) else value
+                if isinstance(number, float) and not math.isfinite(number):
+                    raise InputFileError(f"{at}: the label {number!r} is not a finite number: a class is a finite number or a text")
+                kind, text = "number", number_text(number)
+            else:
+                kind, text = "text", label_text(value, at)
+            self._check_typed(kind, text, at)
+            found = self.code(text)
+            self.typed[found] = kind
             if type(value) is str:
                 self._strings[value] = found
             elif key is not None:
                 self._objects[key] = found
         return found
+
+    def _check_typed(self, kind: str, text: str, at: str) -> None:
+        """Typed labels are numbers throughout or text throughout (actual and predicted alike)."""
+        if self._first_typed is None:
+            self._first_typed = (kind, text, at)
+            return
+        first_kind, first_text, first_at = self._first_typed
+        if kind != first_kind:
+            shown = (lambda k, t: t if k == "number" else repr(t))
+            raise InputFileError(f"{at}: the label {shown(kind, text)} is {_a(kind)} but the label {shown(first_kind, first_text)} "
+                                 f"({first_at}) is {_a(first_kind)}: evalkit never merges numbers and text (1 and \"1\"); write one type")  # fmt: skip
+
+    def value(self, code: int) -> int | float | None:
+        """The number a label is (a typed number, or a text that spells one), or None."""
+        return None if self.typed.get(code) == "text" else label_number(self.texts[code])
+
+    def matched(self, codes: np.ndarray, targets: Sequence[int]) -> np.ndarray:
+        """``codes`` with each label that is a number equal to one of the ``targets``' numbers
+        (``"1.0"`` and an option's ``"1"``) replaced by that target's code; the spellings so
+        matched are remembered (``spellings``)."""
+        values = {self.value(target): target for target in targets}
+        values.pop(None, None)
+        if not values or not len(codes):
+            return codes
+        distinct = np.unique(codes)
+        swaps = {}
+        for code in distinct.tolist():
+            number = self.value(code) if code not in targets else None
+            if number is not None and number in values:
+                swaps[code] = values[number]
+                self.spellings.setdefault(code, values[number])
+        if not swaps:
+            return codes
+        table = np.arange(int(distinct[-1]) + 1, dtype=np.intp)
+        table[list(swaps)] = list(swaps.values())
+        return table[codes]
+
+    def by_value(self, codes: Sequence[int]) -> list[str] | None:
+        """The texts of ``codes`` with numbers by value (``"1.0"`` is ``"1"``) when every one of
+        them is a number (a typed number, or a text that spells one), else None: labels read as
+        text are numbers only when all of them are, as a column is numeric only when every
+        field is."""
+        if any(self.typed.get(code) == "text" for code in codes):
+            return None
+        numbers = [label_number(self.texts[code]) for code in codes]
+        if not numbers or any(number is None for number in numbers):
+            return None
+        return [number_text(number) for number in numbers if number is not None]
 
     def _codes_of_bytes(self, fields: np.ndarray, where: Callable[[int], str]) -> np.ndarray:
         if not len(fields):

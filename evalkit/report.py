@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import kind
+from evalkit._labels import OVERALL, kind
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined, mean_of, support_weights
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
@@ -774,7 +774,7 @@ class GroupReport:
     Attributes:
         measures: the measure names of the columns.
         average: the average of each measure (whole-result measures have none).
-        groups: the group keys, then ``"overall"``.
+        groups: the group keys, then ``OVERALL`` (the whole).
         values: ``{group: [value per measure]}``.
         support: ``{group: support}``.
         small: the groups below the ``min_size`` of the ``ByGroup``.
@@ -792,8 +792,18 @@ class GroupReport:
     names: tuple = ("group",)
 
     def _label(self, key: Any) -> str:
+        """A row's name: the group's values joined by ``×``; the whole is ``overall`` (``overall
+        (all samples)`` when a group is named ``overall``)."""
+        if key is OVERALL:
+            return "overall (all samples)" if any(self._label(group) == "overall" for group in self.groups if group is not OVERALL) else "overall"
         text = " × ".join(map(str, key)) if isinstance(key, tuple) else str(key)
         return f"{text} (small)" if key in self.small else text
+
+    def _parts(self, key: Any) -> list[Any]:
+        """A group's value in each group column (the whole: empty)."""
+        if key is OVERALL:
+            return [""] * len(self.names)
+        return list(key) if isinstance(key, tuple) else [key]
 
     def _cells(self, key: Any, digits: int) -> list[str]:
         cells = [_cell(value, digits) for value in self.values[key]]
@@ -820,17 +830,18 @@ class GroupReport:
         return "\n".join(lines)
 
     def to_csv(self) -> str:
-        """CSV rows ``group, <measures>, support, small`` (full precision; with intervals, a
-        ``low`` and ``high`` column after each measure)."""
+        """CSV rows ``row, <one column per group column>, <measures>, support, small``: ``row``
+        is ``group`` or ``overall`` (the whole, its group columns empty); full precision; with
+        intervals, a ``low`` and ``high`` column after each measure."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         bounds = bool(self.intervals)
-        header = [" x ".join(self.names)]
+        header = ["row", *self.names]
         for name in self.measures:
             header += [name, f"{name} low", f"{name} high"] if bounds else [name]
         writer.writerow([*header, "support", "small"])
         for key in self.groups:
-            row = [" x ".join(map(str, key)) if isinstance(key, tuple) else key]
+            row = ["overall" if key is OVERALL else "group", *self._parts(key)]
             for k, value in enumerate(self.values[key]):
                 row.append("" if math.isnan(value) else repr(float(value)))
                 if bounds:
@@ -840,15 +851,17 @@ class GroupReport:
         return buffer.getvalue()
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
-        """``{"groups": {group: {measure: value, "support": ..., "small": ...}}, ...}``."""
+        """``{"names": [...], "average": ..., "groups": [{"group": {column: value}, <measure>:
+        value, ..., "support": ..., "small": ...}], "overall": {<measure>: value, ...}}``: each
+        group's key as its values by group column (never a joined string)."""
         def row(key: Any) -> dict[str, Any]:
             found: dict[str, Any] = dict(zip(self.measures, map(float, self.values[key])))
             if self.intervals:
                 found["intervals"] = {m: None if i is None else [i.low, i.high] for m, i in zip(self.measures, self.intervals[key])}
             return {**found, "support": self.support[key], "small": key in self.small}
 
-        document = {"names": list(self.names), "average": self.average,
-                    "groups": {(" x ".join(map(str, key)) if isinstance(key, tuple) else key): row(key) for key in self.groups}}  # fmt: skip
+        groups = [{"group": dict(zip(self.names, self._parts(key))), **row(key)} for key in self.groups if key is not OVERALL]
+        document = {"names": list(self.names), "average": self.average, "groups": groups, "overall": row(OVERALL)}
         return json_safe(document) if strict else document
 
     def to_json(self) -> str:
@@ -876,13 +889,13 @@ def group_report(result: Any, measures: list[Any], average: str = "macro", *, co
         name = result.overall.measure(asked).name if hasattr(result.overall, "measure") else str(asked)
         names.append(name)
         columns.append(result.values(asked, None if name in whole else average, undefined=undefined))
-    groups = (*result.keys, "overall")
+    groups = (*result.keys, OVERALL)
     values = {key: [column[key] for column in columns] for key in groups}
-    support = {**result.support(), "overall": getattr(result.overall, "n_samples", None) or result.overall.get_total_items()}
+    support = {**result.support(), OVERALL: getattr(result.overall, "n_samples", None) or result.overall.get_total_items()}
     found: dict = {}
     if confidence is not None:
         for key in groups:
-            source = result.overall if key == "overall" else result[key]
+            source = result.overall if key is OVERALL else result[key]
             found[key] = [_interval_or_none(source, source.measure(name), None if name in whole else average,
                                             {"level": confidence, "method": "bca", "n_resamples": n_resamples, "random_state": random_state,
                                              "undefined": undefined}) for name in names]  # fmt: skip

@@ -4,6 +4,8 @@ reports and the command line."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import warnings
@@ -19,7 +21,7 @@ from strategies import close, make_weight
 
 from evalkit import ByGroup, ConfusionMatrix, Evaluation, ThresholdCurve, by_group, metrics
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
-from evalkit.groups import demographic_parity_difference, equalized_odds_difference
+from evalkit.groups import OVERALL, demographic_parity_difference, equalized_odds_difference
 
 CLASSES = ["cat", "dog", "fox"]
 
@@ -152,7 +154,7 @@ def test_small_groups_are_marked_not_dropped():
     result = by_group([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], ["big", "big", "big", "big", "small"], min_size=2)
     assert result.small() == ("small",) and result.support() == {"big": 4, "small": 1}
     report = result.report(["recall"])
-    assert "small (small)" in report.to_text() and report.to_dict()["groups"]["small"]["small"] is True
+    assert "small (small)" in report.to_text() and report.to_dict()["groups"][1] == {"group": {"group": "small"}, "recall": 1.0, "support": 1, "small": True}
     with pytest.raises(InvalidArgumentError, match="'min_size'"):
         by_group([0], [0], ["a"], min_size=-1)
 
@@ -226,7 +228,7 @@ def test_merges_json_and_reports(tmp_path, capsys):
     with warnings.catch_warnings():  # so few samples that some statistics never vary (BCa says so)
         warnings.simplefilter("ignore", EvalkitWarning)
         report = whole.report(["recall", "precision"], confidence=0.9, n_resamples=50)
-    assert report.groups == ("x", "y", "z", "overall") and report.to_dict(strict=True)["groups"]["x"]["intervals"]["recall"] is not None
+    assert report.groups == ("x", "y", "z", OVERALL) and report.to_dict(strict=True)["groups"][0]["intervals"]["recall"] is not None
     page = report.to_html()
     defined = sum(not math.isnan(value) for key in ("x", "y", "z") for value in report.values[key])
     assert page.count("<circle") == defined and "<script" not in page  # a dot per defined value of each group
@@ -235,6 +237,81 @@ def test_merges_json_and_reports(tmp_path, capsys):
     path.write_text("actual,predicted,region\n" + "\n".join(f"{a},{p},{g}" for a, p, g in zip(y_true, y_pred, groups)) + "\n", encoding="utf-8")
     assert main(["report", str(path), "--group", "region", "--measures", "recall", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["groups"]["z"]["recall"] == pytest.approx(whole.values("recall", "macro")["z"])
+    assert document["groups"][2]["group"] == {"region": "z"} and document["groups"][2]["recall"] == pytest.approx(whole.values("recall", "macro")["z"])
     assert main(["report", str(path), "--group", "region", "--score", "predicted"]) == 2
     assert "--group evaluates labels by group" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# keys: names that could collide stay apart, and structured
+
+
+def test_a_group_named_overall_is_a_group_like_any_other():
+    y_true, y_pred = [1, 1, 1, 1, 0, 0], [1, 1, 0, 0, 0, 0]
+    result = by_group(y_true, y_pred, ["overall", "overall", "b", "b", "b", "b"])
+    values = result.values("accuracy")
+    assert values["overall"] == 1.0 and values[OVERALL] == pytest.approx(4 / 6) and values["b"] == 0.5  # the group, not the whole
+    assert result.difference("accuracy").value == 0.5  # 1.0 - 0.5; the whole (2/3) never overwrites the group
+    assert by_group([0, 1], [0, 1], ["a", "b"]).values("accuracy")["overall"] == 1.0  # no such group: "overall" is the whole
+    report = result.report(["accuracy"])
+    rows = report.to_text().splitlines()
+    assert any(line.startswith("overall ") for line in rows) and any(line.startswith("overall (all samples)") for line in rows)
+    document = report.to_dict()
+    assert document["groups"][1]["group"] == {"group": "overall"} and document["groups"][1]["accuracy"] == 1.0
+    assert document["overall"]["accuracy"] == pytest.approx(4 / 6)
+
+
+def test_intersection_keys_stay_structured_in_every_format(tmp_path, capsys):
+    from evalkit.cli import main
+
+    y_true, y_pred = [0, 1, 1, 0], [0, 1, 0, 0]
+    first, second = ["a x", "a", "a x", "a"], ["b", "x b", "b", "x b"]  # joined by " x " both would read "a x x b"
+    result = by_group(y_true, y_pred, {"first": first, "second": second})
+    assert result.keys == (("a", "x b"), ("a x", "b"))
+    document = result.report(["accuracy"]).to_dict()
+    assert [row["group"] for row in document["groups"]] == [{"first": "a", "second": "x b"}, {"first": "a x", "second": "b"}]
+    rows = list(csv.reader(io.StringIO(result.report(["accuracy"]).to_csv())))
+    assert rows[0][:3] == ["row", "first", "second"] and rows[1][:3] == ["group", "a", "x b"] and rows[2][:3] == ["group", "a x", "b"]
+    assert rows[3][:3] == ["overall", "", ""]
+    path = tmp_path / "g.csv"
+    path.write_text("actual,predicted,first,second\n" + "".join(f"{a},{p},{f},{s}\n" for a, p, f, s in zip(y_true, y_pred, first, second)),
+                    encoding="utf-8")  # fmt: skip
+    assert main(["report", str(path), "--group", "first,second", "--measures", "recall", "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["groups"]) == 2
+
+
+def test_tuple_and_two_dimensional_group_columns_are_intersections():
+    y_true, y_pred = [0, 1, 1, 0], [0, 1, 0, 0]
+    tuples = by_group(y_true, y_pred, [("f", 1), ("m", 2), ("f", 1), ("m", 1)])
+    assert tuples.keys == (("f", 1), ("m", 1), ("m", 2)) and tuples[("f", 1)].get_total_items() == 2
+    table = by_group(y_true, y_pred, {"who": np.array([["f", "x"], ["m", "y"], ["f", "x"], ["m", "x"]])})
+    assert table.names == ("who 0", "who 1") and table.keys == (("f", "x"), ("m", "x"), ("m", "y"))
+    with pytest.raises(InvalidArgumentError, match="tuples of different lengths"):
+        by_group(y_true, y_pred, [("f", 1), ("m",), ("f", 1), ("m", 1)])
+
+
+def test_an_undefined_disparity_prints():
+    result = by_group([0, 0, 0, 0], [0, 0, 1, 1], ["a", "a", "b", "b"])
+    disparity = result.difference("recall", label=1)  # no group has a positive: no recall is defined
+    assert math.isnan(disparity.value) and str(disparity) == "recall of 1 difference undefined (0 of 2 groups have a defined value)"
+
+
+def test_memory_grows_with_the_samples_not_with_groups_times_labels_squared():
+    """1,000 groups and 1,000 labels over 3,000 samples: a dense groups x labels x labels table
+    would take 8 GB; the kinds of (group, actual, predicted) take a few MB."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    n = 3000
+    y_true, y_pred, groups = rng.integers(0, 1000, n), rng.integers(0, 1000, n), rng.integers(0, 1000, n)
+    tracemalloc.start()
+    result = by_group(y_true, y_pred, groups)
+    values = result.values("recall", "macro")
+    one = result[int(groups[0])]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 200e6, peak
+    rows = groups == groups[0]
+    alone = ConfusionMatrix.from_predictions(y_true[rows], y_pred[rows], result.overall.labels)
+    assert np.array_equal(one.to_array(), alone.to_array()) and close(values[int(groups[0])], alone.average("recall", "macro"))
+    assert close(values[OVERALL], ConfusionMatrix.from_predictions(y_true, y_pred).average("recall", "macro"))

@@ -262,12 +262,18 @@ def test_parquet_gives_the_report_of_the_same_csv(tmp_path, capsys):
 
 
 def test_parquet_integer_and_dictionary_columns_read_as_labels(tmp_path, capsys):
+    """Numbers by value whatever the column's type (int64, a dictionary of floats); a string
+    column beside a number column is refused (``"1"`` is never the number 1)."""
     actual = pa.array([0, 1, 1, 2] * 50)
-    predicted = pa.array(["0", "1", "2", "2"] * 50).dictionary_encode()
+    predicted = pa.array([0.0, 1.0, 2.0, 2.0] * 50).dictionary_encode()
     pq.write_table(pa.table({"actual": actual, "predicted": predicted, "score": pa.array([0.1, 0.9, 0.6, 0.4] * 50)}), tmp_path / "p.parquet")
     status, out, err = report(capsys, str(tmp_path / "p.parquet"), "--format", "json")
     assert status == 0, err
     assert json.loads(out)["confusion_matrix"] == {"labels": ["0", "1", "2"], "counts": [[50, 0, 0], [0, 50, 50], [0, 0, 50]]}
+    text = pa.array(["0", "1", "2", "2"] * 50).dictionary_encode()
+    pq.write_table(pa.table({"actual": actual, "predicted": text}), tmp_path / "t.parquet")
+    status, _, err = report(capsys, str(tmp_path / "t.parquet"))
+    assert status == 2 and "the label '0' is text but the label 0" in err
 
 
 def test_parquet_faults_are_named_by_row(tmp_path, capsys):

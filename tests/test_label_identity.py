@@ -1,0 +1,206 @@
+"""One identity for a value, in Python and in every reader.
+
+The rule a user can hold: a label is the value it is in Python. Numbers are equal by value
+whatever their type (``1``, ``1.0``, ``np.int64(1)``, an int64 or float64 Parquet column, a JSON
+``1`` or ``1.0``); text is never equal to a number, and a mix of the two is refused, as
+``evalkit.metrics`` refuses ``[1, "1"]``. Text files (CSV, TSV) have no types: their labels are
+numbers by value when every one of them spells a number (as a column is numeric only when every
+field is), else text. Group keys and raters' categories follow the same rule, and a group is
+found by any value equal to its key (``np.str_("a")`` is ``"a"``). The fast and the slow path of
+every reader give the same report.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalkit import Agreement, Evaluation, by_group, readers
+from evalkit import metrics as ek
+from evalkit.cli import main
+from evalkit.exceptions import InvalidArgumentError, MixedLabelTypesError, UnknownLabelError
+from evalkit.readers import label_number, number_text
+
+# --------------------------------------------------------------------------------------------
+# Python
+
+
+def test_numbers_are_labels_by_value_whatever_their_type():
+    assert ek.accuracy_score(np.array([1, 2, 1]), np.array([1.0, 2.0, 2.0])) == pytest.approx(2 / 3)
+    assert Evaluation.from_labels([np.int64(1), 2], [1.0, np.float32(2)]).labels == (1, 2)
+    with pytest.raises(MixedLabelTypesError):
+        ek.accuracy_score([1, 2], ["1", "2"])
+
+
+def test_group_keys_and_categories_keep_text_and_numbers_apart():
+    with pytest.raises(InvalidArgumentError, match="mix types: '1' \\(str\\) in 'group'"):
+        by_group([0, 1, 1, 0], [0, 1, 0, 0], ["1", 1, "1", 1])
+    with pytest.raises(MixedLabelTypesError, match="in 'ratings'"):
+        Agreement.from_ratings([["1", 1], ["2", 2]])
+    assert Agreement.from_ratings([["1", "1"], ["2", "1"]]).categories == ("1", "2")
+
+
+def test_a_group_is_found_by_any_value_equal_to_its_key():
+    result = by_group([0, 1, 1, 0], [0, 1, 0, 0], ["a", "b", "a", "b"])
+    assert result[np.str_("a")] == result["a"]
+    assert [result[key].get_accuracy() for key in np.unique(["a", "b"])] == [0.5, 1.0]
+    assert result.difference("accuracy", relative_to=np.str_("a")).value == 0.5
+    numbered = by_group([0, 1, 1, 0], [0, 1, 0, 0], [1, 2, 1, 2])
+    assert numbered[np.int64(1)] == numbered[1] == numbered[1.0]
+    with pytest.raises(UnknownLabelError):
+        numbered["1"]
+    with pytest.raises(UnknownLabelError):
+        by_group([0, 1], [0, 1], [True, False])[1]
+
+
+# --------------------------------------------------------------------------------------------
+# files: every reader and path against Python
+
+NUMBERS = st.sampled_from([0, 1, 2, 0.0, 1.0, 2.0])  # integral floats are the ints' classes
+TEXTS = st.sampled_from(["1", "01", "1.0", "cat", "Dog", "é"])
+DIGITS = st.sampled_from(["1", "01", "1.0", "2"])  # text that spells numbers: CSV reads it by value
+
+
+@st.composite
+def tables(draw):
+    family = draw(st.sampled_from(["numbers", "texts", "digits"]))
+    values = {"numbers": NUMBERS, "texts": TEXTS, "digits": DIGITS}[family]
+    n = draw(st.integers(1, 12))
+    rows = [(draw(values), draw(values)) for _ in range(n)]
+    return family, rows
+
+
+def expected_matrix(rows, typed):
+    """The confusion matrix Python gives, with each label as the report names it: a number by
+    its value; text as text, or by value in a text file whose labels all spell numbers."""
+    actual, predicted = [a for a, _ in rows], [p for _, p in rows]
+    if not typed:
+        texts = [str(v) for v in actual + predicted]
+        numbers = [label_number(t) for t in texts]
+        if all(number is not None for number in numbers):
+            named = [number_text(number) for number in numbers]
+        else:
+            named = texts
+        actual, predicted = named[: len(rows)], named[len(rows) :]
+    elif isinstance(actual[0], str):
+        pass
+    else:
+        actual, predicted = [number_text(v) for v in actual], [number_text(v) for v in predicted]
+    return _cells(Evaluation.from_labels(actual, predicted).confusion_matrix())
+
+
+def _cells(matrix):
+    labels = [str(label) for label in matrix.labels]
+    counts = matrix.to_array()
+    return {(labels[i], labels[j]): int(counts[i, j]) for i in range(len(labels)) for j in range(len(labels)) if counts[i, j]}
+
+
+def reported(path, *options):
+    """The confusion matrix of the command line's JSON report, as cells by label names."""
+    with _captured() as out:
+        assert main(["report", str(path), "--measures", "recall", "--format", "json", *options]) == 0
+    document = json.loads(out.getvalue())
+    labels, counts = document["confusion_matrix"]["labels"], document["confusion_matrix"]["counts"]
+    return {(labels[i], labels[j]): counts[i][j] for i in range(len(labels)) for j in range(len(labels)) if counts[i][j]}
+
+
+class _captured:
+    def __enter__(self):
+        import contextlib
+        import io
+
+        self.buffer = io.StringIO()
+        self.context = contextlib.redirect_stdout(self.buffer)
+        self.context.__enter__()
+        return self.buffer
+
+    def __exit__(self, *exc):
+        self.context.__exit__(*exc)
+        return False
+
+
+def write_files(directory: Path, family: str, rows) -> dict[str, Path]:
+    files = {}
+    csv_path = directory / "t.csv"
+    csv_path.write_text("actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in rows), encoding="utf-8")
+    files["csv"] = csv_path
+    quoted = directory / "quoted.csv"  # every field quoted: the block goes through Python's csv module
+    quoted.write_text('"actual","predicted"\n' + "".join(f'"{a}","{p}"\n' for a, p in rows), encoding="utf-8")
+    files["csv, slow path"] = quoted
+    plain = directory / "t.jsonl"
+    plain.write_text("".join(json.dumps({"actual": a, "predicted": p}) + "\n" for a, p in rows), encoding="utf-8")
+    files["jsonl"] = plain
+    spaced = directory / "spaced.jsonl"  # a space before each colon: read line by line
+    spaced.write_text("".join(json.dumps({"actual": a, "predicted": p}, separators=(", ", " : ")) + "\n" for a, p in rows), encoding="utf-8")
+    files["jsonl, slow path"] = spaced
+    columns = {}
+    for k, role in enumerate(("actual", "predicted")):
+        values = [row[k] for row in rows]
+        if family == "numbers":  # one column int64 where it can be, the other float64: numbers by value all the same
+            kind = pa.int64() if k == 0 and all(float(v).is_integer() for v in values) else pa.float64()
+            columns[role] = pa.array([int(v) if kind == pa.int64() else float(v) for v in values], kind)
+        else:
+            columns[role] = pa.array(values, pa.string())
+    parquet = directory / "t.parquet"
+    pq.write_table(pa.table(columns), parquet)
+    files["parquet"] = parquet
+    return files
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(), st.sampled_from([1, 5, 100_000]))
+def test_every_reader_gives_the_labels_python_gives(table, batch_size):
+    family, rows = table
+    with tempfile.TemporaryDirectory() as directory:
+        for name, path in write_files(Path(directory), family, rows).items():
+            typed = not name.startswith("csv")
+            expected = expected_matrix(rows, typed)
+            assert reported(path, "--batch-size", str(batch_size)) == expected, (name, rows)
+
+
+def test_the_block_size_of_a_reader_does_not_change_a_label(tmp_path, monkeypatch):
+    rows = [(v, w) for v, w in zip(["1", "1.0", "2", "02"] * 50, ["2.0", "1", "1", "2"] * 50)]
+    path = tmp_path / "d.csv"
+    path.write_text("actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in rows), encoding="utf-8")
+    expected = reported(path)
+    assert expected == {("1", "1"): 50, ("1", "2"): 50, ("2", "1"): 50, ("2", "2"): 50}
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 64)
+    assert reported(path) == expected
+    monkeypatch.setattr(readers, "_split", lambda *arguments: None)
+    assert reported(path) == expected
+
+
+def test_numbers_and_text_in_one_typed_file_are_refused_at_their_line(tmp_path, capsys):
+    mixed = tmp_path / "m.jsonl"
+    mixed.write_text('{"actual": 1, "predicted": "2"}\n{"actual": 2, "predicted": "1"}\n', encoding="utf-8")  # each field of one type
+    assert main(["report", str(mixed)]) == 2
+    assert "m.jsonl:1: the label '2' is text but the label 1 (" in capsys.readouterr().err
+    parquet = tmp_path / "m.parquet"
+    pq.write_table(pa.table({"actual": pa.array([1, 2], pa.int64()), "predicted": pa.array(["1", "2"])}), parquet)
+    assert main(["report", str(parquet)]) == 2
+    assert "evalkit never merges numbers and text" in capsys.readouterr().err
+    surrogate = tmp_path / "s.jsonl"
+    surrogate.write_text('{"actual": "a", "predicted": "a"}\n{"actual": "\\ud800", "predicted": "a"}\n', encoding="utf-8")
+    assert main(["report", str(surrogate)]) == 2
+    assert "s.jsonl:2: the label '\\ud800' is not valid Unicode" in capsys.readouterr().err
+
+
+def test_a_score_report_finds_its_positive_class_by_value(tmp_path, capsys):
+    path = tmp_path / "s.csv"
+    path.write_text("actual,p\n1.0,0.9\n0.0,0.2\n1.0,0.4\n0.0,0.7\n", encoding="utf-8")
+    assert main(["report", str(path), "--score", "p", "--measures", "recall,roc_auc", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert list(document["classes"]) == ["0", "1"] and document["confusion_matrix"]["counts"] == [[1, 1], [1, 1]]
+    assert document["classes"]["1"]["roc_auc"] == pytest.approx(0.75)
+    text = tmp_path / "t.csv"
+    text.write_text("actual,p\n1.0,0.9\ncat,0.2\n", encoding="utf-8")
+    assert main(["report", str(text), "--score", "p"]) == 2
+    assert "the label '1.0' was read as '1' (the same number), but the labels are not all numbers ('cat')" in capsys.readouterr().err
