@@ -20,7 +20,22 @@ import numpy as np
 
 from evalkit.exceptions import CountOverflowError
 
-__all__ = ["EXACT_FLOAT_SUM", "MAX_COUNT", "check_count_total", "exact_row_sums", "weighted_bincount", "weighted_sum"]
+__all__ = [
+    "EXACT_FLOAT_SUM",
+    "FLOAT_OFFSET",
+    "LIMBS",
+    "MAX_COUNT",
+    "add_limbs",
+    "check_count_total",
+    "exact_row_sums",
+    "float_limbs",
+    "ints_to_limbs",
+    "limbs_to_floats",
+    "limbs_to_ints",
+    "sum_limbs",
+    "weighted_bincount",
+    "weighted_sum",
+]
 
 
 EXACT_FLOAT_SUM = 2**53
@@ -107,3 +122,130 @@ def exact_row_sums(values: np.ndarray) -> np.ndarray:
     if high * max(values.shape[1], 1) <= MAX_COUNT:
         return values.sum(axis=1)
     return np.array([sum(row) for row in values.tolist()], dtype=object)
+
+
+# --------------------------------------------------------------------------------------------
+# exact sums of floats: the same total however the values are split, ordered or merged
+
+FLOAT_OFFSET = 1126
+"""Every finite float64 is an integer multiple of ``2**-FLOAT_OFFSET`` (the subnormal ``2**-1074``
+has a 53-bit mantissa below it), so a sum of floats is that integer's sum, exactly."""
+
+LIMBS = 70
+"""32-bit limbs of an exact float sum: bits ``0 .. 2240`` of the scaled integer (every float
+sum up to beyond ``2**1024``)."""
+
+_MASK = (1 << 32) - 1
+_PER_CALL = 1 << 20  # values per bincount: chunks below 2**33 sum exactly in its float64 while 2**20 of them add up
+
+
+def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Exact sums of ``values`` (finite float64) per slot (``slots``, ``0 .. size-1``), as
+    ``size x LIMBS`` int64 limbs (``limb_k * 2**(32k - FLOAT_OFFSET)``): order, batching and
+    merging never change them, unlike a float sum's last bit.
+
+    The values of one slot and one binary exponent are integer mantissas at one scale: their
+    sums (in two halves, exact in ``np.bincount``'s float64) are found first, and only those
+    few sums are spread into limbs.
+
+    Examples:
+        >>> limbs = float_limbs(np.zeros(3, dtype=np.intp), np.array([0.1, 0.2, -0.3]), 1)
+        >>> limbs_to_floats(limbs).tolist(), 0.1 + 0.2 - 0.3
+        ([2.7755575615628914e-17], 5.551115123125783e-17)
+    """
+    out = np.zeros((size, LIMBS), dtype=np.int64)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    slots = np.asarray(slots, dtype=np.int64)
+    for start in range(0, len(values), _PER_CALL):
+        bits = values[start : start + _PER_CALL].view(np.int64)
+        exponent = (bits >> 52) & 2047
+        mantissa = bits & ((1 << 52) - 1)
+        mantissa |= 1 << 52  # value = ±mantissa * 2**(max(exponent, 1) - 1075), with the hidden bit of normal numbers
+        subnormal = np.flatnonzero(exponent == 0)  # zeros and subnormals: no hidden bit
+        mantissa[subnormal] -= 1 << 52
+        negative = bits >> 63  # 0, or -1 for a negative value: two's complement turns the mantissa round
+        mantissa ^= negative
+        mantissa -= negative
+        key = slots[start : start + _PER_CALL] * 2048 + exponent
+        if size * 2048 <= _PER_CALL:
+            present = None
+            length = size * 2048
+        else:
+            present, key = np.unique(key, return_inverse=True)
+            length = len(present)
+        high = np.bincount(key, weights=(mantissa >> 26).astype(np.float64), minlength=length).astype(np.int64)  # |each| < 2**27: exact sums
+        low = np.bincount(key, weights=(mantissa & ((1 << 26) - 1)).astype(np.float64), minlength=length).astype(np.int64)
+        keys = np.arange(length) if present is None else present
+        used = (high != 0) | (low != 0)
+        keys, high, low = keys[used], high[used], low[used]
+        slot, position = keys // 2048, np.maximum(keys % 2048, 1) + (FLOAT_OFFSET - 1075)
+        _spread(out, np.concatenate((slot, slot)), np.concatenate((high, low)), np.concatenate((position + 26, position)))
+    return out
+
+
+def _spread(out: np.ndarray, slots: np.ndarray, numbers: np.ndarray, positions: np.ndarray) -> None:
+    """Add integers ``numbers`` (``|n| < 2**53``) times ``2**positions`` into the limbs of their slots."""
+    size = len(out)
+    limb, shift = positions >> 5, positions & 31
+    sign = np.where(numbers < 0, -1, 1)
+    numbers = np.abs(numbers)
+    low = (numbers & _MASK) << shift  # < 2**63
+    high = (numbers >> 32) << shift  # < 2**52
+    index = slots * LIMBS + limb
+    flat = out.reshape(-1)
+    for offset, part in ((0, low & _MASK), (1, (low >> 32) + (high & _MASK)), (2, high >> 32)):
+        np.add.at(flat, np.minimum(index + offset, size * LIMBS - 1), sign * part)
+    _carried(out)
+
+
+def _carried(limbs: np.ndarray) -> np.ndarray:
+    """One pass of carries from each limb to the next (in place): every limb but the top one
+    back below ``2**33`` in size, so that sums of limbs never overflow int64."""
+    carry = limbs[..., :-1] >> 32
+    limbs[..., :-1] -= carry << 32
+    limbs[..., 1:] += carry
+    return limbs
+
+
+def add_limbs(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The exact sums of two limb arrays of one shape (a merge)."""
+    return _carried(first + second)
+
+
+def sum_limbs(limbs: np.ndarray, axis: int) -> np.ndarray:
+    """The exact sums of limb arrays along an axis (not the limbs' own, the last)."""
+    return _carried(limbs.sum(axis=axis))
+
+
+def limbs_to_ints(limbs: np.ndarray) -> list[int]:
+    """The exact sums as Python integers (in units of ``2**-FLOAT_OFFSET``), one per slot of
+    the last axis but one (flattened)."""
+    rows = limbs.reshape(-1, LIMBS).tolist()
+    return [sum(limb << (32 * k) for k, limb in enumerate(row)) for row in rows]
+
+
+def ints_to_limbs(numbers: list[int]) -> np.ndarray:
+    """Limbs of exact sums given as Python integers (``limbs_to_ints``' inverse)."""
+    out = np.zeros((len(numbers), LIMBS), dtype=np.int64)
+    for row, number in enumerate(numbers):
+        negative, number = number < 0, abs(number)
+        for k in range(LIMBS - 1):
+            out[row, k] = number & _MASK
+            number >>= 32
+        out[row, LIMBS - 1] = number
+        if negative:
+            out[row] = -out[row]
+    return out
+
+
+def limbs_to_floats(limbs: np.ndarray) -> np.ndarray:
+    """The exact sums, each correctly rounded to float64 (``inf`` beyond its range); the
+    limbs' leading axes kept."""
+    shape = limbs.shape[:-1]
+    values = []
+    for number in limbs_to_ints(limbs):
+        try:
+            values.append(number / (1 << FLOAT_OFFSET))  # int / int: correctly rounded
+        except OverflowError:
+            values.append(math.copysign(math.inf, number))
+    return np.array(values, dtype=np.float64).reshape(shape)

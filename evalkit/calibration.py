@@ -72,13 +72,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from statistics import NormalDist
 from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
 
 from evalkit import intervals, serialization
+from evalkit._exact import LIMBS, add_limbs, float_limbs, ints_to_limbs, limbs_to_floats, limbs_to_ints, sum_limbs
 from evalkit._labels import label_position, same_labels
 from evalkit._validation import check_choice, read_only, show
 from evalkit.averaging import check_undefined, mean_of
@@ -95,6 +95,8 @@ from evalkit.serialization import json_safe
 __all__ = [
     "DEFAULT_BINS",
     "ESTIMATORS",
+    "MAX_BINS",
+    "MAX_STORED_BINS",
     "MEASURES",
     "NORMS",
     "SETTINGS",
@@ -113,7 +115,11 @@ DEFAULT_BINS = 15
 """The number of bins when none is given (Guo et al., 2017; torchmetrics' default)."""
 
 MAX_BINS = 1 << 24
-"""The most bins a calibration may ask for (a binned calibration's memory is O(bins x columns))."""
+"""The most bins an error may be computed over (``n_bins``)."""
+
+MAX_STORED_BINS = 10_000
+"""The most equal-width bins a binned calibration keeps (``bins=``): each bin holds eight exact
+sums (about 4.5 kB a bin and column), so that merging batches never changes a digit."""
 
 SETTINGS = ("binary", "top_label", "classwise", "multilabel")
 NORMS = ("l1", "l2", "max")
@@ -141,7 +147,6 @@ _ALIASES = {"ece": "expected_calibration_error", "rmsce": "root_mean_squared_cal
 _EPS = float(np.finfo(np.float64).eps)  # log loss clips scores to [eps, 1 - eps], as scikit-learn's log_loss
 _SUM_TOLERANCE = float(np.sqrt(np.finfo(np.float32).eps))  # rows of probabilities sum to 1 within float32 rounding
 _CHUNK = 1 << 16
-_NORMAL = NormalDist()
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 
@@ -194,9 +199,9 @@ class CalibrationTest(NamedTuple):
 # bins
 
 
-def _check_bins(n_bins: Any, name: str = "n_bins") -> int:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or not 1 <= n_bins <= MAX_BINS:
-        raise InvalidArgumentError(f"{name!r} must be an integer in 1..{MAX_BINS:,}, got {show(n_bins)}")
+def _check_bins(n_bins: Any, name: str = "n_bins", most: int = MAX_BINS) -> int:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or not 1 <= n_bins <= most:
+        raise InvalidArgumentError(f"{name!r} must be an integer in 1..{most:,}, got {show(n_bins)}")
     return int(n_bins)
 
 
@@ -271,6 +276,8 @@ def quantile_edges(scores: Any, weights: Any, n_bins: int) -> np.ndarray:
         [0.1, 0.25, 0.9]
     """
     scores, weights = np.asarray(scores, dtype=np.float64), np.asarray(weights, dtype=np.float64)
+    if not len(scores) or not weights.sum() > 0:  # no sample that weighs anything: no edge
+        return np.full(n_bins + 1, np.nan)
     q = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)  # what np.percentile does with scikit-learn's argument
     ends = np.cumsum(weights)  # the samples of score j sit at positions ends[j-1] .. ends[j] - 1
     position = (ends[-1] - 1) * q
@@ -309,18 +316,20 @@ class _Sums(NamedTuple):
         return cls(weight, weight * scores, weight * scores**2, hits, hits * scores, hits * -np.log(c),
                    (weight - hits) * -np.log1p(-c), weight * ((1 - 2 * scores) ** 2 * scores * (1 - scores)))  # fmt: skip
 
-    @classmethod
-    def of_samples(cls, scores: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, index: np.ndarray, size: int) -> _Sums:
-        """The sums of every bin (``index`` per sample) of samples: one row, ``size`` groups."""
+    @staticmethod
+    def terms(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, ...]:
+        """Each sample's term of each of the eight sums."""
         w = np.ones(len(scores)) if weight is None else weight.astype(np.float64)
         y = np.where(positive, w, 0.0)
         c = np.clip(scores, _EPS, 1 - _EPS)
-        parts = (w, w * scores, w * scores**2, y, y * scores, y * -np.log(c), (w - y) * -np.log1p(-c),
-                 w * ((1 - 2 * scores) ** 2 * scores * (1 - scores)))  # fmt: skip
-        return cls(*(np.bincount(index, weights=part, minlength=size)[None, :] for part in parts))
+        return (w, w * scores, w * scores**2, y, y * scores, y * -np.log(c), (w - y) * -np.log1p(-c),
+                w * ((1 - 2 * scores) ** 2 * scores * (1 - scores)))  # fmt: skip
 
     def grouped(self, starts: np.ndarray) -> _Sums:
-        """Consecutive groups merged: group ``k`` of the result is ``starts[k] .. starts[k+1] - 1``."""
+        """Consecutive groups merged: group ``k`` of the result is ``starts[k] .. starts[k+1] - 1``
+        (no start: no group, as for samples that all weigh 0)."""
+        if not len(starts):
+            return _Sums(*(np.zeros((len(field), 0)) for field in self))
         return _Sums(*(np.add.reduceat(field, starts, axis=1) for field in self))
 
     def row(self, r: int) -> _Sums:
@@ -345,7 +354,7 @@ def _error(weight: np.ndarray, score: np.ndarray, hits: np.ndarray, norm: str, e
     with np.errstate(invalid="ignore", divide="ignore"):
         if estimator == "binned":
             if norm == "max":
-                return np.where(present.any(axis=1), np.where(present, np.abs(gap), -np.inf).max(axis=1), np.nan)
+                return np.where(present.any(axis=1), np.where(present, np.abs(gap), -np.inf).max(axis=1, initial=-np.inf), np.nan)
             if norm == "l1":
                 return np.abs(hits - score).sum(axis=1) / total
             return np.sqrt((weight * gap**2).sum(axis=1) / total)
@@ -358,8 +367,11 @@ def _error(weight: np.ndarray, score: np.ndarray, hits: np.ndarray, norm: str, e
         noise = frequency * (1 - frequency)
         several = weight > 1  # a bin of one sample has no estimate of its noise: it adds nothing
         if norm == "l2":
-            terms = np.where(several, weight * (gap**2 - noise / np.where(several, weight - 1, 1.0)), 0.0)
+            correction = noise / np.where(several, weight - 1, 1.0)
+            terms = np.where(several, weight * (gap**2 - correction), 0.0)
             squared = terms.sum(axis=1) / total
+            scale = np.where(several, weight * (gap**2 + correction), 0.0).sum(axis=1) / total
+            squared = np.where(np.abs(squared) <= 16 * np.finfo(np.float64).eps * scale, 0.0, squared)  # an exact 0 within its rounding is 0
             return np.sign(squared) * np.sqrt(np.abs(squared))
         spread = np.sqrt(noise / size)  # the standard deviation of ȳ_b
         noisy = spread > 0
@@ -403,7 +415,8 @@ def _isotonic_error(scores: np.ndarray, sums: _Sums, norm: str) -> np.ndarray:
 
 
 def _brier(sums: _Sums) -> np.ndarray:
-    return (sums.score_squared - 2 * sums.score_hits + sums.hits).sum(axis=1) / sums.weight.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):  # no weight: undefined (NaN)
+        return (sums.score_squared - 2 * sums.score_hits + sums.hits).sum(axis=1) / sums.weight.sum(axis=1)
 
 
 def _decomposition(sums: _Sums, within: bool) -> np.ndarray:
@@ -512,12 +525,15 @@ class Calibration:
     labels: tuple
     bins: int | None
     _curve: ThresholdCurve | None = attrs.field(default=None, repr=False)
-    _binned: np.ndarray | None = attrs.field(default=None, repr=False, converter=_optional_read_only)  # columns x 8 x bins
+    _limbs: np.ndarray | None = attrs.field(default=None, repr=False, converter=_optional_read_only)  # columns x 8 x bins x LIMBS: exact sums
     classes: tuple = attrs.field(default=None, repr=False)
+    _binned: np.ndarray | None = attrs.field(default=None, init=False, repr=False)  # columns x 8 x bins: the exact sums, each rounded once
 
     def __attrs_post_init__(self) -> None:
         if self.classes is None:
             object.__setattr__(self, "classes", self.labels)
+        if self._limbs is not None:
+            object.__setattr__(self, "_binned", read_only(limbs_to_floats(self._limbs)))
 
     # ----------------------------------------------------------------------------------------
     # building
@@ -551,12 +567,12 @@ class Calibration:
                 ``ThresholdCurve.from_scores`` for the labels and shapes.
         """
         if bins is not None:
-            bins = _check_bins(bins, "bins")
+            bins = _check_bins(bins, "bins", MAX_STORED_BINS)
         found, own, counted, classes = _checked_columns(y_true, y_prob, labels, pos_label, sample_weight, setting)
         if bins is None:
             return cls(found, own, None, ThresholdCurve.from_score_columns(counted), classes=classes)
         stored = np.stack([_binned_column(counted.scores[:, j], counted.positives(j), counted.weight, bins) for j in range(len(own))])
-        return cls(found, own, bins, None, stored, classes)
+        return cls(found, own, bins, None, stored, classes)  # exact sums: the same however the samples are batched
 
     # ----------------------------------------------------------------------------------------
     # the columns
@@ -600,7 +616,8 @@ class Calibration:
         if self._curve is not None:
             return Calibration(self.setting, ("micro",), None, self._curve.micro(), classes=self.classes)
         assert self._binned is not None
-        return Calibration(self.setting, ("micro",), self.bins, None, self._binned.sum(axis=0, keepdims=True), self.classes)
+        assert self._limbs is not None
+        return Calibration(self.setting, ("micro",), self.bins, None, sum_limbs(self._limbs, axis=0)[None], self.classes)
 
     # ----------------------------------------------------------------------------------------
     # grouping into bins
@@ -625,6 +642,8 @@ class Calibration:
         else:
             edges = quantile_edges(scores, sums.weight[0], n_bins)
             index = np.searchsorted(edges[1:-1], scores, side="left")
+        if not len(scores):  # every sample weighed 0: no bin holds one
+            return np.zeros(0, dtype=np.intp), edges
         return np.flatnonzero(np.r_[True, index[1:] != index[:-1]]), edges
 
     # ----------------------------------------------------------------------------------------
@@ -677,9 +696,10 @@ class Calibration:
 
     def _log_loss_rows(self, sums: _Sums) -> np.ndarray:
         hits = sums.log_hits.sum(axis=1)
-        if self.setting == "classwise":  # the actual class's term only: the multi-class log loss
-            return hits / sums.weight.sum(axis=1)
-        return (hits + sums.log_misses.sum(axis=1)) / sums.weight.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):  # no weight: undefined (NaN)
+            if self.setting == "classwise":  # the actual class's term only: the multi-class log loss
+                return hits / sums.weight.sum(axis=1)
+            return (hits + sums.log_misses.sum(axis=1)) / sums.weight.sum(axis=1)
 
     def _over_columns(self, name: str, options: dict[str, Any], label: Any, average: str | None, undefined: Any) -> Any:
         """A measure of one column, of the micro column, or averaged over the columns."""
@@ -834,22 +854,28 @@ class Calibration:
         if variance <= 0:
             return CalibrationTest(math.nan, math.nan)
         z = a / math.sqrt(variance)
-        return CalibrationTest(z, 2 * (1 - _NORMAL.cdf(abs(z))))
+        return CalibrationTest(z, math.erfc(abs(z) / math.sqrt(2)))  # 2(1 - Φ(|z|)) without the cancellation of 1 - Φ (z = 10.5: 8.6e-26, not 0)
 
     def summary(self, *, n_bins: int | None = None, strategy: str = "uniform") -> dict[str, float]:
         """The calibration numbers of a report: ECE, MCE and RMSCE (binned), the debiased
-        RMSCE (NaN with float sample weights), the Brier score and its decomposition over the
-        same bins, the log loss, and, for one column, Spiegelhalter's p-value. Several
-        columns: the errors are macro averages."""
+        estimate of the mean squared calibration error (the square the RMSCE is the root of,
+        without its bias; negative when the bins lie nearer the diagonal than their noise;
+        NaN with float sample weights), the Brier score and its decomposition over the
+        same bins, the log loss (of a top-label calibration: ``top_label_log_loss``, the binary
+        log loss of the confidence against whether the top label was right), and, for one
+        column, Spiegelhalter's p-value. Several columns: the errors are macro averages."""
         options: dict[str, Any] = {"n_bins": n_bins, "strategy": strategy}
         out = {name: self.measure(name, **options) for name in _NORM_OF}
-        try:
-            out["debiased_calibration_error"] = self.measure("root_mean_squared_calibration_error", estimator="debiased", **options)
+        try:  # the estimate of the mean square itself, negative when the bins are nearer the diagonal than their noise
+            root = self.measure("root_mean_squared_calibration_error", estimator="debiased", **options)
+            out["debiased_mean_squared_calibration_error"] = math.copysign(root * root, root)
         except UnsupportedSettingError:  # float sample weights: no count of samples to debias with
-            out["debiased_calibration_error"] = math.nan
+            out["debiased_mean_squared_calibration_error"] = math.nan
         parts = self.brier_decomposition(n_bins=self._n_bins(n_bins, strategy), strategy=strategy)
-        out.update(brier_score=parts.brier_score, reliability=parts.reliability, resolution=parts.resolution, uncertainty=parts.uncertainty,
-                   log_loss=self.log_loss())  # fmt: skip
+        out.update(brier_score=parts.brier_score, reliability=parts.reliability, resolution=parts.resolution, uncertainty=parts.uncertainty)
+        # a top-label calibration knows the confidence and whether it was right, not the actual class's probability: its log
+        # loss is that of the binary question "was the top label right?", not scikit-learn's log_loss of the probabilities
+        out["top_label_log_loss" if self.setting == "top_label" else "log_loss"] = self.log_loss()
         if len(self.labels) == 1:
             out["spiegelhalter_p_value"] = self.spiegelhalter_test().p_value
         return {name: float(value) for name, value in out.items()}
@@ -948,8 +974,8 @@ class Calibration:
             raise LabelMismatchError(f"cannot merge calibrations with bins={self.bins} and bins={other.bins}")
         if self._curve is not None and other._curve is not None:
             return Calibration(self.setting, self.labels, None, self._curve.merge(other._curve), classes=self.classes)
-        assert self._binned is not None and other._binned is not None
-        return Calibration(self.setting, self.labels, self.bins, None, self._binned + other._binned, self.classes)
+        assert self._limbs is not None and other._limbs is not None
+        return Calibration(self.setting, self.labels, self.bins, None, add_limbs(self._limbs, other._limbs), self.classes)
 
     def __add__(self, other: object) -> Calibration:
         if not isinstance(other, Calibration):
@@ -967,7 +993,7 @@ class Calibration:
             return False
         if self._curve is not None and other._curve is not None:
             return all(all(np.array_equal(a, b) for a, b in zip(mine, theirs)) for mine, theirs in zip(self._parts(), other._parts()))
-        return self._binned is not None and other._binned is not None and np.array_equal(self._binned, other._binned)
+        return self._limbs is not None and other._limbs is not None and limbs_to_ints(self._limbs) == limbs_to_ints(other._limbs)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -988,8 +1014,10 @@ class Calibration:
             payload["columns"] = [{"scores": scores.tolist(), "positives": positives.tolist(), "negatives": negatives.tolist()}
                                   for scores, positives, negatives in self._parts()]  # fmt: skip
         else:
-            assert self._binned is not None
-            payload["sums"] = {name: self._binned[:, k, :].tolist() for k, name in enumerate(_Sums._fields)}
+            assert self._binned is not None and self._limbs is not None
+            payload["sums"] = {name: self._binned[:, k, :].tolist() for k, name in enumerate(_Sums._fields)}  # each exact sum rounded
+            exact = np.array(limbs_to_ints(self._limbs), dtype=object).reshape(self._binned.shape)
+            payload["exact_sums"] = {name: [[hex(value) for value in row] for row in exact[:, k, :].tolist()] for k, name in enumerate(_Sums._fields)}
         return serialization.dumps("Calibration", payload)
 
     @classmethod
@@ -1005,9 +1033,10 @@ class Calibration:
             raise serialization.FormatError(f"field 'setting' must be one of {SETTINGS}, got {show(setting)}")
         labels = serialization.label_list(document, "labels")
         classes = serialization.label_list(document, "classes")
-        if setting != "top_label" and not same_labels(classes, labels):
-            raise serialization.FormatError(f"field 'classes' must equal 'labels' for a {setting} calibration")
-        bins = serialization.integer(document, "bins", low=1, high=MAX_BINS, optional=True)
+        pooled = labels == ("micro",) and len(classes) > 1  # the micro column of several (Calibration.micro)
+        if setting != "top_label" and not pooled and not same_labels(classes, labels):
+            raise serialization.FormatError(f"field 'classes' must equal 'labels' for a {setting} calibration (or 'labels' be ['micro'])")
+        bins = serialization.integer(document, "bins", low=1, high=MAX_STORED_BINS, optional=True)
         if bins is None:
             columns = serialization.field(document, "columns")
             if not isinstance(columns, list) or len(columns) != len(labels):
@@ -1029,19 +1058,38 @@ class Calibration:
                 negative = document.get("negative_label")
                 negative = None if negative is None else serialization.scalar_label(negative, "negative_label")
             return cls(setting, labels, None, ThresholdCurve.from_score_counts(parts, curve_labels, negative_label=negative), classes=classes)
+        exact = document.get("exact_sums")
+        if exact is not None:  # the exact sums (hexadecimal multiples of 2**-FLOAT_OFFSET)
+            if not isinstance(exact, dict) or set(exact) != set(_Sums._fields):
+                raise serialization.FormatError(f"field 'exact_sums' must hold {list(_Sums._fields)}")
+            numbers = np.stack([np.stack([_exact_row(row, f"exact_sums.{name}[{j}]", bins) for j, row in enumerate(_rows(exact[name], len(labels), name))])
+                                for name in _Sums._fields], axis=1)  # fmt: skip
+            stored = ints_to_limbs(numbers.ravel().tolist()).reshape((*numbers.shape, -1))
+            return cls(setting, labels, bins, None, stored, classes)
         sums = serialization.field(document, "sums")
         if not isinstance(sums, dict) or set(sums) != set(_Sums._fields):
             raise serialization.FormatError(f"field 'sums' must hold {list(_Sums._fields)}")
-        stored = np.stack([np.stack([serialization.array(row, f"sums.{name}[{j}]", length=bins, integral=False)
-                                     for j, row in enumerate(_rows(sums[name], len(labels), name))])
-                           for name in _Sums._fields], axis=1)  # fmt: skip
-        return cls(setting, labels, bins, None, stored, classes)
+        rounded = np.stack([np.stack([serialization.array(row, f"sums.{name}[{j}]", length=bins, integral=False)
+                                      for j, row in enumerate(_rows(sums[name], len(labels), name))])
+                            for name in _Sums._fields], axis=1)  # fmt: skip
+        slots = np.arange(rounded.size)
+        return cls(setting, labels, bins, None, float_limbs(slots, rounded.ravel(), rounded.size).reshape((*rounded.shape, -1)), classes)
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """The summary numbers (see ``summary``) with the setting and the columns;
         ``strict=True``: plain data strict JSON takes."""
         out = {"setting": self.setting, "labels": list(self.labels), "bins": self.bins, **self.summary()}
         return json_safe(out) if strict else out
+
+
+def _exact_row(row: Any, name: str, bins: int | None) -> np.ndarray:
+    """One row of exact sums written as hexadecimal integers."""
+    if not isinstance(row, list) or len(row) != bins or not all(isinstance(value, str) for value in row):
+        raise serialization.FormatError(f"field {name!r} must list {bins} hexadecimal sums, got {show(row)}")
+    try:
+        return np.array([int(value, 16) for value in row], dtype=object)
+    except ValueError:
+        raise serialization.FormatError(f"field {name!r} must list hexadecimal sums, got {show(row)}") from None
 
 
 def _rows(value: Any, count: int, name: str) -> list:
@@ -1102,13 +1150,17 @@ def sample_error(scores: Any, positive: Any, weight: np.ndarray | None, n_bins: 
 
 
 def _binned_column(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, bins: int) -> np.ndarray:
-    """The ``8 x bins`` sums of one column's samples in equal-width bins, in chunks that stay in cache."""
+    """The ``8 x bins`` sums of one column's samples in equal-width bins, exact (as limbs,
+    ``8 x bins x LIMBS``: the same however the samples are batched), in chunks that stay in cache."""
     scores = np.asarray(scores, dtype=np.float64)
     binner = _Binner(bins, len(scores))
-    total = np.zeros((8, bins))
+    total = np.zeros((8 * bins, LIMBS), dtype=np.int64)
     for start in range(0, len(scores), _CHUNK):
         part = slice(start, start + _CHUNK)
         chunk = scores[part]
-        total += _Sums.of_samples(chunk, positive[part], None if weight is None else weight[part], binner.keys(chunk, None), bins).to_array()
-    return total
+        keys = binner.keys(chunk, None)
+        terms = _Sums.terms(chunk, positive[part], None if weight is None else weight[part])
+        slots = np.concatenate([keys + k * bins for k in range(len(terms))])
+        total = add_limbs(total, float_limbs(slots, np.concatenate(terms), 8 * bins))
+    return total.reshape(8, bins, LIMBS)
 

@@ -34,8 +34,9 @@ import attrs
 import numpy as np
 
 from evalkit import __version__
+from evalkit._exact import LIMBS, add_limbs, float_limbs, limbs_to_floats
 from evalkit.averaging import UNDEFINED_POLICIES
-from evalkit.calibration import DEFAULT_BINS
+from evalkit.calibration import DEFAULT_BINS, MAX_STORED_BINS
 from evalkit.curves import ThresholdCurve
 from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.evaluation import Evaluation
@@ -46,6 +47,7 @@ from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
 from evalkit.readers import Batch, Labels, header, label_number, label_text, read_batches, scores, weights
 from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
+from evalkit.scoring import log_losses
 from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
 __all__ = ["main"]
@@ -385,15 +387,17 @@ def _score_columns(arguments: argparse.Namespace, files: list[str]) -> tuple[lis
 
 
 def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
-                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
+                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None, float | None]:  # fmt: skip
     """Per-class score columns, batch by batch: the predicted class (the highest score, the
-    first of tied ones, or --predicted) into an Evaluation, and (``curve_wanted``) the scores
-    into the curve of every class."""
+    first of tied ones, or --predicted) into an Evaluation, (``curve_wanted``) the scores
+    into the curve of every class, and with --calibration the calibration and scikit-learn's
+    log loss of the probability table (its terms summed exactly)."""
     columns, classes = _score_columns(arguments, files)
     coder, fixed = _coder(classes), len(classes)
     evaluation: Evaluation | None = None
     curve = _curve_counts(arguments, curve_wanted, classes)
     calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
+    log_loss = np.zeros((1, LIMBS), dtype=np.int64)
     for batch in _batches(arguments, files, scores=columns):
         actual = _codes(coder, batch, "actual", fixed, "--scores")
         table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
@@ -409,8 +413,12 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted
             curve.update(texts, table, sample_weight=weight)
         if calibration is not None:
             calibration.update(texts, table, sample_weight=weight)
+            losses = log_losses(np.eye(fixed, dtype=np.float64)[actual], table) * (1.0 if weight is None else weight)
+            log_loss = add_limbs(log_loss, float_limbs(np.zeros(len(losses), dtype=np.intp), losses, 1))
     assert evaluation is not None  # read_batches raises on a file without rows
-    return _named(evaluation, coder, True), curve, calibration
+    total = evaluation.n_samples
+    loss = None if calibration is None else float(limbs_to_floats(log_loss)[0]) / total if total else math.nan
+    return _named(evaluation, coder, True), curve, calibration, loss
 
 
 def _stream_groups(arguments: argparse.Namespace, files: list[str]) -> ByGroup:
@@ -456,7 +464,7 @@ def _report(arguments: argparse.Namespace) -> str:
     if arguments.group is not None:
         return _group_report(arguments, list(arguments.files) or [str(example_path())], measures)
     files = list(arguments.files)
-    curve = calibration = None
+    curve = calibration = log_loss = None
     curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
         source, curve, calibration = _stream_labels(arguments, [str(example_path())], curve_wanted)
@@ -465,7 +473,7 @@ def _report(arguments: argparse.Namespace) -> str:
         if arguments.multi_label:
             source = _stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
-            source, curve, calibration = _stream_scores(arguments, files, curve_wanted)
+            source, curve, calibration, log_loss = _stream_scores(arguments, files, curve_wanted)
         else:
             source, curve, calibration = _stream_labels(arguments, files, curve_wanted)
         name = " and ".join(files)
@@ -474,6 +482,8 @@ def _report(arguments: argparse.Namespace) -> str:
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
                           sort_by=sort_by, curve=scored,
                           calibration=None if calibration is None else calibration.calibration())  # fmt: skip
+    if log_loss is not None:  # the log loss of the probability table beside the calibration's own numbers
+        report = attrs.evolve(report, calibration={**report.calibration, "log_loss": log_loss})
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
@@ -604,8 +614,8 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError("--thresholds applies with --score or --scores only, which is not given")
         if arguments.thresholds is not None and not 2 <= arguments.thresholds <= 1_000_000:
             raise InvalidArgumentError(f"--thresholds must be a number of thresholds in 2..1000000, got {arguments.thresholds}")
-        if arguments.bins is not None and not 1 <= arguments.bins <= 1_000_000:
-            raise InvalidArgumentError(f"--bins must be a number of bins in 1..1000000, got {arguments.bins}")
+        if arguments.bins is not None and not 1 <= arguments.bins <= MAX_STORED_BINS:
+            raise InvalidArgumentError(f"--bins must be a number of bins in 1..{MAX_STORED_BINS}, got {arguments.bins}")
         needs = {"threshold": ("--score", arguments.score), "positive": ("--score", arguments.score), "negative": ("--score", arguments.score),
                  "separator": ("--multi-label", arguments.multi_label or None), "ci_level": ("--ci", arguments.ci or None)}  # fmt: skip
         for name in sorted(given):

@@ -282,6 +282,10 @@ def _result(value: Any) -> Any:
     return np.asarray(value, dtype=np.float64)
 
 
+_EXACT_FLOATS = 2**53
+"""Integers of larger magnitude are not all float64s."""
+
+
 def _floats(value: Any) -> np.ndarray:
     return np.asarray(value, dtype=np.float64)
 
@@ -305,6 +309,11 @@ def ratio(numerator: Any, denominator: Any) -> Any:
         out = np.full(n.shape, np.nan)
         with np.errstate(over="ignore"):  # a ratio beyond the float range is infinite, as on Python numbers
             np.divide(n, d, out=out, where=d != 0)
+        if np.asarray(numerator).dtype.kind in "iu" and np.asarray(denominator).dtype.kind in "iu":
+            wide = (np.abs(n) > _EXACT_FLOATS) | (np.abs(d) > _EXACT_FLOATS)  # float64 rounds them: divide those as the scalar path does
+            if wide.any():
+                exact_n, exact_d = np.broadcast_arrays(np.asarray(numerator), np.asarray(denominator))
+                out[wide] = [_scalar_ratio(a, b) for a, b in zip(exact_n[wide].tolist(), exact_d[wide].tolist())]
         return out
     return _scalar_ratio(numerator, denominator)
 

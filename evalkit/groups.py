@@ -824,10 +824,13 @@ def _fill(value: float, policy: str) -> float:
 def _fair(result: ByGroup, kind: str, measures: Sequence[Any], positive: Any, relative_to: Any, undefined: Any, agg: str = "worst_case") -> float:
     check_choice("agg", agg, ("worst_case", "mean"))
     reference = result._reference(relative_to)
-    found = [_disparity(kind, *_rates(result, measure, positive, undefined), reference)[0] for measure in measures]
-    if agg == "mean":
-        return float(np.mean(found))
-    return float(max(found) if kind == "difference" else min(found))
+    found = np.array([_disparity(kind, *_rates(result, measure, positive, undefined), reference)[0] for measure in measures])
+    defined = found[~np.isnan(found)]
+    if agg == "mean" and len(defined) and check_undefined(undefined) != "nan":  # an undefined part is left out, as fairlearn's (pandas') mean does
+        return float(np.mean(defined))
+    if len(defined) < len(found):  # the worst case of a part that is undefined is not known
+        return math.nan
+    return float(defined.max() if kind == "difference" else defined.min())
 
 
 def demographic_parity_difference(result: ByGroup, positive: Any = 1, *, relative_to: Any = "between", undefined: Any = "exclude") -> float:

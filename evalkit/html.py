@@ -214,7 +214,7 @@ def _curves(curve: Any) -> str:
 
 def _calibration(report: Any, digits: int) -> str:
     """The calibration numbers and the reliability diagram of a report."""
-    rows = "".join(f"<tr><td>{html.escape(name.replace('_', ' '))}</td>{_cell(value, digits)}</tr>" for name, value in report.calibration.items())
+    rows = "".join(f"<tr><td>{html.escape(report.calibration_name(name))}</td>{_cell(value, digits)}</tr>" for name, value in report.calibration.items())
     table = f'<table class="summary"><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
     points = report.reliability
     if points is None or not len(points.weight):

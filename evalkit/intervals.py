@@ -1102,7 +1102,7 @@ def compare(
         variance = float(covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1])
         z = _z(_check_level(level))
         error = math.sqrt(max(variance, 0.0))
-        p_value = 1.0 if error == 0 else 2 * (1 - NormalDist().cdf(abs(difference) / error))
+        p_value = 1.0 if error == 0 else math.erfc(abs(difference) / error / math.sqrt(2))  # 2(1 - Φ(|z|)) without its cancellation
         return Comparison(difference, difference - z * error, difference + z * error, p_value, method, (float(aucs[0]), float(aucs[1])), level)
     codes, labels, weight = _three_codes(y_true, first, second, labels, sample_weight)
     if method in ("mcnemar", "mcnemar-midp"):

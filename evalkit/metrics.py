@@ -1684,12 +1684,23 @@ def _fairlearn(function: Any, y_true: Any, y_pred: Any, sensitive_features: Any,
     from evalkit import groups  # counting by group: imported when a fairness measure is asked for
 
     result = groups.ByGroup.from_labels(y_true, y_pred, sensitive_features, sample_weight=sample_weight)
-    chosen = result.overall.labels[-1] if positive is None else positive  # fairlearn's rates: the largest label is positive
+    chosen = _fairlearn_positive(result.overall.labels) if positive is None else positive
     if chosen not in result.overall.labels:
         return 0.0 if "difference" in function.__name__ else math.nan  # nothing is ever predicted as fairlearn's positive 1
     # fairlearn's rates of a group without positives (or negatives) are 0; its selection rate of a group of no weight is left out
     undefined = "exclude" if function.__name__.startswith("demographic") else "zero"
     return float(getattr(groups, function.__name__)(result, chosen, relative_to=_FAIRLEARN_METHODS[method], undefined=undefined, **options))
+
+
+def _fairlearn_positive(labels: tuple) -> Any:
+    """fairlearn's positive class of its rates: 1 for labels among 0/1 or -1/1 (even when 1 never
+    occurs); of two other labels, the larger."""
+    if all(isinstance(label, (int, np.integer)) and not isinstance(label, (bool, np.bool_)) for label in labels) and (
+            set(labels) <= {0, 1} or set(labels) <= {-1, 1}):  # fmt: skip
+        return 1
+    if len(labels) == 2:
+        return labels[-1]
+    raise InvalidArgumentError(f"the labels {show(list(labels))} are not 0/1 or -1/1: fairlearn's rates need a positive class among two labels")
 
 
 def demographic_parity_difference(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups",
@@ -1713,7 +1724,8 @@ def demographic_parity_ratio(y_true: Any, y_pred: Any, *, sensitive_features: An
 def equal_opportunity_difference(y_true: Any, y_pred: Any, *, sensitive_features: Any, method: str = "between_groups",
                                  sample_weight: Any = None) -> float:  # fmt: skip
     """fairlearn's ``equal_opportunity_difference``: the largest difference of the groups'
-    true positive rates (the largest label is positive; an undefined rate counts 0)."""
+    true positive rates (1 is positive for 0/1 and -1/1 labels, as in fairlearn, else the larger
+    of two labels; an undefined rate counts 0)."""
     return _fairlearn(equal_opportunity_difference, y_true, y_pred, sensitive_features, method, sample_weight, None)
 
 

@@ -76,12 +76,13 @@ _CALIBRATION_TITLES = {
     "expected_calibration_error": "ece",
     "maximum_calibration_error": "mce",
     "root_mean_squared_calibration_error": "rmsce",
-    "debiased_calibration_error": "debiased rmsce",
+    "debiased_mean_squared_calibration_error": "debiased msce",
     "brier_score": "brier score",
     "reliability": "reliability",
     "resolution": "resolution",
     "uncertainty": "uncertainty",
     "log_loss": "log loss",
+    "top_label_log_loss": "top-label log loss",
     "spiegelhalter_p_value": "spiegelhalter p",
 }
 _UNDEFINED = "undef"
@@ -184,6 +185,10 @@ class Report:
     def summary_title(self, name: str) -> str:
         """A whole-result measure's name as every rendering shows it (``cohen kappa``)."""
         return _SUMMARY_TITLES.get(name, name.replace("_", " "))
+
+    def calibration_name(self, name: str) -> str:
+        """A calibration number's name as every rendering shows it (``ece``, ``debiased msce``)."""
+        return _CALIBRATION_TITLES.get(name, name.replace("_", " "))
 
     def left_out(self, name: str, position: int) -> bool:
         """Whether the average row ``name`` left undefined values out of the column at
@@ -307,7 +312,7 @@ class Report:
             rows += [(self.summary_title(name), [_cell(value, digits)]) for name, value in self.summary.items()]
         if self.calibration:
             rows += [("", []), (self.calibration_title, [])]
-            rows += [(_CALIBRATION_TITLES.get(name, name), [_cell(value, digits)]) for name, value in self.calibration.items()]
+            rows += [(self.calibration_name(name), [_cell(value, digits)]) for name, value in self.calibration.items()]
         return rows
 
     def to_text(self, digits: int = 3) -> str:
@@ -354,7 +359,7 @@ class Report:
                       for name, value in self.summary.items()]  # fmt: skip
         if self.calibration:
             lines += ["", f"| {self.calibration_title} | value |", "|---|---:|"]
-            lines += [f"| {_CALIBRATION_TITLES.get(name, name)} | {_cell(value, digits)} |" for name, value in self.calibration.items()]
+            lines += [f"| {self.calibration_name(name)} | {_cell(value, digits)} |" for name, value in self.calibration.items()]
         if self.intervals and self.interval_rows(digits):
             lines += ["", f"{self.interval_title()}:", "", "| | " + " | ".join(self.titles()) + " |", "|---|" + "---:|" * len(self.measures)]
             lines += [f"| {_escape(name)} | " + " | ".join(cells) + " |" for name, cells in self.interval_rows(digits)]

@@ -17,7 +17,7 @@ for model in ("a", "b"):
     numbers = calibration.summary(n_bins=10)
     interval = calibration.interval("ece", n_bins=10, random_state=0)
     print(f"filter {model.upper()}: ECE {numbers['expected_calibration_error']:.3f} "
-          f"(95% interval {interval.low:.3f} to {interval.high:.3f}), debiased RMSCE {numbers['debiased_calibration_error']:.3f}, "
+          f"(95% interval {interval.low:.3f} to {interval.high:.3f}), debiased MSCE {numbers['debiased_mean_squared_calibration_error']:.4f}, "
           f"Brier {numbers['brier_score']:.3f} = reliability {numbers['reliability']:.3f} - resolution {numbers['resolution']:.3f} "
           f"+ uncertainty {numbers['uncertainty']:.3f} (+ within-bin terms), Spiegelhalter p = {numbers['spiegelhalter_p_value']:.2g}")
 

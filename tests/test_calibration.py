@@ -3,7 +3,9 @@ scikit-learn's calibration_curve, log_loss and brier_score_loss, exact merges an
 
 from __future__ import annotations
 
+import itertools
 import math
+import warnings
 from statistics import NormalDist
 
 import numpy as np
@@ -347,7 +349,7 @@ def test_parts_merged_equal_the_whole(case, cut, weights, data):
     parts = Calibration.from_scores(y[:cut], p[:cut], sample_weight=None if weights is None else w[:cut], bins=30) + Calibration.from_scores(
         y[cut:], p[cut:], sample_weight=None if weights is None else w[cut:], bins=30
     )
-    assert np.allclose(parts._binned, binned._binned, rtol=1e-12, atol=1e-12)
+    assert parts == binned and np.array_equal(parts._binned, binned._binned)  # exact sums: the same to the bit however batched
     for n_bins in (30, 10, 5):  # a binned calibration reads its bins and bins that divide them, as the exact counts do
         for norm in NORMS:
             assert close(binned.error(norm, n_bins=n_bins), whole.error(norm, n_bins=n_bins), rel=1e-9, abs=1e-12)
@@ -381,7 +383,8 @@ def test_the_summary_and_strict_dict():
     cal = Calibration.from_scores(rng.random(100) < p, p)
     summary = cal.summary()
     assert summary["expected_calibration_error"] == cal.error(n_bins=DEFAULT_BINS)
-    assert summary["debiased_calibration_error"] == cal.error("l2", estimator="debiased")
+    root = cal.error("l2", estimator="debiased")
+    assert summary["debiased_mean_squared_calibration_error"] == math.copysign(root * root, root)
     assert 0 < summary["spiegelhalter_p_value"] <= 1
     assert set(cal.to_dict(strict=True)) >= {"setting", "labels", "brier_score", "log_loss"}
 
@@ -546,7 +549,15 @@ def test_reports_carry_the_calibration_in_every_format(tmp_path, capsys):
         document = json.loads(capsys.readouterr().out)["calibration"]
         expected = Calibration.from_scores(labels, read, labels=classes, setting=setting, bins=10)
         assert document["expected_calibration_error"] == pytest.approx(expected.error(), abs=1e-12)
-        assert document["log_loss"] == pytest.approx(expected.log_loss(), abs=1e-12)
+        order = np.argsort(classes)  # scikit-learn reads the columns in sorted label order
+        with warnings.catch_warnings():  # rows rounded to 6 decimals sum to 1 within 1e-6 only: scikit-learn warns
+            warnings.simplefilter("ignore", UserWarning)
+            theirs = skm.log_loss(labels, read[:, order], labels=sorted(classes))
+        assert document["log_loss"] == pytest.approx(theirs, abs=1e-12)  # of the probabilities
+        if setting == "top_label":  # the top-label question's own log loss, under its own name
+            assert document["top_label_log_loss"] == pytest.approx(expected.log_loss(), abs=1e-12) != document["log_loss"]
+        else:
+            assert document["log_loss"] == pytest.approx(expected.log_loss(), abs=1e-12)
     binary = tmp_path / "binary.csv"
     binary.write_text("actual,probability\n1,0.91\n0,0.40\n1,0.35\n0,0.72\n1,0.8\n", encoding="utf-8")
     html = tmp_path / "page.html"
@@ -582,3 +593,83 @@ def test_the_one_pass_path_refuses_every_score_outside_0_1(case, bad, n_bins):
         metrics.expected_calibration_error([*y, 1], [*p, bad], n_bins=n_bins)
     with pytest.raises(InvalidValueError, match=r"probabilities in \[0, 1\]|'y_prob' must be finite"):
         Calibration.from_scores([*y, 0], [*p, bad], bins=n_bins)
+
+
+# --------------------------------------------------------------------------------------------
+# edges: exact where an exact answer exists, an answer where the data have none
+
+
+@given(binary_probabilities(max_size=80), st.lists(st.integers(1, 79), max_size=6), st.sampled_from([None, "int", "float"]),
+       st.sampled_from([None, 7, 15]), st.data())  # fmt: skip
+def test_a_calibration_does_not_depend_on_how_its_samples_were_batched(case, cuts, weights, bins, data):
+    """Sums kept exactly (binned: exact float sums; exact counts: integers): any batching gives
+    the same calibration, equal as objects and in every number to the bit, and its JSON too."""
+    from evalkit.streaming import CalibrationCounts
+
+    y, p = case
+    w = draw_weights(data, weights, len(y))
+    if bins is None and weights == "float":
+        return  # float weights of one score are summed in float64 by an exact curve (the documented limit)
+    bounds = sorted({0, len(y), *(min(cut, len(y)) for cut in cuts)})
+    stream = CalibrationCounts(bins=bins)
+    for start, stop in itertools.pairwise(bounds):
+        stream.update(y[start:stop], p[start:stop], sample_weight=None if weights is None else w[start:stop])
+    whole = Calibration.from_scores(y, p, sample_weight=None if weights is None else w, bins=bins)
+    batched = stream.calibration()
+    assert batched == whole
+    assert batched.summary() == whole.summary() or all(
+        (math.isnan(a) and math.isnan(b)) or a == b for a, b in zip(batched.summary().values(), whole.summary().values()))
+    assert Calibration.from_json(batched.to_json()) == whole
+
+
+def test_the_brier_score_of_eight_rows_is_the_same_for_every_block_size(tmp_path, capsys):
+    from evalkit.cli import main
+
+    scores = [0.91, 0.13, 0.57, 0.08, 0.66, 0.34, 0.99, 0.45]
+    path = tmp_path / "eight.csv"
+    path.write_text("actual,p\n" + "".join(f"{k % 2},{s}\n" for k, s in enumerate(scores)), encoding="utf-8")
+    documents = []
+    for size in ("1", "3", "8"):
+        assert main(["report", str(path), "--score", "p", "--calibration", "--batch-size", size, "--format", "json"]) == 0
+        documents.append(capsys.readouterr().out)
+    assert documents[0] == documents[1] == documents[2]
+
+
+def test_spiegelhalters_p_value_far_in_the_tail_is_not_zero():
+    """2 (1 - Φ(z)) cancels to 0 for z > 8.3; the complementary error function keeps it."""
+    cal = Calibration.from_scores(np.ones(28, dtype=int), np.full(28, 0.2))  # 28 positives scored 0.2: z = 2 sqrt(28) = 10.58
+    test = cal.spiegelhalter_test()
+    assert test.statistic == pytest.approx(2 * math.sqrt(28)) and 1e-27 < test.p_value < 1e-25 and test.p_value == pytest.approx(math.erfc(abs(test.statistic) / math.sqrt(2)), rel=1e-15)
+    scipy = pytest.importorskip("scipy.stats")
+    assert test.p_value == pytest.approx(2 * scipy.norm.sf(abs(test.statistic)), rel=1e-12)
+
+
+def test_a_debiased_error_that_is_exactly_zero_is_zero():
+    """One bin of three samples, one positive, each scored 2/3: (1/3 - 2/3)² - (1/3)(2/3)/2 = 0
+    exactly; in floats the difference is 1.4e-17, whose root would read 3.7e-9."""
+    cal = Calibration.from_scores([1, 0, 0], [2 / 3] * 3)
+    assert cal.error("l2", estimator="debiased", n_bins=1) == 0.0
+
+
+@pytest.mark.parametrize("bins", [None, 10])
+def test_samples_that_all_weigh_nothing_give_undefined_numbers_not_tracebacks(bins):
+    cal = Calibration.from_scores([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4], sample_weight=[0, 0, 0, 0], bins=bins)
+    for value in (cal.error(), cal.error("max"), cal.error("l2"), cal.brier_score(), cal.log_loss()):
+        assert math.isnan(value)
+    assert len(cal.reliability().weight) == 0
+    if bins is None:
+        assert math.isnan(cal.error(strategy="quantile")) and len(cal.reliability(strategy="quantile").weight) == 0
+        assert all(len(values) == 0 for values in metrics.calibration_curve([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4], sample_weight=[0, 0, 0, 0]))
+        assert math.isnan(metrics.expected_calibration_error([0, 1], [0.2, 0.7], sample_weight=[0, 0], strategy="quantile"))
+
+
+@pytest.mark.parametrize("bins", [None, 12])
+def test_the_micro_column_of_several_reads_back_from_json(bins):
+    rng = np.random.default_rng(5)
+    labels = rng.integers(0, 3, 60)
+    p = rng.dirichlet(np.ones(3), 60)
+    for cal in (Calibration.from_scores(labels, p, setting="classwise", bins=bins),
+                Calibration.from_scores((rng.random((60, 3)) < p).astype(int), p, bins=bins)):  # fmt: skip
+        micro = cal.micro()
+        back = Calibration.from_json(micro.to_json())
+        assert back == micro and back.labels == ("micro",) and back.error() == micro.error()
