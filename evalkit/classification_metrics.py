@@ -152,7 +152,7 @@ class ClassificationMetrics(EvaluationMetrics):
 
     Stats = Stats  # Java users know it as ClassificationMetrics.Stats
 
-    def __init__(self, confusion_matrix: Any, class_label: Hashable | None = None, class_idx: int | None = None) -> None:
+    def __init__(self, confusion_matrix: Any, class_label: Hashable | None = None, class_idx: int | None = None, *counts: Any) -> None:
         """Metrics of one class of ``confusion_matrix`` (or of any result with per-class cells:
         an ``Evaluation``, the cells of a curve at a threshold).
 
@@ -168,6 +168,11 @@ class ClassificationMetrics(EvaluationMetrics):
             UnknownLabelError, ClassIndexError: no such class.
         """
         super().__init__()
+        if counts:  # Deep Netts' four-count constructor, ClassificationMetrics(tn, fp, fn, tp) in Java: counts go by keyword here
+            raise InvalidTypeError(
+                f"ClassificationMetrics(...) reads a result, not {3 + len(counts)} counts {show([confusion_matrix, class_label, class_idx, *counts])}; "
+                "for counts use ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"
+            )
         labels = _result_labels(confusion_matrix, "confusion_matrix")
         if class_label is not None:
             class_label = check_one_label("class_label", class_label)
@@ -227,7 +232,8 @@ class ClassificationMetrics(EvaluationMetrics):
         """Metrics objects of a matrix: for two classes one object, for the positive class
         (index 1) and labelled with its own label (as Deep Netts; ``all_classes=True`` gives
         both); otherwise one object per class, in label order. Called on a subclass, it makes
-        instances of that subclass.
+        instances of that subclass; called on ``ClassificationMetrics`` itself, instances of
+        the matrix's own metrics class (as ``cm.class_metrics()``).
 
         Examples:
             >>> from evalkit import ConfusionMatrix
@@ -236,6 +242,9 @@ class ClassificationMetrics(EvaluationMetrics):
             ['a', 'b', 'c']
         """
         labels = _result_labels(confusion_matrix, "confusion_matrix")
+        own = getattr(confusion_matrix, "metrics_class", None)
+        if cls is ClassificationMetrics and isinstance(own, type) and issubclass(own, ClassificationMetrics):
+            cls = own  # noqa: PLW0642 (the matrix's metrics class, unless a subclass was asked for)
         if len(labels) == 2 and not all_classes:
             return [cls(confusion_matrix)]
         cells = {name: values.tolist() for name, values in confusion_matrix.class_cells.counts().items()}  # Python numbers

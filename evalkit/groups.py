@@ -535,6 +535,8 @@ class ByGroup:
         return Disparity(value, kind, name, relative_to, values, extremes, found, int(np.isnan(per_group).sum()))
 
     def _name(self, measure: Any) -> str:
+        if isinstance(self.overall, ThresholdCurve):  # groups of scores: their measures are the areas
+            return _area_name(measure)
         resolver = getattr(self.overall, "measure", None)
         return resolver(measure).name if resolver is not None and not isinstance(measure, Measure) else getattr(measure, "name", str(measure))
 
@@ -554,6 +556,9 @@ class ByGroup:
         if self._pairs is None:
             raise UnsupportedSettingError("disparity intervals are for single-label results (ByGroup.from_labels)")
         resolved = self.overall.measure(measure)
+        if label is None and average is None and resolved.name not in self.overall.whole_measures():
+            raise InvalidArgumentError(f"give an 'average' or a 'label' for {resolved.name!r}: only "
+                                       f"{', '.join(self.overall.whole_measures())} are measures of a whole result")  # fmt: skip
         policy = check_undefined(undefined)
         count, m = len(self.keys), len(self.overall.labels)
         group, actual = np.divmod(self._pairs.actual, m)
@@ -569,12 +574,16 @@ class ByGroup:
             n = np.repeat(totals, m, axis=1)
             cells = Cells(correct, by_predicted - correct, by_actual - correct, n - by_actual - by_predicted + correct)
             shaped = Cells(*(getattr(cells, name).reshape(rows * count, m) for name in ("tp", "fp", "fn", "tn")))
+            if position is None and average is None:  # a whole-result measure of each group (and of the whole) from its margins
+                diagonal = correct.reshape(rows, count, m).sum(axis=2)
+                margins = {"correct": diagonal, "total": totals, "actual": by_actual.reshape(rows, count, m), "predicted": by_predicted.reshape(rows, count, m)}
+                values = _whole_of_margins(resolved.name, margins).reshape(rows, count)
+                overall = _whole_of_margins(resolved.name, {key: value.sum(axis=1) for key, value in margins.items()})
+                return np.array([_disparity(kind, row, total, reference)[0] for row, total in zip(values, overall)])
             if position is not None:
                 values = np.asarray(shaped.evaluate(resolved, **parameters), dtype=np.float64)[:, position]
-            elif average is not None:
-                values = np.asarray(average_rows(resolved, shaped, average, undefined=policy, parameters=parameters), dtype=np.float64)
             else:
-                raise InvalidArgumentError("a disparity interval needs 'average' or 'label' (a measure of the classes)")
+                values = np.asarray(average_rows(resolved, shaped, average, undefined=policy, parameters=parameters), dtype=np.float64)
             values = values.reshape(rows, count)
             whole = Cells(*(getattr(cells, name).reshape(rows, count, m).sum(axis=1) for name in ("tp", "fp", "fn", "tn")))
             if position is not None:
@@ -730,10 +739,21 @@ def _size(result: Any) -> Any:
     return size
 
 
+_AREA_NAMES = {"roc_auc": "roc_auc", "auc": "roc_auc", "auroc": "roc_auc", "average_precision": "average_precision", "ap": "average_precision"}
+
+
+def _area_name(measure: Any) -> str:
+    """The area a name stands for on a curve (``"auc"`` is ``"roc_auc"``)."""
+    key = measure.lower().replace("-", "_").replace(" ", "_") if isinstance(measure, str) else None
+    if key not in _AREA_NAMES:
+        raise InvalidArgumentError(f"groups of scores have the measures 'roc_auc' and 'average_precision', got {show(measure)}")
+    return _AREA_NAMES[key]
+
+
 def _value(result: Any, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> float:
     """One number of a result: an average, a class's value, or a whole-result measure."""
     if isinstance(result, ThresholdCurve):
-        check_choice("measure", measure, ("roc_auc", "average_precision"))
+        measure = _area_name(measure)
         area = result.roc_auc if measure == "roc_auc" else result.average_precision
         if label is None and len(result.labels) > 1 and average is None:
             average = "macro"
@@ -751,6 +771,18 @@ def _value(result: Any, measure: Any, average: str | None, label: Any, undefined
     if name not in whole:
         raise InvalidArgumentError(f"give an 'average' or a 'label' for {name!r}: only {', '.join(whole)} are measures of a whole result")
     return float(whole[name])
+
+
+def _whole_of_margins(name: str, margins: dict[str, np.ndarray]) -> np.ndarray:
+    """Accuracy, Cohen's kappa or MCC of many confusion matrices at once from their margins
+    (``correct`` and ``total`` of any shape, ``actual`` and ``predicted`` one class axis more)."""
+    shape = margins["correct"].shape
+    flat = {key: np.asarray(value, dtype=np.float64).reshape(-1, *value.shape[len(shape):]) for key, value in margins.items()}
+    if name == "accuracy":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(flat["total"] > 0, flat["correct"] / np.where(flat["total"] > 0, flat["total"], 1.0), np.nan).reshape(shape)
+    found = margins_cohen_kappa(**flat) if name == "cohen_kappa" else margins_matthews_correlation_coefficient(**flat)
+    return np.asarray(found, dtype=np.float64).reshape(shape)
 
 
 def _whole_value(pairs: PairCounts, name: str, overall: ConfusionMatrix) -> float:

@@ -53,7 +53,9 @@ def _number(value: Any, digits: int) -> str:
 
 
 def _count(value: Any, digits: int) -> str:
-    return str(int(value)) if isinstance(value, (int, np.integer)) else f"{float(value):.{digits}f}"
+    """A count: whole numbers as integers, weighted (fractional) counts with ``digits``."""
+    whole = isinstance(value, (int, np.integer)) or (float(value).is_integer() and abs(value) < 2**53)
+    return str(int(value)) if whole else f"{float(value):.{digits}f}"
 
 
 def _cell(value: Any, digits: int) -> str:
@@ -297,7 +299,7 @@ def _dot_plot(report: Any, k: int, digits: int) -> str:
 
 def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by group") -> str:
     """The HTML page of a ``GroupReport``: the table and a dot plot per measure."""
-    headers = "".join(f"<th>{html.escape(name)}</th>" for name in (" × ".join(report.names), *report.measures, "support"))
+    headers = "".join(f"<th>{html.escape(name)}</th>" for name in (" × ".join(report.names), *report.titles(), "support"))
     rows = []
     for key in report.groups:
         cells = "".join(_td(text) for text in report._cells(key, digits))
@@ -306,8 +308,8 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
     if report.small:
         sections.append('<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>')
-    for k, name in enumerate(report.measures):
-        sections.append(f"<h2>{html.escape(name.replace('_', ' '))} by group</h2><figure>{_dot_plot(report, k, digits)}"
+    for k, name in enumerate(report.titles()):
+        sections.append(f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
                         "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>")  # fmt: skip
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

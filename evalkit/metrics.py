@@ -933,6 +933,8 @@ def roc_auc_score(
 
 def _column_order(labels: Any) -> tuple:
     """scikit-learn's rule for the labels of score columns: unique and sorted."""
+    if isinstance(labels, (str, bytes, bool, int, float)) or not hasattr(labels, "__iter__"):
+        raise InvalidTypeError(f"'labels' must be a sequence of labels, got {show(labels)}")
     checked = list(labels)
     if len(set(checked)) != len(checked):
         raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
@@ -1173,7 +1175,8 @@ def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, 
         if len(classes) == 1:
             raise InvalidArgumentError(f"'y_true' holds one label ({classes[0]!r}): give 'labels', every expected class")
     else:
-        classes = tuple(sorted(set(labels)))
+        labels = check_label_list(labels)
+        classes = tuple(sorted(labels))
         if len(classes) < 2:
             raise InvalidArgumentError(f"'labels' must hold at least two classes, got {show(list(labels))}")
         if classes != tuple(labels):

@@ -88,8 +88,13 @@ _CALIBRATION_TITLES = {
 _UNDEFINED = "undef"
 
 
-def _header(measure: Measure) -> str:
+def _header(measure: Measure, asked: Any = None) -> str:
+    """A column's title in every rendering: the short name of the measure, or of the alias it
+    was asked for by (``tp_rate`` is headed ``tp rate``, not ``recall``)."""
     name = measure.name
+    alias = spelling(asked) if isinstance(asked, str) else None
+    if alias and alias != name and alias in measure.aliases and len(alias) <= 12:
+        return alias.replace("_", " ")
     return _SHORT.get(name, name if len(name) <= 12 else measure.abbreviation.lower() or name)
 
 
@@ -101,9 +106,11 @@ def _cell(value: float, digits: int) -> str:
 
 
 def _count(value: Any, digits: int | None = None) -> str:
-    """A support: an integer as an integer, a weighted (float) count with ``digits`` (full
-    precision without)."""
+    """A support: a whole number as an integer (a weighted count of 51.0 is ``51``), another
+    weighted (float) count with ``digits`` (full precision without)."""
     if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if float(value).is_integer() and abs(value) < 2**53:
         return str(int(value))
     return repr(float(value)) if digits is None else f"{value:.{digits}f}"
 
@@ -519,27 +526,34 @@ class _Column:
     direction: str | None = "higher"
     count: bool = False
     undefined_reasons: dict = attrs.field(factory=dict)  # label: why its value is undefined, where the reason is not 0/0
+    also: tuple = ()  # the names it was asked for by (two names of one measure make one column)
 
 
 def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[Any] | None, curve: Any, undefined: Any) -> list[_Column]:
     kinds = source.report_averages()
     cells = source.class_cells  # computed once for every column
     curves: dict[str, Any] = {}  # the curve of every class and its micro curve, built once for every area column
-    columns = []
+    columns: list[_Column] = []
     for asked in measures:
         key = column_key(asked)
         if key == "support":  # every report ends with the support column
             continue
         if key in AREAS:
-            columns.append(_area_column(source, key, curve, kinds, undefined, curves))
+            if not any(column.name == key for column in columns):
+                columns.append(_area_column(source, key, curve, kinds, undefined, curves))
             continue
         measure: Measure = COUNTS[key] if key in COUNTS else source.measure(asked, metrics_class)
+        twice = next((column for column in columns if column.measure is not None and column.measure.name == measure.name
+                      and column.measure.function is measure.function), None)  # fmt: skip
+        if twice is not None:  # one measure asked for by two names: one column, and a note says so
+            object.__setattr__(twice, "also", (*twice.also, asked if isinstance(asked, str) else measure.name))
+            continue
         per_sample = source.sample_cells if "samples" in kinds else None
         averages = {kind: average_cells(measure, cells, kind, undefined=undefined, per_sample=per_sample) for kind in kinds}
         values = cells.evaluate(measure)
         per_class = fill_undefined(values, undefined)  # the policy's 0 or 1 shows in the class rows too
-        columns.append(_Column(measure.name, _header(measure), per_class, averages, measure, measure.direction, key in COUNTS,
-                               _reasons(source.labels, np.isnan(values), cells)))  # fmt: skip
+        columns.append(_Column(measure.name, _header(measure, asked), per_class, averages, measure, measure.direction, key in COUNTS,
+                               _reasons(source.labels, np.isnan(values), cells), (asked if isinstance(asked, str) else measure.name,)))  # fmt: skip
     return columns
 
 
@@ -680,7 +694,9 @@ def build_report(
     return Report(tuple(column.name for column in columns), labels, per_class, support, averages, total, summary, confusion,
                   tuple(column.header for column in columns), check_undefined(undefined), intervals,
                   tuple(column.name for column in columns if column.count), *found,
-                  {column.name: column.undefined_reasons for column in columns if column.undefined_reasons})  # fmt: skip
+                  {column.name: column.undefined_reasons for column in columns if column.undefined_reasons},
+                  tuple(f"{' and '.join(map(repr, column.also))} are one measure ({column.name}): one column" for column in columns
+                        if len(column.also) > 1))  # fmt: skip
 
 
 def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:
@@ -795,6 +811,12 @@ class GroupReport:
     small: tuple = ()
     intervals: dict = attrs.field(factory=dict)
     names: tuple = ("group",)
+    headers: tuple = ()
+
+    def titles(self) -> list[str]:
+        """The column titles the text, Markdown and HTML renderings show (``f1-score``, as a
+        ``Report`` heads the measure); JSON and CSV use the measure names."""
+        return list(self.headers) or [name.replace("_", " ") for name in self.measures]
 
     def _label(self, key: Any) -> str:
         """A row's name: the group's values joined by ``×``; the whole is ``overall`` (``overall
@@ -819,7 +841,7 @@ class GroupReport:
 
     def to_text(self, digits: int = 3) -> str:
         """The aligned table (intervals in brackets, small groups marked)."""
-        headers = [" × ".join(self.names), *self.measures, "support"]
+        headers = [" × ".join(self.names), *self.titles(), "support"]
         rows = [[self._label(key), *self._cells(key, digits), _count(self.support[key], digits)] for key in self.groups]
         widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
         lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
@@ -828,7 +850,7 @@ class GroupReport:
 
     def to_markdown(self, digits: int = 3) -> str:
         """A Markdown table."""
-        headers = [" × ".join(self.names), *self.measures, "support"]
+        headers = [" × ".join(self.names), *self.titles(), "support"]
         lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
         lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), _count(self.support[key], digits)]) + " |"
                   for key in self.groups]  # fmt: skip
@@ -889,10 +911,12 @@ def group_report(result: Any, measures: list[Any], average: str = "macro", *, co
     """The by-group table of a ``ByGroup`` (see ``ByGroup.report``). A whole-result measure
     (accuracy, kappa, MCC) is read as such; any other as its ``average``."""
     whole = set(result.overall.whole_measures()) if hasattr(result.overall, "whole_measures") else set()
-    names, columns = [], []
+    names, columns, headers = [], [], []
     for asked in measures:
-        name = result.overall.measure(asked).name if hasattr(result.overall, "measure") else str(asked)
+        resolved = result.overall.measure(asked) if hasattr(result.overall, "measure") and column_key(asked) not in AREAS else None
+        name = resolved.name if resolved is not None else column_key(asked) or str(asked)
         names.append(name)
+        headers.append(_header(resolved, asked) if resolved is not None else AREAS.get(name, name))
         columns.append(result.values(asked, None if name in whole else average, undefined=undefined))
     groups = (*result.keys, OVERALL)
     values = {key: [column[key] for column in columns] for key in groups}
@@ -904,4 +928,4 @@ def group_report(result: Any, measures: list[Any], average: str = "macro", *, co
             found[key] = [_interval_or_none(source, source.measure(name), None if name in whole else average,
                                             {"level": confidence, "method": "bca", "n_resamples": n_resamples, "random_state": random_state,
                                              "undefined": undefined}) for name in names]  # fmt: skip
-    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names))
+    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers))

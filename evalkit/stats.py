@@ -82,6 +82,13 @@ def _summaries(value: Mapping[str, Summary]) -> Mapping[str, Summary]:
     return value if isinstance(value, LazySummaries) else dict(value)
 
 
+_JAVA_FIELDS = {"f_score": "f_score", "fscore": "f_score"}
+"""Deep Netts' Stats fields whose spelling is not a metric's: ``fScore`` is the mean F1 (``f_score``)."""
+
+_UNFILLED_JAVA_FIELDS = {"mserror": "error_rate", "ms_error": "error_rate", "correlation_coefficient": "matthews_correlation_coefficient"}
+"""Deep Netts' Stats fields that Java never fills, and what evalkit gives instead."""
+
+
 @attrs.frozen(eq=False)
 class Stats:
     """Summary of each metric over several results (classes of one matrix, or folds).
@@ -151,6 +158,12 @@ class Stats:
         """Every metric's mean as an attribute, in any spelling (``stats.f1_score``, ``stats.mcc``)."""
         if name.startswith("_"):
             raise AttributeError(name)
+        key = spelling(name)
+        if key in _JAVA_FIELDS:  # Deep Netts' field names (``fScore``) are the properties of the same meaning
+            return getattr(self, _JAVA_FIELDS[key])
+        if key in _UNFILLED_JAVA_FIELDS:
+            raise AttributeError(f"{name!r}: Deep Netts' Stats declares it but never fills it; evalkit's Stats has "
+                                 f"{_UNFILLED_JAVA_FIELDS[key]!r} (stats.get({_UNFILLED_JAVA_FIELDS[key]!r}))")  # fmt: skip
         try:
             return self.get(name)
         except UnknownMetricError as error:

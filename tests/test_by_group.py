@@ -349,3 +349,25 @@ def test_memory_grows_with_the_samples_not_with_groups_times_labels_squared():
     alone = ConfusionMatrix.from_predictions(y_true[rows], y_pred[rows], result.overall.labels)
     assert np.array_equal(one.to_array(), alone.to_array()) and close(values[int(groups[0])], alone.average("recall", "macro"))
     assert close(values[OVERALL], ConfusionMatrix.from_predictions(y_true, y_pred).average("recall", "macro"))
+
+
+def test_disparities_of_scores_and_of_whole_result_measures_are_answers():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    s = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1)
+    groups = rng.choice(["a", "b", "c"], 300)
+    scored = ByGroup.from_scores(y, s, groups)
+    aucs = {key: skm.roc_auc_score(y[groups == key], s[groups == key]) for key in ("a", "b", "c")}
+    assert scored.difference("roc_auc").value == pytest.approx(max(aucs.values()) - min(aucs.values()), abs=1e-12)
+    assert scored.ratio("auc").value == pytest.approx(min(aucs.values()) / max(aucs.values()), abs=1e-12)
+    assert "roc auc" in scored.report(["roc_auc", "average_precision"]).to_text()
+    with pytest.raises(InvalidArgumentError, match="'roc_auc' and 'average_precision'"):
+        scored.difference("recall")
+    labelled = by_group(y, (s > 0.5).astype(int), groups)
+    accuracy = labelled.difference("accuracy", confidence=0.9, n_resamples=400)  # a whole-result measure needs no average
+    assert accuracy.interval.low <= accuracy.value <= accuracy.interval.high
+    kappa = labelled.difference("cohen_kappa", confidence=0.9, n_resamples=400)
+    per_group = [skm.cohen_kappa_score(y[groups == key], (s[groups == key] > 0.5).astype(int)) for key in ("a", "b", "c")]
+    assert kappa.value == pytest.approx(max(per_group) - min(per_group), abs=1e-12) and kappa.interval.low <= kappa.value
+    with pytest.raises(InvalidArgumentError, match="give an 'average' or a 'label' for 'recall'"):
+        labelled.difference("recall", confidence=0.9)
