@@ -191,8 +191,8 @@ class ClassificationMetrics(EvaluationMetrics):
                 raise LabelMismatchError(
                     f"'class_label' {class_label!r} is not the label of 'class_idx' {class_idx} ({labels[class_idx]!r})"
                 )
-        counts = {name: row[class_idx : class_idx + 1].tolist()[0] for name, row in zip(COUNT_NAMES, confusion_matrix.class_cells.rows())}
-        self._assign(**counts, class_label=labels[class_idx], class_idx=class_idx, confusion_matrix=confusion_matrix)
+        cells = {name: row[class_idx : class_idx + 1].tolist()[0] for name, row in zip(COUNT_NAMES, confusion_matrix.class_cells.rows())}
+        self._assign(**cells, class_label=labels[class_idx], class_idx=class_idx, confusion_matrix=confusion_matrix)
 
     def _assign(self, *, tp: Any, fp: Any, fn: Any, tn: Any, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
         self._tp, self._fp, self._fn, self._tn = tp, fp, fn, tn

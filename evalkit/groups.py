@@ -583,7 +583,7 @@ class ByGroup:
             if position is not None:
                 values = np.asarray(shaped.evaluate(resolved, **parameters), dtype=np.float64)[:, position]
             else:
-                values = np.asarray(average_rows(resolved, shaped, average, undefined=policy, parameters=parameters), dtype=np.float64)
+                values = np.asarray(average_rows(resolved, shaped, average or "macro", undefined=policy, parameters=parameters), dtype=np.float64)
             values = values.reshape(rows, count)
             whole = Cells(*(getattr(cells, name).reshape(rows, count, m).sum(axis=1) for name in ("tp", "fp", "fn", "tn")))
             if position is not None:
