@@ -901,15 +901,20 @@ class ThresholdCurve:
             return np.asarray(average_rows(chosen, cells, average, undefined=undefined, parameters=options), dtype=np.float64)
 
         best: tuple[float, float, dict[str, float], Cells] | None = None
+        rank: tuple[float, ...] = ()
         for thresholds, cells in self._candidate_blocks(label, average):
             values = values_of(resolved, cells, parameters)
             achieved = {constraint.measure.name: values_of(constraint.measure, cells, {}) for constraint in constraints}
             feasible = np.ones(len(thresholds), dtype=bool)
             for constraint in constraints:
                 feasible &= constraint.holds(achieved[constraint.measure.name])
-            k = int(operating.best_index(values, feasible, resolved.direction)[0])
-            if k >= 0 and (best is None or (values[k] > best[1] if resolved.direction == "higher" else values[k] < best[1])):
-                best = (float(thresholds[k]), float(values[k]), {name: float(found[k]) for name, found in achieved.items()}, cells[k : k + 1])
+            pairs = [(constraint, achieved[constraint.measure.name]) for constraint in constraints]
+            k = operating.undominated_index(values, feasible, resolved.direction, pairs)  # ties: the point no tie dominates
+            if k < 0:
+                continue
+            key = operating.tie_key(float(values[k]), resolved.direction, [(constraint, float(found[k])) for constraint, found in pairs])
+            if best is None or key > rank:
+                best, rank = (float(thresholds[k]), float(values[k]), {name: float(found[k]) for name, found in achieved.items()}, cells[k : k + 1]), key
         if best is None:
             names = [constraint.measure.name for constraint in constraints]
             return operating.OperatingPoint(False, math.nan, math.nan, resolved.name, dict.fromkeys(names, math.nan), texts, None, own, average)

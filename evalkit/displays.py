@@ -26,6 +26,7 @@ from evalkit import plots
 from evalkit._validation import check_choice, show
 from evalkit.calibration import Calibration
 from evalkit.confusion_matrix import ConfusionMatrix
+from evalkit.counting import encode
 from evalkit.curves import ThresholdCurve
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
@@ -124,6 +125,10 @@ class _CurveDisplay(_Display):
     def from_predictions(cls, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, name: str | None = None,
                          ax: Axes | None = None) -> Any:  # fmt: skip
         """The curve of scores of the positive class (``pos_label``, as scikit-learn infers it), drawn."""
+        classes = encode(y_true, y_true)[2]
+        if len(classes) > 2:  # a binary curve: scikit-learn's displays refuse more classes, never fold them into "the rest"
+            raise InvalidArgumentError(f"'y_true' holds {len(classes)} classes {show(list(classes))}: these displays draw the curve of a "
+                                       "binary problem (one class against the rest: pass y_true == class)")  # fmt: skip
         curve = ThresholdCurve.from_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
         return cls(curve, name=name).plot(ax=ax)
 

@@ -152,7 +152,9 @@ def _as_target(values: Any, argument: str) -> tuple[str, Any]:
         if values and isinstance(values[0], (list, tuple, np.ndarray)):
             values = as_array(values, argument)
         else:
-            return "labels", list(values)
+            listed = list(values)
+            _refuse_continuous([value for value in listed if isinstance(value, (float, np.floating))], argument)
+            return "labels", listed
     array = as_array(values, argument)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array.ravel()
@@ -164,12 +166,20 @@ def _as_target(values: Any, argument: str) -> tuple[str, Any]:
         return "indicators", array
     if array.ndim != 1:
         raise InputShapeError(f"{argument!r} must be 1-D labels or a 2-D indicator matrix, got shape {array.shape}")
-    if array.dtype.kind == "f" and array.size and not np.all(np.isnan(array) | (array == np.round(array))):
+    if array.dtype.kind == "f":
+        _refuse_continuous(array, argument)
+    return "labels", array
+
+
+def _refuse_continuous(values: Any, argument: str) -> None:
+    """Floats that are not whole are scores, not class labels: scikit-learn's "a mix of binary
+    and continuous targets" (``accuracy_score([0, 1], [0.2, 0.8])``) is refused, as there."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.size and not np.all(np.isnan(array) | (array == np.round(array))):
         raise InvalidValueError(
             f"{argument!r} holds non-integral floats ({show(array)}): continuous values such as probabilities "
-            "are not class labels; threshold them first"
+            "are not class labels (scikit-learn refuses a mix of binary and continuous targets); threshold them first"
         )
-    return "labels", array
 
 
 def _targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> _Targets:
@@ -1217,6 +1227,8 @@ def _renamed_probabilities(y_proba: Any, y_pred: Any) -> Any:
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise InvalidArgumentError("give 'y_proba' or its older name 'y_pred', not both")
+        warnings.warn("'y_pred' is the older name of 'y_proba' (renamed in scikit-learn 1.9, which warns alike): pass y_proba=",
+                      FutureWarning, stacklevel=3)  # fmt: skip
         y_proba = y_pred
     if y_proba is None:
         raise InvalidArgumentError("'y_proba' is required: the predicted probabilities")
@@ -1335,6 +1347,8 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None 
         0.533333
     """
     decision = check_numbers("pred_decision", pred_decision)
+    if not np.isfinite(decision).all():  # scikit-learn's check_array: a decision value must be a finite number
+        raise InvalidValueError(f"'pred_decision' must be finite, got {show(decision[~np.isfinite(decision)][:3])}")
     truth = _binary_truth(y_true)
     n = len(truth)
     if len(decision) != n:
@@ -1626,7 +1640,8 @@ def precision_at_fixed_recall(
     """The highest precision at recall >= ``min_recall`` and the threshold giving it:
     ``(precision, threshold)`` (torchmetrics' ``binary_precision_at_fixed_recall``; for
     ``n x m`` scores one of each per class, one-vs-rest). NaN for both when no threshold
-    reaches the recall (never a sentinel threshold); ties: the highest threshold. See
+    reaches the recall (never a sentinel threshold); of thresholds of equal precision, the one of
+    the highest recall (a point no other dominates, torchmetrics' choice), then the highest. See
     ``ThresholdCurve.optimize`` for any measure under any constraints.
 
     Examples:

@@ -135,6 +135,36 @@ def best_index(values: np.ndarray, feasible: np.ndarray, direction: str | None) 
     return np.where(usable.any(axis=1), chosen, -1)
 
 
+def _slack(constraint: Constraint, values: np.ndarray) -> np.ndarray:
+    """How far each value is on the good side of a constraint's measure (larger is better):
+    recall at ``>=`` the more the better, a false positive rate at ``<=`` the less."""
+    if constraint.operator in (">=", ">"):
+        return values
+    if constraint.operator in ("<=", "<"):
+        return -values
+    return np.zeros(len(values))
+
+
+def undominated_index(values: np.ndarray, feasible: np.ndarray, direction: str, achieved: list[tuple[Constraint, np.ndarray]]) -> int:
+    """The position of the best feasible value (candidates highest threshold first) that no
+    tied candidate dominates: among thresholds of equal value, the one farthest on the good
+    side of each constraint in turn (the highest recall at a fixed recall bound, as
+    torchmetrics' ``max((p, r, t))``), then the highest threshold; -1 if none is feasible."""
+    k = int(best_index(values, feasible, direction)[0])
+    if k < 0 or not achieved:
+        return k
+    tied = feasible & (values == values[k])
+    for constraint, found in achieved:
+        slack = np.where(tied & ~np.isnan(found), _slack(constraint, found), -np.inf)
+        tied &= slack == slack.max()
+    return int(np.argmax(tied))
+
+
+def tie_key(value: float, direction: str, achieved: list[tuple[Constraint, float]]) -> tuple[float, ...]:
+    """A candidate's rank across blocks of thresholds: its value, then its slack on each constraint."""
+    return (value if direction == "higher" else -value, *(float(_slack(constraint, np.array([found]))[0]) for constraint, found in achieved))
+
+
 @attrs.frozen
 class OperatingPoint:
     """The best threshold under constraints (``ThresholdCurve.optimize``).

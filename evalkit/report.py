@@ -93,7 +93,7 @@ def _header(measure: Measure, asked: Any = None) -> str:
     was asked for by (``tp_rate`` is headed ``tp rate``, not ``recall``)."""
     name = measure.name
     alias = spelling(asked) if isinstance(asked, str) else None
-    if alias and alias != name and alias in measure.aliases and len(alias) <= 12:
+    if name not in _SHORT and alias and alias != name and alias in measure.aliases and len(alias) <= 12:
         return alias.replace("_", " ")
     return _SHORT.get(name, name if len(name) <= 12 else measure.abbreviation.lower() or name)
 

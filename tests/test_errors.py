@@ -204,3 +204,45 @@ def test_metrics_of_a_matrix_is_a_snapshot():
     metrics = ClassificationMetrics(cm)
     cm.inc(1, 1)
     assert metrics.get_true_positive() == 1
+
+
+# --------------------------------------------------------------------------------------------
+# what the peers refuse, refused here too (with evalkit's own message)
+
+
+def test_scores_are_not_class_labels_in_the_scikit_learn_face():
+    from evalkit import metrics as ek
+
+    for y_pred in ([0.2, 0.8, 1.0, 0.0], np.array([0.2, 0.8, 1.0, 0.0])):
+        with pytest.raises(exceptions.InvalidValueError, match="non-integral floats"):
+            ek.accuracy_score([0, 1, 1, 0], y_pred)
+    assert ek.accuracy_score([0, 1, 1, 0], [0.0, 1.0, 1.0, 0.0]) == 1.0  # whole floats are the classes 0 and 1
+
+
+def test_a_decision_value_must_be_finite_and_labels_a_sequence():
+    from evalkit import metrics as ek
+
+    for bad in (math.nan, math.inf):
+        with pytest.raises(exceptions.InvalidValueError, match="'pred_decision' must be finite"):
+            ek.hinge_loss([0, 1], [bad, 1.0])
+    for labels in (True, "ab", 3):
+        with pytest.raises(InvalidTypeError, match="'labels' must be a sequence of labels"):
+            ek.log_loss([0, 1], [0.2, 0.7], labels=labels)
+        with pytest.raises(InvalidTypeError, match="'labels' must be a sequence of labels"):
+            ek.roc_auc_score([0, 1, 2], np.eye(3), multi_class="ovr", labels=labels)
+
+
+def test_a_binary_curve_display_refuses_three_classes():
+    pytest.importorskip("matplotlib")
+    from evalkit.displays import DetCurveDisplay, PrecisionRecallDisplay, RocCurveDisplay
+
+    for display in (RocCurveDisplay, PrecisionRecallDisplay, DetCurveDisplay):
+        with pytest.raises(InvalidArgumentError, match="'y_true' holds 3 classes"):
+            display.from_predictions([0, 1, 2, 1], [0.1, 0.5, 0.9, 0.4])
+
+
+def test_deep_netts_four_count_constructor_points_at_from_counts():
+    with pytest.raises(InvalidTypeError, match=r"not 4 counts \[50, 10, 5, 35\].*from_counts\(tp=\.\.\., fp=\.\.\., fn=\.\.\., tn=\.\.\.\)"):
+        ClassificationMetrics(50, 10, 5, 35)
+    with pytest.raises(InvalidTypeError, match="from_counts"):
+        ClassificationMetrics(50, 10, 5)

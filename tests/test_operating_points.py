@@ -36,22 +36,30 @@ def cells_at(scores, positive, weights, threshold):
     return {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
 
 
+def _slack(op, value):
+    """How far a value is on the good side of its constraint (torchmetrics' tie rule: of equal
+    precision at a recall bound, the higher recall)."""
+    return value if op in (">=", ">") else -value if op in ("<=", "<") else 0.0
+
+
 def brute_force(scores, positive, weights, objective, constraints):
-    """The best (threshold, value) over every distinct score and +inf, highest threshold first
-    among ties; None when no threshold meets every constraint."""
+    """The best (threshold, value) over every distinct score and +inf; among ties the one
+    farthest on the good side of each constraint in turn (a point no tie dominates), then the
+    highest threshold; None when no threshold meets every constraint."""
     candidates = [math.inf, *sorted({s for s, w in zip(scores, weights) if w > 0}, reverse=True)]
     measure = get_measure(objective)
-    best = None
+    best, rank = None, None
     for threshold in candidates:
         cells = cells_at(scores, positive, weights, threshold)
-        if not all(_holds(get_measure(name)(**cells), op, bound) for name, op, bound in constraints):
+        achieved = [get_measure(name)(**cells) for name, _, _ in constraints]
+        if not all(_holds(found, op, bound) for found, (_, op, bound) in zip(achieved, constraints)):
             continue
         value = measure(**cells)
         if math.isnan(value):
             continue
-        better = best is None or (value > best[1] if measure.direction == "higher" else value < best[1])
-        if better:
-            best = (threshold, value)
+        key = (value if measure.direction == "higher" else -value, *(_slack(op, found) for found, (_, op, _) in zip(achieved, constraints)))
+        if best is None or key > rank:  # candidates run from the highest threshold: a full tie keeps the higher one
+            best, rank = (threshold, value), key
     return best
 
 
@@ -102,8 +110,8 @@ def test_an_averaged_operating_point_is_one_threshold_for_every_class(case, aver
         for name in ("f1_score", "recall"):
             per_class = [cells_at(probabilities[:, k], labels == k, [1] * len(labels), threshold) for k in range(m)]
             values.append(_average(name, per_class, average))
-        if _holds(values[1], ">=", bound) and not math.isnan(values[0]) and (best is None or values[0] > best[1]):
-            best = (threshold, values[0])
+        if _holds(values[1], ">=", bound) and not math.isnan(values[0]) and (best is None or (values[0], values[1]) > best[1:]):
+            best = (threshold, values[0], values[1])  # ties: the higher recall
     assert point.feasible == (best is not None)
     if best is not None:
         assert point.threshold == best[0] and close(point.value, best[1], rel=1e-9, abs=1e-12)
@@ -268,3 +276,16 @@ def test_the_bayes_decision_minimises_the_expected_cost(case, data):
     chosen = np.array(CostMatrix.zero_one(list(range(m))).decide(probabilities))
     assert np.array_equal(chosen[clear], probabilities.argmax(axis=1)[clear])  # zero-one costs: the most probable class
     assert CostMatrix.zero_one(["a", "b"]).decide([[0.5, 0.5]]) == ["a"]  # ties: the first label
+
+
+def test_ties_at_the_best_value_give_the_point_no_tie_dominates():
+    """Precision 1.0 is reached at 0.99 (recall 1/3) and at 0.97 (recall 2/3): the second is
+    the answer (torchmetrics' ``max((precision, recall, threshold))``), not the highest
+    threshold of the tie; the siblings alike."""
+    y, scores = [1, 1, 1, 0, 0], [0.99, 0.97, 0.4, 0.5, 0.1]
+    assert metrics.precision_at_fixed_recall(y, scores, min_recall=0.0) == (1.0, 0.97)
+    assert metrics.specificity_at_sensitivity(y, scores, min_sensitivity=0.0) == (1.0, 0.97)  # specificity 1 at 0.99 and 0.97: recall decides
+    assert metrics.recall_at_fixed_precision([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.3], min_precision=0.5) == (1.0, 0.8)  # recall 1 at 0.8 and 0.3
+    curve = ThresholdCurve.from_scores(y, scores)
+    point = curve.optimize("precision", subject_to="false_positive_rate <= 0.5")
+    assert point.threshold == 0.99 and point.achieved["false_positive_rate"] == 0.0  # a tie on the constraint too: the highest threshold

@@ -165,7 +165,9 @@ def weka_text_checks(run: dict, namespace: dict) -> dict:
         for line, values in zip(lines, expected):
             tokens = re.findall(r"-?\d+(?:\.\d+)?|NaN|\?", line.removeprefix("Weighted Avg."))[:6]
             numbers = [math.nan if token in ("?", "NaN") else float(token) for token in tokens]  # Weka prints ? for a missing value
-            assert np.allclose(numbers, np.asarray(values, dtype=np.float64), rtol=0, atol=5e-4 + 1e-12, equal_nan=True), (line, values)
+            tp_rate, fp_rate, precision, f1, roc = values  # Weka's TP Rate and Recall are one measure: one evalkit column
+            ours = [tp_rate, fp_rate, precision, tp_rate, f1, roc]
+            assert np.allclose(numbers, np.asarray(ours, dtype=np.float64), rtol=0, atol=5e-4 + 1e-12, equal_nan=True), (line, values)
 
     def matrix(text: str) -> None:
         body = [line for line in run["toMatrixString()"].splitlines() if "|" in line]
@@ -548,3 +550,33 @@ def test_every_library_has_its_section():
     for heading in ("## Deep Netts names", "### Deep Netts' evaluators", "## Weka", "## DL4J", "### DL4J with two classes", "## Tribuo"):
         assert f"\n{heading}\n" in text, heading
     assert "Evaluators.evaluateClassifier" in text and "createFromMatrix" in text
+
+
+def test_create_from_honours_the_matrix_metrics_class_and_stats_read_javas_field_names():
+    from evalkit import ClassificationMetrics, ConfusionMatrix
+
+    class Doubled(ClassificationMetrics):
+        def get_doubled_recall(self):
+            return 2 * self.get_recall()
+
+    cm = ConfusionMatrix.from_predictions(list("aabbc"), list("abbbc"), metrics_class=Doubled)
+    objects = ClassificationMetrics.create_from(cm)  # as cm.class_metrics(): the matrix's own class
+    assert all(type(found) is Doubled for found in objects) and [type(found) for found in cm.class_metrics()] == [Doubled] * 3
+    assert all(type(found) is ClassificationMetrics for found in ClassificationMetrics.create_from(ConfusionMatrix.from_predictions(["a", "b"], ["a", "b"])))
+    stats = ClassificationMetrics.average(objects)
+    assert stats.fScore == stats.f_score == stats.f1_score  # Deep Netts' field name is the documented property
+    with pytest.raises(AttributeError, match="never fills it"):
+        stats.correlationCoefficient
+
+
+def test_the_weka_class_details_port_heads_its_columns_as_asked_and_counts_whole():
+    from evalkit import ConfusionMatrix
+    from evalkit.report import build_report
+
+    cm = ConfusionMatrix.from_predictions([0, 0, 1, 1], [0, 1, 1, 1], sample_weight=[1.0, 50.0, 20.5, 49.5])
+    report = build_report(cm, measures=["tp_rate", "fp_rate", "precision", "recall", "f1"], undefined="zero")
+    header = report.to_text().splitlines()[0].split()
+    assert header == ["tp", "rate", "fp", "rate", "precision", "f1-score", "support"]  # tp rate and recall: one measure, one column
+    assert "'tp_rate' and 'recall' are one measure (recall): one column" in report.to_text()
+    supports = [line.split()[-1] for line in report.to_text().splitlines()[1:3]]
+    assert supports == ["51", "70"]  # weighted counts that are whole print as whole numbers, not 51.000
