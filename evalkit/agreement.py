@@ -41,12 +41,19 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit import intervals
-from evalkit._labels import check_label_list
+from evalkit import intervals, serialization
+from evalkit._labels import check_label_list, same_labels
 from evalkit._validation import as_array, check_choice, check_sample_weight, show
+from evalkit.cells import same_array
 from evalkit.counting import encode
-from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidValueError, UnsupportedSettingError
-from evalkit.intervals import Interval
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidValueError,
+    UnsupportedSettingError,
+)
+from evalkit.intervals import Interval, KappaTest, kappa_test
 
 __all__ = ["LEVELS", "MEASURES", "Agreement"]
 
@@ -178,7 +185,7 @@ class Agreement:
     # ----------------------------------------------------------------------------------------
     # the measures, each a function of weighted sums over items
 
-    def _sums(self, measure: str, level: str) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    def _sums(self, measure: str, level: str) -> tuple[np.ndarray | _Sparse, Callable[[np.ndarray], np.ndarray]]:
         """Per-item features (items x p) and the measure of their weighted sums (batch x p)."""
         n = self.counts.astype(np.float64)
         q = n.shape[1]
@@ -216,13 +223,25 @@ class Agreement:
         return features, kappa
 
     @staticmethod
-    def _coincidences(n: np.ndarray, r: np.ndarray) -> np.ndarray:
-        """Each item's part of the coincidence matrix, flattened (items x q²)."""
+    def _coincidences(n: np.ndarray, r: np.ndarray) -> _Sparse:
+        """Each item's part of the coincidence matrix, flattened (items x q²), kept sparse: an
+        item rated by ``r`` raters touches at most ``r²`` of the ``q²`` cells, so memory grows
+        with the ratings, not with items x q² (a 0-100 scale over 40,000 items)."""
+        q = n.shape[1]
         pairable = r > 1
         scale = np.where(pairable, 1 / np.where(pairable, r - 1, 1), 0.0)
-        parts = n[:, :, None] * n[:, None, :]
-        parts[:, np.arange(n.shape[1]), np.arange(n.shape[1])] -= n
-        return (parts * scale[:, None, None]).reshape(len(n), -1)
+        item, category = np.nonzero(n)  # each item's categories (row by row)
+        starts = np.searchsorted(item, np.arange(len(n) + 1))
+        sizes = np.diff(starts)
+        # every pair (c, k) of one item's categories: positions within the item's own run
+        owner = np.repeat(np.arange(len(n)), sizes * sizes)
+        offset = np.arange(len(owner)) - np.repeat(np.cumsum(sizes * sizes) - sizes * sizes, sizes * sizes)
+        first = starts[owner] + offset // np.maximum(sizes[owner], 1)
+        second = starts[owner] + offset % np.maximum(sizes[owner], 1)
+        c, k = category[first], category[second]
+        values = n[owner, c] * n[owner, k] - np.where(c == k, n[owner, c], 0.0)
+        kept = values != 0
+        return _Sparse(owner[kept], (c * q + k)[kept], (values * scale[owner])[kept], q * q)
 
     def _distances(self, level: str) -> Callable[[np.ndarray], np.ndarray]:
         """``δ²`` of the level of measurement, for a batch of marginals (batch x q)."""
@@ -256,7 +275,7 @@ class Agreement:
         features, statistic = self._sums(measure, level)
         weight = np.ones(self.n_items) if self.weight is None else self.weight
         with np.errstate(divide="ignore", invalid="ignore"):
-            return float(statistic((weight @ features)[None, :])[0])
+            return float(statistic(_product(weight[None, :], features))[0])
 
     def get_fleiss_kappa(self) -> float:
         """Fleiss' kappa: pairwise agreement beyond that of the pooled category shares (NaN when
@@ -316,6 +335,32 @@ class Agreement:
                 result[a, b] = result[b, a] = value if total > 0 else math.nan
         return result
 
+    def cohen_kappa_test(self, first: int = 0, second: int = 1) -> KappaTest:
+        """Cohen's kappa of two raters (by position) on the items both rated, with its standard
+        errors, ``z`` and two-sided p-value (statsmodels' ``cohens_kappa``).
+
+        Raises:
+            UnsupportedSettingError: built from counts (who rated what is not known).
+
+        Examples:
+            >>> agreement = Agreement.from_ratings([["a", "a"], ["a", "b"], ["b", "b"], ["b", "b"], ["a", "a"], ["b", "a"]])
+            >>> found = agreement.cohen_kappa_test()
+            >>> round(found.kappa, 4), round(found.statistic, 4)
+            (0.3333, 0.8165)
+        """
+        if self.codes is None:
+            raise UnsupportedSettingError("Cohen's kappa of two raters needs who rated what: build the Agreement with from_ratings")
+        raters = self.codes.shape[1]
+        for name, rater in (("first", first), ("second", second)):
+            if isinstance(rater, bool) or not isinstance(rater, (int, np.integer)) or not 0 <= rater < raters or (name == "second" and rater == first):
+                raise InvalidArgumentError(f"{name!r} must be a rater's position in 0..{raters - 1}, two different ones, got {show(rater)}")
+        both = (self.codes[:, first] >= 0) & (self.codes[:, second] >= 0)
+        q = len(self.categories)
+        weight = np.ones(self.n_items) if self.weight is None else self.weight
+        table = np.zeros((q, q))
+        np.add.at(table, (self.codes[both, first], self.codes[both, second]), weight[both])
+        return kappa_test(table)
+
     # ----------------------------------------------------------------------------------------
     # intervals
 
@@ -338,19 +383,103 @@ class Agreement:
         check_choice("measure", measure, MEASURES)
         features, statistic = self._sums(measure, level)
         weight = np.ones(self.n_items) if self.weight is None else self.weight
-        weighted = features * weight[:, None]
+        weighted = features.scaled(weight) if isinstance(features, _Sparse) else features * weight[:, None]
 
         def replicates(drawn: np.ndarray) -> np.ndarray:
             with np.errstate(divide="ignore", invalid="ignore"):
-                return statistic(drawn @ weighted)
+                return statistic(_product(drawn, weighted))
 
         estimate = float(replicates(np.ones((1, self.n_items)))[0])
         return intervals.counts_interval(np.ones(self.n_items, dtype=np.int64), replicates, estimate, level=confidence, method=method,
                                          n_resamples=n_resamples, random_state=random_state, what=measure)  # fmt: skip
 
+    # ----------------------------------------------------------------------------------------
+    # equality and JSON
+
+    def __eq__(self, other: object) -> bool:
+        """The same ratings: categories, counts, weights and (``from_ratings``) who rated what."""
+        if not isinstance(other, Agreement):
+            return NotImplemented
+        return (same_labels(self.categories, other.categories) and np.array_equal(self.counts, other.counts)
+                and same_array(self.weight, other.weight) and same_array(self.codes, other.codes))  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_json(self) -> str:
+        """The ratings as an evalkit JSON document: who rated what (``from_ratings``: a category
+        code per item and rater, -1 for none) or the counts per item and category."""
+        payload: dict[str, Any] = {"categories": serialization.as_list(self.categories),
+                                   "weight": None if self.weight is None else self.weight.tolist()}  # fmt: skip
+        if self.codes is not None:
+            payload["codes"] = self.codes.tolist()
+        else:
+            payload["counts"] = self.counts.tolist()
+        return serialization.dumps("Agreement", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Agreement:
+        """Read ratings written by ``to_json``.
+
+        Raises:
+            FormatError: the text is no valid Agreement document.
+        """
+        document = serialization.loads(text, "Agreement")
+        categories = serialization.label_list(document, "categories")
+        q = len(categories)
+        if "codes" in document:
+            rows = serialization.field(document, "codes")
+            if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
+                raise serialization.FormatError(f"field 'codes' must be a table of items x raters, got {show(rows)}")
+            codes = np.stack([serialization.array(row, f"codes[{i}]", length=len(rows[0]), low=-1) for i, row in enumerate(rows)])
+            if codes.max() >= q:
+                raise serialization.FormatError(f"field 'codes' holds a category code beyond the {q} categories")
+            counts = np.zeros((len(codes), q), dtype=np.int64)
+            present = codes >= 0
+            np.add.at(counts, (np.nonzero(present)[0], codes[present]), 1)
+        else:
+            rows = serialization.field(document, "counts")
+            counts = serialization.matrix(rows, "counts", rows=len(rows) if isinstance(rows, list) else -1, columns=q).astype(np.int64)
+            codes = None
+        weight = document.get("weight")
+        checked = None if weight is None else serialization.array(weight, "weight", length=len(counts), integral=None)
+        return cls(counts, categories, None if checked is None else checked.astype(np.float64), codes)
+
     def __repr__(self) -> str:
         raters = "" if self.n_raters is None else f", raters={self.n_raters}"
         return f"Agreement(items={self.n_items}{raters}, categories={list(self.categories)!r})"
+
+
+@attrs.frozen
+class _Sparse:
+    """An items x ``width`` matrix of per-item features, as its non-zero entries."""
+
+    item: np.ndarray
+    column: np.ndarray
+    value: np.ndarray
+    width: int
+
+    def scaled(self, weight: np.ndarray) -> _Sparse:
+        """Each item's row times its weight."""
+        return _Sparse(self.item, self.column, self.value * weight[self.item], self.width)
+
+
+_PRODUCT_ENTRIES = 1 << 23
+"""The most temporary entries (rows of ``drawn`` times non-zero features) a sparse product holds at once."""
+
+
+def _product(drawn: np.ndarray, features: np.ndarray | _Sparse) -> np.ndarray:
+    """``drawn @ features`` (rows x items times items x p), for dense or sparse features; a
+    sparse product runs in blocks of rows, its memory bounded by ``_PRODUCT_ENTRIES``."""
+    if not isinstance(features, _Sparse):
+        return drawn @ features
+    out = np.zeros((len(drawn), features.width))
+    block = max(1, _PRODUCT_ENTRIES // max(len(features.value), 1))
+    for start in range(0, len(drawn), block):
+        rows = drawn[start : start + block]
+        terms = rows[:, features.item] * features.value  # rows x non-zeros
+        for r in range(len(rows)):
+            out[start + r] = np.bincount(features.column, weights=terms[r], minlength=features.width)
+    return out
 
 
 def _alpha(coincidences: np.ndarray, distances: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:

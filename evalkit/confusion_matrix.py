@@ -17,7 +17,7 @@ from evalkit._labels import check_label_list, check_same_family, describe, same_
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
-from evalkit.counting import PairCounts, confusion_counts, encode, index_counts
+from evalkit.counting import PairCounts, checked_indexes, confusion_counts, encode, index_counts
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -290,8 +290,12 @@ class ConfusionMatrix(CellsResult, ReportFace):
             [[1, 0], [1, 1]]
         """
         labels = self._labels  # labels only ever grow at the end: indexes into this tuple stay valid
-        batch = index_counts(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
-        self._add(batch, labels, None if sample_weight is not None else len(y_true_idx))
+        actual, predicted, weight = checked_indexes(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
+        if len(actual) * 8 < len(labels) ** 2:  # a few samples: their cells only, never a table of every class pair
+            self._add_pairs(actual, predicted, weight, labels)
+            return
+        batch = index_counts(actual, predicted, len(labels), sample_weight=weight)
+        self._add(batch, labels, None if sample_weight is not None else len(actual))
 
     def _check_known(self, found: tuple) -> None:
         """Every label of a batch is a label of this matrix (``True`` is not the class ``1``)."""

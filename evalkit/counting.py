@@ -143,18 +143,8 @@ def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any
         >>> index_counts([0, 1, 1], [0, 0, 1], 2).tolist()
         [[1, 0], [1, 1]]
     """
-    names = ("y_true_idx", "y_pred_idx")
-    arrays = [_index_array(values, argument) for argument, values in zip(names, (y_true_idx, y_pred_idx))]
-    if len(arrays[0]) != len(arrays[1]):
-        raise InputLengthError(f"'y_true_idx' has {len(arrays[0])} samples but 'y_pred_idx' has {len(arrays[1])}")
-    # x | y >= max(x, y): one reduction shows both below m (seen as unsigned, negatives are huge)
-    if len(arrays[0]) and int(np.maximum.reduce(_as_unsigned(arrays[0]) | _as_unsigned(arrays[1]))) >= m:
-        for argument, array in zip(names, arrays):
-            outside = np.flatnonzero((array < 0) | (array >= m))
-            if len(outside):
-                raise ClassIndexError(f"{argument!r} holds {array[outside[0]]} at position {outside[0]}: class indexes are 0..{m - 1}")
-    arrays = [array.astype(np.intp, copy=False) for array in arrays]
-    weight = check_sample_weight(sample_weight, len(arrays[0]))
+    actual, predicted, weight = checked_indexes(y_true_idx, y_pred_idx, m, sample_weight=sample_weight)
+    arrays = [actual, predicted]
     if not len(arrays[0]):
         return np.zeros((m, m), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64)
     if len(arrays[0]) <= 4 * _CHUNK:  # a batch in cache: one bincount over the m x m cells
@@ -166,6 +156,23 @@ def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any
     size = min(len(counted), m)  # the table spans the values seen (a power-of-two bound), never an index >= m
     out[:size, :size] = counted[:size, :size]
     return out
+
+
+def checked_indexes(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Class indexes ``0 .. m-1`` of actual and predicted samples, checked (``index_counts``'
+    refusals), as intp arrays, with the checked sample weights."""
+    names = ("y_true_idx", "y_pred_idx")
+    arrays = [_index_array(values, argument) for argument, values in zip(names, (y_true_idx, y_pred_idx))]
+    if len(arrays[0]) != len(arrays[1]):
+        raise InputLengthError(f"'y_true_idx' has {len(arrays[0])} samples but 'y_pred_idx' has {len(arrays[1])}")
+    # x | y >= max(x, y): one reduction shows both below m (seen as unsigned, negatives are huge)
+    if len(arrays[0]) and int(np.maximum.reduce(_as_unsigned(arrays[0]) | _as_unsigned(arrays[1]))) >= m:
+        for argument, array in zip(names, arrays):
+            outside = np.flatnonzero((array < 0) | (array >= m))
+            if len(outside):
+                raise ClassIndexError(f"{argument!r} holds {array[outside[0]]} at position {outside[0]}: class indexes are 0..{m - 1}")
+    actual, predicted = (array.astype(np.intp, copy=False) for array in arrays)
+    return actual, predicted, check_sample_weight(sample_weight, len(actual))
 
 
 def _index_array(values: Any, argument: str) -> np.ndarray:

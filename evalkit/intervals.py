@@ -63,7 +63,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from statistics import NormalDist
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
@@ -92,6 +92,7 @@ __all__ = [
     "METHODS",
     "Comparison",
     "Interval",
+    "KappaTest",
     "area_interval",
     "binomial_interval",
     "cells_interval",
@@ -105,6 +106,7 @@ __all__ = [
     "indicators_interval",
     "kappa_interval",
     "kappa_standard_error",
+    "kappa_test",
     "log_ratio_interval",
     "mcnemar",
     "pairs_interval",
@@ -336,6 +338,42 @@ def kappa_standard_error(counts: Any) -> float:
     b = (1 - kappa) ** 2 * float(off.sum() - np.trace(off))
     c = (kappa - expected * (1 - kappa)) ** 2
     return math.sqrt(max(a + b - c, 0.0) / ((1 - expected) ** 2 * n))
+
+
+class KappaTest(NamedTuple):
+    """Cohen's kappa of a table with its large-sample standard errors and the z test of
+    "agreement is chance" (J. L. Fleiss, J. Cohen and B. S. Everitt, 1969; statsmodels'
+    ``cohens_kappa``: ``std_kappa``, ``std_kappa0``, ``z_value``, ``pvalue_two_sided``)."""
+
+    kappa: float
+    standard_error: float  # of the estimate (ASE)
+    null_standard_error: float  # under kappa = 0
+    statistic: float  # z = kappa / null_standard_error
+    p_value: float  # two-sided
+
+
+def kappa_test(counts: Any) -> KappaTest:
+    """Cohen's kappa, its standard errors and the two-sided z test of ``kappa = 0``; the null
+    standard error is ``sqrt((p_e + p_e² - Σ_i p_i. p_.i (p_i. + p_.i)) / (n (1 - p_e)²))``.
+
+    Examples:
+        >>> found = kappa_test([[20, 5], [10, 15]])
+        >>> round(found.kappa, 4), round(found.standard_error, 4), round(found.null_standard_error, 4), round(found.p_value, 4)
+        (0.4, 0.127, 0.1386, 0.0039)
+    """
+    table = check_matrix(counts, "counts")
+    n = float(table.sum())
+    if table.shape[0] != table.shape[1] or n <= 0:
+        raise InvalidCountsError(f"'counts' must be a square table of counts with a positive total, got {show(table)}")
+    p = table / n
+    rows, columns = p.sum(axis=1), p.sum(axis=0)
+    observed, expected = float(np.trace(p)), float(rows @ columns)
+    if expected == 1:
+        return KappaTest(math.nan, math.nan, math.nan, math.nan, math.nan)
+    kappa = (observed - expected) / (1 - expected)
+    null = math.sqrt(max(expected + expected**2 - float((rows * columns * (rows + columns)).sum()), 0.0) / (n * (1 - expected) ** 2))
+    z = kappa / null if null > 0 else math.nan
+    return KappaTest(kappa, kappa_standard_error(table), null, z, math.erfc(abs(z) / math.sqrt(2)) if null > 0 else math.nan)
 
 
 # --------------------------------------------------------------------------------------------

@@ -141,7 +141,10 @@ def read_metrics_class(document: dict[str, Any], given: Any = None) -> type[Clas
     try:
         return find_metrics_class(name, import_module=False)
     except PluginError as error:
-        raise FormatError(f"field 'metrics_class': {error}") from None
+        where = ("it was defined in a script (__main__), which another run does not have: " if name.startswith("__main__:") else
+                 "its module is not imported: ")  # fmt: skip
+        raise FormatError(f"field 'metrics_class': {error}; {where}pass the class itself, "
+                          f"from_json(..., metrics_class={name.rsplit(':', 1)[-1]}), or import its module first") from None
 
 
 def find_measure(name: str, metrics_class: type[ClassificationMetrics] | None = None) -> Measure:

@@ -196,3 +196,57 @@ def test_labels_are_nominal_by_default_and_numbers_are_needed_for_intervals():
 def test_bad_tables_are_refused_naming_the_problem(build, message):
     with pytest.raises(EvalkitError, match=message):
         build()
+
+
+def test_krippendorffs_alpha_holds_the_ratings_not_items_times_categories_squared():
+    """40,000 items rated on a 0-100 scale: items x q x q coincidence parts would take 3 GB;
+    the item's own pairs of categories take a few MB, and alpha is krippendorff's."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 101, 40_000)
+    ratings = np.clip(truth[:, None] + rng.integers(-5, 6, (40_000, 3)), 0, 100).astype(float)
+    ratings[rng.random(ratings.shape) < 0.1] = np.nan
+    agreement = Agreement.from_ratings(ratings, categories=list(range(101)))
+    tracemalloc.start()
+    value = agreement.get_krippendorff_alpha("interval")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100e6, peak
+    part = ratings[:4000]  # the krippendorff package takes seconds a thousand items: checked on a tenth, and on the whole once
+    assert Agreement.from_ratings(part, categories=list(range(101))).get_krippendorff_alpha("interval") == pytest.approx(
+        krippendorff.alpha(reliability_data=part.T, level_of_measurement="interval"), abs=1e-9)
+    assert value == pytest.approx(0.988672648089203, abs=1e-12)  # krippendorff.alpha of all 40,000 items (10 s)
+
+
+def test_agreements_compare_by_value_and_read_back_from_json():
+    ratings = Agreement.from_ratings([["a", "b"], ["b", None], ["a", "a"]], sample_weight=[1, 2, 1])
+    counts = Agreement.from_counts([[2, 1], [0, 3]], categories=["x", "y"])
+    for agreement in (ratings, counts):
+        back = Agreement.from_json(agreement.to_json())
+        assert back == agreement and back is not agreement and back.get_fleiss_kappa() == agreement.get_fleiss_kappa()
+    assert Agreement.from_ratings([["a", "b"]]) == Agreement.from_ratings([["a", "b"]]) and ratings != counts
+
+
+def test_cohens_kappa_of_two_raters_has_statsmodels_standard_errors_z_and_p_value():
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 3, 80)
+    ratings = np.column_stack([np.where(rng.random(80) < 0.7, truth, rng.integers(0, 3, 80)) for _ in range(2)])
+    found = Agreement.from_ratings(ratings).cohen_kappa_test()
+    table = np.zeros((3, 3))
+    np.add.at(table, (ratings[:, 0], ratings[:, 1]), 1)
+    theirs = cohens_kappa(table)
+    assert found.kappa == pytest.approx(theirs.kappa, abs=1e-12)
+    assert found.standard_error == pytest.approx(theirs.std_kappa, abs=1e-12)
+    assert found.null_standard_error == pytest.approx(theirs.std_kappa0, abs=1e-12)
+    assert found.statistic == pytest.approx(theirs.z_value, abs=1e-9) and found.p_value == pytest.approx(theirs.pvalue_two_sided, rel=1e-9)
+    assert found.kappa == pytest.approx(cohen_kappa_score(ratings[:, 0], ratings[:, 1]), abs=1e-12)
+
+
+def test_ratings_in_a_nullable_frame_have_missing_cells():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": pd.array([1, 2, None], dtype="Int64"), "b": pd.array([1, None, 3], dtype="Int64")})
+    agreement = Agreement.from_ratings(frame)
+    assert agreement.categories == (1, 2, 3) and agreement.counts.tolist() == [[2, 0, 0], [0, 1, 0], [0, 0, 1]]

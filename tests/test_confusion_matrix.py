@@ -7,7 +7,7 @@ import pytest
 from sklearn import metrics as sk
 
 from evalkit import ConfusionMatrix, formulas
-from evalkit.exceptions import MixedLabelTypesError, NotBinaryError, UnknownLabelError
+from evalkit.exceptions import ClassIndexError, MixedLabelTypesError, NotBinaryError, UnknownLabelError
 
 PAPER = [[110, 10, 10], [20, 40, 5], [25, 5, 50]]
 """The counterexample matrix of shared/spec/algebraic.md (result 9), rows actual."""
@@ -293,3 +293,20 @@ def test_numpy_boolean_labels_are_counted_as_booleans():
     """A numpy bool array once indexed as a mask in the integer fast path."""
     cm = ConfusionMatrix.from_predictions(np.array([True, False, True, True]), np.array([True, True, False, True]))
     assert cm.labels == (False, True) and cm.to_array().tolist() == [[0, 1], [1, 2]]
+
+
+def test_one_sample_by_index_touches_its_cell_not_a_table_of_every_class_pair():
+    """update_indices of one sample at 6,000 classes: a batch table would be 288 MB."""
+    import tracemalloc
+
+    cm = ConfusionMatrix(list(range(6000)))
+    cm.update_indices([0], [1])  # the first update sums the (empty) table once
+    tracemalloc.start()
+    for k in range(20):
+        cm.update_indices([k], [k + 1], sample_weight=None if k % 2 else [2])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 5e6, peak
+    assert cm.get(3, 4) == 1 and cm.get(4, 5) == 2 and cm.get_total_items() == 1 + 10 + 2 * 10
+    with pytest.raises(ClassIndexError, match="'y_true_idx' holds 6000 at position 0"):
+        cm.update_indices([6000], [0])

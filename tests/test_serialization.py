@@ -158,3 +158,31 @@ def test_hostile_metrics_stats_and_covering_files():
 def test_labels_that_json_cannot_hold_are_refused_when_writing():
     with pytest.raises(FormatError, match="labels must be strings, numbers or booleans"):
         ConfusionMatrix([1 + 2j, 3j]).to_json()
+
+
+def test_a_checkpoint_of_a_scripts_metrics_class_says_how_to_read_it(tmp_path):
+    import subprocess
+    import sys
+
+    from evalkit import ClassificationMetrics, ConfusionMatrix
+    from evalkit.exceptions import FormatError
+
+    script = tmp_path / "train.py"
+    script.write_text(
+        "from evalkit import ClassificationMetrics, ConfusionMatrix\n"
+        "class Mine(ClassificationMetrics):\n"
+        "    def get_twice(self):\n"
+        "        return 2 * self.get_recall()\n"
+        f"open({str(tmp_path / 'checkpoint.json')!r}, 'w').write(ConfusionMatrix.from_predictions([0, 1], [0, 1], metrics_class=Mine).to_json())\n",
+        encoding="utf-8",
+    )
+    subprocess.run([sys.executable, str(script)], check=True)
+    text = (tmp_path / "checkpoint.json").read_text(encoding="utf-8")
+    with pytest.raises(FormatError, match=r"defined in a script \(__main__\).*from_json\(\.\.\., metrics_class=Mine\)"):
+        ConfusionMatrix.from_json(text)
+
+    class Mine(ClassificationMetrics):
+        def get_twice(self):
+            return 2 * self.get_recall()
+
+    assert ConfusionMatrix.from_json(text, metrics_class=Mine).average("twice") == 2.0
