@@ -196,6 +196,9 @@ class ClassificationMetrics(EvaluationMetrics):
 
     def _assign(self, *, tp: Any, fp: Any, fn: Any, tn: Any, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
         self._tp, self._fp, self._fn, self._tn = tp, fp, fn, tn
+        # integer counts take each definition itself (nothing to rescale): the getters' fastest path
+        self._scalars = _INTEGER_SCALARS if type(tp) is int and type(fp) is int and type(fn) is int and type(tn) is int else _SCALARS
+        self._memo: dict[str, float] = {}  # the counts never change: each measure is computed once
         self._class_label = class_label
         self._class_idx = class_idx
         self._confusion_matrix = confusion_matrix
@@ -449,10 +452,18 @@ class ClassificationMetrics(EvaluationMetrics):
     def _counts(self) -> dict[str, Any]:
         return {"tp": self._tp, "fp": self._fp, "fn": self._fn, "tn": self._tn}
 
-    def _value(self, measure: str, **parameters: Any) -> float:
+    def _value(self, measure: str) -> float:
         """The registered measure ``measure`` (a name) of these counts, by the scalar path of its
-        one definition (the counts are Python numbers: exact integer arithmetic, about a
-        microsecond)."""
+        one definition (the counts are Python numbers: exact integer arithmetic, well under a
+        microsecond: the getters' hot path), kept: the counts of an object never change, so a
+        getter read again is a lookup."""
+        found = self._memo.get(measure)
+        if found is None:
+            found = self._memo[measure] = self._scalars[measure](self._tp, self._fp, self._fn, self._tn)
+        return found
+
+    def _value_with(self, measure: str, **parameters: Any) -> float:
+        """``_value`` of a measure with parameters (``beta``, ``prevalence``)."""
         return MEASURES[measure].scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
     def interval(self, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
@@ -528,7 +539,7 @@ class ClassificationMetrics(EvaluationMetrics):
     def get_f_score(self, beta: float = 1.0) -> float:
         """F-beta score for any beta >= 0 (1 by default, as ``average("f_score")``):
         (1 + b²) tp / ((1 + b²) tp + b² fn + fp)."""
-        return self._value("f_score", beta=beta)
+        return self._value_with("f_score", beta=beta)
 
     def get_jaccard_index(self) -> float:
         """Jaccard index (IoU): tp / (tp + fp + fn)."""
@@ -585,7 +596,7 @@ class ClassificationMetrics(EvaluationMetrics):
     def get_post_test_probability(self, prevalence: float | None = None) -> float:
         """The probability of the class after a positive prediction at a given prevalence
         (the data's own by default, which is the precision): π recall / (π recall + (1 - π) fpr)."""
-        return self._value("post_test_probability", prevalence=prevalence)
+        return self._value_with("post_test_probability", prevalence=prevalence)
 
     # ----------------------------------------------------------------------------------------
     # string keys, dict and text
@@ -845,6 +856,27 @@ def _distinct_rows(arrays: list[np.ndarray]) -> tuple[list[list[Any]], np.ndarra
 
 def _first_line(text: str | None) -> str:
     return (text or "").strip().split("\n", 1)[0]
+
+
+class _Scalars(dict):
+    """The scalar path of each registered measure by name, found once (the getters' lookup);
+    ``integers``: the path for four Python ints (a definition on counts needs no rescaling)."""
+
+    def __init__(self, integers: bool) -> None:
+        super().__init__()
+        self.integers = integers
+
+    def __reduce__(self) -> str:
+        return "_INTEGER_SCALARS" if self.integers else "_SCALARS"  # pickled as the module's own
+
+    def __missing__(self, name: str) -> Any:
+        measure = MEASURES[name]
+        found = self[name] = getattr(measure.function, "integer_scalar", measure.scalar) if self.integers else measure.scalar
+        return found
+
+
+_SCALARS = _Scalars(integers=False)
+_INTEGER_SCALARS = _Scalars(integers=True)
 
 
 def _result_labels(result: Any, argument: str) -> tuple:

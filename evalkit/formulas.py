@@ -127,9 +127,12 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
     scale_free = _scale_free(plain_scalar)
 
     def scalar(tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
-        if scale_free and (type(tp) is float or type(fp) is float or type(fn) is float or type(tn) is float):
+        if type(tp) is float or type(fp) is float or type(fn) is float or type(tn) is float:
             tp, fp, fn, tn = rescaled(tp, fp, fn, tn)
         return plain_scalar(tp, fp, fn, tn, **parameters)
+
+    if not scale_free:
+        scalar = plain_scalar  # noqa: F811 (no rescaling to do: the definition itself)
 
     @functools.wraps(definition)
     def measure(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
@@ -142,6 +145,7 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
 
     measure.definition = definition  # type: ignore[attr-defined]
     measure.scalar = scalar  # type: ignore[attr-defined]
+    measure.integer_scalar = plain_scalar  # type: ignore[attr-defined]  # four Python ints: nothing to rescale
     measure.scale_free = scale_free  # type: ignore[attr-defined]
     return measure
 
@@ -199,17 +203,27 @@ def _with_helpers(definition: Callable[..., Any], helpers: dict[str, Any]) -> Ca
 
 
 def _scalar_ratio(numerator: Any, denominator: Any) -> float:
-    if not denominator:
-        return math.nan
-    if type(numerator) is int and type(denominator) is int:
-        return numerator / denominator  # Python divides integers of any size correctly rounded
-    return float(numerator) / float(denominator)
+    # Python divides integers of any size correctly rounded, and an int by a float as float(int) / float
+    return numerator / denominator if denominator else math.nan
 
 
 def _scalar_ratio_sqrt(numerator: Any, left: Any, right: Any) -> float:
+    """``numerator / sqrt(left · right)`` of Python numbers; of ints correctly rounded, by a
+    float guess checked exactly: ``y = sqrt(p / q)`` rounds twice, but it is the correctly
+    rounded value exactly when ``p / q`` lies strictly between the squares of the midpoints
+    around ``y``, ``|4 (b² p - t² q) - q| < 4 t q`` for ``y = t / b``, ``t`` its 53-bit mantissa (integer arithmetic, no
+    integer square root); else, and for products that are not floats, the exact root decides."""
     if not left or not right:
         return math.nan
     if type(numerator) is int and type(left) is int and type(right) is int:
+        p, q = numerator * numerator, left * right
+        if not numerator or p >= _EXACT_FLOATS or q >= _EXACT_FLOATS or q <= 0:
+            return exact_ratio_sqrt(numerator, left, right)
+        guess = math.sqrt(p / q)
+        fraction, exponent = math.frexp(guess)
+        top, shift = int(fraction * 9007199254740992.0), 53 - exponent  # guess = top / 2**shift, top of 53 bits: its ulp is 2**-shift
+        if top != 1 << 52 and shift >= 0 and abs(4 * ((p << (2 * shift)) - top * top * q) - q) < 4 * top * q:  # (a power of two: its lower gap is half)
+            return guess if numerator > 0 else -guess
         return exact_ratio_sqrt(numerator, left, right)
     return float(numerator) / (math.sqrt(float(left)) * math.sqrt(float(right)))
 
@@ -238,7 +252,9 @@ def exact_ratio_sqrt(numerator: int, left: int, right: int) -> float:
 
 
 def _scalar_clip(value: float, low: float, high: float) -> float:
-    return value if value != value else min(max(value, low), high)  # noqa: PLR0124 (NaN stays NaN; the getters' hot path)
+    if value < low:  # comparisons, not min/max: the getters' hot path (NaN compares false: it stays NaN)
+        return low
+    return high if value > high else value
 
 
 _ROUNDING = 8 * float(np.finfo(np.float64).eps)  # a difference of float products within this share of their size is rounding
