@@ -132,7 +132,7 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
         return plain_scalar(tp, fp, fn, tn, **parameters)
 
     if not scale_free:
-        scalar = plain_scalar  # noqa: F811 (no rescaling to do: the definition itself)
+        scalar = plain_scalar  # no rescaling to do: the definition itself
 
     @functools.wraps(definition)
     def measure(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
@@ -254,7 +254,7 @@ def exact_ratio_sqrt(numerator: int, left: int, right: int) -> float:
 def _scalar_clip(value: float, low: float, high: float) -> float:
     if value < low:  # comparisons, not min/max: the getters' hot path (NaN compares false: it stays NaN)
         return low
-    return high if value > high else value
+    return high if value > high else value  # noqa: FURB136 (min() costs a builtin call; NaN must stay NaN)
 
 
 _ROUNDING = 8 * float(np.finfo(np.float64).eps)  # a difference of float products within this share of their size is rounding
