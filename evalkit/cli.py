@@ -45,7 +45,17 @@ from evalkit.groups import ByGroup
 from evalkit.measures import Measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
-from evalkit.readers import Batch, Labels, header, label_number, label_text, read_batches, scores, weights
+from evalkit.readers import (
+    DEFAULT_COLUMNS,
+    Batch,
+    Labels,
+    header,
+    label_number,
+    label_text,
+    read_batches,
+    scores,
+    weights,
+)
 from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.scoring import log_losses
 from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
@@ -387,21 +397,22 @@ def _score_columns(arguments: argparse.Namespace, files: list[str]) -> tuple[lis
 
 
 def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
-                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None, float | None]:  # fmt: skip
+                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None, float | None, str]:  # fmt: skip
     """Per-class score columns, batch by batch: the predicted class (the highest score, the
     first of tied ones, or --predicted) into an Evaluation, (``curve_wanted``) the scores
     into the curve of every class, and with --calibration the calibration and scikit-learn's
     log loss of the probability table (its terms summed exactly)."""
     columns, classes = _score_columns(arguments, files)
     coder, fixed = _coder(classes), len(classes)
+    predicted_column = _own_predictions(arguments, files, columns)
     evaluation: Evaluation | None = None
     curve = _curve_counts(arguments, curve_wanted, classes)
     calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
     log_loss = np.zeros((1, LIMBS), dtype=np.int64)
-    for batch in _batches(arguments, files, scores=columns):
+    for batch in _batches(arguments, files, scores=columns, predicted=predicted_column):
         actual = _codes(coder, batch, "actual", fixed, "--scores")
         table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
-        if arguments.predicted is not None:
+        if predicted_column is not None:
             predicted = _codes(coder, batch, "predicted", fixed, "--scores")
         else:
             predicted = table.argmax(axis=1)
@@ -418,23 +429,65 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted
     assert evaluation is not None  # read_batches raises on a file without rows
     total = evaluation.n_samples
     loss = None if calibration is None else float(limbs_to_floats(log_loss)[0]) / total if total else math.nan
-    return _named(evaluation, coder, True), curve, calibration, loss
+    note = (f"the label measures use the file's own predictions (column {predicted_column!r})" if predicted_column is not None else
+            "the label measures use the class of the highest score (the file has no predicted column; --predicted names one)")  # fmt: skip
+    return _named(evaluation, coder, True), curve, calibration, loss, note
 
 
-def _stream_groups(arguments: argparse.Namespace, files: list[str]) -> ByGroup:
-    """Single-label rows with their group columns, batch by batch, into one ``ByGroup``."""
+def _own_predictions(arguments: argparse.Namespace, files: list[str], score_columns: list[str]) -> str | None:
+    """The predicted column of --scores: --predicted, else the file's own (the first column of a
+    predicted name, ``y_pred`` say, that is not a score column), else None (the highest score)."""
+    if arguments.predicted is not None:
+        return arguments.predicted
+    names = header(files[0], arguments.delimiter)
+    return next((name for name in DEFAULT_COLUMNS["predicted"] if name in names and name not in score_columns), None)
+
+
+def _stream_groups(arguments: argparse.Namespace, files: list[str], curve_wanted: bool) -> tuple[ByGroup, list[ByGroup]]:
+    """Single-label rows with their group columns, batch by batch, into one ``ByGroup`` of the
+    label measures; with --score or --scores also the groups' curves (``curve_wanted``: for
+    area columns) and with --calibration their calibrations."""
     columns = _labels(arguments.group, "--group") or []
     labels = _labels(arguments.labels)
     coder, fixed = _coder(labels), None if labels is None else len(labels)
+    score_columns, classes = _score_columns(arguments, files) if arguments.scores is not None else ([], None)
+    if classes is not None:
+        coder, fixed = _coder(classes), len(classes)
     names = {name: Labels() for name in columns}
-    found: ByGroup | None = None
-    for batch in _batches(arguments, files, groups=columns):
-        actual, predicted = (_texts(coder, _codes(coder, batch, role, fixed)) for role in ("actual", "predicted"))
+    found: dict[str, ByGroup | None] = {"labels": None, "curves": None, "calibrations": None}
+    extra = {"scores": score_columns} if score_columns else {}
+    predicted_column = arguments.score if arguments.score is not None else _own_predictions(arguments, files, score_columns) if classes else arguments.predicted
+    for batch in _batches(arguments, files, groups=columns, predicted=predicted_column, **extra):
+        actual = _codes(coder, batch, "actual", fixed, "--scores" if classes else "--labels")
+        values: Any = None
+        if arguments.score is not None:
+            values = scores(batch.fields["predicted"], batch.where("predicted"))
+            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
+            actual = coder.matched(actual, chosen)
+            predicted = np.where(values >= arguments.threshold, chosen[0], chosen[1])
+        elif classes is not None:
+            values = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in score_columns])
+            predicted = _codes(coder, batch, "predicted", fixed, "--scores") if "predicted" in batch.fields else values.argmax(axis=1)
+        else:
+            predicted = _codes(coder, batch, "predicted", fixed)
         groups = {name: _texts(names[name], names[name].codes(batch.fields[f"group:{name}"], batch.where(f"group:{name}"))) for name in columns}
-        part = ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=_weights(arguments, batch), min_size=arguments.min_size)
-        found = part if found is None else found.merge(part)
-    assert found is not None  # read_batches raises on a file without rows
-    return found
+        texts, weight = _texts(coder, actual), _weights(arguments, batch)
+        parts = {"labels": ByGroup.from_labels(texts, _texts(coder, predicted), groups, labels or classes, sample_weight=weight,
+                                               min_size=arguments.min_size)}  # fmt: skip
+        options = {"labels": classes} if classes is not None else {"pos_label": arguments.positive}
+        if values is not None and curve_wanted:
+            parts["curves"] = ByGroup.from_scores(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
+                                                  thresholds=arguments.thresholds)  # fmt: skip
+        if values is not None and arguments.calibration is not None:
+            parts["calibrations"] = ByGroup.from_probabilities(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
+                                                               setting=None if classes is None else arguments.calibration,
+                                                               bins=arguments.bins or DEFAULT_BINS)  # fmt: skip
+        for kind, part in parts.items():
+            earlier = found[kind]
+            found[kind] = part if earlier is None else earlier.merge(part)
+    labelled = found["labels"]
+    assert labelled is not None  # read_batches raises on a file without rows
+    return labelled, [result for result in (found["curves"], found["calibrations"]) if result is not None]
 
 
 def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:
@@ -444,27 +497,33 @@ def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:
                                    "numbers (repeated samples): drop --ci, or give integer weights")  # fmt: skip
 
 
-def _group_report(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:
-    result = _stream_groups(arguments, files)
+def _group_report(arguments: argparse.Namespace, files: list[str], measures: list[Any], sort_by: Any) -> str:
+    curve_wanted = any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
+    result, scored = _stream_groups(arguments, files, curve_wanted)
     _check_ci_weights(arguments, result.overall.n_samples)
-    report = result.report(["accuracy", *measures], "macro", confidence=arguments.ci_level if arguments.ci else None)
+    asked = ["accuracy", *measures, *(["expected_calibration_error", "brier_score"] if arguments.calibration is not None else [])]
+    report = result.report(asked, "macro", confidence=arguments.ci_level if arguments.ci else None, scored=scored, sort_by=sort_by)
+    title = f"evalkit report by {arguments.group}: {' and '.join(files)}"
+    if arguments.plot:
+        _save_figure(_plots().by_group(report, title=title), arguments.plot)
     if arguments.html:
-        _emit(report.to_html(arguments.digits, title=f"evalkit report by {arguments.group}: {' and '.join(files)}"), arguments.html, "--html")
+        _emit(report.to_html(arguments.digits, title=title), arguments.html, "--html")
     if arguments.format == "json":
         return report.to_json()
     if arguments.format == "csv":
         return report.to_csv().rstrip("\n")
     if arguments.format == "markdown":
-        return f"# evalkit report by {arguments.group}: {' and '.join(files)}\n\n{report.to_markdown(arguments.digits)}"
-    return f"evalkit report by {arguments.group}: {' and '.join(files)} (macro averages)\n\n{report.to_text(arguments.digits)}"
+        return f"# {title}\n\n{report.to_markdown(arguments.digits)}"
+    return f"{title} (macro averages)\n\n{report.to_text(arguments.digits)}"
 
 
 def _report(arguments: argparse.Namespace) -> str:
     measures, sort_by = _measures(arguments)
     if arguments.group is not None:
-        return _group_report(arguments, list(arguments.files) or [str(example_path())], measures)
+        return _group_report(arguments, list(arguments.files) or [str(example_path())], measures, sort_by)
     files = list(arguments.files)
     curve = calibration = log_loss = None
+    notes: list[str] = []
     curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
         source, curve, calibration = _stream_labels(arguments, [str(example_path())], curve_wanted)
@@ -473,7 +532,8 @@ def _report(arguments: argparse.Namespace) -> str:
         if arguments.multi_label:
             source = _stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
-            source, curve, calibration, log_loss = _stream_scores(arguments, files, curve_wanted)
+            source, curve, calibration, log_loss, prediction = _stream_scores(arguments, files, curve_wanted)
+            notes.append(prediction)
         else:
             source, curve, calibration = _stream_labels(arguments, files, curve_wanted)
         name = " and ".join(files)
@@ -484,6 +544,8 @@ def _report(arguments: argparse.Namespace) -> str:
                           calibration=None if calibration is None else calibration.calibration())  # fmt: skip
     if log_loss is not None:  # the log loss of the probability table beside the calibration's own numbers
         report = attrs.evolve(report, calibration={**report.calibration, "log_loss": log_loss})
+    if notes:
+        report = attrs.evolve(report, notes=(*report.notes, *notes))
     samples = source.n_samples
     if arguments.plot:
         _plot(source, arguments.plot, report.confusion is not None)
@@ -515,12 +577,20 @@ def _named_negative(curve: ThresholdCurve, arguments: argparse.Namespace) -> Thr
     return attrs.evolve(curve, negative_label=arguments.negative)
 
 
-def _plot(source: Any, path: str, matrix: bool) -> None:
+def _plots() -> Any:
     try:
         from evalkit import plots
     except ImportError as error:  # pragma: no cover - the test extra installs matplotlib
         raise InvalidArgumentError(f"--plot needs matplotlib: pip install 'evalkit[plot]' ({error})") from None
-    figure: Any = plots.confusion_matrix(source).figure if matrix else plots.per_class(source).figure
+    return plots
+
+
+def _plot(source: Any, path: str, matrix: bool) -> None:
+    plots = _plots()
+    _save_figure(plots.confusion_matrix(source).figure if matrix else plots.per_class(source).figure, path)
+
+
+def _save_figure(figure: Any, path: str) -> None:
     try:
         figure.savefig(path, dpi=120)
     except (OSError, ValueError) as error:
@@ -602,10 +672,8 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError("--calibration measures scores: give --score COLUMN (binary) or --scores COLUMNS (one per class)")
         if arguments.calibration == "classwise" and arguments.scores is None:
             raise InvalidArgumentError("--calibration classwise is for --scores (one column per class); binary scores have one column")
-        if arguments.group is not None and (arguments.multi_label or arguments.score is not None or arguments.scores is not None
-                                            or arguments.sort_by is not None or arguments.plot or arguments.calibration):
-            raise InvalidArgumentError("--group evaluates labels by group: it goes with neither --multi-label, --score, --scores, "
-                                       "--sort-by, --plot nor --calibration")  # fmt: skip
+        if arguments.group is not None and arguments.multi_label:
+            raise InvalidArgumentError("--group evaluates one label (or score) per sample by group: it does not go with --multi-label")
         if arguments.min_size is not None and arguments.group is None:
             raise InvalidArgumentError("--min-size applies with --group only, which is not given")
         if arguments.bins is not None and arguments.calibration is None:

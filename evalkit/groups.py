@@ -401,6 +401,30 @@ class ByGroup:
                                                                            sample_weight=weight, thresholds=thresholds))  # fmt: skip
 
     @classmethod
+    def from_probabilities(
+        cls, y_true: Any, y_prob: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None,
+        setting: str | None = None, sample_weight: Any = None, min_size: float | None = None, bins: int | None = None,
+    ) -> ByGroup:  # fmt: skip
+        """Probabilities: a ``Calibration`` per group (ECE, Brier score, log loss, ... of each
+        group: ``values("ece")``, ``difference("brier_score")``). Multi-class labels are fixed
+        from all the data.
+
+        Examples:
+            >>> result = ByGroup.from_probabilities([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], ["a", "a", "b", "b"])
+            >>> {key: round(value, 3) for key, value in result.values("brier_score").items()}
+            {'a': 0.025, 'b': 0.16, 'overall': 0.093}
+        """
+        from evalkit.calibration import Calibration  # probabilities by group: imported when asked for
+
+        probabilities = as_array(y_prob, "y_prob")
+        truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
+        if probabilities.ndim == 2 and labels is None and np.ndim(truth) == 1:
+            labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
+        return cls._sliced(len(probabilities), groups, sample_weight, min_size,
+                           lambda rows, weight: Calibration.from_scores(_take(truth, rows), probabilities[rows], labels, pos_label=pos_label,
+                                                                        setting=setting, sample_weight=weight, bins=bins))  # fmt: skip
+
+    @classmethod
     def _sliced(cls, n: int, groups: Any, sample_weight: Any, min_size: Any, make: Any) -> ByGroup:
         """Results of each group's samples (one stable sort by group); the overall one of all."""
         if n == 0:
@@ -537,6 +561,8 @@ class ByGroup:
     def _name(self, measure: Any) -> str:
         if isinstance(self.overall, ThresholdCurve):  # groups of scores: their measures are the areas
             return _area_name(measure)
+        if _is_calibration(self.overall):
+            return _calibration_name(measure)
         resolver = getattr(self.overall, "measure", None)
         return resolver(measure).name if resolver is not None and not isinstance(measure, Measure) else getattr(measure, "name", str(measure))
 
@@ -682,15 +708,22 @@ class ByGroup:
     __hash__ = None  # type: ignore[assignment]
 
     def report(self, measures: Sequence[Any] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
-               undefined: Any = "exclude", random_state: Any = 0, n_resamples: int = 2000) -> Any:  # fmt: skip
+               undefined: Any = "exclude", random_state: Any = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (),
+               sort_by: Any = None) -> Any:  # fmt: skip
         """The by-group table (``evalkit.report.GroupReport``): a row per group and the overall
         one, a column per measure (the ``average`` of each, or a whole-result measure), each
-        group's support and whether it is small, and with ``confidence`` each value's
-        interval."""
+        group's support and whether it is small, with ``confidence`` each value's interval, and
+        below the groups each column's difference and ratio between them. ``scored``: results of
+        the same groups' scores (``from_scores``: the areas) or probabilities
+        (``from_probabilities``: the calibration measures), whose columns the names of their
+        measures ask for; ``sort_by``: a column, the groups from best to worst by it."""
         from evalkit.report import group_report  # the rendering of a report: not needed to count
 
+        for other in scored:
+            if not isinstance(other, ByGroup) or not same_labels(tuple(map(_key_identity, other.keys)), tuple(map(_key_identity, self.keys))):
+                raise LabelMismatchError(f"'scored' must hold results by the same groups {show(list(self.keys))}, got {show(other)}")
         return group_report(self, list(measures), average, confidence=confidence, undefined=undefined, random_state=random_state,
-                            n_resamples=n_resamples)  # fmt: skip
+                            n_resamples=n_resamples, scored=tuple(scored), sort_by=sort_by)  # fmt: skip
 
     def __repr__(self) -> str:
         return f"ByGroup({type(self.overall).__name__}, groups={list(self.keys)!r}, samples={_size(self.overall)})"
@@ -750,8 +783,25 @@ def _area_name(measure: Any) -> str:
     return _AREA_NAMES[key]
 
 
+def _is_calibration(result: Any) -> bool:
+    return type(result).__name__ == "Calibration" and hasattr(result, "brier_score")
+
+
+def _calibration_name(measure: Any) -> str:
+    """The calibration measure a name stands for (``"ece"`` is ``"expected_calibration_error"``)."""
+    from evalkit.calibration import _ALIASES, MEASURES
+
+    key = measure.lower().replace("-", "_").replace(" ", "_") if isinstance(measure, str) else None
+    key = _ALIASES.get(key, key) if key is not None else None
+    if key not in MEASURES:
+        raise InvalidArgumentError(f"groups of probabilities have the calibration measures {', '.join(MEASURES)}, got {show(measure)}")
+    return key
+
+
 def _value(result: Any, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> float:
     """One number of a result: an average, a class's value, or a whole-result measure."""
+    if _is_calibration(result):
+        return float(result.measure(_calibration_name(measure), label=label, average=average or "macro", undefined=undefined, **parameters))
     if isinstance(result, ThresholdCurve):
         measure = _area_name(measure)
         area = result.roc_auc if measure == "roc_auc" else result.average_precision

@@ -305,7 +305,12 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
         cells = "".join(_td(text) for text in report._cells(key, digits))
         css = ' class="average"' if key is OVERALL else ""
         rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(_count(report.support[key], digits))}</tr>")
+    for kind, cells in report.disparity_rows(digits):
+        rows.append(f'<tr class="average"><td>{kind}</td>{"".join(_td(cell) for cell in cells)}<td></td></tr>')
     sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
+    note = report.disparity_note()
+    if note:
+        sections.append(f'<p class="note">{html.escape(note)}</p>')
     if report.small:
         sections.append('<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>')
     for k, name in enumerate(report.titles()):

@@ -40,7 +40,7 @@ from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.operating import OperatingPoint
 from evalkit.results import CellsResult
 
-__all__ = ["compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
+__all__ = ["by_group", "compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -486,3 +486,41 @@ def lift(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | 
     ax.legend(fontsize=8, loc="upper right")
     ax.set_title(title or "Lift")
     return ax
+
+
+def by_group(report: Any, *, title: str | None = None) -> Figure:
+    """Each column of a ``GroupReport`` as a dot per group (its interval as a bar, when the
+    report has them), the overall value as a dashed line: one panel per measure, in a Figure.
+
+    Args:
+        report: a ``GroupReport`` (``ByGroup.report(...)``).
+        title: the figure's title.
+    """
+    from evalkit._labels import OVERALL
+
+    if not (hasattr(report, "groups") and hasattr(report, "values") and hasattr(report, "titles")):
+        raise InvalidTypeError(f"expected a GroupReport (ByGroup.report(...)), got {show(report)}")
+    groups = [key for key in report.groups if key is not OVERALL]
+    figure = Figure(figsize=(3.2 * len(report.measures) + 1.2, 0.32 * len(groups) + 1.6), layout="constrained")
+    axes = figure.subplots(1, len(report.measures), sharey=True, squeeze=False)[0]
+    positions = np.arange(len(groups))[::-1]
+    for k, (ax, name) in enumerate(zip(axes, report.titles())):
+        values = np.array([report.values[key][k] for key in groups], dtype=np.float64)
+        found = [report.intervals[key][k] if report.intervals else None for key in groups]
+        lows = np.array([np.nan if item is None else item.low for item in found])
+        highs = np.array([np.nan if item is None else item.high for item in found])
+        small = np.array([key in report.small for key in groups])
+        if np.isfinite(lows).any():
+            ax.hlines(positions, lows, highs, color="C0", linewidth=2)
+        ax.scatter(values[~small], positions[~small], color="C0", zorder=3)
+        ax.scatter(values[small], positions[small], facecolor="white", edgecolor="C0", zorder=3, label="small group" if small.any() else None)
+        overall = report.values[OVERALL][k]
+        if np.isfinite(overall):
+            ax.axvline(overall, color="grey", linestyle="--", linewidth=1, label="overall")
+        ax.set_title(name)
+        ax.margins(x=0.15)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(positions, [report._label(key) for key in groups])
+    axes[0].legend(fontsize=8, loc="best")
+    figure.suptitle(title or f"by {' × '.join(report.names)}")
+    return figure

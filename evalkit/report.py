@@ -38,7 +38,7 @@ import numpy as np
 from evalkit._labels import OVERALL, kind
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined, mean_of, support_weights
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
+from evalkit.exceptions import EvalkitError, InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
 from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
 from evalkit.serialization import json_safe
@@ -812,6 +812,7 @@ class GroupReport:
     intervals: dict = attrs.field(factory=dict)
     names: tuple = ("group",)
     headers: tuple = ()
+    disparities: dict = attrs.field(factory=dict)  # measure: (difference, ratio) between the groups
 
     def titles(self) -> list[str]:
         """The column titles the text, Markdown and HTML renderings show (``f1-score``, as a
@@ -839,14 +840,33 @@ class GroupReport:
                 cells[k] += f" [{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
         return cells
 
+    def disparity_rows(self, digits: int = 3) -> list[tuple[str, list[str]]]:
+        """``("difference", [...])`` and ``("ratio", [...])``: each column's largest minus
+        smallest group value and smallest over largest (``undef`` without two defined groups)."""
+        if not self.disparities:
+            return []
+        return [(kind, [_cell(self.disparities[name][k].value, digits) for name in self.measures]) for k, kind in enumerate(("difference", "ratio"))]
+
+    def disparity_note(self) -> str:
+        """Which groups each column's difference lies between."""
+        parts = []
+        for title, name in zip(self.titles(), self.measures):
+            extremes = self.disparities[name][0].extremes if name in self.disparities else ()
+            if len(extremes) == 2 and extremes[0] is not extremes[1] and extremes[0] != extremes[1]:
+                parts.append(f"{title} {self._label(extremes[0])} vs {self._label(extremes[1])}")
+        return ("difference and ratio between the groups: " + "; ".join(parts)) if parts else ""
+
     def to_text(self, digits: int = 3) -> str:
-        """The aligned table (intervals in brackets, small groups marked)."""
+        """The aligned table (intervals in brackets, small groups marked), the disparities of
+        each column between the groups below it."""
         headers = [" × ".join(self.names), *self.titles(), "support"]
         rows = [[self._label(key), *self._cells(key, digits), _count(self.support[key], digits)] for key in self.groups]
+        rows += [[kind, *cells, ""] for kind, cells in self.disparity_rows(digits)]
         widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
         lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
         lines += ["  ".join(f"{c:<{w}}" if k == 0 else f"{c:>{w}}" for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
-        return "\n".join(line.rstrip() for line in lines)
+        note = self.disparity_note()
+        return "\n".join(line.rstrip() for line in lines) + (f"\n\n{note}" if note else "")
 
     def to_markdown(self, digits: int = 3) -> str:
         """A Markdown table."""
@@ -854,7 +874,9 @@ class GroupReport:
         lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
         lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), _count(self.support[key], digits)]) + " |"
                   for key in self.groups]  # fmt: skip
-        return "\n".join(lines)
+        lines += ["| " + " | ".join([kind, *cells, ""]) + " |" for kind, cells in self.disparity_rows(digits)]
+        note = self.disparity_note()
+        return "\n".join(lines) + (f"\n\n{_escape(note)}" if note else "")
 
     def to_csv(self) -> str:
         """CSV rows ``row, <one column per group column>, <measures>, support, small``: ``row``
@@ -875,6 +897,12 @@ class GroupReport:
                     found = self.intervals[key][k]
                     row += ["", ""] if found is None or math.isnan(found.low) else [repr(found.low), repr(found.high)]
             writer.writerow([*row, _count(self.support[key]), "yes" if key in self.small else ""])
+        for k, kind in enumerate(("difference", "ratio") if self.disparities else ()):
+            row = [kind, *[""] * len(self.names)]
+            for name in self.measures:
+                value = self.disparities[name][k].value
+                row += ["" if math.isnan(value) else repr(float(value))] + (["", ""] if bounds else [])
+            writer.writerow([*row, "", ""])
         return buffer.getvalue()
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
@@ -888,7 +916,10 @@ class GroupReport:
             return {**found, "support": self.support[key], "small": key in self.small}
 
         groups = [{"group": dict(zip(self.names, self._parts(key))), **row(key)} for key in self.groups if key is not OVERALL]
-        document = {"names": list(self.names), "average": self.average, "groups": groups, "overall": row(OVERALL)}
+        document: dict[str, Any] = {"names": list(self.names), "average": self.average, "groups": groups, "overall": row(OVERALL)}
+        if self.disparities:
+            document["disparities"] = {name: {kind: {"value": found.value, "between": [dict(zip(self.names, self._parts(key))) for key in found.extremes]}
+                                              for kind, found in zip(("difference", "ratio"), pair)} for name, pair in self.disparities.items()}  # fmt: skip
         return json_safe(document) if strict else document
 
     def to_json(self) -> str:
@@ -907,25 +938,59 @@ class GroupReport:
 
 
 def group_report(result: Any, measures: list[Any], average: str = "macro", *, confidence: float | None = None, undefined: Any = "exclude",
-                 random_state: Any = 0, n_resamples: int = 2000) -> GroupReport:  # fmt: skip
+                 random_state: Any = 0, n_resamples: int = 2000, scored: Sequence[Any] = (), sort_by: Any = None) -> GroupReport:  # fmt: skip
     """The by-group table of a ``ByGroup`` (see ``ByGroup.report``). A whole-result measure
-    (accuracy, kappa, MCC) is read as such; any other as its ``average``."""
-    whole = set(result.overall.whole_measures()) if hasattr(result.overall, "whole_measures") else set()
-    names, columns, headers = [], [], []
+    (accuracy, kappa, MCC) is read as such; any other as its ``average``. ``scored``: results
+    by group over the same groups whose measures are not the labels' (the areas of threshold
+    curves, the calibration errors of probabilities): a column asked for by one of their names
+    is read there. ``sort_by``: a column, the groups from best to worst by it. Below the groups,
+    the disparity of each column between them (difference and ratio)."""
+    names, columns, headers, sources = [], [], [], []
     for asked in measures:
-        resolved = result.overall.measure(asked) if hasattr(result.overall, "measure") and column_key(asked) not in AREAS else None
-        name = resolved.name if resolved is not None else column_key(asked) or str(asked)
+        source = next((other for other in scored if _knows(other, asked)), result)
+        whole = set(source.overall.whole_measures()) if hasattr(source.overall, "whole_measures") else set()
+        name = source._name(asked)
+        resolved = source.overall.measure(asked) if isinstance(source.overall, CellsResult) else None
         names.append(name)
-        headers.append(_header(resolved, asked) if resolved is not None else AREAS.get(name, name))
-        columns.append(result.values(asked, None if name in whole else average, undefined=undefined))
-    groups = (*result.keys, OVERALL)
+        headers.append(_header(resolved, asked) if resolved is not None else AREAS.get(name) or _CALIBRATION_TITLES.get(name, name.replace("_", " ")))
+        columns.append(source.values(asked, None if name in whole or resolved is None else average, undefined=undefined))
+        sources.append((source, None if name in whole or resolved is None else average))
+    keys = list(result.keys)
+    if sort_by is not None:
+        sort_name = next((source._name(sort_by) for source in (*scored, result) if _knows(source, sort_by)), None)
+        k = names.index(sort_name) if sort_name in names else None
+        if k is None:
+            raise InvalidArgumentError(f"sort_by={sort_by!r} is not a column of the report ({', '.join(names)})")
+        resolved = sources[k][0].overall.measure(names[k]) if isinstance(sources[k][0].overall, CellsResult) else None
+        lower = name_is_loss(names[k], resolved)
+        keys.sort(key=lambda key: (math.isnan(columns[k][key]), columns[k][key] if lower else -columns[k][key]))
+    groups = (*keys, OVERALL)
     values = {key: [column[key] for column in columns] for key in groups}
     support = {**result.support(), OVERALL: getattr(result.overall, "n_samples", None) or result.overall.get_total_items()}
     found: dict = {}
     if confidence is not None:
         for key in groups:
-            source = result.overall if key is OVERALL else result[key]
-            found[key] = [_interval_or_none(source, source.measure(name), None if name in whole else average,
-                                            {"level": confidence, "method": "bca", "n_resamples": n_resamples, "random_state": random_state,
-                                             "undefined": undefined}) for name in names]  # fmt: skip
-    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers))
+            found[key] = []
+            for name, (source, kind) in zip(names, sources):
+                own = source.overall if key is OVERALL else source[key]
+                found[key].append(_interval_or_none(own, own.measure(name), kind, {"level": confidence, "method": "bca", "n_resamples": n_resamples,
+                                  "random_state": random_state, "undefined": undefined}) if isinstance(own, CellsResult) else None)  # fmt: skip
+    disparities = {name: (source.difference(name, kind, undefined=undefined), source.ratio(name, kind, undefined=undefined))
+                   for name, (source, kind) in zip(names, sources)} if len(result.keys) > 1 else {}  # fmt: skip
+    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers), disparities)
+
+
+def _knows(result: Any, asked: Any) -> bool:
+    """Whether a result by group has the measure ``asked`` (an area of curves, a calibration measure)."""
+    try:
+        result._name(asked)
+    except EvalkitError:
+        return False
+    return True
+
+
+def name_is_loss(name: str, measure: Any) -> bool:
+    """Whether lower is better: a measure's direction, or a calibration error (every one but resolution)."""
+    if measure is not None:
+        return measure.direction == "lower"
+    return name in _CALIBRATION_TITLES and name != "resolution"

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import close, make_weight
 
-from evalkit import ByGroup, ConfusionMatrix, Evaluation, ThresholdCurve, by_group, metrics
+from evalkit import ByGroup, Calibration, ConfusionMatrix, Evaluation, ThresholdCurve, by_group, metrics
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
 from evalkit.groups import OVERALL, demographic_parity_difference, equalized_odds_difference
 
@@ -272,8 +272,8 @@ def test_merges_json_and_reports(tmp_path, capsys):
     assert main(["report", str(path), "--group", "region", "--measures", "recall", "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["groups"][2]["group"] == {"region": "z"} and document["groups"][2]["recall"] == pytest.approx(whole.values("recall", "macro")["z"])
-    assert main(["report", str(path), "--group", "region", "--score", "predicted"]) == 2
-    assert "--group evaluates labels by group" in capsys.readouterr().err
+    assert main(["report", str(path), "--group", "region", "--multi-label"]) == 2
+    assert "it does not go with --multi-label" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------------------------
@@ -371,3 +371,34 @@ def test_disparities_of_scores_and_of_whole_result_measures_are_answers():
     assert kappa.value == pytest.approx(max(per_group) - min(per_group), abs=1e-12) and kappa.interval.low <= kappa.value
     with pytest.raises(InvalidArgumentError, match="give an 'average' or a 'label' for 'recall'"):
         labelled.difference("recall", confidence=0.9)
+
+
+def test_the_command_line_reports_scores_calibration_and_disparities_by_group(tmp_path, capsys):
+    """--group with --score: the label measures of the thresholded scores, the areas of each
+    group's curve and its calibration, sorted by a column, drawn, and the disparities below."""
+    from evalkit.cli import main
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1).round(4)
+    region = rng.choice(["north", "south", "east"], 300)
+    path = tmp_path / "scores.csv"
+    path.write_text("actual,p,region\n" + "".join(f"{a},{s},{r}\n" for a, s, r in zip(y, p, region)), encoding="utf-8")
+    picture = tmp_path / "groups.png"
+    assert main(["report", str(path), "--group", "region", "--score", "p", "--measures", "recall,roc_auc,ap", "--calibration", "--bins", "10",
+                 "--sort-by", "roc_auc", "--plot", str(picture), "--format", "json"]) == 0  # fmt: skip
+    document = json.loads(capsys.readouterr().out)
+    aucs = {key: skm.roc_auc_score(y[region == key], p[region == key]) for key in ("north", "south", "east")}
+    rows = {row["group"]["region"]: row for row in document["groups"]}
+    assert [row["group"]["region"] for row in document["groups"]] == sorted(aucs, key=aucs.get, reverse=True)  # best first
+    for key in aucs:
+        assert rows[key]["roc_auc"] == pytest.approx(aucs[key], abs=1e-12)
+        assert rows[key]["recall"] == pytest.approx(skm.recall_score(y[region == key], (p[region == key] >= 0.5).astype(int), average="macro"))
+        ece = Calibration.from_scores(y[region == key], p[region == key], bins=10).error()
+        assert rows[key]["expected_calibration_error"] == pytest.approx(ece, abs=1e-12)
+    assert document["disparities"]["roc_auc"]["difference"]["value"] == pytest.approx(max(aucs.values()) - min(aucs.values()), abs=1e-12)
+    assert document["disparities"]["roc_auc"]["difference"]["between"] == [{"region": max(aucs, key=aucs.get)}, {"region": min(aucs, key=aucs.get)}]
+    assert picture.stat().st_size > 1000
+    assert main(["report", str(path), "--group", "region", "--score", "p", "--measures", "recall"]) == 0
+    text = capsys.readouterr().out
+    assert "difference" in text and "ratio" in text and "difference and ratio between the groups" in text
