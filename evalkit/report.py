@@ -38,7 +38,13 @@ import numpy as np
 from evalkit._labels import OVERALL, kind
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined, mean_of, support_weights
-from evalkit.exceptions import EvalkitError, InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
+from evalkit.exceptions import (
+    EvalkitError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnsupportedSettingError,
+)
 from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
 from evalkit.serialization import json_safe
@@ -845,13 +851,13 @@ class GroupReport:
         smallest group value and smallest over largest (``undef`` without two defined groups)."""
         if not self.disparities:
             return []
-        return [(kind, [_cell(self.disparities[name][k].value, digits) for name in self.measures]) for k, kind in enumerate(("difference", "ratio"))]
+        return [(which, [_cell(self.disparities[name][k].value, digits) for name in self.measures]) for k, which in enumerate(("difference", "ratio"))]
 
     def disparity_note(self) -> str:
         """Which groups each column's difference lies between."""
         parts = []
         for title, name in zip(self.titles(), self.measures):
-            extremes = self.disparities[name][0].extremes if name in self.disparities else ()
+            extremes: tuple = self.disparities[name][0].extremes if name in self.disparities else ()
             if len(extremes) == 2 and extremes[0] is not extremes[1] and extremes[0] != extremes[1]:
                 parts.append(f"{title} {self._label(extremes[0])} vs {self._label(extremes[1])}")
         return ("difference and ratio between the groups: " + "; ".join(parts)) if parts else ""
@@ -861,7 +867,7 @@ class GroupReport:
         each column between the groups below it."""
         headers = [" × ".join(self.names), *self.titles(), "support"]
         rows = [[self._label(key), *self._cells(key, digits), _count(self.support[key], digits)] for key in self.groups]
-        rows += [[kind, *cells, ""] for kind, cells in self.disparity_rows(digits)]
+        rows += [[which, *cells, ""] for which, cells in self.disparity_rows(digits)]
         widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
         lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
         lines += ["  ".join(f"{c:<{w}}" if k == 0 else f"{c:>{w}}" for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
@@ -874,7 +880,7 @@ class GroupReport:
         lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
         lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), _count(self.support[key], digits)]) + " |"
                   for key in self.groups]  # fmt: skip
-        lines += ["| " + " | ".join([kind, *cells, ""]) + " |" for kind, cells in self.disparity_rows(digits)]
+        lines += ["| " + " | ".join([which, *cells, ""]) + " |" for which, cells in self.disparity_rows(digits)]
         note = self.disparity_note()
         return "\n".join(lines) + (f"\n\n{_escape(note)}" if note else "")
 
@@ -897,8 +903,8 @@ class GroupReport:
                     found = self.intervals[key][k]
                     row += ["", ""] if found is None or math.isnan(found.low) else [repr(found.low), repr(found.high)]
             writer.writerow([*row, _count(self.support[key]), "yes" if key in self.small else ""])
-        for k, kind in enumerate(("difference", "ratio") if self.disparities else ()):
-            row = [kind, *[""] * len(self.names)]
+        for k, which in enumerate(("difference", "ratio") if self.disparities else ()):
+            row = [which, *[""] * len(self.names)]
             for name in self.measures:
                 value = self.disparities[name][k].value
                 row += ["" if math.isnan(value) else repr(float(value))] + (["", ""] if bounds else [])
@@ -918,8 +924,8 @@ class GroupReport:
         groups = [{"group": dict(zip(self.names, self._parts(key))), **row(key)} for key in self.groups if key is not OVERALL]
         document: dict[str, Any] = {"names": list(self.names), "average": self.average, "groups": groups, "overall": row(OVERALL)}
         if self.disparities:
-            document["disparities"] = {name: {kind: {"value": found.value, "between": [dict(zip(self.names, self._parts(key))) for key in found.extremes]}
-                                              for kind, found in zip(("difference", "ratio"), pair)} for name, pair in self.disparities.items()}  # fmt: skip
+            document["disparities"] = {name: {which: {"value": found.value, "between": [dict(zip(self.names, self._parts(key))) for key in found.extremes]}
+                                              for which, found in zip(("difference", "ratio"), pair)} for name, pair in self.disparities.items()}  # fmt: skip
         return json_safe(document) if strict else document
 
     def to_json(self) -> str:

@@ -391,8 +391,8 @@ def test_the_command_line_reports_scores_calibration_and_disparities_by_group(tm
     aucs = {key: skm.roc_auc_score(y[region == key], p[region == key]) for key in ("north", "south", "east")}
     rows = {row["group"]["region"]: row for row in document["groups"]}
     assert [row["group"]["region"] for row in document["groups"]] == sorted(aucs, key=aucs.get, reverse=True)  # best first
-    for key in aucs:
-        assert rows[key]["roc_auc"] == pytest.approx(aucs[key], abs=1e-12)
+    for key, auc in aucs.items():
+        assert rows[key]["roc_auc"] == pytest.approx(auc, abs=1e-12)
         assert rows[key]["recall"] == pytest.approx(skm.recall_score(y[region == key], (p[region == key] >= 0.5).astype(int), average="macro"))
         ece = Calibration.from_scores(y[region == key], p[region == key], bins=10).error()
         assert rows[key]["expected_calibration_error"] == pytest.approx(ece, abs=1e-12)
