@@ -287,7 +287,7 @@ def _named(evaluation: Evaluation, coder: Labels, fixed: bool) -> Evaluation:
 def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separator: str) -> Any:
     labels = _labels(arguments.labels)
     known = None if labels is None else frozenset(labels)
-    counts = LabelSetCounts(labels)
+    counts = LabelSetCounts(labels, keep_pairs=bool(getattr(arguments, "ci", False)))  # --ci: the pairs of sets its macro averages resample
     for batch in _batches(arguments, files):
         sets = {}
         for role in ("actual", "predicted"):
@@ -300,7 +300,7 @@ def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separato
                         raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in --labels ({', '.join(sorted(known))})")
         counts.update(sets["actual"], sets["predicted"], sample_weight=_weights(arguments, batch))
     evaluation = counts.to_evaluation()
-    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels))
+    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels)), counts
 
 
 def _calibration_counts(arguments: argparse.Namespace, **options: Any) -> CalibrationCounts | None:
@@ -522,7 +522,7 @@ def _report(arguments: argparse.Namespace) -> str:
     if arguments.group is not None:
         return _group_report(arguments, list(arguments.files) or [str(example_path())], measures, sort_by)
     files = list(arguments.files)
-    curve = calibration = log_loss = None
+    curve = calibration = log_loss = kinds = None
     notes: list[str] = []
     curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
@@ -530,7 +530,7 @@ def _report(arguments: argparse.Namespace) -> str:
         name = f"bundled example {EXAMPLE_NAME}"
     else:
         if arguments.multi_label:
-            source = _stream_label_sets(arguments, files, arguments.separator)
+            source, kinds = _stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
             source, curve, calibration, log_loss, prediction = _stream_scores(arguments, files, curve_wanted)
             notes.append(prediction)
@@ -540,7 +540,7 @@ def _report(arguments: argparse.Namespace) -> str:
     _check_ci_weights(arguments, source.n_samples)
     scored = None if curve is None else _named_negative(curve.curve(), arguments)
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
-                          sort_by=sort_by, curve=scored,
+                          sort_by=sort_by, curve=scored, kinds=kinds,
                           calibration=None if calibration is None else calibration.calibration())  # fmt: skip
     if log_loss is not None:  # the log loss of the probability table beside the calibration's own numbers
         report = attrs.evolve(report, calibration={**report.calibration, "log_loss": log_loss})
@@ -603,7 +603,7 @@ def _aa_rar(arguments: argparse.Namespace) -> str:
         files = [str(example_path(NEIGHBORHOOD_EXAMPLE_NAME))]
         arguments.actual = arguments.actual or "ideal"
         arguments.predicted = arguments.predicted or "method_1"
-    accuracy = NeighborhoodAccuracy.from_evaluation(_stream_label_sets(arguments, files, arguments.separator))
+    accuracy = NeighborhoodAccuracy.from_evaluation(_stream_label_sets(arguments, files, arguments.separator)[0])
     aa, rar = accuracy.get_absolute_accuracy(exact=True), accuracy.get_relative_accuracy_rate(exact=True)
 
     def shown(value: Fraction | float) -> str:

@@ -63,6 +63,7 @@ from evalkit.averaging import (
     average_rows,
     check_undefined,
     mean_of,
+    mean_rows,
     support_weights,
 )
 from evalkit.cells import Cells
@@ -452,6 +453,14 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
         with np.errstate(invalid="ignore", divide="ignore"):
             total += float(np.where(gained > 0, gained * block_tp[1:] / (block_tp[1:] + block_fp[1:]), 0.0).sum())
     return max(0.0, total / float(scaled_positives))
+
+
+def _integral_counts(counts: np.ndarray) -> np.ndarray:
+    """Counts of samples for a bootstrap: integers (float weights that are not whole are no
+    repeated samples)."""
+    if counts.dtype.kind == "f" and not np.array_equal(counts, np.round(counts)):
+        raise UnsupportedSettingError("a bootstrap resamples samples: give integer sample weights (repeated samples) or none")
+    return counts.astype(np.int64)
 
 
 def _turned_round(scores: np.ndarray, score_sum: Any) -> np.ndarray:
@@ -1284,6 +1293,58 @@ class ThresholdCurve:
         own = self.labels[j]
         estimate = float(self.roc_auc(own) if measure == "roc_auc" else self.average_precision(own))
         return intervals.area_interval(tp, fp, measure, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
+    def binary_interval(self, measure: str = "roc_auc", average: str = "macro", *, level: float = 0.95, method: str = "bca",
+                        n_resamples: int = 2000, random_state: Any = None, undefined: Any = "exclude") -> intervals.Interval:  # fmt: skip
+        """A bootstrap interval of an average over both classes of an exact binary curve (the
+        classes of ``one_vs_rest()``: the negative at ``1 - score``): ``"macro"``,
+        ``"weighted"`` or ``"micro"`` (the pooled two columns) of ``"roc_auc"`` or
+        ``"average_precision"``. The kinds are the (score, class) pairs; every resample counts
+        both classes' curves and the pooled one from the same draw.
+
+        Raises:
+            UnsupportedSettingError: a binned curve, a curve of several classes, or one that
+                does not know its negative class.
+
+        Examples:
+            >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.6, 0.65])
+            >>> found = curve.binary_interval("average_precision", "micro", random_state=0, n_resamples=500)
+            >>> bool(found.low <= found.estimate <= found.high), found.estimate == curve.one_vs_rest().average_precision(average="micro")
+            (True, True)
+        """
+        check_choice("measure", measure, ("roc_auc", "average_precision"))
+        check_choice("average", average, ("macro", "weighted", "micro"))
+        if self.binned or len(self.labels) != 1 or self.negative_label is None:
+            raise UnsupportedSettingError("an interval over both classes needs the exact curve of binary scores that knows its negative class")
+        policy = check_undefined(undefined)
+        thresholds, tp, fp = self._part(0)
+        positives_at, negatives_at = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
+        levels = len(thresholds)
+        counts = _integral_counts(np.concatenate([positives_at, negatives_at]))
+        turned = _turned_round(thresholds[::-1], 1.0)  # the negative class's scores, highest first (lowest own score first)
+        runs = np.flatnonzero(np.r_[True, turned[1:] != turned[:-1]])  # scores that round to one 1 - score are one threshold
+        pooled = np.unique(np.concatenate([thresholds, turned]))[::-1]
+        own_point = len(pooled) - 1 - np.searchsorted(pooled[::-1], thresholds)
+        turned_point = (len(pooled) - 1 - np.searchsorted(pooled[::-1], turned))[::-1]  # per kind, in the kinds' order
+        area = intervals.area_rows(measure)
+
+        def statistic(drawn: np.ndarray) -> np.ndarray:
+            positive, negative = drawn[:, :levels], drawn[:, levels:]
+            first = area(positive, negative)
+            second = area(np.add.reduceat(negative[:, ::-1], runs, axis=1), np.add.reduceat(positive[:, ::-1], runs, axis=1))
+            if average == "micro":
+                hits, misses = np.zeros((len(drawn), len(pooled))), np.zeros((len(drawn), len(pooled)))
+                for at, gained, lost in ((own_point, positive, negative), (turned_point, negative, positive)):
+                    np.add.at(hits, (slice(None), at), gained)
+                    np.add.at(misses, (slice(None), at), lost)
+                return area(hits, misses)
+            values = np.stack([second, first], axis=1)
+            weights = None if average == "macro" else support_weights(values, np.stack([negative.sum(axis=1), positive.sum(axis=1)], axis=1), policy)
+            return mean_rows(values, weights, undefined=policy)
+
+        estimate = float(statistic(counts[None, :].astype(np.float64))[0])
+        return intervals.counts_interval(counts, statistic, estimate, level=level, method=method, n_resamples=n_resamples,
+                                         random_state=random_state, what=f"{average} {measure.replace('_', ' ')}")  # fmt: skip
 
     # ----------------------------------------------------------------------------------------
     # combining

@@ -94,6 +94,7 @@ __all__ = [
     "Interval",
     "KappaTest",
     "area_interval",
+    "area_rows",
     "binomial_interval",
     "cells_interval",
     "clopper_pearson",
@@ -969,7 +970,7 @@ def area_interval(
         return Interval(estimate, max(0.0, estimate - z * error), min(1.0, estimate + z * error), level, method)
     positives_at, negatives_at = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
     levels = len(tp)
-    area = _area_rows(measure)
+    area = area_rows(measure)
     closed = None
     if measure == "roc_auc":  # leave one sample out: the AUC moves by its placement value
         _, _, v10, v01 = _curve_placements(tp, fp)
@@ -1042,7 +1043,7 @@ def _jackknife_identity(counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def _area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+def area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """ROC AUC or average precision of many curves at once, from positives and negatives per
     distinct score (rows x levels, highest score first)."""
 

@@ -41,10 +41,12 @@ from evalkit.averaging import Averaged, average_cells, check_undefined, fill_und
 from evalkit.exceptions import (
     EvalkitError,
     InvalidArgumentError,
+    InvalidCountsError,
     InvalidTypeError,
     LabelMismatchError,
     UnsupportedSettingError,
 )
+from evalkit.intervals import ratio_interval
 from evalkit.measures import MEASURES, Measure, get_measure, spelling
 from evalkit.results import CellsResult
 from evalkit.serialization import json_safe
@@ -623,7 +625,7 @@ def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, .
 def build_report(
     source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
-    sort_by: Any = None, curve: Any = None, calibration: Any = None,
+    sort_by: Any = None, curve: Any = None, calibration: Any = None, kinds: Any = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -654,6 +656,9 @@ def build_report(
             ties in label order). ``None`` keeps the label order.
         curve: a ``ThresholdCurve`` of the same data's scores (one column per class, or a
             binary curve), for the area columns.
+        kinds: the kinds of sample of a result that does not keep its samples' per-class cells
+            (``LabelSetCounts(keep_pairs=True)``): the intervals of macro and weighted
+            averages of multi-label data resample them.
         calibration: a ``Calibration`` of the same data's probabilities: its summary (ECE,
             MCE, RMSCE, the debiased RMSCE, the Brier score and its parts, log loss,
             Spiegelhalter's p-value) in a section of its own, and its reliability diagram in
@@ -692,17 +697,27 @@ def build_report(
     if confidence is not None:
         options = {"level": confidence, "method": interval_method, "n_resamples": n_resamples, "random_state": random_state, "undefined": undefined}
         for kind in source.report_averages():
-            intervals[f"{kind} avg"] = [_interval_or_none(source, column.measure, kind, options) if column.measure and not column.count else None
+            intervals[f"{kind} avg"] = [(_interval_or_none(source, column.measure, kind, options) or _kinds_interval(kinds, column.measure, kind, options))
+                                        if column.measure and not column.count
+                                        else _area_interval_or_none(curve, column.name, kind, options) if column.name in AREAS else None
                                         for column in columns]  # fmt: skip
         for name in summary:  # measures of the whole result: evalkit's own, whatever the metrics class
-            intervals[name] = [_interval_or_none(source, get_measure(name), None, options) if name in MEASURES else None]
+            intervals[name] = [_summary_interval(source, name, options)]
     found = _calibration_section(calibration)
+    notes = []
+    if intervals:  # say why a column has no interval, where the table would only read n/a
+        for k, column in enumerate(columns):
+            if column.count or any(row[k] is not None for name, row in intervals.items() if name in (f"{kind} avg" for kind in source.report_averages())):
+                continue
+            why = ("the curves of several score columns keep each class's scores apart, not the samples: ThresholdCurve.interval gives "
+                   "one class's" if column.name in AREAS else "the result keeps no per-sample cells of the classes")  # fmt: skip
+            notes.append(f"n/a: no interval of {column.header} ({why})")
     return Report(tuple(column.name for column in columns), labels, per_class, support, averages, total, summary, confusion,
                   tuple(column.header for column in columns), check_undefined(undefined), intervals,
                   tuple(column.name for column in columns if column.count), *found,
                   {column.name: column.undefined_reasons for column in columns if column.undefined_reasons},
                   tuple(f"{' and '.join(map(repr, column.also))} are one measure ({column.name}): one column" for column in columns
-                        if len(column.also) > 1))  # fmt: skip
+                        if len(column.also) > 1) + tuple(notes))  # fmt: skip
 
 
 def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:
@@ -755,6 +770,47 @@ def _interval_or_none(source: CellsResult, measure: Measure, average: str | None
         return source.interval(measure, average, **options)
     except (UnsupportedSettingError, InvalidArgumentError):
         return None
+
+
+def _kinds_interval(kinds: Any, measure: Measure, average: str, options: dict[str, Any]) -> Any:
+    """The interval of a per-class average from the kinds of sample kept beside a result that
+    lacks them (``LabelSetCounts(keep_pairs=True)``), or None."""
+    if kinds is None or average not in ("micro", "macro", "weighted"):
+        return None
+    try:
+        return kinds.interval(measure, average, **options)
+    except (UnsupportedSettingError, InvalidArgumentError, InvalidCountsError):
+        return None
+
+
+def _summary_interval(source: CellsResult, name: str, options: dict[str, Any]) -> Any:
+    """The interval of a whole-result measure: of single-label data by the pairs' bootstrap; of
+    per-sample data (multi-label), exact-match accuracy from the samples' rows (the share with
+    no error) and the Hamming loss as the micro error rate; None where none is defined."""
+    pairs = _interval_or_none(source, get_measure(name), None, options) if name in MEASURES else None
+    if pairs is not None or "samples" not in source.report_averages():
+        return pairs
+    if name == "hamming_loss":
+        return _interval_or_none(source, get_measure("error_rate"), "micro", options)
+    if name == "accuracy":
+        rows = source.sample_cells
+        exact = ((np.asarray(rows.fp) == 0) & (np.asarray(rows.fn) == 0)).astype(np.float64)
+        try:
+            return ratio_interval(exact, np.ones(len(exact)), rows.row_weights(), float(source.whole_measures()["accuracy"]), level=options["level"],
+                                  method=options["method"], n_resamples=options["n_resamples"], random_state=options["random_state"])  # fmt: skip
+        except (UnsupportedSettingError, InvalidArgumentError, InvalidCountsError):
+            return None
+    return None
+
+
+def _area_interval_or_none(curve: Any, name: str, average: str, options: dict[str, Any]) -> Any:
+    """The interval of an area's average: from a binary curve's (score, class) pairs, which
+    give both classes and their pooled curve in every resample; None for the curves of several
+    score columns, which keep each class's scores apart (no resample of whole samples)."""
+    if average not in ("macro", "weighted", "micro") or len(curve.labels) != 1 or curve.binned:
+        return None
+    return curve.binary_interval(name, average, level=options["level"], method=options["method"], n_resamples=options["n_resamples"],
+                                 random_state=options["random_state"], undefined=options["undefined"])  # fmt: skip
 
 
 def _small_confusion(source: CellsResult) -> Any:

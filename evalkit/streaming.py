@@ -41,7 +41,13 @@ from evalkit.classification_metrics import ClassificationMetrics, check_metrics_
 from evalkit.counting import as_label_set_list, encode_label_sets
 from evalkit.curves import ThresholdCurve
 from evalkit.evaluation import Evaluation
-from evalkit.exceptions import EmptyInputError, InvalidTypeError, LabelMismatchError, UnknownLabelError
+from evalkit.exceptions import (
+    EmptyInputError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnknownLabelError,
+    UnsupportedSettingError,
+)
 
 __all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
 
@@ -73,9 +79,14 @@ class LabelSetCounts(_Locked):
         labels: fix the labels and their order up front (a label outside them is an error);
             by default labels grow as they appear and are sorted in ``to_evaluation``.
         metrics_class: the metrics class of the evaluation (see ``Evaluation``).
+        keep_pairs: also keep every distinct (actual set, predicted set) pair and how much of
+            it there is (memory grows with the distinct pairs): what ``interval`` of a macro or
+            weighted average resamples.
     """
 
-    def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: type[ClassificationMetrics] | None = None) -> None:
+    def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: type[ClassificationMetrics] | None = None,
+                 keep_pairs: bool = False) -> None:  # fmt: skip
+        self._pairs: dict[tuple[frozenset, frozenset], Any] | None = {} if keep_pairs else None  # (actual set, predicted set) -> how much
         self._fixed = None if labels is None else check_label_list(labels)
         self._metrics_class = check_metrics_class(metrics_class)
         self._labels: list = list(self._fixed or ())
@@ -120,8 +131,16 @@ class LabelSetCounts(_Locked):
         per_sample = [np.bincount(keys // max(m, 1), minlength=n) for keys in (both, actual, predicted)]
         rows, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
         amounts = weighted_bincount(inverse.ravel(), weight, len(rows))
+        pairs = None
+        if self._pairs is not None:  # the samples' own pairs of sets (one per sample, in Python: asked for with keep_pairs)
+            pairs = {}
+            for k, pair in enumerate(zip(map(frozenset, y_true), map(frozenset, y_pred))):
+                pairs[pair] = pairs.get(pair, 0) + (1 if weight is None else weight[k].item())
         with self._lock:  # counted outside, added inside: no update is lost
             self._add(found, np.stack(per_label), zip(map(tuple, rows.tolist()), amounts.tolist()), weighted_sum(amounts, None), UnknownLabelError)
+            if pairs is not None and self._pairs is not None:
+                for pair, amount in pairs.items():
+                    self._pairs[pair] = self._pairs.get(pair, 0) + amount
 
     def _add(self, labels: Sequence, sums: np.ndarray, kinds: Any, total: Any, outside: type[Exception]) -> None:
         """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
@@ -155,16 +174,44 @@ class LabelSetCounts(_Locked):
         if self._fixed is not None and other._fixed is not None and self._fixed != other._fixed:
             raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(list(self._fixed))} and {show(list(other._fixed))}")
         fixed = self._fixed if self._fixed is not None else other._fixed
-        merged = LabelSetCounts(fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class))
+        keep = self._pairs is not None and other._pairs is not None
+        merged = LabelSetCounts(fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class), keep_pairs=keep)
         for part in (self, other):
             labels, sums, kinds, total = part._copy_state()
             merged._add(labels, sums, kinds.items(), total, LabelMismatchError)
+            if keep and merged._pairs is not None and part._pairs is not None:
+                for pair, amount in part._pairs.items():
+                    merged._pairs[pair] = merged._pairs.get(pair, 0) + amount
         return merged
 
     def __add__(self, other: object) -> LabelSetCounts:
         if not isinstance(other, LabelSetCounts):
             return NotImplemented
         return self.merge(other)
+
+    def interval(self, measure: Any, average: str = "macro", **options: Any) -> Any:
+        """A bootstrap interval of a ``"micro"``, ``"macro"`` or ``"weighted"`` average of the
+        counts kept with ``keep_pairs=True``: the kinds are the distinct (actual set, predicted
+        set) pairs (``evalkit.intervals.indicators_interval``); ``options`` as there
+        (``level``, ``method``, ``n_resamples``, ``random_state``, ``undefined``).
+
+        Raises:
+            UnsupportedSettingError: the counts were made without ``keep_pairs``.
+        """
+        if self._pairs is None:
+            raise UnsupportedSettingError("an interval of a per-class average needs the pairs of sets: make the counts with keep_pairs=True")
+        from evalkit import intervals  # resampling: imported when asked for
+
+        labels = list(self.to_evaluation().labels)
+        with self._lock:
+            pairs = list(self._pairs.items())
+        position = {label: k for k, label in enumerate(labels)}
+        actual, predicted = (np.zeros((len(pairs), len(labels)), dtype=np.int8) for _ in range(2))
+        for row, ((truth, guess), _) in enumerate(pairs):
+            actual[row, [position[label] for label in truth]] = 1
+            predicted[row, [position[label] for label in guess]] = 1
+        amounts = np.array([amount for _, amount in pairs])
+        return intervals.indicators_interval(actual, predicted, measure, average, sample_weight=amounts, metrics_class=self._metrics_class, **options)
 
     def to_evaluation(self) -> Evaluation:
         """The counts as a (compacted) ``Evaluation``: every average works;

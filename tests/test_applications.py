@@ -372,3 +372,47 @@ def test_the_report_of_one_score_column_gives_scikit_learns_micro_average(tmp_pa
     assert "roc auc is undefined for 1 (every sample is of the class: no negative)" in " ".join(document["notes"])
     assert main(["report", str(ones), "--score", "p", "--measures", "roc_auc"]) == 0
     assert "roc auc is undefined for 1 (every sample is of the class: no negative)" in capsys.readouterr().out
+
+
+def test_confidence_intervals_of_areas_and_of_multi_label_averages(tmp_path, capsys):
+    """--ci: the areas of one score column have intervals in every average (the (score, class)
+    pairs give both classes and the pooled columns in each resample), multi-label macro and
+    weighted averages resample the pairs of sets, exact-match accuracy and Hamming loss the
+    samples' rows; what has none says why."""
+    from evalkit import intervals
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 300)
+    s = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1).round(3)
+    path = tmp_path / "binary.csv"
+    path.write_text("actual,p\n" + "".join(f"{a},{b}\n" for a, b in zip(y, s)), encoding="utf-8")
+    assert main(["report", str(path), "--score", "p", "--measures", "roc_auc,ap", "--ci", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    rows = document["intervals"]["rows"]
+    curve = ThresholdCurve.from_scores(y, s)
+    draws = np.random.default_rng(7).integers(0, 300, (2000, 300))  # a brute-force percentile bootstrap of the samples
+    for average in ("micro", "macro", "weighted"):
+        low, high = rows[f"{average} avg"]["roc_auc"]
+        assert low < document["averages"][f"{average} avg"]["roc_auc"] < high
+    micro = [sk.roc_auc_score(np.c_[1 - y[d], y[d]], np.c_[1 - s[d], s[d]], average="micro") for d in draws]
+    low, high = rows["micro avg"]["roc_auc"]
+    assert abs(low - np.quantile(micro, 0.025)) < 0.02 and abs(high - np.quantile(micro, 0.975)) < 0.02
+    found = curve.binary_interval("average_precision", "macro", random_state=0)
+    assert found.estimate == pytest.approx(curve.one_vs_rest().average_precision(average="macro"), abs=1e-12)
+
+    actual = [set(rng.choice(list("abc"), rng.integers(1, 3), replace=False)) for _ in range(120)]
+    predicted = [set(labels) if rng.random() < 0.6 else {"a"} for labels in actual]
+    sets = tmp_path / "sets.csv"
+    sets.write_text("actual,predicted\n" + "".join(f"{'|'.join(sorted(a))},{'|'.join(sorted(p))}\n" for a, p in zip(actual, predicted)),
+                    encoding="utf-8")  # fmt: skip
+    assert main(["report", str(sets), "--multi-label", "--measures", "precision,f1", "--ci", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    truth = np.array([[label in row for label in "abc"] for row in actual], dtype=int)
+    guess = np.array([[label in row for label in "abc"] for row in predicted], dtype=int)
+    for average in ("macro", "weighted"):
+        expected = intervals.indicators_interval(truth, guess, "f1_score", average, random_state=0)
+        assert document["intervals"]["rows"][f"{average} avg"]["f1_score"] == pytest.approx([expected.low, expected.high], abs=1e-12)
+    exact = np.mean(np.all(truth == guess, axis=1))
+    low, high = document["intervals"]["rows"]["accuracy"]["accuracy"]
+    assert low < exact < high and document["summary"]["accuracy"] == pytest.approx(exact)
+    assert all(value is not None for value in document["intervals"]["rows"]["hamming_loss"]["hamming_loss"])
