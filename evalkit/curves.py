@@ -1335,8 +1335,8 @@ class ThresholdCurve:
             if average == "micro":
                 hits, misses = np.zeros((len(drawn), len(pooled))), np.zeros((len(drawn), len(pooled)))
                 for at, gained, lost in ((own_point, positive, negative), (turned_point, negative, positive)):
-                    np.add.at(hits, (slice(None), at), gained)
-                    np.add.at(misses, (slice(None), at), lost)
+                    np.add.at(hits.T, at, gained.T)  # each kind's count into its pooled point, every resample at once
+                    np.add.at(misses.T, at, lost.T)
                 return area(hits, misses)
             values = np.stack([second, first], axis=1)
             weights = None if average == "macro" else support_weights(values, np.stack([negative.sum(axis=1), positive.sum(axis=1)], axis=1), policy)

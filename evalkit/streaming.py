@@ -131,7 +131,7 @@ class LabelSetCounts(_Locked):
         per_sample = [np.bincount(keys // max(m, 1), minlength=n) for keys in (both, actual, predicted)]
         rows, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
         amounts = weighted_bincount(inverse.ravel(), weight, len(rows))
-        pairs = None
+        pairs: dict[tuple[frozenset, frozenset], Any] | None = None
         if self._pairs is not None:  # the samples' own pairs of sets (one per sample, in Python: asked for with keep_pairs)
             pairs = {}
             for k, pair in enumerate(zip(map(frozenset, y_true), map(frozenset, y_pred))):
