@@ -24,7 +24,7 @@ import numpy as np
 
 from evalkit._labels import OVERALL
 
-__all__ = ["matrix_fragment", "report_fragment", "report_page", "table_fragment"]
+__all__ = ["matrix_fragment", "nice_ticks", "report_fragment", "report_page", "svg_chart", "table_fragment"]
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
@@ -39,6 +39,7 @@ table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: cen
 table.heatmap th { font-weight: 500; }
 caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
 .charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
+.charts.small { gap: 0.75rem; } .charts.small figcaption { font-size: 0.8rem; }
 figure { margin: 0; } figcaption { font-size: 0.9rem; color: #57606a; }
 p.note { color: #57606a; font-size: 0.9rem; }
 """
@@ -140,18 +141,51 @@ def _thinned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def nice_step(low: float, high: float, most: int = 6) -> float:
+    """The round step (1, 2 or 5 times a power of ten) of at most ``most`` ticks over ``[low, high]``."""
+    raw = (high - low) / max(most - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    return next(factor * power for factor in (1, 2, 5, 10) if factor * power >= raw)
+
+
+def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) covering ``[low, high]``.
+
+    Examples:
+        >>> nice_ticks(0.927, 0.963)
+        [0.93, 0.94, 0.95, 0.96]
+        >>> nice_ticks(0.0, 1.0)
+        [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return [low] if math.isfinite(low) else []
+    step = nice_step(low, high, most)
+    first = math.ceil(low / step - 1e-9)
+    ticks = []
+    k = first
+    while k * step <= high + step * 1e-9:
+        ticks.append(round(k * step, 12))
+        k += 1
+    return ticks
+
+
 def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False,
-              markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None) -> str:  # fmt: skip
-    """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element (``markers``:
-    a dot at every point; ``histogram``: ``(edges, shares)``, grey bars along the bottom whose
-    heights are the shares, the tallest a quarter of the plot).
+              markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None, width: int = 380, legend: bool = True) -> str:  # fmt: skip
+    """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element, with its
+    legend below the plot (never cut at its edge) (``markers``: a dot at every point;
+    ``histogram``: ``(edges, counts)``, grey bars along the bottom with an axis of their own on
+    the right, the tallest a quarter of the plot).
 
     Examples:
         >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
         True
     """
-    width, height, left, right, top, bottom = 380, 330, 52, 14, 14, 46
-    plot_w, plot_h = width - left - right, height - top - bottom
+    right = 44 if histogram is not None else 14
+    left, top, bottom = 52, 14, 46
+    plot_w = width - left - right
+    plot_h = plot_w - 36
+    rows = len(series) if legend else 0
+    height = top + plot_h + bottom + 16 * rows
 
     def px(value: float) -> float:
         return left + value * plot_w
@@ -167,12 +201,16 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
         parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{tick:g}</text>')
         parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:g}</text>')
     if histogram is not None:
-        edges, shares = (np.asarray(values, dtype=np.float64) for values in histogram)
-        tallest = shares.max() if shares.size and shares.max() > 0 else 1.0
-        for low, high, share in zip(edges[:-1], edges[1:], shares):
-            bar = 0.25 * share / tallest
+        edges, counts = (np.asarray(values, dtype=np.float64) for values in histogram)
+        tallest = counts.max() if counts.size and counts.max() > 0 else 1.0
+        for low, high, count in zip(edges[:-1], edges[1:], counts):
+            bar = 0.25 * count / tallest
             parts.append(f'<rect x="{px(low):.1f}" y="{py(bar):.1f}" width="{max(px(high) - px(low) - 1, 0.5):.1f}" '
-                         f'height="{py(0) - py(bar):.1f}" fill="#d0d7de"><title>{share:.1%} of the samples</title></rect>')  # fmt: skip
+                         f'height="{py(0) - py(bar):.1f}" fill="#d0d7de"><title>{count:g} samples</title></rect>')  # fmt: skip
+        for count in nice_ticks(0.0, float(tallest), 3):  # the bars' own axis: counts, on the right
+            parts.append(f'<text x="{left + plot_w + 6}" y="{py(0.25 * count / tallest) + 4:.1f}" font-size="10" fill="#57606a">{count:g}</text>')
+        parts.append(f'<text x="{left + plot_w + 30}" y="{py(0.125):.1f}" font-size="10" fill="#57606a" text-anchor="middle" '
+                     f'transform="rotate(90 {left + plot_w + 30} {py(0.125):.1f})">samples</text>')  # fmt: skip
     if diagonal:
         parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
     for k, (name, x, y) in enumerate(series):
@@ -184,10 +222,11 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.8" points="{points}"><title>{html.escape(name)}</title></polyline>')
         if markers:
             parts += [f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="{colour}"/>' for a, b in zip(x, y)]
-        legend_y = top + plot_h - 10 - 16 * (len(series) - 1 - k)
-        parts.append(f'<line x1="{left + plot_w - 150}" y1="{legend_y - 4}" x2="{left + plot_w - 132}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<text x="{left + plot_w - 126}" y="{legend_y}" font-size="11">{html.escape(name)}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" font-size="12" text-anchor="middle">{html.escape(x_label)}</text>')
+        if legend:
+            legend_y = top + plot_h + bottom + 16 * k + 4
+            parts.append(f'<line x1="{left}" y1="{legend_y - 4}" x2="{left + 18}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"/>')
+            parts.append(f'<text x="{left + 24}" y="{legend_y}" font-size="11">{html.escape(name)}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 36}" font-size="12" text-anchor="middle">{html.escape(x_label)}</text>')
     parts.append(
         f'<text x="14" y="{top + plot_h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + plot_h / 2})">{html.escape(y_label)}</text>'
     )
@@ -195,16 +234,26 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
     return "".join(parts)
 
 
+_MOST_PANELS = 60
+"""The most classes a page draws a small ROC and precision-recall chart of (beyond: the first ones, and a note)."""
+
+
 def _curves(curve: Any) -> str:
-    classes = list(curve.labels) if len(curve.labels) <= len(_COLOURS) else []
-    drawn = [(str(label), curve, label) for label in classes] or [("micro average", curve.micro(), None)]
+    """The ROC and precision-recall curves: every class in one chart when they are few; with
+    more, the micro average in one chart and every class in a small chart of its own (small
+    multiples)."""
+    if len(curve.labels) == 1 and curve.negative_label is not None and not curve.binned:
+        curve = curve.one_vs_rest()  # a binary curve draws both classes, as the table shows both
+    labels = list(curve.labels)
+    few = len(labels) <= len(_COLOURS)
+    drawn = [(str(label), curve, label) for label in labels] if few else [("micro average", curve.micro(), None)]
     roc, pr = [], []
     for name, source, label in drawn:
         fpr, tpr, _ = source.roc(label)
         precision, recall, _ = source.precision_recall(label)
         roc.append((f"{name}: AUC {_number(source.roc_auc(label), 3)}", fpr, tpr))
         pr.append((f"{name}: AP {_number(source.average_precision(label), 3)}", recall, precision))
-    return (
+    charts = (
         '<div class="charts">'
         f'<figure>{svg_chart(roc, x_label="false positive rate", y_label="true positive rate", diagonal=True)}'
         "<figcaption>ROC curve</figcaption></figure>"
@@ -212,6 +261,19 @@ def _curves(curve: Any) -> str:
         "<figcaption>Precision-recall curve (average precision: the step-wise area)</figcaption></figure>"
         "</div>"
     )
+    if few:
+        return charts
+    panels = []
+    for label in labels[:_MOST_PANELS]:
+        fpr, tpr, _ = curve.roc(label)
+        precision, recall, _ = curve.precision_recall(label)
+        pair = (svg_chart([("ROC", fpr, tpr)], x_label="fpr", y_label="tpr", diagonal=True, width=200, legend=False)
+                + svg_chart([("PR", recall, precision)], x_label="recall", y_label="precision", steps=True, width=200, legend=False))  # fmt: skip
+        panels.append(f"<figure>{pair}<figcaption>{html.escape(str(label))}: AUC {_number(curve.roc_auc(label), 3)}, "
+                      f"AP {_number(curve.average_precision(label), 3)}</figcaption></figure>")  # fmt: skip
+    more = len(labels) - _MOST_PANELS
+    note = f'<p class="note">The first {_MOST_PANELS} of {len(labels)} classes; the table has every one.</p>' if more > 0 else ""
+    return f'{charts}<h3>Each class</h3><div class="charts small">{"".join(panels)}</div>{note}'
 
 
 def _calibration(report: Any, digits: int) -> str:
@@ -222,15 +284,15 @@ def _calibration(report: Any, digits: int) -> str:
     if points is None or not len(points.weight):
         return table
     histogram = None
-    if len(points.edges):  # the share of the samples in each bin, along the bottom
-        shares = np.zeros(len(points.edges) - 1)
-        bins = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(shares) - 1)
-        np.add.at(shares, bins, points.weight / points.weight.sum())
-        histogram = (points.edges, shares)
+    if len(points.edges):  # the samples in each bin, along the bottom, on an axis of their own
+        counts = np.zeros(len(points.edges) - 1)
+        bins = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(counts) - 1)
+        np.add.at(counts, bins, points.weight)
+        histogram = (points.edges, counts)
     chart = svg_chart([("observed", points.confidence, points.frequency)], x_label="mean score in the bin",
-                      y_label="share of positives", diagonal=True, markers=True, histogram=histogram)  # fmt: skip
+                      y_label="share of positives", diagonal=True, markers=True, histogram=histogram, legend=False)  # fmt: skip
     return (f'{table}<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
-            "bars: the share of the samples in each bin</figcaption></figure></div>")  # fmt: skip
+            "bars: the samples in each bin (their axis on the right)</figcaption></figure></div>")  # fmt: skip
 
 
 def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
@@ -270,6 +332,12 @@ def _dot_plot(report: Any, k: int, digits: int) -> str:
     low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
     if high - low < 1e-9:
         low, high = low - 0.5, high + 0.5
+    ticks, step = nice_ticks(low, high, 5), nice_step(low, high, 5)
+    if low < ticks[0]:  # the axis runs between round values around every dot
+        ticks.insert(0, round(ticks[0] - step, 12))
+    if high > ticks[-1]:
+        ticks.append(round(ticks[-1] + step, 12))
+    low, high = ticks[0], ticks[-1]
     left, width, row = 150, 280, 22
     height = row * len(groups) + 30
 
@@ -277,6 +345,9 @@ def _dot_plot(report: Any, k: int, digits: int) -> str:
         return left + (value - low) / (high - low) * width
 
     parts = [f'<svg width="{left + width + 20}" height="{height}" viewBox="0 0 {left + width + 20} {height}" role="img">']
+    for tick in ticks:  # round values, not the extremes' odd ones; the grid beneath the dots
+        parts.append(f'<line x1="{px(tick):.1f}" y1="4" x2="{px(tick):.1f}" y2="{height - 24}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{height - 8}" font-size="10" text-anchor="middle">{tick:g}</text>')
     overall = report.values[OVERALL][k]
     if not math.isnan(overall):
         parts.append(f'<line x1="{px(overall):.1f}" y1="4" x2="{px(overall):.1f}" y2="{height - 24}" stroke="#8c959f" stroke-dasharray="4 4">'
@@ -291,8 +362,6 @@ def _dot_plot(report: Any, k: int, digits: int) -> str:
             fill = "#ffffff" if key in report.small else "#0969da"
             parts.append(f'<circle cx="{px(value):.1f}" cy="{y}" r="4" fill="{fill}" stroke="#0969da"><title>{html.escape(name)}: '
                          f"{_number(value, digits)}</title></circle>")  # fmt: skip
-    for tick in (low, (low + high) / 2, high):
-        parts.append(f'<text x="{px(tick):.1f}" y="{height - 8}" font-size="10" text-anchor="middle">{tick:.3g}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -70,8 +70,9 @@ def test_the_page_holds_the_table_the_heat_map_and_the_curves():
     assert rows[1][1] == f"{report.per_class[0][0]:.3f}" and rows[1][-1] == str(report.support[0])
     heatmap = structure.tables["heatmap"]
     assert [row[1:] for row in heatmap[1:]] == [[str(c) for c in row] for row in matrix.to_array().tolist()]
-    assert structure.tags.count("svg") == 2 and structure.tags.count("polyline") == 2
-    assert f"AUC {curve.roc_auc():.3f}" in "".join(structure.text)
+    assert structure.tags.count("svg") == 2 and structure.tags.count("polyline") == 4  # both classes of the binary scores, in each chart
+    both = curve.one_vs_rest()
+    assert f"1: AUC {curve.roc_auc():.3f}" in "".join(structure.text) and f"0: AP {both.average_precision(0):.3f}" in "".join(structure.text)
     assert "scores <&> test" in "".join(structure.text)  # escaped, then read back as text
 
 
@@ -130,3 +131,39 @@ def test_a_headless_browser_renders_the_page_without_console_errors(tmp_path):
 
     pixels = np.asarray(Image.open(shot).convert("L"))
     assert pixels.shape == (1400, 1000) and pixels.min() < 100 < pixels.max()  # text drawn on a light page
+
+
+def test_the_page_reads_as_a_newcomer_reads_it():
+    """Summary intervals sit in the summary table, not under a measure's column; the note on
+    undefined values appears only when a value is undefined; a reliability diagram's bars have
+    their own axis of counts; many classes get a small chart each; a group plot's ticks are
+    round numbers."""
+    y, s = scored_example()
+    matrix = ConfusionMatrix.from_predictions(y, (s >= 0.5).astype(int))
+    structure = parse(build_report(matrix, measures=["precision", "recall"], confidence=0.9, n_resamples=200).to_html())
+    summary = structure.tables["summary"]
+    assert summary[0] == ["measure", "value", "interval"] and summary[1][0] == "accuracy" and summary[1][2].startswith("[")
+    assert [row[0] for row in structure.tables["intervals"][1:]] == ["micro avg", "macro avg", "weighted avg"]  # averages only
+    assert not any("undefined" in text for text in structure.text if "{" not in text)  # (the style sheet names its undefined cells)
+    gaps = parse(build_report(ConfusionMatrix.from_array([[3, 0], [1, 0]], ["a", "b"]), measures=["precision"]).to_html())
+    assert any("precision is undefined for b" in text for text in gaps.text)
+
+    from evalkit import Calibration
+
+    page = build_report(matrix, calibration=Calibration.from_scores(y, s, bins=10)).to_html()
+    bars = re.findall(r"<title>(\d+) samples</title>", page)
+    assert bars and sum(map(int, bars)) == len(y) and ">samples</text>" in page  # counts, on their own axis
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 12, 600)
+    scores = rng.dirichlet(np.ones(12), 600)
+    many = build_report(ConfusionMatrix.from_predictions(labels, scores.argmax(axis=1)), measures=["recall"]).to_html(
+        curve=ThresholdCurve.from_scores(labels, scores))
+    assert "Each class" in many and many.count("<svg") == 2 + 2 * 12
+
+    from evalkit import by_group
+    from evalkit.html import nice_ticks
+
+    assert nice_ticks(0.927, 0.963) == [0.93, 0.94, 0.95, 0.96]
+    grouped = by_group(labels % 2, (scores.argmax(axis=1) + labels) % 2, rng.choice(["a", "b", "c"], 600)).report(["accuracy"]).to_html()
+    ticks = [float(value) for value in re.findall(r'text-anchor="middle">(-?[\d.]+)</text>', grouped)]
+    assert ticks and all(abs(round(tick * 100) - tick * 100) < 1e-9 for tick in ticks)  # round values, not 0.927
