@@ -27,6 +27,7 @@ __all__ = [
     "MAX_COUNT",
     "add_limbs",
     "check_count_total",
+    "count_limbs",
     "exact_row_sums",
     "float_limbs",
     "ints_to_limbs",
@@ -180,6 +181,15 @@ def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
         keys, high, low = keys[used], high[used], low[used]
         slot, position = keys // 2048, np.maximum(keys % 2048, 1) + (FLOAT_OFFSET - 1075)
         _spread(out, np.concatenate((slot, slot)), np.concatenate((high, low)), np.concatenate((position + 26, position)))
+    return out
+
+
+def count_limbs(counts: np.ndarray) -> np.ndarray:
+    """Limbs of integer counts (``|count| < 2**53``, one per slot): the exact sums of values
+    that are whole numbers, as ``np.bincount`` gives them, without splitting every value."""
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.zeros((len(counts), LIMBS), dtype=np.int64)
+    _spread(out, np.arange(len(counts)), counts, np.full(len(counts), FLOAT_OFFSET, dtype=np.int64))
     return out
 
 

@@ -78,7 +78,7 @@ import attrs
 import numpy as np
 
 from evalkit import intervals, serialization
-from evalkit._exact import LIMBS, add_limbs, float_limbs, ints_to_limbs, limbs_to_floats, limbs_to_ints, sum_limbs
+from evalkit._exact import LIMBS, add_limbs, count_limbs, float_limbs, ints_to_limbs, limbs_to_floats, limbs_to_ints, sum_limbs
 from evalkit._labels import label_position, same_labels
 from evalkit._validation import check_choice, read_only, show
 from evalkit.averaging import check_undefined, mean_of
@@ -1155,12 +1155,18 @@ def _binned_column(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray 
     scores = np.asarray(scores, dtype=np.float64)
     binner = _Binner(bins, len(scores))
     total = np.zeros((8 * bins, LIMBS), dtype=np.int64)
+    whole = (0, 3) if weight is None else ()  # unweighted: the samples and the positives per bin are counts, exact in a bincount
     for start in range(0, len(scores), _CHUNK):
         part = slice(start, start + _CHUNK)
         chunk = scores[part]
         keys = binner.keys(chunk, None)
         terms = _Sums.terms(chunk, positive[part], None if weight is None else weight[part])
-        slots = np.concatenate([keys + k * bins for k in range(len(terms))])
-        total = add_limbs(total, float_limbs(slots, np.concatenate(terms), 8 * bins))
+        floats = [k for k in range(len(terms)) if k not in whole]
+        slots = np.concatenate([keys + k * bins for k in floats])
+        total = add_limbs(total, float_limbs(slots, np.concatenate([terms[k] for k in floats]), 8 * bins))
+        for k in whole:
+            counted = np.zeros(8 * bins, dtype=np.int64)
+            counted[k * bins : (k + 1) * bins] = np.bincount(keys, weights=terms[k], minlength=bins).astype(np.int64)
+            total = add_limbs(total, count_limbs(counted))
     return total.reshape(8, bins, LIMBS)
 

@@ -42,7 +42,7 @@ from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_pa
 from evalkit.evaluation import Evaluation
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.groups import ByGroup
-from evalkit.measures import Measure
+from evalkit.measures import Measure, get_measure
 from evalkit.neighborhood import NeighborhoodAccuracy
 from evalkit.plugins import find_measure, find_metrics_class
 from evalkit.readers import (
@@ -376,7 +376,13 @@ def _measures(arguments: argparse.Namespace) -> tuple[list[Measure | str], Measu
         key = column_key(name)
         if key in AREAS and arguments.score is None and arguments.scores is None:
             raise InvalidArgumentError(f"the column {name!r} is an area of scores: give --score COLUMN or --scores COLUMNS")
-        return key if key in AREAS or key in COUNTS else find_measure(name, metrics_class)
+        if key in AREAS or key in COUNTS:
+            return key
+        found = find_measure(name, metrics_class)
+        try:  # evalkit's own measure: passed by the name asked, which heads its column (tpr, not recall)
+            return name if metrics_class is None and get_measure(name) is found else found
+        except EvalkitError:
+            return found
 
     return [column(name) for name in names], None if arguments.sort_by is None else column(arguments.sort_by)
 

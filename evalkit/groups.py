@@ -196,6 +196,16 @@ def _split_columns(names: tuple[str, ...], columns: list[Any], n: int) -> tuple[
     return tuple(split_names), split
 
 
+def _scored(y_true: Any, y_score: Any, labels: Any, name: str) -> tuple[np.ndarray, Any, Any]:
+    """Scores (or probabilities) by group: the array, the actual values, and the classes of
+    2-D scores fixed from all the data (a group that lacks a class still has its column)."""
+    scores = as_array(y_score, name)
+    truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
+    if scores.ndim == 2 and labels is None and np.ndim(truth) == 1:
+        labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
+    return scores, truth, labels
+
+
 def _key_identity(key: Any) -> Any:
     """A group key as its identity: the value Python has (``np.str_("a")`` is ``"a"``,
     ``np.int64(1)`` and ``1.0`` are ``1``) with its kind, so that ``"1"`` and ``1``, or
@@ -392,10 +402,7 @@ class ByGroup:
     ) -> ByGroup:  # fmt: skip
         """Scores: a ``ThresholdCurve`` per group (areas, operating points, measures at every
         threshold of each group). Multi-class labels are fixed from all the data."""
-        scores = as_array(y_score, "y_score")
-        truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
-        if scores.ndim == 2 and labels is None and np.ndim(truth) == 1:
-            labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
+        scores, truth, labels = _scored(y_true, y_score, labels, "y_score")
         return cls._sliced(len(scores), groups, sample_weight, min_size,
                            lambda rows, weight: ThresholdCurve.from_scores(_take(truth, rows), scores[rows], labels, pos_label=pos_label,
                                                                            sample_weight=weight, thresholds=thresholds))  # fmt: skip
@@ -416,10 +423,7 @@ class ByGroup:
         """
         from evalkit.calibration import Calibration  # probabilities by group: imported when asked for
 
-        probabilities = as_array(y_prob, "y_prob")
-        truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
-        if probabilities.ndim == 2 and labels is None and np.ndim(truth) == 1:
-            labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
+        probabilities, truth, labels = _scored(y_true, y_prob, labels, "y_prob")
         return cls._sliced(len(probabilities), groups, sample_weight, min_size,
                            lambda rows, weight: Calibration.from_scores(_take(truth, rows), probabilities[rows], labels, pos_label=pos_label,
                                                                         setting=setting, sample_weight=weight, bins=bins))  # fmt: skip

@@ -265,3 +265,12 @@ def test_multi_label_average_rows_have_scikit_learns_support(tmp_path, capsys):
     document = json.loads(out)
     assert document["samples"] == 2 and document["averages"]["micro avg"]["support"] == 4  # actual labels, as scikit-learn counts them
     assert sum(row["support"] for row in document["classes"].values()) == 4
+
+
+def test_one_measure_asked_for_by_two_names_is_one_column(tmp_path, capsys):
+    path = write(tmp_path, "d.csv", "actual,predicted\na,a\nb,a\nb,b\n")
+    status, out, _ = run(capsys, "report", path, "--measures", "tpr,recall,nnd,number_needed_to_diagnose")
+    header = out.split("\n\n")[2].splitlines()[0].split()  # the title, the matrix, then the table
+    assert status == 0 and header == ["tpr", "nnd", "support"]
+    assert "'tpr' and 'recall' are one measure (recall): one column" in out
+    assert "'nnd' and 'number_needed_to_diagnose' are one measure (number_needed_to_diagnose): one column" in out
