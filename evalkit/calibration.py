@@ -78,7 +78,16 @@ import attrs
 import numpy as np
 
 from evalkit import intervals, serialization
-from evalkit._exact import LIMBS, add_limbs, count_limbs, float_limbs, ints_to_limbs, limbs_to_floats, limbs_to_ints, sum_limbs
+from evalkit._exact import (
+    LIMBS,
+    add_limbs,
+    count_limbs,
+    float_limbs,
+    ints_to_limbs,
+    limbs_to_floats,
+    limbs_to_ints,
+    sum_limbs,
+)
 from evalkit._labels import label_position, same_labels
 from evalkit._validation import check_choice, read_only, show
 from evalkit.averaging import check_undefined, mean_of
