@@ -112,25 +112,56 @@ def chromium():
     pytest.fail("Chromium is not installed: .ci/run installs it (apt-get install chromium)")
 
 
+BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0"]
+
+
+def rendered_dom(page, profile):
+    """The DOM Chromium builds from the page, after asserting it logged no console error."""
+    flags = [*BROWSER_FLAGS, f"--user-data-dir={profile}"]
+    dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True, check=False, text=True, timeout=120)
+    console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert dom.returncode == 0 and not console, (page.name, dom.returncode, console)
+    return parse(dom.stdout)
+
+
 @pytest.mark.slow
 def test_a_headless_browser_renders_the_page_without_console_errors(tmp_path):
     y, s = scored_example()
     true, pred = load_example()
     page = tmp_path / "report.html"
     page.write_text(build_report(ConfusionMatrix.from_predictions(true, pred)).to_html(curve=ThresholdCurve.from_scores(y, s)), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
-             f"--user-data-dir={tmp_path / 'profile'}"]  # fmt: skip
-    dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True, check=False, text=True, timeout=120)
-    console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
-    assert dom.returncode == 0 and not console, (dom.returncode, console)
-    rendered = parse(dom.stdout)  # the DOM after rendering: the table is there
+    rendered = rendered_dom(page, tmp_path / "profile")  # the DOM after rendering: the table is there
     assert [row[0] for row in rendered.tables["metrics"][1:4]] == ["setosa", "versicolor", "virginica"]
     shot = tmp_path / "shot.png"
+    flags = [*BROWSER_FLAGS, f"--user-data-dir={tmp_path / 'profile'}"]
     subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1000,1400", page.as_uri()], capture_output=True, check=False, timeout=120)
     from PIL import Image
 
     pixels = np.asarray(Image.open(shot).convert("L"))
     assert pixels.shape == (1400, 1000) and pixels.min() < 100 < pixels.max()  # text drawn on a light page
+
+
+@pytest.mark.slow
+def test_the_binary_many_class_and_group_pages_render_in_a_browser(tmp_path):
+    """The other page shapes a report takes: both classes of a binary curve with a reliability
+    diagram, one small chart per class, and a group report's dot plots."""
+    from evalkit import Calibration, by_group
+
+    y, s = scored_example()
+    binary = build_report(ConfusionMatrix.from_predictions(y, (s >= 0.5).astype(int)), calibration=Calibration.from_scores(y, s, bins=10))
+    rng = np.random.default_rng(1)
+    labels = rng.integers(0, 12, 600)
+    scores = rng.dirichlet(np.ones(12), 600)
+    many = build_report(ConfusionMatrix.from_predictions(labels, scores.argmax(axis=1)), measures=["recall"])
+    groups = by_group(y, (s >= 0.5).astype(int), rng.choice(["a", "b", "c"], len(y))).report(["accuracy", "recall"])
+    pages = {"binary.html": binary.to_html(curve=ThresholdCurve.from_scores(y, s)),
+             "many.html": many.to_html(curve=ThresholdCurve.from_scores(labels, scores)),
+             "groups.html": groups.to_html()}  # fmt: skip
+    for name, html in pages.items():
+        page = tmp_path / name
+        page.write_text(html, encoding="utf-8")
+        rendered = rendered_dom(page, tmp_path / "profile")
+        assert rendered.tags.count("svg") == html.count("<svg") > 0, name  # every chart survives rendering
 
 
 def test_the_page_reads_as_a_newcomer_reads_it():
