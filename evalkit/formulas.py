@@ -1058,8 +1058,11 @@ def _dot(first: Any, second: Any) -> Any:
 def _margins(counts: Any) -> dict[str, Any]:
     x = _matrix(counts)
     exact = x.dtype.kind in "iuO"
-    rows = [_sum(row) for row in x] if exact else x.sum(axis=1)
-    columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
+    if exact and x.dtype.kind != "O" and (not x.size or int(np.abs(x).max()) * x.shape[0] < 2**63):  # every margin fits int64: one numpy sum each way
+        rows, columns = x.astype(np.int64).sum(axis=1).tolist(), x.astype(np.int64).sum(axis=0).tolist()
+    else:
+        rows = [_sum(row) for row in x] if exact else x.sum(axis=1)
+        columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
     actual = np.array(rows, dtype=object if exact else np.float64)
     predicted = np.array(columns, dtype=object if exact else np.float64)
     return {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}

@@ -323,14 +323,12 @@ class ByGroup:
     overall: Any = attrs.field(repr=False)
     min_size: float | None = None
     _pairs: PairCounts | None = attrs.field(default=None, repr=False)  # single-label: (group, actual, predicted) kinds, sparse
-    _cells: Cells | None = attrs.field(default=None, init=False, repr=False)  # every group's class cells, and the whole's last
+    _cells: list = attrs.field(factory=list, init=False, repr=False, eq=False)  # single-label: every group's class cells and the whole's last, once read
     _built: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # single-label: the groups' matrices read so far
     _index: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # a group's key -> its position
 
     def __attrs_post_init__(self) -> None:
         self._index.update((_key_identity(key), k) for k, key in enumerate(self.keys))
-        if self._pairs is not None:
-            object.__setattr__(self, "_cells", _group_cells(self._pairs, len(self.keys), len(self.overall.labels)))
 
     @property
     def results(self) -> tuple:
@@ -505,8 +503,9 @@ class ByGroup:
             return found
         if self._pairs is not None and average is None and label is None:  # a whole-result measure of every group, from its own counts
             name = self.overall.measure(measure).name
+            _refuse_part_measure(name, self.overall.whole_measures())
             m = len(self.overall.labels)
-            found = GroupValues((key, _whole_value(_group_pairs(self._pairs, k, m), name, self.overall)) for k, key in enumerate(self.keys))
+            found = GroupValues((key, _whole_value(_group_pairs(self._pairs, k, m), name)) for k, key in enumerate(self.keys))
         else:
             found = GroupValues((key, _value(self._result(k), measure, average, label, undefined, parameters)) for k, key in enumerate(self.keys))
         found[OVERALL] = _value(self.overall, measure, average, label, undefined, parameters)
@@ -515,9 +514,11 @@ class ByGroup:
     def _stacked(self, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> np.ndarray:
         """A measure of every group and of the whole (last) from the groups' confusion matrices
         stacked: one vectorised call for all (single-label results)."""
-        assert self._cells is not None
+        assert self._pairs is not None
         resolved = self.overall.measure(measure)
-        cells = self._cells
+        if not self._cells:  # groups x classes cells: built when a per-class measure is first asked
+            self._cells.append(_group_cells(self._pairs, len(self.keys), len(self.overall.labels)))
+        cells = self._cells[0]
         if label is not None:
             labels = list(self.overall.labels)
             if label not in labels:
@@ -586,9 +587,8 @@ class ByGroup:
         if self._pairs is None:
             raise UnsupportedSettingError("disparity intervals are for single-label results (ByGroup.from_labels)")
         resolved = self.overall.measure(measure)
-        if label is None and average is None and resolved.name not in self.overall.whole_measures():
-            raise InvalidArgumentError(f"give an 'average' or a 'label' for {resolved.name!r}: only "
-                                       f"{', '.join(self.overall.whole_measures())} are measures of a whole result")  # fmt: skip
+        if label is None and average is None:
+            _refuse_part_measure(resolved.name, self.overall.whole_measures())
         policy = check_undefined(undefined)
         count, m = len(self.keys), len(self.overall.labels)
         group, actual = np.divmod(self._pairs.actual, m)
@@ -822,8 +822,7 @@ def _value(result: Any, measure: Any, average: str | None, label: Any, undefined
         return float(result.average(measure, average, undefined=undefined, **parameters))
     whole = result.whole_measures()
     name = result.measure(measure).name
-    if name not in whole:
-        raise InvalidArgumentError(f"give an 'average' or a 'label' for {name!r}: only {', '.join(whole)} are measures of a whole result")
+    _refuse_part_measure(name, whole)
     return float(whole[name])
 
 
@@ -839,11 +838,15 @@ def _whole_of_margins(name: str, margins: dict[str, np.ndarray]) -> np.ndarray:
     return np.asarray(found, dtype=np.float64).reshape(shape)
 
 
-def _whole_value(pairs: PairCounts, name: str, overall: ConfusionMatrix) -> float:
-    """Accuracy, Cohen's kappa or MCC of one group's counts (what its matrix would give)."""
-    whole = overall.whole_measures()
+def _refuse_part_measure(name: str, whole: dict[str, float]) -> None:
+    """A measure of the classes asked without an ``average`` or a ``label``: refused, naming
+    the measures of a whole result (``whole``: its ``whole_measures()``)."""
     if name not in whole:
         raise InvalidArgumentError(f"give an 'average' or a 'label' for {name!r}: only {', '.join(whole)} are measures of a whole result")
+
+
+def _whole_value(pairs: PairCounts, name: str) -> float:
+    """Accuracy, Cohen's kappa or MCC of one group's counts (what its matrix would give)."""
     margins = pairs.margins()
     if name == "accuracy":
         return float(ratio(margins["correct"], margins["total"]))

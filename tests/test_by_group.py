@@ -351,6 +351,23 @@ def test_memory_grows_with_the_samples_not_with_groups_times_labels_squared():
     assert close(values[OVERALL], ConfusionMatrix.from_predictions(y_true, y_pred).average("recall", "macro"))
 
 
+def test_whole_result_measures_of_every_group_read_each_group_once(monkeypatch):
+    """Accuracy, kappa and MCC of 300 groups over 300 labels: each group's value from its own
+    counts (as its matrix gives it), the whole result's measures computed once, not per group."""
+    rng = np.random.default_rng(3)
+    y_true, y_pred, groups = rng.integers(0, 300, 2000), rng.integers(0, 300, 2000), rng.integers(0, 300, 2000)
+    y_pred[::2] = y_true[::2]
+    result = by_group(y_true, y_pred, groups)
+    calls = []
+    original = ConfusionMatrix.whole_measures
+    monkeypatch.setattr(ConfusionMatrix, "whole_measures", lambda self: calls.append(1) or original(self))
+    values = {name: result.values(name) for name in ("accuracy", "cohen_kappa", "matthews_correlation_coefficient")}
+    assert len(calls) <= 2 * len(values), len(calls)  # the refusal's check and the overall value, per measure
+    for key in rng.choice(result.keys, 5):
+        alone = ConfusionMatrix.from_predictions(y_true[groups == key], y_pred[groups == key], result.overall.labels)
+        assert all(close(values[name][key], original(alone)[name]) for name in values), key
+
+
 def test_disparities_of_scores_and_of_whole_result_measures_are_answers():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)
