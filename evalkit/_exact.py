@@ -137,7 +137,9 @@ LIMBS = 70
 sum up to beyond ``2**1024``)."""
 
 _MASK = (1 << 32) - 1
-_PER_CALL = 1 << 20  # values per bincount: chunks below 2**33 sum exactly in its float64 while 2**20 of them add up
+_PER_CALL = 1 << 20  # values per bincount: 2**20 values of 27 bits at one quantum sum exactly in its float64
+_TOP_BITS = -(1 << 26)  # sign, exponent and the top 26 stored mantissa bits of a float64's bit pattern
+_LARGE = 1900  # biased exponents above it (values beyond 2**825) are summed scaled by 2**-512
 
 
 def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
@@ -145,9 +147,9 @@ def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     ``size x LIMBS`` int64 limbs (``limb_k * 2**(32k - FLOAT_OFFSET)``): order, batching and
     merging never change them, unlike a float sum's last bit.
 
-    The values of one slot and one binary exponent are integer mantissas at one scale: their
-    sums (in two halves, exact in ``np.bincount``'s float64) are found first, and only those
-    few sums are spread into limbs.
+    The values of one slot and one binary exponent are multiples of one quantum: each is cut
+    into its top 27 significant bits and the rest (both exact floats), whose sums per slot and
+    exponent ``np.bincount`` finds exactly in float64; only those few sums are spread into limbs.
 
     Examples:
         >>> limbs = float_limbs(np.zeros(3, dtype=np.intp), np.array([0.1, 0.2, -0.3]), 1)
@@ -158,29 +160,31 @@ def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     values = np.ascontiguousarray(values, dtype=np.float64)
     slots = np.asarray(slots, dtype=np.int64)
     for start in range(0, len(values), _PER_CALL):
-        bits = values[start : start + _PER_CALL].view(np.int64)
-        exponent = (bits >> 52) & 2047
-        mantissa = bits & ((1 << 52) - 1)
-        mantissa |= 1 << 52  # value = ±mantissa * 2**(max(exponent, 1) - 1075), with the hidden bit of normal numbers
-        subnormal = np.flatnonzero(exponent == 0)  # zeros and subnormals: no hidden bit
-        mantissa[subnormal] -= 1 << 52
-        negative = bits >> 63  # 0, or -1 for a negative value: two's complement turns the mantissa round
-        mantissa ^= negative
-        mantissa -= negative
-        key = slots[start : start + _PER_CALL] * 2048 + exponent
-        if size * 2048 <= _PER_CALL:
-            present = None
-            length = size * 2048
-        else:
+        chunk = values[start : start + _PER_CALL]
+        exponent = (chunk.view(np.int64) >> 52) & 2047  # the biased binary exponent (0: zeros and subnormals)
+        high = (chunk.view(np.int64) & _TOP_BITS).view(np.float64)  # the value cut to 27 significant bits
+        low = chunk - high  # the other 26, exactly
+        lowest, highest = int(exponent.min()), int(exponent.max())
+        if highest > _LARGE:  # near float64's top: sums scaled down by 2**-512 (exact), so none overflows
+            scale = np.where(exponent > _LARGE, 2.0**-512, 1.0)
+            high, low = high * scale, low * scale
+        key = (exponent - lowest) * size + slots[start : start + _PER_CALL]  # exponent-major: a chunk's few exponents keep the counts close
+        length = (highest - lowest + 1) * size
+        present = None
+        if length > _PER_CALL:  # many slots and exponents: only the keys present
             present, key = np.unique(key, return_inverse=True)
             length = len(present)
-        high = np.bincount(key, weights=(mantissa >> 26).astype(np.float64), minlength=length).astype(np.int64)  # |each| < 2**27: exact sums
-        low = np.bincount(key, weights=(mantissa & ((1 << 26) - 1)).astype(np.float64), minlength=length).astype(np.int64)
+        high_sums = np.bincount(key, weights=high, minlength=length)  # below 2**20 values of one quantum and 27 bits: exact
+        low_sums = np.bincount(key, weights=low, minlength=length)
         keys = np.arange(length) if present is None else present
-        used = (high != 0) | (low != 0)
-        keys, high, low = keys[used], high[used], low[used]
-        slot, position = keys // 2048, np.maximum(keys % 2048, 1) + (FLOAT_OFFSET - 1075)
-        _spread(out, np.concatenate((slot, slot)), np.concatenate((high, low)), np.concatenate((position + 26, position)))
+        used = (high_sums != 0) | (low_sums != 0)
+        keys, high_sums, low_sums = keys[used], high_sums[used], low_sums[used]
+        slot, biased = keys % size, np.maximum(keys // size + lowest, 1)
+        position = biased + (FLOAT_OFFSET - 1075)  # a quantum 2**(biased - 1075) is 2**position limb units
+        scaled = np.where(biased > _LARGE, 512, 0)
+        quantum = biased - 1075 - scaled  # the sums' own unit, after the scaling
+        numbers = np.concatenate((np.ldexp(high_sums, -(quantum + 26)), np.ldexp(low_sums, -quantum))).astype(np.int64)  # whole, |n| < 2**53
+        _spread(out, np.concatenate((slot, slot)), numbers, np.concatenate((position + 26, position)))
     return out
 
 
