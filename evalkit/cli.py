@@ -255,17 +255,24 @@ def _check_not_scores(coder: Labels, codes: np.ndarray, batch: Batch, role: str,
             )
 
 
-def _named(evaluation: Evaluation, coder: Labels, fixed: bool) -> Evaluation:
-    """An evaluation counted over label codes, with the label texts in the report's order.
-    Labels are numbers by value when every one of them is a number (``"1"`` and ``"1.0"`` one
-    class, named ``1``), else text."""
-    codes = list(evaluation.labels)
+def _by_value(coder: Labels, codes: list[int]) -> list[str] | None:
+    """The texts of label codes by value when every one is a number (``"1.0"`` is ``"1"``),
+    else None (text); refused when an option matched a label by value in labels that are text."""
     valued = coder.by_value(codes)
     if valued is None and coder.spellings:
         code, target = next(iter(coder.spellings.items()))
         other = next(coder.texts[c] for c in codes if coder.value(c) is None)
         raise InputFileError(f"the label {coder.texts[code]!r} was read as {coder.texts[target]!r} (the same number), but the labels are not "
                              f"all numbers ({other!r}), so they are text: write {coder.texts[target]!r} as it is given")  # fmt: skip
+    return valued
+
+
+def _named(evaluation: Evaluation, coder: Labels, fixed: bool) -> Evaluation:
+    """An evaluation counted over label codes, with the label texts in the report's order.
+    Labels are numbers by value when every one of them is a number (``"1"`` and ``"1.0"`` one
+    class, named ``1``), else text."""
+    codes = list(evaluation.labels)
+    valued = _by_value(coder, codes)
     if fixed or valued is None:
         named = evaluation.renamed([coder.texts[code] for code in codes])
     elif len(set(valued)) < len(valued):  # spellings of one number: one class
@@ -493,7 +500,31 @@ def _stream_groups(arguments: argparse.Namespace, files: list[str], curve_wanted
             found[kind] = part if earlier is None else earlier.merge(part)
     labelled = found["labels"]
     assert labelled is not None  # read_batches raises on a file without rows
-    return labelled, [result for result in (found["curves"], found["calibrations"]) if result is not None]
+    keys = _group_keys(labelled.keys, columns, names)  # a group column of numbers names its groups by value, as labels are named
+    if arguments.score is None and classes is None and fixed is None:  # labels of the file's own: by value when all are numbers
+        code_of = {text: code for code, text in enumerate(coder.texts)}
+        valued = _by_value(coder, [code_of[text] for text in labelled.overall.labels])
+        labelled = labelled.renamed(keys, valued)
+    elif keys != list(labelled.keys):
+        labelled = labelled.renamed(keys)
+    scored = [result.renamed(keys) if keys != list(result.keys) else result for result in (found["curves"], found["calibrations"]) if result is not None]
+    return labelled, scored
+
+
+def _group_keys(keys: Sequence[Any], columns: list[str], names: dict[str, Labels]) -> list[Any]:
+    """The groups' keys with each column's values as numbers when every value of that column
+    spells one (``"1"`` and ``"1.0"`` are the group ``1``), else as text."""
+    value_of: dict[str, dict[str, Any]] = {}
+    for name in columns:
+        texts = names[name].texts
+        valued = names[name].by_value(list(range(len(texts))))
+        value_of[name] = dict(zip(texts, texts if valued is None else [label_number(value) for value in valued]))
+
+    def key_of(key: Any) -> Any:
+        found = tuple(value_of[name][part] for name, part in zip(columns, key if len(columns) > 1 else (key,)))
+        return found if len(columns) > 1 else found[0]
+
+    return [key_of(key) for key in keys]
 
 
 def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:

@@ -230,6 +230,13 @@ def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
     return Cells.from_sums(tp, actual, predicted, sizes[:, None])  # as each matrix's own
 
 
+def _whole_matrix(pairs: PairCounts, labels: Sequence[Hashable], metrics_class: type[ClassificationMetrics]) -> ConfusionMatrix:
+    """The confusion matrix of every group's samples together (codes ``g*m + class``)."""
+    m = len(labels)
+    return ConfusionMatrix.from_array(PairCounts.from_codes(pairs.actual % m, pairs.predicted % m, m, pairs.counts).dense(), labels,
+                                      metrics_class=metrics_class)  # fmt: skip
+
+
 def _group_pairs(pairs: PairCounts, g: int, m: int) -> PairCounts:
     """The (actual, predicted) counts of group ``g`` alone (the kinds are sorted by group)."""
     start, stop = np.searchsorted(pairs.actual, [g * m, (g + 1) * m])
@@ -364,9 +371,7 @@ class ByGroup:
         m = len(found)
         offset = codes.astype(np.int64) * m  # a group's classes are codes g*m .. g*m + m-1: one sparse count of (group, actual, predicted)
         pairs = PairCounts.from_codes(offset + actual, offset + predicted, len(keys) * m, weight)
-        overall = ConfusionMatrix.from_array(PairCounts.from_codes(pairs.actual % m, pairs.predicted % m, m, pairs.counts).dense(), found,
-                                             metrics_class=maker)  # fmt: skip
-        return cls(keys, names, None, overall, _min_size(min_size), pairs)
+        return cls(keys, names, None, _whole_matrix(pairs, found, maker), _min_size(min_size), pairs)
 
     @classmethod
     def from_indicators(
@@ -649,6 +654,40 @@ class ByGroup:
         mine, theirs = dict(self.items()), dict(other.items())
         results = tuple(mine[key] + theirs[key] if key in mine and key in theirs else mine[key] if key in mine else theirs[key] for key in keys)
         return ByGroup(keys, self.names, results, self.overall + other.overall, self.min_size)
+
+    def renamed(self, keys: Sequence[Any], labels: Sequence[Hashable] | None = None) -> ByGroup:
+        """The same counts under other names: ``keys[k]`` for the group at position ``k`` and,
+        for single-label results, ``labels[c]`` for the class ``overall.labels[c]``; groups or
+        classes given one name are one (their counts added). The command line names a CSV
+        file's groups and labels by value this way once it has read every row.
+
+        Examples:
+            >>> result = by_group([1, 0, 1], [1, 1, 1], ["1", "1.0", "2"]).renamed([1, 1, 2])
+            >>> result.keys, result.values("accuracy")[1]
+            ((1, 2), 0.5)
+        """
+        if len(keys) != len(self.keys):
+            raise InvalidArgumentError(f"'keys' must name each of the {len(self.keys)} groups, got {len(keys)} names")
+        distinct = tuple(sorted_labels(list({_key_identity(key): key for key in keys}.values()), "groups"))
+        where = {_key_identity(key): k for k, key in enumerate(distinct)}
+        groups = np.array([where[_key_identity(key)] for key in keys], dtype=np.int64)
+        if self._pairs is None:
+            if labels is not None:
+                raise UnsupportedSettingError("only single-label groups (ByGroup.from_labels) rename their classes")
+            merged: dict[int, Any] = {}
+            for k, result in zip(groups.tolist(), self.results):
+                merged[k] = result if k not in merged else merged[k] + result
+            return ByGroup(distinct, self.names, tuple(merged[k] for k in range(len(distinct))), self.overall, self.min_size)
+        old = self.overall.labels
+        if labels is not None and len(labels) != len(old):
+            raise InvalidArgumentError(f"'labels' must name each of the {len(old)} classes, got {len(labels)} names")
+        names = list(old) if labels is None else list(labels)
+        found = tuple(sorted_labels(list({(kind(label), label): label for label in names}.values()), "labels"))
+        position = {(kind(label), label): c for c, label in enumerate(found)}
+        classes = np.array([position[(kind(label), label)] for label in names], dtype=np.int64)
+        m = len(found)
+        pairs = self._pairs.relabel((groups[:, None] * m + classes[None, :]).ravel(), len(distinct) * m)
+        return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs)
 
     def __add__(self, other: object) -> ByGroup:
         if not isinstance(other, ByGroup):

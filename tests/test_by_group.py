@@ -419,3 +419,22 @@ def test_the_command_line_reports_scores_calibration_and_disparities_by_group(tm
     assert main(["report", str(path), "--group", "region", "--score", "p", "--measures", "recall"]) == 0
     text = capsys.readouterr().out
     assert "difference" in text and "ratio" in text and "difference and ratio between the groups" in text
+
+
+def test_renaming_groups_and_classes_merges_their_counts():
+    """Groups or classes given one name are one: the same result as counting the renamed values,
+    for single-label groups and for groups of scores."""
+    rng = np.random.default_rng(5)
+    y_true, y_pred, groups = rng.integers(0, 4, 300), rng.integers(0, 4, 300), rng.choice(["a", "b", "c", "d"], 300)
+    key_of, label_of = {"a": "x", "b": "y", "c": "x", "d": "z"}, {0: "n", 1: "n", 2: "p", 3: "q"}
+    result = by_group(y_true, y_pred, groups).renamed([key_of[key] for key in ("a", "b", "c", "d")], [label_of[c] for c in range(4)])
+    want = by_group([label_of[v] for v in y_true], [label_of[v] for v in y_pred], [key_of[g] for g in groups])
+    assert result.keys == want.keys == ("x", "y", "z") and result.overall.labels == want.overall.labels
+    assert all(np.array_equal(result[key].to_array(), want[key].to_array()) for key in want.keys)
+    assert result.values("f1_score", "macro") == want.values("f1_score", "macro")
+    binary, scores = y_true % 2, rng.random(300)
+    scored = ByGroup.from_scores(binary, scores, groups).renamed([key_of[key] for key in ("a", "b", "c", "d")])
+    alone = ByGroup.from_scores(binary, scores, [key_of[g] for g in groups])
+    assert scored.values("roc_auc") == pytest.approx(alone.values("roc_auc"), abs=1e-12)
+    with pytest.raises(InvalidArgumentError, match="'keys' must name each of the 4 groups"):
+        by_group(y_true, y_pred, groups).renamed(["x"])

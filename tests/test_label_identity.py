@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import Agreement, Evaluation, by_group, readers
+from evalkit import Agreement, ByGroup, Evaluation, by_group, readers
 from evalkit import metrics as ek
 from evalkit.cli import main
 from evalkit.exceptions import InvalidArgumentError, MixedLabelTypesError, UnknownLabelError
@@ -128,21 +128,23 @@ class _captured:
 
 
 def write_files(directory: Path, family: str, rows) -> dict[str, Path]:
+    """The rows (actual, predicted[, group]) as CSV, quoted CSV, JSON Lines (fast and slow path) and Parquet."""
+    roles = ("actual", "predicted", "g")[: len(rows[0])]
     files = {}
     csv_path = directory / "t.csv"
-    csv_path.write_text("actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in rows), encoding="utf-8")
+    csv_path.write_text(",".join(roles) + "\n" + "".join(",".join(map(str, row)) + "\n" for row in rows), encoding="utf-8")
     files["csv"] = csv_path
     quoted = directory / "quoted.csv"  # every field quoted: the block goes through Python's csv module
-    quoted.write_text('"actual","predicted"\n' + "".join(f'"{a}","{p}"\n' for a, p in rows), encoding="utf-8")
+    quoted.write_text(",".join(f'"{role}"' for role in roles) + "\n" + "".join(",".join(f'"{v}"' for v in row) + "\n" for row in rows), encoding="utf-8")
     files["csv, slow path"] = quoted
     plain = directory / "t.jsonl"
-    plain.write_text("".join(json.dumps({"actual": a, "predicted": p}) + "\n" for a, p in rows), encoding="utf-8")
+    plain.write_text("".join(json.dumps(dict(zip(roles, row))) + "\n" for row in rows), encoding="utf-8")
     files["jsonl"] = plain
     spaced = directory / "spaced.jsonl"  # a space before each colon: read line by line
-    spaced.write_text("".join(json.dumps({"actual": a, "predicted": p}, separators=(", ", " : ")) + "\n" for a, p in rows), encoding="utf-8")
+    spaced.write_text("".join(json.dumps(dict(zip(roles, row)), separators=(", ", " : ")) + "\n" for row in rows), encoding="utf-8")
     files["jsonl, slow path"] = spaced
     columns = {}
-    for k, role in enumerate(("actual", "predicted")):
+    for k, role in enumerate(roles):
         values = [row[k] for row in rows]
         if family == "numbers":  # one column int64 where it can be, the other float64: numbers by value all the same
             kind = pa.int64() if k == 0 and all(float(v).is_integer() for v in values) else pa.float64()
@@ -164,6 +166,42 @@ def test_every_reader_gives_the_labels_python_gives(table, batch_size):
             typed = not name.startswith("csv")
             expected = expected_matrix(rows, typed)
             assert reported(path, "--batch-size", str(batch_size)) == expected, (name, rows)
+
+
+def python_values(values, typed):
+    """Values as Python has them once read: typed files keep numbers and text; in a text file
+    they are numbers by value when every one of them spells a number, else text."""
+    if typed:
+        return list(values)
+    numbers = [label_number(str(v)) for v in values]
+    return numbers if all(number is not None for number in numbers) else [str(v) for v in values]
+
+
+@settings(max_examples=40, deadline=None)
+@given(tables(), st.data())
+def test_every_reader_gives_the_groups_and_labels_python_gives(table, data):
+    """--group on the same rows in every reader: each group (named by value as a label is) has
+    the support and accuracy Python's by_group gives its rows' values."""
+    family, rows = table
+    values = {"numbers": NUMBERS, "texts": TEXTS, "digits": DIGITS}[family]
+    rows = [(a, p, data.draw(values)) for a, p in rows]
+    with tempfile.TemporaryDirectory() as directory:
+        for name, path in write_files(Path(directory), family, rows).items():
+            typed = not name.startswith("csv")
+            labels = python_values([row[0] for row in rows] + [row[1] for row in rows], typed)  # the two label columns: one set of labels
+            groups = python_values([row[2] for row in rows], typed)
+            expected = _group_rows(ByGroup.from_labels(labels[: len(rows)], labels[len(rows) :], {"g": groups}).report(["accuracy"]).to_json())
+            with _captured() as out:
+                assert main(["report", str(path), "--group", "g", "--measures", "accuracy", "--format", "json"]) == 0
+            assert _group_rows(out.getvalue()) == expected, (name, rows)
+
+
+def _group_rows(document):
+    """Each group's support and accuracy, by its key's value (a number or a text)."""
+    def identity(key):
+        return ("number", float(key)) if isinstance(key, (int, float)) else ("text", key)
+
+    return {identity(row["group"]["g"]): (row["support"], row["accuracy"]) for row in json.loads(document)["groups"]}
 
 
 def test_the_block_size_of_a_reader_does_not_change_a_label(tmp_path, monkeypatch):
