@@ -11,14 +11,14 @@ import sys
 from collections.abc import Callable
 
 import numpy as np
-from run import _best_time, _peak_bytes  # the timing of every benchmark
+from timing import best_time, peak_bytes  # the timing of every benchmark
 
 from evalkit import ConfusionMatrix, Covering, Hierarchy, NeighborhoodSystem, ThresholdCurve
 
 
 def _measure(function: Callable[[], object], repeats: int = 3) -> tuple[float, float]:
     """Best time (s) and peak traced memory (MB) of ``function``."""
-    return _best_time(function, repeats), _peak_bytes(function) / 1e6
+    return best_time(function, repeats), peak_bytes(function) / 1e6
 
 
 def _reordered_universe(n: int) -> Callable[[], object]:

@@ -16,19 +16,18 @@ not installed is reported as missing, never silently skipped.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import subprocess
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from timing import best_time, peak_bytes  # the timing of every benchmark
 
 import evalkit
 from evalkit import Calibration, ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
@@ -50,25 +49,6 @@ class Case:
     once: set[str] = field(default_factory=set)  # slow peers: timed once
     missing: list[str] = field(default_factory=list)
     calls: int = 1  # each timing runs the contender this many times (microsecond workloads)
-
-
-def _best_time(function: Callable[[], object], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def _peak_bytes(function: Callable[[], object]) -> int:
-    gc.collect()
-    tracemalloc.start()
-    function()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak
 
 
 def _peer(module: str, case: Case) -> bool:
@@ -817,12 +797,12 @@ def run(cases: list[Case], repeats: int) -> str:
     ]
     for case in cases:
         times = {
-            name: _best_time(function, 1 if name in case.scale or name in case.once else repeats) * case.scale.get(name, 1.0) / case.calls
+            name: best_time(function, 1 if name in case.scale or name in case.once else repeats) * case.scale.get(name, 1.0) / case.calls
             for name, function in case.contenders.items()
         }
         floor = next(name for name in case.contenders if "floor" in name)
         ours = times["evalkit"]
-        memory = f"{_peak_bytes(case.contenders['evalkit']) / case.input_bytes:.2f}" if case.input_bytes > 1 else ""
+        memory = f"{peak_bytes(case.contenders['evalkit']) / case.input_bytes:.2f}" if case.input_bytes > 1 else ""
         for name, seconds in times.items():
             mine = name == "evalkit"
             shown = f"{seconds * 1e3:.1f}" if seconds >= 1e-4 else f"{seconds * 1e3:.4f}"
