@@ -55,7 +55,8 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 from evalkit.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
-from evalkit.measures import Measure
+from evalkit.measures import Measure, spelling
+from evalkit.report import AREAS, column_key
 
 __all__ = [
     "OVERALL",
@@ -224,7 +225,7 @@ def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
     right = pairs.actual == pairs.predicted
     tp = weighted_bincount(pairs.actual[right], pairs.counts[right], count * m).reshape(count, m)
     actual, predicted = margins["actual"].reshape(count, m), margins["predicted"].reshape(count, m)
-    sizes = weighted_bincount(pairs.actual // max(m, 1), pairs.counts, count)
+    sizes = _group_sizes(pairs, count, m)
     tp, actual, predicted = (np.concatenate([part, part.sum(axis=0, keepdims=True)]) for part in (tp, actual, predicted))
     sizes = np.append(sizes, margins["total"])
     return Cells.from_sums(tp, actual, predicted, sizes[:, None])  # as each matrix's own
@@ -243,16 +244,29 @@ def _group_pairs(pairs: PairCounts, g: int, m: int) -> PairCounts:
     return PairCounts(pairs.actual[start:stop] - g * m, pairs.predicted[start:stop] - g * m, pairs.counts[start:stop], m)
 
 
-def _regrouped(result: ByGroup, keys: tuple, labels: tuple) -> PairCounts:
-    """The kinds of a result's groups over other group keys and labels (a merge's union)."""
+def _distinct(values: Sequence[Any], what: str) -> tuple:
+    """Values once each (one per identity: ``1`` and ``1.0`` once, ``"1"`` and ``1`` apart), sorted."""
+    return tuple(sorted_labels(list({_key_identity(value): value for value in values}.values()), what))
+
+
+def _regrouped(result: ByGroup, keys: tuple, labels: tuple, own_keys: Sequence[Any] | None = None,
+               own_labels: Sequence[Hashable] | None = None) -> PairCounts:  # fmt: skip
+    """The kinds of a result's groups over other group keys and labels: group ``k`` goes to
+    the key ``own_keys[k]`` (its own key unless given) and class ``c`` to ``own_labels[c]``;
+    several going to one are added (a merge's union, a renaming)."""
     assert result._pairs is not None
     size = len(labels)
     positions = {_key_identity(key): k for k, key in enumerate(keys)}
-    groups = np.array([positions[_key_identity(key)] for key in result.keys], dtype=np.int64)
-    codes = {(kind(label), label): k for k, label in enumerate(labels)}
-    classes = np.array([codes[(kind(label), label)] for label in result.overall.labels], dtype=np.int64)
+    groups = np.array([positions[_key_identity(key)] for key in (result.keys if own_keys is None else own_keys)], dtype=np.int64)
+    codes = {_key_identity(label): k for k, label in enumerate(labels)}
+    classes = np.array([codes[_key_identity(label)] for label in (result.overall.labels if own_labels is None else own_labels)], dtype=np.int64)
     mapping = (groups[:, None] * size + classes[None, :]).ravel()  # old code g*m + a -> new code
     return result._pairs.relabel(mapping, len(keys) * size)
+
+
+def _group_sizes(pairs: PairCounts, count: int, m: int) -> np.ndarray:
+    """Each group's number of samples (its kinds' counts added)."""
+    return weighted_bincount(pairs.actual // max(m, 1), pairs.counts, count)
 
 
 def _small_integer_labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray, tuple] | None:
@@ -480,9 +494,7 @@ class ByGroup:
     def support(self) -> dict:
         """How much each group weighs (its number of samples, unweighted)."""
         if self._pairs is not None:
-            m = len(self.overall.labels)
-            sizes = weighted_bincount(self._pairs.actual // max(m, 1), self._pairs.counts, len(self.keys)).tolist()
-            return dict(zip(self.keys, sizes))
+            return dict(zip(self.keys, _group_sizes(self._pairs, len(self.keys), len(self.overall.labels)).tolist()))
         return {key: _size(result) for key, result in self.items()}
 
     def small(self) -> tuple:
@@ -644,7 +656,7 @@ class ByGroup:
             raise InvalidTypeError(f"can only merge a ByGroup, got {show(other)}")
         if self.names != other.names:
             raise LabelMismatchError(f"cannot merge groups of the columns {list(self.names)} and {list(other.names)}")
-        keys = tuple(sorted_labels(list({_key_identity(key): key for key in (*self.keys, *other.keys)}.values()), "groups"))
+        keys = _distinct((*self.keys, *other.keys), "groups")
         if self._pairs is not None and other._pairs is not None:  # the sparse counts of both, over the union of groups and of labels
             labels = self.overall.labels
             if not same_labels(self.overall.labels, other.overall.labels):
@@ -668,25 +680,18 @@ class ByGroup:
         """
         if len(keys) != len(self.keys):
             raise InvalidArgumentError(f"'keys' must name each of the {len(self.keys)} groups, got {len(keys)} names")
-        distinct = tuple(sorted_labels(list({_key_identity(key): key for key in keys}.values()), "groups"))
-        where = {_key_identity(key): k for k, key in enumerate(distinct)}
-        groups = np.array([where[_key_identity(key)] for key in keys], dtype=np.int64)
+        distinct = _distinct(keys, "groups")
         if self._pairs is None:
             if labels is not None:
                 raise UnsupportedSettingError("only single-label groups (ByGroup.from_labels) rename their classes")
-            merged: dict[int, Any] = {}
-            for k, result in zip(groups.tolist(), self.results):
-                merged[k] = result if k not in merged else merged[k] + result
-            return ByGroup(distinct, self.names, tuple(merged[k] for k in range(len(distinct))), self.overall, self.min_size)
-        old = self.overall.labels
-        if labels is not None and len(labels) != len(old):
-            raise InvalidArgumentError(f"'labels' must name each of the {len(old)} classes, got {len(labels)} names")
-        names = list(old) if labels is None else list(labels)
-        found = tuple(sorted_labels(list({(kind(label), label): label for label in names}.values()), "labels"))
-        position = {(kind(label), label): c for c, label in enumerate(found)}
-        classes = np.array([position[(kind(label), label)] for label in names], dtype=np.int64)
-        m = len(found)
-        pairs = self._pairs.relabel((groups[:, None] * m + classes[None, :]).ravel(), len(distinct) * m)
+            merged: dict[Any, Any] = {}
+            for key, result in zip(map(_key_identity, keys), self.results):
+                merged[key] = result if key not in merged else merged[key] + result
+            return ByGroup(distinct, self.names, tuple(merged[_key_identity(key)] for key in distinct), self.overall, self.min_size)
+        if labels is not None and len(labels) != len(self.overall.labels):
+            raise InvalidArgumentError(f"'labels' must name each of the {len(self.overall.labels)} classes, got {len(labels)} names")
+        found = _distinct(self.overall.labels if labels is None else labels, "labels")
+        pairs = _regrouped(self, distinct, found, keys, labels)
         return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs)
 
     def __add__(self, other: object) -> ByGroup:
@@ -815,15 +820,12 @@ def _size(result: Any) -> Any:
     return size
 
 
-_AREA_NAMES = {"roc_auc": "roc_auc", "auc": "roc_auc", "auroc": "roc_auc", "average_precision": "average_precision", "ap": "average_precision"}
-
-
 def _area_name(measure: Any) -> str:
-    """The area a name stands for on a curve (``"auc"`` is ``"roc_auc"``)."""
-    key = measure.lower().replace("-", "_").replace(" ", "_") if isinstance(measure, str) else None
-    if key not in _AREA_NAMES:
+    """The area a name stands for on a curve, as report columns spell it (``"auc"`` is ``"roc_auc"``)."""
+    key = column_key(measure)
+    if key not in AREAS:
         raise InvalidArgumentError(f"groups of scores have the measures 'roc_auc' and 'average_precision', got {show(measure)}")
-    return _AREA_NAMES[key]
+    return key
 
 
 def _is_calibration(result: Any) -> bool:
@@ -834,8 +836,7 @@ def _calibration_name(measure: Any) -> str:
     """The calibration measure a name stands for (``"ece"`` is ``"expected_calibration_error"``)."""
     from evalkit.calibration import _ALIASES, MEASURES
 
-    key = measure.lower().replace("-", "_").replace(" ", "_") if isinstance(measure, str) else None
-    key = _ALIASES.get(key, key) if key is not None else None
+    key = _ALIASES.get(spelling(measure), spelling(measure)) if isinstance(measure, str) else None
     if key not in MEASURES:
         raise InvalidArgumentError(f"groups of probabilities have the calibration measures {', '.join(MEASURES)}, got {show(measure)}")
     return key
