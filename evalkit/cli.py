@@ -57,7 +57,7 @@ from evalkit.readers import (
     weights,
 )
 from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
-from evalkit.scoring import log_losses
+from evalkit.scoring import class_log_losses
 from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
 __all__ = ["main"]
@@ -437,7 +437,7 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted
             curve.update(texts, table, sample_weight=weight)
         if calibration is not None:
             calibration.update(texts, table, sample_weight=weight)
-            losses = log_losses(np.eye(fixed, dtype=np.float64)[actual], table) * (1.0 if weight is None else weight)
+            losses = class_log_losses(actual, table) * (1.0 if weight is None else weight)
             log_loss = add_limbs(log_loss, float_limbs(np.zeros(len(losses), dtype=np.intp), losses, 1))
     assert evaluation is not None  # read_batches raises on a file without rows
     total = evaluation.n_samples
@@ -500,15 +500,15 @@ def _stream_groups(arguments: argparse.Namespace, files: list[str], curve_wanted
             found[kind] = part if earlier is None else earlier.merge(part)
     labelled = found["labels"]
     assert labelled is not None  # read_batches raises on a file without rows
-    keys = _group_keys(labelled.keys, columns, names)  # a group column of numbers names its groups by value, as labels are named
+    valued = None
     if arguments.score is None and classes is None and fixed is None:  # labels of the file's own: by value when all are numbers
         code_of = {text: code for code, text in enumerate(coder.texts)}
         valued = _by_value(coder, [code_of[text] for text in labelled.overall.labels])
-        labelled = labelled.renamed(keys, valued)
-    elif keys != list(labelled.keys):
-        labelled = labelled.renamed(keys)
-    scored = [result.renamed(keys) if keys != list(result.keys) else result for result in (found["curves"], found["calibrations"]) if result is not None]
-    return labelled, scored
+
+    def by_value(result: ByGroup, labels: list[str] | None = None) -> ByGroup:  # a group column of numbers: groups by value, as labels
+        return result.renamed(_group_keys(result.keys, columns, names), labels)
+
+    return by_value(labelled, valued), [by_value(result) for result in (found["curves"], found["calibrations"]) if result is not None]
 
 
 def _group_keys(keys: Sequence[Any], columns: list[str], names: dict[str, Labels]) -> list[Any]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from evalkit.cells import block_rows
 
-__all__ = ["brier_losses", "log_losses", "top_k_hits"]
+__all__ = ["brier_losses", "class_log_losses", "log_losses", "top_k_hits"]
 
 
 def top_k_hits(codes: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
@@ -53,6 +53,19 @@ def log_losses(truth: np.ndarray, probabilities: np.ndarray, eps: float | None =
         t = truth[start : start + step]
         losses[start : start + step] = -np.where(t != 0, t * np.log(p), 0.0).sum(axis=1)
     return losses
+
+
+def class_log_losses(codes: np.ndarray, probabilities: np.ndarray, eps: float | None = None) -> np.ndarray:
+    """``-log p_c`` per sample of its class ``c`` (a code), clipped as ``log_losses`` clips: the
+    log loss of one-hot truth, read without building it.
+
+    Examples:
+        >>> class_log_losses(np.array([0, 1]), np.array([[0.5, 0.3, 0.2], [0.2, 0.4, 0.4]])).round(4).tolist()
+        [0.6931, 0.9163]
+    """
+    eps = float(np.finfo(np.float64).eps) if eps is None else eps
+    own = np.take_along_axis(probabilities, np.asarray(codes, dtype=np.intp)[:, None], axis=1)[:, 0]
+    return -np.log(np.clip(own, eps, 1 - eps))
 
 
 def brier_losses(truth: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
