@@ -58,6 +58,16 @@ def kind(label: object) -> str:
     return "other"
 
 
+def identity(value: object) -> object:
+    """A label's or group key's identity, to find it by in a dict: the value Python has
+    (``np.str_("a")`` is ``"a"``, ``np.int64(1)`` and ``1.0`` are ``1``) with its family, so
+    that ``"1"`` and ``1``, or ``True`` and ``1``, stay apart; a tuple part by part."""
+    if isinstance(value, tuple):
+        return tuple(identity(part) for part in value)
+    value = normalize(value)
+    return (kind(value), value)
+
+
 def unify_numbers(values: list, inputs: Sequence[tuple[str, Iterable[object]]]) -> list:
     """Apply the number rules to the distinct labels found in ``inputs`` ((argument, values) pairs).
 

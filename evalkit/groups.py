@@ -35,7 +35,7 @@ import numpy as np
 
 from evalkit import intervals, serialization
 from evalkit._exact import weighted_bincount
-from evalkit._labels import OVERALL, kind, same_labels, sorted_labels
+from evalkit._labels import OVERALL, identity, same_labels, sorted_labels
 from evalkit._validation import as_array, check_choice, check_sample_weight, show
 from evalkit.averaging import AVERAGES, average_rows, check_undefined, ratio
 from evalkit.cells import Cells
@@ -207,17 +207,6 @@ def _scored(y_true: Any, y_score: Any, labels: Any, name: str) -> tuple[np.ndarr
     return scores, truth, labels
 
 
-def _key_identity(key: Any) -> Any:
-    """A group key as its identity: the value Python has (``np.str_("a")`` is ``"a"``,
-    ``np.int64(1)`` and ``1.0`` are ``1``) with its kind, so that ``"1"`` and ``1``, or
-    ``True`` and ``1``, stay apart."""
-    if isinstance(key, tuple):
-        return tuple(_key_identity(part) for part in key)
-    if isinstance(key, np.generic):
-        key = key.item()
-    return (kind(key), key)
-
-
 def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
     """The class cells of every group (rows) and of the whole (the last row), from the
     (group, actual, predicted) kinds: memory grows with groups x classes."""
@@ -246,7 +235,7 @@ def _group_pairs(pairs: PairCounts, g: int, m: int) -> PairCounts:
 
 def _distinct(values: Sequence[Any], what: str) -> tuple:
     """Values once each (one per identity: ``1`` and ``1.0`` once, ``"1"`` and ``1`` apart), sorted."""
-    return tuple(sorted_labels(list({_key_identity(value): value for value in values}.values()), what))
+    return tuple(sorted_labels(list({identity(value): value for value in values}.values()), what))
 
 
 def _regrouped(result: ByGroup, keys: tuple, labels: tuple, own_keys: Sequence[Any] | None = None,
@@ -256,10 +245,10 @@ def _regrouped(result: ByGroup, keys: tuple, labels: tuple, own_keys: Sequence[A
     several going to one are added (a merge's union, a renaming)."""
     assert result._pairs is not None
     size = len(labels)
-    positions = {_key_identity(key): k for k, key in enumerate(keys)}
-    groups = np.array([positions[_key_identity(key)] for key in (result.keys if own_keys is None else own_keys)], dtype=np.int64)
-    codes = {_key_identity(label): k for k, label in enumerate(labels)}
-    classes = np.array([codes[_key_identity(label)] for label in (result.overall.labels if own_labels is None else own_labels)], dtype=np.int64)
+    positions = {identity(key): k for k, key in enumerate(keys)}
+    groups = np.array([positions[identity(key)] for key in (result.keys if own_keys is None else own_keys)], dtype=np.int64)
+    codes = {identity(label): k for k, label in enumerate(labels)}
+    classes = np.array([codes[identity(label)] for label in (result.overall.labels if own_labels is None else own_labels)], dtype=np.int64)
     mapping = (groups[:, None] * size + classes[None, :]).ravel()  # old code g*m + a -> new code
     return result._pairs.relabel(mapping, len(keys) * size)
 
@@ -349,7 +338,7 @@ class ByGroup:
     _index: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # a group's key -> its position
 
     def __attrs_post_init__(self) -> None:
-        self._index.update((_key_identity(key), k) for k, key in enumerate(self.keys))
+        self._index.update((identity(key), k) for k, key in enumerate(self.keys))
 
     @property
     def results(self) -> tuple:
@@ -477,7 +466,7 @@ class ByGroup:
         """The position of a group (a value as Python has it: ``np.str_("a")`` is ``"a"``,
         ``np.int64(1)`` is ``1``, ``"1"`` is not ``1``, ``True`` is not ``1``), found in O(1)."""
         try:
-            return self._index[_key_identity(key)]
+            return self._index[identity(key)]
         except (KeyError, TypeError):
             raise UnknownLabelError(f"no group {key!r}; the groups are {show(list(self.keys))}") from None
 
@@ -685,9 +674,9 @@ class ByGroup:
             if labels is not None:
                 raise UnsupportedSettingError("only single-label groups (ByGroup.from_labels) rename their classes")
             merged: dict[Any, Any] = {}
-            for key, result in zip(map(_key_identity, keys), self.results):
+            for key, result in zip(map(identity, keys), self.results):
                 merged[key] = result if key not in merged else merged[key] + result
-            return ByGroup(distinct, self.names, tuple(merged[_key_identity(key)] for key in distinct), self.overall, self.min_size)
+            return ByGroup(distinct, self.names, tuple(merged[identity(key)] for key in distinct), self.overall, self.min_size)
         if labels is not None and len(labels) != len(self.overall.labels):
             raise InvalidArgumentError(f"'labels' must name each of the {len(self.overall.labels)} classes, got {len(labels)} names")
         found = _distinct(self.overall.labels if labels is None else labels, "labels")
@@ -768,7 +757,7 @@ class ByGroup:
         from evalkit.report import group_report  # the rendering of a report: not needed to count
 
         for other in scored:
-            if not isinstance(other, ByGroup) or not same_labels(tuple(map(_key_identity, other.keys)), tuple(map(_key_identity, self.keys))):
+            if not isinstance(other, ByGroup) or not same_labels(tuple(map(identity, other.keys)), tuple(map(identity, self.keys))):
                 raise LabelMismatchError(f"'scored' must hold results by the same groups {show(list(self.keys))}, got {show(other)}")
         return group_report(self, list(measures), average, confidence=confidence, undefined=undefined, random_state=random_state,
                             n_resamples=n_resamples, scored=tuple(scored), sort_by=sort_by)  # fmt: skip

@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._labels import OVERALL, kind
+from evalkit._labels import OVERALL, identity
 from evalkit._validation import check_choice, show
 from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined, mean_of, support_weights
 from evalkit.exceptions import (
@@ -191,11 +191,6 @@ class Report:
     def titles(self) -> list[str]:
         """The column titles: the headers, or the measure names."""
         return list(self.headers) or list(self.measures)
-
-    def row_name(self, name: str) -> str:
-        """An average row's name as the renderings show it (the row's own cells say which of
-        them left undefined values out: ``left_out``)."""
-        return name
 
     def summary_title(self, name: str) -> str:
         """A whole-result measure's name as every rendering shows it (``cohen kappa``)."""
@@ -598,8 +593,8 @@ def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, .
         raise InvalidArgumentError(f"the column {name!r} is an area of scores: give the report curve=ThresholdCurve.from_scores(...) of the same data")
     classes = curves["classes"] = curves.get("classes") or curve.one_vs_rest()
     labels = tuple(source.labels)
-    known = {(kind(label), label): k for k, label in enumerate(classes.labels)}
-    positions = [known.get((kind(label), label), -1) for label in labels]
+    known = {identity(label): k for k, label in enumerate(classes.labels)}
+    positions = [known.get(identity(label), -1) for label in labels]
     if -1 in positions:
         raise LabelMismatchError(f"the curve's classes {show(list(classes.labels))} are not the report's {show(list(labels))}")
     area = classes.roc_auc if name == "roc_auc" else classes.average_precision
@@ -607,16 +602,16 @@ def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, .
     positives, negatives = classes.positives[positions], classes.negatives[positions]
     averages = {}
     policy = check_undefined(undefined)
-    for kind_ in kinds:
-        if kind_ == "samples":  # an area per sample over its labels is not kept by a curve
-            averages[kind_] = Averaged(math.nan, n_values=0, n_defined=0)
-        elif kind_ == "micro":
+    for kind in kinds:
+        if kind == "samples":  # an area per sample over its labels is not kept by a curve
+            averages[kind] = Averaged(math.nan, n_values=0, n_defined=0)
+        elif kind == "micro":
             micro = curves["micro"] = curves.get("micro") or classes.micro()
             value = float((micro.roc_auc if name == "roc_auc" else micro.average_precision)())
-            averages[kind_] = Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
+            averages[kind] = Averaged(value, n_values=1, n_defined=int(not math.isnan(value)))
         else:
-            weights = support_weights(per_class, positives, policy) if kind_ == "weighted" else None
-            averages[kind_] = mean_of(per_class, weights, undefined=policy)
+            weights = support_weights(per_class, positives, policy) if kind == "weighted" else None
+            averages[kind] = mean_of(per_class, weights, undefined=policy)
     reasons = {label: "no actual sample" if p == 0 else "every sample is of the class: no negative" if n == 0 and name == "roc_auc" else ""
                for label, p, n in zip(labels, positives, negatives)}  # fmt: skip
     return _Column(name, AREAS[name], per_class, averages, undefined_reasons={label: why for label, why in reasons.items() if why})
