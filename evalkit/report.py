@@ -198,7 +198,7 @@ class Report:
 
     def calibration_name(self, name: str) -> str:
         """A calibration number's name as every rendering shows it (``ece``, ``debiased msce``)."""
-        return _CALIBRATION_TITLES.get(name, name.replace("_", " "))
+        return _calibration_title(name)
 
     def left_out(self, name: str, position: int) -> bool:
         """Whether the average row ``name`` left undefined values out of the column at
@@ -1008,18 +1008,18 @@ def group_report(result: Any, measures: list[Any], average: str = "macro", *, co
         whole = set(source.overall.whole_measures()) if hasattr(source.overall, "whole_measures") else set()
         name = source._name(asked)
         resolved = source.overall.measure(asked) if isinstance(source.overall, CellsResult) else None
+        kind = None if name in whole or resolved is None else average  # an area, a calibration measure or a whole-result one: no average
         names.append(name)
-        headers.append(_header(resolved, asked) if resolved is not None else AREAS.get(name) or _CALIBRATION_TITLES.get(name, name.replace("_", " ")))
-        columns.append(source.values(asked, None if name in whole or resolved is None else average, undefined=undefined))
-        sources.append((source, None if name in whole or resolved is None else average))
+        headers.append(_header(resolved, asked) if resolved is not None else AREAS.get(name) or _calibration_title(name))
+        columns.append(source.values(asked, kind, undefined=undefined))
+        sources.append((source, kind, resolved))
     keys = list(result.keys)
     if sort_by is not None:
         sort_name = next((source._name(sort_by) for source in (*scored, result) if _knows(source, sort_by)), None)
         k = names.index(sort_name) if sort_name in names else None
         if k is None:
             raise InvalidArgumentError(f"sort_by={sort_by!r} is not a column of the report ({', '.join(names)})")
-        resolved = sources[k][0].overall.measure(names[k]) if isinstance(sources[k][0].overall, CellsResult) else None
-        lower = name_is_loss(names[k], resolved)
+        lower = _is_loss(names[k], sources[k][2])
         keys.sort(key=lambda key: (math.isnan(columns[k][key]), columns[k][key] if lower else -columns[k][key]))
     groups = (*keys, OVERALL)
     values = {key: [column[key] for column in columns] for key in groups}
@@ -1028,12 +1028,12 @@ def group_report(result: Any, measures: list[Any], average: str = "macro", *, co
     if confidence is not None:
         for key in groups:
             found[key] = []
-            for name, (source, kind) in zip(names, sources):
+            for name, (source, kind, _) in zip(names, sources):
                 own = source.overall if key is OVERALL else source[key]
                 found[key].append(_interval_or_none(own, own.measure(name), kind, {"level": confidence, "method": "bca", "n_resamples": n_resamples,
                                   "random_state": random_state, "undefined": undefined}) if isinstance(own, CellsResult) else None)  # fmt: skip
     disparities = {name: (source.difference(name, kind, undefined=undefined), source.ratio(name, kind, undefined=undefined))
-                   for name, (source, kind) in zip(names, sources)} if len(result.keys) > 1 else {}  # fmt: skip
+                   for name, (source, kind, _) in zip(names, sources)} if len(result.keys) > 1 else {}  # fmt: skip
     return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers), disparities)
 
 
@@ -1046,7 +1046,12 @@ def _knows(result: Any, asked: Any) -> bool:
     return True
 
 
-def name_is_loss(name: str, measure: Any) -> bool:
+def _calibration_title(name: str) -> str:
+    """A calibration measure's name as every rendering shows it (``ece``, ``debiased msce``)."""
+    return _CALIBRATION_TITLES.get(name, name.replace("_", " "))
+
+
+def _is_loss(name: str, measure: Any) -> bool:
     """Whether lower is better: a measure's direction, or a calibration error (every one but resolution)."""
     if measure is not None:
         return measure.direction == "lower"
