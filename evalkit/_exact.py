@@ -25,9 +25,9 @@ __all__ = [
     "FLOAT_OFFSET",
     "LIMBS",
     "MAX_COUNT",
+    "ExactSums",
     "add_limbs",
     "check_count_total",
-    "count_limbs",
     "exact_row_sums",
     "float_limbs",
     "ints_to_limbs",
@@ -140,76 +140,103 @@ _MASK = (1 << 32) - 1
 _PER_CALL = 1 << 20  # values per bincount: 2**20 values of 27 bits at one quantum sum exactly in its float64
 _TOP_BITS = -(1 << 26)  # sign, exponent and the top 26 stored mantissa bits of a float64's bit pattern
 _LARGE = 1900  # biased exponents above it (values beyond 2**825) are summed scaled by 2**-512
+_MOST_CELLS = 1 << 22  # (exponent, slot) cells counted densely: 32 MiB of sums; beyond, only those present
+_CARRY_EVERY = 1 << 12  # batches between carries: a batch adds below 2 * 2048 * 3 * 2**33 < 2**47 to a limb, 2**12 of them below 2**59
 
 
-def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Exact sums of ``values`` (finite float64) per slot (``slots``, ``0 .. size-1``), as
-    ``size x LIMBS`` int64 limbs (``limb_k * 2**(32k - FLOAT_OFFSET)``): order, batching and
-    merging never change them, unlike a float sum's last bit.
+class ExactSums:
+    """Exact sums of float64 values per slot, accumulated batch by batch: order, batching and
+    merging never change them, unlike a float sum's last bit. ``limbs()`` gives them as
+    ``size x LIMBS`` int64 limbs (``limb_k * 2**(32k - FLOAT_OFFSET)``).
 
     The values of one slot and one binary exponent are multiples of one quantum: each is cut
     into its top 27 significant bits and the rest (both exact floats), whose sums per slot and
-    exponent ``np.bincount`` finds exactly in float64; only those few sums are spread into limbs.
+    exponent ``np.bincount`` finds exactly in float64; only those few sums are spread into
+    limbs, and the limbs are carried only now and then (each batch adds below ``2**47`` to a
+    limb), so a batch costs what its values cost, not what the slots do.
 
     Examples:
-        >>> limbs = float_limbs(np.zeros(3, dtype=np.intp), np.array([0.1, 0.2, -0.3]), 1)
-        >>> limbs_to_floats(limbs).tolist(), 0.1 + 0.2 - 0.3
+        >>> sums = ExactSums(1)
+        >>> sums.add(np.zeros(3, dtype=np.intp), np.array([0.1, 0.2, -0.3]))
+        >>> limbs_to_floats(sums.limbs()).tolist(), 0.1 + 0.2 - 0.3
         ([2.7755575615628914e-17], 5.551115123125783e-17)
     """
-    out = np.zeros((size, LIMBS), dtype=np.int64)
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    slots = np.asarray(slots, dtype=np.int64)
-    for start in range(0, len(values), _PER_CALL):
-        chunk = values[start : start + _PER_CALL]
-        exponent = (chunk.view(np.int64) >> 52) & 2047  # the biased binary exponent (0: zeros and subnormals)
-        high = (chunk.view(np.int64) & _TOP_BITS).view(np.float64)  # the value cut to 27 significant bits
-        low = chunk - high  # the other 26, exactly
-        lowest, highest = int(exponent.min()), int(exponent.max())
-        if highest > _LARGE:  # near float64's top: sums scaled down by 2**-512 (exact), so none overflows
-            scale = np.where(exponent > _LARGE, 2.0**-512, 1.0)
-            high, low = high * scale, low * scale
-        key = (exponent - lowest) * size + slots[start : start + _PER_CALL]  # exponent-major: a chunk's few exponents keep the counts close
-        length = (highest - lowest + 1) * size
-        present = None
-        if length > _PER_CALL:  # many slots and exponents: only the keys present
-            present, key = np.unique(key, return_inverse=True)
-            length = len(present)
-        high_sums = np.bincount(key, weights=high, minlength=length)  # below 2**20 values of one quantum and 27 bits: exact
-        low_sums = np.bincount(key, weights=low, minlength=length)
-        keys = np.arange(length) if present is None else present
-        used = (high_sums != 0) | (low_sums != 0)
-        keys, high_sums, low_sums = keys[used], high_sums[used], low_sums[used]
-        slot, biased = keys % size, np.maximum(keys // size + lowest, 1)
-        position = biased + (FLOAT_OFFSET - 1075)  # a quantum 2**(biased - 1075) is 2**position limb units
-        scaled = np.where(biased > _LARGE, 512, 0)
-        quantum = biased - 1075 - scaled  # the sums' own unit, after the scaling
-        numbers = np.concatenate((np.ldexp(high_sums, -(quantum + 26)), np.ldexp(low_sums, -quantum))).astype(np.int64)  # whole, |n| < 2**53
-        _spread(out, np.concatenate((slot, slot)), numbers, np.concatenate((position + 26, position)))
-    return out
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._limbs = np.zeros((size, LIMBS), dtype=np.int64)
+        self._counts = np.zeros(size, dtype=np.int64)  # whole numbers added apart (bincounts of samples), spread once at the end
+        self._uncarried = 0
+
+    def add(self, slots: np.ndarray, values: np.ndarray) -> None:
+        """Add finite float64 ``values`` to their ``slots`` (``0 .. size-1``)."""
+        values = np.ascontiguousarray(values, dtype=np.float64)
+        slots = np.asarray(slots, dtype=np.int64)
+        size = self.size
+        for start in range(0, len(values), _PER_CALL):
+            chunk = values[start : start + _PER_CALL]
+            exponent = (chunk.view(np.int64) >> 52) & 2047  # the biased binary exponent (0: zeros and subnormals)
+            high = (chunk.view(np.int64) & _TOP_BITS).view(np.float64)  # the value cut to 27 significant bits
+            low = chunk - high  # the other 26, exactly
+            if int(exponent.max()) > _LARGE:  # near float64's top: sums scaled down by 2**-512 (exact), so none overflows
+                scale = np.where(exponent > _LARGE, 2.0**-512, 1.0)
+                high, low = high * scale, low * scale
+            exponents = np.flatnonzero(np.bincount(exponent, minlength=2048))  # the few present, ranked: no sort of the values
+            rank = np.zeros(2048, dtype=np.int64)
+            rank[exponents] = np.arange(len(exponents))
+            key = rank[exponent] * size + slots[start : start + _PER_CALL]  # exponent-major: a chunk's few exponents keep the counts close
+            length = len(exponents) * size
+            present = None
+            if length > _MOST_CELLS:  # very many slots and exponents: only the keys present
+                present, key = np.unique(key, return_inverse=True)
+                length = len(present)
+            high_sums = np.bincount(key, weights=high, minlength=length)  # below 2**20 values of one quantum and 27 bits: exact
+            low_sums = np.bincount(key, weights=low, minlength=length)
+            keys = np.arange(length) if present is None else present
+            used = (high_sums != 0) | (low_sums != 0)
+            keys, high_sums, low_sums = keys[used], high_sums[used], low_sums[used]
+            slot, biased = keys % size, np.maximum(exponents[keys // size], 1)
+            position = biased + (FLOAT_OFFSET - 1075)  # a quantum 2**(biased - 1075) is 2**position limb units
+            quantum = biased - 1075 - np.where(biased > _LARGE, 512, 0)  # the sums' own unit, after the scaling
+            numbers = np.concatenate((np.ldexp(high_sums, -(quantum + 26)), np.ldexp(low_sums, -quantum))).astype(np.int64)  # whole, |n| < 2**53
+            self._spread(np.concatenate((slot, slot)), numbers, np.concatenate((position + 26, position)))
+
+    def add_counts(self, counts: np.ndarray) -> None:
+        """Add whole numbers, one per slot (int64, as ``np.bincount`` of samples gives them),
+        without splitting each into its bits."""
+        self._counts += np.asarray(counts, dtype=np.int64)
+
+    def limbs(self) -> np.ndarray:
+        """The sums so far, as carried limbs (``size x LIMBS``)."""
+        out = self._limbs.copy()
+        if self._counts.any():
+            self._spread(np.arange(self.size), self._counts, np.full(self.size, FLOAT_OFFSET, dtype=np.int64), out)
+        return _carried(out)
+
+    def _spread(self, slots: np.ndarray, numbers: np.ndarray, positions: np.ndarray, out: np.ndarray | None = None) -> None:
+        """Add int64 ``numbers`` times ``2**positions`` into the limbs of their slots (``out``, or the running sums)."""
+        target = self._limbs if out is None else out
+        limb, shift = positions >> 5, positions & 31
+        sign = np.where(numbers < 0, -1, 1)
+        numbers = np.abs(numbers)
+        low = (numbers & _MASK) << shift  # < 2**63
+        high = (numbers >> 32) << shift  # < 2**52
+        index = slots * LIMBS + limb
+        flat = target.reshape(-1)
+        for offset, part in ((0, low & _MASK), (1, (low >> 32) + (high & _MASK)), (2, high >> 32)):
+            np.add.at(flat, np.minimum(index + offset, self.size * LIMBS - 1), sign * part)
+        if out is None:
+            self._uncarried += 1
+            if self._uncarried >= _CARRY_EVERY:
+                _carried(self._limbs)
+                self._uncarried = 0
 
 
-def count_limbs(counts: np.ndarray) -> np.ndarray:
-    """Limbs of integer counts (``|count| < 2**53``, one per slot): the exact sums of values
-    that are whole numbers, as ``np.bincount`` gives them, without splitting every value."""
-    counts = np.asarray(counts, dtype=np.int64)
-    out = np.zeros((len(counts), LIMBS), dtype=np.int64)
-    _spread(out, np.arange(len(counts)), counts, np.full(len(counts), FLOAT_OFFSET, dtype=np.int64))
-    return out
-
-
-def _spread(out: np.ndarray, slots: np.ndarray, numbers: np.ndarray, positions: np.ndarray) -> None:
-    """Add integers ``numbers`` (``|n| < 2**53``) times ``2**positions`` into the limbs of their slots."""
-    size = len(out)
-    limb, shift = positions >> 5, positions & 31
-    sign = np.where(numbers < 0, -1, 1)
-    numbers = np.abs(numbers)
-    low = (numbers & _MASK) << shift  # < 2**63
-    high = (numbers >> 32) << shift  # < 2**52
-    index = slots * LIMBS + limb
-    flat = out.reshape(-1)
-    for offset, part in ((0, low & _MASK), (1, (low >> 32) + (high & _MASK)), (2, high >> 32)):
-        np.add.at(flat, np.minimum(index + offset, size * LIMBS - 1), sign * part)
-    _carried(out)
+def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Exact sums of ``values`` (finite float64) per slot, as ``size x LIMBS`` limbs (see ``ExactSums``)."""
+    sums = ExactSums(size)
+    sums.add(slots, values)
+    return sums.limbs()
 
 
 def _carried(limbs: np.ndarray) -> np.ndarray:

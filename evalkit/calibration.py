@@ -80,8 +80,8 @@ import numpy as np
 from evalkit import intervals, serialization
 from evalkit._exact import (
     LIMBS,
+    ExactSums,
     add_limbs,
-    count_limbs,
     float_limbs,
     ints_to_limbs,
     limbs_to_floats,
@@ -624,7 +624,6 @@ class Calibration:
             return self
         if self._curve is not None:
             return Calibration(self.setting, ("micro",), None, self._curve.micro(), classes=self.classes)
-        assert self._binned is not None
         assert self._limbs is not None
         return Calibration(self.setting, ("micro",), self.bins, None, sum_limbs(self._limbs, axis=0)[None], self.classes)
 
@@ -1163,19 +1162,18 @@ def _binned_column(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray 
     ``8 x bins x LIMBS``: the same however the samples are batched), in chunks that stay in cache."""
     scores = np.asarray(scores, dtype=np.float64)
     binner = _Binner(bins, len(scores))
-    total = np.zeros((8 * bins, LIMBS), dtype=np.int64)
+    total = ExactSums(8 * bins)
     whole = (0, 3) if weight is None else ()  # unweighted: the samples and the positives per bin are counts, exact in a bincount
+    counted = np.zeros(8 * bins, dtype=np.int64)
     for start in range(0, len(scores), _CHUNK):
         part = slice(start, start + _CHUNK)
         chunk = scores[part]
         keys = binner.keys(chunk, None)
         terms = _Sums.terms(chunk, positive[part], None if weight is None else weight[part])
         floats = [k for k in range(len(terms)) if k not in whole]
-        slots = np.concatenate([keys + k * bins for k in floats])
-        total = add_limbs(total, float_limbs(slots, np.concatenate([terms[k] for k in floats]), 8 * bins))
+        total.add(np.concatenate([keys + k * bins for k in floats]), np.concatenate([terms[k] for k in floats]))
         for k in whole:
-            counted = np.zeros(8 * bins, dtype=np.int64)
-            counted[k * bins : (k + 1) * bins] = np.bincount(keys, weights=terms[k], minlength=bins).astype(np.int64)
-            total = add_limbs(total, count_limbs(counted))
-    return total.reshape(8, bins, LIMBS)
+            counted[k * bins : (k + 1) * bins] += np.bincount(keys, weights=terms[k], minlength=bins).astype(np.int64)
+    total.add_counts(counted)
+    return total.limbs().reshape(8, bins, LIMBS)
 

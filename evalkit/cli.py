@@ -34,7 +34,7 @@ import attrs
 import numpy as np
 
 from evalkit import __version__
-from evalkit._exact import LIMBS, add_limbs, float_limbs, limbs_to_floats
+from evalkit._exact import ExactSums, limbs_to_floats
 from evalkit.averaging import UNDEFINED_POLICIES
 from evalkit.calibration import DEFAULT_BINS, MAX_STORED_BINS
 from evalkit.curves import ThresholdCurve
@@ -421,7 +421,7 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted
     evaluation: Evaluation | None = None
     curve = _curve_counts(arguments, curve_wanted, classes)
     calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
-    log_loss = np.zeros((1, LIMBS), dtype=np.int64)
+    log_loss = ExactSums(1)  # the terms summed exactly: the same however the file is cut
     for batch in _batches(arguments, files, scores=columns, predicted=predicted_column):
         actual = _codes(coder, batch, "actual", fixed, "--scores")
         table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
@@ -438,10 +438,10 @@ def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted
         if calibration is not None:
             calibration.update(texts, table, sample_weight=weight)
             losses = class_log_losses(actual, table) * (1.0 if weight is None else weight)
-            log_loss = add_limbs(log_loss, float_limbs(np.zeros(len(losses), dtype=np.intp), losses, 1))
+            log_loss.add(np.zeros(len(losses), dtype=np.intp), losses)
     assert evaluation is not None  # read_batches raises on a file without rows
     total = evaluation.n_samples
-    loss = None if calibration is None else float(limbs_to_floats(log_loss)[0]) / total if total else math.nan
+    loss = None if calibration is None else float(limbs_to_floats(log_loss.limbs())[0]) / total if total else math.nan
     note = (f"the label measures use the file's own predictions (column {predicted_column!r})" if predicted_column is not None else
             "the label measures use the class of the highest score (the file has no predicted column; --predicted names one)")  # fmt: skip
     return _named(evaluation, coder, True), curve, calibration, loss, note
