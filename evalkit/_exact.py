@@ -288,5 +288,5 @@ def limbs_to_floats(limbs: np.ndarray) -> np.ndarray:
         try:
             values.append(number / (1 << FLOAT_OFFSET))  # int / int: correctly rounded
         except OverflowError:
-            values.append(math.copysign(math.inf, number))
+            values.append(math.inf if number > 0 else -math.inf)  # (copysign would convert the int and overflow again)
     return np.array(values, dtype=np.float64).reshape(shape)
