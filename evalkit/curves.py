@@ -455,14 +455,6 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
     return max(0.0, total / float(scaled_positives))
 
 
-def _integral_counts(counts: np.ndarray) -> np.ndarray:
-    """Counts of samples for a bootstrap: integers (float weights that are not whole are no
-    repeated samples)."""
-    if counts.dtype.kind == "f" and not np.array_equal(counts, np.round(counts)):
-        raise UnsupportedSettingError("a bootstrap resamples samples: give integer sample weights (repeated samples) or none")
-    return counts.astype(np.int64)
-
-
 def _turned_round(scores: np.ndarray, score_sum: Any) -> np.ndarray:
     """``score_sum - scores`` (ascending scores give descending ones): integer scores beyond
     2**53 stay integers when ``score_sum`` is one and nothing overflows."""
@@ -1320,7 +1312,7 @@ class ThresholdCurve:
         thresholds, tp, fp = self._part(0)
         positives_at, negatives_at = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
         levels = len(thresholds)
-        counts = _integral_counts(np.concatenate([positives_at, negatives_at]))
+        counts = np.concatenate([positives_at, negatives_at])  # counts_interval refuses float weights that are no repeated samples
         turned = _turned_round(thresholds[::-1], 1.0)  # the negative class's scores, highest first (lowest own score first)
         runs = np.flatnonzero(np.r_[True, turned[1:] != turned[:-1]])  # scores that round to one 1 - score are one threshold
         pooled = np.unique(np.concatenate([thresholds, turned]))[::-1]
