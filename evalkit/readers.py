@@ -373,9 +373,7 @@ class Labels:
         them is a number (a typed number, or a text that spells one), else None: labels read as
         text are numbers only when all of them are, as a column is numeric only when every
         field is."""
-        if any(self.typed.get(code) == "text" for code in codes):
-            return None
-        numbers = [label_number(self.texts[code]) for code in codes]
+        numbers = [self.value(code) for code in codes]
         if not numbers or any(number is None for number in numbers):
             return None
         return [number_text(number) for number in numbers if number is not None]
