@@ -45,7 +45,7 @@ from evalkit import intervals, serialization
 from evalkit._labels import check_label_list, same_labels
 from evalkit._validation import as_array, check_choice, check_sample_weight, show
 from evalkit.cells import same_array
-from evalkit.counting import encode
+from evalkit.counting import encode, index_counts
 from evalkit.exceptions import (
     EmptyInputError,
     InputShapeError,
@@ -355,10 +355,8 @@ class Agreement:
             if isinstance(rater, bool) or not isinstance(rater, (int, np.integer)) or not 0 <= rater < raters or (name == "second" and rater == first):
                 raise InvalidArgumentError(f"{name!r} must be a rater's position in 0..{raters - 1}, two different ones, got {show(rater)}")
         both = (self.codes[:, first] >= 0) & (self.codes[:, second] >= 0)
-        q = len(self.categories)
-        weight = np.ones(self.n_items) if self.weight is None else self.weight
-        table = np.zeros((q, q))
-        np.add.at(table, (self.codes[both, first], self.codes[both, second]), weight[both])
+        table = index_counts(self.codes[both, first], self.codes[both, second], len(self.categories),
+                             sample_weight=None if self.weight is None else self.weight[both])  # fmt: skip
         return kappa_test(table)
 
     # ----------------------------------------------------------------------------------------
