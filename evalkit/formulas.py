@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from evalkit._exact import MAX_COUNT, exact_row_sums
 from evalkit._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 from evalkit.measures import (
@@ -1058,8 +1059,8 @@ def _dot(first: Any, second: Any) -> Any:
 def _margins(counts: Any) -> dict[str, Any]:
     x = _matrix(counts)
     exact = x.dtype.kind in "iuO"
-    if exact and x.dtype.kind != "O" and (not x.size or int(np.abs(x).max()) * x.shape[0] < 2**63):  # every margin fits int64: one numpy sum each way
-        rows, columns = x.astype(np.int64).sum(axis=1).tolist(), x.astype(np.int64).sum(axis=0).tolist()
+    if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # one numpy sum each way, exact beyond int64
+        rows, columns = exact_row_sums(x).tolist(), exact_row_sums(x.T).tolist()
     else:
         rows = [_sum(row) for row in x] if exact else x.sum(axis=1)
         columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
