@@ -277,6 +277,19 @@ def format_number(value: object) -> str:
     return str(value)
 
 
+def count_text(value: Any, digits: int | None = None) -> str:
+    """A count as reports print it: a whole number as an integer (a weighted count of 51.0 is
+    ``51``), another weighted (float) count with ``digits`` (full precision without).
+
+    Examples:
+        >>> count_text(51.0), count_text(2.5, 2), count_text(np.int64(7))
+        ('51', '2.50', '7')
+    """
+    if isinstance(value, (int, np.integer)) or (float(value).is_integer() and abs(value) < 2**53):
+        return str(int(value))
+    return repr(float(value)) if digits is None else f"{float(value):.{digits}f}"
+
+
 def same_value(first: Any, second: Any) -> bool:
     """Equal in value and kind: arrays of one kind holding equal numbers (NaN equal to NaN),
     sequences and dicts item by item, and otherwise the same type and ``==`` (``True`` is

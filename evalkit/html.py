@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from evalkit._labels import OVERALL
+from evalkit._validation import count_text
 
 __all__ = ["matrix_fragment", "nice_ticks", "report_fragment", "report_page", "svg_chart", "table_fragment"]
 
@@ -53,12 +54,6 @@ def _number(value: Any, digits: int) -> str:
     return "undef" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def _count(value: Any, digits: int) -> str:
-    """A count: whole numbers as integers, weighted (fractional) counts with ``digits``."""
-    whole = isinstance(value, (int, np.integer)) or (float(value).is_integer() and abs(value) < 2**53)
-    return str(int(value)) if whole else f"{float(value):.{digits}f}"
-
-
 def _cell(value: Any, digits: int) -> str:
     return _td(_number(value, digits))
 
@@ -73,10 +68,10 @@ def _metrics_table(report: Any, digits: int) -> str:
     rows = [f"<thead><tr><th>class</th>{headers}</tr></thead>", "<tbody>"]
     for label in report.labels:
         cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(report.per_class[label]))
-        rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{_count(report.support[label], digits)}</td></tr>")
+        rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{count_text(report.support[label], digits)}</td></tr>")
     for name, values in report.averages.items():
         cells = "".join(_td(report.average_cell(name, k, digits)) for k in range(len(values)))
-        rows.append(f'<tr class="average"><td>{html.escape(name)}</td>{cells}<td>{_count(report.total, digits)}</td></tr>')
+        rows.append(f'<tr class="average"><td>{html.escape(name)}</td>{cells}<td>{count_text(report.total, digits)}</td></tr>')
     rows.append("</tbody>")
     return '<table class="metrics">' + "".join(rows) + "</table>"
 
@@ -124,7 +119,7 @@ def _heatmap(matrix: Any, digits: int) -> str:
         for count, share in zip(row, share_row):
             background, colour = _shade(share)
             title = "" if math.isnan(share) else f' title="{share:.1%} of the actual class"'
-            cells.append(f'<td style="background: {background}; color: {colour}"{title}>{_count(count, digits)}</td>')
+            cells.append(f'<td style="background: {background}; color: {colour}"{title}>{count_text(count, digits)}</td>')
         rows.append(f'<tr><th scope="row">{name}</th>{"".join(cells)}</tr>')
     return (
         '<table class="heatmap"><caption>rows: actual class; columns: predicted class; shade: share of the row</caption>'
@@ -373,7 +368,7 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     for key in report.groups:
         cells = "".join(_td(text) for text in report._cells(key, digits))
         css = ' class="average"' if key is OVERALL else ""
-        rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(_count(report.support[key], digits))}</tr>")
+        rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(count_text(report.support[key], digits))}</tr>")
     for kind, cells in report.disparity_rows(digits):
         rows.append(f'<tr class="average"><td>{kind}</td>{"".join(_td(cell) for cell in cells)}<td></td></tr>')
     sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']

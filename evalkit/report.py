@@ -36,7 +36,7 @@ import attrs
 import numpy as np
 
 from evalkit._labels import OVERALL, identity
-from evalkit._validation import check_choice, show
+from evalkit._validation import check_choice, count_text, show
 from evalkit.averaging import Averaged, average_cells, check_undefined, fill_undefined, mean_of, support_weights
 from evalkit.exceptions import (
     EvalkitError,
@@ -111,16 +111,6 @@ def _cell(value: float, digits: int) -> str:
         return _UNDEFINED
     text = f"{value:.{digits}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"
-
-
-def _count(value: Any, digits: int | None = None) -> str:
-    """A support: a whole number as an integer (a weighted count of 51.0 is ``51``), another
-    weighted (float) count with ``digits`` (full precision without)."""
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if float(value).is_integer() and abs(value) < 2**53:
-        return str(int(value))
-    return repr(float(value)) if digits is None else f"{value:.{digits}f}"
 
 
 def _listed(items: Sequence[str], most: int = 5) -> str:
@@ -312,10 +302,10 @@ class Report:
         return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile', 'normal') else ''})"
 
     def _rows(self, digits: int) -> list[tuple[str, list[str]]]:
-        rows = [(str(label), [self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])] + [_count(self.support[label], digits)])
+        rows = [(str(label), [self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])] + [count_text(self.support[label], digits)])
                 for label in self.labels]  # fmt: skip
         rows.append(("", []))
-        rows += [(name, [self.average_cell(name, k, digits) for k in range(len(values))] + [_count(self.total, digits)])
+        rows += [(name, [self.average_cell(name, k, digits) for k in range(len(values))] + [count_text(self.total, digits)])
                  for name, values in self.averages.items()]  # fmt: skip
         if self.summary:
             rows.append(("", []))
@@ -378,7 +368,7 @@ class Report:
             lines += ["", "Confusion matrix (rows actual, columns predicted):", "", "| actual \\ predicted | " + " | ".join(names) + " |"]
             lines.append("|---|" + "---:|" * len(names))
             for name, counts in zip(names, self.confusion.to_array().tolist()):
-                lines.append(f"| {name} | " + " | ".join(_count(count, digits) for count in counts) + " |")
+                lines.append(f"| {name} | " + " | ".join(count_text(count, digits) for count in counts) + " |")
         return "\n".join(lines)
 
     def to_csv(self) -> str:
@@ -392,9 +382,9 @@ class Report:
 
         writer.writerow(["name", "kind", *self.measures, "support", "value"])
         for label in self.labels:
-            writer.writerow([label, "class", *map(number, self.per_class[label]), _count(self.support[label]), ""])
+            writer.writerow([label, "class", *map(number, self.per_class[label]), count_text(self.support[label]), ""])
         for name, values in self.averages.items():
-            writer.writerow([name, "average", *map(number, values), _count(self.total), ""])
+            writer.writerow([name, "average", *map(number, values), count_text(self.total), ""])
         for name, value in self.summary.items():
             writer.writerow([name, "summary", *[""] * len(self.measures), "", number(value)])
         for name, value in self.calibration.items():
@@ -917,7 +907,7 @@ class GroupReport:
         """The aligned table (intervals in brackets, small groups marked), the disparities of
         each column between the groups below it."""
         headers = [" × ".join(self.names), *self.titles(), "support"]
-        rows = [[self._label(key), *self._cells(key, digits), _count(self.support[key], digits)] for key in self.groups]
+        rows = [[self._label(key), *self._cells(key, digits), count_text(self.support[key], digits)] for key in self.groups]
         rows += [[which, *cells, ""] for which, cells in self.disparity_rows(digits)]
         widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
         lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
@@ -929,7 +919,7 @@ class GroupReport:
         """A Markdown table."""
         headers = [" × ".join(self.names), *self.titles(), "support"]
         lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
-        lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), _count(self.support[key], digits)]) + " |"
+        lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), count_text(self.support[key], digits)]) + " |"
                   for key in self.groups]  # fmt: skip
         lines += ["| " + " | ".join([which, *cells, ""]) + " |" for which, cells in self.disparity_rows(digits)]
         note = self.disparity_note()
@@ -953,7 +943,7 @@ class GroupReport:
                 if bounds:
                     found = self.intervals[key][k]
                     row += ["", ""] if found is None or math.isnan(found.low) else [repr(found.low), repr(found.high)]
-            writer.writerow([*row, _count(self.support[key]), "yes" if key in self.small else ""])
+            writer.writerow([*row, count_text(self.support[key]), "yes" if key in self.small else ""])
         for k, which in enumerate(("difference", "ratio") if self.disparities else ()):
             row = [which, *[""] * len(self.names)]
             for name in self.measures:
