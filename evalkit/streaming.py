@@ -27,6 +27,7 @@ Examples:
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -86,7 +87,7 @@ class LabelSetCounts(_Locked):
 
     def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: type[ClassificationMetrics] | None = None,
                  keep_pairs: bool = False) -> None:  # fmt: skip
-        self._pairs: dict[tuple[frozenset, frozenset], Any] | None = {} if keep_pairs else None  # (actual set, predicted set) -> how much
+        self._pairs: Counter[tuple[frozenset, frozenset]] | None = Counter() if keep_pairs else None  # (actual set, predicted set) -> how much
         self._fixed = None if labels is None else check_label_list(labels)
         self._metrics_class = check_metrics_class(metrics_class)
         self._labels: list = list(self._fixed or ())
@@ -131,16 +132,18 @@ class LabelSetCounts(_Locked):
         per_sample = [np.bincount(keys // max(m, 1), minlength=n) for keys in (both, actual, predicted)]
         rows, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
         amounts = weighted_bincount(inverse.ravel(), weight, len(rows))
-        pairs: dict[tuple[frozenset, frozenset], Any] | None = None
-        if self._pairs is not None:  # the samples' own pairs of sets (one per sample, in Python: asked for with keep_pairs)
-            pairs = {}
-            for k, pair in enumerate(zip(map(frozenset, y_true), map(frozenset, y_pred))):
-                pairs[pair] = pairs.get(pair, 0) + (1 if weight is None else weight[k].item())
+        pairs: Counter[tuple[frozenset, frozenset]] = Counter()
+        if self._pairs is not None:  # the samples' own pairs of sets (asked for with keep_pairs)
+            sets = zip(map(frozenset, y_true), map(frozenset, y_pred))
+            if weight is None:
+                pairs.update(sets)
+            else:
+                for pair, amount in zip(sets, weight.tolist()):
+                    pairs[pair] += amount
         with self._lock:  # counted outside, added inside: no update is lost
             self._add(found, np.stack(per_label), zip(map(tuple, rows.tolist()), amounts.tolist()), weighted_sum(amounts, None), UnknownLabelError)
-            if pairs is not None and self._pairs is not None:
-                for pair, amount in pairs.items():
-                    self._pairs[pair] = self._pairs.get(pair, 0) + amount
+            if self._pairs is not None:
+                self._pairs.update(pairs)
 
     def _add(self, labels: Sequence, sums: np.ndarray, kinds: Any, total: Any, outside: type[Exception]) -> None:
         """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
@@ -179,9 +182,9 @@ class LabelSetCounts(_Locked):
         for part in (self, other):
             labels, sums, kinds, total = part._copy_state()
             merged._add(labels, sums, kinds.items(), total, LabelMismatchError)
-            if keep and merged._pairs is not None and part._pairs is not None:
-                for pair, amount in part._pairs.items():
-                    merged._pairs[pair] = merged._pairs.get(pair, 0) + amount
+            if merged._pairs is not None and part._pairs is not None:
+                with part._lock:
+                    merged._pairs.update(part._pairs)
         return merged
 
     def __add__(self, other: object) -> LabelSetCounts:
