@@ -862,7 +862,7 @@ class Calibration:
         if variance <= 0:
             return CalibrationTest(math.nan, math.nan)
         z = a / math.sqrt(variance)
-        return CalibrationTest(z, math.erfc(abs(z) / math.sqrt(2)))  # 2(1 - Φ(|z|)) without the cancellation of 1 - Φ (z = 10.5: 8.6e-26, not 0)
+        return CalibrationTest(z, intervals.two_sided_p_value(z))
 
     def summary(self, *, n_bins: int | None = None, strategy: str = "uniform") -> dict[str, float]:
         """The calibration numbers of a report: ECE, MCE and RMSCE (binned), the debiased

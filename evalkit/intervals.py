@@ -116,6 +116,7 @@ __all__ = [
     "ratio_interval",
     "rows_interval",
     "stratified_replicates",
+    "two_sided_p_value",
     "wilson",
 ]
 
@@ -259,6 +260,17 @@ def _z(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + level / 2)
 
 
+def two_sided_p_value(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic, ``2 (1 - Φ(|z|))``, as
+    ``erfc(|z| / √2)``: no cancellation in ``1 - Φ`` (``z = 10.5`` gives ``8.6e-26``, not 0).
+
+    Examples:
+        >>> round(two_sided_p_value(1.959963984540054), 6), two_sided_p_value(10.5) > 0
+        (0.05, True)
+    """
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
 def _proportion_counts(successes: Any, trials: Any, *, integral: bool) -> tuple[float, float]:
     """``(successes, trials)`` checked: numbers >= 0 (whole ones where ``integral``), and no
     more successes than trials."""
@@ -374,7 +386,7 @@ def kappa_test(counts: Any) -> KappaTest:
     kappa = (observed - expected) / (1 - expected)
     null = math.sqrt(max(expected + expected**2 - float((rows * columns * (rows + columns)).sum()), 0.0) / (n * (1 - expected) ** 2))
     z = kappa / null if null > 0 else math.nan
-    return KappaTest(kappa, kappa_standard_error(table), null, z, math.erfc(abs(z) / math.sqrt(2)) if null > 0 else math.nan)
+    return KappaTest(kappa, kappa_standard_error(table), null, z, two_sided_p_value(z) if null > 0 else math.nan)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1141,7 +1153,7 @@ def compare(
         variance = float(covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1])
         z = _z(_check_level(level))
         error = math.sqrt(max(variance, 0.0))
-        p_value = 1.0 if error == 0 else math.erfc(abs(difference) / error / math.sqrt(2))  # 2(1 - Φ(|z|)) without its cancellation
+        p_value = 1.0 if error == 0 else two_sided_p_value(difference / error)
         return Comparison(difference, difference - z * error, difference + z * error, p_value, method, (float(aucs[0]), float(aucs[1])), level)
     codes, labels, weight = _three_codes(y_true, first, second, labels, sample_weight)
     if method in ("mcnemar", "mcnemar-midp"):
