@@ -17,7 +17,7 @@ from evalkit._labels import check_label_list, check_same_family, describe, same_
 from evalkit._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.classification_metrics import ClassificationMetrics, check_metrics_class, merged_metrics_class
-from evalkit.counting import PairCounts, checked_indexes, confusion_counts, encode, index_counts
+from evalkit.counting import PairCounts, checked_index_counts, checked_indexes, confusion_counts, encode
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -294,7 +294,7 @@ class ConfusionMatrix(CellsResult, ReportFace):
         if len(actual) * 8 < len(labels) ** 2:  # a few samples: their cells only, never a table of every class pair
             self._add_pairs(actual, predicted, weight, labels)
             return
-        batch = index_counts(actual, predicted, len(labels), sample_weight=weight)
+        batch = checked_index_counts(actual, predicted, weight, len(labels))
         self._add(batch, labels, None if sample_weight is not None else len(actual))
 
     def _check_known(self, found: tuple) -> None:

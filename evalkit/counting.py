@@ -143,15 +143,18 @@ def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any
         >>> index_counts([0, 1, 1], [0, 0, 1], 2).tolist()
         [[1, 0], [1, 1]]
     """
-    actual, predicted, weight = checked_indexes(y_true_idx, y_pred_idx, m, sample_weight=sample_weight)
-    arrays = [actual, predicted]
-    if not len(arrays[0]):
+    return checked_index_counts(*checked_indexes(y_true_idx, y_pred_idx, m, sample_weight=sample_weight), m)
+
+
+def checked_index_counts(actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, m: int) -> np.ndarray:
+    """``index_counts`` of indexes and weights ``checked_indexes`` has checked (no second check)."""
+    if not len(actual):
         return np.zeros((m, m), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64)
-    if len(arrays[0]) <= 4 * _CHUNK:  # a batch in cache: one bincount over the m x m cells
-        return weighted_bincount(arrays[0] * m + arrays[1], weight, m * m).reshape(m, m)
-    counted = _value_space_counts(arrays[0], arrays[1], 4 * m * m, weight)  # indexes below m: their bits stay below 2m
-    if counted is None:  # pragma: no cover - every index is checked above
-        return _pair_counts(arrays[0], arrays[1], np.arange(m, dtype=np.intp), m, weight)
+    if len(actual) <= 4 * _CHUNK:  # a batch in cache: one bincount over the m x m cells
+        return weighted_bincount(actual * m + predicted, weight, m * m).reshape(m, m)
+    counted = _value_space_counts(actual, predicted, 4 * m * m, weight)  # indexes below m: their bits stay below 2m
+    if counted is None:  # pragma: no cover - every index is checked
+        return _pair_counts(actual, predicted, np.arange(m, dtype=np.intp), m, weight)
     out = np.zeros((m, m), dtype=counted.dtype)
     size = min(len(counted), m)  # the table spans the values seen (a power-of-two bound), never an index >= m
     out[:size, :size] = counted[:size, :size]
