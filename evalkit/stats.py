@@ -138,6 +138,10 @@ class Stats:
         summaries = self.summaries
         return summaries.computed() if isinstance(summaries, LazySummaries) else summaries
 
+    def __reduce__(self) -> tuple:
+        """A pickle holds the summaries computed (a lazy ``Stats`` reads its results first)."""
+        return (type(self), (dict(self._all()), self.undefined, dict(self.aliases)))
+
     @property
     def names(self) -> tuple[str, ...]:
         """The metric names, in getter order."""
