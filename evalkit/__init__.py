@@ -10,22 +10,33 @@ Examples:
     0.5
 """
 
-from evalkit import exceptions, formulas, measures, results, theory, tnorms
-from evalkit.agreement import Agreement
-from evalkit.averaging import Averaged
-from evalkit.calibration import Calibration
-from evalkit.classification_metrics import ClassificationMetrics
-from evalkit.confusion_matrix import ConfusionMatrix
-from evalkit.costs import CostMatrix
-from evalkit.curves import ThresholdCurve
-from evalkit.evaluation import Evaluation
-from evalkit.evaluation_metrics import EvaluationMetrics
-from evalkit.groups import ByGroup, by_group
-from evalkit.hierarchy import Hierarchy
-from evalkit.intervals import compare
-from evalkit.measures import Measure, measure
-from evalkit.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
-from evalkit.stats import Stats
+from evalkit import _moved
+
+_moved.install()  # before anything else: old module paths (evalkit.curves, ...) keep importing
+
+import evalkit.io.html as _html  # noqa: F401  (registers the HTML renderings results call)
+import evalkit.io.report as _report  # noqa: F401  (registers the reports results call)
+from evalkit import exceptions, measures, results
+from evalkit.engine import tnorms
+from evalkit.engine.hierarchy import Hierarchy
+from evalkit.groups._by_group import ByGroup, by_group
+from evalkit.groups.agreement import Agreement
+from evalkit.groups.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
+from evalkit.java.classification_metrics import ClassificationMetrics
+from evalkit.java.evaluation_metrics import EvaluationMetrics
+from evalkit.java.stats import Stats
+from evalkit.measures import formulas
+from evalkit.measures.averaging import Averaged
+from evalkit.measures.registry import Measure, measure
+from evalkit.results import theory
+from evalkit.results.confusion_matrix import ConfusionMatrix
+from evalkit.results.evaluation import Evaluation
+from evalkit.results.intervals import compare
+from evalkit.scores.calibration import Calibration
+from evalkit.scores.costs import CostMatrix
+from evalkit.scores.curves import ThresholdCurve
+
+_moved.install_old_names()  # names that left a module (evalkit.averaging.CellsResult) still found, with a warning
 
 __all__ = [
     "Agreement",

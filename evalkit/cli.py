@@ -34,18 +34,12 @@ import attrs
 import numpy as np
 
 from evalkit import __version__
-from evalkit._exact import ExactSums, limbs_to_floats
-from evalkit.averaging import UNDEFINED_POLICIES
-from evalkit.calibration import DEFAULT_BINS, MAX_STORED_BINS
-from evalkit.curves import ThresholdCurve
-from evalkit.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
-from evalkit.evaluation import Evaluation
+from evalkit.engine._exact import ExactSums, limbs_to_floats
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
-from evalkit.groups import ByGroup
-from evalkit.measures import Measure, get_measure
-from evalkit.neighborhood import NeighborhoodAccuracy
-from evalkit.plugins import find_measure, find_metrics_class
-from evalkit.readers import (
+from evalkit.groups._by_group import ByGroup
+from evalkit.groups.neighborhood import NeighborhoodAccuracy
+from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
+from evalkit.io.readers import (
     DEFAULT_COLUMNS,
     Batch,
     Labels,
@@ -56,9 +50,15 @@ from evalkit.readers import (
     scores,
     weights,
 )
-from evalkit.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
-from evalkit.scoring import class_log_losses
-from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
+from evalkit.measures.averaging import UNDEFINED_POLICIES
+from evalkit.measures.plugins import find_measure, find_metrics_class
+from evalkit.measures.registry import Measure, get_measure
+from evalkit.results.evaluation import Evaluation
+from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit.scores.calibration import DEFAULT_BINS, MAX_STORED_BINS
+from evalkit.scores.curves import ThresholdCurve
+from evalkit.scores.scoring import class_log_losses
 
 __all__ = ["main"]
 
@@ -616,7 +616,7 @@ def _named_negative(curve: ThresholdCurve, arguments: argparse.Namespace) -> Thr
 
 def _plots() -> Any:
     try:
-        from evalkit import plots
+        from evalkit.io import plots
     except ImportError as error:  # pragma: no cover - the test extra installs matplotlib
         raise InvalidArgumentError(f"--plot needs matplotlib: pip install 'evalkit[plot]' ({error})") from None
     return plots

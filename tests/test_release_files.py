@@ -13,7 +13,7 @@ import pytest
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
-from make_release_fixtures import release_objects  # noqa: E402
+from make_release_fixtures import release_objects
 
 sys.path.remove(str(FIXTURES))
 

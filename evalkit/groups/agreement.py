@@ -1,0 +1,492 @@
+"""Agreement among raters: how much several raters (annotators, LLM judges) agree on items.
+
+Two constructors, so that the two tables are never confused:
+
+- ``Agreement.from_ratings(ratings)``: items x raters, one rating per cell, missing ratings
+  allowed (``None`` or NaN);
+- ``Agreement.from_counts(counts)``: items x categories, how many raters put each item in
+  each category (statsmodels' ``fleiss_kappa`` table).
+
+With ``n_ic`` the raters putting item ``i`` in category ``c``, ``r_i = Σ_c n_ic`` its ratings,
+``P_i = Σ_c n_ic (n_ic - 1) / (r_i (r_i - 1))`` the agreement among its pairs of raters and
+``P̄`` their (weighted) mean over items with two ratings or more:
+
+- Fleiss' kappa: ``(P̄ - Σ_c p_c²) / (1 - Σ_c p_c²)``, ``p_c = Σ_i n_ic / Σ_i r_i``
+  (Fleiss, 1971; with unequal numbers of ratings the items keep their own ``r_i``);
+- Randolph's free-marginal kappa: ``(P̄ - 1/q) / (1 - 1/q)`` over ``q`` categories
+  (Randolph, 2005);
+- Gwet's AC1: ``(P̄ - P_e) / (1 - P_e)``, ``P_e = Σ_c π_c (1 - π_c) / (q - 1)``,
+  ``π_c`` the mean over items of ``n_ic / r_i`` (Gwet, 2008);
+- Krippendorff's alpha: ``1 - D_o / D_e`` from the coincidence matrix
+  ``o_ck = Σ_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)`` and a distance ``δ²_ck`` of the level
+  of measurement: nominal (``[c ≠ k]``), ordinal (the ranks between), interval
+  (``(c - k)²``) or ratio (``((c - k) / (c + k))²``) (Krippendorff, 2011);
+- Cohen's kappa of every pair of raters, on the items both rated (``from_ratings`` only).
+
+Every measure is a function of weighted sums over items, so item weights (``sample_weight``)
+and bootstrap intervals that resample items (``interval``) cost one matrix product.
+
+Examples:
+    >>> agreement = Agreement.from_ratings([["yes", "yes", "no"], ["no", "no", "no"], ["yes", "yes", "yes"], ["no", "yes", None]])
+    >>> round(agreement.get_fleiss_kappa(), 4), round(agreement.get_krippendorff_alpha(), 4)
+    (0.1597, 0.3333)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit.engine import serialization
+from evalkit.engine._labels import check_label_list, same_labels
+from evalkit.engine._validation import as_array, check_choice, check_sample_weight, show
+from evalkit.engine.cells import same_array
+from evalkit.engine.counting import encode, index_counts
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidValueError,
+    UnsupportedSettingError,
+)
+from evalkit.results import intervals
+from evalkit.results.intervals import Interval, KappaTest, kappa_test
+
+__all__ = ["LEVELS", "MEASURES", "Agreement"]
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+"""Levels of measurement of Krippendorff's alpha."""
+
+MEASURES = ("fleiss_kappa", "randolph_kappa", "krippendorff_alpha", "gwet_ac1", "percent_agreement")
+"""The measures ``Agreement.interval`` takes by name."""
+
+
+def _missing(value: Any) -> bool:
+    """A cell without a rating: ``None``, NaN, or pandas' ``NA`` (whose comparisons are neither true nor false)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # noqa: PLR0124 (NaN is the one value unequal to itself)
+    except TypeError:  # pandas.NA: "boolean value of NA is ambiguous"
+        return True
+
+
+def _present(values: np.ndarray) -> np.ndarray:
+    """Which cells hold a rating: not ``None``, not NaN, not pandas' ``NA`` (one comparison per
+    cell, in C, unless a cell is ``NA``)."""
+    if values.dtype.kind == "f":
+        return ~np.isnan(values)
+    if values.dtype.kind == "O":
+        try:
+            return ~(np.equal(values, np.array(None, dtype=object)) | np.not_equal(values, values))
+        except TypeError:  # a pandas NA among the cells: each cell asked in turn
+            return ~np.frompyfunc(_missing, 1, 1)(values).astype(bool)
+    return np.ones(len(values), dtype=bool)
+
+
+@attrs.frozen(eq=False)
+class Agreement:
+    """The ratings of several raters on items, as counts per item and category.
+
+    Attributes:
+        counts: items x categories, how many raters put each item in each category.
+        categories: the category of each column (sorted unless given).
+        weight: one weight per item (``None``: every item counts once).
+        codes: items x raters category codes, -1 for a missing rating (``from_ratings``
+            only: who rated what, for Cohen's kappa of each pair).
+    """
+
+    counts: np.ndarray = attrs.field(repr=False)
+    categories: tuple
+    weight: np.ndarray | None = attrs.field(default=None, repr=False)
+    codes: np.ndarray | None = attrs.field(default=None, repr=False)
+
+    # ----------------------------------------------------------------------------------------
+    # constructors
+
+    @classmethod
+    def from_ratings(cls, ratings: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: Any = None) -> Agreement:
+        """Items x raters: the category each rater gave each item (``None`` or NaN: not rated).
+
+        Args:
+            ratings: a table, one row per item, one column per rater.
+            categories: every possible category, in order (default: those rated, sorted);
+                Randolph's kappa needs them all, the ordinal alpha their order.
+            sample_weight: one weight >= 0 per item.
+
+        Raises:
+            InputShapeError: not a table of items x raters.
+            UnknownLabelError: a rating outside ``categories``.
+
+        Examples:
+            >>> Agreement.from_ratings([[1, 1, 2], [2, 2, 2]]).counts.tolist()
+            [[2, 1], [0, 3]]
+        """
+        table = as_array(ratings, "ratings")
+        if table.dtype.kind in "US" and not isinstance(ratings, np.ndarray):  # numpy would turn 1 into "1": keep each value as given
+            table = np.array(ratings, dtype=object)
+        if table.ndim != 2:
+            raise InputShapeError(f"'ratings' must be a table of items x raters, got shape {table.shape}")
+        if table.size == 0:
+            raise EmptyInputError(f"'ratings' holds no rating: shape {table.shape}")
+        flat = table.ravel()
+        present = _present(flat)
+        if not present.any():
+            raise EmptyInputError("'ratings' holds no rating: every cell is missing")
+        given = flat[present]
+        if given.dtype.kind == "O":
+            given = given.tolist()  # Python values keep their identity (1 is not "1")
+        fixed = None if categories is None else check_label_list(categories)
+        codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
+        flat_codes = np.full(table.size, -1, dtype=np.int64)
+        flat_codes[present] = codes_given
+        codes = flat_codes.reshape(table.shape)
+        counts = np.zeros((table.shape[0], len(found)), dtype=np.int64)
+        rows = np.repeat(np.arange(table.shape[0]), table.shape[1])[present]
+        np.add.at(counts, (rows, codes_given), 1)
+        return cls(counts, tuple(found), check_sample_weight(sample_weight, table.shape[0]), codes)
+
+    @classmethod
+    def from_counts(cls, counts: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: Any = None) -> Agreement:
+        """Items x categories: how many raters put each item in each category (whole numbers).
+
+        Examples:
+            >>> round(Agreement.from_counts([[2, 1], [0, 3]]).get_fleiss_kappa(), 4)
+            0.25
+        """
+        table = as_array(counts, "counts")
+        if table.ndim != 2 or table.shape[1] < 1:
+            raise InputShapeError(f"'counts' must be a table of items x categories, got shape {table.shape}")
+        if table.dtype.kind not in "biuf" or not np.isfinite(table).all() or (table < 0).any() or (table != np.round(table)).any():
+            raise InvalidValueError(f"'counts' must hold whole numbers of raters >= 0, got {show(table)}")
+        if not len(table) or table.sum() == 0:
+            raise EmptyInputError("'counts' holds no rating")
+        found = tuple(range(table.shape[1])) if categories is None else check_label_list(categories)
+        if len(found) != table.shape[1]:
+            raise InputShapeError(f"'categories' names {len(found)} categories but 'counts' has {table.shape[1]} columns")
+        return cls(table.astype(np.int64), found, check_sample_weight(sample_weight, len(table)))
+
+    # ----------------------------------------------------------------------------------------
+    # sizes
+
+    @property
+    def n_items(self) -> int:
+        """The number of items (rows)."""
+        return len(self.counts)
+
+    @property
+    def n_raters(self) -> int | None:
+        """The number of raters (``from_ratings``; ``None`` from counts)."""
+        return None if self.codes is None else self.codes.shape[1]
+
+    # ----------------------------------------------------------------------------------------
+    # the measures, each a function of weighted sums over items
+
+    def _sums(self, measure: str, level: str) -> tuple[np.ndarray | _Sparse, Callable[[np.ndarray], np.ndarray]]:
+        """Per-item features (items x p) and the measure of their weighted sums (batch x p)."""
+        n = self.counts.astype(np.float64)
+        q = n.shape[1]
+        r = n.sum(axis=1)
+        pairs = r * (r - 1)
+        paired = pairs > 0
+        agreeing = np.where(paired, (n * (n - 1)).sum(axis=1) / np.where(paired, pairs, 1), 0.0)
+        if measure == "krippendorff_alpha":
+            return self._coincidences(n, r), lambda sums: _alpha(sums.reshape(len(sums), q, q), self._distances(level))
+        if measure == "gwet_ac1":
+            rated = r > 0
+            shares = np.where(rated[:, None], n / np.where(rated, r, 1)[:, None], 0.0)
+            features = np.column_stack([agreeing, paired, shares, rated])
+
+            def ac1(sums: np.ndarray) -> np.ndarray:
+                observed = sums[:, 0] / sums[:, 1]
+                pi = sums[:, 2 : 2 + q] / sums[:, -1:]
+                expected = (pi * (1 - pi)).sum(axis=1) / (q - 1) if q > 1 else np.full(len(sums), np.nan)
+                return (observed - expected) / (1 - expected)
+
+            return features, ac1
+        features = np.column_stack([agreeing, paired, n, r])
+
+        def kappa(sums: np.ndarray) -> np.ndarray:
+            observed = sums[:, 0] / sums[:, 1]
+            if measure == "percent_agreement":
+                return observed
+            if measure == "randolph_kappa":
+                expected = np.full(len(sums), 1 / q)
+            else:
+                p = sums[:, 2 : 2 + q] / sums[:, -1:]
+                expected = (p * p).sum(axis=1)
+            return (observed - expected) / (1 - expected)
+
+        return features, kappa
+
+    @staticmethod
+    def _coincidences(n: np.ndarray, r: np.ndarray) -> _Sparse:
+        """Each item's part of the coincidence matrix, flattened (items x q²), kept sparse: an
+        item rated by ``r`` raters touches at most ``r²`` of the ``q²`` cells, so memory grows
+        with the ratings, not with items x q² (a 0-100 scale over 40,000 items)."""
+        q = n.shape[1]
+        pairable = r > 1
+        scale = np.where(pairable, 1 / np.where(pairable, r - 1, 1), 0.0)
+        item, category = np.nonzero(n)  # each item's categories (row by row)
+        starts = np.searchsorted(item, np.arange(len(n) + 1))
+        sizes = np.diff(starts)
+        # every pair (c, k) of one item's categories: positions within the item's own run
+        owner = np.repeat(np.arange(len(n)), sizes * sizes)
+        offset = np.arange(len(owner)) - np.repeat(np.cumsum(sizes * sizes) - sizes * sizes, sizes * sizes)
+        first = starts[owner] + offset // np.maximum(sizes[owner], 1)
+        second = starts[owner] + offset % np.maximum(sizes[owner], 1)
+        c, k = category[first], category[second]
+        values = n[owner, c] * n[owner, k] - np.where(c == k, n[owner, c], 0.0)
+        kept = values != 0
+        return _Sparse(owner[kept], (c * q + k)[kept], (values * scale[owner])[kept], q * q)
+
+    def _distances(self, level: str) -> Callable[[np.ndarray], np.ndarray]:
+        """``δ²`` of the level of measurement, for a batch of marginals (batch x q)."""
+        check_choice("level", level, LEVELS)
+        q = len(self.categories)
+        if level == "nominal":
+            fixed = 1.0 - np.eye(q)
+            return lambda marginals: np.broadcast_to(fixed, (len(marginals), q, q))
+        if level == "ordinal":
+            def ordinal(marginals: np.ndarray) -> np.ndarray:
+                before = np.cumsum(marginals, axis=1) - marginals  # the ranks below each category
+                low, high = np.minimum.outer(np.arange(q), np.arange(q)), np.maximum.outer(np.arange(q), np.arange(q))
+                between = (before + marginals)[:, high] - before[:, low]  # Σ n_g for g from c to k
+                return (between - (marginals[:, :, None] + marginals[:, None, :]) / 2) ** 2
+
+            return ordinal
+        values = np.array(self.categories, dtype=object)
+        if not all(isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) for value in values):
+            raise UnsupportedSettingError(f"the {level} alpha needs numeric categories, got {show(list(self.categories))}")
+        numbers = values.astype(np.float64)
+        difference = np.subtract.outer(numbers, numbers)
+        if level == "interval":
+            fixed = difference**2
+        else:
+            total = np.add.outer(numbers, numbers)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                fixed = np.where(total == 0, 0.0, (difference / np.where(total == 0, 1, total)) ** 2)
+        return lambda marginals: np.broadcast_to(fixed, (len(marginals), q, q))
+
+    def _value(self, measure: str, level: str = "nominal") -> float:
+        features, statistic = self._sums(measure, level)
+        weight = np.ones(self.n_items) if self.weight is None else self.weight
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(statistic(_product(weight[None, :], features))[0])
+
+    def get_fleiss_kappa(self) -> float:
+        """Fleiss' kappa: pairwise agreement beyond that of the pooled category shares (NaN when
+        undefined: one category, or no item rated twice)."""
+        return self._value("fleiss_kappa")
+
+    def get_randolph_kappa(self) -> float:
+        """Randolph's free-marginal kappa: agreement beyond ``1/q``, chance over ``q`` equally
+        likely categories (give every possible category in ``categories``)."""
+        return self._value("randolph_kappa")
+
+    def get_gwet_ac1(self) -> float:
+        """Gwet's AC1: agreement beyond a chance that is low when categories are unbalanced
+        (stable where kappa paradoxically drops)."""
+        return self._value("gwet_ac1")
+
+    def get_percent_agreement(self) -> float:
+        """``P̄``: the share of agreeing pairs of ratings on an item, averaged over items."""
+        return self._value("percent_agreement")
+
+    def get_krippendorff_alpha(self, level: str = "nominal") -> float:
+        """Krippendorff's alpha at a level of measurement: ``"nominal"`` (the default, for
+        labels), ``"ordinal"`` (categories in order), ``"interval"`` or ``"ratio"`` (numeric
+        categories). Missing ratings are fine; items with one rating do not count."""
+        return self._value("krippendorff_alpha", level)
+
+    def get_cohen_kappa_matrix(self, *, weights: str | None = None) -> np.ndarray:
+        """Cohen's kappa of every pair of raters on the items both rated (raters x raters, 1 on
+        the diagonal, NaN for a pair without common items); ``weights``: ``None``,
+        ``"linear"`` or ``"quadratic"`` for ordered categories (scikit-learn's
+        ``cohen_kappa_score``).
+
+        Raises:
+            UnsupportedSettingError: built from counts (who rated what is not known).
+        """
+        if self.codes is None:
+            raise UnsupportedSettingError("Cohen's kappa of each pair needs who rated what: build the Agreement with from_ratings")
+        if weights is not None:
+            check_choice("weights", weights, ("linear", "quadratic"))
+        raters, q = self.codes.shape[1], len(self.categories)
+        weight = np.ones(self.n_items) if self.weight is None else self.weight
+        if weights is None:
+            cost = 1.0 - np.eye(q)
+        else:
+            steps = np.abs(np.subtract.outer(np.arange(q), np.arange(q))).astype(np.float64)
+            cost = steps if weights == "linear" else steps**2
+        result = np.eye(raters)
+        for a in range(raters):
+            for b in range(a + 1, raters):
+                both = (self.codes[:, a] >= 0) & (self.codes[:, b] >= 0)
+                table = np.zeros((q, q))
+                np.add.at(table, (self.codes[both, a], self.codes[both, b]), weight[both])
+                total = table.sum()
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / total
+                    value = 1 - (cost * table).sum() / (cost * expected).sum()
+                result[a, b] = result[b, a] = value if total > 0 else math.nan
+        return result
+
+    def cohen_kappa_test(self, first: int = 0, second: int = 1) -> KappaTest:
+        """Cohen's kappa of two raters (by position) on the items both rated, with its standard
+        errors, ``z`` and two-sided p-value (statsmodels' ``cohens_kappa``).
+
+        Raises:
+            UnsupportedSettingError: built from counts (who rated what is not known).
+
+        Examples:
+            >>> agreement = Agreement.from_ratings([["a", "a"], ["a", "b"], ["b", "b"], ["b", "b"], ["a", "a"], ["b", "a"]])
+            >>> found = agreement.cohen_kappa_test()
+            >>> round(found.kappa, 4), round(found.statistic, 4)
+            (0.3333, 0.8165)
+        """
+        if self.codes is None:
+            raise UnsupportedSettingError("Cohen's kappa of two raters needs who rated what: build the Agreement with from_ratings")
+        raters = self.codes.shape[1]
+        for name, rater in (("first", first), ("second", second)):
+            if isinstance(rater, bool) or not isinstance(rater, (int, np.integer)) or not 0 <= rater < raters or (name == "second" and rater == first):
+                raise InvalidArgumentError(f"{name!r} must be a rater's position in 0..{raters - 1}, two different ones, got {show(rater)}")
+        both = (self.codes[:, first] >= 0) & (self.codes[:, second] >= 0)
+        table = index_counts(self.codes[both, first], self.codes[both, second], len(self.categories),
+                             sample_weight=None if self.weight is None else self.weight[both])  # fmt: skip
+        return kappa_test(table)
+
+    # ----------------------------------------------------------------------------------------
+    # intervals
+
+    def interval(self, measure: str, *, level: str = "nominal", confidence: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+                 random_state: Any = None) -> Interval:  # fmt: skip
+        """A bootstrap interval of a measure that resamples items (with their weights).
+
+        Args:
+            measure: one of ``MEASURES``.
+            level: the level of measurement of ``krippendorff_alpha``.
+            confidence: the confidence level.
+            method: ``"bca"`` (the default) or ``"percentile"``.
+
+        Examples:
+            >>> agreement = Agreement.from_counts([[3, 0], [0, 3], [2, 1], [3, 0], [1, 2], [0, 3]] * 5)
+            >>> found = agreement.interval("fleiss_kappa", method="percentile", n_resamples=500, random_state=0)
+            >>> found.low < agreement.get_fleiss_kappa() < found.high
+            True
+        """
+        check_choice("measure", measure, MEASURES)
+        features, statistic = self._sums(measure, level)
+        weight = np.ones(self.n_items) if self.weight is None else self.weight
+        weighted = features.scaled(weight) if isinstance(features, _Sparse) else features * weight[:, None]
+
+        def replicates(drawn: np.ndarray) -> np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return statistic(_product(drawn, weighted))
+
+        estimate = float(replicates(np.ones((1, self.n_items)))[0])
+        return intervals.counts_interval(np.ones(self.n_items, dtype=np.int64), replicates, estimate, level=confidence, method=method,
+                                         n_resamples=n_resamples, random_state=random_state, what=measure)  # fmt: skip
+
+    # ----------------------------------------------------------------------------------------
+    # equality and JSON
+
+    def __eq__(self, other: object) -> bool:
+        """The same ratings: categories, counts, weights and (``from_ratings``) who rated what."""
+        if not isinstance(other, Agreement):
+            return NotImplemented
+        return (same_labels(self.categories, other.categories) and np.array_equal(self.counts, other.counts)
+                and same_array(self.weight, other.weight) and same_array(self.codes, other.codes))  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_json(self) -> str:
+        """The ratings as an evalkit JSON document: who rated what (``from_ratings``: a category
+        code per item and rater, -1 for none) or the counts per item and category."""
+        payload: dict[str, Any] = {"categories": serialization.as_list(self.categories),
+                                   "weight": None if self.weight is None else self.weight.tolist()}  # fmt: skip
+        if self.codes is not None:
+            payload["codes"] = self.codes.tolist()
+        else:
+            payload["counts"] = self.counts.tolist()
+        return serialization.dumps("Agreement", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Agreement:
+        """Read ratings written by ``to_json``.
+
+        Raises:
+            FormatError: the text is no valid Agreement document.
+        """
+        document = serialization.loads(text, "Agreement")
+        categories = serialization.label_list(document, "categories")
+        q = len(categories)
+        if "codes" in document:
+            rows = serialization.field(document, "codes")
+            if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
+                raise serialization.FormatError(f"field 'codes' must be a table of items x raters, got {show(rows)}")
+            codes = np.stack([serialization.array(row, f"codes[{i}]", length=len(rows[0]), low=-1) for i, row in enumerate(rows)])
+            if codes.max() >= q:
+                raise serialization.FormatError(f"field 'codes' holds a category code beyond the {q} categories")
+            counts = np.zeros((len(codes), q), dtype=np.int64)
+            present = codes >= 0
+            np.add.at(counts, (np.nonzero(present)[0], codes[present]), 1)
+        else:
+            rows = serialization.field(document, "counts")
+            counts = serialization.matrix(rows, "counts", rows=len(rows) if isinstance(rows, list) else -1, columns=q).astype(np.int64)
+            codes = None
+        weight = document.get("weight")
+        checked = None if weight is None else serialization.array(weight, "weight", length=len(counts), integral=None)
+        return cls(counts, categories, None if checked is None else checked.astype(np.float64), codes)
+
+    def __repr__(self) -> str:
+        raters = "" if self.n_raters is None else f", raters={self.n_raters}"
+        return f"Agreement(items={self.n_items}{raters}, categories={list(self.categories)!r})"
+
+
+@attrs.frozen
+class _Sparse:
+    """An items x ``width`` matrix of per-item features, as its non-zero entries."""
+
+    item: np.ndarray
+    column: np.ndarray
+    value: np.ndarray
+    width: int
+
+    def scaled(self, weight: np.ndarray) -> _Sparse:
+        """Each item's row times its weight."""
+        return _Sparse(self.item, self.column, self.value * weight[self.item], self.width)
+
+
+_PRODUCT_ENTRIES = 1 << 23
+"""The most temporary entries (rows of ``drawn`` times non-zero features) a sparse product holds at once."""
+
+
+def _product(drawn: np.ndarray, features: np.ndarray | _Sparse) -> np.ndarray:
+    """``drawn @ features`` (rows x items times items x p), for dense or sparse features; a
+    sparse product runs in blocks of rows, its memory bounded by ``_PRODUCT_ENTRIES``."""
+    if not isinstance(features, _Sparse):
+        return drawn @ features
+    out = np.zeros((len(drawn), features.width))
+    block = max(1, _PRODUCT_ENTRIES // max(len(features.value), 1))
+    for start in range(0, len(drawn), block):
+        rows = drawn[start : start + block]
+        terms = rows[:, features.item] * features.value  # rows x non-zeros
+        for r in range(len(rows)):
+            out[start + r] = np.bincount(features.column, weights=terms[r], minlength=features.width)
+    return out
+
+
+def _alpha(coincidences: np.ndarray, distances: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """Krippendorff's alpha of a batch of coincidence matrices (batch x q x q)."""
+    marginals = coincidences.sum(axis=2)
+    total = marginals.sum(axis=1)
+    delta = distances(marginals)
+    observed = (coincidences * delta).sum(axis=(1, 2))
+    expected = (marginals[:, :, None] * marginals[:, None, :] * delta).sum(axis=(1, 2))
+    return 1 - (total - 1) * observed / expected
+

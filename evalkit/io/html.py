@@ -1,0 +1,448 @@
+"""A report as one self-contained HTML page: no network, no script, pictures inline as SVG.
+
+The page holds the per-class table with the averages and the summary, the confusion matrix as
+a heat map (each row shaded by its share of the actual class), and, given a
+``ThresholdCurve``, its ROC and precision-recall curves with their areas. The charts are drawn
+here as plain SVG (no plotting library needed), so ``Report.to_html`` works on a bare install.
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> from evalkit.io.report import build_report
+    >>> page = build_report(ConfusionMatrix.from_predictions(list("aabbb"), list("abbbb"))).to_html()
+    >>> page.startswith("<!DOCTYPE html>"), "<table" in page, "http" in page
+    (True, True, False)
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from evalkit.engine._labels import OVERALL
+from evalkit.engine._validation import count_text
+from evalkit.results.rendering import renders
+
+__all__ = ["matrix_fragment", "nice_ticks", "report_fragment", "report_page", "svg_chart", "table_fragment"]
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
+       color: #1b1f24; padding: 0 1rem; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
+th:first-child, td:first-child { text-align: left; }
+tr.average td { background: #f6f8fa; font-weight: 600; }
+td.undefined { color: #8c959f; }
+table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
+table.heatmap th { font-weight: 500; }
+caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
+.charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
+.charts.small { gap: 0.75rem; } .charts.small figcaption { font-size: 0.8rem; }
+figure { margin: 0; } figcaption { font-size: 0.9rem; color: #57606a; }
+p.note { color: #57606a; font-size: 0.9rem; }
+"""
+
+_COLOURS = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700", "#1b7c83", "#a40e26", "#57606a")
+_MOST_POINTS = 2000  # points per drawn curve: enough for the eye, a small page for a million scores
+
+
+def _number(value: Any, digits: int) -> str:
+    value = float(value)
+    return "undef" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _cell(value: Any, digits: int) -> str:
+    return _td(_number(value, digits))
+
+
+def _td(text: str) -> str:
+    """A table cell of a formatted number (an undefined one marked as such)."""
+    return f'<td class="undefined">{text}</td>' if text == "undef" else f"<td>{html.escape(text)}</td>"
+
+
+def _metrics_table(report: Any, digits: int) -> str:
+    headers = "".join(f"<th>{html.escape(title)}</th>" for title in [*report.titles(), "support"])
+    rows = [f"<thead><tr><th>class</th>{headers}</tr></thead>", "<tbody>"]
+    for label in report.labels:
+        cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(report.per_class[label]))
+        rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{count_text(report.support[label], digits)}</td></tr>")
+    for name, values in report.averages.items():
+        cells = "".join(_td(report.average_cell(name, k, digits)) for k in range(len(values)))
+        rows.append(f'<tr class="average"><td>{html.escape(name)}</td>{cells}<td>{count_text(report.total, digits)}</td></tr>')
+    rows.append("</tbody>")
+    return '<table class="metrics">' + "".join(rows) + "</table>"
+
+
+def _interval_table(report: Any, digits: int) -> str:
+    headers = "".join(f"<th>{html.escape(title)}</th>" for title in report.titles())
+    rows = "".join(
+        f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in cells) + "</tr>"
+        for name, cells in report.interval_rows(digits)
+    )
+    return f'<table class="intervals"><thead><tr><th>row</th>{headers}</tr></thead><tbody>{rows}</tbody></table>'
+
+
+def _summary_table(report: Any, digits: int) -> str:
+    """The whole-result measures, with their intervals in a column of their own when the
+    report has them."""
+    if not report.summary:
+        return ""
+    bounds = dict(report.interval_rows(digits, summary=True))
+    titles = [(name, report.summary_title(name)) for name in report.summary]
+    rows = "".join(f"<tr><td>{html.escape(title)}</td>{_cell(report.summary[name], digits)}"
+                   + (f"<td>{html.escape(bounds.get(title, ['n/a'])[0])}</td>" if bounds else "") + "</tr>" for name, title in titles)  # fmt: skip
+    interval = "<th>interval</th>" if bounds else ""
+    return f'<table class="summary"><thead><tr><th>measure</th><th>value</th>{interval}</tr></thead><tbody>{rows}</tbody></table>'
+
+
+def _shade(share: float) -> tuple[str, str]:
+    """A background from white to blue for a share in [0, 1], and a readable text colour."""
+    share = 0.0 if math.isnan(share) else min(max(share, 0.0), 1.0)
+    low, high = np.array([255, 255, 255]), np.array([9, 105, 218])
+    red, green, blue = (low + (high - low) * share).round().astype(int)
+    return f"rgb({red}, {green}, {blue})", "#ffffff" if share > 0.55 else "#1b1f24"
+
+
+def _heatmap(matrix: Any, digits: int) -> str:
+    labels = [html.escape(str(label)) for label in matrix.labels]
+    counts = np.asarray(matrix.to_array())
+    totals = counts.sum(axis=1, keepdims=True).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = counts / totals
+    head = "".join(f'<th scope="col">{label}</th>' for label in labels)
+    rows = []
+    for name, row, share_row in zip(labels, counts.tolist(), shares.tolist()):
+        cells = []
+        for count, share in zip(row, share_row):
+            background, colour = _shade(share)
+            title = "" if math.isnan(share) else f' title="{share:.1%} of the actual class"'
+            cells.append(f'<td style="background: {background}; color: {colour}"{title}>{count_text(count, digits)}</td>')
+        rows.append(f'<tr><th scope="row">{name}</th>{"".join(cells)}</tr>')
+    return (
+        '<table class="heatmap"><caption>rows: actual class; columns: predicted class; shade: share of the row</caption>'
+        f"<thead><tr><th>actual \\ predicted</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _thinned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
+    if len(x) > _MOST_POINTS:
+        chosen = np.unique(np.linspace(0, len(x) - 1, _MOST_POINTS).round().astype(int))
+        x, y = x[chosen], y[chosen]
+    return x, y
+
+
+def nice_step(low: float, high: float, most: int = 6) -> float:
+    """The round step (1, 2 or 5 times a power of ten) of at most ``most`` ticks over ``[low, high]``."""
+    raw = (high - low) / max(most - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    return next(factor * power for factor in (1, 2, 5, 10) if factor * power >= raw)
+
+
+def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) covering ``[low, high]``.
+
+    Examples:
+        >>> nice_ticks(0.927, 0.963)
+        [0.93, 0.94, 0.95, 0.96]
+        >>> nice_ticks(0.0, 1.0)
+        [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return [low] if math.isfinite(low) else []
+    step = nice_step(low, high, most)
+    first = math.ceil(low / step - 1e-9)
+    ticks = []
+    k = first
+    while k * step <= high + step * 1e-9:
+        ticks.append(round(k * step, 12))
+        k += 1
+    return ticks
+
+
+def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False,
+              markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None, width: int = 380, legend: bool = True) -> str:  # fmt: skip
+    """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element, with its
+    legend below the plot (never cut at its edge) (``markers``: a dot at every point;
+    ``histogram``: ``(edges, counts)``, grey bars along the bottom with an axis of their own on
+    the right, the tallest a quarter of the plot).
+
+    Examples:
+        >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
+        True
+    """
+    right = 44 if histogram is not None else 14
+    left, top, bottom = 52, 14, 46
+    plot_w = width - left - right
+    plot_h = plot_w - 36
+    rows = len(series) if legend else 0
+    height = top + plot_h + bottom + 16 * rows
+
+    def px(value: float) -> float:
+        return left + value * plot_w
+
+    def py(value: float) -> float:
+        return top + (1 - value) * plot_h
+
+    parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">']
+    parts.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#ffffff" stroke="#8c959f"/>')
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        parts.append(f'<line x1="{px(tick):.1f}" y1="{top}" x2="{px(tick):.1f}" y2="{top + plot_h}" stroke="#eaeef2"/>')
+        parts.append(f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + plot_w}" y2="{py(tick):.1f}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{tick:g}</text>')
+        parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:g}</text>')
+    if histogram is not None:
+        edges, counts = (np.asarray(values, dtype=np.float64) for values in histogram)
+        tallest = counts.max() if counts.size and counts.max() > 0 else 1.0
+        for low, high, count in zip(edges[:-1], edges[1:], counts):
+            bar = 0.25 * count / tallest
+            parts.append(f'<rect x="{px(low):.1f}" y="{py(bar):.1f}" width="{max(px(high) - px(low) - 1, 0.5):.1f}" '
+                         f'height="{py(0) - py(bar):.1f}" fill="#d0d7de"><title>{count:g} samples</title></rect>')  # fmt: skip
+        for count in nice_ticks(0.0, float(tallest), 3):  # the bars' own axis: counts, on the right
+            parts.append(f'<text x="{left + plot_w + 6}" y="{py(0.25 * count / tallest) + 4:.1f}" font-size="10" fill="#57606a">{count:g}</text>')
+        parts.append(f'<text x="{left + plot_w + 30}" y="{py(0.125):.1f}" font-size="10" fill="#57606a" text-anchor="middle" '
+                     f'transform="rotate(90 {left + plot_w + 30} {py(0.125):.1f})">samples</text>')  # fmt: skip
+    if diagonal:
+        parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
+    for k, (name, x, y) in enumerate(series):
+        x, y = _thinned(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        if steps and len(x) > 1:  # hold each value until the next point (a step curve)
+            x, y = np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
+        points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(x, y))
+        colour = _COLOURS[k % len(_COLOURS)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.8" points="{points}"><title>{html.escape(name)}</title></polyline>')
+        if markers:
+            parts += [f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="3" fill="{colour}"/>' for a, b in zip(x, y)]
+        if legend:
+            legend_y = top + plot_h + bottom + 16 * k + 4
+            parts.append(f'<line x1="{left}" y1="{legend_y - 4}" x2="{left + 18}" y2="{legend_y - 4}" stroke="{colour}" stroke-width="2"/>')
+            parts.append(f'<text x="{left + 24}" y="{legend_y}" font-size="11">{html.escape(name)}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 36}" font-size="12" text-anchor="middle">{html.escape(x_label)}</text>')
+    parts.append(
+        f'<text x="14" y="{top + plot_h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + plot_h / 2})">{html.escape(y_label)}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_MOST_PANELS = 60
+"""The most classes a page draws a small ROC and precision-recall chart of (beyond: the first ones, and a note)."""
+
+
+def _curves(curve: Any) -> str:
+    """The ROC and precision-recall curves: every class in one chart when they are few; with
+    more, the micro average in one chart and every class in a small chart of its own (small
+    multiples)."""
+    if len(curve.labels) == 1 and curve.negative_label is not None and not curve.binned:
+        curve = curve.one_vs_rest()  # a binary curve draws both classes, as the table shows both
+    labels = list(curve.labels)
+    few = len(labels) <= len(_COLOURS)
+    drawn = [(str(label), curve, label) for label in labels] if few else [("micro average", curve.micro(), None)]
+    roc, pr = [], []
+    for name, source, label in drawn:
+        fpr, tpr, _ = source.roc(label)
+        precision, recall, _ = source.precision_recall(label)
+        roc.append((f"{name}: AUC {_number(source.roc_auc(label), 3)}", fpr, tpr))
+        pr.append((f"{name}: AP {_number(source.average_precision(label), 3)}", recall, precision))
+    charts = (
+        '<div class="charts">'
+        f'<figure>{svg_chart(roc, x_label="false positive rate", y_label="true positive rate", diagonal=True)}'
+        "<figcaption>ROC curve</figcaption></figure>"
+        f'<figure>{svg_chart(pr, x_label="recall", y_label="precision", steps=True)}'
+        "<figcaption>Precision-recall curve (average precision: the step-wise area)</figcaption></figure>"
+        "</div>"
+    )
+    if few:
+        return charts
+    panels = []
+    for label in labels[:_MOST_PANELS]:
+        fpr, tpr, _ = curve.roc(label)
+        precision, recall, _ = curve.precision_recall(label)
+        pair = (svg_chart([("ROC", fpr, tpr)], x_label="fpr", y_label="tpr", diagonal=True, width=200, legend=False)
+                + svg_chart([("PR", recall, precision)], x_label="recall", y_label="precision", steps=True, width=200, legend=False))  # fmt: skip
+        panels.append(f"<figure>{pair}<figcaption>{html.escape(str(label))}: AUC {_number(curve.roc_auc(label), 3)}, "
+                      f"AP {_number(curve.average_precision(label), 3)}</figcaption></figure>")  # fmt: skip
+    more = len(labels) - _MOST_PANELS
+    note = f'<p class="note">The first {_MOST_PANELS} of {len(labels)} classes; the table has every one.</p>' if more > 0 else ""
+    return f'{charts}<h3>Each class</h3><div class="charts small">{"".join(panels)}</div>{note}'
+
+
+def _calibration(report: Any, digits: int) -> str:
+    """The calibration numbers and the reliability diagram of a report."""
+    rows = "".join(f"<tr><td>{html.escape(report.calibration_name(name))}</td>{_cell(value, digits)}</tr>" for name, value in report.calibration.items())
+    table = f'<table class="summary"><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+    points = report.reliability
+    if points is None or not len(points.weight):
+        return table
+    histogram = None
+    if len(points.edges):  # the samples in each bin, along the bottom, on an axis of their own
+        counts = np.zeros(len(points.edges) - 1)
+        bins = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(counts) - 1)
+        np.add.at(counts, bins, points.weight)
+        histogram = (points.edges, counts)
+    chart = svg_chart([("observed", points.confidence, points.frequency)], x_label="mean score in the bin",
+                      y_label="share of positives", diagonal=True, markers=True, histogram=histogram, legend=False)  # fmt: skip
+    return (f'{table}<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
+            "bars: the samples in each bin (their axis on the right)</figcaption></figure></div>")  # fmt: skip
+
+
+def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
+    """The HTML page of a ``Report`` (and of a ``ThresholdCurve`` of the same data, if given)."""
+    sections = [f"<h1>{html.escape(title)}</h1>"]
+    if subtitle:
+        sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
+    sections += ["<h2>Per-class measures and averages</h2>", _metrics_table(report, digits)]
+    sections += [f'<p class="note">{html.escape(note)}</p>' for note in report.all_notes()]
+    summary = _summary_table(report, digits)
+    if summary:
+        sections += ["<h2>The whole result</h2>", summary]
+    if report.intervals and report.interval_rows(digits):
+        sections += [f"<h2>{html.escape(report.interval_title().capitalize())} of the averages</h2>", _interval_table(report, digits)]
+    if report.confusion is not None:
+        sections += ["<h2>Confusion matrix</h2>", _heatmap(report.confusion, digits)]
+    if curve is not None:
+        sections += ["<h2>Scores: ROC and precision-recall</h2>", _curves(curve)]
+    if report.calibration:
+        sections += [f"<h2>{html.escape(report.calibration_title.capitalize())}</h2>", _calibration(report, digits)]
+    body = "\n".join(sections)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def _dot_plot(report: Any, k: int, digits: int) -> str:
+    """One measure of every group as a dot (and its interval as a line), the overall value as
+    a dashed line; small groups hollow."""
+    groups = [key for key in report.groups if key is not OVERALL]
+    values = [report.values[key][k] for key in groups]
+    bounds = [report.intervals[key][k] if report.intervals else None for key in groups]
+    finite = [v for v in values if not math.isnan(v)] + [b.low for b in bounds if b is not None and not math.isnan(b.low)]
+    finite += [b.high for b in bounds if b is not None and not math.isnan(b.high)]
+    low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    if high - low < 1e-9:
+        low, high = low - 0.5, high + 0.5
+    ticks, step = nice_ticks(low, high, 5), nice_step(low, high, 5)
+    if low < ticks[0]:  # the axis runs between round values around every dot
+        ticks.insert(0, round(ticks[0] - step, 12))
+    if high > ticks[-1]:
+        ticks.append(round(ticks[-1] + step, 12))
+    low, high = ticks[0], ticks[-1]
+    left, width, row = 150, 280, 22
+    height = row * len(groups) + 30
+
+    def px(value: float) -> float:
+        return left + (value - low) / (high - low) * width
+
+    parts = [f'<svg width="{left + width + 20}" height="{height}" viewBox="0 0 {left + width + 20} {height}" role="img">']
+    for tick in ticks:  # round values, not the extremes' odd ones; the grid beneath the dots
+        parts.append(f'<line x1="{px(tick):.1f}" y1="4" x2="{px(tick):.1f}" y2="{height - 24}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{height - 8}" font-size="10" text-anchor="middle">{tick:g}</text>')
+    overall = report.values[OVERALL][k]
+    if not math.isnan(overall):
+        parts.append(f'<line x1="{px(overall):.1f}" y1="4" x2="{px(overall):.1f}" y2="{height - 24}" stroke="#8c959f" stroke-dasharray="4 4">'
+                     f"<title>overall {_number(overall, digits)}</title></line>")  # fmt: skip
+    for i, (key, value, bound) in enumerate(zip(groups, values, bounds)):
+        y = 14 + i * row
+        name = report._label(key)
+        parts.append(f'<text x="{left - 8}" y="{y + 4}" font-size="11" text-anchor="end">{html.escape(name)}</text>')
+        if bound is not None and not math.isnan(bound.low):
+            parts.append(f'<line x1="{px(bound.low):.1f}" y1="{y}" x2="{px(bound.high):.1f}" y2="{y}" stroke="#0969da" stroke-width="2"/>')
+        if not math.isnan(value):
+            fill = "#ffffff" if key in report.small else "#0969da"
+            parts.append(f'<circle cx="{px(value):.1f}" cy="{y}" r="4" fill="{fill}" stroke="#0969da"><title>{html.escape(name)}: '
+                         f"{_number(value, digits)}</title></circle>")  # fmt: skip
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by group") -> str:
+    """The HTML page of a ``GroupReport``: the table and a dot plot per measure."""
+    headers = "".join(f"<th>{html.escape(name)}</th>" for name in (" × ".join(report.names), *report.titles(), "support"))
+    rows = []
+    for key in report.groups:
+        cells = "".join(_td(text) for text in report._cells(key, digits))
+        css = ' class="average"' if key is OVERALL else ""
+        rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(count_text(report.support[key], digits))}</tr>")
+    for kind, cells in report.disparity_rows(digits):
+        rows.append(f'<tr class="average"><td>{kind}</td>{"".join(_td(cell) for cell in cells)}<td></td></tr>')
+    sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
+    note = report.disparity_note()
+    if note:
+        sections.append(f'<p class="note">{html.escape(note)}</p>')
+    if report.small:
+        sections.append('<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>')
+    for k, name in enumerate(report.titles()):
+        sections.append(f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
+                        "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>")  # fmt: skip
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{chr(10).join(sections)}\n</body>\n</html>\n"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# fragments: what notebooks show (``_repr_html_``)
+
+_FRAGMENT_STYLE = """
+.evalkit-result table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; }
+.evalkit-result th, .evalkit-result td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
+.evalkit-result th:first-child, .evalkit-result td:first-child { text-align: left; }
+.evalkit-result tr.average td { background: #f6f8fa; font-weight: 600; }
+.evalkit-result td.undefined { color: #8c959f; }
+.evalkit-result table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
+.evalkit-result caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
+"""
+"""The page's table rules, scoped to a notebook block (``_STYLE`` is the page's)."""
+
+
+def _fragment(*parts: str) -> str:
+    """A block of HTML for a notebook: the report's look, scoped to the block, no script."""
+    return f'<div class="evalkit-result"><style>{_FRAGMENT_STYLE}</style>{"".join(parts)}</div>'
+
+
+def report_fragment(report: Any, digits: int = 3) -> str:
+    """A ``Report`` as a notebook shows it: the table, the summary, the intervals and the
+    confusion matrix of the page, without the page around them."""
+    parts = [_metrics_table(report, digits), _summary_table(report, digits)]
+    if report.intervals and report.interval_rows(digits):
+        parts.append(_interval_table(report, digits))
+    if report.confusion is not None:
+        parts.append(_heatmap(report.confusion, digits))
+    if report.calibration:
+        parts.append(_calibration(report, digits))
+    return _fragment(*parts)
+
+
+@renders("html_matrix")
+def matrix_fragment(matrix: Any, digits: int = 3) -> str:
+    """A confusion matrix as the page's heat map.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> "<script" in matrix_fragment(ConfusionMatrix.from_array([[1, 0], [0, 1]], ["<b>", "ok"]))
+        False
+    """
+    return _fragment(_heatmap(matrix, digits))
+
+
+@renders("html_table")
+def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Any]], digits: int = 6) -> str:
+    """A table of names and numbers (floats to ``digits`` significant digits, NaN as undef),
+    every text escaped."""
+
+    def cell(value: Any) -> str:
+        if isinstance(value, (float, np.floating)):
+            return _td("undef" if math.isnan(value) else f"{float(value):.{digits}g}")
+        return f"<td>{html.escape(str(value))}</td>"
+
+    head = "".join(f"<th>{html.escape(str(header))}</th>" for header in headers)
+    body = "".join("<tr>" + "".join(cell(value) for value in row) + "</tr>" for row in rows)
+    return _fragment(f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")

@@ -1,0 +1,14 @@
+"""Measures: every measure defined once, and the averages that extend it.
+
+The registry (``registry``: ``Measure``, ``measure``, ``register``; the names this package
+gives), the formulas of the four cells (``formulas``), the micro, macro, weighted and
+example-based averages and the undefined-value policy (``averaging``), and measures added by
+other packages (``plugins``).
+
+May import: the engine.
+"""
+
+import evalkit.measures.registry as _registry
+from evalkit.measures.registry import *
+
+__all__ = _registry.__all__

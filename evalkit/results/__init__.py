@@ -1,0 +1,15 @@
+"""Results: counted evaluations and what is read from them.
+
+The result base (``base``: ``CellsResult``, the names this package gives), evaluations of
+every setting (``evaluation``, with the constructors of each setting in ``constructors``),
+the single-label confusion matrix (``confusion_matrix``), intervals and comparisons
+(``intervals``) and the framework's identities (``theory``).
+
+May import: the engine and measures. Results know no face: the default metrics class comes
+from the measure registry and rendering from the report layer, both found at run time.
+"""
+
+import evalkit.results.base as _base
+from evalkit.results.base import *
+
+__all__ = _base.__all__

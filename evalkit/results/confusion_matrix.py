@@ -1,0 +1,726 @@
+"""ConfusionMatrix: counts of (actual, predicted) pairs, the Deep Netts class done right."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import threading
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from evalkit.engine import serialization
+from evalkit.engine._exact import check_count_total, weighted_bincount, weighted_sum
+from evalkit.engine._labels import check_label_list, check_same_family, describe, same_labels
+from evalkit.engine._validation import as_count_matrix, check_choice, check_index, show
+from evalkit.engine.cells import Cells, cells_from_confusion, one_hot_sample_cells
+from evalkit.engine.counting import PairCounts, checked_index_counts, checked_indexes, confusion_counts, encode
+from evalkit.exceptions import (
+    EmptyInputError,
+    EvalkitError,
+    FormatError,
+    InputShapeError,
+    InvalidArgumentError,
+    LabelMismatchError,
+    MatrixSizeError,
+    NotBinaryError,
+    UnknownLabelError,
+)
+from evalkit.measures import formulas
+from evalkit.measures.metrics_class import (
+    MetricsClass,
+    check_metrics_class,
+    default_metrics_class,
+    merged_metrics_class,
+)
+from evalkit.measures.plugins import metrics_class_field, read_metrics_class
+from evalkit.results.base import CellsResult
+from evalkit.results.rendering import ReportFace, render
+
+__all__ = ["ConfusionMatrix"]
+
+_MIN_CELL_WIDTH = 7  # the Java table pads every cell to max(7, longest label) + 2
+
+
+class ConfusionMatrix(CellsResult, ReportFace):
+    """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
+
+    Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
+    class, it is filled as predictions arrive, one at a time with ``inc`` or in batches
+    with ``update``. It is therefore not hashable.
+
+    Construction:
+        ``ConfusionMatrix(labels)`` (empty, Java style), ``from_predictions``,
+        ``from_array``.
+    Counting:
+        ``inc``, ``update``, ``+`` / ``+=`` (merge two matrices with the same labels).
+    Reading:
+        ``get``, ``get_class_count``, ``get_class_labels``, ``labels``,
+        ``get_total_items``, ``index_of``, ``to_array`` (read-only view).
+    Per-class counts (one-vs-rest; no argument = the positive class of a two-class matrix):
+        ``get_true_positive``, ``get_false_positive``, ``get_false_negative``,
+        ``get_true_negative``, ``cells`` (all classes at once).
+    Whole-matrix measures:
+        ``get_accuracy``, ``get_cohen_kappa``,
+        ``get_matthews_correlation_coefficient``, ``get_correlation_coefficient``.
+    Any binary measure per class or averaged:
+        ``per_class``, ``average`` (``"micro"``, ``"macro"``, ``"weighted"``,
+        ``"samples"``), ``interval``, ``class_metrics``; names are looked up in the
+        matrix's ``metrics_class`` (``ClassificationMetrics`` unless another is given), so
+        a subclass's getters are measures here too.
+
+    Examples:
+        >>> cm = ConfusionMatrix.from_predictions(
+        ...     ["cat", "cat", "dog", "dog", "dog"], ["cat", "dog", "dog", "dog", "cat"])
+        >>> print(cm)
+        Confusion Matrix [actual, predicted]
+                  |      cat |      dog |
+        ---------------------------------
+              cat |        1 |        1 |
+              dog |        1 |        2 |
+        >>> cm.get_accuracy()
+        0.6
+        >>> cm.average("f1_score", "macro")
+        0.5833333333333333
+    """
+
+    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_total")
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    max_cells: ClassVar[int] = 1 << 26
+    """The most cells (``m * m``) a dense matrix may have: 67,108,864 (512 MiB of int64 counts,
+    8,192 classes). More raise ``MatrixSizeError`` before anything is allocated; set
+    ``ConfusionMatrix.max_cells`` higher to allow more, or use ``Evaluation.from_labels``,
+    which counts per-class cells without a dense table."""
+
+    def __init__(self, labels: Sequence[Hashable], *, metrics_class: MetricsClass | None = None) -> None:
+        """An empty matrix for ``labels`` (any hashable values, kept in the given order).
+
+        Args:
+            labels: the classes.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are this
+                matrix's measures (default ``ClassificationMetrics``).
+
+        Raises:
+            EmptyInputError: no labels.
+            DuplicateLabelError, InvalidLabelError, MixedLabelTypesError: bad labels.
+            MatrixSizeError: more than ``max_cells`` cells.
+        """
+        checked = check_label_list(labels)
+        if not checked:
+            raise EmptyInputError("'labels' is empty: a confusion matrix needs at least one class")
+        self.check_size(len(checked))
+        self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class))
+
+    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass) -> None:
+        self._buffer = counts  # room for labels to come: the counts are its top-left corner
+        self._counts = counts
+        self._labels = labels
+        self._metrics_class = metrics_class
+        self._index = {label: position for position, label in enumerate(labels)}
+        self._total: int | float | None = None  # summed when first needed (exact; see get_total_items)
+        self._lock = threading.RLock()  # writers hold it while they change the counts, readers while they read
+
+    @classmethod
+    def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
+        matrix = cls.__new__(cls)
+        matrix._set(counts, labels, metrics_class or default_metrics_class())
+        return matrix
+
+    def __reduce__(self) -> tuple:
+        """Pickle (and copy) as counts, labels and metrics class; the lock is made anew."""
+        return (type(self)._trusted, (*self._snapshot(), self._metrics_class))
+
+    def _snapshot(self) -> tuple[np.ndarray, tuple]:
+        """A consistent copy of the counts and labels, read under the lock."""
+        with self._lock:
+            return self._counts.copy(), self._labels
+
+    @property
+    def metrics_class(self) -> MetricsClass:
+        """The ``ClassificationMetrics`` class (or subclass) whose getters are this matrix's measures."""
+        return self._metrics_class
+
+    @classmethod
+    def check_size(cls, m: int) -> None:
+        """Raise ``MatrixSizeError`` if an ``m x m`` matrix would exceed ``max_cells``."""
+        if m * m > cls.max_cells:
+            raise MatrixSizeError(
+                f"a dense confusion matrix of {m} labels needs {m * m:,} cells, more than the {cls.max_cells:,} allowed "
+                f"(ConfusionMatrix.max_cells); Evaluation.from_labels counts per-class cells without it"
+            )
+
+    @classmethod
+    def from_predictions(
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        metrics_class: MetricsClass | None = None,
+    ) -> ConfusionMatrix:  # fmt: skip
+        """Count actual and predicted labels.
+
+        Args:
+            y_true: actual labels, one per sample (list, tuple or numpy array).
+            y_pred: predicted labels, as many as ``y_true``.
+            labels: the label order. By default the sorted union of the observed labels; an
+                explicit list fixes the order and may include labels that never occur.
+            sample_weight: one finite weight >= 0 per sample (scikit-learn's name): integer
+                weights give integer counts (as many as repeating each sample), float
+                weights float counts.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the
+                matrix's measures (default ``ClassificationMetrics``).
+
+        Raises:
+            InputLengthError: the lengths differ.
+            InputShapeError: 2-D input (indicator rows or label sets are multi-label data).
+            InvalidLabelError: None or NaN among the labels.
+            MixedLabelTypesError: strings mixed with non-strings (``1`` and ``"1"``), or
+                booleans with numbers.
+            UnknownLabelError: a label outside an explicit ``labels`` list.
+            EmptyInputError: no samples and no ``labels``.
+            InvalidArgumentError: a negative or non-finite weight.
+            MatrixSizeError: more than ``max_cells`` cells.
+
+        Examples:
+            >>> ConfusionMatrix.from_predictions([1, 0, 1], [1, 1, 1], labels=[0, 1, 2]).to_array()
+            array([[0, 1, 0],
+                   [0, 2, 0],
+                   [0, 0, 0]])
+            >>> ConfusionMatrix.from_predictions([1, 0, 1], [1, 1, 1], sample_weight=[0.5, 2, 1]).to_array()
+            array([[0. , 2. ],
+                   [0. , 1.5]])
+        """
+        maker = check_metrics_class(metrics_class)
+        counts, checked = confusion_counts(y_true, y_pred, labels, sample_weight=sample_weight, max_cells=cls.max_cells)
+        return cls._trusted(counts, checked, maker)
+
+    @classmethod
+    def from_array(
+        cls, counts: Any, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None
+    ) -> ConfusionMatrix:
+        """A matrix holding a copy of ``counts`` (rows actual, columns predicted).
+
+        Args:
+            counts: a square array of non-negative counts: integers (exact, up to a total of
+                2**63 - 1), or floats (weighted counts).
+            labels: one label per row; by default ``0 .. m-1``.
+            metrics_class: the ``ClassificationMetrics`` subclass whose getters are the
+                matrix's measures (default ``ClassificationMetrics``).
+
+        Raises:
+            InputShapeError: not square, or ``labels`` of another length.
+            InvalidCountsError: negative or non-finite counts.
+            CountOverflowError: counts whose total passes 2**63 - 1 (never wrapped).
+
+        Examples:
+            >>> ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"]).get_total_items()
+            100
+        """
+        maker = check_metrics_class(metrics_class)
+        array = as_count_matrix("counts", counts)
+        if len(array) == 0:
+            raise EmptyInputError("'counts' is empty: a confusion matrix needs at least one class")
+        checked = tuple(range(len(array))) if labels is None else check_label_list(labels)
+        if len(checked) != len(array):
+            raise InputShapeError(f"'labels' has {len(checked)} labels but 'counts' has {len(array)} rows: {show(list(checked))}")
+        return cls._trusted(array, checked, maker)
+
+    # ----------------------------------------------------------------------------------------
+    # counting: every change is made under the matrix's lock, so threads may count together
+
+    def inc(self, actual_idx: int, predicted_idx: int) -> None:
+        """Add one sample of actual class ``actual_idx`` predicted as ``predicted_idx``.
+
+        Raises:
+            ClassIndexError: an index outside ``0 .. m-1`` (negative indexes never wrap).
+            CountOverflowError: the total would pass 2**63 - 1.
+        """
+        with self._lock:
+            m = len(self._labels)
+            position = check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)
+            self._total = check_count_total(self._current_total() + 1)
+            self._counts[position] += 1
+
+    def update(self, y_true: Any, y_pred: Any, *, grow: bool = False, sample_weight: Any = None) -> None:
+        """Add a batch of actual and predicted labels.
+
+        The batch is validated and counted before anything is added, so a bad batch changes
+        nothing; several threads may update (and ``inc``, ``+=``) one matrix at once.
+
+        Args:
+            y_true: actual labels.
+            y_pred: predicted labels.
+            grow: with False (the default) every label must be one of ``labels``; with
+                True, labels the matrix does not have yet are appended (sorted among
+                themselves), so a stream can start before every label has been seen.
+            sample_weight: one finite weight >= 0 per sample; float weights turn the counts
+                into floats.
+
+        Raises:
+            UnknownLabelError: a label this matrix does not have (``grow=False``); and the
+                errors of ``from_predictions``.
+            CountOverflowError: the total would pass 2**63 - 1.
+
+        Examples:
+            >>> cm = ConfusionMatrix(["a"])
+            >>> cm.update(["a", "c"], ["b", "c"], grow=True)
+            >>> cm.labels, cm.to_array().tolist()
+            (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
+        """
+        if _is_empty(y_true) and _is_empty(y_pred):
+            encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
+            return
+        actual, predicted, found, weight = encode(y_true, y_pred, sample_weight=sample_weight)  # the batch's own labels: no look at every class
+        if not grow:
+            self._check_known(found)
+        if len(actual) * 8 >= len(found) ** 2:  # a batch as large as the table: one bincount over its cells
+            batch = weighted_bincount(actual * len(found) + predicted, weight, len(found) ** 2).reshape(len(found), len(found))
+            self._add(batch, found)
+        else:  # a few samples: their cells only, not a table of every class pair
+            self._add_pairs(actual, predicted, weight, found)
+
+    def update_indices(self, y_true_idx: Any, y_pred_idx: Any, *, sample_weight: Any = None) -> None:
+        """Add a batch of samples given by class index (``0 .. m-1``, as a training loop holds
+        them): the integer path, with no label lookup. Validated and counted before anything
+        is added; safe beside other threads' updates.
+
+        Raises:
+            ClassIndexError: an index outside ``0 .. m-1`` (the first, with its position).
+            InvalidTypeError: indexes that are not integers.
+            InputLengthError, InputShapeError: not two 1-D inputs of one length.
+
+        Examples:
+            >>> cm = ConfusionMatrix(["cat", "dog"])
+            >>> cm.update_indices([0, 1, 1], [0, 0, 1])
+            >>> cm.to_array().tolist()
+            [[1, 0], [1, 1]]
+        """
+        labels = self._labels  # labels only ever grow at the end: indexes into this tuple stay valid
+        actual, predicted, weight = checked_indexes(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
+        if len(actual) * 8 < len(labels) ** 2:  # a few samples: their cells only, never a table of every class pair
+            self._add_pairs(actual, predicted, weight, labels)
+            return
+        batch = checked_index_counts(actual, predicted, weight, len(labels))
+        self._add(batch, labels, None if sample_weight is not None else len(actual))
+
+    def _check_known(self, found: tuple) -> None:
+        """Every label of a batch is a label of this matrix (``True`` is not the class ``1``)."""
+        index, labels = self._index, self._labels
+        for label in found:
+            position = index.get(label)
+            if position is None or not same_labels((labels[position],), (label,)):
+                raise UnknownLabelError(f"y_true/y_pred hold {describe(label)}, which is not a label of this matrix {show(list(labels))}: "
+                                        "pass grow=True to add labels")  # fmt: skip
+
+    def _current_total(self) -> int | float:
+        """The total, summed once (the caller holds the lock)."""
+        if self._total is None:
+            self._total = weighted_sum(self._counts, None)
+        return self._total
+
+    def _grown(self, found: tuple, floats: bool) -> np.ndarray:
+        """The positions of ``found`` among the labels, new labels appended (the caller holds
+        the lock). The counts live in the corner of a buffer that doubles when full, so a
+        stream adding one label per batch copies the table a logarithmic number of times."""
+        index = self._index
+        new = [] if found is self._labels else [
+            label for label in found if index.get(label) is None or not same_labels((self._labels[index[label]],), (label,))]  # fmt: skip
+        if new:
+            checked = check_label_list(new)  # the new labels alone: the old ones were checked when they came
+            check_same_family(checked, self._labels[:1], ("new labels", "this matrix"))  # one type family: no 1 next to "1"
+            labels = (*self._labels, *checked)
+            self.check_size(len(labels))
+            m = len(labels)
+            if m > len(self._buffer):
+                size = min(max(m, 2 * len(self._buffer)), max(m, math.isqrt(self.max_cells)))
+                buffer = np.zeros((size, size), dtype=self._buffer.dtype)
+                buffer[: len(self._counts), : len(self._counts)] = self._counts
+                self._buffer = buffer
+            index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
+            self._labels = labels
+            self._counts = self._buffer[:m, :m]
+        if floats and self._buffer.dtype.kind != "f":
+            self._buffer = self._buffer.astype(np.float64)
+            self._counts = self._buffer[: len(self._labels), : len(self._labels)]
+        if found == self._labels:
+            return np.arange(len(found))
+        return np.array([self._index[label] for label in found], dtype=np.intp)
+
+    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
+        """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
+        (``batch_total``: the sum of ``batch``, when the caller knows it)."""
+        with self._lock:
+            added = weighted_sum(batch, None) if batch_total is None else batch_total
+            total = check_count_total(self._current_total() + added)
+            positions = self._grown(found, batch.dtype.kind == "f")
+            if len(positions) == len(self._labels) and (positions == np.arange(len(positions))).all():
+                self._counts += batch
+            else:
+                self._counts[np.ix_(positions, positions)] += batch
+            self._total = total
+
+    def _add_pairs(self, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, found: tuple) -> None:
+        """Add samples given as codes over ``found``: only the cells they fall in (no table of
+        every class pair), exactly, under the lock."""
+        keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
+        amounts = weighted_bincount(inverse, weight, len(keys))
+        with self._lock:
+            total = check_count_total(self._current_total() + weighted_sum(amounts, None))
+            positions = self._grown(found, amounts.dtype.kind == "f")
+            rows, columns = positions[keys // len(found)], positions[keys % len(found)]
+            self._counts[rows, columns] += amounts  # the keys are distinct: no cell twice
+            self._total = total
+
+    def with_labels(self, labels: Sequence[Hashable]) -> ConfusionMatrix:
+        """A new matrix over ``labels``: every label of this matrix, in any order, plus new
+        ones (with zero counts). Two matrices with different labels merge as
+        ``a.with_labels(union) + b.with_labels(union)``.
+
+        Raises:
+            UnknownLabelError: ``labels`` leaves out a label of this matrix.
+            MatrixSizeError: more than ``max_cells`` cells.
+        """
+        checked = check_label_list(labels)
+        self.check_size(len(checked))
+        own, own_labels = self._snapshot()
+        check_same_family(checked, own_labels, ("labels", "this matrix"))
+        index = {label: position for position, label in enumerate(checked)}
+        missing = [label for label in own_labels if label not in index]
+        if missing:
+            raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this matrix: {show(list(checked))}")
+        positions = [index[label] for label in own_labels]
+        counts = np.zeros((len(checked), len(checked)), dtype=own.dtype)
+        counts[np.ix_(positions, positions)] = own
+        return type(self)._trusted(counts, checked, self._metrics_class)
+
+    def __add__(self, other: object) -> ConfusionMatrix:
+        """A new matrix with the counts of both; the labels must be the same, in the same order."""
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        result = self.copy()
+        result += other
+        return result
+
+    def __radd__(self, other: object) -> ConfusionMatrix:
+        """``0 + cm``, so that ``sum([cm1, cm2, ...])`` adds matrices."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.copy()
+        return NotImplemented
+
+    def __iadd__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
+        """Add the counts of ``other`` (same labels, same order) to this matrix; the metrics
+        class becomes the more specific of the two (see ``merged_metrics_class``)."""
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        counts, labels = other._snapshot()
+        self._check_same_labels(labels)
+        metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+        self._add(counts, labels)
+        self._metrics_class = metrics_class
+        return self
+
+    def _check_same_labels(self, labels: tuple) -> None:
+        if not same_labels(self._labels, labels):
+            raise LabelMismatchError(
+                f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(labels))}"
+            )
+
+    def with_metrics_class(self, metrics_class: MetricsClass) -> ConfusionMatrix:
+        """A copy of this matrix with another metrics class (whose getters become its measures)."""
+        return type(self)._trusted(*self._snapshot(), check_metrics_class(metrics_class))
+
+    def copy(self) -> ConfusionMatrix:
+        """An independent copy."""
+        return type(self)._trusted(*self._snapshot(), self._metrics_class)
+
+    # ----------------------------------------------------------------------------------------
+    # reading
+
+    @property
+    def labels(self) -> tuple:
+        """The class labels, in row (and column) order."""
+        return self._labels
+
+    def get(self, actual_idx: int, predicted_idx: int) -> int:
+        """The count of samples of actual class ``actual_idx`` predicted as ``predicted_idx``."""
+        m = len(self._labels)
+        return int(self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)])
+
+    def get_class_count(self) -> int:
+        """The number of classes ``m``."""
+        return len(self._labels)
+
+    def get_class_labels(self) -> list:
+        """The class labels as a new list (Java's ``getClassLabels``)."""
+        return list(self._labels)
+
+    def get_total_items(self) -> int | float:
+        """The number of counted samples (the sum of their weights, for a weighted matrix)."""
+        with self._lock:  # summed and kept under the lock: a reader never leaves a stale total
+            return self._current_total()
+
+    def index_of(self, label: Hashable) -> int:
+        """The row (and column) index of ``label``.
+
+        Raises:
+            UnknownLabelError: the matrix has no such label.
+        """
+        try:
+            position = self._index[label]
+        except (KeyError, TypeError):
+            position = None
+        if position is None or not same_labels((self._labels[position],), (label,)):  # True is not the class 1
+            raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}")
+        return position
+
+    def to_array(self, normalize: str | None = None) -> np.ndarray:
+        """The counts (rows actual, columns predicted): a read-only copy (int64, or float64 for
+        weighted counts), or with ``normalize`` a new float array of rates, as scikit-learn's
+        ``confusion_matrix(normalize=...)``: ``"true"`` (each actual row sums to 1),
+        ``"pred"`` (each predicted column sums to 1), ``"all"`` (the whole matrix sums to 1);
+        an empty row or column gives zeros.
+
+        Examples:
+            >>> ConfusionMatrix.from_array([[3, 1], [0, 0]]).to_array("true").tolist()
+            [[0.75, 0.25], [0.0, 0.0]]
+        """
+        if normalize is None:
+            counts = self._snapshot()[0]  # a copy: counts read later by another thread's update never change under it
+            counts.flags.writeable = False
+            return counts
+        check_choice("normalize", normalize, ("true", "pred", "all"))
+        counts = self._snapshot()[0].astype(np.float64)
+        totals = {"true": counts.sum(axis=1, keepdims=True), "pred": counts.sum(axis=0, keepdims=True), "all": counts.sum()}[normalize]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.nan_to_num(counts / totals, nan=0.0)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """``np.asarray(cm)``: a copy of the counts (numpy may write to what it is given)."""
+        counts = self._snapshot()[0]
+        return counts if dtype is None else counts.astype(dtype)
+
+    def reset(self) -> None:
+        """Set every count to zero, keeping the labels (a new epoch, the same classes)."""
+        with self._lock:
+            self._buffer = np.zeros((len(self._labels), len(self._labels)), dtype=np.int64)
+            self._counts = self._buffer
+            self._total = 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        (mine, my_labels), (theirs, their_labels) = self._snapshot(), other._snapshot()  # one lock at a time: no deadlock
+        return same_labels(my_labels, their_labels) and np.array_equal(mine, theirs) and self._metrics_class is other._metrics_class
+
+    # ----------------------------------------------------------------------------------------
+    # per-class counts (one-vs-rest)
+
+    def _class_index(self, class_idx: Any, label: Any = None) -> int:
+        """The index of a class given by index (an int), by label (anything else, or ``label=``
+        for integer labels), or, with neither, the positive class of a two-class matrix."""
+        if label is not None:
+            if class_idx is not None:
+                raise InvalidArgumentError("give the class by index or by 'label', not both")
+            return self.index_of(label)
+        if class_idx is not None:
+            if isinstance(class_idx, (int, np.integer)) and not isinstance(class_idx, (bool, np.bool_)):
+                return check_index("class_idx", class_idx, len(self._labels))
+            return self.index_of(class_idx)
+        if len(self._labels) != 2:
+            raise NotBinaryError(
+                f"without 'class_idx' the counts are those of the positive class (index 1) of a two-class "
+                f"matrix; this matrix has {len(self._labels)} classes {show(list(self._labels))}: pass class_idx"
+            )
+        return 1
+
+    def get_true_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples of class ``class_idx`` predicted as that class: ``x_kk`` (a float for weighted counts).
+
+        The class is an index, a label (``cm.get_true_positive("dog")``; ``label=`` for integer labels),
+        or, with neither, the positive class (index 1) of a two-class matrix.
+        """
+        k = self._class_index(class_idx, label)
+        return self._counts[k, k].item()
+
+    def get_false_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal.
+
+        The class is an index, a label (``cm.get_false_positive("dog")``; ``label=`` for integer labels),
+        or, with neither, the positive class (index 1) of a two-class matrix.
+        """
+        k = self._class_index(class_idx, label)
+        return (self._counts[:, k].sum() - self._counts[k, k]).item()
+
+    def get_false_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal.
+
+        The class is an index, a label (``cm.get_false_negative("dog")``; ``label=`` for integer labels),
+        or, with neither, the positive class (index 1) of a two-class matrix.
+        """
+        k = self._class_index(class_idx, label)
+        return (self._counts[k, :].sum() - self._counts[k, k]).item()
+
+    def get_true_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+        """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``
+        (the class by index or label, as for ``get_true_positive``).
+
+        (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.)
+        """
+        k = self._class_index(class_idx, label)
+        x = self._counts
+        return self.get_total_items() - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
+
+    def cells(self) -> Cells:
+        """The one-vs-rest cells of every class at once (``tp, fp, fn, tn`` arrays)."""
+        return self.class_cells
+
+    # ----------------------------------------------------------------------------------------
+    # whole-matrix measures
+
+    def get_accuracy(self) -> float:
+        """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
+        return formulas.matrix_accuracy(self._counts)
+
+    def get_correlation_coefficient(self, class_idx: Any = None, *, label: Any = None) -> float:
+        """The per-class correlation coefficient of the protein-function study's table for ``class_idx``.
+
+        MCC with the true negatives taken as the other classes' diagonal (see
+        ``evalkit.formulas.diagonal_correlation_coefficient``).
+        """
+        k = self._class_index(class_idx, label)
+        return float(formulas.diagonal_correlation_coefficient(self._counts)[k])
+
+    # ----------------------------------------------------------------------------------------
+    # the averaging face (per_class and average come from CellsResult)
+
+    @property
+    def class_cells(self) -> Cells:
+        """The one-vs-rest cells of every class (as ``cells()``)."""
+        return cells_from_confusion(self._counts)
+
+    @property
+    def sample_cells(self) -> Cells:
+        """Per-sample cells: right samples ``(1, 0, 0, m-1)`` and wrong ones ``(0, 1, 1, m-2)``, weighted by their counts."""
+        correct = self._counts.trace()
+        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=[correct, self.get_total_items() - correct])
+
+    @property
+    def n_samples(self) -> int | float:
+        """The number of counted samples (``get_total_items``)."""
+        return self.get_total_items()
+
+    def whole_measures(self) -> dict[str, float]:
+        """Accuracy, Cohen's kappa and MCC of the whole matrix (for reports)."""
+        return {
+            "accuracy": self.get_accuracy(),
+            "cohen_kappa": self.get_cohen_kappa(),
+            "matthews_correlation_coefficient": self.get_matthews_correlation_coefficient(),
+        }
+
+    def confusion_matrix(self) -> ConfusionMatrix:
+        """This matrix (every result answers ``confusion_matrix()``)."""
+        return self
+
+    def pair_counts(self) -> PairCounts:
+        """The non-zero cells as (actual, predicted) pair counts."""
+        return PairCounts.from_dense(self._snapshot()[0])
+
+    # ----------------------------------------------------------------------------------------
+    # JSON
+
+    def to_json(self) -> str:
+        """The matrix as an evalkit JSON document (labels, counts and, unless it is
+        ``ClassificationMetrics``, the metrics class by name)."""
+        payload = {"labels": list(self._labels), "counts": self._counts.tolist(), **metrics_class_field(self._metrics_class)}
+        return serialization.dumps("ConfusionMatrix", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
+        """Read a matrix written by ``to_json``.
+
+        Args:
+            text: the document.
+            metrics_class: the metrics class to use; by default the one the document names,
+                found among the classes already imported or published by installed plugins
+                (a document never makes evalkit import a module).
+
+        Raises:
+            FormatError: the text is no valid ConfusionMatrix document, or it names a metrics
+                class that is not loaded (and ``metrics_class`` is not given).
+        """
+        document = serialization.loads(text, "ConfusionMatrix")
+        maker = read_metrics_class(document, metrics_class)
+        labels = serialization.label_list(document, "labels")
+        if not labels:
+            raise FormatError("field 'labels' is empty")
+        counts = serialization.matrix(serialization.field(document, "counts"), "counts", rows=len(labels), columns=len(labels))
+        try:
+            weighted_sum(counts, None)  # a total beyond 2**63 - 1 (or float64) is refused here, not wrapped later
+        except EvalkitError as error:
+            raise FormatError(f"field 'counts': {error}") from None
+        return cls._trusted(counts, labels, maker)
+
+    # ----------------------------------------------------------------------------------------
+    # text
+
+    def _repr_html_(self) -> str:
+        """The matrix as a heat map in a notebook (escaped, no script)."""
+        return render("html_matrix", self)
+
+    def __repr__(self) -> str:
+        own = "" if self._metrics_class is default_metrics_class() else f", metrics_class={self._metrics_class.__qualname__}"
+        return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self.get_total_items()}{own})"
+
+    def __str__(self) -> str:
+        """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``."""
+        names = [_shortened(str(label)) for label in self._labels]
+        width = max([_MIN_CELL_WIDTH, *map(len, names)]) + 2
+        header = "".join(f"{cell:>{width}} |" for cell in ["", *names])
+        lines = ["Confusion Matrix [actual, predicted]", header, "-" * ((len(names) + 1) * (width + 2))]
+        for name, row in zip(names, self._counts.tolist()):
+            lines.append("".join(f"{cell:>{width}} |" for cell in [name, *row]))
+        return "\n".join(lines)
+
+
+def _is_empty(values: Any) -> bool:
+    try:
+        return len(values) == 0
+    except TypeError:  # not a sequence: encode says what it is
+        return False
+
+
+MAX_LABEL_WIDTH = 24
+"""Labels longer than this are shortened in ``str()`` of a matrix (its text then grows with the
+cells, not with the cells times the longest label)."""
+
+
+def _shortened(name: str) -> str:
+    return name if len(name) <= MAX_LABEL_WIDTH else name[: MAX_LABEL_WIDTH - 1] + "…"
+
+
+def _consistent(method: Any) -> Any:
+    """``method`` run under the matrix's lock: it reads one state, never half an update."""
+
+    @functools.wraps(method)
+    def locked(self: ConfusionMatrix, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
+_WRITERS = {"inc", "update", "update_indices", "reset"}
+"""Public methods that lock for themselves (the binary ones, ``+`` and ``==``, read each
+matrix once, one lock at a time, and are left alone like every other underscore name)."""
+
+_PRIVATE_READERS = {"__str__", "__repr__", "_repr_html_", "__array__", "_class_index"}
+"""Underscore methods that read the counts."""
+
+for _name in dir(ConfusionMatrix):
+    _member = inspect.getattr_static(ConfusionMatrix, _name)
+    if _name in _WRITERS or (_name.startswith("_") and _name not in _PRIVATE_READERS):
+        continue
+    if isinstance(_member, property) and _member.fget is not None:
+        setattr(ConfusionMatrix, _name, property(_consistent(_member.fget), doc=_member.__doc__))
+    elif inspect.isfunction(_member):
+        setattr(ConfusionMatrix, _name, _consistent(_member))

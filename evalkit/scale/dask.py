@@ -1,0 +1,425 @@
+"""Distributed evaluation with Dask (the optional ``dask`` extra: ``pip install "evalkit[dask]"``).
+
+Every evalkit count is a sum over samples, so a Dask collection is evaluated exactly by
+counting each partition where it lives and summing the counts in a tree. What travels between
+workers is counts: an ``m x m`` matrix, ``O(m)`` per-label sums and the distinct per-sample
+rows, never the data. The results are the same evalkit objects as in memory.
+
+| function | data (Dask arrays or Dask DataFrame columns) |
+|---|---|
+| ``confusion_matrix`` | one label per sample → ``ConfusionMatrix`` |
+| ``evaluate_indicators`` | 0/1 ``n x m`` arrays → ``Evaluation`` |
+| ``evaluate_soft`` | degrees in [0, 1] (t-norm) → ``Evaluation`` |
+| ``evaluate_label_sets`` | label sets (or separated strings) → ``Evaluation`` |
+| ``aa_rar`` | ideal and result indicators → ``NeighborhoodAccuracy`` |
+| ``threshold_curve`` | labels or indicators and scores → ``ThresholdCurve`` |
+| ``calibration`` | labels or indicators and probabilities → ``Calibration`` |
+| ``by_group`` | labels and a group column → ``ByGroup`` |
+
+Evaluations come back compacted (one row per distinct per-sample cells): every average is
+exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is active (a
+``distributed.Client`` if one exists).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import dask
+import dask.array as da
+import numpy as np
+
+from evalkit.engine._labels import check_same_kind, same_labels, sorted_labels
+from evalkit.engine._validation import show
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
+from evalkit.groups._by_group import ByGroup
+from evalkit.groups.neighborhood import NeighborhoodAccuracy
+from evalkit.results.confusion_matrix import ConfusionMatrix
+from evalkit.results.evaluation import Evaluation
+from evalkit.scale.streaming import LabelSetCounts
+from evalkit.scores.calibration import Calibration
+from evalkit.scores.curves import ThresholdCurve
+
+__all__ = ["aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
+
+SPLIT_EVERY = 8
+"""How many partial results are merged at each node of the reduction tree."""
+
+
+def _is_series(values: Any) -> bool:
+    return type(values).__module__.startswith("dask.dataframe") and hasattr(values, "to_delayed")
+
+
+def _to_numpy(partition: Any) -> np.ndarray:
+    return partition.to_numpy() if hasattr(partition, "to_numpy") else np.asarray(partition)
+
+
+def _to_list(partition: Any) -> list:
+    return partition.tolist() if hasattr(partition, "tolist") else list(partition)
+
+
+def _check_not_converted(values: Any, argument: str) -> None:
+    """Refuse a column that Dask turned from Python objects (ints, lists, mixed values) into
+    strings when the DataFrame was made from pandas (``dataframe.convert-string``, on by
+    default): its labels are no longer the user's. Best effort: a Dask without these
+    internals skips the check."""
+    try:
+        nodes = [node for node in values.expr.walk() if type(node).__name__ == "FromPandas" and node.operand("pyarrow_strings_enabled")]
+        if not nodes:
+            return
+        import pandas as pd
+
+        frame = nodes[0].operand("frame")._data
+        column = frame[values.name] if isinstance(frame, pd.DataFrame) else frame
+        if column.dtype != object:
+            return
+        kind = pd.api.types.infer_dtype(column, skipna=True)
+    except (AttributeError, KeyError, TypeError, ValueError, ImportError):
+        return
+    if kind not in ("string", "empty"):
+        raise InvalidTypeError(
+            f"{argument!r}: Dask turned the column {values.name!r} of Python objects ({kind}) into strings, so 1 became '1' "
+            "and a list its text; make the DataFrame under dask.config.set({'dataframe.convert-string': False})"
+        )
+
+
+def _vector_partitions(values: Any, argument: str, convert: Callable[[Any], Any] = _to_numpy) -> list:
+    """Delayed per-partition values of a 1-D Dask array or a Dask DataFrame column."""
+    if isinstance(values, da.Array):
+        if values.ndim != 1:
+            raise InputShapeError(f"{argument!r} must be a 1-D Dask array, got shape {values.shape}")
+        return [dask.delayed(convert)(block) for block in values.to_delayed().ravel()]
+    if _is_series(values):
+        _check_not_converted(values, argument)
+        return [dask.delayed(convert)(partition) for partition in values.to_delayed()]
+    raise InvalidTypeError(f"{argument!r} must be a Dask array or a Dask DataFrame column, got {show(values)}")
+
+
+def _row_partitions(values: Any, argument: str) -> tuple[da.Array, list]:
+    """A 2-D Dask array with whole rows per chunk, and its delayed row blocks."""
+    if not isinstance(values, da.Array) or values.ndim != 2:
+        raise InvalidTypeError(f"{argument!r} must be a 2-D Dask array (samples x labels), got {show(values)}")
+    whole_rows = values.rechunk({1: -1})
+    return whole_rows, list(whole_rows.to_delayed().ravel())
+
+
+def _aligned(first: da.Array, second: da.Array, argument: str) -> da.Array:
+    if first.shape != second.shape:
+        raise InputShapeError(f"{argument!r} has shape {second.shape} but 'y_true' has shape {first.shape}")
+    return second.rechunk(first.chunks)
+
+
+def _weight_partitions(sample_weight: Any, rows: Any, count: int) -> list:
+    """Delayed weight blocks partitioned like the data: a Dask array is rechunked to the rows
+    of ``rows`` (a Dask array), a Dask DataFrame column must have as many partitions."""
+    if sample_weight is None:
+        return [None] * count
+    if isinstance(sample_weight, da.Array) and isinstance(rows, da.Array):
+        if sample_weight.ndim != 1 or sample_weight.shape[0] != rows.shape[0]:
+            raise InputShapeError(f"'sample_weight' must be a 1-D Dask array of {rows.shape[0]} weights, got shape {sample_weight.shape}")
+        sample_weight = sample_weight.rechunk((rows.chunks[0],))
+    parts = _vector_partitions(sample_weight, "sample_weight")
+    if len(parts) != count:
+        raise InputLengthError(f"'sample_weight' has {len(parts)} partitions but the data have {count}")
+    return parts
+
+
+def _reduce(parts: list, combine: Callable[..., Any]) -> Any:
+    """Combine delayed partial results in a tree and compute the root."""
+    if not parts:
+        raise InputLengthError("the collection has no partitions: nothing to count")
+    while len(parts) > 1:
+        parts = [dask.delayed(combine)(*parts[i : i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
+    return dask.compute(parts[0])[0]
+
+
+# --------------------------------------------------------------------------------------------
+# partition work (module-level functions, so that workers can import them)
+
+
+def _count_pairs(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ConfusionMatrix | None:
+    if len(actual) != len(predicted):
+        raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted labels")
+    if len(actual) == 0:
+        return ConfusionMatrix(labels) if labels else None
+    return ConfusionMatrix.from_predictions(actual, predicted, labels, sample_weight=weight)
+
+
+def _sum_matrices(*matrices: ConfusionMatrix | None) -> ConfusionMatrix | None:
+    present = [matrix for matrix in matrices if matrix is not None]
+    if not present:
+        return None
+    labels = present[0].labels
+    if any(not same_labels(matrix.labels, labels) for matrix in present):
+        check_same_kind(("a partition of y_true/y_pred", label) for matrix in present for label in matrix.labels)
+        labels = sorted_labels(list({label for matrix in present for label in matrix.labels}), "y_true/y_pred")
+        present = [matrix.with_labels(labels) for matrix in present]
+    total = present[0].copy()
+    for matrix in present[1:]:
+        total += matrix
+    return total
+
+
+def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, mask: np.ndarray | None, weight: np.ndarray | None) -> Evaluation:
+    return Evaluation.from_indicators(actual, predicted, labels, mask=mask, sample_weight=weight).compact()
+
+
+def _soft_block(
+    actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: Any, mask: np.ndarray | None, weight: np.ndarray | None
+) -> Evaluation:
+    return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask, sample_weight=weight).compact()
+
+
+def _sum_evaluations(*evaluations: Evaluation) -> Evaluation:
+    total = evaluations[0]
+    for evaluation in evaluations[1:]:
+        total = total + evaluation
+    return total.compact()
+
+
+_COLLECTION_TEXT = re.compile(r"\[.*\]|\{.*\}|\(.*\)|set\(\)|frozenset\(.*\)", re.DOTALL)
+"""The text Python (and Dask's string conversion) makes of a list, set or tuple."""
+
+
+def _label_sets(values: list, separator: str | None) -> list:
+    if separator is None:
+        for value in values:
+            if isinstance(value, str) and _COLLECTION_TEXT.fullmatch(value.strip()):
+                raise InvalidTypeError(
+                    f"a label-set column holds the text {value!r}, not a collection: Dask turns object columns into strings "
+                    "unless dask.config.set({'dataframe.convert-string': False}) is in force when the DataFrame is made; "
+                    "or pass separator= for separated strings"
+                )
+        return [value if not isinstance(value, str) else {value} for value in values]
+    return [{part.strip() for part in value.split(separator) if part.strip()} if isinstance(value, str) else value for value in values]
+
+
+def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separator: str | None, weight: Any) -> LabelSetCounts:
+    if len(actual) != len(predicted):
+        raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted label sets")
+    counts = LabelSetCounts(labels)
+    counts.update(_label_sets(actual, separator), _label_sets(predicted, separator), sample_weight=weight)
+    return counts
+
+
+
+
+# --------------------------------------------------------------------------------------------
+# public functions
+
+
+def confusion_matrix(
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None, metrics_class: Any = None
+) -> ConfusionMatrix:
+    """The confusion matrix of labels held in Dask arrays or Dask DataFrame columns.
+
+    Each partition pair is counted where it lives; the ``m x m`` matrices are summed in a tree.
+    The label order is that of ``ConfusionMatrix.from_predictions``: sorted, or ``labels``.
+    ``sample_weight`` is a Dask array (rechunked like ``y_true``) or a Dask DataFrame column
+    partitioned like the labels. ``metrics_class`` (here and in every function of this
+    module) is the result's metrics class, attached to the merged result (the partitions
+    never need it).
+
+    Raises:
+        InputLengthError: the two collections do not split into equal partitions.
+    """
+    if isinstance(y_true, da.Array) and isinstance(y_pred, da.Array):
+        if y_true.shape != y_pred.shape:
+            raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but 'y_pred' has {y_pred.shape[0]}")
+        y_pred = y_pred.rechunk(y_true.chunks)
+    actual, predicted = _vector_partitions(y_true, "y_true"), _vector_partitions(y_pred, "y_pred")
+    if len(actual) != len(predicted):
+        raise InputLengthError(f"'y_true' has {len(actual)} partitions but 'y_pred' has {len(predicted)}")
+    fixed = None if labels is None else tuple(labels)
+    weights = _weight_partitions(sample_weight, y_true, len(actual))
+    parts = [dask.delayed(_count_pairs)(a, p, fixed, w) for a, p, w in zip(actual, predicted, weights)]
+    matrix = _reduce(parts, _sum_matrices)
+    if matrix is None:
+        raise InputLengthError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
+    return _with_metrics_class(matrix, metrics_class)
+
+
+def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ByGroup | None:
+    return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
+
+
+def _sum(*results: Any) -> Any:
+    """The merge (``+``) of the partitions' results (label-set counts, results by group, curves,
+    calibrations); ``None`` for an empty partition adds nothing, and no result at all is ``None``."""
+    present = [result for result in results if result is not None]
+    return functools.reduce(operator.add, present) if present else None
+
+
+def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None,
+             min_size: float | None = None) -> ByGroup:  # fmt: skip
+    """Single-label predictions evaluated per group, from Dask arrays or DataFrame columns
+    partitioned alike (the group column too): each partition is counted where it lives and
+    the per-group matrices are merged in a tree (groups and labels first seen in a later
+    partition are added).
+
+    Raises:
+        InputLengthError: the collections do not split into equal partitions.
+    """
+    actual, predicted = _vector_partitions(y_true, "y_true"), _vector_partitions(y_pred, "y_pred")
+    keys = _vector_partitions(groups, "groups")
+    if not len(actual) == len(predicted) == len(keys):
+        raise InputLengthError(f"'y_true', 'y_pred' and 'groups' have {len(actual)}, {len(predicted)} and {len(keys)} partitions")
+    fixed = None if labels is None else tuple(labels)
+    weights = _weight_partitions(sample_weight, y_true, len(actual))
+    parts = [dask.delayed(_group_block)(a, p, g, fixed, w) for a, p, g, w in zip(actual, predicted, keys, weights)]
+    result = _reduce(parts, _sum)
+    if result is None:
+        raise InputLengthError("'y_true' and 'y_pred' are empty: nothing to count")
+    return result if min_size is None else attrs.evolve(result, min_size=float(min_size))
+
+
+def _with_metrics_class(result: Any, metrics_class: Any) -> Any:
+    return result if metrics_class is None else result.with_metrics_class(metrics_class)
+
+
+def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
+    return ThresholdCurve.from_scores(actual, scores, labels, pos_label=pos_label, sample_weight=weight, thresholds=thresholds)
+
+
+def evaluate_indicators(
+    y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None,
+    metrics_class: Any = None,
+) -> Evaluation:  # fmt: skip
+    """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels), optionally
+    weighted by a 1-D Dask array of one weight per row."""
+    y_true, blocks_actual = _row_partitions(y_true, "y_true")
+    blocks_predicted = list(_aligned(y_true, y_pred, "y_pred").to_delayed().ravel())
+    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(y_true, mask, "mask").to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_true, len(blocks_actual))
+    fixed = None if labels is None else tuple(labels)
+    parts = [
+        dask.delayed(_indicator_block)(a, p, fixed, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
+    ]
+    return _with_metrics_class(_reduce(parts, _sum_evaluations), metrics_class)
+
+
+def evaluate_soft(
+    y_true: da.Array,
+    y_pred: da.Array,
+    labels: Sequence[Any] | None = None,
+    *,
+    tnorm: Any = "product",
+    mask: da.Array | None = None,
+    sample_weight: Any = None,
+    metrics_class: Any = None,
+) -> Evaluation:
+    """A compacted soft ``Evaluation`` of degree Dask arrays under a t-norm.
+
+    Soft per-sample cells rarely repeat, so the compacted per-sample rows grow with the data;
+    per-label sums and micro/macro/weighted averages travel as ``O(m)`` counts.
+    """
+    y_true, blocks_actual = _row_partitions(y_true, "y_true")
+    blocks_predicted = list(_aligned(y_true, y_pred, "y_pred").to_delayed().ravel())
+    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(y_true, mask, "mask").to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_true, len(blocks_actual))
+    fixed = None if labels is None else tuple(labels)
+    parts = [
+        dask.delayed(_soft_block)(a, p, fixed, tnorm, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
+    ]
+    return _with_metrics_class(_reduce(parts, _sum_evaluations), metrics_class)
+
+
+def evaluate_label_sets(
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None,
+    metrics_class: Any = None,
+) -> Evaluation:  # fmt: skip
+    """A compacted multi-label ``Evaluation`` of label sets in Dask columns.
+
+    Values are collections of labels, or strings split at ``separator`` (a string with no
+    separator given is one label). ``sample_weight``: a Dask column (or array) partitioned
+    like the label sets.
+    """
+    parts_actual = _vector_partitions(y_true, "y_true", _to_list)
+    parts_predicted = _vector_partitions(y_pred, "y_pred", _to_list)
+    if len(parts_actual) != len(parts_predicted):
+        raise InputLengthError(f"'y_true' has {len(parts_actual)} partitions but 'y_pred' has {len(parts_predicted)}")
+    fixed = None if labels is None else tuple(labels)
+    weights = _weight_partitions(sample_weight, y_true, len(parts_actual))
+    parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
+    return _with_metrics_class(_reduce(parts, _sum).to_evaluation(), metrics_class)
+
+
+def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
+    """AA, RAR and the rest of the neighborhood-system criterion for indicator Dask arrays
+    (elements x labels), optionally with a weight per element."""
+    return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels, sample_weight=sample_weight))
+
+
+def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None, sample_weight: Any, name: str) -> tuple[list, tuple | None]:
+    """Aligned blocks ``(y_true, y_score, weight)`` of score arrays, and the column labels of
+    2-D scores (found in one pass first when not given)."""
+    if not isinstance(y_score, da.Array) or not isinstance(y_true, da.Array):
+        raise InvalidTypeError(f"'y_true' and {name!r} must be Dask arrays, got {show(y_true)} and {show(y_score)}")
+    if y_true.shape[0] != y_score.shape[0]:
+        raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but {name!r} has {y_score.shape[0]}")
+    if y_score.ndim == 2:
+        y_score = y_score.rechunk({1: -1})
+        if y_true.ndim == 1 and labels is None:
+            labels = sorted_labels(da.unique(y_true).compute().tolist(), "y_true")
+    rows = tuple(size for size in y_score.chunks[0] if size) or y_score.chunks[0]
+    y_score = y_score.rechunk((rows, *y_score.chunks[1:]))
+    y_true = y_true.rechunk((rows, *((-1,) if y_true.ndim == 2 else ())))
+    blocks_true, blocks_score = list(y_true.to_delayed().ravel()), list(y_score.to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, y_score, len(blocks_score))
+    return list(zip(blocks_true, blocks_score, weights)), None if labels is None else tuple(labels)
+
+
+def threshold_curve(
+    y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, thresholds: Any = None,
+    sample_weight: Any = None, metrics_class: Any = None,
+) -> ThresholdCurve:  # fmt: skip
+    """A ``ThresholdCurve`` of Dask arrays: one curve per partition, merged in a tree.
+
+    With ``thresholds`` (a number, or the thresholds) what travels between workers is
+    O(thresholds x classes) counts; without, exact curves whose size grows with the distinct
+    scores. Multi-class labels are found in one pass first when ``labels`` is not given.
+
+    Args:
+        y_true: a 1-D Dask array of labels, or a 2-D one of 0/1 indicators.
+        y_score: a 1-D (binary) or 2-D Dask array of scores.
+        labels: the column labels of 2-D scores (as for ``ThresholdCurve.from_scores``).
+        pos_label: the positive class of binary labels.
+        thresholds: ``None`` for the exact curve, or a number of thresholds, or the thresholds.
+        sample_weight: a 1-D Dask array of one weight per sample.
+    """
+    blocks, fixed = _score_parts(y_true, y_score, labels, sample_weight, "y_score")
+    parts = [dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in blocks]
+    return _with_metrics_class(_reduce(parts, _sum), metrics_class)
+
+
+def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, setting: Any, bins: Any,
+                       weight: np.ndarray | None) -> Calibration:  # fmt: skip
+    return Calibration.from_scores(actual, scores, labels, pos_label=pos_label, setting=setting, sample_weight=weight, bins=bins)
+
+
+def calibration(
+    y_true: da.Array, y_prob: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, setting: str | None = None,
+    bins: int | None = None, sample_weight: Any = None,
+) -> Calibration:  # fmt: skip
+    """A ``Calibration`` of Dask arrays: one per partition, merged in a tree. With ``bins``
+    what travels between workers is O(bins x columns) sums; without, exact counts whose
+    size grows with the distinct scores. Multi-class labels are found in one pass first when
+    ``labels`` is not given.
+
+    Args:
+        y_true: a 1-D Dask array of labels, or a 2-D one of 0/1 indicators.
+        y_prob: a 1-D (binary) or 2-D Dask array of probabilities.
+        labels: the column labels of 2-D probabilities (as for ``Calibration.from_scores``).
+        pos_label: the positive class of binary labels.
+        setting: ``"top_label"`` or ``"classwise"`` for ``n x m`` probabilities.
+        bins: ``None`` for the exact counts, or a number of equal-width bins.
+        sample_weight: a 1-D Dask array of one weight per sample.
+    """
+    blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")
+    parts = [dask.delayed(_calibration_block)(a, s, fixed, pos_label, setting, bins, w) for a, s, w in blocks]
+    return _reduce(parts, _sum)

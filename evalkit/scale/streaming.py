@@ -1,0 +1,461 @@
+"""Streaming counts of multi-label data: batch by batch, labels growing, memory bounded by counts.
+
+Every evalkit count is a sum over samples. ``LabelSetCounts`` keeps, for a stream of
+label-set batches, the per-label sums ``σm`` and the distinct per-sample rows
+``(|Y∩Z|, |Y|, |Z|)`` with how often each occurred, so its memory grows with the number of
+labels and of distinct rows, never with the number of samples. A label first seen late is
+added, not lost; ``LabelSetCounts.to_evaluation`` then orders the labels as a one-shot
+``Evaluation.from_label_sets`` would (sorted, or the
+order given up front), and gives the same averages.
+
+``CurveCounts`` does the same for scores: threshold curves of batch after batch, in memory
+bounded by the thresholds when they are given; ``CalibrationCounts`` the calibration of
+probabilities, in memory bounded by the bins when they are given.
+
+(Single-label streams use ``ConfusionMatrix.update``
+with ``grow=True``; fixed-label batches of any kind merge with ``Evaluation + Evaluation``.)
+
+Examples:
+    >>> counts = LabelSetCounts()
+    >>> counts.update([{"a"}, {"a", "b"}], [{"a"}, {"b"}])
+    >>> counts.update([{"c"}], [{"a", "c"}])  # "c" first seen in the second batch
+    >>> ev = counts.to_evaluation()
+    >>> ev.labels, ev.n_samples, round(ev.average("f1_score", "micro"), 4)
+    (('a', 'b', 'c'), 3, 0.75)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from evalkit.engine._exact import weighted_bincount, weighted_sum
+from evalkit.engine._labels import check_label_list, check_same_family, same_labels, sorted_labels
+from evalkit.engine._validation import as_array, check_sample_weight, same_value, show
+from evalkit.engine.cells import Cells
+from evalkit.engine.counting import as_label_set_list, encode_label_sets
+from evalkit.exceptions import (
+    EmptyInputError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnknownLabelError,
+    UnsupportedSettingError,
+)
+from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
+from evalkit.results.evaluation import Evaluation
+from evalkit.scores.calibration import Calibration
+from evalkit.scores.curves import ThresholdCurve
+
+__all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
+
+
+class _Locked:
+    """A lock that writers hold while they change the counts and readers while they read, so
+    that threads may update and read one accumulator together; pickled without it."""
+
+    _lock: threading.RLock
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return {name: value for name, value in vars(self).items() if name != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self._lock = threading.RLock()
+
+
+class LabelSetCounts(_Locked):
+    """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
+
+    Keeps, for every label, the (weighted) numbers of samples holding it in both, in the
+    actual and in the predicted set, and, for every distinct kind of sample ``(|Y∩Z|, |Y|, |Z|)``,
+    how much of it there is: a batch costs time in proportion to its own samples and labels,
+    never to every label seen, and memory is bounded by the labels and the kinds of sample.
+
+    Args:
+        labels: fix the labels and their order up front (a label outside them is an error);
+            by default labels grow as they appear and are sorted in ``to_evaluation``.
+        metrics_class: the metrics class of the evaluation (see ``Evaluation``).
+        keep_pairs: also keep every distinct (actual set, predicted set) pair and how much of
+            it there is (memory grows with the distinct pairs): what ``interval`` of a macro or
+            weighted average resamples.
+    """
+
+    def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None,
+                 keep_pairs: bool = False) -> None:  # fmt: skip
+        self._pairs: Counter[tuple[frozenset, frozenset]] | None = Counter() if keep_pairs else None  # (actual set, predicted set) -> how much
+        self._fixed = None if labels is None else check_label_list(labels)
+        self._metrics_class = check_metrics_class(metrics_class)
+        self._labels: list = list(self._fixed or ())
+        self._index: dict = {label: code for code, label in enumerate(self._labels)}
+        self._sums = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set
+        self._kinds: dict[tuple[int, int, int], Any] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
+        self._total: Any = 0
+        self._lock = threading.RLock()
+
+    @property
+    def labels(self) -> tuple:
+        """The labels seen (or fixed) so far, in the order they were added."""
+        with self._lock:
+            return tuple(self._labels)
+
+    @property
+    def n_samples(self) -> int:
+        """The number of samples counted (the sum of their weights, when weighted)."""
+        with self._lock:
+            return self._total
+
+    def _code(self, label: Any) -> int | None:
+        """The code of a label seen before (``True`` is not the label ``1``), or None."""
+        position = self._index.get(label)
+        return position if position is not None and same_labels((self._labels[position],), (label,)) else None
+
+    def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> None:
+        """Count a batch of label sets (one collection per sample each).
+
+        Raises:
+            UnknownLabelError: with fixed labels, a label outside them; and the errors of
+                ``Evaluation.from_label_sets``.
+        """
+        y_true, y_pred = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
+        if not y_true and not y_pred:
+            return  # an empty batch counts nothing
+        actual, predicted, found, n = encode_label_sets(y_true, y_pred)  # the batch's own labels
+        weight = check_sample_weight(sample_weight, n)
+        m = len(found)
+        both = np.intersect1d(actual, predicted, assume_unique=True)
+        per_label = [weighted_bincount(keys % max(m, 1), None if weight is None else weight[keys // max(m, 1)], m) for keys in (both, actual, predicted)]
+        per_sample = [np.bincount(keys // max(m, 1), minlength=n) for keys in (both, actual, predicted)]
+        rows, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
+        amounts = weighted_bincount(inverse.ravel(), weight, len(rows))
+        pairs: Counter[tuple[frozenset, frozenset]] = Counter()
+        if self._pairs is not None:  # the samples' own pairs of sets (asked for with keep_pairs)
+            sets = zip(map(frozenset, y_true), map(frozenset, y_pred))
+            if weight is None:
+                pairs.update(sets)
+            else:
+                for pair, amount in zip(sets, weight.tolist()):
+                    pairs[pair] += amount
+        with self._lock:  # counted outside, added inside: no update is lost
+            self._add(found, np.stack(per_label), zip(map(tuple, rows.tolist()), amounts.tolist()), weighted_sum(amounts, None), UnknownLabelError)
+            if self._pairs is not None:
+                self._pairs.update(pairs)
+
+    def _add(self, labels: Sequence, sums: np.ndarray, kinds: Any, total: Any, outside: type[Exception]) -> None:
+        """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
+        of sample and their total (the caller holds the lock); with fixed labels, another label
+        is an ``outside`` error."""
+        new = [label for label in labels if self._code(label) is None]
+        if new and self._fixed is not None:
+            raise outside(f"labels {show(new)} are not among the fixed labels {show(list(self._fixed))}")
+        if new:
+            checked = check_label_list(new)
+            check_same_family(checked, self._labels[:1], ("new labels", "these counts"))
+            self._index.update((label, code) for code, label in enumerate(checked, len(self._labels)))
+            self._labels.extend(checked)
+        if len(self._labels) > self._sums.shape[1] or (sums.dtype.kind == "f" and self._sums.dtype.kind != "f"):
+            grown = np.zeros((3, max(len(self._labels), 2 * self._sums.shape[1])), dtype=np.result_type(self._sums, sums))
+            grown[:, : self._sums.shape[1]] = self._sums
+            self._sums = grown
+        self._sums[:, np.array([self._code(label) for label in labels], dtype=np.intp)] += sums
+        for row, amount in kinds:
+            self._kinds[row] = self._kinds.get(row, 0) + amount
+        self._total = self._total + total
+
+    def _copy_state(self) -> tuple:
+        with self._lock:
+            return list(self._labels), self._sums[:, : len(self._labels)].copy(), dict(self._kinds), self._total
+
+    def merge(self, other: LabelSetCounts) -> LabelSetCounts:
+        """New counts of both streams (labels of ``other`` appended if they grow)."""
+        if not isinstance(other, LabelSetCounts):
+            raise InvalidTypeError(f"can only merge LabelSetCounts, got {show(other)}")
+        if self._fixed is not None and other._fixed is not None and self._fixed != other._fixed:
+            raise LabelMismatchError(f"cannot merge counts with different fixed labels: {show(list(self._fixed))} and {show(list(other._fixed))}")
+        fixed = self._fixed if self._fixed is not None else other._fixed
+        keep = self._pairs is not None and other._pairs is not None
+        merged = LabelSetCounts(fixed, metrics_class=merged_metrics_class(self._metrics_class, other._metrics_class), keep_pairs=keep)
+        for part in (self, other):
+            labels, sums, kinds, total = part._copy_state()
+            merged._add(labels, sums, kinds.items(), total, LabelMismatchError)
+            if merged._pairs is not None and part._pairs is not None:
+                with part._lock:
+                    merged._pairs.update(part._pairs)
+        return merged
+
+    def __add__(self, other: object) -> LabelSetCounts:
+        if not isinstance(other, LabelSetCounts):
+            return NotImplemented
+        return self.merge(other)
+
+    def interval(self, measure: Any, average: str = "macro", **options: Any) -> Any:
+        """A bootstrap interval of a ``"micro"``, ``"macro"`` or ``"weighted"`` average of the
+        counts kept with ``keep_pairs=True``: the kinds are the distinct (actual set, predicted
+        set) pairs (``evalkit.intervals.indicators_interval``); ``options`` as there
+        (``level``, ``method``, ``n_resamples``, ``random_state``, ``undefined``).
+
+        Raises:
+            UnsupportedSettingError: the counts were made without ``keep_pairs``.
+        """
+        if self._pairs is None:
+            raise UnsupportedSettingError("an interval of a per-class average needs the pairs of sets: make the counts with keep_pairs=True")
+        from evalkit.results import intervals  # resampling: imported when asked for
+
+        labels = list(self.to_evaluation().labels)
+        with self._lock:
+            pairs = list(self._pairs.items())
+        position = {label: k for k, label in enumerate(labels)}
+        actual, predicted = (np.zeros((len(pairs), len(labels)), dtype=np.int8) for _ in range(2))
+        for row, ((truth, guess), _) in enumerate(pairs):
+            actual[row, [position[label] for label in truth]] = 1
+            predicted[row, [position[label] for label in guess]] = 1
+        amounts = np.array([amount for _, amount in pairs])
+        return intervals.indicators_interval(actual, predicted, measure, average, sample_weight=amounts, metrics_class=self._metrics_class, **options)
+
+    def to_evaluation(self) -> Evaluation:
+        """The counts as a (compacted) ``Evaluation``: every average works;
+        per-sample vectors do not (the sample order is not kept).
+
+        Raises:
+            EmptyInputError: nothing was counted and no labels were fixed.
+        """
+        labels, sums, kinds, total = self._copy_state()
+        if not kinds:
+            if not self._fixed:
+                raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
+            return Evaluation.from_label_sets([], [], self._fixed, metrics_class=self._metrics_class).compact()
+        order = list(self._fixed) if self._fixed is not None else list(sorted_labels(labels, "labels"))
+        position = {label: code for code, label in enumerate(labels)}
+        sums = sums[:, [position[label] for label in order]]
+        m = len(order)
+        class_cells = Cells.from_sums(sums[0], sums[1], sums[2], total)
+        rows = np.array(list(kinds), dtype=np.int64).reshape(-1, 3)
+        amounts = np.array(list(kinds.values()))
+        sample_cells = Cells.from_sums(rows[:, 0], rows[:, 1], rows[:, 2], m, weight=amounts)
+        evaluation = Evaluation(tuple(order), class_cells, sample_cells, "multi-label", ordered=False, metrics_class=self._metrics_class)
+        return evaluation.compact()
+
+    def __eq__(self, other: object) -> bool:
+        """The same counts: labels, metrics class and everything counted."""
+        if type(other) is not type(self):
+            return NotImplemented
+        if not (same_value(self._fixed, other._fixed) and self._metrics_class is other._metrics_class):
+            return False
+        if not self._copy_state()[2] and not other._copy_state()[2]:
+            return True
+        try:
+            return self.to_evaluation() == other.to_evaluation()
+        except EmptyInputError:
+            return False
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LabelSetCounts(labels={list(self.labels)!r}, samples={self.n_samples})"
+
+
+MERGE_FACTOR = 4
+"""Pending parts of a stream of scores are merged while the one before is at most this many
+times the size of the last: parts take about ``MERGE_FACTOR / (MERGE_FACTOR - 1)`` times the
+largest one's memory, at a few merges of each point."""
+
+
+class _ScoreCounts(_Locked):
+    """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
+    shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
+    labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
+
+    def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
+        self._labels = None if labels is None else check_label_list(labels)
+        self._pos_label = pos_label
+        self._parts: list[Any] = []  # results, each over MERGE_FACTOR times the size of the next
+        self._lock = threading.RLock()
+
+    @property
+    def _result(self) -> Any:
+        """Everything counted so far, as one result (the pending parts merged)."""
+        with self._lock:
+            if not self._parts:
+                return None
+            self._merge_parts(everything=True)
+            return self._parts[0]
+
+    @_result.setter
+    def _result(self, result: Any) -> None:
+        with self._lock:
+            self._parts = [] if result is None else [result]
+
+    def _merge_parts(self, *, everything: bool = False) -> None:
+        """Merge the rightmost parts: all of them, or while the one before is at most
+        ``MERGE_FACTOR`` times the size of the last (``n_points``). The sizes then fall by more
+        than that factor from each part to the next, so the parts hold little more than the
+        largest one (however much the batches repeat each other's scores), and each point is
+        merged a logarithmic number of times."""
+        while len(self._parts) > 1 and (everything or self._parts[-2].n_points <= MERGE_FACTOR * max(self._parts[-1].n_points, 1)):
+            right = self._parts.pop()
+            self._parts.append(self._parts.pop().merge(right))
+
+    def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> Any:
+        raise NotImplementedError
+
+    def _columns_of(self, batch: Any) -> tuple:
+        return batch.labels
+
+    def _copy(self) -> Any:
+        raise NotImplementedError
+
+    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None) -> None:
+        """Count a batch (the arguments of the result's ``from_scores``).
+
+        Raises:
+            LabelMismatchError: a batch whose classes differ from the first batch's.
+        """
+        two_dimensional = as_array(y_score, "y_score").ndim == 2
+        batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        with self._lock:  # counted outside, merged inside: no update is lost
+            if not self._parts:
+                if two_dimensional:
+                    self._labels = self._columns_of(batch)
+                else:
+                    self._pos_label = batch.labels[0]
+            self._parts.append(batch)
+            self._merge_parts()
+
+    def _merged(self, other: Any) -> Any:
+        if type(other) is not type(self):
+            raise InvalidTypeError(f"can only merge {type(self).__name__}, got {show(other)}")
+        merged = self._copy()
+        merged._labels, merged._pos_label = self._labels or other._labels, self._pos_label
+        parts = [result for result in (self._result, other._result) if result is not None]  # each collapsed once
+        merged._result = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
+        return merged
+
+    def _read(self) -> Any:
+        if self._result is None:
+            raise EmptyInputError("no scores were counted: nothing to read")
+        return self._result
+
+    def __add__(self, other: object) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.merge(other)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        """The same counts: settings, classes and everything counted (however batched)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        settings = [name for name in vars(self) if name not in ("_parts", "_lock")]
+        return all(same_value(getattr(self, name), getattr(other, name)) or getattr(self, name) is getattr(other, name) for name in settings) and (
+            self._result == other._result)  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._result!r})"
+
+
+class CurveCounts(_ScoreCounts):
+    """Threshold curves counted batch by batch (mutable, like ConfusionMatrix): a thin
+    accumulator over ``ThresholdCurve.merge``.
+
+    With ``thresholds`` (a number of evenly spaced thresholds in [0, 1], or the thresholds)
+    memory is O(thresholds x classes) however long the stream, every point is exact and the
+    areas lie within ``ThresholdCurve.area_bounds``; without, the curve is exact and grows
+    with the distinct scores seen.
+
+    Args:
+        thresholds: as for ``ThresholdCurve.from_scores``.
+        labels: the column labels of 2-D scores (by default those of the first batch, which
+            later batches keep).
+        pos_label: the positive class of binary labels (by default that of the first batch).
+        metrics_class: the metrics class of the curve (see ``ThresholdCurve``).
+
+    Examples:
+        >>> counts = CurveCounts(thresholds=11)
+        >>> counts.update([0, 1, 1], [0.2, 0.9, 0.6])
+        >>> counts.update([0, 0], [0.7, 0.1])
+        >>> curve = counts.curve()
+        >>> curve.n_samples, curve.at(0.6).per_class("recall").tolist()
+        (5, [1.0])
+    """
+
+    def __init__(
+        self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None,
+        metrics_class: MetricsClass | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(labels=labels, pos_label=pos_label)
+        self._metrics_class = check_metrics_class(metrics_class)
+        self._thresholds = thresholds
+
+    def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
+        return ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight, thresholds=self._thresholds,
+                                          metrics_class=self._metrics_class)  # fmt: skip
+
+    def _copy(self) -> CurveCounts:
+        return CurveCounts(thresholds=self._thresholds, metrics_class=self._metrics_class)
+
+    def curve(self) -> ThresholdCurve:
+        """The curve of everything counted so far.
+
+        Raises:
+            EmptyInputError: nothing was counted.
+        """
+        return self._read()
+
+    def merge(self, other: CurveCounts) -> CurveCounts:
+        """New counts of both streams."""
+        merged = self._merged(other)
+        merged._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+        if merged._result is not None:
+            merged._result = merged._result.with_metrics_class(merged._metrics_class)
+        return merged
+
+
+class CalibrationCounts(_ScoreCounts):
+    """A calibration counted batch by batch (mutable): a thin accumulator over
+    ``Calibration.merge``. With ``bins`` memory is O(bins x columns) however long the stream;
+    without, the counts are exact and grow with the distinct scores seen.
+
+    Args:
+        bins: as for ``Calibration.from_scores`` (``None``: exact).
+        setting: as for ``Calibration.from_scores``.
+        labels: the column labels of 2-D probabilities (by default those of the first batch).
+        pos_label: the positive class of binary labels (by default that of the first batch).
+
+    Examples:
+        >>> counts = CalibrationCounts(bins=10)
+        >>> counts.update([0, 1, 1], [0.2, 0.9, 0.6])
+        >>> counts.update([0, 0], [0.7, 0.1])
+        >>> round(counts.calibration().error(), 4)
+        0.3
+    """
+
+    def __init__(self, *, bins: int | None = None, setting: str | None = None, labels: Sequence[Hashable] | None = None,
+                 pos_label: Any = None) -> None:  # fmt: skip
+        super().__init__(labels=labels, pos_label=pos_label)
+        self._bins, self._setting = bins, setting
+
+    def _count(self, y_true: Any, y_score: Any, labels: tuple | None, pos_label: Any, sample_weight: Any) -> Calibration:
+        return Calibration.from_scores(y_true, y_score, labels, pos_label=pos_label, setting=self._setting, sample_weight=sample_weight, bins=self._bins)
+
+    def _columns_of(self, batch: Calibration) -> tuple:
+        return batch.classes
+
+    def _copy(self) -> CalibrationCounts:
+        return CalibrationCounts(bins=self._bins, setting=self._setting)
+
+    def calibration(self) -> Calibration:
+        """The calibration of everything counted so far.
+
+        Raises:
+            EmptyInputError: nothing was counted.
+        """
+        return self._read()
+
+    def merge(self, other: CalibrationCounts) -> CalibrationCounts:
+        """New counts of both streams (one that counted nothing adds nothing)."""
+        return self._merged(other)
