@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from evalkit.exceptions import CountOverflowError
+from evalkit.exceptions import CountOverflowError, InvalidCountsError
 
 __all__ = [
     "EXACT_FLOAT_SUM",
@@ -290,3 +290,28 @@ def limbs_to_floats(limbs: np.ndarray) -> np.ndarray:
         except OverflowError:
             values.append(math.inf if number > 0 else -math.inf)  # (copysign would convert the int and overflow again)
     return np.array(values, dtype=np.float64).reshape(shape)
+
+
+_ROUNDING = 1e-9
+"""A float count that a subtraction leaves within this share of its size of zero is zero."""
+
+
+def difference(mine: Any, theirs: Any, what: str) -> np.ndarray:
+    """``mine - theirs`` of count arrays, refused where a count would fall below zero: what is
+    taken away must have been added. Float differences within rounding of zero are zero.
+
+    Raises:
+        InvalidCountsError: a count of ``theirs`` exceeds the same count of ``mine``.
+
+    Examples:
+        >>> difference(np.array([3, 2]), np.array([1, 2]), "counts").tolist()
+        [2, 0]
+    """
+    mine, theirs = np.asarray(mine), np.asarray(theirs)
+    result = np.subtract(mine, theirs)
+    if result.dtype.kind == "f":
+        tolerance = _ROUNDING * np.maximum(np.abs(mine), np.abs(theirs))
+        result = np.where(np.abs(result) <= tolerance, 0.0, result)
+    if np.any(result < 0):
+        raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({result[result < 0][:3].tolist()})")
+    return result

@@ -36,7 +36,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit.engine._exact import EXACT_FLOAT_SUM, weighted_bincount, weighted_sum
+from evalkit.engine._exact import EXACT_FLOAT_SUM, difference, weighted_bincount, weighted_sum
 from evalkit.engine._validation import read_only
 from evalkit.engine.tnorms import product
 from evalkit.exceptions import InvalidValueError
@@ -237,6 +237,52 @@ class Cells:
         rows = (np.concatenate([part.rows()[k] for part in parts]) for k in range(4))
         return Cells(*rows, weight=weights, index=np.concatenate(indexes))
 
+    def minus(self, other: Cells) -> Cells:
+        """Entry-by-entry differences of two unweighted cells of the same length: the per-class
+        cells of a batch taken away (refused where a cell would fall below zero).
+
+        Raises:
+            InvalidCountsError: ``other`` holds more of a cell than this.
+        """
+        return Cells(*(difference(mine, theirs, "cells") for mine, theirs in zip(self.rows(), other.rows())))
+
+    def without(self, other: Cells) -> Cells:
+        """These entries without those of ``other``, a part of them: the distinct rows of both
+        with this one's weights less ``other``'s (compacted; rows left with no weight dropped).
+
+        Raises:
+            InvalidCountsError: ``other`` holds a row, or more of a row, than this.
+
+        Examples:
+            >>> both = Cells(tp=[1, 0, 1], fp=[0, 1, 0], fn=[0, 0, 0], tn=[1, 1, 1])
+            >>> both.without(Cells(tp=[1], fp=[0], fn=[0], tn=[1])).weight.tolist()
+            [1, 1]
+        """
+        mine, theirs = self.compact(), other.compact()
+        stacked = np.concatenate([np.stack([np.asarray(row) for row in part.rows()], axis=1) for part in (mine, theirs)])
+        distinct, inverse = _distinct_rows(stacked)
+        sizes = [weighted_bincount(inverse[: len(mine)], mine.weight, len(distinct)), weighted_bincount(inverse[len(mine) :], theirs.weight, len(distinct))]
+        weights = difference(sizes[0], sizes[1], "samples")
+        kept = weights > 0
+        return Cells(*(distinct[kept, k] for k in range(4)), weight=weights[kept])
+
+    def scaled(self, factor: float) -> Cells:
+        """Every entry counting ``factor`` times as much (its weight times ``factor``)."""
+        weight = self.weight if self.weight is not None else np.ones(len(self), dtype=np.int64)
+        return attrs.evolve(self, weight=weight * factor)
+
+    def times(self, factor: float) -> Cells:
+        """Every cell times ``factor`` (per-class sums of weights that decay)."""
+        return Cells(*(np.multiply(row, factor) for row in self.rows()), weight=self.weight, index=self.index)
+
+    def starts_with(self, other: Cells) -> bool:
+        """Whether the first entries are ``other``'s (the same cells and weights, in order)."""
+        return len(other) <= len(self) and _same_entries(self[: len(other)], other)
+
+    def ends_with(self, other: Cells) -> bool:
+        """Whether the last entries are ``other``'s (the same cells and weights, in order)."""
+        return len(other) <= len(self) and _same_entries(self[len(self) - len(other) :], other)
+
     def same_as(self, other: Cells) -> bool:
         """The same rows, weights and index (array equality; Cells compare by identity otherwise)."""
         return _same_rows(self, other) and same_array(self.weight, other.weight) and same_array(self.index, other.index)
@@ -250,6 +296,13 @@ def same_array(first: Any, second: Any) -> bool:
     if first is None or second is None:
         return first is None and second is None
     return np.array_equal(first, second)
+
+
+def _same_entries(first: Cells, second: Cells) -> bool:
+    """The same cells entry by entry, each counting as much (no weight is a weight of 1)."""
+    mine, theirs = first.entries(), second.entries()
+    weights = [part.weight if part.weight is not None else np.ones(len(part), dtype=np.int64) for part in (mine, theirs)]
+    return _same_rows(mine, theirs) and np.array_equal(weights[0], weights[1])
 
 
 def _same_rows(first: Cells, second: Cells) -> bool:

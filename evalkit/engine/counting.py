@@ -35,7 +35,7 @@ from typing import Any, cast
 import attrs
 import numpy as np
 
-from evalkit.engine._exact import EXACT_FLOAT_SUM, weighted_bincount, weighted_sum
+from evalkit.engine._exact import EXACT_FLOAT_SUM, difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import (
     check_booleans_apart,
     check_label,
@@ -437,6 +437,30 @@ class PairCounts:
             self.size,
             np.concatenate([self.counts, other.counts]),
         )
+
+    def minus(self, other: PairCounts) -> PairCounts:
+        """The counts of this without those of ``other``, a part of them (same size).
+
+        Raises:
+            InvalidCountsError: ``other`` holds a pair, or more of a pair, than this.
+        """
+        keys = [part.actual * self.size + part.predicted for part in (self, other)]
+        distinct = np.union1d(keys[0], keys[1])
+        sizes = [np.zeros(len(distinct), dtype=np.result_type(self.counts, other.counts)) for _ in range(2)]
+        for size, key, part in zip(sizes, keys, (self, other)):
+            size[np.searchsorted(distinct, key)] = part.counts
+        left = difference(sizes[0], sizes[1], "pairs of labels")
+        kept = left > 0
+        return PairCounts(distinct[kept] // self.size, distinct[kept] % self.size, left[kept], self.size)
+
+    def empty(self) -> PairCounts:
+        """No pair counted, over the same labels."""
+        none = np.zeros(0, dtype=np.int64)
+        return PairCounts(none, none, np.zeros(0, dtype=self.counts.dtype), self.size)
+
+    def times(self, factor: float) -> PairCounts:
+        """Every count times ``factor``."""
+        return PairCounts(self.actual, self.predicted, self.counts * factor, self.size)
 
     def relabel(self, codes: np.ndarray, size: int) -> PairCounts:
         """The same counts with every code ``c`` renamed ``codes[c]``, over ``size`` labels."""

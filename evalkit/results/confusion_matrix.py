@@ -37,6 +37,7 @@ from evalkit.measures.metrics_class import (
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.base import CellsResult
+from evalkit.results.counted import ALL_OPERATIONS, CountedState, difference
 from evalkit.results.rendering import ReportFace, render
 
 __all__ = ["ConfusionMatrix"]
@@ -44,7 +45,7 @@ __all__ = ["ConfusionMatrix"]
 _MIN_CELL_WIDTH = 7  # the Java table pads every cell to max(7, longest label) + 2
 
 
-class ConfusionMatrix(CellsResult, ReportFace):
+class ConfusionMatrix(CountedState, CellsResult, ReportFace):
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
     Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
@@ -393,19 +394,44 @@ class ConfusionMatrix(CellsResult, ReportFace):
         counts[np.ix_(positions, positions)] = own
         return type(self)._trusted(counts, checked, self._metrics_class)
 
-    def __add__(self, other: object) -> ConfusionMatrix:
-        """A new matrix with the counts of both; the labels must be the same, in the same order."""
-        if not isinstance(other, ConfusionMatrix):
-            return NotImplemented
+    OPERATIONS = ALL_OPERATIONS
+
+    def merge(self, other: ConfusionMatrix, *, grow: bool = False) -> ConfusionMatrix:
+        """A new matrix with the counts of both (also ``self + other``).
+
+        Args:
+            other: another matrix.
+            grow: with False (the default) the labels must be the same, in the same order; with
+                True, labels of ``other`` that this matrix lacks are appended.
+
+        Raises:
+            LabelMismatchError: different labels and ``grow=False``.
+        """
+        self._check_kind(other, "merge")
+        if grow and not same_labels(self.labels, other.labels):
+            check_same_family(self.labels, other.labels, ("this matrix", "other"))
+            known = set(self.labels)
+            union = (*self.labels, *(label for label in other.labels if label not in known))
+            return self.with_labels(union).merge(other.with_labels(union))
         result = self.copy()
         result += other
         return result
 
-    def __radd__(self, other: object) -> ConfusionMatrix:
-        """``0 + cm``, so that ``sum([cm1, cm2, ...])`` adds matrices."""
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
-            return self.copy()
-        return NotImplemented
+    def _subtract(self, other: ConfusionMatrix) -> ConfusionMatrix:
+        """The counts of this matrix without those of ``other`` (same labels, same order)."""
+        counts, labels = other._snapshot()
+        self._check_same_labels(labels)
+        mine, _ = self._snapshot()
+        left = difference(mine, counts, "pairs of labels")
+        return type(self)._trusted(left, self._labels, merged_metrics_class(self._metrics_class, other._metrics_class))
+
+    def _scaled(self, factor: float) -> ConfusionMatrix:
+        counts, labels = self._snapshot()
+        return type(self)._trusted(counts * factor, labels, self._metrics_class)
+
+    def empty(self) -> ConfusionMatrix:
+        """A matrix over the same labels, with the same metrics class, and no counts."""
+        return type(self)(self._labels, metrics_class=self._metrics_class)
 
     def __iadd__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
         """Add the counts of ``other`` (same labels, same order) to this matrix; the metrics

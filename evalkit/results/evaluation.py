@@ -19,13 +19,14 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
 
 from evalkit.engine import serialization
+from evalkit.engine._exact import difference
 from evalkit.engine._labels import check_label_list, check_same_family, describe, same_labels
 from evalkit.engine._validation import as_array, show
 from evalkit.engine.cells import Cells
@@ -48,6 +49,7 @@ from evalkit.measures.registry import check_measure_parameters
 from evalkit.results.base import CellsResult
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.constructors import REJECTIONS, SETTINGS, SettingConstructors
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.rendering import ReportFace
 from evalkit.results.theory import MicroMacroGap, micro_macro_gap
 
@@ -55,7 +57,7 @@ __all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
 
 
 @attrs.frozen(eq=False)
-class Evaluation(SettingConstructors, CellsResult, ReportFace):
+class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
     """Per-class and per-sample cells of a classification result, and every average of every measure.
 
     Build it with one of the ``from_*`` constructors. Then:
@@ -232,16 +234,12 @@ class Evaluation(SettingConstructors, CellsResult, ReportFace):
         """
         if not isinstance(other, Evaluation):
             raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
-        if self.setting != other.setting:
-            raise UnsupportedSettingError(f"cannot merge {self.setting} and {other.setting} evaluations")
-        if grow and not same_labels(self.labels, other.labels):
+        if grow and self.setting == other.setting and not same_labels(self.labels, other.labels):
             check_same_family(self.labels, other.labels, ("this evaluation", "other"))
             known = set(self.labels)
             union = (*self.labels, *(label for label in other.labels if label not in known))
             return self.with_labels(union).merge(other.with_labels(union))
-        if not (same_labels(self.labels, other.labels) and same_labels(self.confusion_labels, other.confusion_labels)):
-            first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels
-            raise LabelMismatchError(f"cannot merge evaluations with different labels: {show(list(first))} and {show(list(second))}")
+        self._check_same_counts(other, "merge")
         confusion = None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion)
         merged = attrs.evolve(
             self,
@@ -317,10 +315,57 @@ class Evaluation(SettingConstructors, CellsResult, ReportFace):
         check_label_list([*checked, *extra])
         return attrs.evolve(self, labels=checked, confusion_labels=None if self.confusion_labels is None else (*checked, *extra))
 
-    def __add__(self, other: object) -> Evaluation:
-        if not isinstance(other, Evaluation):
-            return NotImplemented
-        return self.merge(other)
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Evaluation is immutable: merge another batch's (or count a stream with LabelSetCounts)"}
+
+    def _check_same_counts(self, other: Evaluation, operation: str) -> None:
+        if self.setting != other.setting:
+            raise UnsupportedSettingError(f"cannot {operation} {self.setting} and {other.setting} evaluations")
+        if not (same_labels(self.labels, other.labels) and same_labels(self.confusion_labels, other.confusion_labels)):
+            first, second = self.confusion_labels or self.labels, other.confusion_labels or other.labels
+            raise LabelMismatchError(f"cannot {operation} evaluations with different labels: {show(list(first))} and {show(list(second))}")
+
+    def _subtract(self, other: Evaluation) -> Evaluation:
+        """This evaluation without ``other``, a batch merged into it. Samples in order stay in
+        order when ``other``'s are the first or the last ones (a window's oldest or newest
+        batch); otherwise the result is compacted."""
+        self._check_same_counts(other, "subtract")
+        mine, theirs = self.sample_cells, other.sample_cells
+        if self.ordered and other.ordered and mine.starts_with(theirs):
+            samples, ordered = mine[len(theirs) :], True
+        elif self.ordered and other.ordered and mine.ends_with(theirs):
+            samples, ordered = mine[: len(mine) - len(theirs)], True
+        else:
+            samples, ordered = mine.without(theirs), False
+        confusion = None if self.confusion is None or other.confusion is None else self.confusion.minus(other.confusion)
+        return attrs.evolve(
+            self,
+            class_cells=self.class_cells.minus(other.class_cells),
+            sample_cells=samples,
+            confusion=confusion,
+            n_rejected=difference(self.n_rejected, other.n_rejected, "rejected samples")[()],
+            ordered=ordered,
+            metrics_class=merged_metrics_class(self.metrics_class, other.metrics_class),
+        )
+
+    def _scaled(self, factor: float) -> Evaluation:
+        return attrs.evolve(
+            self,
+            class_cells=self.class_cells.times(factor),
+            sample_cells=self.sample_cells.scaled(factor),
+            confusion=None if self.confusion is None else self.confusion.times(factor),
+            n_rejected=self.n_rejected * factor,
+        )
+
+    def empty(self) -> Evaluation:
+        """The same labels and setting, no sample counted."""
+        zeros = Cells(*(np.zeros_like(np.asarray(row)) for row in self.class_cells.rows()))
+        confusion = None if self.confusion is None else self.confusion.empty()
+        return attrs.evolve(self, class_cells=zeros, sample_cells=self.sample_cells[:0], confusion=confusion, n_rejected=0, ordered=True)
+
+    def copy(self) -> Evaluation:
+        """The same evaluation (it is immutable: the copy shares its read-only arrays)."""
+        return attrs.evolve(self)
 
     def compact(self) -> Evaluation:
         """The same evaluation with one row per distinct per-sample cells and its weight.

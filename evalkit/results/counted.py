@@ -1,0 +1,155 @@
+"""The counted-state protocol: one set of operations for every result that is a state of sums.
+
+Every number evalkit reports is a function of sums over samples, so every result that counts
+is a state of sums, and the same operations apply to all of them, named once:
+
+| operation | spelled | what it gives |
+|---|---|---|
+| merge | ``a.merge(b)``, ``a + b``, ``sum([a, b, ...])`` | the counts of both, as if counted together |
+| subtract | ``a - b`` | ``a`` without ``b``, a part that was added to it (a sliding window's oldest batch) |
+| scale | ``a.scaled(f)`` | every count times ``f`` in (0, 1], as weights (a decayed past) |
+| empty | ``a.empty()`` | the same settings and labels, nothing counted |
+| copy | ``a.copy()`` | an independent copy (a mutable result's ``update`` leaves the copy alone) |
+| equality | ``a == b`` | the same settings and the same counts |
+| JSON | ``a.to_json()``, ``type(a).from_json(text)`` | a document that reads back equal |
+| pickle | ``pickle.dumps(a)`` | bytes that load back equal |
+
+Mutable kinds (``ConfusionMatrix`` and the stream counters) also count in place with
+``update(...)``. A kind lists what it supports in ``OPERATIONS`` and refuses the rest with
+``UnsupportedSettingError``, saying why (``REFUSED``). Distributed and streaming engines
+(``evalkit.scale``) fold partitions and windows through these operations alone.
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> monday = ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "b", "a"])
+    >>> tuesday = ConfusionMatrix.from_predictions(["a", "b"], ["b", "b"], labels=["a", "b"])
+    >>> week = monday + tuesday
+    >>> (week - monday) == tuesday, week.scaled(0.5).get_total_items()
+    (True, 2.5)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from evalkit.engine._exact import difference
+from evalkit.engine._validation import show
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
+
+__all__ = ["ALL_OPERATIONS", "CountedState", "check_factor", "difference"]
+
+ALL_OPERATIONS = frozenset({"update", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
+"""Every operation of the protocol."""
+
+
+
+def check_factor(factor: Any) -> float:
+    """``factor`` as a float in (0, 1].
+
+    Raises:
+        InvalidArgumentError: anything else (0, a negative number, above 1, NaN).
+        InvalidTypeError: not a real number.
+
+    Examples:
+        >>> check_factor(0.5)
+        0.5
+    """
+    if isinstance(factor, bool) or not isinstance(factor, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(f"'factor' must be a number in (0, 1], got {show(factor)}")
+    value = float(factor)
+    if not (0.0 < value <= 1.0) or math.isnan(value):
+        raise InvalidArgumentError(f"'factor' must be in (0, 1], got {show(factor)}")
+    return value
+
+
+class CountedState:
+    """The counted-state protocol (see the module): ``merge``/``+``, ``-``, ``scaled``,
+    ``empty``, ``copy``, equality, JSON and pickle, with what a kind supports in ``OPERATIONS``.
+
+    A kind implements ``merge``, ``empty`` and ``copy``, and where it supports them
+    ``_subtract(other)`` and ``_scaled(factor)``; the checks and the operators live here.
+    """
+
+    __slots__ = ()
+
+    OPERATIONS: ClassVar[frozenset[str]] = frozenset({"merge", "empty", "copy", "equality", "pickle"})
+    """The operations of the protocol this kind supports."""
+
+    REFUSED: ClassVar[Mapping[str, str]] = {}
+    """Why this kind refuses an operation it does not support: operation -> reason."""
+
+    def supports(self, operation: str) -> bool:
+        """Whether this kind supports ``operation`` (one of ``ALL_OPERATIONS``).
+
+        Raises:
+            InvalidArgumentError: not an operation of the protocol.
+        """
+        if operation not in ALL_OPERATIONS:
+            raise InvalidArgumentError(f"'operation' must be one of {sorted(ALL_OPERATIONS)}, got {show(operation)}")
+        return operation in self.OPERATIONS
+
+    def _require(self, operation: str) -> None:
+        if operation not in self.OPERATIONS:
+            why = self.REFUSED.get(operation, "it is not defined for this kind")
+            raise UnsupportedSettingError(f"{type(self).__name__} does not support {operation}: {why}")
+
+    def _check_kind(self, other: Any, operation: str) -> None:
+        if not isinstance(other, CountedState) or not (isinstance(other, type(self)) or isinstance(self, type(other))):
+            raise InvalidTypeError(f"can only {operation} a {type(self).__name__}, got {show(other)}")
+
+    def merge(self, other: Any) -> Any:
+        """The counts of both, as if counted together."""
+        raise NotImplementedError
+
+    def empty(self) -> Any:
+        """The same settings and labels, nothing counted."""
+        raise NotImplementedError
+
+    def copy(self) -> Any:
+        """An independent copy."""
+        raise NotImplementedError
+
+    def _subtract(self, other: Any) -> Any:
+        raise NotImplementedError
+
+    def _scaled(self, factor: float) -> Any:
+        raise NotImplementedError
+
+    def __add__(self, other: object) -> Any:
+        if not isinstance(other, CountedState) or not (isinstance(other, type(self)) or isinstance(self, type(other))):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: object) -> Any:
+        """``0 + a`` is a copy of ``a``, so that ``sum([a, b, ...])`` merges."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self.copy()
+        return NotImplemented
+
+    def __sub__(self, other: object) -> Any:
+        """``a - b``: ``a`` without ``b``, a part that was added to it.
+
+        Raises:
+            UnsupportedSettingError: this kind does not subtract.
+            InvalidCountsError: ``b`` holds counts that ``a`` does not (it was never added).
+            LabelMismatchError: other labels.
+        """
+        if not isinstance(other, CountedState):
+            return NotImplemented
+        self._require("subtract")
+        self._check_kind(other, "subtract")
+        return self._subtract(other)
+
+    def scaled(self, factor: float) -> Any:
+        """Every count times ``factor`` in (0, 1], as weighted counts (what decay does to the past).
+
+        Raises:
+            UnsupportedSettingError: this kind does not scale.
+            InvalidArgumentError: ``factor`` outside (0, 1].
+        """
+        self._require("scale")
+        return self._scaled(check_factor(factor))
