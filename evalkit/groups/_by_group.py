@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
@@ -44,6 +44,7 @@ from evalkit.exceptions import (
     EvalkitError,
     InputLengthError,
     InvalidArgumentError,
+    InvalidCountsError,
     InvalidTypeError,
     LabelMismatchError,
     UnknownLabelError,
@@ -55,6 +56,7 @@ from evalkit.measures.metrics_class import MetricsClass, check_metrics_class
 from evalkit.measures.registry import Measure, spelling
 from evalkit.results import intervals
 from evalkit.results.confusion_matrix import ConfusionMatrix
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.rendering import render
 from evalkit.scores.curves import ThresholdCurve, area_key
@@ -315,7 +317,7 @@ def _take(values: Any, rows: np.ndarray) -> Any:
 
 
 @attrs.frozen(eq=False)
-class ByGroup:
+class ByGroup(CountedState):
     """A result per group and the overall one (see the module docstring). Build it with
     ``by_group`` or ``ByGroup.from_labels`` / ``from_indicators`` / ``from_label_sets`` /
     ``from_scores``.
@@ -684,10 +686,50 @@ class ByGroup:
         pairs = _regrouped(self, distinct, found, keys, labels)
         return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs)
 
-    def __add__(self, other: object) -> ByGroup:
-        if not isinstance(other, ByGroup):
-            return NotImplemented
-        return self.merge(other)
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's"}
+
+    def _subtract(self, other: ByGroup) -> ByGroup:
+        """These groups without ``other``'s, a batch merged into them; a group left with no
+        sample is dropped (the subtraction of a group's result: see its kind)."""
+        if self.names != other.names:
+            raise LabelMismatchError(f"cannot subtract groups of the columns {list(other.names)} from {list(self.names)}")
+        unknown = [key for key in other.keys if identity(key) not in self._index]
+        if unknown:
+            raise InvalidCountsError(f"cannot take away groups these never had: {show(unknown)}")
+        overall = self.overall
+        if self._pairs is not None and other._pairs is not None:
+            labels = tuple(overall.labels)
+            known = {identity(label) for label in labels}
+            if any(identity(label) not in known for label in other.overall.labels):
+                raise InvalidCountsError(f"cannot take away classes these groups never had: {show(list(other.overall.labels))}")
+            pairs = self._pairs.minus(_regrouped(other, self.keys, labels))
+            m = len(labels)
+            kept = np.flatnonzero(_group_sizes(pairs, len(self.keys), m) > 0)
+            keys = tuple(self.keys[k] for k in kept)
+            if len(keys) < len(self.keys):  # renumber the groups left (a dropped group has no kinds left to move)
+                position = np.zeros(len(self.keys), dtype=np.int64)
+                position[kept] = np.arange(len(kept))
+                pairs = pairs.relabel((position[:, None] * m + np.arange(m)[None, :]).ravel(), len(keys) * m)
+            return ByGroup(keys, self.names, None, overall - other.overall.with_labels(labels), self.min_size, pairs)
+        theirs = dict(other.items())
+        left = [(key, result - theirs[key] if key in theirs else result) for key, result in self.items()]
+        left = [(key, result) for key, result in left if getattr(result, "n_samples", 1) > 0]
+        return ByGroup(tuple(key for key, _ in left), self.names, tuple(result for _, result in left), overall - other.overall, self.min_size)
+
+    def _scaled(self, factor: float) -> ByGroup:
+        if self._pairs is not None:
+            return ByGroup(self.keys, self.names, None, self.overall.scaled(factor), self.min_size, self._pairs.times(factor))
+        return ByGroup(self.keys, self.names, tuple(result.scaled(factor) for result in self.results), self.overall.scaled(factor), self.min_size)
+
+    def empty(self) -> ByGroup:
+        """The same group columns and classes, no group and nothing counted."""
+        pairs = None if self._pairs is None else self._pairs.empty()
+        return ByGroup((), self.names, None if pairs is not None else (), self.overall.empty(), self.min_size, pairs)
+
+    def copy(self) -> ByGroup:
+        """The same groups (a ByGroup is immutable: the copy shares its counts)."""
+        return ByGroup(self.keys, self.names, self._results, self.overall, self.min_size, self._pairs)
 
     def to_json(self) -> str:
         """The groups and their results as an evalkit JSON document (confusion matrices and

@@ -33,19 +33,23 @@ from typing import Any
 
 import numpy as np
 
-from evalkit.engine._exact import weighted_bincount, weighted_sum
+from evalkit.engine import serialization
+from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, same_labels, sorted_labels
 from evalkit.engine._validation import as_array, check_sample_weight, same_value, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import as_label_set_list, encode_label_sets
 from evalkit.exceptions import (
     EmptyInputError,
+    InvalidCountsError,
     InvalidTypeError,
     LabelMismatchError,
     UnknownLabelError,
     UnsupportedSettingError,
 )
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
+from evalkit.measures.plugins import metrics_class_field, read_metrics_class
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
@@ -68,7 +72,14 @@ class _Locked:
         self._lock = threading.RLock()
 
 
-class LabelSetCounts(_Locked):
+def _amount(value: Any, name: str) -> Any:
+    """A count read from JSON: a non-negative int (exact) or float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value == float("inf"):
+        raise serialization.FormatError(f"field {name!r} must hold non-negative finite counts, got {show(value)}")
+    return value
+
+
+class LabelSetCounts(CountedState, _Locked):
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
     Keeps, for every label, the (weighted) numbers of samples holding it in both, in the
@@ -187,10 +198,111 @@ class LabelSetCounts(_Locked):
                     merged._pairs.update(part._pairs)
         return merged
 
-    def __add__(self, other: object) -> LabelSetCounts:
-        if not isinstance(other, LabelSetCounts):
-            return NotImplemented
-        return self.merge(other)
+    OPERATIONS = ALL_OPERATIONS
+
+    def _state(self) -> tuple[list, np.ndarray, dict, Any, Counter | None]:
+        """Everything counted, copied under the lock: labels, per-label sums, kinds, total, pairs."""
+        with self._lock:
+            labels, sums, kinds, total = self._copy_state()
+            return labels, sums, kinds, total, None if self._pairs is None else Counter(self._pairs)
+
+    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: Any, pairs: Counter | None, metrics_class: MetricsClass) -> LabelSetCounts:
+        """Counts holding exactly this state (labels with nothing counted dropped unless fixed)."""
+        result = LabelSetCounts(self._fixed, metrics_class=metrics_class, keep_pairs=pairs is not None)
+        kept = [k for k, label in enumerate(labels) if np.any(sums[:, k] != 0) or (self._fixed is not None and label in self._fixed)]
+        result._labels = [labels[k] for k in kept]
+        result._index = {label: code for code, label in enumerate(result._labels)}
+        result._sums = np.zeros((3, max(len(kept), 8)), dtype=sums.dtype)
+        result._sums[:, : len(kept)] = sums[:, kept]
+        result._kinds = {kind: amount for kind, amount in kinds.items() if amount != 0}
+        result._total = total
+        if pairs is not None:
+            result._pairs = Counter({pair: amount for pair, amount in pairs.items() if amount != 0})
+        return result
+
+    def _subtract(self, other: LabelSetCounts) -> LabelSetCounts:
+        """These counts without ``other``'s, a stream merged into them (its labels must be here)."""
+        labels, sums, kinds, total, pairs = self._state()
+        their_labels, their_sums, their_kinds, their_total, their_pairs = other._state()
+        index = {label: code for code, label in enumerate(labels)}
+        unknown = [label for label in their_labels if label not in index or not same_labels((labels[index[label]],), (label,))]
+        if unknown:
+            raise InvalidCountsError(f"cannot take away counts of labels these counts never had: {show(unknown)}")
+        positions = np.array([index[label] for label in their_labels], dtype=np.intp)
+        left = sums.astype(np.result_type(sums, their_sums), copy=True)
+        left[:, positions] = difference(sums[:, positions], their_sums, "label counts")
+        amounts = [kinds.get(kind, 0) for kind in their_kinds]
+        remaining = difference(np.array(amounts), np.array(list(their_kinds.values())), "kinds of sample") if their_kinds else np.zeros(0)
+        kinds = {**kinds, **dict(zip(their_kinds, remaining.tolist()))}
+        if pairs is not None and their_pairs is not None:
+            taken = difference(np.array([pairs.get(pair, 0) for pair in their_pairs]), np.array(list(their_pairs.values())), "pairs of sets")
+            pairs = Counter({**pairs, **dict(zip(their_pairs, taken.tolist()))})
+        else:
+            pairs = None
+        total = difference(np.asarray(total), np.asarray(their_total), "samples")[()].item()
+        return self._rebuilt(labels, left, kinds, total, pairs, merged_metrics_class(self._metrics_class, other._metrics_class))
+
+    def _scaled(self, factor: float) -> LabelSetCounts:
+        labels, sums, kinds, total, pairs = self._state()
+        scaled_pairs = None if pairs is None else Counter({pair: amount * factor for pair, amount in pairs.items()})
+        return self._rebuilt(labels, sums * factor, {kind: amount * factor for kind, amount in kinds.items()}, total * factor, scaled_pairs,
+                             self._metrics_class)  # fmt: skip
+
+    def empty(self) -> LabelSetCounts:
+        """Counts with the same settings (fixed labels, metrics class, ``keep_pairs``) and nothing counted."""
+        return LabelSetCounts(self._fixed, metrics_class=self._metrics_class, keep_pairs=self._pairs is not None)
+
+    def copy(self) -> LabelSetCounts:
+        """An independent copy."""
+        return self._rebuilt(*self._state(), self._metrics_class)
+
+    def to_json(self) -> str:
+        """The counts as an evalkit JSON document: the labels, their sums, the kinds of sample
+        and (with ``keep_pairs``) the pairs of sets."""
+        labels, sums, kinds, total, pairs = self._state()
+        payload: dict[str, Any] = {
+            "fixed": None if self._fixed is None else serialization.as_list(self._fixed),
+            "labels": serialization.as_list(labels),
+            "sums": {name: sums[k].tolist() for k, name in enumerate(("both", "actual", "predicted"))},
+            "kinds": [[*kind, amount] for kind, amount in kinds.items()],
+            "total": total,
+            "pairs": None if pairs is None else [[serialization.as_list(sorted_labels(list(truth), "pairs")) if truth else [],
+                                                  serialization.as_list(sorted_labels(list(guess), "pairs")) if guess else [], amount]
+                                                 for (truth, guess), amount in pairs.items()],
+            **metrics_class_field(self._metrics_class),
+        }  # fmt: skip
+        return serialization.dumps("LabelSetCounts", payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, metrics_class: MetricsClass | None = None) -> LabelSetCounts:
+        """Read counts written by ``to_json``.
+
+        Raises:
+            FormatError: the text is no valid LabelSetCounts document.
+        """
+        document = serialization.loads(text, "LabelSetCounts")
+        fixed = None if document.get("fixed") is None else serialization.label_list(document, "fixed")
+        labels = list(serialization.label_list(document, "labels"))
+        sums_field = serialization.field(document, "sums")
+        if not isinstance(sums_field, dict):
+            raise serialization.FormatError(f"field 'sums' must be an object, got {show(sums_field)}")
+        sums = np.stack([serialization.array(serialization.field(sums_field, name), f"sums.{name}", length=len(labels), integral=None)
+                         for name in ("both", "actual", "predicted")]) if labels else np.zeros((3, 0), dtype=np.int64)  # fmt: skip
+        kinds_field = serialization.field(document, "kinds")
+        if not isinstance(kinds_field, list) or any(not isinstance(row, list) or len(row) != 4 for row in kinds_field):
+            raise serialization.FormatError("field 'kinds' must list [in both, in the actual set, in the predicted set, amount] rows")
+        kinds = {(int(both), int(actual), int(predicted)): _amount(amount, "kinds") for both, actual, predicted, amount in kinds_field}
+        total = _amount(serialization.field(document, "total"), "total")
+        pairs_field = document.get("pairs")
+        pairs = None
+        if pairs_field is not None:
+            if not isinstance(pairs_field, list) or any(not isinstance(row, list) or len(row) != 3 for row in pairs_field):
+                raise serialization.FormatError("field 'pairs' must list [actual labels, predicted labels, amount] rows")
+            pairs = Counter({(frozenset(serialization.scalar_label(label, "pairs") for label in truth),
+                              frozenset(serialization.scalar_label(label, "pairs") for label in guess)): _amount(amount, "pairs")
+                             for truth, guess, amount in pairs_field})  # fmt: skip
+        counts = cls(fixed, metrics_class=read_metrics_class(document, metrics_class), keep_pairs=pairs is not None)
+        return counts._rebuilt(labels, sums, kinds, total, pairs, counts._metrics_class)
 
     def interval(self, measure: Any, average: str = "macro", **options: Any) -> Any:
         """A bootstrap interval of a ``"micro"``, ``"macro"`` or ``"weighted"`` average of the

@@ -100,6 +100,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures.averaging import check_undefined, mean_of
 from evalkit.results import intervals
+from evalkit.scores.curve_state import read_score_columns, score_columns_payload
 from evalkit.scores.curves import ScoreColumns, ThresholdCurve, score_columns
 
 __all__ = [
@@ -1020,8 +1021,7 @@ class Calibration:
                                    "classes": serialization.as_list(self.classes)}  # fmt: skip
         if self._curve is not None:
             payload["negative_label"] = json_safe(self._curve.negative_label)
-            payload["columns"] = [{"scores": scores.tolist(), "positives": positives.tolist(), "negatives": negatives.tolist()}
-                                  for scores, positives, negatives in self._parts()]  # fmt: skip
+            payload["columns"] = score_columns_payload(self._parts())
         else:
             assert self._binned is not None and self._limbs is not None
             payload["sums"] = {name: self._binned[:, k, :].tolist() for k, name in enumerate(_Sums._fields)}  # each exact sum rounded
@@ -1047,19 +1047,7 @@ class Calibration:
             raise serialization.FormatError(f"field 'classes' must equal 'labels' for a {setting} calibration (or 'labels' be ['micro'])")
         bins = serialization.integer(document, "bins", low=1, high=MAX_STORED_BINS, optional=True)
         if bins is None:
-            columns = serialization.field(document, "columns")
-            if not isinstance(columns, list) or len(columns) != len(labels):
-                raise serialization.FormatError(f"field 'columns' must list one column per label ({len(labels)})")
-            parts: list[tuple[Any, Any, Any]] = []
-            for k, column in enumerate(columns):
-                if not isinstance(column, dict):
-                    raise serialization.FormatError(f"field 'columns[{k}]' must be an object, got {show(column)}")
-                scores = serialization.array(serialization.field(column, "scores"), f"columns[{k}].scores", length=None, integral=False)
-                counts = [serialization.array(serialization.field(column, name), f"columns[{k}].{name}", length=len(scores), integral=None)
-                          for name in ("positives", "negatives")]  # fmt: skip
-                if np.any(np.diff(scores) <= 0) or (scores.size and scores.max() > 1):
-                    raise serialization.FormatError(f"field 'columns[{k}].scores' must be increasing probabilities in [0, 1]")
-                parts.append((scores, counts[0], counts[1]))
+            parts = read_score_columns(serialization.field(document, "columns"), len(labels), probabilities=True)
             negative: Any = False
             curve_labels: tuple = (True,)
             if setting != "top_label":

@@ -90,6 +90,7 @@ from evalkit.results.base import CellsResult
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.rendering import ReportFace
 from evalkit.scores import operating
+from evalkit.scores.curve_state import CurveState
 
 __all__ = ["CURVE_AVERAGES", "BestThreshold", "ThresholdCells", "ThresholdCurve", "one_vs_one_roc_auc"]
 
@@ -491,7 +492,7 @@ def _turned_round(scores: np.ndarray, score_sum: Any) -> np.ndarray:
 
 
 @attrs.frozen(eq=False)
-class ThresholdCurve:
+class ThresholdCurve(CurveState):
     """The cells of one or more one-vs-rest problems at every threshold (see the module docstring).
 
     Build it with ``from_scores``. A binary curve has one class, the positive one; a curve of
@@ -1443,10 +1444,7 @@ class ThresholdCurve:
         """
         if not isinstance(other, ThresholdCurve):
             raise InvalidTypeError(f"can only merge a ThresholdCurve, got {show(other)}")
-        if not same_labels(self.labels, other.labels):
-            raise LabelMismatchError(f"cannot merge curves of different classes: {show(list(self.labels))} and {show(list(other.labels))}")
-        if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
-            raise LabelMismatchError("cannot merge a binned curve with an exact one, or binned curves with different thresholds")
+        self._check_same_points(other, "merge")
         metrics_class = merged_metrics_class(self.metrics_class, other.metrics_class)
         negative_label = self._merged_negative_label(other)
         if self.binned:  # the same thresholds: the counts add up
@@ -1472,11 +1470,6 @@ class ThresholdCurve:
         if not seen and len(self.labels) == 1:
             return self.negative_label
         raise LabelMismatchError(f"cannot merge binary curves of different negative classes: {self.negative_label!r} and {other.negative_label!r}")
-
-    def __add__(self, other: object) -> ThresholdCurve:
-        if not isinstance(other, ThresholdCurve):
-            return NotImplemented
-        return self.merge(other)
 
     def __eq__(self, other: object) -> bool:
         """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
