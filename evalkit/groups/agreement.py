@@ -35,8 +35,8 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import attrs
 import numpy as np
@@ -50,10 +50,13 @@ from evalkit.exceptions import (
     EmptyInputError,
     InputShapeError,
     InvalidArgumentError,
+    InvalidCountsError,
     InvalidValueError,
+    LabelMismatchError,
     UnsupportedSettingError,
 )
 from evalkit.results import intervals
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.intervals import Interval, KappaTest, kappa_test
 
 __all__ = ["LEVELS", "MEASURES", "Agreement"]
@@ -89,7 +92,7 @@ def _present(values: np.ndarray) -> np.ndarray:
 
 
 @attrs.frozen(eq=False)
-class Agreement:
+class Agreement(CountedState):
     """The ratings of several raters on items, as counts per item and category.
 
     Attributes:
@@ -395,6 +398,52 @@ class Agreement:
     # ----------------------------------------------------------------------------------------
     # equality and JSON
 
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Agreement is immutable: merge another batch of items"}
+
+    def _item_weights(self) -> np.ndarray:
+        return np.ones(len(self.counts)) if self.weight is None else self.weight
+
+    def merge(self, other: Agreement) -> Agreement:
+        """The items of both, one batch after the other (also ``self + other``); who rated
+        what is kept when both batches have it, for the same number of raters.
+
+        Raises:
+            LabelMismatchError: other categories.
+        """
+        self._check_kind(other, "merge")
+        if not same_labels(self.categories, other.categories):
+            raise LabelMismatchError(f"cannot merge ratings of the categories {show(list(self.categories))} and {show(list(other.categories))}")
+        weight = None if self.weight is None and other.weight is None else np.concatenate([self._item_weights(), other._item_weights()])
+        same_raters = self.codes is not None and other.codes is not None and self.codes.shape[1] == other.codes.shape[1]
+        codes = np.concatenate([self.codes, other.codes]) if same_raters else None  # type: ignore[list-item]
+        return Agreement(np.concatenate([self.counts, other.counts]), self.categories, weight, codes)
+
+    def _subtract(self, other: Agreement) -> Agreement:
+        """These items without ``other``'s, a batch merged first or last (a window's oldest or newest)."""
+        n, k = len(self.counts), len(other.counts)
+        mine, theirs = self[:k] if k <= n else None, self[n - k :] if k <= n else None
+        for part, rest in ((mine, slice(k, n)), (theirs, slice(0, n - k))):
+            if part is not None and same_labels(self.categories, other.categories) and _same_items(part, other):
+                return self[rest]
+        raise InvalidCountsError("cannot take away items that are not this agreement's first or last ones")
+
+    def __getitem__(self, items: slice) -> Agreement:
+        """The ratings of some items (a slice)."""
+        return Agreement(self.counts[items], self.categories, None if self.weight is None else self.weight[items],
+                         None if self.codes is None else self.codes[items])  # fmt: skip
+
+    def _scaled(self, factor: float) -> Agreement:
+        return Agreement(self.counts, self.categories, self._item_weights() * factor, self.codes)
+
+    def empty(self) -> Agreement:
+        """The same categories, no item."""
+        return self[:0]
+
+    def copy(self) -> Agreement:
+        """The same ratings (an Agreement is never changed: the copy shares its arrays)."""
+        return self[:]
+
     def __eq__(self, other: object) -> bool:
         """The same ratings: categories, counts, weights and (``from_ratings``) who rated what."""
         if not isinstance(other, Agreement):
@@ -446,6 +495,12 @@ class Agreement:
     def __repr__(self) -> str:
         raters = "" if self.n_raters is None else f", raters={self.n_raters}"
         return f"Agreement(items={self.n_items}{raters}, categories={list(self.categories)!r})"
+
+
+def _same_items(first: Agreement, second: Agreement) -> bool:
+    """The same items, each counting as much (no weight is a weight of 1)."""
+    return (np.array_equal(first.counts, second.counts) and np.array_equal(first._item_weights(), second._item_weights())
+            and (first.codes is None or second.codes is None or np.array_equal(first.codes, second.codes)))  # fmt: skip
 
 
 @attrs.frozen

@@ -26,6 +26,7 @@ Examples:
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter
 from collections.abc import Hashable, Sequence
@@ -51,6 +52,7 @@ from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, me
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.evaluation import Evaluation
+from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
 
@@ -376,7 +378,7 @@ times the size of the last: parts take about ``MERGE_FACTOR / (MERGE_FACTOR - 1)
 largest one's memory, at a few merges of each point."""
 
 
-class _ScoreCounts(_Locked):
+class _ScoreCounts(CountedState, _Locked):
     """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
     shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
     labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
@@ -451,10 +453,70 @@ class _ScoreCounts(_Locked):
             raise EmptyInputError("no scores were counted: nothing to read")
         return self._result
 
-    def __add__(self, other: object) -> Any:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self.merge(other)  # type: ignore[attr-defined]
+    OPERATIONS = ALL_OPERATIONS
+    RESULT: Any = None
+    """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
+
+    def _with_result(self, result: Any) -> Any:
+        """Counts with these settings (and classes fixed so far) holding ``result``."""
+        counts = self._copy()
+        counts._labels, counts._pos_label = self._labels, self._pos_label
+        counts._result = result
+        return counts
+
+    def _subtract(self, other: Any) -> Any:
+        """These counts without ``other``'s, a stream merged into them."""
+        mine, theirs = self._result, other._result
+        if theirs is None:
+            return self.copy()
+        if mine is None:
+            raise InvalidCountsError("cannot take away counts from counts of nothing")
+        return self._with_result(mine - theirs)
+
+    def _scaled(self, factor: float) -> Any:
+        result = self._result
+        return self._with_result(None if result is None else result.scaled(factor))
+
+    def empty(self) -> Any:
+        """Counts with the same settings (and the classes the first batch fixed), nothing counted."""
+        return self._with_result(None)
+
+    def copy(self) -> Any:
+        """An independent copy (the counts so far, merged into one part)."""
+        return self._with_result(self._result)
+
+    def _settings(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """The counts as an evalkit JSON document: the settings, the classes fixed so far and
+        the result counted (its own document), or null before the first batch."""
+        result = self._result
+        payload = {**self._settings(), "labels": None if self._labels is None else serialization.as_list(self._labels),
+                   "pos_label": serialization.json_safe(self._pos_label), "result": None if result is None else json.loads(result.to_json())}  # fmt: skip
+        return serialization.dumps(type(self).__name__, payload)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Any:
+        """Read counts written by ``to_json``.
+
+        Raises:
+            FormatError: the text is no valid document of these counts.
+        """
+        document = serialization.loads(text, cls.__name__)
+        counts = cls._from_settings(document)
+        counts._labels = None if document.get("labels") is None else serialization.label_list(document, "labels")
+        pos_label = document.get("pos_label")
+        counts._pos_label = None if pos_label is None else serialization.scalar_label(pos_label, "pos_label")
+        result = document.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise serialization.FormatError(f"field 'result' must be a {cls.RESULT.__name__} document, got {show(result)}")
+        counts._result = None if result is None else cls.RESULT.from_json(json.dumps(result))
+        return counts
+
+    @classmethod
+    def _from_settings(cls, document: dict[str, Any]) -> Any:
+        raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         """The same counts: settings, classes and everything counted (however batched)."""
@@ -507,8 +569,22 @@ class CurveCounts(_ScoreCounts):
         return ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight, thresholds=self._thresholds,
                                           metrics_class=self._metrics_class)  # fmt: skip
 
+    RESULT = ThresholdCurve
+
     def _copy(self) -> CurveCounts:
         return CurveCounts(thresholds=self._thresholds, metrics_class=self._metrics_class)
+
+    def _settings(self) -> dict[str, Any]:
+        thresholds = self._thresholds
+        return {"thresholds": thresholds if thresholds is None or isinstance(thresholds, int) else np.asarray(thresholds, dtype=np.float64).tolist(),
+                **metrics_class_field(self._metrics_class)}  # fmt: skip
+
+    @classmethod
+    def _from_settings(cls, document: dict[str, Any]) -> CurveCounts:
+        thresholds = document.get("thresholds")
+        if thresholds is not None and not isinstance(thresholds, int):
+            thresholds = serialization.array(thresholds, "thresholds", length=None, integral=False)
+        return cls(thresholds=thresholds, metrics_class=read_metrics_class(document))
 
     def curve(self) -> ThresholdCurve:
         """The curve of everything counted so far.
@@ -557,8 +633,20 @@ class CalibrationCounts(_ScoreCounts):
     def _columns_of(self, batch: Calibration) -> tuple:
         return batch.classes
 
+    RESULT = Calibration
+
     def _copy(self) -> CalibrationCounts:
         return CalibrationCounts(bins=self._bins, setting=self._setting)
+
+    def _settings(self) -> dict[str, Any]:
+        return {"bins": self._bins, "setting": self._setting}
+
+    @classmethod
+    def _from_settings(cls, document: dict[str, Any]) -> CalibrationCounts:
+        setting = document.get("setting")
+        if setting is not None and setting not in CALIBRATION_SETTINGS:
+            raise serialization.FormatError(f"field 'setting' must be one of {CALIBRATION_SETTINGS} or null, got {show(setting)}")
+        return cls(bins=serialization.integer(document, "bins", low=1, optional=True), setting=setting)
 
     def calibration(self) -> Calibration:
         """The calibration of everything counted so far.

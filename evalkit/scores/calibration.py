@@ -71,8 +71,8 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import attrs
 import numpy as np
@@ -82,6 +82,7 @@ from evalkit.engine._exact import (
     LIMBS,
     ExactSums,
     add_limbs,
+    difference,
     float_limbs,
     ints_to_limbs,
     limbs_to_floats,
@@ -100,6 +101,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures.averaging import check_undefined, mean_of
 from evalkit.results import intervals
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.scores.curve_state import read_score_columns, score_columns_payload
 from evalkit.scores.curves import ScoreColumns, ThresholdCurve, score_columns
 
@@ -515,7 +517,7 @@ def _optional_read_only(values: Any) -> Any:
 
 
 @attrs.frozen(eq=False)
-class Calibration:
+class Calibration(CountedState):
     """The calibration of scores (see the module docstring): build it with ``from_scores``.
 
     Reading:
@@ -978,19 +980,53 @@ class Calibration:
         """
         if not isinstance(other, Calibration):
             raise InvalidTypeError(f"can only merge a Calibration, got {show(other)}")
-        if self.setting != other.setting or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):
-            raise LabelMismatchError(f"cannot merge calibrations of {self.setting} {show(list(self.classes))} and {other.setting} {show(list(other.classes))}")
-        if self.bins != other.bins:
-            raise LabelMismatchError(f"cannot merge calibrations with bins={self.bins} and bins={other.bins}")
+        self._same_columns(other, "merge")
         if self._curve is not None and other._curve is not None:
             return Calibration(self.setting, self.labels, None, self._curve.merge(other._curve), classes=self.classes)
         assert self._limbs is not None and other._limbs is not None
         return Calibration(self.setting, self.labels, self.bins, None, add_limbs(self._limbs, other._limbs), self.classes)
 
-    def __add__(self, other: object) -> Calibration:
-        if not isinstance(other, Calibration):
-            return NotImplemented
-        return self.merge(other)
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)"}
+
+    def _same_columns(self, other: Calibration, operation: str) -> None:
+        if self.setting != other.setting or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):
+            raise LabelMismatchError(f"cannot {operation} calibrations of {self.setting} {show(list(self.classes))} and {other.setting} {show(list(other.classes))}")
+        if self.bins != other.bins:
+            raise LabelMismatchError(f"cannot {operation} calibrations with bins={self.bins} and bins={other.bins}")
+
+    def _subtract(self, other: Calibration) -> Calibration:
+        """This calibration without ``other``, a batch merged into it: exact, binned or not."""
+        self._same_columns(other, "subtract")
+        if self._curve is not None and other._curve is not None:
+            return Calibration(self.setting, self.labels, None, self._curve - other._curve, classes=self.classes)
+        assert self._limbs is not None and other._limbs is not None
+        left = difference(np.array(limbs_to_ints(self._limbs), dtype=object), np.array(limbs_to_ints(other._limbs), dtype=object), "sums of a bin")
+        return Calibration(self.setting, self.labels, self.bins, None, ints_to_limbs(left.tolist()).reshape(self._limbs.shape), self.classes)
+
+    def _scaled(self, factor: float) -> Calibration:
+        """Every sum times ``factor``; binned sums stay exact sums, each rounded once to the
+        grid they are kept on (``2**-FLOAT_OFFSET``)."""
+        if self._curve is not None:
+            return Calibration(self.setting, self.labels, None, self._curve.scaled(factor), classes=self.classes)
+        assert self._limbs is not None
+        numerator, denominator = factor.as_integer_ratio()
+        scaled = []
+        for number in limbs_to_ints(self._limbs):
+            quotient, remainder = divmod(number * numerator, denominator)
+            scaled.append(quotient + (2 * remainder > denominator or (2 * remainder == denominator and quotient % 2 == 1)))
+        return Calibration(self.setting, self.labels, self.bins, None, ints_to_limbs(scaled).reshape(self._limbs.shape), self.classes)
+
+    def empty(self) -> Calibration:
+        """The same setting, columns and bins, nothing counted."""
+        if self._curve is not None:
+            return Calibration(self.setting, self.labels, None, self._curve.empty(), classes=self.classes)
+        assert self._limbs is not None
+        return Calibration(self.setting, self.labels, self.bins, None, np.zeros_like(self._limbs), self.classes)
+
+    def copy(self) -> Calibration:
+        """The same calibration (it is immutable: the copy shares its read-only arrays)."""
+        return Calibration(self.setting, self.labels, self.bins, self._curve, self._limbs, self.classes)
 
     def _parts(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         assert self._curve is not None
