@@ -638,7 +638,7 @@ class ByGroup(CountedState):
     # ----------------------------------------------------------------------------------------
     # combining and reading back
 
-    def merge(self, other: ByGroup) -> ByGroup:
+    def merge(self, other: ByGroup, *, grow: bool = False) -> ByGroup:
         """The groups of both batches together (a group in one only keeps its result).
 
         Raises:

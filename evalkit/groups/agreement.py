@@ -404,7 +404,7 @@ class Agreement(CountedState):
     def _item_weights(self) -> np.ndarray:
         return np.ones(len(self.counts)) if self.weight is None else self.weight
 
-    def merge(self, other: Agreement) -> Agreement:
+    def merge(self, other: Agreement, *, grow: bool = False) -> Agreement:
         """The items of both, one batch after the other (also ``self + other``); who rated
         what is kept when both batches have it, for the same number of raters.
 

@@ -101,8 +101,13 @@ class CountedState:
         if not isinstance(other, CountedState) or not (isinstance(other, type(self)) or isinstance(self, type(other))):
             raise InvalidTypeError(f"can only {operation} a {type(self).__name__}, got {show(other)}")
 
-    def merge(self, other: Any) -> Any:
-        """The counts of both, as if counted together."""
+    def merge(self, other: Any, *, grow: bool = False) -> Any:
+        """The counts of both, as if counted together.
+
+        ``grow=True`` lets labels that only ``other`` has join (``ConfusionMatrix``,
+        ``Evaluation``); the labels of ``ByGroup`` and the stream counters always grow, and
+        curves, calibrations and agreements need the same classes either way.
+        """
         raise NotImplementedError
 
     def empty(self) -> Any:

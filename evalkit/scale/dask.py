@@ -24,7 +24,6 @@ exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is 
 from __future__ import annotations
 
 import functools
-import operator
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,9 +33,9 @@ import dask
 import dask.array as da
 import numpy as np
 
-from evalkit.engine._labels import check_same_kind, same_labels, sorted_labels
+from evalkit.engine._labels import sorted_labels
 from evalkit.engine._validation import show
-from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError, MixedLabelTypesError
 from evalkit.groups._by_group import ByGroup
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.results.confusion_matrix import ConfusionMatrix
@@ -129,12 +128,25 @@ def _weight_partitions(sample_weight: Any, rows: Any, count: int) -> list:
     return parts
 
 
-def _reduce(parts: list, combine: Callable[..., Any]) -> Any:
-    """Combine delayed partial results in a tree and compute the root."""
+def _fold(*results: Any, what: str) -> Any:
+    """The merge of partitions' results through the counted-state protocol alone, for every
+    kind (``merge(..., grow=True)``: labels one partition lacks join); an empty partition's
+    ``None`` adds nothing, and no result at all is ``None``. ``what`` names the columns in
+    an error."""
+    present = [result for result in results if result is not None]
+    try:
+        return functools.reduce(lambda total, part: total.merge(part, grow=True), present) if present else None
+    except MixedLabelTypesError as error:
+        raise MixedLabelTypesError(f"a partition of {what} does not merge with another: {error}") from None
+
+
+def _reduce(parts: list, what: str) -> Any:
+    """Fold delayed partial results in a tree (``SPLIT_EVERY`` a node) and compute the root."""
     if not parts:
         raise InputLengthError("the collection has no partitions: nothing to count")
+    fold = functools.partial(_fold, what=what)
     while len(parts) > 1:
-        parts = [dask.delayed(combine)(*parts[i : i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
+        parts = [dask.delayed(fold)(*parts[i : i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
     return dask.compute(parts[0])[0]
 
 
@@ -150,21 +162,6 @@ def _count_pairs(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None
     return ConfusionMatrix.from_predictions(actual, predicted, labels, sample_weight=weight)
 
 
-def _sum_matrices(*matrices: ConfusionMatrix | None) -> ConfusionMatrix | None:
-    present = [matrix for matrix in matrices if matrix is not None]
-    if not present:
-        return None
-    labels = present[0].labels
-    if any(not same_labels(matrix.labels, labels) for matrix in present):
-        check_same_kind(("a partition of y_true/y_pred", label) for matrix in present for label in matrix.labels)
-        labels = sorted_labels(list({label for matrix in present for label in matrix.labels}), "y_true/y_pred")
-        present = [matrix.with_labels(labels) for matrix in present]
-    total = present[0].copy()
-    for matrix in present[1:]:
-        total += matrix
-    return total
-
-
 def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, mask: np.ndarray | None, weight: np.ndarray | None) -> Evaluation:
     return Evaluation.from_indicators(actual, predicted, labels, mask=mask, sample_weight=weight).compact()
 
@@ -173,13 +170,6 @@ def _soft_block(
     actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: Any, mask: np.ndarray | None, weight: np.ndarray | None
 ) -> Evaluation:
     return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask, sample_weight=weight).compact()
-
-
-def _sum_evaluations(*evaluations: Evaluation) -> Evaluation:
-    total = evaluations[0]
-    for evaluation in evaluations[1:]:
-        total = total + evaluation
-    return total.compact()
 
 
 _COLLECTION_TEXT = re.compile(r"\[.*\]|\{.*\}|\(.*\)|set\(\)|frozenset\(.*\)", re.DOTALL)
@@ -238,21 +228,16 @@ def confusion_matrix(
     fixed = None if labels is None else tuple(labels)
     weights = _weight_partitions(sample_weight, y_true, len(actual))
     parts = [dask.delayed(_count_pairs)(a, p, fixed, w) for a, p, w in zip(actual, predicted, weights)]
-    matrix = _reduce(parts, _sum_matrices)
+    matrix = _reduce(parts, "y_true/y_pred")
     if matrix is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
+    if fixed is None:  # the partitions' labels joined as they merged: sorted, as from_predictions sorts
+        matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "y_true/y_pred"))
     return _with_metrics_class(matrix, metrics_class)
 
 
 def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ByGroup | None:
     return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
-
-
-def _sum(*results: Any) -> Any:
-    """The merge (``+``) of the partitions' results (label-set counts, results by group, curves,
-    calibrations); ``None`` for an empty partition adds nothing, and no result at all is ``None``."""
-    present = [result for result in results if result is not None]
-    return functools.reduce(operator.add, present) if present else None
 
 
 def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None,
@@ -272,7 +257,7 @@ def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None
     fixed = None if labels is None else tuple(labels)
     weights = _weight_partitions(sample_weight, y_true, len(actual))
     parts = [dask.delayed(_group_block)(a, p, g, fixed, w) for a, p, g, w in zip(actual, predicted, keys, weights)]
-    result = _reduce(parts, _sum)
+    result = _reduce(parts, "y_true/y_pred/groups")
     if result is None:
         raise InputLengthError("'y_true' and 'y_pred' are empty: nothing to count")
     return result if min_size is None else attrs.evolve(result, min_size=float(min_size))
@@ -300,7 +285,7 @@ def evaluate_indicators(
     parts = [
         dask.delayed(_indicator_block)(a, p, fixed, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
     ]
-    return _with_metrics_class(_reduce(parts, _sum_evaluations), metrics_class)
+    return _with_metrics_class(_reduce(parts, "y_true/y_pred"), metrics_class)
 
 
 def evaluate_soft(
@@ -326,7 +311,7 @@ def evaluate_soft(
     parts = [
         dask.delayed(_soft_block)(a, p, fixed, tnorm, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
     ]
-    return _with_metrics_class(_reduce(parts, _sum_evaluations), metrics_class)
+    return _with_metrics_class(_reduce(parts, "y_true/y_pred"), metrics_class)
 
 
 def evaluate_label_sets(
@@ -346,7 +331,7 @@ def evaluate_label_sets(
     fixed = None if labels is None else tuple(labels)
     weights = _weight_partitions(sample_weight, y_true, len(parts_actual))
     parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
-    return _with_metrics_class(_reduce(parts, _sum).to_evaluation(), metrics_class)
+    return _with_metrics_class(_reduce(parts, "y_true/y_pred").to_evaluation(), metrics_class)
 
 
 def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
@@ -394,7 +379,7 @@ def threshold_curve(
     """
     blocks, fixed = _score_parts(y_true, y_score, labels, sample_weight, "y_score")
     parts = [dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in blocks]
-    return _with_metrics_class(_reduce(parts, _sum), metrics_class)
+    return _with_metrics_class(_reduce(parts, "y_true/y_score"), metrics_class)
 
 
 def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, setting: Any, bins: Any,
@@ -422,4 +407,4 @@ def calibration(
     """
     blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")
     parts = [dask.delayed(_calibration_block)(a, s, fixed, pos_label, setting, bins, w) for a, s, w in blocks]
-    return _reduce(parts, _sum)
+    return _reduce(parts, "y_true/y_prob")

@@ -183,7 +183,7 @@ class LabelSetCounts(CountedState, _Locked):
         with self._lock:
             return list(self._labels), self._sums[:, : len(self._labels)].copy(), dict(self._kinds), self._total
 
-    def merge(self, other: LabelSetCounts) -> LabelSetCounts:
+    def merge(self, other: LabelSetCounts, *, grow: bool = False) -> LabelSetCounts:
         """New counts of both streams (labels of ``other`` appended if they grow)."""
         if not isinstance(other, LabelSetCounts):
             raise InvalidTypeError(f"can only merge LabelSetCounts, got {show(other)}")
@@ -594,7 +594,7 @@ class CurveCounts(_ScoreCounts):
         """
         return self._read()
 
-    def merge(self, other: CurveCounts) -> CurveCounts:
+    def merge(self, other: CurveCounts, *, grow: bool = False) -> CurveCounts:
         """New counts of both streams."""
         merged = self._merged(other)
         merged._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
@@ -656,6 +656,6 @@ class CalibrationCounts(_ScoreCounts):
         """
         return self._read()
 
-    def merge(self, other: CalibrationCounts) -> CalibrationCounts:
+    def merge(self, other: CalibrationCounts, *, grow: bool = False) -> CalibrationCounts:
         """New counts of both streams (one that counted nothing adds nothing)."""
         return self._merged(other)

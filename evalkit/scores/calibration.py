@@ -972,7 +972,7 @@ class Calibration(CountedState):
     # ----------------------------------------------------------------------------------------
     # combining
 
-    def merge(self, other: Calibration) -> Calibration:
+    def merge(self, other: Calibration, *, grow: bool = False) -> Calibration:
         """The calibration of both batches together (also ``self + other``).
 
         Raises:

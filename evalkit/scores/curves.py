@@ -1435,7 +1435,7 @@ class ThresholdCurve(CurveState):
         parts = [self._summed([(j, self) for j in range(len(self.labels))])]
         return ThresholdCurve._assemble(("micro",), parts, binned=self.binned, metrics_class=self.metrics_class)
 
-    def merge(self, other: ThresholdCurve) -> ThresholdCurve:
+    def merge(self, other: ThresholdCurve, *, grow: bool = False) -> ThresholdCurve:
         """The curve of both batches of scores together (also ``self + other``): counts summed
         at the union of the thresholds; binned curves need the same thresholds.
 
