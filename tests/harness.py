@@ -244,3 +244,63 @@ def check_faces(case: Case, data: Data, average: str, policy: str, cut: int) -> 
         getter = getattr(objects[k], f"get_{case.name}")
         assert close(vector[k], expected_value, rel=1e-9, abs=1e-12), ("per_class", case.name, k, vector[k], expected_value)
         assert close(getter(**case.parameters), expected_value, rel=1e-9, abs=1e-12), ("getter", case.name, k)
+
+
+# --------------------------------------------------------------------------------------------
+# the counted-state protocol: one check for every kind of result
+
+
+def _round_trips(result: Any) -> None:
+    assert pickle.loads(pickle.dumps(result)) == result, "a pickle round trip changed the result"
+    if result.supports("json"):
+        assert type(result).from_json(result.to_json()) == result, "a JSON round trip changed the result"
+
+
+def check_counted_state(
+    first: Any, second: Any, whole: Any, *, canonical: Callable[[Any], Any] = lambda result: result,
+    measure: Callable[[Any], Any] | None = None, size: Callable[[Any], Any] | None = None,
+) -> None:
+    """Every operation of the counted-state protocol on two parts of one data set.
+
+    ``whole`` is the result of both parts counted at once, or None where no one-shot
+    constructor exists; ``canonical`` maps a result to the form that ignores what a merge may
+    legitimately change (the order of samples); ``measure`` reads a ratio of counts, which
+    scaling leaves alone; ``size`` reads the amount counted, which scaling multiplies.
+    """
+    both = first + second
+    assert canonical(first.merge(second)) == canonical(both)
+    if whole is not None:
+        assert canonical(both) == canonical(whole), "merged parts differ from the whole"
+    assert canonical(both) == canonical(second + first), "the merge depends on its order"
+    assert canonical(sum([first, second])) == canonical(both)
+    assert canonical(first.empty() + first) == canonical(first), "empty + a differs from a"
+    copied = both.copy()
+    assert copied == both and copied is not both
+    for result in (first, both, both.empty()):
+        _round_trips(result)
+    if both.supports("subtract"):
+        assert canonical(both - second) == canonical(first), "(a + b) - b differs from a"
+        assert canonical(both - first) == canonical(second), "(a + b) - a differs from b"
+        _round_trips(both - second)
+    if both.supports("scale"):
+        half = both.scaled(0.5)
+        _round_trips(half)
+        assert both.scaled(1) == both
+        if size is not None:
+            assert math.isclose(float(size(half)), float(size(both)) / 2, rel_tol=1e-12, abs_tol=1e-12)
+        if measure is not None:
+            assert close(measure(half), measure(both), rel=1e-9, abs=1e-12), "scaling every count changed a ratio of counts"
+    for operation in ("subtract", "scale"):
+        if not both.supports(operation):
+            assert operation in type(both).REFUSED, f"{type(both).__name__} refuses {operation} without saying why"
+
+
+def check_subtract_refuses_a_part_never_added(result: Any, larger: Any) -> None:
+    """``a - b`` of a ``b`` that ``a`` does not hold is an error, never negative counts."""
+    from evalkit.exceptions import EvalkitError
+
+    try:
+        result - larger
+    except EvalkitError:
+        return
+    raise AssertionError(f"{type(result).__name__} - a part never added gave a result")

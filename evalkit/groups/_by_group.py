@@ -724,7 +724,7 @@ class ByGroup(CountedState):
 
     def empty(self) -> ByGroup:
         """The same group columns and classes, no group and nothing counted."""
-        pairs = None if self._pairs is None else self._pairs.empty()
+        pairs = None if self._pairs is None else attrs.evolve(self._pairs.empty(), size=0)  # no group: codes g*m + class range over nothing
         return ByGroup((), self.names, None if pairs is not None else (), self.overall.empty(), self.min_size, pairs)
 
     def copy(self) -> ByGroup:
@@ -768,9 +768,10 @@ class ByGroup(CountedState):
         if reader is ConfusionMatrix:  # the groups' matrices as one sparse count, as from_labels keeps them
             m = len(overall.labels)
             parts = [PairCounts.from_dense(result.to_array()) for result in results or ()]
-            pairs = PairCounts.from_codes(np.concatenate([part.actual + g * m for g, part in enumerate(parts)]),
-                                          np.concatenate([part.predicted + g * m for g, part in enumerate(parts)]), len(parts) * m,
-                                          np.concatenate([part.counts for part in parts]))  # fmt: skip
+            none = [np.zeros(0, dtype=np.int64)]  # a ByGroup with no group (an empty one)
+            pairs = PairCounts.from_codes(np.concatenate(none + [part.actual + g * m for g, part in enumerate(parts)]),
+                                          np.concatenate(none + [part.predicted + g * m for g, part in enumerate(parts)]), len(parts) * m,
+                                          np.concatenate([np.zeros(0, dtype=overall.to_array().dtype)] + [part.counts for part in parts]))  # fmt: skip
             results = None
         min_size = document.get("min_size")
         return cls(tuple(tuple(key) if isinstance(key, list) else key for key in keys), tuple(names), results, overall,

@@ -460,6 +460,7 @@ class Agreement(CountedState):
                                    "weight": None if self.weight is None else self.weight.tolist()}  # fmt: skip
         if self.codes is not None:
             payload["codes"] = self.codes.tolist()
+            payload["raters"] = int(self.codes.shape[1])
         else:
             payload["counts"] = self.counts.tolist()
         return serialization.dumps("Agreement", payload)
@@ -476,10 +477,13 @@ class Agreement(CountedState):
         q = len(categories)
         if "codes" in document:
             rows = serialization.field(document, "codes")
-            if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
+            raters = serialization.integer(document, "raters", low=1, optional=True)  # written since items could be none
+            if not isinstance(rows, list) or not (rows or raters) or (rows and not isinstance(rows[0], list)):
                 raise serialization.FormatError(f"field 'codes' must be a table of items x raters, got {show(rows)}")
-            codes = np.stack([serialization.array(row, f"codes[{i}]", length=len(rows[0]), low=-1) for i, row in enumerate(rows)])
-            if codes.max() >= q:
+            width = raters if raters is not None else len(rows[0])
+            codes = (np.stack([serialization.array(row, f"codes[{i}]", length=width, low=-1) for i, row in enumerate(rows)]) if rows
+                     else np.zeros((0, width), dtype=np.int64))  # fmt: skip
+            if codes.size and codes.max() >= q:
                 raise serialization.FormatError(f"field 'codes' holds a category code beyond the {q} categories")
             counts = np.zeros((len(codes), q), dtype=np.int64)
             present = codes >= 0

@@ -157,4 +157,5 @@ class CountedState:
             InvalidArgumentError: ``factor`` outside (0, 1].
         """
         self._require("scale")
-        return self._scaled(check_factor(factor))
+        checked = check_factor(factor)
+        return self.copy() if checked == 1.0 else self._scaled(checked)

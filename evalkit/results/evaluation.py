@@ -327,8 +327,8 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
 
     def _subtract(self, other: Evaluation) -> Evaluation:
         """This evaluation without ``other``, a batch merged into it. Samples in order stay in
-        order when ``other``'s are the first or the last ones (a window's oldest or newest
-        batch); otherwise the result is compacted."""
+        order when ``other``'s cells are those of the first or the last samples, in order (a
+        window's oldest or newest batch); otherwise the result is compacted."""
         self._check_same_counts(other, "subtract")
         mine, theirs = self.sample_cells, other.sample_cells
         if self.ordered and other.ordered and mine.starts_with(theirs):
@@ -343,7 +343,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             class_cells=self.class_cells.minus(other.class_cells),
             sample_cells=samples,
             confusion=confusion,
-            n_rejected=difference(self.n_rejected, other.n_rejected, "rejected samples")[()],
+            n_rejected=difference(self.n_rejected, other.n_rejected, "rejected samples").item(),
             ordered=ordered,
             metrics_class=merged_metrics_class(self.metrics_class, other.metrics_class),
         )
@@ -354,7 +354,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             class_cells=self.class_cells.times(factor),
             sample_cells=self.sample_cells.scaled(factor),
             confusion=None if self.confusion is None else self.confusion.times(factor),
-            n_rejected=self.n_rejected * factor,
+            n_rejected=float(self.n_rejected) * factor,
         )
 
     def empty(self) -> Evaluation:
