@@ -1,0 +1,562 @@
+"""Label measures of the scikit-learn face: precision, recall, F-scores, accuracy, kappa, MCC, the
+confusion matrices and the classification report, and the targets every function reads.
+
+Private: ``evalkit.metrics`` is the public path of every function here.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from evalkit.engine._labels import check_label_list
+from evalkit.engine._validation import check_choice, show
+from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
+from evalkit.measures.averaging import check_undefined, fill_undefined
+from evalkit.measures.formulas import check_beta, get_measure, matrix_cohen_kappa
+from evalkit.metrics._inputs import _AVERAGE_OPTIONS, _check_average, _check_flag, _Targets, _targets
+from evalkit.results.evaluation import Evaluation
+
+__all__ = [
+    "accuracy_score", "balanced_accuracy_score", "class_likelihood_ratios", "classification_report",
+    "cohen_kappa_score", "confusion_matrix", "f1_score", "fbeta_score", "hamming_loss", "jaccard_score",
+    "matthews_corrcoef", "multilabel_confusion_matrix", "precision_recall_fscore_support", "precision_score",
+    "recall_score", "zero_one_loss",
+]
+
+# --------------------------------------------------------------------------------------------
+# targets: what kind of data, as one Evaluation
+
+
+def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Any) -> tuple[Evaluation, list | None]:
+    """The evaluation to average and the labels to average over (scikit-learn's rules)."""
+    _check_average(average)
+    if labels is not None and targets.kind != "multilabel":
+        check_label_list(labels)  # checked even where an average leaves it unused
+    evaluation = targets.evaluation
+    if average == "binary":
+        if targets.kind != "binary":
+            options = [option for option in _AVERAGE_OPTIONS if option != "binary" and (option != "samples" or targets.kind == "multilabel")]
+            raise InvalidArgumentError(f"the targets are {targets.kind} but average='binary'; choose another average, one of {options!r}")
+        if pos_label not in evaluation.labels and len(evaluation.labels) >= 2:
+            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a valid label: it should be one of {list(evaluation.labels)!r}")
+        return evaluation, [pos_label]
+    if pos_label not in (None, 1):
+        warnings.warn(
+            f"pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got {average!r}); "
+            "use labels=[pos_label] to specify a single positive class",
+            UserWarning,
+            stacklevel=3,
+        )
+    if average == "samples" and targets.kind != "multilabel":
+        raise UnsupportedSettingError("average='samples' needs multi-label data (per-sample label sets)")
+    if labels is None:
+        return evaluation, None
+    if targets.kind == "multilabel":  # labels are column indexes: evaluate those columns
+        columns = np.asarray(labels)
+        m = evaluation.class_cells.tp.shape[0]
+        if columns.size and (columns.dtype.kind not in "iu" or columns.min() < 0 or columns.max() >= m):
+            raise InvalidArgumentError(f"'labels' of multi-label data must be column indexes in [0, {m}), got {show(labels)}")
+        subset = Evaluation.from_indicators(targets.y_true[:, columns], targets.y_pred[:, columns], sample_weight=targets.weight)
+        return subset, None
+    return evaluation, list(check_label_list(labels))
+
+
+def _policy(zero_division: Any, allow_nan: bool = True) -> str:
+    """The undefined-value policy of a ``zero_division`` value (``"warn"`` fills in 0, as 0 does)."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return "zero"
+    number = isinstance(zero_division, (int, float, np.number)) and not isinstance(zero_division, bool)
+    if number and (zero_division in (0, 1) or (allow_nan and math.isnan(zero_division))):
+        return check_undefined(zero_division)
+    allowed = "'warn', 0, 1" + (" or np.nan" if allow_nan else "")
+    raise InvalidArgumentError(f"'zero_division' must be {allowed}; got {show(zero_division)}")
+
+
+_DENOMINATOR_WORDS = {
+    "precision": ("Precision", "predicted"),
+    "recall": ("Recall", "true"),
+    "f_score": ("F-score", "true nor predicted"),
+    "jaccard_index": ("Jaccard", "true or predicted"),
+}
+
+
+def _values(
+    evaluation: Evaluation, measure: str, average: Any, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any]
+) -> Any:
+    """One measure, averaged (a float) or per class (an array with undefined values filled),
+    warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value."""
+    if average is None:
+        values = evaluation.per_class(measure, labels=labels, **parameters)
+        result: Any = fill_undefined(values, policy)
+    else:
+        result = float(evaluation.average(measure, average, undefined=policy, labels=labels, **parameters))
+        if average == "micro":
+            values = np.array([evaluation.average(measure, "micro", undefined="nan", labels=labels, **parameters)])
+        elif average == "samples":  # a sample of weight 0 has 0/0 weighted counts in scikit-learn: undefined there too
+            rows = evaluation.sample_cells
+            values = np.where(rows.row_weights() > 0, rows.evaluate_rows(get_measure(measure), **parameters), np.nan)
+        else:
+            values = evaluation.per_class(measure, labels=labels, **parameters)
+    if warn and np.isnan(values).any():
+        title, missing = _DENOMINATOR_WORDS[measure]
+        things, groups = ("labels", "samples") if average == "samples" else ("samples", "labels")
+        where = "due to" if len(values) == 1 else f"in {groups} with"
+        warnings.warn(
+            f"{title} is ill-defined and being set to 0.0 {where} no {missing} {things}. Use `zero_division` parameter to control this behavior.",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
+    return result
+
+
+def _support(evaluation: Evaluation, labels: list | None, weighted: bool) -> np.ndarray:
+    support = np.asarray(evaluation.cells_of(labels).support)
+    return support.astype(np.float64) if weighted else support.astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# precision, recall, F-beta
+
+
+def precision_recall_fscore_support(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Sequence[Any] | None = None,
+    pos_label: Any = 1,
+    average: str | None = None,
+    warn_for: Sequence[str] = ("precision", "recall", "f-score"),
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> tuple[Any, Any, Any, Any]:
+    """Precision, recall, F-beta and support, as scikit-learn's function of that name.
+
+    Returns ``(precision, recall, fbeta, support)``: floats and ``None`` for the support with
+    an ``average``, one array per class (in ``labels`` order) with ``average=None``.
+
+    Examples:
+        >>> precision_recall_fscore_support([0, 1, 1, 0], [0, 1, 0, 0], average="binary")
+        (1.0, 0.5, 0.6666666666666666, None)
+    """
+    beta = check_beta(beta)
+    policy = _policy(zero_division)
+    targets = _targets(y_true, y_pred, sample_weight)
+    evaluation, chosen = _set_wise(targets, average, labels, pos_label)
+    kind = None if average is None else ("macro" if average == "binary" else average)
+    warn = zero_division == "warn"
+    warned = set(warn_for)
+    results = [
+        _values(evaluation, "precision", kind, chosen, policy, warn and "precision" in warned, {}),
+        _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warned, {}),
+        _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, {"beta": beta}),
+    ]
+    support = _support(evaluation, chosen, sample_weight is not None) if average is None else None
+    return results[0], results[1], results[2], support
+
+
+def _one(
+    name: str, y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: Any, sample_weight: Any, zero_division: Any,
+    parameters: dict[str, Any], allow_nan: bool = True,
+) -> Any:  # fmt: skip
+    """One set-wise measure of scikit-learn's functions, warning for it alone (F-beta with beta
+    0 or infinity is precision or recall there, and gives no F-score warning)."""
+    policy = _policy(zero_division, allow_nan)
+    targets = _targets(y_true, y_pred, sample_weight)
+    evaluation, chosen = _set_wise(targets, average, labels, pos_label)
+    kind = None if average is None else ("macro" if average == "binary" else average)
+    warn = zero_division == "warn" and parameters.get("beta", 1.0) not in (0.0, math.inf)
+    return _values(evaluation, name, kind, chosen, policy, warn, parameters)
+
+
+def precision_score(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    sample_weight: Any = None, zero_division: Any = "warn",
+) -> Any:  # fmt: skip
+    """Precision ``tp / (tp + fp)``, as scikit-learn's ``precision_score``.
+
+    Examples:
+        >>> precision_score(["cat", "dog", "dog"], ["cat", "cat", "dog"], average="micro")
+        0.6666666666666666
+    """
+    return _one("precision", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {})
+
+
+def recall_score(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    sample_weight: Any = None, zero_division: Any = "warn",
+) -> Any:  # fmt: skip
+    """Recall ``tp / (tp + fn)``, as scikit-learn's ``recall_score``.
+
+    Examples:
+        >>> recall_score([0, 1, 1, 0], [0, 1, 0, 0])
+        0.5
+    """
+    return _one("recall", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {})
+
+
+def fbeta_score(
+    y_true: Any, y_pred: Any, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Any = 1,
+    average: str | None = "binary", sample_weight: Any = None, zero_division: Any = "warn",
+) -> Any:  # fmt: skip
+    """F-beta ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, as scikit-learn's ``fbeta_score``
+    (``beta=0`` is precision, ``beta=inf`` recall).
+
+    Examples:
+        >>> round(fbeta_score([0, 1, 1, 0], [0, 1, 0, 0], beta=2), 6)
+        0.555556
+    """
+    return _one("f_score", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {"beta": check_beta(beta)})
+
+
+def f1_score(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    sample_weight: Any = None, zero_division: Any = "warn",
+) -> Any:  # fmt: skip
+    """F1 ``2 tp / (2 tp + fp + fn)``, as scikit-learn's ``f1_score``.
+
+    Examples:
+        >>> f1_score([0, 1, 1, 0], [0, 1, 0, 0])
+        0.6666666666666666
+    """
+    return _one("f_score", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {"beta": 1.0})
+
+
+def jaccard_score(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    sample_weight: Any = None, zero_division: Any = "warn",
+) -> Any:  # fmt: skip
+    """Jaccard index ``tp / (tp + fp + fn)``, as scikit-learn's ``jaccard_score``
+    (``zero_division`` is ``"warn"``, 0 or 1 there).
+
+    Examples:
+        >>> jaccard_score([0, 1, 1, 0], [0, 1, 0, 0])
+        0.5
+    """
+    return _one("jaccard_index", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {}, allow_nan=False)
+
+
+# --------------------------------------------------------------------------------------------
+# whole-result scores
+
+
+def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
+    """Accuracy (exact-match accuracy of multi-label data), as scikit-learn's ``accuracy_score``:
+    the share of correct samples, or with ``normalize=False`` their (weighted) number.
+
+    Examples:
+        >>> accuracy_score([0, 1, 2, 2], [0, 1, 1, 2]), accuracy_score([0, 1, 2, 2], [0, 1, 1, 2], normalize=False)
+        (0.75, 3.0)
+    """
+    normalize = _check_flag("normalize", normalize)
+    evaluation = _targets(y_true, y_pred, sample_weight).evaluation
+    cells = evaluation.sample_cells
+    correct = cells.sum_rows((cells.fp == 0) & (cells.fn == 0))
+    if not normalize:
+        return float(correct)
+    return float(correct / evaluation.n_samples) if evaluation.n_samples else math.nan
+
+
+def _likelihood_replacements(replace_undefined_by: Any) -> tuple[float, float]:
+    """scikit-learn's ``replace_undefined_by`` of ``class_likelihood_ratios``: NaN, 1.0 (both
+    ratios 1: a useless test), or ``{"LR+": value in [1, inf] or NaN, "LR-": value in [0, 1] or NaN}``."""
+    if isinstance(replace_undefined_by, float) and math.isnan(replace_undefined_by):
+        return math.nan, math.nan
+    if isinstance(replace_undefined_by, (int, float)) and not isinstance(replace_undefined_by, bool) and replace_undefined_by == 1.0:
+        return 1.0, 1.0
+    if isinstance(replace_undefined_by, dict) and {"LR+", "LR-"} <= set(replace_undefined_by):
+        plus, minus = replace_undefined_by["LR+"], replace_undefined_by["LR-"]
+        numbers = all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in (plus, minus))
+        if numbers and (math.isnan(plus) or plus >= 1.0) and (math.isnan(minus) or 0.0 <= minus <= 1.0):
+            return float(plus), float(minus)
+    raise InvalidArgumentError(
+        "The dictionary passed as `replace_undefined_by` needs to be in the form `{'LR+': `value_1`, 'LR-': `value_2`}` where the "
+        "value for `LR+` ranges from `1.0` to `np.inf` or is `np.nan` and the value for `LR-` ranges from `0.0` to `1.0` or is "
+        f"`np.nan`; got `{replace_undefined_by}`."
+    )
+
+
+def class_likelihood_ratios(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None, replace_undefined_by: Any = math.nan
+) -> tuple[float, float]:
+    """The positive and negative likelihood ratios ``(LR+, LR-)`` of a binary problem, as
+    scikit-learn's ``class_likelihood_ratios``: the positive class is the second of ``labels``
+    (by default of the sorted labels); an undefined ratio warns and is NaN, or what
+    ``replace_undefined_by`` says. Every average and interval of the two (and the diagnostic
+    odds ratio, the post-test probability) are measures of evalkit's results too.
+
+    Examples:
+        >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
+        (1.5, 0.75)
+    """
+    targets = _targets(y_true, y_pred, sample_weight)
+    if targets.kind != "binary":
+        raise InvalidValueError(f"class_likelihood_ratios only supports binary classification problems, got targets of type: {targets.kind}")
+    replace_plus, replace_minus = _likelihood_replacements(replace_undefined_by)
+    counts = confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight, warn_single=False)
+    if counts.shape != (2, 2):
+        raise InvalidArgumentError(f"'y_true' and 'y_pred' hold one class only: give labels=[negative, positive] (got {show(counts.tolist())})")
+    (tn, fp), (fn, tp) = counts.tolist()
+    cells = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    plus, minus = get_measure("positive_likelihood_ratio")(**cells), get_measure("negative_likelihood_ratio")(**cells)
+    advice = ("Use the `replace_undefined_by` param to control this behavior. To suppress this warning or turn it into an error, "
+              "see Python's `warnings` module and `warnings.catch_warnings()`.")  # fmt: skip
+    if tp + fn == 0:
+        warnings.warn("No samples of the positive class are present in `y_true`. `positive_likelihood_ratio` and "
+                      f"`negative_likelihood_ratio` are both set to `np.nan`. {advice}", UndefinedMetricWarning, stacklevel=2)  # fmt: skip
+    if fp == 0:
+        start = "No samples were predicted for the positive class and `positive_likelihood_ratio` is " if tp == 0 else (
+            "`positive_likelihood_ratio` is ill-defined and ")  # fmt: skip
+        warnings.warn(f"{start}set to `np.nan`. {advice}", UndefinedMetricWarning, stacklevel=2)
+        plus = replace_plus
+    if tn == 0:
+        warnings.warn(f"`negative_likelihood_ratio` is ill-defined and set to `np.nan`. {advice}", UndefinedMetricWarning, stacklevel=2)
+        minus = replace_minus
+    return float(plus), float(minus)
+
+
+def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
+    """The share (or with ``normalize=False`` the weighted number) of wrong samples, as
+    scikit-learn's ``zero_one_loss``.
+
+    Examples:
+        >>> zero_one_loss([0, 1, 2, 2], [0, 1, 1, 2])
+        0.25
+    """
+    score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
+    if normalize:
+        return 1 - score
+    evaluation = _targets(y_true, y_pred, sample_weight).evaluation
+    return float(evaluation.n_samples) - score
+
+
+def balanced_accuracy_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None, adjusted: bool = False) -> float:
+    """Balanced accuracy, the mean recall over the classes that occur in ``y_true``, as
+    scikit-learn's ``balanced_accuracy_score`` (with ``adjusted=True``, chance scores 0).
+
+    Examples:
+        >>> balanced_accuracy_score([0, 1, 1, 1], [0, 1, 0, 1])
+        0.8333333333333333
+    """
+    adjusted = _check_flag("adjusted", adjusted)
+    targets = _targets(y_true, y_pred, sample_weight)
+    if targets.kind == "multilabel":
+        raise UnsupportedSettingError("balanced_accuracy_score needs one label per sample, not multi-label indicators")
+    if np.isnan(targets.evaluation.per_class("recall")).any():
+        warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
+    return targets.evaluation.get_balanced_accuracy(adjusted=adjusted)
+
+
+def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+    """Matthews correlation coefficient (multi-class: Gorodkin's R_K), as scikit-learn's
+    ``matthews_corrcoef``: 0.0 where it is undefined (scikit-learn's value there).
+
+    Examples:
+        >>> round(matthews_corrcoef([0, 1, 1, 0], [0, 1, 0, 0]), 6)
+        0.57735
+    """
+    targets = _targets(y_true, y_pred, sample_weight)
+    if targets.kind == "multilabel":
+        raise UnsupportedSettingError("matthews_corrcoef needs one label per sample, not multi-label indicators")
+    value = targets.evaluation.get_matthews_correlation_coefficient()
+    return 0.0 if math.isnan(value) else value
+
+
+def cohen_kappa_score(
+    y1: Any, y2: Any, *, labels: Sequence[Any] | None = None, weights: str | None = None, sample_weight: Any = None,
+    replace_undefined_by: float = np.nan,
+) -> float:  # fmt: skip
+    """Cohen's kappa of two annotators (optionally ``"linear"`` or ``"quadratic"`` weighted),
+    as scikit-learn's ``cohen_kappa_score``; ``labels`` selects the classes of the matrix.
+
+    Examples:
+        >>> round(cohen_kappa_score([0, 1, 2, 2], [0, 1, 1, 2]), 6)
+        0.636364
+    """
+    matrix = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight, warn_single=False)
+    value = matrix_cohen_kappa(matrix, weights=weights)
+    if math.isnan(value):
+        warnings.warn(
+            f"Cohen's kappa is undefined (no expected disagreement): it is set to replace_undefined_by={replace_undefined_by}",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return float(replace_undefined_by)
+    return value
+
+
+def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+    """The share of wrong labels, as scikit-learn's ``hamming_loss``.
+
+    For multi-label data it is the framework's micro ``error_rate``; for single-label data it is
+    the share of wrong *samples* (the mean of the mismatches), not ``average("error_rate", "micro")``,
+    which counts every wrong sample twice over ``m`` one-vs-rest labels.
+
+    Examples:
+        >>> hamming_loss([0, 1, 2, 2], [0, 1, 1, 2])
+        0.25
+    """
+    targets = _targets(y_true, y_pred, sample_weight)
+    if targets.kind == "multilabel":
+        return float(targets.evaluation.average("error_rate", "micro"))
+    evaluation = targets.evaluation
+    cells = evaluation.sample_cells
+    wrong = cells.sum_rows((cells.fp != 0) | (cells.fn != 0))  # the mean of the mismatches, not 1 - accuracy (one rounding)
+    return float(wrong / evaluation.n_samples) if evaluation.n_samples else math.nan
+
+
+# --------------------------------------------------------------------------------------------
+# confusion matrices
+
+
+def confusion_matrix(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None, normalize: str | None = None,
+    warn_single: bool = True,
+) -> np.ndarray:  # fmt: skip
+    """The confusion matrix (rows actual, columns predicted), as scikit-learn's
+    ``confusion_matrix``: ``labels`` orders or selects classes (samples of other classes are
+    left out), ``normalize`` is ``"true"``, ``"pred"``, ``"all"`` or ``None``.
+
+    Examples:
+        >>> confusion_matrix(["a", "b", "b"], ["a", "a", "b"]).tolist()
+        [[1, 0], [1, 1]]
+    """
+    if normalize is not None:
+        check_choice("normalize", normalize, ("true", "pred", "all"))
+    targets = _targets(y_true, y_pred, sample_weight)
+    if targets.kind == "multilabel":
+        raise UnsupportedSettingError("confusion_matrix needs one label per sample; use multilabel_confusion_matrix for indicators")
+    pairs = targets.evaluation.pair_counts()
+    present = targets.evaluation.labels
+    counts = pairs.dense()
+    if labels is not None:
+        chosen = list(check_label_list(labels))
+        if not chosen:
+            raise InvalidArgumentError("'labels' should contain at least one label")
+        index = {label: position for position, label in enumerate(present)}
+        positions = np.array([index.get(label, -1) for label in chosen])
+        in_y_true = set(targets.y_true.tolist() if isinstance(targets.y_true, np.ndarray) else targets.y_true)
+        if not any(label in in_y_true for label in chosen):
+            raise InvalidArgumentError("at least one label specified must be in y_true")
+        padded = np.zeros((len(present) + 1, len(present) + 1), dtype=counts.dtype)
+        padded[: len(present), : len(present)] = counts
+        counts = padded[np.ix_(positions, positions)]  # -1: the zero row and column of an absent label
+    if normalize is not None:
+        totals = {"true": counts.sum(axis=1, keepdims=True), "pred": counts.sum(axis=0, keepdims=True), "all": counts.sum()}[normalize]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            counts = np.nan_to_num(counts / totals, nan=0.0)
+    if warn_single and counts.shape == (1, 1):
+        warnings.warn(
+            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the correct shape, "
+            "use the 'labels' parameter to pass all known labels.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return counts
+
+
+def multilabel_confusion_matrix(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Sequence[Any] | None = None, samplewise: bool = False
+) -> np.ndarray:
+    """One ``[[tn, fp], [fn, tp]]`` table per label (or per sample with ``samplewise=True``),
+    as scikit-learn's ``multilabel_confusion_matrix``: the one-vs-rest cells.
+
+    Examples:
+        >>> multilabel_confusion_matrix([0, 1, 1], [0, 1, 0]).tolist()
+        [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
+    """
+    samplewise = _check_flag("samplewise", samplewise)
+    targets = _targets(y_true, y_pred, sample_weight)
+    if samplewise:
+        if targets.kind != "multilabel":
+            raise UnsupportedSettingError("samplewise tables need multi-label data")
+        evaluation, _ = _set_wise(targets, "samples", labels, None)
+        cells = evaluation.sample_cells.entries()
+        weight = 1 if cells.weight is None else cells.weight
+        rows = [row * weight for row in cells.rows()]
+    else:
+        evaluation, chosen = _set_wise(targets, None, labels, None)
+        rows = list(evaluation.cells_of(chosen).rows())
+    tp, fp, fn, tn = rows
+    tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
+    return tables.astype(np.float64) if sample_weight is not None else tables.astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# the report
+
+
+def classification_report(
+    y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, target_names: Sequence[str] | None = None,
+    sample_weight: Any = None, digits: int = 2, output_dict: bool = False, zero_division: Any = "warn",
+) -> str | dict[str, Any]:  # fmt: skip
+    """Per-class precision, recall, F1 and support with their averages, in scikit-learn's
+    ``classification_report`` layout (text) or as its dict (``output_dict=True``).
+
+    Examples:
+        >>> print(classification_report([0, 1, 1, 0], [0, 1, 0, 0]))
+                      precision    recall  f1-score   support
+        <BLANKLINE>
+                   0       0.67      1.00      0.80         2
+                   1       1.00      0.50      0.67         2
+        <BLANKLINE>
+            accuracy                           0.75         4
+           macro avg       0.83      0.75      0.73         4
+        weighted avg       0.83      0.75      0.73         4
+        <BLANKLINE>
+    """
+    output_dict = _check_flag("output_dict", output_dict)
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 15:
+        raise InvalidArgumentError(f"'digits' must be a whole number in 0..15, got {show(digits)}")
+    targets = _targets(y_true, y_pred, sample_weight)
+    labels_given = labels is not None
+    chosen = list(targets.evaluation.labels if targets.kind != "multilabel" else range(targets.evaluation.class_cells.tp.shape[0]))
+    if labels is not None:
+        chosen = list(check_label_list(labels))
+    micro_is_accuracy = targets.kind != "multilabel" and (not labels_given or set(chosen) >= set(targets.evaluation.labels))
+    if target_names is not None and len(chosen) != len(target_names):
+        if not labels_given:
+            raise InvalidArgumentError(
+                f"the number of classes, {len(chosen)}, does not match the size of target_names, {len(target_names)}; try specifying labels"
+            )
+        warnings.warn(f"labels size, {len(chosen)}, does not match size of target_names, {len(target_names)}", UserWarning, stacklevel=2)
+    names = [f"{label}" for label in chosen] if target_names is None else list(target_names)
+    options = {"labels": chosen, "sample_weight": sample_weight, "zero_division": zero_division}
+    precision, recall, f1, support = precision_recall_fscore_support(y_true, y_pred, average=None, **options)
+    total = support.sum()
+    rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision, recall, f1, support)}
+    averages = {}
+    for average in ("micro", "macro", "weighted", *(("samples",) if targets.kind == "multilabel" else ())):
+        heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
+        scores = precision_recall_fscore_support(y_true, y_pred, average=average, **options)[:3]
+        averages[heading] = [*scores, total]
+    headers = ["precision", "recall", "f1-score", "support"]
+    if output_dict:
+        report: dict[str, Any] = {name: dict(zip(headers, map(float, values))) for name, values in rows.items()}
+        report.update({heading: dict(zip(headers, map(float, values))) for heading, values in averages.items()})
+        if "accuracy" in report:
+            report["accuracy"] = report["accuracy"]["precision"]
+        return report
+    width = max(max(map(len, names)), len("weighted avg"), digits)
+    text = "{:>{width}s} ".format("", width=width) + "".join(f" {header:>9}" for header in headers) + "\n\n"
+    row_format = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
+    for name, values in rows.items():
+        text += row_format.format(name, *values, width=width, digits=digits)
+    text += "\n"
+    for heading, values in averages.items():
+        if heading == "accuracy":
+            text += ("{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n").format(
+                heading, "", "", values[2], values[3], width=width, digits=digits
+            )
+        else:
+            text += row_format.format(heading, *values, width=width, digits=digits)
+    return text
+
+
+# --------------------------------------------------------------------------------------------
+# scores: curves, areas and thresholds (from evalkit.curves)

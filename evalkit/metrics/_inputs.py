@@ -1,0 +1,153 @@
+"""What every function of the scikit-learn face reads first: the kind of target, one
+``Evaluation`` of it, the checks of ``average`` and flags, binary scores and truth, and the mean
+of per-sample losses.
+
+Private: ``evalkit.metrics`` is the public path of every function of the face.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit.engine._validation import (
+    as_array,
+    check_numbers,
+    check_option,
+    check_ordered,
+    check_sample_weight,
+    is_sparse,
+    show,
+)
+from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidTypeError, InvalidValueError
+from evalkit.measures.averaging import AVERAGES
+from evalkit.results.evaluation import Evaluation
+from evalkit.scores.curves import exact_scores
+
+_AVERAGE_OPTIONS = (None, "binary", *AVERAGES)
+
+
+@attrs.frozen
+class _Targets:
+    """Both targets of one call: their kind, the evaluation of them, and the data."""
+
+    kind: str  # "binary", "multiclass" or "multilabel"
+    evaluation: Evaluation
+    y_true: Any
+    y_pred: Any
+    weight: Any
+
+
+def _as_target(values: Any, argument: str) -> tuple[str, Any]:
+    """``("labels", 1-D values)`` or ``("indicators", 2-D array or sparse matrix)``."""
+    check_ordered(values, argument)
+    if is_sparse(values):
+        return "indicators", values
+    if isinstance(values, (list, tuple)):
+        if values and isinstance(values[0], (list, tuple, np.ndarray)):
+            values = as_array(values, argument)
+        else:
+            listed = list(values)
+            _refuse_continuous([value for value in listed if isinstance(value, (float, np.floating))], argument)
+            return "labels", listed
+    array = as_array(values, argument)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array.ravel()
+    if array.ndim == 2:
+        if array.dtype.kind == "O" or not np.isin(array, (0, 1)).all():
+            raise InputShapeError(
+                f"{argument!r} is 2-D but does not hold 0/1 indicators (multiclass-multioutput is not supported): {show(array)}"
+            )
+        return "indicators", array
+    if array.ndim != 1:
+        raise InputShapeError(f"{argument!r} must be 1-D labels or a 2-D indicator matrix, got shape {array.shape}")
+    if array.dtype.kind == "f":
+        _refuse_continuous(array, argument)
+    return "labels", array
+
+
+def _refuse_continuous(values: Any, argument: str) -> None:
+    """Floats that are not whole are scores, not class labels: scikit-learn's "a mix of binary
+    and continuous targets" (``accuracy_score([0, 1], [0.2, 0.8])``) is refused, as there."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.size and not np.all(np.isnan(array) | (array == np.round(array))):
+        raise InvalidValueError(
+            f"{argument!r} holds non-integral floats ({show(array)}): continuous values such as probabilities "
+            "are not class labels (scikit-learn refuses a mix of binary and continuous targets); threshold them first"
+        )
+
+
+def _targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> _Targets:
+    (kind_true, true), (kind_pred, pred) = _as_target(y_true, "y_true"), _as_target(y_pred, "y_pred")
+    if kind_true != kind_pred:
+        raise InputShapeError(
+            f"'y_true' holds {kind_true} but 'y_pred' holds {kind_pred}: classification metrics need one kind of target"
+        )
+    if (true.shape[0] if kind_true == "indicators" else len(true)) == 0:
+        raise EmptyInputError("'y_true' and 'y_pred' are empty: at least one sample is needed")
+    if kind_true == "indicators":
+        evaluation = Evaluation.from_indicators(true, pred, sample_weight=sample_weight)
+        return _Targets("multilabel", evaluation, true, pred, sample_weight)
+    evaluation = Evaluation.from_labels(true, pred, sample_weight=sample_weight)
+    return _Targets("binary" if len(evaluation.labels) <= 2 else "multiclass", evaluation, true, pred, sample_weight)
+
+
+def _check_average(average: Any) -> None:
+    check_option("average", average, _AVERAGE_OPTIONS)
+
+
+_ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
+
+
+_NO_POSITIVES = "No positive class found in y_true, recall is set to one for all thresholds."
+
+
+def _exact_score_array(y_score: Any) -> np.ndarray:
+    """Scores as numbers: float64, or int64 for integers beyond 2**53, which float64 would tie."""
+    raw = as_array(y_score, "y_score")  # read once: integers keep their type, anything else is checked as numbers
+    return exact_scores(raw) if raw.dtype.kind in "iu" else check_numbers("y_score", raw, booleans=True)
+
+
+def _binary_scores(y_score: Any) -> np.ndarray:
+    """1-D scores (an ``n x 1`` column is raveled, as scikit-learn's ``column_or_1d`` does)."""
+    check_ordered(y_score, "y_score", "scores")
+    scores = _exact_score_array(y_score)
+    if scores.ndim == 2 and scores.shape[1] == 1:
+        scores = scores.ravel()
+    if scores.ndim != 1:
+        raise InputShapeError(f"'y_score' must be 1-D scores of the positive class, got shape {scores.shape}")
+    return scores
+
+
+def _binary_truth(y_true: Any) -> Any:
+    truth = y_true if isinstance(y_true, (list, tuple)) else np.asarray(y_true)
+    if isinstance(truth, np.ndarray) and truth.ndim == 2 and truth.shape[1] == 1:
+        truth = truth.ravel()
+    if isinstance(truth, np.ndarray) and truth.ndim != 1:
+        raise InputShapeError(f"'y_true' must be 1-D labels of a binary problem, got shape {truth.shape}")
+    return truth
+
+
+def _is_label(codes: np.ndarray, found: tuple, label: Any) -> np.ndarray:
+    """Whether each sample's label is ``label``, from the codes ``encode`` gave over the labels
+    ``found`` (``True`` is never the class ``1``)."""
+    position = next((k for k, own in enumerate(found) if own == label and isinstance(own, bool) == isinstance(label, bool)), -1)
+    return codes == position
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError(f"{name!r} must be True or False, got {show(value)}")
+    return bool(value)
+
+
+def _mean_loss(losses: np.ndarray, sample_weight: Any, normalize: bool = True) -> float:
+    normalize = _check_flag("normalize", normalize)
+    weight = check_sample_weight(sample_weight, len(losses))
+    if normalize:
+        if weight is not None and not weight.sum() > 0:
+            raise InvalidValueError(f"'sample_weight' sums to 0: a weighted mean needs some weight, got {show(sample_weight)}")
+        return float(np.average(losses, weights=weight))
+    return float(losses.sum() if weight is None else np.dot(losses, weight))

@@ -1,0 +1,341 @@
+"""Probability measures of the scikit-learn face: log loss, Brier score, hinge loss, the D²
+scores and calibration.
+
+Private: ``evalkit.metrics`` is the public path of every function here.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from evalkit.engine._labels import check_label_list, check_one_label
+from evalkit.engine._validation import as_array, check_numbers, check_ordered, check_sample_weight, is_sparse, show
+from evalkit.engine.counting import encode
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidValueError,
+    UndefinedMetricWarning,
+    UnknownLabelError,
+)
+from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _mean_loss
+from evalkit.results.evaluation import Evaluation
+from evalkit.scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
+from evalkit.scores.scoring import brier_losses, log_losses
+
+__all__ = [
+    "brier_score_decomposition", "brier_score_loss", "calibration_curve", "d2_brier_score", "d2_log_loss_score",
+    "expected_calibration_error", "hinge_loss", "log_loss",
+]
+
+
+def _probability_array(y_proba: Any) -> np.ndarray:
+    """Probabilities as float64: 1-D (the positive class's) or ``n x m``, in sample order."""
+    check_ordered(y_proba, "y_proba", "probabilities")
+    probabilities = check_numbers("y_proba", y_proba, booleans=True)
+    if not np.isfinite(probabilities).all():
+        raise InvalidValueError(f"'y_proba' holds NaN or infinity: {show(probabilities)}")
+    if probabilities.ndim not in (1, 2):
+        raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {probabilities.shape}")
+    return probabilities
+
+
+def _probabilities(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's checks of class probabilities: ``(0/1 truth, probabilities)``, both ``n x m``
+    over the sorted classes (1-D probabilities are the positive class's of two)."""
+    probabilities = _probability_array(y_proba)
+    if probabilities.size and probabilities.max() > 1:
+        raise InvalidValueError(f"'y_proba' holds values greater than 1: {probabilities.max()}")
+    if probabilities.size and probabilities.min() < 0:
+        raise InvalidValueError(f"'y_proba' holds values lower than 0: {probabilities.min()}")
+    if probabilities.ndim == 1:
+        probabilities = probabilities[:, None]
+    if probabilities.shape[1] == 1:
+        probabilities = np.concatenate([1 - probabilities, probabilities], axis=1)
+    kind, truth = _as_target(y_true, "y_true")
+    if kind == "indicators":
+        truth = np.asarray(truth.toarray() if is_sparse(truth) else truth)
+        if truth.shape != probabilities.shape:
+            raise InputShapeError(f"'y_proba' has shape {probabilities.shape} but 'y_true' has shape {truth.shape}")
+        return truth.astype(np.float64), probabilities
+    observed = Evaluation.from_labels(truth, truth).labels
+    if labels is None:
+        classes = observed
+        if len(classes) == 1:
+            raise InvalidArgumentError(f"'y_true' holds one label ({classes[0]!r}): give 'labels', every expected class")
+    else:
+        labels = check_label_list(labels)
+        classes = tuple(sorted(labels))
+        if len(classes) < 2:
+            raise InvalidArgumentError(f"'labels' must hold at least two classes, got {show(list(labels))}")
+        if classes != tuple(labels):
+            warnings.warn(
+                f"Labels passed were {list(labels)}. But this function assumes labels are ordered lexicographically. "
+                f"Pass the ordered labels={list(classes)} and ensure that the columns of y_prob correspond to this ordering.",
+                UserWarning,
+                stacklevel=3,
+            )
+        extra = [label for label in observed if label not in classes]
+        if extra:
+            raise UnknownLabelError(f"'y_true' holds {show(extra)}, not among the given labels {show(list(classes))}")
+    if len(classes) != probabilities.shape[1]:
+        raise InputShapeError(
+            f"'y_true' has {len(classes)} classes but 'y_proba' has {probabilities.shape[1]} columns; give 'labels', every class in column order"
+        )
+    codes, _, _, _ = encode(truth, truth, classes)
+    if len(codes) != len(probabilities):
+        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_proba' has {len(probabilities)}")
+    sums = probabilities.sum(axis=1)
+    if not np.allclose(sums, 1, rtol=np.sqrt(np.finfo(np.float64).eps)):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.", UserWarning, stacklevel=3)
+    return np.eye(len(classes))[codes], probabilities
+
+
+def _renamed_probabilities(y_proba: Any, y_pred: Any) -> Any:
+    """``y_proba``, or ``y_pred``, its older name (scikit-learn renamed it in 1.9)."""
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise InvalidArgumentError("give 'y_proba' or its older name 'y_pred', not both")
+        warnings.warn("'y_pred' is the older name of 'y_proba' (renamed in scikit-learn 1.9, which warns alike): pass y_proba=",
+                      FutureWarning, stacklevel=3)  # fmt: skip
+        y_proba = y_pred
+    if y_proba is None:
+        raise InvalidArgumentError("'y_proba' is required: the predicted probabilities")
+    return y_proba
+
+
+def log_loss(
+    y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: Any = None, labels: Sequence[Any] | None = None,
+    y_pred: Any = "deprecated",
+) -> float:  # fmt: skip
+    """Log loss (cross-entropy) ``-mean Σ_j t_j log p_j`` of class probabilities, as
+    scikit-learn's ``log_loss`` (probabilities clipped to ``[eps, 1 - eps]``; columns in
+    sorted label order; 1-D probabilities are the positive class's). ``y_pred`` is the older
+    name of ``y_proba`` and still accepted.
+
+    Examples:
+        >>> round(log_loss(["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), 6)
+        0.216162
+    """
+    y_proba = _renamed_probabilities(y_proba, y_pred)
+    truth, probabilities = _probabilities(y_true, y_proba, labels)
+    return _mean_loss(log_losses(truth, probabilities), sample_weight, normalize)
+
+
+def _any_probabilities(y_true: Any, y_proba: Any, pos_label: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(0/1 truth, probabilities)``, both ``n x m``: of the positive class against the other
+    when ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
+    scores = _probability_array(y_proba)
+    if not (scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1)):
+        return _probabilities(y_true, scores, labels)
+    scores = scores.ravel()
+    if pos_label is not None:
+        pos_label = check_one_label("pos_label", pos_label)
+    truth = _binary_truth(y_true)
+    codes, _, observed, _ = encode(truth, truth)
+    if len(observed) > 2:
+        raise InvalidValueError(f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
+    if pos_label is None:
+        if any(isinstance(label, str) for label in observed):
+            raise InvalidArgumentError(f"'y_true' has labels {show(list(observed))}: give 'pos_label', the positive class")
+        pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
+    if scores.size and (scores.max() > 1 or scores.min() < 0):
+        raise InvalidValueError(f"'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
+    curve_truth = _is_label(codes, observed, pos_label)
+    if len(curve_truth) != len(scores):
+        raise InputLengthError(f"'y_true' has {len(curve_truth)} samples but 'y_proba' has {len(scores)}")
+    return np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64), np.stack([1 - scores, scores], axis=1)
+
+
+def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sample_weight: Any) -> float:
+    """``D² = 1 - loss / loss of the null model``, which predicts the (weighted) share of each
+    class for every sample (Nagelkerke's and the Brier skill score's reference)."""
+    weight = check_sample_weight(sample_weight, len(truth))
+    null = np.broadcast_to(np.average(truth, axis=0, weights=weight), truth.shape)
+    ours, theirs = (_mean_loss(losses(truth, p), sample_weight, normalize=False) for p in (probabilities, null))
+    if theirs == 0:
+        warnings.warn("D^2 score is undefined: the null model is perfect (every sample is of one class)", UndefinedMetricWarning, stacklevel=3)
+        return math.nan
+    return float(1 - ours / theirs)
+
+
+def _too_few_for_d2(y_true: Any, y_proba: Any) -> bool:
+    n, rows = len(as_array(y_true, "y_true")), len(as_array(y_proba, "y_proba"))
+    if n != rows:
+        raise InputLengthError(f"'y_true' has {n} samples but 'y_proba' has {rows}")
+    if rows < 2:
+        warnings.warn("D^2 score is not well-defined with less than two samples.", UndefinedMetricWarning, stacklevel=3)
+        return True
+    return False
+
+
+def d2_log_loss_score(
+    y_true: Any, y_proba: Any = None, *, sample_weight: Any = None, labels: Sequence[Any] | None = None, y_pred: Any = "deprecated"
+) -> float:
+    """The share of log loss explained, ``D² = 1 - log_loss / log_loss(null)``, as
+    scikit-learn's ``d2_log_loss_score``: the null model predicts the (weighted) share of
+    each class for every sample, so it scores 0 and a perfect model 1. NaN with a warning for
+    fewer than two samples.
+
+    Examples:
+        >>> round(d2_log_loss_score([0, 1, 1, 0], [[0.8, 0.2], [0.3, 0.7], [0.1, 0.9], [0.6, 0.4]]), 6)
+        0.568633
+    """
+    y_proba = _renamed_probabilities(y_proba, y_pred)
+    if _too_few_for_d2(y_true, y_proba):
+        return math.nan
+    truth, probabilities = _probabilities(y_true, y_proba, labels)
+    return _null_ratio(log_losses, truth, probabilities, sample_weight)
+
+
+def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None) -> float:
+    """The share of the Brier score explained (the Brier skill score), ``1 - Brier / Brier(null)``,
+    as scikit-learn's ``d2_brier_score``. NaN with a warning for fewer than two samples.
+
+    Examples:
+        >>> round(d2_brier_score([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4]), 6)
+        0.7
+    """
+    if _too_few_for_d2(y_true, y_proba):
+        return math.nan
+    truth, probabilities = _any_probabilities(y_true, y_proba, pos_label, labels)
+    return _null_ratio(brier_losses, truth, probabilities, sample_weight)
+
+
+def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None) -> float:
+    """The mean hinge loss ``max(0, 1 - margin)`` of decision values, as scikit-learn's
+    ``hinge_loss``: for two classes the margin is ``y · d`` with the greater label ``+1`` and
+    the other ``-1``; for more (Crammer and Singer) it is the true class's decision minus the
+    highest other one, over the classes of ``labels`` (default: those of ``y_true``) in sorted
+    order.
+
+    Examples:
+        >>> hinge_loss([-1, 1, 1], [-2.2, 0.3, 1.6])
+        0.2333333333333333
+        >>> round(hinge_loss([0, 1, 2], [[1.0, 0.2, 0.1], [0.1, 0.5, 0.9], [0.0, 0.1, 2.0]]), 6)
+        0.533333
+    """
+    decision = check_numbers("pred_decision", pred_decision)
+    if not np.isfinite(decision).all():  # scikit-learn's check_array: a decision value must be a finite number
+        raise InvalidValueError(f"'pred_decision' must be finite, got {show(decision[~np.isfinite(decision)][:3])}")
+    truth = _binary_truth(y_true)
+    n = len(truth)
+    if len(decision) != n:
+        raise InputLengthError(f"'y_true' has {n} samples but 'pred_decision' has {len(decision)}")
+    if not n:
+        raise EmptyInputError("'y_true' is empty: at least one sample is needed")
+    observed_codes, _, observed, _ = encode(truth, truth)
+    classes = observed if labels is None else tuple(sorted(set(check_label_list(labels))))
+    if len(classes) > 2:
+        if decision.ndim != 2 or decision.shape[1] != len(classes):
+            if decision.ndim == 2 and labels is None:
+                raise InputShapeError(f"'pred_decision' has {decision.shape[1]} columns but 'y_true' has {len(classes)} classes: "
+                                      "include every class in 'y_true' or pass 'labels'")  # fmt: skip
+            raise InputShapeError(f"with {len(classes)} classes 'pred_decision' must have shape ({n}, {len(classes)}), got {decision.shape}")
+        codes, _, _, _ = encode(truth, truth, classes)
+        own = decision[np.arange(n), codes]
+        others = decision.copy()
+        others[np.arange(n), codes] = -np.inf
+        margin = own - others.max(axis=1)
+    else:
+        if decision.ndim == 2 and decision.shape[1] == 1:
+            decision = decision.ravel()
+        if decision.ndim != 1:
+            raise InputShapeError(f"with two classes 'pred_decision' must be 1-D, one decision per sample, got shape {decision.shape}")
+        sign = np.where((observed_codes == len(observed) - 1) & (len(observed) == 2), 1.0, -1.0)  # the greater label is +1
+        margin = sign * decision
+    return _mean_loss(np.maximum(1 - margin, 0), sample_weight)
+
+
+def brier_score_loss(
+    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None,
+    scale_by_half: Any = "auto",
+) -> float:  # fmt: skip
+    """The Brier score: the mean squared difference between probabilities and outcomes, as
+    scikit-learn's ``brier_score_loss`` (halved for two classes by default, so that binary
+    scores are ``mean (y - p)²``).
+
+    Examples:
+        >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
+        0.0375
+    """
+    onehot, probabilities = _any_probabilities(y_true, y_proba, pos_label, labels)
+    losses, m = brier_losses(onehot, probabilities), probabilities.shape[1]
+    if scale_by_half == "auto":
+        scale_by_half = m < 3
+    return _mean_loss(losses, sample_weight) * (0.5 if scale_by_half else 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# label ranking (see evalkit.ranking) and the area under any curve
+
+def calibration_curve(
+    y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's ``calibration_curve`` (``sklearn.calibration``): for every non-empty
+    bin, the share of positives and the mean probability, ``(prob_true, prob_pred)``. Bins of
+    equal width, right-closed (``strategy="uniform"``), or of equal mass (``"quantile"``:
+    percentiles of the probabilities). ``sample_weight`` is evalkit's addition.
+
+    Examples:
+        >>> y = [0, 0, 0, 0, 1, 1, 1, 1, 1]
+        >>> p = [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0]
+        >>> [values.round(3).tolist() for values in calibration_curve(y, p, n_bins=3)]
+        [[0.0, 0.5, 1.0], [0.2, 0.525, 0.85]]
+    """
+    truth = _binary_truth(y_true)
+    observed = Evaluation.from_labels(truth, truth).labels
+    if len(observed) > 2:
+        raise InvalidValueError(f"Only binary classification is supported. Provided labels {show(list(observed))}.")
+    calibration = Calibration.from_scores(truth, _binary_scores(y_prob), pos_label=pos_label, sample_weight=sample_weight)
+    points = calibration.reliability(n_bins=n_bins, strategy=strategy)
+    return points.frequency, points.confidence
+
+
+def expected_calibration_error(
+    y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform", norm: str = "l1", estimator: str = "binned",
+    sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None, setting: str | None = None,
+    average: str | None = "macro",
+) -> Any:  # fmt: skip
+    """The calibration error (ECE with ``norm="l1"``, RMSCE with ``"l2"``, MCE with ``"max"``)
+    of probabilities: 1-D the positive class's, or ``n x m`` (top-label by default,
+    ``setting="classwise"`` for every class one against the rest, averaged by ``average``).
+    ``estimator="debiased"`` or ``"isotonic"`` (binning-free) as in ``evalkit.calibration``.
+
+    Examples:
+        >>> expected_calibration_error([1, 0], [0.95, 1.0])   # torchmetrics reads 0.525 (issue #3510)
+        0.475
+    """
+    return error_of_scores(y_true, y_prob, labels, n_bins=n_bins, strategy=strategy, norm=norm, estimator=estimator,
+                           sample_weight=sample_weight, pos_label=pos_label, setting=setting, average=average)  # fmt: skip
+
+
+def brier_score_decomposition(
+    y_true: Any, y_prob: Any, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: Any = None, pos_label: Any = None,
+    labels: Sequence[Any] | None = None,
+) -> BrierDecomposition:  # fmt: skip
+    """The Brier score as ``reliability - resolution + uncertainty`` (Murphy, 1973): over the
+    distinct probabilities by default (exact), or over ``n_bins`` bins with the two
+    within-bin terms that keep the identity exact. ``n x m`` probabilities: every class one
+    against the rest, the terms summed (the multi-class Brier score, unhalved).
+
+    Examples:
+        >>> parts = brier_score_decomposition([0, 1, 1, 0, 1], [0.2, 0.9, 0.6, 0.2, 0.6])
+        >>> round(parts.reliability, 4), round(parts.resolution, 4), round(parts.uncertainty, 4), round(parts.brier_score, 4)
+        (0.082, 0.24, 0.24, 0.082)
+    """
+    probabilities = _probability_array(y_prob)
+    setting = "classwise" if probabilities.ndim == 2 and probabilities.shape[1] > 1 else None
+    calibration = Calibration.from_scores(y_true, probabilities, labels, pos_label=pos_label, setting=setting, sample_weight=sample_weight)
+    return calibration.brier_decomposition(n_bins=n_bins, strategy=strategy)
+
+
+# --------------------------------------------------------------------------------------------
+# operating points (see ThresholdCurve.optimize)
