@@ -300,7 +300,8 @@ def test_a_list_of_0_1_lists_is_indicator_rows_everywhere():
 @given(st.integers(9, 14), st.integers(20, 120), st.integers(0, 2**31 - 1), st.booleans(),
        st.sampled_from(["macro", "weighted", "micro"]), st.sampled_from(["exclude", "zero", "one", "nan"]))  # fmt: skip
 def test_averages_over_many_classes_equal_reading_every_class(m, n, seed, weighted, average, undefined):
-    from evalkit import ThresholdCurve, curves
+    from evalkit import ThresholdCurve
+    from evalkit.scores import curve_operating  # where a curve's measures at every threshold are averaged
 
     rng = np.random.default_rng(seed)
     y, s = rng.integers(0, m, n), np.round(rng.random((n, m)), 1)
@@ -309,12 +310,12 @@ def test_averages_over_many_classes_equal_reading_every_class(m, n, seed, weight
     for measure in ("f1_score", "precision", "matthews_correlation_coefficient"):
         fast, thresholds = curve.evaluate(measure, average=average, undefined=undefined)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(curves, "_FEW_CLASSES", 10**9)  # every class read at every threshold
+            patch.setattr(curve_operating, "_FEW_CLASSES", 10**9)  # every class read at every threshold
             slow, same = curve.evaluate(measure, average=average, undefined=undefined)
         assert np.array_equal(thresholds, same) and np.allclose(fast, slow, rtol=1e-12, atol=1e-14, equal_nan=True)
         fast, thresholds = floats.evaluate(measure, average=average, undefined=undefined)  # float weights: running float sums
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(curves, "_FEW_CLASSES", 10**9)
+            patch.setattr(curve_operating, "_FEW_CLASSES", 10**9)
             slow, same = floats.evaluate(measure, average=average, undefined=undefined)
         assert np.array_equal(thresholds, same) and np.allclose(fast, slow, rtol=1e-9, atol=1e-12, equal_nan=True), (measure, average)
     from sklearn.metrics import roc_auc_score
