@@ -473,11 +473,11 @@ class ConfusionMatrix(CountedState, CellsResult, ReportFace):
         return int(self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)])
 
     def get_class_count(self) -> int:
-        """The number of classes ``m``."""
+        """The number of classes ``m``: Java's ``getClassCount``, an alias of ``len(labels)``."""
         return len(self._labels)
 
     def get_class_labels(self) -> list:
-        """The class labels as a new list (Java's ``getClassLabels``)."""
+        """The class labels as a new list: Java's ``getClassLabels``, an alias of ``labels``."""
         return list(self._labels)
 
     def get_total_items(self) -> int | float:
