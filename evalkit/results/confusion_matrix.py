@@ -481,7 +481,8 @@ class ConfusionMatrix(CountedState, CellsResult, ReportFace):
         return list(self._labels)
 
     def get_total_items(self) -> int | float:
-        """The number of counted samples (the sum of their weights, for a weighted matrix)."""
+        """The number of counted samples (the sum of their weights, for a weighted matrix):
+        Java's ``getTotalItems``, whose Python name is ``n_samples``."""
         with self._lock:  # summed and kept under the lock: a reader never leaves a stale total
             return self._current_total()
 
