@@ -58,6 +58,9 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Self  # Python 3.11's typing.Self, for type checkers only
+
 __all__ = ["REJECTIONS", "SETTINGS", "SettingConstructors"]
 
 _UNSET: Any = object()
@@ -89,7 +92,7 @@ class SettingConstructors:
         rejection: str = "miss",
         sample_weight: Any = None,
         metrics_class: Any = None,
-    ) -> Any:
+    ) -> Self:
         """Single-label data: one class per sample (the one-hot case).
 
         Counted from label codes by weighted ``bincount``: no indicator and no dense
@@ -153,7 +156,7 @@ class SettingConstructors:
     @classmethod
     def from_label_sets(
         cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None, metrics_class: Any = None
-    ) -> Any:
+    ) -> Self:
         """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
 
         Counted from sparse ``(sample, label)`` keys; no ``n x m`` array is built. An empty
@@ -182,7 +185,7 @@ class SettingConstructors:
         rejection: str = "miss",
         sample_weight: Any = None,
         metrics_class: Any = None,
-    ) -> Any:
+    ) -> Self:
         """0/1 indicator arrays, samples x labels (bool, int or float 0/1).
 
         Args:
@@ -242,7 +245,7 @@ class SettingConstructors:
         mask: Any = None,
         sample_weight: Any = None,
         metrics_class: Any = None,
-    ) -> Any:
+    ) -> Self:
         """Scores (probabilities, logits) per sample and label, turned into predictions.
 
         Args:
@@ -301,7 +304,7 @@ class SettingConstructors:
         mask: Any = None,
         sample_weight: Any = None,
         metrics_class: Any = None,
-    ) -> Any:
+    ) -> Self:
         """Soft (probabilistic) labels: degrees in [0, 1], cells by a t-norm.
 
         ``TP = T(a, p)``, ``FP = T(1 - a, p)``, ``FN = T(a, 1 - p)``, ``TN = T(1 - a, 1 - p)``
@@ -325,7 +328,7 @@ class SettingConstructors:
     @classmethod
     def from_ordinal(
         cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: Any = None, metrics_class: Any = None
-    ) -> Any:
+    ) -> Self:
         """Ordinal data in cumulative encoding: ``m`` levels give ``m - 1`` columns ``[y > level_j]``.
 
         A sample's two encodings differ in ``|y - ŷ|`` columns (in level steps), so
@@ -354,7 +357,7 @@ class SettingConstructors:
     def from_hierarchy(
         cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: Any = None,
         metrics_class: Any = None,
-    ) -> Any:  # fmt: skip
+    ) -> Self:  # fmt: skip
         """Hierarchical data: labels (one per sample, or label sets) closed under their ancestors.
 
         Micro precision, recall and F1 of the result are the hierarchical hP, hR and hF.

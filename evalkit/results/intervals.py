@@ -62,30 +62,59 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from statistics import NormalDist
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 import numpy as np
 
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._validation import (
-    as_array,
     check_choice,
-    check_count,
     check_matrix,
-    check_numbers,
     check_sample_weight,
     show,
 )
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts, encode
-from evalkit.engine.serialization import json_safe
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, InvalidCountsError, UnsupportedSettingError
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.measures.averaging import AVERAGES, average_rows, check_undefined, fill_undefined
-from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures.registry import Measure, check_measure_parameters, resolve_measure
-from evalkit.results.rendering import render
+from evalkit.results._closed_form import (
+    Interval,
+    KappaTest,
+    _binomial_tail,
+    _check_level,
+    _curve_placements,
+    _grouped_variance,
+    _proportion,
+    _z,
+    clopper_pearson,
+    delong,
+    kappa_standard_error,
+    kappa_test,
+    two_sided_p_value,
+    wilson,
+)
+from evalkit.results._resampling import (
+    _MOST_JACKKNIFE_KINDS,
+    MAX_RESAMPLES,
+    _bootstrap,
+    _check_resamples,
+    _dense_kinds,
+    _group_sums,
+    _integral,
+    _jackknife_identity,
+    _Kinds,
+    _pair_kinds,
+    _pair_statistic,
+    _replicates,
+    _row_kinds,
+    check_random_state,
+    column_sums,
+    counts_replicates,
+    percentile_interval,
+    stratified_replicates,
+)
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -125,42 +154,6 @@ BOOTSTRAP_METHODS = ("bca", "percentile", "normal")
 METHODS = (*BOOTSTRAP_METHODS, "wilson", "clopper-pearson", "asymptotic", "delong", "log")
 WHOLE_MEASURES = ("accuracy", "cohen_kappa", "matthews_correlation_coefficient")
 """Measures of a whole single-label result when no ``average`` or ``label`` is given."""
-
-_BATCH_ENTRIES = 1 << 22  # resamples x kinds held at once
-_MOST_JACKKNIFE_KINDS = 20_000  # a jackknife recomputing the statistic per kind costs kinds² beyond a closed form
-
-
-@attrs.frozen
-class Interval:
-    """A confidence interval: the estimate, the bounds, the level and how they were found.
-
-    Attributes:
-        estimate: the value on the data.
-        low, high: the bounds (NaN when the data define none).
-        level: the confidence level, e.g. 0.95.
-        method: ``"bca"``, ``"percentile"``, ``"wilson"``, ``"clopper-pearson"``,
-            ``"asymptotic"`` or ``"delong"``.
-        n_undefined: bootstrap resamples where the measure was undefined (left out).
-    """
-
-    estimate: float
-    low: float
-    high: float
-    level: float
-    method: str
-    n_undefined: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}] ({self.level:.0%} {self.method})"
-
-    def _repr_html_(self) -> str:
-        """The interval as a one-row table in a notebook."""
-
-        return render("html_table", f"{self.level:.0%} {self.method} interval", ["estimate", "low", "high"], [(self.estimate, self.low, self.high)], 4)
-
-    def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
-        """The fields as a plain dict; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
-        return json_safe(attrs.asdict(self)) if strict else attrs.asdict(self)
 
 
 @attrs.frozen
@@ -211,467 +204,24 @@ class Comparison:
 # checks
 
 
-def _check_level(level: Any) -> float:
-    if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
-        raise InvalidArgumentError(f"'level' must be a number in (0, 1), e.g. 0.95; got {show(level)}")
-    return float(level)
-
-
-MAX_RESAMPLES = 10_000_000
-"""The most bootstrap resamples an interval draws (their values alone take 80 MB); the
-resamples themselves are drawn in batches of bounded memory."""
-
-
-def _check_resamples(n_resamples: Any) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or not 10 <= n_resamples <= MAX_RESAMPLES:
-        raise InvalidArgumentError(f"'n_resamples' must be an integer in 10..{MAX_RESAMPLES:,}, got {show(n_resamples)}")
-    return int(n_resamples)
-
-
-def _integral(counts: np.ndarray, what: str) -> np.ndarray:
-    """Counts of samples as int64, or an error for float (weighted) counts."""
-    counts = np.asarray(counts)
-    if counts.dtype.kind == "f":
-        if not np.all(counts == np.round(counts)):
-            raise UnsupportedSettingError(
-                f"{what} needs counts of samples; these are float sample weights. A bootstrap resamples samples: "
-                "evaluate with integer weights (repeated samples) or none"
-            )
-        counts = counts.astype(np.int64)
-    if counts.dtype.kind == "O":
-        counts = counts.astype(np.int64)
-    return counts
-
-
 # --------------------------------------------------------------------------------------------
 # closed forms
-
-
-def _scipy_stats() -> Any:
-    """scipy.stats, the optional ``stats`` extra, with the install command if it is missing."""
-    try:
-        import scipy.stats
-    except ImportError as error:  # pragma: no cover - the test extra installs scipy
-        raise ImportError(f"this interval needs scipy's distributions: pip install 'evalkit[stats]' ({error})") from None
-    return scipy.stats
-
-
-def _z(level: float) -> float:
-    return NormalDist().inv_cdf(0.5 + level / 2)
-
-
-def two_sided_p_value(z: float) -> float:
-    """The two-sided p-value of a standard normal statistic, ``2 (1 - Φ(|z|))``, as
-    ``erfc(|z| / √2)``: no cancellation in ``1 - Φ`` (``z = 10.5`` gives ``8.6e-26``, not 0).
-
-    Examples:
-        >>> round(two_sided_p_value(1.959963984540054), 6), two_sided_p_value(10.5) > 0
-        (0.05, True)
-    """
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
-def _proportion_counts(successes: Any, trials: Any, *, integral: bool) -> tuple[float, float]:
-    """``(successes, trials)`` checked: numbers >= 0 (whole ones where ``integral``), and no
-    more successes than trials."""
-    k, n = check_count("successes", successes, integral=integral), check_count("trials", trials, integral=integral)
-    if k > n:
-        raise InvalidCountsError(f"'successes' ({show(successes)}) cannot exceed 'trials' ({show(trials)})")
-    return float(k), float(n)
-
-
-def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion ``successes / trials`` (E. B. Wilson, 1927).
-
-    Examples:
-        >>> [round(bound, 4) for bound in wilson(85, 100)]
-        [0.7672, 0.9069]
-    """
-    level = _check_level(level)
-    k, n = _proportion_counts(successes, trials, integral=False)
-    if n <= 0:
-        return math.nan, math.nan
-    z, p = _z(level), k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def clopper_pearson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
-    """The exact (Clopper-Pearson, 1934) interval of a proportion, from beta quantiles (scipy).
-
-    Examples:
-        >>> [round(bound, 4) for bound in clopper_pearson(85, 100)]
-        [0.7647, 0.9135]
-    """
-    level = _check_level(level)
-    k, n = (int(count) for count in _proportion_counts(successes, trials, integral=True))
-    beta = _scipy_stats().beta
-    if n <= 0:
-        return math.nan, math.nan
-    alpha = 1 - level
-    low = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
-    high = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
-    return low, high
-
-
-def _proportion(measure: Any, parameters: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(a, b)`` when the measure is ``<a, v> / <b, v>`` with 0/1 coefficients and ``a <= b``:
-    a proportion of ``<b, v>`` trials; else None."""
-    if not measure.decomposable:
-        return None
-    a, b = (np.asarray(c, dtype=np.float64) for c in measure.decomposition(**parameters))
-    if not (np.isin(a, (0, 1)).all() and np.isin(b, (0, 1)).all() and (a <= b).all()):
-        return None
-    return a, b
-
-
-def kappa_standard_error(counts: Any) -> float:
-    """The large-sample standard error of Cohen's kappa of a confusion matrix (Fleiss, Cohen and
-    Everitt, 1969): ``sqrt((A + B - C) / (n (1 - p_e)²))`` with
-    ``A = Σ_i p_ii (1 - (p_i. + p_.i)(1 - κ))²``, ``B = (1 - κ)² Σ_{i≠j} p_ij (p_.i + p_j.)²``
-    and ``C = (κ - p_e (1 - κ))²``.
-
-    Examples:
-        >>> round(kappa_standard_error([[40, 10], [5, 45]]), 6)
-        0.071056
-    """
-    table = np.asarray(counts, dtype=np.float64)
-    n = table.sum()
-    if n <= 0:
-        return math.nan
-    p = table / n
-    rows, columns = p.sum(axis=1), p.sum(axis=0)
-    observed, expected = np.trace(p), float(rows @ columns)
-    if expected == 1:
-        return math.nan
-    kappa = (observed - expected) / (1 - expected)
-    a = float((np.diag(p) * (1 - (rows + columns) * (1 - kappa)) ** 2).sum())
-    off = p * (columns[:, None] + rows[None, :]) ** 2  # p_ij (p_.i + p_j.)²
-    b = (1 - kappa) ** 2 * float(off.sum() - np.trace(off))
-    c = (kappa - expected * (1 - kappa)) ** 2
-    return math.sqrt(max(a + b - c, 0.0) / ((1 - expected) ** 2 * n))
-
-
-class KappaTest(NamedTuple):
-    """Cohen's kappa of a table with its large-sample standard errors and the z test of
-    "agreement is chance" (J. L. Fleiss, J. Cohen and B. S. Everitt, 1969; statsmodels'
-    ``cohens_kappa``: ``std_kappa``, ``std_kappa0``, ``z_value``, ``pvalue_two_sided``)."""
-
-    kappa: float
-    standard_error: float  # of the estimate (ASE)
-    null_standard_error: float  # under kappa = 0
-    statistic: float  # z = kappa / null_standard_error
-    p_value: float  # two-sided
-
-
-def kappa_test(counts: Any) -> KappaTest:
-    """Cohen's kappa, its standard errors and the two-sided z test of ``kappa = 0``; the null
-    standard error is ``sqrt((p_e + p_e² - Σ_i p_i. p_.i (p_i. + p_.i)) / (n (1 - p_e)²))``.
-
-    Examples:
-        >>> found = kappa_test([[20, 5], [10, 15]])
-        >>> round(found.kappa, 4), round(found.standard_error, 4), round(found.null_standard_error, 4), round(found.p_value, 4)
-        (0.4, 0.127, 0.1386, 0.0039)
-    """
-    table = check_matrix(counts, "counts")
-    n = float(table.sum())
-    if table.shape[0] != table.shape[1] or n <= 0:
-        raise InvalidCountsError(f"'counts' must be a square table of counts with a positive total, got {show(table)}")
-    p = table / n
-    rows, columns = p.sum(axis=1), p.sum(axis=0)
-    observed, expected = float(np.trace(p)), float(rows @ columns)
-    if expected == 1:
-        return KappaTest(math.nan, math.nan, math.nan, math.nan, math.nan)
-    kappa = (observed - expected) / (1 - expected)
-    null = math.sqrt(max(expected + expected**2 - float((rows * columns * (rows + columns)).sum()), 0.0) / (n * (1 - expected) ** 2))
-    z = kappa / null if null > 0 else math.nan
-    return KappaTest(kappa, kappa_standard_error(table), null, z, two_sided_p_value(z) if null > 0 else math.nan)
 
 
 # --------------------------------------------------------------------------------------------
 # DeLong
 
 
-def _midranks(values: np.ndarray) -> np.ndarray:
-    """Ranks 1..n of ``values`` with ties given their mean rank."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    ends = np.r_[starts[1:], len(values)]
-    ranks = np.empty(len(values))
-    ranks[order] = np.repeat((starts + ends + 1) / 2.0, ends - starts)
-    return ranks
-
-
-def _placements(positive_scores: np.ndarray, negative_scores: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """AUC and DeLong's placement values: for each positive the share of negatives it beats
-    (ties a half), for each negative the share of positives that beat it (Sun and Xu's midrank form)."""
-    m, n = len(positive_scores), len(negative_scores)
-    combined = _midranks(np.concatenate([positive_scores, negative_scores]))
-    within_positive, within_negative = _midranks(positive_scores), _midranks(negative_scores)
-    v10 = (combined[:m] - within_positive) / n
-    v01 = 1.0 - (combined[m:] - within_negative) / m
-    return float(v10.mean()), v10, v01
-
-
-def delong(y_true: Any, *scores: Any) -> tuple[np.ndarray, np.ndarray]:
-    """AUCs of one or more score arrays on the same binary samples and their DeLong covariance.
-
-    Args:
-        y_true: 0/1 (or boolean) labels, 1 positive.
-        *scores: one or more arrays of scores.
-
-    Returns:
-        ``(aucs, covariance)``: one AUC per score array and their ``k x k`` covariance.
-
-    Examples:
-        >>> aucs, covariance = delong([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-        >>> float(aucs[0]), float(covariance[0, 0])
-        (0.75, 0.125)
-    """
-    truth = as_array(y_true, "y_true")
-    if truth.dtype.kind not in "biu" or not np.isin(truth, (0, 1)).all():
-        raise InvalidArgumentError(f"'y_true' must hold 0/1 labels for DeLong's method, got {show(truth)}")
-    positive = truth.astype(bool)
-    m, n = int(positive.sum()), int((~positive).sum())
-    if m < 2 or n < 2:
-        raise UnsupportedSettingError(f"DeLong's variance needs at least two positives and two negatives, got {m} and {n}")
-    aucs, v10, v01 = [], [], []
-    for score in scores:
-        s = check_numbers("scores", score, booleans=True)
-        if s.shape != truth.shape:
-            raise InvalidArgumentError(f"every score array must have the shape of 'y_true' {truth.shape}, got {s.shape}")
-        auc, ten, one = _placements(s[positive], s[~positive])
-        aucs.append(auc)
-        v10.append(ten)
-        v01.append(one)
-    covariance = np.atleast_2d(np.cov(np.array(v10))) / m + np.atleast_2d(np.cov(np.array(v01))) / n
-    return np.array(aucs), covariance
-
-
-def _curve_placements(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """DeLong's placement values of a curve's kinds: for each distinct score (highest first) the
-    positives and negatives there, and their placements (from the counts alone)."""
-    tp, fp = np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64)
-    positives_at, negatives_at = np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0)
-    m, n = tp[-1], fp[-1]
-    negatives_below = n - fp  # negatives scored strictly lower
-    positives_above = tp - positives_at  # positives scored strictly higher
-    v10 = (negatives_below + negatives_at / 2) / n
-    v01 = (positives_above + positives_at / 2) / m
-    return positives_at, negatives_at, v10, v01
-
-
-def _grouped_variance(values: np.ndarray, counts: np.ndarray) -> float:
-    total = counts.sum()
-    mean = float(np.dot(values, counts) / total)
-    return float(np.dot((values - mean) ** 2, counts) / (total - 1))
-
-
 # --------------------------------------------------------------------------------------------
 # the bootstrap engine
-
-
-@attrs.frozen
-class _Kinds:
-    """What a bootstrap draws: kinds of sample and how many samples of each, optionally in
-    strata whose sizes every resample keeps. ``sums(K)`` maps counts (resamples x kinds) to
-    the linear sums a statistic needs; ``jackknife(rows)`` gives those sums with one sample of
-    each kind in ``rows`` left out."""
-
-    counts: np.ndarray
-    sums: Callable[[np.ndarray], Any]
-    jackknife: Callable[[np.ndarray], Any]
-    strata: np.ndarray | None = None
-    jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None  # a closed form, when one exists
-
-    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        groups = [np.arange(len(self.counts))] if self.strata is None else [np.flatnonzero(self.strata == s) for s in np.unique(self.strata)]
-        drawn = np.zeros((size, len(self.counts)))
-        for members in groups:
-            total = int(self.counts[members].sum())
-            if total:
-                drawn[:, members] = rng.multinomial(total, self.counts[members] / total, size=size)
-        return drawn
-
-
-def _dense_kinds(contributions: np.ndarray, counts: np.ndarray, strata: np.ndarray | None = None) -> _Kinds:
-    """Kinds whose one sample adds a row of ``contributions`` (kinds x sums) to the sums."""
-    total = counts.astype(np.float64) @ contributions
-    return _Kinds(counts, lambda drawn: drawn @ contributions, lambda rows: total[None, :] - contributions[rows], strata)
-
-
-def check_random_state(random_state: Any) -> Any:
-    """``random_state`` if numpy can seed with it: ``None``, an integer >= 0, a
-    ``numpy.random.Generator`` or a ``SeedSequence``."""
-    if random_state is None or isinstance(random_state, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
-        return random_state
-    if isinstance(random_state, (bool, np.bool_)) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
-        raise InvalidArgumentError(f"'random_state' must be None, an integer >= 0 or a numpy Generator, got {show(random_state)}")
-    return random_state
-
-
-def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: int, random_state: Any) -> np.ndarray:
-    """``value`` of every resample, drawn in batches (one matrix of counts per batch)."""
-    rng = np.random.default_rng(check_random_state(random_state))
-    step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
-    batches = range(0, n_resamples, step)
-    return np.concatenate([value(kinds.sums(kinds.draw(rng, min(step, n_resamples - start)))) for start in batches])
-
-
-def _bootstrap(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, method: str,
-               n_resamples: int, random_state: Any, replicates: np.ndarray | None = None) -> Interval:  # fmt: skip
-    """The percentile, normal or BCa interval of ``value(sums)`` over resamples of ``kinds``."""
-    level, n_resamples = _check_level(level), _check_resamples(n_resamples)
-    if replicates is None:
-        replicates = _replicates(kinds, value, n_resamples, random_state)
-    defined = replicates[~np.isnan(replicates)]
-    n_undefined = len(replicates) - len(defined)
-    if not len(defined) or math.isnan(estimate):
-        return Interval(estimate, math.nan, math.nan, level, method, n_undefined)
-    alpha = (1 - level) / 2
-    quantiles = [alpha, 1 - alpha]
-    if method == "normal":
-        spread = _z(level) * float(np.std(defined))
-        return Interval(estimate, estimate - spread, estimate + spread, level, method, n_undefined)
-    if method == "bca":
-        if np.all(defined == defined[0]):
-            warnings.warn("the statistic does not vary over the resamples: BCa falls back to the percentile interval", EvalkitWarning, stacklevel=4)
-            return Interval(estimate, float(defined[0]), float(defined[0]), level, "percentile", n_undefined)
-        quantiles = _bca_quantiles(kinds, value, estimate, defined, alpha)
-    low, high = np.quantile(defined, quantiles)
-    return Interval(estimate, float(low), float(high), level, method, n_undefined)
-
-
-def _bca_quantiles(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, defined: np.ndarray, alpha: float) -> list[float]:
-    """Efron's bias-corrected and accelerated quantiles; the acceleration from the jackknife
-    (one sample of each kind left out, weighted by how many samples the kind has)."""
-    normal = NormalDist()
-    share = (np.count_nonzero(defined < estimate) + 0.5 * np.count_nonzero(defined == estimate)) / len(defined)
-    bias = normal.inv_cdf(min(max(share, 1e-12), 1 - 1e-12))
-    present = np.flatnonzero(kinds.counts > 0)
-    step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
-    if kinds.jackknife_values is not None:
-        jack = kinds.jackknife_values(present)
-    else:
-        jack = np.concatenate([value(kinds.jackknife(present[start : start + step])) for start in range(0, len(present), step)])
-    weights = kinds.counts[present].astype(np.float64)
-    kept = ~np.isnan(jack)
-    jack, weights = jack[kept], weights[kept]
-    acceleration = 0.0
-    if len(jack):
-        centre = np.dot(jack, weights) / weights.sum()
-        spread = np.dot(weights, (centre - jack) ** 2)
-        acceleration = float(np.dot(weights, (centre - jack) ** 3) / (6 * spread**1.5)) if spread > 0 else 0.0
-    out = []
-    for tail in (alpha, 1 - alpha):
-        z = normal.inv_cdf(tail)
-        out.append(normal.cdf(bias + (bias + z) / (1 - acceleration * (bias + z))))
-    return out
 
 
 # --------------------------------------------------------------------------------------------
 # statistics of single-label results: kinds are (actual, predicted) pairs
 
 
-def column_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
-    """``out[b, k] = Σ_{r: keys[r] = k} drawn[b, r]``: the columns of a batch of drawn counts
-    summed by key (no dense one-hot).
-
-    Examples:
-        >>> column_sums(np.array([[1, 2, 3]]), np.array([0, 1, 0]), 2).tolist()
-        [[4.0, 2.0]]
-    """
-    return _group_sums(drawn, keys, size)
-
-
-def stratified_replicates(counts: Any, strata: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000,
-                          random_state: Any = None) -> np.ndarray:  # fmt: skip
-    """``statistic`` over bootstrap resamples drawn within strata: every stratum (a group of
-    kinds) keeps its number of samples, as resampling within groups does.
-
-    Examples:
-        >>> found = stratified_replicates([5, 5, 10], [0, 0, 1], lambda drawn: drawn[:, 2], 20, 0)
-        >>> bool((found == 10).all())
-        True
-    """
-    kinds = _Kinds(_integral(np.asarray(counts), "a bootstrap"), lambda drawn: drawn, lambda rows: rows, np.asarray(strata))
-    return _replicates(kinds, statistic, _check_resamples(n_resamples), random_state)
-
-
-def _group_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
-    """``out[b, k] = Σ_{r: keys[r] = k} drawn[b, r]``: column sums by key, no dense one-hot."""
-    out = np.zeros((drawn.shape[0], size))
-    if len(keys) == 0:
-        return out
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    out[:, ordered[starts]] = np.add.reduceat(drawn[:, order], starts, axis=1)
-    return out
-
-
-def _pair_kinds(pairs: PairCounts, stratify: bool) -> _Kinds:
-    """Kinds of a single-label result; the sums are ``(correct, actual, predicted)`` per code."""
-    order = np.lexsort((pairs.predicted, pairs.actual))  # one order whatever the batches counted: the same draws
-    counts = _integral(pairs.counts[order], "a bootstrap")
-    actual, predicted, size = pairs.actual[order], pairs.predicted[order], pairs.size
-    diagonal = actual == predicted
-
-    def sums(drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return (_group_sums(drawn[:, diagonal], actual[diagonal], size), _group_sums(drawn, actual, size), _group_sums(drawn, predicted, size))
-
-    totals = sums(counts[None, :].astype(np.float64))
-
-    def jackknife(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        correct, by_actual, by_predicted = (np.repeat(total, len(rows), axis=0) for total in totals)
-        place = np.arange(len(rows))
-        correct[place[diagonal[rows]], actual[rows][diagonal[rows]]] -= 1
-        by_actual[place, actual[rows]] -= 1
-        by_predicted[place, predicted[rows]] -= 1
-        return correct, by_actual, by_predicted
-
-    return _Kinds(counts, sums, jackknife, actual if stratify else None)
-
-
-def _pair_statistic(measure: Any, average: str | None, position: int | None, m: int, undefined: Any, parameters: dict[str, Any]) -> Callable[[Any], np.ndarray]:
-    """A batch statistic of ``(correct, actual, predicted)`` sums over the ``m`` classes."""
-
-    def cells(sums: Any) -> Cells:
-        correct, by_actual, by_predicted = sums
-        total = by_actual.sum(axis=1, keepdims=True)
-        return Cells.from_sums(correct[:, :m], by_actual[:, :m], by_predicted[:, :m], total)
-
-    if average is None and position is None:
-        name = measure.name
-
-        def whole(sums: Any) -> np.ndarray:
-            correct, by_actual, by_predicted = sums
-            margins = {"correct": correct[:, :m].sum(axis=1), "total": by_actual.sum(axis=1), "actual": by_actual, "predicted": by_predicted}
-            if name == "accuracy":
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    return np.where(margins["total"] > 0, margins["correct"] / np.where(margins["total"] > 0, margins["total"], 1), np.nan)
-            if name == "cohen_kappa":
-                return np.asarray(margins_cohen_kappa(**margins), dtype=np.float64)
-            return np.asarray(margins_matthews_correlation_coefficient(**margins), dtype=np.float64)
-
-        return whole
-    if position is not None:
-        return lambda sums: np.asarray(cells(sums).evaluate(measure, **parameters), dtype=np.float64)[:, position]
-    assert average is not None  # whole-result and one-class statistics are returned above
-    return lambda sums: average_rows(measure, cells(sums), average, undefined=undefined, parameters=parameters)
-
-
 # --------------------------------------------------------------------------------------------
 # statistics of per-sample rows (multi-label, soft, example-based, AA and RAR)
-
-
-def _row_kinds(cells: Cells) -> _Kinds:
-    """Kinds = the stored rows of per-sample cells, with how many samples each stands for; the
-    sums are the four cells."""
-    counts = _integral(cells.row_weights(), "a bootstrap")
-    return _dense_kinds(np.stack([np.asarray(row, dtype=np.float64) for row in cells.rows()], axis=1), counts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -995,34 +545,6 @@ def area_interval(
                            what=measure.replace("_", " "))  # fmt: skip
 
 
-def counts_replicates(counts: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
-    """``statistic`` (of a batch of drawn counts, resamples x kinds, giving one row per
-    resample) over bootstrap resamples of counts of sample kinds: for statistics of several
-    numbers at once, whose intervals the caller takes (``percentile_interval``).
-
-    Examples:
-        >>> counts_replicates([30, 70], lambda drawn: drawn / drawn.sum(axis=1, keepdims=True), 50, 0).shape
-        (50, 2)
-    """
-    kinds = _Kinds(_integral(np.asarray(counts), "a bootstrap"), lambda drawn: drawn, lambda rows: rows)
-    return _replicates(kinds, statistic, _check_resamples(n_resamples), random_state)
-
-
-def percentile_interval(replicates: Any, estimate: float, level: float = 0.95, n_undefined: int = 0) -> Interval:
-    """The percentile interval of bootstrap replicates (NaN bounds without any).
-
-    Examples:
-        >>> print(percentile_interval(np.arange(101) / 100, 0.5))
-        0.5 [0.025, 0.975] (95% percentile)
-    """
-    level = _check_level(level)
-    replicates = np.asarray(replicates, dtype=np.float64)
-    if not len(replicates):
-        return Interval(estimate, math.nan, math.nan, level, "percentile", n_undefined)
-    low, high = np.quantile(replicates, [(1 - level) / 2, (1 + level) / 2])
-    return Interval(estimate, float(low), float(high), level, "percentile", n_undefined)
-
-
 def counts_interval(
     counts: Any, statistic: Callable[[np.ndarray], np.ndarray], estimate: float, *, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: Any = None, jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -1049,12 +571,6 @@ def counts_interval(
     return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
 
-def _jackknife_identity(counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    out = np.repeat(counts[None, :].astype(np.float64), len(rows), axis=0)
-    out[np.arange(len(rows)), rows] -= 1
-    return out
-
-
 def area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """ROC AUC or average precision of many curves at once, from positives and negatives per
     distinct score (rows x levels, highest score first)."""
@@ -1075,12 +591,6 @@ def area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
 
 # --------------------------------------------------------------------------------------------
 # paired comparisons
-
-
-def _binomial_tail(k: int, n: int) -> tuple[float, float]:
-    """``P(X <= k)`` and ``P(X = k)`` for ``X ~ Binomial(n, 1/2)`` (scipy)."""
-    binom = _scipy_stats().binom
-    return float(binom.cdf(k, n, 0.5)), float(binom.pmf(k, n, 0.5))
 
 
 def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_weight: Any = None) -> float:
@@ -1265,3 +775,7 @@ def result_interval(result: Any, measure: Any, average: str | None = None, **opt
     warnings.warn("evalkit.intervals.result_interval(result, ...) is now result.interval(...)", DeprecationWarning, stacklevel=2)
     interval: Interval = result.interval(measure, average, **options)
     return interval
+
+
+for _public in (Interval, KappaTest):  # pickles and help() name the public path
+    _public.__module__ = __name__
