@@ -21,7 +21,7 @@ from evalkit.engine.cells import Cells
 from evalkit.exceptions import (
     InvalidArgumentError,
 )
-from evalkit.measures.formulas import rescaled
+from evalkit.measures.arithmetic import rescaled
 from evalkit.measures.registry import Measure
 
 CURVE_AVERAGES = ("micro", "macro", "weighted")
