@@ -439,7 +439,7 @@ def test_the_debiased_interval_is_the_normal_interval_around_the_debiased_estima
 
 def _replicates_of(cal, measure, seed, n_resamples):
     """The debiased estimate on the resamples the intervals draw (the same multinomial draws)."""
-    from evalkit.calibration import _Sums
+    from evalkit.scores.calibration_sums import _Sums  # the sums of a bin
 
     scores, positives, negatives = cal._curve.score_counts(cal._curve.labels[0])
     counts = np.concatenate([positives, negatives]).astype(np.float64)

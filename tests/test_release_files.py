@@ -18,7 +18,7 @@ from make_release_fixtures import release_objects
 sys.path.remove(str(FIXTURES))
 
 TODAY = release_objects()
-FILES = sorted(path for path in FIXTURES.glob("release-*/*") if path.suffix in (".json", ".pickle"))
+FILES = sorted(path for path in FIXTURES.glob("release-*/*") if path.suffix in (".json", ".pickle") and path.stem != "public_names")
 
 
 def test_every_release_has_files_of_every_kind():
@@ -37,3 +37,17 @@ def test_a_release_file_loads_equal_to_todays_object(path):
         loaded = type(expected).from_json(path.read_text())
     assert type(loaded) is type(expected)
     assert loaded == expected
+
+
+PUBLIC_NAMES = sorted((release, module, name) for release in sorted(FIXTURES.glob("release-*/public_names.json"))
+                      for module, names in __import__("json").loads(release.read_text()).items() for name in names)  # fmt: skip
+
+
+def test_every_public_name_of_a_release_keeps_its_path():
+    """Every public name each module of a release defined or listed in ``__all__``
+    (``public_names.json``, read from that release's source) is still there, under the same
+    module path."""
+    import importlib
+
+    lost = [f"{module}.{name}" for _, module, name in PUBLIC_NAMES if not hasattr(importlib.import_module(module), name)]
+    assert PUBLIC_NAMES and not lost, f"public names lost: {lost}"

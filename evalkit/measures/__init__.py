@@ -10,5 +10,6 @@ May import: the engine.
 
 import evalkit.measures.registry as _registry
 from evalkit.measures.registry import *
+from evalkit.measures.registry import GETTER_METADATA, Coefficients, getter_metadata  # noqa: F401  (public there before, outside __all__)
 
 __all__ = _registry.__all__

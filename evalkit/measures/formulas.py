@@ -32,13 +32,15 @@ import numpy as np
 
 from evalkit.engine._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
-from evalkit.measures.arithmetic import (  # also the public path of the helpers, as before
+from evalkit.measures.arithmetic import (
     _fixed,
     clip,
     counts_measure,
     difference,
+    exact_ratio_sqrt,
     ratio,
     ratio_sqrt,
+    rescaled,
     sqrt,
 )
 from evalkit.measures.matrix_formulas import (
@@ -88,7 +90,7 @@ def diagonal_correlation_coefficient(counts: Any) -> np.ndarray:
     return matthews_correlation_coefficient(tp=tp, fp=margins["predicted"] - tp, fn=margins["actual"] - tp, tn=correct - tp)
 
 
-__all__ = [
+__all__ = [  # with the helpers of evalkit.measures.arithmetic that had this path before
     "COUNT_NAMES",
     "KAPPA_WEIGHTS",
     "MEASURES",
@@ -101,6 +103,7 @@ __all__ = [
     "cohen_kappa",
     "diagonal_correlation_coefficient",
     "error_rate",
+    "exact_ratio_sqrt",
     "f1_score",
     "f_score",
     "false_discovery_rate",
@@ -126,6 +129,7 @@ __all__ = [
     "prevalence",
     "recall",
     "register",
+    "rescaled",
     "specificity",
     "spelling",
     "unknown_name_message",
