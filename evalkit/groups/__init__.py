@@ -1,13 +1,14 @@
 """Groups: results split by a column, by raters, or by neighborhoods.
 
-Evaluation by group and fairness gaps (``ByGroup``, ``by_group`` and the fairness measures:
-the names this package gives), agreement among raters (``agreement``) and neighborhood
-systems with absolute accuracy and relative accuracy rate (``neighborhood``).
+Evaluation by group (``ByGroup``, ``by_group``) and fairlearn's fairness measures of it
+(``fairness``), the names this package gives; agreement among raters (``agreement``); and
+neighborhood systems with absolute accuracy and relative accuracy rate (``neighborhood``).
 
 May import: the engine, measures, results and scores.
 """
 
-from evalkit.groups import _by_group
+from evalkit.groups import _by_group, fairness
 from evalkit.groups._by_group import *
+from evalkit.groups.fairness import *
 
-__all__ = _by_group.__all__
+__all__ = _by_group.__all__ + fairness.__all__

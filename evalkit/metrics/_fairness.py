@@ -25,15 +25,15 @@ _FAIRLEARN_METHODS = {"between_groups": "between", "to_overall": "overall"}
 def _fairlearn(function: Any, y_true: Any, y_pred: Any, sensitive_features: Any, method: str, sample_weight: Any, positive: Any,
                **options: Any) -> float:  # fmt: skip
     check_choice("method", method, tuple(_FAIRLEARN_METHODS))
-    import evalkit.groups._by_group as groups  # counting by group: imported when a fairness measure is asked for
+    from evalkit.groups import ByGroup, fairness  # counting by group: imported when a fairness measure is asked for
 
-    result = groups.ByGroup.from_labels(y_true, y_pred, sensitive_features, sample_weight=sample_weight)
+    result = ByGroup.from_labels(y_true, y_pred, sensitive_features, sample_weight=sample_weight)
     chosen = _fairlearn_positive(result.overall.labels) if positive is None else positive
     if chosen not in result.overall.labels:
         return 0.0 if "difference" in function.__name__ else math.nan  # nothing is ever predicted as fairlearn's positive 1
     # fairlearn's rates of a group without positives (or negatives) are 0; its selection rate of a group of no weight is left out
     undefined = "exclude" if function.__name__.startswith("demographic") else "zero"
-    return float(getattr(groups, function.__name__)(result, chosen, relative_to=_FAIRLEARN_METHODS[method], undefined=undefined, **options))
+    return float(getattr(fairness, function.__name__)(result, chosen, relative_to=_FAIRLEARN_METHODS[method], undefined=undefined, **options))
 
 
 def _fairlearn_positive(labels: tuple) -> Any:
