@@ -25,40 +25,24 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import attrs
-import numpy as np
 
 from evalkit import __version__
-from evalkit.engine._exact import ExactSums, limbs_to_floats
-from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
-from evalkit.groups._by_group import ByGroup
+from evalkit.exceptions import EvalkitError, InvalidArgumentError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
-from evalkit.io.readers import (
-    DEFAULT_COLUMNS,
-    Batch,
-    Labels,
-    header,
-    label_number,
-    label_text,
-    read_batches,
-    scores,
-    weights,
-)
 from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
 from evalkit.measures.registry import Measure, get_measure
-from evalkit.results.evaluation import Evaluation
-from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
-from evalkit.scores.calibration import DEFAULT_BINS, MAX_STORED_BINS
+from evalkit.scale.files import stream_groups, stream_label_sets, stream_labels, stream_scores
+from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve
-from evalkit.scores.scoring import class_log_losses
 
 __all__ = ["main"]
 
@@ -136,15 +120,6 @@ def _parser() -> argparse.ArgumentParser:
 # values of a batch
 
 
-def _set(value: Any, separator: str, at: str) -> frozenset:
-    if isinstance(value, list):
-        return frozenset(label_text(item, at) for item in value)
-    if value is None or isinstance(value, (bool, dict)):
-        raise InputFileError(f"{at}: expected a label set, got {json.dumps(value)}")
-    text = value.decode("utf-8") if isinstance(value, bytes) else str(value)
-    return frozenset(label_text(part, at) for part in text.split(separator) if part.strip())
-
-
 PROGRESS_AFTER = 1.0
 """Seconds of reading after which a terminal shows the rows read so far and the rate."""
 
@@ -172,202 +147,8 @@ def _progress() -> _Progress | None:
     return _Progress() if sys.stderr.isatty() else None
 
 
-def _batches(arguments: argparse.Namespace, files: list[str], **columns: Any) -> Iterator[Batch]:
-    """The files' rows in batches, with the rows read so far shown on a terminal."""
-    progress = _progress()
-    options = {"actual": arguments.actual, "predicted": arguments.predicted, "weight": arguments.weight} | columns
-    yield from read_batches(files, delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=progress, **options)
-    if progress:
-        progress.done()
-
-
-def _labels(option: str | None, name: str = "--labels") -> list[str] | None:
-    if option is None:
-        return None
-    labels = [label.strip() for label in option.split(",") if label.strip()]
-    twice = next((label for k, label in enumerate(labels) if label in labels[:k]), None)
-    if twice is not None:
-        raise InvalidArgumentError(f"{name} names {twice!r} twice: {option!r}")
-    return labels
-
-
-def _coder(labels: Sequence[str] | None) -> Labels:
-    """Label codes with the fixed labels (if any) first, as codes 0, 1, ..."""
-    coder = Labels()
-    for label in labels or ():
-        coder.code(label)
-    return coder
-
-
-def _codes(coder: Labels, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
-    """The label codes of a column; with ``fixed`` labels, a label outside them is an error."""
-    return _within(coder, coder.codes(batch.fields[role], batch.where(role)), batch, role, fixed, option)
-
-
-def _within(coder: Labels, codes: np.ndarray, batch: Batch, role: str, fixed: int | None, option: str = "--labels") -> np.ndarray:
-    """``codes``, checked to be among the ``fixed`` first labels (when fixed); a label that is
-    the number of a fixed one (``1.0`` for ``1``) is that one."""
-    if fixed is not None:
-        codes = coder.matched(codes, range(fixed)) if (codes >= fixed).any() else codes
-        _refuse_outside(coder, codes, codes >= fixed, batch, role, f"is not in {option} ({', '.join(sorted(coder.texts[:fixed]))})")
-    return codes
-
-
-def _refuse_outside(coder: Labels, codes: np.ndarray, outside: np.ndarray, batch: Batch, role: str, why: str) -> None:
-    """The first label code marked ``outside``, if any, refused with its line."""
-    if outside.any():
-        position = int(np.argmax(outside))
-        raise InputFileError(f"{batch.where(role)(position)}: label {coder.texts[codes[position]]!r} {why}")
-
-
-def _texts(coder: Labels, codes: np.ndarray) -> np.ndarray:
-    """The label texts of codes (an object array)."""
-    return np.array(coder.texts, dtype=object)[codes]
-
-
-def _weights(arguments: argparse.Namespace, batch: Batch) -> Any:
-    return None if arguments.weight is None else weights(batch.fields["weight"], batch.where("actual"))
-
-
-def _label_order(labels: Sequence[str]) -> list[str]:
-    """Labels read as text, in order: by number when every label is a number (0, 1, 2, ..., 10),
-    else as text."""
-    numbers = [label_number(label) for label in labels]
-    if labels and all(number is not None for number in numbers):
-        return [label for _, label in sorted(zip(numbers, labels), key=lambda pair: (pair[0], pair[1]))]
-    return sorted(labels)
-
-
-def _check_not_scores(coder: Labels, codes: np.ndarray, batch: Batch, role: str, numbers: dict[int, Any]) -> None:
-    """A column of numbers that are not whole is a score column given as labels: refuse it.
-    (``numbers`` remembers the number of each label code.)"""
-    present = np.flatnonzero(np.bincount(codes, minlength=len(coder.texts))).tolist()
-    for code in present:
-        if code not in numbers:
-            numbers[code] = coder.value(code)
-    if present and all(numbers[code] is not None for code in present):
-        odd = [code for code in present if not float(numbers[code]).is_integer()]
-        if odd:
-            position = int(np.flatnonzero(np.isin(codes, odd))[0])
-            raise InputFileError(
-                f"{batch.where(role)(position)}: the {role} label {coder.texts[codes[position]]!r} is a number that is not whole: "
-                "the column looks like scores (probabilities); use --score COLUMN with --threshold"
-            )
-
-
-def _by_value(coder: Labels, codes: list[int]) -> list[str] | None:
-    """The texts of label codes by value when every one is a number (``"1.0"`` is ``"1"``),
-    else None (text); refused when an option matched a label by value in labels that are text."""
-    valued = coder.by_value(codes)
-    if valued is None and coder.spellings:
-        code, target = next(iter(coder.spellings.items()))
-        other = next(coder.texts[c] for c in codes if coder.value(c) is None)
-        raise InputFileError(f"the label {coder.texts[code]!r} was read as {coder.texts[target]!r} (the same number), but the labels are not "
-                             f"all numbers ({other!r}), so they are text: write {coder.texts[target]!r} as it is given")  # fmt: skip
-    return valued
-
-
-def _named(evaluation: Evaluation, coder: Labels, fixed: bool) -> Evaluation:
-    """An evaluation counted over label codes, with the label texts in the report's order.
-    Labels are numbers by value when every one of them is a number (``"1"`` and ``"1.0"`` one
-    class, named ``1``), else text."""
-    codes = list(evaluation.labels)
-    valued = _by_value(coder, codes)
-    if fixed or valued is None:
-        named = evaluation.renamed([coder.texts[code] for code in codes])
-    elif len(set(valued)) < len(valued):  # spellings of one number: one class
-        distinct = list(dict.fromkeys(valued))
-        position = {text: k for k, text in enumerate(distinct)}
-        mapping = np.array([position[text] for text in valued], dtype=np.intp)
-        pairs = evaluation.pair_counts()
-        named = Evaluation.from_labels(mapping[pairs.actual], mapping[pairs.predicted], range(len(distinct)), sample_weight=pairs.counts,
-                                       metrics_class=evaluation.metrics_class).compact().renamed(distinct)  # fmt: skip
-    else:
-        named = evaluation.renamed(valued)
-    return named if fixed else named.with_labels(_label_order(named.labels))
-
-
 # --------------------------------------------------------------------------------------------
 # commands
-
-
-def _stream_label_sets(arguments: argparse.Namespace, files: list[str], separator: str) -> Any:
-    labels = _labels(arguments.labels)
-    known = None if labels is None else frozenset(labels)
-    counts = LabelSetCounts(labels, keep_pairs=bool(getattr(arguments, "ci", False)))  # --ci: the pairs of sets its macro averages resample
-    for batch in _batches(arguments, files):
-        sets = {}
-        for role in ("actual", "predicted"):
-            where = batch.where(role)
-            sets[role] = [_set(value, separator, where(position)) for position, value in enumerate(batch.fields[role])]
-            if known is not None:
-                for position, value in enumerate(sets[role]):
-                    unknown = sorted(value - known)
-                    if unknown:
-                        raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in --labels ({', '.join(sorted(known))})")
-        counts.update(sets["actual"], sets["predicted"], sample_weight=_weights(arguments, batch))
-    evaluation = counts.to_evaluation()
-    return evaluation if labels else evaluation.with_labels(_label_order(evaluation.labels)), counts
-
-
-def _calibration_counts(arguments: argparse.Namespace, **options: Any) -> CalibrationCounts | None:
-    """The calibration counts of --calibration (in --bins equal-width bins), or None."""
-    if arguments.calibration is None:
-        return None
-    return CalibrationCounts(bins=arguments.bins or DEFAULT_BINS, **options)
-
-
-def _curve_counts(arguments: argparse.Namespace, wanted: bool, labels: list[str] | None = None) -> CurveCounts | None:
-    """The threshold curve of the scores, when the report takes areas from it or draws it: at
-    every distinct score, or at --thresholds N. Binary scores at N thresholds are counted as two
-    columns, the negative class's being ``1 - score`` (as ``ThresholdCurve.one_vs_rest`` scores
-    it), since a binned binary curve keeps the positive class's counts only."""
-    if not wanted:
-        return None
-    if labels is not None:
-        return CurveCounts(labels=labels, thresholds=arguments.thresholds)
-    if arguments.thresholds is None:
-        return CurveCounts(pos_label=arguments.positive)
-    return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=arguments.thresholds)
-
-
-def _stream_labels(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
-                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
-    """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
-    classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
-    ``--score`` and ``curve_wanted`` also the threshold curve of the scores (exact: its size
-    grows with the distinct scores; or at --thresholds)."""
-    labels = _labels(arguments.labels)
-    coder, fixed = _coder(labels), None if labels is None else len(labels)
-    numbers: dict[int, Any] = {}
-    evaluation: Evaluation | None = None
-    curve = _curve_counts(arguments, curve_wanted and arguments.score is not None)
-    calibration = _calibration_counts(arguments, pos_label=arguments.positive)
-    for batch in _batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score):
-        actual = _codes(coder, batch, "actual", fixed)
-        _check_not_scores(coder, actual, batch, "actual", numbers)
-        if arguments.score is not None:
-            values = scores(batch.fields["predicted"], batch.where("predicted"))
-            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
-            actual = coder.matched(actual, chosen)  # a label written 1.0 is --positive 1
-            predicted = _within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
-            if curve is not None:  # the areas are those of the two classes the score decides between
-                _refuse_outside(coder, actual, (actual != chosen[0]) & (actual != chosen[1]), batch, "actual",
-                                f"is neither --positive {arguments.positive!r} nor --negative {arguments.negative!r}: the areas of --score are those of two classes")  # fmt: skip
-        else:
-            predicted = _codes(coder, batch, "predicted", fixed)
-            _check_not_scores(coder, predicted, batch, "predicted", numbers)
-        weight = _weights(arguments, batch)
-        part = Evaluation.from_labels(actual, predicted, None if fixed is None else range(fixed), sample_weight=weight).compact()
-        evaluation = part if evaluation is None else evaluation.merge(part, grow=fixed is None)
-        if curve is not None or calibration is not None:
-            texts = _texts(coder, actual)
-            if curve is not None:
-                curve.update(texts, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), sample_weight=weight)
-            if calibration is not None:
-                calibration.update(texts, values, sample_weight=weight)
-    assert evaluation is not None  # read_batches raises on a file without rows
-    return _named(evaluation, coder, fixed is not None), curve, calibration
 
 
 def _measures(arguments: argparse.Namespace) -> tuple[list[Measure | str], Measure | str | None]:
@@ -394,139 +175,6 @@ def _measures(arguments: argparse.Namespace) -> tuple[list[Measure | str], Measu
     return [column(name) for name in names], None if arguments.sort_by is None else column(arguments.sort_by)
 
 
-def _score_columns(arguments: argparse.Namespace, files: list[str]) -> tuple[list[str], list[str]]:
-    """The score columns of --scores and the class of each: the column's name, or the rest of
-    it after the prefix of ``PREFIX*``."""
-    asked = [name.strip() for name in arguments.scores.split(",") if name.strip()]
-    if len(asked) == 1 and asked[0].endswith("*"):
-        prefix = asked[0][:-1]
-        columns = [name for name in header(files[0], arguments.delimiter) if name.startswith(prefix) and len(name) > len(prefix)]
-        if len(columns) < 2:
-            raise InputFileError(f"{files[0]}:1: --scores {asked[0]!r} needs at least two columns starting with {prefix!r}, found {columns}")
-        return columns, [name[len(prefix) :] for name in columns]
-    if len(asked) < 2 or len(set(asked)) != len(asked):
-        raise InvalidArgumentError(f"--scores needs two or more different columns (one per class), got {arguments.scores!r}")
-    return asked, asked
-
-
-def _stream_scores(arguments: argparse.Namespace, files: list[str], curve_wanted: bool,
-                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None, float | None, str]:  # fmt: skip
-    """Per-class score columns, batch by batch: the predicted class (the highest score, the
-    first of tied ones, or --predicted) into an Evaluation, (``curve_wanted``) the scores
-    into the curve of every class, and with --calibration the calibration and scikit-learn's
-    log loss of the probability table (its terms summed exactly)."""
-    columns, classes = _score_columns(arguments, files)
-    coder, fixed = _coder(classes), len(classes)
-    predicted_column = _own_predictions(arguments, files, columns)
-    evaluation: Evaluation | None = None
-    curve = _curve_counts(arguments, curve_wanted, classes)
-    calibration = _calibration_counts(arguments, labels=classes, setting=arguments.calibration)
-    log_loss = ExactSums(1)  # the terms summed exactly: the same however the file is cut
-    for batch in _batches(arguments, files, scores=columns, predicted=predicted_column):
-        actual = _codes(coder, batch, "actual", fixed, "--scores")
-        table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
-        if predicted_column is not None:
-            predicted = _codes(coder, batch, "predicted", fixed, "--scores")
-        else:
-            predicted = table.argmax(axis=1)
-        weight = _weights(arguments, batch)
-        part = Evaluation.from_labels(actual, predicted, range(fixed), sample_weight=weight).compact()
-        evaluation = part if evaluation is None else evaluation.merge(part)
-        texts = _texts(coder, actual)
-        if curve is not None:
-            curve.update(texts, table, sample_weight=weight)
-        if calibration is not None:
-            calibration.update(texts, table, sample_weight=weight)
-            losses = class_log_losses(actual, table) * (1.0 if weight is None else weight)
-            log_loss.add(np.zeros(len(losses), dtype=np.intp), losses)
-    assert evaluation is not None  # read_batches raises on a file without rows
-    total = evaluation.n_samples
-    loss = None if calibration is None else float(limbs_to_floats(log_loss.limbs())[0]) / total if total else math.nan
-    note = (f"the label measures use the file's own predictions (column {predicted_column!r})" if predicted_column is not None else
-            "the label measures use the class of the highest score (the file has no predicted column; --predicted names one)")  # fmt: skip
-    return _named(evaluation, coder, True), curve, calibration, loss, note
-
-
-def _own_predictions(arguments: argparse.Namespace, files: list[str], score_columns: list[str]) -> str | None:
-    """The predicted column of --scores: --predicted, else the file's own (the first column of a
-    predicted name, ``y_pred`` say, that is not a score column), else None (the highest score)."""
-    if arguments.predicted is not None:
-        return arguments.predicted
-    names = header(files[0], arguments.delimiter)
-    return next((name for name in DEFAULT_COLUMNS["predicted"] if name in names and name not in score_columns), None)
-
-
-def _stream_groups(arguments: argparse.Namespace, files: list[str], curve_wanted: bool) -> tuple[ByGroup, list[ByGroup]]:
-    """Single-label rows with their group columns, batch by batch, into one ``ByGroup`` of the
-    label measures; with --score or --scores also the groups' curves (``curve_wanted``: for
-    area columns) and with --calibration their calibrations."""
-    columns = _labels(arguments.group, "--group") or []
-    labels = _labels(arguments.labels)
-    coder, fixed = _coder(labels), None if labels is None else len(labels)
-    score_columns, classes = _score_columns(arguments, files) if arguments.scores is not None else ([], None)
-    if classes is not None:
-        coder, fixed = _coder(classes), len(classes)
-    names = {name: Labels() for name in columns}
-    found: dict[str, ByGroup | None] = {"labels": None, "curves": None, "calibrations": None}
-    extra = {"scores": score_columns} if score_columns else {}
-    predicted_column = arguments.score if arguments.score is not None else _own_predictions(arguments, files, score_columns) if classes else arguments.predicted
-    for batch in _batches(arguments, files, groups=columns, predicted=predicted_column, **extra):
-        actual = _codes(coder, batch, "actual", fixed, "--scores" if classes else "--labels")
-        values: Any = None
-        if arguments.score is not None:
-            values = scores(batch.fields["predicted"], batch.where("predicted"))
-            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
-            actual = coder.matched(actual, chosen)
-            predicted = np.where(values >= arguments.threshold, chosen[0], chosen[1])
-        elif classes is not None:
-            values = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in score_columns])
-            predicted = _codes(coder, batch, "predicted", fixed, "--scores") if "predicted" in batch.fields else values.argmax(axis=1)
-        else:
-            predicted = _codes(coder, batch, "predicted", fixed)
-        groups = {name: _texts(names[name], names[name].codes(batch.fields[f"group:{name}"], batch.where(f"group:{name}"))) for name in columns}
-        texts, weight = _texts(coder, actual), _weights(arguments, batch)
-        parts = {"labels": ByGroup.from_labels(texts, _texts(coder, predicted), groups, labels or classes, sample_weight=weight,
-                                               min_size=arguments.min_size)}  # fmt: skip
-        options = {"labels": classes} if classes is not None else {"pos_label": arguments.positive}
-        if values is not None and curve_wanted:
-            parts["curves"] = ByGroup.from_scores(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
-                                                  thresholds=arguments.thresholds)  # fmt: skip
-        if values is not None and arguments.calibration is not None:
-            parts["calibrations"] = ByGroup.from_probabilities(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
-                                                               setting=None if classes is None else arguments.calibration,
-                                                               bins=arguments.bins or DEFAULT_BINS)  # fmt: skip
-        for kind, part in parts.items():
-            earlier = found[kind]
-            found[kind] = part if earlier is None else earlier.merge(part)
-    labelled = found["labels"]
-    assert labelled is not None  # read_batches raises on a file without rows
-    valued = None
-    if arguments.score is None and classes is None and fixed is None:  # labels of the file's own: by value when all are numbers
-        code_of = {text: code for code, text in enumerate(coder.texts)}
-        valued = _by_value(coder, [code_of[text] for text in labelled.overall.labels])
-
-    def by_value(result: ByGroup, labels: list[str] | None = None) -> ByGroup:  # a group column of numbers: groups by value, as labels
-        return result.renamed(_group_keys(result.keys, columns, names), labels)
-
-    return by_value(labelled, valued), [by_value(result) for result in (found["curves"], found["calibrations"]) if result is not None]
-
-
-def _group_keys(keys: Sequence[Any], columns: list[str], names: dict[str, Labels]) -> list[Any]:
-    """The groups' keys with each column's values as numbers when every value of that column
-    spells one (``"1"`` and ``"1.0"`` are the group ``1``), else as text."""
-    value_of: dict[str, dict[str, Any]] = {}
-    for name in columns:
-        texts = names[name].texts
-        valued = names[name].by_value(list(range(len(texts))))
-        value_of[name] = dict(zip(texts, texts if valued is None else [label_number(value) for value in valued]))
-
-    def key_of(key: Any) -> Any:
-        found = tuple(value_of[name][part] for name, part in zip(columns, key if len(columns) > 1 else (key,)))
-        return found if len(columns) > 1 else found[0]
-
-    return [key_of(key) for key in keys]
-
-
 def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:
     """--ci resamples samples: weights that are not whole numbers are not repeated samples."""
     if arguments.ci and isinstance(total, float):
@@ -536,7 +184,7 @@ def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:
 
 def _group_report(arguments: argparse.Namespace, files: list[str], measures: list[Any], sort_by: Any) -> str:
     curve_wanted = any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
-    result, scored = _stream_groups(arguments, files, curve_wanted)
+    result, scored = stream_groups(arguments, files, curve_wanted)
     _check_ci_weights(arguments, result.overall.n_samples)
     asked = ["accuracy", *measures, *(["expected_calibration_error", "brier_score"] if arguments.calibration is not None else [])]
     report = result.report(asked, "macro", confidence=arguments.ci_level if arguments.ci else None, scored=scored, sort_by=sort_by)
@@ -563,16 +211,16 @@ def _report(arguments: argparse.Namespace) -> str:
     notes: list[str] = []
     curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
-        source, curve, calibration = _stream_labels(arguments, [str(example_path())], curve_wanted)
+        source, curve, calibration = stream_labels(arguments, [str(example_path())], curve_wanted)
         name = f"bundled example {EXAMPLE_NAME}"
     else:
         if arguments.multi_label:
-            source, kinds = _stream_label_sets(arguments, files, arguments.separator)
+            source, kinds = stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
-            source, curve, calibration, log_loss, prediction = _stream_scores(arguments, files, curve_wanted)
+            source, curve, calibration, log_loss, prediction = stream_scores(arguments, files, curve_wanted)
             notes.append(prediction)
         else:
-            source, curve, calibration = _stream_labels(arguments, files, curve_wanted)
+            source, curve, calibration = stream_labels(arguments, files, curve_wanted)
         name = " and ".join(files)
     _check_ci_weights(arguments, source.n_samples)
     scored = None if curve is None else _named_negative(curve.curve(), arguments)
@@ -640,7 +288,7 @@ def _aa_rar(arguments: argparse.Namespace) -> str:
         files = [str(example_path(NEIGHBORHOOD_EXAMPLE_NAME))]
         arguments.actual = arguments.actual or "ideal"
         arguments.predicted = arguments.predicted or "method_1"
-    accuracy = NeighborhoodAccuracy.from_evaluation(_stream_label_sets(arguments, files, arguments.separator)[0])
+    accuracy = NeighborhoodAccuracy.from_evaluation(stream_label_sets(arguments, files, arguments.separator)[0])
     aa, rar = accuracy.get_absolute_accuracy(exact=True), accuracy.get_relative_accuracy_rate(exact=True)
 
     def shown(value: Fraction | float) -> str:
@@ -774,7 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         arguments = parser.parse_args(["report"])
     try:
         _check_options(arguments)
+        arguments.progress = _progress()  # the rows read so far, on a terminal, while files are streamed
         text = _aa_rar(arguments) if arguments.command == "aa-rar" else _report(arguments)
+        if arguments.progress:
+            arguments.progress.done()
         _emit(text, arguments.output)
     except EvalkitError as error:
         print(f"evalkit: error: {error}", file=sys.stderr)

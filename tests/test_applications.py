@@ -320,16 +320,16 @@ def test_the_command_line_counts_curves_at_given_thresholds(tmp_path, capsys):
 def test_the_command_line_counts_a_curve_only_for_a_report_that_shows_it(tmp_path, capsys, monkeypatch):
     """The exact curve's memory grows with the distinct scores: it is counted for area columns
     (or --sort-by one) and the HTML page's curves only, and the rest of the report is the same."""
-    import evalkit.cli
+    from evalkit.scale import files  # where a file is streamed into its results
 
     counted = []
 
-    class Recording(evalkit.cli.CurveCounts):
+    class Recording(files.CurveCounts):
         def update(self, *args, **kwargs):
             counted.append(1)
             super().update(*args, **kwargs)
 
-    monkeypatch.setattr(evalkit.cli, "CurveCounts", Recording)
+    monkeypatch.setattr(files, "CurveCounts", Recording)
     path = tmp_path / "scores.csv"
     path.write_text("actual,p_a,p_b\na,0.2,0.8\nb,0.4,0.6\na,0.7,0.3\n", encoding="utf-8")
     shown = {}

@@ -1,0 +1,275 @@
+"""Prediction files streamed into results, batch by batch: single-label rows into a compacted
+``Evaluation`` (with the curve and the calibration of a score column), label sets into
+``LabelSetCounts``, per-class score columns into an evaluation, curves and a calibration, and
+rows with group columns into ``ByGroup`` results. Memory is bounded by the counts, never by
+the file.
+
+The options are those of ``evalkit report`` (``FileOptions``: an ``argparse`` namespace
+has them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+import numpy as np
+
+from evalkit.engine._exact import ExactSums, limbs_to_floats
+from evalkit.exceptions import InputFileError, InvalidArgumentError
+from evalkit.groups._by_group import ByGroup
+from evalkit.io.label_codes import (
+    batch_weights,
+    check_not_scores,
+    code_texts,
+    codes_within,
+    column_codes,
+    group_keys,
+    label_coder,
+    label_order,
+    label_set,
+    named_evaluation,
+    option_list,
+    refuse_outside,
+    texts_by_value,
+)
+from evalkit.io.readers import (
+    DEFAULT_COLUMNS,
+    Batch,
+    Labels,
+    header,
+    read_batches,
+    scores,
+)
+from evalkit.results.evaluation import Evaluation
+from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit.scores.calibration import DEFAULT_BINS
+from evalkit.scores.scoring import class_log_losses
+
+
+class FileOptions(Protocol):
+    """The options of ``evalkit report`` that reading a file takes (an ``argparse`` namespace of
+    the command line has them; ``None`` where not given)."""
+
+    actual: str | None
+    predicted: str | None
+    weight: str | None
+    delimiter: str | None
+    batch_size: int
+    labels: str | None
+    ci: bool
+    score: str | None
+    scores: str | None
+    positive: str
+    negative: str
+    threshold: float
+    thresholds: Any
+    calibration: str | None
+    bins: int | None
+    group: str | None
+    min_size: float | None
+    progress: Callable[[int], None] | None
+
+
+
+def file_batches(arguments: FileOptions, files: list[str], **columns: Any) -> Iterator[Batch]:
+    """The files' rows in batches (``arguments.progress``, when set, is told the rows read so far)."""
+    options = {"actual": arguments.actual, "predicted": arguments.predicted, "weight": arguments.weight} | columns
+    yield from read_batches(files, delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=arguments.progress, **options)
+
+
+def stream_label_sets(arguments: FileOptions, files: list[str], separator: str) -> Any:
+    labels = option_list(arguments.labels)
+    known = None if labels is None else frozenset(labels)
+    counts = LabelSetCounts(labels, keep_pairs=bool(getattr(arguments, "ci", False)))  # --ci: the pairs of sets its macro averages resample
+    for batch in file_batches(arguments, files):
+        sets = {}
+        for role in ("actual", "predicted"):
+            where = batch.where(role)
+            sets[role] = [label_set(value, separator, where(position)) for position, value in enumerate(batch.fields[role])]
+            if known is not None:
+                for position, value in enumerate(sets[role]):
+                    unknown = sorted(value - known)
+                    if unknown:
+                        raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in --labels ({', '.join(sorted(known))})")
+        counts.update(sets["actual"], sets["predicted"], sample_weight=batch_weights(arguments.weight, batch))
+    evaluation = counts.to_evaluation()
+    return evaluation if labels else evaluation.with_labels(label_order(evaluation.labels)), counts
+
+
+def calibration_counts(arguments: FileOptions, **options: Any) -> CalibrationCounts | None:
+    """The calibration counts of --calibration (in --bins equal-width bins), or None."""
+    if arguments.calibration is None:
+        return None
+    return CalibrationCounts(bins=arguments.bins or DEFAULT_BINS, **options)
+
+
+def curve_counts(arguments: FileOptions, wanted: bool, labels: list[str] | None = None) -> CurveCounts | None:
+    """The threshold curve of the scores, when the report takes areas from it or draws it: at
+    every distinct score, or at --thresholds N. Binary scores at N thresholds are counted as two
+    columns, the negative class's being ``1 - score`` (as ``ThresholdCurve.one_vs_rest`` scores
+    it), since a binned binary curve keeps the positive class's counts only."""
+    if not wanted:
+        return None
+    if labels is not None:
+        return CurveCounts(labels=labels, thresholds=arguments.thresholds)
+    if arguments.thresholds is None:
+        return CurveCounts(pos_label=arguments.positive)
+    return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=arguments.thresholds)
+
+
+def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
+                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
+    """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
+    classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
+    ``--score`` and ``curve_wanted`` also the threshold curve of the scores (exact: its size
+    grows with the distinct scores; or at --thresholds)."""
+    labels = option_list(arguments.labels)
+    coder, fixed = label_coder(labels), None if labels is None else len(labels)
+    numbers: dict[int, Any] = {}
+    evaluation: Evaluation | None = None
+    curve = curve_counts(arguments, curve_wanted and arguments.score is not None)
+    calibration = calibration_counts(arguments, pos_label=arguments.positive)
+    for batch in file_batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score):
+        actual = column_codes(coder, batch, "actual", fixed)
+        check_not_scores(coder, actual, batch, "actual", numbers)
+        if arguments.score is not None:
+            values = scores(batch.fields["predicted"], batch.where("predicted"))
+            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
+            actual = coder.matched(actual, chosen)  # a label written 1.0 is --positive 1
+            predicted = codes_within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
+            if curve is not None:  # the areas are those of the two classes the score decides between
+                refuse_outside(coder, actual, (actual != chosen[0]) & (actual != chosen[1]), batch, "actual",
+                                f"is neither --positive {arguments.positive!r} nor --negative {arguments.negative!r}: the areas of --score are those of two classes")  # fmt: skip
+        else:
+            predicted = column_codes(coder, batch, "predicted", fixed)
+            check_not_scores(coder, predicted, batch, "predicted", numbers)
+        weight = batch_weights(arguments.weight, batch)
+        part = Evaluation.from_labels(actual, predicted, None if fixed is None else range(fixed), sample_weight=weight).compact()
+        evaluation = part if evaluation is None else evaluation.merge(part, grow=fixed is None)
+        if curve is not None or calibration is not None:
+            texts = code_texts(coder, actual)
+            if curve is not None:
+                curve.update(texts, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), sample_weight=weight)
+            if calibration is not None:
+                calibration.update(texts, values, sample_weight=weight)
+    assert evaluation is not None  # read_batches raises on a file without rows
+    return named_evaluation(evaluation, coder, fixed is not None), curve, calibration
+
+
+def score_column_names(arguments: FileOptions, files: list[str]) -> tuple[list[str], list[str]]:
+    """The score columns of --scores and the class of each: the column's name, or the rest of
+    it after the prefix of ``PREFIX*``."""
+    asked = [name.strip() for name in (arguments.scores or "").split(",") if name.strip()]
+    if len(asked) == 1 and asked[0].endswith("*"):
+        prefix = asked[0][:-1]
+        columns = [name for name in header(files[0], arguments.delimiter) if name.startswith(prefix) and len(name) > len(prefix)]
+        if len(columns) < 2:
+            raise InputFileError(f"{files[0]}:1: --scores {asked[0]!r} needs at least two columns starting with {prefix!r}, found {columns}")
+        return columns, [name[len(prefix) :] for name in columns]
+    if len(asked) < 2 or len(set(asked)) != len(asked):
+        raise InvalidArgumentError(f"--scores needs two or more different columns (one per class), got {arguments.scores!r}")
+    return asked, asked
+
+
+def stream_scores(arguments: FileOptions, files: list[str], curve_wanted: bool,
+                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None, float | None, str]:  # fmt: skip
+    """Per-class score columns, batch by batch: the predicted class (the highest score, the
+    first of tied ones, or --predicted) into an Evaluation, (``curve_wanted``) the scores
+    into the curve of every class, and with --calibration the calibration and scikit-learn's
+    log loss of the probability table (its terms summed exactly)."""
+    columns, classes = score_column_names(arguments, files)
+    coder, fixed = label_coder(classes), len(classes)
+    predicted_column = own_predictions(arguments, files, columns)
+    evaluation: Evaluation | None = None
+    curve = curve_counts(arguments, curve_wanted, classes)
+    calibration = calibration_counts(arguments, labels=classes, setting=arguments.calibration)
+    log_loss = ExactSums(1)  # the terms summed exactly: the same however the file is cut
+    for batch in file_batches(arguments, files, scores=columns, predicted=predicted_column):
+        actual = column_codes(coder, batch, "actual", fixed, "--scores")
+        table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
+        if predicted_column is not None:
+            predicted = column_codes(coder, batch, "predicted", fixed, "--scores")
+        else:
+            predicted = table.argmax(axis=1)
+        weight = batch_weights(arguments.weight, batch)
+        part = Evaluation.from_labels(actual, predicted, range(fixed), sample_weight=weight).compact()
+        evaluation = part if evaluation is None else evaluation.merge(part)
+        texts = code_texts(coder, actual)
+        if curve is not None:
+            curve.update(texts, table, sample_weight=weight)
+        if calibration is not None:
+            calibration.update(texts, table, sample_weight=weight)
+            losses = class_log_losses(actual, table) * (1.0 if weight is None else weight)
+            log_loss.add(np.zeros(len(losses), dtype=np.intp), losses)
+    assert evaluation is not None  # read_batches raises on a file without rows
+    total = evaluation.n_samples
+    loss = None if calibration is None else float(limbs_to_floats(log_loss.limbs())[0]) / total if total else math.nan
+    note = (f"the label measures use the file's own predictions (column {predicted_column!r})" if predicted_column is not None else
+            "the label measures use the class of the highest score (the file has no predicted column; --predicted names one)")  # fmt: skip
+    return named_evaluation(evaluation, coder, True), curve, calibration, loss, note
+
+
+def own_predictions(arguments: FileOptions, files: list[str], score_columns: list[str]) -> str | None:
+    """The predicted column of --scores: --predicted, else the file's own (the first column of a
+    predicted name, ``y_pred`` say, that is not a score column), else None (the highest score)."""
+    if arguments.predicted is not None:
+        return arguments.predicted
+    names = header(files[0], arguments.delimiter)
+    return next((name for name in DEFAULT_COLUMNS["predicted"] if name in names and name not in score_columns), None)
+
+
+def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) -> tuple[ByGroup, list[ByGroup]]:
+    """Single-label rows with their group columns, batch by batch, into one ``ByGroup`` of the
+    label measures; with --score or --scores also the groups' curves (``curve_wanted``: for
+    area columns) and with --calibration their calibrations."""
+    columns = option_list(arguments.group, "--group") or []
+    labels = option_list(arguments.labels)
+    coder, fixed = label_coder(labels), None if labels is None else len(labels)
+    score_columns, classes = score_column_names(arguments, files) if arguments.scores is not None else ([], None)
+    if classes is not None:
+        coder, fixed = label_coder(classes), len(classes)
+    names = {name: Labels() for name in columns}
+    found: dict[str, ByGroup | None] = {"labels": None, "curves": None, "calibrations": None}
+    extra = {"scores": score_columns} if score_columns else {}
+    predicted_column = arguments.score if arguments.score is not None else own_predictions(arguments, files, score_columns) if classes else arguments.predicted
+    for batch in file_batches(arguments, files, groups=columns, predicted=predicted_column, **extra):
+        actual = column_codes(coder, batch, "actual", fixed, "--scores" if classes else "--labels")
+        values: Any = None
+        if arguments.score is not None:
+            values = scores(batch.fields["predicted"], batch.where("predicted"))
+            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
+            actual = coder.matched(actual, chosen)
+            predicted = np.where(values >= arguments.threshold, chosen[0], chosen[1])
+        elif classes is not None:
+            values = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in score_columns])
+            predicted = column_codes(coder, batch, "predicted", fixed, "--scores") if "predicted" in batch.fields else values.argmax(axis=1)
+        else:
+            predicted = column_codes(coder, batch, "predicted", fixed)
+        groups = {name: code_texts(names[name], names[name].codes(batch.fields[f"group:{name}"], batch.where(f"group:{name}"))) for name in columns}
+        texts, weight = code_texts(coder, actual), batch_weights(arguments.weight, batch)
+        parts = {"labels": ByGroup.from_labels(texts, code_texts(coder, predicted), groups, labels or classes, sample_weight=weight,
+                                               min_size=arguments.min_size)}  # fmt: skip
+        options = {"labels": classes} if classes is not None else {"pos_label": arguments.positive}
+        if values is not None and curve_wanted:
+            parts["curves"] = ByGroup.from_scores(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
+                                                  thresholds=arguments.thresholds)  # fmt: skip
+        if values is not None and arguments.calibration is not None:
+            parts["calibrations"] = ByGroup.from_probabilities(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
+                                                               setting=None if classes is None else arguments.calibration,
+                                                               bins=arguments.bins or DEFAULT_BINS)  # fmt: skip
+        for kind, part in parts.items():
+            earlier = found[kind]
+            found[kind] = part if earlier is None else earlier.merge(part)
+    labelled = found["labels"]
+    assert labelled is not None  # read_batches raises on a file without rows
+    valued = None
+    if arguments.score is None and classes is None and fixed is None:  # labels of the file's own: by value when all are numbers
+        code_of = {text: code for code, text in enumerate(coder.texts)}
+        valued = texts_by_value(coder, [code_of[text] for text in labelled.overall.labels])
+
+    def by_value(result: ByGroup, labels: list[str] | None = None) -> ByGroup:  # a group column of numbers: groups by value, as labels
+        return result.renamed(group_keys(result.keys, columns, names), labels)
+
+    return by_value(labelled, valued), [by_value(result) for result in (found["curves"], found["calibrations"]) if result is not None]
