@@ -304,3 +304,49 @@ def check_subtract_refuses_a_part_never_added(result: Any, larger: Any) -> None:
     except EvalkitError:
         return
     raise AssertionError(f"{type(result).__name__} - a part never added gave a result")
+
+
+# --------------------------------------------------------------------------------------------
+# measures of scores and probabilities: the same harness for the score families
+
+SCORE_MEASURES = {
+    # name: (scikit-learn's function, evalkit.metrics' function, the object's reading)
+    "roc_auc": ("roc_auc_score", "roc_auc_score", lambda curve, calibration: curve.roc_auc()),
+    "average_precision": ("average_precision_score", "average_precision_score", lambda curve, calibration: curve.average_precision()),
+    "brier_score": ("brier_score_loss", "brier_score_loss", lambda curve, calibration: calibration.brier_score()),
+    "log_loss": ("log_loss", "log_loss", lambda curve, calibration: calibration.log_loss()),
+}
+"""The ranking and probabilistic families: a measure of binary scores on every face."""
+
+
+def check_score_faces(name: str, y_true: list, y_score: list, weight: list | None, cut: int) -> None:
+    """One measure of binary scores agrees on every face: scikit-learn, ``evalkit.metrics``, the
+    ``ThresholdCurve`` or ``Calibration`` object, the same counted in two parts and merged, and
+    after a JSON and a pickle round trip."""
+    from evalkit import Calibration, ThresholdCurve
+
+    sklearn_name, face_name, read = SCORE_MEASURES[name]
+    options = {"labels": [0, 1]} if name == "log_loss" else {}
+    expected = getattr(sk, sklearn_name)(y_true, y_score, sample_weight=weight, **options)
+    w = None if weight is None else np.asarray(weight)
+
+    def objects(lo: int, hi: int | None) -> tuple:
+        part = slice(lo, hi)
+        weights = None if w is None else w[part]
+        if name in ("roc_auc", "average_precision"):  # the ranking family: a curve of the scores
+            return ThresholdCurve.from_scores(y_true[part], y_score[part], pos_label=1, sample_weight=weights), None
+        return None, Calibration.from_scores(y_true[part], y_score[part], pos_label=1, sample_weight=weights)  # probabilities
+
+    curve, calibration = objects(0, None)
+    first, second = objects(0, cut), objects(cut, None)
+    merged = tuple(None if one is None else one + other for one, other in zip(first, second))
+    copies = [tuple(None if o is None else type(o).from_json(o.to_json()) for o in (curve, calibration)),
+              tuple(None if o is None else pickle.loads(pickle.dumps(o)) for o in (curve, calibration))]  # fmt: skip
+    values = {
+        "evalkit.metrics": getattr(ek, face_name)(y_true, y_score, sample_weight=weight, **options),
+        "object": read(curve, calibration),
+        "merged parts": read(*merged),
+        **{f"round trip {k}": read(*copy) for k, copy in enumerate(copies)},
+    }
+    for face, value in values.items():
+        assert close(value, expected, rel=1e-9, abs=1e-12), f"{name}: {face} gives {value}, scikit-learn {expected}"

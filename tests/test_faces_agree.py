@@ -4,10 +4,19 @@ getter and a registered function among them), every average, every undefined-val
 no, integer or float sample weights."""
 
 import pytest
-from harness import CASES, POLICIES, array_data, balanced_error_rate, check_faces, single_label_data
+from harness import (
+    CASES,
+    POLICIES,
+    SCORE_MEASURES,
+    array_data,
+    balanced_error_rate,
+    check_faces,
+    check_score_faces,
+    single_label_data,
+)
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import degree_pairs, indicator_pairs, make_weight, predictions, weights
+from strategies import binary_case, degree_pairs, indicator_pairs, make_weight, predictions, weights
 
 from evalkit import Evaluation, formulas
 
@@ -65,3 +74,26 @@ def test_the_harness_fails_when_a_face_is_wrong(monkeypatch):
     monkeypatch.setattr(Evaluation, "from_json", classmethod(lambda cls, text, **options: other))
     with pytest.raises(AssertionError, match="JSON round trip"):
         check_faces(case, data, "macro", "exclude", 1)
+
+
+@given(binary_case(min_size=2), st.sampled_from(sorted(SCORE_MEASURES)), st.booleans(), st.data())
+def test_score_measures_agree_on_every_face(case, name, weighted, data):
+    y_true, y_score = case
+    if len(set(y_true)) < 2:
+        y_true = [0, 1, *y_true[2:]]  # both classes: every area is defined
+    if name in ("brier_score", "log_loss"):
+        y_score = [min(max(abs(score) / 3, 0.0), 1.0) for score in y_score]  # probabilities
+    weight = data.draw(st.lists(st.integers(1, 4), min_size=len(y_true), max_size=len(y_true))) if weighted else None
+    cut = data.draw(st.integers(1, len(y_true) - 1))
+    check_score_faces(name, y_true, y_score, weight, cut)
+
+
+def test_the_score_harness_fails_when_a_face_is_wrong(monkeypatch):
+    from evalkit import ThresholdCurve
+
+    y_true, y_score = [0, 1, 1, 0, 1], [0.1, 0.8, 0.4, 0.35, 0.9]
+    check_score_faces("roc_auc", y_true, y_score, None, 2)
+    original = ThresholdCurve.roc_auc
+    monkeypatch.setattr(ThresholdCurve, "roc_auc", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
+    with pytest.raises(AssertionError, match="roc_auc: .* gives 1.000001"):
+        check_score_faces("roc_auc", y_true, y_score, None, 2)

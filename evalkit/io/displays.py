@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -36,6 +36,9 @@ from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
 __all__ = ["CalibrationDisplay", "ConfusionMatrixDisplay", "DetCurveDisplay", "PrecisionRecallDisplay", "RocCurveDisplay"]
 
@@ -212,14 +215,14 @@ class _CurveDisplay(_Display):
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal")
 
     @classmethod
-    def _from_curve(cls, curve: ThresholdCurve, name: Any, drop_intermediate: bool) -> Any:
+    def _from_curve(cls, curve: ThresholdCurve, name: Any, drop_intermediate: bool) -> Self:
         raise NotImplementedError
 
     @classmethod
     def from_predictions(cls, y_true: Any, y_score: Any = None, *, sample_weight: Any = None, drop_intermediate: bool | None = None,
                          pos_label: Any = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
                          plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
-                         y_pred: Any = "deprecated", **kwargs: Any) -> Any:  # fmt: skip
+                         y_pred: Any = "deprecated", **kwargs: Any) -> Self:  # fmt: skip
         """The curve of scores of the positive class (``pos_label``, as scikit-learn infers it),
         drawn; named ``"Classifier"`` unless ``name`` is given."""
         curve = _binary_curve(y_true, _scores(y_score, y_pred), pos_label, sample_weight)
@@ -236,7 +239,7 @@ class _CurveDisplay(_Display):
     def from_estimator(cls, estimator: Any, X: Any, y: Any, *, sample_weight: Any = None, drop_intermediate: bool | None = None,
                        response_method: str = "auto", pos_label: Any = None, name: str | None = None, ax: Axes | None = None,
                        curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
-                       despine: bool = False, **kwargs: Any) -> Any:  # fmt: skip
+                       despine: bool = False, **kwargs: Any) -> Self:  # fmt: skip
         """The curve of a fitted binary classifier's scores on ``X`` (``predict_proba``, else
         ``decision_function``), named after the estimator."""
         scores, positive = _responses(estimator, X, response_method, pos_label)
@@ -248,7 +251,7 @@ class _CurveDisplay(_Display):
     def from_cv_results(cls, cv_results: dict[str, Any], X: Any, y: Any, *, sample_weight: Any = None, drop_intermediate: bool = True,
                         response_method: str = "auto", pos_label: Any = None, name: Any = None, ax: Axes | None = None,
                         curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kwargs: dict[str, Any] | None = None,
-                        despine: bool = False) -> Any:  # fmt: skip
+                        despine: bool = False) -> Self:  # fmt: skip
         """One curve per fold of ``sklearn.model_selection.cross_validate(...,
         return_estimator=True, return_indices=True)``: each fold's estimator scores its own
         test samples; the curves are named ``Fold k`` (or by ``name``, a list)."""
@@ -266,7 +269,7 @@ class _CurveDisplay(_Display):
         return folded.plot(ax=ax, curve_kwargs=curve_kwargs, plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kwargs, despine=despine)
 
     @classmethod
-    def _joined(cls, displays: list[Any], names: list[Any]) -> Any:
+    def _joined(cls, displays: list[Any], names: list[Any]) -> Self:
         """One display of several curves (lists of arrays, one area and one name each)."""
         joined = cls.__new__(cls)
         for attribute in (cls._x, cls._y, *(["thresholds"] if hasattr(displays[0], "thresholds") else [])):

@@ -30,7 +30,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +55,9 @@ from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
 __all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
 
@@ -497,7 +500,7 @@ class _ScoreCounts(CountedState, _Locked):
         return serialization.dumps(type(self).__name__, payload)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Any:
+    def from_json(cls, text: str | bytes) -> Self:
         """Read counts written by ``to_json``.
 
         Raises:
@@ -515,7 +518,7 @@ class _ScoreCounts(CountedState, _Locked):
         return counts
 
     @classmethod
-    def _from_settings(cls, document: dict[str, Any]) -> Any:
+    def _from_settings(cls, document: dict[str, Any]) -> Self:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:

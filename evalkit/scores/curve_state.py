@@ -16,7 +16,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import numpy as np
@@ -29,6 +29,9 @@ from evalkit.exceptions import InvalidCountsError, LabelMismatchError
 from evalkit.measures.metrics_class import merged_metrics_class
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
 __all__ = ["CurveState", "read_score_columns", "score_columns_payload"]
 
@@ -65,6 +68,14 @@ class CurveState(CountedState):
     and JSON (``merge`` is the curve's own)."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # what ThresholdCurve, which mixes this in, defines
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+        @classmethod
+        def from_score_counts(cls, parts: Sequence[tuple[Any, Any, Any]], labels: Sequence[Any], *, negative_label: Any = None,
+                              metrics_class: Any = None) -> Self: ...  # fmt: skip
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)"}
@@ -127,7 +138,7 @@ class CurveState(CountedState):
         return serialization.dumps("ThresholdCurve", payload)
 
     @classmethod
-    def from_json(cls: Any, text: str | bytes, *, metrics_class: Any = None) -> Any:
+    def from_json(cls, text: str | bytes, *, metrics_class: Any = None) -> Self:
         """Read a curve written by ``to_json``.
 
         Raises:
