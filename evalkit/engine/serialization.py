@@ -28,10 +28,10 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
 
 import attrs
 import numpy as np
@@ -41,6 +41,9 @@ from evalkit.engine._validation import show
 from evalkit.engine.cells import COUNT_NAMES, Cells
 from evalkit.engine.counting import PairCounts
 from evalkit.exceptions import EvalkitError, FormatError, InvalidArgumentError
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
 __all__ = [
     "FORMAT_VERSION",
@@ -390,3 +393,47 @@ def same_json(first: Any, second: Any) -> bool:
     if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
         return len(first) == len(second) and all(same_json(a, b) for a, b in zip(first, second))
     return bool(first == second)
+
+
+class Document:
+    """An object written as one evalkit JSON document: ``to_json()`` writes what the class
+    gives (``_document``) inside the envelope (its type, ``DOCUMENT``, and the format
+    version); ``from_json(text)`` checks the envelope and reads the rest (``_read_document``).
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> matrix = ConfusionMatrix.from_predictions(["a", "b"], ["a", "a"])
+        >>> ConfusionMatrix.from_json(matrix.to_json()) == matrix
+        True
+    """
+
+    __slots__ = ()
+
+    DOCUMENT: ClassVar[str] = ""
+    """The type a document names (``"evalkit": "ConfusionMatrix"``): the class's, kept by subclasses."""
+
+    def _document(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    _read_document: ClassVar[Callable[..., Any]]
+    """``_read_document(document, **options)``: the object of a checked document (a class method
+    of each class, with the options its ``from_json`` takes)."""
+
+    def to_json(self) -> str:
+        """This object as an evalkit JSON document (``from_json`` reads it back equal).
+
+        Raises:
+            FormatError: a label JSON cannot hold (labels are strings, numbers or booleans).
+        """
+        return dumps(self.DOCUMENT, self._document())
+
+    @classmethod
+    def from_json(cls, text: str | bytes, **options: Any) -> Self:
+        """Read a document that ``to_json`` wrote (``options``: ``metrics_class=`` for results
+        that carry one, to read a document of another metrics class).
+
+        Raises:
+            FormatError: the text is no valid document of this type: malformed, of another type
+                or version, too large, or holding values no such object has.
+        """
+        return cast("Self", cls._read_document(loads(text, cls.DOCUMENT), **options))

@@ -323,6 +323,8 @@ class ByGroup(CountedState):
         min_size: groups whose support is below it are ``small()`` (``None``: none is).
     """
 
+    DOCUMENT = "ByGroup"
+
     keys: tuple
     names: tuple
     _results: tuple | None = attrs.field(repr=False)
@@ -724,7 +726,7 @@ class ByGroup(CountedState):
         """The same groups (a ByGroup is immutable: the copy shares its counts)."""
         return ByGroup(self.keys, self.names, self._results, self.overall, self.min_size, self._pairs)
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The groups and their results as an evalkit JSON document (confusion matrices and
         evaluations; curves have no JSON form)."""
         if not hasattr(self.overall, "to_json"):
@@ -734,18 +736,12 @@ class ByGroup(CountedState):
         payload = {"names": list(self.names), "keys": [list(key) if isinstance(key, tuple) else key for key in self.keys],
                    "min_size": self.min_size, "kind": type(self.overall).__name__,
                    "results": [json.loads(result.to_json()) for result in self.results], "overall": json.loads(self.overall.to_json())}  # fmt: skip
-        return serialization.dumps("ByGroup", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> ByGroup:
-        """Read groups written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid ByGroup document.
-        """
+    def _read_document(cls, document: dict[str, Any]) -> ByGroup:
         import json
 
-        document = serialization.loads(text, "ByGroup")
         kind = serialization.field(document, "kind")
         reader: Any = {"ConfusionMatrix": ConfusionMatrix, "Evaluation": Evaluation}.get(kind)
         if reader is None:

@@ -103,6 +103,8 @@ class Agreement(CountedState):
             only: who rated what, for Cohen's kappa of each pair).
     """
 
+    DOCUMENT = "Agreement"
+
     counts: np.ndarray = attrs.field(repr=False)
     categories: tuple
     weight: np.ndarray | None = attrs.field(default=None, repr=False)
@@ -453,7 +455,7 @@ class Agreement(CountedState):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The ratings as an evalkit JSON document: who rated what (``from_ratings``: a category
         code per item and rater, -1 for none) or the counts per item and category."""
         payload: dict[str, Any] = {"categories": serialization.as_list(self.categories),
@@ -463,16 +465,10 @@ class Agreement(CountedState):
             payload["raters"] = int(self.codes.shape[1])
         else:
             payload["counts"] = self.counts.tolist()
-        return serialization.dumps("Agreement", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Agreement:
-        """Read ratings written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid Agreement document.
-        """
-        document = serialization.loads(text, "Agreement")
+    def _read_document(cls, document: dict[str, Any]) -> Agreement:
         categories = serialization.label_list(document, "categories")
         q = len(categories)
         if "codes" in document:

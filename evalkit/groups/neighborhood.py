@@ -44,6 +44,7 @@ from evalkit.engine._labels import check_label_list, describe, same_labels
 from evalkit.engine._validation import as_array, check_choice, check_ordered, check_sample_weight, read_only, show
 from evalkit.engine.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.engine.counting import encode_label_set_family
+from evalkit.engine.serialization import Document
 from evalkit.exceptions import (
     DuplicateLabelError,
     EmptyInputError,
@@ -117,7 +118,7 @@ def _universe(universe: Any) -> tuple:
 
 
 @attrs.frozen(eq=False, init=False)
-class Covering:
+class Covering(Document):
     """A universe ``U`` and a family of labelled blocks (subsets of ``U``), in block order.
 
     It is a *covering* when every block is non-empty and their union is ``U``, and a
@@ -143,6 +144,8 @@ class Covering:
         >>> c.is_covering(), c.is_partition(), sorted(c.overlapped_elements())
         (True, False, ['a', 'd'])
     """
+
+    DOCUMENT = "Covering"
 
     universe: Sequence = attrs.field(validator=lambda _, __, value: _nonempty(value, "'universe' is empty: a neighborhood system needs a non-empty universe"))
     labels: tuple = attrs.field(validator=lambda _, __, value: _nonempty(value, "there are no blocks: a family of sets needs at least one block (label)"))
@@ -461,18 +464,13 @@ class Covering:
             keys.append(rows * len(labels) + j)
         return cls._build(elements, labels, None, unique_sorted(np.concatenate(keys or [np.zeros(0, np.int64)])))
 
-    def to_json(self) -> str:
-        """The family as an evalkit JSON document (universe, labels, element positions per block)."""
-        return serialization.dumps("Covering", self._payload())
+    def _document(self) -> dict[str, Any]:
+        """The family's document: universe, labels, element positions per block."""
+        return self._payload()
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Covering:
-        """Read a family written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid Covering document.
-        """
-        return cls._from_payload(serialization.loads(text, "Covering"), "covering")
+    def _read_document(cls, document: dict[str, Any]) -> Covering:
+        return cls._from_payload(document, "covering")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Covering):
@@ -610,7 +608,7 @@ def _kinds_of(cells: Cells, ideal: Covering, result: Covering) -> tuple[str, str
 
 
 @attrs.frozen(eq=False, slots=False)
-class NeighborhoodAccuracy:
+class NeighborhoodAccuracy(Document):
     """The accuracy of a result against the ideal one, by the neighborhood-system criterion, with getters.
 
     Made by ``NeighborhoodSystem.evaluate``, or from the counts of an
@@ -635,6 +633,8 @@ class NeighborhoodAccuracy:
         universe: the elements, in order (``None`` when only counts are known: no
             ``T_1``/``T_2`` lists then).
     """
+
+    DOCUMENT = "NeighborhoodAccuracy"
 
     cells: Cells = attrs.field(repr=False)
     kinds: tuple[str, str] | Callable[[], tuple[str, str]] = attrs.field(repr=False)
@@ -860,8 +860,8 @@ class NeighborhoodAccuracy:
     # ----------------------------------------------------------------------------------------
     # JSON, dict and text
 
-    def to_json(self) -> str:
-        """The per-element cells, kinds and universe as an evalkit JSON document."""
+    def _document(self) -> dict[str, Any]:
+        """The document of the per-element cells, kinds and universe."""
         universe = self.universe
         if isinstance(universe, range) and universe.start == 0 and universe.step == 1:
             universe = None  # elements 0 .. n-1: implied
@@ -872,16 +872,10 @@ class NeighborhoodAccuracy:
             "ordered": self.universe is not None,
             "universe": None if universe is None else list(universe),
         }
-        return serialization.dumps("NeighborhoodAccuracy", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> NeighborhoodAccuracy:
-        """Read an accuracy written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid NeighborhoodAccuracy document.
-        """
-        document = serialization.loads(text, "NeighborhoodAccuracy")
+    def _read_document(cls, document: dict[str, Any]) -> NeighborhoodAccuracy:
         cells = serialization.read_cells(serialization.field(document, "cells"), "cells")
         rows = len(cells)
         kinds = [serialization.field(document, name) for name in ("ideal_kind", "result_kind")]

@@ -19,6 +19,7 @@ import numpy as np
 from evalkit.engine import serialization
 from evalkit.engine._labels import check_one_label, label_position, same_labels
 from evalkit.engine._validation import check_count, check_index, format_number, show
+from evalkit.engine.serialization import Document
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -89,7 +90,7 @@ class _Table(NamedTuple):
     all_direct: tuple[Callable[..., Any], ...] | None  # every line's scalar path, when each has one
 
 
-class ClassificationMetrics(EvaluationMetrics):
+class ClassificationMetrics(Document, EvaluationMetrics):
     """The metrics of one class (one-vs-rest) or of a two-class problem.
 
     Every getter is one line over the formula layer (``evalkit.formulas``) and returns
@@ -142,6 +143,8 @@ class ClassificationMetrics(EvaluationMetrics):
         >>> metrics.get(ClassificationMetrics.ACCURACY)
         0.85
     """
+
+    DOCUMENT = "ClassificationMetrics"
 
     NON_METRIC_GETTERS = frozenset(
         {
@@ -676,7 +679,7 @@ class ClassificationMetrics(EvaluationMetrics):
         lines.extend(f"{name}: {format_number(value)}" for name, value in self._values.items())
         return "\n".join(lines)
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The counts, label, index and stored extras as an evalkit JSON document (not the matrix)."""
         payload = {
             "class": type(self).__name__,
@@ -685,16 +688,10 @@ class ClassificationMetrics(EvaluationMetrics):
             "counts": self._counts(),
             "values": {name: None if math.isnan(value) else value for name, value in self._values.items()},
         }
-        return serialization.dumps("ClassificationMetrics", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> ClassificationMetrics:
-        """Read metrics written by ``to_json`` (as an instance of ``cls``).
-
-        Raises:
-            FormatError: the text is no valid ClassificationMetrics document.
-        """
-        document = serialization.loads(text, "ClassificationMetrics")
+    def _read_document(cls, document: dict[str, Any]) -> ClassificationMetrics:
         counts = serialization.field(document, "counts")
         if not isinstance(counts, dict) or set(counts) != {"tp", "fp", "fn", "tn"}:
             raise serialization.FormatError(f"field 'counts' must hold exactly tp, fp, fn, tn, got {show(counts)}")

@@ -10,6 +10,7 @@ import attrs
 
 from evalkit.engine import serialization
 from evalkit.engine._validation import format_number, show
+from evalkit.engine.serialization import Document
 from evalkit.exceptions import EvalkitError, UnknownMetricError
 from evalkit.java.evaluation_metrics import metric_key
 from evalkit.measures.averaging import Summary, check_undefined, summarize_rows
@@ -91,7 +92,7 @@ _UNFILLED_JAVA_FIELDS = {"mserror": "error_rate", "ms_error": "error_rate", "cor
 
 
 @attrs.frozen(eq=False)
-class Stats:
+class Stats(Document):
     """Summary of each metric over several results (classes of one matrix, or folds).
 
     Made by ``ClassificationMetrics.average``:
@@ -115,6 +116,8 @@ class Stats:
         >>> stats.accuracy, stats.get("Precision"), stats.summary("recall").max
         (0.8, 0.7, 1.0)
     """
+
+    DOCUMENT = "Stats"
 
     summaries: Mapping[str, Summary] = attrs.field(converter=_summaries)
     undefined: str = attrs.field(default="exclude", converter=check_undefined)
@@ -202,23 +205,17 @@ class Stats:
         """``{metric: {"mean", "std", "min", "max", "n_defined", "n"}}``; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
         return {name: summary.to_dict(strict=strict) for name, summary in self._all().items()}
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The summaries as an evalkit JSON document (NaN written as null)."""
         summaries = {
             name: {key: None if isinstance(value, float) and math.isnan(value) else value for key, value in summary.to_dict().items()}
             for name, summary in self._all().items()
         }
         aliases = {"aliases": dict(self.aliases)} if self.aliases else {}
-        return serialization.dumps("Stats", {"undefined": self.undefined, "summaries": summaries, **aliases})
+        return {"undefined": self.undefined, "summaries": summaries, **aliases}
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Stats:
-        """Read statistics written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid Stats document.
-        """
-        document = serialization.loads(text, "Stats")
+    def _read_document(cls, document: dict[str, Any]) -> Stats:
         summaries = serialization.field(document, "summaries")
         if not isinstance(summaries, dict):
             raise serialization.FormatError(f"field 'summaries' must be an object, got {summaries!r:.60}")

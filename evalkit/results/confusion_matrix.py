@@ -87,6 +87,8 @@ class ConfusionMatrix(CountedState, CellsResult, ReportFace):
         0.5833333333333333
     """
 
+    DOCUMENT = "ConfusionMatrix"
+
     __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_total")
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -655,27 +657,14 @@ class ConfusionMatrix(CountedState, CellsResult, ReportFace):
     # ----------------------------------------------------------------------------------------
     # JSON
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The matrix as an evalkit JSON document (labels, counts and, unless it is
         ``ClassificationMetrics``, the metrics class by name)."""
         payload = {"labels": list(self._labels), "counts": self._counts.tolist(), **metrics_class_field(self._metrics_class)}
-        return serialization.dumps("ConfusionMatrix", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
-        """Read a matrix written by ``to_json``.
-
-        Args:
-            text: the document.
-            metrics_class: the metrics class to use; by default the one the document names,
-                found among the classes already imported or published by installed plugins
-                (a document never makes evalkit import a module).
-
-        Raises:
-            FormatError: the text is no valid ConfusionMatrix document, or it names a metrics
-                class that is not loaded (and ``metrics_class`` is not given).
-        """
-        document = serialization.loads(text, "ConfusionMatrix")
+    def _read_document(cls, document: dict[str, Any], *, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
         maker = read_metrics_class(document, metrics_class)
         labels = serialization.label_list(document, "labels")
         if not labels:

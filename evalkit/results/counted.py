@@ -38,6 +38,7 @@ import numpy as np
 
 from evalkit.engine._exact import difference
 from evalkit.engine._validation import show
+from evalkit.engine.serialization import Document
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 
 __all__ = ["ALL_OPERATIONS", "CountedState", "check_factor", "difference"]
@@ -66,7 +67,7 @@ def check_factor(factor: Any) -> float:
     return value
 
 
-class CountedState:
+class CountedState(Document):
     """The counted-state protocol (see the module): ``merge``/``+``, ``-``, ``scaled``,
     ``empty``, ``copy``, equality, JSON and pickle, with what a kind supports in ``OPERATIONS``.
 

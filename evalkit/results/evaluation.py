@@ -91,6 +91,8 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             this evaluation's measures (``metrics_class=`` of every constructor).
     """
 
+    DOCUMENT = "Evaluation"
+
     labels: tuple
     class_cells: Cells = attrs.field(repr=False)
     sample_cells: Cells = attrs.field(repr=False)
@@ -393,7 +395,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
     # ----------------------------------------------------------------------------------------
     # JSON
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The evaluation (its cells, not the data) as an evalkit JSON document."""
         payload = {
             "setting": self.setting,
@@ -406,22 +408,10 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             "n_rejected": self.n_rejected,
             **metrics_class_field(self.metrics_class),
         }
-        return serialization.dumps("Evaluation", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, metrics_class: MetricsClass | None = None) -> Evaluation:
-        """Read an evaluation written by ``to_json``.
-
-        Args:
-            text: the document.
-            metrics_class: the metrics class to use; by default the one the document names
-                (found among the classes already imported and the installed plugins).
-
-        Raises:
-            FormatError: the text is no valid Evaluation document, or it names a metrics class
-                that is not loaded (and ``metrics_class`` is not given).
-        """
-        document = serialization.loads(text, "Evaluation")
+    def _read_document(cls, document: dict[str, Any], *, metrics_class: MetricsClass | None = None) -> Evaluation:
         maker = read_metrics_class(document, metrics_class)
         setting = serialization.field(document, "setting")
         if setting not in SETTINGS:

@@ -101,6 +101,8 @@ class LabelSetCounts(CountedState, _Locked):
             weighted average resamples.
     """
 
+    DOCUMENT = "LabelSetCounts"
+
     def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None,
                  keep_pairs: bool = False) -> None:  # fmt: skip
         self._pairs: Counter[tuple[frozenset, frozenset]] | None = Counter() if keep_pairs else None  # (actual set, predicted set) -> how much
@@ -261,7 +263,7 @@ class LabelSetCounts(CountedState, _Locked):
         """An independent copy."""
         return self._rebuilt(*self._state(), self._metrics_class)
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The counts as an evalkit JSON document: the labels, their sums, the kinds of sample
         and (with ``keep_pairs``) the pairs of sets."""
         labels, sums, kinds, total, pairs = self._state()
@@ -276,16 +278,10 @@ class LabelSetCounts(CountedState, _Locked):
                                                  for (truth, guess), amount in pairs.items()],
             **metrics_class_field(self._metrics_class),
         }  # fmt: skip
-        return serialization.dumps("LabelSetCounts", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, metrics_class: MetricsClass | None = None) -> LabelSetCounts:
-        """Read counts written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid LabelSetCounts document.
-        """
-        document = serialization.loads(text, "LabelSetCounts")
+    def _read_document(cls, document: dict[str, Any], *, metrics_class: MetricsClass | None = None) -> LabelSetCounts:
         fixed = None if document.get("fixed") is None else serialization.label_list(document, "fixed")
         labels = list(serialization.label_list(document, "labels"))
         sums_field = serialization.field(document, "sums")
@@ -491,22 +487,16 @@ class _ScoreCounts(CountedState, _Locked):
     def _settings(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The counts as an evalkit JSON document: the settings, the classes fixed so far and
         the result counted (its own document), or null before the first batch."""
         result = self._result
         payload = {**self._settings(), "labels": None if self._labels is None else serialization.as_list(self._labels),
                    "pos_label": serialization.json_safe(self._pos_label), "result": None if result is None else json.loads(result.to_json())}  # fmt: skip
-        return serialization.dumps(type(self).__name__, payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Self:
-        """Read counts written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid document of these counts.
-        """
-        document = serialization.loads(text, cls.__name__)
+    def _read_document(cls, document: dict[str, Any], **options: Any) -> Self:
         counts = cls._from_settings(document)
         counts._labels = None if document.get("labels") is None else serialization.label_list(document, "labels")
         pos_label = document.get("pos_label")
@@ -559,6 +549,8 @@ class CurveCounts(_ScoreCounts):
         >>> curve.n_samples, curve.at(0.6).per_class("recall").tolist()
         (5, [1.0])
     """
+
+    DOCUMENT = "CurveCounts"
 
     def __init__(
         self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None,
@@ -624,6 +616,8 @@ class CalibrationCounts(_ScoreCounts):
         >>> round(counts.calibration().error(), 4)
         0.3
     """
+
+    DOCUMENT = "CalibrationCounts"
 
     def __init__(self, *, bins: int | None = None, setting: str | None = None, labels: Sequence[Hashable] | None = None,
                  pos_label: Any = None) -> None:  # fmt: skip

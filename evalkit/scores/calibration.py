@@ -359,6 +359,8 @@ class Calibration(CountedState):
         classes: the classes of the probability columns (the positive class of binary scores).
     """
 
+    DOCUMENT = "Calibration"
+
     setting: str
     labels: tuple
     bins: int | None
@@ -875,7 +877,7 @@ class Calibration(CountedState):
     # ----------------------------------------------------------------------------------------
     # JSON
 
-    def to_json(self) -> str:
+    def _document(self) -> dict[str, Any]:
         """The counts as an evalkit JSON document: per column the distinct scores with their
         positives and negatives, or the sums of every bin."""
         payload: dict[str, Any] = {"setting": self.setting, "labels": serialization.as_list(self.labels), "bins": self.bins,
@@ -888,16 +890,10 @@ class Calibration(CountedState):
             payload["sums"] = {name: self._binned[:, k, :].tolist() for k, name in enumerate(_Sums._fields)}  # each exact sum rounded
             exact = np.array(limbs_to_ints(self._limbs), dtype=object).reshape(self._binned.shape)
             payload["exact_sums"] = {name: [[hex(value) for value in row] for row in exact[:, k, :].tolist()] for k, name in enumerate(_Sums._fields)}
-        return serialization.dumps("Calibration", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Calibration:
-        """Read a calibration written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid Calibration document.
-        """
-        document = serialization.loads(text, "Calibration")
+    def _read_document(cls, document: dict[str, Any]) -> Calibration:
         setting = serialization.field(document, "setting")
         if setting not in SETTINGS:
             raise serialization.FormatError(f"field 'setting' must be one of {SETTINGS}, got {show(setting)}")

@@ -67,6 +67,8 @@ class CurveState(CountedState):
     """What makes a ``ThresholdCurve`` a counted state: ``-``, ``scaled``, ``empty``, ``copy``
     and JSON (``merge`` is the curve's own)."""
 
+    DOCUMENT = "ThresholdCurve"
+
     __slots__ = ()
 
     if TYPE_CHECKING:  # what ThresholdCurve, which mixes this in, defines
@@ -124,7 +126,7 @@ class CurveState(CountedState):
         """The same curve (it is immutable: the copy shares its read-only arrays)."""
         return attrs.evolve(self)
 
-    def to_json(self: Any) -> str:
+    def _document(self: Any) -> dict[str, Any]:
         """The curve as an evalkit JSON document: per class its distinct scores with the weight
         of its positives and negatives at each, or, binned, the thresholds and the counts at them."""
         payload: dict[str, Any] = {"labels": serialization.as_list(self.labels), "negative_label": serialization.json_safe(self.negative_label),
@@ -135,16 +137,10 @@ class CurveState(CountedState):
             payload.update(tp=self._tp.tolist(), fp=self._fp.tolist(), positives=self.positives.tolist(), negatives=self.negatives.tolist())
         else:
             payload["columns"] = score_columns_payload([self.score_counts(label) for label in self.labels])
-        return serialization.dumps("ThresholdCurve", payload)
+        return payload
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, metrics_class: Any = None) -> Self:
-        """Read a curve written by ``to_json``.
-
-        Raises:
-            FormatError: the text is no valid ThresholdCurve document.
-        """
-        document = serialization.loads(text, "ThresholdCurve")
+    def _read_document(cls, document: dict[str, Any], *, metrics_class: Any = None) -> Self:
         labels = serialization.label_list(document, "labels")
         negative = document.get("negative_label")
         negative = None if negative is None else serialization.scalar_label(negative, "negative_label")
