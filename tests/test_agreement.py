@@ -198,6 +198,7 @@ def test_bad_tables_are_refused_naming_the_problem(build, message):
         build()
 
 
+@pytest.mark.slow  # over a few seconds: the full run only
 def test_krippendorffs_alpha_holds_the_ratings_not_items_times_categories_squared():
     """40,000 items rated on a 0-100 scale: items x q x q coincidence parts would take 3 GB;
     the item's own pairs of categories take a few MB, and alpha is krippendorff's."""

@@ -374,6 +374,7 @@ def test_the_report_of_one_score_column_gives_scikit_learns_micro_average(tmp_pa
     assert "roc auc is undefined for 1 (every sample is of the class: no negative)" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # over a few seconds: the full run only
 def test_confidence_intervals_of_areas_and_of_multi_label_averages(tmp_path, capsys):
     """--ci: the areas of one score column have intervals in every average (the (score, class)
     pairs give both classes and the pooled columns in each resample), multi-label macro and

@@ -168,6 +168,7 @@ def test_small_groups_are_marked_not_dropped():
                                                        st.lists(st.integers(0, 1), min_size=n, max_size=n),
                                                        st.lists(st.sampled_from(["p", "q", "r"]), min_size=n, max_size=n))),
        st.sampled_from([None, "int", "float"]), st.sampled_from(["between_groups", "to_overall"]), st.data())  # fmt: skip
+@pytest.mark.slow  # over a few seconds: the full run only
 def test_the_fairness_functions_are_fairlearns(case, weights, method, data):
     y_true, y_pred, groups = case
     if len(set(y_true) | set(y_pred)) < 2:

@@ -93,6 +93,7 @@ def test_numpy_and_python_csv_read_the_same_fields(tmp_path_factory, rows, blank
         (b"a," + b"b" * readers.MAX_LINE_BYTES + b"\n", "the line is longer than 1,048,576 bytes"),
     ],
 )
+@pytest.mark.slow  # over a few seconds: the full run only
 def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, capsys, last, message):
     path = tmp_path / "big.csv"
     tail = last if isinstance(last, bytes) else last.encode()
