@@ -22,13 +22,10 @@ from evalkit.exceptions import (
     EvalkitError,
     FormatError,
     InputShapeError,
-    InvalidArgumentError,
     LabelMismatchError,
     MatrixSizeError,
-    NotBinaryError,
     UnknownLabelError,
 )
-from evalkit.measures import formulas
 from evalkit.measures.metrics_class import (
     MetricsClass,
     check_metrics_class,
@@ -38,14 +35,14 @@ from evalkit.measures.metrics_class import (
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, CountedState, difference
+from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
 
 __all__ = ["ConfusionMatrix"]
 
-_MIN_CELL_WIDTH = 7  # the Java table pads every cell to max(7, longest label) + 2
 
 
-class ConfusionMatrix(CountedState, CellsResult, ReportFace):
+class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
     Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
@@ -544,80 +541,9 @@ class ConfusionMatrix(CountedState, CellsResult, ReportFace):
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)
 
-    def _class_index(self, class_idx: Any, label: Any = None) -> int:
-        """The index of a class given by index (an int), by label (anything else, or ``label=``
-        for integer labels), or, with neither, the positive class of a two-class matrix."""
-        if label is not None:
-            if class_idx is not None:
-                raise InvalidArgumentError("give the class by index or by 'label', not both")
-            return self.index_of(label)
-        if class_idx is not None:
-            if isinstance(class_idx, (int, np.integer)) and not isinstance(class_idx, (bool, np.bool_)):
-                return check_index("class_idx", class_idx, len(self._labels))
-            return self.index_of(class_idx)
-        if len(self._labels) != 2:
-            raise NotBinaryError(
-                f"without 'class_idx' the counts are those of the positive class (index 1) of a two-class "
-                f"matrix; this matrix has {len(self._labels)} classes {show(list(self._labels))}: pass class_idx"
-            )
-        return 1
-
-    def get_true_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
-        """Samples of class ``class_idx`` predicted as that class: ``x_kk`` (a float for weighted counts).
-
-        The class is an index, a label (``cm.get_true_positive("dog")``; ``label=`` for integer labels),
-        or, with neither, the positive class (index 1) of a two-class matrix.
-        """
-        k = self._class_index(class_idx, label)
-        return self._counts[k, k].item()
-
-    def get_false_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
-        """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal.
-
-        The class is an index, a label (``cm.get_false_positive("dog")``; ``label=`` for integer labels),
-        or, with neither, the positive class (index 1) of a two-class matrix.
-        """
-        k = self._class_index(class_idx, label)
-        return (self._counts[:, k].sum() - self._counts[k, k]).item()
-
-    def get_false_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
-        """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal.
-
-        The class is an index, a label (``cm.get_false_negative("dog")``; ``label=`` for integer labels),
-        or, with neither, the positive class (index 1) of a two-class matrix.
-        """
-        k = self._class_index(class_idx, label)
-        return (self._counts[k, :].sum() - self._counts[k, k]).item()
-
-    def get_true_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
-        """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``
-        (the class by index or label, as for ``get_true_positive``).
-
-        (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.)
-        """
-        k = self._class_index(class_idx, label)
-        x = self._counts
-        return self.get_total_items() - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
-
     def cells(self) -> Cells:
         """The one-vs-rest cells of every class at once (``tp, fp, fn, tn`` arrays)."""
         return self.class_cells
-
-    # ----------------------------------------------------------------------------------------
-    # whole-matrix measures
-
-    def get_accuracy(self) -> float:
-        """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
-        return formulas.matrix_accuracy(self._counts)
-
-    def get_correlation_coefficient(self, class_idx: Any = None, *, label: Any = None) -> float:
-        """The per-class correlation coefficient of the protein-function study's table for ``class_idx``.
-
-        MCC with the true negatives taken as the other classes' diagonal (see
-        ``evalkit.formulas.diagonal_correlation_coefficient``).
-        """
-        k = self._class_index(class_idx, label)
-        return float(formulas.diagonal_correlation_coefficient(self._counts)[k])
 
     # ----------------------------------------------------------------------------------------
     # the averaging face (per_class and average come from CellsResult)
@@ -688,15 +614,9 @@ class ConfusionMatrix(CountedState, CellsResult, ReportFace):
         return f"{type(self).__name__}(labels={list(self._labels)!r}, total={self.get_total_items()}{own})"
 
     def __str__(self) -> str:
-        """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``."""
-        names = [_shortened(str(label)) for label in self._labels]
-        width = max([_MIN_CELL_WIDTH, *map(len, names)]) + 2
-        header = "".join(f"{cell:>{width}} |" for cell in ["", *names])
-        lines = ["Confusion Matrix [actual, predicted]", header, "-" * ((len(names) + 1) * (width + 2))]
-        for name, row in zip(names, self._counts.tolist()):
-            lines.append("".join(f"{cell:>{width}} |" for cell in [name, *row]))
-        return "\n".join(lines)
-
+        """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``
+        (rendered by ``evalkit.io.text.matrix_text``)."""
+        return str(render("matrix_text", self))
 
 def _is_empty(values: Any) -> bool:
     try:
@@ -709,9 +629,6 @@ MAX_LABEL_WIDTH = 24
 """Labels longer than this are shortened in ``str()`` of a matrix (its text then grows with the
 cells, not with the cells times the longest label)."""
 
-
-def _shortened(name: str) -> str:
-    return name if len(name) <= MAX_LABEL_WIDTH else name[: MAX_LABEL_WIDTH - 1] + "…"
 
 
 def _consistent(method: Any) -> Any:
