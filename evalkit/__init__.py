@@ -16,6 +16,7 @@ _moved.install()  # before anything else: old module paths (evalkit.curves, ...)
 
 import evalkit.io.html as _html  # noqa: F401  (registers the HTML renderings results call)
 import evalkit.io.report as _report  # noqa: F401  (registers the reports results call)
+import evalkit.io.text as _text  # noqa: F401  (registers the Deep Netts text of a matrix)
 from evalkit import exceptions, measures, results
 from evalkit.engine import tnorms
 from evalkit.engine.hierarchy import Hierarchy

@@ -108,3 +108,25 @@ def test_a_class_pickled_under_an_old_path_loads():
     text = pickle.dumps(evalkit.ConfusionMatrix.from_array([[1, 2], [3, 4]], ["a", "b"]), protocol=2)  # names as text lines
     old = text.replace(b"evalkit.results.confusion_matrix", b"evalkit.confusion_matrix")
     assert old != text and pickle.loads(old) == pickle.loads(text)
+
+
+def test_import_evalkit_alone_registers_every_rendering_and_the_default_metrics_class():
+    """Results find their renderings and metrics class at run time: ``import evalkit`` by itself
+    (a fresh interpreter, none of the test suite's imports) must register them all."""
+    import subprocess
+    import sys
+
+    from evalkit.results import rendering
+
+    code = (
+        "import evalkit\n"
+        "from evalkit.results import rendering\n"
+        "from evalkit.measures.metrics_class import default_metrics_class\n"
+        "cm = evalkit.ConfusionMatrix.from_predictions(['a', 'b'], ['a', 'a'])\n"
+        "assert str(cm).startswith('Confusion Matrix') and cm._repr_html_() and cm.report().to_text()\n"
+        "assert default_metrics_class() is evalkit.ClassificationMetrics\n"
+        "print(' '.join(sorted(rendering._RENDERINGS)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=PACKAGE.parent)
+    assert result.returncode == 0, result.stderr
+    assert set(result.stdout.split()) == set(rendering._RENDERINGS)
