@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import MAX_COUNT, weighted_sum
 from evalkit.exceptions import (
@@ -23,6 +24,9 @@ from evalkit.exceptions import (
     InvalidCountsError,
     InvalidTypeError,
 )
+
+RandomState: TypeAlias = "int | np.random.Generator | np.random.RandomState | None"
+"""A seed, a numpy generator, or None (fresh entropy): what ``random_state=`` takes."""
 
 __all__ = [
     "as_count_matrix",
@@ -198,7 +202,7 @@ def _object_counts(name: str, array: np.ndarray) -> np.ndarray:
     return array
 
 
-def check_sample_weight(sample_weight: Any, n: int, argument: str = "sample_weight") -> np.ndarray | None:
+def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str = "sample_weight") -> np.ndarray | None:
     """Return ``sample_weight`` as a read-only 1-D array of ``n`` finite, non-negative weights.
 
     Integer weights (ints, bools, integer arrays) become int64, so counts stay exact

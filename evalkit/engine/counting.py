@@ -34,6 +34,7 @@ from typing import Any, cast
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import EXACT_FLOAT_SUM, difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import (
@@ -83,7 +84,7 @@ def confusion_counts(
     y_pred: Any,
     labels: Sequence[Any] | None = None,
     *,
-    sample_weight: Any = None,
+    sample_weight: ArrayLike | None = None,
     max_cells: int | None = None,
 ) -> tuple[np.ndarray, tuple]:
     """Count (actual, predicted) label pairs into an m x m matrix.
@@ -130,7 +131,7 @@ def confusion_counts(
     return _pair_counts(*observed.positions, lookup, len(found), weight), found
 
 
-def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any = None) -> np.ndarray:
+def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
     """Count (actual, predicted) pairs given as class indexes ``0 .. m-1`` into an m x m
     matrix: the integer path of ``confusion_counts`` without finding the labels.
 
@@ -161,7 +162,7 @@ def checked_index_counts(actual: np.ndarray, predicted: np.ndarray, weight: np.n
     return out
 
 
-def checked_indexes(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def checked_indexes(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Class indexes ``0 .. m-1`` of actual and predicted samples, checked (``index_counts``'
     refusals), as intp arrays, with the checked sample weights."""
     names = ("y_true_idx", "y_pred_idx")
@@ -201,7 +202,7 @@ def _as_unsigned(array: np.ndarray) -> np.ndarray:
     return array if array.dtype.kind == "u" else np.where(array < 0, np.iinfo(np.uint64).max, array).astype(np.uint64)
 
 
-def _samples(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
+def _samples(y_true: Any, y_pred: Any, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
     """Both label sequences (see ``_as_labels``) of equal length, and the checked weights."""
     actual = _as_labels(y_true, "y_true")
     predicted = _as_labels(y_pred, "y_pred")
@@ -517,7 +518,7 @@ class PairCounts:
 
 
 def encode(
-    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None, names: tuple[str, str] = ("y_true", "y_pred")
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, names: tuple[str, str] = ("y_true", "y_pred")
 ) -> tuple[np.ndarray, np.ndarray, tuple, np.ndarray | None]:
     """Codes (positions in the label order) of actual and predicted labels, the labels, and the
     checked sample weights (``None`` when none were given); ``names`` are the arguments that

@@ -32,11 +32,12 @@ from typing import Any, ClassVar
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import weighted_bincount
 from evalkit.engine._labels import OVERALL, identity, same_labels, sorted_labels
-from evalkit.engine._validation import as_array, check_choice, check_sample_weight, show
+from evalkit.engine._validation import RandomState, as_array, check_choice, check_sample_weight, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts, encode, is_label_set_data
 from evalkit.exceptions import (
@@ -50,7 +51,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
     UnsupportedSettingError,
 )
-from evalkit.measures.averaging import AVERAGES, average_rows, check_undefined, ratio
+from evalkit.measures.averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, ratio
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class
 from evalkit.measures.registry import Measure, spelling
@@ -351,7 +352,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_labels(
-        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """One label per sample: a ``ConfusionMatrix`` per group over the same labels, from one
@@ -376,7 +377,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_indicators(
-        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """Multi-label 0/1 indicators (samples x labels): an ``Evaluation`` per group."""
@@ -387,7 +388,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_label_sets(
-        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        cls, y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """Label sets (one collection of labels per sample): an ``Evaluation`` per group, over
@@ -402,7 +403,7 @@ class ByGroup(CountedState):
     @classmethod
     def from_scores(
         cls, y_true: Any, y_score: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None,
-        sample_weight: Any = None, min_size: float | None = None, thresholds: Any = None,
+        sample_weight: ArrayLike | None = None, min_size: float | None = None, thresholds: Any = None,
     ) -> ByGroup:  # fmt: skip
         """Scores: a ``ThresholdCurve`` per group (areas, operating points, measures at every
         threshold of each group). Multi-class labels are fixed from all the data."""
@@ -414,7 +415,7 @@ class ByGroup(CountedState):
     @classmethod
     def from_probabilities(
         cls, y_true: Any, y_prob: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None,
-        setting: str | None = None, sample_weight: Any = None, min_size: float | None = None, bins: int | None = None,
+        setting: str | None = None, sample_weight: ArrayLike | None = None, min_size: float | None = None, bins: int | None = None,
     ) -> ByGroup:  # fmt: skip
         """Probabilities: a ``Calibration`` per group (ECE, Brier score, log loss, ... of each
         group: ``values("ece")``, ``difference("brier_score")``). Multi-class labels are fixed
@@ -433,7 +434,7 @@ class ByGroup(CountedState):
                                                                         setting=setting, sample_weight=weight, bins=bins))  # fmt: skip
 
     @classmethod
-    def _sliced(cls, n: int, groups: Any, sample_weight: Any, min_size: Any, make: Any) -> ByGroup:
+    def _sliced(cls, n: int, groups: Any, sample_weight: ArrayLike | None, min_size: Any, make: Any) -> ByGroup:
         """Results of each group's samples (one stable sort by group); the overall one of all."""
         if n == 0:
             raise EmptyInputError("no samples: at least one is needed")
@@ -490,7 +491,7 @@ class ByGroup(CountedState):
             return ()
         return tuple(key for key, size in self.support().items() if size < self.min_size)
 
-    def values(self, measure: Any, average: str | None = None, *, label: Any = None, undefined: Any = "exclude", **parameters: Any) -> dict:
+    def values(self, measure: Any, average: str | None = None, *, label: Any = None, undefined: UndefinedPolicy = "exclude", **parameters: Any) -> dict:
         """A measure of every group and of the whole (key ``OVERALL``, also ``"overall"``): an ``average``, a
         class's value (``label``), or a whole-result measure (accuracy, kappa, MCC, or a
         curve's ``roc_auc``/``average_precision``) without either.
@@ -515,7 +516,7 @@ class ByGroup(CountedState):
         found[OVERALL] = _value(self.overall, measure, average, label, undefined, parameters)
         return found
 
-    def _stacked(self, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> np.ndarray:
+    def _stacked(self, measure: Any, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> np.ndarray:
         """A measure of every group and of the whole (last) from the groups' confusion matrices
         stacked: one vectorised call for all (single-label results)."""
         assert self._pairs is not None
@@ -532,7 +533,7 @@ class ByGroup(CountedState):
         return np.asarray(average_rows(resolved, cells, average, undefined=check_undefined(undefined), parameters=parameters), dtype=np.float64)
 
     def difference(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between",
-                   undefined: Any = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: Any = 0,
+                   undefined: UndefinedPolicy = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0,
                    **parameters: Any) -> Disparity:  # fmt: skip
         """How far apart the groups are on a measure: between groups the largest value minus
         the smallest; ``relative_to="overall"`` the largest distance of a group from the
@@ -547,15 +548,15 @@ class ByGroup(CountedState):
         """
         return self._disparity("difference", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def ratio(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between", undefined: Any = "exclude",
-              confidence: float | None = None, n_resamples: int = 2000, random_state: Any = 0, **parameters: Any) -> Disparity:  # fmt: skip
+    def ratio(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
+              confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0, **parameters: Any) -> Disparity:  # fmt: skip
         """The smallest ratio of groups' values (1: no disparity): between groups the smallest
         value over the largest; against the overall value or a reference group the smallest of
         ``min(g / r, r / g)``. Intervals as for ``difference``."""
         return self._disparity("ratio", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def _disparity(self, kind: str, measure: Any, average: str | None, label: Any, relative_to: Any, undefined: Any, confidence: Any,
-                   n_resamples: int, random_state: Any, parameters: dict[str, Any]) -> Disparity:  # fmt: skip
+    def _disparity(self, kind: str, measure: Any, average: str | None, label: Any, relative_to: Any, undefined: UndefinedPolicy, confidence: Any,
+                   n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Disparity:  # fmt: skip
         reference = self._reference(relative_to)
         values = self.values(measure, average, label=label, undefined=undefined, **parameters)
         per_group = np.array([values[key] for key in self.keys], dtype=np.float64)
@@ -584,8 +585,8 @@ class ByGroup(CountedState):
         except UnknownLabelError:
             raise InvalidArgumentError(f"relative_to must be 'between', 'overall' or a group ({show(list(self.keys))}), got {relative_to!r}") from None
 
-    def _interval(self, kind: str, measure: Any, average: str | None, label: Any, reference: int | None, undefined: Any, estimate: float,
-                  level: float, n_resamples: int, random_state: Any, parameters: dict[str, Any]) -> Any:  # fmt: skip
+    def _interval(self, kind: str, measure: Any, average: str | None, label: Any, reference: int | None, undefined: UndefinedPolicy, estimate: float,
+                  level: float, n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Any:  # fmt: skip
         """The percentile bootstrap of a disparity of single-label results: the kinds are the
         (group, actual, predicted) triples, drawn within every group."""
         if self._pairs is None:
@@ -778,7 +779,7 @@ class ByGroup(CountedState):
     __hash__ = None  # type: ignore[assignment]
 
     def report(self, measures: Sequence[Any] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
-               undefined: Any = "exclude", random_state: Any = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (),
+               undefined: UndefinedPolicy = "exclude", random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (),
                sort_by: Any = None) -> Any:  # fmt: skip
         """The by-group table (``evalkit.report.GroupReport``): a row per group and the overall
         one, a column per measure (the ``average`` of each, or a whole-result measure), each
@@ -798,7 +799,7 @@ class ByGroup(CountedState):
         return f"ByGroup({type(self.overall).__name__}, groups={list(self.keys)!r}, samples={_size(self.overall)})"
 
 
-def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None, metrics_class: MetricsClass | None = None) -> ByGroup:  # fmt: skip
     """Evaluate predictions per group: one label per sample (``ConfusionMatrix`` per group),
     ``n x m`` 0/1 indicators or label sets (``Evaluation`` per group). For scores use
@@ -863,7 +864,7 @@ def _calibration_name(measure: Any) -> str:
     return key
 
 
-def _value(result: Any, measure: Any, average: str | None, label: Any, undefined: Any, parameters: dict[str, Any]) -> float:
+def _value(result: Any, measure: Any, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
     """One number of a result: an average, a class's value, or a whole-result measure."""
     if _is_calibration(result):
         return float(result.measure(_calibration_name(measure), label=label, average=average or "macro", undefined=undefined, **parameters))

@@ -40,10 +40,11 @@ from typing import Any, ClassVar
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._labels import check_label_list, same_labels
-from evalkit.engine._validation import as_array, check_choice, check_sample_weight, show
+from evalkit.engine._validation import RandomState, as_array, check_choice, check_sample_weight, show
 from evalkit.engine.cells import same_array
 from evalkit.engine.counting import encode, index_counts
 from evalkit.exceptions import (
@@ -114,7 +115,7 @@ class Agreement(CountedState):
     # constructors
 
     @classmethod
-    def from_ratings(cls, ratings: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: Any = None) -> Agreement:
+    def from_ratings(cls, ratings: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: ArrayLike | None = None) -> Agreement:
         """Items x raters: the category each rater gave each item (``None`` or NaN: not rated).
 
         Args:
@@ -156,7 +157,7 @@ class Agreement(CountedState):
         return cls(counts, tuple(found), check_sample_weight(sample_weight, table.shape[0]), codes)
 
     @classmethod
-    def from_counts(cls, counts: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: Any = None) -> Agreement:
+    def from_counts(cls, counts: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: ArrayLike | None = None) -> Agreement:
         """Items x categories: how many raters put each item in each category (whole numbers).
 
         Examples:
@@ -369,7 +370,7 @@ class Agreement(CountedState):
     # intervals
 
     def interval(self, measure: str, *, level: str = "nominal", confidence: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-                 random_state: Any = None) -> Interval:  # fmt: skip
+                 random_state: RandomState = None) -> Interval:  # fmt: skip
         """A bootstrap interval of a measure that resamples items (with their weights).
 
         Args:

@@ -38,10 +38,19 @@ from typing import Any
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._labels import check_label_list, describe, same_labels
-from evalkit.engine._validation import as_array, check_choice, check_ordered, check_sample_weight, read_only, show
+from evalkit.engine._validation import (
+    RandomState,
+    as_array,
+    check_choice,
+    check_ordered,
+    check_sample_weight,
+    read_only,
+    show,
+)
 from evalkit.engine.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit.engine.counting import encode_label_set_family
 from evalkit.engine.serialization import Document
@@ -56,7 +65,7 @@ from evalkit.exceptions import (
     UnknownElementError,
     UnsupportedSettingError,
 )
-from evalkit.measures.averaging import mean_of_ratios, ratio
+from evalkit.measures.averaging import UndefinedPolicy, mean_of_ratios, ratio
 from evalkit.results import intervals
 
 __all__ = ["Covering", "NeighborhoodAccuracy", "NeighborhoodSystem"]
@@ -548,7 +557,7 @@ class NeighborhoodSystem:
     def __len__(self) -> int:
         return len(self.universe)
 
-    def evaluate(self, result: Covering, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
+    def evaluate(self, result: Covering, *, sample_weight: ArrayLike | None = None) -> NeighborhoodAccuracy:
         """AA, RAR and the rest of the neighborhood-system criterion for ``result`` against this ideal family.
 
         Args:
@@ -731,7 +740,7 @@ class NeighborhoodAccuracy(Document):
         return ratio(self.get_t_pos(), self.get_ideal_total(), exact=exact)
 
     def interval(self, measure: str = "absolute_accuracy", *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-                 random_state: Any = None) -> intervals.Interval:  # fmt: skip
+                 random_state: RandomState = None) -> intervals.Interval:  # fmt: skip
         """A bootstrap confidence interval of ``"absolute_accuracy"`` or
         ``"relative_accuracy_rate"``, resampling the elements: each element adds its ``tp`` and
         its denominator (``tp + fn`` for AA, ``max(fp, fn)`` for RAR) to the two sums (see
@@ -775,13 +784,13 @@ class NeighborhoodAccuracy(Document):
     # ----------------------------------------------------------------------------------------
     # the example-based measures of section 5.1
 
-    def _example_based(self, denominator: str, exact: bool, undefined: Any) -> float | Fraction:
+    def _example_based(self, denominator: str, exact: bool, undefined: UndefinedPolicy) -> float | Fraction:
         """The mean over elements of ``|Y ∩ Z| / denominator`` under the undefined-value policy."""
         tp, fp, fn = self.cells.tp, self.cells.fp, self.cells.fn
         denominators = {"union": tp + fp + fn, "predicted": tp + fp, "actual": tp + fn}[denominator]
         return mean_of_ratios(tp, denominators, self.cells.row_weights(), undefined=undefined, exact=exact)
 
-    def get_example_based_accuracy(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
+    def get_example_based_accuracy(self, exact: bool = False, undefined: UndefinedPolicy = "exclude") -> float | Fraction:
         """``Accuracy = mean_r |Y_r ∩ Z_r| / |Y_r ∪ Z_r|`` (Godbole and Sarawagi).
 
         A sample with no label in both sets is 0/0: it follows ``undefined`` (``"exclude"``
@@ -790,11 +799,11 @@ class NeighborhoodAccuracy(Document):
         """
         return self._example_based("union", exact, undefined)
 
-    def get_example_based_precision(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
+    def get_example_based_precision(self, exact: bool = False, undefined: UndefinedPolicy = "exclude") -> float | Fraction:
         """``Precision = mean_r |Y_r ∩ Z_r| / |Z_r|``; a sample with no predicted label is 0/0."""
         return self._example_based("predicted", exact, undefined)
 
-    def get_example_based_recall(self, exact: bool = False, undefined: Any = "exclude") -> float | Fraction:
+    def get_example_based_recall(self, exact: bool = False, undefined: UndefinedPolicy = "exclude") -> float | Fraction:
         """``Recall = mean_r |Y_r ∩ Z_r| / |Y_r|``; a sample with no actual label is 0/0."""
         return self._example_based("actual", exact, undefined)
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from evalkit.engine._validation import check_choice, show
 from evalkit.engine.counting import encode
@@ -69,7 +70,7 @@ def _responses(estimator: Any, X: Any, response_method: str, pos_label: Any) -> 
     return (scores if positive == classes[1] else -scores).ravel(), positive
 
 
-def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
+def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: ArrayLike | None) -> ThresholdCurve:
     """The curve of a binary problem's scores (scikit-learn's displays refuse more classes)."""
     classes = encode(y_true, y_true)[2]
     if len(classes) > 2:  # a binary curve: never fold the other classes into "the rest"
@@ -219,7 +220,7 @@ class _CurveDisplay(_Display):
         raise NotImplementedError
 
     @classmethod
-    def from_predictions(cls, y_true: Any, y_score: Any = None, *, sample_weight: Any = None, drop_intermediate: bool | None = None,
+    def from_predictions(cls, y_true: Any, y_score: Any = None, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
                          pos_label: Any = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
                          plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
                          y_pred: Any = "deprecated", **kwargs: Any) -> Self:  # fmt: skip
@@ -236,7 +237,7 @@ class _CurveDisplay(_Display):
                          **kwargs)  # fmt: skip
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, sample_weight: Any = None, drop_intermediate: bool | None = None,
+    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
                        response_method: str = "auto", pos_label: Any = None, name: str | None = None, ax: Axes | None = None,
                        curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
                        despine: bool = False, **kwargs: Any) -> Self:  # fmt: skip
@@ -248,7 +249,7 @@ class _CurveDisplay(_Display):
                                     chance_level_kw=chance_level_kw, despine=despine, **kwargs)  # fmt: skip
 
     @classmethod
-    def from_cv_results(cls, cv_results: dict[str, Any], X: Any, y: Any, *, sample_weight: Any = None, drop_intermediate: bool = True,
+    def from_cv_results(cls, cv_results: dict[str, Any], X: Any, y: Any, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True,
                         response_method: str = "auto", pos_label: Any = None, name: Any = None, ax: Axes | None = None,
                         curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kwargs: dict[str, Any] | None = None,
                         despine: bool = False) -> Self:  # fmt: skip
@@ -453,7 +454,7 @@ class ConfusionMatrixDisplay(_Display):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None, normalize: str | None = None,
+        cls, y_true: Any, y_pred: Any, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
         display_labels: Sequence[Any] | None = None, include_values: bool = True, xticks_rotation: Any = "horizontal",
         values_format: str | None = None, cmap: Any = "viridis", ax: Axes | None = None, colorbar: bool = True,
         im_kw: dict[str, Any] | None = None, text_kw: dict[str, Any] | None = None,
@@ -517,7 +518,7 @@ class CalibrationDisplay(_Display):
 
     @classmethod
     def from_predictions(cls, y_true: Any, y_prob: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Any = None, name: str | None = None,
-                         ax: Axes | None = None, ref_line: bool = True, sample_weight: Any = None, **kwargs: Any) -> CalibrationDisplay:  # fmt: skip
+                         ax: Axes | None = None, ref_line: bool = True, sample_weight: ArrayLike | None = None, **kwargs: Any) -> CalibrationDisplay:  # fmt: skip
         """The calibration of probabilities of the positive class, drawn."""
         calibration = Calibration.from_scores(y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight)
         display = cls(calibration, n_bins=n_bins, strategy=strategy, name=name)

@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 
 from evalkit.engine._labels import OVERALL
-from evalkit.engine._validation import check_choice, count_text, show
+from evalkit.engine._validation import RandomState, check_choice, count_text, show
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import (
     EvalkitError,
@@ -58,6 +58,7 @@ from evalkit.io.report_columns import (
 )
 from evalkit.measures.averaging import (
     Averaged,
+    UndefinedPolicy,
     check_undefined,
 )
 from evalkit.measures.registry import MEASURES, Measure, get_measure
@@ -459,8 +460,8 @@ class Report:
 
 @renders("report")
 def build_report(
-    source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: Any = "exclude", metrics_class: type[Any] | None = None,
-    confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: Any = 0,
+    source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None,
+    confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: RandomState = 0,
     sort_by: Any = None, curve: Any = None, calibration: Any = None, kinds: Any = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
@@ -565,7 +566,7 @@ def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:
     return calibration.report_section()
 
 
-def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None, curve: Any, undefined: Any) -> tuple:
+def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None, curve: Any, undefined: UndefinedPolicy) -> tuple:
     """The labels from the best class to the worst by a column's direction, undefined last."""
     column = _columns(source, [sort_by], metrics_class, curve, undefined)[0]
     if column.direction not in ("higher", "lower"):
@@ -638,7 +639,7 @@ def classification_report(
     *,
     measures: Sequence[str] = DEFAULT_MEASURES,
     digits: int = 3,
-    undefined: Any = "exclude",
+    undefined: UndefinedPolicy = "exclude",
     format: str = "text",
     metrics_class: type[Any] | None = None,
     sort_by: Any = None,
@@ -812,8 +813,8 @@ class GroupReport:
 
 
 @renders("group_report")
-def group_report(result: Any, measures: list[Any], average: str = "macro", *, confidence: float | None = None, undefined: Any = "exclude",
-                 random_state: Any = 0, n_resamples: int = 2000, scored: Sequence[Any] = (), sort_by: Any = None) -> GroupReport:  # fmt: skip
+def group_report(result: Any, measures: list[Any], average: str = "macro", *, confidence: float | None = None, undefined: UndefinedPolicy = "exclude",
+                 random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[Any] = (), sort_by: Any = None) -> GroupReport:  # fmt: skip
     """The by-group table of a ``ByGroup`` (see ``ByGroup.report``). A whole-result measure
     (accuracy, kappa, MCC) is read as such; any other as its ``average``. ``scored``: results
     by group over the same groups whose measures are not the labels' (the areas of threshold

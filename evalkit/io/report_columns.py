@@ -23,6 +23,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures.averaging import (
     Averaged,
+    UndefinedPolicy,
     average_cells,
     check_undefined,
     fill_undefined,
@@ -113,7 +114,7 @@ class _Column:
     also: tuple = ()  # the names it was asked for by (two names of one measure make one column)
 
 
-def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[Any] | None, curve: Any, undefined: Any) -> list[_Column]:
+def _columns(source: CellsResult, measures: Sequence[Any], metrics_class: type[Any] | None, curve: Any, undefined: UndefinedPolicy) -> list[_Column]:
     kinds = source.report_averages()
     cells = source.class_cells  # computed once for every column
     curves: dict[str, Any] = {}  # the curve of every class and its micro curve, built once for every area column
@@ -165,7 +166,7 @@ def column_key(asked: Any) -> str:
     return AREA_SPELLINGS.get(key, _COUNT_SPELLINGS.get(key, key))
 
 
-def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, ...], undefined: Any, curves: dict[str, Any]) -> _Column:
+def _area_column(source: CellsResult, name: str, curve: Any, kinds: tuple[str, ...], undefined: UndefinedPolicy, curves: dict[str, Any]) -> _Column:
     """ROC AUC or average precision of every class, from the curve of the source's scores
     (``curves`` keeps the curve of every class and the micro curve for the next area column).
     The curve may know a class the report does not show (the negative class of binary scores

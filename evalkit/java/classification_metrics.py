@@ -15,7 +15,7 @@ from typing import Any
 
 from evalkit.engine import serialization
 from evalkit.engine._labels import check_one_label, label_position, same_labels
-from evalkit.engine._validation import check_count, check_index, format_number, show
+from evalkit.engine._validation import RandomState, check_count, check_index, format_number, show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import (
     EmptyInputError,
@@ -29,6 +29,7 @@ from evalkit.exceptions import (
 from evalkit.java.evaluation_metrics import EvaluationMetrics, metric_key
 from evalkit.java.metric_table import _INTEGER_SCALARS, _SCALARS, MetricTable, _no_nan
 from evalkit.java.stats import Stats
+from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.metrics_class import (
     check_metrics_class,
     merged_metrics_class,
@@ -247,7 +248,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         ]
 
     @classmethod
-    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: Any = "exclude") -> _Stats:
+    def average(cls, results: Iterable[ClassificationMetrics], *, undefined: UndefinedPolicy = "exclude") -> _Stats:
         """Summarize every metric over ``results``: mean, std, min, max and defined count.
 
         The metrics are those of the objects' class (a subclass's extra getters included;
@@ -366,7 +367,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         return MEASURES[measure].scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
     def interval(self, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-                 random_state: Any = None, **parameters: Any) -> intervals.Interval:  # fmt: skip
+                 random_state: RandomState = None, **parameters: Any) -> intervals.Interval:  # fmt: skip
         """A confidence interval of one of this class's measures (any registered name, or a getter
         of this class, overridden ones included): ``"wilson"`` or ``"clopper-pearson"`` for
         proportions (recall, precision, specificity, ...), or the bootstrap (``"bca"``,

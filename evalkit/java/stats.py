@@ -13,7 +13,7 @@ from evalkit.engine._validation import format_number, show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import EvalkitError, UnknownMetricError
 from evalkit.java.evaluation_metrics import metric_key
-from evalkit.measures.averaging import Summary, check_undefined, summarize_rows
+from evalkit.measures.averaging import Summary, UndefinedPolicy, check_undefined, summarize_rows
 from evalkit.measures.registry import spelling, unknown_name_message
 from evalkit.results.rendering import render
 
@@ -124,7 +124,7 @@ class Stats(Document):
     aliases: Mapping[str, str] = attrs.field(factory=dict, converter=_aliases)
 
     @classmethod
-    def from_values(cls, values: Mapping[str, Sequence[float]], *, undefined: Any = "exclude") -> Stats:
+    def from_values(cls, values: Mapping[str, Sequence[float]], *, undefined: UndefinedPolicy = "exclude") -> Stats:
         """Summarize ``{metric name: one value per result}`` under the policy ``undefined``."""
         policy = check_undefined(undefined)
         names = list(values)
@@ -132,7 +132,7 @@ class Stats(Document):
 
     @classmethod
     def lazily(
-        cls, names: Sequence[str], row: Callable[[str], list[float]], *, undefined: Any = "exclude", aliases: Mapping[str, str] | None = None
+        cls, names: Sequence[str], row: Callable[[str], list[float]], *, undefined: UndefinedPolicy = "exclude", aliases: Mapping[str, str] | None = None
     ) -> Stats:
         """Summaries of ``row(name)`` (one value per result) for every name, computed when first read."""
         policy = check_undefined(undefined)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 import numpy as np
@@ -45,6 +45,9 @@ from evalkit.engine.cells import Cells
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import InvalidArgumentError
 from evalkit.measures.registry import Measure, check_measure_parameters, resolve_measure
+
+UndefinedPolicy: TypeAlias = "str | float"
+"""What ``undefined=`` takes: ``"exclude"``, ``"zero"``, ``"one"``, ``"nan"``, or scikit-learn's ``zero_division`` numbers (0, 1, NaN)."""
 
 __all__ = [
     "AVERAGES",
@@ -73,7 +76,7 @@ UNDEFINED_POLICIES = ("exclude", "zero", "one", "nan")
 """The names accepted by ``undefined=`` (and the aliases ``0``, ``1`` and ``float("nan")``)."""
 
 
-def check_undefined(undefined: Any) -> str:
+def check_undefined(undefined: UndefinedPolicy) -> str:
     """Return the policy name for ``undefined``.
 
     scikit-learn's ``zero_division`` values are accepted and mean what they mean there:
@@ -127,7 +130,7 @@ _FILL = {"zero": 0, "one": 1}
 """What an undefined value counts as under the policies that fill it in."""
 
 
-def fill_undefined(values: Any, undefined: Any = "exclude") -> np.ndarray:
+def fill_undefined(values: Any, undefined: UndefinedPolicy = "exclude") -> np.ndarray:
     """``values`` with the undefined ones (NaN) as the policy counts them: 0 under ``"zero"``,
     1 under ``"one"``, left NaN under ``"exclude"`` and ``"nan"``.
 
@@ -152,7 +155,7 @@ def _apply_policy(values: np.ndarray, defined: np.ndarray, policy: str, number: 
     return values, counted
 
 
-def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> Averaged:
+def mean_of(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
     """The (weighted) mean of ``values`` under the undefined-value policy.
 
     Args:
@@ -176,7 +179,7 @@ def mean_of(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> 
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
 
 
-def mean_rows(values: Any, weights: Any = None, *, undefined: Any = "exclude") -> np.ndarray:
+def mean_rows(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude") -> np.ndarray:
     """``mean_of`` for every row of a 2-D array at once: one mean per row.
 
     Args:
@@ -229,7 +232,7 @@ def ratio(numerator: Any, denominator: Any, *, exact: bool = False) -> float | F
 
 
 def mean_of_ratios(
-    numerators: Any, denominators: Any, weights: Any = None, *, undefined: Any = "exclude", exact: bool = False
+    numerators: Any, denominators: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude", exact: bool = False
 ) -> float | Fraction:
     """The (weighted) mean of ``numerators / denominators`` under the undefined-value policy
     (a ratio with denominator 0 is undefined); a ``Fraction`` with ``exact=True``.
@@ -277,7 +280,7 @@ class Summary:
         return json_safe(fields) if strict else fields
 
 
-def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:
+def summarize(values: Any, *, undefined: UndefinedPolicy = "exclude") -> Summary:
     """Summarize values (NaN = undefined) with mean, std, min and max under the policy.
 
     Examples:
@@ -287,7 +290,7 @@ def summarize(values: Any, *, undefined: Any = "exclude") -> Summary:
     return summarize_rows(np.asarray(values, dtype=np.float64).reshape(1, -1), undefined=undefined)[0]
 
 
-def summarize_rows(values: Any, *, undefined: Any = "exclude") -> list[Summary]:
+def summarize_rows(values: Any, *, undefined: UndefinedPolicy = "exclude") -> list[Summary]:
     """One ``Summary`` per row of a 2-D array (NaN = undefined), all rows at once.
 
     Examples:
@@ -318,7 +321,7 @@ def average_cells(
     per_class: Cells,
     average: str,
     *,
-    undefined: Any = "exclude",
+    undefined: UndefinedPolicy = "exclude",
     per_sample: Cells | None = None,
     parameters: dict[str, Any] | None = None,
 ) -> Averaged:
@@ -348,7 +351,7 @@ def average_cells(
 
 
 def average_rows(
-    measure: Measure, cells: Cells, average: str, *, undefined: Any = "exclude", parameters: dict[str, Any] | None = None
+    measure: Measure, cells: Cells, average: str, *, undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None
 ) -> np.ndarray:
     """``average_cells`` for many rows of class cells at once (cells of shape ``rows x classes``,
     such as every class at every threshold of a curve): one micro, macro or weighted average

@@ -37,6 +37,7 @@ import numpy as np
 
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError, UnknownMetricError
+from evalkit.measures.metrics_class import MetricsClass
 
 __all__ = [
     "COUNT_NAMES",
@@ -464,7 +465,7 @@ def getter_metadata(function: Any) -> dict[str, Any] | None:
     return getattr(function, GETTER_METADATA, None)
 
 
-def resolve_measure(measure: Any, metrics_class: Any = None) -> Measure:
+def resolve_measure(measure: Any, metrics_class: MetricsClass | None = None) -> Measure:
     """The measure that ``measure`` stands for: a ``Measure`` or a function as given; a name
     (any spelling or alias) as ``metrics_class`` knows it (its getters, overrides and the
     registered measures), or as the registry knows it when no class is given.

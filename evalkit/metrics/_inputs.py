@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._validation import (
     as_array,
@@ -79,7 +80,7 @@ def _refuse_continuous(values: Any, argument: str) -> None:
         )
 
 
-def _targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> _Targets:
+def _targets(y_true: Any, y_pred: Any, sample_weight: ArrayLike | None = None) -> _Targets:
     (kind_true, true), (kind_pred, pred) = _as_target(y_true, "y_true"), _as_target(y_pred, "y_pred")
     if kind_true != kind_pred:
         raise InputShapeError(
@@ -143,7 +144,7 @@ def _check_flag(name: str, value: Any) -> bool:
     return bool(value)
 
 
-def _mean_loss(losses: np.ndarray, sample_weight: Any, normalize: bool = True) -> float:
+def _mean_loss(losses: np.ndarray, sample_weight: ArrayLike | None, normalize: bool = True) -> float:
     normalize = _check_flag("normalize", normalize)
     weight = check_sample_weight(sample_weight, len(losses))
     if normalize:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import check_label_list, check_one_label
 from evalkit.engine._validation import as_array, check_numbers, check_ordered, check_sample_weight, is_sparse, show
@@ -112,7 +113,7 @@ def _renamed_probabilities(y_proba: Any, y_pred: Any) -> Any:
 
 
 def log_loss(
-    y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: Any = None, labels: Sequence[Any] | None = None,
+    y_true: Any, y_proba: Any = None, *, normalize: bool = True, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None,
     y_pred: Any = "deprecated",
 ) -> float:  # fmt: skip
     """Log loss (cross-entropy) ``-mean Σ_j t_j log p_j`` of class probabilities, as
@@ -154,7 +155,7 @@ def _any_probabilities(y_true: Any, y_proba: Any, pos_label: Any, labels: Any) -
     return np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64), np.stack([1 - scores, scores], axis=1)
 
 
-def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sample_weight: Any) -> float:
+def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sample_weight: ArrayLike | None) -> float:
     """``D² = 1 - loss / loss of the null model``, which predicts the (weighted) share of each
     class for every sample (Nagelkerke's and the Brier skill score's reference)."""
     weight = check_sample_weight(sample_weight, len(truth))
@@ -177,7 +178,7 @@ def _too_few_for_d2(y_true: Any, y_proba: Any) -> bool:
 
 
 def d2_log_loss_score(
-    y_true: Any, y_proba: Any = None, *, sample_weight: Any = None, labels: Sequence[Any] | None = None, y_pred: Any = "deprecated"
+    y_true: Any, y_proba: Any = None, *, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None, y_pred: Any = "deprecated"
 ) -> float:
     """The share of log loss explained, ``D² = 1 - log_loss / log_loss(null)``, as
     scikit-learn's ``d2_log_loss_score``: the null model predicts the (weighted) share of
@@ -195,7 +196,7 @@ def d2_log_loss_score(
     return _null_ratio(log_losses, truth, probabilities, sample_weight)
 
 
-def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None) -> float:
+def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: ArrayLike | None = None, pos_label: Any = None, labels: Sequence[Any] | None = None) -> float:
     """The share of the Brier score explained (the Brier skill score), ``1 - Brier / Brier(null)``,
     as scikit-learn's ``d2_brier_score``. NaN with a warning for fewer than two samples.
 
@@ -209,7 +210,7 @@ def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_
     return _null_ratio(brier_losses, truth, probabilities, sample_weight)
 
 
-def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: Any = None) -> float:
+def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None) -> float:
     """The mean hinge loss ``max(0, 1 - margin)`` of decision values, as scikit-learn's
     ``hinge_loss``: for two classes the margin is ``y · d`` with the greater label ``+1`` and
     the other ``-1``; for more (Crammer and Singer) it is the true class's decision minus the
@@ -255,7 +256,7 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None 
 
 
 def brier_score_loss(
-    y_true: Any, y_proba: Any, *, sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None,
+    y_true: Any, y_proba: Any, *, sample_weight: ArrayLike | None = None, pos_label: Any = None, labels: Sequence[Any] | None = None,
     scale_by_half: Any = "auto",
 ) -> float:  # fmt: skip
     """The Brier score: the mean squared difference between probabilities and outcomes, as
@@ -277,7 +278,7 @@ def brier_score_loss(
 # label ranking (see evalkit.ranking) and the area under any curve
 
 def calibration_curve(
-    y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: Any = None
+    y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's ``calibration_curve`` (``sklearn.calibration``): for every non-empty
     bin, the share of positives and the mean probability, ``(prob_true, prob_pred)``. Bins of
@@ -301,7 +302,7 @@ def calibration_curve(
 
 def expected_calibration_error(
     y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform", norm: str = "l1", estimator: str = "binned",
-    sample_weight: Any = None, pos_label: Any = None, labels: Sequence[Any] | None = None, setting: str | None = None,
+    sample_weight: ArrayLike | None = None, pos_label: Any = None, labels: Sequence[Any] | None = None, setting: str | None = None,
     average: str | None = "macro",
 ) -> Any:  # fmt: skip
     """The calibration error (ECE with ``norm="l1"``, RMSCE with ``"l2"``, MCE with ``"max"``)
@@ -318,7 +319,7 @@ def expected_calibration_error(
 
 
 def brier_score_decomposition(
-    y_true: Any, y_prob: Any, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: Any = None, pos_label: Any = None,
+    y_true: Any, y_prob: Any, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: ArrayLike | None = None, pos_label: Any = None,
     labels: Sequence[Any] | None = None,
 ) -> BrierDecomposition:  # fmt: skip
     """The Brier score as ``reliability - resolution + uncertainty`` (Murphy, 1973): over the

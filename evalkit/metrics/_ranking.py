@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import check_one_label
 from evalkit.engine._validation import (
@@ -61,12 +62,12 @@ __all__ = [
 ]
 
 
-def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ThresholdCurve:
+def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: ArrayLike | None) -> ThresholdCurve:
     return ThresholdCurve.from_scores(_binary_truth(y_true), _binary_scores(y_score), pos_label=pos_label, sample_weight=sample_weight)
 
 
 def confusion_matrix_at_thresholds(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(tns, fps, fns, tps, thresholds)`` at every distinct score, highest first, as
     scikit-learn's ``confusion_matrix_at_thresholds`` (float counts; integer counts and any
@@ -83,7 +84,7 @@ def confusion_matrix_at_thresholds(
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = True
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, tpr, thresholds)`` from the point ``(0, 0)`` at threshold ``inf``, as
     scikit-learn's ``roc_curve``.
@@ -103,7 +104,7 @@ def roc_curve(
 
 
 def precision_recall_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(precision, recall, thresholds)`` with thresholds rising and a last point (1, 0), as
     scikit-learn's ``precision_recall_curve`` (recall 1 with a warning when there is no
@@ -124,7 +125,7 @@ def precision_recall_curve(
 
 
 def det_curve(
-    y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None, drop_intermediate: bool = False
+    y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, fnr, thresholds)`` of the detection error tradeoff, as scikit-learn's ``det_curve``.
 
@@ -162,7 +163,7 @@ def _score_target(y_true: Any, y_score: Any) -> tuple[str, Any, np.ndarray, tupl
     return ("binary" if len(classes) <= 2 else "multiclass"), truth, scores, classes
 
 
-def _sklearn_average(curve: ThresholdCurve, values: np.ndarray, average: Any, sample_weight: Any) -> Any:
+def _sklearn_average(curve: ThresholdCurve, values: np.ndarray, average: Any, sample_weight: ArrayLike | None) -> Any:
     """Per-class areas averaged as scikit-learn does: NaN propagates; a class of no support
     counts nothing in ``"weighted"``, which is 0 when no class has support."""
     if average is None:
@@ -188,7 +189,7 @@ def _per_class_areas(curve: ThresholdCurve, area: str, max_fpr: Any) -> np.ndarr
     return np.where(curve.positives <= 0, 0.0, values)
 
 
-def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: Any, sample_weight: Any, max_fpr: Any = None) -> Any:
+def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: Any, sample_weight: ArrayLike | None, max_fpr: Any = None) -> Any:
     """An area of multi-label (or binarised multi-class) data under every scikit-learn average."""
     if average == "samples":  # one curve per sample over its labels, averaged with the sample weights
         by_sample = ThresholdCurve.from_scores(truth.T, scores.T)
@@ -204,7 +205,7 @@ def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: A
 
 
 def roc_auc_score(
-    y_true: Any, y_score: Any, *, average: str | None = "macro", sample_weight: Any = None, max_fpr: float | None = None,
+    y_true: Any, y_score: Any, *, average: str | None = "macro", sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
     multi_class: str = "raise", labels: Sequence[Any] | None = None,
 ) -> Any:  # fmt: skip
     """Area under the ROC curve, as scikit-learn's ``roc_auc_score``: binary scores,
@@ -246,7 +247,7 @@ def _column_order(labels: Any) -> tuple:
     return tuple(checked)
 
 
-def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class: str, average: Any, sample_weight: Any, max_fpr: Any) -> Any:
+def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class: str, average: Any, sample_weight: ArrayLike | None, max_fpr: Any) -> Any:
     if max_fpr is not None and max_fpr != 1:
         raise InvalidArgumentError(f"partial AUC is not available for multi-class scores: 'max_fpr' must be None, got {show(max_fpr)}")
     check_choice("multi_class", multi_class, ("ovr", "ovo"))  # the default "raise" asks for a choice
@@ -267,7 +268,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
 
 
 def average_precision_score(
-    y_true: Any, y_score: Any, *, average: str | None = "macro", pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any, *, average: str | None = "macro", pos_label: Any = 1, sample_weight: ArrayLike | None = None
 ) -> Any:
     """Average precision ``Σ (R_k - R_{k-1}) P_k`` (the step-wise sum, not the trapezoid), as
     scikit-learn's ``average_precision_score``: binary, multi-class (one-vs-rest over the
@@ -303,7 +304,7 @@ def average_precision_score(
 
 
 def metric_at_thresholds(
-    y_true: Any, y_score: Any, metric_func: Any, *, sample_weight: Any = None, metric_params: dict[str, Any] | None = None,
+    y_true: Any, y_score: Any, metric_func: Any, *, sample_weight: ArrayLike | None = None, metric_params: dict[str, Any] | None = None,
     metrics_class: type[Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """``(metric_values, thresholds)``: a metric of ``y_pred = (y_score >= threshold)`` at every
@@ -372,7 +373,7 @@ def _readable_measure(metric_func: Any, params: dict[str, Any], truth: Any) -> t
     return measure, parameters, params.get("zero_division", "warn")
 
 
-def _called_at_thresholds(truth: Any, scores: np.ndarray, metric_func: Any, sample_weight: Any, params: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+def _called_at_thresholds(truth: Any, scores: np.ndarray, metric_func: Any, sample_weight: ArrayLike | None, params: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's way: sort, then call the metric on ``y_score >= t`` for every distinct score."""
     truth = np.asarray(truth)
     if len(truth) != len(scores):
@@ -392,7 +393,7 @@ def _called_at_thresholds(truth: Any, scores: np.ndarray, metric_func: Any, samp
 
 
 def top_k_accuracy_score(
-    y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True, sample_weight: Any = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> float:
     """The share of samples whose class is among their ``k`` highest scores, as scikit-learn's
     ``top_k_accuracy_score`` (of tied scores the later column ranks first; binary scores are
@@ -479,7 +480,7 @@ def _ranking_arrays(y_true: Any, y_score: Any, kinds: tuple[str, ...]) -> tuple[
     return truth, scores
 
 
-def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+def coverage_error(y_true: Any, y_score: Any, *, sample_weight: ArrayLike | None = None) -> float:
     """How far down the ranking of labels by score one must go, on average, to cover every
     relevant label, as scikit-learn's ``coverage_error`` (ties count as the worse rank; a
     sample without relevant labels counts 0). Best value: the mean number of relevant labels.
@@ -492,7 +493,7 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     return _mean_loss(ranking.coverage(truth, scores).astype(np.float64), sample_weight)
 
 
-def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_weight: ArrayLike | None = None) -> float:
     """Label ranking average precision, as scikit-learn's: for each relevant label, the share
     of relevant labels among those scored at least as high, averaged per sample (1 for a
     sample whose labels are all relevant or all irrelevant), then over samples.
@@ -505,7 +506,7 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_w
     return _mean_loss(ranking.ranking_average_precision(truth, scores), sample_weight)
 
 
-def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> float:
+def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: ArrayLike | None = None) -> float:
     """The share of (relevant, irrelevant) label pairs ordered wrongly, averaged over samples,
     as scikit-learn's ``label_ranking_loss`` (a tie is wrong; 0 for a sample whose labels are
     all relevant or all irrelevant).
@@ -530,7 +531,7 @@ def _check_k(k: Any) -> int | None:
 
 
 def dcg_score(
-    y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2, sample_weight: Any = None, ignore_ties: bool = False
+    y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2, sample_weight: ArrayLike | None = None, ignore_ties: bool = False
 ) -> float:
     """Discounted cumulative gain, as scikit-learn's ``dcg_score``: the gains ``y_true`` summed
     in the order of ``y_score`` with the discount ``1 / log_base(rank + 1)`` (the first ``k``
@@ -547,7 +548,7 @@ def dcg_score(
     return _mean_loss(ranking.dcg(truth, scores, _check_k(k), float(log_base), ignore_ties), sample_weight)
 
 
-def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: Any = None, ignore_ties: bool = False) -> float:
+def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Normalized DCG, as scikit-learn's ``ndcg_score``: each sample's DCG divided by that of
     its ideal ranking (0 where every gain is 0), in [0, 1].
 
@@ -589,7 +590,7 @@ def auc(x: Any, y: Any) -> float:
 # --------------------------------------------------------------------------------------------
 # calibration (see evalkit.calibration)
 
-def _at_fixed(y_true: Any, y_score: Any, objective: str, constraint: str, bound: Any, pos_label: Any, sample_weight: Any, labels: Any) -> Any:
+def _at_fixed(y_true: Any, y_score: Any, objective: str, constraint: str, bound: Any, pos_label: Any, sample_weight: ArrayLike | None, labels: Any) -> Any:
     """The best ``objective`` where ``constraint >= bound``: ``(value, threshold)`` of a
     binary problem, or ``(values, thresholds)`` per class of ``n x m`` scores (one-vs-rest,
     or the labels of indicator rows); NaN where no threshold meets the bound."""
@@ -604,7 +605,7 @@ def _at_fixed(y_true: Any, y_score: Any, objective: str, constraint: str, bound:
 
 
 def precision_at_fixed_recall(
-    y_true: Any, y_score: Any, *, min_recall: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_recall: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest precision at recall >= ``min_recall`` and the threshold giving it:
     ``(precision, threshold)`` (torchmetrics' ``binary_precision_at_fixed_recall``; for
@@ -621,7 +622,7 @@ def precision_at_fixed_recall(
 
 
 def recall_at_fixed_precision(
-    y_true: Any, y_score: Any, *, min_precision: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_precision: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest recall at precision >= ``min_precision`` and its threshold (torchmetrics'
     ``binary_recall_at_fixed_precision``); NaN when unreachable.
@@ -634,7 +635,7 @@ def recall_at_fixed_precision(
 
 
 def sensitivity_at_specificity(
-    y_true: Any, y_score: Any, *, min_specificity: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_specificity: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest sensitivity (recall) at specificity >= ``min_specificity`` and its
     threshold (torchmetrics' ``binary_sensitivity_at_specificity``); NaN when unreachable.
@@ -647,7 +648,7 @@ def sensitivity_at_specificity(
 
 
 def specificity_at_sensitivity(
-    y_true: Any, y_score: Any, *, min_sensitivity: float, pos_label: Any = None, sample_weight: Any = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_sensitivity: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest specificity at sensitivity (recall) >= ``min_sensitivity`` and its
     threshold (torchmetrics' ``binary_specificity_at_sensitivity``); NaN when unreachable.

@@ -16,12 +16,13 @@ import attrs
 import numpy as np
 
 from evalkit.engine._validation import (
+    RandomState,
     show,
 )
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
-from evalkit.measures.averaging import average_rows
+from evalkit.measures.averaging import UndefinedPolicy, average_rows
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.results._closed_form import Interval, _check_level, _z
 
@@ -86,7 +87,7 @@ def _dense_kinds(contributions: np.ndarray, counts: np.ndarray, strata: np.ndarr
     return _Kinds(counts, lambda drawn: drawn @ contributions, lambda rows: total[None, :] - contributions[rows], strata)
 
 
-def check_random_state(random_state: Any) -> Any:
+def check_random_state(random_state: RandomState) -> Any:
     """``random_state`` if numpy can seed with it: ``None``, an integer >= 0, a
     ``numpy.random.Generator`` or a ``SeedSequence``."""
     if random_state is None or isinstance(random_state, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
@@ -96,7 +97,7 @@ def check_random_state(random_state: Any) -> Any:
     return random_state
 
 
-def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: int, random_state: Any) -> np.ndarray:
+def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: int, random_state: RandomState) -> np.ndarray:
     """``value`` of every resample, drawn in batches (one matrix of counts per batch)."""
     rng = np.random.default_rng(check_random_state(random_state))
     step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
@@ -105,7 +106,7 @@ def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: 
 
 
 def _bootstrap(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, method: str,
-               n_resamples: int, random_state: Any, replicates: np.ndarray | None = None) -> Interval:  # fmt: skip
+               n_resamples: int, random_state: RandomState, replicates: np.ndarray | None = None) -> Interval:  # fmt: skip
     """The percentile, normal or BCa interval of ``value(sums)`` over resamples of ``kinds``."""
     level, n_resamples = _check_level(level), _check_resamples(n_resamples)
     if replicates is None:
@@ -167,7 +168,7 @@ def column_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
 
 
 def stratified_replicates(counts: Any, strata: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000,
-                          random_state: Any = None) -> np.ndarray:  # fmt: skip
+                          random_state: RandomState = None) -> np.ndarray:  # fmt: skip
     """``statistic`` over bootstrap resamples drawn within strata: every stratum (a group of
     kinds) keeps its number of samples, as resampling within groups does.
 
@@ -215,7 +216,7 @@ def _pair_kinds(pairs: PairCounts, stratify: bool) -> _Kinds:
     return _Kinds(counts, sums, jackknife, actual if stratify else None)
 
 
-def _pair_statistic(measure: Any, average: str | None, position: int | None, m: int, undefined: Any, parameters: dict[str, Any]) -> Callable[[Any], np.ndarray]:
+def _pair_statistic(measure: Any, average: str | None, position: int | None, m: int, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Callable[[Any], np.ndarray]:
     """A batch statistic of ``(correct, actual, predicted)`` sums over the ``m`` classes."""
 
     def cells(sums: Any) -> Cells:
@@ -250,7 +251,7 @@ def _row_kinds(cells: Cells) -> _Kinds:
     return _dense_kinds(np.stack([np.asarray(row, dtype=np.float64) for row in cells.rows()], axis=1), counts)
 
 
-def counts_replicates(counts: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000, random_state: Any = None) -> np.ndarray:
+def counts_replicates(counts: Any, statistic: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000, random_state: RandomState = None) -> np.ndarray:
     """``statistic`` (of a batch of drawn counts, resamples x kinds, giving one row per
     resample) over bootstrap resamples of counts of sample kinds: for statistics of several
     numbers at once, whose intervals the caller takes (``percentile_interval``).

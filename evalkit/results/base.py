@@ -30,11 +30,19 @@ import attrs
 import numpy as np
 
 from evalkit.engine._labels import check_label_list, label_position
-from evalkit.engine._validation import check_choice
+from evalkit.engine._validation import RandomState, check_choice
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
-from evalkit.measures.averaging import AVERAGES, Averaged, average_cells, check_undefined, fill_undefined, ratio
+from evalkit.measures.averaging import (
+    AVERAGES,
+    Averaged,
+    UndefinedPolicy,
+    average_cells,
+    check_undefined,
+    fill_undefined,
+    ratio,
+)
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient, pairs_cohen_kappa
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, metrics_class_for
 from evalkit.measures.registry import Measure, check_measure_parameters, get_measure, resolve_measure
@@ -249,7 +257,7 @@ class CellsResult:
         return Cells(*(row[positions] for row in rows))
 
     def per_class(
-        self, measure: Any, *, labels: Any = None, undefined: Any = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
+        self, measure: Any, *, labels: Any = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
     ) -> np.ndarray:
         """The one-vs-rest value of ``measure`` for every class, in label order: NaN where
         undefined, or 0 or 1 under ``undefined="zero"`` / ``"one"`` (the convention of Weka,
@@ -284,7 +292,7 @@ class CellsResult:
         measure: Any,
         average: str = "macro",
         *,
-        undefined: Any = "exclude",
+        undefined: UndefinedPolicy = "exclude",
         labels: Any = None,
         metrics_class: type[Any] | None = None,
         **parameters: Any,
@@ -334,7 +342,7 @@ class CellsResult:
 
     def interval(
         self, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
-        n_resamples: int = 2000, random_state: Any = None, stratify: bool = False, undefined: Any = "exclude",
+        n_resamples: int = 2000, random_state: RandomState = None, stratify: bool = False, undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Interval:  # fmt: skip
         """A confidence interval of a measure: of the whole result (``"accuracy"``,

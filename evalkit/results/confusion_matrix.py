@@ -10,6 +10,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import check_count_total, weighted_bincount, weighted_sum
@@ -154,7 +155,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None,
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> ConfusionMatrix:  # fmt: skip
         """Count actual and predicted labels.
@@ -241,7 +242,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self._total = check_count_total(self._current_total() + 1)
             self._counts[position] += 1
 
-    def update(self, y_true: Any, y_pred: Any, *, grow: bool = False, sample_weight: Any = None) -> None:
+    def update(self, y_true: Any, y_pred: Any, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of actual and predicted labels.
 
         The batch is validated and counted before anything is added, so a bad batch changes
@@ -279,7 +280,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         else:  # a few samples: their cells only, not a table of every class pair
             self._add_pairs(actual, predicted, weight, found)
 
-    def update_indices(self, y_true_idx: Any, y_pred_idx: Any, *, sample_weight: Any = None) -> None:
+    def update_indices(self, y_true_idx: Any, y_pred_idx: Any, *, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of samples given by class index (``0 .. m-1``, as a training loop holds
         them): the integer path, with no label lookup. Validated and counted before anything
         is added; safe beside other threads' updates.

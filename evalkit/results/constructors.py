@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import weighted_sum
 from evalkit.engine._labels import check_booleans_apart, check_label_list, check_one_label, column_labels
@@ -57,6 +58,7 @@ from evalkit.exceptions import (
     InvalidValueError,
     UnsupportedSettingError,
 )
+from evalkit.measures.metrics_class import MetricsClass
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # Python 3.11's typing.Self, for type checkers only
@@ -90,8 +92,8 @@ class SettingConstructors:
         *,
         none: Any = _UNSET,
         rejection: str = "miss",
-        sample_weight: Any = None,
-        metrics_class: Any = None,
+        sample_weight: ArrayLike | None = None,
+        metrics_class: MetricsClass | None = None,
     ) -> Self:
         """Single-label data: one class per sample (the one-hot case).
 
@@ -155,7 +157,7 @@ class SettingConstructors:
 
     @classmethod
     def from_label_sets(
-        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: Any = None, metrics_class: Any = None
+        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
     ) -> Self:
         """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
 
@@ -183,8 +185,8 @@ class SettingConstructors:
         mask: Any = None,
         rejected: Any = None,
         rejection: str = "miss",
-        sample_weight: Any = None,
-        metrics_class: Any = None,
+        sample_weight: ArrayLike | None = None,
+        metrics_class: MetricsClass | None = None,
     ) -> Self:
         """0/1 indicator arrays, samples x labels (bool, int or float 0/1).
 
@@ -243,8 +245,8 @@ class SettingConstructors:
         threshold: Any = None,
         top_k: int | None = None,
         mask: Any = None,
-        sample_weight: Any = None,
-        metrics_class: Any = None,
+        sample_weight: ArrayLike | None = None,
+        metrics_class: MetricsClass | None = None,
     ) -> Self:
         """Scores (probabilities, logits) per sample and label, turned into predictions.
 
@@ -302,8 +304,8 @@ class SettingConstructors:
         *,
         tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
         mask: Any = None,
-        sample_weight: Any = None,
-        metrics_class: Any = None,
+        sample_weight: ArrayLike | None = None,
+        metrics_class: MetricsClass | None = None,
     ) -> Self:
         """Soft (probabilistic) labels: degrees in [0, 1], cells by a t-norm.
 
@@ -327,7 +329,7 @@ class SettingConstructors:
 
     @classmethod
     def from_ordinal(
-        cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: Any = None, metrics_class: Any = None
+        cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
     ) -> Self:
         """Ordinal data in cumulative encoding: ``m`` levels give ``m - 1`` columns ``[y > level_j]``.
 
@@ -355,8 +357,8 @@ class SettingConstructors:
 
     @classmethod
     def from_hierarchy(
-        cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: Any = None,
-        metrics_class: Any = None,
+        cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: ArrayLike | None = None,
+        metrics_class: MetricsClass | None = None,
     ) -> Self:  # fmt: skip
         """Hierarchical data: labels (one per sample, or label sets) closed under their ancestors.
 

@@ -66,9 +66,11 @@ from typing import Any
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._validation import (
+    RandomState,
     check_choice,
     check_matrix,
     check_sample_weight,
@@ -77,7 +79,7 @@ from evalkit.engine._validation import (
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts, encode
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
-from evalkit.measures.averaging import AVERAGES, average_rows, check_undefined, fill_undefined
+from evalkit.measures.averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, fill_undefined
 from evalkit.measures.registry import Measure, check_measure_parameters, resolve_measure
 from evalkit.results._closed_form import (
     Interval,
@@ -236,8 +238,8 @@ def _resolve(measure: Any, metrics_class: type[Any] | None, parameters: dict[str
 
 def pairs_interval(
     pairs: PairCounts, m: int, measure: Measure, estimate: float, *, average: str | None = None, position: int | None = None,
-    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None, stratify: bool = False,
-    undefined: Any = "exclude", parameters: dict[str, Any] | None = None,
+    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, stratify: bool = False,
+    undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None,
 ) -> Interval:  # fmt: skip
     """The bootstrap interval of a single-label result from its (actual, predicted) pair counts:
     of one class (``position``), of an ``average`` over the first ``m`` codes, or, with
@@ -345,7 +347,7 @@ def log_ratio_interval(tp: Any, fp: Any, fn: Any, tn: Any, measure: str, estimat
 
 def rows_interval(
     rows: Cells, measure: Measure, average: str, estimate: float, *, level: float = 0.95, method: str = "bca",
-    n_resamples: int = 2000, random_state: Any = None, undefined: Any = "exclude", parameters: dict[str, Any] | None = None,
+    n_resamples: int = 2000, random_state: RandomState = None, undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None,
 ) -> Interval:  # fmt: skip
     """The bootstrap interval of the ``"micro"`` or ``"samples"`` average of per-sample cells
     (multi-label, soft and hierarchical results): kinds are the stored rows.
@@ -377,7 +379,7 @@ def rows_interval(
 
 def ratio_interval(
     numerators: Any, denominators: Any, counts: Any, estimate: float, *, level: float = 0.95, method: str = "bca",
-    n_resamples: int = 2000, random_state: Any = None,
+    n_resamples: int = 2000, random_state: RandomState = None,
 ) -> Interval:  # fmt: skip
     """The bootstrap interval of ``Σ numerator / Σ denominator`` over kinds of sample, each kind
     adding its ``numerators[k]`` and ``denominators[k]`` once per sample (``counts[k]``
@@ -400,8 +402,8 @@ def ratio_interval(
 
 def indicators_interval(
     y_true: Any, y_pred: Any, measure: Any, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
-    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: Any = None, sample_weight: Any = None,
-    undefined: Any = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
+    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
+    undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """A bootstrap interval of any measure and average of multi-label 0/1 indicators or soft
     degrees (samples x labels), from the data: what an ``Evaluation`` cannot give for macro and
@@ -472,7 +474,7 @@ def indicators_interval(
 
 def cells_interval(
     tp: Any, fp: Any, fn: Any, tn: Any, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-    random_state: Any = None, metrics_class: type[Any] | None = None, **parameters: Any,
+    random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """The interval of a measure of one class's cells (``ClassificationMetrics.interval``):
     closed forms for proportions, or the bootstrap of the four cells' multinomial.
@@ -504,7 +506,7 @@ def cells_interval(
 
 def area_interval(
     tp: Any, fp: Any, measure: str, estimate: float, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
-    random_state: Any = None,
+    random_state: RandomState = None,
 ) -> Interval:  # fmt: skip
     """ROC AUC (DeLong's interval or the bootstrap) or average precision (the bootstrap) of one
     exact curve, from its cumulative ``tp`` and ``fp`` at each distinct score (highest first),
@@ -547,7 +549,7 @@ def area_interval(
 
 def counts_interval(
     counts: Any, statistic: Callable[[np.ndarray], np.ndarray], estimate: float, *, level: float = 0.95, method: str = "bca",
-    n_resamples: int = 2000, random_state: Any = None, jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None,
+    n_resamples: int = 2000, random_state: RandomState = None, jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None,
     what: str = "the statistic",
 ) -> Interval:  # fmt: skip
     """The bootstrap interval of any statistic of counts of sample kinds: every resample draws
@@ -593,7 +595,7 @@ def area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
 # paired comparisons
 
 
-def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_weight: Any = None) -> float:
+def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_weight: ArrayLike | None = None) -> float:
     """The exact McNemar p-value of two classifiers' right/wrong on the same samples: a
     two-sided binomial test on the discordant pairs ``b`` (first right only) and ``c``
     (second right only); the mid-p variant subtracts ``P(X = min(b, c))`` (Fagerland, Lydersen
@@ -616,8 +618,8 @@ def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_w
 
 def compare(
     y_true: Any, first: Any, second: Any, measure: Any = "accuracy", average: str | None = None, *, method: str = "mcnemar",
-    labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: Any = None,
-    sample_weight: Any = None, undefined: Any = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
+    labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
+    sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Comparison:  # fmt: skip
     """Compare two classifiers on the same samples: ``first - second``; ``Comparison.better``
     reads the sign by the measure's direction (for a loss, lower is better).
@@ -683,7 +685,7 @@ def compare(
     return _paired_bootstrap(codes, len(labels), weight, resolved, average, method, level, n_resamples, random_state, undefined, parameters)
 
 
-def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weight: Any) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
+def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
     """Codes of the actual and both predicted labels over one label order (the given labels,
     or every label seen, sorted), and the checked weights."""
     if labels is None:
@@ -695,7 +697,7 @@ def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weigh
 
 
 def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Any, average: str | None, method: str,
-                      level: float, n_resamples: int, random_state: Any, undefined: Any, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
+                      level: float, n_resamples: int, random_state: RandomState, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
     """Kinds are (actual, first, second) triples: each resample counts both classifiers on the
     same samples."""
     actual, one, two = (code.astype(np.int64) for code in codes)

@@ -32,12 +32,14 @@ import attrs
 import dask
 import dask.array as da
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError, MixedLabelTypesError
 from evalkit.groups._by_group import ByGroup
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
+from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import LabelSetCounts
@@ -113,7 +115,7 @@ def _aligned(first: da.Array, second: da.Array, argument: str) -> da.Array:
     return second.rechunk(first.chunks)
 
 
-def _weight_partitions(sample_weight: Any, rows: Any, count: int) -> list:
+def _weight_partitions(sample_weight: ArrayLike | None, rows: Any, count: int) -> list:
     """Delayed weight blocks partitioned like the data: a Dask array is rechunked to the rows
     of ``rows`` (a Dask array), a Dask DataFrame column must have as many partitions."""
     if sample_weight is None:
@@ -204,7 +206,7 @@ def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separ
 
 
 def confusion_matrix(
-    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None, metrics_class: Any = None
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
 ) -> ConfusionMatrix:
     """The confusion matrix of labels held in Dask arrays or Dask DataFrame columns.
 
@@ -240,7 +242,7 @@ def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, 
     return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
 
 
-def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: Any = None,
+def by_group(y_true: Any, y_pred: Any, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None) -> ByGroup:  # fmt: skip
     """Single-label predictions evaluated per group, from Dask arrays or DataFrame columns
     partitioned alike (the group column too): each partition is counted where it lives and
@@ -272,8 +274,8 @@ def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, p
 
 
 def evaluate_indicators(
-    y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: Any = None,
-    metrics_class: Any = None,
+    y_true: da.Array, y_pred: da.Array, labels: Sequence[Any] | None = None, *, mask: da.Array | None = None, sample_weight: ArrayLike | None = None,
+    metrics_class: MetricsClass | None = None,
 ) -> Evaluation:  # fmt: skip
     """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels), optionally
     weighted by a 1-D Dask array of one weight per row."""
@@ -295,8 +297,8 @@ def evaluate_soft(
     *,
     tnorm: Any = "product",
     mask: da.Array | None = None,
-    sample_weight: Any = None,
-    metrics_class: Any = None,
+    sample_weight: ArrayLike | None = None,
+    metrics_class: MetricsClass | None = None,
 ) -> Evaluation:
     """A compacted soft ``Evaluation`` of degree Dask arrays under a t-norm.
 
@@ -315,8 +317,8 @@ def evaluate_soft(
 
 
 def evaluate_label_sets(
-    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: Any = None,
-    metrics_class: Any = None,
+    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: ArrayLike | None = None,
+    metrics_class: MetricsClass | None = None,
 ) -> Evaluation:  # fmt: skip
     """A compacted multi-label ``Evaluation`` of label sets in Dask columns.
 
@@ -334,13 +336,13 @@ def evaluate_label_sets(
     return _with_metrics_class(_reduce(parts, "y_true/y_pred").to_evaluation(), metrics_class)
 
 
-def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: Any = None) -> NeighborhoodAccuracy:
+def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None) -> NeighborhoodAccuracy:
     """AA, RAR and the rest of the neighborhood-system criterion for indicator Dask arrays
     (elements x labels), optionally with a weight per element."""
     return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels, sample_weight=sample_weight))
 
 
-def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None, sample_weight: Any, name: str) -> tuple[list, tuple | None]:
+def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None, sample_weight: ArrayLike | None, name: str) -> tuple[list, tuple | None]:
     """Aligned blocks ``(y_true, y_score, weight)`` of score arrays, and the column labels of
     2-D scores (found in one pass first when not given)."""
     if not isinstance(y_score, da.Array) or not isinstance(y_true, da.Array):
@@ -361,7 +363,7 @@ def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | No
 
 def threshold_curve(
     y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, thresholds: Any = None,
-    sample_weight: Any = None, metrics_class: Any = None,
+    sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None,
 ) -> ThresholdCurve:  # fmt: skip
     """A ``ThresholdCurve`` of Dask arrays: one curve per partition, merged in a tree.
 
@@ -389,7 +391,7 @@ def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | N
 
 def calibration(
     y_true: da.Array, y_prob: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, setting: str | None = None,
-    bins: int | None = None, sample_weight: Any = None,
+    bins: int | None = None, sample_weight: ArrayLike | None = None,
 ) -> Calibration:  # fmt: skip
     """A ``Calibration`` of Dask arrays: one per partition, merged in a tree. With ``bins``
     what travels between workers is O(bins x columns) sums; without, exact counts whose

@@ -76,6 +76,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import (
@@ -88,7 +89,7 @@ from evalkit.engine._exact import (
     sum_limbs,
 )
 from evalkit.engine._labels import label_position, same_labels
-from evalkit.engine._validation import check_choice, read_only, show
+from evalkit.engine._validation import RandomState, check_choice, read_only, show
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import (
     InvalidArgumentError,
@@ -97,7 +98,7 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnsupportedSettingError,
 )
-from evalkit.measures.averaging import check_undefined, mean_of
+from evalkit.measures.averaging import UndefinedPolicy, check_undefined, mean_of
 from evalkit.results import intervals
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.scores.calibration_sums import (
@@ -129,7 +130,7 @@ from evalkit.scores.curves import ScoreColumns, ThresholdCurve, score_columns
 
 def error_of_scores(
     y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None = None, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform",
-    norm: str = "l1", estimator: str = "binned", sample_weight: Any = None, pos_label: Any = None, setting: str | None = None,
+    norm: str = "l1", estimator: str = "binned", sample_weight: ArrayLike | None = None, pos_label: Any = None, setting: str | None = None,
     average: str | None = "macro",
 ) -> Any:  # fmt: skip
     """The calibration error of scores in one call (``Calibration.from_scores(...).error(...)``),
@@ -320,7 +321,7 @@ def _top_label(columns: ScoreColumns) -> ScoreColumns:
 
 
 def _checked_columns(
-    y_true: Any, y_prob: Any, labels: Any, pos_label: Any, sample_weight: Any, setting: Any, ranges: bool = True
+    y_true: Any, y_prob: Any, labels: Any, pos_label: Any, sample_weight: ArrayLike | None, setting: Any, ranges: bool = True
 ) -> tuple[str, tuple, ScoreColumns, tuple]:  # fmt: skip
     """The setting, the column labels, the score columns to count and the classes of the
     probability columns, from checked inputs (``ranges=False``: the caller checks that the
@@ -381,7 +382,7 @@ class Calibration(CountedState):
     @classmethod
     def from_scores(
         cls, y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None, setting: str | None = None,
-        sample_weight: Any = None, bins: int | None = None,
+        sample_weight: ArrayLike | None = None, bins: int | None = None,
     ) -> Calibration:  # fmt: skip
         """The calibration of probabilities.
 
@@ -540,7 +541,7 @@ class Calibration(CountedState):
                 return hits / sums.weight.sum(axis=1)
             return (hits + sums.log_misses.sum(axis=1)) / sums.weight.sum(axis=1)
 
-    def _over_columns(self, name: str, options: dict[str, Any], label: Any, average: str | None, undefined: Any) -> Any:
+    def _over_columns(self, name: str, options: dict[str, Any], label: Any, average: str | None, undefined: UndefinedPolicy) -> Any:
         """A measure of one column, of the micro column, or averaged over the columns."""
         if label is not None or len(self.labels) == 1:
             j = 0 if label is None else self._index(label)
@@ -560,7 +561,7 @@ class Calibration(CountedState):
     # reading
 
     def error(self, norm: str = "l1", *, estimator: str = "binned", n_bins: int | None = None, strategy: str = "uniform",
-              label: Any = None, average: str | None = "macro", undefined: Any = "exclude") -> Any:  # fmt: skip
+              label: Any = None, average: str | None = "macro", undefined: UndefinedPolicy = "exclude") -> Any:  # fmt: skip
         """The calibration error: ``norm="l1"`` (ECE), ``"l2"`` (RMSCE) or ``"max"`` (MCE),
         by the ``"binned"``, ``"debiased"`` or ``"isotonic"`` estimator (see the module
         docstring).
@@ -584,7 +585,7 @@ class Calibration(CountedState):
         name = {"l1": "expected_calibration_error", "l2": "root_mean_squared_calibration_error", "max": "maximum_calibration_error"}[norm]
         return self.measure(name, estimator=estimator, n_bins=n_bins, strategy=strategy, label=label, average=average, undefined=undefined)
 
-    def measure(self, name: str, *, label: Any = None, average: str | None = "macro", undefined: Any = "exclude", **options: Any) -> Any:
+    def measure(self, name: str, *, label: Any = None, average: str | None = "macro", undefined: UndefinedPolicy = "exclude", **options: Any) -> Any:
         """Any calibration measure by name (``MEASURES``: ``expected_calibration_error`` or
         ``ece``, ``maximum_calibration_error``, ``root_mean_squared_calibration_error``,
         ``brier_score``, ``reliability``, ``resolution``, ``uncertainty``, ``log_loss``) with
@@ -727,7 +728,7 @@ class Calibration(CountedState):
         return self.summary(), title, self.micro().reliability()
 
     def interval(self, measure: str = "expected_calibration_error", *, level: float = 0.95, method: str | None = None,
-                 n_resamples: int = 2000, random_state: Any = None, **options: Any) -> intervals.Interval:  # fmt: skip
+                 n_resamples: int = 2000, random_state: RandomState = None, **options: Any) -> intervals.Interval:  # fmt: skip
         """A bootstrap interval of a calibration measure of one column (the kinds of sample
         are the (score, outcome) pairs).
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from evalkit.engine._validation import (
+    RandomState,
     check_choice,
     show,
 )
@@ -21,6 +22,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures.averaging import (
     Averaged,
+    UndefinedPolicy,
     check_undefined,
     mean_of,
     mean_rows,
@@ -117,7 +119,7 @@ class CurveAreas(CurveFields):
         tpr = tp / positives if positives > 0 else np.full(tp.shape, np.nan)
         return fpr, tpr, np.concatenate(([np.inf], thresholds))
 
-    def _averaged(self, area: Any, label: Any, average: str | None, undefined: Any, micro: Any) -> Any:
+    def _averaged(self, area: Any, label: Any, average: str | None, undefined: UndefinedPolicy, micro: Any) -> Any:
         """An area of one class, of every class (``average=None``), or averaged over classes."""
         if label is not None or len(self.labels) == 1:
             return area(self._class(label))
@@ -133,7 +135,7 @@ class CurveAreas(CurveFields):
         weights = support_weights(values, self.positives, policy) if average == "weighted" else None
         return mean_of(values, weights, undefined=policy)
 
-    def roc_auc(self, label: Any = None, *, average: str | None = "macro", max_fpr: float | None = None, undefined: Any = "exclude") -> Any:
+    def roc_auc(self, label: Any = None, *, average: str | None = "macro", max_fpr: float | None = None, undefined: UndefinedPolicy = "exclude") -> Any:
         """Area under the ROC curve: the probability that a random positive scores above a
         random negative (ties count one half). NaN for a class without positives or negatives.
 
@@ -186,7 +188,7 @@ class CurveAreas(CurveFields):
         recall = tp / positives if positives > 0 else np.full(tp.shape, np.nan)
         return np.append(precision[::-1], 1.0), np.append(recall[::-1], 0.0), thresholds[::-1].copy()
 
-    def average_precision(self, label: Any = None, *, average: str | None = "macro", undefined: Any = "exclude") -> Any:
+    def average_precision(self, label: Any = None, *, average: str | None = "macro", undefined: UndefinedPolicy = "exclude") -> Any:
         """Average precision ``Σ (R_k - R_{k-1}) P_k`` over the thresholds, highest first: the
         step-wise area under the precision-recall curve (not the trapezoid, which is
         optimistic). NaN for a class without positives.
@@ -281,7 +283,7 @@ class CurveAreas(CurveFields):
         return float(np.dot(gained, low)), float(np.dot(gained, high))
 
     def interval(self, measure: str = "roc_auc", label: Any = None, *, level: float = 0.95, method: str | None = None,
-                 n_resamples: int = 2000, random_state: Any = None) -> intervals.Interval:  # fmt: skip
+                 n_resamples: int = 2000, random_state: RandomState = None) -> intervals.Interval:  # fmt: skip
         """A confidence interval of ``"roc_auc"`` (DeLong's, in O(distinct scores) from the
         counts, or the bootstrap) or ``"average_precision"`` (``"bca"`` or ``"percentile"``)
         of one class (see ``evalkit.intervals.area_interval``). The default method is DeLong's
@@ -303,7 +305,7 @@ class CurveAreas(CurveFields):
         return intervals.area_interval(tp, fp, measure, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
     def binary_interval(self, measure: str = "roc_auc", average: str = "macro", *, level: float = 0.95, method: str = "bca",
-                        n_resamples: int = 2000, random_state: Any = None, undefined: Any = "exclude") -> intervals.Interval:  # fmt: skip
+                        n_resamples: int = 2000, random_state: RandomState = None, undefined: UndefinedPolicy = "exclude") -> intervals.Interval:  # fmt: skip
         """A bootstrap interval of an average over both classes of an exact binary curve (the
         classes of ``one_vs_rest()``: the negative at ``1 - score``): ``"macro"``,
         ``"weighted"`` or ``"micro"`` (the pooled two columns) of ``"roc_auc"`` or

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from evalkit.engine._validation import (
+    RandomState,
     check_choice,
 )
 from evalkit.engine.cells import Cells
@@ -21,6 +22,7 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 from evalkit.measures.averaging import (
+    UndefinedPolicy,
     average_rows,
     check_undefined,
 )
@@ -61,7 +63,7 @@ class CurveOperatingPoints(CurveFields):
         label: Any = None,
         *,
         average: str | None = None,
-        undefined: Any = "exclude",
+        undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None,
         **parameters: Any,
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +150,7 @@ class CurveOperatingPoints(CurveFields):
         label: Any = None,
         *,
         average: str | None = None,
-        undefined: Any = "exclude",
+        undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None,
         **parameters: Any,
     ) -> BestThreshold:
@@ -212,7 +214,7 @@ class CurveOperatingPoints(CurveFields):
             yield query, Cells(tp, fp, self.positives - tp, self.negatives - fp)
 
     def optimize(
-        self, measure: Any, label: Any = None, *, subject_to: Any = None, average: str | None = None, undefined: Any = "exclude",
+        self, measure: Any, label: Any = None, *, subject_to: Any = None, average: str | None = None, undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Any:  # fmt: skip
         """The best threshold for ``measure`` (highest, or lowest for a loss) among those where
@@ -282,7 +284,7 @@ class CurveOperatingPoints(CurveFields):
 
     def operating_interval(
         self, measure: Any, label: Any = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
-        random_state: Any = None, metrics_class: type[Any] | None = None, **parameters: Any,
+        random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> operating.OperatingInterval:  # fmt: skip
         """Percentile bootstrap intervals of an operating point of one class: of the value
         ``optimize`` achieves and of the threshold it chooses, the point chosen anew on every

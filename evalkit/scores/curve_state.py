@@ -26,7 +26,7 @@ from evalkit.engine._exact import difference
 from evalkit.engine._labels import same_labels
 from evalkit.engine._validation import show
 from evalkit.exceptions import InvalidCountsError, LabelMismatchError
-from evalkit.measures.metrics_class import merged_metrics_class
+from evalkit.measures.metrics_class import MetricsClass, merged_metrics_class
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 
@@ -77,7 +77,7 @@ class CurveState(CountedState):
 
         @classmethod
         def from_score_counts(cls, parts: Sequence[tuple[Any, Any, Any]], labels: Sequence[Any], *, negative_label: Any = None,
-                              metrics_class: Any = None) -> Self: ...  # fmt: skip
+                              metrics_class: MetricsClass | None = None) -> Self: ...  # fmt: skip
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)"}
@@ -140,7 +140,7 @@ class CurveState(CountedState):
         return payload
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any], *, metrics_class: Any = None) -> Self:
+    def _read_document(cls, document: dict[str, Any], *, metrics_class: MetricsClass | None = None) -> Self:
         labels = serialization.label_list(document, "labels")
         negative = document.get("negative_label")
         negative = None if negative is None else serialization.scalar_label(negative, "negative_label")

@@ -44,6 +44,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import weighted_sum
 from evalkit.engine._labels import check_one_label, column_labels, label_position, same_labels
@@ -209,7 +210,7 @@ def _binary_columns(y_true: Any, scores: np.ndarray, pos_label: Any, weight: np.
 
 
 def score_columns(
-    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: Any, name: str = "y_score",
+    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: ArrayLike | None, name: str = "y_score",
     finite: bool = True,
 ) -> ScoreColumns:
     """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
@@ -302,7 +303,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         labels: Sequence[Hashable] | None = None,
         *,
         pos_label: Any = None,
-        sample_weight: Any = None,
+        sample_weight: ArrayLike | None = None,
         thresholds: Any = None,
         metrics_class: MetricsClass | None = None,
     ) -> ThresholdCurve:
@@ -396,7 +397,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
 
     @classmethod
     def _assemble(
-        cls, labels: tuple, parts: list[tuple], *, binned: bool, negative_label: Any = None, metrics_class: Any = None
+        cls, labels: tuple, parts: list[tuple], *, binned: bool, negative_label: Any = None, metrics_class: MetricsClass | None = None
     ) -> ThresholdCurve:
         """A curve from per-class ``(thresholds, tp, fp, P, N)``."""
         lengths = [len(part[0]) for part in parts]
@@ -733,7 +734,7 @@ class ThresholdCells(CellsResult, ReportFace):
 
 
 def one_vs_one_roc_auc(
-    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None = None, *, average: str = "macro", sample_weight: Any = None
+    y_true: Any, y_score: Any, labels: Sequence[Hashable] | None = None, *, average: str = "macro", sample_weight: ArrayLike | None = None
 ) -> float:
     """Hand and Till's multi-class AUC: the mean over pairs of classes ``(a, b)`` of
     ``(A(a|b) + A(b|a)) / 2``, where ``A(a|b)`` is the AUC of column ``a``'s scores separating
