@@ -17,6 +17,13 @@ undefined-value policy and sample weights, ``check_faces`` computes the value
 
 and asserts that they all agree. The cases include a getter added by a subclass, a built-in
 getter overridden by one, and a registered vectorised function.
+
+The same harness checks the other families and every result kind: ``check_score_faces``
+(ROC AUC, average precision, Brier score, log loss against scikit-learn),
+``check_agreement_faces`` (Fleiss' kappa and Krippendorff's alpha against statsmodels and the
+``krippendorff`` package), ``check_fairness_faces`` (fairlearn's disparities), each on the object,
+``evalkit.metrics``, merged parts and JSON and pickle round trips; and ``check_counted_state``,
+the counted-state protocol of every kind of result.
 """
 
 from __future__ import annotations
@@ -350,3 +357,56 @@ def check_score_faces(name: str, y_true: list, y_score: list, weight: list | Non
     }
     for face, value in values.items():
         assert close(value, expected, rel=1e-9, abs=1e-12), f"{name}: {face} gives {value}, scikit-learn {expected}"
+
+
+# --------------------------------------------------------------------------------------------
+# agreement among raters and fairness by group: the same harness for the last two families
+
+
+def check_agreement_faces(ratings: list[list[Any]], cut: int) -> None:
+    """Fleiss' kappa and Krippendorff's nominal alpha of raters' ratings (``None`` missing) agree
+    on every face: statsmodels and the ``krippendorff`` package, the ``Agreement`` object, the
+    items counted in two parts and merged, and after a JSON and a pickle round trip."""
+    import krippendorff
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    from evalkit import Agreement
+
+    categories = sorted({value for row in ratings for value in row if value is not None})
+    codes = np.array([[np.nan if value is None else categories.index(value) for value in row] for row in ratings])
+    whole = Agreement.from_ratings(ratings, categories=categories)
+    merged = Agreement.from_ratings(ratings[:cut], categories=categories) + Agreement.from_ratings(ratings[cut:], categories=categories)
+    copies = [Agreement.from_json(whole.to_json()), pickle.loads(pickle.dumps(whole))]
+    complete = not np.isnan(codes).any()
+    references = {"krippendorff_alpha": (krippendorff.alpha(reliability_data=codes.T, level_of_measurement="nominal"),
+                                         lambda result: result.get_krippendorff_alpha())}  # fmt: skip
+    if complete:  # statsmodels' table wants every item rated by every rater
+        references["fleiss_kappa"] = (fleiss_kappa(aggregate_raters(codes.astype(int), n_cat=len(categories))[0]), lambda result: result.get_fleiss_kappa())
+    for name, (expected, read) in references.items():
+        for face, result in {"object": whole, "merged parts": merged, "JSON": copies[0], "pickle": copies[1]}.items():
+            assert close(read(result), expected, rel=1e-9, abs=1e-12), f"{name}: {face} gives {read(result)}, the peer {expected}"
+
+
+def check_fairness_faces(y_true: list, y_pred: list, groups: list, cut: int) -> None:
+    """fairlearn's demographic parity difference and equalized odds difference agree on every
+    face: fairlearn, ``evalkit.metrics``, ``evalkit.groups`` on a ``ByGroup``, the groups
+    counted in two parts and merged, and after a JSON and a pickle round trip."""
+    import fairlearn.metrics as fm
+
+    from evalkit import ByGroup
+    from evalkit import groups as evalkit_groups
+
+    whole = ByGroup.from_labels(y_true, y_pred, groups)
+    merged = ByGroup.from_labels(y_true[:cut], y_pred[:cut], groups[:cut]) + ByGroup.from_labels(y_true[cut:], y_pred[cut:], groups[cut:])
+    if whole.overall.labels != merged.overall.labels:
+        return  # a part without one of the classes: its labels differ, and so would the positive class
+    copies = [ByGroup.from_json(whole.to_json()), pickle.loads(pickle.dumps(whole))]
+    for name in ("demographic_parity_difference", "equalized_odds_difference"):
+        expected = getattr(fm, name)(y_true, y_pred, sensitive_features=groups)
+        faces = {"evalkit.metrics": getattr(ek, name)(y_true, y_pred, sensitive_features=groups)}
+        positive = 1
+        undefined = "exclude" if name.startswith("demographic") else "zero"  # fairlearn's rates of a group without positives are 0
+        for face, result in {"object": whole, "merged parts": merged, "JSON": copies[0], "pickle": copies[1]}.items():
+            faces[face] = float(getattr(evalkit_groups, name)(result, positive, undefined=undefined))
+        for face, value in faces.items():
+            assert close(value, expected, rel=1e-9, abs=1e-12), f"{name}: {face} gives {value}, fairlearn {expected}"

@@ -10,11 +10,13 @@ from harness import (
     SCORE_MEASURES,
     array_data,
     balanced_error_rate,
+    check_agreement_faces,
     check_faces,
+    check_fairness_faces,
     check_score_faces,
     single_label_data,
 )
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import binary_case, degree_pairs, indicator_pairs, make_weight, predictions, weights
 
@@ -97,3 +99,39 @@ def test_the_score_harness_fails_when_a_face_is_wrong(monkeypatch):
     monkeypatch.setattr(ThresholdCurve, "roc_auc", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
     with pytest.raises(AssertionError, match="roc_auc: .* gives 1.000001"):
         check_score_faces("roc_auc", y_true, y_score, None, 2)
+
+
+@given(st.lists(st.lists(st.sampled_from(["yes", "no", "maybe"]), min_size=3, max_size=3), min_size=3, max_size=15), st.data())
+def test_agreement_measures_agree_on_every_face(ratings, data):
+    if len({value for row in ratings for value in row}) < 2:
+        ratings = [["yes", "no", "yes"], *ratings[1:]]  # two categories at least: alpha is defined
+    if data.draw(st.booleans()):
+        ratings = [[None if (i + j) % 4 == 0 else value for j, value in enumerate(row)] for i, row in enumerate(ratings)]
+        ratings = [row if sum(value is not None for value in row) >= 2 else row[:1] * 3 for row in ratings]
+    assume(len({value for row in ratings for value in row if value is not None}) >= 2)  # alpha needs two categories seen
+    check_agreement_faces(ratings, data.draw(st.integers(1, len(ratings) - 1)))
+
+
+@given(st.integers(4, 30).flatmap(lambda n: st.tuples(*(st.lists(values, min_size=n, max_size=n) for values in
+                                                        (st.integers(0, 1), st.integers(0, 1), st.sampled_from(["a", "b", "c"]))))),
+       st.data())  # fmt: skip
+def test_fairness_measures_agree_on_every_face(columns, data):
+    y_true, y_pred, groups = (list(column) for column in columns)
+    y_true[:2], y_pred[:2] = [0, 1], [1, 0]  # both classes in the labels and the predictions
+    check_fairness_faces(y_true, y_pred, groups, data.draw(st.integers(2, len(y_true) - 1)))
+
+
+def test_the_agreement_and_fairness_harness_fail_when_a_face_is_wrong(monkeypatch):
+    from evalkit import Agreement
+    from evalkit.groups import fairness
+
+    ratings = [["yes", "no", "yes"], ["no", "no", "no"], ["yes", "yes", "no"], ["no", "yes", "yes"]]
+    check_agreement_faces(ratings, 2)
+    monkeypatch.setattr(Agreement, "get_krippendorff_alpha", lambda self: 0.5)
+    with pytest.raises(AssertionError, match="krippendorff_alpha: object gives 0.5"):
+        check_agreement_faces(ratings, 2)
+    y_true, y_pred, groups = [0, 1, 1, 0, 1, 0], [1, 0, 1, 0, 1, 1], ["a", "a", "b", "b", "c", "c"]
+    check_fairness_faces(y_true, y_pred, groups, 3)
+    monkeypatch.setattr(fairness, "demographic_parity_difference", lambda *args, **kwargs: 0.123)
+    with pytest.raises(AssertionError, match="demographic_parity_difference: .* gives 0.123"):
+        check_fairness_faces(y_true, y_pred, groups, 3)
