@@ -402,7 +402,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_scores(
-        cls, y_true: Any, y_score: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None,
+        cls, y_true: Any, y_score: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None, min_size: float | None = None, thresholds: Any = None,
     ) -> ByGroup:  # fmt: skip
         """Scores: a ``ThresholdCurve`` per group (areas, operating points, measures at every
@@ -414,7 +414,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_probabilities(
-        cls, y_true: Any, y_prob: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None,
+        cls, y_true: Any, y_prob: Any, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
         setting: str | None = None, sample_weight: ArrayLike | None = None, min_size: float | None = None, bins: int | None = None,
     ) -> ByGroup:  # fmt: skip
         """Probabilities: a ``Calibration`` per group (ECE, Brier score, log loss, ... of each
@@ -491,7 +491,7 @@ class ByGroup(CountedState):
             return ()
         return tuple(key for key, size in self.support().items() if size < self.min_size)
 
-    def values(self, measure: Any, average: str | None = None, *, label: Any = None, undefined: UndefinedPolicy = "exclude", **parameters: Any) -> dict:
+    def values(self, measure: Any, average: str | None = None, *, label: Hashable | None = None, undefined: UndefinedPolicy = "exclude", **parameters: Any) -> dict:
         """A measure of every group and of the whole (key ``OVERALL``, also ``"overall"``): an ``average``, a
         class's value (``label``), or a whole-result measure (accuracy, kappa, MCC, or a
         curve's ``roc_auc``/``average_precision``) without either.
@@ -532,7 +532,7 @@ class ByGroup(CountedState):
         assert average is not None
         return np.asarray(average_rows(resolved, cells, average, undefined=check_undefined(undefined), parameters=parameters), dtype=np.float64)
 
-    def difference(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between",
+    def difference(self, measure: Any, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between",
                    undefined: UndefinedPolicy = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0,
                    **parameters: Any) -> Disparity:  # fmt: skip
         """How far apart the groups are on a measure: between groups the largest value minus
@@ -548,7 +548,7 @@ class ByGroup(CountedState):
         """
         return self._disparity("difference", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def ratio(self, measure: Any, average: str | None = None, *, label: Any = None, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
+    def ratio(self, measure: Any, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
               confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0, **parameters: Any) -> Disparity:  # fmt: skip
         """The smallest ratio of groups' values (1: no disparity): between groups the smallest
         value over the largest; against the overall value or a reference group the smallest of

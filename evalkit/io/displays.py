@@ -22,7 +22,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
@@ -221,7 +221,7 @@ class _CurveDisplay(_Display):
 
     @classmethod
     def from_predictions(cls, y_true: Any, y_score: Any = None, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
-                         pos_label: Any = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
+                         pos_label: Hashable | None = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
                          plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
                          y_pred: Any = "deprecated", **kwargs: Any) -> Self:  # fmt: skip
         """The curve of scores of the positive class (``pos_label``, as scikit-learn infers it),
@@ -238,7 +238,7 @@ class _CurveDisplay(_Display):
 
     @classmethod
     def from_estimator(cls, estimator: Any, X: Any, y: Any, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
-                       response_method: str = "auto", pos_label: Any = None, name: str | None = None, ax: Axes | None = None,
+                       response_method: str = "auto", pos_label: Hashable | None = None, name: str | None = None, ax: Axes | None = None,
                        curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
                        despine: bool = False, **kwargs: Any) -> Self:  # fmt: skip
         """The curve of a fitted binary classifier's scores on ``X`` (``predict_proba``, else
@@ -250,7 +250,7 @@ class _CurveDisplay(_Display):
 
     @classmethod
     def from_cv_results(cls, cv_results: dict[str, Any], X: Any, y: Any, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True,
-                        response_method: str = "auto", pos_label: Any = None, name: Any = None, ax: Axes | None = None,
+                        response_method: str = "auto", pos_label: Hashable | None = None, name: Any = None, ax: Axes | None = None,
                         curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kwargs: dict[str, Any] | None = None,
                         despine: bool = False) -> Self:  # fmt: skip
         """One curve per fold of ``sklearn.model_selection.cross_validate(...,
@@ -292,7 +292,7 @@ class RocCurveDisplay(_CurveDisplay):
     _x_title, _y_title = "False Positive Rate", "True Positive Rate"
 
     def __init__(self, curve: ThresholdCurve | None = None, *, fpr: Any = None, tpr: Any = None, roc_auc: Any = None, name: Any = None,
-                 pos_label: Any = None, estimator_name: Any = None, drop_intermediate: bool = True) -> None:  # fmt: skip
+                 pos_label: Hashable | None = None, estimator_name: Any = None, drop_intermediate: bool = True) -> None:  # fmt: skip
         self.curve, self.name = curve, name if name is not None else estimator_name
         if curve is not None:
             if not isinstance(curve, ThresholdCurve):
@@ -324,7 +324,7 @@ class PrecisionRecallDisplay(_CurveDisplay):
     _drop_default = False
     _legend_place = "lower left"
 
-    def __init__(self, precision: Any = None, recall: Any = None, *, average_precision: Any = None, name: Any = None, pos_label: Any = None,
+    def __init__(self, precision: Any = None, recall: Any = None, *, average_precision: Any = None, name: Any = None, pos_label: Hashable | None = None,
                  prevalence_pos_label: Any = None, estimator_name: Any = None, curve: ThresholdCurve | None = None,
                  drop_intermediate: bool = False) -> None:  # fmt: skip
         if isinstance(precision, ThresholdCurve):
@@ -377,7 +377,7 @@ class DetCurveDisplay(_CurveDisplay):
     _x_title, _y_title = "False Positive Rate", "False Negative Rate"
     _legend_place = "upper right"
 
-    def __init__(self, curve: ThresholdCurve | None = None, *, fpr: Any = None, fnr: Any = None, estimator_name: Any = None, pos_label: Any = None,
+    def __init__(self, curve: ThresholdCurve | None = None, *, fpr: Any = None, fnr: Any = None, estimator_name: Any = None, pos_label: Hashable | None = None,
                  name: Any = None, drop_intermediate: bool = True) -> None:  # fmt: skip
         self.curve, self.name = curve, name if name is not None else estimator_name
         self.estimator_name = self.name  # scikit-learn's DetCurveDisplay names it so
@@ -483,7 +483,7 @@ class CalibrationDisplay(_Display):
     ``CalibrationDisplay(prob_true, prob_pred, y_prob, estimator_name=...)`` as
     scikit-learn's, or of a binary ``Calibration`` (with ``n_bins`` and ``strategy``)."""
 
-    def __init__(self, prob_true: Any, prob_pred: Any = None, y_prob: Any = None, *, estimator_name: Any = None, pos_label: Any = None,
+    def __init__(self, prob_true: Any, prob_pred: Any = None, y_prob: Any = None, *, estimator_name: Any = None, pos_label: Hashable | None = None,
                  n_bins: int = 5, strategy: str = "uniform", name: Any = None) -> None:  # fmt: skip
         self.estimator_name = name if name is not None else estimator_name
         self.calibration, self.n_bins, self.strategy = None, n_bins, strategy
@@ -517,7 +517,7 @@ class CalibrationDisplay(_Display):
         return self._kept(ax)
 
     @classmethod
-    def from_predictions(cls, y_true: Any, y_prob: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Any = None, name: str | None = None,
+    def from_predictions(cls, y_true: Any, y_prob: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Hashable | None = None, name: str | None = None,
                          ax: Axes | None = None, ref_line: bool = True, sample_weight: ArrayLike | None = None, **kwargs: Any) -> CalibrationDisplay:  # fmt: skip
         """The calibration of probabilities of the positive class, drawn."""
         calibration = Calibration.from_scores(y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight)
@@ -526,7 +526,7 @@ class CalibrationDisplay(_Display):
         return display.plot(ax=ax, ref_line=ref_line, **kwargs)
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Any = None,
+    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Hashable | None = None,
                        name: str | None = None, ax: Axes | None = None, ref_line: bool = True, **kwargs: Any) -> CalibrationDisplay:  # fmt: skip
         """The calibration of a fitted binary classifier's ``predict_proba`` on ``X``."""
         scores, positive = _responses(estimator, X, "predict_proba", pos_label)

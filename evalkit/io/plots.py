@@ -23,7 +23,7 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from statistics import NormalDist
 from typing import Any
 
@@ -253,7 +253,7 @@ def _curve_lines(source: Any, label: Any, average: str | None, ax: Axes | None, 
 
 
 def roc(
-    source: Any, label: Any = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
+    source: Any, label: Hashable | None = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
 ) -> Axes:
     """ROC curves with the AUC in the legend and the chance diagonal.
 
@@ -274,7 +274,7 @@ def roc(
 
 
 def precision_recall(
-    source: Any, label: Any = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
+    source: Any, label: Hashable | None = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
 ) -> Axes:
     """Precision-recall curves (steps) with the average precision in the legend.
 
@@ -293,7 +293,7 @@ def precision_recall(
     return ax
 
 
-def det(source: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def det(source: Any, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Detection error tradeoff curves: false negative rate against false positive rate, both
     on the normal deviate scale (where two normal score distributions draw a straight line),
     as scikit-learn's ``DetCurveDisplay``.
@@ -328,7 +328,7 @@ def det(source: Any, label: Any = None, *, ax: Axes | None = None, title: str | 
 def measures_by_threshold(
     source: Any,
     measures: Sequence[str] = ("precision", "recall", "f1_score"),
-    label: Any = None,
+    label: Hashable | None = None,
     *,
     average: str | None = None,
     ax: Axes | None = None,
@@ -442,7 +442,7 @@ def _classes(curve: ThresholdCurve, label: Any) -> list[Any]:
     return list(labels) if label is None else [label]
 
 
-def gains(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def gains(curve: Any, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Cumulative gains: the share of the class's samples captured against the share of all
     samples targeted from the highest score down, with the random model (the diagonal) and
     the perfect one.
@@ -467,7 +467,7 @@ def gains(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str |
     return ax
 
 
-def lift(curve: Any, label: Any = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def lift(curve: Any, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Lift: how many times the class is more frequent among the targeted samples than
     overall, against the share targeted (1 is the random model).
 

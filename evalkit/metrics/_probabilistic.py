@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -196,7 +196,7 @@ def d2_log_loss_score(
     return _null_ratio(log_losses, truth, probabilities, sample_weight)
 
 
-def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: ArrayLike | None = None, pos_label: Any = None, labels: Sequence[Any] | None = None) -> float:
+def d2_brier_score(y_true: Any, y_proba: Any, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None) -> float:
     """The share of the Brier score explained (the Brier skill score), ``1 - Brier / Brier(null)``,
     as scikit-learn's ``d2_brier_score``. NaN with a warning for fewer than two samples.
 
@@ -256,7 +256,7 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Any] | None 
 
 
 def brier_score_loss(
-    y_true: Any, y_proba: Any, *, sample_weight: ArrayLike | None = None, pos_label: Any = None, labels: Sequence[Any] | None = None,
+    y_true: Any, y_proba: Any, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None,
     scale_by_half: Any = "auto",
 ) -> float:  # fmt: skip
     """The Brier score: the mean squared difference between probabilities and outcomes, as
@@ -278,7 +278,7 @@ def brier_score_loss(
 # label ranking (see evalkit.ranking) and the area under any curve
 
 def calibration_curve(
-    y_true: Any, y_prob: Any, *, pos_label: Any = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: ArrayLike | None = None
+    y_true: Any, y_prob: Any, *, pos_label: Hashable | None = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's ``calibration_curve`` (``sklearn.calibration``): for every non-empty
     bin, the share of positives and the mean probability, ``(prob_true, prob_pred)``. Bins of
@@ -302,7 +302,7 @@ def calibration_curve(
 
 def expected_calibration_error(
     y_true: Any, y_prob: Any, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform", norm: str = "l1", estimator: str = "binned",
-    sample_weight: ArrayLike | None = None, pos_label: Any = None, labels: Sequence[Any] | None = None, setting: str | None = None,
+    sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None, setting: str | None = None,
     average: str | None = "macro",
 ) -> Any:  # fmt: skip
     """The calibration error (ECE with ``norm="l1"``, RMSCE with ``"l2"``, MCE with ``"max"``)
@@ -319,7 +319,7 @@ def expected_calibration_error(
 
 
 def brier_score_decomposition(
-    y_true: Any, y_prob: Any, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: ArrayLike | None = None, pos_label: Any = None,
+    y_true: Any, y_prob: Any, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None,
     labels: Sequence[Any] | None = None,
 ) -> BrierDecomposition:  # fmt: skip
     """The Brier score as ``reliability - resolution + uncertainty`` (Murphy, 1973): over the

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -67,7 +67,7 @@ def _binary_curve(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Arra
 
 
 def confusion_matrix_at_thresholds(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: ArrayLike | None = None
+    y_true: Any, y_score: Any, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(tns, fps, fns, tps, thresholds)`` at every distinct score, highest first, as
     scikit-learn's ``confusion_matrix_at_thresholds`` (float counts; integer counts and any
@@ -84,7 +84,7 @@ def confusion_matrix_at_thresholds(
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True
+    y_true: Any, y_score: Any, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, tpr, thresholds)`` from the point ``(0, 0)`` at threshold ``inf``, as
     scikit-learn's ``roc_curve``.
@@ -104,7 +104,7 @@ def roc_curve(
 
 
 def precision_recall_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
+    y_true: Any, y_score: Any, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(precision, recall, thresholds)`` with thresholds rising and a last point (1, 0), as
     scikit-learn's ``precision_recall_curve`` (recall 1 with a warning when there is no
@@ -125,7 +125,7 @@ def precision_recall_curve(
 
 
 def det_curve(
-    y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
+    y_true: Any, y_score: Any, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, fnr, thresholds)`` of the detection error tradeoff, as scikit-learn's ``det_curve``.
 
@@ -605,7 +605,7 @@ def _at_fixed(y_true: Any, y_score: Any, objective: str, constraint: str, bound:
 
 
 def precision_at_fixed_recall(
-    y_true: Any, y_score: Any, *, min_recall: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_recall: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest precision at recall >= ``min_recall`` and the threshold giving it:
     ``(precision, threshold)`` (torchmetrics' ``binary_precision_at_fixed_recall``; for
@@ -622,7 +622,7 @@ def precision_at_fixed_recall(
 
 
 def recall_at_fixed_precision(
-    y_true: Any, y_score: Any, *, min_precision: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_precision: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest recall at precision >= ``min_precision`` and its threshold (torchmetrics'
     ``binary_recall_at_fixed_precision``); NaN when unreachable.
@@ -635,7 +635,7 @@ def recall_at_fixed_precision(
 
 
 def sensitivity_at_specificity(
-    y_true: Any, y_score: Any, *, min_specificity: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_specificity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest sensitivity (recall) at specificity >= ``min_specificity`` and its
     threshold (torchmetrics' ``binary_sensitivity_at_specificity``); NaN when unreachable.
@@ -648,7 +648,7 @@ def sensitivity_at_specificity(
 
 
 def specificity_at_sensitivity(
-    y_true: Any, y_score: Any, *, min_sensitivity: float, pos_label: Any = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: Any, y_score: Any, *, min_sensitivity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest specificity at sensitivity (recall) >= ``min_sensitivity`` and its
     threshold (torchmetrics' ``binary_specificity_at_sensitivity``); NaN when unreachable.

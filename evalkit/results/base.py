@@ -24,6 +24,7 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
@@ -341,7 +342,7 @@ class CellsResult:
     # confidence intervals
 
     def interval(
-        self, measure: Any, average: str | None = None, *, label: Any = None, level: float = 0.95, method: str = "bca",
+        self, measure: Any, average: str | None = None, *, label: Hashable | None = None, level: float = 0.95, method: str = "bca",
         n_resamples: int = 2000, random_state: RandomState = None, stratify: bool = False, undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Interval:  # fmt: skip

@@ -30,7 +30,7 @@ class MatrixGetters:
         def index_of(self, label: Hashable) -> int: ...
         def get_total_items(self) -> int | float: ...
 
-    def _class_index(self, class_idx: Any, label: Any = None) -> int:
+    def _class_index(self, class_idx: Any, label: Hashable | None = None) -> int:
         """The index of a class given by index (an int), by label (anything else, or ``label=``
         for integer labels), or, with neither, the positive class of a two-class matrix."""
         if label is not None:
@@ -48,7 +48,7 @@ class MatrixGetters:
             )
         return 1
 
-    def get_true_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+    def get_true_positive(self, class_idx: Any = None, *, label: Hashable | None = None) -> int | float:
         """Samples of class ``class_idx`` predicted as that class: ``x_kk`` (a float for weighted counts).
 
         The class is an index, a label (``cm.get_true_positive("dog")``; ``label=`` for integer labels),
@@ -57,7 +57,7 @@ class MatrixGetters:
         k = self._class_index(class_idx, label)
         return self._counts[k, k].item()
 
-    def get_false_positive(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+    def get_false_positive(self, class_idx: Any = None, *, label: Hashable | None = None) -> int | float:
         """Samples of other classes predicted as ``class_idx``: column ``k`` without the diagonal.
 
         The class is an index, a label (``cm.get_false_positive("dog")``; ``label=`` for integer labels),
@@ -66,7 +66,7 @@ class MatrixGetters:
         k = self._class_index(class_idx, label)
         return (self._counts[:, k].sum() - self._counts[k, k]).item()
 
-    def get_false_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+    def get_false_negative(self, class_idx: Any = None, *, label: Hashable | None = None) -> int | float:
         """Samples of class ``class_idx`` predicted as another class: row ``k`` without the diagonal.
 
         The class is an index, a label (``cm.get_false_negative("dog")``; ``label=`` for integer labels),
@@ -75,7 +75,7 @@ class MatrixGetters:
         k = self._class_index(class_idx, label)
         return (self._counts[k, :].sum() - self._counts[k, k]).item()
 
-    def get_true_negative(self, class_idx: Any = None, *, label: Any = None) -> int | float:
+    def get_true_negative(self, class_idx: Any = None, *, label: Hashable | None = None) -> int | float:
         """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``
         (the class by index or label, as for ``get_true_positive``).
 
@@ -89,7 +89,7 @@ class MatrixGetters:
         """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
         return formulas.matrix_accuracy(self._counts)
 
-    def get_correlation_coefficient(self, class_idx: Any = None, *, label: Any = None) -> float:
+    def get_correlation_coefficient(self, class_idx: Any = None, *, label: Hashable | None = None) -> float:
         """The per-class correlation coefficient of the protein-function study's table for ``class_idx``.
 
         MCC with the true negatives taken as the other classes' diagonal (see

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import attrs
@@ -362,7 +362,7 @@ def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | No
 
 
 def threshold_curve(
-    y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, thresholds: Any = None,
+    y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Hashable | None = None, thresholds: Any = None,
     sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None,
 ) -> ThresholdCurve:  # fmt: skip
     """A ``ThresholdCurve`` of Dask arrays: one curve per partition, merged in a tree.
@@ -390,7 +390,7 @@ def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | N
 
 
 def calibration(
-    y_true: da.Array, y_prob: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Any = None, setting: str | None = None,
+    y_true: da.Array, y_prob: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Hashable | None = None, setting: str | None = None,
     bins: int | None = None, sample_weight: ArrayLike | None = None,
 ) -> Calibration:  # fmt: skip
     """A ``Calibration`` of Dask arrays: one per partition, merged in a tree. With ``bins``

@@ -383,7 +383,7 @@ class _ScoreCounts(CountedState, _Locked):
     shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
     labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
 
-    def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Any = None) -> None:
+    def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None) -> None:
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
         self._parts: list[Any] = []  # results, each over MERGE_FACTOR times the size of the next
@@ -554,7 +554,7 @@ class CurveCounts(_ScoreCounts):
     DOCUMENT = "CurveCounts"
 
     def __init__(
-        self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Any = None,
+        self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> None:  # fmt: skip
         super().__init__(labels=labels, pos_label=pos_label)
@@ -621,7 +621,7 @@ class CalibrationCounts(_ScoreCounts):
     DOCUMENT = "CalibrationCounts"
 
     def __init__(self, *, bins: int | None = None, setting: str | None = None, labels: Sequence[Hashable] | None = None,
-                 pos_label: Any = None) -> None:  # fmt: skip
+                 pos_label: Hashable | None = None) -> None:  # fmt: skip
         super().__init__(labels=labels, pos_label=pos_label)
         self._bins, self._setting = bins, setting
 

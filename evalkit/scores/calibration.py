@@ -130,7 +130,7 @@ from evalkit.scores.curves import ScoreColumns, ThresholdCurve, score_columns
 
 def error_of_scores(
     y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None = None, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform",
-    norm: str = "l1", estimator: str = "binned", sample_weight: ArrayLike | None = None, pos_label: Any = None, setting: str | None = None,
+    norm: str = "l1", estimator: str = "binned", sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, setting: str | None = None,
     average: str | None = "macro",
 ) -> Any:  # fmt: skip
     """The calibration error of scores in one call (``Calibration.from_scores(...).error(...)``),
@@ -381,7 +381,7 @@ class Calibration(CountedState):
 
     @classmethod
     def from_scores(
-        cls, y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Any = None, setting: str | None = None,
+        cls, y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None, setting: str | None = None,
         sample_weight: ArrayLike | None = None, bins: int | None = None,
     ) -> Calibration:  # fmt: skip
         """The calibration of probabilities.
@@ -561,7 +561,7 @@ class Calibration(CountedState):
     # reading
 
     def error(self, norm: str = "l1", *, estimator: str = "binned", n_bins: int | None = None, strategy: str = "uniform",
-              label: Any = None, average: str | None = "macro", undefined: UndefinedPolicy = "exclude") -> Any:  # fmt: skip
+              label: Hashable | None = None, average: str | None = "macro", undefined: UndefinedPolicy = "exclude") -> Any:  # fmt: skip
         """The calibration error: ``norm="l1"`` (ECE), ``"l2"`` (RMSCE) or ``"max"`` (MCE),
         by the ``"binned"``, ``"debiased"`` or ``"isotonic"`` estimator (see the module
         docstring).
@@ -585,7 +585,7 @@ class Calibration(CountedState):
         name = {"l1": "expected_calibration_error", "l2": "root_mean_squared_calibration_error", "max": "maximum_calibration_error"}[norm]
         return self.measure(name, estimator=estimator, n_bins=n_bins, strategy=strategy, label=label, average=average, undefined=undefined)
 
-    def measure(self, name: str, *, label: Any = None, average: str | None = "macro", undefined: UndefinedPolicy = "exclude", **options: Any) -> Any:
+    def measure(self, name: str, *, label: Hashable | None = None, average: str | None = "macro", undefined: UndefinedPolicy = "exclude", **options: Any) -> Any:
         """Any calibration measure by name (``MEASURES``: ``expected_calibration_error`` or
         ``ece``, ``maximum_calibration_error``, ``root_mean_squared_calibration_error``,
         ``brier_score``, ``reliability``, ``resolution``, ``uncertainty``, ``log_loss``) with
@@ -605,7 +605,7 @@ class Calibration(CountedState):
         statistic = self._statistic(name, dict(options))
         return float(sum(statistic(*self._column(j))[0] for j in range(len(self.labels))))
 
-    def reliability(self, *, n_bins: int | None = None, strategy: str = "uniform", estimator: str = "binned", label: Any = None) -> Reliability:
+    def reliability(self, *, n_bins: int | None = None, strategy: str = "uniform", estimator: str = "binned", label: Hashable | None = None) -> Reliability:
         """The points of a reliability diagram: mean score against the share of positives
         per non-empty bin (``estimator="binned"``), or, binning-free, every distinct score
         against its isotonic recalibration (``"isotonic"``, the CORP diagram).
@@ -633,7 +633,7 @@ class Calibration(CountedState):
         weight = grouped.weight[0][kept]
         return Reliability(grouped.score[0][kept] / weight, grouped.hits[0][kept] / weight, weight, edges)
 
-    def brier_score(self, *, label: Any = None) -> float:
+    def brier_score(self, *, label: Hashable | None = None) -> float:
         """The Brier score: ``Σ w (c - y)² / Σ w`` of the column, summed over the columns of
         a multi-column calibration (scikit-learn's multi-class Brier score).
 
@@ -643,7 +643,7 @@ class Calibration(CountedState):
         """
         return float(self.measure("brier_score", label=label))
 
-    def log_loss(self, *, label: Any = None) -> float:
+    def log_loss(self, *, label: Hashable | None = None) -> float:
         """The log loss (scores clipped to ``[eps, 1 - eps]``, as scikit-learn's): binary
         cross-entropy of each column, summed over the columns; for ``"classwise"`` the
         multi-class log loss ``-Σ w log p_actual / Σ w``.
@@ -654,7 +654,7 @@ class Calibration(CountedState):
         """
         return float(self.measure("log_loss", label=label))
 
-    def brier_decomposition(self, *, n_bins: int | None = None, strategy: str = "uniform", label: Any = None) -> BrierDecomposition:
+    def brier_decomposition(self, *, n_bins: int | None = None, strategy: str = "uniform", label: Hashable | None = None) -> BrierDecomposition:
         """The Brier score as ``reliability - resolution + uncertainty`` (Murphy, 1973) over
         the distinct scores (the default with exact counts), or over bins with the two
         within-bin terms that keep the identity exact (``n_bins``, or a binned calibration).
@@ -677,7 +677,7 @@ class Calibration(CountedState):
             brier += float(_brier(sums)[0])
         return BrierDecomposition(brier, *(float(value) for value in total))
 
-    def spiegelhalter_test(self, *, label: Any = None) -> CalibrationTest:
+    def spiegelhalter_test(self, *, label: Hashable | None = None) -> CalibrationTest:
         """Spiegelhalter's z test of "every score is its sample's probability" (see
         ``CalibrationTest``), for one column.
 

@@ -7,6 +7,7 @@ A mixin of ``ThresholdCurve`` (``evalkit.scores.curves``), which is its public f
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,7 @@ class CurveAreas(CurveFields):
 
     __slots__ = ()
 
-    def gains(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def gains(self, label: Hashable | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The cumulative gains curve: at every threshold (and above them all) the share of the
         samples predicted positive and the share of the class's positives among them,
         ``(targeted, captured, thresholds)``, from ``(0, 0)`` at ``inf`` to ``(1, 1)``.
@@ -63,7 +64,7 @@ class CurveAreas(CurveFields):
             captured = np.concatenate(([0.0], tp / self.positives[j])) if self.positives[j] else np.full(len(tp) + 1, np.nan)
         return targeted.astype(np.float64), captured.astype(np.float64), np.concatenate(([np.inf], thresholds))
 
-    def lift(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def lift(self, label: Hashable | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The lift curve: at every threshold, the share of the samples predicted positive and
         how many times the class is more frequent among them than overall (precision /
         prevalence), ``(targeted, lift, thresholds)``; the threshold above every score is
@@ -79,7 +80,7 @@ class CurveAreas(CurveFields):
         with np.errstate(invalid="ignore", divide="ignore"):
             return targeted[1:], captured[1:] / targeted[1:], thresholds[1:]
 
-    def ks_statistic(self, label: Any = None) -> float:
+    def ks_statistic(self, label: Hashable | None = None) -> float:
         """The Kolmogorov-Smirnov statistic of the class's scores against the others':
         ``max_t |tpr(t) - fpr(t)|``, the largest distance between the two score
         distributions (``scipy.stats.ks_2samp``'s statistic, weighted by the sample weights);
@@ -97,7 +98,7 @@ class CurveAreas(CurveFields):
         _, tp, fp = self._part(j)
         return float(np.max(np.abs(tp / positives - fp / negatives), initial=0.0))
 
-    def roc(self, label: Any = None, *, drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def roc(self, label: Hashable | None = None, *, drop_intermediate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The ROC curve ``(fpr, tpr, thresholds)``, from the point ``(0, 0)`` at threshold
         ``inf`` (scikit-learn's ``roc_curve``); a rate is NaN for a class with no negatives
         (FPR) or no positives (TPR).
@@ -135,7 +136,7 @@ class CurveAreas(CurveFields):
         weights = support_weights(values, self.positives, policy) if average == "weighted" else None
         return mean_of(values, weights, undefined=policy)
 
-    def roc_auc(self, label: Any = None, *, average: str | None = "macro", max_fpr: float | None = None, undefined: UndefinedPolicy = "exclude") -> Any:
+    def roc_auc(self, label: Hashable | None = None, *, average: str | None = "macro", max_fpr: float | None = None, undefined: UndefinedPolicy = "exclude") -> Any:
         """Area under the ROC curve: the probability that a random positive scores above a
         random negative (ties count one half). NaN for a class without positives or negatives.
 
@@ -165,7 +166,7 @@ class CurveAreas(CurveFields):
 
         return self._averaged(area, label, average, undefined, lambda: self.micro().roc_auc(max_fpr=max_fpr))
 
-    def precision_recall(self, label: Any = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def precision_recall(self, label: Hashable | None = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The precision-recall curve ``(precision, recall, thresholds)`` in scikit-learn's
         layout: thresholds rising, and a last point (precision 1, recall 0) without threshold.
         Recall is NaN for a class with no positives; precision NaN where nothing is predicted.
@@ -188,7 +189,7 @@ class CurveAreas(CurveFields):
         recall = tp / positives if positives > 0 else np.full(tp.shape, np.nan)
         return np.append(precision[::-1], 1.0), np.append(recall[::-1], 0.0), thresholds[::-1].copy()
 
-    def average_precision(self, label: Any = None, *, average: str | None = "macro", undefined: UndefinedPolicy = "exclude") -> Any:
+    def average_precision(self, label: Hashable | None = None, *, average: str | None = "macro", undefined: UndefinedPolicy = "exclude") -> Any:
         """Average precision ``Σ (R_k - R_{k-1}) P_k`` over the thresholds, highest first: the
         step-wise area under the precision-recall curve (not the trapezoid, which is
         optimistic). NaN for a class without positives.
@@ -210,7 +211,7 @@ class CurveAreas(CurveFields):
 
         return self._averaged(area, label, average, undefined, lambda: self.micro().average_precision())
 
-    def det(self, label: Any = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def det(self, label: Hashable | None = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detection error tradeoff curve ``(fpr, fnr, thresholds)`` in scikit-learn's
         layout: thresholds rising, from the last point with no false negatives to the first
         with no false positives. NaN rates for a class with no positives or negatives.
@@ -237,7 +238,7 @@ class CurveAreas(CurveFields):
             fnr = (positives - tp[part][::-1]) / positives if positives > 0 else np.full(len(tp[part]), np.nan)
         return fpr, fnr, thresholds[part][::-1].copy()
 
-    def area_bounds(self, kind: str = "roc_auc", label: Any = None) -> tuple[float, float]:
+    def area_bounds(self, kind: str = "roc_auc", label: Hashable | None = None) -> tuple[float, float]:
         """Where the exact area can lie, given this curve's points: ``(low, high)``.
 
         Between two known points the exact curve is unknown but monotone. For the ROC area
@@ -282,7 +283,7 @@ class CurveAreas(CurveFields):
             high = np.where(tp[1:] + fp[:-1] > 0, tp[1:] / (tp[1:] + fp[:-1]), 1.0)
         return float(np.dot(gained, low)), float(np.dot(gained, high))
 
-    def interval(self, measure: str = "roc_auc", label: Any = None, *, level: float = 0.95, method: str | None = None,
+    def interval(self, measure: str = "roc_auc", label: Hashable | None = None, *, level: float = 0.95, method: str | None = None,
                  n_resamples: int = 2000, random_state: RandomState = None) -> intervals.Interval:  # fmt: skip
         """A confidence interval of ``"roc_auc"`` (DeLong's, in O(distinct scores) from the
         counts, or the bootstrap) or ``"average_precision"`` (``"bca"`` or ``"percentile"``)

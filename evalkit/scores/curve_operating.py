@@ -7,7 +7,7 @@ A mixin of ``ThresholdCurve`` (``evalkit.scores.curves``), which is its public f
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -60,7 +60,7 @@ class CurveOperatingPoints(CurveFields):
     def evaluate(
         self,
         measure: Any,
-        label: Any = None,
+        label: Hashable | None = None,
         *,
         average: str | None = None,
         undefined: UndefinedPolicy = "exclude",
@@ -147,7 +147,7 @@ class CurveOperatingPoints(CurveFields):
     def best_threshold(
         self,
         measure: Any,
-        label: Any = None,
+        label: Hashable | None = None,
         *,
         average: str | None = None,
         undefined: UndefinedPolicy = "exclude",
@@ -214,7 +214,7 @@ class CurveOperatingPoints(CurveFields):
             yield query, Cells(tp, fp, self.positives - tp, self.negatives - fp)
 
     def optimize(
-        self, measure: Any, label: Any = None, *, subject_to: Any = None, average: str | None = None, undefined: UndefinedPolicy = "exclude",
+        self, measure: Any, label: Hashable | None = None, *, subject_to: Any = None, average: str | None = None, undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Any:  # fmt: skip
         """The best threshold for ``measure`` (highest, or lowest for a loss) among those where
@@ -283,7 +283,7 @@ class CurveOperatingPoints(CurveFields):
         return operating.OperatingPoint(True, best[0], best[1], resolved.name, best[2], texts, best[3], own, average)
 
     def operating_interval(
-        self, measure: Any, label: Any = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
+        self, measure: Any, label: Hashable | None = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
         random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> operating.OperatingInterval:  # fmt: skip
         """Percentile bootstrap intervals of an operating point of one class: of the value

@@ -302,7 +302,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         y_score: Any,
         labels: Sequence[Hashable] | None = None,
         *,
-        pos_label: Any = None,
+        pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None,
         thresholds: Any = None,
         metrics_class: MetricsClass | None = None,
@@ -431,12 +431,12 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         part = slice(self._offsets[j], self._offsets[j + 1])
         return self._thresholds[part], self._tp[part], self._fp[part]
 
-    def thresholds(self, label: Any = None) -> np.ndarray:
+    def thresholds(self, label: Hashable | None = None) -> np.ndarray:
         """The thresholds of a class's curve, highest first (its distinct scores, or the given
         thresholds of a binned curve)."""
         return self._part(self._class(label))[0]
 
-    def score_counts(self, label: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def score_counts(self, label: Hashable | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each distinct score of a class, lowest first, with the weight of the class's
         positives and of its negatives scored exactly there (a binned curve: at or above the
         threshold and below the next one).
@@ -448,7 +448,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         thresholds, tp, fp = self._part(self._class(label))
         return thresholds[::-1], np.diff(tp, prepend=0)[::-1], np.diff(fp, prepend=0)[::-1]
 
-    def cells(self, label: Any = None) -> Cells:
+    def cells(self, label: Hashable | None = None) -> Cells:
         """The cells of a class at each of its thresholds, highest first:
         ``(tp, fp, P - tp, N - fp)``."""
         return self._cells(self._class(label))

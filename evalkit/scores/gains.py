@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
@@ -99,7 +100,7 @@ def _shown(value: Any, column: str, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
-def gains_table(curve: Any, label: Any = None, *, groups: int = 10) -> GainsTable:
+def gains_table(curve: Any, label: Hashable | None = None, *, groups: int = 10) -> GainsTable:
     """The gains table of one class of a ``ThresholdCurve``, in ``groups`` equal shares of the
     samples (deciles by default), cumulative from the highest scores.
 

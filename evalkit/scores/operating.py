@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 import attrs
@@ -190,7 +190,7 @@ class OperatingPoint:
     achieved: dict[str, float]
     constraints: tuple[str, ...] = ()
     cells: Cells | None = attrs.field(default=None, eq=False, repr=False)
-    label: Any = None
+    label: Hashable | None = None
     average: str | None = None
 
     def __str__(self) -> str:
