@@ -54,7 +54,7 @@ from evalkit.exceptions import (
 from evalkit.measures.averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, ratio
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class
-from evalkit.measures.registry import Measure, spelling
+from evalkit.measures.registry import Measure, MeasureLike, spelling
 from evalkit.results import intervals
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
@@ -491,7 +491,7 @@ class ByGroup(CountedState):
             return ()
         return tuple(key for key, size in self.support().items() if size < self.min_size)
 
-    def values(self, measure: Any, average: str | None = None, *, label: Hashable | None = None, undefined: UndefinedPolicy = "exclude", **parameters: Any) -> dict:
+    def values(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, undefined: UndefinedPolicy = "exclude", **parameters: Any) -> dict:
         """A measure of every group and of the whole (key ``OVERALL``, also ``"overall"``): an ``average``, a
         class's value (``label``), or a whole-result measure (accuracy, kappa, MCC, or a
         curve's ``roc_auc``/``average_precision``) without either.
@@ -516,7 +516,7 @@ class ByGroup(CountedState):
         found[OVERALL] = _value(self.overall, measure, average, label, undefined, parameters)
         return found
 
-    def _stacked(self, measure: Any, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> np.ndarray:
+    def _stacked(self, measure: MeasureLike, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> np.ndarray:
         """A measure of every group and of the whole (last) from the groups' confusion matrices
         stacked: one vectorised call for all (single-label results)."""
         assert self._pairs is not None
@@ -532,7 +532,7 @@ class ByGroup(CountedState):
         assert average is not None
         return np.asarray(average_rows(resolved, cells, average, undefined=check_undefined(undefined), parameters=parameters), dtype=np.float64)
 
-    def difference(self, measure: Any, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between",
+    def difference(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between",
                    undefined: UndefinedPolicy = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0,
                    **parameters: Any) -> Disparity:  # fmt: skip
         """How far apart the groups are on a measure: between groups the largest value minus
@@ -548,14 +548,14 @@ class ByGroup(CountedState):
         """
         return self._disparity("difference", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def ratio(self, measure: Any, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
+    def ratio(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
               confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0, **parameters: Any) -> Disparity:  # fmt: skip
         """The smallest ratio of groups' values (1: no disparity): between groups the smallest
         value over the largest; against the overall value or a reference group the smallest of
         ``min(g / r, r / g)``. Intervals as for ``difference``."""
         return self._disparity("ratio", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def _disparity(self, kind: str, measure: Any, average: str | None, label: Any, relative_to: Any, undefined: UndefinedPolicy, confidence: Any,
+    def _disparity(self, kind: str, measure: MeasureLike, average: str | None, label: Any, relative_to: Any, undefined: UndefinedPolicy, confidence: Any,
                    n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Disparity:  # fmt: skip
         reference = self._reference(relative_to)
         values = self.values(measure, average, label=label, undefined=undefined, **parameters)
@@ -568,7 +568,7 @@ class ByGroup(CountedState):
             found = self._interval(kind, measure, average, label, reference, undefined, value, confidence, n_resamples, random_state, parameters)
         return Disparity(value, kind, name, relative_to, values, extremes, found, int(np.isnan(per_group).sum()))
 
-    def _name(self, measure: Any) -> str:
+    def _name(self, measure: MeasureLike) -> str:
         if isinstance(self.overall, ThresholdCurve):  # groups of scores: their measures are the areas
             return _area_name(measure)
         if _is_calibration(self.overall):
@@ -585,7 +585,7 @@ class ByGroup(CountedState):
         except UnknownLabelError:
             raise InvalidArgumentError(f"relative_to must be 'between', 'overall' or a group ({show(list(self.keys))}), got {relative_to!r}") from None
 
-    def _interval(self, kind: str, measure: Any, average: str | None, label: Any, reference: int | None, undefined: UndefinedPolicy, estimate: float,
+    def _interval(self, kind: str, measure: MeasureLike, average: str | None, label: Any, reference: int | None, undefined: UndefinedPolicy, estimate: float,
                   level: float, n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Any:  # fmt: skip
         """The percentile bootstrap of a disparity of single-label results: the kinds are the
         (group, actual, predicted) triples, drawn within every group."""
@@ -842,7 +842,7 @@ def _size(result: Any) -> Any:
     return size
 
 
-def _area_name(measure: Any) -> str:
+def _area_name(measure: MeasureLike) -> str:
     """The area a name stands for on a curve, as report columns spell it (``"auc"`` is ``"roc_auc"``)."""
     key = area_key(measure)
     if key is None:
@@ -854,7 +854,7 @@ def _is_calibration(result: Any) -> bool:
     return type(result).__name__ == "Calibration" and hasattr(result, "brier_score")
 
 
-def _calibration_name(measure: Any) -> str:
+def _calibration_name(measure: MeasureLike) -> str:
     """The calibration measure a name stands for (``"ece"`` is ``"expected_calibration_error"``)."""
     from evalkit.scores.calibration import _ALIASES, MEASURES
 
@@ -864,7 +864,7 @@ def _calibration_name(measure: Any) -> str:
     return key
 
 
-def _value(result: Any, measure: Any, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
+def _value(result: Any, measure: MeasureLike, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
     """One number of a result: an average, a class's value, or a whole-result measure."""
     if _is_calibration(result):
         return float(result.measure(_calibration_name(measure), label=label, average=average or "macro", undefined=undefined, **parameters))

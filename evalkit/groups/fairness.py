@@ -20,7 +20,7 @@ from evalkit.exceptions import (
 )
 from evalkit.groups._by_group import ByGroup, _disparity
 from evalkit.measures.averaging import UndefinedPolicy, check_undefined
-from evalkit.measures.registry import Measure
+from evalkit.measures.registry import Measure, MeasureLike
 
 __all__ = [
     "SELECTION_RATE",
@@ -44,7 +44,7 @@ SELECTION_RATE = Measure(name="selection_rate", function=_selection_rate, title=
 """The share of the samples predicted as a class (demographic parity compares it across groups)."""
 
 
-def _rates(result: ByGroup, measure: Any, positive: Any, undefined: UndefinedPolicy) -> tuple[np.ndarray, float]:
+def _rates(result: ByGroup, measure: MeasureLike, positive: Any, undefined: UndefinedPolicy) -> tuple[np.ndarray, float]:
     if positive not in list(result.overall.labels):
         raise UnknownLabelError(f"the positive class {positive!r} is not among the labels {show(list(result.overall.labels))}")
     policy = check_undefined(undefined)

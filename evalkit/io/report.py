@@ -870,7 +870,7 @@ def _calibration_title(name: str) -> str:
     return _CALIBRATION_TITLES.get(name, name.replace("_", " "))
 
 
-def _is_loss(name: str, measure: Any) -> bool:
+def _is_loss(name: str, measure: Measure | None) -> bool:
     """Whether lower is better: a measure's direction, or a calibration error (every one but resolution)."""
     if measure is not None:
         return measure.direction == "lower"

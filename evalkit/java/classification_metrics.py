@@ -39,6 +39,7 @@ from evalkit.measures.metrics_class import (
 from evalkit.measures.registry import (
     COUNT_NAMES,
     MEASURES,
+    MeasureLike,
     spelling,
     unknown_name_message,
 )
@@ -366,7 +367,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         """``_value`` of a measure with parameters (``beta``, ``prevalence``)."""
         return MEASURES[measure].scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
-    def interval(self, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+    def interval(self, measure: MeasureLike, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
                  random_state: RandomState = None, **parameters: Any) -> intervals.Interval:  # fmt: skip
         """A confidence interval of one of this class's measures (any registered name, or a getter
         of this class, overridden ones included): ``"wilson"`` or ``"clopper-pearson"`` for

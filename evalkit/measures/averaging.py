@@ -44,7 +44,7 @@ from evalkit.engine._validation import check_choice, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import InvalidArgumentError
-from evalkit.measures.registry import Measure, check_measure_parameters, resolve_measure
+from evalkit.measures.registry import Measure, MeasureLike, check_measure_parameters, resolve_measure
 
 UndefinedPolicy: TypeAlias = "str | float"
 """What ``undefined=`` takes: ``"exclude"``, ``"zero"``, ``"one"``, ``"nan"``, or scikit-learn's ``zero_division`` numbers (0, 1, NaN)."""
@@ -375,7 +375,7 @@ def average_rows(
     return mean_rows(values, weights, undefined=policy)
 
 
-def per_entry(cells: Cells, measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> np.ndarray:
+def per_entry(cells: Cells, measure: MeasureLike, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> np.ndarray:
     """The value of a measure (name, Measure, function or getter of ``metrics_class``) for every
     entry of ``cells``, as float64 (NaN where undefined)."""
     resolved = resolve_measure(measure, metrics_class)

@@ -30,7 +30,7 @@ import inspect
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 import numpy as np
@@ -57,6 +57,10 @@ __all__ = [
     "unknown_name_message",
     "unregister",
 ]
+
+MeasureLike: TypeAlias = "str | Measure | Callable[..., Any]"
+"""A measure as a call takes it: a name (any spelling), a ``Measure``, or a function of ``tp, fp,
+fn, tn`` (or a getter of a metrics class)."""
 
 DIRECTIONS = ("higher", "lower", None)
 """What ``Measure.direction`` may say: higher is better, lower is better, or neither (prevalence)."""
@@ -465,7 +469,7 @@ def getter_metadata(function: Any) -> dict[str, Any] | None:
     return getattr(function, GETTER_METADATA, None)
 
 
-def resolve_measure(measure: Any, metrics_class: MetricsClass | None = None) -> Measure:
+def resolve_measure(measure: MeasureLike, metrics_class: MetricsClass | None = None) -> Measure:
     """The measure that ``measure`` stands for: a ``Measure`` or a function as given; a name
     (any spelling or alias) as ``metrics_class`` knows it (its getters, overrides and the
     registered measures), or as the registry knows it when no class is given.

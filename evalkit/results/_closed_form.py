@@ -23,6 +23,7 @@ from evalkit.engine._validation import (
 )
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import InvalidArgumentError, InvalidCountsError, UnsupportedSettingError
+from evalkit.measures.registry import Measure
 from evalkit.results.rendering import render
 
 
@@ -133,7 +134,7 @@ def clopper_pearson(successes: Any, trials: Any, level: float = 0.95) -> tuple[f
     return low, high
 
 
-def _proportion(measure: Any, parameters: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+def _proportion(measure: Measure, parameters: dict[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
     """``(a, b)`` when the measure is ``<a, v> / <b, v>`` with 0/1 coefficients and ``a <= b``:
     a proportion of ``<b, v>`` trials; else None."""
     if not measure.decomposable:

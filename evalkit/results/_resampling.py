@@ -24,6 +24,7 @@ from evalkit.engine.counting import PairCounts
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.measures.averaging import UndefinedPolicy, average_rows
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
+from evalkit.measures.registry import Measure
 from evalkit.results._closed_form import Interval, _check_level, _z
 
 _BATCH_ENTRIES = 1 << 22  # resamples x kinds held at once
@@ -216,7 +217,7 @@ def _pair_kinds(pairs: PairCounts, stratify: bool) -> _Kinds:
     return _Kinds(counts, sums, jackknife, actual if stratify else None)
 
 
-def _pair_statistic(measure: Any, average: str | None, position: int | None, m: int, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Callable[[Any], np.ndarray]:
+def _pair_statistic(measure: Measure, average: str | None, position: int | None, m: int, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Callable[[Any], np.ndarray]:
     """A batch statistic of ``(correct, actual, predicted)`` sums over the ``m`` classes."""
 
     def cells(sums: Any) -> Cells:

@@ -46,7 +46,7 @@ from evalkit.measures.averaging import (
 )
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient, pairs_cohen_kappa
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, metrics_class_for
-from evalkit.measures.registry import Measure, check_measure_parameters, get_measure, resolve_measure
+from evalkit.measures.registry import Measure, MeasureLike, check_measure_parameters, get_measure, resolve_measure
 from evalkit.results.intervals import (
     BOOTSTRAP_METHODS,
     LOG_MEASURES,
@@ -144,7 +144,7 @@ class CellsResult:
     # ----------------------------------------------------------------------------------------
     # measures by name
 
-    def measure(self, measure: Any, metrics_class: type[Any] | None = None) -> Measure:
+    def measure(self, measure: MeasureLike, metrics_class: type[Any] | None = None) -> Measure:
         """The measure a name stands for here: a getter, an override or a registered measure of
         ``metrics_class``, or of the result's own metrics class; a ``Measure`` or a function
         as given.
@@ -258,7 +258,7 @@ class CellsResult:
         return Cells(*(row[positions] for row in rows))
 
     def per_class(
-        self, measure: Any, *, labels: Any = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
+        self, measure: MeasureLike, *, labels: Any = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
     ) -> np.ndarray:
         """The one-vs-rest value of ``measure`` for every class, in label order: NaN where
         undefined, or 0 or 1 under ``undefined="zero"`` / ``"one"`` (the convention of Weka,
@@ -290,7 +290,7 @@ class CellsResult:
 
     def average(
         self,
-        measure: Any,
+        measure: MeasureLike,
         average: str = "macro",
         *,
         undefined: UndefinedPolicy = "exclude",
@@ -342,7 +342,7 @@ class CellsResult:
     # confidence intervals
 
     def interval(
-        self, measure: Any, average: str | None = None, *, label: Hashable | None = None, level: float = 0.95, method: str = "bca",
+        self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, level: float = 0.95, method: str = "bca",
         n_resamples: int = 2000, random_state: RandomState = None, stratify: bool = False, undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Interval:  # fmt: skip

@@ -45,7 +45,7 @@ from evalkit.measures.metrics_class import (
     metrics_class_for,
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
-from evalkit.measures.registry import check_measure_parameters
+from evalkit.measures.registry import MeasureLike, check_measure_parameters
 from evalkit.results.base import CellsResult
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.constructors import REJECTIONS, SETTINGS, SettingConstructors
@@ -126,7 +126,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
         if not self.ordered:
             raise UnsupportedSettingError(f"{what} needs the samples in order; this evaluation was compacted")
 
-    def per_sample(self, measure: Any, *, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
+    def per_sample(self, measure: MeasureLike, *, metrics_class: type[Any] | None = None, **parameters: Any) -> np.ndarray:
         """The value of ``measure`` for every sample (NaN where undefined)."""
         self._ordered("per_sample")
         resolved = self.measure(measure, metrics_class)
@@ -442,7 +442,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             maker,
         )
 
-    def micro_macro_gap(self, measure: Any, **parameters: Any) -> MicroMacroGap:
+    def micro_macro_gap(self, measure: MeasureLike, **parameters: Any) -> MicroMacroGap:
         """The micro-macro gap of a decomposable measure (looked up in the metrics class) and its
         covariance decomposition; a getter-defined measure has no decomposition and is refused."""
         return micro_macro_gap(self.class_cells, self.measure(measure), **parameters)

@@ -80,7 +80,7 @@ from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts, encode
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.measures.averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, fill_undefined
-from evalkit.measures.registry import Measure, check_measure_parameters, resolve_measure
+from evalkit.measures.registry import Measure, MeasureLike, check_measure_parameters, resolve_measure
 from evalkit.results._closed_form import (
     Interval,
     KappaTest,
@@ -230,7 +230,7 @@ class Comparison:
 # intervals from counts and estimates (the results' ``interval`` methods hand these the numbers)
 
 
-def _resolve(measure: Any, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> Measure:
+def _resolve(measure: MeasureLike, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> Measure:
     resolved = resolve_measure(measure, metrics_class)
     check_measure_parameters(resolved, parameters)
     return resolved
@@ -401,7 +401,7 @@ def ratio_interval(
 
 
 def indicators_interval(
-    y_true: Any, y_pred: Any, measure: Any, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
+    y_true: Any, y_pred: Any, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
     level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
     undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
@@ -473,7 +473,7 @@ def indicators_interval(
 
 
 def cells_interval(
-    tp: Any, fp: Any, fn: Any, tn: Any, measure: Any, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+    tp: Any, fp: Any, fn: Any, tn: Any, measure: MeasureLike, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
     random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """The interval of a measure of one class's cells (``ClassificationMetrics.interval``):
@@ -617,7 +617,7 @@ def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_w
 
 
 def compare(
-    y_true: Any, first: Any, second: Any, measure: Any = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: Any, first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
     sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Comparison:  # fmt: skip
@@ -696,7 +696,7 @@ def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weigh
     return (actual, one, two), known, weight
 
 
-def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Any, average: str | None, method: str,
+def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Measure, average: str | None, method: str,
                       level: float, n_resamples: int, random_state: RandomState, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
     """Kinds are (actual, first, second) triples: each resample counts both classifiers on the
     same samples."""
@@ -741,7 +741,7 @@ def _p_value(replicates: np.ndarray, difference: float) -> float:
 
 
 def compare_many(
-    y_true: Any, predictions: dict[str, Any], measure: Any = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: Any, predictions: dict[str, Any], measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     correction: str = "holm", **options: Any,
 ) -> dict[tuple[str, str], Comparison]:  # fmt: skip
     """Every pair of several classifiers, with the p-values corrected for the number of pairs:
@@ -772,7 +772,7 @@ def compare_many(
     return {pair: attrs.evolve(result, p_value=float(p)) for (pair, result), p in zip(found.items(), adjusted)}
 
 
-def result_interval(result: Any, measure: Any, average: str | None = None, **options: Any) -> Interval:
+def result_interval(result: Any, measure: MeasureLike, average: str | None = None, **options: Any) -> Interval:
     """``result.interval(measure, average, **options)``: the older spelling, kept for one release."""
     warnings.warn("evalkit.intervals.result_interval(result, ...) is now result.interval(...)", DeprecationWarning, stacklevel=2)
     interval: Interval = result.interval(measure, average, **options)

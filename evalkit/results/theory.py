@@ -30,6 +30,7 @@ import numpy as np
 from evalkit.engine.cells import Cells
 from evalkit.exceptions import InputShapeError, LabelMismatchError, NoClosedFormError
 from evalkit.measures.formulas import COUNT_NAMES, get_measure
+from evalkit.measures.registry import MeasureLike
 from evalkit.results.base import CellsResult
 
 __all__ = [
@@ -71,7 +72,7 @@ class MicroMacroGap:
         return self.micro - self.macro
 
 
-def micro_macro_gap(cells: Cells, measure: Any, **parameters: Any) -> MicroMacroGap:
+def micro_macro_gap(cells: Cells, measure: MeasureLike, **parameters: Any) -> MicroMacroGap:
     """Decompose the micro-macro gap of a decomposable measure over per-class ``cells``.
 
     Raises:
@@ -129,7 +130,7 @@ def linear_utility_threshold(*, tp: float = 0.0, fp: float = 0.0, fn: float = 0.
     return float((tn - fp) / denominator)
 
 
-def bayes_optimal_threshold(measure: Any, **parameters: Any) -> float:
+def bayes_optimal_threshold(measure: MeasureLike, **parameters: Any) -> float:
     """The probability threshold that maximises ``measure`` in expectation, if a closed form exists.
 
     It exists when the measure is ``<a, v> / <b, v>`` with a denominator fixed by the class

@@ -51,6 +51,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
+from evalkit.measures.registry import MeasureLike
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
@@ -306,7 +307,7 @@ class LabelSetCounts(CountedState, _Locked):
         counts = cls(fixed, metrics_class=read_metrics_class(document, metrics_class), keep_pairs=pairs is not None)
         return counts._rebuilt(labels, sums, kinds, total, pairs, counts._metrics_class)
 
-    def interval(self, measure: Any, average: str = "macro", **options: Any) -> Any:
+    def interval(self, measure: MeasureLike, average: str = "macro", **options: Any) -> Any:
         """A bootstrap interval of a ``"micro"``, ``"macro"`` or ``"weighted"`` average of the
         counts kept with ``keep_pairs=True``: the kinds are the distinct (actual set, predicted
         set) pairs (``evalkit.intervals.indicators_interval``); ``options`` as there

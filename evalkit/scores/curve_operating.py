@@ -26,7 +26,7 @@ from evalkit.measures.averaging import (
     average_rows,
     check_undefined,
 )
-from evalkit.measures.registry import Measure, check_measure_parameters
+from evalkit.measures.registry import Measure, MeasureLike, check_measure_parameters
 from evalkit.results import intervals
 from evalkit.scores import operating
 from evalkit.scores.curve_points import (
@@ -59,7 +59,7 @@ class CurveOperatingPoints(CurveFields):
 
     def evaluate(
         self,
-        measure: Any,
+        measure: MeasureLike,
         label: Hashable | None = None,
         *,
         average: str | None = None,
@@ -146,7 +146,7 @@ class CurveOperatingPoints(CurveFields):
 
     def best_threshold(
         self,
-        measure: Any,
+        measure: MeasureLike,
         label: Hashable | None = None,
         *,
         average: str | None = None,
@@ -214,7 +214,7 @@ class CurveOperatingPoints(CurveFields):
             yield query, Cells(tp, fp, self.positives - tp, self.negatives - fp)
 
     def optimize(
-        self, measure: Any, label: Hashable | None = None, *, subject_to: Any = None, average: str | None = None, undefined: UndefinedPolicy = "exclude",
+        self, measure: MeasureLike, label: Hashable | None = None, *, subject_to: Any = None, average: str | None = None, undefined: UndefinedPolicy = "exclude",
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Any:  # fmt: skip
         """The best threshold for ``measure`` (highest, or lowest for a loss) among those where
@@ -283,7 +283,7 @@ class CurveOperatingPoints(CurveFields):
         return operating.OperatingPoint(True, best[0], best[1], resolved.name, best[2], texts, best[3], own, average)
 
     def operating_interval(
-        self, measure: Any, label: Hashable | None = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
+        self, measure: MeasureLike, label: Hashable | None = None, *, subject_to: Any = None, level: float = 0.95, n_resamples: int = 2000,
         random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> operating.OperatingInterval:  # fmt: skip
         """Percentile bootstrap intervals of an operating point of one class: of the value

@@ -76,7 +76,7 @@ from evalkit.measures.metrics_class import (
     merged_metrics_class,
     metrics_class_for,
 )
-from evalkit.measures.registry import Measure, resolve_measure, spelling
+from evalkit.measures.registry import Measure, MeasureLike, resolve_measure, spelling
 from evalkit.results.base import CellsResult
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.rendering import ReportFace
@@ -465,7 +465,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         zero = np.zeros(1, dtype=tp.dtype)
         return np.concatenate((zero, tp))[above], np.concatenate((zero, fp))[above]
 
-    def measure(self, measure: Any, metrics_class: type[Any] | None = None) -> Measure:
+    def measure(self, measure: MeasureLike, metrics_class: type[Any] | None = None) -> Measure:
         """The measure a name stands for on this curve: a getter, an override or a registered
         measure of ``metrics_class`` or of the curve's own metrics class (see
         ``CellsResult.measure``)."""
