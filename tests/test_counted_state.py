@@ -209,3 +209,13 @@ def test_a_decayed_matrix_holds_weighted_counts():
     wednesday = (monday.scaled(0.5) + tuesday).scaled(0.5)
     assert wednesday.to_array().tolist() == [[0.25 + 0, 0.5], [0.25, 0.25 + 0.5]]
     assert wednesday.get_total_items() == 1.75
+
+
+def test_a_label_seen_only_with_weight_zero_survives_copies_and_round_trips():
+    counts = LabelSetCounts()
+    counts.update([{"a"}, {"z"}], [{"a"}, {"z"}], sample_weight=[1, 0])
+    later = LabelSetCounts()
+    later.update([{"q"}], [{"a"}])
+    for same in (counts.copy(), counts.scaled(0.5), LabelSetCounts.from_json(counts.to_json()), (counts + later) - later):
+        assert same.labels == ("a", "z")
+    assert (counts + later) - later == counts

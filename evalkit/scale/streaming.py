@@ -215,10 +215,13 @@ class LabelSetCounts(CountedState, _Locked):
             labels, sums, kinds, total = self._copy_state()
             return labels, sums, kinds, total, None if self._pairs is None else Counter(self._pairs)
 
-    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: Any, pairs: Counter | None, metrics_class: MetricsClass) -> LabelSetCounts:
-        """Counts holding exactly this state (labels with nothing counted dropped unless fixed)."""
+    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: Any, pairs: Counter | None, metrics_class: MetricsClass,
+                 taken: Sequence = ()) -> LabelSetCounts:  # fmt: skip
+        """Counts holding exactly this state; a label of ``taken`` (the labels of a part taken away)
+        left with nothing counted is dropped, unless it is fixed."""
         result = LabelSetCounts(self._fixed, metrics_class=metrics_class, keep_pairs=pairs is not None)
-        kept = [k for k, label in enumerate(labels) if np.any(sums[:, k] != 0) or (self._fixed is not None and label in self._fixed)]
+        gone = {label for label in taken if self._fixed is None or label not in self._fixed}
+        kept = [k for k, label in enumerate(labels) if not (label in gone and np.all(sums[:, k] == 0))]
         result._labels = [labels[k] for k in kept]
         result._index = {label: code for code, label in enumerate(result._labels)}
         result._sums = np.zeros((3, max(len(kept), 8)), dtype=sums.dtype)
@@ -249,7 +252,7 @@ class LabelSetCounts(CountedState, _Locked):
         else:
             pairs = None
         total = difference(np.asarray(total), np.asarray(their_total), "samples")[()].item()
-        return self._rebuilt(labels, left, kinds, total, pairs, merged_metrics_class(self._metrics_class, other._metrics_class))
+        return self._rebuilt(labels, left, kinds, total, pairs, merged_metrics_class(self._metrics_class, other._metrics_class), their_labels)
 
     def _scaled(self, factor: float) -> LabelSetCounts:
         labels, sums, kinds, total, pairs = self._state()
