@@ -170,6 +170,19 @@ def check_same_family(first: Iterable[object], second: Iterable[object], names: 
     check_same_kind([*((names[0], label) for label in first), *((names[1], label) for label in second)])
 
 
+def label_union(first: Sequence[object], second: Sequence[object], names: tuple[str, str]) -> tuple:
+    """``first``'s labels, then those of ``second`` it lacks (two results joined with
+    ``grow=True``), refused when the two mix kinds (``check_same_family``).
+
+    Examples:
+        >>> label_union(("b", "a"), ("c", "a"), ("this", "other"))
+        ('b', 'a', 'c')
+    """
+    check_same_family(first, second, names)
+    known = set(first)
+    return (*first, *(label for label in second if label not in known))
+
+
 def check_booleans_apart(labels: Iterable[tuple[str, object]]) -> None:
     """Raise if the (argument, label) pairs put booleans next to other labels: ``True == 1``,
     so a fixed label list of one and data of the other would silently merge classes."""

@@ -723,10 +723,6 @@ class ByGroup(CountedState):
         pairs = None if self._pairs is None else attrs.evolve(self._pairs.empty(), size=0)  # no group: codes g*m + class range over nothing
         return ByGroup((), self.names, None if pairs is not None else (), self.overall.empty(), self.min_size, pairs)
 
-    def copy(self) -> ByGroup:
-        """The same groups (a ByGroup is immutable: the copy shares its counts)."""
-        return ByGroup(self.keys, self.names, self._results, self.overall, self.min_size, self._pairs)
-
     def _document(self) -> dict[str, Any]:
         """The groups and their results as an evalkit JSON document (confusion matrices and
         evaluations; curves have no JSON form)."""

@@ -423,12 +423,19 @@ class Agreement(CountedState):
         return Agreement(np.concatenate([self.counts, other.counts]), self.categories, weight, codes)
 
     def _subtract(self, other: Agreement) -> Agreement:
-        """These items without ``other``'s, a batch merged first or last (a window's oldest or newest)."""
+        """These items without ``other``'s, a batch merged first or last (a window's oldest or newest).
+
+        Raises:
+            LabelMismatchError: other categories.
+            InvalidCountsError: ``other``'s items are neither the first nor the last ones.
+        """
+        if not same_labels(self.categories, other.categories):
+            raise LabelMismatchError(f"cannot subtract ratings of the categories {show(list(other.categories))} from {show(list(self.categories))}")
         n, k = len(self.counts), len(other.counts)
-        mine, theirs = self[:k] if k <= n else None, self[n - k :] if k <= n else None
-        for part, rest in ((mine, slice(k, n)), (theirs, slice(0, n - k))):
-            if part is not None and same_labels(self.categories, other.categories) and _same_items(part, other):
-                return self[rest]
+        if k <= n and _same_items(self[:k], other):
+            return self[k:]
+        if k <= n and _same_items(self[n - k :], other):
+            return self[: n - k]
         raise InvalidCountsError("cannot take away items that are not this agreement's first or last ones")
 
     def __getitem__(self, items: slice) -> Agreement:
@@ -442,10 +449,6 @@ class Agreement(CountedState):
     def empty(self) -> Agreement:
         """The same categories, no item."""
         return self[:0]
-
-    def copy(self) -> Agreement:
-        """The same ratings (an Agreement is never changed: the copy shares its arrays)."""
-        return self[:]
 
     def __eq__(self, other: object) -> bool:
         """The same ratings: categories, counts, weights and (``from_ratings``) who rated what."""

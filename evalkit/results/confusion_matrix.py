@@ -13,8 +13,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
-from evalkit.engine._exact import check_count_total, weighted_bincount, weighted_sum
-from evalkit.engine._labels import check_label_list, check_same_family, describe, same_labels
+from evalkit.engine._exact import check_count_total, difference, weighted_bincount, weighted_sum
+from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.engine.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.engine.counting import PairCounts, checked_index_counts, checked_indexes, confusion_counts, encode
@@ -35,7 +35,7 @@ from evalkit.measures.metrics_class import (
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.base import CellsResult
-from evalkit.results.counted import ALL_OPERATIONS, CountedState, difference
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
 
@@ -409,9 +409,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         """
         self._check_kind(other, "merge")
         if grow and not same_labels(self.labels, other.labels):
-            check_same_family(self.labels, other.labels, ("this matrix", "other"))
-            known = set(self.labels)
-            union = (*self.labels, *(label for label in other.labels if label not in known))
+            union = label_union(self.labels, other.labels, ("this matrix", "other"))
             return self.with_labels(union).merge(other.with_labels(union))
         result = self.copy()
         result += other

@@ -32,20 +32,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
+import attrs
 import numpy as np
 
-from evalkit.engine._exact import difference
 from evalkit.engine._validation import show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 
-__all__ = ["ALL_OPERATIONS", "CountedState", "check_factor", "difference"]
+__all__ = ["ALL_OPERATIONS", "CountedState", "check_factor"]
 
 ALL_OPERATIONS = frozenset({"update", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
-
 
 
 def check_factor(factor: Any) -> float:
@@ -98,8 +97,12 @@ class CountedState(Document):
             why = self.REFUSED.get(operation, "it is not defined for this kind")
             raise UnsupportedSettingError(f"{type(self).__name__} does not support {operation}: {why}")
 
+    def _same_kind(self, other: object) -> bool:
+        """Whether ``other`` is of this kind (this class, a subclass of it, or one it derives from)."""
+        return isinstance(other, CountedState) and (isinstance(other, type(self)) or isinstance(self, type(other)))
+
     def _check_kind(self, other: Any, operation: str) -> None:
-        if not isinstance(other, CountedState) or not (isinstance(other, type(self)) or isinstance(self, type(other))):
+        if not self._same_kind(other):
             raise InvalidTypeError(f"can only {operation} a {type(self).__name__}, got {show(other)}")
 
     def merge(self, other: Any, *, grow: bool = False) -> Any:
@@ -116,8 +119,9 @@ class CountedState(Document):
         raise NotImplementedError
 
     def copy(self) -> Any:
-        """An independent copy."""
-        raise NotImplementedError
+        """An independent copy. The immutable kinds (attrs classes) share their read-only arrays
+        with it; the mutable ones (``ConfusionMatrix``, the stream counters) copy their counts."""
+        return attrs.evolve(cast(Any, self))
 
     def _subtract(self, other: Any) -> Any:
         raise NotImplementedError
@@ -126,7 +130,7 @@ class CountedState(Document):
         raise NotImplementedError
 
     def __add__(self, other: object) -> Any:
-        if not isinstance(other, CountedState) or not (isinstance(other, type(self)) or isinstance(self, type(other))):
+        if not self._same_kind(other):
             return NotImplemented
         return self.merge(other)
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import difference
-from evalkit.engine._labels import check_label_list, check_same_family, describe, same_labels
+from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._validation import as_array, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts
@@ -237,9 +237,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
         if not isinstance(other, Evaluation):
             raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
         if grow and self.setting == other.setting and not same_labels(self.labels, other.labels):
-            check_same_family(self.labels, other.labels, ("this evaluation", "other"))
-            known = set(self.labels)
-            union = (*self.labels, *(label for label in other.labels if label not in known))
+            union = label_union(self.labels, other.labels, ("this evaluation", "other"))
             return self.with_labels(union).merge(other.with_labels(union))
         self._check_same_counts(other, "merge")
         confusion = None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion)
@@ -364,10 +362,6 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
         zeros = Cells(*(np.zeros_like(np.asarray(row)) for row in self.class_cells.rows()))
         confusion = None if self.confusion is None else self.confusion.empty()
         return attrs.evolve(self, class_cells=zeros, sample_cells=self.sample_cells[:0], confusion=confusion, n_rejected=0, ordered=True)
-
-    def copy(self) -> Evaluation:
-        """The same evaluation (it is immutable: the copy shares its read-only arrays)."""
-        return attrs.evolve(self)
 
     def compact(self) -> Evaluation:
         """The same evaluation with one row per distinct per-sample cells and its weight.

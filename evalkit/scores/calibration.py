@@ -852,10 +852,6 @@ class Calibration(CountedState):
         assert self._limbs is not None
         return Calibration(self.setting, self.labels, self.bins, None, np.zeros_like(self._limbs), self.classes)
 
-    def copy(self) -> Calibration:
-        """The same calibration (it is immutable: the copy shares its read-only arrays)."""
-        return Calibration(self.setting, self.labels, self.bins, self._curve, self._limbs, self.classes)
-
     def _parts(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         assert self._curve is not None
         return [self._curve.score_counts(label) for label in self._curve.labels]

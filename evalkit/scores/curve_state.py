@@ -122,10 +122,6 @@ class CurveState(CountedState):
         nothing = np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return type(self).from_score_counts([nothing] * len(self.labels), self.labels, negative_label=self.negative_label, metrics_class=self.metrics_class)
 
-    def copy(self: Any) -> Any:
-        """The same curve (it is immutable: the copy shares its read-only arrays)."""
-        return attrs.evolve(self)
-
     def _document(self: Any) -> dict[str, Any]:
         """The curve as an evalkit JSON document: per class its distinct scores with the weight
         of its positives and negatives at each, or, binned, the thresholds and the counts at them."""
