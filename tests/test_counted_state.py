@@ -219,3 +219,9 @@ def test_a_label_seen_only_with_weight_zero_survives_copies_and_round_trips():
     for same in (counts.copy(), counts.scaled(0.5), LabelSetCounts.from_json(counts.to_json()), (counts + later) - later):
         assert same.labels == ("a", "z")
     assert (counts + later) - later == counts
+
+
+def test_a_group_of_weight_zero_survives_taking_away_another_part():
+    counts = ByGroup.from_labels([1, 0, 1], [1, 1, 0], ["x", "y", "z"], sample_weight=[1, 1, 0])
+    later = ByGroup.from_labels([0], [0], ["w"], labels=[0, 1])
+    assert ((counts + later) - later).keys == ("x", "y", "z") and (counts + later) - later == counts

@@ -686,8 +686,8 @@ class ByGroup(CountedState):
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's"}
 
     def _subtract(self, other: ByGroup) -> ByGroup:
-        """These groups without ``other``'s, a batch merged into them; a group left with no
-        sample is dropped (the subtraction of a group's result: see its kind)."""
+        """These groups without ``other``'s, a batch merged into them; a group of ``other`` left
+        with no sample is dropped (the subtraction of a group's result: see its kind)."""
         if self.names != other.names:
             raise LabelMismatchError(f"cannot subtract groups of the columns {list(other.names)} from {list(self.names)}")
         unknown = [key for key in other.keys if identity(key) not in self._index]
@@ -701,7 +701,8 @@ class ByGroup(CountedState):
                 raise InvalidCountsError(f"cannot take away classes these groups never had: {show(list(other.overall.labels))}")
             pairs = self._pairs.minus(_regrouped(other, self.keys, labels))
             m = len(labels)
-            kept = np.flatnonzero(_group_sizes(pairs, len(self.keys), m) > 0)
+            brought = np.array([identity(key) in other._index for key in self.keys], dtype=bool)
+            kept = np.flatnonzero((_group_sizes(pairs, len(self.keys), m) > 0) | ~brought)
             keys = tuple(self.keys[k] for k in kept)
             if len(keys) < len(self.keys):  # renumber the groups left (a dropped group has no kinds left to move)
                 position = np.zeros(len(self.keys), dtype=np.int64)
@@ -710,7 +711,7 @@ class ByGroup(CountedState):
             return ByGroup(keys, self.names, None, overall - other.overall.with_labels(labels), self.min_size, pairs)
         theirs = dict(other.items())
         left = [(key, result - theirs[key] if key in theirs else result) for key, result in self.items()]
-        left = [(key, result) for key, result in left if getattr(result, "n_samples", 1) > 0]
+        left = [(key, result) for key, result in left if key not in theirs or result.n_samples > 0]
         return ByGroup(tuple(key for key, _ in left), self.names, tuple(result for _, result in left), overall - other.overall, self.min_size)
 
     def _scaled(self, factor: float) -> ByGroup:
