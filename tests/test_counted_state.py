@@ -225,3 +225,11 @@ def test_a_group_of_weight_zero_survives_taking_away_another_part():
     counts = ByGroup.from_labels([1, 0, 1], [1, 1, 0], ["x", "y", "z"], sample_weight=[1, 1, 0])
     later = ByGroup.from_labels([0], [0], ["w"], labels=[0, 1])
     assert ((counts + later) - later).keys == ("x", "y", "z") and (counts + later) - later == counts
+
+
+def test_evaluations_compare_by_value_whatever_holds_their_weights():
+    weighted = Evaluation.from_labels(["a", "b"], ["a", "b"], LABELS, sample_weight=[1, 0])
+    later = Evaluation.from_labels(["a"], ["b"], LABELS)
+    assert (weighted + later) - weighted == later  # the rest carries weights of 1; later has none
+    assert Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS, sample_weight=[1, 1]) == Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS)
+    assert Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS, sample_weight=[1, 2]) != Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS)

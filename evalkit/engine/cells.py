@@ -284,8 +284,9 @@ class Cells:
         return len(other) <= len(self) and _same_entries(self[len(self) - len(other) :], other)
 
     def same_as(self, other: Cells) -> bool:
-        """The same rows, weights and index (array equality; Cells compare by identity otherwise)."""
-        return _same_rows(self, other) and same_array(self.weight, other.weight) and same_array(self.index, other.index)
+        """The same rows, weights and index (array equality; Cells compare by identity otherwise);
+        no weight is a weight of 1 for every entry."""
+        return _same_rows(self, other) and np.array_equal(_entry_weights(self), _entry_weights(other)) and same_array(self.index, other.index)
 
 
 COUNT_NAMES = ("tp", "fp", "fn", "tn")
@@ -298,11 +299,15 @@ def same_array(first: Any, second: Any) -> bool:
     return np.array_equal(first, second)
 
 
+def _entry_weights(cells: Cells) -> np.ndarray:
+    """How much each entry counts (no weight is a weight of 1)."""
+    return cells.weight if cells.weight is not None else np.ones(len(cells), dtype=np.int64)
+
+
 def _same_entries(first: Cells, second: Cells) -> bool:
-    """The same cells entry by entry, each counting as much (no weight is a weight of 1)."""
+    """The same cells entry by entry, each counting as much."""
     mine, theirs = first.entries(), second.entries()
-    weights = [part.weight if part.weight is not None else np.ones(len(part), dtype=np.int64) for part in (mine, theirs)]
-    return _same_rows(mine, theirs) and np.array_equal(weights[0], weights[1])
+    return _same_rows(mine, theirs) and np.array_equal(_entry_weights(mine), _entry_weights(theirs))
 
 
 def _same_rows(first: Cells, second: Cells) -> bool:
