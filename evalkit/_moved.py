@@ -83,17 +83,19 @@ def install() -> None:
         sys.meta_path.append(OldPaths())
 
 
-OLD_NAMES = {("evalkit.measures.averaging", "CellsResult"): ("evalkit.results", "CellsResult", "evalkit.results.CellsResult")}
-"""Names that left a module: (module, name) -> (where it is now, its name there, what the warning says)."""
+OLD_NAMES = {("evalkit.measures.averaging", "CellsResult"): "evalkit.results"}
+"""Names that left a module: (module, name) -> the module that has the name now."""
 
 
 def _old_names(module_name: str) -> Any:
+    old_path = {new: old for old, new in OLD_PATHS.items()}.get(module_name, module_name)
+
     def __getattr__(name: str) -> Any:
-        moved = OLD_NAMES.get((module_name, name))
-        if moved is None:
+        home = OLD_NAMES.get((module_name, name))
+        if home is None:
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
-        warnings.warn(f"{module_name.replace('.measures', '')}.{name} is now {moved[2]}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(moved[0]), moved[1])
+        warnings.warn(f"{old_path}.{name} is now {home}.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(home), name)
 
     return __getattr__
 
