@@ -16,7 +16,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 import numpy as np
@@ -29,6 +29,7 @@ from evalkit.exceptions import InvalidCountsError, LabelMismatchError
 from evalkit.measures.metrics_class import MetricsClass, merged_metrics_class
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
+from evalkit.scores.curve_points import CurveFields
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
@@ -63,7 +64,7 @@ def read_score_columns(columns: Any, count: int, *, probabilities: bool) -> list
     return parts
 
 
-class CurveState(CountedState):
+class CurveState(CountedState, CurveFields):
     """What makes a ``ThresholdCurve`` a counted state: ``-``, ``scaled``, ``empty``, ``copy``
     and JSON (``merge`` is the curve's own)."""
 
@@ -82,19 +83,19 @@ class CurveState(CountedState):
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)"}
 
-    def _check_same_points(self: Any, other: Any, operation: str) -> None:
+    def _check_same_points(self, other: CurveFields, operation: str) -> None:
         if not same_labels(self.labels, other.labels):
             raise LabelMismatchError(f"cannot {operation} curves of different classes: {show(list(self.labels))} and {show(list(other.labels))}")
         if self.binned != other.binned or (self.binned and not np.array_equal(self._thresholds, other._thresholds)):
             raise LabelMismatchError(f"cannot {operation} a binned curve and an exact one, or binned curves with different thresholds")
 
-    def _subtract(self: Any, other: Any) -> Any:
+    def _subtract(self, other: Any) -> Any:
         """This curve without ``other``'s counts, a batch merged into it: every score of
         ``other`` must be one of this curve's, with no more weight there."""
         self._check_same_points(other, "subtract")
         metrics_class = merged_metrics_class(self.metrics_class, other.metrics_class)
         if self.binned:
-            return attrs.evolve(self, tp=difference(self._tp, other._tp, "counts"), fp=difference(self._fp, other._fp, "counts"),
+            return attrs.evolve(cast(Any, self), tp=difference(self._tp, other._tp, "counts"), fp=difference(self._fp, other._fp, "counts"),
                                 positives=difference(self.positives, other.positives, "positives"),
                                 negatives=difference(self.negatives, other.negatives, "negatives"), metrics_class=metrics_class)  # fmt: skip
         parts = []
@@ -111,18 +112,18 @@ class CurveState(CountedState):
             parts.append((scores[kept], positives[kept], negatives[kept]))
         return type(self).from_score_counts(parts, self.labels, negative_label=self.negative_label, metrics_class=metrics_class)
 
-    def _scaled(self: Any, factor: float) -> Any:
-        return attrs.evolve(self, tp=self._tp * factor, fp=self._fp * factor, positives=self.positives * factor, negatives=self.negatives * factor)
+    def _scaled(self, factor: float) -> Any:
+        return attrs.evolve(cast(Any, self), tp=self._tp * factor, fp=self._fp * factor, positives=self.positives * factor, negatives=self.negatives * factor)
 
-    def empty(self: Any) -> Any:
+    def empty(self) -> Any:
         """The same classes (and thresholds of a binned curve), no score counted."""
         if self.binned:
             zeros = np.zeros_like(self._tp)
-            return attrs.evolve(self, tp=zeros, fp=zeros, positives=np.zeros_like(self.positives), negatives=np.zeros_like(self.negatives))
+            return attrs.evolve(cast(Any, self), tp=zeros, fp=zeros, positives=np.zeros_like(self.positives), negatives=np.zeros_like(self.negatives))
         nothing = np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return type(self).from_score_counts([nothing] * len(self.labels), self.labels, negative_label=self.negative_label, metrics_class=self.metrics_class)
 
-    def _document(self: Any) -> dict[str, Any]:
+    def _document(self) -> dict[str, Any]:
         """The curve as an evalkit JSON document: per class its distinct scores with the weight
         of its positives and negatives at each, or, binned, the thresholds and the counts at them."""
         payload: dict[str, Any] = {"labels": serialization.as_list(self.labels), "negative_label": serialization.json_safe(self.negative_label),
