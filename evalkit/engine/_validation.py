@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import MAX_COUNT, weighted_sum
+from evalkit.engine._types import SparseMatrix
 from evalkit.exceptions import (
     ClassIndexError,
     CountOverflowError,
@@ -269,7 +270,7 @@ def check_matrix(values: Any, argument: str, shape: tuple | None = None) -> np.n
     return array
 
 
-def is_sparse(values: Any) -> bool:
+def is_sparse(values: object) -> TypeGuard[SparseMatrix]:
     """A scipy sparse matrix or array (scipy is never imported for this check)."""
     return type(values).__module__.startswith("scipy.sparse") and hasattr(values, "tocsr")
 

@@ -37,6 +37,7 @@ import attrs
 import numpy as np
 
 from evalkit.engine._exact import EXACT_FLOAT_SUM, difference, weighted_bincount, weighted_sum
+from evalkit.engine._types import Count
 from evalkit.engine._validation import read_only
 from evalkit.engine.tnorms import product
 from evalkit.exceptions import InvalidValueError
@@ -154,7 +155,7 @@ class Cells:
     # building and reshaping
 
     @classmethod
-    def from_sums(cls, both: Any, actual: Any, predicted: Any, entries: Any, **fields: Any) -> Cells:
+    def from_sums(cls, both: Count, actual: Count, predicted: Count, entries: Count, **fields: Any) -> Cells:
         """Cells from ``σ(A∘P)``, ``σ(A)``, ``σ(P)`` and the number of entries they range over.
 
         With float sums (float sample weights) a cell that is a difference of sums and lies

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 import attrs
 import numpy as np
@@ -46,6 +46,7 @@ from evalkit.engine._labels import (
     sorted_labels,
     unify_numbers,
 )
+from evalkit.engine._types import Labels, LabelSets
 from evalkit.engine._validation import check_ordered, check_sample_weight, read_only, show
 from evalkit.engine.cells import Cells, unique_sorted
 from evalkit.exceptions import (
@@ -80,8 +81,8 @@ _SMALL_CHUNKED_TABLE = 1 << 12
 
 
 def confusion_counts(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Labels,
+    y_pred: Labels,
     labels: Sequence[Any] | None = None,
     *,
     sample_weight: ArrayLike | None = None,
@@ -202,7 +203,7 @@ def _as_unsigned(array: np.ndarray) -> np.ndarray:
     return array if array.dtype.kind == "u" else np.where(array < 0, np.iinfo(np.uint64).max, array).astype(np.uint64)
 
 
-def _samples(y_true: Any, y_pred: Any, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
+def _samples(y_true: Labels, y_pred: Labels, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
     """Both label sequences (see ``_as_labels``) of equal length, and the checked weights."""
     actual = _as_labels(y_true, "y_true")
     predicted = _as_labels(y_pred, "y_pred")
@@ -219,7 +220,7 @@ def _check_cells(m: int, max_cells: int | None) -> None:
         )
 
 
-def _integer_kinds(actual: Any, predicted: Any) -> bool:
+def _integer_kinds(actual: object, predicted: object) -> bool:
     """Both numpy arrays of integers, or both of booleans."""
     kinds = {x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted)}
     return kinds <= set("iu") or kinds == {"b"}
@@ -518,7 +519,7 @@ class PairCounts:
 
 
 def encode(
-    y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, names: tuple[str, str] = ("y_true", "y_pred")
+    y_true: Labels, y_pred: Labels, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, names: tuple[str, str] = ("y_true", "y_pred")
 ) -> tuple[np.ndarray, np.ndarray, tuple, np.ndarray | None]:
     """Codes (positions in the label order) of actual and predicted labels, the labels, and the
     checked sample weights (``None`` when none were given); ``names`` are the arguments that
@@ -822,7 +823,7 @@ def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 
 
-def is_label_set_data(values: Any) -> bool:
+def is_label_set_data(values: object) -> TypeGuard[LabelSets]:
     """Whether ``values`` look like one label collection per sample (judged by the first)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         return False  # (the constructors say what is wrong with it)
@@ -864,7 +865,7 @@ def as_label_set_list(values: Any, argument: str) -> list:
     return sets
 
 
-def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, tuple, int]:
+def encode_label_sets(actual: LabelSets, predicted: LabelSets, labels: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, tuple, int]:
     """Sparse keys ``sample * m + label`` of label sets per sample.
 
     Args:
@@ -885,7 +886,7 @@ def encode_label_sets(actual: Any, predicted: Any, labels: Sequence[Any] | None 
     return keys_actual, keys_predicted, found, n
 
 
-def encode_label_set_family(label_sets: Any, labels: Sequence[Any] | None = None, argument: str = "label_sets") -> tuple[np.ndarray, tuple, int]:
+def encode_label_set_family(label_sets: LabelSets, labels: Sequence[Any] | None = None, argument: str = "label_sets") -> tuple[np.ndarray, tuple, int]:
     """Sparse keys of one family of label sets: ``(keys, labels, n)`` (see ``encode_label_sets``)."""
     (keys,), found, n = _label_set_keys({argument: label_sets}, labels)
     return keys, found, n

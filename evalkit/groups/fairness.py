@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from evalkit.engine._labels import OVERALL
+from evalkit.engine._types import Count
 from evalkit.engine._validation import check_choice, show
 from evalkit.exceptions import (
     UnknownLabelError,
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-def _selection_rate(*, tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def _selection_rate(*, tp: Count, fp: Count, fn: Count, tn: Count) -> Any:
     with np.errstate(invalid="ignore", divide="ignore"):
         total = np.asarray(tp + fp + fn + tn, dtype=np.float64)
         return np.where(total > 0, np.asarray(tp + fp, dtype=np.float64) / np.where(total > 0, total, 1.0), np.nan)

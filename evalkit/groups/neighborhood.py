@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._labels import check_label_list, describe, same_labels
+from evalkit.engine._types import LabelSets
 from evalkit.engine._validation import (
     RandomState,
     as_array,
@@ -211,7 +212,7 @@ class Covering(Document):
         return cls.from_label_sets([(value,) for value in values], universe=universe, labels=labels)
 
     @classmethod
-    def from_label_sets(cls, label_sets: Any, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+    def from_label_sets(cls, label_sets: LabelSets, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
         """A family from one label set per element (multi-label data, like Table 1 of the neighborhood-system paper).
 
         Examples:

@@ -181,7 +181,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         cells = {name: row[class_idx : class_idx + 1].tolist()[0] for name, row in zip(COUNT_NAMES, confusion_matrix.class_cells.rows())}
         self._assign(**cells, class_label=labels[class_idx], class_idx=class_idx, confusion_matrix=confusion_matrix)
 
-    def _assign(self, *, tp: Any, fp: Any, fn: Any, tn: Any, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
+    def _assign(self, *, tp: float, fp: float, fn: float, tn: float, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
         self._tp, self._fp, self._fn, self._tn = tp, fp, fn, tn
         # integer counts take each definition itself (nothing to rescale): the getters' fastest path
         self._scalars = _INTEGER_SCALARS if type(tp) is int and type(fp) is int and type(fn) is int and type(tn) is int else _SCALARS

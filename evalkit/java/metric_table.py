@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from evalkit.engine._types import Count
 from evalkit.engine._validation import show
 from evalkit.exceptions import (
     InvalidTypeError,
@@ -122,7 +123,7 @@ def _getter_measure(cls: type[Any], name: str, function: Callable[..., Any], reg
                         direction=registered.direction, bounds=registered.bounds)  # fmt: skip
     metadata.update(getter_metadata(function) or {})
 
-    def by_getter(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+    def by_getter(*, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Any:
         return _per_distinct_entry(cls, attribute, (tp, fp, fn, tn), parameters)
 
     by_getter.__name__ = name

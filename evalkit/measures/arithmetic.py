@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from evalkit.engine._types import Count
 from evalkit.measures.registry import (
     Coefficients,
 )
@@ -48,7 +49,7 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
     plain_scalar = _with_helpers(definition, _SCALAR_HELPERS)
     scale_free = _scale_free(plain_scalar)
 
-    def scalar(tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+    def scalar(tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Any:
         if type(tp) is float or type(fp) is float or type(fn) is float or type(tn) is float:
             tp, fp, fn, tn = rescaled(tp, fp, fn, tn)
         return plain_scalar(tp, fp, fn, tn, **parameters)
@@ -57,7 +58,7 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
         scalar = plain_scalar  # no rescaling to do: the definition itself
 
     @functools.wraps(definition)
-    def measure(*, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+    def measure(*, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Any:
         if type(tp) in _PLAIN and type(fp) in _PLAIN and type(fn) in _PLAIN and type(tn) in _PLAIN:
             return float(scalar(tp, fp, fn, tn, **parameters))
         counts = _count_arrays(tp, fp, fn, tn)
@@ -124,12 +125,12 @@ def _with_helpers(definition: Callable[..., Any], helpers: dict[str, Any]) -> Ca
     return function
 
 
-def _scalar_ratio(numerator: Any, denominator: Any) -> float:
+def _scalar_ratio(numerator: float, denominator: float) -> float:
     # Python divides integers of any size correctly rounded, and an int by a float as float(int) / float
     return numerator / denominator if denominator else math.nan
 
 
-def _scalar_ratio_sqrt(numerator: Any, left: Any, right: Any) -> float:
+def _scalar_ratio_sqrt(numerator: float, left: float, right: float) -> float:
     """``numerator / sqrt(left · right)`` of Python numbers; of ints correctly rounded, by a
     float guess checked exactly: ``y = sqrt(p / q)`` rounds twice, but it is the correctly
     rounded value exactly when ``p / q`` lies strictly between the squares of the midpoints
@@ -182,7 +183,7 @@ def _scalar_clip(value: float, low: float, high: float) -> float:
 _ROUNDING = 8 * float(np.finfo(np.float64).eps)  # a difference of float products within this share of their size is rounding
 
 
-def _scalar_difference(first: Any, second: Any) -> Any:
+def _scalar_difference(first: float, second: float) -> float:
     difference = first - second
     if isinstance(difference, float) and abs(difference) <= _ROUNDING * max(abs(first), abs(second)):
         return 0.0
@@ -213,7 +214,7 @@ def _count_arrays(*counts: Any) -> list[np.ndarray]:
     return [np.asarray(array, dtype=np.float64) for array in arrays]
 
 
-def _result(value: Any) -> Any:
+def _result(value: Count) -> Count:
     """A Python float for a 0-d result, a float64 array otherwise."""
     if np.ndim(value) == 0:
         return float(value)
@@ -224,11 +225,11 @@ _EXACT_FLOATS = 2**53
 """Integers of larger magnitude are not all float64s."""
 
 
-def _floats(value: Any) -> np.ndarray:
+def _floats(value: Count) -> np.ndarray:
     return np.asarray(value, dtype=np.float64)
 
 
-def ratio(numerator: Any, denominator: Any) -> Any:
+def ratio(numerator: Count, denominator: Count) -> Count:
     """``numerator / denominator``, NaN where the denominator is 0 (the one undefined rule).
 
     Both are rounded to float64 once, then divided, in the same way on Python numbers (giving
@@ -256,7 +257,7 @@ def ratio(numerator: Any, denominator: Any) -> Any:
     return _scalar_ratio(numerator, denominator)
 
 
-def ratio_sqrt(numerator: Any, left: Any, right: Any) -> Any:
+def ratio_sqrt(numerator: Count, left: Count, right: Count) -> Count:
     """``numerator / sqrt(left · right)``, NaN where ``left`` or ``right`` is 0.
 
     The square root is split in two (``sqrt(left) · sqrt(right)``: no overflow of the
@@ -275,19 +276,19 @@ def ratio_sqrt(numerator: Any, left: Any, right: Any) -> Any:
     return _scalar_ratio_sqrt(numerator, left, right)
 
 
-def sqrt(value: Any) -> Any:
+def sqrt(value: Count) -> Count:
     """The square root of a Python number (NaN stays NaN) or of an array."""
     return np.sqrt(value) if isinstance(value, np.ndarray) else math.sqrt(value)
 
 
-def clip(value: Any, low: float, high: float) -> Any:
+def clip(value: Count, low: float, high: float) -> Count:
     """``value`` limited to ``[low, high]`` (rounding may step out of a measure's bounds); NaN stays NaN."""
     if isinstance(value, np.ndarray):
         return np.clip(value, low, high)
     return _scalar_clip(value, low, high)
 
 
-def difference(first: Any, second: Any) -> Any:
+def difference(first: Count, second: Count) -> Count:
     """``first - second`` of two products of counts: exact for integer counts; for float counts
     (weights, soft degrees) 0 where it is within rounding of their size, so that a quantity
     divided by it (1 / informedness) is undefined, not 1e16.

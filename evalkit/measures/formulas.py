@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from evalkit.engine._types import Count
 from evalkit.engine._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 from evalkit.measures.arithmetic import (
@@ -153,7 +154,7 @@ __all__ = [  # with the helpers of evalkit.measures.arithmetic that had this pat
     aliases=("label_accuracy",),
 )
 @counts_measure
-def accuracy(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def accuracy(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Accuracy: the share of correct decisions.
 
     ``(tp + tn) / (tp + fp + fn + tn)``; NaN when there are no samples.
@@ -175,7 +176,7 @@ def accuracy(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("hamming_loss",),
 )
 @counts_measure
-def error_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def error_rate(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Error rate: the share of wrong decisions.
 
     ``(fp + fn) / (tp + fp + fn + tn)``; NaN when there are no samples.
@@ -196,7 +197,7 @@ def error_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("positive_frequency",),
 )
 @counts_measure
-def prevalence(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def prevalence(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Prevalence: the share of actual positives.
 
     ``(tp + fn) / (tp + fp + fn + tn)``; NaN when there are no samples.
@@ -221,7 +222,7 @@ def prevalence(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("sensitivity", "true_positive_rate", "tpr", "tp_rate", "hit_rate"),
 )
 @counts_measure
-def recall(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def recall(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Recall (sensitivity, true positive rate).
 
     ``tp / (tp + fn)``; NaN when there are no actual positives.
@@ -243,7 +244,7 @@ def recall(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("true_negative_rate", "tnr", "tn_rate", "selectivity"),
 )
 @counts_measure
-def specificity(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def specificity(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Specificity (true negative rate).
 
     ``tn / (tn + fp)``; NaN when there are no actual negatives.
@@ -266,7 +267,7 @@ def specificity(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("fall_out", "fpr", "fp_rate"),
 )
 @counts_measure
-def false_positive_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def false_positive_rate(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """False positive rate (fall-out), ``1 - specificity``.
 
     ``fp / (fp + tn)``; NaN when there are no actual negatives.
@@ -288,7 +289,7 @@ def false_positive_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("miss_rate", "fnr", "fn_rate"),
 )
 @counts_measure
-def false_negative_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def false_negative_rate(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """False negative rate (miss rate), ``1 - recall``.
 
     ``fn / (fn + tp)``; NaN when there are no actual positives.
@@ -312,7 +313,7 @@ def false_negative_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("positive_predictive_value", "ppv"),
 )
 @counts_measure
-def precision(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def precision(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Precision (positive predictive value).
 
     ``tp / (tp + fp)``; NaN when nothing is predicted positive.
@@ -333,7 +334,7 @@ def precision(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("npv",),
 )
 @counts_measure
-def negative_predictive_value(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def negative_predictive_value(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Negative predictive value.
 
     ``tn / (tn + fn)``; NaN when nothing is predicted negative.
@@ -354,7 +355,7 @@ def negative_predictive_value(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("fdr",),
 )
 @counts_measure
-def false_discovery_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def false_discovery_rate(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """False discovery rate, ``1 - precision``.
 
     ``fp / (fp + tp)``; NaN when nothing is predicted positive.
@@ -376,7 +377,7 @@ def false_discovery_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("for",),
 )
 @counts_measure
-def false_omission_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def false_omission_rate(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """False omission rate, ``1 - NPV``.
 
     ``fn / (fn + tn)``; NaN when nothing is predicted negative.
@@ -400,7 +401,7 @@ def false_omission_rate(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("f1", "dice", "f_measure"),
 )
 @counts_measure
-def f1_score(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def f1_score(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """F1 score, the harmonic mean of precision and recall.
 
     ``2 tp / (2 tp + fp + fn)``; NaN when there are no positives, actual or predicted
@@ -438,7 +439,7 @@ def _f_score_coefficients(beta: float = 1.0) -> Coefficients:
     aliases=("f_beta", "fbeta_score"),
 )
 @counts_measure
-def f_score(tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
+def f_score(tp: Count, fp: Count, fn: Count, tn: Count, beta: float = 1.0) -> Count:
     """F-beta score for any ``beta >= 0``.
 
     ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, equal to
@@ -468,7 +469,7 @@ def f_score(tp: Any, fp: Any, fn: Any, tn: Any, beta: float = 1.0) -> Any:
     aliases=("jaccard", "iou", "threat_score", "critical_success_index"),
 )
 @counts_measure
-def jaccard_index(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def jaccard_index(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Jaccard index (intersection over union).
 
     ``tp / (tp + fp + fn)``; NaN when there are no positives, actual or predicted.
@@ -487,7 +488,7 @@ def jaccard_index(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("fowlkes_mallows",),
 )
 @counts_measure
-def fowlkes_mallows_index(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def fowlkes_mallows_index(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Fowlkes-Mallows index, the geometric mean of precision and recall.
 
     ``tp / sqrt((tp + fp)(tp + fn))``; NaN when precision or recall is undefined.
@@ -511,7 +512,7 @@ def fowlkes_mallows_index(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
 )
 @counts_measure
-def balanced_accuracy(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def balanced_accuracy(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Balanced accuracy, the mean of recall and specificity.
 
     ``(tp / (tp + fn) + tn / (tn + fp)) / 2``; NaN when either class is absent (Deep Netts
@@ -532,7 +533,7 @@ def balanced_accuracy(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("geometric_mean",),
 )
 @counts_measure
-def g_mean(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def g_mean(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """G-mean, the geometric mean of recall and specificity.
 
     ``sqrt(tp / (tp + fn) * tn / (tn + fp))``; NaN when either class is absent.
@@ -554,7 +555,7 @@ def g_mean(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("youden_j", "bookmaker_informedness"),
 )
 @counts_measure
-def informedness(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def informedness(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Informedness (Youden's J), recall + specificity - 1.
 
     ``(tp tn - fp fn) / ((tp + fn)(tn + fp))``, the same value with a single rounding;
@@ -575,7 +576,7 @@ def informedness(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     depends_on_tn_at_zero_tp=True,
 )
 @counts_measure
-def markedness(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def markedness(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Markedness, precision + NPV - 1.
 
     ``(tp tn - fp fn) / ((tp + fp)(tn + fn))``, the same value with a single rounding;
@@ -597,7 +598,7 @@ def markedness(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("mcc", "phi_coefficient"),
 )
 @counts_measure
-def matthews_correlation_coefficient(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def matthews_correlation_coefficient(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Matthews correlation coefficient (phi).
 
     ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))``; NaN when any of the
@@ -621,7 +622,7 @@ def matthews_correlation_coefficient(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("kappa",),
 )
 @counts_measure
-def cohen_kappa(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def cohen_kappa(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Cohen's kappa of a two-class table.
 
     ``2 (tp tn - fn fp) / ((tp + fp)(fp + tn) + (tp + fn)(fn + tn))``; NaN when the
@@ -647,7 +648,7 @@ def cohen_kappa(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("lr_plus", "lr_positive", "plr"),
 )
 @counts_measure
-def positive_likelihood_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def positive_likelihood_ratio(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Positive likelihood ratio, recall / false positive rate.
 
     ``tp (fp + tn) / (fp (tp + fn))``; NaN when ``fp = 0`` or the class is absent (as
@@ -671,7 +672,7 @@ def positive_likelihood_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("lr_minus", "lr_negative", "nlr"),
 )
 @counts_measure
-def negative_likelihood_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def negative_likelihood_ratio(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Negative likelihood ratio, false negative rate / specificity.
 
     ``fn (fp + tn) / (tn (tp + fn))``; NaN when ``tn = 0`` or the class is absent. Lower is
@@ -693,7 +694,7 @@ def negative_likelihood_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("dor", "odds_ratio"),
 )
 @counts_measure
-def diagnostic_odds_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def diagnostic_odds_ratio(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Diagnostic odds ratio, ``tp tn / (fp fn)`` (LR+ / LR-); NaN when ``fp`` or ``fn`` is 0.
 
     Examples:
@@ -714,7 +715,7 @@ def diagnostic_odds_ratio(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
     aliases=("nnd",),
 )
 @counts_measure
-def number_needed_to_diagnose(tp: Any, fp: Any, fn: Any, tn: Any) -> Any:
+def number_needed_to_diagnose(tp: Count, fp: Count, fn: Count, tn: Count) -> Count:
     """Number needed to diagnose, 1 / informedness = ``(tp + fn)(tn + fp) / (tp tn - fp fn)``.
 
     Between 1 (a perfect test) and infinity for a test better than chance; negative for one
@@ -744,7 +745,7 @@ def check_prevalence(prevalence: Any) -> float | None:
     description="The probability of the class after a positive prediction, at a given prevalence (pre-test probability).",
 )
 @counts_measure
-def post_test_probability(tp: Any, fp: Any, fn: Any, tn: Any, prevalence: float | None = None) -> Any:
+def post_test_probability(tp: Count, fp: Count, fn: Count, tn: Count, prevalence: float | None = None) -> Count:
     """The probability of the class after a positive prediction when the class has
     prevalence ``π`` (Bayes' rule with the likelihood ratio: post-test odds = pre-test odds ·
     LR+): ``π recall / (π recall + (1 - π) fpr)``. Without ``prevalence`` the data's own, which

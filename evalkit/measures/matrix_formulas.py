@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from evalkit.engine._exact import MAX_COUNT, exact_row_sums
+from evalkit.engine._types import Count
 from evalkit.engine._validation import show
 from evalkit.exceptions import InvalidArgumentError
 from evalkit.measures.arithmetic import _PLAIN, _SAFE_FLOATS, _result, clip, ratio, ratio_sqrt
@@ -86,7 +87,7 @@ def matrix_accuracy(counts: Any) -> float:
     return float(ratio(margins["correct"], margins["total"]))
 
 
-def _rescaled_margins(correct: Any, total: Any, actual: Any, predicted: Any) -> tuple[Any, Any, Any, Any]:
+def _rescaled_margins(correct: Count, total: Count, actual: Count, predicted: Count) -> tuple[Any, Any, Any, Any]:
     """Float margins scaled by one power of two of the total (per row of a batch) when it lies
     outside ``_SAFE_FLOATS``: kappa and MCC square the total, which overflows from 1e155."""
     totals = np.asarray(total)
@@ -102,7 +103,7 @@ def _rescaled_margins(correct: Any, total: Any, actual: Any, predicted: Any) -> 
     return tuple(value if np.ndim(value) else float(value) for value in scaled)  # type: ignore[return-value]
 
 
-def margins_cohen_kappa(*, correct: Any, total: Any, actual: Any, predicted: Any) -> float:
+def margins_cohen_kappa(*, correct: Count, total: Count, actual: Count, predicted: Count) -> Count:
     """Cohen's kappa from the margins of a multi-class confusion matrix.
 
     ``(N c - Σ_h a_h p_h) / (N² - Σ_h a_h p_h)`` with ``c`` the correct (diagonal) count,
@@ -119,7 +120,7 @@ def margins_cohen_kappa(*, correct: Any, total: Any, actual: Any, predicted: Any
     return _result(ratio(total * correct - chance, total * total - chance))
 
 
-def margins_matthews_correlation_coefficient(*, correct: Any, total: Any, actual: Any, predicted: Any) -> float:
+def margins_matthews_correlation_coefficient(*, correct: Count, total: Count, actual: Count, predicted: Count) -> Count:
     """Multi-class MCC (Gorodkin's R_K) from the margins of a confusion matrix.
 
     ``(c s - Σ_k p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²))`` with ``c`` the correct count,
@@ -153,13 +154,13 @@ def matrix_cohen_kappa(counts: Any, weights: str | None = None) -> float:
         0.749004
     """
     if weights is None:
-        return margins_cohen_kappa(**_margins(counts))
+        return float(margins_cohen_kappa(**_margins(counts)))
     x = _matrix(counts)
     actual, predicted = np.nonzero(x)
     return pairs_cohen_kappa(actual, predicted, x[actual, predicted], len(x), weights=weights)
 
 
-def pairs_cohen_kappa(actual: Any, predicted: Any, counts: Any, size: int, *, weights: str | None = None) -> float:
+def pairs_cohen_kappa(actual: np.ndarray, predicted: np.ndarray, counts: np.ndarray, size: int, *, weights: str | None = None) -> float:
     """Cohen's kappa from the (actual, predicted) code pairs of a confusion matrix, optionally weighted.
 
     ``kappa = 1 - N Σ_ij w_ij x_ij / Σ_ij w_ij r_i c_j`` with disagreement weights ``w``:
@@ -229,6 +230,6 @@ def matrix_matthews_correlation_coefficient(counts: Any) -> float:
         >>> round(matrix_matthews_correlation_coefficient([[2**53, 2], [2, 1]]), 14)  # (2**53 - 4) / (3 * 2**53 + 6)
         0.33333333333333
     """
-    return margins_matthews_correlation_coefficient(**_margins(counts))
+    return float(margins_matthews_correlation_coefficient(**_margins(counts)))
 
 

@@ -35,6 +35,7 @@ from typing import Any, TypeAlias
 import attrs
 import numpy as np
 
+from evalkit.engine._types import Count
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError, UnknownMetricError
 from evalkit.measures.metrics_class import MetricsClass
@@ -135,10 +136,10 @@ class Measure:
         fast = getattr(self.function, "scalar", None)  # evalkit's formulas have a path for Python numbers
         object.__setattr__(self, "scalar", fast if fast is not None else self._scalar)
 
-    def _scalar(self, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> float:
+    def _scalar(self, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> float:
         return float(self(tp=tp, fp=fp, fn=fn, tn=tn, **parameters))
 
-    def __call__(self, *, tp: Any, fp: Any, fn: Any, tn: Any, **parameters: Any) -> Any:
+    def __call__(self, *, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Any:
         """Evaluate the measure on counts given by keyword: one number per entry of the counts.
 
         Raises:

@@ -190,13 +190,13 @@ class CellsResult:
         """
         pairs = self.pair_counts()
         if weights is None:
-            return margins_cohen_kappa(**pairs.margins())
+            return float(margins_cohen_kappa(**pairs.margins()))
         return pairs_cohen_kappa(pairs.actual, pairs.predicted, pairs.counts, pairs.size, weights=weights)
 
     def get_matthews_correlation_coefficient(self) -> float:
         """Multi-class MCC of the whole confusion matrix (Gorodkin's R_K), exact to rounding;
         NaN when undefined (see ``evalkit.formulas.margins_matthews_correlation_coefficient``)."""
-        return margins_matthews_correlation_coefficient(**self.pair_counts().margins())
+        return float(margins_matthews_correlation_coefficient(**self.pair_counts().margins()))
 
     def get_balanced_accuracy(self, adjusted: bool = False) -> float:
         """Balanced accuracy of the whole result: the mean recall over the classes that occur
@@ -456,8 +456,8 @@ class CellsResult:
         if name == "accuracy":
             return float(ratio(margins["correct"], margins["total"]))
         if name == "cohen_kappa":
-            return margins_cohen_kappa(**margins)
-        return margins_matthews_correlation_coefficient(**margins)
+            return float(margins_cohen_kappa(**margins))
+        return float(margins_matthews_correlation_coefficient(**margins))
 
     def _check_rows(self, position: int | None, average: str | None) -> None:
         """Per-sample rows carry the micro cells and the example-based values only."""

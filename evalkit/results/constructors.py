@@ -24,13 +24,14 @@ the result's measures by name.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import weighted_sum
 from evalkit.engine._labels import check_booleans_apart, check_label_list, check_one_label, column_labels
+from evalkit.engine._types import Labels, LabelSets, Scores
 from evalkit.engine._validation import (
     check_choice,
     check_matrix,
@@ -86,8 +87,8 @@ class SettingConstructors:
     @classmethod
     def from_labels(
         cls,
-        y_true: Any,
-        y_pred: Any,
+        y_true: Labels,
+        y_pred: Labels,
         labels: Sequence[Hashable] | None = None,
         *,
         none: Any = _UNSET,
@@ -157,7 +158,7 @@ class SettingConstructors:
 
     @classmethod
     def from_label_sets(
-        cls, y_true: Any, y_pred: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
+        cls, y_true: LabelSets, y_pred: LabelSets, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
     ) -> Self:
         """Multi-label data as one collection of labels per sample (``[{"a", "b"}, {"c"}, set()]``).
 
@@ -178,8 +179,8 @@ class SettingConstructors:
     @classmethod
     def from_indicators(
         cls,
-        y_true: Any,
-        y_pred: Any,
+        y_true: Labels,
+        y_pred: Labels,
         labels: Sequence[Hashable] | None = None,
         *,
         mask: Any = None,
@@ -238,8 +239,8 @@ class SettingConstructors:
     @classmethod
     def from_scores(
         cls,
-        y_true: Any,
-        y_score: Any,
+        y_true: Labels,
+        y_score: Scores,
         labels: Sequence[Hashable] | None = None,
         *,
         threshold: Any = None,
@@ -277,7 +278,7 @@ class SettingConstructors:
         y_true = indicator_rows(y_true, m)  # a list of 0/1 lists is indicator rows, as elsewhere
         if is_label_set_data(y_true):
             raise InvalidTypeError("'y_true' must be 0/1 indicator rows or one label per sample, not label sets")
-        if np.ndim(y_true) == 2:
+        if np.ndim(cast("ArrayLike", y_true)) == 2:  # label sets were refused above
             a = check_matrix(y_true, "y_true", s.shape)
             observed = None if mask is None else check_matrix(mask, "mask", s.shape)
             by_class, by_sample = indicator_cells(a, s, mask=observed, predict=predict, weight=weight)
@@ -298,8 +299,8 @@ class SettingConstructors:
     @classmethod
     def from_soft(
         cls,
-        y_true: Any,
-        y_pred: Any,
+        y_true: Labels,
+        y_pred: Labels,
         labels: Sequence[Hashable] | None = None,
         *,
         tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
@@ -329,7 +330,7 @@ class SettingConstructors:
 
     @classmethod
     def from_ordinal(
-        cls, y_true: Any, y_pred: Any, levels: Sequence[Hashable], *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
+        cls, y_true: Labels, y_pred: Labels, levels: Sequence[Hashable], *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
     ) -> Self:
         """Ordinal data in cumulative encoding: ``m`` levels give ``m - 1`` columns ``[y > level_j]``.
 
@@ -357,7 +358,7 @@ class SettingConstructors:
 
     @classmethod
     def from_hierarchy(
-        cls, y_true: Any, y_pred: Any, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: ArrayLike | None = None,
+        cls, y_true: Labels, y_pred: Labels, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> Self:  # fmt: skip
         """Hierarchical data: labels (one per sample, or label sets) closed under their ancestors.
@@ -382,7 +383,7 @@ class SettingConstructors:
         taxonomy = hierarchy if isinstance(hierarchy, Hierarchy) else Hierarchy(hierarchy, root=root)
         k = len(taxonomy.nodes)
         if is_label_set_data(y_true):
-            keys_actual, keys_predicted, _, n = encode_label_sets(y_true, y_pred, taxonomy.nodes)
+            keys_actual, keys_predicted, _, n = encode_label_sets(y_true, cast("LabelSets", y_pred), taxonomy.nodes)  # y_pred is checked there
         else:
             actual, predicted, _, _ = encode(y_true, y_pred, taxonomy.nodes)
             n = len(actual)

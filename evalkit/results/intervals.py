@@ -69,6 +69,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import sorted_labels
+from evalkit.engine._types import Labels
 from evalkit.engine._validation import (
     RandomState,
     check_choice,
@@ -315,7 +316,7 @@ LOG_MEASURES = ("positive_likelihood_ratio", "negative_likelihood_ratio", "diagn
 """The measures with a log-method interval (``method="log"``)."""
 
 
-def log_ratio_interval(tp: Any, fp: Any, fn: Any, tn: Any, measure: str, estimate: float, *, level: float = 0.95) -> Interval:
+def log_ratio_interval(tp: float, fp: float, fn: float, tn: float, measure: str, estimate: float, *, level: float = 0.95) -> Interval:
     """The log-method interval of a likelihood ratio or the diagnostic odds ratio of one
     class's cells: ``exp(ln(estimate) ± z·SE)`` with
 
@@ -401,7 +402,7 @@ def ratio_interval(
 
 
 def indicators_interval(
-    y_true: Any, y_pred: Any, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
+    y_true: Labels, y_pred: Labels, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
     level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
     undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
@@ -473,7 +474,7 @@ def indicators_interval(
 
 
 def cells_interval(
-    tp: Any, fp: Any, fn: Any, tn: Any, measure: MeasureLike, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
+    tp: float, fp: float, fn: float, tn: float, measure: MeasureLike, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
     random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """The interval of a measure of one class's cells (``ClassificationMetrics.interval``):
@@ -505,7 +506,7 @@ def cells_interval(
 
 
 def area_interval(
-    tp: Any, fp: Any, measure: str, estimate: float, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
+    tp: np.ndarray, fp: np.ndarray, measure: str, estimate: float, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
     random_state: RandomState = None,
 ) -> Interval:  # fmt: skip
     """ROC AUC (DeLong's interval or the bootstrap) or average precision (the bootstrap) of one
@@ -617,7 +618,7 @@ def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_w
 
 
 def compare(
-    y_true: Any, first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: Labels, first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
     sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Comparison:  # fmt: skip
@@ -685,7 +686,7 @@ def compare(
     return _paired_bootstrap(codes, len(labels), weight, resolved, average, method, level, n_resamples, random_state, undefined, parameters)
 
 
-def _three_codes(y_true: Any, first: Any, second: Any, labels: Any, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
+def _three_codes(y_true: Labels, first: Any, second: Any, labels: Any, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
     """Codes of the actual and both predicted labels over one label order (the given labels,
     or every label seen, sorted), and the checked weights."""
     if labels is None:
@@ -741,7 +742,7 @@ def _p_value(replicates: np.ndarray, difference: float) -> float:
 
 
 def compare_many(
-    y_true: Any, predictions: dict[str, Any], measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: Labels, predictions: dict[str, Any], measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     correction: str = "holm", **options: Any,
 ) -> dict[tuple[str, str], Comparison]:  # fmt: skip
     """Every pair of several classifiers, with the p-values corrected for the number of pairs:

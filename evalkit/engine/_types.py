@@ -1,0 +1,58 @@
+"""The shapes of data that annotations share, named once: labels, scores and counts.
+
+``Labels`` is what ``y_true`` and ``y_pred`` take (a list, numpy array, pandas Series, a
+2-D indicator matrix, a scipy sparse matrix, or label sets); ``Scores`` what ``y_score`` and
+probabilities take; ``Count`` what the formulas compute on and give back (a Python number for
+scalar counts, a float64 array for arrays of them).
+
+Examples:
+    >>> from evalkit.engine._types import Count
+    >>> def share(part: Count, whole: Count) -> Count:
+    ...     return part / whole
+    >>> share(1, 4)
+    0.25
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable
+from typing import Protocol, TypeAlias, runtime_checkable
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+
+@runtime_checkable
+class SparseMatrix(Protocol):
+    """A scipy sparse matrix or array, as far as evalkit reads it (scipy is never imported for it)."""
+
+    shape: tuple[int, ...]
+
+    def toarray(self) -> np.ndarray: ...
+
+    def tocsr(self) -> CompressedRows: ...
+
+
+class CompressedRows(SparseMatrix, Protocol):
+    """A sparse matrix in compressed-row form (what ``tocsr()`` gives)."""
+
+    data: np.ndarray
+    indices: np.ndarray
+    indptr: np.ndarray
+
+    def sum_duplicates(self) -> None: ...
+
+
+LabelSets: TypeAlias = "Iterable[Collection[Hashable]]"
+"""One collection of labels per sample (multi-label data as sets)."""
+
+Labels: TypeAlias = "ArrayLike | SparseMatrix | LabelSets"
+"""Labels of samples: values, a 2-D indicator matrix (dense or sparse), or one label set per sample."""
+
+Scores: TypeAlias = ArrayLike
+"""Scores or probabilities of samples: a 1-D array, or 2-D with one column per class."""
+
+Count: TypeAlias = "float | np.ndarray"
+"""A cell count or sum of weights (a Python number, exact for ints), or an array of them."""
+
+__all__ = ["CompressedRows", "Count", "LabelSets", "Labels", "Scores", "SparseMatrix"]
