@@ -517,7 +517,7 @@ class ByGroup(CountedState):
         found[OVERALL] = _value(self.overall, measure, average, label, undefined, parameters)
         return found
 
-    def _stacked(self, measure: MeasureLike, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> np.ndarray:
+    def _stacked(self, measure: MeasureLike, average: str | None, label: Hashable, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> np.ndarray:
         """A measure of every group and of the whole (last) from the groups' confusion matrices
         stacked: one vectorised call for all (single-label results)."""
         assert self._pairs is not None
@@ -556,7 +556,7 @@ class ByGroup(CountedState):
         ``min(g / r, r / g)``. Intervals as for ``difference``."""
         return self._disparity("ratio", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def _disparity(self, kind: str, measure: MeasureLike, average: str | None, label: Any, relative_to: Any, undefined: UndefinedPolicy, confidence: Any,
+    def _disparity(self, kind: str, measure: MeasureLike, average: str | None, label: Hashable, relative_to: Any, undefined: UndefinedPolicy, confidence: Any,
                    n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Disparity:  # fmt: skip
         reference = self._reference(relative_to)
         values = self.values(measure, average, label=label, undefined=undefined, **parameters)
@@ -586,7 +586,7 @@ class ByGroup(CountedState):
         except UnknownLabelError:
             raise InvalidArgumentError(f"relative_to must be 'between', 'overall' or a group ({show(list(self.keys))}), got {relative_to!r}") from None
 
-    def _interval(self, kind: str, measure: MeasureLike, average: str | None, label: Any, reference: int | None, undefined: UndefinedPolicy, estimate: float,
+    def _interval(self, kind: str, measure: MeasureLike, average: str | None, label: Hashable, reference: int | None, undefined: UndefinedPolicy, estimate: float,
                   level: float, n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Any:  # fmt: skip
         """The percentile bootstrap of a disparity of single-label results: the kinds are the
         (group, actual, predicted) triples, drawn within every group."""
@@ -862,7 +862,7 @@ def _calibration_name(measure: MeasureLike) -> str:
     return key
 
 
-def _value(result: Any, measure: MeasureLike, average: str | None, label: Any, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
+def _value(result: Any, measure: MeasureLike, average: str | None, label: Hashable, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
     """One number of a result: an average, a class's value, or a whole-result measure."""
     if _is_calibration(result):
         return float(result.measure(_calibration_name(measure), label=label, average=average or "macro", undefined=undefined, **parameters))

@@ -163,7 +163,7 @@ class Covering(Document):
     _keys: np.ndarray | None = attrs.field(repr=False, converter=attrs.converters.optional(read_only))
     _memo: dict = attrs.field(init=False, factory=dict, repr=False)  # derived data, found when first needed
 
-    def __init__(self, universe: Iterable[Hashable], blocks: Sequence[Iterable[Hashable]], labels: Sequence[Hashable] | None = None):
+    def __init__(self, universe: Iterable[Hashable], blocks: Sequence[Iterable[Hashable]], labels: Sequence[Hashable] | None = None) -> None:
         elements = _universe(universe)
         if isinstance(blocks, (str, bytes)) or not isinstance(blocks, Iterable):
             raise InvalidTypeError(f"'blocks' must be a sequence of collections of elements, got {show(blocks)}")

@@ -49,7 +49,7 @@ DEFAULT_NAME = "Classifier"
 """The legend name of a curve drawn from predictions (scikit-learn's)."""
 
 
-def _responses(estimator: Any, X: Any, response_method: str, pos_label: Any) -> tuple[np.ndarray, Any]:
+def _responses(estimator: Any, X: Any, response_method: str, pos_label: Hashable) -> tuple[np.ndarray, Any]:
     """The scores of the positive class from a fitted binary estimator, and that class: the
     column of ``pos_label`` (default the second of ``classes_``) of ``predict_proba``, or
     ``decision_function`` (turned round when ``pos_label`` is the first class), as
@@ -71,7 +71,7 @@ def _responses(estimator: Any, X: Any, response_method: str, pos_label: Any) -> 
     return (scores if positive == classes[1] else -scores).ravel(), positive
 
 
-def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Any, sample_weight: ArrayLike | None) -> ThresholdCurve:
+def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
     """The curve of a binary problem's scores (scikit-learn's displays refuse more classes)."""
     classes = encode(y_true, y_true)[2]
     if len(classes) > 2:  # a binary curve: never fold the other classes into "the rest"
@@ -112,7 +112,7 @@ def _line_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return dict(normalize_kwargs(options or {}, Line2D))
 
 
-def _positive_text(pos_label: Any) -> str:
+def _positive_text(pos_label: Hashable) -> str:
     return "" if pos_label is None else f" (Positive label: {pos_label})"
 
 
@@ -139,9 +139,9 @@ class _CurveDisplay(_Display):
     _x: str
     _y: str
     name: Any
-    pos_label: Any
+    pos_label: Hashable
     curve: Any
-    prevalence_pos_label: Any = None
+    prevalence_pos_label: float | list[float | None] | None = None
     _area_name = ""
     _x_title = ""
     _y_title = ""
@@ -326,7 +326,7 @@ class PrecisionRecallDisplay(_CurveDisplay):
     _legend_place = "lower left"
 
     def __init__(self, precision: Any = None, recall: Any = None, *, average_precision: Any = None, name: Any = None, pos_label: Hashable | None = None,
-                 prevalence_pos_label: Any = None, estimator_name: Any = None, curve: ThresholdCurve | None = None,
+                 prevalence_pos_label: float | list[float | None] | None = None, estimator_name: Any = None, curve: ThresholdCurve | None = None,
                  drop_intermediate: bool = False) -> None:  # fmt: skip
         if isinstance(precision, ThresholdCurve):
             curve, precision = precision, None
@@ -347,8 +347,9 @@ class PrecisionRecallDisplay(_CurveDisplay):
 
     def _chance(self, ax: Axes, options: dict[str, Any]) -> Any:
         """The chance level of each curve: its prevalence (one line per fold of ``from_cv_results``)."""
-        prevalences = self.prevalence_pos_label if isinstance(self.prevalence_pos_label, list) else [self.prevalence_pos_label]
-        if any(prevalence is None for prevalence in prevalences):
+        given = self.prevalence_pos_label if isinstance(self.prevalence_pos_label, list) else [self.prevalence_pos_label]
+        prevalences = [prevalence for prevalence in given if prevalence is not None]
+        if len(prevalences) < len(given):
             raise InvalidArgumentError("the chance level of a precision-recall curve is the prevalence: give prevalence_pos_label")
         lines = []
         for k, prevalence in enumerate(prevalences):

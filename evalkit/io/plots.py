@@ -202,7 +202,7 @@ def _curve(source: Any) -> ThresholdCurve:
     return source
 
 
-def _drawn(curve: ThresholdCurve, label: Any, average: str | None) -> list[tuple[str, ThresholdCurve, Any]]:
+def _drawn(curve: ThresholdCurve, label: Hashable, average: str | None) -> list[tuple[str, ThresholdCurve, Any]]:
     """(legend name, curve, class) for every line: one class, every class, or the micro curve."""
     check_choice("average", average if average is not None else "none", ("none", "micro"))
     if average == "micro":
@@ -217,7 +217,7 @@ def _threshold_of(mark: Any) -> Any:
     return mark.threshold if isinstance(mark, (BestThreshold, OperatingPoint)) else mark
 
 
-def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str, y_measure: str, colour: Any, annotate: bool) -> None:
+def _mark(ax: Axes, curve: ThresholdCurve, label: Hashable, mark: Any, x_measure: str, y_measure: str, colour: Any, annotate: bool) -> None:
     """A dot where the curve of ``label`` is at the threshold ``mark`` (its value written when
     only one curve is drawn)."""
     if mark is None:
@@ -232,7 +232,7 @@ def _mark(ax: Axes, curve: ThresholdCurve, label: Any, mark: Any, x_measure: str
         ax.annotate(f"t = {value:.3g}", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
 
 
-def _curve_lines(source: Any, label: Any, average: str | None, ax: Axes | None, mark: Any, kind: str) -> Axes:
+def _curve_lines(source: Any, label: Hashable, average: str | None, ax: Axes | None, mark: Any, kind: str) -> Axes:
     """ROC (``kind="roc"``) or precision-recall lines, one per class or the micro curve, with
     the area in the legend and the threshold ``mark`` as a dot on each line."""
     curve = _curve(source)
@@ -437,7 +437,7 @@ def reliability(
     return ax
 
 
-def _classes(curve: ThresholdCurve, label: Any) -> list[Any]:
+def _classes(curve: ThresholdCurve, label: Hashable) -> list[Any]:
     labels = _curve(curve).labels
     return list(labels) if label is None else [label]
 

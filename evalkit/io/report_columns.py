@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import attrs
@@ -65,7 +65,7 @@ def _listed(items: Sequence[str], most: int = 5) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _key_part(label: Any) -> str:
+def _key_part(label: Hashable) -> str:
     """A label as a part of a tracker's key: letters, digits, ``_ - .`` and spaces kept."""
     return re.sub(r"[^A-Za-z0-9_.\- ]", "_", str(label))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ __all__ = [
 # targets: what kind of data, as one Evaluation
 
 
-def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Any) -> tuple[Evaluation, list | None]:
+def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Hashable) -> tuple[Evaluation, list | None]:
     """The evaluation to average and the labels to average over (scikit-learn's rules)."""
     _check_average(average)
     if labels is not None and targets.kind != "multilabel":
@@ -131,7 +131,7 @@ def precision_recall_fscore_support(
     *,
     beta: float = 1.0,
     labels: Sequence[Any] | None = None,
-    pos_label: Any = 1,
+    pos_label: Hashable = 1,
     average: str | None = None,
     warn_for: Sequence[str] = ("precision", "recall", "f-score"),
     sample_weight: ArrayLike | None = None,
@@ -163,7 +163,7 @@ def precision_recall_fscore_support(
 
 
 def _one(
-    name: str, y_true: Labels, y_pred: Labels, labels: Any, pos_label: Any, average: Any, sample_weight: ArrayLike | None, zero_division: Any,
+    name: str, y_true: Labels, y_pred: Labels, labels: Any, pos_label: Hashable, average: Any, sample_weight: ArrayLike | None, zero_division: Any,
     parameters: dict[str, Any], allow_nan: bool = True,
 ) -> Any:  # fmt: skip
     """One set-wise measure of scikit-learn's functions, warning for it alone (F-beta with beta
@@ -177,7 +177,7 @@ def _one(
 
 
 def precision_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """Precision ``tp / (tp + fp)``, as scikit-learn's ``precision_score``.
@@ -190,7 +190,7 @@ def precision_score(
 
 
 def recall_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """Recall ``tp / (tp + fn)``, as scikit-learn's ``recall_score``.
@@ -203,7 +203,7 @@ def recall_score(
 
 
 def fbeta_score(
-    y_true: Labels, y_pred: Labels, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Any = 1,
+    y_true: Labels, y_pred: Labels, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Hashable = 1,
     average: str | None = "binary", sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """F-beta ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, as scikit-learn's ``fbeta_score``
@@ -217,7 +217,7 @@ def fbeta_score(
 
 
 def f1_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """F1 ``2 tp / (2 tp + fp + fn)``, as scikit-learn's ``f1_score``.
@@ -230,7 +230,7 @@ def f1_score(
 
 
 def jaccard_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Any = 1, average: str | None = "binary",
+    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """Jaccard index ``tp / (tp + fp + fn)``, as scikit-learn's ``jaccard_score``

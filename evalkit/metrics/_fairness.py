@@ -7,6 +7,7 @@ Private: ``evalkit.metrics`` is the public path of every function here.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ __all__ = [
 _FAIRLEARN_METHODS = {"between_groups": "between", "to_overall": "overall"}
 
 
-def _fairlearn(function: Any, y_true: Labels, y_pred: Labels, sensitive_features: Any, method: str, sample_weight: ArrayLike | None, positive: Any,
+def _fairlearn(function: Any, y_true: Labels, y_pred: Labels, sensitive_features: Any, method: str, sample_weight: ArrayLike | None, positive: Hashable,
                **options: Any) -> float:  # fmt: skip
     check_choice("method", method, tuple(_FAIRLEARN_METHODS))
     from evalkit.groups import ByGroup, fairness  # counting by group: imported when a fairness measure is asked for

@@ -7,6 +7,7 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
@@ -132,7 +133,7 @@ def _binary_truth(y_true: Labels) -> Any:
     return truth
 
 
-def _is_label(codes: np.ndarray, found: tuple, label: Any) -> np.ndarray:
+def _is_label(codes: np.ndarray, found: tuple, label: Hashable) -> np.ndarray:
     """Whether each sample's label is ``label``, from the codes ``encode`` gave over the labels
     ``found`` (``True`` is never the class ``1``)."""
     position = next((k for k, own in enumerate(found) if own == label and isinstance(own, bool) == isinstance(label, bool)), -1)

@@ -131,7 +131,7 @@ def log_loss(
     return _mean_loss(log_losses(truth, probabilities), sample_weight, normalize)
 
 
-def _any_probabilities(y_true: Labels, y_proba: Scores, pos_label: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+def _any_probabilities(y_true: Labels, y_proba: Scores, pos_label: Hashable, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(0/1 truth, probabilities)``, both ``n x m``: of the positive class against the other
     when ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
     scores = _probability_array(y_proba)

@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 
-def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Any, sample_weight: ArrayLike | None) -> ThresholdCurve:
+def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
     return ThresholdCurve.from_scores(_binary_truth(y_true), _binary_scores(y_score), pos_label=pos_label, sample_weight=sample_weight)
 
 
@@ -269,7 +269,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
 
 
 def average_precision_score(
-    y_true: Labels, y_score: Scores, *, average: str | None = "macro", pos_label: Any = 1, sample_weight: ArrayLike | None = None
+    y_true: Labels, y_score: Scores, *, average: str | None = "macro", pos_label: Hashable = 1, sample_weight: ArrayLike | None = None
 ) -> Any:
     """Average precision ``Σ (R_k - R_{k-1}) P_k`` (the step-wise sum, not the trapezoid), as
     scikit-learn's ``average_precision_score``: binary, multi-class (one-vs-rest over the
@@ -591,7 +591,7 @@ def auc(x: Any, y: Any) -> float:
 # --------------------------------------------------------------------------------------------
 # calibration (see evalkit.calibration)
 
-def _at_fixed(y_true: Labels, y_score: Scores, objective: str, constraint: str, bound: Any, pos_label: Any, sample_weight: ArrayLike | None, labels: Any) -> Any:
+def _at_fixed(y_true: Labels, y_score: Scores, objective: str, constraint: str, bound: Any, pos_label: Hashable, sample_weight: ArrayLike | None, labels: Any) -> Any:
     """The best ``objective`` where ``constraint >= bound``: ``(value, threshold)`` of a
     binary problem, or ``(values, thresholds)`` per class of ``n x m`` scores (one-vs-rest,
     or the labels of indicator rows); NaN where no threshold meets the bound."""

@@ -270,7 +270,7 @@ def _with_metrics_class(result: Any, metrics_class: Any) -> Any:
     return result if metrics_class is None else result.with_metrics_class(metrics_class)
 
 
-def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
+def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
     return ThresholdCurve.from_scores(actual, scores, labels, pos_label=pos_label, sample_weight=weight, thresholds=thresholds)
 
 
@@ -385,7 +385,7 @@ def threshold_curve(
     return _with_metrics_class(_reduce(parts, "y_true/y_score"), metrics_class)
 
 
-def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Any, setting: Any, bins: Any,
+def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, setting: Any, bins: Any,
                        weight: np.ndarray | None) -> Calibration:  # fmt: skip
     return Calibration.from_scores(actual, scores, labels, pos_label=pos_label, setting=setting, sample_weight=weight, bins=bins)
 

@@ -130,7 +130,7 @@ class LabelSetCounts(CountedState, _Locked):
         with self._lock:
             return self._total
 
-    def _code(self, label: Any) -> int | None:
+    def _code(self, label: Hashable) -> int | None:
         """The code of a label seen before (``True`` is not the label ``1``), or None."""
         position = self._index.get(label)
         return position if position is not None and same_labels((self._labels[position],), (label,)) else None
@@ -418,7 +418,7 @@ class _ScoreCounts(CountedState, _Locked):
             right = self._parts.pop()
             self._parts.append(self._parts.pop().merge(right))
 
-    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Any, sample_weight: ArrayLike | None) -> Any:
+    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Any:
         raise NotImplementedError
 
     def _columns_of(self, batch: Any) -> tuple:
@@ -566,7 +566,7 @@ class CurveCounts(_ScoreCounts):
         self._metrics_class = check_metrics_class(metrics_class)
         self._thresholds = thresholds
 
-    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Any, sample_weight: ArrayLike | None) -> ThresholdCurve:
+    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
         return ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight, thresholds=self._thresholds,
                                           metrics_class=self._metrics_class)  # fmt: skip
 
@@ -630,7 +630,7 @@ class CalibrationCounts(_ScoreCounts):
         super().__init__(labels=labels, pos_label=pos_label)
         self._bins, self._setting = bins, setting
 
-    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Any, sample_weight: ArrayLike | None) -> Calibration:
+    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Calibration:
         return Calibration.from_scores(y_true, y_score, labels, pos_label=pos_label, setting=self._setting, sample_weight=sample_weight, bins=self._bins)
 
     def _columns_of(self, batch: Calibration) -> tuple:

@@ -148,7 +148,7 @@ def error_of_scores(
     return calibration.error(norm, estimator=estimator, average=average, **options)
 
 
-def sample_error(scores: Scores, positive: Any, weight: np.ndarray | None, n_bins: int, norm: str = "l1", estimator: str = "binned") -> float:
+def sample_error(scores: Scores, positive: ArrayLike, weight: np.ndarray | None, n_bins: int, norm: str = "l1", estimator: str = "binned") -> float:
     """The binned or debiased calibration error of samples over ``n_bins`` equal-width bins,
     straight from the samples (three sums per bin, counted in chunks that stay in cache): the
     fast path of ``evalkit.metrics.expected_calibration_error``.
@@ -322,7 +322,7 @@ def _top_label(columns: ScoreColumns) -> ScoreColumns:
 
 
 def _checked_columns(
-    y_true: Labels, y_prob: Scores, labels: Any, pos_label: Any, sample_weight: ArrayLike | None, setting: Any, ranges: bool = True
+    y_true: Labels, y_prob: Scores, labels: Any, pos_label: Hashable, sample_weight: ArrayLike | None, setting: Any, ranges: bool = True
 ) -> tuple[str, tuple, ScoreColumns, tuple]:  # fmt: skip
     """The setting, the column labels, the score columns to count and the classes of the
     probability columns, from checked inputs (``ranges=False``: the caller checks that the
@@ -436,7 +436,7 @@ class Calibration(CountedState):
         assert self._binned is not None
         return int(self._binned.size)
 
-    def _index(self, label: Any) -> int:
+    def _index(self, label: Hashable) -> int:
         return label_position(self.labels, label, "this calibration")
 
     def _column(self, j: int) -> tuple[np.ndarray | None, _Sums]:
@@ -448,7 +448,7 @@ class Calibration(CountedState):
         assert self._binned is not None
         return None, _Sums(*(row[None, :] for row in self._binned[j]))
 
-    def _columns_of(self, label: Any) -> list[int]:
+    def _columns_of(self, label: Hashable) -> list[int]:
         return list(range(len(self.labels))) if label is None else [self._index(label)]
 
     def micro(self) -> Calibration:
@@ -542,7 +542,7 @@ class Calibration(CountedState):
                 return hits / sums.weight.sum(axis=1)
             return (hits + sums.log_misses.sum(axis=1)) / sums.weight.sum(axis=1)
 
-    def _over_columns(self, name: str, options: dict[str, Any], label: Any, average: str | None, undefined: UndefinedPolicy) -> Any:
+    def _over_columns(self, name: str, options: dict[str, Any], label: Hashable, average: str | None, undefined: UndefinedPolicy) -> Any:
         """A measure of one column, of the micro column, or averaged over the columns."""
         if label is not None or len(self.labels) == 1:
             j = 0 if label is None else self._index(label)

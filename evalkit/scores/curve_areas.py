@@ -120,7 +120,7 @@ class CurveAreas(CurveFields):
         tpr = tp / positives if positives > 0 else np.full(tp.shape, np.nan)
         return fpr, tpr, np.concatenate(([np.inf], thresholds))
 
-    def _averaged(self, area: Any, label: Any, average: str | None, undefined: UndefinedPolicy, micro: Any) -> Any:
+    def _averaged(self, area: Any, label: Hashable, average: str | None, undefined: UndefinedPolicy, micro: Any) -> Any:
         """An area of one class, of every class (``average=None``), or averaged over classes."""
         if label is not None or len(self.labels) == 1:
             return area(self._class(label))

@@ -187,7 +187,7 @@ class CurveOperatingPoints(CurveFields):
         values, thresholds = self.evaluate(resolved, label, average=average, undefined=undefined, **parameters)
         return BestThreshold(*best(values, thresholds), resolved.name)
 
-    def _candidate_blocks(self, label: Any, average: str | None) -> Iterator[tuple[np.ndarray, Cells]]:
+    def _candidate_blocks(self, label: Hashable, average: str | None) -> Iterator[tuple[np.ndarray, Cells]]:
         """The thresholds an operating point is chosen among, highest first, in blocks with the
         cells there (one column per class for an average): ``inf`` (nothing positive) alone,
         then every threshold of the class (or every common one, for an average). Blocks keep

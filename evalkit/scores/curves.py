@@ -159,7 +159,7 @@ def _score_matrix(y_score: Scores, name: str = "y_score", finite: bool = True) -
     return scores
 
 
-def _default_negative(positive: Any) -> Any:
+def _default_negative(positive: Hashable) -> Any:
     """The other class of a binary problem whose data show only the positive one."""
     if isinstance(positive, (bool, np.bool_)):
         return not positive
@@ -186,7 +186,7 @@ def _binary_classes(y_true: Labels, n: int, name: str = "y_score") -> tuple[tupl
     return found, None, codes
 
 
-def _binary_columns(y_true: Labels, scores: np.ndarray, pos_label: Any, weight: np.ndarray | None, name: str = "y_score") -> ScoreColumns:
+def _binary_columns(y_true: Labels, scores: np.ndarray, pos_label: Hashable, weight: np.ndarray | None, name: str = "y_score") -> ScoreColumns:
     found, values, codes = _binary_classes(y_true, len(scores), name)
     if pos_label is None:
         numeric = all(isinstance(label, (int, float, np.number)) for label in found)
@@ -211,7 +211,7 @@ def _binary_columns(y_true: Labels, scores: np.ndarray, pos_label: Any, weight: 
 
 
 def score_columns(
-    y_true: Labels, y_score: Scores, labels: Sequence[Hashable] | None, pos_label: Any, sample_weight: ArrayLike | None, name: str = "y_score",
+    y_true: Labels, y_score: Scores, labels: Sequence[Hashable] | None, pos_label: Hashable, sample_weight: ArrayLike | None, name: str = "y_score",
     finite: bool = True,
 ) -> ScoreColumns:
     """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
@@ -419,7 +419,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     # ----------------------------------------------------------------------------------------
     # one class
 
-    def _class(self, label: Any) -> int:
+    def _class(self, label: Hashable) -> int:
         if label is None:
             if len(self.labels) == 1:
                 return 0

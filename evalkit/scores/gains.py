@@ -56,7 +56,7 @@ class GainsTable:
     """
 
     rows: tuple[tuple[Any, ...], ...]
-    label: Any
+    label: Hashable
     base_rate: float
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
