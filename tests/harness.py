@@ -359,6 +359,53 @@ def check_score_faces(name: str, y_true: list, y_score: list, weight: list | Non
         assert close(value, expected, rel=1e-9, abs=1e-12), f"{name}: {face} gives {value}, scikit-learn {expected}"
 
 
+def reference_calibration_error(y_true: list, y_prob: list, weight: list | None, n_bins: int, norm: str) -> float:
+    """The binned calibration error by its definition (Guo et al. 2017; Naeini et al. 2015), in
+    exact fractions: equal-width bins closed on the right (``(e_b, e_b+1]``, a score of 0 in the
+    first bin) at numpy's ``linspace`` edges, each bin's weight share times the gap between its
+    mean probability and its share of positives; ``"l1"`` sums them (ECE), ``"max"`` takes the
+    largest gap of a bin with samples (MCE)."""
+    inner = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
+    weights = [1] * len(y_true) if weight is None else weight
+    mass, scores, hits = [Fraction(0)] * n_bins, [Fraction(0)] * n_bins, [Fraction(0)] * n_bins
+    for truth, score, w in zip(y_true, y_prob, weights):
+        b = int(np.searchsorted(inner, score, side="left"))
+        mass[b] += w
+        scores[b] += Fraction(score) * w
+        hits[b] += Fraction(int(truth == 1)) * w
+    gaps = [abs(s - h) / m for m, s, h in zip(mass, scores, hits) if m]
+    if norm == "max":
+        return float(max(gaps))
+    total = sum(mass)
+    return float(sum(m / total * abs(s - h) / m for m, s, h in zip(mass, scores, hits) if m))
+
+
+def check_calibration_faces(norm: str, y_true: list, y_prob: list, weight: list | None, n_bins: int, cut: int) -> None:
+    """A binned calibration error (ECE or MCE) agrees on every face: the definition, the fast
+    path of ``evalkit.metrics.expected_calibration_error`` (straight from the samples), the
+    ``Calibration`` object, the same counted in two parts and merged, and after a JSON and a
+    pickle round trip."""
+    from evalkit import Calibration
+
+    expected = reference_calibration_error(y_true, y_prob, weight, n_bins, norm)
+    w = None if weight is None else np.asarray(weight)
+
+    def calibration(part: slice) -> Any:
+        return Calibration.from_scores(y_true[part], y_prob[part], pos_label=1, sample_weight=None if w is None else w[part])
+
+    whole = calibration(slice(None))
+    merged = calibration(slice(0, cut)) + calibration(slice(cut, None))
+    values = {
+        "evalkit.metrics": ek.expected_calibration_error(y_true, y_prob, n_bins=n_bins, norm=norm, sample_weight=weight, pos_label=1),
+        "object": whole.error(norm, n_bins=n_bins),
+        "merged parts": merged.error(norm, n_bins=n_bins),
+        "round trip JSON": Calibration.from_json(whole.to_json()).error(norm, n_bins=n_bins),
+        "round trip pickle": pickle.loads(pickle.dumps(whole)).error(norm, n_bins=n_bins),
+    }
+    for face, value in values.items():
+        assert close(value, expected, rel=1e-9, abs=1e-12), f"{norm} calibration error: {face} gives {value}, the definition {expected}"
+
+
 # --------------------------------------------------------------------------------------------
 # agreement among raters and fairness by group: the same harness for the last two families
 

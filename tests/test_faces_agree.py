@@ -11,9 +11,11 @@ from harness import (
     array_data,
     balanced_error_rate,
     check_agreement_faces,
+    check_calibration_faces,
     check_faces,
     check_fairness_faces,
     check_score_faces,
+    reference_calibration_error,
     single_label_data,
 )
 from hypothesis import assume, given
@@ -99,6 +101,39 @@ def test_the_score_harness_fails_when_a_face_is_wrong(monkeypatch):
     monkeypatch.setattr(ThresholdCurve, "roc_auc", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
     with pytest.raises(AssertionError, match="roc_auc: .* gives 1.000001"):
         check_score_faces("roc_auc", y_true, y_score, None, 2)
+
+
+EDGE_PROBABILITIES = st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.3, 0.5, 0.6, 0.7, 0.9, 1.0, 1 / 3, 2 / 3]) | st.floats(0.0, 1.0)
+"""Probabilities on bin edges (0.1 * 3 is not 0.3: the edges are numpy's linspace) and between them."""
+
+
+@given(st.integers(2, 30).flatmap(lambda n: st.tuples(st.lists(st.integers(0, 1), min_size=n, max_size=n),
+                                                      st.lists(EDGE_PROBABILITIES, min_size=n, max_size=n))),
+       st.sampled_from(["l1", "max"]), st.sampled_from([1, 2, 3, 5, 10, 15]), st.booleans(), st.data())  # fmt: skip
+def test_calibration_errors_agree_on_every_face(columns, norm, n_bins, weighted, data):
+    y_true, y_prob = (list(column) for column in columns)
+    weight = data.draw(st.lists(st.integers(1, 4), min_size=len(y_true), max_size=len(y_true))) if weighted else None
+    check_calibration_faces(norm, y_true, y_prob, weight, n_bins, data.draw(st.integers(1, len(y_true) - 1)))
+
+
+def test_the_calibration_reference_gives_the_hand_computed_errors():
+    # two bins, (0, 0.5] holds 0.2 and 0.4 (no positive: gap 0.3), (0.5, 1] holds 0.9 and 0.6 (both
+    # positive: gap 0.25); ECE = 0.5 * 0.3 + 0.5 * 0.25 = 0.275, MCE = 0.3
+    y_true, y_prob = [0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4]
+    assert reference_calibration_error(y_true, y_prob, None, 2, "l1") == pytest.approx(0.275)
+    assert reference_calibration_error(y_true, y_prob, None, 2, "max") == pytest.approx(0.3)
+    # 0.5 lies on the edge: right-closed bins put it in the first bin (gap |0.5 - 0| = 0.5, alone)
+    assert reference_calibration_error([0, 1], [0.5, 1.0], None, 2, "max") == pytest.approx(0.5)
+    check_calibration_faces("l1", y_true, y_prob, None, 2, 2)
+
+
+def test_the_calibration_harness_fails_when_a_face_is_wrong(monkeypatch):
+    from evalkit import Calibration
+
+    original = Calibration.error
+    monkeypatch.setattr(Calibration, "error", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
+    with pytest.raises(AssertionError, match="l1 calibration error: object gives"):
+        check_calibration_faces("l1", [0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], None, 2, 2)
 
 
 @given(st.lists(st.lists(st.sampled_from(["yes", "no", "maybe"]), min_size=3, max_size=3), min_size=3, max_size=15), st.data())
