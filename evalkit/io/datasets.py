@@ -29,7 +29,7 @@ each prediction is its score thresholded at 0.5). Simulated, for comparing class
 
 def example_path(name: str = EXAMPLE_NAME) -> Path:
     """The path of a bundled example file (by default the iris prediction log)."""
-    return Path(str(resources.files("evalkit") / "data" / name))
+    return Path(str(resources.files("evalkit.io") / "data" / name))
 
 
 def load_example() -> tuple[list[str], list[str]]:
