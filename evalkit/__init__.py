@@ -14,10 +14,12 @@ from evalkit import _moved
 
 _moved.install()  # before anything else: old module paths (evalkit.curves, ...) keep importing
 
+import evalkit.io.comparison_tables as _comparison_tables  # noqa: F401  (registers the tables of comparisons)
 import evalkit.io.html as _html  # noqa: F401  (registers the HTML renderings results call)
 import evalkit.io.report as _report  # noqa: F401  (registers the reports results call)
 import evalkit.io.text as _text  # noqa: F401  (registers the Deep Netts text of a matrix)
-from evalkit import exceptions, measures, results
+from evalkit import comparisons, exceptions, measures, results
+from evalkit.comparisons import ModelComparison
 from evalkit.engine import tnorms
 from evalkit.engine.hierarchy import Hierarchy
 from evalkit.groups._by_group import ByGroup, by_group
@@ -52,6 +54,7 @@ __all__ = [
     "EvaluationMetrics",
     "Hierarchy",
     "Measure",
+    "ModelComparison",
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
     "Stats",
@@ -59,6 +62,7 @@ __all__ = [
     "__version__",
     "by_group",
     "compare",
+    "comparisons",
     "exceptions",
     "formulas",
     "measure",

@@ -37,12 +37,12 @@ from typing import Any
 
 import attrs
 import numpy as np
+from reference import REFERENCE, as_float, both, ratio, recall, specificity
 from sklearn import metrics as sk
 from strategies import close
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, measure
 from evalkit import metrics as ek
-from tests.reference import REFERENCE, as_float, both, ratio, recall, specificity
 
 # --------------------------------------------------------------------------------------------
 # the measures under test

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import REFERENCE, as_float
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, EvaluationMetrics, Stats, formulas
 from evalkit.exceptions import (
@@ -19,7 +20,6 @@ from evalkit.exceptions import (
     UnknownLabelError,
     UnknownMetricError,
 )
-from tests.reference import REFERENCE, as_float
 
 BINARY = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
 PAPER = ConfusionMatrix.from_array([[110, 10, 10], [20, 40, 5], [25, 5, 50]], ["a", "b", "c"])

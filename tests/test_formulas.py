@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import REFERENCE, as_float
 from strategies import cells, close
 
 from evalkit import formulas
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownMetricError
-from tests.reference import REFERENCE, as_float
 
 DEEP_NETTS = {"tp": 35, "fp": 10, "fn": 5, "tn": 50}
 """The binary reference case of shared/spec/deepnetts.md (TN=50, FP=10, FN=5, TP=35)."""

@@ -23,6 +23,7 @@ LAYERS = (
     ("results", ("evalkit.results",)),
     ("scores", ("evalkit.scores",)),
     ("groups", ("evalkit.groups",)),
+    ("comparisons", ("evalkit.comparisons",)),
     ("Java-style face", ("evalkit.java",)),
     ("scikit-learn face", ("evalkit.metrics",)),
     ("io", ("evalkit.io",)),

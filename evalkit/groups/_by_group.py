@@ -513,8 +513,8 @@ class ByGroup(CountedState):
             m = len(self.overall.labels)
             found = GroupValues((key, _whole_value(_group_pairs(self._pairs, k, m), name)) for k, key in enumerate(self.keys))
         else:
-            found = GroupValues((key, _value(self._result(k), measure, average, label, undefined, parameters)) for k, key in enumerate(self.keys))
-        found[OVERALL] = _value(self.overall, measure, average, label, undefined, parameters)
+            found = GroupValues((key, value_of(self._result(k), measure, average, label, undefined, parameters)) for k, key in enumerate(self.keys))
+        found[OVERALL] = value_of(self.overall, measure, average, label, undefined, parameters)
         return found
 
     def _stacked(self, measure: MeasureLike, average: str | None, label: Hashable, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> np.ndarray:
@@ -862,7 +862,7 @@ def _calibration_name(measure: MeasureLike) -> str:
     return key
 
 
-def _value(result: Any, measure: MeasureLike, average: str | None, label: Hashable, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
+def value_of(result: Any, measure: MeasureLike, average: str | None, label: Hashable, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> float:
     """One number of a result: an average, a class's value, or a whole-result measure."""
     if _is_calibration(result):
         return float(result.measure(_calibration_name(measure), label=label, average=average or "macro", undefined=undefined, **parameters))

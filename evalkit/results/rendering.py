@@ -11,6 +11,8 @@ it); a result calls it by that name.
 | ``"group_report"`` | ``evalkit.io.report.group_report`` | a ``ByGroup``'s ``GroupReport`` |
 | ``"html_table"`` | ``evalkit.io.html.table_fragment`` | a titled table of rows |
 | ``"html_matrix"`` | ``evalkit.io.html.matrix_fragment`` | a confusion matrix as a heat map |
+| ``"comparison_table"`` | ``evalkit.io.comparison_tables.comparison_table`` | a ``ModelComparison``'s table |
+| ``"p_value_matrix"`` | ``evalkit.io.comparison_tables.p_value_matrix`` | a ``PairwiseTests``' adjusted p-values |
 """
 
 from __future__ import annotations

@@ -216,6 +216,9 @@ MEASURES: dict[str, tuple[str, str]] = {
 """The calibration measures by name: (abbreviation, formula). All are losses: lower is
 better, except ``resolution`` (higher is better) and ``uncertainty`` (a property of the data)."""
 
+DIRECTIONS: dict[str, str | None] = {**dict.fromkeys(MEASURES, "lower"), "resolution": "higher", "uncertainty": None}
+"""Which values of each calibration measure are better."""
+
 _NORM_OF = {"expected_calibration_error": "l1", "root_mean_squared_calibration_error": "l2", "maximum_calibration_error": "max"}
 _ALIASES = {"ece": "expected_calibration_error", "rmsce": "root_mean_squared_calibration_error", "mce": "maximum_calibration_error",
             "brier": "brier_score", "brier_score_loss": "brier_score", "cross_entropy": "log_loss"}  # fmt: skip

@@ -1,0 +1,486 @@
+"""Many models over many data sets: a table of one measure, data sets x models, and the
+procedure of Demšar (2006) and García & Herrera (2008) on it.
+
+``ModelComparison`` holds the table (numpy, a mapping, a pandas DataFrame, a CSV file, or the
+evalkit results of each model on each data set, read through the measure model so that a loss
+ranks the right way round) and gives the average ranks, Friedman's and Iman-Davenport's
+tests, the Nemenyi and Bonferroni-Dunn critical differences, pairwise tests with their
+adjusted p-values, comparisons against a control, the cliques of a critical-difference
+diagram and Bayesian comparisons of two models. ``PairwiseTests`` holds the adjusted p-values
+of every pair.
+
+Examples:
+    >>> table = {"C4.5": [0.763, 0.599, 0.954], "C4.5+m": [0.768, 0.591, 0.971], "C4.5+cf": [0.771, 0.590, 0.968]}
+    >>> comparison = ModelComparison(table, datasets=["adult", "breast cancer", "wisconsin"])
+    >>> comparison.ranks.round(3).tolist()
+    [2.333, 1.667, 2.0]
+    >>> comparison.best
+    'C4.5+m'
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from itertools import combinations
+from os import PathLike
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+import numpy as np
+
+from evalkit.comparisons import bayesian, paired
+from evalkit.comparisons.ranks import (
+    CD_TESTS,
+    RankTest,
+    _check_alpha,
+    average_ranks,
+    critical_difference,
+    friedman,
+    iman_davenport,
+    rank_ranks,
+    rank_z,
+)
+from evalkit.engine._validation import RandomState, check_choice, show
+from evalkit.engine.serialization import Document
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputFileError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    UnknownLabelError,
+)
+from evalkit.groups._by_group import value_of
+from evalkit.measures.averaging import UndefinedPolicy
+from evalkit.measures.registry import MeasureLike
+from evalkit.results._closed_form import _scipy_stats, two_sided_p_value
+from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS, adjust, adjust_pairwise
+from evalkit.results.rendering import render
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # Python 3.11's typing.Self, for type checkers only
+
+PAIRWISE_TESTS = ("nemenyi", "ranks", "wilcoxon", "sign")
+"""Pairwise tests over data sets: Nemenyi's (its own family-wise p-values), the z test of
+average ranks, Wilcoxon's signed-rank test and the sign test (adjusted for the pairs)."""
+
+MISSING = ("refuse", "drop")
+"""What to do with a missing cell (NaN, or a data set a model lacks): refuse it, naming the
+cell, or drop the data sets that have one (listwise deletion)."""
+
+__all__ = ["MISSING", "PAIRWISE_TESTS", "ModelComparison", "PairwiseTests", "measure_direction"]
+
+
+def measure_direction(measure: MeasureLike) -> str | None:
+    """Whether higher or lower values of ``measure`` are better, from the measure model:
+    the registered measures and getters, the areas of curves (higher) and the calibration
+    measures (losses: lower, but resolution higher).
+
+    Examples:
+        >>> measure_direction("accuracy"), measure_direction("log_loss"), measure_direction("roc_auc")
+        ('higher', 'lower', 'higher')
+    """
+    from evalkit.measures.registry import resolve_measure
+    from evalkit.scores.calibration import _ALIASES, DIRECTIONS
+    from evalkit.scores.curves import area_key
+
+    if isinstance(measure, str):
+        if area_key(measure) is not None:
+            return "higher"
+        name = _ALIASES.get(measure.lower(), measure.lower())
+        if name in DIRECTIONS:
+            return DIRECTIONS[name]
+    return resolve_measure(measure).direction
+
+
+def _names(given: Sequence[Hashable] | None, count: int, default: str, argument: str) -> tuple[Hashable, ...]:
+    if given is None:
+        return tuple(f"{default} {i + 1}" for i in range(count))
+    names = tuple(given)
+    if len(names) != count:
+        raise InvalidArgumentError(f"{argument!r} names {len(names)} but the table has {count}: {show(names)}")
+    if len(set(names)) != len(names):
+        raise InvalidArgumentError(f"{argument!r} names one twice: {show(names)}")
+    return names
+
+
+def _as_table(table: Any, models: Sequence[Hashable] | None, datasets: Sequence[Hashable] | None) -> tuple[np.ndarray, tuple, tuple]:
+    """A float matrix (data sets x models) with its model and data set names, from an array,
+    a DataFrame (rows data sets) or a mapping of models to their values or to ``{data set: value}``."""
+    if hasattr(table, "columns") and hasattr(table, "index") and hasattr(table, "to_numpy"):  # a pandas DataFrame
+        models = list(table.columns) if models is None else models
+        datasets = list(table.index) if datasets is None else datasets
+        table = table.to_numpy()
+    elif isinstance(table, Mapping):
+        models = list(table) if models is None else models
+        columns = list(table.values())
+        if columns and all(isinstance(column, Mapping) for column in columns):
+            found = list(dict.fromkeys(name for column in columns for name in column)) if datasets is None else list(datasets)
+            datasets = found
+            table = [[column.get(name, math.nan) for column in columns] for name in found]
+        else:
+            table = np.asarray(columns, dtype=object).T if columns else np.empty((0, 0))
+    try:
+        values = np.asarray(table, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidTypeError(f"'table' must hold numbers (data sets x models), got {show(table)}") from None
+    if values.ndim != 2:
+        raise InvalidArgumentError(f"'table' must be 2-D (data sets x models), got shape {values.shape}")
+    return values, _names(models, values.shape[1], "model", "models"), _names(datasets, values.shape[0], "data set", "datasets")
+
+
+@attrs.frozen
+class PairwiseTests:
+    """Every pair of models tested, with the p-values adjusted for their number.
+
+    Attributes:
+        models: the models, in the order of the matrices.
+        p_values: ``k x k``, symmetric, the adjusted p-value of each pair (1 on the diagonal).
+        raw_p_values: the same before the adjustment.
+        statistics: ``k x k``, the statistic of each pair (row model against column model).
+        test: the test (``PAIRWISE_TESTS``, or a test of one test set: ``"mcnemar"``, ...).
+        adjustment: ``"holm"``, ``"shaffer"``, ``"bergmann-hommel"``, ``"bonferroni"`` or
+            ``"none"`` (Nemenyi's p-values are family-wise themselves: ``"nemenyi"``).
+        estimates: each model's average rank (over data sets) or value (on one test set).
+    """
+
+    models: tuple[Hashable, ...]
+    p_values: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
+    raw_p_values: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
+    statistics: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
+    test: str
+    adjustment: str
+    estimates: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
+
+    def p_value(self, first: Hashable, second: Hashable) -> float:
+        """The adjusted p-value of one pair."""
+        return float(self.p_values[_index(self.models, first), _index(self.models, second)])
+
+    def significant(self, alpha: float = 0.05) -> list[tuple[Hashable, Hashable]]:
+        """The pairs whose adjusted p-value is at most ``alpha``, in the models' order."""
+        alpha = _check_alpha(alpha)
+        k = len(self.models)
+        return [(self.models[i], self.models[j]) for i, j in combinations(range(k), 2) if self.p_values[i, j] <= alpha]
+
+    def to_dict(self) -> dict[tuple[Hashable, Hashable], float]:
+        """``{(first, second): adjusted p-value}`` of every pair."""
+        return {(self.models[i], self.models[j]): float(self.p_values[i, j]) for i, j in combinations(range(len(self.models)), 2)}
+
+    def to_text(self, digits: int = 4) -> str:
+        """The matrix of adjusted p-values, aligned."""
+        return str(render("p_value_matrix", self, "text", digits))
+
+    def to_markdown(self, digits: int = 4) -> str:
+        """The matrix of adjusted p-values as a Markdown table."""
+        return str(render("p_value_matrix", self, "markdown", digits))
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _index(models: tuple[Hashable, ...], model: Hashable) -> int:
+    if model not in models:
+        raise UnknownLabelError(f"no model {model!r}; the models are {show(list(models))}")
+    return models.index(model)
+
+
+def _pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
+    first, second = np.triu_indices(k, 1)  # the order of itertools.combinations(range(k), 2)
+    return first, second
+
+
+def _square(values: np.ndarray, k: int, diagonal: float) -> np.ndarray:
+    matrix = np.full((k, k), diagonal)
+    first, second = _pairs(k)
+    matrix[first, second] = matrix[second, first] = values
+    return matrix
+
+
+@attrs.frozen(eq=False, init=False)
+class ModelComparison(Document):
+    """One measure of ``k`` models on ``N`` data sets, and the tests of Demšar's procedure.
+
+    Args:
+        table: data sets x models: a 2-D array, a pandas DataFrame (rows data sets, columns
+            models), ``{model: [value per data set]}`` or ``{model: {data set: value}}``.
+        models, datasets: their names (default: the DataFrame's or mapping's, or numbered).
+        direction: ``"higher"`` or ``"lower"`` values are better (default: the measure's
+            direction when ``measure`` is given, else higher).
+        measure: the measure's name, for the direction and the reports.
+        missing: ``"refuse"`` (a missing cell is an error that names it) or ``"drop"``
+            (the data sets with a missing cell are left out, and listed in ``dropped``).
+    """
+
+    values: np.ndarray
+    models: tuple[Hashable, ...]
+    datasets: tuple[Hashable, ...]
+    direction: str
+    measure: str | None
+    dropped: tuple[Hashable, ...]
+
+    DOCUMENT: ClassVar[str] = "ModelComparison"
+
+    def __init__(
+        self, table: Any, *, models: Sequence[Hashable] | None = None, datasets: Sequence[Hashable] | None = None,
+        direction: str | None = None, measure: str | None = None, missing: str = "refuse",
+    ) -> None:  # fmt: skip
+        check_choice("missing", missing, MISSING)
+        values, model_names, dataset_names = _as_table(table, models, datasets)
+        if direction is None:
+            direction = (measure_direction(measure) if measure is not None else None) or "higher"
+        check_choice("direction", direction, ("higher", "lower"))
+        absent = np.isnan(values)
+        dropped: tuple[Hashable, ...] = ()
+        if absent.any():
+            if missing == "refuse":
+                row, column = (int(index[0]) for index in np.nonzero(absent))
+                raise InvalidArgumentError(
+                    f"model {model_names[column]!r} has no value on data set {dataset_names[row]!r} ({int(absent.sum())} cells missing): "
+                    "give every cell, or missing='drop' to leave out the data sets with a missing cell"
+                )
+            keep = ~absent.any(axis=1)
+            dropped = tuple(name for name, kept in zip(dataset_names, keep) if not kept)
+            values, dataset_names = values[keep], tuple(name for name, kept in zip(dataset_names, keep) if kept)
+        if np.isinf(values).any():
+            raise InvalidArgumentError(f"'table' must hold finite values, got {show(values[np.isinf(values)])}")
+        if values.shape[1] < 2:
+            raise InvalidArgumentError(f"a comparison needs at least two models, got {values.shape[1]}")
+        if values.shape[0] < 2:
+            raise EmptyInputError(f"a comparison over data sets needs at least two data sets, got {values.shape[0]}")
+        values = values.copy()
+        values.flags.writeable = False
+        self.__attrs_init__(values, model_names, dataset_names, direction, measure, dropped)
+
+    # ------------------------------------------------------------------------------------
+    # constructors
+
+    @classmethod
+    def from_csv(cls, path: str | PathLike[str], *, direction: str | None = None, measure: str | None = None, missing: str = "refuse",
+                 delimiter: str = ",") -> Self:  # fmt: skip
+        """A table from a CSV file: a header row (the first cell names the data set column, the
+        others the models), then one row per data set; an empty cell is missing.
+
+        Raises:
+            InputFileError: a cell that is no number, or a row of another length (named by its line).
+        """
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = list(csv.reader(handle, delimiter=delimiter))
+        if len(rows) < 2 or len(rows[0]) < 3:
+            raise InputFileError(f"{path}: a comparison table has a header row (data set, then two models or more) and rows of data sets")
+        header, values, names = rows[0], [], []
+        for line, row in enumerate(rows[1:], start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise InputFileError(f"{path}, line {line}: {len(row)} cells, but the header has {len(header)}")
+            try:
+                values.append([float(cell) if cell.strip() else math.nan for cell in row[1:]])
+            except ValueError:
+                raise InputFileError(f"{path}, line {line}: a value that is no number in {show(row[1:])}") from None
+            names.append(row[0])
+        return cls(np.array(values), models=header[1:], datasets=names, direction=direction, measure=measure, missing=missing)
+
+    @classmethod
+    def from_results(
+        cls, results: Mapping[Hashable, Sequence[Any] | Mapping[Hashable, Any]], measure: MeasureLike, average: str | None = None, *,
+        label: Hashable | None = None, datasets: Sequence[Hashable] | None = None, undefined: UndefinedPolicy = "exclude",
+        missing: str = "refuse", **parameters: Any,
+    ) -> Self:  # fmt: skip
+        """The table of evalkit results of each model on each data set (``{model: [result per
+        data set]}`` or ``{model: {data set: result}}``: evaluations, confusion matrices, curves,
+        calibrations), read as one number each: ``average`` of ``measure`` (or a whole-result
+        measure: accuracy, kappa, MCC), or the value of one class ``label``. The measure model
+        says whether higher or lower is better.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> matrix = ConfusionMatrix.from_predictions
+            >>> results = {"a": [matrix([0, 1, 1], [0, 1, 0]), matrix([1, 0], [1, 0])],
+            ...            "b": [matrix([0, 1, 1], [1, 1, 0]), matrix([1, 0], [0, 0])]}
+            >>> ModelComparison.from_results(results, "error_rate", "micro").values.round(3).tolist()
+            [[0.333, 0.667], [0.0, 0.5]]
+        """
+        table = {
+            model: {name: value_of(result, measure, average, label, undefined, parameters) for name, result in found.items()}
+            if isinstance(found, Mapping) else [value_of(result, measure, average, label, undefined, parameters) for result in found]
+            for model, found in results.items()
+        }  # fmt: skip
+        name = measure if isinstance(measure, str) else getattr(measure, "name", None)
+        return cls(table, datasets=datasets, measure=name, direction=measure_direction(measure) or "higher", missing=missing)
+
+    # ------------------------------------------------------------------------------------
+    # ranks and omnibus tests
+
+    @property
+    def _oriented(self) -> np.ndarray:
+        """The values with higher better."""
+        return self.values if self.direction == "higher" else -self.values
+
+    @property
+    def rank_table(self) -> np.ndarray:
+        """The rank of every model on every data set (1 the best, ties sharing their mean)."""
+        return rank_ranks(self._oriented)
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """Each model's average rank."""
+        return average_ranks(self._oriented)
+
+    @property
+    def best(self) -> Hashable:
+        """The model of the best (lowest) average rank (the first of a tie)."""
+        return self.models[int(np.argmin(self.ranks))]
+
+    def friedman(self) -> RankTest:
+        """Friedman's test of "every model ranks alike" (``χ²_F``, ``k - 1`` degrees of freedom)."""
+        return friedman(self.ranks, len(self.datasets))
+
+    def iman_davenport(self) -> RankTest:
+        """Iman and Davenport's ``F_F`` of the same hypothesis (less conservative)."""
+        return iman_davenport(self.ranks, len(self.datasets))
+
+    def critical_difference(self, alpha: float = 0.05, test: str = "nemenyi") -> float:
+        """The difference of average ranks significant at ``alpha``: ``"nemenyi"`` (all pairs) or
+        ``"bonferroni-dunn"`` (against one control)."""
+        return critical_difference(len(self.models), len(self.datasets), alpha, test)
+
+    def cliques(self, alpha: float = 0.05, test: str = "nemenyi") -> list[tuple[Hashable, ...]]:
+        """The groups of models whose average ranks differ by less than the critical difference
+        (the bars of Demšar's diagram): maximal runs of the models in rank order, two or more.
+
+        Examples:
+            >>> comparison = ModelComparison([[1, 2, 3, 4]] * 6, models="abcd")  # d ranks first on all six
+            >>> round(comparison.critical_difference(), 3), comparison.cliques()
+            (1.915, [('d', 'c'), ('c', 'b'), ('b', 'a')])
+        """
+        check_choice("test", test, CD_TESTS)
+        cd = self.critical_difference(alpha, test)
+        order = np.argsort(self.ranks, kind="stable")
+        ranks = self.ranks[order]
+        runs, last = [], -1
+        for i in range(len(order)):
+            j = int(np.searchsorted(ranks, ranks[i] + cd, side="left")) - 1  # the last within less than CD
+            if j > i and j > last:
+                runs.append(tuple(self.models[index] for index in order[i : j + 1]))
+                last = j
+        return runs
+
+    # ------------------------------------------------------------------------------------
+    # post-hoc tests
+
+    def pairwise(self, test: str = "nemenyi", adjustment: str | None = None, *, zero_method: str = "wilcox") -> PairwiseTests:
+        """Every pair of models: ``"nemenyi"`` (studentized range of the ranks: family-wise
+        p-values, no further adjustment), or ``"ranks"`` (the z test of average ranks),
+        ``"wilcoxon"`` or ``"sign"`` with the p-values adjusted by ``adjustment`` (default
+        ``"holm"``; ``"shaffer"`` and ``"bergmann-hommel"`` use the logic of pairwise
+        hypotheses, García & Herrera 2008)."""
+        check_choice("test", test, PAIRWISE_TESTS)
+        k, n = len(self.models), len(self.datasets)
+        first, second = _pairs(k)
+        if test == "nemenyi":
+            if adjustment not in (None, "none", "nemenyi"):
+                raise InvalidArgumentError(f"Nemenyi's p-values are family-wise already: they take no adjustment, got {show(adjustment)}")
+            z = rank_z(self.ranks, n)[first, second]
+            raw = np.minimum(1.0, _scipy_stats().studentized_range.sf(np.abs(z) * math.sqrt(2), k, np.inf))
+            return PairwiseTests(self.models, _square(raw, k, 1.0), _square(raw, k, 1.0), _square(z, k, 0.0) * _sign_matrix(k), test,
+                                 "nemenyi", self.ranks)  # fmt: skip
+        adjustment = "holm" if adjustment is None else adjustment
+        check_choice("adjustment", adjustment, PAIRWISE_ADJUSTMENTS)
+        if test == "ranks":
+            statistics = rank_z(self.ranks, n)[first, second]
+            raw = np.array([two_sided_p_value(float(z)) for z in statistics])
+        else:
+            found = [self._paired(test, i, j, zero_method) for i, j in zip(first, second)]
+            statistics, raw = np.array([f.statistic for f in found]), np.array([f.p_value for f in found])
+        adjusted = adjust_pairwise(raw, k, adjustment)
+        return PairwiseTests(self.models, _square(adjusted, k, 1.0), _square(raw, k, 1.0), _square(statistics, k, 0.0) * _sign_matrix(k),
+                             test, adjustment, self.ranks)  # fmt: skip
+
+    def _paired(self, test: str, i: int, j: int, zero_method: str) -> paired.PairedTest:
+        a, b = self._oriented[:, i], self._oriented[:, j]
+        return paired.wilcoxon_test(a, b, zero_method=zero_method) if test == "wilcoxon" else paired.sign_test(a, b)
+
+    def against(self, control: Hashable | None = None, test: str = "ranks", adjustment: str = "holm") -> dict[Hashable, float]:
+        """Every other model against one ``control`` (default: the best), ``{model: adjusted
+        p-value}``: the z test of average ranks (Bonferroni-Dunn with
+        ``adjustment="bonferroni"``; Holm's step-down by default), Wilcoxon's or the sign test."""
+        check_choice("test", test, ("ranks", "wilcoxon", "sign"))
+        check_choice("adjustment", adjustment, ("holm", "bonferroni", "none"))
+        c = _index(self.models, self.best if control is None else control)
+        others = [j for j in range(len(self.models)) if j != c]
+        if test == "ranks":
+            z = rank_z(self.ranks, len(self.datasets))[c, others]
+            raw = np.array([two_sided_p_value(float(value)) for value in z])
+        else:
+            raw = np.array([self._paired(test, c, j, "wilcox").p_value for j in others])
+        return {self.models[j]: float(p) for j, p in zip(others, adjust(raw, adjustment))}
+
+    def bayesian(
+        self, first: Hashable, second: Hashable, test: str = "signed-rank", *, rope: float = 0.01, prior: float | None = None,
+        n_samples: int = 50_000, random_state: RandomState = None,
+    ) -> bayesian.BayesianComparison:  # fmt: skip
+        """A Bayesian comparison of two models over the data sets (Benavoli et al. 2017):
+        ``"signed-rank"`` or ``"sign"``, with a region of practical equivalence ``rope`` (in
+        the measure's units)."""
+        check_choice("test", test, ("signed-rank", "sign"))
+        a, b = (self._oriented[:, _index(self.models, model)] for model in (first, second))
+        options: dict[str, Any] = {"rope": rope, "n_samples": n_samples, "random_state": random_state}
+        if prior is not None:
+            options["prior"] = prior
+        return (bayesian.signed_rank_test if test == "signed-rank" else bayesian.sign_test)(a, b, **options)
+
+    # ------------------------------------------------------------------------------------
+    # reports and documents
+
+    def table(self, format: str = "text", digits: int = 3) -> str:
+        """The table of values with each model's rank beside it, the best of each data set
+        marked (bold in Markdown and LaTeX, ``*`` in text), the average ranks in the last row,
+        and Friedman's and Iman-Davenport's tests and the critical differences below:
+        ``format`` ``"text"``, ``"markdown"`` or ``"latex"``."""
+        check_choice("format", format, ("text", "markdown", "latex"))
+        return str(render("comparison_table", self, format, digits))
+
+    def to_text(self, digits: int = 3) -> str:
+        """The table as aligned text."""
+        return self.table("text", digits)
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """The table in Markdown."""
+        return self.table("markdown", digits)
+
+    def to_latex(self, digits: int = 3) -> str:
+        """The table as a LaTeX ``tabular``."""
+        return self.table("latex", digits)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        headers = ["model", "average rank", f"mean {self.measure or 'value'}"]
+        rows = [(str(self.models[j]), float(self.ranks[j]), float(self.values[:, j].mean())) for j in np.argsort(self.ranks, kind="stable")]
+        return str(render("html_table", f"{len(self.models)} models on {len(self.datasets)} data sets", headers, rows, 4))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ModelComparison):
+            return NotImplemented
+        return (np.array_equal(self.values, other.values) and (self.models, self.datasets, self.direction, self.measure, self.dropped)
+                == (other.models, other.datasets, other.direction, other.measure, other.dropped))  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _document(self) -> dict[str, Any]:
+        return {"models": list(self.models), "datasets": list(self.datasets), "values": self.values.tolist(), "direction": self.direction,
+                "measure": self.measure, "dropped": list(self.dropped)}  # fmt: skip
+
+    @classmethod
+    def _read_document(cls, document: dict[str, Any]) -> Self:
+        found = cls(document["values"], models=document["models"], datasets=document["datasets"], direction=document["direction"],
+                    measure=document["measure"])  # fmt: skip
+        object.__setattr__(found, "dropped", tuple(document.get("dropped", ())))
+        return found
+
+
+def _sign_matrix(k: int) -> np.ndarray:
+    """+1 above the diagonal, -1 below: a pair's statistic read from the other side changes sign."""
+    return np.triu(np.ones((k, k)), 1) - np.tril(np.ones((k, k)), -1)

@@ -1,0 +1,112 @@
+"""Ranks of models over data sets and the tests built on them (Demšar 2006, "Statistical
+comparisons of classifiers over multiple data sets", JMLR 7).
+
+On ``N`` data sets and ``k`` models each data set ranks the models (1 the best, ties sharing
+the mean of their ranks); ``R_j`` is model ``j``'s average rank.
+
+* Friedman: ``χ²_F = 12 N / (k (k + 1)) [Σ_j R_j² - k (k + 1)² / 4]``, ``k - 1`` degrees of
+  freedom (the plain statistic, as Demšar; without the tie correction scipy's
+  ``friedmanchisquare`` applies).
+* Iman-Davenport: ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)``, on ``k - 1`` and
+  ``(k - 1)(N - 1)`` degrees of freedom.
+* Critical differences: ``CD = q_α sqrt(k (k + 1) / (6 N))``, with ``q_α`` the studentized
+  range quantile over ``√2`` for Nemenyi (all pairs) and the normal quantile
+  ``z_{1 - α / (2 (k - 1))}`` for Bonferroni-Dunn (against one control): computed for any ``k``
+  and ``α``, not looked up in a table.
+* Pairs from ranks: ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))``; Nemenyi's p-value from the
+  studentized range of ``√2 |z|``, the others from the normal distribution (to be adjusted).
+
+Examples:
+    >>> table = np.array([[0.9, 0.8, 0.7], [0.6, 0.7, 0.5], [0.8, 0.8, 0.6]])
+    >>> average_ranks(table).tolist()
+    [1.5, 1.5, 3.0]
+    >>> round(critical_difference(3, 3, 0.05, "nemenyi"), 4)
+    1.9136
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from evalkit.engine._validation import check_choice, show
+from evalkit.exceptions import InvalidArgumentError
+from evalkit.results._closed_form import _scipy_stats
+
+CD_TESTS = ("nemenyi", "bonferroni-dunn")
+"""The critical differences of ranks: all pairs, or every model against one control."""
+
+__all__ = ["CD_TESTS", "RankTest", "average_ranks", "critical_difference", "friedman", "iman_davenport", "rank_ranks", "rank_z"]
+
+
+class RankTest(NamedTuple):
+    """An omnibus test of "all models are equal": its statistic, degrees of freedom and p-value."""
+
+    statistic: float
+    df: tuple[float, ...]
+    p_value: float
+
+
+def rank_ranks(table: np.ndarray) -> np.ndarray:
+    """The rank of every model on every data set (rows), 1 the highest value, ties sharing
+    the mean of their ranks.
+
+    Examples:
+        >>> rank_ranks(np.array([[0.9, 0.7, 0.9]])).tolist()
+        [[1.5, 3.0, 1.5]]
+    """
+    return np.asarray(_scipy_stats().rankdata(-table, axis=1), dtype=np.float64)
+
+
+def average_ranks(table: np.ndarray) -> np.ndarray:
+    """``R_j``: each model's rank averaged over the data sets."""
+    return rank_ranks(table).mean(axis=0)
+
+
+def friedman(ranks: np.ndarray, n: int) -> RankTest:
+    """Friedman's ``χ²_F`` of the average ranks of ``k`` models over ``n`` data sets."""
+    k = len(ranks)
+    statistic = 12 * n / (k * (k + 1)) * (float(np.sum(ranks**2)) - k * (k + 1) ** 2 / 4)
+    return RankTest(statistic, (k - 1,), float(_scipy_stats().chi2.sf(statistic, k - 1)))
+
+
+def iman_davenport(ranks: np.ndarray, n: int) -> RankTest:
+    """Iman and Davenport's ``F_F`` (less conservative than ``χ²_F``). Infinite, with p-value
+    0, when every data set ranks the models alike."""
+    k = len(ranks)
+    chi2 = friedman(ranks, n).statistic
+    df = (k - 1, (k - 1) * (n - 1))
+    denominator = n * (k - 1) - chi2
+    statistic = math.inf if denominator <= 0 else (n - 1) * chi2 / denominator
+    return RankTest(statistic, df, 0.0 if math.isinf(statistic) else float(_scipy_stats().f.sf(statistic, *df)))
+
+
+def _check_alpha(alpha: float) -> float:
+    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0 < alpha < 1:
+        raise InvalidArgumentError(f"'alpha' must be a number in (0, 1), got {show(alpha)}")
+    return float(alpha)
+
+
+def critical_difference(k: int, n: int, alpha: float = 0.05, test: str = "nemenyi") -> float:
+    """The smallest difference of average ranks that is significant at ``alpha``.
+
+    Examples:
+        >>> round(critical_difference(4, 14, 0.05, "nemenyi"), 3), round(critical_difference(4, 14, 0.05, "bonferroni-dunn"), 3)
+        (1.254, 1.168)
+    """
+    check_choice("test", test, CD_TESTS)
+    alpha = _check_alpha(alpha)
+    stats = _scipy_stats()
+    if test == "nemenyi":
+        q = float(stats.studentized_range.isf(alpha, k, np.inf)) / math.sqrt(2)
+    else:
+        q = float(stats.norm.isf(alpha / (2 * (k - 1))))
+    return q * math.sqrt(k * (k + 1) / (6 * n))
+
+
+def rank_z(ranks: np.ndarray, n: int) -> np.ndarray:
+    """``z_ij = (R_i - R_j) / sqrt(k (k + 1) / (6 N))`` of every pair of models."""
+    k = len(ranks)
+    return (ranks[:, None] - ranks[None, :]) / math.sqrt(k * (k + 1) / (6 * n))
