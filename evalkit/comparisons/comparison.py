@@ -30,7 +30,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 import numpy as np
 
-from evalkit.comparisons import bayesian, paired
+from evalkit.comparisons.bayesian import BayesianComparison, sign_test, signed_rank_test
+from evalkit.comparisons.paired import PairedTest, wilcoxon_test
+from evalkit.comparisons.paired import sign_test as paired_sign_test
 from evalkit.comparisons.ranks import (
     CD_TESTS,
     RankTest,
@@ -397,9 +399,9 @@ class ModelComparison(Document):
         return PairwiseTests(self.models, _square(adjusted, k, 1.0), _square(raw, k, 1.0), _square(statistics, k, 0.0) * _sign_matrix(k),
                              test, adjustment, self.ranks)  # fmt: skip
 
-    def _paired(self, test: str, i: int, j: int, zero_method: str) -> paired.PairedTest:
+    def _paired(self, test: str, i: int, j: int, zero_method: str) -> PairedTest:
         a, b = self._oriented[:, i], self._oriented[:, j]
-        return paired.wilcoxon_test(a, b, zero_method=zero_method) if test == "wilcoxon" else paired.sign_test(a, b)
+        return wilcoxon_test(a, b, zero_method=zero_method) if test == "wilcoxon" else paired_sign_test(a, b)
 
     def against(self, control: Hashable | None = None, test: str = "ranks", adjustment: str = "holm") -> dict[Hashable, float]:
         """Every other model against one ``control`` (default: the best), ``{model: adjusted
@@ -419,7 +421,7 @@ class ModelComparison(Document):
     def bayesian(
         self, first: Hashable, second: Hashable, test: str = "signed-rank", *, rope: float = 0.01, prior: float | None = None,
         n_samples: int = 50_000, random_state: RandomState = None,
-    ) -> bayesian.BayesianComparison:  # fmt: skip
+    ) -> BayesianComparison:  # fmt: skip
         """A Bayesian comparison of two models over the data sets (Benavoli et al. 2017):
         ``"signed-rank"`` or ``"sign"``, with a region of practical equivalence ``rope`` (in
         the measure's units)."""
@@ -428,7 +430,7 @@ class ModelComparison(Document):
         options: dict[str, Any] = {"rope": rope, "n_samples": n_samples, "random_state": random_state}
         if prior is not None:
             options["prior"] = prior
-        return (bayesian.signed_rank_test if test == "signed-rank" else bayesian.sign_test)(a, b, **options)
+        return (signed_rank_test if test == "signed-rank" else sign_test)(a, b, **options)
 
     # ------------------------------------------------------------------------------------
     # reports and documents
