@@ -25,7 +25,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -33,13 +33,16 @@ from typing import Any
 import attrs
 
 from evalkit import __version__
-from evalkit.exceptions import EvalkitError, InvalidArgumentError
+from evalkit.comparisons.comparison import MISSING, PAIRWISE_TESTS, ModelComparison, PairwiseTests
+from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
+from evalkit.io.readers import read_labels
 from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
 from evalkit.measures.registry import Measure, get_measure
+from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS
 from evalkit.scale.files import stream_groups, stream_label_sets, stream_labels, stream_scores
 from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve
@@ -113,6 +116,28 @@ def _parser() -> argparse.ArgumentParser:
     _input_options(aa_rar, "ideal", "result")
     aa_rar.add_argument("--separator", default="|", help="label-set separator (default '|')")
     aa_rar.add_argument("--exact", action="store_true", help="also show AA and RAR as exact fractions")
+    compare = commands.add_parser("compare", help="many models: over data sets (one table) or on one test set (prediction files)",
+                                  description="One CSV table (a row per data set, a column per model, the first column naming the data "
+                                              "sets): average ranks, Friedman's and Iman-Davenport's tests, critical differences and "
+                                              "pairwise tests. Several prediction files of one test set: every pair of models compared "
+                                              "(McNemar by default) with adjusted p-values.")  # fmt: skip
+    compare.add_argument("files", nargs="+", metavar="FILE", help="a table of results, or two prediction files or more")
+    compare.add_argument("--measure", help="the table's measure (its direction: lower is better for losses); files: the measure compared")
+    compare.add_argument("--lower", action="store_true", help="lower values of the table are better (default: the measure's direction)")
+    compare.add_argument("--test", choices=PAIRWISE_TESTS, default="nemenyi", help="pairwise test over data sets (default nemenyi)")
+    compare.add_argument("--method", choices=("mcnemar", "mcnemar-midp", "bca", "percentile"), default="mcnemar",
+                         help="paired test of prediction files (default mcnemar; bca or percentile: a paired bootstrap of --measure)")  # fmt: skip
+    compare.add_argument("--adjust", choices=PAIRWISE_ADJUSTMENTS, help="p-value adjustment (default holm; nemenyi needs none)")
+    compare.add_argument("--alpha", type=float, default=0.05, help="significance level of the critical difference (default 0.05)")
+    compare.add_argument("--missing", choices=MISSING, default="refuse", help="a missing cell: refused (default) or its data set dropped")
+    compare.add_argument("--actual", metavar="COLUMN", help="prediction files: column of the actual values")
+    compare.add_argument("--predicted", metavar="COLUMN", help="prediction files: column of the predicted values")
+    compare.add_argument("--delimiter", help="CSV delimiter (default: tab for .tsv, else comma)")
+    compare.add_argument("--batch-size", type=int, default=100_000, help="rows of a prediction file read per batch (default 100000)")
+    compare.add_argument("--format", choices=("text", "markdown", "latex", "json"), default="text", help="output format (default text)")
+    compare.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
+    compare.add_argument("--plot", metavar="FILE.png", help="also draw the critical-difference diagram (files: the p-values) to FILE.png")
+    compare.add_argument("--output", metavar="FILE", help="write the result to FILE instead of the terminal")
     return parser
 
 
@@ -414,6 +439,51 @@ def _check_options(arguments: argparse.Namespace) -> None:
         raise InvalidArgumentError(f"--threshold must be in [0, 1], got {threshold:g}")
 
 
+def _compare(arguments: argparse.Namespace) -> str:
+    """``evalkit compare``: a table of results over data sets, or prediction files of one test set."""
+    if len(arguments.files) == 1:
+        return _compare_table(arguments)
+    predictions: dict[Hashable, Any] = {}
+    truth: Any = None
+    for path in arguments.files:
+        values, guesses = read_labels(path, actual=arguments.actual, predicted=arguments.predicted, delimiter=arguments.delimiter)
+        if truth is None:
+            truth, first = values, path
+        elif len(values) != len(truth) or list(values) != list(truth):
+            raise InputFileError(f"{path}: its actual values differ from those of {first}: the models must be compared on one test set")
+        name = Path(path).stem
+        predictions[name if name not in predictions else path] = guesses
+    tests = PairwiseTests.from_predictions(truth, predictions, arguments.measure or "accuracy", method=arguments.method,
+                                           adjustment=arguments.adjust or "holm")  # fmt: skip
+    if arguments.plot:
+        _save_figure(_plots().p_values(tests, alpha=arguments.alpha).figure, arguments.plot)
+    if arguments.format == "json":
+        return json.dumps({"models": [str(m) for m in tests.models], "estimates": tests.estimates.tolist(), "test": tests.test,
+                           "adjustment": tests.adjustment, "p_values": tests.p_values.tolist()}, indent=2)  # fmt: skip
+    ranked = "\n".join(f"{k + 1}. {model}  {value:.{arguments.digits}f}" for k, (model, value) in enumerate(tests.ranked()))
+    matrix = tests.to_markdown(arguments.digits + 1) if arguments.format in ("markdown", "latex") else tests.to_text(arguments.digits + 1)
+    return f"{tests.test} on one test set, {arguments.measure or 'accuracy'} from best to worst:\n{ranked}\n\n{matrix}"
+
+
+def _compare_table(arguments: argparse.Namespace) -> str:
+    path = arguments.files[0]
+    delimiter = arguments.delimiter or ("\t" if Path(path).suffix.lower() in (".tsv", ".tab") else ",")
+    comparison = ModelComparison.from_csv(path, direction="lower" if arguments.lower else None, measure=arguments.measure,
+                                          missing=arguments.missing, delimiter=delimiter)  # fmt: skip
+    if arguments.plot:
+        _save_figure(_plots().critical_difference(comparison, arguments.alpha).figure, arguments.plot)
+    if arguments.format == "json":
+        return comparison.to_json()
+    tests = comparison.pairwise(arguments.test, arguments.adjust)
+    table = comparison.table(arguments.format, arguments.digits)
+    cliques = "; ".join(" = ".join(str(model) for model in clique) for clique in comparison.cliques(arguments.alpha)) or "none"
+    lines = [table, "", f"not significantly different (Nemenyi, alpha {arguments.alpha:g}): {cliques}", "",
+             tests.to_markdown(arguments.digits + 1) if arguments.format == "markdown" else tests.to_text(arguments.digits + 1)]  # fmt: skip
+    if arguments.format == "latex":
+        lines = [table, "", *(f"% {line}" for line in [lines[2], *tests.to_text(arguments.digits + 1).splitlines()])]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 for bad input)."""
     parser = _parser()
@@ -423,7 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _check_options(arguments)
         arguments.progress = _progress()  # the rows read so far, on a terminal, while files are streamed
-        text = _aa_rar(arguments) if arguments.command == "aa-rar" else _report(arguments)
+        text = {"aa-rar": _aa_rar, "compare": _compare}.get(arguments.command, _report)(arguments)
         if arguments.progress:
             arguments.progress.done()
         _emit(text, arguments.output)

@@ -1,7 +1,7 @@
 """Annotations say what a function takes and gives: ``Any`` only where no narrower type is true.
 
 evalkit 0.1.0 had 1,496 annotations that were exactly ``Any``; the data shapes are now named
-once (``evalkit.engine._types``: ``Labels``, ``Scores``, ``Count``) and the count may not grow
+once (``evalkit.engine._types``: ``LabelsLike``, ``ScoresLike``, ``Count``) and the count may not grow
 back above half of that. Constructors give their class.
 """
 

@@ -338,3 +338,65 @@ def test_ranks_sum_to_their_total_and_direction_mirrors(rows):
     assert mirrored.friedman() == comparison.friedman()
     permutation = np.roll(np.arange(k), 1)
     assert np.allclose(ModelComparison(table[:, permutation]).ranks, comparison.ranks[permutation])
+
+
+# --------------------------------------------------------------------------------------------
+# many models on one test set, the command line, the plots
+
+
+def test_models_on_one_test_set_are_compared_in_pairs_and_ranked():
+    from evalkit.comparisons import PairwiseTests
+    from evalkit.results.intervals import compare, compare_many
+
+    y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0]
+    predictions = {"a": [0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1], "b": [0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0], "c": y}
+    found = PairwiseTests.from_predictions(y, predictions, adjustment="shaffer")
+    raw = [compare(y, predictions[a], predictions[b]).p_value for a, b in combinations("abc", 2)]
+    assert [found.raw_p_values[i, j] for i, j in combinations(range(3), 2)] == pytest.approx(raw)
+    assert [found.p_values[i, j] for i, j in combinations(range(3), 2)] == pytest.approx(adjust_pairwise(raw, 3, "shaffer").tolist())
+    holm = compare_many(y, predictions, correction="holm")
+    assert [p.p_value for p in holm.values()] == pytest.approx(adjust(raw, "holm").tolist())
+    assert [model for model, _ in found.ranked()] == ["c", "a", "b"]
+    assert found.ranked()[0][1] == 1.0 and "mcnemar p-values (shaffer-adjusted)" in found.to_text()
+
+
+def test_the_command_line_compares_a_table_and_prediction_files(tmp_path, capsys):
+    from evalkit.cli import main
+
+    table = tmp_path / "results.csv"
+    table.write_text("data set," + ",".join(MODELS) + "\n" + "".join(f"{name}," + ",".join(str(float(v)) for v in row) + "\n"
+                                                                      for name, row in zip(DATASETS, PAPER)))  # fmt: skip
+    assert main(["compare", str(table), "--plot", str(tmp_path / "cd.png")]) == 0
+    out = capsys.readouterr().out
+    assert "avg rank                 3.14           2.00           2.89           1.96" in out
+    assert "Friedman chi2_F = 9.279" in out and "Nemenyi 1.254, Bonferroni-Dunn 1.168" in out
+    assert (tmp_path / "cd.png").stat().st_size > 0
+    assert main(["compare", str(table), "--format", "json"]) == 0
+    assert ModelComparison.from_json(capsys.readouterr().out) == ModelComparison.from_csv(table)
+    files = []
+    for name, guesses in {"a": "0110100", "b": "1010001", "c": "0110111"}.items():
+        path = tmp_path / f"{name}.csv"
+        path.write_text("actual,predicted\n" + "".join(f"{t},{p}\n" for t, p in zip("0110111", guesses)))
+        files.append(str(path))
+    assert main(["compare", *files]) == 0
+    out = capsys.readouterr().out
+    assert "1. c  1.000" in out and "mcnemar p-values (holm-adjusted)" in out
+    assert main(["compare", files[0], str(table)]) == 2
+    assert "no column" in capsys.readouterr().err
+
+
+def test_the_diagram_the_p_value_matrix_and_the_posterior_draw():
+    from evalkit import plots
+
+    comparison = demsar()
+    ax = plots.critical_difference(comparison, 0.10)
+    assert ax.get_title() == "Nemenyi critical difference 1.12 at alpha 0.1 (14 data sets)"
+    bars = [line for line in ax.collections if line.get_linewidth()[0] == 3]
+    assert len(bars) == len(comparison.cliques(0.10)) == 2  # one thick bar per clique
+    assert "C4.5+m+cf (1.96)" in [text.get_text() for text in ax.texts]
+    matrix = plots.p_values(comparison.pairwise("wilcoxon", "holm"))
+    assert len([text for text in matrix.texts if text.get_text()]) == 12  # every pair, both sides
+    posterior = plots.posterior(comparison.bayesian("C4.5+m+cf", "C4.5", rope=0.01, random_state=0, n_samples=2000))
+    assert posterior.get_title() == "Bayesian signed-rank test, rope 0.01"
+    with pytest.raises(EvalkitError, match="sampled BayesianComparison"):
+        plots.posterior(bayesian.correlated_t_test(FIRST, SECOND, folds=10))

@@ -44,6 +44,7 @@ from evalkit.comparisons.ranks import (
     rank_ranks,
     rank_z,
 )
+from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import RandomState, check_choice, show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import (
@@ -145,6 +146,7 @@ class PairwiseTests:
         adjustment: ``"holm"``, ``"shaffer"``, ``"bergmann-hommel"``, ``"bonferroni"`` or
             ``"none"`` (Nemenyi's p-values are family-wise themselves: ``"nemenyi"``).
         estimates: each model's average rank (over data sets) or value (on one test set).
+        direction: which estimates are better: ``"lower"`` for average ranks.
     """
 
     models: tuple[Hashable, ...]
@@ -154,6 +156,42 @@ class PairwiseTests:
     test: str
     adjustment: str
     estimates: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
+    direction: str = "lower"
+
+    @classmethod
+    def from_predictions(
+        cls, y_true: LabelsLike, predictions: Mapping[Hashable, Any], measure: MeasureLike = "accuracy", average: str | None = None, *,
+        method: str = "mcnemar", adjustment: str = "holm", **options: Any,
+    ) -> PairwiseTests:  # fmt: skip
+        """Several models on one test set: every pair compared by the paired test ``method``
+        (``evalkit.compare``: McNemar's, DeLong's for scores, a paired bootstrap for any
+        measure) and the p-values adjusted by ``adjustment``; ``estimates`` are each model's
+        value of the measure and ``ranked()`` orders the models by it.
+
+        Examples:
+            >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
+            >>> found = PairwiseTests.from_predictions(y, {"a": [0, 1, 1, 0, 1, 0, 1, 0], "b": [0, 0, 1, 1, 0, 0, 1, 0], "c": y})
+            >>> found.ranked(), round(found.p_value("b", "c"), 3)
+            ([('c', 1.0), ('a', 0.875), ('b', 0.5)], 0.375)
+        """
+        from evalkit.results.intervals import compare_many
+
+        check_choice("adjustment", adjustment, PAIRWISE_ADJUSTMENTS)
+        models, k = tuple(predictions), len(predictions)
+        found = compare_many(y_true, predictions, measure, average, method=method, correction="none", **options)
+        estimates = np.full(k, math.nan)
+        for (a, b), result in found.items():
+            estimates[models.index(a)], estimates[models.index(b)] = result.estimates
+        raw = np.array([result.p_value for result in found.values()])
+        differences = np.array([result.difference for result in found.values()])
+        return cls(models, _square(adjust_pairwise(raw, k, adjustment), k, 1.0), _square(raw, k, 1.0), _square(differences, k, 0.0) * _sign_matrix(k),
+                   method, adjustment, estimates, measure_direction(measure) or "higher")  # fmt: skip
+
+    def ranked(self) -> list[tuple[Hashable, float]]:
+        """The models from best to worst by their estimates (average ranks over data sets: lowest
+        first; values on one test set: by the measure's direction)."""
+        key = self.estimates if self.direction == "lower" else -self.estimates
+        return [(self.models[j], float(self.estimates[j])) for j in np.argsort(key, kind="stable")]
 
     def p_value(self, first: Hashable, second: Hashable) -> float:
         """The adjusted p-value of one pair."""

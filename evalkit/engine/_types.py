@@ -1,7 +1,7 @@
 """The shapes of data that annotations share, named once: labels, scores and counts.
 
-``Labels`` is what ``y_true`` and ``y_pred`` take (a list, numpy array, pandas Series, a
-2-D indicator matrix, a scipy sparse matrix, or label sets); ``Scores`` what ``y_score`` and
+``LabelsLike`` is what ``y_true`` and ``y_pred`` take (a list, numpy array, pandas Series, a
+2-D indicator matrix, a scipy sparse matrix, or label sets); ``ScoresLike`` what ``y_score`` and
 probabilities take; ``Count`` what the formulas compute on and give back (a Python number for
 scalar counts, a float64 array for arrays of them).
 
@@ -46,13 +46,13 @@ class CompressedRows(SparseMatrix, Protocol):
 LabelSets: TypeAlias = "Iterable[Collection[Hashable]]"
 """One collection of labels per sample (multi-label data as sets)."""
 
-Labels: TypeAlias = "ArrayLike | SparseMatrix | LabelSets"
+LabelsLike: TypeAlias = "ArrayLike | SparseMatrix | LabelSets"
 """Labels of samples: values, a 2-D indicator matrix (dense or sparse), or one label set per sample."""
 
-Scores: TypeAlias = ArrayLike
-"""Scores or probabilities of samples: a 1-D array, or 2-D with one column per class."""
+ScoresLike: TypeAlias = ArrayLike
+"""ScoresLike or probabilities of samples: a 1-D array, or 2-D with one column per class."""
 
 Count: TypeAlias = "float | np.ndarray"
 """A cell count or sum of weights (a Python number, exact for ints), or an array of them."""
 
-__all__ = ["CompressedRows", "Count", "LabelSets", "Labels", "Scores", "SparseMatrix"]
+__all__ = ["CompressedRows", "Count", "LabelSets", "LabelsLike", "ScoresLike", "SparseMatrix"]

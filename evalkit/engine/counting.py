@@ -46,7 +46,7 @@ from evalkit.engine._labels import (
     sorted_labels,
     unify_numbers,
 )
-from evalkit.engine._types import Labels, LabelSets
+from evalkit.engine._types import LabelSets, LabelsLike
 from evalkit.engine._validation import check_ordered, check_sample_weight, read_only, show
 from evalkit.engine.cells import Cells, unique_sorted
 from evalkit.exceptions import (
@@ -81,8 +81,8 @@ _SMALL_CHUNKED_TABLE = 1 << 12
 
 
 def confusion_counts(
-    y_true: Labels,
-    y_pred: Labels,
+    y_true: LabelsLike,
+    y_pred: LabelsLike,
     labels: Sequence[Any] | None = None,
     *,
     sample_weight: ArrayLike | None = None,
@@ -203,7 +203,7 @@ def _as_unsigned(array: np.ndarray) -> np.ndarray:
     return array if array.dtype.kind == "u" else np.where(array < 0, np.iinfo(np.uint64).max, array).astype(np.uint64)
 
 
-def _samples(y_true: Labels, y_pred: Labels, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
+def _samples(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
     """Both label sequences (see ``_as_labels``) of equal length, and the checked weights."""
     actual = _as_labels(y_true, "y_true")
     predicted = _as_labels(y_pred, "y_pred")
@@ -519,7 +519,7 @@ class PairCounts:
 
 
 def encode(
-    y_true: Labels, y_pred: Labels, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, names: tuple[str, str] = ("y_true", "y_pred")
+    y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, names: tuple[str, str] = ("y_true", "y_pred")
 ) -> tuple[np.ndarray, np.ndarray, tuple, np.ndarray | None]:
     """Codes (positions in the label order) of actual and predicted labels, the labels, and the
     checked sample weights (``None`` when none were given); ``names`` are the arguments that

@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 from evalkit.engine import serialization
 from evalkit.engine._exact import weighted_bincount
 from evalkit.engine._labels import OVERALL, identity, same_labels, sorted_labels
-from evalkit.engine._types import Labels, LabelSets, Scores
+from evalkit.engine._types import LabelSets, LabelsLike, ScoresLike
 from evalkit.engine._validation import RandomState, as_array, check_choice, check_sample_weight, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts, encode, is_label_set_data
@@ -195,8 +195,8 @@ def _split_columns(names: tuple[str, ...], columns: list[Any], n: int) -> tuple[
     return tuple(split_names), split
 
 
-def _scored(y_true: Labels, y_score: Scores, labels: Any, name: str) -> tuple[np.ndarray, Any, Any]:
-    """Scores (or probabilities) by group: the array, the actual values, and the classes of
+def _scored(y_true: LabelsLike, y_score: ScoresLike, labels: Any, name: str) -> tuple[np.ndarray, Any, Any]:
+    """ScoresLike (or probabilities) by group: the array, the actual values, and the classes of
     2-D scores fixed from all the data (a group that lacks a class still has its column)."""
     scores = as_array(y_score, name)
     truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
@@ -256,7 +256,7 @@ def _group_sizes(pairs: PairCounts, count: int, m: int) -> np.ndarray:
     return weighted_bincount(pairs.actual // max(m, 1), pairs.counts, count)
 
 
-def _small_integer_labels(y_true: Labels, y_pred: Labels) -> tuple[np.ndarray, np.ndarray, tuple] | None:
+def _small_integer_labels(y_true: LabelsLike, y_pred: LabelsLike) -> tuple[np.ndarray, np.ndarray, tuple] | None:
     """Codes of two 1-D integer arrays of one length over their sorted union, or None."""
     if not (isinstance(y_true, np.ndarray) and isinstance(y_pred, np.ndarray) and y_true.ndim == y_pred.ndim == 1):
         return None
@@ -353,7 +353,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_labels(
-        cls, y_true: Labels, y_pred: Labels, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """One label per sample: a ``ConfusionMatrix`` per group over the same labels, from one
@@ -378,7 +378,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_indicators(
-        cls, y_true: Labels, y_pred: Labels, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """Multi-label 0/1 indicators (samples x labels): an ``Evaluation`` per group."""
@@ -403,10 +403,10 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_scores(
-        cls, y_true: Labels, y_score: Scores, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
+        cls, y_true: LabelsLike, y_score: ScoresLike, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None, min_size: float | None = None, thresholds: Any = None,
     ) -> ByGroup:  # fmt: skip
-        """Scores: a ``ThresholdCurve`` per group (areas, operating points, measures at every
+        """ScoresLike: a ``ThresholdCurve`` per group (areas, operating points, measures at every
         threshold of each group). Multi-class labels are fixed from all the data."""
         scores, truth, labels = _scored(y_true, y_score, labels, "y_score")
         return cls._sliced(len(scores), groups, sample_weight, min_size,
@@ -415,7 +415,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_probabilities(
-        cls, y_true: Labels, y_prob: Scores, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
+        cls, y_true: LabelsLike, y_prob: ScoresLike, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
         setting: str | None = None, sample_weight: ArrayLike | None = None, min_size: float | None = None, bins: int | None = None,
     ) -> ByGroup:  # fmt: skip
         """Probabilities: a ``Calibration`` per group (ECE, Brier score, log loss, ... of each
@@ -797,7 +797,7 @@ class ByGroup(CountedState):
         return f"ByGroup({type(self.overall).__name__}, groups={list(self.keys)!r}, samples={_size(self.overall)})"
 
 
-def by_group(y_true: Labels, y_pred: Labels, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None, metrics_class: MetricsClass | None = None) -> ByGroup:  # fmt: skip
     """Evaluate predictions per group: one label per sample (``ConfusionMatrix`` per group),
     ``n x m`` 0/1 indicators or label sets (``Evaluation`` per group). For scores use

@@ -31,7 +31,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import check_choice, show
 from evalkit.engine.counting import encode
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
@@ -71,7 +71,7 @@ def _responses(estimator: Any, X: Any, response_method: str, pos_label: Hashable
     return (scores if positive == classes[1] else -scores).ravel(), positive
 
 
-def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
+def _binary_curve(y_true: LabelsLike, y_score: ScoresLike, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
     """The curve of a binary problem's scores (scikit-learn's displays refuse more classes)."""
     classes = encode(y_true, y_true)[2]
     if len(classes) > 2:  # a binary curve: never fold the other classes into "the rest"
@@ -80,7 +80,7 @@ def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Hashable, sample_w
     return ThresholdCurve.from_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
 
 
-def _scores(y_score: Scores | None, y_pred: Scores) -> Scores:
+def _scores(y_score: ScoresLike | None, y_pred: ScoresLike) -> ScoresLike:
     """``y_score``, or ``y_pred``, its older name in scikit-learn's displays."""
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_score is not None:
@@ -221,10 +221,10 @@ class _CurveDisplay(_Display):
         raise NotImplementedError
 
     @classmethod
-    def from_predictions(cls, y_true: Labels, y_score: Scores | None = None, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
+    def from_predictions(cls, y_true: LabelsLike, y_score: ScoresLike | None = None, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
                          pos_label: Hashable | None = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
                          plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
-                         y_pred: Scores = "deprecated", **kwargs: Any) -> Self:  # fmt: skip
+                         y_pred: ScoresLike = "deprecated", **kwargs: Any) -> Self:  # fmt: skip
         """The curve of scores of the positive class (``pos_label``, as scikit-learn infers it),
         drawn; named ``"Classifier"`` unless ``name`` is given."""
         curve = _binary_curve(y_true, _scores(y_score, y_pred), pos_label, sample_weight)
@@ -456,7 +456,7 @@ class ConfusionMatrixDisplay(_Display):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
         display_labels: Sequence[Any] | None = None, include_values: bool = True, xticks_rotation: Any = "horizontal",
         values_format: str | None = None, cmap: Any = "viridis", ax: Axes | None = None, colorbar: bool = True,
         im_kw: dict[str, Any] | None = None, text_kw: dict[str, Any] | None = None,
@@ -485,7 +485,7 @@ class CalibrationDisplay(_Display):
     ``CalibrationDisplay(prob_true, prob_pred, y_prob, estimator_name=...)`` as
     scikit-learn's, or of a binary ``Calibration`` (with ``n_bins`` and ``strategy``)."""
 
-    def __init__(self, prob_true: Any, prob_pred: Any = None, y_prob: Scores | None = None, *, estimator_name: Any = None, pos_label: Hashable | None = None,
+    def __init__(self, prob_true: Any, prob_pred: Any = None, y_prob: ScoresLike | None = None, *, estimator_name: Any = None, pos_label: Hashable | None = None,
                  n_bins: int = 5, strategy: str = "uniform", name: Any = None) -> None:  # fmt: skip
         self.estimator_name = name if name is not None else estimator_name
         self.calibration, self.n_bins, self.strategy = None, n_bins, strategy
@@ -519,7 +519,7 @@ class CalibrationDisplay(_Display):
         return self._kept(ax)
 
     @classmethod
-    def from_predictions(cls, y_true: Labels, y_prob: Scores, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Hashable | None = None, name: str | None = None,
+    def from_predictions(cls, y_true: LabelsLike, y_prob: ScoresLike, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Hashable | None = None, name: str | None = None,
                          ax: Axes | None = None, ref_line: bool = True, sample_weight: ArrayLike | None = None, **kwargs: Any) -> CalibrationDisplay:  # fmt: skip
         """The calibration of probabilities of the positive class, drawn."""
         calibration = Calibration.from_scores(y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight)

@@ -19,6 +19,10 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
   against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
   samples per bin as a histogram beneath, one line per class if asked.
+* ``critical_difference``: Demšar's diagram of a ``ModelComparison`` (average ranks, the
+  critical difference, bars joining models not significantly different); ``p_values``: the
+  matrix of adjusted p-values of a ``PairwiseTests``; ``posterior``: a Bayesian comparison's
+  posterior in its triangle.
 """
 
 from __future__ import annotations
@@ -524,3 +528,103 @@ def by_group(report: Any, *, title: str | None = None) -> Figure:
     axes[0].legend(fontsize=8, loc="best")
     figure.suptitle(title or f"by {' × '.join(report.names)}")
     return figure
+
+
+def critical_difference(comparison: Any, alpha: float = 0.05, test: str = "nemenyi", *, ax: Axes | None = None,
+                        title: str | None = None) -> Axes:  # fmt: skip
+    """Demšar's critical-difference diagram of a ``ModelComparison``: the models on an axis of
+    average ranks (1, the best, on the left), a bar of the critical difference above, and thick
+    bars joining the models not significantly different (``ModelComparison.cliques``).
+
+    Examples:
+        >>> from evalkit import ModelComparison
+        >>> comparison = ModelComparison([[0.9, 0.8, 0.7], [0.8, 0.7, 0.6], [0.7, 0.8, 0.5]], models=["a", "b", "c"])
+        >>> critical_difference(comparison).get_title()
+        'Nemenyi critical difference 1.91 at alpha 0.05 (3 data sets)'
+    """
+    from evalkit.comparisons.comparison import ModelComparison
+
+    if not isinstance(comparison, ModelComparison):
+        raise InvalidTypeError(f"expected a ModelComparison, got {show(comparison)}")
+    cd = comparison.critical_difference(alpha, test)
+    order = np.argsort(comparison.ranks, kind="stable")
+    ranks, k = comparison.ranks[order], len(order)
+    cliques = comparison.cliques(alpha, test)
+    ax = _axes(ax, 7.0, 1.6 + 0.28 * k)
+    low, high = 1, k
+    ax.set_xlim(low - 0.6, high + 0.6)
+    ax.set_ylim(-(k // 2 + 1.5) - 0.3 * len(cliques), 1.4)
+    ax.hlines(0, low, high, color="k", linewidth=1)
+    for tick in range(low, high + 1):
+        ax.vlines(tick, 0, 0.12, color="k", linewidth=1)
+        ax.annotate(str(tick), (tick, 0.2), ha="center", fontsize=8)
+    ax.hlines(1.0, low, low + cd, color="k", linewidth=1.5)  # the critical difference
+    ax.annotate(f"CD = {cd:.2f}", (low + cd / 2, 1.1), ha="center", fontsize=8)
+    half = (k + 1) // 2
+    for position, (index, rank) in enumerate(zip(order, ranks)):
+        left = position < half
+        row = -(position + 1) if left else -(k - position)
+        end = low - 0.4 if left else high + 0.4
+        ax.plot([rank, rank, end], [0, row, row], color="k", linewidth=0.8)
+        ax.annotate(f"{comparison.models[index]} ({rank:.2f})", (end, row), ha="right" if left else "left", va="center",
+                    xytext=(-3 if left else 3, 0), textcoords="offset points", fontsize=8)  # fmt: skip
+    for depth, clique in enumerate(cliques):
+        positions = [float(comparison.ranks[comparison.models.index(model)]) for model in clique]
+        ax.hlines(-0.35 - 0.25 * depth, min(positions) - 0.03, max(positions) + 0.03, color="C3", linewidth=3)
+    ax.axis("off")
+    name = {"nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni-Dunn"}[test]
+    ax.set_title(title or f"{name} critical difference {cd:.2f} at alpha {alpha:g} ({len(comparison.datasets)} data sets)")
+    return ax
+
+
+def p_values(tests: Any, *, ax: Axes | None = None, alpha: float = 0.05, title: str | None = None) -> Axes:
+    """The matrix of adjusted p-values of a ``PairwiseTests`` as a heat map, each cell written,
+    the significant ones (at most ``alpha``) in bold."""
+    from evalkit.comparisons.comparison import PairwiseTests
+
+    if not isinstance(tests, PairwiseTests):
+        raise InvalidTypeError(f"expected a PairwiseTests, got {show(tests)}")
+    k = len(tests.models)
+    ax = _axes(ax, 1.1 * k + 2.0, 1.0 * k + 1.2)
+    shown = np.where(np.eye(k, dtype=bool), np.nan, tests.p_values)
+    image = ax.imshow(shown, cmap="viridis_r", vmin=0.0, vmax=1.0)
+    ax.figure.colorbar(image, ax=ax, label="adjusted p-value")
+    names = [str(model) for model in tests.models]
+    ax.set_xticks(range(k), names, rotation=45, ha="right", fontsize=_font_size(ax, k))
+    ax.set_yticks(range(k), names, fontsize=_font_size(ax, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                ax.annotate(f"{tests.p_values[i, j]:.3f}", (j, i), ha="center", va="center", fontsize=8,
+                            fontweight="bold" if tests.p_values[i, j] <= alpha else "normal",
+                            color="white" if tests.p_values[i, j] > 0.5 else "black")  # fmt: skip
+    ax.set_title(title or f"{tests.test} ({tests.adjustment})")
+    return ax
+
+
+def posterior(found: Any, *, names: Sequence[str] = ("first", "second"), ax: Axes | None = None, title: str | None = None) -> Axes:
+    """The posterior of a sampled ``BayesianComparison`` (signed-rank or sign test) in the
+    triangle of ``(θ_first, θ_equivalent, θ_second)`` (Benavoli et al. 2017, figure 5): each
+    corner is a region certain, the lines split the triangle where one region is the largest."""
+    from evalkit.comparisons.bayesian import BayesianComparison
+
+    if not isinstance(found, BayesianComparison) or found.samples is None:
+        raise InvalidTypeError(f"expected a sampled BayesianComparison (signed-rank or sign test), got {show(found)}")
+    corners = np.array([[0.0, 0.0], [0.5, np.sqrt(3) / 2], [1.0, 0.0]])  # first, equivalent, second
+    points = found.samples[:, :3] @ corners
+    ax = _axes(ax, 5.0, 4.6)
+    ax.plot(*np.vstack([corners, corners[:1]]).T, color="k", linewidth=1)
+    centre = corners.mean(axis=0)
+    for a, b in ((0, 1), (1, 2), (0, 2)):
+        ax.plot(*np.array([centre, (corners[a] + corners[b]) / 2]).T, color="grey", linewidth=0.8, linestyle=":")
+    shown = points[:: max(1, len(points) // 5000)]
+    ax.scatter(shown[:, 0], shown[:, 1], s=2, alpha=0.3, color="C0", rasterized=True)
+    labels = [f"{names[0]} better\n{found.first:.3f}", f"equivalent\n{found.equivalent:.3f}", f"{names[1]} better\n{found.second:.3f}"]
+    for corner, label, offset in zip(corners, labels, ((-10, -22), (0, 8), (10, -22))):
+        ax.annotate(label, corner, textcoords="offset points", xytext=offset, ha="center", fontsize=8)
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.15, 1.15)
+    ax.set_ylim(-0.15, 1.05)  # room for the corners' labels under the title
+    ax.axis("off")
+    ax.set_title(title or f"Bayesian {found.method} test, rope {found.rope:g}")
+    return ax

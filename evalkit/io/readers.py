@@ -43,7 +43,7 @@ import numpy as np
 
 from evalkit.exceptions import InputFileError
 
-__all__ = ["BLOCK_BYTES", "DEFAULT_COLUMNS", "MAX_LINE_BYTES", "MISSING_TEXTS", "Batch", "Labels", "header", "read_batches", "scores", "weights"]
+__all__ = ["BLOCK_BYTES", "DEFAULT_COLUMNS", "MAX_LINE_BYTES", "MISSING_TEXTS", "Batch", "Labels", "header", "read_batches", "read_labels", "scores", "weights"]
 
 MAX_LINE_BYTES = 1 << 20
 """The longest line a prediction file may have (1 MiB): memory stays bounded by the batch,
@@ -971,3 +971,23 @@ def read_batches(
         yield Batch(fields, numbers, places)
         if progress:
             progress(total)
+
+
+def read_labels(path: str, *, actual: str | None = None, predicted: str | None = None, delimiter: str | None = None) -> tuple[Any, Any]:
+    """The actual and predicted values of a whole prediction file (``read_batches`` joined): numpy
+    arrays of the fields' bytes for text files, lists of values for JSON Lines and Parquet.
+
+    Examples:
+        >>> from evalkit.datasets import example_path
+        >>> truth, guess = read_labels(str(example_path()))
+        >>> len(truth) == len(guess), truth[:2].tolist()
+        (True, [b'virginica', b'virginica'])
+    """
+    parts: dict[str, list[Any]] = {"actual": [], "predicted": []}
+    for batch in read_batches([path], actual=actual, predicted=predicted, delimiter=delimiter):
+        for role, found in parts.items():
+            found.append(batch.fields[role])
+    joined = tuple(np.concatenate(found) if found and isinstance(found[0], np.ndarray) else [v for part in found for v in part]
+                   for found in parts.values())  # fmt: skip
+    return joined[0], joined[1]
+

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import check_label_list
-from evalkit.engine._types import Labels
+from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import check_choice, show
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
 from evalkit.measures.averaging import check_undefined, fill_undefined
@@ -126,8 +126,8 @@ def _support(evaluation: Evaluation, labels: list | None, weighted: bool) -> np.
 
 
 def precision_recall_fscore_support(
-    y_true: Labels,
-    y_pred: Labels,
+    y_true: LabelsLike,
+    y_pred: LabelsLike,
     *,
     beta: float = 1.0,
     labels: Sequence[Any] | None = None,
@@ -163,7 +163,7 @@ def precision_recall_fscore_support(
 
 
 def _one(
-    name: str, y_true: Labels, y_pred: Labels, labels: Any, pos_label: Hashable, average: Any, sample_weight: ArrayLike | None, zero_division: Any,
+    name: str, y_true: LabelsLike, y_pred: LabelsLike, labels: Any, pos_label: Hashable, average: Any, sample_weight: ArrayLike | None, zero_division: Any,
     parameters: dict[str, Any], allow_nan: bool = True,
 ) -> Any:  # fmt: skip
     """One set-wise measure of scikit-learn's functions, warning for it alone (F-beta with beta
@@ -177,7 +177,7 @@ def _one(
 
 
 def precision_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """Precision ``tp / (tp + fp)``, as scikit-learn's ``precision_score``.
@@ -190,7 +190,7 @@ def precision_score(
 
 
 def recall_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """Recall ``tp / (tp + fn)``, as scikit-learn's ``recall_score``.
@@ -203,7 +203,7 @@ def recall_score(
 
 
 def fbeta_score(
-    y_true: Labels, y_pred: Labels, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Hashable = 1,
+    y_true: LabelsLike, y_pred: LabelsLike, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Hashable = 1,
     average: str | None = "binary", sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """F-beta ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, as scikit-learn's ``fbeta_score``
@@ -217,7 +217,7 @@ def fbeta_score(
 
 
 def f1_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """F1 ``2 tp / (2 tp + fp + fn)``, as scikit-learn's ``f1_score``.
@@ -230,7 +230,7 @@ def f1_score(
 
 
 def jaccard_score(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
 ) -> Any:  # fmt: skip
     """Jaccard index ``tp / (tp + fp + fn)``, as scikit-learn's ``jaccard_score``
@@ -247,7 +247,7 @@ def jaccard_score(
 # whole-result scores
 
 
-def accuracy_score(y_true: Labels, y_pred: Labels, *, normalize: bool = True, sample_weight: ArrayLike | None = None) -> float:
+def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = True, sample_weight: ArrayLike | None = None) -> float:
     """Accuracy (exact-match accuracy of multi-label data), as scikit-learn's ``accuracy_score``:
     the share of correct samples, or with ``normalize=False`` their (weighted) number.
 
@@ -284,7 +284,7 @@ def _likelihood_replacements(replace_undefined_by: Any) -> tuple[float, float]:
 
 
 def class_likelihood_ratios(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, replace_undefined_by: Any = math.nan
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, replace_undefined_by: Any = math.nan
 ) -> tuple[float, float]:
     """The positive and negative likelihood ratios ``(LR+, LR-)`` of a binary problem, as
     scikit-learn's ``class_likelihood_ratios``: the positive class is the second of ``labels``
@@ -322,7 +322,7 @@ def class_likelihood_ratios(
     return float(plus), float(minus)
 
 
-def zero_one_loss(y_true: Labels, y_pred: Labels, *, normalize: bool = True, sample_weight: ArrayLike | None = None) -> float:
+def zero_one_loss(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = True, sample_weight: ArrayLike | None = None) -> float:
     """The share (or with ``normalize=False`` the weighted number) of wrong samples, as
     scikit-learn's ``zero_one_loss``.
 
@@ -337,7 +337,7 @@ def zero_one_loss(y_true: Labels, y_pred: Labels, *, normalize: bool = True, sam
     return float(evaluation.n_samples) - score
 
 
-def balanced_accuracy_score(y_true: Labels, y_pred: Labels, *, sample_weight: ArrayLike | None = None, adjusted: bool = False) -> float:
+def balanced_accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None, adjusted: bool = False) -> float:
     """Balanced accuracy, the mean recall over the classes that occur in ``y_true``, as
     scikit-learn's ``balanced_accuracy_score`` (with ``adjusted=True``, chance scores 0).
 
@@ -354,7 +354,7 @@ def balanced_accuracy_score(y_true: Labels, y_pred: Labels, *, sample_weight: Ar
     return targets.evaluation.get_balanced_accuracy(adjusted=adjusted)
 
 
-def matthews_corrcoef(y_true: Labels, y_pred: Labels, *, sample_weight: ArrayLike | None = None) -> float:
+def matthews_corrcoef(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Matthews correlation coefficient (multi-class: Gorodkin's R_K), as scikit-learn's
     ``matthews_corrcoef``: 0.0 where it is undefined (scikit-learn's value there).
 
@@ -392,7 +392,7 @@ def cohen_kappa_score(
     return value
 
 
-def hamming_loss(y_true: Labels, y_pred: Labels, *, sample_weight: ArrayLike | None = None) -> float:
+def hamming_loss(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> float:
     """The share of wrong labels, as scikit-learn's ``hamming_loss``.
 
     For multi-label data it is the framework's micro ``error_rate``; for single-label data it is
@@ -417,7 +417,7 @@ def hamming_loss(y_true: Labels, y_pred: Labels, *, sample_weight: ArrayLike | N
 
 
 def confusion_matrix(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
     warn_single: bool = True,
 ) -> np.ndarray:  # fmt: skip
     """The confusion matrix (rows actual, columns predicted), as scikit-learn's
@@ -463,7 +463,7 @@ def confusion_matrix(
 
 
 def multilabel_confusion_matrix(
-    y_true: Labels, y_pred: Labels, *, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None, samplewise: bool = False
+    y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None, samplewise: bool = False
 ) -> np.ndarray:
     """One ``[[tn, fp], [fn, tp]]`` table per label (or per sample with ``samplewise=True``),
     as scikit-learn's ``multilabel_confusion_matrix``: the one-vs-rest cells.
@@ -494,7 +494,7 @@ def multilabel_confusion_matrix(
 
 
 def classification_report(
-    y_true: Labels, y_pred: Labels, *, labels: Sequence[Any] | None = None, target_names: Sequence[str] | None = None,
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, target_names: Sequence[str] | None = None,
     sample_weight: ArrayLike | None = None, digits: int = 2, output_dict: bool = False, zero_division: Any = "warn",
 ) -> str | dict[str, Any]:  # fmt: skip
     """Per-class precision, recall, F1 and support with their averages, in scikit-learn's

@@ -14,7 +14,7 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import (
     as_array,
     check_numbers,
@@ -82,7 +82,7 @@ def _refuse_continuous(values: Any, argument: str) -> None:
         )
 
 
-def _targets(y_true: Labels, y_pred: Labels, sample_weight: ArrayLike | None = None) -> _Targets:
+def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None = None) -> _Targets:
     (kind_true, true), (kind_pred, pred) = _as_target(y_true, "y_true"), _as_target(y_pred, "y_pred")
     if kind_true != kind_pred:
         raise InputShapeError(
@@ -107,13 +107,13 @@ _ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined 
 _NO_POSITIVES = "No positive class found in y_true, recall is set to one for all thresholds."
 
 
-def _exact_score_array(y_score: Scores) -> np.ndarray:
-    """Scores as numbers: float64, or int64 for integers beyond 2**53, which float64 would tie."""
+def _exact_score_array(y_score: ScoresLike) -> np.ndarray:
+    """ScoresLike as numbers: float64, or int64 for integers beyond 2**53, which float64 would tie."""
     raw = as_array(y_score, "y_score")  # read once: integers keep their type, anything else is checked as numbers
     return exact_scores(raw) if raw.dtype.kind in "iu" else check_numbers("y_score", raw, booleans=True)
 
 
-def _binary_scores(y_score: Scores) -> np.ndarray:
+def _binary_scores(y_score: ScoresLike) -> np.ndarray:
     """1-D scores (an ``n x 1`` column is raveled, as scikit-learn's ``column_or_1d`` does)."""
     check_ordered(y_score, "y_score", "scores")
     scores = _exact_score_array(y_score)
@@ -124,7 +124,7 @@ def _binary_scores(y_score: Scores) -> np.ndarray:
     return scores
 
 
-def _binary_truth(y_true: Labels) -> Any:
+def _binary_truth(y_true: LabelsLike) -> Any:
     truth = y_true if isinstance(y_true, (list, tuple)) else np.asarray(y_true)
     if isinstance(truth, np.ndarray) and truth.ndim == 2 and truth.shape[1] == 1:
         truth = truth.ravel()

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import check_label_list, check_one_label
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import as_array, check_numbers, check_ordered, check_sample_weight, is_sparse, show
 from evalkit.engine.counting import encode
 from evalkit.exceptions import (
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-def _probability_array(y_proba: Scores) -> np.ndarray:
+def _probability_array(y_proba: ScoresLike) -> np.ndarray:
     """Probabilities as float64: 1-D (the positive class's) or ``n x m``, in sample order."""
     check_ordered(y_proba, "y_proba", "probabilities")
     probabilities = check_numbers("y_proba", y_proba, booleans=True)
@@ -49,7 +49,7 @@ def _probability_array(y_proba: Scores) -> np.ndarray:
     return probabilities
 
 
-def _probabilities(y_true: Labels, y_proba: Scores, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's checks of class probabilities: ``(0/1 truth, probabilities)``, both ``n x m``
     over the sorted classes (1-D probabilities are the positive class's of two)."""
     probabilities = _probability_array(y_proba)
@@ -79,7 +79,7 @@ def _probabilities(y_true: Labels, y_proba: Scores, labels: Any) -> tuple[np.nda
             raise InvalidArgumentError(f"'labels' must hold at least two classes, got {show(list(labels))}")
         if classes != tuple(labels):
             warnings.warn(
-                f"Labels passed were {list(labels)}. But this function assumes labels are ordered lexicographically. "
+                f"LabelsLike passed were {list(labels)}. But this function assumes labels are ordered lexicographically. "
                 f"Pass the ordered labels={list(classes)} and ensure that the columns of y_prob correspond to this ordering.",
                 UserWarning,
                 stacklevel=3,
@@ -100,7 +100,7 @@ def _probabilities(y_true: Labels, y_proba: Scores, labels: Any) -> tuple[np.nda
     return np.eye(len(classes))[codes], probabilities
 
 
-def _renamed_probabilities(y_proba: Scores | None, y_pred: Scores) -> Scores:
+def _renamed_probabilities(y_proba: ScoresLike | None, y_pred: ScoresLike) -> ScoresLike:
     """``y_proba``, or ``y_pred``, its older name (scikit-learn renamed it in 1.9)."""
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
@@ -114,8 +114,8 @@ def _renamed_probabilities(y_proba: Scores | None, y_pred: Scores) -> Scores:
 
 
 def log_loss(
-    y_true: Labels, y_proba: Scores | None = None, *, normalize: bool = True, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None,
-    y_pred: Scores = "deprecated",
+    y_true: LabelsLike, y_proba: ScoresLike | None = None, *, normalize: bool = True, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None,
+    y_pred: ScoresLike = "deprecated",
 ) -> float:  # fmt: skip
     """Log loss (cross-entropy) ``-mean Σ_j t_j log p_j`` of class probabilities, as
     scikit-learn's ``log_loss`` (probabilities clipped to ``[eps, 1 - eps]``; columns in
@@ -131,7 +131,7 @@ def log_loss(
     return _mean_loss(log_losses(truth, probabilities), sample_weight, normalize)
 
 
-def _any_probabilities(y_true: Labels, y_proba: Scores, pos_label: Hashable, labels: Any) -> tuple[np.ndarray, np.ndarray]:
+def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hashable, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(0/1 truth, probabilities)``, both ``n x m``: of the positive class against the other
     when ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
     scores = _probability_array(y_proba)
@@ -168,7 +168,7 @@ def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sampl
     return float(1 - ours / theirs)
 
 
-def _too_few_for_d2(y_true: Labels, y_proba: Scores) -> bool:
+def _too_few_for_d2(y_true: LabelsLike, y_proba: ScoresLike) -> bool:
     n, rows = len(as_array(y_true, "y_true")), len(as_array(y_proba, "y_proba"))
     if n != rows:
         raise InputLengthError(f"'y_true' has {n} samples but 'y_proba' has {rows}")
@@ -179,7 +179,7 @@ def _too_few_for_d2(y_true: Labels, y_proba: Scores) -> bool:
 
 
 def d2_log_loss_score(
-    y_true: Labels, y_proba: Scores | None = None, *, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None, y_pred: Scores = "deprecated"
+    y_true: LabelsLike, y_proba: ScoresLike | None = None, *, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None, y_pred: ScoresLike = "deprecated"
 ) -> float:
     """The share of log loss explained, ``D² = 1 - log_loss / log_loss(null)``, as
     scikit-learn's ``d2_log_loss_score``: the null model predicts the (weighted) share of
@@ -197,7 +197,7 @@ def d2_log_loss_score(
     return _null_ratio(log_losses, truth, probabilities, sample_weight)
 
 
-def d2_brier_score(y_true: Labels, y_proba: Scores, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None) -> float:
+def d2_brier_score(y_true: LabelsLike, y_proba: ScoresLike, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None) -> float:
     """The share of the Brier score explained (the Brier skill score), ``1 - Brier / Brier(null)``,
     as scikit-learn's ``d2_brier_score``. NaN with a warning for fewer than two samples.
 
@@ -211,7 +211,7 @@ def d2_brier_score(y_true: Labels, y_proba: Scores, *, sample_weight: ArrayLike 
     return _null_ratio(brier_losses, truth, probabilities, sample_weight)
 
 
-def hinge_loss(y_true: Labels, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None) -> float:
+def hinge_loss(y_true: LabelsLike, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None) -> float:
     """The mean hinge loss ``max(0, 1 - margin)`` of decision values, as scikit-learn's
     ``hinge_loss``: for two classes the margin is ``y · d`` with the greater label ``+1`` and
     the other ``-1``; for more (Crammer and Singer) it is the true class's decision minus the
@@ -257,7 +257,7 @@ def hinge_loss(y_true: Labels, pred_decision: Any, *, labels: Sequence[Any] | No
 
 
 def brier_score_loss(
-    y_true: Labels, y_proba: Scores, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None,
+    y_true: LabelsLike, y_proba: ScoresLike, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None,
     scale_by_half: Any = "auto",
 ) -> float:  # fmt: skip
     """The Brier score: the mean squared difference between probabilities and outcomes, as
@@ -279,7 +279,7 @@ def brier_score_loss(
 # label ranking (see evalkit.ranking) and the area under any curve
 
 def calibration_curve(
-    y_true: Labels, y_prob: Scores, *, pos_label: Hashable | None = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: ArrayLike | None = None
+    y_true: LabelsLike, y_prob: ScoresLike, *, pos_label: Hashable | None = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's ``calibration_curve`` (``sklearn.calibration``): for every non-empty
     bin, the share of positives and the mean probability, ``(prob_true, prob_pred)``. Bins of
@@ -302,7 +302,7 @@ def calibration_curve(
 
 
 def expected_calibration_error(
-    y_true: Labels, y_prob: Scores, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform", norm: str = "l1", estimator: str = "binned",
+    y_true: LabelsLike, y_prob: ScoresLike, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform", norm: str = "l1", estimator: str = "binned",
     sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None, setting: str | None = None,
     average: str | None = "macro",
 ) -> Any:  # fmt: skip
@@ -320,7 +320,7 @@ def expected_calibration_error(
 
 
 def brier_score_decomposition(
-    y_true: Labels, y_prob: Scores, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None,
+    y_true: LabelsLike, y_prob: ScoresLike, *, n_bins: int | None = None, strategy: str = "uniform", sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None,
     labels: Sequence[Any] | None = None,
 ) -> BrierDecomposition:  # fmt: skip
     """The Brier score as ``reliability - resolution + uncertainty`` (Murphy, 1973): over the

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import check_one_label
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import (
     as_array,
     check_choice,
@@ -63,12 +63,12 @@ __all__ = [
 ]
 
 
-def _binary_curve(y_true: Labels, y_score: Scores, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
+def _binary_curve(y_true: LabelsLike, y_score: ScoresLike, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
     return ThresholdCurve.from_scores(_binary_truth(y_true), _binary_scores(y_score), pos_label=pos_label, sample_weight=sample_weight)
 
 
 def confusion_matrix_at_thresholds(
-    y_true: Labels, y_score: Scores, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(tns, fps, fns, tps, thresholds)`` at every distinct score, highest first, as
     scikit-learn's ``confusion_matrix_at_thresholds`` (float counts; integer counts and any
@@ -85,7 +85,7 @@ def confusion_matrix_at_thresholds(
 
 
 def roc_curve(
-    y_true: Labels, y_score: Scores, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True
+    y_true: LabelsLike, y_score: ScoresLike, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, tpr, thresholds)`` from the point ``(0, 0)`` at threshold ``inf``, as
     scikit-learn's ``roc_curve``.
@@ -105,7 +105,7 @@ def roc_curve(
 
 
 def precision_recall_curve(
-    y_true: Labels, y_score: Scores, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
+    y_true: LabelsLike, y_score: ScoresLike, *, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(precision, recall, thresholds)`` with thresholds rising and a last point (1, 0), as
     scikit-learn's ``precision_recall_curve`` (recall 1 with a warning when there is no
@@ -126,7 +126,7 @@ def precision_recall_curve(
 
 
 def det_curve(
-    y_true: Labels, y_score: Scores, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
+    y_true: LabelsLike, y_score: ScoresLike, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, fnr, thresholds)`` of the detection error tradeoff, as scikit-learn's ``det_curve``.
 
@@ -145,7 +145,7 @@ def det_curve(
     return curve.det(drop_intermediate=drop_intermediate)
 
 
-def _score_target(y_true: Labels, y_score: Scores) -> tuple[str, Any, np.ndarray, tuple]:
+def _score_target(y_true: LabelsLike, y_score: ScoresLike) -> tuple[str, Any, np.ndarray, tuple]:
     """``(kind, truth, scores, classes)``: kind ``"binary"``, ``"multiclass"`` or ``"multilabel"``
     as scikit-learn's ``type_of_target`` says; classes are the sorted labels of label data."""
     kind, truth = _as_target(y_true, "y_true")
@@ -206,7 +206,7 @@ def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: A
 
 
 def roc_auc_score(
-    y_true: Labels, y_score: Scores, *, average: str | None = "macro", sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
+    y_true: LabelsLike, y_score: ScoresLike, *, average: str | None = "macro", sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
     multi_class: str = "raise", labels: Sequence[Any] | None = None,
 ) -> Any:  # fmt: skip
     """Area under the ROC curve, as scikit-learn's ``roc_auc_score``: binary scores,
@@ -269,7 +269,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
 
 
 def average_precision_score(
-    y_true: Labels, y_score: Scores, *, average: str | None = "macro", pos_label: Hashable = 1, sample_weight: ArrayLike | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, average: str | None = "macro", pos_label: Hashable = 1, sample_weight: ArrayLike | None = None
 ) -> Any:
     """Average precision ``Σ (R_k - R_{k-1}) P_k`` (the step-wise sum, not the trapezoid), as
     scikit-learn's ``average_precision_score``: binary, multi-class (one-vs-rest over the
@@ -305,7 +305,7 @@ def average_precision_score(
 
 
 def metric_at_thresholds(
-    y_true: Labels, y_score: Scores, metric_func: Any, *, sample_weight: ArrayLike | None = None, metric_params: dict[str, Any] | None = None,
+    y_true: LabelsLike, y_score: ScoresLike, metric_func: Any, *, sample_weight: ArrayLike | None = None, metric_params: dict[str, Any] | None = None,
     metrics_class: type[Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """``(metric_values, thresholds)``: a metric of ``y_pred = (y_score >= threshold)`` at every
@@ -394,7 +394,7 @@ def _called_at_thresholds(truth: Any, scores: np.ndarray, metric_func: Any, samp
 
 
 def top_k_accuracy_score(
-    y_true: Labels, y_score: Scores, *, k: int = 2, normalize: bool = True, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, k: int = 2, normalize: bool = True, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> float:
     """The share of samples whose class is among their ``k`` highest scores, as scikit-learn's
     ``top_k_accuracy_score`` (of tied scores the later column ranks first; binary scores are
@@ -457,7 +457,7 @@ def _kind_of_2d(values: np.ndarray) -> str:
     return "binary" if len(distinct) <= 2 else "multiclass"
 
 
-def _ranking_arrays(y_true: Labels, y_score: Scores, kinds: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+def _ranking_arrays(y_true: LabelsLike, y_score: ScoresLike, kinds: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """``(y_true, y_score)`` as ``n x m`` float arrays, with scikit-learn's checks: finite
     numbers, the same shape, a target of one of ``kinds``."""
     check_ordered(y_true, "y_true")
@@ -481,7 +481,7 @@ def _ranking_arrays(y_true: Labels, y_score: Scores, kinds: tuple[str, ...]) -> 
     return truth, scores
 
 
-def coverage_error(y_true: Labels, y_score: Scores, *, sample_weight: ArrayLike | None = None) -> float:
+def coverage_error(y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> float:
     """How far down the ranking of labels by score one must go, on average, to cover every
     relevant label, as scikit-learn's ``coverage_error`` (ties count as the worse rank; a
     sample without relevant labels counts 0). Best value: the mean number of relevant labels.
@@ -494,7 +494,7 @@ def coverage_error(y_true: Labels, y_score: Scores, *, sample_weight: ArrayLike 
     return _mean_loss(ranking.coverage(truth, scores).astype(np.float64), sample_weight)
 
 
-def label_ranking_average_precision_score(y_true: Labels, y_score: Scores, *, sample_weight: ArrayLike | None = None) -> float:
+def label_ranking_average_precision_score(y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Label ranking average precision, as scikit-learn's: for each relevant label, the share
     of relevant labels among those scored at least as high, averaged per sample (1 for a
     sample whose labels are all relevant or all irrelevant), then over samples.
@@ -507,7 +507,7 @@ def label_ranking_average_precision_score(y_true: Labels, y_score: Scores, *, sa
     return _mean_loss(ranking.ranking_average_precision(truth, scores), sample_weight)
 
 
-def label_ranking_loss(y_true: Labels, y_score: Scores, *, sample_weight: ArrayLike | None = None) -> float:
+def label_ranking_loss(y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> float:
     """The share of (relevant, irrelevant) label pairs ordered wrongly, averaged over samples,
     as scikit-learn's ``label_ranking_loss`` (a tie is wrong; 0 for a sample whose labels are
     all relevant or all irrelevant).
@@ -532,7 +532,7 @@ def _check_k(k: Any) -> int | None:
 
 
 def dcg_score(
-    y_true: Labels, y_score: Scores, *, k: int | None = None, log_base: float = 2, sample_weight: ArrayLike | None = None, ignore_ties: bool = False
+    y_true: LabelsLike, y_score: ScoresLike, *, k: int | None = None, log_base: float = 2, sample_weight: ArrayLike | None = None, ignore_ties: bool = False
 ) -> float:
     """Discounted cumulative gain, as scikit-learn's ``dcg_score``: the gains ``y_true`` summed
     in the order of ``y_score`` with the discount ``1 / log_base(rank + 1)`` (the first ``k``
@@ -549,7 +549,7 @@ def dcg_score(
     return _mean_loss(ranking.dcg(truth, scores, _check_k(k), float(log_base), ignore_ties), sample_weight)
 
 
-def ndcg_score(y_true: Labels, y_score: Scores, *, k: int | None = None, sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
+def ndcg_score(y_true: LabelsLike, y_score: ScoresLike, *, k: int | None = None, sample_weight: ArrayLike | None = None, ignore_ties: bool = False) -> float:
     """Normalized DCG, as scikit-learn's ``ndcg_score``: each sample's DCG divided by that of
     its ideal ranking (0 where every gain is 0), in [0, 1].
 
@@ -591,7 +591,7 @@ def auc(x: Any, y: Any) -> float:
 # --------------------------------------------------------------------------------------------
 # calibration (see evalkit.calibration)
 
-def _at_fixed(y_true: Labels, y_score: Scores, objective: str, constraint: str, bound: Any, pos_label: Hashable, sample_weight: ArrayLike | None, labels: Any) -> Any:
+def _at_fixed(y_true: LabelsLike, y_score: ScoresLike, objective: str, constraint: str, bound: Any, pos_label: Hashable, sample_weight: ArrayLike | None, labels: Any) -> Any:
     """The best ``objective`` where ``constraint >= bound``: ``(value, threshold)`` of a
     binary problem, or ``(values, thresholds)`` per class of ``n x m`` scores (one-vs-rest,
     or the labels of indicator rows); NaN where no threshold meets the bound."""
@@ -606,7 +606,7 @@ def _at_fixed(y_true: Labels, y_score: Scores, objective: str, constraint: str, 
 
 
 def precision_at_fixed_recall(
-    y_true: Labels, y_score: Scores, *, min_recall: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, min_recall: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest precision at recall >= ``min_recall`` and the threshold giving it:
     ``(precision, threshold)`` (torchmetrics' ``binary_precision_at_fixed_recall``; for
@@ -623,7 +623,7 @@ def precision_at_fixed_recall(
 
 
 def recall_at_fixed_precision(
-    y_true: Labels, y_score: Scores, *, min_precision: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, min_precision: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest recall at precision >= ``min_precision`` and its threshold (torchmetrics'
     ``binary_recall_at_fixed_precision``); NaN when unreachable.
@@ -636,7 +636,7 @@ def recall_at_fixed_precision(
 
 
 def sensitivity_at_specificity(
-    y_true: Labels, y_score: Scores, *, min_specificity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, min_specificity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest sensitivity (recall) at specificity >= ``min_specificity`` and its
     threshold (torchmetrics' ``binary_sensitivity_at_specificity``); NaN when unreachable.
@@ -649,7 +649,7 @@ def sensitivity_at_specificity(
 
 
 def specificity_at_sensitivity(
-    y_true: Labels, y_score: Scores, *, min_sensitivity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
+    y_true: LabelsLike, y_score: ScoresLike, *, min_sensitivity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
 ) -> Any:  # fmt: skip
     """The highest specificity at sensitivity (recall) >= ``min_sensitivity`` and its
     threshold (torchmetrics' ``binary_specificity_at_sensitivity``); NaN when unreachable.

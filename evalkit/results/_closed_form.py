@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import attrs
 import numpy as np
 
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import (
     as_array,
     check_count,
@@ -231,7 +231,7 @@ def _placements(positive_scores: np.ndarray, negative_scores: np.ndarray) -> tup
     return float(v10.mean()), v10, v01
 
 
-def delong(y_true: Labels, *scores: Scores) -> tuple[np.ndarray, np.ndarray]:
+def delong(y_true: LabelsLike, *scores: ScoresLike) -> tuple[np.ndarray, np.ndarray]:
     """AUCs of one or more score arrays on the same binary samples and their DeLong covariance.
 
     Args:

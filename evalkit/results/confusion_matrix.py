@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 from evalkit.engine import serialization
 from evalkit.engine._exact import check_count_total, difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
-from evalkit.engine._types import Labels
+from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import as_count_matrix, check_choice, check_index, show
 from evalkit.engine.cells import Cells, cells_from_confusion, one_hot_sample_cells
 from evalkit.engine.counting import PairCounts, checked_index_counts, checked_indexes, confusion_counts, encode
@@ -156,7 +156,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
 
     @classmethod
     def from_predictions(
-        cls, y_true: Labels, y_pred: Labels, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> ConfusionMatrix:  # fmt: skip
         """Count actual and predicted labels.
@@ -243,7 +243,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self._total = check_count_total(self._current_total() + 1)
             self._counts[position] += 1
 
-    def update(self, y_true: Labels, y_pred: Labels, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of actual and predicted labels.
 
         The batch is validated and counted before anything is added, so a bad batch changes
@@ -626,7 +626,7 @@ def _is_empty(values: Any) -> bool:
 
 
 MAX_LABEL_WIDTH = 24
-"""Labels longer than this are shortened in ``str()`` of a matrix (its text then grows with the
+"""LabelsLike longer than this are shortened in ``str()`` of a matrix (its text then grows with the
 cells, not with the cells times the longest label)."""
 
 

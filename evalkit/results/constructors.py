@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import weighted_sum
 from evalkit.engine._labels import check_booleans_apart, check_label_list, check_one_label, column_labels
-from evalkit.engine._types import Labels, LabelSets, Scores
+from evalkit.engine._types import LabelSets, LabelsLike, ScoresLike
 from evalkit.engine._validation import (
     check_choice,
     check_matrix,
@@ -87,8 +87,8 @@ class SettingConstructors:
     @classmethod
     def from_labels(
         cls,
-        y_true: Labels,
-        y_pred: Labels,
+        y_true: LabelsLike,
+        y_pred: LabelsLike,
         labels: Sequence[Hashable] | None = None,
         *,
         none: Any = _UNSET,
@@ -179,8 +179,8 @@ class SettingConstructors:
     @classmethod
     def from_indicators(
         cls,
-        y_true: Labels,
-        y_pred: Labels,
+        y_true: LabelsLike,
+        y_pred: LabelsLike,
         labels: Sequence[Hashable] | None = None,
         *,
         mask: Any = None,
@@ -239,8 +239,8 @@ class SettingConstructors:
     @classmethod
     def from_scores(
         cls,
-        y_true: Labels,
-        y_score: Scores,
+        y_true: LabelsLike,
+        y_score: ScoresLike,
         labels: Sequence[Hashable] | None = None,
         *,
         threshold: Any = None,
@@ -249,7 +249,7 @@ class SettingConstructors:
         sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> Self:
-        """Scores (probabilities, logits) per sample and label, turned into predictions.
+        """ScoresLike (probabilities, logits) per sample and label, turned into predictions.
 
         Args:
             y_true: ``n x m`` 0/1 indicators, or one label per sample (values of ``labels``).
@@ -299,8 +299,8 @@ class SettingConstructors:
     @classmethod
     def from_soft(
         cls,
-        y_true: Labels,
-        y_pred: Labels,
+        y_true: LabelsLike,
+        y_pred: LabelsLike,
         labels: Sequence[Hashable] | None = None,
         *,
         tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
@@ -330,7 +330,7 @@ class SettingConstructors:
 
     @classmethod
     def from_ordinal(
-        cls, y_true: Labels, y_pred: Labels, levels: Sequence[Hashable], *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
+        cls, y_true: LabelsLike, y_pred: LabelsLike, levels: Sequence[Hashable], *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
     ) -> Self:
         """Ordinal data in cumulative encoding: ``m`` levels give ``m - 1`` columns ``[y > level_j]``.
 
@@ -358,7 +358,7 @@ class SettingConstructors:
 
     @classmethod
     def from_hierarchy(
-        cls, y_true: Labels, y_pred: Labels, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, hierarchy: Hierarchy | dict, *, root: Hashable | None = None, sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> Self:  # fmt: skip
         """Hierarchical data: labels (one per sample, or label sets) closed under their ancestors.

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -69,7 +69,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import sorted_labels
-from evalkit.engine._types import Labels
+from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import (
     RandomState,
     check_choice,
@@ -118,6 +118,7 @@ from evalkit.results._resampling import (
     percentile_interval,
     stratified_replicates,
 )
+from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS, adjust_pairwise
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -402,7 +403,7 @@ def ratio_interval(
 
 
 def indicators_interval(
-    y_true: Labels, y_pred: Labels, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
+    y_true: LabelsLike, y_pred: LabelsLike, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
     level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
     undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
@@ -618,7 +619,7 @@ def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_w
 
 
 def compare(
-    y_true: Labels, first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: LabelsLike, first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
     sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Comparison:  # fmt: skip
@@ -686,7 +687,7 @@ def compare(
     return _paired_bootstrap(codes, len(labels), weight, resolved, average, method, level, n_resamples, random_state, undefined, parameters)
 
 
-def _three_codes(y_true: Labels, first: Any, second: Any, labels: Any, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
+def _three_codes(y_true: LabelsLike, first: Any, second: Any, labels: Any, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
     """Codes of the actual and both predicted labels over one label order (the given labels,
     or every label seen, sorted), and the checked weights."""
     if labels is None:
@@ -742,12 +743,13 @@ def _p_value(replicates: np.ndarray, difference: float) -> float:
 
 
 def compare_many(
-    y_true: Labels, predictions: dict[str, Any], measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: LabelsLike, predictions: Mapping[Hashable, Any], measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     correction: str = "holm", **options: Any,
-) -> dict[tuple[str, str], Comparison]:  # fmt: skip
+) -> dict[tuple[Hashable, Hashable], Comparison]:  # fmt: skip
     """Every pair of several classifiers, with the p-values corrected for the number of pairs:
     ``"holm"`` (Holm's step-down, 1979: controls the family-wise error rate, never less
-    powerful than Bonferroni), ``"bonferroni"`` or ``"none"``.
+    powerful than Bonferroni), ``"shaffer"`` or ``"bergmann-hommel"`` (which use the logic of
+    pairwise hypotheses; see ``evalkit.results.multiplicity``), ``"bonferroni"`` or ``"none"``.
 
     Examples:
         >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
@@ -755,21 +757,11 @@ def compare_many(
         >>> [(pair, round(result.p_value, 3)) for pair, result in found.items()]
         [(('a', 'b'), 0.5), (('a', 'c'), 1.0), (('b', 'c'), 0.375)]
     """
-    check_choice("correction", correction, ("holm", "bonferroni", "none"))
+    check_choice("correction", correction, PAIRWISE_ADJUSTMENTS)
     if len(predictions) < 2:
         raise InvalidArgumentError(f"'predictions' must hold at least two classifiers, got {len(predictions)}")
     found = {(a, b): compare(y_true, predictions[a], predictions[b], measure, average, method=method, **options) for a, b in combinations(predictions, 2)}
-    p_values = np.array([result.p_value for result in found.values()])
-    k = len(p_values)
-    if correction == "bonferroni":
-        adjusted = np.minimum(1.0, p_values * k)
-    elif correction == "holm":
-        order = np.argsort(p_values, kind="stable")
-        stepped = np.maximum.accumulate(p_values[order] * (k - np.arange(k)))
-        adjusted = np.empty(k)
-        adjusted[order] = np.minimum(1.0, stepped)
-    else:
-        adjusted = p_values
+    adjusted = adjust_pairwise([result.p_value for result in found.values()], len(predictions), correction)
     return {pair: attrs.evolve(result, p_value=float(p)) for (pair, result), p in zip(found.items(), adjusted)}
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import sorted_labels
-from evalkit.engine._types import Labels
+from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError, MixedLabelTypesError
 from evalkit.groups._by_group import ByGroup
@@ -207,7 +207,7 @@ def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separ
 
 
 def confusion_matrix(
-    y_true: Labels, y_pred: Labels, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
+    y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None
 ) -> ConfusionMatrix:
     """The confusion matrix of labels held in Dask arrays or Dask DataFrame columns.
 
@@ -243,7 +243,7 @@ def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, 
     return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
 
 
-def by_group(y_true: Labels, y_pred: Labels, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None,
+def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None) -> ByGroup:  # fmt: skip
     """Single-label predictions evaluated per group, from Dask arrays or DataFrame columns
     partitioned alike (the group column too): each partition is counted where it lives and
@@ -318,7 +318,7 @@ def evaluate_soft(
 
 
 def evaluate_label_sets(
-    y_true: Labels, y_pred: Labels, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: ArrayLike | None = None,
+    y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: ArrayLike | None = None,
     metrics_class: MetricsClass | None = None,
 ) -> Evaluation:  # fmt: skip
     """A compacted multi-label ``Evaluation`` of label sets in Dask columns.

@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 from evalkit.engine import serialization
 from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, same_labels, sorted_labels
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import as_array, check_sample_weight, same_value, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import as_label_set_list, encode_label_sets
@@ -135,7 +135,7 @@ class LabelSetCounts(CountedState, _Locked):
         position = self._index.get(label)
         return position if position is not None and same_labels((self._labels[position],), (label,)) else None
 
-    def update(self, y_true: Labels, y_pred: Labels, *, sample_weight: ArrayLike | None = None) -> None:
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of label sets (one collection per sample each).
 
         Raises:
@@ -418,7 +418,7 @@ class _ScoreCounts(CountedState, _Locked):
             right = self._parts.pop()
             self._parts.append(self._parts.pop().merge(right))
 
-    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Any:
+    def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Any:
         raise NotImplementedError
 
     def _columns_of(self, batch: Any) -> tuple:
@@ -427,7 +427,7 @@ class _ScoreCounts(CountedState, _Locked):
     def _copy(self) -> Any:
         raise NotImplementedError
 
-    def update(self, y_true: Labels, y_score: Scores, *, sample_weight: ArrayLike | None = None) -> None:
+    def update(self, y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch (the arguments of the result's ``from_scores``).
 
         Raises:
@@ -566,7 +566,7 @@ class CurveCounts(_ScoreCounts):
         self._metrics_class = check_metrics_class(metrics_class)
         self._thresholds = thresholds
 
-    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
+    def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
         return ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight, thresholds=self._thresholds,
                                           metrics_class=self._metrics_class)  # fmt: skip
 
@@ -630,7 +630,7 @@ class CalibrationCounts(_ScoreCounts):
         super().__init__(labels=labels, pos_label=pos_label)
         self._bins, self._setting = bins, setting
 
-    def _count(self, y_true: Labels, y_score: Scores, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Calibration:
+    def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Calibration:
         return Calibration.from_scores(y_true, y_score, labels, pos_label=pos_label, setting=self._setting, sample_weight=sample_weight, bins=self._bins)
 
     def _columns_of(self, batch: Calibration) -> tuple:

@@ -89,7 +89,7 @@ from evalkit.engine._exact import (
     sum_limbs,
 )
 from evalkit.engine._labels import label_position, same_labels
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import RandomState, check_choice, read_only, show
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import (
@@ -130,7 +130,7 @@ from evalkit.scores.curves import ScoreColumns, ThresholdCurve, score_columns
 
 
 def error_of_scores(
-    y_true: Labels, y_prob: Scores, labels: Sequence[Hashable] | None = None, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform",
+    y_true: LabelsLike, y_prob: ScoresLike, labels: Sequence[Hashable] | None = None, *, n_bins: int = DEFAULT_BINS, strategy: str = "uniform",
     norm: str = "l1", estimator: str = "binned", sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, setting: str | None = None,
     average: str | None = "macro",
 ) -> Any:  # fmt: skip
@@ -148,7 +148,7 @@ def error_of_scores(
     return calibration.error(norm, estimator=estimator, average=average, **options)
 
 
-def sample_error(scores: Scores, positive: ArrayLike, weight: np.ndarray | None, n_bins: int, norm: str = "l1", estimator: str = "binned") -> float:
+def sample_error(scores: ScoresLike, positive: ArrayLike, weight: np.ndarray | None, n_bins: int, norm: str = "l1", estimator: str = "binned") -> float:
     """The binned or debiased calibration error of samples over ``n_bins`` equal-width bins,
     straight from the samples (three sums per bin, counted in chunks that stay in cache): the
     fast path of ``evalkit.metrics.expected_calibration_error``.
@@ -325,7 +325,7 @@ def _top_label(columns: ScoreColumns) -> ScoreColumns:
 
 
 def _checked_columns(
-    y_true: Labels, y_prob: Scores, labels: Any, pos_label: Hashable, sample_weight: ArrayLike | None, setting: Any, ranges: bool = True
+    y_true: LabelsLike, y_prob: ScoresLike, labels: Any, pos_label: Hashable, sample_weight: ArrayLike | None, setting: Any, ranges: bool = True
 ) -> tuple[str, tuple, ScoreColumns, tuple]:  # fmt: skip
     """The setting, the column labels, the score columns to count and the classes of the
     probability columns, from checked inputs (``ranges=False``: the caller checks that the
@@ -385,7 +385,7 @@ class Calibration(CountedState):
 
     @classmethod
     def from_scores(
-        cls, y_true: Labels, y_prob: Scores, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None, setting: str | None = None,
+        cls, y_true: LabelsLike, y_prob: ScoresLike, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None, setting: str | None = None,
         sample_weight: ArrayLike | None = None, bins: int | None = None,
     ) -> Calibration:  # fmt: skip
         """The calibration of probabilities.

@@ -17,7 +17,7 @@ from evalkit.engine._exact import (
     LIMBS,
     ExactSums,
 )
-from evalkit.engine._types import Scores
+from evalkit.engine._types import ScoresLike
 from evalkit.engine._validation import show
 from evalkit.exceptions import (
     InvalidArgumentError,
@@ -59,7 +59,7 @@ def _check_bins(n_bins: Any, name: str = "n_bins", most: int = MAX_BINS) -> int:
     return int(n_bins)
 
 
-def uniform_bins(scores: Scores, n_bins: int) -> np.ndarray:
+def uniform_bins(scores: ScoresLike, n_bins: int) -> np.ndarray:
     """The equal-width bin of each score in [0, 1], ``0 .. n_bins - 1``: bin ``k`` holds
     ``(e_k, e_{k+1}]`` and the first one ``[0, e_1]``, for ``e = np.linspace(0, 1, n_bins + 1)``
     (scikit-learn's ``np.searchsorted(e[1:-1], scores)``, found without a search).
@@ -119,7 +119,7 @@ class _Binner:
         return key
 
 
-def quantile_edges(scores: Scores, weights: Any, n_bins: int) -> np.ndarray:
+def quantile_edges(scores: ScoresLike, weights: Any, n_bins: int) -> np.ndarray:
     """Equal-mass bin edges of distinct ``scores`` (increasing) seen ``weights`` times each:
     numpy's linear percentiles ``np.percentile(samples, np.linspace(0, 1, n_bins + 1) * 100)``
     of the samples the weights repeat (scikit-learn's ``strategy="quantile"``), computed from

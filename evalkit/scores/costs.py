@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 
 from evalkit.engine._labels import check_label_list
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import same_fields, show
 from evalkit.engine.counting import encode
 from evalkit.exceptions import InputShapeError, InvalidTypeError, InvalidValueError, LabelMismatchError
@@ -120,12 +120,12 @@ class CostMatrix:
         """Cost per actual class: ``Σ_k C_jk CM_jk`` for every row ``j``."""
         return (self.costs * self._aligned(confusion)).sum(axis=1)
 
-    def per_sample(self, y_true: Labels, y_pred: Labels) -> np.ndarray:
+    def per_sample(self, y_true: LabelsLike, y_pred: LabelsLike) -> np.ndarray:
         """Cost of every prediction: ``C[y_true_i, y_pred_i]``."""
         actual, predicted, _, _ = encode(y_true, y_pred, self.labels)
         return self.costs[actual, predicted]
 
-    def expected_costs(self, probabilities: Scores) -> np.ndarray:
+    def expected_costs(self, probabilities: ScoresLike) -> np.ndarray:
         """The expected cost of each prediction for each sample, ``P C`` (``n x m``): row ``i``,
         column ``k`` is ``Σ_j p_ij C_jk``, the cost of predicting ``labels[k]`` when the classes
         have the sample's probabilities (columns in the order of ``labels``).
@@ -141,7 +141,7 @@ class CostMatrix:
             raise InvalidValueError(f"'probabilities' must hold probabilities in [0, 1], got {show(p[~((p >= 0) & (p <= 1))][:3])}")
         return p @ self.costs
 
-    def decide(self, probabilities: Scores) -> list:
+    def decide(self, probabilities: ScoresLike) -> list:
         """The Bayes decision: for every sample, the label whose expected cost under its
         probabilities is lowest, ``argmin_k Σ_j p_j C_jk`` (the first of tied labels). With
         ``CostMatrix.zero_one`` it is the most probable class.

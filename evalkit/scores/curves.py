@@ -1,6 +1,6 @@
 """Threshold curves: the cells of every one-vs-rest problem at every distinct score, from one sort.
 
-Scores become predictions at a threshold ``t``: a sample is predicted positive when
+ScoresLike become predictions at a threshold ``t``: a sample is predicted positive when
 ``score >= t``. Sorting the scores of a class once gives, at every distinct score ``t``, the
 weight of the positives and of the negatives scored at or above it, ``tp(t)`` and ``fp(t)``;
 with the class sizes ``P`` and ``N`` these are the four cells ``(tp, fp, P - tp, N - fp)``.
@@ -48,7 +48,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import weighted_sum
 from evalkit.engine._labels import check_one_label, column_labels, label_position, same_labels
-from evalkit.engine._types import Labels, Scores
+from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import (
     as_array,
     check_choice,
@@ -129,7 +129,7 @@ def area_key(asked: Any) -> str | None:
 
 @attrs.frozen
 class ScoreColumns:
-    """Scores per column and the positives of each column's one-vs-rest problem."""
+    """ScoresLike per column and the positives of each column's one-vs-rest problem."""
 
     scores: np.ndarray  # n x m
     labels: tuple
@@ -148,7 +148,7 @@ class ScoreColumns:
         return self.indicators[:, column] != 0
 
 
-def _score_matrix(y_score: Scores, name: str = "y_score", finite: bool = True) -> np.ndarray:
+def _score_matrix(y_score: ScoresLike, name: str = "y_score", finite: bool = True) -> np.ndarray:
     scores = as_array(y_score, name)
     if scores.dtype.kind not in "biuf":
         raise InvalidTypeError(f"{name!r} must hold numbers, got dtype {scores.dtype}: {show(scores)}")
@@ -168,7 +168,7 @@ def _default_negative(positive: Hashable) -> Any:
     return f"not {positive}" if isinstance(positive, str) else None
 
 
-def _binary_classes(y_true: Labels, n: int, name: str = "y_score") -> tuple[tuple, np.ndarray | None, np.ndarray | None]:
+def _binary_classes(y_true: LabelsLike, n: int, name: str = "y_score") -> tuple[tuple, np.ndarray | None, np.ndarray | None]:
     """The distinct labels of binary ``y_true`` and, by the cheapest exact path, either the
     array itself (0/1, -1/1 or booleans) or label codes."""
     if isinstance(y_true, np.ndarray) and y_true.ndim == 1 and len(y_true) == n and y_true.dtype.kind in "biu" and n:
@@ -186,7 +186,7 @@ def _binary_classes(y_true: Labels, n: int, name: str = "y_score") -> tuple[tupl
     return found, None, codes
 
 
-def _binary_columns(y_true: Labels, scores: np.ndarray, pos_label: Hashable, weight: np.ndarray | None, name: str = "y_score") -> ScoreColumns:
+def _binary_columns(y_true: LabelsLike, scores: np.ndarray, pos_label: Hashable, weight: np.ndarray | None, name: str = "y_score") -> ScoreColumns:
     found, values, codes = _binary_classes(y_true, len(scores), name)
     if pos_label is None:
         numeric = all(isinstance(label, (int, float, np.number)) for label in found)
@@ -211,10 +211,10 @@ def _binary_columns(y_true: Labels, scores: np.ndarray, pos_label: Hashable, wei
 
 
 def score_columns(
-    y_true: Labels, y_score: Scores, labels: Sequence[Hashable] | None, pos_label: Hashable, sample_weight: ArrayLike | None, name: str = "y_score",
+    y_true: LabelsLike, y_score: ScoresLike, labels: Sequence[Hashable] | None, pos_label: Hashable, sample_weight: ArrayLike | None, name: str = "y_score",
     finite: bool = True,
 ) -> ScoreColumns:
-    """Scores and positives of every one-vs-rest problem (the one entry point for score data)."""
+    """ScoresLike and positives of every one-vs-rest problem (the one entry point for score data)."""
     scores = _score_matrix(y_score, name, finite)  # finite=False: the caller finds NaN and infinities itself
     n = len(scores)
     if n == 0:
@@ -299,8 +299,8 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     @classmethod
     def from_scores(
         cls,
-        y_true: Labels,
-        y_score: Scores,
+        y_true: LabelsLike,
+        y_score: ScoresLike,
         labels: Sequence[Hashable] | None = None,
         *,
         pos_label: Hashable | None = None,
@@ -735,7 +735,7 @@ class ThresholdCells(CellsResult, ReportFace):
 
 
 def one_vs_one_roc_auc(
-    y_true: Labels, y_score: Scores, labels: Sequence[Hashable] | None = None, *, average: str = "macro", sample_weight: ArrayLike | None = None
+    y_true: LabelsLike, y_score: ScoresLike, labels: Sequence[Hashable] | None = None, *, average: str = "macro", sample_weight: ArrayLike | None = None
 ) -> float:
     """Hand and Till's multi-class AUC: the mean over pairs of classes ``(a, b)`` of
     ``(A(a|b) + A(b|a)) / 2``, where ``A(a|b)`` is the AUC of column ``a``'s scores separating
