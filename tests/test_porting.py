@@ -580,3 +580,27 @@ def test_the_weka_class_details_port_heads_its_columns_as_asked_and_counts_whole
     assert "'tp_rate' and 'recall' are one measure (recall): one column" in report.to_text()
     supports = [line.split()[-1] for line in report.to_text().splitlines()[1:3]]
     assert supports == ["51", "70"]  # weighted counts that are whole print as whole numbers, not 51.000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_corrected_resampled_t_test_gives_wekas_experimenter_numbers(weka, tmp_path, seed):
+    """Weka's Experimenter compares two schemes by ``PairedCorrectedTTester``, whose core is
+    ``PairedStatsCorrected``: run for real on per-run scores of a 66% hold-out repeated 10 times
+    (test/train ratio 34/66) and of 10-fold cross-validation (1/9)."""
+    from evalkit.comparisons.paired import corrected_resampled_t_test
+
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(tmp_path), str(ROOT / "tests" / "java" / "WekaPairedTest.java")],
+                   check=True, capture_output=True)  # fmt: skip
+    rng = np.random.default_rng(seed)
+    first = rng.uniform(0.7, 0.9, 10).round(4)
+    second = (first - rng.normal(0.01, 0.02, 10)).round(4)
+    for ratio, options in ((34 / 66, {"n_train": 66, "n_test": 34}), (1 / 9, {"folds": 10})):
+        pairs = [f"{a!r},{b!r}" for a, b in zip(first.tolist(), second.tolist())]
+        result = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp_path}", "WekaPairedTest", repr(ratio), "0.05", *pairs],
+                                check=True, capture_output=True, text=True)  # fmt: skip
+        weka_found = json.loads(result.stdout)
+        ours = corrected_resampled_t_test(first, second, **options)
+        assert ours.mean_difference == pytest.approx(weka_found["mean"], rel=1e-12)
+        assert ours.p_value == pytest.approx(weka_found["p"], rel=1e-6)  # Weka's F distribution is a series good to about 1e-8
+        assert weka_found["significance"] == (0 if ours.p_value > 0.05 else (1 if ours.mean_difference > 0 else -1))
