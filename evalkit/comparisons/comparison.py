@@ -31,13 +31,11 @@ import attrs
 import numpy as np
 
 from evalkit.comparisons.bayesian import BayesianComparison, sign_test, signed_rank_test
-from evalkit.comparisons.paired import PairedTest, wilcoxon_test
-from evalkit.comparisons.paired import sign_test as paired_sign_test
+from evalkit.comparisons.paired import sign_columns, wilcoxon_columns
 from evalkit.comparisons.ranks import (
     CD_TESTS,
     RankTest,
     _check_alpha,
-    average_ranks,
     critical_difference,
     friedman,
     iman_davenport,
@@ -57,7 +55,7 @@ from evalkit.exceptions import (
 from evalkit.groups._by_group import value_of
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
-from evalkit.results._closed_form import _scipy_stats, two_sided_p_value
+from evalkit.results._closed_form import _scipy_stats
 from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS, adjust, adjust_pairwise
 from evalkit.results.rendering import render
 
@@ -258,6 +256,10 @@ class ModelComparison(Document):
     direction: str
     measure: str | None
     dropped: tuple[Hashable, ...]
+    rank_table: np.ndarray = attrs.field(init=False, repr=False)
+    """The rank of every model on every data set (1 the best, ties sharing their mean)."""
+    ranks: np.ndarray = attrs.field(init=False, repr=False)
+    """Each model's average rank."""
 
     DOCUMENT: ClassVar[str] = "ModelComparison"
 
@@ -291,6 +293,11 @@ class ModelComparison(Document):
         values = values.copy()
         values.flags.writeable = False
         self.__attrs_init__(values, model_names, dataset_names, direction, measure, dropped)
+        table = rank_ranks(values if direction == "higher" else -values)
+        ranks = table.mean(axis=0)
+        table.flags.writeable = ranks.flags.writeable = False
+        object.__setattr__(self, "rank_table", table)
+        object.__setattr__(self, "ranks", ranks)
 
     # ------------------------------------------------------------------------------------
     # constructors
@@ -358,16 +365,6 @@ class ModelComparison(Document):
         return self.values if self.direction == "higher" else -self.values
 
     @property
-    def rank_table(self) -> np.ndarray:
-        """The rank of every model on every data set (1 the best, ties sharing their mean)."""
-        return rank_ranks(self._oriented)
-
-    @property
-    def ranks(self) -> np.ndarray:
-        """Each model's average rank."""
-        return average_ranks(self._oriented)
-
-    @property
     def best(self) -> Hashable:
         """The model of the best (lowest) average rank (the first of a tie)."""
         return self.models[int(np.argmin(self.ranks))]
@@ -429,17 +426,17 @@ class ModelComparison(Document):
         check_choice("adjustment", adjustment, PAIRWISE_ADJUSTMENTS)
         if test == "ranks":
             statistics = rank_z(self.ranks, n)[first, second]
-            raw = np.array([two_sided_p_value(float(z)) for z in statistics])
+            raw = _two_sided(statistics)
         else:
-            found = [self._paired(test, i, j, zero_method) for i, j in zip(first, second)]
-            statistics, raw = np.array([f.statistic for f in found]), np.array([f.p_value for f in found])
+            statistics, raw = self._paired(test, first, second, zero_method)
         adjusted = adjust_pairwise(raw, k, adjustment)
         return PairwiseTests(self.models, _square(adjusted, k, 1.0), _square(raw, k, 1.0), _square(statistics, k, 0.0) * _sign_matrix(k),
                              test, adjustment, self.ranks)  # fmt: skip
 
-    def _paired(self, test: str, i: int, j: int, zero_method: str) -> PairedTest:
-        a, b = self._oriented[:, i], self._oriented[:, j]
-        return wilcoxon_test(a, b, zero_method=zero_method) if test == "wilcoxon" else paired_sign_test(a, b)
+    def _paired(self, test: str, first: np.ndarray, second: np.ndarray, zero_method: str) -> tuple[np.ndarray, np.ndarray]:
+        """Wilcoxon's or the sign test of the pairs (``first[p]``, ``second[p]``), all at once."""
+        d = self._oriented[:, first] - self._oriented[:, second]
+        return wilcoxon_columns(d, zero_method) if test == "wilcoxon" else sign_columns(d)
 
     def against(self, control: Hashable | None = None, test: str = "ranks", adjustment: str = "holm") -> dict[Hashable, float]:
         """Every other model against one ``control`` (default: the best), ``{model: adjusted
@@ -450,10 +447,9 @@ class ModelComparison(Document):
         c = _index(self.models, self.best if control is None else control)
         others = [j for j in range(len(self.models)) if j != c]
         if test == "ranks":
-            z = rank_z(self.ranks, len(self.datasets))[c, others]
-            raw = np.array([two_sided_p_value(float(value)) for value in z])
+            raw = _two_sided(rank_z(self.ranks, len(self.datasets))[c, others])
         else:
-            raw = np.array([self._paired(test, c, j, "wilcox").p_value for j in others])
+            raw = self._paired(test, np.full(len(others), c), np.array(others), "wilcox")[1]
         return {self.models[j]: float(p) for j, p in zip(others, adjust(raw, adjustment))}
 
     def bayesian(
@@ -519,6 +515,11 @@ class ModelComparison(Document):
                     measure=document["measure"])  # fmt: skip
         object.__setattr__(found, "dropped", tuple(document.get("dropped", ())))
         return found
+
+
+def _two_sided(z: np.ndarray) -> np.ndarray:
+    """``2 (1 - Φ(|z|))`` of every statistic, from the normal tail (no cancellation)."""
+    return np.asarray(2 * _scipy_stats().norm.sf(np.abs(z)), dtype=np.float64)
 
 
 def _sign_matrix(k: int) -> np.ndarray:

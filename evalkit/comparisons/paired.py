@@ -44,7 +44,9 @@ __all__ = [
     "corrected_resampled_t_test",
     "differences",
     "paired_t_test_5x2cv",
+    "sign_columns",
     "sign_test",
+    "wilcoxon_columns",
     "wilcoxon_test",
 ]
 
@@ -75,27 +77,43 @@ def differences(first: ArrayLike, second: ArrayLike, direction: str = "higher") 
     return a - b if direction == "higher" else b - a
 
 
+def wilcoxon_columns(d: np.ndarray, zero_method: str = "wilcox") -> tuple[np.ndarray, np.ndarray]:
+    """Wilcoxon's statistic and two-sided p-value of every column of differences (one scipy
+    call for all columns); a column of zeros has p-value 1."""
+    check_choice("zero_method", zero_method, ZERO_METHODS)
+    statistics, p_values = np.zeros(d.shape[1]), np.ones(d.shape[1])
+    varied = d.any(axis=0)
+    if varied.any():
+        found = _scipy_stats().wilcoxon(d[:, varied], zero_method=zero_method, axis=0)
+        statistics[varied], p_values[varied] = found.statistic, found.pvalue
+    return statistics, p_values
+
+
+def sign_columns(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sign test of every column of differences: the wins (ties split evenly, an odd one
+    dropped) and the two-sided binomial p-value ``min(1, 2 min(P(X <= s), P(X >= s)))``."""
+    wins, losses = (d > 0).sum(axis=0), (d < 0).sum(axis=0)
+    ties = d.shape[0] - wins - losses
+    successes, n = wins + ties // 2, wins + losses + 2 * (ties // 2)
+    binom = _scipy_stats().binom
+    p_values = np.minimum(1.0, 2 * np.minimum(binom.cdf(successes, n, 0.5), binom.sf(successes - 1, n, 0.5)))
+    return successes.astype(np.float64), np.where(n == 0, 1.0, p_values)
+
+
 def wilcoxon_test(first: ArrayLike, second: ArrayLike, *, direction: str = "higher", zero_method: str = "wilcox") -> PairedTest:
     """Wilcoxon's signed-rank test of paired scores (one per data set). A p-value of 1 when
     every difference is zero."""
-    check_choice("zero_method", zero_method, ZERO_METHODS)
     d = differences(first, second, direction)
-    mean = float(d.mean()) if d.size else math.nan
-    if not d.any():
-        return PairedTest("wilcoxon", mean, 0.0, None, 1.0)
-    found = _scipy_stats().wilcoxon(d, zero_method=zero_method)
-    return PairedTest("wilcoxon", mean, float(found.statistic), None, float(found.pvalue))
+    statistics, p_values = wilcoxon_columns(d[:, None], zero_method)
+    return PairedTest("wilcoxon", float(d.mean()) if d.size else math.nan, float(statistics[0]), None, float(p_values[0]))
 
 
 def sign_test(first: ArrayLike, second: ArrayLike, *, direction: str = "higher") -> PairedTest:
     """The sign test: the first model's wins (ties split evenly, an odd one dropped) against a
     fair coin. The statistic is the number of wins so counted."""
     d = differences(first, second, direction)
-    wins, losses = int((d > 0).sum()), int((d < 0).sum())
-    ties = d.size - wins - losses
-    successes, n = wins + ties // 2, wins + losses + 2 * (ties // 2)
-    p_value = 1.0 if n == 0 else float(_scipy_stats().binomtest(successes, n, 0.5).pvalue)
-    return PairedTest("sign", float(d.mean()) if d.size else math.nan, float(successes), None, p_value)
+    statistics, p_values = sign_columns(d[:, None])
+    return PairedTest("sign", float(d.mean()) if d.size else math.nan, float(statistics[0]), None, float(p_values[0]))
 
 
 def _t(method: str, mean: float, standard_error: float, df: float) -> PairedTest:

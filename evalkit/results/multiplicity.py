@@ -83,11 +83,14 @@ def _possible_true_counts(k: int) -> frozenset[int]:
     return frozenset(j * (j - 1) // 2 + x for j in range(1, k + 1) for x in _possible_true_counts(k - j))
 
 
+@functools.cache
 def _shaffer_factors(k: int) -> np.ndarray:
     """At step ``j`` (``j - 1`` hypotheses rejected) the largest possible number of true ones."""
     m = k * (k - 1) // 2
-    possible = sorted(_possible_true_counts(k))
-    return np.array([max(s for s in possible if s <= m - j) for j in range(m)], dtype=np.float64)
+    possible = np.array(sorted(_possible_true_counts(k)), dtype=np.float64)
+    factors = possible[np.searchsorted(possible, m - np.arange(m), side="right") - 1]
+    factors.flags.writeable = False
+    return factors
 
 
 def _partitions(items: Sequence[int]) -> list[list[list[int]]]:
