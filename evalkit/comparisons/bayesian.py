@@ -56,7 +56,9 @@ class BayesianComparison:
     better" (they sum to 1).
 
     Attributes:
-        first, equivalent, second: the three probabilities.
+        first: the probability that the first model is practically better.
+        equivalent: the probability that the two are practically equivalent.
+        second: the probability that the second model is practically better.
         method: ``"signed-rank"``, ``"sign"`` or ``"correlated-t"``.
         rope: the half-width of the region of practical equivalence.
         samples: for the sampled tests, the posterior samples of ``(θ_first, θ_equivalent,

@@ -242,7 +242,8 @@ class ModelComparison(Document):
     Args:
         table: data sets x models: a 2-D array, a pandas DataFrame (rows data sets, columns
             models), ``{model: [value per data set]}`` or ``{model: {data set: value}}``.
-        models, datasets: their names (default: the DataFrame's or mapping's, or numbered).
+        models: the models' names (default: the DataFrame's or mapping's, or numbered).
+        datasets: the data sets' names, likewise.
         direction: ``"higher"`` or ``"lower"`` values are better (default: the measure's
             direction when ``measure`` is given, else higher).
         measure: the measure's name, for the direction and the reports.

@@ -6,7 +6,18 @@ import csv
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["COMPARISON_EXAMPLE_NAME", "EXAMPLE_NAME", "NEIGHBORHOOD_EXAMPLE_NAME", "example_path", "load_comparison", "load_example"]
+from evalkit.comparisons.comparison import ModelComparison
+
+__all__ = [
+    "COMPARISON_EXAMPLE_NAME",
+    "EXAMPLE_NAME",
+    "MANY_DATASETS_EXAMPLE_NAME",
+    "NEIGHBORHOOD_EXAMPLE_NAME",
+    "example_path",
+    "load_comparison",
+    "load_example",
+    "load_many_datasets",
+]
 
 EXAMPLE_NAME = "iris_predictions.csv"
 """A prediction log over the three iris classes: 150 samples, columns sample, actual, predicted.
@@ -25,6 +36,13 @@ COMPARISON_EXAMPLE_NAME = "spam_two_models.csv"
 """Two spam filters on the same 400 messages: columns message, actual, predicted_a,
 predicted_b, score_a, score_b (``spam`` or ``ham``; scores are the probability of spam, and
 each prediction is its score thresholded at 0.5). Simulated, for comparing classifiers."""
+
+
+MANY_DATASETS_EXAMPLE_NAME = "demsar_auc.csv"
+"""Table 6 of Demšar (2006), "Statistical comparisons of classifiers over multiple data sets":
+the AUC of four variants of C4.5 (C4.5, C4.5+m, C4.5+cf, C4.5+m+cf) on 14 UCI data sets, as
+printed (three decimals; on voting the paper ranks C4.5+cf above C4.5+m+cf, which the printed
+0.975 and 0.975 tie)."""
 
 
 def example_path(name: str = EXAMPLE_NAME) -> Path:
@@ -60,3 +78,14 @@ def load_comparison() -> dict[str, list]:
     for name in ("score_a", "score_b"):
         columns[name] = [float(row[name]) for row in rows]
     return columns
+
+
+def load_many_datasets() -> ModelComparison:
+    """Demšar's table as a ``ModelComparison`` (AUC: higher is better).
+
+    Examples:
+        >>> comparison = load_many_datasets()
+        >>> comparison.models, len(comparison.datasets), comparison.ranks.round(3).tolist()
+        (('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'), 14, [3.143, 2.0, 2.929, 1.929])
+    """
+    return ModelComparison.from_csv(example_path(MANY_DATASETS_EXAMPLE_NAME), measure="roc_auc")
