@@ -137,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--format", choices=("text", "markdown", "latex", "json"), default="text", help="output format (default text)")
     compare.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
     compare.add_argument("--plot", metavar="FILE.png", help="also draw the critical-difference diagram (files: the p-values) to FILE.png")
+    compare.add_argument("--html", metavar="FILE", help="a table: also write a self-contained HTML page with the critical-difference diagram")
     compare.add_argument("--output", metavar="FILE", help="write the result to FILE instead of the terminal")
     return parser
 
@@ -472,6 +473,8 @@ def _compare_table(arguments: argparse.Namespace) -> str:
                                           missing=arguments.missing, delimiter=delimiter)  # fmt: skip
     if arguments.plot:
         _save_figure(_plots().critical_difference(comparison, arguments.alpha).figure, arguments.plot)
+    if arguments.html:
+        _emit(comparison.to_html(arguments.digits, title=f"evalkit comparison: {Path(path).name}", alpha=arguments.alpha), arguments.html, "--html")
     if arguments.format == "json":
         return comparison.to_json()
     tests = comparison.pairwise(arguments.test, arguments.adjust)

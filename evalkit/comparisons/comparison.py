@@ -490,6 +490,11 @@ class ModelComparison(Document):
         """The table as a LaTeX ``tabular``."""
         return self.table("latex", digits)
 
+    def to_html(self, digits: int = 3, *, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
+        """A self-contained HTML page: the table, the tests, the critical-difference diagram
+        (inline SVG) and Nemenyi's p-values."""
+        return str(render("comparison_page", self, digits=digits, title=title, alpha=alpha))
+
     def __str__(self) -> str:
         return self.to_text()
 

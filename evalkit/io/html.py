@@ -26,7 +26,7 @@ from evalkit.engine._labels import OVERALL
 from evalkit.engine._validation import count_text
 from evalkit.results.rendering import renders
 
-__all__ = ["matrix_fragment", "nice_ticks", "report_fragment", "report_page", "svg_chart", "table_fragment"]
+__all__ = ["comparison_page", "matrix_fragment", "nice_ticks", "report_fragment", "report_page", "svg_chart", "table_fragment"]
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
@@ -381,6 +381,82 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     for k, name in enumerate(report.titles()):
         sections.append(f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
                         "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>")  # fmt: skip
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{chr(10).join(sections)}\n</body>\n</html>\n"
+    )
+
+
+def _critical_difference_svg(comparison: Any, alpha: float) -> str:
+    """Demšar's diagram as plain SVG: the rank axis (1, the best, on the left), each model's
+    rank with its name, the critical difference, and bars joining the cliques."""
+    k = len(comparison.models)
+    order = np.argsort(comparison.ranks, kind="stable")
+    cd = comparison.critical_difference(alpha)
+    left, width, label, row = 170, 360, 170, 20
+    half = (k + 1) // 2
+    height = 70 + row * half + 12 * len(comparison.cliques(alpha))
+
+    def px(rank: float) -> float:
+        return left + (rank - 1) / max(k - 1, 1) * width
+
+    parts = [f'<svg width="{left + width + label}" height="{height}" viewBox="0 0 {left + width + label} {height}" role="img">',
+             f'<line x1="{px(1):.1f}" y1="40" x2="{px(k):.1f}" y2="40" stroke="#1b1f24"/>']  # fmt: skip
+    for tick in range(1, k + 1):
+        parts.append(f'<line x1="{px(tick):.1f}" y1="34" x2="{px(tick):.1f}" y2="40" stroke="#1b1f24"/>'
+                     f'<text x="{px(tick):.1f}" y="30" font-size="10" text-anchor="middle">{tick}</text>')  # fmt: skip
+    parts.append(f'<line x1="{px(1):.1f}" y1="12" x2="{px(1 + cd):.1f}" y2="12" stroke="#1b1f24" stroke-width="2"/>'
+                 f'<text x="{px(1 + cd / 2):.1f}" y="9" font-size="10" text-anchor="middle">CD = {cd:.2f}</text>')  # fmt: skip
+    for position, index in enumerate(order):
+        rank = float(comparison.ranks[index])
+        on_left = position < half
+        y = 62 + row * (position if on_left else k - 1 - position)
+        end = px(1) - 10 if on_left else px(k) + 10
+        name = html.escape(f"{comparison.models[index]} ({rank:.2f})")
+        parts.append(f'<polyline points="{px(rank):.1f},40 {px(rank):.1f},{y} {end:.1f},{y}" fill="none" stroke="#57606a"/>'
+                     f'<text x="{end + (-4 if on_left else 4):.1f}" y="{y + 4}" font-size="11" text-anchor="{"end" if on_left else "start"}">'
+                     f"{name}</text>")  # fmt: skip
+    for depth, clique in enumerate(comparison.cliques(alpha)):
+        ranks = [float(comparison.ranks[comparison.models.index(model)]) for model in clique]
+        y = 46 + 5 * depth
+        parts.append(f'<line x1="{px(min(ranks)) - 3:.1f}" y1="{y}" x2="{px(max(ranks)) + 3:.1f}" y2="{y}" stroke="#cf222e" stroke-width="3">'
+                     f"<title>not significantly different: {html.escape(', '.join(map(str, clique)))}</title></line>")  # fmt: skip
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _ranked_cell(value: float, rank: float, best: bool, digits: int) -> str:
+    number = f"{value:.{digits}f}"
+    return f"<td>{f'<b>{number}</b>' if best else number} ({rank:.1f})</td>"
+
+
+@renders("comparison_page")
+def comparison_page(comparison: Any, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
+    """The HTML page of a ``ModelComparison``: the table of values and ranks (the best of each
+    data set bold), the tests, the critical-difference diagram and Nemenyi's p-values."""
+    from evalkit.io.comparison_tables import _tests
+
+    ranks, best = comparison.rank_table, comparison.rank_table == comparison.rank_table.min(axis=1, keepdims=True)
+    head = "".join(f"<th>{html.escape(str(name))}</th>" for name in ("data set", *comparison.models))
+    rows = []
+    for i, name in enumerate(comparison.datasets):
+        cells = "".join(_ranked_cell(comparison.values[i, j], ranks[i, j], bool(best[i, j]), digits) for j in range(len(comparison.models)))
+        rows.append(f"<tr><td>{html.escape(str(name))}</td>{cells}</tr>")
+    rows.append('<tr class="average"><td>average rank</td>' + "".join(_td(f"{rank:.2f}") for rank in comparison.ranks) + "</tr>")
+    nemenyi = comparison.pairwise("nemenyi")
+    names = [html.escape(str(model)) for model in comparison.models]
+    matrix = "".join(f"<tr><td>{name}</td>" + "".join(_td("" if i == j else f"{nemenyi.p_values[i, j]:.4f}") for j in range(len(names))) + "</tr>"
+                     for i, name in enumerate(names))  # fmt: skip
+    measure = f" ({html.escape(comparison.measure)}, {comparison.direction} is better)" if comparison.measure else ""
+    sections = [f"<h1>{html.escape(title)}</h1>",
+                f'<p class="note">{len(comparison.models)} models on {len(comparison.datasets)} data sets{measure}</p>',
+                f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
+                *(f'<p class="note">{html.escape(line)}</p>' for line in _tests(comparison)),
+                f"<h2>Critical difference (Nemenyi, alpha {alpha:g})</h2>", (f"<figure>{_critical_difference_svg(comparison, alpha)}"
+                 "<figcaption>average ranks, 1 the best; red bars join models not significantly different</figcaption></figure>"),
+                "<h2>Nemenyi p-values</h2>",
+                f"<table><thead><tr><th></th>{''.join(f'<th>{name}</th>' for name in names)}</tr></thead><tbody>{matrix}</tbody></table>"]  # fmt: skip
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

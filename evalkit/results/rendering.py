@@ -12,6 +12,7 @@ it); a result calls it by that name.
 | ``"html_table"`` | ``evalkit.io.html.table_fragment`` | a titled table of rows |
 | ``"html_matrix"`` | ``evalkit.io.html.matrix_fragment`` | a confusion matrix as a heat map |
 | ``"comparison_table"`` | ``evalkit.io.comparison_tables.comparison_table`` | a ``ModelComparison``'s table |
+| ``"comparison_page"`` | ``evalkit.io.html.comparison_page`` | a ``ModelComparison`` as an HTML page |
 | ``"p_value_matrix"`` | ``evalkit.io.comparison_tables.p_value_matrix`` | a ``PairwiseTests``' adjusted p-values |
 """
 
