@@ -129,7 +129,7 @@ def signed_rank_test(
     _check_sampling(prior, n_samples)
     d = np.concatenate(([0.0], differences(first, second, direction)))  # the prior's pseudo-observation at 0
     sums = d[:, None] + d[None, :]
-    below, above = _step(sums, 2 * rope), _step(-sums, 2 * rope)  # first better: d_i + d_j > 2 rope
+    first_better, second_better = _step(sums, 2 * rope), _step(-sums, 2 * rope)  # (d_i + d_j) / 2 beyond the rope
     alpha = np.ones(d.size)
     alpha[0] = prior
     if prior == 0:
@@ -139,8 +139,8 @@ def signed_rank_test(
     for start in range(0, n_samples, _CHUNK):
         weights = rng.dirichlet(alpha, min(_CHUNK, n_samples - start))
         part = theta[start : start + len(weights)]
-        part[:, 0] = np.einsum("ij,ij->i", weights @ below, weights)
-        part[:, 2] = np.einsum("ij,ij->i", weights @ above, weights)
+        part[:, 0] = np.einsum("ij,ij->i", weights @ first_better, weights)  # Σ_ij w_i w_j H(...) of each sample
+        part[:, 2] = np.einsum("ij,ij->i", weights @ second_better, weights)
         part[:, 1] = 1.0 - part[:, 0] - part[:, 2]
     return _winners(theta, "signed-rank", rope)
 

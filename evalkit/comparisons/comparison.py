@@ -54,6 +54,7 @@ from evalkit.exceptions import (
 )
 from evalkit.groups._by_group import value_of
 from evalkit.measures.averaging import UndefinedPolicy
+from evalkit.measures.metrics_class import MetricsClass
 from evalkit.measures.registry import MeasureLike
 from evalkit.results._closed_form import _scipy_stats
 from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS, adjust, adjust_pairwise
@@ -73,10 +74,10 @@ cell, or drop the data sets that have one (listwise deletion)."""
 __all__ = ["MISSING", "PAIRWISE_TESTS", "ModelComparison", "PairwiseTests", "measure_direction"]
 
 
-def measure_direction(measure: MeasureLike) -> str | None:
+def measure_direction(measure: MeasureLike, metrics_class: MetricsClass | None = None) -> str | None:
     """Whether higher or lower values of ``measure`` are better, from the measure model:
-    the registered measures and getters, the areas of curves (higher) and the calibration
-    measures (losses: lower, but resolution higher).
+    the registered measures and the getters of ``metrics_class``, the areas of curves (higher)
+    and the calibration measures (losses: lower, but resolution higher).
 
     Examples:
         >>> measure_direction("accuracy"), measure_direction("log_loss"), measure_direction("roc_auc")
@@ -92,7 +93,7 @@ def measure_direction(measure: MeasureLike) -> str | None:
         name = _ALIASES.get(measure.lower(), measure.lower())
         if name in DIRECTIONS:
             return DIRECTIONS[name]
-    return resolve_measure(measure).direction
+    return resolve_measure(measure, metrics_class).direction
 
 
 def _names(given: Sequence[Hashable] | None, count: int, default: str, argument: str) -> tuple[Hashable, ...]:
@@ -183,7 +184,7 @@ class PairwiseTests:
         raw = np.array([result.p_value for result in found.values()])
         differences = np.array([result.difference for result in found.values()])
         return cls(models, _square(adjust_pairwise(raw, k, adjustment), k, 1.0), _square(raw, k, 1.0), _square(differences, k, 0.0) * _sign_matrix(k),
-                   method, adjustment, estimates, measure_direction(measure) or "higher")  # fmt: skip
+                   method, adjustment, estimates, measure_direction(measure, options.get("metrics_class")) or "higher")  # fmt: skip
 
     def ranked(self) -> list[tuple[Hashable, float]]:
         """The models from best to worst by their estimates (average ranks over data sets: lowest
