@@ -440,6 +440,47 @@ def agreement(items: int, raters: int, q: int) -> Case:
     return case
 
 
+def model_comparison(n: int, k: int) -> Case:
+    """Ranks, Friedman, Iman-Davenport, the critical differences and the rank z tests of every
+    pair (Shaffer) of a table of n data sets x k models, beside numpy's ranking of it and
+    scikit-posthocs' Nemenyi p-values."""
+    rng = np.random.default_rng(n * k)
+    table = rng.random((n, k))
+    case = Case(f"model comparison: ranks, omnibus and post-hoc tests, {n} data sets x {k} models", table.nbytes,
+                target="a few times numpy's ranking")  # fmt: skip
+    case.contenders["numpy floor (ranks: two argsorts)"] = lambda: np.argsort(np.argsort(-table, axis=1), axis=1)
+
+    def ours() -> object:
+        found = evalkit.ModelComparison(table)
+        return found.friedman(), found.iman_davenport(), found.critical_difference(), found.pairwise("ranks", "shaffer")
+
+    case.contenders["evalkit"] = ours
+    if _peer("scikit_posthocs", case):
+        import scikit_posthocs
+
+        case.contenders["scikit-posthocs (Nemenyi p-values)"] = lambda: scikit_posthocs.posthoc_nemenyi_friedman(table)
+    return case
+
+
+def bayesian_signed_rank(n: int, samples: int = 50_000) -> Case:
+    """The Bayesian signed-rank test of two models on n data sets, beside baycomp's."""
+    from evalkit.comparisons.bayesian import signed_rank_test
+
+    rng = np.random.default_rng(n)
+    a = rng.uniform(0.6, 0.9, n)
+    b = a + rng.normal(0.004, 0.02, n)
+    case = Case(f"Bayesian signed-rank test, {n} data sets, {samples:,} posterior samples", a.nbytes + b.nbytes,
+                target=">= 10x faster than baycomp")  # fmt: skip
+    case.contenders["numpy floor (the Dirichlet samples)"] = lambda: np.random.default_rng(1).dirichlet(np.ones(n + 1), samples)
+    case.contenders["evalkit"] = lambda: signed_rank_test(a, b, rope=0.01, n_samples=samples, random_state=1)
+    if _peer("baycomp", case):
+        import baycomp
+
+        case.contenders["baycomp"] = lambda: baycomp.SignedRankTest.probs(b, a, rope=0.01, nsamples=samples, random_state=1)
+        case.once.add("baycomp")
+    return case
+
+
 def grouped(n: int, count: int, m: int) -> Case:
     """Every measure and average of every group against the same of the whole data once."""
     rng = np.random.default_rng(n + count)
@@ -844,6 +885,8 @@ def main() -> None:
         grouped(1_000_000 // scale, 20, 10),
         *scikit_learn_rest(10_000 // scale),
         agreement(100_000 // scale, 5, 4),
+        model_comparison(100, 50),
+        bayesian_signed_rank(50),
         grouped_bootstrap(100_000 // scale, 5, 1000),
         bootstrap_interval(1_000_000 // scale, 10),
         *getters(),
