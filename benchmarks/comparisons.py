@@ -91,7 +91,7 @@ def family_wise_errors(simulations: int, k: int = 5, n: int = 30, alpha: float =
             "rank z tests, Holm": adjust_pairwise(raw, k, "holm").min() <= alpha,
             "rank z tests, Shaffer": adjust_pairwise(raw, k, "shaffer").min() <= alpha,
             "rank z tests, Bergmann-Hommel": adjust_pairwise(raw, k, "bergmann-hommel").min() <= alpha,
-            "Bonferroni-Dunn (against the first)": min(comparison.against(comparison.models[0], adjustment="bonferroni").values()) <= alpha,
+            "Bonferroni-Dunn (against the first)": min(comparison.against(comparison.models[0], correction="bonferroni").values()) <= alpha,
             "Wilcoxon, Holm": bool(comparison.pairwise("wilcoxon", "holm").significant(alpha)),
             "sign test, Holm": bool(comparison.pairwise("sign", "holm").significant(alpha)),
         }

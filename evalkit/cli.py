@@ -42,7 +42,7 @@ from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, col
 from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
 from evalkit.measures.registry import Measure, get_measure
-from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS
+from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS
 from evalkit.scale.files import stream_groups, stream_label_sets, stream_labels, stream_scores
 from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve
@@ -127,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--test", choices=PAIRWISE_TESTS, default="nemenyi", help="pairwise test over data sets (default nemenyi)")
     compare.add_argument("--method", choices=("mcnemar", "mcnemar-midp", "bca", "percentile"), default="mcnemar",
                          help="paired test of prediction files (default mcnemar; bca or percentile: a paired bootstrap of --measure)")  # fmt: skip
-    compare.add_argument("--adjust", choices=PAIRWISE_ADJUSTMENTS, help="p-value adjustment (default holm; nemenyi needs none)")
+    compare.add_argument("--correction", choices=PAIRWISE_CORRECTIONS, help="the correction of the p-values for their number (default holm; nemenyi needs none)")
     compare.add_argument("--alpha", type=float, default=0.05, help="significance level of the critical difference (default 0.05)")
     compare.add_argument("--missing", choices=MISSING, default="refuse", help="a missing cell: refused (default) or its data set dropped")
     compare.add_argument("--actual", metavar="COLUMN", help="prediction files: column of the actual values")
@@ -455,12 +455,12 @@ def _compare(arguments: argparse.Namespace) -> str:
         name = Path(path).stem
         predictions[name if name not in predictions else path] = guesses
     tests = PairwiseTests.from_predictions(truth, predictions, arguments.measure or "accuracy", method=arguments.method,
-                                           adjustment=arguments.adjust or "holm")  # fmt: skip
+                                           correction=arguments.correction or "holm")  # fmt: skip
     if arguments.plot:
         _save_figure(_plots().p_values(tests, alpha=arguments.alpha).figure, arguments.plot)
     if arguments.format == "json":
         return json.dumps({"models": [str(m) for m in tests.models], "estimates": tests.estimates.tolist(), "test": tests.test,
-                           "adjustment": tests.adjustment, "p_values": tests.p_values.tolist()}, indent=2)  # fmt: skip
+                           "correction": tests.correction, "p_values": tests.p_values.tolist()}, indent=2)  # fmt: skip
     ranked = "\n".join(f"{k + 1}. {model}  {value:.{arguments.digits}f}" for k, (model, value) in enumerate(tests.ranked()))
     matrix = tests.to_markdown(arguments.digits + 1) if arguments.format in ("markdown", "latex") else tests.to_text(arguments.digits + 1)
     return f"{tests.test} on one test set, {arguments.measure or 'accuracy'} from best to worst:\n{ranked}\n\n{matrix}"
@@ -477,7 +477,7 @@ def _compare_table(arguments: argparse.Namespace) -> str:
         _emit(comparison.to_html(arguments.digits, title=f"evalkit comparison: {Path(path).name}", alpha=arguments.alpha), arguments.html, "--html")
     if arguments.format == "json":
         return comparison.to_json()
-    tests = comparison.pairwise(arguments.test, arguments.adjust)
+    tests = comparison.pairwise(arguments.test, arguments.correction)
     table = comparison.table(arguments.format, arguments.digits)
     cliques = "; ".join(" = ".join(str(model) for model in clique) for clique in comparison.cliques(arguments.alpha)) or "none"
     lines = [table, "", f"not significantly different (Nemenyi, alpha {arguments.alpha:g}): {cliques}", "",

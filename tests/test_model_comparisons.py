@@ -183,10 +183,10 @@ def test_against_a_control_is_bonferroni_dunn_or_holm_of_rank_z_tests():
     se = math.sqrt(4 * 5 / (6 * 14))
     z = [(comparison.ranks[j] - comparison.ranks[3]) / se for j in range(3)]
     raw = [2 * ss.norm.sf(abs(value)) for value in z]
-    assert list(comparison.against(adjustment="bonferroni").values()) == pytest.approx([min(1, 3 * p) for p in raw], rel=1e-9)
+    assert list(comparison.against(correction="bonferroni").values()) == pytest.approx([min(1, 3 * p) for p in raw], rel=1e-9)
     assert list(comparison.against().values()) == pytest.approx(adjust(raw, "holm").tolist(), rel=1e-9)
     # a model's gap to the control beyond the Bonferroni-Dunn CD is significant, and only then
-    significant = [model for model, p in comparison.against(adjustment="bonferroni").items() if p <= 0.05]
+    significant = [model for model, p in comparison.against(correction="bonferroni").items() if p <= 0.05]
     cd = comparison.critical_difference(0.05, "bonferroni-dunn")
     assert significant == [MODELS[j] for j in range(3) if comparison.ranks[j] - comparison.ranks[3] > cd] == ["C4.5"]
 
@@ -350,7 +350,7 @@ def test_models_on_one_test_set_are_compared_in_pairs_and_ranked():
 
     y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0]
     predictions = {"a": [0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1], "b": [0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0], "c": y}
-    found = PairwiseTests.from_predictions(y, predictions, adjustment="shaffer")
+    found = PairwiseTests.from_predictions(y, predictions, correction="shaffer")
     raw = [compare(y, predictions[a], predictions[b]).p_value for a, b in combinations("abc", 2)]
     assert [found.raw_p_values[i, j] for i, j in combinations(range(3), 2)] == pytest.approx(raw)
     assert [found.p_values[i, j] for i, j in combinations(range(3), 2)] == pytest.approx(adjust_pairwise(raw, 3, "shaffer").tolist())

@@ -57,7 +57,7 @@ from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.measures.registry import MeasureLike
 from evalkit.results._closed_form import _scipy_stats
-from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS, adjust, adjust_pairwise
+from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS, adjust, adjust_pairwise
 from evalkit.results.rendering import render
 
 if TYPE_CHECKING:
@@ -139,10 +139,10 @@ class PairwiseTests:
     Attributes:
         models: the models, in the order of the matrices.
         p_values: ``k x k``, symmetric, the adjusted p-value of each pair (1 on the diagonal).
-        raw_p_values: the same before the adjustment.
+        raw_p_values: the same before the correction.
         statistics: ``k x k``, the statistic of each pair (row model against column model).
         test: the test (``PAIRWISE_TESTS``, or a test of one test set: ``"mcnemar"``, ...).
-        adjustment: ``"holm"``, ``"shaffer"``, ``"bergmann-hommel"``, ``"bonferroni"`` or
+        correction: ``"holm"``, ``"shaffer"``, ``"bergmann-hommel"``, ``"bonferroni"`` or
             ``"none"`` (Nemenyi's p-values are family-wise themselves: ``"nemenyi"``).
         estimates: each model's average rank (over data sets) or value (on one test set).
         direction: which estimates are better: ``"lower"`` for average ranks.
@@ -153,18 +153,18 @@ class PairwiseTests:
     raw_p_values: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
     statistics: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
     test: str
-    adjustment: str
+    correction: str
     estimates: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
     direction: str = "lower"
 
     @classmethod
     def from_predictions(
         cls, y_true: LabelsLike, predictions: Mapping[Hashable, Any], measure: MeasureLike = "accuracy", average: str | None = None, *,
-        method: str = "mcnemar", adjustment: str = "holm", **options: Any,
+        method: str = "mcnemar", correction: str = "holm", **options: Any,
     ) -> PairwiseTests:  # fmt: skip
         """Several models on one test set: every pair compared by the paired test ``method``
         (``evalkit.compare``: McNemar's, DeLong's for scores, a paired bootstrap for any
-        measure) and the p-values adjusted by ``adjustment``; ``estimates`` are each model's
+        measure) and the p-values adjusted by ``correction``; ``estimates`` are each model's
         value of the measure and ``ranked()`` orders the models by it.
 
         Examples:
@@ -175,7 +175,7 @@ class PairwiseTests:
         """
         from evalkit.results.intervals import compare_many
 
-        check_choice("adjustment", adjustment, PAIRWISE_ADJUSTMENTS)
+        check_choice("correction", correction, PAIRWISE_CORRECTIONS)
         models, k = tuple(predictions), len(predictions)
         found = compare_many(y_true, predictions, measure, average, method=method, correction="none", **options)
         estimates = np.full(k, math.nan)
@@ -183,8 +183,8 @@ class PairwiseTests:
             estimates[models.index(a)], estimates[models.index(b)] = result.estimates
         raw = np.array([result.p_value for result in found.values()])
         differences = np.array([result.difference for result in found.values()])
-        return cls(models, _square(adjust_pairwise(raw, k, adjustment), k, 1.0), _square(raw, k, 1.0), _square(differences, k, 0.0) * _sign_matrix(k),
-                   method, adjustment, estimates, measure_direction(measure, options.get("metrics_class")) or "higher")  # fmt: skip
+        return cls(models, _square(adjust_pairwise(raw, k, correction), k, 1.0), _square(raw, k, 1.0), _square(differences, k, 0.0) * _sign_matrix(k),
+                   method, correction, estimates, measure_direction(measure, options.get("metrics_class")) or "higher")  # fmt: skip
 
     def ranked(self) -> list[tuple[Hashable, float]]:
         """The models from best to worst by their estimates (average ranks over data sets: lowest
@@ -408,51 +408,51 @@ class ModelComparison(Document):
     # ------------------------------------------------------------------------------------
     # post-hoc tests
 
-    def pairwise(self, test: str = "nemenyi", adjustment: str | None = None, *, zero_method: str = "wilcox") -> PairwiseTests:
+    def pairwise(self, test: str = "nemenyi", correction: str | None = None, *, zero_method: str = "wilcox") -> PairwiseTests:
         """Every pair of models: ``"nemenyi"`` (studentized range of the ranks: family-wise
-        p-values, no further adjustment), or ``"ranks"`` (the z test of average ranks),
-        ``"wilcoxon"`` or ``"sign"`` with the p-values adjusted by ``adjustment`` (default
+        p-values, no further correction), or ``"ranks"`` (the z test of average ranks),
+        ``"wilcoxon"`` or ``"sign"`` with the p-values adjusted by ``correction`` (default
         ``"holm"``; ``"shaffer"`` and ``"bergmann-hommel"`` use the logic of pairwise
         hypotheses, García & Herrera 2008)."""
         check_choice("test", test, PAIRWISE_TESTS)
         k, n = len(self.models), len(self.datasets)
         first, second = _pairs(k)
         if test == "nemenyi":
-            if adjustment not in (None, "none", "nemenyi"):
-                raise InvalidArgumentError(f"Nemenyi's p-values are family-wise already: they take no adjustment, got {show(adjustment)}")
+            if correction not in (None, "none", "nemenyi"):
+                raise InvalidArgumentError(f"Nemenyi's p-values are family-wise already: they take no correction, got {show(correction)}")
             z = rank_z(self.ranks, n)[first, second]
             raw = np.minimum(1.0, _scipy_stats().studentized_range.sf(np.abs(z) * math.sqrt(2), k, np.inf))
             return PairwiseTests(self.models, _square(raw, k, 1.0), _square(raw, k, 1.0), _square(z, k, 0.0) * _sign_matrix(k), test,
                                  "nemenyi", self.ranks)  # fmt: skip
-        adjustment = "holm" if adjustment is None else adjustment
-        check_choice("adjustment", adjustment, PAIRWISE_ADJUSTMENTS)
+        correction = "holm" if correction is None else correction
+        check_choice("correction", correction, PAIRWISE_CORRECTIONS)
         if test == "ranks":
             statistics = rank_z(self.ranks, n)[first, second]
             raw = _two_sided(statistics)
         else:
             statistics, raw = self._paired(test, first, second, zero_method)
-        adjusted = adjust_pairwise(raw, k, adjustment)
+        adjusted = adjust_pairwise(raw, k, correction)
         return PairwiseTests(self.models, _square(adjusted, k, 1.0), _square(raw, k, 1.0), _square(statistics, k, 0.0) * _sign_matrix(k),
-                             test, adjustment, self.ranks)  # fmt: skip
+                             test, correction, self.ranks)  # fmt: skip
 
     def _paired(self, test: str, first: np.ndarray, second: np.ndarray, zero_method: str) -> tuple[np.ndarray, np.ndarray]:
         """Wilcoxon's or the sign test of the pairs (``first[p]``, ``second[p]``), all at once."""
         d = self._oriented[:, first] - self._oriented[:, second]
         return wilcoxon_columns(d, zero_method) if test == "wilcoxon" else sign_columns(d)
 
-    def against(self, control: Hashable | None = None, test: str = "ranks", adjustment: str = "holm") -> dict[Hashable, float]:
+    def against(self, control: Hashable | None = None, test: str = "ranks", correction: str = "holm") -> dict[Hashable, float]:
         """Every other model against one ``control`` (default: the best), ``{model: adjusted
         p-value}``: the z test of average ranks (Bonferroni-Dunn with
-        ``adjustment="bonferroni"``; Holm's step-down by default), Wilcoxon's or the sign test."""
+        ``correction="bonferroni"``; Holm's step-down by default), Wilcoxon's or the sign test."""
         check_choice("test", test, ("ranks", "wilcoxon", "sign"))
-        check_choice("adjustment", adjustment, ("holm", "bonferroni", "none"))
+        check_choice("correction", correction, ("holm", "bonferroni", "none"))
         c = _index(self.models, self.best if control is None else control)
         others = [j for j in range(len(self.models)) if j != c]
         if test == "ranks":
             raw = _two_sided(rank_z(self.ranks, len(self.datasets))[c, others])
         else:
             raw = self._paired(test, np.full(len(others), c), np.array(others), "wilcox")[1]
-        return {self.models[j]: float(p) for j, p in zip(others, adjust(raw, adjustment))}
+        return {self.models[j]: float(p) for j, p in zip(others, adjust(raw, correction))}
 
     def bayesian(
         self, first: Hashable, second: Hashable, test: str = "signed-rank", *, rope: float = 0.01, prior: float | None = None,

@@ -92,7 +92,7 @@ def p_value_matrix(tests: Any, format: str, digits: int = 4) -> str:
     """The adjusted p-values of a ``PairwiseTests``, one row and column per model."""
     names = [str(model) for model in tests.models]
     cells = [[("" if i == j else f"{tests.p_values[i, j]:.{digits}f}") for j in range(len(names))] for i in range(len(names))]
-    title = f"{tests.test} p-values" + ("" if tests.adjustment in ("nemenyi", "none") else f" ({tests.adjustment}-adjusted)")
+    title = f"{tests.test} p-values" + ("" if tests.correction in ("nemenyi", "none") else f" ({tests.correction}-adjusted)")
     if format == "markdown":
         lines = ["| " + " | ".join([_markdown(title), *map(_markdown, names)]) + " |", "|---|" + "---:|" * len(names)]
         return "\n".join(lines + ["| " + " | ".join([_markdown(name), *row]) + " |" for name, row in zip(names, cells)])

@@ -598,7 +598,7 @@ def p_values(tests: Any, *, ax: Axes | None = None, alpha: float = 0.05, title: 
                 ax.annotate(f"{tests.p_values[i, j]:.3f}", (j, i), ha="center", va="center", fontsize=8,
                             fontweight="bold" if tests.p_values[i, j] <= alpha else "normal",
                             color="white" if tests.p_values[i, j] > 0.5 else "black")  # fmt: skip
-    ax.set_title(title or f"{tests.test} ({tests.adjustment})")
+    ax.set_title(title or f"{tests.test} ({tests.correction})")
     return ax
 
 

@@ -118,7 +118,7 @@ from evalkit.results._resampling import (
     percentile_interval,
     stratified_replicates,
 )
-from evalkit.results.multiplicity import PAIRWISE_ADJUSTMENTS, adjust_pairwise
+from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS, adjust_pairwise
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -757,7 +757,7 @@ def compare_many(
         >>> [(pair, round(result.p_value, 3)) for pair, result in found.items()]
         [(('a', 'b'), 0.5), (('a', 'c'), 1.0), (('b', 'c'), 0.375)]
     """
-    check_choice("correction", correction, PAIRWISE_ADJUSTMENTS)
+    check_choice("correction", correction, PAIRWISE_CORRECTIONS)
     if len(predictions) < 2:
         raise InvalidArgumentError(f"'predictions' must hold at least two classifiers, got {len(predictions)}")
     found = {(a, b): compare(y_true, predictions[a], predictions[b], measure, average, method=method, **options) for a, b in combinations(predictions, 2)}

@@ -1,6 +1,6 @@
 """Adjusted p-values of a family of tests: the chance of one false rejection among them all.
 
-``adjust(p_values, method)`` for any family: ``"bonferroni"`` (``m p``), ``"holm"`` (Holm
+``adjust(p_values, correction)`` for any family: ``"bonferroni"`` (``m p``), ``"holm"`` (Holm
 1979: step-down, ``max_{j<=i} (m - j + 1) p_(j)``) or ``"none"``. For the ``k (k - 1) / 2``
 pairwise comparisons of ``k`` models two procedures use the logic of the family (García &
 Herrera 2008, "An extension on 'Statistical comparisons of classifiers over multiple data sets'
@@ -29,16 +29,16 @@ from numpy.typing import ArrayLike
 from evalkit.engine._validation import check_choice, show
 from evalkit.exceptions import InvalidArgumentError, UnsupportedSettingError
 
-ADJUSTMENTS = ("holm", "bonferroni", "none")
+CORRECTIONS = ("holm", "bonferroni", "none")
 """The adjustments of any family of tests."""
 
-PAIRWISE_ADJUSTMENTS = (*ADJUSTMENTS, "shaffer", "bergmann-hommel")
+PAIRWISE_CORRECTIONS = (*CORRECTIONS, "shaffer", "bergmann-hommel")
 """The adjustments of all pairwise comparisons of several models."""
 
 BERGMANN_HOMMEL_MODELS = 9
 """Bergmann-Hommel looks at every partition of the models: 21,147 of 9 models, 115,975 of 10."""
 
-__all__ = ["ADJUSTMENTS", "BERGMANN_HOMMEL_MODELS", "PAIRWISE_ADJUSTMENTS", "adjust", "adjust_pairwise"]
+__all__ = ["BERGMANN_HOMMEL_MODELS", "CORRECTIONS", "PAIRWISE_CORRECTIONS", "adjust", "adjust_pairwise"]
 
 
 def _checked(p_values: ArrayLike) -> np.ndarray:
@@ -57,19 +57,19 @@ def _step_down(p: np.ndarray, factors: np.ndarray) -> np.ndarray:
     return adjusted
 
 
-def adjust(p_values: ArrayLike, method: str = "holm") -> np.ndarray:
+def adjust(p_values: ArrayLike, correction: str = "holm") -> np.ndarray:
     """The p-values adjusted for their number ``m``: Holm's step-down, Bonferroni or none.
 
     Examples:
         >>> adjust([0.01, 0.02], "bonferroni").tolist()
         [0.02, 0.04]
     """
-    check_choice("method", method, ADJUSTMENTS)
+    check_choice("correction", correction, CORRECTIONS)
     p = _checked(p_values)
     m = p.size
-    if method == "bonferroni":
+    if correction == "bonferroni":
         return np.minimum(1.0, p * m)
-    if method == "holm":
+    if correction == "holm":
         return _step_down(p, m - np.arange(m, dtype=np.float64))
     return p.copy()
 
@@ -121,21 +121,21 @@ def _exhaustive_sets(k: int) -> np.ndarray:
     return np.array(rows).reshape(len(rows), len(pairs))
 
 
-def adjust_pairwise(p_values: ArrayLike, k: int, method: str = "holm") -> np.ndarray:
+def adjust_pairwise(p_values: ArrayLike, k: int, correction: str = "holm") -> np.ndarray:
     """The p-values of the ``k (k - 1) / 2`` pairs of ``k`` models (in the order of
-    ``itertools.combinations(range(k), 2)``), adjusted by ``method``: one of
-    ``PAIRWISE_ADJUSTMENTS``.
+    ``itertools.combinations(range(k), 2)``), adjusted by ``correction``: one of
+    ``PAIRWISE_CORRECTIONS``.
 
     Raises:
         UnsupportedSettingError: Bergmann-Hommel for more than ``BERGMANN_HOMMEL_MODELS`` models.
     """
-    check_choice("method", method, PAIRWISE_ADJUSTMENTS)
+    check_choice("correction", correction, PAIRWISE_CORRECTIONS)
     p = _checked(p_values)
     if p.size != k * (k - 1) // 2:
         raise InvalidArgumentError(f"{k} models have {k * (k - 1) // 2} pairs, got {p.size} p-values")
-    if method in ADJUSTMENTS:
-        return adjust(p, method)
-    if method == "shaffer":
+    if correction in CORRECTIONS:
+        return adjust(p, correction)
+    if correction == "shaffer":
         return _step_down(p, _shaffer_factors(k))
     if k > BERGMANN_HOMMEL_MODELS:
         raise UnsupportedSettingError(
