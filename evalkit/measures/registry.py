@@ -26,6 +26,7 @@ Examples:
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import math
 import re
@@ -311,6 +312,12 @@ def spelling(name: str) -> str:
     """
     if not isinstance(name, str):
         raise InvalidTypeError(f"a measure name must be a string, got {show(name)}")
+    return _spelled(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _spelled(name: str) -> str:
+    """``spelling`` of a string, kept: every read of a measure by name spells its name."""
     name = name.strip()
     if name[-1:] in ("+", "-") and len(name) > 1:
         name = name[:-1] + ("_plus" if name[-1] == "+" else "_minus")

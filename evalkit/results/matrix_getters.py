@@ -7,6 +7,7 @@ A mixin of ``ConfusionMatrix`` (``evalkit.results.confusion_matrix``), its publi
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,9 @@ class MatrixGetters:
     if TYPE_CHECKING:  # what ConfusionMatrix, which mixes this in, has
         _counts: np.ndarray
         _labels: tuple
+        _lock: threading.RLock
 
+        def _current_total(self) -> int | float: ...
         def index_of(self, label: Hashable) -> int: ...
         def get_total_items(self) -> int | float: ...
 
@@ -87,7 +90,11 @@ class MatrixGetters:
 
     def get_accuracy(self) -> float:
         """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
-        return formulas.matrix_accuracy(self._counts)
+        with self._lock:  # the trace and the total of one state of the counts
+            x = self._counts
+            if x.dtype.kind == "i":  # integer counts: the trace is at most the total, which fits int64 (counting refuses more)
+                return float(formulas.ratio(int(np.trace(x)), self._current_total()))
+            return formulas.matrix_accuracy(x)
 
     def get_correlation_coefficient(self, class_idx: Any = None, *, label: Hashable | None = None) -> float:
         """The per-class correlation coefficient of the protein-function study's table for ``class_idx``.
