@@ -35,6 +35,7 @@ from evalkit.results import theory
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.intervals import compare
+from evalkit.scale.windows import Faded, Tumbling, Windowed
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.costs import CostMatrix
 from evalkit.scores.curves import ThresholdCurve
@@ -52,6 +53,7 @@ __all__ = [
     "Covering",
     "Evaluation",
     "EvaluationMetrics",
+    "Faded",
     "Hierarchy",
     "Measure",
     "ModelComparison",
@@ -59,6 +61,8 @@ __all__ = [
     "NeighborhoodSystem",
     "Stats",
     "ThresholdCurve",
+    "Tumbling",
+    "Windowed",
     "__version__",
     "by_group",
     "compare",

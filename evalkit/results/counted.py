@@ -8,6 +8,7 @@ is a state of sums, and the same operations apply to all of them, named once:
 | merge | ``a.merge(b)``, ``a + b``, ``sum([a, b, ...])`` | the counts of both, as if counted together |
 | subtract | ``a - b`` | ``a`` without ``b``, a part that was added to it (a sliding window's oldest batch) |
 | scale | ``a.scaled(f)`` | every count times ``f`` in (0, 1], as weights (a decayed past) |
+| count | ``a.counted(*batch, sample_weight=w)`` | a new result of ``a``'s kind and settings counting one batch (what a window adds and takes away) |
 | empty | ``a.empty()`` | the same settings and labels, nothing counted |
 | copy | ``a.copy()`` | an independent copy (a mutable result's ``update`` leaves the copy alone) |
 | equality | ``a == b`` | the same settings and the same counts |
@@ -43,7 +44,7 @@ from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, Unsupport
 
 __all__ = ["ALL_OPERATIONS", "CountedState", "check_factor"]
 
-ALL_OPERATIONS = frozenset({"update", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
+ALL_OPERATIONS = frozenset({"update", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
 
 
@@ -104,6 +105,25 @@ class CountedState(Document):
     def _check_kind(self, other: Any, operation: str) -> None:
         if not self._same_kind(other):
             raise InvalidTypeError(f"can only {operation} a {type(self).__name__}, got {show(other)}")
+
+    def counted(self, *batch: Any, sample_weight: Any = None) -> Any:
+        """A new result of this kind and settings (labels, metrics class, bins) that counts one
+        batch: what a window adds, and takes away when the batch leaves it. For the mutable
+        kinds it is ``empty()`` updated with the batch.
+
+        Raises:
+            UnsupportedSettingError: this kind does not count batches (an immutable kind: its
+                stream counter does).
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> ConfusionMatrix(["a", "b"]).counted(["a", "b"], ["b", "b"]).to_array().tolist()
+            [[0, 1], [0, 1]]
+        """
+        self._require("count")
+        part = self.empty()
+        part.update(*batch, sample_weight=sample_weight)
+        return part
 
     def merge(self, other: Any, *, grow: bool = False) -> Any:
         """The counts of both, as if counted together.

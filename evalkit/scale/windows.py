@@ -1,0 +1,298 @@
+"""Results over time: the last samples of a stream, a decayed past, and one result per period.
+
+Each takes a counted result as its template (a ``ConfusionMatrix`` with its labels, a
+``LabelSetCounts``, a ``CurveCounts`` for exact ROC AUC and average precision, a
+``CalibrationCounts``), counts every batch with ``template.counted(...)`` and moves the past
+through the counted-state protocol alone (``+``, ``-``, ``scaled``), so a window answers
+whatever its result answers: ``window.result`` is that result, and ``window.get_accuracy()``,
+``window.average("f1_score", "macro")``, ``window.curve()`` are read from it.
+
+* ``Windowed(template, size=N)``: the last ``N`` samples; a batch that crosses the edge is
+  split, so the window always holds exactly the last ``N`` (River's ``Rolling``, MOA's
+  ``WindowClassificationPerformanceEvaluator`` over samples). ``period=`` instead keeps the
+  samples whose time (given with each batch) is within ``period`` of the latest.
+* ``Faded(template, factor=f)`` or ``half_life=h``: every sample weighs ``f**age`` (age 0 for
+  the newest), as MOA's fading factor; ``effective_size`` is Kish's ``(Σw)² / Σw²``.
+* ``Tumbling(template, size=N)``: one result per ``N`` samples (CapyMOA's windowed evaluator):
+  ``history`` holds the closed windows, ``result`` the open one, ``table(...)`` one value of
+  each.
+
+A window's result equals the same result counted from the samples it holds (integer counts
+exactly; weighted counts to rounding, re-summed from the parts once every window length so
+that rounding never builds up).
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> window = Windowed(ConfusionMatrix(["cat", "dog"]), size=3)
+    >>> window.update(["cat", "dog", "dog", "cat"], ["cat", "dog", "cat", "cat"])
+    >>> window.n_samples, window.get_accuracy()     # the last three: dog/dog, dog/cat, cat/cat
+    (3, 0.6666666666666666)
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from evalkit.engine._validation import show
+from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
+from evalkit.groups._by_group import value_of
+from evalkit.measures.averaging import UndefinedPolicy
+from evalkit.measures.registry import MeasureLike
+from evalkit.results.counted import CountedState, check_factor
+
+__all__ = ["Faded", "Tumbling", "Windowed"]
+
+
+def _check_template(template: object) -> CountedState:
+    if not isinstance(template, CountedState):
+        raise InvalidTypeError(f"'template' must be a counted result (a ConfusionMatrix, LabelSetCounts, CurveCounts, ...), got {show(template)}")
+    template._require("count")
+    return template
+
+
+def _check_size(size: object, argument: str = "size") -> int:
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise InvalidArgumentError(f"{argument!r} must be a positive whole number of samples, got {show(size)}")
+    return int(size)
+
+
+class _Batch:
+    """The samples of one update still in a window: its arrays, weights, times and counted part."""
+
+    __slots__ = ("arrays", "part", "times", "weight")
+
+    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: Any) -> None:
+        self.arrays, self.weight, self.times, self.part = arrays, weight, times, part
+
+    def __len__(self) -> int:
+        return len(self.arrays[0])
+
+    def split(self, cut: int, template: CountedState) -> Any:
+        """Keep the samples from ``cut`` on; the counted part of the first ``cut``, which leave."""
+        leaving = template.counted(*(values[:cut] for values in self.arrays), sample_weight=None if self.weight is None else self.weight[:cut])
+        self.arrays = tuple(values[cut:] for values in self.arrays)
+        self.weight = None if self.weight is None else self.weight[cut:]
+        self.times = None if self.times is None else self.times[cut:]
+        self.part = self.part - leaving
+        return leaving
+
+
+def _batch(arrays: tuple[Any, ...], sample_weight: ArrayLike | None, time: Any) -> tuple[tuple[Any, ...], np.ndarray | None, np.ndarray | None, int]:
+    """The batch's columns as arrays of one length, its weights and times (one per sample, or one for all)."""
+    if not arrays:
+        raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
+    columns = tuple(_column(values) for values in arrays)
+    n = len(columns[0])
+    if any(len(values) != n for values in columns):
+        raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if weight is not None and weight.shape != (n,):
+        raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
+    times = None
+    if time is not None:
+        times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
+        if not np.isfinite(times).all():
+            raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
+    return columns, weight, times, n
+
+
+def _column(values: Any) -> Any:
+    """A column that slices by position: a numpy array or a list as given (a list keeps its
+    labels' types: numpy would turn ``[1, "a"]`` into strings), anything else (a pandas
+    Series, a tuple) as an array or a list."""
+    if isinstance(values, (np.ndarray, list)):
+        return values
+    if isinstance(values, tuple):
+        return list(values)
+    return np.asarray(values)
+
+
+class _Over:
+    """What every window shares: the template, the result so far, and reading through it."""
+
+    def __init__(self, template: CountedState) -> None:
+        self._template = _check_template(template)
+        self._result: Any = template.empty()
+
+    @property
+    def result(self) -> Any:
+        """The window's result (a copy: changing it leaves the window alone)."""
+        return self._result.copy()
+
+    @property
+    def n_samples(self) -> int | float:
+        """The samples in the window (a sum of weights for weighted or decayed counts)."""
+        total = getattr(self._result, "n_samples", None)
+        return total if total is not None else self._result.get_total_items()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._result, name)  # a window answers what its result answers
+
+
+class Windowed(_Over):
+    """The last ``size`` samples of a stream, or those within ``period`` of the latest time.
+
+    Args:
+        template: an empty counted result with the settings of the stream (labels, bins).
+        size: how many samples the window holds.
+        period: instead of ``size``, how far back in time (the unit of the times given to
+            ``update``) the window reaches: a sample of time ``t`` leaves once a sample of
+            time ``t + period`` or later has arrived.
+    """
+
+    def __init__(self, template: CountedState, size: int | None = None, *, period: float | None = None) -> None:
+        super().__init__(template)
+        if (size is None) == (period is None):
+            raise InvalidArgumentError("give the window's 'size' (samples) or its 'period' (time), one of them")
+        self.size = None if size is None else _check_size(size)
+        if period is not None and (isinstance(period, bool) or not isinstance(period, (int, float)) or not 0 < period < math.inf):
+            raise InvalidArgumentError(f"'period' must be a positive number (the unit of the times), got {show(period)}")
+        self.period = None if period is None else float(period)
+        self._batches: collections.deque[_Batch] = collections.deque()
+        self._count = 0
+        self._latest = -math.inf
+        self._taken = 0  # parts taken away since the result was last re-summed from the parts
+
+    def update(self, *batch: Any, sample_weight: ArrayLike | None = None, time: Any = None) -> None:
+        """Add a batch (the template's ``update`` arguments: ``y_true, y_pred`` or ``y_true,
+        y_score``), with weights and, for a window of ``period``, the time of each sample (or
+        one time for the batch; times never go back)."""
+        arrays, weight, times, n = _batch(batch, sample_weight, time)
+        if self.period is not None:
+            if times is None:
+                raise InvalidArgumentError("a window of 'period' needs the time of every batch: update(..., time=t)")
+            if times.size and (times.min() < self._latest or np.any(np.diff(times) < 0)):
+                raise InvalidArgumentError(f"times must not go back: got {show(times)} after {self._latest}")
+        if n == 0:
+            return
+        part = self._template.counted(*arrays, sample_weight=weight)
+        self._result = self._result + part
+        self._batches.append(_Batch(arrays, weight, times, part))
+        self._count += n
+        if self.period is not None:
+            assert times is not None
+            self._latest = float(times[-1])
+            self._leave_before(self._latest - self.period)
+        else:
+            assert self.size is not None
+            self._leave_first(self._count - self.size)
+
+    def _leave_first(self, excess: int) -> None:
+        """Take the oldest ``excess`` samples away."""
+        while excess > 0:
+            oldest = self._batches[0]
+            if len(oldest) <= excess:
+                self._batches.popleft()
+                excess -= len(oldest)
+                self._take(oldest.part, len(oldest))
+            else:
+                self._take(oldest.split(excess, self._template), excess)
+                excess = 0
+
+    def _leave_before(self, cutoff: float) -> None:
+        """Take away the samples older than ``cutoff`` (time ``<= cutoff``)."""
+        while self._batches:
+            oldest = self._batches[0]
+            assert oldest.times is not None
+            gone = int(np.searchsorted(oldest.times, cutoff, side="right"))
+            if gone == 0:
+                return
+            if gone == len(oldest):
+                self._batches.popleft()
+                self._take(oldest.part, gone)
+            else:
+                self._take(oldest.split(gone, self._template), gone)
+                return
+
+    def _take(self, part: Any, n: int) -> None:
+        self._result = self._result - part
+        self._count -= n
+        self._taken += 1
+        if self._taken >= len(self._batches) and _weighted(self._result):  # rounding of float counts never builds up
+            self._result = sum((batch.part for batch in self._batches), self._template.empty())
+            self._taken = 0
+
+
+def _weighted(result: Any) -> bool:
+    counts = getattr(result, "to_array", None)
+    return counts is None or np.asarray(counts()).dtype.kind == "f"
+
+
+class Faded(_Over):
+    """A stream with the past fading: every sample weighs ``factor**age`` (age 0 for the
+    newest), as MOA's fading factor; or give ``half_life`` (samples after which a weight is
+    halved: ``factor = 0.5 ** (1 / half_life)``).
+
+    ``effective_size`` is Kish's effective sample size ``(Σw)² / Σw²`` of the weights (times
+    the samples' own weights), the size an interval of a decayed measure rests on.
+    """
+
+    def __init__(self, template: CountedState, factor: float | None = None, *, half_life: float | None = None) -> None:
+        super().__init__(template)
+        if (factor is None) == (half_life is None):
+            raise InvalidArgumentError("give the decay 'factor' per sample or its 'half_life' in samples, one of them")
+        if half_life is not None:
+            if isinstance(half_life, bool) or not isinstance(half_life, (int, float)) or not 0 < half_life < math.inf:
+                raise InvalidArgumentError(f"'half_life' must be a positive number of samples, got {show(half_life)}")
+            factor = 0.5 ** (1 / half_life)
+        self.factor = check_factor(factor)
+        self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
+        self._squares = 0.0
+
+    def update(self, *batch: Any, sample_weight: ArrayLike | None = None) -> None:
+        """Add a batch: the past fades by ``factor`` per new sample, and the batch's own samples
+        by their age within it."""
+        arrays, weight, _, n = _batch(batch, sample_weight, None)
+        if n == 0:
+            return
+        ages = np.arange(n - 1, -1, -1, dtype=np.float64)
+        decay = self.factor**ages * (1.0 if weight is None else weight)
+        fade = self.factor**n
+        part = self._template.counted(*arrays, sample_weight=decay)
+        self._result = (self._result.scaled(fade) if fade < 1.0 else self._result) + part
+        self._weights = self._weights * fade + float(decay.sum())
+        self._squares = self._squares * fade * fade + float((decay * decay).sum())
+
+    @property
+    def effective_size(self) -> float:
+        """Kish's effective sample size of the decayed weights: ``(Σw)² / Σw²`` (0 when empty)."""
+        return self._weights**2 / self._squares if self._squares else 0.0
+
+
+class Tumbling(_Over):
+    """One result per ``size`` samples: the open window in ``result``, the closed ones in
+    ``history`` (oldest first); a batch that crosses a boundary is split."""
+
+    def __init__(self, template: CountedState, size: int) -> None:
+        super().__init__(template)
+        self.size = _check_size(size)
+        self.history: list[Any] = []
+        self._count = 0
+
+    def update(self, *batch: Any, sample_weight: ArrayLike | None = None) -> None:
+        """Add a batch; every ``size`` samples the open window closes into ``history``."""
+        arrays, weight, _, n = _batch(batch, sample_weight, None)
+        start = 0
+        while start < n:
+            stop = min(n, start + self.size - self._count)
+            part = self._template.counted(*(values[start:stop] for values in arrays), sample_weight=None if weight is None else weight[start:stop])
+            self._result = self._result + part
+            self._count += stop - start
+            start = stop
+            if self._count == self.size:
+                self.history.append(self._result)
+                self._result, self._count = self._template.empty(), 0
+
+    def table(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None,
+              undefined: UndefinedPolicy = "exclude", **parameters: Any) -> list[float]:  # fmt: skip
+        """One value of ``measure`` per closed window (an ``average``, one class's value, or a
+        whole-result measure such as accuracy), oldest first."""
+        return [value_of(window, measure, average, label, undefined, parameters) for window in self.history]

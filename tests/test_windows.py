@@ -1,0 +1,154 @@
+"""Results over time: a sliding window equals the same result counted from the samples it
+holds, at every step; decay equals explicit weights ``factor**age``; tumbling windows equal
+the chunks of the stream; and River's rolling metrics, where they count the same thing."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evalkit import Calibration, ConfusionMatrix, Faded, Tumbling, Windowed
+from evalkit.exceptions import EvalkitError, UnsupportedSettingError
+from evalkit.scale.streaming import CurveCounts
+
+LABELS = ["a", "b", "c"]
+samples = st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from([1, 2, 3]))
+streams = st.lists(st.lists(samples, min_size=0, max_size=7), min_size=1, max_size=12)
+
+
+def matrix_of(rows, weighted):
+    actual, predicted, weight = ([row[k] for row in rows] for k in range(3))
+    return ConfusionMatrix.from_predictions(actual, predicted, labels=LABELS, sample_weight=weight if weighted else None)
+
+
+def update(window, batch, weighted, **options):
+    actual, predicted, weight = ([row[k] for row in batch] for k in range(3))
+    window.update(actual, predicted, sample_weight=weight if weighted else None, **options)
+
+
+@given(streams, st.integers(1, 15), st.booleans())
+def test_a_sliding_window_equals_its_last_samples_counted_again(stream, size, weighted):
+    window = Windowed(ConfusionMatrix(LABELS), size=size)
+    seen = []
+    for batch in stream:
+        update(window, batch, weighted)
+        seen += batch
+        expected = matrix_of(seen[-size:], weighted)
+        assert window.result == expected  # integer weights: exactly
+        assert window.n_samples == expected.get_total_items()
+        if seen[-size:]:
+            assert window.average("f1_score", "macro") == pytest.approx(expected.average("f1_score", "macro"), nan_ok=True)
+
+
+@given(st.lists(st.tuples(st.lists(samples, min_size=1, max_size=5), st.integers(0, 3)), min_size=1, max_size=10), st.integers(1, 6))
+def test_a_time_window_holds_the_samples_within_its_period(batches, period):
+    window = Windowed(ConfusionMatrix(LABELS), period=period)
+    seen, now = [], 0
+    for batch, gap in batches:
+        now += gap
+        update(window, batch, False, time=now)
+        seen += [(row, now) for row in batch]
+        expected = matrix_of([row for row, t in seen if t > now - period], False)
+        assert window.result == expected
+
+
+@given(streams, st.sampled_from([0.5, 0.9, 0.99, 1.0]), st.booleans())
+def test_decay_equals_explicit_weights_of_factor_to_the_age(stream, factor, weighted):
+    faded = Faded(ConfusionMatrix(LABELS), factor=factor)
+    seen = []
+    for batch in stream:
+        update(faded, batch, weighted)
+        seen += batch
+    if not seen:
+        return
+    ages = np.arange(len(seen) - 1, -1, -1)
+    weights = factor**ages * (np.array([row[2] for row in seen]) if weighted else 1.0)
+    expected = ConfusionMatrix.from_predictions([r[0] for r in seen], [r[1] for r in seen], labels=LABELS, sample_weight=weights)
+    assert np.allclose(faded.result.to_array(), expected.to_array(), rtol=1e-12, atol=1e-12)
+    assert faded.effective_size == pytest.approx(weights.sum() ** 2 / (weights**2).sum(), rel=1e-12)
+
+
+def test_half_life_halves_a_weight_after_that_many_samples():
+    faded = Faded(ConfusionMatrix(["a", "b"]), half_life=10)
+    faded.update(["a"], ["a"])
+    faded.update(["b"] * 10, ["b"] * 10)
+    assert faded.result.to_array()[0, 0] == pytest.approx(0.5)
+
+
+@given(streams, st.integers(1, 6))
+def test_tumbling_windows_are_the_chunks_of_the_stream(stream, size):
+    tumbling = Tumbling(ConfusionMatrix(LABELS), size=size)
+    seen = []
+    for batch in stream:
+        update(tumbling, batch, False)
+        seen += batch
+    chunks = [seen[start : start + size] for start in range(0, len(seen) - len(seen) % size, size)]
+    assert tumbling.history == [matrix_of(chunk, False) for chunk in chunks]
+    assert tumbling.result == matrix_of(seen[len(chunks) * size :], False)
+    assert tumbling.table("accuracy") == [matrix_of(chunk, False).get_accuracy() for chunk in chunks]
+
+
+@given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from([0.1, 0.2, 0.35, 0.5, 0.8, 0.9])), min_size=1, max_size=40), st.integers(2, 12),
+       st.integers(1, 5))  # fmt: skip
+def test_an_exact_curve_window_gives_the_roc_auc_of_its_samples(stream, size, batch):
+    window = Windowed(CurveCounts(), size=size)
+    for start in range(0, len(stream), batch):
+        part = stream[start : start + batch]
+        window.update([y for y, _ in part], [s for _, s in part])
+        kept = stream[max(0, start + len(part) - size) : start + len(part)]
+        truth = [y for y, _ in kept]
+        if 0 < sum(truth) < len(truth):
+            from evalkit import ThresholdCurve
+
+            assert window.curve().roc_auc() == pytest.approx(ThresholdCurve.from_scores(truth, [s for _, s in kept]).roc_auc(), rel=1e-12)
+
+
+def test_windows_agree_with_rivers_rolling_metrics():
+    from river import metrics, utils
+
+    rng = np.random.default_rng(4)
+    actual = rng.choice(LABELS, 600, p=[0.5, 0.3, 0.2]).tolist()
+    predicted = [y if rng.random() < 0.7 else str(rng.choice(LABELS)) for y in actual]
+    window = Windowed(ConfusionMatrix(LABELS), size=50)
+    accuracy, kappa = utils.Rolling(metrics.Accuracy, window_size=50), utils.Rolling(metrics.CohenKappa, window_size=50)
+    macro_f1 = utils.Rolling(metrics.MacroF1, window_size=50)
+    for y, p in zip(actual, predicted):
+        window.update([y], [p])
+        for metric in (accuracy, kappa, macro_f1):
+            metric.update(y, p)
+        assert window.get_accuracy() == pytest.approx(accuracy.get(), abs=1e-12)
+        ours = window.get_cohen_kappa()
+        if math.isnan(ours):  # p_e = 1 (one class in both columns): kappa is 0/0, which River reports as 0
+            assert kappa.get() == 0
+        else:
+            assert ours == pytest.approx(kappa.get(), abs=1e-12)
+        # River's macro F1 averages the classes its window has seen; a class absent from both
+        # columns has F1 0/0, which evalkit's default policy leaves out of the average too
+        assert window.average("f1_score", "macro") == pytest.approx(macro_f1.get(), abs=1e-12)
+
+
+def test_a_window_refuses_what_it_cannot_count_and_says_why():
+    with pytest.raises(UnsupportedSettingError, match="Calibration does not support count: .*CalibrationCounts"):
+        Windowed(Calibration.from_scores([0, 1], [0.2, 0.8]), size=10)
+    with pytest.raises(EvalkitError, match="'size' must be a positive whole number of samples, got 0"):
+        Windowed(ConfusionMatrix(LABELS), size=0)
+    with pytest.raises(EvalkitError, match="'size' .* or its 'period'"):
+        Windowed(ConfusionMatrix(LABELS))
+    timed = Windowed(ConfusionMatrix(LABELS), period=5)
+    with pytest.raises(EvalkitError, match="needs the time of every batch"):
+        timed.update(["a"], ["a"])
+    timed.update(["a"], ["a"], time=3)
+    with pytest.raises(EvalkitError, match="times must not go back"):
+        timed.update(["a"], ["b"], time=2)
+    with pytest.raises(EvalkitError, match="different lengths"):
+        timed.update(["a", "b"], ["a"], time=4)
+    with pytest.raises(EvalkitError, match="'factor' must be in \\(0, 1\\]"):
+        Faded(ConfusionMatrix(LABELS), factor=1.5)
+    window = Windowed(ConfusionMatrix(LABELS), size=3)
+    window.update(["a"], ["a"])
+    copy = window.result
+    copy.inc(1, 1)
+    assert window.n_samples == 1  # the result handed out is a copy
+    assert math.isnan(Windowed(ConfusionMatrix(LABELS), size=3).get_accuracy())
