@@ -28,16 +28,30 @@ def update(window, batch, weighted, **options):
     window.update(actual, predicted, sample_weight=weight if weighted else None, **options)
 
 
+def fed(view, stream, weighted):
+    """The samples seen after each batch of ``stream`` is given to ``view``."""
+    seen = []
+    for batch in stream:
+        update(view, batch, weighted)
+        seen += batch
+        yield seen
+
+
+def fed_all(view, stream, weighted):
+    """Every sample of ``stream``, after giving them all to ``view``."""
+    seen = []
+    for seen in fed(view, stream, weighted):  # the last value is what is wanted
+        pass
+    return seen
+
+
 @given(streams, st.integers(1, 15), st.booleans())
 def test_a_sliding_window_equals_its_last_samples_counted_again(stream, size, weighted):
     window = Windowed(ConfusionMatrix(LABELS), size=size)
-    seen = []
-    for batch in stream:
-        update(window, batch, weighted)
-        seen += batch
+    for seen in fed(window, stream, weighted):
         expected = matrix_of(seen[-size:], weighted)
         assert window.result == expected  # integer weights: exactly
-        assert window.n_samples == expected.get_total_items()
+        assert window.n_samples == expected.get_total_items() and len(window) == len(seen[-size:])
         if seen[-size:]:
             assert window.average("f1_score", "macro") == pytest.approx(expected.average("f1_score", "macro"), nan_ok=True)
 
@@ -57,10 +71,7 @@ def test_a_time_window_holds_the_samples_within_its_period(batches, period):
 @given(streams, st.sampled_from([0.5, 0.9, 0.99, 1.0]), st.booleans())
 def test_decay_equals_explicit_weights_of_factor_to_the_age(stream, factor, weighted):
     faded = Faded(ConfusionMatrix(LABELS), factor=factor)
-    seen = []
-    for batch in stream:
-        update(faded, batch, weighted)
-        seen += batch
+    seen = fed_all(faded, stream, weighted)
     if not seen:
         return
     ages = np.arange(len(seen) - 1, -1, -1)
@@ -80,10 +91,7 @@ def test_half_life_halves_a_weight_after_that_many_samples():
 @given(streams, st.integers(1, 6))
 def test_tumbling_windows_are_the_chunks_of_the_stream(stream, size):
     tumbling = Tumbling(ConfusionMatrix(LABELS), size=size)
-    seen = []
-    for batch in stream:
-        update(tumbling, batch, False)
-        seen += batch
+    seen = fed_all(tumbling, stream, False)
     chunks = [seen[start : start + size] for start in range(0, len(seen) - len(seen) % size, size)]
     assert tumbling.history == [matrix_of(chunk, False) for chunk in chunks]
     assert tumbling.result == matrix_of(seen[len(chunks) * size :], False)

@@ -5,7 +5,8 @@ Each takes a counted result as its template (a ``ConfusionMatrix`` with its labe
 ``CalibrationCounts``), counts every batch with ``template.counted(...)`` and moves the past
 through the counted-state protocol alone (``+``, ``-``, ``scaled``), so a window answers
 whatever its result answers: ``window.result`` is that result, and ``window.get_accuracy()``,
-``window.average("f1_score", "macro")``, ``window.curve()`` are read from it.
+``window.average("f1_score", "macro")``, ``window.n_samples``, ``window.curve()`` are read from
+it; ``len(window)`` is the number of samples it holds, whatever their weights.
 
 * ``Windowed(template, size=N)``: the last ``N`` samples; a batch that crosses the edge is
   split, so the window always holds exactly the last ``N`` (River's ``Rolling``, MOA's
@@ -34,7 +35,7 @@ from __future__ import annotations
 import collections
 import math
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -48,8 +49,11 @@ from evalkit.results.counted import CountedState, check_factor
 
 __all__ = ["Faded", "Tumbling", "Windowed"]
 
+R = TypeVar("R", bound=CountedState)
+"""The kind of result a window holds (its template's)."""
 
-def _check_template(template: object) -> CountedState:
+
+def _check_template(template: R) -> R:
     if not isinstance(template, CountedState):
         raise InvalidTypeError(f"'template' must be a counted result (a ConfusionMatrix, LabelSetCounts, CurveCounts, ...), got {show(template)}")
     template._require("count")
@@ -62,20 +66,20 @@ def _check_size(size: object, argument: str = "size") -> int:
     return int(size)
 
 
-class _Batch:
+class _Batch(Generic[R]):
     """The samples of one update still in a window: its arrays, weights, times and counted part."""
 
     __slots__ = ("arrays", "part", "times", "weight")
 
-    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: Any) -> None:
+    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R) -> None:
         self.arrays, self.weight, self.times, self.part = arrays, weight, times, part
 
     def __len__(self) -> int:
         return len(self.arrays[0])
 
-    def split(self, cut: int, template: CountedState) -> Any:
+    def split(self, cut: int, template: R) -> R:
         """Keep the samples from ``cut`` on; the counted part of the first ``cut``, which leave."""
-        leaving = template.counted(*(values[:cut] for values in self.arrays), sample_weight=None if self.weight is None else self.weight[:cut])
+        leaving: R = template.counted(*(values[:cut] for values in self.arrays), sample_weight=None if self.weight is None else self.weight[:cut])
         self.arrays = tuple(values[cut:] for values in self.arrays)
         self.weight = None if self.weight is None else self.weight[cut:]
         self.times = None if self.times is None else self.times[cut:]
@@ -102,7 +106,7 @@ def _batch(arrays: tuple[Any, ...], sample_weight: ArrayLike | None, time: Any) 
     return columns, weight, times, n
 
 
-def _column(values: Any) -> Any:
+def _column(values: object) -> Any:
     """A column that slices by position: a numpy array or a list as given (a list keeps its
     labels' types: numpy would turn ``[1, "a"]`` into strings), anything else (a pandas
     Series, a tuple) as an array or a list."""
@@ -113,23 +117,18 @@ def _column(values: Any) -> Any:
     return np.asarray(values)
 
 
-class _Over:
+class _Over(Generic[R]):
     """What every window shares: the template, the result so far, and reading through it."""
 
-    def __init__(self, template: CountedState) -> None:
+    def __init__(self, template: R) -> None:
         self._template = _check_template(template)
-        self._result: Any = template.empty()
+        self._result: R = template.empty()
 
     @property
-    def result(self) -> Any:
+    def result(self) -> R:
         """The window's result (a copy: changing it leaves the window alone)."""
-        return self._result.copy()
-
-    @property
-    def n_samples(self) -> int | float:
-        """The samples in the window (a sum of weights for weighted or decayed counts)."""
-        total = getattr(self._result, "n_samples", None)
-        return total if total is not None else self._result.get_total_items()
+        copied: R = self._result.copy()
+        return copied
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -137,7 +136,7 @@ class _Over:
         return getattr(self._result, name)  # a window answers what its result answers
 
 
-class Windowed(_Over):
+class Windowed(_Over[R]):
     """The last ``size`` samples of a stream, or those within ``period`` of the latest time.
 
     Args:
@@ -148,7 +147,7 @@ class Windowed(_Over):
             time ``t + period`` or later has arrived.
     """
 
-    def __init__(self, template: CountedState, size: int | None = None, *, period: float | None = None) -> None:
+    def __init__(self, template: R, size: int | None = None, *, period: float | None = None) -> None:
         super().__init__(template)
         if (size is None) == (period is None):
             raise InvalidArgumentError("give the window's 'size' (samples) or its 'period' (time), one of them")
@@ -156,10 +155,14 @@ class Windowed(_Over):
         if period is not None and (isinstance(period, bool) or not isinstance(period, (int, float)) or not 0 < period < math.inf):
             raise InvalidArgumentError(f"'period' must be a positive number (the unit of the times), got {show(period)}")
         self.period = None if period is None else float(period)
-        self._batches: collections.deque[_Batch] = collections.deque()
+        self._batches: collections.deque[_Batch[R]] = collections.deque()
         self._count = 0
         self._latest = -math.inf
         self._taken = 0  # parts taken away since the result was last re-summed from the parts
+
+    def __len__(self) -> int:
+        """How many samples the window holds (whatever their weights)."""
+        return self._count
 
     def update(self, *batch: Any, sample_weight: ArrayLike | None = None, time: Any = None) -> None:
         """Add a batch (the template's ``update`` arguments: ``y_true, y_pred`` or ``y_true,
@@ -212,7 +215,7 @@ class Windowed(_Over):
                 self._take(oldest.split(gone, self._template), gone)
                 return
 
-    def _take(self, part: Any, n: int) -> None:
+    def _take(self, part: R, n: int) -> None:
         self._result = self._result - part
         self._count -= n
         self._taken += 1
@@ -221,12 +224,12 @@ class Windowed(_Over):
             self._taken = 0
 
 
-def _weighted(result: Any) -> bool:
+def _weighted(result: CountedState) -> bool:
     counts = getattr(result, "to_array", None)
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
 
-class Faded(_Over):
+class Faded(_Over[R]):
     """A stream with the past fading: every sample weighs ``factor**age`` (age 0 for the
     newest), as MOA's fading factor; or give ``half_life`` (samples after which a weight is
     halved: ``factor = 0.5 ** (1 / half_life)``).
@@ -235,7 +238,7 @@ class Faded(_Over):
     the samples' own weights), the size an interval of a decayed measure rests on.
     """
 
-    def __init__(self, template: CountedState, factor: float | None = None, *, half_life: float | None = None) -> None:
+    def __init__(self, template: R, factor: float | None = None, *, half_life: float | None = None) -> None:
         super().__init__(template)
         if (factor is None) == (half_life is None):
             raise InvalidArgumentError("give the decay 'factor' per sample or its 'half_life' in samples, one of them")
@@ -267,15 +270,19 @@ class Faded(_Over):
         return self._weights**2 / self._squares if self._squares else 0.0
 
 
-class Tumbling(_Over):
+class Tumbling(_Over[R]):
     """One result per ``size`` samples: the open window in ``result``, the closed ones in
     ``history`` (oldest first); a batch that crosses a boundary is split."""
 
-    def __init__(self, template: CountedState, size: int) -> None:
+    def __init__(self, template: R, size: int) -> None:
         super().__init__(template)
         self.size = _check_size(size)
-        self.history: list[Any] = []
+        self.history: list[R] = []
         self._count = 0
+
+    def __len__(self) -> int:
+        """How many samples the open window holds."""
+        return self._count
 
     def update(self, *batch: Any, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch; every ``size`` samples the open window closes into ``history``."""
