@@ -35,6 +35,7 @@ from evalkit.results import theory
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.intervals import compare
+from evalkit.scale.prequential import Prequential
 from evalkit.scale.windows import Faded, Tumbling, Windowed
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.costs import CostMatrix
@@ -59,6 +60,7 @@ __all__ = [
     "ModelComparison",
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
+    "Prequential",
     "Stats",
     "ThresholdCurve",
     "Tumbling",

@@ -160,3 +160,65 @@ def test_a_window_refuses_what_it_cannot_count_and_says_why():
     copy.inc(1, 1)
     assert window.n_samples == 1  # the result handed out is a copy
     assert math.isnan(Windowed(ConfusionMatrix(LABELS), size=3).get_accuracy())
+
+
+# --------------------------------------------------------------------------------------------
+# late labels
+
+
+@given(st.lists(samples, min_size=1, max_size=30), st.randoms(use_true_random=False), st.integers(0, 30))
+def test_late_labels_count_each_pair_once_its_label_arrives(rows, random, labelled):
+    from evalkit import Prequential
+
+    stream = Prequential(ConfusionMatrix(LABELS))
+    ids = list(range(100, 100 + len(rows)))
+    stream.predict(ids, [row[1] for row in rows])
+    order = ids[:]
+    random.shuffle(order)
+    arrived = order[: min(labelled, len(order))]
+    for start in range(0, len(arrived), 4):  # labels come in small batches, in any order
+        part = arrived[start : start + 4]
+        stream.label(part, [rows[key - 100][0] for key in part])
+    known = sorted(arrived)
+    assert stream.result == ConfusionMatrix.from_predictions([rows[k - 100][0] for k in known], [rows[k - 100][1] for k in known], labels=LABELS)
+    assert stream.pending == len(rows) - len(known) and set(stream.pending_ids) == set(ids) - set(known)
+
+
+@given(st.lists(st.lists(samples, max_size=6), min_size=1, max_size=8), st.integers(0, 10))
+def test_a_known_delay_counts_all_but_the_last_samples(stream, delay):
+    from evalkit import Prequential
+
+    lagged = Prequential(ConfusionMatrix(LABELS), delay=delay)
+    seen = []
+    for seen in fed(lagged, stream, False):
+        known = seen[: max(0, len(seen) - delay)]
+        assert lagged.result == matrix_of(known, False) and lagged.pending == len(seen) - len(known)
+
+
+def test_late_labels_into_a_time_window_count_at_the_time_they_arrive():
+    from evalkit import Prequential
+
+    stream = Prequential(Windowed(ConfusionMatrix(LABELS), period=10))
+    stream.predict(["x", "y", "z"], ["a", "b", "c"])
+    stream.label(["y"], ["a"], time=3)
+    stream.label(["z", "x"], ["c", "a"], time=14)  # y, labelled at 3, is older than 14 - 10
+    assert stream.result == ConfusionMatrix.from_predictions(["c", "a"], ["c", "a"], labels=LABELS)
+
+
+def test_late_labels_refuse_unknown_ids_and_keep_a_refused_batch_waiting():
+    from evalkit import Prequential
+    from evalkit.exceptions import UnknownLabelError
+
+    stream = Prequential(ConfusionMatrix(LABELS))
+    stream.predict([1, 2], ["a", "b"])
+    with pytest.raises(UnknownLabelError, match=r"no prediction waits for the ids \[3\]"):
+        stream.label([1, 3], ["a", "b"])
+    with pytest.raises(EvalkitError, match="given twice"):
+        stream.predict([2], ["c"])
+    with pytest.raises(EvalkitError, match="not a label of this matrix"):
+        stream.label([1, 2], ["a", "zebra"])
+    assert stream.pending == 2 and stream.result.get_total_items() == 0  # nothing of a refused batch was counted
+    stream.label([2, 1], ["b", "a"])
+    assert stream.pending == 0 and stream.result.get_accuracy() == 1.0
+    with pytest.raises(EvalkitError, match="update\\(y_true, y_pred\\) is for a Prequential with delay"):
+        stream.update(["a"], ["a"])
