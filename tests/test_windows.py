@@ -222,3 +222,24 @@ def test_late_labels_refuse_unknown_ids_and_keep_a_refused_batch_waiting():
     assert stream.pending == 0 and stream.result.get_accuracy() == 1.0
     with pytest.raises(EvalkitError, match="update\\(y_true, y_pred\\) is for a Prequential with delay"):
         stream.update(["a"], ["a"])
+
+
+# --------------------------------------------------------------------------------------------
+# measures of a stream
+
+
+def test_kappa_m_measures_against_the_majority_class():
+    # Bifet, Read, Zliobaite, Pfahringer and Holmes (2015), kappa-M = (p0 - pm) / (1 - pm):
+    # 21 samples, 15 right, the largest class has 8: (15/21 - 8/21) / (1 - 8/21) = 7/13
+    matrix = ConfusionMatrix.from_array([[5, 2, 0], [1, 6, 1], [0, 2, 4]])
+    assert matrix.get_kappa_m() == pytest.approx(7 / 13, rel=1e-15)
+    # an imbalanced stream: always "ok" is 90% right; a model 91% right has kappa-M 0.1
+    always = ConfusionMatrix.from_array([[90, 0], [10, 0]], labels=["ok", "fraud"])
+    model = ConfusionMatrix.from_array([[88, 2], [7, 3]], labels=["ok", "fraud"])
+    assert always.get_kappa_m() == 0.0 and model.get_kappa_m() == pytest.approx(0.1, rel=1e-12)
+    assert math.isnan(ConfusionMatrix.from_array([[3, 1], [0, 0]]).get_kappa_m())  # one class only: no majority to beat
+    window = Windowed(ConfusionMatrix(["ok", "fraud"]), size=100)
+    window.update(["fraud"] * 50 + ["ok"] * 100, ["ok"] * 150)
+    assert math.isnan(window.get_kappa_m())  # the last 100 are all "ok": one class, nothing to beat
+    window.update(["fraud"] * 20, ["fraud"] * 10 + ["ok"] * 10)  # now 80 "ok" (right) and 20 "fraud" (10 right)
+    assert window.get_kappa_m() == pytest.approx((90 - 80) / (100 - 80), rel=1e-12)

@@ -35,6 +35,7 @@ from evalkit.engine._validation import RandomState, check_choice
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
+from evalkit.measures.arithmetic import difference
 from evalkit.measures.averaging import (
     AVERAGES,
     Averaged,
@@ -192,6 +193,22 @@ class CellsResult:
         if weights is None:
             return float(margins_cohen_kappa(**pairs.margins()))
         return pairs_cohen_kappa(pairs.actual, pairs.predicted, pairs.counts, pairs.size, weights=weights)
+
+    def get_kappa_m(self) -> float:
+        """Kappa-M (Bifet et al. 2015; MOA's kappa M): accuracy measured against the classifier
+        that always predicts the majority class, ``(p_0 - p_m) / (1 - p_m)`` with ``p_m`` the
+        largest class's share of the actual labels, that is ``(correct - n_m) / (n - n_m)``.
+        0 for the majority classifier, negative below it (where Cohen's kappa can still look
+        good on an imbalanced stream); NaN when every sample is of one class.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> round(ConfusionMatrix.from_array([[5, 2, 0], [1, 6, 1], [0, 2, 4]]).get_kappa_m(), 4)  # (15 - 8) / (21 - 8)
+            0.5385
+        """
+        margins = self.pair_counts().margins()
+        largest = max(np.asarray(margins["actual"]).tolist(), default=0)
+        return float(ratio(difference(margins["correct"], largest), difference(margins["total"], largest)))
 
     def get_matthews_correlation_coefficient(self) -> float:
         """Multi-class MCC of the whole confusion matrix (Gorodkin's R_K), exact to rounding;
