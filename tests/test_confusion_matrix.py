@@ -4,10 +4,12 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn import metrics as sk
 
 from evalkit import ConfusionMatrix, formulas
-from evalkit.exceptions import ClassIndexError, MixedLabelTypesError, NotBinaryError, UnknownLabelError
+from evalkit.exceptions import ClassIndexError, EvalkitError, MixedLabelTypesError, NotBinaryError, UnknownLabelError
 
 PAPER = [[110, 10, 10], [20, 40, 5], [25, 5, 50]]
 """The counterexample matrix of shared/spec/algebraic.md (result 9), rows actual."""
@@ -310,3 +312,32 @@ def test_one_sample_by_index_touches_its_cell_not_a_table_of_every_class_pair():
     assert cm.get(3, 4) == 1 and cm.get(4, 5) == 2 and cm.get_total_items() == 1 + 10 + 2 * 10
     with pytest.raises(ClassIndexError, match="'y_true_idx' holds 6000 at position 0"):
         cm.update_indices([6000], [0])
+
+
+@given(st.lists(st.tuples(st.sampled_from([0, 1, 2, True, 1.0, "1", None]), st.sampled_from([0, 1, 2, False, 2.0, "2"])), min_size=1, max_size=8))
+def test_a_few_samples_counted_at_once_follow_the_general_path(pairs):
+    """Batches of up to eight labels take a path of their own (their cells, no encoding): the
+    same counts and the same refusals as the general path (True is not the class 1, None is no
+    label, a label outside the matrix is unknown)."""
+    actual, predicted = [a for a, _ in pairs], [p for _, p in pairs]
+    fast, general = ConfusionMatrix([0, 1, 2]), ConfusionMatrix([0, 1, 2])
+    try:
+        general.update(np.array(actual, dtype=object), np.array(predicted, dtype=object))
+    except EvalkitError as error:
+        with pytest.raises(type(error)):
+            fast.update(actual, predicted)
+        assert fast.get_total_items() == 0
+        return
+    fast.update(actual, predicted)
+    assert fast == general and fast.get_total_items() == len(pairs)
+
+
+def test_subtracting_in_place_equals_subtracting_and_refuses_a_part_never_added():
+    week = ConfusionMatrix.from_predictions(["a", "b", "b", "a"], ["a", "b", "a", "a"], labels=["a", "b"])
+    monday = ConfusionMatrix.from_predictions(["a", "b"], ["a", "a"], labels=["a", "b"])
+    expected = week - monday
+    week -= monday
+    assert week == expected and week.get_total_items() == 2
+    with pytest.raises(EvalkitError, match="pairs of labels"):
+        week -= ConfusionMatrix.from_predictions(["b", "b", "b"], ["b", "b", "b"], labels=["a", "b"])
+    assert week == expected  # a refused subtraction changes nothing

@@ -159,8 +159,10 @@ def same_labels(first: Sequence[object] | None, second: Sequence[object] | None)
         >>> (False, True) == (0, 1), same_labels((False, True), (0, 1)), same_labels((0, 1), (0.0, 1.0))
         (True, False, True)
     """
+    if first is second:  # one tuple, shared by a matrix and the parts counted from it
+        return True
     if first is None or second is None:
-        return first is second
+        return False
     return len(first) == len(second) and all(a == b and kind(a) == kind(b) for a, b in zip(first, second))
 
 

@@ -44,6 +44,11 @@ __all__ = ["ConfusionMatrix"]
 
 
 
+_FEW = 8
+"""Batches of at most this many samples (lists of labels the matrix has, unweighted) are
+counted cell by cell: no encoding of the batch (what one event of a stream costs)."""
+
+
 class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
@@ -269,6 +274,15 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             >>> cm.labels, cm.to_array().tolist()
             (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
+        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= _FEW:
+            cells = self._known_cells(y_true, y_pred)
+            if cells is not None:  # a few samples of labels this matrix has: their cells, no encoding
+                with self._lock:
+                    self._total = check_count_total(self._current_total() + len(cells))
+                    counts = self._counts
+                    for cell in cells:
+                        counts[cell] += 1
+                return
         if _is_empty(y_true) and _is_empty(y_pred):
             encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
             return
@@ -304,6 +318,21 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             return
         batch = checked_index_counts(actual, predicted, weight, len(labels))
         self._add(batch, labels, None if sample_weight is not None else len(actual))
+
+    def _known_cells(self, y_true: Sequence[Any], y_pred: Sequence[Any]) -> list[tuple[int, int]] | None:
+        """The cells of a few samples whose labels are all labels of this matrix (``True`` is
+        not the class ``1``), or None: the general path then says what is wrong, if anything."""
+        index, labels = self._index, self._labels
+        cells = []
+        try:
+            for actual, predicted in zip(y_true, y_pred):
+                row, column = index.get(actual), index.get(predicted)
+                if row is None or column is None or not same_labels((labels[row], labels[column]), (actual, predicted)):
+                    return None
+                cells.append((row, column))
+        except TypeError:  # an unhashable label
+            return None
+        return cells
 
     def _check_known(self, found: tuple) -> None:
         """Every label of a batch is a label of this matrix (``True`` is not the class ``1``)."""
@@ -431,6 +460,24 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
     def empty(self) -> ConfusionMatrix:
         """A matrix over the same labels, with the same metrics class, and no counts."""
         return type(self)(self._labels, metrics_class=self._metrics_class)
+
+    def __isub__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
+        """Take away the counts of ``other``, a part added before (same labels, same order), in
+        place; a part never added is an ``InvalidCountsError`` and changes nothing."""
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        self._require("subtract")
+        counts, labels = other._snapshot()
+        self._check_same_labels(labels)
+        with self._lock:
+            left = difference(self._counts, counts, "pairs of labels")
+            if left.dtype != self._counts.dtype:
+                self._buffer = self._buffer.astype(left.dtype)
+                self._counts = self._buffer[: len(self._labels), : len(self._labels)]
+            self._counts[...] = left
+            self._total = None
+            self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+        return self
 
     def __iadd__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
         """Add the counts of ``other`` (same labels, same order) to this matrix; the metrics

@@ -177,7 +177,7 @@ class Windowed(_Over[R]):
         if n == 0:
             return
         part = self._template.counted(*arrays, sample_weight=weight)
-        self._result = self._result + part
+        self._result += part  # in place for the mutable kinds
         self._batches.append(_Batch(arrays, weight, times, part))
         self._count += n
         if self.period is not None:
@@ -216,7 +216,7 @@ class Windowed(_Over[R]):
                 return
 
     def _take(self, part: R, n: int) -> None:
-        self._result = self._result - part
+        self._result -= part
         self._count -= n
         self._taken += 1
         if self._taken >= len(self._batches) and _weighted(self._result):  # rounding of float counts never builds up
@@ -291,7 +291,7 @@ class Tumbling(_Over[R]):
         while start < n:
             stop = min(n, start + self.size - self._count)
             part = self._template.counted(*(values[start:stop] for values in arrays), sample_weight=None if weight is None else weight[start:stop])
-            self._result = self._result + part
+            self._result += part
             self._count += stop - start
             start = stop
             if self._count == self.size:
