@@ -36,7 +36,7 @@ from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.intervals import compare
 from evalkit.scale.prequential import Prequential
-from evalkit.scale.windows import Faded, Tumbling, Windowed
+from evalkit.scale.windows import Faded, NoChange, Tumbling, Windowed, kappa_temporal
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.costs import CostMatrix
 from evalkit.scores.curves import ThresholdCurve
@@ -60,6 +60,7 @@ __all__ = [
     "ModelComparison",
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
+    "NoChange",
     "Prequential",
     "Stats",
     "ThresholdCurve",
@@ -71,6 +72,7 @@ __all__ = [
     "comparisons",
     "exceptions",
     "formulas",
+    "kappa_temporal",
     "measure",
     "measures",
     "results",

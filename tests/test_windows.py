@@ -243,3 +243,41 @@ def test_kappa_m_measures_against_the_majority_class():
     assert math.isnan(window.get_kappa_m())  # the last 100 are all "ok": one class, nothing to beat
     window.update(["fraud"] * 20, ["fraud"] * 10 + ["ok"] * 10)  # now 80 "ok" (right) and 20 "fraud" (10 right)
     assert window.get_kappa_m() == pytest.approx((90 - 80) / (100 - 80), rel=1e-12)
+
+
+@given(st.lists(st.lists(samples, max_size=6), min_size=1, max_size=8), st.integers(1, 20))
+def test_kappa_temporal_measures_against_repeating_the_last_label(stream, size):
+    # Žliobaitė et al. (2015): (p0 - pe) / (1 - pe), pe the accuracy of predicting each label as
+    # the previous one's (MOA's no-change classifier, which starts at the first class)
+    from evalkit import NoChange, kappa_temporal
+
+    model = Windowed(ConfusionMatrix(LABELS), size=size)
+    no_change = NoChange(Windowed(ConfusionMatrix(LABELS), size=size))
+    seen = []
+    for batch in stream:
+        update(model, batch, False)
+        no_change.update([row[0] for row in batch])
+        seen += batch
+        if not seen:
+            continue
+        labels = [row[0] for row in seen]
+        previous = [LABELS[0], *labels[:-1]]
+        kept = range(max(0, len(seen) - size), len(seen))
+        p0 = sum(seen[i][0] == seen[i][1] for i in kept) / len(kept)
+        pe = sum(labels[i] == previous[i] for i in kept) / len(kept)
+        expected = math.nan if pe == 1 else (p0 - pe) / (1 - pe)
+        assert kappa_temporal(model, no_change) == pytest.approx(expected, abs=1e-12, nan_ok=True)
+
+
+def test_kappa_temporal_exposes_a_model_no_better_than_repeating_the_last_label():
+    from evalkit import NoChange, kappa_temporal
+
+    weather = ["calm"] * 10 + ["storm"] * 10  # long runs: repeating the last label is right 19 times of 20
+    guesses = ["calm"] * 9 + ["storm"] + ["storm"] * 9 + ["calm"]  # 18 of 20: accuracy 0.9
+    model = ConfusionMatrix.from_predictions(weather, guesses)
+    no_change = NoChange(ConfusionMatrix(["calm", "storm"]))
+    no_change.update(weather)
+    assert model.get_accuracy() == 0.9 and model.get_cohen_kappa() == pytest.approx(0.8)
+    assert kappa_temporal(model, no_change) == pytest.approx((18 - 19) / (20 - 19))  # -1: worse than no change
+    with pytest.raises(EvalkitError, match="the same samples"):
+        kappa_temporal(model, ConfusionMatrix.from_predictions(["calm"], ["calm"], labels=["calm", "storm"]))

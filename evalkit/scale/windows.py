@@ -43,11 +43,12 @@ from numpy.typing import ArrayLike
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import value_of
+from evalkit.measures.arithmetic import difference, ratio
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.counted import CountedState, check_factor
 
-__all__ = ["Faded", "Tumbling", "Windowed"]
+__all__ = ["Faded", "NoChange", "Tumbling", "Windowed", "kappa_temporal"]
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
@@ -303,3 +304,71 @@ class Tumbling(_Over[R]):
         """One value of ``measure`` per closed window (an ``average``, one class's value, or a
         whole-result measure such as accuracy), oldest first."""
         return [value_of(window, measure, average, label, undefined, parameters) for window in self.history]
+
+
+class NoChange:
+    """The no-change classifier of a stream, counted into ``view``: it predicts each sample's
+    label to be the previous sample's (the first sample's: ``first``, by default the view's
+    first label, as MOA's starts at class 0). Its accuracy is what ``kappa_temporal`` measures
+    a model against.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> no_change = NoChange(ConfusionMatrix(["calm", "storm"]))
+        >>> no_change.update(["calm", "calm", "storm", "storm"])   # predicted: calm, calm, calm, storm
+        >>> no_change.result.get_accuracy()
+        0.75
+    """
+
+    def __init__(self, view: Any, *, first: Hashable | None = None) -> None:
+        if not callable(getattr(view, "update", None)):
+            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
+        self.view = view
+        labels = getattr(view, "labels", None)
+        self._last: Any = first if first is not None else (labels[0] if labels else None)
+        if self._last is None:
+            raise InvalidArgumentError("give 'first', the no-change classifier's first prediction (the view has no labels to start from)")
+
+    @property
+    def result(self) -> Any:
+        """What ``view`` has counted (a window's result, or the view itself)."""
+        found = getattr(self.view, "result", None)
+        return found if found is not None else self.view
+
+    def update(self, y_true: Any, *, sample_weight: ArrayLike | None = None, time: Any = None) -> None:
+        """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
+        actual = list(y_true)
+        if not actual:
+            return
+        previous = [self._last, *actual[:-1]]
+        options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
+        if time is not None:
+            options["time"] = time
+        self.view.update(actual, previous, **options)
+        self._last = actual[-1]
+
+
+def kappa_temporal(result: Any, no_change: Any) -> float:
+    """Kappa-temporal (Žliobaitė, Bifet, Read, Pfahringer and Holmes 2015; MOA's kappa temporal):
+    a model's accuracy measured against the no-change classifier's on the same samples,
+    ``(p_0 - p_e) / (1 - p_e)``. Below 0 a model does worse than repeating the last label, which
+    on a stream with long runs of one class can happen with a good accuracy and kappa.
+
+    Args:
+        result: the model's result (or window) over some samples.
+        no_change: a ``NoChange`` (or its result) over the same samples.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> model = ConfusionMatrix.from_predictions(["calm", "calm", "storm", "storm"], ["calm", "storm", "storm", "storm"])
+        >>> no_change = NoChange(ConfusionMatrix(["calm", "storm"]))
+        >>> no_change.update(["calm", "calm", "storm", "storm"])
+        >>> kappa_temporal(model, no_change)   # both 3 of 4 right
+        0.0
+    """
+    mine = getattr(result, "result", result).pair_counts().margins()
+    theirs = getattr(no_change, "result", no_change).pair_counts().margins()
+    if mine["total"] != theirs["total"]:
+        raise InvalidArgumentError(f"the model and the no-change classifier must count the same samples: {mine['total']} and {theirs['total']}")
+    # (p_0 - p_e) / (1 - p_e) = (correct - correct_e) / (n - correct_e): exact for integer counts, NaN when no-change is never wrong
+    return float(ratio(difference(mine["correct"], theirs["correct"]), difference(mine["total"], theirs["correct"])))
