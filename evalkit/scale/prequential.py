@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, UnknownLabelError
+from evalkit.scale.windows import PairCounter
 
 __all__ = ["Prequential"]
 
@@ -42,7 +43,7 @@ class Prequential:
         delay: instead of ids, the number of samples after which a sample's label is known.
     """
 
-    def __init__(self, view: Any, *, delay: int | None = None) -> None:
+    def __init__(self, view: PairCounter, *, delay: int | None = None) -> None:
         if not callable(getattr(view, "update", None)):
             raise InvalidArgumentError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix, a stream counter or a window, got {show(view)}")
         if delay is not None and (isinstance(delay, bool) or not isinstance(delay, (int, np.integer)) or delay < 0):
@@ -68,7 +69,7 @@ class Prequential:
         """The ids of the predictions still waiting, oldest first."""
         return list(self._waiting)
 
-    def predict(self, ids: Sequence[Hashable], y_pred: Any) -> None:
+    def predict(self, ids: Sequence[Hashable], y_pred: Sequence[Any] | np.ndarray) -> None:
         """Record predictions (or scores) by id.
 
         Raises:
@@ -83,7 +84,7 @@ class Prequential:
             raise InvalidArgumentError(f"each prediction needs its own id: {show(repeated or [key for key in ids if ids.count(key) > 1])} given twice")
         self._waiting.update(zip(ids, predictions))
 
-    def label(self, ids: Sequence[Hashable], y_true: Any, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
+    def label(self, ids: Sequence[Hashable], y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """The labels of predictions made before: each pair is counted now (into a time window
         at ``time``, when the labels arrive).
 
@@ -102,11 +103,11 @@ class Prequential:
         options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
         if time is not None:
             options["time"] = time
-        self.view.update(actual, predicted, **options)  # counted first: a batch the view refuses stays waiting
+        cast(Any, self.view).update(actual, predicted, **options)  # counted first: a batch the view refuses stays waiting
         for key in ids:
             del self._waiting[key]
 
-    def update(self, y_true: Any, y_pred: Any, *, sample_weight: ArrayLike | None = None) -> None:
+    def update(self, y_true: Sequence[Hashable] | np.ndarray, y_pred: Sequence[Any] | np.ndarray, *, sample_weight: ArrayLike | None = None) -> None:
         """With ``delay=k``: samples with their labels, of which the last ``k`` are not known yet;
         the ones that become known are counted."""
         if self.delay is None:
@@ -119,7 +120,7 @@ class Prequential:
         if known > 0:
             batch = [self._lagged.popleft() for _ in range(known)]
             options = {} if sample_weight is None else {"sample_weight": [row[2] for row in batch]}
-            self.view.update([row[0] for row in batch], [row[1] for row in batch], **options)
+            cast(Any, self.view).update([row[0] for row in batch], [row[1] for row in batch], **options)
 
     def _require_ids(self, method: str) -> None:
         if self.delay is not None:

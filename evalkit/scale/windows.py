@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import collections
 import math
-from collections.abc import Hashable
-from typing import Any, Generic, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -48,10 +48,17 @@ from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.counted import CountedState, check_factor
 
-__all__ = ["Faded", "NoChange", "Tumbling", "Windowed", "kappa_temporal"]
+__all__ = ["Faded", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_temporal"]
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
+
+
+class PairCounter(Protocol):
+    """What counts (actual, predicted) pairs as they come: a ``ConfusionMatrix``, a stream
+    counter, or a window of one."""
+
+    def update(self, y_true: Any, y_pred: Any, /) -> None: ...
 
 
 def _check_template(template: R) -> R:
@@ -320,7 +327,7 @@ class NoChange:
         0.75
     """
 
-    def __init__(self, view: Any, *, first: Hashable | None = None) -> None:
+    def __init__(self, view: PairCounter, *, first: Hashable | None = None) -> None:
         if not callable(getattr(view, "update", None)):
             raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
         self.view = view
@@ -335,7 +342,7 @@ class NoChange:
         found = getattr(self.view, "result", None)
         return found if found is not None else self.view
 
-    def update(self, y_true: Any, *, sample_weight: ArrayLike | None = None, time: Any = None) -> None:
+    def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
         actual = list(y_true)
         if not actual:
@@ -344,11 +351,11 @@ class NoChange:
         options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
         if time is not None:
             options["time"] = time
-        self.view.update(actual, previous, **options)
+        cast(Any, self.view).update(actual, previous, **options)  # with the weights and times the view takes
         self._last = actual[-1]
 
 
-def kappa_temporal(result: Any, no_change: Any) -> float:
+def kappa_temporal(result: object, no_change: object) -> float:
     """Kappa-temporal (Žliobaitė, Bifet, Read, Pfahringer and Holmes 2015; MOA's kappa temporal):
     a model's accuracy measured against the no-change classifier's on the same samples,
     ``(p_0 - p_e) / (1 - p_e)``. Below 0 a model does worse than repeating the last label, which
@@ -366,8 +373,8 @@ def kappa_temporal(result: Any, no_change: Any) -> float:
         >>> kappa_temporal(model, no_change)   # both 3 of 4 right
         0.0
     """
-    mine = getattr(result, "result", result).pair_counts().margins()
-    theirs = getattr(no_change, "result", no_change).pair_counts().margins()
+    mine = cast(Any, getattr(result, "result", result)).pair_counts().margins()
+    theirs = cast(Any, getattr(no_change, "result", no_change)).pair_counts().margins()
     if mine["total"] != theirs["total"]:
         raise InvalidArgumentError(f"the model and the no-change classifier must count the same samples: {mine['total']} and {theirs['total']}")
     # (p_0 - p_e) / (1 - p_e) = (correct - correct_e) / (n - correct_e): exact for integer counts, NaN when no-change is never wrong
