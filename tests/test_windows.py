@@ -155,6 +155,12 @@ def test_a_window_refuses_what_it_cannot_count_and_says_why():
     with pytest.raises(EvalkitError, match="'factor' must be in \\(0, 1\\]"):
         Faded(ConfusionMatrix(LABELS), factor=1.5)
     window = Windowed(ConfusionMatrix(LABELS), size=3)
+    reused = ["a", "b"]
+    window.update(reused, reused)
+    reused[:] = ["c", "c"]  # a caller reusing its list changes nothing in the window
+    window.update(["a", "a"], ["a", "a"])  # the first sample leaves: it was ("a", "a")
+    assert window.result == ConfusionMatrix.from_predictions(["b", "a", "a"], ["b", "a", "a"], labels=LABELS)
+    window = Windowed(ConfusionMatrix(LABELS), size=3)
     window.update(["a"], ["a"])
     copy = window.result
     copy.inc(1, 1)

@@ -103,7 +103,7 @@ def _batch(arrays: tuple[Any, ...], sample_weight: ArrayLike | None, time: Any) 
     n = len(columns[0])
     if any(len(values) != n for values in columns):
         raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
-    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    weight = None if sample_weight is None else np.array(sample_weight, dtype=np.float64)  # a copy, as the columns
     if weight is not None and weight.shape != (n,):
         raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
     times = None
@@ -115,14 +115,15 @@ def _batch(arrays: tuple[Any, ...], sample_weight: ArrayLike | None, time: Any) 
 
 
 def _column(values: object) -> Any:
-    """A column that slices by position: a numpy array or a list as given (a list keeps its
-    labels' types: numpy would turn ``[1, "a"]`` into strings), anything else (a pandas
-    Series, a tuple) as an array or a list."""
-    if isinstance(values, (np.ndarray, list)):
-        return values
-    if isinstance(values, tuple):
+    """A copy of a column that slices by position (kept while its samples are in the window,
+    so a caller reusing its list changes nothing here): an array as an array, a list or tuple
+    as a list (a list keeps its labels' types: numpy would turn ``[1, "a"]`` into strings),
+    anything else (a pandas Series) as an array."""
+    if isinstance(values, np.ndarray):
+        return values.copy()
+    if isinstance(values, (list, tuple)):
         return list(values)
-    return np.asarray(values)
+    return np.array(values)
 
 
 class _Over(Generic[R]):
