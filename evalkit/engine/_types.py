@@ -15,8 +15,8 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable
-from typing import Protocol, TypeAlias, runtime_checkable
+from collections.abc import Collection, Hashable, Iterable, Mapping
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -52,7 +52,11 @@ LabelsLike: TypeAlias = "ArrayLike | SparseMatrix | LabelSets"
 ScoresLike: TypeAlias = ArrayLike
 """ScoresLike or probabilities of samples: a 1-D array, or 2-D with one column per class."""
 
+GroupsLike: TypeAlias = "ArrayLike | Mapping[Any, ArrayLike]"
+"""The group of every sample: one column (values), several (a 2-D array, a DataFrame, a list of
+columns) or named columns (``{"region": [...], "age": [...]}``)."""
+
 Count: TypeAlias = "float | np.ndarray"
 """A cell count or sum of weights (a Python number, exact for ints), or an array of them."""
 
-__all__ = ["CompressedRows", "Count", "LabelSets", "LabelsLike", "ScoresLike", "SparseMatrix"]
+__all__ = ["CompressedRows", "Count", "GroupsLike", "LabelSets", "LabelsLike", "ScoresLike", "SparseMatrix"]

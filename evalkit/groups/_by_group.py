@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 from evalkit.engine import serialization
 from evalkit.engine._exact import weighted_bincount
 from evalkit.engine._labels import OVERALL, identity, same_labels, sorted_labels
-from evalkit.engine._types import LabelSets, LabelsLike, ScoresLike
+from evalkit.engine._types import GroupsLike, LabelSets, LabelsLike, ScoresLike
 from evalkit.engine._validation import RandomState, as_array, check_choice, check_sample_weight, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts, encode, is_label_set_data
@@ -104,7 +104,7 @@ class Disparity:
     value: float
     kind: str
     measure: str
-    relative_to: Any
+    relative_to: Hashable
     values: dict
     extremes: tuple
     interval: Any = None
@@ -353,7 +353,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_labels(
-        cls, y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """One label per sample: a ``ConfusionMatrix`` per group over the same labels, from one
@@ -378,7 +378,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_indicators(
-        cls, y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """Multi-label 0/1 indicators (samples x labels): an ``Evaluation`` per group."""
@@ -389,7 +389,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_label_sets(
-        cls, y_true: LabelSets, y_pred: LabelSets, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+        cls, y_true: LabelSets, y_pred: LabelSets, groups: GroupsLike, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
         min_size: float | None = None, metrics_class: MetricsClass | None = None,
     ) -> ByGroup:  # fmt: skip
         """Label sets (one collection of labels per sample): an ``Evaluation`` per group, over
@@ -403,7 +403,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_scores(
-        cls, y_true: LabelsLike, y_score: ScoresLike, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
+        cls, y_true: LabelsLike, y_score: ScoresLike, groups: GroupsLike, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None, min_size: float | None = None, thresholds: Any = None,
     ) -> ByGroup:  # fmt: skip
         """ScoresLike: a ``ThresholdCurve`` per group (areas, operating points, measures at every
@@ -415,7 +415,7 @@ class ByGroup(CountedState):
 
     @classmethod
     def from_probabilities(
-        cls, y_true: LabelsLike, y_prob: ScoresLike, groups: Any, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
+        cls, y_true: LabelsLike, y_prob: ScoresLike, groups: GroupsLike, labels: Sequence[Hashable] | None = None, *, pos_label: Hashable | None = None,
         setting: str | None = None, sample_weight: ArrayLike | None = None, min_size: float | None = None, bins: int | None = None,
     ) -> ByGroup:  # fmt: skip
         """Probabilities: a ``Calibration`` per group (ECE, Brier score, log loss, ... of each
@@ -435,7 +435,7 @@ class ByGroup(CountedState):
                                                                         setting=setting, sample_weight=weight, bins=bins))  # fmt: skip
 
     @classmethod
-    def _sliced(cls, n: int, groups: Any, sample_weight: ArrayLike | None, min_size: Any, make: Any) -> ByGroup:
+    def _sliced(cls, n: int, groups: GroupsLike, sample_weight: ArrayLike | None, min_size: Any, make: Any) -> ByGroup:
         """Results of each group's samples (one stable sort by group); the overall one of all."""
         if n == 0:
             raise EmptyInputError("no samples: at least one is needed")
@@ -533,7 +533,7 @@ class ByGroup(CountedState):
         assert average is not None
         return np.asarray(average_rows(resolved, cells, average, undefined=check_undefined(undefined), parameters=parameters), dtype=np.float64)
 
-    def difference(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between",
+    def difference(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, relative_to: Hashable = "between",
                    undefined: UndefinedPolicy = "exclude", confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0,
                    **parameters: Any) -> Disparity:  # fmt: skip
         """How far apart the groups are on a measure: between groups the largest value minus
@@ -549,14 +549,14 @@ class ByGroup(CountedState):
         """
         return self._disparity("difference", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def ratio(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
+    def ratio(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude",
               confidence: float | None = None, n_resamples: int = 2000, random_state: RandomState = 0, **parameters: Any) -> Disparity:  # fmt: skip
         """The smallest ratio of groups' values (1: no disparity): between groups the smallest
         value over the largest; against the overall value or a reference group the smallest of
         ``min(g / r, r / g)``. Intervals as for ``difference``."""
         return self._disparity("ratio", measure, average, label, relative_to, undefined, confidence, n_resamples, random_state, parameters)
 
-    def _disparity(self, kind: str, measure: MeasureLike, average: str | None, label: Hashable, relative_to: Any, undefined: UndefinedPolicy, confidence: Any,
+    def _disparity(self, kind: str, measure: MeasureLike, average: str | None, label: Hashable, relative_to: Hashable, undefined: UndefinedPolicy, confidence: Any,
                    n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Disparity:  # fmt: skip
         reference = self._reference(relative_to)
         values = self.values(measure, average, label=label, undefined=undefined, **parameters)
@@ -577,7 +577,7 @@ class ByGroup(CountedState):
         resolver = getattr(self.overall, "measure", None)
         return resolver(measure).name if resolver is not None and not isinstance(measure, Measure) else getattr(measure, "name", str(measure))
 
-    def _reference(self, relative_to: Any) -> int | None:
+    def _reference(self, relative_to: Hashable) -> int | None:
         """``None`` between groups, -1 for the overall value, else the reference group's position."""
         if isinstance(relative_to, str) and relative_to in RELATIVE_TO:
             return None if relative_to == "between" else -1
@@ -797,7 +797,7 @@ class ByGroup(CountedState):
         return f"ByGroup({type(self.overall).__name__}, groups={list(self.keys)!r}, samples={_size(self.overall)})"
 
 
-def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
+def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None, metrics_class: MetricsClass | None = None) -> ByGroup:  # fmt: skip
     """Evaluate predictions per group: one label per sample (``ConfusionMatrix`` per group),
     ``n x m`` 0/1 indicators or label sets (``Evaluation`` per group). For scores use

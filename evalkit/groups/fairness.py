@@ -58,7 +58,7 @@ def _fill(value: float, policy: str) -> float:
     return {"zero": 0.0, "one": 1.0}.get(policy, value) if math.isnan(value) else value
 
 
-def _fair(result: ByGroup, kind: str, measures: Sequence[Any], positive: Hashable, relative_to: Any, undefined: UndefinedPolicy, agg: str = "worst_case") -> float:
+def _fair(result: ByGroup, kind: str, measures: Sequence[Any], positive: Hashable, relative_to: Hashable, undefined: UndefinedPolicy, agg: str = "worst_case") -> float:
     check_choice("agg", agg, ("worst_case", "mean"))
     reference = result._reference(relative_to)
     found = np.array([_disparity(kind, *_rates(result, measure, positive, undefined), reference)[0] for measure in measures])
@@ -70,7 +70,7 @@ def _fair(result: ByGroup, kind: str, measures: Sequence[Any], positive: Hashabl
     return float(defined.max() if kind == "difference" else defined.min())
 
 
-def demographic_parity_difference(result: ByGroup, positive: Hashable = 1, *, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude") -> float:
+def demographic_parity_difference(result: ByGroup, positive: Hashable = 1, *, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude") -> float:
     """How far apart the groups' selection rates (the share predicted ``positive``) are:
     largest minus smallest, or the largest distance from the overall rate or a group's.
 
@@ -83,29 +83,29 @@ def demographic_parity_difference(result: ByGroup, positive: Hashable = 1, *, re
     return _fair(result, "difference", [SELECTION_RATE], positive, relative_to, undefined)
 
 
-def demographic_parity_ratio(result: ByGroup, positive: Hashable = 1, *, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude") -> float:
+def demographic_parity_ratio(result: ByGroup, positive: Hashable = 1, *, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude") -> float:
     """The smallest ratio of the groups' selection rates (1: the same rate everywhere)."""
     return _fair(result, "ratio", [SELECTION_RATE], positive, relative_to, undefined)
 
 
-def equal_opportunity_difference(result: ByGroup, positive: Hashable = 1, *, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude") -> float:
+def equal_opportunity_difference(result: ByGroup, positive: Hashable = 1, *, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude") -> float:
     """How far apart the groups' true positive rates (recall of ``positive``) are."""
     return _fair(result, "difference", ["recall"], positive, relative_to, undefined)
 
 
-def equal_opportunity_ratio(result: ByGroup, positive: Hashable = 1, *, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude") -> float:
+def equal_opportunity_ratio(result: ByGroup, positive: Hashable = 1, *, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude") -> float:
     """The smallest ratio of the groups' true positive rates."""
     return _fair(result, "ratio", ["recall"], positive, relative_to, undefined)
 
 
-def equalized_odds_difference(result: ByGroup, positive: Hashable = 1, *, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
+def equalized_odds_difference(result: ByGroup, positive: Hashable = 1, *, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude",
                               agg: str = "worst_case") -> float:  # fmt: skip
     """The larger (``agg="worst_case"``) or the mean of the differences of the groups' true
     positive rates and false positive rates."""
     return _fair(result, "difference", ["recall", "false_positive_rate"], positive, relative_to, undefined, agg)
 
 
-def equalized_odds_ratio(result: ByGroup, positive: Hashable = 1, *, relative_to: Any = "between", undefined: UndefinedPolicy = "exclude",
+def equalized_odds_ratio(result: ByGroup, positive: Hashable = 1, *, relative_to: Hashable = "between", undefined: UndefinedPolicy = "exclude",
                          agg: str = "worst_case") -> float:  # fmt: skip
     """The smaller (``agg="worst_case"``) or the mean of the ratios of the groups' true
     positive rates and false positive rates."""

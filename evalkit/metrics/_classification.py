@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -68,13 +68,13 @@ def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Hashable)
     return evaluation, list(check_label_list(labels))
 
 
-def _policy(zero_division: Any, allow_nan: bool = True) -> str:
+def _policy(zero_division: object, allow_nan: bool = True) -> str:
     """The undefined-value policy of a ``zero_division`` value (``"warn"`` fills in 0, as 0 does)."""
     if isinstance(zero_division, str) and zero_division == "warn":
         return "zero"
     number = isinstance(zero_division, (int, float, np.number)) and not isinstance(zero_division, bool)
-    if number and (zero_division in (0, 1) or (allow_nan and math.isnan(zero_division))):
-        return check_undefined(zero_division)
+    if number and (zero_division in (0, 1) or (allow_nan and math.isnan(float(cast(float, zero_division))))):
+        return check_undefined(float(cast(float, zero_division)))
     allowed = "'warn', 0, 1" + (" or np.nan" if allow_nan else "")
     raise InvalidArgumentError(f"'zero_division' must be {allowed}; got {show(zero_division)}")
 
@@ -135,7 +135,7 @@ def precision_recall_fscore_support(
     average: str | None = None,
     warn_for: Sequence[str] = ("precision", "recall", "f-score"),
     sample_weight: ArrayLike | None = None,
-    zero_division: Any = "warn",
+    zero_division: float | str = "warn",
 ) -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support, as scikit-learn's function of that name.
 
@@ -163,7 +163,7 @@ def precision_recall_fscore_support(
 
 
 def _one(
-    name: str, y_true: LabelsLike, y_pred: LabelsLike, labels: Any, pos_label: Hashable, average: Any, sample_weight: ArrayLike | None, zero_division: Any,
+    name: str, y_true: LabelsLike, y_pred: LabelsLike, labels: Any, pos_label: Hashable, average: Any, sample_weight: ArrayLike | None, zero_division: float | str,
     parameters: dict[str, Any], allow_nan: bool = True,
 ) -> Any:  # fmt: skip
     """One set-wise measure of scikit-learn's functions, warning for it alone (F-beta with beta
@@ -178,7 +178,7 @@ def _one(
 
 def precision_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
-    sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
+    sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
 ) -> Any:  # fmt: skip
     """Precision ``tp / (tp + fp)``, as scikit-learn's ``precision_score``.
 
@@ -191,7 +191,7 @@ def precision_score(
 
 def recall_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
-    sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
+    sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
 ) -> Any:  # fmt: skip
     """Recall ``tp / (tp + fn)``, as scikit-learn's ``recall_score``.
 
@@ -204,7 +204,7 @@ def recall_score(
 
 def fbeta_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Hashable = 1,
-    average: str | None = "binary", sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
+    average: str | None = "binary", sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
 ) -> Any:  # fmt: skip
     """F-beta ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, as scikit-learn's ``fbeta_score``
     (``beta=0`` is precision, ``beta=inf`` recall).
@@ -218,7 +218,7 @@ def fbeta_score(
 
 def f1_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
-    sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
+    sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
 ) -> Any:  # fmt: skip
     """F1 ``2 tp / (2 tp + fp + fn)``, as scikit-learn's ``f1_score``.
 
@@ -231,7 +231,7 @@ def f1_score(
 
 def jaccard_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
-    sample_weight: ArrayLike | None = None, zero_division: Any = "warn",
+    sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
 ) -> Any:  # fmt: skip
     """Jaccard index ``tp / (tp + fp + fn)``, as scikit-learn's ``jaccard_score``
     (``zero_division`` is ``"warn"``, 0 or 1 there).
@@ -495,7 +495,7 @@ def multilabel_confusion_matrix(
 
 def classification_report(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, target_names: Sequence[str] | None = None,
-    sample_weight: ArrayLike | None = None, digits: int = 2, output_dict: bool = False, zero_division: Any = "warn",
+    sample_weight: ArrayLike | None = None, digits: int = 2, output_dict: bool = False, zero_division: float | str = "warn",
 ) -> str | dict[str, Any]:  # fmt: skip
     """Per-class precision, recall, F1 and support with their averages, in scikit-learn's
     ``classification_report`` layout (text) or as its dict (``output_dict=True``).
@@ -528,7 +528,7 @@ def classification_report(
             )
         warnings.warn(f"labels size, {len(chosen)}, does not match size of target_names, {len(target_names)}", UserWarning, stacklevel=2)
     names = [f"{label}" for label in chosen] if target_names is None else list(target_names)
-    options = {"labels": chosen, "sample_weight": sample_weight, "zero_division": zero_division}
+    options: dict[str, Any] = {"labels": chosen, "sample_weight": sample_weight, "zero_division": zero_division}
     precision, recall, f1, support = precision_recall_fscore_support(y_true, y_pred, average=None, **options)
     total = support.sum()
     rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision, recall, f1, support)}

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import LabelsLike
+from evalkit.engine._types import GroupsLike, LabelsLike
 from evalkit.engine._validation import check_choice, show
 from evalkit.exceptions import InvalidArgumentError
 
@@ -25,7 +25,7 @@ __all__ = [
 _FAIRLEARN_METHODS = {"between_groups": "between", "to_overall": "overall"}
 
 
-def _fairlearn(function: Any, y_true: LabelsLike, y_pred: LabelsLike, sensitive_features: Any, method: str, sample_weight: ArrayLike | None, positive: Hashable,
+def _fairlearn(function: Any, y_true: LabelsLike, y_pred: LabelsLike, sensitive_features: GroupsLike, method: str, sample_weight: ArrayLike | None, positive: Hashable,
                **options: Any) -> float:  # fmt: skip
     check_choice("method", method, tuple(_FAIRLEARN_METHODS))
     from evalkit.groups import ByGroup, fairness  # counting by group: imported when a fairness measure is asked for
@@ -50,7 +50,7 @@ def _fairlearn_positive(labels: tuple) -> Any:
     raise InvalidArgumentError(f"the labels {show(list(labels))} are not 0/1 or -1/1: fairlearn's rates need a positive class among two labels")
 
 
-def demographic_parity_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: Any, method: str = "between_groups",
+def demographic_parity_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: GroupsLike, method: str = "between_groups",
                                   sample_weight: ArrayLike | None = None) -> float:  # fmt: skip
     """fairlearn's ``demographic_parity_difference``: the largest difference of the groups'
     selection rates (the share predicted 1), between groups or to the overall rate.
@@ -62,13 +62,13 @@ def demographic_parity_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sen
     return _fairlearn(demographic_parity_difference, y_true, y_pred, sensitive_features, method, sample_weight, 1)
 
 
-def demographic_parity_ratio(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: Any, method: str = "between_groups",
+def demographic_parity_ratio(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: GroupsLike, method: str = "between_groups",
                              sample_weight: ArrayLike | None = None) -> float:  # fmt: skip
     """fairlearn's ``demographic_parity_ratio``: the smallest ratio of the groups' selection rates."""
     return _fairlearn(demographic_parity_ratio, y_true, y_pred, sensitive_features, method, sample_weight, 1)
 
 
-def equal_opportunity_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: Any, method: str = "between_groups",
+def equal_opportunity_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: GroupsLike, method: str = "between_groups",
                                  sample_weight: ArrayLike | None = None) -> float:  # fmt: skip
     """fairlearn's ``equal_opportunity_difference``: the largest difference of the groups'
     true positive rates (1 is positive for 0/1 and -1/1 labels, as in fairlearn, else the larger
@@ -76,13 +76,13 @@ def equal_opportunity_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sens
     return _fairlearn(equal_opportunity_difference, y_true, y_pred, sensitive_features, method, sample_weight, None)
 
 
-def equal_opportunity_ratio(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: Any, method: str = "between_groups",
+def equal_opportunity_ratio(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: GroupsLike, method: str = "between_groups",
                             sample_weight: ArrayLike | None = None) -> float:  # fmt: skip
     """fairlearn's ``equal_opportunity_ratio``: the smallest ratio of the groups' true positive rates."""
     return _fairlearn(equal_opportunity_ratio, y_true, y_pred, sensitive_features, method, sample_weight, None)
 
 
-def equalized_odds_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: Any, method: str = "between_groups", sample_weight: ArrayLike | None = None,
+def equalized_odds_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: GroupsLike, method: str = "between_groups", sample_weight: ArrayLike | None = None,
                               agg: str = "worst_case") -> float:  # fmt: skip
     """fairlearn's ``equalized_odds_difference``: the larger (or, ``agg="mean"``, the mean) of
     the true positive rate difference and the false positive rate difference.
@@ -94,7 +94,7 @@ def equalized_odds_difference(y_true: LabelsLike, y_pred: LabelsLike, *, sensiti
     return _fairlearn(equalized_odds_difference, y_true, y_pred, sensitive_features, method, sample_weight, None, agg=agg)
 
 
-def equalized_odds_ratio(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: Any, method: str = "between_groups", sample_weight: ArrayLike | None = None,
+def equalized_odds_ratio(y_true: LabelsLike, y_pred: LabelsLike, *, sensitive_features: GroupsLike, method: str = "between_groups", sample_weight: ArrayLike | None = None,
                          agg: str = "worst_case") -> float:  # fmt: skip
     """fairlearn's ``equalized_odds_ratio``: the smaller (or the mean) of the true positive
     rate ratio and the false positive rate ratio."""

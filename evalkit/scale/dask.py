@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._labels import sorted_labels
-from evalkit.engine._types import LabelsLike
+from evalkit.engine._types import GroupsLike, LabelsLike
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError, MixedLabelTypesError
 from evalkit.groups._by_group import ByGroup
@@ -243,7 +243,7 @@ def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, 
     return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
 
 
-def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: Any, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None,
+def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None) -> ByGroup:  # fmt: skip
     """Single-label predictions evaluated per group, from Dask arrays or DataFrame columns
     partitioned alike (the group column too): each partition is counted where it lives and
