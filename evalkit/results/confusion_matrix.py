@@ -319,27 +319,31 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         batch = checked_index_counts(actual, predicted, weight, len(labels))
         self._add(batch, labels, None if sample_weight is not None else len(actual))
 
-    def _known_cells(self, y_true: Sequence[Any], y_pred: Sequence[Any]) -> list[tuple[int, int]] | None:
-        """The cells of a few samples whose labels are all labels of this matrix (``True`` is
-        not the class ``1``), or None: the general path then says what is wrong, if anything."""
-        index, labels = self._index, self._labels
-        cells = []
+    def _position(self, label: object) -> int | None:
+        """The index of ``label`` if it is a label of this matrix (``True`` is not the class
+        ``1``, nor ``"1"`` the class ``1``), else None (an unhashable label too)."""
         try:
-            for actual, predicted in zip(y_true, y_pred):
-                row, column = index.get(actual), index.get(predicted)
-                if row is None or column is None or not same_labels((labels[row], labels[column]), (actual, predicted)):
-                    return None
-                cells.append((row, column))
-        except TypeError:  # an unhashable label
+            position = self._index.get(label)
+        except TypeError:
             return None
+        return position if position is not None and same_labels((self._labels[position],), (label,)) else None
+
+    def _known_cells(self, y_true: Sequence[Any], y_pred: Sequence[Any]) -> list[tuple[int, int]] | None:
+        """The cells of a few samples whose labels are all labels of this matrix, or None: the
+        general path then says what is wrong, if anything."""
+        cells = []
+        for actual, predicted in zip(y_true, y_pred):
+            row, column = self._position(actual), self._position(predicted)
+            if row is None or column is None:
+                return None
+            cells.append((row, column))
         return cells
 
     def _check_known(self, found: tuple) -> None:
-        """Every label of a batch is a label of this matrix (``True`` is not the class ``1``)."""
-        index, labels = self._index, self._labels
+        """Every label of a batch is a label of this matrix."""
+        labels = self._labels
         for label in found:
-            position = index.get(label)
-            if position is None or not same_labels((labels[position],), (label,)):
+            if self._position(label) is None:
                 raise UnknownLabelError(f"y_true/y_pred hold {describe(label)}, which is not a label of this matrix {show(list(labels))}: "
                                         "pass grow=True to add labels")  # fmt: skip
 
@@ -354,8 +358,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         the lock). The counts live in the corner of a buffer that doubles when full, so a
         stream adding one label per batch copies the table a logarithmic number of times."""
         index = self._index
-        new = [] if found is self._labels else [
-            label for label in found if index.get(label) is None or not same_labels((self._labels[index[label]],), (label,))]  # fmt: skip
+        new = [] if found is self._labels else [label for label in found if self._position(label) is None]
         if new:
             checked = check_label_list(new)  # the new labels alone: the old ones were checked when they came
             check_same_family(checked, self._labels[:1], ("new labels", "this matrix"))  # one type family: no 1 next to "1"
@@ -538,11 +541,8 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         Raises:
             UnknownLabelError: the matrix has no such label.
         """
-        try:
-            position = self._index[label]
-        except (KeyError, TypeError):
-            position = None
-        if position is None or not same_labels((self._labels[position],), (label,)):  # True is not the class 1
+        position = self._position(label)
+        if position is None:
             raise UnknownLabelError(f"{describe(label)} is not a label of this matrix: {show(list(self._labels))}")
         return position
 
