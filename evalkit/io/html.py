@@ -393,10 +393,10 @@ def _critical_difference_svg(comparison: Any, alpha: float) -> str:
     rank with its name, the critical difference, and bars joining the cliques."""
     k = len(comparison.models)
     order = np.argsort(comparison.ranks, kind="stable")
-    cd = comparison.critical_difference(alpha)
+    cd, cliques = comparison.critical_difference(alpha), comparison.cliques(alpha)
     left, width, label, row = 170, 360, 170, 20
     half = (k + 1) // 2
-    height = 70 + row * half + 12 * len(comparison.cliques(alpha))
+    height = 70 + row * half + 12 * len(cliques)
 
     def px(rank: float) -> float:
         return left + (rank - 1) / max(k - 1, 1) * width
@@ -417,7 +417,7 @@ def _critical_difference_svg(comparison: Any, alpha: float) -> str:
         parts.append(f'<polyline points="{px(rank):.1f},40 {px(rank):.1f},{y} {end:.1f},{y}" fill="none" stroke="#57606a"/>'
                      f'<text x="{end + (-4 if on_left else 4):.1f}" y="{y + 4}" font-size="11" text-anchor="{"end" if on_left else "start"}">'
                      f"{name}</text>")  # fmt: skip
-    for depth, clique in enumerate(comparison.cliques(alpha)):
+    for depth, clique in enumerate(cliques):
         ranks = [float(comparison.ranks[comparison.models.index(model)]) for model in clique]
         y = 46 + 5 * depth
         parts.append(f'<line x1="{px(min(ranks)) - 3:.1f}" y1="{y}" x2="{px(max(ranks)) + 3:.1f}" y2="{y}" stroke="#cf222e" stroke-width="3">'

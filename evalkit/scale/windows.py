@@ -40,7 +40,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._validation import show
+from evalkit.engine._validation import check_positive_number, show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import value_of
 from evalkit.measures.arithmetic import difference, ratio
@@ -161,9 +161,7 @@ class Windowed(_Over[R]):
         if (size is None) == (period is None):
             raise InvalidArgumentError("give the window's 'size' (samples) or its 'period' (time), one of them")
         self.size = None if size is None else _check_size(size)
-        if period is not None and (isinstance(period, bool) or not isinstance(period, (int, float)) or not 0 < period < math.inf):
-            raise InvalidArgumentError(f"'period' must be a positive number (the unit of the times), got {show(period)}")
-        self.period = None if period is None else float(period)
+        self.period = None if period is None else check_positive_number("period", period)
         self._batches: collections.deque[_Batch[R]] = collections.deque()
         self._count = 0
         self._latest = -math.inf
@@ -252,9 +250,7 @@ class Faded(_Over[R]):
         if (factor is None) == (half_life is None):
             raise InvalidArgumentError("give the decay 'factor' per sample or its 'half_life' in samples, one of them")
         if half_life is not None:
-            if isinstance(half_life, bool) or not isinstance(half_life, (int, float)) or not 0 < half_life < math.inf:
-                raise InvalidArgumentError(f"'half_life' must be a positive number of samples, got {show(half_life)}")
-            factor = 0.5 ** (1 / half_life)
+            factor = 0.5 ** (1 / check_positive_number("half_life", half_life))
         self.factor = check_factor(factor)
         self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
         self._squares = 0.0
