@@ -35,7 +35,6 @@ from evalkit.comparisons.paired import sign_columns, wilcoxon_columns
 from evalkit.comparisons.ranks import (
     CD_TESTS,
     RankTest,
-    _check_alpha,
     critical_difference,
     friedman,
     iman_davenport,
@@ -56,7 +55,7 @@ from evalkit.groups._by_group import value_of
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.measures.registry import MeasureLike
-from evalkit.results._closed_form import _scipy_stats
+from evalkit.results._closed_form import _check_level, _scipy_stats
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS, adjust, adjust_pairwise
 from evalkit.results.rendering import render
 
@@ -198,7 +197,7 @@ class PairwiseTests:
 
     def significant(self, alpha: float = 0.05) -> list[tuple[Hashable, Hashable]]:
         """The pairs whose adjusted p-value is at most ``alpha``, in the models' order."""
-        alpha = _check_alpha(alpha)
+        alpha = _check_level(alpha, "alpha")
         k = len(self.models)
         return [(self.models[i], self.models[j]) for i, j in combinations(range(k), 2) if self.p_values[i, j] <= alpha]
 

@@ -32,9 +32,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from evalkit.engine._validation import check_choice, show
-from evalkit.exceptions import InvalidArgumentError
-from evalkit.results._closed_form import _scipy_stats
+from evalkit.engine._validation import check_choice
+from evalkit.results._closed_form import _check_level, _scipy_stats
 
 CD_TESTS = ("nemenyi", "bonferroni-dunn")
 """The critical differences of ranks: all pairs, or every model against one control."""
@@ -96,12 +95,6 @@ def iman_davenport(ranks: np.ndarray, n: int) -> RankTest:
     return RankTest(statistic, df, 0.0 if math.isinf(statistic) else float(_scipy_stats().f.sf(statistic, *df)))
 
 
-def _check_alpha(alpha: float) -> float:
-    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise InvalidArgumentError(f"'alpha' must be a number in (0, 1), got {show(alpha)}")
-    return float(alpha)
-
-
 def critical_difference(k: int, n: int, alpha: float = 0.05, test: str = "nemenyi") -> float:
     """The smallest difference of average ranks that is significant at ``alpha``.
 
@@ -110,7 +103,7 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, test: str = "nemeny
         (1.254, 1.168)
     """
     check_choice("test", test, CD_TESTS)
-    return _critical_quantile(k, _check_alpha(alpha), test) * math.sqrt(k * (k + 1) / (6 * n))
+    return _critical_quantile(k, _check_level(alpha, "alpha"), test) * math.sqrt(k * (k + 1) / (6 * n))
 
 
 @functools.lru_cache(maxsize=256)

@@ -28,9 +28,11 @@ from evalkit.measures.registry import Measure
 from evalkit.results.rendering import render
 
 
-def _check_level(level: Any) -> float:
+def _check_level(level: Any, name: str = "level") -> float:
+    """A confidence level (or, ``name="alpha"``, a significance level) in (0, 1), as a float."""
     if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
-        raise InvalidArgumentError(f"'level' must be a number in (0, 1), e.g. 0.95; got {show(level)}")
+        example = "0.05" if name == "alpha" else "0.95"
+        raise InvalidArgumentError(f"{name!r} must be a number in (0, 1), e.g. {example}; got {show(level)}")
     return float(level)
 
 
