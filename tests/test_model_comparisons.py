@@ -410,3 +410,15 @@ def test_the_html_page_holds_the_table_the_diagram_and_the_p_values():
     assert "<td><b>0.900</b> (1.0)</td>" in page and "<td>0.800 (2.0)</td>" in page
     assert page.count("<svg") == 1 and "CD = " in page and "Nemenyi p-values" in page
     assert page.count('stroke="#cf222e"') == len(comparison.cliques(0.05))
+
+
+def test_a_document_that_is_no_comparison_is_a_format_error():
+    from evalkit.exceptions import FormatError
+
+    document = json.loads(demsar().to_json())
+    broken = [{key: value for key, value in document.items() if key != "models"}, dict(document, values="x"),
+              dict(document, values=[[1, 2, 3, "a"]] * 14), dict(document, models=[[1]] * 4), dict(document, direction="up"),
+              dict(document, models=["only one"], values=[[0.5]] * 14), dict(document, dropped=[{}])]  # fmt: skip
+    for bad in broken:
+        with pytest.raises(FormatError):
+            ModelComparison.from_json(json.dumps(bad))

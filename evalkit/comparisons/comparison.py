@@ -41,11 +41,14 @@ from evalkit.comparisons.ranks import (
     rank_ranks,
     rank_z,
 )
+from evalkit.engine import serialization
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import RandomState, check_choice, show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import (
     EmptyInputError,
+    EvalkitError,
+    FormatError,
     InputFileError,
     InvalidArgumentError,
     InvalidTypeError,
@@ -517,9 +520,23 @@ class ModelComparison(Document):
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> Self:
-        found = cls(document["values"], models=document["models"], datasets=document["datasets"], direction=document["direction"],
-                    measure=document["measure"])  # fmt: skip
-        object.__setattr__(found, "dropped", tuple(document.get("dropped", ())))
+        models, datasets = serialization.label_list(document, "models"), serialization.label_list(document, "datasets")
+        rows = serialization.field(document, "values")
+        if not isinstance(rows, list) or len(rows) != len(datasets):
+            raise FormatError(f"field 'values' must be a list of {len(datasets)} rows, got {show(rows)}")
+        values = np.stack([serialization.array(row, f"values[{i}]", length=len(models), integral=False, low=-math.inf)
+                           for i, row in enumerate(rows)]) if rows else np.zeros((0, len(models)))  # fmt: skip
+        direction, measure = serialization.field(document, "direction"), document.get("measure")
+        if direction not in ("higher", "lower") or not (measure is None or isinstance(measure, str)):
+            raise FormatError(f"fields 'direction' and 'measure' must be 'higher' or 'lower' and a name, got {show(direction)} and {show(measure)}")
+        dropped = document.get("dropped", [])
+        if not isinstance(dropped, list) or any(isinstance(name, (list, dict)) for name in dropped):
+            raise FormatError(f"field 'dropped' must be a list of data set names, got {show(dropped)}")
+        try:
+            found = cls(values, models=models, datasets=datasets, direction=direction, measure=measure)
+        except EvalkitError as error:  # fewer than two models or data sets: no comparison
+            raise FormatError(f"not a comparison: {error}") from None
+        object.__setattr__(found, "dropped", tuple(dropped))
         return found
 
 
