@@ -480,11 +480,11 @@ def _compare_table(arguments: argparse.Namespace) -> str:
     tests = comparison.pairwise(arguments.test, arguments.correction)
     table = comparison.table(arguments.format, arguments.digits)
     cliques = "; ".join(" = ".join(str(model) for model in clique) for clique in comparison.cliques(arguments.alpha)) or "none"
-    lines = [table, "", f"not significantly different (Nemenyi, alpha {arguments.alpha:g}): {cliques}", "",
-             tests.to_markdown(arguments.digits + 1) if arguments.format == "markdown" else tests.to_text(arguments.digits + 1)]  # fmt: skip
-    if arguments.format == "latex":
-        lines = [table, "", *(f"% {line}" for line in [lines[2], *tests.to_text(arguments.digits + 1).splitlines()])]
-    return "\n".join(lines)
+    same = f"not significantly different (Nemenyi, alpha {arguments.alpha:g}): {cliques}"
+    matrix = tests.to_markdown(arguments.digits + 1) if arguments.format == "markdown" else tests.to_text(arguments.digits + 1)
+    if arguments.format == "latex":  # below a tabular, the rest as LaTeX comments
+        return "\n".join([table, "", *(f"% {line}" for line in [same, *matrix.splitlines()])])
+    return f"{table}\n\n{same}\n\n{matrix}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
