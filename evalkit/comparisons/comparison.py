@@ -57,10 +57,12 @@ from evalkit.exceptions import (
 from evalkit.groups._by_group import value_of
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.metrics_class import MetricsClass
-from evalkit.measures.registry import MeasureLike
+from evalkit.measures.registry import MeasureLike, resolve_measure
 from evalkit.results._closed_form import _check_level, _scipy_stats
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS, adjust, adjust_pairwise
 from evalkit.results.rendering import render
+from evalkit.scores.calibration import DIRECTIONS, calibration_key
+from evalkit.scores.curves import area_key
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # Python 3.11's typing.Self, for type checkers only
@@ -85,16 +87,11 @@ def measure_direction(measure: MeasureLike, metrics_class: MetricsClass | None =
         >>> measure_direction("accuracy"), measure_direction("log_loss"), measure_direction("roc_auc")
         ('higher', 'lower', 'higher')
     """
-    from evalkit.measures.registry import resolve_measure
-    from evalkit.scores.calibration import _ALIASES, DIRECTIONS
-    from evalkit.scores.curves import area_key
-
-    if isinstance(measure, str):
-        if area_key(measure) is not None:
-            return "higher"
-        name = _ALIASES.get(measure.lower(), measure.lower())
-        if name in DIRECTIONS:
-            return DIRECTIONS[name]
+    if area_key(measure) is not None:
+        return "higher"
+    calibration = calibration_key(measure)
+    if calibration is not None:
+        return DIRECTIONS[calibration]
     return resolve_measure(measure, metrics_class).direction
 
 

@@ -55,7 +55,7 @@ from evalkit.exceptions import (
 from evalkit.measures.averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, ratio
 from evalkit.measures.formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class
-from evalkit.measures.registry import Measure, MeasureLike, spelling
+from evalkit.measures.registry import Measure, MeasureLike
 from evalkit.results import intervals
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
@@ -854,10 +854,10 @@ def _is_calibration(result: Any) -> bool:
 
 def _calibration_name(measure: MeasureLike) -> str:
     """The calibration measure a name stands for (``"ece"`` is ``"expected_calibration_error"``)."""
-    from evalkit.scores.calibration import _ALIASES, MEASURES
+    from evalkit.scores.calibration import MEASURES, calibration_key
 
-    key = _ALIASES.get(spelling(measure), spelling(measure)) if isinstance(measure, str) else None
-    if key not in MEASURES:
+    key = calibration_key(measure)
+    if key is None:
         raise InvalidArgumentError(f"groups of probabilities have the calibration measures {', '.join(MEASURES)}, got {show(measure)}")
     return key
 

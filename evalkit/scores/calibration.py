@@ -100,6 +100,7 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 from evalkit.measures.averaging import UndefinedPolicy, check_undefined, mean_of
+from evalkit.measures.registry import spelling
 from evalkit.results import intervals
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.scores.calibration_sums import (
@@ -222,6 +223,20 @@ DIRECTIONS: dict[str, str | None] = {**dict.fromkeys(MEASURES, "lower"), "resolu
 _NORM_OF = {"expected_calibration_error": "l1", "root_mean_squared_calibration_error": "l2", "maximum_calibration_error": "max"}
 _ALIASES = {"ece": "expected_calibration_error", "rmsce": "root_mean_squared_calibration_error", "mce": "maximum_calibration_error",
             "brier": "brier_score", "brier_score_loss": "brier_score", "cross_entropy": "log_loss"}  # fmt: skip
+
+
+def calibration_key(asked: object) -> str | None:
+    """The calibration measure a name stands for, in any spelling (``"ECE"`` is
+    ``"expected_calibration_error"``, ``"Brier score"`` is ``"brier_score"``), or None.
+
+    Examples:
+        >>> calibration_key("ECE"), calibration_key("Brier score"), calibration_key("recall")
+        ('expected_calibration_error', 'brier_score', None)
+    """
+    if not isinstance(asked, str):
+        return None
+    key = _ALIASES.get(spelling(asked), spelling(asked))
+    return key if key in MEASURES else None
 
 
 class Reliability(NamedTuple):
