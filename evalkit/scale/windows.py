@@ -208,19 +208,16 @@ class Windowed(_Over[R]):
                 excess = 0
 
     def _leave_before(self, cutoff: float) -> None:
-        """Take away the samples older than ``cutoff`` (time ``<= cutoff``)."""
-        while self._batches:
-            oldest = self._batches[0]
-            assert oldest.times is not None
-            gone = int(np.searchsorted(oldest.times, cutoff, side="right"))
-            if gone == 0:
-                return
-            if gone == len(oldest):
-                self._batches.popleft()
-                self._take(oldest.part, gone)
-            else:
-                self._take(oldest.split(gone, self._template), gone)
-                return
+        """Take away the samples older than ``cutoff`` (time ``<= cutoff``): times never go back,
+        so they are the oldest ones."""
+        gone = 0
+        for batch in self._batches:
+            assert batch.times is not None
+            older = int(np.searchsorted(batch.times, cutoff, side="right"))
+            gone += older
+            if older < len(batch):
+                break
+        self._leave_first(gone)
 
     def _take(self, part: R, n: int) -> None:
         self._result -= part
