@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, UnknownLabelError
-from evalkit.scale.windows import PairCounter
+from evalkit.scale.windows import PairCounter, result_of
 
 __all__ = ["Prequential"]
 
@@ -56,8 +56,7 @@ class Prequential:
     @property
     def result(self) -> Any:
         """What ``view`` has counted (a window's result, or the view itself)."""
-        found = getattr(self.view, "result", None)
-        return found if found is not None else self.view
+        return result_of(self.view)
 
     @property
     def pending(self) -> int:

@@ -48,7 +48,7 @@ from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.counted import CountedState, check_factor
 
-__all__ = ["Faded", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_temporal"]
+__all__ = ["Faded", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_temporal", "result_of"]
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
@@ -307,6 +307,13 @@ class Tumbling(_Over[R]):
         return [value_of(window, measure, average, label, undefined, parameters) for window in self.history]
 
 
+def result_of(view: object) -> Any:
+    """The result a view holds: a window's (or ``NoChange``'s, ``Prequential``'s) result, or the
+    view itself when it is a result."""
+    found = getattr(view, "result", None)
+    return found if found is not None else view
+
+
 class NoChange:
     """The no-change classifier of a stream, counted into ``view``: it predicts each sample's
     label to be the previous sample's (the first sample's: ``first``, by default the view's
@@ -333,8 +340,7 @@ class NoChange:
     @property
     def result(self) -> Any:
         """What ``view`` has counted (a window's result, or the view itself)."""
-        found = getattr(self.view, "result", None)
-        return found if found is not None else self.view
+        return result_of(self.view)
 
     def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
@@ -367,8 +373,7 @@ def kappa_temporal(result: object, no_change: object) -> float:
         >>> kappa_temporal(model, no_change)   # both 3 of 4 right
         0.0
     """
-    mine = cast(Any, getattr(result, "result", result)).pair_counts().margins()
-    theirs = cast(Any, getattr(no_change, "result", no_change)).pair_counts().margins()
+    mine, theirs = (result_of(view).pair_counts().margins() for view in (result, no_change))
     if mine["total"] != theirs["total"]:
         raise InvalidArgumentError(f"the model and the no-change classifier must count the same samples: {mine['total']} and {theirs['total']}")
     # (p_0 - p_e) / (1 - p_e) = (correct - correct_e) / (n - correct_e): exact for integer counts, NaN when no-change is never wrong
