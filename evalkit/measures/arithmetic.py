@@ -8,6 +8,7 @@ use them too (from evalkit.measures.arithmetic import ratio).
 
 from __future__ import annotations
 
+import dis
 import functools
 import math
 import types
@@ -70,7 +71,29 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
     measure.scalar = scalar  # type: ignore[attr-defined]
     measure.integer_scalar = plain_scalar  # type: ignore[attr-defined]  # four Python ints: nothing to rescale
     measure.scale_free = scale_free  # type: ignore[attr-defined]
+    measure.reads_tn = reads(definition, "tn")  # type: ignore[attr-defined]
     return measure
+
+
+def reads(definition: Callable[..., Any], name: str) -> bool:
+    """Whether ``definition`` ever reads its argument ``name``: a definition that never loads
+    ``tn`` gives the same value whatever ``tn`` is, so a stream recomputes only the classes whose
+    ``tp``, ``fp`` or ``fn`` changed. Read from the code itself (the instructions that load the
+    name, or a nested function that captures it), so the answer is exact; ``locals()`` or
+    ``vars()`` count as reading everything.
+
+    Examples:
+        >>> reads(lambda tp, fp, fn, tn: tp / (tp + fn), "tn"), reads(lambda tp, fp, fn, tn: tn + tp, "tn")
+        (False, True)
+    """
+    code = definition.__code__
+    if name in code.co_cellvars or {"locals", "vars", "eval", "exec"} & set(code.co_names):
+        return True
+    for instruction in dis.get_instructions(code):
+        argument = instruction.argval
+        if instruction.opname.startswith(("LOAD_", "DELETE_")) and (argument == name or (isinstance(argument, tuple) and name in argument)):
+            return True
+    return False
 
 
 _SAFE_FLOATS = (2.0**-200, 2.0**200)

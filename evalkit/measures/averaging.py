@@ -59,6 +59,7 @@ __all__ = [
     "check_undefined",
     "fill_undefined",
     "mean_of",
+    "mean_of_numbers",
     "mean_of_ratios",
     "mean_rows",
     "per_entry",
@@ -88,6 +89,8 @@ def check_undefined(undefined: UndefinedPolicy) -> str:
         >>> check_undefined(float("nan")), check_undefined(0), check_undefined("nan")
         ('exclude', 'zero', 'nan')
     """
+    if type(undefined) is str and undefined in UNDEFINED_POLICIES:
+        return undefined
     if isinstance(undefined, (int, float, np.floating, np.integer)) and not isinstance(undefined, (bool, np.bool_)):
         if math.isnan(undefined):
             return "exclude"
@@ -177,6 +180,26 @@ def mean_of(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "e
     n_defined = int(np.count_nonzero(~np.isnan(values)))
     mean = mean_rows(values[None, :], None if weights is None else weights[None, :], undefined=policy)[0]
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
+
+
+def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+    """``mean_of`` of a few Python floats, equal weights, without numpy (what one read of a
+    stream costs): the same policy, the sum correctly rounded (``math.fsum``).
+
+    Examples:
+        >>> mean = mean_of_numbers([0.5, float("nan"), 1.0])
+        >>> mean, mean.n_defined, float(mean_of_numbers([0.5, float("nan")], undefined="zero"))
+        (0.75, 2, 0.25)
+    """
+    policy = check_undefined(undefined)
+    defined = [value for value in values if not math.isnan(value)]
+    if policy in _FILL:
+        kept = defined + [float(_FILL[policy])] * (len(values) - len(defined))
+    elif policy == "nan" and len(defined) < len(values):
+        kept = [math.nan]
+    else:
+        kept = defined
+    return Averaged(math.fsum(kept) / len(kept) if kept else math.nan, n_values=len(values), n_defined=len(defined))
 
 
 def mean_rows(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude") -> np.ndarray:

@@ -94,7 +94,7 @@ COUNT_NAMES = ("tp", "fp", "fn", "tn")
 Coefficients = tuple[tuple[float, float, float, float], tuple[float, float, float, float]]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Measure:
     """A binary measure with the metadata the averages and theorems use.
 

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
-from evalkit.engine._exact import check_count_total, difference, weighted_bincount, weighted_sum
+from evalkit.engine._exact import MAX_COUNT, check_count_total, difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import as_count_matrix, check_choice, check_index, show
@@ -28,6 +28,7 @@ from evalkit.exceptions import (
     MatrixSizeError,
     UnknownLabelError,
 )
+from evalkit.measures.averaging import Averaged, UndefinedPolicy
 from evalkit.measures.metrics_class import (
     MetricsClass,
     check_metrics_class,
@@ -35,14 +36,19 @@ from evalkit.measures.metrics_class import (
     merged_metrics_class,
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
+from evalkit.measures.registry import MeasureLike, check_measure_parameters, registry_version
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
+from evalkit.results.tally import Tally
 
 __all__ = ["ConfusionMatrix"]
 
 
+
+_TALLIED = ("micro", "macro", "weighted")
+"""The averages a stream's tally reads without the table."""
 
 _FEW = 8
 """Batches of at most this many samples (lists of labels the matrix has, unweighted) are
@@ -93,7 +99,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
 
     DOCUMENT = "ConfusionMatrix"
 
-    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_total")
+    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     max_cells: ClassVar[int] = 1 << 26
@@ -128,6 +134,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
         self._total: int | float | None = None  # summed when first needed (exact; see get_total_items)
+        self._tally: Tally | None = None  # the running margins of a stream of one-sample changes (evalkit.results.tally)
         self._lock = threading.RLock()  # writers hold it while they change the counts, readers while they read
 
     @classmethod
@@ -247,6 +254,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             position = check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)
             self._total = check_count_total(self._current_total() + 1)
             self._counts[position] += 1
+            self._tallied(((position[0], position[1]),), 1)
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of actual and predicted labels.
@@ -278,10 +286,12 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:  # a few samples of labels this matrix has: their cells, no encoding
                 with self._lock:
-                    self._total = check_count_total(self._current_total() + len(cells))
+                    total = self._current_total() + len(cells)
+                    self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
                     counts = self._counts
                     for cell in cells:
                         counts[cell] += 1
+                    self._tallied(cells, 1)
                 return
         if _is_empty(y_true) and _is_empty(y_pred):
             encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
@@ -326,7 +336,10 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             position = self._index.get(label)
         except TypeError:
             return None
-        return position if position is not None and same_labels((self._labels[position],), (label,)) else None
+        if position is None:
+            return None
+        stored = self._labels[position]
+        return position if type(stored) is type(label) or same_labels((stored,), (label,)) else None
 
     def _known_cells(self, y_true: Sequence[Any], y_pred: Sequence[Any]) -> list[tuple[int, int]] | None:
         """The cells of a few samples whose labels are all labels of this matrix, or None: the
@@ -338,6 +351,18 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
                 return None
             cells.append((row, column))
         return cells
+
+    def _tallied(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
+        """Keep the tally of a stream current after a one-sample change of each of ``cells``
+        (the caller holds the lock), or start one: reads of a stream are then O(1)."""
+        tally = self._tally
+        if tally is None:
+            if self._counts.dtype.kind != "i":
+                return  # weighted counts: no running sums, whose rounding would build up
+            self._tally = Tally(self._counts)
+            return
+        for row, column in cells:
+            tally.add(row, column, amount)
 
     def _check_known(self, found: tuple) -> None:
         """Every label of a batch is a label of this matrix."""
@@ -392,6 +417,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             else:
                 self._counts[np.ix_(positions, positions)] += batch
             self._total = total
+            self._tally = None
 
     def _add_pairs(self, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, found: tuple) -> None:
         """Add samples given as codes over ``found``: only the cells they fall in (no table of
@@ -404,6 +430,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
             self._counts[rows, columns] += amounts  # the keys are distinct: no cell twice
             self._total = total
+            self._tally = None
 
     def with_labels(self, labels: Sequence[Hashable]) -> ConfusionMatrix:
         """A new matrix over ``labels``: every label of this matrix, in any order, plus new
@@ -479,6 +506,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
                 self._counts = self._buffer[: len(self._labels), : len(self._labels)]
             self._counts[...] = left
             self._total = None
+            self._tally = None
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         return self
 
@@ -578,6 +606,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self._buffer = np.zeros((len(self._labels), len(self._labels)), dtype=np.int64)
             self._counts = self._buffer
             self._total = 0
+            self._tally = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
@@ -652,6 +681,28 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
     # ----------------------------------------------------------------------------------------
     # text
 
+    def average(
+        self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude", labels: Any = None,
+        metrics_class: type[Any] | None = None, **parameters: Any,
+    ) -> Averaged:  # fmt: skip
+        with self._lock:  # one state of the counts
+            tally = self._tally
+            if tally is not None and labels is None and average in _TALLIED:  # a stream: the classes the last samples changed, not every class
+                resolved = tally.named.get((measure, metrics_class)) if type(measure) is str and tally.version == registry_version() else None
+                if resolved is None:
+                    resolved = self.measure(measure, metrics_class)
+                    check_measure_parameters(resolved, parameters)
+                    if type(measure) is str:
+                        tally.named[measure, metrics_class] = resolved
+                elif parameters:
+                    check_measure_parameters(resolved, parameters)
+                found = tally.average(resolved, average, undefined, parameters)
+                if found is not None:
+                    return found
+            return super().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
+
+    average.__doc__ = CellsResult.average.__doc__
+
     def _repr_html_(self) -> str:
         """The matrix as a heat map in a notebook (escaped, no script)."""
         return render("html_matrix", self)
@@ -689,7 +740,7 @@ def _consistent(method: Any) -> Any:
     return locked
 
 
-_WRITERS = {"inc", "update", "update_indices", "reset"}
+_WRITERS = {"inc", "update", "update_indices", "reset", "get_accuracy", "average"}
 """Public methods that lock for themselves (the binary ones, ``+`` and ``==``, read each
 matrix once, one lock at a time, and are left alone like every other underscore name)."""
 

@@ -17,6 +17,9 @@ from evalkit.engine._validation import check_index, show
 from evalkit.exceptions import InvalidArgumentError, NotBinaryError
 from evalkit.measures import formulas
 
+if TYPE_CHECKING:
+    from evalkit.results.tally import Tally
+
 __all__ = ["MatrixGetters"]
 
 class MatrixGetters:
@@ -28,6 +31,7 @@ class MatrixGetters:
         _counts: np.ndarray
         _labels: tuple
         _lock: threading.RLock
+        _tally: Tally | None
 
         def _current_total(self) -> int | float: ...
         def index_of(self, label: Hashable) -> int: ...
@@ -91,6 +95,8 @@ class MatrixGetters:
     def get_accuracy(self) -> float:
         """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""
         with self._lock:  # the trace and the total of one state of the counts
+            if self._tally is not None:  # a stream: its running sums
+                return self._tally.accuracy()
             x = self._counts
             if x.dtype.kind == "i":  # integer counts: the trace is at most the total, which fits int64 (counting refuses more)
                 return float(formulas.ratio(int(np.trace(x)), self._current_total()))

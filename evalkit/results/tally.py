@@ -1,0 +1,132 @@
+"""The running margins of a matrix counted one sample at a time: reads in O(1) per event.
+
+A stream counts one sample, reads accuracy and a macro F1, counts the next: recomputing every
+class's cells from the table for each read costs ``O(m²)`` and about a hundred microseconds of
+numpy calls on a small matrix. A ``Tally`` keeps what the reads need as Python integers, kept
+current by every one-sample change (``add``, ``+1`` or ``-1`` of one cell):
+
+* the diagonal, row and column sums and the total (so ``tp, fp, fn, tn`` of any class are a
+  few additions away: ``fp = col - tp``, ``fn = row - tp``, ``tn = n - row - col + tp``);
+* per measure, the value of every class, recomputed only for the classes a change touched:
+  one sample of actual ``a`` predicted ``p`` changes the ``tp``, ``fp`` and ``fn`` of ``a`` and
+  ``p`` alone (and every class's ``tn``, which matters only to a measure that reads ``tn``:
+  those recompute every class, and above ``SMALL`` classes take the vectorised path).
+
+The values are those of the measure's own definition on Python integers (the path the getters
+take, exact to one rounding), and the macro average is ``mean_of_numbers`` under the one
+undefined-value policy. A matrix changed in any other way (a batch, ``+=``, a new label)
+drops its tally, and the next one-sample change builds it again from the table.
+
+Examples:
+    >>> import numpy as np
+    >>> tally = Tally(np.array([[3, 1], [0, 2]]))
+    >>> tally.add(1, 1, 1)
+    >>> tally.accuracy(), tally.cells(0)
+    (0.8571428571428571, (3, 0, 1, 3))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from evalkit.measures.averaging import Averaged, check_undefined, mean_of, mean_of_numbers, support_weights
+from evalkit.measures.registry import Measure, registry_version
+
+__all__ = ["SMALL", "Tally"]
+
+SMALL = 64
+"""Up to this many classes a measure that reads ``tn`` is recomputed for every class from the
+tally's Python integers; above, numpy's vectorised path is the faster one."""
+
+
+class Tally:
+    """Diagonal, row and column sums of an integer matrix as Python integers, and the per-class
+    values of the measures read from it (see the module)."""
+
+    __slots__ = ("col", "columns", "correct", "diag", "log", "named", "row", "total", "version")
+
+    def __init__(self, counts: np.ndarray) -> None:
+        self.diag: list[int] = np.diagonal(counts).tolist()
+        self.row: list[int] = counts.sum(axis=1).tolist()  # int64 sums: the matrix's total is below 2**63
+        self.col: list[int] = counts.sum(axis=0).tolist()
+        self.total: int = sum(self.row)
+        self.correct: int = sum(self.diag)
+        self.log: list[int] = []  # the classes each change touched, in order
+        self.columns: dict[Any, list[Any]] = {}  # measure (and parameters) -> [values, log position read up to]
+        self.named: dict[
+            tuple[str, Any], Measure
+        ] = {}  # (name, metrics class) -> measure, while the registry stays as it is
+        self.version = registry_version()
+
+    def add(self, row: int, col: int, amount: int) -> None:
+        """Count ``amount`` (+1, or -1 to take a sample away) more samples of actual class ``row``
+        predicted as ``col``."""
+        self.row[row] += amount
+        self.col[col] += amount
+        self.total += amount
+        log = self.log
+        if row == col:
+            self.diag[row] += amount
+            self.correct += amount
+            log.append(row)
+        else:
+            log += (row, col)
+        if (
+            len(log) > 4 * len(self.row) + 64
+        ):  # the classes touched are as many as the classes: recomputing them all is as cheap
+            log.clear()
+            self.columns.clear()
+
+    def cells(self, k: int) -> tuple[int, int, int, int]:
+        """``(tp, fp, fn, tn)`` of class ``k`` against the rest."""
+        tp, row, col = self.diag[k], self.row[k], self.col[k]
+        return tp, col - tp, row - tp, self.total - row - col + tp
+
+    def accuracy(self) -> float:
+        """The share of samples on the diagonal (NaN when empty)."""
+        return self.correct / self.total if self.total else float("nan")
+
+    def values(self, measure: Measure, parameters: dict[str, Any]) -> list[float] | None:
+        """The value of ``measure`` for every class (NaN where undefined), or None where the
+        vectorised path is the faster one (a measure without a definition on four integers, or
+        one reading ``tn`` on more than ``SMALL`` classes)."""
+        key = (measure, *sorted(parameters.items())) if parameters else measure
+        column = self.columns.get(key)
+        cells = self.cells
+        if column is None:
+            scalar = getattr(measure.function, "integer_scalar", None)
+            reads_tn = getattr(measure.function, "reads_tn", True)
+            if scalar is None or (reads_tn and len(self.row) > SMALL):
+                return None
+            values = [float(scalar(*cells(k), **parameters)) for k in range(len(self.row))]
+            self.columns[key] = [values, len(self.log), scalar, reads_tn]
+            return values
+        values, position, scalar, reads_tn = column
+        if position == len(self.log):
+            return values  # nothing changed since the last read
+        for k in range(len(values)) if reads_tn else set(self.log[position:]):  # tn changes for every class
+            values[k] = float(scalar(*cells(k), **parameters))
+        column[1] = len(self.log)
+        return values
+
+    def average(self, measure: Measure, average: str, undefined: Any, parameters: dict[str, Any]) -> Averaged | None:
+        """The ``"micro"``, ``"macro"`` or ``"weighted"`` average of ``measure``, as
+        ``evalkit.averaging.average_cells`` gives it, or None where the vectorised path is the
+        faster one."""
+        undefined = check_undefined(undefined)
+        if average == "micro":
+            scalar = getattr(measure.function, "integer_scalar", None)
+            if scalar is None:
+                return None
+            wrong, m = self.total - self.correct, len(self.row)
+            return mean_of_numbers([float(scalar(self.correct, wrong, wrong, m * self.total - 2 * self.total + self.correct, **parameters))],
+                                   undefined=undefined)  # fmt: skip
+        values = self.values(measure, parameters)
+        if values is None:
+            return None
+        if average == "weighted":
+            array = np.array(values)
+            return mean_of(array, support_weights(array, self.row, undefined), undefined=undefined)
+        return mean_of_numbers(values, undefined=undefined)

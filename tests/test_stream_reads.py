@@ -1,0 +1,141 @@
+"""Reads of a stream: a matrix counted one sample at a time keeps running margins (its tally)
+and reads averages from them; every read equals the same average of the same counts taken
+from the table (a fresh matrix, the vectorised path), whatever came before: single samples,
+batches, merges, subtractions, new labels, resets."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalkit import ConfusionMatrix
+from evalkit.measures.arithmetic import reads
+from evalkit.measures.averaging import mean_of, mean_of_numbers
+from evalkit.measures.registry import MEASURES
+
+LABELS = ["a", "b", "c", "d"]
+POLICIES = ("exclude", "zero", "one", "nan")
+ONE = st.tuples(st.just("one"), st.sampled_from(LABELS), st.sampled_from(LABELS))
+OPERATIONS = st.lists(
+    st.one_of(
+        ONE, ONE, ONE, ONE,
+        st.tuples(st.just("inc"), st.integers(0, 3), st.integers(0, 3)),
+        st.tuples(st.just("batch"), st.lists(st.sampled_from(LABELS), min_size=9, max_size=20), st.integers(0, 99)),
+        st.tuples(st.just("add"), st.sampled_from(LABELS), st.sampled_from(LABELS)),
+        st.tuples(st.just("take"), st.integers(0, 99), st.integers(0, 99)),
+        st.tuples(st.just("reset"), st.none(), st.none()),
+    ),
+    min_size=1, max_size=40,
+)  # fmt: skip
+
+
+def apply(cm, operation):
+    kind, first, second = operation
+    if kind == "one":
+        cm.update([first], [second])
+    elif kind == "inc":
+        cm.inc(first, second)
+    elif kind == "batch":
+        cm.update(
+            first, first[second % len(first) :] + first[: second % len(first)]
+        )  # a batch of more than a few: the table path
+    elif kind == "add":
+        cm += ConfusionMatrix.from_predictions([first], [second], labels=LABELS)
+    elif kind == "take":
+        counts = cm.to_array()
+        cell = np.unravel_index(first % counts.size, counts.shape)
+        if counts[cell]:
+            part = np.zeros_like(counts)
+            part[cell] = 1
+            cm -= ConfusionMatrix.from_array(part, labels=LABELS)
+    else:
+        cm.reset()
+
+
+def assert_same(found, expected):
+    assert (math.isnan(found) and math.isnan(expected)) or found == pytest.approx(expected, rel=1e-12, abs=1e-15)
+    assert (found.n_values, found.n_defined) == (expected.n_values, expected.n_defined)
+
+
+@settings(max_examples=60)
+@given(OPERATIONS, st.sampled_from(sorted(MEASURES)), st.sampled_from(POLICIES))
+def test_every_read_of_a_stream_equals_the_average_of_its_table(operations, name, policy):
+    cm = ConfusionMatrix(LABELS)
+    for operation in operations:
+        apply(cm, operation)
+        table = ConfusionMatrix.from_array(cm.to_array(), labels=LABELS)  # no tally: every class from the table
+        assert cm.get_accuracy() == table.get_accuracy() or (
+            math.isnan(cm.get_accuracy()) and math.isnan(table.get_accuracy())
+        )
+        for average in ("micro", "macro", "weighted"):
+            parameters = {"beta": 2.0} if name == "f_score" else {}
+            assert_same(
+                cm.average(name, average, undefined=policy, **parameters),
+                table.average(name, average, undefined=policy, **parameters),
+            )
+
+
+def test_a_stream_reads_from_its_tally_and_a_batch_drops_it():
+    cm = ConfusionMatrix(LABELS)
+    cm.update(["a"], ["b"])
+    assert cm._tally is not None  # a stream of one-sample changes keeps its margins
+    first = cm.average("f1_score")
+    cm.update(["a"] * 10, ["a"] * 10)
+    assert cm._tally is None  # a batch changes the table: the margins are read again from it when the next sample comes
+    assert cm.average("f1_score") != first
+    cm.update(["b"], ["b"])
+    assert cm._tally is not None and cm.average("f1_score") == ConfusionMatrix.from_array(
+        cm.to_array(), labels=LABELS
+    ).average("f1_score")
+
+
+def test_weighted_counts_keep_no_tally():
+    cm = ConfusionMatrix(LABELS)
+    cm.update(["a", "b"], ["a", "a"], sample_weight=[0.5, 2.0])
+    cm.update(["a"], ["b"])
+    assert cm._tally is None  # running sums of floats would round differently from the table's exact sums
+
+
+def test_a_measure_registered_during_a_stream_is_found(monkeypatch):
+    from evalkit.measures.formulas import register, unregister
+
+    cm = ConfusionMatrix(LABELS)
+    cm.update(["a"], ["a"])
+    cm.update(["b"], ["a"])
+
+    def twice_recall(*, tp, fp, fn, tn):
+        return 2 * tp / (tp + fn)
+
+    register(twice_recall, name="twice_recall")
+    try:
+        assert cm.average("twice_recall", "micro") == 1.0
+    finally:
+        unregister("twice_recall")
+
+
+@given(st.lists(st.one_of(st.floats(0, 1), st.just(math.nan)), max_size=12), st.sampled_from(POLICIES))
+def test_the_mean_of_a_few_numbers_follows_the_policy_of_mean_of(values, policy):
+    found, expected = mean_of_numbers(values, undefined=policy), mean_of(values, undefined=policy)
+    assert_same(found, expected)
+
+
+def test_reading_tn_is_read_from_the_definition():
+    # F1 never reads tn: one sample changes only two classes' values; accuracy per class reads it
+    assert not MEASURES["f1_score"].function.reads_tn and MEASURES["accuracy"].function.reads_tn
+    assert not reads(lambda tp, fp, fn, tn: tp / (tp + fp), "tn")
+    assert reads(lambda tp, fp, fn, tn: lambda tn=tn: tn, "tn")  # passed on to a nested function
+    assert reads(lambda tp, fp, fn, tn: locals()["tn"], "tn")  # read by name: counts as read
+
+
+@pytest.mark.parametrize("name", ["accuracy", "f1_score"])
+def test_many_classes_read_the_same_as_the_table(name):
+    # above SMALL classes a measure that reads tn takes the vectorised path; one that does not stays on the tally
+    rng = np.random.default_rng(3)
+    labels = list(range(70))
+    cm = ConfusionMatrix(labels)
+    for actual, predicted in zip(rng.integers(0, 70, 300).tolist(), rng.integers(0, 70, 300).tolist()):
+        cm.update([actual], [predicted])
+        table = ConfusionMatrix.from_array(cm.to_array(), labels=labels)
+        assert_same(cm.average(name, "macro"), table.average(name, "macro"))
