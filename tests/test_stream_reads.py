@@ -125,7 +125,14 @@ def test_reading_tn_is_read_from_the_definition():
     # F1 never reads tn: one sample changes only two classes' values; accuracy per class reads it
     assert not MEASURES["f1_score"].function.reads_tn and MEASURES["accuracy"].function.reads_tn
     assert not reads(lambda tp, fp, fn, tn: tp / (tp + fp), "tn")
-    assert reads(lambda tp, fp, fn, tn: lambda tn=tn: tn, "tn")  # passed on to a nested function
+
+    def captured(tp, fp, fn, tn):
+        def inner():
+            return tn
+
+        return inner()
+
+    assert reads(captured, "tn")  # captured by a nested function
     assert reads(lambda tp, fp, fn, tn: locals()["tn"], "tn")  # read by name: counts as read
 
 
