@@ -683,8 +683,8 @@ class ByGroup(CountedState):
         pairs = _regrouped(self, distinct, found, keys, labels)
         return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs)
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's", "count": "a ByGroup is built whole: no window counts it yet"}
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's", "revert": "a ByGroup is immutable: merge another batch's", "count": "a ByGroup is built whole: no window counts it yet"}
 
     def _subtract(self, other: ByGroup) -> ByGroup:
         """These groups without ``other``'s, a batch merged into them; a group of ``other`` left

@@ -401,8 +401,8 @@ class Agreement(CountedState):
     # ----------------------------------------------------------------------------------------
     # equality and JSON
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Agreement is immutable: merge another batch of items", "count": "an Agreement is built whole from items: no window counts it yet"}
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Agreement is immutable: merge another batch of items", "revert": "an Agreement is immutable: merge another batch of items", "count": "an Agreement is built whole from items: no window counts it yet"}
 
     def _item_weights(self) -> np.ndarray:
         return np.ones(len(self.counts)) if self.weight is None else self.weight

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import math
@@ -24,6 +25,7 @@ from evalkit.exceptions import (
     EvalkitError,
     FormatError,
     InputShapeError,
+    InvalidCountsError,
     LabelMismatchError,
     MatrixSizeError,
     UnknownLabelError,
@@ -304,6 +306,39 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self._add(batch, found)
         else:  # a few samples: their cells only, not a table of every class pair
             self._add_pairs(actual, predicted, weight, found)
+
+    def revert(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> None:
+        """Take away samples counted before (River's ``revert``), in place: a few unweighted
+        samples cell by cell in O(1) each (a sliding window's oldest sample), any other batch as
+        the part it counts (``self -= self.counted(...)``).
+
+        Raises:
+            InvalidCountsError: a sample this matrix never counted (a count would be negative);
+                nothing is taken away then.
+            UnknownLabelError: a label this matrix does not have.
+
+        Examples:
+            >>> cm = ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "b", "a"])
+            >>> cm.revert(["b"], ["a"])
+            >>> cm.to_array().tolist()
+            [[1, 0], [0, 1]]
+        """
+        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= _FEW:
+            cells = self._known_cells(y_true, y_pred)
+            if cells is not None:
+                with self._lock:
+                    counts = self._counts
+                    needed = {cells[0]: 1} if len(cells) == 1 else collections.Counter(cells)
+                    short = [cell for cell, amount in needed.items() if counts[cell] < amount]
+                    if short:
+                        pairs = [(self._labels[row], self._labels[column]) for row, column in short]
+                        raise InvalidCountsError(f"cannot take away samples that were never counted: (actual, predicted) {show(pairs)} would be negative")
+                    for cell in cells:
+                        counts[cell] -= 1
+                    self._total = self._current_total() - len(cells)
+                    self._tallied(cells, -1)
+                return
+        self.__isub__(self.counted(y_true, y_pred, sample_weight=sample_weight))
 
     def update_indices(self, y_true_idx: Any, y_pred_idx: Any, *, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of samples given by class index (``0 .. m-1``, as a training loop holds
@@ -740,7 +775,7 @@ def _consistent(method: Any) -> Any:
     return locked
 
 
-_WRITERS = {"inc", "update", "update_indices", "reset", "get_accuracy", "average"}
+_WRITERS = {"inc", "update", "revert", "update_indices", "reset", "get_accuracy", "average"}
 """Public methods that lock for themselves (the binary ones, ``+`` and ``==``, read each
 matrix once, one lock at a time, and are left alone like every other underscore name)."""
 

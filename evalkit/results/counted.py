@@ -8,6 +8,7 @@ is a state of sums, and the same operations apply to all of them, named once:
 | merge | ``a.merge(b)``, ``a + b``, ``sum([a, b, ...])`` | the counts of both, as if counted together |
 | subtract | ``a - b`` | ``a`` without ``b``, a part that was added to it (a sliding window's oldest batch) |
 | scale | ``a.scaled(f)`` | every count times ``f`` in (0, 1], as weights (a decayed past) |
+| revert | ``a.revert(*batch, sample_weight=w)`` | ``a`` without samples it counted, in place (River's ``revert``; a ``ConfusionMatrix`` takes one sample away in O(1)) |
 | count | ``a.counted(*batch, sample_weight=w)`` | a new result of ``a``'s kind and settings counting one batch (what a window adds and takes away) |
 | empty | ``a.empty()`` | the same settings and labels, nothing counted |
 | copy | ``a.copy()`` | an independent copy (a mutable result's ``update`` leaves the copy alone) |
@@ -44,7 +45,7 @@ from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, Unsupport
 
 __all__ = ["ALL_OPERATIONS", "CountedState", "check_factor"]
 
-ALL_OPERATIONS = frozenset({"update", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
+ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
 
 
@@ -124,6 +125,18 @@ class CountedState(Document):
         part = self.empty()
         part.update(*batch, sample_weight=sample_weight)
         return part
+
+    def revert(self, *batch: Any, sample_weight: Any = None) -> None:
+        """Take away, in place, samples this result counted before (River's ``revert``): what a
+        sliding window does with its oldest samples.
+
+        Raises:
+            UnsupportedSettingError: this kind does not take samples away in place (an
+                immutable kind, or a stream counter: subtract a part, ``a - part``).
+            InvalidCountsError: samples that were never counted; nothing is taken away then.
+        """
+        self._require("revert")
+        raise NotImplementedError
 
     def merge(self, other: Any, *, grow: bool = False) -> Any:
         """The counts of both, as if counted together.

@@ -315,8 +315,8 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
         check_label_list([*checked, *extra])
         return attrs.evolve(self, labels=checked, confusion_labels=None if self.confusion_labels is None else (*checked, *extra))
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Evaluation is immutable: merge another batch's (or count a stream with LabelSetCounts)",
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Evaluation is immutable: merge another batch's (or count a stream with LabelSetCounts)", "revert": "an Evaluation is immutable: merge another batch's (or count a stream with LabelSetCounts)",
                                           "count": "an Evaluation is built whole: a window counts its stream counter, LabelSetCounts"}
 
     def _check_same_counts(self, other: Evaluation, operation: str) -> None:

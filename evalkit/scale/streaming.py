@@ -29,8 +29,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
-from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -208,7 +208,8 @@ class LabelSetCounts(CountedState, _Locked):
                     merged._pairs.update(part._pairs)
         return merged
 
-    OPERATIONS = ALL_OPERATIONS
+    OPERATIONS = ALL_OPERATIONS - {"revert"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"revert": "its batches are taken away as parts: a - part (as a window does)"}
 
     def _state(self) -> tuple[list, np.ndarray, dict, Any, Counter | None]:
         """Everything counted, copied under the lock: labels, per-label sums, kinds, total, pairs."""
@@ -458,7 +459,8 @@ class _ScoreCounts(CountedState, _Locked):
             raise EmptyInputError("no scores were counted: nothing to read")
         return self._result
 
-    OPERATIONS = ALL_OPERATIONS
+    OPERATIONS = ALL_OPERATIONS - {"revert"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"revert": "its batches are taken away as parts: a - part (as a window does)"}
     RESULT: Any = None
     """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
 

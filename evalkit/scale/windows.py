@@ -75,23 +75,33 @@ def _check_size(size: object, argument: str = "size") -> int:
 
 
 class _Batch(Generic[R]):
-    """The samples of one update still in a window: its arrays, weights, times and counted part."""
+    """The samples of one update still in a window: its arrays, weights, times and counted part
+    (None when the result takes the samples away itself, ``revert``)."""
 
     __slots__ = ("arrays", "part", "times", "weight")
 
-    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R) -> None:
+    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None) -> None:
         self.arrays, self.weight, self.times, self.part = arrays, weight, times, part
 
     def __len__(self) -> int:
         return len(self.arrays[0])
 
-    def split(self, cut: int, template: R) -> R:
-        """Keep the samples from ``cut`` on; the counted part of the first ``cut``, which leave."""
-        leaving: R = template.counted(*(values[:cut] for values in self.arrays), sample_weight=None if self.weight is None else self.weight[:cut])
+    def counted(self, template: R) -> R:
+        """The counted part of this batch's samples."""
+        if self.part is not None:
+            return self.part
+        part: R = template.counted(*self.arrays, sample_weight=self.weight)
+        return part
+
+    def split(self, cut: int, template: R) -> _Batch[R]:
+        """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their own."""
+        leaving = _Batch(tuple(values[:cut] for values in self.arrays), None if self.weight is None else self.weight[:cut], None, None)
+        if self.part is not None:
+            leaving.part = leaving.counted(template)
+            self.part = self.part - leaving.part
         self.arrays = tuple(values[cut:] for values in self.arrays)
         self.weight = None if self.weight is None else self.weight[cut:]
         self.times = None if self.times is None else self.times[cut:]
-        self.part = self.part - leaving
         return leaving
 
 
@@ -132,6 +142,8 @@ class _Over(Generic[R]):
     def __init__(self, template: R) -> None:
         self._template = _check_template(template)
         self._result: R = template.empty()
+        self._updates = template.supports("update")  # a mutable result counts a batch in place, with no part of its own
+        self._reverts = template.supports("revert")  # ... and takes unweighted samples away again in place (O(1) a sample)
 
     @property
     def result(self) -> R:
@@ -183,8 +195,12 @@ class Windowed(_Over[R]):
                 raise InvalidArgumentError(f"times must not go back: got {show(times)} after {self._latest}")
         if n == 0:
             return
-        part = self._template.counted(*arrays, sample_weight=weight)
-        self._result += part  # in place for the mutable kinds
+        if self._reverts and weight is None:
+            cast(Any, self._result).update(*arrays)
+            part = None
+        else:
+            part = self._template.counted(*arrays, sample_weight=weight)
+            self._result += part  # in place for the mutable kinds
         self._batches.append(_Batch(arrays, weight, times, part))
         self._count += n
         if self.period is not None:
@@ -202,9 +218,9 @@ class Windowed(_Over[R]):
             if len(oldest) <= excess:
                 self._batches.popleft()
                 excess -= len(oldest)
-                self._take(oldest.part, len(oldest))
+                self._take(oldest)
             else:
-                self._take(oldest.split(excess, self._template), excess)
+                self._take(oldest.split(excess, self._template))
                 excess = 0
 
     def _leave_before(self, cutoff: float) -> None:
@@ -219,12 +235,15 @@ class Windowed(_Over[R]):
                 break
         self._leave_first(gone)
 
-    def _take(self, part: R, n: int) -> None:
-        self._result -= part
-        self._count -= n
+    def _take(self, batch: _Batch[R]) -> None:
+        if batch.part is None:
+            cast(Any, self._result).revert(*batch.arrays)
+        else:
+            self._result -= batch.part
+        self._count -= len(batch)
         self._taken += 1
         if self._taken >= len(self._batches) and _weighted(self._result):  # rounding of float counts never builds up
-            self._result = sum((batch.part for batch in self._batches), self._template.empty())
+            self._result = sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
             self._taken = 0
 
 
@@ -292,8 +311,12 @@ class Tumbling(_Over[R]):
         start = 0
         while start < n:
             stop = min(n, start + self.size - self._count)
-            part = self._template.counted(*(values[start:stop] for values in arrays), sample_weight=None if weight is None else weight[start:stop])
-            self._result += part
+            chunk = tuple(values[start:stop] for values in arrays)
+            chunk_weight = None if weight is None else weight[start:stop]
+            if self._updates:
+                cast(Any, self._result).update(*chunk, sample_weight=chunk_weight)
+            else:
+                self._result += self._template.counted(*chunk, sample_weight=chunk_weight)
             self._count += stop - start
             start = stop
             if self._count == self.size:

@@ -833,8 +833,8 @@ class Calibration(CountedState):
         assert self._limbs is not None and other._limbs is not None
         return Calibration(self.setting, self.labels, self.bins, None, add_limbs(self._limbs, other._limbs), self.classes)
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)",
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)", "revert": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)",
                                           "count": "a Calibration is built whole: a window counts its stream counter, CalibrationCounts"}
 
     def _same_columns(self, other: Calibration, operation: str) -> None:

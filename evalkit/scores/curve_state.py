@@ -80,8 +80,8 @@ class CurveState(CountedState, CurveFields):
         def from_score_counts(cls, parts: Sequence[tuple[Any, Any, Any]], labels: Sequence[Any], *, negative_label: Any = None,
                               metrics_class: MetricsClass | None = None) -> Self: ...  # fmt: skip
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)",
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)", "revert": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)",
                                           "count": "a ThresholdCurve is built whole: a window counts its stream counter, CurveCounts"}
 
     def _check_same_points(self, other: CurveFields, operation: str) -> None:
