@@ -1,0 +1,170 @@
+"""Metrics over time, per event: evalkit beside River, and beside the numpy floor, in one run.
+
+    python benchmarks/streaming.py                       # about a minute
+    python benchmarks/streaming.py --output benchmarks/streaming.md
+    python benchmarks/streaming.py --events 5000         # a quicker, noisier run
+
+Rows:
+
+* a prequential loop: count one event, read accuracy and macro F1, for 3, 10 and 100 classes
+  (``ConfusionMatrix.update([y], [p])``, ``get_accuracy()``, ``average("f1_score", "macro")``
+  against River's ``Accuracy`` and ``MacroF1``), and the same over a sliding window of 1,000
+  events (``Windowed`` against River's ``utils.Rolling``);
+* one read of a stream against a plain numpy formula on the same counts (``trace / total``; the
+  mean of ``2 tp / (row + column)`` over the classes with any): how far above the floor a read is;
+* the exact ROC AUC of a sliding window of 10,000 scores, per event, against recomputing it from
+  the window's scores and against River's ``RollingROCAUC``.
+
+The events are the same for every contender (70% right, the rest uniform); times are the best of
+three runs of the whole loop, per event, in microseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from evalkit import ConfusionMatrix, ThresholdCurve, Windowed
+from evalkit.scale.streaming import CurveCounts
+
+
+def stream(n: int, m: int, seed: int = 0) -> tuple[list[int], list[int]]:
+    rng = np.random.default_rng(seed)
+    actual = rng.integers(0, m, n)
+    predicted = np.where(rng.random(n) < 0.7, actual, rng.integers(0, m, n))
+    return actual.tolist(), predicted.tolist()
+
+
+def per_event(loop: Callable[[], object], n: int, repeats: int = 3) -> float:
+    """The best time of ``loop`` (which runs ``n`` events), per event, in microseconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        loop()
+        best = min(best, time.perf_counter() - start)
+    return best / n * 1e6
+
+
+def loops(n: int, m: int, window: int | None) -> tuple[float, float, float]:
+    """evalkit's and River's time per event, and the largest difference of their macro F1."""
+    from river import metrics, utils
+
+    actual, predicted = stream(n, m)
+    found: dict[str, float] = {}
+
+    def ours() -> None:
+        view = ConfusionMatrix(list(range(m))) if window is None else Windowed(ConfusionMatrix(list(range(m))), size=window)
+        for a, p in zip(actual, predicted):
+            view.update([a], [p])
+            view.get_accuracy()
+            found["evalkit"] = view.average("f1_score", "macro")
+
+    def river() -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # Rolling(instance): the spelling every River release takes
+            accuracy = metrics.Accuracy() if window is None else utils.Rolling(metrics.Accuracy(), window)
+            f1 = metrics.MacroF1() if window is None else utils.Rolling(metrics.MacroF1(), window)
+        for a, p in zip(actual, predicted):
+            accuracy.update(a, p)
+            f1.update(a, p)
+            accuracy.get()
+            found["river"] = f1.get()
+
+    return per_event(ours, n), per_event(river, n), abs(found["evalkit"] - found["river"])
+
+
+def reads(m: int, calls: int = 20_000) -> list[tuple[str, float, float]]:
+    """A read of a stream's matrix against numpy on the same counts (microseconds a call)."""
+    actual, predicted = stream(5_000, m, seed=1)
+    cm = ConfusionMatrix(list(range(m)))
+    for a, p in zip(actual, predicted):
+        cm.update([a], [p])
+    counts = cm.to_array()
+
+    def accuracy_floor() -> float:
+        return float(np.trace(counts) / counts.sum())
+
+    def f1_floor() -> float:
+        tp = np.diag(counts)
+        both = counts.sum(axis=0) + counts.sum(axis=1)
+        present = both > 0
+        return float((2 * tp[present] / both[present]).mean())
+
+    def timed(function: Callable[[], object]) -> float:
+        return per_event(lambda: [function() for _ in range(calls)], calls)
+
+    rows = []
+    for name, ours, floor in (("get_accuracy()", cm.get_accuracy, accuracy_floor),
+                              ('average("f1_score", "macro")', lambda: cm.average("f1_score", "macro"), f1_floor)):  # fmt: skip
+        assert abs(float(ours()) - floor()) < 1e-12
+        rows.append((name, timed(ours), timed(floor)))
+    return rows
+
+
+def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
+    """Per event: a window's exact ROC AUC, recomputing it from the window's scores, River's."""
+    from river import metrics
+
+    rng = np.random.default_rng(2)
+    labels = rng.integers(0, 2, size + n)
+    scores = np.round(labels * 0.3 + rng.random(size + n), 3)  # rounded: ties, as scores of a model often have
+    actual, score = labels.tolist(), scores.tolist()
+
+    window = Windowed(CurveCounts(), size=size)
+    window.update(actual[:size], score[:size])
+
+    def ours() -> None:
+        for k in range(size, size + n):
+            window.update([actual[k]], [score[k]])
+            window.curve().roc_auc()
+
+    def again() -> None:
+        for k in range(size, size + n // 20):
+            ThresholdCurve.from_scores(actual[k - size + 1 : k + 1], score[k - size + 1 : k + 1]).roc_auc()
+
+    rolling = metrics.RollingROCAUC(window_size=size)
+    for k in range(size):
+        rolling.update(actual[k], score[k])
+
+    def river() -> None:
+        for k in range(size, size + n):
+            rolling.update(actual[k], score[k])
+            rolling.get()
+
+    return per_event(ours, n, 1), per_event(again, n // 20, 1), per_event(river, n, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=20_000)
+    parser.add_argument("--output")
+    options = parser.parse_args()
+    n = options.events
+    lines = [f"Per event, microseconds; {n:,} events; Python {sys.version.split()[0]}.", "",
+             "| loop | classes | evalkit | River | River / evalkit | largest difference of macro F1 |", "|---|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for window in (None, 1_000):
+        for m in (3, 10, 100):
+            ours, river, difference = loops(n, m, window)
+            name = "prequential" if window is None else f"sliding window of {window:,}"
+            lines.append(f"| {name} | {m} | {ours:.1f} | {river:.1f} | {river / ours:.2f} | {difference:.1e} |")
+    lines += ["", "| read of a stream's matrix | classes | evalkit | numpy floor | evalkit / floor |", "|---|---:|---:|---:|---:|"]
+    for m in (3, 10, 100):
+        for name, ours, floor in reads(m):
+            lines.append(f"| `{name}` | {m} | {ours:.2f} | {floor:.2f} | {ours / floor:.2f} |")
+    ours, again, river = auc_window(max(200, n // 40))
+    lines += ["", "| exact ROC AUC of a window of 10,000, per event | evalkit `Windowed` | recomputed | River `RollingROCAUC` | recomputed / evalkit |",
+              "|---|---:|---:|---:|---:|", f"| one new score, one read | {ours:.0f} | {again:.0f} | {river:.0f} | {again / ours:.1f} |"]  # fmt: skip
+    text = "\n".join(lines) + "\n"
+    if options.output:
+        with open(options.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
