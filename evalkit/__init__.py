@@ -36,7 +36,7 @@ from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.intervals import compare
 from evalkit.scale.prequential import Prequential
-from evalkit.scale.windows import Faded, NoChange, Tumbling, Windowed, kappa_temporal
+from evalkit.scale.windows import Faded, MajorityClass, NoChange, Tumbling, Windowed, kappa_m, kappa_temporal
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.costs import CostMatrix
 from evalkit.scores.curves import ThresholdCurve
@@ -56,6 +56,7 @@ __all__ = [
     "EvaluationMetrics",
     "Faded",
     "Hierarchy",
+    "MajorityClass",
     "Measure",
     "ModelComparison",
     "NeighborhoodAccuracy",
@@ -72,6 +73,7 @@ __all__ = [
     "comparisons",
     "exceptions",
     "formulas",
+    "kappa_m",
     "kappa_temporal",
     "measure",
     "measures",

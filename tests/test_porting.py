@@ -604,3 +604,83 @@ def test_the_corrected_resampled_t_test_gives_wekas_experimenter_numbers(weka, t
         assert ours.mean_difference == pytest.approx(weka_found["mean"], rel=1e-12)
         assert ours.p_value == pytest.approx(weka_found["p"], rel=1e-6)  # Weka's F distribution is a series good to about 1e-8
         assert weka_found["significance"] == (0 if ours.p_value > 0.05 else (1 if ours.mean_difference > 0 else -1))
+
+
+# --------------------------------------------------------------------------------------------
+# MOA, for real: its evaluators, from the moa.jar that CapyMOA's wheel ships
+
+MOA_WHEEL = "capymoa==0.15.1"  # its jar: MOA's BasicClassificationPerformanceEvaluator and its windowed and fading kin
+
+
+def moa_jar() -> Path:
+    """MOA's jar: CapyMOA's, when CapyMOA is installed, else taken once from its wheel on PyPI
+    (its Python dependencies pin pandas below 3, so the test extra does not install it whole)."""
+    import importlib.util
+    import sys
+    import tempfile
+    import zipfile
+
+    spec = importlib.util.find_spec("capymoa")
+    if spec is not None and spec.origin is not None and (Path(spec.origin).parent / "jar" / "moa.jar").exists():
+        return Path(spec.origin).parent / "jar" / "moa.jar"
+    cached = Path.home() / ".cache" / "evalkit-tests" / f"moa-{MOA_WHEEL.split('==')[1]}.jar"
+    if not cached.exists():
+        with tempfile.TemporaryDirectory() as folder:
+            fetched = subprocess.run([sys.executable, "-m", "pip", "download", MOA_WHEEL, "--no-deps", "--quiet", "-d", folder], check=False, capture_output=True, text=True)
+            if fetched.returncode:
+                pytest.fail(f"MOA's jar could not be fetched from PyPI ({MOA_WHEEL}): {fetched.stderr[-500:]}")
+            wheel = next(Path(folder).glob("capymoa-*.whl"))
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            with zipfile.ZipFile(wheel) as archive:
+                cached.write_bytes(archive.read("capymoa/jar/moa.jar"))
+    return cached
+
+
+@pytest.fixture(scope="module")
+def moa(tmp_path_factory):
+    """MOA's three classification evaluators (basic, windowed, fading) on a stream: ``{evaluator: {measure: value}}``."""
+    missing = [name for name in ("java", "javac") if not shutil.which(name)]
+    if missing:
+        pytest.fail(f"a JDK is not installed ({', '.join(missing)} missing): .ci/run installs it (apt-get install default-jdk-headless)")
+    jar = moa_jar()
+    folder = tmp_path_factory.mktemp("moa")
+    subprocess.run(["javac", "-cp", str(jar), "-d", str(folder), str(ROOT / "tests" / "java" / "MoaEvaluators.java")], check=True, capture_output=True)
+
+    def run(classes: int, width: int, alpha: float, actual: list[int], predicted: list[int]) -> dict:
+        pairs = [f"{a}:{p}" for a, p in zip(actual, predicted)]
+        result = subprocess.run(["java", "-cp", f"{jar}:{folder}", "MoaEvaluators", str(classes), str(width), repr(alpha), *pairs],
+                                check=True, capture_output=True, text=True)  # fmt: skip
+        found: dict[str, dict[str, float]] = {}
+        for line in result.stdout.splitlines():
+            evaluator, measurement = line.split(" ", 1)
+            name, value = measurement.rsplit("=", 1)
+            found.setdefault(evaluator, {})[name] = float(value)
+        return found
+
+    return run
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_moa_evaluators_agree_with_windows_and_decay(moa, seed):
+    from evalkit import Faded, MajorityClass, NoChange, Windowed, kappa_m, kappa_temporal
+
+    rng = np.random.default_rng(seed)
+    classes, width, alpha, n = int(rng.integers(2, 5)), int(rng.integers(5, 40)), float(rng.choice([0.9, 0.99, 0.999])), int(rng.integers(30, 300))
+    runs = np.repeat(rng.integers(0, classes, n), rng.integers(1, 6, n))[:n]  # runs of one class: no-change is a real rival
+    actual = runs.tolist()
+    predicted = np.where(rng.random(n) < 0.7, runs, rng.integers(0, classes, n)).tolist()
+    found = moa(classes, width, alpha, actual, predicted)
+    labels = list(range(classes))
+    views = {"basic": (lambda: ConfusionMatrix(labels), {}), "window": (lambda: Windowed(ConfusionMatrix(labels), size=width), {"window": width}),
+             "fading": (lambda: Faded(ConfusionMatrix(labels), factor=alpha), {"factor": alpha})}  # fmt: skip
+    for evaluator, (make, counts) in views.items():
+        model, no_change = make(), NoChange(make())
+        majority = MajorityClass(make(), include_current=True, **counts)  # MOA counts each sample's own label before choosing the majority
+        model.update(actual, predicted)
+        no_change.update(actual)
+        majority.update(actual)
+        moa_found = found[evaluator]
+        assert moa_found["classifications correct (percent)"] == pytest.approx(100 * model.get_accuracy(), rel=1e-9)
+        assert moa_found["Kappa Statistic (percent)"] == pytest.approx(100 * model.get_cohen_kappa(), rel=1e-9, abs=1e-9)
+        assert moa_found["Kappa Temporal Statistic (percent)"] == pytest.approx(100 * kappa_temporal(model, no_change), rel=1e-9, abs=1e-9)
+        assert moa_found["Kappa M Statistic (percent)"] == pytest.approx(100 * kappa_m(model, majority), rel=1e-9, abs=1e-9)

@@ -287,3 +287,26 @@ def test_kappa_temporal_exposes_a_model_no_better_than_repeating_the_last_label(
     assert kappa_temporal(model, no_change) == pytest.approx((18 - 19) / (20 - 19))  # -1: worse than no change
     with pytest.raises(EvalkitError, match="the same samples"):
         kappa_temporal(model, ConfusionMatrix.from_predictions(["calm"], ["calm"], labels=["calm", "storm"]))
+
+
+def test_the_majority_class_classifier_predicts_the_most_frequent_label_so_far():
+    from evalkit import MajorityClass, kappa_m
+
+    stream = ["b", "a", "a", "b", "b", "c"]
+    before = MajorityClass(ConfusionMatrix(["a", "b", "c"]))
+    before.update(stream[:3])
+    before.update(stream[3:])  # batches carry the counts on
+    # predicted before each label: a (nothing seen: the first label), b, a (a and b tie: a comes first), a, a (tie), b
+    assert before.result == ConfusionMatrix.from_predictions(stream, ["a", "b", "a", "a", "a", "b"], labels=["a", "b", "c"])
+    moa = MajorityClass(ConfusionMatrix(["a", "b", "c"]), include_current=True)
+    moa.update(stream)  # MOA counts the label first: b, a (tie), a, a (tie), b, b
+    assert moa.result == ConfusionMatrix.from_predictions(stream, ["b", "a", "a", "a", "b", "b"], labels=["a", "b", "c"])
+    windowed = MajorityClass(ConfusionMatrix(["a", "b", "c"]), window=2)
+    windowed.update(stream)  # the last two labels before each: -, b, (b a) a, (a a) a, (a b) a, (b b) b
+    assert windowed.result == ConfusionMatrix.from_predictions(stream, ["a", "b", "a", "a", "a", "b"], labels=["a", "b", "c"])
+    model = ConfusionMatrix.from_predictions(stream, stream)
+    assert kappa_m(model, before) == 1.0  # perfect: all that the majority got wrong, right
+    with pytest.raises(EvalkitError, match="not both"):
+        MajorityClass(ConfusionMatrix(["a"]), window=3, factor=0.5)
+    with pytest.raises(EvalkitError, match="same samples"):
+        kappa_m(ConfusionMatrix.from_predictions(["a"], ["a"]), before)

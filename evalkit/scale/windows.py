@@ -48,7 +48,7 @@ from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.counted import CountedState, check_factor
 
-__all__ = ["Faded", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_temporal", "result_of"]
+__all__ = ["Faded", "MajorityClass", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_m", "kappa_temporal", "result_of"]
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
@@ -370,12 +370,119 @@ class NoChange:
         actual = list(y_true)
         if not actual:
             return
-        previous = [self._last, *actual[:-1]]
-        options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
-        if time is not None:
-            options["time"] = time
-        cast(Any, self.view).update(actual, previous, **options)  # with the weights and times the view takes
+        _count_pairs(self.view, actual, [self._last, *actual[:-1]], sample_weight, time)
         self._last = actual[-1]
+
+
+class MajorityClass:
+    """The majority-class classifier of a stream, counted into ``view``: it predicts each sample's
+    label to be the most frequent label so far (ties to the label first in the view's order),
+    the classifier ``kappa_m`` measures a model against.
+
+    Args:
+        view: where its pairs are counted (a ``ConfusionMatrix`` or a window of one, of the same
+            samples as the model's).
+        window: count the labels of only the last ``window`` samples (MOA's windowed evaluator).
+        factor: instead, fade the label counts by ``factor`` per sample (MOA's fading evaluator).
+        include_current: count each sample's own label before choosing, as MOA does (its kappa-M
+            then credits the majority with a label it could not have known); by default the
+            majority is that of the labels before the sample, a classifier that could run.
+        first: the prediction before any label has been seen (default the view's first label).
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> majority = MajorityClass(ConfusionMatrix(["calm", "storm"]))
+        >>> majority.update(["calm", "storm", "storm", "storm"])   # predicted: calm, calm, calm, storm
+        >>> majority.result.get_accuracy()
+        0.5
+    """
+
+    def __init__(self, view: PairCounter, *, window: int | None = None, factor: float | None = None, include_current: bool = False,
+                 first: Hashable | None = None) -> None:  # fmt: skip
+        if not callable(getattr(view, "update", None)):
+            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
+        if window is not None and factor is not None:
+            raise InvalidArgumentError("give the label counts a 'window' or a fading 'factor', not both")
+        self.view = view
+        self.window = None if window is None else _check_size(window, "window")
+        self.factor = None if factor is None else check_factor(factor)
+        self.include_current = bool(include_current)
+        labels = getattr(view, "labels", None)
+        self._order: dict[Hashable, int] = {label: k for k, label in enumerate(labels or ())}
+        self._first: Any = first if first is not None else (labels[0] if labels else None)
+        if self._first is None:
+            raise InvalidArgumentError("give 'first', the majority classifier's first prediction (the view has no labels to start from)")
+        self._counts: dict[Hashable, float] = {}
+        self._recent: collections.deque[Hashable] = collections.deque()
+
+    @property
+    def result(self) -> Any:
+        """What ``view`` has counted (a window's result, or the view itself)."""
+        return result_of(self.view)
+
+    def _majority(self) -> Any:
+        if not self._counts:
+            return self._first
+        order = self._order
+        return min(self._counts.items(), key=lambda item: (-item[1], order.get(item[0], len(order))))[0]  # most counted, then first in order
+
+    def _count(self, label: Hashable) -> None:
+        counts = self._counts
+        if self.factor is not None:
+            for known in counts:
+                counts[known] *= self.factor
+        counts[label] = counts.get(label, 0) + 1
+        if self.window is not None:
+            self._recent.append(label)
+            if len(self._recent) > self.window:
+                old = self._recent.popleft()
+                counts[old] -= 1
+                if not counts[old]:
+                    del counts[old]
+
+    def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
+        """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
+        actual = list(y_true)
+        if not actual:
+            return
+        predictions = []
+        for label in actual:  # each prediction depends on the labels before it: one at a time
+            if self.include_current:
+                self._count(label)
+                predictions.append(self._majority())
+            else:
+                predictions.append(self._majority())
+                self._count(label)
+        _count_pairs(self.view, actual, predictions, sample_weight, time)
+
+
+def _count_pairs(view: PairCounter, actual: list[Any], predicted: list[Any], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
+    """Count a baseline's pairs into ``view``, with the weights and times the view takes."""
+    options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
+    if time is not None:
+        options["time"] = time
+    cast(Any, view).update(actual, predicted, **options)
+
+
+def kappa_m(result: object, majority: object) -> float:
+    """Kappa-M (Bifet, de Francisci Morales, Read, Holmes and Pfahringer 2015; MOA's Kappa M): a
+    model's accuracy measured against the majority-class classifier's on the same samples,
+    ``(p_0 - p_m) / (1 - p_m)``. On a stream where one class dominates, a model can have a good
+    accuracy and still do no better than always predicting that class.
+
+    Args:
+        result: the model's result (or window) over some samples.
+        majority: a ``MajorityClass`` (or its result) over the same samples.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> model = ConfusionMatrix.from_predictions(["calm", "storm", "storm", "storm"], ["calm", "storm", "calm", "storm"])
+        >>> majority = MajorityClass(ConfusionMatrix(["calm", "storm"]))
+        >>> majority.update(["calm", "storm", "storm", "storm"])
+        >>> kappa_m(model, majority)   # 3 of 4 right against 2 of 4
+        0.5
+    """
+    return _kappa_against(result, majority, "majority-class")
 
 
 def kappa_temporal(result: object, no_change: object) -> float:
@@ -396,8 +503,13 @@ def kappa_temporal(result: object, no_change: object) -> float:
         >>> kappa_temporal(model, no_change)   # both 3 of 4 right
         0.0
     """
-    mine, theirs = (result_of(view).pair_counts().margins() for view in (result, no_change))
-    if mine["total"] != theirs["total"]:
-        raise InvalidArgumentError(f"the model and the no-change classifier must count the same samples: {mine['total']} and {theirs['total']}")
-    # (p_0 - p_e) / (1 - p_e) = (correct - correct_e) / (n - correct_e): exact for integer counts, NaN when no-change is never wrong
+    return _kappa_against(result, no_change, "no-change")
+
+
+def _kappa_against(result: object, baseline: object, name: str) -> float:
+    """``(p_0 - p_b) / (1 - p_b)``: a model's accuracy against a baseline classifier's on the same samples."""
+    mine, theirs = (result_of(view).pair_counts().margins() for view in (result, baseline))
+    if mine["total"] != theirs["total"] and not (isinstance(mine["total"], float) and math.isclose(mine["total"], theirs["total"], rel_tol=1e-9)):
+        raise InvalidArgumentError(f"the model and the {name} classifier must count the same samples: {mine['total']} and {theirs['total']}")
+    # (p_0 - p_b) / (1 - p_b) = (correct - correct_b) / (n - correct_b): exact for integer counts, NaN when the baseline is never wrong
     return float(ratio(difference(mine["correct"], theirs["correct"]), difference(mine["total"], theirs["correct"])))
