@@ -126,7 +126,7 @@ class CountedState(Document):
         part.update(*batch, sample_weight=sample_weight)
         return part
 
-    def revert(self, *batch: Any, sample_weight: Any = None) -> None:
+    def revert(self, y_true: Any, y_pred: Any, /, *, sample_weight: Any = None) -> None:
         """Take away, in place, samples this result counted before (River's ``revert``): what a
         sliding window does with its oldest samples.
 

@@ -95,7 +95,7 @@ class _Batch(Generic[R]):
 
     def split(self, cut: int, template: R) -> _Batch[R]:
         """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their own."""
-        leaving = _Batch(tuple(values[:cut] for values in self.arrays), None if self.weight is None else self.weight[:cut], None, None)
+        leaving: _Batch[R] = _Batch(tuple(values[:cut] for values in self.arrays), None if self.weight is None else self.weight[:cut], None, None)
         if self.part is not None:
             leaving.part = leaving.counted(template)
             self.part = self.part - leaving.part
