@@ -76,7 +76,8 @@ def _check_size(size: object, argument: str = "size") -> int:
 
 class _Batch(Generic[R]):
     """The samples of one update still in a window: its arrays, weights, times and counted part
-    (None when the result takes the samples away itself, ``revert``)."""
+    (None when the result takes the samples away itself, ``revert``, or when it is counted from
+    the samples as it leaves)."""
 
     __slots__ = ("arrays", "part", "times", "weight")
 
@@ -93,12 +94,12 @@ class _Batch(Generic[R]):
         part: R = template.counted(*self.arrays, sample_weight=self.weight)
         return part
 
-    def split(self, cut: int, template: R) -> _Batch[R]:
-        """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their own."""
+    def split(self, cut: int) -> _Batch[R]:
+        """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their
+        own. Neither keeps a counted part: each is counted from its samples when it leaves (a
+        large batch leaving one sample at a time is not subtracted from at every step)."""
         leaving: _Batch[R] = _Batch(tuple(values[:cut] for values in self.arrays), None if self.weight is None else self.weight[:cut], None, None)
-        if self.part is not None:
-            leaving.part = leaving.counted(template)
-            self.part = self.part - leaving.part
+        self.part = None
         self.arrays = tuple(values[cut:] for values in self.arrays)
         self.weight = None if self.weight is None else self.weight[cut:]
         self.times = None if self.times is None else self.times[cut:]
@@ -220,7 +221,7 @@ class Windowed(_Over[R]):
                 excess -= len(oldest)
                 self._take(oldest)
             else:
-                self._take(oldest.split(excess, self._template))
+                self._take(oldest.split(excess))
                 excess = 0
 
     def _leave_before(self, cutoff: float) -> None:
@@ -236,10 +237,10 @@ class Windowed(_Over[R]):
         self._leave_first(gone)
 
     def _take(self, batch: _Batch[R]) -> None:
-        if batch.part is None:
+        if batch.part is None and self._reverts and batch.weight is None:
             cast(Any, self._result).revert(*batch.arrays)
         else:
-            self._result -= batch.part
+            self._result -= batch.counted(self._template)
         self._count -= len(batch)
         self._taken += 1
         if self._taken >= len(self._batches) and _weighted(self._result):  # rounding of float counts never builds up
