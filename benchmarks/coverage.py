@@ -71,13 +71,39 @@ def coverage(datasets: int, sizes: tuple[int, ...] = (200, 5000), n_resamples: i
     return "\n".join(lines)
 
 
+def stream_coverage(datasets: int, n: int = 5_000, accuracy: float = 0.8) -> str:
+    """Intervals of accuracy over time on a stationary stream (true accuracy ``accuracy``): a
+    sliding window of the last 500 samples (Wilson on its 500), and a decayed stream with a half
+    life of 200 samples, Wilson on Kish's effective size (``Faded.interval``) and, naively, on the
+    sum of the weights."""
+    from evalkit import Faded, Windowed
+
+    rng = np.random.default_rng(7)
+    rows = {"sliding window of 500": [], "decayed, half life 200: effective size": [], "decayed, half life 200: sum of the weights": []}
+    widths: dict[str, list[float]] = {name: [] for name in rows}
+    for _ in range(datasets):
+        actual = rng.integers(0, 3, n)
+        predicted = np.where(rng.random(n) < accuracy, actual, (actual + rng.integers(1, 3, n)) % 3)
+        window, faded = Windowed(ConfusionMatrix([0, 1, 2]), size=500), Faded(ConfusionMatrix([0, 1, 2]), half_life=200)
+        window.update(actual, predicted)
+        faded.update(actual, predicted)
+        found = [window.interval("accuracy", method="wilson"), faded.interval("accuracy"), faded.result.interval("accuracy", method="wilson")]
+        for name, interval in zip(rows, found):
+            rows[name].append(interval.low <= accuracy <= interval.high)
+            widths[name].append(interval.high - interval.low)
+    lines = ["| accuracy over time | coverage of the nominal 95% interval | mean width |", "|---|---:|---:|"]
+    lines += [f"| {name} | {np.mean(hits):.1%} | {np.mean(widths[name]):.3f} |" for name, hits in rows.items()]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--datasets", type=int, default=1000, help="simulated data sets per measure and size (default 1000)")
     arguments = parser.parse_args()
     started = time.perf_counter()
     table = coverage(arguments.datasets)
-    print(f"{table}\n\n{arguments.datasets:,} simulated data sets per row; {time.perf_counter() - started:.0f} s (`python benchmarks/coverage.py`).")
+    over_time = stream_coverage(arguments.datasets)
+    print(f"{table}\n\n{over_time}\n\n{arguments.datasets:,} simulated data sets per row; {time.perf_counter() - started:.0f} s (`python benchmarks/coverage.py`).")
 
 
 if __name__ == "__main__":

@@ -174,7 +174,7 @@ def test_every_kind_is_a_counted_state_and_says_what_it_supports(data):
 
 def test_a_factor_outside_zero_to_one_and_an_unknown_operation_are_refused():
     matrix = ConfusionMatrix.from_predictions(["a", "b"], ["a", "a"])
-    for factor, error in ((0, InvalidArgumentError), (1.5, InvalidArgumentError), (float("nan"), InvalidArgumentError), ("half", InvalidTypeError)):
+    for factor, error in ((0, InvalidArgumentError), (-1.5, InvalidArgumentError), (float("inf"), InvalidArgumentError), (float("nan"), InvalidArgumentError), ("half", InvalidTypeError)):
         with pytest.raises(error, match="'factor'"):
             matrix.scaled(factor)
     with pytest.raises(InvalidArgumentError, match="'operation'"):

@@ -310,3 +310,23 @@ def test_the_majority_class_classifier_predicts_the_most_frequent_label_so_far()
         MajorityClass(ConfusionMatrix(["a"]), window=3, factor=0.5)
     with pytest.raises(EvalkitError, match="same samples"):
         kappa_m(ConfusionMatrix.from_predictions(["a"], ["a"]), before)
+
+
+def test_a_decayed_interval_rests_on_kish_effective_size():
+    from statistics import NormalDist
+
+    faded = Faded(ConfusionMatrix(["a", "b"]), factor=0.9)
+    actual, predicted = ["a", "b", "b", "a", "b"] * 8, ["a", "b", "a", "a", "b"] * 8
+    weights = 0.9 ** np.arange(len(actual) - 1, -1, -1.0)
+    faded.update(actual, predicted)
+    n = weights.sum() ** 2 / (weights**2).sum()  # Kish (1965): (Σw)² / Σw²
+    p = weights[np.array(actual) == np.array(predicted)].sum() / weights.sum()
+    z = NormalDist().inv_cdf(0.975)
+    centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))  # Wilson (1927)
+    found = faded.interval("accuracy")
+    assert faded.effective_size == pytest.approx(n, rel=1e-12)
+    assert (found.estimate, found.low, found.high) == pytest.approx((p, centre - half, centre + half), rel=1e-9)
+    with pytest.raises(EvalkitError, match="nothing was counted"):
+        Faded(ConfusionMatrix(["a"]), factor=0.5).interval("accuracy")
+    with pytest.raises(EvalkitError, match="bootstrap"):
+        faded.interval("accuracy", method="bca")  # decayed counts are no whole samples to resample

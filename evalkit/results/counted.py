@@ -7,7 +7,7 @@ is a state of sums, and the same operations apply to all of them, named once:
 |---|---|---|
 | merge | ``a.merge(b)``, ``a + b``, ``sum([a, b, ...])`` | the counts of both, as if counted together |
 | subtract | ``a - b`` | ``a`` without ``b``, a part that was added to it (a sliding window's oldest batch) |
-| scale | ``a.scaled(f)`` | every count times ``f`` in (0, 1], as weights (a decayed past) |
+| scale | ``a.scaled(f)`` | every count times ``f`` > 0, as weights (a decayed past; a decayed result at its effective sample size) |
 | revert | ``a.revert(*batch, sample_weight=w)`` | ``a`` without samples it counted, in place (River's ``revert``; a ``ConfusionMatrix`` takes one sample away in O(1)) |
 | count | ``a.counted(*batch, sample_weight=w)`` | a new result of ``a``'s kind and settings counting one batch (what a window adds and takes away) |
 | empty | ``a.empty()`` | the same settings and labels, nothing counted |
@@ -49,22 +49,23 @@ ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "s
 """Every operation of the protocol."""
 
 
-def check_factor(factor: Any) -> float:
-    """``factor`` as a float in (0, 1].
+def check_factor(factor: Any, most: float = 1.0) -> float:
+    """``factor`` as a float in (0, ``most``] (a decay: at most 1), finite.
 
     Raises:
-        InvalidArgumentError: anything else (0, a negative number, above 1, NaN).
+        InvalidArgumentError: anything else (0, a negative number, above ``most``, NaN, infinity).
         InvalidTypeError: not a real number.
 
     Examples:
         >>> check_factor(0.5)
         0.5
     """
+    span = "(0, 1]" if most == 1.0 else "a finite number above 0"
     if isinstance(factor, bool) or not isinstance(factor, (int, float, np.integer, np.floating)):
-        raise InvalidTypeError(f"'factor' must be a number in (0, 1], got {show(factor)}")
+        raise InvalidTypeError(f"'factor' must be {span}, got {show(factor)}")
     value = float(factor)
-    if not (0.0 < value <= 1.0) or math.isnan(value):
-        raise InvalidArgumentError(f"'factor' must be in (0, 1], got {show(factor)}")
+    if not (0.0 < value <= most) or not math.isfinite(value):
+        raise InvalidArgumentError(f"'factor' must be {span}, got {show(factor)}")
     return value
 
 
@@ -188,12 +189,13 @@ class CountedState(Document):
         return self._subtract(other)
 
     def scaled(self, factor: float) -> Any:
-        """Every count times ``factor`` in (0, 1], as weighted counts (what decay does to the past).
+        """Every count times ``factor`` > 0, as weighted counts: what decay does to the past
+        (``factor`` in (0, 1]), or a decayed result resized to its effective sample size.
 
         Raises:
             UnsupportedSettingError: this kind does not scale.
-            InvalidArgumentError: ``factor`` outside (0, 1].
+            InvalidArgumentError: ``factor`` not a finite number above 0.
         """
         self._require("scale")
-        checked = check_factor(factor)
+        checked = check_factor(factor, most=math.inf)
         return self.copy() if checked == 1.0 else self._scaled(checked)

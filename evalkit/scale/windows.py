@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine._validation import check_positive_number, show
-from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
+from evalkit.exceptions import EmptyInputError, InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import value_of
 from evalkit.measures.arithmetic import difference, ratio
 from evalkit.measures.averaging import UndefinedPolicy
@@ -290,6 +290,32 @@ class Faded(_Over[R]):
     def effective_size(self) -> float:
         """Kish's effective sample size of the decayed weights: ``(Σw)² / Σw²`` (0 when empty)."""
         return self._weights**2 / self._squares if self._squares else 0.0
+
+    def interval(self, measure: MeasureLike, average: str | None = None, *, method: str = "wilson", **options: Any) -> Any:
+        """A confidence interval of a decayed measure, resting on Kish's effective sample size:
+        a weighted share has variance ``p (1 - p) Σw² / (Σw)² = p (1 - p) / effective_size``, so
+        the counts are resized to total ``effective_size`` and the result's own interval taken
+        (``"wilson"``: the whole accuracy, one class with ``label=``, or a micro average; a
+        bootstrap needs whole samples, which decayed counts are not). With weights ``f**age``
+        the effective size is about ``(1 + f) / (1 - f)``, twice the sum of the weights: an
+        interval on the sum would be too wide.
+
+        Raises:
+            EmptyInputError: nothing counted yet.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> faded = Faded(ConfusionMatrix([0, 1]), factor=0.99)
+            >>> faded.update([0, 1] * 1000, [0, 1, 0, 0] * 500)
+            >>> round(faded.effective_size), round(faded.n_samples)
+            (199, 100)
+            >>> print(faded.interval("accuracy"))
+            0.7462 [0.6815, 0.8016] (95% wilson)
+        """
+        if not self._weights:
+            raise EmptyInputError("nothing was counted yet: a decayed result needs samples for an interval")
+        resized = self._result.scaled(self.effective_size / self._weights)
+        return cast(Any, resized).interval(measure, average, method=method, **options)
 
 
 class Tumbling(_Over[R]):
