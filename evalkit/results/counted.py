@@ -60,7 +60,7 @@ def check_factor(factor: Any, most: float = 1.0) -> float:
         >>> check_factor(0.5)
         0.5
     """
-    span = "(0, 1]" if most == 1.0 else "a finite number above 0"
+    span = "in (0, 1]" if most == 1.0 else "a finite number above 0"
     if isinstance(factor, bool) or not isinstance(factor, (int, float, np.integer, np.floating)):
         raise InvalidTypeError(f"'factor' must be {span}, got {show(factor)}")
     value = float(factor)
