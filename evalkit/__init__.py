@@ -34,7 +34,7 @@ from evalkit.measures.registry import Measure, measure
 from evalkit.results import theory
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
-from evalkit.results.intervals import compare
+from evalkit.results.intervals import compare, compare_results
 from evalkit.scale.prequential import Prequential
 from evalkit.scale.windows import Faded, MajorityClass, NoChange, Tumbling, Windowed, kappa_m, kappa_temporal
 from evalkit.scores.calibration import Calibration
@@ -70,6 +70,7 @@ __all__ = [
     "__version__",
     "by_group",
     "compare",
+    "compare_results",
     "comparisons",
     "exceptions",
     "formulas",

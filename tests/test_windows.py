@@ -330,3 +330,41 @@ def test_a_decayed_interval_rests_on_kish_effective_size():
         Faded(ConfusionMatrix(["a"]), factor=0.5).interval("accuracy")
     with pytest.raises(EvalkitError, match="bootstrap"):
         faded.interval("accuracy", method="bca")  # decayed counts are no whole samples to resample
+
+
+@given(st.integers(1, 400), st.integers(0, 400), st.integers(1, 400), st.integers(0, 400))
+def test_two_results_compare_as_statsmodels_compares_two_proportions(n1, k1, n2, k2):
+    from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+
+    from evalkit import compare_results
+
+    k1, k2 = min(k1, n1), min(k2, n2)
+    first, second = (ConfusionMatrix.from_array([[k, n - k], [0, 0]]) for k, n in ((k1, n1), (k2, n2)))  # accuracy k / n
+    found = compare_results(first, second)
+    low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff")  # Newcombe (1998), method 10
+    assert (found.difference, found.low, found.high) == pytest.approx((k1 / n1 - k2 / n2, low, high), rel=1e-9, abs=1e-12)
+    if 0 < k1 + k2 < n1 + n2:
+        assert found.p_value == pytest.approx(proportions_ztest([k1, k2], [n1, n2])[1], rel=1e-9)
+
+
+def test_a_window_compares_with_a_reference_window():
+    from evalkit import compare_results
+
+    rng = np.random.default_rng(5)
+    actual = rng.integers(0, 3, 4000)
+    predicted = np.where(rng.random(4000) < np.r_[np.full(3000, 0.9), np.full(1000, 0.75)], actual, (actual + 1) % 3)  # a drop at 3,000
+    reference, current = Windowed(ConfusionMatrix([0, 1, 2]), size=2000), Windowed(ConfusionMatrix([0, 1, 2]), size=500)
+    reference.update(actual[1000:3000], predicted[1000:3000])
+    current.update(actual, predicted)
+    drop = compare_results(current, reference)
+    assert drop.difference == pytest.approx(current.get_accuracy() - reference.get_accuracy())
+    assert drop.high < 0 and drop.p_value < 1e-6 and drop.better == "second"
+    f1 = compare_results(current, reference, "f1_score", "macro", method="percentile", random_state=0)
+    assert f1.low < f1.difference < f1.high < 0  # a bootstrap of each window on its own
+    faded = Faded(ConfusionMatrix([0, 1, 2]), half_life=200)
+    faded.update(actual, predicted)
+    resized = faded.effective()
+    assert resized.get_total_items() == pytest.approx(faded.effective_size) and resized.get_accuracy() == pytest.approx(faded.get_accuracy())
+    assert compare_results(faded, reference).estimates[0] == pytest.approx(faded.get_accuracy())
+    with pytest.raises(EvalkitError, match="no proportion|is none"):
+        compare_results(current, reference, "f1_score", "macro")

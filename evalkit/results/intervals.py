@@ -68,7 +68,7 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._labels import sorted_labels
+from evalkit.engine._labels import label_position, sorted_labels
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import (
     RandomState,
@@ -135,6 +135,7 @@ __all__ = [
     "column_sums",
     "compare",
     "compare_many",
+    "compare_results",
     "counts_interval",
     "counts_replicates",
     "delong",
@@ -740,6 +741,110 @@ def _p_value(replicates: np.ndarray, difference: float) -> float:
         return math.nan
     centred = replicates - replicates.mean()
     return float(min(1.0, (np.count_nonzero(np.abs(centred) >= abs(difference)) + 1) / (len(centred) + 1)))
+
+
+def compare_results(
+    first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, label: Hashable | None = None,
+    method: str = "newcombe", level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
+    undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
+) -> Comparison:  # fmt: skip
+    """Compare one measure of two results over different samples (this week's window against
+    last month's, one site against another): ``first - second`` with a two-sample interval of
+    the difference, so a drop is a number with its uncertainty. ``evalkit.compare`` is the paired
+    comparison of two classifiers on the same samples.
+
+    * ``"newcombe"`` (default): Newcombe's hybrid score interval (1998, method 10) from the two
+      Wilson intervals, ``d - sqrt((p1 - l1)² + (u2 - p2)²)`` to ``d + sqrt((u1 - p1)² +
+      (p2 - l2)²)``, with the pooled two-proportion z-test's p-value: for proportions (the whole
+      accuracy, one class's recall or precision with ``label=``, a micro average);
+    * ``"percentile"``: each result resampled on its own (single-label results), the
+      percentile interval of the differences and the bootstrap p-value: any measure or average.
+
+    A window is compared through its result (``window.result``); a decayed one at its
+    effective sample size (``Faded.effective()``), which views give by themselves here.
+
+    Raises:
+        InvalidArgumentError: ``"newcombe"`` for a measure that is no proportion, or both
+            ``label`` and ``average``.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> reference = ConfusionMatrix.from_array([[450, 50], [40, 460]])   # last month: 91% right
+        >>> current = ConfusionMatrix.from_array([[80, 20], [15, 85]])       # this week: 82.5%
+        >>> print(compare_results(current, reference))
+        difference -0.085 [-0.1458, -0.03473], p = 0.0003278 (newcombe)
+    """
+    check_choice("method", method, ("newcombe", "percentile"))
+    if label is not None and average is not None:
+        raise InvalidArgumentError("give 'label' (one class) or 'average' (over all classes), not both")
+    results = [_comparable(result) for result in (first, second)]
+    resolved = results[0].measure(measure, metrics_class)
+    check_measure_parameters(resolved, parameters)
+    policy = check_undefined(undefined)
+    if label is None and average is None and resolved.name not in WHOLE_MEASURES:
+        raise InvalidArgumentError(f"give an 'average' or a 'label' for {resolved.name!r}; a whole result compares by {', '.join(WHOLE_MEASURES)}")
+
+    def estimate(result: Any) -> float:
+        if label is not None:
+            return float(result.per_class(resolved, **parameters)[label_position(result.labels, label)])
+        if average is not None:
+            return float(result.average(resolved, average, undefined=policy, **parameters))
+        return float(result._whole_value(resolved.name))
+
+    estimates = (estimate(results[0]), estimate(results[1]))
+    difference = estimates[0] - estimates[1]
+    if method == "newcombe":
+        shares = [_successes(result, resolved, average, label, parameters) for result in results]
+        (k1, n1), (k2, n2) = shares
+        (l1, u1), (l2, u2) = (wilson(k, n, level) for k, n in shares)
+        p1, p2 = k1 / n1, k2 / n2
+        low, high = difference - math.hypot(p1 - l1, u2 - p2), difference + math.hypot(u1 - p1, p2 - l2)
+        pooled = (k1 + k2) / (n1 + n2)
+        spread = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        p_value = two_sided_p_value(difference / spread) if spread else (1.0 if difference == 0 else 0.0)
+        return Comparison(difference, low, high, p_value, method, estimates, _check_level(level), resolved.direction)
+    rng = np.random.default_rng(check_random_state(random_state))
+    n = _check_resamples(n_resamples)
+    replicates = []
+    for result in results:
+        position = None if label is None else label_position(result.labels, label)
+        statistic = _pair_statistic(resolved, average, position, len(result.labels), policy, parameters)
+        replicates.append(_replicates(_pair_kinds(result.pair_counts(), False), statistic, n, rng))  # one generator: independent draws
+    gaps = replicates[0] - replicates[1]
+    defined = gaps[~np.isnan(gaps)]
+    interval = percentile_interval(defined, difference, level, len(gaps) - len(defined))
+    return Comparison(difference, interval.low, interval.high, _p_value(gaps, difference), method, estimates, interval.level, resolved.direction)
+
+
+def _comparable(view: Any) -> Any:
+    """The result a view stands for in a comparison: a decayed view at its effective size, a
+    window's result, or the result itself."""
+    effective = getattr(view, "effective", None)
+    if callable(effective):
+        return effective()
+    found = getattr(view, "result", None)
+    return found if found is not None and hasattr(found, "measure") else view
+
+
+def _successes(result: Any, measure: Measure, average: str | None, label: Hashable | None, parameters: dict[str, Any]) -> tuple[float, float]:
+    """``(successes, trials)`` of a proportion measure of a result (whole accuracy, one class, micro)."""
+    if label is None and average is None:
+        if measure.name != "accuracy":
+            raise InvalidArgumentError(f"method='newcombe' compares proportions; the whole {measure.name!r} is none: use method='percentile'")
+        margins = result.pair_counts().margins()
+        return float(margins["correct"]), float(margins["total"])
+    if average not in (None, "micro"):
+        raise InvalidArgumentError(f"method='newcombe' compares proportions; a {average} average is none: use method='percentile'")
+    coefficients = _proportion(measure, parameters)
+    if coefficients is None:
+        raise InvalidArgumentError(f"method='newcombe' compares proportions (successes / trials); {measure.name!r} is none: use method='percentile'")
+    cells = result.class_cells
+    if label is not None:
+        position = label_position(result.labels, label)
+        cells = cells[position : position + 1]
+    values = np.array([float(np.asarray(row).sum()) for row in cells.rows()])
+    a, b = coefficients
+    return float(a @ values), float(b @ values)
 
 
 def compare_many(

@@ -312,10 +312,20 @@ class Faded(_Over[R]):
             >>> print(faded.interval("accuracy"))
             0.7462 [0.6815, 0.8016] (95% wilson)
         """
+        return cast(Any, self.effective()).interval(measure, average, method=method, **options)
+
+    def effective(self) -> R:
+        """The decayed result resized to total ``effective_size`` (the same shares, the weight
+        of as many whole samples as the decayed ones are worth): what its intervals and
+        ``evalkit.compare_results`` rest on.
+
+        Raises:
+            EmptyInputError: nothing counted yet.
+        """
         if not self._weights:
             raise EmptyInputError("nothing was counted yet: a decayed result needs samples for an interval")
-        resized = self._result.scaled(self.effective_size / self._weights)
-        return cast(Any, resized).interval(measure, average, method=method, **options)
+        resized: R = self._result.scaled(self.effective_size / self._weights)
+        return resized
 
 
 class Tumbling(_Over[R]):
