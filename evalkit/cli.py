@@ -43,7 +43,7 @@ from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
 from evalkit.measures.registry import Measure, get_measure
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS
-from evalkit.scale.files import stream_groups, stream_label_sets, stream_labels, stream_scores
+from evalkit.scale.files import stream_groups, stream_label_sets, stream_labels, stream_over_time, stream_scores
 from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve
 
@@ -110,6 +110,11 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--ci-level", type=float, metavar="LEVEL", help="the confidence level of --ci (default 0.95)")
     report.add_argument("--plot", metavar="FILE.png", help="also draw the confusion matrix (or per-class bars) to FILE.png")
     report.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page (with --score: ROC and precision-recall curves)")
+    report.add_argument("--window", type=int, metavar="N", help="the measures over time: of the last N samples, every --step samples (default N)")
+    report.add_argument("--tumbling", type=int, metavar="N", help="the measures over time: of every N samples in turn")
+    report.add_argument("--period", metavar="DURATION", help="the measures over time: of the last DURATION (1h, 30m, 7d; or a number in the unit of --time-column) every --step")
+    report.add_argument("--time-column", metavar="COLUMN", help="with --period: the time of each row (numbers, or ISO 8601 dates and times; rows in time order)")
+    report.add_argument("--step", metavar="N", help="with --window: samples between rows (default N); with --period: a duration (default the period)")
 
     aa_rar = commands.add_parser("aa-rar", help="absolute accuracy and relative accuracy rate (neighborhood systems)",
                                  description="AA and RAR of a result against the ideal label sets; no file: Table 1 of the neighborhood-system paper.")  # fmt: skip
@@ -230,6 +235,8 @@ def _group_report(arguments: argparse.Namespace, files: list[str], measures: lis
 
 def _report(arguments: argparse.Namespace) -> str:
     measures, sort_by = _measures(arguments)
+    if arguments.window is not None or arguments.tumbling is not None or arguments.period is not None:
+        return _report_over_time(arguments, list(arguments.files) or [str(example_path())], measures)
     if arguments.group is not None:
         return _group_report(arguments, list(arguments.files) or [str(example_path())], measures, sort_by)
     files = list(arguments.files)
@@ -278,6 +285,21 @@ def _report(arguments: argparse.Namespace) -> str:
     title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
     matrix = f"{report.confusion}\n\n" if report.confusion is not None and len(report.labels) <= 30 else ""
     return f"{title}\n\n{matrix}{report.to_text(arguments.digits)}"
+
+
+def _report_over_time(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:
+    """``evalkit report FILE --window N`` (``--tumbling N``, ``--period P --time-column T``): one row of measures per window."""
+    table = stream_over_time(arguments, files, [measure for measure in measures if not (isinstance(measure, str) and measure in (*AREAS, *COUNTS))])
+    name = " and ".join(arguments.files) if arguments.files else f"bundled example {EXAMPLE_NAME}"
+    if arguments.html:
+        _emit(table.to_html(arguments.digits, title=f"evalkit report over time: {name}"), arguments.html, "--html")
+    if arguments.format == "json":
+        return table.to_json()
+    if arguments.format == "csv":
+        return table.to_csv().rstrip("\n")
+    if arguments.format == "markdown":
+        return f"# evalkit report over time: {name}\n\n{table.to_markdown(arguments.digits)}"
+    return f"evalkit report over time: {name}\n\n{table.to_text(arguments.digits)}"
 
 
 def _named_negative(curve: ThresholdCurve, arguments: argparse.Namespace) -> ThresholdCurve:
@@ -385,6 +407,7 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError("--calibration classwise is for --scores (one column per class); binary scores have one column")
         if arguments.group is not None and arguments.multi_label:
             raise InvalidArgumentError("--group evaluates one label (or score) per sample by group: it does not go with --multi-label")
+        _check_over_time(arguments)
         if arguments.min_size is not None and arguments.group is None:
             raise InvalidArgumentError("--min-size applies with --group only, which is not given")
         if arguments.bins is not None and arguments.calibration is None:
@@ -419,6 +442,32 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
     for option, path in written:
         if os.path.abspath(path) in read:
             raise InvalidArgumentError(f"{option} {path!r} is an input file: writing it would destroy the data")
+
+
+def _check_over_time(arguments: argparse.Namespace) -> None:
+    """The options of the measures over time: one kind of window, and what goes with it."""
+    kinds = [option for option, value in (("--window", arguments.window), ("--tumbling", arguments.tumbling), ("--period", arguments.period)) if value is not None]
+    if len(kinds) > 1:
+        raise InvalidArgumentError(f"give one kind of window: {' and '.join(kinds)} were both given")
+    if arguments.time_column is not None and arguments.period is None:
+        raise InvalidArgumentError("--time-column applies with --period only, which is not given")
+    if arguments.step is not None and arguments.window is None and arguments.period is None:
+        raise InvalidArgumentError("--step applies with --window or --period only, neither of which is given")
+    if not kinds:
+        return
+    if arguments.period is not None and arguments.time_column is None:
+        raise InvalidArgumentError("--period needs --time-column COLUMN: the time of each row")
+    for option, value in (("--window", arguments.window), ("--tumbling", arguments.tumbling)):
+        if value is not None and value < 1:
+            raise InvalidArgumentError(f"{option} must be a positive number of samples, got {value}")
+    if arguments.window is not None and arguments.step is not None and not (arguments.step.isdigit() and int(arguments.step) >= 1):
+        raise InvalidArgumentError(f"--step with --window must be a positive number of samples, got {arguments.step!r}")
+    clashing = [option for option, value in (("--multi-label", arguments.multi_label), ("--score", arguments.score), ("--scores", arguments.scores),
+                                               ("--group", arguments.group), ("--calibration", arguments.calibration), ("--plot", arguments.plot),
+                                               ("--sort-by", arguments.sort_by)) if value]  # fmt: skip
+    if clashing:
+        raise InvalidArgumentError(f"{kinds[0]} reports single-label measures per window; it does not go with {', '.join(clashing)} (yet): "
+                                   "evaluate the windows' files one by one for those")  # fmt: skip
 
 
 def _check_options(arguments: argparse.Namespace) -> None:

@@ -274,3 +274,65 @@ def test_one_measure_asked_for_by_two_names_is_one_column(tmp_path, capsys):
     assert status == 0 and header == ["tpr", "nnd", "support"]
     assert "'tpr' and 'recall' are one measure (recall): one column" in out
     assert "'nnd' and 'number_needed_to_diagnose' are one measure (number_needed_to_diagnose): one column" in out
+
+
+# --------------------------------------------------------------------------------------------
+# measures over time
+
+
+def over_time(capsys, *argv):
+    status, out, err = run(capsys, "report", *argv, "--format", "json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+def test_tumbling_and_sliding_windows_report_the_samples_they_hold(capsys):
+    actual, predicted = load_example()
+    labels = sorted(set(actual))
+    for option, step, size in (("--tumbling", 40, 40), ("--window", 25, 60)):
+        extra = ("--step", str(step)) if option == "--window" else ()
+        document = over_time(capsys, option, str(size), *extra, "--measures", "f1_score,recall")
+        ends = [row["end"] for row in document["rows"]]
+        assert ends == [*range(step, len(actual) + 1, step), *([len(actual)] if len(actual) % step else [])]
+        for row in document["rows"]:
+            start = (row["end"] - 1) // step * step if option == "--tumbling" else max(0, row["end"] - size)
+            expected = ConfusionMatrix.from_predictions(actual[start : row["end"]], predicted[start : row["end"]], labels=labels)
+            assert row["samples"] == row["end"] - start
+            assert row["accuracy"] == pytest.approx(expected.get_accuracy())
+            assert row["macro f1_score"] == pytest.approx(expected.average("f1_score", "macro"))
+            interval = expected.interval("accuracy", method="wilson")
+            assert (row["accuracy_low"], row["accuracy_high"]) == pytest.approx((interval.low, interval.high))
+
+
+def test_a_window_of_time_holds_the_samples_of_its_period(capsys, tmp_path):
+    rows = ["time,actual,predicted"] + [f"2026-11-01T{hour:02d}:{minute:02d}:00,{'ab'[(hour + minute) % 2]},{'ab'[hour % 2]}" for hour in range(6) for minute in (0, 30)]
+    path = write(tmp_path, "stream.csv", "\n".join(rows) + "\n")
+    document = over_time(capsys, path, "--period", "2h", "--time-column", "time", "--step", "1h")
+    assert [row["end"] for row in document["rows"]] == [f"2026-11-01T{hour:02d}:00:00Z" for hour in range(1, 7)]
+    assert [row["samples"] for row in document["rows"]] == [3, 4, 4, 4, 4, 3]  # (end - 2h, end]: four half hours, fewer at the edges
+    numbers = write(tmp_path, "numbers.csv", "t,actual,predicted\n" + "".join(f"{t},a,{'a' if t < 5 else 'b'}\n" for t in range(10)))
+    document = over_time(capsys, numbers, "--period", "3", "--time-column", "t")
+    assert [(row["end"], row["samples"], row["accuracy"]) for row in document["rows"]] == [(3.0, 3, 1.0), (6.0, 3, 1 / 3), (9.0, 3, 0.0)]  # (0, 3], (3, 6], (6, 9]
+
+
+def test_the_windows_page_draws_each_measure_with_accuracy_in_its_band(capsys, tmp_path):
+    page = tmp_path / "windows.html"
+    status, out, _ = run(capsys, "report", "--tumbling", "30", "--html", str(page))
+    assert status == 0 and out.startswith("evalkit report over time: bundled example")
+    text = page.read_text(encoding="utf-8")
+    assert text.count("<svg") == 6 and text.count("<polygon") == 1  # accuracy and five macro averages; the band around accuracy
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("--window", "10", "--tumbling", "5"), "one kind of window"),
+    (("--period", "1h"), "--period needs --time-column"),
+    (("--time-column", "t"), "--time-column applies with --period only"),
+    (("--step", "3"), "--step applies with --window or --period only"),
+    (("--window", "0"), "--window must be a positive number of samples"),
+    (("--window", "10", "--step", "0"), "--step with --window must be a positive number"),
+    (("--tumbling", "10", "--plot", "x.png"), "does not go with --plot"),
+    (("--period", "soon", "--time-column", "sample"), "--period must be a duration"),
+])  # fmt: skip
+def test_windows_refuse_options_that_do_not_fit(capsys, argv, message):
+    status, _, err = run(capsys, "report", *argv)
+    assert status == 2 and message in err

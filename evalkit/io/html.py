@@ -166,11 +166,14 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
 
 
 def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False,
-              markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None, width: int = 380, legend: bool = True) -> str:  # fmt: skip
+              markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None, width: int = 380, legend: bool = True,
+              x_span: tuple[float, float] | None = None, band: tuple[np.ndarray, np.ndarray] | None = None) -> str:  # fmt: skip
     """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element, with its
     legend below the plot (never cut at its edge) (``markers``: a dot at every point;
     ``histogram``: ``(edges, counts)``, grey bars along the bottom with an axis of their own on
-    the right, the tallest a quarter of the plot).
+    the right, the tallest a quarter of the plot; ``x_span``: x runs from ``low`` to ``high``
+    instead of 0 to 1, and the ticks say so; ``band``: ``(low, high)`` at the first series' x,
+    shaded behind it: an interval). Values outside [0, 1] are drawn at its edge.
 
     Examples:
         >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
@@ -189,12 +192,19 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
     def py(value: float) -> float:
         return top + (1 - value) * plot_h
 
+    low_x, high_x = x_span if x_span is not None else (0.0, 1.0)
+    wide = high_x - low_x
+
+    def unit(x: np.ndarray) -> np.ndarray:
+        return (np.asarray(x, dtype=np.float64) - low_x) / wide if wide else np.full(np.shape(x), 0.5)
+
     parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">']
     parts.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#ffffff" stroke="#8c959f"/>')
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        label = f"{tick:g}" if x_span is None else f"{low_x + tick * wide:,.4g}"
         parts.append(f'<line x1="{px(tick):.1f}" y1="{top}" x2="{px(tick):.1f}" y2="{top + plot_h}" stroke="#eaeef2"/>')
         parts.append(f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + plot_w}" y2="{py(tick):.1f}" stroke="#eaeef2"/>')
-        parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{tick:g}</text>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{label}</text>')
         parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:g}</text>')
     if histogram is not None:
         edges, counts = (np.asarray(values, dtype=np.float64) for values in histogram)
@@ -209,8 +219,15 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
                      f'transform="rotate(90 {left + plot_w + 30} {py(0.125):.1f})">samples</text>')  # fmt: skip
     if diagonal:
         parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
+    if band is not None and series:
+        x = unit(series[0][1])
+        low, high = (np.clip(np.asarray(bound, dtype=np.float64), 0.0, 1.0) for bound in band)
+        shown = ~(np.isnan(low) | np.isnan(high))
+        outline = [*zip(x[shown], low[shown]), *reversed(list(zip(x[shown], high[shown])))]
+        points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in outline)
+        parts.append(f'<polygon points="{points}" fill="{_COLOURS[0]}" fill-opacity="0.18" stroke="none"><title>interval</title></polygon>')
     for k, (name, x, y) in enumerate(series):
-        x, y = _thinned(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+        x, y = _thinned(unit(x), np.clip(np.asarray(y, dtype=np.float64), 0.0, 1.0))
         if steps and len(x) > 1:  # hold each value until the next point (a step curve)
             x, y = np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
         points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(x, y))

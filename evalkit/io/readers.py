@@ -915,6 +915,7 @@ def read_batches(
     weight: str | None = None,
     scores: list[str] | None = None,
     groups: list[str] | None = None,
+    time: str | None = None,
     delimiter: str | None = None,
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
@@ -932,6 +933,8 @@ def read_batches(
         scores: score columns (one per class); the batches then hold a column per name,
             under the role ``"score:<column>"``, and ``predicted`` is optional.
         groups: group columns; the batches hold a column per name under ``"group:<column>"``.
+        time: a column of the time of each row (numbers, or ISO 8601 dates and times), under
+            the role ``"time"``.
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
@@ -945,9 +948,11 @@ def read_batches(
         columns[f"score:{name}"] = name
     for name in groups or ():
         columns[f"group:{name}"] = name
+    if time is not None:
+        columns["time"] = time
     places = {role: (paths[0], "line") for role in columns}
     if len(paths) == 2:
-        if weight is not None or scores is not None or groups is not None:
+        if weight is not None or scores is not None or groups is not None or time is not None:
             raise InputFileError(f"weight and score columns need one table, not two one-column files ({paths[0]}, {paths[1]})")
         places["predicted"] = (paths[1], "line")
         batches = _paired_batches((paths[0], paths[1]), batch_size)

@@ -34,6 +34,7 @@ from evalkit.io.label_codes import (
     refuse_outside,
     texts_by_value,
 )
+from evalkit.io.over_time import OverTime
 from evalkit.io.readers import (
     DEFAULT_COLUMNS,
     Batch,
@@ -42,8 +43,10 @@ from evalkit.io.readers import (
     read_batches,
     scores,
 )
+from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit.scale.windows import Windowed
 from evalkit.scores.calibration import DEFAULT_BINS
 from evalkit.scores.scoring import class_log_losses
 
@@ -273,3 +276,133 @@ def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) 
         return result.renamed(group_keys(result.keys, columns, names), labels)
 
     return by_value(labelled, valued), [by_value(result) for result in (found["curves"], found["calibrations"]) if result is not None]
+
+
+# --------------------------------------------------------------------------------------------
+# measures over time
+
+PERIOD_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86_400.0, "w": 604_800.0}
+"""The units of ``--period`` and ``--step``: seconds, minutes, hours, days, weeks."""
+
+
+def duration(text: str, option: str) -> float:
+    """A duration of the command line in seconds (``"90s"``, ``"30m"``, ``"1h"``, ``"7d"``,
+    ``"2w"``), or a bare number in the time column's own unit.
+
+    Examples:
+        >>> duration("1h", "--period"), duration("2.5", "--period")
+        (3600.0, 2.5)
+    """
+    spelled = text.strip().lower()
+    scale = PERIOD_UNITS.get(spelled[-1:], None)
+    number = spelled[:-1] if scale is not None else spelled
+    try:
+        value = float(number) * (scale or 1.0)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidArgumentError(f"{option} must be a duration above 0: a number (the time column's unit) or one with s, m, h, d or w, got {text!r}")
+    return value
+
+
+def batch_times(batch: Batch) -> tuple[np.ndarray, bool]:
+    """The times of a batch's rows as seconds (numbers as they are; ISO 8601 dates and times,
+    naive ones as UTC), and whether they were dates."""
+    import datetime
+
+    values = batch.fields["time"]
+    texts = [value.decode() if isinstance(value, bytes) else str(value) for value in values]
+    where = batch.where("time")
+    try:
+        return np.array([float(text) for text in texts]), False
+    except ValueError:
+        pass
+    times = []
+    for position, text in enumerate(texts):
+        try:
+            moment = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise InputFileError(f"{where(position)}: time {text!r} is neither a number nor an ISO 8601 date and time") from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        times.append(moment.timestamp())
+    return np.array(times), True
+
+
+def _moment(seconds: float, dates: bool) -> Any:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat().replace("+00:00", "Z") if dates else seconds
+
+
+def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> OverTime:
+    """Single-label rows into one row of measures per window (``--window N`` with ``--step``,
+    ``--tumbling N``, or ``--period P`` with ``--time-column``). Two passes over the files: the
+    labels first, then the windows; memory holds one window's samples."""
+    first, _, _ = stream_labels(arguments, files, False)
+    labels = [str(label) for label in first.labels]
+    coder, fixed = label_coder(labels), len(labels)
+    template = ConfusionMatrix(list(range(fixed)))
+    names = [name if isinstance(name, str) else name.name for name in measures]
+    level = arguments.ci_level if arguments.ci else 0.95
+    if arguments.period is not None:
+        period = duration(arguments.period, "--period")
+        every = duration(arguments.step, "--step") if arguments.step is not None else period
+        view: Any = Windowed(template, period=period)
+        kind = f"windows of {arguments.period} by {arguments.time_column}, every {arguments.step or arguments.period}"
+    elif arguments.window is not None:
+        step = int(arguments.step) if arguments.step is not None else arguments.window
+        view = Windowed(template, size=arguments.window)
+        kind = f"sliding window of {arguments.window:,} samples, every {step:,}"
+    else:
+        step = arguments.tumbling
+        view = template.copy()
+        kind = f"tumbling windows of {arguments.tumbling:,} samples"
+    rows: list[dict[str, Any]] = []
+    seen, dates, boundary = 0, False, math.nan  # samples so far; whether times are dates; the end of the next window of time
+
+    def record(end: Any) -> None:
+        result = view if isinstance(view, ConfusionMatrix) else view.result
+        interval = result.interval("accuracy", method="wilson", level=level)
+        row = {"window": len(rows) + 1, "end": end, "samples": result.get_total_items(), "accuracy": interval.estimate,
+               "accuracy_low": interval.low, "accuracy_high": interval.high}  # fmt: skip
+        for name, measure in zip(names, measures):
+            row[f"macro {name}"] = float(result.average(measure, "macro", undefined=arguments.undefined))
+        rows.append(row)
+
+    for batch in file_batches(arguments, files, time=arguments.time_column):
+        actual, predicted = (column_codes(coder, batch, role, fixed) for role in ("actual", "predicted"))
+        weight = batch_weights(arguments.weight, batch)
+        if arguments.period is None:
+            start = 0
+            while start < len(actual):
+                stop = min(len(actual), start + step - seen % step)
+                view.update(actual[start:stop], predicted[start:stop], sample_weight=None if weight is None else weight[start:stop])
+                seen += stop - start
+                start = stop
+                if seen % step == 0:
+                    record(seen)
+                    if arguments.tumbling is not None:
+                        view.reset()
+            continue
+        times, dates = batch_times(batch)
+        if math.isnan(boundary) and len(times):
+            boundary = times[0] + every
+        start = 0
+        while start < len(times):
+            stop = int(np.searchsorted(times, boundary, side="right"))  # the samples up to the boundary: a window is (end - period, end]
+            stop = max(start, min(stop, len(times)))
+            if stop > start:
+                view.update(actual[start:stop], predicted[start:stop], sample_weight=None if weight is None else weight[start:stop], time=times[start:stop])
+            start = stop
+            if start < len(times):  # a sample past the boundary: the window up to it is done
+                view.advance(boundary)
+                record(_moment(boundary, dates))
+                boundary += every
+    if arguments.period is None:
+        if seen % step:
+            record(seen)  # the last window, shorter than the step
+    elif not math.isnan(boundary):
+        view.advance(boundary)
+        record(_moment(boundary, dates))
+    return OverTime(kind, tuple(f"macro {name}" for name in names), tuple(rows), level)

@@ -212,6 +212,21 @@ class Windowed(_Over[R]):
             assert self.size is not None
             self._leave_first(self._count - self.size)
 
+    def advance(self, time: float) -> None:
+        """Move a window of ``period`` on to ``time`` with no new sample: the samples of time
+        ``time - period`` or earlier leave (what the window holds at the end of an hour, say).
+
+        Raises:
+            InvalidArgumentError: a window of ``size``, or a time before the latest.
+        """
+        if self.period is None:
+            raise InvalidArgumentError("advance(time) moves a window of 'period'; a window of 'size' moves with its samples")
+        moment = float(time)
+        if not math.isfinite(moment) or moment < self._latest:
+            raise InvalidArgumentError(f"times must not go back: got {show(time)} after {self._latest}")
+        self._latest = moment
+        self._leave_before(moment - self.period)
+
     def _leave_first(self, excess: int) -> None:
         """Take the oldest ``excess`` samples away."""
         while excess > 0:

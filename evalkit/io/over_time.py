@@ -1,0 +1,126 @@
+"""Measures over time: one row per window of a stream (``evalkit report FILE --window N``), as
+text, Markdown, CSV, JSON and an HTML page with a line chart per measure, accuracy drawn with
+its interval band.
+
+Examples:
+    >>> table = OverTime("tumbling windows of 2 samples", ("macro f1_score",),
+    ...                  ({"window": 1, "end": 2, "samples": 2, "accuracy": 1.0, "accuracy_low": 0.34, "accuracy_high": 1.0, "macro f1_score": 1.0},))
+    >>> print(table.to_text(2))
+    tumbling windows of 2 samples: accuracy with its 95% Wilson interval
+    window  end  samples  accuracy  low   high  macro f1_score
+    1       2    2        1.00      0.34  1.00  1.00
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit.io.html import _STYLE, svg_chart
+
+__all__ = ["OverTime"]
+
+_FIXED = ("window", "end", "samples", "accuracy", "accuracy_low", "accuracy_high")
+_HEADINGS = {"accuracy_low": "low", "accuracy_high": "high"}
+
+
+@attrs.frozen
+class OverTime:
+    """Measures per window of a stream, oldest first.
+
+    Attributes:
+        kind: what the windows are (``"sliding window of 1,000 samples, every 100"``).
+        measures: the names of the columns after accuracy and its interval (macro averages).
+        rows: one mapping per window: ``window`` (1, 2, ...), ``end`` (the sample number or
+            the time the window ends at), ``samples`` (how many it holds: their weight when
+            weighted), ``accuracy`` with ``accuracy_low`` and ``accuracy_high`` (Wilson), and
+            one value per measure.
+        level: the confidence level of the accuracy interval.
+    """
+
+    kind: str
+    measures: tuple[str, ...]
+    rows: tuple[dict[str, Any], ...]
+    level: float = 0.95
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (*_FIXED, *self.measures)
+
+    def _cells(self, digits: int) -> list[list[str]]:
+        def shown(value: Any) -> str:
+            if isinstance(value, float):
+                return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+            return str(value)
+
+        return [[shown(row[column]) for column in self.columns] for row in self.rows]
+
+    def _headings(self) -> list[str]:
+        return [_HEADINGS.get(column, column) for column in self.columns]
+
+    def _title(self) -> str:
+        return f"{self.kind}: accuracy with its {self.level:.0%} Wilson interval"
+
+    def to_text(self, digits: int = 3) -> str:
+        """A plain table, one line per window."""
+        table = [self._headings(), *self._cells(digits)]
+        widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
+        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in table]
+        return "\n".join([self._title(), *lines])
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """A Markdown table, one row per window."""
+        headings = self._headings()
+        lines = ["| " + " | ".join(headings) + " |", "|" + "---:|" * len(headings)]
+        lines += ["| " + " | ".join(row) + " |" for row in self._cells(digits)]
+        return "\n".join([self._title(), "", *lines])
+
+    def to_csv(self) -> str:
+        """CSV with a header line, full precision."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows([row[column] for column in self.columns] for row in self.rows)
+        return buffer.getvalue()
+
+    def to_json(self) -> str:
+        """A JSON document: the kind of windows, the level and the rows (NaN as null)."""
+
+        def plain(value: Any) -> Any:
+            return None if isinstance(value, float) and math.isnan(value) else value
+
+        rows = [{column: plain(row[column]) for column in self.columns} for row in self.rows]
+        return json.dumps({"windows": self.kind, "level": self.level, "measures": ["accuracy", *self.measures], "rows": rows}, indent=2)
+
+    def to_html(self, digits: int = 3, *, title: str = "evalkit report over time") -> str:
+        """A self-contained page: one line chart per measure over the windows (accuracy with its
+        interval band), then the table."""
+        ends = np.array([float(row["end"]) if isinstance(row["end"], (int, float)) else float(row["window"]) for row in self.rows])
+        axis = "sample" if all(isinstance(row["end"], (int, float)) for row in self.rows) else "window"
+        if axis == "window":
+            ends = np.array([float(row["window"]) for row in self.rows])
+        span = (float(ends.min()), float(ends.max())) if len(ends) else (0.0, 1.0)
+        charts = []
+        for measure in ("accuracy", *self.measures):
+            values = np.array([float(row[measure]) for row in self.rows])
+            band = None
+            if measure == "accuracy":
+                band = (np.array([float(row["accuracy_low"]) for row in self.rows]), np.array([float(row["accuracy_high"]) for row in self.rows]))
+            charts.append(svg_chart([(measure, ends, values)], x_label=f"{axis} (end of the window)", y_label=measure, markers=len(ends) <= 60,
+                                    x_span=span, band=band, legend=False))  # fmt: skip
+        headings = "".join(f"<th>{html.escape(heading)}</th>" for heading in self._headings())
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self._cells(digits))
+        sections = [f"<h1>{html.escape(title)}</h1>", f'<p class="note">{html.escape(self._title())}</p>',
+                    '<div class="charts">' + "".join(charts) + "</div>", f"<table><tr>{headings}</tr>{body}</table>"]  # fmt: skip
+        return (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n" + "\n".join(sections) + "\n</body>\n</html>\n"
+        )
