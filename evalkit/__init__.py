@@ -35,6 +35,7 @@ from evalkit.results import theory
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.intervals import compare, compare_results
+from evalkit.scale.over_time import over_time
 from evalkit.scale.prequential import Prequential
 from evalkit.scale.windows import Faded, MajorityClass, NoChange, Tumbling, Windowed, kappa_m, kappa_temporal
 from evalkit.scores.calibration import Calibration
@@ -78,6 +79,7 @@ __all__ = [
     "kappa_temporal",
     "measure",
     "measures",
+    "over_time",
     "results",
     "theory",
     "tnorms",

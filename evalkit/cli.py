@@ -289,10 +289,16 @@ def _report(arguments: argparse.Namespace) -> str:
 
 def _report_over_time(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:
     """``evalkit report FILE --window N`` (``--tumbling N``, ``--period P --time-column T``): one row of measures per window."""
-    table = stream_over_time(arguments, files, [measure for measure in measures if not (isinstance(measure, str) and measure in (*AREAS, *COUNTS))])
+    whole = [measure for measure in measures if isinstance(measure, str) and measure in (*AREAS, *COUNTS)]
+    if whole:
+        raise InvalidArgumentError(f"over time a report shows the macro averages of measures of the labels; {', '.join(whole)} is none: "
+                                   "leave it out of --measures")  # fmt: skip
+    table = stream_over_time(arguments, files, measures)
     name = " and ".join(arguments.files) if arguments.files else f"bundled example {EXAMPLE_NAME}"
     if arguments.html:
         _emit(table.to_html(arguments.digits, title=f"evalkit report over time: {name}"), arguments.html, "--html")
+    if arguments.plot:
+        _save_figure(_plots().over_time(table).figure, arguments.plot)
     if arguments.format == "json":
         return table.to_json()
     if arguments.format == "csv":
@@ -463,7 +469,7 @@ def _check_over_time(arguments: argparse.Namespace) -> None:
     if arguments.window is not None and arguments.step is not None and not (arguments.step.isdigit() and int(arguments.step) >= 1):
         raise InvalidArgumentError(f"--step with --window must be a positive number of samples, got {arguments.step!r}")
     clashing = [option for option, value in (("--multi-label", arguments.multi_label), ("--score", arguments.score), ("--scores", arguments.scores),
-                                               ("--group", arguments.group), ("--calibration", arguments.calibration), ("--plot", arguments.plot),
+                                               ("--group", arguments.group), ("--calibration", arguments.calibration),
                                                ("--sort-by", arguments.sort_by)) if value]  # fmt: skip
     if clashing:
         raise InvalidArgumentError(f"{kinds[0]} reports single-label measures per window; it does not go with {', '.join(clashing)} (yet): "

@@ -308,8 +308,8 @@ def test_a_window_of_time_holds_the_samples_of_its_period(capsys, tmp_path):
     rows = ["time,actual,predicted"] + [f"2026-11-01T{hour:02d}:{minute:02d}:00,{'ab'[(hour + minute) % 2]},{'ab'[hour % 2]}" for hour in range(6) for minute in (0, 30)]
     path = write(tmp_path, "stream.csv", "\n".join(rows) + "\n")
     document = over_time(capsys, path, "--period", "2h", "--time-column", "time", "--step", "1h")
-    assert [row["end"] for row in document["rows"]] == [f"2026-11-01T{hour:02d}:00:00Z" for hour in range(1, 7)]
-    assert [row["samples"] for row in document["rows"]] == [3, 4, 4, 4, 4, 3]  # (end - 2h, end]: four half hours, fewer at the edges
+    assert [row["end"] for row in document["rows"]] == [*(f"2026-11-01T{hour:02d}:00:00Z" for hour in range(1, 6)), "2026-11-01T05:30:00Z"]
+    assert [row["samples"] for row in document["rows"]] == [3, 4, 4, 4, 4, 4]  # (end - 2h, end]: four half hours, fewer at the start
     numbers = write(tmp_path, "numbers.csv", "t,actual,predicted\n" + "".join(f"{t},a,{'a' if t < 5 else 'b'}\n" for t in range(10)))
     document = over_time(capsys, numbers, "--period", "3", "--time-column", "t")
     assert [(row["end"], row["samples"], row["accuracy"]) for row in document["rows"]] == [(3.0, 3, 1.0), (6.0, 3, 1 / 3), (9.0, 3, 0.0)]  # (0, 3], (3, 6], (6, 9]
@@ -330,7 +330,7 @@ def test_the_windows_page_draws_each_measure_with_accuracy_in_its_band(capsys, t
     (("--step", "3"), "--step applies with --window or --period only"),
     (("--window", "0"), "--window must be a positive number of samples"),
     (("--window", "10", "--step", "0"), "--step with --window must be a positive number"),
-    (("--tumbling", "10", "--plot", "x.png"), "does not go with --plot"),
+    (("--tumbling", "10", "--score", "x"), "does not go with --score"),
     (("--period", "soon", "--time-column", "sample"), "--period must be a duration"),
 ])  # fmt: skip
 def test_windows_refuse_options_that_do_not_fit(capsys, argv, message):

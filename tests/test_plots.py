@@ -139,3 +139,20 @@ def test_intervals_side_by_side(tmp_path):
     assert_real_image(*saved(ax, tmp_path))
     with pytest.raises(InvalidTypeError):
         plots.intervals({"x": 0.5})
+
+
+def test_measures_over_time_with_the_accuracy_band(tmp_path):
+    from evalkit import over_time
+
+    rng = np.random.default_rng(0)
+    actual = rng.integers(0, 3, 600)
+    predicted = np.where(rng.random(600) < 0.8, actual, (actual + 1) % 3)
+    table = over_time(actual, predicted, window=100, step=50, measures=["recall", "f1_score"])
+    ax = plots.over_time(table, ["macro recall"])
+    assert [line.get_label() for line in ax.get_lines()] == ["accuracy", "macro recall"]
+    assert len(ax.collections) == 1  # the band of accuracy's interval
+    assert_real_image(*saved(ax, tmp_path))
+    with pytest.raises(InvalidTypeError, match="no column 'macro precision'"):
+        plots.over_time(table, ["macro precision"])
+    with pytest.raises(InvalidTypeError, match="OverTime"):
+        plots.over_time(ConfusionMatrix(["a"]))

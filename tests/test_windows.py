@@ -368,3 +368,33 @@ def test_a_window_compares_with_a_reference_window():
     assert compare_results(faded, reference).estimates[0] == pytest.approx(faded.get_accuracy())
     with pytest.raises(EvalkitError, match="no proportion|is none"):
         compare_results(current, reference, "f1_score", "macro")
+
+
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=1, max_size=60), st.integers(1, 20), st.integers(1, 20),
+       st.booleans())  # fmt: skip
+def test_a_table_over_time_holds_each_window_counted_again(stream, size, step, tumbling):
+    from evalkit import over_time
+
+    actual, predicted = [a for a, _ in stream], [p for _, p in stream]
+    options = {"tumbling": size} if tumbling else {"window": size, "step": step}
+    table = over_time(actual, predicted, labels=LABELS, measures=["f1_score"], **options)
+    every = size if tumbling else step
+    assert [row["end"] for row in table.rows] == [*range(every, len(stream) + 1, every), *([len(stream)] if len(stream) % every else [])]
+    for row in table.rows:
+        start = (row["end"] - 1) // size * size if tumbling else max(0, row["end"] - size)
+        again = ConfusionMatrix.from_predictions(actual[start : row["end"]], predicted[start : row["end"]], labels=LABELS)
+        assert (row["samples"], row["accuracy"]) == (row["end"] - start, again.get_accuracy())
+        assert row["macro f1_score"] == pytest.approx(again.average("f1_score", "macro"), nan_ok=True)
+
+
+def test_a_table_over_time_refuses_what_it_cannot_window():
+    from evalkit import over_time
+
+    with pytest.raises(EvalkitError, match="one kind of window"):
+        over_time(["a"], ["a"], window=3, tumbling=2)
+    with pytest.raises(EvalkitError, match="needs the time of every sample"):
+        over_time(["a"], ["a"], period=3)
+    with pytest.raises(EvalkitError, match="'step' goes with"):
+        over_time(["a"], ["a"], tumbling=3, step=1)
+    with pytest.raises(EvalkitError, match="'y_true' has 1 values but 'y_pred' has 2"):
+        over_time(["a"], ["a", "b"], window=2)

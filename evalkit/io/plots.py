@@ -19,6 +19,8 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
   against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
   samples per bin as a histogram beneath, one line per class if asked.
+* ``over_time``: measures per window of a stream (an ``OverTime`` table), accuracy with its
+  interval as a band.
 * ``critical_difference``: Demšar's diagram of a ``ModelComparison`` (average ranks, the
   critical difference, bars joining models not significantly different); ``p_values``: the
   matrix of adjusted p-values of a ``PairwiseTests``; ``posterior``: a Bayesian comparison's
@@ -44,7 +46,8 @@ from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import BestThreshold, ThresholdCurve
 from evalkit.scores.operating import OperatingPoint
 
-__all__ = ["by_group", "compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "per_class", "precision_recall", "reliability", "roc"]
+__all__ = ["by_group", "compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "over_time", "per_class", "precision_recall",
+           "reliability", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -362,6 +365,38 @@ def measures_by_threshold(
     ax.set(xlabel="threshold (predict positive when score >= threshold)", ylabel="value")
     ax.legend(fontsize=8, loc="best")
     ax.set_title(title or ("Measures by threshold" + (f" ({average} average)" if average else "")))
+    return ax
+
+
+def over_time(table: Any, measures: Sequence[str] | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Measures per window of a stream against the end of each window: accuracy with its
+    interval as a shaded band, each other measure a line.
+
+    Args:
+        table: an ``OverTime`` (``evalkit.over_time(...)``).
+        measures: the columns to draw besides accuracy (default all of the table's).
+        ax: the Axes to draw on.
+        title: the title (default: the kind of windows).
+    """
+    from evalkit.io.over_time import OverTime
+
+    if not isinstance(table, OverTime):
+        raise InvalidTypeError(f"expected an OverTime table (evalkit.over_time), got {show(table)}")
+    chosen = list(table.measures if measures is None else measures)
+    unknown = [name for name in chosen if name not in table.measures]
+    if unknown:
+        raise InvalidTypeError(f"the table has no column {unknown[0]!r}; it has {list(table.measures)}")
+    numbered = all(isinstance(row["end"], (int, float)) for row in table.rows)
+    x = [row["end"] if numbered else row["window"] for row in table.rows]
+    ax = _axes(ax, 7.0, 3.6)
+    ax.fill_between(x, [row["accuracy_low"] for row in table.rows], [row["accuracy_high"] for row in table.rows], color="C0", alpha=0.2,
+                    label=f"accuracy, {table.level:.0%} interval")  # fmt: skip
+    ax.plot(x, [row["accuracy"] for row in table.rows], color="C0", marker="o" if len(x) <= 60 else None, markersize=3, label="accuracy")
+    for k, name in enumerate(chosen, 1):
+        ax.plot(x, [row[name] for row in table.rows], color=f"C{k}", linewidth=1.2, label=name)
+    ax.set(xlabel="sample (end of the window)" if numbered else "window", ylabel="value")
+    ax.legend(fontsize=8, loc="lower left")
+    ax.set_title(title or table.kind.capitalize())
     return ax
 
 

@@ -43,10 +43,9 @@ from evalkit.io.readers import (
     read_batches,
     scores,
 )
-from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
+from evalkit.scale.over_time import OverTimeCounter
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
-from evalkit.scale.windows import Windowed
 from evalkit.scores.calibration import DEFAULT_BINS
 from evalkit.scores.scoring import class_log_losses
 
@@ -329,80 +328,27 @@ def batch_times(batch: Batch) -> tuple[np.ndarray, bool]:
     return np.array(times), True
 
 
-def _moment(seconds: float, dates: bool) -> Any:
-    import datetime
-
-    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat().replace("+00:00", "Z") if dates else seconds
-
-
 def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> OverTime:
     """Single-label rows into one row of measures per window (``--window N`` with ``--step``,
     ``--tumbling N``, or ``--period P`` with ``--time-column``). Two passes over the files: the
     labels first, then the windows; memory holds one window's samples."""
     first, _, _ = stream_labels(arguments, files, False)
-    labels = [str(label) for label in first.labels]
-    coder, fixed = label_coder(labels), len(labels)
-    template = ConfusionMatrix(list(range(fixed)))
-    names = [name if isinstance(name, str) else name.name for name in measures]
-    level = arguments.ci_level if arguments.ci else 0.95
+    coder, fixed = label_coder([str(label) for label in first.labels]), len(first.labels)
+    options: dict[str, Any] = {"measures": measures, "undefined": arguments.undefined, "level": arguments.ci_level if arguments.ci else 0.95}
     if arguments.period is not None:
         period = duration(arguments.period, "--period")
-        every = duration(arguments.step, "--step") if arguments.step is not None else period
-        view: Any = Windowed(template, period=period)
-        kind = f"windows of {arguments.period} by {arguments.time_column}, every {arguments.step or arguments.period}"
+        options |= {"period": period, "step": duration(arguments.step, "--step") if arguments.step is not None else None,
+                    "kind": f"windows of {arguments.period} by {arguments.time_column}, every {arguments.step or arguments.period}"}  # fmt: skip
     elif arguments.window is not None:
-        step = int(arguments.step) if arguments.step is not None else arguments.window
-        view = Windowed(template, size=arguments.window)
-        kind = f"sliding window of {arguments.window:,} samples, every {step:,}"
+        options |= {"window": arguments.window, "step": None if arguments.step is None else int(arguments.step)}
     else:
-        step = arguments.tumbling
-        view = template.copy()
-        kind = f"tumbling windows of {arguments.tumbling:,} samples"
-    rows: list[dict[str, Any]] = []
-    seen, dates, boundary = 0, False, math.nan  # samples so far; whether times are dates; the end of the next window of time
-
-    def record(end: Any) -> None:
-        result = view if isinstance(view, ConfusionMatrix) else view.result
-        interval = result.interval("accuracy", method="wilson", level=level)
-        row = {"window": len(rows) + 1, "end": end, "samples": result.get_total_items(), "accuracy": interval.estimate,
-               "accuracy_low": interval.low, "accuracy_high": interval.high}  # fmt: skip
-        for name, measure in zip(names, measures):
-            row[f"macro {name}"] = float(result.average(measure, "macro", undefined=arguments.undefined))
-        rows.append(row)
-
+        options["tumbling"] = arguments.tumbling
+    counter: OverTimeCounter | None = None
     for batch in file_batches(arguments, files, time=arguments.time_column):
+        times, dates = batch_times(batch) if arguments.period is not None else (None, False)
+        if counter is None:
+            counter = OverTimeCounter(range(fixed), dates=dates, **options)
         actual, predicted = (column_codes(coder, batch, role, fixed) for role in ("actual", "predicted"))
-        weight = batch_weights(arguments.weight, batch)
-        if arguments.period is None:
-            start = 0
-            while start < len(actual):
-                stop = min(len(actual), start + step - seen % step)
-                view.update(actual[start:stop], predicted[start:stop], sample_weight=None if weight is None else weight[start:stop])
-                seen += stop - start
-                start = stop
-                if seen % step == 0:
-                    record(seen)
-                    if arguments.tumbling is not None:
-                        view.reset()
-            continue
-        times, dates = batch_times(batch)
-        if math.isnan(boundary) and len(times):
-            boundary = times[0] + every
-        start = 0
-        while start < len(times):
-            stop = int(np.searchsorted(times, boundary, side="right"))  # the samples up to the boundary: a window is (end - period, end]
-            stop = max(start, min(stop, len(times)))
-            if stop > start:
-                view.update(actual[start:stop], predicted[start:stop], sample_weight=None if weight is None else weight[start:stop], time=times[start:stop])
-            start = stop
-            if start < len(times):  # a sample past the boundary: the window up to it is done
-                view.advance(boundary)
-                record(_moment(boundary, dates))
-                boundary += every
-    if arguments.period is None:
-        if seen % step:
-            record(seen)  # the last window, shorter than the step
-    elif not math.isnan(boundary):
-        view.advance(boundary)
-        record(_moment(boundary, dates))
-    return OverTime(kind, tuple(f"macro {name}" for name in names), tuple(rows), level)
+        counter.update(actual, predicted, sample_weight=batch_weights(arguments.weight, batch), time=times)
+    assert counter is not None  # read_batches raises on a file without rows
+    return counter.table()

@@ -212,6 +212,11 @@ class Windowed(_Over[R]):
             assert self.size is not None
             self._leave_first(self._count - self.size)
 
+    @property
+    def latest(self) -> float:
+        """The latest time a window of ``period`` has seen (``-inf`` before any)."""
+        return self._latest
+
     def advance(self, time: float) -> None:
         """Move a window of ``period`` on to ``time`` with no new sample: the samples of time
         ``time - period`` or earlier leave (what the window holds at the end of an hour, say).
