@@ -7,7 +7,7 @@ a normalised one of 40 classes, per-class bars of a multi-label evaluation, two 
 (two classifiers per class; AA/RAR of two methods), and the curves of three-class scores
 (ROC, precision-recall, measures against the threshold), intervals, and the reliability diagram
 of a spam filter's probabilities, and Demšar's critical-difference diagram of four variants of
-C4.5 on 14 data sets.
+C4.5 on 14 data sets, and the measures of a stream over time, before and after a drop.
 """
 
 import sys
@@ -25,6 +25,7 @@ from evalkit import (
     ThresholdCurve,
     by_group,
     compare,
+    over_time,
     plots,
 )
 from evalkit.datasets import load_comparison, load_example, load_many_datasets
@@ -97,5 +98,12 @@ plots.reliability(filter_a, n_bins=10, title="Spam filter A: reliability").figur
 
 demsar = load_many_datasets()
 plots.critical_difference(demsar, 0.10).figure.savefig(output / "critical_difference.png", dpi=80)
+
+rng = np.random.default_rng(0)  # the stream of the monitoring guide: a model that degrades after sample 3,000
+stream_actual = rng.choice(["ok", "fraud"], 5000, p=[0.9, 0.1])
+stream_right = rng.random(5000) < np.where(np.arange(5000) > 3000, 0.75, 0.95)
+stream_predicted = np.where(stream_right, stream_actual, np.where(stream_actual == "ok", "fraud", "ok"))
+table = over_time(stream_actual, stream_predicted, window=500, step=100, measures=["recall"])
+plots.over_time(table, title="Accuracy and macro recall of the last 500 samples").figure.savefig(output / "over_time.png", dpi=80)
 
 print("wrote", ", ".join(sorted(path.name for path in output.glob("*.png"))), "to", output)
