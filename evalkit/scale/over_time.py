@@ -42,16 +42,16 @@ class OverTimeCounter:
 
     Args:
         labels: the classes (a confusion matrix of them counts each window).
-        window, tumbling, period: the kind of window, one of them: the last ``window``
-            samples, every ``tumbling`` samples in turn, or the samples within ``period`` of a
-            row's time (in the unit of the times).
+        window: the last ``window`` samples (one of ``window``, ``tumbling``, ``period``).
+        tumbling: every ``tumbling`` samples in turn.
+        period: the samples within ``period`` of a row's time (in the unit of the times).
         step: with ``window``, samples between rows (default ``window``); with ``period``,
             time between rows (default ``period``).
         measures: the measures whose macro averages each row shows.
         undefined: their undefined-value policy.
         level: the confidence level of the accuracy interval.
         dates: the times are seconds since 1970 (UTC) and rows name their end as ISO 8601.
-        names: how the kind of window is described (default from the arguments).
+        kind: how the kind of window is described (default from the arguments).
     """
 
     def __init__(self, labels: Sequence[Hashable], *, window: int | None = None, tumbling: int | None = None, period: float | None = None,
@@ -151,14 +151,20 @@ def over_time(
     the macro average of each of ``measures``, one row per window.
 
     Args:
-        y_true, y_pred: the stream's actual and predicted labels, in time order.
+        y_true: the stream's actual labels, in time order.
+        y_pred: its predicted labels.
         window: a sliding window of the last ``window`` samples, a row every ``step``
             samples (default ``window``).
         tumbling: every ``tumbling`` samples in turn, a row each.
         period: the samples within ``period`` of each row's time (``time`` gives every
             sample's, in any unit, or numpy datetimes), a row every ``step`` of time.
+        step: samples (``window``) or time (``period``) between rows.
+        time: the time of every sample, for ``period``.
         labels: the classes (default the sorted labels seen).
-        measures, sample_weight, undefined, level: as their names say.
+        measures: the measures whose macro averages each row shows (precision, recall, F1).
+        sample_weight: a weight per sample.
+        undefined: the undefined-value policy of the averages.
+        level: the confidence level of the accuracy interval.
 
     Examples:
         >>> table = over_time([0, 1, 1, 0, 1, 0, 0, 1], [0, 1, 0, 0, 1, 1, 0, 0], window=4, step=2)
