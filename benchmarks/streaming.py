@@ -121,7 +121,7 @@ def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
     def ours() -> None:
         for k in range(size, size + n):
             window.update([actual[k]], [score[k]])
-            window.curve().roc_auc()
+            window.roc_auc()
 
     def again() -> None:
         for k in range(size, size + n // 20):

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalkit import ConfusionMatrix
+from evalkit.exceptions import EvalkitError
 from evalkit.measures.arithmetic import reads
 from evalkit.measures.averaging import mean_of, mean_of_numbers
 from evalkit.measures.registry import MEASURES
@@ -146,3 +147,44 @@ def test_many_classes_read_the_same_as_the_table(name):
         cm.update([actual], [predicted])
         table = ConfusionMatrix.from_array(cm.to_array(), labels=labels)
         assert_same(cm.average(name, "macro"), table.average(name, "macro"))
+
+
+SCORES = st.sampled_from([0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0, 0])  # repeated scores: ties
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["yes", "no"]), SCORES), min_size=2, max_size=40), st.lists(st.booleans(), min_size=40, max_size=40))
+def test_a_curve_counted_a_sample_at_a_time_reads_as_its_scores_counted_again(samples, leaves):
+    from evalkit import ThresholdCurve
+    from evalkit.scale.streaming import CurveCounts
+
+    counts = CurveCounts(pos_label="yes")
+    counts.update(["yes", "no"], [0.5, 0.25])  # the first batch fixes the classes
+    kept = [("yes", 0.5), ("no", 0.25)]
+    for (label, score), leave in zip(samples, leaves):
+        counts.update([label], [score])
+        kept.append((label, score))
+        if leave and len(kept) > 2:
+            gone = kept.pop(len(kept) // 2)
+            counts.revert([gone[0]], [gone[1]])  # taken away from the middle: any sample counted before
+        again = ThresholdCurve.from_scores([label for label, _ in kept], [score for _, score in kept], pos_label="yes")
+        assert counts.roc_auc() == pytest.approx(again.roc_auc(), rel=1e-12, nan_ok=True)
+        assert all(np.array_equal(a, b) for a, b in zip(counts.curve().score_counts(), again.score_counts()))
+    with pytest.raises(EvalkitError, match="never counted"):
+        counts.revert(["yes"], [0.333])
+
+
+def test_a_curve_table_leaves_weights_and_other_labels_to_the_general_path():
+    from evalkit.scale.streaming import CurveCounts
+
+    counts = CurveCounts()
+    counts.update([0, 1], [0.2, 0.8], sample_weight=[0.5, 2.0])
+    counts.update([1], [0.4])
+    assert counts._table is None  # weighted counts keep their parts
+    unweighted = CurveCounts()
+    unweighted.update([0, 1], [0.2, 0.8])
+    unweighted.update([1], [0.4])
+    assert unweighted._table is not None
+    with pytest.raises(EvalkitError):
+        unweighted.update([2], [0.3])  # a third class: the general path refuses it, by name
+    assert unweighted.roc_auc() == 1.0 and unweighted.curve().n_samples == 3  # both positives above the negative; the refused batch left nothing

@@ -27,6 +27,7 @@ Examples:
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
@@ -44,6 +45,7 @@ from evalkit.engine.cells import Cells
 from evalkit.engine.counting import as_label_set_list, encode_label_sets
 from evalkit.exceptions import (
     EmptyInputError,
+    EvalkitError,
     InvalidCountsError,
     InvalidTypeError,
     LabelMismatchError,
@@ -395,10 +397,13 @@ class _ScoreCounts(CountedState, _Locked):
         self._parts: list[Any] = []  # results, each over MERGE_FACTOR times the size of the next
         self._lock = threading.RLock()
 
+    _table: _ScoreTable | None = None  # an exact binary curve counted a sample at a time: its scores (CurveCounts)
+
     @property
     def _result(self) -> Any:
         """Everything counted so far, as one result (the pending parts merged)."""
         with self._lock:
+            self._settle()
             if not self._parts:
                 return None
             self._merge_parts(everything=True)
@@ -407,7 +412,12 @@ class _ScoreCounts(CountedState, _Locked):
     @_result.setter
     def _result(self, result: Any) -> None:
         with self._lock:
+            self._table = None
             self._parts = [] if result is None else [result]
+
+    def _settle(self) -> None:
+        """The curve of the score table, when samples changed it since it was last read (the
+        caller holds the lock)."""
 
     def _merge_parts(self, *, everything: bool = False) -> None:
         """Merge the rightmost parts: all of them, or while the one before is at most
@@ -416,8 +426,7 @@ class _ScoreCounts(CountedState, _Locked):
         largest one (however much the batches repeat each other's scores), and each point is
         merged a logarithmic number of times."""
         while len(self._parts) > 1 and (everything or self._parts[-2].n_points <= MERGE_FACTOR * max(self._parts[-1].n_points, 1)):
-            right = self._parts.pop()
-            self._parts.append(self._parts.pop().merge(right))
+            self._parts[-2:] = [self._parts[-2].merge(self._parts[-1])]  # replaced once merged: a merge that fails loses no part
 
     def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Any:
         raise NotImplementedError
@@ -428,22 +437,35 @@ class _ScoreCounts(CountedState, _Locked):
     def _copy(self) -> Any:
         raise NotImplementedError
 
+    def _few(self, y_true: Any, y_score: Any, amount: int) -> bool:
+        """Count (or take away, ``amount`` -1) a few unweighted samples in O(log n) each, when
+        this kind keeps a score table; False when the general path must count them."""
+        return False
+
     def update(self, y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch (the arguments of the result's ``from_scores``).
 
         Raises:
             LabelMismatchError: a batch whose classes differ from the first batch's.
         """
+        if sample_weight is None and self._few(y_true, y_score, 1):
+            return
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
         with self._lock:  # counted outside, merged inside: no update is lost
+            self._settle()
+            self._table = None
             if not self._parts:
                 if two_dimensional:
                     self._labels = self._columns_of(batch)
                 else:
                     self._pos_label = batch.labels[0]
             self._parts.append(batch)
-            self._merge_parts()
+            try:
+                self._merge_parts()
+            except EvalkitError:
+                self._parts.pop()  # the batch that does not merge: counted as if never given
+                raise
 
     def _merged(self, other: Any) -> Any:
         if type(other) is not type(self):
@@ -523,7 +545,7 @@ class _ScoreCounts(CountedState, _Locked):
         """The same counts: settings, classes and everything counted (however batched)."""
         if type(other) is not type(self):
             return NotImplemented
-        settings = [name for name in vars(self) if name not in ("_parts", "_lock")]
+        settings = [name for name in vars(self) if name not in ("_parts", "_lock", "_table")]
         return all(same_value(getattr(self, name), getattr(other, name)) or getattr(self, name) is getattr(other, name) for name in settings) and (
             self._result == other._result)  # fmt: skip
 
@@ -573,6 +595,7 @@ class CurveCounts(_ScoreCounts):
                                           metrics_class=self._metrics_class)  # fmt: skip
 
     RESULT = ThresholdCurve
+    OPERATIONS = ALL_OPERATIONS
 
     def _copy(self) -> CurveCounts:
         return CurveCounts(thresholds=self._thresholds, metrics_class=self._metrics_class)
@@ -597,6 +620,63 @@ class CurveCounts(_ScoreCounts):
         """
         return self._read()
 
+    def roc_auc(self, **options: Any) -> Any:
+        """``curve().roc_auc(**options)``; of an exact binary curve counted a sample at a time
+        (a sliding window), read from its score table without building the curve: the
+        Mann-Whitney count ``Σ pos · (neg below + neg at / 2) / (P N)``, exact in integers.
+
+        Examples:
+            >>> counts = CurveCounts()
+            >>> counts.update([0, 1, 1, 0], [0.1, 0.35, 0.8, 0.4])
+            >>> counts.update([1], [0.4])
+            >>> counts.roc_auc()
+            0.75
+        """
+        with self._lock:
+            table = self._table
+            if table is not None and not options:
+                return table.roc_auc()
+        return self._read().roc_auc(**options)
+
+    def revert(self, y_true: Any, y_score: Any, /, *, sample_weight: Any = None) -> None:
+        """Take away scores counted before: a few unweighted ones of an exact binary curve in
+        O(log n) each (a sliding window's oldest), any other batch as the curve it counts.
+
+        Raises:
+            InvalidCountsError: a score that was never counted (for its class).
+        """
+        if sample_weight is None and self._few(y_true, y_score, -1):
+            return
+        two_dimensional = as_array(y_score, "y_score").ndim == 2
+        part = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        with self._lock:
+            self._result = self._read() - part
+
+    def _few(self, y_true: Any, y_score: Any, amount: int) -> bool:
+        if self._thresholds is not None or not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
+            return False
+        if not 0 < len(y_true) == len(y_score) <= _FEW_SCORES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
+            return False
+        with self._lock:
+            if self._table is None:
+                curve = self._result
+                if curve is None or len(curve.labels) != 1 or curve.binned or curve.positives.dtype.kind == "f":
+                    return False  # the first batch fixes the classes; multi-class, binned and weighted curves count in parts
+                self._table = _ScoreTable(curve)
+            table = self._table
+            positives = [table.positive(label) for label in y_true]
+            if None in positives:
+                return False  # a label of neither class: the general path says what is wrong
+            for score, positive in zip(y_score, positives):
+                table.add(float(score), bool(positive), amount)
+            return True
+
+    def _settle(self) -> None:
+        table = self._table
+        if table is not None and table.changed:
+            self._parts = [table.curve(self._metrics_class)]
+            table.changed = False
+
     def merge(self, other: CurveCounts, *, grow: bool = False) -> CurveCounts:
         """New counts of both streams."""
         merged = self._merged(other)
@@ -604,6 +684,65 @@ class CurveCounts(_ScoreCounts):
         if merged._result is not None:
             merged._result = merged._result.with_metrics_class(merged._metrics_class)
         return merged
+
+
+_FEW_SCORES = 8
+"""Batches of at most this many scores (lists, unweighted) update an exact binary curve's score
+table sample by sample: what one event of a stream, or a sliding window's oldest, costs."""
+
+
+class _ScoreTable:
+    """The distinct scores of an exact binary curve, lowest first, with the count of positives
+    and of negatives at each, kept current one sample at a time (a sorted insert: a binary
+    search and a move of the arrays' tails); the curve is built from it when read."""
+
+    __slots__ = ("changed", "labels", "negative_label", "negatives", "positives", "scores")
+    scores: np.ndarray
+    positives: np.ndarray
+    negatives: np.ndarray
+
+    def __init__(self, curve: ThresholdCurve) -> None:
+        scores, positives, negatives = curve.score_counts()
+        self.scores = np.array(scores, dtype=np.float64)
+        self.positives, self.negatives = np.array(positives, dtype=np.int64), np.array(negatives, dtype=np.int64)
+        self.labels, self.negative_label = curve.labels, curve.negative_label
+        self.changed = False
+
+    def positive(self, label: Hashable) -> bool | None:
+        """Whether ``label`` is the positive class (True), the negative one (False), or neither (None)."""
+        if same_labels((label,), self.labels[:1]):
+            return True
+        return False if same_labels((label,), (self.negative_label,)) else None
+
+    def add(self, score: float, positive: bool, amount: int) -> None:
+        counts = self.positives if positive else self.negatives
+        k = int(np.searchsorted(self.scores, score))
+        if k < len(self.scores) and self.scores[k] == score:
+            if counts[k] + amount < 0:
+                raise InvalidCountsError(f"cannot take away a {'positive' if positive else 'negative'} score {score!r} that was never counted")
+            counts[k] += amount
+            if not (self.positives[k] or self.negatives[k]):
+                self.scores, self.positives, self.negatives = np.delete(self.scores, k), np.delete(self.positives, k), np.delete(self.negatives, k)
+        elif amount < 0:
+            raise InvalidCountsError(f"cannot take away a score {score!r} that was never counted")
+        else:
+            self.scores = np.insert(self.scores, k, score)
+            self.positives = np.insert(self.positives, k, amount if positive else 0)
+            self.negatives = np.insert(self.negatives, k, 0 if positive else amount)
+        self.changed = True
+
+    def roc_auc(self) -> float:
+        """The Mann-Whitney count of the table, exact: ``Σ pos (2 neg_below + neg_at) / (2 P N)``."""
+        positives, negatives = int(self.positives.sum()), int(self.negatives.sum())
+        if not (positives and negatives):
+            return math.nan
+        below = np.cumsum(self.negatives) - self.negatives
+        twice = int(self.positives @ (2 * below + self.negatives))  # below 2 * P * N: int64 holds it for windows of a billion
+        return twice / (2 * positives * negatives)
+
+    def curve(self, metrics_class: MetricsClass) -> ThresholdCurve:
+        return ThresholdCurve.from_score_counts([(self.scores, self.positives, self.negatives)], self.labels, negative_label=self.negative_label,
+                                                metrics_class=metrics_class)  # fmt: skip
 
 
 class CalibrationCounts(_ScoreCounts):

@@ -79,13 +79,26 @@ class _Batch(Generic[R]):
     (None when the result takes the samples away itself, ``revert``, or when it is counted from
     the samples as it leaves)."""
 
-    __slots__ = ("arrays", "part", "times", "weight")
+    __slots__ = ("_arrays", "_times", "_weight", "part", "start")
 
     def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None) -> None:
-        self.arrays, self.weight, self.times, self.part = arrays, weight, times, part
+        self._arrays, self._weight, self._times, self.part = arrays, weight, times, part
+        self.start = 0  # the samples before it have left (a large batch leaving a sample at a time is not copied at every step)
 
     def __len__(self) -> int:
-        return len(self.arrays[0])
+        return len(self._arrays[0]) - self.start
+
+    @property
+    def arrays(self) -> tuple[Any, ...]:
+        return tuple(values[self.start :] for values in self._arrays) if self.start else self._arrays
+
+    @property
+    def weight(self) -> np.ndarray | None:
+        return None if self._weight is None else self._weight[self.start :]
+
+    @property
+    def times(self) -> np.ndarray | None:
+        return None if self._times is None else self._times[self.start :]
 
     def counted(self, template: R) -> R:
         """The counted part of this batch's samples."""
@@ -98,11 +111,10 @@ class _Batch(Generic[R]):
         """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their
         own. Neither keeps a counted part: each is counted from its samples when it leaves (a
         large batch leaving one sample at a time is not subtracted from at every step)."""
-        leaving: _Batch[R] = _Batch(tuple(values[:cut] for values in self.arrays), None if self.weight is None else self.weight[:cut], None, None)
+        start, stop = self.start, self.start + cut
+        leaving: _Batch[R] = _Batch(tuple(values[start:stop] for values in self._arrays), None if self._weight is None else self._weight[start:stop], None, None)
         self.part = None
-        self.arrays = tuple(values[cut:] for values in self.arrays)
-        self.weight = None if self.weight is None else self.weight[cut:]
-        self.times = None if self.times is None else self.times[cut:]
+        self.start = stop
         return leaving
 
 
