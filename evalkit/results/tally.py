@@ -106,8 +106,10 @@ class Tally:
         values, position, scalar, reads_tn = column
         if position == len(self.log):
             return values  # nothing changed since the last read
+        diag, row, col, total = self.diag, self.row, self.col, self.total
         for k in range(len(values)) if reads_tn else set(self.log[position:]):  # tn changes for every class
-            values[k] = float(scalar(*cells(k), **parameters))
+            tp = diag[k]
+            values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp, **parameters))  # cells(k), inline: the hot loop
         column[1] = len(self.log)
         return values
 
@@ -115,7 +117,6 @@ class Tally:
         """The ``"micro"``, ``"macro"`` or ``"weighted"`` average of ``measure``, as
         ``evalkit.averaging.average_cells`` gives it, or None where the vectorised path is the
         faster one."""
-        undefined = check_undefined(undefined)
         if average == "micro":
             scalar = getattr(measure.function, "integer_scalar", None)
             if scalar is None:
@@ -128,5 +129,5 @@ class Tally:
             return None
         if average == "weighted":
             array = np.array(values)
-            return mean_of(array, support_weights(array, self.row, undefined), undefined=undefined)
+            return mean_of(array, support_weights(array, self.row, check_undefined(undefined)), undefined=undefined)
         return mean_of_numbers(values, undefined=undefined)

@@ -275,9 +275,10 @@ class Windowed(_Over[R]):
             self._result -= batch.counted(self._template)
         self._count -= len(batch)
         self._taken += 1
-        if self._taken >= len(self._batches) and _weighted(self._result):  # rounding of float counts never builds up
-            self._result = sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+        if self._taken >= len(self._batches):  # once a window length: the rounding of float counts never builds up
             self._taken = 0
+            if _weighted(self._result):
+                self._result = sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
 
 
 def _weighted(result: CountedState) -> bool:
