@@ -663,6 +663,7 @@ def moa(tmp_path_factory):
 @pytest.mark.parametrize("seed", range(4))
 def test_moa_evaluators_agree_with_windows_and_decay(moa, seed):
     from evalkit import Faded, MajorityClass, NoChange, Windowed, kappa_m, kappa_temporal
+    from evalkit.scale.windows import FadedPerClass
 
     rng = np.random.default_rng(seed)
     classes, width, alpha, n = int(rng.integers(2, 5)), int(rng.integers(5, 40)), float(rng.choice([0.9, 0.99, 0.999])), int(rng.integers(30, 300))
@@ -684,3 +685,14 @@ def test_moa_evaluators_agree_with_windows_and_decay(moa, seed):
         assert moa_found["Kappa Statistic (percent)"] == pytest.approx(100 * model.get_cohen_kappa(), rel=1e-9, abs=1e-9)
         assert moa_found["Kappa Temporal Statistic (percent)"] == pytest.approx(100 * kappa_temporal(model, no_change), rel=1e-9, abs=1e-9)
         assert moa_found["Kappa M Statistic (percent)"] == pytest.approx(100 * kappa_m(model, majority), rel=1e-9, abs=1e-9)
+        # per class: MOA keeps one window per quantity, each of the last N samples (a sample that is no prediction of the class
+        # fills its precision's slot with nothing), so they are the last N samples' values; an undefined one counts 0 (undefined="zero")
+        # fading: each per-class estimator ages with its own samples alone (MOA-parity: FadedPerClass)
+        per_class = FadedPerClass(labels, factor=alpha) if evaluator == "fading" else None
+        if per_class is not None:
+            per_class.update(actual, predicted)
+        for name, moa_name in (("precision", "Precision"), ("recall", "Recall"), ("f1_score", "F1 Score")):
+            values = model.per_class(name, undefined="zero") if per_class is None else per_class.per_class(name)
+            macro = model.average(name, "macro", undefined="zero") if per_class is None else per_class.average(name)
+            assert [moa_found[f"{moa_name} for class {k} (percent)"] for k in labels] == pytest.approx(100 * values, rel=1e-9, abs=1e-9), (evaluator, name)
+            assert moa_found[f"{moa_name} macro (percent)"] == pytest.approx(100 * macro, rel=1e-9, abs=1e-9), (evaluator, name)

@@ -40,15 +40,18 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._validation import check_positive_number, show
+from evalkit.engine._types import LabelsLike
+from evalkit.engine._validation import check_choice, check_positive_number, show
+from evalkit.engine.counting import encode
 from evalkit.exceptions import EmptyInputError, InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import value_of
 from evalkit.measures.arithmetic import difference, ratio
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
+from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, check_factor
 
-__all__ = ["Faded", "MajorityClass", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_m", "kappa_temporal", "result_of"]
+__all__ = ["Faded", "FadedPerClass", "MajorityClass", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_m", "kappa_temporal", "result_of"]
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
@@ -359,6 +362,69 @@ class Faded(_Over[R]):
             raise EmptyInputError("nothing was counted yet: a decayed result needs samples for an interval")
         resized: R = self._result.scaled(self.effective_size / self._weights)
         return resized
+
+
+class FadedPerClass:
+    """Per-class precision, recall and F1 faded as MOA's fading evaluator fades them: each
+    class's precision over the class's own predictions (a prediction of another class does not
+    age it), its recall over its own samples, ``Σ f**age · right / Σ f**age`` with the age
+    counted in those alone; F1 the harmonic mean of the two, and an undefined value 0. ``Faded``
+    ages every count by every sample (one decayed confusion matrix, every measure); this is for
+    reading MOA's numbers.
+
+    Examples:
+        >>> moa = FadedPerClass(["a", "b"], factor=0.5)
+        >>> moa.update(["a", "b", "a"], ["a", "a", "b"])   # predictions of a: right, then wrong
+        >>> moa.per_class("precision").tolist()            # a: (0.5 * 1 + 0) / 1.5; b: never right
+        [0.3333333333333333, 0.0]
+    """
+
+    MEASURES = ("precision", "recall", "f1_score")
+
+    def __init__(self, labels: Sequence[Hashable], factor: float) -> None:
+        self._matrix = ConfusionMatrix(labels)  # its label checks
+        self.factor = check_factor(factor)
+        m = len(self._matrix.labels)
+        self._sums = {name: np.zeros(m) for name in ("precision", "recall")}  # Σ f**age · right, per class
+        self._weights = {name: np.zeros(m) for name in ("precision", "recall")}  # Σ f**age
+
+    @property
+    def labels(self) -> tuple:
+        return self._matrix.labels
+
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike) -> None:
+        """The next samples: each ages only its predicted class's precision and its actual class's recall."""
+        actual, predicted, _, _ = encode(y_true, y_pred, self.labels)  # codes over the labels: an unknown one is refused by name
+        right = (actual == predicted).astype(np.float64)
+        for name, classes in (("precision", predicted), ("recall", actual)):
+            self._fade(name, classes.astype(np.intp), right)
+
+    def _fade(self, name: str, classes: np.ndarray, right: np.ndarray) -> None:
+        """Age each class's estimator by its own samples of the batch: a sample's weight is
+        ``f**(later samples of its class)``, the past's ``f**(samples of its class)``."""
+        m, f = len(self.labels), self.factor
+        sizes = np.bincount(classes, minlength=m)
+        order = np.argsort(classes, kind="stable")
+        rank = np.empty(len(classes), dtype=np.intp)
+        rank[order] = np.arange(len(classes)) - np.concatenate(([0], np.cumsum(sizes)[:-1]))[classes[order]]  # place among its class's samples
+        weight = f ** (sizes[classes] - 1 - rank).astype(np.float64)
+        past = f ** sizes.astype(np.float64)
+        self._sums[name] = past * self._sums[name] + np.bincount(classes, weight * right, minlength=m)
+        self._weights[name] = past * self._weights[name] + np.bincount(classes, weight, minlength=m)
+
+    def per_class(self, measure: str) -> np.ndarray:
+        """``"precision"``, ``"recall"`` or ``"f1_score"`` of every class (0 where undefined, as MOA)."""
+        check_choice("measure", measure, self.MEASURES)
+        if measure == "f1_score":
+            p, r = self.per_class("precision"), self.per_class("recall")
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0)
+        weights = self._weights[measure]
+        return np.where(weights > 0, self._sums[measure] / np.where(weights > 0, weights, 1.0), 0.0)
+
+    def average(self, measure: str) -> float:
+        """The mean over every class of ``per_class(measure)`` (MOA's macro average)."""
+        return float(self.per_class(measure).mean())
 
 
 class Tumbling(_Over[R]):

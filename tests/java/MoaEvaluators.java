@@ -32,6 +32,9 @@ public class MoaEvaluators {
         BasicClassificationPerformanceEvaluator[] evaluators = {basic, window, fading};
         String[] names = {"basic", "window", "fading"};
         for (BasicClassificationPerformanceEvaluator evaluator : evaluators) {
+            evaluator.precisionPerClassOption.set();
+            evaluator.recallPerClassOption.set();
+            evaluator.f1PerClassOption.set();
             evaluator.reset(); // not prepareForUse: the fading evaluator's options clash there (two named 'a')
         }
         for (int k = 3; k < args.length; k++) {
