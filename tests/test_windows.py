@@ -398,3 +398,29 @@ def test_a_table_over_time_refuses_what_it_cannot_window():
         over_time(["a"], ["a"], tumbling=3, step=1)
     with pytest.raises(EvalkitError, match="'y_true' has 1 values but 'y_pred' has 2"):
         over_time(["a"], ["a", "b"], window=2)
+
+
+@given(st.lists(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(["north", "south", "east"])),
+                         min_size=0, max_size=6), min_size=1, max_size=10), st.integers(1, 12))  # fmt: skip
+def test_a_window_of_groups_equals_its_last_samples_grouped_again(stream, size):
+    from evalkit import by_group
+
+    window = Windowed(by_group(["a"], ["a"], ["north"], labels=LABELS).empty(), size=size)
+    seen = []
+    for batch in stream:
+        window.update([a for a, _, _ in batch], [p for _, p, _ in batch], [g for _, _, g in batch])
+        seen += batch
+        kept = seen[-size:]
+        if kept:
+            again = by_group([a for a, _, _ in kept], [p for _, p, _ in kept], [g for _, _, g in kept], labels=LABELS)
+            assert window.result.keys == again.keys
+            assert window.values("accuracy") == pytest.approx(again.values("accuracy"), nan_ok=True)
+            assert all(window.result[key] == again[key] for key in again.keys)
+
+
+def test_groups_of_scores_are_counted_whole():
+    from evalkit.groups._by_group import ByGroup
+
+    scores = ByGroup.from_scores([0, 1, 1], [0.2, 0.7, 0.4], ["a", "b", "a"])
+    with pytest.raises(UnsupportedSettingError, match="built whole"):
+        Windowed(scores.empty(), size=3).update([0], [0.3], ["a"])

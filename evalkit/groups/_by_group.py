@@ -683,8 +683,36 @@ class ByGroup(CountedState):
         pairs = _regrouped(self, distinct, found, keys, labels)
         return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs)
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's", "revert": "a ByGroup is immutable: merge another batch's", "count": "a ByGroup is built whole: no window counts it yet"}
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's", "revert": "a ByGroup is immutable: subtract a batch's (a - part)"}
+
+    def counted(self, *batch: Any, sample_weight: ArrayLike | None = None) -> ByGroup:
+        """The groups of one batch ``(y_true, y_pred, groups)``, with these settings (the group columns, the labels, the
+        metrics class, ``min_size``): what a window of groups adds, and takes away when the
+        batch leaves it. Labels (a matrix per group) and indicators or label sets (an
+        evaluation per group); groups of scores are counted whole.
+
+        Raises:
+            UnsupportedSettingError: groups of scores (curves, calibrations).
+            LabelMismatchError: the batch's group columns are not these.
+
+        Examples:
+            >>> template = by_group(["a"], ["a"], ["north"], labels=["a", "b"]).empty()
+            >>> part = template.counted(["a", "b"], ["b", "b"], ["south", "north"])
+            >>> part.keys, part["north"].to_array().tolist()
+            (('north', 'south'), [[0, 0], [0, 1]])
+        """
+        if len(batch) != 3:
+            raise InvalidArgumentError(f"a batch of groups has three columns, y_true, y_pred and groups; got {len(batch)}")
+        y_true, y_pred, groups = batch
+        overall = self.overall
+        if not isinstance(overall, (ConfusionMatrix, Evaluation)):
+            raise UnsupportedSettingError(f"a ByGroup of {type(overall).__name__} results is built whole: a window counts groups of labels, "
+                                          "indicators or label sets")  # fmt: skip
+        part = by_group(y_true, y_pred, groups, overall.labels, sample_weight=sample_weight, min_size=self.min_size, metrics_class=overall.metrics_class)
+        if part.names != self.names:
+            raise LabelMismatchError(f"the batch's group columns {list(part.names)} are not these groups' {list(self.names)}")
+        return part
 
     def _subtract(self, other: ByGroup) -> ByGroup:
         """These groups without ``other``'s, a batch merged into them; a group of ``other`` left
