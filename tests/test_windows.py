@@ -424,3 +424,40 @@ def test_groups_of_scores_are_counted_whole():
     scores = ByGroup.from_scores([0, 1, 1], [0.2, 0.7, 0.4], ["a", "b", "a"])
     with pytest.raises(UnsupportedSettingError, match="built whole"):
         Windowed(scores.empty(), size=3).update([0], [0.3], ["a"])
+
+
+def test_time_windows_and_the_exact_window_auc_agree_with_river():
+    import datetime
+
+    from river import metrics, utils
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(8)
+    start = datetime.datetime(2026, 1, 1)
+    seconds = np.cumsum(rng.integers(0, 4, 300)).tolist()  # ties in time too
+    actual = rng.choice(LABELS, 300).tolist()
+    predicted = [y if rng.random() < 0.6 else str(rng.choice(LABELS)) for y in actual]
+    timed = Windowed(ConfusionMatrix(LABELS), period=20)
+    rolling = utils.TimeRolling(metrics.Accuracy, period=datetime.timedelta(seconds=20))
+    for y, p, t in zip(actual, predicted, seconds):
+        timed.update([y], [p], time=t)
+        rolling.update(y, p, t=start + datetime.timedelta(seconds=t))
+        assert timed.get_accuracy() == pytest.approx(rolling.get(), abs=1e-12)  # both keep the samples newer than t - period
+    truth = (rng.random(400) < 0.4).tolist()
+    for decimals in (None, 2):  # distinct scores, then rounded ones: ties
+        raw = rng.random(400) * 0.6 + np.array(truth) * 0.3
+        scores = (raw if decimals is None else np.round(raw, decimals)).tolist()
+        window, river_auc = Windowed(CurveCounts(), size=64), metrics.RollingROCAUC(window_size=64)
+        river_off = 0.0
+        for k, (y, s) in enumerate(zip(truth, scores)):
+            window.update([y], [s])
+            river_auc.update(y, s)
+            kept = slice(max(0, k - 63), k + 1)
+            if 0 < sum(truth[kept]) < len(truth[kept]):
+                ours = window.roc_auc()
+                assert ours == pytest.approx(roc_auc_score(truth[kept], scores[kept]), abs=1e-12)
+                river_off = max(river_off, abs(ours - river_auc.get()))
+        if decimals is None:
+            assert river_off < 1e-12  # distinct scores: River's RollingROCAUC is exact
+        else:
+            assert river_off > 1e-3  # tied scores: River does not count a tied pair as one half (scikit-learn and evalkit do)
