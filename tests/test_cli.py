@@ -336,3 +336,15 @@ def test_the_windows_page_draws_each_measure_with_accuracy_in_its_band(capsys, t
 def test_windows_refuse_options_that_do_not_fit(capsys, argv, message):
     status, _, err = run(capsys, "report", *argv)
     assert status == 2 and message in err
+
+
+def test_windows_with_ci_give_every_average_its_interval_and_band(capsys, tmp_path):
+    page = tmp_path / "windows.html"
+    document = over_time(capsys, "--tumbling", "50", "--ci", "--measures", "f1_score,recall", "--html", str(page))
+    actual, predicted = load_example()
+    for row in document["rows"]:
+        start = row["end"] - 50
+        expected = ConfusionMatrix.from_predictions(actual[start : row["end"]], predicted[start : row["end"]], labels=sorted(set(actual)))
+        interval = expected.interval("f1_score", "macro", n_resamples=1000, random_state=row["window"] - 1)  # seeded by the window
+        assert (row["macro f1_score_low"], row["macro f1_score_high"]) == pytest.approx((interval.low, interval.high))
+    assert page.read_text(encoding="utf-8").count("<polygon") == 3  # accuracy, macro F1 and macro recall in their bands

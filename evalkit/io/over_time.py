@@ -52,7 +52,16 @@ class OverTime:
 
     @property
     def columns(self) -> tuple[str, ...]:
-        return (*_FIXED, *self.measures)
+        """Every column of a row: the fixed ones, then each measure (with its bounds, when the
+        rows have intervals of the measures)."""
+        bounded = bool(self.rows) and f"{self.measures[0]}_low" in self.rows[0] if self.measures else False
+        return (*_FIXED, *(column for name in self.measures for column in ((name, f"{name}_low", f"{name}_high") if bounded else (name,))))
+
+    def bounds(self, measure: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """The interval of ``measure`` in every row (``"accuracy"`` or a measure column), or None."""
+        if not self.rows or f"{measure}_low" not in self.rows[0]:
+            return None
+        return (np.array([float(row[f"{measure}_low"]) for row in self.rows]), np.array([float(row[f"{measure}_high"]) for row in self.rows]))
 
     def _cells(self, digits: int) -> list[list[str]]:
         def shown(value: Any) -> str:
@@ -63,10 +72,11 @@ class OverTime:
         return [[shown(row[column]) for column in self.columns] for row in self.rows]
 
     def _headings(self) -> list[str]:
-        return [_HEADINGS.get(column, column) for column in self.columns]
+        return [_HEADINGS.get(column, "low" if column.endswith("_low") else "high" if column.endswith("_high") else column) for column in self.columns]
 
     def _title(self) -> str:
-        return f"{self.kind}: accuracy with its {self.level:.0%} Wilson interval"
+        others = f", the averages with their {self.level:.0%} bootstrap (BCa) intervals" if self.measures and self.bounds(self.measures[0]) is not None else ""
+        return f"{self.kind}: accuracy with its {self.level:.0%} Wilson interval{others}"
 
     def to_text(self, digits: int = 3) -> str:
         """A plain table, one line per window."""
@@ -110,9 +120,7 @@ class OverTime:
         charts = []
         for measure in ("accuracy", *self.measures):
             values = np.array([float(row[measure]) for row in self.rows])
-            band = None
-            if measure == "accuracy":
-                band = (np.array([float(row["accuracy_low"]) for row in self.rows]), np.array([float(row["accuracy_high"]) for row in self.rows]))
+            band = self.bounds(measure)
             charts.append(svg_chart([(measure, ends, values)], x_label=f"{axis} (end of the window)", y_label=measure, markers=len(ends) <= 60,
                                     x_span=span, band=band, legend=False))  # fmt: skip
         headings = "".join(f"<th>{html.escape(heading)}</th>" for heading in self._headings())

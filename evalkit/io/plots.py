@@ -394,6 +394,9 @@ def over_time(table: Any, measures: Sequence[str] | None = None, *, ax: Axes | N
     ax.plot(x, [row["accuracy"] for row in table.rows], color="C0", marker="o" if len(x) <= 60 else None, markersize=3, label="accuracy")
     for k, name in enumerate(chosen, 1):
         ax.plot(x, [row[name] for row in table.rows], color=f"C{k}", linewidth=1.2, label=name)
+        bounds = table.bounds(name)
+        if bounds is not None:
+            ax.fill_between(x, *bounds, color=f"C{k}", alpha=0.12)
     ax.set(xlabel="sample (end of the window)" if numbered else "window", ylabel="value")
     ax.legend(fontsize=8, loc="lower left")
     ax.set_title(title or table.kind.capitalize())

@@ -334,7 +334,8 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
     labels first, then the windows; memory holds one window's samples."""
     first, _, _ = stream_labels(arguments, files, False)
     coder, fixed = label_coder([str(label) for label in first.labels]), len(first.labels)
-    options: dict[str, Any] = {"measures": measures, "undefined": arguments.undefined, "level": arguments.ci_level if arguments.ci else 0.95}
+    options: dict[str, Any] = {"measures": measures, "undefined": arguments.undefined, "level": arguments.ci_level if arguments.ci else 0.95,
+                               "intervals": arguments.ci}  # fmt: skip
     if arguments.period is not None:
         period = duration(arguments.period, "--period")
         options |= {"period": period, "step": duration(arguments.step, "--step") if arguments.step is not None else None,

@@ -49,14 +49,16 @@ class OverTimeCounter:
             time between rows (default ``period``).
         measures: the measures whose macro averages each row shows.
         undefined: their undefined-value policy.
-        level: the confidence level of the accuracy interval.
+        level: the confidence level of the intervals.
+        intervals: also a bootstrap (BCa) interval of each macro average in each window.
+        n_resamples: its resamples.
         dates: the times are seconds since 1970 (UTC) and rows name their end as ISO 8601.
         kind: how the kind of window is described (default from the arguments).
     """
 
     def __init__(self, labels: Sequence[Hashable], *, window: int | None = None, tumbling: int | None = None, period: float | None = None,
                  step: float | None = None, measures: Sequence[MeasureLike] = DEFAULT_MEASURES, undefined: UndefinedPolicy = "exclude",
-                 level: float = 0.95, dates: bool = False, kind: str | None = None) -> None:  # fmt: skip
+                 level: float = 0.95, intervals: bool = False, n_resamples: int = 1000, dates: bool = False, kind: str | None = None) -> None:  # fmt: skip
         given = [name for name, value in (("window", window), ("tumbling", tumbling), ("period", period)) if value is not None]
         if len(given) != 1:
             raise InvalidArgumentError(f"give one kind of window, 'window', 'tumbling' or 'period', got {given or 'none'}")
@@ -65,6 +67,7 @@ class OverTimeCounter:
         for _, measure in self._measures:
             template.measure(measure)  # an unknown name is refused before anything is counted
         self._undefined, self._level, self._dates = undefined, level, dates
+        self._intervals, self._resamples = bool(intervals), n_resamples
         self._tumbling = tumbling is not None
         self._period: float | None = None
         if period is not None:
@@ -90,7 +93,12 @@ class OverTimeCounter:
         row = {"window": len(self._rows) + 1, "end": end, "samples": result.get_total_items(), "accuracy": interval.estimate,
                "accuracy_low": interval.low, "accuracy_high": interval.high}  # fmt: skip
         for name, measure in self._measures:
-            row[f"macro {name}"] = float(result.average(measure, "macro", undefined=self._undefined))
+            column = f"macro {name}"
+            if self._intervals:  # a bootstrap per window, seeded by its number: the same table every run
+                found = result.interval(measure, "macro", level=self._level, n_resamples=self._resamples, random_state=len(self._rows), undefined=self._undefined)
+                row[column], row[f"{column}_low"], row[f"{column}_high"] = found.estimate, found.low, found.high
+            else:
+                row[column] = float(result.average(measure, "macro", undefined=self._undefined))
         self._rows.append(row)
 
     def _end(self, seconds: float) -> Any:
@@ -145,7 +153,7 @@ class OverTimeCounter:
 def over_time(
     y_true: Any, y_pred: Any, *, window: int | None = None, tumbling: int | None = None, period: float | None = None, step: float | None = None,
     time: ArrayLike | None = None, labels: Sequence[Hashable] | None = None, measures: Sequence[MeasureLike] = DEFAULT_MEASURES,
-    sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", level: float = 0.95,
+    sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", level: float = 0.95, intervals: bool = False,
 ) -> OverTime:  # fmt: skip
     """The measures of a stream per window, oldest first: accuracy with its Wilson interval and
     the macro average of each of ``measures``, one row per window.
@@ -164,7 +172,9 @@ def over_time(
         measures: the measures whose macro averages each row shows (precision, recall, F1).
         sample_weight: a weight per sample.
         undefined: the undefined-value policy of the averages.
-        level: the confidence level of the accuracy interval.
+        level: the confidence level of the intervals.
+        intervals: also a bootstrap (BCa) interval of each macro average in each window (the
+            bands of the HTML page and the plot).
 
     Examples:
         >>> table = over_time([0, 1, 1, 0, 1, 0, 0, 1], [0, 1, 0, 0, 1, 1, 0, 0], window=4, step=2)
@@ -187,6 +197,6 @@ def over_time(
     elif period is not None:
         raise InvalidArgumentError(f"a window of 'period' needs the time of every sample: over_time(..., period={show(period)}, time=...)")
     counter = OverTimeCounter(list(found), window=window, tumbling=tumbling, period=period, step=step, measures=measures, undefined=undefined,
-                              level=level, dates=dates)  # fmt: skip
+                              level=level, intervals=intervals, dates=dates)  # fmt: skip
     counter.update(actual, predicted, sample_weight=sample_weight, time=times)
     return counter.table()
