@@ -112,11 +112,12 @@ class Averaged(float):
         (1.0, 2)
     """
 
+    __slots__ = ("n_defined", "n_values")  # no instance dict: a stream builds one per read
     n_values: int
     n_defined: int
 
     def __new__(cls, value: float, *, n_values: int, n_defined: int) -> Averaged:  # noqa: PYI034 (typing.Self needs Python 3.11)
-        self = super().__new__(cls, value)
+        self = float.__new__(cls, value)
         self.n_values = n_values if type(n_values) is int else int(n_values)
         self.n_defined = n_defined if type(n_defined) is int else int(n_defined)
         return self
