@@ -220,17 +220,22 @@ def _group_report(arguments: argparse.Namespace, files: list[str], measures: lis
     asked = ["accuracy", *measures, *(["expected_calibration_error", "brier_score"] if arguments.calibration is not None else [])]
     report = result.report(asked, "macro", confidence=arguments.ci_level if arguments.ci else None, scored=scored, sort_by=sort_by)
     title = f"evalkit report by {arguments.group}: {' and '.join(files)}"
+    return _rendered(arguments, report, title, f"{title} (macro averages)", lambda: _plots().by_group(report, title=title))
+
+
+def _rendered(arguments: argparse.Namespace, table: Any, title: str, heading: str, figure: Any) -> str:
+    """A table of rows (groups, windows) in the asked format, with its --plot (``figure()``) and --html page written."""
     if arguments.plot:
-        _save_figure(_plots().by_group(report, title=title), arguments.plot)
+        _save_figure(figure(), arguments.plot)
     if arguments.html:
-        _emit(report.to_html(arguments.digits, title=title), arguments.html, "--html")
+        _emit(table.to_html(arguments.digits, title=title), arguments.html, "--html")
     if arguments.format == "json":
-        return report.to_json()
+        return str(table.to_json())
     if arguments.format == "csv":
-        return report.to_csv().rstrip("\n")
+        return str(table.to_csv()).rstrip("\n")
     if arguments.format == "markdown":
-        return f"# {title}\n\n{report.to_markdown(arguments.digits)}"
-    return f"{title} (macro averages)\n\n{report.to_text(arguments.digits)}"
+        return f"# {title}\n\n{table.to_markdown(arguments.digits)}"
+    return f"{heading}\n\n{table.to_text(arguments.digits)}"
 
 
 def _report(arguments: argparse.Namespace) -> str:
@@ -294,18 +299,8 @@ def _report_over_time(arguments: argparse.Namespace, files: list[str], measures:
         raise InvalidArgumentError(f"over time a report shows the macro averages of measures of the labels; {', '.join(whole)} is none: "
                                    "leave it out of --measures")  # fmt: skip
     table = stream_over_time(arguments, files, measures)
-    name = " and ".join(arguments.files) if arguments.files else f"bundled example {EXAMPLE_NAME}"
-    if arguments.html:
-        _emit(table.to_html(arguments.digits, title=f"evalkit report over time: {name}"), arguments.html, "--html")
-    if arguments.plot:
-        _save_figure(_plots().over_time(table).figure, arguments.plot)
-    if arguments.format == "json":
-        return table.to_json()
-    if arguments.format == "csv":
-        return table.to_csv().rstrip("\n")
-    if arguments.format == "markdown":
-        return f"# evalkit report over time: {name}\n\n{table.to_markdown(arguments.digits)}"
-    return f"evalkit report over time: {name}\n\n{table.to_text(arguments.digits)}"
+    title = f"evalkit report over time: {' and '.join(arguments.files) if arguments.files else f'bundled example {EXAMPLE_NAME}'}"
+    return _rendered(arguments, table, title, title, lambda: _plots().over_time(table).figure)
 
 
 def _named_negative(curve: ThresholdCurve, arguments: argparse.Namespace) -> ThresholdCurve:
