@@ -194,6 +194,8 @@ def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclud
     """
     policy = check_undefined(undefined)
     defined = [value for value in values if value == value]  # noqa: PLR0124 (NaN is the one value unequal to itself: faster than isnan)
+    if policy == "exclude":  # the default: the mean of the defined values
+        return Averaged(math.fsum(defined) / len(defined) if defined else math.nan, n_values=len(values), n_defined=len(defined))
     if policy in _FILL:
         kept = defined + [float(_FILL[policy])] * (len(values) - len(defined))
     elif policy == "nan" and len(defined) < len(values):

@@ -293,7 +293,11 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
                     counts = self._counts
                     for cell in cells:
                         counts[cell] += 1
-                    self._tallied(cells, 1)
+                    tally = self._tally
+                    if tally is not None and len(cells) == 1:  # one event of a stream: its margins
+                        tally.add(*cells[0], 1)
+                    else:
+                        self._tallied(cells, 1)
                 return
         if _is_empty(y_true) and _is_empty(y_pred):
             encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
@@ -379,6 +383,9 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
     def _known_cells(self, y_true: Sequence[Any], y_pred: Sequence[Any]) -> list[tuple[int, int]] | None:
         """The cells of a few samples whose labels are all labels of this matrix, or None: the
         general path then says what is wrong, if anything."""
+        if len(y_true) == 1:  # one event of a stream
+            row, column = self._position(y_true[0]), self._position(y_pred[0])
+            return None if row is None or column is None else [(row, column)]
         cells = []
         for actual, predicted in zip(y_true, y_pred):
             row, column = self._position(actual), self._position(predicted)
