@@ -7,7 +7,7 @@
 Rows:
 
 * a prequential loop: count one event, read accuracy and macro F1, for 3, 10 and 100 classes
-  (``ConfusionMatrix.update([y], [p])``, ``get_accuracy()``, ``average("f1_score", "macro")``
+  (``ConfusionMatrix.update_one(y, p)``, ``get_accuracy()``, ``average("f1_score", "macro")``
   against River's ``Accuracy`` and ``MacroF1``), and the same over a sliding window of 1,000
   events (``Windowed`` against River's ``utils.Rolling``);
 * one read of a stream against a plain numpy formula on the same counts (``trace / total``; the
@@ -59,8 +59,9 @@ def loops(n: int, m: int, window: int | None) -> tuple[float, float, float]:
 
     def ours() -> None:
         view = ConfusionMatrix(list(range(m))) if window is None else Windowed(ConfusionMatrix(list(range(m))), size=window)
+        count = view.update_one if window is None else lambda a, p: view.update([a], [p])  # one sample by its labels; a window takes batches
         for a, p in zip(actual, predicted):
-            view.update([a], [p])
+            count(a, p)
             view.get_accuracy()
             found["evalkit"] = view.average("f1_score", "macro")
 

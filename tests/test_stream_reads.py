@@ -18,7 +18,7 @@ from evalkit.measures.registry import MEASURES
 
 LABELS = ["a", "b", "c", "d"]
 POLICIES = ("exclude", "zero", "one", "nan")
-ONE = st.tuples(st.just("one"), st.sampled_from(LABELS), st.sampled_from(LABELS))
+ONE = st.tuples(st.sampled_from(["one", "update_one"]), st.sampled_from(LABELS), st.sampled_from(LABELS))
 OPERATIONS = st.lists(
     st.one_of(
         ONE, ONE, ONE, ONE,
@@ -36,6 +36,8 @@ def apply(cm, operation):
     kind, first, second = operation
     if kind == "one":
         cm.update([first], [second])
+    elif kind == "update_one":
+        cm.update_one(first, second)
     elif kind == "inc":
         cm.inc(first, second)
     elif kind == "batch":
@@ -188,3 +190,16 @@ def test_a_curve_table_leaves_weights_and_other_labels_to_the_general_path():
     with pytest.raises(EvalkitError):
         unweighted.update([2], [0.3])  # a third class: the general path refuses it, by name
     assert unweighted.roc_auc() == 1.0 and unweighted.curve().n_samples == 3  # both positives above the negative; the refused batch left nothing
+
+
+def test_one_sample_by_its_labels_is_a_batch_of_one():
+    cm, again = ConfusionMatrix(["a", "b"]), ConfusionMatrix(["a", "b"])
+    for actual, predicted in (("a", "b"), ("b", "b"), ("a", "a")):
+        cm.update_one(actual, predicted)
+        again.update([actual], [predicted])
+    assert cm == again and cm.average("f1_score") == again.average("f1_score")
+    with pytest.raises(EvalkitError, match="'c'"):
+        cm.update_one("c", "a")
+    with pytest.raises(EvalkitError):
+        cm.update_one(True, "a")  # True is no label "a" matrix has, nor the class 1
+    assert cm.get_total_items() == 3  # refused samples changed nothing

@@ -8,7 +8,7 @@ import inspect
 import math
 import threading
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -257,6 +257,35 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self._total = check_count_total(self._current_total() + 1)
             self._counts[position] += 1
             self._tallied(((position[0], position[1]),), 1)
+
+    def update_one(self, actual: Hashable, predicted: Hashable) -> None:
+        """Add one sample by its labels: what a stream does at every event (River's ``update``
+        of one sample; ``inc`` takes class indexes, as Deep Netts does). The same as
+        ``update([actual], [predicted])``, with no batch to look at.
+
+        Raises:
+            UnknownLabelError: a label this matrix does not have.
+            CountOverflowError: the total would pass 2**63 - 1.
+
+        Examples:
+            >>> cm = ConfusionMatrix(["cat", "dog"])
+            >>> cm.update_one("dog", "cat")
+            >>> cm.to_array().tolist()
+            [[0, 0], [1, 0]]
+        """
+        row, column = self._position(actual), self._position(predicted)
+        if row is None or column is None:
+            self.update(cast(Any, [actual]), cast(Any, [predicted]))  # the general path says which label is unknown, or counts a label the lookup could not
+            return
+        with self._lock:
+            total = self._current_total() + 1
+            self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
+            self._counts[row, column] += 1
+            tally = self._tally
+            if tally is not None:
+                tally.add(row, column, 1)
+            else:
+                self._tallied(((row, column),), 1)
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of actual and predicted labels.
@@ -782,7 +811,7 @@ def _consistent(method: Any) -> Any:
     return locked
 
 
-_WRITERS = {"inc", "update", "revert", "update_indices", "reset", "get_accuracy", "average"}
+_WRITERS = {"inc", "update", "update_one", "revert", "update_indices", "reset", "get_accuracy", "average"}
 """Public methods that lock for themselves (the binary ones, ``+`` and ``==``, read each
 matrix once, one lock at a time, and are left alone like every other underscore name)."""
 
