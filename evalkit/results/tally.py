@@ -107,7 +107,8 @@ class Tally:
         if position == len(self.log):
             return values  # nothing changed since the last read
         diag, row, col, total = self.diag, self.row, self.col, self.total
-        for k in range(len(values)) if reads_tn else set(self.log[position:]):  # tn changes for every class
+        touched = self.log[position:]  # one event: one or two classes, each once
+        for k in range(len(values)) if reads_tn else (touched if len(touched) <= 2 else set(touched)):  # tn changes for every class
             tp = diag[k]
             values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp, **parameters))  # cells(k), inline: the hot loop
         column[1] = len(self.log)
