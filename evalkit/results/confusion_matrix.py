@@ -278,7 +278,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self.update(cast(Any, [actual]), cast(Any, [predicted]))  # the general path says which label is unknown, or counts a label the lookup could not
             return
         with self._lock:
-            total = self._current_total() + 1
+            total = (self._total if self._total is not None else self._current_total()) + 1
             self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
             self._counts[row, column] += 1
             tally = self._tally

@@ -45,7 +45,7 @@ class Tally:
     """Diagonal, row and column sums of an integer matrix as Python integers, and the per-class
     values of the measures read from it (see the module)."""
 
-    __slots__ = ("col", "columns", "correct", "diag", "log", "named", "row", "total", "version")
+    __slots__ = ("col", "columns", "correct", "diag", "limit", "log", "named", "row", "total", "version")
 
     def __init__(self, counts: np.ndarray) -> None:
         self.diag: list[int] = np.diagonal(counts).tolist()
@@ -54,6 +54,7 @@ class Tally:
         self.total: int = sum(self.row)
         self.correct: int = sum(self.diag)
         self.log: list[int] = []  # the classes each change touched, in order
+        self.limit = 4 * len(self.row) + 64  # a log this long touches as many classes as there are: recomputing them all is as cheap
         self.columns: dict[Any, list[Any]] = {}  # measure (and parameters) -> [values, log position read up to]
         self.named: dict[
             tuple[str, Any], Measure
@@ -73,9 +74,7 @@ class Tally:
             log.append(row)
         else:
             log += (row, col)
-        if (
-            len(log) > 4 * len(self.row) + 64
-        ):  # the classes touched are as many as the classes: recomputing them all is as cheap
+        if len(log) > self.limit:
             log.clear()
             self.columns.clear()
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import check_positive_number, show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError
 from evalkit.io.over_time import OverTime
@@ -104,7 +105,7 @@ class OverTimeCounter:
     def _end(self, seconds: float) -> Any:
         return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat().replace("+00:00", "Z") if self._dates else seconds
 
-    def update(self, y_true: Any, y_pred: Any, *, sample_weight: Any = None, time: Any = None) -> None:
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """The next batch of the stream (with the time of each sample for a window of period;
         times never go back)."""
         actual, predicted = np.asarray(y_true), np.asarray(y_pred)
@@ -151,7 +152,7 @@ class OverTimeCounter:
 
 
 def over_time(
-    y_true: Any, y_pred: Any, *, window: int | None = None, tumbling: int | None = None, period: float | None = None, step: float | None = None,
+    y_true: LabelsLike, y_pred: LabelsLike, *, window: int | None = None, tumbling: int | None = None, period: float | None = None, step: float | None = None,
     time: ArrayLike | None = None, labels: Sequence[Hashable] | None = None, measures: Sequence[MeasureLike] = DEFAULT_MEASURES,
     sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", level: float = 0.95, intervals: bool = False,
 ) -> OverTime:  # fmt: skip
@@ -181,10 +182,10 @@ def over_time(
         >>> [(row["end"], row["samples"], row["accuracy"]) for row in table.rows]
         [(2, 2, 1.0), (4, 4, 0.75), (6, 4, 0.5), (8, 4, 0.5)]
     """
-    actual, predicted = list(y_true) if not isinstance(y_true, np.ndarray) else y_true, list(y_pred) if not isinstance(y_pred, np.ndarray) else y_pred
+    actual, predicted = np.asarray(y_true), np.asarray(y_pred)
     if len(actual) != len(predicted):
         raise InputLengthError(f"'y_true' has {len(actual)} values but 'y_pred' has {len(predicted)}")
-    found = labels if labels is not None else sorted({*np.asarray(actual).tolist(), *np.asarray(predicted).tolist()}, key=lambda value: (str(type(value)), value))
+    found = labels if labels is not None else sorted({*actual.tolist(), *predicted.tolist()}, key=lambda value: (str(type(value)), value))
     dates = False
     times = None
     if time is not None:
