@@ -31,6 +31,7 @@ OLD_PATHS = {
     "evalkit.counting": "evalkit.engine.counting",
     "evalkit.curves": "evalkit.scores.curves",
     "evalkit.dask": "evalkit.scale.dask",
+    "evalkit.spark": "evalkit.scale.spark",
     "evalkit.datasets": "evalkit.io.datasets",
     "evalkit.displays": "evalkit.io.displays",
     "evalkit.evaluation": "evalkit.results.evaluation",

@@ -32,6 +32,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any, ClassVar, cast
@@ -41,9 +42,9 @@ import numpy as np
 
 from evalkit.engine._validation import show
 from evalkit.engine.serialization import Document
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, MixedLabelTypesError, UnsupportedSettingError
 
-__all__ = ["ALL_OPERATIONS", "CountedState", "check_factor"]
+__all__ = ["ALL_OPERATIONS", "CountedState", "check_factor", "merged_parts"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
@@ -199,3 +200,22 @@ class CountedState(Document):
         self._require("scale")
         checked = check_factor(factor, most=math.inf)
         return self.copy() if checked == 1.0 else self._scaled(checked)
+
+
+def merged_parts(results: Any, what: str) -> Any:
+    """The merge of partitions' results through the protocol alone, for every kind
+    (``merge(..., grow=True)``: labels one partition lacks join), what distributed engines fold
+    (Dask, Spark); an empty partition's ``None`` adds nothing, and no result at all is
+    ``None``. ``what`` names the columns in an error.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> parts = [ConfusionMatrix.from_predictions(["a"], ["a"]), None, ConfusionMatrix.from_predictions(["b"], ["a"])]
+        >>> merged_parts(parts, "y_true/y_pred").labels
+        ('a', 'b')
+    """
+    present = [result for result in results if result is not None]
+    try:
+        return functools.reduce(lambda total, part: total.merge(part, grow=True), present) if present else None
+    except MixedLabelTypesError as error:
+        raise MixedLabelTypesError(f"a partition of {what} does not merge with another: {error}") from None

@@ -37,11 +37,12 @@ from numpy.typing import ArrayLike
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._types import GroupsLike, LabelsLike
 from evalkit.engine._validation import show
-from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError, MixedLabelTypesError
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
 from evalkit.groups._by_group import ByGroup
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
+from evalkit.results.counted import merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import LabelSetCounts
 from evalkit.scores.calibration import Calibration
@@ -132,15 +133,7 @@ def _weight_partitions(sample_weight: ArrayLike | None, rows: Any, count: int) -
 
 
 def _fold(*results: Any, what: str) -> Any:
-    """The merge of partitions' results through the counted-state protocol alone, for every
-    kind (``merge(..., grow=True)``: labels one partition lacks join); an empty partition's
-    ``None`` adds nothing, and no result at all is ``None``. ``what`` names the columns in
-    an error."""
-    present = [result for result in results if result is not None]
-    try:
-        return functools.reduce(lambda total, part: total.merge(part, grow=True), present) if present else None
-    except MixedLabelTypesError as error:
-        raise MixedLabelTypesError(f"a partition of {what} does not merge with another: {error}") from None
+    return merged_parts(results, what)
 
 
 def _reduce(parts: list, what: str) -> Any:

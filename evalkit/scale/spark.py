@@ -1,0 +1,143 @@
+"""Spark DataFrames evaluated exactly, in one pass (needs ``pyspark``, with evalkit installed
+on the executors).
+
+Every evalkit count is a sum over rows, so a DataFrame is evaluated by counting each partition
+where it lives (``mapInPandas``: the partition's columns as Arrow batches, counted into an
+evalkit result) and merging the results on the executors and then the driver in a tree
+(``treeReduce``) through the counted-state protocol. What travels is counts (an ``m x m``
+matrix, a curve's distinct scores), never the rows; the result is the evalkit object a local
+evaluation gives, equal to it.
+
+| function | columns | result |
+|---|---|---|
+| ``confusion_matrix`` | actual and predicted labels, weights | ``ConfusionMatrix`` |
+| ``threshold_curve`` | actual labels and a score, weights | an exact (or binned, ``thresholds=``) ``ThresholdCurve`` |
+| ``by_group`` | actual and predicted labels, a group column, weights | ``ByGroup`` |
+
+Spark's ``BinaryClassificationEvaluator`` bins scores into ``numBins`` (1,000) buckets; the
+curve here is exact (its areas are those of scikit-learn), or binned at the thresholds asked
+for, with memory bounded by them.
+
+Examples:
+    >>> from pyspark.sql import SparkSession                                      # doctest: +SKIP
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()            # doctest: +SKIP
+    >>> df = spark.createDataFrame([(0, 0), (1, 1), (1, 0)], ["label", "prediction"])  # doctest: +SKIP
+    >>> confusion_matrix(df).to_array().tolist()                                 # doctest: +SKIP
+    [[1, 0], [1, 1]]
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from typing import Any
+
+from evalkit.engine._labels import sorted_labels
+from evalkit.engine._validation import show
+from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTypeError
+from evalkit.groups._by_group import ByGroup
+from evalkit.measures.metrics_class import MetricsClass
+from evalkit.results.confusion_matrix import ConfusionMatrix
+from evalkit.results.counted import merged_parts
+from evalkit.scores.curves import ThresholdCurve
+
+__all__ = ["by_group", "confusion_matrix", "threshold_curve"]
+
+DEPTH = 2
+"""The depth of the merge tree (``treeReduce``): partitions merged on the executors in rounds,
+the driver merging a few results."""
+
+
+def _columns(df: Any, names: dict[str, str | None]) -> list[str]:
+    """The columns asked for, each checked to be one of the DataFrame's."""
+    if not hasattr(df, "mapInPandas") or not hasattr(df, "columns"):
+        raise InvalidTypeError(f"'df' must be a Spark DataFrame, got {show(df)}")
+    missing = [f"{argument}={column!r}" for argument, column in names.items() if column is not None and column not in df.columns]
+    if missing:
+        raise InvalidArgumentError(f"the DataFrame has no column {', '.join(missing)}; it has {list(df.columns)}")
+    return [column for column in names.values() if column is not None]
+
+
+def _merge(first: bytes, second: bytes) -> bytes:
+    return pickle.dumps(merged_parts([pickle.loads(first), pickle.loads(second)], "the DataFrame's columns"))  # evalkit's own results, from its own executors
+
+
+def _folded(df: Any, columns: list[str], count: Callable[..., Any]) -> Any:
+    """Each partition's rows counted by ``count(*columns)`` (numpy arrays), merged in a tree."""
+
+    def partitions(batches: Iterator[Any]) -> Iterator[Any]:
+        import pandas as pd  # on the executor, where mapInPandas runs
+
+        parts = [count(*(batch[column].to_numpy() for column in columns)) for batch in batches if len(batch)]
+        merged = merged_parts(parts, "the DataFrame's columns")
+        if merged is not None:
+            yield pd.DataFrame({"part": [pickle.dumps(merged)]})
+
+    counted = df.select(*columns).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
+    try:
+        return pickle.loads(counted.treeReduce(_merge, depth=DEPTH))
+    except ValueError as error:  # treeReduce of no partition that counted anything
+        if "empty" in str(error).lower():
+            raise EmptyInputError("the DataFrame has no rows: nothing to count") from None
+        raise
+
+
+def confusion_matrix(df: Any, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
+                     weight: str | None = None, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:  # fmt: skip
+    """The confusion matrix of two columns of a Spark DataFrame (Spark's defaults: ``label`` and
+    ``prediction``), with a weight column if given; the label order of
+    ``ConfusionMatrix.from_predictions`` (sorted, or ``labels``).
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "predicted": predicted, "weight": weight})
+    fixed = None if labels is None else tuple(labels)
+
+    def count(a: Any, p: Any, w: Any = None) -> ConfusionMatrix:
+        return ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=w)
+
+    matrix: ConfusionMatrix = _folded(df, columns, count)
+    if fixed is None:
+        matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "actual/predicted"))
+    return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
+
+
+def threshold_curve(df: Any, actual: str = "label", score: str = "score", *, pos_label: Hashable = 1, weight: str | None = None,
+                    thresholds: Any = None) -> ThresholdCurve:  # fmt: skip
+    """The threshold curve of a binary score column (exact at every distinct score, or binned at
+    ``thresholds``): ROC AUC, average precision and every measure at every threshold. The
+    positive class is ``pos_label`` (Spark's 1 by default: a partition that holds one class
+    alone cannot tell). A probability vector column becomes a score with
+    ``pyspark.ml.functions.vector_to_array``.
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "score": score, "weight": weight})
+
+    def count(a: Any, s: Any, w: Any = None) -> ThresholdCurve:
+        return ThresholdCurve.from_scores(a, s.astype(float), pos_label=pos_label, sample_weight=w, thresholds=thresholds)
+
+    curve: ThresholdCurve = _folded(df, columns, count)
+    return curve
+
+
+def by_group(df: Any, actual: str = "label", predicted: str = "prediction", group: str = "group", labels: Sequence[Hashable] | None = None, *,
+             weight: str | None = None) -> ByGroup:  # fmt: skip
+    """Predictions per group of a column: a confusion matrix per group and overall (``ByGroup``).
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "predicted": predicted, "group": group, "weight": weight})
+    fixed = None if labels is None else tuple(labels)
+
+    def count(a: Any, p: Any, g: Any, w: Any = None) -> ByGroup:
+        return ByGroup.from_labels(a, p, g, fixed, sample_weight=w)
+
+    result: ByGroup = _folded(df, columns, count)
+    return result
