@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol, cast
+
+import numpy as np
 
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._validation import show
@@ -38,23 +40,35 @@ from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTyp
 from evalkit.groups._by_group import ByGroup
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.counted import merged_parts
+from evalkit.results.counted import CountedState, merged_parts
 from evalkit.scores.curves import ThresholdCurve
 
-__all__ = ["by_group", "confusion_matrix", "threshold_curve"]
+__all__ = ["SparkFrame", "by_group", "confusion_matrix", "threshold_curve"]
+
+
+class SparkFrame(Protocol):
+    """What evalkit reads of a ``pyspark.sql.DataFrame`` (pyspark stays an optional import)."""
+
+    @property
+    def columns(self) -> list[str]: ...
+
+    def select(self, *columns: str) -> SparkFrame: ...
+
+    def mapInPandas(self, function: Callable[[Iterator[Any]], Iterator[Any]], schema: str) -> Any: ...
 
 DEPTH = 2
 """The depth of the merge tree (``treeReduce``): partitions merged on the executors in rounds,
 the driver merging a few results."""
 
 
-def _columns(df: Any, names: dict[str, str | None]) -> list[str]:
+def _columns(df: object, names: dict[str, str | None]) -> list[str]:
     """The columns asked for, each checked to be one of the DataFrame's."""
     if not hasattr(df, "mapInPandas") or not hasattr(df, "columns"):
         raise InvalidTypeError(f"'df' must be a Spark DataFrame, got {show(df)}")
-    missing = [f"{argument}={column!r}" for argument, column in names.items() if column is not None and column not in df.columns]
+    present = cast(SparkFrame, df).columns
+    missing = [f"{argument}={column!r}" for argument, column in names.items() if column is not None and column not in present]
     if missing:
-        raise InvalidArgumentError(f"the DataFrame has no column {', '.join(missing)}; it has {list(df.columns)}")
+        raise InvalidArgumentError(f"the DataFrame has no column {', '.join(missing)}; it has {list(present)}")
     return [column for column in names.values() if column is not None]
 
 
@@ -62,10 +76,10 @@ def _merge(first: bytes, second: bytes) -> bytes:
     return pickle.dumps(merged_parts([pickle.loads(first), pickle.loads(second)], "the DataFrame's columns"))  # evalkit's own results, from its own executors
 
 
-def _folded(df: Any, columns: list[str], count: Callable[..., Any]) -> Any:
+def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
     """Each partition's rows counted by ``count(*columns)`` (numpy arrays), merged in a tree."""
 
-    def partitions(batches: Iterator[Any]) -> Iterator[Any]:
+    def partitions(batches: Iterator[Any]) -> Iterator[Any]:  # pandas DataFrames in and out
         import pandas as pd  # on the executor, where mapInPandas runs
 
         parts = [count(*(batch[column].to_numpy() for column in columns)) for batch in batches if len(batch)]
@@ -75,14 +89,15 @@ def _folded(df: Any, columns: list[str], count: Callable[..., Any]) -> Any:
 
     counted = df.select(*columns).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
     try:
-        return pickle.loads(counted.treeReduce(_merge, depth=DEPTH))
+        result: CountedState = pickle.loads(counted.treeReduce(_merge, depth=DEPTH))
+        return result
     except ValueError as error:  # treeReduce of no partition that counted anything
         if "empty" in str(error).lower():
             raise EmptyInputError("the DataFrame has no rows: nothing to count") from None
         raise
 
 
-def confusion_matrix(df: Any, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
+def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
                      weight: str | None = None, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:  # fmt: skip
     """The confusion matrix of two columns of a Spark DataFrame (Spark's defaults: ``label`` and
     ``prediction``), with a weight column if given; the label order of
@@ -95,17 +110,17 @@ def confusion_matrix(df: Any, actual: str = "label", predicted: str = "predictio
     columns = _columns(df, {"actual": actual, "predicted": predicted, "weight": weight})
     fixed = None if labels is None else tuple(labels)
 
-    def count(a: Any, p: Any, w: Any = None) -> ConfusionMatrix:
+    def count(a: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> ConfusionMatrix:
         return ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=w)
 
-    matrix: ConfusionMatrix = _folded(df, columns, count)
+    matrix = cast(ConfusionMatrix, _folded(df, columns, count))
     if fixed is None:
         matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "actual/predicted"))
     return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
 
 
-def threshold_curve(df: Any, actual: str = "label", score: str = "score", *, pos_label: Hashable = 1, weight: str | None = None,
-                    thresholds: Any = None) -> ThresholdCurve:  # fmt: skip
+def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score", *, pos_label: Hashable = 1, weight: str | None = None,
+                    thresholds: int | Sequence[float] | None = None) -> ThresholdCurve:  # fmt: skip
     """The threshold curve of a binary score column (exact at every distinct score, or binned at
     ``thresholds``): ROC AUC, average precision and every measure at every threshold. The
     positive class is ``pos_label`` (Spark's 1 by default: a partition that holds one class
@@ -118,14 +133,13 @@ def threshold_curve(df: Any, actual: str = "label", score: str = "score", *, pos
     """
     columns = _columns(df, {"actual": actual, "score": score, "weight": weight})
 
-    def count(a: Any, s: Any, w: Any = None) -> ThresholdCurve:
+    def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ThresholdCurve:
         return ThresholdCurve.from_scores(a, s.astype(float), pos_label=pos_label, sample_weight=w, thresholds=thresholds)
 
-    curve: ThresholdCurve = _folded(df, columns, count)
-    return curve
+    return cast(ThresholdCurve, _folded(df, columns, count))
 
 
-def by_group(df: Any, actual: str = "label", predicted: str = "prediction", group: str = "group", labels: Sequence[Hashable] | None = None, *,
+def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction", group: str = "group", labels: Sequence[Hashable] | None = None, *,
              weight: str | None = None) -> ByGroup:  # fmt: skip
     """Predictions per group of a column: a confusion matrix per group and overall (``ByGroup``).
 
@@ -136,8 +150,7 @@ def by_group(df: Any, actual: str = "label", predicted: str = "prediction", grou
     columns = _columns(df, {"actual": actual, "predicted": predicted, "group": group, "weight": weight})
     fixed = None if labels is None else tuple(labels)
 
-    def count(a: Any, p: Any, g: Any, w: Any = None) -> ByGroup:
+    def count(a: np.ndarray, p: np.ndarray, g: np.ndarray, w: np.ndarray | None = None) -> ByGroup:
         return ByGroup.from_labels(a, p, g, fixed, sample_weight=w)
 
-    result: ByGroup = _folded(df, columns, count)
-    return result
+    return cast(ByGroup, _folded(df, columns, count))
