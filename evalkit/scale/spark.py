@@ -18,12 +18,9 @@ Spark's ``BinaryClassificationEvaluator`` bins scores into ``numBins`` (1,000) b
 curve here is exact (its areas are those of scikit-learn), or binned at the thresholds asked
 for, with memory bounded by them.
 
-Examples:
-    >>> from pyspark.sql import SparkSession                                      # doctest: +SKIP
-    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()            # doctest: +SKIP
-    >>> df = spark.createDataFrame([(0, 0), (1, 1), (1, 0)], ["label", "prediction"])  # doctest: +SKIP
-    >>> confusion_matrix(df).to_array().tolist()                                 # doctest: +SKIP
-    [[1, 0], [1, 1]]
+For example, with a session ``spark`` and a DataFrame ``df`` of columns ``label`` and
+``prediction``: ``evalkit.spark.confusion_matrix(df).average("f1_score", "macro")`` (the guide
+page "Evaluating on Spark" runs it on a local Spark).
 """
 
 from __future__ import annotations
