@@ -119,3 +119,35 @@ def test_binary_metrics_areas_port_exactly_on_small_data(spark):
     trapezoid = float(np.sum((points_r[1:] - points_r[:-1]) * (points_p[1:] + points_p[:-1]) / 2))
     assert spark_metrics.areaUnderPR == pytest.approx(trapezoid, abs=1e-9)
     assert not math.isclose(spark_metrics.areaUnderPR, curve.average_precision(), abs_tol=1e-6)
+
+
+def test_the_ml_evaluators_port_with_their_metric_names(spark):
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator, MulticlassClassificationEvaluator
+
+    rng = np.random.default_rng(4)
+    actual = rng.integers(0, 3, 600).astype(float)
+    predicted = np.where(rng.random(600) < 0.65, actual, rng.integers(0, 3, 600)).astype(float)
+    weights = rng.integers(1, 4, 600).astype(float)
+    df = frame(spark, {"label": actual.tolist(), "prediction": predicted.tolist(), "w": weights.tolist()}, partitions=3)
+    for weighted in (False, True):
+        cm = ConfusionMatrix.from_predictions(actual, predicted, sample_weight=weights if weighted else None)
+        options = {"weightCol": "w"} if weighted else {}
+        expected = {
+            "accuracy": cm.get_accuracy(),
+            "f1": cm.average("f1_score", "weighted", undefined="zero"),  # Spark's "f1" is the weighted F1
+            "weightedPrecision": cm.average("precision", "weighted", undefined="zero"),
+            "weightedRecall": cm.average("recall", "weighted", undefined="zero"),
+            "weightedFalsePositiveRate": cm.average("false_positive_rate", "weighted", undefined="zero"),
+            "hammingLoss": 1 - cm.get_accuracy(),  # single-label: the share of wrong predictions
+        }
+        for metric, value in expected.items():
+            found = MulticlassClassificationEvaluator(metricName=metric, **options).evaluate(df)
+            assert found == pytest.approx(value, abs=1e-12), (metric, weighted)
+        k = cm.index_of(2.0)
+        by_label = MulticlassClassificationEvaluator(metricName="fMeasureByLabel", metricLabel=2.0, beta=2.0, **options).evaluate(df)
+        assert by_label == pytest.approx(cm.per_class("f_score", undefined="zero", beta=2.0)[k], abs=1e-12)
+    truth = (actual == 2).astype(float)
+    scores = np.round(rng.random(600) + truth * 0.3, 3)
+    scored = frame(spark, {"label": truth.tolist(), "score": scores.tolist()}, partitions=3)
+    exact = BinaryClassificationEvaluator(rawPredictionCol="score", metricName="areaUnderROC", numBins=0).evaluate(scored)
+    assert exact == pytest.approx(ThresholdCurve.from_scores(truth, scores, pos_label=1.0).roc_auc(), abs=1e-12)  # numBins=0: every score
