@@ -51,6 +51,8 @@ class SparkFrame(Protocol):
 
     def select(self, *columns: str) -> SparkFrame: ...
 
+    def groupBy(self, *columns: str) -> Any: ...
+
     def mapInPandas(self, function: Callable[[Iterator[Any]], Iterator[Any]], schema: str) -> Any: ...
 
 DEPTH = 2
@@ -69,6 +71,14 @@ def _columns(df: object, names: dict[str, str | None]) -> list[str]:
     return [column for column in names.values() if column is not None]
 
 
+CHUNK = 500_000
+"""Rows of a partition counted at once (their columns held meanwhile: about 8 MB a column)."""
+
+
+def _counted(rows: Any, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
+    return count(*(rows[column].to_numpy() for column in columns))
+
+
 def _merge(first: bytes, second: bytes) -> bytes:
     return pickle.dumps(merged_parts([pickle.loads(first), pickle.loads(second)], "the DataFrame's columns"))  # evalkit's own results, from its own executors
 
@@ -79,7 +89,15 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
     def partitions(batches: Iterator[Any]) -> Iterator[Any]:  # pandas DataFrames in and out
         import pandas as pd  # on the executor, where mapInPandas runs
 
-        parts = [count(*(batch[column].to_numpy() for column in columns)) for batch in batches if len(batch)]
+        parts, pending, rows = [], [], 0
+        for batch in batches:  # Arrow batches of 10,000 rows, counted CHUNK rows at a time: one count's overhead per chunk
+            pending.append(batch)
+            rows += len(batch)
+            if rows >= CHUNK:
+                parts.append(_counted(pd.concat(pending), columns, count))
+                pending, rows = [], 0
+        if rows:
+            parts.append(_counted(pd.concat(pending), columns, count))
         merged = merged_parts(parts, "the DataFrame's columns")
         if merged is not None:
             yield pd.DataFrame({"part": [pickle.dumps(merged)]})
@@ -98,7 +116,9 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
                      weight: str | None = None, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:  # fmt: skip
     """The confusion matrix of two columns of a Spark DataFrame (Spark's defaults: ``label`` and
     ``prediction``), with a weight column if given; the label order of
-    ``ConfusionMatrix.from_predictions`` (sorted, or ``labels``).
+    ``ConfusionMatrix.from_predictions`` (sorted, or ``labels``). Unweighted, Spark counts the
+    (actual, predicted) pairs itself (one aggregation, exact integers); weighted, each partition
+    is counted by evalkit, whose sums of weights are exact where Spark's sum of doubles rounds.
 
     Raises:
         InvalidArgumentError: a column the DataFrame does not have.
@@ -110,7 +130,14 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
     def count(a: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> ConfusionMatrix:
         return ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=w)
 
-    matrix = cast(ConfusionMatrix, _folded(df, columns, count))
+    if weight is None:  # whole counts: Spark counts the pairs itself (exact integers), and the driver gets one row per pair
+        pairs = df.groupBy(actual, predicted).count().collect()
+        if not pairs:
+            raise EmptyInputError("the DataFrame has no rows: nothing to count")
+        a, p, n = (np.array([row[k] for row in pairs]) for k in range(3))
+        matrix = ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=n)
+    else:  # weights summed exactly: each partition counted by evalkit
+        matrix = cast(ConfusionMatrix, _folded(df, columns, count))
     if fixed is None:
         matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "actual/predicted"))
     return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
