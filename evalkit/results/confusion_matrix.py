@@ -253,10 +253,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         """
         with self._lock:
             m = len(self._labels)
-            position = check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)
-            self._total = check_count_total(self._current_total() + 1)
-            self._counts[position] += 1
-            self._tallied(((position[0], position[1]),), 1)
+            self._count_cells([(check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m))], 1)
 
     def update_one(self, actual: Hashable, predicted: Hashable) -> None:
         """Add one sample by its labels: what a stream does at every event (River's ``update``
@@ -278,14 +275,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             self.update(cast(Any, [actual]), cast(Any, [predicted]))  # the general path says which label is unknown, or counts a label the lookup could not
             return
         with self._lock:
-            total = (self._total if self._total is not None else self._current_total()) + 1
-            self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
-            self._counts[row, column] += 1
-            tally = self._tally
-            if tally is not None:
-                tally.add(row, column, 1)
-            else:
-                self._tallied(((row, column),), 1)
+            self._count_cells([(row, column)], 1)
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of actual and predicted labels.
@@ -317,16 +307,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:  # a few samples of labels this matrix has: their cells, no encoding
                 with self._lock:
-                    total = self._current_total() + len(cells)
-                    self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
-                    counts = self._counts
-                    for cell in cells:
-                        counts[cell] += 1
-                    tally = self._tally
-                    if tally is not None and len(cells) == 1:  # one event of a stream: its margins
-                        tally.add(*cells[0], 1)
-                    else:
-                        self._tallied(cells, 1)
+                    self._count_cells(cells, 1)
                 return
         if _is_empty(y_true) and _is_empty(y_pred):
             encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
@@ -366,10 +347,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
                     if short:
                         pairs = [(self._labels[row], self._labels[column]) for row, column in short]
                         raise InvalidCountsError(f"cannot take away samples that were never counted: (actual, predicted) {show(pairs)} would be negative")
-                    for cell in cells:
-                        counts[cell] -= 1
-                    self._total = self._current_total() - len(cells)
-                    self._tallied(cells, -1)
+                    self._count_cells(cells, -1)
                 return
         self.__isub__(self.counted(y_true, y_pred, sample_weight=sample_weight))
 
@@ -423,17 +401,22 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             cells.append((row, column))
         return cells
 
-    def _tallied(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
-        """Keep the tally of a stream current after a one-sample change of each of ``cells``
-        (the caller holds the lock), or start one: reads of a stream are then O(1)."""
+    def _count_cells(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
+        """Add ``amount`` (1, or -1 to take a sample away) to each of a few cells, to the total and
+        to the stream's tally, or start the tally: reads of a stream are then O(1). The one path
+        of ``inc``, ``update_one``, a few samples' ``update`` and ``revert`` (the caller holds the
+        lock and has checked the cells)."""
+        total = (self._total if self._total is not None else self._current_total()) + amount * len(cells)
+        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
+        counts = self._counts
+        for cell in cells:
+            counts[cell] += amount
         tally = self._tally
-        if tally is None:
-            if self._counts.dtype.kind != "i":
-                return  # weighted counts: no running sums, whose rounding would build up
-            self._tally = Tally(self._counts)
-            return
-        for row, column in cells:
-            tally.add(row, column, amount)
+        if tally is not None:
+            for row, column in cells:
+                tally.add(row, column, amount)
+        elif counts.dtype.kind == "i":  # weighted counts keep no running sums, whose rounding would build up
+            self._tally = Tally(counts)
 
     def _check_known(self, found: tuple) -> None:
         """Every label of a batch is a label of this matrix."""
