@@ -50,7 +50,6 @@ class _Table(NamedTuple):
     lines: dict[str, _MetricLine]  # the metrics of to_dict, str and Stats, in order
     aliases: dict[str, str]  # spellings declared with evalkit.measure -> name
     all_direct: tuple[Callable[..., Any], ...] | None  # every line's scalar path, when each has one
-    named: dict[str, Measure]  # the names asked for so far, as given -> their measure (a stream asks for one name per read)
 
 
 def _no_nan(values: list[float]) -> bool:
@@ -108,7 +107,7 @@ def _build_table(cls: type[Any]) -> _Table:
                 lines[name] = _MetricLine(f"get_{name}", _title(registered), description, registered.scalar if own_value else None)
     directs = [line.direct for line in lines.values()]
     all_direct = tuple(direct for direct in directs if direct is not None) if all(directs) else None
-    return _Table(registry_version(), measures, lines, aliases, all_direct, {})
+    return _Table(registry_version(), measures, lines, aliases, all_direct)
 
 
 def _getter_measure(cls: type[Any], name: str, function: Callable[..., Any], registered: Measure | None) -> Measure:
@@ -246,14 +245,9 @@ class MetricTable:
             'recall'
         """
         table = cls._table()
-        found = table.named.get(name)
-        if found is not None:
-            return found
         key = table.aliases.get(spelling(name)) or metric_key(name)
         found = table.measures.get(key)
-        if found is not None:
-            table.named[name] = found
-        else:
+        if found is None:
             message = unknown_name_message("measure", name, list(table.measures))
             raise UnknownMetricError(
                 f"{message}. Looked up in {cls.__qualname__}. To add one, define get_{spelling(name)} on a ClassificationMetrics "

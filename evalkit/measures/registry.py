@@ -491,9 +491,28 @@ def resolve_measure(measure: MeasureLike, metrics_class: MetricsClass | None = N
         >>> resolve_measure("TPR").name
         'recall'
     """
-    if isinstance(measure, str) and metrics_class is not None:
-        finder = getattr(metrics_class, "measure", None)
-        if not (isinstance(metrics_class, type) and callable(finder)):
-            raise InvalidTypeError(f"'metrics_class' must be ClassificationMetrics or a subclass of it, got {show(metrics_class)}")
-        return finder(measure)
-    return get_measure(measure)
+    if not isinstance(measure, str):
+        return get_measure(measure)
+    if metrics_class is not None and not isinstance(metrics_class, type):
+        raise InvalidTypeError(f"'metrics_class' must be ClassificationMetrics or a subclass of it, got {show(metrics_class)}")
+    if _RESOLVED_AT[0] != _VERSION[0]:  # a measure registered or removed: names may mean other measures now
+        _RESOLVED.clear()
+        _RESOLVED_AT[0] = _VERSION[0]
+    key = (measure, metrics_class)
+    found = _RESOLVED.get(key)
+    if found is None:
+        if metrics_class is None:
+            found = get_measure(measure)
+        else:
+            finder = getattr(metrics_class, "measure", None)
+            if not callable(finder):
+                raise InvalidTypeError(f"'metrics_class' must be ClassificationMetrics or a subclass of it, got {show(metrics_class)}")
+            found = finder(measure)
+        _RESOLVED[key] = found
+    return found
+
+
+_RESOLVED: dict[tuple[str, Any], Measure] = {}
+"""The names resolved so far, as given, with their metrics class -> their measure: every face asks
+for a name at every call (a stream at every read), and the registry's version clears it."""
+_RESOLVED_AT = [-1]

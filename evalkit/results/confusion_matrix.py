@@ -38,7 +38,7 @@ from evalkit.measures.metrics_class import (
     merged_metrics_class,
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
-from evalkit.measures.registry import MeasureLike, check_measure_parameters, registry_version
+from evalkit.measures.registry import MeasureLike, check_measure_parameters
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.matrix_getters import MatrixGetters
@@ -742,14 +742,8 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         with self._lock:  # one state of the counts
             tally = self._tally
             if tally is not None and labels is None and average in _TALLIED:  # a stream: the classes the last samples changed, not every class
-                resolved = tally.named.get((measure, metrics_class)) if type(measure) is str and tally.version == registry_version() else None
-                if resolved is None:
-                    resolved = self.measure(measure, metrics_class)
-                    check_measure_parameters(resolved, parameters)
-                    if type(measure) is str:
-                        tally.named[measure, metrics_class] = resolved
-                elif parameters:
-                    check_measure_parameters(resolved, parameters)
+                resolved = self.measure(measure, metrics_class)
+                check_measure_parameters(resolved, parameters)
                 found = tally.average(resolved, average, undefined, parameters)
                 if found is not None:
                     return found

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from evalkit.measures.averaging import Averaged, check_undefined, mean_of, mean_of_numbers, support_weights
-from evalkit.measures.registry import Measure, registry_version
+from evalkit.measures.registry import Measure
 
 __all__ = ["SMALL", "Tally"]
 
@@ -45,7 +45,7 @@ class Tally:
     """Diagonal, row and column sums of an integer matrix as Python integers, and the per-class
     values of the measures read from it (see the module)."""
 
-    __slots__ = ("col", "columns", "correct", "diag", "limit", "log", "named", "row", "total", "version")
+    __slots__ = ("col", "columns", "correct", "diag", "limit", "log", "row", "total")
 
     def __init__(self, counts: np.ndarray) -> None:
         self.diag: list[int] = np.diagonal(counts).tolist()
@@ -56,10 +56,6 @@ class Tally:
         self.log: list[int] = []  # the classes each change touched, in order
         self.limit = 4 * len(self.row) + 64  # a log this long touches as many classes as there are: recomputing them all is as cheap
         self.columns: dict[Any, list[Any]] = {}  # measure (and parameters) -> [values, log position read up to]
-        self.named: dict[
-            tuple[str, Any], Measure
-        ] = {}  # (name, metrics class) -> measure, while the registry stays as it is
-        self.version = registry_version()
 
     def add(self, row: int, col: int, amount: int) -> None:
         """Count ``amount`` (+1, or -1 to take a sample away) more samples of actual class ``row``
