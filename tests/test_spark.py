@@ -110,7 +110,7 @@ def test_binary_metrics_areas_port_exactly_on_small_data(spark):
     scores = np.round(truth * 0.4 + rng.random(400), 2)
     spark_metrics = BinaryClassificationMetrics(spark.sparkContext.parallelize(list(zip(scores.tolist(), truth.tolist())), 2))
     curve = ThresholdCurve.from_scores(truth, scores, pos_label=1.0)
-    assert spark_metrics.areaUnderROC == pytest.approx(curve.roc_auc(), abs=1e-12)  # below 1,000 distinct scores Spark does not bin
+    assert spark_metrics.areaUnderROC == pytest.approx(curve.roc_auc(), abs=1e-12)  # below 2,000 distinct scores Spark does not bin
     # areaUnderPR is a trapezoid under the precision-recall points, starting at (recall 0, the first precision):
     # not average precision (the step-wise area, scikit-learn's), which evalkit gives
     cells = curve.cells()  # at every distinct score, highest first
@@ -151,3 +151,114 @@ def test_the_ml_evaluators_port_with_their_metric_names(spark):
     scored = frame(spark, {"label": truth.tolist(), "score": scores.tolist()}, partitions=3)
     exact = BinaryClassificationEvaluator(rawPredictionCol="score", metricName="areaUnderROC", numBins=0).evaluate(scored)
     assert exact == pytest.approx(ThresholdCurve.from_scores(truth, scores, pos_label=1.0).roc_auc(), abs=1e-12)  # numBins=0: every score
+
+
+def test_binary_metrics_by_threshold_and_their_bins_port(spark):
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+    from pyspark.mllib.evaluation import BinaryClassificationMetrics
+
+    from evalkit import spark as evalkit_spark
+
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, 2, 5000).astype(float)
+    scores = np.round(truth * 0.3 + rng.random(5000), 4)  # about 5,000 distinct scores: Spark bins them
+    weights = rng.integers(1, 4, 5000).astype(float)
+    curve = ThresholdCurve.from_scores(truth, scores, pos_label=1.0)
+    one_partition = spark.sparkContext.parallelize(list(zip(scores.tolist(), truth.tolist())), 1)
+    spark_metrics = BinaryClassificationMetrics(one_partition)  # pyspark's mllib class bins at numBins=1000
+    thousand = evalkit_spark.binned(curve, 1000)  # 1,028 points of 4,110 distinct scores: runs of 4
+    precision, thresholds = thousand.evaluate("precision")
+    java = spark_metrics._java_model  # pyspark wraps no precisionByThreshold, roc() or pr(): the Scala object's
+    by_threshold = [(row._1(), row._2()) for row in java.precisionByThreshold().collect()]
+    assert np.array_equal([t for t, _ in by_threshold], thresholds) and np.allclose([p for _, p in by_threshold], precision, atol=1e-12)
+    recall, _ = thousand.evaluate("recall")
+    assert np.allclose([row._2() for row in java.recallByThreshold().collect()], recall, atol=1e-12)
+    f_two, _ = thousand.evaluate("f_score", beta=2.0)
+    assert np.allclose([row._2() for row in java.fMeasureByThreshold(2.0).collect()], f_two, atol=1e-12)
+    fpr, _ = thousand.evaluate("false_positive_rate")
+    roc = np.array([(row._1(), row._2()) for row in java.roc().collect()])  # (0, 0), every threshold, then (1, 1) again
+    assert np.allclose(roc, np.vstack(([0.0, 0.0], np.column_stack((fpr, recall)), [1.0, 1.0])), atol=1e-12)
+    pr = np.array([(row._1(), row._2()) for row in java.pr().collect()])  # (0, the first precision), then (recall, precision)
+    assert np.allclose(pr, np.vstack(([0.0, precision[0]], np.column_stack((recall, precision)))), atol=1e-12)
+    assert spark_metrics.areaUnderPR == pytest.approx(evalkit_spark.area_under_pr(thousand), abs=1e-12)
+    assert spark_metrics.areaUnderROC == pytest.approx(thousand.roc_auc(), abs=1e-12)
+    assert abs(thousand.roc_auc() - curve.roc_auc()) > 1e-9  # binned: not the exact area
+    # numBins: the same bins on one partition, so the same binned areas
+    for bins in (1000, 100, 7):
+        frame_one = frame(spark, {"label": truth.tolist(), "score": scores.tolist(), "w": weights.tolist()}, partitions=1)
+        for weighted in (False, True):
+            options = {"weightCol": "w"} if weighted else {}
+            local = ThresholdCurve.from_scores(truth, scores, pos_label=1.0, sample_weight=weights if weighted else None)
+            grouped = evalkit_spark.binned(local, bins)
+            assert grouped.n_points < local.n_points
+            for metric, value in (("areaUnderROC", grouped.roc_auc()), ("areaUnderPR", evalkit_spark.area_under_pr(grouped))):
+                found = BinaryClassificationEvaluator(rawPredictionCol="score", metricName=metric, numBins=bins, **options).evaluate(frame_one)
+                assert found == pytest.approx(value, abs=1e-12), (metric, bins, weighted)
+    assert evalkit_spark.binned(curve, 0) is curve and evalkit_spark.binned(curve, 4000) is curve  # below 2 scores a bin: not binned
+    with pytest.raises(ValueError, match="'num_bins' must be a whole number"):
+        evalkit_spark.binned(curve, -1)
+
+
+def test_multilabel_metrics_port_with_their_conventions(spark):
+    from pyspark.ml.evaluation import MultilabelClassificationEvaluator
+    from pyspark.mllib.evaluation import MultilabelMetrics
+
+    from evalkit import Evaluation
+    from evalkit import spark as evalkit_spark
+
+    documented = [([0.0, 1.0], [0.0, 2.0]), ([0.0, 2.0], [0.0, 1.0]), ([], [0.0]), ([2.0], [2.0]), ([2.0, 0.0], [2.0, 0.0]),
+                  ([0.0, 1.0, 2.0], [0.0, 1.0]), ([1.0], [1.0, 2.0])]  # Spark's documentation's example; fmt: skip
+    rng = np.random.default_rng(6)
+    generated = [(sorted(set(rng.choice(5, rng.integers(0, 4)).astype(float).tolist())), sorted(set(rng.choice(5, rng.integers(1, 4)).astype(float).tolist())))
+                 for _ in range(300)]  # fmt: skip
+    for rows in (documented, generated):
+        predicted, actual = [p for p, _ in rows], [a for _, a in rows]
+        ev = Evaluation.from_label_sets(actual, predicted)
+        metrics = MultilabelMetrics(spark.sparkContext.parallelize(rows, 2))
+        expected = {
+            "subsetAccuracy": ev.get_accuracy(),  # exact match
+            "accuracy": ev.average("jaccard_index", "samples", undefined="zero"),
+            "hammingLoss": ev.average("hamming_loss", "micro"),
+            "precision": ev.average("precision", "samples", undefined="zero"),
+            "recall": ev.average("recall", "samples", undefined="zero"),
+            "f1Measure": ev.average("f1_score", "samples", undefined="zero"),
+            "microPrecision": ev.average("precision", "micro"),
+            "microRecall": ev.average("recall", "micro"),
+            "microF1Measure": ev.average("f1_score", "micro"),
+        }
+        for name, value in expected.items():
+            found = getattr(metrics, name)  # precision, recall and f1Measure are methods (of an optional label) in pyspark
+            assert (found() if callable(found) else found) == pytest.approx(value, abs=1e-12), name
+        for label in ev.labels:
+            k = ev.labels.index(label)
+            assert metrics.precision(label) == pytest.approx(ev.per_class("precision", undefined="zero")[k], abs=1e-12)
+            assert metrics.recall(label) == pytest.approx(ev.per_class("recall", undefined="zero")[k], abs=1e-12)
+            assert metrics.f1Measure(label) == pytest.approx(ev.per_class("f1_score", undefined="zero")[k], abs=1e-12)
+        df = frame(spark, {"label": actual, "prediction": predicted}, partitions=3)
+        counted = evalkit_spark.evaluation(df)  # the DataFrame's label sets, counted where they live (rows in Spark's order)
+        assert counted.labels == ev.labels and counted.n_samples == ev.n_samples
+        for name in ("precision", "recall", "jaccard_index"):
+            assert counted.average(name, "micro") == ev.average(name, "micro") and counted.average(name, "macro") == ev.average(name, "macro")
+            assert counted.average(name, "samples") == pytest.approx(ev.average(name, "samples"), abs=1e-15)  # a mean over rows in another order
+        for name, value in expected.items():
+            assert MultilabelClassificationEvaluator(metricName=name).evaluate(df) == pytest.approx(value, abs=1e-12), name
+        by_label = MultilabelClassificationEvaluator(metricName="f1MeasureByLabel", metricLabel=ev.labels[-1]).evaluate(df)
+        assert by_label == pytest.approx(ev.per_class("f1_score", undefined="zero")[-1], abs=1e-12)
+
+
+def test_log_loss_ports_with_spark_clipping(spark):
+    from pyspark.ml.evaluation import MulticlassClassificationEvaluator
+    from pyspark.ml.linalg import Vectors
+
+    from evalkit import metrics
+
+    rng = np.random.default_rng(7)
+    actual = rng.integers(0, 3, 400).astype(float)
+    probabilities = rng.dirichlet([2, 2, 2], 400)
+    weights = rng.integers(1, 4, 400).astype(float)
+    predicted = probabilities.argmax(axis=1).astype(float)
+    rows = [(float(a), float(p), float(w), Vectors.dense(q.tolist())) for a, p, w, q in zip(actual, predicted, weights, probabilities)]
+    df = spark.createDataFrame(rows, ["label", "prediction", "w", "probability"]).repartition(3)
+    for options, weight in (({}, None), ({"weightCol": "w"}, weights)):
+        found = MulticlassClassificationEvaluator(metricName="logLoss", **options).evaluate(df)
+        assert found == pytest.approx(metrics.log_loss(actual, probabilities, labels=[0.0, 1.0, 2.0], sample_weight=weight), abs=1e-12)

@@ -13,6 +13,10 @@ evaluation gives, equal to it.
 | ``confusion_matrix`` | actual and predicted labels, weights | ``ConfusionMatrix`` |
 | ``threshold_curve`` | actual labels and a score, weights | an exact (or binned, ``thresholds=``) ``ThresholdCurve`` |
 | ``by_group`` | actual and predicted labels, a group column, weights | ``ByGroup`` |
+| ``evaluation`` | actual and predicted label sets (array columns), weights | ``Evaluation`` (multi-label) |
+
+Two functions reproduce conventions of Spark's ``BinaryClassificationMetrics`` on any curve:
+``binned(curve, num_bins)`` (its bins) and ``area_under_pr(curve)`` (its trapezoid).
 
 Spark's ``BinaryClassificationEvaluator`` bins scores into ``numBins`` (1,000) buckets; the
 curve here is exact (its areas are those of scikit-learn), or binned at the thresholds asked
@@ -38,9 +42,10 @@ from evalkit.groups._by_group import ByGroup
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, merged_parts
+from evalkit.results.evaluation import Evaluation
 from evalkit.scores.curves import ThresholdCurve
 
-__all__ = ["SparkFrame", "by_group", "confusion_matrix", "threshold_curve"]
+__all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "confusion_matrix", "evaluation", "threshold_curve"]
 
 
 class SparkFrame(Protocol):
@@ -178,3 +183,78 @@ def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction
         return ByGroup.from_labels(a, p, g, fixed, sample_weight=w)
 
     return cast(ByGroup, _folded(df, columns, count))
+
+
+def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
+               weight: str | None = None) -> Evaluation:  # fmt: skip
+    """The multi-label evaluation of two array columns of label sets (Spark's
+    ``MultilabelClassificationEvaluator`` reads ``label`` and ``prediction`` so): per-label,
+    micro, macro and example-based (``"samples"``) measures, subset accuracy and the Hamming
+    loss; an empty predicted set counts as misses. The label order is sorted, or ``labels``.
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "predicted": predicted, "weight": weight})
+    fixed = None if labels is None else tuple(labels)
+
+    def count(a: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> Evaluation:
+        return Evaluation.from_label_sets([set(row) for row in a], [set(row) for row in p], fixed, sample_weight=w)
+
+    result = cast(Evaluation, _folded(df, columns, count))
+    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "actual/predicted"))
+
+
+# --------------------------------------------------------------------------------------------
+# Spark's conventions, on any curve
+
+
+def binned(curve: ThresholdCurve, num_bins: int = 1000, label: Hashable | None = None) -> ThresholdCurve:
+    """The curve at the bins of Spark's ``BinaryClassificationMetrics(numBins=)`` (and
+    ``BinaryClassificationEvaluator``'s ``numBins``, 1,000 by default) on one partition: with
+    ``d`` distinct scores, each run of ``d // num_bins`` consecutive distinct scores from the
+    highest is one point at its lowest score (so the point is the exact curve's there: a
+    score at or above it is predicted positive); with fewer than ``2 * num_bins`` distinct scores, or ``num_bins=0``, the curve
+    itself. Its ``roc_auc()`` is Spark's binned ``areaUnderROC``, ``area_under_pr`` of it
+    Spark's binned ``areaUnderPR``. (With several partitions Spark bins each partition of its
+    sorted scores apart, so its bins move with the partitioning; the exact curve does not.)
+
+    Raises:
+        InvalidArgumentError: ``num_bins`` not a whole number >= 0.
+
+    Examples:
+        >>> from evalkit import ThresholdCurve
+        >>> curve = ThresholdCurve.from_scores([0, 1, 0, 1, 1, 0], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+        >>> binned(curve, 3).thresholds().tolist()
+        [0.5, 0.3, 0.1]
+    """
+    if isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)) or num_bins < 0:
+        raise InvalidArgumentError(f"'num_bins' must be a whole number >= 0, got {show(num_bins)}")
+    scores, positives, negatives = (values[::-1] for values in curve.score_counts(label))  # highest first
+    grouping = len(scores) // int(num_bins) if num_bins else 0
+    if grouping < 2:
+        return curve
+    starts = np.arange(0, len(scores), grouping)
+    lowest = np.minimum(starts + grouping, len(scores)) - 1
+    part = (scores[lowest][::-1], np.add.reduceat(positives, starts)[::-1], np.add.reduceat(negatives, starts)[::-1])
+    one = curve.labels[0] if label is None else label
+    return ThresholdCurve.from_score_counts([part], [one], negative_label=curve.negative_label, metrics_class=curve.metrics_class)
+
+
+def area_under_pr(curve: ThresholdCurve, label: Hashable | None = None) -> float:
+    """Spark's ``areaUnderPR``: the trapezoid under the points (recall, precision) at every
+    threshold, highest first, from (0, the first point's precision). Not average precision
+    (``curve.average_precision()``, the step-wise sum ``Σ (R_k - R_(k-1)) P_k`` of
+    scikit-learn), which the trapezoid overstates between distant points.
+
+    Examples:
+        >>> from evalkit import ThresholdCurve
+        >>> curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> area_under_pr(curve), round(curve.average_precision(), 4)
+        (0.7916666666666666, 0.8333)
+    """
+    precision, _ = curve.evaluate("precision", label)
+    recall, _ = curve.evaluate("recall", label)
+    points_recall, points_precision = np.concatenate(([0.0], recall)), np.concatenate((precision[:1], precision))
+    return float(np.sum(np.diff(points_recall) * (points_precision[1:] + points_precision[:-1]) / 2))
