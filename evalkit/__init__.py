@@ -41,6 +41,7 @@ from evalkit.scale.windows import Faded, MajorityClass, NoChange, Tumbling, Wind
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.costs import CostMatrix
 from evalkit.scores.curves import ThresholdCurve
+from evalkit.scores.ranked_lists import RankedLists
 
 _moved.install_old_names()  # names that left a module (evalkit.averaging.CellsResult) still found, with a warning
 
@@ -64,6 +65,7 @@ __all__ = [
     "NeighborhoodSystem",
     "NoChange",
     "Prequential",
+    "RankedLists",
     "Stats",
     "ThresholdCurve",
     "Tumbling",

@@ -262,3 +262,31 @@ def test_log_loss_ports_with_spark_clipping(spark):
     for options, weight in (({}, None), ({"weightCol": "w"}, weights)):
         found = MulticlassClassificationEvaluator(metricName="logLoss", **options).evaluate(df)
         assert found == pytest.approx(metrics.log_loss(actual, probabilities, labels=[0.0, 1.0, 2.0], sample_weight=weight), abs=1e-12)
+
+
+def test_ranking_metrics_port_with_their_conventions(spark):
+    from pyspark.ml.evaluation import RankingEvaluator
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    from evalkit import RankedLists
+    from evalkit import spark as evalkit_spark
+
+    rng = np.random.default_rng(8)
+    rows = [(rng.permutation(30)[: rng.integers(0, 15)].astype(float).tolist(), rng.choice(30, rng.integers(0, 8), replace=False).astype(float).tolist())
+            for _ in range(400)]  # some queries without relevant items (Spark counts them 0), some lists shorter than k; fmt: skip
+    predicted, relevant = [p for p, _ in rows], [r for _, r in rows]
+    lists = RankedLists.from_lists(predicted, relevant, depth=12)
+    metrics = RankingMetrics(spark.sparkContext.parallelize(rows, 3))
+    assert metrics.meanAveragePrecision == pytest.approx(lists.mean_average_precision(undefined="zero"), abs=1e-12)
+    for k in (1, 5, 12):
+        assert metrics.precisionAt(k) == pytest.approx(lists.precision_at(k, undefined="zero"), abs=1e-12)
+        assert metrics.recallAt(k) == pytest.approx(lists.recall_at(k, undefined="zero"), abs=1e-12)
+        assert metrics.ndcgAt(k) == pytest.approx(lists.ndcg_at(k, undefined="zero"), abs=1e-12)
+        assert metrics.meanAveragePrecisionAt(k) == pytest.approx(lists.mean_average_precision(k, undefined="zero"), abs=1e-12)
+    df = frame(spark, {"prediction": predicted, "label": relevant}, partitions=3)
+    assert evalkit_spark.ranked_lists(df, depth=12) == lists  # exact sums: the same whatever the partitions
+    for metric, value in (("meanAveragePrecision", lists.mean_average_precision(undefined="zero")),
+                          ("meanAveragePrecisionAtK", lists.mean_average_precision(5, undefined="zero")),
+                          ("precisionAtK", lists.precision_at(5, undefined="zero")), ("recallAtK", lists.recall_at(5, undefined="zero")),
+                          ("ndcgAtK", lists.ndcg_at(5, undefined="zero"))):  # fmt: skip
+        assert RankingEvaluator(metricName=metric, k=5).evaluate(df) == pytest.approx(value, abs=1e-12), metric

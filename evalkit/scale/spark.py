@@ -14,6 +14,7 @@ evaluation gives, equal to it.
 | ``threshold_curve`` | actual labels and a score, weights | an exact (or binned, ``thresholds=``) ``ThresholdCurve`` |
 | ``by_group`` | actual and predicted labels, a group column, weights | ``ByGroup`` |
 | ``evaluation`` | actual and predicted label sets (array columns), weights | ``Evaluation`` (multi-label) |
+| ``ranked_lists`` | ranked items and relevant items (array columns) | ``RankedLists`` |
 
 Two functions reproduce conventions of Spark's ``BinaryClassificationMetrics`` on any curve:
 ``binned(curve, num_bins)`` (its bins) and ``area_under_pr(curve)`` (its trapezoid).
@@ -44,8 +45,9 @@ from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.curves import ThresholdCurve
+from evalkit.scores.ranked_lists import RankedLists
 
-__all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "confusion_matrix", "evaluation", "threshold_curve"]
+__all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "confusion_matrix", "evaluation", "ranked_lists", "threshold_curve"]
 
 
 class SparkFrame(Protocol):
@@ -204,6 +206,25 @@ def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "predicti
 
     result = cast(Evaluation, _folded(df, columns, count))
     return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "actual/predicted"))
+
+
+def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "label", *, depth: int = 10) -> RankedLists:
+    """Ranking measures of two array columns, as Spark's ``RankingEvaluator`` reads them: the
+    ranked items of each row (``prediction``) and its relevant items (``label``), kept for every
+    ``k`` up to ``depth`` (``precision_at``, ``recall_at``, ``mean_average_precision``,
+    ``ndcg_at``); exact sums, so any partitioning gives the same numbers.
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have; ``depth`` below 1.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"predicted": predicted, "actual": actual})
+    RankedLists.from_lists([], [], depth=depth)  # the depth checked on the driver
+
+    def count(p: np.ndarray, a: np.ndarray) -> RankedLists:
+        return RankedLists.from_lists(p, a, depth=depth)
+
+    return cast(RankedLists, _folded(df, columns, count))
 
 
 # --------------------------------------------------------------------------------------------

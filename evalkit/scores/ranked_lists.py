@@ -1,0 +1,255 @@
+"""Ranked lists: how well each query's ranked items find its relevant ones (recommendation and
+retrieval at a depth ``k``: Spark's ``RankingMetrics``, torchmetrics' retrieval metrics).
+
+For a query with ranked items ``x_1, x_2, ...`` and a set ``R`` of relevant items (``|R| > 0``),
+``hit_i = [x_i in R]`` and ``c_i = hit_1 + ... + hit_i``:
+
+- precision at ``k``: ``Σ_{i <= k} hit_i / k`` (a list shorter than ``k`` still divides by ``k``);
+- recall at ``k``: ``Σ_{i <= k} hit_i / |R|``;
+- average precision at ``k``: ``Σ_{i <= k} hit_i c_i / i / min(|R|, k)``, and without ``k``
+  ``Σ_i hit_i c_i / i / |R|`` (the mean over queries is MAP);
+- nDCG at ``k`` (binary relevance): ``Σ_{i <= k} hit_i / log(i + 1)`` over its largest value
+  ``Σ_{i <= min(|R|, k)} 1 / log(i + 1)``.
+
+A query without a relevant item has none of them defined: the undefined-value policy decides
+(``undefined="zero"`` counts it as 0, Spark's convention). Each measure is a mean over queries.
+
+``RankedLists`` keeps, for every ``k`` up to its ``depth``, exact sums of these values over
+the queries, so a result is a few arrays of ``depth`` sums whatever the number of queries,
+merges exactly (the same sums however the queries are split) and reads any ``k <= depth``.
+
+Examples:
+    >>> lists = RankedLists.from_lists([[1, 6, 2, 7, 8], [4, 1, 5, 6, 2]], [[1, 2, 3, 4, 5], [1, 2, 3]], depth=5)
+    >>> lists.precision_at(5), round(lists.ndcg_at(3), 6), lists.n_queries
+    (0.4, 0.5, 2)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+
+from evalkit.engine._exact import FLOAT_OFFSET, LIMBS, add_limbs, float_limbs, limbs_to_ints
+from evalkit.engine._validation import show
+from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError, MixedLabelTypesError
+from evalkit.measures.averaging import Averaged, UndefinedPolicy, check_undefined
+from evalkit.results.counted import CountedState
+
+__all__ = ["ItemLists", "RankedLists"]
+
+ItemLists = Sequence[Iterable[Hashable]] | np.ndarray
+"""One collection of items per query: lists, tuples, sets or arrays (a column of arrays)."""
+
+
+def _check_depth(depth: object, name: str = "depth") -> int:
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise InvalidArgumentError(f"'{name}' must be a whole number >= 1, got {show(depth)}")
+    return int(depth)
+
+
+def _flattened(lists: ItemLists, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(lengths, items)`` of a sequence of item lists (lists, tuples, sets or arrays)."""
+    if isinstance(lists, (str, bytes)) or not hasattr(lists, "__len__"):
+        raise InvalidTypeError(f"'{name}' must be a sequence of item lists, got {show(lists)}")
+    rows = [_items(row, name) for row in lists]
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    items = np.concatenate(rows) if rows and lengths.sum() else np.zeros(0)
+    return lengths, items
+
+
+def _items(row: Iterable[Hashable] | np.ndarray, name: str) -> np.ndarray:
+    """One query's items as an array, numbers and strings never mixed (numpy would make ``1`` the string ``"1"``)."""
+    if isinstance(row, np.ndarray):
+        return row.ravel()
+    values = list(row) if isinstance(row, (set, frozenset, list, tuple)) else row
+    items = np.asarray(values).ravel()
+    if items.dtype.kind in "US" and not all(isinstance(item, (str, bytes)) for item in values):
+        raise MixedLabelTypesError(f"the items of '{name}' mix numbers and strings, which do not compare: {show(values)}")
+    return items
+
+
+def _codes(items: np.ndarray) -> np.ndarray:
+    """Items as codes ``0 .. u-1``: whole numbers of a moderate range by their offset (no sort), others by ``np.unique``."""
+    if items.dtype.kind in "iu" and items.size:
+        low, high = int(items.min()), int(items.max())
+        if high - low < 1 << 31:
+            return (items - low).astype(np.int64)
+    try:
+        return np.unique(items, return_inverse=True)[1].ravel().astype(np.int64)
+    except TypeError:
+        raise MixedLabelTypesError(f"the items do not compare with each other (numbers and strings?): {show(items)}") from None
+
+
+class _Slots:
+    """The positions of the exact sums of a depth ``K``: recall by position (``K``), the two
+    difference arrays of average precision and of nDCG (``K + 2`` each), and MAP (1)."""
+
+    def __init__(self, depth: int) -> None:
+        self.recall = 0
+        self.precision_within, self.precision_beyond = depth, 2 * depth + 2  # average precision: k <= |R|, k > |R|
+        self.gain_within, self.gain_beyond = 3 * depth + 4, 4 * depth + 6  # nDCG likewise
+        self.mean_average_precision = 5 * depth + 8
+        self.size = 5 * depth + 9
+
+
+def _ideal(depth: int) -> list[float]:
+    """``G(k) = Σ_{i <= k} 1 / log(i + 1)`` for ``k = 0 .. depth`` (the largest DCG of ``k`` hits)."""
+    return [0.0, *itertools.accumulate(1.0 / math.log(i + 2) for i in range(depth))]
+
+
+@attrs.frozen(eq=False)
+class RankedLists(CountedState):
+    """Ranking measures at every depth ``k <= depth`` of ranked item lists against sets of
+    relevant items, one pair per query (see the module for the formulas).
+
+    Attributes:
+        depth: the largest ``k`` the sums are kept for.
+        n_queries: the queries counted.
+        n_relevant_queries: those with at least one relevant item (where the measures are defined).
+    """
+
+    depth: int
+    n_queries: int
+    n_relevant_queries: int
+    _hits: np.ndarray = attrs.field(repr=False)  # int64 [depth]: hits at each position
+    _limbs: np.ndarray = attrs.field(repr=False)  # the exact sums (``_Slots``), as limbs
+
+    OPERATIONS: ClassVar[frozenset[str]] = frozenset({"merge", "empty", "copy", "equality", "pickle"})
+
+    @classmethod
+    def from_lists(cls, predicted: ItemLists, relevant: ItemLists, *, depth: int = 10) -> RankedLists:
+        """Count queries: ``predicted[q]`` the ranked items of query ``q`` (best first; an
+        item may repeat, each time a hit), ``relevant[q]`` its relevant items (a set: repeats
+        count once). Vectorised over all the queries' items at once.
+
+        Raises:
+            InputLengthError: other numbers of queries in ``predicted`` and ``relevant``.
+            InvalidArgumentError: ``depth`` not a whole number >= 1.
+            MixedLabelTypesError: items that do not compare (numbers and strings).
+        """
+        depth = _check_depth(depth)
+        lengths, items = _flattened(predicted, "predicted")
+        sizes, wanted = _flattened(relevant, "relevant")
+        n = len(lengths)
+        if len(sizes) != n:
+            raise InputLengthError(f"'predicted' has {n} queries but 'relevant' has {len(sizes)}")
+        if items.size and wanted.size and (items.dtype.kind in "US") != (wanted.dtype.kind in "US"):
+            raise MixedLabelTypesError(f"'predicted' holds {items.dtype} items and 'relevant' {wanted.dtype} ones, which do not compare")
+        codes = _codes(np.concatenate((items, wanted)))
+        width = int(codes.max()) + 1 if codes.size else 1
+        query = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        truth = np.sort(np.repeat(np.arange(n, dtype=np.int64), sizes) * width + codes[len(items) :])
+        truth = truth[np.concatenate(([True], truth[1:] != truth[:-1]))] if len(truth) else truth  # each (query, item) once
+        n_relevant = np.bincount(truth // width, minlength=n)  # |R| of each query
+        keys = query * width + codes[: len(items)]
+        hit = truth[np.minimum(np.searchsorted(truth, keys), max(len(truth) - 1, 0))] == keys if len(truth) else np.zeros(len(keys), dtype=bool)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+        running = np.concatenate(([0], np.cumsum(hit)))
+        position = np.arange(len(items)) - starts[query]  # 0-based
+        found = (running[1:] - running[starts[query]])[hit]  # c_i at each hit
+        at, owner = position[hit], query[hit]
+        size = n_relevant[owner].astype(np.float64)
+        precision = found / (at + 1.0)
+        gain = 1.0 / np.log(at + 2.0)
+        slots, values = _Slots(depth), []
+        shallow = at < depth
+        values.append((slots.recall + at[shallow], 1.0 / size[shallow]))
+        values.append((np.full(len(at), slots.mean_average_precision), precision / size))
+        ideal = np.array(_ideal(depth))
+        for (within, beyond), value, scale in (
+            ((slots.precision_within, slots.precision_beyond), precision, size),
+            ((slots.gain_within, slots.gain_beyond), gain, ideal[np.minimum(n_relevant[owner], depth)]),
+        ):
+            first, last = at + 1, np.minimum(n_relevant[owner], depth)  # k in [i + 1, |R|]: divided by k (by G(k)) when read
+            inside = first <= last
+            values.append((within + first[inside], value[inside]))
+            values.append((within + last[inside] + 1, -value[inside]))
+            after = np.maximum(at, n_relevant[owner]) + 1  # k > |R|: divided by |R| (by G(|R|)) now
+            deep = after <= depth
+            values.append((beyond + after[deep], value[deep] / scale[deep]))
+        index = np.concatenate([slot for slot, _ in values]).astype(np.int64)
+        limbs = float_limbs(index, np.concatenate([value for _, value in values]).astype(np.float64), slots.size)
+        hits = np.bincount(at[shallow], minlength=depth).astype(np.int64)
+        return cls(depth, n, int(np.count_nonzero(n_relevant)), hits, limbs)
+
+    # ----------------------------------------------------------------------------------------
+    # reading
+
+    def _sums(self, start: int, k: int) -> float:
+        """The exact sum of slots ``start .. start + k`` (a difference array's value at ``k``,
+        or recall's first ``k`` positions), rounded once."""
+        return sum(limbs_to_ints(self._limbs[start : start + k + 1])) / (1 << FLOAT_OFFSET)
+
+    def _mean(self, total: float, undefined: UndefinedPolicy) -> Averaged:
+        policy = check_undefined(undefined)
+        n, defined = self.n_queries, self.n_relevant_queries
+        if policy == "exclude":
+            value = total / defined if defined else math.nan
+        elif policy == "nan" and defined < n:
+            value = math.nan
+        else:
+            value = (total + (n - defined if policy == "one" else 0)) / n if n else math.nan
+        return Averaged(value, n_values=n, n_defined=defined)
+
+    def _k(self, k: object) -> int:
+        k = _check_depth(k, "k")
+        if k > self.depth:
+            raise InvalidArgumentError(f"'k' must be at most the depth counted, {self.depth}, got {show(k)}: count with depth={k}")
+        return k
+
+    def precision_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+        """Precision at ``k``: the mean share of relevant items among each query's first ``k``."""
+        k = self._k(k)
+        return self._mean(int(self._hits[:k].sum()) / k, undefined)
+
+    def recall_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+        """Recall at ``k``: the mean share of each query's relevant items among its first ``k``."""
+        k = self._k(k)
+        return self._mean(self._sums(_Slots(self.depth).recall, k - 1), undefined)
+
+    def mean_average_precision(self, k: int | None = None, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+        """MAP: the mean average precision of the whole lists, or at ``k``."""
+        slots = _Slots(self.depth)
+        if k is None:
+            return self._mean(self._sums(slots.mean_average_precision, 0), undefined)
+        k = self._k(k)
+        return self._mean(self._sums(slots.precision_within, k) / k + self._sums(slots.precision_beyond, k), undefined)
+
+    def ndcg_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+        """nDCG at ``k`` of binary relevance (natural logarithms; the ratio does not depend on the base)."""
+        k = self._k(k)
+        slots = _Slots(self.depth)
+        return self._mean(self._sums(slots.gain_within, k) / _ideal(k)[k] + self._sums(slots.gain_beyond, k), undefined)
+
+    # ----------------------------------------------------------------------------------------
+    # the counted-state protocol
+
+    def merge(self, other: Any, *, grow: bool = False) -> RankedLists:
+        """The queries of both (the same ``depth``).
+
+        Raises:
+            InvalidTypeError: not a ``RankedLists``.
+            InvalidArgumentError: another depth.
+        """
+        self._check_kind(other, "merge")
+        if other.depth != self.depth:
+            raise InvalidArgumentError(f"can only merge ranked lists of one depth: {self.depth} and {other.depth}")
+        return RankedLists(self.depth, self.n_queries + other.n_queries, self.n_relevant_queries + other.n_relevant_queries,
+                           self._hits + other._hits, add_limbs(self._limbs, other._limbs))  # fmt: skip
+
+    def empty(self) -> RankedLists:
+        """The same depth, no query."""
+        return RankedLists(self.depth, 0, 0, np.zeros(self.depth, dtype=np.int64), np.zeros((_Slots(self.depth).size, LIMBS), dtype=np.int64))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RankedLists):
+            return NotImplemented
+        same = (self.depth, self.n_queries, self.n_relevant_queries) == (other.depth, other.n_queries, other.n_relevant_queries)
+        return same and np.array_equal(self._hits, other._hits) and limbs_to_ints(self._limbs) == limbs_to_ints(other._limbs)
+
+    __hash__ = None  # type: ignore[assignment]

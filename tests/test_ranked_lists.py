@@ -1,0 +1,88 @@
+"""RankedLists: precision, recall, average precision and nDCG at k of ranked item lists equal a
+query-by-query reference (the loops of Spark's RankingMetrics written out), whatever the split."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalkit import RankedLists
+
+
+def reference(predicted, relevant, k):
+    """Per query, as Spark's RankingMetrics loops over one ranked list (None: no relevant item)."""
+    wanted = set(relevant)
+    if not wanted:
+        return None
+    hits = [item in wanted for item in predicted]
+    found = np.cumsum(hits)
+    precision = sum(hits[:k]) / k
+    recall = sum(hits[:k]) / len(wanted)
+    average_at = sum(found[i] / (i + 1) for i in range(min(k, len(hits))) if hits[i]) / min(len(wanted), k)
+    average = sum(found[i] / (i + 1) for i in range(len(hits)) if hits[i]) / len(wanted)
+    dcg = sum(1 / math.log(i + 2) for i in range(min(k, len(hits))) if hits[i])
+    ideal = sum(1 / math.log(i + 2) for i in range(min(len(wanted), k)))
+    return precision, recall, average_at, average, dcg / ideal
+
+
+def means(rows, k, undefined):
+    values = [reference(p, r, k) for p, r in rows]
+    defined = [v for v in values if v is not None]
+    if undefined == "zero":
+        defined += [(0.0,) * 5] * (len(values) - len(defined))
+    return np.mean(defined, axis=0) if defined else np.full(5, np.nan)
+
+
+def read(lists, k, undefined):
+    return np.array([lists.precision_at(k, undefined=undefined), lists.recall_at(k, undefined=undefined),
+                     lists.mean_average_precision(k, undefined=undefined), lists.mean_average_precision(undefined=undefined),
+                     lists.ndcg_at(k, undefined=undefined)])  # fmt: skip
+
+
+queries = st.lists(st.tuples(st.lists(st.integers(0, 12), max_size=14), st.lists(st.integers(0, 12), max_size=6)), min_size=1, max_size=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(queries, st.integers(1, 16), st.integers(0, 25), st.sampled_from(["exclude", "zero"]))
+def test_every_measure_at_every_k_equals_the_query_by_query_reference_and_parts_merge(rows, k, cut, undefined):
+    predicted, relevant = [p for p, _ in rows], [r for _, r in rows]
+    lists = RankedLists.from_lists(predicted, relevant, depth=16)
+    assert np.allclose(read(lists, k, undefined), means(rows, k, undefined), atol=1e-12, equal_nan=True)
+    parts = RankedLists.from_lists(predicted[:cut], relevant[:cut], depth=16) + RankedLists.from_lists(predicted[cut:], relevant[cut:], depth=16)
+    assert parts == lists and np.array_equal(read(parts, k, undefined), read(lists, k, undefined), equal_nan=True)  # exact sums: bit for bit
+
+
+def test_spark_documented_values_and_policies():
+    # Spark's RankingMetricsSuite: two queries and one without relevant items, counted as 0 there
+    predicted = [[1, 6, 2, 7, 8, 3, 9, 10, 4, 5], [4, 1, 5, 6, 2, 7, 3, 8, 9, 10], [1, 2, 3, 4, 5]]
+    relevant = [[1, 2, 3, 4, 5], [1, 2, 3], []]
+    lists = RankedLists.from_lists(predicted, relevant, depth=15)
+    assert [lists.precision_at(k, undefined="zero") for k in (1, 4, 15)] == pytest.approx([1 / 3, 0.75 / 3, 8 / 45], abs=1e-15)
+    assert lists.mean_average_precision(undefined="zero") == pytest.approx(0.355026, abs=1e-6)
+    assert lists.ndcg_at(5, undefined="zero") == pytest.approx(0.328788, abs=1e-6) and lists.ndcg_at(10, undefined="zero") == pytest.approx(0.487913, abs=1e-6)
+    kept = lists.ndcg_at(10)  # the default leaves the query without relevant items out
+    assert kept == pytest.approx(0.487913 * 3 / 2, abs=1e-6) and (kept.n_values, kept.n_defined) == (3, 2)
+    assert math.isnan(lists.ndcg_at(10, undefined="nan")) and lists.recall_at(15, undefined="one") == pytest.approx((1 + 1 + 1) / 3)
+    words = RankedLists.from_lists([("b", "a"), ("c",)], [{"a"}, {"c", "d"}], depth=2)
+    assert words.recall_at(2) == pytest.approx((1 + 0.5) / 2) and words.precision_at(1) == pytest.approx(0.5)
+
+
+def test_bad_input_is_refused_by_name():
+    with pytest.raises(ValueError, match="'k' must be at most the depth counted, 3"):
+        RankedLists.from_lists([[1]], [[1]], depth=3).precision_at(4)
+    with pytest.raises(ValueError, match="'depth' must be a whole number >= 1"):
+        RankedLists.from_lists([[1]], [[1]], depth=0)
+    with pytest.raises(ValueError, match="'predicted' has 2 queries but 'relevant' has 1"):
+        RankedLists.from_lists([[1], [2]], [[1]])
+    with pytest.raises(TypeError, match="'predicted' must be a sequence of item lists"):
+        RankedLists.from_lists(5, [[1]])
+    with pytest.raises(ValueError, match="can only merge ranked lists of one depth"):
+        RankedLists.from_lists([[1]], [[1]], depth=3) + RankedLists.from_lists([[1]], [[1]], depth=4)
+    for predicted, relevant in (([[1, "a"]], [[1]]), ([["1"]], [[1]])):  # never the string "1" found as the number 1
+        with pytest.raises(TypeError, match="do not compare"):
+            RankedLists.from_lists(predicted, relevant)
+    original = [[3, 1, 2]]
+    RankedLists.from_lists(original, [{1}])
+    assert original == [[3, 1, 2]]
