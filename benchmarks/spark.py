@@ -9,13 +9,17 @@ generated in Spark (``rand``), cached and counted once before timing, in ``local
 contender is timed on the same cached DataFrame, best of two: evalkit's one pass gives every
 measure at once, Spark's ``MulticlassClassificationEvaluator`` one metric a pass (timed for one
 and for four); ``BinaryClassificationEvaluator`` bins scores into 1,000 buckets where evalkit's
-curve is exact. The differences of the numbers are printed beside the times.
+curve is exact. The differences of the numbers are printed beside the times. Then the driver's
+memory: the peak of the Python heap on the driver during each evalkit call (``tracemalloc``; the
+executors' Python workers are other processes), beside the size of the result it returns.
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 import time
+import tracemalloc
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -26,6 +30,7 @@ from pyspark.sql import functions as F
 from evalkit import spark as evalkit_spark
 
 T = TypeVar("T")
+MEMORY: list[str] = []  # the driver's memory rows, printed after the times
 
 
 def best(function: Callable[[], T], repeats: int = 2) -> tuple[float, T]:
@@ -60,6 +65,15 @@ def table(spark: SparkSession, rows: int) -> list[str]:
     exact_time, curve = best(lambda: evalkit_spark.threshold_curve(df, "binary", "score", pos_label=1.0))
     binned = BinaryClassificationEvaluator(labelCol="binary", rawPredictionCol="score", metricName="areaUnderROC")
     spark_time, spark_auc = best(lambda: binned.evaluate(df))
+    memory = []
+    for workload, call in (("confusion matrix", lambda: evalkit_spark.confusion_matrix(df)),
+                           ("exact curve", lambda: evalkit_spark.threshold_curve(df, "binary", "score", pos_label=1.0))):  # fmt: skip
+        tracemalloc.start()
+        result = call()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        memory.append(f"| {rows:,} | {workload} | {peak / 2**20:.2f} | {len(pickle.dumps(result)) / 2**20:.2f} |")
+    MEMORY.extend(memory)
     df.unpersist()
     return [f"| {rows:,} | label measures: weighted F1 (Spark: one pass) | {ours:.2f} | {one:.2f} | {one / ours:.2f} | {gap:.1e} |",
             f"| {rows:,} | label measures: four metrics (Spark: four passes) | {ours:.2f} | {four:.2f} | {four / ours:.2f} | {gap:.1e} |",
@@ -78,6 +92,8 @@ def main() -> None:
              "|---:|---|---:|---:|---:|---:|"]  # fmt: skip
     for rows in options.rows:
         lines += table(spark, rows)
+    lines += ["", "The driver's Python heap during the call (peak, MiB), and the result's pickled size (MiB):", "",
+              "| rows | workload | driver peak | result |", "|---:|---|---:|---:|", *MEMORY]  # fmt: skip
     text = "\n".join(lines) + "\n"
     if options.output:
         with open(options.output, "w", encoding="utf-8") as file:
