@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -84,6 +84,14 @@ CHUNK = 500_000
 
 def _counted(rows: Any, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
     return count(*(rows[column].to_numpy() for column in columns))
+
+
+Labelled = TypeVar("Labelled", ConfusionMatrix, Evaluation)
+
+
+def _in_label_order(result: Labelled, fixed: tuple[Hashable, ...] | None) -> Labelled:
+    """The labels given, or sorted (the partitions' labels joined in the order they merged)."""
+    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "actual/predicted"))
 
 
 def _merge(first: bytes, second: bytes) -> bytes:
@@ -145,8 +153,7 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
         matrix = ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=n)
     else:  # weights summed exactly: each partition counted by evalkit
         matrix = cast(ConfusionMatrix, _folded(df, columns, count))
-    if fixed is None:
-        matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "actual/predicted"))
+    matrix = _in_label_order(matrix, fixed)
     return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
 
 
@@ -204,8 +211,7 @@ def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "predicti
     def count(a: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> Evaluation:
         return Evaluation.from_label_sets([set(row) for row in a], [set(row) for row in p], fixed, sample_weight=w)
 
-    result = cast(Evaluation, _folded(df, columns, count))
-    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "actual/predicted"))
+    return _in_label_order(cast(Evaluation, _folded(df, columns, count)), fixed)
 
 
 def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "label", *, depth: int = 10) -> RankedLists:
