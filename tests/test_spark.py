@@ -139,6 +139,8 @@ def test_the_ml_evaluators_port_with_their_metric_names(spark):
             "weightedRecall": cm.average("recall", "weighted", undefined="zero"),
             "weightedFalsePositiveRate": cm.average("false_positive_rate", "weighted", undefined="zero"),
             "hammingLoss": 1 - cm.get_accuracy(),  # single-label: the share of wrong predictions
+            "weightedTruePositiveRate": cm.average("recall", "weighted", undefined="zero"),
+            "weightedFMeasure": cm.average("f1_score", "weighted", undefined="zero"),
         }
         for metric, value in expected.items():
             found = MulticlassClassificationEvaluator(metricName=metric, **options).evaluate(df)
@@ -146,6 +148,10 @@ def test_the_ml_evaluators_port_with_their_metric_names(spark):
         k = cm.index_of(2.0)
         by_label = MulticlassClassificationEvaluator(metricName="fMeasureByLabel", metricLabel=2.0, beta=2.0, **options).evaluate(df)
         assert by_label == pytest.approx(cm.per_class("f_score", undefined="zero", beta=2.0)[k], abs=1e-12)
+        for metric, measure in (("precisionByLabel", "precision"), ("recallByLabel", "recall"), ("truePositiveRateByLabel", "recall"),
+                                ("falsePositiveRateByLabel", "false_positive_rate")):  # fmt: skip
+            found = MulticlassClassificationEvaluator(metricName=metric, metricLabel=1.0, **options).evaluate(df)
+            assert found == pytest.approx(cm.per_class(measure, undefined="zero")[cm.index_of(1.0)], abs=1e-12), (metric, weighted)
     truth = (actual == 2).astype(float)
     scores = np.round(rng.random(600) + truth * 0.3, 3)
     scored = frame(spark, {"label": truth.tolist(), "score": scores.tolist()}, partitions=3)
