@@ -296,3 +296,30 @@ def test_ranking_metrics_port_with_their_conventions(spark):
                           ("precisionAtK", lists.precision_at(5, undefined="zero")), ("recallAtK", lists.recall_at(5, undefined="zero")),
                           ("ndcgAtK", lists.ndcg_at(5, undefined="zero"))):  # fmt: skip
         assert RankingEvaluator(metricName=metric, k=5).evaluate(df) == pytest.approx(value, abs=1e-12), metric
+
+
+def test_probability_vectors_of_a_dataframe_give_the_local_curve_and_calibration(spark):
+    from pyspark.ml.evaluation import MulticlassClassificationEvaluator
+    from pyspark.ml.linalg import Vectors
+
+    from evalkit import Calibration
+    from evalkit import spark as evalkit_spark
+
+    rng = np.random.default_rng(9)
+    actual = rng.integers(0, 3, 900).astype(float)
+    probabilities = np.round(rng.dirichlet([2, 2, 2], 900), 3)
+    probabilities[:, 2] = 1 - probabilities[:, 0] - probabilities[:, 1]  # rows sum to 1 after rounding
+    rows = [(float(a), Vectors.dense(p.tolist()), p.tolist(), float(p[1])) for a, p in zip(actual, probabilities)]
+    df = spark.createDataFrame(rows, ["label", "probability", "scores", "score"]).repartition(3)
+    local_curve = ThresholdCurve.from_scores(actual, probabilities, [0, 1, 2])
+    for column in ("probability", "scores"):  # a pyspark.ml vector and an array column
+        curve = evalkit_spark.threshold_curve(df, "label", column)
+        assert curve.labels == (0, 1, 2) and curve.roc_auc(average=None).tolist() == local_curve.roc_auc(average=None).tolist()
+    calibrated = evalkit_spark.calibration(df, "label", "probability", setting="classwise")
+    local = Calibration.from_scores(actual, probabilities, [0, 1, 2], setting="classwise")
+    assert calibrated.log_loss() == pytest.approx(local.log_loss(), abs=1e-12)
+    assert calibrated.error() == pytest.approx(local.error(), abs=1e-12)  # the expected calibration error
+    spark_loss = MulticlassClassificationEvaluator(metricName="logLoss").evaluate(df.withColumn("prediction", df.label))
+    assert calibrated.log_loss() == pytest.approx(spark_loss, abs=1e-12)  # Spark's logLoss of the same vectors
+    binary = evalkit_spark.calibration(df.withColumn("one", (df.label == 1.0).cast("double")), "one", "score")
+    assert binary.brier_score() == pytest.approx(Calibration.from_scores((actual == 1).astype(float), probabilities[:, 1]).brier_score(), abs=1e-12)

@@ -11,7 +11,8 @@ evaluation gives, equal to it.
 | function | columns | result |
 |---|---|---|
 | ``confusion_matrix`` | actual and predicted labels, weights | ``ConfusionMatrix`` |
-| ``threshold_curve`` | actual labels and a score, weights | an exact (or binned, ``thresholds=``) ``ThresholdCurve`` |
+| ``threshold_curve`` | actual labels and a score or score vectors, weights | an exact (or binned, ``thresholds=``) ``ThresholdCurve`` |
+| ``calibration`` | actual labels and a probability or probability vectors, weights | ``Calibration`` |
 | ``by_group`` | actual and predicted labels, a group column, weights | ``ByGroup`` |
 | ``evaluation`` | actual and predicted label sets (array columns), weights | ``Evaluation`` (multi-label) |
 | ``ranked_lists`` | ranked items and relevant items (array columns) | ``RankedLists`` |
@@ -44,10 +45,11 @@ from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, merged_parts
 from evalkit.results.evaluation import Evaluation
+from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.ranked_lists import RankedLists
 
-__all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "confusion_matrix", "evaluation", "ranked_lists", "threshold_curve"]
+__all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "ranked_lists", "threshold_curve"]
 
 
 class SparkFrame(Protocol):
@@ -98,6 +100,23 @@ def _merge(first: bytes, second: bytes) -> bytes:
     return pickle.dumps(merged_parts([pickle.loads(first), pickle.loads(second)], "the DataFrame's columns"))  # evalkit's own results, from its own executors
 
 
+def _selected(df: SparkFrame, columns: list[str]) -> SparkFrame:
+    """The columns, a vector column (``pyspark.ml.linalg``'s, as a probability column is) as an
+    array column, which Arrow carries."""
+    vectors = [field.name for field in cast(Any, df).schema.fields if field.name in columns and type(field.dataType).__name__ == "VectorUDT"]
+    if not vectors:
+        return df.select(*columns)
+    from pyspark.ml.functions import vector_to_array
+    from pyspark.sql import functions
+
+    return cast(SparkFrame, cast(Any, df).select(*(vector_to_array(functions.col(c)).alias(c) if c in vectors else functions.col(c) for c in columns)))
+
+
+def _matrix(values: np.ndarray) -> np.ndarray:
+    """A column of score vectors (one array per row) as an ``n x m`` array; a number column as itself."""
+    return np.stack(list(values)).astype(float) if values.dtype == object else values.astype(float)
+
+
 def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
     """Each partition's rows counted by ``count(*columns)`` (numpy arrays), merged in a tree."""
 
@@ -117,7 +136,7 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
         if merged is not None:
             yield pd.DataFrame({"part": [pickle.dumps(merged)]})
 
-    counted = df.select(*columns).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
+    counted = _selected(df, columns).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
     try:
         result: CountedState = pickle.loads(counted.treeReduce(_merge, depth=DEPTH))
         return result
@@ -157,13 +176,14 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
     return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
 
 
-def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score", *, pos_label: Hashable = 1, weight: str | None = None,
-                    thresholds: int | Sequence[float] | None = None) -> ThresholdCurve:  # fmt: skip
-    """The threshold curve of a binary score column (exact at every distinct score, or binned at
-    ``thresholds``): ROC AUC, average precision and every measure at every threshold. The
-    positive class is ``pos_label`` (Spark's 1 by default: a partition that holds one class
-    alone cannot tell). A probability vector column becomes a score with
-    ``pyspark.ml.functions.vector_to_array``.
+def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score", labels: Sequence[Hashable] | None = None, *,
+                    pos_label: Hashable = 1, weight: str | None = None, thresholds: int | Sequence[float] | None = None) -> ThresholdCurve:  # fmt: skip
+    """The threshold curve of a score column (exact at every distinct score, or binned at
+    ``thresholds``): ROC AUC, average precision and every measure at every threshold. A number
+    column is a binary score of the class ``pos_label`` (Spark's 1 by default: a partition that
+    holds one class alone cannot tell); a column of score vectors (an array, or a
+    ``pyspark.ml`` vector such as ``probability``) has one score per class, entry ``j`` for
+    ``labels[j]`` (Spark's convention by default: the label ``j``), each a one-vs-rest curve.
 
     Raises:
         InvalidArgumentError: a column the DataFrame does not have.
@@ -172,9 +192,38 @@ def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score",
     columns = _columns(df, {"actual": actual, "score": score, "weight": weight})
 
     def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ThresholdCurve:
-        return ThresholdCurve.from_scores(a, s.astype(float), pos_label=pos_label, sample_weight=w, thresholds=thresholds)
+        scores = _matrix(s)
+        if scores.ndim == 1:
+            return ThresholdCurve.from_scores(a, scores, pos_label=pos_label, sample_weight=w, thresholds=thresholds)
+        return ThresholdCurve.from_scores(a, scores, _vector_labels(labels, scores), sample_weight=w, thresholds=thresholds)
 
     return cast(ThresholdCurve, _folded(df, columns, count))
+
+
+def _vector_labels(labels: Sequence[Hashable] | None, scores: np.ndarray) -> tuple[Hashable, ...]:
+    return tuple(range(scores.shape[1])) if labels is None else tuple(labels)
+
+
+def calibration(df: SparkFrame, actual: str = "label", probability: str = "probability", labels: Sequence[Hashable] | None = None, *,
+                pos_label: Hashable = 1, setting: str | None = None, weight: str | None = None, bins: int | None = None) -> Calibration:  # fmt: skip
+    """The calibration of a probability column: a number column is the probability of the
+    class ``pos_label``; a vector column (Spark's ``probability``) one per class, entry ``j``
+    for ``labels[j]`` (by default the label ``j``). Every error, the reliability diagram and
+    the log loss (``setting="classwise"``: the multi-class log loss Spark's ``logLoss`` is).
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "probability": probability, "weight": weight})
+
+    def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> Calibration:
+        scores = _matrix(s)
+        if scores.ndim == 1:
+            return Calibration.from_scores(a, scores, pos_label=pos_label, setting=setting, sample_weight=w, bins=bins)
+        return Calibration.from_scores(a, scores, _vector_labels(labels, scores), setting=setting, sample_weight=w, bins=bins)
+
+    return cast(Calibration, _folded(df, columns, count))
 
 
 def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction", group: str = "group", labels: Sequence[Hashable] | None = None, *,
