@@ -61,6 +61,7 @@ __all__ = [
     "mean_of",
     "mean_of_numbers",
     "mean_of_ratios",
+    "mean_of_total",
     "mean_rows",
     "per_entry",
     "ratio",
@@ -203,17 +204,28 @@ def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclud
         >>> mean, mean.n_defined, float(mean_of_numbers([0.5, float("nan")], undefined="zero"))
         (0.75, 2, 0.25)
     """
-    policy = check_undefined(undefined)
     defined = [value for value in values if value == value]  # noqa: PLR0124 (NaN is the one value unequal to itself: faster than isnan)
-    if policy == "exclude":  # the default: the mean of the defined values
-        return _averaged(math.fsum(defined) / len(defined) if defined else math.nan, len(values), len(defined))
+    return mean_of_total(math.fsum(defined), len(values), len(defined), undefined=undefined)
+
+
+def mean_of_total(total: float, n_values: int, n_defined: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+    """The mean of ``n_values`` values of which ``n_defined`` are defined and sum to ``total``,
+    under the policy: ``total / n_defined`` (exclude), ``(total + fill · undefined) / n_values``
+    (zero, one), NaN when one is undefined (nan); what a result keeping only sums reads.
+
+    Examples:
+        >>> mean_of_total(1.5, 3, 2), float(mean_of_total(1.5, 3, 2, undefined="one"))
+        (0.75, 0.8333333333333334)
+    """
+    policy = check_undefined(undefined)
+    missing = n_values - n_defined
     if policy in _FILL:
-        kept = defined + [float(_FILL[policy])] * (len(values) - len(defined))
-    elif policy == "nan" and len(defined) < len(values):
-        kept = [math.nan]
+        total, count = (math.fsum((total, float(_FILL[policy] * missing))) if missing else total), n_values
+    elif policy == "nan" and missing:
+        total, count = math.nan, n_values
     else:
-        kept = defined
-    return _averaged(math.fsum(kept) / len(kept) if kept else math.nan, len(values), len(defined))
+        count = n_defined
+    return _averaged(total / count if count else math.nan, n_values, n_defined)
 
 
 def mean_rows(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude") -> np.ndarray:

@@ -37,7 +37,7 @@ import numpy as np
 from evalkit.engine._exact import FLOAT_OFFSET, LIMBS, add_limbs, float_limbs, limbs_to_ints
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError, MixedLabelTypesError
-from evalkit.measures.averaging import Averaged, UndefinedPolicy, check_undefined
+from evalkit.measures.averaging import Averaged, UndefinedPolicy, mean_of_total
 from evalkit.results.counted import CountedState
 
 __all__ = ["ItemLists", "RankedLists"]
@@ -186,15 +186,7 @@ class RankedLists(CountedState):
         return sum(limbs_to_ints(self._limbs[start : start + k + 1])) / (1 << FLOAT_OFFSET)
 
     def _mean(self, total: float, undefined: UndefinedPolicy) -> Averaged:
-        policy = check_undefined(undefined)
-        n, defined = self.n_queries, self.n_relevant_queries
-        if policy == "exclude":
-            value = total / defined if defined else math.nan
-        elif policy == "nan" and defined < n:
-            value = math.nan
-        else:
-            value = (total + (n - defined if policy == "one" else 0)) / n if n else math.nan
-        return Averaged(value, n_values=n, n_defined=defined)
+        return mean_of_total(total, self.n_queries, self.n_relevant_queries, undefined=undefined)
 
     def _k(self, k: object) -> int:
         k = _check_depth(k, "k")
