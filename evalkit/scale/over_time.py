@@ -64,9 +64,8 @@ class OverTimeCounter:
         if len(given) != 1:
             raise InvalidArgumentError(f"give one kind of window, 'window', 'tumbling' or 'period', got {given or 'none'}")
         template = ConfusionMatrix(labels)
-        self._measures = [(measure if isinstance(measure, str) else template.measure(measure).name, measure) for measure in measures]
-        for _, measure in self._measures:
-            template.measure(measure)  # an unknown name is refused before anything is counted
+        resolved = [template.measure(measure) for measure in measures]  # an unknown name is refused before anything is counted
+        self._measures = [(measure if isinstance(measure, str) else found.name, measure) for measure, found in zip(measures, resolved)]
         self._undefined, self._level, self._dates = undefined, level, dates
         self._intervals, self._resamples = bool(intervals), n_resamples
         self._tumbling = tumbling is not None

@@ -169,7 +169,7 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
         if not pairs:
             raise EmptyInputError("the DataFrame has no rows: nothing to count")
         a, p, n = (np.array([row[k] for row in pairs]) for k in range(3))
-        matrix = ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=n)
+        matrix = count(a, p, n)  # each pair once, weighted by its count
     else:  # weights summed exactly: each partition counted by evalkit
         matrix = cast(ConfusionMatrix, _folded(df, columns, count))
     matrix = _in_label_order(matrix, fixed)
