@@ -192,16 +192,22 @@ def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score",
     columns = _columns(df, {"actual": actual, "score": score, "weight": weight})
 
     def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ThresholdCurve:
-        scores = _matrix(s)
-        if scores.ndim == 1:
-            return ThresholdCurve.from_scores(a, scores, pos_label=pos_label, sample_weight=w, thresholds=thresholds)
-        return ThresholdCurve.from_scores(a, scores, _vector_labels(labels, scores), sample_weight=w, thresholds=thresholds)
+        return _of_scores(ThresholdCurve.from_scores, a, s, w, labels, pos_label, thresholds=thresholds)
 
     return cast(ThresholdCurve, _folded(df, columns, count))
 
 
-def _vector_labels(labels: Sequence[Hashable] | None, scores: np.ndarray) -> tuple[Hashable, ...]:
-    return tuple(range(scores.shape[1])) if labels is None else tuple(labels)
+Scored = TypeVar("Scored", ThresholdCurve, Calibration)
+
+
+def _of_scores(build: Callable[..., Scored], a: np.ndarray, s: np.ndarray, w: np.ndarray | None, labels: Sequence[Hashable] | None,
+               pos_label: Hashable, **options: object) -> Scored:  # fmt: skip
+    """``build(y_true, scores, ...)`` of a partition's score column: numbers are a binary score of
+    ``pos_label``; vectors one score per class, entry ``j`` for ``labels[j]`` (by default the label ``j``)."""
+    scores = _matrix(s)
+    if scores.ndim == 1:
+        return build(a, scores, pos_label=pos_label, sample_weight=w, **options)
+    return build(a, scores, tuple(range(scores.shape[1])) if labels is None else tuple(labels), sample_weight=w, **options)
 
 
 def calibration(df: SparkFrame, actual: str = "label", probability: str = "probability", labels: Sequence[Hashable] | None = None, *,
@@ -218,10 +224,7 @@ def calibration(df: SparkFrame, actual: str = "label", probability: str = "proba
     columns = _columns(df, {"actual": actual, "probability": probability, "weight": weight})
 
     def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> Calibration:
-        scores = _matrix(s)
-        if scores.ndim == 1:
-            return Calibration.from_scores(a, scores, pos_label=pos_label, setting=setting, sample_weight=w, bins=bins)
-        return Calibration.from_scores(a, scores, _vector_labels(labels, scores), setting=setting, sample_weight=w, bins=bins)
+        return _of_scores(Calibration.from_scores, a, s, w, labels, pos_label, setting=setting, bins=bins)
 
     return cast(Calibration, _folded(df, columns, count))
 
