@@ -54,8 +54,13 @@ class OverTime:
     def columns(self) -> tuple[str, ...]:
         """Every column of a row: the fixed ones, then each measure (with its bounds, when the
         rows have intervals of the measures)."""
-        bounded = bool(self.rows) and f"{self.measures[0]}_low" in self.rows[0] if self.measures else False
+        bounded = self._measures_bounded
         return (*_FIXED, *(column for name in self.measures for column in ((name, f"{name}_low", f"{name}_high") if bounded else (name,))))
+
+    @property
+    def _measures_bounded(self) -> bool:
+        """Whether the rows have intervals of the measures (not only of accuracy)."""
+        return bool(self.measures) and bool(self.rows) and f"{self.measures[0]}_low" in self.rows[0]
 
     def bounds(self, measure: str) -> tuple[np.ndarray, np.ndarray] | None:
         """The interval of ``measure`` in every row (``"accuracy"`` or a measure column), or None."""
@@ -75,7 +80,7 @@ class OverTime:
         return [_HEADINGS.get(column, "low" if column.endswith("_low") else "high" if column.endswith("_high") else column) for column in self.columns]
 
     def _title(self) -> str:
-        others = f", the averages with their {self.level:.0%} bootstrap (BCa) intervals" if self.measures and self.bounds(self.measures[0]) is not None else ""
+        others = f", the averages with their {self.level:.0%} bootstrap (BCa) intervals" if self._measures_bounded else ""
         return f"{self.kind}: accuracy with its {self.level:.0%} Wilson interval{others}"
 
     def to_text(self, digits: int = 3) -> str:

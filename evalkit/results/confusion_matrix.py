@@ -40,7 +40,7 @@ from evalkit.measures.metrics_class import (
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.measures.registry import MeasureLike, check_measure_parameters
 from evalkit.results.base import CellsResult
-from evalkit.results.counted import ALL_OPERATIONS, CountedState
+from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
 from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
 from evalkit.results.tally import Tally
@@ -52,9 +52,6 @@ __all__ = ["ConfusionMatrix"]
 _TALLIED = ("micro", "macro", "weighted")
 """The averages a stream's tally reads without the table."""
 
-_FEW = 8
-"""Batches of at most this many samples (lists of labels the matrix has, unweighted) are
-counted cell by cell: no encoding of the batch (what one event of a stream costs)."""
 
 
 class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
@@ -303,7 +300,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             >>> cm.labels, cm.to_array().tolist()
             (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
-        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= _FEW:
+        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= FEW_SAMPLES:
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:  # a few samples of labels this matrix has: their cells, no encoding
                 with self._lock:
@@ -337,7 +334,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             >>> cm.to_array().tolist()
             [[1, 0], [0, 1]]
         """
-        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= _FEW:
+        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= FEW_SAMPLES:
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:
                 with self._lock:

@@ -44,10 +44,15 @@ from evalkit.engine._validation import show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, MixedLabelTypesError, UnsupportedSettingError
 
-__all__ = ["ALL_OPERATIONS", "CountedState", "check_factor", "merged_parts"]
+__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "CountedState", "check_factor", "merged_parts"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
+
+FEW_SAMPLES = 8
+"""Batches of at most this many samples (lists, unweighted) are counted one sample at a time by
+the mutable kinds (a matrix's cells, an exact curve's score table), without encoding the batch:
+what one event of a stream, or a sliding window's oldest, costs."""
 
 
 def check_factor(factor: Any, most: float = 1.0) -> float:

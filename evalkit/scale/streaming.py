@@ -55,7 +55,7 @@ from evalkit.exceptions import (
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.measures.registry import MeasureLike
-from evalkit.results.counted import ALL_OPERATIONS, CountedState
+from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit.scores.calibration import Calibration
@@ -655,7 +655,7 @@ class CurveCounts(_ScoreCounts):
     def _few(self, y_true: Any, y_score: Any, amount: int) -> bool:
         if self._thresholds is not None or not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
             return False
-        if not 0 < len(y_true) == len(y_score) <= _FEW_SCORES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
+        if not 0 < len(y_true) == len(y_score) <= FEW_SAMPLES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
             return False
         with self._lock:
             if self._table is None:
@@ -686,9 +686,6 @@ class CurveCounts(_ScoreCounts):
         return merged
 
 
-_FEW_SCORES = 8
-"""Batches of at most this many scores (lists, unweighted) update an exact binary curve's score
-table sample by sample: what one event of a stream, or a sliding window's oldest, costs."""
 
 
 class _ScoreTable:
