@@ -47,7 +47,7 @@ from evalkit.results.counted import CountedState, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
-from evalkit.scores.ranked_lists import RankedLists
+from evalkit.scores.ranked_lists import RankedLists, check_depth
 
 __all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "ranked_lists", "threshold_curve"]
 
@@ -277,7 +277,7 @@ def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "l
         EmptyInputError: no rows.
     """
     columns = _columns(df, {"predicted": predicted, "actual": actual})
-    RankedLists.from_lists([], [], depth=depth)  # the depth checked on the driver
+    depth = check_depth(depth)  # on the driver, before any partition is counted
 
     def count(p: np.ndarray, a: np.ndarray) -> RankedLists:
         return RankedLists.from_lists(p, a, depth=depth)

@@ -40,13 +40,18 @@ from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTy
 from evalkit.measures.averaging import Averaged, UndefinedPolicy, mean_of_total
 from evalkit.results.counted import CountedState
 
-__all__ = ["ItemLists", "RankedLists"]
+__all__ = ["ItemLists", "RankedLists", "check_depth"]
 
 ItemLists = Sequence[Iterable[Hashable]] | np.ndarray
 """One collection of items per query: lists, tuples, sets or arrays (a column of arrays)."""
 
 
-def _check_depth(depth: object, name: str = "depth") -> int:
+def check_depth(depth: object, name: str = "depth") -> int:
+    """``depth`` (or ``k``) as an int >= 1.
+
+    Raises:
+        InvalidArgumentError: anything else.
+    """
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise InvalidArgumentError(f"'{name}' must be a whole number >= 1, got {show(depth)}")
     return int(depth)
@@ -132,7 +137,7 @@ class RankedLists(CountedState):
             InvalidArgumentError: ``depth`` not a whole number >= 1.
             MixedLabelTypesError: items that do not compare (numbers and strings).
         """
-        depth = _check_depth(depth)
+        depth = check_depth(depth)
         lengths, items = _flattened(predicted, "predicted")
         sizes, wanted = _flattened(relevant, "relevant")
         n = len(lengths)
@@ -189,7 +194,7 @@ class RankedLists(CountedState):
         return mean_of_total(total, self.n_queries, self.n_relevant_queries, undefined=undefined)
 
     def _k(self, k: object) -> int:
-        k = _check_depth(k, "k")
+        k = check_depth(k, "k")
         if k > self.depth:
             raise InvalidArgumentError(f"'k' must be at most the depth counted, {self.depth}, got {show(k)}: count with depth={k}")
         return k
