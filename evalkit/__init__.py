@@ -1,4 +1,4 @@
-"""evalkit: classifier evaluation that is correct, fast, and measures more.
+"""evalkit: classifier and regressor evaluation that is correct, fast, and measures more.
 
 The Java-style API of Deep Netts (``ConfusionMatrix``, ``ClassificationMetrics``, ``Stats``)
 on one counting core and one formula layer (``evalkit.formulas``).
@@ -27,6 +27,7 @@ from evalkit.groups.agreement import Agreement
 from evalkit.groups.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
 from evalkit.java.classification_metrics import ClassificationMetrics
 from evalkit.java.evaluation_metrics import EvaluationMetrics
+from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.java.stats import Stats
 from evalkit.measures import formulas
 from evalkit.measures.averaging import Averaged
@@ -66,6 +67,7 @@ __all__ = [
     "NoChange",
     "Prequential",
     "RankedLists",
+    "RegressionMetrics",
     "Stats",
     "ThresholdCurve",
     "Tumbling",

@@ -146,3 +146,27 @@ def class_probabilities(draw, max_size=30, max_classes=4):
     probabilities = np.array(rows) / np.array(rows).sum(axis=1, keepdims=True)
     labels = list(range(m)) + draw(st.lists(st.integers(0, m - 1), min_size=n - m, max_size=n - m))
     return np.array(labels), probabilities
+
+
+# --------------------------------------------------------------------------------------------
+# numeric targets (regression)
+
+_TARGET = st.one_of(  # squares within float64's normal range
+    st.floats(-1e3, 1e3, allow_nan=False).filter(lambda value: value == 0 or abs(value) > 1e-100),
+    st.sampled_from([0.0, -0.0, 0.1, 0.2, 0.3, 1e6 + 0.1, 1e-9]),
+)
+_EXTREME = st.one_of(_TARGET, st.sampled_from([1e100, -3e120, 1e-100, 5e-324, 2.0**-300]))  # beyond the exact float products, subnormal
+
+
+@st.composite
+def numeric_targets(draw, min_size=1, max_size=40, outputs=None, extreme=True):
+    """True values, predictions (samples x outputs) and float weights (or None) of a regressor;
+    ``extreme``: values whose squares leave float64's range too."""
+    n = draw(st.integers(min_size, max_size))
+    k = outputs if outputs is not None else draw(st.integers(1, 3))
+    value = _EXTREME if extreme else _TARGET
+    y = np.array(draw(st.lists(st.lists(value, min_size=k, max_size=k), min_size=n, max_size=n)), dtype=np.float64)
+    p = np.array(draw(st.lists(st.lists(value, min_size=k, max_size=k), min_size=n, max_size=n)), dtype=np.float64)
+    weights = st.sampled_from([0.0, 1.0, 0.1, 1e-90]) if extreme else st.sampled_from([0.0, 1.0, 0.1, 3.0])
+    weight = draw(st.one_of(st.none(), st.lists(st.one_of(st.floats(0, 10), weights), min_size=n, max_size=n)))
+    return y, p, None if weight is None else np.array(weight)

@@ -16,7 +16,7 @@ from harness import check_counted_state, check_subtract_refuses_a_part_never_add
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import Agreement, ByGroup, Calibration, ConfusionMatrix, Evaluation, ThresholdCurve
+from evalkit import Agreement, ByGroup, Calibration, ConfusionMatrix, Evaluation, RegressionMetrics, ThresholdCurve
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
@@ -45,6 +45,7 @@ def samples(draw, min_size=2, max_size=24):
         "ratings": draw(st.lists(st.tuples(st.sampled_from(["yes", "no"]), st.sampled_from(["yes", "no", None]), st.sampled_from(["yes", "no", None])).map(list),
                                  min_size=n, max_size=n)),  # the first rater rates every item
         "weight": draw(st.one_of(st.none(), st.lists(st.integers(1, 4), min_size=n, max_size=n))),
+        "targets": draw(st.lists(st.sampled_from([0.0, 0.1, 0.3, -2.5, 1e8, 7.0]), min_size=n, max_size=n)),
     }
 
 
@@ -136,6 +137,11 @@ KINDS = {
         lambda data, k: _streamed(lambda: CurveCounts(thresholds=5), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
                                   _parts(data, "binary")[k], _parts(data, "scores")[k], _weights(data)[k]),
         None, None, lambda result: result.curve().n_samples,
+    ),
+    "RegressionMetrics": (
+        lambda data, k: RegressionMetrics.from_predictions(_parts(data, "targets")[k], _parts(data, "scores")[k], sample_weight=_weights(data)[k]),
+        lambda result: {name: value for name, value in result.to_dict(strict=True).items() if name != "max_error"},  # a subtraction forgets the maximum
+        None, None,
     ),
     "CalibrationCounts": (
         lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),

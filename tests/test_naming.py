@@ -9,7 +9,7 @@ import pkgutil
 import evalkit
 
 GETTER_CLASSES = {"ClassificationMetrics", "ConfusionMatrix", "CellsResult", "Evaluation", "NeighborhoodAccuracy", "Agreement",
-                  "MatrixGetters", "EvaluationMetrics"}  # fmt: skip
+                  "MatrixGetters", "EvaluationMetrics", "RegressionMetrics"}  # fmt: skip
 """The classes that define ``get_*`` methods: the Java-style face and the results with one table of counts."""
 
 JAVA_ALIASES = {("ConfusionMatrix", "get_class_labels"): "labels", ("ConfusionMatrix", "get_class_count"): "len(labels)",

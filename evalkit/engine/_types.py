@@ -59,4 +59,14 @@ columns) or named columns (``{"region": [...], "age": [...]}``)."""
 Count: TypeAlias = "float | np.ndarray"
 """A cell count or sum of weights (a Python number, exact for ints), or an array of them."""
 
-__all__ = ["CompressedRows", "Count", "GroupsLike", "LabelSets", "LabelsLike", "ScoresLike", "SparseMatrix"]
+TargetsLike: TypeAlias = ArrayLike
+"""Numeric targets of a regressor: 1-D (one output), or 2-D with one column per output."""
+
+MultioutputLike: TypeAlias = "str | ArrayLike"
+"""How the outputs of a regressor are combined: ``"raw_values"``, ``"uniform_average"``,
+``"variance_weighted"``, or one weight per output (scikit-learn's ``multioutput``)."""
+
+OutputValues: TypeAlias = "float | np.ndarray"
+"""A measure of a regressor: one number, or one per output (``multioutput="raw_values"``)."""
+
+__all__ = ["CompressedRows", "Count", "GroupsLike", "LabelSets", "LabelsLike", "MultioutputLike", "OutputValues", "ScoresLike", "SparseMatrix", "TargetsLike"]

@@ -1,4 +1,4 @@
-"""scikit-learn's classification metrics, computed by evalkit: change one import line.
+"""scikit-learn's classification and regression metrics, computed by evalkit: change one import line.
 
     from sklearn.metrics import f1_score, classification_report      # before
     from evalkit.metrics import f1_score, classification_report      # after
@@ -30,6 +30,7 @@ from evalkit.metrics._classification import *
 from evalkit.metrics._fairness import *
 from evalkit.metrics._probabilistic import *
 from evalkit.metrics._ranking import *
+from evalkit.metrics._regression import *
 
 __all__ = [
     "accuracy_score",
@@ -45,8 +46,11 @@ __all__ = [
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "coverage_error",
+    "d2_absolute_error_score",
     "d2_brier_score",
     "d2_log_loss_score",
+    "d2_pinball_score",
+    "d2_tweedie_score",
     "dcg_score",
     "demographic_parity_difference",
     "demographic_parity_ratio",
@@ -56,6 +60,7 @@ __all__ = [
     "equalized_odds_difference",
     "equalized_odds_ratio",
     "expected_calibration_error",
+    "explained_variance_score",
     "f1_score",
     "fbeta_score",
     "hamming_loss",
@@ -65,6 +70,16 @@ __all__ = [
     "label_ranking_loss",
     "log_loss",
     "matthews_corrcoef",
+    "max_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_gamma_deviance",
+    "mean_pinball_loss",
+    "mean_poisson_deviance",
+    "mean_squared_error",
+    "mean_squared_log_error",
+    "mean_tweedie_deviance",
+    "median_absolute_error",
     "metric_at_thresholds",
     "multilabel_confusion_matrix",
     "ndcg_score",
@@ -72,10 +87,13 @@ __all__ = [
     "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
+    "r2_score",
     "recall_at_fixed_precision",
     "recall_score",
     "roc_auc_score",
     "roc_curve",
+    "root_mean_squared_error",
+    "root_mean_squared_log_error",
     "sensitivity_at_specificity",
     "specificity_at_sensitivity",
     "top_k_accuracy_score",

@@ -1,0 +1,616 @@
+"""RegressionMetrics: the regression half of visrec's ``EvaluationMetrics``, as an object that
+updates, merges and streams, on exact sums.
+
+Deep Netts' ``RegresionEvaluator`` sets four of visrec's regression keys (RSE, R², F, MSE) in
+single precision from the first output only; DL4J's ``RegressionEvaluation``, Spark's
+``RegressionMetrics`` and Weka's numeric ``Evaluation`` each report a few more. Here every one
+is a getter of one object, computed from sums that merge exactly (``evalkit.engine.moments``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from evalkit.engine import serialization
+from evalkit.engine._types import MultioutputLike, OutputValues, TargetsLike
+from evalkit.engine._validation import check_sample_weight, format_number, show
+from evalkit.engine.moments import (
+    SUMS,
+    UNIT_BITS,
+    as_targets,
+    check_pair,
+    exact_sums,
+    few_rows,
+    few_sums,
+    largest_errors,
+)
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidCountsError,
+    InvalidTypeError,
+    UnknownMetricError,
+    UnsupportedSettingError,
+)
+from evalkit.java.evaluation_metrics import EvaluationMetrics
+from evalkit.measures import regression_formulas as formulas
+from evalkit.measures.registry import getter_metadata, spelling, unknown_name_message
+from evalkit.results.counted import CountedState
+
+__all__ = ["RegressionMeasure", "RegressionMetrics"]
+
+_NEEDS_DATA = {
+    "median_absolute_error": "evalkit.metrics.median_absolute_error(y_true, y_pred)",
+    "d2_absolute_error_score": "evalkit.metrics.d2_absolute_error_score(y_true, y_pred)",
+    "d2_pinball_score": "evalkit.metrics.d2_pinball_score(y_true, y_pred, alpha=...)",
+    "mean_pinball_loss": "evalkit.metrics.mean_pinball_loss(y_true, y_pred, alpha=...)",
+}
+"""Measures of an order statistic (a median, a quantile) or of a loss with a parameter: no sums
+give them, so a ``RegressionMetrics`` refuses them and says where they are computed from the data."""
+
+_ALIASES = {
+    "rsquared": "r_squared", "r2": "r_squared", "r2_score": "r_squared", "coefficient_of_determination": "r_squared",
+    "fstatistics": "f_stat", "f_statistic": "f_stat", "mse": "mean_squared_error", "rmse": "root_mean_squared_error",
+    "mae": "mean_absolute_error", "mape": "mean_absolute_percentage_error", "rss": "residual_square_sum",
+    "sse": "residual_square_sum", "residual_sum_of_squares": "residual_square_sum", "rse": "residual_standard_error",
+    "explained_variance_score": "explained_variance", "correlation_coefficient": "pearson_correlation",
+    "correlation": "pearson_correlation", "max_absolute_error": "max_error", "rrse": "root_relative_squared_error",
+    "d2_squared_error_score": "r_squared",
+}  # fmt: skip
+"""Other spellings users type, visrec's keys among them (``"RSquared"``, ``"FStatistics"``)."""
+
+
+_LARGEST_TEXT = {-math.inf: "none", math.inf: "Infinity"}
+"""The largest error of an output in a document: none counted yet, or beyond float64 (NaN, unknown after a subtraction, is "unknown")."""
+_LARGEST_VALUE = {"none": -math.inf, "Infinity": math.inf, "unknown": math.nan}
+
+
+class RegressionMeasure(NamedTuple):
+    """A measure of a regression metrics class: its getter and what ``evalkit.measure`` says of it."""
+
+    name: str
+    getter: str
+    title: str
+    description: str
+    direction: str | None
+    bounds: tuple[float, float]
+    aliases: tuple[str, ...]
+
+
+_BUILT_IN: dict[str, tuple[str | None, tuple[float, float], str]] = {
+    "mean_absolute_error": ("lower", (0.0, math.inf), "MAE"),
+    "mean_squared_error": ("lower", (0.0, math.inf), "MSE"),
+    "root_mean_squared_error": ("lower", (0.0, math.inf), "RMSE"),
+    "residual_square_sum": ("lower", (0.0, math.inf), "RSS"),
+    "residual_standard_error": ("lower", (0.0, math.inf), "RSE"),
+    "r_squared": ("higher", (-math.inf, 1.0), "R²"),
+    "f_stat": ("higher", (-math.inf, math.inf), "F"),
+    "explained_variance": ("higher", (-math.inf, 1.0), ""),
+    "max_error": ("lower", (0.0, math.inf), ""),
+    "mean_absolute_percentage_error": ("lower", (0.0, math.inf), "MAPE"),
+    "pearson_correlation": ("higher", (-1.0, 1.0), "r"),
+    "root_relative_squared_error": ("lower", (0.0, math.inf), "RRSE"),
+    "regression_sum_of_squares": (None, (0.0, math.inf), "SSR"),
+    "total_sum_of_squares": (None, (0.0, math.inf), "SST"),
+}
+"""Direction, bounds and abbreviation of the built-in getters."""
+
+
+def _as_float(numerator: int, denominator: int) -> float:
+    """An exact rational, correctly rounded (NaN for 0/0, a signed infinity for x/0)."""
+    if denominator == 0:
+        return math.nan if numerator == 0 else math.copysign(math.inf, numerator)
+    try:
+        return numerator / denominator  # int / int: correctly rounded
+    except OverflowError:
+        return math.inf if (numerator > 0) == (denominator > 0) else -math.inf
+
+
+class RegressionMetrics(CountedState, EvaluationMetrics):
+    """The metrics of a regressor, from sums that merge exactly: one object per evaluation,
+    updated batch by batch or one sample at a time, merged with ``+``.
+
+    Every getter works on each output and combines them by ``multioutput`` as scikit-learn
+    (``"uniform_average"`` by default, ``"raw_values"``, ``"variance_weighted"`` or weights).
+    The sums are exact (``evalkit.engine.moments``), so parts merged in any order equal the whole,
+    and R² is free of the cancellation of floating-point sums of squares. Undefined values (a
+    constant target's R², the RSE of too few samples) are NaN.
+
+    Construction:
+        ``RegressionMetrics()`` then ``update(y_true, y_pred, sample_weight=None)``, or
+        ``RegressionMetrics.from_predictions(y_true, y_pred, sample_weight=None)``.
+    visrec's keys:
+        ``get_mean_absolute_error``, ``get_mean_squared_error``,
+        ``get_root_mean_squared_error``, ``get_residual_square_sum``,
+        ``get_residual_standard_error(n_inputs=1)``, ``get_r_squared``,
+        ``get_f_stat(n_inputs=1)``; ``get(EvaluationMetrics.R_SQUARED)``.
+    More:
+        ``get_explained_variance``, ``get_max_error``, ``get_mean_absolute_percentage_error``,
+        ``get_pearson_correlation``, ``get_root_relative_squared_error``,
+        ``get_regression_sum_of_squares``, ``get_total_sum_of_squares``, ``get_samples``,
+        ``get_total_weight``.
+    Measures by name:
+        ``measure``, ``measures``, ``metric_names``, ``get``, ``to_dict``.
+
+    A subclass adds a metric by defining one more ``get_*`` method (described, if wanted, with
+    ``@evalkit.measure``); it reads the per-output sums with ``self.sums()``.
+
+    Examples:
+        >>> metrics = RegressionMetrics.from_predictions([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+        >>> metrics.get_mean_squared_error(), round(metrics.get_r_squared(), 6)
+        (0.375, 0.948608)
+        >>> metrics.get(EvaluationMetrics.R_SQUARED) == metrics.get_r_squared()
+        True
+    """
+
+    DOCUMENT = "RegressionMetrics"
+    OPERATIONS: ClassVar[frozenset[str]] = frozenset(
+        {"update", "revert", "count", "merge", "subtract", "empty", "copy", "equality", "json", "pickle"}
+    )
+    REFUSED: ClassVar[dict[str, str]] = {
+        "scale": "its sums are exact sums of products of the samples, which a decay factor would round; "
+        "evaluate a sliding window (evalkit.over_time with window=) instead of a decayed one",
+    }
+    NON_METRIC_GETTERS: ClassVar[frozenset[str]] = frozenset({"get_samples", "get_total_weight", "get_outputs"})
+    """No-argument getters that are not metrics (counts)."""
+
+    def __init__(self, outputs: int | None = None) -> None:
+        """An empty evaluation; ``outputs``: the number of outputs (else the first update's).
+
+        Raises:
+            InvalidTypeError: ``outputs`` not a positive integer.
+        """
+        EvaluationMetrics.__init__(self)
+        if outputs is not None and (isinstance(outputs, bool) or not isinstance(outputs, (int, np.integer)) or outputs < 1):
+            raise InvalidTypeError(f"'outputs' must be a positive integer, got {show(outputs)}")
+        self._outputs = None if outputs is None else int(outputs)
+        self._samples = 0
+        self._sums: list[list[int]] = [] if outputs is None else [[0] * len(SUMS) for _ in range(int(outputs))]
+        self._largest: list[float] = [] if outputs is None else [-math.inf] * int(outputs)
+        self._derived: _Sums | None = None
+
+    @classmethod
+    def from_predictions(cls, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> RegressionMetrics:
+        """The metrics of one batch (see ``update``).
+
+        Examples:
+            >>> RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 4]).get_max_error()
+            1.0
+        """
+        metrics = cls()
+        metrics.update(y_true, y_pred, sample_weight=sample_weight)
+        return metrics
+
+    # ----------------------------------------------------------------------------------------
+    # counting
+
+    def _batch(self, y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None) -> tuple[list[list[int]], int, list[float]]:
+        if sample_weight is None:  # one event of a stream: Python numbers, no arrays
+            rows_y, rows_p = few_rows(y_true), few_rows(y_pred)
+            if rows_y is not None and rows_p is not None and len(rows_y) == len(rows_p) and len(rows_y[0]) == len(rows_p[0]) == (self._outputs or len(rows_y[0])):
+                largest = [max(abs(y - p) for y, p in zip(column_y, column_p)) for column_y, column_p in zip(zip(*rows_y), zip(*rows_p))]
+                return few_sums(rows_y, rows_p, None), len(rows_y), largest
+        y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
+        check_pair(y, p)
+        if self._outputs is not None and y.shape[1] != self._outputs:
+            raise InputShapeError(f"this RegressionMetrics has {self._outputs} outputs, the batch {y.shape[1]}")
+        weight = check_sample_weight(sample_weight, len(y))
+        return exact_sums(y, p, weight), len(y), largest_errors(y, p).tolist()
+
+    def update(self, y_true: TargetsLike, y_pred: TargetsLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Count a batch of true values and predictions (1-D: one output; 2-D: samples x outputs).
+
+        Raises:
+            InvalidTypeError: not numbers. InvalidValueError: NaN or infinity.
+            InputLengthError, InputShapeError: targets of other lengths or outputs.
+            EmptyInputError: no samples.
+        """
+        sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
+        if self._outputs is None:
+            self._outputs, self._sums, self._largest = len(sums), [[0] * len(SUMS) for _ in sums], [-math.inf] * len(sums)
+        self._add(sums, samples, largest)
+
+    def _add(self, sums: list[list[int]], samples: int, largest: list[float]) -> None:
+        self._sums = [[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
+        self._samples += samples
+        self._largest = [max(a, b) for a, b in zip(self._largest, largest)]
+        self._derived = None
+
+    def revert(self, y_true: TargetsLike, y_pred: TargetsLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Take samples counted before away, in place (River's ``revert``). The largest error
+        is then unknown (a maximum cannot be taken back): ``get_max_error`` is NaN.
+
+        Raises:
+            InvalidCountsError: more samples or weight than were counted; nothing is taken away.
+        """
+        sums, samples, _ = self._batch(y_true, y_pred, sample_weight)
+        self._take(sums, samples)
+
+    def _take(self, sums: list[list[int]], samples: int) -> None:
+        left = [[a - b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
+        nonnegative = (SUMS.index("weight"), SUMS.index("yy"), SUMS.index("pp"), SUMS.index("abs_error"), SUMS.index("abs_percentage"))
+        if samples > self._samples or any(row[k] < 0 for row in left for k in nonnegative):
+            raise InvalidCountsError(f"cannot take away samples that were never counted ({samples} samples from {self._samples})")
+        self._sums, self._samples = left, self._samples - samples
+        self._largest = [math.nan] * len(self._largest)
+        self._derived = None
+
+    # ----------------------------------------------------------------------------------------
+    # the counted-state protocol
+
+    def merge(self, other: RegressionMetrics, *, grow: bool = False) -> RegressionMetrics:
+        """The metrics of both, as if counted together (``a + b``).
+
+        Raises:
+            InvalidTypeError: not a RegressionMetrics.
+            InputShapeError: other numbers of outputs.
+        """
+        self._check_kind(other, "merge")
+        base = self if isinstance(self, type(other)) else other  # the more specific class
+        rest = other if base is self else self
+        result = base.copy()
+        if rest._outputs is None:
+            return result
+        if result._outputs is None:
+            result._outputs, result._sums, result._largest = rest._outputs, [[0] * len(SUMS) for _ in rest._sums], [-math.inf] * rest._outputs
+        if result._outputs != rest._outputs:
+            raise InputShapeError(f"cannot merge RegressionMetrics of {self._outputs} and {other._outputs} outputs")
+        result._add(rest._sums, rest._samples, rest._largest)
+        return result
+
+    def _subtract(self, other: RegressionMetrics) -> RegressionMetrics:
+        result = self.copy()
+        if other._outputs is None or other._samples == 0 and not any(any(row) for row in other._sums):
+            return result
+        if self._outputs != other._outputs:
+            raise InputShapeError(f"cannot subtract RegressionMetrics of {other._outputs} outputs from one of {self._outputs}")
+        result._take(other._sums, other._samples)
+        return result
+
+    def empty(self) -> RegressionMetrics:
+        """The same class and number of outputs, nothing counted."""
+        return type(self)(self._outputs)
+
+    def copy(self) -> RegressionMetrics:
+        """An independent copy."""
+        copied = type(self).__new__(type(self))
+        EvaluationMetrics.__init__(copied)
+        copied._values = dict(self._values)
+        copied._outputs, copied._samples = self._outputs, self._samples
+        copied._sums, copied._largest = [list(row) for row in self._sums], list(self._largest)
+        copied._derived = self._derived
+        return copied
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RegressionMetrics):
+            return NotImplemented
+        return (
+            type(self) is type(other)
+            and (self._outputs, self._samples, self._sums) == (other._outputs, other._samples, other._sums)
+            and serialization.same_json(self._largest, other._largest)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"values": self._values, "outputs": self._outputs, "samples": self._samples, "sums": self._sums, "largest": self._largest}
+
+    def __setstate__(self, state: dict) -> None:
+        self._values, self._outputs, self._samples = state["values"], state["outputs"], state["samples"]
+        self._sums, self._largest, self._derived = state["sums"], state["largest"], None
+
+    def _document(self) -> dict[str, object]:
+        return {
+            "class": type(self).__name__,
+            "outputs": self._outputs,
+            "samples": self._samples,
+            "sums": [{name: str(value) for name, value in zip(SUMS, row)} for row in self._sums],
+            "largest_error": [_LARGEST_TEXT.get(value, value) if not math.isnan(value) else "unknown" for value in self._largest],
+            "values": {name: None if math.isnan(value) else value for name, value in self._values.items()},
+        }
+
+    @classmethod
+    def _read_document(cls, document: dict) -> RegressionMetrics:
+        outputs = serialization.integer(document, "outputs", low=1, optional=True)
+        samples = serialization.integer(document, "samples")
+        rows = serialization.field(document, "sums")
+        largest = serialization.field(document, "largest_error")
+        size = 0 if outputs is None else outputs
+        if not isinstance(rows, list) or len(rows) != size or not isinstance(largest, list) or len(largest) != size:
+            raise serialization.FormatError(f"fields 'sums' and 'largest_error' must hold one entry per output ({size}), got {show(rows)}")
+        metrics = cls(outputs)
+        try:
+            metrics._sums = [[int(row[name]) for name in SUMS] for row in rows]
+        except (TypeError, KeyError, ValueError):
+            raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
+        metrics._samples = samples
+        metrics._largest = [_LARGEST_VALUE[value] if isinstance(value, str) and value in _LARGEST_VALUE else serialization.number(value, "largest_error")
+                            for value in largest]  # fmt: skip
+        values = serialization.field(document, "values")
+        if not isinstance(values, dict):
+            raise serialization.FormatError(f"field 'values' must be an object, got {show(values)}")
+        metrics._values = {str(name): serialization.number(value, f"values.{name}", nullable=True) for name, value in values.items()}
+        return metrics
+
+    # ----------------------------------------------------------------------------------------
+    # the sums a measure reads
+
+    def get_samples(self) -> int:
+        """The number of samples counted."""
+        return self._samples
+
+    def get_outputs(self) -> int:
+        """The number of outputs (0 before the first update)."""
+        return self._outputs or 0
+
+    def get_total_weight(self) -> float:
+        """The sum of the sample weights (the number of samples without weights)."""
+        return float(self.sums()["weight"][0]) if self._outputs else 0.0
+
+    def sums(self) -> _Sums:
+        """The sums of each output the formulas read (``evalkit.measures.regression_formulas``):
+        ``weight``, ``sse``, ``sst``, ``spp``, ``syp``, ``see``, ``ssr``, ``syy``, ``explained`` (SST - RSS),
+        ``error_sum``, ``abs_error``, ``abs_percentage``, ``max_error``, each correctly rounded
+        from the exact sums.
+
+        Examples:
+            >>> RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 4]).sums()["sst"].tolist()
+            [2.0]
+        """
+        if self._derived is None:
+            self._derived = _Sums(self._sums, self._largest)
+        return self._derived
+
+    def _outputs_of(self, values: np.ndarray, multioutput: MultioutputLike, variances: np.ndarray | None = None) -> OutputValues:
+        if self._outputs is None:
+            raise EmptyInputError("this RegressionMetrics has counted nothing yet")
+        return formulas.combine(values, formulas.check_multioutput(multioutput, self._outputs), variances)
+
+    # ----------------------------------------------------------------------------------------
+    # visrec's regression keys
+
+    def get_mean_absolute_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``MAE = Σ w |y - p| / Σ w``."""
+        sums = self.sums()
+        return self._outputs_of(formulas.mean_of(sums["abs_error"], sums["weight"]), multioutput)
+
+    def get_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``MSE = Σ w (y - p)² / Σ w``."""
+        sums = self.sums()
+        return self._outputs_of(formulas.mean_of(sums["sse"], sums["weight"]), multioutput)
+
+    def get_root_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``RMSE = sqrt(MSE)`` of each output (then combined, as scikit-learn)."""
+        sums = self.sums()
+        return self._outputs_of(np.sqrt(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
+
+    def get_residual_square_sum(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``RSS = Σ w (y - p)²`` (the residual sum of squares)."""
+        return self._outputs_of(self.sums()["sse"], multioutput)
+
+    def get_residual_standard_error(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``RSE = sqrt(RSS / (n - k - 1))`` for a regressor of ``k = n_inputs`` inputs."""
+        return self._outputs_of(formulas.residual_standard_error(self.sums()["sse"], self._samples, n_inputs), multioutput)
+
+    def get_r_squared(self, multioutput: MultioutputLike = "uniform_average", *, through_origin: bool = False) -> OutputValues:
+        """``R² = 1 - RSS / Σ w (y - ȳ)²``; ``through_origin=True``: ``1 - RSS / Σ w y²``
+        (Spark's ``RegressionMetrics(throughOrigin=true)``, a model without intercept)."""
+        sums = self.sums()
+        total = "syy" if through_origin else "sst"
+        return self._outputs_of(formulas.r_squared(*sums.relative("sse", total)), multioutput, sums[total])
+
+    def get_f_stat(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs."""
+        explained, sse = self.sums().relative("explained", "sse")
+        return self._outputs_of(formulas.f_statistic(explained, sse, self._samples, n_inputs), multioutput)
+
+    # ----------------------------------------------------------------------------------------
+    # more measures
+
+    def get_explained_variance(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``1 - Var(y - p) / Var(y)`` (scikit-learn's ``explained_variance_score``)."""
+        sums = self.sums()
+        return self._outputs_of(formulas.fraction_explained(*sums.relative("see", "sst")), multioutput, sums["sst"])
+
+    def get_max_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """The largest ``|y - p|`` (NaN after samples were taken away)."""
+        return self._outputs_of(self.sums()["max_error"], multioutput)
+
+    def get_mean_absolute_percentage_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``MAPE = Σ w |y - p| / max(|y|, eps) / Σ w`` (a fraction, as scikit-learn: not in percent)."""
+        sums = self.sums()
+        return self._outputs_of(formulas.mean_of(sums["abs_percentage"], sums["weight"]), multioutput)
+
+    def get_pearson_correlation(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """Pearson's correlation of targets and predictions (Weka's ``correlationCoefficient``,
+        DL4J's ``correlationR2``)."""
+        syp, sst, spp = self.sums().relative("syp", "sst", "spp")
+        return self._outputs_of(formulas.pearson_correlation(syp, sst, spp), multioutput)
+
+    def get_root_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``sqrt(RSS / Σ w (y - ȳ)²)``: the RMSE relative to predicting the mean (Weka's root
+        relative squared error over 100, when its prior is the evaluated data's mean)."""
+        return self._outputs_of(np.sqrt(formulas.mean_of(*self.sums().relative("sse", "sst"))), multioutput)
+
+    def get_regression_sum_of_squares(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``SSR = Σ w (p - ȳ)²`` (Spark's ``explainedVariance`` is ``SSR / Σ w``)."""
+        return self._outputs_of(self.sums()["ssr"], multioutput)
+
+    def get_total_sum_of_squares(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``SST = Σ w (y - ȳ)²``."""
+        return self._outputs_of(self.sums()["sst"], multioutput)
+
+    def __getattr__(self, attribute: str) -> OutputValues:
+        """Measures that need the data refuse with where to compute them."""
+        name = attribute[4:] if attribute.startswith("get_") else ""
+        if name in _NEEDS_DATA:
+            raise UnsupportedSettingError(
+                f"{name} is an order statistic or a quantile loss of the data, which no sums give: "
+                f"compute it from the data with {_NEEDS_DATA[name]}"
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
+
+    # ----------------------------------------------------------------------------------------
+    # measures by name
+
+    @classmethod
+    def measures(cls) -> dict[str, RegressionMeasure]:
+        """Every measure of this class by name: each ``get_*`` getter that is not a count, with
+        what ``evalkit.measure`` declared (a subclass's getters included)."""
+        table = cls.__dict__.get("_measure_table")
+        if table is None:
+            table = {}
+            for klass in reversed(cls.__mro__):
+                for attribute, value in list(vars(klass).items()):
+                    if attribute.startswith("get_") and attribute not in cls.NON_METRIC_GETTERS and callable(value) and attribute[4:] not in table:
+                        table[attribute[4:]] = _measure_of(cls, attribute[4:], getattr(cls, attribute))
+            cls._measure_table = table  # type: ignore[attr-defined]  # a cache set on the class itself
+        return dict(table)
+
+    @classmethod
+    def metric_names(cls) -> tuple[str, ...]:
+        """The names of this class's measures, base-class getters first."""
+        return tuple(cls.measures())
+
+    @classmethod
+    def measure(cls, name: str) -> RegressionMeasure:
+        """The measure ``name`` (any spelling, alias or visrec key) is in this class.
+
+        Raises:
+            UnknownMetricError: no such measure; for one that needs the data, where it is.
+        """
+        key = cls._key(name)
+        found = cls.measures().get(key)
+        if found is None:
+            if key in _NEEDS_DATA:
+                raise UnknownMetricError(f"{name!r} needs the data, not sums: compute it with {_NEEDS_DATA[key]}")
+            raise UnknownMetricError(
+                f"{unknown_name_message('measure', name, list(cls.measures()))}. Looked up in {cls.__qualname__}; to add one, "
+                f"define get_{spelling(name)} on a RegressionMetrics subclass"
+            )
+        return found
+
+    @classmethod
+    def _key(cls, name: str) -> str:
+        if not isinstance(name, str):
+            raise InvalidTypeError(f"a metric name must be a string, got {show(name)}")
+        key = spelling(name)
+        declared = {alias: measure.name for measure in cls.measures().values() for alias in measure.aliases}
+        return declared.get(key) or _ALIASES.get(key, key)
+
+    def get(self, name: str) -> float:
+        """A metric by name in any spelling: a visrec key (``EvaluationMetrics.R_SQUARED``,
+        ``"FStatistics"``), a getter name without ``get_``, an alias (``"rmse"``), or a value
+        stored with ``set``.
+
+        Raises:
+            UnknownMetricError: (a ``KeyError``) an unknown name.
+        """
+        if isinstance(name, str) and name in self._values:
+            return self._values[name]
+        key = self._key(name)
+        if f"get_{key}" in self.NON_METRIC_GETTERS:
+            return getattr(self, f"get_{key}")()
+        return getattr(self, self.measure(name).getter)()
+
+    def set(self, name: str, value: float) -> None:
+        """Store an extra value (a training time...) under a name that is not a metric.
+
+        Raises:
+            InvalidArgumentError: ``name`` is a metric computed from the sums.
+        """
+        if self._key(name) in self.measures():
+            raise InvalidArgumentError(f"{name!r} is computed from the sums and cannot be set")
+        super().set(name, value)
+
+    def names(self) -> list[str]:
+        """The names ``get`` answers: counts, metrics, then values stored with ``set``."""
+        return ["samples", "total_weight", *self.metric_names(), *self._values]
+
+    def to_dict(self, *, strict: bool = False) -> dict[str, object]:
+        """Counts and every metric (outputs combined by their mean), then stored extras."""
+        result: dict[str, object] = {"samples": self._samples, "outputs": self.get_outputs()}
+        if self._outputs is not None:
+            result["total_weight"] = self.get_total_weight()
+            result.update({name: getattr(self, measure.getter)() for name, measure in self.measures().items()})
+        result.update(self._values)
+        return serialization.json_safe(result) if strict else result
+
+    def __str__(self) -> str:
+        measures = self.measures()
+        lines = []
+        for name, value in self.to_dict().items():
+            measure = measures.get(name)
+            title = measure.title if measure is not None else name.replace("_", " ").capitalize()
+            lines.append(f"{title}: {format_number(value)}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(outputs={self._outputs}, samples={self._samples})"
+
+
+def _measure_of(cls: type, name: str, function: Callable[..., object]) -> RegressionMeasure:
+    direction, bounds, abbreviation = _BUILT_IN.get(name, ("higher", (-math.inf, math.inf), ""))
+    title = name.replace("_", " ").capitalize() + (f" ({abbreviation})" if abbreviation else "")
+    metadata: dict = {"title": title, "description": (function.__doc__ or "").strip().split("\n", 1)[0],
+                                "direction": direction, "bounds": bounds, "aliases": ()}  # fmt: skip
+    metadata.update(getter_metadata(function) or {})
+    return RegressionMeasure(name=name, getter=f"get_{name}", **metadata)
+
+
+_DERIVED: dict[str, Callable[[list[int], int], tuple[int, int]]] = {
+    # name -> (numerator, denominator) of an exact rational, from one output's sums (w, y, p, yy, pp, yp, |e|, |e|/|y|) and the unit
+    "weight": lambda s, unit: (s[0], unit),
+    "sse": lambda s, unit: (s[3] - 2 * s[5] + s[4], unit),
+    "sst": lambda s, unit: (s[3] * s[0] - s[1] * s[1], s[0] * unit),
+    "spp": lambda s, unit: (s[4] * s[0] - s[2] * s[2], s[0] * unit),
+    "syp": lambda s, unit: (s[5] * s[0] - s[1] * s[2], s[0] * unit),
+    "see": lambda s, unit: ((s[3] - 2 * s[5] + s[4]) * s[0] - (s[1] - s[2]) ** 2, s[0] * unit),
+    "ssr": lambda s, unit: (s[4] * s[0] - 2 * s[1] * s[2] + s[1] * s[1], s[0] * unit),
+    "syy": lambda s, unit: (s[3], unit),
+    "explained": lambda s, unit: ((s[3] * s[0] - s[1] * s[1]) - (s[3] - 2 * s[5] + s[4]) * s[0], s[0] * unit),  # SST - RSS
+    "error_sum": lambda s, unit: (s[1] - s[2], unit),
+    "abs_error": lambda s, unit: (s[6], unit),
+    "abs_percentage": lambda s, unit: (s[7], unit),
+}  # fmt: skip
+"""The sums the formulas read, as exact rationals of the exact sums: ``Σ w (y - ȳ)² = yy - y²/w`` and so on."""
+
+
+class _Sums(dict):
+    """The sums of each output (``RegressionMetrics.sums``), each correctly rounded from its exact
+    rational when first read: a read after one event costs only the sums its measure needs."""
+
+    def __init__(self, rows: list[list[int]], largest: list[float]) -> None:
+        super().__init__()
+        self._rows, self._largest = rows, largest
+
+    def __missing__(self, name: str) -> np.ndarray:
+        if name == "max_error":
+            values = [math.nan if value == -math.inf else value for value in self._largest]
+        elif name in _DERIVED:
+            unit, rule = 1 << UNIT_BITS, _DERIVED[name]
+            values = [_as_float(*rule(row, unit)) for row in self._rows]
+        else:
+            raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
+        found = self[name] = np.array(values, dtype=np.float64)
+        return found
+
+    def relative(self, *names: str) -> tuple[np.ndarray, ...]:
+        """The sums ``names`` of each output scaled by one power of two (the same for all of an
+        output), each correctly rounded: their ratios are exact even where the sums themselves
+        are beyond float64's range (targets of 1e-200 have squares below it)."""
+        unit = 1 << UNIT_BITS
+        columns: list[list[float]] = [[] for _ in names]
+        for row in self._rows:
+            exact = [_DERIVED[name](row, unit) for name in names]
+            sizes = [numerator.bit_length() - denominator.bit_length() for numerator, denominator in exact if numerator and denominator]
+            shift = max(sizes, default=0)
+            for column, (numerator, denominator) in zip(columns, exact):
+                column.append(_as_float(numerator, denominator << shift) if shift >= 0 else _as_float(numerator << -shift, denominator))
+        return tuple(np.array(column, dtype=np.float64) for column in columns)

@@ -1,0 +1,146 @@
+"""The formulas of regression measures, one per measure, on sums per output (numpy arrays):
+the one place both faces (``RegressionMetrics`` on exact sums, ``evalkit.metrics`` on the data
+at hand) take their values from, and the one place outputs are combined (``combine``).
+
+The sums (per output): ``weight`` ``W = Σ w``, ``sse = Σ w (y - p)²``, ``sst = Σ w (y - ȳ)²``,
+``spp = Σ w (p - p̄)²``, ``syp = Σ w (y - ȳ)(p - p̄)``, ``see = Σ w (e - ē)²`` (``e = y - p``),
+``abs_error = Σ w |y - p|``; ``samples`` is the number of samples ``n``.
+
+Undefined values (a 0/0) are NaN; ``fraction_explained`` holds scikit-learn's
+``force_finite`` rule for R² and the explained variance.
+
+Examples:
+    >>> import numpy as np
+    >>> float(r_squared(np.array([1.5]), np.array([29.1875]))[0])
+    0.9486081370449679
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evalkit.engine._validation import show
+from evalkit.exceptions import InputShapeError, InvalidArgumentError
+
+__all__ = [
+    "MULTIOUTPUT",
+    "check_multioutput",
+    "combine",
+    "f_statistic",
+    "fraction_explained",
+    "mean_of",
+    "pearson_correlation",
+    "r_squared",
+    "residual_standard_error",
+]
+
+MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
+"""How the values of several outputs are combined, as scikit-learn's ``multioutput``: each
+output's value, their mean, or their mean weighted by each output's ``sst`` (R², explained
+variance); an array gives weights of its own."""
+
+
+def _divide(numerator: np.ndarray, denominator: np.ndarray | float) -> np.ndarray:
+    with np.errstate(all="ignore"):  # x/0 is a signed infinity, 0/0 NaN, beyond float64 infinite: the policy, not a warning
+        return np.asarray(numerator, dtype=np.float64) / denominator
+
+
+def mean_of(total: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """``total / W``: the weighted mean of per-sample terms (MSE, MAE, MAPE)."""
+    return _divide(total, weight)
+
+
+def fraction_explained(residual: np.ndarray, total: np.ndarray, *, force_finite: bool = False) -> np.ndarray:
+    """``1 - residual / total`` (R² from ``sse/sst``, the explained variance from ``see/sst``).
+
+    ``force_finite=True`` is scikit-learn's rule for a constant target (``total = 0``): 1 for
+    perfect predictions, 0 otherwise, instead of NaN (0/0) and -inf.
+
+    Examples:
+        >>> fraction_explained(np.array([0.0, 1.0]), np.array([0.0, 0.0]), force_finite=True).tolist()
+        [1.0, 0.0]
+    """
+    scores = 1.0 - _divide(residual, total)
+    if force_finite:
+        scores = np.where(residual == 0, 1.0, np.where(total == 0, 0.0, scores))
+    return scores
+
+
+def r_squared(sse: np.ndarray, sst: np.ndarray, *, force_finite: bool = False) -> np.ndarray:
+    """The coefficient of determination ``R² = 1 - sse / sst``."""
+    return fraction_explained(sse, sst, force_finite=force_finite)
+
+
+def pearson_correlation(syp: np.ndarray, sst: np.ndarray, spp: np.ndarray) -> np.ndarray:
+    """Pearson's ``r = syp / sqrt(sst spp)`` of targets and predictions (NaN if either is constant)."""
+    return _divide(syp, np.sqrt(sst) * np.sqrt(spp))
+
+
+def _check_inputs(n_inputs: object) -> int:
+    if isinstance(n_inputs, bool) or not isinstance(n_inputs, (int, np.integer)) or int(n_inputs) < 1:
+        raise InvalidArgumentError(f"'n_inputs' (the number of inputs of the regressor) must be an integer >= 1, got {show(n_inputs)}")
+    return int(n_inputs)
+
+
+def residual_standard_error(sse: np.ndarray, samples: int, n_inputs: int = 1) -> np.ndarray:
+    """``sqrt(sse / (n - k - 1))`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``).
+
+    Raises:
+        InvalidArgumentError: ``n_inputs`` not an integer >= 1.
+    """
+    freedom = samples - _check_inputs(n_inputs) - 1
+    return np.sqrt(_divide(sse, freedom)) if freedom > 0 else np.full(np.shape(sse), np.nan)
+
+
+def f_statistic(explained: np.ndarray, sse: np.ndarray, samples: int, n_inputs: int = 1) -> np.ndarray:
+    """The F statistic of the regression, ``(explained / k) / (sse / (n - k - 1))`` with
+    ``explained = sst - sse`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``).
+
+    Raises:
+        InvalidArgumentError: ``n_inputs`` not an integer >= 1.
+    """
+    k = _check_inputs(n_inputs)
+    freedom = samples - k - 1
+    if freedom <= 0:
+        return np.full(np.shape(sse), np.nan)
+    return _divide(np.asarray(explained) / k, _divide(sse, freedom))
+
+
+def check_multioutput(multioutput: object, outputs: int, options: tuple[str, ...] = MULTIOUTPUT) -> str | np.ndarray:
+    """``multioutput`` checked: one of ``options`` or ``outputs`` weights (more than one output).
+
+    Raises:
+        InvalidArgumentError: another string; weights for one output.
+        InputShapeError: another number of weights than outputs.
+    """
+    if isinstance(multioutput, str):
+        if multioutput not in options:
+            raise InvalidArgumentError(f"Allowed 'multioutput' string values are {options}. You provided multioutput={multioutput!r}")
+        return multioutput
+    weights = np.asarray(multioutput, dtype=np.float64)
+    if weights.ndim != 1:
+        raise InputShapeError(f"'multioutput' must be one of {options} or 1-D weights, got {show(multioutput)}")
+    if outputs == 1:
+        raise InvalidArgumentError(f"Custom weights are useful only in multi-output cases: 'multioutput' {show(multioutput)} for 1 output")
+    if len(weights) != outputs:
+        raise InputShapeError(f"There must be equally many custom weights ({len(weights)}) as outputs ({outputs}): 'multioutput' {show(multioutput)}")
+    return weights
+
+
+def combine(values: np.ndarray, multioutput: str | np.ndarray, variances: np.ndarray | None = None) -> float | np.ndarray:
+    """The value of all outputs: each (``"raw_values"``), their mean, their mean weighted by
+    ``variances`` (``"variance_weighted"``; uniform when every variance is 0), or by given weights.
+
+    Examples:
+        >>> combine(np.array([0.5, 1.0]), "uniform_average"), combine(np.array([0.5, 1.0]), np.array([3.0, 1.0]))
+        (0.75, 0.625)
+    """
+    if isinstance(multioutput, str):
+        if multioutput == "raw_values":
+            return values
+        if len(values) == 1:
+            return float(values[0])
+        weights = variances if multioutput == "variance_weighted" and variances is not None and np.any(variances != 0) else None
+    else:
+        weights = multioutput
+    return float(np.average(values, weights=weights))

@@ -1,0 +1,283 @@
+"""Regression measures: ``RegressionMetrics`` (exact sums) = ``evalkit.metrics`` (the data at
+hand) = the textbook definitions in exact fractions = scikit-learn, and the sums are exact:
+parts merged in any order, and samples counted one at a time, equal the whole bit for bit.
+"""
+
+import math
+import pickle
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from sklearn import metrics as sk
+from strategies import close, numeric_targets
+
+from evalkit import EvaluationMetrics, RegressionMetrics, measure
+from evalkit import metrics as ek
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidCountsError,
+    InvalidTypeError,
+    InvalidValueError,
+    UnknownMetricError,
+    UnsupportedSettingError,
+)
+
+
+def _fractions(y, p, weight):
+    """Per output: the exact sums of the textbook definitions (fractions of the floats given)."""
+    n, k = y.shape
+    w = [Fraction(1)] * n if weight is None else [Fraction(float(v)) for v in weight]
+    out = []
+    for j in range(k):
+        ys, ps = [Fraction(float(v)) for v in y[:, j]], [Fraction(float(v)) for v in p[:, j]]
+        total = sum(w)
+        mean_y = sum(a * b for a, b in zip(w, ys)) / total if total else None
+        mean_p = sum(a * b for a, b in zip(w, ps)) / total if total else None
+        errors = [a - b for a, b in zip(ys, ps)]
+        mean_e = sum(a * b for a, b in zip(w, errors)) / total if total else None
+        out.append({
+            "weight": total,
+            "sse": sum(a * e * e for a, e in zip(w, errors)),
+            "sst": sum(a * (v - mean_y) ** 2 for a, v in zip(w, ys)) if total else None,
+            "spp": sum(a * (v - mean_p) ** 2 for a, v in zip(w, ps)) if total else None,
+            "syp": sum(a * (u - mean_y) * (v - mean_p) for a, u, v in zip(w, ys, ps)) if total else None,
+            "see": sum(a * (e - mean_e) ** 2 for a, e in zip(w, errors)) if total else None,
+            "abs_error": sum(a * abs(e) for a, e in zip(w, errors)),
+        })  # fmt: skip
+    return out
+
+
+def _ratio(numerator, denominator):
+    if numerator is None or denominator is None:
+        return math.nan
+    if denominator == 0:
+        return math.nan if numerator == 0 else math.copysign(math.inf, numerator)
+    try:
+        return float(Fraction(numerator) / denominator)
+    except OverflowError:
+        return math.copysign(math.inf, numerator * denominator)
+
+
+def _reference(sums, n):
+    """Each measure of one output by its definition, in exact fractions until the last step."""
+    return {
+        "mean_squared_error": _ratio(sums["sse"], sums["weight"]),
+        "mean_absolute_error": _ratio(sums["abs_error"], sums["weight"]),
+        "residual_square_sum": float(sums["sse"]),
+        "r_squared": 1 - _ratio(sums["sse"], sums["sst"]) if sums["sst"] != 0 or sums["sse"] != 0 else math.nan,
+        "explained_variance": 1 - _ratio(sums["see"], sums["sst"]) if sums["sst"] != 0 or sums["see"] != 0 else math.nan,
+        "f_stat": _ratio((sums["sst"] - sums["sse"]) * (n - 2), sums["sse"]) if n > 2 else math.nan,
+        "residual_standard_error": math.sqrt(_ratio(sums["sse"], n - 2)) if n > 2 else math.nan,
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=numeric_targets(extreme=False))
+def test_every_measure_is_its_definition_in_exact_fractions(data):
+    y, p, weight = data
+    metrics = RegressionMetrics.from_predictions(y, p, sample_weight=weight)
+    if weight is not None and sum(weight) == 0:
+        assert math.isnan(metrics.get_mean_squared_error(multioutput="raw_values")[0])
+        return
+    for j, sums in enumerate(_fractions(y, p, weight)):
+        for name, expected in _reference(sums, len(y)).items():
+            value = getattr(metrics, f"get_{name}")(multioutput="raw_values")[j]
+            near = 1e-15 if name in ("r_squared", "explained_variance") else 0.0  # 1 - ratio: float64's rounding of 1
+            assert close(value, expected, rel=1e-13, abs=near) or (math.isinf(expected) and value == expected), (name, value, expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=numeric_targets(), cut=numeric_targets(min_size=1, max_size=1, outputs=1))
+def test_parts_merged_in_any_order_and_samples_one_at_a_time_equal_the_whole_exactly(data, cut):
+    y, p, weight = data
+    whole = RegressionMetrics.from_predictions(y, p, sample_weight=weight)
+    k = int(abs(cut[0][0, 0])) % len(y)
+    w = (None, None) if weight is None else (weight[:k], weight[k:])
+    parts = [RegressionMetrics.from_predictions(y[s], p[s], sample_weight=ws) for s, ws in ((slice(0, k), w[0]), (slice(k, None), w[1])) if len(y[s])]
+    assert sum(parts) == whole and sum(reversed(parts)) == whole
+    one_by_one = RegressionMetrics()
+    for i in range(len(y)):  # each event through the Python integers, the whole through numpy
+        one_by_one.update(y[i : i + 1].tolist(), p[i : i + 1].tolist(), sample_weight=None if weight is None else weight[i : i + 1])
+    assert one_by_one == whole
+    assert RegressionMetrics.from_json(whole.to_json()) == whole and pickle.loads(pickle.dumps(whole)) == whole
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=numeric_targets(min_size=2, extreme=False))
+def test_the_object_and_the_functions_give_scikit_learns_numbers(data):
+    y, p, weight = data
+    tame = (np.abs(y) < 1e50).all() and (np.abs(p) < 1e50).all()  # scikit-learn's float sums overflow or lose the huge values
+    if not tame or (weight is not None and (weight.sum() == 0 or ((weight > 0) & (weight < 1e-3)).any())):
+        return  # a weight of 1e-45 beside 3 has a variance float64's mean cannot resolve: the exact sums are tested above
+    metrics = RegressionMetrics.from_predictions(y, p, sample_weight=weight)
+    pairs = {
+        "mean_absolute_error": "mean_absolute_error", "mean_squared_error": "mean_squared_error",
+        "root_mean_squared_error": "root_mean_squared_error", "mean_absolute_percentage_error": "mean_absolute_percentage_error",
+    }  # fmt: skip
+    for getter, function in pairs.items():
+        for multioutput in ("raw_values", "uniform_average"):
+            expected = getattr(sk, function)(y, p, sample_weight=weight, multioutput=multioutput)
+            ours = getattr(ek, function)(y, p, sample_weight=weight, multioutput=multioutput)
+            got = getattr(metrics, f"get_{getter}")(multioutput=multioutput)
+            assert np.allclose(ours, expected, rtol=1e-12, atol=1e-300) and np.allclose(got, expected, rtol=1e-9, atol=1e-300), getter
+    for getter, function in (("r_squared", "r2_score"), ("explained_variance", "explained_variance_score")):
+        ours = getattr(ek, function)(y, p, sample_weight=weight, multioutput="raw_values", force_finite=False)
+        got = getattr(metrics, f"get_{getter}")(multioutput="raw_values")
+        counted = (y if weight is None else y[weight > 0], y - p if weight is None else (y - p)[weight > 0])
+        spread = np.all([np.ptp(v, axis=0) > 1e-4 * np.abs(v).max(axis=0) for v in counted], axis=0)  # where float sums see the variances
+        assert np.allclose(ours[spread], got[spread], rtol=1e-7, atol=1e-9, equal_nan=True), getter
+        with np.errstate(all="ignore"):  # scikit-learn divides 0 by 0 for a constant target
+            expected = getattr(sk, function)(y, p, sample_weight=weight, multioutput="raw_values", force_finite=False)
+        assert np.allclose(ours[spread], expected[spread], rtol=1e-7, atol=1e-9, equal_nan=True), getter
+    if y.shape[1] == 1:
+        assert metrics.get_max_error() == ek.max_error(y, p) == sk.max_error(y, p)
+
+
+def test_a_worked_example_by_hand():
+    # y = (3, -0.5, 2, 7), p = (2.5, 0, 2, 8): errors (0.5, -0.5, 0, -1), RSS = 1.5, mean y = 2.875,
+    # SST = 0.015625 + 11.390625 + 0.765625 + 17.015625 = 29.1875 (scikit-learn's r2_score example: 0.948...)
+    metrics = RegressionMetrics.from_predictions([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+    assert metrics.get_residual_square_sum() == 1.5
+    assert metrics.get_mean_squared_error() == 0.375 and metrics.get_mean_absolute_error() == 0.5
+    assert metrics.get_total_sum_of_squares() == 29.1875
+    assert metrics.get_r_squared() == 1 - 1.5 / 29.1875
+    assert metrics.get_residual_standard_error() == math.sqrt(1.5 / 2)  # n - k - 1 = 2
+    assert metrics.get_f_stat() == (29.1875 - 1.5) / (1.5 / 2)
+    assert metrics.get_f_stat(n_inputs=2) == ((29.1875 - 1.5) / 2) / 1.5
+    assert math.isnan(metrics.get_f_stat(n_inputs=3))  # no degrees of freedom left
+    assert metrics.get(EvaluationMetrics.R_SQUARED) == metrics.get("r2") == metrics.get_r_squared()
+    assert metrics.get(EvaluationMetrics.F_STAT) == metrics.get_f_stat()
+    for key in ("MEAN_ABSOLUTE_ERROR", "MEAN_SQUARED_ERROR", "ROOT_MEAN_SQUARED_ERROR", "RESIDUAL_SQUARE_SUM", "RESIDUAL_STANDARD_ERROR"):
+        assert metrics.get(getattr(EvaluationMetrics, key)) == metrics.to_dict()[metrics.measure(getattr(EvaluationMetrics, key)).name]
+
+
+def test_a_constant_target_has_no_variance_where_float_sums_see_one():
+    # the mean of three 0.1 is 0.10000000000000002 in float64: scikit-learn's two-pass sum of
+    # squares is then 5.8e-34, not 0, and R² of a near-perfect prediction comes out as -1.7e31
+    y, p = [0.1, 0.1, 0.1], [0.1, 0.1, 0.2]
+    assert sk.r2_score(y, p) < -1e30
+    assert ek.r2_score(y, p) == 0.0  # force_finite: a constant target, predictions not perfect
+    assert ek.r2_score(y, p, force_finite=False) == -math.inf
+    assert RegressionMetrics.from_predictions(y, p).get_r_squared() == -math.inf
+    assert RegressionMetrics.from_predictions(y, y).get_total_sum_of_squares() == 0.0
+    assert ek.explained_variance_score(y, [0.3, 0.3, 0.3]) == 1.0  # a constant bias is forgiven
+
+
+def test_r_squared_of_targets_far_from_zero_is_exact():
+    # y = 1e8 + (0, 1, 2, 3), p = y + 0.5: RSS = 1, SST = 5, R² = 0.8 exactly. Sums of squares in
+    # float64 (Σy² - (Σy)²/n) lose every digit here; the exact sums do not.
+    y = 1e8 + np.array([0.0, 1.0, 2.0, 3.0])
+    metrics = RegressionMetrics.from_predictions(y, y + 0.5)
+    naive = 1 - 1.0 / (np.sum(y * y) - np.sum(y) ** 2 / 4)
+    assert metrics.get_r_squared() == 0.8 and naive != 0.8
+    parts = [RegressionMetrics.from_predictions(y[i : i + 1], y[i : i + 1] + 0.5) for i in range(4)]
+    assert sum(parts).get_r_squared() == 0.8
+
+
+def test_multioutput_as_scikit_learn():
+    y, p = [[0.5, 1], [-1, 1], [7, -6]], [[0, 2], [-1, 2], [8, -5]]
+    metrics = RegressionMetrics.from_predictions(y, p)
+    for multioutput in ("raw_values", "uniform_average", "variance_weighted", [0.3, 0.7]):
+        assert np.allclose(metrics.get_r_squared(multioutput=multioutput), sk.r2_score(y, p, multioutput=multioutput), rtol=1e-14)
+        assert np.allclose(metrics.get_explained_variance(multioutput=multioutput), sk.explained_variance_score(y, p, multioutput=multioutput), rtol=1e-14)
+    assert np.allclose(metrics.get_mean_absolute_error(multioutput=[0.3, 0.7]), 0.85)
+    with pytest.raises(InvalidArgumentError, match="multioutput"):
+        metrics.get_mean_squared_error(multioutput="weighted")
+    with pytest.raises(InputShapeError, match="equally many"):
+        metrics.get_mean_squared_error(multioutput=[1, 2, 3])
+
+
+def test_measures_that_need_the_data_are_refused_with_where_to_compute_them():
+    metrics = RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 4])
+    with pytest.raises(UnsupportedSettingError, match=r"evalkit\.metrics\.median_absolute_error"):
+        metrics.get_median_absolute_error()
+    with pytest.raises(UnknownMetricError, match="needs the data"):
+        metrics.get("d2_absolute_error_score")
+    with pytest.raises(UnsupportedSettingError, match="sliding window"):
+        metrics.scaled(0.5)
+
+
+def test_taking_samples_away_and_what_it_leaves_unknown():
+    y, p = [1.0, 2.0, 4.0, 8.0], [1.5, 2.0, 3.0, 9.0]
+    metrics = RegressionMetrics.from_predictions(y, p)
+    metrics.revert(y[:2], p[:2])
+    later = RegressionMetrics.from_predictions(y[2:], p[2:])
+    assert metrics.get_r_squared() == later.get_r_squared() and metrics.sums()["sse"] == later.sums()["sse"]
+    assert math.isnan(metrics.get_max_error())  # a maximum cannot be taken back
+    with pytest.raises(InvalidCountsError):
+        metrics.revert(y, p)
+    assert metrics.get_samples() == 2  # nothing was taken away
+
+
+def test_a_subclass_adds_a_measure_that_every_reading_knows():
+    class Forecast(RegressionMetrics):
+        @measure(direction="lower", bounds=(0, math.inf), aliases=("nrmse",))
+        def get_normalised_rmse(self, multioutput="uniform_average"):
+            """RMSE over the standard deviation of the target: sqrt(RSS / SST)."""
+            sums = self.sums()
+            return self._outputs_of(np.sqrt(sums["sse"] / sums["sst"]), multioutput)
+
+    metrics = Forecast.from_predictions([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
+    assert metrics.get("nrmse") == metrics.to_dict()["normalised_rmse"] == math.sqrt(1.5 / 29.1875)
+    assert Forecast.measure("NRMSE").direction == "lower" and "normalised_rmse" not in RegressionMetrics.metric_names()
+    assert type(metrics + RegressionMetrics.from_predictions([1], [2])) is Forecast
+    assert "Normalised rmse" in str(metrics)
+
+
+def test_bad_input_is_a_clear_error_and_inputs_are_not_changed():
+    y = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(InvalidValueError, match=r"'y_pred' holds nan at 1"):
+        RegressionMetrics.from_predictions(y, [1.0, math.nan, 2.0])
+    with pytest.raises(InvalidTypeError, match="numbers"):
+        ek.mean_squared_error(["a", "b"], ["a", "b"])
+    with pytest.raises(InputLengthError):
+        ek.r2_score(y, [1.0, 2.0])
+    with pytest.raises(InputShapeError, match="outputs"):
+        RegressionMetrics.from_predictions(y, y).update([[1.0, 2.0]], [[1.0, 2.0]])
+    with pytest.raises(EmptyInputError):
+        RegressionMetrics().get_r_squared()
+    huge = RegressionMetrics.from_predictions([1e200, 0.0], [-1e200, 0.0])  # exact sums: only the mean of squares is beyond float64
+    assert huge.get_mean_squared_error() == math.inf and huge.get_mean_absolute_error() == 1e200 and huge.get_max_error() == 2e200
+    with pytest.raises(InvalidValueError, match="percentage error"):
+        RegressionMetrics.from_predictions([0.0, 1.0], [1e300, 1.0])
+    with pytest.raises(InvalidArgumentError, match="n_inputs"):
+        RegressionMetrics.from_predictions(y, y).get_f_stat(n_inputs=0)
+    with pytest.raises(InvalidArgumentError, match="sums to 0"):
+        ek.mean_squared_error(y, y, sample_weight=[0, 0, 0])
+    with pytest.raises(InvalidArgumentError, match="power"):
+        ek.mean_tweedie_deviance(y, y, power=0.5)
+    before = y.copy()
+    RegressionMetrics.from_predictions(y, y[::-1])
+    ek.median_absolute_error(y, y[::-1], sample_weight=[1.0, 2.0, 3.0])
+    assert np.array_equal(y, before)
+
+
+def test_weighted_quantiles_are_scikit_learns():
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        n = int(rng.integers(2, 30))
+        y, p = rng.integers(0, 5, size=(n, 2)).astype(float), rng.normal(size=(n, 2))
+        weight = rng.integers(0, 4, size=n).astype(float)
+        weight[0] += 1
+        for alpha in (0.1, 0.25, 0.5, 0.9):
+            assert np.allclose(ek.d2_pinball_score(y, p, sample_weight=weight, alpha=alpha, multioutput="raw_values"),
+                               sk.d2_pinball_score(y, p, sample_weight=weight, alpha=alpha, multioutput="raw_values"), rtol=1e-12)  # fmt: skip
+        assert np.allclose(ek.median_absolute_error(y, p, sample_weight=weight, multioutput="raw_values"),
+                           sk.median_absolute_error(y, p, sample_weight=weight, multioutput="raw_values"), rtol=1e-12)  # fmt: skip
+
+
+def test_deviances_are_scikit_learns():
+    rng = np.random.default_rng(4)
+    y, p, weight = rng.gamma(2.0, size=200), rng.gamma(2.0, size=200), rng.random(200)
+    for power in (-1.5, 0, 1, 1.5, 2, 3):
+        assert close(ek.mean_tweedie_deviance(y, p, power=power, sample_weight=weight), sk.mean_tweedie_deviance(y, p, power=power, sample_weight=weight))
+        assert close(ek.d2_tweedie_score(y, p, power=power, sample_weight=weight), sk.d2_tweedie_score(y, p, power=power, sample_weight=weight))
+    assert close(ek.mean_poisson_deviance(y, p), sk.mean_poisson_deviance(y, p))
+    assert close(ek.mean_gamma_deviance(y, p), sk.mean_gamma_deviance(y, p))
+    assert close(ek.mean_squared_log_error(y, p), sk.mean_squared_log_error(y, p))
+    assert close(ek.root_mean_squared_log_error(y, p, sample_weight=weight), sk.root_mean_squared_log_error(y, p, sample_weight=weight))
