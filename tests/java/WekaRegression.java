@@ -1,0 +1,50 @@
+// Trains a Weka regressor on an ARFF file, evaluates it on the same data with
+// weka.classifiers.Evaluation and prints, as one JSON object, every prediction (actual, predicted,
+// weight) and Weka's numeric summary at full precision (Double.toString gives the shortest text
+// that reads back to the same double). tests/test_regression_porting.py compares evalkit's
+// numbers, computed from the same predictions, with these.
+//
+// Usage: java -cp weka.jar:. WekaRegression data.arff classifier.Name
+
+import java.io.BufferedReader;
+import java.io.FileReader;
+
+import weka.classifiers.Classifier;
+import weka.classifiers.Evaluation;
+import weka.core.Instance;
+import weka.core.Instances;
+
+public class WekaRegression {
+
+    private static String number(double value) {
+        if (Double.isNaN(value)) return "NaN";
+        if (Double.isInfinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+        return Double.toString(value);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Instances data = new Instances(new BufferedReader(new FileReader(args[0])));
+        data.setClassIndex(data.numAttributes() - 1);
+        Classifier classifier = Classifier.forName(args[1], new String[0]);
+        classifier.buildClassifier(data);
+        Evaluation evaluation = new Evaluation(data);  // the priors (the mean of the class) are this data's
+        evaluation.evaluateModel(classifier, data);
+
+        StringBuilder out = new StringBuilder("{\n\"predictions\": [");
+        for (int k = 0; k < data.numInstances(); k++) {
+            Instance instance = data.instance(k);
+            out.append(k > 0 ? ",\n  " : "").append("[").append(number(instance.classValue())).append(", ")
+                .append(number(classifier.classifyInstance(instance))).append(", ").append(number(instance.weight())).append("]");
+        }
+        out.append("],\n");
+        String[] names = {"correlationCoefficient", "meanAbsoluteError", "rootMeanSquaredError", "relativeAbsoluteError",
+                          "rootRelativeSquaredError", "meanPriorAbsoluteError", "rootMeanPriorSquaredError", "numInstances"};
+        double[] values = {evaluation.correlationCoefficient(), evaluation.meanAbsoluteError(), evaluation.rootMeanSquaredError(),
+                           evaluation.relativeAbsoluteError(), evaluation.rootRelativeSquaredError(),
+                           evaluation.meanPriorAbsoluteError(), evaluation.rootMeanPriorSquaredError(), evaluation.numInstances()};
+        for (int k = 0; k < names.length; k++) {
+            out.append("\"").append(names[k]).append("()\": ").append(number(values[k])).append(k + 1 < names.length ? ",\n" : "\n");
+        }
+        System.out.println(out.append("}").toString());
+    }
+}
