@@ -152,3 +152,19 @@ def test_by_group_of_dask_columns_equals_the_one_in_memory(client):
     found = evalkit_dask.by_group(table["y"], table["p"], table["region"], min_size=10)
     assert found == by_group(frame["y"].to_numpy(), frame["p"].to_numpy(), frame["region"].to_numpy())
     assert found.min_size == 10.0
+
+
+def test_regression_metrics_of_dask_collections_equal_the_ones_in_memory_exactly(client):
+    from evalkit import RegressionMetrics
+
+    rng = np.random.default_rng(7)
+    y = 1e6 + rng.normal(size=(40_000, 2))  # a mean far from zero: float sums would differ by partitioning, exact ones do not
+    p, w = y + rng.normal(0.0, 0.3, size=y.shape), rng.uniform(0.0, 2.0, size=40_000)
+    local = RegressionMetrics.from_predictions(y, p, sample_weight=w)
+    assert evalkit_dask.regression_metrics(da.from_array(y, chunks=(7_000, 1)), da.from_array(p, chunks=(5_000, 2)),
+                                           sample_weight=da.from_array(w, chunks=3_000)) == local  # fmt: skip
+    frame = pd.DataFrame({"y": y[:, 0], "p": p[:, 0]})
+    columns = dd.from_pandas(frame, npartitions=6)
+    assert evalkit_dask.regression_metrics(columns["y"], columns["p"]) == RegressionMetrics.from_predictions(y[:, 0], p[:, 0])
+    with pytest.raises(InvalidTypeError):
+        evalkit_dask.regression_metrics(y[:, 0], p[:, 0])

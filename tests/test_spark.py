@@ -323,3 +323,46 @@ def test_probability_vectors_of_a_dataframe_give_the_local_curve_and_calibration
     assert calibrated.log_loss() == pytest.approx(spark_loss, abs=1e-12)  # Spark's logLoss of the same vectors
     binary = evalkit_spark.calibration(df.withColumn("one", (df.label == 1.0).cast("double")), "one", "score")
     assert binary.brier_score() == pytest.approx(Calibration.from_scores((actual == 1).astype(float), probabilities[:, 1]).brier_score(), abs=1e-12)
+
+
+def test_regression_metrics_of_a_dataframe_are_sparks_and_equal_the_local_ones(spark):
+    from pyspark.ml.evaluation import RegressionEvaluator
+    from pyspark.mllib.evaluation import RegressionMetrics as SparkRegressionMetrics
+
+    from evalkit import RegressionMetrics
+    from evalkit import spark as evalkit_spark
+    from evalkit.exceptions import InvalidArgumentError
+
+    rng = np.random.default_rng(8)
+    label = rng.normal(50.0, 10.0, size=3_000)
+    prediction, weight = label + rng.normal(0.0, 4.0, size=3_000), rng.uniform(0.5, 2.0, size=3_000)
+    df = frame(spark, {"label": label.tolist(), "prediction": prediction.tolist(), "w": weight.tolist()})
+    metrics = evalkit_spark.regression_metrics(df)
+    assert metrics == RegressionMetrics.from_predictions(label, prediction)
+    weighted = evalkit_spark.regression_metrics(df, weight="w")
+    assert weighted == RegressionMetrics.from_predictions(label, prediction, sample_weight=weight)
+    pairs = spark.sparkContext.parallelize(list(zip(prediction.tolist(), label.tolist())), 3)
+    theirs = SparkRegressionMetrics(pairs)
+    assert math.isclose(metrics.get_r_squared(), theirs.r2, rel_tol=1e-10)
+    through_origin = RegressionEvaluator(metricName="r2", throughOrigin=True)
+    assert math.isclose(metrics.get_r_squared(through_origin=True), through_origin.evaluate(df), rel_tol=1e-10)
+    assert math.isclose(metrics.get_mean_squared_error(), theirs.meanSquaredError, rel_tol=1e-10)
+    assert math.isclose(metrics.get_root_mean_squared_error(), theirs.rootMeanSquaredError, rel_tol=1e-10)
+    assert math.isclose(metrics.get_mean_absolute_error(), theirs.meanAbsoluteError, rel_tol=1e-10)
+    assert math.isclose(metrics.get_regression_sum_of_squares() / metrics.get_total_weight(), theirs.explainedVariance, rel_tol=1e-10)
+    readings = {"rmse": "get_root_mean_squared_error", "mse": "get_mean_squared_error", "r2": "get_r_squared", "mae": "get_mean_absolute_error"}
+    for name, getter in readings.items():
+        for result, weight_column in ((metrics, None), (weighted, "w")):
+            evaluator = RegressionEvaluator(metricName=name, **({"weightCol": weight_column} if weight_column else {}))
+            ours = getattr(result, getter)()
+            if name == "r2" and weight_column:
+                # Spark's weighted SStot is its unbiased weighted variance times (W - 1), not Σ w (y - ȳ)²
+                # (scikit-learn's and statsmodels' WLS, evalkit's): with weights of 1 the two agree
+                total_weight = weight.sum()
+                spark_total = weighted.get_total_sum_of_squares() / (total_weight - (weight**2).sum() / total_weight) * (total_weight - 1)
+                ours = 1 - weighted.get_residual_square_sum() / spark_total
+            assert math.isclose(ours, evaluator.evaluate(df), rel_tol=1e-10), (name, weight_column)
+    evaluator = RegressionEvaluator(metricName="var", weightCol="w")
+    assert math.isclose(weighted.get_regression_sum_of_squares() / weighted.get_total_weight(), evaluator.evaluate(df), rel_tol=1e-10)
+    with pytest.raises(InvalidArgumentError):
+        evalkit_spark.regression_metrics(df, prediction="guess")

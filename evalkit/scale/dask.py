@@ -40,6 +40,7 @@ from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
 from evalkit.groups._by_group import ByGroup
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
+from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import merged_parts
@@ -48,7 +49,10 @@ from evalkit.scale.streaming import LabelSetCounts
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
 
-__all__ = ["aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "threshold_curve"]
+__all__ = [
+    "aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "regression_metrics",
+    "threshold_curve",
+]  # fmt: skip
 
 SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
@@ -404,3 +408,40 @@ def calibration(
     blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")
     parts = [dask.delayed(_calibration_block)(a, s, fixed, pos_label, setting, bins, w) for a, s, w in blocks]
     return _reduce(parts, "y_true/y_prob")
+
+
+def _regression_block(actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None) -> RegressionMetrics | None:
+    if len(actual) != len(predicted):
+        raise InputLengthError(f"a partition has {len(actual)} true values but {len(predicted)} predictions")
+    return RegressionMetrics.from_predictions(actual, predicted, sample_weight=weight) if len(actual) else None
+
+
+def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: ArrayLike | None = None) -> RegressionMetrics:
+    """The ``RegressionMetrics`` of Dask arrays or DataFrame columns: each partition's exact sums,
+    merged in a tree, so the result equals the one of the whole data counted at once.
+
+    Args:
+        y_true: a 1-D Dask array or DataFrame column of true values, or a 2-D Dask array (samples x outputs).
+        y_pred: the predictions, of the same shape.
+        sample_weight: a 1-D Dask array (or column) of one weight per sample.
+
+    Raises:
+        InvalidTypeError: not Dask collections. InputShapeError, InputLengthError: other shapes or partitions.
+    """
+    if isinstance(y_true, da.Array) and y_true.ndim == 2:
+        rows, actual = _row_partitions(y_true, "y_true")
+        predicted = list(_aligned(rows, y_pred, "y_pred").to_delayed().ravel()) if isinstance(y_pred, da.Array) else _row_partitions(y_pred, "y_pred")[1]
+    else:
+        actual = _vector_partitions(y_true, "y_true")
+        if isinstance(y_true, da.Array) and isinstance(y_pred, da.Array):
+            y_pred = _aligned(y_true, y_pred, "y_pred")
+        predicted = _vector_partitions(y_pred, "y_pred")
+        rows = y_true
+    if len(actual) != len(predicted):
+        raise InputLengthError(f"'y_pred' has {len(predicted)} partitions but 'y_true' has {len(actual)}")
+    weights = _weight_partitions(sample_weight, rows, len(actual))
+    parts = [dask.delayed(_regression_block)(a, p, w) for a, p, w in zip(actual, predicted, weights)]
+    result = _reduce(parts, "y_true/y_pred")
+    if result is None:
+        raise InputLengthError("the collections are empty: nothing to count")
+    return result

@@ -16,6 +16,7 @@ evaluation gives, equal to it.
 | ``by_group`` | actual and predicted labels, a group column, weights | ``ByGroup`` |
 | ``evaluation`` | actual and predicted label sets (array columns), weights | ``Evaluation`` (multi-label) |
 | ``ranked_lists`` | ranked items and relevant items (array columns) | ``RankedLists`` |
+| ``regression_metrics`` | true values and predictions (numbers), weights | ``RegressionMetrics`` (exact sums) |
 
 Two functions reproduce conventions of Spark's ``BinaryClassificationMetrics`` on any curve:
 ``binned(curve, num_bins)`` (its bins) and ``area_under_pr(curve)`` (its trapezoid).
@@ -41,6 +42,7 @@ from evalkit.engine._labels import sorted_labels
 from evalkit.engine._validation import show
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import ByGroup
+from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, merged_parts
@@ -49,7 +51,10 @@ from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.ranked_lists import RankedLists, check_depth
 
-__all__ = ["SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "ranked_lists", "threshold_curve"]
+__all__ = [
+    "SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "ranked_lists", "regression_metrics",
+    "threshold_curve",
+]  # fmt: skip
 
 
 class SparkFrame(Protocol):
@@ -287,6 +292,25 @@ def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "l
 
 # --------------------------------------------------------------------------------------------
 # Spark's conventions, on any curve
+
+
+def regression_metrics(df: SparkFrame, label: str = "label", prediction: str = "prediction", *, weight: str | None = None) -> RegressionMetrics:
+    """The ``RegressionMetrics`` of two numeric columns of a Spark DataFrame (Spark's defaults,
+    ``label`` and ``prediction``), with a weight column if given: each partition's exact sums,
+    merged in a tree, so the numbers do not depend on the partitioning (Spark's sums of doubles
+    do, in their last bits). Spark's ``RegressionMetrics`` and ``RegressionEvaluator`` read from
+    it: see the guide page "Evaluating on Spark".
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"label": label, "prediction": prediction, "weight": weight})
+
+    def count(y: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> RegressionMetrics:
+        return RegressionMetrics.from_predictions(y.astype(np.float64), p.astype(np.float64), sample_weight=w)
+
+    return cast(RegressionMetrics, _folded(df, columns, count))
 
 
 def binned(curve: ThresholdCurve, num_bins: int = 1000, label: Hashable | None = None) -> ThresholdCurve:
