@@ -281,3 +281,38 @@ def test_deviances_are_scikit_learns():
     assert close(ek.mean_gamma_deviance(y, p), sk.mean_gamma_deviance(y, p))
     assert close(ek.mean_squared_log_error(y, p), sk.mean_squared_log_error(y, p))
     assert close(ek.root_mean_squared_log_error(y, p, sample_weight=weight), sk.root_mean_squared_log_error(y, p, sample_weight=weight))
+
+
+@pytest.mark.parametrize("measure", ["r_squared", "root_mean_squared_error", "pearson_correlation", "explained_variance", "mean_absolute_percentage_error"])
+def test_the_bootstrap_reads_each_resample_as_the_object_counts_it(measure):
+    # the percentile interval is the quantiles of the measure of resamples: here each resample is
+    # drawn as the bootstrap draws it (one multinomial of counts) and counted as weights, the slow way
+    rng = np.random.default_rng(5)
+    y = rng.normal(3.0, 2.0, size=(60, 2))
+    p, weight = y + rng.normal(0.0, 1.0, size=y.shape), rng.uniform(0.5, 2.0, size=60)
+    interval = RegressionMetrics.bootstrap(y, p, measure, sample_weight=weight, method="percentile", n_resamples=200, random_state=3)
+    counts = np.random.default_rng(3).multinomial(60, np.full(60, 1 / 60), size=200)
+    values = [getattr(RegressionMetrics.from_predictions(y, p, sample_weight=weight * row), f"get_{measure}")() for row in counts]
+    low, high = np.quantile(values, [0.025, 0.975])
+    assert close(interval.low, low, rel=1e-9) and close(interval.high, high, rel=1e-9)
+    assert interval.estimate == getattr(RegressionMetrics.from_predictions(y, p, sample_weight=weight), f"get_{measure}")()
+    assert RegressionMetrics.bootstrap(y, p, measure, sample_weight=weight, random_state=3, n_resamples=200).method == "bca"
+
+
+def test_the_bootstrap_of_a_function_of_the_data_and_the_f_test():
+    rng = np.random.default_rng(6)
+    y = rng.normal(size=80)
+    p = y + rng.normal(0.0, 0.5, size=80)
+    interval = RegressionMetrics.bootstrap(y, p, ek.median_absolute_error, n_resamples=300, random_state=1)
+    assert interval.method == "percentile" and interval.low < ek.median_absolute_error(y, p) == interval.estimate < interval.high
+    pinball = RegressionMetrics.bootstrap(y, p, ek.mean_pinball_loss, alpha=0.9, n_resamples=100, random_state=1)
+    assert pinball.estimate == ek.mean_pinball_loss(y, p, alpha=0.9)
+    with pytest.raises(UnknownMetricError, match="needs the data"):
+        RegressionMetrics.bootstrap(y, p, "median_absolute_error")
+    import statsmodels.api as sm
+
+    x = rng.normal(size=(80, 2))
+    target = x @ np.array([0.3, -0.2]) + rng.normal(size=80)
+    model = sm.OLS(target, sm.add_constant(x)).fit()
+    metrics = RegressionMetrics.from_predictions(target, model.fittedvalues)
+    assert math.isclose(metrics.f_test(n_inputs=2), model.f_pvalue, rel_tol=1e-9)

@@ -18,8 +18,9 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine import serialization
 from evalkit.engine._types import MultioutputLike, OutputValues, TargetsLike
-from evalkit.engine._validation import check_sample_weight, format_number, show
+from evalkit.engine._validation import RandomState, check_choice, check_sample_weight, format_number, show
 from evalkit.engine.moments import (
+    EPSILON,
     SUMS,
     UNIT_BITS,
     as_targets,
@@ -43,6 +44,8 @@ from evalkit.java.stats import Stats
 from evalkit.measures import regression_formulas as formulas
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.registry import getter_metadata, spelling, unknown_name_message
+from evalkit.results._closed_form import Interval
+from evalkit.results._resampling import _bootstrap, _check_resamples, _dense_kinds, check_random_state
 from evalkit.results.counted import CountedState
 
 __all__ = ["RegressionMeasure", "RegressionMetrics"]
@@ -465,6 +468,93 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
 
     # ----------------------------------------------------------------------------------------
+    # uncertainty
+
+    def f_test(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """The p-value of the F test that a regressor of ``n_inputs`` inputs explains nothing
+        (all its coefficients 0): the chance of an F statistic at least ``get_f_stat`` under the
+        F distribution of ``(k, n - k - 1)`` degrees of freedom, exact for a least-squares fit
+        with normal errors (needs scipy).
+
+        Examples:
+            >>> metrics = RegressionMetrics.from_predictions([1, 2, 3, 4, 5], [1.1, 1.9, 3.2, 3.9, 5.1])
+            >>> metrics.f_test() < 0.001
+            True
+        """
+        from scipy import stats  # an optional dependency: the F distribution is scipy's
+
+        explained, sse = self.sums().relative("explained", "sse")
+        k = formulas.check_inputs(n_inputs)
+        statistic = formulas.f_statistic(explained, sse, self._samples, k)
+        values = np.where(np.isnan(statistic), np.nan, stats.f.sf(statistic, k, max(self._samples - k - 1, 1)))
+        return self._outputs_of(values, multioutput)
+
+    @classmethod
+    def bootstrap(
+        cls, y_true: TargetsLike, y_pred: TargetsLike, measure: str | Callable[..., float] = "r_squared", *,
+        sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average", level: float = 0.95, method: str = "bca",
+        n_resamples: int = 2000, random_state: RandomState = None, **parameters: object,
+    ) -> Interval:  # fmt: skip
+        """The bootstrap interval of a measure: samples drawn with replacement ``n_resamples``
+        times. A measure of this class (a getter name without ``get_``, in any spelling) is read
+        from the sums of every resample at once, in one matrix product (BCa, percentile or
+        normal). A function of the data, such as ``evalkit.metrics.median_absolute_error``
+        (an order statistic no sums give), is called on each resample (percentile or normal:
+        ``method="bca"`` gives the percentile interval, as BCa's jackknife would call it once
+        per sample).
+
+        Args:
+            measure: a measure name (``"r_squared"``, ``"RSquared"``, ``"rmse"``), or a function
+                ``f(y_true, y_pred, sample_weight=...)`` returning a number.
+            parameters: the measure's own (``n_inputs=2``), or the function's (``alpha=0.9``).
+
+        Raises:
+            UnknownMetricError: no such measure (one that needs the data names its function).
+            InvalidArgumentError: a bad level, method or number of resamples.
+
+        Examples:
+            >>> import numpy as np
+            >>> rng = np.random.default_rng(0)
+            >>> y = rng.normal(size=200)
+            >>> interval = RegressionMetrics.bootstrap(y, y + rng.normal(0, 0.5, 200), "r_squared", random_state=0)
+            >>> interval.low < interval.estimate < interval.high
+            True
+        """
+        check_choice("method", method, ("bca", "percentile", "normal"))
+        y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
+        check_pair(y, p)
+        weight = check_sample_weight(sample_weight, len(y))
+        weight = np.ones(len(y)) if weight is None else weight.astype(np.float64)
+        if callable(measure) and not isinstance(measure, str):
+            return _data_interval(measure, y, p, weight if sample_weight is not None else None, parameters,
+                                  level=level, method=method, n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+        getter = getattr(cls, cls.measure(measure).getter)
+        whole = cls.from_predictions(y, p, sample_weight=weight)
+        estimate = float(getter(whole, multioutput=multioutput, **parameters))
+        outputs = y.shape[1]
+        terms = _bootstrap_terms(y, p, weight)  # samples x (outputs * 10)
+        kinds = _dense_kinds(terms, np.ones(len(y), dtype=np.int64))
+
+        def statistic(sums: np.ndarray) -> np.ndarray:
+            view = cls._view(sums.reshape(len(sums), outputs, -1), len(y))
+            values = np.asarray(getter(view, multioutput="raw_values", **parameters), dtype=np.float64).reshape(outputs, len(sums))
+            checked = formulas.check_multioutput(multioutput, outputs)
+            return np.array([formulas.combine(values[:, row], checked, view.sums()["sst"].reshape(outputs, -1)[:, row]) for row in range(len(sums))])
+
+        return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+
+    @classmethod
+    def _view(cls, sums: np.ndarray, samples: int) -> RegressionMetrics:
+        """A reading of float sums (resamples x outputs x terms) whose outputs are every
+        (output, resample): each getter vectorised over resamples, as it is written."""
+        view = cls.__new__(cls)
+        EvaluationMetrics.__init__(view)
+        view._samples, view._sums, view._largest = samples, [], []
+        view._derived = _FloatSums(np.moveaxis(sums, 0, 1).reshape(-1, sums.shape[2]))
+        view._outputs = len(view._derived["weight"])
+        return view
+
+    # ----------------------------------------------------------------------------------------
     # measures by name
 
     @classmethod
@@ -648,3 +738,59 @@ class _Sums(dict):
             for column, (numerator, denominator) in zip(columns, exact):
                 column.append(_as_float(numerator, denominator << shift) if shift >= 0 else _as_float(numerator << -shift, denominator))
         return tuple(np.array(column, dtype=np.float64) for column in columns)
+
+
+_TERMS = 10
+"""Float terms of a sample for the bootstrap (see ``_bootstrap_terms``)."""
+
+
+def _bootstrap_terms(y: np.ndarray, p: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Per sample and output: ``w, w y', w p', w y'², w p'², w y' p', w |e|, w |e|/max(|y|, eps),
+    w e², w e`` with ``y' = y - c`` and ``p' = p - c`` around the weighted mean ``c`` of ``y``
+    (float sums of centred terms keep the variances the resamples need)."""
+    w = weight[:, None]
+    centre = (weight @ y) / weight.sum() if weight.sum() > 0 else np.zeros(y.shape[1])
+    yc, pc, error = y - centre, p - centre, y - p
+    absolute = np.abs(error)
+    columns = [np.broadcast_to(w, y.shape), w * yc, w * pc, w * yc * yc, w * pc * pc, w * yc * pc, w * absolute,
+               w * (absolute / np.maximum(np.abs(y), EPSILON)), w * error * error, w * error]  # fmt: skip
+    stacked = np.stack(columns, axis=2)  # samples x outputs x terms
+    stacked[..., 0] = w
+    return stacked.reshape(len(y), -1)
+
+
+class _FloatSums(_Sums):
+    """The sums of float terms (``_bootstrap_terms``) of many resamples, read as ``_Sums`` reads
+    exact ones: ``RegressionMetrics.sums`` of a bootstrap view."""
+
+    def __init__(self, sums: np.ndarray) -> None:
+        super().__init__([], [])
+        w, y, p, yy, pp, yp, absolute, percentage, ee, e = sums.T
+        with np.errstate(all="ignore"):
+            self.update(weight=w, sse=ee, sst=yy - y * y / w, spp=pp - p * p / w, syp=yp - y * p / w, see=ee - e * e / w,
+                        ssr=pp - 2 * y * p / w + y * y / w, error_sum=e, abs_error=absolute, abs_percentage=percentage)  # fmt: skip
+        self["explained"] = self["sst"] - self["sse"]
+
+    def __missing__(self, name: str) -> np.ndarray:
+        raise UnsupportedSettingError(f"the bootstrap of sums has no {name!r}: bootstrap a function of the data instead (RegressionMetrics.bootstrap(y, p, function))")
+
+    def relative(self, *names: str) -> tuple[np.ndarray, ...]:
+        """The sums as they are (floats need no common scale)."""
+        return tuple(self[name] for name in names)
+
+
+def _data_interval(function: Callable[..., float], y: np.ndarray, p: np.ndarray, weight: np.ndarray | None, parameters: dict, *, level: float,
+                   method: str, n_resamples: int, random_state: RandomState) -> Interval:  # fmt: skip
+    """The bootstrap of a function of the data: called on every resample of the samples."""
+    def call(rows: np.ndarray | slice) -> float:
+        extra = {} if weight is None else {"sample_weight": weight[rows]}
+        target, prediction = (y[rows, 0], p[rows, 0]) if y.shape[1] == 1 else (y[rows], p[rows])
+        return float(function(target, prediction, **extra, **parameters))
+
+    estimate = call(slice(None))
+    rng = np.random.default_rng(check_random_state(random_state))
+    replicates = np.array([call(rng.integers(0, len(y), len(y))) for _ in range(_check_resamples(n_resamples))])
+    kinds = _dense_kinds(np.zeros((len(y), 1)), np.ones(len(y), dtype=np.int64))
+    chosen = "percentile" if method == "bca" else method
+    return _bootstrap(kinds, lambda sums: sums[:, 0], estimate, level=level, method=chosen, n_resamples=n_resamples, random_state=None,
+                      replicates=replicates)  # fmt: skip

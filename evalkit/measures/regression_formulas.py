@@ -24,6 +24,7 @@ from evalkit.exceptions import InputShapeError, InvalidArgumentError
 
 __all__ = [
     "MULTIOUTPUT",
+    "check_inputs",
     "check_multioutput",
     "combine",
     "f_statistic",
@@ -76,7 +77,8 @@ def pearson_correlation(syp: np.ndarray, sst: np.ndarray, spp: np.ndarray) -> np
     return _divide(syp, np.sqrt(sst) * np.sqrt(spp))
 
 
-def _check_inputs(n_inputs: object) -> int:
+def check_inputs(n_inputs: object) -> int:
+    """``n_inputs`` (the number of inputs of a regressor) as an int >= 1."""
     if isinstance(n_inputs, bool) or not isinstance(n_inputs, (int, np.integer)) or int(n_inputs) < 1:
         raise InvalidArgumentError(f"'n_inputs' (the number of inputs of the regressor) must be an integer >= 1, got {show(n_inputs)}")
     return int(n_inputs)
@@ -88,7 +90,7 @@ def residual_standard_error(sse: np.ndarray, samples: int, n_inputs: int = 1) ->
     Raises:
         InvalidArgumentError: ``n_inputs`` not an integer >= 1.
     """
-    freedom = samples - _check_inputs(n_inputs) - 1
+    freedom = samples - check_inputs(n_inputs) - 1
     return np.sqrt(_divide(sse, freedom)) if freedom > 0 else np.full(np.shape(sse), np.nan)
 
 
@@ -99,7 +101,7 @@ def f_statistic(explained: np.ndarray, sse: np.ndarray, samples: int, n_inputs: 
     Raises:
         InvalidArgumentError: ``n_inputs`` not an integer >= 1.
     """
-    k = _check_inputs(n_inputs)
+    k = check_inputs(n_inputs)
     freedom = samples - k - 1
     if freedom <= 0:
         return np.full(np.shape(sse), np.nan)
