@@ -37,13 +37,21 @@ from evalkit.comparisons.comparison import MISSING, PAIRWISE_TESTS, ModelCompari
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
+from evalkit.io.html import regression_page
 from evalkit.io.readers import read_labels
 from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
 from evalkit.measures.registry import Measure, get_measure
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS
-from evalkit.scale.files import stream_groups, stream_label_sets, stream_labels, stream_over_time, stream_scores
+from evalkit.scale.files import (
+    stream_groups,
+    stream_label_sets,
+    stream_labels,
+    stream_over_time,
+    stream_regression,
+    stream_scores,
+)
 from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve
 
@@ -77,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="per-class report with averages, accuracy, kappa and MCC (default)",
                                  description="Per-class report of a prediction file; no file: the bundled example.")  # fmt: skip
     _input_options(report, "actual", "predicted")
+    report.add_argument("--regression", action="store_true",
+                        help="the columns are numbers (a regressor's true values and predictions): MAE, MSE, RMSE, R², ... in exact sums")  # fmt: skip
     report.add_argument("--multi-label", action="store_true", help="values are label sets split by --separator")
     report.add_argument("--separator", help="label-set separator of --multi-label (default '|')")
     report.add_argument("--score", metavar="COLUMN", help="a score column (instead of --predicted): predict --positive when score >= --threshold")
@@ -238,7 +248,45 @@ def _rendered(arguments: argparse.Namespace, table: Any, title: str, heading: st
     return f"{heading}\n\n{table.to_text(arguments.digits)}"
 
 
+def _regression_report(arguments: argparse.Namespace) -> str:
+    """``evalkit report FILE --regression``: the measures of a regressor's predictions, read in
+    batches into exact sums (memory does not grow with the file), and with ``--html`` or
+    ``--plot`` the residuals of a uniform sample of its rows."""
+    files = list(arguments.files)
+    if not files:
+        raise InvalidArgumentError("--regression needs a file of true values and predictions (numbers): evalkit report FILE --regression")
+    metrics, y_sample, p_sample = stream_regression(arguments, files)
+    name, samples = " and ".join(files), metrics.get_samples()
+    if arguments.plot:
+        plots = _plots()
+        figure = plots.residuals(y_sample, p_sample).figure
+        _save_figure(figure, arguments.plot)
+    if arguments.html:
+        page = regression_page(metrics, y_sample, p_sample, digits=arguments.digits, title=f"evalkit regression report: {name}",
+                               subtitle=f"{samples} samples")  # fmt: skip
+        _emit(page, arguments.html, "--html")
+    values = metrics.to_dict()
+    if arguments.format == "json":
+        return json.dumps({"source": name, **metrics.to_dict(strict=True)}, indent=2)
+    rows = [(key, value if isinstance(value, int) else f"{value:.{arguments.digits}f}") for key, value in values.items()]
+    if arguments.format == "csv":
+        return "measure,value\n" + "\n".join(f"{key},{value}" for key, value in rows)
+    if arguments.format == "markdown":
+        table = "| measure | value |\n|---|---|\n" + "\n".join(f"| {key} | {value} |" for key, value in rows)
+        return f"# evalkit regression report: {name}\n\n{samples} samples\n\n{table}"
+    width = max(len(key) for key, _ in rows) + 2
+    lines = "\n".join(f"{key:<{width}}{value}" for key, value in rows)
+    return f"evalkit regression report: {name} ({samples} samples)\n\n{lines}"
+
+
+_NOT_WITH_REGRESSION = ("multi_label", "score", "scores", "calibration", "group", "ci", "window", "tumbling", "period", "labels", "metrics_class",
+                        "sort_by", "thresholds")  # fmt: skip
+"""Report options of labels and scores, which a regression report does not take."""
+
+
 def _report(arguments: argparse.Namespace) -> str:
+    if arguments.regression:
+        return _regression_report(arguments)
     measures, sort_by = _measures(arguments)
     if arguments.window is not None or arguments.tumbling is not None or arguments.period is not None:
         return _report_over_time(arguments, list(arguments.files) or [str(example_path())], measures)
@@ -394,7 +442,16 @@ _REPORT_DEFAULTS = {"separator": "|", "threshold": 0.5, "positive": "1", "negati
 def _check_combinations(arguments: argparse.Namespace) -> None:
     """Options that contradict each other, or that would be silently ignored, refused; then the
     defaults of those left out."""
-    if arguments.command == "report":
+    if arguments.command == "report" and arguments.regression:
+        refused = [name for name in _NOT_WITH_REGRESSION if getattr(arguments, name) not in (None, False)]
+        refused += [name for name in _REPORT_DEFAULTS if getattr(arguments, name) is not None]
+        if arguments.measures != ",".join(DEFAULT_MEASURES):
+            refused.append("measures")
+        if refused:
+            raise InvalidArgumentError(f"--regression reports every measure of numeric targets; --{refused[0].replace('_', '-')} is an option of labels or scores")
+        for name, default in _REPORT_DEFAULTS.items():
+            setattr(arguments, name, default)
+    elif arguments.command == "report":
         given = {name for name in _REPORT_DEFAULTS if getattr(arguments, name) is not None}
         if arguments.score is not None and arguments.multi_label:
             raise InvalidArgumentError("--score makes a binary prediction from one score per sample; it cannot go with --multi-label")

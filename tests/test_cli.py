@@ -348,3 +348,29 @@ def test_windows_with_ci_give_every_average_its_interval_and_band(capsys, tmp_pa
         interval = expected.interval("f1_score", "macro", n_resamples=1000, random_state=row["window"] - 1)  # seeded by the window
         assert (row["macro f1_score_low"], row["macro f1_score_high"]) == pytest.approx((interval.low, interval.high))
     assert page.read_text(encoding="utf-8").count("<polygon") == 3  # accuracy, macro F1 and macro recall in their bands
+
+
+def test_a_regression_report_reads_numbers_in_batches_into_exact_sums(tmp_path, capsys):
+    import numpy as np
+
+    from evalkit import RegressionMetrics
+
+    rng = np.random.default_rng(9)
+    y, p, w = rng.normal(100.0, 15.0, 5_000), rng.normal(100.0, 15.0, 5_000), rng.integers(1, 4, 5_000)
+    rows = "\n".join(f"{a!r},{b!r},{c}" for a, b, c in zip(y.tolist(), p.tolist(), w.tolist()))
+    path = write(tmp_path, "regression.csv", "actual,predicted,weight\n" + rows + "\n")
+    status, out, _ = run(capsys, "report", path, "--regression", "--weight", "weight", "--batch-size", "700", "--format", "json",
+                         "--html", str(tmp_path / "page.html"), "--plot", str(tmp_path / "residuals.png"))  # fmt: skip
+    document = json.loads(out)
+    expected = RegressionMetrics.from_predictions(y, p, sample_weight=w)
+    assert status == 0 and document["samples"] == 5_000
+    assert document["r_squared"] == expected.get_r_squared() and document["mean_absolute_error"] == expected.get_mean_absolute_error()
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert page.count("<circle") == 2 * 2_000 and "Residuals against predictions" in page  # a uniform sample of the rows, not all
+    assert (tmp_path / "residuals.png").stat().st_size > 3000
+    status, out, _ = run(capsys, "report", path, "--regression", "--digits", "2")
+    assert status == 0 and f"r_squared{' ' * 23}{expected.get_r_squared():.2f}" in out and "(5000 samples)" in out
+    status, _, err = run(capsys, "report", path)
+    assert status != 0 and "--regression" in err  # numbers that are not whole: scores or numeric targets, and it says so
+    status, _, err = run(capsys, "report", path, "--regression", "--score", "predicted")
+    assert status != 0 and "--score is an option of labels or scores" in err

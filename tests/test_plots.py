@@ -156,3 +156,23 @@ def test_measures_over_time_with_the_accuracy_band(tmp_path):
         plots.over_time(table, ["macro precision"])
     with pytest.raises(InvalidTypeError, match="OverTime"):
         plots.over_time(ConfusionMatrix(["a"]))
+
+
+def test_residuals_and_predicted_against_actual(tmp_path):
+    from evalkit.exceptions import InputLengthError, InvalidValueError
+
+    rng = np.random.default_rng(0)
+    y = rng.normal(10.0, 3.0, size=(300, 2))
+    p = y + rng.normal(0.0, 1.0, size=y.shape)
+    ax = plots.residuals(y, p)
+    offsets = ax.collections[0].get_offsets()
+    assert np.allclose(offsets[:, 0], p[:, 0]) and np.allclose(offsets[:, 1], y[:, 0] - p[:, 0])
+    assert_real_image(*saved(ax, tmp_path, "residuals.png"))
+    ax = plots.predicted_vs_actual(y[:, 0], p[:, 0])
+    r2 = 1 - np.sum((y[:, 0] - p[:, 0]) ** 2) / np.sum((y[:, 0] - y[:, 0].mean()) ** 2)
+    assert ax.get_legend().get_texts()[0].get_text() == f"R² {r2:.3f}"
+    assert_real_image(*saved(ax, tmp_path, "predicted.png"))
+    with pytest.raises(InputLengthError):
+        plots.residuals([1.0, 2.0], [1.0])
+    with pytest.raises(InvalidValueError):
+        plots.predicted_vs_actual([1.0, np.nan], [1.0, 2.0])

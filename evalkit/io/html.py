@@ -26,7 +26,7 @@ from evalkit.engine._labels import OVERALL
 from evalkit.engine._validation import count_text
 from evalkit.results.rendering import renders
 
-__all__ = ["comparison_page", "matrix_fragment", "nice_ticks", "report_fragment", "report_page", "svg_chart", "table_fragment"]
+__all__ = ["comparison_page", "matrix_fragment", "nice_ticks", "page", "regression_page", "report_fragment", "report_page", "scatter_svg", "svg_chart", "table_fragment"]
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
@@ -48,6 +48,16 @@ p.note { color: #57606a; font-size: 0.9rem; }
 
 _COLOURS = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700", "#1b7c83", "#a40e26", "#57606a")
 _MOST_POINTS = 2000  # points per drawn curve: enough for the eye, a small page for a million scores
+
+
+def page(title: str, sections: Sequence[str]) -> str:
+    """A self-contained HTML page of ``sections`` (HTML fragments) under ``title``: no script, no link."""
+    body = "\n".join(sections)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
 
 
 def _number(value: Any, digits: int) -> str:
@@ -326,12 +336,7 @@ def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", 
         sections += ["<h2>Scores: ROC and precision-recall</h2>", _curves(curve)]
     if report.calibration:
         sections += [f"<h2>{html.escape(report.calibration_title.capitalize())}</h2>", _calibration(report, digits)]
-    body = "\n".join(sections)
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
-    )
+    return page(title, sections)
 
 
 def _dot_plot(report: Any, k: int, digits: int) -> str:
@@ -379,6 +384,78 @@ def _dot_plot(report: Any, k: int, digits: int) -> str:
     return "".join(parts)
 
 
+def scatter_svg(x: np.ndarray, y: np.ndarray, *, x_label: str, y_label: str, diagonal: bool = False, zero: bool = False, width: int = 380) -> str:
+    """A scatter plot of points as an SVG element, axes scaled to the data with round ticks
+    (``diagonal``: the line y = x; ``zero``: the line y = 0).
+
+    Examples:
+        >>> scatter_svg(np.array([0.0, 2.0]), np.array([1.0, -1.0]), x_label="x", y_label="y", zero=True).count("<circle")
+        2
+    """
+    left, top, bottom, right = 58, 14, 46, 14
+    plot_w = width - left - right
+    plot_h = plot_w - 36
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    spans = []
+    for values, extra in ((x, y if diagonal else None), (y, x if diagonal else None)):
+        low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
+        if extra is not None and extra.size:
+            low, high = min(low, float(extra.min())), max(high, float(extra.max()))
+        if zero:
+            low, high = (min(low, 0.0), max(high, 0.0)) if values is y else (low, high)
+        ticks = nice_ticks(low, high) if high > low else [low - 1, low, low + 1]
+        spans.append((min(ticks[0], low), max(ticks[-1], high), ticks))
+    (x_low, x_high, x_ticks), (y_low, y_high, y_ticks) = spans
+
+    def px(value: float) -> float:
+        return left + (value - x_low) / (x_high - x_low) * plot_w
+
+    def py(value: float) -> float:
+        return top + (1 - (value - y_low) / (y_high - y_low)) * plot_h
+
+    parts = [f'<svg width="{width}" height="{top + plot_h + bottom}" viewBox="0 0 {width} {top + plot_h + bottom}" role="img">',
+             f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#ffffff" stroke="#8c959f"/>']  # fmt: skip
+    for tick in x_ticks:
+        parts.append(f'<line x1="{px(tick):.1f}" y1="{top}" x2="{px(tick):.1f}" y2="{top + plot_h}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{tick:,.4g}</text>')
+    for tick in y_ticks:
+        parts.append(f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + plot_w}" y2="{py(tick):.1f}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:,.4g}</text>')
+    if diagonal:
+        low, high = max(x_low, y_low), min(x_high, y_high)
+        parts.append(f'<line x1="{px(low):.1f}" y1="{py(low):.1f}" x2="{px(high):.1f}" y2="{py(high):.1f}" stroke="#8c959f" stroke-dasharray="4 4"/>')
+    if zero:
+        parts.append(f'<line x1="{left}" y1="{py(0.0):.1f}" x2="{left + plot_w}" y2="{py(0.0):.1f}" stroke="#8c959f" stroke-dasharray="4 4"/>')
+    parts += [f'<circle cx="{px(a):.1f}" cy="{py(b):.1f}" r="2" fill="{_COLOURS[0]}" fill-opacity="0.5"/>' for a, b in zip(x.tolist(), y.tolist())]
+    parts.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 36}" font-size="12" text-anchor="middle">{html.escape(x_label)}</text>')
+    parts.append(f'<text x="14" y="{top + plot_h / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 14 {top + plot_h / 2})">{html.escape(y_label)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def regression_page(metrics: Any, y_true: np.ndarray, y_pred: np.ndarray, *, digits: int = 3, title: str = "evalkit regression report",
+                    subtitle: str = "") -> str:  # fmt: skip
+    """The HTML page of a ``RegressionMetrics``: its measures, and the residuals against the
+    predictions and the predictions against the true values of the points given (a sample)."""
+    rows = "".join(f"<tr><td>{html.escape(name)}</td>{_td(_number(value, digits))}</tr>" for name, value in metrics.to_dict().items())
+    sections = [f"<h1>{html.escape(title)}</h1>"]
+    if subtitle:
+        sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
+    sections += ["<h2>Measures</h2>", f"<table><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>"]
+    if len(y_true):
+        sections += [
+            "<h2>Residuals and predictions</h2>",
+            f'<p class="note">{len(y_true)} points drawn, a uniform sample of the rows.</p>',
+            _figure(scatter_svg(y_pred, y_true - y_pred, x_label="predicted", y_label="residual (true - predicted)", zero=True), "Residuals against predictions"),
+            _figure(scatter_svg(y_true, y_pred, x_label="true value", y_label="predicted", diagonal=True), "Predicted against true values"),
+        ]
+    return page(title, sections)
+
+
 def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by group") -> str:
     """The HTML page of a ``GroupReport``: the table and a dot plot per measure."""
     headers = "".join(f"<th>{html.escape(name)}</th>" for name in (" × ".join(report.names), *report.titles(), "support"))
@@ -398,11 +475,7 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     for k, name in enumerate(report.titles()):
         sections.append(f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
                         "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>")  # fmt: skip
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{chr(10).join(sections)}\n</body>\n</html>\n"
-    )
+    return page(title, sections)
 
 
 def _critical_difference_svg(comparison: Any, alpha: float) -> str:
@@ -474,11 +547,7 @@ def comparison_page(comparison: Any, *, digits: int = 3, title: str = "evalkit c
                  "<figcaption>average ranks, 1 the best; red bars join models not significantly different</figcaption></figure>"),
                 "<h2>Nemenyi p-values</h2>",
                 f"<table><thead><tr><th></th>{''.join(f'<th>{name}</th>' for name in names)}</tr></thead><tbody>{matrix}</tbody></table>"]  # fmt: skip
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{chr(10).join(sections)}\n</body>\n</html>\n"
-    )
+    return page(title, sections)
 
 
 # --------------------------------------------------------------------------------------------

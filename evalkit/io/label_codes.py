@@ -106,7 +106,7 @@ def check_not_scores(coder: Labels, codes: np.ndarray, batch: Batch, role: str, 
             position = int(np.flatnonzero(np.isin(codes, odd))[0])
             raise InputFileError(
                 f"{batch.where(role)(position)}: the {role} label {coder.texts[codes[position]]!r} is a number that is not whole: "
-                "the column looks like scores (probabilities); use --score COLUMN with --threshold"
+                "the column looks like scores (probabilities) or numeric targets: use --score COLUMN with --threshold, or --regression for a regressor's predictions"
             )
 
 

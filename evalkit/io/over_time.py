@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit.io.html import _STYLE, svg_chart
+from evalkit.io.html import page, svg_chart
 
 __all__ = ["OverTime"]
 
@@ -132,8 +132,4 @@ class OverTime:
         body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self._cells(digits))
         sections = [f"<h1>{html.escape(title)}</h1>", f'<p class="note">{html.escape(self._title())}</p>',
                     '<div class="charts">' + "".join(charts) + "</div>", f"<table><tr>{headings}</tr>{body}</table>"]  # fmt: skip
-        return (
-            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n" + "\n".join(sections) + "\n</body>\n</html>\n"
-        )
+        return page(title, sections)

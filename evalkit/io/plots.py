@@ -19,6 +19,8 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
   against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
   samples per bin as a histogram beneath, one line per class if asked.
+* ``residuals`` and ``predicted_vs_actual``: a regressor's residuals against its predictions
+  (with the zero line), and its predictions against the true values (with the diagonal).
 * ``over_time``: measures per window of a stream (an ``OverTime`` table), accuracy with its
   interval as a band.
 * ``critical_difference``: Demšar's diagram of a ``ModelComparison`` (average ranks, the
@@ -37,7 +39,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from evalkit.engine._types import TargetsLike
 from evalkit.engine._validation import check_choice, show
+from evalkit.engine.moments import as_targets, check_pair
 from evalkit.exceptions import InvalidTypeError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.measures.formulas import get_measure
@@ -46,8 +50,8 @@ from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import BestThreshold, ThresholdCurve
 from evalkit.scores.operating import OperatingPoint
 
-__all__ = ["by_group", "compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "over_time", "per_class", "precision_recall",
-           "reliability", "roc"]
+__all__ = ["by_group", "compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "over_time", "per_class",
+           "precision_recall", "predicted_vs_actual", "reliability", "residuals", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
 
@@ -665,4 +669,52 @@ def posterior(found: Any, *, names: Sequence[str] = ("first", "second"), ax: Axe
     ax.set_ylim(-0.15, 1.05)  # room for the corners' labels under the title
     ax.axis("off")
     ax.set_title(title or f"Bayesian {found.method} test, rope {found.rope:g}")
+    return ax
+
+
+def _targets(y_true: TargetsLike, y_pred: TargetsLike) -> tuple[np.ndarray, np.ndarray]:
+    y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
+    check_pair(y, p)
+    return y, p
+
+
+def residuals(y_true: TargetsLike, y_pred: TargetsLike, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """A regressor's residuals ``y - p`` against its predictions ``p``, one colour per output,
+    with the zero line: a pattern (a funnel, a curve) is what the model misses.
+
+    Raises:
+        InvalidTypeError, InvalidValueError: targets that are not finite numbers.
+        InputLengthError, InputShapeError: targets of other lengths or outputs.
+    """
+    y, p = _targets(y_true, y_pred)
+    ax = _axes(ax, 5.6, 4.2)
+    for j in range(y.shape[1]):
+        ax.scatter(p[:, j], y[:, j] - p[:, j], s=8, alpha=0.5, label=f"output {j}" if y.shape[1] > 1 else None)
+    ax.axhline(0.0, color="grey", linestyle=":", linewidth=1)
+    ax.set(xlabel="predicted", ylabel="residual (true - predicted)")
+    if y.shape[1] > 1:
+        ax.legend(fontsize=8)
+    ax.set_title(title or "Residuals against predictions")
+    return ax
+
+
+def predicted_vs_actual(y_true: TargetsLike, y_pred: TargetsLike, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """A regressor's predictions against the true values, one colour per output, with the
+    diagonal of perfect predictions and R² in the legend.
+
+    Raises:
+        InvalidTypeError, InvalidValueError: targets that are not finite numbers.
+        InputLengthError, InputShapeError: targets of other lengths or outputs.
+    """
+    y, p = _targets(y_true, y_pred)
+    ax = _axes(ax, 5.2, 5.2)
+    for j in range(y.shape[1]):
+        total = float(np.sum((y[:, j] - y[:, j].mean()) ** 2))
+        r2 = 1 - float(np.sum((y[:, j] - p[:, j]) ** 2)) / total if total else float("nan")
+        ax.scatter(y[:, j], p[:, j], s=8, alpha=0.5, label=f"{f'output {j}: ' if y.shape[1] > 1 else ''}R² {r2:.3f}")
+    low, high = float(min(y.min(), p.min())), float(max(y.max(), p.max()))
+    ax.plot([low, high], [low, high], linestyle=":", color="grey", linewidth=1)
+    ax.set(xlabel="true value", ylabel="predicted")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(title or "Predicted against true values")
     return ax

@@ -43,6 +43,7 @@ from evalkit.io.readers import (
     read_batches,
     scores,
 )
+from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.over_time import OverTimeCounter
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
@@ -353,3 +354,27 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
         counter.update(actual, predicted, sample_weight=batch_weights(arguments.weight, batch), time=times)
     assert counter is not None  # read_batches raises on a file without rows
     return counter.table()
+
+
+PLOTTED_POINTS = 2_000
+"""The samples a regression report keeps for its plots: a uniform sample of the file (seeded, so
+the same file draws the same points), whatever its length."""
+
+
+def stream_regression(arguments: FileOptions, files: list[str]) -> tuple[RegressionMetrics, np.ndarray, np.ndarray]:
+    """Numeric targets, batch by batch, into a ``RegressionMetrics`` (exact sums: memory does not
+    grow with the rows), and a uniform sample of at most ``PLOTTED_POINTS`` (true, predicted)
+    pairs for the plots (each row gets a random key; the smallest keys are kept)."""
+    metrics = RegressionMetrics()
+    rng = np.random.default_rng(0)
+    keys, kept_y, kept_p = np.empty(0), np.empty(0), np.empty(0)
+    for batch in file_batches(arguments, files):
+        y = scores(batch.fields["actual"], batch.where("actual"))
+        p = scores(batch.fields["predicted"], batch.where("predicted"))
+        metrics.update(y, p, sample_weight=batch_weights(arguments.weight, batch))
+        keys, kept_y, kept_p = np.concatenate((keys, rng.random(len(y)))), np.concatenate((kept_y, y)), np.concatenate((kept_p, p))
+        if len(keys) > PLOTTED_POINTS:
+            chosen = np.argpartition(keys, PLOTTED_POINTS)[:PLOTTED_POINTS]
+            keys, kept_y, kept_p = keys[chosen], kept_y[chosen], kept_p[chosen]
+    order = np.argsort(keys, kind="stable")
+    return metrics, kept_y[order], kept_p[order]
