@@ -141,7 +141,7 @@ KINDS = {
     "RegressionMetrics": (
         lambda data, k: RegressionMetrics.from_predictions(_parts(data, "targets")[k], _parts(data, "scores")[k], sample_weight=_weights(data)[k]),
         lambda result: {name: value for name, value in result.to_dict(strict=True).items() if name != "max_error"},  # a subtraction forgets the maximum
-        None, None,
+        lambda result: result.get_mean_squared_error(), lambda result: result.get_total_weight(),
     ),
     "CalibrationCounts": (
         lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),

@@ -316,3 +316,29 @@ def test_the_bootstrap_of_a_function_of_the_data_and_the_f_test():
     model = sm.OLS(target, sm.add_constant(x)).fit()
     metrics = RegressionMetrics.from_predictions(target, model.fittedvalues)
     assert math.isclose(metrics.f_test(n_inputs=2), model.f_pvalue, rel_tol=1e-9)
+
+
+def test_windows_of_a_stream_equal_the_samples_they_hold():
+    from evalkit import Faded, Tumbling, Windowed
+
+    rng = np.random.default_rng(11)
+    y = 50.0 + rng.normal(size=400)
+    p = y + rng.normal(0.0, 0.4, size=400)
+    sliding, one_by_one, tumbling = Windowed(RegressionMetrics(), size=90), Windowed(RegressionMetrics(), size=90), Tumbling(RegressionMetrics(), size=100)
+    for start in range(0, 400, 7):
+        sliding.update(y[start : start + 7], p[start : start + 7])
+        tumbling.update(y[start : start + 7], p[start : start + 7])
+    for i in range(400):
+        one_by_one.update([float(y[i])], [float(p[i])])
+    last = RegressionMetrics.from_predictions(y[-90:], p[-90:])
+    assert sliding.result.sums()["sse"] == last.sums()["sse"]
+    assert [window.get_r_squared() for window in tumbling.history] == [
+        RegressionMetrics.from_predictions(y[k : k + 100], p[k : k + 100]).get_r_squared() for k in range(0, 400, 100)]
+    assert {name: value for name, value in one_by_one.result.to_dict().items() if name != "max_error"} == {
+        name: value for name, value in last.to_dict().items() if name != "max_error"}  # exact sums: the window is the samples it holds
+    faded = Faded(RegressionMetrics(), factor=0.98)
+    for i in range(400):
+        faded.update([float(y[i])], [float(p[i])])
+    decayed = RegressionMetrics.from_predictions(y, p, sample_weight=0.98 ** np.arange(399, -1, -1))
+    assert close(faded.result.get_r_squared(), decayed.get_r_squared(), rel=1e-12)
+    assert close(faded.result.get_mean_squared_error(), decayed.get_mean_squared_error(), rel=1e-12)

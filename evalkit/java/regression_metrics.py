@@ -157,12 +157,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     DOCUMENT = "RegressionMetrics"
     OPERATIONS: ClassVar[frozenset[str]] = frozenset(
-        {"update", "revert", "count", "merge", "subtract", "empty", "copy", "equality", "json", "pickle"}
+        {"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"}
     )
-    REFUSED: ClassVar[dict[str, str]] = {
-        "scale": "its sums are exact sums of products of the samples, which a decay factor would round; "
-        "evaluate a sliding window (evalkit.over_time with window=) instead of a decayed one",
-    }
     NON_METRIC_GETTERS: ClassVar[frozenset[str]] = frozenset({"get_samples", "get_total_weight", "get_outputs"})
     """No-argument getters that are not metrics (counts)."""
 
@@ -277,6 +273,16 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         if self._outputs != other._outputs:
             raise InputShapeError(f"cannot subtract RegressionMetrics of {other._outputs} outputs from one of {self._outputs}")
         result._take(other._sums, other._samples)
+        return result
+
+    def _scaled(self, factor: float) -> RegressionMetrics:
+        """Every sum times ``factor`` (a decayed past: the samples' weights times the factor),
+        to the nearest ``2**-UNIT_BITS``, the sums' unit: far below float64's precision, so the
+        measures are those of the weights scaled; the number of samples and the largest error stay."""
+        numerator, denominator = float(factor).as_integer_ratio()  # a power of two below
+        result = self.copy()
+        result._sums = [[(value * numerator + denominator // 2) // denominator for value in row] for row in self._sums]
+        result._derived = None
         return result
 
     def empty(self) -> RegressionMetrics:
