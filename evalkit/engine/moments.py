@@ -51,11 +51,13 @@ number of them (each float is one of ``2**-1074``)."""
 _UNIT = 1 << UNIT_BITS
 _TAME_LOW, _TAME_HIGH = 2.0**-256, 2.0**256  # products of up to three such values and their rounding errors stay exact floats
 _SPLITTER = 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
-_ROWS = 1 << 18  # rows per chunk of the vectorised path: bounded memory at any length
+_ROWS = 1 << 16  # rows per chunk of the vectorised path: memory bounded by it at any length
 
 
-def as_targets(values: object, argument: str) -> np.ndarray:
-    """Numeric targets as a 2-D float64 array, one column per output (1-D input: one output).
+def as_targets(values: object, argument: str, *, finite: bool = True) -> np.ndarray:
+    """Numeric targets as a 2-D float64 array, one column per output (1-D input: one output);
+    ``finite=False`` leaves the check of NaN and infinities to the caller (a function whose
+    result is finite only if its inputs are checks them when it is not: one pass less).
 
     Raises:
         InvalidTypeError: not numbers (strings, booleans are labels, not targets).
@@ -72,6 +74,8 @@ def as_targets(values: object, argument: str) -> np.ndarray:
     if array.ndim == 0 or array.ndim > 2:
         raise InputShapeError(f"{argument!r} must be 1-D (one output) or 2-D (samples x outputs), got shape {array.shape}")
     array = array.astype(np.float64, copy=False)
+    if not finite:
+        return array.reshape(-1, 1) if array.ndim == 1 else array
     with np.errstate(over="ignore", invalid="ignore"):
         finite = math.isfinite(float(array.sum()))  # one pass in the usual case; the sum of huge values may overflow: look
     if not finite and not np.isfinite(array).all():
@@ -209,26 +213,33 @@ def few_sums(rows_y: list[list[float]], rows_p: list[list[float]], weights: list
     result = [[0] * len(SUMS) for _ in range(outputs)]
     for i, (row_y, row_p) in enumerate(zip(rows_y, rows_p)):
         w = 1.0 if weights is None else weights[i]
-        nw, dw = w.as_integer_ratio()
+        nw, ew = _mantissa(w)
         for j in range(outputs):
             y, p = row_y[j], row_p[j]
-            ny, dy = y.as_integer_ratio()
-            np_, dp = p.as_integer_ratio()
+            ny, ey = _mantissa(y)
+            np_, ep = _mantissa(p)
             sums = result[j]
-            # every denominator is a power of two up to 2**(3 * 1074) = 2**UNIT_BITS: each division is exact
-            sums[0] += nw * _UNIT // dw
-            sums[1] += nw * ny * _UNIT // (dw * dy)
-            sums[2] += nw * np_ * _UNIT // (dw * dp)
-            sums[3] += nw * ny * ny * _UNIT // (dw * dy * dy)
-            sums[4] += nw * np_ * np_ * _UNIT // (dw * dp * dp)
-            sums[5] += nw * ny * np_ * _UNIT // (dw * dy * dp)
-            sums[6] += nw * abs(ny * dp - np_ * dy) * _UNIT // (dw * dy * dp)
+            # a float is n / 2**e: a product of three is a whole number of units, 2**-UNIT_BITS, once shifted
+            sums[0] += nw << (UNIT_BITS - ew)
+            sums[1] += (nw * ny) << (UNIT_BITS - ew - ey)
+            sums[2] += (nw * np_) << (UNIT_BITS - ew - ep)
+            sums[3] += (nw * ny * ny) << (UNIT_BITS - ew - 2 * ey)
+            sums[4] += (nw * np_ * np_) << (UNIT_BITS - ew - 2 * ep)
+            sums[5] += (nw * ny * np_) << (UNIT_BITS - ew - ey - ep)
+            common = max(ey, ep)
+            sums[6] += (nw * abs((ny << (common - ey)) - (np_ << (common - ep)))) << (UNIT_BITS - ew - common)
             percentage = abs(y - p) / max(abs(y), EPSILON)
             term = percentage if weights is None else w * percentage
             if math.isinf(term):
                 _refuse_percentage(y, p)
             sums[7] += _units(term)
     return result
+
+
+def _mantissa(value: float) -> tuple[int, int]:
+    """``(n, e)`` with ``value = n / 2**e`` exactly."""
+    numerator, denominator = value.as_integer_ratio()
+    return numerator, denominator.bit_length() - 1
 
 
 def few_rows(values: object) -> list[list[float]] | None:
@@ -261,5 +272,5 @@ def few_rows(values: object) -> list[list[float]] | None:
 
 def _units(value: float) -> int:
     """A float64 in units of ``2**-UNIT_BITS``, exactly."""
-    numerator, denominator = value.as_integer_ratio()
-    return numerator * _UNIT // denominator
+    numerator, exponent = _mantissa(value)
+    return numerator << (UNIT_BITS - exponent)

@@ -379,7 +379,15 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             self._derived = _Sums(self._sums, self._largest)
         return self._derived
 
-    def _outputs_of(self, values: np.ndarray, multioutput: MultioutputLike, variances: np.ndarray | None = None) -> OutputValues:
+    def combine_outputs(self, values: np.ndarray, multioutput: MultioutputLike, variances: np.ndarray | None = None) -> OutputValues:
+        """One value per output, combined by ``multioutput`` (``variances``: the weights of
+        ``"variance_weighted"``, each output's SST by default): what every getter returns.
+
+        Raises:
+            EmptyInputError: nothing counted yet. InvalidArgumentError, InputShapeError: a bad ``multioutput``.
+        """
+        if variances is None and isinstance(multioutput, str) and multioutput == "variance_weighted":
+            variances = self.sums()["sst"]
         if self._outputs is None:
             raise EmptyInputError("this RegressionMetrics has counted nothing yet")
         return formulas.combine(values, formulas.check_multioutput(multioutput, self._outputs), variances)
@@ -390,37 +398,37 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def get_mean_absolute_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MAE = Σ w |y - p| / Σ w``."""
         sums = self.sums()
-        return self._outputs_of(formulas.mean_of(sums["abs_error"], sums["weight"]), multioutput)
+        return self.combine_outputs(formulas.mean_of(sums["abs_error"], sums["weight"]), multioutput)
 
     def get_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MSE = Σ w (y - p)² / Σ w``."""
         sums = self.sums()
-        return self._outputs_of(formulas.mean_of(sums["sse"], sums["weight"]), multioutput)
+        return self.combine_outputs(formulas.mean_of(sums["sse"], sums["weight"]), multioutput)
 
     def get_root_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RMSE = sqrt(MSE)`` of each output (then combined, as scikit-learn)."""
         sums = self.sums()
-        return self._outputs_of(np.sqrt(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
+        return self.combine_outputs(np.sqrt(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
 
     def get_residual_square_sum(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS = Σ w (y - p)²`` (the residual sum of squares)."""
-        return self._outputs_of(self.sums()["sse"], multioutput)
+        return self.combine_outputs(self.sums()["sse"], multioutput)
 
     def get_residual_standard_error(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSE = sqrt(RSS / (n - k - 1))`` for a regressor of ``k = n_inputs`` inputs."""
-        return self._outputs_of(formulas.residual_standard_error(self.sums()["sse"], self._samples, n_inputs), multioutput)
+        return self.combine_outputs(formulas.residual_standard_error(self.sums()["sse"], self._samples, n_inputs), multioutput)
 
     def get_r_squared(self, multioutput: MultioutputLike = "uniform_average", *, through_origin: bool = False) -> OutputValues:
         """``R² = 1 - RSS / Σ w (y - ȳ)²``; ``through_origin=True``: ``1 - RSS / Σ w y²``
         (Spark's ``RegressionMetrics(throughOrigin=true)``, a model without intercept)."""
         sums = self.sums()
         total = "syy" if through_origin else "sst"
-        return self._outputs_of(formulas.r_squared(*sums.relative("sse", total)), multioutput, sums[total])
+        return self.combine_outputs(formulas.r_squared(*sums.relative("sse", total)), multioutput, sums[total])
 
     def get_f_stat(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs."""
         explained, sse = self.sums().relative("explained", "sse")
-        return self._outputs_of(formulas.f_statistic(explained, sse, self._samples, n_inputs), multioutput)
+        return self.combine_outputs(formulas.f_statistic(explained, sse, self._samples, n_inputs), multioutput)
 
     # ----------------------------------------------------------------------------------------
     # more measures
@@ -428,40 +436,40 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def get_explained_variance(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``1 - Var(y - p) / Var(y)`` (scikit-learn's ``explained_variance_score``)."""
         sums = self.sums()
-        return self._outputs_of(formulas.fraction_explained(*sums.relative("see", "sst")), multioutput, sums["sst"])
+        return self.combine_outputs(formulas.fraction_explained(*sums.relative("see", "sst")), multioutput, sums["sst"])
 
     def get_max_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """The largest ``|y - p|`` (NaN after samples were taken away)."""
-        return self._outputs_of(self.sums()["max_error"], multioutput)
+        return self.combine_outputs(self.sums()["max_error"], multioutput)
 
     def get_mean_absolute_percentage_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MAPE = Σ w |y - p| / max(|y|, eps) / Σ w`` (a fraction, as scikit-learn: not in percent)."""
         sums = self.sums()
-        return self._outputs_of(formulas.mean_of(sums["abs_percentage"], sums["weight"]), multioutput)
+        return self.combine_outputs(formulas.mean_of(sums["abs_percentage"], sums["weight"]), multioutput)
 
     def get_pearson_correlation(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """Pearson's correlation of targets and predictions (Weka's ``correlationCoefficient``,
         DL4J's ``correlationR2``)."""
         syp, sst, spp = self.sums().relative("syp", "sst", "spp")
-        return self._outputs_of(formulas.pearson_correlation(syp, sst, spp), multioutput)
+        return self.combine_outputs(formulas.pearson_correlation(syp, sst, spp), multioutput)
 
     def get_root_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``sqrt(RSS / Σ w (y - ȳ)²)``: the RMSE relative to predicting the mean (Weka's root
         relative squared error over 100, when its prior is the evaluated data's mean)."""
-        return self._outputs_of(np.sqrt(formulas.mean_of(*self.sums().relative("sse", "sst"))), multioutput)
+        return self.combine_outputs(np.sqrt(formulas.mean_of(*self.sums().relative("sse", "sst"))), multioutput)
 
     def get_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS / Σ w (y - ȳ)²`` (DL4J's ``relativeSquaredError``, which its ``stats()`` heads "RSE";
         visrec's RSE is the residual standard error)."""
-        return self._outputs_of(formulas.mean_of(*self.sums().relative("sse", "sst")), multioutput)
+        return self.combine_outputs(formulas.mean_of(*self.sums().relative("sse", "sst")), multioutput)
 
     def get_regression_sum_of_squares(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``SSR = Σ w (p - ȳ)²`` (Spark's ``explainedVariance`` is ``SSR / Σ w``)."""
-        return self._outputs_of(self.sums()["ssr"], multioutput)
+        return self.combine_outputs(self.sums()["ssr"], multioutput)
 
     def get_total_sum_of_squares(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``SST = Σ w (y - ȳ)²``."""
-        return self._outputs_of(self.sums()["sst"], multioutput)
+        return self.combine_outputs(self.sums()["sst"], multioutput)
 
     def __getattr__(self, attribute: str) -> OutputValues:
         """Measures that need the data refuse with where to compute them."""
@@ -493,7 +501,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         k = formulas.check_inputs(n_inputs)
         statistic = formulas.f_statistic(explained, sse, self._samples, k)
         values = np.where(np.isnan(statistic), np.nan, stats.f.sf(statistic, k, max(self._samples - k - 1, 1)))
-        return self._outputs_of(values, multioutput)
+        return self.combine_outputs(values, multioutput)
 
     @classmethod
     def bootstrap(

@@ -46,6 +46,10 @@ __all__ = [
     "root_mean_squared_log_error",
 ]
 
+_QUIET = np.errstate(all="ignore")
+"""The functions that check their inputs only when their result is not finite compute quietly:
+a NaN or an infinity among the inputs is then an error naming it (``_finite``), not a warning."""
+
 _MEANS = ("raw_values", "uniform_average")
 """The ``multioutput`` options of a mean of per-sample losses (no variance to weight by)."""
 
@@ -79,36 +83,63 @@ def check_regression_targets(
 
 
 def _checked(
-    y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None, multioutput: MultioutputLike, options: tuple[str, ...] = formulas.MULTIOUTPUT
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str | np.ndarray]:
-    """The targets, the weights and how to combine the outputs of one call, checked."""
-    _, y, p, weight, _ = check_regression_targets(y_true, y_pred, sample_weight, None)
-    return y, p, weight, formulas.check_multioutput(multioutput, y.shape[1], options)
+    y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None, multioutput: MultioutputLike,
+    options: tuple[str, ...] = formulas.MULTIOUTPUT, *, finite: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str | np.ndarray]:  # fmt: skip
+    """The targets, the weights and how to combine the outputs of one call, checked; NaN and
+    infinities only with ``finite=True`` (else ``_finite`` checks them if the result is not)."""
+    y, p = as_targets(y_true, "y_true", finite=finite), as_targets(y_pred, "y_pred", finite=finite)
+    check_pair(y, p)
+    weight = check_sample_weight(sample_weight, len(y))
+    return y, p, None if weight is None else weight.astype(np.float64), formulas.check_multioutput(multioutput, y.shape[1], options)
+
+
+def _finite(result: OutputValues, y: np.ndarray, p: np.ndarray) -> OutputValues:
+    """``result``, once a result that is not finite has had its inputs checked (a NaN or an
+    infinity among them is an error naming it; finite inputs may still overflow to infinity)."""
+    if not np.all(np.isfinite(result)):
+        as_targets(y, "y_true")
+        as_targets(p, "y_pred")
+    return result
 
 
 def _mean(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
     """The (weighted) mean of each column."""
     if weight is None:
         return values.mean(axis=0)
-    total = weight.sum()
+    return (weight @ values) / _total(weight)
+
+
+def _total(weight: np.ndarray) -> float:
+    total = float(weight.sum())
     if total == 0:
         raise InvalidArgumentError(f"'sample_weight' sums to 0: there is no weighted mean ({show(weight)})")
-    return (weight @ values) / total
+    return total
 
 
-def _sum(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
-    return values.sum(axis=0) if weight is None else weight @ values
+def _products(a: np.ndarray, b: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    """``Σ w a b`` of each column, by BLAS (no array of products for one output)."""
+    if a.shape[1] == 1:
+        left = a.ravel() if weight is None else weight * a.ravel()
+        return np.array([left @ b.ravel()])
+    return np.einsum("ij,ij->j", a, b) if weight is None else weight @ (a * b)
 
 
-def _centered_squares(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+def _mean_square(values: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    """``Σ w v² / Σ w`` of each column."""
+    return _products(values, values, weight) / (len(values) if weight is None else _total(weight))
+
+
+def _centered_squares(values: np.ndarray, weight: np.ndarray | None, *, own: bool = False) -> np.ndarray:
     """``Σ w (v - v̄)²`` of each column, two passes; exactly 0 for a constant column (whose float
-    mean may miss the constant by an ulp)."""
+    mean may miss the constant by an ulp). ``own``: ``values`` is a temporary, centred in place."""
     mean = _mean(values, weight)
-    squares = _sum((values - mean) ** 2, weight)
+    centred = np.subtract(values, mean, out=values if own else None)
+    squares = _products(centred, centred, weight)
     total = values.shape[0] if weight is None else weight.sum()
     suspect = (squares > 0) & (squares <= total * (8 * EPSILON * np.abs(mean)) ** 2)  # within rounding of a constant
     for column in np.flatnonzero(suspect):
-        present = values[:, column] if weight is None else values[weight > 0, column]
+        present = centred[:, column] if weight is None else centred[weight > 0, column]
         if present.min() == present.max():
             squares[column] = 0.0
     return squares
@@ -125,6 +156,12 @@ def _output_means(losses: np.ndarray, weight: np.ndarray | None, multioutput: st
     return formulas.combine(_mean(losses, weight), multioutput)
 
 
+def _absolute_errors(y: np.ndarray, p: np.ndarray) -> np.ndarray:
+    errors = np.subtract(y, p)
+    return np.abs(errors, out=errors)
+
+
+@_QUIET
 def mean_absolute_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """``Σ w |y - p| / Σ w`` of each output, combined by ``multioutput``.
 
@@ -133,9 +170,10 @@ def mean_absolute_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weig
         0.5
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return _output_means(np.abs(y - p), weight, how)
+    return _finite(_output_means(_absolute_errors(y, p), weight, how), y, p)
 
 
+@_QUIET
 def mean_squared_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """``Σ w (y - p)² / Σ w`` of each output, combined by ``multioutput``.
 
@@ -144,9 +182,10 @@ def mean_squared_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weigh
         0.375
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return _output_means((y - p) ** 2, weight, how)
+    return _finite(formulas.combine(_mean_square(y - p, weight), how), y, p)
 
 
+@_QUIET
 def root_mean_squared_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """``sqrt(MSE)`` of each output, then combined.
 
@@ -155,20 +194,26 @@ def root_mean_squared_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_
         0.6123724356957945
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return formulas.combine(np.sqrt(_mean((y - p) ** 2, weight)), how)
+    return _finite(formulas.combine(np.sqrt(_mean_square(y - p, weight)), how), y, p)
 
 
-def _logs(y: np.ndarray, p: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
-    for argument, values in (("y_true", y), ("y_pred", p)):
-        low = values <= -1
-        if low.any():
-            position = tuple(int(k) for k in np.argwhere(low)[0])
-            raise InvalidValueError(
-                f"{name} cannot be used when targets contain values less than or equal to -1: {argument!r} holds {values[position]} at {position[0]}"
-            )
-    return np.log1p(y), np.log1p(p)
+def _log_errors(y: np.ndarray, p: np.ndarray, name: str) -> np.ndarray:
+    """``log(1 + y) - log(1 + p)``, refused for a target at or below -1."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        logs = np.log1p(y)
+        logs -= np.log1p(p)
+    if not np.isfinite(logs).all():
+        for argument, values in (("y_true", as_targets(y, "y_true")), ("y_pred", as_targets(p, "y_pred"))):
+            low = values <= -1
+            if low.any():
+                position = tuple(int(k) for k in np.argwhere(low)[0])
+                raise InvalidValueError(
+                    f"{name} cannot be used when targets contain values less than or equal to -1: {argument!r} holds {values[position]} at {position[0]}"
+                )
+    return logs
 
 
+@_QUIET
 def mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """The MSE of ``log(1 + y)`` and ``log(1 + p)``.
 
@@ -180,10 +225,10 @@ def mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_w
         0.03973
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    log_y, log_p = _logs(y, p, "Mean Squared Logarithmic Error")
-    return _output_means((log_y - log_p) ** 2, weight, how)
+    return formulas.combine(_mean_square(_log_errors(y, p, "Mean Squared Logarithmic Error"), weight), how)
 
 
+@_QUIET
 def root_mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """``sqrt`` of the MSLE of each output, then combined.
 
@@ -195,10 +240,10 @@ def root_mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sam
         0.199324
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    log_y, log_p = _logs(y, p, "Root Mean Squared Logarithmic Error")
-    return formulas.combine(np.sqrt(_mean((log_y - log_p) ** 2, weight)), how)
+    return formulas.combine(np.sqrt(_mean_square(_log_errors(y, p, "Root Mean Squared Logarithmic Error"), weight)), how)
 
 
+@_QUIET
 def mean_absolute_percentage_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """``Σ w |y - p| / max(|y|, eps) / Σ w``: a fraction (0.2 is 20 %), huge where ``y`` is 0.
 
@@ -207,7 +252,10 @@ def mean_absolute_percentage_error(y_true: TargetsLike, y_pred: TargetsLike, *, 
         0.327381
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return _output_means(np.abs(y - p) / np.maximum(np.abs(y), EPSILON), weight, how)
+    errors = _absolute_errors(y, p)
+    scale = np.abs(y)
+    errors /= np.maximum(scale, EPSILON, out=scale)
+    return _finite(_output_means(errors, weight, how), y, p)
 
 
 def weighted_quantile(values: np.ndarray, weight: np.ndarray | None, alpha: float) -> np.ndarray:
@@ -219,8 +267,10 @@ def weighted_quantile(values: np.ndarray, weight: np.ndarray | None, alpha: floa
         >>> weighted_quantile(np.array([[1.0], [2.0], [3.0], [4.0]]), None, 0.5).tolist()
         [2.5]
     """
+    if weight is None:  # numpy's own averaged inverted CDF (a partition, not a sort), at scikit-learn's rank, alpha * 100 / 100
+        return np.asarray(np.quantile(values, (alpha * 100) / 100, axis=0, method="averaged_inverted_cdf"), dtype=np.float64)
     n = len(values)
-    weights = np.ones(n) if weight is None else weight
+    weights = weight
     result = np.empty(values.shape[1])
     for column in range(values.shape[1]):
         order = np.argsort(values[:, column], kind="stable")
@@ -245,9 +295,9 @@ def median_absolute_error(y_true: TargetsLike, y_pred: TargetsLike, *, multioutp
         >>> median_absolute_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
         0.5
     """
-    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    errors = np.abs(p - y)
-    medians = np.median(errors, axis=0) if weight is None else weighted_quantile(errors, weight, 0.5)
+    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS, finite=True)  # a median may hide an infinity
+    errors = _absolute_errors(y, p)
+    medians = np.median(errors, axis=0, overwrite_input=True) if weight is None else weighted_quantile(errors, weight, 0.5)
     return formulas.combine(medians, how)
 
 
@@ -259,11 +309,14 @@ def _check_alpha(alpha: object) -> float:
     return float(alpha)
 
 
-def _pinball(y: np.ndarray, p: np.ndarray, alpha: float) -> np.ndarray:
-    difference = y - p
-    return np.where(difference >= 0, alpha * difference, (alpha - 1) * difference)
+def _pinball(y: np.ndarray, p: np.ndarray | float, alpha: float) -> np.ndarray:
+    """``alpha (y - p)`` above the prediction, ``(alpha - 1)(y - p)`` below: one array."""
+    difference = np.subtract(y, p)
+    difference *= np.where(difference >= 0, alpha, alpha - 1.0)
+    return difference
 
 
+@_QUIET
 def mean_pinball_loss(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, alpha: float = 0.5, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """The mean quantile loss ``alpha (y - p)`` above, ``(1 - alpha)(p - y)`` below (half the MAE at 0.5).
 
@@ -273,9 +326,10 @@ def mean_pinball_loss(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight
     """
     alpha = _check_alpha(alpha)
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return _output_means(_pinball(y, p, alpha), weight, how)
+    return _finite(_output_means(_pinball(y, p, alpha), weight, how), y, p)
 
 
+@_QUIET
 def r2_score(
     y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average", force_finite: bool = True
 ) -> OutputValues:
@@ -291,11 +345,14 @@ def r2_score(
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput)
     if _single_sample(y, "R^2"):
         return math.nan
+    errors = y - p
     total = _centered_squares(y, weight)
-    scores = formulas.r_squared(_sum((y - p) ** 2, weight), total, force_finite=force_finite)
-    return formulas.combine(scores, how, total)
+    residual = _products(errors, errors, weight)
+    _finite(residual + total, y, p)  # finite sums of squares: finite inputs
+    return formulas.combine(formulas.r_squared(residual, total, force_finite=force_finite), how, total)
 
 
+@_QUIET
 def explained_variance_score(
     y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average", force_finite: bool = True
 ) -> OutputValues:
@@ -308,10 +365,12 @@ def explained_variance_score(
     """
     y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput)
     total = _centered_squares(y, weight)
-    scores = formulas.fraction_explained(_centered_squares(y - p, weight), total, force_finite=force_finite)
-    return formulas.combine(scores, how, total)
+    residual = _centered_squares(y - p, weight, own=True)
+    _finite(residual + total, y, p)
+    return formulas.combine(formulas.fraction_explained(residual, total, force_finite=force_finite), how, total)
 
 
+@_QUIET
 def max_error(y_true: TargetsLike, y_pred: TargetsLike) -> float:
     """The largest ``|y - p|`` (one output).
 
@@ -322,10 +381,11 @@ def max_error(y_true: TargetsLike, y_pred: TargetsLike) -> float:
         >>> max_error([3, 2, 7, 1], [4, 2, 7, 1])
         1.0
     """
-    kind, y, p, _, _ = check_regression_targets(y_true, y_pred, None, None)
-    if kind == "continuous-multioutput":
+    y, p, _, _ = _checked(y_true, y_pred, None, "uniform_average")
+    if y.shape[1] > 1:
         raise InvalidArgumentError(f"Multioutput not supported in max_error: the targets have {y.shape[1]} outputs")
-    return float(np.abs(y - p).max())
+    errors = y - p
+    return float(_finite(max(float(errors.max()), -float(errors.min())), y, p))
 
 
 def _check_power(power: object) -> float:
@@ -339,44 +399,62 @@ def _check_power(power: object) -> float:
 
 def _deviance_domain(y: np.ndarray, p: np.ndarray, power: float) -> None:
     message = f"Mean Tweedie deviance error with power={power} can only be used on "
-    if power < 0 and np.any(p <= 0):
+    if power < 0 and p.min() <= 0:
         raise InvalidValueError(message + "strictly positive y_pred.")
-    if 1 <= power < 2 and (np.any(y < 0) or np.any(p <= 0)):
+    if 1 <= power < 2 and (y.min() < 0 or p.min() <= 0):
         raise InvalidValueError(message + "non-negative y and strictly positive y_pred.")
-    if power >= 2 and (np.any(y <= 0) or np.any(p <= 0)):
+    if power >= 2 and (y.min() <= 0 or p.min() <= 0):
         raise InvalidValueError(message + "strictly positive y and y_pred.")
 
 
-def _x_log_y(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``x log y``, 0 where ``x`` is 0 (scipy's ``xlogy``)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(x == 0, 0.0, x * np.log(np.where(x == 0, 1.0, y)))
-
-
-def tweedie_deviances(y: np.ndarray, p: np.ndarray, power: float) -> np.ndarray:
+def tweedie_deviances(y: np.ndarray, p: np.ndarray | float, power: float) -> np.ndarray:
     """The unit deviance of each sample of a Tweedie distribution of ``power`` (0: normal,
-    ``(y - p)²``; 1: Poisson; 2: gamma)."""
+    ``(y - p)²``; 1: Poisson, ``2 (y log(y / p) - y + p)`` with ``0 log 0 = 0``; 2: gamma,
+    ``2 (log(p / y) + y / p - 1)``), in place in one array where it can."""
     if power == 0:
-        return (y - p) ** 2
+        deviance = np.subtract(y, p)
+        return np.square(deviance, out=deviance)
     if power == 1:
-        return 2 * (_x_log_y(y, y / p) - y + p)
+        deviance = np.divide(y, p)
+        positive = y > 0
+        if positive.all():
+            np.log(deviance, out=deviance)
+        else:  # scipy's xlogy: 0 log 0 is 0
+            np.log(deviance, out=deviance, where=positive)
+            deviance[~positive] = 0.0
+        deviance *= y
+        deviance -= y
+        deviance += p
+        deviance *= 2
+        return deviance
     if power == 2:
-        return 2 * (np.log(p / y) + y / p - 1)
-    base = np.where(y > 0, y, 0.0) if power < 0 else y
-    return 2 * (np.power(base, 2 - power) / ((1 - power) * (2 - power)) - y * np.power(p, 1 - power) / (1 - power) + np.power(p, 2 - power) / (2 - power))
+        deviance = np.divide(p, y)
+        np.log(deviance, out=deviance)
+        deviance += np.divide(y, p)
+        deviance -= 1
+        deviance *= 2
+        return deviance
+    base = np.maximum(y, 0.0) if power < 0 else y
+    deviance = np.power(base, 2 - power)
+    deviance /= (1 - power) * (2 - power)
+    deviance -= y * np.power(p, 1 - power) / (1 - power)
+    deviance += np.power(p, 2 - power) / (2 - power)
+    deviance *= 2
+    return deviance
 
 
 def _one_output(y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    kind, y, p, weight, _ = check_regression_targets(y_true, y_pred, sample_weight, None)
-    if kind == "continuous-multioutput":
+    y, p, weight, _ = _checked(y_true, y_pred, sample_weight, "uniform_average")
+    if y.shape[1] > 1:
         raise InvalidArgumentError(f"Multioutput not supported in {name}: the targets have {y.shape[1]} outputs")
     return y[:, 0], p[:, 0], weight
 
 
 def _weighted_mean(values: np.ndarray, weight: np.ndarray | None) -> float:
-    return float(_mean(values[:, None], weight)[0])
+    return float(values.mean() if weight is None else (weight @ values) / _total(weight))
 
 
+@_QUIET
 def mean_tweedie_deviance(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, power: float = 0) -> float:
     """The mean Tweedie deviance of ``power`` (0: the MSE; 1: Poisson; 2: gamma; one output).
 
@@ -390,8 +468,10 @@ def mean_tweedie_deviance(y_true: TargetsLike, y_pred: TargetsLike, *, sample_we
     """
     power = _check_power(power)
     y, p, weight = _one_output(y_true, y_pred, sample_weight, "mean_tweedie_deviance")
+    _finite(y.min() + p.min() + y.max() + p.max(), y, p)  # before the domain's checks, which a NaN passes
     _deviance_domain(y, p, power)
-    return _weighted_mean(tweedie_deviances(y, p, power), weight)
+    with np.errstate(over="ignore"):
+        return float(_weighted_mean(tweedie_deviances(y, p, power), weight))
 
 
 def mean_poisson_deviance(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> float:
@@ -414,6 +494,7 @@ def mean_gamma_deviance(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weig
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=2)
 
 
+@_QUIET
 def d2_tweedie_score(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, power: float = 0) -> float:
     """``D² = 1 - deviance(y, p) / deviance(y, ȳ)``: the share of the Tweedie deviance of
     predicting the mean that the predictions explain (R² at power 0; one output).
@@ -426,9 +507,11 @@ def d2_tweedie_score(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight:
     y, p, weight = _one_output(y_true, y_pred, sample_weight, "d2_tweedie_score")
     if _single_sample(y, "D^2"):
         return math.nan
+    _finite(y.min() + p.min() + y.max() + p.max(), y, p)
     _deviance_domain(y, p, power)
-    numerator = _weighted_mean(tweedie_deviances(y, p, power), weight)
-    denominator = _weighted_mean(tweedie_deviances(y, np.full_like(y, _weighted_mean(y, weight)), power), weight)
+    with np.errstate(over="ignore"):
+        numerator = _weighted_mean(tweedie_deviances(y, p, power), weight)
+        denominator = _weighted_mean(tweedie_deviances(y, _weighted_mean(y, weight), power), weight)
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(1 - np.float64(numerator) / denominator)
 
@@ -443,12 +526,12 @@ def d2_pinball_score(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight:
         0.666667
     """
     alpha = _check_alpha(alpha)
-    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
+    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS, finite=True)  # a quantile may hide an infinity
     if _single_sample(y, "D^2"):
         return math.nan
-    quantile = weighted_quantile(y, weight, alpha)
+    quantile = np.median(y, axis=0) if alpha == 0.5 and weight is None else weighted_quantile(y, weight, alpha)  # the median: numpy's own
     numerator = _mean(_pinball(y, p, alpha), weight)
-    denominator = _mean(_pinball(y, np.broadcast_to(quantile, y.shape), alpha), weight)
+    denominator = _mean(_pinball(y, quantile, alpha), weight)
     return formulas.combine(formulas.fraction_explained(numerator, denominator, force_finite=True), how, denominator)
 
 
