@@ -134,12 +134,13 @@ def _vector_sums(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | No
     sums = ExactSums(outputs * len(SUMS))
     slots = np.arange(outputs) * len(SUMS)
     counts = np.zeros(outputs * len(SUMS), dtype=np.int64)
+    slot_rows = {k: np.broadcast_to(slots + k, (min(n, _ROWS), outputs)).ravel() for k in range(len(SUMS))}  # made once, read by every chunk
     for start in range(0, n, _ROWS):
         part = slice(start, start + _ROWS)
         w = None if weight is None else weight[part][:, None]
         values, offsets = _terms(y_true[part], y_pred[part], w)
-        sums.add(np.concatenate([np.broadcast_to(slots + k, value.shape).ravel() for value, k in zip(values, offsets)]),
-                 np.concatenate([value.ravel() for value in values]))  # fmt: skip
+        for value, k in zip(values, offsets):  # one sum at a time: no copy of the terms into one array
+            sums.add(slot_rows[k][: value.size], np.ravel(value))
         if w is None:
             counts[slots] += len(y_true[part])
     sums.add_counts(counts)
