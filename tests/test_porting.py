@@ -106,20 +106,29 @@ def check_table(heading: str, namespace: dict, reference: dict, *, rel: float = 
 # Weka, for real
 
 
-@pytest.fixture(scope="module")
-def weka(tmp_path_factory):
-    """The compiled reference program (Weka and a JDK come from the system packages)."""
+def weka_program(tmp_path_factory, name: str):
+    """``run(*arguments)``: the JSON a program of ``tests/java`` prints, compiled against Weka
+    (Weka and a JDK come from the system packages)."""
     missing = [name for name, found in (("java", shutil.which("java")), ("javac", shutil.which("javac")), (str(WEKA_JAR), WEKA_JAR.exists())) if not found]
     if missing:
         pytest.fail(f"Weka is not installed ({', '.join(missing)} missing): .ci/run installs it (apt-get install weka default-jdk-headless)")
-    folder = tmp_path_factory.mktemp("weka")
-    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), str(ROOT / "tests" / "java" / "WekaReference.java")],
-                   check=True, capture_output=True)  # fmt: skip
+    folder = tmp_path_factory.mktemp(name)
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), str(ROOT / "tests" / "java" / f"{name}.java")], check=True, capture_output=True)
+
+    def run(*arguments: object) -> dict:
+        result = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{folder}", name, *map(str, arguments)], check=True, capture_output=True, text=True)
+        return json.loads(result.stdout)
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def weka(tmp_path_factory):
+    """The compiled reference program: ``run(arff, classifier, folds, seed)``."""
+    program = weka_program(tmp_path_factory, "WekaReference")
 
     def run(arff: Path, classifier: str, folds: int = 10, seed: int = 1) -> dict:
-        result = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{folder}", "WekaReference", str(arff), classifier, str(folds), str(seed)],
-                                check=True, capture_output=True, text=True)  # fmt: skip
-        return json.loads(result.stdout)
+        return program(arff, classifier, folds, seed)
 
     return run
 

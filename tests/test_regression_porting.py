@@ -10,16 +10,13 @@ computed below from the formulas their source writes, each function citing its f
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 import statsmodels.api as sm
-from test_porting import WEKA_DATA, WEKA_JAR, guide_namespace, rows, same, section
+from test_porting import WEKA_DATA, guide_namespace, rows, same, section, weka_program
 
 from evalkit import RegressionMetrics
 
@@ -150,18 +147,8 @@ def test_dl4j_raw_moments_lose_a_large_mean_where_exact_sums_do_not():
 
 @pytest.fixture(scope="module")
 def weka_regression(tmp_path_factory):
-    """The compiled reference program (Weka and a JDK come from the system packages)."""
-    missing = [name for name, found in (("java", shutil.which("java")), ("javac", shutil.which("javac")), (str(WEKA_JAR), WEKA_JAR.exists())) if not found]
-    if missing:
-        pytest.fail(f"Weka is not installed ({', '.join(missing)} missing): .ci/run installs it (apt-get install weka default-jdk-headless)")
-    folder = tmp_path_factory.mktemp("weka-regression")
-    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), str(ROOT / "tests" / "java" / "WekaRegression.java")], check=True, capture_output=True)
-
-    def run(arff: Path, classifier: str) -> dict:
-        result = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{folder}", "WekaRegression", str(arff), classifier], check=True, capture_output=True, text=True)
-        return json.loads(result.stdout)
-
-    return run
+    """The compiled reference program: ``run(arff, classifier)``."""
+    return weka_program(tmp_path_factory, "WekaRegression")
 
 
 def weighted_arff(folder: Path, seed: int) -> Path:

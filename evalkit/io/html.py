@@ -24,6 +24,7 @@ import numpy as np
 
 from evalkit.engine._labels import OVERALL
 from evalkit.engine._validation import count_text
+from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.results.rendering import renders
 
 __all__ = ["comparison_page", "matrix_fragment", "nice_ticks", "page", "regression_page", "report_fragment", "report_page", "scatter_svg", "svg_chart", "table_fragment"]
@@ -437,7 +438,7 @@ def _figure(svg: str, caption: str) -> str:
     return f"<figure>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
 
 
-def regression_page(metrics: Any, y_true: np.ndarray, y_pred: np.ndarray, *, digits: int = 3, title: str = "evalkit regression report",
+def regression_page(metrics: RegressionMetrics, y_true: np.ndarray, y_pred: np.ndarray, *, digits: int = 3, title: str = "evalkit regression report",
                     subtitle: str = "") -> str:  # fmt: skip
     """The HTML page of a ``RegressionMetrics``: its measures, and the residuals against the
     predictions and the predictions against the true values of the points given (a sample)."""

@@ -213,6 +213,13 @@ def _log_errors(y: np.ndarray, p: np.ndarray, name: str) -> np.ndarray:
     return logs
 
 
+def _squared_log_errors(y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None, multioutput: MultioutputLike, *, root: bool) -> OutputValues:
+    """The MSLE of each output (its square root with ``root``), combined."""
+    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
+    means = _mean_square(_log_errors(y, p, "Root Mean Squared Logarithmic Error" if root else "Mean Squared Logarithmic Error"), weight)
+    return formulas.combine(np.sqrt(means) if root else means, how)
+
+
 @_QUIET
 def mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
     """The MSE of ``log(1 + y)`` and ``log(1 + p)``.
@@ -224,8 +231,7 @@ def mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sample_w
         >>> round(mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8]), 6)
         0.03973
     """
-    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return formulas.combine(_mean_square(_log_errors(y, p, "Mean Squared Logarithmic Error"), weight), how)
+    return _squared_log_errors(y_true, y_pred, sample_weight, multioutput, root=False)
 
 
 @_QUIET
@@ -239,8 +245,7 @@ def root_mean_squared_log_error(y_true: TargetsLike, y_pred: TargetsLike, *, sam
         >>> round(root_mean_squared_log_error([3, 5, 2.5, 7], [2.5, 5, 4, 8]), 6)
         0.199324
     """
-    y, p, weight, how = _checked(y_true, y_pred, sample_weight, multioutput, _MEANS)
-    return formulas.combine(np.sqrt(_mean_square(_log_errors(y, p, "Root Mean Squared Logarithmic Error"), weight)), how)
+    return _squared_log_errors(y_true, y_pred, sample_weight, multioutput, root=True)
 
 
 @_QUIET
