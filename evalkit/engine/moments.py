@@ -36,7 +36,7 @@ from evalkit.engine._exact import FLOAT_OFFSET, ExactSums, limbs_to_ints
 from evalkit.engine._validation import as_array, show
 from evalkit.exceptions import EmptyInputError, InputLengthError, InputShapeError, InvalidTypeError, InvalidValueError
 
-__all__ = ["EPSILON", "SUMS", "UNIT_BITS", "as_targets", "check_pair", "exact_sums", "few_rows", "few_sums", "largest_errors"]
+__all__ = ["EPSILON", "SUMS", "UNIT_BITS", "as_targets", "check_pair", "exact_sums", "few_rows", "few_sums", "largest_errors", "target_pair"]
 
 SUMS = ("weight", "y", "p", "yy", "pp", "yp", "abs_error", "abs_percentage")
 """The exact sums of each output, in this order (see the module)."""
@@ -48,7 +48,6 @@ UNIT_BITS = 3222
 """The sums are integers in units of ``2**-UNIT_BITS``: every product of three floats is a whole
 number of them (each float is one of ``2**-1074``)."""
 
-_UNIT = 1 << UNIT_BITS
 _TAME_LOW, _TAME_HIGH = 2.0**-256, 2.0**256  # products of up to three such values and their rounding errors stay exact floats
 _SPLITTER = 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
 _ROWS = 1 << 16  # rows per chunk of the vectorised path: memory bounded by it at any length
@@ -83,6 +82,13 @@ def as_targets(values: object, argument: str, *, finite: bool = True) -> np.ndar
         where = position[0] if array.ndim == 1 else position
         raise InvalidValueError(f"{argument!r} holds {array[position]} at {where}: targets must be finite numbers")
     return array.reshape(-1, 1) if array.ndim == 1 else array
+
+
+def target_pair(y_true: object, y_pred: object, *, finite: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Both targets of a call, as ``as_targets`` gives them, checked to match (``check_pair``)."""
+    y, p = as_targets(y_true, "y_true", finite=finite), as_targets(y_pred, "y_pred", finite=finite)
+    check_pair(y, p)
+    return y, p
 
 
 def check_pair(y_true: np.ndarray, y_pred: np.ndarray) -> None:

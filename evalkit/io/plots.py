@@ -41,7 +41,7 @@ from matplotlib.figure import Figure
 
 from evalkit.engine._types import TargetsLike
 from evalkit.engine._validation import check_choice, show
-from evalkit.engine.moments import as_targets, check_pair
+from evalkit.engine.moments import target_pair
 from evalkit.exceptions import InvalidTypeError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.measures.formulas import get_measure
@@ -672,12 +672,6 @@ def posterior(found: Any, *, names: Sequence[str] = ("first", "second"), ax: Axe
     return ax
 
 
-def _targets(y_true: TargetsLike, y_pred: TargetsLike) -> tuple[np.ndarray, np.ndarray]:
-    y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
-    check_pair(y, p)
-    return y, p
-
-
 def residuals(y_true: TargetsLike, y_pred: TargetsLike, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """A regressor's residuals ``y - p`` against its predictions ``p``, one colour per output,
     with the zero line: a pattern (a funnel, a curve) is what the model misses.
@@ -686,7 +680,7 @@ def residuals(y_true: TargetsLike, y_pred: TargetsLike, *, ax: Axes | None = Non
         InvalidTypeError, InvalidValueError: targets that are not finite numbers.
         InputLengthError, InputShapeError: targets of other lengths or outputs.
     """
-    y, p = _targets(y_true, y_pred)
+    y, p = target_pair(y_true, y_pred)
     ax = _axes(ax, 5.6, 4.2)
     for j in range(y.shape[1]):
         ax.scatter(p[:, j], y[:, j] - p[:, j], s=8, alpha=0.5, label=f"output {j}" if y.shape[1] > 1 else None)
@@ -706,7 +700,7 @@ def predicted_vs_actual(y_true: TargetsLike, y_pred: TargetsLike, *, ax: Axes | 
         InvalidTypeError, InvalidValueError: targets that are not finite numbers.
         InputLengthError, InputShapeError: targets of other lengths or outputs.
     """
-    y, p = _targets(y_true, y_pred)
+    y, p = target_pair(y_true, y_pred)
     ax = _axes(ax, 5.2, 5.2)
     for j in range(y.shape[1]):
         total = float(np.sum((y[:, j] - y[:, j].mean()) ** 2))

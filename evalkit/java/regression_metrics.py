@@ -23,12 +23,11 @@ from evalkit.engine.moments import (
     EPSILON,
     SUMS,
     UNIT_BITS,
-    as_targets,
-    check_pair,
     exact_sums,
     few_rows,
     few_sums,
     largest_errors,
+    target_pair,
 )
 from evalkit.exceptions import (
     EmptyInputError,
@@ -198,8 +197,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             if rows_y is not None and rows_p is not None and len(rows_y) == len(rows_p) and len(rows_y[0]) == len(rows_p[0]) == (self._outputs or len(rows_y[0])):
                 largest = [max(abs(y - p) for y, p in zip(column_y, column_p)) for column_y, column_p in zip(zip(*rows_y), zip(*rows_p))]
                 return few_sums(rows_y, rows_p, None), len(rows_y), largest
-        y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
-        check_pair(y, p)
+        y, p = target_pair(y_true, y_pred)
         if self._outputs is not None and y.shape[1] != self._outputs:
             raise InputShapeError(f"this RegressionMetrics has {self._outputs} outputs, the batch {y.shape[1]}")
         weight = check_sample_weight(sample_weight, len(y))
@@ -535,8 +533,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             True
         """
         check_choice("method", method, ("bca", "percentile", "normal"))
-        y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
-        check_pair(y, p)
+        y, p = target_pair(y_true, y_pred)
         weight = check_sample_weight(sample_weight, len(y))
         weight = np.ones(len(y)) if weight is None else weight.astype(np.float64)
         if callable(measure) and not isinstance(measure, str):

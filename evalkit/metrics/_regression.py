@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine._types import MultioutputLike, OutputValues, TargetsLike
 from evalkit.engine._validation import check_sample_weight, show
-from evalkit.engine.moments import EPSILON, as_targets, check_pair
+from evalkit.engine.moments import EPSILON, as_targets, target_pair
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, InvalidValueError, UndefinedMetricWarning
 from evalkit.measures import regression_formulas as formulas
 
@@ -72,14 +72,17 @@ def check_regression_targets(
         >>> check_regression_targets([1, 2], [1, 3], None, None)[0]
         'continuous'
     """
-    y, p = as_targets(y_true, "y_true"), as_targets(y_pred, "y_pred")
-    check_pair(y, p)
-    weight = check_sample_weight(sample_weight, len(y))
-    if weight is not None:
-        weight = weight.astype(np.float64)
+    y, p, weight = _targets(y_true, y_pred, sample_weight, finite=True)
     if multioutput is not None:
         multioutput = formulas.check_multioutput(multioutput, y.shape[1], options)
     return ("continuous" if y.shape[1] == 1 else "continuous-multioutput"), y, p, weight, multioutput
+
+
+def _targets(y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None, *, finite: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Both targets (2-D float64) and the weights (float64 or ``None``), checked."""
+    y, p = target_pair(y_true, y_pred, finite=finite)
+    weight = check_sample_weight(sample_weight, len(y))
+    return y, p, None if weight is None else weight.astype(np.float64)
 
 
 def _checked(
@@ -88,10 +91,8 @@ def _checked(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str | np.ndarray]:  # fmt: skip
     """The targets, the weights and how to combine the outputs of one call, checked; NaN and
     infinities only with ``finite=True`` (else ``_finite`` checks them if the result is not)."""
-    y, p = as_targets(y_true, "y_true", finite=finite), as_targets(y_pred, "y_pred", finite=finite)
-    check_pair(y, p)
-    weight = check_sample_weight(sample_weight, len(y))
-    return y, p, None if weight is None else weight.astype(np.float64), formulas.check_multioutput(multioutput, y.shape[1], options)
+    y, p, weight = _targets(y_true, y_pred, sample_weight, finite=finite)
+    return y, p, weight, formulas.check_multioutput(multioutput, y.shape[1], options)
 
 
 def _finite(result: OutputValues, y: np.ndarray, p: np.ndarray) -> OutputValues:
