@@ -70,6 +70,9 @@ _ALIASES = {
 """Other spellings users type, visrec's keys among them (``"RSquared"``, ``"FStatistics"``)."""
 
 
+_NONNEGATIVE = tuple(SUMS.index(name) for name in ("weight", "yy", "pp", "abs_error", "abs_percentage"))
+"""The sums that are never negative: a part taken away that would leave one so was never added."""
+
 _LARGEST_TEXT = {-math.inf: "none", math.inf: "Infinity"}
 """The largest error of an output in a document: none counted yet, or beyond float64 (NaN, unknown after a subtraction, is "unknown")."""
 _LARGEST_VALUE = {"none": -math.inf, "Infinity": math.inf, "unknown": math.nan}
@@ -170,11 +173,17 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         EvaluationMetrics.__init__(self)
         if outputs is not None and (isinstance(outputs, bool) or not isinstance(outputs, (int, np.integer)) or outputs < 1):
             raise InvalidTypeError(f"'outputs' must be a positive integer, got {show(outputs)}")
-        self._outputs = None if outputs is None else int(outputs)
+        self._outputs: int | None = None
         self._samples = 0
-        self._sums: list[list[int]] = [] if outputs is None else [[0] * len(SUMS) for _ in range(int(outputs))]
-        self._largest: list[float] = [] if outputs is None else [-math.inf] * int(outputs)
+        self._sums: list[list[int]] = []
+        self._largest: list[float] = []
         self._derived: _Sums | None = None
+        if outputs is not None:
+            self._start(int(outputs))
+
+    def _start(self, outputs: int) -> None:
+        """Nothing counted yet, for ``outputs`` outputs (fixed by the first batch when not given)."""
+        self._outputs, self._sums, self._largest = outputs, [[0] * len(SUMS) for _ in range(outputs)], [-math.inf] * outputs
 
     @classmethod
     def from_predictions(cls, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> RegressionMetrics:
@@ -213,7 +222,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         """
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
-            self._outputs, self._sums, self._largest = len(sums), [[0] * len(SUMS) for _ in sums], [-math.inf] * len(sums)
+            self._start(len(sums))
         self._add(sums, samples, largest)
 
     def _add(self, sums: list[list[int]], samples: int, largest: list[float]) -> None:
@@ -234,8 +243,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def _take(self, sums: list[list[int]], samples: int) -> None:
         left = [[a - b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
-        nonnegative = (SUMS.index("weight"), SUMS.index("yy"), SUMS.index("pp"), SUMS.index("abs_error"), SUMS.index("abs_percentage"))
-        if samples > self._samples or any(row[k] < 0 for row in left for k in nonnegative):
+        if samples > self._samples or any(row[k] < 0 for row in left for k in _NONNEGATIVE):
             raise InvalidCountsError(f"cannot take away samples that were never counted ({samples} samples from {self._samples})")
         self._sums, self._samples = left, self._samples - samples
         self._largest = [math.nan] * len(self._largest)
@@ -258,7 +266,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         if rest._outputs is None:
             return result
         if result._outputs is None:
-            result._outputs, result._sums, result._largest = rest._outputs, [[0] * len(SUMS) for _ in rest._sums], [-math.inf] * rest._outputs
+            result._start(rest._outputs)
         if result._outputs != rest._outputs:
             raise InputShapeError(f"cannot merge RegressionMetrics of {self._outputs} and {other._outputs} outputs")
         result._add(rest._sums, rest._samples, rest._largest)
@@ -266,7 +274,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def _subtract(self, other: RegressionMetrics) -> RegressionMetrics:
         result = self.copy()
-        if other._outputs is None or other._samples == 0 and not any(any(row) for row in other._sums):
+        if other._outputs is None:  # nothing counted: nothing to take away
             return result
         if self._outputs != other._outputs:
             raise InputShapeError(f"cannot subtract RegressionMetrics of {other._outputs} outputs from one of {self._outputs}")
