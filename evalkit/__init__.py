@@ -10,9 +10,11 @@ Examples:
     0.5
 """
 
+import types
+
 from evalkit import _moved
 
-_moved.install()  # before anything else: old module paths (evalkit.curves, ...) keep importing
+_moved.install()  # before anything else: old module paths (evalkit.curves, ...) keep importing, old names are found
 
 import evalkit.io.comparison_tables as _comparison_tables  # noqa: F401  (registers the tables of comparisons)
 import evalkit.io.html as _html  # noqa: F401  (registers the HTML renderings results call)
@@ -43,8 +45,6 @@ from evalkit.scores.calibration import Calibration
 from evalkit.scores.costs import CostMatrix
 from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.ranked_lists import RankedLists
-
-_moved.install_old_names()  # names that left a module (evalkit.averaging.CellsResult) still found, with a warning
 
 __all__ = [
     "Agreement",
@@ -90,3 +90,13 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    """``evalkit.curves``, ``evalkit.metrics``, ...: a module of an old path or a layer, imported
+    on first use (``evalkit._moved.submodule``), so ``import evalkit`` stays quick."""
+    return _moved.submodule(name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *(path.partition(".")[2] for path in _moved.OLD_PATHS), *_moved.LAYERS})

@@ -28,12 +28,13 @@ import time
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from evalkit import __version__
 from evalkit.comparisons.comparison import MISSING, PAIRWISE_TESTS, ModelComparison, PairwiseTests
+from evalkit.engine import moved_names
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
@@ -615,3 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

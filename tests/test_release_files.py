@@ -13,12 +13,12 @@ import pytest
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
-from make_release_fixtures import release_objects
+from make_release_fixtures import group_objects, release_objects
 
 sys.path.remove(str(FIXTURES))
 
 TODAY = release_objects()
-FILES = sorted(path for path in FIXTURES.glob("release-*/*") if path.suffix in (".json", ".pickle") and path.stem != "public_names")
+FILES = sorted(path for path in FIXTURES.glob("release-*/*") if path.suffix in (".json", ".pickle") and path.stem not in ("public_names", "module_names"))
 
 
 def test_every_release_has_files_of_every_kind():
@@ -51,3 +51,95 @@ def test_every_public_name_of_a_release_keeps_its_path():
 
     lost = [f"{module}.{name}" for _, module, name in PUBLIC_NAMES if not hasattr(importlib.import_module(module), name)]
     assert PUBLIC_NAMES and not lost, f"public names lost: {lost}"
+
+
+MODULE_NAMES = sorted((release.parent.name, module, name) for release in sorted(FIXTURES.glob("release-*/module_names.json"))
+                      for module, names in __import__("json").loads(release.read_text()).items() for name in names)  # fmt: skip
+PUBLIC = {(release, module, name) for release, module, name in PUBLIC_NAMES}
+
+
+def test_every_name_a_module_of_a_release_gave_is_still_found():
+    """Every attribute each module of a release gave (``module_names.json``: what it defined and
+    the evalkit objects it imported, as ``evalkit.metrics.UndefinedMetricWarning`` and
+    ``evalkit.curves``) is still there: its public names silently, a name it only imported and
+    no longer has with a ``DeprecationWarning`` that names its home, and each is what the name
+    said (a class or function of that name, a module)."""
+    import importlib
+    import types
+    import warnings
+
+    import evalkit
+
+    assert MODULE_NAMES and {module for _, module, _ in MODULE_NAMES} >= {"evalkit", "evalkit.metrics", "evalkit.curves"}
+    problems = []
+    for release, module, name in MODULE_NAMES:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = getattr(importlib.import_module(module), name, None)
+        public = (release, module, name) in PUBLIC or module == "evalkit"
+        if found is None:
+            problems.append(f"{module}.{name} is lost")
+        elif public and caught:
+            problems.append(f"{module}.{name} is public in {release} but warns: {caught[0].message}")
+        elif [w.category for w in caught] not in ([], [DeprecationWarning]):
+            problems.append(f"{module}.{name} gives {[str(w.message) for w in caught]}, not one DeprecationWarning")
+        elif not isinstance(found, types.ModuleType) and getattr(found, "__name__", name) != name and module != "evalkit":
+            problems.append(f"{module}.{name} is {found!r}")
+    assert not problems, "\n".join(problems)
+    assert evalkit.metrics.UndefinedMetricWarning is evalkit.exceptions.UndefinedMetricWarning
+
+
+def test_import_evalkit_alone_gives_every_module_of_a_release_as_an_attribute():
+    """``import evalkit; evalkit.curves.ThresholdCurve`` (a fresh interpreter): every module the
+    release's ``evalkit`` had as an attribute, and every layer, is found, imported on first use
+    (the scikit-learn face, the command line and Dask are not loaded by ``import evalkit``)."""
+    import json
+    import subprocess
+
+    from evalkit._moved import LAYERS
+
+    release_names = sorted({name for _, module, name in MODULE_NAMES if module == "evalkit"})
+    code = (
+        "import sys, types, warnings\n"
+        "warnings.simplefilter('error')\n"
+        "import evalkit\n"
+        "lazy = [name for name in ('evalkit.metrics', 'evalkit.cli', 'evalkit.scale.dask', 'evalkit.scale.spark') if name in sys.modules]\n"
+        f"found = {{name: hasattr(evalkit, name) for name in {release_names!r}}}\n"
+        f"found.update({{name: isinstance(getattr(evalkit, name), types.ModuleType) for name in {LAYERS!r}}})\n"
+        "print(__import__('json').dumps([lazy, found, evalkit.curves.ThresholdCurve.__name__, 'dask' in dir(evalkit)]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=pathlib.Path(__file__).parent)
+    assert result.returncode == 0, result.stderr
+    lazy, found, curve, listed = json.loads(result.stdout)
+    assert lazy == [], f"imported by `import evalkit` alone: {lazy}"
+    assert found and all(found.values()), found
+    assert "curves" in found and "metrics" in found and curve == "ThresholdCurve" and listed
+
+
+def test_an_unknown_attribute_of_evalkit_is_an_attribute_error():
+    import evalkit
+
+    with pytest.raises(AttributeError, match="no attribute 'curve'"):
+        evalkit.curve  # noqa: B018
+    assert not hasattr(evalkit, "__wrapped__")
+
+
+@pytest.mark.parametrize("name", sorted(group_objects()))
+def test_a_by_group_pickled_before_its_counts_were_sparse_loads_equal(name):
+    """A ``ByGroup`` pickled when it held a dense ``groups x labels x labels`` table loads as
+    today's sparse one: equal, and every read and merge works on it."""
+    expected = group_objects()[name]
+    loaded = pickle.loads((FIXTURES / "before-sparse-groups" / f"{name}.pickle").read_bytes())
+    assert loaded == expected and pickle.loads(pickle.dumps(loaded)) == expected
+    assert loaded.values("accuracy" if name != "by_group_scores" else "roc_auc") == expected.values("accuracy" if name != "by_group_scores" else "roc_auc")
+    assert loaded.merge(expected) == expected.merge(expected)
+
+
+def test_a_by_group_pickle_of_an_unknown_layout_says_which_format_is_stable():
+    import evalkit
+    from evalkit.exceptions import FormatError
+
+    state = group_objects()["by_group_labels"].__getstate__()
+    del state["overall"]
+    with pytest.raises(FormatError, match="pickles load within a minor release; JSON documents"):
+        evalkit.ByGroup.__new__(evalkit.ByGroup).__setstate__(state)

@@ -7,8 +7,15 @@ neighborhood systems with absolute accuracy and relative accuracy rate (``neighb
 May import: the engine, measures, results and scores.
 """
 
+from typing import TYPE_CHECKING
+
+from evalkit.engine import moved_names
 from evalkit.groups import _by_group, fairness
 from evalkit.groups._by_group import *
 from evalkit.groups.fairness import *
 
 __all__ = _by_group.__all__ + fairness.__all__
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -225,6 +225,17 @@ def _whole_matrix(pairs: PairCounts, labels: Sequence[Hashable], metrics_class: 
                                       metrics_class=metrics_class)  # fmt: skip
 
 
+def _group_matrices_pairs(results: Sequence[ConfusionMatrix], overall: ConfusionMatrix) -> PairCounts:
+    """The matrices of groups (over ``overall``'s labels) as the one sparse count of (group,
+    actual, predicted) that ``from_labels`` keeps: group ``g``'s classes are codes ``g*m ..``."""
+    m = len(overall.labels)
+    parts = [PairCounts.from_dense(result.to_array()) for result in results]
+    none = [np.zeros(0, dtype=np.int64)]  # a ByGroup with no group (an empty one)
+    return PairCounts.from_codes(np.concatenate(none + [part.actual + g * m for g, part in enumerate(parts)]),
+                                 np.concatenate(none + [part.predicted + g * m for g, part in enumerate(parts)]), len(parts) * m,
+                                 np.concatenate([np.zeros(0, dtype=overall.to_array().dtype)] + [part.counts for part in parts]))  # fmt: skip
+
+
 def _group_pairs(pairs: PairCounts, g: int, m: int) -> PairCounts:
     """The (actual, predicted) counts of group ``g`` alone (the kinds are sorted by group)."""
     start, stop = np.searchsorted(pairs.actual, [g * m, (g + 1) * m])
@@ -339,6 +350,35 @@ class ByGroup(CountedState):
 
     def __attrs_post_init__(self) -> None:
         self._index.update((identity(key), k) for k, key in enumerate(self.keys))
+
+    _STATE = ("keys", "names", "_results", "overall", "min_size", "_pairs")
+    """What a pickle holds: the counts, not the caches of what was read."""
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self._STATE}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Load a pickle of this release, or of one before the groups' counts were sparse (each
+        group's matrix and a dense ``groups x labels x labels`` table): its matrices become the
+        sparse count. Pickles are for one release line; JSON (``to_json``) is the stable format.
+
+        Raises:
+            FormatError: a pickle of a layout this release does not know.
+        """
+        if "_counts" in state and "results" in state:  # before the sparse rewrite
+            results = state["results"]
+            dense = state["_counts"] is not None
+            state = {**state, "_results": None if dense else results, "_pairs": _group_matrices_pairs(results, state["overall"]) if dense else None}
+        if not all(name in state for name in self._STATE[:4]):
+            raise serialization.FormatError(
+                f"this ByGroup was pickled by an evalkit release whose layout this one does not read (fields {show(sorted(state))}): "
+                "pickles load within a minor release; JSON documents (to_json, from_json) load in every later release"
+            )
+        for name in self._STATE:
+            object.__setattr__(self, name, state.get(name))
+        for name, empty in (("_cells", []), ("_built", {}), ("_index", {})):
+            object.__setattr__(self, name, empty)
+        self.__attrs_post_init__()
 
     @property
     def results(self) -> tuple:
@@ -782,13 +822,7 @@ class ByGroup(CountedState):
         overall = reader.from_json(json.dumps(serialization.field(document, "overall")))
         pairs = None
         if reader is ConfusionMatrix:  # the groups' matrices as one sparse count, as from_labels keeps them
-            m = len(overall.labels)
-            parts = [PairCounts.from_dense(result.to_array()) for result in results or ()]
-            none = [np.zeros(0, dtype=np.int64)]  # a ByGroup with no group (an empty one)
-            pairs = PairCounts.from_codes(np.concatenate(none + [part.actual + g * m for g, part in enumerate(parts)]),
-                                          np.concatenate(none + [part.predicted + g * m for g, part in enumerate(parts)]), len(parts) * m,
-                                          np.concatenate([np.zeros(0, dtype=overall.to_array().dtype)] + [part.counts for part in parts]))  # fmt: skip
-            results = None
+            pairs, results = _group_matrices_pairs(results or (), overall), None
         min_size = document.get("min_size")
         return cls(tuple(tuple(key) if isinstance(key, list) else key for key in keys), tuple(names), results, overall,
                    None if min_size is None else serialization.number(min_size, "min_size"), pairs)  # fmt: skip

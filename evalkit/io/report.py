@@ -29,11 +29,12 @@ import io
 import json
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 
+from evalkit.engine import moved_names
 from evalkit.engine._labels import OVERALL
 from evalkit.engine._validation import RandomState, check_choice, count_text, show
 from evalkit.engine.serialization import json_safe
@@ -875,3 +876,7 @@ def _is_loss(name: str, measure: Measure | None) -> bool:
     if measure is not None:
         return measure.direction == "lower"
     return name in _CALIBRATION_TITLES and name != "resolution"
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Hashable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalkit.engine import serialization
+from evalkit.engine import moved_names, serialization
 from evalkit.engine._labels import check_one_label, label_position, same_labels
 from evalkit.engine._validation import RandomState, check_count, check_index, format_number, show
 from evalkit.engine.serialization import Document
@@ -640,3 +640,7 @@ def _result_labels(result: Any, argument: str) -> tuple:
 
 
 set_default_metrics_class(ClassificationMetrics)
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

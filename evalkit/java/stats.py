@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from evalkit.engine import serialization
+from evalkit.engine import moved_names, serialization
 from evalkit.engine._validation import format_number, show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import EvalkitError, UnknownMetricError
@@ -252,3 +252,7 @@ class Stats(Document):
     def __str__(self) -> str:
         means = ", ".join(f"{name}={format_number(summary.mean)}" for name, summary in self._all().items())
         return f"Stats{{{means}}}"
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

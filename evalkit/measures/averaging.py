@@ -34,11 +34,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 import numpy as np
 
+from evalkit.engine import moved_names
 from evalkit.engine._exact import exact_row_sums
 from evalkit.engine._validation import check_choice, show
 from evalkit.engine.cells import Cells
@@ -431,3 +432,6 @@ def per_entry(cells: Cells, measure: MeasureLike, metrics_class: type[Any] | Non
     check_measure_parameters(resolved, parameters)
     return np.asarray(cells.evaluate(resolved, **parameters), dtype=np.float64)
 
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

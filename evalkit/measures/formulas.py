@@ -26,10 +26,11 @@ Examples:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from evalkit.engine import moved_names
 from evalkit.engine._types import Count
 from evalkit.engine._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
@@ -771,3 +772,5 @@ def post_test_probability(tp: Count, fp: Count, fn: Count, tn: Count, prevalence
 # whole-matrix measures of an m x m confusion matrix (rows actual, columns predicted)
 
 
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from evalkit.engine import moved_names
 from evalkit.engine._validation import show
 from evalkit.exceptions import FormatError, PluginError, UnknownMetricError
 from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, default_metrics_class
@@ -185,3 +186,7 @@ def _entry_points() -> Any:
     import importlib.metadata
 
     return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -9,7 +9,12 @@ counting core: an ``Evaluation`` of the data, then its per-class cells and avera
 be lists, numpy arrays, pandas Series or Categoricals, and scipy sparse indicator matrices
 (counted from their nonzero entries, never made dense). Sample weights, label subsets,
 ``pos_label``, every ``average`` and every ``zero_division`` work as in scikit-learn; where
-scikit-learn warns, these functions warn with ``evalkit.exceptions.UndefinedMetricWarning``.
+scikit-learn warns, these functions warn with ``UndefinedMetricWarning``.
+
+Public here: the functions of ``__all__`` and ``UndefinedMetricWarning`` (the class of
+``evalkit.exceptions``, importable from here as scikit-learn's tests import theirs). The
+other names evalkit 0.1.0's module gave (exception classes, results, helpers it imported)
+still import, with a ``DeprecationWarning`` that names their home.
 
 What is not copied, on purpose: errors are evalkit's own exceptions (each a ``ValueError``
 or ``TypeError``, as scikit-learn's), booleans mixed with numbers and ``1`` mixed with
@@ -26,6 +31,10 @@ Examples:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from evalkit.engine import moved_names
+from evalkit.exceptions import UndefinedMetricWarning
 from evalkit.metrics._classification import *
 from evalkit.metrics._fairness import *
 from evalkit.metrics._probabilistic import *
@@ -33,6 +42,7 @@ from evalkit.metrics._ranking import *
 from evalkit.metrics._regression import *
 
 __all__ = [
+    "UndefinedMetricWarning",
     "accuracy_score",
     "auc",
     "average_precision_score",
@@ -110,5 +120,10 @@ ADDITIONS = (*FAIRLEARN, "brier_score_decomposition", "expected_calibration_erro
 ``sklearn.calibration.calibration_curve``)."""
 
 for _name in __all__:  # the public path of each function is this package (pickles, help(), the API reference)
-    globals()[_name].__module__ = __name__
+    if globals()[_name].__module__.startswith(f"{__name__}."):
+        globals()[_name].__module__ = __name__
 del _name
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -9,7 +9,14 @@ May import: the engine and measures. Results know no face: the default metrics c
 from the measure registry and rendering from the report layer, both found at run time.
 """
 
+from typing import TYPE_CHECKING
+
 import evalkit.results.base as _base
+from evalkit.engine import moved_names
 from evalkit.results.base import *
 
 __all__ = _base.__all__
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

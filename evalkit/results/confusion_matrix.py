@@ -8,12 +8,12 @@ import inspect
 import math
 import threading
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine import serialization
+from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import MAX_COUNT, check_count_total, difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._types import LabelsLike
@@ -800,3 +800,7 @@ for _name in dir(ConfusionMatrix):
         setattr(ConfusionMatrix, _name, property(_consistent(_member.fget), doc=_member.__doc__))
     elif inspect.isfunction(_member):
         setattr(ConfusionMatrix, _name, _consistent(_member))
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

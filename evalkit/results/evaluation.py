@@ -20,12 +20,12 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import numpy as np
 
-from evalkit.engine import serialization
+from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import difference
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._validation import as_array, show
@@ -477,3 +477,7 @@ def _check_agreement(
             exact = a.dtype.kind in "iu" and b.dtype.kind in "iu"  # counts: equal; weighted or soft: up to rounding
             if not (np.array_equal(a, b) if exact else np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-9, atol=1e-9 * scale)):
                 raise serialization.FormatError(f"fields {first!r} and {second!r} disagree: {name} {show(a)} against {show(b)}")
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -62,12 +62,13 @@ import math
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit.engine import moved_names
 from evalkit.engine._labels import label_position, sorted_labels
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import (
@@ -879,3 +880,7 @@ def result_interval(result: Any, measure: MeasureLike, average: str | None = Non
 
 for _public in (Interval, KappaTest):  # pickles and help() name the public path
     _public.__module__ = __name__
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import dask
@@ -34,6 +34,7 @@ import dask.array as da
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit.engine import moved_names
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._types import GroupsLike, LabelsLike
 from evalkit.engine._validation import show
@@ -445,3 +446,7 @@ def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: Arr
     if result is None:
         raise InputLengthError("the collections are empty: nothing to count")
     return result
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine import serialization
+from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, same_labels, sorted_labels
 from evalkit.engine._types import LabelsLike, ScoresLike
@@ -800,3 +800,7 @@ class CalibrationCounts(_ScoreCounts):
     def merge(self, other: CalibrationCounts, *, grow: bool = False) -> CalibrationCounts:
         """New counts of both streams (one that counted nothing adds nothing)."""
         return self._merged(other)
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

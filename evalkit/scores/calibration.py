@@ -72,13 +72,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine import serialization
+from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import (
     add_limbs,
     difference,
@@ -953,3 +953,5 @@ class Calibration(CountedState):
         return json_safe(out) if strict else out
 
 
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

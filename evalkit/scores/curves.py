@@ -40,12 +40,13 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit.engine import moved_names
 from evalkit.engine._exact import weighted_sum
 from evalkit.engine._labels import check_one_label, column_labels, label_position, same_labels
 from evalkit.engine._types import LabelsLike, ScoresLike
@@ -776,3 +777,7 @@ def one_vs_one_roc_auc(
     if not pair_values:
         return float("nan")
     return float(np.average(pair_values, weights=shares if average == "weighted" else None))
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)
