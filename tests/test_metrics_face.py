@@ -169,7 +169,7 @@ def test_every_function_has_scikit_learns_signature():
     import sklearn.calibration
 
     for name in ek.__all__:
-        if name in ek.ADDITIONS:
+        if name in ek.ADDITIONS or name == "UndefinedMetricWarning":  # a warning class, checked below
             continue
         ours, theirs = inspect.signature(getattr(ek, name)), inspect.signature(getattr(sk, name, None) or getattr(sklearn.calibration, name))
         their_parameters = {key: value for key, value in theirs.parameters.items()}
@@ -181,3 +181,16 @@ def test_every_function_has_scikit_learns_signature():
             assert mine.default is default or mine.default == default or (
                 isinstance(default, float) and math.isnan(default) and math.isnan(mine.default)
             ), (name, key, mine.default, default)
+
+
+def test_the_warning_is_scikit_learns_kind_and_the_one_evalkit_gives():
+    # scikit-learn's tests rebind ``from sklearn.exceptions import UndefinedMetricWarning``
+    # to this name: it must be the class evalkit's functions warn with, a UserWarning as theirs.
+    import sklearn.exceptions
+
+    from evalkit.exceptions import UndefinedMetricWarning
+
+    assert ek.UndefinedMetricWarning is UndefinedMetricWarning
+    assert issubclass(UndefinedMetricWarning, UserWarning) and issubclass(sklearn.exceptions.UndefinedMetricWarning, UserWarning)
+    with pytest.warns(ek.UndefinedMetricWarning, match="[Pp]recision"):
+        assert ek.precision_score([0, 1], [0, 0]) == 0.0
