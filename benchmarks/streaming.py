@@ -10,6 +10,9 @@ Rows:
   (``ConfusionMatrix.update_one(y, p)``, ``get_accuracy()``, ``average("f1_score", "macro")``
   against River's ``Accuracy`` and ``MacroF1``), and the same over a sliding window of 1,000
   events (``Windowed`` against River's ``utils.Rolling``);
+* every public one-event update of a matrix (``inc``, ``update_one``, ``update``, ``update_indices``
+  with a list or an array, ``revert``, a window's ``update``) followed by the same two reads, at
+  10 classes: each leaves the reads on the stream's running sums, so each costs about the same;
 * one read of a stream against a plain numpy formula on the same counts (``trace / total``; the
   mean of ``2 tp / (row + column)`` over the classes with any): how far above the floor a read is;
 * the exact ROC AUC of a sliding window of 10,000 scores, per event, against recomputing it from
@@ -77,6 +80,45 @@ def loops(n: int, m: int, window: int | None) -> tuple[float, float, float]:
             found["river"] = f1.get()
 
     return per_event(ours, n), per_event(river, n), abs(found["evalkit"] - found["river"])
+
+
+def update_paths(n: int, m: int = 10) -> list[tuple[str, float]]:
+    """Per event: each one-event update, then ``get_accuracy()`` and a macro F1."""
+    actual, predicted = stream(n, m, seed=3)
+    arrays = [(np.array([a]), np.array([p])) for a, p in zip(actual, predicted)]
+
+    def timed(step: Callable[[ConfusionMatrix, int], object], events: int = n) -> float:
+        def loop() -> None:
+            cm = ConfusionMatrix(list(range(m)))
+            cm.update(list(range(m)), list(range(m)))  # every class once: a revert always has a sample to take
+            for k in range(events):
+                step(cm, k)
+                cm.get_accuracy()
+                cm.average("f1_score", "macro")
+
+        return per_event(loop, events)
+
+    def revert(cm: ConfusionMatrix, k: int) -> None:
+        if k % 2:
+            cm.revert([actual[k - 1]], [predicted[k - 1]])
+        else:
+            cm.update_one(actual[k], predicted[k])
+
+    window = Windowed(ConfusionMatrix(list(range(m))), size=1_000)
+
+    def windowed() -> None:
+        for a, p in zip(actual, predicted):
+            window.update([a], [p])
+            window.get_accuracy()
+            window.average("f1_score", "macro")
+
+    return [("`inc(a, p)` (indexes)", timed(lambda cm, k: cm.inc(actual[k], predicted[k]))),
+            ("`update_one(a, p)`", timed(lambda cm, k: cm.update_one(actual[k], predicted[k]))),
+            ("`update([a], [p])`", timed(lambda cm, k: cm.update([actual[k]], [predicted[k]]))),
+            ("`update_indices([a], [p])`", timed(lambda cm, k: cm.update_indices([actual[k]], [predicted[k]]))),
+            ("`update_indices(array, array)`", timed(lambda cm, k: cm.update_indices(*arrays[k]))),
+            ("`update_one` and `revert([a], [p])`, in turn", timed(revert)),
+            ("`Windowed(size=1,000).update([a], [p])`", per_event(windowed, n))]  # fmt: skip
 
 
 def reads(m: int, calls: int = 20_000) -> list[tuple[str, float, float]]:
@@ -154,6 +196,8 @@ def main() -> None:
             ours, river, difference = loops(n, m, window)
             name = "prequential" if window is None else f"sliding window of {window:,}"
             lines.append(f"| {name} | {m} | {ours:.1f} | {river:.1f} | {river / ours:.2f} | {difference:.1e} |")
+    lines += ["", "| one-event update, then `get_accuracy()` and a macro F1 (10 classes) | evalkit |", "|---|---:|"]
+    lines += [f"| {name} | {ours:.1f} |" for name, ours in update_paths(n)]
     lines += ["", "| read of a stream's matrix | classes | evalkit | numpy floor | evalkit / floor |", "|---|---:|---:|---:|---:|"]
     for m in (3, 10, 100):
         for name, ours, floor in reads(m):

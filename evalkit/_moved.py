@@ -124,6 +124,7 @@ OLD_NAMES = {
         "evalkit.scores.scoring": "class_log_losses",
     },
     "evalkit.confusion_matrix": {
+        "evalkit.engine._exact": "check_count_total",
         "evalkit.exceptions": "InvalidArgumentError NotBinaryError",
         "evalkit.io": "html",
         "evalkit.java.classification_metrics": "ClassificationMetrics",

@@ -80,18 +80,45 @@ def test_every_read_of_a_stream_equals_the_average_of_its_table(operations, name
             )
 
 
-def test_a_stream_reads_from_its_tally_and_a_batch_drops_it():
+def test_a_stream_reads_from_its_tally_a_small_batch_keeps_it_and_a_large_one_drops_it():
     cm = ConfusionMatrix(LABELS)
     cm.update(["a"], ["b"])
     assert cm._tally is not None  # a stream of one-sample changes keeps its margins
     first = cm.average("f1_score")
     cm.update(["a"] * 10, ["a"] * 10)
-    assert cm._tally is None  # a batch changes the table: the margins are read again from it when the next sample comes
+    assert cm._tally is not None  # a batch of one cell: the tally follows it cell by cell
     assert cm.average("f1_score") != first
-    cm.update(["b"], ["b"])
-    assert cm._tally is not None and cm.average("f1_score") == ConfusionMatrix.from_array(
-        cm.to_array(), labels=LABELS
+    assert cm.average("f1_score") == ConfusionMatrix.from_array(cm.to_array(), labels=LABELS).average("f1_score")
+    many = [f"c{k:02d}" for k in range(30)]
+    wide = ConfusionMatrix(many)
+    wide.update([many[0]], [many[1]])
+    assert wide._tally is not None
+    everyone = [(a, p) for a in many for p in many]  # 900 cells, more than few_cells(30): rebuilding is as cheap
+    wide.update([a for a, _ in everyone], [p for _, p in everyone])
+    assert wide._tally is None
+    wide.update([many[2]], [many[2]])
+    assert wide._tally is not None and wide.average("f1_score") == ConfusionMatrix.from_array(
+        wide.to_array(), labels=many
     ).average("f1_score")
+
+
+def test_every_one_event_update_keeps_the_tally():
+    """``inc``, ``update``, ``update_one``, ``update_indices`` (lists or arrays of one event),
+    ``revert`` and a window's update each leave reads on the tally (the O(1) path)."""
+    from evalkit import Windowed
+
+    cm = ConfusionMatrix(LABELS)
+    for step in (lambda: cm.inc(0, 1), lambda: cm.update(["a"], ["c"]), lambda: cm.update_one("b", "b"),
+                 lambda: cm.update_indices([2], [3]), lambda: cm.update_indices(np.array([1]), np.array([1])),
+                 lambda: cm.revert(["a"], ["c"])):  # fmt: skip
+        step()
+        assert cm._tally is not None
+        assert cm.average("f1_score", "macro") == ConfusionMatrix.from_array(cm.to_array(), labels=LABELS).average("f1_score", "macro")
+    window = Windowed(ConfusionMatrix(LABELS), size=3)
+    for actual, predicted in zip("abcdab", "abddba"):
+        window.update([actual], [predicted])
+    assert window._result._tally is not None  # the result itself: `result` is a copy
+    assert window.result.to_array().sum() == 3
 
 
 def test_weighted_counts_keep_no_tally():

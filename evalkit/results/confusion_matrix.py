@@ -5,8 +5,6 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
-import math
-import threading
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -14,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names, serialization
-from evalkit.engine._exact import MAX_COUNT, check_count_total, difference, weighted_bincount, weighted_sum
+from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import as_count_matrix, check_choice, check_index, show
@@ -41,9 +39,9 @@ from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.measures.registry import MeasureLike, check_measure_parameters
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
+from evalkit.results.matrix_counts import MatrixCounts, few_samples
 from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
-from evalkit.results.tally import Tally
 
 __all__ = ["ConfusionMatrix"]
 
@@ -54,7 +52,7 @@ _TALLIED = ("micro", "macro", "weighted")
 
 
 
-class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
+class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, ReportFace):
     """Counts of (actual, predicted) label pairs; rows are actual classes, columns predicted.
 
     Unlike the other evalkit objects a ConfusionMatrix is mutable, on purpose: like the Java
@@ -98,7 +96,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
 
     DOCUMENT = "ConfusionMatrix"
 
-    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
+    __slots__ = ()  # the state is MatrixCounts' slots
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     max_cells: ClassVar[int] = 1 << 26
@@ -126,16 +124,6 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
         self.check_size(len(checked))
         self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class))
 
-    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass) -> None:
-        self._buffer = counts  # room for labels to come: the counts are its top-left corner
-        self._counts = counts
-        self._labels = labels
-        self._metrics_class = metrics_class
-        self._index = {label: position for position, label in enumerate(labels)}
-        self._total: int | float | None = None  # summed when first needed (exact; see get_total_items)
-        self._tally: Tally | None = None  # the running margins of a stream of one-sample changes (evalkit.results.tally)
-        self._lock = threading.RLock()  # writers hold it while they change the counts, readers while they read
-
     @classmethod
     def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
         matrix = cls.__new__(cls)
@@ -145,11 +133,6 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
     def __reduce__(self) -> tuple:
         """Pickle (and copy) as counts, labels and metrics class; the lock is made anew."""
         return (type(self)._trusted, (*self._snapshot(), self._metrics_class))
-
-    def _snapshot(self) -> tuple[np.ndarray, tuple]:
-        """A consistent copy of the counts and labels, read under the lock."""
-        with self._lock:
-            return self._counts.copy(), self._labels
 
     @property
     def metrics_class(self) -> MetricsClass:
@@ -300,7 +283,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             >>> cm.labels, cm.to_array().tolist()
             (('a', 'b', 'c'), [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
         """
-        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= FEW_SAMPLES:
+        if few_samples(y_true, y_pred, sample_weight):
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:  # a few samples of labels this matrix has: their cells, no encoding
                 with self._lock:
@@ -334,7 +317,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             >>> cm.to_array().tolist()
             [[1, 0], [0, 1]]
         """
-        if sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple)) and 0 < len(y_true) == len(y_pred) <= FEW_SAMPLES:
+        if few_samples(y_true, y_pred, sample_weight):
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:
                 with self._lock:
@@ -365,123 +348,20 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
             [[1, 0], [1, 1]]
         """
         labels = self._labels  # labels only ever grow at the end: indexes into this tuple stay valid
-        actual, predicted, weight = checked_indexes(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
+        cells = self._index_cells(y_true_idx, y_pred_idx) if few_samples(y_true_idx, y_pred_idx, sample_weight) else None
+        if cells is None:
+            actual, predicted, weight = checked_indexes(y_true_idx, y_pred_idx, len(labels), sample_weight=sample_weight)
+            if weight is None and 0 < len(actual) <= FEW_SAMPLES:  # one event as arrays: its cells, checked
+                cells = list(zip(actual.tolist(), predicted.tolist()))
+        if cells is not None:  # a few samples: their cells, as inc counts them
+            with self._lock:
+                self._count_cells(cells, 1)
+            return
         if len(actual) * 8 < len(labels) ** 2:  # a few samples: their cells only, never a table of every class pair
             self._add_pairs(actual, predicted, weight, labels)
             return
         batch = checked_index_counts(actual, predicted, weight, len(labels))
         self._add(batch, labels, None if sample_weight is not None else len(actual))
-
-    def _position(self, label: object) -> int | None:
-        """The index of ``label`` if it is a label of this matrix (``True`` is not the class
-        ``1``, nor ``"1"`` the class ``1``), else None (an unhashable label too)."""
-        try:
-            position = self._index.get(label)
-        except TypeError:
-            return None
-        if position is None:
-            return None
-        stored = self._labels[position]
-        return position if type(stored) is type(label) or same_labels((stored,), (label,)) else None
-
-    def _known_cells(self, y_true: Sequence[Any], y_pred: Sequence[Any]) -> list[tuple[int, int]] | None:
-        """The cells of a few samples whose labels are all labels of this matrix, or None: the
-        general path then says what is wrong, if anything."""
-        if len(y_true) == 1:  # one event of a stream
-            row, column = self._position(y_true[0]), self._position(y_pred[0])
-            return None if row is None or column is None else [(row, column)]
-        cells = []
-        for actual, predicted in zip(y_true, y_pred):
-            row, column = self._position(actual), self._position(predicted)
-            if row is None or column is None:
-                return None
-            cells.append((row, column))
-        return cells
-
-    def _count_cells(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
-        """Add ``amount`` (1, or -1 to take a sample away) to each of a few cells, to the total and
-        to the stream's tally, or start the tally: reads of a stream are then O(1). The one path
-        of ``inc``, ``update_one``, a few samples' ``update`` and ``revert`` (the caller holds the
-        lock and has checked the cells)."""
-        total = (self._total if self._total is not None else self._current_total()) + amount * len(cells)
-        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
-        counts = self._counts
-        for cell in cells:
-            counts[cell] += amount
-        tally = self._tally
-        if tally is not None:
-            for row, column in cells:
-                tally.add(row, column, amount)
-        elif counts.dtype.kind == "i":  # weighted counts keep no running sums, whose rounding would build up
-            self._tally = Tally(counts)
-
-    def _check_known(self, found: tuple) -> None:
-        """Every label of a batch is a label of this matrix."""
-        labels = self._labels
-        for label in found:
-            if self._position(label) is None:
-                raise UnknownLabelError(f"y_true/y_pred hold {describe(label)}, which is not a label of this matrix {show(list(labels))}: "
-                                        "pass grow=True to add labels")  # fmt: skip
-
-    def _current_total(self) -> int | float:
-        """The total, summed once (the caller holds the lock)."""
-        if self._total is None:
-            self._total = weighted_sum(self._counts, None)
-        return self._total
-
-    def _grown(self, found: tuple, floats: bool) -> np.ndarray:
-        """The positions of ``found`` among the labels, new labels appended (the caller holds
-        the lock). The counts live in the corner of a buffer that doubles when full, so a
-        stream adding one label per batch copies the table a logarithmic number of times."""
-        index = self._index
-        new = [] if found is self._labels else [label for label in found if self._position(label) is None]
-        if new:
-            checked = check_label_list(new)  # the new labels alone: the old ones were checked when they came
-            check_same_family(checked, self._labels[:1], ("new labels", "this matrix"))  # one type family: no 1 next to "1"
-            labels = (*self._labels, *checked)
-            self.check_size(len(labels))
-            m = len(labels)
-            if m > len(self._buffer):
-                size = min(max(m, 2 * len(self._buffer)), max(m, math.isqrt(self.max_cells)))
-                buffer = np.zeros((size, size), dtype=self._buffer.dtype)
-                buffer[: len(self._counts), : len(self._counts)] = self._counts
-                self._buffer = buffer
-            index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
-            self._labels = labels
-            self._counts = self._buffer[:m, :m]
-        if floats and self._buffer.dtype.kind != "f":
-            self._buffer = self._buffer.astype(np.float64)
-            self._counts = self._buffer[: len(self._labels), : len(self._labels)]
-        if found == self._labels:
-            return np.arange(len(found))
-        return np.array([self._index[label] for label in found], dtype=np.intp)
-
-    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
-        """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
-        (``batch_total``: the sum of ``batch``, when the caller knows it)."""
-        with self._lock:
-            added = weighted_sum(batch, None) if batch_total is None else batch_total
-            total = check_count_total(self._current_total() + added)
-            positions = self._grown(found, batch.dtype.kind == "f")
-            if len(positions) == len(self._labels) and (positions == np.arange(len(positions))).all():
-                self._counts += batch
-            else:
-                self._counts[np.ix_(positions, positions)] += batch
-            self._total = total
-            self._tally = None
-
-    def _add_pairs(self, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, found: tuple) -> None:
-        """Add samples given as codes over ``found``: only the cells they fall in (no table of
-        every class pair), exactly, under the lock."""
-        keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
-        amounts = weighted_bincount(inverse, weight, len(keys))
-        with self._lock:
-            total = check_count_total(self._current_total() + weighted_sum(amounts, None))
-            positions = self._grown(found, amounts.dtype.kind == "f")
-            rows, columns = positions[keys // len(found)], positions[keys % len(found)]
-            self._counts[rows, columns] += amounts  # the keys are distinct: no cell twice
-            self._total = total
-            self._tally = None
 
     def with_labels(self, labels: Sequence[Hashable]) -> ConfusionMatrix:
         """A new matrix over ``labels``: every label of this matrix, in any order, plus new
@@ -557,7 +437,7 @@ class ConfusionMatrix(CountedState, MatrixGetters, CellsResult, ReportFace):
                 self._counts = self._buffer[: len(self._labels), : len(self._labels)]
             self._counts[...] = left
             self._total = None
-            self._tally = None
+            self._tally_after_table(-counts, np.arange(len(self._labels)), grew=False)
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         return self
 

@@ -14,8 +14,10 @@ current by every one-sample change (``add``, ``+1`` or ``-1`` of one cell):
 
 The values are those of the measure's own definition on Python integers (the path the getters
 take, exact to one rounding), and the macro average is ``mean_of_numbers`` under the one
-undefined-value policy. A matrix changed in any other way (a batch, ``+=``, a new label)
-drops its tally, and the next one-sample change builds it again from the table.
+undefined-value policy. A change of a few cells (a small batch, ``+=`` of a small part) is
+followed cell by cell, a new label builds the tally anew from the table; a change of more
+than ``few_cells(m)`` cells or weighted counts drop it, and the next small change builds it
+again.
 
 Examples:
     >>> import numpy as np
@@ -27,6 +29,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -34,11 +37,18 @@ import numpy as np
 from evalkit.measures.averaging import Averaged, check_undefined, mean_of, mean_of_numbers, support_weights
 from evalkit.measures.registry import Measure
 
-__all__ = ["SMALL", "Tally"]
+__all__ = ["SMALL", "Tally", "few_cells"]
 
 SMALL = 64
 """Up to this many classes a measure that reads ``tn`` is recomputed for every class from the
 tally's Python integers; above, numpy's vectorised path is the faster one."""
+
+
+def few_cells(m: int) -> int:
+    """The most cells a change of an ``m``-class matrix may touch for its tally to follow it
+    cell by cell (and the length of the log of touched classes after which every class is
+    recomputed): more, and building the tally again from the table is as cheap."""
+    return 4 * m + 64
 
 
 class Tally:
@@ -54,7 +64,7 @@ class Tally:
         self.total: int = sum(self.row)
         self.correct: int = sum(self.diag)
         self.log: list[int] = []  # the classes each change touched, in order
-        self.limit = 4 * len(self.row) + 64  # a log this long touches as many classes as there are: recomputing them all is as cheap
+        self.limit = few_cells(len(self.row))  # a log this long touches as many classes as there are: recomputing them all is as cheap
         self.columns: dict[Any, list[Any]] = {}  # measure (and parameters) -> [values, log position read up to]
 
     def add(self, row: int, col: int, amount: int) -> None:
@@ -89,21 +99,19 @@ class Tally:
         one reading ``tn`` on more than ``SMALL`` classes)."""
         key = (measure, *sorted(parameters.items())) if parameters else measure
         column = self.columns.get(key)
-        cells = self.cells
         if column is None:
             scalar = getattr(measure.function, "integer_scalar", None)
             reads_tn = getattr(measure.function, "reads_tn", True)
             if scalar is None or (reads_tn and len(self.row) > SMALL):
                 return None
-            values = [float(scalar(*cells(k), **parameters)) for k in range(len(self.row))]
-            self.columns[key] = [values, len(self.log), scalar, reads_tn]
-            return values
+            column = self.columns[key] = [[math.nan] * len(self.row), -1, scalar, reads_tn]  # -1: every class to compute
         values, position, scalar, reads_tn = column
         if position == len(self.log):
             return values  # nothing changed since the last read
         diag, row, col, total = self.diag, self.row, self.col, self.total
         touched = self.log[position:]  # one event: one or two classes, each once
-        for k in range(len(values)) if reads_tn else (touched if len(touched) <= 2 else set(touched)):  # tn changes for every class
+        everyone = position < 0 or reads_tn  # a new column, or a measure of tn, which changes for every class
+        for k in range(len(values)) if everyone else (touched if len(touched) <= 2 else set(touched)):
             tp = diag[k]
             values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp, **parameters))  # cells(k), inline: the hot loop
         column[1] = len(self.log)

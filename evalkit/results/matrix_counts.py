@@ -1,0 +1,230 @@
+"""The counts of a ``ConfusionMatrix`` as they change: a table that grows, an exact total, a
+lock, and a stream's tally.
+
+Every change of the counts lands here, in one of three ways, all under the matrix's lock:
+
+* ``_count_cells``: a few samples, one cell each, +1 or -1 (``inc``, ``update_one``, a few
+  samples' ``update``, ``update_indices`` and ``revert``): what one event of a stream costs;
+* ``_add_pairs``: samples given as codes, only the cells they fall in;
+* ``_add``: a table of counts over some labels (a batch as large as the table, ``+=``).
+
+Each keeps the total exact (Python integers, never wrapped past 2**63 - 1) and ends in
+``_tally_after``, the one rule for the stream's running sums (``evalkit.results.tally``): a
+change of a few cells keeps the tally current (or starts it), so reads after any one-event
+update are O(1); a change as large as the table drops it, and the next small change starts it
+again; weighted (float) counts keep none.
+
+A base of ``ConfusionMatrix`` (``evalkit.results.confusion_matrix``): it holds the matrix's state.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from evalkit.engine._exact import MAX_COUNT, check_count_total, weighted_bincount, weighted_sum
+from evalkit.engine._labels import check_label_list, check_same_family, describe, same_labels
+from evalkit.engine._types import LabelsLike
+from evalkit.engine._validation import show
+from evalkit.exceptions import UnknownLabelError
+from evalkit.results.counted import FEW_SAMPLES
+from evalkit.results.tally import Tally, few_cells
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from evalkit.measures.metrics_class import MetricsClass
+
+__all__ = ["MatrixCounts", "few_samples"]
+
+
+def few_samples(y_true: object, y_pred: object, sample_weight: ArrayLike | None) -> bool:
+    """Whether a batch is a few unweighted samples in lists or tuples: one event of a stream,
+    counted sample by sample with no encoding."""
+    return (sample_weight is None and isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple))
+            and 0 < len(y_true) == len(y_pred) <= FEW_SAMPLES)  # fmt: skip
+
+
+class MatrixCounts:
+    """The changing counts of a matrix (see the module)."""
+
+    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
+    _buffer: np.ndarray
+    _counts: np.ndarray
+    _index: dict[Hashable, int]
+    _labels: tuple
+    _lock: threading.RLock
+    _metrics_class: MetricsClass
+    _tally: Tally | None
+    _total: int | float | None
+
+    if TYPE_CHECKING:  # what ConfusionMatrix, which mixes this in, has
+        max_cells: ClassVar[int]
+
+        @classmethod
+        def check_size(cls, m: int) -> None: ...
+
+    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass) -> None:
+        self._buffer = counts  # room for labels to come: the counts are its top-left corner
+        self._counts = counts
+        self._labels = labels
+        self._metrics_class = metrics_class
+        self._index = {label: position for position, label in enumerate(labels)}
+        self._total = None  # summed when first needed (exact; see get_total_items)
+        self._tally = None  # the running margins of a stream of one-sample changes (evalkit.results.tally)
+        self._lock = threading.RLock()  # writers hold it while they change the counts, readers while they read
+
+    def _snapshot(self) -> tuple[np.ndarray, tuple]:
+        """A consistent copy of the counts and labels, read under the lock."""
+        with self._lock:
+            return self._counts.copy(), self._labels
+
+    def _current_total(self) -> int | float:
+        """The total, summed once (the caller holds the lock)."""
+        if self._total is None:
+            self._total = weighted_sum(self._counts, None)
+        return self._total
+
+    # ----------------------------------------------------------------------------------------
+    # labels
+
+    def _position(self, label: object) -> int | None:
+        """The index of ``label`` if it is a label of this matrix (``True`` is not the class
+        ``1``, nor ``"1"`` the class ``1``), else None (an unhashable label too)."""
+        try:
+            position = self._index.get(label)  # type: ignore[call-overload]  # an unhashable label is a TypeError, caught
+        except TypeError:
+            return None
+        if position is None:
+            return None
+        stored = self._labels[position]
+        return position if type(stored) is type(label) or same_labels((stored,), (label,)) else None
+
+    def _known_cells(self, y_true: LabelsLike, y_pred: LabelsLike) -> list[tuple[int, int]] | None:
+        """The cells of a few samples (lists) whose labels are all labels of this matrix, or
+        None: the general path then says what is wrong, if anything."""
+        assert isinstance(y_true, (list, tuple)) and isinstance(y_pred, (list, tuple))
+        if len(y_true) == 1:  # one event of a stream
+            row, column = self._position(y_true[0]), self._position(y_pred[0])
+            return None if row is None or column is None else [(row, column)]
+        cells = []
+        for actual, predicted in zip(y_true, y_pred):
+            row, column = self._position(actual), self._position(predicted)
+            if row is None or column is None:
+                return None
+            cells.append((row, column))
+        return cells
+
+    def _index_cells(self, y_true_idx: Sequence[object], y_pred_idx: Sequence[object]) -> list[tuple[int, int]] | None:
+        """The cells of a few samples given by class index, if every index is a plain int in
+        range, else None (the general path checks them and says what is wrong)."""
+        m = len(self._labels)
+        cells = [(row, column) for row, column in zip(y_true_idx, y_pred_idx)
+                 if type(row) is int and type(column) is int and 0 <= row < m and 0 <= column < m]  # fmt: skip
+        return cells if len(cells) == len(y_true_idx) else None
+
+    def _check_known(self, found: tuple) -> None:
+        """Every label of a batch is a label of this matrix."""
+        labels = self._labels
+        for label in found:
+            if self._position(label) is None:
+                raise UnknownLabelError(f"y_true/y_pred hold {describe(label)}, which is not a label of this matrix {show(list(labels))}: "
+                                        "pass grow=True to add labels")  # fmt: skip
+
+    def _grown(self, found: tuple, floats: bool) -> np.ndarray:
+        """The positions of ``found`` among the labels, new labels appended (the caller holds
+        the lock). The counts live in the corner of a buffer that doubles when full, so a
+        stream adding one label per batch copies the table a logarithmic number of times."""
+        index = self._index
+        new = [] if found is self._labels else [label for label in found if self._position(label) is None]
+        if new:
+            checked = check_label_list(new)  # the new labels alone: the old ones were checked when they came
+            check_same_family(checked, self._labels[:1], ("new labels", "this matrix"))  # one type family: no 1 next to "1"
+            labels = (*self._labels, *checked)
+            self.check_size(len(labels))
+            m = len(labels)
+            if m > len(self._buffer):
+                size = min(max(m, 2 * len(self._buffer)), max(m, math.isqrt(self.max_cells)))
+                buffer = np.zeros((size, size), dtype=self._buffer.dtype)
+                buffer[: len(self._counts), : len(self._counts)] = self._counts
+                self._buffer = buffer
+            index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
+            self._labels = labels
+            self._counts = self._buffer[:m, :m]
+        if floats and self._buffer.dtype.kind != "f":
+            self._buffer = self._buffer.astype(np.float64)
+            self._counts = self._buffer[: len(self._labels), : len(self._labels)]
+        if found == self._labels:
+            return np.arange(len(found))
+        return np.array([self._index[label] for label in found], dtype=np.intp)
+
+    # ----------------------------------------------------------------------------------------
+    # changes
+
+    def _count_cells(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
+        """Add ``amount`` (1, or -1 to take a sample away) to each of a few cells (the caller
+        holds the lock and has checked the cells)."""
+        total = (self._total if self._total is not None else self._current_total()) + amount * len(cells)
+        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
+        counts = self._counts
+        for cell in cells:
+            counts[cell] += amount
+        tally = self._tally
+        if tally is not None and len(cells) == 1:  # one event: the tally's own step, inline (the hot path)
+            tally.add(*cells[0], amount)
+        else:
+            self._tally_after(((row, column, amount) for row, column in cells), len(cells), grew=False)
+
+    def _add_pairs(self, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, found: tuple) -> None:
+        """Add samples given as codes over ``found``: only the cells they fall in (no table of
+        every class pair), exactly, under the lock."""
+        keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
+        amounts = weighted_bincount(inverse, weight, len(keys))
+        with self._lock:
+            total = check_count_total(self._current_total() + weighted_sum(amounts, None))
+            before = len(self._labels)
+            positions = self._grown(found, amounts.dtype.kind == "f")
+            rows, columns = positions[keys // len(found)], positions[keys % len(found)]
+            self._counts[rows, columns] += amounts  # the keys are distinct: no cell twice
+            self._total = total
+            self._tally_after(zip(rows.tolist(), columns.tolist(), amounts.tolist()), len(keys), grew=len(self._labels) != before)
+
+    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
+        """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
+        (``batch_total``: the sum of ``batch``, when the caller knows it)."""
+        with self._lock:
+            added = weighted_sum(batch, None) if batch_total is None else batch_total
+            total = check_count_total(self._current_total() + added)
+            before = len(self._labels)
+            positions = self._grown(found, batch.dtype.kind == "f")
+            if len(positions) == len(self._labels) and (positions == np.arange(len(positions))).all():
+                self._counts += batch
+            else:
+                self._counts[np.ix_(positions, positions)] += batch
+            self._total = total
+            self._tally_after_table(batch, positions, grew=len(self._labels) != before)
+
+    def _tally_after_table(self, change: np.ndarray, positions: np.ndarray, *, grew: bool) -> None:
+        """``_tally_after`` of a table of changes (its rows and columns at ``positions``)."""
+        if change.dtype.kind != "i":
+            self._tally = None
+            return
+        rows, columns = np.nonzero(change)
+        cells = zip(positions[rows].tolist(), positions[columns].tolist(), change[rows, columns].tolist())
+        self._tally_after(cells, len(rows), grew=grew)
+
+    def _tally_after(self, cells: Iterable[tuple[int, int, int]], n_cells: int, *, grew: bool) -> None:
+        """The stream's tally after ``n_cells`` cells changed by the amounts of ``cells`` (see the
+        module): kept current, started, or dropped."""
+        tally = self._tally
+        if self._counts.dtype.kind == "f" or n_cells > few_cells(len(self._labels)):
+            self._tally = None  # float counts keep no running sums, whose rounding would build up; a large change: the next small one starts it
+        elif tally is None or grew:
+            self._tally = Tally(self._counts)
+        else:
+            for row, column, amount in cells:
+                tally.add(row, column, amount)
