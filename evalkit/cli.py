@@ -20,6 +20,7 @@ ends with a one-line message naming the file and the line, and exit status 2.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import os
@@ -27,6 +28,7 @@ import sys
 import time
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
+from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +37,7 @@ import attrs
 from evalkit import __version__
 from evalkit.comparisons.comparison import MISSING, PAIRWISE_TESTS, ModelComparison, PairwiseTests
 from evalkit.engine import moved_names
+from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
@@ -150,7 +153,9 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--predicted", metavar="COLUMN", help="prediction files: column of the predicted values")
     compare.add_argument("--delimiter", help="CSV delimiter (default: tab for .tsv, else comma)")
     compare.add_argument("--batch-size", type=int, default=100_000, help="rows of a prediction file read per batch (default 100000)")
-    compare.add_argument("--format", choices=("text", "markdown", "latex", "json"), default="text", help="output format (default text)")
+    compare.add_argument("--format", choices=("text", "markdown", "latex", "json", "csv", "document"), default="text",
+                         help="output format (default text); json and csv: the results a script reads; document: a table's "
+                              "stored document (ModelComparison.from_json reads it)")  # fmt: skip
     compare.add_argument("--digits", type=int, default=3, help="digits after the decimal point (default 3)")
     compare.add_argument("--plot", metavar="FILE.png", help="also draw the critical-difference diagram (files: the p-values) to FILE.png")
     compare.add_argument("--html", metavar="FILE", help="a table: also write a self-contained HTML page with the critical-difference diagram")
@@ -566,12 +571,33 @@ def _compare(arguments: argparse.Namespace) -> str:
                                            correction=arguments.correction or "holm")  # fmt: skip
     if arguments.plot:
         _save_figure(_plots().p_values(tests, alpha=arguments.alpha).figure, arguments.plot)
-    if arguments.format == "json":
-        return json.dumps({"models": [str(m) for m in tests.models], "estimates": tests.estimates.tolist(), "test": tests.test,
-                           "correction": tests.correction, "p_values": tests.p_values.tolist()}, indent=2)  # fmt: skip
+    if arguments.format == "document":
+        raise InvalidArgumentError("--format document is the stored document of a table of results; prediction files give json or csv")
+    if arguments.format in ("json", "csv"):
+        return _summary(dict(tests.summary(arguments.alpha), measure=arguments.measure or "accuracy"), arguments.format)
     ranked = "\n".join(f"{k + 1}. {model}  {value:.{arguments.digits}f}" for k, (model, value) in enumerate(tests.ranked()))
     matrix = tests.to_markdown(arguments.digits + 1) if arguments.format in ("markdown", "latex") else tests.to_text(arguments.digits + 1)
     return f"{tests.test} on one test set, {arguments.measure or 'accuracy'} from best to worst:\n{ranked}\n\n{matrix}"
+
+
+def _summary(summary: dict[str, Any], format: str) -> str:
+    """The results of ``evalkit compare`` as JSON, or as CSV in long form: one row per number,
+    ``quantity,model,other,value`` (a model's average rank or estimate names the model; a
+    pair's statistic and p-values both models; a test's statistic neither)."""
+    if format == "json":
+        return json.dumps(json_safe(summary), indent=2, allow_nan=False)
+    rows: list[tuple[str, object, object, object]] = []
+    for quantity in ("average_ranks", "estimates"):
+        rows += [(quantity.rstrip("s"), model, "", value) for model, value in summary.get(quantity, {}).items()]
+    for test in ("friedman", "iman_davenport"):
+        if test in summary:
+            rows += [(f"{test}_statistic", "", "", summary[test]["statistic"]), (f"{test}_p_value", "", "", summary[test]["p_value"])]
+    rows += [(f"critical_difference_{test}", "", "", value) for test, value in summary.get("critical_difference", {}).items()]
+    for pair in summary.get("pairwise", summary)["pairs"]:
+        rows += [(quantity, pair["first"], pair["second"], pair[quantity]) for quantity in ("statistic", "raw_p_value", "p_value", "significant")]
+    buffer = StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows([("quantity", "model", "other", "value"), *rows])
+    return buffer.getvalue().rstrip("\n")
 
 
 def _compare_table(arguments: argparse.Namespace) -> str:
@@ -583,8 +609,10 @@ def _compare_table(arguments: argparse.Namespace) -> str:
         _save_figure(_plots().critical_difference(comparison, arguments.alpha).figure, arguments.plot)
     if arguments.html:
         _emit(comparison.to_html(arguments.digits, title=f"evalkit comparison: {Path(path).name}", alpha=arguments.alpha), arguments.html, "--html")
-    if arguments.format == "json":
+    if arguments.format == "document":
         return comparison.to_json()
+    if arguments.format in ("json", "csv"):
+        return _summary(comparison.summary(arguments.alpha, arguments.test, arguments.correction), arguments.format)
     tests = comparison.pairwise(arguments.test, arguments.correction)
     table = comparison.table(arguments.format, arguments.digits)
     cliques = "; ".join(" = ".join(str(model) for model in clique) for clique in comparison.cliques(arguments.alpha)) or "none"

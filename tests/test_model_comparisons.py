@@ -2,6 +2,8 @@
 (scikit-posthocs, autorank, baycomp, scipy, statsmodels) where they are right, and where they
 differ the value by its definition."""
 
+import csv
+import io
 import json
 import math
 import warnings
@@ -15,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalkit import ConfusionMatrix, ModelComparison
-from evalkit.comparisons import bayesian, paired
+from evalkit.comparisons import PairwiseTests, bayesian, paired
 from evalkit.exceptions import EvalkitError, InputFileError, UnsupportedSettingError
 from evalkit.results.multiplicity import adjust, adjust_pairwise
 
@@ -371,8 +373,27 @@ def test_the_command_line_compares_a_table_and_prediction_files(tmp_path, capsys
     assert "avg rank                 3.14           2.00           2.89           1.96" in out
     assert "Friedman chi2_F = 9.279" in out and "Nemenyi 1.254, Bonferroni-Dunn 1.168" in out
     assert (tmp_path / "cd.png").stat().st_size > 0
-    assert main(["compare", str(table), "--format", "json"]) == 0
+    assert main(["compare", str(table), "--format", "document"]) == 0
     assert ModelComparison.from_json(capsys.readouterr().out) == ModelComparison.from_csv(table)
+    comparison = ModelComparison.from_csv(table)
+    assert main(["compare", str(table), "--format", "json", "--test", "wilcoxon", "--alpha", "0.1"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["average_ranks"] == dict(zip(MODELS, comparison.ranks.tolist())) and found["ranked"][0] == comparison.best
+    assert round(found["friedman"]["statistic"], 3) == 9.279 and found["friedman"]["df"] == [3]  # Demšar (2006), section 3.2.2
+    assert found["iman_davenport"]["p_value"] == comparison.iman_davenport().p_value
+    assert found["critical_difference"] == {"nemenyi": comparison.critical_difference(0.1), "bonferroni-dunn": comparison.critical_difference(0.1, "bonferroni-dunn")}
+    assert found["cliques"] == [list(clique) for clique in comparison.cliques(0.1)]
+    wilcoxon = comparison.pairwise("wilcoxon")
+    assert [(pair["first"], pair["second"], pair["p_value"], pair["significant"]) for pair in found["pairwise"]["pairs"]] == [
+        (first, second, wilcoxon.p_value(first, second), wilcoxon.p_value(first, second) <= 0.1) for first, second in combinations(MODELS, 2)]
+    assert found["pairwise"]["correction"] == "holm" and found["alpha"] == 0.1
+    assert main(["compare", str(table), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["model"]: float(row["value"]) for row in rows if row["quantity"] == "average_rank"} == found["average_ranks"]
+    assert float(next(row["value"] for row in rows if row["quantity"] == "friedman_p_value")) == comparison.friedman().p_value
+    nemenyi = comparison.pairwise()
+    assert [(row["model"], row["other"], float(row["value"])) for row in rows if row["quantity"] == "p_value"] == [
+        (first, second, nemenyi.p_value(first, second)) for first, second in combinations(MODELS, 2)]
     files = []
     for name, guesses in {"a": "0110100", "b": "1010001", "c": "0110111"}.items():
         path = tmp_path / f"{name}.csv"
@@ -381,6 +402,13 @@ def test_the_command_line_compares_a_table_and_prediction_files(tmp_path, capsys
     assert main(["compare", *files]) == 0
     out = capsys.readouterr().out
     assert "1. c  1.000" in out and "mcnemar p-values (holm-adjusted)" in out
+    assert main(["compare", *files, "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    tests = PairwiseTests.from_predictions(list("0110111"), {"a": list("0110100"), "b": list("1010001"), "c": list("0110111")})
+    assert found["ranked"] == ["c", "a", "b"] and found["estimates"] == dict(zip("abc", tests.estimates.tolist()))
+    assert [pair["p_value"] for pair in found["pairs"]] == [tests.p_value(a, b) for a, b in combinations("abc", 2)]
+    assert main(["compare", *files, "--format", "document"]) == 2
+    assert "prediction files give json or csv" in capsys.readouterr().err
     assert main(["compare", files[0], str(table)]) == 2
     assert "no column" in capsys.readouterr().err
 

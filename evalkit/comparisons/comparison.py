@@ -205,6 +205,26 @@ class PairwiseTests:
         """``{(first, second): adjusted p-value}`` of every pair."""
         return {(self.models[i], self.models[j]): float(self.p_values[i, j]) for i, j in combinations(range(len(self.models)), 2)}
 
+    def summary(self, alpha: float = 0.05) -> dict[str, Any]:
+        """What the tests found, as plain data a script reads (``json.dumps`` takes it): the
+        models from best to worst with their estimates, and every pair's statistic, raw and
+        adjusted p-values and whether it differs at ``alpha``.
+
+        Examples:
+            >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
+            >>> found = PairwiseTests.from_predictions(y, {"a": [0, 1, 1, 0, 1, 0, 1, 0], "c": y}).summary()
+            >>> found["ranked"], found["pairs"][0]["p_value"], found["pairs"][0]["significant"]
+            (['c', 'a'], 1.0, False)
+        """
+        alpha = _check_level(alpha, "alpha")
+        first, second = _pairs(len(self.models))
+        pairs = [{"first": self.models[i], "second": self.models[j], "statistic": float(self.statistics[i, j]),
+                  "raw_p_value": float(self.raw_p_values[i, j]), "p_value": float(self.p_values[i, j]),
+                  "significant": bool(self.p_values[i, j] <= alpha)} for i, j in zip(first.tolist(), second.tolist())]  # fmt: skip
+        return {"test": self.test, "correction": self.correction, "alpha": alpha, "direction": self.direction,
+                "estimates": dict(zip(self.models, self.estimates.tolist())), "ranked": [model for model, _ in self.ranked()],
+                "pairs": pairs}  # fmt: skip
+
     def to_text(self, digits: int = 4) -> str:
         """The matrix of adjusted p-values, aligned."""
         return str(render("p_value_matrix", self, "text", digits))
@@ -470,6 +490,31 @@ class ModelComparison(Document):
     # ------------------------------------------------------------------------------------
     # reports and documents
 
+    def summary(self, alpha: float = 0.05, test: str = "nemenyi", correction: str | None = None) -> dict[str, Any]:
+        """Demšar's procedure on this table as plain data a script reads (``json.dumps`` takes
+        it; ``evalkit compare --format json``): the average ranks and the models from best to
+        worst, Friedman's and Iman-Davenport's tests, the Nemenyi and Bonferroni-Dunn critical
+        differences at ``alpha`` and the cliques within Nemenyi's, and the pairwise ``test``
+        (``PairwiseTests.summary``). The table itself is ``to_json()``'s document.
+
+        Examples:
+            >>> comparison = ModelComparison({"a": [0.9, 0.8, 0.7], "b": [0.8, 0.8, 0.6]}, datasets=["x", "y", "z"])
+            >>> found = comparison.summary()
+            >>> found["ranked"], round(found["friedman"]["p_value"], 4), round(found["critical_difference"]["nemenyi"], 3)
+            (['a', 'b'], 0.2482, 1.132)
+        """
+        alpha = _check_level(alpha, "alpha")
+        tests = self.pairwise(test, correction).summary(alpha)
+        del tests["estimates"], tests["ranked"], tests["direction"], tests["alpha"]  # the ranks, below, once
+        return {
+            "measure": self.measure, "direction": self.direction, "models": list(self.models), "datasets": list(self.datasets),
+            "dropped": list(self.dropped), "average_ranks": dict(zip(self.models, self.ranks.tolist())),
+            "ranked": [self.models[j] for j in np.argsort(self.ranks, kind="stable")],
+            "friedman": _plain(self.friedman()), "iman_davenport": _plain(self.iman_davenport()), "alpha": alpha,
+            "critical_difference": {name: self.critical_difference(alpha, name) for name in CD_TESTS},
+            "cliques": [list(clique) for clique in self.cliques(alpha)], "pairwise": tests,
+        }  # fmt: skip
+
     def table(self, format: str = "text", digits: int = 3) -> str:
         """The table of values with each model's rank beside it, the best of each data set
         marked (bold in Markdown and LaTeX, ``*`` in text), the average ranks in the last row,
@@ -535,6 +580,10 @@ class ModelComparison(Document):
             raise FormatError(f"not a comparison: {error}") from None
         object.__setattr__(found, "dropped", tuple(dropped))
         return found
+
+
+def _plain(test: RankTest) -> dict[str, Any]:
+    return {"statistic": test.statistic, "df": list(test.df), "p_value": test.p_value}
 
 
 def _two_sided(z: np.ndarray) -> np.ndarray:
