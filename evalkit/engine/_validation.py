@@ -237,9 +237,9 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str =
         except (TypeError, ValueError, OverflowError) as error:
             raise InvalidTypeError(f"{argument!r} must hold numbers that fit a float64, got {show(sample_weight)}") from error
     if array.ndim != 1:
-        raise InputShapeError(f"{argument!r} must be 1-D (one weight per sample), got shape {array.shape}")
+        raise InputShapeError(f"Sample weights must be 1D array or scalar: {argument!r} must be 1-D (one weight per sample), got shape {array.shape}")
     if len(array) != n:
-        raise InputShapeError(f"{argument!r} has {len(array)} weights but there are {n} samples")
+        raise InputShapeError(f"Found input variables with inconsistent numbers of samples: {argument!r} has {len(array)} weights but there are {n} samples")
     if array.dtype.kind == "b":
         array = array.astype(np.int64)
     elif array.dtype.kind == "u":

@@ -20,7 +20,7 @@ from evalkit.engine._validation import check_choice, show
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
 from evalkit.measures.averaging import check_undefined, fill_undefined
 from evalkit.measures.formulas import check_beta, get_measure, matrix_cohen_kappa
-from evalkit.metrics._inputs import _AVERAGE_OPTIONS, _check_average, _check_flag, _Targets, _targets
+from evalkit.metrics._inputs import _AVERAGE_OPTIONS, _check_average, _check_flag, _label_listing, _Targets, _targets
 from evalkit.results.evaluation import Evaluation
 
 __all__ = [
@@ -43,26 +43,30 @@ def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Hashable)
     if average == "binary":
         if targets.kind != "binary":
             options = [option for option in _AVERAGE_OPTIONS if option != "binary" and (option != "samples" or targets.kind == "multilabel")]
-            raise InvalidArgumentError(f"the targets are {targets.kind} but average='binary'; choose another average, one of {options!r}")
+            kind = "multilabel-indicator" if targets.kind == "multilabel" else targets.kind  # scikit-learn's type_of_target
+            raise InvalidArgumentError(f"Target is {kind} but average='binary'. Please choose another average setting, one of {options!r}.")
         if pos_label not in evaluation.labels and len(evaluation.labels) >= 2:
-            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a valid label: it should be one of {list(evaluation.labels)!r}")
+            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a valid label. It should be one of {_label_listing(evaluation.labels)}")
         return evaluation, [pos_label]
     if pos_label not in (None, 1):
         warnings.warn(
-            f"pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got {average!r}); "
-            "use labels=[pos_label] to specify a single positive class",
+            f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' (got {average!r}). "
+            "You may use labels=[pos_label] to specify a single positive class.",
             UserWarning,
             stacklevel=3,
         )
     if average == "samples" and targets.kind != "multilabel":
-        raise UnsupportedSettingError("average='samples' needs multi-label data (per-sample label sets)")
+        raise UnsupportedSettingError("Samplewise metrics are not available outside of multilabel classification: "
+                                      "average='samples' needs multi-label data (per-sample label sets)")
     if labels is None:
         return evaluation, None
     if targets.kind == "multilabel":  # labels are column indexes: evaluate those columns
         columns = np.asarray(labels)
         m = evaluation.class_cells.tp.shape[0]
         if columns.size and (columns.dtype.kind not in "iu" or columns.min() < 0 or columns.max() >= m):
-            raise InvalidArgumentError(f"'labels' of multi-label data must be column indexes in [0, {m}), got {show(labels)}")
+            got = "" if columns.dtype.kind not in "iu" else f" Got {columns.max()} > {m - 1}" if columns.max() >= m else f" Got {columns.min()} < 0"
+            raise InvalidArgumentError(f"All labels must be in [0, n labels) for multilabel targets.{got}: 'labels' of multi-label data must be "
+                                       f"column indexes in [0, {m}), got {show(labels)}")  # fmt: skip
         subset = Evaluation.from_indicators(targets.y_true[:, columns], targets.y_pred[:, columns], sample_weight=targets.weight)
         return subset, None
     return evaluation, list(check_label_list(labels))
@@ -300,7 +304,7 @@ def class_likelihood_ratios(
     if targets.kind != "binary":
         raise InvalidValueError(f"class_likelihood_ratios only supports binary classification problems, got targets of type: {targets.kind}")
     replace_plus, replace_minus = _likelihood_replacements(replace_undefined_by)
-    counts = confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight, warn_single=False)
+    counts = _confusion_matrix(y_true, y_pred, labels, sample_weight, warn_single=False)
     if counts.shape != (2, 2):
         raise InvalidArgumentError(f"'y_true' and 'y_pred' hold one class only: give labels=[negative, positive] (got {show(counts.tolist())})")
     (tn, fp), (fn, tp) = counts.tolist()
@@ -380,14 +384,15 @@ def cohen_kappa_score(
         >>> round(cohen_kappa_score([0, 1, 2, 2], [0, 1, 1, 2]), 6)
         0.636364
     """
-    matrix = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight, warn_single=False)
+    matrix = _confusion_matrix(y1, y2, labels, sample_weight, warn_single=False,
+                               missing_labels="At least one label in `labels` must be present in `y1` (even though `cohen_kappa_score` is "
+                                             "otherwise agnostic to the order of `y1` and `y2`).")  # fmt: skip
     value = matrix_cohen_kappa(matrix, weights=weights)
-    if math.isnan(value):
-        warnings.warn(
-            f"Cohen's kappa is undefined (no expected disagreement): it is set to replace_undefined_by={replace_undefined_by}",
-            UndefinedMetricWarning,
-            stacklevel=2,
-        )
+    if math.isnan(value):  # no expected disagreement: scikit-learn's two cases, in its words
+        why = ("`y2` contains no labels that are present in both `y1` and `labels`." if not matrix.any() else
+               "`y1`, `y2` and `labels` have only one label in common.")  # fmt: skip
+        warnings.warn(f"{why} `cohen_kappa_score` (Cohen's kappa) is undefined and set to the value defined by the `replace_undefined_by` "
+                      f"param, which is set to {replace_undefined_by}.", UndefinedMetricWarning, stacklevel=2)  # fmt: skip
         return float(replace_undefined_by)
     return value
 
@@ -418,7 +423,6 @@ def hamming_loss(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: Array
 
 def confusion_matrix(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
-    warn_single: bool = True,
 ) -> np.ndarray:  # fmt: skip
     """The confusion matrix (rows actual, columns predicted), as scikit-learn's
     ``confusion_matrix``: ``labels`` orders or selects classes (samples of other classes are
@@ -428,6 +432,16 @@ def confusion_matrix(
         >>> confusion_matrix(["a", "b", "b"], ["a", "a", "b"]).tolist()
         [[1, 0], [1, 1]]
     """
+    return _confusion_matrix(y_true, y_pred, labels, sample_weight, normalize)
+
+
+def _confusion_matrix(
+    y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Any] | None, sample_weight: ArrayLike | None, normalize: str | None = None, *,
+    warn_single: bool = True, missing_labels: str = "At least one label specified must be in y_true",
+) -> np.ndarray:  # fmt: skip
+    """``confusion_matrix``, for the functions built on it: ``warn_single`` (the warning of a
+    1 x 1 matrix, which is theirs to give or not) and ``missing_labels`` (their message when no
+    label of ``labels`` is in ``y_true``)."""
     if normalize is not None:
         check_choice("normalize", normalize, ("true", "pred", "all"))
     targets = _targets(y_true, y_pred, sample_weight)
@@ -439,12 +453,12 @@ def confusion_matrix(
     if labels is not None:
         chosen = list(check_label_list(labels))
         if not chosen:
-            raise InvalidArgumentError("'labels' should contain at least one label")
+            raise InvalidArgumentError("'labels' should contain at least one label.")
         index = {label: position for position, label in enumerate(present)}
         positions = np.array([index.get(label, -1) for label in chosen])
         in_y_true = set(targets.y_true.tolist() if isinstance(targets.y_true, np.ndarray) else targets.y_true)
         if not any(label in in_y_true for label in chosen):
-            raise InvalidArgumentError("at least one label specified must be in y_true")
+            raise InvalidArgumentError(missing_labels)
         padded = np.zeros((len(present) + 1, len(present) + 1), dtype=counts.dtype)
         padded[: len(present), : len(present)] = counts
         counts = padded[np.ix_(positions, positions)]  # -1: the zero row and column of an absent label
@@ -457,7 +471,7 @@ def confusion_matrix(
             "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the correct shape, "
             "use the 'labels' parameter to pass all known labels.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     return counts
 
@@ -476,7 +490,7 @@ def multilabel_confusion_matrix(
     targets = _targets(y_true, y_pred, sample_weight)
     if samplewise:
         if targets.kind != "multilabel":
-            raise UnsupportedSettingError("samplewise tables need multi-label data")
+            raise UnsupportedSettingError("Samplewise metrics are not available outside of multilabel classification: samplewise=True needs multi-label data")
         evaluation, _ = _set_wise(targets, "samples", labels, None)
         cells = evaluation.sample_cells.entries()
         weight = 1 if cells.weight is None else cells.weight
@@ -524,7 +538,7 @@ def classification_report(
     if target_names is not None and len(chosen) != len(target_names):
         if not labels_given:
             raise InvalidArgumentError(
-                f"the number of classes, {len(chosen)}, does not match the size of target_names, {len(target_names)}; try specifying labels"
+                f"Number of classes, {len(chosen)}, does not match size of target_names, {len(target_names)}. Try specifying the labels parameter"
             )
         warnings.warn(f"labels size, {len(chosen)}, does not match size of target_names, {len(target_names)}", UserWarning, stacklevel=2)
     names = [f"{label}" for label in chosen] if target_names is None else list(target_names)

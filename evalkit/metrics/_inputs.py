@@ -7,7 +7,7 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import attrs
@@ -61,7 +61,8 @@ def _as_target(values: Any, argument: str) -> tuple[str, Any]:
     if array.ndim == 2:
         if array.dtype.kind == "O" or not np.isin(array, (0, 1)).all():
             raise InputShapeError(
-                f"{argument!r} is 2-D but does not hold 0/1 indicators (multiclass-multioutput is not supported): {show(array)}"
+                f"Multioutput target data is not supported: {argument!r} is 2-D but does not hold 0/1 indicators, and "
+                f"multiclass-multioutput is not supported (scikit-learn: 'multiclass-multioutput format is not supported'): {show(array)}"
             )
         return "indicators", array
     if array.ndim != 1:
@@ -138,6 +139,11 @@ def _is_label(codes: np.ndarray, found: tuple, label: Hashable) -> np.ndarray:
     ``found`` (``True`` is never the class ``1``)."""
     position = next((k for k, own in enumerate(found) if own == label and isinstance(own, bool) == isinstance(label, bool)), -1)
     return codes == position
+
+
+def _label_listing(labels: Sequence[Hashable]) -> str:
+    """Labels as scikit-learn's messages print them (a numpy array's ``[0 1]``)."""
+    return str(np.array(list(labels), dtype=object))
 
 
 def _check_flag(name: str, value: Any) -> bool:

@@ -27,7 +27,7 @@ from evalkit.exceptions import (
     UndefinedMetricWarning,
     UnknownLabelError,
 )
-from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _mean_loss
+from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _label_listing, _mean_loss
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
 from evalkit.scores.scoring import brier_losses, log_losses
@@ -54,14 +54,15 @@ def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> tupl
     over the sorted classes (1-D probabilities are the positive class's of two)."""
     probabilities = _probability_array(y_proba)
     if probabilities.size and probabilities.max() > 1:
-        raise InvalidValueError(f"'y_proba' holds values greater than 1: {probabilities.max()}")
+        raise InvalidValueError(f"y_prob contains values greater than 1: 'y_proba' holds {probabilities.max()}")
     if probabilities.size and probabilities.min() < 0:
-        raise InvalidValueError(f"'y_proba' holds values lower than 0: {probabilities.min()}")
+        raise InvalidValueError(f"y_prob contains values less than 0: 'y_proba' holds {probabilities.min()}")
     if probabilities.ndim == 1:
         probabilities = probabilities[:, None]
     if probabilities.shape[1] == 1:
         probabilities = np.concatenate([1 - probabilities, probabilities], axis=1)
     kind, truth = _as_target(y_true, "y_true")
+    _check_lengths(truth.shape[0] if kind == "indicators" else len(truth), len(probabilities))
     if kind == "indicators":
         truth = np.asarray(truth.toarray() if is_sparse(truth) else truth)
         if truth.shape != probabilities.shape:
@@ -71,42 +72,51 @@ def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> tupl
     if labels is None:
         classes = observed
         if len(classes) == 1:
-            raise InvalidArgumentError(f"'y_true' holds one label ({classes[0]!r}): give 'labels', every expected class")
+            raise InvalidArgumentError(f"y_true contains only one label ({classes[0]}). Please provide the list of all expected class labels "
+                                       "explicitly through the labels argument.")
     else:
         labels = check_label_list(labels)
         classes = tuple(sorted(labels))
         if len(classes) < 2:
-            raise InvalidArgumentError(f"'labels' must hold at least two classes, got {show(list(labels))}")
+            raise InvalidArgumentError(f"The labels array needs to contain at least two labels, got 'labels' {show(list(labels))}")
         if classes != tuple(labels):
             warnings.warn(
-                f"LabelsLike passed were {list(labels)}. But this function assumes labels are ordered lexicographically. "
+                f"Labels passed were {list(labels)}. But this function assumes labels are ordered lexicographically. "
                 f"Pass the ordered labels={list(classes)} and ensure that the columns of y_prob correspond to this ordering.",
                 UserWarning,
                 stacklevel=3,
             )
         extra = [label for label in observed if label not in classes]
         if extra:
-            raise UnknownLabelError(f"'y_true' holds {show(extra)}, not among the given labels {show(list(classes))}")
+            raise UnknownLabelError(f"y_true contains values {set(extra)!r} not belonging to the passed labels {list(classes)!r}.")
     if len(classes) != probabilities.shape[1]:
+        if labels is not None:
+            raise InputShapeError(f"The number of classes in labels is different from that in y_prob. Classes found in labels: "
+                                  f"{_label_listing(classes)} ('labels' has {len(classes)} classes, 'y_proba' {probabilities.shape[1]} columns)")
         raise InputShapeError(
-            f"'y_true' has {len(classes)} classes but 'y_proba' has {probabilities.shape[1]} columns; give 'labels', every class in column order"
+            f"y_true and y_prob contain different number of classes: {len(classes)} vs {probabilities.shape[1]}. Please provide the true "
+            f"labels explicitly through the labels argument. Classes found in y_true: {_label_listing(classes)}"
         )
     codes, _, _, _ = encode(truth, truth, classes)
-    if len(codes) != len(probabilities):
-        raise InputLengthError(f"'y_true' has {len(codes)} samples but 'y_proba' has {len(probabilities)}")
     sums = probabilities.sum(axis=1)
     if not np.allclose(sums, 1, rtol=np.sqrt(np.finfo(np.float64).eps)):
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.", UserWarning, stacklevel=3)
     return np.eye(len(classes))[codes], probabilities
 
 
+def _check_lengths(n: int, rows: int) -> None:
+    """``y_true`` and ``y_proba`` have one length (scikit-learn's message, then evalkit's)."""
+    if n != rows:
+        raise InputLengthError(f"Found input variables with inconsistent numbers of samples: [{rows}, {n}] ('y_proba' has {rows}, 'y_true' {n})")
+
+
 def _renamed_probabilities(y_proba: ScoresLike | None, y_pred: ScoresLike) -> ScoresLike:
     """``y_proba``, or ``y_pred``, its older name (scikit-learn renamed it in 1.9)."""
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
-            raise InvalidArgumentError("give 'y_proba' or its older name 'y_pred', not both")
-        warnings.warn("'y_pred' is the older name of 'y_proba' (renamed in scikit-learn 1.9, which warns alike): pass y_proba=",
-                      FutureWarning, stacklevel=3)  # fmt: skip
+            raise InvalidArgumentError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, use `y_proba` instead.")
+        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed in 1.11 (scikit-learn's versions, whose names "
+                      "evalkit.metrics follows): pass y_proba=", FutureWarning, stacklevel=3)  # fmt: skip
         y_proba = y_pred
     if y_proba is None:
         raise InvalidArgumentError("'y_proba' is required: the predicted probabilities")
@@ -143,16 +153,17 @@ def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hasha
     truth = _binary_truth(y_true)
     codes, _, observed, _ = encode(truth, truth)
     if len(observed) > 2:
-        raise InvalidValueError(f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
+        raise InvalidValueError(f"The type of the target inferred from y_true is multiclass but should be binary according to the shape of y_prob. "
+                                f"'y_true' has {len(observed)} classes but 'y_proba' is 1-D (binary): give one column per class")
     if pos_label is None:
         if any(isinstance(label, str) for label in observed):
-            raise InvalidArgumentError(f"'y_true' has labels {show(list(observed))}: give 'pos_label', the positive class")
+            raise InvalidArgumentError(f"pos_label is not specified: 'y_true' has labels {show(list(observed))}; give 'pos_label', the positive class")
         pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
     if scores.size and (scores.max() > 1 or scores.min() < 0):
-        raise InvalidValueError(f"'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
+        side = "greater than 1" if scores.max() > 1 else "less than 0"
+        raise InvalidValueError(f"y_prob contains values {side}: 'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
     curve_truth = _is_label(codes, observed, pos_label)
-    if len(curve_truth) != len(scores):
-        raise InputLengthError(f"'y_true' has {len(curve_truth)} samples but 'y_proba' has {len(scores)}")
+    _check_lengths(len(curve_truth), len(scores))
     return np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64), np.stack([1 - scores, scores], axis=1)
 
 
@@ -170,8 +181,7 @@ def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sampl
 
 def _too_few_for_d2(y_true: LabelsLike, y_proba: ScoresLike) -> bool:
     n, rows = len(as_array(y_true, "y_true")), len(as_array(y_proba, "y_proba"))
-    if n != rows:
-        raise InputLengthError(f"'y_true' has {n} samples but 'y_proba' has {rows}")
+    _check_lengths(n, rows)
     if rows < 2:
         warnings.warn("D^2 score is not well-defined with less than two samples.", UndefinedMetricWarning, stacklevel=3)
         return True
@@ -239,8 +249,11 @@ def hinge_loss(y_true: LabelsLike, pred_decision: Any, *, labels: Sequence[Any] 
         if decision.ndim != 2 or decision.shape[1] != len(classes):
             if decision.ndim == 2 and labels is None:
                 raise InputShapeError(f"'pred_decision' has {decision.shape[1]} columns but 'y_true' has {len(classes)} classes: "
-                                      "include every class in 'y_true' or pass 'labels'")  # fmt: skip
-            raise InputShapeError(f"with {len(classes)} classes 'pred_decision' must have shape ({n}, {len(classes)}), got {decision.shape}")
+                                      "Please include all labels in y_true or pass labels as third argument")  # fmt: skip
+            problem = ("cannot be 1d array with a multiclass target. " if decision.ndim == 1 else
+                       "is not consistent with the number of classes. With a multiclass target, ")  # fmt: skip
+            raise InputShapeError(f"The shape of pred_decision {problem}pred_decision shape must be (n_samples, n_classes), "
+                                  f"that is ({n}, {len(classes)}). Got: {decision.shape}")  # fmt: skip
         codes, _, _, _ = encode(truth, truth, classes)
         own = decision[np.arange(n), codes]
         others = decision.copy()

@@ -47,6 +47,7 @@ from evalkit.metrics._inputs import (
     _binary_truth,
     _check_flag,
     _exact_score_array,
+    _label_listing,
     _mean_loss,
 )
 from evalkit.results.evaluation import Evaluation
@@ -285,7 +286,7 @@ def average_precision_score(
     kind, truth, scores, classes = _score_target(y_true, y_score)
     if kind == "binary":
         if len(classes) == 2 and pos_label not in classes:
-            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a valid label: it should be one of {list(classes)!r}")
+            raise InvalidArgumentError(f"pos_label={pos_label!r} is not a valid label. It should be one of {_label_listing(classes)}")
         curve = ThresholdCurve.from_scores(
             _binary_truth(truth), _binary_scores(scores), pos_label=pos_label if pos_label in classes else classes[0],
             sample_weight=sample_weight,

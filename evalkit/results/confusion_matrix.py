@@ -649,7 +649,7 @@ def _is_empty(values: Any) -> bool:
 
 
 MAX_LABEL_WIDTH = 24
-"""LabelsLike longer than this are shortened in ``str()`` of a matrix (its text then grows with the
+"""Labels longer than this are shortened in ``str()`` of a matrix (its text then grows with the
 cells, not with the cells times the longest label)."""
 
 
