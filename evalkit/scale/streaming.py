@@ -450,8 +450,7 @@ class _ScoreCounts(CountedState, _Locked):
         """
         if sample_weight is None and self._few(y_true, y_score, 1):
             return
-        two_dimensional = as_array(y_score, "y_score").ndim == 2
-        batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        batch, two_dimensional = self._batch(y_true, y_score, sample_weight)
         with self._lock:  # counted outside, merged inside: no update is lost
             self._settle()
             self._table = None
@@ -466,6 +465,13 @@ class _ScoreCounts(CountedState, _Locked):
             except EvalkitError:
                 self._parts.pop()  # the batch that does not merge: counted as if never given
                 raise
+
+    def _batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None) -> tuple[Any, bool]:
+        """A batch counted as a result of its own, over the classes fixed so far, and whether its
+        scores are 2-D (one column per class)."""
+        two_dimensional = as_array(y_score, "y_score").ndim == 2
+        batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        return batch, two_dimensional
 
     def _merged(self, other: Any) -> Any:
         if type(other) is not type(self):
@@ -647,8 +653,7 @@ class CurveCounts(_ScoreCounts):
         """
         if sample_weight is None and self._few(y_true, y_score, -1):
             return
-        two_dimensional = as_array(y_score, "y_score").ndim == 2
-        part = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        part, _ = self._batch(y_true, y_score, sample_weight)
         with self._lock:
             self._result = self._read() - part
 

@@ -473,7 +473,36 @@ def result_of(view: object) -> Any:
     return found if found is not None else view
 
 
-class NoChange:
+class _Baseline:
+    """A classifier of a stream that predicts from the labels before each sample, counted into
+    ``view`` (a ``ConfusionMatrix`` or a window of one); ``first`` is its prediction before any
+    label (by default the view's first label)."""
+
+    def __init__(self, view: PairCounter, first: Hashable | None) -> None:
+        if not callable(getattr(view, "update", None)):
+            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
+        self.view = view
+        labels = getattr(view, "labels", None)
+        self._first: Any = first if first is not None else (labels[0] if labels else None)
+        if self._first is None:
+            raise InvalidArgumentError(f"give 'first', the {self._NAME} classifier's first prediction (the view has no labels to start from)")
+
+    _NAME = "baseline"
+
+    @property
+    def result(self) -> Any:
+        """What ``view`` has counted (a window's result, or the view itself)."""
+        return result_of(self.view)
+
+    def _count_pairs(self, actual: list[Any], predicted: list[Any], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
+        """Count its pairs into ``view``, with the weights and times the view takes."""
+        options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
+        if time is not None:
+            options["time"] = time
+        cast(Any, self.view).update(actual, predicted, **options)
+
+
+class NoChange(_Baseline):
     """The no-change classifier of a stream, counted into ``view``: it predicts each sample's
     label to be the previous sample's (the first sample's: ``first``, by default the view's
     first label, as MOA's starts at class 0). Its accuracy is what ``kappa_temporal`` measures
@@ -487,30 +516,22 @@ class NoChange:
         0.75
     """
 
-    def __init__(self, view: PairCounter, *, first: Hashable | None = None) -> None:
-        if not callable(getattr(view, "update", None)):
-            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
-        self.view = view
-        labels = getattr(view, "labels", None)
-        self._last: Any = first if first is not None else (labels[0] if labels else None)
-        if self._last is None:
-            raise InvalidArgumentError("give 'first', the no-change classifier's first prediction (the view has no labels to start from)")
+    _NAME = "no-change"
 
-    @property
-    def result(self) -> Any:
-        """What ``view`` has counted (a window's result, or the view itself)."""
-        return result_of(self.view)
+    def __init__(self, view: PairCounter, *, first: Hashable | None = None) -> None:
+        super().__init__(view, first)
+        self._last: Any = self._first
 
     def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
         actual = list(y_true)
         if not actual:
             return
-        _count_pairs(self.view, actual, [self._last, *actual[:-1]], sample_weight, time)
+        self._count_pairs(actual, [self._last, *actual[:-1]], sample_weight, time)
         self._last = actual[-1]
 
 
-class MajorityClass:
+class MajorityClass(_Baseline):
     """The majority-class classifier of a stream, counted into ``view``: it predicts each sample's
     label to be the most frequent label so far (ties to the label first in the view's order),
     the classifier ``kappa_m`` measures a model against.
@@ -535,26 +556,17 @@ class MajorityClass:
 
     def __init__(self, view: PairCounter, *, window: int | None = None, factor: float | None = None, include_current: bool = False,
                  first: Hashable | None = None) -> None:  # fmt: skip
-        if not callable(getattr(view, "update", None)):
-            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
         if window is not None and factor is not None:
             raise InvalidArgumentError("give the label counts a 'window' or a fading 'factor', not both")
-        self.view = view
+        super().__init__(view, first)
         self.window = None if window is None else _check_size(window, "window")
         self.factor = None if factor is None else check_factor(factor)
         self.include_current = bool(include_current)
-        labels = getattr(view, "labels", None)
-        self._order: dict[Hashable, int] = {label: k for k, label in enumerate(labels or ())}
-        self._first: Any = first if first is not None else (labels[0] if labels else None)
-        if self._first is None:
-            raise InvalidArgumentError("give 'first', the majority classifier's first prediction (the view has no labels to start from)")
+        self._order: dict[Hashable, int] = {label: k for k, label in enumerate(getattr(view, "labels", None) or ())}
         self._counts: dict[Hashable, float] = {}
         self._recent: collections.deque[Hashable] = collections.deque()
 
-    @property
-    def result(self) -> Any:
-        """What ``view`` has counted (a window's result, or the view itself)."""
-        return result_of(self.view)
+    _NAME = "majority"
 
     def _majority(self) -> Any:
         if not self._counts:
@@ -589,15 +601,7 @@ class MajorityClass:
             else:
                 predictions.append(self._majority())
                 self._count(label)
-        _count_pairs(self.view, actual, predictions, sample_weight, time)
-
-
-def _count_pairs(view: PairCounter, actual: list[Any], predicted: list[Any], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
-    """Count a baseline's pairs into ``view``, with the weights and times the view takes."""
-    options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
-    if time is not None:
-        options["time"] = time
-    cast(Any, view).update(actual, predicted, **options)
+        self._count_pairs(actual, predictions, sample_weight, time)
 
 
 def kappa_m(result: object, majority: object) -> float:
