@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.figure import Figure
+from matplotlib.colors import Colormap
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.lines import Line2D
 from numpy.typing import ArrayLike
 
 from evalkit.engine._types import LabelsLike, ScoresLike
@@ -45,11 +47,14 @@ if TYPE_CHECKING:
 __all__ = ["CalibrationDisplay", "ConfusionMatrixDisplay", "DetCurveDisplay", "PrecisionRecallDisplay", "RocCurveDisplay"]
 
 RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
+CurveStyle = dict[str, Any] | list[dict[str, Any]] | None
+"""``curve_kwargs``: matplotlib's line keywords for every curve, or one dict per curve."""
+
 DEFAULT_NAME = "Classifier"
 """The legend name of a curve drawn from predictions (scikit-learn's)."""
 
 
-def _responses(estimator: Any, X: Any, response_method: str, pos_label: Hashable) -> tuple[np.ndarray, Any]:
+def _responses(estimator: object, X: object, response_method: str, pos_label: Hashable) -> tuple[np.ndarray, Any]:
     """The scores of the positive class from a fitted binary estimator, and that class: the
     column of ``pos_label`` (default the second of ``classes_``) of ``predict_proba``, or
     ``decision_function`` (turned round when ``pos_label`` is the first class), as
@@ -116,7 +121,7 @@ def _positive_text(pos_label: Hashable) -> str:
     return "" if pos_label is None else f" (Positive label: {pos_label})"
 
 
-def _listed(value: Any, count: int) -> list[Any]:
+def _listed(value: object, count: int) -> list[Any]:
     """One entry per curve: a list as given, anything else repeated."""
     return list(value) if isinstance(value, (list, tuple)) else [value] * count
 
@@ -125,9 +130,9 @@ class _Display:
     """Drawn by ``plot``, which keeps the Axes (``ax_``) and the Figure (``figure_``)."""
 
     ax_: Axes
-    figure_: Any
+    figure_: Figure | SubFigure
 
-    def _kept(self, ax: Axes) -> Any:
+    def _kept(self, ax: Axes) -> Self:
         self.ax_, self.figure_ = ax, ax.figure
         return self
 
@@ -138,9 +143,9 @@ class _CurveDisplay(_Display):
 
     _x: str
     _y: str
-    name: Any
+    name: object
     pos_label: Hashable
-    curve: Any
+    curve: ThresholdCurve | list[ThresholdCurve | None] | None
     prevalence_pos_label: float | list[float | None] | None = None
     _area_name = ""
     _x_title = ""
@@ -153,7 +158,7 @@ class _CurveDisplay(_Display):
             return [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in zip(xs, ys)]
         return [(np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64))]
 
-    def _area(self) -> Any:
+    def _area(self) -> object:
         return getattr(self, self._area_name, None) if self._area_name else None
 
     def _labels(self, names: list[Any], areas: list[Any]) -> list[str | None]:
@@ -172,11 +177,11 @@ class _CurveDisplay(_Display):
     def _transform(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return x, y
 
-    def _chance(self, ax: Axes, options: dict[str, Any]) -> Any:
+    def _chance(self, ax: Axes, options: dict[str, Any]) -> Line2D | list[Line2D] | None:
         return None
 
-    def plot(self, ax: Axes | None = None, *, name: Any = None, curve_kwargs: Any = None, plot_chance_level: bool = False,
-             chance_level_kw: dict[str, Any] | None = None, despine: bool = False, title: str | None = None, **kwargs: Any) -> Any:  # fmt: skip
+    def plot(self, ax: Axes | None = None, *, name: object = None, curve_kwargs: CurveStyle = None, plot_chance_level: bool = False,
+             chance_level_kw: dict[str, Any] | None = None, despine: bool = False, title: str | None = None, **kwargs: object) -> Self:  # fmt: skip
         """Draw on ``ax`` (default: a new figure) and return the display: one line per curve
         (``line_``; a list for several), named ``name`` (default the display's), styled by
         ``curve_kwargs`` (a dict, or one per curve) and matplotlib's keywords; with
@@ -211,18 +216,18 @@ class _CurveDisplay(_Display):
             ax.set_title(title)
         return self._kept(ax)
 
-    _legend_place: Any = "lower right"
+    _legend_place: Literal["lower right", "lower left", "upper right"] = "lower right"
 
     def _frame(self, ax: Axes) -> None:
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal")
 
     @classmethod
-    def _from_curve(cls, curve: ThresholdCurve, name: Any, drop_intermediate: bool) -> Self:
+    def _from_curve(cls, curve: ThresholdCurve, name: object, drop_intermediate: bool) -> Self:
         raise NotImplementedError
 
     @classmethod
     def from_predictions(cls, y_true: LabelsLike, y_score: ScoresLike | None = None, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
-                         pos_label: Hashable | None = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
+                         pos_label: Hashable | None = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: CurveStyle = None,
                          plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
                          y_pred: ScoresLike = "deprecated", **kwargs: Any) -> Self:  # fmt: skip
         """The curve of scores of the positive class (``pos_label``, as scikit-learn infers it),
@@ -233,14 +238,15 @@ class _CurveDisplay(_Display):
 
     _drop_default = True
 
-    def _drawn(self, ax: Axes | None, curve_kwargs: Any, plot_chance_level: bool, chance_level_kw: Any, despine: bool, kwargs: dict[str, Any]) -> Any:
+    def _drawn(self, ax: Axes | None, curve_kwargs: CurveStyle, plot_chance_level: bool, chance_level_kw: dict[str, Any] | None, despine: bool,
+               kwargs: dict[str, Any]) -> Self:  # fmt: skip
         return self.plot(ax=ax, curve_kwargs=curve_kwargs, plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw, despine=despine,
                          **kwargs)  # fmt: skip
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
+    def from_estimator(cls, estimator: object, X: object, y: LabelsLike, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool | None = None,
                        response_method: str = "auto", pos_label: Hashable | None = None, name: str | None = None, ax: Axes | None = None,
-                       curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
+                       curve_kwargs: CurveStyle = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
                        despine: bool = False, **kwargs: Any) -> Self:  # fmt: skip
         """The curve of a fitted binary classifier's scores on ``X`` (``predict_proba``, else
         ``decision_function``), named after the estimator."""
@@ -250,9 +256,9 @@ class _CurveDisplay(_Display):
                                     chance_level_kw=chance_level_kw, despine=despine, **kwargs)  # fmt: skip
 
     @classmethod
-    def from_cv_results(cls, cv_results: dict[str, Any], X: Any, y: Any, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True,
-                        response_method: str = "auto", pos_label: Hashable | None = None, name: Any = None, ax: Axes | None = None,
-                        curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kwargs: dict[str, Any] | None = None,
+    def from_cv_results(cls, cv_results: dict[str, Any], X: ArrayLike, y: ArrayLike, *, sample_weight: ArrayLike | None = None, drop_intermediate: bool = True,
+                        response_method: str = "auto", pos_label: Hashable | None = None, name: object = None, ax: Axes | None = None,
+                        curve_kwargs: CurveStyle = None, plot_chance_level: bool = False, chance_level_kwargs: dict[str, Any] | None = None,
                         despine: bool = False) -> Self:  # fmt: skip
         """One curve per fold of ``sklearn.model_selection.cross_validate(...,
         return_estimator=True, return_indices=True)``: each fold's estimator scores its own
@@ -290,10 +296,13 @@ class RocCurveDisplay(_CurveDisplay):
     (from a curve) and ``roc_auc``."""
 
     _x, _y, _area_name = "fpr", "tpr", "roc_auc"
+    fpr: ArrayLike
+    tpr: ArrayLike
+    roc_auc: float | None
     _x_title, _y_title = "False Positive Rate", "True Positive Rate"
 
-    def __init__(self, curve: ThresholdCurve | None = None, *, fpr: Any = None, tpr: Any = None, roc_auc: Any = None, name: Any = None,
-                 pos_label: Hashable | None = None, estimator_name: Any = None, drop_intermediate: bool = True) -> None:  # fmt: skip
+    def __init__(self, curve: ThresholdCurve | None = None, *, fpr: ArrayLike | None = None, tpr: ArrayLike | None = None, roc_auc: float | None = None,
+                 name: object = None, pos_label: Hashable | None = None, estimator_name: object = None, drop_intermediate: bool = True) -> None:  # fmt: skip
         self.curve, self.name = curve, name if name is not None else estimator_name
         if curve is not None:
             if not isinstance(curve, ThresholdCurve):
@@ -306,10 +315,10 @@ class RocCurveDisplay(_CurveDisplay):
             self.fpr, self.tpr, self.roc_auc, self.pos_label = fpr, tpr, roc_auc, pos_label
 
     @classmethod
-    def _from_curve(cls, curve: ThresholdCurve, name: Any, drop_intermediate: bool) -> RocCurveDisplay:
+    def _from_curve(cls, curve: ThresholdCurve, name: object, drop_intermediate: bool) -> RocCurveDisplay:
         return cls(curve, name=name, drop_intermediate=drop_intermediate)
 
-    def _chance(self, ax: Axes, options: dict[str, Any]) -> Any:
+    def _chance(self, ax: Axes, options: dict[str, Any]) -> Line2D:
         (line,) = ax.plot([0, 1], [0, 1], **{"label": "Chance level (AUC = 0.5)", "color": "k", "linestyle": "--", **_line_options(options)})
         return line
 
@@ -320,13 +329,17 @@ class PrecisionRecallDisplay(_CurveDisplay):
     scikit-learn's, or of a ``ThresholdCurve``; ``prevalence_pos_label`` is the chance level."""
 
     _x, _y, _area_name = "recall", "precision", "average_precision"
+    precision: ArrayLike
+    recall: ArrayLike
+    average_precision: float | None
     _x_title, _y_title = "Recall", "Precision"
     _steps = True
     _drop_default = False
     _legend_place = "lower left"
 
-    def __init__(self, precision: Any = None, recall: Any = None, *, average_precision: Any = None, name: Any = None, pos_label: Hashable | None = None,
-                 prevalence_pos_label: float | list[float | None] | None = None, estimator_name: Any = None, curve: ThresholdCurve | None = None,
+    def __init__(self, precision: ThresholdCurve | ArrayLike | None = None, recall: ArrayLike | None = None, *, average_precision: float | None = None,
+                 name: object = None, pos_label: Hashable | None = None, prevalence_pos_label: float | list[float | None] | None = None,
+                 estimator_name: object = None, curve: ThresholdCurve | None = None,
                  drop_intermediate: bool = False) -> None:  # fmt: skip
         if isinstance(precision, ThresholdCurve):
             curve, precision = precision, None
@@ -342,10 +355,10 @@ class PrecisionRecallDisplay(_CurveDisplay):
             self.prevalence_pos_label = prevalence_pos_label
 
     @classmethod
-    def _from_curve(cls, curve: ThresholdCurve, name: Any, drop_intermediate: bool) -> PrecisionRecallDisplay:
+    def _from_curve(cls, curve: ThresholdCurve, name: object, drop_intermediate: bool) -> PrecisionRecallDisplay:
         return cls(curve=curve, name=name, drop_intermediate=drop_intermediate)
 
-    def _chance(self, ax: Axes, options: dict[str, Any]) -> Any:
+    def _chance(self, ax: Axes, options: dict[str, Any]) -> Line2D | list[Line2D]:
         """The chance level of each curve: its prevalence (one line per fold of ``from_cv_results``)."""
         given = self.prevalence_pos_label if isinstance(self.prevalence_pos_label, list) else [self.prevalence_pos_label]
         prevalences = [prevalence for prevalence in given if prevalence is not None]
@@ -376,11 +389,13 @@ class DetCurveDisplay(_CurveDisplay):
     scikit-learn's display)."""
 
     _x, _y = "fpr", "fnr"
+    fpr: ArrayLike
+    fnr: ArrayLike
     _x_title, _y_title = "False Positive Rate", "False Negative Rate"
     _legend_place = "upper right"
 
-    def __init__(self, curve: ThresholdCurve | None = None, *, fpr: Any = None, fnr: Any = None, estimator_name: Any = None, pos_label: Hashable | None = None,
-                 name: Any = None, drop_intermediate: bool = True) -> None:  # fmt: skip
+    def __init__(self, curve: ThresholdCurve | None = None, *, fpr: ArrayLike | None = None, fnr: ArrayLike | None = None, estimator_name: object = None,
+                 pos_label: Hashable | None = None, name: object = None, drop_intermediate: bool = True) -> None:  # fmt: skip
         self.curve, self.name = curve, name if name is not None else estimator_name
         self.estimator_name = self.name  # scikit-learn's DetCurveDisplay names it so
         if curve is not None:
@@ -394,7 +409,7 @@ class DetCurveDisplay(_CurveDisplay):
             self.fpr, self.fnr, self.pos_label = fpr, fnr, pos_label
 
     @classmethod
-    def _from_curve(cls, curve: ThresholdCurve, name: Any, drop_intermediate: bool) -> DetCurveDisplay:
+    def _from_curve(cls, curve: ThresholdCurve, name: object, drop_intermediate: bool) -> DetCurveDisplay:
         return cls(curve, name=name, drop_intermediate=drop_intermediate)
 
     def _transform(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -413,7 +428,7 @@ class ConfusionMatrixDisplay(_Display):
     display_labels=...)`` with counts (rows actual, columns predicted) as scikit-learn's, or an
     evalkit ``ConfusionMatrix``."""
 
-    def __init__(self, confusion_matrix: Any, *, display_labels: Sequence[Any] | None = None) -> None:
+    def __init__(self, confusion_matrix: ConfusionMatrix | ArrayLike, *, display_labels: Sequence[Hashable] | None = None) -> None:
         if not isinstance(confusion_matrix, ConfusionMatrix):
             counts = np.asarray(confusion_matrix)
             confusion_matrix = ConfusionMatrix.from_array(counts, display_labels if display_labels is not None else list(range(len(counts))))
@@ -422,7 +437,7 @@ class ConfusionMatrixDisplay(_Display):
         self.confusion_matrix = confusion_matrix
         self.display_labels = confusion_matrix.labels
 
-    def plot(self, *, include_values: bool = True, cmap: Any = "viridis", xticks_rotation: Any = "horizontal", values_format: str | None = None,
+    def plot(self, *, include_values: bool = True, cmap: str | Colormap = "viridis", xticks_rotation: float | str = "horizontal", values_format: str | None = None,
              ax: Axes | None = None, colorbar: bool = True, im_kw: dict[str, Any] | None = None, text_kw: dict[str, Any] | None = None,
              normalize: str | None = None, title: str | None = None) -> ConfusionMatrixDisplay:  # fmt: skip
         """Draw on ``ax`` and return the display: the cells as an image (``im_``, styled by
@@ -449,7 +464,7 @@ class ConfusionMatrixDisplay(_Display):
                ylabel="True label", xlabel="Predicted label")  # fmt: skip
         ax.set_ylim((len(labels) - 0.5, -0.5))
         for tick in ax.get_xticklabels():
-            tick.set_rotation(xticks_rotation)
+            tick.set(rotation=xticks_rotation)  # a number, or "horizontal" / "vertical"
         if title is not None:
             ax.set_title(title)
         return self._kept(ax)
@@ -457,8 +472,8 @@ class ConfusionMatrixDisplay(_Display):
     @classmethod
     def from_predictions(
         cls, y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, normalize: str | None = None,
-        display_labels: Sequence[Any] | None = None, include_values: bool = True, xticks_rotation: Any = "horizontal",
-        values_format: str | None = None, cmap: Any = "viridis", ax: Axes | None = None, colorbar: bool = True,
+        display_labels: Sequence[Hashable] | None = None, include_values: bool = True, xticks_rotation: float | str = "horizontal",
+        values_format: str | None = None, cmap: str | Colormap = "viridis", ax: Axes | None = None, colorbar: bool = True,
         im_kw: dict[str, Any] | None = None, text_kw: dict[str, Any] | None = None,
     ) -> ConfusionMatrixDisplay:  # fmt: skip
         """Count and draw (``normalize``: ``"true"``, ``"pred"`` or ``"all"`` draws rates)."""
@@ -468,7 +483,7 @@ class ConfusionMatrixDisplay(_Display):
                                                                text_kw=text_kw, normalize=normalize)  # fmt: skip
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, **options: Any) -> ConfusionMatrixDisplay:
+    def from_estimator(cls, estimator: object, X: object, y: LabelsLike, **options: Any) -> ConfusionMatrixDisplay:
         """``from_predictions(y, estimator.predict(X), ...)``: a classifier's labels (scores of a
         regressor are refused, as scikit-learn refuses a mix of classes and continuous values)."""
         if not hasattr(estimator, "predict"):
@@ -485,8 +500,13 @@ class CalibrationDisplay(_Display):
     ``CalibrationDisplay(prob_true, prob_pred, y_prob, estimator_name=...)`` as
     scikit-learn's, or of a binary ``Calibration`` (with ``n_bins`` and ``strategy``)."""
 
-    def __init__(self, prob_true: Any, prob_pred: Any = None, y_prob: ScoresLike | None = None, *, estimator_name: Any = None, pos_label: Hashable | None = None,
-                 n_bins: int = 5, strategy: str = "uniform", name: Any = None) -> None:  # fmt: skip
+    prob_true: ArrayLike
+    prob_pred: ArrayLike
+    y_prob: ScoresLike | None
+    calibration: Calibration | None
+
+    def __init__(self, prob_true: Calibration | ArrayLike, prob_pred: ArrayLike | None = None, y_prob: ScoresLike | None = None, *,
+                 estimator_name: object = None, pos_label: Hashable | None = None, n_bins: int = 5, strategy: str = "uniform", name: object = None) -> None:  # fmt: skip
         self.estimator_name = name if name is not None else estimator_name
         self.calibration, self.n_bins, self.strategy = None, n_bins, strategy
         if isinstance(prob_true, Calibration):
@@ -499,7 +519,7 @@ class CalibrationDisplay(_Display):
             self.prob_true, self.prob_pred, self.y_prob, self.pos_label = prob_true, prob_pred, y_prob, pos_label
 
     @property
-    def name(self) -> Any:
+    def name(self) -> object:
         return self.estimator_name
 
     def plot(self, *, ax: Axes | None = None, name: str | None = None, ref_line: bool = True, title: str | None = None, **kwargs: Any) -> CalibrationDisplay:
@@ -528,7 +548,7 @@ class CalibrationDisplay(_Display):
         return display.plot(ax=ax, ref_line=ref_line, **kwargs)
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Hashable | None = None,
+    def from_estimator(cls, estimator: object, X: object, y: LabelsLike, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Hashable | None = None,
                        name: str | None = None, ax: Axes | None = None, ref_line: bool = True, **kwargs: Any) -> CalibrationDisplay:  # fmt: skip
         """The calibration of a fitted binary classifier's ``predict_proba`` on ``X``."""
         scores, positive = _responses(estimator, X, "predict_proba", pos_label)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 import numpy as np
@@ -43,6 +43,10 @@ import numpy as np
 from evalkit.engine._validation import show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, MixedLabelTypesError, UnsupportedSettingError
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
 __all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "CountedState", "check_factor", "merged_parts"]
 
@@ -55,7 +59,7 @@ the mutable kinds (a matrix's cells, an exact curve's score table), without enco
 what one event of a stream, or a sliding window's oldest, costs."""
 
 
-def check_factor(factor: Any, most: float = 1.0) -> float:
+def check_factor(factor: object, most: float = 1.0) -> float:
     """``factor`` as a float in (0, ``most``] (a decay: at most 1), finite.
 
     Raises:
@@ -110,11 +114,11 @@ class CountedState(Document):
         """Whether ``other`` is of this kind (this class, a subclass of it, or one it derives from)."""
         return isinstance(other, CountedState) and (isinstance(other, type(self)) or isinstance(self, type(other)))
 
-    def _check_kind(self, other: Any, operation: str) -> None:
+    def _check_kind(self, other: object, operation: str) -> None:
         if not self._same_kind(other):
             raise InvalidTypeError(f"can only {operation} a {type(self).__name__}, got {show(other)}")
 
-    def counted(self, *batch: Any, sample_weight: Any = None) -> Any:
+    def counted(self, *batch: Any, sample_weight: ArrayLike | None = None) -> Self:
         """A new result of this kind and settings (labels, metrics class, bins) that counts one
         batch: what a window adds, and takes away when the batch leaves it. For the mutable
         kinds it is ``empty()`` updated with the batch.
@@ -130,10 +134,10 @@ class CountedState(Document):
         """
         self._require("count")
         part = self.empty()
-        part.update(*batch, sample_weight=sample_weight)
+        cast(Any, part).update(*batch, sample_weight=sample_weight)  # each mutable kind its own update
         return part
 
-    def revert(self, y_true: Any, y_pred: Any, /, *, sample_weight: Any = None) -> None:
+    def revert(self, y_true: Any, y_pred: Any, /, *, sample_weight: ArrayLike | None = None) -> None:  # each kind its own inputs
         """Take away, in place, samples this result counted before (River's ``revert``): what a
         sliding window does with its oldest samples.
 
@@ -145,7 +149,7 @@ class CountedState(Document):
         self._require("revert")
         raise NotImplementedError
 
-    def merge(self, other: Any, *, grow: bool = False) -> Any:
+    def merge(self, other: Self, *, grow: bool = False) -> Self:
         """The counts of both, as if counted together.
 
         ``grow=True`` lets labels that only ``other`` has join (``ConfusionMatrix``,
@@ -154,33 +158,33 @@ class CountedState(Document):
         """
         raise NotImplementedError
 
-    def empty(self) -> Any:
+    def empty(self) -> Self:
         """The same settings and labels, nothing counted."""
         raise NotImplementedError
 
-    def copy(self) -> Any:
+    def copy(self) -> Self:
         """An independent copy. The immutable kinds (attrs classes) share their read-only arrays
         with it; the mutable ones (``ConfusionMatrix``, the stream counters) copy their counts."""
         return attrs.evolve(cast(Any, self))
 
-    def _subtract(self, other: Any) -> Any:
+    def _subtract(self, other: Self) -> Self:
         raise NotImplementedError
 
-    def _scaled(self, factor: float) -> Any:
+    def _scaled(self, factor: float) -> Self:
         raise NotImplementedError
 
-    def __add__(self, other: object) -> Any:
+    def __add__(self, other: object) -> Self:
         if not self._same_kind(other):
             return NotImplemented
-        return self.merge(other)
+        return self.merge(cast("Self", other))
 
-    def __radd__(self, other: object) -> Any:
+    def __radd__(self, other: object) -> Self:
         """``0 + a`` is a copy of ``a``, so that ``sum([a, b, ...])`` merges."""
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:
             return self.copy()
         return NotImplemented
 
-    def __sub__(self, other: object) -> Any:
+    def __sub__(self, other: object) -> Self:
         """``a - b``: ``a`` without ``b``, a part that was added to it.
 
         Raises:
@@ -192,9 +196,9 @@ class CountedState(Document):
             return NotImplemented
         self._require("subtract")
         self._check_kind(other, "subtract")
-        return self._subtract(other)
+        return self._subtract(cast("Self", other))
 
-    def scaled(self, factor: float) -> Any:
+    def scaled(self, factor: float) -> Self:
         """Every count times ``factor`` > 0, as weighted counts: what decay does to the past
         (``factor`` in (0, 1]), or a decayed result resized to its effective sample size.
 

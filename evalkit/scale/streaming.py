@@ -30,8 +30,8 @@ import json
 import math
 import threading
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -63,8 +63,13 @@ from evalkit.scores.curves import ThresholdCurve
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
+    from evalkit.results._closed_form import Interval
 
 __all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
+
+
+Scored = TypeVar("Scored", ThresholdCurve, Calibration)
+"""The result a stream of scores counts: a curve or a calibration."""
 
 
 class _Locked:
@@ -82,11 +87,11 @@ class _Locked:
         self._lock = threading.RLock()
 
 
-def _amount(value: Any, name: str) -> Any:
+def _amount(value: object, name: str) -> int | float:
     """A count read from JSON: a non-negative int (exact) or float."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value == float("inf"):
         raise serialization.FormatError(f"field {name!r} must hold non-negative finite counts, got {show(value)}")
-    return value
+    return value  # type: ignore[return-value]  # an int or a float, checked above
 
 
 class LabelSetCounts(CountedState, _Locked):
@@ -116,8 +121,8 @@ class LabelSetCounts(CountedState, _Locked):
         self._labels: list = list(self._fixed or ())
         self._index: dict = {label: code for code, label in enumerate(self._labels)}
         self._sums = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set
-        self._kinds: dict[tuple[int, int, int], Any] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
-        self._total: Any = 0
+        self._kinds: dict[tuple[int, int, int], int | float] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
+        self._total: int | float = 0
         self._lock = threading.RLock()
 
     @property
@@ -127,7 +132,7 @@ class LabelSetCounts(CountedState, _Locked):
             return tuple(self._labels)
 
     @property
-    def n_samples(self) -> int:
+    def n_samples(self) -> int | float:
         """The number of samples counted (the sum of their weights, when weighted)."""
         with self._lock:
             return self._total
@@ -168,7 +173,8 @@ class LabelSetCounts(CountedState, _Locked):
             if self._pairs is not None:
                 self._pairs.update(pairs)
 
-    def _add(self, labels: Sequence, sums: np.ndarray, kinds: Any, total: Any, outside: type[Exception]) -> None:
+    def _add(self, labels: Sequence, sums: np.ndarray, kinds: Iterable[tuple[tuple[int, int, int], int | float]], total: int | float,
+             outside: type[Exception]) -> None:  # fmt: skip
         """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
         of sample and their total (the caller holds the lock); with fixed labels, another label
         is an ``outside`` error."""
@@ -219,7 +225,7 @@ class LabelSetCounts(CountedState, _Locked):
             labels, sums, kinds, total = self._copy_state()
             return labels, sums, kinds, total, None if self._pairs is None else Counter(self._pairs)
 
-    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: Any, pairs: Counter | None, metrics_class: MetricsClass,
+    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: int | float, pairs: Counter | None, metrics_class: MetricsClass,
                  taken: Sequence = ()) -> LabelSetCounts:  # fmt: skip
         """Counts holding exactly this state; a label of ``taken`` (the labels of a part taken away)
         left with nothing counted is dropped, unless it is fixed."""
@@ -314,7 +320,7 @@ class LabelSetCounts(CountedState, _Locked):
         counts = cls(fixed, metrics_class=read_metrics_class(document, metrics_class), keep_pairs=pairs is not None)
         return counts._rebuilt(labels, sums, kinds, total, pairs, counts._metrics_class)
 
-    def interval(self, measure: MeasureLike, average: str = "macro", **options: Any) -> Any:
+    def interval(self, measure: MeasureLike, average: str = "macro", **options: Any) -> Interval:
         """A bootstrap interval of a ``"micro"``, ``"macro"`` or ``"weighted"`` average of the
         counts kept with ``keep_pairs=True``: the kinds are the distinct (actual set, predicted
         set) pairs (``evalkit.intervals.indicators_interval``); ``options`` as there
@@ -386,7 +392,7 @@ times the size of the last: parts take about ``MERGE_FACTOR / (MERGE_FACTOR - 1)
 largest one's memory, at a few merges of each point."""
 
 
-class _ScoreCounts(CountedState, _Locked):
+class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
     """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
     shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
     labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
@@ -394,13 +400,13 @@ class _ScoreCounts(CountedState, _Locked):
     def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None) -> None:
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
-        self._parts: list[Any] = []  # results, each over MERGE_FACTOR times the size of the next
+        self._parts: list[Scored] = []  # results, each over MERGE_FACTOR times the size of the next
         self._lock = threading.RLock()
 
     _table: _ScoreTable | None = None  # an exact binary curve counted a sample at a time: its scores (CurveCounts)
 
     @property
-    def _result(self) -> Any:
+    def _result(self) -> Scored | None:
         """Everything counted so far, as one result (the pending parts merged)."""
         with self._lock:
             self._settle()
@@ -410,7 +416,7 @@ class _ScoreCounts(CountedState, _Locked):
             return self._parts[0]
 
     @_result.setter
-    def _result(self, result: Any) -> None:
+    def _result(self, result: Scored | None) -> None:
         with self._lock:
             self._table = None
             self._parts = [] if result is None else [result]
@@ -428,16 +434,16 @@ class _ScoreCounts(CountedState, _Locked):
         while len(self._parts) > 1 and (everything or self._parts[-2].n_points <= MERGE_FACTOR * max(self._parts[-1].n_points, 1)):
             self._parts[-2:] = [self._parts[-2].merge(self._parts[-1])]  # replaced once merged: a merge that fails loses no part
 
-    def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Any:
+    def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Scored:
         raise NotImplementedError
 
-    def _columns_of(self, batch: Any) -> tuple:
+    def _columns_of(self, batch: Scored) -> tuple:
         return batch.labels
 
-    def _copy(self) -> Any:
+    def _copy(self) -> Self:
         raise NotImplementedError
 
-    def _few(self, y_true: Any, y_score: Any, amount: int) -> bool:
+    def _few(self, y_true: LabelsLike, y_score: ScoresLike, amount: int) -> bool:
         """Count (or take away, ``amount`` -1) a few unweighted samples in O(log n) each, when
         this kind keeps a score table; False when the general path must count them."""
         return False
@@ -466,14 +472,14 @@ class _ScoreCounts(CountedState, _Locked):
                 self._parts.pop()  # the batch that does not merge: counted as if never given
                 raise
 
-    def _batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None) -> tuple[Any, bool]:
+    def _batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None) -> tuple[Scored, bool]:
         """A batch counted as a result of its own, over the classes fixed so far, and whether its
         scores are 2-D (one column per class)."""
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
         return batch, two_dimensional
 
-    def _merged(self, other: Any) -> Any:
+    def _merged(self, other: object) -> Self:
         if type(other) is not type(self):
             raise InvalidTypeError(f"can only merge {type(self).__name__}, got {show(other)}")
         merged = self._copy()
@@ -482,24 +488,24 @@ class _ScoreCounts(CountedState, _Locked):
         merged._result = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
         return merged
 
-    def _read(self) -> Any:
+    def _read(self) -> Scored:
         if self._result is None:
             raise EmptyInputError("no scores were counted: nothing to read")
         return self._result
 
     OPERATIONS = ALL_OPERATIONS - {"revert"}
     REFUSED: ClassVar[Mapping[str, str]] = {"revert": "its batches are taken away as parts: a - part (as a window does)"}
-    RESULT: Any = None
+    RESULT: ClassVar[type[ThresholdCurve] | type[Calibration]]
     """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
 
-    def _with_result(self, result: Any) -> Any:
+    def _with_result(self, result: Scored | None) -> Self:
         """Counts with these settings (and classes fixed so far) holding ``result``."""
         counts = self._copy()
         counts._labels, counts._pos_label = self._labels, self._pos_label
         counts._result = result
         return counts
 
-    def _subtract(self, other: Any) -> Any:
+    def _subtract(self, other: Self) -> Self:
         """These counts without ``other``'s, a stream merged into them."""
         mine, theirs = self._result, other._result
         if theirs is None:
@@ -508,15 +514,15 @@ class _ScoreCounts(CountedState, _Locked):
             raise InvalidCountsError("cannot take away counts from counts of nothing")
         return self._with_result(mine - theirs)
 
-    def _scaled(self, factor: float) -> Any:
+    def _scaled(self, factor: float) -> Self:
         result = self._result
         return self._with_result(None if result is None else result.scaled(factor))
 
-    def empty(self) -> Any:
+    def empty(self) -> Self:
         """Counts with the same settings (and the classes the first batch fixed), nothing counted."""
         return self._with_result(None)
 
-    def copy(self) -> Any:
+    def copy(self) -> Self:
         """An independent copy (the counts so far, merged into one part)."""
         return self._with_result(self._result)
 
@@ -532,7 +538,7 @@ class _ScoreCounts(CountedState, _Locked):
         return payload
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any], **options: Any) -> Self:
+    def _read_document(cls, document: dict[str, Any], **options: object) -> Self:
         counts = cls._from_settings(document)
         counts._labels = None if document.get("labels") is None else serialization.label_list(document, "labels")
         pos_label = document.get("pos_label")
@@ -540,7 +546,7 @@ class _ScoreCounts(CountedState, _Locked):
         result = document.get("result")
         if result is not None and not isinstance(result, dict):
             raise serialization.FormatError(f"field 'result' must be a {cls.RESULT.__name__} document, got {show(result)}")
-        counts._result = None if result is None else cls.RESULT.from_json(json.dumps(result))
+        counts._result = None if result is None else cast("Scored", cls.RESULT.from_json(json.dumps(result)))  # RESULT is the Scored of cls
         return counts
 
     @classmethod
@@ -561,7 +567,7 @@ class _ScoreCounts(CountedState, _Locked):
         return f"{type(self).__name__}({self._result!r})"
 
 
-class CurveCounts(_ScoreCounts):
+class CurveCounts(_ScoreCounts[ThresholdCurve]):
     """Threshold curves counted batch by batch (mutable, like ConfusionMatrix): a thin
     accumulator over ``ThresholdCurve.merge``.
 
@@ -589,7 +595,7 @@ class CurveCounts(_ScoreCounts):
     DOCUMENT = "CurveCounts"
 
     def __init__(
-        self, *, thresholds: Any = None, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
+        self, *, thresholds: int | ArrayLike | None = None, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> None:  # fmt: skip
         super().__init__(labels=labels, pos_label=pos_label)
@@ -626,7 +632,7 @@ class CurveCounts(_ScoreCounts):
         """
         return self._read()
 
-    def roc_auc(self, **options: Any) -> Any:
+    def roc_auc(self, **options: Any) -> float | np.ndarray:
         """``curve().roc_auc(**options)``; of an exact binary curve counted a sample at a time
         (a sliding window), read from its score table without building the curve: the
         Mann-Whitney count ``Σ pos · (neg below + neg at / 2) / (P N)``, exact in integers.
@@ -644,7 +650,7 @@ class CurveCounts(_ScoreCounts):
                 return table.roc_auc()
         return self._read().roc_auc(**options)
 
-    def revert(self, y_true: Any, y_score: Any, /, *, sample_weight: Any = None) -> None:
+    def revert(self, y_true: LabelsLike, y_score: ScoresLike, /, *, sample_weight: ArrayLike | None = None) -> None:
         """Take away scores counted before: a few unweighted ones of an exact binary curve in
         O(log n) each (a sliding window's oldest), any other batch as the curve it counts.
 
@@ -657,7 +663,7 @@ class CurveCounts(_ScoreCounts):
         with self._lock:
             self._result = self._read() - part
 
-    def _few(self, y_true: Any, y_score: Any, amount: int) -> bool:
+    def _few(self, y_true: LabelsLike, y_score: ScoresLike, amount: int) -> bool:
         if self._thresholds is not None or not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
             return False
         if not 0 < len(y_true) == len(y_score) <= FEW_SAMPLES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
@@ -747,7 +753,7 @@ class _ScoreTable:
                                                 metrics_class=metrics_class)  # fmt: skip
 
 
-class CalibrationCounts(_ScoreCounts):
+class CalibrationCounts(_ScoreCounts[Calibration]):
     """A calibration counted batch by batch (mutable): a thin accumulator over
     ``Calibration.merge``. With ``bins`` memory is O(bins x columns) however long the stream;
     without, the counts are exact and grow with the distinct scores seen.

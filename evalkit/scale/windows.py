@@ -61,7 +61,7 @@ class PairCounter(Protocol):
     """What counts (actual, predicted) pairs as they come: a ``ConfusionMatrix``, a stream
     counter, or a window of one."""
 
-    def update(self, y_true: Any, y_pred: Any, /) -> None: ...
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, /) -> None: ...
 
 
 def _check_template(template: R) -> R:
@@ -121,7 +121,7 @@ class _Batch(Generic[R]):
         return leaving
 
 
-def _batch(arrays: tuple[Any, ...], sample_weight: ArrayLike | None, time: Any) -> tuple[tuple[Any, ...], np.ndarray | None, np.ndarray | None, int]:
+def _batch(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> tuple[tuple[Any, ...], np.ndarray | None, np.ndarray | None, int]:
     """The batch's columns as arrays of one length, its weights and times (one per sample, or one for all)."""
     if not arrays:
         raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
@@ -140,7 +140,7 @@ def _batch(arrays: tuple[Any, ...], sample_weight: ArrayLike | None, time: Any) 
     return columns, weight, times, n
 
 
-def _column(values: object) -> Any:
+def _column(values: object) -> np.ndarray | list:
     """A copy of a column that slices by position (kept while its samples are in the window,
     so a caller reusing its list changes nothing here): an array as an array, a list or tuple
     as a list (a list keeps its labels' types: numpy would turn ``[1, "a"]`` into strings),
@@ -199,7 +199,7 @@ class Windowed(_Over[R]):
         """How many samples the window holds (whatever their weights)."""
         return self._count
 
-    def update(self, *batch: Any, sample_weight: ArrayLike | None = None, time: Any = None) -> None:
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """Add a batch (the template's ``update`` arguments: ``y_true, y_pred`` or ``y_true,
         y_score``), with weights and, for a window of ``period``, the time of each sample (or
         one time for the batch; times never go back)."""
@@ -308,7 +308,7 @@ class Faded(_Over[R]):
         self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
         self._squares = 0.0
 
-    def update(self, *batch: Any, sample_weight: ArrayLike | None = None) -> None:
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch: the past fades by ``factor`` per new sample, and the batch's own samples
         by their age within it."""
         arrays, weight, _, n = _batch(batch, sample_weight, None)
@@ -441,7 +441,7 @@ class Tumbling(_Over[R]):
         """How many samples the open window holds."""
         return self._count
 
-    def update(self, *batch: Any, sample_weight: ArrayLike | None = None) -> None:
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch; every ``size`` samples the open window closes into ``history``."""
         arrays, weight, _, n = _batch(batch, sample_weight, None)
         start = 0
@@ -483,7 +483,7 @@ class _Baseline:
             raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
         self.view = view
         labels = getattr(view, "labels", None)
-        self._first: Any = first if first is not None else (labels[0] if labels else None)
+        self._first: Hashable = first if first is not None else (labels[0] if labels else None)
         if self._first is None:
             raise InvalidArgumentError(f"give 'first', the {self._NAME} classifier's first prediction (the view has no labels to start from)")
 
@@ -520,7 +520,7 @@ class NoChange(_Baseline):
 
     def __init__(self, view: PairCounter, *, first: Hashable | None = None) -> None:
         super().__init__(view, first)
-        self._last: Any = self._first
+        self._last: Hashable = self._first
 
     def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
         """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
@@ -568,7 +568,7 @@ class MajorityClass(_Baseline):
 
     _NAME = "majority"
 
-    def _majority(self) -> Any:
+    def _majority(self) -> Hashable:
         if not self._counts:
             return self._first
         order = self._order
