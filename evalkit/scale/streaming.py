@@ -63,6 +63,7 @@ from evalkit.scores.curves import ThresholdCurve
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
+
     from evalkit.results._closed_form import Interval
 
 __all__ = ["CalibrationCounts", "CurveCounts", "LabelSetCounts"]
@@ -87,7 +88,7 @@ class _Locked:
         self._lock = threading.RLock()
 
 
-def _amount(value: object, name: str) -> int | float:
+def _amount(value: object, name: str) -> float:
     """A count read from JSON: a non-negative int (exact) or float."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value == float("inf"):
         raise serialization.FormatError(f"field {name!r} must hold non-negative finite counts, got {show(value)}")
@@ -121,8 +122,8 @@ class LabelSetCounts(CountedState, _Locked):
         self._labels: list = list(self._fixed or ())
         self._index: dict = {label: code for code, label in enumerate(self._labels)}
         self._sums = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set
-        self._kinds: dict[tuple[int, int, int], int | float] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
-        self._total: int | float = 0
+        self._kinds: dict[tuple[int, int, int], float] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
+        self._total: float = 0
         self._lock = threading.RLock()
 
     @property
@@ -132,7 +133,7 @@ class LabelSetCounts(CountedState, _Locked):
             return tuple(self._labels)
 
     @property
-    def n_samples(self) -> int | float:
+    def n_samples(self) -> float:
         """The number of samples counted (the sum of their weights, when weighted)."""
         with self._lock:
             return self._total
@@ -173,7 +174,7 @@ class LabelSetCounts(CountedState, _Locked):
             if self._pairs is not None:
                 self._pairs.update(pairs)
 
-    def _add(self, labels: Sequence, sums: np.ndarray, kinds: Iterable[tuple[tuple[int, int, int], int | float]], total: int | float,
+    def _add(self, labels: Sequence, sums: np.ndarray, kinds: Iterable[tuple[tuple[int, int, int], float]], total: float,
              outside: type[Exception]) -> None:  # fmt: skip
         """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
         of sample and their total (the caller holds the lock); with fixed labels, another label
@@ -225,7 +226,7 @@ class LabelSetCounts(CountedState, _Locked):
             labels, sums, kinds, total = self._copy_state()
             return labels, sums, kinds, total, None if self._pairs is None else Counter(self._pairs)
 
-    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: int | float, pairs: Counter | None, metrics_class: MetricsClass,
+    def _rebuilt(self, labels: list, sums: np.ndarray, kinds: dict, total: float, pairs: Counter | None, metrics_class: MetricsClass,
                  taken: Sequence = ()) -> LabelSetCounts:  # fmt: skip
         """Counts holding exactly this state; a label of ``taken`` (the labels of a part taken away)
         left with nothing counted is dropped, unless it is fixed."""
@@ -495,7 +496,7 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
 
     OPERATIONS = ALL_OPERATIONS - {"revert"}
     REFUSED: ClassVar[Mapping[str, str]] = {"revert": "its batches are taken away as parts: a - part (as a window does)"}
-    RESULT: ClassVar[type[ThresholdCurve] | type[Calibration]]
+    RESULT: ClassVar[type[ThresholdCurve | Calibration]]
     """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
 
     def _with_result(self, result: Scored | None) -> Self:
