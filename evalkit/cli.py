@@ -342,8 +342,8 @@ def _report(arguments: argparse.Namespace) -> str:
     if arguments.format == "markdown":
         return f"# evalkit report: {name}\n\n{samples} samples, {len(report.labels)} classes\n\n{report.to_markdown(arguments.digits)}"
     title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
-    matrix = f"{report.confusion}\n\n" if report.confusion is not None and len(report.labels) <= 30 else ""
-    return f"{title}\n\n{matrix}{report.to_text(arguments.digits)}"
+    shown = f"{report.confusion}\n\n" if report.confusion is not None and len(report.labels) <= 30 else ""
+    return f"{title}\n\n{shown}{report.to_text(arguments.digits)}"
 
 
 def _report_over_time(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:

@@ -27,8 +27,8 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, cast
 
 import attrs
 import numpy as np
@@ -63,6 +63,12 @@ from evalkit.results.evaluation import Evaluation
 from evalkit.results.rendering import render
 from evalkit.scores.curves import ThresholdCurve, area_key
 
+if TYPE_CHECKING:
+    from evalkit.scores.calibration import Calibration
+
+GroupResult: TypeAlias = "ConfusionMatrix | Evaluation | ThresholdCurve | Calibration"
+"""The result of one group: of labels, indicators or label sets, scores, or probabilities."""
+
 __all__ = [
     "OVERALL",
     "RELATIVE_TO",
@@ -80,7 +86,7 @@ class GroupValues(dict):
     """Each group's value by its key, and the whole's under ``OVERALL`` (also found as
     ``"overall"`` when no group is named so)."""
 
-    def __missing__(self, key: Any) -> Any:
+    def __missing__(self, key: Hashable) -> float:
         if isinstance(key, str) and key == "overall" and OVERALL in self:
             return self[OVERALL]
         raise KeyError(key)
@@ -107,7 +113,7 @@ class Disparity:
     relative_to: Hashable
     values: dict
     extremes: tuple
-    interval: Any = None
+    interval: intervals.Interval | None = None
     n_undefined_groups: int = 0
 
     def __str__(self) -> str:
@@ -311,7 +317,7 @@ def _slices(codes: np.ndarray, count: int) -> list[np.ndarray]:
     return [order[bounds[g] : bounds[g + 1]] for g in range(count)]
 
 
-def _take(values: Any, rows: np.ndarray) -> Any:
+def _take(values: Any, rows: np.ndarray) -> np.ndarray | list:
     if isinstance(values, np.ndarray):
         return values[rows]
     listed = values if isinstance(values, list) else list(values)
@@ -475,7 +481,8 @@ class ByGroup(CountedState):
                                                                         setting=setting, sample_weight=weight, bins=bins))  # fmt: skip
 
     @classmethod
-    def _sliced(cls, n: int, groups: GroupsLike, sample_weight: ArrayLike | None, min_size: Any, make: Any) -> ByGroup:
+    def _sliced(cls, n: int, groups: GroupsLike, sample_weight: ArrayLike | None, min_size: float | None,
+                make: Callable[[np.ndarray, np.ndarray | None], GroupResult]) -> ByGroup:  # fmt: skip
         """Results of each group's samples (one stable sort by group); the overall one of all."""
         if n == 0:
             raise EmptyInputError("no samples: at least one is needed")
@@ -502,7 +509,7 @@ class ByGroup(CountedState):
                                                                 self.overall.labels, metrics_class=self.overall.metrics_class)  # fmt: skip
         return found
 
-    def _position(self, key: Any) -> int:
+    def _position(self, key: Hashable) -> int:
         """The position of a group (a value as Python has it: ``np.str_("a")`` is ``"a"``,
         ``np.int64(1)`` is ``1``, ``"1"`` is not ``1``, ``True`` is not ``1``), found in O(1)."""
         try:
@@ -627,7 +634,7 @@ class ByGroup(CountedState):
             raise InvalidArgumentError(f"relative_to must be 'between', 'overall' or a group ({show(list(self.keys))}), got {relative_to!r}") from None
 
     def _interval(self, kind: str, measure: MeasureLike, average: str | None, label: Hashable, reference: int | None, undefined: UndefinedPolicy, estimate: float,
-                  level: float, n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> Any:  # fmt: skip
+                  level: float, n_resamples: int, random_state: RandomState, parameters: dict[str, Any]) -> intervals.Interval:  # fmt: skip
         """The percentile bootstrap of a disparity of single-label results: the kinds are the
         (group, actual, predicted) triples, drawn within every group."""
         if self._pairs is None:
@@ -810,7 +817,7 @@ class ByGroup(CountedState):
         import json
 
         kind = serialization.field(document, "kind")
-        reader: Any = {"ConfusionMatrix": ConfusionMatrix, "Evaluation": Evaluation}.get(kind)
+        reader: type[ConfusionMatrix | Evaluation] | None = {"ConfusionMatrix": ConfusionMatrix, "Evaluation": Evaluation}.get(kind)
         if reader is None:
             raise serialization.FormatError(f"field 'kind' must be ConfusionMatrix or Evaluation, got {show(kind)}")
         names = serialization.field(document, "names")
@@ -822,7 +829,7 @@ class ByGroup(CountedState):
         overall = reader.from_json(json.dumps(serialization.field(document, "overall")))
         pairs = None
         if reader is ConfusionMatrix:  # the groups' matrices as one sparse count, as from_labels keeps them
-            pairs, results = _group_matrices_pairs(results or (), overall), None
+            pairs, results = _group_matrices_pairs(results or (), cast(ConfusionMatrix, overall)), None
         min_size = document.get("min_size")
         return cls(tuple(tuple(key) if isinstance(key, list) else key for key in keys), tuple(names), results, overall,
                    None if min_size is None else serialization.number(min_size, "min_size"), pairs)  # fmt: skip
@@ -838,9 +845,9 @@ class ByGroup(CountedState):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def report(self, measures: Sequence[Any] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
+    def report(self, measures: Sequence[MeasureLike] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
                undefined: UndefinedPolicy = "exclude", random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (),
-               sort_by: Any = None) -> Any:  # fmt: skip
+               sort_by: MeasureLike | None = None) -> Any:  # fmt: skip  # a GroupReport (evalkit.io.report), rendered above this layer
         """The by-group table (``evalkit.report.GroupReport``): a row per group and the overall
         one, a column per measure (the ``average`` of each, or a whole-result measure), each
         group's support and whether it is small, with ``confidence`` each value's interval, and
@@ -887,7 +894,7 @@ def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels:
 # helpers
 
 
-def _min_size(min_size: Any) -> float | None:
+def _min_size(min_size: object) -> float | None:
     if min_size is None:
         return None
     if isinstance(min_size, bool) or not isinstance(min_size, (int, float, np.integer, np.floating)) or not min_size >= 0:
@@ -895,7 +902,7 @@ def _min_size(min_size: Any) -> float | None:
     return float(min_size)
 
 
-def _size(result: Any) -> Any:
+def _size(result: object) -> float | None:
     size = getattr(result, "n_samples", None)
     if size is None and hasattr(result, "get_total_items"):
         size = result.get_total_items()
@@ -910,7 +917,7 @@ def _area_name(measure: MeasureLike) -> str:
     return key
 
 
-def _is_calibration(result: Any) -> bool:
+def _is_calibration(result: object) -> bool:
     return type(result).__name__ == "Calibration" and hasattr(result, "brier_score")
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -50,10 +50,21 @@ from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import BestThreshold, ThresholdCurve
 from evalkit.scores.operating import OperatingPoint
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from evalkit.comparisons.bayesian import BayesianComparison
+    from evalkit.comparisons.comparison import ModelComparison, PairwiseTests
+    from evalkit.io.over_time import OverTime
+    from evalkit.io.report import GroupReport
+
 __all__ = ["by_group", "compare", "confusion_matrix", "det", "gains", "intervals", "lift", "measures_by_threshold", "over_time", "per_class",
            "precision_recall", "predicted_vs_actual", "reliability", "residuals", "roc"]
 
 NORMALIZATIONS = (None, "true", "pred", "all")
+
+Mark: TypeAlias = "float | ArrayLike | BestThreshold | OperatingPoint | None"
+"""A threshold to mark on a curve: a number (one per class), or a chosen ``BestThreshold`` or ``OperatingPoint``."""
 
 
 def _axes(ax: Axes | None, width: float, height: float) -> Axes:
@@ -64,14 +75,14 @@ def _axes(ax: Axes | None, width: float, height: float) -> Axes:
 
 def _font_size(ax: Axes, count: int) -> float:
     """A tick font that fits ``count`` labels along the Axes' shorter side."""
-    figure: Any = ax.figure  # a Figure (a SubFigure has no size of its own)
+    figure = cast(Figure, ax.figure)  # a Figure (a SubFigure has no size of its own)
     box = ax.get_position()
     side = min(figure.get_figwidth() * box.width, figure.get_figheight() * box.height) * 72
     return float(np.clip(side / max(count, 1) * 0.55, 5, 10))
 
 
 def confusion_matrix(
-    source: Any,
+    source: object,
     *,
     normalize: str | None = None,
     ax: Axes | None = None,
@@ -125,7 +136,7 @@ def confusion_matrix(
 
 
 def per_class(
-    source: Any,
+    source: CellsResult,
     measures: Sequence[str] = ("precision", "recall", "f1_score"),
     *,
     ax: Axes | None = None,
@@ -155,8 +166,8 @@ def per_class(
 
 
 def compare(
-    first: Any,
-    second: Any,
+    first: CellsResult | NeighborhoodAccuracy,
+    second: CellsResult | NeighborhoodAccuracy,
     *,
     measures: Sequence[str] = ("precision", "recall"),
     names: Sequence[str] = ("first", "second"),
@@ -169,7 +180,10 @@ def compare(
     (hatched for the second). Two ``NeighborhoodAccuracy`` objects: AA and the
     example-based accuracy, precision and recall as bars, RAR in the legend.
     """
-    if isinstance(first, NeighborhoodAccuracy):
+    if isinstance(first, NeighborhoodAccuracy) != isinstance(second, NeighborhoodAccuracy):
+        raise InvalidTypeError(f"compare two results of one kind (two NeighborhoodAccuracy, or two matrices or evaluations), got {show(first)} "
+                               f"and {show(second)}")  # fmt: skip
+    if isinstance(first, NeighborhoodAccuracy) and isinstance(second, NeighborhoodAccuracy):
         getters = ("get_absolute_accuracy", "get_example_based_accuracy", "get_example_based_precision", "get_example_based_recall")
         titles = ["AA", "accuracy", "precision", "recall"]
         ax = _axes(ax, 6.0, 4.0)
@@ -183,6 +197,8 @@ def compare(
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
         ax.set_title(title or "AA, RAR and example-based measures")
         return ax
+    if not (isinstance(first, CellsResult) and isinstance(second, CellsResult)):
+        raise InvalidTypeError(f"compare two ConfusionMatrix or Evaluation objects, got {show(first)} and {show(second)}")
     if tuple(first.labels) != tuple(second.labels):
         raise InvalidTypeError("the two classifiers must have the same labels to be compared class by class")
     labels = [str(label) for label in first.labels]
@@ -207,7 +223,7 @@ def compare(
 # curves of scores
 
 
-def _curve(source: Any) -> ThresholdCurve:
+def _curve(source: object) -> ThresholdCurve:
     if not isinstance(source, ThresholdCurve):
         raise InvalidTypeError(f"expected a ThresholdCurve, got {show(source)}")
     return source
@@ -223,12 +239,12 @@ def _drawn(curve: ThresholdCurve, label: Hashable, average: str | None) -> list[
     return [(str(own), curve, own) for own in curve.labels]
 
 
-def _threshold_of(mark: Any) -> Any:
+def _threshold_of(mark: Mark) -> float | ArrayLike | None:
     """A threshold, or that of a ``BestThreshold`` or an ``OperatingPoint``."""
     return mark.threshold if isinstance(mark, (BestThreshold, OperatingPoint)) else mark
 
 
-def _mark(ax: Axes, curve: ThresholdCurve, label: Hashable, mark: Any, x_measure: str, y_measure: str, colour: Any, annotate: bool) -> None:
+def _mark(ax: Axes, curve: ThresholdCurve, label: Hashable, mark: Mark, x_measure: str, y_measure: str, colour: object, annotate: bool) -> None:
     """A dot where the curve of ``label`` is at the threshold ``mark`` (its value written when
     only one curve is drawn)."""
     if mark is None:
@@ -243,7 +259,7 @@ def _mark(ax: Axes, curve: ThresholdCurve, label: Hashable, mark: Any, x_measure
         ax.annotate(f"t = {value:.3g}", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
 
 
-def _curve_lines(source: Any, label: Hashable, average: str | None, ax: Axes | None, mark: Any, kind: str) -> Axes:
+def _curve_lines(source: ThresholdCurve, label: Hashable, average: str | None, ax: Axes | None, mark: Mark, kind: str) -> Axes:
     """ROC (``kind="roc"``) or precision-recall lines, one per class or the micro curve, with
     the area in the legend and the threshold ``mark`` as a dot on each line."""
     curve = _curve(source)
@@ -264,7 +280,7 @@ def _curve_lines(source: Any, label: Hashable, average: str | None, ax: Axes | N
 
 
 def roc(
-    source: Any, label: Hashable | None = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
+    source: ThresholdCurve, label: Hashable | None = None, *, average: str | None = None, ax: Axes | None = None, mark: Mark = None, title: str | None = None
 ) -> Axes:
     """ROC curves with the AUC in the legend and the chance diagonal.
 
@@ -285,7 +301,7 @@ def roc(
 
 
 def precision_recall(
-    source: Any, label: Hashable | None = None, *, average: str | None = None, ax: Axes | None = None, mark: Any = None, title: str | None = None
+    source: ThresholdCurve, label: Hashable | None = None, *, average: str | None = None, ax: Axes | None = None, mark: Mark = None, title: str | None = None
 ) -> Axes:
     """Precision-recall curves (steps) with the average precision in the legend.
 
@@ -304,7 +320,7 @@ def precision_recall(
     return ax
 
 
-def det(source: Any, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def det(source: ThresholdCurve, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Detection error tradeoff curves: false negative rate against false positive rate, both
     on the normal deviate scale (where two normal score distributions draw a straight line),
     as scikit-learn's ``DetCurveDisplay``.
@@ -337,13 +353,13 @@ def det(source: Any, label: Hashable | None = None, *, ax: Axes | None = None, t
 
 
 def measures_by_threshold(
-    source: Any,
+    source: ThresholdCurve,
     measures: Sequence[str] = ("precision", "recall", "f1_score"),
     label: Hashable | None = None,
     *,
     average: str | None = None,
     ax: Axes | None = None,
-    mark: Any = None,
+    mark: Mark = None,
     title: str | None = None,
 ) -> Axes:
     """Measures against the threshold (one class, or averaged over classes at common
@@ -365,14 +381,14 @@ def measures_by_threshold(
         finite = np.isfinite(thresholds)
         ax.plot(thresholds[finite], values[finite], drawstyle="steps-post", label=measure)
     if mark is not None:
-        ax.axvline(float(np.mean(_threshold_of(mark))), color="black", linestyle="--", linewidth=1)
+        ax.axvline(float(np.mean(np.asarray(_threshold_of(mark), dtype=np.float64))), color="black", linestyle="--", linewidth=1)
     ax.set(xlabel="threshold (predict positive when score >= threshold)", ylabel="value")
     ax.legend(fontsize=8, loc="best")
     ax.set_title(title or ("Measures by threshold" + (f" ({average} average)" if average else "")))
     return ax
 
 
-def over_time(table: Any, measures: Sequence[str] | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Measures per window of a stream against the end of each window: accuracy with its
     interval as a shaded band, each other measure a line.
 
@@ -443,7 +459,7 @@ def intervals(found: dict[str, Any], *, ax: Axes | None = None, title: str | Non
 
 
 def reliability(
-    source: Any, *, n_bins: int | None = None, strategy: str = "uniform", estimator: str = "binned", per_class: bool = False,
+    source: Calibration, *, n_bins: int | None = None, strategy: str = "uniform", estimator: str = "binned", per_class: bool = False,
     ax: Axes | None = None, title: str | None = None,
 ) -> Axes:  # fmt: skip
     """The reliability diagram of a ``Calibration``: per bin, the observed share of positives
@@ -488,7 +504,7 @@ def _classes(curve: ThresholdCurve, label: Hashable) -> list[Any]:
     return list(labels) if label is None else [label]
 
 
-def gains(curve: Any, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def gains(curve: ThresholdCurve, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Cumulative gains: the share of the class's samples captured against the share of all
     samples targeted from the highest score down, with the random model (the diagonal) and
     the perfect one.
@@ -513,7 +529,7 @@ def gains(curve: Any, label: Hashable | None = None, *, ax: Axes | None = None, 
     return ax
 
 
-def lift(curve: Any, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def lift(curve: ThresholdCurve, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Lift: how many times the class is more frequent among the targeted samples than
     overall, against the share targeted (1 is the random model).
 
@@ -534,7 +550,7 @@ def lift(curve: Any, label: Hashable | None = None, *, ax: Axes | None = None, t
     return ax
 
 
-def by_group(report: Any, *, title: str | None = None) -> Figure:
+def by_group(report: GroupReport, *, title: str | None = None) -> Figure:
     """Each column of a ``GroupReport`` as a dot per group (its interval as a bar, when the
     report has them), the overall value as a dashed line: one panel per measure, in a Figure.
 
@@ -572,7 +588,7 @@ def by_group(report: Any, *, title: str | None = None) -> Figure:
     return figure
 
 
-def critical_difference(comparison: Any, alpha: float = 0.05, test: str = "nemenyi", *, ax: Axes | None = None,
+def critical_difference(comparison: ModelComparison, alpha: float = 0.05, test: str = "nemenyi", *, ax: Axes | None = None,
                         title: str | None = None) -> Axes:  # fmt: skip
     """Demšar's critical-difference diagram of a ``ModelComparison``: the models on an axis of
     average ranks (1, the best, on the left), a bar of the critical difference above, and thick
@@ -619,7 +635,7 @@ def critical_difference(comparison: Any, alpha: float = 0.05, test: str = "nemen
     return ax
 
 
-def p_values(tests: Any, *, ax: Axes | None = None, alpha: float = 0.05, title: str | None = None) -> Axes:
+def p_values(tests: PairwiseTests, *, ax: Axes | None = None, alpha: float = 0.05, title: str | None = None) -> Axes:
     """The matrix of adjusted p-values of a ``PairwiseTests`` as a heat map, each cell written,
     the significant ones (at most ``alpha``) in bold."""
     from evalkit.comparisons.comparison import PairwiseTests
@@ -644,7 +660,7 @@ def p_values(tests: Any, *, ax: Axes | None = None, alpha: float = 0.05, title: 
     return ax
 
 
-def posterior(found: Any, *, names: Sequence[str] = ("first", "second"), ax: Axes | None = None, title: str | None = None) -> Axes:
+def posterior(found: BayesianComparison, *, names: Sequence[str] = ("first", "second"), ax: Axes | None = None, title: str | None = None) -> Axes:
     """The posterior of a sampled ``BayesianComparison`` (signed-rank or sign test) in the
     triangle of ``(θ_first, θ_equivalent, θ_second)`` (Benavoli et al. 2017, figure 5): each
     corner is a region certain, the lines split the triangle where one region is the largest."""

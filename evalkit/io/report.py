@@ -28,8 +28,8 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 import numpy as np
@@ -62,11 +62,24 @@ from evalkit.measures.averaging import (
     UndefinedPolicy,
     check_undefined,
 )
-from evalkit.measures.registry import MEASURES, Measure, get_measure
+from evalkit.measures.registry import MEASURES, Measure, MeasureLike, get_measure
 from evalkit.results.base import CellsResult
 from evalkit.results.intervals import ratio_interval
 from evalkit.results.rendering import ReportFace, renders
 from evalkit.scores.curves import AREAS
+
+if TYPE_CHECKING:
+    from evalkit.groups._by_group import ByGroup
+    from evalkit.results._closed_form import Interval
+    from evalkit.results.confusion_matrix import ConfusionMatrix
+    from evalkit.scores.calibration import Calibration, Reliability
+    from evalkit.scores.curves import ThresholdCurve
+
+
+class PairsKept(Protocol):
+    """Counts that keep their kinds of sample for intervals (``LabelSetCounts(keep_pairs=True)``)."""
+
+    def interval(self, measure: MeasureLike, average: str = ..., **options: Any) -> Interval: ...
 
 __all__ = [
     "AREAS",
@@ -148,16 +161,16 @@ class Report:
     per_class: dict
     support: dict
     averages: dict
-    total: Any
+    total: float
     summary: dict
-    confusion: Any = None
+    confusion: ConfusionMatrix | None = None
     headers: tuple[str, ...] = ()
     undefined: str = "exclude"
     intervals: dict = attrs.field(factory=dict)
     counts: tuple[str, ...] = ()
     calibration: dict = attrs.field(factory=dict)
     calibration_title: str = ""
-    reliability: Any = attrs.field(default=None, eq=False)
+    reliability: Reliability | None = attrs.field(default=None, eq=False)
     reasons: dict = attrs.field(factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -241,7 +254,7 @@ class Report:
         average row also holds ``n_defined`` (per measure) and ``n_values``;
         ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""
 
-        def row(values: Sequence[float], support: Any) -> dict[str, Any]:
+        def row(values: Sequence[float], support: float | None) -> dict[str, Any]:
             return {**dict(zip(self.measures, map(float, values))), "support": support}
 
         def average_row(values: Sequence[float]) -> dict[str, Any]:
@@ -277,7 +290,7 @@ class Report:
         (``summary=True``) ``(summary name, ["[low, high]"])`` for the whole-result measures;
         ``n/a`` where the data give none."""
 
-        def shown(found: Any) -> str:
+        def shown(found: Interval | None) -> str:
             return "n/a" if found is None or math.isnan(found.low) else f"[{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
 
         return [(self.summary_title(name), [shown(found) for found in row]) for name, row in self.intervals.items()
@@ -393,7 +406,7 @@ class Report:
         ``"Infinity"``; ``serialization.restore_numbers`` reads them back)."""
         return json.dumps(self.to_dict(strict=True), indent=2, allow_nan=False)
 
-    def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
+    def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
         """One self-contained HTML page (no network, no script): the table, the summary, the
         confusion matrix as a heat map and, given a ``ThresholdCurve`` of the same data, its
         ROC and precision-recall curves as inline SVG (see ``evalkit.html``)."""
@@ -461,9 +474,9 @@ class Report:
 
 @renders("report")
 def build_report(
-    source: Any, *, measures: Sequence[Any] = DEFAULT_MEASURES, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None,
+    source: CellsResult, *, measures: Sequence[MeasureLike] = DEFAULT_MEASURES, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: RandomState = 0,
-    sort_by: Any = None, curve: Any = None, calibration: Any = None, kinds: Any = None,
+    sort_by: MeasureLike | None = None, curve: ThresholdCurve | None = None, calibration: Calibration | None = None, kinds: PairsKept | None = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -558,7 +571,7 @@ def build_report(
                         if len(column.also) > 1) + tuple(notes))  # fmt: skip
 
 
-def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:
+def _calibration_section(calibration: Calibration | None) -> tuple[dict, str, Reliability | None]:
     """The calibration numbers, their title and the reliability diagram's points of a report."""
     if calibration is None:
         return {}, "", None
@@ -567,7 +580,7 @@ def _calibration_section(calibration: Any) -> tuple[dict, str, Any]:
     return calibration.report_section()
 
 
-def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] | None, curve: Any, undefined: UndefinedPolicy) -> tuple:
+def _sorted_labels(source: CellsResult, sort_by: MeasureLike, metrics_class: type[Any] | None, curve: ThresholdCurve | None, undefined: UndefinedPolicy) -> tuple:
     """The labels from the best class to the worst by a column's direction, undefined last."""
     column = _columns(source, [sort_by], metrics_class, curve, undefined)[0]
     if column.direction not in ("higher", "lower"):
@@ -577,7 +590,7 @@ def _sorted_labels(source: CellsResult, sort_by: Any, metrics_class: type[Any] |
     return tuple(source.labels[k] for k in np.argsort(keys, kind="stable"))
 
 
-def _interval_or_none(source: CellsResult, measure: Measure, average: str | None, options: dict[str, Any]) -> Any:
+def _interval_or_none(source: CellsResult, measure: Measure, average: str | None, options: dict[str, Any]) -> Interval | None:
     """The interval of one report cell, or None where the data give none (a per-class average of
     multi-label data, a measure with no whole-result interval)."""
     try:
@@ -586,7 +599,7 @@ def _interval_or_none(source: CellsResult, measure: Measure, average: str | None
         return None
 
 
-def _kinds_interval(kinds: Any, measure: Measure, average: str, options: dict[str, Any]) -> Any:
+def _kinds_interval(kinds: PairsKept | None, measure: Measure, average: str, options: dict[str, Any]) -> Interval | None:
     """The interval of a per-class average from the kinds of sample kept beside a result that
     lacks them (``LabelSetCounts(keep_pairs=True)``), or None."""
     if kinds is None or average not in ("micro", "macro", "weighted"):
@@ -597,7 +610,7 @@ def _kinds_interval(kinds: Any, measure: Measure, average: str, options: dict[st
         return None
 
 
-def _summary_interval(source: CellsResult, name: str, options: dict[str, Any]) -> Any:
+def _summary_interval(source: CellsResult, name: str, options: dict[str, Any]) -> Interval | None:
     """The interval of a whole-result measure: of single-label data by the pairs' bootstrap; of
     per-sample data (multi-label), exact-match accuracy from the samples' rows (the share with
     no error) and the Hamming loss as the micro error rate; None where none is defined."""
@@ -617,17 +630,17 @@ def _summary_interval(source: CellsResult, name: str, options: dict[str, Any]) -
     return None
 
 
-def _area_interval_or_none(curve: Any, name: str, average: str, options: dict[str, Any]) -> Any:
+def _area_interval_or_none(curve: ThresholdCurve | None, name: str, average: str, options: dict[str, Any]) -> Interval | None:
     """The interval of an area's average: from a binary curve's (score, class) pairs, which
     give both classes and their pooled curve in every resample; None for the curves of several
     score columns, which keep each class's scores apart (no resample of whole samples)."""
-    if average not in ("macro", "weighted", "micro") or len(curve.labels) != 1 or curve.binned:
+    if curve is None or average not in ("macro", "weighted", "micro") or len(curve.labels) != 1 or curve.binned:
         return None
     return curve.binary_interval(name, average, level=options["level"], method=options["method"], n_resamples=options["n_resamples"],
                                  random_state=options["random_state"], undefined=options["undefined"])  # fmt: skip
 
 
-def _small_confusion(source: CellsResult) -> Any:
+def _small_confusion(source: CellsResult) -> ConfusionMatrix | None:
     """The confusion matrix, when the result has one (one-vs-rest cells at a threshold do not)."""
     try:
         return source.confusion_matrix()
@@ -636,14 +649,14 @@ def _small_confusion(source: CellsResult) -> Any:
 
 
 def classification_report(
-    source: Any,
+    source: CellsResult,
     *,
     measures: Sequence[str] = DEFAULT_MEASURES,
     digits: int = 3,
     undefined: UndefinedPolicy = "exclude",
     format: str = "text",
     metrics_class: type[Any] | None = None,
-    sort_by: Any = None,
+    sort_by: MeasureLike | None = None,
 ) -> str | dict:
     """A per-class report of ``measures`` with support, the class averages and a summary.
 
@@ -695,7 +708,7 @@ class GroupReport:
         ``Report`` heads the measure); JSON and CSV use the measure names."""
         return list(self.headers) or [name.replace("_", " ") for name in self.measures]
 
-    def _label(self, key: Any) -> str:
+    def _label(self, key: Hashable) -> str:
         """A row's name: the group's values joined by ``×``; the whole is ``overall`` (``overall
         (all samples)`` when a group is named ``overall``)."""
         if key is OVERALL:
@@ -703,13 +716,13 @@ class GroupReport:
         text = " × ".join(map(str, key)) if isinstance(key, tuple) else str(key)
         return f"{text} (small)" if key in self.small else text
 
-    def _parts(self, key: Any) -> list[Any]:
+    def _parts(self, key: Hashable) -> list[Any]:
         """A group's value in each group column (the whole: empty)."""
         if key is OVERALL:
             return [""] * len(self.names)
         return list(key) if isinstance(key, tuple) else [key]
 
-    def _cells(self, key: Any, digits: int) -> list[str]:
+    def _cells(self, key: Hashable, digits: int) -> list[str]:
         cells = [_cell(value, digits) for value in self.values[key]]
         for k, found in enumerate(self.intervals.get(key, ())):
             if found is not None and not math.isnan(found.low):
@@ -785,7 +798,7 @@ class GroupReport:
         """``{"names": [...], "average": ..., "groups": [{"group": {column: value}, <measure>:
         value, ..., "support": ..., "small": ...}], "overall": {<measure>: value, ...}}``: each
         group's key as its values by group column (never a joined string)."""
-        def row(key: Any) -> dict[str, Any]:
+        def row(key: Hashable) -> dict[str, Any]:
             found: dict[str, Any] = dict(zip(self.measures, map(float, self.values[key])))
             if self.intervals:
                 found["intervals"] = {m: None if i is None else [i.low, i.high] for m, i in zip(self.measures, self.intervals[key])}
@@ -814,8 +827,8 @@ class GroupReport:
 
 
 @renders("group_report")
-def group_report(result: Any, measures: list[Any], average: str = "macro", *, confidence: float | None = None, undefined: UndefinedPolicy = "exclude",
-                 random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[Any] = (), sort_by: Any = None) -> GroupReport:  # fmt: skip
+def group_report(result: ByGroup, measures: list[MeasureLike], average: str = "macro", *, confidence: float | None = None, undefined: UndefinedPolicy = "exclude",
+                 random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (), sort_by: MeasureLike | None = None) -> GroupReport:  # fmt: skip
     """The by-group table of a ``ByGroup`` (see ``ByGroup.report``). A whole-result measure
     (accuracy, kappa, MCC) is read as such; any other as its ``average``. ``scored``: results
     by group over the same groups whose measures are not the labels' (the areas of threshold
@@ -857,7 +870,7 @@ def group_report(result: Any, measures: list[Any], average: str = "macro", *, co
     return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers), disparities)
 
 
-def _knows(result: Any, asked: Any) -> bool:
+def _knows(result: ByGroup, asked: MeasureLike) -> bool:
     """Whether a result by group has the measure ``asked`` (an area of curves, a calibration measure)."""
     try:
         result._name(asked)

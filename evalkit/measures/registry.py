@@ -30,7 +30,7 @@ import functools
 import inspect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import attrs
@@ -68,23 +68,23 @@ DIRECTIONS = ("higher", "lower", None)
 """What ``Measure.direction`` may say: higher is better, lower is better, or neither (prevalence)."""
 
 
-def _check_direction(_: Any, __: Any, value: Any) -> None:
+def _check_direction(_: object, __: object, value: object) -> None:
     if not (value is None or (isinstance(value, str) and value in DIRECTIONS)):
         raise InvalidArgumentError(f"'direction' must be 'higher', 'lower' or None, got {show(value)}")
 
 
-def _check_bounds(_: Any, __: Any, value: Any) -> None:
+def _check_bounds(_: object, __: object, value: object) -> None:
     numbers = isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-    if not numbers or math.isnan(value[0]) or math.isnan(value[1]) or value[0] > value[1]:
+    if not numbers or not isinstance(value, tuple) or math.isnan(value[0]) or math.isnan(value[1]) or value[0] > value[1]:
         raise InvalidArgumentError(f"'bounds' must be (low, high) with low <= high (math.inf for no bound), got {show(value)}")
 
 
-def _check_aliases(_: Any, __: Any, value: Any) -> None:
+def _check_aliases(_: object, __: object, value: object) -> None:
     if not (isinstance(value, tuple) and all(isinstance(alias, str) and alias for alias in value)):
         raise InvalidArgumentError(f"'aliases' must be a tuple of names, got {show(value)}")
 
 
-def _as_tuple(value: Any) -> Any:
+def _as_tuple(value: object) -> object:
     return tuple(value) if isinstance(value, list) else value
 
 
@@ -140,7 +140,7 @@ class Measure:
     def _scalar(self, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> float:
         return float(self(tp=tp, fp=fp, fn=fn, tn=tn, **parameters))
 
-    def __call__(self, *, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Any:
+    def __call__(self, *, tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Count:
         """Evaluate the measure on counts given by keyword: one number per entry of the counts.
 
         Raises:
@@ -155,7 +155,7 @@ class Measure:
             return values
         return self._checked(values, np.broadcast_shapes(shape, np.shape(fp), np.shape(fn), np.shape(tn)))
 
-    def _checked(self, values: Any, shape: tuple[int, ...]) -> Any:
+    def _checked(self, values: object, shape: tuple[int, ...]) -> Count:
         result = np.asarray(values)
         if result.dtype.kind not in "biuf":
             raise InvalidTypeError(f"measure {self.name!r} must return numbers, got {show(values)}")
@@ -221,7 +221,7 @@ def register(
     name: str | None = None,
     replace: bool = False,
     **metadata: Any,
-) -> Any:
+) -> Callable[..., Any]:
     """Register a vectorised measure so that every average and report knows it.
 
     Use as a decorator; the function is returned unchanged. ``metadata`` fills the fields of
@@ -400,7 +400,11 @@ def canonical_name(name: str) -> str:
 # getters: the decorator, and the one resolver
 
 
-_UNSET: Any = object()
+class _Unset:
+    """The default of ``measure``'s arguments: not given (``None`` is a direction)."""
+
+
+_UNSET = _Unset()
 GETTER_METADATA = "__evalkit_measure__"
 """The attribute where ``measure`` keeps a getter's metadata."""
 
@@ -409,13 +413,13 @@ def measure(
     getter: Callable[..., Any] | None = None,
     /,
     *,
-    direction: Any = _UNSET,
-    bounds: Any = _UNSET,
-    aliases: Any = _UNSET,
-    title: Any = _UNSET,
-    abbreviation: Any = _UNSET,
-    description: Any = _UNSET,
-) -> Any:
+    direction: str | None | _Unset = _UNSET,
+    bounds: tuple[float, float] | _Unset = _UNSET,
+    aliases: Sequence[str] | _Unset = _UNSET,
+    title: str | _Unset = _UNSET,
+    abbreviation: str | _Unset = _UNSET,
+    description: str | _Unset = _UNSET,
+) -> Callable[..., Any]:
     """Describe the measure a ``get_*`` getter of a ``ClassificationMetrics`` subclass defines.
 
     The getter's name without ``get_`` is the measure's name; the decorator adds what a name
@@ -450,7 +454,7 @@ def measure(
         'lower'
     """
     named = {"direction": direction, "bounds": bounds, "aliases": aliases, "title": title, "abbreviation": abbreviation, "description": description}
-    given = {key: _as_tuple(value) for key, value in named.items() if value is not _UNSET}
+    given: dict[str, Any] = {key: _as_tuple(value) for key, value in named.items() if value is not _UNSET}
     _check_direction(None, None, given.get("direction"))
     _check_bounds(None, None, given.get("bounds", (0, 0)))
     _check_aliases(None, None, given.get("aliases", ()))
@@ -472,7 +476,7 @@ def measure(
     return decorate if getter is None else decorate(getter)
 
 
-def getter_metadata(function: Any) -> dict[str, Any] | None:
+def getter_metadata(function: object) -> dict[str, Any] | None:
     """What ``measure`` declared for a getter, or ``None``."""
     return getattr(function, GETTER_METADATA, None)
 

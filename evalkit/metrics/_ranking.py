@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -165,7 +165,7 @@ def _score_target(y_true: LabelsLike, y_score: ScoresLike) -> tuple[str, Any, np
     return ("binary" if len(classes) <= 2 else "multiclass"), truth, scores, classes
 
 
-def _sklearn_average(curve: ThresholdCurve, values: np.ndarray, average: Any, sample_weight: ArrayLike | None) -> Any:
+def _sklearn_average(curve: ThresholdCurve, values: np.ndarray, average: str | None, sample_weight: ArrayLike | None) -> float | np.ndarray:
     """Per-class areas averaged as scikit-learn does: NaN propagates; a class of no support
     counts nothing in ``"weighted"``, which is 0 when no class has support."""
     if average is None:
@@ -177,7 +177,7 @@ def _sklearn_average(curve: ThresholdCurve, values: np.ndarray, average: Any, sa
     return float(mean_of(values, undefined="nan"))
 
 
-def _per_class_areas(curve: ThresholdCurve, area: str, max_fpr: Any) -> np.ndarray:
+def _per_class_areas(curve: ThresholdCurve, area: str, max_fpr: float | None) -> np.ndarray:
     """Each class's ROC AUC (NaN and a warning for a class of one kind of sample) or average
     precision (0 and a warning for a class without positives), as scikit-learn gives them."""
     if area == "roc_auc":
@@ -191,7 +191,7 @@ def _per_class_areas(curve: ThresholdCurve, area: str, max_fpr: Any) -> np.ndarr
     return np.where(curve.positives <= 0, 0.0, values)
 
 
-def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: Any, sample_weight: ArrayLike | None, max_fpr: Any = None) -> Any:
+def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: str | None, sample_weight: ArrayLike | None, max_fpr: float | None = None) -> float | np.ndarray:
     """An area of multi-label (or binarised multi-class) data under every scikit-learn average."""
     if average == "samples":  # one curve per sample over its labels, averaged with the sample weights
         by_sample = ThresholdCurve.from_scores(truth.T, scores.T)
@@ -209,7 +209,7 @@ def _indicator_area(truth: np.ndarray, scores: np.ndarray, area: str, average: A
 def roc_auc_score(
     y_true: LabelsLike, y_score: ScoresLike, *, average: str | None = "macro", sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
     multi_class: str = "raise", labels: Sequence[Any] | None = None,
-) -> Any:  # fmt: skip
+) -> float | np.ndarray:  # fmt: skip
     """Area under the ROC curve, as scikit-learn's ``roc_auc_score``: binary scores,
     multi-label indicators (every ``average``), or multi-class probabilities with
     ``multi_class="ovr"`` (one-vs-rest; ``"micro"``, ``"macro"``, ``"weighted"``) or ``"ovo"``
@@ -237,11 +237,11 @@ def roc_auc_score(
     return _binary_curve(truth, scores, classes[-1], sample_weight).roc_auc(max_fpr=max_fpr)
 
 
-def _column_order(labels: Any) -> tuple:
+def _column_order(labels: object) -> tuple:
     """scikit-learn's rule for the labels of score columns: unique and sorted."""
-    if isinstance(labels, (str, bytes, bool, int, float)) or not hasattr(labels, "__iter__"):
+    if isinstance(labels, (str, bytes, bool, int, float)) or not isinstance(labels, Iterable):
         raise InvalidTypeError(f"'labels' must be a sequence of labels, got {show(labels)}")
-    checked = list(labels)
+    checked: list[Any] = list(labels)
     if len(set(checked)) != len(checked):
         raise InvalidArgumentError(f"'labels' must be unique, got {show(checked)}")
     if checked != sorted(checked):
@@ -249,7 +249,8 @@ def _column_order(labels: Any) -> tuple:
     return tuple(checked)
 
 
-def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class: str, average: Any, sample_weight: ArrayLike | None, max_fpr: Any) -> Any:
+def _multiclass_roc_auc(truth: LabelsLike, scores: np.ndarray, labels: Sequence[Hashable] | None, multi_class: str, average: str | None,
+                        sample_weight: ArrayLike | None, max_fpr: float | None) -> float | np.ndarray:  # fmt: skip
     if max_fpr is not None and max_fpr != 1:
         raise InvalidArgumentError(f"partial AUC is not available for multi-class scores: 'max_fpr' must be None, got {show(max_fpr)}")
     check_choice("multi_class", multi_class, ("ovr", "ovo"))  # the default "raise" asks for a choice
@@ -262,7 +263,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
     if labels is not None:
         _column_order(labels)
     if multi_class == "ovo":
-        return one_vs_one_roc_auc(truth, scores, labels, average=average, sample_weight=sample_weight)
+        return one_vs_one_roc_auc(truth, scores, labels, average=str(average), sample_weight=sample_weight)  # checked: macro or weighted
     curve = ThresholdCurve.from_scores(truth, scores, labels, sample_weight=sample_weight)
     if average == "micro":
         return _per_class_areas(curve.micro(), "roc_auc", None)[0]
@@ -271,7 +272,7 @@ def _multiclass_roc_auc(truth: Any, scores: np.ndarray, labels: Any, multi_class
 
 def average_precision_score(
     y_true: LabelsLike, y_score: ScoresLike, *, average: str | None = "macro", pos_label: Hashable = 1, sample_weight: ArrayLike | None = None
-) -> Any:
+) -> float | np.ndarray:
     """Average precision ``Σ (R_k - R_{k-1}) P_k`` (the step-wise sum, not the trapezoid), as
     scikit-learn's ``average_precision_score``: binary, multi-class (one-vs-rest over the
     labels of ``y_true``) or multi-label scores, every ``average``. A class without positives
@@ -524,7 +525,11 @@ def label_ranking_loss(y_true: LabelsLike, y_score: ScoresLike, *, sample_weight
 _DCG_KINDS = ("multilabel-indicator", "continuous-multioutput", "multiclass-multioutput")
 
 
-def _check_k(k: Any) -> int | None:
+AtFixed: TypeAlias = "tuple[float, float] | tuple[np.ndarray, np.ndarray]"
+"""``(value, threshold)`` of a binary problem, or ``(values, thresholds)`` per class."""
+
+
+def _check_k(k: object) -> int | None:
     if k is None:
         return None
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
@@ -567,7 +572,7 @@ def ndcg_score(y_true: LabelsLike, y_score: ScoresLike, *, k: int | None = None,
     return _mean_loss(ranking.ndcg(truth, scores, _check_k(k), ignore_ties), sample_weight)
 
 
-def auc(x: Any, y: Any) -> float:
+def auc(x: ArrayLike, y: ArrayLike) -> float:
     """The area under any curve of points ``(x, y)`` by the trapezoidal rule, as scikit-learn's
     ``auc``: ``x`` must be increasing or decreasing (then the area is still positive).
 
@@ -592,7 +597,8 @@ def auc(x: Any, y: Any) -> float:
 # --------------------------------------------------------------------------------------------
 # calibration (see evalkit.calibration)
 
-def _at_fixed(y_true: LabelsLike, y_score: ScoresLike, objective: str, constraint: str, bound: Any, pos_label: Hashable, sample_weight: ArrayLike | None, labels: Any) -> Any:
+def _at_fixed(y_true: LabelsLike, y_score: ScoresLike, objective: str, constraint: str, bound: object, pos_label: Hashable, sample_weight: ArrayLike | None,
+              labels: Sequence[Hashable] | None) -> AtFixed:  # fmt: skip
     """The best ``objective`` where ``constraint >= bound``: ``(value, threshold)`` of a
     binary problem, or ``(values, thresholds)`` per class of ``n x m`` scores (one-vs-rest,
     or the labels of indicator rows); NaN where no threshold meets the bound."""
@@ -608,7 +614,7 @@ def _at_fixed(y_true: LabelsLike, y_score: ScoresLike, objective: str, constrain
 
 def precision_at_fixed_recall(
     y_true: LabelsLike, y_score: ScoresLike, *, min_recall: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
-) -> Any:  # fmt: skip
+) -> AtFixed:  # fmt: skip
     """The highest precision at recall >= ``min_recall`` and the threshold giving it:
     ``(precision, threshold)`` (torchmetrics' ``binary_precision_at_fixed_recall``; for
     ``n x m`` scores one of each per class, one-vs-rest). NaN for both when no threshold
@@ -625,7 +631,7 @@ def precision_at_fixed_recall(
 
 def recall_at_fixed_precision(
     y_true: LabelsLike, y_score: ScoresLike, *, min_precision: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
-) -> Any:  # fmt: skip
+) -> AtFixed:  # fmt: skip
     """The highest recall at precision >= ``min_precision`` and its threshold (torchmetrics'
     ``binary_recall_at_fixed_precision``); NaN when unreachable.
 
@@ -638,7 +644,7 @@ def recall_at_fixed_precision(
 
 def sensitivity_at_specificity(
     y_true: LabelsLike, y_score: ScoresLike, *, min_specificity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
-) -> Any:  # fmt: skip
+) -> AtFixed:  # fmt: skip
     """The highest sensitivity (recall) at specificity >= ``min_specificity`` and its
     threshold (torchmetrics' ``binary_sensitivity_at_specificity``); NaN when unreachable.
 
@@ -651,7 +657,7 @@ def sensitivity_at_specificity(
 
 def specificity_at_sensitivity(
     y_true: LabelsLike, y_score: ScoresLike, *, min_sensitivity: float, pos_label: Hashable | None = None, sample_weight: ArrayLike | None = None, labels: Sequence[Any] | None = None
-) -> Any:  # fmt: skip
+) -> AtFixed:  # fmt: skip
     """The highest specificity at sensitivity (recall) >= ``min_sensitivity`` and its
     threshold (torchmetrics' ``binary_specificity_at_sensitivity``); NaN when unreachable.
 

@@ -62,7 +62,7 @@ import math
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import attrs
 import numpy as np
@@ -120,6 +120,10 @@ from evalkit.results._resampling import (
     stratified_replicates,
 )
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS, adjust_pairwise
+
+
+class _HasInterval(Protocol):
+    def interval(self, measure: MeasureLike, average: str | None = ..., **options: Any) -> Interval: ...
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -291,7 +295,7 @@ def proportion_interval(
     return binomial_interval(float(a @ values), float(b @ values), estimate, level=level, method=method)
 
 
-def binomial_interval(successes: Any, trials: Any, estimate: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
+def binomial_interval(successes: ArrayLike, trials: ArrayLike, estimate: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
     """Wilson's or Clopper-Pearson's interval of ``successes`` out of ``trials`` (whole counts).
 
     Examples:
@@ -303,7 +307,7 @@ def binomial_interval(successes: Any, trials: Any, estimate: float, *, level: fl
     return Interval(estimate, low, high, level, method)
 
 
-def kappa_interval(table: Any, estimate: float, *, level: float = 0.95) -> Interval:
+def kappa_interval(table: ArrayLike, estimate: float, *, level: float = 0.95) -> Interval:
     """The asymptotic interval of Cohen's kappa of a confusion matrix (``kappa_standard_error``).
 
     Examples:
@@ -382,7 +386,7 @@ def rows_interval(
 
 
 def ratio_interval(
-    numerators: Any, denominators: Any, counts: Any, estimate: float, *, level: float = 0.95, method: str = "bca",
+    numerators: ArrayLike, denominators: ArrayLike, counts: ArrayLike | None, estimate: float, *, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: RandomState = None,
 ) -> Interval:  # fmt: skip
     """The bootstrap interval of ``Σ numerator / Σ denominator`` over kinds of sample, each kind
@@ -405,7 +409,7 @@ def ratio_interval(
 
 
 def indicators_interval(
-    y_true: LabelsLike, y_pred: LabelsLike, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: Any = "product",
+    y_true: LabelsLike, y_pred: LabelsLike, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
     level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
     undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Interval:  # fmt: skip
@@ -552,7 +556,7 @@ def area_interval(
 
 
 def counts_interval(
-    counts: Any, statistic: Callable[[np.ndarray], np.ndarray], estimate: float, *, level: float = 0.95, method: str = "bca",
+    counts: ArrayLike, statistic: Callable[[np.ndarray], np.ndarray], estimate: float, *, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: RandomState = None, jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None,
     what: str = "the statistic",
 ) -> Interval:  # fmt: skip
@@ -599,7 +603,7 @@ def area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
 # paired comparisons
 
 
-def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_weight: ArrayLike | None = None) -> float:
+def mcnemar(first_right: ArrayLike, second_right: ArrayLike, *, midp: bool = False, sample_weight: ArrayLike | None = None) -> float:
     """The exact McNemar p-value of two classifiers' right/wrong on the same samples: a
     two-sided binomial test on the discordant pairs ``b`` (first right only) and ``c``
     (second right only); the mid-p variant subtracts ``P(X = min(b, c))`` (Fagerland, Lydersen
@@ -621,7 +625,7 @@ def mcnemar(first_right: Any, second_right: Any, *, midp: bool = False, sample_w
 
 
 def compare(
-    y_true: LabelsLike, first: Any, second: Any, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: LabelsLike, first: LabelsLike, second: LabelsLike, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
     labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
     sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
 ) -> Comparison:  # fmt: skip
@@ -664,7 +668,7 @@ def compare(
         if ignored:
             raise InvalidArgumentError(f"DeLong's test compares the ROC AUCs of two binary scores, unweighted: it takes no {', '.join(ignored)}; "
                                        "use a bootstrap (method='bca', measure=...) for weights, labels or other measures")  # fmt: skip
-        aucs, covariance = delong(y_true, first, second)
+        aucs, covariance = delong(y_true, cast("ArrayLike", first), cast("ArrayLike", second))  # scores
         difference = float(aucs[0] - aucs[1])
         variance = float(covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1])
         z = _z(_check_level(level))
@@ -689,7 +693,7 @@ def compare(
     return _paired_bootstrap(codes, len(labels), weight, resolved, average, method, level, n_resamples, random_state, undefined, parameters)
 
 
-def _three_codes(y_true: LabelsLike, first: Any, second: Any, labels: Any, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
+def _three_codes(y_true: LabelsLike, first: LabelsLike, second: LabelsLike, labels: Sequence[Hashable] | None, sample_weight: ArrayLike | None) -> tuple[tuple[np.ndarray, ...], tuple, np.ndarray | None]:
     """Codes of the actual and both predicted labels over one label order (the given labels,
     or every label seen, sorted), and the checked weights."""
     if labels is None:
@@ -817,7 +821,7 @@ def compare_results(
     return Comparison(difference, interval.low, interval.high, _p_value(gaps, difference), method, estimates, interval.level, resolved.direction)
 
 
-def _comparable(view: Any) -> Any:
+def _comparable(view: object) -> Any:
     """The result a view stands for in a comparison: a decayed view at its effective size, a
     window's result, or the result itself."""
     effective = getattr(view, "effective", None)
@@ -871,7 +875,7 @@ def compare_many(
     return {pair: attrs.evolve(result, p_value=float(p)) for (pair, result), p in zip(found.items(), adjusted)}
 
 
-def result_interval(result: Any, measure: MeasureLike, average: str | None = None, **options: Any) -> Interval:
+def result_interval(result: _HasInterval, measure: MeasureLike, average: str | None = None, **options: Any) -> Interval:
     """``result.interval(measure, average, **options)``: the older spelling, kept for one release."""
     warnings.warn("evalkit.intervals.result_interval(result, ...) is now result.interval(...)", DeprecationWarning, stacklevel=2)
     interval: Interval = result.interval(measure, average, **options)
