@@ -28,10 +28,10 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, cast, overload
 
 import attrs
 import numpy as np
@@ -114,7 +114,7 @@ def limits(**changes: int) -> Iterator[Limits]:
         _LIMITS.reset(token)
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> NoReturn:
     raise FormatError(f"the file holds the non-standard JSON number {name}")
 
 
@@ -196,7 +196,7 @@ def integer(document: dict[str, Any], name: str, *, low: int = 0, high: int | No
     return value
 
 
-def number(value: Any, name: str, *, nullable: bool = False) -> float:
+def number(value: object, name: str, *, nullable: bool = False) -> float:
     """A finite number (``null`` read as NaN when ``nullable``)."""
     if value is None and nullable:
         return math.nan
@@ -225,7 +225,7 @@ def label_list(document: dict[str, Any], name: str, *, size: int | None = None) 
     return labels
 
 
-def array(value: Any, name: str, *, length: int | None, integral: bool | None = True, low: float = 0.0) -> np.ndarray:
+def array(value: object, name: str, *, length: int | None, integral: bool | None = True, low: float = 0.0) -> np.ndarray:
     """A 1-D list of numbers of the given length (any length for ``None``): int64 counts,
     float64 when not ``integral``, and with ``integral=None`` int64 if every number is an
     integer, else float64 (weighted counts)."""
@@ -248,7 +248,7 @@ def array(value: Any, name: str, *, length: int | None, integral: bool | None = 
     return result
 
 
-def matrix(value: Any, name: str, *, rows: int, columns: int) -> np.ndarray:
+def matrix(value: object, name: str, *, rows: int, columns: int) -> np.ndarray:
     """A list of ``rows`` lists of ``columns`` non-negative counts: int64 when every count is
     an integer, float64 (weighted counts) otherwise."""
     max_entries = current_limits().max_entries
@@ -272,7 +272,7 @@ def cells_payload(cells: Cells) -> dict[str, Any]:
     return payload
 
 
-def read_cells(value: Any, name: str, *, rows: int | None = None) -> Cells:
+def read_cells(value: object, name: str, *, rows: int | None = None) -> Cells:
     """A ``Cells`` written by ``cells_payload``: four rows of one length (``rows`` if given),
     non-negative counts, an optional index into the rows and optional weights per entry."""
     if not isinstance(value, dict):
@@ -302,7 +302,7 @@ def pairs_payload(pairs: PairCounts) -> dict[str, Any]:
     return {"actual": as_list(pairs.actual), "predicted": as_list(pairs.predicted), "counts": as_list(pairs.counts)}
 
 
-def read_pairs(value: Any, name: str, *, size: int) -> PairCounts:
+def read_pairs(value: object, name: str, *, size: int) -> PairCounts:
     """A sparse confusion matrix over ``size`` labels written by ``pairs_payload``."""
     if not isinstance(value, dict) or set(value) != {"actual", "predicted", "counts"}:
         raise FormatError(f"field {name!r} must be an object with exactly actual, predicted, counts")
@@ -314,7 +314,7 @@ def read_pairs(value: Any, name: str, *, size: int) -> PairCounts:
     return PairCounts.from_codes(codes[0], codes[1], size, counts)
 
 
-def scalar_label(value: Any, name: str) -> Any:
+def scalar_label(value: object, name: str) -> Hashable:
     """One label (or null)."""
     if value is None:
         return None
@@ -323,7 +323,7 @@ def scalar_label(value: Any, name: str) -> Any:
     return value
 
 
-def element(value: Any, name: str) -> Any:
+def element(value: object, name: str) -> Hashable:
     """One element of a universe: a label, or a tuple of elements (written as a JSON array:
     a list is not hashable, so an array can only have been a tuple).
 
@@ -341,7 +341,7 @@ def as_list(values: Sequence[Any] | np.ndarray) -> list:
     return np.asarray(values).tolist()
 
 
-def json_safe(value: Any) -> Any:
+def json_safe(value: object) -> Any:
     """Plain data that strict JSON (``json.dumps(..., allow_nan=False)``) takes: NaN (an
     undefined value) becomes ``None`` (null), an infinity the string ``"Infinity"`` or
     ``"-Infinity"``; dict keys become strings, tuples lists, numpy numbers Python numbers.
@@ -365,7 +365,7 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def restore_numbers(value: Any) -> Any:
+def restore_numbers(value: object) -> Any:
     """The numbers ``json_safe`` wrote: ``None`` is NaN again, ``"Infinity"`` and
     ``"-Infinity"`` infinities (other values as they are).
 
@@ -384,7 +384,7 @@ def restore_numbers(value: Any) -> Any:
     return value
 
 
-def same_json(first: Any, second: Any) -> bool:
+def same_json(first: object, second: object) -> bool:
     """Structural equality of plain data, with NaN equal to NaN."""
     if isinstance(first, float) and isinstance(second, float) and math.isnan(first) and math.isnan(second):
         return True

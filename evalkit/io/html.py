@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -26,6 +26,11 @@ from evalkit.engine._labels import OVERALL
 from evalkit.engine._validation import count_text
 from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.results.rendering import renders
+
+if TYPE_CHECKING:
+    from evalkit.comparisons.comparison import ModelComparison
+    from evalkit.results.confusion_matrix import ConfusionMatrix
+    from evalkit.scores.curves import ThresholdCurve
 
 __all__ = ["comparison_page", "matrix_fragment", "nice_ticks", "page", "regression_page", "report_fragment", "report_page", "scatter_svg", "svg_chart", "table_fragment"]
 
@@ -61,12 +66,12 @@ def page(title: str, sections: Sequence[str]) -> str:
     )
 
 
-def _number(value: Any, digits: int) -> str:
+def _number(value: float, digits: int) -> str:
     value = float(value)
     return "undef" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def _cell(value: Any, digits: int) -> str:
+def _cell(value: float, digits: int) -> str:
     return _td(_number(value, digits))
 
 
@@ -118,7 +123,7 @@ def _shade(share: float) -> tuple[str, str]:
     return f"rgb({red}, {green}, {blue})", "#ffffff" if share > 0.55 else "#1b1f24"
 
 
-def _heatmap(matrix: Any, digits: int) -> str:
+def _heatmap(matrix: ConfusionMatrix, digits: int) -> str:
     labels = [html.escape(str(label)) for label in matrix.labels]
     counts = np.asarray(matrix.to_array())
     totals = counts.sum(axis=1, keepdims=True).astype(np.float64)
@@ -262,7 +267,7 @@ _MOST_PANELS = 60
 """The most classes a page draws a small ROC and precision-recall chart of (beyond: the first ones, and a note)."""
 
 
-def _curves(curve: Any) -> str:
+def _curves(curve: ThresholdCurve) -> str:
     """The ROC and precision-recall curves: every class in one chart when they are few; with
     more, the micro average in one chart and every class in a small chart of its own (small
     multiples)."""
@@ -319,7 +324,7 @@ def _calibration(report: Any, digits: int) -> str:
             "bars: the samples in each bin (their axis on the right)</figcaption></figure></div>")  # fmt: skip
 
 
-def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: Any = None) -> str:
+def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
     """The HTML page of a ``Report`` (and of a ``ThresholdCurve`` of the same data, if given)."""
     sections = [f"<h1>{html.escape(title)}</h1>"]
     if subtitle:
@@ -442,7 +447,7 @@ def regression_page(metrics: RegressionMetrics, y_true: np.ndarray, y_pred: np.n
                     subtitle: str = "") -> str:  # fmt: skip
     """The HTML page of a ``RegressionMetrics``: its measures, and the residuals against the
     predictions and the predictions against the true values of the points given (a sample)."""
-    rows = "".join(f"<tr><td>{html.escape(name)}</td>{_td(_number(value, digits))}</tr>" for name, value in metrics.to_dict().items())
+    rows = "".join(f"<tr><td>{html.escape(name)}</td>{_td(_number(cast(float, value), digits))}</tr>" for name, value in metrics.to_dict().items())
     sections = [f"<h1>{html.escape(title)}</h1>"]
     if subtitle:
         sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
@@ -479,7 +484,7 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     return page(title, sections)
 
 
-def _critical_difference_svg(comparison: Any, alpha: float) -> str:
+def _critical_difference_svg(comparison: ModelComparison, alpha: float) -> str:
     """Demšar's diagram as plain SVG: the rank axis (1, the best, on the left), each model's
     rank with its name, the critical difference, and bars joining the cliques."""
     k = len(comparison.models)
@@ -523,7 +528,7 @@ def _ranked_cell(value: float, rank: float, best: bool, digits: int) -> str:
 
 
 @renders("comparison_page")
-def comparison_page(comparison: Any, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
+def comparison_page(comparison: ModelComparison, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
     """The HTML page of a ``ModelComparison``: the table of values and ranks (the best of each
     data set bold), the tests, the critical-difference diagram and Nemenyi's p-values."""
     from evalkit.io.comparison_tables import _tests
@@ -585,7 +590,7 @@ def report_fragment(report: Any, digits: int = 3) -> str:
 
 
 @renders("html_matrix")
-def matrix_fragment(matrix: Any, digits: int = 3) -> str:
+def matrix_fragment(matrix: ConfusionMatrix, digits: int = 3) -> str:
     """A confusion matrix as the page's heat map.
 
     Examples:
@@ -601,7 +606,7 @@ def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence
     """A table of names and numbers (floats to ``digits`` significant digits, NaN as undef),
     every text escaped."""
 
-    def cell(value: Any) -> str:
+    def cell(value: object) -> str:
         if isinstance(value, (float, np.floating)):
             return _td("undef" if math.isnan(value) else f"{float(value):.{digits}g}")
         return f"<td>{html.escape(str(value))}</td>"

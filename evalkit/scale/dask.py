@@ -38,6 +38,7 @@ from evalkit.engine import moved_names
 from evalkit.engine._labels import sorted_labels
 from evalkit.engine._types import GroupsLike, LabelsLike
 from evalkit.engine._validation import show
+from evalkit.engine.tnorms import TNorm
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
 from evalkit.groups._by_group import ByGroup
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
@@ -59,7 +60,7 @@ SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
 
 
-def _is_series(values: Any) -> bool:
+def _is_series(values: object) -> bool:
     return type(values).__module__.startswith("dask.dataframe") and hasattr(values, "to_delayed")
 
 
@@ -168,7 +169,7 @@ def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | 
 
 
 def _soft_block(
-    actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: Any, mask: np.ndarray | None, weight: np.ndarray | None
+    actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: str | TNorm, mask: np.ndarray | None, weight: np.ndarray | None
 ) -> Evaluation:
     return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask, sample_weight=weight).compact()
 
@@ -190,7 +191,7 @@ def _label_sets(values: list, separator: str | None) -> list:
     return [{part.strip() for part in value.split(separator) if part.strip()} if isinstance(value, str) else value for value in values]
 
 
-def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separator: str | None, weight: Any) -> LabelSetCounts:
+def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separator: str | None, weight: np.ndarray | None) -> LabelSetCounts:
     if len(actual) != len(predicted):
         raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted label sets")
     counts = LabelSetCounts(labels)
@@ -264,11 +265,11 @@ def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels:
     return result if min_size is None else attrs.evolve(result, min_size=float(min_size))
 
 
-def _with_metrics_class(result: Any, metrics_class: Any) -> Any:
+def _with_metrics_class(result: Any, metrics_class: MetricsClass | None) -> Any:
     return result if metrics_class is None else result.with_metrics_class(metrics_class)
 
 
-def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, thresholds: Any, weight: np.ndarray | None) -> ThresholdCurve:
+def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, thresholds: int | ArrayLike | None, weight: np.ndarray | None) -> ThresholdCurve:
     return ThresholdCurve.from_scores(actual, scores, labels, pos_label=pos_label, sample_weight=weight, thresholds=thresholds)
 
 
@@ -294,7 +295,7 @@ def evaluate_soft(
     y_pred: da.Array,
     labels: Sequence[Any] | None = None,
     *,
-    tnorm: Any = "product",
+    tnorm: str | TNorm = "product",
     mask: da.Array | None = None,
     sample_weight: ArrayLike | None = None,
     metrics_class: MetricsClass | None = None,
@@ -361,7 +362,7 @@ def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | No
 
 
 def threshold_curve(
-    y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Hashable | None = None, thresholds: Any = None,
+    y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Hashable | None = None, thresholds: int | ArrayLike | None = None,
     sample_weight: ArrayLike | None = None, metrics_class: MetricsClass | None = None,
 ) -> ThresholdCurve:  # fmt: skip
     """A ``ThresholdCurve`` of Dask arrays: one curve per partition, merged in a tree.
@@ -383,7 +384,7 @@ def threshold_curve(
     return _with_metrics_class(_reduce(parts, "y_true/y_score"), metrics_class)
 
 
-def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, setting: Any, bins: Any,
+def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, setting: str | None, bins: int | None,
                        weight: np.ndarray | None) -> Calibration:  # fmt: skip
     return Calibration.from_scores(actual, scores, labels, pos_label=pos_label, setting=setting, sample_weight=weight, bins=bins)
 
