@@ -44,6 +44,7 @@ from evalkit.measures.registry import (
     unknown_name_message,
 )
 from evalkit.results import intervals
+from evalkit.results.base import CellsResult
 from evalkit.results.rendering import render
 
 __all__ = ["ClassificationMetrics", "check_metrics_class", "merged_metrics_class", "metrics_class_for"]
@@ -314,7 +315,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         """The index of the class in its confusion matrix (None for metrics made from counts)."""
         return self._class_idx
 
-    def get_confusion_matrix(self) -> Any:
+    def get_confusion_matrix(self) -> CellsResult | None:
         """The matrix these metrics were read from (None for metrics made from counts).
 
         The counts were read when the object was made; later changes to the matrix do not
@@ -628,7 +629,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
     __hash__ = None  # type: ignore[assignment]  # the label can be changed
 
 
-def _result_labels(result: Any, argument: str) -> tuple:
+def _result_labels(result: object, argument: str) -> tuple:
     """The labels of a result with per-class cells (a confusion matrix, an evaluation, the cells
     of a curve at a threshold): what a metrics object reads."""
     if not (hasattr(result, "labels") and hasattr(result, "class_cells")) or isinstance(result, type):

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._exact import MAX_COUNT, exact_row_sums
 from evalkit.engine._types import Count
@@ -19,7 +20,7 @@ from evalkit.exceptions import InvalidArgumentError
 from evalkit.measures.arithmetic import _PLAIN, _SAFE_FLOATS, _result, clip, ratio, ratio_sqrt
 
 
-def _matrix(counts: Any) -> np.ndarray:
+def _matrix(counts: ArrayLike) -> np.ndarray:
     array = np.asarray(counts)
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise InvalidArgumentError(f"'counts' must be a square matrix, got shape {array.shape}")
@@ -57,7 +58,7 @@ def _dot(first: Any, second: Any) -> Any:
     return float(np.dot(first.astype(np.float64), second.astype(np.float64)))
 
 
-def _margins(counts: Any) -> dict[str, Any]:
+def _margins(counts: ArrayLike) -> dict[str, Any]:
     x = _matrix(counts)
     exact = x.dtype.kind in "iuO"
     if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # one numpy sum each way, exact beyond int64
@@ -76,7 +77,7 @@ def _plain(value: Any) -> Any:
     return value if type(value) in _PLAIN else (int(value) if isinstance(value, (int, np.integer)) else float(value))
 
 
-def matrix_accuracy(counts: Any) -> float:
+def matrix_accuracy(counts: ArrayLike) -> float:
     """Accuracy of a multi-class confusion matrix: ``trace / total``; NaN when empty.
 
     Examples:
@@ -138,7 +139,7 @@ KAPPA_WEIGHTS = (None, "linear", "quadratic")
 """The disagreement weights of Cohen's kappa: none (every error counts 1), ``|i - j|`` or ``(i - j)²``."""
 
 
-def matrix_cohen_kappa(counts: Any, weights: str | None = None) -> float:
+def matrix_cohen_kappa(counts: ArrayLike, weights: str | None = None) -> float:
     """Cohen's kappa of a multi-class confusion matrix (the protein-function study's table).
 
     ``(N Σ x_ii - Σ_h row_h col_h) / (N² - Σ_h row_h col_h)``; NaN when the denominator is 0.
@@ -216,7 +217,7 @@ def _quadratic_expected(rows: np.ndarray, columns: np.ndarray) -> Any:
     ).sum() * (columns * positions).sum()
 
 
-def matrix_matthews_correlation_coefficient(counts: Any) -> float:
+def matrix_matthews_correlation_coefficient(counts: ArrayLike) -> float:
     """Matthews correlation coefficient of a multi-class confusion matrix (Gorodkin's R_K).
 
     ``(c s - Σ_k p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²))`` with ``c`` the trace, ``s``

@@ -34,7 +34,7 @@ __all__ = [
 # targets: what kind of data, as one Evaluation
 
 
-def _set_wise(targets: _Targets, average: Any, labels: Any, pos_label: Hashable) -> tuple[Evaluation, list | None]:
+def _set_wise(targets: _Targets, average: object, labels: Sequence[Hashable] | None, pos_label: Hashable) -> tuple[Evaluation, list | None]:
     """The evaluation to average and the labels to average over (scikit-learn's rules)."""
     _check_average(average)
     if labels is not None and targets.kind != "multilabel":
@@ -92,13 +92,13 @@ _DENOMINATOR_WORDS = {
 
 
 def _values(
-    evaluation: Evaluation, measure: str, average: Any, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any]
-) -> Any:
+    evaluation: Evaluation, measure: str, average: str | None, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any]
+) -> float | np.ndarray:
     """One measure, averaged (a float) or per class (an array with undefined values filled),
     warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value."""
     if average is None:
         values = evaluation.per_class(measure, labels=labels, **parameters)
-        result: Any = fill_undefined(values, policy)
+        result: float | np.ndarray = fill_undefined(values, policy)
     else:
         result = float(evaluation.average(measure, average, undefined=policy, labels=labels, **parameters))
         if average == "micro":
@@ -167,9 +167,9 @@ def precision_recall_fscore_support(
 
 
 def _one(
-    name: str, y_true: LabelsLike, y_pred: LabelsLike, labels: Any, pos_label: Hashable, average: Any, sample_weight: ArrayLike | None, zero_division: float | str,
-    parameters: dict[str, Any], allow_nan: bool = True,
-) -> Any:  # fmt: skip
+    name: str, y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Hashable] | None, pos_label: Hashable, average: str | None,
+    sample_weight: ArrayLike | None, zero_division: float | str, parameters: dict[str, Any], allow_nan: bool = True,
+) -> float | np.ndarray:  # fmt: skip
     """One set-wise measure of scikit-learn's functions, warning for it alone (F-beta with beta
     0 or infinity is precision or recall there, and gives no F-score warning)."""
     policy = _policy(zero_division, allow_nan)
@@ -183,7 +183,7 @@ def _one(
 def precision_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
-) -> Any:  # fmt: skip
+) -> float | np.ndarray:  # fmt: skip
     """Precision ``tp / (tp + fp)``, as scikit-learn's ``precision_score``.
 
     Examples:
@@ -196,7 +196,7 @@ def precision_score(
 def recall_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
-) -> Any:  # fmt: skip
+) -> float | np.ndarray:  # fmt: skip
     """Recall ``tp / (tp + fn)``, as scikit-learn's ``recall_score``.
 
     Examples:
@@ -209,7 +209,7 @@ def recall_score(
 def fbeta_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, beta: float, labels: Sequence[Any] | None = None, pos_label: Hashable = 1,
     average: str | None = "binary", sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
-) -> Any:  # fmt: skip
+) -> float | np.ndarray:  # fmt: skip
     """F-beta ``(1 + b²) tp / ((1 + b²) tp + b² fn + fp)``, as scikit-learn's ``fbeta_score``
     (``beta=0`` is precision, ``beta=inf`` recall).
 
@@ -223,7 +223,7 @@ def fbeta_score(
 def f1_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
-) -> Any:  # fmt: skip
+) -> float | np.ndarray:  # fmt: skip
     """F1 ``2 tp / (2 tp + fp + fn)``, as scikit-learn's ``f1_score``.
 
     Examples:
@@ -236,7 +236,7 @@ def f1_score(
 def jaccard_score(
     y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, pos_label: Hashable = 1, average: str | None = "binary",
     sample_weight: ArrayLike | None = None, zero_division: float | str = "warn",
-) -> Any:  # fmt: skip
+) -> float | np.ndarray:  # fmt: skip
     """Jaccard index ``tp / (tp + fp + fn)``, as scikit-learn's ``jaccard_score``
     (``zero_division`` is ``"warn"``, 0 or 1 there).
 
@@ -268,7 +268,7 @@ def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = 
     return float(correct / evaluation.n_samples) if evaluation.n_samples else math.nan
 
 
-def _likelihood_replacements(replace_undefined_by: Any) -> tuple[float, float]:
+def _likelihood_replacements(replace_undefined_by: float | dict[str, float]) -> tuple[float, float]:
     """scikit-learn's ``replace_undefined_by`` of ``class_likelihood_ratios``: NaN, 1.0 (both
     ratios 1: a useless test), or ``{"LR+": value in [1, inf] or NaN, "LR-": value in [0, 1] or NaN}``."""
     if isinstance(replace_undefined_by, float) and math.isnan(replace_undefined_by):
@@ -288,7 +288,7 @@ def _likelihood_replacements(replace_undefined_by: Any) -> tuple[float, float]:
 
 
 def class_likelihood_ratios(
-    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, replace_undefined_by: Any = math.nan
+    y_true: LabelsLike, y_pred: LabelsLike, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None, replace_undefined_by: float | dict[str, float] = math.nan
 ) -> tuple[float, float]:
     """The positive and negative likelihood ratios ``(LR+, LR-)`` of a binary problem, as
     scikit-learn's ``class_likelihood_ratios``: the positive class is the second of ``labels``
@@ -374,7 +374,7 @@ def matthews_corrcoef(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: 
 
 
 def cohen_kappa_score(
-    y1: Any, y2: Any, *, labels: Sequence[Any] | None = None, weights: str | None = None, sample_weight: ArrayLike | None = None,
+    y1: LabelsLike, y2: LabelsLike, *, labels: Sequence[Any] | None = None, weights: str | None = None, sample_weight: ArrayLike | None = None,
     replace_undefined_by: float = np.nan,
 ) -> float:  # fmt: skip
     """Cohen's kappa of two annotators (optionally ``"linear"`` or ``"quadratic"`` weighted),

@@ -145,7 +145,7 @@ class SettingConstructors:
                 actual, predicted = remap[actual], remap[predicted]
             confusion_labels = (*known, none)
         m, size = len(known), len(confusion_labels)
-        n_rejected: Any = 0
+        n_rejected: float = 0
         if rejection == "selective":
             kept = predicted != m
             dropped = ~kept
@@ -183,8 +183,8 @@ class SettingConstructors:
         y_pred: LabelsLike,
         labels: Sequence[Hashable] | None = None,
         *,
-        mask: Any = None,
-        rejected: Any = None,
+        mask: ArrayLike | None = None,
+        rejected: ArrayLike | None = None,
         rejection: str = "miss",
         sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
@@ -230,7 +230,7 @@ class SettingConstructors:
         dense_class, by_sample = indicator_cells(a, p, mask=observed, rejected=dropped, rejection=rejection, weight=weight)
         assert dense_class is not None  # per-label cells are asked for (labels=True)
         by_class = dense_class
-        n_rejected: Any = 0
+        n_rejected: float = 0
         if dropped is not None and rejection == "selective":
             n_rejected = int(dropped.sum()) if weight is None else weighted_sum(weight[dropped], None)
             by_sample = by_sample[~dropped]
@@ -243,9 +243,9 @@ class SettingConstructors:
         y_score: ScoresLike,
         labels: Sequence[Hashable] | None = None,
         *,
-        threshold: Any = None,
+        threshold: float | ArrayLike | None = None,
         top_k: int | None = None,
-        mask: Any = None,
+        mask: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> Self:
@@ -304,7 +304,7 @@ class SettingConstructors:
         labels: Sequence[Hashable] | None = None,
         *,
         tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
-        mask: Any = None,
+        mask: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> Self:
@@ -403,7 +403,7 @@ class SettingConstructors:
 
 
 
-def sparse_keys(values: Any, argument: str) -> tuple[np.ndarray, tuple[int, int]]:
+def sparse_keys(values: object, argument: str) -> tuple[np.ndarray, tuple[int, int]]:
     """Sorted keys ``sample * m + label`` of the nonzero entries of a 0/1 matrix (sparse, or
     dense beside a sparse one), and its shape.
 
@@ -426,7 +426,7 @@ def sparse_keys(values: Any, argument: str) -> tuple[np.ndarray, tuple[int, int]
     return np.sort(keys), (n, m)
 
 
-def _rejected_rows(rejected: Any, n: int) -> np.ndarray | None:
+def _rejected_rows(rejected: ArrayLike | None, n: int) -> np.ndarray | None:
     if rejected is None:
         return None
     array = np.asarray(rejected)
@@ -445,7 +445,7 @@ def _sample_kinds(actual: np.ndarray, predicted: np.ndarray, m: int) -> np.ndarr
     return kinds.astype(np.uint8)
 
 
-def _predictor(threshold: Any, top_k: int | None, m: int) -> Callable[[np.ndarray], np.ndarray]:
+def _predictor(threshold: float | ArrayLike | None, top_k: int | None, m: int) -> Callable[[np.ndarray], np.ndarray]:
     """A function turning a block of scores into bool predictions."""
     if threshold is not None and top_k is not None:
         raise InvalidArgumentError("give 'threshold' or 'top_k', not both")

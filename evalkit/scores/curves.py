@@ -111,7 +111,7 @@ AREA_SPELLINGS = {"auc": "roc_auc", "auroc": "roc_auc", "roc_area": "roc_auc", "
 """Other spellings of the areas (as ``spelling`` writes a name) -> their names in ``AREAS``."""
 
 
-def area_key(asked: Any) -> str | None:
+def area_key(asked: object) -> str | None:
     """The area a name stands for (``"AUC"`` is ``"roc_auc"``), or None for a name of no area.
 
     Examples:
@@ -135,7 +135,7 @@ class ScoreColumns:
     scores: np.ndarray  # n x m
     labels: tuple
     weight: np.ndarray | None
-    negative_label: Any = None
+    negative_label: Hashable = None
     positive: np.ndarray | None = None  # binary: the positive samples
     codes: np.ndarray | None = None  # multi-class: the class of each sample
     indicators: np.ndarray | None = None  # multi-label: n x m 0/1
@@ -160,7 +160,7 @@ def _score_matrix(y_score: ScoresLike, name: str = "y_score", finite: bool = Tru
     return scores
 
 
-def _default_negative(positive: Hashable) -> Any:
+def _default_negative(positive: Hashable) -> Hashable:
     """The other class of a binary problem whose data show only the positive one."""
     if isinstance(positive, (bool, np.bool_)):
         return not positive
@@ -291,7 +291,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     positives: np.ndarray = attrs.field(converter=read_only, repr=False)
     negatives: np.ndarray = attrs.field(converter=read_only, repr=False)
     binned: bool = False
-    negative_label: Any = attrs.field(default=None, repr=False)
+    negative_label: Hashable = attrs.field(default=None, repr=False)
     metrics_class: MetricsClass = attrs.field(default=None, converter=check_metrics_class, repr=False)
 
     # ----------------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         *,
         pos_label: Hashable | None = None,
         sample_weight: ArrayLike | None = None,
-        thresholds: Any = None,
+        thresholds: int | ArrayLike | None = None,
         metrics_class: MetricsClass | None = None,
     ) -> ThresholdCurve:
         """The cells at every threshold of scores.
@@ -343,7 +343,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
                                       metrics_class=metrics_class)  # fmt: skip
 
     @classmethod
-    def from_score_columns(cls, columns: ScoreColumns, *, thresholds: Any = None, metrics_class: MetricsClass | None = None) -> ThresholdCurve:
+    def from_score_columns(cls, columns: ScoreColumns, *, thresholds: int | ArrayLike | None = None, metrics_class: MetricsClass | None = None) -> ThresholdCurve:
         """The curve of checked score columns (``score_columns``; ``from_scores`` checks the
         inputs and calls this)."""
         maker = check_metrics_class(metrics_class)
@@ -364,7 +364,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
 
     @classmethod
     def from_score_counts(
-        cls, parts: Sequence[tuple[Any, Any, Any]], labels: Sequence[Hashable], *, negative_label: Any = None,
+        cls, parts: Sequence[tuple[Any, Any, Any]], labels: Sequence[Hashable], *, negative_label: Hashable = None,
         metrics_class: MetricsClass | None = None,
     ) -> ThresholdCurve:  # fmt: skip
         """The exact curve of stored counts: for each class, its distinct scores (strictly
@@ -487,7 +487,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     # ----------------------------------------------------------------------------------------
     # gain, lift, Kolmogorov-Smirnov
 
-    def at(self, threshold: Any) -> ThresholdCells:
+    def at(self, threshold: float | ArrayLike) -> ThresholdCells:
         """The cells of every class at one threshold (a number, or one per class).
 
         A binned curve knows its cells at its own thresholds only.
@@ -518,7 +518,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         cells = Cells(tp, fp, self.positives - tp, self.negatives - fp)
         return ThresholdCells(self.labels, cells, chosen.copy(), self.n_samples, self.negative_label, self.metrics_class)
 
-    def _own_thresholds(self, chosen: np.ndarray, given: Any) -> np.ndarray:
+    def _own_thresholds(self, chosen: np.ndarray, given: float | ArrayLike) -> np.ndarray:
         """A binned curve's own thresholds nearest to ``chosen`` (within rounding), or an error."""
         grid = self._part(0)[0]
         with np.errstate(invalid="ignore"):  # -inf - -inf is NaN, which argmin picks first: the -inf threshold
@@ -529,7 +529,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         return nearest
 
     @property
-    def n_samples(self) -> Any:
+    def n_samples(self) -> float:
         """How much the samples weigh together (their number, when unweighted)."""
         return (self.positives[0] + self.negatives[0]).item() if len(self.labels) else 0
 
@@ -643,7 +643,7 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         return ThresholdCurve(self.labels, exact_scores(thresholds), tp, fp, offsets, np.array(positives, dtype=tp.dtype), np.array(negatives, dtype=tp.dtype),
                               self.binned, negative_label, metrics_class)  # fmt: skip
 
-    def _merged_negative_label(self, other: ThresholdCurve) -> Any:
+    def _merged_negative_label(self, other: ThresholdCurve) -> Hashable:
         """The negative class of two binary curves merged: a batch that held positives only
         named it by default (``"not yes"``, 0), so the name of a batch that saw negatives wins."""
         if same_labels((self.negative_label,), (other.negative_label,)):
@@ -692,8 +692,8 @@ class ThresholdCells(CellsResult, ReportFace):
     labels: tuple
     class_cells: Cells = attrs.field(repr=False)
     thresholds: np.ndarray = attrs.field(repr=False, converter=read_only)
-    n_samples: Any = 0
-    negative_label: Any = attrs.field(default=None, repr=False)
+    n_samples: float = 0
+    negative_label: Hashable = attrs.field(default=None, repr=False)
     metrics_class: MetricsClass = attrs.field(default=None, converter=check_metrics_class, repr=False)
 
     @property
