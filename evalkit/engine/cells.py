@@ -109,12 +109,12 @@ class Cells:
         cells = dict(zip(COUNT_NAMES, self.rows() if self.index is None else (row[self.index] for row in self.rows())))
         return {name: value.item() if value.ndim == 0 else value for name, value in cells.items()}
 
-    def evaluate(self, measure: Any, **parameters: Any) -> Any:
+    def evaluate(self, measure: Callable[..., Count], **parameters: Any) -> Count:
         """The value of ``measure`` (a ``Measure``) for every entry (computed once per distinct row)."""
         values = measure(**dict(zip(COUNT_NAMES, self.rows())), **parameters)
         return values if self.index is None else np.asarray(values)[self.index]
 
-    def evaluate_rows(self, measure: Any, **parameters: Any) -> Any:
+    def evaluate_rows(self, measure: Callable[..., Count], **parameters: Any) -> Count:
         """The value of ``measure`` for every stored row (pair it with ``row_weights``)."""
         return measure(**dict(zip(COUNT_NAMES, self.rows())), **parameters)
 
@@ -185,7 +185,7 @@ class Cells:
     def __len__(self) -> int:
         return len(self.tp) if self.index is None else len(self.index)
 
-    def __getitem__(self, selection: Any) -> Cells:
+    def __getitem__(self, selection: int | slice | np.ndarray) -> Cells:
         """The cells of some entries (an index, a slice, a mask or an index array), weights kept."""
         weight = None if self.weight is None else self.weight[selection]
         if self.index is not None:

@@ -68,6 +68,7 @@ from evalkit.exceptions import (
 )
 from evalkit.measures.averaging import UndefinedPolicy, mean_of_ratios, ratio
 from evalkit.results import intervals
+from evalkit.results.evaluation import Evaluation
 
 __all__ = ["Covering", "NeighborhoodAccuracy", "NeighborhoodSystem"]
 
@@ -96,7 +97,7 @@ def _same_universe(first: Sequence, second: Sequence) -> bool:
     return first == second if type(first) is type(second) else tuple(first) == tuple(second)
 
 
-def _not_in(element: Any, index: dict) -> bool:
+def _not_in(element: object, index: dict) -> bool:
     try:
         return element not in index
     except TypeError:  # unhashable: certainly not an element
@@ -110,7 +111,7 @@ def _nonempty(values: Sequence, message: str) -> None:
         raise EmptyInputError(message)
 
 
-def _universe(universe: Any) -> tuple:
+def _universe(universe: object) -> tuple:
     if isinstance(universe, (str, bytes)):
         universe = tuple(universe)  # "abcdefg" is the paper's shorthand for seven one-letter elements
     if not isinstance(universe, Iterable):
@@ -197,7 +198,7 @@ class Covering(Document):
         return covering
 
     @classmethod
-    def from_labels(cls, labels_per_element: Any, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+    def from_labels(cls, labels_per_element: Any, *, universe: Iterable[Hashable] | None = None, labels: Sequence[Hashable] | None = None) -> Covering:
         """A partition (single-label data): ``labels_per_element[i]`` is the label of element ``i``.
 
         Blocks are the labels (sorted, or ``labels`` in order); ``universe`` defaults to
@@ -212,7 +213,7 @@ class Covering(Document):
         return cls.from_label_sets([(value,) for value in values], universe=universe, labels=labels)
 
     @classmethod
-    def from_label_sets(cls, label_sets: LabelSets, *, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+    def from_label_sets(cls, label_sets: LabelSets, *, universe: Iterable[Hashable] | None = None, labels: Sequence[Hashable] | None = None) -> Covering:
         """A family from one label set per element (multi-label data, like Table 1 of the neighborhood-system paper).
 
         Examples:
@@ -227,7 +228,7 @@ class Covering(Document):
         return cls._build(elements, found, None, keys)
 
     @classmethod
-    def from_indicators(cls, matrix: Any, universe: Any = None, labels: Sequence[Hashable] | None = None) -> Covering:
+    def from_indicators(cls, matrix: ArrayLike, universe: Iterable[Hashable] | None = None, labels: Sequence[Hashable] | None = None) -> Covering:
         """A family from a 0/1 indicator matrix (elements x blocks), without building sets.
 
         Blocks are labelled by their columns, ``0 .. m-1``, as ``Evaluation.from_indicators``
@@ -668,7 +669,7 @@ class NeighborhoodAccuracy(Document):
         return self._kinds[1]
 
     @classmethod
-    def from_evaluation(cls, evaluation: Any) -> NeighborhoodAccuracy:
+    def from_evaluation(cls, evaluation: Evaluation) -> NeighborhoodAccuracy:
         """AA, RAR and the rest from the cells of an ``Evaluation`` (actual = ideal).
 
         Label sets, indicators or streamed and merged counts give the same numbers as
@@ -968,5 +969,5 @@ def _order(mine: tuple, theirs: tuple) -> str:
     return "incomparable"
 
 
-def _is_nan(value: Any) -> bool:
+def _is_nan(value: object) -> bool:
     return isinstance(value, float) and math.isnan(value)

@@ -253,7 +253,7 @@ def _mark(ax: Axes, curve: ThresholdCurve, label: Hashable, mark: Mark, x_measur
     j = 0 if label is None else curve.labels.index(label)
     value = np.broadcast_to(np.asarray(threshold, dtype=np.float64), (len(curve.labels),))[j]
     cells = curve.at(value).class_cells[j : j + 1]
-    x, y = (float(cells.evaluate(get_measure(name))[0]) for name in (x_measure, y_measure))
+    x, y = (float(np.asarray(cells.evaluate(get_measure(name)))[0]) for name in (x_measure, y_measure))
     ax.plot([x], [y], "o", color=colour, markeredgecolor="black", markersize=7, zorder=5)
     if annotate:
         ax.annotate(f"t = {value:.3g}", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)

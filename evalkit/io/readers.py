@@ -98,7 +98,7 @@ class Batch:
 # values
 
 
-def label_text(value: Any, at: str) -> str:
+def label_text(value: object, at: str) -> str:
     """One label as text, stripped; refused when empty, missing, a line break, or not a label."""
     if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
         raise InputFileError(f"{at}: expected one label, got {json.dumps(value)}")
@@ -164,7 +164,7 @@ def score(value: Any, at: str) -> float:
     return number
 
 
-def weight(value: Any, at: str) -> int | float:
+def weight(value: object, at: str) -> float:
     """One sample weight: a finite number >= 0 (whole numbers stay exact integers)."""
     if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
         raise InputFileError(f"{at}: expected a weight, got {json.dumps(value)}")
@@ -305,7 +305,7 @@ class Labels:
         except (KeyError, TypeError):  # a value not seen before (or not a label at all)
             return np.array([self._object_code(value, functools.partial(where, position)) for position, value in enumerate(fields)], dtype=np.intp)
 
-    def _object_code(self, value: Any, where: Callable[[], str]) -> int:
+    def _object_code(self, value: object, where: Callable[[], str]) -> int:
         """The code of one Python value (JSON, Parquet), remembered by its type and value: a
         number by its value (``1``, ``1.0`` and an int64 ``1`` are the label ``"1"``), a string
         as text; numbers and text among one coder's labels are refused, as evalkit refuses

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names
 from evalkit.engine._exact import exact_row_sums
@@ -147,7 +148,7 @@ _FILL = {"zero": 0, "one": 1}
 """What an undefined value counts as under the policies that fill it in."""
 
 
-def fill_undefined(values: Any, undefined: UndefinedPolicy = "exclude") -> np.ndarray:
+def fill_undefined(values: ArrayLike, undefined: UndefinedPolicy = "exclude") -> np.ndarray:
     """``values`` with the undefined ones (NaN) as the policy counts them: 0 under ``"zero"``,
     1 under ``"one"``, left NaN under ``"exclude"`` and ``"nan"``.
 
@@ -172,7 +173,7 @@ def _apply_policy(values: np.ndarray, defined: np.ndarray, policy: str, number: 
     return values, counted
 
 
-def mean_of(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
     """The (weighted) mean of ``values`` under the undefined-value policy.
 
     Args:
@@ -229,7 +230,7 @@ def mean_of_total(total: float, n_values: int, n_defined: int, *, undefined: Und
     return _averaged(total / count if count else math.nan, n_values, n_defined)
 
 
-def mean_rows(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude") -> np.ndarray:
+def mean_rows(values: ArrayLike, weights: ArrayLike | None = None, *, undefined: UndefinedPolicy = "exclude") -> np.ndarray:
     """``mean_of`` for every row of a 2-D array at once: one mean per row.
 
     Args:
@@ -256,7 +257,7 @@ def mean_rows(values: Any, weights: Any = None, *, undefined: UndefinedPolicy = 
         return np.where(total > 0, sums / np.where(total > 0, total, 1.0), np.nan)
 
 
-def support_weights(values: np.ndarray, support: Any, policy: str) -> np.ndarray:
+def support_weights(values: np.ndarray, support: ArrayLike, policy: str) -> np.ndarray:
     """The weights of a ``"weighted"`` average: the support of each class, or equal weights in a
     row where no class that counts under the policy has support (scikit-learn's plain mean
     there, not NaN by accident)."""
@@ -282,7 +283,7 @@ def ratio(numerator: Any, denominator: Any, *, exact: bool = False) -> float | F
 
 
 def mean_of_ratios(
-    numerators: Any, denominators: Any, weights: Any = None, *, undefined: UndefinedPolicy = "exclude", exact: bool = False
+    numerators: ArrayLike, denominators: ArrayLike, weights: ArrayLike | None = None, *, undefined: UndefinedPolicy = "exclude", exact: bool = False
 ) -> float | Fraction:
     """The (weighted) mean of ``numerators / denominators`` under the undefined-value policy
     (a ratio with denominator 0 is undefined); a ``Fraction`` with ``exact=True``.
@@ -330,7 +331,7 @@ class Summary:
         return json_safe(fields) if strict else fields
 
 
-def summarize(values: Any, *, undefined: UndefinedPolicy = "exclude") -> Summary:
+def summarize(values: ArrayLike, *, undefined: UndefinedPolicy = "exclude") -> Summary:
     """Summarize values (NaN = undefined) with mean, std, min and max under the policy.
 
     Examples:
@@ -340,7 +341,7 @@ def summarize(values: Any, *, undefined: UndefinedPolicy = "exclude") -> Summary
     return summarize_rows(np.asarray(values, dtype=np.float64).reshape(1, -1), undefined=undefined)[0]
 
 
-def summarize_rows(values: Any, *, undefined: UndefinedPolicy = "exclude") -> list[Summary]:
+def summarize_rows(values: ArrayLike, *, undefined: UndefinedPolicy = "exclude") -> list[Summary]:
     """One ``Summary`` per row of a 2-D array (NaN = undefined), all rows at once.
 
     Examples:

@@ -9,7 +9,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, DTypeLike
 
 from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
@@ -192,7 +192,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
     @classmethod
     def from_array(
-        cls, counts: Any, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None
+        cls, counts: ArrayLike, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None
     ) -> ConfusionMatrix:
         """A matrix holding a copy of ``counts`` (rows actual, columns predicted).
 
@@ -526,7 +526,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.nan_to_num(counts / totals, nan=0.0)
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         """``np.asarray(cm)``: a copy of the counts (numpy may write to what it is given)."""
         counts = self._snapshot()[0]
         return counts if dtype is None else counts.astype(dtype)
@@ -613,7 +613,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     # text
 
     def average(
-        self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude", labels: Any = None,
+        self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude", labels: Sequence[Hashable] | None = None,
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Averaged:  # fmt: skip
         with self._lock:  # one state of the counts

@@ -481,7 +481,7 @@ class Calibration(CountedState):
     # ----------------------------------------------------------------------------------------
     # grouping into bins
 
-    def _n_bins(self, n_bins: Any, strategy: str) -> int:
+    def _n_bins(self, n_bins: object, strategy: str) -> int:
         if self.bins is None:
             return DEFAULT_BINS if n_bins is None else _check_bins(n_bins)
         if strategy != "uniform":
