@@ -1,8 +1,11 @@
 """Annotations say what a function takes and gives: ``Any`` only where no narrower type is true.
 
 evalkit 0.1.0 had 1,496 annotations that were exactly ``Any``; the data shapes are now named
-once (``evalkit.engine._types``: ``LabelsLike``, ``ScoresLike``, ``Count``) and the count may not grow
-back above half of that. Constructors give their class.
+once (``evalkit.engine._types``: ``LabelsLike``, ``ScoresLike``, ``Count``), the counted-state
+protocol gives ``Self``, the faces name the results they take, and the count may not grow back
+above 360 (half of the 715 left after the first round). Where ``Any`` stays it is true: keywords
+passed on to another function, results a registry or a window holds of any kind, matplotlib's and
+Dask's objects. Constructors give their class.
 """
 
 import ast
@@ -12,6 +15,7 @@ import evalkit
 
 PACKAGE = pathlib.Path(evalkit.__file__).parent
 ANY_IN_0_1_0 = 1496
+ANY_AT_MOST = 360
 
 
 def _annotations(tree: ast.AST):
@@ -43,9 +47,9 @@ def test_the_count_sees_parameters_returns_and_fields():
     assert count_any(source) == 5  # list[Any] is narrower than Any
 
 
-def test_at_most_half_of_the_annotations_of_0_1_0_are_any():
+def test_at_most_360_annotations_are_any():
     total = sum(count_any(path.read_text(encoding="utf-8")) for path in PACKAGE.rglob("*.py"))
-    assert total <= ANY_IN_0_1_0 // 2, f"{total} annotations are exactly Any (at most {ANY_IN_0_1_0 // 2})"
+    assert total <= ANY_AT_MOST < ANY_IN_0_1_0 // 4, f"{total} annotations are exactly Any (at most {ANY_AT_MOST})"
 
 
 def test_constructors_give_their_class():

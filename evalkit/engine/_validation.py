@@ -76,7 +76,7 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     return value
 
 
-def check_ordered(values: Any, argument: str, what: str = "labels") -> None:
+def check_ordered(values: object, argument: str, what: str = "labels") -> None:
     """Samples come in order: a set or a dict of them (or a dict's keys or values) has none,
     so which sample is which cannot be known."""
     if isinstance(values, (set, frozenset, dict)) or type(values).__name__ in ("dict_keys", "dict_values", "dict_items"):
@@ -284,7 +284,7 @@ def format_number(value: object) -> str:
     return str(value)
 
 
-def count_text(value: Any, digits: int | None = None) -> str:
+def count_text(value: float, digits: int | None = None) -> str:
     """A count as reports print it: a whole number as an integer (a weighted count of 51.0 is
     ``51``), another weighted (float) count with ``digits`` (full precision without).
 

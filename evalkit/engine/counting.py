@@ -132,7 +132,7 @@ def confusion_counts(
     return _pair_counts(*observed.positions, lookup, len(found), weight), found
 
 
-def index_counts(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
+def index_counts(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
     """Count (actual, predicted) pairs given as class indexes ``0 .. m-1`` into an m x m
     matrix: the integer path of ``confusion_counts`` without finding the labels.
 
@@ -163,7 +163,7 @@ def checked_index_counts(actual: np.ndarray, predicted: np.ndarray, weight: np.n
     return out
 
 
-def checked_indexes(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def checked_indexes(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Class indexes ``0 .. m-1`` of actual and predicted samples, checked (``index_counts``'
     refusals), as intp arrays, with the checked sample weights."""
     names = ("y_true_idx", "y_pred_idx")
@@ -180,7 +180,7 @@ def checked_indexes(y_true_idx: Any, y_pred_idx: Any, m: int, *, sample_weight: 
     return actual, predicted, check_sample_weight(sample_weight, len(actual))
 
 
-def _index_array(values: Any, argument: str) -> np.ndarray:
+def _index_array(values: ArrayLike, argument: str) -> np.ndarray:
     """``values`` as a 1-D array of integer class indexes (not yet range-checked)."""
     check_ordered(values, argument, "class indexes")
     array = np.asarray(values)

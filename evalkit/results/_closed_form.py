@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import (
@@ -28,7 +29,7 @@ from evalkit.measures.registry import Measure
 from evalkit.results.rendering import render
 
 
-def _check_level(level: Any, name: str = "level") -> float:
+def _check_level(level: object, name: str = "level") -> float:
     """A confidence level (or, ``name="alpha"``, a significance level) in (0, 1), as a float."""
     if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0 < level < 1:
         example = "0.05" if name == "alpha" else "0.95"
@@ -93,7 +94,7 @@ def two_sided_p_value(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def _proportion_counts(successes: Any, trials: Any, *, integral: bool) -> tuple[float, float]:
+def _proportion_counts(successes: ArrayLike, trials: ArrayLike, *, integral: bool) -> tuple[float, float]:
     """``(successes, trials)`` checked: numbers >= 0 (whole ones where ``integral``), and no
     more successes than trials."""
     k, n = check_count("successes", successes, integral=integral), check_count("trials", trials, integral=integral)
@@ -102,7 +103,7 @@ def _proportion_counts(successes: Any, trials: Any, *, integral: bool) -> tuple[
     return float(k), float(n)
 
 
-def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
+def wilson(successes: ArrayLike, trials: ArrayLike, level: float = 0.95) -> tuple[float, float]:
     """Wilson's score interval of a proportion ``successes / trials`` (E. B. Wilson, 1927).
 
     Examples:
@@ -119,7 +120,7 @@ def wilson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def clopper_pearson(successes: Any, trials: Any, level: float = 0.95) -> tuple[float, float]:
+def clopper_pearson(successes: ArrayLike, trials: ArrayLike, level: float = 0.95) -> tuple[float, float]:
     """The exact (Clopper-Pearson, 1934) interval of a proportion, from beta quantiles (scipy).
 
     Examples:
@@ -148,7 +149,7 @@ def _proportion(measure: Measure, parameters: dict[str, Any]) -> tuple[np.ndarra
     return a, b
 
 
-def kappa_standard_error(counts: Any) -> float:
+def kappa_standard_error(counts: ArrayLike) -> float:
     """The large-sample standard error of Cohen's kappa of a confusion matrix (Fleiss, Cohen and
     Everitt, 1969): ``sqrt((A + B - C) / (n (1 - p_e)²))`` with
     ``A = Σ_i p_ii (1 - (p_i. + p_.i)(1 - κ))²``, ``B = (1 - κ)² Σ_{i≠j} p_ij (p_.i + p_j.)²``
@@ -187,7 +188,7 @@ class KappaTest(NamedTuple):
     p_value: float  # two-sided
 
 
-def kappa_test(counts: Any) -> KappaTest:
+def kappa_test(counts: ArrayLike) -> KappaTest:
     """Cohen's kappa, its standard errors and the two-sided z test of ``kappa = 0``; the null
     standard error is ``sqrt((p_e + p_e² - Σ_i p_i. p_.i (p_i. + p_.i)) / (n (1 - p_e)²))``.
 

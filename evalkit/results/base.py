@@ -24,7 +24,7 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
@@ -62,6 +62,9 @@ from evalkit.results.intervals import (
     rows_interval,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
+
 __all__ = ["REQUIRED_MEMBERS", "CellsResult"]
 
 REQUIRED_MEMBERS = (
@@ -94,7 +97,7 @@ class CellsResult:
 
     __slots__ = ()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         missing = [name for name in REQUIRED_MEMBERS if not _defines(cls, name)]
         if missing:
@@ -115,7 +118,7 @@ class CellsResult:
             """Per-sample cells ``σn``, each row weighted by how much its samples count."""
 
         @property
-        def n_samples(self) -> Any:
+        def n_samples(self) -> float:
             """How many samples were evaluated (the sum of their weights, when weighted)."""
 
         @property
@@ -126,7 +129,7 @@ class CellsResult:
         """The measures of the whole result that the data support (for reports)."""
         raise NotImplementedError  # pragma: no cover - every subclass defines it (checked at class definition)
 
-    def confusion_matrix(self) -> Any:
+    def confusion_matrix(self) -> Any:  # a ConfusionMatrix (evalkit.results.confusion_matrix, built on this module)
         """The confusion matrix (single-label data)."""
         raise NotImplementedError  # pragma: no cover - as above
 
@@ -160,7 +163,7 @@ class CellsResult:
         """
         return resolve_measure(measure, metrics_class_for(metrics_class, self.metrics_class))
 
-    def with_metrics_class(self, metrics_class: type[Any]) -> Any:
+    def with_metrics_class(self, metrics_class: type[Any]) -> Self:
         """The same result (the same counts) with another metrics class: its getters and
         overrides become the measures by name.
 
@@ -253,7 +256,7 @@ class CellsResult:
     # ----------------------------------------------------------------------------------------
     # any measure per class and averaged
 
-    def cells_of(self, labels: Any = None) -> Cells:
+    def cells_of(self, labels: Sequence[Hashable] | None = None) -> Cells:
         """The class cells of ``labels``, in that order (scikit-learn's label subsets): a label
         the result lacks has no positives (``tp = fp = fn = 0``, every sample a true negative).
 
@@ -275,7 +278,7 @@ class CellsResult:
         return Cells(*(row[positions] for row in rows))
 
     def per_class(
-        self, measure: MeasureLike, *, labels: Any = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
+        self, measure: MeasureLike, *, labels: Sequence[Hashable] | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any
     ) -> np.ndarray:
         """The one-vs-rest value of ``measure`` for every class, in label order: NaN where
         undefined, or 0 or 1 under ``undefined="zero"`` / ``"one"`` (the convention of Weka,
@@ -311,7 +314,7 @@ class CellsResult:
         average: str = "macro",
         *,
         undefined: UndefinedPolicy = "exclude",
-        labels: Any = None,
+        labels: Sequence[Hashable] | None = None,
         metrics_class: type[Any] | None = None,
         **parameters: Any,
     ) -> Averaged:
@@ -452,7 +455,7 @@ class CellsResult:
         cells = self.class_cells if position is None else self.class_cells[position : position + 1]
         return proportion_interval(resolved, cells.total(), estimate, level=level, method=method, parameters=parameters)
 
-    def _check_whole(self, asked: Any, resolved: Measure, single: bool) -> None:
+    def _check_whole(self, asked: MeasureLike, resolved: Measure, single: bool) -> None:
         """A whole-result interval is of accuracy, kappa or MCC of single-label data, asked for by
         evalkit's own measure (a getter that overrides it is a measure of one class)."""
         if not single or resolved.name not in WHOLE_MEASURES:

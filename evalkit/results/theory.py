@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.engine.cells import Cells
 from evalkit.exceptions import InputShapeError, LabelMismatchError, NoClosedFormError
@@ -174,7 +175,7 @@ def _rates(counts: np.ndarray) -> np.ndarray:
         return np.where(sizes > 0, counts / sizes, np.nan)
 
 
-def _matrix(confusion: Any) -> tuple[np.ndarray, tuple | None]:
+def _matrix(confusion: object) -> tuple[np.ndarray, tuple | None]:
     if isinstance(confusion, CellsResult):
         matrix = confusion.confusion_matrix()
         return np.asarray(matrix.to_array()), tuple(matrix.labels)
@@ -184,7 +185,7 @@ def _matrix(confusion: Any) -> tuple[np.ndarray, tuple | None]:
     return counts, None
 
 
-def free_rates(confusion: Any) -> np.ndarray:
+def free_rates(confusion: object) -> np.ndarray:
     """The ``m(m-1)`` off-diagonal error rates ``x_jk / n_j`` (row-major, diagonal left out).
 
     With the class sizes ``n_j`` fixed they determine the matrix (the diagonal is
@@ -195,7 +196,7 @@ def free_rates(confusion: Any) -> np.ndarray:
     return _rates(counts)[~np.eye(m, dtype=bool)]
 
 
-def confusion_from_rates(rates: Any, class_sizes: Any) -> np.ndarray:
+def confusion_from_rates(rates: ArrayLike, class_sizes: ArrayLike) -> np.ndarray:
     """The confusion matrix with the given off-diagonal rates (as ``free_rates`` lists them)
     and class sizes."""
     sizes = np.asarray(class_sizes, dtype=np.float64)
@@ -210,7 +211,7 @@ def confusion_from_rates(rates: Any, class_sizes: Any) -> np.ndarray:
     return matrix
 
 
-def pareto_compare(first: Any, second: Any) -> str:
+def pareto_compare(first: ArrayLike, second: ArrayLike) -> str:
     """Compare two classifiers by their off-diagonal error rates (rows actual).
 
     Returns ``"dominates"`` (no rate of ``first`` is higher and one is lower),

@@ -90,7 +90,7 @@ def _merged_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.nda
     return order, last, merged[last]
 
 
-def _running_sums(changes: list[np.ndarray], order: np.ndarray, last: np.ndarray, start: Any = 0) -> np.ndarray:
+def _running_sums(changes: list[np.ndarray], order: np.ndarray, last: np.ndarray, start: float | np.ndarray = 0) -> np.ndarray:
     """Quantities summed over parts at every common threshold (``_merged_runs``): ``changes[k]``
     holds part ``k``'s changes of its quantities (rows) at each of its thresholds, highest first,
     and ``start`` their sum before any threshold; between two common thresholds only the parts
@@ -211,7 +211,7 @@ def _blocks(tp: np.ndarray, fp: np.ndarray) -> Iterator[tuple[np.ndarray, np.nda
             yield np.concatenate(([0.0], np.asarray(tp[:stop], dtype=np.float64))), np.concatenate(([0.0], np.asarray(fp[:stop], dtype=np.float64)))
 
 
-def _auc(tp: np.ndarray, fp: np.ndarray, positives: Any, negatives: Any) -> float:
+def _auc(tp: np.ndarray, fp: np.ndarray, positives: float, negatives: float) -> float:
     """Area under the ROC curve of the points ``(fp/N, tp/P)`` from ``(0, 0)``, by the trapezoid
     rule on the counts (one division at the end); NaN without positives or negatives."""
     if positives == 0 or negatives == 0:
@@ -234,7 +234,7 @@ def _partial_auc(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
     return 0.5 * (1 + (area - low) / (high - low))
 
 
-def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
+def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: float) -> float:
     """``Σ (R_k - R_{k-1}) P_k`` over the thresholds (the step-wise sum, not the trapezoid)."""
     if positives == 0:
         return float("nan")
@@ -247,7 +247,7 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: Any) -> float:
     return max(0.0, total / float(scaled_positives))
 
 
-def _turned_round(scores: np.ndarray, score_sum: Any) -> np.ndarray:
+def _turned_round(scores: np.ndarray, score_sum: float) -> np.ndarray:
     """``score_sum - scores`` (ascending scores give descending ones): integer scores beyond
     2**53 stay integers when ``score_sum`` is one and nothing overflows."""
     if scores.dtype.kind in "iu" and float(score_sum).is_integer() and scores.size:
