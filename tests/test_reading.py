@@ -1,13 +1,14 @@
 """Reading prediction files: the vectorised paths give exactly what Python's own readers give.
 
-Text files are split by numpy where a block is plain and by Python's ``csv`` and ``json``
-modules elsewhere; the two must agree on every field and line number, and a fault anywhere
-(after a million clean rows too) is named by its line. Parquet files read through pyarrow give
-the report the same CSV gives.
+Text files are parsed by pyarrow (when installed) or split by numpy where a block is plain, and
+by Python's ``csv`` and ``json`` modules elsewhere; every reader must agree on every field and
+line number, and a fault anywhere (after a million clean rows too) is named by its line.
+Parquet files read through pyarrow give the report the same CSV gives.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -28,6 +29,11 @@ from evalkit.streaming import CurveCounts
 
 def where(position: int) -> str:
     return f"f:{position + 1}"
+
+
+def texts(values) -> list[str]:
+    """A column's fields as text, whichever reader gave them (an ``S`` array or pyarrow's codes)."""
+    return [value.decode() for value in (values.fields() if isinstance(values, readers._Coded) else values).tolist()]
 
 
 def report(capsys, *arguments: str) -> tuple[int, str, str]:
@@ -64,20 +70,27 @@ def written(rows: list[list[str]], blank: list[bool], crlf: bool) -> tuple[bytes
     crlf=st.booleans(),
     block=st.integers(16, 300),
     batch=st.integers(1, 50),
+    arrow=st.booleans(),
 )
-def test_numpy_and_python_csv_read_the_same_fields(tmp_path_factory, rows, blank, crlf, block, batch):
+def test_every_reader_reads_the_csv_fields_pythons_csv_module_reads(tmp_path_factory, rows, blank, crlf, block, batch, arrow):
     content, expected = written(rows, blank, crlf)
     path = tmp_path_factory.mktemp("csv") / "p.csv"
     path.write_bytes(content)
     found = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(readers, "BLOCK_BYTES", block)  # many blocks: plain ones by numpy, quoted ones by csv
+        patch.setattr(readers, "BLOCK_BYTES", block)  # many blocks: plain ones by pyarrow or numpy, quoted ones by csv
+        patch.setattr(readers, "ARROW_BLOCK_BYTES", block)
+        patch.setattr(readers, "ARROW_READERS", arrow)
         parts = list(read_batches([str(path)], weight="weight", batch_size=batch))
     for part in parts:
         assert len(part) <= batch
-        texts = {role: [value.decode() for value in values.tolist()] for role, values in part.fields.items()}
-        found += [(int(line), [texts["actual"][k], texts["predicted"][k], texts["weight"][k]]) for k, line in enumerate(part.numbers)]
-    assert found == expected
+        fields = {role: texts(values) if role != "weight" or not np.issubdtype(np.asarray(values).dtype, np.number) else None
+                  for role, values in part.fields.items()}  # fmt: skip
+        weights_read = fields["weight"] or [str(value) for value in part.fields["weight"].tolist()]  # pyarrow reads a plain weight column as numbers
+        found += [(int(line), [fields["actual"][k], fields["predicted"][k], weights_read[k]]) for k, line in enumerate(part.numbers)]
+    assert [(line, row[:2]) for line, row in found] == [(line, row[:2]) for line, row in expected]
+    for (_, row), (_, want) in zip(found, expected):  # a weight pyarrow read as a number is the number the text spells
+        assert row[2] == want[2] or float(row[2]) == float(want[2])
 
 
 @pytest.mark.parametrize(
@@ -93,8 +106,10 @@ def test_numpy_and_python_csv_read_the_same_fields(tmp_path_factory, rows, blank
         (b"a," + b"b" * readers.MAX_LINE_BYTES + b"\n", "the line is longer than 1,048,576 bytes"),
     ],
 )
+@pytest.mark.parametrize("arrow", [True, False], ids=["pyarrow", "numpy"])
 @pytest.mark.slow  # over a few seconds: the full run only
-def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, capsys, last, message):
+def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, capsys, monkeypatch, last, message, arrow):
+    monkeypatch.setattr(readers, "ARROW_READERS", arrow)
     path = tmp_path / "big.csv"
     tail = last if isinstance(last, bytes) else last.encode()
     path.write_bytes(b"actual,predicted\n" + b"a,b\n" * 1_000_000 + tail)
@@ -124,6 +139,65 @@ def test_the_fast_paths_give_the_report_python_gives(tmp_path, capsys, monkeypat
     outputs.append(report(capsys, str(plain), "--weight", "w", "--format", "csv", "--batch-size", "700")[1])
     assert outputs[0] == outputs[1] == outputs[2] and "cat" in outputs[0] and "dog" in outputs[0]
     assert ",dog," not in outputs[0].replace(" dog", "dog")  # " dog" and "dog" are one label, stripped
+
+
+LABEL = st.sampled_from(["cat", " dog", "dog", "10", "10.0", "9", "é", "x y", "NA"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(st.tuples(LABEL, LABEL, st.integers(0, 3), st.floats(0, 1).map(lambda x: round(x, 3)), st.sampled_from(["a", "b"])),
+                  min_size=1, max_size=120),
+    block=st.integers(40, 2000),
+    batch=st.integers(1, 60),
+    kind=st.sampled_from(["csv", "jsonl"]),
+)  # fmt: skip
+def test_pyarrow_and_numpy_readers_give_one_report(tmp_path_factory, rows, block, batch, kind):
+    folder = tmp_path_factory.mktemp("readers")
+    path = folder / f"p.{kind}"
+    if kind == "csv":
+        path.write_text("actual,predicted,w,score,g\n" + "".join(f"{a},{p},{w},{x},{g}\n" for a, p, w, x, g in rows))
+    else:
+        path.write_text("".join(json.dumps({"actual": a, "predicted": p, "w": w, "score": x, "g": g}) + "\n" for a, p, w, x, g in rows))
+    runs = [["--weight", "w", "--batch-size", str(batch)], ["--group", "g"], ["--actual", "g", "--score", "score", "--positive", "a",
+            "--negative", "b", "--measures", "accuracy,roc_auc,ap"]]  # fmt: skip
+    for options in runs:
+        outputs = []
+        for arrow in (True, False):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(readers, "ARROW_READERS", arrow)
+                patch.setattr(readers, "BLOCK_BYTES", block)
+                patch.setattr(readers, "ARROW_BLOCK_BYTES", block)
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    status = main(["report", str(path), "--format", "json", *options])
+                outputs.append((status, out.getvalue(), err.getvalue()))
+        assert outputs[0] == outputs[1] and outputs[0][0] == 0, (options, outputs[0][2])
+
+
+def test_json_numbers_keep_their_value_in_every_reader(tmp_path, capsys, monkeypatch):
+    # 2**53 + 1 is exact in int64, 10**22 + 1 only as Python's int: pyarrow's double would round it
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps({"actual": a, "predicted": p}) + "\n" for a, p in
+                            [(9007199254740993, 9007199254740993), (10**22 + 1, 1), (1.0, 1), (2, 1)] * 3))  # fmt: skip
+    outputs = []
+    for arrow in (True, False):
+        monkeypatch.setattr(readers, "ARROW_READERS", arrow)
+        outputs.append(report(capsys, str(path), "--format", "json"))
+    assert outputs[0] == outputs[1] and outputs[0][0] == 0
+    assert "10000000000000000000001" in outputs[0][1] and "9007199254740993" in outputs[0][1]
+
+
+def test_a_block_pyarrow_cannot_take_is_read_by_the_other_reader(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(readers, "ARROW_BLOCK_BYTES", 64)
+    taken = []
+    original = readers._arrow_csv_block
+    monkeypatch.setattr(readers, "_arrow_csv_block", lambda *arguments: taken.append(original(*arguments) is not None) or original(*arguments))
+    path = tmp_path / "p.csv"
+    path.write_text("actual,predicted\n" + "a,b\n" * 40 + '"a",b\n' + "a,b\n" * 40)  # one quoted field: its block by csv
+    status, out, _ = report(capsys, str(path), "--format", "json")
+    assert status == 0 and json.loads(out)["samples"] == 81
+    assert True in taken and False in taken
 
 
 # --------------------------------------------------------------------------------------------

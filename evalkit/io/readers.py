@@ -15,6 +15,13 @@ other block is read row by row by Python's ``csv`` module, which gives the same 
 finds the line of any fault. Memory is bounded by the block and the batch, not by the file.
 Parquet files (with the optional ``pyarrow``) are read by row group.
 
+With ``pyarrow`` installed, a block of plain lines (no quote, no NUL byte, no blank line, no
+stray carriage return, UTF-8, short lines) is parsed by pyarrow's multithreaded CSV or JSON
+reader, which gives the same fields; a block it cannot take as it is, or that holds anything
+out of the ordinary for it (a ragged row, a value that is no number in a score column, a
+missing JSON field, a number too large for a double), is read by the paths above, which give
+every error its line. Which reader took a block never changes a result.
+
 Columns are chosen by name. Unless told otherwise the actual values come from the first of
 the columns ``actual, y_true, true, label, target, truth, ideal`` that exists, and the
 predicted ones from ``predicted, y_pred, pred, prediction, output, result``.
@@ -51,6 +58,10 @@ whatever the file holds."""
 
 BLOCK_BYTES = 2 << 20
 """Text files are read in blocks of this many bytes (2 MiB), cut at a line end."""
+
+ARROW_BLOCK_BYTES = 4 << 20
+"""The blocks pyarrow parses are larger (4 MiB): its threads share a block, and a call costs
+about the same whatever its size; numpy's vectorised splitting is fastest on blocks in cache."""
 
 DEFAULT_COLUMNS = {
     "actual": ("actual", "y_true", "true", "label", "target", "truth", "ideal"),
@@ -279,6 +290,7 @@ class Labels:
         self._direct: np.ndarray | None = None  # code of every small key, -1 for none seen  # kind of key -> (distinct keys seen, sorted; their label codes)
         self._strings: dict[str, int] = {}  # label codes of Python strings (JSON, Parquet)
         self._objects: dict[tuple[type, Any], int] = {}  # of Python numbers
+        self._raw_texts: dict[str, int] = {}  # label codes of CSV fields as pyarrow decoded them (unstripped)
 
     def code(self, text: str) -> int:
         """The code of a label text (a new code for a new one)."""
@@ -293,7 +305,8 @@ class Labels:
         if isinstance(fields, np.ndarray):
             return self._codes_of_bytes(fields, where)
         if isinstance(fields, _Coded):
-            distinct = [self._object_code(value, functools.partial(_first_place, where, fields.codes, code)) for code, value in enumerate(fields.distinct)]
+            coded = self._object_code if fields.typed else self._text_code
+            distinct = [coded(value, functools.partial(_first_place, where, fields.codes, code)) for code, value in enumerate(fields.distinct)]
             return np.array(distinct, dtype=np.intp)[fields.codes] if distinct else np.zeros(0, dtype=np.intp)
         strings, seen = self._strings, self._objects
         try:
@@ -304,6 +317,14 @@ class Labels:
             return np.fromiter((seen[type(value), value] for value in fields), dtype=np.intp, count=len(fields))
         except (KeyError, TypeError):  # a value not seen before (or not a label at all)
             return np.array([self._object_code(value, functools.partial(where, position)) for position, value in enumerate(fields)], dtype=np.intp)
+
+    def _text_code(self, raw: str, where: Callable[[], str]) -> int:
+        """The code of a field read as text (a CSV field pyarrow decoded), as the bytes path
+        codes it: stripped and checked (``label_text``) when first seen."""
+        found = self._raw_texts.get(raw)
+        if found is None:
+            found = self._raw_texts[raw] = self.code(label_text(raw, where()))
+        return found
 
     def _object_code(self, value: object, where: Callable[[], str]) -> int:
         """The code of one Python value (JSON, Parquet), remembered by its type and value: a
@@ -448,8 +469,9 @@ def _blocks(handle: Any, path: str) -> Iterator[tuple[int, bytes]]:
     """``(number of the first line, bytes)`` of whole lines, each block ending in ``\\n``; a
     byte-order mark at the start is dropped, a last line without its ``\\n`` gets one."""
     number, carry, start = 1, b"", True
+    size = ARROW_BLOCK_BYTES if ARROW_READERS and _arrow() is not None else BLOCK_BYTES
     while True:
-        chunk = handle.read(BLOCK_BYTES)
+        chunk = handle.read(size)
         data = carry + chunk if carry else chunk
         if start:
             data, start = data.removeprefix(b"\xef\xbb\xbf"), False
@@ -617,7 +639,7 @@ def _split(block: bytes, width: int, delimiter: int) -> tuple[np.ndarray, np.nda
     return data, starts, stops, np.flatnonzero(~blank)
 
 
-def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batch_size: int, numeric: Sequence[str] = ()) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
     with _open(path) as handle:
         blocks = _blocks(handle, path)
         first = next(blocks, None)
@@ -634,8 +656,11 @@ def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batc
         rest: Iterator[tuple[int, bytes]] = iter([(number + 1, block[cut:])] if cut < len(block) else [])
         empty = True
         for number, block, last in _last_flagged(_chain(rest, blocks)):
-            split = _split(block, len(names), ord(delimiter))
-            if split is not None:
+            parsed = _arrow_csv_block(block, number, names, positions, delimiter, numeric)
+            split = None if parsed is not None else _split(block, len(names), ord(delimiter))
+            if parsed is not None:
+                fields, numbers = parsed
+            elif split is not None:
                 data, starts, stops, offsets = split
                 fields = {role: _fields(data, starts[:, k], stops[:, k]) for role, k in positions.items()}
                 numbers = offsets + number
@@ -695,12 +720,22 @@ def _json_lines(block: bytes, number: int, path: str) -> tuple[list[str], np.nda
     return [lines[k] for k in rows.tolist()], rows + number, flat
 
 
-def _jsonl_batches(path: str, columns: dict[str, str | None], batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+def _jsonl_batches(path: str, columns: dict[str, str | None], batch_size: int, numeric: Sequence[str] = ()) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
     names: dict[str, str] | None = None
     kinds: dict[str, tuple[str, int]] = {}  # role -> (JSON type of its values, first line)
     empty = True
     with _open(path) as handle:
         for number, block in _blocks(handle, path):
+            if names is None and _plain_block(block, quotes=True) is not None:
+                first = list(_record(block[: block.index(b"\n")].decode("utf-8").removesuffix("\r"), number, path))
+                names = {role: first[_choose(first, role, wanted, path)] for role, wanted in columns.items()}
+            parsed = None if names is None else _arrow_json_block(block, number, names, kinds, path, numeric)
+            if parsed is not None:
+                fields, at = parsed
+                for low in range(0, len(at), batch_size):
+                    empty = False
+                    yield {role: values[low : low + batch_size] for role, values in fields.items()}, at[low : low + batch_size]
+                continue
             lines, numbers, flat = _json_lines(block, number, path)
             for low in range(0, len(lines), batch_size):
                 texts, at = lines[low : low + batch_size], numbers[low : low + batch_size]
@@ -788,6 +823,160 @@ def _unique_fields(pairs: list[tuple[str, Any]], path: str, number: int) -> dict
 
 
 # --------------------------------------------------------------------------------------------
+# pyarrow's readers, a block at a time
+
+ARROW_READERS = True
+"""Whether blocks of plain lines are parsed by pyarrow when it is installed (the tests turn it
+off to check that both readers give the same batches)."""
+
+
+@functools.cache
+def _arrow() -> Any:
+    """pyarrow, with its CSV, JSON and compute modules loaded, or None without it."""
+    try:
+        import pyarrow
+        import pyarrow.compute
+        import pyarrow.csv
+        import pyarrow.json
+    except ImportError:  # pragma: no cover - the test extra installs pyarrow
+        return None
+    return pyarrow
+
+
+def _plain_block(block: bytes, *, quotes: bool) -> int | None:
+    """The number of lines of a block pyarrow may parse as it is (quotes are JSON's, never a
+    CSV file's here), or None: no NUL byte, blank line or stray carriage return, UTF-8, no line
+    longer than ``MAX_LINE_BYTES``. Each test is one pass of C over the bytes."""
+    if (not quotes and b'"' in block) or b"\0" in block or b"\n\n" in block or block.startswith((b"\n", b"\r\n")):
+        return None
+    if b"\r" in block and (block.count(b"\r") != block.count(b"\r\n") or b"\n\r\n" in block):
+        return None
+    if not block.isascii():
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if len(block) > MAX_LINE_BYTES:
+        ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+        if ends[0] > MAX_LINE_BYTES or (len(ends) > 1 and int(np.diff(ends).max()) - 1 > MAX_LINE_BYTES):
+            return None
+    return block.count(b"\n")
+
+
+def _numpy(array: Any) -> np.ndarray:
+    """A pyarrow array of numbers without nulls as a numpy view of its buffer (``to_numpy``
+    would import pandas, a fifth of a second, to look for its types)."""
+    dtype = np.dtype({"double": "float64", "float": "float32", "halffloat": "float16"}.get(str(array.type), str(array.type)))
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def _kind(role: str, numeric: Sequence[str]) -> str:
+    """What a role's values are: ``"number"`` (scores, targets), ``"weight"`` or ``"label"``."""
+    return "number" if role.startswith("score:") or role in numeric else "weight" if role == "weight" else "label"
+
+
+def _arrow_values(column: Any, kind: str, typed: bool) -> Any:
+    """A column pyarrow parsed as the fields of a batch: scores as float64, weights as int64
+    or float64, labels as distinct values and codes (``_Coded``); None for anything the other
+    readers must see (a null, a value that is no finite number, a type that is no label)."""
+    arrow = _arrow()
+    numeric = arrow.types.is_integer(column.type) or arrow.types.is_floating(column.type)
+    if column.null_count:
+        return None
+    if kind != "label":
+        if not numeric:
+            return None
+        values = _numpy(column)
+        values = values.astype(np.float64) if kind == "number" else values
+        return values if np.isfinite(values).all() and (kind == "number" or (values >= 0).all()) else None
+    if not (arrow.types.is_string(column.type) or (typed and numeric)):
+        return None
+    if arrow.types.is_floating(column.type):  # a JSON number: exact as Python reads it only below 2**53 when whole
+        values = _numpy(column)
+        if (np.abs(values[np.isfinite(values)]) >= 2.0**53).any():
+            return None
+    return _ArrowLabels(column, typed)
+
+
+class _ArrowLabels:
+    """A column of labels pyarrow read, coded a batch at a time (``_Coded``): the distinct
+    values of a batch in the order first seen there, as the other readers' batches give them."""
+
+    def __init__(self, column: Any, typed: bool) -> None:
+        self.column, self.typed = column, typed
+
+    def __getitem__(self, part: slice) -> _Coded:
+        start, stop, _ = part.indices(len(self.column))
+        encoded = _arrow().compute.dictionary_encode(self.column.slice(start, stop - start))
+        return _Coded(encoded.dictionary.to_pylist(), _numpy(encoded.indices).astype(np.intp), self.typed)
+
+
+def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dict[str, int], delimiter: str, numeric: Sequence[str],
+                     ) -> tuple[dict[str, Any], np.ndarray] | None:  # fmt: skip
+    """The fields of a CSV block parsed by pyarrow, and the lines they come from; None when the
+    block is for the other readers (see the module)."""
+    arrow = _arrow()
+    if arrow is None or not ARROW_READERS or "time" in positions:
+        return None
+    lines = _plain_block(block, quotes=False)
+    if lines is None:
+        return None
+    kinds = {role: _kind(role, numeric) for role in positions}
+    types = {names[k]: arrow.float64() if kinds[role] == "number" else arrow.string() for role, k in positions.items() if kinds[role] != "weight"}
+    if len(types) != len({names[k] for role, k in positions.items() if kinds[role] != "weight"}):
+        return None
+    try:
+        table = arrow.csv.read_csv(
+            arrow.py_buffer(block),
+            read_options=arrow.csv.ReadOptions(column_names=names, use_threads=True),
+            parse_options=arrow.csv.ParseOptions(delimiter=delimiter),
+            convert_options=arrow.csv.ConvertOptions(include_columns=sorted({names[k] for k in positions.values()}), column_types=types,
+                                                     null_values=[], strings_can_be_null=False, true_values=[], false_values=[]),
+        )  # fmt: skip
+    except (arrow.ArrowInvalid, ValueError):
+        return None
+    return _arrow_fields(table, {role: names[k] for role, k in positions.items()}, number, lines, kinds, typed=False)
+
+
+def _arrow_json_block(block: bytes, number: int, names: dict[str, str], kinds: dict[str, tuple[str, int]], path: str, numeric: Sequence[str],
+                      ) -> tuple[dict[str, Any], np.ndarray] | None:  # fmt: skip
+    """The fields of a block of JSON Lines parsed by pyarrow (each field's values numbers
+    throughout or strings throughout, as the other reader checks), and the lines they come
+    from; None when the block is for the other reader."""
+    arrow = _arrow()
+    if arrow is None or not ARROW_READERS or "time" in names:
+        return None
+    lines = _plain_block(block, quotes=True)
+    if lines is None:
+        return None
+    try:
+        table = arrow.json.read_json(arrow.py_buffer(block), read_options=arrow.json.ReadOptions(use_threads=True))
+    except (arrow.ArrowInvalid, ValueError):
+        return None
+    if any(name not in table.column_names for name in names.values()):
+        return None
+    found = _arrow_fields(table, names, number, lines, {role: _kind(role, numeric) for role in names}, typed=True)
+    if found is not None:
+        for role, name in names.items():  # one type per column: a value of it stands for all
+            kind = table.schema.field(name).type
+            _check_kinds(["" if arrow.types.is_string(kind) else 0], role, name, kinds, found[1][:1], path)
+    return found
+
+
+def _arrow_fields(table: Any, names: dict[str, str], number: int, lines: int, kinds: dict[str, str], typed: bool) -> tuple[dict[str, Any], np.ndarray] | None:
+    """The batch fields of a table pyarrow read from ``lines`` lines starting at ``number``."""
+    if table.num_rows != lines:  # two JSON objects on a line: the other reader says where
+        return None
+    fields = {}
+    for role, name in names.items():
+        values = _arrow_values(table.column(name).combine_chunks(), kinds[role], typed)
+        if values is None:
+            return None
+        fields[role] = values
+    return fields, np.arange(number, number + lines, dtype=np.int64)
+
+
+# --------------------------------------------------------------------------------------------
 # Parquet
 
 
@@ -847,19 +1036,27 @@ def _parquet_values(column: Any, role: str, name: str, numbers: np.ndarray, path
 
 @attrs.frozen
 class _Coded:
-    """Values given as distinct values and a code per row (a Parquet dictionary)."""
+    """Values given as distinct values and a code per row (a dictionary of pyarrow's)."""
 
     distinct: list[Any]
     codes: np.ndarray
+    typed: bool = True  # values of their own type (JSON, Parquet: 1 is a number), or fields as text (CSV)
 
     def __len__(self) -> int:
         return len(self.codes)
 
     def __getitem__(self, part: slice) -> _Coded:
-        return _Coded(self.distinct, self.codes[part])
+        return _Coded(self.distinct, self.codes[part], self.typed)
 
     def __iter__(self) -> Iterator[Any]:
         return (self.distinct[code] for code in self.codes.tolist())
+
+    def fields(self) -> Any:
+        """The values as the other readers give them: fields read as text as an ``S`` array of
+        their bytes, typed values as a list."""
+        if self.typed:
+            return list(self)
+        return np.array([value.encode("utf-8") for value in self.distinct], dtype=bytes)[self.codes] if self.distinct else np.zeros(0, dtype="S1")
 
 
 # --------------------------------------------------------------------------------------------
@@ -919,6 +1116,7 @@ def read_batches(
     delimiter: str | None = None,
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
+    numeric: Sequence[str] = (),
 ) -> Iterator[Batch]:
     """Batches of at most ``batch_size`` rows.
 
@@ -938,6 +1136,9 @@ def read_batches(
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
+        numeric: roles whose values are numbers (``"predicted"`` of a score or of a regressor,
+            ``"actual"`` of a regressor), besides the score columns: a reader that types values
+            as it reads (pyarrow's) reads them as numbers; the fields are what ``scores`` takes.
     """
     columns: dict[str, str | None] = {"actual": actual}
     if scores is None or predicted is not None:
@@ -962,12 +1163,12 @@ def read_batches(
             raise InputFileError(f"{path}: is a directory, not a file")
         suffix = Path(path).suffix.lower()
         if suffix in _JSON_LINES:
-            batches = _jsonl_batches(path, columns, batch_size)
+            batches = _jsonl_batches(path, columns, batch_size, numeric)
         elif suffix in _PARQUET:
             places = {role: (path, "row") for role in columns}
             batches = _parquet_batches(path, columns, batch_size)
         else:
-            batches = _csv_batches(path, columns, delimiter or ("\t" if suffix in (".tsv", ".tab") else ","), batch_size)
+            batches = _csv_batches(path, columns, delimiter or ("\t" if suffix in (".tsv", ".tab") else ","), batch_size, numeric)
     else:
         raise InputFileError(f"give one table or two one-column files, got {len(paths)} files")
     total = 0
@@ -991,7 +1192,8 @@ def read_labels(path: str, *, actual: str | None = None, predicted: str | None =
     parts: dict[str, list[Any]] = {"actual": [], "predicted": []}
     for batch in read_batches([path], actual=actual, predicted=predicted, delimiter=delimiter):
         for role, found in parts.items():
-            found.append(batch.fields[role])
+            values = batch.fields[role]
+            found.append(values.fields() if isinstance(values, _Coded) else values)
     joined = tuple(np.concatenate(found) if found and isinstance(found[0], np.ndarray) else [v for part in found for v in part]
                    for found in parts.values())  # fmt: skip
     return joined[0], joined[1]

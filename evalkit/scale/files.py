@@ -122,6 +122,40 @@ def curve_counts(arguments: FileOptions, wanted: bool, labels: list[str] | None 
     return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=arguments.thresholds)
 
 
+SCORE_CHUNK = 1 << 20
+"""Scores counted into a curve or a calibration at once (several batches of the file joined):
+an exact curve is built per chunk and merged with the rest, so larger chunks mean fewer merges
+of every distinct score; memory stays bounded by the chunk (8 MiB of scores)."""
+
+
+class _Chunks:
+    """Batches of (actual labels, scores, weights) joined into chunks of ``SCORE_CHUNK`` scores
+    for score counters (``CurveCounts``, ``CalibrationCounts``); ``flush`` counts the rest."""
+
+    def __init__(self, *counters: CurveCounts | CalibrationCounts | None) -> None:
+        self.counters = [counter for counter in counters if counter is not None]
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray | list | None]] = []
+        self.rows = 0  # scores held (rows times columns)
+
+    def add(self, texts: np.ndarray, values: np.ndarray, weight: np.ndarray | list | None) -> None:
+        if not self.counters:
+            return
+        self.parts.append((texts, values, weight))
+        self.rows += values.size
+        if self.rows >= SCORE_CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        texts, values = (np.concatenate([part[k] for part in self.parts]) for k in (0, 1))
+        weights = [part[2] for part in self.parts]
+        weight = None if weights[0] is None else np.concatenate([np.asarray(w) for w in weights]) if len(weights) > 1 else weights[0]
+        self.parts, self.rows = [], 0
+        for counter in self.counters:
+            counter.update(texts, values, sample_weight=weight)
+
+
 def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
                    ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
@@ -134,7 +168,9 @@ def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
     evaluation: Evaluation | None = None
     curve = curve_counts(arguments, curve_wanted and arguments.score is not None)
     calibration = calibration_counts(arguments, pos_label=arguments.positive)
-    for batch in file_batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score):
+    curve_chunks, calibration_chunks = _Chunks(curve), _Chunks(calibration)
+    for batch in file_batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score,
+                              numeric=() if arguments.score is None else ("predicted",)):  # fmt: skip
         actual = column_codes(coder, batch, "actual", fixed)
         check_not_scores(coder, actual, batch, "actual", numbers)
         if arguments.score is not None:
@@ -153,11 +189,11 @@ def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
         evaluation = part if evaluation is None else evaluation.merge(part, grow=fixed is None)
         if curve is not None or calibration is not None:
             texts = code_texts(coder, actual)
-            if curve is not None:
-                curve.update(texts, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), sample_weight=weight)
-            if calibration is not None:
-                calibration.update(texts, values, sample_weight=weight)
+            curve_chunks.add(texts, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), weight)
+            calibration_chunks.add(texts, values, weight)
     assert evaluation is not None  # read_batches raises on a file without rows
+    curve_chunks.flush()
+    calibration_chunks.flush()
     return named_evaluation(evaluation, coder, fixed is not None), curve, calibration
 
 
@@ -189,6 +225,7 @@ def stream_scores(arguments: FileOptions, files: list[str], curve_wanted: bool,
     curve = curve_counts(arguments, curve_wanted, classes)
     calibration = calibration_counts(arguments, labels=classes, setting=arguments.calibration)
     log_loss = ExactSums(1)  # the terms summed exactly: the same however the file is cut
+    chunks = _Chunks(curve, calibration)
     for batch in file_batches(arguments, files, scores=columns, predicted=predicted_column):
         actual = column_codes(coder, batch, "actual", fixed, "--scores")
         table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
@@ -200,13 +237,12 @@ def stream_scores(arguments: FileOptions, files: list[str], curve_wanted: bool,
         part = Evaluation.from_labels(actual, predicted, range(fixed), sample_weight=weight).compact()
         evaluation = part if evaluation is None else evaluation.merge(part)
         texts = code_texts(coder, actual)
-        if curve is not None:
-            curve.update(texts, table, sample_weight=weight)
+        chunks.add(texts, table, weight)
         if calibration is not None:
-            calibration.update(texts, table, sample_weight=weight)
             losses = class_log_losses(actual, table) * (1.0 if weight is None else weight)
             log_loss.add(np.zeros(len(losses), dtype=np.intp), losses)
     assert evaluation is not None  # read_batches raises on a file without rows
+    chunks.flush()
     total = evaluation.n_samples
     loss = None if calibration is None else float(limbs_to_floats(log_loss.limbs())[0]) / total if total else math.nan
     note = (f"the label measures use the file's own predictions (column {predicted_column!r})" if predicted_column is not None else
@@ -237,7 +273,8 @@ def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) 
     found: dict[str, ByGroup | None] = {"labels": None, "curves": None, "calibrations": None}
     extra = {"scores": score_columns} if score_columns else {}
     predicted_column = arguments.score if arguments.score is not None else own_predictions(arguments, files, score_columns) if classes else arguments.predicted
-    for batch in file_batches(arguments, files, groups=columns, predicted=predicted_column, **extra):
+    numeric = ("predicted",) if arguments.score is not None else ()
+    for batch in file_batches(arguments, files, groups=columns, predicted=predicted_column, numeric=numeric, **extra):
         actual = column_codes(coder, batch, "actual", fixed, "--scores" if classes else "--labels")
         values: Any = None
         if arguments.score is not None:
@@ -368,7 +405,7 @@ def stream_regression(arguments: FileOptions, files: list[str]) -> tuple[Regress
     metrics = RegressionMetrics()
     rng = np.random.default_rng(0)
     keys, kept_y, kept_p = np.empty(0), np.empty(0), np.empty(0)
-    for batch in file_batches(arguments, files):
+    for batch in file_batches(arguments, files, numeric=("actual", "predicted")):
         y = scores(batch.fields["actual"], batch.where("actual"))
         p = scores(batch.fields["predicted"], batch.where("predicted"))
         metrics.update(y, p, sample_weight=batch_weights(arguments.weight, batch))
