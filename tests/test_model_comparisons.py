@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats as ss
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalkit import ConfusionMatrix, ModelComparison
@@ -270,6 +270,45 @@ def test_bayesian_tests_over_data_sets_agree_with_baycomp_to_sampling_error(test
     assert (ours.second, ours.equivalent, ours.first) == pytest.approx(tuple(map(float, peer)), abs=0.015)  # 50,000 samples each
     assert math.isclose(sum(ours.probabilities), 1.0)
     assert ours.samples.shape == (50_000, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([-0.02, -0.01, -0.005, 0.0, 0.005, 0.01, 0.015, 0.03]), min_size=1, max_size=12),
+       st.sampled_from([0.0, 0.005, 0.01]), st.sampled_from([0.0, 0.5, 1.0]))  # fmt: skip
+def test_the_signed_rank_posterior_equals_the_double_sum_of_every_sample(differences, rope, prior):
+    # Benavoli et al. (2017): θ_first = Σ_ij w_i w_j H((d_i + d_j) / 2 - rope), H(0) = 1/2; the
+    # sorted suffix sums must give the double sum of the same weights (ties at the step included)
+    drawn = []
+
+    def recorded(rng, alpha, size):
+        weights = original(rng, alpha, size)
+        drawn.append(weights.T / weights.sum(axis=0)[:, None])  # a sample a row, normalised: its Dirichlet weights
+        return weights
+
+    original = bayesian._gamma_draws
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bayesian, "_gamma_draws", recorded)
+        found = bayesian.signed_rank_test(np.array(differences), np.zeros(len(differences)), rope=rope, prior=prior, n_samples=50,
+                                          random_state=0)  # fmt: skip
+    d = np.sort(np.concatenate(([0.0], differences)), kind="stable")
+    sums = d[:, None] + d[None, :]
+    weights = np.concatenate(drawn)
+    first = np.einsum("si,ij,sj->s", weights, (sums > 2 * rope) + 0.5 * (sums == 2 * rope), weights)
+    second = np.einsum("si,ij,sj->s", weights, (-sums > 2 * rope) + 0.5 * (-sums == 2 * rope), weights)
+    assert np.allclose(found.samples[:, 0], first, atol=1e-6) and np.allclose(found.samples[:, 2], second, atol=1e-6)  # single precision
+    pseudo = int(np.flatnonzero(np.argsort(np.concatenate(([0.0], differences)), kind="stable") == 0)[0])  # the prior's place, sorted
+    assert (weights[:, pseudo] == 0).all() if prior == 0 else (weights[:, pseudo] >= 0).all() and weights[:, pseudo].any()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 120), st.lists(st.floats(0, 20), min_size=1, max_size=150))
+def test_the_studentized_range_tail_is_scipys_to_1e_9(k, q):
+    # Nemenyi's p-values: the fixed quadrature (and its interpolant, above 64 values) against
+    # scipy's adaptive integration of the same distribution
+    from evalkit.comparisons.ranks import range_sf
+
+    q = np.array(q + ([] if len(q) > 64 else list(np.linspace(0, 8, 70))))  # both paths
+    assert np.abs(range_sf(q, k) - ss.studentized_range.sf(q, k, np.inf)).max() <= 1e-9
 
 
 def test_a_lower_is_better_measure_ranks_the_right_way_round():

@@ -44,7 +44,7 @@ from evalkit.results._resampling import check_random_state
 BAYESIAN_TESTS = ("signed-rank", "sign", "correlated-t")
 """The Bayesian tests: two over data sets, one over the folds of one data set."""
 
-_CHUNK = 8192
+_CHUNK = 4096
 """Posterior samples drawn and reduced at a time (a chunk of weights stays in cache)."""
 
 __all__ = ["BAYESIAN_TESTS", "BayesianComparison", "correlated_t_test", "sign_test", "signed_rank_test"]
@@ -110,15 +110,16 @@ def _winners(theta: np.ndarray, method: str, rope: float) -> BayesianComparison:
     return BayesianComparison(float(counts[0]), float(counts[1]), float(counts[2]), method, rope, theta)
 
 
-def _step(values: np.ndarray, threshold: float) -> np.ndarray:
-    return (values > threshold) + 0.5 * (values == threshold)
-
-
 def signed_rank_test(
     first: ArrayLike, second: ArrayLike, *, rope: float = 0.0, prior: float = 0.5, n_samples: int = 50_000,
     random_state: RandomState = None, direction: str = "higher",
 ) -> BayesianComparison:  # fmt: skip
-    """The Bayesian signed-rank test of paired scores, one per data set.
+    """The Bayesian signed-rank test of paired scores, one per data set (Benavoli et al. 2017):
+    each posterior sample draws Dirichlet weights ``w`` of the differences (and of a prior
+    pseudo-observation at 0) and gives ``θ_first = Σ_ij w_i w_j H((d_i + d_j) / 2 - rope)``,
+    ``H`` the step (½ at 0). With the differences sorted once, the ``j`` beyond the step of
+    each ``i`` are a suffix, so a sample costs ``O(n)`` (a running sum of its weights), not the
+    ``O(n²)`` of the double sum.
 
     Examples:
         >>> found = signed_rank_test([0.8, 0.7, 0.9, 0.75], [0.7, 0.6, 0.85, 0.7], rope=0.01, random_state=0)
@@ -128,21 +129,56 @@ def signed_rank_test(
     rope = _check_rope(rope)
     _check_sampling(prior, n_samples)
     d = np.concatenate(([0.0], differences(first, second, direction)))  # the prior's pseudo-observation at 0
-    sums = d[:, None] + d[None, :]
-    first_better, second_better = _step(sums, 2 * rope), _step(-sums, 2 * rope)  # (d_i + d_j) / 2 beyond the rope
+    order = np.argsort(d, kind="stable")
+    d = d[order]
+    sums = d[:, None] + d[None, :]  # each row ascending: float addition keeps the order
+    # where each row crosses +2·rope (first better) and -2·rope (second better): before, at, after
+    above_from, above_at = (sums < 2 * rope).sum(axis=1), (sums <= 2 * rope).sum(axis=1)
+    below_to, below_at = (sums < -2 * rope).sum(axis=1), (sums <= -2 * rope).sum(axis=1)
     alpha = np.ones(d.size)
-    alpha[0] = prior
-    if prior == 0:
-        alpha[0] = 1e-300  # no pseudo-observation: its weight vanishes (numpy needs alpha > 0)
+    alpha[np.flatnonzero(order == 0)[0]] = prior if prior > 0 else 1e-300  # no pseudo-observation: its weight vanishes
     rng = np.random.default_rng(check_random_state(random_state))
     theta = np.empty((n_samples, 3))
+    running = np.zeros((d.size + 1, _CHUNK), dtype=np.float32)  # a column per sample: running sums add whole rows
     for start in range(0, n_samples, _CHUNK):
-        weights = rng.dirichlet(alpha, min(_CHUNK, n_samples - start))
-        part = theta[start : start + len(weights)]
-        part[:, 0] = np.einsum("ij,ij->i", weights @ first_better, weights)  # Σ_ij w_i w_j H(...) of each sample
-        part[:, 2] = np.einsum("ij,ij->i", weights @ second_better, weights)
+        size = min(_CHUNK, n_samples - start)
+        weights = _gamma_draws(rng, alpha, size)  # Dirichlet draws before their normalisation: θ is a ratio of their sums
+        sums = running[:, :size]
+        for k in range(d.size):  # sums[k] = Σ_{j<k} w_j, a row at a time (several times numpy's cumsum along rows)
+            np.add(sums[k], weights[k], out=sums[k + 1])
+        total = sums[-1].astype(np.float64)
+        # H summed over j: the weight after the crossing, and half the weight at it
+        above, below = (_weighted_rows(weights, sums, before, at) for before, at in ((above_from, above_at), (below_to, below_at)))
+        part = theta[start : start + size]
+        part[:, 0] = 1.0 - 0.5 * above / total**2
+        part[:, 2] = 0.5 * below / total**2
         part[:, 1] = 1.0 - part[:, 0] - part[:, 2]
     return _winners(theta, "signed-rank", rope)
+
+
+def _weighted_rows(weights: np.ndarray, sums: np.ndarray, before: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``Σ_i w_i (sums[before_i] + sums[at_i])`` of every sample (column): one gather of rows
+    where no difference sits at the step (``before == at``), two where one does."""
+    rows = sums[before]
+    if (before == at).all():
+        rows *= 2
+    else:
+        rows += sums[at]
+    return np.einsum("ij,ij->j", weights, rows).astype(np.float64)
+
+
+def _gamma_draws(rng: np.random.Generator, alpha: np.ndarray, size: int) -> np.ndarray:
+    """``size`` independent gamma draws of each shape of ``alpha`` (a row each; normalised, a
+    column is a Dirichlet draw), in single precision: where ``alpha`` is 1 (every data set) an
+    exponential draw ``-log(1 - U)`` of a uniform ``U`` (twice as fast as numpy's ziggurat;
+    single precision cuts its tail at 16.6, a probability of 6e-8); the probabilities they give
+    are accurate to about 1e-7."""
+    draws = rng.random((alpha.size, size), dtype=np.float32)
+    np.log(np.subtract(1.0, draws, out=draws), out=draws)
+    np.negative(draws, out=draws)
+    for k in np.flatnonzero(alpha != 1.0):
+        draws[k] = rng.standard_gamma(alpha[k], size, dtype=np.float32)
+    return draws
 
 
 def sign_test(

@@ -38,6 +38,7 @@ from evalkit.comparisons.ranks import (
     critical_difference,
     friedman,
     iman_davenport,
+    range_sf,
     rank_ranks,
     rank_z,
 )
@@ -440,7 +441,7 @@ class ModelComparison(Document):
             if correction not in (None, "none", "nemenyi"):
                 raise InvalidArgumentError(f"Nemenyi's p-values are family-wise already: they take no correction, got {show(correction)}")
             z = rank_z(self.ranks, n)[first, second]
-            raw = np.minimum(1.0, _scipy_stats().studentized_range.sf(np.abs(z) * math.sqrt(2), k, np.inf))
+            raw = np.minimum(1.0, range_sf(np.abs(z) * math.sqrt(2), k))
             return PairwiseTests(self.models, _square(raw, k, 1.0), _square(raw, k, 1.0), _square(z, k, 0.0) * _sign_matrix(k), test,
                                  "nemenyi", self.ranks)  # fmt: skip
         correction = "holm" if correction is None else correction
