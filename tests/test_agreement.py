@@ -88,6 +88,24 @@ def test_krippendorff_alpha_equals_the_package(data, level):
     assert ours == pytest.approx(theirs, abs=1e-12)
 
 
+@settings(max_examples=100, deadline=None)
+@given(reliability_data(), st.lists(st.integers(0, 4), min_size=12, max_size=12), st.sampled_from(["nominal", "ordinal", "interval", "ratio"]))
+def test_alpha_of_the_summed_coincidences_equals_the_sum_of_every_items_part(data, weights, level):
+    # the point estimate sums every item's coincidences in one product; the intervals keep each
+    # item's part (sparse) to resample them: both must give one alpha, weights included
+    from evalkit.groups.agreement import _product
+
+    ratings = data.T
+    if np.isnan(ratings).all():
+        return  # refused: tested below
+    agreement = Agreement.from_ratings(ratings, sample_weight=weights[: len(ratings)])
+    features, statistic = agreement._sums("krippendorff_alpha", level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        parts = float(statistic(_product(np.array(weights[: len(ratings)], dtype=np.float64)[None, :], features))[0])
+    found = agreement.get_krippendorff_alpha(level)
+    assert (math.isnan(found) and math.isnan(parts)) or found == pytest.approx(parts, rel=1e-12, abs=1e-12)
+
+
 def by_definition(counts, weights, measure):
     """Fleiss (items keep their own numbers of ratings), Randolph, Gwet's AC1 and the percent
     agreement, item by item in exact fractions."""

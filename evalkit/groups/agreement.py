@@ -59,6 +59,7 @@ from evalkit.exceptions import (
 from evalkit.results import intervals
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.intervals import Interval, KappaTest, kappa_test
+from evalkit.scores.scoring import row_sums
 
 __all__ = ["LEVELS", "MEASURES", "Agreement"]
 
@@ -151,9 +152,8 @@ class Agreement(CountedState):
         flat_codes = np.full(table.size, -1, dtype=np.int64)
         flat_codes[present] = codes_given
         codes = flat_codes.reshape(table.shape)
-        counts = np.zeros((table.shape[0], len(found)), dtype=np.int64)
         rows = np.repeat(np.arange(table.shape[0]), table.shape[1])[present]
-        np.add.at(counts, (rows, codes_given), 1)
+        counts = np.bincount(rows * len(found) + codes_given, minlength=table.shape[0] * len(found)).reshape(table.shape[0], len(found))
         return cls(counts, tuple(found), check_sample_weight(sample_weight, table.shape[0]), codes)
 
     @classmethod
@@ -192,20 +192,21 @@ class Agreement(CountedState):
     # ----------------------------------------------------------------------------------------
     # the measures, each a function of weighted sums over items
 
-    def _sums(self, measure: str, level: str) -> tuple[np.ndarray | _Sparse, Callable[[np.ndarray], np.ndarray]]:
-        """Per-item features (items x p) and the measure of their weighted sums (batch x p)."""
+    def _sums(self, measure: str, level: str) -> tuple[list[np.ndarray] | _Sparse, Callable[[np.ndarray], np.ndarray]]:
+        """Per-item features (items x p, as blocks of columns: ``_stacked`` joins them) and the
+        measure of their weighted sums (batch x p)."""
         n = self.counts.astype(np.float64)
         q = n.shape[1]
-        r = n.sum(axis=1)
+        r = row_sums(n)
         pairs = r * (r - 1)
         paired = pairs > 0
-        agreeing = np.where(paired, (n * (n - 1)).sum(axis=1) / np.where(paired, pairs, 1), 0.0)
+        agreeing = np.where(paired, row_sums(n * (n - 1)) / np.where(paired, pairs, 1), 0.0)
         if measure == "krippendorff_alpha":
             return self._coincidences(n, r), lambda sums: _alpha(sums.reshape(len(sums), q, q), self._distances(level))
         if measure == "gwet_ac1":
             rated = r > 0
             shares = np.where(rated[:, None], n / np.where(rated, r, 1)[:, None], 0.0)
-            features = np.column_stack([agreeing, paired, shares, rated])
+            features = [agreeing, paired, shares, rated]
 
             def ac1(sums: np.ndarray) -> np.ndarray:
                 observed = sums[:, 0] / sums[:, 1]
@@ -214,7 +215,7 @@ class Agreement(CountedState):
                 return (observed - expected) / (1 - expected)
 
             return features, ac1
-        features = np.column_stack([agreeing, paired, n, r])
+        features = [agreeing, paired, n, r]
 
         def kappa(sums: np.ndarray) -> np.ndarray:
             observed = sums[:, 0] / sums[:, 1]
@@ -279,10 +280,18 @@ class Agreement(CountedState):
         return lambda marginals: np.broadcast_to(fixed, (len(marginals), q, q))
 
     def _value(self, measure: str, level: str = "nominal") -> float:
-        features, statistic = self._sums(measure, level)
         weight = np.ones(self.n_items) if self.weight is None else self.weight
         with np.errstate(divide="ignore", invalid="ignore"):
-            return float(statistic(_product(weight[None, :], features))[0])
+            if measure == "krippendorff_alpha":  # the items' coincidences summed at once (their parts are for resampling)
+                n = self.counts.astype(np.float64)
+                r = row_sums(n)
+                scaled = n * np.where(r > 1, weight / np.where(r > 1, r - 1, 1), 0.0)[:, None]  # w_i n_ic / (r_i - 1)
+                coincidences = scaled.T @ n - np.diag(scaled.sum(axis=0))  # Σ_i w_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)
+                return float(_alpha(coincidences[None], self._distances(level))[0])
+            features, statistic = self._sums(measure, level)
+            assert not isinstance(features, _Sparse)  # the alpha's are, summed above
+            sums = np.concatenate([np.atleast_1d(weight @ block) for block in features])  # each block's weighted column sums, unstacked
+            return float(statistic(sums[None, :])[0])
 
     def get_fleiss_kappa(self) -> float:
         """Fleiss' kappa: pairwise agreement beyond that of the pooled category shares (NaN when
@@ -388,7 +397,7 @@ class Agreement(CountedState):
         check_choice("measure", measure, MEASURES)
         features, statistic = self._sums(measure, level)
         weight = np.ones(self.n_items) if self.weight is None else self.weight
-        weighted = features.scaled(weight) if isinstance(features, _Sparse) else features * weight[:, None]
+        weighted = features.scaled(weight) if isinstance(features, _Sparse) else np.column_stack(features) * weight[:, None]
 
         def replicates(drawn: np.ndarray) -> np.ndarray:
             with np.errstate(divide="ignore", invalid="ignore"):

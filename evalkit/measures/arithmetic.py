@@ -252,6 +252,11 @@ def _floats(value: Count) -> np.ndarray:
     return np.asarray(value, dtype=np.float64)
 
 
+def _beyond_exact_floats(*arrays: np.ndarray) -> bool:
+    """Whether any value is beyond 2**53 in magnitude (four reductions, no temporary array)."""
+    return any(array.size and max(-float(array.min()), float(array.max())) > _EXACT_FLOATS for array in arrays)
+
+
 def ratio(numerator: Count, denominator: Count) -> Count:
     """``numerator / denominator``, NaN where the denominator is 0 (the one undefined rule).
 
@@ -271,7 +276,7 @@ def ratio(numerator: Count, denominator: Count) -> Count:
         out = np.full(n.shape, np.nan)
         with np.errstate(over="ignore"):  # a ratio beyond the float range is infinite, as on Python numbers
             np.divide(n, d, out=out, where=d != 0)
-        if np.asarray(numerator).dtype.kind in "iu" and np.asarray(denominator).dtype.kind in "iu":
+        if np.asarray(numerator).dtype.kind in "iu" and np.asarray(denominator).dtype.kind in "iu" and _beyond_exact_floats(n, d):
             wide = (np.abs(n) > _EXACT_FLOATS) | (np.abs(d) > _EXACT_FLOATS)  # float64 rounds them: divide those as the scalar path does
             if wide.any():
                 exact_n, exact_d = np.broadcast_arrays(np.asarray(numerator), np.asarray(denominator))

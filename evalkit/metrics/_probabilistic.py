@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -30,7 +30,7 @@ from evalkit.exceptions import (
 from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _label_listing, _mean_loss
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
-from evalkit.scores.scoring import brier_losses, log_losses
+from evalkit.scores.scoring import brier_losses, class_log_losses, log_losses, own_column, row_sums
 
 __all__ = [
     "brier_score_decomposition", "brier_score_loss", "calibration_curve", "d2_brier_score", "d2_log_loss_score",
@@ -38,25 +38,90 @@ __all__ = [
 ]
 
 
-def _probability_array(y_proba: ScoresLike) -> np.ndarray:
-    """Probabilities as float64: 1-D (the positive class's) or ``n x m``, in sample order."""
+def _probability_array(y_proba: ScoresLike) -> tuple[np.ndarray, float, float]:
+    """Probabilities as float64, 1-D (the positive class's) or ``n x m``, in sample order, and
+    their smallest and largest value (NaN and infinities refused: they show in either)."""
     check_ordered(y_proba, "y_proba", "probabilities")
     probabilities = check_numbers("y_proba", y_proba, booleans=True)
-    if not np.isfinite(probabilities).all():
+    lo, hi = (float(probabilities.min()), float(probabilities.max())) if probabilities.size else (0.0, 0.0)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
         raise InvalidValueError(f"'y_proba' holds NaN or infinity: {show(probabilities)}")
     if probabilities.ndim not in (1, 2):
         raise InputShapeError(f"'y_proba' must be 1-D (the positive class) or n x m probabilities, got shape {probabilities.shape}")
-    return probabilities
+    return probabilities, lo, hi
 
 
-def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> tuple[np.ndarray, np.ndarray]:
-    """scikit-learn's checks of class probabilities: ``(0/1 truth, probabilities)``, both ``n x m``
+class _Classes(NamedTuple):
+    """The truth of samples and their class probabilities (``n x m``, over the sorted classes):
+    each sample's class (``codes``), or 0/1 indicator rows of several (``indicators``); of two
+    classes given as the positive one's probabilities, those (``positive``: ``n x 2`` is then
+    never built)."""
+
+    codes: np.ndarray | None
+    indicators: np.ndarray | None
+    table: np.ndarray | None
+    positive: np.ndarray | None = None
+
+    @property
+    def n_classes(self) -> int:
+        return 2 if self.table is None else self.table.shape[1]
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """``n x m``: every class's probability."""
+        if self.table is not None:
+            return self.table
+        assert self.positive is not None
+        return np.stack([1 - self.positive, self.positive], axis=1)
+
+    def totals(self, weight: np.ndarray | None) -> tuple[np.ndarray, float]:
+        """The (weighted) number of samples of each class, and of all."""
+        m = self.n_classes
+        if self.codes is not None:
+            counts = np.bincount(self.codes, weight, minlength=m).astype(np.float64)
+        else:
+            assert self.indicators is not None
+            counts = self.indicators.sum(axis=0) if weight is None else weight @ self.indicators
+        n = len(self.codes) if self.codes is not None else len(self.probabilities)
+        return counts, float(n if weight is None else weight.sum())
+
+    def losses(self, kind: str) -> np.ndarray:
+        """Each sample's log loss (``kind="log"``) or multi-class Brier score (``"brier"``): of
+        one class, ``-log p_c`` and ``Σ_j p_j² - 2 p_c + 1``, with no one-hot rows."""
+        if self.codes is None:
+            assert self.indicators is not None
+            return (log_losses if kind == "log" else brier_losses)(self.indicators, self.probabilities)
+        if self.positive is not None:  # two classes: (1 - p - (1 - t))² + (p - t)² = 2 (p - t)²
+            if kind == "log":
+                eps = float(np.finfo(np.float64).eps)
+                return -np.log(np.clip(np.where(self.codes == 1, self.positive, 1 - self.positive), eps, 1 - eps))
+            gap = self.positive - self.codes
+            return 2 * gap * gap
+        table = self.probabilities
+        if kind == "log":
+            return class_log_losses(self.codes, table)
+        return row_sums(table * table) - 2 * own_column(table, self.codes) + 1
+
+    def null_total(self, kind: str, weight: np.ndarray | None) -> float:
+        """``Σ_i w_i loss_i`` of the null model, which gives every sample the (weighted) share
+        ``π_j = T_j / W`` of each class: ``Σ_j T_j (-log π_j)`` for the log loss and
+        ``Σ_j T_j (1 - π_j)`` for the Brier score (from the class totals ``T``, in O(m))."""
+        counts, whole = self.totals(weight)
+        shares = counts / whole if whole else np.zeros_like(counts)
+        if kind == "log":
+            eps = float(np.finfo(np.float64).eps)
+            return float(counts @ -np.log(np.clip(shares, eps, 1 - eps)))
+        return float(counts @ (1 - shares))
+
+
+def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> _Classes:
+    """scikit-learn's checks of class probabilities: the truth and the ``n x m`` probabilities
     over the sorted classes (1-D probabilities are the positive class's of two)."""
-    probabilities = _probability_array(y_proba)
-    if probabilities.size and probabilities.max() > 1:
-        raise InvalidValueError(f"y_prob contains values greater than 1: 'y_proba' holds {probabilities.max()}")
-    if probabilities.size and probabilities.min() < 0:
-        raise InvalidValueError(f"y_prob contains values less than 0: 'y_proba' holds {probabilities.min()}")
+    probabilities, lo, hi = _probability_array(y_proba)
+    if hi > 1:
+        raise InvalidValueError(f"y_prob contains values greater than 1: 'y_proba' holds {hi}")
+    if lo < 0:
+        raise InvalidValueError(f"y_prob contains values less than 0: 'y_proba' holds {lo}")
     if probabilities.ndim == 1:
         probabilities = probabilities[:, None]
     if probabilities.shape[1] == 1:
@@ -67,8 +132,8 @@ def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> tupl
         truth = np.asarray(truth.toarray() if is_sparse(truth) else truth)
         if truth.shape != probabilities.shape:
             raise InputShapeError(f"'y_proba' has shape {probabilities.shape} but 'y_true' has shape {truth.shape}")
-        return truth.astype(np.float64), probabilities
-    observed = Evaluation.from_labels(truth, truth).labels
+        return _Classes(None, truth.astype(np.float64), probabilities)
+    codes, _, observed, _ = encode(truth, truth)
     if labels is None:
         classes = observed
         if len(classes) == 1:
@@ -97,11 +162,14 @@ def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> tupl
             f"y_true and y_prob contain different number of classes: {len(classes)} vs {probabilities.shape[1]}. Please provide the true "
             f"labels explicitly through the labels argument. Classes found in y_true: {_label_listing(classes)}"
         )
-    codes, _, _, _ = encode(truth, truth, classes)
-    sums = probabilities.sum(axis=1)
-    if not np.allclose(sums, 1, rtol=np.sqrt(np.finfo(np.float64).eps)):
+    if tuple(observed) != tuple(classes):  # the observed labels are a sorted part of the classes: their positions there
+        position = {label: k for k, label in enumerate(classes)}
+        codes = np.array([position[label] for label in observed], dtype=np.intp)[codes]
+    sums = row_sums(probabilities)
+    sums -= 1
+    if probabilities.size and np.abs(sums, out=sums).max() > 1e-8 + np.sqrt(np.finfo(np.float64).eps):  # numpy's allclose(sums, 1, rtol)
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.", UserWarning, stacklevel=3)
-    return np.eye(len(classes))[codes], probabilities
+    return _Classes(np.asarray(codes, dtype=np.intp), None, probabilities)
 
 
 def _check_lengths(n: int, rows: int) -> None:
@@ -137,14 +205,13 @@ def log_loss(
         0.216162
     """
     y_proba = _renamed_probabilities(y_proba, y_pred)
-    truth, probabilities = _probabilities(y_true, y_proba, labels)
-    return _mean_loss(log_losses(truth, probabilities), sample_weight, normalize)
+    return _mean_loss(_probabilities(y_true, y_proba, labels).losses("log"), sample_weight, normalize)
 
 
-def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hashable, labels: Any) -> tuple[np.ndarray, np.ndarray]:
-    """``(0/1 truth, probabilities)``, both ``n x m``: of the positive class against the other
-    when ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
-    scores = _probability_array(y_proba)
+def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hashable, labels: Any) -> _Classes:
+    """The truth and the ``n x m`` probabilities: of the positive class against the other when
+    ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
+    scores, lo, hi = _probability_array(y_proba)
     if not (scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1)):
         return _probabilities(y_true, scores, labels)
     scores = scores.ravel()
@@ -159,20 +226,20 @@ def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hasha
         if any(isinstance(label, str) for label in observed):
             raise InvalidArgumentError(f"pos_label is not specified: 'y_true' has labels {show(list(observed))}; give 'pos_label', the positive class")
         pos_label = observed[-1] if not (set(observed) <= {0, 1} or set(observed) <= {-1, 1}) else 1
-    if scores.size and (scores.max() > 1 or scores.min() < 0):
-        side = "greater than 1" if scores.max() > 1 else "less than 0"
+    if hi > 1 or lo < 0:
+        side = "greater than 1" if hi > 1 else "less than 0"
         raise InvalidValueError(f"y_prob contains values {side}: 'y_proba' must hold probabilities in [0, 1], got {show(scores)}")
-    curve_truth = _is_label(codes, observed, pos_label)
-    _check_lengths(len(curve_truth), len(scores))
-    return np.stack([~curve_truth, curve_truth], axis=1).astype(np.float64), np.stack([1 - scores, scores], axis=1)
+    positive = _is_label(codes, observed, pos_label)
+    _check_lengths(len(positive), len(scores))
+    return _Classes(positive.astype(np.intp), None, None, scores)
 
 
-def _null_ratio(losses: Any, truth: np.ndarray, probabilities: np.ndarray, sample_weight: ArrayLike | None) -> float:
+def _null_ratio(kind: str, classes: _Classes, sample_weight: ArrayLike | None) -> float:
     """``D² = 1 - loss / loss of the null model``, which predicts the (weighted) share of each
     class for every sample (Nagelkerke's and the Brier skill score's reference)."""
-    weight = check_sample_weight(sample_weight, len(truth))
-    null = np.broadcast_to(np.average(truth, axis=0, weights=weight), truth.shape)
-    ours, theirs = (_mean_loss(losses(truth, p), sample_weight, normalize=False) for p in (probabilities, null))
+    weight = check_sample_weight(sample_weight, len(classes.codes) if classes.codes is not None else len(classes.probabilities))
+    ours = _mean_loss(classes.losses(kind), sample_weight, normalize=False)
+    theirs = classes.null_total(kind, weight)
     if theirs == 0:
         warnings.warn("D^2 score is undefined: the null model is perfect (every sample is of one class)", UndefinedMetricWarning, stacklevel=3)
         return math.nan
@@ -203,8 +270,7 @@ def d2_log_loss_score(
     y_proba = _renamed_probabilities(y_proba, y_pred)
     if _too_few_for_d2(y_true, y_proba):
         return math.nan
-    truth, probabilities = _probabilities(y_true, y_proba, labels)
-    return _null_ratio(log_losses, truth, probabilities, sample_weight)
+    return _null_ratio("log", _probabilities(y_true, y_proba, labels), sample_weight)
 
 
 def d2_brier_score(y_true: LabelsLike, y_proba: ScoresLike, *, sample_weight: ArrayLike | None = None, pos_label: Hashable | None = None, labels: Sequence[Any] | None = None) -> float:
@@ -217,8 +283,7 @@ def d2_brier_score(y_true: LabelsLike, y_proba: ScoresLike, *, sample_weight: Ar
     """
     if _too_few_for_d2(y_true, y_proba):
         return math.nan
-    truth, probabilities = _any_probabilities(y_true, y_proba, pos_label, labels)
-    return _null_ratio(brier_losses, truth, probabilities, sample_weight)
+    return _null_ratio("brier", _any_probabilities(y_true, y_proba, pos_label, labels), sample_weight)
 
 
 def hinge_loss(y_true: LabelsLike, pred_decision: Any, *, labels: Sequence[Any] | None = None, sample_weight: ArrayLike | None = None) -> float:
@@ -281,8 +346,8 @@ def brier_score_loss(
         >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
         0.0375
     """
-    onehot, probabilities = _any_probabilities(y_true, y_proba, pos_label, labels)
-    losses, m = brier_losses(onehot, probabilities), probabilities.shape[1]
+    classes = _any_probabilities(y_true, y_proba, pos_label, labels)
+    losses, m = classes.losses("brier"), classes.n_classes
     if scale_by_half == "auto":
         scale_by_half = m < 3
     return _mean_loss(losses, sample_weight) * (0.5 if scale_by_half else 1.0)
@@ -346,7 +411,7 @@ def brier_score_decomposition(
         >>> round(parts.reliability, 4), round(parts.resolution, 4), round(parts.uncertainty, 4), round(parts.brier_score, 4)
         (0.082, 0.24, 0.24, 0.082)
     """
-    probabilities = _probability_array(y_prob)
+    probabilities, _, _ = _probability_array(y_prob)
     setting = "classwise" if probabilities.ndim == 2 and probabilities.shape[1] > 1 else None
     calibration = Calibration.from_scores(y_true, probabilities, labels, pos_label=pos_label, setting=setting, sample_weight=sample_weight)
     return calibration.brier_decomposition(n_bins=n_bins, strategy=strategy)

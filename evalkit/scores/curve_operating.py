@@ -265,11 +265,17 @@ class CurveOperatingPoints(CurveFields):
         best: tuple[float, float, dict[str, float], Cells] | None = None
         rank: tuple[float, ...] = ()
         for thresholds, cells in self._candidate_blocks(label, average):
-            values = values_of(resolved, cells, parameters)
             achieved = {constraint.measure.name: values_of(constraint.measure, cells, {}) for constraint in constraints}
             feasible = np.ones(len(thresholds), dtype=bool)
             for constraint in constraints:
                 feasible &= constraint.holds(achieved[constraint.measure.name])
+            if not feasible.any():
+                continue  # no threshold of the block meets the constraints: its measure is not read
+            if not feasible.all() and average is None:  # the measure read where the constraints hold only
+                rows = np.flatnonzero(feasible)
+                thresholds, cells, feasible = thresholds[rows], cells[rows], feasible[rows]
+                achieved = {name: found[rows] for name, found in achieved.items()}
+            values = values_of(resolved, cells, parameters)
             pairs = [(constraint, achieved[constraint.measure.name]) for constraint in constraints]
             k = operating.undominated_index(values, feasible, resolved.direction, pairs)  # ties: the point no tie dominates
             if k < 0:

@@ -20,7 +20,7 @@ import numpy as np
 
 from evalkit.engine.cells import block_rows
 
-__all__ = ["brier_losses", "class_log_losses", "log_losses", "top_k_hits"]
+__all__ = ["brier_losses", "class_log_losses", "log_losses", "own_column", "row_sums", "top_k_hits"]
 
 
 def top_k_hits(codes: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
@@ -64,8 +64,31 @@ def class_log_losses(codes: np.ndarray, probabilities: np.ndarray, eps: float | 
         [0.6931, 0.9163]
     """
     eps = float(np.finfo(np.float64).eps) if eps is None else eps
-    own = np.take_along_axis(probabilities, np.asarray(codes, dtype=np.intp)[:, None], axis=1)[:, 0]
-    return -np.log(np.clip(own, eps, 1 - eps))
+    return -np.log(np.clip(own_column(probabilities, codes), eps, 1 - eps))
+
+
+def own_column(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``table[i, codes[i]]`` of every row: one gather from the flat table (twice the speed of
+    ``take_along_axis`` on narrow tables).
+
+    Examples:
+        >>> own_column(np.array([[0.5, 0.3, 0.2], [0.2, 0.4, 0.4]]), np.array([0, 1])).tolist()
+        [0.5, 0.4]
+    """
+    flat = np.ascontiguousarray(table).ravel()
+    n, m = table.shape
+    return flat.take(np.asarray(codes, dtype=np.intp) + m * np.arange(n, dtype=np.intp))
+
+
+def row_sums(table: np.ndarray) -> np.ndarray:
+    """The sum of every row of a table: column by column when it is narrow (numpy's sum along a
+    short axis is ten times slower), ``sum(axis=1)`` when it is wide."""
+    if table.shape[1] > 16:
+        return table.sum(axis=1)
+    sums = table[:, 0].copy()
+    for j in range(1, table.shape[1]):
+        sums += table[:, j]
+    return sums
 
 
 def brier_losses(truth: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
