@@ -170,7 +170,7 @@ def range_sf(q: ArrayLike, k: int) -> np.ndarray:
     (kept): microseconds for a thousand pairs where scipy integrates each adaptively.
 
     Examples:
-        >>> round(float(range_sf([3.314], 3)[0]), 6)  # Tukey's 5% critical value of three groups
+        >>> round(float(range_sf([3.314493], 3)[0]), 6)  # Tukey's 5% critical value of three groups
         0.05
     """
     values = np.abs(np.asarray(q, dtype=np.float64)).ravel()
