@@ -203,6 +203,8 @@ class Windowed(_Over[R]):
         """Add a batch (the template's ``update`` arguments: ``y_true, y_pred`` or ``y_true,
         y_score``), with weights and, for a window of ``period``, the time of each sample (or
         one time for the batch; times never go back)."""
+        if sample_weight is None and time is None and self._one_event(batch):  # a stream's event: no copy, no check of lengths
+            return
         arrays, weight, times, n = _batch(batch, sample_weight, time)
         if self.period is not None:
             if times is None:
@@ -226,6 +228,31 @@ class Windowed(_Over[R]):
         else:
             assert self.size is not None
             self._leave_first(self._count - self.size)
+
+    def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
+        """Count one event of a window of ``size`` whose result takes samples away itself: its
+        two values in a one-element list each, as River's ``Rolling`` takes them, in O(1) (the
+        oldest event leaves when the window is full). False for anything else: the general
+        path counts it."""
+        if not (self._reverts and self.size is not None and len(batch) == 2):
+            return False
+        first, second = batch
+        if not (type(first) is list and type(second) is list and len(first) == 1 == len(second)):
+            return False
+        event = ([first[0]], [second[0]])  # copies: a caller reusing its lists changes nothing here
+        cast(Any, self._result).update(*event)
+        self._batches.append(_Batch(event, None, None, None))
+        self._count += 1
+        if self._count > self.size:
+            oldest = self._batches[0]
+            if len(oldest) == 1:
+                self._batches.popleft()
+                self._count -= 1
+                cast(Any, self._result).revert(*oldest.arrays)
+                self._taken += 1
+            else:
+                self._leave_first(1)
+        return True
 
     @property
     def latest(self) -> float:
