@@ -378,6 +378,7 @@ def scikit_learn_rest(n: int, m: int = 20) -> list[Case]:
     decision = rng.normal(size=100 * n)
     probabilities = np.clip(rng.normal(0.4, 0.2, 100 * n) + 0.2 * labels, 0.01, 0.99)
     x, y = np.sort(rng.random(100 * n)), rng.random(100 * n)
+    table, rows = np.column_stack([1 - probabilities, probabilities]), np.arange(100 * n)
     workloads = [
         ("coverage_error", (relevance, scores), f"{n:,} x {m} scores", lambda: (scores >= 0.5).sum(axis=1)),
         ("label_ranking_average_precision_score", (relevance, scores), f"{n:,} x {m} scores", lambda: np.argsort(-scores, axis=1)),
@@ -385,9 +386,10 @@ def scikit_learn_rest(n: int, m: int = 20) -> list[Case]:
         ("dcg_score", (gains, scores), f"{n:,} x {m} scores, ties averaged", lambda: np.argsort(-scores, axis=1)),
         ("ndcg_score", (gains, scores), f"{n:,} x {m} scores, ties averaged", lambda: np.argsort(-scores, axis=1)),
         ("hinge_loss", (labels, decision), f"{100 * n:,} decisions", lambda: np.maximum(1 - (2 * labels - 1) * decision, 0).mean()),
-        ("d2_brier_score", (labels, probabilities), f"{100 * n:,} probabilities", lambda: ((labels - probabilities) ** 2).mean()),
-        ("d2_log_loss_score", (labels, np.column_stack([1 - probabilities, probabilities])), f"{100 * n:,} probabilities",
-         lambda: np.log(probabilities).mean()),
+        ("d2_brier_score", (labels, probabilities), f"{100 * n:,} probabilities",
+         lambda: (((labels - probabilities) ** 2).mean(), np.bincount(labels))),  # the model's squared gaps, the null model's class totals
+        ("d2_log_loss_score", (labels, table), f"{100 * n:,} probabilities",
+         lambda: (-np.log(table.ravel().take(labels + 2 * rows)).mean(), np.bincount(labels))),  # each sample's own probability, class totals
         ("auc", (x, y), f"{100 * n:,} points", lambda: np.trapezoid(y, x)),
     ]
     cases = []

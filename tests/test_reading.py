@@ -81,6 +81,7 @@ def test_every_reader_reads_the_csv_fields_pythons_csv_module_reads(tmp_path_fac
         patch.setattr(readers, "BLOCK_BYTES", block)  # many blocks: plain ones by pyarrow or numpy, quoted ones by csv
         patch.setattr(readers, "ARROW_BLOCK_BYTES", block)
         patch.setattr(readers, "ARROW_READERS", arrow)
+        patch.setattr(readers, "ARROW_MIN_BYTES", 0)
         parts = list(read_batches([str(path)], weight="weight", batch_size=batch))
     for part in parts:
         assert len(part) <= batch
@@ -110,6 +111,7 @@ def test_every_reader_reads_the_csv_fields_pythons_csv_module_reads(tmp_path_fac
 @pytest.mark.slow  # over a few seconds: the full run only
 def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, capsys, monkeypatch, last, message, arrow):
     monkeypatch.setattr(readers, "ARROW_READERS", arrow)
+    monkeypatch.setattr(readers, "ARROW_MIN_BYTES", 0)
     path = tmp_path / "big.csv"
     tail = last if isinstance(last, bytes) else last.encode()
     path.write_bytes(b"actual,predicted\n" + b"a,b\n" * 1_000_000 + tail)
@@ -168,6 +170,7 @@ def test_pyarrow_and_numpy_readers_give_one_report(tmp_path_factory, rows, block
                 patch.setattr(readers, "ARROW_READERS", arrow)
                 patch.setattr(readers, "BLOCK_BYTES", block)
                 patch.setattr(readers, "ARROW_BLOCK_BYTES", block)
+                patch.setattr(readers, "ARROW_MIN_BYTES", 0)
                 out, err = io.StringIO(), io.StringIO()
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     status = main(["report", str(path), "--format", "json", *options])
@@ -181,6 +184,7 @@ def test_json_numbers_keep_their_value_in_every_reader(tmp_path, capsys, monkeyp
     path.write_text("".join(json.dumps({"actual": a, "predicted": p}) + "\n" for a, p in
                             [(9007199254740993, 9007199254740993), (10**22 + 1, 1), (1.0, 1), (2, 1)] * 3))  # fmt: skip
     outputs = []
+    monkeypatch.setattr(readers, "ARROW_MIN_BYTES", 0)
     for arrow in (True, False):
         monkeypatch.setattr(readers, "ARROW_READERS", arrow)
         outputs.append(report(capsys, str(path), "--format", "json"))
@@ -188,8 +192,20 @@ def test_json_numbers_keep_their_value_in_every_reader(tmp_path, capsys, monkeyp
     assert "10000000000000000000001" in outputs[0][1] and "9007199254740993" in outputs[0][1]
 
 
+def test_a_small_file_is_read_without_pyarrow(tmp_path, capsys, monkeypatch):
+    # importing pyarrow costs a tenth of a second: a file below ARROW_MIN_BYTES is read without it
+    called = []
+    monkeypatch.setattr(readers, "_arrow_csv_block", lambda *arguments: called.append(1))
+    path = tmp_path / "p.csv"
+    path.write_text("actual,predicted\n" + "a,b\n" * 100)
+    assert report(capsys, str(path))[0] == 0 and not called
+    monkeypatch.setattr(readers, "ARROW_MIN_BYTES", 0)
+    assert report(capsys, str(path))[0] == 0 and called
+
+
 def test_a_block_pyarrow_cannot_take_is_read_by_the_other_reader(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(readers, "ARROW_BLOCK_BYTES", 64)
+    monkeypatch.setattr(readers, "ARROW_MIN_BYTES", 0)
     taken = []
     original = readers._arrow_csv_block
     monkeypatch.setattr(readers, "_arrow_csv_block", lambda *arguments: taken.append(original(*arguments) is not None) or original(*arguments))

@@ -465,11 +465,11 @@ def _last_flagged(blocks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, by
         yield (*previous, True)
 
 
-def _blocks(handle: Any, path: str) -> Iterator[tuple[int, bytes]]:
-    """``(number of the first line, bytes)`` of whole lines, each block ending in ``\\n``; a
-    byte-order mark at the start is dropped, a last line without its ``\\n`` gets one."""
+def _blocks(handle: Any, path: str, size: int = BLOCK_BYTES) -> Iterator[tuple[int, bytes]]:
+    """``(number of the first line, bytes)`` of whole lines in blocks of about ``size`` bytes,
+    each ending in ``\\n``; a byte-order mark at the start is dropped, a last line without its
+    ``\\n`` gets one."""
     number, carry, start = 1, b"", True
-    size = ARROW_BLOCK_BYTES if ARROW_READERS and _arrow() is not None else BLOCK_BYTES
     while True:
         chunk = handle.read(size)
         data = carry + chunk if carry else chunk
@@ -640,8 +640,9 @@ def _split(block: bytes, width: int, delimiter: int) -> tuple[np.ndarray, np.nda
 
 
 def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batch_size: int, numeric: Sequence[str] = ()) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+    arrow = _arrow_for(path)
     with _open(path) as handle:
-        blocks = _blocks(handle, path)
+        blocks = _blocks(handle, path, ARROW_BLOCK_BYTES if arrow else BLOCK_BYTES)
         first = next(blocks, None)
         if first is None:
             raise InputFileError(f"{path}: the file is empty (no header row)")
@@ -656,7 +657,7 @@ def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batc
         rest: Iterator[tuple[int, bytes]] = iter([(number + 1, block[cut:])] if cut < len(block) else [])
         empty = True
         for number, block, last in _last_flagged(_chain(rest, blocks)):
-            parsed = _arrow_csv_block(block, number, names, positions, delimiter, numeric)
+            parsed = _arrow_csv_block(block, number, names, positions, delimiter, numeric) if arrow else None
             split = None if parsed is not None else _split(block, len(names), ord(delimiter))
             if parsed is not None:
                 fields, numbers = parsed
@@ -724,12 +725,13 @@ def _jsonl_batches(path: str, columns: dict[str, str | None], batch_size: int, n
     names: dict[str, str] | None = None
     kinds: dict[str, tuple[str, int]] = {}  # role -> (JSON type of its values, first line)
     empty = True
+    arrow = _arrow_for(path)
     with _open(path) as handle:
-        for number, block in _blocks(handle, path):
-            if names is None and _plain_block(block, quotes=True) is not None:
+        for number, block in _blocks(handle, path, ARROW_BLOCK_BYTES if arrow else BLOCK_BYTES):
+            if arrow and names is None and _plain_block(block, quotes=True) is not None:
                 first = list(_record(block[: block.index(b"\n")].decode("utf-8").removesuffix("\r"), number, path))
                 names = {role: first[_choose(first, role, wanted, path)] for role, wanted in columns.items()}
-            parsed = None if names is None else _arrow_json_block(block, number, names, kinds, path, numeric)
+            parsed = None if names is None or not arrow else _arrow_json_block(block, number, names, kinds, path, numeric)
             if parsed is not None:
                 fields, at = parsed
                 for low in range(0, len(at), batch_size):
@@ -829,6 +831,19 @@ ARROW_READERS = True
 """Whether blocks of plain lines are parsed by pyarrow when it is installed (the tests turn it
 off to check that both readers give the same batches)."""
 
+ARROW_MIN_BYTES = 16 << 20
+"""Files smaller than this (16 MiB) are read without pyarrow: importing it costs about as much
+as reading them (a tenth of a second)."""
+
+
+def _arrow_for(path: str) -> bool:
+    """Whether pyarrow parses the plain blocks of the text file ``path``."""
+    try:
+        large = os.path.getsize(path) >= ARROW_MIN_BYTES
+    except OSError:
+        return False  # opening it says what is wrong
+    return ARROW_READERS and large and _arrow() is not None
+
 
 @functools.cache
 def _arrow() -> Any:
@@ -856,9 +871,10 @@ def _plain_block(block: bytes, *, quotes: bool) -> int | None:
             block.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    if len(block) > MAX_LINE_BYTES:
+    step = MAX_LINE_BYTES // 2  # a longer line holds a whole aligned step without a line end: look closer only then
+    if any(block.find(b"\n", k, k + step) < 0 for k in range(0, len(block), step)):
         ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
-        if ends[0] > MAX_LINE_BYTES or (len(ends) > 1 and int(np.diff(ends).max()) - 1 > MAX_LINE_BYTES):
+        if int(np.diff(ends, prepend=-1).max()) - 1 > MAX_LINE_BYTES:
             return None
     return block.count(b"\n")
 
@@ -916,7 +932,7 @@ def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dic
     """The fields of a CSV block parsed by pyarrow, and the lines they come from; None when the
     block is for the other readers (see the module)."""
     arrow = _arrow()
-    if arrow is None or not ARROW_READERS or "time" in positions:
+    if "time" in positions:
         return None
     lines = _plain_block(block, quotes=False)
     if lines is None:
@@ -944,7 +960,7 @@ def _arrow_json_block(block: bytes, number: int, names: dict[str, str], kinds: d
     throughout or strings throughout, as the other reader checks), and the lines they come
     from; None when the block is for the other reader."""
     arrow = _arrow()
-    if arrow is None or not ARROW_READERS or "time" in names:
+    if "time" in names:
         return None
     lines = _plain_block(block, quotes=True)
     if lines is None:
