@@ -19,16 +19,13 @@ What differs on purpose, each replaced below by a test of what evalkit does inst
   together ("1d arraywith"); the rebinding puts the space back in the expected text.
 """
 
-import os
-
 import numpy as np
 import pandas as pd
 import pytest
-import sklearn
+from scikit_learn_suites import rebound_source
 
 from evalkit.exceptions import CountOverflowError, MixedLabelTypesError
 
-_PATH = os.path.join(os.path.dirname(sklearn.__file__), "metrics", "tests", "test_classification.py")
 _REBOUND = [
     ("from sklearn.metrics import (", "from sklearn.metrics import make_scorer\nfrom evalkit.metrics import ("),
     ("    make_scorer,\n", ""),
@@ -40,16 +37,8 @@ _REBOUND = [
 _DIFFERENT = ("test_confusion_matrix_dtype", "test_confusion_matrix_pandas_nullable", "test_confusion_matrix_array_api")
 
 
-def _rebound_source() -> str:
-    with open(_PATH, encoding="utf-8") as file:
-        source = file.read()
-    for old, new in _REBOUND:
-        assert old in source, f"scikit-learn's test file no longer has {old!r}: update the rebinding"
-        source = source.replace(old, new, 1)
-    return source
-
-
-exec(compile(_rebound_source(), _PATH, "exec"))  # noqa: S102 (scikit-learn's test functions, defined here with evalkit's names)
+_PATH, _SOURCE = rebound_source("test_classification.py", _REBOUND)
+exec(compile(_SOURCE, _PATH, "exec"))  # noqa: S102 (scikit-learn's test functions, defined here with evalkit's names)
 for _name in _DIFFERENT:
     assert _name in globals(), f"scikit-learn's test file no longer has {_name}: update the list of differences"
     del globals()[_name]

@@ -8,12 +8,9 @@ evalkit function tunes a scikit-learn estimator), ``_check_reg_targets`` is eval
 passes, its expected error messages included.
 """
 
-import os
-
 import pytest
-import sklearn
+from scikit_learn_suites import rebound_source
 
-_PATH = os.path.join(os.path.dirname(sklearn.__file__), "metrics", "tests", "test_regression.py")
 _REBOUND = [
     ("from sklearn.metrics import (", "from sklearn.metrics import make_scorer\nfrom evalkit.metrics import ("),
     ("    make_scorer,\n", ""),
@@ -22,16 +19,8 @@ _REBOUND = [
 ]
 
 
-def _rebound_source() -> str:
-    with open(_PATH, encoding="utf-8") as file:
-        source = file.read()
-    for old, new in _REBOUND:
-        assert old in source, f"scikit-learn's test file no longer has {old!r}: update the rebinding"
-        source = source.replace(old, new, 1)
-    return source
-
-
-exec(compile(_rebound_source(), _PATH, "exec"))  # noqa: S102 (scikit-learn's test functions, defined here with evalkit's names)
+_PATH, _SOURCE = rebound_source("test_regression.py", _REBOUND)
+exec(compile(_SOURCE, _PATH, "exec"))  # noqa: S102 (scikit-learn's test functions, defined here with evalkit's names)
 
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in scalar divide:RuntimeWarning")  # its own test divides 0 by 0
 
