@@ -244,14 +244,7 @@ class Windowed(_Over[R]):
         self._batches.append(_Batch(event, None, None, None))
         self._count += 1
         if self._count > self.size:
-            oldest = self._batches[0]
-            if len(oldest) == 1:
-                self._batches.popleft()
-                self._count -= 1
-                cast(Any, self._result).revert(*oldest.arrays)
-                self._taken += 1
-            else:
-                self._leave_first(1)
+            self._leave_first(self._count - self.size)
         return True
 
     @property
