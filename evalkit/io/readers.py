@@ -939,8 +939,6 @@ def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dic
         return None
     kinds = {role: _kind(role, numeric) for role in positions}
     types = {names[k]: arrow.float64() if kinds[role] == "number" else arrow.string() for role, k in positions.items() if kinds[role] != "weight"}
-    if len(types) != len({names[k] for role, k in positions.items() if kinds[role] != "weight"}):
-        return None
     try:
         table = arrow.csv.read_csv(
             arrow.py_buffer(block),
