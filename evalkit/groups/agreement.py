@@ -193,8 +193,8 @@ class Agreement(CountedState):
     # the measures, each a function of weighted sums over items
 
     def _sums(self, measure: str, level: str) -> tuple[list[np.ndarray] | _Sparse, Callable[[np.ndarray], np.ndarray]]:
-        """Per-item features (items x p, as blocks of columns: ``_stacked`` joins them) and the
-        measure of their weighted sums (batch x p)."""
+        """Per-item features (items x p, as blocks of columns, which ``interval`` stacks and
+        ``_value`` sums block by block) and the measure of their weighted sums (batch x p)."""
         n = self.counts.astype(np.float64)
         q = n.shape[1]
         r = row_sums(n)

@@ -30,7 +30,7 @@ from evalkit.exceptions import (
 from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _label_listing, _mean_loss
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
-from evalkit.scores.scoring import brier_losses, class_log_losses, log_losses, own_column, row_sums
+from evalkit.scores.scoring import brier_losses, class_log_losses, log_losses, own_column, own_log_losses, row_sums
 
 __all__ = [
     "brier_score_decomposition", "brier_score_loss", "calibration_curve", "d2_brier_score", "d2_log_loss_score",
@@ -67,6 +67,10 @@ class _Classes(NamedTuple):
         return 2 if self.table is None else self.table.shape[1]
 
     @property
+    def n_samples(self) -> int:
+        return len(self.codes) if self.codes is not None else len(self.probabilities)
+
+    @property
     def probabilities(self) -> np.ndarray:
         """``n x m``: every class's probability."""
         if self.table is not None:
@@ -82,8 +86,7 @@ class _Classes(NamedTuple):
         else:
             assert self.indicators is not None
             counts = self.indicators.sum(axis=0) if weight is None else weight @ self.indicators
-        n = len(self.codes) if self.codes is not None else len(self.probabilities)
-        return counts, float(n if weight is None else weight.sum())
+        return counts, float(self.n_samples if weight is None else weight.sum())
 
     def losses(self, kind: str) -> np.ndarray:
         """Each sample's log loss (``kind="log"``) or multi-class Brier score (``"brier"``): of
@@ -93,8 +96,7 @@ class _Classes(NamedTuple):
             return (log_losses if kind == "log" else brier_losses)(self.indicators, self.probabilities)
         if self.positive is not None:  # two classes: (1 - p - (1 - t))² + (p - t)² = 2 (p - t)²
             if kind == "log":
-                eps = float(np.finfo(np.float64).eps)
-                return -np.log(np.clip(np.where(self.codes == 1, self.positive, 1 - self.positive), eps, 1 - eps))
+                return own_log_losses(np.where(self.codes == 1, self.positive, 1 - self.positive))
             gap = self.positive - self.codes
             return 2 * gap * gap
         table = self.probabilities
@@ -109,8 +111,7 @@ class _Classes(NamedTuple):
         counts, whole = self.totals(weight)
         shares = counts / whole if whole else np.zeros_like(counts)
         if kind == "log":
-            eps = float(np.finfo(np.float64).eps)
-            return float(counts @ -np.log(np.clip(shares, eps, 1 - eps)))
+            return float(counts @ own_log_losses(shares))
         return float(counts @ (1 - shares))
 
 
@@ -237,7 +238,7 @@ def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hasha
 def _null_ratio(kind: str, classes: _Classes, sample_weight: ArrayLike | None) -> float:
     """``D² = 1 - loss / loss of the null model``, which predicts the (weighted) share of each
     class for every sample (Nagelkerke's and the Brier skill score's reference)."""
-    weight = check_sample_weight(sample_weight, len(classes.codes) if classes.codes is not None else len(classes.probabilities))
+    weight = check_sample_weight(sample_weight, classes.n_samples)
     ours = _mean_loss(classes.losses(kind), sample_weight, normalize=False)
     theirs = classes.null_total(kind, weight)
     if theirs == 0:

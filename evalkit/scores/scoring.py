@@ -20,7 +20,7 @@ import numpy as np
 
 from evalkit.engine.cells import block_rows
 
-__all__ = ["brier_losses", "class_log_losses", "log_losses", "own_column", "row_sums", "top_k_hits"]
+__all__ = ["brier_losses", "class_log_losses", "log_losses", "own_column", "own_log_losses", "row_sums", "top_k_hits"]
 
 
 def top_k_hits(codes: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
@@ -63,8 +63,19 @@ def class_log_losses(codes: np.ndarray, probabilities: np.ndarray, eps: float | 
         >>> class_log_losses(np.array([0, 1]), np.array([[0.5, 0.3, 0.2], [0.2, 0.4, 0.4]])).round(4).tolist()
         [0.6931, 0.9163]
     """
+    return own_log_losses(own_column(probabilities, codes), eps)
+
+
+def own_log_losses(own: np.ndarray, eps: float | None = None) -> np.ndarray:
+    """``-log p`` of each probability of a sample's own class, clipped to ``[eps, 1 - eps]``
+    as ``log_losses`` clips (``eps`` the machine epsilon of float64 by default).
+
+    Examples:
+        >>> own_log_losses(np.array([0.5, 1.0])).round(4).tolist()
+        [0.6931, 0.0]
+    """
     eps = float(np.finfo(np.float64).eps) if eps is None else eps
-    return -np.log(np.clip(own_column(probabilities, codes), eps, 1 - eps))
+    return -np.log(np.clip(own, eps, 1 - eps))
 
 
 def own_column(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
