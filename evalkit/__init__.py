@@ -42,9 +42,11 @@ from evalkit.scale.over_time import over_time
 from evalkit.scale.prequential import Prequential
 from evalkit.scale.windows import Faded, MajorityClass, NoChange, Tumbling, Windowed, kappa_m, kappa_temporal
 from evalkit.scores.calibration import Calibration
+from evalkit.scores.conformal import IntervalCoverage, SetCoverage
 from evalkit.scores.costs import CostMatrix
 from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.ranked_lists import RankedLists
+from evalkit.scores.selective import RiskCoverage
 
 __all__ = [
     "Agreement",
@@ -59,6 +61,7 @@ __all__ = [
     "EvaluationMetrics",
     "Faded",
     "Hierarchy",
+    "IntervalCoverage",
     "MajorityClass",
     "Measure",
     "ModelComparison",
@@ -68,6 +71,8 @@ __all__ = [
     "Prequential",
     "RankedLists",
     "RegressionMetrics",
+    "RiskCoverage",
+    "SetCoverage",
     "Stats",
     "ThresholdCurve",
     "Tumbling",

@@ -16,7 +16,18 @@ from harness import check_counted_state, check_subtract_refuses_a_part_never_add
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import Agreement, ByGroup, Calibration, ConfusionMatrix, Evaluation, RegressionMetrics, ThresholdCurve
+from evalkit import (
+    Agreement,
+    ByGroup,
+    Calibration,
+    ConfusionMatrix,
+    Evaluation,
+    IntervalCoverage,
+    RegressionMetrics,
+    RiskCoverage,
+    SetCoverage,
+    ThresholdCurve,
+)
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
@@ -68,6 +79,12 @@ def _streamed(make, update, *columns_and_weights):
     counts = make()
     update(counts, *columns_and_weights)
     return counts
+
+
+def _bounds(data, k):
+    """Intervals around the scores, some holding the targets: [min(s, y / 10), max(s, y / 10) + 0.3]."""
+    scores, targets = np.array(_parts(data, "scores")[k]), np.array(_parts(data, "targets")[k]) / 10
+    return np.minimum(scores, targets), np.maximum(scores, targets) + 0.3
 
 
 def _by_key(result):
@@ -142,6 +159,22 @@ KINDS = {
         lambda data, k: RegressionMetrics.from_predictions(_parts(data, "targets")[k], _parts(data, "scores")[k], sample_weight=_weights(data)[k]),
         lambda result: {name: value for name, value in result.to_dict(strict=True).items() if name != "max_error"},  # a subtraction forgets the maximum
         lambda result: result.get_mean_squared_error(), lambda result: result.get_total_weight(),
+    ),
+    "RiskCoverage": (
+        lambda data, k: RiskCoverage.from_predictions(_parts(data, "actual")[k], _parts(data, "predicted")[k], _parts(data, "scores")[k], labels=LABELS,
+                                                      sample_weight=_weights(data)[k]),
+        None, lambda result: result.aurc(), lambda result: result.n_samples,
+    ),
+    "SetCoverage of label sets, by group": (
+        lambda data, k: SetCoverage.from_sets(_parts(data, "actual")[k], _parts(data, "predicted_sets")[k], labels=LABELS, groups=_parts(data, "groups")[k],
+                                              sample_weight=_weights(data)[k]),
+        lambda result: {group: result.group(group) for group in result.groups if result.group(group).n_samples},  # a part taken away leaves its groups, empty
+        lambda result: result.coverage(), lambda result: result.n_samples,
+    ),
+    "IntervalCoverage, in bins": (
+        lambda data, k: IntervalCoverage.from_intervals(_parts(data, "targets")[k], *_bounds(data, k), y_pred=_parts(data, "scores")[k], edges=[0, 0.3, 0.7, 1],
+                                                        sample_weight=_weights(data)[k]),
+        lambda result: (result.bin_counts().tolist(), np.round(result._sums, 6).tolist()), lambda result: result.coverage(), lambda result: result.n_samples,
     ),
     "CalibrationCounts": (
         lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),

@@ -69,4 +69,16 @@ MultioutputLike: TypeAlias = "str | ArrayLike"
 OutputValues: TypeAlias = "float | np.ndarray"
 """A measure of a regressor: one number, or one per output (``multioutput="raw_values"``)."""
 
-__all__ = ["CompressedRows", "Count", "GroupsLike", "LabelSets", "LabelsLike", "MultioutputLike", "OutputValues", "ScoresLike", "SparseMatrix", "TargetsLike"]
+SetsLike: TypeAlias = "ArrayLike | LabelSets"
+"""Prediction sets: a boolean (or 0/1) ``samples x classes`` membership array, one per
+confidence level as ``samples x classes x levels`` where a function says so, or one collection
+of labels per sample."""
+
+IntervalsLike: TypeAlias = ArrayLike
+"""Prediction intervals: ``samples x 2`` numbers (lower, upper), ``samples x 2 x levels`` where a
+function says so (MAPIE's layout)."""
+
+__all__ = [
+    "CompressedRows", "Count", "GroupsLike", "IntervalsLike", "LabelSets", "LabelsLike", "MultioutputLike", "OutputValues", "ScoresLike", "SetsLike",
+    "SparseMatrix", "TargetsLike",
+]

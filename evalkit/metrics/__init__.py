@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from evalkit.engine import moved_names
 from evalkit.exceptions import UndefinedMetricWarning
 from evalkit.metrics._classification import *
+from evalkit.metrics._conformal import *
 from evalkit.metrics._fairness import *
 from evalkit.metrics._probabilistic import *
 from evalkit.metrics._ranking import *
@@ -44,14 +45,20 @@ from evalkit.metrics._regression import *
 __all__ = [
     "UndefinedMetricWarning",
     "accuracy_score",
+    "auarc",
     "auc",
+    "aurc",
     "average_precision_score",
     "balanced_accuracy_score",
     "brier_score_decomposition",
     "brier_score_loss",
     "calibration_curve",
     "class_likelihood_ratios",
+    "classification_coverage_score",
+    "classification_mean_width_score",
     "classification_report",
+    "classification_ssc",
+    "classification_ssc_score",
     "cohen_kappa_score",
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
@@ -69,6 +76,7 @@ __all__ = [
     "equal_opportunity_ratio",
     "equalized_odds_difference",
     "equalized_odds_ratio",
+    "excess_aurc",
     "expected_calibration_error",
     "explained_variance_score",
     "f1_score",
@@ -100,6 +108,12 @@ __all__ = [
     "r2_score",
     "recall_at_fixed_precision",
     "recall_score",
+    "regression_coverage_score",
+    "regression_mean_width_score",
+    "regression_mwi_score",
+    "regression_ssc",
+    "regression_ssc_score",
+    "risk_coverage_curve",
     "roc_auc_score",
     "roc_curve",
     "root_mean_squared_error",
@@ -114,7 +128,12 @@ FAIRLEARN = ("demographic_parity_difference", "demographic_parity_ratio", "equal
              "equalized_odds_difference", "equalized_odds_ratio")
 """Functions of fairlearn (``fairlearn.metrics``), with its names, signatures and numbers."""
 
-ADDITIONS = (*FAIRLEARN, "brier_score_decomposition", "expected_calibration_error", "precision_at_fixed_recall", "recall_at_fixed_precision",
+MAPIE = ("auarc", "classification_coverage_score", "classification_mean_width_score", "classification_ssc", "classification_ssc_score",
+         "regression_coverage_score", "regression_mean_width_score", "regression_mwi_score", "regression_ssc", "regression_ssc_score")
+"""Functions of MAPIE (``mapie.metrics``), with its names, signatures and numbers (and
+``sample_weight=`` where a sum allows it)."""
+
+ADDITIONS = (*FAIRLEARN, *MAPIE, "aurc", "excess_aurc", "risk_coverage_curve", "brier_score_decomposition", "expected_calibration_error", "precision_at_fixed_recall", "recall_at_fixed_precision",
              "sensitivity_at_specificity", "specificity_at_sensitivity")
 """Functions scikit-learn does not have, in its style (``calibration_curve`` is its
 ``sklearn.calibration.calibration_curve``)."""

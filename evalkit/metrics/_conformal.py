@@ -1,0 +1,269 @@
+"""Prediction sets, prediction intervals and selective prediction in the function face: MAPIE's
+metric functions under MAPIE's names and signatures (``classification_coverage_score``,
+``regression_mwi_score``, ...), and the risk-coverage curve with its AURC.
+
+Sets and intervals of several confidence levels come as MAPIE gives them, ``(n, k, levels)``
+and ``(n, 2, levels)``, and give one value per level; each level is counted by
+``evalkit.scores.conformal`` (``SetCoverage``, ``IntervalCoverage``), the objects that also
+merge, window and write JSON.
+
+Private: ``evalkit.metrics`` is the public path of every function here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from evalkit.engine._types import IntervalsLike, LabelsLike, SetsLike
+from evalkit.engine._validation import as_array, check_sample_weight, show
+from evalkit.exceptions import InputShapeError, InvalidArgumentError
+from evalkit.scores.conformal import (
+    IntervalCoverage,
+    SetCoverage,
+    class_codes,
+    covered_rows,
+    interval_bounds,
+    set_membership,
+    size_bin_starts,
+)
+from evalkit.scores.selective import RiskCoverage
+
+__all__ = [
+    "auarc",
+    "aurc",
+    "classification_coverage_score",
+    "classification_mean_width_score",
+    "classification_ssc",
+    "classification_ssc_score",
+    "excess_aurc",
+    "regression_coverage_score",
+    "regression_mean_width_score",
+    "regression_mwi_score",
+    "regression_ssc",
+    "regression_ssc_score",
+    "risk_coverage_curve",
+]
+
+
+def _levels(values: SetsLike, argument: str, middle: int | None = None) -> np.ndarray:
+    """``values`` as ``n x width x levels`` (a 2-D array is one level)."""
+    array = as_array(values, argument)
+    if array.ndim == 2:
+        array = array[:, :, np.newaxis]
+    if array.ndim != 3 or (middle is not None and array.shape[1] != middle):
+        shape = "n x k (or n x k x levels)" if middle is None else "n x 2 (or n x 2 x levels)"
+        raise InputShapeError(f"{argument!r} must be {shape}, got shape {array.shape}")
+    return array
+
+
+def _truth(y_true: LabelsLike) -> np.ndarray:
+    truth = np.asarray(y_true)
+    return truth[:, 0] if truth.ndim == 2 and truth.shape[1] == 1 else truth
+
+
+def _set_levels(y_true: LabelsLike, y_pred_set: SetsLike, sample_weight: ArrayLike | None) -> list[SetCoverage]:
+    sets = _levels(y_pred_set, "y_pred_set")
+    truth = _truth(y_true)
+    return [SetCoverage.from_sets(truth, sets[:, :, level], sample_weight=sample_weight) for level in range(sets.shape[2])]
+
+
+def classification_coverage_score(y_true: LabelsLike, y_pred_set: SetsLike, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
+    """The share of the samples whose prediction set holds the true class, one per confidence
+    level (MAPIE's function): ``y_true`` are class positions ``0 .. k-1``, ``y_pred_set`` a
+    boolean ``n x k`` or ``n x k x levels`` membership array.
+
+    Examples:
+        >>> import numpy as np
+        >>> classification_coverage_score([0, 1, 1], np.array([[True, False], [True, False], [False, True]])).tolist()
+        [0.6666666666666666]
+    """
+    sets = _levels(y_pred_set, "y_pred_set")
+    truth = _truth(y_true)
+    labels, first = set_membership(sets[:, :, 0], None, len(truth))
+    codes = class_codes(truth, labels)
+    weight = check_sample_weight(sample_weight, len(codes))
+    coverage = []
+    for level in range(sets.shape[2]):
+        covered = covered_rows(first if level == 0 else set_membership(sets[:, :, level], labels, len(codes))[1], codes)
+        coverage.append(np.count_nonzero(covered) / len(codes) if weight is None else float(np.dot(covered, weight) / weight.sum()))
+    return np.array(coverage, dtype=np.float64)  # the reading of SetCoverage.coverage(), without the counts of sizes it would also keep
+
+
+def classification_mean_width_score(y_pred_set: SetsLike, *, sample_weight: ArrayLike | None = None) -> float | np.ndarray:
+    """The mean size of the prediction sets: a number for ``n x k`` sets, one per level for
+    ``n x k x levels`` (MAPIE's function).
+
+    Examples:
+        >>> import numpy as np
+        >>> classification_mean_width_score(np.array([[True, False], [True, True]]))
+        1.5
+    """
+    sets = _levels(y_pred_set, "y_pred_set")
+    n, k = sets.shape[:2]
+    truth = np.zeros(n, dtype=np.int64)  # any class: the sizes do not depend on it
+    widths = np.array([SetCoverage.from_sets(truth, sets[:, :, level], labels=range(max(k, 1)), sample_weight=sample_weight).mean_size()
+                       for level in range(sets.shape[2])])  # fmt: skip
+    return float(widths[0]) if as_array(y_pred_set, "y_pred_set").ndim == 2 else widths
+
+
+def classification_ssc(y_true: LabelsLike, y_pred_set: SetsLike, num_bins: int | None = None, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
+    """Size-stratified coverage (Angelopoulos & Bates 2021): the coverage of the sets in bins of
+    their size, ``levels x bins`` (MAPIE's function; see ``SetCoverage.size_stratified_coverage``).
+
+    Examples:
+        >>> import numpy as np
+        >>> sets = np.array([[1, 1, 1, 1], [0, 1, 0, 1], [1, 1, 1, 0], [0, 0, 1, 1], [1, 1, 0, 1]], dtype=bool)
+        >>> classification_ssc([3, 3, 1, 2, 2], sets, num_bins=2).tolist()
+        [[1.0, 0.6666666666666666]]
+    """
+    results = _set_levels(y_true, y_pred_set, sample_weight)
+    size_bin_starts(len(results[0].labels), num_bins, "num_bins")
+    return np.stack([result.size_stratified_coverage(num_bins) for result in results])
+
+
+def classification_ssc_score(y_true: LabelsLike, y_pred_set: SetsLike, num_bins: int | None = None, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
+    """The lowest size-stratified coverage of each level (its empty bins left out): the worst
+    violation of coverage conditional on the set size (MAPIE's function)."""
+    coverage = classification_ssc(y_true, y_pred_set, num_bins, sample_weight=sample_weight)
+    return np.array([row[~np.isnan(row)].min() if (~np.isnan(row)).any() else np.nan for row in coverage])
+
+
+def _interval_levels(y_true: ArrayLike, y_intervals: IntervalsLike) -> tuple[np.ndarray, np.ndarray]:
+    intervals = _levels(y_intervals, "y_intervals", middle=2)
+    truth = np.asarray(y_true, dtype=np.float64)
+    if truth.ndim == 2 and truth.shape[1] == 1:
+        truth = truth[:, 0]
+    if truth.ndim == 2 and truth.shape[1] != intervals.shape[2]:
+        raise InputShapeError(f"'y_true' must be 1-D or one column per level ({intervals.shape[2]}), got shape {truth.shape}")
+    return truth, intervals
+
+
+def _interval_results(y_true: ArrayLike, y_intervals: IntervalsLike, sample_weight: ArrayLike | None) -> list[IntervalCoverage]:
+    truth, intervals = _interval_levels(y_true, y_intervals)
+    return [IntervalCoverage.from_intervals(truth if truth.ndim == 1 else truth[:, level], intervals[:, 0, level], intervals[:, 1, level],
+                                            sample_weight=sample_weight) for level in range(intervals.shape[2])]  # fmt: skip
+
+
+def regression_coverage_score(y_true: ArrayLike, y_intervals: IntervalsLike, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
+    """The share of the true values inside their interval ``[lower, upper]``, one per level
+    (MAPIE's function; ``y_intervals`` is ``n x 2`` or ``n x 2 x levels``).
+
+    Raises:
+        InvalidValueError: a lower bound above its upper one (a crossed interval covers nothing
+            that could be meant), or a value that is NaN or infinite.
+
+    Examples:
+        >>> regression_coverage_score([5, 7.5, 9.5], [[4, 6], [6, 9], [9, 10]]).tolist()
+        [1.0]
+    """
+    return np.array([result.coverage() for result in _interval_results(y_true, y_intervals, sample_weight)])
+
+
+def regression_mean_width_score(y_intervals: IntervalsLike, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
+    """The mean width ``upper - lower`` of the intervals, one per level (MAPIE's function).
+
+    Examples:
+        >>> regression_mean_width_score([[4, 6], [9, 10]]).tolist()
+        [1.5]
+    """
+    intervals = _levels(y_intervals, "y_intervals", middle=2)
+    return np.array([result.mean_width() for result in _interval_results(intervals[:, 0, :], intervals, sample_weight)])
+
+
+def regression_ssc(y_true: ArrayLike, y_intervals: IntervalsLike, num_bins: int = 3) -> np.ndarray:
+    """Width-stratified coverage: the intervals ranked by width (narrowest first, ties in sample
+    order) and cut into ``num_bins`` bins of nearly equal count (``np.array_split``), the
+    coverage of each, ``levels x bins`` (MAPIE's function). A ranking, not a sum: no counted state.
+
+    Examples:
+        >>> regression_ssc([5, 7.5, 9.5], [[4, 6], [6.0, 9.0], [9, 10.0]], num_bins=2).tolist()
+        [[1.0, 1.0]]
+    """
+    truth, intervals = _interval_levels(y_true, y_intervals)
+    if isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)) or not 1 <= num_bins <= len(truth):
+        raise InvalidArgumentError(f"'num_bins' must be a whole number in 1..{len(truth)} (the samples), got {show(num_bins)}")
+    rows = []
+    for level in range(intervals.shape[2]):
+        y = truth if truth.ndim == 1 else truth[:, level]
+        lower, upper = interval_bounds(intervals[:, :, level], len(y))
+        covered = (lower <= y) & (y <= upper)
+        order = np.argsort(upper - lower, kind="stable")
+        rows.append([float(covered[part].mean()) for part in np.array_split(order, num_bins)])
+    return np.array(rows)
+
+
+def regression_ssc_score(y_true: ArrayLike, y_intervals: IntervalsLike, num_bins: int = 3) -> np.ndarray:
+    """The lowest width-stratified coverage of each level (MAPIE's function)."""
+    return regression_ssc(y_true, y_intervals, num_bins).min(axis=1)
+
+
+def regression_mwi_score(y_true: ArrayLike, y_pis: IntervalsLike, confidence_level: float, *, sample_weight: ArrayLike | None = None) -> float:
+    """The mean interval (Winkler) score at ``confidence_level`` (MAPIE's function; see
+    ``IntervalCoverage.interval_score``): lower is better. As MAPIE does, a crossed interval
+    (a lower quantile above the upper one) is read with its bounds swapped.
+
+    Examples:
+        >>> regression_mwi_score([1.0, 2.0, 5.0], [[0.5, 1.5], [1.0, 3.0], [2.0, 4.0]], 0.8)
+        5.000000000000001
+    """
+    intervals = _levels(y_pis, "y_pis", middle=2)
+    if intervals.shape[2] != 1:
+        raise InputShapeError(f"'y_pis' must be n x 2 (or n x 2 x 1): one confidence level, got shape {intervals.shape}")
+    uncrossed = np.sort(intervals.astype(np.float64, copy=False), axis=1)
+    (result,) = _interval_results(y_true, uncrossed, sample_weight)
+    return result.interval_score(confidence_level)
+
+
+def risk_coverage_curve(y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, labels: Sequence[Hashable] | None = None,
+                        sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """The risk-coverage curve (Geifman & El-Yaniv 2017): coverage, selective risk (error rate
+    of the accepted samples) and the confidence threshold of each point, most confident first
+    (as ``roc_curve`` returns its three arrays). See ``evalkit.scores.selective``.
+
+    Examples:
+        >>> coverage, risk, thresholds = risk_coverage_curve([0, 1, 1], [0, 1, 0], [0.9, 0.5, 0.7])
+        >>> coverage.tolist(), risk.tolist(), thresholds.tolist()
+        ([0.3333333333333333, 0.6666666666666666, 1.0], [0.0, 0.5, 0.33333333333333337], [0.9, 0.7, 0.5])
+    """
+    curve = RiskCoverage.from_predictions(y_true, y_pred, confidence, labels=labels, sample_weight=sample_weight)
+    return curve.coverage, curve.risk, curve.thresholds
+
+
+def aurc(y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
+    """The area under the risk-coverage curve (Geifman & El-Yaniv 2017): lower is better; tied
+    confidences count as one step (``RiskCoverage.aurc``).
+
+    Examples:
+        >>> aurc([0, 1, 1, 0], [0, 1, 0, 0], [0.9, 0.8, 0.3, 0.6])
+        0.0625
+    """
+    return RiskCoverage.from_predictions(y_true, y_pred, confidence, sample_weight=sample_weight).aurc()
+
+
+def excess_aurc(y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
+    """The AURC minus that of a perfect ranking at the same error rate (Geifman et al. 2019).
+
+    Examples:
+        >>> round(excess_aurc([0, 1, 1, 0], [0, 1, 0, 0], [0.9, 0.8, 0.3, 0.6]), 6)
+        0.028262
+    """
+    return RiskCoverage.from_predictions(y_true, y_pred, confidence, sample_weight=sample_weight).excess_aurc()
+
+
+def auarc(correctness: ArrayLike, confidence: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
+    """The area under the accuracy-rejection curve, ``1 - AURC`` of 0/1 correctness (MAPIE's
+    function; Nadeem, Zucker & Hanczar 2009): tied confidences count as one step, where MAPIE
+    keeps the order a sort leaves them in.
+
+    Examples:
+        >>> auarc([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])
+        0.7916666666666666
+    """
+    correct = as_array(correctness, "correctness")
+    if correct.dtype.kind not in "biuf" or not np.isin(correct, (0, 1)).all():
+        raise InvalidArgumentError(f"'correctness' must hold only 0 and 1 (or booleans), got {show(correctness)}")
+    truth = correct.astype(bool)
+    return 1.0 - RiskCoverage.from_predictions(truth, np.ones(len(truth), dtype=bool), confidence, labels=[False, True], sample_weight=sample_weight).aurc()

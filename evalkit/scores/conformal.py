@@ -1,0 +1,751 @@
+"""Prediction sets and prediction intervals: what conformal predictors (and quantile
+regressors) give instead of one answer, evaluated by their coverage and their size.
+
+* ``SetCoverage``: a classifier's prediction sets (a boolean membership matrix, label sets, or
+  scores with a threshold): the **coverage** ``Σ w [y ∈ S] / Σ w`` marginally, per class, per
+  group and per set size (size-stratified, Angelopoulos & Bates, "A gentle introduction to
+  conformal prediction", 2021), the mean size and the distribution of sizes, the singleton
+  rate and the accuracy of singletons, and the empty sets.
+* ``IntervalCoverage``: a regressor's intervals ``[l, u]``: coverage ``Σ w [l ≤ y ≤ u] / Σ w``,
+  mean width ``Σ w (u - l) / Σ w``, the interval (Winkler) score at a level ``1 - α``
+  (Winkler 1972; Gneiting & Raftery 2007, section 6.2)
+
+      S_α = mean of (u - l) + (2/α)(l - y)·[y < l] + (2/α)(y - u)·[y > u]
+
+  and coverage in bins of the prediction (conditional coverage along the predicted value).
+
+Both are sums over samples, so both are counted states (``evalkit.results.counted``): merge,
+take a part away, scale, empty, copy, JSON and pickle, and windows, Dask and Spark fold them.
+Unweighted counts are whole numbers (exact); weighted counts and the widths are float sums, so
+merged parts equal the whole to rounding. Coverage intervals (Wilson, Clopper-Pearson) treat
+the samples as independent draws, as a conformal guarantee does marginally.
+
+Examples:
+    >>> sets = SetCoverage.from_sets(["a", "b", "c"], [{"a"}, {"a", "b"}, set()], labels=["a", "b", "c"])
+    >>> sets.coverage(), sets.mean_size(), sets.singleton_rate(), sets.empty_rate()
+    (0.6666666666666666, 1.0, 0.3333333333333333, 0.3333333333333333)
+    >>> intervals = IntervalCoverage.from_intervals([1.0, 2.0, 5.0], [0.5, 1.0, 2.0], [1.5, 3.0, 4.0])
+    >>> intervals.coverage(), intervals.mean_width(), intervals.interval_score(0.8)
+    (0.6666666666666666, 1.6666666666666667, 5.000000000000001)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, cast
+
+import numpy as np
+
+from evalkit.engine import serialization
+from evalkit.engine._exact import difference
+from evalkit.engine._labels import check_label_list, column_labels, label_union, same_labels, sorted_labels
+from evalkit.engine._types import Count, IntervalsLike, LabelSets, LabelsLike, SetsLike
+from evalkit.engine._validation import as_array, check_sample_weight, show
+from evalkit.engine.counting import encode, encode_label_set_family, is_label_set_data
+from evalkit.exceptions import (
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    InvalidValueError,
+    LabelMismatchError,
+)
+from evalkit.results.counted import ALL_OPERATIONS, CountedState
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
+
+    from evalkit.results._closed_form import Interval
+
+__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "interval_bounds", "set_membership", "size_bin_starts"]
+
+
+def _ratio(numerator: Count, denominator: Count) -> np.ndarray:
+    """``numerator / denominator``, NaN where the denominator is 0 (undefined, never 0)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(np.true_divide(numerator, denominator))
+
+
+def _covered_counts(keys: np.ndarray, covered: np.ndarray, weight: np.ndarray | None, size: int) -> np.ndarray:
+    """Per key ``0 .. size-1``: the weight of its samples and of those covered (``size x 2``),
+    from one count of ``2 * key + covered``."""
+    both = np.bincount(2 * keys + covered, weights=weight, minlength=2 * size).reshape(size, 2)
+    if weight is None or weight.dtype.kind in "iu":
+        both = both.astype(np.int64)
+    return np.stack([both[:, 0] + both[:, 1], both[:, 1]], axis=-1)
+
+
+def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
+    """``Σ weight`` per key ``0 .. size-1``: int64 for integer weights (exact), else float64."""
+    sums = np.bincount(keys, weights=weight, minlength=size)
+    return sums.astype(np.int64) if weight.dtype.kind in "iu" else sums
+
+
+# --------------------------------------------------------------------------------------------
+# prediction sets
+
+
+def _label_sets(y_sets: SetsLike) -> TypeGuard[LabelSets]:
+    """Whether prediction sets are label sets (a sequence of collections) rather than a
+    membership matrix (an array: anything with a ``shape``)."""
+    return not hasattr(y_sets, "shape") and is_label_set_data(y_sets)
+
+
+def set_membership(y_sets: SetsLike, labels: Sequence[Hashable] | None, n: int, argument: str = "y_pred_set") -> tuple[tuple, Any]:
+    """The labels and a reader of each sample's set: ``(labels, sets)`` where ``sets`` is a
+    boolean ``n x k`` matrix (from a 0/1 or boolean array, columns in the order of ``labels``,
+    by default ``0 .. k-1``) or ``(keys, m)`` sparse keys ``sample * m + code`` of label sets
+    (a sequence of collections of labels: anything without a ``shape``).
+
+    Raises:
+        InputShapeError: a matrix that is not 2-D.
+        InputLengthError: not ``n`` sets.
+        InvalidValueError: a matrix entry other than 0 or 1.
+    """
+    if _label_sets(y_sets):
+        keys, found, count = encode_label_set_family(y_sets, labels, argument)
+        if count != n:
+            raise InputLengthError(f"{argument!r} has {count} sets for {n} samples")
+        return found, (keys, len(found))
+    matrix = as_array(y_sets, argument)
+    if matrix.ndim != 2:
+        raise InputShapeError(f"{argument!r} must be a samples x classes membership matrix or one label set per sample, got shape {matrix.shape}")
+    if len(matrix) != n:
+        raise InputLengthError(f"{argument!r} has {len(matrix)} rows for {n} samples")
+    if matrix.dtype.kind != "b":
+        if matrix.dtype.kind not in "iuf":
+            raise InvalidTypeError(f"{argument!r} must hold booleans or 0/1, got dtype {matrix.dtype}")
+        odd = (matrix != 0) & (matrix != 1)
+        if odd.any():
+            row, column = np.argwhere(odd)[0]
+            raise InvalidValueError(f"{argument!r} must hold booleans or 0/1, got {matrix[row, column].item()!r} at row {row}, column {column}")
+        matrix = matrix != 0
+    return column_labels(labels, matrix.shape[1]), np.ascontiguousarray(matrix)
+
+
+def _set_rows(y_true: LabelsLike, y_sets: SetsLike, labels: Sequence[Hashable] | None) -> tuple[tuple, np.ndarray, np.ndarray, np.ndarray]:
+    """The labels, each sample's class code, whether its set holds its class, and its set's size."""
+    truth: np.ndarray | list = list(cast(Any, y_true)) if not isinstance(y_true, np.ndarray) else y_true
+    n = len(truth)
+    if labels is None and _label_sets(y_sets):  # the classes: every one in a set or a true label
+        seen = encode(truth, truth, None, names=("y_true", "y_true"))[2] if n else ()
+        found = encode_label_set_family(y_sets, None, "y_pred_set")[1]
+        labels = sorted_labels(label_union(found, seen, ("y_pred_set", "y_true")))
+    found, sets = set_membership(y_sets, labels, n)
+    codes = class_codes(truth, found)
+    if isinstance(sets, tuple):
+        keys, m = sets
+        sizes = np.bincount(keys // m, minlength=n) if m else np.zeros(n, dtype=np.int64)
+    else:
+        sizes = np.einsum("ij->i", sets.view(np.uint8)).astype(np.intp) if sets.shape[1] else np.zeros(n, dtype=np.intp)
+    return found, codes, covered_rows(sets, codes), sizes
+
+
+def covered_rows(sets: np.ndarray | tuple[np.ndarray, int], codes: np.ndarray) -> np.ndarray:
+    """Whether each sample's set holds its class (``codes``): ``sets`` a boolean ``n x k``
+    matrix or ``(keys, m)`` sparse keys ``sample * m + code``, as ``set_membership`` gives them."""
+    n = len(codes)
+    if isinstance(sets, tuple):
+        keys, m = sets
+        wanted = np.arange(n, dtype=np.int64) * m + codes
+        spot = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+        return (keys[spot] == wanted) if len(keys) else np.zeros(n, dtype=bool)
+    k = sets.shape[1]
+    return sets.reshape(-1)[np.arange(n, dtype=np.intp) * k + codes] if k else np.zeros(n, dtype=bool)
+
+
+def class_codes(truth: np.ndarray | list, labels: tuple) -> np.ndarray:
+    """Each true label's position in ``labels``: an integer array over the classes ``0 .. k-1``
+    is its own code (checked to lie there), anything else is encoded."""
+    k = len(labels)
+    if isinstance(truth, np.ndarray) and truth.dtype.kind in "iu" and truth.ndim == 1 and labels == tuple(range(k)):
+        if not len(truth):
+            return np.zeros(0, dtype=np.int64)
+        if truth.min() >= 0 and truth.max() < k:
+            return truth.astype(np.int64, copy=False)
+    if not len(truth):
+        return np.zeros(0, dtype=np.int64)
+    return encode(truth, truth, labels, names=("y_true", "y_true"))[0].astype(np.int64)
+
+
+def size_bin_starts(k: int, n_bins: int | None, argument: str = "n_bins") -> np.ndarray:
+    """The smallest set size of each bin of the sizes ``0 .. k``: every size (``None``), or
+    ``n_bins`` runs of consecutive sizes as ``np.array_split`` cuts them.
+
+    Raises:
+        InvalidArgumentError: ``n_bins`` not a whole number in ``1 .. k + 1``.
+    """
+    if n_bins is None:
+        return np.arange(k + 1)
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or not 1 <= n_bins <= k + 1:
+        raise InvalidArgumentError(f"{argument!r} must be a whole number in 1..{k + 1} (the set sizes 0..{k}), got {show(n_bins)}")
+    return np.array([part[0] for part in np.array_split(np.arange(k + 1), n_bins)])
+
+
+class _Sums(CountedState):
+    """A counted state that is arrays of sums (``_arrays``): merged by adding them, a part
+    taken away by subtracting, scaled by multiplying; what each kind adds is its settings."""
+
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert"}
+    REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)"}
+    _FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return tuple(getattr(self, name) for name in self._FIELDS)
+
+    def _with(self, arrays: Sequence[np.ndarray]) -> Self:
+        result = self.empty()
+        for name, array in zip(self._FIELDS, arrays):
+            setattr(result, name, array)
+        return result
+
+    def _aligned(self, other: Self) -> tuple[Self, Self]:
+        """Both with the same settings (the kind's own check, or growth)."""
+        return self, other
+
+    def merge(self, other: Self, *, grow: bool = False) -> Self:
+        """The sums of both."""
+        self._check_kind(other, "merge")
+        mine, theirs = self._aligned(other)
+        return mine._with([a + b for a, b in zip(mine._arrays(), theirs._arrays())])
+
+    def _subtract(self, other: Self) -> Self:
+        mine, theirs = self._aligned(other)
+        if mine._settings() != self._settings():
+            raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
+        return mine._with([difference(a, b, "counts") for a, b in zip(mine._arrays(), theirs._arrays())])
+
+    def _scaled(self, factor: float) -> Self:
+        return self._with([array * factor for array in self._arrays()])
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        return self._with([array.copy() for array in self._arrays()])
+
+    def _settings(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._settings() == other._settings() and all(np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays()))  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _interval(self, successes: Count, trials: Count, level: float, method: str) -> Interval:
+        from evalkit.results.intervals import binomial_interval
+
+        return binomial_interval(successes, trials, float(_ratio(successes, trials)), level=level, method=method)
+
+
+class SetCoverage(_Sums):
+    """The coverage and size of prediction sets, marginally, per class, per group and per size.
+
+    Reading: ``coverage()``, ``class_coverage()``, ``group_coverage()``, ``size_coverage()``,
+    ``size_stratified_coverage(n_bins)``, ``mean_size()``, ``size_distribution()``,
+    ``singleton_rate()``, ``singleton_accuracy()``, ``empty_rate()``,
+    ``coverage_interval(level)``, ``group(name)``, ``labels``, ``groups``, ``n_samples``.
+    Counting (a counted state): ``update``, ``+``, ``-``, ``scaled``, ``empty``, ``copy``,
+    ``==``, ``to_json``/``from_json``, pickle.
+
+    Args:
+        labels: the classes (the columns of a membership matrix), in order; by default the
+            columns' positions ``0 .. k-1``, or the labels seen in label sets and ``y_true``.
+
+    Examples:
+        >>> import numpy as np
+        >>> sets = SetCoverage.from_sets([0, 1, 1], np.array([[1, 0], [1, 1], [0, 1]]))
+        >>> sets.class_coverage(), sets.size_distribution()
+        ({0: 1.0, 1: 1.0}, {1: 0.6666666666666666, 2: 0.3333333333333333})
+    """
+
+    DOCUMENT = "SetCoverage"
+    _FIELDS = ("_by_class", "_by_size")
+
+    def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
+        self._labels: tuple | None = None if labels is None else check_label_list(labels)
+        self._groups: tuple | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        k, g = len(self._labels or ()), max(len(self._groups or ()), 1)
+        self._by_class = np.zeros((g, k, 2), dtype=np.int64)  # per group and true class: weight, weight covered
+        self._by_size = np.zeros((g, k + 1, 2), dtype=np.int64)  # per group and set size: weight, weight covered
+
+    @classmethod
+    def from_sets(cls, y_true: LabelsLike, y_pred_set: SetsLike, *, labels: Sequence[Hashable] | None = None, groups: LabelsLike | None = None,
+                  sample_weight: ArrayLike | None = None) -> SetCoverage:  # fmt: skip
+        """The coverage of one batch of prediction sets: a boolean (or 0/1) ``samples x classes``
+        membership array, or a sequence of label collections (one per sample; any sequence
+        without a ``shape`` is read as label sets, so give a membership matrix as an array).
+
+        Raises:
+            UnknownLabelError: a true label that is no class.
+            InputLengthError: inputs of different lengths.
+        """
+        result = cls(labels)
+        result.update(y_true, y_pred_set, groups=groups, sample_weight=sample_weight)
+        return result
+
+    @classmethod
+    def from_scores(cls, y_true: LabelsLike, y_score: ArrayLike, threshold: float, *, labels: Sequence[Hashable] | None = None,
+                    groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> SetCoverage:  # fmt: skip
+        """The sets ``{c : score_c ≥ threshold}`` of a ``samples x classes`` score matrix (a
+        conformal threshold on the classes' scores; for non-conformity scores ``s`` and a
+        quantile ``q``, pass ``-s`` and ``-q``).
+
+        Examples:
+            >>> SetCoverage.from_scores([0, 1], [[0.7, 0.3], [0.55, 0.45]], 0.4).size_coverage()
+            {1: 1.0, 2: 1.0}
+        """
+        scores = as_array(y_score, "y_score")
+        if scores.dtype.kind not in "biuf" or scores.ndim != 2:
+            raise InvalidArgumentError(f"'y_score' must be a samples x classes matrix of numbers, got {show(scores)}")
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)) or math.isnan(threshold):
+            raise InvalidArgumentError(f"'threshold' must be a number, got {show(threshold)}")
+        if np.isnan(scores).any():
+            raise InvalidValueError(f"'y_score' must not hold NaN, got {show(scores)}")
+        return cls.from_sets(y_true, scores >= threshold, labels=labels, groups=groups, sample_weight=sample_weight)
+
+    @property
+    def labels(self) -> tuple:
+        """The classes, in order."""
+        return self._labels or ()
+
+    @property
+    def groups(self) -> tuple | None:
+        """The groups, in the order met (``None``: counted without groups)."""
+        return self._groups
+
+    def _settings(self) -> tuple:
+        return (self._labels, self._groups)
+
+    def _grown(self, labels: tuple, groups: tuple | None) -> SetCoverage:
+        """This state with more classes and groups (zeros where it has none)."""
+        mine_labels, mine_groups = self._labels or (), self._groups
+        if (labels, groups) == (mine_labels, mine_groups):
+            return self
+        if mine_groups is not None and groups is None or (mine_groups is None and groups is not None and self.n_samples):
+            raise InvalidArgumentError("'groups' must be given with every batch or with none")
+        grown = type(self)(labels)
+        grown._groups = groups
+        grown._reset()
+        class_at = np.array([labels.index(label) for label in mine_labels], dtype=np.intp)
+        group_at = np.zeros(1, dtype=np.intp) if mine_groups is None else np.array([groups.index(g) for g in mine_groups], dtype=np.intp)  # type: ignore[union-attr]
+        dtype = np.result_type(self._by_class, grown._by_class)
+        grown._by_class, grown._by_size = grown._by_class.astype(dtype), grown._by_size.astype(dtype)
+        if len(group_at) == len(self._by_class):
+            grown._by_class[np.ix_(group_at, class_at)] = self._by_class
+            grown._by_size[group_at, : self._by_size.shape[1]] = self._by_size
+        return grown
+
+    def _aligned(self, other: SetCoverage) -> tuple[SetCoverage, SetCoverage]:
+        if self._labels is not None and other._labels is not None and not same_labels(self._labels, other._labels):
+            labels = label_union(self._labels, other._labels, ("this result", "the other"))
+        else:
+            labels = self._labels or other._labels or ()
+        if (self._groups is None) != (other._groups is None) and self.n_samples and other.n_samples:
+            raise InvalidArgumentError("cannot merge prediction sets counted with groups and without")
+        groups = self._groups if other._groups is None else other._groups if self._groups is None else label_union(self._groups, other._groups, ("this result", "the other"))
+        return self._grown(labels, groups), other._grown(labels, groups)
+
+    def update(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> None:
+        """Count a batch of prediction sets (in place); ``groups`` gives each sample's group."""
+        labels, codes, covered, sizes = _set_rows(y_true, y_pred_set, self._labels)
+        n, k = len(codes), len(labels)
+        weight = check_sample_weight(sample_weight, n)
+        group_labels, class_key, size_key = None, codes, sizes
+        if groups is not None:
+            group, group_labels = self._group_codes(groups, n)
+            class_key, size_key = group * k + codes, group * (k + 1) + sizes
+        state = self._grown(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
+        g = max(len(state._groups or ()), 1)
+        self._labels, self._groups = state._labels, state._groups
+        self._by_class = state._by_class + _covered_counts(class_key, covered, weight, g * k).reshape(g, k, 2)
+        self._by_size = state._by_size + _covered_counts(size_key, covered, weight, g * (k + 1)).reshape(g, k + 1, 2)
+
+    def _group_codes(self, groups: LabelsLike, n: int) -> tuple[np.ndarray, tuple]:
+        values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
+        if len(values) != n:
+            raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
+        codes, _, found, _ = encode(values, values, None, names=("groups", "groups"))
+        known = self._groups or ()
+        joined = label_union(known, found, ("the groups counted", "groups"))
+        lookup = np.array([joined.index(label) for label in found], dtype=np.int64)
+        return lookup[codes], joined
+
+    def empty(self) -> SetCoverage:
+        """The same classes and groups, nothing counted."""
+        result = type(self)(self._labels)
+        result._groups = self._groups
+        result._reset()
+        return result
+
+    # ----------------------------------------------------------------------------------------
+    # reading
+
+    def _total(self) -> np.ndarray:
+        return self._by_class.sum(axis=(0, 1))
+
+    @property
+    def n_samples(self) -> float:
+        """How much the counted samples weigh together (their number, without weights)."""
+        return self._total()[0].item()
+
+    def coverage(self) -> float:
+        """The share of the samples whose set holds their class (NaN when none was counted)."""
+        weight, covered = self._total()
+        return float(_ratio(covered, weight))
+
+    def class_coverage(self) -> dict[Hashable, float]:
+        """The coverage of the samples of each class (NaN for a class with no sample)."""
+        sums = self._by_class.sum(axis=0)
+        return dict(zip(self.labels, _ratio(sums[:, 1], sums[:, 0]).tolist()))
+
+    def group_coverage(self) -> dict[Hashable, float]:
+        """The coverage of each group's samples.
+
+        Raises:
+            InvalidArgumentError: counted without groups.
+        """
+        if self._groups is None:
+            raise InvalidArgumentError("this result was counted without 'groups'")
+        sums = self._by_class.sum(axis=1)
+        return dict(zip(self._groups, _ratio(sums[:, 1], sums[:, 0]).tolist()))
+
+    def group(self, name: Hashable) -> SetCoverage:
+        """The counts of one group's samples.
+
+        Raises:
+            InvalidArgumentError: counted without groups, or no such group.
+        """
+        if self._groups is None or name not in self._groups:
+            raise InvalidArgumentError(f"'name' must be one of the groups {show(list(self._groups or ()))}, got {show(name)}")
+        j = self._groups.index(name)
+        result = type(self)(self._labels)
+        result._by_class, result._by_size = self._by_class[j : j + 1].copy(), self._by_size[j : j + 1].copy()
+        return result
+
+    def _sizes(self) -> np.ndarray:
+        return self._by_size.sum(axis=0)  # per size: weight, covered
+
+    def size_coverage(self) -> dict[int, float]:
+        """The coverage of the sets of each size that occurs."""
+        sizes = self._sizes()
+        present = np.flatnonzero(sizes[:, 0] > 0)
+        return dict(zip(present.tolist(), _ratio(sizes[present, 1], sizes[present, 0]).tolist()))
+
+    def size_stratified_coverage(self, n_bins: int | None = None) -> np.ndarray:
+        """The coverage of the sets in bins of their size (Angelopoulos & Bates 2021): one per
+        size ``0 .. k`` by default, or ``n_bins`` bins of consecutive sizes (as
+        ``np.array_split(range(k + 1), n_bins)``, MAPIE's bins); NaN for a bin with no set. Its
+        minimum is MAPIE's size-stratified coverage score.
+
+        Examples:
+            >>> sets = np.array([[1, 1, 1, 1], [0, 1, 0, 1], [1, 1, 1, 0], [0, 0, 1, 1], [1, 1, 0, 1]])
+            >>> SetCoverage.from_sets([3, 3, 1, 2, 2], sets).size_stratified_coverage(2).tolist()
+            [1.0, 0.6666666666666666]
+        """
+        sizes = self._sizes()
+        summed = np.add.reduceat(sizes, size_bin_starts(len(sizes) - 1, n_bins), axis=0)
+        return np.asarray(_ratio(summed[:, 1], summed[:, 0]), dtype=np.float64)
+
+    def mean_size(self) -> float:
+        """The mean number of labels in a set (MAPIE's mean width of classification sets)."""
+        sizes = self._sizes()
+        return float(_ratio(np.dot(np.arange(len(sizes)), sizes[:, 0]), sizes[:, 0].sum()))
+
+    def size_distribution(self) -> dict[int, float]:
+        """The share of the sets of each size that occurs."""
+        sizes = self._sizes()[:, 0]
+        present = np.flatnonzero(sizes > 0)
+        return dict(zip(present.tolist(), _ratio(sizes[present], sizes.sum()).tolist()))
+
+    def _of_size(self, size: int) -> tuple[Any, Any]:
+        sizes = self._sizes()
+        return (sizes[size, 0], sizes[size, 1]) if size < len(sizes) else (0, 0)
+
+    def singleton_rate(self) -> float:
+        """The share of the sets that hold exactly one label."""
+        return float(_ratio(self._of_size(1)[0], self.n_samples))
+
+    def singleton_accuracy(self) -> float:
+        """The accuracy of the singleton sets (the share of them that hold the true class)."""
+        weight, covered = self._of_size(1)
+        return float(_ratio(covered, weight))
+
+    def empty_rate(self) -> float:
+        """The share of the sets that are empty (they never cover)."""
+        return float(_ratio(self._of_size(0)[0], self.n_samples))
+
+    def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
+        """Wilson's or Clopper-Pearson's interval of the marginal coverage (whole counts).
+
+        Examples:
+            >>> print(SetCoverage.from_sets([0] * 100, np.array([[1, 0]] * 90 + [[0, 1]] * 10)).coverage_interval())
+            0.9 [0.8256, 0.9448] (95% wilson)
+        """
+        weight, covered = self._total()
+        return self._interval(covered, weight, level, method)
+
+    def _document(self) -> dict[str, Any]:
+        return {"labels": serialization.as_list(self.labels), "groups": None if self._groups is None else serialization.as_list(self._groups),
+                "by_class": self._by_class.ravel().tolist(), "by_size": self._by_size.ravel().tolist()}  # fmt: skip
+
+    @classmethod
+    def _read_document(cls, document: dict[str, Any]) -> SetCoverage:
+        labels = serialization.label_list(document, "labels")
+        groups = None if document.get("groups") is None else serialization.label_list(document, "groups")
+        result = cls(labels)
+        result._groups = groups
+        g, k = max(len(groups or ()), 1), len(labels)
+        for name, shape in (("by_class", (g, k, 2)), ("by_size", (g, k + 1, 2))):
+            values = serialization.array(serialization.field(document, name), name, length=int(np.prod(shape)), integral=None)
+            setattr(result, f"_{name}", values.reshape(shape))
+        if np.any(result._by_class[..., 1] > result._by_class[..., 0]) or np.any(result._by_size[..., 1] > result._by_size[..., 0]):
+            raise serialization.FormatError("fields 'by_class' and 'by_size' must not cover more than they count")
+        return result
+
+    def __repr__(self) -> str:
+        return f"SetCoverage(labels={list(self.labels)!r}, n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_size={self.mean_size():.4g})"
+
+
+# --------------------------------------------------------------------------------------------
+# prediction intervals
+
+
+def interval_bounds(y_intervals: IntervalsLike, n: int | None = None, argument: str = "y_intervals") -> tuple[np.ndarray, np.ndarray]:
+    """The lower and upper bounds of ``n x 2`` intervals (MAPIE's ``(n, 2)`` or ``(n, 2, 1)``).
+
+    Raises:
+        InputShapeError: another shape.
+        InvalidValueError: a bound that is NaN or infinite, or a lower bound above its upper one.
+    """
+    values = as_array(y_intervals, argument)
+    if values.ndim == 3 and values.shape[2] == 1:
+        values = values[:, :, 0]
+    if values.ndim != 2 or values.shape[1] != 2 or values.dtype.kind not in "biuf":
+        raise InputShapeError(f"{argument!r} must be n x 2 numbers (lower, upper), got shape {values.shape}")
+    if n is not None and len(values) != n:
+        raise InputLengthError(f"{argument!r} has {len(values)} intervals for {n} samples")
+    values = values.astype(np.float64, copy=False)
+    return _checked_bounds(values[:, 0], values[:, 1])
+
+
+def _finite(values: ArrayLike, argument: str, n: int | None = None, *, check: bool = True) -> np.ndarray:
+    """``values`` as a 1-D float64 array of ``n`` numbers, finite (``check=False``: the caller
+    checks that, ``_interval_sums`` as it reads them)."""
+    array = as_array(values, argument)
+    if array.dtype.kind not in "biuf" or array.ndim != 1:
+        raise InvalidArgumentError(f"{argument!r} must be a 1-D array of numbers, got {show(array)}")
+    if n is not None and len(array) != n:
+        raise InputLengthError(f"{argument!r} has {len(array)} values for {n} samples")
+    array = array.astype(np.float64, copy=False)
+    if not check:
+        return array
+    bad = ~np.isfinite(array)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise InvalidValueError(f"{argument!r} must be finite, got {float(array[first])!r} at position {first}")
+    return array
+
+
+def _checked_bounds(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    lower, upper = _finite(lower, "lower"), _finite(upper, "upper", len(lower))
+    crossed = lower > upper
+    if crossed.any():
+        first = int(np.flatnonzero(crossed)[0])
+        raise InvalidValueError(f"an interval's lower bound must not exceed its upper bound, got [{float(lower[first])!r}, {float(upper[first])!r}] at position {first}")
+    return lower, upper
+
+
+_CHUNK = 1 << 15
+"""Samples read at once by ``_interval_sums``: their temporaries stay in cache."""
+
+
+def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.ndarray | None, key: np.ndarray | None, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per bin: the weight and the weight covered (``bins x 2``), and ``Σ w (u - l)``,
+    ``Σ w (l - y)⁺``, ``Σ w (y - u)⁺`` (``bins x 3``), read chunk by chunk.
+
+    Raises:
+        InvalidValueError: a value that is NaN or infinite, or a lower bound above its upper one.
+    """
+    counts = np.zeros((bins, 2), dtype=np.int64 if weight is None or weight.dtype.kind in "iu" else np.float64)
+    sums = np.zeros((bins, 3))
+    plain = weight is None and bins == 1
+    for start in range(0, len(y), _CHUNK):
+        part = slice(start, start + _CHUNK)
+        yy, ll, hh = y[part], low[part], high[part]
+        with np.errstate(invalid="ignore", over="ignore"):  # a NaN or an infinity reaches one of the three sums: checked below
+            below, above, width = ll - yy, yy - hh, hh - ll
+            covered = (below <= 0) & (above <= 0)
+            np.maximum(below, 0.0, out=below)
+            np.maximum(above, 0.0, out=above)
+            chunk = (width.sum(), below.sum(), above.sum())
+        if not (np.isfinite(chunk).all() and width.min(initial=0.0) >= 0):  # find the first bad value, for its position
+            _checked_bounds(_finite(low, "lower"), _finite(high, "upper"))
+            _finite(y, "y_true")
+        if plain:
+            counts[0] += (len(yy), np.count_nonzero(covered))
+            sums[0] += chunk
+            continue
+        kk = np.zeros(len(yy), dtype=np.intp) if key is None else key[part]
+        ww = np.ones(len(yy), dtype=np.int64) if weight is None else weight[part]
+        counts[:, 0] += _summed(kk, ww, bins)
+        counts[:, 1] += _summed(kk[covered], ww[covered], bins)
+        fw = ww.astype(np.float64)
+        for column, values in enumerate((width, below, above)):
+            sums[:, column] += np.bincount(kk, weights=values * fw, minlength=bins)
+    return counts, sums
+
+
+class IntervalCoverage(_Sums):
+    """The coverage, width and interval (Winkler) score of a regressor's prediction intervals,
+    overall and in bins of the prediction.
+
+    Reading: ``coverage()``, ``mean_width()``, ``interval_score(confidence_level)``,
+    ``bin_coverage()``, ``bin_counts()``, ``coverage_interval(level)``, ``edges``,
+    ``n_samples``. Counting (a counted state): ``update``, ``+``, ``-``, ``scaled``,
+    ``empty``, ``copy``, ``==``, ``to_json``/``from_json``, pickle.
+
+    Args:
+        edges: increasing bin edges of the prediction (``y_pred``, or each interval's midpoint
+            when none is given): bin ``j`` holds ``[edges[j], edges[j+1])``, the last one its
+            right edge too, and predictions outside the edges count in the end bins. ``None``:
+            one bin.
+
+    Examples:
+        >>> intervals = IntervalCoverage(edges=[0, 2, 4])
+        >>> intervals.update([1.0, 2.0, 5.0], [0.5, 1.0, 2.0], [1.5, 3.0, 4.0])
+        >>> intervals.bin_coverage().tolist(), intervals.bin_counts().tolist()
+        ([1.0, 0.5], [1, 2])
+    """
+
+    DOCUMENT = "IntervalCoverage"
+    _FIELDS = ("_counts", "_sums")
+
+    def __init__(self, edges: ArrayLike | None = None) -> None:
+        self._edges = None if edges is None else self._check_edges(edges)
+        bins = 1 if self._edges is None else len(self._edges) - 1
+        self._counts = np.zeros((bins, 2), dtype=np.int64)  # per bin: weight, weight covered
+        self._sums = np.zeros((bins, 3))  # per bin: Σ w (u - l), Σ w (l - y)⁺, Σ w (y - u)⁺
+
+    @staticmethod
+    def _check_edges(edges: ArrayLike) -> np.ndarray:
+        values = as_array(edges, "edges")
+        if values.ndim != 1 or len(values) < 2 or values.dtype.kind not in "iuf" or not np.isfinite(values).all() or np.any(np.diff(values) <= 0):
+            raise InvalidArgumentError(f"'edges' must be two or more increasing finite numbers, got {show(edges)}")
+        return values.astype(np.float64)
+
+    @classmethod
+    def from_intervals(cls, y_true: ArrayLike, lower: ArrayLike, upper: ArrayLike, *, y_pred: ArrayLike | None = None, edges: ArrayLike | None = None,
+                       sample_weight: ArrayLike | None = None) -> IntervalCoverage:  # fmt: skip
+        """The coverage of one batch of intervals ``[lower, upper]``.
+
+        Raises:
+            InvalidValueError: a value that is NaN or infinite, or a lower bound above its upper one.
+            InputLengthError: inputs of different lengths.
+        """
+        result = cls(edges)
+        result.update(y_true, lower, upper, y_pred=y_pred, sample_weight=sample_weight)
+        return result
+
+    @property
+    def edges(self) -> np.ndarray | None:
+        """The bin edges of the prediction (``None``: one bin)."""
+        return self._edges
+
+    def _settings(self) -> tuple:
+        return (None if self._edges is None else tuple(self._edges.tolist()),)
+
+    def _aligned(self, other: IntervalCoverage) -> tuple[IntervalCoverage, IntervalCoverage]:
+        if self._settings() != other._settings():
+            raise LabelMismatchError(f"cannot join interval coverages of different bins: {show(self._edges)} and {show(other._edges)}")
+        return self, other
+
+    def update(self, y_true: ArrayLike, lower: ArrayLike, upper: ArrayLike, /, *, y_pred: ArrayLike | None = None, sample_weight: ArrayLike | None = None) -> None:
+        """Count a batch of intervals (in place); ``y_pred`` places each in its bin."""
+        y, low, high = _finite(y_true, "y_true", check=False), _finite(lower, "lower", check=False), _finite(upper, "upper", check=False)
+        if not len(low) == len(high) == len(y):
+            raise InputLengthError(f"'y_true', 'lower' and 'upper' must have one value per sample, got {len(y)}, {len(low)} and {len(high)}")
+        weight = check_sample_weight(sample_weight, len(y))
+        bins = len(self._counts)
+        key = None
+        if bins > 1:
+            where = (low + high) / 2 if y_pred is None else _finite(y_pred, "y_pred", len(y))
+            key = np.searchsorted(self._edges[1:-1], where, side="right")  # type: ignore[index]
+        counts, sums = _interval_sums(y, low, high, weight, key, bins)
+        self._counts = self._counts + counts
+        self._sums = self._sums + sums
+
+    def empty(self) -> IntervalCoverage:
+        """The same bins, nothing counted."""
+        return type(self)(self._edges)
+
+    def _subtract(self, other: IntervalCoverage) -> IntervalCoverage:
+        rest = super()._subtract(other)
+        rest._sums = np.where(rest._counts[:, :1] > 0, np.maximum(rest._sums, 0.0), 0.0)  # no sample left: no width left (rounding)
+        return rest
+
+    @property
+    def n_samples(self) -> float:
+        """How much the counted samples weigh together (their number, without weights)."""
+        return self._counts[:, 0].sum().item()
+
+    def coverage(self) -> float:
+        """The share of the samples whose interval holds the true value (NaN when none was counted)."""
+        weight, covered = self._counts.sum(axis=0)
+        return float(_ratio(covered, weight))
+
+    def mean_width(self) -> float:
+        """The mean width ``Σ w (u - l) / Σ w`` of the intervals."""
+        return float(_ratio(self._sums[:, 0].sum(), self.n_samples))
+
+    def interval_score(self, confidence_level: float) -> float:
+        """The interval (Winkler) score of intervals meant to cover ``confidence_level`` (``1 - α``):
+        the mean width plus ``2/α`` times the mean distance of a true value outside its interval
+        (lower is better; Gneiting & Raftery 2007). MAPIE's ``regression_mwi_score``.
+
+        Raises:
+            InvalidArgumentError: ``confidence_level`` not in (0, 1).
+        """
+        if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float, np.floating)) or not 0 < confidence_level < 1:
+            raise InvalidArgumentError(f"'confidence_level' must be a number in (0, 1), e.g. 0.9; got {show(confidence_level)}")
+        width, below, above = self._sums.sum(axis=0)
+        return float(_ratio(width + (below + above) * 2 / (1 - confidence_level), self.n_samples))
+
+    def bin_counts(self) -> np.ndarray:
+        """How much the samples of each bin weigh."""
+        return self._counts[:, 0].copy()
+
+    def bin_coverage(self) -> np.ndarray:
+        """The coverage in each bin of the prediction (NaN for an empty bin)."""
+        return np.asarray(_ratio(self._counts[:, 1], self._counts[:, 0]), dtype=np.float64)
+
+    def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
+        """Wilson's or Clopper-Pearson's interval of the coverage (whole counts)."""
+        weight, covered = self._counts.sum(axis=0)
+        return self._interval(covered, weight, level, method)
+
+    def _document(self) -> dict[str, Any]:
+        return {"edges": None if self._edges is None else self._edges.tolist(), "counts": self._counts.ravel().tolist(), "sums": self._sums.ravel().tolist()}
+
+    @classmethod
+    def _read_document(cls, document: dict[str, Any]) -> IntervalCoverage:
+        edges = document.get("edges")
+        try:
+            result = cls(None if edges is None else edges)
+        except InvalidArgumentError as error:
+            raise serialization.FormatError(f"field 'edges': {error}") from None
+        bins = len(result._counts)
+        counts = serialization.array(serialization.field(document, "counts"), "counts", length=2 * bins, integral=None).reshape(bins, 2)
+        sums = serialization.array(serialization.field(document, "sums"), "sums", length=3 * bins, integral=False).reshape(bins, 3)
+        if np.any(counts[:, 1] > counts[:, 0]):
+            raise serialization.FormatError("field 'counts' must not cover more than it counts")
+        result._counts, result._sums = counts, sums
+        return result
+
+    def __repr__(self) -> str:
+        return f"IntervalCoverage(n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_width={self.mean_width():.4g})"

@@ -1,0 +1,239 @@
+"""Prediction sets and prediction intervals: coverage, size and the interval score, against
+MAPIE's metric functions (on MAPIE's own test data and on generated data), against counting
+sample by sample, and against the nominal level of their coverage intervals in simulation.
+
+References: Angelopoulos & Bates, "A gentle introduction to conformal prediction" (2021):
+coverage and size-stratified coverage; Gneiting & Raftery, "Strictly proper scoring rules,
+prediction, and estimation" (2007), section 6.2: the interval score; MAPIE's tests
+(mapie/tests/test_metrics.py) for the toy data and their values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mapie.metrics import classification as mapie_sets
+from mapie.metrics import regression as mapie_intervals
+from strategies import close
+
+from evalkit import IntervalCoverage, SetCoverage
+from evalkit import metrics as face
+from evalkit.exceptions import (
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidValueError,
+    UnknownLabelError,
+)
+
+# MAPIE's toy data (mapie/tests/test_metrics.py) and the values its tests expect
+Y_TOY = np.array([5, 7.5, 9.5, 10.5, 12.5])
+Y_PREDS = np.array([[5, 4, 6], [7.5, 6.0, 9.0], [9.5, 9, 10.0], [10.5, 8.5, 12.5], [11.5, 10.5, 12.0]])
+INTERVALS = np.array([[[4, 4], [6, 7.5]], [[6.0, 8], [9.0, 10]], [[9, 9], [10.0, 10.0]], [[8.5, 9], [12.5, 12]], [[10.5, 10.5], [12.0, 12]]])
+Y_TRUE_CLASS = np.array([3, 3, 1, 2, 2])
+Y_PRED_SET = np.array([[False, False, True, True], [False, True, False, True], [False, True, True, False], [False, False, True, True], [False, True, False, True]])
+Y_PRED_SET_2ALPHAS = np.array([
+    [[False, False], [False, True], [False, True], [False, False]],
+    [[False, False], [True, True], [True, True], [True, True]],
+    [[False, False], [True, False], [True, False], [False, False]],
+    [[True, False], [True, False], [True, True], [True, False]],
+    [[False, False], [True, True], [False, True], [True, True]],
+])  # fmt: skip
+SSC_CLASSIF = {  # num_bins -> MAPIE's expected size-stratified coverage of Y_PRED_SET_2ALPHAS
+    2: [[1 / 3, 1.0], [1 / 3, 1.0]],
+    3: [[0.0, 2 / 3, 1.0], [0.5, 2 / 3, np.nan]],
+    None: [[0.0, np.nan, 0.5, 1.0, 1.0], [0.0, 1.0, 0.0, 1.0, np.nan]],
+}
+SSC_REG = {2: [[2 / 3, 1.0], [1 / 3, 1.0]], 3: [[0.5, 1.0, 1.0], [0.5, 0.5, 1.0]]}
+
+
+def test_mapies_toy_data_give_mapies_values():
+    assert face.regression_coverage_score(Y_TOY, Y_PREDS[:, 1:])[0] == 0.8
+    assert face.classification_coverage_score(Y_TRUE_CLASS, Y_PRED_SET)[0] == 0.8
+    np.testing.assert_allclose(face.classification_mean_width_score(Y_PRED_SET_2ALPHAS), [2.2, 1.8])
+    np.testing.assert_allclose(face.regression_mean_width_score(INTERVALS), [2.3, 2.2])
+    for bins, expected in SSC_CLASSIF.items():
+        np.testing.assert_allclose(face.classification_ssc(Y_TRUE_CLASS, Y_PRED_SET_2ALPHAS, num_bins=bins), expected)
+        np.testing.assert_allclose(face.classification_ssc_score(Y_TRUE_CLASS, Y_PRED_SET_2ALPHAS, num_bins=bins), np.nanmin(expected, axis=1))
+    for bins, expected in SSC_REG.items():
+        np.testing.assert_allclose(face.regression_ssc(Y_TOY, INTERVALS, num_bins=bins), expected)
+        np.testing.assert_allclose(face.regression_ssc_score(Y_TOY, INTERVALS, num_bins=bins), np.min(expected, axis=1))
+    # MAPIE's Winkler test: four intervals around 10, one crossed (read with its bounds swapped), alpha 0.1
+    y_pis = np.array([[[5.0], [15.0]], [[15.0], [25.0]], [[12.0], [8.0]], [[-5.0], [0.0]]])
+    assert face.regression_mwi_score(np.full(4, 10.0), y_pis, 0.9) == pytest.approx(mapie_intervals.regression_mwi_score(np.full(4, 10.0), y_pis, 0.9))
+    assert face.regression_mwi_score(np.full(4, 10.0), y_pis, 0.9) == pytest.approx(82.25, rel=1e-2)
+
+
+@st.composite
+def set_cases(draw, max_size=40):
+    n, k, levels = draw(st.integers(1, max_size)), draw(st.integers(1, 5)), draw(st.integers(1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return rng.integers(0, k, n), rng.random((n, k, levels)) < draw(st.sampled_from([0.2, 0.5, 0.8]))
+
+
+@given(case=set_cases())
+def test_the_set_functions_equal_mapies_on_generated_sets(case):
+    y_true, sets = case
+    np.testing.assert_allclose(face.classification_coverage_score(y_true, sets), mapie_sets.classification_coverage_score(y_true, sets), rtol=1e-12)
+    np.testing.assert_allclose(face.classification_mean_width_score(sets), mapie_sets.classification_mean_width_score(sets), rtol=1e-12)
+    expected = _mapie_quietly(mapie_sets.classification_ssc, y_true, sets)
+    np.testing.assert_allclose(face.classification_ssc(y_true, sets), expected, rtol=1e-12)
+
+
+def _mapie_quietly(function, *args, **kwargs):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # MAPIE's mean of an empty bin
+        return function(*args, **kwargs)
+
+
+@st.composite
+def interval_cases(draw, max_size=40):
+    n, levels = draw(st.integers(1, max_size)), draw(st.integers(1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    y = np.round(rng.normal(size=n), 1)
+    lower = np.round(rng.normal(size=(n, levels)) - 1, 1)
+    return y, np.stack([lower, lower + np.round(rng.random((n, levels)) * 3, 1)], axis=1)
+
+
+@given(case=interval_cases(), level=st.sampled_from([0.5, 0.8, 0.9, 0.95]))
+def test_the_interval_functions_equal_mapies_on_generated_intervals(case, level):
+    y, intervals = case
+    np.testing.assert_allclose(face.regression_coverage_score(y, intervals), mapie_intervals.regression_coverage_score(y, intervals), rtol=1e-12)
+    np.testing.assert_allclose(face.regression_mean_width_score(intervals), mapie_intervals.regression_mean_width_score(intervals), rtol=1e-12)
+    one = intervals[:, :, :1]
+    assert close(face.regression_mwi_score(y, one, level), mapie_intervals.regression_mwi_score(y, one, level), rel=1e-9, abs=1e-12)
+
+
+@given(case=set_cases(max_size=25), groups=st.lists(st.sampled_from(["x", "y"]), min_size=25, max_size=25), weighted=st.booleans())
+def test_every_reading_of_sets_equals_counting_sample_by_sample(case, groups, weighted):
+    y_true, sets = case
+    sets = sets[:, :, 0]
+    n, k = sets.shape
+    weight = np.arange(1, n + 1) if weighted else np.ones(n, dtype=int)
+    groups = groups[:n]
+    result = SetCoverage.from_sets(y_true, sets, groups=groups, sample_weight=weight if weighted else None)
+    covered = sets[np.arange(n), y_true]
+    sizes = sets.sum(axis=1)
+
+    def share(mask, of=None):
+        of = np.ones(n, dtype=bool) if of is None else of
+        return np.nan if not weight[of].sum() else weight[mask & of].sum() / weight[of].sum()
+
+    assert close(result.coverage(), share(covered))
+    assert close(result.mean_size(), np.dot(weight, sizes) / weight.sum())
+    assert close(result.singleton_rate(), share(sizes == 1)) and close(result.empty_rate(), share(sizes == 0))
+    assert close(result.singleton_accuracy(), share(covered, sizes == 1))
+    assert all(close(result.class_coverage()[c], share(covered, y_true == c)) for c in range(k))
+    assert all(close(value, share(covered, np.array(groups) == g)) for g, value in result.group_coverage().items())
+    assert all(close(value, share(covered, sizes == s)) for s, value in result.size_coverage().items())
+    assert all(close(value, share(sizes == s)) for s, value in result.size_distribution().items())
+    as_label_sets = [set(np.flatnonzero(row).tolist()) for row in sets]
+    assert SetCoverage.from_sets(y_true.tolist(), as_label_sets, labels=range(k), groups=groups, sample_weight=weight if weighted else None) == result
+    scores = np.where(sets, 0.75, 0.25)
+    assert SetCoverage.from_scores(y_true, scores, 0.5, groups=groups, sample_weight=weight if weighted else None) == result
+
+
+@given(case=interval_cases(max_size=30), weighted=st.booleans())
+def test_every_reading_of_intervals_equals_counting_sample_by_sample(case, weighted):
+    y, intervals = case
+    lower, upper = intervals[:, 0, 0], intervals[:, 1, 0]
+    n = len(y)
+    weight = np.arange(1, n + 1, dtype=float) if weighted else np.ones(n)
+    prediction = (lower + upper) / 2
+    edges = [-1.0, 0.0, 1.0]
+    result = IntervalCoverage.from_intervals(y, lower, upper, edges=edges, sample_weight=weight if weighted else None)
+    covered = (lower <= y) & (y <= upper)
+    assert close(result.coverage(), np.dot(weight, covered) / weight.sum())
+    assert close(result.mean_width(), np.dot(weight, upper - lower) / weight.sum(), rel=1e-9)
+    alpha = 0.1
+    score = (upper - lower) + 2 / alpha * (np.maximum(lower - y, 0) + np.maximum(y - upper, 0))
+    assert close(result.interval_score(1 - alpha), np.dot(weight, score) / weight.sum(), rel=1e-9)
+    in_bin = np.where(prediction < 0, 0, 1)  # the edges' one inner edge, 0; outside values go to the end bins
+    for b in range(2):
+        mask = in_bin == b
+        expected = np.nan if not mask.any() else np.dot(weight[mask], covered[mask]) / weight[mask].sum()
+        assert close(result.bin_coverage()[b], expected)
+
+
+def test_coverage_intervals_cover_the_true_coverage_at_their_level():
+    # 2,000 simulated calibrated sets and intervals of 150 samples, true coverage 0.9: the 95%
+    # Wilson interval of the empirical coverage should hold 0.9 about 95% of the time.
+    rng = np.random.default_rng(11)
+    held_sets = held_intervals = 0
+    for _ in range(2000):
+        inside = rng.random(150) < 0.9
+        sets = np.stack([inside, ~inside], axis=1)
+        held_sets += _holds(SetCoverage.from_sets(np.zeros(150, dtype=int), sets).coverage_interval(), 0.9)
+        y = np.where(inside, 0.0, 2.0)
+        held_intervals += _holds(IntervalCoverage.from_intervals(y, np.full(150, -1.0), np.ones(150)).coverage_interval(method="wilson"), 0.9)
+    assert 0.93 <= held_sets / 2000 <= 0.97
+    assert 0.93 <= held_intervals / 2000 <= 0.97
+
+
+def _holds(interval, value):
+    return interval.low <= value <= interval.high
+
+
+def test_groups_and_classes_join_and_leave_as_parts_do():
+    monday = SetCoverage.from_sets(["a", "b"], [{"a"}, {"a"}], groups=["x", "x"])
+    tuesday = SetCoverage.from_sets(["c"], [{"c", "a"}], groups=["y"])
+    week = monday + tuesday
+    assert week.labels == ("a", "b", "c") and week.groups == ("x", "y")
+    assert week.group_coverage() == {"x": 0.5, "y": 1.0}
+    assert week.class_coverage() == {"a": 1.0, "b": 0.0, "c": 1.0}
+    assert (week - tuesday).coverage() == monday.coverage()
+    assert SetCoverage.from_json(week.to_json()) == week
+    with pytest.raises(InvalidArgumentError, match="with groups and without"):
+        week + SetCoverage.from_sets(["a"], [{"a"}])
+
+
+def test_bad_sets_and_intervals_are_refused_with_the_argument_named():
+    with pytest.raises(InvalidValueError, match=r"'y_pred_set' must hold booleans or 0/1, got 2 at row 0, column 1"):
+        SetCoverage.from_sets([0], np.array([[1, 2]]))
+    with pytest.raises(InputLengthError, match="'y_pred_set' has 1 rows for 2 samples"):
+        SetCoverage.from_sets([0, 1], np.array([[True, False]]))
+    with pytest.raises(UnknownLabelError):
+        SetCoverage.from_sets([5], np.array([[True, False]]))
+    with pytest.raises(InputShapeError, match="'y_pred_set' must be"):
+        face.classification_coverage_score([0], np.array([True]))
+    with pytest.raises(InvalidValueError, match=r"lower bound must not exceed its upper bound, got \[3.0, 2.0\] at position 1"):
+        IntervalCoverage.from_intervals([1, 2], [0, 3], [1, 2])
+    with pytest.raises(InvalidValueError, match="'y_true' must be finite, got nan at position 0"):
+        face.regression_coverage_score([np.nan], [[0, 1]])
+    with pytest.raises(InvalidArgumentError, match="'confidence_level' must be a number in \\(0, 1\\)"):
+        IntervalCoverage.from_intervals([1], [0], [2]).interval_score(1.0)
+    with pytest.raises(InvalidArgumentError, match="'num_bins' must be a whole number in 1..5"):
+        face.classification_ssc(Y_TRUE_CLASS, Y_PRED_SET_2ALPHAS, num_bins=10)
+    with pytest.raises(InvalidArgumentError, match="'edges'"):
+        IntervalCoverage(edges=[1, 0])
+
+
+def test_where_evalkit_differs_from_mapie_on_purpose():
+    # A bin count no larger than the number of distinct set sizes is refused by MAPIE; evalkit
+    # answers, with NaN for the bins that hold no set (here sizes 0..4 in four bins).
+    with pytest.raises(ValueError):
+        mapie_sets.classification_ssc(Y_TRUE_CLASS, Y_PRED_SET_2ALPHAS, num_bins=4)
+    assert face.classification_ssc(Y_TRUE_CLASS, Y_PRED_SET_2ALPHAS, num_bins=4).shape == (2, 4)
+    # MAPIE's coverage and mean width take a crossed interval as it is (its width negative, or
+    # absolute); evalkit refuses it, where only the Winkler score, as MAPIE's, swaps the bounds.
+    crossed = np.array([[2.0, 1.0]])
+    assert mapie_intervals.regression_coverage_score(np.array([1.5]), crossed)[0] == 0.0
+    with pytest.raises(InvalidValueError):
+        face.regression_coverage_score([1.5], crossed)
+
+
+def test_the_mapie_functions_keep_mapies_signatures():
+    import inspect
+
+    from mapie.metrics import uncertainty as mapie_uncertainty
+
+    modules = (mapie_sets, mapie_intervals, mapie_uncertainty)
+    for name in face.MAPIE:
+        theirs = inspect.signature(next(getattr(module, name) for module in modules if hasattr(module, name)))
+        ours = inspect.signature(getattr(face, name))
+        shared = [p for p in ours.parameters.values() if p.name != "sample_weight"]
+        assert [(p.name, p.default) for p in shared] == [(p.name, p.default) for p in theirs.parameters.values()], name

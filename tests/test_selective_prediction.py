@@ -1,0 +1,179 @@
+"""Selective prediction: the risk-coverage curve, AURC and excess AURC, against brute force at
+every threshold, against MAPIE's ``auarc`` and Geifman et al.'s top-k mean, and against the
+confusion matrices of the accepted samples.
+
+References: Geifman & El-Yaniv, "Selective classification for deep neural networks" (NeurIPS
+2017): risk and coverage of a threshold on the confidence; Geifman, Uziel & El-Yaniv,
+"Bias-reduced uncertainty estimation for deep neural classifiers" (ICLR 2019): AURC as the
+mean risk of the k most confident samples, and the excess AURC against r + (1 - r) ln(1 - r).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mapie.metrics.uncertainty import auarc as mapie_auarc
+from strategies import close
+
+from evalkit import ConfusionMatrix, RiskCoverage
+from evalkit.exceptions import (
+    InputLengthError,
+    InvalidArgumentError,
+    InvalidCountsError,
+    InvalidValueError,
+    UnknownLabelError,
+)
+from evalkit.metrics import auarc, aurc, excess_aurc, risk_coverage_curve
+from evalkit.scores.selective import oracle_aurc
+
+
+@st.composite
+def selective_cases(draw, max_size=30):
+    """Labels, predictions, confidences with ties (a few distinct values), optional integer weights."""
+    n = draw(st.integers(1, max_size))
+    pool = ["a", "b", "c"][: draw(st.integers(1, 3))]
+    y_true = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+    y_pred = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+    confidence = draw(st.lists(st.sampled_from([0.0, 0.1, 0.35, 0.5, 0.7, 0.9, 1.0, -2.0]), min_size=n, max_size=n))
+    weight = draw(st.one_of(st.none(), st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    if weight is not None and not any(weight):
+        weight[0] = 1
+    return y_true, y_pred, confidence, weight
+
+
+def _brute_force(y_true, y_pred, confidence, weight):
+    """Each distinct threshold from the highest: the samples with confidence >= t, counted one by one."""
+    w = [1] * len(y_true) if weight is None else weight
+    total = sum(w)
+    points = []
+    for t in sorted({c for c, wi in zip(confidence, w) if wi > 0}, reverse=True):
+        accepted = [i for i in range(len(y_true)) if confidence[i] >= t]
+        mass = sum(w[i] for i in accepted)
+        errors = sum(w[i] for i in accepted if y_true[i] != y_pred[i])
+        points.append((t, mass / total, errors / mass))
+    area, before = 0.0, 0.0
+    for _, coverage, risk in points:
+        area += (coverage - before) * risk
+        before = coverage
+    return points, area
+
+
+@given(case=selective_cases())
+def test_the_curve_and_its_area_equal_brute_force_at_every_threshold(case):
+    y_true, y_pred, confidence, weight = case
+    curve = RiskCoverage.from_predictions(y_true, y_pred, confidence, sample_weight=weight)
+    points, area = _brute_force(y_true, y_pred, confidence, weight)
+    assert curve.thresholds.tolist() == [t for t, _, _ in points]
+    assert all(close(a, b) for a, b in zip(curve.coverage, [c for _, c, _ in points]))
+    assert all(close(a, b) for a, b in zip(curve.risk, [r for _, _, r in points]))
+    assert close(curve.aurc(), area)
+    assert close(aurc(y_true, y_pred, confidence, sample_weight=weight), area)
+    coverage, risk, thresholds = risk_coverage_curve(y_true, y_pred, confidence, sample_weight=weight)
+    assert np.array_equal(coverage, curve.coverage) and np.array_equal(risk, curve.risk) and np.array_equal(thresholds, curve.thresholds)
+
+
+@given(n=st.integers(1, 40), seed=st.integers(0, 10**6))
+def test_with_distinct_confidences_aurc_is_the_mean_risk_of_the_k_most_confident(n, seed):
+    # Geifman et al. 2019: AURC = (1/n) Σ_k risk of the k most confident samples.
+    rng = np.random.default_rng(seed)
+    correct = rng.integers(0, 2, n)
+    confidence = rng.permutation(n) / n
+    order = np.argsort(-confidence)
+    top_k = np.cumsum(1 - correct[order]) / np.arange(1, n + 1)
+    found = aurc(correct, np.ones(n, dtype=int), confidence)
+    assert close(found, top_k.mean())
+    assert close(auarc(correct, confidence), mapie_auarc(correct, confidence), rel=1e-12, abs=1e-12)
+
+
+def test_mapie_keeps_tied_confidences_in_sort_order_where_evalkit_counts_them_as_one_step():
+    # Two tied samples, one right and one wrong: MAPIE's value depends on which the sort puts first
+    # (here 0.75 or 0.25 for the first accepted); a threshold accepts both at once: accuracy 1/2.
+    correct, confidence = np.array([1, 0]), np.array([0.5, 0.5])
+    assert auarc(correct, confidence) == 0.5
+    assert mapie_auarc(correct, confidence) == pytest.approx(0.75)
+    assert mapie_auarc(correct[::-1], confidence) == pytest.approx(0.25)
+
+
+@settings(max_examples=40)
+@given(case=selective_cases(max_size=20), measure=st.sampled_from([("recall", "macro"), ("f1_score", "micro"), ("precision", "weighted"), ("mcc", "macro")]))
+def test_any_measure_at_a_threshold_is_the_measure_of_the_confusion_matrix_of_the_accepted(case, measure):
+    y_true, y_pred, confidence, weight = case
+    labels = ["a", "b", "c"]
+    curve = RiskCoverage.from_predictions(y_true, y_pred, confidence, labels=labels, sample_weight=weight)
+    values = curve.values(*measure)
+    for j, threshold in enumerate(curve.thresholds):
+        accepted = [i for i in range(len(y_true)) if confidence[i] >= threshold]
+        matrix = ConfusionMatrix.from_predictions([y_true[i] for i in accepted], [y_pred[i] for i in accepted], labels=labels,
+                                                  sample_weight=None if weight is None else [weight[i] for i in accepted])  # fmt: skip
+        assert close(values[j], matrix.average(*measure))
+
+
+def test_excess_aurc_subtracts_the_perfect_ranking_at_the_same_error_rate():
+    y_true, y_pred = [0, 0, 0, 1], [0, 0, 0, 0]
+    curve = RiskCoverage.from_predictions(y_true, y_pred, [0.9, 0.8, 0.7, 0.1])  # the one error is the least confident
+    assert curve.aurc() == pytest.approx((0 + 0 + 0 + 0.25) / 4)
+    assert curve.excess_aurc() == pytest.approx(curve.aurc() - (0.25 + 0.75 * math.log(0.75)))
+    assert 0 <= curve.excess_aurc() < 0.03  # the discrete optimum sits just above its continuous limit
+    worst = RiskCoverage.from_predictions(y_true, y_pred, [0.1, 0.2, 0.3, 0.9])
+    assert worst.excess_aurc() > curve.excess_aurc()
+    assert excess_aurc(y_true, y_pred, [0.1, 0.2, 0.3, 0.9]) == worst.excess_aurc()
+    assert oracle_aurc(0.0) == 0.0 and oracle_aurc(1.0) == 1.0
+
+
+def test_risk_at_a_coverage_and_coverage_at_a_risk_read_the_right_point():
+    curve = RiskCoverage.from_predictions([1] * 10, [1] * 7 + [0] * 3, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1])  # errors at confidences 3, 2, 1
+    assert curve.risk_at(0.7) == 0.0 and curve.risk_at(0.75) == pytest.approx(1 / 8) and curve.risk_at(1.0) == pytest.approx(0.3)
+    assert curve.coverage_at(0.0) == pytest.approx(0.7) and curve.coverage_at(0.2) == pytest.approx(0.8) and curve.coverage_at(1.0) == 1.0
+    never = RiskCoverage.from_predictions([1, 1], [0, 0], [1, 2])
+    assert never.coverage_at(0.1) == 0.0
+    interval = curve.risk_interval(1.0, method="clopper-pearson")
+    assert interval.estimate == pytest.approx(0.3) and interval.low < 0.3 < interval.high
+
+
+def test_the_interval_of_the_selective_risk_covers_its_true_value_at_its_level():
+    # 2,000 simulated test sets of 200 samples whose most confident 150 err with probability 0.1:
+    # the 95% Wilson interval of the risk at coverage 0.75 should hold 0.1 about 95% of the time.
+    rng = np.random.default_rng(7)
+    confidence = np.arange(200, 0, -1)
+    held = 0
+    for _ in range(2000):
+        wrong = np.concatenate((rng.random(150) < 0.1, rng.random(50) < 0.5))
+        curve = RiskCoverage.from_predictions(np.ones(200, dtype=int), np.where(wrong, 0, 1), confidence, labels=[0, 1])
+        interval = curve.risk_interval(0.75)
+        held += interval.low <= 0.1 <= interval.high
+    assert 0.93 <= held / 2000 <= 0.97
+
+
+def test_bad_input_is_refused_with_the_argument_named():
+    with pytest.raises(InvalidValueError, match=r"'confidence' must be finite, got nan at position 1"):
+        RiskCoverage.from_predictions([0, 1], [0, 1], [0.5, float("nan")])
+    with pytest.raises(InputLengthError, match="'confidence' has 1 values for 2 samples"):
+        RiskCoverage.from_predictions([0, 1], [0, 1], [0.5])
+    with pytest.raises(UnknownLabelError):
+        RiskCoverage.from_predictions([0, 2], [0, 1], [0.5, 0.2], labels=[0, 1])
+    curve = RiskCoverage.from_predictions([0, 1], [0, 1], [0.5, 0.2])
+    with pytest.raises(InvalidArgumentError, match="'coverage' must be a number in \\(0, 1\\], got 0"):
+        curve.risk_at(0)
+    with pytest.raises(InvalidArgumentError, match="'risk'"):
+        curve.coverage_at(1.5)
+    with pytest.raises(InvalidCountsError):
+        curve - RiskCoverage.from_predictions([0], [1], [0.5])
+    with pytest.raises(InvalidArgumentError, match="'correctness' must hold only 0 and 1"):
+        auarc([0, 2], [0.1, 0.2])
+
+
+def test_update_revert_and_merge_follow_the_stream():
+    whole = RiskCoverage.from_predictions(["a", "b", "b", "c"], ["a", "a", "b", "c"], [0.2, 0.9, 0.9, 0.4])
+    stream = RiskCoverage()
+    stream.update(["a", "b"], ["a", "a"], [0.2, 0.9])
+    stream.update(["b", "c"], ["b", "c"], [0.9, 0.4])
+    assert stream == whole and stream.labels == ("a", "b", "c")
+    stream.revert(["b", "c"], ["b", "c"], [0.9, 0.4])
+    assert stream == RiskCoverage.from_predictions(["a", "b"], ["a", "a"], [0.2, 0.9], labels=["a", "b", "c"])
+    assert RiskCoverage.from_json(whole.to_json()) == whole
+    assert whole.scaled(0.5).aurc() == pytest.approx(whole.aurc()) and whole.scaled(0.5).n_samples == 2.0
+    assert math.isnan(RiskCoverage().aurc())
