@@ -168,3 +168,26 @@ def test_regression_metrics_of_dask_collections_equal_the_ones_in_memory_exactly
     assert evalkit_dask.regression_metrics(columns["y"], columns["p"]) == RegressionMetrics.from_predictions(y[:, 0], p[:, 0])
     with pytest.raises(InvalidTypeError):
         evalkit_dask.regression_metrics(y[:, 0], p[:, 0])
+
+
+def test_selective_and_conformal_results_of_dask_collections_equal_the_local_ones(client):
+    from evalkit import IntervalCoverage, RiskCoverage, SetCoverage
+
+    rng = np.random.default_rng(5)
+    n = 2_000
+    y, p, c, w = rng.integers(0, 3, n), rng.integers(0, 3, n), np.round(rng.random(n), 2), rng.integers(1, 4, n)
+    chunks = 450
+    risk = evalkit_dask.risk_coverage(da.from_array(y, chunks=chunks), da.from_array(p, chunks=chunks), da.from_array(c, chunks=chunks),
+                                      sample_weight=da.from_array(w, chunks=chunks))  # fmt: skip
+    assert risk == RiskCoverage.from_predictions(y, p, c, sample_weight=w)
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "p": p, "c": c}), npartitions=3)
+    assert evalkit_dask.risk_coverage(frame["y"], frame["p"], frame["c"]).aurc() == RiskCoverage.from_predictions(y, p, c).aurc()
+    sets = rng.random((n, 3)) < 0.5
+    assert evalkit_dask.set_coverage(da.from_array(y, chunks=chunks), da.from_array(sets, chunks=(chunks, 3))) == SetCoverage.from_sets(y, sets)
+    target, lower = rng.normal(size=n), rng.normal(size=n)
+    found = evalkit_dask.interval_coverage(da.from_array(target, chunks=chunks), da.from_array(lower, chunks=chunks), da.from_array(lower + 1, chunks=chunks),
+                                           edges=[-1, 0, 1])  # fmt: skip
+    local = IntervalCoverage.from_intervals(target, lower, lower + 1, edges=[-1, 0, 1])
+    assert found.bin_counts().tolist() == local.bin_counts().tolist() and np.allclose(found._sums, local._sums, rtol=1e-12)
+    with pytest.raises(InputShapeError, match="'lower' has shape"):
+        evalkit_dask.interval_coverage(da.from_array(target, chunks=chunks), da.from_array(lower[:10], chunks=5), da.from_array(lower + 1, chunks=chunks))

@@ -366,3 +366,23 @@ def test_regression_metrics_of_a_dataframe_are_sparks_and_equal_the_local_ones(s
     assert math.isclose(weighted.get_regression_sum_of_squares() / weighted.get_total_weight(), evaluator.evaluate(df), rel_tol=1e-10)
     with pytest.raises(InvalidArgumentError):
         evalkit_spark.regression_metrics(df, prediction="guess")
+
+
+def test_selective_and_conformal_results_of_a_dataframe_equal_the_local_ones(spark):
+    from evalkit import IntervalCoverage, RiskCoverage, SetCoverage
+    from evalkit import spark as evalkit_spark
+
+    rng = np.random.default_rng(9)
+    n = 2_000
+    actual, predicted = rng.choice(["cat", "dog", "emu"], n).tolist(), rng.choice(["cat", "dog", "emu"], n).tolist()
+    confidence = np.round(rng.random(n), 2).tolist()
+    sets = [sorted({a, p}) for a, p in zip(actual, rng.choice(["cat", "dog", "emu"], n).tolist())]
+    target, lower = rng.normal(size=n), rng.normal(size=n)
+    df = frame(spark, {"label": actual, "prediction": predicted, "confidence": confidence, "prediction_set": sets,
+                       "y": target.tolist(), "lower": lower.tolist(), "upper": (lower + 1).tolist()})  # fmt: skip
+    assert evalkit_spark.risk_coverage(df) == RiskCoverage.from_predictions(actual, predicted, confidence)
+    found = evalkit_spark.set_coverage(df, labels=["cat", "dog", "emu"])
+    assert found == SetCoverage.from_sets(actual, sets, labels=["cat", "dog", "emu"])
+    intervals = evalkit_spark.interval_coverage(df, "y", edges=[-1, 0, 1])
+    local = IntervalCoverage.from_intervals(target, lower, lower + 1, edges=[-1, 0, 1])
+    assert intervals.bin_counts().tolist() == local.bin_counts().tolist() and math.isclose(intervals.interval_score(0.9), local.interval_score(0.9), rel_tol=1e-12)

@@ -15,6 +15,10 @@ rows, never the data. The results are the same evalkit objects as in memory.
 | ``threshold_curve`` | labels or indicators and scores → ``ThresholdCurve`` |
 | ``calibration`` | labels or indicators and probabilities → ``Calibration`` |
 | ``by_group`` | labels and a group column → ``ByGroup`` |
+| ``regression_metrics`` | true values and predictions → ``RegressionMetrics`` |
+| ``risk_coverage`` | labels, predictions and confidences → ``RiskCoverage`` |
+| ``set_coverage`` | labels and a boolean ``n x k`` membership array → ``SetCoverage`` |
+| ``interval_coverage`` | true values and interval bounds → ``IntervalCoverage`` |
 
 Evaluations come back compacted (one row per distinct per-sample cells): every average is
 exact, per-sample vectors are not kept. Work runs on whatever Dask scheduler is active (a
@@ -49,11 +53,13 @@ from evalkit.results.counted import merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import LabelSetCounts
 from evalkit.scores.calibration import Calibration
+from evalkit.scores.conformal import IntervalCoverage, SetCoverage
 from evalkit.scores.curves import ThresholdCurve
+from evalkit.scores.selective import RiskCoverage
 
 __all__ = [
-    "aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "regression_metrics",
-    "threshold_curve",
+    "aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "interval_coverage",
+    "regression_metrics", "risk_coverage", "set_coverage", "threshold_curve",
 ]  # fmt: skip
 
 SPLIT_EVERY = 8
@@ -444,6 +450,92 @@ def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: Arr
     weights = _weight_partitions(sample_weight, rows, len(actual))
     parts = [dask.delayed(_regression_block)(a, p, w) for a, p, w in zip(actual, predicted, weights)]
     result = _reduce(parts, "y_true/y_pred")
+    if result is None:
+        raise InputLengthError("the collections are empty: nothing to count")
+    return result
+
+
+def _aligned_vectors(first: Any, others: dict[str, Any]) -> list[list]:
+    """Delayed blocks of 1-D Dask arrays (or DataFrame columns) partitioned as ``first``; ``None`` stays ``None``."""
+    blocks = [_vector_partitions(first, "y_true")]
+    for argument, values in others.items():
+        if values is None:
+            blocks.append([None] * len(blocks[0]))
+            continue
+        if isinstance(first, da.Array) and isinstance(values, da.Array):
+            values = _aligned(first, values, argument)
+        found = _vector_partitions(values, argument)
+        if len(found) != len(blocks[0]):
+            raise InputLengthError(f"{argument!r} has {len(found)} partitions but 'y_true' has {len(blocks[0])}")
+        blocks.append(found)
+    return blocks
+
+
+def _risk_block(actual: np.ndarray, predicted: np.ndarray, confidence: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> RiskCoverage | None:
+    return RiskCoverage.from_predictions(actual, predicted, confidence, labels=labels, sample_weight=weight) if len(actual) else None
+
+
+def risk_coverage(y_true: Any, y_pred: Any, confidence: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> RiskCoverage:
+    """The ``RiskCoverage`` of Dask arrays or DataFrame columns: one per partition, merged in a
+    tree (what travels is the distinct (confidence, actual, predicted) counts). The classes are
+    sorted at the end unless ``labels`` fixes them.
+
+    Raises:
+        InvalidTypeError: not Dask collections. InputLengthError: other partitions, or no sample.
+    """
+    actual, predicted, scores = _aligned_vectors(y_true, {"y_pred": y_pred, "confidence": confidence})
+    weights = _weight_partitions(sample_weight, y_true, len(actual))
+    fixed = None if labels is None else tuple(labels)
+    parts = [dask.delayed(_risk_block)(a, p, c, fixed, w) for a, p, c, w in zip(actual, predicted, scores, weights)]
+    result = _reduce(parts, "y_true/y_pred/confidence")
+    if result is None:
+        raise InputLengthError("the collections are empty: nothing to count")
+    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "y_true/y_pred"))
+
+
+def _set_block(actual: np.ndarray, sets: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> SetCoverage | None:
+    return SetCoverage.from_sets(actual, sets, labels=labels, sample_weight=weight) if len(actual) else None
+
+
+def set_coverage(y_true: da.Array, y_pred_set: da.Array, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> SetCoverage:
+    """The ``SetCoverage`` of a 1-D Dask array of labels and a 2-D boolean (or 0/1) Dask array
+    of set membership (``labels`` are its columns; by default ``0 .. k-1``): one per partition,
+    merged in a tree (what travels is ``O(k)`` counts).
+
+    Raises:
+        InvalidTypeError: not Dask arrays. InputLengthError: no sample.
+    """
+    rows, blocks = _row_partitions(y_pred_set, "y_pred_set")
+    if not isinstance(y_true, da.Array) or y_true.shape[0] != rows.shape[0]:
+        raise InputShapeError(f"'y_true' must be a 1-D Dask array of {rows.shape[0]} labels, got {show(y_true)}")
+    actual = list(y_true.rechunk((rows.chunks[0],)).to_delayed().ravel())
+    weights = _weight_partitions(sample_weight, rows, len(blocks))
+    fixed = tuple(labels) if labels is not None else tuple(range(rows.shape[1]))
+    parts = [dask.delayed(_set_block)(a, s, fixed, w) for a, s, w in zip(actual, blocks, weights)]
+    result = _reduce(parts, "y_true/y_pred_set")
+    if result is None:
+        raise InputLengthError("the collections are empty: nothing to count")
+    return result
+
+
+def _interval_block(actual: np.ndarray, lower: np.ndarray, upper: np.ndarray, predicted: np.ndarray | None, edges: ArrayLike | None,
+                    weight: np.ndarray | None) -> IntervalCoverage | None:  # fmt: skip
+    return IntervalCoverage.from_intervals(actual, lower, upper, y_pred=predicted, edges=edges, sample_weight=weight) if len(actual) else None
+
+
+def interval_coverage(y_true: Any, lower: Any, upper: Any, *, y_pred: Any = None, edges: ArrayLike | None = None,
+                      sample_weight: ArrayLike | None = None) -> IntervalCoverage:  # fmt: skip
+    """The ``IntervalCoverage`` of Dask arrays or DataFrame columns (true values, lower and upper
+    bounds, optionally the predictions that place samples in the bins of ``edges``): one per
+    partition, merged in a tree (what travels is five sums a bin).
+
+    Raises:
+        InvalidTypeError: not Dask collections. InputLengthError: other partitions, or no sample.
+    """
+    actual, low, high, predicted = _aligned_vectors(y_true, {"lower": lower, "upper": upper, "y_pred": y_pred})
+    weights = _weight_partitions(sample_weight, y_true, len(actual))
+    parts = [dask.delayed(_interval_block)(a, lo, hi, p, edges, w) for a, lo, hi, p, w in zip(actual, low, high, predicted, weights)]
+    result = _reduce(parts, "y_true/lower/upper")
     if result is None:
         raise InputLengthError("the collections are empty: nothing to count")
     return result

@@ -17,6 +17,9 @@ evaluation gives, equal to it.
 | ``evaluation`` | actual and predicted label sets (array columns), weights | ``Evaluation`` (multi-label) |
 | ``ranked_lists`` | ranked items and relevant items (array columns) | ``RankedLists`` |
 | ``regression_metrics`` | true values and predictions (numbers), weights | ``RegressionMetrics`` (exact sums) |
+| ``risk_coverage`` | actual and predicted labels, a confidence, weights | ``RiskCoverage`` |
+| ``set_coverage`` | actual labels and prediction sets (an array column of labels), weights | ``SetCoverage`` |
+| ``interval_coverage`` | true values, lower and upper bounds (numbers), weights | ``IntervalCoverage`` |
 
 Two functions reproduce conventions of Spark's ``BinaryClassificationMetrics`` on any curve:
 ``binned(curve, num_bins)`` (its bins) and ``area_under_pr(curve)`` (its trapezoid).
@@ -48,12 +51,14 @@ from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import Calibration
+from evalkit.scores.conformal import IntervalCoverage, SetCoverage
 from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.ranked_lists import RankedLists, check_depth
+from evalkit.scores.selective import RiskCoverage
 
 __all__ = [
-    "SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "ranked_lists", "regression_metrics",
-    "threshold_curve",
+    "SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "interval_coverage", "ranked_lists",
+    "regression_metrics", "risk_coverage", "set_coverage", "threshold_curve",
 ]  # fmt: skip
 
 
@@ -311,6 +316,64 @@ def regression_metrics(df: SparkFrame, label: str = "label", prediction: str = "
         return RegressionMetrics.from_predictions(y.astype(np.float64), p.astype(np.float64), sample_weight=w)
 
     return cast(RegressionMetrics, _folded(df, columns, count))
+
+
+def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "prediction", confidence: str = "confidence",
+                  labels: Sequence[Hashable] | None = None, *, weight: str | None = None) -> RiskCoverage:  # fmt: skip
+    """The risk-coverage curve of a prediction and its confidence column (selective prediction):
+    AURC, the risk at any coverage and any measure of the accepted rows. The classes are sorted
+    unless ``labels`` fixes them.
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "predicted": predicted, "confidence": confidence, "weight": weight})
+    fixed = None if labels is None else tuple(labels)
+
+    def count(a: np.ndarray, p: np.ndarray, c: np.ndarray, w: np.ndarray | None = None) -> RiskCoverage:
+        return RiskCoverage.from_predictions(a, p, c.astype(np.float64), labels=fixed, sample_weight=w)
+
+    result = cast(RiskCoverage, _folded(df, columns, count))
+    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "actual/predicted"))
+
+
+def set_coverage(df: SparkFrame, actual: str = "label", sets: str = "prediction_set", labels: Sequence[Hashable] | None = None, *,
+                 weight: str | None = None) -> SetCoverage:  # fmt: skip
+    """The coverage and sizes of prediction sets: an array column of the labels in each row's set.
+    The classes are ``labels``, or those seen (in the order the partitions merged them).
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"actual": actual, "sets": sets, "weight": weight})
+    fixed = None if labels is None else tuple(labels)
+
+    def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> SetCoverage:
+        return SetCoverage.from_sets(a.tolist(), [set(row) for row in s], labels=fixed, sample_weight=w)
+
+    return cast(SetCoverage, _folded(df, columns, count))
+
+
+def interval_coverage(df: SparkFrame, label: str = "label", lower: str = "lower", upper: str = "upper", *, prediction: str | None = None,
+                      edges: Sequence[float] | None = None, weight: str | None = None) -> IntervalCoverage:  # fmt: skip
+    """The coverage, mean width and interval score of prediction intervals (two number columns),
+    in bins of ``edges`` of the ``prediction`` column (or of each interval's midpoint) if given.
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    columns = _columns(df, {"label": label, "lower": lower, "upper": upper, "prediction": prediction, "weight": weight})
+    weighted = weight is not None
+
+    def count(y: np.ndarray, lo: np.ndarray, hi: np.ndarray, *rest: np.ndarray) -> IntervalCoverage:
+        p = rest[0] if prediction is not None else None
+        w = rest[-1] if weighted else None
+        return IntervalCoverage.from_intervals(y.astype(np.float64), lo.astype(np.float64), hi.astype(np.float64), y_pred=p, edges=edges, sample_weight=w)
+
+    return cast(IntervalCoverage, _folded(df, columns, count))
 
 
 def binned(curve: ThresholdCurve, num_bins: int = 1000, label: Hashable | None = None) -> ThresholdCurve:

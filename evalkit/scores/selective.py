@@ -224,6 +224,24 @@ class RiskCoverage(CountedState):
         self._labels = joined
         self._set(*merged)
 
+    def with_labels(self, labels: Sequence[Hashable]) -> RiskCoverage:
+        """The same counts with the classes in the order of ``labels`` (which may add classes).
+
+        Raises:
+            LabelMismatchError: a counted class missing from ``labels``.
+
+        Examples:
+            >>> RiskCoverage.from_predictions(["b", "a"], ["b", "b"], [0.5, 0.4]).with_labels(["b", "a", "c"]).labels
+            ('b', 'a', 'c')
+        """
+        order = check_label_list(labels)
+        missing = [label for label in self._labels if label not in set(order)]
+        if missing:
+            raise LabelMismatchError(f"'labels' must hold every class counted, missing {show(missing)}")
+        result = type(self)(order)
+        result._set(*_aggregated(self._score, *self._codes_in(self._labels, self._actual, self._predicted, order), self._weight))
+        return result
+
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of predictions with their confidences (in place)."""
         labels, entries = self._batch(y_true, y_pred, confidence, sample_weight)
