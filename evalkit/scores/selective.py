@@ -54,6 +54,7 @@ from evalkit.exceptions import (
     InvalidCountsError,
     InvalidTypeError,
     InvalidValueError,
+    LabelMismatchError,
 )
 from evalkit.measures.averaging import UndefinedPolicy, average_rows
 from evalkit.measures.registry import MeasureLike, resolve_measure
