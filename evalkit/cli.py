@@ -40,8 +40,10 @@ from evalkit.engine import moved_names
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
 from evalkit.groups.neighborhood import NeighborhoodAccuracy
+from evalkit.io.coverage_report import CoverageReport
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.io.html import regression_page
+from evalkit.io.label_codes import option_list
 from evalkit.io.readers import read_labels
 from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.measures.averaging import UNDEFINED_POLICIES
@@ -50,11 +52,14 @@ from evalkit.measures.registry import Measure, get_measure
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS
 from evalkit.scale.files import (
     stream_groups,
+    stream_interval_coverage,
     stream_label_sets,
     stream_labels,
     stream_over_time,
     stream_regression,
+    stream_risk_coverage,
     stream_scores,
+    stream_set_coverage,
 )
 from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve
@@ -109,6 +114,18 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--thresholds", type=int, metavar="N",
                         help="with --score or --scores: count the ROC and precision-recall curves at N evenly spaced thresholds in [0, 1] "
                              "(memory grows with N only) instead of at every distinct score (exact areas; memory grows with the distinct scores)")  # fmt: skip
+    report.add_argument("--confidence", metavar="COLUMN",
+                        help="selective prediction: a confidence column beside --actual and --predicted; the risk-coverage report "
+                             "(AURC, excess AURC, the risk at each coverage and the coverage at each risk) and, with --html, its curve")  # fmt: skip
+    report.add_argument("--sets", metavar="COLUMN",
+                        help="prediction sets: a column of label sets (split by --separator) beside --actual; their coverage (per class, "
+                             "per size, per --group column), mean size, singletons and empty sets")  # fmt: skip
+    report.add_argument("--interval", metavar="LOW,HIGH",
+                        help="prediction intervals: the lower and upper bound columns beside --actual (numbers); their coverage, mean "
+                             "width and interval (Winkler) score at --interval-level, and coverage per bin of --edges")  # fmt: skip
+    report.add_argument("--interval-level", type=float, metavar="LEVEL", help="with --interval: the level the intervals are meant to cover (default 0.9)")
+    report.add_argument("--edges", metavar="E1,E2,...",
+                        help="with --interval: bin edges of the prediction (--predicted, or each interval's midpoint): coverage per bin")
     report.add_argument("--group", metavar="COLUMNS",
                         help="evaluate by group: one or more group columns, comma-separated (several: their intersections); "
                              "a row per group with each measure's macro average, the support, small groups (--min-size) marked")  # fmt: skip
@@ -290,7 +307,62 @@ _NOT_WITH_REGRESSION = ("multi_label", "score", "scores", "calibration", "group"
 """Report options of labels and scores, which a regression report does not take."""
 
 
+def _coverage_report(arguments: argparse.Namespace) -> str:
+    """``evalkit report FILE --confidence C`` (selective prediction), ``--sets S`` (prediction
+    sets) or ``--interval LOW,HIGH`` (prediction intervals): a table of readings, the tables
+    per class, size or bin, and with ``--html`` a page (with the risk-coverage curve)."""
+    files = list(arguments.files)
+    if not files:
+        raise InvalidArgumentError("--confidence, --sets and --interval read a file of predictions: evalkit report FILE ...")
+    level = arguments.ci_level or 0.95
+    if arguments.confidence is not None:
+        report = CoverageReport.of_risk_coverage(stream_risk_coverage(arguments, files, arguments.confidence), level=level)
+        kind = "risk-coverage report"
+    elif arguments.sets is not None:
+        report = CoverageReport.of_sets(stream_set_coverage(arguments, files, arguments.sets, arguments.separator or "|"), level=level)
+        kind = "prediction-set report"
+    else:
+        bounds = option_list(arguments.interval, "--interval") or []
+        if len(bounds) != 2:
+            raise InvalidArgumentError(f"--interval names the lower and the upper bound columns, LOW,HIGH; got {arguments.interval!r}")
+        edges = None if arguments.edges is None else _numbers(arguments.edges, "--edges")
+        result = stream_interval_coverage(arguments, files, (bounds[0], bounds[1]), edges)
+        report = CoverageReport.of_intervals(result, confidence_level=arguments.interval_level or 0.9, level=level)
+        kind = "prediction-interval report"
+    name = " and ".join(files)
+    if arguments.html:
+        _emit(report.to_html(arguments.digits, title=f"evalkit {kind}: {name}"), arguments.html, "--html")
+    if arguments.plot:
+        if report.curve is None:
+            raise InvalidArgumentError("--plot draws the risk-coverage curve of --confidence; --sets and --interval draw none (use --html)")
+        _save_figure(_plots().risk_coverage(report.curve).figure, arguments.plot)
+    if arguments.format == "json":
+        return json.dumps({"source": name, **report.to_dict()}, indent=2)
+    if arguments.format == "csv":
+        return report.to_csv().rstrip("\n")
+    if arguments.format == "markdown":
+        return f"# evalkit {kind}: {name}\n\n{report.to_markdown(arguments.digits)}"
+    return f"evalkit {kind}: {name}\n\n{report.to_text(arguments.digits)}"
+
+
+def _numbers(text: str, option: str) -> list[float]:
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InvalidArgumentError(f"{option} takes numbers separated by commas, got {text!r}") from None
+
+
+_COVERAGE_OPTIONS = ("confidence", "sets", "interval")
+"""Report options of predictions that abstain or give sets or intervals: one at a time."""
+
+_NOT_WITH_COVERAGE = ("regression", "multi_label", "score", "scores", "calibration", "ci", "window", "tumbling", "period", "metrics_class", "sort_by",
+                      "thresholds", "min_size")  # fmt: skip
+"""Options of the label report that a coverage report does not take."""
+
+
 def _report(arguments: argparse.Namespace) -> str:
+    if any(getattr(arguments, name) is not None for name in _COVERAGE_OPTIONS):
+        return _coverage_report(arguments)
     if arguments.regression:
         return _regression_report(arguments)
     measures, sort_by = _measures(arguments)
@@ -448,6 +520,27 @@ _REPORT_DEFAULTS = {"separator": "|", "threshold": 0.5, "positive": "1", "negati
 def _check_combinations(arguments: argparse.Namespace) -> None:
     """Options that contradict each other, or that would be silently ignored, refused; then the
     defaults of those left out."""
+    coverage = [name for name in _COVERAGE_OPTIONS if arguments.command == "report" and getattr(arguments, name) is not None]
+    if len(coverage) > 1:
+        raise InvalidArgumentError(f"--{coverage[0]} and --{coverage[1]} are two reports: give one of --confidence, --sets, --interval")
+    if coverage:
+        refused = [name for name in _NOT_WITH_COVERAGE if getattr(arguments, name) not in (None, False)]
+        if arguments.measures != ",".join(DEFAULT_MEASURES):
+            refused.append("measures")
+        if coverage[0] != "interval":
+            refused += [name for name in ("interval_level", "edges") if getattr(arguments, name) is not None]
+        if coverage[0] != "sets" and arguments.group is not None:
+            refused.append("group")
+        if refused:
+            raise InvalidArgumentError(f"--{coverage[0]} reports its own readings; --{refused[0].replace('_', '-')} is an option of another report")
+        if arguments.interval_level is not None and not 0 < arguments.interval_level < 1:
+            raise InvalidArgumentError(f"--interval-level must be a level in (0, 1), e.g. 0.9; got {arguments.interval_level:g}")
+        for name, default in _REPORT_DEFAULTS.items():
+            if getattr(arguments, name) is None:
+                setattr(arguments, name, default)
+        return
+    if arguments.command == "report" and (arguments.interval_level is not None or arguments.edges is not None):
+        raise InvalidArgumentError("--interval-level and --edges are options of --interval LOW,HIGH")
     if arguments.command == "report" and arguments.regression:
         refused = [name for name in _NOT_WITH_REGRESSION if getattr(arguments, name) not in (None, False)]
         refused += [name for name in _REPORT_DEFAULTS if getattr(arguments, name) is not None]

@@ -14,6 +14,8 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``det``: detection error tradeoff curves on the normal deviate scale.
 * ``measures_by_threshold``: any measures against the threshold.
 * ``intervals``: confidence intervals side by side (a forest plot), e.g. of two classifiers.
+* ``risk_coverage``: a selective classifier's risk (or any measure of the accepted samples)
+  against its coverage, with the perfect ranking at the same error rate.
 * ``gains`` and ``lift``: the cumulative gains and lift curves of a ``ThresholdCurve`` (with
   the random and the perfect model), one per class.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
@@ -49,6 +51,7 @@ from evalkit.results.base import CellsResult
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import BestThreshold, ThresholdCurve
 from evalkit.scores.operating import OperatingPoint
+from evalkit.scores.selective import RiskCoverage
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -502,6 +505,39 @@ def reliability(
 def _classes(curve: ThresholdCurve, label: Hashable) -> list[Any]:
     labels = _curve(curve).labels
     return list(labels) if label is None else [label]
+
+
+def risk_coverage(curve: RiskCoverage, measure: str | None = None, average: str = "macro", *, oracle: bool = True, ax: Axes | None = None,
+                  title: str | None = None) -> Axes:  # fmt: skip
+    """The risk-coverage curve of a ``RiskCoverage`` (selective risk against coverage, as steps),
+    the AURC in the legend, and the perfect ranking at the same error rate (``oracle``); with
+    ``measure``, that measure of the accepted samples instead of the risk.
+
+    Examples:
+        >>> from evalkit import RiskCoverage
+        >>> ax = risk_coverage(RiskCoverage.from_predictions([0, 1, 1], [0, 1, 0], [0.9, 0.6, 0.7]))
+        >>> ax.get_xlabel(), ax.get_ylabel()
+        ('coverage', 'selective risk')
+    """
+    if not isinstance(curve, RiskCoverage):
+        raise InvalidTypeError(f"'curve' must be a RiskCoverage, got {show(curve)}")
+    ax = _axes(ax, 5.0, 4.0)
+    values = curve.risk if measure is None else curve.values(measure, average)
+    name = "selective risk" if measure is None else f"{measure} ({average})"
+    area = curve.aurc() if measure is None else curve.area(measure, average)
+    ax.step(np.concatenate(([0.0], curve.coverage)), np.concatenate((values[:1], values)), where="post",
+            label=f"{'AURC' if measure is None else 'area'} = {area:.4f}")  # fmt: skip
+    if oracle and measure is None:
+        r = curve.error_rate
+        coverage = np.linspace(1e-9, 1.0, 200)
+        ax.plot(coverage, np.maximum(0.0, (coverage - (1 - r)) / coverage), linestyle="--", color="grey", label="perfect ranking")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("coverage")
+    ax.set_ylabel(name)
+    ax.legend(loc="best")
+    if title:
+        ax.set_title(title)
+    return ax
 
 
 def gains(curve: ThresholdCurve, label: Hashable | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:

@@ -1131,6 +1131,7 @@ def read_batches(
     batch_size: int = 100_000,
     progress: Callable[[int], None] | None = None,
     numeric: Sequence[str] = (),
+    number_columns: Sequence[str] = (),
 ) -> Iterator[Batch]:
     """Batches of at most ``batch_size`` rows.
 
@@ -1150,6 +1151,8 @@ def read_batches(
         delimiter: the CSV delimiter (default: tab for ``.tsv``/``.tab``, else comma).
         batch_size: rows per batch.
         progress: called with the number of rows read after every batch.
+        number_columns: columns of numbers beside the predicted one (a confidence), under the role
+            ``"score:<column>"`` as score columns, but ``predicted`` stays required.
         numeric: roles whose values are numbers (``"predicted"`` of a score or of a regressor,
             ``"actual"`` of a regressor), besides the score columns: a reader that types values
             as it reads (pyarrow's) reads them as numbers; the fields are what ``scores`` takes.
@@ -1159,7 +1162,7 @@ def read_batches(
         columns["predicted"] = predicted
     if weight is not None:
         columns["weight"] = weight
-    for name in scores or ():
+    for name in (*(scores or ()), *number_columns):
         columns[f"score:{name}"] = name
     for name in groups or ():
         columns[f"group:{name}"] = name
@@ -1167,7 +1170,7 @@ def read_batches(
         columns["time"] = time
     places = {role: (paths[0], "line") for role in columns}
     if len(paths) == 2:
-        if weight is not None or scores is not None or groups is not None or time is not None:
+        if weight is not None or scores is not None or groups is not None or time is not None or number_columns:
             raise InputFileError(f"weight and score columns need one table, not two one-column files ({paths[0]}, {paths[1]})")
         places["predicted"] = (paths[1], "line")
         batches = _paired_batches((paths[0], paths[1]), batch_size)

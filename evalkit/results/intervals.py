@@ -70,7 +70,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names
 from evalkit.engine._labels import label_position, sorted_labels
-from evalkit.engine._types import LabelsLike
+from evalkit.engine._types import Count, LabelsLike
 from evalkit.engine._validation import (
     RandomState,
     check_choice,
@@ -305,6 +305,25 @@ def binomial_interval(successes: ArrayLike, trials: ArrayLike, estimate: float, 
     check_choice("method", method, ("wilson", "clopper-pearson"))
     low, high = (wilson if method == "wilson" else clopper_pearson)(successes, trials, level)
     return Interval(estimate, low, high, level, method)
+
+
+def sample_proportion_interval(successes: Count, trials: Count, *, level: float = 0.95, method: str = "wilson") -> Interval:
+    """``binomial_interval`` of counts of samples: the estimate ``successes / trials`` (NaN of
+    no trial), refused for weights that are not whole numbers (they are no counts of samples).
+
+    Raises:
+        UnsupportedSettingError: counts that are not whole numbers.
+
+    Examples:
+        >>> print(sample_proportion_interval(9, 10))
+        0.9 [0.5958, 0.9821] (95% wilson)
+    """
+    for count in (successes, trials):
+        if not float(count).is_integer():
+            raise UnsupportedSettingError(f"method={method!r} counts samples, and these counts ({show(count)}) are weights that are not whole numbers: "
+                                          "count with integer weights (repeated samples) or none")  # fmt: skip
+    estimate = float(successes) / float(trials) if float(trials) else math.nan
+    return binomial_interval(successes, trials, estimate, level=level, method=method)
 
 
 def kappa_interval(table: ArrayLike, estimate: float, *, level: float = 0.95) -> Interval:

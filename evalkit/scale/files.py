@@ -11,13 +11,14 @@ has them).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import numpy as np
 
 from evalkit.engine._exact import ExactSums, limbs_to_floats
-from evalkit.exceptions import InputFileError, InvalidArgumentError
+from evalkit.exceptions import InputFileError, InvalidArgumentError, InvalidValueError, UnknownLabelError
 from evalkit.groups._by_group import ByGroup
 from evalkit.io.label_codes import (
     batch_weights,
@@ -48,7 +49,9 @@ from evalkit.results.evaluation import Evaluation
 from evalkit.scale.over_time import OverTimeCounter
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 from evalkit.scores.calibration import DEFAULT_BINS
+from evalkit.scores.conformal import IntervalCoverage, SetCoverage
 from evalkit.scores.scoring import class_log_losses
+from evalkit.scores.selective import RiskCoverage
 
 
 class FileOptions(Protocol):
@@ -415,3 +418,65 @@ def stream_regression(arguments: FileOptions, files: list[str]) -> tuple[Regress
             keys, kept_y, kept_p = keys[chosen], kept_y[chosen], kept_p[chosen]
     order = np.argsort(keys, kind="stable")
     return metrics, kept_y[order], kept_p[order]
+
+
+def stream_risk_coverage(arguments: FileOptions, files: list[str], confidence: str) -> RiskCoverage:
+    """Actual and predicted labels with a ``confidence`` column, batch by batch, into a
+    ``RiskCoverage`` (its size grows with the distinct (confidence, actual, predicted)
+    triples), the classes named by their text in the report's order."""
+    labels = option_list(arguments.labels)
+    coder, fixed = label_coder(labels), None if labels is None else len(labels)
+    curve = RiskCoverage(None if fixed is None else range(fixed))
+    role = f"score:{confidence}"
+    for batch in file_batches(arguments, files, number_columns=[confidence]):
+        actual, predicted = column_codes(coder, batch, "actual", fixed), column_codes(coder, batch, "predicted", fixed)
+        curve.update(actual, predicted, scores(batch.fields[role], batch.where(role)), sample_weight=batch_weights(arguments.weight, batch))
+    named = curve.renamed([coder.texts[code] for code in curve.labels])
+    return named if fixed is not None else named.with_labels(label_order(list(named.labels)))
+
+
+def stream_set_coverage(arguments: FileOptions, files: list[str], sets: str, separator: str) -> SetCoverage:
+    """Actual labels and a column of prediction sets (labels split at ``separator``), batch by
+    batch, into a ``SetCoverage`` (``--group`` columns, if given, count per group)."""
+    labels = option_list(arguments.labels)
+    result = SetCoverage(labels)
+    group = None
+    if arguments.group:
+        named = option_list(arguments.group, "--group") or []
+        if len(named) != 1:
+            raise InvalidArgumentError(f"--sets counts per group of one --group column, got {arguments.group!r}")
+        group = named[0]
+    coder, group_coder = label_coder(labels), label_coder(None)
+    for batch in file_batches(arguments, files, predicted=sets, groups=None if group is None else [group]):
+        truth = code_texts(coder, column_codes(coder, batch, "actual", None)).tolist()
+        where = batch.where("predicted")
+        found = [label_set(value, separator, where(position)) for position, value in enumerate(batch.fields["predicted"])]
+        groups = None
+        if group is not None:
+            role = f"group:{group}"
+            groups = code_texts(group_coder, group_coder.codes(batch.fields[role], batch.where(role))).tolist()
+        try:
+            result.update(truth, found, groups=groups, sample_weight=batch_weights(arguments.weight, batch))
+        except UnknownLabelError as error:
+            raise InputFileError(f"{files[0]}: {error} (--labels)") from None
+    return result
+
+
+def stream_interval_coverage(arguments: FileOptions, files: list[str], bounds: tuple[str, str], edges: list[float] | None) -> IntervalCoverage:
+    """True values and two columns of interval bounds (and, with ``edges``, the predictions
+    ``--predicted`` that place each row in a bin, or the intervals' midpoints), batch by batch,
+    into an ``IntervalCoverage`` (a few sums a bin: memory does not grow with the rows)."""
+    result = IntervalCoverage(edges)
+    roles = [f"score:{bounds[0]}", f"score:{bounds[1]}"]
+    numeric = ("actual", "predicted") if arguments.predicted else ("actual",)
+    for batch in file_batches(arguments, files, scores=list(bounds), predicted=arguments.predicted, numeric=numeric):
+        y = scores(batch.fields["actual"], batch.where("actual"))
+        low, high = (scores(batch.fields[role], batch.where(role)) for role in roles)
+        prediction = scores(batch.fields["predicted"], batch.where("predicted")) if arguments.predicted else None
+        try:
+            result.update(y, low, high, y_pred=prediction, sample_weight=batch_weights(arguments.weight, batch))
+        except InvalidValueError as error:  # a crossed interval: named by its line
+            position = re.search(r"at position (\d+)", str(error))
+            where = batch.where(roles[0])(int(position.group(1))) if position else files[0]
+            raise InputFileError(f"{where}: {str(error).split(' at position')[0]}") from None
+    return result

@@ -235,9 +235,9 @@ class _Sums(CountedState):
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def _interval(self, successes: Count, trials: Count, level: float, method: str) -> Interval:
-        from evalkit.results.intervals import binomial_interval
+        from evalkit.results.intervals import sample_proportion_interval
 
-        return binomial_interval(successes, trials, float(_ratio(successes, trials)), level=level, method=method)
+        return sample_proportion_interval(successes, trials, level=level, method=method)
 
 
 class SetCoverage(_Sums):

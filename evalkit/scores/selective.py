@@ -243,6 +243,25 @@ class RiskCoverage(CountedState):
         result._set(*_aggregated(self._score, *self._codes_in(self._labels, self._actual, self._predicted, order), self._weight))
         return result
 
+    def renamed(self, labels: Sequence[Hashable]) -> RiskCoverage:
+        """The same counts with each class renamed: ``labels[k]`` is the new name of
+        ``self.labels[k]``.
+
+        Raises:
+            InvalidArgumentError: not one new name per class.
+
+        Examples:
+            >>> RiskCoverage.from_predictions([0, 1], [0, 0], [0.5, 0.4]).renamed(["cat", "dog"]).labels
+            ('cat', 'dog')
+        """
+        checked = check_label_list(labels)
+        if len(checked) != len(self._labels):
+            raise InvalidArgumentError(f"'labels' must name each of the {len(self._labels)} classes once, got {show(list(checked))}")
+        result = type(self)(checked if self._fixed else None)
+        result._labels = checked
+        result._set(*self._entries())
+        return result
+
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of predictions with their confidences (in place)."""
         labels, entries = self._batch(y_true, y_pred, confidence, sample_weight)
@@ -485,20 +504,20 @@ class RiskCoverage(CountedState):
             >>> print(curve.risk_interval(1.0))
             0.2 [0.05668, 0.5098] (95% wilson)
         """
-        from evalkit.results.intervals import binomial_interval
+        from evalkit.results.intervals import sample_proportion_interval
 
         j = self._point_at_coverage(coverage)
         _, accepted, right, _, _ = self._curve()
-        return binomial_interval(accepted[j] - right[j], accepted[j], float(self.risk[j]), level=level, method=method)
+        return sample_proportion_interval(accepted[j] - right[j], accepted[j], level=level, method=method)
 
     def coverage_interval(self, risk: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the coverage at ``risk`` (the share of the
         samples the chosen threshold accepts; the threshold itself is taken as given)."""
-        from evalkit.results.intervals import binomial_interval
+        from evalkit.results.intervals import sample_proportion_interval
 
         point = self._point_at_risk(risk)
         accepted = 0 if point is None else self._curve()[1][point]
-        return binomial_interval(accepted, self.n_samples, self.coverage_at(risk), level=level, method=method)
+        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method)
 
     def __repr__(self) -> str:
         return f"RiskCoverage(labels={list(self._labels)!r}, n_samples={self.n_samples}, points={len(self.thresholds)})"
