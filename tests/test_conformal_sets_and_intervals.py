@@ -237,3 +237,31 @@ def test_the_mapie_functions_keep_mapies_signatures():
         ours = inspect.signature(getattr(face, name))
         shared = [p for p in ours.parameters.values() if p.name != "sample_weight"]
         assert [(p.name, p.default) for p in shared] == [(p.name, p.default) for p in theirs.parameters.values()], name
+
+
+def test_every_row_of_the_mapie_porting_table_gives_mapies_number():
+    import re
+    from pathlib import Path
+
+    from mapie.metrics import uncertainty as mapie_uncertainty
+
+    from evalkit import RiskCoverage
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "pages" / "guide" / "selective-and-conformal.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z_]+)\((.*?)\)` \| `(.*?)` \|$", guide, re.MULTILINE)
+    assert len(rows) == 8
+    rng = np.random.default_rng(3)
+    y_true, y_pred_set = rng.integers(0, 4, 200), rng.random((200, 4)) < 0.4
+    y_regression, lower = rng.normal(size=200), rng.normal(size=200) - 1
+    upper = lower + rng.random(200) * 3
+    correctness, confidence = rng.integers(0, 2, 200), rng.permutation(200) / 200  # distinct confidences: no tie to order
+    names = {"y_true": y_true, "y_pred_set": y_pred_set, "num_bins": 3, "y_intervals": np.stack([lower, upper], axis=1)[:, :, None],
+             "y_pis": np.stack([lower, upper], axis=1)[:, :, None], "confidence_level": 0.9, "correctness": correctness, "confidence": confidence,
+             "lower": lower, "upper": upper, "ones": np.ones(200, dtype=int), "np": np, "SetCoverage": SetCoverage,
+             "IntervalCoverage": IntervalCoverage, "RiskCoverage": RiskCoverage}  # fmt: skip
+    for function, arguments, ours in rows:
+        module = next(m for m in (mapie_sets, mapie_intervals, mapie_uncertainty) if hasattr(m, function))
+        names["y_true"] = y_regression if function.startswith("regression") else y_true
+        theirs = _mapie_quietly(eval, f"module.{function}({arguments})", {**names, "module": module})
+        found = eval(ours, names)
+        np.testing.assert_allclose(np.ravel(found), np.ravel(theirs), rtol=1e-9, err_msg=function)

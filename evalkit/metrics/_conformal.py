@@ -212,9 +212,10 @@ def regression_mwi_score(y_true: ArrayLike, y_pis: IntervalsLike, confidence_lev
     intervals = _levels(y_pis, "y_pis", middle=2)
     if intervals.shape[2] != 1:
         raise InputShapeError(f"'y_pis' must be n x 2 (or n x 2 x 1): one confidence level, got shape {intervals.shape}")
-    uncrossed = np.sort(intervals.astype(np.float64, copy=False), axis=1)
-    (result,) = _interval_results(y_true, uncrossed, sample_weight)
-    return result.interval_score(confidence_level)
+    first, second = intervals[:, 0, 0], intervals[:, 1, 0]
+    truth, _ = _interval_levels(y_true, intervals)
+    lower, upper = np.minimum(first, second), np.maximum(first, second)  # a crossed interval with its bounds swapped
+    return IntervalCoverage.from_intervals(truth, lower, upper, sample_weight=sample_weight).interval_score(confidence_level)
 
 
 def risk_coverage_curve(y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, labels: Sequence[Hashable] | None = None,
