@@ -49,12 +49,12 @@ def rows(n: int) -> list[str]:
     lines = ["| workload (1,000,000 samples) | evalkit | MAPIE | evalkit / MAPIE | numpy floor | evalkit / floor | largest difference |",
              "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     for name, function, arguments, floor in workloads:
-        theirs_function = next(getattr(m, function) for m in modules if hasattr(m, function))
+        theirs_function, our_function = next(getattr(m, function) for m in modules if hasattr(m, function)), getattr(ours, function)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # MAPIE's mean of an empty bin
-            mine, theirs = getattr(ours, function)(*arguments), theirs_function(*arguments)
+            mine, theirs = our_function(*arguments), theirs_function(*arguments)
             time_theirs = best_time(lambda f=theirs_function, a=arguments: f(*a), 5)
-        time_mine = best_time(lambda f=getattr(ours, function), a=arguments: f(*a), 5)
+        time_mine = best_time(lambda f=our_function, a=arguments: f(*a), 5)
         gap = float(np.nanmax(np.abs(np.asarray(mine, dtype=float) - np.asarray(theirs, dtype=float))))
         floor_cell = ratio_cell = "n/a"
         if floor is not None:
