@@ -79,12 +79,7 @@ class CoverageReport:
     def of_sets(cls, result: SetCoverage, *, level: float = 0.95) -> CoverageReport:
         """Coverage (with its interval), mean size, singletons and empty sets, and the coverage
         per class and per set size."""
-        readings: dict[str, float] = {"coverage": result.coverage()}
-        try:
-            interval = result.coverage_interval(level=level)
-            readings[f"coverage, {level:.0%} low"], readings[f"coverage, {level:.0%} high"] = interval.low, interval.high
-        except EvalkitError:
-            pass
+        readings = _coverage_readings(result, level)
         readings |= {"mean set size": result.mean_size(), "singleton rate": result.singleton_rate(), "singleton accuracy": result.singleton_accuracy(),
                      "empty set rate": result.empty_rate(), "samples": result.n_samples}  # fmt: skip
         classes = tuple((str(label), value) for label, value in result.class_coverage().items())
@@ -99,12 +94,7 @@ class CoverageReport:
     def of_intervals(cls, result: IntervalCoverage, *, confidence_level: float = 0.9, level: float = 0.95) -> CoverageReport:
         """Coverage (with its interval), mean width, the interval score at ``confidence_level``
         and, with bins, the coverage per bin of the prediction."""
-        readings: dict[str, float] = {"coverage": result.coverage()}
-        try:
-            interval = result.coverage_interval(level=level)
-            readings[f"coverage, {level:.0%} low"], readings[f"coverage, {level:.0%} high"] = interval.low, interval.high
-        except EvalkitError:
-            pass
+        readings = _coverage_readings(result, level)
         readings |= {"mean width": result.mean_width(), f"interval score at {confidence_level:g}": result.interval_score(confidence_level),
                      "samples": result.n_samples}  # fmt: skip
         tables = []
@@ -168,6 +158,17 @@ class CoverageReport:
             chart = svg_chart(_risk_series(self.curve), x_label="coverage", y_label="selective risk", steps=True)
             sections.append(f"<figure>{chart}<figcaption>Risk-coverage curve (AURC {self.curve.aurc():.{digits}f})</figcaption></figure>")
         return page(title, sections)
+
+
+def _coverage_readings(result: SetCoverage | IntervalCoverage, level: float) -> dict[str, float]:
+    """The coverage, and its Wilson interval at ``level`` where the counts are of samples."""
+    readings: dict[str, float] = {"coverage": result.coverage()}
+    try:
+        interval = result.coverage_interval(level=level)
+    except EvalkitError:  # weighted counts: no binomial interval
+        return readings
+    readings[f"coverage, {level:.0%} low"], readings[f"coverage, {level:.0%} high"] = interval.low, interval.high
+    return readings
 
 
 def _risk_series(curve: RiskCoverage) -> Sequence[tuple[str, np.ndarray, np.ndarray]]:
