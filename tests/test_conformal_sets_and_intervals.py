@@ -189,6 +189,11 @@ def test_groups_and_classes_join_and_leave_as_parts_do():
     assert SetCoverage.from_json(week.to_json()) == week
     with pytest.raises(InvalidArgumentError, match="with groups and without"):
         week + SetCoverage.from_sets(["a"], [{"a"}])
+    with pytest.raises(InvalidArgumentError, match="'groups' must be given with every batch or with none"):
+        week.update(["a"], [{"a"}])
+    ungrouped = SetCoverage.from_sets(["a"], [{"a"}])
+    with pytest.raises(InvalidArgumentError, match="'groups' must be given with every batch or with none"):
+        ungrouped.update(["a"], [{"a"}], groups=["x"])
 
 
 def test_bad_sets_and_intervals_are_refused_with_the_argument_named():

@@ -357,6 +357,8 @@ class SetCoverage(_Sums):
         n, k = len(codes), len(labels)
         weight = check_sample_weight(sample_weight, n)
         group_labels, class_key, size_key = None, codes, sizes
+        if groups is None and self._groups is not None:
+            raise InvalidArgumentError("'groups' must be given with every batch or with none: this result counts per group")
         if groups is not None:
             group, group_labels = self._group_codes(groups, n)
             class_key, size_key = group * k + codes, group * (k + 1) + sizes
