@@ -36,7 +36,7 @@ from evalkit.measures.metrics_class import (
     merged_metrics_class,
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
-from evalkit.measures.registry import MeasureLike, check_measure_parameters
+from evalkit.measures.registry import MeasureLike, check_measure_parameters, registry_version
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
 from evalkit.results.matrix_counts import MatrixCounts, few_samples
@@ -255,7 +255,22 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
             self.update(cast(Any, [actual]), cast(Any, [predicted]))  # the general path says which label is unknown, or counts a label the lookup could not
             return
         with self._lock:
-            self._count_cells([(row, column)], 1)
+            self._count_cell(row, column, 1)
+
+    def _event_cell(self, actual: Hashable, predicted: Hashable) -> tuple[int, int] | None:
+        """The cell of one sample of labels this matrix has, or None (a window of one-sample
+        events finds it once, and counts it in and out with ``_count_event``)."""
+        row, column = self._position(actual), self._position(predicted)
+        return None if row is None or column is None else (row, column)
+
+    def _count_event(self, cell: tuple[int, int], amount: float) -> bool:
+        """Add ``amount`` (1, or -1 for a sample this matrix counted; a weight > 0 to float
+        counts) to one cell; False, and nothing added, for a float amount to integer counts."""
+        with self._lock:
+            if type(amount) is not int and self._counts.dtype.kind != "f":
+                return False
+            self._count_cell(cell[0], cell[1], amount)
+            return True
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch of actual and predicted labels.
@@ -619,10 +634,18 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         with self._lock:  # one state of the counts
             tally = self._tally
             if tally is not None and labels is None and average in _TALLIED:  # a stream: the classes the last samples changed, not every class
-                resolved = self.measure(measure, metrics_class)
-                check_measure_parameters(resolved, parameters)
+                plain = not parameters and metrics_class is None and type(measure) is str  # a read by name: its measure kept with the tally
+                key = (measure, average, undefined, self._metrics_class, registry_version()) if plain else None
+                read = tally.reads.get(key) if plain else None
+                if read is not None and read[0] == tally.changes:
+                    return read[2]  # nothing counted since the same read
+                resolved = read[1] if read is not None else self.measure(measure, metrics_class)
+                if read is None:
+                    check_measure_parameters(resolved, parameters)
                 found = tally.average(resolved, average, undefined, parameters)
                 if found is not None:
+                    if plain:
+                        tally.reads[key] = (tally.changes, resolved, found)
                     return found
             return super().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
 

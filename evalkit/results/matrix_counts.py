@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 
@@ -165,19 +165,31 @@ class MatrixCounts:
     # ----------------------------------------------------------------------------------------
     # changes
 
+    def _count_cell(self, row: int, column: int, amount: float) -> None:
+        """Add ``amount`` (1, or -1 to take a sample away; a weight to float counts) to one
+        cell: one event of a stream, the hot path (the caller holds the lock and has checked
+        the cell)."""
+        total = (self._total if self._total is not None else self._current_total()) + amount
+        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
+        self._counts[row, column] += amount
+        tally = self._tally
+        if tally is not None:  # whole counts (float counts keep none): a whole amount
+            tally.add(row, column, cast(int, amount))
+        else:
+            self._tally_after(((row, column, cast(int, amount)),), 1, grew=False)
+
     def _count_cells(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
         """Add ``amount`` (1, or -1 to take a sample away) to each of a few cells (the caller
         holds the lock and has checked the cells)."""
+        if len(cells) == 1:
+            self._count_cell(*cells[0], amount)
+            return
         total = (self._total if self._total is not None else self._current_total()) + amount * len(cells)
         self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
         counts = self._counts
         for cell in cells:
             counts[cell] += amount
-        tally = self._tally
-        if tally is not None and len(cells) == 1:  # one event: the tally's own step, inline (the hot path)
-            tally.add(*cells[0], amount)
-        else:
-            self._tally_after(((row, column, amount) for row, column in cells), len(cells), grew=False)
+        self._tally_after(((row, column, amount) for row, column in cells), len(cells), grew=False)
 
     def _add_pairs(self, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, found: tuple) -> None:
         """Add samples given as codes over ``found``: only the cells they fall in (no table of

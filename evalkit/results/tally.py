@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from evalkit.measures.averaging import Averaged, check_undefined, mean_of, mean_of_numbers, support_weights
+from evalkit.measures.averaging import Averaged, _averaged, check_undefined, mean_of, mean_of_numbers, support_weights
 from evalkit.measures.registry import Measure
 
 __all__ = ["SMALL", "Tally", "few_cells"]
@@ -55,7 +55,7 @@ class Tally:
     """Diagonal, row and column sums of an integer matrix as Python integers, and the per-class
     values of the measures read from it (see the module)."""
 
-    __slots__ = ("col", "columns", "correct", "diag", "limit", "log", "row", "total")
+    __slots__ = ("changes", "col", "columns", "correct", "diag", "limit", "log", "reads", "row", "total")
 
     def __init__(self, counts: np.ndarray) -> None:
         self.diag: list[int] = np.diagonal(counts).tolist()
@@ -66,6 +66,8 @@ class Tally:
         self.log: list[int] = []  # the classes each change touched, in order
         self.limit = few_cells(len(self.row))  # a log this long touches as many classes as there are: recomputing them all is as cheap
         self.columns: dict[Any, list[Any]] = {}  # measure (and parameters) -> [values, log position read up to]
+        self.changes = 0  # changes counted so far: a read of as many changes is still current
+        self.reads: dict[Any, tuple[int, Measure, Averaged]] = {}  # a read by name -> (changes, its measure, its value), kept by the matrix
 
     def add(self, row: int, col: int, amount: int) -> None:
         """Count ``amount`` (+1, or -1 to take a sample away) more samples of actual class ``row``
@@ -73,6 +75,7 @@ class Tally:
         self.row[row] += amount
         self.col[col] += amount
         self.total += amount
+        self.changes += 1
         log = self.log
         if row == col:
             self.diag[row] += amount
@@ -106,15 +109,21 @@ class Tally:
                 return None
             column = self.columns[key] = [[math.nan] * len(self.row), -1, scalar, reads_tn]  # -1: every class to compute
         values, position, scalar, reads_tn = column
-        if position == len(self.log):
+        log = self.log
+        end = len(log)
+        if position == end:
             return values  # nothing changed since the last read
         diag, row, col, total = self.diag, self.row, self.col, self.total
-        touched = self.log[position:]  # one event: one or two classes, each once
-        everyone = position < 0 or reads_tn  # a new column, or a measure of tn, which changes for every class
-        for k in range(len(values)) if everyone else (touched if len(touched) <= 2 else set(touched)):
+        if position < 0 or reads_tn:  # a new column, or a measure of tn, which changes for every class
+            touched: range | list[int] | set[int] = range(len(values))
+        else:
+            touched = log[position:]  # one event: one or two classes, each once
+            if len(touched) > 2:
+                touched = set(touched)
+        for k in touched:
             tp = diag[k]
             values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp, **parameters))  # cells(k), inline: the hot loop
-        column[1] = len(self.log)
+        column[1] = end
         return values
 
     def average(self, measure: Measure, average: str, undefined: Any, parameters: dict[str, Any]) -> Averaged | None:
@@ -131,6 +140,9 @@ class Tally:
         values = self.values(measure, parameters)
         if values is None:
             return None
+        if average == "macro" and undefined == "exclude" and type(undefined) is str:  # the default policy, without its general path (one read of a stream)
+            defined = [value for value in values if value == value]  # noqa: PLR0124 (NaN is the one value unequal to itself)
+            return _averaged(math.fsum(defined) / len(defined) if defined else math.nan, len(values), len(defined))
         if average == "weighted":
             array = np.array(values)
             return mean_of(array, support_weights(array, self.row, check_undefined(undefined)), undefined=undefined)

@@ -46,7 +46,7 @@ from evalkit.engine.counting import encode
 from evalkit.exceptions import EmptyInputError, InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import value_of
 from evalkit.measures.arithmetic import difference, ratio
-from evalkit.measures.averaging import UndefinedPolicy
+from evalkit.measures.averaging import Averaged, UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.counted import CountedState, check_factor
@@ -82,10 +82,11 @@ class _Batch(Generic[R]):
     (None when the result takes the samples away itself, ``revert``, or when it is counted from
     the samples as it leaves)."""
 
-    __slots__ = ("_arrays", "_times", "_weight", "part", "start")
+    __slots__ = ("_arrays", "_times", "_weight", "cell", "part", "start")
 
-    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None) -> None:
-        self._arrays, self._weight, self._times, self.part = arrays, weight, times, part
+    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None,
+                 cell: tuple[int, int] | None = None) -> None:  # fmt: skip
+        self._arrays, self._weight, self._times, self.part, self.cell = arrays, weight, times, part, cell  # cell: one event's, in a matrix
         self.start = 0  # the samples before it have left (a large batch leaving a sample at a time is not copied at every step)
 
     def __len__(self) -> int:
@@ -155,11 +156,14 @@ def _column(values: object) -> np.ndarray | list:
 class _Over(Generic[R]):
     """What every window shares: the template, the result so far, and reading through it."""
 
+    _cells = False  # the default of a window pickled before windows found a matrix's cells themselves: it counts by labels
+
     def __init__(self, template: R) -> None:
         self._template = _check_template(template)
         self._result: R = template.empty()
         self._updates = template.supports("update")  # a mutable result counts a batch in place, with no part of its own
         self._reverts = template.supports("revert")  # ... and takes unweighted samples away again in place (O(1) a sample)
+        self._cells = hasattr(template, "_event_cell")  # a matrix: one event is a cell, found once as it comes
 
     @property
     def result(self) -> R:
@@ -171,6 +175,11 @@ class _Over(Generic[R]):
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self._result, name)  # a window answers what its result answers
+
+    def average(self, measure: MeasureLike, average: str = "macro", **options: object) -> Averaged:
+        """The ``average`` of the window's result (see the result's own): what a stream reads at
+        every event, so asked of the result directly rather than found by name."""
+        return cast(Any, self._result).average(measure, average, **options)
 
 
 class Windowed(_Over[R]):
@@ -240,11 +249,22 @@ class Windowed(_Over[R]):
         if not (type(first) is list and type(second) is list and len(first) == 1 == len(second)):
             return False
         event = ([first[0]], [second[0]])  # copies: a caller reusing its lists changes nothing here
-        cast(Any, self._result).update(*event)
-        self._batches.append(_Batch(event, None, None, None))
+        result = cast(Any, self._result)
+        cell = result._event_cell(first[0], second[0]) if self._cells else None
+        if cell is None:
+            result.update(*event)
+        else:  # a matrix's cell, found once: counted now, and taken away again when it leaves, with no second look at its labels
+            result._count_event(cell, 1)
+        self._batches.append(_Batch(event, None, None, None, cell))
         self._count += 1
         if self._count > self.size:
-            self._leave_first(self._count - self.size)
+            oldest = self._batches[0]
+            if oldest.cell is not None and self._count == self.size + 1:  # the oldest event leaves as it came
+                self._batches.popleft()
+                result._count_event(oldest.cell, -1)
+                self._count -= 1
+            else:
+                self._leave_first(self._count - self.size)
         return True
 
     @property
@@ -309,6 +329,11 @@ def _weighted(result: CountedState) -> bool:
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
 
+_MOST_SCALE = 1e150
+"""The largest factor a lazily faded result's new samples may count by before the stored counts
+are rescaled (float64 goes to 1e308: the stored sums stay far from overflow)."""
+
+
 class Faded(_Over[R]):
     """A stream with the past fading: every sample weighs ``factor**age`` (age 0 for the
     newest), as MOA's fading factor; or give ``half_life`` (samples after which a weight is
@@ -317,6 +342,8 @@ class Faded(_Over[R]):
     ``effective_size`` is Kish's effective sample size ``(Σw)² / Σw²`` of the weights (times
     the samples' own weights), the size an interval of a decayed measure rests on.
     """
+
+    _view: R | None  # the decayed result of the stored counts, made at the first read after a change
 
     def __init__(self, template: R, factor: float | None = None, *, half_life: float | None = None) -> None:
         super().__init__(template)
@@ -327,20 +354,54 @@ class Faded(_Over[R]):
         self.factor = check_factor(factor)
         self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
         self._squares = 0.0
+        self._scale = 1.0  # a mutable result fades lazily: it holds every weight times _scale, which grows instead of the past shrinking
+        self._stored: R = self._result
+
+    @property  # type: ignore[override]
+    def _result(self) -> R:
+        """The decayed result: the stored counts divided by their scale (once per change)."""
+        if self._view is None:
+            self._view = self._stored if self._scale == 1.0 else self._stored.scaled(1.0 / self._scale)
+        return self._view
+
+    @_result.setter
+    def _result(self, result: R) -> None:
+        self._stored, self._scale, self._view = result, 1.0, None
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A pickle of a window that stored its decayed result as it is (before it faded lazily) loads too."""
+        if "_stored" not in state:
+            state = {**state, "_stored": state.get("_result"), "_scale": 1.0}
+        state.pop("_result", None)
+        self.__dict__.update(state, _view=None)
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch: the past fades by ``factor`` per new sample, and the batch's own samples
-        by their age within it."""
+        by their age within it. A mutable result is not rescaled at every sample: the new
+        samples count ``factor**-t`` times more instead (``t`` samples since the last rescale,
+        which comes before that factor could overflow), and reads divide once."""
         arrays, weight, _, n = _batch(batch, sample_weight, None)
         if n == 0:
             return
         ages = np.arange(n - 1, -1, -1, dtype=np.float64)
         decay = self.factor**ages * (1.0 if weight is None else weight)
         fade = self.factor**n
-        part = self._template.counted(*arrays, sample_weight=decay)
-        self._result = (self._result.scaled(fade) if fade < 1.0 else self._result) + part
         self._weights = self._weights * fade + float(decay.sum())
         self._squares = self._squares * fade * fade + float((decay * decay).sum())
+        if not self._updates:
+            part = self._template.counted(*arrays, sample_weight=decay)
+            self._result = (self._result.scaled(fade) if fade < 1.0 else self._result) + part
+            return
+        if self._scale / fade > _MOST_SCALE:
+            self._result = self._result  # rescaled to the unit: the stored counts are the decayed ones again
+        self._scale /= fade
+        stored, amount = cast(Any, self._stored), decay * self._scale
+        self._view = None
+        if n == 1 and self._cells and weight is None:
+            cell = stored._event_cell(arrays[0][0], arrays[1][0])
+            if cell is not None and stored._count_event(cell, float(amount[0])):
+                return
+        stored.update(*arrays, sample_weight=amount)
 
     @property
     def effective_size(self) -> float:
