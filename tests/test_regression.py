@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn import metrics as sk
 from strategies import close, numeric_targets
 
@@ -362,3 +363,35 @@ def test_every_function_refuses_nan_and_infinities_by_name_and_place(name, bad):
         with pytest.raises(InvalidValueError, match=rf"{where} holds {bad} at"):
             function(*arguments)
     assert math.isfinite(function(y, p))
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=numeric_targets(min_size=1, outputs=1, extreme=False), cut=st.integers(0, 40))
+def test_a_stream_reads_its_running_sums_to_rounding_and_stays_exact(data, cut):
+    y, p, _ = data
+    y, p = y[:, 0] if y.ndim == 2 else y, p[:, 0] if p.ndim == 2 else p
+    k = cut % len(y)
+    stream = RegressionMetrics.from_predictions(y[:k], p[:k]) if k else RegressionMetrics()
+    for a, b in zip(y[k:].tolist(), p[k:].tolist()):  # one event at a time: the running sums, the exact ones held
+        stream.update([a], [b])
+    whole = RegressionMetrics.from_predictions(y, p)
+    for name in ("mean_absolute_error", "mean_squared_error", "r_squared", "explained_variance", "max_error", "mean_absolute_percentage_error",
+                 "pearson_correlation", "regression_sum_of_squares", "total_sum_of_squares"):  # fmt: skip
+        ours, exact = getattr(stream, f"get_{name}")(), getattr(whole, f"get_{name}")()
+        scale = max(abs(exact), float(np.abs(y).max(initial=0)) ** 2 * len(y), 1.0) if name in ("r_squared", "explained_variance", "pearson_correlation") else abs(exact)
+        assert close(ours, exact, rel=1e-9, abs=1e-9 * scale) or (math.isnan(ours) and math.isnan(exact)) or abs(ours - exact) <= 1e-6, (name, ours, exact)
+    assert stream == whole  # the held events counted in: the exact sums, bit for bit
+    assert RegressionMetrics.from_json(stream.to_json()) == whole
+    stream.update([1.5], [2.5])
+    copied = pickle.loads(pickle.dumps(stream))
+    rest = stream - RegressionMetrics.from_predictions([1.5], [2.5])  # a subtraction forgets the largest error: the rest compared
+    assert copied == stream and {k: v for k, v in rest.to_dict(strict=True).items() if k != "max_error"} == {
+        k: v for k, v in whole.to_dict(strict=True).items() if k != "max_error"}
+
+
+def test_a_stream_of_extreme_values_takes_the_exact_path():
+    stream = RegressionMetrics()
+    for a, b in ((1e200, 1e200 + 1e185), (2e200, 1.5e200), (0.0, 1e-320)):
+        stream.update([a], [b])
+    whole = RegressionMetrics.from_predictions([1e200, 2e200, 0.0], [1e200 + 1e185, 1.5e200, 1e-320])
+    assert stream.get_r_squared() == whole.get_r_squared() and stream.get_mean_absolute_error() == whole.get_mean_absolute_error()

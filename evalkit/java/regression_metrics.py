@@ -130,6 +130,13 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     and R² is free of the cancellation of floating-point sums of squares. Undefined values (a
     constant target's R², the RSE of too few samples) are NaN.
 
+    A stream of one output (``update([y], [p])``, one unweighted sample at a time) is counted in
+    float running sums (West's update of means and co-moments) in about two microseconds, and
+    its exact sums are made of the events held, a batch at a time: the getters read the running
+    sums while events are held (equal to the exact values to rounding, about 1e-14 relative),
+    and ``sums()``, merges, ``-``, ``scaled``, copies, ``==``, JSON and pickles count the held
+    events in first, so they stay exact.
+
     Construction:
         ``RegressionMetrics()`` then ``update(y_true, y_pred, sample_weight=None)``, or
         ``RegressionMetrics.from_predictions(y_true, y_pred, sample_weight=None)``.
@@ -178,8 +185,89 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._sums: list[list[int]] = []
         self._largest: list[float] = []
         self._derived: _Sums | None = None
+        self._pending: list[float] = []  # one-output events counted since the exact sums: y, p, y, p, ...
+        self._running: list[float] | None = None  # the float running sums of every sample, while events are pending (see _RUNNING)
         if outputs is not None:
             self._start(int(outputs))
+
+    @property
+    def _sums(self) -> list[list[int]]:
+        """The exact sums of each output, with every pending event counted in."""
+        if self._pending:
+            self._flush()
+        return self._exact
+
+    @_sums.setter
+    def _sums(self, rows: list[list[int]]) -> None:
+        self._exact = rows
+
+    def _flush(self) -> None:
+        """Count the pending events into the exact sums, in one vectorised pass."""
+        pending, self._pending, self._running = self._pending, [], None
+        events = np.array(pending, dtype=np.float64).reshape(-1, 2)
+        added = exact_sums(events[:, :1], events[:, 1:], None)
+        self._exact = [[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._exact, added)]
+        self._derived = None
+
+    def _count_event(self, y: float, p: float) -> bool:
+        """Count one unweighted event of one output in the float running sums, its exact sums
+        pending (counted in by the next exact read, in a batch); False where it cannot be (more
+        outputs, or an error whose percentage overflows): the exact path takes it."""
+        error = y - p
+        if self._outputs not in (None, 1) or not math.isfinite(error):
+            return False
+        if self._outputs is None:
+            self._start(1)
+        running = self._running
+        if running is None:
+            running = self._running = self._running_sums()
+        w = running[0] + 1.0  # West's weighted update of means and co-moments, for a weight of 1
+        dy, dp, de = y - running[1], p - running[2], error - running[3]
+        running[0] = w
+        running[1] += dy / w
+        running[2] += dp / w
+        running[3] += de / w
+        running[4] += dy * (y - running[1])
+        running[5] += dp * (p - running[2])
+        running[6] += dy * (p - running[2])
+        running[7] += de * (error - running[3])
+        running[8] += error * error
+        running[9] += abs(error)
+        running[10] += abs(error) / max(abs(y), EPSILON)
+        running[11] += error
+        running[12] += y * y
+        self._pending += (y, p)
+        self._samples += 1
+        largest = self._largest
+        largest[0] = max(largest[0], abs(error))
+        self._derived = None
+        if len(self._pending) >= 2 * _MOST_PENDING:
+            running, self._running = self._running, None
+            self._flush()
+            self._running = running  # still the running sums of every sample
+        return True
+
+    def _running_sums(self) -> list[float]:
+        """The float running sums (``_RUNNING``) of the samples counted exactly so far."""
+        if not self._samples:
+            return [0.0] * len(_RUNNING)
+        exact = _Sums(self._exact, self._largest)
+        w = float(exact["weight"][0])
+        unit = 1 << UNIT_BITS
+        row = self._exact[0]
+        mean_y, mean_p = _as_float(row[1], row[0]), _as_float(row[2], row[0])
+        return [w, mean_y, mean_p, mean_y - mean_p, float(exact["sst"][0]), float(exact["spp"][0]), float(exact["syp"][0]), float(exact["see"][0]),
+                float(exact["sse"][0]), float(exact["abs_error"][0]), float(exact["abs_percentage"][0]), float(exact["error_sum"][0]),
+                _as_float(row[3], unit)]  # fmt: skip
+
+    def _reading(self) -> _Sums:
+        """The sums the getters read: the float running sums while events are pending (a read
+        after every event of a stream in microseconds), else the exact ones (``sums``)."""
+        if self._running is not None and self._pending and all(map(math.isfinite, self._running)):
+            if self._derived is None:
+                self._derived = _RunningSums(self._running, self._largest)
+            return self._derived
+        return self.sums()
 
     def _start(self, outputs: int) -> None:
         """Nothing counted yet, for ``outputs`` outputs (fixed by the first batch when not given)."""
@@ -220,6 +308,10 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             InputLengthError, InputShapeError: targets of other lengths or outputs.
             EmptyInputError: no samples.
         """
+        if sample_weight is None and type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):  # one event of a stream
+            y, p = y_true[0], y_pred[0]
+            if _moderate(y) and _moderate(p) and self._count_event(float(y), float(p)):
+                return
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
             self._start(len(sums))
@@ -227,6 +319,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def _add(self, sums: list[list[int]], samples: int, largest: list[float]) -> None:
         self._sums = [[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
+        self._running = None
         self._samples += samples
         self._largest = [max(a, b) for a, b in zip(self._largest, largest)]
         self._derived = None
@@ -247,7 +340,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             raise InvalidCountsError(f"cannot take away samples that were never counted ({samples} samples from {self._samples})")
         self._sums, self._samples = left, self._samples - samples
         self._largest = [math.nan] * len(self._largest)
-        self._derived = None
+        self._derived = self._running = None
 
     # ----------------------------------------------------------------------------------------
     # the counted-state protocol
@@ -301,8 +394,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         EvaluationMetrics.__init__(copied)
         copied._values = dict(self._values)
         copied._outputs, copied._samples = self._outputs, self._samples
-        copied._sums, copied._largest = [list(row) for row in self._sums], list(self._largest)
-        copied._derived = self._derived
+        copied._sums, copied._largest = [list(row) for row in self._sums], list(self._largest)  # every pending event counted in first
+        copied._derived, copied._pending, copied._running = None, [], None
         return copied
 
     def __eq__(self, other: object) -> bool:
@@ -321,6 +414,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def __setstate__(self, state: dict) -> None:
         self._values, self._outputs, self._samples = state["values"], state["outputs"], state["samples"]
+        self._pending, self._running = [], None
         self._sums, self._largest, self._derived = state["sums"], state["largest"], None
 
     def _document(self) -> dict[str, object]:
@@ -381,7 +475,9 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             >>> RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 4]).sums()["sst"].tolist()
             [2.0]
         """
-        if self._derived is None:
+        if self._pending:
+            self._flush()
+        if self._derived is None or isinstance(self._derived, _RunningSums):
             self._derived = _Sums(self._sums, self._largest)
         return self._derived
 
@@ -393,7 +489,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             EmptyInputError: nothing counted yet. InvalidArgumentError, InputShapeError: a bad ``multioutput``.
         """
         if variances is None and isinstance(multioutput, str) and multioutput == "variance_weighted":
-            variances = self.sums()["sst"]
+            variances = self._reading()["sst"]
         if self._outputs is None:
             raise EmptyInputError("this RegressionMetrics has counted nothing yet")
         return formulas.combine(values, formulas.check_multioutput(multioutput, self._outputs), variances)
@@ -403,37 +499,37 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def get_mean_absolute_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MAE = Σ w |y - p| / Σ w``."""
-        sums = self.sums()
+        sums = self._reading()
         return self.combine_outputs(formulas.mean_of(sums["abs_error"], sums["weight"]), multioutput)
 
     def get_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MSE = Σ w (y - p)² / Σ w``."""
-        sums = self.sums()
+        sums = self._reading()
         return self.combine_outputs(formulas.mean_of(sums["sse"], sums["weight"]), multioutput)
 
     def get_root_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RMSE = sqrt(MSE)`` of each output (then combined, as scikit-learn)."""
-        sums = self.sums()
+        sums = self._reading()
         return self.combine_outputs(np.sqrt(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
 
     def get_residual_square_sum(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS = Σ w (y - p)²`` (the residual sum of squares)."""
-        return self.combine_outputs(self.sums()["sse"], multioutput)
+        return self.combine_outputs(self._reading()["sse"], multioutput)
 
     def get_residual_standard_error(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSE = sqrt(RSS / (n - k - 1))`` for a regressor of ``k = n_inputs`` inputs."""
-        return self.combine_outputs(formulas.residual_standard_error(self.sums()["sse"], self._samples, n_inputs), multioutput)
+        return self.combine_outputs(formulas.residual_standard_error(self._reading()["sse"], self._samples, n_inputs), multioutput)
 
     def get_r_squared(self, multioutput: MultioutputLike = "uniform_average", *, through_origin: bool = False) -> OutputValues:
         """``R² = 1 - RSS / Σ w (y - ȳ)²``; ``through_origin=True``: ``1 - RSS / Σ w y²``
         (Spark's ``RegressionMetrics(throughOrigin=true)``, a model without intercept)."""
-        sums = self.sums()
+        sums = self._reading()
         total = "syy" if through_origin else "sst"
         return self.combine_outputs(formulas.r_squared(*sums.relative("sse", total)), multioutput, sums[total])
 
     def get_f_stat(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs."""
-        explained, sse = self.sums().relative("explained", "sse")
+        explained, sse = self._reading().relative("explained", "sse")
         return self.combine_outputs(formulas.f_statistic(explained, sse, self._samples, n_inputs), multioutput)
 
     # ----------------------------------------------------------------------------------------
@@ -441,41 +537,41 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def get_explained_variance(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``1 - Var(y - p) / Var(y)`` (scikit-learn's ``explained_variance_score``)."""
-        sums = self.sums()
+        sums = self._reading()
         return self.combine_outputs(formulas.fraction_explained(*sums.relative("see", "sst")), multioutput, sums["sst"])
 
     def get_max_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """The largest ``|y - p|`` (NaN after samples were taken away)."""
-        return self.combine_outputs(self.sums()["max_error"], multioutput)
+        return self.combine_outputs(self._reading()["max_error"], multioutput)
 
     def get_mean_absolute_percentage_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MAPE = Σ w |y - p| / max(|y|, eps) / Σ w`` (a fraction, as scikit-learn: not in percent)."""
-        sums = self.sums()
+        sums = self._reading()
         return self.combine_outputs(formulas.mean_of(sums["abs_percentage"], sums["weight"]), multioutput)
 
     def get_pearson_correlation(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """Pearson's correlation of targets and predictions (Weka's ``correlationCoefficient``,
         DL4J's ``correlationR2``)."""
-        syp, sst, spp = self.sums().relative("syp", "sst", "spp")
+        syp, sst, spp = self._reading().relative("syp", "sst", "spp")
         return self.combine_outputs(formulas.pearson_correlation(syp, sst, spp), multioutput)
 
     def get_root_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``sqrt(RSS / Σ w (y - ȳ)²)``: the RMSE relative to predicting the mean (Weka's root
         relative squared error over 100, when its prior is the evaluated data's mean)."""
-        return self.combine_outputs(np.sqrt(formulas.mean_of(*self.sums().relative("sse", "sst"))), multioutput)
+        return self.combine_outputs(np.sqrt(formulas.mean_of(*self._reading().relative("sse", "sst"))), multioutput)
 
     def get_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS / Σ w (y - ȳ)²`` (DL4J's ``relativeSquaredError``, which its ``stats()`` heads "RSE";
         visrec's RSE is the residual standard error)."""
-        return self.combine_outputs(formulas.mean_of(*self.sums().relative("sse", "sst")), multioutput)
+        return self.combine_outputs(formulas.mean_of(*self._reading().relative("sse", "sst")), multioutput)
 
     def get_regression_sum_of_squares(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``SSR = Σ w (p - ȳ)²`` (Spark's ``explainedVariance`` is ``SSR / Σ w``)."""
-        return self.combine_outputs(self.sums()["ssr"], multioutput)
+        return self.combine_outputs(self._reading()["ssr"], multioutput)
 
     def get_total_sum_of_squares(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``SST = Σ w (y - ȳ)²``."""
-        return self.combine_outputs(self.sums()["sst"], multioutput)
+        return self.combine_outputs(self._reading()["sst"], multioutput)
 
     def __getattr__(self, attribute: str) -> OutputValues:
         """Measures that need the data refuse with where to compute them."""
@@ -503,7 +599,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         """
         from scipy import stats  # an optional dependency: the F distribution is scipy's
 
-        explained, sse = self.sums().relative("explained", "sse")
+        explained, sse = self._reading().relative("explained", "sse")
         k = formulas.check_inputs(n_inputs)
         statistic = formulas.f_statistic(explained, sse, self._samples, k)
         values = np.where(np.isnan(statistic), np.nan, stats.f.sf(statistic, k, max(self._samples - k - 1, 1)))
@@ -568,7 +664,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         (output, resample): each getter vectorised over resamples, as it is written."""
         view = cls.__new__(cls)
         EvaluationMetrics.__init__(view)
-        view._samples, view._sums, view._largest = samples, [], []
+        view._samples, view._sums, view._largest, view._pending, view._running = samples, [], [], [], None
         view._derived = _FloatSums(np.moveaxis(sums, 0, 1).reshape(-1, sums.shape[2]))
         view._outputs = len(view._derived["weight"])
         return view
@@ -757,6 +853,42 @@ class _Sums(dict):
             for column, (numerator, denominator) in zip(columns, exact):
                 column.append(_as_float(numerator, denominator << shift) if shift >= 0 else _as_float(numerator << -shift, denominator))
         return tuple(np.array(column, dtype=np.float64) for column in columns)
+
+
+_RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "see", "sse", "abs_error", "abs_percentage", "error_sum", "syy")
+"""The float running sums of a stream of one output: the weight, the means of ``y``, ``p`` and
+``e = y - p``, the co-moments ``Σ w (y - ȳ)²``, ``Σ w (p - p̄)²``, ``Σ w (y - ȳ)(p - p̄)``,
+``Σ w (e - ē)²`` (West's update, no cancellation), and the plain sums of ``e²``, ``|e|``,
+``|e| / max(|y|, eps)``, ``e`` and ``y²``."""
+
+def _moderate(value: object) -> bool:
+    """Whether a stream's value is a number the float running sums hold without overflow or
+    underflow of its square (0, or between 1e-100 and 1e100 in size; an int below 2**53): any
+    other value takes the exact path, which also names what is wrong with it."""
+    if type(value) is int:
+        return abs(value) < 2**53
+    return type(value) is float and (value == 0 or 1e-100 < abs(value) < 1e100)
+
+
+_MOST_PENDING = 4096
+"""Events of a stream held for the exact sums at the most: then counted in, in one batch."""
+
+
+class _RunningSums(_Sums):
+    """The sums of one output (``_Sums``) from the float running sums of a stream (``_RUNNING``):
+    equal to the exact ones to rounding, read without converting a rational."""
+
+    def __init__(self, running: list[float], largest: list[float]) -> None:
+        super().__init__([], largest)
+        values = dict(zip(_RUNNING, running))
+        w, mean_y, mean_p = values["weight"], values["mean_y"], values["mean_p"]
+        values["ssr"] = values["spp"] + w * (mean_p - mean_y) ** 2  # Σ w (p - ȳ)²
+        values["explained"] = values["sst"] - values["sse"]
+        for name in ("weight", "sse", "sst", "spp", "syp", "see", "ssr", "syy", "explained", "error_sum", "abs_error", "abs_percentage"):
+            self[name] = np.array([values[name]])
+
+    def relative(self, *names: str) -> tuple[np.ndarray, ...]:
+        return tuple(self[name] for name in names)
 
 
 _TERMS = 10
