@@ -168,6 +168,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     OPERATIONS: ClassVar[frozenset[str]] = frozenset(
         {"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"}
     )
+    EXACT_SUMS: ClassVar[bool] = True
+    """The sums are exact for any weights: a part added and taken away again leaves no rounding."""
     NON_METRIC_GETTERS: ClassVar[frozenset[str]] = frozenset({"get_samples", "get_total_weight", "get_outputs"})
     """No-argument getters that are not metrics (counts)."""
 
@@ -185,7 +187,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._sums: list[list[int]] = []
         self._largest: list[float] = []
         self._derived: _Sums | None = None
-        self._pending: list[float] = []  # one-output events counted since the exact sums: y, p, y, p, ...
+        self._pending: list[float] = []  # one-output events counted since the exact sums: y, p, +1 (or -1: taken away), ...
         self._running: list[float] | None = None  # the float running sums of every sample, while events are pending (see _RUNNING)
         if outputs is not None:
             self._start(int(outputs))
@@ -202,50 +204,78 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._exact = rows
 
     def _flush(self) -> None:
-        """Count the pending events into the exact sums, in one vectorised pass."""
+        """Count the pending events into the exact sums, in one vectorised pass (those taken away
+        by a window, ``_revert_counted``, subtracted).
+
+        Raises:
+            InvalidCountsError: more taken away than was counted.
+        """
         pending, self._pending, self._running = self._pending, [], None
-        events = np.array(pending, dtype=np.float64).reshape(-1, 2)
-        added = exact_sums(events[:, :1], events[:, 1:], None)
-        self._exact = [[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._exact, added)]
+        events = np.array(pending, dtype=np.float64).reshape(-1, 3)
+        exact, taken = self._exact, events[:, 2] < 0
+        for part, sign in ((events[~taken], 1), (events[taken], -1)):
+            if len(part):
+                sums = exact_sums(part[:, :1], part[:, 1:2], None)
+                exact = [[a + sign * b for a, b in zip(mine, theirs)] for mine, theirs in zip(exact, sums)]
+        if any(row[k] < 0 for row in exact for k in _NONNEGATIVE):
+            raise InvalidCountsError("cannot take away samples that were never counted")
+        self._exact = exact
         self._derived = None
 
-    def _count_event(self, y: float, p: float) -> bool:
-        """Count one unweighted event of one output in the float running sums, its exact sums
-        pending (counted in by the next exact read, in a batch); False where it cannot be (more
-        outputs, or an error whose percentage overflows): the exact path takes it."""
+    def _count_event(self, y: float, p: float, sign: int = 1) -> bool:
+        """Count one unweighted event of one output (``sign=-1``: take one counted before away)
+        in the float running sums, its exact sums pending (counted in by the next exact read, in
+        a batch); False where it cannot be (more outputs, an error whose percentage overflows,
+        nothing to take away): the exact path takes it."""
         error = y - p
-        if self._outputs not in (None, 1) or not math.isfinite(error):
+        if self._outputs not in (None, 1) or not math.isfinite(error) or (sign < 0 and self._samples < 1):
             return False
         if self._outputs is None:
             self._start(1)
         running = self._running
         if running is None:
             running = self._running = self._running_sums()
-        w = running[0] + 1.0  # West's weighted update of means and co-moments, for a weight of 1
-        dy, dp, de = y - running[1], p - running[2], error - running[3]
-        running[0] = w
-        running[1] += dy / w
-        running[2] += dp / w
-        running[3] += de / w
-        running[4] += dy * (y - running[1])
-        running[5] += dp * (p - running[2])
-        running[6] += dy * (p - running[2])
-        running[7] += de * (error - running[3])
-        running[8] += error * error
-        running[9] += abs(error)
-        running[10] += abs(error) / max(abs(y), EPSILON)
-        running[11] += error
-        running[12] += y * y
-        self._pending += (y, p)
-        self._samples += 1
+        w = running[0] + sign  # West's weighted update of means and co-moments for a weight of 1, or its inverse
+        if w <= 0:
+            running[:] = [0.0] * len(_RUNNING)
+        else:
+            old_y, old_p, old_e = running[1], running[2], running[3]
+            running[0] = w
+            running[1] += sign * (y - old_y) / w
+            running[2] += sign * (p - old_p) / w
+            running[3] += sign * (error - old_e) / w
+            if sign > 0:  # C += (x - old mean)(x' - new mean)
+                running[4] += (y - old_y) * (y - running[1])
+                running[5] += (p - old_p) * (p - running[2])
+                running[6] += (y - old_y) * (p - running[2])
+                running[7] += (error - old_e) * (error - running[3])
+            else:  # C -= (x - new mean)(x' - old mean)
+                running[4] -= (y - running[1]) * (y - old_y)
+                running[5] -= (p - running[2]) * (p - old_p)
+                running[6] -= (y - running[1]) * (p - old_p)
+                running[7] -= (error - running[3]) * (error - old_e)
+            running[8] += sign * error * error
+            running[9] += sign * abs(error)
+            running[10] += sign * abs(error) / max(abs(y), EPSILON)
+            running[11] += sign * error
+            running[12] += sign * y * y
+        self._pending += (y, p, sign)
+        self._samples += sign
         largest = self._largest
-        largest[0] = max(largest[0], abs(error))
+        largest[0] = max(largest[0], abs(error)) if sign > 0 else math.nan  # a maximum cannot be taken back
         self._derived = None
-        if len(self._pending) >= 2 * _MOST_PENDING:
+        if len(self._pending) >= 3 * _MOST_PENDING:
             running, self._running = self._running, None
             self._flush()
             self._running = running  # still the running sums of every sample
         return True
+
+    def _revert_counted(self, y_true: TargetsLike, y_pred: TargetsLike, /) -> None:
+        """Take away samples a window knows this result counted: one event of one output in the
+        running sums (the exact sums then subtract it in a batch), anything else as ``revert``."""
+        event = _one_event(y_true, y_pred)
+        if event is None or not self._count_event(*event, -1):
+            self.revert(y_true, y_pred)
 
     def _running_sums(self) -> list[float]:
         """The float running sums (``_RUNNING``) of the samples counted exactly so far."""
@@ -308,10 +338,9 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             InputLengthError, InputShapeError: targets of other lengths or outputs.
             EmptyInputError: no samples.
         """
-        if sample_weight is None and type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):  # one event of a stream
-            y, p = y_true[0], y_pred[0]
-            if _moderate(y) and _moderate(p) and self._count_event(float(y), float(p)):
-                return
+        event = _one_event(y_true, y_pred) if sample_weight is None else None
+        if event is not None and self._count_event(*event):  # one event of a stream
+            return
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
             self._start(len(sums))
@@ -860,6 +889,14 @@ _RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "se
 ``e = y - p``, the co-moments ``Σ w (y - ȳ)²``, ``Σ w (p - p̄)²``, ``Σ w (y - ȳ)(p - p̄)``,
 ``Σ w (e - ē)²`` (West's update, no cancellation), and the plain sums of ``e²``, ``|e|``,
 ``|e| / max(|y|, eps)``, ``e`` and ``y²``."""
+
+def _one_event(y_true: object, y_pred: object) -> tuple[float, float] | None:
+    """One event of a stream of one output, ``[y], [p]`` of moderate numbers, as two floats; None
+    for anything else (the exact path takes it)."""
+    if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and _moderate(y_true[0]) and _moderate(y_pred[0]):
+        return float(y_true[0]), float(y_pred[0])
+    return None
+
 
 def _moderate(value: object) -> bool:
     """Whether a stream's value is a number the float running sums hold without overflow or

@@ -313,7 +313,8 @@ class Windowed(_Over[R]):
 
     def _take(self, batch: _Batch[R]) -> None:
         if batch.part is None and self._reverts and batch.weight is None:
-            cast(Any, self._result).revert(*batch.arrays)
+            result = cast(Any, self._result)
+            getattr(result, "_revert_counted", result.revert)(*batch.arrays)  # samples it counted: a result may take them back unchecked
         else:
             self._result -= batch.counted(self._template)
         self._count -= len(batch)
@@ -325,6 +326,10 @@ class Windowed(_Over[R]):
 
 
 def _weighted(result: CountedState) -> bool:
+    """Whether a result's counts round (float weights), so that a window re-sums its parts now
+    and then; a kind whose sums are exact whatever the weights (``EXACT_SUMS``) never does."""
+    if getattr(result, "EXACT_SUMS", False):
+        return False
     counts = getattr(result, "to_array", None)
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
