@@ -376,7 +376,7 @@ class Labels:
         values.pop(None, None)
         if not values or not len(codes):
             return codes
-        distinct = np.unique(codes)
+        distinct = np.flatnonzero(np.bincount(codes))  # the codes present (a few labels: a count, not a sort)
         swaps = {}
         for code in distinct.tolist():
             number = self.value(code) if code not in targets else None
@@ -905,7 +905,8 @@ def _arrow_values(column: Any, kind: str, typed: bool) -> Any:
         values = _numpy(column)
         values = values.astype(np.float64) if kind == "number" else values
         return values if np.isfinite(values).all() and (kind == "number" or (values >= 0).all()) else None
-    if not (arrow.types.is_string(column.type) or (typed and numeric)):
+    text = arrow.types.is_string(column.type) or (arrow.types.is_dictionary(column.type) and arrow.types.is_string(column.type.value_type))
+    if not (text or (typed and numeric)):
         return None
     if arrow.types.is_floating(column.type):  # a JSON number: exact as Python reads it only below 2**53 when whole
         values = _numpy(column)
@@ -920,11 +921,23 @@ class _ArrowLabels:
 
     def __init__(self, column: Any, typed: bool) -> None:
         self.column, self.typed = column, typed
+        self.dictionary: list | None = column.dictionary.to_pylist() if _arrow().types.is_dictionary(column.type) else None
 
     def __getitem__(self, part: slice) -> _Coded:
         start, stop, _ = part.indices(len(self.column))
-        encoded = _arrow().compute.dictionary_encode(self.column.slice(start, stop - start))
-        return _Coded(encoded.dictionary.to_pylist(), _numpy(encoded.indices).astype(np.intp), self.typed)
+        piece = self.column.slice(start, stop - start)
+        if self.dictionary is None:
+            encoded = _arrow().compute.dictionary_encode(piece)
+            return _Coded(encoded.dictionary.to_pylist(), _numpy(encoded.indices).astype(np.intp), self.typed)
+        # encoded as pyarrow parsed it (the block's values in the order first seen there): the values this batch holds, in that order,
+        # which is the order this batch first shows the ones no earlier batch of the block did
+        indices = _numpy(piece.indices).astype(np.intp)
+        present = np.flatnonzero(np.bincount(indices, minlength=len(self.dictionary)))
+        if len(present) == len(self.dictionary):
+            return _Coded(self.dictionary, indices, self.typed)
+        table = np.zeros(len(self.dictionary), dtype=np.intp)
+        table[present] = np.arange(len(present))
+        return _Coded([self.dictionary[k] for k in present.tolist()], table[indices], self.typed)
 
 
 def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dict[str, int], delimiter: str, numeric: Sequence[str],
@@ -938,7 +951,8 @@ def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dic
     if lines is None:
         return None
     kinds = {role: _kind(role, numeric) for role in positions}
-    types = {names[k]: arrow.float64() if kinds[role] == "number" else arrow.string() for role, k in positions.items() if kinds[role] != "weight"}
+    label_type = arrow.dictionary(arrow.int32(), arrow.string())  # labels coded as they are parsed, on every thread
+    types = {names[k]: arrow.float64() if kinds[role] == "number" else label_type for role, k in positions.items() if kinds[role] != "weight"}
     try:
         table = arrow.csv.read_csv(
             arrow.py_buffer(block),
