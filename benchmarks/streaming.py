@@ -182,6 +182,50 @@ def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
     return per_event(ours, n, 1), per_event(again, n // 20, 1), per_event(river, n, 1)
 
 
+def other_kinds(n: int) -> list[tuple[str, float, str]]:
+    """Per event, the other counted kinds of a stream: a decayed matrix, a regressor's sums (with
+    River's ``R2`` and its ``Rolling`` beside them)."""
+    from river import metrics, utils
+
+    from evalkit import Faded, RegressionMetrics
+
+    actual, predicted = stream(n, 10, seed=5)
+    rng = np.random.default_rng(6)
+    y = rng.normal(size=n).tolist()
+    p = (np.array(y) + rng.normal(scale=0.3, size=n)).tolist()
+
+    def faded() -> None:
+        view = Faded(ConfusionMatrix(list(range(10))), factor=0.999)
+        for a, b in zip(actual, predicted):
+            view.update([a], [b])
+            view.get_accuracy()
+
+    def regression(window: int | None) -> Callable[[], None]:
+        def loop() -> None:
+            view = RegressionMetrics() if window is None else Windowed(RegressionMetrics(), size=window)
+            for a, b in zip(y, p):
+                view.update([a], [b])
+                view.get_r_squared()
+
+        return loop
+
+    def river(window: int | None) -> Callable[[], None]:
+        def loop() -> None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                metric = metrics.R2() if window is None else utils.Rolling(metrics.R2(), window)
+            for a, b in zip(y, p):
+                metric.update(a, b)
+                metric.get()
+
+        return loop
+
+    return [("`Faded(factor=0.999)` of a matrix (10 classes): update, `get_accuracy()`", per_event(faded, n), "n/a"),
+            ("`RegressionMetrics`: update, `get_r_squared()`", per_event(regression(None), n), f"{per_event(river(None), n):.1f} (`R2`)"),
+            ("`Windowed(RegressionMetrics(), size=1,000)`: update, `get_r_squared()`", per_event(regression(1_000), n),
+             f"{per_event(river(1_000), n):.1f} (`Rolling(R2(), 1000)`)")]  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
@@ -202,6 +246,8 @@ def main() -> None:
     for m in (3, 10, 100):
         for name, ours, floor in reads(m):
             lines.append(f"| `{name}` | {m} | {ours:.2f} | {floor:.2f} | {ours / floor:.2f} |")
+    lines += ["", "| other counted kinds, per event | evalkit | River |", "|---|---:|---:|"]
+    lines += [f"| {name} | {ours:.1f} | {theirs} |" for name, ours, theirs in other_kinds(n // 4)]
     ours, again, river = auc_window(max(200, n // 40))
     lines += ["", "| exact ROC AUC of a window of 10,000, per event | evalkit `Windowed` | recomputed | River `RollingROCAUC` | recomputed / evalkit |",
               "|---|---:|---:|---:|---:|", f"| one new score, one read | {ours:.0f} | {again:.0f} | {river:.0f} | {again / ours:.1f} |"]  # fmt: skip

@@ -80,6 +80,23 @@ def _missing(value: Any) -> bool:
         return True
 
 
+def _small_integers(values: Any) -> tuple[np.ndarray, tuple] | None:
+    """The codes and categories (sorted, as Python ints) of integer ratings within a range of a
+    million, or None (``encode`` takes them)."""
+    if not isinstance(values, np.ndarray) or values.dtype.kind not in "iu" or not len(values):
+        return None
+    low, high = int(values.min()), int(values.max())
+    if high - low >= 1 << 20:
+        return None
+    shifted = values - low if low else values
+    seen = np.flatnonzero(np.bincount(shifted, minlength=high - low + 1))
+    if len(seen) == high - low + 1:  # every value in the range rated: the shifted values are the codes
+        return shifted.astype(np.int64, copy=False), tuple(range(low, high + 1))
+    lookup = np.zeros(high - low + 1, dtype=np.int64)
+    lookup[seen] = np.arange(len(seen))
+    return lookup[shifted], tuple((seen + low).tolist())
+
+
 def _present(values: np.ndarray) -> np.ndarray:
     """Which cells hold a rating: not ``None``, not NaN, not pandas' ``NA`` (one comparison per
     cell, in C, unless a cell is ``NA``)."""
@@ -111,6 +128,7 @@ class Agreement(CountedState):
     categories: tuple
     weight: np.ndarray | None = attrs.field(default=None, repr=False)
     codes: np.ndarray | None = attrs.field(default=None, repr=False)
+    _cache: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # what every measure reads of the counts, made once
 
     # ----------------------------------------------------------------------------------------
     # constructors
@@ -148,12 +166,21 @@ class Agreement(CountedState):
         if given.dtype.kind == "O":
             given = given.tolist()  # Python values keep their identity (1 is not "1")
         fixed = None if categories is None else check_label_list(categories)
-        codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
-        flat_codes = np.full(table.size, -1, dtype=np.int64)
-        flat_codes[present] = codes_given
-        codes = flat_codes.reshape(table.shape)
-        rows = np.repeat(np.arange(table.shape[0]), table.shape[1])[present]
-        counts = np.bincount(rows * len(found) + codes_given, minlength=table.shape[0] * len(found)).reshape(table.shape[0], len(found))
+        small = _small_integers(given) if fixed is None else None
+        if small is not None:  # integer ratings in a small range: their categories by a count, not a sort
+            codes_given, found = small
+        else:
+            codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
+        items, k = table.shape[0], len(found)
+        if len(codes_given) == table.size:  # every cell rated: the codes are the table's, each row's keys a broadcast
+            codes = codes_given.reshape(table.shape)
+            keys = (np.arange(items, dtype=np.int64)[:, None] * k + codes).ravel()
+        else:
+            flat_codes = np.full(table.size, -1, dtype=np.int64)
+            flat_codes[present] = codes_given
+            codes = flat_codes.reshape(table.shape)
+            keys = np.repeat(np.arange(items, dtype=np.int64), table.shape[1])[present] * k + codes_given
+        counts = np.bincount(keys, minlength=items * k).reshape(items, k)
         return cls(counts, tuple(found), check_sample_weight(sample_weight, table.shape[0]), codes)
 
     @classmethod
@@ -195,12 +222,8 @@ class Agreement(CountedState):
     def _sums(self, measure: str, level: str) -> tuple[list[np.ndarray] | _Sparse, Callable[[np.ndarray], np.ndarray]]:
         """Per-item features (items x p, as blocks of columns, which ``interval`` stacks and
         ``_value`` sums block by block) and the measure of their weighted sums (batch x p)."""
-        n = self.counts.astype(np.float64)
+        n, r, paired, agreeing = self._items()
         q = n.shape[1]
-        r = row_sums(n)
-        pairs = r * (r - 1)
-        paired = pairs > 0
-        agreeing = np.where(paired, row_sums(n * (n - 1)) / np.where(paired, pairs, 1), 0.0)
         if measure == "krippendorff_alpha":
             return self._coincidences(n, r), lambda sums: _alpha(sums.reshape(len(sums), q, q), self._distances(level))
         if measure == "gwet_ac1":
@@ -229,6 +252,19 @@ class Agreement(CountedState):
             return (observed - expected) / (1 - expected)
 
         return features, kappa
+
+    def _items(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The counts as floats, each item's raters ``r``, whether it was rated twice, and the
+        share of its pairs of raters that agree (made once, read by every measure)."""
+        found = self._cache.get("items")
+        if found is None:
+            n = self.counts.astype(np.float64)
+            r = row_sums(n)
+            pairs = r * (r - 1)
+            paired = pairs > 0
+            agreeing = np.where(paired, row_sums(n * (n - 1)) / np.where(paired, pairs, 1), 0.0)
+            found = self._cache["items"] = (n, r, paired, agreeing)
+        return found
 
     @staticmethod
     def _coincidences(n: np.ndarray, r: np.ndarray) -> _Sparse:
@@ -283,8 +319,7 @@ class Agreement(CountedState):
         weight = np.ones(self.n_items) if self.weight is None else self.weight
         with np.errstate(divide="ignore", invalid="ignore"):
             if measure == "krippendorff_alpha":  # the items' coincidences summed at once (their parts are for resampling)
-                n = self.counts.astype(np.float64)
-                r = row_sums(n)
+                n, r, _, _ = self._items()
                 scaled = n * np.where(r > 1, weight / np.where(r > 1, r - 1, 1), 0.0)[:, None]  # w_i n_ic / (r_i - 1)
                 coincidences = scaled.T @ n - np.diag(scaled.sum(axis=0))  # Σ_i w_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)
                 return float(_alpha(coincidences[None], self._distances(level))[0])
