@@ -80,7 +80,7 @@ def _missing(value: Any) -> bool:
         return True
 
 
-def _small_integers(values: Any) -> tuple[np.ndarray, tuple] | None:
+def _small_integers(values: np.ndarray | list) -> tuple[np.ndarray, tuple] | None:
     """The codes and categories (sorted, as Python ints) of integer ratings within a range of a
     million, or None (``encode`` takes them)."""
     if not isinstance(values, np.ndarray) or values.dtype.kind not in "iu" or not len(values):

@@ -455,7 +455,7 @@ def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: Arr
     return result
 
 
-def _aligned_vectors(first: Any, others: dict[str, Any]) -> list[list]:
+def _aligned_vectors(first: da.Array, others: dict[str, da.Array | None]) -> list[list]:
     """Delayed blocks of 1-D Dask arrays (or DataFrame columns) partitioned as ``first``; ``None`` stays ``None``."""
     blocks = [_vector_partitions(first, "y_true")]
     for argument, values in others.items():
@@ -475,7 +475,7 @@ def _risk_block(actual: np.ndarray, predicted: np.ndarray, confidence: np.ndarra
     return RiskCoverage.from_predictions(actual, predicted, confidence, labels=labels, sample_weight=weight) if len(actual) else None
 
 
-def risk_coverage(y_true: Any, y_pred: Any, confidence: Any, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> RiskCoverage:
+def risk_coverage(y_true: da.Array, y_pred: da.Array, confidence: da.Array, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> RiskCoverage:
     """The ``RiskCoverage`` of Dask arrays or DataFrame columns: one per partition, merged in a
     tree (what travels is the distinct (confidence, actual, predicted) counts). The classes are
     sorted at the end unless ``labels`` fixes them.
@@ -523,7 +523,7 @@ def _interval_block(actual: np.ndarray, lower: np.ndarray, upper: np.ndarray, pr
     return IntervalCoverage.from_intervals(actual, lower, upper, y_pred=predicted, edges=edges, sample_weight=weight) if len(actual) else None
 
 
-def interval_coverage(y_true: Any, lower: Any, upper: Any, *, y_pred: Any = None, edges: ArrayLike | None = None,
+def interval_coverage(y_true: da.Array, lower: da.Array, upper: da.Array, *, y_pred: da.Array | None = None, edges: ArrayLike | None = None,
                       sample_weight: ArrayLike | None = None) -> IntervalCoverage:  # fmt: skip
     """The ``IntervalCoverage`` of Dask arrays or DataFrame columns (true values, lower and upper
     bounds, optionally the predictions that place samples in the bins of ``edges``): one per

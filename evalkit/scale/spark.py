@@ -98,7 +98,7 @@ def _counted(rows: Any, columns: list[str], count: Callable[..., CountedState]) 
     return count(*(rows[column].to_numpy() for column in columns))
 
 
-Labelled = TypeVar("Labelled", ConfusionMatrix, Evaluation)
+Labelled = TypeVar("Labelled", ConfusionMatrix, Evaluation, RiskCoverage)
 
 
 def _in_label_order(result: Labelled, fixed: tuple[Hashable, ...] | None) -> Labelled:
@@ -334,8 +334,7 @@ def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "predi
     def count(a: np.ndarray, p: np.ndarray, c: np.ndarray, w: np.ndarray | None = None) -> RiskCoverage:
         return RiskCoverage.from_predictions(a, p, c.astype(np.float64), labels=fixed, sample_weight=w)
 
-    result = cast(RiskCoverage, _folded(df, columns, count))
-    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "actual/predicted"))
+    return _in_label_order(cast(RiskCoverage, _folded(df, columns, count)), fixed)
 
 
 def set_coverage(df: SparkFrame, actual: str = "label", sets: str = "prediction_set", labels: Sequence[Hashable] | None = None, *,
