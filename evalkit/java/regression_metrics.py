@@ -917,12 +917,21 @@ class _RunningSums(_Sums):
 
     def __init__(self, running: list[float], largest: list[float]) -> None:
         super().__init__([], largest)
-        values = dict(zip(_RUNNING, running))
-        w, mean_y, mean_p = values["weight"], values["mean_y"], values["mean_p"]
-        values["ssr"] = values["spp"] + w * (mean_p - mean_y) ** 2  # Σ w (p - ȳ)²
-        values["explained"] = values["sst"] - values["sse"]
-        for name in ("weight", "sse", "sst", "spp", "syp", "see", "ssr", "syy", "explained", "error_sum", "abs_error", "abs_percentage"):
-            self[name] = np.array([values[name]])
+        self._running = running
+
+    def __missing__(self, name: str) -> np.ndarray:
+        """A sum when first read (a read after each event makes only the few its measure needs)."""
+        if name == "max_error" or name not in _DERIVED:
+            return super().__missing__(name)
+        values = dict(zip(_RUNNING, self._running))
+        if name == "ssr":  # Σ w (p - ȳ)²
+            value = values["spp"] + values["weight"] * (values["mean_p"] - values["mean_y"]) ** 2
+        elif name == "explained":
+            value = values["sst"] - values["sse"]
+        else:
+            value = values[name]
+        found = self[name] = np.array([value])
+        return found
 
     def relative(self, *names: str) -> tuple[np.ndarray, ...]:
         return tuple(self[name] for name in names)
