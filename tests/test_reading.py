@@ -120,6 +120,17 @@ def test_a_bad_row_after_a_million_clean_ones_is_named_by_its_line(tmp_path, cap
     assert f"big.csv:1000002: {message}" in err, err
 
 
+@pytest.mark.parametrize("arrow", [True, False], ids=["pyarrow", "numpy"])
+def test_a_weight_in_hexadecimal_is_refused_by_its_line_whichever_reader_parses_it(tmp_path, capsys, monkeypatch, arrow):
+    # pyarrow's integer parser reads "0x10" as 16, where Python's float() (the rule of a weight) refuses it
+    monkeypatch.setattr(readers, "ARROW_READERS", arrow)
+    monkeypatch.setattr(readers, "ARROW_MIN_BYTES", 0)
+    path = tmp_path / "w.csv"
+    path.write_text("actual,predicted,weight\na,a,1\nb,a,0x10\n", encoding="utf-8")
+    status, out, err = report(capsys, str(path), "--weight", "weight")
+    assert status == 2 and out == "" and "w.csv:3: cannot read the weight '0x10'" in err, err
+
+
 def test_a_quote_open_at_the_end_of_a_block_is_named_by_its_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(readers, "BLOCK_BYTES", 64)
     path = tmp_path / "q.csv"

@@ -950,6 +950,8 @@ def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dic
     lines = _plain_block(block, quotes=False)
     if lines is None:
         return None
+    if "weight" in positions and (b"0x" in block or b"0X" in block):  # pyarrow's integers take hexadecimal, which Python's float() refuses
+        return None
     kinds = {role: _kind(role, numeric) for role in positions}
     label_type = arrow.dictionary(arrow.int32(), arrow.string())  # labels coded as they are parsed, on every thread
     types = {names[k]: arrow.float64() if kinds[role] == "number" else label_type for role, k in positions.items() if kinds[role] != "weight"}

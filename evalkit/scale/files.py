@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Protocol
 
+import attrs
 import numpy as np
 
 from evalkit.engine._exact import ExactSums, limbs_to_floats
@@ -50,6 +51,7 @@ from evalkit.scale.over_time import OverTimeCounter
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 from evalkit.scores.calibration import DEFAULT_BINS
 from evalkit.scores.conformal import IntervalCoverage, SetCoverage
+from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.scoring import class_log_losses
 from evalkit.scores.selective import RiskCoverage
 
@@ -111,18 +113,20 @@ def calibration_counts(arguments: FileOptions, **options: Any) -> CalibrationCou
     return CalibrationCounts(bins=arguments.bins or DEFAULT_BINS, **options)
 
 
-def curve_counts(arguments: FileOptions, wanted: bool, labels: list[str] | None = None) -> CurveCounts | None:
-    """The threshold curve of the scores, when the report takes areas from it or draws it: at
-    every distinct score, or at --thresholds N. Binary scores at N thresholds are counted as two
-    columns, the negative class's being ``1 - score`` (as ``ThresholdCurve.one_vs_rest`` scores
-    it), since a binned binary curve keeps the positive class's counts only."""
+def curve_counts(arguments: FileOptions, wanted: bool, labels: Sequence[Hashable] | None = None, *, positive: int = 1, negative: int = 0) -> CurveCounts | None:
+    """The threshold curve of the scores, over label codes (no text to hash: ``_NamedCurve``
+    names them), when the report takes areas from it or draws it: at every distinct score, or
+    at --thresholds N; of the ``labels`` columns, or of a binary score of the class ``positive``
+    against ``negative``. Binary scores at N thresholds are counted as two columns, the negative
+    class's being ``1 - score`` (as ``ThresholdCurve.one_vs_rest`` scores it), since a binned
+    binary curve keeps the positive class's counts only."""
     if not wanted:
         return None
     if labels is not None:
         return CurveCounts(labels=labels, thresholds=arguments.thresholds)
     if arguments.thresholds is None:
-        return CurveCounts(pos_label=arguments.positive)
-    return CurveCounts(labels=[arguments.negative, arguments.positive], thresholds=arguments.thresholds)
+        return CurveCounts(pos_label=positive)
+    return CurveCounts(labels=[negative, positive], thresholds=arguments.thresholds)
 
 
 SCORE_CHUNK = 1 << 20
@@ -160,7 +164,7 @@ class _Chunks:
 
 
 def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
-                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None]:  # fmt: skip
+                   ) -> tuple[Evaluation, CurveSource | None, CalibrationCounts | None]:  # fmt: skip
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
     classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
     ``--score`` and ``curve_wanted`` also the threshold curve of the scores (exact: its size
@@ -169,7 +173,8 @@ def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
     coder, fixed = label_coder(labels), None if labels is None else len(labels)
     numbers: dict[int, Any] = {}
     evaluation: Evaluation | None = None
-    curve = curve_counts(arguments, curve_wanted and arguments.score is not None)
+    curve = curve_counts(arguments, curve_wanted and arguments.score is not None, positive=coder.code(arguments.positive),
+                         negative=coder.code(arguments.negative))  # fmt: skip
     calibration = calibration_counts(arguments, pos_label=arguments.positive)
     curve_chunks, calibration_chunks = _Chunks(curve), _Chunks(calibration)
     for batch in file_batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score,
@@ -190,14 +195,35 @@ def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
         weight = batch_weights(arguments.weight, batch)
         part = Evaluation.from_labels(actual, predicted, None if fixed is None else range(fixed), sample_weight=weight).compact()
         evaluation = part if evaluation is None else evaluation.merge(part, grow=fixed is None)
-        if curve is not None or calibration is not None:
-            texts = code_texts(coder, actual)
-            curve_chunks.add(texts, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), weight)
-            calibration_chunks.add(texts, values, weight)
+        if curve is not None:
+            curve_chunks.add(actual, values if arguments.thresholds is None else np.column_stack((1.0 - values, values)), weight)
+        if calibration is not None:
+            calibration_chunks.add(code_texts(coder, actual), values, weight)
     assert evaluation is not None  # read_batches raises on a file without rows
     curve_chunks.flush()
     calibration_chunks.flush()
-    return named_evaluation(evaluation, coder, fixed is not None), curve, calibration
+    return named_evaluation(evaluation, coder, fixed is not None), None if curve is None else _NamedCurve(curve, coder.texts), calibration
+
+
+class CurveSource(Protocol):
+    """What a report reads a threshold curve from: a ``CurveCounts``, or one counted over codes."""
+
+    def curve(self) -> ThresholdCurve: ...
+
+
+class _NamedCurve:
+    """The curve of a score counted over label codes (``CurveCounts``), read with the labels'
+    texts: what ``curve()`` gives is the curve of the texts."""
+
+    def __init__(self, counts: CurveCounts, texts: list[str]) -> None:
+        self.counts, self.texts = counts, texts
+
+    def curve(self) -> ThresholdCurve:
+        found = self.counts.curve()
+        texts, negative = self.texts, found.negative_label
+        if type(negative) is int and 0 <= negative < len(texts):
+            negative = texts[negative]  # (a negative class no row showed keeps its default: the report names it --negative)
+        return attrs.evolve(found, labels=tuple(texts[code] for code in found.labels), negative_label=negative)
 
 
 def score_column_names(arguments: FileOptions, files: list[str]) -> tuple[list[str], list[str]]:
@@ -216,7 +242,7 @@ def score_column_names(arguments: FileOptions, files: list[str]) -> tuple[list[s
 
 
 def stream_scores(arguments: FileOptions, files: list[str], curve_wanted: bool,
-                   ) -> tuple[Evaluation, CurveCounts | None, CalibrationCounts | None, float | None, str]:  # fmt: skip
+                   ) -> tuple[Evaluation, CurveSource | None, CalibrationCounts | None, float | None, str]:  # fmt: skip
     """Per-class score columns, batch by batch: the predicted class (the highest score, the
     first of tied ones, or --predicted) into an Evaluation, (``curve_wanted``) the scores
     into the curve of every class, and with --calibration the calibration and scikit-learn's
@@ -225,10 +251,10 @@ def stream_scores(arguments: FileOptions, files: list[str], curve_wanted: bool,
     coder, fixed = label_coder(classes), len(classes)
     predicted_column = own_predictions(arguments, files, columns)
     evaluation: Evaluation | None = None
-    curve = curve_counts(arguments, curve_wanted, classes)
+    curve = curve_counts(arguments, curve_wanted, range(fixed))
     calibration = calibration_counts(arguments, labels=classes, setting=arguments.calibration)
     log_loss = ExactSums(1)  # the terms summed exactly: the same however the file is cut
-    chunks = _Chunks(curve, calibration)
+    curve_chunks, calibration_chunks = _Chunks(curve), _Chunks(calibration)
     for batch in file_batches(arguments, files, scores=columns, predicted=predicted_column):
         actual = column_codes(coder, batch, "actual", fixed, "--scores")
         table = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in columns])
@@ -239,18 +265,19 @@ def stream_scores(arguments: FileOptions, files: list[str], curve_wanted: bool,
         weight = batch_weights(arguments.weight, batch)
         part = Evaluation.from_labels(actual, predicted, range(fixed), sample_weight=weight).compact()
         evaluation = part if evaluation is None else evaluation.merge(part)
-        texts = code_texts(coder, actual)
-        chunks.add(texts, table, weight)
+        curve_chunks.add(actual, table, weight)
         if calibration is not None:
+            calibration_chunks.add(code_texts(coder, actual), table, weight)
             losses = class_log_losses(actual, table) * (1.0 if weight is None else weight)
             log_loss.add(np.zeros(len(losses), dtype=np.intp), losses)
     assert evaluation is not None  # read_batches raises on a file without rows
-    chunks.flush()
+    curve_chunks.flush()
+    calibration_chunks.flush()
     total = evaluation.n_samples
     loss = None if calibration is None else float(limbs_to_floats(log_loss.limbs())[0]) / total if total else math.nan
     note = (f"the label measures use the file's own predictions (column {predicted_column!r})" if predicted_column is not None else
             "the label measures use the class of the highest score (the file has no predicted column; --predicted names one)")  # fmt: skip
-    return named_evaluation(evaluation, coder, True), curve, calibration, loss, note
+    return named_evaluation(evaluation, coder, True), None if curve is None else _NamedCurve(curve, coder.texts), calibration, loss, note
 
 
 def own_predictions(arguments: FileOptions, files: list[str], score_columns: list[str]) -> str | None:
