@@ -11,7 +11,6 @@ has them).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -19,7 +18,7 @@ import attrs
 import numpy as np
 
 from evalkit.engine._exact import ExactSums, limbs_to_floats
-from evalkit.exceptions import InputFileError, InvalidArgumentError, InvalidValueError, UnknownLabelError
+from evalkit.exceptions import InputFileError, InvalidArgumentError, UnknownLabelError
 from evalkit.groups._by_group import ByGroup
 from evalkit.io.label_codes import (
     batch_weights,
@@ -50,7 +49,7 @@ from evalkit.results.evaluation import Evaluation
 from evalkit.scale.over_time import OverTimeCounter
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 from evalkit.scores.calibration import DEFAULT_BINS
-from evalkit.scores.conformal import IntervalCoverage, SetCoverage
+from evalkit.scores.conformal import IntervalCoverage, SetCoverage, crossed_bound
 from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.scoring import class_log_losses
 from evalkit.scores.selective import RiskCoverage
@@ -500,10 +499,8 @@ def stream_interval_coverage(arguments: FileOptions, files: list[str], bounds: t
         y = scores(batch.fields["actual"], batch.where("actual"))
         low, high = (scores(batch.fields[role], batch.where(role)) for role in roles)
         prediction = scores(batch.fields["predicted"], batch.where("predicted")) if arguments.predicted else None
-        try:
-            result.update(y, low, high, y_pred=prediction, sample_weight=batch_weights(arguments.weight, batch))
-        except InvalidValueError as error:  # a crossed interval: named by its line
-            position = re.search(r"at position (\d+)", str(error))
-            where = batch.where(roles[0])(int(position.group(1))) if position else files[0]
-            raise InputFileError(f"{where}: {str(error).split(' at position')[0]}") from None
+        crossed = crossed_bound(low, high)  # (every value is a finite number: scores() read them so)
+        if crossed is not None:
+            raise InputFileError(f"{batch.where(roles[0])(crossed[0])}: {crossed[1]}")
+        result.update(y, low, high, y_pred=prediction, sample_weight=batch_weights(arguments.weight, batch))
     return result

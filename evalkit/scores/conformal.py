@@ -51,6 +51,7 @@ from evalkit.exceptions import (
     InvalidValueError,
     LabelMismatchError,
 )
+from evalkit.measures.arithmetic import ratio
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 
 if TYPE_CHECKING:
@@ -59,13 +60,12 @@ if TYPE_CHECKING:
 
     from evalkit.results._closed_form import Interval
 
-__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "interval_bounds", "set_membership", "size_bin_starts"]
+__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "crossed_bound", "interval_bounds", "set_membership", "size_bin_starts"]
 
 
-def _ratio(numerator: Count, denominator: Count) -> np.ndarray:
-    """``numerator / denominator``, NaN where the denominator is 0 (undefined, never 0)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(np.true_divide(numerator, denominator))
+def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``ratio`` (the one undefined rule: NaN where nothing was counted) of arrays, as an array."""
+    return np.asarray(ratio(numerator, denominator), dtype=np.float64)
 
 
 def _covered_counts(keys: np.ndarray, covered: np.ndarray, weight: np.ndarray | None, size: int) -> np.ndarray:
@@ -399,12 +399,12 @@ class SetCoverage(_Sums):
     def coverage(self) -> float:
         """The share of the samples whose set holds their class (NaN when none was counted)."""
         weight, covered = self._total()
-        return float(_ratio(covered, weight))
+        return float(ratio(covered, weight))
 
     def class_coverage(self) -> dict[Hashable, float]:
         """The coverage of the samples of each class (NaN for a class with no sample)."""
         sums = self._by_class.sum(axis=0)
-        return dict(zip(self.labels, _ratio(sums[:, 1], sums[:, 0]).tolist()))
+        return dict(zip(self.labels, _shares(sums[:, 1], sums[:, 0]).tolist()))
 
     def group_coverage(self) -> dict[Hashable, float]:
         """The coverage of each group's samples.
@@ -415,7 +415,7 @@ class SetCoverage(_Sums):
         if self._groups is None:
             raise InvalidArgumentError("this result was counted without 'groups'")
         sums = self._by_class.sum(axis=1)
-        return dict(zip(self._groups, _ratio(sums[:, 1], sums[:, 0]).tolist()))
+        return dict(zip(self._groups, _shares(sums[:, 1], sums[:, 0]).tolist()))
 
     def group(self, name: Hashable) -> SetCoverage:
         """The counts of one group's samples.
@@ -437,7 +437,7 @@ class SetCoverage(_Sums):
         """The coverage of the sets of each size that occurs."""
         sizes = self._sizes()
         present = np.flatnonzero(sizes[:, 0] > 0)
-        return dict(zip(present.tolist(), _ratio(sizes[present, 1], sizes[present, 0]).tolist()))
+        return dict(zip(present.tolist(), _shares(sizes[present, 1], sizes[present, 0]).tolist()))
 
     def size_stratified_coverage(self, n_bins: int | None = None) -> np.ndarray:
         """The coverage of the sets in bins of their size (Angelopoulos & Bates 2021): one per
@@ -452,18 +452,18 @@ class SetCoverage(_Sums):
         """
         sizes = self._sizes()
         summed = np.add.reduceat(sizes, size_bin_starts(len(sizes) - 1, n_bins), axis=0)
-        return np.asarray(_ratio(summed[:, 1], summed[:, 0]), dtype=np.float64)
+        return _shares(summed[:, 1], summed[:, 0])
 
     def mean_size(self) -> float:
         """The mean number of labels in a set (MAPIE's mean width of classification sets)."""
         sizes = self._sizes()
-        return float(_ratio(np.dot(np.arange(len(sizes)), sizes[:, 0]), sizes[:, 0].sum()))
+        return float(ratio(np.dot(np.arange(len(sizes)), sizes[:, 0]), sizes[:, 0].sum()))
 
     def size_distribution(self) -> dict[int, float]:
         """The share of the sets of each size that occurs."""
         sizes = self._sizes()[:, 0]
         present = np.flatnonzero(sizes > 0)
-        return dict(zip(present.tolist(), _ratio(sizes[present], sizes.sum()).tolist()))
+        return dict(zip(present.tolist(), _shares(sizes[present], sizes.sum()).tolist()))
 
     def _of_size(self, size: int) -> tuple[Any, Any]:
         sizes = self._sizes()
@@ -471,16 +471,16 @@ class SetCoverage(_Sums):
 
     def singleton_rate(self) -> float:
         """The share of the sets that hold exactly one label."""
-        return float(_ratio(self._of_size(1)[0], self.n_samples))
+        return float(ratio(self._of_size(1)[0], self.n_samples))
 
     def singleton_accuracy(self) -> float:
         """The accuracy of the singleton sets (the share of them that hold the true class)."""
         weight, covered = self._of_size(1)
-        return float(_ratio(covered, weight))
+        return float(ratio(covered, weight))
 
     def empty_rate(self) -> float:
         """The share of the sets that are empty (they never cover)."""
-        return float(_ratio(self._of_size(0)[0], self.n_samples))
+        return float(ratio(self._of_size(0)[0], self.n_samples))
 
     def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the marginal coverage (whole counts).
@@ -554,12 +554,21 @@ def _finite(values: ArrayLike, argument: str, n: int | None = None, *, check: bo
     return array
 
 
+def crossed_bound(lower: np.ndarray, upper: np.ndarray) -> tuple[int, str] | None:
+    """The position of the first interval whose lower bound exceeds its upper one, and what is
+    wrong with it, or None: the caller names the place its own way (a position, a file's line)."""
+    crossed = np.flatnonzero(lower > upper)
+    if not len(crossed):
+        return None
+    first = int(crossed[0])
+    return first, f"an interval's lower bound must not exceed its upper bound, got [{float(lower[first])!r}, {float(upper[first])!r}]"
+
+
 def _checked_bounds(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lower, upper = _finite(lower, "lower"), _finite(upper, "upper", len(lower))
-    crossed = lower > upper
-    if crossed.any():
-        first = int(np.flatnonzero(crossed)[0])
-        raise InvalidValueError(f"an interval's lower bound must not exceed its upper bound, got [{float(lower[first])!r}, {float(upper[first])!r}] at position {first}")
+    crossed = crossed_bound(lower, upper)
+    if crossed is not None:
+        raise InvalidValueError(f"{crossed[1]} at position {crossed[0]}")
     return lower, upper
 
 
@@ -699,11 +708,11 @@ class IntervalCoverage(_Sums):
     def coverage(self) -> float:
         """The share of the samples whose interval holds the true value (NaN when none was counted)."""
         weight, covered = self._counts.sum(axis=0)
-        return float(_ratio(covered, weight))
+        return float(ratio(covered, weight))
 
     def mean_width(self) -> float:
         """The mean width ``Σ w (u - l) / Σ w`` of the intervals."""
-        return float(_ratio(self._sums[:, 0].sum(), self.n_samples))
+        return float(ratio(self._sums[:, 0].sum(), self.n_samples))
 
     def interval_score(self, confidence_level: float) -> float:
         """The interval (Winkler) score of intervals meant to cover ``confidence_level`` (``1 - α``):
@@ -716,7 +725,7 @@ class IntervalCoverage(_Sums):
         if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float, np.floating)) or not 0 < confidence_level < 1:
             raise InvalidArgumentError(f"'confidence_level' must be a number in (0, 1), e.g. 0.9; got {show(confidence_level)}")
         width, below, above = self._sums.sum(axis=0)
-        return float(_ratio(width + (below + above) * 2 / (1 - confidence_level), self.n_samples))
+        return float(ratio(width + (below + above) * 2 / (1 - confidence_level), self.n_samples))
 
     def bin_counts(self) -> np.ndarray:
         """How much the samples of each bin weigh."""
@@ -724,7 +733,7 @@ class IntervalCoverage(_Sums):
 
     def bin_coverage(self) -> np.ndarray:
         """The coverage in each bin of the prediction (NaN for an empty bin)."""
-        return np.asarray(_ratio(self._counts[:, 1], self._counts[:, 0]), dtype=np.float64)
+        return _shares(self._counts[:, 1], self._counts[:, 0])
 
     def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the coverage (whole counts)."""
