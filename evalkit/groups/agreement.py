@@ -56,6 +56,7 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnsupportedSettingError,
 )
+from evalkit.groups._by_group import _small_integer_codes
 from evalkit.results import intervals
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.intervals import Interval, KappaTest, kappa_test
@@ -78,23 +79,6 @@ def _missing(value: Any) -> bool:
         return bool(value != value)  # noqa: PLR0124 (NaN is the one value unequal to itself)
     except TypeError:  # pandas.NA: "boolean value of NA is ambiguous"
         return True
-
-
-def _small_integers(values: np.ndarray | list) -> tuple[np.ndarray, tuple] | None:
-    """The codes and categories (sorted, as Python ints) of integer ratings within a range of a
-    million, or None (``encode`` takes them)."""
-    if not isinstance(values, np.ndarray) or values.dtype.kind not in "iu" or not len(values):
-        return None
-    low, high = int(values.min()), int(values.max())
-    if high - low >= 1 << 20:
-        return None
-    shifted = values - low if low else values
-    seen = np.flatnonzero(np.bincount(shifted, minlength=high - low + 1))
-    if len(seen) == high - low + 1:  # every value in the range rated: the shifted values are the codes
-        return shifted.astype(np.int64, copy=False), tuple(range(low, high + 1))
-    lookup = np.zeros(high - low + 1, dtype=np.int64)
-    lookup[seen] = np.arange(len(seen))
-    return lookup[shifted], tuple((seen + low).tolist())
 
 
 def _present(values: np.ndarray) -> np.ndarray:
@@ -166,9 +150,9 @@ class Agreement(CountedState):
         if given.dtype.kind == "O":
             given = given.tolist()  # Python values keep their identity (1 is not "1")
         fixed = None if categories is None else check_label_list(categories)
-        small = _small_integers(given) if fixed is None else None
+        small = _small_integer_codes(given) if fixed is None and isinstance(given, np.ndarray) else None
         if small is not None:  # integer ratings in a small range: their categories by a count, not a sort
-            codes_given, found = small
+            codes_given, found = small[0], tuple(small[1])
         else:
             codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
         items, k = table.shape[0], len(found)
