@@ -188,7 +188,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._largest: list[float] = []
         self._derived: _Sums | None = None
         self._pending: list[float] = []  # one-output events counted since the exact sums: y, p, +1 (or -1: taken away), ...
-        self._running: list[float] | None = None  # the float running sums of every sample, while events are pending (see _RUNNING)
+        self._running: list[float] | None = None  # float running sums of every sample (see _RUNNING), kept by one-event updates; read while events are held
         if outputs is not None:
             self._start(int(outputs))
 
@@ -210,7 +210,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         Raises:
             InvalidCountsError: more taken away than was counted.
         """
-        pending, self._pending, self._running = self._pending, [], None
+        pending, self._pending = self._pending, []  # (the running sums stay those of every sample)
         events = np.array(pending, dtype=np.float64).reshape(-1, 3)
         exact, taken = self._exact, events[:, 2] < 0
         for part, sign in ((events[~taken], 1), (events[taken], -1)):
@@ -265,9 +265,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         largest[0] = max(largest[0], abs(error)) if sign > 0 else math.nan  # a maximum cannot be taken back
         self._derived = None
         if len(self._pending) >= 3 * _MOST_PENDING:
-            running, self._running = self._running, None
             self._flush()
-            self._running = running  # still the running sums of every sample
         return True
 
     def _revert_counted(self, y_true: TargetsLike, y_pred: TargetsLike, /) -> None:
