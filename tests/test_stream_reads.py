@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalkit import ConfusionMatrix
-from evalkit.exceptions import EvalkitError
+from evalkit.exceptions import EvalkitError, InvalidArgumentError
 from evalkit.measures.arithmetic import reads
 from evalkit.measures.averaging import mean_of, mean_of_numbers
 from evalkit.measures.registry import MEASURES
@@ -230,3 +230,10 @@ def test_one_sample_by_its_labels_is_a_batch_of_one():
     with pytest.raises(EvalkitError):
         cm.update_one(True, "a")  # True is no label "a" matrix has, nor the class 1
     assert cm.get_total_items() == 3  # refused samples changed nothing
+
+
+def test_a_stream_read_with_a_bad_undefined_policy_is_refused_by_name():
+    cm = ConfusionMatrix([0, 1])
+    cm.update_one(0, 1)  # a stream: reads from its running sums
+    with pytest.raises(InvalidArgumentError, match="'undefined' must be one of"):
+        cm.average("f1_score", "macro", undefined=[1])

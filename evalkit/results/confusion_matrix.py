@@ -634,7 +634,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         with self._lock:  # one state of the counts
             tally = self._tally
             if tally is not None and labels is None and average in _TALLIED:  # a stream: the classes the last samples changed, not every class
-                plain = not parameters and metrics_class is None and type(measure) is str  # a read by name: its measure kept with the tally
+                plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
                 key = (measure, average, undefined, self._metrics_class, registry_version()) if plain else None
                 read = tally.reads.get(key) if plain else None
                 if read is not None and read[0] == tally.changes:
