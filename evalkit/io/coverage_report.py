@@ -173,7 +173,4 @@ def _coverage_readings(result: SetCoverage | IntervalCoverage, level: float) -> 
 
 def _risk_series(curve: RiskCoverage) -> Sequence[tuple[str, np.ndarray, np.ndarray]]:
     """The curve, and the perfect ranking at its error rate (every correct sample first)."""
-    r = curve.error_rate
-    coverage = np.linspace(1e-9, 1.0, 101)
-    oracle = np.maximum(0.0, (coverage - (1 - r)) / coverage)
-    return [("model", curve.coverage, curve.risk), ("perfect ranking", coverage, oracle)]
+    return [("model", curve.coverage, curve.risk), ("perfect ranking", *curve.oracle_risk())]

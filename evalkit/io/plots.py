@@ -528,9 +528,7 @@ def risk_coverage(curve: RiskCoverage, measure: str | None = None, average: str 
     ax.step(np.concatenate(([0.0], curve.coverage)), np.concatenate((values[:1], values)), where="post",
             label=f"{'AURC' if measure is None else 'area'} = {area:.4f}")  # fmt: skip
     if oracle and measure is None:
-        r = curve.error_rate
-        coverage = np.linspace(1e-9, 1.0, 200)
-        ax.plot(coverage, np.maximum(0.0, (coverage - (1 - r)) / coverage), linestyle="--", color="grey", label="perfect ranking")
+        ax.plot(*curve.oracle_risk(200), linestyle="--", color="grey", label="perfect ranking")
     ax.set_xlim(0, 1)
     ax.set_xlabel("coverage")
     ax.set_ylabel(name)

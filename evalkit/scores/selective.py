@@ -452,6 +452,18 @@ class RiskCoverage(CountedState):
         values = self.risk if measure is None else self.values(measure, average, undefined=undefined, **parameters)
         return float(np.dot(added, values) / self.n_samples)
 
+    def oracle_risk(self, points: int = 101) -> tuple[np.ndarray, np.ndarray]:
+        """The risk-coverage curve of a perfect ranking at this curve's error rate ``r`` (every
+        correct sample first): ``max(0, (c - (1 - r)) / c)`` at ``points`` coverages ``c`` in
+        (0, 1], whose area is ``oracle_aurc(r)``; what a plot draws beside the curve.
+
+        Examples:
+            >>> RiskCoverage.from_predictions([0, 1], [0, 0], [0.9, 0.1]).oracle_risk(3)[1].round(3).tolist()
+            [0.0, 0.0, 0.5]
+        """
+        coverage = np.linspace(1e-9, 1.0, points)
+        return coverage, np.maximum(0.0, (coverage - (1 - self.error_rate)) / coverage)
+
     def aurc(self) -> float:
         """The area under the risk-coverage curve (see the module): lower is better; NaN when
         nothing was counted."""
