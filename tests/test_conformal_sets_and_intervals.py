@@ -270,3 +270,10 @@ def test_every_row_of_the_mapie_porting_table_gives_mapies_number():
         theirs = _mapie_quietly(eval, f"module.{function}({arguments})", {**names, "module": module})
         found = eval(ours, names)
         np.testing.assert_allclose(np.ravel(found), np.ravel(theirs), rtol=1e-9, err_msg=function)
+
+
+def test_the_coverage_function_of_no_sample_or_no_weight_is_undefined_as_the_object_says():
+    empty, weightless = np.zeros((0, 2), dtype=bool), np.array([[True, False], [False, True]])
+    assert np.isnan(face.classification_coverage_score([], empty)).all()
+    assert np.isnan(face.classification_coverage_score([0, 1], weightless, sample_weight=[0, 0])).all()
+    assert np.isnan(SetCoverage.from_sets([0, 1], weightless, sample_weight=[0, 0]).coverage())

@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike
 from evalkit.engine._types import IntervalsLike, LabelsLike, SetsLike
 from evalkit.engine._validation import as_array, check_sample_weight, show
 from evalkit.exceptions import InputShapeError, InvalidArgumentError
+from evalkit.measures.arithmetic import ratio
 from evalkit.scores.conformal import (
     IntervalCoverage,
     SetCoverage,
@@ -88,7 +89,8 @@ def classification_coverage_score(y_true: LabelsLike, y_pred_set: SetsLike, *, s
     coverage = []
     for level in range(sets.shape[2]):
         covered = covered_rows(first if level == 0 else set_membership(sets[:, :, level], labels, len(codes))[1], codes)
-        coverage.append(np.count_nonzero(covered) / len(codes) if weight is None else float(np.dot(covered, weight) / weight.sum()))
+        inside, total = (int(np.count_nonzero(covered)), len(codes)) if weight is None else (float(np.dot(covered, weight)), float(weight.sum()))
+        coverage.append(float(ratio(inside, total)))
     return np.array(coverage, dtype=np.float64)  # the reading of SetCoverage.coverage(), without the counts of sizes it would also keep
 
 
@@ -101,12 +103,13 @@ def classification_mean_width_score(y_pred_set: SetsLike, *, sample_weight: Arra
         >>> classification_mean_width_score(np.array([[True, False], [True, True]]))
         1.5
     """
-    sets = _levels(y_pred_set, "y_pred_set")
+    given = as_array(y_pred_set, "y_pred_set")
+    sets = _levels(given, "y_pred_set")
     n, k = sets.shape[:2]
     truth = np.zeros(n, dtype=np.int64)  # any class: the sizes do not depend on it
     widths = np.array([SetCoverage.from_sets(truth, sets[:, :, level], labels=range(max(k, 1)), sample_weight=sample_weight).mean_size()
                        for level in range(sets.shape[2])])  # fmt: skip
-    return float(widths[0]) if as_array(y_pred_set, "y_pred_set").ndim == 2 else widths
+    return float(widths[0]) if given.ndim == 2 else widths
 
 
 def classification_ssc(y_true: LabelsLike, y_pred_set: SetsLike, num_bins: int | None = None, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
