@@ -349,6 +349,8 @@ class Faded(_Over[R]):
     """
 
     _view: R | None  # the decayed result of the stored counts, made at the first read after a change
+    _stored: R  # a mutable result fades lazily: it holds every weight times _scale, which grows instead of the past shrinking
+    _scale: float  # (all three set by the _result setter, which _Over's __init__ calls)
 
     def __init__(self, template: R, factor: float | None = None, *, half_life: float | None = None) -> None:
         super().__init__(template)
@@ -359,8 +361,6 @@ class Faded(_Over[R]):
         self.factor = check_factor(factor)
         self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
         self._squares = 0.0
-        self._scale = 1.0  # a mutable result fades lazily: it holds every weight times _scale, which grows instead of the past shrinking
-        self._stored: R = self._result
 
     @property  # type: ignore[override]
     def _result(self) -> R:
