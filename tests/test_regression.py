@@ -389,6 +389,58 @@ def test_a_stream_reads_its_running_sums_to_rounding_and_stays_exact(data, cut):
         k: v for k, v in whole.to_dict(strict=True).items() if k != "max_error"}
 
 
+_SUM = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e-300, 1e300]),
+                 st.floats(allow_nan=True, allow_infinity=True, width=64))  # fmt: skip
+
+
+def _same(a: object, b: object) -> bool:
+    """Bit for bit, as floats: the same value and sign of zero, or both NaN."""
+    a, b = float(a), float(b)  # type: ignore[arg-type]
+    return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1.0, a) == math.copysign(1.0, b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=_SUM, b=_SUM, c=_SUM, samples=st.integers(0, 6), n_inputs=st.integers(1, 3))
+def test_the_formulas_give_a_stream_s_floats_what_they_give_arrays(a, b, c, samples, n_inputs):
+    # a stream of one output reads its running sums as Python floats (no arrays, a read in about a
+    # microsecond): every formula must give them exactly what it gives the same sums as arrays,
+    # NaN, infinities and the sign of zero included
+    from evalkit.measures import regression_formulas as formulas
+
+    cases = [(formulas.mean_of, (a, b), {}), (formulas.r_squared, (a, b), {}), (formulas.r_squared, (a, b), {"force_finite": True}),
+             (formulas.fraction_explained, (a, b), {"force_finite": True}), (formulas.pearson_correlation, (a, b, c), {}),
+             (formulas.root, (a,), {}), (formulas.residual_standard_error, (a, samples, n_inputs), {}),
+             (formulas.f_statistic, (a, b, samples, n_inputs), {})]  # fmt: skip
+    for formula, arguments, options in cases:
+        as_floats = formula(*arguments, **options)
+        as_arrays = formula(*(np.array([x]) if type(x) is float else x for x in arguments), **options)
+        assert type(as_floats) is float and as_arrays.shape == (1,), formula.__name__
+        assert _same(as_floats, as_arrays[0]), (formula.__name__, arguments, as_floats, as_arrays)
+    for multioutput in ("uniform_average", "variance_weighted"):
+        assert _same(formulas.combine(a, multioutput, b), formulas.combine(np.array([a]), multioutput, np.array([b])))
+    assert formulas.combine(a, "raw_values").shape == (1,)
+
+
+def test_a_stream_s_reads_take_every_multioutput_and_parameter():
+    rng = np.random.default_rng(5)
+    y, p = rng.normal(size=30), rng.normal(size=30)
+    stream, whole = RegressionMetrics(), RegressionMetrics.from_predictions(y, p)
+    for a, b in zip(y.tolist(), p.tolist()):
+        stream.update([a], [b])
+    assert stream._pending  # read from the running sums
+    for name in ("r_squared", "mean_squared_error", "residual_standard_error", "f_stat", "explained_variance", "root_mean_squared_error"):
+        for multioutput in ("uniform_average", "variance_weighted", "raw_values"):
+            ours, exact = getattr(stream, f"get_{name}")(multioutput=multioutput), getattr(whole, f"get_{name}")(multioutput=multioutput)
+            assert type(ours) is type(exact) and np.allclose(ours, exact, rtol=1e-12), (name, multioutput, ours, exact)
+    assert close(stream.get_f_stat(n_inputs=3), whole.get_f_stat(n_inputs=3), rel=1e-12)
+    assert close(stream.f_test(n_inputs=2), whole.f_test(n_inputs=2), rel=1e-9)
+    assert math.isnan(stream.get_residual_standard_error(n_inputs=29)) and math.isnan(whole.get_residual_standard_error(n_inputs=29))
+    with pytest.raises(InvalidArgumentError, match="multioutput"):
+        stream.get_r_squared(multioutput="mean")
+    with pytest.raises(InvalidArgumentError, match="Custom weights"):
+        stream.get_r_squared(multioutput=[1.0])
+
+
 def test_a_stream_of_extreme_values_takes_the_exact_path():
     stream = RegressionMetrics()
     for a, b in ((1e200, 1e200 + 1e185), (2e200, 1.5e200), (0.0, 1e-320)):

@@ -186,7 +186,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._samples = 0
         self._sums: list[list[int]] = []
         self._largest: list[float] = []
-        self._derived: _Sums | None = None
+        self._derived: _Sums | _RunningSums | None = None
         self._pending: list[float] = []  # one-output events counted since the exact sums: y, p, +1 (or -1: taken away), ...
         self._running: list[float] | None = None  # float running sums of every sample (see _RUNNING), kept by one-event updates; read while events are held
         if outputs is not None:
@@ -222,11 +222,23 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._exact = exact
         self._derived = None
 
-    def _count_event(self, y: float, p: float, sign: int = 1) -> bool:
-        """Count one unweighted event of one output (``sign=-1``: take one counted before away)
-        in the float running sums, its exact sums pending (counted in by the next exact read, in
-        a batch); False where it cannot be (more outputs, an error whose percentage overflows,
-        nothing to take away): the exact path takes it."""
+    def _event_cell(self, y: object, p: object) -> tuple[float, float] | None:
+        """One event of a stream of one output (a true value and a prediction of moderate size,
+        see ``_moderate``), as two floats a window counts in and out with ``_count_event``
+        (as a matrix's cell); None for anything else (the exact path takes it)."""
+        if _moderate(y) and _moderate(p) and self._outputs in (None, 1):
+            return float(y), float(p)  # type: ignore[arg-type]
+        return None
+
+    def _count_event(self, event: tuple[float, float], amount: float) -> bool:
+        """Count one unweighted event of one output (``amount`` 1; -1 takes one counted before
+        away) in the float running sums, its exact sums pending (counted in by the next exact
+        read, in a batch); False where it cannot be (a weight other than 1, more outputs, an
+        error whose percentage overflows, nothing to take away): the exact path takes it."""
+        if amount != 1 and amount != -1:
+            return False
+        y, p = event
+        sign = 1 if amount > 0 else -1
         error = y - p
         if self._outputs not in (None, 1) or not math.isfinite(error) or (sign < 0 and self._samples < 1):
             return False
@@ -235,34 +247,30 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         running = self._running
         if running is None:
             running = self._running = self._running_sums()
-        w = running[0] + sign  # West's weighted update of means and co-moments for a weight of 1, or its inverse
+        # West's weighted update of means and co-moments for a weight of 1 (or its inverse, -1),
+        # on locals: a co-moment C += (x - old mean)(x' - new mean), or C -= (x - new mean)(x' - old mean)
+        w, mean_y, mean_p, mean_e, c_yy, c_pp, c_yp, c_ee, sse, absolute, percentage, error_sum, syy = running
+        w += sign
+        floor = max(EPSILON, -y if y < 0 else y)  # of the percentage error
+        distance = -error if error < 0 else error
         if w <= 0:
             running[:] = [0.0] * len(_RUNNING)
+        elif sign > 0:
+            dy, dp, de = y - mean_y, p - mean_p, error - mean_e
+            mean_y, mean_p, mean_e = mean_y + dy / w, mean_p + dp / w, mean_e + de / w
+            running[:] = (w, mean_y, mean_p, mean_e, c_yy + dy * (y - mean_y), c_pp + dp * (p - mean_p), c_yp + dy * (p - mean_p),
+                          c_ee + de * (error - mean_e), sse + error * error, absolute + distance,
+                          percentage + distance / floor, error_sum + error, syy + y * y)  # fmt: skip
         else:
-            old_y, old_p, old_e = running[1], running[2], running[3]
-            running[0] = w
-            running[1] += sign * (y - old_y) / w
-            running[2] += sign * (p - old_p) / w
-            running[3] += sign * (error - old_e) / w
-            if sign > 0:  # C += (x - old mean)(x' - new mean)
-                running[4] += (y - old_y) * (y - running[1])
-                running[5] += (p - old_p) * (p - running[2])
-                running[6] += (y - old_y) * (p - running[2])
-                running[7] += (error - old_e) * (error - running[3])
-            else:  # C -= (x - new mean)(x' - old mean)
-                running[4] -= (y - running[1]) * (y - old_y)
-                running[5] -= (p - running[2]) * (p - old_p)
-                running[6] -= (y - running[1]) * (p - old_p)
-                running[7] -= (error - running[3]) * (error - old_e)
-            running[8] += sign * error * error
-            running[9] += sign * abs(error)
-            running[10] += sign * abs(error) / max(abs(y), EPSILON)
-            running[11] += sign * error
-            running[12] += sign * y * y
+            new_y, new_p, new_e = mean_y - (y - mean_y) / w, mean_p - (p - mean_p) / w, mean_e - (error - mean_e) / w
+            running[:] = (w, new_y, new_p, new_e, c_yy - (y - new_y) * (y - mean_y), c_pp - (p - new_p) * (p - mean_p),
+                          c_yp - (y - new_y) * (p - mean_p), c_ee - (error - new_e) * (error - mean_e), sse - error * error,
+                          absolute - distance, percentage - distance / floor, error_sum - error,
+                          syy - y * y)  # fmt: skip
         self._pending += (y, p, sign)
         self._samples += sign
         largest = self._largest
-        largest[0] = max(largest[0], abs(error)) if sign > 0 else math.nan  # a maximum cannot be taken back
+        largest[0] = max(largest[0], distance) if sign > 0 else math.nan  # a maximum cannot be taken back
         self._derived = None
         if len(self._pending) >= 3 * _MOST_PENDING:
             self._flush()
@@ -271,9 +279,15 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def _revert_counted(self, y_true: TargetsLike, y_pred: TargetsLike, /) -> None:
         """Take away samples a window knows this result counted: one event of one output in the
         running sums (the exact sums then subtract it in a batch), anything else as ``revert``."""
-        event = _one_event(y_true, y_pred)
-        if event is None or not self._count_event(*event, -1):
+        event = self._one_event(y_true, y_pred)
+        if event is None or not self._count_event(event, -1):
             self.revert(y_true, y_pred)
+
+    def _one_event(self, y_true: object, y_pred: object) -> tuple[float, float] | None:
+        """The event of ``[y], [p]`` (one sample of one output, as a stream gives it), or None."""
+        if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):
+            return self._event_cell(y_true[0], y_pred[0])
+        return None
 
     def _running_sums(self) -> list[float]:
         """The float running sums (``_RUNNING``) of the samples counted exactly so far."""
@@ -288,10 +302,10 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
                 float(exact["sse"][0]), float(exact["abs_error"][0]), float(exact["abs_percentage"][0]), float(exact["error_sum"][0]),
                 _as_float(row[3], unit)]  # fmt: skip
 
-    def _reading(self) -> _Sums:
+    def _reading(self) -> _Sums | _RunningSums:
         """The sums the getters read: the float running sums while events are pending (a read
         after every event of a stream in microseconds), else the exact ones (``sums``)."""
-        if self._running is not None and self._pending and all(map(math.isfinite, self._running)):
+        if self._running is not None and self._pending and math.isfinite(sum(self._running)):  # (a sum overflowing: the exact ones)
             if self._derived is None:
                 self._derived = _RunningSums(self._running, self._largest)
             return self._derived
@@ -336,8 +350,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             InputLengthError, InputShapeError: targets of other lengths or outputs.
             EmptyInputError: no samples.
         """
-        event = _one_event(y_true, y_pred) if sample_weight is None else None
-        if event is not None and self._count_event(*event):  # one event of a stream
+        event = self._one_event(y_true, y_pred) if sample_weight is None else None
+        if event is not None and self._count_event(event, 1):  # one event of a stream
             return
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
@@ -504,17 +518,19 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         """
         if self._pending:
             self._flush()
-        if self._derived is None or isinstance(self._derived, _RunningSums):
+        if not isinstance(self._derived, _Sums):
             self._derived = _Sums(self._sums, self._largest)
         return self._derived
 
-    def combine_outputs(self, values: np.ndarray, multioutput: MultioutputLike, variances: np.ndarray | None = None) -> OutputValues:
+    def combine_outputs(self, values: formulas.Sums, multioutput: MultioutputLike, variances: formulas.Sums | None = None) -> OutputValues:
         """One value per output, combined by ``multioutput`` (``variances``: the weights of
         ``"variance_weighted"``, each output's SST by default): what every getter returns.
 
         Raises:
             EmptyInputError: nothing counted yet. InvalidArgumentError, InputShapeError: a bad ``multioutput``.
         """
+        if type(values) is float and type(multioutput) is str and multioutput in ("uniform_average", "variance_weighted"):
+            return values  # one output read from a stream's running sums: its value, no arrays
         if variances is None and isinstance(multioutput, str) and multioutput == "variance_weighted":
             variances = self._reading()["sst"]
         if self._outputs is None:
@@ -537,7 +553,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def get_root_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RMSE = sqrt(MSE)`` of each output (then combined, as scikit-learn)."""
         sums = self._reading()
-        return self.combine_outputs(np.sqrt(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
+        return self.combine_outputs(formulas.root(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
 
     def get_residual_square_sum(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS = Σ w (y - p)²`` (the residual sum of squares)."""
@@ -585,7 +601,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def get_root_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``sqrt(RSS / Σ w (y - ȳ)²)``: the RMSE relative to predicting the mean (Weka's root
         relative squared error over 100, when its prior is the evaluated data's mean)."""
-        return self.combine_outputs(np.sqrt(formulas.mean_of(*self._reading().relative("sse", "sst"))), multioutput)
+        return self.combine_outputs(formulas.root(formulas.mean_of(*self._reading().relative("sse", "sst"))), multioutput)
 
     def get_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS / Σ w (y - ȳ)²`` (DL4J's ``relativeSquaredError``, which its ``stats()`` heads "RSE";
@@ -888,14 +904,6 @@ _RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "se
 ``Σ w (e - ē)²`` (West's update, no cancellation), and the plain sums of ``e²``, ``|e|``,
 ``|e| / max(|y|, eps)``, ``e`` and ``y²``."""
 
-def _one_event(y_true: object, y_pred: object) -> tuple[float, float] | None:
-    """One event of a stream of one output, ``[y], [p]`` of moderate numbers, as two floats; None
-    for anything else (the exact path takes it)."""
-    if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and _moderate(y_true[0]) and _moderate(y_pred[0]):
-        return float(y_true[0]), float(y_pred[0])
-    return None
-
-
 def _moderate(value: object) -> bool:
     """Whether a stream's value is a number the float running sums hold without overflow or
     underflow of its square (0, or between 1e-100 and 1e100 in size; an int below 2**53): any
@@ -909,30 +917,33 @@ _MOST_PENDING = 4096
 """Events of a stream held for the exact sums at the most: then counted in, in one batch."""
 
 
-class _RunningSums(_Sums):
-    """The sums of one output (``_Sums``) from the float running sums of a stream (``_RUNNING``):
+_AT = {name: position for position, name in enumerate(_RUNNING)}
+
+
+class _RunningSums:
+    """The sums of one output (as ``_Sums`` gives them) from the float running sums of a stream
+    (``_RUNNING``), as Python floats (the formulas take them as they take arrays, in nanoseconds):
     equal to the exact ones to rounding, read without converting a rational."""
 
+    __slots__ = ("_largest", "_running")
+
     def __init__(self, running: list[float], largest: list[float]) -> None:
-        super().__init__([], largest)
-        self._running = running
+        self._running, self._largest = running, largest
 
-    def __missing__(self, name: str) -> np.ndarray:
-        """A sum when first read (a read after each event makes only the few its measure needs)."""
-        if name == "max_error" or name not in _DERIVED:
-            return super().__missing__(name)
-        values = dict(zip(_RUNNING, self._running))
+    def __getitem__(self, name: str) -> float:
+        running = self._running
+        if name in _AT:
+            return running[_AT[name]]
+        if name == "explained":
+            return running[4] - running[8]
         if name == "ssr":  # Σ w (p - ȳ)²
-            value = values["spp"] + values["weight"] * (values["mean_p"] - values["mean_y"]) ** 2
-        elif name == "explained":
-            value = values["sst"] - values["sse"]
-        else:
-            value = values[name]
-        found = self[name] = np.array([value])
-        return found
+            return running[5] + running[0] * (running[2] - running[1]) ** 2
+        if name == "max_error":
+            return math.nan if self._largest[0] == -math.inf else self._largest[0]
+        raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
 
-    def relative(self, *names: str) -> tuple[np.ndarray, ...]:
-        return tuple(self[name] for name in names)
+    def relative(self, *names: str) -> tuple[float, ...]:
+        return tuple([self[name] for name in names])
 
 
 _TERMS = 10

@@ -2,6 +2,11 @@
 the one place both faces (``RegressionMetrics`` on exact sums, ``evalkit.metrics`` on the data
 at hand) take their values from, and the one place outputs are combined (``combine``).
 
+Each formula takes the sums as numpy arrays (one entry per output) or, for one output read
+from a stream's running sums, as Python floats: the same IEEE operations in both, so the
+values are equal bit for bit, and a float costs a few hundred nanoseconds instead of an array's
+microseconds.
+
 The sums (per output): ``weight`` ``W = Σ w``, ``sse = Σ w (y - p)²``, ``sst = Σ w (y - ȳ)²``,
 ``spp = Σ w (p - p̄)²``, ``syp = Σ w (y - ȳ)(p - p̄)``, ``see = Σ w (e - ē)²`` (``e = y - p``),
 ``abs_error = Σ w |y - p|``; ``samples`` is the number of samples ``n``.
@@ -16,6 +21,9 @@ Examples:
 """
 
 from __future__ import annotations
+
+import math
+from typing import TypeAlias
 
 import numpy as np
 
@@ -33,7 +41,11 @@ __all__ = [
     "pearson_correlation",
     "r_squared",
     "residual_standard_error",
+    "root",
 ]
+
+Sums: TypeAlias = "np.ndarray | float"
+"""Sums of each output (an array) or of one output (a float): a formula returns the same kind."""
 
 MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
 """How the values of several outputs are combined, as scikit-learn's ``multioutput``: each
@@ -41,17 +53,39 @@ output's value, their mean, or their mean weighted by each output's ``sst`` (R²
 variance); an array gives weights of its own."""
 
 
-def _divide(numerator: np.ndarray, denominator: np.ndarray | float) -> np.ndarray:
+def _divide(numerator: Sums, denominator: Sums | float) -> Sums:
+    if type(numerator) is float and type(denominator) is float:  # one output: as numpy divides, without an array
+        if denominator:
+            return numerator / denominator
+        return math.nan if numerator == 0 or math.isnan(numerator) else math.copysign(math.inf, numerator) * math.copysign(1.0, denominator)
     with np.errstate(all="ignore"):  # x/0 is a signed infinity, 0/0 NaN, beyond float64 infinite: the policy, not a warning
         return np.asarray(numerator, dtype=np.float64) / denominator
 
 
-def mean_of(total: np.ndarray, weight: np.ndarray) -> np.ndarray:
+def root(values: Sums) -> Sums:
+    """The square root of each (NaN for a negative value, without a warning).
+
+    Examples:
+        >>> root(2.25), root(np.array([4.0, -1.0])).tolist()
+        (1.5, [2.0, nan])
+    """
+    if type(values) is float:
+        return math.sqrt(values) if values >= 0 else math.nan
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(values)
+
+
+def _undefined(like: Sums) -> Sums:
+    """NaN for each output of ``like``."""
+    return math.nan if type(like) is float else np.full(np.shape(like), np.nan)
+
+
+def mean_of(total: Sums, weight: Sums) -> Sums:
     """``total / W``: the weighted mean of per-sample terms (MSE, MAE, MAPE)."""
     return _divide(total, weight)
 
 
-def fraction_explained(residual: np.ndarray, total: np.ndarray, *, force_finite: bool = False) -> np.ndarray:
+def fraction_explained(residual: Sums, total: Sums, *, force_finite: bool = False) -> Sums:
     """``1 - residual / total`` (R² from ``sse/sst``, the explained variance from ``see/sst``).
 
     ``force_finite=True`` is scikit-learn's rule for a constant target (``total = 0``): 1 for
@@ -63,18 +97,23 @@ def fraction_explained(residual: np.ndarray, total: np.ndarray, *, force_finite:
     """
     scores = 1.0 - _divide(residual, total)
     if force_finite:
+        if type(residual) is float:
+            return 1.0 if residual == 0 else 0.0 if total == 0 else scores
         scores = np.where(residual == 0, 1.0, np.where(total == 0, 0.0, scores))
     return scores
 
 
-def r_squared(sse: np.ndarray, sst: np.ndarray, *, force_finite: bool = False) -> np.ndarray:
+def r_squared(sse: Sums, sst: Sums, *, force_finite: bool = False) -> Sums:
     """The coefficient of determination ``R² = 1 - sse / sst``."""
     return fraction_explained(sse, sst, force_finite=force_finite)
 
 
-def pearson_correlation(syp: np.ndarray, sst: np.ndarray, spp: np.ndarray) -> np.ndarray:
+def pearson_correlation(syp: Sums, sst: Sums, spp: Sums) -> Sums:
     """Pearson's ``r = syp / sqrt(sst spp)`` of targets and predictions (NaN if either is constant)."""
-    return _divide(syp, np.sqrt(sst) * np.sqrt(spp))
+    if type(sst) is float:
+        return _divide(syp, root(sst) * root(spp))
+    with np.errstate(all="ignore"):  # 0 * inf is NaN: the policy, not a warning
+        return _divide(syp, root(sst) * root(spp))
 
 
 def check_inputs(n_inputs: object) -> int:
@@ -84,17 +123,17 @@ def check_inputs(n_inputs: object) -> int:
     return int(n_inputs)
 
 
-def residual_standard_error(sse: np.ndarray, samples: int, n_inputs: int = 1) -> np.ndarray:
+def residual_standard_error(sse: Sums, samples: int, n_inputs: int = 1) -> Sums:
     """``sqrt(sse / (n - k - 1))`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``).
 
     Raises:
         InvalidArgumentError: ``n_inputs`` not an integer >= 1.
     """
     freedom = samples - check_inputs(n_inputs) - 1
-    return np.sqrt(_divide(sse, freedom)) if freedom > 0 else np.full(np.shape(sse), np.nan)
+    return root(_divide(sse, float(freedom))) if freedom > 0 else _undefined(sse)
 
 
-def f_statistic(explained: np.ndarray, sse: np.ndarray, samples: int, n_inputs: int = 1) -> np.ndarray:
+def f_statistic(explained: Sums, sse: Sums, samples: int, n_inputs: int = 1) -> Sums:
     """The F statistic of the regression, ``(explained / k) / (sse / (n - k - 1))`` with
     ``explained = sst - sse`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``).
 
@@ -104,8 +143,8 @@ def f_statistic(explained: np.ndarray, sse: np.ndarray, samples: int, n_inputs: 
     k = check_inputs(n_inputs)
     freedom = samples - k - 1
     if freedom <= 0:
-        return np.full(np.shape(sse), np.nan)
-    return _divide(np.asarray(explained) / k, _divide(sse, freedom))
+        return _undefined(sse)
+    return _divide(_divide(explained, float(k)), _divide(sse, float(freedom)))
 
 
 def check_multioutput(multioutput: object, outputs: int, options: tuple[str, ...] = MULTIOUTPUT) -> str | np.ndarray:
@@ -129,7 +168,7 @@ def check_multioutput(multioutput: object, outputs: int, options: tuple[str, ...
     return weights
 
 
-def combine(values: np.ndarray, multioutput: str | np.ndarray, variances: np.ndarray | None = None) -> float | np.ndarray:
+def combine(values: Sums, multioutput: str | np.ndarray, variances: Sums | None = None) -> float | np.ndarray:
     """The value of all outputs: each (``"raw_values"``), their mean, their mean weighted by
     ``variances`` (``"variance_weighted"``; uniform when every variance is 0), or by given weights.
 
@@ -137,6 +176,8 @@ def combine(values: np.ndarray, multioutput: str | np.ndarray, variances: np.nda
         >>> combine(np.array([0.5, 1.0]), "uniform_average"), combine(np.array([0.5, 1.0]), np.array([3.0, 1.0]))
         (0.75, 0.625)
     """
+    if not isinstance(values, np.ndarray) or not values.ndim:  # one output's value
+        values = np.array([values], dtype=np.float64)
     if isinstance(multioutput, str):
         if multioutput == "raw_values":
             return values

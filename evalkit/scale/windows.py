@@ -163,7 +163,7 @@ class _Over(Generic[R]):
         self._result: R = template.empty()
         self._updates = template.supports("update")  # a mutable result counts a batch in place, with no part of its own
         self._reverts = template.supports("revert")  # ... and takes unweighted samples away again in place (O(1) a sample)
-        self._cells = hasattr(template, "_event_cell")  # a matrix: one event is a cell, found once as it comes
+        self._cells = hasattr(template, "_event_cell")  # a matrix (a regression): one event is a cell (two floats), found once as it comes
 
     @property
     def result(self) -> R:
@@ -251,10 +251,10 @@ class Windowed(_Over[R]):
         event = ([first[0]], [second[0]])  # copies: a caller reusing its lists changes nothing here
         result = cast(Any, self._result)
         cell = result._event_cell(first[0], second[0]) if self._cells else None
-        if cell is None:
+        if cell is None or not result._count_event(cell, 1):
             result.update(*event)
-        else:  # a matrix's cell, found once: counted now, and taken away again when it leaves, with no second look at its labels
-            result._count_event(cell, 1)
+            cell = None
+        # else a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
         self._batches.append(_Batch(event, None, None, None, cell))
         self._count += 1
         if self._count > self.size:
