@@ -427,7 +427,21 @@ def agreement(items: int, raters: int, q: int) -> Case:
         found = evalkit.Agreement.from_ratings(ratings)
         return found.get_fleiss_kappa(), found.get_randolph_kappa(), found.get_gwet_ac1(), found.get_krippendorff_alpha()
 
+    def script() -> tuple[float, ...]:  # the four formulas in plain numpy, every item rated by every rater (no checks, no weights)
+        n = np.bincount((np.arange(items)[:, None] * q + ratings).ravel(), minlength=items * q).reshape(items, q).astype(np.float64)
+        observed = ((n * n).sum() - items * raters) / (items * raters * (raters - 1))
+        p = n.sum(axis=0) / (items * raters)
+        fleiss, randolph = (observed - p @ p) / (1 - p @ p), (observed - 1 / q) / (1 - 1 / q)
+        chance = (p * (1 - p)).sum() / (q - 1)
+        coincidences = (n.T @ n - np.diag(n.sum(axis=0))) / (raters - 1)
+        marginals = coincidences.sum(axis=1)
+        total = marginals.sum()
+        alpha = 1 - (total - 1) * (coincidences.sum() - np.trace(coincidences)) / (total**2 - marginals @ marginals)
+        return fleiss, randolph, (observed - chance) / (1 - chance), alpha
+
+    assert np.allclose(ours(), script(), rtol=1e-12)
     case.contenders["evalkit"] = ours
+    case.contenders["numpy script (the four formulas on the counts table, no checks)"] = script
     if _peer("statsmodels", case) and _peer("krippendorff", case):
         import krippendorff
         from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa

@@ -165,6 +165,26 @@ def test_counts_and_ratings_give_the_same_measures():
         assert from_ratings._value(measure) == pytest.approx(from_counts._value(measure), abs=1e-12)
 
 
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.sampled_from([-3, -1, 0, 2, 5, 7, 1030]), min_size=1, max_size=5), items=st.integers(1, 12),
+       raters=st.integers(1, 5), dtype=st.sampled_from([np.int8, np.int64, np.uint16, np.uint64]), seed=st.integers(0, 1000))  # fmt: skip
+def test_integer_ratings_counted_in_place_equal_the_same_ratings_as_labels(values, items, raters, dtype, seed):
+    # a full table of integers in a small range is counted in place, its categories the columns
+    # counted at all (no sort); the same ratings as Python objects take the general path
+    usable = [v for v in values if np.iinfo(dtype).min <= v <= np.iinfo(dtype).max] or [0]
+    ratings = np.random.default_rng(seed).choice(usable, size=(items, raters)).astype(dtype)
+    before = ratings.copy()
+    fast, general = Agreement.from_ratings(ratings), Agreement.from_ratings(ratings.astype(object))
+    assert np.array_equal(ratings, before)  # the input is not changed
+    assert fast.categories == general.categories and all(type(c) is int for c in fast.categories)
+    assert np.array_equal(fast.counts, general.counts) and np.array_equal(fast.codes, general.codes) and fast == general
+    assert fast.counts.dtype == fast.codes.dtype == np.int64
+    for measure in ("fleiss_kappa", "randolph_kappa", "gwet_ac1", "percent_agreement", "krippendorff_alpha"):
+        ours, theirs = fast._value(measure), general._value(measure)
+        assert (math.isnan(ours) and math.isnan(theirs)) or ours == pytest.approx(theirs, abs=1e-12), measure
+    assert np.array_equal(fast.get_cohen_kappa_matrix(), general.get_cohen_kappa_matrix(), equal_nan=True)
+
+
 def test_cohen_kappa_of_each_pair_equals_scikit_learns():
     rng = np.random.default_rng(5)
     ratings = rng.integers(0, 3, size=(30, 4)).astype(object)

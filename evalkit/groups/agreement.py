@@ -56,11 +56,9 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnsupportedSettingError,
 )
-from evalkit.groups._by_group import _small_integer_codes
 from evalkit.results import intervals
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 from evalkit.results.intervals import Interval, KappaTest, kappa_test
-from evalkit.scores.scoring import row_sums
 
 __all__ = ["LEVELS", "MEASURES", "Agreement"]
 
@@ -81,9 +79,9 @@ def _missing(value: Any) -> bool:
         return True
 
 
-def _present(values: np.ndarray) -> np.ndarray:
+def _present(values: np.ndarray) -> np.ndarray | None:
     """Which cells hold a rating: not ``None``, not NaN, not pandas' ``NA`` (one comparison per
-    cell, in C, unless a cell is ``NA``)."""
+    cell, in C, unless a cell is ``NA``); None when every cell does (integers, booleans)."""
     if values.dtype.kind == "f":
         return ~np.isnan(values)
     if values.dtype.kind == "O":
@@ -91,7 +89,31 @@ def _present(values: np.ndarray) -> np.ndarray:
             return ~(np.equal(values, np.array(None, dtype=object)) | np.not_equal(values, values))
         except TypeError:  # a pandas NA among the cells: each cell asked in turn
             return ~np.frompyfunc(_missing, 1, 1)(values).astype(bool)
-    return np.ones(len(values), dtype=bool)
+    return None
+
+
+_WIDEST_RANGE = 1 << 10
+"""The widest range of integer ratings counted in place (items x range counts), without a sort."""
+
+
+def _integer_counts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[int, ...], np.ndarray] | None:
+    """The counts (items x categories), codes (items x raters), categories and counts as floats
+    (what the measures read) of a full table of integer ratings spanning a small range, by one
+    ``bincount`` over the range (the categories are the columns counted at all); None for a wide
+    range (a sort finds them)."""
+    low, high = int(table.min()), int(table.max())
+    if high - low >= _WIDEST_RANGE or min(low, -high) < -(1 << 62):
+        return None
+    width, items = high - low + 1, len(table)
+    rows = (np.arange(items, dtype=np.int64) * width)[:, None]
+    codes = np.add(table, rows - low, dtype=np.int64)  # each rating's key (item, category), then its code: one array of the table's size
+    counts = np.bincount(codes.ravel(), minlength=items * width).reshape(items, width)
+    codes -= rows
+    floats = counts.astype(np.float64)
+    seen = np.ones(items) @ floats > 0  # (a product: numpy's sum down a narrow table is ten times slower)
+    if not seen.all():
+        counts, codes, floats = counts[:, seen], (np.cumsum(seen) - 1)[codes], floats[:, seen]
+    return counts, codes, tuple((np.flatnonzero(seen) + low).tolist()), floats
 
 
 @attrs.frozen(eq=False)
@@ -144,19 +166,21 @@ class Agreement(CountedState):
             raise EmptyInputError(f"'ratings' holds no rating: shape {table.shape}")
         flat = table.ravel()
         present = _present(flat)
-        if not present.any():
+        if present is not None and not present.any():
             raise EmptyInputError("'ratings' holds no rating: every cell is missing")
-        given = flat[present]
+        weight = check_sample_weight(sample_weight, table.shape[0])
+        fixed = None if categories is None else check_label_list(categories)
+        counted = _integer_counts(table) if fixed is None and present is None and table.dtype.kind in "iu" else None
+        if counted is not None:  # integer ratings in a small range: their categories by the count itself, no sort
+            agreement = cls(counted[0], counted[2], weight, counted[1])
+            agreement._cache["floats"] = counted[3]
+            return agreement
+        given = flat if present is None else flat[present]
         if given.dtype.kind == "O":
             given = given.tolist()  # Python values keep their identity (1 is not "1")
-        fixed = None if categories is None else check_label_list(categories)
-        small = _small_integer_codes(given) if fixed is None and isinstance(given, np.ndarray) else None
-        if small is not None:  # integer ratings in a small range: their categories by a count, not a sort
-            codes_given, found = small[0], tuple(small[1])
-        else:
-            codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
+        codes_given, _, found, _ = encode(given, given, fixed, names=("ratings", "ratings"))
         items, k = table.shape[0], len(found)
-        if len(codes_given) == table.size:  # every cell rated: the codes are the table's, each row's keys a broadcast
+        if present is None:  # every cell rated: the codes are the table's, each row's keys a broadcast
             codes = codes_given.reshape(table.shape)
             keys = (np.arange(items, dtype=np.int64)[:, None] * k + codes).ravel()
         else:
@@ -165,7 +189,7 @@ class Agreement(CountedState):
             codes = flat_codes.reshape(table.shape)
             keys = np.repeat(np.arange(items, dtype=np.int64), table.shape[1])[present] * k + codes_given
         counts = np.bincount(keys, minlength=items * k).reshape(items, k)
-        return cls(counts, tuple(found), check_sample_weight(sample_weight, table.shape[0]), codes)
+        return cls(counts, tuple(found), weight, codes)
 
     @classmethod
     def from_counts(cls, counts: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: ArrayLike | None = None) -> Agreement:
@@ -203,17 +227,17 @@ class Agreement(CountedState):
     # ----------------------------------------------------------------------------------------
     # the measures, each a function of weighted sums over items
 
-    def _sums(self, measure: str, level: str) -> tuple[list[np.ndarray] | _Sparse, Callable[[np.ndarray], np.ndarray]]:
-        """Per-item features (items x p, as blocks of columns, which ``interval`` stacks and
-        ``_value`` sums block by block) and the measure of their weighted sums (batch x p)."""
+    def _sums(self, measure: str, level: str) -> tuple[list[_Block] | _Sparse, Callable[[np.ndarray], np.ndarray]]:
+        """Per-item features (items x p, as blocks of columns, each with a factor of every item's
+        row: ``interval`` stacks them, ``_value`` sums them block by block, the factor folded
+        into the weights) and the measure of their weighted sums (batch x p)."""
         n, r, paired, agreeing = self._items()
         q = n.shape[1]
         if measure == "krippendorff_alpha":
             return self._coincidences(n, r), lambda sums: _alpha(sums.reshape(len(sums), q, q), self._distances(level))
         if measure == "gwet_ac1":
             rated = r > 0
-            shares = np.where(rated[:, None], n / np.where(rated, r, 1)[:, None], 0.0)
-            features = [agreeing, paired, shares, rated]
+            features = [(agreeing, None), (paired, None), (n, np.divide(1.0, r, out=np.zeros_like(r), where=rated)), (rated, None)]  # shares n_ic / r_i
 
             def ac1(sums: np.ndarray) -> np.ndarray:
                 observed = sums[:, 0] / sums[:, 1]
@@ -222,7 +246,7 @@ class Agreement(CountedState):
                 return (observed - expected) / (1 - expected)
 
             return features, ac1
-        features = [agreeing, paired, n, r]
+        features = [(agreeing, None), (paired, None), (n, None), (r, None)]
 
         def kappa(sums: np.ndarray) -> np.ndarray:
             observed = sums[:, 0] / sums[:, 1]
@@ -242,11 +266,17 @@ class Agreement(CountedState):
         share of its pairs of raters that agree (made once, read by every measure)."""
         found = self._cache.get("items")
         if found is None:
-            n = self.counts.astype(np.float64)
-            r = row_sums(n)
-            pairs = r * (r - 1)
+            n = self._cache.get("floats")
+            if n is None:
+                n = self.counts.astype(np.float64)
+            r = n @ np.ones(n.shape[1])  # whole numbers: exact (and a product, where numpy's sum along a short row is slow)
+            pairs = r - 1
+            pairs *= r
             paired = pairs > 0
-            agreeing = np.where(paired, row_sums(n * (n - 1)) / np.where(paired, pairs, 1), 0.0)
+            agreeing = np.einsum("ij,ij->i", n, n)
+            agreeing -= r
+            np.divide(agreeing, pairs, out=agreeing, where=paired)  # Σ_c n_ic (n_ic - 1) / (r_i (r_i - 1)), in place (each item array costs its pages)
+            agreeing[~paired] = 0.0
             found = self._cache["items"] = (n, r, paired, agreeing)
         return found
 
@@ -300,16 +330,21 @@ class Agreement(CountedState):
         return lambda marginals: np.broadcast_to(fixed, (len(marginals), q, q))
 
     def _value(self, measure: str, level: str = "nominal") -> float:
-        weight = np.ones(self.n_items) if self.weight is None else self.weight
+        weight = self._item_weights()
         with np.errstate(divide="ignore", invalid="ignore"):
             if measure == "krippendorff_alpha":  # the items' coincidences summed at once (their parts are for resampling)
                 n, r, _, _ = self._items()
-                scaled = n * np.where(r > 1, weight / np.where(r > 1, r - 1, 1), 0.0)[:, None]  # w_i n_ic / (r_i - 1)
-                coincidences = scaled.T @ n - np.diag(scaled.sum(axis=0))  # Σ_i w_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)
+                share = r - 1
+                np.divide(weight, share, out=share, where=share > 0)  # w_i / (r_i - 1), 0 for an item rated once
+                share[r <= 1] = 0.0
+                coincidences = (n * share[:, None]).T @ n - np.diag(share @ n)  # Σ_i w_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)
                 return float(_alpha(coincidences[None], self._distances(level))[0])
+            family = "gwet_ac1" if measure == "gwet_ac1" else "kappa"  # the kappas and the percent agreement read the same sums
             features, statistic = self._sums(measure, level)
-            assert not isinstance(features, _Sparse)  # the alpha's are, summed above
-            sums = np.concatenate([np.atleast_1d(weight @ block) for block in features])  # each block's weighted column sums, unstacked
+            sums = self._cache.get(family)
+            if sums is None:  # each block's weighted column sums, unstacked
+                assert not isinstance(features, _Sparse)  # the alpha's are, summed above
+                sums = self._cache[family] = np.concatenate([np.atleast_1d((weight if scale is None else weight * scale) @ block) for block, scale in features])
             return float(statistic(sums[None, :])[0])
 
     def get_fleiss_kappa(self) -> float:
@@ -351,7 +386,7 @@ class Agreement(CountedState):
         if weights is not None:
             check_choice("weights", weights, ("linear", "quadratic"))
         raters, q = self.codes.shape[1], len(self.categories)
-        weight = np.ones(self.n_items) if self.weight is None else self.weight
+        weight = self._item_weights()
         if weights is None:
             cost = 1.0 - np.eye(q)
         else:
@@ -415,8 +450,9 @@ class Agreement(CountedState):
         """
         check_choice("measure", measure, MEASURES)
         features, statistic = self._sums(measure, level)
-        weight = np.ones(self.n_items) if self.weight is None else self.weight
-        weighted = features.scaled(weight) if isinstance(features, _Sparse) else np.column_stack(features) * weight[:, None]
+        weight = self._item_weights()
+        weighted = (features.scaled(weight) if isinstance(features, _Sparse) else
+                    np.column_stack([block if scale is None else block * (scale[:, None] if block.ndim == 2 else scale) for block, scale in features]) * weight[:, None])  # fmt: skip
 
         def replicates(drawn: np.ndarray) -> np.ndarray:
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -433,7 +469,14 @@ class Agreement(CountedState):
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Agreement is immutable: merge another batch of items", "revert": "an Agreement is immutable: merge another batch of items", "count": "an Agreement is built whole from items: no window counts it yet"}
 
     def _item_weights(self) -> np.ndarray:
-        return np.ones(len(self.counts)) if self.weight is None else self.weight
+        """Each item's weight (1 without weights; read-only, made once)."""
+        if self.weight is not None:
+            return self.weight
+        ones = self._cache.get("ones")
+        if ones is None:
+            ones = self._cache["ones"] = np.ones(len(self.counts))
+            ones.flags.writeable = False
+        return ones
 
     def merge(self, other: Agreement, *, grow: bool = False) -> Agreement:
         """The items of both, one batch after the other (also ``self + other``); who rated
@@ -533,6 +576,10 @@ def _same_items(first: Agreement, second: Agreement) -> bool:
     """The same items, each counting as much (no weight is a weight of 1)."""
     return (np.array_equal(first.counts, second.counts) and np.array_equal(first._item_weights(), second._item_weights())
             and (first.codes is None or second.codes is None or np.array_equal(first.codes, second.codes)))  # fmt: skip
+
+
+_Block = tuple[np.ndarray, "np.ndarray | None"]
+"""A block of per-item features (items, or items x columns) and a factor of each item's row (None: 1)."""
 
 
 @attrs.frozen
