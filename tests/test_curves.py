@@ -406,6 +406,19 @@ def test_binned_curve_points_are_exact_and_its_areas_are_bounded(case, data):
         assert low - 1e-12 <= binned.roc_auc() <= high + 1e-12  # the trapezoid lies between the bounds
 
 
+@given(st.one_of(st.integers(2, 5000), st.lists(score_values, min_size=1, max_size=8)), st.data())
+def test_a_grid_of_thresholds_places_each_score_as_a_search_does(thresholds, data):
+    # a binned curve places each score among evenly spaced thresholds by arithmetic, corrected
+    # by one comparison each way: the same place as numpy's search, at and next to every threshold
+    from evalkit.scores.curve_points import _even_search, _grid
+
+    edges = _grid(thresholds)[-2::-1]  # ascending, without the -inf every grid ends with
+    near = np.concatenate([edges, np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf), [0.0, -0.0, 1.0, -np.inf, np.inf, 1e308, -1e308]])
+    drawn = np.array(data.draw(st.lists(st.floats(allow_nan=False), max_size=30)), dtype=np.float64)
+    for values in (near, drawn, np.array([np.nan, 0.5])):
+        assert np.array_equal(_even_search(edges, values), np.searchsorted(edges, values, side="right"))
+
+
 def test_binned_curves_merge_batch_by_batch_in_bounded_memory():
     rng = np.random.default_rng(7)
     grid = np.linspace(0, 1, 51)

@@ -407,6 +407,36 @@ def test_a_curve_counted_in_many_batches_is_the_one_shot_curve(samples, size):
     assert merged.cells().counts()["fp"].tolist() == one.cells().counts()["fp"].tolist()
 
 
+def test_a_file_s_scores_are_counted_in_chunks_as_large_as_the_curve(tmp_path, capsys, monkeypatch):
+    # each chunk of scores is merged into the curve so far, a merge costing the points of both:
+    # a chunk holds at least as many scores as the curve has points, and the report is the one
+    # of the curve counted at once
+    from evalkit.scale import files
+
+    monkeypatch.setattr(files, "SCORE_CHUNK", 64)
+    flushed: list[tuple[int, int]] = []
+    original = files._Chunks.flush
+
+    def flush(self: files._Chunks) -> None:
+        if self.parts:
+            flushed.append((self.rows, max(counter.n_points for counter in self.counters)))
+        original(self)
+
+    monkeypatch.setattr(files._Chunks, "flush", flush)
+    rng = np.random.default_rng(3)
+    y, s = rng.integers(0, 2, 3000), rng.random(3000).round(4)
+    path = tmp_path / "scores.csv"
+    path.write_text("actual,score\n" + "".join(f"{a},{b}\n" for a, b in zip(y, s)))
+    assert main(["report", str(path), "--score", "score", "--measures", "roc_auc,ap", "--format", "json", "--batch-size", "50"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    curve = ThresholdCurve.from_scores(y, s, pos_label=1)
+    assert len(flushed) > 2 and all(rows >= max(points, 64) for rows, points in flushed[:-1])  # the last: the rest of the file
+    assert flushed[-2][0] > 500  # the chunks grew with the curve
+    positive = report["classes"]["1"]
+    assert positive["roc_auc"] == pytest.approx(curve.roc_auc(), abs=1e-12)
+    assert positive["average_precision"] == pytest.approx(curve.average_precision(), abs=1e-12)
+
+
 def test_renamed_keeps_every_count_and_refuses_a_name_twice():
     ev = Evaluation.from_labels([0, 1, 2, 2], [0, 2, 2, 1], sample_weight=[1, 2, 3, 4])
     named = ev.renamed(["a", "b", "c"])

@@ -129,9 +129,11 @@ def curve_counts(arguments: FileOptions, wanted: bool, labels: Sequence[Hashable
 
 
 SCORE_CHUNK = 1 << 20
-"""Scores counted into a curve or a calibration at once (several batches of the file joined):
-an exact curve is built per chunk and merged with the rest, so larger chunks mean fewer merges
-of every distinct score; memory stays bounded by the chunk (8 MiB of scores)."""
+"""Scores counted into a curve or a calibration at once (several batches of the file joined),
+at the least: an exact curve is built per chunk and merged with the rest, and a merge costs the
+points of both, so a chunk holds as many scores as the curve so far has points. Every merge is
+then paid for by as many new scores (reading stays linear when the distinct scores stop growing),
+and memory stays within a few times the curve's own (8 MiB of scores at the least)."""
 
 
 class _Chunks:
@@ -148,7 +150,7 @@ class _Chunks:
             return
         self.parts.append((texts, values, weight))
         self.rows += values.size
-        if self.rows >= SCORE_CHUNK:
+        if self.rows >= SCORE_CHUNK and self.rows >= max(counter.n_points for counter in self.counters):
             self.flush()
 
     def flush(self) -> None:

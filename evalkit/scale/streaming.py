@@ -422,6 +422,13 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
             self._table = None
             self._parts = [] if result is None else [result]
 
+    @property
+    def n_points(self) -> int:
+        """How many points the counted parts keep (a curve's thresholds of every class, a
+        calibration's bins): the memory of the counts, about 24 bytes a point."""
+        with self._lock:
+            return sum(part.n_points for part in self._parts)
+
     def _settle(self) -> None:
         """The curve of the score table, when samples changed it since it was last read (the
         caller holds the lock)."""

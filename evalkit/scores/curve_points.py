@@ -163,13 +163,45 @@ def _exact_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray | 
     return _weighted_counts(score, positive, weight)
 
 
+def _even_search(edges: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(edges, values, side="right")`` (how many edges are ``<= value``) for
+    ascending finite edges, found by arithmetic when they are evenly spaced (a grid of
+    thresholds): each value's place from its distance to the first edge, then moved by one
+    where a comparison with its neighbouring edges says rounding put it off. Every edge lies
+    within a quarter step of its place on the line, so no place is off by more than one. A
+    search of a grid of 1,000 thresholds costs ten comparisons a value; this, two.
+
+    Examples:
+        >>> _even_search(np.array([0.0, 0.25, 0.5, 0.75, 1.0]), np.array([-1.0, 0.0, 0.3, 0.75, 2.0])).tolist()
+        [0, 1, 2, 4, 5]
+    """
+    n = len(edges)
+    step = (edges[-1] - edges[0]) / (n - 1) if n > 2 else 0.0
+    if not (step > 0 and np.isfinite(step)) or np.abs(edges - (edges[0] + step * np.arange(n))).max() > step / 4 or np.isnan(values).any():
+        return np.searchsorted(edges, values, side="right")
+    padded = np.concatenate(([-np.inf], edges, [np.nan]))  # the place p of a value: padded[p] <= value < padded[p + 1] (NaN: none past the last)
+    with np.errstate(over="ignore"):
+        estimate = values - edges[0]
+        estimate *= 1 / step
+    np.floor(estimate, out=estimate)
+    np.clip(estimate, -1, n - 1, out=estimate)
+    place = estimate.astype(np.intp)
+    place += 1
+    place += padded[1:][place] <= values  # (padded[1:][p] is padded[p + 1])
+    place -= padded[place] > values
+    return place
+
+
 def _binned_column(score: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, grid: np.ndarray) -> tuple:
     """Counts at the thresholds of ``grid`` (descending, ending with -inf) by one bucketing:
     no samples x thresholds array."""
     score = np.asarray(score, dtype=np.float64)
-    rank = len(grid) - np.searchsorted(grid[::-1], score, side="right")  # the highest grid threshold <= score
-    tp = np.cumsum(weighted_bincount(rank[positive], None if weight is None else weight[positive], len(grid)))
-    fp = np.cumsum(weighted_bincount(rank[~positive], None if weight is None else weight[~positive], len(grid)))
+    key = _even_search(grid[-2::-1], score)  # how many finite thresholds are <= score: its rank from the end (grid[-1] is -inf)
+    key *= -2
+    key += 2 * len(grid) - 2
+    key += positive  # 2 (the highest grid threshold <= score) + positive: both classes in one count
+    counts = weighted_bincount(key, weight, 2 * len(grid)).reshape(-1, 2)
+    tp, fp = np.cumsum(counts[:, 1]), np.cumsum(counts[:, 0])
     return grid, tp, fp, tp[-1].item(), fp[-1].item()
 
 
