@@ -52,6 +52,7 @@ def test_a_sliding_window_equals_its_last_samples_counted_again(stream, size, we
         expected = matrix_of(seen[-size:], weighted)
         assert window.result == expected  # integer weights: exactly
         assert window.n_samples == expected.get_total_items() and len(window) == len(seen[-size:])
+        assert window.get_accuracy() == pytest.approx(expected.get_accuracy(), nan_ok=True)  # a kept read, of a result re-summed now and then
         if seen[-size:]:
             assert window.average("f1_score", "macro") == pytest.approx(expected.average("f1_score", "macro"), nan_ok=True)
 
@@ -79,6 +80,42 @@ def test_decay_equals_explicit_weights_of_factor_to_the_age(stream, factor, weig
     expected = ConfusionMatrix.from_predictions([r[0] for r in seen], [r[1] for r in seen], labels=LABELS, sample_weight=weights)
     assert np.allclose(faded.result.to_array(), expected.to_array(), rtol=1e-12, atol=1e-12)
     assert faded.effective_size == pytest.approx(weights.sum() ** 2 / (weights**2).sum(), rel=1e-12)
+
+
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=1, max_size=40), st.sampled_from([0.5, 0.9, 0.999]))
+def test_a_decayed_stream_of_single_events_counts_as_batches_of_one(events, factor):
+    """A stream's events (two one-element lists: counted in their cell, no array) and the same
+    events as one-element arrays (``update``'s general path): the same float steps, so the
+    same counts and effective size bit for bit, through the rescaling of a long stream."""
+    streamed, batched = Faded(ConfusionMatrix(LABELS), factor=factor), Faded(ConfusionMatrix(LABELS), factor=factor)
+    for actual, predicted in events * (1 + 1200 // len(events) if factor == 0.5 else 1):  # 0.5**-498 passes 1e150: a rescale or two
+        streamed.update([actual], [predicted])
+        batched.update(np.array([actual]), np.array([predicted]))
+    assert np.array_equal(streamed.result.to_array(), batched.result.to_array())
+    assert streamed.effective_size == batched.effective_size and streamed.get_accuracy() == batched.get_accuracy()
+
+
+def test_a_window_reads_the_result_it_holds_now_and_pickles_without_its_kept_reads():
+    import pickle
+
+    tumbling = Tumbling(ConfusionMatrix(LABELS), size=2)
+    readings = []
+    for actual, predicted in zip("aabbcc", "abbbca"):
+        tumbling.update([actual], [predicted])
+        readings.append(tumbling.get_accuracy())  # a closed window's result is replaced by a new one: the read follows it
+    assert all(math.isnan(value) for value in readings[1::2])  # each just closed: the open window is empty
+    assert readings[0::2] == [1.0, 1.0, 1.0] and tumbling.table("accuracy") == [0.5, 1.0, 0.5]
+    window = Windowed(ConfusionMatrix(LABELS), size=2)
+    window.update(["a", "b"], ["a", "a"])
+    assert window.get_accuracy() == 0.5 and "get_accuracy" in vars(window)  # kept: the next read finds it at once
+    state = window.__getstate__()
+    assert "get_accuracy" not in state and state["_result"] == window.result  # stored as windows stored it before
+    loaded = pickle.loads(pickle.dumps(window))
+    loaded.update(["b"], ["b"])
+    assert loaded.get_accuracy() == 0.5 and window.get_accuracy() == 0.5  # the copy counts alone
+    old = Windowed.__new__(Windowed)
+    old.__setstate__(dict(state))  # a window pickled before it kept reads
+    assert old.get_accuracy() == 0.5 and old.result == window.result
 
 
 def test_half_life_halves_a_weight_after_that_many_samples():

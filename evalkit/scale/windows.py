@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import collections
 import math
+import types
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -160,7 +161,7 @@ class _Over(Generic[R]):
 
     def __init__(self, template: R) -> None:
         self._template = _check_template(template)
-        self._result: R = template.empty()
+        self._result = template.empty()
         self._updates = template.supports("update")  # a mutable result counts a batch in place, with no part of its own
         self._reverts = template.supports("revert")  # ... and takes unweighted samples away again in place (O(1) a sample)
         self._cells = hasattr(template, "_event_cell")  # a matrix (a regression): one event is a cell (two floats), found once as it comes
@@ -171,10 +172,41 @@ class _Over(Generic[R]):
         copied: R = self._result.copy()
         return copied
 
+    @property
+    def _result(self) -> R:
+        """The result so far (the stream's hot paths read ``_current`` itself)."""
+        return self._current
+
+    @_result.setter
+    def _result(self, result: R) -> None:
+        self._current = result
+        for name in self.__dict__.pop("_delegated", ()):  # the reads bound to the result it replaces
+            del self.__dict__[name]
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self._result, name)  # a window answers what its result answers
+        found = getattr(self._result, name)  # a window answers what its result answers
+        if isinstance(found, types.MethodType) and found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
+            self.__dict__.setdefault("_delegated", []).append(name)  # a method of the result is kept until the result is replaced: a stream's next read finds it at once
+            self.__dict__[name] = found
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The window's state, without the reads it keeps, its result under ``_result`` (as
+        windows stored it before they kept reads)."""
+        state = dict(self.__dict__)
+        for name in state.pop("_delegated", ()):
+            del state[name]
+        if "_current" in state:
+            state["_result"] = state.pop("_current")
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        if "_result" in state:
+            state["_current"] = state.pop("_result")
+        self.__dict__.update(state)
 
     def average(self, measure: MeasureLike, average: str = "macro", **options: object) -> Averaged:
         """The ``average`` of the window's result (see the result's own): what a stream reads at
@@ -248,23 +280,24 @@ class Windowed(_Over[R]):
         first, second = batch
         if not (type(first) is list and type(second) is list and len(first) == 1 == len(second)):
             return False
-        event = ([first[0]], [second[0]])  # copies: a caller reusing its lists changes nothing here
-        result = cast(Any, self._result)
-        cell = result._event_cell(first[0], second[0]) if self._cells else None
+        actual, predicted = first[0], second[0]
+        result: Any = self._current
+        cell = result._event_cell(actual, predicted) if self._cells else None
         if cell is None or not result._count_event(cell, 1):
-            result.update(*event)
+            result.update([actual], [predicted])
             cell = None
         # else a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
-        self._batches.append(_Batch(event, None, None, None, cell))
-        self._count += 1
-        if self._count > self.size:
-            oldest = self._batches[0]
-            if oldest.cell is not None and self._count == self.size + 1:  # the oldest event leaves as it came
-                self._batches.popleft()
+        batches = self._batches
+        batches.append(_Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
+        count = self._count = self._count + 1
+        if count > self.size:
+            oldest = batches[0]
+            if oldest.cell is not None and count == self.size + 1:  # the oldest event leaves as it came
+                batches.popleft()
                 result._count_event(oldest.cell, -1)
-                self._count -= 1
+                self._count = count - 1
             else:
-                self._leave_first(self._count - self.size)
+                self._leave_first(count - self.size)
         return True
 
     @property
@@ -385,6 +418,8 @@ class Faded(_Over[R]):
         by their age within it. A mutable result is not rescaled at every sample: the new
         samples count ``factor**-t`` times more instead (``t`` samples since the last rescale,
         which comes before that factor could overflow), and reads divide once."""
+        if sample_weight is None and self._one_event(batch):
+            return
         arrays, weight, _, n = _batch(batch, sample_weight, None)
         if n == 0:
             return
@@ -407,6 +442,28 @@ class Faded(_Over[R]):
             if cell is not None and stored._count_event(cell, float(amount[0])):
                 return
         stored.update(*arrays, sample_weight=amount)
+
+    def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
+        """Count one event of a matrix with float counts (two one-element lists, as a stream
+        gives them) in its cell, by the same float steps as ``update``'s (a weight of 1, a fade
+        of ``factor``) with no array; False for anything else: ``update`` counts it."""
+        if not (self._updates and self._cells and len(batch) == 2):
+            return False
+        first, second = batch
+        if not (type(first) is list and type(second) is list and len(first) == 1 == len(second)):
+            return False
+        fade = self.factor
+        if self._scale / fade > _MOST_SCALE:
+            self._result = self._result  # rescaled to the unit, as update does
+        stored: Any = self._stored
+        cell = stored._event_cell(first[0], second[0])
+        scale = self._scale / fade
+        if cell is None or not stored._count_event(cell, scale):  # integer counts (before the first weight) take update's path
+            return False
+        self._scale, self._view = scale, None
+        self._weights = self._weights * fade + 1.0
+        self._squares = self._squares * fade * fade + 1.0
+        return True
 
     @property
     def effective_size(self) -> float:
