@@ -84,7 +84,10 @@ def matrix_accuracy(counts: ArrayLike) -> float:
         >>> matrix_accuracy([[5, 1], [2, 2]])
         0.7
     """
-    margins = _margins(counts)
+    x = _matrix(counts)
+    if x.dtype.kind == "f":  # the two sums _margins would take (the total as the sum of the row sums), and no other
+        return float(ratio(float(np.diagonal(x).sum()), float(x.sum(axis=1).sum())))
+    margins = _margins(x)
     return float(ratio(margins["correct"], margins["total"]))
 
 

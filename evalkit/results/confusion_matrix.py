@@ -430,8 +430,9 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         return type(self)._trusted(left, self._labels, merged_metrics_class(self._metrics_class, other._metrics_class))
 
     def _scaled(self, factor: float) -> ConfusionMatrix:
-        counts, labels = self._snapshot()
-        return type(self)._trusted(counts * factor, labels, self._metrics_class)
+        with self._lock:  # the product is the copy
+            counts, labels = self._counts * factor, self._labels
+        return type(self)._trusted(counts, labels, self._metrics_class)
 
     def empty(self) -> ConfusionMatrix:
         """A matrix over the same labels, with the same metrics class, and no counts."""
