@@ -230,11 +230,20 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             return float(y), float(p)  # type: ignore[arg-type]
         return None
 
-    def _count_event(self, event: tuple[float, float], amount: float) -> bool:
+    def _count_event(self, event: tuple[float, float], amount: float, leaving: tuple[float, float] | None = None) -> bool:
         """Count one unweighted event of one output (``amount`` 1; -1 takes one counted before
         away) in the float running sums, its exact sums pending (counted in by the next exact
-        read, in a batch); False where it cannot be (a weight other than 1, more outputs, an
+        read, in a batch), and take the event ``leaving`` (counted before) away; False, and
+        nothing changed, where the event cannot be (a weight other than 1, more outputs, an
         error whose percentage overflows, nothing to take away): the exact path takes it."""
+        if not self._count_one(event, amount):
+            return False
+        if leaving is not None and not self._count_one(leaving, -1):
+            self.revert([leaving[0]], [leaving[1]])  # (an event counted in leaves by the running sums: this is a safeguard)
+        return True
+
+    def _count_one(self, event: tuple[float, float], amount: float) -> bool:
+        """``_count_event`` of one event."""
         if amount != 1 and amount != -1:
             return False
         y, p = event
@@ -280,7 +289,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         """Take away samples a window knows this result counted: one event of one output in the
         running sums (the exact sums then subtract it in a batch), anything else as ``revert``."""
         event = self._one_event(y_true, y_pred)
-        if event is None or not self._count_event(event, -1):
+        if event is None or not self._count_one(event, -1):
             self.revert(y_true, y_pred)
 
     def _one_event(self, y_true: object, y_pred: object) -> tuple[float, float] | None:
@@ -351,7 +360,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             EmptyInputError: no samples.
         """
         event = self._one_event(y_true, y_pred) if sample_weight is None else None
-        if event is not None and self._count_event(event, 1):  # one event of a stream
+        if event is not None and self._count_one(event, 1):  # one event of a stream
             return
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:

@@ -263,13 +263,17 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         row, column = self._position(actual), self._position(predicted)
         return None if row is None or column is None else (row, column)
 
-    def _count_event(self, cell: tuple[int, int], amount: float) -> bool:
+    def _count_event(self, cell: tuple[int, int], amount: float, leaving: tuple[int, int] | None = None) -> bool:
         """Add ``amount`` (1, or -1 for a sample this matrix counted; a weight > 0 to float
-        counts) to one cell; False, and nothing added, for a float amount to integer counts."""
+        counts) to one cell, and take one sample of the cell ``leaving`` away (a full window's
+        oldest, as the new one comes: one change of the counts); False, and nothing changed,
+        for a float amount to integer counts."""
         with self._lock:
             if type(amount) is not int and self._counts.dtype.kind != "f":
                 return False
             self._count_cell(cell[0], cell[1], amount)
+            if leaving is not None:
+                self._count_cell(leaving[0], leaving[1], -1)
             return True
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, grow: bool = False, sample_weight: ArrayLike | None = None) -> None:

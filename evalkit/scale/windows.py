@@ -142,6 +142,16 @@ def _batch(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time
     return columns, weight, times, n
 
 
+def _event(batch: tuple[LabelsLike, ...]) -> tuple[Any, Any] | None:
+    """The two values of one event of a stream, given as two one-element lists (as River's
+    ``Rolling`` takes them), or None for any other batch."""
+    if len(batch) == 2:
+        first, second = batch
+        if type(first) is list and type(second) is list and len(first) == 1 == len(second):
+            return first[0], second[0]
+    return None
+
+
 def _column(values: object) -> np.ndarray | list:
     """A copy of a column that slices by position (kept while its samples are in the window,
     so a caller reusing its list changes nothing here): an array as an array, a list or tuple
@@ -182,14 +192,21 @@ class _Over(Generic[R]):
         self._current = result
         for name in self.__dict__.pop("_delegated", ()):  # the reads bound to the result it replaces
             del self.__dict__[name]
+        if type(self).average is _Over.average:  # (a subclass's own average stays its own)
+            self._keep("average", getattr(result, "average", None))  # what a stream reads at every event: the result's, with no step between
+
+    def _keep(self, name: str, found: object) -> None:
+        """Keep a method of the result, until the result is replaced, so that the next read of
+        ``name`` finds it at once (an instance's attribute comes before its class's)."""
+        if isinstance(found, types.MethodType) and found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
+            self.__dict__.setdefault("_delegated", []).append(name)
+            self.__dict__[name] = found
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
         found = getattr(self._result, name)  # a window answers what its result answers
-        if isinstance(found, types.MethodType) and found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
-            self.__dict__.setdefault("_delegated", []).append(name)  # a method of the result is kept until the result is replaced: a stream's next read finds it at once
-            self.__dict__[name] = found
+        self._keep(name, found)
         return found
 
     def __getstate__(self) -> dict[str, Any]:
@@ -209,8 +226,7 @@ class _Over(Generic[R]):
         self.__dict__.update(state)
 
     def average(self, measure: MeasureLike, average: str = "macro", **options: object) -> Averaged:
-        """The ``average`` of the window's result (see the result's own): what a stream reads at
-        every event, so asked of the result directly rather than found by name."""
+        """The ``average`` of the window's result (see the result's own)."""
         return cast(Any, self._result).average(measure, average, **options)
 
 
@@ -275,29 +291,32 @@ class Windowed(_Over[R]):
         two values in a one-element list each, as River's ``Rolling`` takes them, in O(1) (the
         oldest event leaves when the window is full). False for anything else: the general
         path counts it."""
-        if not (self._reverts and self.size is not None and len(batch) == 2):
+        size, event = self.size, _event(batch)
+        if event is None or size is None or not self._reverts:
             return False
-        first, second = batch
-        if not (type(first) is list and type(second) is list and len(first) == 1 == len(second)):
-            return False
-        actual, predicted = first[0], second[0]
+        actual, predicted = event
         result: Any = self._current
+        batches, count = self._batches, self._count + 1
+        leaving = batches[0].cell if count == size + 1 else None  # a full window's oldest event, leaving as it came (a cell), or None
         cell = result._event_cell(actual, predicted) if self._cells else None
-        if cell is None or not result._count_event(cell, 1):
+        # a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
+        if cell is not None and result._count_event(cell, 1, leaving):
+            if leaving is not None:  # ... with the oldest taken away in the same change
+                batches.popleft()
+                count -= 1
+        else:
             result.update([actual], [predicted])
             cell = None
-        # else a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
-        batches = self._batches
         batches.append(_Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
-        count = self._count = self._count + 1
-        if count > self.size:
+        self._count = count
+        if count > size:
             oldest = batches[0]
-            if oldest.cell is not None and count == self.size + 1:  # the oldest event leaves as it came
+            if oldest.cell is not None and count == size + 1:  # the oldest event leaves as it came
                 batches.popleft()
                 result._count_event(oldest.cell, -1)
                 self._count = count - 1
             else:
-                self._leave_first(count - self.size)
+                self._leave_first(count - size)
         return True
 
     @property
@@ -435,28 +454,21 @@ class Faded(_Over[R]):
         if self._scale / fade > _MOST_SCALE:
             self._result = self._result  # rescaled to the unit: the stored counts are the decayed ones again
         self._scale /= fade
-        stored, amount = cast(Any, self._stored), decay * self._scale
         self._view = None
-        if n == 1 and self._cells and weight is None:
-            cell = stored._event_cell(arrays[0][0], arrays[1][0])
-            if cell is not None and stored._count_event(cell, float(amount[0])):
-                return
-        stored.update(*arrays, sample_weight=amount)
+        cast(Any, self._stored).update(*arrays, sample_weight=decay * self._scale)
 
     def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
         """Count one event of a matrix with float counts (two one-element lists, as a stream
         gives them) in its cell, by the same float steps as ``update``'s (a weight of 1, a fade
         of ``factor``) with no array; False for anything else: ``update`` counts it."""
-        if not (self._updates and self._cells and len(batch) == 2):
-            return False
-        first, second = batch
-        if not (type(first) is list and type(second) is list and len(first) == 1 == len(second)):
+        event = _event(batch) if self._updates and self._cells else None
+        if event is None:
             return False
         fade = self.factor
         if self._scale / fade > _MOST_SCALE:
             self._result = self._result  # rescaled to the unit, as update does
         stored: Any = self._stored
-        cell = stored._event_cell(first[0], second[0])
+        cell = stored._event_cell(*event)
         scale = self._scale / fade
         if cell is None or not stored._count_event(cell, scale):  # integer counts (before the first weight) take update's path
             return False
