@@ -57,6 +57,30 @@ def test_a_sliding_window_equals_its_last_samples_counted_again(stream, size, we
             assert window.average("f1_score", "macro") == pytest.approx(expected.average("f1_score", "macro"), nan_ok=True)
 
 
+label_sets = st.lists(st.sampled_from(LABELS), unique=True, max_size=3)
+
+
+@given(st.lists(st.lists(st.tuples(label_sets, label_sets), min_size=1, max_size=3), min_size=1, max_size=25), st.integers(1, 8), st.booleans())
+def test_a_window_of_label_sets_equals_its_last_samples_counted_again(stream, size, keep_pairs):
+    """Single samples of fixed labels are counted in and out in place (a stream's events);
+    batches of several as parts: the window equals its last samples counted again, with the
+    pairs of sets a macro interval resamples."""
+    import json
+
+    from evalkit.scale.streaming import LabelSetCounts
+
+    def pairs(result):
+        return sorted(json.dumps(pair) for pair in json.loads(result.to_json())["pairs"] or [])
+
+    window, seen = Windowed(LabelSetCounts(LABELS, keep_pairs=keep_pairs), size=size), []
+    for batch in stream:
+        window.update([actual for actual, _ in batch], [predicted for _, predicted in batch])
+        seen += batch
+        expected = LabelSetCounts(LABELS, keep_pairs=keep_pairs).counted([a for a, _ in seen[-size:]], [p for _, p in seen[-size:]])
+        assert window.result == expected and window.n_samples == len(seen[-size:]) == len(window)
+        assert pairs(window.result) == pairs(expected)
+
+
 @given(st.lists(st.tuples(st.lists(samples, min_size=1, max_size=5), st.integers(0, 3)), min_size=1, max_size=10), st.integers(1, 6))
 def test_a_time_window_holds_the_samples_within_its_period(batches, period):
     window = Windowed(ConfusionMatrix(LABELS), period=period)
@@ -124,6 +148,29 @@ def test_a_window_reads_the_result_it_holds_now_and_pickles_without_its_kept_rea
     mine = Macro(ConfusionMatrix(LABELS), size=2)
     mine.update(["a"], ["a"])
     assert mine.average("f1_score") == ("mine", "f1_score", "macro")
+
+
+def test_a_window_re_sums_its_parts_only_when_weights_make_its_counts_round(monkeypatch):
+    """Unweighted scores count as whole numbers (``WHOLE_COUNTS``): a window takes each away as
+    it leaves and never counts its parts again (it did once a window length: a window of
+    10,000 scores cost ~270 us an event instead of ~25); weighted ones are re-summed once a
+    window length, so that the rounding of float counts never builds up."""
+    from evalkit import ThresholdCurve
+    from evalkit.scale.windows import _Batch
+
+    recounted = []
+    counted = _Batch.counted
+    monkeypatch.setattr(_Batch, "counted", lambda batch, template: recounted.append(len(batch)) or counted(batch, template))
+    labels, scores = [k % 2 for k in range(30)], [round(k / 7 % 1, 2) for k in range(30)]
+    exact = Windowed(CurveCounts(), size=5)
+    for label, score in zip(labels, scores):
+        exact.update([label], [score])
+    assert recounted == [] and exact.roc_auc() == ThresholdCurve.from_scores(labels[-5:], scores[-5:]).roc_auc()
+    weighted = Windowed(CurveCounts(), size=5)
+    for label, score in zip(labels, scores):
+        weighted.update([label], [score], sample_weight=[0.1])
+    assert len(recounted) > 5  # parts counted again: the re-sums of the weighted window
+    assert weighted.roc_auc() == pytest.approx(ThresholdCurve.from_scores(labels[-5:], scores[-5:], sample_weight=[0.1] * 5).roc_auc())
 
 
 def test_half_life_halves_a_weight_after_that_many_samples():

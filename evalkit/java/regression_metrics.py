@@ -169,7 +169,6 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         {"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"}
     )
     EXACT_SUMS: ClassVar[bool] = True
-    """The sums are exact for any weights: a part added and taken away again leaves no rounding."""
     NON_METRIC_GETTERS: ClassVar[frozenset[str]] = frozenset({"get_samples", "get_total_weight", "get_outputs"})
     """No-argument getters that are not metrics (counts)."""
 

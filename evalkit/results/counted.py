@@ -95,6 +95,12 @@ class CountedState(Document):
     REFUSED: ClassVar[Mapping[str, str]] = {}
     """Why this kind refuses an operation it does not support: operation -> reason."""
 
+    EXACT_SUMS: ClassVar[bool] = False
+    """The sums are exact for any weights: a part added and taken away again leaves no rounding."""
+
+    WHOLE_COUNTS: ClassVar[bool] = False
+    """Unweighted samples count as whole numbers (exactly): only weights make the counts round."""
+
     def supports(self, operation: str) -> bool:
         """Whether this kind supports ``operation`` (one of ``ALL_OPERATIONS``).
 

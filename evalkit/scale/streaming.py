@@ -95,6 +95,26 @@ def _amount(value: object, name: str) -> float:
     return value  # type: ignore[return-value]  # an int or a float, checked above
 
 
+_SIMPLE_SETS = (list, tuple, set, frozenset)
+"""The collections a window's one sample of label sets is counted from directly."""
+
+_SetEvent = tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], tuple[int, int, int], "tuple[frozenset, frozenset] | None"]
+"""One sample of label sets (``LabelSetCounts._event_cell``): label codes (in both, in the
+actual, in the predicted set), its kind ``(|Y∩Z|, |Y|, |Z|)`` and its pair of sets."""
+
+
+_Key = TypeVar("_Key")
+
+
+def _add_amount(counts: dict[_Key, Any], key: _Key, amount: int) -> None:
+    """``counts[key] += amount``, the key dropped when none of it is left."""
+    left = counts.get(key, 0) + amount
+    if left:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
+
+
 class LabelSetCounts(CountedState, _Locked):
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
@@ -113,6 +133,7 @@ class LabelSetCounts(CountedState, _Locked):
     """
 
     DOCUMENT = "LabelSetCounts"
+    WHOLE_COUNTS = True
 
     def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None,
                  keep_pairs: bool = False) -> None:  # fmt: skip
@@ -142,6 +163,49 @@ class LabelSetCounts(CountedState, _Locked):
         """The code of a label seen before (``True`` is not the label ``1``), or None."""
         position = self._index.get(label)
         return position if position is not None and same_labels((self._labels[position],), (label,)) else None
+
+    def _event_cell(self, actual: object, predicted: object) -> _SetEvent | None:
+        """One sample of fixed labels as what it adds (the codes of the labels in both sets, in
+        the actual and in the predicted set, its kind of sample, its pair of sets): a window
+        finds it once and counts it in and out with ``_count_event``; None for anything else
+        (labels that grow, a label outside them, a label twice in a set): ``update`` counts it."""
+        if self._fixed is None or type(actual) not in _SIMPLE_SETS or type(predicted) not in _SIMPLE_SETS:
+            return None
+        codes: list[set[int]] = []
+        for labels in (actual, predicted):
+            found = {self._code(label) for label in cast(Iterable[Hashable], labels)}
+            if None in found or len(found) != len(cast(Any, labels)):
+                return None
+            codes.append(cast("set[int]", found))
+        truth, guess = codes
+        both = truth & guess
+        pair = None if self._pairs is None else (frozenset(cast(Iterable[Hashable], actual)), frozenset(cast(Iterable[Hashable], predicted)))
+        return (tuple(both), tuple(truth), tuple(guess)), (len(both), len(truth), len(guess)), pair
+
+    def _count_event(self, event: _SetEvent, amount: float, leaving: _SetEvent | None = None) -> bool:
+        """Add ``amount`` (1, or -1 for a sample counted before) of one sample (``_event_cell``),
+        and take the sample ``leaving`` away (a full window's oldest); False, and nothing
+        changed, for an amount that is not a whole one."""
+        if type(amount) is not int:
+            return False
+        with self._lock:
+            self._count_one(event, amount)
+            if leaving is not None:
+                self._count_one(leaving, -1)
+        return True
+
+    def _count_one(self, event: _SetEvent, amount: int) -> None:
+        """``_count_event`` of one sample (the caller holds the lock): a kind or pair that none
+        is left of is dropped, as a part taken away drops it."""
+        rows, kind, pair = event
+        sums = self._sums
+        for row, codes in enumerate(rows):
+            for code in codes:
+                sums[row, code] += amount
+        _add_amount(self._kinds, kind, amount)
+        if self._pairs is not None and pair is not None:
+            _add_amount(self._pairs, pair, amount)
+        self._total = self._total + amount
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of label sets (one collection per sample each).
@@ -397,6 +461,8 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
     """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
     shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
     labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
+
+    WHOLE_COUNTS = True
 
     def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None) -> None:
         self._labels = None if labels is None else check_label_list(labels)

@@ -168,6 +168,7 @@ class _Over(Generic[R]):
     """What every window shares: the template, the result so far, and reading through it."""
 
     _cells = False  # the default of a window pickled before windows found a matrix's cells themselves: it counts by labels
+    _rounding = True  # ... and before it knew whether its counts round: re-summed as then
 
     def __init__(self, template: R) -> None:
         self._template = _check_template(template)
@@ -251,6 +252,7 @@ class Windowed(_Over[R]):
         self._count = 0
         self._latest = -math.inf
         self._taken = 0  # parts taken away since the result was last re-summed from the parts
+        self._rounding = False  # a weighted batch came since the result was last re-summed (see _rounds)
 
     def __len__(self) -> int:
         """How many samples the window holds (whatever their weights)."""
@@ -270,6 +272,7 @@ class Windowed(_Over[R]):
                 raise InvalidArgumentError(f"times must not go back: got {show(times)} after {self._latest}")
         if n == 0:
             return
+        self._rounding = self._rounding or weight is not None
         if self._reverts and weight is None:
             cast(Any, self._result).update(*arrays)
             part = None
@@ -287,12 +290,12 @@ class Windowed(_Over[R]):
             self._leave_first(self._count - self.size)
 
     def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
-        """Count one event of a window of ``size`` whose result takes samples away itself: its
-        two values in a one-element list each, as River's ``Rolling`` takes them, in O(1) (the
-        oldest event leaves when the window is full). False for anything else: the general
-        path counts it."""
+        """Count one event of a window of ``size`` whose result takes samples away itself or
+        counts an event as a cell (``_event_cell``): its two values in a one-element list each,
+        as River's ``Rolling`` takes them, in O(1) (the oldest event leaves when the window is
+        full). False, with nothing changed, for anything else: the general path counts it."""
         size, event = self.size, _event(batch)
-        if event is None or size is None or not self._reverts:
+        if event is None or size is None or not (self._reverts or self._cells):
             return False
         actual, predicted = event
         result: Any = self._current
@@ -304,9 +307,11 @@ class Windowed(_Over[R]):
             if leaving is not None:  # ... with the oldest taken away in the same change
                 batches.popleft()
                 count -= 1
-        else:
+        elif self._reverts:
             result.update([actual], [predicted])
             cell = None
+        else:
+            return False  # nothing changed: the general path counts it as a part
         batches.append(_Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
         self._count = count
         if count > size:
@@ -364,7 +369,9 @@ class Windowed(_Over[R]):
         self._leave_first(gone)
 
     def _take(self, batch: _Batch[R]) -> None:
-        if batch.part is None and self._reverts and batch.weight is None:
+        if batch.cell is not None:  # one event counted as a cell: taken away as it came
+            cast(Any, self._result)._count_event(batch.cell, -1)
+        elif batch.part is None and self._reverts and batch.weight is None:
             result = cast(Any, self._result)
             getattr(result, "_revert_counted", result.revert)(*batch.arrays)  # samples it counted: a result may take them back unchecked
         else:
@@ -373,14 +380,17 @@ class Windowed(_Over[R]):
         self._taken += 1
         if self._taken >= len(self._batches):  # once a window length: the rounding of float counts never builds up
             self._taken = 0
-            if _weighted(self._result):
+            if _rounds(self._result, self._rounding):
                 self._result = sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+                self._rounding = any(batch.weight is not None for batch in self._batches)
 
 
-def _weighted(result: CountedState) -> bool:
-    """Whether a result's counts round (float weights), so that a window re-sums its parts now
-    and then; a kind whose sums are exact whatever the weights (``EXACT_SUMS``) never does."""
-    if getattr(result, "EXACT_SUMS", False):
+def _rounds(result: CountedState, weighted: bool) -> bool:
+    """Whether a result's counts may round, so that a window re-sums its parts now and then:
+    never for a kind whose sums are exact whatever the weights (``EXACT_SUMS``), nor for one
+    whose unweighted samples count exactly (``WHOLE_COUNTS``) when no ``weighted`` batch came,
+    nor for a matrix of integer counts."""
+    if result.EXACT_SUMS or (result.WHOLE_COUNTS and not weighted):
         return False
     counts = getattr(result, "to_array", None)
     return counts is None or np.asarray(counts()).dtype.kind == "f"
