@@ -1,7 +1,8 @@
 """Reads of a stream: a matrix counted one sample at a time keeps running margins (its tally)
 and reads averages from them; every read equals the same average of the same counts taken
 from the table (a fresh matrix, the vectorised path), whatever came before: single samples,
-batches, merges, subtractions, new labels, resets."""
+batches, merges, subtractions, new labels, resets. Label sets of fixed labels keep the same
+running sums per label, and their reads equal their evaluation's."""
 
 import math
 
@@ -78,6 +79,41 @@ def test_every_read_of_a_stream_equals_the_average_of_its_table(operations, name
                 cm.average(name, average, undefined=policy, **parameters),
                 table.average(name, average, undefined=policy, **parameters),
             )
+
+
+SETS = st.lists(st.sampled_from(LABELS), unique=True, max_size=3)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.lists(st.tuples(SETS, SETS), min_size=1, max_size=4), min_size=1, max_size=30), st.integers(1, 10),
+       st.sampled_from(sorted(MEASURES)), st.sampled_from(POLICIES))  # fmt: skip
+def test_every_read_of_a_stream_of_label_sets_equals_the_average_of_its_evaluation(stream, size, name, policy):
+    """A window of label sets of fixed labels counts single samples in place and reads micro,
+    macro and weighted averages from running sums (a label's tp, fp, fn, tn as a matrix
+    class's); every read equals the same average of the evaluation of the same counts."""
+    from evalkit import Windowed
+    from evalkit.scale.streaming import LabelSetCounts
+
+    window = Windowed(LabelSetCounts(LABELS), size=size)
+    parameters = {"beta": 2.0} if name == "f_score" else {}
+    for batch in stream:
+        window.update([truth for truth, _ in batch], [guess for _, guess in batch])
+        evaluation = window.to_evaluation()
+        for average in ("micro", "macro", "weighted"):
+            assert_same(window.average(name, average, undefined=policy, **parameters),
+                        evaluation.average(name, average, undefined=policy, **parameters))  # fmt: skip
+
+
+def test_a_sample_of_two_empty_label_sets_changes_what_reads_true_negatives():
+    from evalkit import Windowed
+    from evalkit.scale.streaming import LabelSetCounts
+
+    window = Windowed(LabelSetCounts(LABELS), size=9)
+    window.update([["d", "b"], ["a", "b", "d"], ["c", "a"]], [["b"], ["b", "a"], ["a", "c"]])
+    before = window.average("negative_predictive_value", "macro")
+    window.update([[]], [[]])  # no label in either set: one more true negative of every label
+    assert window.average("negative_predictive_value", "macro") != before
+    assert_same(window.average("negative_predictive_value", "macro"), window.to_evaluation().average("negative_predictive_value", "macro"))
 
 
 def test_a_stream_reads_from_its_tally_a_small_batch_keeps_it_and_a_large_one_drops_it():

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 
@@ -164,6 +165,25 @@ def same_labels(first: Sequence[object] | None, second: Sequence[object] | None)
     if first is None or second is None:
         return False
     return len(first) == len(second) and all(a == b and kind(a) == kind(b) for a, b in zip(first, second))
+
+
+def position_of(label: object, index: Mapping[Any, int], labels: Sequence[object]) -> int | None:
+    """The position of ``label`` among ``labels`` (``index`` maps each to its position), or None
+    for another label: ``True`` is not the label ``1``, nor ``"1"`` the label ``1``; an
+    unhashable label is none of them.
+
+    Examples:
+        >>> position_of(1, {True: 0, "b": 1}, (True, "b")), position_of("b", {True: 0, "b": 1}, (True, "b"))
+        (None, 1)
+    """
+    try:
+        position = index.get(label)
+    except TypeError:
+        return None
+    if position is None:
+        return None
+    stored = labels[position]
+    return position if type(stored) is type(label) or same_labels((stored,), (label,)) else None
 
 
 def check_same_family(first: Iterable[object], second: Iterable[object], names: tuple[str, str]) -> None:

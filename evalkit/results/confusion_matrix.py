@@ -36,19 +36,15 @@ from evalkit.measures.metrics_class import (
     merged_metrics_class,
 )
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
-from evalkit.measures.registry import MeasureLike, check_measure_parameters, registry_version
+from evalkit.measures.registry import MeasureLike
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
 from evalkit.results.matrix_counts import MatrixCounts, few_samples
 from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
+from evalkit.results.tally import tallied
 
 __all__ = ["ConfusionMatrix"]
-
-
-
-_TALLIED = ("micro", "macro", "weighted")
-"""The averages a stream's tally reads without the table."""
 
 
 
@@ -637,20 +633,10 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Averaged:  # fmt: skip
         with self._lock:  # one state of the counts
-            tally = self._tally
-            if tally is not None and labels is None and average in _TALLIED:  # a stream: the classes the last samples changed, not every class
-                plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
-                key = (measure, average, undefined, self._metrics_class, registry_version()) if plain else None
-                read = tally.reads.get(key) if plain else None
-                if read is not None and read[0] == tally.changes:
-                    return read[2]  # nothing counted since the same read
-                resolved = read[1] if read is not None else self.measure(measure, metrics_class)
-                if read is None:
-                    check_measure_parameters(resolved, parameters)
-                found = tally.average(resolved, average, undefined, parameters)
+            if labels is None:  # a stream: the classes the last samples changed, not every class
+                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class=metrics_class, own_class=self._metrics_class,
+                                resolve=self.measure)  # fmt: skip
                 if found is not None:
-                    if plain:
-                        tally.reads[key] = (tally.changes, resolved, found)
                     return found
             return super().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
 

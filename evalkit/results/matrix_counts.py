@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import numpy as np
 
 from evalkit.engine._exact import MAX_COUNT, check_count_total, weighted_bincount, weighted_sum
-from evalkit.engine._labels import check_label_list, check_same_family, describe, same_labels
+from evalkit.engine._labels import check_label_list, check_same_family, describe, position_of
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import show
 from evalkit.exceptions import UnknownLabelError
@@ -95,14 +95,7 @@ class MatrixCounts:
     def _position(self, label: object) -> int | None:
         """The index of ``label`` if it is a label of this matrix (``True`` is not the class
         ``1``, nor ``"1"`` the class ``1``), else None (an unhashable label too)."""
-        try:
-            position = self._index.get(label)  # type: ignore[call-overload]  # an unhashable label is a TypeError, caught
-        except TypeError:
-            return None
-        if position is None:
-            return None
-        stored = self._labels[position]
-        return position if type(stored) is type(label) or same_labels((stored,), (label,)) else None
+        return position_of(label, self._index, self._labels)
 
     def _known_cells(self, y_true: LabelsLike, y_pred: LabelsLike) -> list[tuple[int, int]] | None:
         """The cells of a few samples (lists) whose labels are all labels of this matrix, or

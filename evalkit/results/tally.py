@@ -30,18 +30,45 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from evalkit.measures.averaging import Averaged, _averaged, check_undefined, mean_of, mean_of_numbers, support_weights
-from evalkit.measures.registry import Measure
+from evalkit.measures.registry import Measure, MeasureLike, check_measure_parameters, registry_version
 
-__all__ = ["SMALL", "Tally", "few_cells"]
+__all__ = ["SMALL", "TALLIED", "SetTally", "Tally", "few_cells", "tallied"]
 
 SMALL = 64
 """Up to this many classes a measure that reads ``tn`` is recomputed for every class from the
 tally's Python integers; above, numpy's vectorised path is the faster one."""
+
+
+TALLIED = ("micro", "macro", "weighted")
+"""The averages a tally reads."""
+
+
+def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: Any, parameters: dict[str, Any], *, metrics_class: Any,
+            own_class: Any, resolve: Callable[[MeasureLike, Any], Measure]) -> Averaged | None:  # fmt: skip
+    """The ``average`` of ``measure`` read from a stream's tally, or None where the caller's
+    general path reads it (no tally, another average, a measure without a definition on four
+    integers). A read by name keeps its resolved measure with the tally, and its value until
+    the next change (the caller holds the lock)."""
+    if tally is None or average not in TALLIED:
+        return None
+    plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
+    key = (measure, average, undefined, own_class, registry_version()) if plain else None
+    read = tally.reads.get(key) if plain else None
+    if read is not None and read[0] == tally.changes:
+        return read[2]  # nothing counted since the same read
+    resolved = read[1] if read is not None else resolve(measure, metrics_class)
+    if read is None:
+        check_measure_parameters(resolved, parameters)
+    found = tally.average(resolved, average, undefined, parameters)
+    if found is not None and plain:
+        tally.reads[key] = (tally.changes, resolved, found)
+    return found
 
 
 def few_cells(m: int) -> int:
@@ -58,10 +85,11 @@ class Tally:
     __slots__ = ("changes", "col", "columns", "correct", "diag", "limit", "log", "reads", "row", "total")
 
     def __init__(self, counts: np.ndarray) -> None:
-        self.diag: list[int] = np.diagonal(counts).tolist()
-        self.row: list[int] = counts.sum(axis=1).tolist()  # int64 sums: the matrix's total is below 2**63
-        self.col: list[int] = counts.sum(axis=0).tolist()
-        self.total: int = sum(self.row)
+        rows = counts.sum(axis=1).tolist()  # int64 sums: the matrix's total is below 2**63
+        self._begin(np.diagonal(counts).tolist(), rows, counts.sum(axis=0).tolist(), sum(rows))
+
+    def _begin(self, diag: list[int], row: list[int], col: list[int], total: int) -> None:
+        self.diag, self.row, self.col, self.total = diag, row, col, total
         self.correct: int = sum(self.diag)
         self.log: list[int] = []  # the classes each change touched, in order
         self.limit = few_cells(len(self.row))  # a log this long touches as many classes as there are: recomputing them all is as cheap
@@ -91,6 +119,12 @@ class Tally:
         """``(tp, fp, fn, tn)`` of class ``k`` against the rest."""
         tp, row, col = self.diag[k], self.row[k], self.col[k]
         return tp, col - tp, row - tp, self.total - row - col + tp
+
+    def micro_cells(self) -> tuple[int, int, int, int]:
+        """``(tp, fp, fn, tn)`` summed over the classes: each wrong sample of a single-label
+        matrix is one class's false positive and another's false negative."""
+        wrong = self.total - self.correct
+        return self.correct, wrong, wrong, len(self.row) * self.total - 2 * self.total + self.correct
 
     def accuracy(self) -> float:
         """The share of samples on the diagonal (NaN when empty)."""
@@ -134,9 +168,7 @@ class Tally:
             scalar = getattr(measure.function, "integer_scalar", None)
             if scalar is None:
                 return None
-            wrong, m = self.total - self.correct, len(self.row)
-            return mean_of_numbers([float(scalar(self.correct, wrong, wrong, m * self.total - 2 * self.total + self.correct, **parameters))],
-                                   undefined=undefined)  # fmt: skip
+            return mean_of_numbers([float(scalar(*self.micro_cells(), **parameters))], undefined=undefined)
         values = self.values(measure, parameters)
         if values is None:
             return None
@@ -147,3 +179,52 @@ class Tally:
             array = np.array(values)
             return mean_of(array, support_weights(array, self.row, check_undefined(undefined)), undefined=undefined)
         return mean_of_numbers(values, undefined=undefined)
+
+
+class SetTally(Tally):
+    """The running sums of label sets counted one sample at a time (``LabelSetCounts``): per
+    label the samples holding it in both sets (``diag``), in the actual (``row``) and in the
+    predicted set (``col``), so that a label's ``(tp, fp, fn, tn)`` are a matrix class's
+    (``tn = n - row - col + tp``), and the micro sums are the labels' summed.
+
+    Examples:
+        >>> tally = SetTally(np.array([[1, 0], [2, 1], [1, 1]]), 3)   # in both, actual, predicted
+        >>> tally.change((), (1,), (0,), 1)                         # a sample {1} predicted {0}
+        >>> tally.cells(1), tally.micro_cells()                      # (tp, fp, fn, tn)
+        ((0, 1, 2, 1), (1, 2, 3, 2))
+    """
+
+    __slots__ = ("actual_sum", "predicted_sum")
+
+    def __init__(self, sums: np.ndarray, total: int) -> None:  # (the sums of label sets, not a matrix's counts)
+        diag, row, col = (sums[k].tolist() for k in range(3))
+        self._begin(diag, row, col, total)
+        self.actual_sum, self.predicted_sum = sum(row), sum(col)
+
+    def change(self, both: tuple[int, ...], actual: tuple[int, ...], predicted: tuple[int, ...], amount: int) -> None:
+        """Count ``amount`` (+1, or -1 to take it away) of one sample: the codes of its labels in
+        both sets, in the actual and in the predicted one."""
+        diag, row, col = self.diag, self.row, self.col
+        for k in both:
+            diag[k] += amount
+        for k in actual:
+            row[k] += amount
+        for k in predicted:
+            col[k] += amount
+        self.total += amount
+        self.correct += amount * len(both)
+        self.actual_sum += amount * len(actual)
+        self.predicted_sum += amount * len(predicted)
+        self.changes += 1
+        log = self.log
+        log += actual
+        log += predicted
+        if not (actual or predicted) and row:  # two empty sets: only the true negatives change (every class's), and a read must see it
+            log.append(0)
+        if len(log) > self.limit:
+            log.clear()
+            self.columns.clear()
+
+    def micro_cells(self) -> tuple[int, int, int, int]:
+        tp = self.correct
+        return tp, self.predicted_sum - tp, self.actual_sum - tp, len(self.row) * self.total - self.actual_sum - self.predicted_sum + tp

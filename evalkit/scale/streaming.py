@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
-from evalkit.engine._labels import check_label_list, check_same_family, same_labels, sorted_labels
+from evalkit.engine._labels import check_label_list, check_same_family, position_of, same_labels, sorted_labels
 from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import as_array, check_sample_weight, same_value, show
 from evalkit.engine.cells import Cells
@@ -52,11 +52,13 @@ from evalkit.exceptions import (
     UnknownLabelError,
     UnsupportedSettingError,
 )
-from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
+from evalkit.measures.averaging import Averaged, UndefinedPolicy
+from evalkit.measures.metrics_class import MetricsClass, check_metrics_class, merged_metrics_class, metrics_class_for
 from evalkit.measures.plugins import metrics_class_field, read_metrics_class
-from evalkit.measures.registry import MeasureLike
+from evalkit.measures.registry import Measure, MeasureLike, resolve_measure
 from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
 from evalkit.results.evaluation import Evaluation
+from evalkit.results.tally import TALLIED, SetTally, tallied
 from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.curves import ThresholdCurve
@@ -145,7 +147,10 @@ class LabelSetCounts(CountedState, _Locked):
         self._sums = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set
         self._kinds: dict[tuple[int, int, int], float] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
         self._total: float = 0
+        self._tally = None  # the running sums of a stream of single samples (fixed labels), made at its first read
         self._lock = threading.RLock()
+
+    _tally: SetTally | None = None  # (the default of counts pickled before they kept one)
 
     @property
     def labels(self) -> tuple:
@@ -161,8 +166,7 @@ class LabelSetCounts(CountedState, _Locked):
 
     def _code(self, label: Hashable) -> int | None:
         """The code of a label seen before (``True`` is not the label ``1``), or None."""
-        position = self._index.get(label)
-        return position if position is not None and same_labels((self._labels[position],), (label,)) else None
+        return position_of(label, self._index, self._labels)
 
     def _event_cell(self, actual: object, predicted: object) -> _SetEvent | None:
         """One sample of fixed labels as what it adds (the codes of the labels in both sets, in
@@ -202,6 +206,8 @@ class LabelSetCounts(CountedState, _Locked):
         for row, codes in enumerate(rows):
             for code in codes:
                 sums[row, code] += amount
+        if self._tally is not None:
+            self._tally.change(*rows, amount)
         _add_amount(self._kinds, kind, amount)
         if self._pairs is not None and pair is not None:
             _add_amount(self._pairs, pair, amount)
@@ -243,6 +249,7 @@ class LabelSetCounts(CountedState, _Locked):
         """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
         of sample and their total (the caller holds the lock); with fixed labels, another label
         is an ``outside`` error."""
+        self._tally = None  # a batch: the next read makes the running sums again
         new = [label for label in labels if self._code(label) is None]
         if new and self._fixed is not None:
             raise outside(f"labels {show(new)} are not among the fixed labels {show(list(self._fixed))}")
@@ -259,6 +266,31 @@ class LabelSetCounts(CountedState, _Locked):
         for row, amount in kinds:
             self._kinds[row] = self._kinds.get(row, 0) + amount
         self._total = self._total + total
+
+    def average(self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude",
+                labels: Sequence[Hashable] | None = None, metrics_class: type[Any] | None = None, **parameters: Any) -> Averaged:  # fmt: skip
+        """``to_evaluation().average(...)`` (see ``Evaluation.average``). Counts of fixed labels
+        read a micro, macro or weighted average from running sums kept by a stream of single
+        samples (a window's events): microseconds, not an evaluation made at every read.
+
+        Examples:
+            >>> counts = LabelSetCounts(["a", "b"])
+            >>> counts.update([["a"], ["a", "b"]], [["a", "b"], ["b"]])
+            >>> counts.average("f1_score", "micro")     # tp 2, fp 1, fn 1: 2·2 / (2·2 + 1 + 1)
+            0.6666666666666666
+        """
+        with self._lock:
+            if labels is None and self._fixed is not None and average in TALLIED:
+                if self._tally is None and self._sums.dtype.kind == "i":
+                    self._tally = SetTally(self._sums[:, : len(self._labels)], int(self._total))
+                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class=metrics_class,
+                                own_class=self._metrics_class, resolve=self._measure)  # fmt: skip
+                if found is not None:
+                    return found
+        return self.to_evaluation().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
+
+    def _measure(self, measure: MeasureLike, metrics_class: type[Any] | None) -> Measure:
+        return resolve_measure(measure, metrics_class_for(metrics_class, self._metrics_class))
 
     def _copy_state(self) -> tuple:
         with self._lock:
