@@ -15,8 +15,11 @@ Rows:
   10 classes: each leaves the reads on the stream's running sums, so each costs about the same;
 * one read of a stream against a plain numpy formula on the same counts (``trace / total``; the
   mean of ``2 tp / (row + column)`` over the classes with any): how far above the floor a read is;
-* the exact ROC AUC of a sliding window of 10,000 scores, per event, against recomputing it from
-  the window's scores and against River's ``RollingROCAUC``.
+* the other counted kinds: a decayed matrix, a window of label sets, a regressor's sums (River's
+  ``R2``) and its window;
+* the exact ROC AUC of a sliding window of 10,000 scores, per event, once the window holds single
+  events (its steady state), against recomputing it from the window's scores and against
+  River's ``RollingROCAUC``.
 
 The events are the same for every contender (70% right, the rest uniform); times are the best of
 three runs of the whole loop, per event, in microseconds.
@@ -33,7 +36,7 @@ from collections.abc import Callable
 import numpy as np
 
 from evalkit import ConfusionMatrix, ThresholdCurve, Windowed
-from evalkit.scale.streaming import CurveCounts
+from evalkit.scale.streaming import CurveCounts, LabelSetCounts
 
 
 def stream(n: int, m: int, seed: int = 0) -> tuple[list[int], list[int]]:
@@ -154,28 +157,31 @@ def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
     from river import metrics
 
     rng = np.random.default_rng(2)
-    labels = rng.integers(0, 2, size + n)
-    scores = np.round(labels * 0.3 + rng.random(size + n), 3)  # rounded: ties, as scores of a model often have
+    start = 2 * size  # timed from here: the window holds single events (the first batch has left, one sample at a time)
+    labels = rng.integers(0, 2, start + n)
+    scores = np.round(labels * 0.3 + rng.random(start + n), 3)  # rounded: ties, as scores of a model often have
     actual, score = labels.tolist(), scores.tolist()
 
     window = Windowed(CurveCounts(), size=size)
     window.update(actual[:size], score[:size])
+    for k in range(size, start):
+        window.update([actual[k]], [score[k]])
 
     def ours() -> None:
-        for k in range(size, size + n):
+        for k in range(start, start + n):
             window.update([actual[k]], [score[k]])
             window.roc_auc()
 
     def again() -> None:
-        for k in range(size, size + n // 20):
+        for k in range(start, start + n // 20):
             ThresholdCurve.from_scores(actual[k - size + 1 : k + 1], score[k - size + 1 : k + 1]).roc_auc()
 
     rolling = metrics.RollingROCAUC(window_size=size)
-    for k in range(size):
+    for k in range(start):
         rolling.update(actual[k], score[k])
 
     def river() -> None:
-        for k in range(size, size + n):
+        for k in range(start, start + n):
             rolling.update(actual[k], score[k])
             rolling.get()
 
@@ -183,8 +189,9 @@ def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
 
 
 def other_kinds(n: int) -> list[tuple[str, float, str]]:
-    """Per event, the other counted kinds of a stream: a decayed matrix, a regressor's sums (with
-    River's ``R2`` and its ``Rolling`` beside them)."""
+    """Per event, the other counted kinds of a stream: a decayed matrix, a window of label sets
+    (with River's rolling micro F1), a regressor's sums (with River's ``R2`` and its ``Rolling``
+    beside them)."""
     from river import metrics, utils
 
     from evalkit import Faded, RegressionMetrics
@@ -220,7 +227,26 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
 
         return loop
 
+    sets = [({"a", "b", "c"} & set(rng.choice(["a", "b", "c", "d"], 2).tolist()), {"a", "b", "c"} & set(rng.choice(["a", "b", "c", "d"], 2).tolist()))
+            for _ in range(n)]  # fmt: skip
+
+    def label_sets() -> None:
+        view = Windowed(LabelSetCounts(["a", "b", "c"]), size=1_000)
+        for truth, guess in sets:
+            view.update([truth], [guess])
+            view.average("f1_score", "micro")
+
+    def river_sets() -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            metric = utils.Rolling(metrics.multioutput.MicroAverage(metrics.F1()), 1_000)
+        for truth, guess in sets:
+            metric.update({label: label in truth for label in "abc"}, {label: label in guess for label in "abc"})
+            metric.get()
+
     return [("`Faded(factor=0.999)` of a matrix (10 classes): update, `get_accuracy()`", per_event(faded, n), "n/a"),
+            ("`Windowed(LabelSetCounts(3 labels), size=1,000)`: update, micro F1", per_event(label_sets, n),
+             f"{per_event(river_sets, n):.1f} (`Rolling(MicroAverage(F1()), 1000)`)"),
             ("`RegressionMetrics`: update, `get_r_squared()`", per_event(regression(None), n), f"{per_event(river(None), n):.1f} (`R2`)"),
             ("`Windowed(RegressionMetrics(), size=1,000)`: update, `get_r_squared()`", per_event(regression(1_000), n),
              f"{per_event(river(1_000), n):.1f} (`Rolling(R2(), 1000)`)")]  # fmt: skip
