@@ -92,6 +92,18 @@ def test_every_measure_is_its_definition_in_exact_fractions(data):
             assert close(value, expected, rel=1e-13, abs=near) or (math.isinf(expected) and value == expected), (name, value, expected)
 
 
+def test_a_mean_of_sums_below_float64_s_range_is_the_ratio_of_the_exact_sums():
+    """A weight of 1e-255 and an error of 2e-65: ``Σ w e²`` (4e-385) is below float64's range,
+    its mean (4.2e-130) is not. The means divide the exact sums, scaled by one power of two,
+    never their rounded floats (which gave 0.0, a value Hypothesis found)."""
+    error = 2.06053877e-65
+    metrics = RegressionMetrics.from_predictions([0.0, 0.0], [0.0, error], sample_weight=[0.0, 9.82110854e-256])
+    assert metrics.get_mean_squared_error() == float(Fraction(error) ** 2)  # one weighted sample: the means are its own values
+    assert metrics.get_mean_absolute_error() == error
+    assert metrics.get_mean_absolute_percentage_error() == float(Fraction(error) / Fraction(np.finfo(np.float64).eps))
+    assert metrics.get_root_mean_squared_error() == pytest.approx(error, rel=1e-15)
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=numeric_targets(), cut=numeric_targets(min_size=1, max_size=1, outputs=1))
 def test_parts_merged_in_any_order_and_samples_one_at_a_time_equal_the_whole_exactly(data, cut):

@@ -550,18 +550,15 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def get_mean_absolute_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MAE = Σ w |y - p| / Σ w``."""
-        sums = self._reading()
-        return self.combine_outputs(formulas.mean_of(sums["abs_error"], sums["weight"]), multioutput)
+        return self.combine_outputs(formulas.mean_of(*self._reading().relative("abs_error", "weight")), multioutput)
 
     def get_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MSE = Σ w (y - p)² / Σ w``."""
-        sums = self._reading()
-        return self.combine_outputs(formulas.mean_of(sums["sse"], sums["weight"]), multioutput)
+        return self.combine_outputs(formulas.mean_of(*self._reading().relative("sse", "weight")), multioutput)
 
     def get_root_mean_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RMSE = sqrt(MSE)`` of each output (then combined, as scikit-learn)."""
-        sums = self._reading()
-        return self.combine_outputs(formulas.root(formulas.mean_of(sums["sse"], sums["weight"])), multioutput)
+        return self.combine_outputs(formulas.root(formulas.mean_of(*self._reading().relative("sse", "weight"))), multioutput)
 
     def get_residual_square_sum(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``RSS = Σ w (y - p)²`` (the residual sum of squares)."""
@@ -597,8 +594,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
 
     def get_mean_absolute_percentage_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``MAPE = Σ w |y - p| / max(|y|, eps) / Σ w`` (a fraction, as scikit-learn: not in percent)."""
-        sums = self._reading()
-        return self.combine_outputs(formulas.mean_of(sums["abs_percentage"], sums["weight"]), multioutput)
+        return self.combine_outputs(formulas.mean_of(*self._reading().relative("abs_percentage", "weight")), multioutput)
 
     def get_pearson_correlation(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """Pearson's correlation of targets and predictions (Weka's ``correlationCoefficient``,
