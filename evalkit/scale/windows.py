@@ -222,9 +222,10 @@ class _Over(Generic[R]):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state = dict(state)
-        if "_result" in state:
-            state["_current"] = state.pop("_result")
+        result = state.pop("_result", None)
         self.__dict__.update(state)
+        if result is not None:
+            self._result = result  # (the setter: the reads it keeps start again)
 
     def average(self, measure: MeasureLike, average: str = "macro", **options: object) -> Averaged:
         """The ``average`` of the window's result (see the result's own)."""
