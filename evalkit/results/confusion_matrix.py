@@ -634,8 +634,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     ) -> Averaged:  # fmt: skip
         with self._lock:  # one state of the counts
             if labels is None:  # a stream: the classes the last samples changed, not every class
-                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class=metrics_class, own_class=self._metrics_class,
-                                resolve=self.measure)  # fmt: skip
+                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self.measure)
                 if found is not None:
                     return found
             return super().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)

@@ -49,7 +49,7 @@ TALLIED = ("micro", "macro", "weighted")
 """The averages a tally reads."""
 
 
-def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: Any, parameters: dict[str, Any], *, metrics_class: Any,
+def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: Any, parameters: dict[str, Any], metrics_class: Any,
             own_class: Any, resolve: Callable[[MeasureLike, Any], Measure]) -> Averaged | None:  # fmt: skip
     """The ``average`` of ``measure`` read from a stream's tally, or None where the caller's
     general path reads it (no tally, another average, a measure without a definition on four
@@ -58,10 +58,13 @@ def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: 
     if tally is None or average not in TALLIED:
         return None
     plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
-    key = (measure, average, undefined, own_class, registry_version()) if plain else None
-    read = tally.reads.get(key) if plain else None
-    if read is not None and read[0] == tally.changes:
-        return read[2]  # nothing counted since the same read
+    if plain:
+        key = (measure, average, undefined, own_class, registry_version())
+        read = tally.reads.get(key)
+        if read is not None and read[0] == tally.changes:
+            return read[2]  # nothing counted since the same read
+    else:
+        key = read = None
     resolved = read[1] if read is not None else resolve(measure, metrics_class)
     if read is None:
         check_measure_parameters(resolved, parameters)

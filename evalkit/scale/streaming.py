@@ -283,8 +283,7 @@ class LabelSetCounts(CountedState, _Locked):
             if labels is None and self._fixed is not None and average in TALLIED:
                 if self._tally is None and self._sums.dtype.kind == "i":
                     self._tally = SetTally(self._sums[:, : len(self._labels)], int(self._total))
-                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class=metrics_class,
-                                own_class=self._metrics_class, resolve=self._measure)  # fmt: skip
+                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self._measure)
                 if found is not None:
                     return found
         return self.to_evaluation().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
