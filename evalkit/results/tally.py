@@ -58,13 +58,13 @@ def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: 
     if tally is None or average not in TALLIED:
         return None
     plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
+    key: tuple[Any, ...] | None = None
+    read = None
     if plain:
         key = (measure, average, undefined, own_class, registry_version())
         read = tally.reads.get(key)
         if read is not None and read[0] == tally.changes:
             return read[2]  # nothing counted since the same read
-    else:
-        key = read = None
     resolved = read[1] if read is not None else resolve(measure, metrics_class)
     if read is None:
         check_measure_parameters(resolved, parameters)
