@@ -232,13 +232,14 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def _count_event(self, event: tuple[float, float], amount: float, leaving: tuple[float, float] | None = None) -> bool:
         """Count one unweighted event of one output (``amount`` 1; -1 takes one counted before
         away) in the float running sums, its exact sums pending (counted in by the next exact
-        read, in a batch), and take the event ``leaving`` (counted before) away; False, and
-        nothing changed, where the event cannot be (a weight other than 1, more outputs, an
-        error whose percentage overflows, nothing to take away): the exact path takes it."""
+        read, in a batch), and take the event ``leaving`` (counted in before, so finite and
+        with a sample to take it from) away; False, and nothing changed, where the event cannot
+        be (a weight other than 1, more outputs, an error whose percentage overflows, nothing to
+        take away): the exact path takes it."""
         if not self._count_one(event, amount):
             return False
-        if leaving is not None and not self._count_one(leaving, -1):
-            self.revert([leaving[0]], [leaving[1]])  # (an event counted in leaves by the running sums: this is a safeguard)
+        if leaving is not None:
+            self._count_one(leaving, -1)
         return True
 
     def _count_one(self, event: tuple[float, float], amount: float) -> bool:

@@ -315,14 +315,8 @@ class Windowed(_Over[R]):
             return False  # nothing changed: the general path counts it as a part
         batches.append(_Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
         self._count = count
-        if count > size:
-            oldest = batches[0]
-            if oldest.cell is not None and count == size + 1:  # the oldest event leaves as it came
-                batches.popleft()
-                result._count_event(oldest.cell, -1)
-                self._count = count - 1
-            else:
-                self._leave_first(count - size)
+        if count > size:  # the oldest did not leave with the new event: it leaves as it came (_take)
+            self._leave_first(count - size)
         return True
 
     @property
@@ -462,11 +456,15 @@ class Faded(_Over[R]):
             part = self._template.counted(*arrays, sample_weight=decay)
             self._result = (self._result.scaled(fade) if fade < 1.0 else self._result) + part
             return
-        if self._scale / fade > _MOST_SCALE:
-            self._result = self._result  # rescaled to the unit: the stored counts are the decayed ones again
-        self._scale /= fade
-        self._view = None
+        self._scale, self._view = self._next_scale(fade), None
         cast(Any, self._stored).update(*arrays, sample_weight=decay * self._scale)
+
+    def _next_scale(self, fade: float) -> float:
+        """The scale once the past fades by ``fade`` more: the stored counts are first rescaled
+        to the unit (the decayed ones again) when it would pass ``_MOST_SCALE``."""
+        if self._scale / fade > _MOST_SCALE:
+            self._result = self._result
+        return self._scale / fade
 
     def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
         """Count one event of a matrix with float counts (two one-element lists, as a stream
@@ -476,11 +474,9 @@ class Faded(_Over[R]):
         if event is None:
             return False
         fade = self.factor
-        if self._scale / fade > _MOST_SCALE:
-            self._result = self._result  # rescaled to the unit, as update does
+        scale = self._next_scale(fade)
         stored: Any = self._stored
         cell = stored._event_cell(*event)
-        scale = self._scale / fade
         if cell is None or not stored._count_event(cell, scale):  # integer counts (before the first weight) take update's path
             return False
         self._scale, self._view = scale, None
