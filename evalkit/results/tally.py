@@ -157,9 +157,14 @@ class Tally:
             touched = log[position:]  # one event: one or two classes, each once
             if len(touched) > 2:
                 touched = set(touched)
-        for k in touched:
-            tp = diag[k]
-            values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp, **parameters))  # cells(k), inline: the hot loop
+        if parameters:
+            for k in touched:
+                tp = diag[k]
+                values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp, **parameters))  # cells(k), inline: the hot loop
+        else:  # (the same without unpacking an empty dict: a stream's read by name)
+            for k in touched:
+                tp = diag[k]
+                values[k] = float(scalar(tp, col[k] - tp, row[k] - tp, total - row[k] - col[k] + tp))
         column[1] = end
         return values
 
