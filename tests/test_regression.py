@@ -401,6 +401,32 @@ def test_a_stream_reads_its_running_sums_to_rounding_and_stays_exact(data, cut):
         k: v for k, v in whole.to_dict(strict=True).items() if k != "max_error"}
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=numeric_targets(min_size=2, outputs=1, extreme=False), size=st.integers(1, 12))
+def test_a_window_of_a_stream_reads_its_running_sums_to_rounding(data, size):
+    # events leave a full window one at a time (West's update run backwards; seeded anew from the
+    # exact sums where what is left is far below what left): every read, through_origin's Σ y²
+    # too, is the exact value of the samples held to rounding
+    from evalkit import Windowed
+
+    y, p, _ = data
+    y, p = y[:, 0] if y.ndim == 2 else y, p[:, 0] if p.ndim == 2 else p
+    window = Windowed(RegressionMetrics(), size=size)
+    for a, b in zip(y.tolist(), p.tolist()):
+        window.update([a], [b])
+    held = RegressionMetrics.from_predictions(y[-size:], p[-size:])
+    scale = float(np.abs(y).max()) ** 2 * len(y) + float(np.abs(p).max()) ** 2 * len(y) + 1.0  # what a running sum rounds against
+    for name, options in (("mean_absolute_error", {}), ("mean_squared_error", {}), ("r_squared", {}), ("r_squared", {"through_origin": True}),
+                          ("explained_variance", {}), ("mean_absolute_percentage_error", {}), ("regression_sum_of_squares", {}),
+                          ("total_sum_of_squares", {}), ("residual_square_sum", {})):  # fmt: skip
+        ours, exact = getattr(window, f"get_{name}")(**options), getattr(held, f"get_{name}")(**options)
+        tolerance = 1e-9 * (scale if name in ("r_squared", "explained_variance") else max(abs(exact), 1.0) * len(y))
+        assert close(ours, exact, rel=1e-9, abs=tolerance) or (math.isnan(ours) and math.isnan(exact)) or abs(ours - exact) <= 1e-6, (name, ours, exact)
+    exact = window.result  # the held events counted in: the exact sums (a maximum that left is unknown)
+    assert exact._sums == held._sums and {k: v for k, v in exact.to_dict(strict=True).items() if k != "max_error"} == {
+        k: v for k, v in held.to_dict(strict=True).items() if k != "max_error"}
+
+
 _SUM = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e-300, 1e300]),
                  st.floats(allow_nan=True, allow_infinity=True, width=64))  # fmt: skip
 

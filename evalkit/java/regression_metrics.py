@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -209,7 +209,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         Raises:
             InvalidCountsError: more taken away than was counted.
         """
-        pending, self._pending = self._pending, []  # (the running sums stay those of every sample)
+        pending, self._pending = self._pending, []
+        self._running = None  # seeded anew from the exact sums by the next event: no rounding carried on
         events = np.array(pending, dtype=np.float64).reshape(-1, 3)
         exact, taken = self._exact, events[:, 2] < 0
         for part, sign in ((events[~taken], 1), (events[taken], -1)):
@@ -232,92 +233,101 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def _count_event(self, event: tuple[float, float], amount: float, leaving: tuple[float, float] | None = None) -> bool:
         """Count one unweighted event of one output (``amount`` 1; -1 takes one counted before
         away) in the float running sums, its exact sums pending (counted in by the next exact
-        read, in a batch), and take the event ``leaving`` (counted in before, so finite and
-        with a sample to take it from) away; False, and nothing changed, where the event cannot
-        be (a weight other than 1, more outputs, an error whose percentage overflows, nothing to
-        take away): the exact path takes it."""
-        if not self._count_one(event, amount):
+        read, in a batch), and take the event ``leaving`` (counted in before, so with a sample
+        to take it from) away; False, and nothing changed, where the event cannot be (a weight
+        other than 1, more outputs, nothing to take away): the exact path takes it."""
+        if (amount != 1 and amount != -1) or not self._count_one(event[0], event[1], 1 if amount > 0 else -1):
             return False
         if leaving is not None:
-            self._count_one(leaving, -1)
+            self._count_one(leaving[0], leaving[1], -1)
         return True
 
-    def _count_one(self, event: tuple[float, float], amount: float) -> bool:
-        """``_count_event`` of one event."""
-        if amount != 1 and amount != -1:
-            return False
-        y, p = event
-        sign = 1 if amount > 0 else -1
-        error = y - p
-        if self._outputs not in (None, 1) or not math.isfinite(error) or (sign < 0 and self._samples < 1):
-            return False
-        if self._outputs is None:
+    def _count_one(self, y: object, p: object, sign: int) -> bool:
+        """Count one event of one output, ``y`` and ``p`` (``sign`` 1; -1 takes one away) in the
+        running sums, if both are moderate numbers (``_moderate``, inline: every event of a
+        stream), else False and nothing changed (see ``_count_event``)."""
+        if type(y) is not float or type(p) is not float:  # an int below 2**53: its float, exactly
+            if not (_moderate(y) and _moderate(p)):
+                return False
+            y, p = float(y), float(p)  # type: ignore[arg-type]
+        elif not ((1e-100 < y < 1e100 or -1e100 < y < -1e-100 or y == 0) and (1e-100 < p < 1e100 or -1e100 < p < -1e-100 or p == 0)):
+            return False  # (NaN fails every comparison)
+        outputs = self._outputs
+        if outputs != 1:
+            if outputs is not None:
+                return False
             self._start(1)
+        if sign < 0 and self._samples < 1:
+            return False
         running = self._running
         if running is None:
             running = self._running = self._running_sums()
+            self._removed = [0.0] * 5  # what events taken away held (see below), since the running sums were seeded
+            self._derived = None
         # West's weighted update of means and co-moments for a weight of 1 (or its inverse, -1),
         # on locals: a co-moment C += (x - old mean)(x' - new mean), or C -= (x - new mean)(x' - old mean)
-        w, mean_y, mean_p, mean_e, c_yy, c_pp, c_yp, c_ee, sse, absolute, percentage, error_sum, syy = running
+        w, mean_y, mean_p, mean_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage = running
         w += sign
-        floor = max(EPSILON, -y if y < 0 else y)  # of the percentage error
+        error = y - p  # finite: both moderate
         distance = -error if error < 0 else error
+        size = -y if y < 0 else y
+        share = distance / (size if size > EPSILON else EPSILON)  # noqa: FURB136 (of the percentage error; max() costs a call on every event)
+        reseed = False
         if w <= 0:
-            running[:] = [0.0] * len(_RUNNING)
+            running[:] = _NOTHING
         elif sign > 0:
             dy, dp, de = y - mean_y, p - mean_p, error - mean_e
             mean_y, mean_p, mean_e = mean_y + dy / w, mean_p + dp / w, mean_e + de / w
             running[:] = (w, mean_y, mean_p, mean_e, c_yy + dy * (y - mean_y), c_pp + dp * (p - mean_p), c_yp + dy * (p - mean_p),
-                          c_ee + de * (error - mean_e), sse + error * error, absolute + distance,
-                          percentage + distance / floor, error_sum + error, syy + y * y)  # fmt: skip
-        else:
-            new_y, new_p, new_e = mean_y - (y - mean_y) / w, mean_p - (p - mean_p) / w, mean_e - (error - mean_e) / w
-            running[:] = (w, new_y, new_p, new_e, c_yy - (y - new_y) * (y - mean_y), c_pp - (p - new_p) * (p - mean_p),
-                          c_yp - (y - new_y) * (p - mean_p), c_ee - (error - new_e) * (error - mean_e), sse - error * error,
-                          absolute - distance, percentage - distance / floor, error_sum - error,
-                          syy - y * y)  # fmt: skip
-        self._pending += (y, p, sign)
+                          c_ee + de * (error - mean_e), absolute + distance, percentage + share)  # fmt: skip
+        else:  # West's update run backwards: a window's oldest event leaving
+            dy, dp, de = y - mean_y, p - mean_p, error - mean_e
+            new_y, new_p, new_e = mean_y - dy / w, mean_p - dp / w, mean_e - de / w
+            c_yy, c_pp, c_yp, c_ee = c_yy - (y - new_y) * dy, c_pp - (p - new_p) * dp, c_yp - (y - new_y) * dp, c_ee - (error - new_e) * de
+            absolute, percentage = absolute - distance, percentage - share
+            running[:] = (w, new_y, new_p, new_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage)
+            # A subtraction rounds against what it takes away: a sum left far below what was taken
+            # from it (a window after its one large value left, a constant target's) holds mostly
+            # rounding. The running sums are then seeded anew from the exact ones, counted in now.
+            removed = self._removed
+            removed[:] = (lost_y := removed[0] + dy * dy, lost_p := removed[1] + dp * dp, lost_e := removed[2] + de * de,
+                          lost_a := removed[3] + distance, lost_q := removed[4] + share)  # fmt: skip
+            reseed = (c_yy < _KEPT * lost_y or c_pp < _KEPT * lost_p or c_ee + w * new_e * new_e < _KEPT * lost_e or absolute < _KEPT * lost_a
+                      or percentage < _KEPT * lost_q)  # fmt: skip
+        pending = self._pending
+        pending += (y, p, sign)
         self._samples += sign
         largest = self._largest
-        largest[0] = max(largest[0], distance) if sign > 0 else math.nan  # a maximum cannot be taken back
-        self._derived = None
-        if len(self._pending) >= 3 * _MOST_PENDING:
+        if sign < 0:
+            largest[0] = math.nan  # a maximum cannot be taken back
+        elif distance > largest[0]:  # (False for NaN: unknown stays unknown)
+            largest[0] = distance
+        if reseed or len(pending) >= 3 * _MOST_PENDING:
             self._flush()
         return True
 
     def _revert_counted(self, y_true: TargetsLike, y_pred: TargetsLike, /) -> None:
         """Take away samples a window knows this result counted: one event of one output in the
         running sums (the exact sums then subtract it in a batch), anything else as ``revert``."""
-        event = self._one_event(y_true, y_pred)
-        if event is None or not self._count_one(event, -1):
+        if not (type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], -1)):
             self.revert(y_true, y_pred)
-
-    def _one_event(self, y_true: object, y_pred: object) -> tuple[float, float] | None:
-        """The event of ``[y], [p]`` (one sample of one output, as a stream gives it), or None."""
-        if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):
-            return self._event_cell(y_true[0], y_pred[0])
-        return None
 
     def _running_sums(self) -> list[float]:
         """The float running sums (``_RUNNING``) of the samples counted exactly so far."""
         if not self._samples:
-            return [0.0] * len(_RUNNING)
-        exact = _Sums(self._exact, self._largest)
-        w = float(exact["weight"][0])
-        unit = 1 << UNIT_BITS
-        row = self._exact[0]
+            return list(_NOTHING)
+        exact, row = _Sums(self._exact, self._largest), self._exact[0]
         mean_y, mean_p = _as_float(row[1], row[0]), _as_float(row[2], row[0])
-        return [w, mean_y, mean_p, mean_y - mean_p, float(exact["sst"][0]), float(exact["spp"][0]), float(exact["syp"][0]), float(exact["see"][0]),
-                float(exact["sse"][0]), float(exact["abs_error"][0]), float(exact["abs_percentage"][0]), float(exact["error_sum"][0]),
-                _as_float(row[3], unit)]  # fmt: skip
+        return [float(exact["weight"][0]), mean_y, mean_p, _as_float(row[1] - row[2], row[0]), *(float(exact[name][0]) for name in _RUNNING[4:])]
 
     def _reading(self) -> _Sums | _RunningSums:
         """The sums the getters read: the float running sums while events are pending (a read
         after every event of a stream in microseconds), else the exact ones (``sums``)."""
-        if self._running is not None and self._pending and math.isfinite(sum(self._running)):  # (a sum overflowing: the exact ones)
-            if self._derived is None:
-                self._derived = _RunningSums(self._running, self._largest)
-            return self._derived
+        derived = self._derived
+        if self._pending:  # (moderate values: the running sums never overflow)
+            if type(derived) is not _RunningSums:
+                derived = self._derived = _RunningSums(cast(list, self._running), self._largest)
+            return derived
         return self.sums()
 
     def _start(self, outputs: int) -> None:
@@ -359,9 +369,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             InputLengthError, InputShapeError: targets of other lengths or outputs.
             EmptyInputError: no samples.
         """
-        event = self._one_event(y_true, y_pred) if sample_weight is None else None
-        if event is not None and self._count_one(event, 1):  # one event of a stream
-            return
+        if sample_weight is None and type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], 1):
+            return  # one event of a stream ([y], [p])
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
             self._start(len(sums))
@@ -573,8 +582,9 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         """``R² = 1 - RSS / Σ w (y - ȳ)²``; ``through_origin=True``: ``1 - RSS / Σ w y²``
         (Spark's ``RegressionMetrics(throughOrigin=true)``, a model without intercept)."""
         sums = self._reading()
-        total = "syy" if through_origin else "sst"
-        return self.combine_outputs(formulas.r_squared(*sums.relative("sse", total)), multioutput, sums[total])
+        if through_origin:
+            return self.combine_outputs(formulas.r_squared(*sums.relative("sse", "syy")), multioutput, sums["syy"])
+        return self.combine_outputs(formulas.r_squared(*sums.relative("sse", "sst")), multioutput)  # (weighted by each output's sst)
 
     def get_f_stat(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs."""
@@ -903,11 +913,16 @@ class _Sums(dict):
         return tuple(np.array(column, dtype=np.float64) for column in columns)
 
 
-_RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "see", "sse", "abs_error", "abs_percentage", "error_sum", "syy")
+_RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "see", "abs_error", "abs_percentage")
 """The float running sums of a stream of one output: the weight, the means of ``y``, ``p`` and
 ``e = y - p``, the co-moments ``Σ w (y - ȳ)²``, ``Σ w (p - p̄)²``, ``Σ w (y - ȳ)(p - p̄)``,
-``Σ w (e - ē)²`` (West's update, no cancellation), and the plain sums of ``e²``, ``|e|``,
-``|e| / max(|y|, eps)``, ``e`` and ``y²``."""
+``Σ w (e - ē)²`` (West's update, no cancellation), and the plain sums of ``|e|`` and
+``|e| / max(|y|, eps)``; the other sums are sums of terms of one sign of these
+(``sse = see + w ē²``, see ``_RunningSums``)."""
+
+_NOTHING = (0.0,) * len(_RUNNING)
+"""The running sums of no sample."""
+
 
 def _moderate(value: object) -> bool:
     """Whether a stream's value is a number the float running sums hold without overflow or
@@ -917,6 +932,11 @@ def _moderate(value: object) -> bool:
         return abs(value) < 2**53
     return type(value) is float and (value == 0 or 1e-100 < abs(value) < 1e100)
 
+
+_KEPT = 2.0**-20
+"""A running sum is kept while it is more than this share of what events taken away held in it
+(their squared deviations from the means, their absolute and percentage errors), since it was
+seeded: its rounding, a few units of 2**-52 of what was taken away, then stays near 2**-32 of it."""
 
 _MOST_PENDING = 4096
 """Events of a stream held for the exact sums at the most: then counted in, in one batch."""
@@ -937,18 +957,26 @@ class _RunningSums:
 
     def __getitem__(self, name: str) -> float:
         running = self._running
-        if name in _AT:
-            return running[_AT[name]]
-        if name == "explained":
-            return running[4] - running[8]
+        position = _AT.get(name)
+        if position is not None:
+            return running[position]
+        if name == "sse":  # Σ w e² = Σ w (e - ē)² + W ē²: two terms >= 0, no cancellation
+            return running[7] + running[0] * running[3] * running[3]
+        w, mean_y, mean_p, mean_e, sst, spp = running[:6]
+        if name == "explained":  # SST - RSS
+            return sst - (running[7] + w * mean_e * mean_e)
         if name == "ssr":  # Σ w (p - ȳ)²
-            return running[5] + running[0] * (running[2] - running[1]) ** 2
+            return spp + w * (mean_p - mean_y) ** 2
+        if name == "syy":
+            return sst + w * mean_y * mean_y
+        if name == "error_sum":
+            return w * mean_e
         if name == "max_error":
             return math.nan if self._largest[0] == -math.inf else self._largest[0]
         raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
 
     def relative(self, *names: str) -> tuple[float, ...]:
-        return tuple([self[name] for name in names])
+        return tuple(map(self.__getitem__, names))
 
 
 _TERMS = 10
