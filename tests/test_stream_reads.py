@@ -104,6 +104,42 @@ def test_every_read_of_a_stream_of_label_sets_equals_the_average_of_its_evaluati
                         evaluation.average(name, average, undefined=policy, **parameters))  # fmt: skip
 
 
+def test_a_stream_of_label_sets_keeps_labels_apart_and_its_table_whole():
+    """Events of text labels are remembered by their pair of sets (``np.str_`` is its text);
+    numbers never are (``True == 1``, two labels); single samples counted in the tally alone reach
+    the table before any batch, copy, pickle or evaluation reads it, and counts pickled before
+    the table had its name load."""
+    import pickle
+
+    from evalkit import Windowed
+    from evalkit.exceptions import MixedLabelTypesError
+    from evalkit.scale.streaming import LabelSetCounts
+
+    texts = Windowed(LabelSetCounts(["a", "b"]), size=3)
+    for truth, guess in (({"a"}, {"a", "b"}), ({np.str_("a")}, {np.str_("b"), "a"}), (set(), {"b"})):
+        texts.update([truth], [guess])
+        texts.average("f1_score", "micro")  # a read keeps the tally: the next events change it alone
+    expected = LabelSetCounts(["a", "b"])
+    expected.update([["a"], ["a"], []], [["a", "b"], ["a", "b"], ["b"]])
+    assert texts.to_evaluation() == expected.to_evaluation()
+    assert pickle.loads(pickle.dumps(texts.result)).to_evaluation() == expected.to_evaluation()
+    counts = texts.result
+    counts.update([["b"], ["a"]], [["b"], []])  # a batch after single samples: both counted
+    expected.update([["b"], ["a"]], [["b"], []])
+    assert counts.to_evaluation() == expected.to_evaluation()
+    state = counts.__getstate__()
+    assert "_events" not in state
+    old = {("_sums" if name == "_table" else name): value for name, value in state.items() if name != "_behind"}
+    loaded = LabelSetCounts.__new__(LabelSetCounts)
+    loaded.__setstate__(old)
+    assert loaded.to_evaluation() == expected.to_evaluation()
+
+    numbers = Windowed(LabelSetCounts([0, 1]), size=3)
+    numbers.update([{1}], [{1}])
+    with pytest.raises(MixedLabelTypesError):
+        numbers.update([{True}], [{1}])
+
+
 def test_a_sample_of_two_empty_label_sets_changes_what_reads_true_negatives():
     from evalkit import Windowed
     from evalkit.scale.streaming import LabelSetCounts

@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
-from evalkit.engine._labels import check_label_list, check_same_family, position_of, same_labels, sorted_labels
+from evalkit.engine._labels import check_label_list, check_same_family, kind, position_of, same_labels, sorted_labels
 from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import as_array, check_sample_weight, same_value, show
 from evalkit.engine.cells import Cells
@@ -117,6 +117,17 @@ def _add_amount(counts: dict[_Key, Any], key: _Key, amount: int) -> None:
         counts.pop(key, None)
 
 
+_MOST_EVENTS = 4096
+"""Distinct pairs of label sets a stream's ``LabelSetCounts`` remembers the event of, at the most."""
+
+
+def _event_memo(fixed: Sequence[Hashable] | None) -> dict[tuple[frozenset, frozenset], _SetEvent] | None:
+    """A memo of the events of fixed text labels (a pair of sets equal to one seen before is that
+    event: a text equals only a text), or None: numbers and booleans are equal across types
+    (``True == 1``) that must stay apart, so each of their events is looked up label by label."""
+    return {} if fixed and kind(fixed[0]) == "str" else None
+
+
 class LabelSetCounts(CountedState, _Locked):
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
@@ -144,13 +155,41 @@ class LabelSetCounts(CountedState, _Locked):
         self._metrics_class = check_metrics_class(metrics_class)
         self._labels: list = list(self._fixed or ())
         self._index: dict = {label: code for code, label in enumerate(self._labels)}
-        self._sums = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set
+        self._table = np.zeros((3, max(len(self._labels), 8)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set (see _sums)
         self._kinds: dict[tuple[int, int, int], float] = {}  # (|Y∩Z|, |Y|, |Z|) -> how much of it
         self._total: float = 0
         self._tally = None  # the running sums of a stream of single samples (fixed labels), made at its first read
+        self._events = _event_memo(self._fixed)
         self._lock = threading.RLock()
 
     _tally: SetTally | None = None  # (the default of counts pickled before they kept one)
+    _behind = False  # whether the stream's tally holds single samples the table does not yet
+
+    @property
+    def _sums(self) -> np.ndarray:
+        """Per label, the samples holding it in both, in the actual and in the predicted set (a
+        buffer: labels to come have room at its end). While a stream's tally is kept, single
+        samples change the tally alone (Python integers: no numpy call for each event), and the
+        table takes the tally's sums when it is next read."""
+        if self._behind:
+            tally = cast(SetTally, self._tally)
+            table, m = self._table, len(tally.row)
+            table[0, :m], table[1, :m], table[2, :m] = tally.diag, tally.row, tally.col
+            self._behind = False
+        return self._table
+
+    @_sums.setter
+    def _sums(self, table: np.ndarray) -> None:
+        self._table, self._behind = table, False
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: value for name, value in super().__getstate__().items() if name != "_events"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "_sums" in state:  # counts pickled before the table was named so
+            state = {("_table" if name == "_sums" else name): value for name, value in state.items()}
+        super().__setstate__(state)
+        self._events = _event_memo(self._fixed)
 
     @property
     def labels(self) -> tuple:
@@ -175,16 +214,41 @@ class LabelSetCounts(CountedState, _Locked):
         (labels that grow, a label outside them, a label twice in a set): ``update`` counts it."""
         if self._fixed is None or type(actual) not in _SIMPLE_SETS or type(predicted) not in _SIMPLE_SETS:
             return None
+        memo, key = self._events, None
+        if memo is not None:  # text labels: a pair of sets seen before is the same event
+            try:
+                key = (frozenset(cast(Iterable[Hashable], actual)), frozenset(cast(Iterable[Hashable], predicted)))
+            except TypeError:  # an unhashable label: update names it
+                return None
+            event = memo.get(key)
+            if event is not None:
+                return event
+        index, known = self._index, self._labels
         codes: list[set[int]] = []
         for labels in (actual, predicted):
-            found = {self._code(label) for label in cast(Iterable[Hashable], labels)}
-            if None in found or len(found) != len(cast(Any, labels)):
+            found = set()
+            for label in cast(Iterable[Hashable], labels):
+                try:  # position_of, inline: every label of every event of a stream
+                    code = index.get(label)
+                except TypeError:  # an unhashable label: update names it
+                    return None
+                if code is None or type(known[code]) is not type(label):
+                    code = self._code(label)  # a label equal to one of another type (np.str_ and str), or none
+                    if code is None:
+                        return None
+                found.add(code)
+            if len(found) != len(cast(Any, labels)):
                 return None
-            codes.append(cast("set[int]", found))
+            codes.append(found)
         truth, guess = codes
         both = truth & guess
-        pair = None if self._pairs is None else (frozenset(cast(Iterable[Hashable], actual)), frozenset(cast(Iterable[Hashable], predicted)))
-        return (tuple(both), tuple(truth), tuple(guess)), (len(both), len(truth), len(guess)), pair
+        pair = None if self._pairs is None else key or (frozenset(cast(Iterable[Hashable], actual)), frozenset(cast(Iterable[Hashable], predicted)))
+        event = (tuple(both), tuple(truth), tuple(guess)), (len(both), len(truth), len(guess)), pair
+        if memo is not None and key is not None:
+            if len(memo) >= _MOST_EVENTS:
+                memo.clear()
+            memo[key] = event
+        return event
 
     def _count_event(self, event: _SetEvent, amount: float, leaving: _SetEvent | None = None) -> bool:
         """Add ``amount`` (1, or -1 for a sample counted before) of one sample (``_event_cell``),
@@ -192,22 +256,29 @@ class LabelSetCounts(CountedState, _Locked):
         changed, for an amount that is not a whole one."""
         if type(amount) is not int:
             return False
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # (not `with`: half the cost, on every event of a stream)
+        try:
             self._count_one(event, amount)
             if leaving is not None:
                 self._count_one(leaving, -1)
+        finally:
+            lock.release()
         return True
 
     def _count_one(self, event: _SetEvent, amount: int) -> None:
         """``_count_event`` of one sample (the caller holds the lock): a kind or pair that none
         is left of is dropped, as a part taken away drops it."""
         rows, kind, pair = event
-        sums = self._sums
-        for row, codes in enumerate(rows):
-            for code in codes:
-                sums[row, code] += amount
-        if self._tally is not None:
-            self._tally.change(*rows, amount)
+        tally = self._tally
+        if tally is not None:  # the table takes the tally's sums when next read (_sums)
+            tally.change(*rows, amount)
+            self._behind = True
+        else:
+            sums = self._sums
+            for row, codes in enumerate(rows):
+                for code in codes:
+                    sums[row, code] += amount
         _add_amount(self._kinds, kind, amount)
         if self._pairs is not None and pair is not None:
             _add_amount(self._pairs, pair, amount)
@@ -249,7 +320,6 @@ class LabelSetCounts(CountedState, _Locked):
         """Add per-label sums over ``labels`` (new labels appended, in a buffer that doubles), kinds
         of sample and their total (the caller holds the lock); with fixed labels, another label
         is an ``outside`` error."""
-        self._tally = None  # a batch: the next read makes the running sums again
         new = [label for label in labels if self._code(label) is None]
         if new and self._fixed is not None:
             raise outside(f"labels {show(new)} are not among the fixed labels {show(list(self._fixed))}")
@@ -258,11 +328,13 @@ class LabelSetCounts(CountedState, _Locked):
             check_same_family(checked, self._labels[:1], ("new labels", "these counts"))
             self._index.update((label, code) for code, label in enumerate(checked, len(self._labels)))
             self._labels.extend(checked)
-        if len(self._labels) > self._sums.shape[1] or (sums.dtype.kind == "f" and self._sums.dtype.kind != "f"):
-            grown = np.zeros((3, max(len(self._labels), 2 * self._sums.shape[1])), dtype=np.result_type(self._sums, sums))
-            grown[:, : self._sums.shape[1]] = self._sums
-            self._sums = grown
-        self._sums[:, np.array([self._code(label) for label in labels], dtype=np.intp)] += sums
+        table = self._sums  # (with the single samples the tally holds)
+        self._tally = None  # a batch: the next read makes the running sums again
+        if len(self._labels) > table.shape[1] or (sums.dtype.kind == "f" and table.dtype.kind != "f"):
+            grown = np.zeros((3, max(len(self._labels), 2 * table.shape[1])), dtype=np.result_type(table, sums))
+            grown[:, : table.shape[1]] = table
+            self._sums = table = grown
+        table[:, np.array([self._code(label) for label in labels], dtype=np.intp)] += sums
         for row, amount in kinds:
             self._kinds[row] = self._kinds.get(row, 0) + amount
         self._total = self._total + total
@@ -279,13 +351,17 @@ class LabelSetCounts(CountedState, _Locked):
             >>> counts.average("f1_score", "micro")     # tp 2, fp 1, fn 1: 2·2 / (2·2 + 1 + 1)
             0.6666666666666666
         """
-        with self._lock:
-            if labels is None and self._fixed is not None and average in TALLIED:
+        if labels is None and self._fixed is not None and average in TALLIED:
+            lock = self._lock
+            lock.acquire()  # (not `with`: half the cost, on every read of a stream)
+            try:
                 if self._tally is None and self._sums.dtype.kind == "i":
                     self._tally = SetTally(self._sums[:, : len(self._labels)], int(self._total))
                 found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self._measure)
-                if found is not None:
-                    return found
+            finally:
+                lock.release()
+            if found is not None:
+                return found
         return self.to_evaluation().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
 
     def _measure(self, measure: MeasureLike, metrics_class: type[Any] | None) -> Measure:
