@@ -178,6 +178,19 @@ def test_float_sums_are_exact_whatever_the_magnitudes_and_the_batching(values_an
         assert got == want, (got, total)
 
 
+@given(hnp.arrays(np.int64, st.tuples(st.integers(0, 4), st.just(70)), elements=st.integers(-(2**62), 2**62)),
+       st.lists(st.integers(-(2**2238), 2**2238), max_size=5))  # fmt: skip
+def test_limbs_and_integers_convert_both_ways_exactly(limbs, numbers):
+    """Limbs of any int64 digits (carried or not, of any signs) read as the integer
+    ``Σ limb_k 2**(32k)``; integers written as limbs read back as themselves."""
+    from evalkit._exact import LIMBS, ints_to_limbs, limbs_to_ints
+
+    assert limbs.shape[1] == LIMBS
+    assert limbs_to_ints(limbs) == [sum(int(limb) << (32 * k) for k, limb in enumerate(row)) for row in limbs.tolist()]
+    assert limbs_to_ints(ints_to_limbs(numbers)) == numbers
+    assert limbs_to_ints(ints_to_limbs(limbs_to_ints(limbs))) == limbs_to_ints(limbs)
+
+
 def test_integer_ids_above_2_53_stay_distinct_everywhere(tmp_path):
     ids = [10**16, 10**16 + 1]
     for y_true, y_pred in ((ids, ids[::-1]), (np.array(ids), np.array(ids[::-1])), (np.array(ids), np.array([1e16, 1e16]))):

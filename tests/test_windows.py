@@ -205,6 +205,41 @@ def test_an_exact_curve_window_gives_the_roc_auc_of_its_samples(stream, size, ba
             assert window.curve().roc_auc() == pytest.approx(ThresholdCurve.from_scores(truth, [s for _, s in kept]).roc_auc(), rel=1e-12)
 
 
+@given(st.lists(st.tuples(st.sampled_from(["yes", "no"]), st.one_of(st.sampled_from([0.0, 0.1, 0.2, 0.35, 0.5, 1.0]), st.floats(0, 1))),
+                min_size=1, max_size=40), st.integers(1, 12), st.sampled_from([None, 1, 4, 15]))  # fmt: skip
+def test_a_calibration_window_of_single_events_is_its_samples_counted_again(stream, size, bins):
+    """A window of a binary calibration counts its events one at a time in a table (exact: the
+    distinct scores; binned: each bin's exact sums as integers) and equals, bit for bit, the
+    calibration of the samples it holds, counted in one batch."""
+    from evalkit.scale.streaming import CalibrationCounts
+
+    window = Windowed(CalibrationCounts(bins=bins, pos_label="yes"), size=size)
+    for end, (label, score) in enumerate(stream, 1):
+        window.update([label], [score])
+        held = stream[max(0, end - size) : end]
+        counted = Calibration.from_scores([y for y, _ in held], [p for _, p in held], pos_label="yes", bins=bins)
+        ours = window.calibration()
+        assert ours == counted and ours.brier_score() == counted.brier_score()
+        assert ours.error(n_bins=bins or 5) == counted.error(n_bins=bins or 5) or math.isnan(counted.error(n_bins=bins or 5))
+
+
+def test_calibration_counts_take_away_what_they_counted_and_refuse_what_they_did_not():
+    from evalkit.exceptions import InvalidCountsError
+    from evalkit.scale.streaming import CalibrationCounts, _BinTable, _ScoreTable
+
+    for bins in (None, 10):
+        counts = CalibrationCounts(bins=bins)
+        counts.update([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.2])
+        counts.update([1], [0.6])  # a single event: the table
+        assert isinstance(counts._table, _BinTable if bins else _ScoreTable)
+        counts.revert([0, 1], [0.2, 0.6])  # a few: taken from the table
+        counts.revert(np.array([1]), np.array([0.9]))  # a batch: taken away as a part
+        assert counts.calibration() == Calibration.from_scores([0, 1], [0.2, 0.6], bins=bins)
+        with pytest.raises(InvalidCountsError, match="never counted"):
+            counts.revert([1], [0.3])
+        assert counts.calibration() == Calibration.from_scores([0, 1], [0.2, 0.6], bins=bins)  # nothing changed by the refusal
+
+
 def test_windows_agree_with_rivers_rolling_metrics():
     from river import metrics, utils
 

@@ -30,6 +30,7 @@ __all__ = [
     "check_count_total",
     "exact_row_sums",
     "float_limbs",
+    "ints_to_floats",
     "ints_to_limbs",
     "limbs_to_floats",
     "limbs_to_ints",
@@ -260,36 +261,72 @@ def sum_limbs(limbs: np.ndarray, axis: int) -> np.ndarray:
 
 def limbs_to_ints(limbs: np.ndarray) -> list[int]:
     """The exact sums as Python integers (in units of ``2**-FLOAT_OFFSET``), one per slot of
-    the last axis but one (flattened)."""
-    rows = limbs.reshape(-1, LIMBS).tolist()
-    return [sum(limb << (32 * k) for k, limb in enumerate(row)) for row in rows]
+    the last axis but one (flattened).
+
+    Each int64 limb is ``low + 2**32 (middle - 2**32 negative)`` (its low 32 bits, the low 32
+    bits of the rest, and whether the rest is negative), so a number is three runs of 32-bit
+    digits read by ``int.from_bytes``: ``low + middle << 32 - negative << 64``.
+
+    Examples:
+        >>> limbs_to_ints(np.array([[5, -1] + [0] * (LIMBS - 2)]))
+        [-4294967291]
+    """
+    rows = np.ascontiguousarray(limbs, dtype=np.int64).reshape(-1, LIMBS)
+    rest = rows >> 32  # |rest| < 2**31: its low 32 bits and its sign give it
+    low, middle, negative = (memoryview(np.ascontiguousarray(digits, dtype="<u4").tobytes()) for digits in (rows & _MASK, rest & _MASK, rest < 0))
+    size = 4 * LIMBS
+    read = int.from_bytes
+    return [read(low[start : start + size], "little") + (read(middle[start : start + size], "little") << 32)
+            - (read(negative[start : start + size], "little") << 64) for start in range(0, len(rows) * size, size)]  # fmt: skip
 
 
 def ints_to_limbs(numbers: list[int]) -> np.ndarray:
-    """Limbs of exact sums given as Python integers (``limbs_to_ints``' inverse)."""
-    out = np.zeros((len(numbers), LIMBS), dtype=np.int64)
-    for row, number in enumerate(numbers):
-        negative, number = number < 0, abs(number)
-        for k in range(LIMBS - 1):
-            out[row, k] = number & _MASK
-            number >>= 32
-        out[row, LIMBS - 1] = number
-        if negative:
-            out[row] = -out[row]
+    """Limbs of exact sums given as Python integers (``limbs_to_ints``' inverse): each number's
+    two's complement in 32-bit digits, the top one signed.
+
+    Examples:
+        >>> limbs_to_ints(ints_to_limbs([-(2**100) - 7, 3]))
+        [-1267650600228229401496703205383, 3]
+    """
+    size = 4 * LIMBS
+    try:
+        data = b"".join([number.to_bytes(size, "little", signed=True) for number in numbers])
+    except OverflowError:  # beyond 2**2239 (never a sum of floats): the top limb takes what is left
+        return np.array([_wide_limbs(number) for number in numbers], dtype=np.int64).reshape(len(numbers), LIMBS)
+    out = np.frombuffer(data, dtype="<u4").astype(np.int64).reshape(len(numbers), LIMBS)
+    top = out[:, -1]
+    top[top >= 1 << 31] -= 1 << 32  # the top digit carries the sign
     return out
+
+
+def _wide_limbs(number: int) -> list[int]:
+    """The limbs of one number of any size: sign and magnitude, the top limb holding the rest."""
+    negative, number = number < 0, abs(number)
+    limbs = []
+    for _ in range(LIMBS - 1):
+        limbs.append(number & _MASK)
+        number >>= 32
+    limbs.append(number)
+    return [-limb for limb in limbs] if negative else limbs
 
 
 def limbs_to_floats(limbs: np.ndarray) -> np.ndarray:
     """The exact sums, each correctly rounded to float64 (``inf`` beyond its range); the
     limbs' leading axes kept."""
-    shape = limbs.shape[:-1]
+    return ints_to_floats(limbs_to_ints(limbs)).reshape(limbs.shape[:-1])
+
+
+def ints_to_floats(numbers: list[int]) -> np.ndarray:
+    """Exact sums given as Python integers (in units of ``2**-FLOAT_OFFSET``), each correctly
+    rounded to float64 (``inf`` beyond its range)."""
+    unit = 1 << FLOAT_OFFSET
     values = []
-    for number in limbs_to_ints(limbs):
+    for number in numbers:
         try:
-            values.append(number / (1 << FLOAT_OFFSET))  # int / int: correctly rounded
+            values.append(number / unit)  # int / int: correctly rounded
         except OverflowError:
             values.append(math.inf if number > 0 else -math.inf)  # (copysign would convert the int and overflow again)
-    return np.array(values, dtype=np.float64).reshape(shape)
+    return np.array(values, dtype=np.float64)
 
 
 _ROUNDING = 1e-9

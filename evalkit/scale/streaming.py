@@ -37,7 +37,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names, serialization
-from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
+from evalkit.engine._exact import (
+    FLOAT_OFFSET,
+    difference,
+    limbs_to_ints,
+    weighted_bincount,
+    weighted_sum,
+)
 from evalkit.engine._labels import check_label_list, check_same_family, kind, position_of, same_labels, sorted_labels
 from evalkit.engine._types import LabelsLike, ScoresLike
 from evalkit.engine._validation import as_array, check_sample_weight, same_value, show
@@ -61,6 +67,7 @@ from evalkit.results.evaluation import Evaluation
 from evalkit.results.tally import TALLIED, SetTally, tallied
 from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit.scores.calibration import Calibration
+from evalkit.scores.calibration_sums import _Binner, _Sums
 from evalkit.scores.curves import ThresholdCurve
 
 if TYPE_CHECKING:
@@ -577,7 +584,7 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
         self._parts: list[Scored] = []  # results, each over MERGE_FACTOR times the size of the next
         self._lock = threading.RLock()
 
-    _table: _ScoreTable | None = None  # an exact binary curve counted a sample at a time: its scores (CurveCounts)
+    _table: _ScoreTable | _BinTable | None = None  # a binary stream's result counted a sample at a time (see _few)
 
     @property
     def _result(self) -> Scored | None:
@@ -603,8 +610,12 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
             return sum(part.n_points for part in self._parts)
 
     def _settle(self) -> None:
-        """The curve of the score table, when samples changed it since it was last read (the
+        """The result of the score table, when samples changed it since it was last read (the
         caller holds the lock)."""
+        table = self._table
+        if table is not None and table.changed:
+            self._parts = [self._from_table(table, self._parts[0])]
+            table.changed = False
 
     def _merge_parts(self, *, everything: bool = False) -> None:
         """Merge the rightmost parts: all of them, or while the one before is at most
@@ -624,10 +635,50 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
     def _copy(self) -> Self:
         raise NotImplementedError
 
+    def _new_table(self, result: Scored) -> _ScoreTable | _BinTable | None:
+        """A table of ``result`` that counts a binary stream's scores one at a time, or None."""
+        raise NotImplementedError
+
+    def _from_table(self, table: Any, before: Scored) -> Scored:
+        """The result of a table's counts (``before``: the result the table was made from, its
+        settings kept)."""
+        raise NotImplementedError
+
     def _few(self, y_true: LabelsLike, y_score: ScoresLike, amount: int) -> bool:
-        """Count (or take away, ``amount`` -1) a few unweighted samples in O(log n) each, when
-        this kind keeps a score table; False when the general path must count them."""
-        return False
+        """Count (or take away, ``amount`` -1) a few unweighted scores of an exact binary result
+        in O(log n) each, in a score table (``_ScoreTable``; a window's events); False when the
+        general path must count them."""
+        if not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
+            return False
+        if not 0 < len(y_true) == len(y_score) <= FEW_SAMPLES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
+            return False
+        with self._lock:
+            if self._table is None:
+                result = self._result
+                table = None if result is None else self._new_table(result)
+                if table is None:
+                    return False  # the first batch fixes the classes; multi-class and weighted curves count in parts
+                self._table = table
+            table = self._table
+            positives = [table.positive(label) for label in y_true]
+            if None in positives or not all(table.accepts(score) for score in y_score):
+                return False  # a label of neither class, a score out of range: the general path says what is wrong
+            for score, positive in zip(y_score, positives):
+                table.add(float(score), bool(positive), amount)
+            return True
+
+    def revert(self, y_true: LabelsLike, y_score: ScoresLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Take away scores counted before: a few unweighted ones of an exact binary result in
+        O(log n) each (a sliding window's oldest), any other batch as the result it counts.
+
+        Raises:
+            InvalidCountsError: a score that was never counted (for its class).
+        """
+        if sample_weight is None and self._few(y_true, y_score, -1):
+            return
+        part, _ = self._batch(y_true, y_score, sample_weight)
+        with self._lock:
+            self._result = self._read() - part
 
     def update(self, y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch (the arguments of the result's ``from_scores``).
@@ -674,8 +725,7 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
             raise EmptyInputError("no scores were counted: nothing to read")
         return self._result
 
-    OPERATIONS = ALL_OPERATIONS - {"revert"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"revert": "its batches are taken away as parts: a - part (as a window does)"}
+    OPERATIONS = ALL_OPERATIONS
     RESULT: ClassVar[type[ThresholdCurve | Calibration]]
     """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
 
@@ -788,7 +838,6 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
                                           metrics_class=self._metrics_class)  # fmt: skip
 
     RESULT = ThresholdCurve
-    OPERATIONS = ALL_OPERATIONS
 
     def _copy(self) -> CurveCounts:
         return CurveCounts(thresholds=self._thresholds, metrics_class=self._metrics_class)
@@ -827,47 +876,15 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
         """
         with self._lock:
             table = self._table
-            if table is not None and not options:
+            if isinstance(table, _ScoreTable) and not options:
                 return table.roc_auc()
         return self._read().roc_auc(**options)
 
-    def revert(self, y_true: LabelsLike, y_score: ScoresLike, /, *, sample_weight: ArrayLike | None = None) -> None:
-        """Take away scores counted before: a few unweighted ones of an exact binary curve in
-        O(log n) each (a sliding window's oldest), any other batch as the curve it counts.
+    def _new_table(self, result: ThresholdCurve) -> _ScoreTable | None:
+        return _ScoreTable.of(result) if self._thresholds is None else None
 
-        Raises:
-            InvalidCountsError: a score that was never counted (for its class).
-        """
-        if sample_weight is None and self._few(y_true, y_score, -1):
-            return
-        part, _ = self._batch(y_true, y_score, sample_weight)
-        with self._lock:
-            self._result = self._read() - part
-
-    def _few(self, y_true: LabelsLike, y_score: ScoresLike, amount: int) -> bool:
-        if self._thresholds is not None or not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
-            return False
-        if not 0 < len(y_true) == len(y_score) <= FEW_SAMPLES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
-            return False
-        with self._lock:
-            if self._table is None:
-                curve = self._result
-                if curve is None or len(curve.labels) != 1 or curve.binned or curve.positives.dtype.kind == "f":
-                    return False  # the first batch fixes the classes; multi-class, binned and weighted curves count in parts
-                self._table = _ScoreTable(curve)
-            table = self._table
-            positives = [table.positive(label) for label in y_true]
-            if None in positives:
-                return False  # a label of neither class: the general path says what is wrong
-            for score, positive in zip(y_score, positives):
-                table.add(float(score), bool(positive), amount)
-            return True
-
-    def _settle(self) -> None:
-        table = self._table
-        if table is not None and table.changed:
-            self._parts = [table.curve(self._metrics_class)]
-            table.changed = False
+    def _from_table(self, table: _ScoreTable, before: ThresholdCurve) -> ThresholdCurve:
+        return table.curve(self._metrics_class)
 
     def merge(self, other: CurveCounts, *, grow: bool = False) -> CurveCounts:
         """New counts of both streams."""
@@ -878,6 +895,63 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
         return merged
 
 
+
+
+class _BinTable:
+    """The exact sums of the bins of a binned binary calibration (``Calibration`` with
+    ``bins``), as Python integers in units of ``2**-FLOAT_OFFSET`` (``limbs_to_ints``), kept
+    current one unweighted sample at a time: its bin and its eight terms, found as a batch finds
+    them (``_Binner``, ``_Sums.terms``), added exactly; the calibration is made from them when
+    read. The same sums, bit for bit, as the samples counted in one batch."""
+
+    __slots__ = ("binner", "bins", "changed", "memo", "positive_label", "sums")
+
+    def __init__(self, calibration: Calibration) -> None:
+        assert calibration._limbs is not None and calibration.bins is not None
+        self.bins, self.positive_label = calibration.bins, calibration.labels[0]
+        self.sums = limbs_to_ints(calibration._limbs)  # sum k of bin b at k * bins + b (one column)
+        self.binner = _Binner(self.bins, 1)
+        self.memo: dict[tuple[float, bool], tuple[int, list[int]]] = {}  # (score, positive) -> its bin and terms, for scores that repeat
+        self.changed = False
+
+    def positive(self, label: Hashable) -> bool | None:
+        """True for the positive class, False for another label of its type (a binned
+        calibration keeps no negative class), None for anything else (the general path)."""
+        positive = self.positive_label
+        if same_labels((label,), (positive,)):
+            return True
+        return False if type(label) is type(positive) and label == label else None  # noqa: PLR0124 (NaN is no label)
+
+    @staticmethod
+    def accepts(score: float) -> bool:
+        """A probability: in [0, 1]."""
+        return 0 <= score <= 1
+
+    def add(self, score: float, positive: bool, amount: int) -> None:
+        found = self.memo.get((score, positive))
+        if found is None:
+            scores = np.array([score])
+            terms = _Sums.terms(scores, np.array([positive]), None)
+            found = int(self.binner.keys(scores, None)[0]), [_float_units(float(term[0])) for term in terms]
+            if len(self.memo) >= _MOST_EVENTS:
+                self.memo.clear()
+            self.memo[(score, positive)] = found
+        at, units = found
+        sums, bins = self.sums, self.bins
+        if amount < 0 and (sums[at] < units[0] or sums[3 * bins + at] < units[3]):
+            raise InvalidCountsError(f"cannot take away a {'positive' if positive else 'negative'} score {score!r} that was never counted")
+        for k, unit in enumerate(units):
+            sums[k * bins + at] += amount * unit
+        self.changed = True
+
+    def calibration(self, before: Calibration) -> Calibration:
+        return Calibration._of_sums(before.setting, before.labels, self.bins, list(self.sums), before.classes)
+
+
+def _float_units(value: float) -> int:
+    """A float64 in units of ``2**-FLOAT_OFFSET``, exactly (every float is a whole number of them)."""
+    numerator, denominator = value.as_integer_ratio()
+    return numerator << (FLOAT_OFFSET - denominator.bit_length() + 1)
 
 
 class _ScoreTable:
@@ -897,11 +971,21 @@ class _ScoreTable:
         self.labels, self.negative_label = curve.labels, curve.negative_label
         self.changed = False
 
+    @classmethod
+    def of(cls, curve: ThresholdCurve) -> _ScoreTable | None:
+        """The table of an exact binary curve of whole counts, or None (multi-class, binned, weighted)."""
+        return None if len(curve.labels) != 1 or curve.binned or curve.positives.dtype.kind == "f" else cls(curve)
+
     def positive(self, label: Hashable) -> bool | None:
         """Whether ``label`` is the positive class (True), the negative one (False), or neither (None)."""
         if same_labels((label,), self.labels[:1]):
             return True
         return False if same_labels((label,), (self.negative_label,)) else None
+
+    @staticmethod
+    def accepts(score: float) -> bool:
+        """Every finite score has its place on a curve."""
+        return True
 
     def add(self, score: float, positive: bool, amount: int) -> None:
         counts = self.positives if positive else self.negatives
@@ -965,6 +1049,19 @@ class CalibrationCounts(_ScoreCounts[Calibration]):
 
     def _columns_of(self, batch: Calibration) -> tuple:
         return batch.classes
+
+    def _new_table(self, result: Calibration) -> _ScoreTable | _BinTable | None:
+        if result.setting != "binary":
+            return None
+        curve = result._curve  # an exact binary calibration is its curve's scores
+        return _BinTable(result) if curve is None else _ScoreTable.of(curve)
+
+    def _from_table(self, table: Any, before: Calibration) -> Calibration:
+        if isinstance(table, _BinTable):
+            return table.calibration(before)
+        curve = before._curve
+        assert curve is not None
+        return Calibration(before.setting, before.labels, None, table.curve(curve.metrics_class), classes=before.classes)
 
     RESULT = Calibration
 

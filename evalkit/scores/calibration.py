@@ -83,6 +83,7 @@ from evalkit.engine._exact import (
     add_limbs,
     difference,
     float_limbs,
+    ints_to_floats,
     ints_to_limbs,
     limbs_to_floats,
     limbs_to_ints,
@@ -387,13 +388,27 @@ class Calibration(CountedState):
     _curve: ThresholdCurve | None = attrs.field(default=None, repr=False)
     _limbs: np.ndarray | None = attrs.field(default=None, repr=False, converter=_optional_read_only)  # columns x 8 x bins x LIMBS: exact sums
     classes: tuple = attrs.field(default=None, repr=False)
-    _binned: np.ndarray | None = attrs.field(default=None, init=False, repr=False)  # columns x 8 x bins: the exact sums, each rounded once
+    _rounded: np.ndarray | None = attrs.field(default=None, init=False, repr=False)  # _binned, made when first read
 
     def __attrs_post_init__(self) -> None:
         if self.classes is None:
             object.__setattr__(self, "classes", self.labels)
-        if self._limbs is not None:
-            object.__setattr__(self, "_binned", read_only(limbs_to_floats(self._limbs)))
+
+    @classmethod
+    def _of_sums(cls, setting: str, labels: tuple, bins: int, sums: list[int], classes: tuple) -> Calibration:
+        """A binned calibration of one column from its exact sums as Python integers (``8 x bins``,
+        in units of ``2**-FLOAT_OFFSET``: ``limbs_to_ints`` of its limbs), rounded once from them."""
+        calibration = cls(setting, labels, bins, None, ints_to_limbs(sums).reshape(1, 8, bins, -1), classes)
+        object.__setattr__(calibration, "_rounded", read_only(ints_to_floats(sums).reshape(1, 8, bins)))
+        return calibration
+
+    @property
+    def _binned(self) -> np.ndarray | None:
+        """``columns x 8 x bins``: the exact sums, each rounded once (when first read: a window's
+        calibrations in between are never read)."""
+        if self._rounded is None and self._limbs is not None:
+            object.__setattr__(self, "_rounded", read_only(limbs_to_floats(self._limbs)))
+        return self._rounded
 
     # ----------------------------------------------------------------------------------------
     # building
@@ -451,8 +466,8 @@ class Calibration(CountedState):
         counts (fixed by the bins and columns)."""
         if self._curve is not None:
             return self._curve.n_points
-        assert self._binned is not None
-        return int(self._binned.size)
+        assert self._limbs is not None
+        return math.prod(self._limbs.shape[:-1])
 
     def _index(self, label: Hashable) -> int:
         return label_position(self.labels, label, "this calibration")
