@@ -19,7 +19,9 @@ Rows:
   ``R2``) and its window;
 * the exact ROC AUC of a sliding window of 10,000 scores, per event, once the window holds single
   events (its steady state), against recomputing it from the window's scores and against
-  River's ``RollingROCAUC``.
+  River's ``RollingROCAUC``;
+* the calibration error of a sliding window of 1,000 scores (exact, and in 15 bins), per event,
+  against counting the window's scores again (River has no calibration measure).
 
 The events are the same for every contender (70% right, the rest uniform); times are the best of
 three runs of the whole loop, per event, in microseconds.
@@ -35,8 +37,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evalkit import ConfusionMatrix, ThresholdCurve, Windowed
-from evalkit.scale.streaming import CurveCounts, LabelSetCounts
+from evalkit import Calibration, ConfusionMatrix, ThresholdCurve, Windowed
+from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
 
 def stream(n: int, m: int, seed: int = 0) -> tuple[list[int], list[int]]:
@@ -252,6 +254,35 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
              f"{per_event(river(1_000), n):.1f} (`Rolling(R2(), 1000)`)")]  # fmt: skip
 
 
+def calibration_windows(n: int, size: int = 1_000) -> list[tuple[str, float, float]]:
+    """Per event: a window's calibration error, and the calibration of its samples counted
+    again at every event (River has no calibration measure)."""
+    rng = np.random.default_rng(4)
+    start = 2 * size
+    scores = np.round(rng.random(start + n), 3)
+    labels = (rng.random(start + n) < scores).astype(int)
+    actual, score = labels.tolist(), scores.tolist()
+    rows = []
+    for bins in (None, 15):
+        window = Windowed(CalibrationCounts(bins=bins), size=size)
+        window.update(actual[:size], score[:size])
+        for k in range(size, start):
+            window.update([actual[k]], [score[k]])
+
+        def ours(window: Windowed = window) -> None:
+            for k in range(start, start + n):
+                window.update([actual[k]], [score[k]])
+                window.calibration().error()
+
+        def again(bins: int | None = bins) -> None:
+            for k in range(start, start + n // 5):
+                Calibration.from_scores(actual[k - size + 1 : k + 1], score[k - size + 1 : k + 1], bins=bins).error()
+
+        kind = "exact" if bins is None else f"{bins} bins"
+        rows.append((kind, per_event(ours, n, 1), per_event(again, n // 5, 1)))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
@@ -277,6 +308,9 @@ def main() -> None:
     ours, again, river = auc_window(max(200, n // 40))
     lines += ["", "| exact ROC AUC of a window of 10,000, per event | evalkit `Windowed` | recomputed | River `RollingROCAUC` | recomputed / evalkit |",
               "|---|---:|---:|---:|---:|", f"| one new score, one read | {ours:.0f} | {again:.0f} | {river:.0f} | {again / ours:.1f} |"]  # fmt: skip
+    lines += ["", "| calibration of a window of 1,000, per event: one new score, its error read | evalkit `Windowed` | recomputed | recomputed / evalkit |",
+              "|---|---:|---:|---:|"]  # fmt: skip
+    lines += [f"| `CalibrationCounts`, {kind} | {ours:.0f} | {again:.0f} | {again / ours:.1f} |" for kind, ours, again in calibration_windows(max(200, n // 40))]
     text = "\n".join(lines) + "\n"
     if options.output:
         with open(options.output, "w", encoding="utf-8") as file:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -222,15 +222,13 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         self._exact = exact
         self._derived = None
 
-    def _event_cell(self, y: object, p: object) -> tuple[float, float] | None:
-        """One event of a stream of one output (a true value and a prediction of moderate size,
-        see ``_moderate``), as two floats a window counts in and out with ``_count_event``
-        (as a matrix's cell); None for anything else (the exact path takes it)."""
-        if _moderate(y) and _moderate(p) and self._outputs in (None, 1):
-            return float(y), float(p)  # type: ignore[arg-type]
-        return None
+    def _event_cell(self, y: object, p: object) -> tuple[Any, Any] | None:
+        """One event of a stream of one output, as the pair a window counts in and out with
+        ``_count_event`` (as a matrix's cell; ``_count_one`` checks its values, and refuses any
+        but moderate numbers: the exact path takes them); None with more outputs."""
+        return (y, p) if self._outputs is None or self._outputs == 1 else None
 
-    def _count_event(self, event: tuple[float, float], amount: float, leaving: tuple[float, float] | None = None) -> bool:
+    def _count_event(self, event: tuple[Any, Any], amount: float, leaving: tuple[Any, Any] | None = None) -> bool:
         """Count one unweighted event of one output (``amount`` 1; -1 takes one counted before
         away) in the float running sums, its exact sums pending (counted in by the next exact
         read, in a batch), and take the event ``leaving`` (counted in before, so with a sample
