@@ -26,11 +26,12 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import threading
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
@@ -688,7 +689,15 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
         """
         if sample_weight is None and self._few(y_true, y_score, 1):
             return
-        batch, two_dimensional = self._batch(y_true, y_score, sample_weight)
+        self._add_batch(*self._batch(y_true, y_score, sample_weight))
+
+    def _counted_batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None) -> Callable[[], None]:
+        """A batch counted as a result of its own now, and what merges it into the counts later
+        (a reader lets go of a chunk's scores in between)."""
+        return functools.partial(self._add_batch, *self._batch(y_true, y_score, sample_weight))
+
+    def _add_batch(self, batch: Scored, two_dimensional: bool) -> None:
+        """Merge a batch counted as a result of its own (``_batch``) into the counts."""
         with self._lock:  # counted outside, merged inside: no update is lost
             self._settle()
             self._table = None
