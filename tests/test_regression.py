@@ -427,6 +427,19 @@ def test_a_window_of_a_stream_reads_its_running_sums_to_rounding(data, size):
         k: v for k, v in held.to_dict(strict=True).items() if k != "max_error"}
 
 
+def test_a_window_after_its_large_value_left_reads_the_samples_it_holds():
+    # [0.3, -2.5] predicted [0.3, 0.1]: SST = 2 * 1.4² = 3.92, RSS = 2.6² = 6.76, R² = 1 - 6.76 / 3.92;
+    # West's update run backwards past 1e6 left about 1e-4 of rounding in the running sums
+    # (R² -0.72461), which are seeded anew from the exact sums when so little is left of them
+    from evalkit import Windowed
+
+    window = Windowed(RegressionMetrics(), size=2)
+    for y, p in ((1e6, 0.3), (0.3, 0.3), (-2.5, 0.1)):
+        window.update([y], [p])
+    assert window.get_r_squared() == 1 - 6.76 / 3.92 == RegressionMetrics.from_predictions([0.3, -2.5], [0.3, 0.1]).get_r_squared()
+    assert window.get_total_sum_of_squares() == 3.92 and window.get_residual_square_sum() == 6.76
+
+
 _SUM = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e-300, 1e300]),
                  st.floats(allow_nan=True, allow_infinity=True, width=64))  # fmt: skip
 

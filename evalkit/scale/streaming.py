@@ -646,9 +646,9 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
         raise NotImplementedError
 
     def _few(self, y_true: LabelsLike, y_score: ScoresLike, amount: int) -> bool:
-        """Count (or take away, ``amount`` -1) a few unweighted scores of an exact binary result
-        in O(log n) each, in a score table (``_ScoreTable``; a window's events); False when the
-        general path must count them."""
+        """Count (or take away, ``amount`` -1) a few unweighted scores of a binary result in a
+        table (``_new_table``: an exact curve's distinct scores, in O(log n) each, or a binned
+        calibration's sums; a window's events); False when the general path must count them."""
         if not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
             return False
         if not 0 < len(y_true) == len(y_score) <= FEW_SAMPLES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
@@ -658,7 +658,7 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
                 result = self._result
                 table = None if result is None else self._new_table(result)
                 if table is None:
-                    return False  # the first batch fixes the classes; multi-class and weighted curves count in parts
+                    return False  # the first batch fixes the classes; multi-class, weighted and binned curves count in parts
                 self._table = table
             table = self._table
             positives = [table.positive(label) for label in y_true]
@@ -669,8 +669,8 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
             return True
 
     def revert(self, y_true: LabelsLike, y_score: ScoresLike, /, *, sample_weight: ArrayLike | None = None) -> None:
-        """Take away scores counted before: a few unweighted ones of an exact binary result in
-        O(log n) each (a sliding window's oldest), any other batch as the result it counts.
+        """Take away scores counted before: a few unweighted ones of a binary result in its table
+        (a sliding window's oldest; see ``_few``), any other batch as the result it counts.
 
         Raises:
             InvalidCountsError: a score that was never counted (for its class).
@@ -1030,7 +1030,9 @@ class _ScoreTable:
 class CalibrationCounts(_ScoreCounts[Calibration]):
     """A calibration counted batch by batch (mutable): a thin accumulator over
     ``Calibration.merge``. With ``bins`` memory is O(bins x columns) however long the stream;
-    without, the counts are exact and grow with the distinct scores seen.
+    without, the counts are exact and grow with the distinct scores seen. ``revert`` takes
+    scores counted before away; a binary stream's single scores are counted in and out of a
+    table in place (a sliding window's events).
 
     Args:
         bins: as for ``Calibration.from_scores`` (``None``: exact).
@@ -1044,6 +1046,9 @@ class CalibrationCounts(_ScoreCounts[Calibration]):
         >>> counts.update([0, 0], [0.7, 0.1])
         >>> round(counts.calibration().error(), 4)
         0.3
+        >>> counts.revert([0], [0.7])
+        >>> counts.calibration().n_samples
+        4.0
     """
 
     DOCUMENT = "CalibrationCounts"
