@@ -325,9 +325,9 @@ def test_the_command_line_counts_a_curve_only_for_a_report_that_shows_it(tmp_pat
     counted = []
 
     class Recording(files.CurveCounts):
-        def update(self, *args, **kwargs):
+        def _add_batch(self, *args, **kwargs):  # (where every batch a reader or update counts is merged)
             counted.append(1)
-            super().update(*args, **kwargs)
+            super()._add_batch(*args, **kwargs)
 
     monkeypatch.setattr(files, "CurveCounts", Recording)
     path = tmp_path / "scores.csv"
