@@ -234,20 +234,10 @@ class LabelSetCounts(CountedState, _Locked):
         index, known = self._index, self._labels
         codes: list[set[int]] = []
         for labels in (actual, predicted):
-            found = set()
-            for label in cast(Iterable[Hashable], labels):
-                try:  # position_of, inline: every label of every event of a stream
-                    code = index.get(label)
-                except TypeError:  # an unhashable label: update names it
-                    return None
-                if code is None or type(known[code]) is not type(label):
-                    code = self._code(label)  # a label equal to one of another type (np.str_ and str), or none
-                    if code is None:
-                        return None
-                found.add(code)
-            if len(found) != len(cast(Any, labels)):
+            found = {position_of(label, index, known) for label in cast(Iterable[Hashable], labels)}
+            if None in found or len(found) != len(cast(Any, labels)):
                 return None
-            codes.append(found)
+            codes.append(cast("set[int]", found))
         truth, guess = codes
         both = truth & guess
         pair = None if self._pairs is None else key or (frozenset(cast(Iterable[Hashable], actual)), frozenset(cast(Iterable[Hashable], predicted)))
