@@ -30,6 +30,7 @@ __all__ = [
     "check_count_total",
     "exact_row_sums",
     "float_limbs",
+    "float_units",
     "ints_to_floats",
     "ints_to_limbs",
     "limbs_to_floats",
@@ -308,6 +309,18 @@ def _wide_limbs(number: int) -> list[int]:
         number >>= 32
     limbs.append(number)
     return [-limb for limb in limbs] if negative else limbs
+
+
+def float_units(value: float, bits: int = FLOAT_OFFSET) -> int:
+    """A float64 in units of ``2**-bits`` (``bits`` >= 1074: every float is a whole number of
+    them), exactly.
+
+    Examples:
+        >>> float_units(0.75, 2), float_units(-1.5) == -3 << (FLOAT_OFFSET - 1)
+        (3, True)
+    """
+    numerator, denominator = value.as_integer_ratio()
+    return numerator << (bits - denominator.bit_length() + 1)
 
 
 def limbs_to_floats(limbs: np.ndarray) -> np.ndarray:

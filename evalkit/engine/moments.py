@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from evalkit.engine._exact import FLOAT_OFFSET, ExactSums, limbs_to_ints
+from evalkit.engine._exact import FLOAT_OFFSET, ExactSums, float_units, limbs_to_ints
 from evalkit.engine._validation import as_array, show
 from evalkit.exceptions import EmptyInputError, InputLengthError, InputShapeError, InvalidTypeError, InvalidValueError
 
@@ -279,5 +279,4 @@ def few_rows(values: object) -> list[list[float]] | None:
 
 def _units(value: float) -> int:
     """A float64 in units of ``2**-UNIT_BITS``, exactly."""
-    numerator, exponent = _mantissa(value)
-    return numerator << (UNIT_BITS - exponent)
+    return float_units(value, UNIT_BITS)

@@ -39,8 +39,8 @@ from numpy.typing import ArrayLike
 
 from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import (
-    FLOAT_OFFSET,
     difference,
+    float_units,
     limbs_to_ints,
     weighted_bincount,
     weighted_sum,
@@ -931,7 +931,7 @@ class _BinTable:
         if found is None:
             scores = np.array([score])
             terms = _Sums.terms(scores, np.array([positive]), None)
-            found = int(self.binner.keys(scores, None)[0]), [_float_units(float(term[0])) for term in terms]
+            found = int(self.binner.keys(scores, None)[0]), [float_units(float(term[0])) for term in terms]
             if len(self.memo) >= _MOST_EVENTS:
                 self.memo.clear()
             self.memo[(score, positive)] = found
@@ -945,12 +945,6 @@ class _BinTable:
 
     def calibration(self, before: Calibration) -> Calibration:
         return Calibration._of_sums(before.setting, before.labels, self.bins, list(self.sums), before.classes)
-
-
-def _float_units(value: float) -> int:
-    """A float64 in units of ``2**-FLOAT_OFFSET``, exactly (every float is a whole number of them)."""
-    numerator, denominator = value.as_integer_ratio()
-    return numerator << (FLOAT_OFFSET - denominator.bit_length() + 1)
 
 
 class _ScoreTable:
