@@ -154,6 +154,17 @@ def reads(m: int, calls: int = 20_000) -> list[tuple[str, float, float]]:
     return rows
 
 
+def steady(window: Windowed, actual: list, score: list, start: int) -> Windowed:
+    """A window of scores in its steady state, as timed: a first batch of its size, then single
+    events up to ``start`` (twice the size: the batch has left, one sample at a time)."""
+    size = window.size
+    assert size is not None
+    window.update(actual[:size], score[:size])
+    for k in range(size, start):
+        window.update([actual[k]], [score[k]])
+    return window
+
+
 def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
     """Per event: a window's exact ROC AUC, recomputing it from the window's scores, River's."""
     from river import metrics
@@ -164,10 +175,7 @@ def auc_window(n: int, size: int = 10_000) -> tuple[float, float, float]:
     scores = np.round(labels * 0.3 + rng.random(start + n), 3)  # rounded: ties, as scores of a model often have
     actual, score = labels.tolist(), scores.tolist()
 
-    window = Windowed(CurveCounts(), size=size)
-    window.update(actual[:size], score[:size])
-    for k in range(size, start):
-        window.update([actual[k]], [score[k]])
+    window = steady(Windowed(CurveCounts(), size=size), actual, score, start)
 
     def ours() -> None:
         for k in range(start, start + n):
@@ -264,10 +272,7 @@ def calibration_windows(n: int, size: int = 1_000) -> list[tuple[str, float, flo
     actual, score = labels.tolist(), scores.tolist()
     rows = []
     for bins in (None, 15):
-        window = Windowed(CalibrationCounts(bins=bins), size=size)
-        window.update(actual[:size], score[:size])
-        for k in range(size, start):
-            window.update([actual[k]], [score[k]])
+        window = steady(Windowed(CalibrationCounts(bins=bins), size=size), actual, score, start)
 
         def ours(window: Windowed = window) -> None:
             for k in range(start, start + n):

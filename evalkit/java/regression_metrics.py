@@ -960,9 +960,9 @@ class _RunningSums:
             return running[position]
         if name == "sse":  # Σ w e² = Σ w (e - ē)² + W ē²: two terms >= 0, no cancellation
             return running[7] + running[0] * running[3] * running[3]
-        w, mean_y, mean_p, mean_e, sst, spp = running[:6]
         if name == "explained":  # SST - RSS
-            return sst - (running[7] + w * mean_e * mean_e)
+            return running[4] - self["sse"]
+        w, mean_y, mean_p, mean_e, sst, spp = running[:6]
         if name == "ssr":  # Σ w (p - ȳ)²
             return spp + w * (mean_p - mean_y) ** 2
         if name == "syy":

@@ -126,7 +126,8 @@ def _add_amount(counts: dict[_Key, Any], key: _Key, amount: int) -> None:
 
 
 _MOST_EVENTS = 4096
-"""Distinct pairs of label sets a stream's ``LabelSetCounts`` remembers the event of, at the most."""
+"""Distinct events a stream's counts remember what they add (pairs of label sets, scores of a
+binned calibration), at the most."""
 
 
 def _event_memo(fixed: Sequence[Hashable] | None) -> dict[tuple[frozenset, frozenset], _SetEvent] | None:
@@ -944,7 +945,7 @@ class _BinTable:
         self.changed = True
 
     def calibration(self, before: Calibration) -> Calibration:
-        return Calibration._of_sums(before.setting, before.labels, self.bins, list(self.sums), before.classes)
+        return Calibration._of_sums(before.setting, before.labels, self.bins, self.sums, before.classes)  # (read, not kept)
 
 
 class _ScoreTable:
