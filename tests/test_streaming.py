@@ -145,3 +145,23 @@ def test_score_streams_keep_few_pending_parts(batches):
         assert sum(sizes) < MERGE_FACTOR / (MERGE_FACTOR - 1) * max(sizes)
     whole = ThresholdCurve.from_scores(np.concatenate(seen_y), np.concatenate(seen_s), [0, 1])
     assert counts.curve() == whole
+
+
+def test_score_streams_keep_whole_counts_narrow_and_read_them_wide():
+    """A stream's pending curves hold their whole counts as int32 (two thirds of a point's
+    bytes); what is read is int64, as every curve is, and equal to the one-shot curve. Parts
+    whose merged counts pass int32's top merge as int64: 3 * 2**30 positives, not a wrapped sum."""
+    counts, scores = CurveCounts(labels=["a", "b"]), [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.4, 0.6], [0.7, 0.3]]
+    counts.update(["a", "b", "a"], scores[:3])
+    counts.update(["b", "a"], scores[3:])
+    assert {part._tp.dtype for part in counts._parts} == {np.dtype(np.int32)}
+    whole = counts.curve()
+    assert whole == ThresholdCurve.from_scores(["a", "b", "a", "b", "a"], scores, ["a", "b"]) and whole._tp.dtype == np.int64
+    heavy, big = CurveCounts(), 2**30
+    heavy.update([1, 1, 0], [0.8, 0.3, 0.5], sample_weight=[big, big // 2, 1])  # 1.5 * 2**30 positives: narrowed
+    assert [part._tp.dtype for part in heavy._parts] == [np.dtype(np.int32)]
+    heavy.update([1, 0], [0.8, 0.1], sample_weight=[big + big // 2, 1])  # narrowed, and merged with the first as int64
+    assert [part._tp.dtype for part in heavy._parts] == [np.dtype(np.int64)]
+    merged = heavy.curve()
+    assert merged.positives.tolist() == [3 * big] and merged._part(0)[1].max() == 3 * big
+    assert merged == ThresholdCurve.from_scores([1, 1, 0, 1, 0], [0.8, 0.3, 0.5, 0.8, 0.1], sample_weight=[big, big // 2, 1, big + big // 2, 1])

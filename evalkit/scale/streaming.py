@@ -586,7 +586,8 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
             if not self._parts:
                 return None
             self._merge_parts(everything=True)
-            return self._parts[0]
+            whole = self._parts[0] = self._read_back(self._parts[0])
+            return whole
 
     @_result.setter
     def _result(self, result: Scored | None) -> None:
@@ -626,6 +627,14 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
 
     def _copy(self) -> Self:
         raise NotImplementedError
+
+    def _kept(self, batch: Scored) -> Scored:
+        """A batch's result as the parts keep it (a curve's counts narrowed: less memory)."""
+        return batch
+
+    def _read_back(self, part: Scored) -> Scored:
+        """A part as every result of its kind is (``_kept`` undone)."""
+        return part
 
     def _new_table(self, result: Scored) -> _ScoreTable | _BinTable | None:
         """A table of ``result`` that counts a binary stream's scores one at a time, or None."""
@@ -709,7 +718,7 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
         scores are 2-D (one column per class)."""
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
-        return batch, two_dimensional
+        return self._kept(batch), two_dimensional
 
     def _merged(self, other: object) -> Self:
         if type(other) is not type(self):
@@ -879,6 +888,12 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
             if isinstance(table, _ScoreTable) and not options:
                 return table.roc_auc()
         return self._read().roc_auc(**options)
+
+    def _kept(self, batch: ThresholdCurve) -> ThresholdCurve:
+        return batch._narrowed()
+
+    def _read_back(self, part: ThresholdCurve) -> ThresholdCurve:
+        return part._widened()
 
     def _new_table(self, result: ThresholdCurve) -> _ScoreTable | None:
         return _ScoreTable.of(result) if self._thresholds is None else None

@@ -109,13 +109,14 @@ def _union_size(first: np.ndarray, second: np.ndarray, dtype: np.dtype) -> int:
     return len(merged) - int(np.count_nonzero(merged[1:] == merged[:-1]))
 
 
-def _union_arrays(pairs: list[tuple[tuple, tuple]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _union_arrays(pairs: list[tuple[tuple, tuple]], counts: np.dtype | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Zeroed ``(thresholds, tp, fp)`` for the unions of pairs of parts ``(thresholds, tp, fp)``,
     one after the other, with the offsets of each union (``_fill_union`` writes them): the common
-    type of the pairs' thresholds and of their counts. Sized first, so that a merge holds its
-    result once, not once in parts and once joined."""
+    type of the pairs' thresholds and of their counts (or ``counts``). Sized first, so that a
+    merge holds its result once, not once in parts and once joined."""
     scores = np.result_type(*(part[0] for pair in pairs for part in pair))
-    counts = np.result_type(*(count for pair in pairs for part in pair for count in part[1:]))
+    if counts is None:
+        counts = np.result_type(*(count for pair in pairs for part in pair for count in part[1:]))
     offsets = np.concatenate(([0], np.cumsum([_union_size(first[0], second[0], scores) for first, second in pairs]))).astype(np.int64)
     return np.zeros(offsets[-1], dtype=scores), np.zeros(offsets[-1], dtype=counts), np.zeros(offsets[-1], dtype=counts), offsets
 

@@ -631,17 +631,35 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         self._check_same_points(other, "merge")
         metrics_class = merged_metrics_class(self.metrics_class, other.metrics_class)
         negative_label = self._merged_negative_label(other)
-        if self.binned:  # the same thresholds: the counts add up
-            thresholds, tp, fp, offsets = self._thresholds, self._tp + other._tp, self._fp + other._fp, self._offsets
-        else:
-            pairs = [(self._part(j), other._part(j)) for j in range(len(self.labels))]
-            thresholds, tp, fp, offsets = _union_arrays(pairs)
-            for (mine, theirs), start, stop in zip(pairs, offsets[:-1], offsets[1:]):
-                _fill_union(mine, theirs, (thresholds[start:stop], tp[start:stop], fp[start:stop]))
         positives = [weighted_sum(np.array(pair), None) for pair in zip(self.positives, other.positives)]  # integer totals checked for overflow
         negatives = [weighted_sum(np.array(pair), None) for pair in zip(self.negatives, other.negatives)]
+        counts = np.result_type(self._tp, other._tp)
+        if counts.kind == "i" and max(*positives, *negatives) > np.iinfo(counts).max:  # narrow parts (a stream's) whose sums do not fit
+            counts = np.dtype(np.int64)
+        if self.binned:  # the same thresholds: the counts add up
+            thresholds, tp, fp, offsets = self._thresholds, self._tp.astype(counts) + other._tp, self._fp.astype(counts) + other._fp, self._offsets
+        else:
+            pairs = [(self._part(j), other._part(j)) for j in range(len(self.labels))]
+            thresholds, tp, fp, offsets = _union_arrays(pairs, counts)
+            for (mine, theirs), start, stop in zip(pairs, offsets[:-1], offsets[1:]):
+                _fill_union(mine, theirs, (thresholds[start:stop], tp[start:stop], fp[start:stop]))
         return ThresholdCurve(self.labels, exact_scores(thresholds), tp, fp, offsets, np.array(positives, dtype=tp.dtype), np.array(negatives, dtype=tp.dtype),
                               self.binned, negative_label, metrics_class)  # fmt: skip
+
+    def _narrowed(self) -> ThresholdCurve:
+        """This curve with its whole counts held as int32 where every count fits (a stream's
+        parts in memory: two thirds of the bytes of a point); ``_widened`` undoes it."""
+        if self._tp.dtype != np.int64 or max(self.positives.max(initial=0), self.negatives.max(initial=0)) > np.iinfo(np.int32).max:
+            return self
+        return self._with_counts(np.int32)
+
+    def _widened(self) -> ThresholdCurve:
+        """This curve with narrowed counts (``_narrowed``) back as int64, as every curve holds them."""
+        return self._with_counts(np.int64) if self._tp.dtype == np.int32 else self
+
+    def _with_counts(self, dtype: type) -> ThresholdCurve:
+        return attrs.evolve(self, tp=self._tp.astype(dtype), fp=self._fp.astype(dtype), positives=self.positives.astype(dtype),
+                            negatives=self.negatives.astype(dtype))  # fmt: skip
 
     def _merged_negative_label(self, other: ThresholdCurve) -> Hashable:
         """The negative class of two binary curves merged: a batch that held positives only
