@@ -486,6 +486,7 @@ def _blocks(handle: Any, path: str, size: int = BLOCK_BYTES) -> Iterator[tuple[i
             carry = data
             continue
         block, carry = data[:cut], data[cut:]
+        data = chunk = b""  # (the block's copies are not held while the reader parses it)
         lines = block.count(b"\n")
         if len(carry) > MAX_LINE_BYTES:
             raise InputFileError(f"{path}:{number + lines}: the line is longer than {MAX_LINE_BYTES:,} bytes; a prediction file holds short lines")
