@@ -142,6 +142,7 @@ _MASK = (1 << 32) - 1
 _PER_CALL = 1 << 20  # values per bincount: 2**20 values of 27 bits at one quantum sum exactly in its float64
 _TOP_BITS = -(1 << 26)  # sign, exponent and the top 26 stored mantissa bits of a float64's bit pattern
 _LARGE = 1900  # biased exponents above it (values beyond 2**825) are summed scaled by 2**-512
+_DENSE_CELLS = 1 << 14  # (exponent, slot) cells of every exponent from the least to the greatest of a chunk, counted without ranking them
 _MOST_CELLS = 1 << 22  # (exponent, slot) cells counted densely: 32 MiB of sums; beyond, only those present
 _CARRY_EVERY = 1 << 12  # batches between carries: a batch adds below 2 * 2048 * 3 * 2**33 < 2**47 to a limb, 2**12 of them below 2**59
 
@@ -180,13 +181,19 @@ class ExactSums:
             exponent = (chunk.view(np.int64) >> 52) & 2047  # the biased binary exponent (0: zeros and subnormals)
             high = (chunk.view(np.int64) & _TOP_BITS).view(np.float64)  # the value cut to 27 significant bits
             low = chunk - high  # the other 26, exactly
-            if int(exponent.max()) > _LARGE:  # near float64's top: sums scaled down by 2**-512 (exact), so none overflows
+            top, bottom = int(exponent.max()), int(exponent.min())
+            if top > _LARGE:  # near float64's top: sums scaled down by 2**-512 (exact), so none overflows
                 scale = np.where(exponent > _LARGE, 2.0**-512, 1.0)
                 high, low = high * scale, low * scale
-            exponents = np.flatnonzero(np.bincount(exponent, minlength=2048))  # the few present, ranked: no sort of the values
-            rank = np.zeros(2048, dtype=np.int64)
-            rank[exponents] = np.arange(len(exponents))
-            key = rank[exponent] * size + slots[start : start + _PER_CALL]  # exponent-major: a chunk's few exponents keep the counts close
+            if (top - bottom + 1) * size <= _DENSE_CELLS:  # the exponents between the least and the greatest, each a row of slots
+                exponents = np.arange(bottom, top + 1)
+                exponent -= bottom
+            else:  # the few present, ranked: no sort of the values
+                exponents = np.flatnonzero(np.bincount(exponent, minlength=2048))
+                rank = np.zeros(2048, dtype=np.int64)
+                rank[exponents] = np.arange(len(exponents))
+                exponent = rank[exponent]
+            key = exponent * size + slots[start : start + _PER_CALL] if size > 1 else exponent  # exponent-major: a chunk's few exponents keep the counts close
             length = len(exponents) * size
             present = None
             if length > _MOST_CELLS:  # very many slots and exponents: only the keys present

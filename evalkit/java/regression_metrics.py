@@ -10,6 +10,7 @@ is a getter of one object, computed from sums that merge exactly (``evalkit.engi
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, NamedTuple, cast
 
@@ -940,7 +941,20 @@ _MOST_PENDING = 4096
 """Events of a stream held for the exact sums at the most: then counted in, in one batch."""
 
 
-_AT = {name: position for position, name in enumerate(_RUNNING)}
+def _sse(running: list[float]) -> float:
+    """``Σ w e² = Σ w (e - ē)² + W ē²``: two terms >= 0, no cancellation."""
+    return running[7] + running[0] * running[3] * running[3]
+
+
+_OF_RUNNING: dict[str, Callable[[list[float]], float]] = {
+    **{name: operator.itemgetter(position) for position, name in enumerate(_RUNNING)},
+    "sse": _sse,
+    "explained": lambda running: running[4] - _sse(running),  # SST - RSS
+    "ssr": lambda running: running[5] + running[0] * (running[2] - running[1]) ** 2,  # Σ w (p - ȳ)²
+    "syy": lambda running: running[4] + running[0] * running[1] * running[1],
+    "error_sum": lambda running: running[0] * running[3],
+}
+"""Each sum (as ``_Sums`` names them) of the float running sums of a stream (``_RUNNING``)."""
 
 
 class _RunningSums:
@@ -954,27 +968,19 @@ class _RunningSums:
         self._running, self._largest = running, largest
 
     def __getitem__(self, name: str) -> float:
-        running = self._running
-        position = _AT.get(name)
-        if position is not None:
-            return running[position]
-        if name == "sse":  # Σ w e² = Σ w (e - ē)² + W ē²: two terms >= 0, no cancellation
-            return running[7] + running[0] * running[3] * running[3]
-        if name == "explained":  # SST - RSS
-            return running[4] - self["sse"]
-        w, mean_y, mean_p, mean_e, sst, spp = running[:6]
-        if name == "ssr":  # Σ w (p - ȳ)²
-            return spp + w * (mean_p - mean_y) ** 2
-        if name == "syy":
-            return sst + w * mean_y * mean_y
-        if name == "error_sum":
-            return w * mean_e
+        rule = _OF_RUNNING.get(name)
+        if rule is not None:
+            return rule(self._running)
         if name == "max_error":
             return math.nan if self._largest[0] == -math.inf else self._largest[0]
         raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
 
     def relative(self, *names: str) -> tuple[float, ...]:
-        return tuple(map(self.__getitem__, names))
+        running = self._running
+        try:
+            return tuple([_OF_RUNNING[name](running) for name in names])
+        except KeyError:  # max_error, or no such sum: as a read of it says
+            return tuple(map(self.__getitem__, names))
 
 
 _TERMS = 10
