@@ -598,7 +598,8 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
     @property
     def n_points(self) -> int:
         """How many points the counted parts keep (a curve's thresholds of every class, a
-        calibration's bins): the memory of the counts, about 24 bytes a point."""
+        calibration's bins): the memory of the counts, about 24 bytes a point (16 for a curve's
+        parts whose whole counts fit 32-bit integers)."""
         with self._lock:
             return sum(part.n_points for part in self._parts)
 
