@@ -99,7 +99,7 @@ def test_alpha_of_the_summed_coincidences_equals_the_sum_of_every_items_part(dat
     if np.isnan(ratings).all():
         return  # refused: tested below
     agreement = Agreement.from_ratings(ratings, sample_weight=weights[: len(ratings)])
-    features, statistic = agreement._sums("krippendorff_alpha", level)
+    features, statistic = agreement._features("krippendorff_alpha"), agreement._statistic("krippendorff_alpha", level)
     with np.errstate(divide="ignore", invalid="ignore"):
         parts = float(statistic(_product(np.array(weights[: len(ratings)], dtype=np.float64)[None, :], features))[0])
     found = agreement.get_krippendorff_alpha(level)
@@ -143,6 +143,23 @@ def test_every_kappa_equals_its_definition_with_missing_ratings_and_weights(data
         expected = math.nan
     found = agreement._value(measure)
     assert (math.isnan(expected) and not math.isfinite(found)) or found == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(full_tables(), st.lists(st.integers(0, 4), min_size=12, max_size=12), st.booleans())
+def test_items_with_as_many_ratings_read_every_measure_from_one_gram_matrix(table, weights, weighted):
+    # every item rated R times: each measure's sums follow from G = Σ_i w_i n_i n_iᵀ; the same
+    # sums item by item (the route of unequal numbers of ratings) must give the same values
+    sample_weight = weights[: len(table)] if weighted else None
+    gram, by_item = Agreement.from_counts(table, sample_weight=sample_weight), Agreement.from_counts(table, sample_weight=sample_weight)
+    by_item._cache["raters each"] = None  # as if the numbers differed
+    assert gram._raters_each() == table.sum(axis=1)[0]
+    for measure in ("fleiss_kappa", "randolph_kappa", "gwet_ac1", "percent_agreement", "krippendorff_alpha"):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            assert np.allclose(gram._weighted_sums(measure), by_item._weighted_sums(measure), rtol=1e-12, atol=1e-12), measure
+    for level in ("nominal", "ordinal", "interval", "ratio"):
+        ours, theirs = gram.get_krippendorff_alpha(level), by_item.get_krippendorff_alpha(level)
+        assert (math.isnan(ours) and math.isnan(theirs)) or ours == pytest.approx(theirs, abs=1e-12), level
 
 
 def test_an_integer_weight_is_an_item_repeated():

@@ -24,7 +24,8 @@ With ``n_ic`` the raters putting item ``i`` in category ``c``, ``r_i = Σ_c n_ic
 - Cohen's kappa of every pair of raters, on the items both rated (``from_ratings`` only).
 
 Every measure is a function of weighted sums over items, so item weights (``sample_weight``)
-and bootstrap intervals that resample items (``interval``) cost one matrix product.
+and bootstrap intervals that resample items (``interval``) cost one matrix product; when every
+item has as many ratings, the sums all follow from the q x q matrix ``Σ_i w_i n_i n_iᵀ``.
 
 Examples:
     >>> agreement = Agreement.from_ratings([["yes", "yes", "no"], ["no", "no", "no"], ["yes", "yes", "yes"], ["no", "yes", None]])
@@ -173,7 +174,7 @@ class Agreement(CountedState):
         counted = _integer_counts(table) if fixed is None and present is None and table.dtype.kind in "iu" else None
         if counted is not None:  # integer ratings in a small range: their categories by the count itself, no sort
             agreement = cls(counted[0], counted[2], weight, counted[1])
-            agreement._cache["floats"] = counted[3]
+            agreement._cache.update({"floats": counted[3], "raters each": float(table.shape[1])})
             return agreement
         given = flat if present is None else flat[present]
         if given.dtype.kind == "O":
@@ -188,8 +189,10 @@ class Agreement(CountedState):
             flat_codes[present] = codes_given
             codes = flat_codes.reshape(table.shape)
             keys = np.repeat(np.arange(items, dtype=np.int64), table.shape[1])[present] * k + codes_given
-        counts = np.bincount(keys, minlength=items * k).reshape(items, k)
-        return cls(counts, tuple(found), weight, codes)
+        agreement = cls(np.bincount(keys, minlength=items * k).reshape(items, k), tuple(found), weight, codes)
+        if present is None:
+            agreement._cache["raters each"] = float(table.shape[1])
+        return agreement
 
     @classmethod
     def from_counts(cls, counts: Any, *, categories: Sequence[Hashable] | None = None, sample_weight: ArrayLike | None = None) -> Agreement:
@@ -227,26 +230,31 @@ class Agreement(CountedState):
     # ----------------------------------------------------------------------------------------
     # the measures, each a function of weighted sums over items
 
-    def _sums(self, measure: str, level: str) -> tuple[list[_Block] | _Sparse, Callable[[np.ndarray], np.ndarray]]:
+    def _features(self, measure: str) -> list[_Block] | _Sparse:
         """Per-item features (items x p, as blocks of columns, each with a factor of every item's
-        row: ``interval`` stacks them, ``_value`` sums them block by block, the factor folded
-        into the weights) and the measure of their weighted sums (batch x p)."""
+        row: ``interval`` stacks them, the factor folded into the weights) whose weighted sums
+        ``_statistic`` reads."""
         n, r, paired, agreeing = self._items()
-        q = n.shape[1]
         if measure == "krippendorff_alpha":
-            return self._coincidences(n, r), lambda sums: _alpha(sums.reshape(len(sums), q, q), self._distances(level))
+            return self._coincidences(n, r)
         if measure == "gwet_ac1":
-            rated = r > 0
-            features = [(agreeing, None), (paired, None), (n, np.divide(1.0, r, out=np.zeros_like(r), where=rated)), (rated, None)]  # shares n_ic / r_i
+            return [(agreeing, None), (paired, None), (n, np.divide(1.0, r, out=np.zeros_like(r), where=r > 0)), (r > 0, None)]  # shares n_ic / r_i
+        return [(agreeing, None), (paired, None), (n, None), (r, None)]
 
+    def _statistic(self, measure: str, level: str) -> Callable[[np.ndarray], np.ndarray]:
+        """The measure of a batch of its features' weighted sums (batch x p)."""
+        q = len(self.categories)
+        if measure == "krippendorff_alpha":
+            distances = self._distances(level)
+            return lambda sums: _alpha(sums.reshape(len(sums), q, q), distances)
+        if measure == "gwet_ac1":
             def ac1(sums: np.ndarray) -> np.ndarray:
                 observed = sums[:, 0] / sums[:, 1]
                 pi = sums[:, 2 : 2 + q] / sums[:, -1:]
                 expected = (pi * (1 - pi)).sum(axis=1) / (q - 1) if q > 1 else np.full(len(sums), np.nan)
                 return (observed - expected) / (1 - expected)
 
-            return features, ac1
-        features = [(agreeing, None), (paired, None), (n, None), (r, None)]
+            return ac1
 
         def kappa(sums: np.ndarray) -> np.ndarray:
             observed = sums[:, 0] / sums[:, 1]
@@ -259,16 +267,21 @@ class Agreement(CountedState):
                 expected = (p * p).sum(axis=1)
             return (observed - expected) / (1 - expected)
 
-        return features, kappa
+        return kappa
+
+    def _floats(self) -> np.ndarray:
+        """The counts as floats (made once)."""
+        n = self._cache.get("floats")
+        if n is None:
+            n = self._cache["floats"] = self.counts.astype(np.float64)
+        return n
 
     def _items(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The counts as floats, each item's raters ``r``, whether it was rated twice, and the
         share of its pairs of raters that agree (made once, read by every measure)."""
         found = self._cache.get("items")
         if found is None:
-            n = self._cache.get("floats")
-            if n is None:
-                n = self.counts.astype(np.float64)
+            n = self._floats()
             r = n @ np.ones(n.shape[1])  # whole numbers: exact (and a product, where numpy's sum along a short row is slow)
             pairs = r - 1
             pairs *= r
@@ -279,6 +292,54 @@ class Agreement(CountedState):
             agreeing[~paired] = 0.0
             found = self._cache["items"] = (n, r, paired, agreeing)
         return found
+
+    def _raters_each(self) -> float | None:
+        """The number of ratings of every item when they all have as many (``None`` otherwise)."""
+        if "raters each" not in self._cache:
+            r = self._floats() @ np.ones(len(self.categories))
+            self._cache["raters each"] = float(r[0]) if len(r) and (r == r[0]).all() else None
+        return self._cache["raters each"]
+
+    def _weighted_sums(self, measure: str) -> np.ndarray:
+        """The weighted sums over items of a measure's features (made once per family: the
+        kappas and the percent agreement read the same).
+
+        When every item has the same number ``R`` of ratings, they all follow from the weighted
+        Gram matrix ``G = Σ_i w_i n_i n_iᵀ`` and totals ``t = Σ_i w_i n_i`` (q x q and q
+        numbers, one matrix product): the agreeing pairs ``(tr G - R Σw) / (R (R - 1))``, the
+        coincidences ``(G - diag t) / (R - 1)``, the shares ``t / R``; otherwise item by item."""
+        family = measure if measure in ("krippendorff_alpha", "gwet_ac1") else "kappa"
+        sums = self._cache.get(family)
+        if sums is not None:
+            return sums
+        each = self._raters_each()
+        if each is not None:
+            gram = self._cache.get("gram")
+            if gram is None:
+                n = self._floats()
+                gram = self._cache["gram"] = n.T @ (n if self.weight is None else n * self.weight[:, None])
+            totals = gram.sum(axis=1) / each  # Σ_k G_ck = Σ_i w_i n_ic R
+            total = float(len(self.counts) if self.weight is None else self.weight.sum())
+            pairable = each > 1
+            if family == "krippendorff_alpha":
+                sums = ((gram - np.diag(totals)) / (each - 1) if pairable else np.zeros_like(gram)).ravel()
+            else:
+                agreeing = (np.trace(gram) - each * total) / (each * (each - 1)) if pairable else 0.0
+                paired = total if pairable else 0.0
+                last = [totals / each, [total]] if family == "gwet_ac1" else [totals, [each * total]]
+                sums = np.concatenate([[agreeing, paired], *last])
+        else:
+            features, weight = self._features(measure), self._item_weights()
+            if isinstance(features, _Sparse):  # the items' coincidences summed at once (their parts are for resampling)
+                n, r, _, _ = self._items()
+                share = r - 1
+                np.divide(weight, share, out=share, where=share > 0)  # w_i / (r_i - 1), 0 for an item rated once
+                share[r <= 1] = 0.0
+                sums = ((n * share[:, None]).T @ n - np.diag(share @ n)).ravel()  # Σ_i w_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)
+            else:  # each block's weighted column sums, unstacked
+                sums = np.concatenate([np.atleast_1d((weight if scale is None else weight * scale) @ block) for block, scale in features])
+        self._cache[family] = sums
+        return sums
 
     @staticmethod
     def _coincidences(n: np.ndarray, r: np.ndarray) -> _Sparse:
@@ -330,22 +391,8 @@ class Agreement(CountedState):
         return lambda marginals: np.broadcast_to(fixed, (len(marginals), q, q))
 
     def _value(self, measure: str, level: str = "nominal") -> float:
-        weight = self._item_weights()
         with np.errstate(divide="ignore", invalid="ignore"):
-            if measure == "krippendorff_alpha":  # the items' coincidences summed at once (their parts are for resampling)
-                n, r, _, _ = self._items()
-                share = r - 1
-                np.divide(weight, share, out=share, where=share > 0)  # w_i / (r_i - 1), 0 for an item rated once
-                share[r <= 1] = 0.0
-                coincidences = (n * share[:, None]).T @ n - np.diag(share @ n)  # Σ_i w_i (n_ic n_ik - [c = k] n_ic) / (r_i - 1)
-                return float(_alpha(coincidences[None], self._distances(level))[0])
-            family = "gwet_ac1" if measure == "gwet_ac1" else "kappa"  # the kappas and the percent agreement read the same sums
-            features, statistic = self._sums(measure, level)
-            sums = self._cache.get(family)
-            if sums is None:  # each block's weighted column sums, unstacked
-                assert not isinstance(features, _Sparse)  # the alpha's are, summed above
-                sums = self._cache[family] = np.concatenate([np.atleast_1d((weight if scale is None else weight * scale) @ block) for block, scale in features])
-            return float(statistic(sums[None, :])[0])
+            return float(self._statistic(measure, level)(self._weighted_sums(measure)[None, :])[0])
 
     def get_fleiss_kappa(self) -> float:
         """Fleiss' kappa: pairwise agreement beyond that of the pooled category shares (NaN when
@@ -449,7 +496,7 @@ class Agreement(CountedState):
             True
         """
         check_choice("measure", measure, MEASURES)
-        features, statistic = self._sums(measure, level)
+        features, statistic = self._features(measure), self._statistic(measure, level)
         weight = self._item_weights()
         weighted = (features.scaled(weight) if isinstance(features, _Sparse) else
                     np.column_stack([block if scale is None else block * (scale[:, None] if block.ndim == 2 else scale) for block, scale in features]) * weight[:, None])  # fmt: skip
