@@ -165,3 +165,6 @@ def test_score_streams_keep_whole_counts_narrow_and_read_them_wide():
     merged = heavy.curve()
     assert merged.positives.tolist() == [3 * big] and merged._part(0)[1].max() == 3 * big
     assert merged == ThresholdCurve.from_scores([1, 1, 0, 1, 0], [0.8, 0.3, 0.5, 0.8, 0.1], sample_weight=[big, big // 2, 1, big + big // 2, 1])
+    wide = CurveCounts(labels=["a", "b"])
+    wide.update(["a", "b"], [[0.9, 0.1], [0.3, 0.7]], sample_weight=[3 * big, 1])  # a class of 3 * 2**30: its batch is counted wide
+    assert [part._tp.dtype for part in wide._parts] == [np.dtype(np.int64)] and wide.curve().positives.tolist() == [3 * big, 1]

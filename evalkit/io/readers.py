@@ -848,10 +848,10 @@ def _arrow_for(path: str) -> bool:
 
 @functools.cache
 def _arrow() -> Any:
-    """pyarrow, with its CSV, JSON and compute modules loaded, or None without it."""
+    """pyarrow, with its CSV and JSON modules loaded, or None without it (its compute module,
+    which costs about 10 MB resident, is loaded where a column is coded: JSON labels)."""
     try:
         import pyarrow
-        import pyarrow.compute
         import pyarrow.csv
         import pyarrow.json
     except ImportError:  # pragma: no cover - the test extra installs pyarrow
@@ -928,7 +928,9 @@ class _ArrowLabels:
         start, stop, _ = part.indices(len(self.column))
         piece = self.column.slice(start, stop - start)
         if self.dictionary is None:
-            encoded = _arrow().compute.dictionary_encode(piece)
+            import pyarrow.compute
+
+            encoded = pyarrow.compute.dictionary_encode(piece)
             return _Coded(encoded.dictionary.to_pylist(), _numpy(encoded.indices).astype(np.intp), self.typed)
         # encoded as pyarrow parsed it (the block's values in the order first seen there): the values this batch holds, in that order,
         # which is the order this batch first shows the ones no earlier batch of the block did

@@ -69,7 +69,7 @@ from evalkit.results.tally import TALLIED, SetTally, tallied
 from evalkit.scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.calibration_sums import _Binner, _Sums
-from evalkit.scores.curves import ThresholdCurve
+from evalkit.scores.curves import ThresholdCurve, score_columns
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
@@ -629,12 +629,8 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
     def _copy(self) -> Self:
         raise NotImplementedError
 
-    def _kept(self, batch: Scored) -> Scored:
-        """A batch's result as the parts keep it (a curve's counts narrowed: less memory)."""
-        return batch
-
     def _read_back(self, part: Scored) -> Scored:
-        """A part as every result of its kind is (``_kept`` undone)."""
+        """A part as every result of its kind is (a curve's counts, which ``_count`` narrows, widened)."""
         return part
 
     def _new_table(self, result: Scored) -> _ScoreTable | _BinTable | None:
@@ -719,7 +715,7 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
         scores are 2-D (one column per class)."""
         two_dimensional = as_array(y_score, "y_score").ndim == 2
         batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
-        return self._kept(batch), two_dimensional
+        return batch, two_dimensional
 
     def _merged(self, other: object) -> Self:
         if type(other) is not type(self):
@@ -844,8 +840,8 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
         self._thresholds = thresholds
 
     def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
-        return ThresholdCurve.from_scores(y_true, y_score, labels, pos_label=pos_label, sample_weight=sample_weight, thresholds=self._thresholds,
-                                          metrics_class=self._metrics_class)  # fmt: skip
+        return ThresholdCurve._of_columns(score_columns(y_true, y_score, labels, pos_label, sample_weight), self._thresholds, self._metrics_class,
+                                          narrow=True)  # the parts keep whole counts as int32 where they fit (read back as int64)
 
     RESULT = ThresholdCurve
 
@@ -889,9 +885,6 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
             if isinstance(table, _ScoreTable) and not options:
                 return table.roc_auc()
         return self._read().roc_auc(**options)
-
-    def _kept(self, batch: ThresholdCurve) -> ThresholdCurve:
-        return batch._narrowed()
 
     def _read_back(self, part: ThresholdCurve) -> ThresholdCurve:
         return part._widened()

@@ -149,6 +149,11 @@ class ScoreColumns:
         return self.indicators[:, column] != 0
 
 
+def _fits_narrow(positives: int, negatives: int) -> bool:
+    """Whether whole counts up to these class sizes fit int32 (a stream's parts hold them so)."""
+    return max(positives, negatives) <= np.iinfo(np.int32).max
+
+
 def _score_matrix(y_score: ScoresLike, name: str = "y_score", finite: bool = True) -> np.ndarray:
     scores = as_array(y_score, name)
     if scores.dtype.kind not in "biuf":
@@ -346,6 +351,13 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     def from_score_columns(cls, columns: ScoreColumns, *, thresholds: int | ArrayLike | None = None, metrics_class: MetricsClass | None = None) -> ThresholdCurve:
         """The curve of checked score columns (``score_columns``; ``from_scores`` checks the
         inputs and calls this)."""
+        return cls._of_columns(columns, thresholds, metrics_class, narrow=False)
+
+    @classmethod
+    def _of_columns(cls, columns: ScoreColumns, thresholds: int | ArrayLike | None, metrics_class: MetricsClass | None, *, narrow: bool) -> ThresholdCurve:
+        """``from_score_columns``; ``narrow``: whole counts as int32 where they fit, each class's
+        as soon as it is counted (a stream's parts: 16 bytes a point, not 24; ``_widened`` reads
+        them back), so that a batch never holds them wide."""
         maker = check_metrics_class(metrics_class)
         if columns.weight is not None:
             weighted_sum(columns.weight, None)  # an integer total beyond int64 is refused here
@@ -356,10 +368,10 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         parts = []
         for j in range(len(columns.labels)):
             score, positive = columns.scores[:, j], columns.positives(j)
-            if grid is None:
-                parts.append(_exact_column(score, positive, columns.weight))
-            else:
-                parts.append(_binned_column(score, positive, columns.weight, grid))
+            part = _exact_column(score, positive, columns.weight) if grid is None else _binned_column(score, positive, columns.weight, grid)
+            if narrow and np.asarray(part[1]).dtype == np.int64 and _fits_narrow(part[3], part[4]):
+                part = (part[0], part[1].astype(np.int32), part[2].astype(np.int32), part[3], part[4])
+            parts.append(part)
         return cls._assemble(columns.labels, parts, binned=grid is not None, negative_label=columns.negative_label, metrics_class=maker)
 
     @classmethod
@@ -403,7 +415,10 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     ) -> ThresholdCurve:
         """A curve from per-class ``(thresholds, tp, fp, P, N)``."""
         lengths = [len(part[0]) for part in parts]
-        counts_dtype = np.float64 if any(np.asarray(count).dtype.kind == "f" for part in parts for count in part[1:]) else np.int64
+        if any(np.asarray(count).dtype.kind == "f" for part in parts for count in part[1:]):
+            counts_dtype: type = np.float64
+        else:  # whole counts: int64, or int32 where every part holds them narrowed (``_of_columns``)
+            counts_dtype = np.int32 if all(np.asarray(part[1]).dtype == np.int32 for part in parts) else np.int64
         return cls(
             tuple(labels),
             exact_scores(np.concatenate([part[0] for part in parts])),
@@ -646,20 +661,14 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         return ThresholdCurve(self.labels, exact_scores(thresholds), tp, fp, offsets, np.array(positives, dtype=tp.dtype), np.array(negatives, dtype=tp.dtype),
                               self.binned, negative_label, metrics_class)  # fmt: skip
 
-    def _narrowed(self) -> ThresholdCurve:
-        """This curve with its whole counts held as int32 where every count fits (a stream's
-        parts in memory: two thirds of the bytes of a point); ``_widened`` undoes it."""
-        if self._tp.dtype != np.int64 or max(self.positives.max(initial=0), self.negatives.max(initial=0)) > np.iinfo(np.int32).max:
-            return self
-        return self._with_counts(np.int32)
-
     def _widened(self) -> ThresholdCurve:
-        """This curve with narrowed counts (``_narrowed``) back as int64, as every curve holds them."""
-        return self._with_counts(np.int64) if self._tp.dtype == np.int32 else self
-
-    def _with_counts(self, dtype: type) -> ThresholdCurve:
-        return attrs.evolve(self, tp=self._tp.astype(dtype), fp=self._fp.astype(dtype), positives=self.positives.astype(dtype),
-                            negatives=self.negatives.astype(dtype))  # fmt: skip
+        """This curve with whole counts held as int32 (a stream's parts, see ``_of_columns``)
+        back as int64, as every curve holds them."""
+        if self._tp.dtype != np.int32:
+            return self
+        wide = np.int64
+        return attrs.evolve(self, tp=self._tp.astype(wide), fp=self._fp.astype(wide), positives=self.positives.astype(wide),
+                            negatives=self.negatives.astype(wide))  # fmt: skip
 
     def _merged_negative_label(self, other: ThresholdCurve) -> Hashable:
         """The negative class of two binary curves merged: a batch that held positives only
