@@ -427,6 +427,20 @@ def test_a_window_of_a_stream_reads_its_running_sums_to_rounding(data, size):
         k: v for k, v in held.to_dict(strict=True).items() if k != "max_error"}
 
 
+def test_a_stream_whose_errors_round_to_one_value_reads_the_exact_sums():
+    # y = (0, 7e-76), p = (1, 1): the errors -1 and -1 + 7e-76 are both -1.0 as floats, so their
+    # spread is lost; exactly e - ē = y - ȳ, the explained variance 1 - Var(e) / Var(y) is 0.
+    # scikit-learn subtracts in floats and says 1.0; a stream's read of its running sums would too
+    from sklearn.metrics import explained_variance_score
+
+    y, p = [0.0, 6.9650633e-76], [1.0, 1.0]
+    stream = RegressionMetrics()
+    for a, b in zip(y, p):
+        stream.update([a], [b])
+    assert stream.get_explained_variance() == 0.0 == RegressionMetrics.from_predictions(y, p).get_explained_variance()
+    assert explained_variance_score(y, p) == 1.0  # the rounded errors' variance, 0
+
+
 def test_a_window_after_its_large_value_left_reads_the_samples_it_holds():
     # [0.3, -2.5] predicted [0.3, 0.1]: SST = 2 * 1.4² = 3.92, RSS = 2.6² = 6.76, R² = 1 - 6.76 / 3.92;
     # West's update run backwards past 1e6 left about 1e-4 of rounding in the running sums

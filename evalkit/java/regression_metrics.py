@@ -324,8 +324,12 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         after every event of a stream in microseconds), else the exact ones (``sums``)."""
         derived = self._derived
         if self._pending:  # (moderate values: the running sums never overflow)
+            running = cast(list, self._running)
+            if running[7] * _SPREAD < running[0] * running[3] * running[3]:  # errors' spread below what y - p rounds away
+                self._flush()
+                return self.sums()
             if type(derived) is not _RunningSums:
-                derived = self._derived = _RunningSums(cast(list, self._running), self._largest)
+                derived = self._derived = _RunningSums(running, self._largest)
             return derived
         return self.sums()
 
@@ -936,6 +940,12 @@ _KEPT = 2.0**-20
 """A running sum is kept while it is more than this share of what events taken away held in it
 (their squared deviations from the means, their absolute and percentage errors), since it was
 seeded: its rounding, a few units of 2**-52 of what was taken away, then stays near 2**-32 of it."""
+
+_SPREAD = 2.0**32
+"""The running sums are read while the errors' co-moment ``Σ w (e - ē)²`` is more than ``2**-32``
+of ``W ē²``: each ``e = y - p`` is rounded to about ``2**-53`` of itself, which is then below
+``2**-37`` of the errors' spread. Errors nearly all equal (``y`` far below ``p`` in size, whose
+``y - p`` rounds to one value) are read from the exact sums: their explained variance is 0, not 1."""
 
 _MOST_PENDING = 4096
 """Events of a stream held for the exact sums at the most: then counted in, in one batch."""
