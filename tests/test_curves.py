@@ -323,6 +323,18 @@ def test_micro_curve_equals_scikit_learns_raveled_curve(data):
     assert np.allclose(np.asarray(micro.cells().tp, dtype=float), tp) and np.allclose(np.asarray(micro.cells().fp, dtype=float), fp)
 
 
+@pytest.mark.parametrize("each", [2**29, 2**30])
+def test_micro_curve_of_large_whole_counts_stays_exact(each):
+    """The micro curve sums whole counts as 32-bit integers while the classes' totals fit them
+    (three classes of 2**29 samples each: 1.5 * 2**30), as 64-bit ones beyond (three of 2**30:
+    3 * 2**30, past 2**31 - 1); either way its counts are the exact int64 sums at every threshold."""
+    parts = [([0.1 * k, 0.5 + 0.1 * k], [each // 2, each // 2], [0, 0]) for k in range(3)]
+    micro = ThresholdCurve.from_score_counts(parts, ["a", "b", "c"]).micro()
+    assert micro._tp.dtype == np.int64
+    assert micro.thresholds().tolist() == pytest.approx([0.7, 0.6, 0.5, 0.2, 0.1, 0.0])
+    assert micro.cells().tp.tolist() == [each // 2 * k for k in (1, 2, 3, 4, 5, 6)]
+
+
 @given(binary_case(min_size=2), st.integers(1, 4), st.data())
 def test_merged_batches_equal_one_curve(case, split, data):
     y_true, y_score = case

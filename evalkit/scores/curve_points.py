@@ -135,7 +135,7 @@ def _fill_union(first: tuple, second: tuple, out: tuple[np.ndarray, np.ndarray, 
     order, last, thresholds[:] = _merged_runs([part[0].astype(thresholds.dtype, copy=False) for part in (first, second)])
     from_first = order < len(first[0])
     del order
-    above_first = np.cumsum(from_first)[last]  # the first part's thresholds at or above each
+    above_first = np.cumsum(from_first, dtype=np.int32 if len(from_first) < 2**31 else np.int64)[last]  # the first part's thresholds at or above each
     del from_first
     above_second = np.flatnonzero(last)  # the second's: the rest of those at or above each
     above_second += 1

@@ -577,8 +577,12 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
             _fill_union(own[0], own[1], (thresholds, tp, fp))
             return thresholds, tp, fp, positives, negatives
         order, last, thresholds = _merged_runs([part[0] for part in own])
-        # many parts: running sums of each part's changes, not one pass per part (one quantity at a time: half the memory)
-        tp, fp = (_running_sums([np.diff(part[k], prepend=0) for part in own], order, last) for k in (1, 2))
+        # many parts: running sums of each part's changes, not one pass per part (one quantity at a time: half the memory);
+        # whole counts whose sums fit int32 are summed as int32 (every running sum is at most the classes' total), then widened
+        counts = np.result_type(*(part[k] for part in own for k in (1, 2)))
+        narrow = np.dtype(np.int32) if counts.kind == "i" and _fits_narrow(positives, negatives) else counts
+        tp, fp = (_running_sums([np.diff(part[k], prepend=0).astype(narrow, copy=False) for part in own], order, last).astype(counts, copy=False)
+                  for k in (1, 2))  # fmt: skip
         if tp.dtype.kind == "f":  # weighted: within rounding of 0 or of the class size is that
             tp, fp = _snapped(tp, positives, len(order)), _snapped(fp, negatives, len(order))
         return thresholds, tp, fp, positives, negatives
