@@ -155,3 +155,18 @@ def test_a_label_first_seen_in_a_late_chunk_grows_the_table(first_high, late):
     y_true[2 * counting._CHUNK + 5] = late
     y_pred[-1] = late
     check(y_true, y_pred)
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=40), st.sampled_from([np.int8, np.int32, np.intp]))
+def test_codes_of_labels_that_are_codes_already_are_copies(pairs, dtype):
+    # labels 0..k-1 are their own codes (no gather): the codes equal the labels' positions among
+    # the sorted labels, as intp, and never share memory with the input (which stays as given)
+    y_true, y_pred = (np.array(column, dtype=dtype) for column in zip(*pairs))
+    before = y_true.copy()
+    codes_true, codes_pred, labels, _ = counting.encode(y_true, y_pred)
+    position = {label: k for k, label in enumerate(labels)}
+    assert codes_true.dtype == np.intp and codes_true.tolist() == [position[v] for v in y_true.tolist()]
+    assert codes_pred.tolist() == [position[v] for v in y_pred.tolist()]
+    assert not np.shares_memory(codes_true, y_true) and not np.shares_memory(codes_pred, y_pred)
+    codes_true[:] = -1
+    assert np.array_equal(y_true, before)

@@ -541,7 +541,10 @@ def encode(
         return empty, empty.copy(), fixed, weight
     observed = _observe(actual, predicted)
     lookup, found = _lookup(observed, fixed, ((names[0], actual), (names[1], predicted)))
-    codes_true, codes_pred = (lookup[positions] for positions in observed.positions)
+    if len(lookup) <= _SMALL_TABLE and np.array_equal(lookup, np.arange(len(lookup))):  # codes already (0, 1, ..., k - 1): a copy, no gather
+        codes_true, codes_pred = (positions.astype(np.intp) for positions in observed.positions)
+    else:
+        codes_true, codes_pred = (lookup[positions] for positions in observed.positions)
     return codes_true, codes_pred, found, weight
 
 
