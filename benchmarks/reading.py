@@ -46,7 +46,7 @@ def _seconds(function: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _command(arguments: list[str], runs: int = 2) -> tuple[float, float]:
+def _command(arguments: list[str], runs: int = 3) -> tuple[float, float]:
     """Best wall time and peak resident memory (MB) of ``evalkit`` in a new process (the first
     run also brings the file and the libraries into the page cache)."""
     return min(_one_command(arguments) for _ in range(runs))
