@@ -541,7 +541,7 @@ def encode(
         return empty, empty.copy(), fixed, weight
     observed = _observe(actual, predicted)
     lookup, found = _lookup(observed, fixed, ((names[0], actual), (names[1], predicted)))
-    if len(lookup) <= _SMALL_TABLE and np.array_equal(lookup, np.arange(len(lookup))):  # codes already (0, 1, ..., k - 1): a copy, no gather
+    if fixed is None and observed.positions_are_codes():  # labels 0, 1, ..., k - 1: their codes copied, no gather
         codes_true, codes_pred = (positions.astype(np.intp) for positions in observed.positions)
     else:
         codes_true, codes_pred = (lookup[positions] for positions in observed.positions)
@@ -565,6 +565,12 @@ class _Observed:
 
     def in_actual(self) -> np.ndarray:
         return self.actual_values()
+
+    def positions_are_codes(self) -> bool:
+        """Whether ``positions`` are the sorted labels' codes already (with no fixed labels):
+        checked values with no table, or a table of as many entries as values (a checked
+        table follows the values' order onto every value, so it is then the identity)."""
+        return self.checked and (self.table is None or len(self.table) == len(self.values))
 
 
 def _observe(actual: np.ndarray | list, predicted: np.ndarray | list) -> _Observed:
