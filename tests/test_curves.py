@@ -445,6 +445,20 @@ def test_binned_curves_merge_batch_by_batch_in_bounded_memory():
         total + ThresholdCurve.from_scores(y, s, thresholds=11)
 
 
+def test_a_curve_never_shares_memory_with_its_inputs():
+    y, s = np.array([1, 0, 1, 0, 1]), np.array([0.9, 0.7, 0.5, 0.3, 0.1])  # distinct scores, highest first
+    grid = np.array([0.8, 0.4, 0.0])
+    counts = (np.array([0.1, 0.3, 0.5]), np.array([1, 0, 1]), np.array([1, 1, 0]))
+    curves = [ThresholdCurve.from_scores(y, s), ThresholdCurve.from_scores(y, s, thresholds=grid),
+              ThresholdCurve.from_score_counts([counts], [1])]  # fmt: skip
+    before = [curve.cells().tp.copy() for curve in curves] + [curve.thresholds().copy() for curve in curves]
+    for array in (y, s, grid, *counts):
+        array[...] = 0
+    after = [curve.cells().tp for curve in curves] + [curve.thresholds() for curve in curves]
+    for old, new in zip(before, after):
+        np.testing.assert_array_equal(old, new)
+
+
 def test_best_threshold_is_the_brute_force_optimum():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 300)

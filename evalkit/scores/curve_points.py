@@ -33,18 +33,28 @@ _BLOCK = 1 << 20
 
 
 def _sorted_counts(score: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """Unweighted counts by two value sorts (no argsort): all scores, and the positives' scores."""
+    """Unweighted counts by two value sorts (no argsort): all scores, and the positives' scores.
+    Each large array is allocated once and reused in place: on a machine that backs fresh
+    memory with huge pages, every new array of millions costs as much as a pass over it."""
     n = len(score)
     ordered = np.sort(score)
-    hits = np.sort(score[positive])
+    hits = score[positive]
+    hits.sort()
     last = np.empty(n, dtype=bool)  # the last of each run of equal scores
     last[-1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=last[:-1])
-    ends = np.flatnonzero(last)
+    ends = np.flatnonzero(last)[::-1]  # highest first: every array below is written in the curve's order
+    del last
     rising = ordered[ends]
-    at_or_above = n - np.concatenate(([0], ends[:-1] + 1))
-    tp = len(hits) - np.searchsorted(hits, rising, "left")
-    return rising[::-1], tp[::-1], (at_or_above - tp)[::-1], len(hits), n - len(hits)
+    del ordered
+    fp = np.empty(len(ends), dtype=np.intp)  # scores at or above each: n - (the next lower run's end + 1)
+    fp[-1] = n
+    np.subtract(n - 1, ends[1:], out=fp[:-1])
+    del ends
+    tp = np.searchsorted(hits, rising, "left")
+    np.subtract(len(hits), tp, out=tp)
+    fp -= tp
+    return rising, tp, fp, len(hits), n - len(hits)
 
 
 def _weighted_counts(score: np.ndarray, positive: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any, Any]:
@@ -220,6 +230,20 @@ _FILL_VALUES = {"zero": 0.0, "one": 1.0}
 
 MAX_THRESHOLDS = 1 << 24
 """The most points a binned curve may hold: thresholds times classes (its memory is O(thresholds x classes))."""
+
+
+def _joined(arrays: list[np.ndarray]) -> np.ndarray:
+    """The parts' arrays one after the other; one part's array is kept as it is when it owns
+    its memory (an array the counting made, not a view of an input): a curve of millions of
+    points is not copied once more to be stored.
+
+    Examples:
+        >>> made = np.arange(3); _joined([made]) is made, _joined([made[::-1]]) is made
+        (True, False)
+    """
+    if len(arrays) == 1 and arrays[0].base is None and arrays[0].flags.c_contiguous:
+        return arrays[0]
+    return np.concatenate(arrays)
 
 
 def _grid(thresholds: Any) -> np.ndarray:

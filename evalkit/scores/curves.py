@@ -92,6 +92,7 @@ from evalkit.scores.curve_points import (
     _exact_column,
     _fill_union,
     _grid,
+    _joined,
     _merged_runs,
     _running_sums,
     _snapped,
@@ -421,9 +422,9 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
             counts_dtype = np.int32 if all(np.asarray(part[1]).dtype == np.int32 for part in parts) else np.int64
         return cls(
             tuple(labels),
-            exact_scores(np.concatenate([part[0] for part in parts])),
-            np.concatenate([part[1] for part in parts]).astype(counts_dtype, copy=False),
-            np.concatenate([part[2] for part in parts]).astype(counts_dtype, copy=False),
+            exact_scores(_joined([part[0] for part in parts])),
+            _joined([part[1] for part in parts]).astype(counts_dtype, copy=False),
+            _joined([part[2] for part in parts]).astype(counts_dtype, copy=False),
             np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
             np.array([part[3] for part in parts], dtype=counts_dtype),
             np.array([part[4] for part in parts], dtype=counts_dtype),
