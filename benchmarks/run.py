@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from timing import best_time, peak_bytes  # the timing of every benchmark
+from timing import best_times, peak_bytes  # the timing of every benchmark
 
 import evalkit
 from evalkit import Calibration, ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
@@ -853,10 +853,8 @@ def run(cases: list[Case], repeats: int) -> str:
         "|---|---|---:|---:|---:|---:|---|",
     ]
     for case in cases:
-        times = {
-            name: best_time(function, 1 if name in case.scale or name in case.once else repeats) * case.scale.get(name, 1.0) / case.calls
-            for name, function in case.contenders.items()
-        }
+        runs = {name: 1 if name in case.scale or name in case.once else repeats for name in case.contenders}
+        times = {name: seconds * case.scale.get(name, 1.0) / case.calls for name, seconds in best_times(case.contenders, runs).items()}
         floor = next(name for name in case.contenders if "floor" in name)
         ours = times["evalkit"]
         memory = f"{peak_bytes(case.contenders['evalkit']) / case.input_bytes:.2f}" if case.input_bytes > 1 else ""

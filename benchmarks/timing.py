@@ -20,6 +20,19 @@ def best_time(function: Callable[[], object], repeats: int) -> float:
     return best
 
 
+def best_times(functions: dict[str, Callable[[], object]], repeats: dict[str, int]) -> dict[str, float]:
+    """The shortest run of each function, in seconds, the runs interleaved (round ``r`` runs
+    every function that has more than ``r`` repeats, in order): a slow spell of the machine
+    (memory being compacted, a neighbour's job) falls on every contender alike, not on the
+    one timed during it."""
+    best = dict.fromkeys(functions, float("inf"))
+    for round_ in range(max(repeats.values(), default=0)):
+        for name, function in functions.items():
+            if repeats[name] > round_:
+                best[name] = min(best[name], best_time(function, 1))
+    return best
+
+
 def peak_bytes(function: Callable[[], object]) -> int:
     """The peak of memory one run allocates, in bytes."""
     gc.collect()
