@@ -46,10 +46,12 @@ def _seconds(function: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _command(arguments: list[str], runs: int = 3) -> tuple[float, float]:
-    """Best wall time and peak resident memory (MB) of ``evalkit`` in a new process (the first
-    run also brings the file and the libraries into the page cache)."""
-    return min(_one_command(arguments) for _ in range(runs))
+def _commands(contenders: list[list[str]], runs: int = 3) -> list[tuple[float, float]]:
+    """Best wall time and peak resident memory (MB) of each command line in a new process, run in
+    interleaved rounds (a busy moment of the machine slows every contender alike; the first round
+    also brings the file and the libraries into the page cache)."""
+    rounds = [[_one_command(arguments) for arguments in contenders] for _ in range(runs)]
+    return [min(times) for times in zip(*rounds)]
 
 
 def _one_command(arguments: list[str]) -> tuple[float, float]:
@@ -171,9 +173,9 @@ def reading(rows: int = 5_000_000) -> str:
     ]
     with tempfile.TemporaryDirectory() as folder:
         for name, path, options, floor, peers in _files(Path(folder), rows):
-            ours, memory = _command(["-m", "evalkit", "report", str(path), *options])
-            alone, _ = _command(["-c", NUMPY_READER, "report", str(path), *options])
-            script, _ = _command(["-c", _script(path, options)])
+            (ours, memory), (alone, _), (script, _) = _commands(
+                [["-m", "evalkit", "report", str(path), *options], ["-c", NUMPY_READER, "report", str(path), *options], ["-c", _script(path, options)]]
+            )
             floor_time = _seconds(floor)
             times = {peer: _seconds(function) for peer, function in peers.items()}
             pandas = next((f"{t:.2f}" for peer, t in times.items() if peer.startswith("pandas")), "")
