@@ -16,7 +16,8 @@ For each file kind, one run times, on the same file:
   ``json.loads`` of 1,000,000 lines at a time), and pandas' and pyarrow's readers alone, which
   only read (in this process), for orientation.
 
-Target: evalkit within 1.5x the pandas script, and under 300 MB peak resident memory. The
+Every process runs with numpy's huge pages off (``timing.without_huge_pages``). Target: evalkit
+within 1.5x the pandas script, and under 300 MB peak resident memory. The
 score files are also run with the per-class areas (``--measures ...,roc_auc,ap``): their exact
 curves hold every distinct score of every class; with ``--thresholds 1000`` binned ones hold
 1,000.
@@ -35,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from timing import without_huge_pages
 
 CHUNK = 1_000_000
 NAMES = np.array(["cat", "dog", "bird", "fish", "horse", "cow", "sheep", "goat", "pig", "duck"])
@@ -165,7 +167,7 @@ def reading(rows: int = 5_000_000) -> str:
         "library's `json.loads` of 1,000,000 lines at a time; for Parquet `pyarrow.parquet.read_table`) and, for orientation, "
         "pandas' and pyarrow's readers, which only read (in-process), and a script a user would write instead: pandas reads the "
         "file, evalkit's Python API evaluates it (a new process). evalkit runs with pyarrow's CSV and JSON readers, and with "
-        "numpy's reader alone. Target: evalkit / script <= 1.5, peak resident memory < 300 MB (`python benchmarks/reading.py`)."),
+        "numpy's reader alone; numpy's huge pages off in every process. Target: evalkit / script <= 1.5, peak resident memory < 300 MB (`python benchmarks/reading.py`)."),
         "",
         ("| file | size (MB) | evalkit (s) | peak memory (MB) | numpy reader alone (s) | pandas + evalkit script (s) | evalkit / script "
          "| floor (s) | pandas read (s) | pyarrow read (s) |"),
@@ -191,6 +193,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=5_000_000)
     arguments = parser.parse_args()
+    without_huge_pages()
     print(reading(arguments.rows))
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from timing import best_times, peak_bytes  # the timing of every benchmark
+from timing import best_times, peak_bytes, without_huge_pages  # the timing of every benchmark
 
 import evalkit
 from evalkit import Calibration, ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
@@ -847,7 +847,8 @@ def run(cases: list[Case], repeats: int) -> str:
     lines = [
         (f"evalkit {evalkit.__version__}, numpy {np.__version__}, Python {platform.python_version()}, {platform.machine()}, "
         f"{os.cpu_count()} cores. Ratio = contender time / evalkit time (> 1: evalkit is faster); "
-        f"evalkit and floors best of {repeats}, slow peers once."),
+        f"evalkit and floors best of {repeats} in interleaved rounds, slow peers once; numpy's huge pages off "
+        "(`timing.without_huge_pages`)."),
         "",
         "| case | contender | time (ms) | ratio to evalkit | evalkit / floor | evalkit peak memory / input | target |",
         "|---|---|---:|---:|---:|---:|---|",
@@ -877,6 +878,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--output", help="also write the table to this file")
     arguments = parser.parse_args()
+    without_huge_pages()
     scale = 10 if arguments.quick else 1
     started = time.perf_counter()
     cases = [integer_labels(n // scale, m) for m in (10, 1000) for n in (100_000, 1_000_000, 10_000_000)]

@@ -4,9 +4,24 @@ memory one run allocates (tracemalloc)."""
 from __future__ import annotations
 
 import gc
+import os
 import time
 import tracemalloc
 from collections.abc import Callable
+
+
+def without_huge_pages() -> None:
+    """Turn numpy's requests for transparent huge pages off (``NUMPY_MADVISE_HUGEPAGE=0``), in this
+    process and in the ones it starts, for every contender alike. Where Linux compacts memory on
+    such a request (``/sys/kernel/mm/transparent_hugepage/defrag`` set to ``madvise``), a large
+    new array may stall while it does: after a process had freed much memory, the same call took
+    1 to 3.5 times as long at random on the machine of the tables."""
+    os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage  # type: ignore[attr-defined]
+    except ImportError:  # numpy 1.x
+        from numpy.core.multiarray import _set_madvise_hugepage  # type: ignore[attr-defined,no-redef]
+    _set_madvise_hugepage(False)
 
 
 def best_time(function: Callable[[], object], repeats: int) -> float:
