@@ -174,7 +174,10 @@ class Tally:
             scalar = getattr(measure.function, "integer_scalar", None)
             if scalar is None:
                 return None
-            return mean_of_numbers([float(scalar(*self.micro_cells(), **parameters))], undefined=undefined)
+            value = float(scalar(*self.micro_cells(), **parameters))
+            if value == value and type(undefined) is str and undefined == "exclude":  # noqa: PLR0124 (the default policy, a defined value: itself)
+                return _averaged(value, 1, 1)
+            return mean_of_numbers([value], undefined=undefined)
         values = self.values(measure, parameters)
         if values is None:
             return None
