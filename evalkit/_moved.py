@@ -12,7 +12,6 @@ imported by evalkit's own code, which uses the new paths.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -62,11 +61,13 @@ OLD_PATHS = {
 ``__init__`` gives the names the old module gave."""
 
 
-class OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old module path and loads it as the module at its new path."""
+class OldPaths:
+    """Finds an old module path and loads it as the module at its new path (a meta path finder
+    and loader by its methods: ``importlib.abc`` would import ``importlib.resources`` and
+    ``pathlib``, about 5 ms of ``import evalkit``)."""
 
     def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
-        return importlib.util.spec_from_loader(fullname, self) if fullname in OLD_PATHS else None
+        return importlib.util.spec_from_loader(fullname, self) if fullname in OLD_PATHS else None  # type: ignore[arg-type]  # (no deprecated load_module)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         module = importlib.import_module(OLD_PATHS[spec.name])
