@@ -16,7 +16,8 @@ Rows:
 * one read of a stream against a plain numpy formula on the same counts (``trace / total``; the
   mean of ``2 tp / (row + column)`` over the classes with any): how far above the floor a read is;
 * the other counted kinds: a decayed matrix, a window of label sets, a regressor's sums (River's
-  ``R2``) and its window;
+  ``R2``, and the floor of a plain Python class of four float sums called the same way) and its
+  window;
 * the exact ROC AUC of a sliding window of 10,000 scores, per event, once the window holds single
   events (its steady state), against recomputing it from the window's scores and against
   River's ``RollingROCAUC``;
@@ -235,6 +236,29 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
 
         return loop
 
+    class FourSums:
+        """The floor of a stream's R² in plain Python: four float sums, called as evalkit is."""
+
+        def __init__(self) -> None:
+            self.n = self.y = self.yy = self.ee = 0.0
+
+        def update(self, y_true: list[float], y_pred: list[float]) -> None:
+            y, p = y_true[0], y_pred[0]
+            self.n += 1
+            self.y += y
+            self.yy += y * y
+            self.ee += (y - p) * (y - p)
+
+        def get_r_squared(self) -> float:
+            sst = self.yy - self.y * self.y / self.n
+            return 1.0 - self.ee / sst if sst else float("nan")
+
+    def floor() -> None:
+        view = FourSums()
+        for a, b in zip(y, p):
+            view.update([a], [b])
+            view.get_r_squared()
+
     def river(window: int | None) -> Callable[[], None]:
         def loop() -> None:
             with warnings.catch_warnings():
@@ -264,11 +288,12 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
             metric.get()
 
     sets_ours, sets_river = side_by_side([label_sets, river_sets], n)
-    one_ours, one_river = side_by_side([regression(None), river(None)], n)
+    one_ours, one_river, one_floor = side_by_side([regression(None), river(None), floor], n)
     window_ours, window_river = side_by_side([regression(1_000), river(1_000)], n)
     return [("`Faded(factor=0.999)` of a matrix (10 classes): update, `get_accuracy()`", per_event(faded, n), "n/a"),
             ("`Windowed(LabelSetCounts(3 labels), size=1,000)`: update, micro F1", sets_ours, f"{sets_river:.1f} (`Rolling(MicroAverage(F1()), 1000)`)"),
             ("`RegressionMetrics`: update, `get_r_squared()`", one_ours, f"{one_river:.1f} (`R2`)"),
+            ("the floor of that loop: a plain Python class of four float sums, `update([y], [p])`, its R²", one_floor, ""),
             ("`Windowed(RegressionMetrics(), size=1,000)`: update, `get_r_squared()`", window_ours, f"{window_river:.1f} (`Rolling(R2(), 1000)`)")]  # fmt: skip
 
 
