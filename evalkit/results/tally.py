@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from evalkit.measures.averaging import Averaged, _averaged, check_undefined, mean_of, mean_of_numbers, support_weights
+from evalkit.measures.averaging import Averaged, check_undefined, mean_of, mean_of_numbers, support_weights
 from evalkit.measures.registry import Measure, MeasureLike, check_measure_parameters, registry_version
 
 __all__ = ["SMALL", "TALLIED", "SetTally", "Tally", "few_cells", "tallied"]
@@ -174,16 +174,10 @@ class Tally:
             scalar = getattr(measure.function, "integer_scalar", None)
             if scalar is None:
                 return None
-            value = float(scalar(*self.micro_cells(), **parameters))
-            if value == value and type(undefined) is str and undefined == "exclude":  # noqa: PLR0124 (the default policy, a defined value: itself)
-                return _averaged(value, 1, 1)
-            return mean_of_numbers([value], undefined=undefined)
+            return mean_of_numbers([float(scalar(*self.micro_cells(), **parameters))], undefined=undefined)
         values = self.values(measure, parameters)
         if values is None:
             return None
-        if average == "macro" and undefined == "exclude" and type(undefined) is str:  # the default policy, without its general path (one read of a stream)
-            defined = [value for value in values if value == value]  # noqa: PLR0124 (NaN is the one value unequal to itself)
-            return _averaged(math.fsum(defined) / len(defined) if defined else math.nan, len(values), len(defined))
         if average == "weighted":
             array = np.array(values)
             return mean_of(array, support_weights(array, self.row, check_undefined(undefined)), undefined=undefined)
