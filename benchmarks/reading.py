@@ -26,6 +26,7 @@ curves hold every distinct score of every class; with ``--thresholds 1000`` binn
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from timing import without_huge_pages
+from timing import interleaved, without_huge_pages
 
 CHUNK = 1_000_000
 NAMES = np.array(["cat", "dog", "bird", "fish", "horse", "cow", "sheep", "goat", "pig", "duck"])
@@ -52,8 +53,7 @@ def _commands(contenders: list[list[str]], runs: int = 3) -> list[tuple[float, f
     """Best wall time and peak resident memory (MB) of each command line in a new process, run in
     interleaved rounds (a busy moment of the machine slows every contender alike; the first round
     also brings the file and the libraries into the page cache)."""
-    rounds = [[_one_command(arguments) for arguments in contenders] for _ in range(runs)]
-    return [min(times) for times in zip(*rounds)]
+    return interleaved([functools.partial(_one_command, arguments) for arguments in contenders], [runs] * len(contenders))
 
 
 def _one_command(arguments: list[str]) -> tuple[float, float]:

@@ -32,12 +32,14 @@ interleaved rounds (a busy moment of the machine slows both alike).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 import warnings
 from collections.abc import Callable
 
 import numpy as np
+from timing import interleaved
 
 from evalkit import Calibration, ConfusionMatrix, ThresholdCurve, Windowed
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
@@ -63,8 +65,7 @@ def per_event(loop: Callable[[], object], n: int, repeats: int = 3) -> float:
 def side_by_side(timed: list[Callable[[], object]], n: int, repeats: int = 3) -> list[float]:
     """``per_event`` of each loop, the loops run in interleaved rounds (a busy moment of the
     machine slows each alike): the best round of each, per event, in microseconds."""
-    rounds = [[per_event(loop, n, 1) for loop in timed] for _ in range(repeats)]
-    return [min(times) for times in zip(*rounds)]
+    return interleaved([functools.partial(per_event, loop, n, 1) for loop in timed], [repeats] * len(timed))
 
 
 def loops(n: int, m: int, window: int | None) -> tuple[float, float, float]:

@@ -3,11 +3,15 @@ memory one run allocates (tracemalloc)."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+Result = TypeVar("Result", float, tuple[float, float])  # a time, or a time and a memory
 
 
 def without_huge_pages() -> None:
@@ -35,17 +39,23 @@ def best_time(function: Callable[[], object], repeats: int) -> float:
     return best
 
 
+def interleaved(measurements: Sequence[Callable[[], Result]], repeats: Sequence[int]) -> list[Result]:
+    """The least result of each measurement (a time, or a time and a memory), the runs
+    interleaved: round ``r`` runs every measurement that has more than ``r`` repeats, in order,
+    so that a slow spell of the machine (memory being compacted, a neighbour's job) falls on
+    every contender alike, not on the one timed during it."""
+    found: list[list[Result]] = [[] for _ in measurements]
+    for round_ in range(max(repeats, default=0)):
+        for results, measure, wanted in zip(found, measurements, repeats):
+            if wanted > round_:
+                results.append(measure())
+    return [min(results) for results in found]
+
+
 def best_times(functions: dict[str, Callable[[], object]], repeats: dict[str, int]) -> dict[str, float]:
-    """The shortest run of each function, in seconds, the runs interleaved (round ``r`` runs
-    every function that has more than ``r`` repeats, in order): a slow spell of the machine
-    (memory being compacted, a neighbour's job) falls on every contender alike, not on the
-    one timed during it."""
-    best = dict.fromkeys(functions, float("inf"))
-    for round_ in range(max(repeats.values(), default=0)):
-        for name, function in functions.items():
-            if repeats[name] > round_:
-                best[name] = min(best[name], best_time(function, 1))
-    return best
+    """The shortest run of each function, in seconds, in interleaved rounds (``interleaved``)."""
+    timed = [functools.partial(best_time, function, 1) for function in functions.values()]
+    return dict(zip(functions, interleaved(timed, [repeats[name] for name in functions])))
 
 
 def peak_bytes(function: Callable[[], object]) -> int:
