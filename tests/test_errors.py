@@ -147,12 +147,20 @@ def test_index_of_the_wrong_type():
         ConfusionMatrix(["a", "b"]).get(True, 0)
 
 
-def test_merging_matrices_with_different_labels():
-    with pytest.raises(LabelMismatchError, match=r"\['a', 'b'\] and \['b', 'a'\]"):
-        ConfusionMatrix(["a", "b"]) + ConfusionMatrix(["b", "a"])
+def test_merging_matrices_with_different_labels_says_how_to_join_them():
     cm = ConfusionMatrix(["a", "b"])
-    with pytest.raises(LabelMismatchError):
+    with pytest.raises(LabelMismatchError, match=r"\['a', 'b'\] and \['a', 'c'\]; a.merge\(b, grow=True\) joins their labels"):
         cm += ConfusionMatrix(["a", "c"])
+    with pytest.raises(LabelMismatchError, match="grow=True"):
+        ConfusionMatrix(["a"]) + ConfusionMatrix(["a", "b"])
+
+
+def test_matrices_with_the_same_labels_in_another_order_merge_in_the_first_ones_order():
+    ab = ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b"])
+    ba = ConfusionMatrix.from_predictions(["b", "a"], ["a", "a"], labels=["b", "a"])
+    both = ab + ba
+    assert both.labels == ("a", "b") and both.to_array().tolist() == [[2, 0], [2, 1]]  # (actual, predicted): a/a twice, b/a twice, b/b once
+    assert both - ba == ab and (both - ab).to_array().tolist() == [[1, 0], [1, 0]]
 
 
 @pytest.mark.parametrize("two_d", [np.eye(3, dtype=int), [[0, 1], [1, 0]], [("a", "b"), ("c",)], [{"a"}, {"b"}]])

@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from evalkit.exceptions import CountOverflowError, InvalidCountsError
 
@@ -25,16 +26,26 @@ __all__ = [
     "FLOAT_OFFSET",
     "LIMBS",
     "MAX_COUNT",
+    "UNIT",
     "ExactSums",
     "add_limbs",
+    "added",
     "check_count_total",
+    "difference",
+    "equal_counts",
+    "exact_counts",
+    "exact_remainders",
     "exact_row_sums",
     "float_limbs",
     "float_units",
+    "in_units",
     "ints_to_floats",
     "ints_to_limbs",
     "limbs_to_floats",
     "limbs_to_ints",
+    "read_remainders",
+    "rounded_counts",
+    "scaled_counts",
     "sum_limbs",
     "weighted_bincount",
     "weighted_sum",
@@ -349,13 +360,152 @@ def ints_to_floats(numbers: list[int]) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-_ROUNDING = 1e-9
-"""A float count that a subtraction leaves within this share of its size of zero is zero."""
+# --------------------------------------------------------------------------------------------
+# exact counts: whole numbers as int64, float sums as Python integers (units of 2**-FLOAT_OFFSET)
+
+Remainder = list  # [position, [floats]]: what a document adds to a rounded count (``exact_remainders``)
+
+UNIT = 1 << FLOAT_OFFSET
+"""An exact float count ``n`` (a Python integer) is the number ``n / UNIT``."""
+
+_units = np.frompyfunc(float_units, 1, 1)
+_rounded = np.frompyfunc(lambda number: number / UNIT, 1, 1)  # int / int: correctly rounded
 
 
-def difference(mine: Any, theirs: Any, what: str) -> np.ndarray:
+def exact_counts(counts: ArrayLike) -> np.ndarray:
+    """Counts as exact numbers, the form in which they are added and taken away: whole numbers
+    (int64) as they are, float counts as Python integers in units of ``2**-FLOAT_OFFSET`` (an
+    object array), so that ``(a + b) - a`` is ``b`` to the last bit, whatever their sizes.
+    Counts of the two forms combine through ``added`` and ``difference``.
+
+    Examples:
+        >>> big, small = exact_counts(np.array([1e9])), exact_counts(np.array([0.5]))
+        >>> rounded_counts(difference(added(big, small), big, "counts")).tolist()
+        [0.5]
+    """
+    array = np.asarray(counts)
+    if array.dtype.kind in "iuO":
+        return array
+    if array.dtype.kind == "b":
+        return array.astype(np.int64)
+    return np.asarray(_units(array.astype(np.float64, copy=False)), dtype=object).reshape(array.shape)
+
+
+def in_units(counts: ArrayLike) -> np.ndarray:
+    """Counts of any form (whole, float, exact) as Python integers in units of ``2**-FLOAT_OFFSET``."""
+    array = np.asarray(counts)
+    if array.dtype.kind == "O":
+        return array
+    if array.dtype.kind in "biu":
+        return array.astype(object) * UNIT
+    return exact_counts(array)
+
+
+def added(mine: ArrayLike, theirs: ArrayLike) -> np.ndarray:
+    """``mine + theirs`` of counts, exactly: whole numbers as int64, anything with a float
+    count as exact counts (see ``exact_counts``).
+
+    Examples:
+        >>> rounded_counts(added(np.array([1]), exact_counts(np.array([1e-20])))).tolist()
+        [1.0]
+    """
+    mine, theirs = np.asarray(mine), np.asarray(theirs)
+    if mine.dtype.kind in "biu" and theirs.dtype.kind in "biu":
+        return mine + theirs
+    return in_units(mine) + in_units(theirs)
+
+
+def equal_counts(first: ArrayLike, second: ArrayLike) -> bool:
+    """Whether two count arrays hold the same numbers to the last bit of their exact values,
+    whatever their forms (whole, float or exact counts).
+
+    Examples:
+        >>> equal_counts(np.array([2]), exact_counts(np.array([2.0]))), equal_counts(np.array([0.1 + 0.2]), np.array([0.3]))
+        (True, False)
+    """
+    first, second = np.asarray(first), np.asarray(second)
+    if first.dtype.kind in "biu" and second.dtype.kind in "biu":
+        return bool(np.array_equal(first, second))
+    return first.shape == second.shape and bool(np.array_equal(in_units(first), in_units(second)))
+
+
+def rounded_counts(counts: ArrayLike) -> np.ndarray:
+    """Exact counts as numbers to read: an exact (object) array as float64, each count
+    correctly rounded; whole (int64) and float counts as they are."""
+    array = np.asarray(counts)
+    if array.dtype.kind != "O":
+        return array
+    if not array.size:
+        return np.zeros(array.shape, dtype=np.float64)
+    return np.asarray(_rounded(array), dtype=np.float64).reshape(array.shape)
+
+
+def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
+    """Counts times ``factor``, as exact float counts: each product correctly rounded to a
+    float (a new weight of the samples), and exact from there on.
+
+    Examples:
+        >>> rounded_counts(scaled_counts(np.array([3]), 0.5)).tolist()
+        [1.5]
+    """
+    array = np.asarray(counts)
+    if array.dtype.kind == "O":
+        numerator, denominator = float(factor).as_integer_ratio()
+        scale = denominator * UNIT
+        products = np.frompyfunc(lambda number: number * numerator / scale, 1, 1)(array) if array.size else array
+        return exact_counts(np.asarray(products, dtype=np.float64).reshape(array.shape))
+    return exact_counts(array * float(factor))
+
+
+def exact_remainders(counts: np.ndarray) -> list[Remainder]:
+    """What the rounded counts of an exact (object) array leave out, for a document:
+    ``[position, [r1, r2, ...]]`` for each count (flattened) that is not a float, the floats
+    ``r`` summing exactly to the rest (``read_remainders`` adds them back); none otherwise.
+
+    Examples:
+        >>> exact = exact_counts(np.array([1.0, 2.0 ** -80])).sum(keepdims=True)
+        >>> rounded_counts(exact).tolist(), exact_remainders(exact)
+        ([1.0], [[0, [8.271806125530277e-25]]])
+    """
+    if counts.dtype.kind != "O":
+        return []
+    flat = counts.reshape(-1)
+    left = flat - exact_counts(rounded_counts(flat))
+    found = []
+    for position in np.flatnonzero(left != 0).tolist():
+        rest, parts = int(left[position]), []
+        while rest:
+            part = rest / UNIT
+            parts.append(part)
+            rest -= float_units(part)
+        found.append([position, parts])
+    return found
+
+
+def read_remainders(values: np.ndarray, remainders: list[Remainder]) -> np.ndarray:
+    """Counts read back from a document: ``values`` (whole numbers stay int64) with the exact
+    remainders of ``exact_remainders`` added; float values without remainders are exact as
+    they are. The caller checks the remainders' shape (``[position, [floats]]``)."""
+    if values.dtype.kind != "f":
+        return values
+    exact = exact_counts(values)
+    flat = exact.reshape(-1)
+    for position, parts in remainders:
+        flat[position] += sum(float_units(float(part)) for part in parts)
+    return exact
+
+
+_FLOAT_ROUNDING = 1e-9
+"""A count of float64 sums (a kind that keeps no exact sums) that a subtraction leaves this
+share of what it is taken from below zero is 0: the rounding of its sums, not a part never added."""
+
+
+def difference(mine: ArrayLike, theirs: ArrayLike, what: str) -> np.ndarray:
     """``mine - theirs`` of count arrays, refused where a count would fall below zero: what is
-    taken away must have been added. Float differences within rounding of zero are zero.
+    taken away must have been added. Whole (int64) and exact float counts (``exact_counts``)
+    are subtracted exactly; a count left above zero is never changed. Plain float64 sums (of
+    kinds that keep no exact sums) round: there a count below zero within the rounding of
+    what it is taken from is 0.
 
     Raises:
         InvalidCountsError: a count of ``theirs`` exceeds the same count of ``mine``.
@@ -363,12 +513,18 @@ def difference(mine: Any, theirs: Any, what: str) -> np.ndarray:
     Examples:
         >>> difference(np.array([3, 2]), np.array([1, 2]), "counts").tolist()
         [2, 0]
+        >>> rounded_counts(difference(exact_counts(np.array([1e9 + 0.5])), exact_counts(np.array([1e9])), "counts")).tolist()
+        [0.5]
     """
     mine, theirs = np.asarray(mine), np.asarray(theirs)
-    result = np.subtract(mine, theirs)
-    if result.dtype.kind == "f":
-        tolerance = _ROUNDING * np.maximum(np.abs(mine), np.abs(theirs))
-        result = np.where(np.abs(result) <= tolerance, 0.0, result)
-    if np.any(result < 0):
-        raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({result[result < 0][:3].tolist()})")
+    if mine.dtype.kind == "O" or theirs.dtype.kind == "O":
+        result = in_units(mine) - in_units(theirs)
+    else:
+        result = np.subtract(mine, theirs)
+        if result.dtype.kind == "f":
+            rounding = (result < 0) & (result >= -_FLOAT_ROUNDING * np.maximum(np.abs(mine), np.abs(theirs)))
+            result = np.where(rounding, 0.0, result)
+    negative = result < 0
+    if np.any(negative):
+        raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({rounded_counts(result[negative][:3]).tolist()})")
     return result

@@ -262,6 +262,26 @@ def matrix(value: object, name: str, *, rows: int, columns: int) -> np.ndarray:
     return np.stack([array(row, f"{name}[{i}]", length=columns, integral=integral) for i, row in enumerate(value)])
 
 
+def remainders(document: dict[str, Any], size: int, name: str = "exact") -> list[list]:
+    """The optional field of the exact rest of float counts (``evalkit.engine._exact.
+    exact_remainders``): ``[position, [floats]]`` pairs, positions below ``size``, each once;
+    ``[]`` when absent."""
+    value = document.get(name)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise FormatError(f"field {name!r} must be a list of [position, [numbers]] pairs, got {show(value)}")
+    seen = set()
+    for entry in value:
+        if (not isinstance(entry, list) or len(entry) != 2 or isinstance(entry[0], bool) or not isinstance(entry[0], int)
+                or not 0 <= entry[0] < size or entry[0] in seen or not isinstance(entry[1], list)):  # fmt: skip
+            raise FormatError(f"field {name!r} must list [position, [numbers]] pairs, each position once and below {size}, got {show(entry)}")
+        seen.add(entry[0])
+        for part in entry[1]:
+            number(part, name)
+    return value
+
+
 def cells_payload(cells: Cells) -> dict[str, Any]:
     """The rows of a ``Cells``, with its weights and index when it has them."""
     payload: dict[str, Any] = {name: as_list(row) for name, row in zip(COUNT_NAMES, cells.rows())}

@@ -12,7 +12,16 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
 from evalkit.engine import moved_names, serialization
-from evalkit.engine._exact import difference, weighted_bincount, weighted_sum
+from evalkit.engine._exact import (
+    difference,
+    equal_counts,
+    exact_remainders,
+    read_remainders,
+    rounded_counts,
+    scaled_counts,
+    weighted_bincount,
+    weighted_sum,
+)
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import as_count_matrix, check_choice, check_index, show
@@ -56,10 +65,11 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     with ``update``. It is therefore not hashable.
 
     Construction:
-        ``ConfusionMatrix(labels)`` (empty, Java style), ``from_predictions``,
-        ``from_array``.
+        ``ConfusionMatrix(labels)`` (empty, Java style), ``ConfusionMatrix()`` (empty, its
+        labels joining as they come, as River's), ``from_predictions``, ``from_array``.
     Counting:
-        ``inc``, ``update``, ``+`` / ``+=`` (merge two matrices with the same labels).
+        ``inc``, ``update``, ``+`` / ``+=`` (merge two matrices with the same labels, in any
+        order; a matrix made without labels takes in new ones).
     Reading:
         ``get``, ``get_class_count``, ``get_class_labels``, ``labels``,
         ``get_total_items``, ``index_of``, ``to_array`` (read-only view).
@@ -101,34 +111,53 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     ``ConfusionMatrix.max_cells`` higher to allow more, or use ``Evaluation.from_labels``,
     which counts per-class cells without a dense table."""
 
-    def __init__(self, labels: Sequence[Hashable], *, metrics_class: MetricsClass | None = None) -> None:
-        """An empty matrix for ``labels`` (any hashable values, kept in the given order).
+    def __init__(self, labels: Sequence[Hashable] | None = None, *, metrics_class: MetricsClass | None = None) -> None:
+        """An empty matrix for ``labels`` (any hashable values, kept in the given order), or
+        with no labels yet: each label a batch or a merge brings joins it (appended, a batch's
+        new labels sorted among themselves), as River's confusion matrix grows.
 
         Args:
-            labels: the classes.
+            labels: the classes; ``None``: none yet, every label joins as it comes.
             metrics_class: the ``ClassificationMetrics`` subclass whose getters are this
                 matrix's measures (default ``ClassificationMetrics``).
 
         Raises:
-            EmptyInputError: no labels.
+            EmptyInputError: an empty list of labels.
             DuplicateLabelError, InvalidLabelError, MixedLabelTypesError: bad labels.
             MatrixSizeError: more than ``max_cells`` cells.
+
+        Examples:
+            >>> cm = ConfusionMatrix()
+            >>> cm.update(["cat"], ["dog"])
+            >>> cm.update(["bird"], ["bird"])
+            >>> cm.labels, cm.get_accuracy()
+            (('cat', 'dog', 'bird'), 0.5)
         """
-        checked = check_label_list(labels)
-        if not checked:
-            raise EmptyInputError("'labels' is empty: a confusion matrix needs at least one class")
+        checked = () if labels is None else check_label_list(labels)
+        if labels is not None and not checked:
+            raise EmptyInputError("'labels' is empty: a confusion matrix needs at least one class (or none given: ConfusionMatrix() takes them as they come)")
         self.check_size(len(checked))
-        self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class))
+        self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class), grows=labels is None)
 
     @classmethod
-    def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
+    def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, grows: bool = False) -> ConfusionMatrix:
+        """A matrix of checked ``counts``: whole (int64), float, or exact float counts (an
+        object array, ``evalkit.engine._exact.exact_counts``)."""
         matrix = cls.__new__(cls)
-        matrix._set(counts, labels, metrics_class or default_metrics_class())
+        if counts.dtype.kind == "O":
+            matrix._set(rounded_counts(counts), labels, metrics_class or default_metrics_class(), counts, grows)
+        else:
+            matrix._set(counts, labels, metrics_class or default_metrics_class(), grows=grows)
         return matrix
 
+    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
+        """A matrix of ``counts`` with this one's kind, metrics class and growth."""
+        return type(self)._trusted(counts, labels, metrics_class or self._metrics_class, self._grows)
+
     def __reduce__(self) -> tuple:
-        """Pickle (and copy) as counts, labels and metrics class; the lock is made anew."""
-        return (type(self)._trusted, (*self._snapshot(), self._metrics_class))
+        """Pickle (and copy) as counts (exact float counts as they are), labels, metrics
+        class and growth; the lock is made anew."""
+        return (type(self)._trusted, (*self._exact_snapshot(), self._metrics_class, self._grows))
 
     @property
     def metrics_class(self) -> MetricsClass:
@@ -294,9 +323,10 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         Args:
             y_true: actual labels.
             y_pred: predicted labels.
-            grow: with False (the default) every label must be one of ``labels``; with
-                True, labels the matrix does not have yet are appended (sorted among
-                themselves), so a stream can start before every label has been seen.
+            grow: with False (the default) every label must be one of ``labels`` (unless the
+                matrix was made without labels); with True, labels the matrix does not have
+                yet are appended (sorted among themselves), so a stream can start before
+                every label has been seen.
             sample_weight: one finite weight >= 0 per sample; float weights turn the counts
                 into floats.
 
@@ -321,7 +351,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
             encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
             return
         actual, predicted, found, weight = encode(y_true, y_pred, sample_weight=sample_weight)  # the batch's own labels: no look at every class
-        if not grow:
+        if not (grow or self._grows):
             self._check_known(found)
         if len(actual) * 8 >= len(found) ** 2:  # a batch as large as the table: one bincount over its cells
             batch = weighted_bincount(actual * len(found) + predicted, weight, len(found) ** 2).reshape(len(found), len(found))
@@ -402,16 +432,16 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         """
         checked = check_label_list(labels)
         self.check_size(len(checked))
-        own, own_labels = self._snapshot()
+        own, own_labels = self._exact_snapshot()
         check_same_family(checked, own_labels, ("labels", "this matrix"))
         index = {label: position for position, label in enumerate(checked)}
         missing = [label for label in own_labels if label not in index]
         if missing:
             raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this matrix: {show(list(checked))}")
         positions = [index[label] for label in own_labels]
-        counts = np.zeros((len(checked), len(checked)), dtype=own.dtype)
+        counts = np.zeros((len(checked), len(checked)), dtype=np.int64).astype(own.dtype)  # (an exact table's zeros are Python ints)
         counts[np.ix_(positions, positions)] = own
-        return type(self)._trusted(counts, checked, self._metrics_class)
+        return self._like(counts, checked)
 
     OPERATIONS = ALL_OPERATIONS
 
@@ -420,11 +450,18 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
         Args:
             other: another matrix.
-            grow: with False (the default) the labels must be the same, in the same order; with
+            grow: with False (the default) the labels must be the same (in any order: the
+                result keeps this matrix's), unless this matrix was made without labels; with
                 True, labels of ``other`` that this matrix lacks are appended.
 
         Raises:
             LabelMismatchError: different labels and ``grow=False``.
+
+        Examples:
+            >>> a = ConfusionMatrix.from_predictions(["x", "y"], ["x", "x"], labels=["x", "y"])
+            >>> b = ConfusionMatrix.from_predictions(["y"], ["y"], labels=["y", "x"])
+            >>> (a + b).labels, (a + b).to_array().tolist()
+            (('x', 'y'), [[1, 0], [1, 1]])
         """
         self._check_kind(other, "merge")
         if grow and not same_labels(self.labels, other.labels):
@@ -435,21 +472,20 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         return result
 
     def _subtract(self, other: ConfusionMatrix) -> ConfusionMatrix:
-        """The counts of this matrix without those of ``other`` (same labels, same order)."""
-        counts, labels = other._snapshot()
-        self._check_same_labels(labels)
-        mine, _ = self._snapshot()
+        """The counts of this matrix without those of ``other`` (labels that are all this
+        matrix's, in any order)."""
+        counts = self._over_mine(other, "take away")
+        mine, _ = self._exact_snapshot()
         left = difference(mine, counts, "pairs of labels")
-        return type(self)._trusted(left, self._labels, merged_metrics_class(self._metrics_class, other._metrics_class))
+        return self._like(left, self._labels, merged_metrics_class(self._metrics_class, other._metrics_class))
 
     def _scaled(self, factor: float) -> ConfusionMatrix:
-        with self._lock:  # the product is the copy
-            counts, labels = self._counts * factor, self._labels
-        return type(self)._trusted(counts, labels, self._metrics_class)
+        counts, labels = self._exact_snapshot()
+        return self._like(scaled_counts(counts, factor), labels)
 
     def empty(self) -> ConfusionMatrix:
-        """A matrix over the same labels, with the same metrics class, and no counts."""
-        return type(self)(self._labels, metrics_class=self._metrics_class)
+        """A matrix over the same labels, with the same metrics class (and growth), and no counts."""
+        return self._like(np.zeros((len(self._labels), len(self._labels)), dtype=np.int64), self._labels)
 
     def __isub__(self, other: object) -> ConfusionMatrix:  # noqa: PYI034 (typing.Self needs Python 3.11)
         """Take away the counts of ``other``, a part added before (same labels, same order), in
@@ -457,16 +493,18 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
         self._require("subtract")
-        counts, labels = other._snapshot()
-        self._check_same_labels(labels)
+        counts = self._over_mine(other, "take away")
         with self._lock:
-            left = difference(self._counts, counts, "pairs of labels")
+            left = difference(self._counts if self._exact is None else self._exact, counts, "pairs of labels")
+            if left.dtype.kind == "O":  # float counts: the exact sums, and the counts read from them
+                self._exact = left
+                left = rounded_counts(left)
             if left.dtype != self._counts.dtype:
                 self._buffer = self._buffer.astype(left.dtype)
                 self._counts = self._buffer[: len(self._labels), : len(self._labels)]
             self._counts[...] = left
             self._total = None
-            self._tally_after_table(-counts, np.arange(len(self._labels)), grew=False)
+            self._tally_after_table(-rounded_counts(counts), np.arange(len(self._labels)), grew=False)
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         return self
 
@@ -475,26 +513,44 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         class becomes the more specific of the two (see ``merged_metrics_class``)."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        counts, labels = other._snapshot()
-        self._check_same_labels(labels)
+        counts, labels = other._exact_snapshot()
+        if not self._grows:
+            self._check_labels_in(labels, self._labels, "merge")
         metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         self._add(counts, labels)
         self._metrics_class = metrics_class
         return self
 
-    def _check_same_labels(self, labels: tuple) -> None:
-        if not same_labels(self._labels, labels):
+    def _over_mine(self, other: ConfusionMatrix, operation: str) -> np.ndarray:
+        """The counts of ``other`` (as they add and subtract) laid over this matrix's labels,
+        which must hold all of its labels."""
+        counts, labels = other._exact_snapshot()
+        mine = self._labels
+        if same_labels(mine, labels):
+            return counts
+        self._check_labels_in(labels, mine, operation)
+        index = {label: position for position, label in enumerate(mine)}
+        positions = [index[label] for label in labels]
+        laid = np.zeros((len(mine), len(mine)), dtype=np.int64).astype(counts.dtype)
+        laid[np.ix_(positions, positions)] = counts
+        return laid
+
+    def _check_labels_in(self, labels: tuple, mine: tuple, operation: str) -> None:
+        """Every one of ``labels`` is a label of this matrix (``mine``), or a
+        ``LabelMismatchError`` that says how to join them."""
+        if not same_labels(mine, labels) and (len(labels) > len(mine) or any(self._position(label) is None for label in labels)):
             raise LabelMismatchError(
-                f"cannot merge matrices with different labels: {show(list(self._labels))} and {show(list(labels))}"
+                f"cannot {operation} matrices with different labels: {show(list(mine))} and {show(list(labels))}; "
+                "a.merge(b, grow=True) joins their labels (a matrix made as ConfusionMatrix() joins them itself)"
             )
 
     def with_metrics_class(self, metrics_class: MetricsClass) -> ConfusionMatrix:
         """A copy of this matrix with another metrics class (whose getters become its measures)."""
-        return type(self)._trusted(*self._snapshot(), check_metrics_class(metrics_class))
+        return self._like(*self._exact_snapshot(), check_metrics_class(metrics_class))
 
     def copy(self) -> ConfusionMatrix:
         """An independent copy."""
-        return type(self)._trusted(*self._snapshot(), self._metrics_class)
+        return self._like(*self._exact_snapshot())
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -565,14 +621,15 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         with self._lock:
             self._buffer = np.zeros((len(self._labels), len(self._labels)), dtype=np.int64)
             self._counts = self._buffer
+            self._exact = None
             self._total = 0
             self._tally = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        (mine, my_labels), (theirs, their_labels) = self._snapshot(), other._snapshot()  # one lock at a time: no deadlock
-        return same_labels(my_labels, their_labels) and np.array_equal(mine, theirs) and self._metrics_class is other._metrics_class
+        (mine, my_labels), (theirs, their_labels) = self._exact_snapshot(), other._exact_snapshot()  # one lock at a time: no deadlock
+        return same_labels(my_labels, their_labels) and equal_counts(mine, theirs) and self._metrics_class is other._metrics_class
 
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)
@@ -621,22 +678,32 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
     def _document(self) -> dict[str, Any]:
         """The matrix as an evalkit JSON document (labels, counts and, unless it is
-        ``ClassificationMetrics``, the metrics class by name)."""
+        ``ClassificationMetrics``, the metrics class by name); float counts that are not their
+        exact sums carry the rest in ``exact`` (``[cell, [floats]]``, cells counted row by row)."""
         payload = {"labels": list(self._labels), "counts": self._counts.tolist(), **metrics_class_field(self._metrics_class)}
+        if self._grows:
+            payload["grows"] = True
+        remainders = [] if self._exact is None else exact_remainders(self._exact)
+        if remainders:
+            payload["exact"] = remainders
         return payload
 
     @classmethod
     def _read_document(cls, document: dict[str, Any], *, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
         maker = read_metrics_class(document, metrics_class)
         labels = serialization.label_list(document, "labels")
-        if not labels:
+        grows = document.get("grows", False)
+        if not isinstance(grows, bool):
+            raise FormatError(f"field 'grows' must be true or false, got {show(grows)}")
+        if not labels and not grows:
             raise FormatError("field 'labels' is empty")
         counts = serialization.matrix(serialization.field(document, "counts"), "counts", rows=len(labels), columns=len(labels))
         try:
             weighted_sum(counts, None)  # a total beyond 2**63 - 1 (or float64) is refused here, not wrapped later
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
-        return cls._trusted(counts, labels, maker)
+        exact = serialization.remainders(document, counts.size)
+        return cls._trusted(read_remainders(counts, exact) if exact else counts, labels, maker, grows)
 
     # ----------------------------------------------------------------------------------------
     # text

@@ -8,6 +8,11 @@ Every change of the counts lands here, in one of three ways, all under the matri
 * ``_add_pairs``: samples given as codes, only the cells they fall in;
 * ``_add``: a table of counts over some labels (a batch as large as the table, ``+=``).
 
+Weighted (float) counts are kept exact as well: beside the float64 table that every read uses
+(each count correctly rounded), ``_exact`` holds the exact sums (``evalkit.engine._exact``:
+Python integers in units of ``2**-1126``), so adding and taking away parts never rounds, and
+``(a + b) - a`` is ``b`` whatever the sizes of the weights.
+
 Each keeps the total exact (Python integers, never wrapped past 2**63 - 1) and ends in
 ``_tally_after``, the one rule for the stream's running sums (``evalkit.results.tally``): a
 change of a few cells keeps the tally current (or starts it), so reads after any one-event
@@ -26,7 +31,16 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 
-from evalkit.engine._exact import MAX_COUNT, check_count_total, weighted_bincount, weighted_sum
+from evalkit.engine._exact import (
+    MAX_COUNT,
+    UNIT,
+    check_count_total,
+    float_units,
+    in_units,
+    rounded_counts,
+    weighted_bincount,
+    weighted_sum,
+)
 from evalkit.engine._labels import check_label_list, check_same_family, describe, position_of
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import show
@@ -52,9 +66,11 @@ def few_samples(y_true: object, y_pred: object, sample_weight: ArrayLike | None)
 class MatrixCounts:
     """The changing counts of a matrix (see the module)."""
 
-    __slots__ = ("_buffer", "_counts", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
+    __slots__ = ("_buffer", "_counts", "_exact", "_grows", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
     _buffer: np.ndarray
     _counts: np.ndarray
+    _exact: np.ndarray | None
+    _grows: bool
     _index: dict[Hashable, int]
     _labels: tuple
     _lock: threading.RLock
@@ -68,9 +84,18 @@ class MatrixCounts:
         @classmethod
         def check_size(cls, m: int) -> None: ...
 
-    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass) -> None:
+    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass, exact: np.ndarray | None = None, grows: bool = False) -> None:
+        """The state of ``counts`` (float counts: their exact sums ``exact``, by default the
+        floats themselves); ``grows``: labels new to the matrix join it as they come."""
+        self._grows = grows
+        if counts.dtype.kind == "f":
+            exact = in_units(counts) if exact is None else exact
+            counts = rounded_counts(exact)
+        else:
+            exact = None
         self._buffer = counts  # room for labels to come: the counts are its top-left corner
         self._counts = counts
+        self._exact = exact  # float counts' exact sums (units of 2**-1126), None for whole counts
         self._labels = labels
         self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
@@ -83,10 +108,16 @@ class MatrixCounts:
         with self._lock:
             return self._counts.copy(), self._labels
 
+    def _exact_snapshot(self) -> tuple[np.ndarray, tuple]:
+        """A consistent copy of the counts as they add and subtract (``_exact`` for float
+        counts, else the whole counts) and the labels, read under the lock."""
+        with self._lock:
+            return (self._counts if self._exact is None else self._exact).copy(), self._labels
+
     def _current_total(self) -> int | float:
         """The total, summed once (the caller holds the lock)."""
         if self._total is None:
-            self._total = weighted_sum(self._counts, None)
+            self._total = weighted_sum(self._counts, None) if self._exact is None else check_count_total(sum(self._exact.ravel().tolist()) / UNIT)
         return self._total
 
     # ----------------------------------------------------------------------------------------
@@ -145,10 +176,15 @@ class MatrixCounts:
                 buffer = np.zeros((size, size), dtype=self._buffer.dtype)
                 buffer[: len(self._counts), : len(self._counts)] = self._counts
                 self._buffer = buffer
+            if self._exact is not None:
+                exact = np.zeros((m, m), dtype=np.int64).astype(object)
+                exact[: len(self._exact), : len(self._exact)] = self._exact
+                self._exact = exact
             index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
             self._labels = labels
             self._counts = self._buffer[:m, :m]
         if floats and self._buffer.dtype.kind != "f":
+            self._exact = in_units(self._counts)
             self._buffer = self._buffer.astype(np.float64)
             self._counts = self._buffer[: len(self._labels), : len(self._labels)]
         if found == self._labels:
@@ -162,6 +198,12 @@ class MatrixCounts:
         """Add ``amount`` (1, or -1 to take a sample away; a weight to float counts) to one
         cell: one event of a stream, the hot path (the caller holds the lock and has checked
         the cell)."""
+        exact = self._exact
+        if exact is not None:  # float counts: the exact sum, and the count read from it
+            exact[row, column] += amount * UNIT if type(amount) is int else float_units(amount)
+            self._counts[row, column] = exact[row, column] / UNIT
+            self._total = None
+            return
         total = (self._total if self._total is not None else self._current_total()) + amount
         self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
         self._counts[row, column] += amount
@@ -174,8 +216,9 @@ class MatrixCounts:
     def _count_cells(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
         """Add ``amount`` (1, or -1 to take a sample away) to each of a few cells (the caller
         holds the lock and has checked the cells)."""
-        if len(cells) == 1:
-            self._count_cell(*cells[0], amount)
+        if len(cells) == 1 or self._exact is not None:
+            for row, column in cells:
+                self._count_cell(row, column, amount)
             return
         total = (self._total if self._total is not None else self._current_total()) + amount * len(cells)
         self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
@@ -194,22 +237,32 @@ class MatrixCounts:
             before = len(self._labels)
             positions = self._grown(found, amounts.dtype.kind == "f")
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
-            self._counts[rows, columns] += amounts  # the keys are distinct: no cell twice
+            if self._exact is not None:  # the keys are distinct: no cell twice
+                self._exact[rows, columns] += in_units(amounts)
+                self._counts[rows, columns] = rounded_counts(self._exact[rows, columns])
+                total = None
+            else:
+                self._counts[rows, columns] += amounts
             self._total = total
             self._tally_after(zip(rows.tolist(), columns.tolist(), amounts.tolist()), len(keys), grew=len(self._labels) != before)
 
     def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
-        (``batch_total``: the sum of ``batch``, when the caller knows it)."""
+        (``batch_total``: the sum of ``batch``, when the caller knows it; ``batch`` may be
+        exact float counts, ``evalkit.engine._exact.exact_counts``)."""
         with self._lock:
-            added = weighted_sum(batch, None) if batch_total is None else batch_total
-            total = check_count_total(self._current_total() + added)
+            floats = batch.dtype.kind in "fO"
+            total = None if floats or self._exact is not None else check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
             before = len(self._labels)
-            positions = self._grown(found, batch.dtype.kind == "f")
-            if len(positions) == len(self._labels) and (positions == np.arange(len(positions))).all():
-                self._counts += batch
+            positions = self._grown(found, floats)
+            whole = len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all())
+            cells = ... if whole else np.ix_(positions, positions)
+            if self._exact is not None:
+                self._exact[cells] += in_units(batch)
+                self._counts[cells] = rounded_counts(self._exact[cells])
+                batch = rounded_counts(batch)
             else:
-                self._counts[np.ix_(positions, positions)] += batch
+                self._counts[cells] += batch
             self._total = total
             self._tally_after_table(batch, positions, grew=len(self._labels) != before)
 
