@@ -112,16 +112,73 @@ def test_any_measure_at_a_threshold_is_the_measure_of_the_confusion_matrix_of_th
         assert close(values[j], matrix.average(*measure))
 
 
-def test_excess_aurc_subtracts_the_perfect_ranking_at_the_same_error_rate():
-    y_true, y_pred = [0, 0, 0, 1], [0, 0, 0, 0]
-    curve = RiskCoverage.from_predictions(y_true, y_pred, [0.9, 0.8, 0.7, 0.1])  # the one error is the least confident
-    assert curve.aurc() == pytest.approx((0 + 0 + 0 + 0.25) / 4)
-    assert curve.excess_aurc() == pytest.approx(curve.aurc() - (0.25 + 0.75 * math.log(0.75)))
-    assert 0 <= curve.excess_aurc() < 0.03  # the discrete optimum sits just above its continuous limit
-    worst = RiskCoverage.from_predictions(y_true, y_pred, [0.1, 0.2, 0.3, 0.9])
-    assert worst.excess_aurc() > curve.excess_aurc()
-    assert excess_aurc(y_true, y_pred, [0.1, 0.2, 0.3, 0.9]) == worst.excess_aurc()
+def test_excess_aurc_subtracts_the_perfect_ranking_of_the_same_samples():
+    # Geifman, Uziel & El-Yaniv 2019: E-AURC = AURC - AURC of the optimal ranking (every correct
+    # sample first). Of n samples with e errors ranked so, the k-th error is accepted with
+    # n - e + k samples: AURC* = (1/n) Σ_k k / (n - e + k), here (1/6)(1/5 + 2/6) = 4/45.
+    y_true, y_pred = [0] * 6, [0, 0, 0, 0, 1, 1]
+    curve = RiskCoverage.from_predictions(y_true, y_pred, [0.9, 0.8, 0.7, 0.6, 0.5, 0.4])  # both errors least confident
+    assert curve.aurc() == pytest.approx(4 / 45, rel=1e-15)
+    assert curve.excess_aurc() == 0.0  # a perfect ranking: no excess at all
+    assert curve.aurc() - oracle_aurc(1 / 3) == pytest.approx(0.0259, abs=1e-4)  # where the continuous limit leaves 0.026
+    worst = RiskCoverage.from_predictions(y_true, y_pred, [0.1, 0.2, 0.3, 0.4, 0.9, 0.8])
+    assert worst.excess_aurc() == pytest.approx(worst.aurc() - 4 / 45, rel=1e-15) and worst.excess_aurc() > 0
+    assert excess_aurc(y_true, y_pred, [0.1, 0.2, 0.3, 0.4, 0.9, 0.8]) == worst.excess_aurc()
     assert oracle_aurc(0.0) == 0.0 and oracle_aurc(1.0) == 1.0
+
+
+@given(case=selective_cases())
+def test_any_confidence_that_puts_every_correct_sample_first_has_no_excess(case):
+    y_true, y_pred, _, weight = case
+    right = [a == p for a, p in zip(y_true, y_pred)]
+    order = sorted(range(len(y_true)), key=lambda i: (right[i], -(weight[i] if weight else 1)))  # wrong ones first, the heaviest first
+    confidence = [0.0] * len(y_true)
+    for rank, i in enumerate(order):
+        confidence[i] = float(rank)  # distinct: the correct ones above every wrong one, the lightest wrong one highest among those
+    curve = RiskCoverage.from_predictions(y_true, y_pred, confidence, sample_weight=weight)
+    assert curve.excess_aurc() == 0.0
+    coverage, risk = curve.oracle_risk()
+    assert close(float(np.dot(np.diff(np.concatenate(([0.0], coverage))), risk)), curve.aurc())
+
+
+@given(case=selective_cases(), reversed_=st.booleans())
+def test_the_excess_is_never_below_zero(case, reversed_):
+    y_true, y_pred, confidence, weight = case
+    curve = RiskCoverage.from_predictions(y_true, y_pred, [-c for c in confidence] if reversed_ else confidence, sample_weight=weight)
+    assert curve.excess_aurc() >= 0.0
+
+
+def test_the_risk_is_one_division_of_the_wrong_weight_by_the_accepted():
+    # 2 errors of 6: 2/6, not 1 - 4/6 = 0.33333333333333337
+    curve = RiskCoverage.from_predictions([0] * 8, [0] * 4 + [1, 1, 1, 1], [9, 8, 7, 6, 5, 4, 3, 2])
+    assert curve.risk.tolist()[5] == 2 / 6 and curve.error_rate == 0.5
+    assert curve.coverage.tolist() == [k / 8 for k in range(1, 9)]
+
+
+@given(case=selective_cases(), risk=st.sampled_from([0.0, 0.1, 0.2, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1.0]),
+       coverage=st.sampled_from([0.1, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1.0]))  # fmt: skip
+def test_coverage_at_a_risk_and_risk_at_a_coverage_equal_brute_force(case, risk, coverage):
+    # Brute force: every distinct threshold, its coverage and risk as Python divisions of the counts.
+    y_true, y_pred, confidence, weight = case
+    curve = RiskCoverage.from_predictions(y_true, y_pred, confidence, sample_weight=weight)
+    points, _ = _brute_force(y_true, y_pred, confidence, weight)
+    within = [c for _, c, r in points if r <= risk]
+    assert curve.coverage_at(risk) == (max(within) if within else 0.0)
+    reaching = [r for _, c, r in points if c >= coverage]
+    assert curve.risk_at(coverage) == reaching[0]
+
+
+def test_float_weights_are_summed_exactly():
+    # A weight of 1e-10 beside 1.0 stays when the 1.0 is taken away, and merged parts taken away give the other part.
+    heavy = RiskCoverage.from_predictions(["a"], ["a"], [0.5], labels=["a", "b"], sample_weight=[1.0])
+    light = RiskCoverage.from_predictions(["a"], ["b"], [0.5], labels=["a", "b"], sample_weight=[1e-10])
+    both = heavy + light
+    assert both.n_samples == 1.0000000001 and (both - heavy) == light and (both - light) == heavy
+    assert (both - heavy).error_rate == 1.0 and (both - heavy).n_samples == 1e-10
+    big = RiskCoverage.from_predictions(["a"], ["a"], [0.5], labels=["a", "b"], sample_weight=[1e9])
+    half = RiskCoverage.from_predictions(["a"], ["a"], [0.5], labels=["a", "b"], sample_weight=[0.5])
+    assert ((big + half) - big) == half and ((big + half) - big).n_samples == 0.5
+    assert RiskCoverage.from_json((big + light).to_json()) - big == light
 
 
 def test_risk_at_a_coverage_and_coverage_at_a_risk_read_the_right_point():

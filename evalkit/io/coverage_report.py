@@ -172,5 +172,5 @@ def _coverage_readings(result: SetCoverage | IntervalCoverage, level: float) -> 
 
 
 def _risk_series(curve: RiskCoverage) -> Sequence[tuple[str, np.ndarray, np.ndarray]]:
-    """The curve, and the perfect ranking at its error rate (every correct sample first)."""
+    """The curve, and the perfect ranking of its samples (every correct sample first)."""
     return [("model", curve.coverage, curve.risk), ("perfect ranking", *curve.oracle_risk())]

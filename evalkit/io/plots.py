@@ -15,7 +15,7 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``measures_by_threshold``: any measures against the threshold.
 * ``intervals``: confidence intervals side by side (a forest plot), e.g. of two classifiers.
 * ``risk_coverage``: a selective classifier's risk (or any measure of the accepted samples)
-  against its coverage, with the perfect ranking at the same error rate.
+  against its coverage, with the perfect ranking of the same samples.
 * ``gains`` and ``lift``: the cumulative gains and lift curves of a ``ThresholdCurve`` (with
   the random and the perfect model), one per class.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
@@ -510,7 +510,7 @@ def _classes(curve: ThresholdCurve, label: Hashable) -> list[Any]:
 def risk_coverage(curve: RiskCoverage, measure: str | None = None, average: str = "macro", *, oracle: bool = True, ax: Axes | None = None,
                   title: str | None = None) -> Axes:  # fmt: skip
     """The risk-coverage curve of a ``RiskCoverage`` (selective risk against coverage, as steps),
-    the AURC in the legend, and the perfect ranking at the same error rate (``oracle``); with
+    the AURC in the legend, and the perfect ranking of the same samples (``oracle``); with
     ``measure``, that measure of the accepted samples instead of the risk.
 
     Examples:
@@ -528,7 +528,8 @@ def risk_coverage(curve: RiskCoverage, measure: str | None = None, average: str 
     ax.step(np.concatenate(([0.0], curve.coverage)), np.concatenate((values[:1], values)), where="post",
             label=f"{'AURC' if measure is None else 'area'} = {area:.4f}")  # fmt: skip
     if oracle and measure is None:
-        ax.plot(*curve.oracle_risk(200), linestyle="--", color="grey", label="perfect ranking")
+        coverage, risk = curve.oracle_risk()
+        ax.step(np.concatenate(([0.0], coverage)), np.concatenate((risk[:1], risk)), where="post", linestyle="--", color="grey", label="perfect ranking")
     ax.set_xlim(0, 1)
     ax.set_xlabel("coverage")
     ax.set_ylabel(name)

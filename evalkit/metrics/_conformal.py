@@ -230,7 +230,7 @@ def risk_coverage_curve(y_true: LabelsLike, y_pred: LabelsLike, confidence: Arra
     Examples:
         >>> coverage, risk, thresholds = risk_coverage_curve([0, 1, 1], [0, 1, 0], [0.9, 0.5, 0.7])
         >>> coverage.tolist(), risk.tolist(), thresholds.tolist()
-        ([0.3333333333333333, 0.6666666666666666, 1.0], [0.0, 0.5, 0.33333333333333337], [0.9, 0.7, 0.5])
+        ([0.3333333333333333, 0.6666666666666666, 1.0], [0.0, 0.5, 0.3333333333333333], [0.9, 0.7, 0.5])
     """
     curve = RiskCoverage.from_predictions(y_true, y_pred, confidence, labels=labels, sample_weight=sample_weight)
     return curve.coverage, curve.risk, curve.thresholds
@@ -248,11 +248,12 @@ def aurc(y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, sampl
 
 
 def excess_aurc(y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
-    """The AURC minus that of a perfect ranking at the same error rate (Geifman et al. 2019).
+    """The AURC minus that of a perfect ranking of the same samples (Geifman et al. 2019): 0
+    for a confidence that ranks every correct sample above every error.
 
     Examples:
-        >>> round(excess_aurc([0, 1, 1, 0], [0, 1, 0, 0], [0.9, 0.8, 0.3, 0.6]), 6)
-        0.028262
+        >>> round(excess_aurc([0, 1, 1, 0], [0, 1, 0, 0], [0.9, 0.8, 0.6, 0.3]), 6)   # the error third of four: 7/48 - 3/48
+        0.083333
     """
     return RiskCoverage.from_predictions(y_true, y_pred, confidence, sample_weight=sample_weight).excess_aurc()
 
@@ -263,8 +264,8 @@ def auarc(correctness: ArrayLike, confidence: ArrayLike, *, sample_weight: Array
     keeps the order a sort leaves them in.
 
     Examples:
-        >>> auarc([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])
-        0.7916666666666666
+        >>> auarc([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])   # 1 - (1/3 + 2/4) / 4
+        0.7916666666666667
     """
     correct = as_array(correctness, "correctness")
     if correct.dtype.kind not in "biuf" or not np.isin(correct, (0, 1)).all():

@@ -18,9 +18,16 @@ adds (a step function, as average precision sums precision over recall):
 With distinct confidences and no weights this is Geifman et al.'s mean of the risks of the
 ``k`` most confident samples, ``k = 1 .. n`` (and ``1 - AURC`` is MAPIE's ``auarc``); tied
 confidences count as one step, never in the arbitrary order a sort leaves them. The **excess
-AURC** subtracts the AURC of a perfect ranking at the same error rate ``r`` (every correct
-sample first), ``r + (1 - r) ln(1 - r)`` (Geifman, Uziel & El-Yaniv, "Bias-reduced uncertainty
-estimation for deep neural classifiers", 2019).
+AURC** subtracts the AURC of a perfect ranking of the same samples (Geifman, Uziel & El-Yaniv,
+"Bias-reduced uncertainty estimation for deep neural classifiers", 2019): every correct sample
+first, then each wrong one on its own step (the lightest first), so a confidence that ranks
+every correct sample above every wrong one, with no two wrong ones tied, has an excess of
+exactly 0. Geifman et al. write that optimum in its continuous limit, ``r + (1 - r) ln(1 - r)``
+at the error rate ``r`` (``oracle_aurc``), which ``n`` samples reach only as ``n`` grows: a
+perfect ranking of 6 samples with 2 errors sits 0.026 above it.
+
+Coverage and risk are ratios of the counts, each one correctly rounded division (``2 / 6`` is
+``0.3333333333333333``, not ``1 - 4 / 6``); float weights are summed exactly.
 
 ``RiskCoverage`` is a counted state (``evalkit.results.counted``): it updates, merges, takes a
 part away, scales, and writes itself as JSON, so windows, Dask and Spark fold it like a matrix.
@@ -42,6 +49,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from evalkit.engine import serialization
+from evalkit.engine._exact import (
+    equal_counts,
+    exact_counts,
+    exact_remainders,
+    in_units,
+    read_remainders,
+    rounded_counts,
+    scaled_counts,
+)
 from evalkit.engine._labels import check_label_list, label_union, same_labels
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import as_array, check_sample_weight, show
@@ -56,6 +72,7 @@ from evalkit.exceptions import (
     InvalidValueError,
     LabelMismatchError,
 )
+from evalkit.measures.arithmetic import ratio
 from evalkit.measures.averaging import UndefinedPolicy, average_rows
 from evalkit.measures.registry import MeasureLike, resolve_measure
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
@@ -66,10 +83,6 @@ if TYPE_CHECKING:
     from evalkit.results._closed_form import Interval
 
 __all__ = ["RiskCoverage", "confidences", "oracle_aurc"]
-
-_ROUNDING = 1e-9
-"""A float weight that a subtraction leaves within this share of its size of zero is zero."""
-
 
 def confidences(confidence: ArrayLike, n: int, argument: str = "confidence") -> np.ndarray:
     """``confidence`` as ``n`` finite float64 values, one per sample (higher: more confident).
@@ -96,8 +109,9 @@ def confidences(confidence: ArrayLike, n: int, argument: str = "confidence") -> 
 
 
 def oracle_aurc(error_rate: float) -> float:
-    """The AURC of a perfect ranking at error rate ``r``: ``r + (1 - r) ln(1 - r)`` (Geifman,
-    Uziel & El-Yaniv 2019), the continuous limit of accepting every correct sample first.
+    """The AURC of a perfect ranking at error rate ``r`` in its continuous limit (infinitely
+    many samples): ``r + (1 - r) ln(1 - r)`` (Geifman, Uziel & El-Yaniv 2019). ``n`` samples
+    ranked perfectly have a larger AURC (``RiskCoverage.oracle_risk``), which tends to it.
 
     Examples:
         >>> round(oracle_aurc(0.2), 6), oracle_aurc(0.0), oracle_aurc(1.0)
@@ -137,6 +151,21 @@ def _aggregated(score: np.ndarray, actual: np.ndarray, predicted: np.ndarray, we
     return score[starts][kept], actual[starts][kept], predicted[starts][kept], summed[kept]
 
 
+def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator`` of whole or exact counts, each one correctly rounded
+    division (NaN where the denominator is 0)."""
+    return np.asarray(ratio(numerator, denominator), dtype=np.float64)
+
+
+def _area(added: np.ndarray, values: np.ndarray) -> float:
+    """``Σ added · values / Σ added``: the area under a curve of steps that add ``added``
+    (whole or exact counts) at ``values``, summed without rounding before the end (steps of
+    no weight or a value of 0 change nothing, in any order)."""
+    weight = rounded_counts(added)
+    steps = weight > 0  # (the value of a step of no weight, undefined or not, adds nothing)
+    return math.fsum((weight[steps] * values[steps]).tolist()) / float(rounded_counts(np.add.reduce(added, keepdims=True))[0])
+
+
 class RiskCoverage(CountedState):
     """The risk-coverage curve of a selective classifier: counts of (confidence, actual,
     predicted), read as coverage, selective risk and any measure of the accepted samples at
@@ -156,8 +185,8 @@ class RiskCoverage(CountedState):
     Examples:
         >>> curve = RiskCoverage(["cat", "dog"])
         >>> curve.update(["cat", "dog"], ["cat", "cat"], [0.9, 0.4])
-        >>> curve.risk.tolist(), round(curve.excess_aurc(), 4)
-        ([0.0, 0.5], 0.0966)
+        >>> curve.risk.tolist(), curve.excess_aurc()    # the wrong one least confident: a perfect ranking
+        ([0.0, 0.5], 0.0)
     """
 
     DOCUMENT = "RiskCoverage"
@@ -201,7 +230,7 @@ class RiskCoverage(CountedState):
         n = len(actual)
         score = confidences(confidence, n)
         weight = check_sample_weight(sample_weight, n)
-        return found, _aggregated(score, actual.astype(np.int64), predicted.astype(np.int64), weight)
+        return found, _aggregated(score, actual.astype(np.int64), predicted.astype(np.int64), None if weight is None else exact_counts(weight))
 
     def _codes_in(self, labels: tuple, actual: np.ndarray, predicted: np.ndarray, into: tuple) -> tuple[np.ndarray, np.ndarray]:
         """Codes of ``labels`` recoded as positions in ``into`` (every label must be there)."""
@@ -219,7 +248,10 @@ class RiskCoverage(CountedState):
             self._labels = joined
             self._set(entries[0], theirs[0], theirs[1], entries[3])
             return
-        weight = np.concatenate((self._weight, entries[3] if sign > 0 else -entries[3]))
+        mine_weight, their_weight = self._weight, entries[3]
+        if mine_weight.dtype.kind == "O" or their_weight.dtype.kind == "O":  # float weights: exact sums
+            mine_weight, their_weight = in_units(mine_weight), in_units(their_weight)
+        weight = np.concatenate((mine_weight, their_weight if sign > 0 else -their_weight))
         merged = _aggregated(np.concatenate((self._score, entries[0])), np.concatenate((mine[0], theirs[0])),
                              np.concatenate((mine[1], theirs[1])), weight)  # fmt: skip
         self._labels = joined
@@ -293,21 +325,15 @@ class RiskCoverage(CountedState):
         rest = self.copy()
         actual, predicted = other._codes_in(other._labels, other._actual, other._predicted, self._labels) if not unknown else (other._actual, other._predicted)
         rest._joined(self._labels, (other._score, actual, predicted, other._weight), -1)
-        weight = rest._weight
-        if weight.dtype.kind == "f":
-            scale = max(float(np.abs(self._weight).max(initial=0.0)), 1.0)
-            small = np.abs(weight) <= _ROUNDING * scale
-            if small.any():
-                keep = ~small
-                rest._set(rest._score[keep], rest._actual[keep], rest._predicted[keep], weight[keep])
-                weight = rest._weight
-        if np.any(weight < 0):
+        if np.any(rest._weight < 0):  # (whole and exact weights: taken away without rounding)
             raise InvalidCountsError("cannot take away samples this curve never counted: a count would be negative")
         return rest
 
     def _scaled(self, factor: float) -> RiskCoverage:
         scaled = self.copy()
-        scaled._set(self._score, self._actual, self._predicted, self._weight * factor)
+        weight = scaled_counts(self._weight, factor)
+        kept = weight != 0  # (weights below float64's range weigh nothing)
+        scaled._set(self._score[kept], self._actual[kept], self._predicted[kept], weight[kept])
         return scaled
 
     def empty(self) -> RiskCoverage:
@@ -325,8 +351,8 @@ class RiskCoverage(CountedState):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RiskCoverage):
             return NotImplemented
-        return same_labels(self._labels, other._labels) and all(
-            np.array_equal(mine, theirs) for mine, theirs in zip(self._entries(), other._entries()))  # fmt: skip
+        return same_labels(self._labels, other._labels) and equal_counts(self._weight, other._weight) and all(
+            np.array_equal(mine, theirs) for mine, theirs in zip(self._entries()[:3], other._entries()[:3]))  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -341,8 +367,12 @@ class RiskCoverage(CountedState):
         self._set(*state["entries"])
 
     def _document(self) -> dict[str, Any]:
-        return {"labels": serialization.as_list(self._labels), "fixed": self._fixed, "confidence": self._score.tolist(),
-                "actual": self._actual.tolist(), "predicted": self._predicted.tolist(), "weight": self._weight.tolist()}  # fmt: skip
+        document = {"labels": serialization.as_list(self._labels), "fixed": self._fixed, "confidence": self._score.tolist(),
+                    "actual": self._actual.tolist(), "predicted": self._predicted.tolist(), "weight": rounded_counts(self._weight).tolist()}  # fmt: skip
+        remainders = exact_remainders(self._weight)
+        if remainders:  # float weights that are not their exact sums: the rest, so that the document reads back exact
+            document["exact"] = remainders
+        return document
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> RiskCoverage:
@@ -354,6 +384,7 @@ class RiskCoverage(CountedState):
         n = len(score)
         actual, predicted = (serialization.array(serialization.field(document, name), name, length=n) for name in ("actual", "predicted"))
         weight = serialization.array(serialization.field(document, "weight"), "weight", length=n, integral=None)
+        weight = exact_counts(read_remainders(weight, serialization.remainders(document, n)))
         if n and (max(actual.max(), predicted.max()) >= len(labels)):
             raise serialization.FormatError(f"fields 'actual' and 'predicted' must be class positions below {len(labels)}")
         curve = cls(labels if fixed else None)
@@ -369,22 +400,22 @@ class RiskCoverage(CountedState):
 
     def _curve(self) -> tuple[np.ndarray, ...]:
         """Per distinct confidence, highest first: the threshold, the weight accepted down to it,
-        and the weight of the correct samples among them (cumulative); the weight each point adds,
-        and where each point's entries start (lowest confidence first)."""
+        and the weight of the wrong samples among them (cumulative; whole or exact counts); the
+        weight each point adds, and where each point's entries start (lowest confidence first)."""
         if self._points is None:
             score, weight = self._score, self._weight
             starts = np.flatnonzero(np.concatenate(([True], score[1:] != score[:-1]))) if len(score) else np.zeros(0, dtype=np.intp)
-            correct = np.where(self._actual == self._predicted, weight, 0)
+            wrong = np.where(self._actual != self._predicted, weight, 0)
             added = np.add.reduceat(weight, starts)[::-1] if len(starts) else weight[:0]
-            right = np.add.reduceat(correct, starts)[::-1] if len(starts) else weight[:0]
-            self._points = (score[starts][::-1], np.cumsum(added), np.cumsum(right), added, starts)
+            errors = np.add.reduceat(wrong, starts)[::-1] if len(starts) else weight[:0]
+            self._points = (score[starts][::-1], np.cumsum(added), np.cumsum(errors), added, starts)
         return self._points
 
     @property
     def n_samples(self) -> float:
         """How much every sample counted weighs together (their number, without weights)."""
         accepted = self._curve()[1]
-        return accepted[-1].item() if len(accepted) else 0
+        return rounded_counts(accepted[-1:])[0].item() if len(accepted) else 0
 
     @property
     def thresholds(self) -> np.ndarray:
@@ -396,15 +427,14 @@ class RiskCoverage(CountedState):
     def coverage(self) -> np.ndarray:
         """The share of the samples (by weight) accepted at each threshold."""
         _, accepted, _, _, _ = self._curve()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return accepted / self.n_samples
+        return _shares(accepted, accepted[-1:])
 
     @property
     def risk(self) -> np.ndarray:
-        """The selective risk (error rate of the accepted samples) at each threshold."""
-        _, accepted, right, _, _ = self._curve()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return 1.0 - right / accepted
+        """The selective risk (error rate of the accepted samples) at each threshold: the
+        weight of the wrong ones over the weight accepted, one correctly rounded division."""
+        _, accepted, wrong, _, _ = self._curve()
+        return _shares(wrong, accepted)
 
     @property
     def error_rate(self) -> float:
@@ -427,7 +457,7 @@ class RiskCoverage(CountedState):
         first[starts[1:]] = 1
         group = len(starts) - 1 - np.cumsum(first)  # each entry's point: the highest confidence is point 0
         k, points = len(self._labels), len(accepted)
-        weight = self._weight
+        weight = rounded_counts(self._weight)
         both = np.bincount(group * k + self._actual, weights=np.where(self._actual == self._predicted, weight, 0), minlength=points * k)
         actual = np.bincount(group * k + self._actual, weights=weight, minlength=points * k)
         predicted = np.bincount(group * k + self._predicted, weights=weight, minlength=points * k)
@@ -450,19 +480,30 @@ class RiskCoverage(CountedState):
         if not len(added):
             return math.nan
         values = self.risk if measure is None else self.values(measure, average, undefined=undefined, **parameters)
-        return float(np.dot(added, values) / self.n_samples)
+        return _area(added, values)
 
-    def oracle_risk(self, points: int = 101) -> tuple[np.ndarray, np.ndarray]:
-        """The risk-coverage curve of a perfect ranking at this curve's error rate ``r`` (every
-        correct sample first): ``max(0, (c - (1 - r)) / c)`` at ``points`` coverages ``c`` in
-        (0, 1], whose area is ``oracle_aurc(r)``; what a plot draws beside the curve.
+    def _oracle(self) -> tuple[np.ndarray, np.ndarray]:
+        """The weight each step of a perfect ranking adds and its risk: every correct sample
+        first (one step: their risk is 0 in any order), then each wrong one, the lightest first."""
+        weight, wrong = self._weight, self._actual != self._predicted
+        errors = np.sort(weight[wrong])
+        right = [np.add.reduce(weight[~wrong], keepdims=True)] if not wrong.all() else []  # (no step for no correct sample)
+        added = np.concatenate([*right, errors])
+        return added, _shares(np.cumsum(np.concatenate([*(step * 0 for step in right), errors])), np.cumsum(added))
+
+    def oracle_risk(self) -> tuple[np.ndarray, np.ndarray]:
+        """The risk-coverage curve of a perfect ranking of these samples (every correct sample
+        first, then each wrong one on its own step, the lightest first): the coverage and risk
+        at each step, whose area is the AURC ``excess_aurc`` subtracts; what a plot draws
+        beside the curve.
 
         Examples:
-            >>> RiskCoverage.from_predictions([0, 1], [0, 0], [0.9, 0.1]).oracle_risk(3)[1].round(3).tolist()
-            [0.0, 0.0, 0.5]
+            >>> RiskCoverage.from_predictions([0, 1, 1], [0, 0, 1], [0.9, 0.1, 0.5]).oracle_risk()[1].tolist()
+            [0.0, 0.3333333333333333]
         """
-        coverage = np.linspace(1e-9, 1.0, points)
-        return coverage, np.maximum(0.0, (coverage - (1 - self.error_rate)) / coverage)
+        added, risk = self._oracle()
+        accepted = np.cumsum(added)
+        return _shares(accepted, accepted[-1:]), risk
 
     def aurc(self) -> float:
         """The area under the risk-coverage curve (see the module): lower is better; NaN when
@@ -470,9 +511,17 @@ class RiskCoverage(CountedState):
         return self.area()
 
     def excess_aurc(self) -> float:
-        """The AURC minus that of a perfect ranking at the same error rate,
-        ``AURC - (r + (1 - r) ln(1 - r))`` (Geifman et al. 2019): 0 is a perfect confidence."""
-        return self.aurc() - oracle_aurc(self.error_rate) if self.n_samples else math.nan
+        """The AURC minus that of a perfect ranking of the same samples (see the module):
+        exactly 0 for a confidence that ranks every correct sample above every wrong one (no
+        two wrong ones tied); NaN when nothing was counted.
+
+        Examples:
+            >>> RiskCoverage.from_predictions([0] * 6, [0, 0, 0, 0, 1, 1], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]).excess_aurc()
+            0.0
+        """
+        if not self.n_samples:
+            return math.nan
+        return self.aurc() - _area(*self._oracle())
 
     def _point_at_coverage(self, coverage: float) -> int:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float, np.integer, np.floating)) or not 0 < coverage <= 1:
@@ -480,7 +529,7 @@ class RiskCoverage(CountedState):
         shares = self.coverage
         if not len(shares):
             raise InvalidCountsError("no sample was counted: there is no coverage to read")
-        return min(int(np.searchsorted(shares, coverage * (1 - 1e-12), side="left")), len(shares) - 1)
+        return min(int(np.searchsorted(shares, coverage, side="left")), len(shares) - 1)
 
     def risk_at(self, coverage: float) -> float:
         """The selective risk at the highest threshold that accepts at least ``coverage`` of the
@@ -519,8 +568,9 @@ class RiskCoverage(CountedState):
         from evalkit.results.intervals import sample_proportion_interval
 
         j = self._point_at_coverage(coverage)
-        _, accepted, right, _, _ = self._curve()
-        return sample_proportion_interval(accepted[j] - right[j], accepted[j], level=level, method=method)
+        _, accepted, wrong, _, _ = self._curve()
+        errors, trials = rounded_counts(np.array([wrong[j], accepted[j]])).tolist()
+        return sample_proportion_interval(errors, trials, level=level, method=method)
 
     def coverage_interval(self, risk: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the coverage at ``risk`` (the share of the
@@ -528,7 +578,7 @@ class RiskCoverage(CountedState):
         from evalkit.results.intervals import sample_proportion_interval
 
         point = self._point_at_risk(risk)
-        accepted = 0 if point is None else self._curve()[1][point]
+        accepted = 0 if point is None else rounded_counts(self._curve()[1][point : point + 1])[0].item()
         return sample_proportion_interval(accepted, self.n_samples, level=level, method=method)
 
     def __repr__(self) -> str:
