@@ -38,8 +38,19 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, cast
 import numpy as np
 
 from evalkit.engine import serialization
-from evalkit.engine._exact import difference
-from evalkit.engine._labels import check_label_list, column_labels, label_union, same_labels, sorted_labels
+from evalkit.engine._exact import (
+    added,
+    difference,
+    equal_counts,
+    exact_counts,
+    exact_remainders,
+    in_units,
+    read_remainders,
+    rounded_counts,
+    scaled_counts,
+)
+from evalkit.engine._keyed import KeyedSums
+from evalkit.engine._labels import check_label_list, column_labels, label_union, position_of, same_labels, sorted_labels
 from evalkit.engine._types import Count, IntervalsLike, LabelSets, LabelsLike, SetsLike
 from evalkit.engine._validation import as_array, check_sample_weight, show
 from evalkit.engine.counting import encode, encode_label_set_family, is_label_set_data
@@ -66,15 +77,6 @@ __all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "cr
 def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``ratio`` (the one undefined rule: NaN where nothing was counted) of arrays, as an array."""
     return np.asarray(ratio(numerator, denominator), dtype=np.float64)
-
-
-def _covered_counts(keys: np.ndarray, covered: np.ndarray, weight: np.ndarray | None, size: int) -> np.ndarray:
-    """Per key ``0 .. size-1``: the weight of its samples and of those covered (``size x 2``),
-    from one count of ``2 * key + covered``."""
-    both = np.bincount(2 * keys + covered, weights=weight, minlength=2 * size).reshape(size, 2)
-    if weight is None or weight.dtype.kind in "iu":
-        both = both.astype(np.int64)
-    return np.stack([both[:, 0] + both[:, 1], both[:, 1]], axis=-1)
 
 
 def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
@@ -184,18 +186,45 @@ def size_bin_starts(k: int, n_bins: int | None, argument: str = "n_bins") -> np.
     return np.array([part[0] for part in np.array_split(np.arange(k + 1), n_bins)])
 
 
+Sums = np.ndarray | KeyedSums
+"""A field of sums: an array of whole or exact counts, or sums per key."""
+
+
+def _plus(mine: Sums, theirs: Sums) -> Sums:
+    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
+        return mine.plus(theirs)
+    return added(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+
+
+def _minus(mine: Sums, theirs: Sums) -> Sums:
+    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
+        return mine.minus(theirs, "counts")
+    return difference(cast(np.ndarray, mine), cast(np.ndarray, theirs), "counts")
+
+
+def _times(value: Sums, factor: float) -> Sums:
+    return value.scaled(factor) if isinstance(value, KeyedSums) else scaled_counts(value, factor)
+
+
+def _same(mine: Sums, theirs: Sums) -> bool:
+    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
+        return mine.equals(theirs)
+    return equal_counts(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+
+
 class _Sums(CountedState):
-    """A counted state that is arrays of sums (``_arrays``): merged by adding them, a part
-    taken away by subtracting, scaled by multiplying; what each kind adds is its settings."""
+    """A counted state that is sums (``_arrays``: arrays of whole or exact counts, or sums per
+    key): merged by adding them, a part taken away by subtracting, scaled by multiplying, all
+    exactly; what each kind adds is its settings."""
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert"}
     REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)"}
     _FIELDS: ClassVar[tuple[str, ...]] = ()
 
-    def _arrays(self) -> tuple[np.ndarray, ...]:
+    def _arrays(self) -> tuple[Sums, ...]:
         return tuple(getattr(self, name) for name in self._FIELDS)
 
-    def _with(self, arrays: Sequence[np.ndarray]) -> Self:
+    def _with(self, arrays: Sequence[Sums]) -> Self:
         result = self.empty()
         for name, array in zip(self._FIELDS, arrays):
             setattr(result, name, array)
@@ -209,20 +238,20 @@ class _Sums(CountedState):
         """The sums of both."""
         self._check_kind(other, "merge")
         mine, theirs = self._aligned(other)
-        return mine._with([a + b for a, b in zip(mine._arrays(), theirs._arrays())])
+        return mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
 
     def _subtract(self, other: Self) -> Self:
         mine, theirs = self._aligned(other)
         if mine._settings() != self._settings():
             raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
-        return mine._with([difference(a, b, "counts") for a, b in zip(mine._arrays(), theirs._arrays())])
+        return mine._with([_minus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
 
     def _scaled(self, factor: float) -> Self:
-        return self._with([array * factor for array in self._arrays()])
+        return self._with([_times(array, factor) for array in self._arrays()])
 
     def copy(self) -> Self:
         """An independent copy."""
-        return self._with([array.copy() for array in self._arrays()])
+        return self._with([array if isinstance(array, KeyedSums) else array.copy() for array in self._arrays()])
 
     def _settings(self) -> tuple:
         raise NotImplementedError
@@ -230,14 +259,23 @@ class _Sums(CountedState):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._settings() == other._settings() and all(np.array_equal(a, b) for a, b in zip(self._arrays(), other._arrays()))  # type: ignore[attr-defined]
+        return self._settings() == other._settings() and all(_same(a, b) for a, b in zip(self._arrays(), other._arrays()))  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def _interval(self, successes: Count, trials: Count, level: float, method: str) -> Interval:
         from evalkit.results.intervals import sample_proportion_interval
 
+        successes, trials = rounded_counts(np.array([successes, trials])).tolist()
         return sample_proportion_interval(successes, trials, level=level, method=method)
+
+
+def _weighted_rows(covered: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    """Per sample: its weight and its weight if covered (whole numbers, or exact float counts)."""
+    if weight is None:
+        return np.stack([np.ones(len(covered), dtype=np.int64), covered.astype(np.int64)], axis=1)
+    weight = exact_counts(weight)
+    return np.stack([weight, np.where(covered, weight, 0)], axis=1)
 
 
 class SetCoverage(_Sums):
@@ -250,9 +288,14 @@ class SetCoverage(_Sums):
     Counting (a counted state): ``update``, ``+``, ``-``, ``scaled``, ``empty``, ``copy``,
     ``==``, ``to_json``/``from_json``, pickle.
 
+    The counts are kept per (group, class) and (group, set size) that occur, so memory and
+    time grow with the pairs present, not with every group times every class; float weights
+    are summed exactly.
+
     Args:
-        labels: the classes (the columns of a membership matrix), in order; by default the
-            columns' positions ``0 .. k-1``, or the labels seen in label sets and ``y_true``.
+        labels: the classes (the columns of a membership matrix), in order: a label outside
+            them is an error. By default the columns' positions ``0 .. k-1``, or the labels
+            seen in label sets and ``y_true``, which grow as batches bring new ones.
 
     Examples:
         >>> import numpy as np
@@ -265,14 +308,13 @@ class SetCoverage(_Sums):
     _FIELDS = ("_by_class", "_by_size")
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
+        self._fixed = labels is not None
         self._labels: tuple | None = None if labels is None else check_label_list(labels)
         self._groups: tuple | None = None
-        self._reset()
+        self._by_class = KeyedSums.empty(2)  # per (group, true class): weight, weight covered
+        self._by_size = KeyedSums.empty(2)  # per (group, set size): weight, weight covered
 
-    def _reset(self) -> None:
-        k, g = len(self._labels or ()), max(len(self._groups or ()), 1)
-        self._by_class = np.zeros((g, k, 2), dtype=np.int64)  # per group and true class: weight, weight covered
-        self._by_size = np.zeros((g, k + 1, 2), dtype=np.int64)  # per group and set size: weight, weight covered
+    _fixed = True  # (the default of a result pickled before its labels could grow)
 
     @classmethod
     def from_sets(cls, y_true: LabelsLike, y_pred_set: SetsLike, *, labels: Sequence[Hashable] | None = None, groups: LabelsLike | None = None,
@@ -323,22 +365,17 @@ class SetCoverage(_Sums):
         return (self._labels, self._groups)
 
     def _grown(self, labels: tuple, groups: tuple | None) -> SetCoverage:
-        """This state with more classes and groups (zeros where it has none)."""
+        """This state over more classes and groups (theirs appended, its own codes kept)."""
         mine_labels, mine_groups = self._labels or (), self._groups
         if (labels, groups) == (mine_labels, mine_groups):
             return self
         if mine_groups is not None and groups is None or (mine_groups is None and groups is not None and self.n_samples):
             raise InvalidArgumentError("'groups' must be given with every batch or with none")
-        grown = type(self)(labels)
-        grown._groups = groups
-        grown._reset()
-        class_at = np.array([labels.index(label) for label in mine_labels], dtype=np.intp)
-        group_at = np.zeros(1, dtype=np.intp) if mine_groups is None else np.array([groups.index(g) for g in mine_groups], dtype=np.intp)  # type: ignore[union-attr]
-        dtype = np.result_type(self._by_class, grown._by_class)
-        grown._by_class, grown._by_size = grown._by_class.astype(dtype), grown._by_size.astype(dtype)
-        if len(group_at) == len(self._by_class):
-            grown._by_class[np.ix_(group_at, class_at)] = self._by_class
-            grown._by_size[group_at, : self._by_size.shape[1]] = self._by_size
+        grown = self.copy()
+        grown._labels, grown._groups = labels, groups
+        class_at, group_at = _positions(mine_labels, labels), None if mine_groups is None else _positions(mine_groups, groups or ())
+        grown._by_class = self._by_class.recoded(group_at, class_at)
+        grown._by_size = self._by_size.recoded(group_at, None)
         return grown
 
     def _aligned(self, other: SetCoverage) -> tuple[SetCoverage, SetCoverage]:
@@ -352,49 +389,48 @@ class SetCoverage(_Sums):
         return self._grown(labels, groups), other._grown(labels, groups)
 
     def update(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> None:
-        """Count a batch of prediction sets (in place); ``groups`` gives each sample's group."""
-        labels, codes, covered, sizes = _set_rows(y_true, y_pred_set, self._labels)
-        n, k = len(codes), len(labels)
+        """Count a batch of prediction sets (in place); ``groups`` gives each sample's group.
+        Without ``labels`` given at construction, classes new to this result join it, as a
+        merge joins them."""
+        fixed = self._labels if self._fixed or not _label_sets(y_pred_set) else None  # (a membership matrix's columns are the classes so far)
+        labels, codes, covered, sizes = _set_rows(y_true, y_pred_set, fixed)
+        n = len(codes)
         weight = check_sample_weight(sample_weight, n)
-        group_labels, class_key, size_key = None, codes, sizes
         if groups is None and self._groups is not None:
             raise InvalidArgumentError("'groups' must be given with every batch or with none: this result counts per group")
-        if groups is not None:
-            group, group_labels = self._group_codes(groups, n)
-            class_key, size_key = group * k + codes, group * (k + 1) + sizes
+        group, group_labels = (np.zeros(n, dtype=np.int64), None) if groups is None else self._group_codes(groups, n)
         state = self._grown(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
-        g = max(len(state._groups or ()), 1)
+        codes = _positions(labels, state.labels)[codes] if labels != state.labels[: len(labels)] else codes
+        rows = _weighted_rows(covered, weight)
         self._labels, self._groups = state._labels, state._groups
-        self._by_class = state._by_class + _covered_counts(class_key, covered, weight, g * k).reshape(g, k, 2)
-        self._by_size = state._by_size + _covered_counts(size_key, covered, weight, g * (k + 1)).reshape(g, k + 1, 2)
+        self._by_class = state._by_class.plus(KeyedSums.counted(group, codes, rows))
+        self._by_size = state._by_size.plus(KeyedSums.counted(group, sizes, rows))
 
     def _group_codes(self, groups: LabelsLike, n: int) -> tuple[np.ndarray, tuple]:
         values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
         if len(values) != n:
             raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
         codes, _, found, _ = encode(values, values, None, names=("groups", "groups"))
-        known = self._groups or ()
-        joined = label_union(known, found, ("the groups counted", "groups"))
-        lookup = np.array([joined.index(label) for label in found], dtype=np.int64)
-        return lookup[codes], joined
+        joined = label_union(self._groups or (), found, ("the groups counted", "groups"))
+        return _positions(found, joined)[codes], joined
 
     def empty(self) -> SetCoverage:
         """The same classes and groups, nothing counted."""
         result = type(self)(self._labels)
-        result._groups = self._groups
-        result._reset()
+        result._fixed, result._groups = self._fixed, self._groups
         return result
 
     # ----------------------------------------------------------------------------------------
     # reading
 
     def _total(self) -> np.ndarray:
-        return self._by_class.sum(axis=(0, 1))
+        """The weight of every sample and of those covered (whole or exact counts)."""
+        return self._by_class.total()
 
     @property
     def n_samples(self) -> float:
         """How much the counted samples weigh together (their number, without weights)."""
-        return self._total()[0].item()
+        return rounded_counts(self._total()[:1])[0].item()
 
     def coverage(self) -> float:
         """The share of the samples whose set holds their class (NaN when none was counted)."""
@@ -403,7 +439,7 @@ class SetCoverage(_Sums):
 
     def class_coverage(self) -> dict[Hashable, float]:
         """The coverage of the samples of each class (NaN for a class with no sample)."""
-        sums = self._by_class.sum(axis=0)
+        sums = self._by_class.by(1, len(self.labels))
         return dict(zip(self.labels, _shares(sums[:, 1], sums[:, 0]).tolist()))
 
     def group_coverage(self) -> dict[Hashable, float]:
@@ -414,7 +450,7 @@ class SetCoverage(_Sums):
         """
         if self._groups is None:
             raise InvalidArgumentError("this result was counted without 'groups'")
-        sums = self._by_class.sum(axis=1)
+        sums = self._by_class.by(0, len(self._groups))
         return dict(zip(self._groups, _shares(sums[:, 1], sums[:, 0]).tolist()))
 
     def group(self, name: Hashable) -> SetCoverage:
@@ -423,20 +459,23 @@ class SetCoverage(_Sums):
         Raises:
             InvalidArgumentError: counted without groups, or no such group.
         """
-        if self._groups is None or name not in self._groups:
+        j = None if self._groups is None else position_of(name, {group: k for k, group in enumerate(self._groups)}, self._groups)
+        if j is None:
             raise InvalidArgumentError(f"'name' must be one of the groups {show(list(self._groups or ()))}, got {show(name)}")
-        j = self._groups.index(name)
         result = type(self)(self._labels)
-        result._by_class, result._by_size = self._by_class[j : j + 1].copy(), self._by_size[j : j + 1].copy()
+        result._fixed = self._fixed
+        to_zero = np.zeros(len(self._groups or ()), dtype=np.int64)
+        result._by_class, result._by_size = self._by_class.where(0, j).recoded(to_zero, None), self._by_size.where(0, j).recoded(to_zero, None)
         return result
 
     def _sizes(self) -> np.ndarray:
-        return self._by_size.sum(axis=0)  # per size: weight, covered
+        """Per set size ``0 .. k``: the weight of the sets and of those covering."""
+        return self._by_size.by(1, len(self.labels) + 1)
 
     def size_coverage(self) -> dict[int, float]:
         """The coverage of the sets of each size that occurs."""
         sizes = self._sizes()
-        present = np.flatnonzero(sizes[:, 0] > 0)
+        present = np.flatnonzero(sizes[:, 0] != 0)
         return dict(zip(present.tolist(), _shares(sizes[present, 1], sizes[present, 0]).tolist()))
 
     def size_stratified_coverage(self, n_bins: int | None = None) -> np.ndarray:
@@ -456,14 +495,14 @@ class SetCoverage(_Sums):
 
     def mean_size(self) -> float:
         """The mean number of labels in a set (MAPIE's mean width of classification sets)."""
-        sizes = self._sizes()
-        return float(ratio(np.dot(np.arange(len(sizes)), sizes[:, 0]), sizes[:, 0].sum()))
+        sizes = self._sizes()[:, 0]
+        return float(ratio(np.dot(np.arange(len(sizes)), sizes), np.add.reduce(sizes)))
 
     def size_distribution(self) -> dict[int, float]:
         """The share of the sets of each size that occurs."""
         sizes = self._sizes()[:, 0]
-        present = np.flatnonzero(sizes > 0)
-        return dict(zip(present.tolist(), _shares(sizes[present], sizes.sum()).tolist()))
+        present = np.flatnonzero(sizes != 0)
+        return dict(zip(present.tolist(), _shares(sizes[present], np.add.reduce(sizes)).tolist()))
 
     def _of_size(self, size: int) -> tuple[Any, Any]:
         sizes = self._sizes()
@@ -471,7 +510,7 @@ class SetCoverage(_Sums):
 
     def singleton_rate(self) -> float:
         """The share of the sets that hold exactly one label."""
-        return float(ratio(self._of_size(1)[0], self.n_samples))
+        return float(ratio(self._of_size(1)[0], self._total()[0]))
 
     def singleton_accuracy(self) -> float:
         """The accuracy of the singleton sets (the share of them that hold the true class)."""
@@ -480,7 +519,7 @@ class SetCoverage(_Sums):
 
     def empty_rate(self) -> float:
         """The share of the sets that are empty (they never cover)."""
-        return float(ratio(self._of_size(0)[0], self.n_samples))
+        return float(ratio(self._of_size(0)[0], self._total()[0]))
 
     def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the marginal coverage (whole counts).
@@ -493,25 +532,51 @@ class SetCoverage(_Sums):
         return self._interval(covered, weight, level, method)
 
     def _document(self) -> dict[str, Any]:
-        return {"labels": serialization.as_list(self.labels), "groups": None if self._groups is None else serialization.as_list(self._groups),
-                "by_class": self._by_class.ravel().tolist(), "by_size": self._by_size.ravel().tolist()}  # fmt: skip
+        """The classes, the groups, and each table as ``[group, class or size, weight,
+        covered]`` rows (with the exact rest of float weights in ``exact_by_class`` and
+        ``exact_by_size``, as a matrix keeps it)."""
+        document: dict[str, Any] = {"labels": serialization.as_list(self.labels), "fixed": self._fixed,
+                                    "groups": None if self._groups is None else serialization.as_list(self._groups)}  # fmt: skip
+        for name, table in (("by_class", self._by_class), ("by_size", self._by_size)):
+            document[name] = [[*key, *sums] for key, sums in zip(zip(table.codes(0).tolist(), table.codes(1).tolist()), rounded_counts(table.sums).tolist())]
+            remainders = exact_remainders(table.sums)
+            if remainders:
+                document[f"exact_{name}"] = remainders
+        return document
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> SetCoverage:
         labels = serialization.label_list(document, "labels")
         groups = None if document.get("groups") is None else serialization.label_list(document, "groups")
+        fixed = document.get("fixed", True)
+        if not isinstance(fixed, bool):
+            raise serialization.FormatError(f"field 'fixed' must be true or false, got {show(fixed)}")
         result = cls(labels)
-        result._groups = groups
+        result._fixed, result._groups = fixed, groups
         g, k = max(len(groups or ()), 1), len(labels)
-        for name, shape in (("by_class", (g, k, 2)), ("by_size", (g, k + 1, 2))):
-            values = serialization.array(serialization.field(document, name), name, length=int(np.prod(shape)), integral=None)
-            setattr(result, f"_{name}", values.reshape(shape))
-        if np.any(result._by_class[..., 1] > result._by_class[..., 0]) or np.any(result._by_size[..., 1] > result._by_size[..., 0]):
-            raise serialization.FormatError("fields 'by_class' and 'by_size' must not cover more than they count")
+        for name, high in (("by_class", k), ("by_size", k + 1)):
+            rows = serialization.field(document, name)
+            if not isinstance(rows, list) or any(not isinstance(row, list) or len(row) != 4 for row in rows):
+                raise serialization.FormatError(f"field {name!r} must list [group, {'class' if name == 'by_class' else 'size'}, weight, covered] rows, got {show(rows)}")
+            codes = serialization.array([row[0] for row in rows], name, length=None), serialization.array([row[1] for row in rows], name, length=None)
+            if len(rows) and (codes[0].max() >= g or codes[1].max() >= high):
+                raise serialization.FormatError(f"field {name!r} holds a group or class position beyond the groups and classes")
+            sums = serialization.array([value for row in rows for value in row[2:]], name, length=None, integral=None)
+            sums = read_remainders(sums, serialization.remainders(document, len(sums), f"exact_{name}")).reshape(len(rows), 2)
+            table = KeyedSums.counted(codes[0], codes[1], sums)
+            if len(table.keys) != len(rows) or np.any(table.sums[:, 1] > table.sums[:, 0]):
+                raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
+            setattr(result, f"_{name}", table)
         return result
 
     def __repr__(self) -> str:
         return f"SetCoverage(labels={list(self.labels)!r}, n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_size={self.mean_size():.4g})"
+
+
+def _positions(labels: Sequence[Hashable], into: Sequence[Hashable]) -> np.ndarray:
+    """The position in ``into`` of each of ``labels`` (all there), looked up in a dict."""
+    index = {label: position for position, label in enumerate(into)}
+    return np.array([position_of(label, index, into) for label in labels], dtype=np.int64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -640,8 +705,8 @@ class IntervalCoverage(_Sums):
     def __init__(self, edges: ArrayLike | None = None) -> None:
         self._edges = None if edges is None else self._check_edges(edges)
         bins = 1 if self._edges is None else len(self._edges) - 1
-        self._counts = np.zeros((bins, 2), dtype=np.int64)  # per bin: weight, weight covered
-        self._sums = np.zeros((bins, 3))  # per bin: Σ w (u - l), Σ w (l - y)⁺, Σ w (y - u)⁺
+        self._counts = np.zeros((bins, 2), dtype=np.int64)  # per bin: weight, weight covered (whole or exact counts)
+        self._sums = in_units(np.zeros((bins, 3)))  # per bin: Σ w (u - l), Σ w (l - y)⁺, Σ w (y - u)⁺ (exact sums)
 
     @staticmethod
     def _check_edges(edges: ArrayLike) -> np.ndarray:
@@ -688,31 +753,26 @@ class IntervalCoverage(_Sums):
             where = (low + high) / 2 if y_pred is None else _finite(y_pred, "y_pred", len(y))
             key = np.searchsorted(self._edges[1:-1], where, side="right")  # type: ignore[index]
         counts, sums = _interval_sums(y, low, high, weight, key, bins)
-        self._counts = self._counts + counts
-        self._sums = self._sums + sums
+        self._counts = added(self._counts, exact_counts(counts))
+        self._sums = added(self._sums, sums)  # (float sums: exact from one batch to the next)
 
     def empty(self) -> IntervalCoverage:
         """The same bins, nothing counted."""
         return type(self)(self._edges)
 
-    def _subtract(self, other: IntervalCoverage) -> IntervalCoverage:
-        rest = super()._subtract(other)
-        rest._sums = np.where(rest._counts[:, :1] > 0, np.maximum(rest._sums, 0.0), 0.0)  # no sample left: no width left (rounding)
-        return rest
-
     @property
     def n_samples(self) -> float:
         """How much the counted samples weigh together (their number, without weights)."""
-        return self._counts[:, 0].sum().item()
+        return rounded_counts(np.add.reduce(self._counts[:, :1], axis=0))[0].item()
 
     def coverage(self) -> float:
         """The share of the samples whose interval holds the true value (NaN when none was counted)."""
-        weight, covered = self._counts.sum(axis=0)
+        weight, covered = np.add.reduce(self._counts, axis=0)
         return float(ratio(covered, weight))
 
     def mean_width(self) -> float:
         """The mean width ``Σ w (u - l) / Σ w`` of the intervals."""
-        return float(ratio(self._sums[:, 0].sum(), self.n_samples))
+        return float(ratio(rounded_counts(self._sums).sum(axis=0)[0], self.n_samples))
 
     def interval_score(self, confidence_level: float) -> float:
         """The interval (Winkler) score of intervals meant to cover ``confidence_level`` (``1 - α``):
@@ -724,12 +784,12 @@ class IntervalCoverage(_Sums):
         """
         if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float, np.floating)) or not 0 < confidence_level < 1:
             raise InvalidArgumentError(f"'confidence_level' must be a number in (0, 1), e.g. 0.9; got {show(confidence_level)}")
-        width, below, above = self._sums.sum(axis=0)
+        width, below, above = rounded_counts(self._sums).sum(axis=0)
         return float(ratio(width + (below + above) * 2 / (1 - confidence_level), self.n_samples))
 
     def bin_counts(self) -> np.ndarray:
         """How much the samples of each bin weigh."""
-        return self._counts[:, 0].copy()
+        return rounded_counts(self._counts[:, 0]).copy()
 
     def bin_coverage(self) -> np.ndarray:
         """The coverage in each bin of the prediction (NaN for an empty bin)."""
@@ -737,11 +797,17 @@ class IntervalCoverage(_Sums):
 
     def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the coverage (whole counts)."""
-        weight, covered = self._counts.sum(axis=0)
+        weight, covered = np.add.reduce(self._counts, axis=0)
         return self._interval(covered, weight, level, method)
 
     def _document(self) -> dict[str, Any]:
-        return {"edges": None if self._edges is None else self._edges.tolist(), "counts": self._counts.ravel().tolist(), "sums": self._sums.ravel().tolist()}
+        document = {"edges": None if self._edges is None else self._edges.tolist(), "counts": rounded_counts(self._counts).ravel().tolist(),
+                    "sums": rounded_counts(self._sums).ravel().tolist()}  # fmt: skip
+        for name, values in (("exact_counts", self._counts), ("exact_sums", self._sums)):
+            remainders = exact_remainders(values)
+            if remainders:  # float sums that are not their exact values: the rest, so that the document reads back exact
+                document[name] = remainders
+        return document
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> IntervalCoverage:
@@ -755,7 +821,8 @@ class IntervalCoverage(_Sums):
         sums = serialization.array(serialization.field(document, "sums"), "sums", length=3 * bins, integral=False).reshape(bins, 3)
         if np.any(counts[:, 1] > counts[:, 0]):
             raise serialization.FormatError("field 'counts' must not cover more than it counts")
-        result._counts, result._sums = counts, sums
+        result._counts = exact_counts(read_remainders(counts, serialization.remainders(document, counts.size, "exact_counts")))
+        result._sums = in_units(read_remainders(sums, serialization.remainders(document, sums.size, "exact_sums")))
         return result
 
     def __repr__(self) -> str:
