@@ -441,29 +441,44 @@ class Faded(_Over[R]):
         """Add a batch: the past fades by ``factor`` per new sample, and the batch's own samples
         by their age within it. A mutable result is not rescaled at every sample: the new
         samples count ``factor**-t`` times more instead (``t`` samples since the last rescale,
-        which comes before that factor could overflow), and reads divide once."""
+        which comes before that factor could overflow), and reads divide once. A batch of any
+        length decays so: a weight below float64's range (``0.5**1100``) is 0, and the sample
+        weighs nothing."""
         if sample_weight is None and self._one_event(batch):
             return
         arrays, weight, _, n = _batch(batch, sample_weight, None)
         if n == 0:
             return
         ages = np.arange(n - 1, -1, -1, dtype=np.float64)
-        decay = self.factor**ages * (1.0 if weight is None else weight)
-        fade = self.factor**n
-        self._weights = self._weights * fade + float(decay.sum())
-        self._squares = self._squares * fade * fade + float((decay * decay).sum())
-        if not self._updates:
+        with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
+            decay = self.factor**ages * (1.0 if weight is None else weight)
+            fade = self.factor**n
+            self._weights = self._weights * fade + float(decay.sum())
+            self._squares = self._squares * fade * fade + float((decay * decay).sum())
+        scale = self._next_scale(fade) if self._updates else None
+        if scale is None:  # the past faded at once, the batch counted at its own weights
             part = self._template.counted(*arrays, sample_weight=decay)
-            self._result = (self._result.scaled(fade) if fade < 1.0 else self._result) + part
+            self._result = self._faded(fade) + part
             return
-        self._scale, self._view = self._next_scale(fade), None
-        cast(Any, self._stored).update(*arrays, sample_weight=decay * self._scale)
+        self._scale, self._view = scale, None
+        cast(Any, self._stored).update(*arrays, sample_weight=decay * scale)
 
-    def _next_scale(self, fade: float) -> float:
+    def _faded(self, fade: float) -> R:
+        """The decayed result, faded by ``fade`` more (nothing left of it below float64's range)."""
+        result = self._result
+        if fade == 1.0:
+            return result
+        return result.scaled(fade) if fade > 0.0 else result.empty()
+
+    def _next_scale(self, fade: float) -> float | None:
         """The scale once the past fades by ``fade`` more: the stored counts are first rescaled
-        to the unit (the decayed ones again) when it would pass ``_MOST_SCALE``."""
-        if self._scale / fade > _MOST_SCALE:
+        to the unit (the decayed ones again) when it would pass ``_MOST_SCALE``; None when a
+        fade below ``1 / _MOST_SCALE`` would pass it even from the unit (the past is then
+        faded at once)."""
+        if fade * _MOST_SCALE < self._scale:
             self._result = self._result
+            if fade * _MOST_SCALE < 1.0:
+                return None
         return self._scale / fade
 
     def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
@@ -475,6 +490,8 @@ class Faded(_Over[R]):
             return False
         fade = self.factor
         scale = self._next_scale(fade)
+        if scale is None:  # a fade too strong to count lazily: update fades the past at once
+            return False
         stored: Any = self._stored
         cell = stored._event_cell(*event)
         if cell is None or not stored._count_event(cell, scale):  # integer counts (before the first weight) take update's path
