@@ -106,13 +106,17 @@ class _Classes(NamedTuple):
 
     def null_total(self, kind: str, weight: np.ndarray | None) -> float:
         """``Σ_i w_i loss_i`` of the null model, which gives every sample the (weighted) share
-        ``π_j = T_j / W`` of each class: ``Σ_j T_j (-log π_j)`` for the log loss and
-        ``Σ_j T_j (1 - π_j)`` for the Brier score (from the class totals ``T``, in O(m))."""
+        ``π_j = T_j / W`` of each class (from the class totals ``T``): each sample's loss by the
+        same arithmetic as a model's, so that a model predicting ``π`` scores exactly as the
+        null model does (its D² is 0, not a rounding away from it)."""
         counts, whole = self.totals(weight)
         shares = counts / whole if whole else np.zeros_like(counts)
-        if kind == "log":
-            return float(counts @ own_log_losses(shares))
-        return float(counts @ (1 - shares))
+        n = self.n_samples
+        if self.positive is not None:
+            null = self._replace(positive=np.full(n, shares[1]))
+        else:
+            null = self._replace(table=np.broadcast_to(shares, (n, len(shares))))
+        return float(null.losses(kind).sum() if weight is None else np.dot(null.losses(kind), weight))
 
 
 def _probabilities(y_true: LabelsLike, y_proba: ScoresLike, labels: Any) -> _Classes:
