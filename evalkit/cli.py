@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import math
 import os
 import sys
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from io import StringIO
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -44,7 +45,7 @@ from evalkit.io.coverage_report import CoverageReport
 from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
 from evalkit.io.html import regression_page
 from evalkit.io.label_codes import option_list
-from evalkit.io.readers import read_labels
+from evalkit.io.readers import DEFAULT_COLUMNS, EMPTY_LABEL, header, read_labels
 from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
 from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
@@ -62,7 +63,6 @@ from evalkit.scale.files import (
     stream_set_coverage,
 )
 from evalkit.scores.calibration import MAX_STORED_BINS
-from evalkit.scores.curves import ThresholdCurve
 
 __all__ = ["main"]
 
@@ -248,12 +248,26 @@ def _check_ci_weights(arguments: argparse.Namespace, total: Any) -> None:
 
 def _group_report(arguments: argparse.Namespace, files: list[str], measures: list[Any], sort_by: Any) -> str:
     curve_wanted = any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
-    result, scored = stream_groups(arguments, files, curve_wanted)
+    result, scored = _hinted(arguments, files, lambda: stream_groups(arguments, files, curve_wanted))
     _check_ci_weights(arguments, result.overall.n_samples)
     asked = ["accuracy", *measures, *(["expected_calibration_error", "brier_score"] if arguments.calibration is not None else [])]
-    report = result.report(asked, "macro", confidence=arguments.ci_level if arguments.ci else None, scored=scored, sort_by=sort_by)
+    report = result.report(asked, "macro", confidence=arguments.ci_level if arguments.ci else None, scored=scored, sort_by=sort_by,
+                           label=_positive_class(arguments, list(result.overall.labels)))  # fmt: skip
     title = f"evalkit report by {arguments.group}: {' and '.join(files)}"
-    return _rendered(arguments, report, title, f"{title} (macro averages)", lambda: _plots().by_group(report, title=title))
+    return _rendered(arguments, report, title, f"{title} ({report.basis()})", lambda: _plots().by_group(report, title=title))
+
+
+def _positive_class(arguments: argparse.Namespace, labels: list[Any]) -> Any:
+    """The class whose measures a report by group shows: --positive, else the positive class of
+    binary data (1 of 0/1 or -1/1 labels, --score's positive class), else None (the macro
+    average over the classes)."""
+    asked = arguments.positive or ("1" if arguments.score is not None else None)
+    spelled = {str(label): label for label in labels}
+    if arguments.positive is not None and asked not in spelled:
+        raise InvalidArgumentError(f"--positive {asked!r} is not a class of the file, whose classes are {', '.join(spelled)}")
+    if asked is None and len(labels) == 2 and {str(label) for label in labels} in ({"0", "1"}, {"-1", "1"}):
+        asked = "1"
+    return spelled.get(asked) if asked is not None else None
 
 
 def _rendered(arguments: argparse.Namespace, table: Any, title: str, heading: str, figure: Any) -> str:
@@ -325,8 +339,7 @@ def _coverage_report(arguments: argparse.Namespace) -> str:
         bounds = option_list(arguments.interval, "--interval") or []
         if len(bounds) != 2:
             raise InvalidArgumentError(f"--interval names the lower and the upper bound columns, LOW,HIGH; got {arguments.interval!r}")
-        edges = None if arguments.edges is None else _numbers(arguments.edges, "--edges")
-        result = stream_interval_coverage(arguments, files, (bounds[0], bounds[1]), edges)
+        result = stream_interval_coverage(arguments, files, (bounds[0], bounds[1]), _edges(arguments.edges))
         report = CoverageReport.of_intervals(result, confidence_level=arguments.interval_level or 0.9, level=level)
         kind = "prediction-interval report"
     name = " and ".join(files)
@@ -352,6 +365,17 @@ def _numbers(text: str, option: str) -> list[float]:
         raise InvalidArgumentError(f"{option} takes numbers separated by commas, got {text!r}") from None
 
 
+def _edges(text: str | None) -> list[float] | None:
+    """The bin edges of --edges with a bin of its own below the first and one at and above the
+    last (the end bins of ``IntervalCoverage`` take the predictions beyond its edges)."""
+    if text is None:
+        return None
+    edges = _numbers(text, "--edges")
+    if not edges or not all(map(math.isfinite, edges)) or any(low >= high for low, high in itertools.pairwise(edges)):
+        raise InvalidArgumentError(f"--edges takes increasing finite numbers separated by commas, got {text!r}")
+    return [math.nextafter(edges[0], -math.inf), *edges, math.nextafter(edges[-1], math.inf)]
+
+
 _COVERAGE_OPTIONS = ("confidence", "sets", "interval")
 """Report options of predictions that abstain or give sets or intervals: one at a time."""
 
@@ -371,7 +395,7 @@ def _report(arguments: argparse.Namespace) -> str:
     if arguments.group is not None:
         return _group_report(arguments, list(arguments.files) or [str(example_path())], measures, sort_by)
     files = list(arguments.files)
-    curve = calibration = log_loss = kinds = None
+    curve = calibration = log_loss = kinds = read = None
     notes: list[str] = []
     curve_wanted = bool(arguments.html) or any(column in AREAS for column in (*measures, sort_by) if isinstance(column, str))
     if not files:
@@ -379,17 +403,17 @@ def _report(arguments: argparse.Namespace) -> str:
         name = f"bundled example {EXAMPLE_NAME}"
     else:
         if arguments.multi_label:
-            source, kinds = stream_label_sets(arguments, files, arguments.separator)
+            source, kinds, read = stream_label_sets(arguments, files, arguments.separator)
         elif arguments.scores is not None:
             source, curve, calibration, log_loss, prediction = stream_scores(arguments, files, curve_wanted)
             notes.append(prediction)
         else:
-            source, curve, calibration = stream_labels(arguments, files, curve_wanted)
+            source, curve, calibration = _hinted(arguments, files, lambda: stream_labels(arguments, files, curve_wanted))
         name = " and ".join(files)
     _check_ci_weights(arguments, source.n_samples)
-    scored = None if curve is None else _named_negative(curve.curve(), arguments)
+    scored = None if curve is None else curve.curve()
     report = build_report(source, measures=measures, undefined=arguments.undefined, confidence=arguments.ci_level if arguments.ci else None,
-                          sort_by=sort_by, curve=scored, kinds=kinds,
+                          sort_by=sort_by, curve=scored, kinds=kinds, samples=read,
                           calibration=None if calibration is None else calibration.calibration())  # fmt: skip
     if log_loss is not None:  # the log loss of the probability table beside the calibration's own numbers
         report = attrs.evolve(report, calibration={**report.calibration, "log_loss": log_loss})
@@ -418,6 +442,51 @@ def _report(arguments: argparse.Namespace) -> str:
     return f"{title}\n\n{shown}{report.to_text(arguments.digits)}"
 
 
+_SCORE_NAMES = ("score", "prob", "confidence", "likelihood", "logit")
+"""Parts of a column name that say the column holds scores (a hint names it for --score)."""
+
+_T = TypeVar("_T")
+
+
+def _hinted(arguments: argparse.Namespace, files: list[str], read: Callable[[], _T]) -> _T:
+    """``read()`` of single-label rows, its errors told the option the file suggests: --score
+    for a table without a predicted column (naming a column of scores), --multi-label for an
+    empty label in a file of label sets (labels holding --separator)."""
+    try:
+        return read()
+    except InputFileError as error:
+        try:
+            names = header(files[0], arguments.delimiter) if len(files) == 1 else []
+        except EvalkitError:
+            names = []
+        hint = ""
+        if names and arguments.predicted is None and arguments.score is None and not set(DEFAULT_COLUMNS["predicted"]) & set(names):
+            scored = next((name for name in names if any(part in name.lower() for part in _SCORE_NAMES)), None)
+            hint = (f"; if {scored!r} holds scores, give --score {scored} (--positive at or above --threshold, else --negative)" if scored else
+                    "; give --predicted COLUMN, or --score COLUMN for a column of scores")  # fmt: skip
+        elif str(error).endswith(EMPTY_LABEL) and _holds_separator(files, arguments):
+            hint = f"; the labels hold {arguments.separator!r}: label sets (an empty cell: the empty set) are read with --multi-label"
+        if not hint:
+            raise
+        raise InputFileError(f"{error}{hint}") from None
+
+
+def _holds_separator(files: list[str], arguments: argparse.Namespace, lines: int = 1000) -> bool:
+    """Whether the first ``lines`` of the files (past a header) hold the label-set separator
+    (never when it is the table's delimiter)."""
+    delimiter = arguments.delimiter or ("\t" if Path(files[0]).suffix.lower() in (".tsv", ".tab") else ",")
+    if arguments.separator == delimiter:
+        return False
+    for path in files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                if any(arguments.separator in line for _, line in zip(range(lines), handle)):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
 def _report_over_time(arguments: argparse.Namespace, files: list[str], measures: list[Any]) -> str:
     """``evalkit report FILE --window N`` (``--tumbling N``, ``--period P --time-column T``): one row of measures per window."""
     whole = [measure for measure in measures if isinstance(measure, str) and measure in (*AREAS, *COUNTS)]
@@ -427,14 +496,6 @@ def _report_over_time(arguments: argparse.Namespace, files: list[str], measures:
     table = stream_over_time(arguments, files, measures)
     title = f"evalkit report over time: {' and '.join(arguments.files) if arguments.files else f'bundled example {EXAMPLE_NAME}'}"
     return _rendered(arguments, table, title, title, lambda: _plots().over_time(table).figure)
-
-
-def _named_negative(curve: ThresholdCurve, arguments: argparse.Namespace) -> ThresholdCurve:
-    """The curve of --score with its negative class named --negative, even when the file held
-    positives only (a curve names an unseen negative class by default)."""
-    if arguments.score is None or len(curve.labels) != 1 or curve.negatives[0] > 0:
-        return curve
-    return attrs.evolve(curve, negative_label=arguments.negative)
 
 
 def _plots() -> Any:
@@ -513,8 +574,9 @@ def _emit(text: str, output: str | None, option: str = "--output") -> None:
         raise InvalidArgumentError(f"{option} {output}: cannot write the file: {error.strerror or error}") from None
 
 
-_REPORT_DEFAULTS = {"separator": "|", "threshold": 0.5, "positive": "1", "negative": "0", "ci_level": 0.95}
-"""Defaults of the report options that only apply with another option (given: checked first)."""
+_REPORT_DEFAULTS = {"separator": "|", "threshold": 0.5, "positive": None, "negative": None, "ci_level": 0.95}
+"""Defaults of the report options that only apply with another option (given: checked first); --score's
+--positive and --negative are found from the labels when not given (``ScoreClasses``)."""
 
 
 def _check_combinations(arguments: argparse.Namespace) -> None:
@@ -575,7 +637,8 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
             raise InvalidArgumentError(f"--thresholds must be a number of thresholds in 2..1000000, got {arguments.thresholds}")
         if arguments.bins is not None and not 1 <= arguments.bins <= MAX_STORED_BINS:
             raise InvalidArgumentError(f"--bins must be a number of bins in 1..{MAX_STORED_BINS}, got {arguments.bins}")
-        needs = {"threshold": ("--score", arguments.score), "positive": ("--score", arguments.score), "negative": ("--score", arguments.score),
+        needs = {"threshold": ("--score", arguments.score), "positive": ("--score or --group", arguments.score or arguments.group),
+                 "negative": ("--score", arguments.score),
                  "separator": ("--multi-label", arguments.multi_label or None), "ci_level": ("--ci", arguments.ci or None)}  # fmt: skip
         for name in sorted(given):
             option, present = needs[name]
@@ -584,7 +647,7 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
         for name, default in _REPORT_DEFAULTS.items():
             if getattr(arguments, name) is None:
                 setattr(arguments, name, default)
-        if arguments.score is not None and arguments.positive == arguments.negative:
+        if arguments.score is not None and arguments.positive is not None and arguments.positive == arguments.negative:
             raise InvalidArgumentError(f"--positive and --negative must differ, both are {arguments.positive!r}")
     files = list(arguments.files)
     if arguments.delimiter is not None and (len(files) == 2 or any(Path(f).suffix.lower() in (".jsonl", ".ndjson") for f in files)):

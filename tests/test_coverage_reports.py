@@ -91,8 +91,14 @@ def test_the_prediction_interval_report_reads_what_the_object_counts(capsys, int
     values = {row[1]: float(row[3]) for row in rows[1:] if row[0] == "readings"}
     assert status == 0 and values["coverage"] == pytest.approx(result.coverage())
     assert values["interval score at 0.8"] == pytest.approx(result.interval_score(0.8), rel=1e-9)
-    bins = [float(row[3]) for row in rows if row[0].startswith("Coverage per bin") and row[2] == "coverage"]
-    assert bins == pytest.approx(result.bin_coverage().tolist())
+    bins = {row[1]: float(row[3]) for row in rows if row[0].startswith("Coverage per bin") and row[2] == "coverage"}
+    assert list(bins) == ["< -1", "[-1, 0)", "[0, 1)", ">= 1"]  # the predictions beyond the edges in bins of their own
+    inside = (prediction >= -1) & (prediction < 1)
+    assert [bins["[-1, 0)"], bins["[0, 1)"]] == pytest.approx(
+        IntervalCoverage.from_intervals(truth[inside], prediction[inside] - 0.8, prediction[inside] + 0.8, y_pred=prediction[inside], edges=[-1, 0, 1]).bin_coverage().tolist())
+    for name, beyond in (("< -1", prediction < -1), (">= 1", prediction >= 1)):
+        low, high = np.round(prediction[beyond] - 0.8, 3), np.round(prediction[beyond] + 0.8, 3)  # the file's bounds, counted by hand
+        assert bins[name] == pytest.approx(np.mean((low <= truth[beyond]) & (truth[beyond] <= high)))
 
 
 def test_bad_coverage_options_end_with_one_line(capsys, predictions, tmp_path):

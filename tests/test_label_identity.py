@@ -240,5 +240,5 @@ def test_a_score_report_finds_its_positive_class_by_value(tmp_path, capsys):
     assert document["classes"]["1"]["roc_auc"] == pytest.approx(0.75)
     text = tmp_path / "t.csv"
     text.write_text("actual,p\n1.0,0.9\ncat,0.2\n", encoding="utf-8")
-    assert main(["report", str(text), "--score", "p"]) == 2
+    assert main(["report", str(text), "--score", "p", "--positive", "1"]) == 2
     assert "the label '1.0' was read as '1' (the same number), but the labels are not all numbers ('cat')" in capsys.readouterr().err

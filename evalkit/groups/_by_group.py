@@ -847,20 +847,22 @@ class ByGroup(CountedState):
 
     def report(self, measures: Sequence[MeasureLike] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
                undefined: UndefinedPolicy = "exclude", random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (),
-               sort_by: MeasureLike | None = None) -> Any:  # fmt: skip  # a GroupReport (evalkit.io.report), rendered above this layer
+               sort_by: MeasureLike | None = None, label: Hashable | None = None) -> Any:  # fmt: skip  # a GroupReport (evalkit.io.report), rendered above this layer
         """The by-group table (``evalkit.report.GroupReport``): a row per group and the overall
         one, a column per measure (the ``average`` of each, or a whole-result measure), each
         group's support and whether it is small, with ``confidence`` each value's interval, and
         below the groups each column's difference and ratio between them. ``scored``: results of
         the same groups' scores (``from_scores``: the areas) or probabilities
         (``from_probabilities``: the calibration measures), whose columns the names of their
-        measures ask for; ``sort_by``: a column, the groups from best to worst by it."""
+        measures ask for; ``sort_by``: a column, the groups from best to worst by it; ``label``:
+        a class (the positive one of binary data), whose values the columns show instead of the
+        ``average``."""
 
         for other in scored:
             if not isinstance(other, ByGroup) or not same_labels(tuple(map(identity, other.keys)), tuple(map(identity, self.keys))):
                 raise LabelMismatchError(f"'scored' must hold results by the same groups {show(list(self.keys))}, got {show(other)}")
         return render("group_report", self, list(measures), average, confidence=confidence, undefined=undefined, random_state=random_state,
-                            n_resamples=n_resamples, scored=tuple(scored), sort_by=sort_by)  # fmt: skip
+                            n_resamples=n_resamples, scored=tuple(scored), sort_by=sort_by, label=label)  # fmt: skip
 
     def __repr__(self) -> str:
         return f"ByGroup({type(self.overall).__name__}, groups={list(self.keys)!r}, samples={_size(self.overall)})"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import itertools
 import json
 import math
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ import numpy as np
 
 from evalkit.engine.serialization import json_safe
 from evalkit.exceptions import EvalkitError
-from evalkit.io.html import page, svg_chart, table_fragment
+from evalkit.io.html import page, round_span, svg_chart, table_fragment
 from evalkit.scores.conformal import IntervalCoverage, SetCoverage
 from evalkit.scores.selective import RiskCoverage
 
@@ -99,8 +100,8 @@ class CoverageReport:
                      "samples": result.n_samples}  # fmt: skip
         tables = []
         if result.edges is not None:
-            edges = result.edges.tolist()
-            rows = tuple((f"[{edges[j]:g}, {edges[j + 1]:g})", count, value) for j, (count, value) in enumerate(zip(result.bin_counts().tolist(), result.bin_coverage().tolist())))
+            names = _bin_names(result.edges.tolist())
+            rows = tuple((name, count, value) for name, count, value in zip(names, result.bin_counts().tolist(), result.bin_coverage().tolist()))
             tables.append(("Coverage per bin of the prediction", ("bin", "samples", "coverage"), rows))
         return cls(readings, tuple(tables))
 
@@ -155,9 +156,26 @@ class CoverageReport:
         for caption, headers, rows in self.tables:
             sections.append(table_fragment(caption, headers, rows, digits + 3))
         if self.curve is not None and len(self.curve.coverage):
-            chart = svg_chart(_risk_series(self.curve), x_label="coverage", y_label="selective risk", steps=True)
+            series = _risk_series(self.curve)
+            highest = max((float(np.nanmax(y)) for _, _, y in series if np.isfinite(y).any()), default=0.0)
+            chart = svg_chart(series, x_label="coverage", y_label="selective risk", steps=True, y_span=round_span(0.0, highest, digits=digits),
+                              digits=digits)  # fmt: skip
             sections.append(f"<figure>{chart}<figcaption>Risk-coverage curve (AURC {self.curve.aurc():.{digits}f})</figcaption></figure>")
         return page(title, sections)
+
+
+def _bin_names(edges: list[float]) -> list[str]:
+    """What each bin of ``IntervalCoverage`` holds: the end bins take the predictions beyond
+    the edges, so the first is ``< e1`` and the last ``>= e(n-1)``; the others ``[e(j), e(j+1))``.
+
+    Examples:
+        >>> _bin_names([0, 2, 5, 9]), _bin_names([0, 9])
+        (['< 2', '[2, 5)', '>= 5'], ['all'])
+    """
+    if len(edges) == 2:
+        return ["all"]
+    inner = [f"[{low:g}, {high:g})" for low, high in itertools.pairwise(edges[1:-1])]
+    return [f"< {edges[1]:g}", *inner, f">= {edges[-2]:g}"]
 
 
 def _coverage_readings(result: SetCoverage | IntervalCoverage, level: float) -> dict[str, float]:

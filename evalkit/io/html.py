@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from evalkit.results.confusion_matrix import ConfusionMatrix
     from evalkit.scores.curves import ThresholdCurve
 
-__all__ = ["comparison_page", "matrix_fragment", "nice_ticks", "page", "regression_page", "report_fragment", "report_page", "scatter_svg", "svg_chart", "table_fragment"]
+__all__ = ["axis_ticks", "comparison_page", "matrix_fragment", "nice_ticks", "page", "regression_page", "report_fragment", "report_page", "round_span",
+           "scatter_svg", "svg_chart", "table_fragment", "time_ticks"]
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
@@ -171,25 +172,86 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
     """
     if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
         return [low] if math.isfinite(low) else []
+    return _multiples(low, high, nice_step(low, high, most))
+
+
+def _multiples(low: float, high: float, step: float) -> list[float]:
+    """The multiples of ``step`` within ``[low, high]``."""
+    return [round(float(k * step), 12) for k in range(math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9) + 1)]
+
+
+def axis_ticks(low: float, high: float, most: int = 5, digits: int | None = None) -> list[tuple[float, str]]:
+    """Round ticks within ``[low, high]`` and their labels, all in one format: the decimals the
+    step needs (``digits`` when given, the step then no finer than ``10**-digits``), thousands
+    grouped.
+
+    Examples:
+        >>> axis_ticks(5750, 20500)
+        [(10000.0, '10,000'), (15000.0, '15,000'), (20000.0, '20,000')]
+        >>> axis_ticks(0.0, 0.3, digits=3)
+        [(0.0, '0.000'), (0.1, '0.100'), (0.2, '0.200'), (0.3, '0.300')]
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return [(low, f"{low:,.{digits or 0}f}")] if math.isfinite(low) else []
+    step = _step(low, high, most, digits)
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if digits is None else digits
+    return [(tick, f"{tick:,.{decimals}f}") for tick in _multiples(low, high, step)]
+
+
+def _step(low: float, high: float, most: int, digits: int | None) -> float:
+    """The round step of an axis, no finer than ``10**-digits`` when given."""
     step = nice_step(low, high, most)
-    first = math.ceil(low / step - 1e-9)
-    ticks = []
-    k = first
-    while k * step <= high + step * 1e-9:
-        ticks.append(round(k * step, 12))
-        k += 1
-    return ticks
+    return step if digits is None else max(step, 10.0**-digits)
+
+
+def round_span(low: float, high: float, most: int = 5, digits: int | None = None) -> tuple[float, float]:
+    """``[low, high]`` widened to multiples of its axis's round step (``axis_ticks``), so that
+    ticks stand at both ends.
+
+    Examples:
+        >>> round_span(0.0, 0.137), round_span(0.0, 0.0123, digits=1)
+        ((0.0, 0.15), (0.0, 0.1))
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return (0.0, 1.0)
+    step = _step(low, high, most, digits)
+    return (round(math.floor(low / step + 1e-9) * step, 12), round(math.ceil(high / step - 1e-9) * step, 12))
+
+
+_TIME_STEPS = (60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 28 * 86_400)
+"""Round steps between the ticks of a time axis, in seconds: minutes to four weeks."""
+
+
+def time_ticks(low: float, high: float, most: int = 4) -> list[tuple[float, str]]:
+    """Ticks of a time axis (seconds since 1970, UTC) at round steps within ``[low, high]``,
+    labelled as dates, with the time of day when the step is under a day.
+
+    Examples:
+        >>> time_ticks(1709251200.0, 1709337600.0)
+        [(1709251200, '03-01 00:00'), (1709294400, '03-01 12:00'), (1709337600, '03-02 00:00')]
+    """
+    import datetime
+
+    span = max(high - low, 0.0)
+    step = next((step for step in _TIME_STEPS if step * (most - 1) >= span), None) or 86_400 * math.ceil(nice_step(0.0, span / 86_400, most))
+    found = range(math.ceil(low / step), math.floor(high / step) + 1)
+    shape = "%m-%d %H:%M" if step < 86_400 else "%Y-%m-%d"
+    return [(k * step, datetime.datetime.fromtimestamp(k * step, datetime.timezone.utc).strftime(shape)) for k in found]
 
 
 def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False,
               markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None, width: int = 380, legend: bool = True,
-              x_span: tuple[float, float] | None = None, band: tuple[np.ndarray, np.ndarray] | None = None) -> str:  # fmt: skip
+              x_span: tuple[float, float] | None = None, band: tuple[np.ndarray, np.ndarray] | None = None,
+              x_ticks: Sequence[tuple[float, str]] | None = None, y_span: tuple[float, float] | None = None, digits: int | None = None) -> str:  # fmt: skip
     """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element, with its
     legend below the plot (never cut at its edge) (``markers``: a dot at every point;
     ``histogram``: ``(edges, counts)``, grey bars along the bottom with an axis of their own on
     the right, the tallest a quarter of the plot; ``x_span``: x runs from ``low`` to ``high``
-    instead of 0 to 1, and the ticks say so; ``band``: ``(low, high)`` at the first series' x,
-    shaded behind it: an interval). Values outside [0, 1] are drawn at its edge.
+    instead of 0 to 1, with round ticks in one format (``axis_ticks``) or ``x_ticks``
+    (``(value, label)`` pairs: ``time_ticks``); ``y_span``: y likewise, its ticks with
+    ``digits`` decimals; ``band``: ``(low, high)`` at the first series' x, shaded behind it:
+    an interval). Values outside the spans are drawn at their edge; tick labels stay inside
+    the chart.
 
     Examples:
         >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
@@ -208,20 +270,25 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
     def py(value: float) -> float:
         return top + (1 - value) * plot_h
 
-    low_x, high_x = x_span if x_span is not None else (0.0, 1.0)
-    wide = high_x - low_x
+    def scale(span: tuple[float, float] | None) -> Any:
+        low, high = span if span is not None else (0.0, 1.0)
+        return lambda values: (np.asarray(values, dtype=np.float64) - low) / (high - low) if high > low else np.full(np.shape(values), 0.5)
 
-    def unit(x: np.ndarray) -> np.ndarray:
-        return (np.asarray(x, dtype=np.float64) - low_x) / wide if wide else np.full(np.shape(x), 0.5)
-
+    unit, unit_y = scale(x_span), scale(y_span)
+    unit_ticks = [(tick, f"{tick:g}") for tick in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    shown_x = unit_ticks if x_span is None else x_ticks if x_ticks is not None else axis_ticks(*x_span)
+    shown_y = [(tick, f"{tick:.{digits}f}" if digits is not None else label) for tick, label in unit_ticks] if y_span is None else axis_ticks(*y_span, digits=digits)
     parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">']
     parts.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#ffffff" stroke="#8c959f"/>')
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        label = f"{tick:g}" if x_span is None else f"{low_x + tick * wide:,.4g}"
-        parts.append(f'<line x1="{px(tick):.1f}" y1="{top}" x2="{px(tick):.1f}" y2="{top + plot_h}" stroke="#eaeef2"/>')
-        parts.append(f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + plot_w}" y2="{py(tick):.1f}" stroke="#eaeef2"/>')
-        parts.append(f'<text x="{px(tick):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{label}</text>')
-        parts.append(f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:g}</text>')
+    for value, label in shown_x:
+        at = px(float(unit(value)))
+        half = 3.2 * len(label)  # about half the label's width at font size 11: kept inside the chart
+        parts.append(f'<line x1="{at:.1f}" y1="{top}" x2="{at:.1f}" y2="{top + plot_h}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{min(max(at, half + 1), width - half - 1):.1f}" y="{top + plot_h + 16}" font-size="11" text-anchor="middle">{label}</text>')
+    for value, label in shown_y:
+        at = py(float(unit_y(value)))
+        parts.append(f'<line x1="{left}" y1="{at:.1f}" x2="{left + plot_w}" y2="{at:.1f}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{left - 6}" y="{at + 4:.1f}" font-size="11" text-anchor="end">{label}</text>')
     if histogram is not None:
         edges, counts = (np.asarray(values, dtype=np.float64) for values in histogram)
         tallest = counts.max() if counts.size and counts.max() > 0 else 1.0
@@ -237,13 +304,13 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
         parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
     if band is not None and series:
         x = unit(series[0][1])
-        low, high = (np.clip(np.asarray(bound, dtype=np.float64), 0.0, 1.0) for bound in band)
+        low, high = (np.clip(unit_y(bound), 0.0, 1.0) for bound in band)
         shown = ~(np.isnan(low) | np.isnan(high))
         outline = [*zip(x[shown], low[shown]), *reversed(list(zip(x[shown], high[shown])))]
         points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in outline)
         parts.append(f'<polygon points="{points}" fill="{_COLOURS[0]}" fill-opacity="0.18" stroke="none"><title>interval</title></polygon>')
     for k, (name, x, y) in enumerate(series):
-        x, y = _thinned(unit(x), np.clip(np.asarray(y, dtype=np.float64), 0.0, 1.0))
+        x, y = _thinned(unit(x), np.clip(unit_y(y), 0.0, 1.0))
         if steps and len(x) > 1:  # hold each value until the next point (a step curve)
             x, y = np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
         points = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in zip(x, y))
@@ -271,9 +338,7 @@ def _curves(curve: ThresholdCurve) -> str:
     """The ROC and precision-recall curves: every class in one chart when they are few; with
     more, the micro average in one chart and every class in a small chart of its own (small
     multiples)."""
-    if len(curve.labels) == 1 and curve.negative_label is not None and not curve.binned:
-        curve = curve.one_vs_rest()  # a binary curve draws both classes, as the table shows both
-    labels = list(curve.labels)
+    labels = list(curve.labels)  # a binary curve: the positive class's alone (the negative's is its mirror image)
     few = len(labels) <= len(_COLOURS)
     drawn = [(str(label), curve, label) for label in labels] if few else [("micro average", curve.micro(), None)]
     roc, pr = [], []
@@ -318,8 +383,9 @@ def _calibration(report: Any, digits: int) -> str:
         bins = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(counts) - 1)
         np.add.at(counts, bins, points.weight)
         histogram = (points.edges, counts)
+    observed = "accuracy" if report.calibration_title.startswith("calibration (top label") else "share of positives"  # of the top label: is it right
     chart = svg_chart([("observed", points.confidence, points.frequency)], x_label="mean score in the bin",
-                      y_label="share of positives", diagonal=True, markers=True, histogram=histogram, legend=False)  # fmt: skip
+                      y_label=observed, diagonal=True, markers=True, histogram=histogram, legend=False)  # fmt: skip
     return (f'{table}<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
             "bars: the samples in each bin (their axis on the right)</figcaption></figure></div>")  # fmt: skip
 
@@ -473,9 +539,7 @@ def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by 
     for kind, cells in report.disparity_rows(digits):
         rows.append(f'<tr class="average"><td>{kind}</td>{"".join(_td(cell) for cell in cells)}<td></td></tr>')
     sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
-    note = report.disparity_note()
-    if note:
-        sections.append(f'<p class="note">{html.escape(note)}</p>')
+    sections += [f'<p class="note">{html.escape(note)}</p>' for note in report._notes()]
     if report.small:
         sections.append('<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>')
     for k, name in enumerate(report.titles()):

@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit.io.html import page, svg_chart
+from evalkit.io.html import page, svg_chart, time_ticks
 
 __all__ = ["OverTime"]
 
@@ -43,12 +43,29 @@ class OverTime:
             weighted), ``accuracy`` with ``accuracy_low`` and ``accuracy_high`` (Wilson), and
             one value per measure.
         level: the confidence level of the accuracy interval.
+        axis: what ``end`` counts: ``"sample"``, or the time column of windows of time.
     """
 
     kind: str
     measures: tuple[str, ...]
     rows: tuple[dict[str, Any], ...]
     level: float = 0.95
+    axis: str = "sample"
+
+    def ends(self) -> tuple[np.ndarray, bool]:
+        """Where each window ends, as numbers (ISO 8601 times as seconds since 1970, UTC), and
+        whether they are dates and times."""
+        import datetime
+
+        ends = [row["end"] for row in self.rows]
+        if all(isinstance(end, (int, float)) for end in ends):
+            return np.array(ends, dtype=np.float64), False
+        moments = [datetime.datetime.fromisoformat(str(end).replace("Z", "+00:00")) for end in ends]
+        return np.array([(moment if moment.tzinfo else moment.replace(tzinfo=datetime.timezone.utc)).timestamp() for moment in moments]), True
+
+    def axis_label(self, dates: bool) -> str:
+        """The x-axis title of a chart over the windows."""
+        return f"{self.axis} (end of the window{', UTC' if dates else ''})"
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -117,17 +134,15 @@ class OverTime:
     def to_html(self, digits: int = 3, *, title: str = "evalkit report over time") -> str:
         """A self-contained page: one line chart per measure over the windows (accuracy with its
         interval band), then the table."""
-        ends = np.array([float(row["end"]) if isinstance(row["end"], (int, float)) else float(row["window"]) for row in self.rows])
-        axis = "sample" if all(isinstance(row["end"], (int, float)) for row in self.rows) else "window"
-        if axis == "window":
-            ends = np.array([float(row["window"]) for row in self.rows])
+        ends, dates = self.ends()
         span = (float(ends.min()), float(ends.max())) if len(ends) else (0.0, 1.0)
+        ticks = time_ticks(*span) if dates else None
         charts = []
         for measure in ("accuracy", *self.measures):
             values = np.array([float(row[measure]) for row in self.rows])
             band = self.bounds(measure)
-            charts.append(svg_chart([(measure, ends, values)], x_label=f"{axis} (end of the window)", y_label=measure, markers=len(ends) <= 60,
-                                    x_span=span, band=band, legend=False))  # fmt: skip
+            charts.append(svg_chart([(measure, ends, values)], x_label=self.axis_label(dates), y_label=measure, markers=len(ends) <= 60,
+                                    x_span=span, x_ticks=ticks, band=band, legend=False))  # fmt: skip
         headings = "".join(f"<th>{html.escape(heading)}</th>" for heading in self._headings())
         body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self._cells(digits))
         sections = [f"<h1>{html.escape(title)}</h1>", f'<p class="note">{html.escape(self._title())}</p>',

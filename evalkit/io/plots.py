@@ -19,7 +19,7 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 * ``gains`` and ``lift``: the cumulative gains and lift curves of a ``ThresholdCurve`` (with
   the random and the perfect model), one per class.
 * ``reliability``: the reliability diagram of a ``Calibration``: observed share of positives
-  against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
+  (of a top-label calibration: accuracy) against mean score per bin (or the binning-free isotonic diagram), the diagonal, the
   samples per bin as a histogram beneath, one line per class if asked.
 * ``residuals`` and ``predicted_vs_actual``: a regressor's residuals against its predictions
   (with the zero line), and its predictions against the true values (with the diagonal).
@@ -33,10 +33,12 @@ needed) and return the ``Axes``; save with ``ax.figure.savefig("file.png")``.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Hashable, Sequence
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+import matplotlib.dates
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -409,8 +411,10 @@ def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axe
     unknown = [name for name in chosen if name not in table.measures]
     if unknown:
         raise InvalidTypeError(f"the table has no column {unknown[0]!r}; it has {list(table.measures)}")
-    numbered = all(isinstance(row["end"], (int, float)) for row in table.rows)
-    x = [row["end"] if numbered else row["window"] for row in table.rows]
+    ends, dates = table.ends()
+    x: Any = ends.tolist()
+    if dates:
+        x = [datetime.datetime.fromtimestamp(end, datetime.timezone.utc) for end in ends]
     ax = _axes(ax, 7.0, 3.6)
     ax.fill_between(x, [row["accuracy_low"] for row in table.rows], [row["accuracy_high"] for row in table.rows], color="C0", alpha=0.2,
                     label=f"accuracy, {table.level:.0%} interval")  # fmt: skip
@@ -420,7 +424,11 @@ def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axe
         bounds = table.bounds(name)
         if bounds is not None:
             ax.fill_between(x, *bounds, color=f"C{k}", alpha=0.12)
-    ax.set(xlabel="sample (end of the window)" if numbered else "window", ylabel="value")
+    if dates:
+        locator = matplotlib.dates.AutoDateLocator()
+        ax.xaxis.set_major_locator(locator)
+        ax.xaxis.set_major_formatter(matplotlib.dates.ConciseDateFormatter(locator, tz=datetime.timezone.utc))
+    ax.set(xlabel=table.axis_label(dates), ylabel="value")
     ax.legend(fontsize=8, loc="lower left")
     ax.set_title(title or table.kind.capitalize())
     return ax
@@ -466,7 +474,7 @@ def reliability(
     ax: Axes | None = None, title: str | None = None,
 ) -> Axes:  # fmt: skip
     """The reliability diagram of a ``Calibration``: per bin, the observed share of positives
-    against the mean score (calibrated scores lie on the diagonal), the ECE in the legend, and
+    (of a top-label calibration: the accuracy of the top label) against the mean score (calibrated scores lie on the diagonal), the ECE in the legend, and
     beneath, the share of the samples in each bin.
 
     Args:
@@ -496,7 +504,8 @@ def reliability(
     ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
     histogram.set_axis_off()
     histogram.patch.set_alpha(0.0)
-    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="mean score", ylabel="observed share of positives")
+    observed = "observed accuracy" if source.setting == "top_label" else "observed share of positives"  # of the top label: is it right
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="mean score", ylabel=observed)
     ax.legend(fontsize=8, loc="upper left")
     ax.set_title(title or f"Reliability diagram ({source.setting.replace('_', ' ')})")
     return ax

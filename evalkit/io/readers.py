@@ -69,6 +69,9 @@ DEFAULT_COLUMNS = {
 }
 """The column names tried, in order, for each role when none is given."""
 
+EMPTY_LABEL = "empty label"
+"""The end of the message refusing an empty field as a label (the command line adds a hint)."""
+
 MISSING_TEXTS = frozenset({"<NA>", "NaN", "nan", "NaT"})
 """How pandas writes a missing value as text (``str(pd.NA)``, ``str(float("nan"))``,
 ``str(pd.NaT)``): never read as a label. (An empty field is refused too; ``NA`` and ``None``
@@ -117,7 +120,7 @@ def label_text(value: object, at: str) -> str:
         value = value.decode("utf-8")  # checked UTF-8 when read
     text = str(value).strip()
     if not text:
-        raise InputFileError(f"{at}: empty label")
+        raise InputFileError(f"{at}: {EMPTY_LABEL}")
     if text in MISSING_TEXTS:
         raise InputFileError(f"{at}: {text!r} is a missing value as pandas writes it, not a label: drop the row or name the class")
     if "\n" in text or "\r" in text:

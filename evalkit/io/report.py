@@ -28,7 +28,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -477,6 +477,7 @@ def build_report(
     source: CellsResult, *, measures: Sequence[MeasureLike] = DEFAULT_MEASURES, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None,
     confidence: float | None = None, interval_method: str = "bca", n_resamples: int = 2000, random_state: RandomState = 0,
     sort_by: MeasureLike | None = None, curve: ThresholdCurve | None = None, calibration: Calibration | None = None, kinds: PairsKept | None = None,
+    samples: Mapping[tuple[int, int, int], int] | None = None,
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
@@ -510,6 +511,9 @@ def build_report(
         kinds: the kinds of sample of a result that does not keep its samples' per-class cells
             (``LabelSetCounts(keep_pairs=True)``): the intervals of macro and weighted
             averages of multi-label data resample them.
+        samples: how many samples (rows) of each kind ``(|Y∩Z|, |Y|, |Z|)`` a compacted
+            multi-label result stands for, whose per-sample cells hold one row per kind: the
+            ``samples avg`` row then counts its defined values in samples, not in kinds.
         calibration: a ``Calibration`` of the same data's probabilities: its summary (ECE,
             MCE, RMSCE, the debiased RMSCE, the Brier score and its parts, log loss,
             Spiegelhalter's p-value) in a section of its own, and its reliability diagram in
@@ -541,6 +545,8 @@ def build_report(
     support_row = source.class_cells.support
     support = {label: support_row[positions[label] : positions[label] + 1].tolist()[0] for label in labels}
     averages = {f"{kind} avg": [column.averages[kind] for column in columns] for kind in source.report_averages()}
+    if samples is not None and "samples avg" in averages:
+        averages["samples avg"] = [_in_samples(source, column.measure, value, samples) for column, value in zip(columns, averages["samples avg"])]
     total = sum(support.values())
     confusion = _small_confusion(source) if len(labels) <= MATRIX_LIMIT and "samples" not in source.report_averages() else None
     summary = source.whole_measures()
@@ -569,6 +575,18 @@ def build_report(
                   {column.name: column.undefined_reasons for column in columns if column.undefined_reasons},
                   tuple(f"{' and '.join(map(repr, column.also))} are one measure ({column.name}): one column" for column in columns
                         if len(column.also) > 1) + tuple(notes))  # fmt: skip
+
+
+def _in_samples(source: CellsResult, measure: Measure | None, value: Averaged, samples: Mapping[tuple[int, int, int], int]) -> Averaged:
+    """A samples average whose per-sample cells are one row per kind of sample, with its
+    defined values counted in samples (``samples``: how many of each kind)."""
+    if measure is None:  # an area: no per-sample value
+        return value
+    cells = source.sample_cells
+    defined = ~np.isnan(np.asarray(cells.evaluate_rows(measure), dtype=np.float64))
+    counts = np.array([samples.get(kind, 0) for kind in zip(cells.tp.tolist(), (cells.tp + cells.fn).tolist(), (cells.tp + cells.fp).tolist())],
+                      dtype=np.int64)  # fmt: skip
+    return Averaged(float(value), n_values=sum(samples.values()), n_defined=int(counts[np.broadcast_to(defined, counts.shape)].sum()))
 
 
 def _calibration_section(calibration: Calibration | None) -> tuple[dict, str, Reliability | None]:
@@ -690,6 +708,9 @@ class GroupReport:
         small: the groups below the ``min_size`` of the ``ByGroup``.
         intervals: ``{group: [Interval per measure]}`` when built with ``confidence``.
         names: the group columns' names.
+        label: the class whose values the label measures' columns show (the positive class
+            of binary data), or None: their ``average``.
+        per_class: the columns of label measures (an average, or the class's value).
     """
 
     measures: tuple[str, ...]
@@ -702,6 +723,24 @@ class GroupReport:
     names: tuple = ("group",)
     headers: tuple = ()
     disparities: dict = attrs.field(factory=dict)  # measure: (difference, ratio) between the groups
+    label: Any = None
+    per_class: tuple[str, ...] = ()
+
+    def basis(self) -> str:
+        """What the label measures' columns are: ``macro averages`` or ``class 1``."""
+        return f"{self.average} averages" if self.label is None else f"class {self.label}"
+
+    def basis_note(self) -> str:
+        """Which columns are label measures and of what (the average over the classes, or one class)."""
+        shown = [title for title, name in zip(self.titles(), self.measures) if name in self.per_class]
+        if not shown:
+            return ""
+        of = f"the {self.average} average over the classes" if self.label is None else f"of the class {self.label} alone"
+        return f"{_listed(shown)}: {of}"
+
+    def _notes(self) -> list[str]:
+        """The notes below the table: what the columns are, and between which groups the disparities lie."""
+        return [note for note in (self.basis_note(), self.disparity_note()) if note]
 
     def titles(self) -> list[str]:
         """The column titles the text, Markdown and HTML renderings show (``f1-score``, as a
@@ -754,8 +793,7 @@ class GroupReport:
         widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
         lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
         lines += ["  ".join(f"{c:<{w}}" if k == 0 else f"{c:>{w}}" for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
-        note = self.disparity_note()
-        return "\n".join(line.rstrip() for line in lines) + (f"\n\n{note}" if note else "")
+        return "\n\n".join(["\n".join(line.rstrip() for line in lines), *self._notes()])
 
     def to_markdown(self, digits: int = 3) -> str:
         """A Markdown table."""
@@ -764,20 +802,21 @@ class GroupReport:
         lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), count_text(self.support[key], digits)]) + " |"
                   for key in self.groups]  # fmt: skip
         lines += ["| " + " | ".join([which, *cells, ""]) + " |" for which, cells in self.disparity_rows(digits)]
-        note = self.disparity_note()
-        return "\n".join(lines) + (f"\n\n{_escape(note)}" if note else "")
+        return "\n\n".join(["\n".join(lines), *map(_escape, self._notes())])
 
     def to_csv(self) -> str:
-        """CSV rows ``row, <one column per group column>, <measures>, support, small``: ``row``
-        is ``group`` or ``overall`` (the whole, its group columns empty); full precision; with
-        intervals, a ``low`` and ``high`` column after each measure."""
+        """CSV rows ``row, <one column per group column>, <measures>, support, small, average,
+        class``: ``row`` is ``group`` or ``overall`` (the whole, its group columns empty); full
+        precision; with intervals, a ``low`` and ``high`` column after each measure; ``average``
+        (``macro``) or ``class`` (``1``) says what the label measures' columns are."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         bounds = bool(self.intervals)
         header = ["row", *self.names]
         for name in self.measures:
             header += [name, f"{name} low", f"{name} high"] if bounds else [name]
-        writer.writerow([*header, "support", "small"])
+        writer.writerow([*header, "support", "small", "average", "class"])
+        basis = ["", str(self.label)] if self.label is not None else [self.average, ""]
         for key in self.groups:
             row = ["overall" if key is OVERALL else "group", *self._parts(key)]
             for k, value in enumerate(self.values[key]):
@@ -785,19 +824,21 @@ class GroupReport:
                 if bounds:
                     found = self.intervals[key][k]
                     row += ["", ""] if found is None or math.isnan(found.low) else [repr(found.low), repr(found.high)]
-            writer.writerow([*row, count_text(self.support[key]), "yes" if key in self.small else ""])
+            writer.writerow([*row, count_text(self.support[key]), "yes" if key in self.small else "", *basis])
         for k, which in enumerate(("difference", "ratio") if self.disparities else ()):
             row = [which, *[""] * len(self.names)]
             for name in self.measures:
                 value = self.disparities[name][k].value
                 row += ["" if math.isnan(value) else repr(float(value))] + (["", ""] if bounds else [])
-            writer.writerow([*row, "", ""])
+            writer.writerow([*row, "", "", *basis])
         return buffer.getvalue()
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
-        """``{"names": [...], "average": ..., "groups": [{"group": {column: value}, <measure>:
-        value, ..., "support": ..., "small": ...}], "overall": {<measure>: value, ...}}``: each
-        group's key as its values by group column (never a joined string)."""
+        """``{"names": [...], "average": ..., "class": ..., "measures_of": {...}, "groups":
+        [{"group": {column: value}, <measure>: value, ..., "support": ..., "small": ...}],
+        "overall": {<measure>: value, ...}}``: each group's key as its values by group column
+        (never a joined string); ``average`` (None with a ``class``) or ``class`` (None with an
+        average) says what the label measures are, ``measures_of`` says it of each column."""
         def row(key: Hashable) -> dict[str, Any]:
             found: dict[str, Any] = dict(zip(self.measures, map(float, self.values[key])))
             if self.intervals:
@@ -805,7 +846,9 @@ class GroupReport:
             return {**found, "support": self.support[key], "small": key in self.small}
 
         groups = [{"group": dict(zip(self.names, self._parts(key))), **row(key)} for key in self.groups if key is not OVERALL]
-        document: dict[str, Any] = {"names": list(self.names), "average": self.average, "groups": groups, "overall": row(OVERALL)}
+        of = {name: (self.basis() if name in self.per_class else "the whole") for name in self.measures}
+        document: dict[str, Any] = {"names": list(self.names), "average": None if self.label is not None else self.average, "class": self.label,
+                                    "measures_of": of, "groups": groups, "overall": row(OVERALL)}  # fmt: skip
         if self.disparities:
             document["disparities"] = {name: {which: {"value": found.value, "between": [dict(zip(self.names, self._parts(key))) for key in found.extremes]}
                                               for which, found in zip(("difference", "ratio"), pair)} for name, pair in self.disparities.items()}  # fmt: skip
@@ -828,24 +871,30 @@ class GroupReport:
 
 @renders("group_report")
 def group_report(result: ByGroup, measures: list[MeasureLike], average: str = "macro", *, confidence: float | None = None, undefined: UndefinedPolicy = "exclude",
-                 random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (), sort_by: MeasureLike | None = None) -> GroupReport:  # fmt: skip
+                 random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (), sort_by: MeasureLike | None = None,
+                 label: Hashable | None = None) -> GroupReport:  # fmt: skip
     """The by-group table of a ``ByGroup`` (see ``ByGroup.report``). A whole-result measure
-    (accuracy, kappa, MCC) is read as such; any other as its ``average``. ``scored``: results
+    (accuracy, kappa, MCC) is read as such; any other as its ``average``, or as the value of
+    the class ``label`` when given. ``scored``: results
     by group over the same groups whose measures are not the labels' (the areas of threshold
     curves, the calibration errors of probabilities): a column asked for by one of their names
     is read there. ``sort_by``: a column, the groups from best to worst by it. Below the groups,
     the disparity of each column between them (difference and ratio)."""
-    names, columns, headers, sources = [], [], [], []
+    names, columns, headers, sources, per_class = [], [], [], [], []
     for asked in measures:
         source = next((other for other in scored if _knows(other, asked)), result)
         whole = set(source.overall.whole_measures()) if hasattr(source.overall, "whole_measures") else set()
         name = source._name(asked)
         resolved = source.overall.measure(asked) if isinstance(source.overall, CellsResult) else None
         kind = None if name in whole or resolved is None else average  # an area, a calibration measure or a whole-result one: no average
+        own = None if kind is None else label
+        if kind is not None:
+            per_class.append(name)
+        kind = None if own is not None else kind
         names.append(name)
         headers.append(_header(resolved, asked) if resolved is not None else AREAS.get(name) or _calibration_title(name))
-        columns.append(source.values(asked, kind, undefined=undefined))
-        sources.append((source, kind, resolved))
+        columns.append(source.values(asked, kind, label=own, undefined=undefined))
+        sources.append((source, kind, resolved, own))
     keys = list(result.keys)
     if sort_by is not None:
         sort_name = next((source._name(sort_by) for source in (*scored, result) if _knows(source, sort_by)), None)
@@ -861,13 +910,14 @@ def group_report(result: ByGroup, measures: list[MeasureLike], average: str = "m
     if confidence is not None:
         for key in groups:
             found[key] = []
-            for name, (source, kind, _) in zip(names, sources):
+            for name, (source, kind, _, own_label) in zip(names, sources):
                 own = source.overall if key is OVERALL else source[key]
                 found[key].append(_interval_or_none(own, own.measure(name), kind, {"level": confidence, "method": "bca", "n_resamples": n_resamples,
-                                  "random_state": random_state, "undefined": undefined}) if isinstance(own, CellsResult) else None)  # fmt: skip
-    disparities = {name: (source.difference(name, kind, undefined=undefined), source.ratio(name, kind, undefined=undefined))
-                   for name, (source, kind, _) in zip(names, sources)} if len(result.keys) > 1 else {}  # fmt: skip
-    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers), disparities)
+                                  "random_state": random_state, "undefined": undefined, "label": own_label}) if isinstance(own, CellsResult) else None)  # fmt: skip
+    disparities = {name: (source.difference(name, kind, label=own, undefined=undefined), source.ratio(name, kind, label=own, undefined=undefined))
+                   for name, (source, kind, _, own) in zip(names, sources)} if len(result.keys) > 1 else {}  # fmt: skip
+    return GroupReport(tuple(names), average, groups, values, support, result.small(), found, tuple(result.names), tuple(headers), disparities,
+                       label if per_class else None, tuple(per_class))  # fmt: skip
 
 
 def _knows(result: ByGroup, asked: MeasureLike) -> bool:

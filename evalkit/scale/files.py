@@ -11,6 +11,7 @@ has them).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -45,6 +46,7 @@ from evalkit.io.readers import (
     scores,
 )
 from evalkit.java.regression_metrics import RegressionMetrics
+from evalkit.measures.plugins import find_metrics_class
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.over_time import OverTimeCounter
 from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
@@ -68,14 +70,15 @@ class FileOptions(Protocol):
     ci: bool
     score: str | None
     scores: str | None
-    positive: str
-    negative: str
+    positive: str | None
+    negative: str | None
     threshold: float
     thresholds: Any
     calibration: str | None
     bins: int | None
     group: str | None
     min_size: float | None
+    metrics_class: str | None
     progress: Callable[[int], None] | None
 
 
@@ -86,10 +89,14 @@ def file_batches(arguments: FileOptions, files: list[str], **columns: Any) -> It
     yield from read_batches(files, delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=arguments.progress, **options)
 
 
-def stream_label_sets(arguments: FileOptions, files: list[str], separator: str) -> Any:
+def stream_label_sets(arguments: FileOptions, files: list[str], separator: str) -> tuple[Evaluation, LabelSetCounts, Counter[tuple[int, int, int]]]:
+    """Label sets, batch by batch, into a ``LabelSetCounts``: its (compacted) evaluation, the
+    counts, and how many samples of each kind ``(|Y∩Z|, |Y|, |Z|)`` were read (the
+    evaluation holds a row per kind, of their weight: the report counts samples in these)."""
     labels = option_list(arguments.labels)
     known = None if labels is None else frozenset(labels)
     counts = LabelSetCounts(labels, keep_pairs=bool(getattr(arguments, "ci", False)))  # --ci: the pairs of sets its macro averages resample
+    samples: Counter[tuple[int, int, int]] = Counter()
     for batch in file_batches(arguments, files):
         sets = {}
         for role in ("actual", "predicted"):
@@ -101,8 +108,9 @@ def stream_label_sets(arguments: FileOptions, files: list[str], separator: str) 
                     if unknown:
                         raise InputFileError(f"{where(position)}: label {unknown[0]!r} is not in --labels ({', '.join(sorted(known))})")
         counts.update(sets["actual"], sets["predicted"], sample_weight=batch_weights(arguments.weight, batch))
+        samples.update((len(truth & guess), len(truth), len(guess)) for truth, guess in zip(sets["actual"], sets["predicted"]))
     evaluation = counts.to_evaluation()
-    return evaluation if labels else evaluation.with_labels(label_order(evaluation.labels)), counts
+    return evaluation if labels else evaluation.with_labels(label_order(evaluation.labels)), counts, samples
 
 
 def calibration_counts(arguments: FileOptions, **options: Any) -> CalibrationCounts | None:
@@ -166,32 +174,89 @@ class _Chunks:
             merge()
 
 
+class ScoreClasses:
+    """The two classes of ``--score``: ``--positive`` (default ``1``) at or above the threshold,
+    ``--negative`` below it. Without ``--negative`` the negative class is the other label of
+    ``--labels``, else of the actual column, found as it is read (without ``--positive``, ``0``
+    or ``-1``: 0/1 and -1/1 labels only, ``ThresholdCurve.from_scores``'s rule); a label that is
+    neither class is refused at its line. Until the file shows its negative label, predictions
+    below the threshold are counted as ``0`` (the default), named as found once read (``own``,
+    ``texts``)."""
+
+    def __init__(self, arguments: FileOptions, coder: Labels, labels: Sequence[str] | None) -> None:
+        self.given = arguments.positive, arguments.negative
+        self.positive = coder.code(arguments.positive or "1")
+        negative = arguments.negative
+        if negative is None and labels is not None:  # --labels names the classes: the one besides the positive
+            others = [label for label in labels if label != coder.texts[self.positive]]
+            negative = others[0] if len(others) == 1 else None
+        self.coder, self.negative = coder, coder.code(negative or "0")
+        self.found: int | None = None  # the file's own negative label (counted as ``negative``), when it is not ``0``
+        self.settled = negative is not None  # whether the negative class can no longer be another label
+
+    def actual(self, codes: np.ndarray, batch: Batch) -> np.ndarray:
+        """The codes of a batch's actual labels as ``positive`` or ``negative`` (``"1.0"`` is
+        ``1``); the first label besides the positive is the negative class unless it is settled."""
+        coder, spelled = self.coder, self.negative if self.found is None else self.found
+        codes = coder.matched(codes, [self.positive, spelled])
+        self.settled = self.settled or bool((codes == spelled).any())
+        outside = (codes != self.positive) & (codes != spelled)
+        if outside.any() and not self.settled:
+            first = int(codes[np.argmax(outside)])
+            if self.given[0] is not None or coder.value(first) == -1:
+                self.found, self.settled, spelled = first, True, first
+                codes = coder.matched(codes, [self.positive, spelled])
+                outside = (codes != self.positive) & (codes != spelled)
+        if outside.any():
+            refuse_outside(coder, codes, outside, batch, "actual", self._why())
+        return np.where(codes == spelled, self.negative, codes) if spelled != self.negative else codes
+
+    def _why(self) -> str:
+        """Why a label is not one of the two classes of --score."""
+        positive, negative = (self.coder.texts[code] for code in (self.positive, self.found if self.found is not None else self.negative))
+        if not self.settled:
+            return (f"is not a class of 0/1 or -1/1 labels, which the default --positive {positive!r} fits: give --positive (the class a score "
+                    "at or above --threshold predicts) and --negative (the class below it)")  # fmt: skip
+        named = f"--negative {negative!r}" if self.given[1] is not None else f"{negative!r}, the other class read"
+        return f"is neither --positive {positive!r} nor {named}: --score predicts one of two classes (give --positive and --negative)"
+
+    def predicted(self, values: np.ndarray, threshold: float) -> np.ndarray:
+        """The class codes a batch's scores predict."""
+        return np.where(values >= threshold, self.positive, self.negative)
+
+    def own(self, code: int) -> int:
+        """A class's code as the file spells it: the negative as found."""
+        return self.found if code == self.negative and self.found is not None else code
+
+    def texts(self) -> list[str]:
+        """The label texts of the codes, the negative's as the file spells it."""
+        texts = list(self.coder.texts)
+        texts[self.negative] = texts[self.own(self.negative)]
+        return texts
+
+
 def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
                    ) -> tuple[Evaluation, CurveSource | None, CalibrationCounts | None]:  # fmt: skip
     """Single-label rows, batch by batch, into a compacted Evaluation: memory grows with the
     classes and the distinct (actual, predicted) pairs, never with a dense m x m table. With
-    ``--score`` and ``curve_wanted`` also the threshold curve of the scores (exact: its size
-    grows with the distinct scores; or at --thresholds)."""
+    ``--score`` (its two classes: ``ScoreClasses``) and ``curve_wanted`` also the threshold
+    curve of the scores (exact: its size grows with the distinct scores; or at --thresholds)."""
     labels = option_list(arguments.labels)
     coder, fixed = label_coder(labels), None if labels is None else len(labels)
     numbers: dict[int, Any] = {}
     evaluation: Evaluation | None = None
-    curve = curve_counts(arguments, curve_wanted and arguments.score is not None, positive=coder.code(arguments.positive),
-                         negative=coder.code(arguments.negative))  # fmt: skip
-    calibration = calibration_counts(arguments, pos_label=arguments.positive)
+    classes = None if arguments.score is None else ScoreClasses(arguments, coder, labels)
+    curve = None if classes is None else curve_counts(arguments, curve_wanted, positive=classes.positive, negative=classes.negative)
+    calibration = None if classes is None else calibration_counts(arguments, pos_label=coder.texts[classes.positive])
     curve_chunks, calibration_chunks = _Chunks(curve), _Chunks(calibration)
     for batch in file_batches(arguments, files, predicted=arguments.predicted if arguments.score is None else arguments.score,
                               numeric=() if arguments.score is None else ("predicted",)):  # fmt: skip
         actual = column_codes(coder, batch, "actual", fixed)
         check_not_scores(coder, actual, batch, "actual", numbers)
-        if arguments.score is not None:
+        if classes is not None:
             values = scores(batch.fields["predicted"], batch.where("predicted"))
-            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
-            actual = coder.matched(actual, chosen)  # a label written 1.0 is --positive 1
-            predicted = codes_within(coder, np.where(values >= arguments.threshold, chosen[0], chosen[1]), batch, "predicted", fixed)
-            if curve is not None:  # the areas are those of the two classes the score decides between
-                refuse_outside(coder, actual, (actual != chosen[0]) & (actual != chosen[1]), batch, "actual",
-                                f"is neither --positive {arguments.positive!r} nor --negative {arguments.negative!r}: the areas of --score are those of two classes")  # fmt: skip
+            actual = classes.actual(actual, batch)
+            predicted = codes_within(coder, classes.predicted(values, arguments.threshold), batch, "predicted", fixed)
         else:
             predicted = column_codes(coder, batch, "predicted", fixed)
             check_not_scores(coder, predicted, batch, "predicted", numbers)
@@ -205,7 +270,10 @@ def stream_labels(arguments: FileOptions, files: list[str], curve_wanted: bool,
     assert evaluation is not None  # read_batches raises on a file without rows
     curve_chunks.flush()
     calibration_chunks.flush()
-    return named_evaluation(evaluation, coder, fixed is not None), None if curve is None else _NamedCurve(curve, coder.texts), calibration
+    if classes is not None:  # the negative class as the file spells it
+        evaluation = evaluation.renamed([classes.own(code) for code in evaluation.labels])
+    named = None if curve is None or classes is None else _NamedCurve(curve, classes.texts(), classes.texts()[classes.negative])
+    return named_evaluation(evaluation, coder, fixed is not None), named, calibration
 
 
 class CurveSource(Protocol):
@@ -216,16 +284,19 @@ class CurveSource(Protocol):
 
 class _NamedCurve:
     """The curve of a score counted over label codes (``CurveCounts``), read with the labels'
-    texts: what ``curve()`` gives is the curve of the texts."""
+    texts: what ``curve()`` gives is the curve of the texts (a binary one's negative class
+    named ``negative``, even when no row showed it)."""
 
-    def __init__(self, counts: CurveCounts, texts: list[str]) -> None:
-        self.counts, self.texts = counts, texts
+    def __init__(self, counts: CurveCounts, texts: list[str], negative: str | None = None) -> None:
+        self.counts, self.texts, self.negative = counts, texts, negative
 
     def curve(self) -> ThresholdCurve:
         found = self.counts.curve()
         texts, negative = self.texts, found.negative_label
-        if type(negative) is int and 0 <= negative < len(texts):
-            negative = texts[negative]  # (a negative class no row showed keeps its default: the report names it --negative)
+        if self.negative is not None and len(found.labels) == 1:
+            negative = self.negative
+        elif type(negative) is int and 0 <= negative < len(texts):
+            negative = texts[negative]
         return attrs.evolve(found, labels=tuple(texts[code] for code in found.labels), negative_label=negative)
 
 
@@ -302,6 +373,8 @@ def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) 
     score_columns, classes = score_column_names(arguments, files) if arguments.scores is not None else ([], None)
     if classes is not None:
         coder, fixed = label_coder(classes), len(classes)
+    two = None if arguments.score is None else ScoreClasses(arguments, coder, labels)
+    metrics_class = None if arguments.metrics_class is None else find_metrics_class(arguments.metrics_class)
     names = {name: Labels() for name in columns}
     found: dict[str, ByGroup | None] = {"labels": None, "curves": None, "calibrations": None}
     extra = {"scores": score_columns} if score_columns else {}
@@ -310,11 +383,10 @@ def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) 
     for batch in file_batches(arguments, files, groups=columns, predicted=predicted_column, numeric=numeric, **extra):
         actual = column_codes(coder, batch, "actual", fixed, "--scores" if classes else "--labels")
         values: Any = None
-        if arguments.score is not None:
+        if two is not None:
             values = scores(batch.fields["predicted"], batch.where("predicted"))
-            chosen = [coder.code(arguments.positive), coder.code(arguments.negative)]
-            actual = coder.matched(actual, chosen)
-            predicted = np.where(values >= arguments.threshold, chosen[0], chosen[1])
+            actual = two.actual(actual, batch)
+            predicted = two.predicted(values, arguments.threshold)
         elif classes is not None:
             values = np.column_stack([scores(batch.fields[f"score:{column}"], batch.where("score")) for column in score_columns])
             predicted = column_codes(coder, batch, "predicted", fixed, "--scores") if "predicted" in batch.fields else values.argmax(axis=1)
@@ -323,8 +395,8 @@ def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) 
         groups = {name: code_texts(names[name], names[name].codes(batch.fields[f"group:{name}"], batch.where(f"group:{name}"))) for name in columns}
         texts, weight = code_texts(coder, actual), batch_weights(arguments.weight, batch)
         parts = {"labels": ByGroup.from_labels(texts, code_texts(coder, predicted), groups, labels or classes, sample_weight=weight,
-                                               min_size=arguments.min_size)}  # fmt: skip
-        options = {"labels": classes} if classes is not None else {"pos_label": arguments.positive}
+                                               min_size=arguments.min_size, metrics_class=metrics_class)}  # fmt: skip
+        options = {"labels": classes} if two is None else {"pos_label": coder.texts[two.positive]}
         if values is not None and curve_wanted:
             parts["curves"] = ByGroup.from_scores(texts, values, groups, **options, sample_weight=weight, min_size=arguments.min_size,
                                                   thresholds=arguments.thresholds)  # fmt: skip
@@ -337,9 +409,11 @@ def stream_groups(arguments: FileOptions, files: list[str], curve_wanted: bool) 
             found[kind] = part if earlier is None else earlier.merge(part)
     labelled = found["labels"]
     assert labelled is not None  # read_batches raises on a file without rows
+    code_of = {text: code for code, text in enumerate(coder.texts)}
     valued = None
-    if arguments.score is None and classes is None and fixed is None:  # labels of the file's own: by value when all are numbers
-        code_of = {text: code for code, text in enumerate(coder.texts)}
+    if two is not None:  # the negative class as the file spells it
+        valued = [two.texts()[code_of[text]] for text in labelled.overall.labels]
+    elif classes is None and fixed is None:  # labels of the file's own: by value when all are numbers
         valued = texts_by_value(coder, [code_of[text] for text in labelled.overall.labels])
 
     def by_value(result: ByGroup, labels: list[str] | None = None) -> ByGroup:  # a group column of numbers: groups by value, as labels
@@ -423,7 +497,8 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
         actual, predicted = (column_codes(coder, batch, role, fixed) for role in ("actual", "predicted"))
         counter.update(actual, predicted, sample_weight=batch_weights(arguments.weight, batch), time=times)
     assert counter is not None  # read_batches raises on a file without rows
-    return counter.table()
+    table = counter.table()
+    return table if arguments.period is None else attrs.evolve(table, axis=arguments.time_column)
 
 
 PLOTTED_POINTS = 2_000
