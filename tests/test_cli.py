@@ -1,5 +1,7 @@
 """The evalkit command: reports on files of every kind, aa-rar, formats, and one-line errors."""
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -7,6 +9,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalkit import ConfusionMatrix, Evaluation, __version__, cli
@@ -374,3 +377,116 @@ def test_a_regression_report_reads_numbers_in_batches_into_exact_sums(tmp_path, 
     assert status != 0 and "--regression" in err  # numbers that are not whole: scores or numeric targets, and it says so
     status, _, err = run(capsys, "report", path, "--regression", "--score", "predicted")
     assert status != 0 and "--score is an option of labels or scores" in err
+
+
+# --------------------------------------------------------------------------------------------
+# what the command line reads as it is meant: --score's classes, label sets, groups, hints
+
+
+def test_a_score_of_labels_other_than_0_1_needs_positive_and_reads_them_as_the_api_does(tmp_path, capsys):
+    from evalkit import ThresholdCurve
+
+    yes_no = write(tmp_path, "yn.csv", "actual,score\nyes,0.9\nno,0.2\nyes,0.4\nno,0.7\n")
+    status, _, err = run(capsys, "report", yes_no, "--score", "score")
+    assert status == 2 and "label 'yes'" in err and "--positive" in err  # not a silent 4-class matrix
+    with pytest.raises(ValueError, match="give 'pos_label'"):  # the API refuses the same labels without a positive class
+        ThresholdCurve.from_scores(["yes", "no", "yes", "no"], [0.9, 0.2, 0.4, 0.7])
+    status, out, _ = run(capsys, "report", yes_no, "--score", "score", "--positive", "yes", "--measures", "recall,roc_auc", "--format", "json")
+    document = json.loads(out)
+    expected = ConfusionMatrix.from_predictions(["yes", "no", "yes", "no"], ["yes", "no", "no", "yes"])
+    assert status == 0 and document["confusion_matrix"] == {"labels": ["no", "yes"], "counts": expected.to_array().tolist()}
+    assert document["classes"]["yes"]["roc_auc"] == pytest.approx(ThresholdCurve.from_scores(["yes", "no", "yes", "no"], [0.9, 0.2, 0.4, 0.7], pos_label="yes").roc_auc())
+    y, s = [1, 1, 1, -1, -1, 1], [0.9, 0.2, 0.4, 0.7, 0.1, 0.6]  # positives first: the negative class -1 is read in the second batch
+    signed = write(tmp_path, "pm.csv", "actual,score\n" + "".join(f"{a},{b}\n" for a, b in zip(y, s)))
+    for extra in ((), ("--thresholds", "5")):
+        status, out, _ = run(capsys, "report", signed, "--score", "score", "--batch-size", "2", "--measures", "recall,roc_auc", "--format", "json", *extra)
+        document = json.loads(out)
+        expected = ConfusionMatrix.from_predictions(y, [1 if v >= 0.5 else -1 for v in s])
+        assert status == 0 and document["confusion_matrix"] == {"labels": ["-1", "1"], "counts": expected.to_array().tolist()}  # no phantom 0
+        curve = ThresholdCurve.from_scores(y, s, thresholds=int(extra[1]) if extra else None)
+        assert document["classes"]["1"]["roc_auc"] == pytest.approx(curve.roc_auc())
+        both = ThresholdCurve.from_scores(y, np.column_stack((1 - np.array(s), s)), labels=[-1, 1], thresholds=int(extra[1]) if extra else None)
+        assert document["classes"]["-1"]["roc_auc"] == pytest.approx(both.roc_auc(-1))
+    three = write(tmp_path, "three.csv", "actual,score\n1,0.9\n0,0.2\n-1,0.4\n")
+    status, _, err = run(capsys, "report", three, "--score", "score")
+    assert status == 2 and "three.csv:4: label '-1' is neither --positive '1' nor '0'" in err
+    status, _, err = run(capsys, "report", yes_no, "--score", "score", "--positive", "yes", "--negative", "maybe")
+    assert status == 2 and "yn.csv:3: label 'no' is neither --positive 'yes' nor --negative 'maybe'" in err
+
+
+def test_multi_label_notes_and_json_count_samples_not_kinds_of_sample(tmp_path, capsys):
+    truth, guess = [{"a"}, {"a"}, {"b"}, {"a"}, {"a"}], [{"a"}, {"a"}, {"b"}, {"b"}, set()]
+    path = write(tmp_path, "m.csv", "actual,predicted,w\n" + "".join(f"{'|'.join(t)},{'|'.join(g)},{w}\n" for t, g, w in zip(truth, guess, [1, 2, 1, 1, 1])))
+    expected = Evaluation.from_label_sets(truth, guess).average("precision", "samples")
+    assert (expected.n_defined, expected.n_values) == (4, 5)  # the empty predicted set leaves precision undefined for one sample of five
+    for extra in ((), ("--weight", "w")):
+        status, out, _ = run(capsys, "report", path, "--multi-label", *extra)
+        assert status == 0 and "* precision is undefined for some samples: the samples average is over 4 of 5 samples" in out
+        document = json.loads(run(capsys, "report", path, "--multi-label", "--format", "json", *extra)[1])
+        row = document["averages"]["samples avg"]
+        assert row["n_values"] == 5 and row["n_defined"]["precision"] == 4 and row["n_defined"]["recall"] == 5
+
+
+def overall_row(text):
+    return next(line for line in text.splitlines() if line.startswith("overall")).split()
+
+
+def test_a_binary_report_by_group_shows_the_positive_class_and_says_so_in_every_format(tmp_path, capsys):
+    y, s = [1, 0, 1, 1, 0, 0, 1, 1], [0.9, 0.4, 0.6, 0.2, 0.7, 0.1, 0.3, 0.8]
+    groups = ["a", "a", "a", "b", "b", "b", "b", "b"]
+    path = write(tmp_path, "g.csv", "actual,score,g\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(y, s, groups)))
+    status, out, _ = run(capsys, "report", path, "--score", "score", "--group", "g", "--measures", "recall", "--format", "json")
+    document = json.loads(out)
+    by_hand = {"a": 2 / 2, "b": 1 / 3, "overall": 3 / 5}  # the positives found: a 2 of 2, b 1 of 3 (0.2 and 0.3 fall below 0.5)
+    assert status == 0 and {row["group"]["g"]: row["recall"] for row in document["groups"]} == pytest.approx({"a": by_hand["a"], "b": by_hand["b"]})
+    assert document["overall"]["recall"] == pytest.approx(by_hand["overall"]) and document["class"] == "1" and document["average"] is None
+    assert document["measures_of"] == {"accuracy": "the whole", "recall": "class 1"}
+    labels = write(tmp_path, "l.csv", "actual,predicted,g\n" + "".join(f"{a},{int(b >= 0.5)},{c}\n" for a, b, c in zip(y, s, groups)))
+    status, out, _ = run(capsys, "report", labels, "--group", "g", "--measures", "recall", "--positive", "0")
+    assert status == 0 and out.startswith(f"evalkit report by g: {labels} (class 0)") and "recall: of the class 0 alone" in out
+    assert overall_row(out) == ["overall", "0.625", "0.667", "8"]  # class 0: 2 of the 3 negatives scored below 0.5
+    markdown = run(capsys, "report", labels, "--group", "g", "--measures", "recall", "--format", "markdown")[1]
+    assert "| overall | 0.625 | 0.600 | 8 |" in markdown and "recall: of the class 1 alone" in markdown  # 0/1 labels: the positive class 1
+    rows = list(csv.reader(io.StringIO(run(capsys, "report", labels, "--group", "g", "--measures", "recall", "--format", "csv")[1])))
+    assert rows[0][-2:] == ["average", "class"] and all(row[-2:] == ["", "1"] for row in rows[1:])
+    words = write(tmp_path, "w.csv", "actual,predicted,g\n" + "".join(f"{'ny'[a]},{'ny'[int(b >= 0.5)]},{c}\n" for a, b, c in zip(y, s, groups)))
+    text = run(capsys, "report", words, "--group", "g", "--measures", "recall")[1]
+    macro = (3 / 5 + 2 / 3) / 2  # no positive class to choose: the macro average of y's recall 3/5 and n's 2/3, and the page says so
+    assert overall_row(text) == ["overall", "0.625", f"{macro:.3f}", "8"]
+    assert "(macro averages)" in text and "recall: the macro average over the classes" in text
+    rows = list(csv.reader(io.StringIO(run(capsys, "report", words, "--group", "g", "--measures", "recall", "--format", "csv")[1])))
+    assert all(row[-2:] == ["macro", ""] for row in rows[1:])
+    page = tmp_path / "g.html"
+    assert run(capsys, "report", words, "--group", "g", "--measures", "recall", "--positive", "y", "--html", str(page))[0] == 0
+    assert "recall: of the class y alone" in page.read_text(encoding="utf-8")
+    status, _, err = run(capsys, "report", words, "--group", "g", "--positive", "maybe")
+    assert status == 2 and "--positive 'maybe' is not a class of the file" in err
+
+
+def test_a_report_by_group_takes_its_measures_from_the_metrics_class(tmp_path, capsys, monkeypatch):
+    (tmp_path / "screening.py").write_text(
+        "import math\nimport evalkit\n\nclass Screening(evalkit.ClassificationMetrics):\n"
+        "    @evalkit.measure(direction='lower', aliases=('nns',))\n    def get_number_needed_to_screen(self):\n"
+        "        tp = self.get_true_positive()\n        return self.get_total() / tp if tp else math.nan\n", encoding="utf-8")  # fmt: skip
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = write(tmp_path, "g.csv", "actual,score,g\n1,0.9,a\n0,0.4,a\n1,0.6,a\n1,0.2,b\n0,0.7,b\n1,0.8,b\n")
+    status, out, err = run(capsys, "report", path, "--score", "score", "--group", "g", "--metrics-class", "screening:Screening",
+                           "--measures", "nns", "--sort-by", "nns", "--format", "json")  # fmt: skip
+    assert status == 0, err
+    document = json.loads(out)
+    assert [(row["group"]["g"], row["number_needed_to_screen"]) for row in document["groups"]] == [("a", 3 / 2), ("b", 3 / 1)]  # total / tp of class 1
+    assert document["overall"]["number_needed_to_screen"] == pytest.approx(6 / 3)
+
+
+def test_reading_errors_suggest_score_and_multi_label_where_the_file_calls_for_them(tmp_path, capsys):
+    scores = write(tmp_path, "s.csv", "actual,probability\n1,0.9\n0,0.2\n")
+    status, _, err = run(capsys, "report", scores)
+    assert status == 2 and "no column any of predicted" in err and "give --score probability" in err
+    other = write(tmp_path, "o.csv", "actual,guess\n1,1\n")
+    assert "give --predicted COLUMN, or --score COLUMN for a column of scores" in run(capsys, "report", other)[2]
+    sets = write(tmp_path, "sets.csv", "actual,predicted\na|b,a\nc,\n")
+    status, _, err = run(capsys, "report", sets)
+    assert status == 2 and "sets.csv:3: empty label; the labels hold '|': label sets (an empty cell: the empty set) are read with --multi-label" in err
+    assert run(capsys, "report", sets, "--multi-label")[0] == 0
+    plain = write(tmp_path, "plain.csv", "actual,predicted\na,a\nc,\n")
+    assert run(capsys, "report", plain)[2].rstrip().endswith("plain.csv:3: empty label")  # no label sets: no hint

@@ -5,6 +5,7 @@ same results as the objects counted in memory, in every format, with the HTML pa
 import csv
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -127,3 +128,30 @@ def test_a_report_of_each_kind_renders_in_every_format():
         assert report.to_text() and report.to_markdown().startswith("| reading |") and report.to_csv().startswith("table,row,column,value")
         assert json.loads(report.to_json())["readings"] and report.to_html().startswith("<!DOCTYPE html>")
     assert reports[0].to_dict()["tables"][0]["rows"][0][2] is None  # weighted counts: no Wilson interval, shown as undefined
+
+
+def test_interval_bins_are_named_by_what_they_hold_and_predictions_beyond_the_edges_get_their_own(capsys, tmp_path):
+    path = tmp_path / "i.csv"  # predictions 1, 3, 6, 0, 7: two below 2, one in [2, 5), two at or above 5; the last interval misses
+    path.write_text("actual,low,high,predicted\n1,0,2,1\n3,2,4,3\n4,3,5,6\n0,-1,1,0\n9,6,8,7\n", encoding="utf-8")
+    status, out, _ = run(capsys, "report", str(path), "--interval", "low,high", "--predicted", "predicted", "--edges", "2,5", "--format", "json")
+    rows = {row[0]: row[1:] for row in json.loads(out)["tables"][0]["rows"]}
+    assert status == 0 and rows == {"< 2": [2, 1.0], "[2, 5)": [1, 1.0], ">= 5": [2, 0.5]}
+    api = CoverageReport.of_intervals(IntervalCoverage.from_intervals([1, 3, 4, 0, 9], [0, 2, 3, -1, 6], [2, 4, 5, 1, 8], y_pred=[1, 3, 6, 0, 7], edges=[0, 2, 5]))
+    assert [row[:2] for row in api.tables[0][2]] == [("< 2", 2), (">= 2", 3)]  # the API's end bins take what lies beyond its edges, and say so
+    status, _, err = run(capsys, "report", str(path), "--interval", "low,high", "--edges", "5,2")
+    assert status == 2 and "--edges takes increasing finite numbers" in err
+
+
+def test_the_risk_coverage_chart_spans_the_risks_with_ticks_of_the_digits_asked(capsys, predictions, tmp_path):
+    from evalkit.io.html import round_span
+
+    path, actual, predicted, confidence, *_ = predictions
+    curve = RiskCoverage.from_predictions(actual, predicted, confidence)
+    page = tmp_path / "r.html"
+    assert run(capsys, "report", path, "--confidence", "confidence", "--html", str(page), "--digits", "2")[0] == 0
+    text = page.read_text(encoding="utf-8")
+    top = max(float(np.max(curve.risk)), float(np.max(curve.oracle_risk()[1])))
+    low, high = round_span(0.0, top, digits=2)
+    assert (low, high) == (0.0, 0.4) and top == pytest.approx(1 / 3)  # the axis ends at the first round value above the highest risk, not at 1
+    labels = re.findall(r'text-anchor="end">([^<]*)</text>', text)
+    assert labels[0] == "0.00" and labels[-1] == f"{high:.2f}" and all(re.fullmatch(r"\d\.\d\d", label) for label in labels)

@@ -198,3 +198,42 @@ def test_the_page_reads_as_a_newcomer_reads_it():
     grouped = by_group(labels % 2, (scores.argmax(axis=1) + labels) % 2, rng.choice(["a", "b", "c"], 600)).report(["accuracy"]).to_html()
     ticks = [float(value) for value in re.findall(r'text-anchor="middle">(-?[\d.]+)</text>', grouped)]
     assert ticks and all(abs(round(tick * 100) - tick * 100) < 1e-9 for tick in ticks)  # round values, not 0.927
+
+
+def test_chart_ticks_share_one_format_and_stay_inside_the_chart():
+    from evalkit.io.html import axis_ticks, svg_chart, time_ticks
+
+    assert axis_ticks(5750, 20500) == [(10000.0, "10,000"), (15000.0, "15,000"), (20000.0, "20,000")]  # not 5,750 / 1.05e+04 / 2e+04
+    assert axis_ticks(0.0, 0.3, digits=3) == [(0.0, "0.000"), (0.1, "0.100"), (0.2, "0.200"), (0.3, "0.300")]
+    assert time_ticks(1_709_272_800, 1_709_335_800) == [(1_709_272_800, "03-01 06:00"), (1_709_294_400, "03-01 12:00"), (1_709_316_000, "03-01 18:00")]
+    width = 380
+    chart = svg_chart([("a", np.array([5750.0, 20500.0]), np.array([0.2, 0.9]))], x_label="x", y_label="y", x_span=(5750.0, 20500.0), width=width)
+    labels = re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="11" text-anchor="middle">([^<]*)</text>', chart)
+    assert [label for _, label in labels] == ["10,000", "15,000", "20,000"]
+    assert all(3.2 * len(label) < float(x) < width - 3.2 * len(label) for x, label in labels)  # each label wholly inside the chart
+    edge = svg_chart([("a", np.array([0.0, 99999.0]), np.array([0.2, 0.9]))], x_label="x", y_label="y", x_span=(0.0, 100000.0), width=width)
+    x, label = re.findall(r'<text x="([\d.]+)" y="[\d.]+" font-size="11" text-anchor="middle">([^<]*)</text>', edge)[-1]
+    assert label == "100,000" and float(x) + 3.2 * len(label) < width  # the last tick's label is moved in, not cut off
+
+
+def test_a_window_of_time_chart_plots_the_window_ends_as_dates(tmp_path):
+    rows = ["time,actual,predicted"] + [f"2024-03-01T{i // 2:02d}:{30 * (i % 2):02d}:00,{i % 2},{(i // 3) % 2}" for i in range(48)]
+    path = tmp_path / "t.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    page = tmp_path / "t.html"
+    assert main(["report", str(path), "--period", "6h", "--time-column", "time", "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")  # windows end at 06:00, 12:00, 18:00 and 23:30 (the last row)
+    assert re.findall(r'text-anchor="middle">(\d\d-\d\d \d\d:\d\d)</text>', text)[:3] == ["03-01 06:00", "03-01 12:00", "03-01 18:00"]
+    assert "time (end of the window, UTC)" in text and "window (end of the window)" not in text
+
+
+def test_a_top_label_reliability_diagram_reads_accuracy():
+    from evalkit import Calibration
+
+    probabilities = np.array([[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6], [0.5, 0.4, 0.1]])
+    report = build_report(ConfusionMatrix.from_predictions([0, 1, 1, 0], probabilities.argmax(axis=1).tolist()),
+                          calibration=Calibration.from_scores([0, 1, 1, 0], probabilities, labels=[0, 1, 2]))  # fmt: skip
+    assert report.calibration_title.startswith("calibration (top label")
+    assert "accuracy</text>" in report.to_html() and "share of positives" not in report.to_html()
+    binary = build_report(ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0]), calibration=Calibration.from_scores([0, 1, 1, 0], [0.2, 0.9, 0.4, 0.3]))
+    assert "share of positives</text>" in binary.to_html()

@@ -176,3 +176,22 @@ def test_residuals_and_predicted_against_actual(tmp_path):
         plots.residuals([1.0, 2.0], [1.0])
     with pytest.raises(InvalidValueError):
         plots.predicted_vs_actual([1.0, np.nan], [1.0, 2.0])
+
+
+def test_windows_of_time_are_drawn_at_their_end_times_and_top_label_reliability_reads_accuracy(tmp_path):
+    import datetime
+
+    from evalkit import Calibration
+    from evalkit.io.over_time import OverTime
+
+    rows = tuple({"window": k, "end": f"2024-03-0{k}T00:00:00Z", "samples": 10, "accuracy": 0.8, "accuracy_low": 0.5, "accuracy_high": 0.9}
+                 for k in (1, 2, 3))  # fmt: skip
+    ax = plots.over_time(OverTime("windows of 1d by t, every 1d", (), rows, axis="t"))
+    drawn = ax.get_lines()[0].get_xdata()
+    assert [np.datetime64(value, "s") if not isinstance(value, datetime.datetime) else np.datetime64(value.replace(tzinfo=None), "s") for value in drawn] == [
+        np.datetime64(f"2024-03-0{k}T00:00:00") for k in (1, 2, 3)]  # fmt: skip
+    assert ax.get_xlabel() == "t (end of the window, UTC)"
+    assert_real_image(*saved(ax, tmp_path))
+    probabilities = np.array([[0.7, 0.2, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6], [0.5, 0.4, 0.1]])
+    assert plots.reliability(Calibration.from_scores([0, 1, 1, 0], probabilities, labels=[0, 1, 2])).get_ylabel() == "observed accuracy"
+    assert plots.reliability(Calibration.from_scores([0, 1, 1, 0], [0.2, 0.9, 0.4, 0.3])).get_ylabel() == "observed share of positives"
