@@ -63,6 +63,7 @@ from evalkit.scale.files import (
     stream_set_coverage,
 )
 from evalkit.scores.calibration import MAX_STORED_BINS
+from evalkit.scores.curves import ThresholdCurve  # noqa: F401  (a name this module gave in a release)
 
 __all__ = ["main"]
 

@@ -603,7 +603,7 @@ def test_crlf_files_and_quoted_commas_still_read(tmp_path, capsys):
         (["--score", "s", "--multi-label"], "--score .* cannot go with --multi-label"),
         (["--score", "s", "--predicted", "predicted"], "give --score or --predicted, not both"),
         (["--threshold", "0.3"], "--threshold applies with --score only"),
-        (["--positive", "a"], "--positive applies with --score only"),
+        (["--positive", "a"], "--positive applies with --score or --group only"),
         (["--negative", "a"], "--negative applies with --score only"),
         (["--separator", ";"], "--separator applies with --multi-label only"),
         (["--ci-level", "0.9"], "--ci-level applies with --ci only"),
