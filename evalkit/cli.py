@@ -258,7 +258,7 @@ def _group_report(arguments: argparse.Namespace, files: list[str], measures: lis
     return _rendered(arguments, report, title, f"{title} ({report.basis()})", lambda: _plots().by_group(report, title=title))
 
 
-def _positive_class(arguments: argparse.Namespace, labels: list[Any]) -> Any:
+def _positive_class(arguments: argparse.Namespace, labels: list[Hashable]) -> Hashable | None:
     """The class whose measures a report by group shows: --positive, else the positive class of
     binary data (1 of 0/1 or -1/1 labels, --score's positive class), else None (the macro
     average over the classes)."""

@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import pytest
 
-from evalkit import ClassificationMetrics, ConfusionMatrix
+from evalkit import ClassificationMetrics, ConfusionMatrix, Faded, Tumbling, Windowed
 from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
 
@@ -94,3 +94,53 @@ def test_no_update_of_a_stream_is_lost():
 
     run_together(*(lambda seed=seed: write(seed) for seed in rng.integers(0, 2**31, 4)), read)
     assert curve.curve().n_samples == 4 * 40 * 25 == sets.n_samples == calibration.calibration().n_samples
+
+
+@pytest.mark.parametrize("make", [lambda: Windowed(ConfusionMatrix([0, 1]), size=200), lambda: Windowed(LabelSetCounts(), size=200),
+                                  lambda: Faded(ConfusionMatrix([0, 1]), factor=0.99), lambda: Tumbling(ConfusionMatrix([0, 1]), size=7)])  # fmt: skip
+def test_a_window_shared_by_threads_loses_and_keeps_no_sample_too_many(make):
+    """Four threads each give a window 600 events (one per update, as a stream does): a window of
+    200 ends holding exactly 200, a faded stream has the effective size of 2,400 events, a
+    tumbling window has closed every 7 of them."""
+    window = make()
+    single_labels = isinstance(window.result, ConfusionMatrix)
+    reads = []
+
+    def events():
+        for k in range(600):
+            if single_labels:
+                window.update([k % 2], [0])
+            else:
+                window.update([{"a"}], [{"a", "b"} if k % 2 else set()])
+            reads.append(len(window) if not isinstance(window, Faded) else 0)
+
+    run_together(events, events, events, events)
+    if isinstance(window, Windowed):
+        assert len(window) == 200 and window.n_samples == 200 and max(reads) <= 200
+    elif isinstance(window, Faded):
+        alone = Faded(ConfusionMatrix([0, 1]), factor=0.99)
+        for k in range(2400):
+            alone.update([k % 2], [0])
+        assert window.effective_size == pytest.approx(alone.effective_size, rel=1e-9)
+        assert window.n_samples == pytest.approx(alone.n_samples, rel=1e-9)
+    else:
+        assert len(window.history) == 2400 // 7 and len(window) == 2400 % 7
+        assert all(part.get_total_items() == 7 for part in window.history)
+
+
+def test_a_window_read_sees_one_state_never_half_an_update():
+    """While batches of three come and push three out, a reader sees the window full (10 samples)."""
+    window = Windowed(ConfusionMatrix([0, 1]), size=10)
+    window.update([0] * 10, [0] * 10)
+    seen = []
+
+    def writer():
+        for _ in range(300):
+            window.update([1, 1, 0], [1, 0, 0])
+
+    def reader():
+        for _ in range(300):
+            seen.append(window.get_total_items())
+
+    run_together(writer, reader)
+    assert set(seen) == {10}

@@ -588,3 +588,160 @@ def test_time_windows_and_the_exact_window_auc_agree_with_river():
             assert river_off < 1e-12  # distinct scores: River's RollingROCAUC is exact
         else:
             assert river_off > 1e-3  # tied scores: River does not count a tied pair as one half (scikit-learn and evalkit do)
+
+
+# --------------------------------------------------------------------------------------------
+# the edges: float weights of any size, batches of any length, labels that come late, checkpoints
+
+wide_weights = st.sampled_from([1e-10, 2.0**-60, 0.1, 0.5, 1.0, 3.7, 1e9, 1e17])
+weighted_batches = st.lists(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), wide_weights), min_size=1, max_size=6),
+                            min_size=1, max_size=10)  # fmt: skip
+
+
+@given(weighted_batches, st.integers(1, 12))
+def test_a_window_of_float_weights_holds_exactly_the_parts_of_its_samples(stream, size):
+    """Weights from 1e-10 to 1e17 side by side: the window never refuses a sample it holds, and
+    its counts are, to the last bit, the exact sums of the batches (or the part of a batch)
+    still in it, each counted alone: nothing taken away leaves a rounding behind."""
+    window = Windowed(ConfusionMatrix(LABELS), size=size)
+    held = []
+    for batch in stream:
+        update(window, batch, weighted=True)
+        held.append(batch)
+        while sum(map(len, held)) > size:  # the oldest leave: a whole batch, or the first samples of one
+            excess = sum(map(len, held)) - size
+            held[0] = held[0][excess:] if len(held[0]) > excess else []
+            held = [part for part in held if part]
+        expected = sum((matrix_of(part, weighted=True) for part in held), ConfusionMatrix(LABELS))
+        assert window.result == expected
+
+
+def test_a_window_after_its_heaviest_sample_left_reads_the_rest():
+    window = Windowed(ConfusionMatrix([0, 1]), size=2)
+    window.update([0], [0], sample_weight=[1e9])
+    window.update([0], [0], sample_weight=[0.5])
+    window.update([1], [0], sample_weight=[0.5])  # the 1e9 leaves: one right, one wrong of 0.5 each
+    assert window.get_accuracy() == 0.5 and window.result.to_array().tolist() == [[0.5, 0.0], [0.5, 0.0]]
+    window.update([1], [1], sample_weight=[1.0])  # the right 0.5 leaves (it was never refused)
+    assert window.result.to_array().tolist() == [[0.0, 0.0], [0.5, 1.0]] and window.get_accuracy() == 1 / 1.5
+
+
+@given(st.integers(1, 3000), st.sampled_from([0.5, 0.9, 0.999, 1e-310, 0.5 ** (1 / 100)]))
+def test_a_batch_of_any_length_decays_as_its_weights_say(n, factor):
+    """``Faded`` with one batch of ``n`` samples: each weighs ``factor**age`` (0 below float64's
+    range), summed in its cell; ``0.5**1100``, a half-life of 100 over 120,000 samples or a
+    factor of 1e-310 are no error."""
+    faded = Faded(ConfusionMatrix(["a", "b"]), factor=factor)
+    actual = ["a" if k % 3 else "b" for k in range(n)]
+    faded.update(actual, ["a"] * n)
+    faded.update(["b"], ["b"])  # and one more after it
+    with np.errstate(under="ignore"):
+        weights = factor ** np.arange(n, -1, -1, dtype=np.float64)
+    expected = ConfusionMatrix.from_predictions([*actual, "b"], ["a"] * n + ["b"], labels=["a", "b"], sample_weight=weights)
+    assert np.allclose(faded.result.to_array(), expected.to_array(), rtol=1e-12, atol=0)
+    assert faded.effective_size == pytest.approx(weights.sum() ** 2 / (weights**2).sum(), rel=1e-12)
+
+
+def test_long_batches_and_tiny_factors_decay_without_error():
+    for faded, n in ((Faded(ConfusionMatrix([0, 1]), factor=0.5), 1100), (Faded(ConfusionMatrix([0, 1]), half_life=100), 120_000),
+                     (Faded(ConfusionMatrix([0, 1]), factor=0.5), 1050), (Faded(ConfusionMatrix([0, 1]), factor=1e-310), 3)):  # fmt: skip
+        faded.update([0] * n, [0] * n)
+        faded.update([1], [1])
+        assert faded.get_accuracy() == 1.0 and faded.result.to_array()[1, 1] == 1.0
+        assert faded.n_samples == pytest.approx(sum(faded.factor**age for age in range(n + 1)), rel=1e-12)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["cat", "dog", "bird", "fish"]), st.sampled_from(["cat", "dog", "bird", "fish"])), min_size=1, max_size=30),
+       st.integers(1, 8), st.integers(1, 4))  # fmt: skip
+def test_a_window_takes_in_labels_as_they_come(events, size, batch):
+    """A template made without labels (``ConfusionMatrix()``, as River's metrics start): every
+    class joins as it comes, and the window equals its last samples counted again."""
+    window, tumbling = Windowed(ConfusionMatrix(), size=size), Tumbling(ConfusionMatrix(), size=size)
+    for start in range(0, len(events), batch):
+        chunk = events[start : start + batch]
+        for view in (window, tumbling):
+            view.update([actual for actual, _ in chunk], [predicted for _, predicted in chunk])
+    seen = [label for event in events for label in event]
+    assert set(window.labels) == set(seen)
+    last = events[-size:]
+    expected = ConfusionMatrix.from_predictions([a for a, _ in last], [p for _, p in last], labels=window.labels)
+    assert window.result == expected.with_labels(window.labels) or window.result.to_array().tolist() == expected.to_array().tolist()
+    assert sum(part.get_total_items() for part in tumbling.history) + len(tumbling) == len(events)
+
+
+def test_sets_take_in_new_classes_in_later_batches_and_windows():
+    from evalkit import SetCoverage
+
+    sets = SetCoverage()
+    sets.update(["a"], [{"a"}])
+    sets.update(["b", "c"], [{"b"}, {"a"}])  # new classes in a second batch
+    assert sets.labels == ("a", "b", "c") and sets.class_coverage() == {"a": 1.0, "b": 1.0, "c": 0.0}
+    tumbling = Tumbling(SetCoverage(), size=2)
+    tumbling.update(["a", "b"], [{"a"}, {"a", "b"}])
+    tumbling.update(["c"], [{"c"}])
+    assert [part.coverage() for part in tumbling.history] == [1.0] and tumbling.result.labels == ("c",)
+    window = Windowed(SetCoverage(), size=2)
+    for truth, found in (("a", {"a"}), ("b", {"c"}), ("d", {"d", "a"})):
+        window.update([truth], [found])
+    assert window.coverage() == 0.5 and window.n_samples == 2
+
+
+def _checkpoint_cases():
+    from evalkit import RegressionMetrics, RiskCoverage
+    from evalkit.scale.streaming import LabelSetCounts
+
+    return [
+        (lambda: ConfusionMatrix(LABELS), lambda k: ((LABELS[k % 3], LABELS[k * 7 % 3]), {"sample_weight": [0.1 * (k % 4)] if k % 5 == 0 else None})),
+        (lambda: ConfusionMatrix(), lambda k: ((f"class {k % 4}", f"class {k % 3}"), {})),
+        (lambda: LabelSetCounts(), lambda k: (([frozenset(LABELS[: k % 3])], [frozenset(LABELS[k % 2 :])]), {})),
+        (lambda: RiskCoverage(), lambda k: ((LABELS[k % 3], LABELS[k % 2], k / 10), {})),
+        (lambda: CurveCounts(), lambda k: ((k % 2, (k * 37 % 100) / 100), {})),
+        (lambda: RegressionMetrics(), lambda k: ((k / 3, k / 3 + (-1) ** k), {})),
+    ]
+
+
+@pytest.mark.parametrize("case", range(6))
+@pytest.mark.parametrize("window", ["Windowed", "period", "Faded", "Tumbling"])
+def test_a_window_restored_from_json_or_a_pickle_goes_on_as_the_window_it_was(case, window):
+    """A service checkpoints its window (``to_json``, pickle) and restores it: the restored one
+    holds the same result and the same samples, so the same samples leave it later."""
+    import pickle
+
+    template, event = _checkpoint_cases()[case]
+    views = {"Windowed": lambda: Windowed(template(), size=7), "period": lambda: Windowed(template(), period=5.0),
+             "Faded": lambda: Faded(template(), factor=0.8), "Tumbling": lambda: Tumbling(template(), size=4)}  # fmt: skip
+
+    def feed(view, first, last):
+        for k in range(first, last):
+            columns, options = event(k)
+            columns = [value if isinstance(value, list) else [value] for value in columns]
+            if window == "period":
+                options = {**options, "time": float(k)}
+            view.update(*columns, **{name: value for name, value in options.items() if value is not None})
+
+    original = views[window]()
+    feed(original, 0, 11)
+    restored = type(original).from_json(original.to_json())
+    pickled = pickle.loads(pickle.dumps(original))
+    assert restored.result == original.result and pickled.result == original.result
+    if window != "Faded":
+        assert len(restored) == len(original)
+    for view in (original, restored, pickled):
+        feed(view, 11, 25)
+    assert restored.result == original.result and pickled.result == original.result
+    if window == "Tumbling":
+        assert [part == mine for part, mine in zip(restored.history, original.history)] == [True] * len(original.history)
+
+
+def test_a_window_document_of_another_kind_or_with_too_many_samples_is_refused():
+    from evalkit.engine.serialization import FormatError
+
+    window = Windowed(ConfusionMatrix(["a", "b"]), size=2)
+    window.update(["a", "b"], ["a", "a"])
+    document = window.to_json()
+    with pytest.raises(FormatError):
+        Faded.from_json(document)
+    with pytest.raises(FormatError, match="more than the window's size"):
+        Windowed.from_json(document.replace('"size": 2', '"size": 1'))
+    with pytest.raises(FormatError, match="template"):
+        Windowed.from_json(document.replace('"template": {"evalkit": "ConfusionMatrix"', '"template": {"evalkit": "Nothing"'))

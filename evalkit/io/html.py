@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -28,6 +28,8 @@ from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.results.rendering import renders
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
     from evalkit.comparisons.comparison import ModelComparison
     from evalkit.results.confusion_matrix import ConfusionMatrix
     from evalkit.scores.curves import ThresholdCurve
@@ -270,7 +272,7 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
     def py(value: float) -> float:
         return top + (1 - value) * plot_h
 
-    def scale(span: tuple[float, float] | None) -> Any:
+    def scale(span: tuple[float, float] | None) -> Callable[[ArrayLike], np.ndarray]:
         low, high = span if span is not None else (0.0, 1.0)
         return lambda values: (np.asarray(values, dtype=np.float64) - low) / (high - low) if high > low else np.full(np.shape(values), 0.5)
 

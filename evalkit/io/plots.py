@@ -412,9 +412,7 @@ def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axe
     if unknown:
         raise InvalidTypeError(f"the table has no column {unknown[0]!r}; it has {list(table.measures)}")
     ends, dates = table.ends()
-    x: Any = ends.tolist()
-    if dates:
-        x = [datetime.datetime.fromtimestamp(end, datetime.timezone.utc) for end in ends]
+    x = np.array([datetime.datetime.fromtimestamp(end, datetime.timezone.utc) for end in ends]) if dates else ends
     ax = _axes(ax, 7.0, 3.6)
     ax.fill_between(x, [row["accuracy_low"] for row in table.rows], [row["accuracy_high"] for row in table.rows], color="C0", alpha=0.2,
                     label=f"accuracy, {table.level:.0%} interval")  # fmt: skip

@@ -723,7 +723,7 @@ class GroupReport:
     names: tuple = ("group",)
     headers: tuple = ()
     disparities: dict = attrs.field(factory=dict)  # measure: (difference, ratio) between the groups
-    label: Any = None
+    label: Hashable | None = None
     per_class: tuple[str, ...] = ()
 
     def basis(self) -> str:

@@ -444,6 +444,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         return self._like(counts, checked)
 
     OPERATIONS = ALL_OPERATIONS
+    EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
 
     def merge(self, other: ConfusionMatrix, *, grow: bool = False) -> ConfusionMatrix:
         """A new matrix with the counts of both (also ``self + other``).

@@ -192,6 +192,7 @@ class RiskCoverage(CountedState):
     DOCUMENT = "RiskCoverage"
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS
+    EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
         self._fixed = labels is not None
