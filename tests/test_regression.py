@@ -5,6 +5,7 @@ parts merged in any order, and samples counted one at a time, equal the whole bi
 
 import math
 import pickle
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -427,10 +428,11 @@ def test_a_window_of_a_stream_reads_its_running_sums_to_rounding(data, size):
         k: v for k, v in held.to_dict(strict=True).items() if k != "max_error"}
 
 
-def test_a_stream_whose_errors_round_to_one_value_reads_the_exact_sums():
+def test_a_stream_whose_errors_round_to_one_value_keeps_their_rounding():
     # y = (0, 7e-76), p = (1, 1): the errors -1 and -1 + 7e-76 are both -1.0 as floats, so their
     # spread is lost; exactly e - ē = y - ȳ, the explained variance 1 - Var(e) / Var(y) is 0.
-    # scikit-learn subtracts in floats and says 1.0; a stream's read of its running sums would too
+    # scikit-learn subtracts in floats and says 1.0; the running sums keep each y - p's rounding
+    # (Knuth's two-sum), and read 0 as the exact sums do
     from sklearn.metrics import explained_variance_score
 
     y, p = [0.0, 6.9650633e-76], [1.0, 1.0]
@@ -512,3 +514,154 @@ def test_a_stream_of_extreme_values_takes_the_exact_path():
         stream.update([a], [b])
     whole = RegressionMetrics.from_predictions([1e200, 2e200, 0.0], [1e200 + 1e185, 1.5e200, 1e-320])
     assert stream.get_r_squared() == whole.get_r_squared() and stream.get_mean_absolute_error() == whole.get_mean_absolute_error()
+
+
+# --------------------------------------------------------------------------------------------
+# a stream far from zero, and correlations within [-1, 1]
+
+
+def _stream(y, p, size=None):
+    """``y`` and ``p`` counted one event at a time (the running sums: no read counts them in),
+    in a ``Windowed`` of ``size`` if given."""
+    from evalkit import Windowed
+
+    view = RegressionMetrics() if size is None else Windowed(RegressionMetrics(), size=size)
+    for a, b in zip(y, p):
+        view.update([a], [b])
+    return view
+
+
+def _within(y, p, size, relative):
+    """The measures of ``y`` and ``p`` counted one event at a time (the running sums), in a window
+    of ``size`` if given, against the exact sums of the samples held (``_fractions``): each sum
+    within ``relative`` of itself, and a window's also of what its subtractions round against,
+    ``n (max - min)²`` of the values it is of (the ``n`` events seen, at any offset); R² and the
+    explained variance ``1 - a / b`` by the same of ``a / b``."""
+    view = _stream(y.tolist(), p.tolist(), size)
+    held = slice(None) if size is None else slice(-size, None)
+    sums = _fractions(y[held, None], p[held, None], None)[0]
+    spread = {name: 0.0 if size is None else len(y) * float(np.ptp(values)) ** 2 for name, values in (("y", y), ("p", p), ("e", y - p))}
+    weight = sums["weight"]
+    expected = {"total_sum_of_squares": (sums["sst"], spread["y"]), "residual_square_sum": (sums["sse"], spread["e"]),
+                "mean_squared_error": (sums["sse"] / weight, spread["e"] / float(weight)),
+                "mean_absolute_error": (sums["abs_error"] / weight, 0.0 if size is None else len(y) * float(np.abs(y - p).max()) / float(weight)),
+                "regression_sum_of_squares": (sums["spp"] + sums["sse"] - sums["see"], spread["p"] + spread["e"])}  # Σ (p - ȳ)² = Σ (p - p̄)² + W ē²  # fmt: skip
+    for name, (value, scale) in expected.items():
+        ours = getattr(view, f"get_{name}")()
+        assert abs(ours - float(value)) <= relative * (abs(float(value)) + scale), (name, ours, float(value))
+    for name, part in (("r_squared", "sse"), ("explained_variance", "see")):
+        ours, share = getattr(view, f"get_{name}")(), _ratio(sums[part], sums["sst"])
+        if math.isnan(share) or math.isinf(share):
+            assert ours == 1 - share or (math.isnan(ours) and math.isnan(share)), (name, ours, 1 - share)
+            continue
+        bound = relative * ((float(sums[part]) + spread["e"]) + share * (float(sums["sst"]) + spread["y"])) / float(sums["sst"])
+        assert abs((1 - ours) - share) <= bound + 2**-53, (name, ours, 1 - share)  # (1 - ours: exact, float64 rounded 1 - a / b)
+
+
+def test_a_stream_far_from_zero_reads_its_measures_to_rounding():
+    # y = 1e8 + N(0, 1e-3), p = y + N(0, 1e-3), one event at a time: West's update of the raw
+    # means rounded each mean to the spacing of floats at 1e8 (1.5e-8, 1e-5 of the samples' spread),
+    # and R² read -0.1072633 for -0.1072637 (3.7e-6 relative; a window of 50: -0.119377 for
+    # -0.119448, 5.9e-4). The exact values: the textbook sums in fractions of the floats (_fractions)
+    rng = np.random.default_rng(7)
+    y = 1e8 + rng.normal(0.0, 1e-3, 400)
+    p = y + rng.normal(0.0, 1e-3, 400)
+    for size in (None, 50):
+        _within(y, p, size, 1e-14)
+
+
+def test_a_stream_read_for_its_correlation_at_every_event_keeps_its_running_sums():
+    # a read of the correlation counts the held events into the exact sums; the running sums go on
+    # (seeded anew once 4,096 events were counted in since they were seeded): every correlation is
+    # the batch's, and the next event's R² and SST are read from the running sums to rounding
+    rng = np.random.default_rng(8)
+    y = 1e8 + rng.normal(0.0, 1e-3, 5_000)
+    p = y + rng.normal(0.0, 1e-3, 5_000)
+    stream = RegressionMetrics()
+    for k, (a, b) in enumerate(zip(y.tolist(), p.tolist())):
+        stream.update([a], [b])
+        correlation = stream.get_pearson_correlation()
+        if k in (10, 4_095, 4_999):
+            assert correlation == RegressionMetrics.from_predictions(y[: k + 1], p[: k + 1]).get_pearson_correlation()
+    stream.update([float(y[0])], [float(p[1])])
+    assert stream._pending  # read from the running sums
+    whole = RegressionMetrics.from_predictions([*y, y[0]], [*p, p[1]])
+    assert close(stream.get_total_sum_of_squares(), whole.get_total_sum_of_squares(), rel=1e-14, abs=0.0)
+    assert close(stream.get_residual_square_sum(), whole.get_residual_square_sum(), rel=1e-14, abs=0.0)
+
+
+@st.composite
+def _offset_stream(draw):
+    """A regressor's stream: ``y = offset + scale z``, ``p = y + scale (bias + noise z')`` (``z``,
+    ``z'`` normal), any offset (0, or 1 to 1e15 in size) and scale (1e-6 to 1e6), the predictions
+    biased and noisy (a good predictor to none), and a window of 2 to 20 events or none."""
+    n = draw(st.integers(2, 80))
+    offset = draw(st.sampled_from([0.0, 1.0, -1.0])) * 10.0 ** draw(st.floats(0, 15))
+    scale, noise = 10.0 ** draw(st.floats(-6, 6)), 10.0 ** draw(st.floats(-4, 2))
+    bias = draw(st.one_of(st.just(0.0), st.floats(-1e3, 1e3)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    y = offset + scale * rng.normal(size=n)
+    p = y + scale * (bias + noise * rng.normal(size=n))
+    return y, p, draw(st.one_of(st.none(), st.integers(2, 20)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=_offset_stream())
+def test_a_stream_reads_every_measure_to_rounding_at_any_offset_and_scale(case):
+    _within(*case, 1e-14)
+
+
+def _correlation(sums):
+    """Pearson's r of one output's exact sums (``_fractions``), correctly rounded: the sign of
+    ``syp`` times the square root of ``syp² / (sst spp)`` to 80 digits (``decimal``), rounded once to
+    float64 (NaN if either is constant)."""
+    if not sums["sst"] or not sums["spp"]:
+        return math.nan
+    square = sums["syp"] ** 2 / (sums["sst"] * sums["spp"])
+    with localcontext() as context:
+        context.prec = 80
+        root = float((Decimal(square.numerator) / Decimal(square.denominator)).sqrt())
+    return math.copysign(root, sums["syp"]) if sums["syp"] else 0.0
+
+
+def test_the_correlation_of_targets_with_themselves_is_exactly_one():
+    # syp = sst = spp: syp / (sqrt(sst) sqrt(spp)) rounds three times, and read 1.0000000000000002
+    # for [0.1, 0.2, 0.4] (1,461 of 3,000 random samples read other than 1); the exact ratio to the
+    # square root is 1 (and -1 of y with -y), as a perfect matrix's MCC
+    y = [0.1, 0.2, 0.4]
+    negated = [-value for value in y]
+    for view in (RegressionMetrics.from_predictions(y, y), _stream(y, y), _stream([5.0, *y], [5.0, *y], size=3)):
+        assert view.get_pearson_correlation() == 1.0
+    for view in (RegressionMetrics.from_predictions(y, negated), _stream(y, negated), _stream([5.0, *y], [-5.0, *negated], size=3)):
+        assert view.get_pearson_correlation() == -1.0
+    # a bootstrap reads every resample's float sums at once (their correlations rounded, read
+    # 1.0000000000000002): limited to [-1, 1]
+    interval = RegressionMetrics.bootstrap([*y, 0.3, 0.7, 0.9, 1.3], [*y, 0.3, 0.7, 0.9, 1.3], "pearson_correlation", n_resamples=300,
+                                           random_state=0, method="percentile")  # fmt: skip
+    assert interval.estimate == 1.0 and -1.0 <= interval.low <= interval.high <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=numeric_targets())
+def test_a_correlation_is_the_exact_one_correctly_rounded(data):
+    y, p, weight = data
+    exact = _fractions(y, p, weight)
+    for ours, sums in zip(RegressionMetrics.from_predictions(y, p, sample_weight=weight).get_pearson_correlation(multioutput="raw_values"), exact):
+        assert _same(ours, _correlation(sums)), (ours, _correlation(sums))
+    for target, sign in ((y, 1.0), (-y, -1.0)):  # y with itself (with -y): exactly 1 (-1), or undefined for a constant y
+        for ours, sums in zip(RegressionMetrics.from_predictions(y, target, sample_weight=weight).get_pearson_correlation(multioutput="raw_values"), exact):
+            assert ours == sign or (math.isnan(ours) and not sums["sst"]), (ours, sign)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=numeric_targets(min_size=2, outputs=1, extreme=False), size=st.one_of(st.none(), st.integers(1, 12)))
+def test_a_stream_s_correlation_is_the_exact_one_correctly_rounded(data, size):
+    # one event at a time (and in a window): the correlation is read from the exact sums, the held
+    # events counted in, so it is the batch's value, and 1 (-1) of y with itself (with -y)
+    y, p = (values[:, 0] for values in data[:2])
+    held = slice(None) if size is None else slice(-size, None)
+    exact = _fractions(y[held, None], p[held, None], None)[0]
+    assert _same(_stream(y.tolist(), p.tolist(), size).get_pearson_correlation(), _correlation(exact))
+    for target, sign in ((y, 1.0), (-y, -1.0)):
+        ours = _stream(y.tolist(), target.tolist(), size).get_pearson_correlation()
+        assert ours == sign or (math.isnan(ours) and not exact["sst"]), (ours, sign)

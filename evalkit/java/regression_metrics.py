@@ -121,6 +121,29 @@ def _as_float(numerator: int, denominator: int) -> float:
         return math.inf if (numerator > 0) == (denominator > 0) else -math.inf
 
 
+def _reduced(row: list[int]) -> tuple[list[int], int]:
+    """One output's exact sums divided by the largest power of two that divides them all (at most
+    the unit, ``2**UNIT_BITS``), and the unit they are then counted in: the same rationals, of
+    integers of the data's own digits (a few hundred bits, not the unit's thousands), which a
+    read multiplies in microseconds.
+
+    Examples:
+        >>> _reduced([3 << UNIT_BITS, -(1 << (UNIT_BITS - 1))])
+        ([6, -1], 2)
+    """
+    common = 0
+    for value in row:
+        common |= value  # (its lowest set bit is the lowest of any, negative values too)
+    low = min(UNIT_BITS, (common & -common).bit_length() - 1) if common else UNIT_BITS
+    return [value >> low for value in row], 1 << (UNIT_BITS - low)
+
+
+def _remainder(numerator: int, denominator: int, centre: float) -> float:
+    """``numerator / denominator - centre``, exactly, then correctly rounded (a mean less its rounded float)."""
+    top, bottom = centre.as_integer_ratio()
+    return _as_float(numerator * bottom - top * denominator, denominator * bottom)
+
+
 class RegressionMetrics(CountedState, EvaluationMetrics):
     """The metrics of a regressor, from sums that merge exactly: one object per evaluation,
     updated batch by batch or one sample at a time, merged with ``+``.
@@ -132,11 +155,11 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     constant target's R², the RSE of too few samples) are NaN.
 
     A stream of one output (``update([y], [p])``, one unweighted sample at a time) is counted in
-    float running sums (West's update of means and co-moments) in about two microseconds, and
-    its exact sums are made of the events held, a batch at a time: the getters read the running
-    sums while events are held (equal to the exact values to rounding, about 1e-14 relative),
-    and ``sums()``, merges, ``-``, ``scaled``, copies, ``==``, JSON and pickles count the held
-    events in first, so they stay exact.
+    float running sums (West's update of means and co-moments of the values less a shift, so at
+    any offset) in about two microseconds, and its exact sums are made of the events held, a
+    batch at a time: the getters read the running sums while events are held (equal to the exact
+    values to rounding, about 1e-14 relative), and ``sums()``, the correlation, merges, ``-``,
+    ``scaled``, copies, ``==``, JSON and pickles count the held events in first, so they stay exact.
 
     Construction:
         ``RegressionMetrics()`` then ``update(y_true, y_pred, sample_weight=None)``, or
@@ -172,6 +195,8 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     EXACT_SUMS: ClassVar[bool] = True
     NON_METRIC_GETTERS: ClassVar[frozenset[str]] = frozenset({"get_samples", "get_total_weight", "get_outputs"})
     """No-argument getters that are not metrics (counts)."""
+    _carried = 0
+    """Events counted into the exact sums by reads (``_flush``) since the running sums were seeded."""
 
     def __init__(self, outputs: int | None = None) -> None:
         """An empty evaluation; ``outputs``: the number of outputs (else the first update's).
@@ -203,21 +228,27 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
     def _sums(self, rows: list[list[int]]) -> None:
         self._exact = rows
 
-    def _flush(self) -> None:
-        """Count the pending events into the exact sums, in one vectorised pass (those taken away
-        by a window, ``_revert_counted``, subtracted).
+    def _flush(self, *, keep: bool = False) -> None:
+        """Count the pending events into the exact sums, in one vectorised pass (a few in Python
+        integers, faster below ``_FEW``; those taken away by a window, ``_revert_counted``,
+        subtracted). The running sums are seeded anew from them by the next event, unless ``keep``
+        (a read of the exact sums: the running sums still hold every sample) and fewer than
+        ``_MOST_PENDING`` events were counted in since they were seeded.
 
         Raises:
             InvalidCountsError: more taken away than was counted.
         """
         pending, self._pending = self._pending, []
-        self._running = None  # seeded anew from the exact sums by the next event: no rounding carried on
-        events = np.array(pending, dtype=np.float64).reshape(-1, 3)
-        exact, taken = self._exact, events[:, 2] < 0
-        for part, sign in ((events[~taken], 1), (events[taken], -1)):
-            if len(part):
-                sums = exact_sums(part[:, :1], part[:, 1:2], None)
-                exact = [[a + sign * b for a, b in zip(mine, theirs)] for mine, theirs in zip(exact, sums)]
+        self._carried = carried = self._carried + len(pending) // 3 if keep else _MOST_PENDING
+        if carried >= _MOST_PENDING:
+            self._running = None  # seeded anew from the exact sums by the next event: no rounding carried on
+        exact = self._exact
+        for sign, combine in ((1, operator.add), (-1, operator.sub)):
+            rows_y = [[y] for y, counted in zip(pending[0::3], pending[2::3]) if counted == sign]
+            if rows_y:
+                rows_p = [[p] for p, counted in zip(pending[1::3], pending[2::3]) if counted == sign]
+                sums = few_sums(rows_y, rows_p, None) if len(rows_y) < _FEW else exact_sums(np.array(rows_y), np.array(rows_p), None)
+                exact = [list(map(combine, mine, theirs)) for mine, theirs in zip(exact, sums)]
         if any(row[k] < 0 for row in exact for k in _NONNEGATIVE):
             raise InvalidCountsError("cannot take away samples that were never counted")
         self._exact = exact
@@ -260,39 +291,48 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             return False
         running = self._running
         if running is None:
-            running = self._running = self._running_sums()
+            seeded = self._running_sums(y, p)
+            if seeded is None:
+                return False  # exact sums beyond the float running sums' range (a batch of 1e200): the exact path counts it
+            running = self._running = seeded
             self._removed = [0.0] * 5  # what events taken away held (see below), since the running sums were seeded
-            self._derived = None
-        # West's weighted update of means and co-moments for a weight of 1 (or its inverse, -1),
-        # on locals: a co-moment C += (x - old mean)(x' - new mean), or C -= (x - new mean)(x' - old mean)
-        w, mean_y, mean_p, mean_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage = running
+            self._derived, self._carried = None, 0
+        # West's weighted update of means and co-moments for a weight of 1 (or its inverse, -1), on
+        # locals, of each value less its shift (_RUNNING: the deviations and means are of the size
+        # of the samples' spread, whatever their offset): a co-moment C += (x - old mean)(x' - new
+        # mean), or C -= (x - new mean)(x' - old mean)
+        w, mean_y, mean_p, mean_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage, shift_y, shift_p, shift_e = running
         w += sign
         error = y - p  # finite: both moderate
         distance = -error if error < 0 else error
         size = -y if y < 0 else y
         share = distance / (size if size > EPSILON else EPSILON)  # noqa: FURB136 (of the percentage error; max() costs a call on every event)
+        back = error - y  # Knuth's two-sum: y - p is error + (y - (error - back)) - (p + back) exactly, its rounding kept
+        e = (error - shift_e) + ((y - (error - back)) - (p + back))
+        cy, cp = y - shift_y, p - shift_p
         reseed = False
-        if w <= 0:
-            running[:] = _NOTHING
+        if w <= 0:  # nothing left: counted in, and seeded anew by the next event
+            reseed = True
         elif sign > 0:
-            dy, dp, de = y - mean_y, p - mean_p, error - mean_e
+            dy, dp, de = cy - mean_y, cp - mean_p, e - mean_e
             mean_y, mean_p, mean_e = mean_y + dy / w, mean_p + dp / w, mean_e + de / w
-            running[:] = (w, mean_y, mean_p, mean_e, c_yy + dy * (y - mean_y), c_pp + dp * (p - mean_p), c_yp + dy * (p - mean_p),
-                          c_ee + de * (error - mean_e), absolute + distance, percentage + share)  # fmt: skip
+            running[:] = (w, mean_y, mean_p, mean_e, c_yy + dy * (cy - mean_y), c_pp + dp * (cp - mean_p), c_yp + dy * (cp - mean_p),
+                          c_ee + de * (e - mean_e), absolute + distance, percentage + share, shift_y, shift_p, shift_e)  # fmt: skip
         else:  # West's update run backwards: a window's oldest event leaving
-            dy, dp, de = y - mean_y, p - mean_p, error - mean_e
+            dy, dp, de = cy - mean_y, cp - mean_p, e - mean_e
             new_y, new_p, new_e = mean_y - dy / w, mean_p - dp / w, mean_e - de / w
-            c_yy, c_pp, c_yp, c_ee = c_yy - (y - new_y) * dy, c_pp - (p - new_p) * dp, c_yp - (y - new_y) * dp, c_ee - (error - new_e) * de
+            c_yy, c_pp, c_yp, c_ee = c_yy - (cy - new_y) * dy, c_pp - (cp - new_p) * dp, c_yp - (cy - new_y) * dp, c_ee - (e - new_e) * de
             absolute, percentage = absolute - distance, percentage - share
-            running[:] = (w, new_y, new_p, new_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage)
+            running[:] = (w, new_y, new_p, new_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage, shift_y, shift_p, shift_e)
             # A subtraction rounds against what it takes away: a sum left far below what was taken
             # from it (a window after its one large value left, a constant target's) holds mostly
-            # rounding. The running sums are then seeded anew from the exact ones, counted in now.
+            # rounding; and a window's means drift from their shifts with its samples (a trend).
+            # The running sums are then seeded anew from the exact ones, counted in now.
             removed = self._removed
             removed[:] = (lost_y := removed[0] + dy * dy, lost_p := removed[1] + dp * dp, lost_e := removed[2] + de * de,
                           lost_a := removed[3] + distance, lost_q := removed[4] + share)  # fmt: skip
-            reseed = (c_yy < _KEPT * lost_y or c_pp < _KEPT * lost_p or c_ee + w * new_e * new_e < _KEPT * lost_e or absolute < _KEPT * lost_a
-                      or percentage < _KEPT * lost_q)  # fmt: skip
+            reseed = (c_yy < _KEPT * lost_y or c_pp < _KEPT * lost_p or c_ee < _KEPT * lost_e or absolute < _KEPT * lost_a or percentage < _KEPT * lost_q
+                      or w * new_y * new_y > _DRIFT * c_yy or w * new_p * new_p > _DRIFT * c_pp or w * new_e * new_e > _DRIFT * c_ee)  # fmt: skip
         pending = self._pending
         pending += (y, p, sign)
         self._samples += sign
@@ -311,25 +351,29 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         if not (type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], -1)):
             self.revert(y_true, y_pred)
 
-    def _running_sums(self) -> list[float]:
-        """The float running sums (``_RUNNING``) of the samples counted exactly so far."""
-        if not self._samples:
-            return list(_NOTHING)
-        exact, row = _Sums(self._exact, self._largest), self._exact[0]
-        mean_y, mean_p = _as_float(row[1], row[0]), _as_float(row[2], row[0])
-        return [float(exact["weight"][0]), mean_y, mean_p, _as_float(row[1] - row[2], row[0]), *(float(exact[name][0]) for name in _RUNNING[4:])]
+    def _running_sums(self, y: float, p: float) -> list[float] | None:
+        """The float running sums (``_RUNNING``) of the samples counted exactly so far, centred on
+        their means (each correctly rounded: the means less them, the exact remainders), or, with
+        no weight counted, on the event ``y``, ``p`` about to be; None where a sum is beyond
+        float64 (exact sums of values beyond ``_moderate``)."""
+        row, unit = _reduced(self._exact[0])
+        weight = row[0]
+        if not weight:  # nothing counted (or samples of weight 0 only): every sum is 0
+            return [*_NOTHING[: len(_RUNNING) - 3], y, p, y - p]
+        centres = [_as_float(total, weight) for total in (row[1], row[2], row[1] - row[2])]
+        if not all(map(math.isfinite, centres)):
+            return None
+        remainders = [_remainder(total, weight, centre) for total, centre in zip((row[1], row[2], row[1] - row[2]), centres)]
+        running = [_as_float(weight, unit), *remainders, *(_as_float(*_DERIVED[name](row, unit)) for name in _RUNNING[4:-3]), *centres]
+        return running if math.isfinite(sum(running)) else None
 
     def _reading(self) -> _Sums | _RunningSums:
         """The sums the getters read: the float running sums while events are pending (a read
         after every event of a stream in microseconds), else the exact ones (``sums``)."""
         derived = self._derived
         if self._pending:  # (moderate values: the running sums never overflow)
-            running = cast(list, self._running)
-            if running[7] * _SPREAD < running[0] * running[3] * running[3]:  # errors' spread below what y - p rounds away
-                self._flush()
-                return self.sums()
             if type(derived) is not _RunningSums:
-                derived = self._derived = _RunningSums(running, self._largest)
+                derived = self._derived = _RunningSums(cast(list, self._running), self._largest)
             return derived
         return self.sums()
 
@@ -538,7 +582,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
             [2.0]
         """
         if self._pending:
-            self._flush()
+            self._flush(keep=True)
         if not isinstance(self._derived, _Sums):
             self._derived = _Sums(self._sums, self._largest)
         return self._derived
@@ -611,10 +655,14 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         return self.combine_outputs(formulas.mean_of(*self._reading().relative("abs_percentage", "weight")), multioutput)
 
     def get_pearson_correlation(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
-        """Pearson's correlation of targets and predictions (Weka's ``correlationCoefficient``,
-        DL4J's ``correlationR2``)."""
-        syp, sst, spp = self._reading().relative("syp", "sst", "spp")
-        return self.combine_outputs(formulas.pearson_correlation(syp, sst, spp), multioutput)
+        """Pearson's correlation ``r = syp / sqrt(sst spp)`` of targets and predictions (Weka's
+        ``correlationCoefficient``, DL4J's ``correlationR2``), correctly rounded from the exact sums
+        (a stream's held events counted in first), as the MCC: within [-1, 1], and exactly 1 of
+        targets with themselves."""
+        numerators = self.sums().numerators("syp", "sst", "spp")
+        if len(numerators[0]) == 1 and numerators[0].dtype == object:  # one output's exact sums: Python ints, a float (no arrays)
+            numerators = tuple(column[0] for column in numerators)
+        return self.combine_outputs(formulas.pearson_correlation(*numerators), multioutput)
 
     def get_root_relative_squared_error(self, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``sqrt(RSS / Σ w (y - ȳ)²)``: the RMSE relative to predicting the mean (Weka's root
@@ -888,14 +936,15 @@ class _Sums(dict):
 
     def __init__(self, rows: list[list[int]], largest: list[float]) -> None:
         super().__init__()
-        self._rows, self._largest = rows, largest
+        reduced = [_reduced(row) for row in rows]
+        self._rows, self._units, self._largest = [row for row, _ in reduced], [unit for _, unit in reduced], largest
 
     def __missing__(self, name: str) -> np.ndarray:
         if name == "max_error":
             values = [math.nan if value == -math.inf else value for value in self._largest]
         elif name in _DERIVED:
-            unit, rule = 1 << UNIT_BITS, _DERIVED[name]
-            values = [_as_float(*rule(row, unit)) for row in self._rows]
+            rule = _DERIVED[name]
+            values = [_as_float(*rule(row, unit)) for row, unit in zip(self._rows, self._units)]
         else:
             raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
         found = self[name] = np.array(values, dtype=np.float64)
@@ -905,9 +954,8 @@ class _Sums(dict):
         """The sums ``names`` of each output scaled by one power of two (the same for all of an
         output), each correctly rounded: their ratios are exact even where the sums themselves
         are beyond float64's range (targets of 1e-200 have squares below it)."""
-        unit = 1 << UNIT_BITS
         columns: list[list[float]] = [[] for _ in names]
-        for row in self._rows:
+        for row, unit in zip(self._rows, self._units):
             exact = [_DERIVED[name](row, unit) for name in names]
             sizes = [numerator.bit_length() - denominator.bit_length() for numerator, denominator in exact if numerator and denominator]
             shift = max(sizes, default=0)
@@ -915,16 +963,35 @@ class _Sums(dict):
                 column.append(_as_float(numerator, denominator << shift) if shift >= 0 else _as_float(numerator << -shift, denominator))
         return tuple(np.array(column, dtype=np.float64) for column in columns)
 
+    def numerators(self, *names: str) -> tuple[np.ndarray, ...]:
+        """The sums ``names`` of each output as exact integers over one denominator (the same for
+        all of an output; object arrays of Python ints): their ratios, and ratios to the square
+        root of their products (``formulas.pearson_correlation``), are exact rationals."""
+        columns: list[list[int]] = [[] for _ in names]
+        for row, unit in zip(self._rows, self._units):
+            exact = [_DERIVED[name](row, unit) for name in names]
+            common = math.lcm(*{denominator for _, denominator in exact})  # 0 where nothing is counted: every numerator 0, undefined
+            for column, (numerator, denominator) in zip(columns, exact):
+                column.append(numerator if denominator == common else numerator * (common // denominator) if denominator else 0)
+        return tuple(np.array(column, dtype=object) for column in columns)
 
-_RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "see", "abs_error", "abs_percentage")
-"""The float running sums of a stream of one output: the weight, the means of ``y``, ``p`` and
-``e = y - p``, the co-moments ``Σ w (y - ȳ)²``, ``Σ w (p - p̄)²``, ``Σ w (y - ȳ)(p - p̄)``,
-``Σ w (e - ē)²`` (West's update, no cancellation), and the plain sums of ``|e|`` and
-``|e| / max(|y|, eps)``; the other sums are sums of terms of one sign of these
-(``sse = see + w ē²``, see ``_RunningSums``)."""
+
+_RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "see", "abs_error", "abs_percentage", "shift_y", "shift_p",
+            "shift_error")  # fmt: skip
+"""The float running sums of a stream of one output: the weight; the means of ``y``, ``p`` and
+``e = y - p`` less their shifts; the co-moments ``Σ w (y - ȳ)²``, ``Σ w (p - p̄)²``,
+``Σ w (y - ȳ)(p - p̄)``, ``Σ w (e - ē)²`` (West's update of the values less their shifts); the
+plain sums of ``|e|`` and ``|e| / max(|y|, eps)``; and the shifts the running sums are centred
+on: the first event's values (its ``y - p`` rounded for ``e``), or the exact means, correctly
+rounded, where they are seeded from the exact sums. West's update of the raw values rounds each
+mean to the spacing of floats at their offset (1.5e-8 at 1e8, against a spread of 1e-3: R² 4e-6
+off); of the values less their shifts, the means and deviations are of the size of the spread,
+whatever the offset. Each ``e`` is ``y - p`` exactly (Knuth's two-sum: its rounding kept), less
+its shift. The other sums are sums of terms of one sign of these (``sse = see + W ē²``, see
+``_RunningSums``)."""
 
 _NOTHING = (0.0,) * len(_RUNNING)
-"""The running sums of no sample."""
+"""The running sums of no sample (centred on 0)."""
 
 
 def _moderate(value: object) -> bool:
@@ -941,28 +1008,41 @@ _KEPT = 2.0**-20
 (their squared deviations from the means, their absolute and percentage errors), since it was
 seeded: its rounding, a few units of 2**-52 of what was taken away, then stays near 2**-32 of it."""
 
-_SPREAD = 2.0**32
-"""The running sums are read while the errors' co-moment ``Σ w (e - ē)²`` is more than ``2**-32``
-of ``W ē²``: each ``e = y - p`` is rounded to about ``2**-53`` of itself, which is then below
-``2**-37`` of the errors' spread. Errors nearly all equal (``y`` far below ``p`` in size, whose
-``y - p`` rounds to one value) are read from the exact sums: their explained variance is 0, not 1."""
+_DRIFT = 2.0**12
+"""A window's running sums are kept while each mean less its shift, ``m``, is within ``2**6``
+spreads of its values (``W m² <= 2**12 C``, ``C`` their co-moment): each deviation ``x - m`` is
+then rounded to a few units of ``2**-53`` of ``2**6`` spreads. A window's samples drift away from
+the shift (a trend), so it is seeded anew past that; a stream that only adds samples, centred on
+one of them (or on their mean), stays within it until the held events are counted in
+(``_MOST_PENDING``: ``W m² <= C · 4096``)."""
 
 _MOST_PENDING = 4096
-"""Events of a stream held for the exact sums at the most: then counted in, in one batch."""
+"""Events of a stream held for the exact sums at the most: then counted in, in one batch (and
+the running sums seeded anew)."""
+
+_FEW = 256
+"""Held events fewer than this are counted into the exact sums in Python integers (about 5 µs
+an event), more in numpy (a fixed 2 ms, then 0.2 µs an event)."""
+
+
+def _mean_error(running: list[float]) -> float:
+    """``ē``, the errors' mean: their shift and their mean less it."""
+    return running[12] + running[3]
 
 
 def _sse(running: list[float]) -> float:
     """``Σ w e² = Σ w (e - ē)² + W ē²``: two terms >= 0, no cancellation."""
-    return running[7] + running[0] * running[3] * running[3]
+    mean = running[12] + running[3]
+    return running[7] + running[0] * mean * mean
 
 
 _OF_RUNNING: dict[str, Callable[[list[float]], float]] = {
-    **{name: operator.itemgetter(position) for position, name in enumerate(_RUNNING)},
+    **{name: operator.itemgetter(position) for position, name in enumerate(_RUNNING) if name in _DERIVED},
     "sse": _sse,
     "explained": lambda running: running[4] - _sse(running),  # SST - RSS
-    "ssr": lambda running: running[5] + running[0] * (running[2] - running[1]) ** 2,  # Σ w (p - ȳ)²
-    "syy": lambda running: running[4] + running[0] * running[1] * running[1],
-    "error_sum": lambda running: running[0] * running[3],
+    "ssr": lambda running: running[5] + running[0] * _mean_error(running) ** 2,  # Σ w (p - ȳ)² = Σ w (p - p̄)² + W (p̄ - ȳ)², p̄ - ȳ = -ē
+    "syy": lambda running: running[4] + running[0] * (running[10] + running[1]) ** 2,  # Σ w y² = Σ w (y - ȳ)² + W ȳ²
+    "error_sum": lambda running: running[0] * _mean_error(running),
 }
 """Each sum (as ``_Sums`` names them) of the float running sums of a stream (``_RUNNING``)."""
 
@@ -1030,6 +1110,8 @@ class _FloatSums(_Sums):
     def relative(self, *names: str) -> tuple[np.ndarray, ...]:
         """The sums as they are (floats need no common scale)."""
         return tuple(self[name] for name in names)
+
+    numerators = relative  # float sums: the formulas' float path (a correlation limited to [-1, 1])
 
 
 def _data_interval(function: Callable[..., float], y: np.ndarray, p: np.ndarray, weight: np.ndarray | None, parameters: dict, *, level: float,

@@ -29,6 +29,7 @@ import numpy as np
 
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputShapeError, InvalidArgumentError
+from evalkit.measures.arithmetic import clip, ratio_sqrt
 
 __all__ = [
     "MULTIOUTPUT",
@@ -108,12 +109,28 @@ def r_squared(sse: Sums, sst: Sums, *, force_finite: bool = False) -> Sums:
     return fraction_explained(sse, sst, force_finite=force_finite)
 
 
-def pearson_correlation(syp: Sums, sst: Sums, spp: Sums) -> Sums:
-    """Pearson's ``r = syp / sqrt(sst spp)`` of targets and predictions (NaN if either is constant)."""
+def pearson_correlation(syp: Sums | int, sst: Sums | int, spp: Sums | int) -> Sums:
+    """Pearson's ``r = syp / sqrt(sst spp)`` of targets and predictions (NaN if either is
+    constant), within ``[-1, 1]``. Of exact sums (Python ints on one scale, or arrays of them:
+    ``RegressionMetrics.sums().numerators``) correctly rounded, as the MCC (``ratio_sqrt``): ``y``
+    with itself is exactly 1, with ``-y`` exactly -1. Of floats (a bootstrap's sums) limited to
+    ``[-1, 1]``, which rounding steps out of (``y`` with itself: 1.0000000000000002).
+
+    Examples:
+        >>> syp, same = np.array([6, -6], dtype=object), np.array([6, 6], dtype=object)
+        >>> pearson_correlation(6, 6, 6), pearson_correlation(syp, same, same).tolist()
+        (1.0, [1.0, -1.0])
+    """
+    if type(syp) is int:
+        return ratio_sqrt(syp, sst, spp)
+    if isinstance(syp, np.ndarray) and syp.dtype == object:  # each output's, as Python ints (no broadcasting: one shape)
+        return np.array([ratio_sqrt(*sums) for sums in zip(syp.tolist(), np.asarray(sst).tolist(), np.asarray(spp).tolist())], dtype=np.float64)
     if type(sst) is float:
-        return _divide(syp, root(sst) * root(spp))
+        denominator = root(sst) * root(spp)
+        return clip(_divide(syp, denominator), -1.0, 1.0) if denominator != 0 else math.nan
     with np.errstate(all="ignore"):  # 0 * inf is NaN: the policy, not a warning
-        return _divide(syp, root(sst) * root(spp))
+        denominator = root(sst) * root(spp)
+        return np.where(denominator != 0, clip(_divide(syp, denominator), -1.0, 1.0), np.nan)
 
 
 def check_inputs(n_inputs: object) -> int:
