@@ -277,3 +277,25 @@ def test_the_coverage_function_of_no_sample_or_no_weight_is_undefined_as_the_obj
     assert np.isnan(face.classification_coverage_score([], empty)).all()
     assert np.isnan(face.classification_coverage_score([0, 1], weightless, sample_weight=[0, 0])).all()
     assert np.isnan(SetCoverage.from_sets([0, 1], weightless, sample_weight=[0, 0]).coverage())
+
+
+@pytest.mark.slow
+def test_sets_of_many_groups_and_classes_cost_what_occurs():
+    """4,000 samples, each of its own group and class: the counts are kept per (group, class)
+    and (group, size) that occur, not as groups x classes tables (which took 288 MB at 3,000
+    and a MemoryError under 1 GiB at 4,000), and every reading still equals counting them."""
+    import tracemalloc
+
+    n = 4000
+    y_true = [f"class {k}" for k in range(n)]
+    sets = [{f"class {k}", f"class {(k + 1) % n}"} if k % 3 else {f"class {(k + 1) % n}"} for k in range(n)]
+    tracemalloc.start()
+    result = SetCoverage.from_sets(y_true, sets, groups=[f"group {k}" for k in range(n)])
+    merged = result + SetCoverage.from_sets(y_true[:10], sets[:10], groups=["group 0"] * 10)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MB"
+    covered = [k % 3 != 0 for k in range(n)]
+    assert result.coverage() == sum(covered) / n and result.group_coverage()["group 3"] == 0.0 and result.group_coverage()["group 4"] == 1.0
+    assert result.size_distribution() == {1: (n + 2) // 3 / n, 2: (n - (n + 2) // 3) / n}
+    assert merged.group_coverage()["group 0"] == sum(covered[:10]) / 11 and merged.n_samples == n + 10

@@ -341,3 +341,25 @@ def test_subtracting_in_place_equals_subtracting_and_refuses_a_part_never_added(
     with pytest.raises(EvalkitError, match="pairs of labels"):
         week -= ConfusionMatrix.from_predictions(["b", "b", "b"], ["b", "b", "b"], labels=["a", "b"])
     assert week == expected  # a refused subtraction changes nothing
+
+
+def test_a_matrix_made_without_labels_takes_them_in_as_they_come():
+    """``ConfusionMatrix()`` starts with no class (as River's): updates, merges and parts taken
+    away bring theirs; a matrix made with labels still refuses a label it does not have."""
+    from evalkit.exceptions import UnknownLabelError
+
+    growing = ConfusionMatrix()
+    assert growing.labels == () and growing.get_total_items() == 0
+    growing.update(["cat"], ["dog"])
+    growing.update(["bird", "cat"], ["bird", "cat"])
+    assert growing.labels == ("cat", "dog", "bird") and growing.get_accuracy() == 2 / 3
+    part = ConfusionMatrix.from_predictions(["fish"], ["cat"])
+    growing += part
+    assert growing.labels == ("cat", "dog", "bird", "fish") and growing.get_total_items() == 4
+    growing -= part
+    assert growing.get_total_items() == 3 and growing.labels[-1] == "fish"
+    restored = ConfusionMatrix.from_json(growing.to_json())
+    restored.update(["eel"], ["eel"])
+    assert restored.labels[-1] == "eel" and growing.empty().labels == growing.labels
+    with pytest.raises(UnknownLabelError):
+        ConfusionMatrix(["cat"]).update(["dog"], ["dog"])

@@ -273,3 +273,55 @@ def test_evaluations_compare_by_value_whatever_holds_their_weights():
     assert (weighted + later) - weighted == later  # the rest carries weights of 1; later has none
     assert Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS, sample_weight=[1, 1]) == Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS)
     assert Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS, sample_weight=[1, 2]) != Evaluation.from_labels(["a", "b"], ["b", "b"], LABELS)
+
+
+# --------------------------------------------------------------------------------------------
+# exact subtraction: the kinds that keep exact sums take a part away to the last bit
+
+WIDE = st.sampled_from([1e-10, 2.0**-60, 0.1, 0.2, 0.3, 0.5, 1.0, 3.7, 1e9, 1e17, 2.0**70])
+
+
+def _exact_kinds(actual, predicted, scores, groups, weight):
+    """Every kind that keeps exact sums, of one part of the data with float weights."""
+    targets = np.array(scores) * 10
+    return {
+        "ConfusionMatrix": ConfusionMatrix.from_predictions(actual, predicted, labels=LABELS, sample_weight=weight),
+        "RiskCoverage": RiskCoverage.from_predictions(actual, predicted, scores, labels=LABELS, sample_weight=weight),
+        "SetCoverage": SetCoverage.from_sets(actual, [{p} for p in predicted], labels=LABELS, groups=groups, sample_weight=weight),
+        "IntervalCoverage": IntervalCoverage.from_intervals(targets, targets - np.array(weight) % 1, targets + 0.5, edges=[0, 3, 10], sample_weight=weight),
+    }
+
+
+@given(data=st.data(), n=st.integers(1, 12), m=st.integers(1, 12))
+def test_taking_away_a_part_with_float_weights_of_any_size_leaves_the_other_part_exactly(data, n, m):
+    """``(a + b) - a == b`` and ``(a + b) - b == a`` to the last bit, with weights from 1e-10 to
+    2**70 side by side (a relative tolerance zeroed 0.5 beside 1e9, 1e-10 beside 1.0); JSON
+    keeps the exact sums, so a part takes away from a restored result as from the original."""
+    def part(size):
+        return _exact_kinds(data.draw(st.lists(st.sampled_from(LABELS), min_size=size, max_size=size)),
+                            data.draw(st.lists(st.sampled_from(LABELS), min_size=size, max_size=size)),
+                            data.draw(st.lists(st.sampled_from([0.1, 0.4, 0.5, 0.9]), min_size=size, max_size=size)),
+                            data.draw(st.lists(st.sampled_from(["x", "y"]), min_size=size, max_size=size)),
+                            data.draw(st.lists(WIDE, min_size=size, max_size=size)))  # fmt: skip
+
+    def canonical(result):  # groups stay once met (as labels do), empty when their part is taken away
+        return {group: result.group(group) for group in result.groups if result.group(group).n_samples} if isinstance(result, SetCoverage) else result
+
+    firsts, seconds = part(n), part(m)
+    for name, first in firsts.items():
+        second = seconds[name]
+        both = first + second
+        assert canonical(both - first) == canonical(second) and canonical(both - second) == canonical(first), name
+        restored = type(both).from_json(both.to_json())
+        assert restored == both and canonical(restored - first) == canonical(second), name
+        assert (both - first - second).n_samples == 0, name
+
+
+@pytest.mark.parametrize("kind", ["ConfusionMatrix", "RiskCoverage", "SetCoverage", "IntervalCoverage"])
+def test_half_beside_a_billion_is_half_once_the_billion_is_taken_away(kind):
+    def one(weight):
+        return _exact_kinds(["a"], ["a"], [0.5], ["x"], [weight])[kind]
+
+    for big, small in ((1e9, 0.5), (1.0, 1e-10)):
+        rest = (one(big) + one(small)) - one(big)
+        assert rest == one(small) and rest.n_samples == small
