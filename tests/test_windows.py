@@ -156,7 +156,7 @@ def test_a_window_re_sums_its_parts_only_when_weights_make_its_counts_round(monk
     10,000 scores cost ~270 us an event instead of ~25); weighted ones are re-summed once a
     window length, so that the rounding of float counts never builds up."""
     from evalkit import ThresholdCurve
-    from evalkit.scale.windows import _Batch
+    from evalkit.scale._batches import Batch as _Batch
 
     recounted = []
     counted = _Batch.counted

@@ -415,6 +415,61 @@ def same_json(first: object, second: object) -> bool:
     return bool(first == second)
 
 
+def _item_document(value: object) -> object:
+    """One value of a batch's column as JSON: a label (string, number, boolean) as it is, a
+    label set as ``{"items": [...], "kind": "frozenset"}``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (set, frozenset, list, tuple)):
+        return {"items": [_item_document(item) for item in value], "kind": type(value).__name__}
+    return value
+
+
+_COLLECTIONS: dict[str, Callable[[list], object]] = {"set": set, "frozenset": frozenset, "list": list, "tuple": tuple}
+
+
+def _read_item(value: object) -> object:
+    if isinstance(value, dict):
+        items, kind = value.get("items"), value.get("kind")
+        if not isinstance(items, list) or kind not in _COLLECTIONS:
+            raise FormatError(f"a batch's label set must be {{'items': [...], 'kind': 'frozenset'}}, got {show(value)}")
+        return _COLLECTIONS[cast(str, kind)]([_read_item(item) for item in items])
+    if isinstance(value, list):
+        raise FormatError(f"a batch's value must be a label or a label set, got {show(value)}")
+    return value
+
+
+def column_document(values: np.ndarray | list) -> dict[str, Any]:
+    """A column of samples as JSON (a window's batch): an array with its dtype, or a list of
+    labels and label sets; ``read_column`` reads it back.
+
+    Examples:
+        >>> read_column(column_document([frozenset({"a"}), "b"])), read_column(column_document(np.array([0.5, 1.0]))).tolist()
+        ([frozenset({'a'}), 'b'], [0.5, 1.0])
+    """
+    if isinstance(values, np.ndarray):
+        return {"array": [_item_document(value) for value in values.tolist()] if values.dtype.kind == "O" else values.tolist(), "dtype": values.dtype.str}
+    return {"list": [_item_document(value) for value in values]}
+
+
+def read_column(document: object) -> np.ndarray | list:
+    if isinstance(document, dict) and isinstance(document.get("list"), list):
+        return [_read_item(value) for value in document["list"]]
+    if isinstance(document, dict) and isinstance(document.get("array"), list) and isinstance(document.get("dtype"), str):
+        try:
+            dtype = np.dtype(document["dtype"])
+        except TypeError:
+            dtype = None
+        if dtype is not None and dtype.kind in "biufUO":
+            values = document["array"]
+            if dtype.kind == "O":
+                array = np.empty(len(values), dtype=object)
+                array[:] = [_read_item(value) for value in values]
+                return array
+            return np.array(values, dtype=dtype)
+    raise FormatError(f"a batch's column must be {{'list': [...]}} or {{'array': [...], 'dtype': '<f8'}}, got {show(document)}")
+
+
 class Document:
     """An object written as one evalkit JSON document: ``to_json()`` writes what the class
     gives (``_document``) inside the envelope (its type, ``DOCUMENT``, and the format

@@ -33,13 +33,15 @@ Examples:
 from __future__ import annotations
 
 import functools
+import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 import numpy as np
 
+from evalkit.engine import serialization
 from evalkit.engine._validation import show
 from evalkit.engine.serialization import Document
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, MixedLabelTypesError, UnsupportedSettingError
@@ -48,7 +50,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
-__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "CountedState", "check_factor", "merged_parts"]
+__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "CountedState", "check_factor", "merged_parts", "read_result", "result_document"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
@@ -234,3 +236,33 @@ def merged_parts(results: Any, what: str) -> Any:
         return functools.reduce(lambda total, part: total.merge(part, grow=True), present) if present else None
     except MixedLabelTypesError as error:
         raise MixedLabelTypesError(f"a partition of {what} does not merge with another: {error}") from None
+
+
+def result_document(result: CountedState) -> dict[str, Any]:
+    """A result's own JSON document, as a value inside another document (a window's)."""
+    document: dict[str, Any] = json.loads(result.to_json())
+    return document
+
+
+def _kinds(base: type[CountedState]) -> Iterator[type[CountedState]]:
+    """Every kind of counted result, ``base``'s subclasses and theirs."""
+    for kind in base.__subclasses__():
+        yield kind
+        yield from _kinds(kind)
+
+
+def read_result(document: object, name: str, options: dict[str, Any]) -> CountedState:
+    """The counted result of a document inside another (its kind named by its ``evalkit``
+    field; ``options`` go to the kind's ``from_json``).
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> read_result(result_document(ConfusionMatrix(["a", "b"])), "result", {}).labels
+        ('a', 'b')
+    """
+    kind_name = document.get("evalkit") if isinstance(document, dict) else None
+    kinds = [kind for kind in _kinds(CountedState) if kind.__dict__.get("DOCUMENT") == kind_name]
+    if not kinds:
+        raise serialization.FormatError(f"field {name!r} must be the document of a counted result, got {show(document)}")
+    found: CountedState = kinds[0].from_json(json.dumps(document), **options)
+    return found

@@ -41,11 +41,10 @@ from __future__ import annotations
 
 import collections
 import functools
-import json
 import math
 import threading
 import types
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
@@ -55,13 +54,16 @@ from evalkit.engine import serialization
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import check_choice, check_positive_number, show
 from evalkit.engine.counting import encode
-from evalkit.exceptions import EmptyInputError, EvalkitError, InputLengthError, InvalidArgumentError, InvalidTypeError
+from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, InvalidTypeError
 from evalkit.groups._by_group import value_of
 from evalkit.measures.arithmetic import difference, ratio
 from evalkit.measures.averaging import Averaged, UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.counted import CountedState, check_factor
+from evalkit.results.counted import CountedState, check_factor, read_result, result_document
+from evalkit.scale._batches import Batch, batch_arrays, batch_document, one_event, read_batch
+
+_Batch = Batch  # (the name a window's pickle of an earlier build gives its batches)
 
 __all__ = ["Faded", "FadedPerClass", "MajorityClass", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_m", "kappa_temporal", "result_of"]
 
@@ -87,92 +89,6 @@ def _check_size(size: object, argument: str = "size") -> int:
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
         raise InvalidArgumentError(f"{argument!r} must be a positive whole number of samples, got {show(size)}")
     return int(size)
-
-
-class _Batch(Generic[R]):
-    """The samples of one update still in a window: its arrays, weights, times and counted part
-    (None when the result takes the samples away itself, ``revert``, or when it is counted from
-    the samples as it leaves)."""
-
-    __slots__ = ("_arrays", "_times", "_weight", "cell", "part", "start")
-
-    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None,
-                 cell: tuple[int, int] | None = None) -> None:  # fmt: skip
-        self._arrays, self._weight, self._times, self.part, self.cell = arrays, weight, times, part, cell  # cell: one event's, in a matrix
-        self.start = 0  # the samples before it have left (a large batch leaving a sample at a time is not copied at every step)
-
-    def __len__(self) -> int:
-        return len(self._arrays[0]) - self.start
-
-    @property
-    def arrays(self) -> tuple[Any, ...]:
-        return tuple(values[self.start :] for values in self._arrays) if self.start else self._arrays
-
-    @property
-    def weight(self) -> np.ndarray | None:
-        return None if self._weight is None else self._weight[self.start :]
-
-    @property
-    def times(self) -> np.ndarray | None:
-        return None if self._times is None else self._times[self.start :]
-
-    def counted(self, template: R) -> R:
-        """The counted part of this batch's samples."""
-        if self.part is not None:
-            return self.part
-        part: R = template.counted(*self.arrays, sample_weight=self.weight)
-        return part
-
-    def split(self, cut: int) -> _Batch[R]:
-        """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their
-        own. Neither keeps a counted part: each is counted from its samples when it leaves (a
-        large batch leaving one sample at a time is not subtracted from at every step)."""
-        start, stop = self.start, self.start + cut
-        leaving: _Batch[R] = _Batch(tuple(values[start:stop] for values in self._arrays), None if self._weight is None else self._weight[start:stop], None, None)
-        self.part = None
-        self.start = stop
-        return leaving
-
-
-def _batch(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> tuple[tuple[Any, ...], np.ndarray | None, np.ndarray | None, int]:
-    """The batch's columns as arrays of one length, its weights and times (one per sample, or one for all)."""
-    if not arrays:
-        raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
-    columns = tuple(_column(values) for values in arrays)
-    n = len(columns[0])
-    if any(len(values) != n for values in columns):
-        raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
-    weight = None if sample_weight is None else np.array(sample_weight, dtype=np.float64)  # a copy, as the columns
-    if weight is not None and weight.shape != (n,):
-        raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
-    times = None
-    if time is not None:
-        times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
-        if not np.isfinite(times).all():
-            raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
-    return columns, weight, times, n
-
-
-def _event(batch: tuple[LabelsLike, ...]) -> tuple[Any, Any] | None:
-    """The two values of one event of a stream, given as two one-element lists (as River's
-    ``Rolling`` takes them), or None for any other batch."""
-    if len(batch) == 2:
-        first, second = batch
-        if type(first) is list and type(second) is list and len(first) == 1 == len(second):
-            return first[0], second[0]
-    return None
-
-
-def _column(values: object) -> np.ndarray | list:
-    """A copy of a column that slices by position (kept while its samples are in the window,
-    so a caller reusing its list changes nothing here): an array as an array, a list or tuple
-    as a list (a list keeps its labels' types: numpy would turn ``[1, "a"]`` into strings),
-    anything else (a pandas Series) as an array."""
-    if isinstance(values, np.ndarray):
-        return values.copy()
-    if isinstance(values, (list, tuple)):
-        return list(values)
-    return np.array(values)
 
 
 class _Over(serialization.Document, Generic[R]):
@@ -267,13 +183,13 @@ class _Over(serialization.Document, Generic[R]):
 
     def _document(self) -> dict[str, Any]:
         with self._lock:
-            return {"template": _result_document(self._template), **self._settings_document(), **self._state_document()}
+            return {"template": result_document(self._template), **self._settings_document(), **self._state_document()}
 
     @classmethod
     def _read_document(cls, document: dict[str, Any], **options: object) -> _Over[R]:
         """A window of a document ``to_json`` wrote (``options``, such as ``metrics_class=``,
         go to the reading of its results)."""
-        template = cast(R, _read_result(serialization.field(document, "template"), "template", options))
+        template = cast(R, read_result(serialization.field(document, "template"), "template", options))
         try:
             window = cls(template, **cls._read_settings(document))
         except EvalkitError as error:
@@ -300,98 +216,6 @@ def _locked(method: Callable[..., Any], lock: threading.RLock) -> Callable[..., 
     return read
 
 
-def _result_document(result: CountedState) -> dict[str, Any]:
-    """A result's own JSON document, as a value inside a window's."""
-    document: dict[str, Any] = json.loads(result.to_json())
-    return document
-
-
-def _kinds(base: type[CountedState]) -> Iterator[type[CountedState]]:
-    """Every kind of counted result, ``base``'s subclasses and theirs."""
-    for kind in base.__subclasses__():
-        yield kind
-        yield from _kinds(kind)
-
-
-def _read_result(document: object, name: str, options: dict[str, Any]) -> CountedState:
-    """The result of a document inside a window's (its kind named by its ``evalkit`` field)."""
-    kind_name = document.get("evalkit") if isinstance(document, dict) else None
-    kinds = [kind for kind in _kinds(CountedState) if kind.__dict__.get("DOCUMENT") == kind_name]
-    if not kinds:
-        raise serialization.FormatError(f"field {name!r} must be the document of a counted result, got {show(document)}")
-    found: CountedState = kinds[0].from_json(json.dumps(document), **options)
-    return found
-
-
-def _item_document(value: object) -> object:
-    """One value of a batch's column as JSON: a label (string, number, boolean) as it is, a
-    label set as ``{"items": [...], "kind": "frozenset"}``."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, (set, frozenset, list, tuple)):
-        return {"items": [_item_document(item) for item in value], "kind": type(value).__name__}
-    return value
-
-
-_COLLECTIONS: dict[str, Callable[[list], object]] = {"set": set, "frozenset": frozenset, "list": list, "tuple": tuple}
-
-
-def _read_item(value: object) -> object:
-    if isinstance(value, dict):
-        items, kind = value.get("items"), value.get("kind")
-        if not isinstance(items, list) or kind not in _COLLECTIONS:
-            raise serialization.FormatError(f"a batch's label set must be {{'items': [...], 'kind': 'frozenset'}}, got {show(value)}")
-        return _COLLECTIONS[cast(str, kind)]([_read_item(item) for item in items])
-    if isinstance(value, list):
-        raise serialization.FormatError(f"a batch's value must be a label or a label set, got {show(value)}")
-    return value
-
-
-def _column_document(values: np.ndarray | list) -> dict[str, Any]:
-    """A column of a batch as JSON: an array with its dtype, or a list of labels and label sets."""
-    if isinstance(values, np.ndarray):
-        return {"array": [_item_document(value) for value in values.tolist()] if values.dtype.kind == "O" else values.tolist(), "dtype": values.dtype.str}
-    return {"list": [_item_document(value) for value in values]}
-
-
-def _read_column(document: object) -> np.ndarray | list:
-    if isinstance(document, dict) and isinstance(document.get("list"), list):
-        return [_read_item(value) for value in document["list"]]
-    if isinstance(document, dict) and isinstance(document.get("array"), list) and isinstance(document.get("dtype"), str):
-        try:
-            dtype = np.dtype(document["dtype"])
-        except TypeError:
-            dtype = None
-        if dtype is not None and dtype.kind in "biufUO":
-            values = document["array"]
-            if dtype.kind == "O":
-                array = np.empty(len(values), dtype=object)
-                array[:] = [_read_item(value) for value in values]
-                return array
-            return np.array(values, dtype=dtype)
-    raise serialization.FormatError(f"a batch's column must be {{'list': [...]}} or {{'array': [...], 'dtype': '<f8'}}, got {show(document)}")
-
-
-def _batch_document(batch: _Batch[Any]) -> dict[str, Any]:
-    """The samples of a batch still in a window (what a restored window takes away as they leave)."""
-    return {"columns": [_column_document(values) for values in batch.arrays], "weight": None if batch.weight is None else batch.weight.tolist(),
-            "times": None if batch.times is None else batch.times.tolist()}  # fmt: skip
-
-
-def _read_batch(document: object) -> _Batch[Any]:
-    if not isinstance(document, dict) or not isinstance(document.get("columns"), list) or not document["columns"]:
-        raise serialization.FormatError(f"a window's batch must be {{'columns': [...], 'weight': ..., 'times': ...}}, got {show(document)}")
-    columns = tuple(_read_column(column) for column in document["columns"])
-    n = len(columns[0])
-    if any(len(values) != n for values in columns):
-        raise serialization.FormatError(f"a window's batch has columns of different lengths: {[len(values) for values in columns]}")
-    weight, times = (None if document.get(name) is None else serialization.array(document[name], name, length=n, integral=False, low=-np.inf)
-                     for name in ("weight", "times"))  # fmt: skip
-    if weight is not None and (weight < 0).any():
-        raise serialization.FormatError(f"a window's batch holds a negative weight: {show(weight)}")
-    return _Batch(columns, weight, times, None)
-
-
 class Windowed(_Over[R]):
     """The last ``size`` samples of a stream, or those within ``period`` of the latest time.
 
@@ -409,7 +233,7 @@ class Windowed(_Over[R]):
             raise InvalidArgumentError("give the window's 'size' (samples) or its 'period' (time), one of them")
         self.size = None if size is None else _check_size(size)
         self.period = None if period is None else check_positive_number("period", period)
-        self._batches: collections.deque[_Batch[R]] = collections.deque()
+        self._batches: collections.deque[Batch[R]] = collections.deque()
         self._count = 0
         self._latest = -math.inf
         self._taken = 0  # parts taken away since the result was last re-summed from the parts
@@ -434,7 +258,7 @@ class Windowed(_Over[R]):
             lock.release()
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
-        arrays, weight, times, n = _batch(batch, sample_weight, time)
+        arrays, weight, times, n = batch_arrays(batch, sample_weight, time)
         if self.period is not None:
             if times is None:
                 raise InvalidArgumentError("a window of 'period' needs the time of every batch: update(..., time=t)")
@@ -449,7 +273,7 @@ class Windowed(_Over[R]):
         else:
             part = self._template.counted(*arrays, sample_weight=weight)
             self._result += part  # in place for the mutable kinds
-        self._batches.append(_Batch(arrays, weight, times, part))
+        self._batches.append(Batch(arrays, weight, times, part))
         self._count += n
         if self.period is not None:
             assert times is not None
@@ -464,7 +288,7 @@ class Windowed(_Over[R]):
         counts an event as a cell (``_event_cell``): its two values in a one-element list each,
         as River's ``Rolling`` takes them, in O(1) (the oldest event leaves when the window is
         full). False, with nothing changed, for anything else: the general path counts it."""
-        size, event = self.size, _event(batch)
+        size, event = self.size, one_event(batch)
         if event is None or size is None or not (self._reverts or self._cells):
             return False
         actual, predicted = event
@@ -482,7 +306,7 @@ class Windowed(_Over[R]):
             cell = None
         else:
             return False  # nothing changed: the general path counts it as a part
-        batches.append(_Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
+        batches.append(Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
         self._count = count
         if count > size:  # the oldest did not leave with the new event: it leaves as it came (_take)
             self._leave_first(count - size)
@@ -544,7 +368,7 @@ class Windowed(_Over[R]):
                 break
         self._leave_first(gone)
 
-    def _take(self, batch: _Batch[R]) -> None:
+    def _take(self, batch: Batch[R]) -> None:
         if batch.cell is not None:  # one event counted as a cell: taken away as it came
             cast(Any, self._result)._count_event(batch.cell, -1)
         elif batch.part is None and self._reverts and batch.weight is None:
@@ -575,18 +399,18 @@ class Windowed(_Over[R]):
         return {"size": document.get("size"), "period": document.get("period")}
 
     def _state_document(self) -> dict[str, Any]:
-        return {"result": _result_document(self._result), "latest": serialization.json_safe(self._latest), "taken": self._taken,
-                "batches": [_batch_document(batch) for batch in self._batches]}  # fmt: skip
+        return {"result": result_document(self._result), "latest": serialization.json_safe(self._latest), "taken": self._taken,
+                "batches": [batch_document(batch) for batch in self._batches]}  # fmt: skip
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
-        self._result = cast(R, _read_result(serialization.field(document, "result"), "result", options))
+        self._result = cast(R, read_result(serialization.field(document, "result"), "result", options))
         latest = serialization.restore_numbers(document.get("latest"))
         if isinstance(latest, bool) or not isinstance(latest, (int, float)) or math.isnan(latest) or latest == math.inf:
             raise serialization.FormatError(f"field 'latest' must be a time (or -Infinity before any), got {show(document.get('latest'))}")
         batches = serialization.field(document, "batches")
         if not isinstance(batches, list):
             raise serialization.FormatError(f"field 'batches' must be a list, got {show(batches)}")
-        self._batches.extend(_read_batch(batch) for batch in batches)
+        self._batches.extend(read_batch(batch) for batch in batches)
         self._count, self._latest = sum(len(batch) for batch in self._batches), float(latest)
         self._taken = serialization.integer(document, "taken")  # (the parts taken away since the result was last summed again)
         self._rounding = any(batch.weight is not None for batch in self._batches)
@@ -665,10 +489,10 @@ class Faded(_Over[R]):
         return {"factor": serialization.number(serialization.field(document, "factor"), "factor")}
 
     def _state_document(self) -> dict[str, Any]:
-        return {"stored": _result_document(self._stored), "scale": self._scale, "weights": self._weights, "squares": self._squares}
+        return {"stored": result_document(self._stored), "scale": self._scale, "weights": self._weights, "squares": self._squares}
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
-        self._result = cast(R, _read_result(serialization.field(document, "stored"), "stored", options))
+        self._result = cast(R, read_result(serialization.field(document, "stored"), "stored", options))
         scale, weights, squares = (serialization.number(serialization.field(document, name), name) for name in ("scale", "weights", "squares"))
         if not (1.0 <= scale <= _MOST_SCALE and weights >= 0 and squares >= 0):
             raise serialization.FormatError(f"fields 'scale', 'weights' and 'squares' must be a scale in [1, {_MOST_SCALE:g}] and sums >= 0, got {scale}, {weights}, {squares}")
@@ -691,7 +515,7 @@ class Faded(_Over[R]):
             lock.release()
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
-        arrays, weight, _, n = _batch(batch, sample_weight, None)
+        arrays, weight, _, n = batch_arrays(batch, sample_weight, None)
         if n == 0:
             return
         ages = np.arange(n - 1, -1, -1, dtype=np.float64)
@@ -730,7 +554,7 @@ class Faded(_Over[R]):
         """Count one event of a matrix with float counts (two one-element lists, as a stream
         gives them) in its cell, by the same float steps as ``update``'s (a weight of 1, a fade
         of ``factor``) with no array; False for anything else: ``update`` counts it."""
-        event = _event(batch) if self._updates and self._cells else None
+        event = one_event(batch) if self._updates and self._cells else None
         if event is None:
             return False
         fade = self.factor
@@ -876,15 +700,15 @@ class Tumbling(_Over[R]):
         return {"size": document.get("size")}
 
     def _state_document(self) -> dict[str, Any]:
-        return {"result": _result_document(self._result), "count": self._count, "history": [_result_document(window) for window in self.history]}
+        return {"result": result_document(self._result), "count": self._count, "history": [result_document(window) for window in self.history]}
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
-        self._result = cast(R, _read_result(serialization.field(document, "result"), "result", options))
+        self._result = cast(R, read_result(serialization.field(document, "result"), "result", options))
         self._count = serialization.integer(document, "count", high=self.size - 1)
         history = serialization.field(document, "history")
         if not isinstance(history, list):
             raise serialization.FormatError(f"field 'history' must be a list of results, got {show(history)}")
-        self.history = [cast(R, _read_result(window, "history", options)) for window in history]
+        self.history = [cast(R, read_result(window, "history", options)) for window in history]
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch; every ``size`` samples the open window closes into ``history``."""
@@ -892,7 +716,7 @@ class Tumbling(_Over[R]):
             self._update(batch, sample_weight)
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
-        arrays, weight, _, n = _batch(batch, sample_weight, None)
+        arrays, weight, _, n = batch_arrays(batch, sample_weight, None)
         start = 0
         while start < n:
             stop = min(n, start + self.size - self._count)
