@@ -180,6 +180,32 @@ def test_pairwise_wilcoxon_agrees_with_scipy_and_holm():
     assert found.p_value("C4.5", "C4.5+m+cf") == found.p_value("C4.5+m+cf", "C4.5")
 
 
+@pytest.mark.parametrize("n", [8, 23])
+def test_each_pairs_wilcoxon_is_its_own_whatever_the_other_pairs(n):
+    # a - b has no tie and no zero (scipy's exact distribution); c - d has a tie and a - e a zero (a permutation
+    # test up to 13 data sets, the normal approximation above): the pair (a, b) keeps its exact p-value in a table
+    # of five, and every pair's is scipy's of that pair alone, whatever the other pairs hold (one 2-D call gave all
+    # of them one method)
+    rng = np.random.default_rng(3)
+    a, c = (rng.integers(150, 230, n) / 256 for _ in range(2))
+    b = a - rng.permutation(np.arange(1, n + 1) * np.where(np.arange(n) < n // 3, -1, 1)) / 256  # a third of the ranks negative
+    d = c - np.array([*range(1, n), 5]) * rng.choice([-1, 1], n) / 256  # |5| twice: a tie
+    e = b.copy()
+    e[0] = a[0]  # a zero difference
+    columns = [a, b, c, d, e]
+    comparison = ModelComparison(np.c_[a, b, c, d, e], models="abcde")
+    for zero_method in paired.ZERO_METHODS:
+        found = comparison.pairwise("wilcoxon", zero_method=zero_method)
+        for i, j in combinations(range(5), 2):
+            alone = ss.wilcoxon(columns[i] - columns[j], zero_method=zero_method)
+            assert found.raw_p_values[i, j] == pytest.approx(alone.pvalue, rel=1e-12), ("abcde"[i], "abcde"[j], zero_method)
+            assert abs(found.statistics[i, j]) == pytest.approx(alone.statistic, rel=1e-12)
+    exact, normal = (float(ss.wilcoxon(a - b, method=method).pvalue) for method in ("exact", "asymptotic"))
+    assert comparison.pairwise("wilcoxon").raw_p_values[0, 1] == pytest.approx(exact, rel=1e-12) and abs(exact - normal) > 0.05 * exact
+    assert comparison.against("a", test="wilcoxon", correction="none")["b"] == pytest.approx(exact, rel=1e-12)
+    assert paired.wilcoxon_test(a, b).p_value == pytest.approx(exact, rel=1e-12)
+
+
 def test_against_a_control_is_bonferroni_dunn_or_holm_of_rank_z_tests():
     comparison = demsar()
     se = math.sqrt(4 * 5 / (6 * 14))

@@ -456,7 +456,7 @@ class ModelComparison(Document):
                              test, correction, self.ranks)  # fmt: skip
 
     def _paired(self, test: str, first: np.ndarray, second: np.ndarray, zero_method: str) -> tuple[np.ndarray, np.ndarray]:
-        """Wilcoxon's or the sign test of the pairs (``first[p]``, ``second[p]``), all at once."""
+        """Wilcoxon's or the sign test of the pairs (``first[p]``, ``second[p]``), each pair's test its own."""
         d = self._oriented[:, first] - self._oriented[:, second]
         return wilcoxon_columns(d, zero_method) if test == "wilcoxon" else sign_columns(d)
 
