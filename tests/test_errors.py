@@ -2,10 +2,11 @@
 
 import math
 
+import attrs
 import numpy as np
 import pytest
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, exceptions
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, ThresholdCurve, exceptions
 from evalkit.exceptions import (
     ClassIndexError,
     DuplicateLabelError,
@@ -254,3 +255,31 @@ def test_deep_netts_four_count_constructor_points_at_from_counts():
         ClassificationMetrics(50, 10, 5, 35)
     with pytest.raises(InvalidTypeError, match="from_counts"):
         ClassificationMetrics(50, 10, 5)
+
+
+@pytest.mark.parametrize(
+    ("call", "shown", "use"),
+    [
+        (lambda: Evaluation(4), r"Evaluation\(4\)", r"Evaluation\.from_labels\(.*ConfusionMatrix\(labels\) \(labels=range\(n\) for class indexes\) and its update"),
+        (lambda: Evaluation(("a", "b"), setting="single-label"), r"Evaluation\(\('a', 'b'\), setting='single-label'\)",
+         r"ConfusionMatrix\(labels\).*LabelSetCounts"),
+        (lambda: Evaluation(), r"Evaluation\(\)", r"from_\* constructor"),
+        (lambda: ThresholdCurve(["a", "b"]), r"ThresholdCurve\(\['a', 'b'\]\)", r"from_scores\(.*CurveCounts\(\) and its update"),
+        (lambda: ThresholdCurve(labels=(1,)), r"ThresholdCurve\(labels=\(1,\)\)", r"new ROC\(\)"),
+    ],
+    ids=["Evaluation(4)", "Evaluation(labels, setting=...)", "Evaluation()", "ThresholdCurve(labels)", "ThresholdCurve(labels=...)"],
+)  # fmt: skip
+def test_a_java_accumulator_started_empty_points_at_the_constructors_and_the_stream_counters(call, shown, use):
+    # DL4J starts an accumulator empty (new Evaluation(nClasses), new ROC()); evalkit's results are counted, never changed
+    with pytest.raises(InvalidTypeError, match=shown) as caught:
+        call()
+    assert isinstance(caught.value, TypeError) and "class_cells" not in str(caught.value) and "positional" not in str(caught.value)
+    assert caught.match(use)
+
+
+def test_the_fields_given_whole_still_make_the_result():
+    evaluation = Evaluation.from_labels([0, 1, 1], [0, 1, 0])
+    assert Evaluation(*(getattr(evaluation, name) for name in ("labels", "class_cells", "sample_cells", "setting"))).n_samples == 3
+    assert attrs.evolve(evaluation, n_rejected=1).coverage == 0.75
+    curve = ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.9, 0.4])
+    assert (curve + curve).roc_auc() == curve.roc_auc() == 1.0

@@ -6,10 +6,11 @@ that was received (shortened when long).
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from collections.abc import Iterable
-from typing import Any, TypeAlias, TypeGuard
+from collections.abc import Callable, Iterable
+from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 import attrs
 import numpy as np
@@ -28,6 +29,9 @@ from evalkit.exceptions import (
 
 RandomState: TypeAlias = "int | np.random.Generator | np.random.RandomState | None"
 """A seed, a numpy generator, or None (fresh entropy): what ``random_state=`` takes."""
+
+Made = TypeVar("Made", bound=attrs.AttrsInstance)
+"""An attrs class (``made_by_constructors``)."""
 
 __all__ = [
     "as_count_matrix",
@@ -326,3 +330,27 @@ def same_value(first: Any, second: Any) -> bool:
 def same_fields(first: Any, second: Any) -> bool:
     """Two attrs objects of one class with ``same_value`` in every field."""
     return type(first) is type(second) and all(same_value(getattr(first, field.name), getattr(second, field.name)) for field in attrs.fields(type(first)))
+
+
+def made_by_constructors(use: str) -> Callable[[type[Made]], type[Made]]:
+    """A class decorator for an attrs result made by its ``from_*`` constructors: a call that
+    leaves out a field without a default (``Evaluation(4)``, as Java's ``new Evaluation(nClasses)``
+    starts an accumulator) raises ``InvalidTypeError`` with the call as typed and what to ``use``,
+    not the raw ``TypeError`` that names the fields."""
+
+    def decorate(cls: type[Made]) -> type[Made]:
+        required = [field.alias for field in attrs.fields(cls) if field.init and field.default is attrs.NOTHING]
+        rest = [frozenset(required[given:]) for given in range(len(required))]  # the fields to name, after so many positional ones
+        made: Callable[..., None] = cls.__init__
+
+        @functools.wraps(made)  # attrs' __init__ (its signature, for help), after the check
+        def __init__(self: Made, *fields: object, **named: object) -> None:
+            if len(fields) < len(rest) and not named.keys() >= rest[len(fields)]:
+                arguments = [*(show(value) for value in fields), *(f"{name}={show(value)}" for name, value in named.items())]
+                raise InvalidTypeError(f"{type(self).__name__}({', '.join(arguments)}) has nothing counted: {use}")
+            made(self, *fields, **named)
+
+        type.__setattr__(cls, "__init__", __init__)
+        return cls
+
+    return decorate

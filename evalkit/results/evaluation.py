@@ -28,7 +28,7 @@ import numpy as np
 from evalkit.engine import moved_names, serialization
 from evalkit.engine._exact import difference
 from evalkit.engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
-from evalkit.engine._validation import as_array, show
+from evalkit.engine._validation import as_array, made_by_constructors, show
 from evalkit.engine.cells import Cells
 from evalkit.engine.counting import PairCounts
 from evalkit.exceptions import (
@@ -56,6 +56,12 @@ from evalkit.results.theory import MicroMacroGap, micro_macro_gap
 __all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
 
 
+@made_by_constructors(
+    "an Evaluation is made from a whole result, by Evaluation.from_labels(y_true, y_pred, labels=...) or another from_* "
+    "constructor; to count batch by batch (DL4J's new Evaluation(nClasses) and eval), use ConfusionMatrix(labels) (labels=range(n) "
+    "for class indexes) and its update(y_true, y_pred), evalkit.streaming.LabelSetCounts() for label sets, or add the evaluations "
+    "of the batches (a + b)"
+)
 @attrs.frozen(eq=False)
 class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
     """Per-class and per-sample cells of a classification result, and every average of every measure.

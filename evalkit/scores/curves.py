@@ -56,6 +56,7 @@ from evalkit.engine._validation import (
     check_matrix,
     check_numbers,
     check_sample_weight,
+    made_by_constructors,
     read_only,
     same_fields,
     show,
@@ -263,6 +264,11 @@ def score_columns(
 # the curve
 
 
+@made_by_constructors(
+    "a ThresholdCurve is made from scores, by ThresholdCurve.from_scores(y_true, y_score, labels=...); to count batch by batch "
+    "(DL4J's new ROC() or new ROCMultiClass() and eval), use evalkit.streaming.CurveCounts() and its update(y_true, y_score) "
+    "(thresholds= for memory bounded by the thresholds), or merge the curves of the batches (a + b)"
+)
 @attrs.frozen(eq=False)
 class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
     """The cells of one or more one-vs-rest problems at every threshold (see the module docstring).
