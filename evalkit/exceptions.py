@@ -1,8 +1,8 @@
 """The exceptions evalkit raises for bad input.
 
 Every exception derives from ``EvalkitError`` and from the built-in
-exception a Python user would expect (``ValueError``, ``TypeError`` or
-``KeyError``), so ``except ValueError`` keeps working while
+exception a Python user would expect (``ValueError``, ``TypeError``,
+``KeyError`` or ``AttributeError``), so ``except ValueError`` keeps working while
 ``except evalkit.exceptions.EvalkitError`` catches everything evalkit raises on
 purpose. Messages name the argument and show the offending value.
 
@@ -41,6 +41,7 @@ __all__ = [
     "NotBinaryError",
     "PluginError",
     "UndefinedMetricWarning",
+    "UnknownAttributeError",
     "UnknownElementError",
     "UnknownLabelError",
     "UnknownMetricError",
@@ -148,6 +149,12 @@ class UnknownMetricError(EvalkitError, KeyError):
 
     def __str__(self) -> str:  # KeyError would show the message in quotes
         return str(self.args[0]) if self.args else ""
+
+
+class UnknownAttributeError(EvalkitError, AttributeError):
+    """An object has no such attribute, most often a getter named by an abbreviation or
+    misspelt (``get_mcc``); the message suggests the one meant. An ``AttributeError``, so
+    ``hasattr`` and ``getattr(obj, name, default)`` keep working."""
 
 
 class EvalkitWarning(UserWarning):

@@ -408,6 +408,38 @@ def test_stats_to_dict_and_str():
         stats.get("nope")
 
 
+def test_stats_of_values_keeps_the_names_given_and_reads_them_in_any_spelling():
+    stats = Stats.from_values({"f1": [0.5, 0.7], "MCC": [0.1, 0.3], "my metric": [1.0, 3.0]})
+    assert stats.names == ("f1", "MCC", "my metric")  # stored as given
+    assert stats.get("f1") == stats.get("f1_score") == stats.get("F1Score") == stats.f1_score == pytest.approx(0.6)
+    assert stats.get("matthews_correlation_coefficient") == stats.mcc == stats.summary("mcc").mean == pytest.approx(0.2)
+    assert stats.get("my metric") == stats.get("MyMetric") == stats.my_metric == 2.0
+    both = Stats.from_values({"f1": [0.5], "f1_score": [0.1]})  # two spellings stored: the one given wins
+    assert (both.get("f1"), both.get("f1_score"), both.get("F1")) == (0.5, 0.1, 0.1)
+    with pytest.raises(UnknownMetricError, match="unknown metric 'precision'; known metrics: f1, MCC, my metric"):
+        stats.get("precision")
+
+
+@pytest.mark.parametrize("made", ["average", "regression average", "from_values", "from_json", "pickle"])
+def test_stats_repr_shows_the_summaries_as_a_plain_mapping(made):
+    import pickle
+
+    from evalkit import RegressionMetrics
+
+    objects = ClassificationMetrics.create_from(PAPER)
+    stats = {
+        "average": lambda: ClassificationMetrics.average(objects),
+        "regression average": lambda: RegressionMetrics.average([RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 2])]),
+        "from_values": lambda: Stats.from_values({"precision": [o.get_precision() for o in objects]}),
+        "from_json": lambda: Stats.from_json(ClassificationMetrics.average(objects).to_json()),
+        "pickle": lambda: pickle.loads(pickle.dumps(ClassificationMetrics.average(objects))),
+    }[made]()
+    text = repr(stats)
+    assert text.startswith("Stats(summaries={") and "Lazy" not in text and "object at 0x" not in text
+    summaries = {name: stats.summary(name) for name in stats.names}
+    assert text == f"Stats(summaries={summaries!r}, undefined={stats.undefined!r}, aliases={dict(stats.aliases)!r})"
+
+
 def test_average_rejects_empty_and_foreign_input():
     with pytest.raises(EmptyInputError):
         ClassificationMetrics.average([])

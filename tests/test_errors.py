@@ -6,7 +6,7 @@ import attrs
 import numpy as np
 import pytest
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, ThresholdCurve, exceptions
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, RegressionMetrics, ThresholdCurve, exceptions
 from evalkit.exceptions import (
     ClassIndexError,
     DuplicateLabelError,
@@ -20,6 +20,7 @@ from evalkit.exceptions import (
     InvalidTypeError,
     LabelMismatchError,
     MixedLabelTypesError,
+    UnknownAttributeError,
     UnknownLabelError,
 )
 
@@ -32,7 +33,7 @@ def test_every_exception_is_an_evalkit_error_and_a_builtin_one():
             continue
         assert issubclass(error, EvalkitError)
         if error is not EvalkitError:
-            assert issubclass(error, (ValueError, TypeError, KeyError)), name
+            assert issubclass(error, (ValueError, TypeError, KeyError, AttributeError)), name
 
 
 def test_lengths_that_differ():
@@ -283,3 +284,34 @@ def test_the_fields_given_whole_still_make_the_result():
     assert attrs.evolve(evaluation, n_rejected=1).coverage == 0.75
     curve = ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.9, 0.4])
     assert (curve + curve).roc_auc() == curve.roc_auc() == 1.0
+
+
+@pytest.mark.parametrize(
+    ("make", "attribute", "meant"),
+    [
+        (lambda: ClassificationMetrics(ConfusionMatrix.from_array([[5, 1], [2, 3]]), 1), "get_mcc", "get_matthews_correlation_coefficient"),
+        (lambda: ClassificationMetrics.from_counts(tp=3, fp=1, fn=2, tn=5), "get_fdr", "get_false_discovery_rate"),
+        (lambda: ClassificationMetrics.from_counts(tp=3, fp=1, fn=2, tn=5), "get_f1", "get_f1_score"),
+        (lambda: ClassificationMetrics.from_counts(tp=3, fp=1, fn=2, tn=5), "mcc", "get_matthews_correlation_coefficient"),
+        (lambda: ClassificationMetrics.from_counts(tp=3, fp=1, fn=2, tn=5), "get_precison", "get_precision"),
+        (lambda: RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 2]), "get_mse", "get_mean_squared_error"),
+        (lambda: RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 2]), "get_r2", "get_r_squared"),
+        (lambda: RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 2]), "get_mean_sqared_error", "get_mean_squared_error"),
+    ],
+)  # fmt: skip
+def test_a_getter_by_an_abbreviation_or_misspelt_suggests_the_one_meant(make, attribute, meant):
+    metrics = make()
+    with pytest.raises(UnknownAttributeError, match=rf"object has no attribute '{attribute}' \(did you mean '{meant}'\?\)") as caught:
+        getattr(metrics, attribute)
+    assert isinstance(caught.value, AttributeError) and caught.value.name == attribute
+    assert not hasattr(metrics, attribute) and getattr(metrics, attribute, None) is None  # still an AttributeError to Python
+    assert callable(getattr(metrics, meant))
+
+
+def test_an_attribute_nothing_is_close_to_has_no_suggestion():
+    metrics = ClassificationMetrics.from_counts(tp=3, fp=1, fn=2, tn=5)
+    for attribute in ("xyz", "_private"):
+        with pytest.raises(UnknownAttributeError, match=rf"^'ClassificationMetrics' object has no attribute '{attribute}'$"):
+            getattr(metrics, attribute)
+    with pytest.raises(UnknownAttributeError, match="never fills it"):
+        ClassificationMetrics.average([metrics]).mserror  # noqa: B018 (the read raises)

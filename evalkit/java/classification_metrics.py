@@ -298,7 +298,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
             measure = type(self)._table().measures.get(attribute[4:])
             if measure is not None and measure.getter is None:
                 return functools.partial(self._value, measure.name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
+        raise self._unknown_attribute(attribute)
 
     # ----------------------------------------------------------------------------------------
     # identity

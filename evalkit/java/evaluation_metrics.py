@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import numbers
 from typing import Any
 
 from evalkit.engine._validation import format_number, show
 from evalkit.engine.serialization import json_safe
-from evalkit.exceptions import InvalidTypeError, UnknownMetricError
+from evalkit.exceptions import EvalkitError, InvalidTypeError, UnknownAttributeError, UnknownMetricError
 from evalkit.measures import formulas
 
 __all__ = ["EvaluationMetrics", "metric_key"]
@@ -85,3 +86,20 @@ class EvaluationMetrics:
     def __str__(self) -> str:
         return "\n".join(f"{name}: {format_number(value)}" for name, value in self.to_dict().items())
 
+    def _unknown_attribute(self, attribute: str) -> UnknownAttributeError:
+        """The error of an attribute this object lacks (what a subclass's ``__getattr__`` raises at
+        last), suggesting the getter of the measure a name or alias means in this class (``get_mcc``
+        or ``mcc``: ``get_matthews_correlation_coefficient``), else the closest public attribute by
+        spelling."""
+        meant = None
+        if not attribute.startswith("_"):  # private and special names are Python's own lookups: no suggestion
+            finder = getattr(type(self), "measure", None)  # the class's resolver of measure names and aliases
+            try:
+                meant = None if finder is None else f"get_{finder(attribute.removeprefix('get_')).name}"
+            except EvalkitError:  # no measure of that name
+                pass
+            if meant is None:
+                close = difflib.get_close_matches(attribute, [name for name in dir(type(self)) if not name.startswith("_")], n=1, cutoff=0.6)
+                meant = close[0] if close else None
+        hint = f" (did you mean {meant!r}?)" if meant and meant != attribute else ""
+        return UnknownAttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}{hint}", name=attribute)

@@ -690,7 +690,7 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
                 f"{name} is an order statistic or a quantile loss of the data, which no sums give: "
                 f"compute it from the data with {_NEEDS_DATA[name]}"
             )
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
+        raise self._unknown_attribute(attribute)
 
     # ----------------------------------------------------------------------------------------
     # uncertainty

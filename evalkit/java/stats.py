@@ -11,7 +11,7 @@ import attrs
 from evalkit.engine import moved_names, serialization
 from evalkit.engine._validation import format_number, show
 from evalkit.engine.serialization import Document
-from evalkit.exceptions import EvalkitError, UnknownMetricError
+from evalkit.exceptions import EvalkitError, UnknownAttributeError, UnknownMetricError
 from evalkit.java.evaluation_metrics import metric_key
 from evalkit.measures.averaging import Summary, UndefinedPolicy, check_undefined, summarize_rows
 from evalkit.measures.registry import spelling, unknown_name_message
@@ -84,6 +84,11 @@ def _summaries(value: Mapping[str, Summary]) -> Mapping[str, Summary]:
     return value if isinstance(value, LazySummaries) else dict(value)
 
 
+def _computed(summaries: Mapping[str, Summary]) -> Mapping[str, Summary]:
+    """Every summary as a plain mapping (a lazy one's computed together)."""
+    return summaries.computed() if isinstance(summaries, LazySummaries) else summaries
+
+
 _JAVA_FIELDS = {"f_score": "f_score", "fscore": "f_score"}
 """Deep Netts' Stats fields whose spelling is not a metric's: ``fScore`` is the mean F1 (``f_score``)."""
 
@@ -119,7 +124,7 @@ class Stats(Document):
 
     DOCUMENT = "Stats"
 
-    summaries: Mapping[str, Summary] = attrs.field(converter=_summaries)
+    summaries: Mapping[str, Summary] = attrs.field(converter=_summaries, repr=lambda summaries: repr(dict(_computed(summaries))))
     undefined: str = attrs.field(default="exclude", converter=check_undefined)
     aliases: Mapping[str, str] = attrs.field(factory=dict, converter=_aliases)
 
@@ -139,8 +144,7 @@ class Stats(Document):
         return cls(LazySummaries(names, row, policy), policy, aliases or {})
 
     def _all(self) -> Mapping[str, Summary]:
-        summaries = self.summaries
-        return summaries.computed() if isinstance(summaries, LazySummaries) else summaries
+        return _computed(self.summaries)
 
     def __reduce__(self) -> tuple:
         """A pickle holds the summaries computed (a lazy ``Stats`` reads its results first)."""
@@ -151,12 +155,21 @@ class Stats(Document):
         """The metric names, in getter order."""
         return tuple(self.summaries)
 
+    def _key(self, name: str) -> str:
+        """The metric a name means: a spelling the metrics class declared, else the registry's name."""
+        return self.aliases.get(spelling(name)) or metric_key(name)
+
     def summary(self, name: str) -> Summary:
-        """The full summary of one metric (any accepted spelling: ``"F1Score"``, ``"f1_score"``)."""
-        key = self.aliases.get(spelling(name)) or metric_key(name)
-        if key not in self.summaries:
-            raise UnknownMetricError(unknown_name_message("metric", name, list(self.summaries)))
-        return self.summaries[key]
+        """The full summary of one metric: the name as stored, or any spelling of the same metric
+        (``"F1Score"``, ``"f1_score"``, ``"f1"``), whatever spelling it was stored under."""
+        key, summaries = self._key(name), self.summaries
+        for stored in (name, key):
+            if stored in summaries:
+                return summaries[stored]
+        for stored in summaries:  # stored under another spelling ("f1" for "f1_score")
+            if isinstance(stored, str) and self._key(stored) == key:
+                return summaries[stored]
+        raise UnknownMetricError(unknown_name_message("metric", name, list(summaries)))
 
     def get(self, name: str) -> float:
         """The mean of one metric."""
@@ -165,17 +178,17 @@ class Stats(Document):
     def __getattr__(self, name: str) -> float:
         """Every metric's mean as an attribute, in any spelling (``stats.f1_score``, ``stats.mcc``)."""
         if name.startswith("_"):
-            raise AttributeError(name)
+            raise UnknownAttributeError(name, name=name)
         key = spelling(name)
         if key in _JAVA_FIELDS:  # Deep Netts' field names (``fScore``) are the properties of the same meaning
             return getattr(self, _JAVA_FIELDS[key])
         if key in _UNFILLED_JAVA_FIELDS:
-            raise AttributeError(f"{name!r}: Deep Netts' Stats declares it but never fills it; evalkit's Stats has "
-                                 f"{_UNFILLED_JAVA_FIELDS[key]!r} (stats.get({_UNFILLED_JAVA_FIELDS[key]!r}))")  # fmt: skip
+            raise UnknownAttributeError(f"{name!r}: Deep Netts' Stats declares it but never fills it; evalkit's Stats has "
+                                        f"{_UNFILLED_JAVA_FIELDS[key]!r} (stats.get({_UNFILLED_JAVA_FIELDS[key]!r}))", name=name)  # fmt: skip
         try:
             return self.get(name)
         except UnknownMetricError as error:
-            raise AttributeError(str(error)) from None
+            raise UnknownAttributeError(str(error), name=name) from None
 
     @property
     def accuracy(self) -> float:
