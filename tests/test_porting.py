@@ -306,6 +306,8 @@ def dl4j_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict:
         "eval.recall(EvaluationAveraging.Micro)": edge(tp.sum(), fn.sum(), 0.0),
         "eval.f1(EvaluationAveraging.Micro)": f_beta_counts(tp.sum(), fp.sum(), fn.sum()),
         "eval.falsePositiveRate()": float(np.mean(fpr)), "eval.falseNegativeRate()": float(np.mean(fnr)),
+        "eval.falsePositiveRate(EvaluationAveraging.Micro)": edge(fp.sum(), tn.sum(), 0.0),
+        "eval.falseNegativeRate(EvaluationAveraging.Micro)": edge(fn.sum(), tn.sum(), 0.0),  # falseNegativeRate(fnCount, tnCount): DL4J's own call
         "eval.falseAlarmRate()": (float(np.mean(fpr)) + float(np.mean(fnr))) / 2,
         "eval.getConfusionMatrix().getCount(a, p)": confusion.ravel().tolist(),
         "eval.classCount(i)": (tp + fn).tolist(),
@@ -381,6 +383,17 @@ def random_dl4j_data(seed: int) -> tuple[np.ndarray, ...]:
     binary_labels = rng.integers(0, 2, 40)
     binary_probabilities = np.clip(binary_labels * 0.3 + rng.random(40) * 0.7, 0, 1)
     return np.eye(4)[actual], probabilities, binary_labels, binary_probabilities
+
+
+def test_dl4js_micro_false_negative_rate_divides_by_the_true_negatives():
+    """``falseNegativeRate(EvaluationAveraging.Micro)`` calls ``EvaluationUtils.falseNegativeRate(fnCount,
+    tnCount, ...)``, whose second argument is the true positives: Σfn / (Σfn + Σtn), the micro false
+    omission rate, which the guide's row reads and its text names."""
+    guide = guide_namespace("## DL4J")
+    tp, _, fn, tn = dl4j_counts(guide["actual"], guide["predicted"], guide["m"])
+    found = eval(dict(rows("## DL4J"))["eval.falseNegativeRate(EvaluationAveraging.Micro)"], dict(guide))
+    assert found == fn.sum() / (fn.sum() + tn.sum()) and abs(found - fn.sum() / (fn.sum() + tp.sum())) > 0.1
+    assert "Σfn / (Σfn + Σtn)" in section("## DL4J") and 'cm.average("fnr", "micro")' in section("## DL4J")
 
 
 @pytest.mark.parametrize("seed", [None, 0, 1, 2, 3, 4])
@@ -556,7 +569,7 @@ def test_the_deep_netts_evaluator_rows_give_its_numbers():
 
 def test_every_library_has_its_section():
     text = GUIDE.read_text(encoding="utf-8")
-    for heading in ("## Deep Netts names", "### Deep Netts' evaluators", "## Weka", "## DL4J", "### DL4J with two classes", "## Tribuo"):
+    for heading in ("## Deep Netts names", "### Deep Netts' evaluators", "## Weka", "## DL4J", "### DL4J with two classes", "## Tribuo", "## MOA"):
         assert f"\n{heading}\n" in text, heading
     assert "Evaluators.evaluateClassifier" in text and "createFromMatrix" in text
 
@@ -705,3 +718,69 @@ def test_moa_evaluators_agree_with_windows_and_decay(moa, seed):
             macro = model.average(name, "macro", undefined="zero") if per_class is None else per_class.average(name)
             assert [moa_found[f"{moa_name} for class {k} (percent)"] for k in labels] == pytest.approx(100 * values, rel=1e-9, abs=1e-9), (evaluator, name)
             assert moa_found[f"{moa_name} macro (percent)"] == pytest.approx(100 * macro, rel=1e-9, abs=1e-9), (evaluator, name)
+
+
+def moa_namespace(labels: list[int], actual: list[int], predicted: list[int]) -> dict:
+    """The guide's MOA setup (its first code block) on a stream of its own."""
+    block = re.findall(r"^```python\n(.*?)^```", section("## MOA"), re.DOTALL | re.MULTILINE)[0]
+    namespace: dict = {"__name__": "porting_guide", "labels": labels, "actual": actual, "predicted": predicted}
+    exec(compile(re.sub(r"^(labels|actual|predicted) = .*\n", "", block, flags=re.MULTILINE), "porting-from-java.md:## MOA", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+def test_the_moa_rows_give_moas_numbers(moa, seed):
+    if seed is None:  # the guide's own stream
+        guide = guide_namespace("## MOA")
+        labels, actual, predicted = guide["labels"], guide["actual"], guide["predicted"]
+    else:
+        rng = np.random.default_rng(seed)
+        labels, n = list(range(int(rng.integers(2, 5)))), int(rng.integers(20, 200))
+        actual = rng.integers(0, len(labels), n).tolist()
+        predicted = np.where(rng.random(n) < 0.6, actual, rng.integers(0, len(labels), n)).tolist()
+    namespace = moa_namespace(labels, actual, predicted)
+    found = moa(len(labels), 5, 0.99, actual, predicted)["basic"]
+    checked = 0
+    for java, expression in rows("## MOA"):
+        for k in labels if " class k " in java else [None]:
+            name = java.replace(" class k ", f" class {k} ")
+            assert eval(expression, {**namespace, "k": k}) == pytest.approx(found[name], rel=1e-9, abs=1e-9), (java, k)
+        checked += 1
+    assert checked == 11
+
+
+def moa_release_f1(actual: list[int], predicted: list[int], m: int) -> tuple[float, float, float]:
+    """MOA's macro precision, recall and "F1 Score" as Waikato's release computes them
+    (moa/src/main/java/moa/evaluation/BasicClassificationPerformanceEvaluator.java, ``addResult``,
+    ``getPrecisionStatistic``, ``getRecallStatistic``, ``getF1Statistic``): per class, an estimator
+    of the right predictions among the class's predictions (recall: among its samples; a
+    ``BasicEstimator`` skips the NaN added for the others, so 0/0 is NaN); the means over classes
+    keep a NaN; F1 is ``2PR / (P + R)`` of the two means."""
+    with np.errstate(invalid="ignore"):
+        a, p = np.asarray(actual), np.asarray(predicted)
+        precision = [np.float64(np.sum((p == i) & (a == i))) / np.sum(p == i) for i in range(m)]
+        recall = [np.float64(np.sum((p == i) & (a == i))) / np.sum(a == i) for i in range(m)]
+        macro_p, macro_r = sum(precision) / m, sum(recall) / m
+        return float(macro_p), float(macro_r), float(2 * ((macro_p * macro_r) / (macro_p + macro_r)))
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2, 3])
+def test_moas_f1_is_the_harmonic_mean_of_its_macro_precision_and_recall(seed):
+    guide = guide_namespace("## MOA")
+    blocks = re.findall(r"^```python\n(.*?)^```", section("## MOA"), re.DOTALL | re.MULTILINE)
+    if seed is None:
+        namespace, m = guide, len(guide["labels"])
+    else:
+        rng = np.random.default_rng(seed)
+        m, n = int(rng.integers(2, 6)), int(rng.integers(5, 60))
+        actual = rng.integers(0, m, n).tolist()
+        namespace = moa_namespace(list(range(m)), actual, np.where(rng.random(n) < 0.5, actual, rng.integers(0, m, n)).tolist())
+        exec(compile(blocks[1], "porting-from-java.md:## MOA", "exec"), namespace)  # noqa: S102
+    precision, recall, f1 = moa_release_f1(namespace["actual"], namespace["predicted"], m)
+    assert same([namespace["p"], namespace["r"]], [precision, recall], 1e-12)
+    ours = 2 * namespace["p"] * namespace["r"] / (namespace["p"] + namespace["r"])
+    assert same(ours, f1, 1e-12)
+    macro_f1 = namespace["basic"].average("f1_score", "macro", undefined="zero")
+    assert math.isnan(f1) or f1 >= macro_f1 - 1e-12  # the F1 of the averages is never below the average F1
+    if seed is None:
+        assert round(100 * f1, 2) == 66.94 and round(100 * macro_f1, 2) == 66.27  # what the guide prints

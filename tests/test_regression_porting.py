@@ -4,7 +4,8 @@ DL4J's ``RegressionEvaluation``) is evaluated and compared with the Java library
 statsmodels' OLS gives the residual standard error and F statistic for a number of inputs.
 
 Weka runs for real (``tests/java/WekaRegression.java``: ``LinearRegression`` and ``M5P`` on
-the ``cpu`` data Weka ships and on weighted generated data). Deep Netts' and DL4J's numbers are
+the ``cpu`` data Weka ships, evaluated on it or on rows left out of training, and on weighted
+generated data). Deep Netts' and DL4J's numbers are
 computed below from the formulas their source writes, each function citing its file and method.
 """
 
@@ -147,8 +148,19 @@ def test_dl4j_raw_moments_lose_a_large_mean_where_exact_sums_do_not():
 
 @pytest.fixture(scope="module")
 def weka_regression(tmp_path_factory):
-    """The compiled reference program: ``run(arff, classifier)``."""
+    """The compiled reference program: ``run(train_arff, classifier)``, evaluated on its training
+    data, or ``run(train_arff, classifier, test_arff)``."""
     return weka_program(tmp_path_factory, "WekaRegression")
+
+
+def cpu_rows(folder: Path, name: str, rows: slice) -> Path:
+    """An ARFF file of some rows of Weka's ``cpu`` data."""
+    lines = (WEKA_DATA / "cpu.arff").read_text(encoding="utf-8").splitlines()
+    start = next(k for k, line in enumerate(lines) if line.strip().lower() == "@data") + 1
+    data = [line for line in lines[start:] if line.strip() and not line.startswith("%")]
+    path = folder / f"{name}.arff"
+    path.write_text("\n".join([*lines[:start], *data[rows]]) + "\n", encoding="utf-8")
+    return path
 
 
 def weighted_arff(folder: Path, seed: int) -> Path:
@@ -169,11 +181,11 @@ def check_weka(run: dict) -> None:
     blocks = __import__("re").findall(r"^```python\n(.*?)^```", section(heading), __import__("re").DOTALL | __import__("re").MULTILINE)
     namespace: dict = {}
     exec(compile(blocks[0], "porting-from-java.md", "exec"), namespace)  # noqa: S102 (the guide's own setup)
-    predictions = np.array(run["predictions"])
+    predictions, train = np.array(run["predictions"]), np.array(run["train"])
     namespace["actual"], namespace["predicted"], namespace["weight"] = predictions[:, 0], predictions[:, 1], predictions[:, 2]
-    namespace["prior"] = np.average(namespace["actual"], weights=namespace["weight"])  # Weka's priors: the training data, evaluated here
-    exec(compile(blocks[1], "porting-from-java.md", "exec"), namespace)  # noqa: S102
-    reference = {f"eval.{name}": value for name, value in run.items() if name != "predictions"}
+    namespace["train_actual"], namespace["train_weight"] = train[:, 0], train[:, 1]
+    exec(compile(blocks[1], "porting-from-java.md", "exec"), namespace)  # noqa: S102 (the guide's prior: the training data's mean)
+    reference = {f"eval.{name}": value for name, value in run.items() if name not in ("predictions", "train")}
     assert check_rows(heading, namespace, reference, rel=1e-10) == 8
 
 
@@ -185,6 +197,23 @@ def test_the_weka_numeric_rows_give_wekas_numbers(weka_regression, classifier):
 @pytest.mark.parametrize("seed", [3, 4])
 def test_the_weka_numeric_rows_give_wekas_numbers_on_weighted_data(weka_regression, tmp_path, seed):
     check_weka(weka_regression(weighted_arff(tmp_path, seed), "weka.classifiers.functions.LinearRegression"))
+
+
+@pytest.mark.parametrize("classifier", ["weka.classifiers.functions.LinearRegression", "weka.classifiers.trees.M5P"])
+def test_the_weka_numeric_rows_take_the_training_data_mean_as_the_prior(weka_regression, tmp_path, classifier):
+    # the guide's example: trained on every tenth row of cpu from the seventh, tested on the first six
+    train, test = cpu_rows(tmp_path, "train", slice(6, None, 10)), cpu_rows(tmp_path, "test", slice(0, 6))
+    run = weka_regression(train, classifier, test)
+    check_weka(run)
+    actual = np.array(run["predictions"])[:, 0]
+    assert abs(np.mean(np.array(run["train"])[:, 0]) - actual.mean()) > 50  # the two means differ: the prior matters here
+    if classifier.endswith("M5P"):  # the numbers the guide prints, from its rounded predictions
+        namespace = guide_namespace("### Weka's numeric evaluation")
+        assert namespace["actual"].tolist() == actual.tolist() and namespace["predicted"] == pytest.approx(np.array(run["predictions"])[:, 1], abs=5e-5)
+        assert namespace["prior"] == np.mean(np.array(run["train"])[:, 0]) == 121.0
+        assert round(run["relativeAbsoluteError()"], 4) == 57.8177 and round(run["rootRelativeSquaredError()"], 4) == 60.3303
+        test_mean = np.average(actual, weights=namespace["weight"])  # what the prior is not: the relative error would be 110.52 %
+        assert round(100 * namespace["metrics"].get_mean_absolute_error() / np.mean(np.abs(actual - test_mean)), 2) == 110.52
 
 
 # --------------------------------------------------------------------------------------------

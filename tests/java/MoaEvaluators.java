@@ -32,6 +32,7 @@ public class MoaEvaluators {
         BasicClassificationPerformanceEvaluator[] evaluators = {basic, window, fading};
         String[] names = {"basic", "window", "fading"};
         for (BasicClassificationPerformanceEvaluator evaluator : evaluators) {
+            evaluator.precisionRecallOutputOption.set();
             evaluator.precisionPerClassOption.set();
             evaluator.recallPerClassOption.set();
             evaluator.f1PerClassOption.set();
