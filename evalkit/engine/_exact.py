@@ -37,6 +37,7 @@ __all__ = [
     "exact_remainders",
     "exact_row_sums",
     "float_limbs",
+    "float_sum",
     "float_units",
     "in_units",
     "ints_to_floats",
@@ -46,6 +47,7 @@ __all__ = [
     "read_remainders",
     "rounded_counts",
     "scaled_counts",
+    "sum_is_exact",
     "sum_limbs",
     "weighted_bincount",
     "weighted_sum",
@@ -363,12 +365,14 @@ def ints_to_floats(numbers: list[int]) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # exact counts: whole numbers as int64, float sums as Python integers (units of 2**-FLOAT_OFFSET)
 
+FloatsLike = float | np.ndarray
+"""A float or an array of them."""
+
 Remainder = list  # [position, [floats]]: what a document adds to a rounded count (``exact_remainders``)
 
 UNIT = 1 << FLOAT_OFFSET
 """An exact float count ``n`` (a Python integer) is the number ``n / UNIT``."""
 
-_units = np.frompyfunc(float_units, 1, 1)
 _rounded = np.frompyfunc(lambda number: number / UNIT, 1, 1)  # int / int: correctly rounded
 
 
@@ -388,7 +392,9 @@ def exact_counts(counts: ArrayLike) -> np.ndarray:
         return array
     if array.dtype.kind == "b":
         return array.astype(np.int64)
-    return np.asarray(_units(array.astype(np.float64, copy=False)), dtype=object).reshape(array.shape)
+    mantissa, exponent = np.frexp(array.astype(np.float64, copy=False))  # each float: its 53-bit mantissa, an integer, times a power of two
+    whole = (mantissa * 9007199254740992.0).astype(np.int64)
+    return whole.astype(object) << (exponent.astype(np.int64) + (FLOAT_OFFSET - 53)).astype(object)  # (every shift >= 0: floats are multiples of 2**-1074)
 
 
 def in_units(counts: ArrayLike) -> np.ndarray:
@@ -493,6 +499,46 @@ def read_remainders(values: np.ndarray, remainders: list[Remainder]) -> np.ndarr
     for position, parts in remainders:
         flat[position] += sum(float_units(float(part)) for part in parts)
     return exact
+
+
+def sum_is_exact(first: FloatsLike, second: FloatsLike, total: FloatsLike) -> bool | np.ndarray:
+    """Whether ``total``, the float sum ``first + second``, is their exact sum: Knuth's two-sum
+    error is 0 (element by element for arrays).
+
+    Examples:
+        >>> sum_is_exact(1e9, 0.5, 1e9 + 0.5), sum_is_exact(1e17, 0.5, 1e17 + 0.5)
+        (True, False)
+    """
+    back = total - first
+    return (first - (total - back)) + (second - back) == 0
+
+
+def float_sum(values: np.ndarray, exact: np.ndarray | None, other: np.ndarray, other_exact: np.ndarray | None, *, sign: int = 1,
+              what: str = "counts") -> tuple[np.ndarray, np.ndarray | None]:  # fmt: skip
+    """``values + sign · other`` of float counts kept exactly: each operand is its floats, or
+    (where ``exact`` is not None) the exact sums they round. Where every float sum is exact, the
+    floats alone (no exact sums to keep); else the exact sums and their rounding.
+
+    Raises:
+        InvalidCountsError: ``sign`` -1 and a count of ``other`` above this one's.
+
+    Examples:
+        >>> values, exact = float_sum(np.array([1e9]), None, np.array([0.5]), None)
+        >>> values.tolist(), exact
+        ([1000000000.5], None)
+        >>> values, exact = float_sum(np.array([1e17]), None, np.array([0.5]), None)
+        >>> values.tolist(), float_sum(values, exact, np.array([1e17]), None, sign=-1)[0].tolist()
+        ([1e+17], [0.5])
+    """
+    if exact is None and other_exact is None:
+        total = values + other if sign > 0 else values - other
+        if np.all(sum_is_exact(values, other if sign > 0 else -other, total)):
+            if sign < 0 and np.any(total < 0):
+                raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({total[total < 0][:3].tolist()})")
+            return total, None
+    mine, theirs = in_units(values if exact is None else exact), in_units(other if other_exact is None else other_exact)
+    found = mine + theirs if sign > 0 else difference(mine, theirs, what)
+    return rounded_counts(found), found
 
 
 _FLOAT_ROUNDING = 1e-9

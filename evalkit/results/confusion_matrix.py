@@ -16,9 +16,9 @@ from evalkit.engine._exact import (
     difference,
     equal_counts,
     exact_remainders,
+    float_sum,
     read_remainders,
     rounded_counts,
-    scaled_counts,
     weighted_bincount,
     weighted_sum,
 )
@@ -140,24 +140,26 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         self._set(np.zeros((len(checked), len(checked)), dtype=np.int64), checked, check_metrics_class(metrics_class), grows=labels is None)
 
     @classmethod
-    def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, grows: bool = False) -> ConfusionMatrix:
-        """A matrix of checked ``counts``: whole (int64), float, or exact float counts (an
-        object array, ``evalkit.engine._exact.exact_counts``)."""
+    def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, grows: bool = False,
+                 exact: np.ndarray | None = None) -> ConfusionMatrix:  # fmt: skip
+        """A matrix of checked ``counts``: whole (int64) or float counts, and for float counts
+        that round, ``exact``: their exact sums (an object array, ``evalkit.engine._exact``);
+        ``counts`` may also be exact sums alone (read rounded)."""
         matrix = cls.__new__(cls)
         if counts.dtype.kind == "O":
-            matrix._set(rounded_counts(counts), labels, metrics_class or default_metrics_class(), counts, grows)
-        else:
-            matrix._set(counts, labels, metrics_class or default_metrics_class(), grows=grows)
+            counts, exact = rounded_counts(counts), counts
+        matrix._set(counts, labels, metrics_class or default_metrics_class(), exact, grows)
         return matrix
 
-    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None) -> ConfusionMatrix:
-        """A matrix of ``counts`` with this one's kind, metrics class and growth."""
-        return type(self)._trusted(counts, labels, metrics_class or self._metrics_class, self._grows)
+    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, exact: np.ndarray | None = None) -> ConfusionMatrix:
+        """A matrix of ``counts`` (and their ``exact`` sums) with this one's kind, metrics class and growth."""
+        return type(self)._trusted(counts, labels, metrics_class or self._metrics_class, self._grows, exact)
 
     def __reduce__(self) -> tuple:
-        """Pickle (and copy) as counts (exact float counts as they are), labels, metrics
-        class and growth; the lock is made anew."""
-        return (type(self)._trusted, (*self._exact_snapshot(), self._metrics_class, self._grows))
+        """Pickle (and copy) as counts (with the exact sums of float counts that round),
+        labels, metrics class and growth; the lock is made anew."""
+        counts, exact, labels = self._exact_snapshot()
+        return (type(self)._trusted, (counts, labels, self._metrics_class, self._grows, exact))
 
     @property
     def metrics_class(self) -> MetricsClass:
@@ -432,16 +434,14 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         """
         checked = check_label_list(labels)
         self.check_size(len(checked))
-        own, own_labels = self._exact_snapshot()
+        own, own_exact, own_labels = self._exact_snapshot()
         check_same_family(checked, own_labels, ("labels", "this matrix"))
         index = {label: position for position, label in enumerate(checked)}
         missing = [label for label in own_labels if label not in index]
         if missing:
             raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this matrix: {show(list(checked))}")
-        positions = [index[label] for label in own_labels]
-        counts = np.zeros((len(checked), len(checked)), dtype=np.int64).astype(own.dtype)  # (an exact table's zeros are Python ints)
-        counts[np.ix_(positions, positions)] = own
-        return self._like(counts, checked)
+        counts, exact = _laid(own, own_exact, [index[label] for label in own_labels], len(checked))
+        return self._like(counts, checked, exact=exact)
 
     OPERATIONS = ALL_OPERATIONS
     EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
@@ -475,14 +475,15 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     def _subtract(self, other: ConfusionMatrix) -> ConfusionMatrix:
         """The counts of this matrix without those of ``other`` (labels that are all this
         matrix's, in any order)."""
-        counts = self._over_mine(other, "take away")
-        mine, _ = self._exact_snapshot()
-        left = difference(mine, counts, "pairs of labels")
-        return self._like(left, self._labels, merged_metrics_class(self._metrics_class, other._metrics_class))
+        theirs, their_exact = self._over_mine(other, "take away")
+        mine, my_exact, labels = self._exact_snapshot()
+        left, exact = _minus(mine, my_exact, theirs, their_exact)
+        return self._like(left, labels, merged_metrics_class(self._metrics_class, other._metrics_class), exact)
 
     def _scaled(self, factor: float) -> ConfusionMatrix:
-        counts, labels = self._exact_snapshot()
-        return self._like(scaled_counts(counts, factor), labels)
+        """Every count times ``factor``, each product rounded once: new weights, exact as floats."""
+        counts, _, labels = self._exact_snapshot()
+        return self._like(counts * factor, labels)
 
     def empty(self) -> ConfusionMatrix:
         """A matrix over the same labels, with the same metrics class (and growth), and no counts."""
@@ -494,18 +495,15 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
         self._require("subtract")
-        counts = self._over_mine(other, "take away")
+        theirs, their_exact = self._over_mine(other, "take away")
         with self._lock:
-            left = difference(self._counts if self._exact is None else self._exact, counts, "pairs of labels")
-            if left.dtype.kind == "O":  # float counts: the exact sums, and the counts read from them
-                self._exact = left
-                left = rounded_counts(left)
+            left, self._exact = _minus(self._counts, self._exact, theirs, their_exact)
             if left.dtype != self._counts.dtype:
                 self._buffer = self._buffer.astype(left.dtype)
                 self._counts = self._buffer[: len(self._labels), : len(self._labels)]
             self._counts[...] = left
             self._total = None
-            self._tally_after_table(-rounded_counts(counts), np.arange(len(self._labels)), grew=False)
+            self._tally_after_table(-theirs, np.arange(len(self._labels)), grew=False)
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         return self
 
@@ -514,27 +512,24 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         class becomes the more specific of the two (see ``merged_metrics_class``)."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        counts, labels = other._exact_snapshot()
+        counts, exact, labels = other._exact_snapshot()
         if not self._grows:
             self._check_labels_in(labels, self._labels, "merge")
         metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
-        self._add(counts, labels)
+        self._add(counts, labels, exact=exact)
         self._metrics_class = metrics_class
         return self
 
-    def _over_mine(self, other: ConfusionMatrix, operation: str) -> np.ndarray:
-        """The counts of ``other`` (as they add and subtract) laid over this matrix's labels,
-        which must hold all of its labels."""
-        counts, labels = other._exact_snapshot()
+    def _over_mine(self, other: ConfusionMatrix, operation: str) -> tuple[np.ndarray, np.ndarray | None]:
+        """The counts of ``other`` and their exact sums laid over this matrix's labels, which
+        must hold all of its labels."""
+        counts, exact, labels = other._exact_snapshot()
         mine = self._labels
         if same_labels(mine, labels):
-            return counts
+            return counts, exact
         self._check_labels_in(labels, mine, operation)
         index = {label: position for position, label in enumerate(mine)}
-        positions = [index[label] for label in labels]
-        laid = np.zeros((len(mine), len(mine)), dtype=np.int64).astype(counts.dtype)
-        laid[np.ix_(positions, positions)] = counts
-        return laid
+        return _laid(counts, exact, [index[label] for label in labels], len(mine))
 
     def _check_labels_in(self, labels: tuple, mine: tuple, operation: str) -> None:
         """Every one of ``labels`` is a label of this matrix (``mine``), or a
@@ -547,11 +542,13 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
     def with_metrics_class(self, metrics_class: MetricsClass) -> ConfusionMatrix:
         """A copy of this matrix with another metrics class (whose getters become its measures)."""
-        return self._like(*self._exact_snapshot(), check_metrics_class(metrics_class))
+        counts, exact, labels = self._exact_snapshot()
+        return self._like(counts, labels, check_metrics_class(metrics_class), exact)
 
     def copy(self) -> ConfusionMatrix:
         """An independent copy."""
-        return self._like(*self._exact_snapshot())
+        counts, exact, labels = self._exact_snapshot()
+        return self._like(counts, labels, exact=exact)
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -629,8 +626,10 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        (mine, my_labels), (theirs, their_labels) = self._exact_snapshot(), other._exact_snapshot()  # one lock at a time: no deadlock
-        return same_labels(my_labels, their_labels) and equal_counts(mine, theirs) and self._metrics_class is other._metrics_class
+        (mine, my_exact, my_labels), (theirs, their_exact, their_labels) = self._exact_snapshot(), other._exact_snapshot()  # one lock at a time: no deadlock
+        same = np.array_equal(mine, theirs) if my_exact is None and their_exact is None else equal_counts(
+            mine if my_exact is None else my_exact, theirs if their_exact is None else their_exact)  # (float counts: to the last bit of their exact sums)
+        return same_labels(my_labels, their_labels) and same and self._metrics_class is other._metrics_class
 
     # ----------------------------------------------------------------------------------------
     # per-class counts (one-vs-rest)
@@ -704,7 +703,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
         exact = serialization.remainders(document, counts.size)
-        return cls._trusted(read_remainders(counts, exact) if exact else counts, labels, maker, grows)
+        return cls._trusted(counts, labels, maker, grows, read_remainders(counts, exact) if exact else None)
 
     # ----------------------------------------------------------------------------------------
     # text
@@ -738,6 +737,30 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         """The Deep Netts v4.0 table: ``Confusion Matrix [actual, predicted]``, cells ending ``" |"``
         (rendered by ``evalkit.io.text.matrix_text``)."""
         return str(render("matrix_text", self))
+
+def _laid(counts: np.ndarray, exact: np.ndarray | None, positions: list[int], m: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Counts (and their exact sums) laid into an ``m x m`` table at ``positions``, zeros elsewhere."""
+    cells = np.ix_(positions, positions)
+    laid = np.zeros((m, m), dtype=counts.dtype)
+    laid[cells] = counts
+    if exact is None:
+        return laid, None
+    laid_exact = np.zeros((m, m), dtype=np.int64).astype(object)
+    laid_exact[cells] = exact
+    return laid, laid_exact
+
+
+def _minus(mine: np.ndarray, my_exact: np.ndarray | None, theirs: np.ndarray, their_exact: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """``mine - theirs`` of a matrix's counts, exactly: whole counts as they are, float counts
+    through their exact sums where they round (``evalkit.engine._exact.float_sum``).
+
+    Raises:
+        InvalidCountsError: a count of ``theirs`` above the same count of ``mine``.
+    """
+    if mine.dtype.kind != "f" and theirs.dtype.kind != "f":
+        return difference(mine, theirs, "pairs of labels"), None
+    return float_sum(mine.astype(np.float64), my_exact, theirs.astype(np.float64), their_exact, sign=-1, what="pairs of labels")
+
 
 def _is_empty(values: Any) -> bool:
     try:

@@ -8,9 +8,10 @@ Every change of the counts lands here, in one of three ways, all under the matri
 * ``_add_pairs``: samples given as codes, only the cells they fall in;
 * ``_add``: a table of counts over some labels (a batch as large as the table, ``+=``).
 
-Weighted (float) counts are kept exact as well: beside the float64 table that every read uses
-(each count correctly rounded), ``_exact`` holds the exact sums (``evalkit.engine._exact``:
-Python integers in units of ``2**-1126``), so adding and taking away parts never rounds, and
+Weighted (float) counts are kept exact as well: while every float sum is exact (weights of
+0.5, 1, 2, ...), the float64 table alone; once one rounds, ``_exact`` holds the exact sums
+(``evalkit.engine._exact``: Python integers in units of ``2**-1126``) beside the table every
+read uses (each count correctly rounded), so adding and taking away parts never rounds, and
 ``(a + b) - a`` is ``b`` whatever the sizes of the weights.
 
 Each keeps the total exact (Python integers, never wrapped past 2**63 - 1) and ends in
@@ -27,17 +28,20 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Hashable, Iterable, Sequence
+from types import EllipsisType
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 
 from evalkit.engine._exact import (
+    EXACT_FLOAT_SUM,
     MAX_COUNT,
     UNIT,
     check_count_total,
+    float_sum,
     float_units,
     in_units,
-    rounded_counts,
+    sum_is_exact,
     weighted_bincount,
     weighted_sum,
 )
@@ -85,17 +89,12 @@ class MatrixCounts:
         def check_size(cls, m: int) -> None: ...
 
     def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass, exact: np.ndarray | None = None, grows: bool = False) -> None:
-        """The state of ``counts`` (float counts: their exact sums ``exact``, by default the
-        floats themselves); ``grows``: labels new to the matrix join it as they come."""
+        """The state of ``counts`` (float counts: ``exact``, their exact sums when they are not
+        the floats themselves); ``grows``: labels new to the matrix join it as they come."""
         self._grows = grows
-        if counts.dtype.kind == "f":
-            exact = in_units(counts) if exact is None else exact
-            counts = rounded_counts(exact)
-        else:
-            exact = None
         self._buffer = counts  # room for labels to come: the counts are its top-left corner
         self._counts = counts
-        self._exact = exact  # float counts' exact sums (units of 2**-1126), None for whole counts
+        self._exact = exact if counts.dtype.kind == "f" else None  # the exact sums (units of 2**-1126) of float counts that round, else None
         self._labels = labels
         self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
@@ -108,16 +107,21 @@ class MatrixCounts:
         with self._lock:
             return self._counts.copy(), self._labels
 
-    def _exact_snapshot(self) -> tuple[np.ndarray, tuple]:
-        """A consistent copy of the counts as they add and subtract (``_exact`` for float
-        counts, else the whole counts) and the labels, read under the lock."""
+    def _exact_snapshot(self) -> tuple[np.ndarray, np.ndarray | None, tuple]:
+        """A consistent copy of the counts, their exact sums (None: the counts are exact) and
+        the labels, read under the lock."""
         with self._lock:
-            return (self._counts if self._exact is None else self._exact).copy(), self._labels
+            return self._counts.copy(), None if self._exact is None else self._exact.copy(), self._labels
 
     def _current_total(self) -> int | float:
-        """The total, summed once (the caller holds the lock)."""
+        """The total, summed once (the caller holds the lock): exact, correctly rounded."""
         if self._total is None:
-            self._total = weighted_sum(self._counts, None) if self._exact is None else check_count_total(sum(self._exact.ravel().tolist()) / UNIT)
+            if self._exact is not None:
+                self._total = check_count_total(sum(self._exact.ravel().tolist()) / UNIT)
+            elif self._counts.dtype.kind == "f":
+                self._total = check_count_total(math.fsum(self._counts.ravel().tolist()))
+            else:
+                self._total = weighted_sum(self._counts, None)
         return self._total
 
     # ----------------------------------------------------------------------------------------
@@ -184,7 +188,8 @@ class MatrixCounts:
             self._labels = labels
             self._counts = self._buffer[:m, :m]
         if floats and self._buffer.dtype.kind != "f":
-            self._exact = in_units(self._counts)
+            if self._counts.size and int(self._counts.max()) >= EXACT_FLOAT_SUM:  # whole counts no float holds: kept exact
+                self._exact = in_units(self._counts)
             self._buffer = self._buffer.astype(np.float64)
             self._counts = self._buffer[: len(self._labels), : len(self._labels)]
         if found == self._labels:
@@ -198,8 +203,17 @@ class MatrixCounts:
         """Add ``amount`` (1, or -1 to take a sample away; a weight to float counts) to one
         cell: one event of a stream, the hot path (the caller holds the lock and has checked
         the cell)."""
-        exact = self._exact
-        if exact is not None:  # float counts: the exact sum, and the count read from it
+        tally = self._tally
+        if tally is None and self._counts.dtype.kind == "f":  # float counts (which keep no tally): exact, or the exact sum and the count read from it
+            exact = self._exact
+            if exact is None:
+                mine = float(self._counts[row, column])
+                total = mine + amount
+                if sum_is_exact(mine, amount, total):
+                    self._counts[row, column] = total
+                    self._total = None
+                    return
+                exact = self._exact = in_units(self._counts)
             exact[row, column] += amount * UNIT if type(amount) is int else float_units(amount)
             self._counts[row, column] = exact[row, column] / UNIT
             self._total = None
@@ -207,8 +221,7 @@ class MatrixCounts:
         total = (self._total if self._total is not None else self._current_total()) + amount
         self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
         self._counts[row, column] += amount
-        tally = self._tally
-        if tally is not None:  # whole counts (float counts keep none): a whole amount
+        if tally is not None:  # whole counts: a whole amount
             tally.add(row, column, cast(int, amount))
         else:
             self._tally_after(((row, column, cast(int, amount)),), 1, grew=False)
@@ -216,7 +229,7 @@ class MatrixCounts:
     def _count_cells(self, cells: Sequence[tuple[int, int]], amount: int) -> None:
         """Add ``amount`` (1, or -1 to take a sample away) to each of a few cells (the caller
         holds the lock and has checked the cells)."""
-        if len(cells) == 1 or self._exact is not None:
+        if len(cells) == 1 or self._counts.dtype.kind == "f":
             for row, column in cells:
                 self._count_cell(row, column, amount)
             return
@@ -237,34 +250,42 @@ class MatrixCounts:
             before = len(self._labels)
             positions = self._grown(found, amounts.dtype.kind == "f")
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
-            if self._exact is not None:  # the keys are distinct: no cell twice
-                self._exact[rows, columns] += in_units(amounts)
-                self._counts[rows, columns] = rounded_counts(self._exact[rows, columns])
+            if self._counts.dtype.kind == "f":  # the keys are distinct: no cell twice
+                self._add_floats((rows, columns), amounts)
                 total = None
             else:
                 self._counts[rows, columns] += amounts
             self._total = total
             self._tally_after(zip(rows.tolist(), columns.tolist(), amounts.tolist()), len(keys), grew=len(self._labels) != before)
 
-    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None) -> None:
+    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None, exact: np.ndarray | None = None) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
-        (``batch_total``: the sum of ``batch``, when the caller knows it; ``batch`` may be
-        exact float counts, ``evalkit.engine._exact.exact_counts``)."""
+        (``batch_total``: the sum of ``batch``, when the caller knows it; ``exact``: the exact
+        sums of float counts that round, another matrix's ``_exact``)."""
         with self._lock:
-            floats = batch.dtype.kind in "fO"
-            total = None if floats or self._exact is not None else check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
+            floats = batch.dtype.kind == "f"
+            total = None if floats or self._counts.dtype.kind == "f" else check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
             before = len(self._labels)
             positions = self._grown(found, floats)
             whole = len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all())
             cells = ... if whole else np.ix_(positions, positions)
-            if self._exact is not None:
-                self._exact[cells] += in_units(batch)
-                self._counts[cells] = rounded_counts(self._exact[cells])
-                batch = rounded_counts(batch)
+            if self._counts.dtype.kind == "f":
+                self._add_floats(cells, batch, exact)
             else:
                 self._counts[cells] += batch
             self._total = total
             self._tally_after_table(batch, positions, grew=len(self._labels) != before)
+
+    def _add_floats(self, cells: tuple | EllipsisType, amounts: np.ndarray, exact: np.ndarray | None = None) -> None:
+        """Add float (or whole) ``amounts`` (``exact``: their exact sums, where they round) to
+        the float counts of ``cells``, exactly (``evalkit.engine._exact.float_sum``): the
+        exact sums are kept from the first float sum that rounds on."""
+        values, found = float_sum(self._counts[cells], None if self._exact is None else self._exact[cells], amounts, exact)
+        if found is not None:
+            if self._exact is None:
+                self._exact = in_units(self._counts)
+            self._exact[cells] = found
+        self._counts[cells] = values
 
     def _tally_after_table(self, change: np.ndarray, positions: np.ndarray, *, grew: bool) -> None:
         """``_tally_after`` of a table of changes (its rows and columns at ``positions``)."""

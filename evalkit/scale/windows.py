@@ -40,6 +40,7 @@ Examples:
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import math
 import threading
@@ -127,12 +128,14 @@ class _Over(serialization.Document, Generic[R]):
             self._keep("average", getattr(result, "average", None))  # what a stream reads at every event: the result's, with no step between
 
     def _keep(self, name: str, found: object) -> object:
-        """A method of the result read under the window's lock, kept until the result is
-        replaced, so that the next read of ``name`` finds it at once (an instance's attribute
-        comes before its class's)."""
+        """A method of the result read under the window's lock (or the result's own, which a
+        window's update holds while it changes the result in more than one step), kept until
+        the result is replaced, so that the next read of ``name`` finds it at once (an
+        instance's attribute comes before its class's)."""
         if not isinstance(found, types.MethodType):
             return found
-        locked = _locked(found, self._lock)
+        own = isinstance(getattr(found.__self__, "_lock", None), _RLOCK)  # a result that reads under its own lock, which updates hold too
+        locked = found if own else _locked(found, self._lock)
         if found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
             self.__dict__.setdefault("_delegated", []).append(name)
             self.__dict__[name] = locked
@@ -202,6 +205,16 @@ class _Over(serialization.Document, Generic[R]):
         raise NotImplementedError
 
 
+_RLOCK = type(threading.RLock())
+
+
+def _held(result: object) -> contextlib.AbstractContextManager[object]:
+    """The lock of a result that reads under its own (a ``ConfusionMatrix``, a stream counter),
+    which a window holds while it changes the result in more than one step; else a lock of no one."""
+    lock = getattr(result, "_lock", None)
+    return lock if isinstance(lock, _RLOCK) else contextlib.nullcontext()
+
+
 def _locked(method: Callable[..., Any], lock: threading.RLock) -> Callable[..., Any]:
     """``method`` called under ``lock`` (a window's read of its result: one state, never half an update)."""
 
@@ -253,7 +266,8 @@ class Windowed(_Over[R]):
         try:
             if sample_weight is None and time is None and self._one_event(batch):  # a stream's event: no copy, no check of lengths
                 return
-            self._update(batch, sample_weight, time)
+            with _held(self._current):  # in and out in one change, for a reader of the result
+                self._update(batch, sample_weight, time)
         finally:
             lock.release()
 
@@ -329,7 +343,7 @@ class Windowed(_Over[R]):
         moment = float(time)
         if not math.isfinite(moment) or moment < self._latest:
             raise InvalidArgumentError(f"times must not go back: got {show(time)} after {self._latest}")
-        with self._lock:
+        with self._lock, _held(self._current):
             self._latest = moment
             self._leave_before(moment - self.period)
 
@@ -712,7 +726,7 @@ class Tumbling(_Over[R]):
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch; every ``size`` samples the open window closes into ``history``."""
-        with self._lock:
+        with self._lock, _held(self._current):
             self._update(batch, sample_weight)
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:

@@ -159,11 +159,13 @@ def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 def _area(added: np.ndarray, values: np.ndarray) -> float:
     """``Σ added · values / Σ added``: the area under a curve of steps that add ``added``
-    (whole or exact counts) at ``values``, summed without rounding before the end (steps of
-    no weight or a value of 0 change nothing, in any order)."""
+    (whole or exact counts) at ``values``, the products summed without the steps of no weight
+    or a value of 0 (so that a curve and the perfect ranking's, alike but for such steps, sum
+    alike to the last bit)."""
     weight = rounded_counts(added)
     steps = weight > 0  # (the value of a step of no weight, undefined or not, adds nothing)
-    return math.fsum((weight[steps] * values[steps]).tolist()) / float(rounded_counts(np.add.reduce(added, keepdims=True))[0])
+    products = weight[steps] * values[steps]
+    return float(products[products != 0].sum()) / float(rounded_counts(np.add.reduce(added, keepdims=True))[0])
 
 
 class RiskCoverage(CountedState):
