@@ -186,3 +186,26 @@ def test_a_checkpoint_of_a_scripts_metrics_class_says_how_to_read_it(tmp_path):
             return 2 * self.get_recall()
 
     assert ConfusionMatrix.from_json(text, metrics_class=Mine).average("twice") == 2.0
+
+
+@pytest.mark.parametrize("remainder", [[[0, [-5.0]]], [[0, [0.75]]], [[1, [1e-300]]], [[9, [1e-20]]], "not a list"])
+def test_a_document_whose_exact_rest_does_not_round_to_its_counts_is_refused(remainder):
+    """The exact rest of float counts must be at least 0 and round to the count it belongs to."""
+    import json
+
+    from evalkit import RiskCoverage
+
+    cm = ConfusionMatrix(["a", "b"])
+    cm.update(["a"], ["a"], sample_weight=[1.0])
+    cm.update(["a"], ["a"], sample_weight=[2.0**-60])
+    document = json.loads(cm.to_json())
+    assert ConfusionMatrix.from_json(json.dumps(document)) == cm and "exact" in document
+    document["exact"] = remainder
+    with pytest.raises(FormatError):
+        ConfusionMatrix.from_json(json.dumps(document))
+    curve = RiskCoverage.from_predictions(["a", "a"], ["a", "a"], [0.5, 0.5], sample_weight=[1.0, 2.0**-70])
+    document = json.loads(curve.to_json())
+    assert RiskCoverage.from_json(json.dumps(document)) == curve
+    document["exact"] = remainder
+    with pytest.raises(FormatError):
+        RiskCoverage.from_json(json.dumps(document))

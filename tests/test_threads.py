@@ -144,3 +144,29 @@ def test_a_window_read_sees_one_state_never_half_an_update():
 
     run_together(writer, reader)
     assert set(seen) == {10}
+
+
+def test_a_read_of_a_window_never_sees_the_new_event_before_the_oldest_batch_left():
+    """A one-event update whose oldest sample is part of a batch (not a cell) counts the event in,
+    then takes that sample away: a reader through the window's kept read waits for both."""
+    window = Windowed(ConfusionMatrix(["a", "b"]), size=3)
+    window.update(["a", "b", "a"], ["a", "a", "b"])  # a batch: its first sample leaves through _leave_first
+    window.get_total_items()  # the read the window keeps, bound to its matrix
+    seen, readers = [], []
+    leave_first = Windowed._leave_first
+
+    def observed(self, excess):
+        reader = threading.Thread(target=lambda: seen.append(window.get_total_items()))
+        reader.start()
+        readers.append(reader)
+        reader.join(0.2)  # a reader the update's locks hold back does not finish here
+        leave_first(self, excess)
+
+    Windowed._leave_first = observed
+    try:
+        window.update(["a"], ["a"])
+    finally:
+        Windowed._leave_first = leave_first
+    for reader in readers:
+        reader.join()
+    assert seen == [3]

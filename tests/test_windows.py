@@ -745,3 +745,42 @@ def test_a_window_document_of_another_kind_or_with_too_many_samples_is_refused()
         Windowed.from_json(document.replace('"size": 2', '"size": 1'))
     with pytest.raises(FormatError, match="template"):
         Windowed.from_json(document.replace('"template": {"evalkit": "ConfusionMatrix"', '"template": {"evalkit": "Nothing"'))
+
+
+def test_a_window_restored_from_json_takes_a_weighted_batch_away_as_it_added_it():
+    """The batch's cell sums to 2**53 (float64 rounds 2**53 + 1): when its first sample leaves,
+    the restored window, like the original, takes the batch away whole and counts what stays."""
+    window = Windowed(ConfusionMatrix(["a", "b"]), size=2)
+    window.update(["a", "a"], ["a", "a"], sample_weight=[2.0**53, 1.0])
+    restored = Windowed.from_json(window.to_json())
+    for view in (window, restored):
+        view.update(["a"], ["a"], sample_weight=[1.0])
+    assert window.get_total_items() == restored.get_total_items() == 2.0 and restored.result == window.result
+
+
+@pytest.mark.parametrize("change", ["int dtype of strings", "strings cut by their dtype", "ragged floats", "set of a list", "one column", "result of another kind"])
+def test_a_malformed_window_document_is_a_format_error(change):
+    import json
+
+    from evalkit import RiskCoverage
+    from evalkit.engine.serialization import FormatError
+
+    window = Windowed(ConfusionMatrix(["a", "bb"]), size=4)
+    window.update(np.array(["a", "bb"]), np.array(["a", "a"]))
+    window.update(["bb"], ["bb"])
+    document = json.loads(window.to_json())
+    columns = document["batches"][0]["columns"]
+    if change == "int dtype of strings":
+        columns[0]["dtype"] = "<i8"
+    elif change == "strings cut by their dtype":
+        columns[0]["dtype"] = "<U1"
+    elif change == "ragged floats":
+        columns[0].update(array=[[1, 2], [3]], dtype="<f8")
+    elif change == "set of a list":
+        document["batches"][1]["columns"][0] = {"list": [{"items": [{"items": [1], "kind": "list"}], "kind": "frozenset"}]}
+    elif change == "one column":
+        document["batches"][1]["columns"].pop()
+    else:
+        document["result"] = json.loads(RiskCoverage(["a", "bb"]).to_json())
+    with pytest.raises(FormatError):
+        Windowed.from_json(json.dumps(document))

@@ -14,6 +14,7 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -33,19 +34,20 @@ __all__ = [
     "check_count_total",
     "difference",
     "equal_counts",
+    "exact_cells",
     "exact_counts",
     "exact_remainders",
     "exact_row_sums",
+    "exact_table",
     "float_limbs",
-    "float_sum",
     "float_units",
     "in_units",
     "ints_to_floats",
     "ints_to_limbs",
     "limbs_to_floats",
     "limbs_to_ints",
-    "read_remainders",
     "rounded_counts",
+    "rounded_number",
     "scaled_counts",
     "sum_is_exact",
     "sum_limbs",
@@ -392,7 +394,10 @@ def exact_counts(counts: ArrayLike) -> np.ndarray:
         return array
     if array.dtype.kind == "b":
         return array.astype(np.int64)
-    mantissa, exponent = np.frexp(array.astype(np.float64, copy=False))  # each float: its 53-bit mantissa, an integer, times a power of two
+    floats = array.astype(np.float64, copy=False)
+    if not np.isfinite(floats).all():
+        raise CountOverflowError(f"counts must be finite numbers, got {floats[~np.isfinite(floats)][:3].tolist()} (beyond what a float64 holds)")
+    mantissa, exponent = np.frexp(floats)  # each float: its 53-bit mantissa, an integer, times a power of two
     whole = (mantissa * 9007199254740992.0).astype(np.int64)
     return whole.astype(object) << (exponent.astype(np.int64) + (FLOAT_OFFSET - 53)).astype(object)  # (every shift >= 0: floats are multiples of 2**-1074)
 
@@ -443,7 +448,10 @@ def rounded_counts(counts: ArrayLike) -> np.ndarray:
         return array
     if not array.size:
         return np.zeros(array.shape, dtype=np.float64)
-    return np.asarray(_rounded(array), dtype=np.float64).reshape(array.shape)
+    try:
+        return np.asarray(_rounded(array), dtype=np.float64).reshape(array.shape)
+    except OverflowError:
+        raise CountOverflowError("the counts sum beyond what a float64 holds") from None
 
 
 def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
@@ -466,7 +474,7 @@ def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
 def exact_remainders(counts: np.ndarray) -> list[Remainder]:
     """What the rounded counts of an exact (object) array leave out, for a document:
     ``[position, [r1, r2, ...]]`` for each count (flattened) that is not a float, the floats
-    ``r`` summing exactly to the rest (``read_remainders`` adds them back); none otherwise.
+    ``r`` summing exactly to the rest (``serialization.exact_sums`` reads them back); none otherwise.
 
     Examples:
         >>> exact = exact_counts(np.array([1.0, 2.0 ** -80])).sum(keepdims=True)
@@ -488,17 +496,20 @@ def exact_remainders(counts: np.ndarray) -> list[Remainder]:
     return found
 
 
-def read_remainders(values: np.ndarray, remainders: list[Remainder]) -> np.ndarray:
-    """Counts read back from a document: ``values`` (whole numbers stay int64) with the exact
-    remainders of ``exact_remainders`` added; float values without remainders are exact as
-    they are. The caller checks the remainders' shape (``[position, [floats]]``)."""
-    if values.dtype.kind != "f":
-        return values
-    exact = exact_counts(values)
-    flat = exact.reshape(-1)
-    for position, parts in remainders:
-        flat[position] += sum(float_units(float(part)) for part in parts)
-    return exact
+def exact_table(values: np.ndarray, sums: Mapping[int, int]) -> np.ndarray:
+    """Counts as exact numbers (``in_units``), those at the flat positions of ``sums`` being
+    the exact sums given there (what their floats round).
+
+    Examples:
+        >>> table = exact_table(np.array([1.0, 2.0]), {0: float_units(1.0) + 1})
+        >>> (table[0] - float_units(1.0), table[1] == float_units(2.0))
+        (1, True)
+    """
+    table = in_units(values).copy()
+    flat = table.reshape(-1)
+    for position, number in sums.items():
+        flat[position] = number
+    return table
 
 
 def sum_is_exact(first: FloatsLike, second: FloatsLike, total: FloatsLike) -> bool | np.ndarray:
@@ -513,32 +524,73 @@ def sum_is_exact(first: FloatsLike, second: FloatsLike, total: FloatsLike) -> bo
     return (first - (total - back)) + (second - back) == 0
 
 
-def float_sum(values: np.ndarray, exact: np.ndarray | None, other: np.ndarray, other_exact: np.ndarray | None, *, sign: int = 1,
-              what: str = "counts") -> tuple[np.ndarray, np.ndarray | None]:  # fmt: skip
-    """``values + sign · other`` of float counts kept exactly: each operand is its floats, or
-    (where ``exact`` is not None) the exact sums they round. Where every float sum is exact, the
-    floats alone (no exact sums to keep); else the exact sums and their rounding.
+def _units_of(value: float) -> int:
+    """One count (a float, or a whole number) in units of ``2**-FLOAT_OFFSET``, exactly."""
+    if isinstance(value, (int, np.integer)):
+        return int(value) * UNIT
+    if not math.isfinite(value):
+        raise CountOverflowError(f"a count of {value} is beyond what a float64 holds")
+    return float_units(float(value))
+
+
+def rounded_number(number: int) -> float:
+    """An exact sum (a Python integer in units of ``2**-FLOAT_OFFSET``), correctly rounded.
 
     Raises:
-        InvalidCountsError: ``sign`` -1 and a count of ``other`` above this one's.
+        CountOverflowError: beyond what a float64 holds.
+    """
+    try:
+        return number / UNIT
+    except OverflowError:
+        raise CountOverflowError("the counts sum beyond what a float64 holds") from None
+
+
+def exact_cells(values: np.ndarray, keys: np.ndarray, exact: Mapping[int, int], amounts: np.ndarray, amount_exact: Mapping[int, int] | None = None,
+                *, sign: int = 1, what: str = "counts") -> tuple[np.ndarray, dict[int, int | None]]:  # fmt: skip
+    """``values + sign · amounts`` of float counts kept exactly, entry by entry: each entry
+    (named by ``keys``, int64) is its float, or where it is not (a sum that rounded), the exact
+    sum in ``exact`` (Python integers in units of ``2**-FLOAT_OFFSET``; ``amount_exact`` for
+    ``amounts``). Where a float sum is exact (Knuth's two-sum), it is the result; the others
+    (rare: weights of very different sizes) are summed as integers. Returns the new counts, each
+    correctly rounded, and the changes of the exact sums (a key's new one, or None where the
+    float is exact again). Nothing is changed in place.
+
+    Raises:
+        InvalidCountsError: ``sign`` -1 and an amount above its count (never added).
+        CountOverflowError: a count beyond what a float64 holds.
 
     Examples:
-        >>> values, exact = float_sum(np.array([1e9]), None, np.array([0.5]), None)
-        >>> values.tolist(), exact
-        ([1000000000.5], None)
-        >>> values, exact = float_sum(np.array([1e17]), None, np.array([0.5]), None)
-        >>> values.tolist(), float_sum(values, exact, np.array([1e17]), None, sign=-1)[0].tolist()
-        ([1e+17], [0.5])
+        >>> values, changes = exact_cells(np.array([1e17, 3.0]), np.array([7, 8]), {}, np.array([0.5, 0.5]))
+        >>> values.tolist(), changes == {7: float_units(1e17) + float_units(0.5)}
+        ([1e+17, 3.5], True)
+        >>> exact_cells(values, np.array([7, 8]), changes, np.array([1e17, 0.0]), sign=-1)[0].tolist()
+        [0.5, 3.5]
     """
-    if exact is None and other_exact is None:
-        total = values + other if sign > 0 else values - other
-        if np.all(sum_is_exact(values, other if sign > 0 else -other, total)):
-            if sign < 0 and np.any(total < 0):
-                raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({total[total < 0][:3].tolist()})")
-            return total, None
-    mine, theirs = in_units(values if exact is None else exact), in_units(other if other_exact is None else other_exact)
-    found = mine + theirs if sign > 0 else difference(mine, theirs, what)
-    return rounded_counts(found), found
+    whole = amounts.dtype.kind in "iu"
+    floats = amounts.astype(np.float64) if whole else amounts
+    signed = floats if sign > 0 else -floats
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = values + signed
+        slow = ~(sum_is_exact(values, signed, total) & np.isfinite(total))
+    if whole:
+        slow |= np.abs(amounts) >= EXACT_FLOAT_SUM  # whole numbers no float holds
+    for table in (exact, amount_exact):
+        if table:
+            slow |= np.isin(keys, np.fromiter(table, dtype=np.int64, count=len(table)))
+    if sign < 0 and np.any(total[~slow] < 0):
+        raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({total[~slow & (total < 0)][:3].tolist()})")
+    changes: dict[int, int | None] = {}
+    out = np.where(slow, 0.0, total)
+    for spot in np.flatnonzero(slow).tolist():
+        key = int(keys[spot])
+        mine = exact.get(key)
+        theirs = None if amount_exact is None else amount_exact.get(key)
+        number = (_units_of(values[spot]) if mine is None else mine) + sign * (_units_of(amounts[spot].item()) if theirs is None else theirs)
+        if number < 0:
+            raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative")
+        rounded = out[spot] = rounded_number(number)
+        changes[key] = None if float_units(rounded) == number else number
+    return out, changes
 
 
 _FLOAT_ROUNDING = 1e-9

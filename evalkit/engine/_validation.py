@@ -253,7 +253,9 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str =
     elif array.dtype.kind in "if":
         array = array.astype(np.int64 if array.dtype.kind == "i" else np.float64, copy=False)
         # two reductions find every bad weight: NaN fails >= 0, and an infinity makes the sum infinite
-        if array.size and not (array.min() >= 0 and (array.dtype.kind == "i" or np.isfinite(array.sum()))):
+        with np.errstate(over="ignore"):  # (finite weights whose sum overflows are found below, as the counts they make)
+            suspect = array.size and not (array.min() >= 0 and (array.dtype.kind == "i" or np.isfinite(array.sum())))
+        if suspect:
             bad = np.flatnonzero(~(array >= 0) | ~np.isfinite(array))
             if len(bad):
                 raise InvalidArgumentError(

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, cast, overlo
 import attrs
 import numpy as np
 
+from evalkit.engine._exact import UNIT, float_units
 from evalkit.engine._labels import check_label_list
 from evalkit.engine._validation import show
 from evalkit.engine.cells import COUNT_NAMES, Cells
@@ -262,24 +263,27 @@ def matrix(value: object, name: str, *, rows: int, columns: int) -> np.ndarray:
     return np.stack([array(row, f"{name}[{i}]", length=columns, integral=integral) for i, row in enumerate(value)])
 
 
-def remainders(document: dict[str, Any], size: int, name: str = "exact") -> list[list]:
-    """The optional field of the exact rest of float counts (``evalkit.engine._exact.
-    exact_remainders``): ``[position, [floats]]`` pairs, positions below ``size``, each once;
-    ``[]`` when absent."""
+def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact") -> dict[int, int]:
+    """The exact sums a document keeps of float counts that are not their floats (the optional
+    field ``name``, as ``evalkit.engine._exact.exact_remainders`` writes it: ``[position,
+    [floats]]`` pairs), by flat position of ``values``: each at least 0 and rounding to its
+    count, else the document is refused; ``{}`` when absent."""
     value = document.get(name)
     if value is None:
-        return []
+        return {}
     if not isinstance(value, list):
         raise FormatError(f"field {name!r} must be a list of [position, [numbers]] pairs, got {show(value)}")
-    seen = set()
+    flat, sums = values.reshape(-1), {}
     for entry in value:
         if (not isinstance(entry, list) or len(entry) != 2 or isinstance(entry[0], bool) or not isinstance(entry[0], int)
-                or not 0 <= entry[0] < size or entry[0] in seen or not isinstance(entry[1], list)):  # fmt: skip
-            raise FormatError(f"field {name!r} must list [position, [numbers]] pairs, each position once and below {size}, got {show(entry)}")
-        seen.add(entry[0])
-        for part in entry[1]:
-            number(part, name)
-    return value
+                or not 0 <= entry[0] < len(flat) or entry[0] in sums or not isinstance(entry[1], list) or flat.dtype.kind != "f"):  # fmt: skip
+            raise FormatError(f"field {name!r} must list [position, [numbers]] pairs of float counts, each position once and below {len(flat)}, got {show(entry)}")
+        count = float(flat[entry[0]])
+        total = float_units(count) + sum(float_units(number(part, name)) for part in entry[1])
+        if total < 0 or total / UNIT != count:
+            raise FormatError(f"field {name!r}: the exact sum at position {entry[0]} must be at least 0 and round to its count {count!r}, got {show(entry)}")
+        sums[entry[0]] = total
+    return sums
 
 
 def cells_payload(cells: Cells) -> dict[str, Any]:
@@ -433,7 +437,10 @@ def _read_item(value: object) -> object:
         items, kind = value.get("items"), value.get("kind")
         if not isinstance(items, list) or kind not in _COLLECTIONS:
             raise FormatError(f"a batch's label set must be {{'items': [...], 'kind': 'frozenset'}}, got {show(value)}")
-        return _COLLECTIONS[cast(str, kind)]([_read_item(item) for item in items])
+        try:
+            return _COLLECTIONS[cast(str, kind)]([_read_item(item) for item in items])
+        except TypeError:  # a set of an unhashable value
+            raise FormatError(f"a batch's label set must hold labels, got {show(value)}") from None
     if isinstance(value, list):
         raise FormatError(f"a batch's value must be a label or a label set, got {show(value)}")
     return value
@@ -466,7 +473,12 @@ def read_column(document: object) -> np.ndarray | list:
                 array = np.empty(len(values), dtype=object)
                 array[:] = [_read_item(value) for value in values]
                 return array
-            return np.array(values, dtype=dtype)
+            try:
+                read: np.ndarray | None = np.array(values, dtype=dtype)
+            except (TypeError, ValueError):
+                read = None
+            if read is not None and read.ndim >= 1 and read.tolist() == values:  # (no value cut or changed to fit the dtype)
+                return read
     raise FormatError(f"a batch's column must be {{'list': [...]}} or {{'array': [...], 'dtype': '<f8'}}, got {show(document)}")
 
 

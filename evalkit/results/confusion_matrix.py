@@ -16,9 +16,7 @@ from evalkit.engine._exact import (
     difference,
     equal_counts,
     exact_remainders,
-    float_sum,
-    read_remainders,
-    rounded_counts,
+    exact_table,
     weighted_bincount,
     weighted_sum,
 )
@@ -141,17 +139,15 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
     @classmethod
     def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, grows: bool = False,
-                 exact: np.ndarray | None = None) -> ConfusionMatrix:  # fmt: skip
-        """A matrix of checked ``counts``: whole (int64) or float counts, and for float counts
-        that round, ``exact``: their exact sums (an object array, ``evalkit.engine._exact``);
-        ``counts`` may also be exact sums alone (read rounded)."""
+                 exact: dict[int, int] | None = None) -> ConfusionMatrix:  # fmt: skip
+        """A matrix of checked ``counts``: whole (int64) or float counts, and for float counts,
+        ``exact``: the exact sums of the cells whose floats rounded (``evalkit.engine._exact``),
+        by key ``row << 32 | column``."""
         matrix = cls.__new__(cls)
-        if counts.dtype.kind == "O":
-            counts, exact = rounded_counts(counts), counts
         matrix._set(counts, labels, metrics_class or default_metrics_class(), exact, grows)
         return matrix
 
-    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, exact: np.ndarray | None = None) -> ConfusionMatrix:
+    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, exact: dict[int, int] | None = None) -> ConfusionMatrix:
         """A matrix of ``counts`` (and their ``exact`` sums) with this one's kind, metrics class and growth."""
         return type(self)._trusted(counts, labels, metrics_class or self._metrics_class, self._grows, exact)
 
@@ -377,7 +373,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
             >>> cm.to_array().tolist()
             [[1, 0], [0, 1]]
         """
-        if few_samples(y_true, y_pred, sample_weight):
+        if few_samples(y_true, y_pred, sample_weight) and self._counts.dtype.kind != "f":  # (float counts: through their exact sums, below)
             cells = self._known_cells(y_true, y_pred)
             if cells is not None:
                 with self._lock:
@@ -475,14 +471,13 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
     def _subtract(self, other: ConfusionMatrix) -> ConfusionMatrix:
         """The counts of this matrix without those of ``other`` (labels that are all this
         matrix's, in any order)."""
-        theirs, their_exact = self._over_mine(other, "take away")
-        mine, my_exact, labels = self._exact_snapshot()
-        left, exact = _minus(mine, my_exact, theirs, their_exact)
-        return self._like(left, labels, merged_metrics_class(self._metrics_class, other._metrics_class), exact)
+        rest = self.copy()
+        rest -= other
+        return rest
 
     def _scaled(self, factor: float) -> ConfusionMatrix:
-        """Every count times ``factor``, each product rounded once: new weights, exact as floats."""
-        counts, _, labels = self._exact_snapshot()
+        """Every count as read (correctly rounded) times ``factor``, rounded: new weights, exact as floats."""
+        counts, labels = self._snapshot()
         return self._like(counts * factor, labels)
 
     def empty(self) -> ConfusionMatrix:
@@ -497,11 +492,16 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         self._require("subtract")
         theirs, their_exact = self._over_mine(other, "take away")
         with self._lock:
-            left, self._exact = _minus(self._counts, self._exact, theirs, their_exact)
-            if left.dtype != self._counts.dtype:
-                self._buffer = self._buffer.astype(left.dtype)
-                self._counts = self._buffer[: len(self._labels), : len(self._labels)]
-            self._counts[...] = left
+            if self._counts.dtype.kind != "f" and theirs.dtype.kind != "f":
+                self._counts[...] = difference(self._counts, theirs, "pairs of labels")
+            else:
+                if self._counts.dtype.kind != "f":
+                    self._grown(self._labels, floats=True)
+                rows, columns = np.nonzero(theirs)
+                if their_exact:
+                    keys = np.union1d(rows.astype(np.int64) << 32 | columns, np.fromiter(their_exact, dtype=np.int64, count=len(their_exact)))
+                    rows, columns = keys >> 32, keys & 0xFFFFFFFF
+                self._add_floats(rows, columns, theirs[rows, columns], their_exact, sign=-1)
             self._total = None
             self._tally_after_table(-theirs, np.arange(len(self._labels)), grew=False)
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
@@ -520,7 +520,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         self._metrics_class = metrics_class
         return self
 
-    def _over_mine(self, other: ConfusionMatrix, operation: str) -> tuple[np.ndarray, np.ndarray | None]:
+    def _over_mine(self, other: ConfusionMatrix, operation: str) -> tuple[np.ndarray, dict[int, int]]:
         """The counts of ``other`` and their exact sums laid over this matrix's labels, which
         must hold all of its labels."""
         counts, exact, labels = other._exact_snapshot()
@@ -619,7 +619,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         with self._lock:
             self._buffer = np.zeros((len(self._labels), len(self._labels)), dtype=np.int64)
             self._counts = self._buffer
-            self._exact = None
+            self._exact = {}
             self._total = 0
             self._tally = None
 
@@ -627,8 +627,10 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
         (mine, my_exact, my_labels), (theirs, their_exact, their_labels) = self._exact_snapshot(), other._exact_snapshot()  # one lock at a time: no deadlock
-        same = np.array_equal(mine, theirs) if my_exact is None and their_exact is None else equal_counts(
-            mine if my_exact is None else my_exact, theirs if their_exact is None else their_exact)  # (float counts: to the last bit of their exact sums)
+        if mine.dtype.kind == theirs.dtype.kind:  # (float counts: to the last bit of their exact sums)
+            same = np.array_equal(mine, theirs) and my_exact == their_exact
+        else:  # whole counts beside float counts: each as the exact number it is
+            same = mine.shape == theirs.shape and equal_counts(_exact_table(mine, my_exact), _exact_table(theirs, their_exact))
         return same_labels(my_labels, their_labels) and same and self._metrics_class is other._metrics_class
 
     # ----------------------------------------------------------------------------------------
@@ -683,9 +685,8 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         payload = {"labels": list(self._labels), "counts": self._counts.tolist(), **metrics_class_field(self._metrics_class)}
         if self._grows:
             payload["grows"] = True
-        remainders = [] if self._exact is None else exact_remainders(self._exact)
-        if remainders:
-            payload["exact"] = remainders
+        if self._exact:
+            payload["exact"] = exact_remainders(_exact_table(self._counts, self._exact))
         return payload
 
     @classmethod
@@ -702,8 +703,9 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
             weighted_sum(counts, None)  # a total beyond 2**63 - 1 (or float64) is refused here, not wrapped later
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
-        exact = serialization.remainders(document, counts.size)
-        return cls._trusted(counts, labels, maker, grows, read_remainders(counts, exact) if exact else None)
+        m = len(labels)
+        exact = {position // m << 32 | position % m: number for position, number in serialization.exact_sums(document, counts).items()}
+        return cls._trusted(counts, labels, maker, grows, exact)
 
     # ----------------------------------------------------------------------------------------
     # text
@@ -738,28 +740,17 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         (rendered by ``evalkit.io.text.matrix_text``)."""
         return str(render("matrix_text", self))
 
-def _laid(counts: np.ndarray, exact: np.ndarray | None, positions: list[int], m: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Counts (and their exact sums) laid into an ``m x m`` table at ``positions``, zeros elsewhere."""
-    cells = np.ix_(positions, positions)
+def _laid(counts: np.ndarray, exact: dict[int, int], positions: list[int], m: int) -> tuple[np.ndarray, dict[int, int]]:
+    """Counts (and the exact sums of their cells that rounded) laid into an ``m x m`` table at
+    ``positions``, zeros elsewhere."""
     laid = np.zeros((m, m), dtype=counts.dtype)
-    laid[cells] = counts
-    if exact is None:
-        return laid, None
-    laid_exact = np.zeros((m, m), dtype=np.int64).astype(object)
-    laid_exact[cells] = exact
-    return laid, laid_exact
+    laid[np.ix_(positions, positions)] = counts
+    return laid, {positions[key >> 32] << 32 | positions[key & 0xFFFFFFFF]: number for key, number in exact.items()}
 
 
-def _minus(mine: np.ndarray, my_exact: np.ndarray | None, theirs: np.ndarray, their_exact: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
-    """``mine - theirs`` of a matrix's counts, exactly: whole counts as they are, float counts
-    through their exact sums where they round (``evalkit.engine._exact.float_sum``).
-
-    Raises:
-        InvalidCountsError: a count of ``theirs`` above the same count of ``mine``.
-    """
-    if mine.dtype.kind != "f" and theirs.dtype.kind != "f":
-        return difference(mine, theirs, "pairs of labels"), None
-    return float_sum(mine.astype(np.float64), my_exact, theirs.astype(np.float64), their_exact, sign=-1, what="pairs of labels")
+def _exact_table(counts: np.ndarray, exact: dict[int, int]) -> np.ndarray:
+    """Every count as the exact number it is (``evalkit.engine._exact.exact_table``)."""
+    return exact_table(counts, {(key >> 32) * len(counts) + (key & 0xFFFFFFFF): number for key, number in exact.items()})
 
 
 def _is_empty(values: Any) -> bool:

@@ -8,11 +8,13 @@ Every change of the counts lands here, in one of three ways, all under the matri
 * ``_add_pairs``: samples given as codes, only the cells they fall in;
 * ``_add``: a table of counts over some labels (a batch as large as the table, ``+=``).
 
-Weighted (float) counts are kept exact as well: while every float sum is exact (weights of
-0.5, 1, 2, ...), the float64 table alone; once one rounds, ``_exact`` holds the exact sums
-(``evalkit.engine._exact``: Python integers in units of ``2**-1126``) beside the table every
-read uses (each count correctly rounded), so adding and taking away parts never rounds, and
-``(a + b) - a`` is ``b`` whatever the sizes of the weights.
+Weighted (float) counts are kept exact as well: a cell is its float (each count correctly
+rounded: what every read uses) while its float sums are exact (Knuth's two-sum says so:
+weights of 0.5, 1, 2, ... and most sums of a few batches); a cell whose sum rounded keeps its
+exact sum in ``_exact`` (``evalkit.engine._exact.exact_cells``: Python integers in units of
+``2**-1126``, by the cell's key ``row << 32 | column``). Adding and taking away parts never
+rounds, ``(a + b) - a`` is ``b`` whatever the sizes of the weights, and a matrix of many classes
+keeps exact sums only where they differ from its floats.
 
 Each keeps the total exact (Python integers, never wrapped past 2**63 - 1) and ends in
 ``_tally_after``, the one rule for the stream's running sums (``evalkit.results.tally``): a
@@ -28,7 +30,6 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Hashable, Iterable, Sequence
-from types import EllipsisType
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
@@ -38,9 +39,11 @@ from evalkit.engine._exact import (
     MAX_COUNT,
     UNIT,
     check_count_total,
-    float_sum,
+    exact_cells,
+    float_limbs,
     float_units,
-    in_units,
+    limbs_to_ints,
+    rounded_number,
     sum_is_exact,
     weighted_bincount,
     weighted_sum,
@@ -48,7 +51,7 @@ from evalkit.engine._exact import (
 from evalkit.engine._labels import check_label_list, check_same_family, describe, position_of
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import show
-from evalkit.exceptions import UnknownLabelError
+from evalkit.exceptions import CountOverflowError, UnknownLabelError
 from evalkit.results.counted import FEW_SAMPLES
 from evalkit.results.tally import Tally, few_cells
 
@@ -73,7 +76,7 @@ class MatrixCounts:
     __slots__ = ("_buffer", "_counts", "_exact", "_grows", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
     _buffer: np.ndarray
     _counts: np.ndarray
-    _exact: np.ndarray | None
+    _exact: dict[int, int]
     _grows: bool
     _index: dict[Hashable, int]
     _labels: tuple
@@ -88,13 +91,13 @@ class MatrixCounts:
         @classmethod
         def check_size(cls, m: int) -> None: ...
 
-    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass, exact: np.ndarray | None = None, grows: bool = False) -> None:
-        """The state of ``counts`` (float counts: ``exact``, their exact sums when they are not
-        the floats themselves); ``grows``: labels new to the matrix join it as they come."""
+    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass, exact: dict[int, int] | None = None, grows: bool = False) -> None:
+        """The state of ``counts`` (float counts: ``exact``, the exact sums of the cells whose
+        floats rounded); ``grows``: labels new to the matrix join it as they come."""
         self._grows = grows
         self._buffer = counts  # room for labels to come: the counts are its top-left corner
         self._counts = counts
-        self._exact = exact if counts.dtype.kind == "f" else None  # the exact sums (units of 2**-1126) of float counts that round, else None
+        self._exact = exact if exact is not None and counts.dtype.kind == "f" else {}  # cell key -> the exact sum of a float count that rounded
         self._labels = labels
         self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
@@ -107,21 +110,23 @@ class MatrixCounts:
         with self._lock:
             return self._counts.copy(), self._labels
 
-    def _exact_snapshot(self) -> tuple[np.ndarray, np.ndarray | None, tuple]:
-        """A consistent copy of the counts, their exact sums (None: the counts are exact) and
+    def _exact_snapshot(self) -> tuple[np.ndarray, dict[int, int], tuple]:
+        """A consistent copy of the counts, the exact sums of the cells whose floats rounded and
         the labels, read under the lock."""
         with self._lock:
-            return self._counts.copy(), None if self._exact is None else self._exact.copy(), self._labels
+            return self._counts.copy(), dict(self._exact), self._labels
 
     def _current_total(self) -> int | float:
         """The total, summed once (the caller holds the lock): exact, correctly rounded."""
         if self._total is None:
-            if self._exact is not None:
-                self._total = check_count_total(sum(self._exact.ravel().tolist()) / UNIT)
-            elif self._counts.dtype.kind == "f":
-                self._total = check_count_total(math.fsum(self._counts.ravel().tolist()))
-            else:
-                self._total = weighted_sum(self._counts, None)
+            counts = self._counts
+            if counts.dtype.kind != "f":
+                self._total = weighted_sum(counts, None)
+            elif not self._exact:
+                self._total = check_count_total(math.fsum(counts.ravel().tolist()))
+            else:  # the floats' exact sum, and what the cells that rounded add to their floats
+                rest = sum(number - float_units(float(counts[key >> 32, key & 0xFFFFFFFF])) for key, number in self._exact.items())
+                self._total = check_count_total(rounded_number(limbs_to_ints(float_limbs(np.zeros(counts.size, dtype=np.intp), counts.ravel(), 1))[0] + rest))
         return self._total
 
     # ----------------------------------------------------------------------------------------
@@ -180,16 +185,12 @@ class MatrixCounts:
                 buffer = np.zeros((size, size), dtype=self._buffer.dtype)
                 buffer[: len(self._counts), : len(self._counts)] = self._counts
                 self._buffer = buffer
-            if self._exact is not None:
-                exact = np.zeros((m, m), dtype=np.int64).astype(object)
-                exact[: len(self._exact), : len(self._exact)] = self._exact
-                self._exact = exact
             index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
             self._labels = labels
             self._counts = self._buffer[:m, :m]
         if floats and self._buffer.dtype.kind != "f":
-            if self._counts.size and int(self._counts.max()) >= EXACT_FLOAT_SUM:  # whole counts no float holds: kept exact
-                self._exact = in_units(self._counts)
+            rows, columns = np.nonzero(self._counts >= EXACT_FLOAT_SUM)  # whole counts no float holds: kept exact
+            self._exact = {row << 32 | column: int(self._counts[row, column]) * UNIT for row, column in zip(rows.tolist(), columns.tolist())}
             self._buffer = self._buffer.astype(np.float64)
             self._counts = self._buffer[: len(self._labels), : len(self._labels)]
         if found == self._labels:
@@ -204,18 +205,16 @@ class MatrixCounts:
         cell: one event of a stream, the hot path (the caller holds the lock and has checked
         the cell)."""
         tally = self._tally
-        if tally is None and self._counts.dtype.kind == "f":  # float counts (which keep no tally): exact, or the exact sum and the count read from it
+        if tally is None and self._counts.dtype.kind == "f":  # float counts (which keep no tally): a float sum that is exact, else the exact sum
+            key, mine = row << 32 | column, float(self._counts[row, column])
             exact = self._exact
-            if exact is None:
-                mine = float(self._counts[row, column])
-                total = mine + amount
-                if sum_is_exact(mine, amount, total):
-                    self._counts[row, column] = total
-                    self._total = None
-                    return
-                exact = self._exact = in_units(self._counts)
-            exact[row, column] += amount * UNIT if type(amount) is int else float_units(amount)
-            self._counts[row, column] = exact[row, column] / UNIT
+            total = mine + amount
+            if key not in exact and sum_is_exact(mine, amount, total) and math.isfinite(total):
+                self._counts[row, column] = total
+            else:
+                values, changes = exact_cells(np.array([mine]), np.array([key]), exact, np.array([amount]))
+                self._counts[row, column] = values[0]
+                self._keep_exact(changes)
             self._total = None
             return
         total = (self._total if self._total is not None else self._current_total()) + amount
@@ -251,41 +250,59 @@ class MatrixCounts:
             positions = self._grown(found, amounts.dtype.kind == "f")
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
             if self._counts.dtype.kind == "f":  # the keys are distinct: no cell twice
-                self._add_floats((rows, columns), amounts)
+                self._add_floats(rows, columns, amounts)
                 total = None
             else:
                 self._counts[rows, columns] += amounts
             self._total = total
             self._tally_after(zip(rows.tolist(), columns.tolist(), amounts.tolist()), len(keys), grew=len(self._labels) != before)
 
-    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None, exact: np.ndarray | None = None) -> None:
+    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None, exact: dict[int, int] | None = None) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
         (``batch_total``: the sum of ``batch``, when the caller knows it; ``exact``: the exact
-        sums of float counts that round, another matrix's ``_exact``)."""
+        sums of its cells whose floats rounded, by key over ``found``, another matrix's ``_exact``)."""
         with self._lock:
             floats = batch.dtype.kind == "f"
             total = None if floats or self._counts.dtype.kind == "f" else check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
             before = len(self._labels)
             positions = self._grown(found, floats)
-            whole = len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all())
-            cells = ... if whole else np.ix_(positions, positions)
-            if self._counts.dtype.kind == "f":
-                self._add_floats(cells, batch, exact)
+            if self._counts.dtype.kind == "f":  # the cells the batch has (and those it keeps exact sums of)
+                rows, columns = np.nonzero(batch)
+                if exact:
+                    keys = np.union1d(rows.astype(np.int64) << 32 | columns, np.fromiter(exact, dtype=np.int64, count=len(exact)))
+                    rows, columns = keys >> 32, keys & 0xFFFFFFFF
+                self._add_floats(positions[rows], positions[columns], batch[rows, columns],
+                                 None if not exact else {int(positions[key >> 32]) << 32 | int(positions[key & 0xFFFFFFFF]): number for key, number in exact.items()})  # fmt: skip
             else:
-                self._counts[cells] += batch
+                whole = len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all())
+                self._counts[... if whole else np.ix_(positions, positions)] += batch
             self._total = total
             self._tally_after_table(batch, positions, grew=len(self._labels) != before)
 
-    def _add_floats(self, cells: tuple | EllipsisType, amounts: np.ndarray, exact: np.ndarray | None = None) -> None:
-        """Add float (or whole) ``amounts`` (``exact``: their exact sums, where they round) to
-        the float counts of ``cells``, exactly (``evalkit.engine._exact.float_sum``): the
-        exact sums are kept from the first float sum that rounds on."""
-        values, found = float_sum(self._counts[cells], None if self._exact is None else self._exact[cells], amounts, exact)
-        if found is not None:
-            if self._exact is None:
-                self._exact = in_units(self._counts)
-            self._exact[cells] = found
-        self._counts[cells] = values
+    def _add_floats(self, rows: np.ndarray, columns: np.ndarray, amounts: np.ndarray, exact: dict[int, int] | None = None, sign: int = 1) -> None:
+        """Add (``sign`` -1: take away) float or whole ``amounts`` to the float counts of the
+        cells ``rows, columns`` (distinct), exactly (``evalkit.engine._exact.exact_cells``;
+        ``exact``: the exact sums of the amounts that rounded, by cell key), all or nothing.
+
+        Raises:
+            InvalidCountsError: an amount taken away above its count.
+            CountOverflowError: a count beyond what a float64 holds.
+        """
+        rows, columns = rows.astype(np.int64), columns.astype(np.int64)
+        values, changes = exact_cells(self._counts[rows, columns], rows << 32 | columns, self._exact, amounts, exact, sign=sign, what="pairs of labels")
+        if not np.isfinite(values).all():
+            raise CountOverflowError("the counts sum beyond what a float64 holds")
+        self._counts[rows, columns] = values
+        self._keep_exact(changes)
+
+    def _keep_exact(self, changes: dict[int, int | None]) -> None:
+        """Keep the new exact sums of the cells whose floats rounded; forget those exact again."""
+        exact = self._exact
+        for key, number in changes.items():
+            if number is None:
+                exact.pop(key, None)
+            else:
+                exact[key] = number
 
     def _tally_after_table(self, change: np.ndarray, positions: np.ndarray, *, grew: bool) -> None:
         """``_tally_after`` of a table of changes (its rows and columns at ``positions``)."""

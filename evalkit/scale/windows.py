@@ -204,6 +204,13 @@ class _Over(serialization.Document, Generic[R]):
     def _read_settings(cls, document: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _read_kind(self, document: object, name: str, options: dict[str, Any]) -> R:
+        """A result of the document's field ``name``, of the template's kind."""
+        result = read_result(document, name, options)
+        if type(result) is not type(self._template):
+            raise serialization.FormatError(f"field {name!r} must be a {type(self._template).__name__} as the template is, got a {type(result).__name__}")
+        return cast(R, result)
+
 
 _RLOCK = type(threading.RLock())
 
@@ -305,6 +312,10 @@ class Windowed(_Over[R]):
         size, event = self.size, one_event(batch)
         if event is None or size is None or not (self._reverts or self._cells):
             return False
+        with _held(self._current):  # the new event in and the oldest out in one change, for a reader of the result
+            return self._one_event_held(event, size)
+
+    def _one_event_held(self, event: tuple[Any, Any], size: int) -> bool:
         actual, predicted = event
         result: Any = self._current
         batches, count = self._batches, self._count + 1
@@ -359,7 +370,7 @@ class Windowed(_Over[R]):
                 excess -= len(oldest)
                 self._take(oldest)
                 continue
-            whole = oldest.part if oldest.weight is not None else None
+            whole = None if oldest.weight is None else oldest.counted(self._template)  # its part as added (a restored window's: counted again, the same)
             leaving = oldest.split(excess)
             if whole is None:
                 self._take(leaving)
@@ -417,7 +428,7 @@ class Windowed(_Over[R]):
                 "batches": [batch_document(batch) for batch in self._batches]}  # fmt: skip
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
-        self._result = cast(R, read_result(serialization.field(document, "result"), "result", options))
+        self._result = self._read_kind(serialization.field(document, "result"), "result", options)
         latest = serialization.restore_numbers(document.get("latest"))
         if isinstance(latest, bool) or not isinstance(latest, (int, float)) or math.isnan(latest) or latest == math.inf:
             raise serialization.FormatError(f"field 'latest' must be a time (or -Infinity before any), got {show(document.get('latest'))}")
@@ -425,6 +436,8 @@ class Windowed(_Over[R]):
         if not isinstance(batches, list):
             raise serialization.FormatError(f"field 'batches' must be a list, got {show(batches)}")
         self._batches.extend(read_batch(batch) for batch in batches)
+        if any(len(batch.arrays) != len(self._batches[0].arrays) or len(batch.arrays) < 2 for batch in self._batches):
+            raise serialization.FormatError("field 'batches' must hold batches of the template's columns (two or more, as many in each)")
         self._count, self._latest = sum(len(batch) for batch in self._batches), float(latest)
         self._taken = serialization.integer(document, "taken")  # (the parts taken away since the result was last summed again)
         self._rounding = any(batch.weight is not None for batch in self._batches)
@@ -506,7 +519,7 @@ class Faded(_Over[R]):
         return {"stored": result_document(self._stored), "scale": self._scale, "weights": self._weights, "squares": self._squares}
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
-        self._result = cast(R, read_result(serialization.field(document, "stored"), "stored", options))
+        self._result = self._read_kind(serialization.field(document, "stored"), "stored", options)
         scale, weights, squares = (serialization.number(serialization.field(document, name), name) for name in ("scale", "weights", "squares"))
         if not (1.0 <= scale <= _MOST_SCALE and weights >= 0 and squares >= 0):
             raise serialization.FormatError(f"fields 'scale', 'weights' and 'squares' must be a scale in [1, {_MOST_SCALE:g}] and sums >= 0, got {scale}, {weights}, {squares}")
@@ -717,12 +730,12 @@ class Tumbling(_Over[R]):
         return {"result": result_document(self._result), "count": self._count, "history": [result_document(window) for window in self.history]}
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
-        self._result = cast(R, read_result(serialization.field(document, "result"), "result", options))
+        self._result = self._read_kind(serialization.field(document, "result"), "result", options)
         self._count = serialization.integer(document, "count", high=self.size - 1)
         history = serialization.field(document, "history")
         if not isinstance(history, list):
             raise serialization.FormatError(f"field 'history' must be a list of results, got {show(history)}")
-        self.history = [cast(R, read_result(window, "history", options)) for window in history]
+        self.history = [self._read_kind(window, "history", options) for window in history]
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch; every ``size`` samples the open window closes into ``history``."""

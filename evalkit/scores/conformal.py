@@ -44,8 +44,8 @@ from evalkit.engine._exact import (
     equal_counts,
     exact_counts,
     exact_remainders,
+    exact_table,
     in_units,
-    read_remainders,
     rounded_counts,
     scaled_counts,
 )
@@ -563,7 +563,7 @@ class SetCoverage(_Sums):
             if len(rows) and (codes[0].max() >= g or codes[1].max() >= high):
                 raise serialization.FormatError(f"field {name!r} holds a group or class position beyond the groups and classes")
             sums = serialization.array([value for row in rows for value in row[2:]], name, length=None, integral=None)
-            sums = read_remainders(sums, serialization.remainders(document, len(sums), f"exact_{name}")).reshape(len(rows), 2)
+            sums = exact_counts(exact_table(sums, serialization.exact_sums(document, sums, f"exact_{name}"))).reshape(len(rows), 2) if sums.dtype.kind == "f" else sums.reshape(len(rows), 2)
             table = KeyedSums.counted(codes[0], codes[1], sums)
             if len(table.keys) != len(rows) or np.any(table.sums[:, 1] > table.sums[:, 0]):
                 raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
@@ -822,8 +822,8 @@ class IntervalCoverage(_Sums):
         sums = serialization.array(serialization.field(document, "sums"), "sums", length=3 * bins, integral=False).reshape(bins, 3)
         if np.any(counts[:, 1] > counts[:, 0]):
             raise serialization.FormatError("field 'counts' must not cover more than it counts")
-        result._counts = exact_counts(read_remainders(counts, serialization.remainders(document, counts.size, "exact_counts")))
-        result._sums = in_units(read_remainders(sums, serialization.remainders(document, sums.size, "exact_sums")))
+        result._counts = exact_table(counts, serialization.exact_sums(document, counts, "exact_counts")) if counts.dtype.kind == "f" else counts
+        result._sums = exact_table(sums, serialization.exact_sums(document, sums, "exact_sums"))
         return result
 
     def __repr__(self) -> str:
