@@ -32,7 +32,9 @@ __all__ = [
     "add_limbs",
     "added",
     "check_count_total",
+    "common_units",
     "difference",
+    "double_sum",
     "equal_counts",
     "exact_cells",
     "exact_counts",
@@ -40,6 +42,7 @@ __all__ = [
     "exact_row_sums",
     "exact_table",
     "float_limbs",
+    "float_rest",
     "float_units",
     "in_units",
     "ints_to_floats",
@@ -49,8 +52,8 @@ __all__ = [
     "rounded_counts",
     "rounded_number",
     "scaled_counts",
-    "sum_is_exact",
     "sum_limbs",
+    "two_sum",
     "weighted_bincount",
     "weighted_sum",
 ]
@@ -426,6 +429,30 @@ def added(mine: ArrayLike, theirs: ArrayLike) -> np.ndarray:
     return in_units(mine) + in_units(theirs)
 
 
+def common_units(counts: np.ndarray) -> tuple[np.ndarray, int]:
+    """Counts as whole numbers of the largest power of two they share: ``(whole, exponent)``
+    with every count ``whole · 2**exponent``, exactly. Whole counts (int64) are their own
+    (exponent 0); exact float counts (``exact_counts``) lose the trailing zeros of their units,
+    and are int64 where every sum of them fits (what keeps a curve's running sums and their
+    ratios in numpy), else Python integers.
+
+    Examples:
+        >>> whole, exponent = common_units(exact_counts(np.array([0.5, 1.25, 3.0])))
+        >>> whole.tolist(), exponent, whole.dtype.kind
+        ([2, 5, 12], -2, 'i')
+    """
+    if counts.dtype.kind != "O":
+        return counts, 0
+    numbers = counts.reshape(-1).tolist()
+    present = [number for number in numbers if number]
+    if not present:
+        return np.zeros(counts.shape, dtype=np.int64), 0
+    shift = min((number & -number).bit_length() for number in present) - 1  # the trailing zeros they share
+    whole = [number >> shift for number in numbers]
+    fits = sum(abs(number) for number in whole).bit_length() < 63
+    return np.array(whole, dtype=np.int64 if fits else object).reshape(counts.shape), shift - FLOAT_OFFSET
+
+
 def equal_counts(first: ArrayLike, second: ArrayLike) -> bool:
     """Whether two count arrays hold the same numbers to the last bit of their exact values,
     whatever their forms (whole, float or exact counts).
@@ -512,18 +539,6 @@ def exact_table(values: np.ndarray, sums: Mapping[int, int]) -> np.ndarray:
     return table
 
 
-def sum_is_exact(first: FloatsLike, second: FloatsLike, total: FloatsLike) -> bool | np.ndarray:
-    """Whether ``total``, the float sum ``first + second``, is their exact sum: Knuth's two-sum
-    error is 0 (element by element for arrays).
-
-    Examples:
-        >>> sum_is_exact(1e9, 0.5, 1e9 + 0.5), sum_is_exact(1e17, 0.5, 1e17 + 0.5)
-        (True, False)
-    """
-    back = total - first
-    return (first - (total - back)) + (second - back) == 0
-
-
 def _units_of(value: float) -> int:
     """One count (a float, or a whole number) in units of ``2**-FLOAT_OFFSET``, exactly."""
     if isinstance(value, (int, np.integer)):
@@ -545,52 +560,111 @@ def rounded_number(number: int) -> float:
         raise CountOverflowError("the counts sum beyond what a float64 holds") from None
 
 
-def exact_cells(values: np.ndarray, keys: np.ndarray, exact: Mapping[int, int], amounts: np.ndarray, amount_exact: Mapping[int, int] | None = None,
-                *, sign: int = 1, what: str = "counts") -> tuple[np.ndarray, dict[int, int | None]]:  # fmt: skip
+def float_rest(number: int, rounded: float) -> float | None:
+    """What ``rounded``, an exact sum ``number`` (in units of ``2**-FLOAT_OFFSET``) correctly
+    rounded, leaves of it, as one float, or None where no float holds the rest.
+
+    Examples:
+        >>> float_rest(float_units(1e17) + float_units(0.5), 1e17), float_rest(float_units(1e17) + float_units(0.5) + 1, 1e17)
+        (0.5, None)
+    """
+    left = number - float_units(rounded)
+    rest = left / UNIT  # (a rest below an ulp of the sum: never beyond float64's range)
+    return rest if float_units(rest) == left else None
+
+
+def two_sum(first: FloatsLike, second: FloatsLike) -> tuple[FloatsLike, FloatsLike]:
+    """``(total, error)``: the float sum of two floats and what it rounded away, exactly
+    ``first + second == total + error`` (Knuth's two-sum; element by element for arrays).
+
+    Examples:
+        >>> two_sum(1e17, 0.5), two_sum(1e9, 0.5)
+        ((1e+17, 0.5), (1000000000.5, 0.0))
+    """
+    total = first + second
+    back = total - first
+    return total, (first - (total - back)) + (second - back)
+
+
+def double_sum(high: FloatsLike, low: FloatsLike, other_high: FloatsLike, other_low: FloatsLike) -> tuple[FloatsLike, FloatsLike, FloatsLike]:
+    """The exact sum of two numbers each kept as two floats (``high + low`` exactly, ``high``
+    the number correctly rounded): ``(top, rest, fits)``, ``top`` the sum correctly rounded and
+    ``rest`` what it leaves, exactly, where that rest is one float (``fits``; the few sums of
+    weights of very different sizes that need more take Python integers,
+    ``exact_cells``). Seven two-sums: for arrays, a handful of numpy operations.
+
+    Examples:
+        >>> double_sum(1e17, 0.5, 3.0, 0.25), double_sum(1e17, 0.5, 3.0, 2.0**-60)[2]   # 1e17 + 3.75; 3.5 + 2**-60 is no float
+        ((1e+17, 3.75, True), False)
+    """
+    total, error = two_sum(high, other_high)
+    lows, low_error = two_sum(low, other_low)
+    middle, small = two_sum(error, lows)
+    smaller, smallest = two_sum(small, low_error)
+    head, tail = two_sum(total, middle)
+    tail, lost = two_sum(tail, smaller)
+    tail, lost_too = two_sum(tail, smallest)
+    top, rest = two_sum(head, tail)
+    return top, rest, (lost == 0) & (lost_too == 0)
+
+
+def exact_cells(values: np.ndarray, lows: np.ndarray | None, keys: np.ndarray, exact: Mapping[int, int], amounts: np.ndarray,
+                amount_lows: np.ndarray | None = None, amount_exact: Mapping[int, int] | None = None, *, sign: int = 1,
+                what: str = "counts") -> tuple[np.ndarray, np.ndarray, dict[int, int | None]]:  # fmt: skip
     """``values + sign · amounts`` of float counts kept exactly, entry by entry: each entry
-    (named by ``keys``, int64) is its float, or where it is not (a sum that rounded), the exact
-    sum in ``exact`` (Python integers in units of ``2**-FLOAT_OFFSET``; ``amount_exact`` for
-    ``amounts``). Where a float sum is exact (Knuth's two-sum), it is the result; the others
-    (rare: weights of very different sizes) are summed as integers. Returns the new counts, each
-    correctly rounded, and the changes of the exact sums (a key's new one, or None where the
-    float is exact again). Nothing is changed in place.
+    (named by ``keys``, int64) is its float plus the float ``lows`` (the exact rest, None: 0),
+    or, where that rest is no float (a sum of weights of very different sizes), the exact sum
+    in ``exact`` (Python integers in units of ``2**-FLOAT_OFFSET``; ``amount_lows`` and
+    ``amount_exact`` likewise for ``amounts``). The floats are summed exactly as two floats
+    each (``double_sum``); the few that need more, as integers. Returns the new counts (each
+    correctly rounded), their rests, and the changes of the exact sums (a key's new one, or None
+    where two floats hold it again). Nothing is changed in place.
 
     Raises:
         InvalidCountsError: ``sign`` -1 and an amount above its count (never added).
         CountOverflowError: a count beyond what a float64 holds.
 
     Examples:
-        >>> values, changes = exact_cells(np.array([1e17, 3.0]), np.array([7, 8]), {}, np.array([0.5, 0.5]))
-        >>> values.tolist(), changes == {7: float_units(1e17) + float_units(0.5)}
-        ([1e+17, 3.5], True)
-        >>> exact_cells(values, np.array([7, 8]), changes, np.array([1e17, 0.0]), sign=-1)[0].tolist()
+        >>> values, lows, changes = exact_cells(np.array([1e17, 3.0]), None, np.array([7, 8]), {}, np.array([0.5, 0.5]))
+        >>> values.tolist(), lows.tolist(), changes
+        ([1e+17, 3.5], [0.5, 0.0], {})
+        >>> exact_cells(values, lows, np.array([7, 8]), {}, np.array([1e17, 0.0]), sign=-1)[0].tolist()
         [0.5, 3.5]
     """
     whole = amounts.dtype.kind in "iu"
     floats = amounts.astype(np.float64) if whole else amounts
-    signed = floats if sign > 0 else -floats
+    zeros = np.zeros(len(values))
+    low, their_low = (zeros if lows is None else lows), (zeros if amount_lows is None else amount_lows)
     with np.errstate(over="ignore", invalid="ignore"):
-        total = values + signed
-        slow = ~(sum_is_exact(values, signed, total) & np.isfinite(total))
+        sums = double_sum(values, low, floats if sign > 0 else -floats, their_low if sign > 0 else -their_low)
+        top, rest = np.asarray(sums[0], dtype=np.float64), np.asarray(sums[1], dtype=np.float64)
+        slow = ~(np.asarray(sums[2]) & np.isfinite(top) & np.isfinite(rest))
     if whole:
         slow |= np.abs(amounts) >= EXACT_FLOAT_SUM  # whole numbers no float holds
     for table in (exact, amount_exact):
         if table:
             slow |= np.isin(keys, np.fromiter(table, dtype=np.int64, count=len(table)))
-    if sign < 0 and np.any(total[~slow] < 0):
-        raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({total[~slow & (total < 0)][:3].tolist()})")
+    if sign < 0 and np.any(top[~slow] < 0):  # (the rounding keeps the sign of the exact sum)
+        raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative ({top[~slow & (top < 0)][:3].tolist()})")
     changes: dict[int, int | None] = {}
-    out = np.where(slow, 0.0, total)
+    top, rest = np.where(slow, 0.0, top), np.where(slow, 0.0, rest)
     for spot in np.flatnonzero(slow).tolist():
         key = int(keys[spot])
-        mine = exact.get(key)
-        theirs = None if amount_exact is None else amount_exact.get(key)
-        number = (_units_of(values[spot]) if mine is None else mine) + sign * (_units_of(amounts[spot].item()) if theirs is None else theirs)
+        mine, theirs = exact.get(key), None if amount_exact is None else amount_exact.get(key)
+        if mine is None:
+            mine = _units_of(values[spot]) + _units_of(low[spot])
+        if theirs is None:
+            theirs = _units_of(amounts[spot].item()) + _units_of(their_low[spot])
+        number = mine + sign * theirs
         if number < 0:
             raise InvalidCountsError(f"cannot take away {what} that were never added: a count would be negative")
-        rounded = out[spot] = rounded_number(number)
-        changes[key] = None if float_units(rounded) == number else number
-    return out, changes
+        rounded = top[spot] = rounded_number(number)
+        left = float_rest(number, rounded)
+        if left is None:
+            changes[key] = number
+        else:
+            rest[spot], changes[key] = left, None
+    return top, rest, changes
 
 
 _FLOAT_ROUNDING = 1e-9

@@ -21,7 +21,15 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from evalkit.engine._exact import difference, equal_counts, in_units, scaled_counts, weighted_bincount
+from evalkit.engine._exact import (
+    ExactSums,
+    difference,
+    equal_counts,
+    in_units,
+    limbs_to_ints,
+    scaled_counts,
+    weighted_bincount,
+)
 from evalkit.engine._validation import show
 from evalkit.exceptions import InvalidCountsError
 
@@ -50,24 +58,37 @@ class KeyedSums:
 
     @classmethod
     def counted(cls, first: np.ndarray, second: np.ndarray, values: np.ndarray) -> KeyedSums:
-        """The sums of ``values`` (one row per sample: whole numbers or exact float counts) per
-        distinct pair of codes ``(first, second)`` (each below ``2**32``); keys whose sums are
-        all 0 are left out."""
+        """The sums of ``values`` (one row per sample: booleans, whole numbers, floats, or exact
+        float counts) per distinct pair of codes ``(first, second)`` (each below ``2**32``), exactly
+        (float sums as exact float counts); keys whose sums are all 0 are left out."""
         return cls._summed(_packed(first, second), np.asarray(values))
 
     @classmethod
     def _summed(cls, keys: np.ndarray, values: np.ndarray) -> KeyedSums:
         if not len(keys):
             return cls(keys.astype(np.int64), values.reshape(0, values.shape[1]))
-        if values.dtype.kind in "iu":  # whole numbers over few distinct codes: counted in a table of the codes present, no sort
+        if values.dtype.kind in "biu":  # whole numbers over few distinct codes: counted in a table of the codes present, no sort
             first, second = keys >> _SHIFT, keys & _LOW
             width = int(second.max()) + 1
             size = (int(first.max()) + 1) * width
             if size <= max(4 * len(keys), 1024):
                 spot = first * width + second
-                sums = np.stack([weighted_bincount(spot, values[:, column], size) for column in range(values.shape[1])], axis=1)
+                sums = np.stack([np.bincount(spot[values[:, column]], minlength=size) if values.dtype.kind == "b" else weighted_bincount(spot, values[:, column], size)
+                                 for column in range(values.shape[1])], axis=1)  # fmt: skip
                 present = np.flatnonzero(np.any(sums != 0, axis=1))
                 return cls(_packed(present // width, present % width), sums[present])
+        if values.dtype.kind == "f":  # float weights: each key's sums exact (ExactSums), as Python integers in units of 2**-1126
+            present, inverse = np.unique(keys, return_inverse=True)
+            columns = values.shape[1]
+            exact_sums = ExactSums(len(present) * columns)
+            exact_sums.add((inverse.reshape(-1, 1) * columns + np.arange(columns)).ravel(), values.ravel())
+            exact = np.empty(len(present) * columns, dtype=object)
+            exact[:] = limbs_to_ints(exact_sums.limbs())
+            exact = exact.reshape(len(present), columns)
+            kept = np.any(exact != 0, axis=1)
+            return cls(present[kept], exact[kept])
+        if values.dtype.kind == "b":
+            values = values.astype(np.int64)
         order = np.argsort(keys, kind="stable")
         keys, values = keys[order], values[order]
         starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))

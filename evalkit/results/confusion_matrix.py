@@ -17,6 +17,8 @@ from evalkit.engine._exact import (
     equal_counts,
     exact_remainders,
     exact_table,
+    float_rest,
+    in_units,
     weighted_bincount,
     weighted_sum,
 )
@@ -46,7 +48,7 @@ from evalkit.measures.plugins import metrics_class_field, read_metrics_class
 from evalkit.measures.registry import MeasureLike
 from evalkit.results.base import CellsResult
 from evalkit.results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
-from evalkit.results.matrix_counts import MatrixCounts, few_samples
+from evalkit.results.matrix_counts import MatrixCounts, cells_of, few_samples
 from evalkit.results.matrix_getters import MatrixGetters
 from evalkit.results.rendering import ReportFace, render
 from evalkit.results.tally import tallied
@@ -139,23 +141,24 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
     @classmethod
     def _trusted(cls, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, grows: bool = False,
-                 exact: dict[int, int] | None = None) -> ConfusionMatrix:  # fmt: skip
+                 exact: dict[int, int] | None = None, low: np.ndarray | None = None) -> ConfusionMatrix:  # fmt: skip
         """A matrix of checked ``counts``: whole (int64) or float counts, and for float counts,
-        ``exact``: the exact sums of the cells whose floats rounded (``evalkit.engine._exact``),
-        by key ``row << 32 | column``."""
+        ``low``, what their rounding left, and ``exact``, the exact sums of the cells whose rest
+        is no float (``evalkit.engine._exact``), by key ``row << 32 | column``."""
         matrix = cls.__new__(cls)
-        matrix._set(counts, labels, metrics_class or default_metrics_class(), exact, grows)
+        matrix._set(counts, labels, metrics_class or default_metrics_class(), low, exact, grows)
         return matrix
 
-    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, exact: dict[int, int] | None = None) -> ConfusionMatrix:
-        """A matrix of ``counts`` (and their ``exact`` sums) with this one's kind, metrics class and growth."""
-        return type(self)._trusted(counts, labels, metrics_class or self._metrics_class, self._grows, exact)
+    def _like(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass | None = None, low: np.ndarray | None = None,
+              exact: dict[int, int] | None = None) -> ConfusionMatrix:  # fmt: skip
+        """A matrix of ``counts`` (their rests ``low`` and ``exact`` sums) with this one's kind, metrics class and growth."""
+        return type(self)._trusted(counts, labels, metrics_class or self._metrics_class, self._grows, exact, low)
 
     def __reduce__(self) -> tuple:
-        """Pickle (and copy) as counts (with the exact sums of float counts that round),
-        labels, metrics class and growth; the lock is made anew."""
-        counts, exact, labels = self._exact_snapshot()
-        return (type(self)._trusted, (counts, labels, self._metrics_class, self._grows, exact))
+        """Pickle (and copy) as counts (with the rests of float counts), labels, metrics class
+        and growth; the lock is made anew."""
+        counts, low, exact, labels = self._exact_snapshot()
+        return (type(self)._trusted, (counts, labels, self._metrics_class, self._grows, exact, low))
 
     @property
     def metrics_class(self) -> MetricsClass:
@@ -430,14 +433,14 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         """
         checked = check_label_list(labels)
         self.check_size(len(checked))
-        own, own_exact, own_labels = self._exact_snapshot()
+        own, own_low, own_exact, own_labels = self._exact_snapshot()
         check_same_family(checked, own_labels, ("labels", "this matrix"))
         index = {label: position for position, label in enumerate(checked)}
         missing = [label for label in own_labels if label not in index]
         if missing:
             raise UnknownLabelError(f"'labels' leaves out {describe(missing[0])}, a label of this matrix: {show(list(checked))}")
-        counts, exact = _laid(own, own_exact, [index[label] for label in own_labels], len(checked))
-        return self._like(counts, checked, exact=exact)
+        counts, low, exact = _laid(own, own_low, own_exact, [index[label] for label in own_labels], len(checked))
+        return self._like(counts, checked, low=low, exact=exact)
 
     OPERATIONS = ALL_OPERATIONS
     EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
@@ -490,18 +493,15 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
         self._require("subtract")
-        theirs, their_exact = self._over_mine(other, "take away")
+        theirs, their_low, their_exact = self._over_mine(other, "take away")
         with self._lock:
             if self._counts.dtype.kind != "f" and theirs.dtype.kind != "f":
                 self._counts[...] = difference(self._counts, theirs, "pairs of labels")
             else:
                 if self._counts.dtype.kind != "f":
                     self._grown(self._labels, floats=True)
-                rows, columns = np.nonzero(theirs)
-                if their_exact:
-                    keys = np.union1d(rows.astype(np.int64) << 32 | columns, np.fromiter(their_exact, dtype=np.int64, count=len(their_exact)))
-                    rows, columns = keys >> 32, keys & 0xFFFFFFFF
-                self._add_floats(rows, columns, theirs[rows, columns], their_exact, sign=-1)
+                rows, columns = cells_of(theirs, their_exact)
+                self._add_floats(rows, columns, theirs[rows, columns], None if their_low is None else their_low[rows, columns], their_exact, sign=-1)
             self._total = None
             self._tally_after_table(-theirs, np.arange(len(self._labels)), grew=False)
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
@@ -512,24 +512,24 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         class becomes the more specific of the two (see ``merged_metrics_class``)."""
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        counts, exact, labels = other._exact_snapshot()
+        counts, low, exact, labels = other._exact_snapshot()
         if not self._grows:
             self._check_labels_in(labels, self._labels, "merge")
         metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
-        self._add(counts, labels, exact=exact)
+        self._add(counts, labels, low=low, exact=exact)
         self._metrics_class = metrics_class
         return self
 
-    def _over_mine(self, other: ConfusionMatrix, operation: str) -> tuple[np.ndarray, dict[int, int]]:
-        """The counts of ``other`` and their exact sums laid over this matrix's labels, which
-        must hold all of its labels."""
-        counts, exact, labels = other._exact_snapshot()
+    def _over_mine(self, other: ConfusionMatrix, operation: str) -> tuple[np.ndarray, np.ndarray | None, dict[int, int]]:
+        """The counts of ``other``, their rests and exact sums laid over this matrix's labels,
+        which must hold all of its labels."""
+        counts, low, exact, labels = other._exact_snapshot()
         mine = self._labels
         if same_labels(mine, labels):
-            return counts, exact
+            return counts, low, exact
         self._check_labels_in(labels, mine, operation)
         index = {label: position for position, label in enumerate(mine)}
-        return _laid(counts, exact, [index[label] for label in labels], len(mine))
+        return _laid(counts, low, exact, [index[label] for label in labels], len(mine))
 
     def _check_labels_in(self, labels: tuple, mine: tuple, operation: str) -> None:
         """Every one of ``labels`` is a label of this matrix (``mine``), or a
@@ -542,13 +542,13 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
     def with_metrics_class(self, metrics_class: MetricsClass) -> ConfusionMatrix:
         """A copy of this matrix with another metrics class (whose getters become its measures)."""
-        counts, exact, labels = self._exact_snapshot()
-        return self._like(counts, labels, check_metrics_class(metrics_class), exact)
+        counts, low, exact, labels = self._exact_snapshot()
+        return self._like(counts, labels, check_metrics_class(metrics_class), low, exact)
 
     def copy(self) -> ConfusionMatrix:
         """An independent copy."""
-        counts, exact, labels = self._exact_snapshot()
-        return self._like(counts, labels, exact=exact)
+        counts, low, exact, labels = self._exact_snapshot()
+        return self._like(counts, labels, low=low, exact=exact)
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -619,18 +619,18 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         with self._lock:
             self._buffer = np.zeros((len(self._labels), len(self._labels)), dtype=np.int64)
             self._counts = self._buffer
-            self._exact = {}
+            self._exact, self._low = {}, None
             self._total = 0
             self._tally = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        (mine, my_exact, my_labels), (theirs, their_exact, their_labels) = self._exact_snapshot(), other._exact_snapshot()  # one lock at a time: no deadlock
+        (mine, my_low, my_exact, my_labels), (theirs, their_low, their_exact, their_labels) = self._exact_snapshot(), other._exact_snapshot()  # one lock at a time
         if mine.dtype.kind == theirs.dtype.kind:  # (float counts: to the last bit of their exact sums)
-            same = np.array_equal(mine, theirs) and my_exact == their_exact
+            same = np.array_equal(mine, theirs) and my_exact == their_exact and np.array_equal(_rests(my_low, mine), _rests(their_low, theirs))
         else:  # whole counts beside float counts: each as the exact number it is
-            same = mine.shape == theirs.shape and equal_counts(_exact_table(mine, my_exact), _exact_table(theirs, their_exact))
+            same = mine.shape == theirs.shape and equal_counts(_exact_table(mine, my_low, my_exact), _exact_table(theirs, their_low, their_exact))
         return same_labels(my_labels, their_labels) and same and self._metrics_class is other._metrics_class
 
     # ----------------------------------------------------------------------------------------
@@ -685,8 +685,8 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         payload = {"labels": list(self._labels), "counts": self._counts.tolist(), **metrics_class_field(self._metrics_class)}
         if self._grows:
             payload["grows"] = True
-        if self._exact:
-            payload["exact"] = exact_remainders(_exact_table(self._counts, self._exact))
+        if self._exact or self._low is not None:
+            payload["exact"] = exact_remainders(_exact_table(self._counts, self._low, self._exact))
         return payload
 
     @classmethod
@@ -704,8 +704,16 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
         m = len(labels)
-        exact = {position // m << 32 | position % m: number for position, number in serialization.exact_sums(document, counts).items()}
-        return cls._trusted(counts, labels, maker, grows, exact)
+        low, wide = None, {}
+        for position, number in serialization.exact_sums(document, counts).items():  # each rest as the matrix keeps it: one float, where one holds it
+            row, column = divmod(position, m)
+            rest = float_rest(number, float(counts[row, column]))
+            if rest is None:
+                wide[row << 32 | column] = number
+            else:
+                low = np.zeros(counts.shape) if low is None else low
+                low[row, column] = rest
+        return cls._trusted(counts, labels, maker, grows, wide, low)
 
     # ----------------------------------------------------------------------------------------
     # text
@@ -740,17 +748,33 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         (rendered by ``evalkit.io.text.matrix_text``)."""
         return str(render("matrix_text", self))
 
-def _laid(counts: np.ndarray, exact: dict[int, int], positions: list[int], m: int) -> tuple[np.ndarray, dict[int, int]]:
-    """Counts (and the exact sums of their cells that rounded) laid into an ``m x m`` table at
-    ``positions``, zeros elsewhere."""
+def _laid(counts: np.ndarray, low: np.ndarray | None, exact: dict[int, int], positions: list[int], m: int) -> tuple[np.ndarray, np.ndarray | None, dict[int, int]]:
+    """Counts (their rests and the exact sums of the cells whose rest is no float) laid into an
+    ``m x m`` table at ``positions``, zeros elsewhere."""
+    cells = np.ix_(positions, positions)
     laid = np.zeros((m, m), dtype=counts.dtype)
-    laid[np.ix_(positions, positions)] = counts
-    return laid, {positions[key >> 32] << 32 | positions[key & 0xFFFFFFFF]: number for key, number in exact.items()}
+    laid[cells] = counts
+    laid_low = None
+    if low is not None:
+        laid_low = np.zeros((m, m))
+        laid_low[cells] = low
+    return laid, laid_low, {positions[key >> 32] << 32 | positions[key & 0xFFFFFFFF]: number for key, number in exact.items()}
 
 
-def _exact_table(counts: np.ndarray, exact: dict[int, int]) -> np.ndarray:
+def _rests(low: np.ndarray | None, counts: np.ndarray) -> np.ndarray:
+    return np.zeros(counts.shape) if low is None else low
+
+
+def _exact_table(counts: np.ndarray, low: np.ndarray | None, exact: dict[int, int]) -> np.ndarray:
     """Every count as the exact number it is (``evalkit.engine._exact.exact_table``)."""
-    return exact_table(counts, {(key >> 32) * len(counts) + (key & 0xFFFFFFFF): number for key, number in exact.items()})
+    table = exact_table(counts, {(key >> 32) * len(counts) + (key & 0xFFFFFFFF): number for key, number in exact.items()})
+    if low is not None:
+        rests = in_units(low)
+        flat = table.reshape(-1)
+        for position in np.flatnonzero(low).tolist():
+            if (position // len(counts)) << 32 | position % len(counts) not in exact:
+                flat[position] += rests.reshape(-1)[position]
+    return table
 
 
 def _is_empty(values: Any) -> bool:

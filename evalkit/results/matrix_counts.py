@@ -8,13 +8,13 @@ Every change of the counts lands here, in one of three ways, all under the matri
 * ``_add_pairs``: samples given as codes, only the cells they fall in;
 * ``_add``: a table of counts over some labels (a batch as large as the table, ``+=``).
 
-Weighted (float) counts are kept exact as well: a cell is its float (each count correctly
-rounded: what every read uses) while its float sums are exact (Knuth's two-sum says so:
-weights of 0.5, 1, 2, ... and most sums of a few batches); a cell whose sum rounded keeps its
-exact sum in ``_exact`` (``evalkit.engine._exact.exact_cells``: Python integers in units of
+Weighted (float) counts are kept exact as well: each cell is its float (the count correctly
+rounded: what every read uses) plus a float ``_low`` of what that rounding left (None while
+every sum is exact: weights of 0.5, 1, 2, ...), summed as two floats each, in numpy
+(``evalkit.engine._exact.exact_cells``); the few cells whose rest is no float (weights of very
+different sizes) keep their exact sums in ``_exact`` (Python integers in units of
 ``2**-1126``, by the cell's key ``row << 32 | column``). Adding and taking away parts never
-rounds, ``(a + b) - a`` is ``b`` whatever the sizes of the weights, and a matrix of many classes
-keeps exact sums only where they differ from its floats.
+rounds, and ``(a + b) - a`` is ``b`` whatever the sizes of the weights.
 
 Each keeps the total exact (Python integers, never wrapped past 2**63 - 1) and ends in
 ``_tally_after``, the one rule for the stream's running sums (``evalkit.results.tally``): a
@@ -37,21 +37,20 @@ import numpy as np
 from evalkit.engine._exact import (
     EXACT_FLOAT_SUM,
     MAX_COUNT,
-    UNIT,
     check_count_total,
+    double_sum,
     exact_cells,
     float_limbs,
     float_units,
     limbs_to_ints,
     rounded_number,
-    sum_is_exact,
     weighted_bincount,
     weighted_sum,
 )
 from evalkit.engine._labels import check_label_list, check_same_family, describe, position_of
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import show
-from evalkit.exceptions import CountOverflowError, UnknownLabelError
+from evalkit.exceptions import UnknownLabelError
 from evalkit.results.counted import FEW_SAMPLES
 from evalkit.results.tally import Tally, few_cells
 
@@ -60,7 +59,16 @@ if TYPE_CHECKING:
 
     from evalkit.measures.metrics_class import MetricsClass
 
-__all__ = ["MatrixCounts", "few_samples"]
+__all__ = ["MatrixCounts", "cells_of", "few_samples"]
+
+
+def cells_of(table: np.ndarray, exact: dict[int, int] | None) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns of a table's non-zero counts (and of those it keeps exact sums of)."""
+    rows, columns = np.nonzero(table)
+    if exact:
+        keys = np.union1d(rows.astype(np.int64) << 32 | columns, np.fromiter(exact, dtype=np.int64, count=len(exact)))
+        rows, columns = keys >> 32, keys & 0xFFFFFFFF
+    return rows, columns
 
 
 def few_samples(y_true: object, y_pred: object, sample_weight: ArrayLike | None) -> bool:
@@ -73,10 +81,11 @@ def few_samples(y_true: object, y_pred: object, sample_weight: ArrayLike | None)
 class MatrixCounts:
     """The changing counts of a matrix (see the module)."""
 
-    __slots__ = ("_buffer", "_counts", "_exact", "_grows", "_index", "_labels", "_lock", "_metrics_class", "_tally", "_total")
+    __slots__ = ("_buffer", "_counts", "_exact", "_grows", "_index", "_labels", "_lock", "_low", "_metrics_class", "_tally", "_total")
     _buffer: np.ndarray
     _counts: np.ndarray
     _exact: dict[int, int]
+    _low: np.ndarray | None
     _grows: bool
     _index: dict[Hashable, int]
     _labels: tuple
@@ -91,13 +100,17 @@ class MatrixCounts:
         @classmethod
         def check_size(cls, m: int) -> None: ...
 
-    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass, exact: dict[int, int] | None = None, grows: bool = False) -> None:
-        """The state of ``counts`` (float counts: ``exact``, the exact sums of the cells whose
-        floats rounded); ``grows``: labels new to the matrix join it as they come."""
+    def _set(self, counts: np.ndarray, labels: tuple, metrics_class: MetricsClass, low: np.ndarray | None = None, exact: dict[int, int] | None = None,
+             grows: bool = False) -> None:  # fmt: skip
+        """The state of ``counts`` (float counts: ``low``, what their rounding left, and
+        ``exact``, the exact sums of the cells whose rest is no float); ``grows``: labels new to
+        the matrix join it as they come."""
+        floats = counts.dtype.kind == "f"
         self._grows = grows
         self._buffer = counts  # room for labels to come: the counts are its top-left corner
         self._counts = counts
-        self._exact = exact if exact is not None and counts.dtype.kind == "f" else {}  # cell key -> the exact sum of a float count that rounded
+        self._low = low if floats and low is not None and low.any() else None  # the rest of each float count (None: none)
+        self._exact = exact if floats and exact else {}  # cell key -> the exact sum of a float count whose rest is no float
         self._labels = labels
         self._metrics_class = metrics_class
         self._index = {label: position for position, label in enumerate(labels)}
@@ -110,11 +123,11 @@ class MatrixCounts:
         with self._lock:
             return self._counts.copy(), self._labels
 
-    def _exact_snapshot(self) -> tuple[np.ndarray, dict[int, int], tuple]:
-        """A consistent copy of the counts, the exact sums of the cells whose floats rounded and
-        the labels, read under the lock."""
+    def _exact_snapshot(self) -> tuple[np.ndarray, np.ndarray | None, dict[int, int], tuple]:
+        """A consistent copy of the counts, the rests of float counts and the exact sums of the
+        cells whose rest is no float, and the labels, read under the lock."""
         with self._lock:
-            return self._counts.copy(), dict(self._exact), self._labels
+            return self._counts.copy(), None if self._low is None else self._low.copy(), dict(self._exact), self._labels
 
     def _current_total(self) -> int | float:
         """The total, summed once (the caller holds the lock): exact, correctly rounded."""
@@ -122,11 +135,12 @@ class MatrixCounts:
             counts = self._counts
             if counts.dtype.kind != "f":
                 self._total = weighted_sum(counts, None)
-            elif not self._exact:
+            elif self._low is None and not self._exact:
                 self._total = check_count_total(math.fsum(counts.ravel().tolist()))
-            else:  # the floats' exact sum, and what the cells that rounded add to their floats
+            else:  # the floats' exact sum with their rests, and what the cells whose rest is no float add
+                floats = counts.ravel() if self._low is None else np.concatenate((counts.ravel(), self._low.ravel()))
                 rest = sum(number - float_units(float(counts[key >> 32, key & 0xFFFFFFFF])) for key, number in self._exact.items())
-                self._total = check_count_total(rounded_number(limbs_to_ints(float_limbs(np.zeros(counts.size, dtype=np.intp), counts.ravel(), 1))[0] + rest))
+                self._total = check_count_total(rounded_number(limbs_to_ints(float_limbs(np.zeros(floats.size, dtype=np.intp), floats, 1))[0] + rest))
         return self._total
 
     # ----------------------------------------------------------------------------------------
@@ -185,14 +199,19 @@ class MatrixCounts:
                 buffer = np.zeros((size, size), dtype=self._buffer.dtype)
                 buffer[: len(self._counts), : len(self._counts)] = self._counts
                 self._buffer = buffer
+            if self._low is not None:
+                low = np.zeros((m, m))
+                low[: len(self._low), : len(self._low)] = self._low
+                self._low = low
             index.update((label, position) for position, label in enumerate(checked, len(self._labels)))  # in place: readers wait on the lock
             self._labels = labels
             self._counts = self._buffer[:m, :m]
         if floats and self._buffer.dtype.kind != "f":
-            rows, columns = np.nonzero(self._counts >= EXACT_FLOAT_SUM)  # whole counts no float holds: kept exact
-            self._exact = {row << 32 | column: int(self._counts[row, column]) * UNIT for row, column in zip(rows.tolist(), columns.tolist())}
+            whole = self._counts
             self._buffer = self._buffer.astype(np.float64)
             self._counts = self._buffer[: len(self._labels), : len(self._labels)]
+            if whole.size and int(whole.max()) >= EXACT_FLOAT_SUM:  # whole counts no float holds: their rests kept
+                self._low = (whole - self._counts.astype(np.int64)).astype(np.float64)
         if found == self._labels:
             return np.arange(len(found))
         return np.array([self._index[label] for label in found], dtype=np.intp)
@@ -205,16 +224,16 @@ class MatrixCounts:
         cell: one event of a stream, the hot path (the caller holds the lock and has checked
         the cell)."""
         tally = self._tally
-        if tally is None and self._counts.dtype.kind == "f":  # float counts (which keep no tally): a float sum that is exact, else the exact sum
-            key, mine = row << 32 | column, float(self._counts[row, column])
-            exact = self._exact
-            total = mine + amount
-            if key not in exact and sum_is_exact(mine, amount, total) and math.isfinite(total):
-                self._counts[row, column] = total
-            else:
-                values, changes = exact_cells(np.array([mine]), np.array([key]), exact, np.array([amount]))
-                self._counts[row, column] = values[0]
-                self._keep_exact(changes)
+        if tally is None and self._counts.dtype.kind == "f":  # float counts (which keep no tally): summed as two floats, exactly
+            key, low = row << 32 | column, self._low
+            mine, rest = float(self._counts[row, column]), 0.0 if low is None else float(low[row, column])
+            top, left, fits = double_sum(mine, rest, float(amount), 0.0)
+            if key in self._exact or not fits or not math.isfinite(top):
+                self._add_floats(np.array([row]), np.array([column]), np.array([float(amount)]))
+                return
+            self._counts[row, column] = top
+            if left or low is not None:
+                self._lows()[row, column] = left
             self._total = None
             return
         total = (self._total if self._total is not None else self._current_total()) + amount
@@ -257,21 +276,18 @@ class MatrixCounts:
             self._total = total
             self._tally_after(zip(rows.tolist(), columns.tolist(), amounts.tolist()), len(keys), grew=len(self._labels) != before)
 
-    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None, exact: dict[int, int] | None = None) -> None:
+    def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None, low: np.ndarray | None = None, exact: dict[int, int] | None = None) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
-        (``batch_total``: the sum of ``batch``, when the caller knows it; ``exact``: the exact
-        sums of its cells whose floats rounded, by key over ``found``, another matrix's ``_exact``)."""
+        (``batch_total``: the sum of ``batch``, when the caller knows it; ``low`` and ``exact``:
+        another matrix's rests of float counts, its exact sums by key over ``found``)."""
         with self._lock:
             floats = batch.dtype.kind == "f"
             total = None if floats or self._counts.dtype.kind == "f" else check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
             before = len(self._labels)
             positions = self._grown(found, floats)
-            if self._counts.dtype.kind == "f":  # the cells the batch has (and those it keeps exact sums of)
-                rows, columns = np.nonzero(batch)
-                if exact:
-                    keys = np.union1d(rows.astype(np.int64) << 32 | columns, np.fromiter(exact, dtype=np.int64, count=len(exact)))
-                    rows, columns = keys >> 32, keys & 0xFFFFFFFF
-                self._add_floats(positions[rows], positions[columns], batch[rows, columns],
+            if self._counts.dtype.kind == "f":  # the cells the batch has
+                rows, columns = cells_of(batch, exact)
+                self._add_floats(positions[rows], positions[columns], batch[rows, columns], None if low is None else low[rows, columns],
                                  None if not exact else {int(positions[key >> 32]) << 32 | int(positions[key & 0xFFFFFFFF]): number for key, number in exact.items()})  # fmt: skip
             else:
                 whole = len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all())
@@ -279,21 +295,32 @@ class MatrixCounts:
             self._total = total
             self._tally_after_table(batch, positions, grew=len(self._labels) != before)
 
-    def _add_floats(self, rows: np.ndarray, columns: np.ndarray, amounts: np.ndarray, exact: dict[int, int] | None = None, sign: int = 1) -> None:
+    def _add_floats(self, rows: np.ndarray, columns: np.ndarray, amounts: np.ndarray, low: np.ndarray | None = None, exact: dict[int, int] | None = None,
+                    sign: int = 1) -> None:  # fmt: skip
         """Add (``sign`` -1: take away) float or whole ``amounts`` to the float counts of the
         cells ``rows, columns`` (distinct), exactly (``evalkit.engine._exact.exact_cells``;
-        ``exact``: the exact sums of the amounts that rounded, by cell key), all or nothing.
+        ``low``: the amounts' rests, ``exact``: the exact sums of those whose rest is no float,
+        by cell key), all or nothing.
 
         Raises:
             InvalidCountsError: an amount taken away above its count.
             CountOverflowError: a count beyond what a float64 holds.
         """
         rows, columns = rows.astype(np.int64), columns.astype(np.int64)
-        values, changes = exact_cells(self._counts[rows, columns], rows << 32 | columns, self._exact, amounts, exact, sign=sign, what="pairs of labels")
-        if not np.isfinite(values).all():
-            raise CountOverflowError("the counts sum beyond what a float64 holds")
+        mine = None if self._low is None else self._low[rows, columns]
+        values, rests, changes = exact_cells(self._counts[rows, columns], mine, rows << 32 | columns, self._exact, amounts, low, exact, sign=sign,
+                                             what="pairs of labels")  # fmt: skip
         self._counts[rows, columns] = values
+        if self._low is not None or rests.any():
+            self._lows()[rows, columns] = rests
         self._keep_exact(changes)
+        self._total = None
+
+    def _lows(self) -> np.ndarray:
+        """The rests of the float counts, made (zeros) at the first one."""
+        if self._low is None:
+            self._low = np.zeros(self._counts.shape)
+        return self._low
 
     def _keep_exact(self, changes: dict[int, int | None]) -> None:
         """Keep the new exact sums of the cells whose floats rounded; forget those exact again."""

@@ -272,10 +272,10 @@ class _Sums(CountedState):
 
 
 def _weighted_rows(covered: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
-    """Per sample: its weight and its weight if covered (whole numbers, or exact float counts)."""
-    if weight is None:
-        return np.stack([np.ones(len(covered), dtype=np.int64), covered.astype(np.int64)], axis=1)
-    weight = exact_counts(weight)
+    """Per sample: its weight and its weight if covered (whole numbers or floats, which
+    ``KeyedSums`` sums exactly)."""
+    if weight is None:  # (each sample counts once: booleans, which KeyedSums counts)
+        return np.stack([np.ones(len(covered), dtype=bool), covered.astype(bool)], axis=1)
     return np.stack([weight, np.where(covered, weight, 0)], axis=1)
 
 

@@ -44,18 +44,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import (
+    FLOAT_OFFSET,
+    common_units,
     equal_counts,
     exact_counts,
     exact_remainders,
     exact_table,
     in_units,
     rounded_counts,
+    rounded_number,
     scaled_counts,
 )
 from evalkit.engine._labels import check_label_list, label_union, same_labels
@@ -157,15 +160,55 @@ def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return np.asarray(ratio(numerator, denominator), dtype=np.float64)
 
 
-def _area(added: np.ndarray, values: np.ndarray) -> float:
-    """``Σ added · values / Σ added``: the area under a curve of steps that add ``added``
-    (whole or exact counts) at ``values``, the products summed without the steps of no weight
-    or a value of 0 (so that a curve and the perfect ranking's, alike but for such steps, sum
-    alike to the last bit)."""
-    weight = rounded_counts(added)
+def _area(weight: np.ndarray, values: np.ndarray) -> float:
+    """``Σ weight · values / Σ weight``: the area under a curve of steps that add ``weight`` at
+    ``values``, the products summed without the steps of no weight or a value of 0 (so that a
+    curve and the perfect ranking's, alike but for such steps, sum alike to the last bit)."""
     steps = weight > 0  # (the value of a step of no weight, undefined or not, adds nothing)
     products = weight[steps] * values[steps]
-    return float(products[products != 0].sum()) / float(rounded_counts(np.add.reduce(added, keepdims=True))[0])
+    return float(products[products != 0].sum()) / float(weight.sum())
+
+
+class _Points(NamedTuple):
+    """A risk-coverage curve's points, highest confidence first, in whole numbers of one unit
+    (``2**exponent``: 1 for whole counts, a power of two that float weights share), so that
+    running sums and their ratios stay in numpy and each ratio is one correctly rounded
+    division; float weights whose sums pass int64 are read as float64 sums. The thresholds, the
+    weight accepted down to each and of the wrong ones among it (cumulative), the weight each
+    point adds, where each point's entries start (lowest first), each entry's weight, and the
+    coverage and risk."""
+
+    thresholds: np.ndarray
+    accepted: np.ndarray
+    wrong: np.ndarray
+    added: np.ndarray
+    starts: np.ndarray
+    weight: np.ndarray
+    exponent: int
+    coverage: np.ndarray
+    risk: np.ndarray
+
+    @classmethod
+    def of(cls, score: np.ndarray, wrong: np.ndarray, weight: np.ndarray) -> _Points:
+        """The points of entries sorted by score (their wrong ones, their whole or exact weights)."""
+        whole, exponent = common_units(weight)
+        if whole.dtype.kind == "O":  # sums beyond int64's reach (full-mantissa weights, many samples): read as float64 sums
+            whole, exponent = np.ldexp(whole.astype(np.float64), exponent), 0
+        starts = np.flatnonzero(np.concatenate(([True], score[1:] != score[:-1]))) if len(score) else np.zeros(0, dtype=np.intp)
+        added = np.add.reduceat(whole, starts)[::-1] if len(starts) else whole[:0]
+        errors = np.add.reduceat(np.where(wrong, whole, 0), starts)[::-1] if len(starts) else whole[:0]
+        accepted, wrong_so_far = np.cumsum(added), np.cumsum(errors)
+        return cls(score[starts][::-1], accepted, wrong_so_far, added, starts, whole, exponent, _shares(accepted, accepted[-1:]), _shares(wrong_so_far, accepted))
+
+    def floats(self, whole: np.ndarray) -> np.ndarray:
+        """Whole numbers of the curve's unit as the numbers they are (float64, or whole counts as they are)."""
+        return np.ldexp(whole.astype(np.float64), self.exponent) if self.exponent else whole
+
+    def value(self, whole: int | np.integer) -> float:
+        """One whole number of the curve's unit as the number it is."""
+        if not self.exponent:
+            return whole.item() if isinstance(whole, np.generic) else whole
+        return rounded_number(int(whole) << (self.exponent + FLOAT_OFFSET))
 
 
 class RiskCoverage(CountedState):
@@ -203,7 +246,7 @@ class RiskCoverage(CountedState):
 
     def _set(self, score: np.ndarray, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray) -> None:
         self._score, self._actual, self._predicted, self._weight = score, actual, predicted, weight
-        self._points: tuple[np.ndarray, ...] | None = None
+        self._points: _Points | None = None
 
     @classmethod
     def from_predictions(cls, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, labels: Sequence[Hashable] | None = None,
@@ -401,48 +444,39 @@ class RiskCoverage(CountedState):
     # ----------------------------------------------------------------------------------------
     # the curve
 
-    def _curve(self) -> tuple[np.ndarray, ...]:
-        """Per distinct confidence, highest first: the threshold, the weight accepted down to it,
-        and the weight of the wrong samples among them (cumulative; whole or exact counts); the
-        weight each point adds, and where each point's entries start (lowest confidence first)."""
+    def _curve(self) -> _Points:
+        """The curve's points (see ``_Points``), counted once."""
         if self._points is None:
-            score, weight = self._score, self._weight
-            starts = np.flatnonzero(np.concatenate(([True], score[1:] != score[:-1]))) if len(score) else np.zeros(0, dtype=np.intp)
-            wrong = np.where(self._actual != self._predicted, weight, 0)
-            added = np.add.reduceat(weight, starts)[::-1] if len(starts) else weight[:0]
-            errors = np.add.reduceat(wrong, starts)[::-1] if len(starts) else weight[:0]
-            self._points = (score[starts][::-1], np.cumsum(added), np.cumsum(errors), added, starts)
+            self._points = _Points.of(self._score, self._actual != self._predicted, self._weight)
         return self._points
 
     @property
     def n_samples(self) -> float:
         """How much every sample counted weighs together (their number, without weights)."""
-        accepted = self._curve()[1]
-        return rounded_counts(accepted[-1:])[0].item() if len(accepted) else 0
+        points = self._curve()
+        return points.value(points.accepted[-1]) if len(points.accepted) else 0
 
     @property
     def thresholds(self) -> np.ndarray:
         """The distinct confidences, highest first: point ``j`` accepts the samples whose
         confidence is at least ``thresholds[j]``."""
-        return self._curve()[0]
+        return self._curve().thresholds.copy()
 
     @property
     def coverage(self) -> np.ndarray:
         """The share of the samples (by weight) accepted at each threshold."""
-        _, accepted, _, _, _ = self._curve()
-        return _shares(accepted, accepted[-1:])
+        return self._curve().coverage.copy()
 
     @property
     def risk(self) -> np.ndarray:
         """The selective risk (error rate of the accepted samples) at each threshold: the
         weight of the wrong ones over the weight accepted, one correctly rounded division."""
-        _, accepted, wrong, _, _ = self._curve()
-        return _shares(wrong, accepted)
+        return self._curve().risk.copy()
 
     @property
     def error_rate(self) -> float:
         """The error rate of every sample (the risk at full coverage); NaN when nothing was counted."""
-        risk = self.risk
+        risk = self._curve().risk
         return float(risk[-1]) if len(risk) else math.nan
 
     def values(self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude", **parameters: float) -> np.ndarray:
@@ -455,19 +489,21 @@ class RiskCoverage(CountedState):
             [1.0, 1.0, 1.0, 0.75]
         """
         resolved = resolve_measure(measure)
-        _, accepted, _, _, starts = self._curve()
+        points = self._curve()
+        starts = points.starts
         first = np.zeros(len(self._score), dtype=np.int64)
         first[starts[1:]] = 1
         group = len(starts) - 1 - np.cumsum(first)  # each entry's point: the highest confidence is point 0
-        k, points = len(self._labels), len(accepted)
-        weight = rounded_counts(self._weight)
-        both = np.bincount(group * k + self._actual, weights=np.where(self._actual == self._predicted, weight, 0), minlength=points * k)
-        actual = np.bincount(group * k + self._actual, weights=weight, minlength=points * k)
-        predicted = np.bincount(group * k + self._predicted, weights=weight, minlength=points * k)
-        sums = [np.cumsum(part.reshape(points, k), axis=0) for part in (both, actual, predicted)]
+        k, n_points = len(self._labels), len(points.accepted)
+        weight = points.floats(points.weight)
+        both = np.bincount(group * k + self._actual, weights=np.where(self._actual == self._predicted, weight, 0), minlength=n_points * k)
+        actual = np.bincount(group * k + self._actual, weights=weight, minlength=n_points * k)
+        predicted = np.bincount(group * k + self._predicted, weights=weight, minlength=n_points * k)
+        sums = [np.cumsum(part.reshape(n_points, k), axis=0) for part in (both, actual, predicted)]
         if weight.dtype.kind in "iu":
             sums = [part.astype(np.int64) for part in sums]
-        cells = Cells.from_sums(sums[0], sums[1], sums[2], np.broadcast_to(accepted[:, None], (points, k)))
+        accepted = points.floats(points.accepted)
+        cells = Cells.from_sums(sums[0], sums[1], sums[2], np.broadcast_to(accepted[:, None], (n_points, k)))
         return average_rows(resolved, cells, average, undefined=undefined, parameters=parameters)
 
     def area(self, measure: MeasureLike | None = None, average: str = "macro", *, undefined: UndefinedPolicy = "exclude", **parameters: float) -> float:
@@ -479,18 +515,19 @@ class RiskCoverage(CountedState):
             >>> RiskCoverage.from_predictions([0, 1, 1, 0], [0, 1, 0, 0], [0.9, 0.8, 0.3, 0.6]).area("accuracy", "micro")
             0.9375
         """
-        _, _, _, added, _ = self._curve()
-        if not len(added):
+        points = self._curve()
+        if not len(points.added):
             return math.nan
-        values = self.risk if measure is None else self.values(measure, average, undefined=undefined, **parameters)
-        return _area(added, values)
+        values = points.risk if measure is None else self.values(measure, average, undefined=undefined, **parameters)
+        return _area(points.floats(points.added), values)
 
     def _oracle(self) -> tuple[np.ndarray, np.ndarray]:
-        """The weight each step of a perfect ranking adds and its risk: every correct sample
-        first (one step: their risk is 0 in any order), then each wrong one, the lightest first."""
-        weight, wrong = self._weight, self._actual != self._predicted
-        errors = np.sort(weight[wrong])
-        right = [np.add.reduce(weight[~wrong], keepdims=True)] if not wrong.all() else []  # (no step for no correct sample)
+        """The weight each step of a perfect ranking adds (whole numbers of the curve's unit)
+        and its risk: every correct sample first (one step: their risk is 0 in any order), then
+        each wrong one, the lightest first."""
+        points, wrong = self._curve(), self._actual != self._predicted
+        errors = np.sort(points.weight[wrong])
+        right = [np.add.reduce(points.weight[~wrong], keepdims=True)] if not wrong.all() else []  # (no step for no correct sample)
         added = np.concatenate([*right, errors])
         return added, _shares(np.cumsum(np.concatenate([*(step * 0 for step in right), errors])), np.cumsum(added))
 
@@ -515,8 +552,9 @@ class RiskCoverage(CountedState):
 
     def excess_aurc(self) -> float:
         """The AURC minus that of a perfect ranking of the same samples (see the module):
-        exactly 0 for a confidence that ranks every correct sample above every wrong one (no
-        two wrong ones tied); NaN when nothing was counted.
+        exactly 0 for a confidence that ranks every correct sample above every wrong one, no
+        two wrong ones tied and, with weights, the lighter wrong ones more confident; NaN when
+        nothing was counted.
 
         Examples:
             >>> RiskCoverage.from_predictions([0] * 6, [0, 0, 0, 0, 1, 1], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]).excess_aurc()
@@ -524,12 +562,13 @@ class RiskCoverage(CountedState):
         """
         if not self.n_samples:
             return math.nan
-        return self.aurc() - _area(*self._oracle())
+        added, risk = self._oracle()
+        return self.aurc() - _area(self._curve().floats(added), risk)
 
     def _point_at_coverage(self, coverage: float) -> int:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float, np.integer, np.floating)) or not 0 < coverage <= 1:
             raise InvalidArgumentError(f"'coverage' must be a number in (0, 1], got {show(coverage)}")
-        shares = self.coverage
+        shares = self._curve().coverage
         if not len(shares):
             raise InvalidCountsError("no sample was counted: there is no coverage to read")
         return min(int(np.searchsorted(shares, coverage, side="left")), len(shares) - 1)
@@ -541,12 +580,12 @@ class RiskCoverage(CountedState):
         Raises:
             InvalidArgumentError: ``coverage`` not in (0, 1].
         """
-        return float(self.risk[self._point_at_coverage(coverage)])
+        return float(self._curve().risk[self._point_at_coverage(coverage)])
 
     def _point_at_risk(self, risk: float) -> int | None:
         if isinstance(risk, bool) or not isinstance(risk, (int, float, np.integer, np.floating)) or not 0 <= risk <= 1:
             raise InvalidArgumentError(f"'risk' must be a number in [0, 1], got {show(risk)}")
-        within = np.flatnonzero(self.risk <= risk)
+        within = np.flatnonzero(self._curve().risk <= risk)
         return int(within[-1]) if len(within) else None
 
     def coverage_at(self, risk: float) -> float:
@@ -557,7 +596,7 @@ class RiskCoverage(CountedState):
             InvalidArgumentError: ``risk`` not in [0, 1].
         """
         point = self._point_at_risk(risk)
-        return 0.0 if point is None else float(self.coverage[point])
+        return 0.0 if point is None else float(self._curve().coverage[point])
 
     def risk_interval(self, coverage: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the selective risk at ``coverage``: the
@@ -570,18 +609,16 @@ class RiskCoverage(CountedState):
         """
         from evalkit.results.intervals import sample_proportion_interval
 
-        j = self._point_at_coverage(coverage)
-        _, accepted, wrong, _, _ = self._curve()
-        errors, trials = rounded_counts(np.array([wrong[j], accepted[j]])).tolist()
-        return sample_proportion_interval(errors, trials, level=level, method=method)
+        j, points = self._point_at_coverage(coverage), self._curve()
+        return sample_proportion_interval(points.value(points.wrong[j]), points.value(points.accepted[j]), level=level, method=method)
 
     def coverage_interval(self, risk: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the coverage at ``risk`` (the share of the
         samples the chosen threshold accepts; the threshold itself is taken as given)."""
         from evalkit.results.intervals import sample_proportion_interval
 
-        point = self._point_at_risk(risk)
-        accepted = 0 if point is None else rounded_counts(self._curve()[1][point : point + 1])[0].item()
+        point, points = self._point_at_risk(risk), self._curve()
+        accepted = 0 if point is None else points.value(points.accepted[point])
         return sample_proportion_interval(accepted, self.n_samples, level=level, method=method)
 
     def __repr__(self) -> str:
