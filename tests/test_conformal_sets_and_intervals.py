@@ -299,3 +299,13 @@ def test_sets_of_many_groups_and_classes_cost_what_occurs():
     assert result.coverage() == sum(covered) / n and result.group_coverage()["group 3"] == 0.0 and result.group_coverage()["group 4"] == 1.0
     assert result.size_distribution() == {1: (n + 2) // 3 / n, 2: (n - (n + 2) // 3) / n}
     assert merged.group_coverage()["group 0"] == sum(covered[:10]) / 11 and merged.n_samples == n + 10
+
+
+def test_a_sets_document_of_dense_tables_still_loads():
+    """The layout an earlier build wrote: per group and class (and set size) a dense table of
+    (weight, covered); read into the counts of what occurs."""
+    old = ('{"evalkit": "SetCoverage", "version": 1, "labels": ["a", "b"], "groups": null, '
+           '"by_class": [1, 1, 1, 1], "by_size": [0, 0, 1, 1, 1, 1]}')  # fmt: skip
+    loaded = SetCoverage.from_json(old)
+    assert loaded == SetCoverage.from_sets(["a", "b"], [{"a"}, {"a", "b"}])
+    assert loaded.class_coverage() == {"a": 1.0, "b": 1.0} and loaded.size_distribution() == {1: 0.5, 2: 0.5}

@@ -450,9 +450,10 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
 
         Args:
             other: another matrix.
-            grow: with False (the default) the labels must be the same (in any order: the
-                result keeps this matrix's), unless this matrix was made without labels; with
-                True, labels of ``other`` that this matrix lacks are appended.
+            grow: with False (the default) every label of ``other`` must be one of this
+                matrix's (in any order: the result keeps this matrix's), unless this matrix was
+                made without labels; with True, labels of ``other`` that this matrix lacks are
+                appended.
 
         Raises:
             LabelMismatchError: different labels and ``grow=False``.
@@ -558,10 +559,17 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         """The class labels, in row (and column) order."""
         return self._labels
 
-    def get(self, actual_idx: int, predicted_idx: int) -> int:
-        """The count of samples of actual class ``actual_idx`` predicted as ``predicted_idx``."""
+    def get(self, actual_idx: int, predicted_idx: int) -> int | float:
+        """The count of samples of actual class ``actual_idx`` predicted as ``predicted_idx``
+        (the sum of their weights, a float, for a weighted matrix).
+
+        Examples:
+            >>> ConfusionMatrix.from_predictions(["a", "b"], ["a", "a"], sample_weight=[0.5, 1.5]).get(1, 0)
+            1.5
+        """
         m = len(self._labels)
-        return int(self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)])
+        count: int | float = self._counts[check_index("actual_idx", actual_idx, m), check_index("predicted_idx", predicted_idx, m)].item()
+        return count
 
     def get_class_count(self) -> int:
         """The number of classes ``m``: Java's ``getClassCount``, an alias of ``len(labels)``."""

@@ -196,7 +196,7 @@ def _plus(mine: Sums, theirs: Sums) -> Sums:
     return added(cast(np.ndarray, mine), cast(np.ndarray, theirs))
 
 
-def _minus(mine: Sums, theirs: Sums) -> Sums:
+def _without(mine: Sums, theirs: Sums) -> Sums:
     if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
         return mine.minus(theirs, "counts")
     return difference(cast(np.ndarray, mine), cast(np.ndarray, theirs), "counts")
@@ -245,7 +245,7 @@ class _Sums(CountedState):
         mine, theirs = self._aligned(other)
         if mine._settings() != self._settings():
             raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
-        return mine._with([_minus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
+        return mine._with([_without(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
 
     def _scaled(self, factor: float) -> Self:
         return self._with([_times(array, factor) for array in self._arrays()])
@@ -557,6 +557,9 @@ class SetCoverage(_Sums):
         g, k = max(len(groups or ()), 1), len(labels)
         for name, high in (("by_class", k), ("by_size", k + 1)):
             rows = serialization.field(document, name)
+            if isinstance(rows, list) and all(not isinstance(row, list) for row in rows):  # the dense tables an earlier build wrote
+                dense = serialization.array(rows, name, length=g * high * 2, integral=None).reshape(g, high, 2)
+                rows = [[group, code, *dense[group, code].tolist()] for group, code in zip(*(part.tolist() for part in np.nonzero(dense.any(axis=2))))]
             if not isinstance(rows, list) or any(not isinstance(row, list) or len(row) != 4 for row in rows):
                 raise serialization.FormatError(f"field {name!r} must list [group, {'class' if name == 'by_class' else 'size'}, weight, covered] rows, got {show(rows)}")
             codes = serialization.array([row[0] for row in rows], name, length=None), serialization.array([row[1] for row in rows], name, length=None)
@@ -569,6 +572,15 @@ class SetCoverage(_Sums):
                 raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
             setattr(result, f"_{name}", table)
         return result
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A pickle of an earlier build, whose counts were dense groups x classes tables, loads too."""
+        for name in ("_by_class", "_by_size"):
+            table = state.get(name)
+            if isinstance(table, np.ndarray):
+                groups, codes = np.nonzero(table.any(axis=2))
+                state = {**state, name: KeyedSums.counted(groups, codes, table[groups, codes])}
+        self.__dict__.update(state)
 
     def __repr__(self) -> str:
         return f"SetCoverage(labels={list(self.labels)!r}, n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_size={self.mean_size():.4g})"
