@@ -91,15 +91,16 @@ class EvaluationMetrics:
         last), suggesting the getter of the measure a name or alias means in this class (``get_mcc``
         or ``mcc``: ``get_matthews_correlation_coefficient``), else the closest public attribute by
         spelling."""
+        if attribute.startswith("_"):  # private and special names are Python's own lookups: no suggestion
+            return UnknownAttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}", name=attribute)
         meant = None
-        if not attribute.startswith("_"):  # private and special names are Python's own lookups: no suggestion
-            finder = getattr(type(self), "measure", None)  # the class's resolver of measure names and aliases
-            try:
-                meant = None if finder is None else f"get_{finder(attribute.removeprefix('get_')).name}"
-            except EvalkitError:  # no measure of that name
-                pass
-            if meant is None:
-                close = difflib.get_close_matches(attribute, [name for name in dir(type(self)) if not name.startswith("_")], n=1, cutoff=0.6)
-                meant = close[0] if close else None
+        finder = getattr(type(self), "measure", None)  # the class's resolver of measure names and aliases
+        try:
+            meant = None if finder is None else f"get_{finder(attribute.removeprefix('get_')).name}"
+        except EvalkitError:  # no measure of that name
+            pass
+        if meant is None:
+            close = difflib.get_close_matches(attribute, [name for name in dir(type(self)) if not name.startswith("_")], n=1, cutoff=0.6)
+            meant = close[0] if close else None
         hint = f" (did you mean {meant!r}?)" if meant and meant != attribute else ""
         return UnknownAttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}{hint}", name=attribute)

@@ -122,6 +122,7 @@ class _Over(serialization.Document, Generic[R]):
     @_result.setter
     def _result(self, result: R) -> None:
         self._current = result
+        self._held = _own_lock(result)  # (found once: a lookup of a missing attribute can cost microseconds)
         for name in self.__dict__.pop("_delegated", ()):  # the reads bound to the result it replaces
             del self.__dict__[name]
         if type(self).average is _Over.average:  # (a subclass's own average stays its own)
@@ -134,7 +135,7 @@ class _Over(serialization.Document, Generic[R]):
         instance's attribute comes before its class's)."""
         if not isinstance(found, types.MethodType):
             return found
-        own = isinstance(getattr(found.__self__, "_lock", None), _RLOCK)  # a result that reads under its own lock, which updates hold too
+        own = _own_lock(found.__self__) is not _NO_LOCK  # a result that reads under its own lock, which updates hold too
         locked = found if own else _locked(found, self._lock)
         if found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
             self.__dict__.setdefault("_delegated", []).append(name)
@@ -156,6 +157,7 @@ class _Over(serialization.Document, Generic[R]):
         for name in state.pop("_delegated", ()):
             del state[name]
         state.pop("_lock", None)
+        state.pop("_held", None)
         if "_current" in state:
             state["_result"] = state.pop("_current")
         return state
@@ -215,11 +217,17 @@ class _Over(serialization.Document, Generic[R]):
 _RLOCK = type(threading.RLock())
 
 
-def _held(result: object) -> contextlib.AbstractContextManager[object]:
+_NO_LOCK = contextlib.nullcontext()
+
+
+def _own_lock(result: object) -> contextlib.AbstractContextManager[object]:
     """The lock of a result that reads under its own (a ``ConfusionMatrix``, a stream counter),
     which a window holds while it changes the result in more than one step; else a lock of no one."""
-    lock = getattr(result, "_lock", None)
-    return lock if isinstance(lock, _RLOCK) else contextlib.nullcontext()
+    try:
+        lock = object.__getattribute__(result, "_lock")  # (not through a result's __getattr__, which may build an error to suggest a name)
+    except AttributeError:
+        return _NO_LOCK
+    return lock if isinstance(lock, _RLOCK) else _NO_LOCK
 
 
 def _locked(method: Callable[..., Any], lock: threading.RLock) -> Callable[..., Any]:
@@ -273,7 +281,7 @@ class Windowed(_Over[R]):
         try:
             if sample_weight is None and time is None and self._one_event(batch):  # a stream's event: no copy, no check of lengths
                 return
-            with _held(self._current):  # in and out in one change, for a reader of the result
+            with self._held:  # in and out in one change, for a reader of the result
                 self._update(batch, sample_weight, time)
         finally:
             lock.release()
@@ -312,30 +320,27 @@ class Windowed(_Over[R]):
         size, event = self.size, one_event(batch)
         if event is None or size is None or not (self._reverts or self._cells):
             return False
-        with _held(self._current):  # the new event in and the oldest out in one change, for a reader of the result
-            return self._one_event_held(event, size)
-
-    def _one_event_held(self, event: tuple[Any, Any], size: int) -> bool:
-        actual, predicted = event
-        result: Any = self._current
-        batches, count = self._batches, self._count + 1
-        leaving = batches[0].cell if count == size + 1 else None  # a full window's oldest event, leaving as it came (a cell), or None
-        cell = result._event_cell(actual, predicted) if self._cells else None
-        # a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
-        if cell is not None and result._count_event(cell, 1, leaving):
-            if leaving is not None:  # ... with the oldest taken away in the same change
-                batches.popleft()
-                count -= 1
-        elif self._reverts:
-            result.update([actual], [predicted])
-            cell = None
-        else:
-            return False  # nothing changed: the general path counts it as a part
-        batches.append(Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
-        self._count = count
-        if count > size:  # the oldest did not leave with the new event: it leaves as it came (_take)
-            self._leave_first(count - size)
-        return True
+        with self._held:  # the new event in and the oldest out in one change, for a reader of the result
+            actual, predicted = event
+            result: Any = self._current
+            batches, count = self._batches, self._count + 1
+            leaving = batches[0].cell if count == size + 1 else None  # a full window's oldest event, leaving as it came (a cell), or None
+            cell = result._event_cell(actual, predicted) if self._cells else None
+            # a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
+            if cell is not None and result._count_event(cell, 1, leaving):
+                if leaving is not None:  # ... with the oldest taken away in the same change
+                    batches.popleft()
+                    count -= 1
+            elif self._reverts:
+                result.update([actual], [predicted])
+                cell = None
+            else:
+                return False  # nothing changed: the general path counts it as a part
+            batches.append(Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
+            self._count = count
+            if count > size:  # the oldest did not leave with the new event: it leaves as it came (_take)
+                self._leave_first(count - size)
+            return True
 
     @property
     def latest(self) -> float:
@@ -354,7 +359,7 @@ class Windowed(_Over[R]):
         moment = float(time)
         if not math.isfinite(moment) or moment < self._latest:
             raise InvalidArgumentError(f"times must not go back: got {show(time)} after {self._latest}")
-        with self._lock, _held(self._current):
+        with self._lock, self._held:
             self._latest = moment
             self._leave_before(moment - self.period)
 
@@ -739,7 +744,7 @@ class Tumbling(_Over[R]):
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
         """Add a batch; every ``size`` samples the open window closes into ``history``."""
-        with self._lock, _held(self._current):
+        with self._lock, self._held:
             self._update(batch, sample_weight)
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
