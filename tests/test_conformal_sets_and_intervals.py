@@ -308,4 +308,6 @@ def test_a_sets_document_of_dense_tables_still_loads():
            '"by_class": [1, 1, 1, 1], "by_size": [0, 0, 1, 1, 1, 1]}')  # fmt: skip
     loaded = SetCoverage.from_json(old)
     assert loaded == SetCoverage.from_sets(["a", "b"], [{"a"}, {"a", "b"}])
+    empty = SetCoverage.from_sets(["a"], [{"a"}], groups=["x"]).empty()  # (no entries: today's layout, not the dense one)
+    assert SetCoverage.from_json(empty.to_json()) == empty
     assert loaded.class_coverage() == {"a": 1.0, "b": 1.0} and loaded.size_distribution() == {1: 0.5, 2: 0.5}

@@ -557,7 +557,7 @@ class SetCoverage(_Sums):
         g, k = max(len(groups or ()), 1), len(labels)
         for name, high in (("by_class", k), ("by_size", k + 1)):
             rows = serialization.field(document, name)
-            if isinstance(rows, list) and all(not isinstance(row, list) for row in rows):  # the dense tables an earlier build wrote
+            if isinstance(rows, list) and rows and all(not isinstance(row, list) for row in rows):  # the dense tables an earlier build wrote
                 dense = serialization.array(rows, name, length=g * high * 2, integral=None).reshape(g, high, 2)
                 rows = [[group, code, *dense[group, code].tolist()] for group, code in zip(*(part.tolist() for part in np.nonzero(dense.any(axis=2))))]
             if not isinstance(rows, list) or any(not isinstance(row, list) or len(row) != 4 for row in rows):
