@@ -285,6 +285,17 @@ def ratio(numerator: Count, denominator: Count) -> Count:
     return _scalar_ratio(numerator, denominator)
 
 
+def ratios(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``ratio`` of arrays (whole, float or exact counts) as a float64 array: each one correctly
+    rounded division, NaN where the denominator is 0.
+
+    Examples:
+        >>> ratios(np.array([2, 1]), np.array([6, 0])).tolist()
+        [0.3333333333333333, nan]
+    """
+    return np.asarray(ratio(numerator, denominator), dtype=np.float64)
+
+
 def ratio_sqrt(numerator: Count, left: Count, right: Count) -> Count:
     """``numerator / sqrt(left · right)``, NaN where ``left`` or ``right`` is 0.
 

@@ -62,7 +62,7 @@ from evalkit.exceptions import (
     InvalidValueError,
     LabelMismatchError,
 )
-from evalkit.measures.arithmetic import ratio
+from evalkit.measures.arithmetic import ratio, ratios
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 
 if TYPE_CHECKING:
@@ -72,11 +72,6 @@ if TYPE_CHECKING:
     from evalkit.results._closed_form import Interval
 
 __all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "crossed_bound", "interval_bounds", "set_membership", "size_bin_starts"]
-
-
-def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``ratio`` (the one undefined rule: NaN where nothing was counted) of arrays, as an array."""
-    return np.asarray(ratio(numerator, denominator), dtype=np.float64)
 
 
 def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
@@ -441,7 +436,7 @@ class SetCoverage(_Sums):
     def class_coverage(self) -> dict[Hashable, float]:
         """The coverage of the samples of each class (NaN for a class with no sample)."""
         sums = self._by_class.by(1, len(self.labels))
-        return dict(zip(self.labels, _shares(sums[:, 1], sums[:, 0]).tolist()))
+        return dict(zip(self.labels, ratios(sums[:, 1], sums[:, 0]).tolist()))
 
     def group_coverage(self) -> dict[Hashable, float]:
         """The coverage of each group's samples.
@@ -452,7 +447,7 @@ class SetCoverage(_Sums):
         if self._groups is None:
             raise InvalidArgumentError("this result was counted without 'groups'")
         sums = self._by_class.by(0, len(self._groups))
-        return dict(zip(self._groups, _shares(sums[:, 1], sums[:, 0]).tolist()))
+        return dict(zip(self._groups, ratios(sums[:, 1], sums[:, 0]).tolist()))
 
     def group(self, name: Hashable) -> SetCoverage:
         """The counts of one group's samples.
@@ -477,7 +472,7 @@ class SetCoverage(_Sums):
         """The coverage of the sets of each size that occurs."""
         sizes = self._sizes()
         present = np.flatnonzero(sizes[:, 0] != 0)
-        return dict(zip(present.tolist(), _shares(sizes[present, 1], sizes[present, 0]).tolist()))
+        return dict(zip(present.tolist(), ratios(sizes[present, 1], sizes[present, 0]).tolist()))
 
     def size_stratified_coverage(self, n_bins: int | None = None) -> np.ndarray:
         """The coverage of the sets in bins of their size (Angelopoulos & Bates 2021): one per
@@ -492,7 +487,7 @@ class SetCoverage(_Sums):
         """
         sizes = self._sizes()
         summed = np.add.reduceat(sizes, size_bin_starts(len(sizes) - 1, n_bins), axis=0)
-        return _shares(summed[:, 1], summed[:, 0])
+        return ratios(summed[:, 1], summed[:, 0])
 
     def mean_size(self) -> float:
         """The mean number of labels in a set (MAPIE's mean width of classification sets)."""
@@ -503,7 +498,7 @@ class SetCoverage(_Sums):
         """The share of the sets of each size that occurs."""
         sizes = self._sizes()[:, 0]
         present = np.flatnonzero(sizes != 0)
-        return dict(zip(present.tolist(), _shares(sizes[present], np.add.reduce(sizes)).tolist()))
+        return dict(zip(present.tolist(), ratios(sizes[present], np.add.reduce(sizes)).tolist()))
 
     def _of_size(self, size: int) -> tuple[Any, Any]:
         sizes = self._sizes()
@@ -806,7 +801,7 @@ class IntervalCoverage(_Sums):
 
     def bin_coverage(self) -> np.ndarray:
         """The coverage in each bin of the prediction (NaN for an empty bin)."""
-        return _shares(self._counts[:, 1], self._counts[:, 0])
+        return ratios(self._counts[:, 1], self._counts[:, 0])
 
     def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
         """Wilson's or Clopper-Pearson's interval of the coverage (whole counts)."""

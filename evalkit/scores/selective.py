@@ -75,7 +75,7 @@ from evalkit.exceptions import (
     InvalidValueError,
     LabelMismatchError,
 )
-from evalkit.measures.arithmetic import ratio
+from evalkit.measures.arithmetic import ratios
 from evalkit.measures.averaging import UndefinedPolicy, average_rows
 from evalkit.measures.registry import MeasureLike, resolve_measure
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
@@ -154,12 +154,6 @@ def _aggregated(score: np.ndarray, actual: np.ndarray, predicted: np.ndarray, we
     return score[starts][kept], actual[starts][kept], predicted[starts][kept], summed[kept]
 
 
-def _shares(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """``numerator / denominator`` of whole or exact counts, each one correctly rounded
-    division (NaN where the denominator is 0)."""
-    return np.asarray(ratio(numerator, denominator), dtype=np.float64)
-
-
 def _area(weight: np.ndarray, values: np.ndarray) -> float:
     """``Σ weight · values / Σ weight``: the area under a curve of steps that add ``weight`` at
     ``values``, the products summed without the steps of no weight or a value of 0 (so that a
@@ -198,7 +192,7 @@ class _Points(NamedTuple):
         added = np.add.reduceat(whole, starts)[::-1] if len(starts) else whole[:0]
         errors = np.add.reduceat(np.where(wrong, whole, 0), starts)[::-1] if len(starts) else whole[:0]
         accepted, wrong_so_far = np.cumsum(added), np.cumsum(errors)
-        return cls(score[starts][::-1], accepted, wrong_so_far, added, starts, whole, exponent, _shares(accepted, accepted[-1:]), _shares(wrong_so_far, accepted))
+        return cls(score[starts][::-1], accepted, wrong_so_far, added, starts, whole, exponent, ratios(accepted, accepted[-1:]), ratios(wrong_so_far, accepted))
 
     def floats(self, whole: np.ndarray) -> np.ndarray:
         """Whole numbers of the curve's unit as the numbers they are (float64, or whole counts as they are)."""
@@ -529,7 +523,7 @@ class RiskCoverage(CountedState):
         errors = np.sort(points.weight[wrong])
         right = [np.add.reduce(points.weight[~wrong], keepdims=True)] if not wrong.all() else []  # (no step for no correct sample)
         added = np.concatenate([*right, errors])
-        return added, _shares(np.cumsum(np.concatenate([*(step * 0 for step in right), errors])), np.cumsum(added))
+        return added, ratios(np.cumsum(np.concatenate([*(step * 0 for step in right), errors])), np.cumsum(added))
 
     def oracle_risk(self) -> tuple[np.ndarray, np.ndarray]:
         """The risk-coverage curve of a perfect ranking of these samples (every correct sample
@@ -543,7 +537,7 @@ class RiskCoverage(CountedState):
         """
         added, risk = self._oracle()
         accepted = np.cumsum(added)
-        return _shares(accepted, accepted[-1:]), risk
+        return ratios(accepted, accepted[-1:]), risk
 
     def aurc(self) -> float:
         """The area under the risk-coverage curve (see the module): lower is better; NaN when
