@@ -378,7 +378,6 @@ Remainder = list  # [position, [floats]]: what a document adds to a rounded coun
 UNIT = 1 << FLOAT_OFFSET
 """An exact float count ``n`` (a Python integer) is the number ``n / UNIT``."""
 
-_rounded = np.frompyfunc(lambda number: number / UNIT, 1, 1)  # int / int: correctly rounded
 
 
 def exact_counts(counts: ArrayLike) -> np.ndarray:
@@ -475,10 +474,7 @@ def rounded_counts(counts: ArrayLike) -> np.ndarray:
         return array
     if not array.size:
         return np.zeros(array.shape, dtype=np.float64)
-    try:
-        return np.asarray(_rounded(array), dtype=np.float64).reshape(array.shape)
-    except OverflowError:
-        raise CountOverflowError("the counts sum beyond what a float64 holds") from None
+    return np.asarray(_rounded(array), dtype=np.float64).reshape(array.shape)
 
 
 def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
@@ -558,6 +554,9 @@ def rounded_number(number: int) -> float:
         return number / UNIT
     except OverflowError:
         raise CountOverflowError("the counts sum beyond what a float64 holds") from None
+
+
+_rounded = np.frompyfunc(rounded_number, 1, 1)
 
 
 def float_rest(number: int, rounded: float) -> float | None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
@@ -210,8 +210,8 @@ class MatrixCounts:
             whole = self._counts
             self._buffer = self._buffer.astype(np.float64)
             self._counts = self._buffer[: len(self._labels), : len(self._labels)]
-            if whole.size and int(whole.max()) >= EXACT_FLOAT_SUM:  # whole counts no float holds: their rests kept
-                self._low = (whole - self._counts.astype(np.int64)).astype(np.float64)
+            for row, column in zip(*(cells.tolist() for cells in np.nonzero(whole >= EXACT_FLOAT_SUM))):  # whole counts no float holds: their rests kept
+                self._lows()[row, column] = int(whole[row, column]) - int(self._counts[row, column])  # (a few units: one float)
         if found == self._labels:
             return np.arange(len(found))
         return np.array([self._index[label] for label in found], dtype=np.intp)
@@ -264,13 +264,13 @@ class MatrixCounts:
         keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
         amounts = weighted_bincount(inverse, weight, len(keys))
         with self._lock:
-            total = check_count_total(self._current_total() + weighted_sum(amounts, None))
+            floats = amounts.dtype.kind == "f"
+            total = self._total_after(floats, lambda: weighted_sum(amounts, None))
             before = len(self._labels)
-            positions = self._grown(found, amounts.dtype.kind == "f")
+            positions = self._grown(found, floats)
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
             if self._counts.dtype.kind == "f":  # the keys are distinct: no cell twice
                 self._add_floats(rows, columns, amounts)
-                total = None
             else:
                 self._counts[rows, columns] += amounts
             self._total = total
@@ -282,7 +282,7 @@ class MatrixCounts:
         another matrix's rests of float counts, its exact sums by key over ``found``)."""
         with self._lock:
             floats = batch.dtype.kind == "f"
-            total = None if floats or self._counts.dtype.kind == "f" else check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
+            total = self._total_after(floats, lambda: weighted_sum(batch, None) if batch_total is None else batch_total)
             before = len(self._labels)
             positions = self._grown(found, floats)
             if self._counts.dtype.kind == "f":  # the cells the batch has
@@ -294,6 +294,13 @@ class MatrixCounts:
                 self._counts[... if whole else np.ix_(positions, positions)] += batch
             self._total = total
             self._tally_after_table(batch, positions, grew=len(self._labels) != before)
+
+    def _total_after(self, floats: bool, added: Callable[[], int]) -> int | None:
+        """The exact total once whole counts ``added()`` join whole counts (checked: never past
+        2**63 - 1); None for float counts, which the next read sums (``_current_total``)."""
+        if floats or self._counts.dtype.kind == "f":
+            return None
+        return check_count_total(self._current_total() + added())
 
     def _add_floats(self, rows: np.ndarray, columns: np.ndarray, amounts: np.ndarray, low: np.ndarray | None = None, exact: dict[int, int] | None = None,
                     sign: int = 1) -> None:  # fmt: skip
