@@ -17,7 +17,6 @@ from evalkit.engine._exact import (
     equal_counts,
     exact_remainders,
     exact_table,
-    float_rest,
     in_units,
     weighted_bincount,
     weighted_sum,
@@ -711,17 +710,15 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
             weighted_sum(counts, None)  # a total beyond 2**63 - 1 (or float64) is refused here, not wrapped later
         except EvalkitError as error:
             raise FormatError(f"field 'counts': {error}") from None
-        m = len(labels)
-        low, wide = None, {}
-        for position, number in serialization.exact_sums(document, counts).items():  # each rest as the matrix keeps it: one float, where one holds it
-            row, column = divmod(position, m)
-            rest = float_rest(number, float(counts[row, column]))
-            if rest is None:
-                wide[row << 32 | column] = number
-            else:
-                low = np.zeros(counts.shape) if low is None else low
-                low[row, column] = rest
-        return cls._trusted(counts, labels, maker, grows, wide, low)
+        sums = serialization.exact_sums(document, counts)
+        matrix = cls._trusted(counts, labels, maker, grows)
+        if sums:  # each count's exact sum, kept as the matrix keeps its sums (a rest of one float, or the sum whole)
+            positions = np.fromiter(sums, dtype=np.int64, count=len(sums))
+            rows, columns = positions // len(labels), positions % len(labels)
+            amounts = counts[rows, columns].copy()
+            matrix._counts[rows, columns] = 0.0
+            matrix._add_floats(rows, columns, amounts, exact=dict(zip((rows << 32 | columns).tolist(), sums.values())))
+        return matrix
 
     # ----------------------------------------------------------------------------------------
     # text
@@ -776,13 +773,7 @@ def _rests(low: np.ndarray | None, counts: np.ndarray) -> np.ndarray:
 def _exact_table(counts: np.ndarray, low: np.ndarray | None, exact: dict[int, int]) -> np.ndarray:
     """Every count as the exact number it is (``evalkit.engine._exact.exact_table``)."""
     table = exact_table(counts, {(key >> 32) * len(counts) + (key & 0xFFFFFFFF): number for key, number in exact.items()})
-    if low is not None:
-        rests = in_units(low)
-        flat = table.reshape(-1)
-        for position in np.flatnonzero(low).tolist():
-            if (position // len(counts)) << 32 | position % len(counts) not in exact:
-                flat[position] += rests.reshape(-1)[position]
-    return table
+    return table if low is None else table + in_units(low)  # (a cell whose exact sum is kept whole has no rest)
 
 
 def _is_empty(values: Any) -> bool:
