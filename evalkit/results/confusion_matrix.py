@@ -442,7 +442,7 @@ class ConfusionMatrix(CountedState, MatrixCounts, MatrixGetters, CellsResult, Re
         return self._like(counts, checked, low=low, exact=exact)
 
     OPERATIONS = ALL_OPERATIONS
-    EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
+    EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
 
     def merge(self, other: ConfusionMatrix, *, grow: bool = False) -> ConfusionMatrix:
         """A new matrix with the counts of both (also ``self + other``).

@@ -213,7 +213,7 @@ class _Sums(CountedState):
     exactly; what each kind adds is its settings."""
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert"}
-    EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
+    EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
     REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)"}
     _FIELDS: ClassVar[tuple[str, ...]] = ()
 

@@ -231,7 +231,7 @@ class RiskCoverage(CountedState):
     DOCUMENT = "RiskCoverage"
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS
-    EXACT_SUMS = True  # whole counts, and float weights summed exactly: parts taken away leave no rounding
+    EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
         self._fixed = labels is not None
