@@ -42,7 +42,6 @@ from evalkit.engine._exact import (
     added,
     difference,
     equal_counts,
-    exact_counts,
     exact_remainders,
     exact_table,
     in_units,
@@ -561,7 +560,7 @@ class SetCoverage(_Sums):
             if len(rows) and (codes[0].max() >= g or codes[1].max() >= high):
                 raise serialization.FormatError(f"field {name!r} holds a group or class position beyond the groups and classes")
             sums = serialization.array([value for row in rows for value in row[2:]], name, length=None, integral=None)
-            sums = exact_counts(exact_table(sums, serialization.exact_sums(document, sums, f"exact_{name}"))).reshape(len(rows), 2) if sums.dtype.kind == "f" else sums.reshape(len(rows), 2)
+            sums = (exact_table(sums, serialization.exact_sums(document, sums, f"exact_{name}")) if sums.dtype.kind == "f" else sums).reshape(len(rows), 2)
             table = KeyedSums.counted(codes[0], codes[1], sums)
             if len(table.keys) != len(rows) or np.any(table.sums[:, 1] > table.sums[:, 0]):
                 raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
@@ -761,7 +760,7 @@ class IntervalCoverage(_Sums):
             where = (low + high) / 2 if y_pred is None else _finite(y_pred, "y_pred", len(y))
             key = np.searchsorted(self._edges[1:-1], where, side="right")  # type: ignore[index]
         counts, sums = _interval_sums(y, low, high, weight, key, bins)
-        self._counts = added(self._counts, exact_counts(counts))
+        self._counts = added(self._counts, counts)
         self._sums = added(self._sums, sums)  # (float sums: exact from one batch to the next)
 
     def empty(self) -> IntervalCoverage:
