@@ -51,6 +51,7 @@ __all__ = [
     "limbs_to_ints",
     "rounded_counts",
     "rounded_number",
+    "same_form",
     "scaled_counts",
     "sum_limbs",
     "two_sum",
@@ -414,6 +415,15 @@ def in_units(counts: ArrayLike) -> np.ndarray:
     return exact_counts(array)
 
 
+def same_form(first: ArrayLike, second: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Two count arrays in one form, to combine: both whole numbers as they are, else both as
+    exact counts (``in_units``)."""
+    first, second = np.asarray(first), np.asarray(second)
+    if first.dtype.kind in "biu" and second.dtype.kind in "biu":
+        return first, second
+    return in_units(first), in_units(second)
+
+
 def added(mine: ArrayLike, theirs: ArrayLike) -> np.ndarray:
     """``mine + theirs`` of counts, exactly: whole numbers as int64, anything with a float
     count as exact counts (see ``exact_counts``).
@@ -422,10 +432,8 @@ def added(mine: ArrayLike, theirs: ArrayLike) -> np.ndarray:
         >>> rounded_counts(added(np.array([1]), exact_counts(np.array([1e-20])))).tolist()
         [1.0]
     """
-    mine, theirs = np.asarray(mine), np.asarray(theirs)
-    if mine.dtype.kind in "biu" and theirs.dtype.kind in "biu":
-        return mine + theirs
-    return in_units(mine) + in_units(theirs)
+    first, second = same_form(mine, theirs)
+    return first + second
 
 
 def common_units(counts: np.ndarray) -> tuple[np.ndarray, int]:
@@ -460,10 +468,8 @@ def equal_counts(first: ArrayLike, second: ArrayLike) -> bool:
         >>> equal_counts(np.array([2]), exact_counts(np.array([2.0]))), equal_counts(np.array([0.1 + 0.2]), np.array([0.3]))
         (True, False)
     """
-    first, second = np.asarray(first), np.asarray(second)
-    if first.dtype.kind in "biu" and second.dtype.kind in "biu":
-        return bool(np.array_equal(first, second))
-    return first.shape == second.shape and bool(np.array_equal(in_units(first), in_units(second)))
+    first, second = same_form(first, second)
+    return first.shape == second.shape and bool(np.array_equal(first, second))
 
 
 def rounded_counts(counts: ArrayLike) -> np.ndarray:

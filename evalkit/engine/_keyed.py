@@ -25,8 +25,8 @@ from evalkit.engine._exact import (
     ExactSums,
     difference,
     equal_counts,
-    in_units,
     limbs_to_ints,
+    same_form,
     scaled_counts,
     weighted_bincount,
 )
@@ -114,7 +114,7 @@ class KeyedSums:
             return self
         if not len(self.keys):
             return other
-        first, second = _same_form(self.sums, other.sums)
+        first, second = same_form(self.sums, other.sums)
         return KeyedSums._summed(np.concatenate((self.keys, other.keys)), np.concatenate((first, second)))
 
     def minus(self, other: KeyedSums, what: str) -> KeyedSums:
@@ -129,7 +129,7 @@ class KeyedSums:
         inside = spots < len(self.keys)
         if not inside.all() or np.any(self.keys[spots[inside]] != other.keys[inside]):
             raise InvalidCountsError(f"cannot take away {what} that were never added: a key this table does not hold")
-        mine, theirs = _same_form(self.sums, other.sums)
+        mine, theirs = same_form(self.sums, other.sums)
         left = np.array(mine, copy=True)
         left[spots] = difference(left[spots], theirs, what)
         kept = np.any(left != 0, axis=1)
@@ -163,10 +163,3 @@ class KeyedSums:
 
     def __repr__(self) -> str:
         return f"KeyedSums(keys={len(self.keys)}, sums={show(self.sums)})"
-
-
-def _same_form(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two sums in one form: both whole numbers, or both exact float counts."""
-    if first.dtype.kind in "iu" and second.dtype.kind in "iu":
-        return first, second
-    return in_units(first), in_units(second)

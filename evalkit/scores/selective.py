@@ -56,9 +56,9 @@ from evalkit.engine._exact import (
     exact_counts,
     exact_remainders,
     exact_table,
-    in_units,
     rounded_counts,
     rounded_number,
+    same_form,
     scaled_counts,
 )
 from evalkit.engine._labels import check_label_list, label_union, same_labels
@@ -288,9 +288,7 @@ class RiskCoverage(CountedState):
             self._labels = joined
             self._set(entries[0], theirs[0], theirs[1], entries[3])
             return
-        mine_weight, their_weight = self._weight, entries[3]
-        if mine_weight.dtype.kind == "O" or their_weight.dtype.kind == "O":  # float weights: exact sums
-            mine_weight, their_weight = in_units(mine_weight), in_units(their_weight)
+        mine_weight, their_weight = same_form(self._weight, entries[3])  # (float weights: exact sums)
         weight = np.concatenate((mine_weight, their_weight if sign > 0 else -their_weight))
         merged = _aggregated(np.concatenate((self._score, entries[0])), np.concatenate((mine[0], theirs[0])),
                              np.concatenate((mine[1], theirs[1])), weight)  # fmt: skip
