@@ -27,7 +27,9 @@ at the error rate ``r`` (``oracle_aurc``), which ``n`` samples reach only as ``n
 perfect ranking of 6 samples with 2 errors sits 0.026 above it.
 
 Coverage and risk are ratios of the counts, each one correctly rounded division (``2 / 6`` is
-``0.3333333333333333``, not ``1 - 4 / 6``); float weights are summed exactly.
+``0.3333333333333333``, not ``1 - 4 / 6``). Float weights are kept as exact sums, so parts add
+and are taken away exactly; the curve reads them as whole numbers of the power of two they
+share, or, where those pass int64 (full-mantissa weights over many samples), as float64 sums.
 
 ``RiskCoverage`` is a counted state (``evalkit.results.counted``): it updates, merges, takes a
 part away, scales, and writes itself as JSON, so windows, Dask and Spark fold it like a matrix.
