@@ -9,6 +9,7 @@ Two independent formulations check every weighted path:
 
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -296,6 +297,31 @@ def test_float_counts_beyond_float64_are_a_count_overflow(batches):
         for weights in batches:
             cm.update(["a"] * len(weights), ["a"] * len(weights), sample_weight=weights)
         cm.get_total_items()
+
+
+def test_float_cells_whose_total_is_beyond_float64_are_a_count_overflow():
+    # each cell of 1e308 is a float64, their total is not: refused where the counts are given
+    # (from_array, from_predictions, the update that makes it), the matrix left as it was
+    with pytest.raises(CountOverflowError, match="beyond what a float64 holds"):
+        ConfusionMatrix.from_array([[1e308, 0.0], [0.0, 1e308]])
+    with pytest.raises(CountOverflowError, match="'sample_weight' sums beyond"):
+        ConfusionMatrix.from_predictions([0, 1], [0, 1], sample_weight=[1e308, 1e308])
+    cm = ConfusionMatrix([0, 1])
+    cm.update([0], [0], sample_weight=[1e308])
+    with pytest.raises(CountOverflowError):
+        cm.update([1], [1], sample_weight=[1e308])
+    assert cm.get_total_items() == 1e308 and cm.get_true_positive(1) == 0.0
+
+
+def test_a_whole_count_at_the_int64_limit_beside_a_float_count_reads_their_rounded_sum():
+    # 2**63 - 1 + 0.5 (the whole part's int64 conversion of the float table overflowed)
+    whole = ConfusionMatrix.from_array([[2**63 - 1, 0], [0, 0]])
+    half = ConfusionMatrix.from_predictions([0], [0], labels=[0, 1], sample_weight=[0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        merged = whole + half
+        assert merged.get_total_items() == float(Fraction(2**63 - 1) + Fraction(1, 2))
+        assert merged - half == whole
 
 
 def test_whole_counts_beyond_2_53_beside_float_counts_stay_exact():

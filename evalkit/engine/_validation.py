@@ -190,7 +190,7 @@ def as_count_matrix(name: str, counts: object) -> np.ndarray:
         raise InvalidCountsError(f"{name!r} must be >= 0, got {show(array)}")
     if array.dtype.kind in "iu":
         array = array.astype(np.int64)
-        weighted_sum(array, None)  # raises CountOverflowError when the total passes 2**63 - 1
+    weighted_sum(array, None)  # raises CountOverflowError when the total passes 2**63 - 1 (or float64's range)
     return array
 
 
@@ -253,7 +253,7 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str =
     elif array.dtype.kind in "if":
         array = array.astype(np.int64 if array.dtype.kind == "i" else np.float64, copy=False)
         # two reductions find every bad weight: NaN fails >= 0, and an infinity makes the sum infinite
-        with np.errstate(over="ignore"):  # (finite weights whose sum overflows are found below, as the counts they make)
+        with np.errstate(over="ignore"):  # (finite weights whose sum overflows: refused below)
             suspect = array.size and not (array.min() >= 0 and (array.dtype.kind == "i" or np.isfinite(array.sum())))
         if suspect:
             bad = np.flatnonzero(~(array >= 0) | ~np.isfinite(array))
@@ -261,6 +261,7 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str =
                 raise InvalidArgumentError(
                     f"{argument!r} must hold finite weights >= 0; position {bad[0]} holds {array[bad[0]].item()!r}"
                 )
+            raise CountOverflowError(f"{argument!r} sums beyond what a float64 holds (every count it makes would), got {show(array)}")
     else:
         raise InvalidTypeError(f"{argument!r} must hold real numbers, got dtype {array.dtype}: {show(sample_weight)}")
     return read_only(array)

@@ -50,7 +50,7 @@ from evalkit.engine._exact import (
 from evalkit.engine._labels import check_label_list, check_same_family, describe, position_of
 from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import show
-from evalkit.exceptions import UnknownLabelError
+from evalkit.exceptions import CountOverflowError, UnknownLabelError
 from evalkit.results.counted import FEW_SAMPLES
 from evalkit.results.tally import Tally, few_cells
 
@@ -60,6 +60,21 @@ if TYPE_CHECKING:
     from evalkit.measures.metrics_class import MetricsClass
 
 __all__ = ["MatrixCounts", "cells_of", "few_samples"]
+
+
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
+def _float_total(counts: np.ndarray) -> float:
+    """The sum of float counts, correctly rounded (``math.fsum``).
+
+    Raises:
+        CountOverflowError: a sum beyond what a float64 holds.
+    """
+    try:
+        return float(check_count_total(math.fsum(counts.ravel().tolist())))
+    except OverflowError:
+        raise CountOverflowError("the counts sum beyond what a float64 holds") from None
 
 
 def cells_of(table: np.ndarray, exact: dict[int, int] | None) -> tuple[np.ndarray, np.ndarray]:
@@ -136,7 +151,7 @@ class MatrixCounts:
             if counts.dtype.kind != "f":
                 self._total = weighted_sum(counts, None)
             elif self._low is None and not self._exact:
-                self._total = check_count_total(math.fsum(counts.ravel().tolist()))
+                self._total = _float_total(counts)
             else:  # the floats' exact sum with their rests, and what the cells whose rest is no float add
                 floats = counts.ravel() if self._low is None else np.concatenate((counts.ravel(), self._low.ravel()))
                 rest = sum(number - float_units(float(counts[key >> 32, key & 0xFFFFFFFF])) for key, number in self._exact.items())
@@ -317,6 +332,10 @@ class MatrixCounts:
         mine = None if self._low is None else self._low[rows, columns]
         values, rests, changes = exact_cells(self._counts[rows, columns], mine, rows << 32 | columns, self._exact, amounts, low, exact, sign=sign,
                                              what="pairs of labels")  # fmt: skip
+        if values.size and float(values.max()) > _FLOAT_MAX / self._counts.size:  # counts that may sum beyond float64: their total checked first
+            trial = self._counts.copy()
+            trial[rows, columns] = values
+            _float_total(trial)
         self._counts[rows, columns] = values
         if self._low is not None or rests.any():
             self._lows()[rows, columns] = rests
