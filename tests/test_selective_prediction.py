@@ -11,6 +11,7 @@ mean risk of the k most confident samples, and the excess AURC against r + (1 - 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from strategies import close
 
 from evalkit import ConfusionMatrix, RiskCoverage
 from evalkit.exceptions import (
+    CountOverflowError,
     InputLengthError,
     InvalidArgumentError,
     InvalidCountsError,
@@ -179,6 +181,29 @@ def test_float_weights_are_summed_exactly():
     half = RiskCoverage.from_predictions(["a"], ["a"], [0.5], labels=["a", "b"], sample_weight=[0.5])
     assert ((big + half) - big) == half and ((big + half) - big).n_samples == 0.5
     assert RiskCoverage.from_json((big + light).to_json()) - big == light
+
+
+def test_weights_of_any_size_read_correctly_rounded_risks_and_areas():
+    # Each risk is one correctly rounded division of exact sums, whatever the weights' sizes:
+    # 0.1, 0.1, 1e-10 (a float64 running sum read 0.5000000002499999), 1e300 beside 5e-324 (whole
+    # numbers of their common unit beyond float64), two of 5e-324 (the area 0.5 · 0.5: weights
+    # times risks underflowed to 0). Weights summing beyond float64 are refused where given.
+    for y_pred, confidence, weights in (([0, 1, 1], [3.0, 2.0, 1.0], [0.1, 0.1, 1e-10]), ([0, 1], [0.9, 0.1], [1e300, 5e-324]),
+                                        ([0, 1], [0.9, 0.1], [5e-324, 5e-324]), ([0, 1], [0.9, 0.1], [1e307, 1e307])):  # fmt: skip
+        curve = RiskCoverage.from_predictions([0] * len(y_pred), y_pred, confidence, sample_weight=weights)
+        exact = [Fraction(w) for w in weights]
+        wrong = [sum(w for w, p in zip(exact[: k + 1], y_pred[: k + 1]) if p) for k in range(len(exact))]
+        assert curve.risk.tolist() == [float(e / sum(exact[: k + 1])) for k, e in enumerate(wrong)], weights
+    assert RiskCoverage.from_predictions([0, 0], [0, 1], [0.9, 0.1], sample_weight=[5e-324, 5e-324]).aurc() == 0.25
+    assert RiskCoverage.from_predictions([0, 0], [0, 1], [0.9, 0.1], sample_weight=[1e307, 1e307]).aurc() == 0.25
+    with pytest.raises(CountOverflowError, match="'sample_weight' sums beyond"):
+        RiskCoverage.from_predictions([0, 0], [0, 1], [0.9, 0.1], sample_weight=[1e308, 1e308])
+
+
+def test_excess_aurc_of_a_perfect_ranking_is_zero_with_weights_of_any_size():
+    # every correct sample ranked above the wrong one: the curve is the oracle's (it read 1.5e-36)
+    curve = RiskCoverage.from_predictions([0, 0, 0, 0], [0, 0, 0, 1], [10.0, 11.0, 12.0, 5.0], sample_weight=[1.0, 0.1, 0.1, 1e-10])
+    assert curve.excess_aurc() == 0.0 and curve.aurc() > 0.0
 
 
 def test_risk_at_a_coverage_and_coverage_at_a_risk_read_the_right_point():

@@ -28,8 +28,9 @@ perfect ranking of 6 samples with 2 errors sits 0.026 above it.
 
 Coverage and risk are ratios of the counts, each one correctly rounded division (``2 / 6`` is
 ``0.3333333333333333``, not ``1 - 4 / 6``). Float weights are kept as exact sums, so parts add
-and are taken away exactly; the curve reads them as whole numbers of the power of two they
-share, or, where those pass int64 (full-mantissa weights over many samples), as float64 sums.
+and are taken away exactly, and the curve reads them as whole numbers of the power of two they
+share: in numpy where they fit int64, else as Python integers (full-mantissa weights over a
+million samples: about a second more than float sums would take).
 
 ``RiskCoverage`` is a counted state (``evalkit.results.counted``): it updates, merges, takes a
 part away, scales, and writes itself as JSON, so windows, Dask and Spark fold it like a matrix.
@@ -156,20 +157,22 @@ def _aggregated(score: np.ndarray, actual: np.ndarray, predicted: np.ndarray, we
     return score[starts][kept], actual[starts][kept], predicted[starts][kept], summed[kept]
 
 
-def _area(weight: np.ndarray, values: np.ndarray) -> float:
-    """``Σ weight · values / Σ weight``: the area under a curve of steps that add ``weight`` at
-    ``values``, the products summed without the steps of no weight or a value of 0 (so that a
-    curve and the perfect ranking's, alike but for such steps, sum alike to the last bit)."""
-    steps = weight > 0  # (the value of a step of no weight, undefined or not, adds nothing)
-    products = weight[steps] * values[steps]
-    return float(products[products != 0].sum()) / float(weight.sum())
+def _area(added: np.ndarray, values: np.ndarray) -> float:
+    """``Σ added · values / Σ added``: the area under a curve of steps that add ``added`` (whole
+    numbers of one unit) at ``values``, as the share of each step (one correctly rounded
+    division: no weight is too small or too large for it) times its value, summed without the
+    steps of no weight or a value of 0 (so that a curve and the perfect ranking's, alike but for
+    such steps, sum alike to the last bit)."""
+    steps = added != 0  # (the value of a step of no weight, undefined or not, adds nothing)
+    products = ratios(added[steps], np.add.reduce(added, keepdims=True)) * values[steps]
+    return float(products[products != 0].sum())
 
 
 class _Points(NamedTuple):
     """A risk-coverage curve's points, highest confidence first, in whole numbers of one unit
     (``2**exponent``: 1 for whole counts, a power of two that float weights share), so that
-    running sums and their ratios stay in numpy and each ratio is one correctly rounded
-    division; float weights whose sums pass int64 are read as float64 sums. The thresholds, the
+    running sums and their ratios are exact and each ratio one correctly rounded division
+    (in numpy where the sums fit int64, else Python integers). The thresholds, the
     weight accepted down to each and of the wrong ones among it (cumulative), the weight each
     point adds, where each point's entries start (lowest first), each entry's weight, and the
     coverage and risk."""
@@ -188,8 +191,6 @@ class _Points(NamedTuple):
     def of(cls, score: np.ndarray, wrong: np.ndarray, weight: np.ndarray) -> _Points:
         """The points of entries sorted by score (their wrong ones, their whole or exact weights)."""
         whole, exponent = common_units(weight)
-        if whole.dtype.kind == "O":  # sums beyond int64's reach (full-mantissa weights, many samples): read as float64 sums
-            whole, exponent = np.ldexp(whole.astype(np.float64), exponent), 0
         starts = np.flatnonzero(np.concatenate(([True], score[1:] != score[:-1]))) if len(score) else np.zeros(0, dtype=np.intp)
         added = np.add.reduceat(whole, starts)[::-1] if len(starts) else whole[:0]
         errors = np.add.reduceat(np.where(wrong, whole, 0), starts)[::-1] if len(starts) else whole[:0]
@@ -198,7 +199,11 @@ class _Points(NamedTuple):
 
     def floats(self, whole: np.ndarray) -> np.ndarray:
         """Whole numbers of the curve's unit as the numbers they are (float64, or whole counts as they are)."""
-        return np.ldexp(whole.astype(np.float64), self.exponent) if self.exponent else whole
+        if not self.exponent:
+            return whole
+        if whole.dtype.kind == "O":  # (Python integers past int64: each correctly rounded, never past float64's range)
+            return rounded_counts(whole * (1 << (self.exponent + FLOAT_OFFSET)))
+        return np.ldexp(whole.astype(np.float64), self.exponent)
 
     def value(self, whole: int | np.integer) -> float:
         """One whole number of the curve's unit as the number it is."""
@@ -513,7 +518,7 @@ class RiskCoverage(CountedState):
         if not len(points.added):
             return math.nan
         values = points.risk if measure is None else self.values(measure, average, undefined=undefined, **parameters)
-        return _area(points.floats(points.added), values)
+        return _area(points.added, values)
 
     def _oracle(self) -> tuple[np.ndarray, np.ndarray]:
         """The weight each step of a perfect ranking adds (whole numbers of the curve's unit)
@@ -554,10 +559,9 @@ class RiskCoverage(CountedState):
             >>> RiskCoverage.from_predictions([0] * 6, [0, 0, 0, 0, 1, 1], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]).excess_aurc()
             0.0
         """
-        if not self.n_samples:
+        if not len(self._curve().added):
             return math.nan
-        added, risk = self._oracle()
-        return self.aurc() - _area(self._curve().floats(added), risk)
+        return self.aurc() - _area(*self._oracle())
 
     def _point_at_coverage(self, coverage: float) -> int:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float, np.integer, np.floating)) or not 0 < coverage <= 1:
