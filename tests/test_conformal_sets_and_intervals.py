@@ -10,6 +10,8 @@ prediction, and estimation" (2007), section 6.2: the interval score; MAPIE's tes
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -21,6 +23,7 @@ from strategies import close
 from evalkit import IntervalCoverage, SetCoverage
 from evalkit import metrics as face
 from evalkit.exceptions import (
+    CountOverflowError,
     InputLengthError,
     InputShapeError,
     InvalidArgumentError,
@@ -215,6 +218,17 @@ def test_bad_sets_and_intervals_are_refused_with_the_argument_named():
         face.classification_ssc(Y_TRUE_CLASS, Y_PRED_SET_2ALPHAS, num_bins=10)
     with pytest.raises(InvalidArgumentError, match="'edges'"):
         IntervalCoverage(edges=[1, 0])
+
+
+def test_interval_sums_beyond_float64_are_an_overflow_or_infinite_never_a_warning():
+    # a weight of 1e308 times a width of 10, a width of 2e308: sums no float64 holds, refused as
+    # counts are; a miss by 1e308 costs (2 / alpha) · 1e308, an infinite interval score
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for lower, upper, weight in (([0.0], [10.0], [1e308]), ([-1e308], [1e308], None)):
+            with pytest.raises(CountOverflowError, match=r"the intervals' widths .* sum beyond what a float64 holds, got \[inf, 0\., 0\.\]"):
+                IntervalCoverage.from_intervals([0.0], lower, upper, sample_weight=weight)
+        assert IntervalCoverage.from_intervals([1e308], [0.0], [1.0]).interval_score(0.9) == np.inf
 
 
 def test_where_evalkit_differs_from_mapie_on_purpose():

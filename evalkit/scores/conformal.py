@@ -54,6 +54,7 @@ from evalkit.engine._types import Count, IntervalsLike, LabelSets, LabelsLike, S
 from evalkit.engine._validation import as_array, check_sample_weight, show
 from evalkit.engine.counting import encode, encode_label_set_family, is_label_set_data
 from evalkit.exceptions import (
+    CountOverflowError,
     InputLengthError,
     InputShapeError,
     InvalidArgumentError,
@@ -654,6 +655,7 @@ def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.
 
     Raises:
         InvalidValueError: a value that is NaN or infinite, or a lower bound above its upper one.
+        CountOverflowError: a sum beyond float64's range.
     """
     counts = np.zeros((bins, 2), dtype=np.int64 if weight is None or weight.dtype.kind in "iu" else np.float64)
     sums = np.zeros((bins, 3))
@@ -679,8 +681,11 @@ def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.
         counts[:, 0] += _summed(kk, ww, bins)
         counts[:, 1] += _summed(kk[covered], ww[covered], bins)
         fw = ww.astype(np.float64)
-        for column, values in enumerate((width, below, above)):
-            sums[:, column] += np.bincount(kk, weights=values * fw, minlength=bins)
+        with np.errstate(over="ignore"):  # a sum beyond float64 is refused below
+            for column, values in enumerate((width, below, above)):
+                sums[:, column] += np.bincount(kk, weights=values * fw, minlength=bins)
+    if not np.isfinite(sums).all():
+        raise CountOverflowError(f"the intervals' widths and distances outside them (weighted) sum beyond what a float64 holds, got {show(sums.sum(axis=0))} (width, below, above)")
     return counts, sums
 
 
@@ -779,7 +784,8 @@ class IntervalCoverage(_Sums):
 
     def mean_width(self) -> float:
         """The mean width ``Σ w (u - l) / Σ w`` of the intervals."""
-        return float(ratio(rounded_counts(self._sums).sum(axis=0)[0], self.n_samples))
+        with np.errstate(over="ignore"):  # a width beyond float64's range is infinite
+            return float(ratio(rounded_counts(self._sums).sum(axis=0)[0], self.n_samples))
 
     def interval_score(self, confidence_level: float) -> float:
         """The interval (Winkler) score of intervals meant to cover ``confidence_level`` (``1 - α``):
@@ -791,8 +797,9 @@ class IntervalCoverage(_Sums):
         """
         if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float, np.floating)) or not 0 < confidence_level < 1:
             raise InvalidArgumentError(f"'confidence_level' must be a number in (0, 1), e.g. 0.9; got {show(confidence_level)}")
-        width, below, above = rounded_counts(self._sums).sum(axis=0)
-        return float(ratio(width + (below + above) * 2 / (1 - confidence_level), self.n_samples))
+        with np.errstate(over="ignore"):  # a score beyond float64's range is infinite
+            width, below, above = rounded_counts(self._sums).sum(axis=0)
+            return float(ratio(width + (below + above) * 2 / (1 - confidence_level), self.n_samples))
 
     def bin_counts(self) -> np.ndarray:
         """How much the samples of each bin weigh."""
