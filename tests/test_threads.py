@@ -128,6 +128,26 @@ def test_a_window_shared_by_threads_loses_and_keeps_no_sample_too_many(make):
         assert all(part.get_total_items() == 7 for part in window.history)
 
 
+def test_threads_that_update_a_window_by_weighted_events_and_read_its_getters_keep_its_size():
+    """A getter read the first time is looked up on the window's result and remembered; weighted
+    one-event updates replace the result. Two readers remembering one getter made the next
+    replacement forget it twice: a KeyError halfway through an update, 18 to 22 samples left in
+    a window of 20."""
+    for trial in range(5):
+        window = Windowed(ConfusionMatrix([0, 1]), size=20)
+
+        def events(seed, window=window):
+            rng = np.random.default_rng(seed)
+            for k in range(400):
+                a, b = int(rng.integers(2)), int(rng.integers(2))
+                window.update([a], [b], **({"sample_weight": [1.0]} if k % 2 else {}))
+                if k % 5 == 0:
+                    window.get_accuracy()
+
+        run_together(*(lambda seed=10 * trial + k: events(seed) for k in range(4)))
+        assert len(window) == 20 and window.get_total_items() == 20
+
+
 def test_a_window_read_sees_one_state_never_half_an_update():
     """While batches of three come and push three out, a reader sees the window full (10 samples)."""
     window = Windowed(ConfusionMatrix([0, 1]), size=10)

@@ -3,13 +3,14 @@ holds, at every step; decay equals explicit weights ``factor**age``; tumbling wi
 the chunks of the stream; and River's rolling metrics, where they count the same thing."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import Calibration, ConfusionMatrix, Faded, Tumbling, Windowed
+from evalkit import Calibration, ConfusionMatrix, Faded, RegressionMetrics, Tumbling, Windowed
 from evalkit.exceptions import EvalkitError, UnsupportedSettingError
 from evalkit.scale.streaming import CurveCounts
 
@@ -626,6 +627,41 @@ def test_a_window_after_its_heaviest_sample_left_reads_the_rest():
     assert window.result.to_array().tolist() == [[0.0, 0.0], [0.5, 1.0]] and window.get_accuracy() == 1 / 1.5
 
 
+def _mean_absolute_error(pairs):
+    return float(sum(abs(Fraction(y) - Fraction(p)) for y, p in pairs) / len(pairs))
+
+
+@pytest.mark.parametrize("batch", [[1e200], [1e200, 2.0]])
+def test_a_regression_window_takes_events_away_after_a_value_its_running_sums_cannot_hold(batch):
+    """A sample of 1e200 (beyond the running sums' range) in the window: the events that leave
+    after it are taken away from the exact sums (an event stayed, three samples in a window of 2)."""
+    window = Windowed(RegressionMetrics(), size=2)
+    window.update([1.0], [1.0])
+    window.update(np.array(batch), np.array([0.0, 2.0][: len(batch)]))
+    for y in (3.0, 5.0):
+        window.update([y], [0.0])
+    assert window.get_mean_absolute_error() == _mean_absolute_error([(3.0, 0.0), (5.0, 0.0)]) and window.result.get_total_weight() == 2
+
+
+def test_a_restored_regression_window_of_one_takes_its_one_sample_batches_away():
+    # the restored batch holds numpy floats, which the running sums refused (its sample stayed)
+    window = Windowed(RegressionMetrics(), size=1)
+    window.update(np.array([0.0, 0.0]), np.array([1.0, 0.0]))
+    restored = Windowed.from_json(window.to_json())
+    for view in (window, restored):
+        view.update(np.array([1.0, 1.0]), np.array([0.0, 0.0]))
+        assert view.get_mean_absolute_error() == 1.0 and view.result.get_total_weight() == 1
+
+
+def test_a_window_keeps_integer_weights_exact():
+    # whole weights count as integers in a window as they do outside it (2**53 + 1 read 2**53)
+    window = Windowed(ConfusionMatrix([0, 1]), size=3)
+    for _ in range(2):
+        window.update([0], [0], sample_weight=[2**53 + 1])
+    assert window.get_total_items() == 2**54 + 2 == ConfusionMatrix.from_predictions([0, 0], [0, 0], labels=[0, 1], sample_weight=[2**53 + 1] * 2).get_total_items()
+    assert window.result == Windowed.from_json(window.to_json()).result
+
+
 @given(st.integers(1, 3000), st.sampled_from([0.5, 0.9, 0.999, 1e-310, 0.5 ** (1 / 100)]))
 def test_a_batch_of_any_length_decays_as_its_weights_say(n, factor):
     """``Faded`` with one batch of ``n`` samples: each weighs ``factor**age`` (0 below float64's
@@ -745,6 +781,26 @@ def test_a_window_document_of_another_kind_or_with_too_many_samples_is_refused()
         Windowed.from_json(document.replace('"size": 2', '"size": 1'))
     with pytest.raises(FormatError, match="template"):
         Windowed.from_json(document.replace('"template": {"evalkit": "ConfusionMatrix"', '"template": {"evalkit": "Nothing"'))
+
+
+@pytest.mark.parametrize("change", ["a label the template lacks", "a result its batches do not hold"])
+def test_a_window_document_is_checked_against_its_batches(change):
+    """A document whose batches do not add up to its result loaded silently and failed at an
+    unrelated update later (an unknown label, a count gone negative): it is a FormatError."""
+    import json
+
+    from evalkit.engine.serialization import FormatError
+
+    window = Windowed(ConfusionMatrix([0, 1]), size=3)
+    window.update([0, 1], [0, 0])
+    window.update([1], [1])
+    document = json.loads(window.to_json())
+    if change == "a label the template lacks":
+        document["batches"][0]["columns"] = [{"list": [7, 7]}, {"list": [0, 0]}]
+    else:
+        document["result"]["counts"] = [[0, 0], [0, 0]]
+    with pytest.raises(FormatError):
+        Windowed.from_json(json.dumps(document))
 
 
 def test_a_window_restored_from_json_takes_a_weighted_batch_away_as_it_added_it():

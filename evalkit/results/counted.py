@@ -170,6 +170,11 @@ class CountedState(Document):
         """The same settings and labels, nothing counted."""
         raise NotImplementedError
 
+    def _holds_nothing(self) -> bool:
+        """Whether nothing is counted (a part taken away from what held only it): by default
+        equal to ``empty()``; a kind whose empty state also reads other settings says otherwise."""
+        return bool(self == self.empty())
+
     def copy(self) -> Self:
         """An independent copy. The immutable kinds (attrs classes) share their read-only arrays
         with it; the mutable ones (``ConfusionMatrix``, the stream counters) copy their counts."""

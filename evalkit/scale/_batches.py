@@ -73,7 +73,9 @@ def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None
     n = len(columns[0])
     if any(len(values) != n for values in columns):
         raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
-    weight = None if sample_weight is None else np.array(sample_weight, dtype=np.float64)  # a copy, as the columns
+    weight = None if sample_weight is None else np.array(sample_weight)  # a copy, as the columns
+    if weight is not None:  # (whole weights stay whole: their counts stay exact)
+        weight = weight.astype(np.int64 if weight.dtype.kind in "biu" else np.float64, copy=False)
     if weight is not None and weight.shape != (n,):
         raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
     times = None
@@ -119,8 +121,8 @@ def read_batch(document: object) -> Batch[Any]:
     n = len(columns[0])
     if any(len(values) != n for values in columns):
         raise serialization.FormatError(f"a window's batch has columns of different lengths: {[len(values) for values in columns]}")
-    weight, times = (None if document.get(name) is None else serialization.array(document[name], name, length=n, integral=False, low=-np.inf)
-                     for name in ("weight", "times"))  # fmt: skip
+    weight, times = (None if document.get(name) is None else serialization.array(document[name], name, length=n, integral=integral, low=-np.inf)
+                     for name, integral in (("weight", None), ("times", False)))  # fmt: skip
     if weight is not None and (weight < 0).any():
         raise serialization.FormatError(f"a window's batch holds a negative weight: {show(weight)}")
     return Batch(columns, weight, times, None)

@@ -759,6 +759,11 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
         """Counts with the same settings (and the classes the first batch fixed), nothing counted."""
         return self._with_result(None)
 
+    def _holds_nothing(self) -> bool:
+        """No result counted, or one that holds nothing (a part taken away from what held only it)."""
+        result = self._result
+        return result is None or result._holds_nothing()
+
     def copy(self) -> Self:
         """An independent copy (the counts so far, merged into one part)."""
         return self._with_result(self._result)

@@ -124,7 +124,7 @@ class _Over(serialization.Document, Generic[R]):
         self._current = result
         self._held = _own_lock(result)  # (found once: a lookup of a missing attribute can cost microseconds)
         for name in self.__dict__.pop("_delegated", ()):  # the reads bound to the result it replaces
-            del self.__dict__[name]
+            self.__dict__.pop(name, None)
         if type(self).average is _Over.average:  # (a subclass's own average stays its own)
             self._keep("average", getattr(result, "average", None))  # what a stream reads at every event: the result's, with no step between
 
@@ -138,7 +138,7 @@ class _Over(serialization.Document, Generic[R]):
         own = _own_lock(found.__self__) is not _NO_LOCK  # a result that reads under its own lock, which updates hold too
         locked = found if own else _locked(found, self._lock)
         if found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
-            self.__dict__.setdefault("_delegated", []).append(name)
+            self.__dict__.setdefault("_delegated", set()).add(name)  # (once, however many readers missed it at once)
             self.__dict__[name] = locked
         return locked
 
@@ -155,7 +155,7 @@ class _Over(serialization.Document, Generic[R]):
         with self._lock:
             state = dict(self.__dict__)
         for name in state.pop("_delegated", ()):
-            del state[name]
+            state.pop(name, None)
         state.pop("_lock", None)
         state.pop("_held", None)
         if "_current" in state:
@@ -399,13 +399,12 @@ class Windowed(_Over[R]):
         self._leave_first(gone)
 
     def _take(self, batch: Batch[R]) -> None:
-        if batch.cell is not None:  # one event counted as a cell: taken away as it came
-            cast(Any, self._result)._count_event(batch.cell, -1)
-        elif batch.part is None and self._reverts and batch.weight is None:
-            result = cast(Any, self._result)
-            getattr(result, "_revert_counted", result.revert)(*batch.arrays)  # samples it counted: a result may take them back unchecked
-        else:
-            self._result -= batch.counted(self._template)
+        result = cast(Any, self._result)
+        if batch.cell is None or not result._count_event(batch.cell, -1):  # one event counted as a cell: taken away as it came, where the result can
+            if batch.part is None and self._reverts and batch.weight is None:
+                getattr(result, "_revert_counted", result.revert)(*batch.arrays)  # samples it counted: a result may take them back unchecked
+            else:
+                self._result -= batch.counted(self._template)
         self._left(len(batch))
 
     def _left(self, n: int) -> None:
@@ -448,10 +447,26 @@ class Windowed(_Over[R]):
         self._rounding = any(batch.weight is not None for batch in self._batches)
         if (self.size is not None and self._count > self.size) or (self.period is not None and any(batch.times is None for batch in self._batches)):
             raise serialization.FormatError(f"field 'batches' holds {self._count} samples, more than the window's size {self.size}, or samples without times")
+        self._check_held()
         if self._cells:  # one event of a matrix (a regression) leaves as a cell, as it came
             for batch in self._batches:
                 if len(batch) == 1 and batch.weight is None:
                     batch.cell = cast(Any, self._current)._event_cell(batch.arrays[0][0], batch.arrays[1][0])
+
+    def _check_held(self) -> None:
+        """A restored window's result holds what its batches hold: each batch counted again
+        (labels its template has) and taken away from the result leaves nothing (to the last
+        bit where the counts are exact).
+
+        Raises:
+            FormatError: a batch the result cannot hold, or a result holding more or less.
+        """
+        try:
+            rest = self._current - sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+        except EvalkitError as error:
+            raise serialization.FormatError(f"field 'batches' must hold what field 'result' holds: {error}") from None
+        if (rest.EXACT_SUMS or (rest.WHOLE_COUNTS and not self._rounding)) and not rest._holds_nothing():
+            raise serialization.FormatError("field 'result' must hold what its batches hold, and nothing more")
 
 
 def _rounds(result: CountedState, weighted: bool) -> bool:
