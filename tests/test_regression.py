@@ -456,6 +456,34 @@ def test_a_window_after_its_large_value_left_reads_the_samples_it_holds():
     assert window.get_total_sum_of_squares() == 3.92 and window.get_residual_square_sum() == 6.76
 
 
+@pytest.mark.parametrize("shape", ["stationary", "random walk", "trend"])
+@pytest.mark.parametrize("size", [10, 50])
+def test_a_window_at_an_offset_reads_its_sums_to_rounding_of_the_values_it_holds(shape, size):
+    # targets 1e8 + a shape + N(0, 1e-3), predictions the targets + N(0, 1e-3): every read of the
+    # window's total and residual sums of squares is within about 1e-14 (at most 2e-14) of
+    # n (max - min)² of the n targets it holds (exact sums in fractions). A window whose means
+    # drift from the running sums' shift (a random walk, a trend) reseeds them: kept to 2**6
+    # spreads, a trend read 2e-13
+    from fractions import Fraction
+
+    from evalkit import Windowed
+
+    rng, n = np.random.default_rng(1), 3000
+    offset = {"stationary": np.zeros(n), "random walk": np.cumsum(rng.normal(0, 1e-3, n)), "trend": np.arange(n) * 1e-4}[shape]
+    y = 1e8 + offset + rng.normal(0, 1e-3, n)
+    p = y + rng.normal(0, 1e-3, n)
+    window, worst = Windowed(RegressionMetrics(), size=size), Fraction(0)
+    for i, (a, b) in enumerate(zip(y.tolist(), p.tolist())):
+        window.update([a], [b])
+        if i % 97 == 0 and i >= size:
+            held_y, held_p = [Fraction(v) for v in y[i + 1 - size : i + 1].tolist()], [Fraction(v) for v in p[i + 1 - size : i + 1].tolist()]
+            mean = sum(held_y) / size
+            total, residual = sum((v - mean) ** 2 for v in held_y), sum((v - w) ** 2 for v, w in zip(held_y, held_p))
+            scale = size * (max(held_y) - min(held_y)) ** 2
+            worst = max(worst, abs(Fraction(window.get_total_sum_of_squares()) - total) / scale, abs(Fraction(window.get_residual_square_sum()) - residual) / scale)
+    assert worst < Fraction(2, 10**14), float(worst)
+
+
 _SUM = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e-300, 1e300]),
                  st.floats(allow_nan=True, allow_infinity=True, width=64))  # fmt: skip
 

@@ -494,6 +494,11 @@ class RegressionMetrics(CountedState, EvaluationMetrics):
         """The same class and number of outputs, nothing counted."""
         return type(self)(self._outputs)
 
+    def _holds_nothing(self) -> bool:
+        """No sample counted and every sum 0 (the largest error a part took away is not kept)."""
+        self._flush()
+        return self._samples == 0 and not any(any(row) for row in self._sums)
+
     def copy(self) -> RegressionMetrics:
         """An independent copy."""
         copied = type(self).__new__(type(self))
@@ -1008,13 +1013,14 @@ _KEPT = 2.0**-20
 (their squared deviations from the means, their absolute and percentage errors), since it was
 seeded: its rounding, a few units of 2**-52 of what was taken away, then stays near 2**-32 of it."""
 
-_DRIFT = 2.0**12
-"""A window's running sums are kept while each mean less its shift, ``m``, is within ``2**6``
-spreads of its values (``W m² <= 2**12 C``, ``C`` their co-moment): each deviation ``x - m`` is
-then rounded to a few units of ``2**-53`` of ``2**6`` spreads. A window's samples drift away from
-the shift (a trend), so it is seeded anew past that; a stream that only adds samples, centred on
-one of them (or on their mean), stays within it until the held events are counted in
-(``_MOST_PENDING``: ``W m² <= C · 4096``)."""
+_DRIFT = 2.0**8
+"""A window's running sums are kept while each mean less its shift, ``m``, is within ``2**4``
+spreads of its values (``W m² <= 2**8 C``, ``C`` their co-moment): each deviation ``x - m`` is
+then rounded to a few units of ``2**-53`` of ``2**4`` spreads, and a window's sums stay within
+about ``1e-14`` of ``W (max - min)²`` of the values it holds. A window's samples drift away from
+the shift (a trend), so it is seeded anew past that (at ``2**6`` spreads a trend read ``2e-13``
+of it). A stream only adds samples and is not checked: its mean stays within ``sqrt(W)`` spreads
+of each sample, ``W <= _MOST_PENDING`` events until they are counted in."""
 
 _MOST_PENDING = 4096
 """Events of a stream held for the exact sums at the most: then counted in, in one batch (and
