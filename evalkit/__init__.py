@@ -35,6 +35,7 @@ from evalkit.measures import formulas
 from evalkit.measures.averaging import Averaged
 from evalkit.measures.registry import Measure, measure
 from evalkit.results import theory
+from evalkit.results._summed import SummedState
 from evalkit.results.confusion_matrix import ConfusionMatrix
 from evalkit.results.evaluation import Evaluation
 from evalkit.results.intervals import compare, compare_results
@@ -74,6 +75,7 @@ __all__ = [
     "RiskCoverage",
     "SetCoverage",
     "Stats",
+    "SummedState",
     "ThresholdCurve",
     "Tumbling",
     "Windowed",

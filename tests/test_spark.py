@@ -2,7 +2,6 @@
 porting rows for Spark MLlib's evaluators give Spark's own numbers."""
 
 import math
-import shutil
 
 import numpy as np
 import pytest
@@ -10,22 +9,6 @@ import pytest
 from evalkit import ConfusionMatrix, ThresholdCurve, by_group
 
 pytestmark = pytest.mark.slow  # a Spark session takes about ten seconds to start
-
-
-@pytest.fixture(scope="module")
-def spark():
-    """A local Spark of two cores (pyspark from the test extra; its JVM from the JDK .ci/run installs)."""
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        pytest.fail('pyspark is not installed: python -m pip install ".[test]"')
-    if not shutil.which("java"):
-        pytest.fail("Spark needs Java: .ci/run installs it (apt-get install default-jdk-headless)")
-    session = (SparkSession.builder.master("local[2]").appName("evalkit-tests").config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "2").config("spark.sql.execution.arrow.pyspark.enabled", "true").getOrCreate())  # fmt: skip
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def frame(spark, columns, partitions=4):

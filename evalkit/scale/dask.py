@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import dask
@@ -49,7 +49,7 @@ from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.counted import merged_parts
+from evalkit.results.counted import CountedState, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import LabelSetCounts
 from evalkit.scores.calibration import Calibration
@@ -58,9 +58,12 @@ from evalkit.scores.curves import ThresholdCurve
 from evalkit.scores.selective import RiskCoverage
 
 __all__ = [
-    "aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "interval_coverage",
+    "aa_rar", "by_group", "calibration", "confusion_matrix", "evaluate_indicators", "evaluate_label_sets", "evaluate_soft", "fold", "interval_coverage",
     "regression_metrics", "risk_coverage", "set_coverage", "threshold_curve",
 ]  # fmt: skip
+
+Kind = TypeVar("Kind", bound=CountedState)
+"""The kind of result a fold counts (its template's)."""
 
 SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
@@ -158,16 +161,71 @@ def _reduce(parts: list, what: str) -> Any:
     return dask.compute(parts[0])[0]
 
 
+def _blocks(values: object, argument: str, rows: tuple[int, ...] | None) -> list:
+    """Delayed blocks of a Dask array (rechunked to the row blocks ``rows``, whole rows) or of a
+    Dask DataFrame column."""
+    if isinstance(values, da.Array) and rows is not None:
+        if values.ndim not in (1, 2):
+            raise InputShapeError(f"{argument!r} must be a 1-D or 2-D Dask array, got shape {values.shape}")
+        if values.shape[0] != sum(rows):
+            raise InputLengthError(f"{argument!r} has {values.shape[0]} rows but the first column {sum(rows)}")
+        return list(values.rechunk((rows, *([-1] * (values.ndim - 1)))).to_delayed().ravel())
+    return _vector_partitions(values, argument)
+
+
+def _count_block(template: Kind, names: tuple[str, ...], weighted: bool, *blocks: np.ndarray) -> Kind | None:
+    """One partition's result, ``None`` for a partition without rows."""
+    lengths = {len(block) for block in blocks}
+    if len(lengths) > 1:
+        raise InputLengthError(f"a partition holds columns of {sorted(lengths)} rows")
+    if not len(blocks[0]):
+        return None
+    given = len(blocks) - len(names) - weighted
+    named = dict(zip(names, blocks[given : given + len(names)]))
+    return template.counted(*blocks[:given], sample_weight=blocks[-1] if weighted else None, **named)
+
+
+def fold(template: Kind, *columns: object, sample_weight: object = None, names: Sequence[str] = (), **named: object) -> Kind:
+    """Any counted result of Dask collections: each partition counted where it lives,
+    ``template.counted(*columns, sample_weight=sample_weight, **named)`` of its blocks (numpy
+    arrays), the parts merged in a tree, so the result equals the same result counted in
+    memory. Columns are 1-D or 2-D Dask arrays (rechunked to the first's rows, whole rows) or
+    Dask DataFrame columns partitioned alike; ``named`` gives a kind's keyword columns
+    (``None``: not given); ``names`` names the columns in errors. Every function of this
+    module is such a fold.
+
+    Raises:
+        InvalidTypeError: not Dask collections.
+        InputLengthError, InputShapeError: columns of other lengths or partitions; no row at all.
+
+    Examples:
+        >>> import dask.array as da
+        >>> from evalkit import IntervalCoverage
+        >>> y, low, high = (da.from_array(values, chunks=2) for values in ([1.0, 2.0, 5.0], [0.5, 1.0, 2.0], [1.5, 3.0, 4.0]))
+        >>> fold(IntervalCoverage(), y, low, high).coverage()
+        0.6666666666666666
+    """
+    if not columns:
+        raise InvalidTypeError("'columns' must hold at least one Dask collection")
+    keywords = {key: values for key, values in named.items() if values is not None}
+    called = [*names, *(f"columns[{i}]" for i in range(len(names), len(columns)))]
+    given = {**dict(zip(called, columns)), **keywords}
+    if sample_weight is not None:
+        given["sample_weight"] = sample_weight
+    first = columns[0]
+    rows = first.rechunk((first.chunks[0], *([-1] * (first.ndim - 1)))).chunks[0] if isinstance(first, da.Array) else None
+    blocks = [_blocks(values, argument, rows) for argument, values in given.items()]
+    if len({len(found) for found in blocks}) > 1:
+        raise InputLengthError(f"the columns have {[len(found) for found in blocks]} partitions: they must be partitioned alike")
+    count = functools.partial(_count_block, template, tuple(keywords), sample_weight is not None)
+    result: Kind | None = _reduce([dask.delayed(count)(*parts) for parts in zip(*blocks)], "/".join(given))
+    if result is None:
+        raise InputLengthError("the collections are empty: nothing to count")
+    return result
+
+
 # --------------------------------------------------------------------------------------------
 # partition work (module-level functions, so that workers can import them)
-
-
-def _count_pairs(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ConfusionMatrix | None:
-    if len(actual) != len(predicted):
-        raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted labels")
-    if len(actual) == 0:
-        return ConfusionMatrix(labels) if labels else None
-    return ConfusionMatrix.from_predictions(actual, predicted, labels, sample_weight=weight)
 
 
 def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, mask: np.ndarray | None, weight: np.ndarray | None) -> Evaluation:
@@ -226,20 +284,8 @@ def confusion_matrix(
     Raises:
         InputLengthError: the two collections do not split into equal partitions.
     """
-    if isinstance(y_true, da.Array) and isinstance(y_pred, da.Array):
-        if y_true.shape != y_pred.shape:
-            raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but 'y_pred' has {y_pred.shape[0]}")
-        y_pred = y_pred.rechunk(y_true.chunks)
-    actual, predicted = _vector_partitions(y_true, "y_true"), _vector_partitions(y_pred, "y_pred")
-    if len(actual) != len(predicted):
-        raise InputLengthError(f"'y_true' has {len(actual)} partitions but 'y_pred' has {len(predicted)}")
-    fixed = None if labels is None else tuple(labels)
-    weights = _weight_partitions(sample_weight, y_true, len(actual))
-    parts = [dask.delayed(_count_pairs)(a, p, fixed, w) for a, p, w in zip(actual, predicted, weights)]
-    matrix = _reduce(parts, "y_true/y_pred")
-    if matrix is None:
-        raise InputLengthError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
-    if fixed is None:  # the partitions' labels joined as they merged: sorted, as from_predictions sorts
+    matrix = fold(ConfusionMatrix(labels), y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred"))
+    if labels is None:  # the partitions' labels joined as they merged: sorted, as from_predictions sorts
         matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "y_true/y_pred"))
     return _with_metrics_class(matrix, metrics_class)
 
@@ -418,12 +464,6 @@ def calibration(
     return _reduce(parts, "y_true/y_prob")
 
 
-def _regression_block(actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None) -> RegressionMetrics | None:
-    if len(actual) != len(predicted):
-        raise InputLengthError(f"a partition has {len(actual)} true values but {len(predicted)} predictions")
-    return RegressionMetrics.from_predictions(actual, predicted, sample_weight=weight) if len(actual) else None
-
-
 def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: ArrayLike | None = None) -> RegressionMetrics:
     """The ``RegressionMetrics`` of Dask arrays or DataFrame columns: each partition's exact sums,
     merged in a tree, so the result equals the one of the whole data counted at once.
@@ -436,43 +476,7 @@ def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: Arr
     Raises:
         InvalidTypeError: not Dask collections. InputShapeError, InputLengthError: other shapes or partitions.
     """
-    if isinstance(y_true, da.Array) and y_true.ndim == 2:
-        rows, actual = _row_partitions(y_true, "y_true")
-        predicted = list(_aligned(rows, y_pred, "y_pred").to_delayed().ravel()) if isinstance(y_pred, da.Array) else _row_partitions(y_pred, "y_pred")[1]
-    else:
-        actual = _vector_partitions(y_true, "y_true")
-        if isinstance(y_true, da.Array) and isinstance(y_pred, da.Array):
-            y_pred = _aligned(y_true, y_pred, "y_pred")
-        predicted = _vector_partitions(y_pred, "y_pred")
-        rows = y_true
-    if len(actual) != len(predicted):
-        raise InputLengthError(f"'y_pred' has {len(predicted)} partitions but 'y_true' has {len(actual)}")
-    weights = _weight_partitions(sample_weight, rows, len(actual))
-    parts = [dask.delayed(_regression_block)(a, p, w) for a, p, w in zip(actual, predicted, weights)]
-    result = _reduce(parts, "y_true/y_pred")
-    if result is None:
-        raise InputLengthError("the collections are empty: nothing to count")
-    return result
-
-
-def _aligned_vectors(first: da.Array, others: dict[str, da.Array | None]) -> list[list]:
-    """Delayed blocks of 1-D Dask arrays (or DataFrame columns) partitioned as ``first``; ``None`` stays ``None``."""
-    blocks = [_vector_partitions(first, "y_true")]
-    for argument, values in others.items():
-        if values is None:
-            blocks.append([None] * len(blocks[0]))
-            continue
-        if isinstance(first, da.Array) and isinstance(values, da.Array):
-            values = _aligned(first, values, argument)
-        found = _vector_partitions(values, argument)
-        if len(found) != len(blocks[0]):
-            raise InputLengthError(f"{argument!r} has {len(found)} partitions but 'y_true' has {len(blocks[0])}")
-        blocks.append(found)
-    return blocks
-
-
-def _risk_block(actual: np.ndarray, predicted: np.ndarray, confidence: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> RiskCoverage | None:
-    return RiskCoverage.from_predictions(actual, predicted, confidence, labels=labels, sample_weight=weight) if len(actual) else None
+    return fold(RegressionMetrics(), y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred"))
 
 
 def risk_coverage(y_true: da.Array, y_pred: da.Array, confidence: da.Array, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> RiskCoverage:
@@ -483,18 +487,8 @@ def risk_coverage(y_true: da.Array, y_pred: da.Array, confidence: da.Array, labe
     Raises:
         InvalidTypeError: not Dask collections. InputLengthError: other partitions, or no sample.
     """
-    actual, predicted, scores = _aligned_vectors(y_true, {"y_pred": y_pred, "confidence": confidence})
-    weights = _weight_partitions(sample_weight, y_true, len(actual))
-    fixed = None if labels is None else tuple(labels)
-    parts = [dask.delayed(_risk_block)(a, p, c, fixed, w) for a, p, c, w in zip(actual, predicted, scores, weights)]
-    result = _reduce(parts, "y_true/y_pred/confidence")
-    if result is None:
-        raise InputLengthError("the collections are empty: nothing to count")
-    return result if fixed is not None else result.with_labels(sorted_labels(list(result.labels), "y_true/y_pred"))
-
-
-def _set_block(actual: np.ndarray, sets: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> SetCoverage | None:
-    return SetCoverage.from_sets(actual, sets, labels=labels, sample_weight=weight) if len(actual) else None
+    result = fold(RiskCoverage(labels), y_true, y_pred, confidence, sample_weight=sample_weight, names=("y_true", "y_pred", "confidence"))
+    return result if labels is not None else result.with_labels(sorted_labels(list(result.labels), "y_true/y_pred"))
 
 
 def set_coverage(y_true: da.Array, y_pred_set: da.Array, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> SetCoverage:
@@ -505,22 +499,10 @@ def set_coverage(y_true: da.Array, y_pred_set: da.Array, labels: Sequence[Hashab
     Raises:
         InvalidTypeError: not Dask arrays. InputLengthError: no sample.
     """
-    rows, blocks = _row_partitions(y_pred_set, "y_pred_set")
-    if not isinstance(y_true, da.Array) or y_true.shape[0] != rows.shape[0]:
-        raise InputShapeError(f"'y_true' must be a 1-D Dask array of {rows.shape[0]} labels, got {show(y_true)}")
-    actual = list(y_true.rechunk((rows.chunks[0],)).to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, rows, len(blocks))
-    fixed = tuple(labels) if labels is not None else tuple(range(rows.shape[1]))
-    parts = [dask.delayed(_set_block)(a, s, fixed, w) for a, s, w in zip(actual, blocks, weights)]
-    result = _reduce(parts, "y_true/y_pred_set")
-    if result is None:
-        raise InputLengthError("the collections are empty: nothing to count")
-    return result
-
-
-def _interval_block(actual: np.ndarray, lower: np.ndarray, upper: np.ndarray, predicted: np.ndarray | None, edges: ArrayLike | None,
-                    weight: np.ndarray | None) -> IntervalCoverage | None:  # fmt: skip
-    return IntervalCoverage.from_intervals(actual, lower, upper, y_pred=predicted, edges=edges, sample_weight=weight) if len(actual) else None
+    if not isinstance(y_pred_set, da.Array) or y_pred_set.ndim != 2:
+        raise InvalidTypeError(f"'y_pred_set' must be a 2-D Dask array (samples x classes), got {show(y_pred_set)}")
+    return fold(SetCoverage(range(y_pred_set.shape[1]) if labels is None else labels), y_true, y_pred_set, sample_weight=sample_weight,
+                names=("y_true", "y_pred_set"))
 
 
 def interval_coverage(y_true: da.Array, lower: da.Array, upper: da.Array, *, y_pred: da.Array | None = None, edges: ArrayLike | None = None,
@@ -532,14 +514,7 @@ def interval_coverage(y_true: da.Array, lower: da.Array, upper: da.Array, *, y_p
     Raises:
         InvalidTypeError: not Dask collections. InputLengthError: other partitions, or no sample.
     """
-    actual, low, high, predicted = _aligned_vectors(y_true, {"lower": lower, "upper": upper, "y_pred": y_pred})
-    weights = _weight_partitions(sample_weight, y_true, len(actual))
-    parts = [dask.delayed(_interval_block)(a, lo, hi, p, edges, w) for a, lo, hi, p, w in zip(actual, low, high, predicted, weights)]
-    result = _reduce(parts, "y_true/lower/upper")
-    if result is None:
-        raise InputLengthError("the collections are empty: nothing to count")
-    return result
-
+    return fold(IntervalCoverage(edges), y_true, lower, upper, y_pred=y_pred, sample_weight=sample_weight, names=("y_true", "lower", "upper"))
 
 if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
     __getattr__ = moved_names.finder(__name__)

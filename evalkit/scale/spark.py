@@ -57,7 +57,7 @@ from evalkit.scores.ranked_lists import RankedLists, check_depth
 from evalkit.scores.selective import RiskCoverage
 
 __all__ = [
-    "SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "interval_coverage", "ranked_lists",
+    "SparkFrame", "area_under_pr", "binned", "by_group", "calibration", "confusion_matrix", "evaluation", "fold", "interval_coverage", "ranked_lists",
     "regression_metrics", "risk_coverage", "set_coverage", "threshold_curve",
 ]  # fmt: skip
 
@@ -98,6 +98,9 @@ def _counted(rows: Any, columns: list[str], count: Callable[..., CountedState]) 
     return count(*(rows[column].to_numpy() for column in columns))
 
 
+Kind = TypeVar("Kind", bound=CountedState)
+"""The kind of result a fold counts (its template's)."""
+
 Labelled = TypeVar("Labelled", ConfusionMatrix, Evaluation, RiskCoverage)
 
 
@@ -107,7 +110,15 @@ def _in_label_order(result: Labelled, fixed: tuple[Hashable, ...] | None) -> Lab
 
 
 def _merge(first: bytes, second: bytes) -> bytes:
-    return pickle.dumps(merged_parts([pickle.loads(first), pickle.loads(second)], "the DataFrame's columns"))  # evalkit's own results, from its own executors
+    return _dumped(merged_parts([pickle.loads(first), pickle.loads(second)], "the DataFrame's columns"))  # evalkit's own results, from its own executors
+
+
+def _dumped(result: CountedState) -> bytes:
+    """A part's bytes, by Spark's cloudpickle: a kind defined in a notebook (or a module
+    registered with ``cloudpickle.register_pickle_by_value``) travels with its class."""
+    from pyspark import cloudpickle
+
+    return cast(bytes, cloudpickle.dumps(result))
 
 
 def _selected(df: SparkFrame, columns: list[str]) -> SparkFrame:
@@ -144,7 +155,7 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
             parts.append(_counted(pd.concat(pending), columns, count))
         merged = merged_parts(parts, "the DataFrame's columns")
         if merged is not None:
-            yield pd.DataFrame({"part": [pickle.dumps(merged)]})
+            yield pd.DataFrame({"part": [_dumped(merged)]})
 
     counted = _selected(df, columns).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
     try:
@@ -154,6 +165,29 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
         if "empty" in str(error).lower():
             raise EmptyInputError("the DataFrame has no rows: nothing to count") from None
         raise
+
+
+def fold(df: SparkFrame, template: Kind, columns: Sequence[str], *, weight: str | None = None, **named: str | None) -> Kind:
+    """Any counted result of columns of a Spark DataFrame: each partition counted where it
+    lives, ``template.counted(*columns, sample_weight=weight, **named)`` of its rows (numpy
+    arrays), the parts merged in a tree, so the result equals the same result counted in memory.
+    ``named`` gives a kind's keyword columns (``None``: not given). Every function of this
+    module is such a fold.
+
+    Raises:
+        InvalidArgumentError: a column the DataFrame does not have.
+        EmptyInputError: no rows.
+    """
+    keywords = {key: column for key, column in named.items() if column is not None}
+    positions = {f"columns[{i}]": column for i, column in enumerate(columns)}
+    names = _columns(df, {**positions, **keywords, "weight": weight})
+    first, keys = len(columns), list(keywords)
+
+    def count(*arrays: np.ndarray) -> CountedState:
+        given = dict(zip(keys, arrays[first : first + len(keys)]))
+        return template.counted(*arrays[:first], sample_weight=arrays[-1] if weight is not None else None, **given)
+
+    return cast(Kind, _folded(df, names, count))
 
 
 def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
@@ -310,12 +344,7 @@ def regression_metrics(df: SparkFrame, label: str = "label", prediction: str = "
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"label": label, "prediction": prediction, "weight": weight})
-
-    def count(y: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> RegressionMetrics:
-        return RegressionMetrics.from_predictions(y.astype(np.float64), p.astype(np.float64), sample_weight=w)
-
-    return cast(RegressionMetrics, _folded(df, columns, count))
+    return fold(df, RegressionMetrics(), [label, prediction], weight=weight)
 
 
 def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "prediction", confidence: str = "confidence",
@@ -328,13 +357,8 @@ def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "predi
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "predicted": predicted, "confidence": confidence, "weight": weight})
-    fixed = None if labels is None else tuple(labels)
-
-    def count(a: np.ndarray, p: np.ndarray, c: np.ndarray, w: np.ndarray | None = None) -> RiskCoverage:
-        return RiskCoverage.from_predictions(a, p, c.astype(np.float64), labels=fixed, sample_weight=w)
-
-    return _in_label_order(cast(RiskCoverage, _folded(df, columns, count)), fixed)
+    return _in_label_order(fold(df, RiskCoverage(labels), [actual, predicted, confidence], weight=weight),
+                           None if labels is None else tuple(labels))
 
 
 def set_coverage(df: SparkFrame, actual: str = "label", sets: str = "prediction_set", labels: Sequence[Hashable] | None = None, *,
@@ -364,15 +388,7 @@ def interval_coverage(df: SparkFrame, label: str = "label", lower: str = "lower"
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"label": label, "lower": lower, "upper": upper, "prediction": prediction, "weight": weight})
-    weighted = weight is not None
-
-    def count(y: np.ndarray, lo: np.ndarray, hi: np.ndarray, *rest: np.ndarray) -> IntervalCoverage:
-        p = rest[0] if prediction is not None else None
-        w = rest[-1] if weighted else None
-        return IntervalCoverage.from_intervals(y.astype(np.float64), lo.astype(np.float64), hi.astype(np.float64), y_pred=p, edges=edges, sample_weight=w)
-
-    return cast(IntervalCoverage, _folded(df, columns, count))
+    return fold(df, IntervalCoverage(edges), [label, lower, upper], y_pred=prediction, weight=weight)
 
 
 def binned(curve: ThresholdCurve, num_bins: int = 1000, label: Hashable | None = None) -> ThresholdCurve:

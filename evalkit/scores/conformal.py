@@ -33,20 +33,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import numpy as np
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import (
-    added,
-    difference,
-    equal_counts,
     exact_remainders,
     exact_table,
     in_units,
     rounded_counts,
-    scaled_counts,
 )
 from evalkit.engine._keyed import KeyedSums
 from evalkit.engine._labels import check_label_list, column_labels, label_union, position_of, same_labels, sorted_labels
@@ -60,14 +56,12 @@ from evalkit.exceptions import (
     InvalidArgumentError,
     InvalidTypeError,
     InvalidValueError,
-    LabelMismatchError,
 )
 from evalkit.measures.arithmetic import ratio, ratios
-from evalkit.results.counted import ALL_OPERATIONS, CountedState
+from evalkit.results._summed import SummedState
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
-    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
     from evalkit.results._closed_form import Interval
 
@@ -181,83 +175,8 @@ def size_bin_starts(k: int, n_bins: int | None, argument: str = "n_bins") -> np.
     return np.array([part[0] for part in np.array_split(np.arange(k + 1), n_bins)])
 
 
-Sums = np.ndarray | KeyedSums
-"""A field of sums: an array of whole or exact counts, or sums per key."""
-
-
-def _plus(mine: Sums, theirs: Sums) -> Sums:
-    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
-        return mine.plus(theirs)
-    return added(cast(np.ndarray, mine), cast(np.ndarray, theirs))
-
-
-def _without(mine: Sums, theirs: Sums) -> Sums:
-    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
-        return mine.minus(theirs, "counts")
-    return difference(cast(np.ndarray, mine), cast(np.ndarray, theirs), "counts")
-
-
-def _times(value: Sums, factor: float) -> Sums:
-    return value.scaled(factor) if isinstance(value, KeyedSums) else scaled_counts(value, factor)
-
-
-def _same(mine: Sums, theirs: Sums) -> bool:
-    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
-        return mine.equals(theirs)
-    return equal_counts(cast(np.ndarray, mine), cast(np.ndarray, theirs))
-
-
-class _Sums(CountedState):
-    """A counted state that is sums (``_arrays``: arrays of whole or exact counts, or sums per
-    key): merged by adding them, a part taken away by subtracting, scaled by multiplying, all
-    exactly; what each kind adds is its settings."""
-
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert"}
-    EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
-    REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)"}
-    _FIELDS: ClassVar[tuple[str, ...]] = ()
-
-    def _arrays(self) -> tuple[Sums, ...]:
-        return tuple(getattr(self, name) for name in self._FIELDS)
-
-    def _with(self, arrays: Sequence[Sums]) -> Self:
-        result = self.empty()
-        for name, array in zip(self._FIELDS, arrays):
-            setattr(result, name, array)
-        return result
-
-    def _aligned(self, other: Self) -> tuple[Self, Self]:
-        """Both with the same settings (the kind's own check, or growth)."""
-        return self, other
-
-    def merge(self, other: Self, *, grow: bool = False) -> Self:
-        """The sums of both."""
-        self._check_kind(other, "merge")
-        mine, theirs = self._aligned(other)
-        return mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
-
-    def _subtract(self, other: Self) -> Self:
-        mine, theirs = self._aligned(other)
-        if mine._settings() != self._settings():
-            raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
-        return mine._with([_without(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
-
-    def _scaled(self, factor: float) -> Self:
-        return self._with([_times(array, factor) for array in self._arrays()])
-
-    def copy(self) -> Self:
-        """An independent copy."""
-        return self._with([array if isinstance(array, KeyedSums) else array.copy() for array in self._arrays()])
-
-    def _settings(self) -> tuple:
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._settings() == other._settings() and all(_same(a, b) for a, b in zip(self._arrays(), other._arrays()))  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
+class _Sums(SummedState):
+    """What set and interval coverage share: a proportion's interval of whole counts."""
 
     def _interval(self, successes: Count, trials: Count, level: float, method: str) -> Interval:
         from evalkit.results.intervals import sample_proportion_interval
@@ -301,7 +220,7 @@ class SetCoverage(_Sums):
     """
 
     DOCUMENT = "SetCoverage"
-    _FIELDS = ("_by_class", "_by_size")
+    SUMS = ("_by_class", "_by_size")
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
         self._fixed = labels is not None
@@ -357,7 +276,7 @@ class SetCoverage(_Sums):
         """The groups, in the order met (``None``: counted without groups)."""
         return self._groups
 
-    def _settings(self) -> tuple:
+    def _setting_values(self) -> tuple:
         return (self._labels, self._groups)
 
     def _grown(self, labels: tuple, groups: tuple | None) -> SetCoverage:
@@ -712,7 +631,7 @@ class IntervalCoverage(_Sums):
     """
 
     DOCUMENT = "IntervalCoverage"
-    _FIELDS = ("_counts", "_sums")
+    SETTINGS, SUMS = ("edges",), ("_counts", "_sums")
 
     def __init__(self, edges: ArrayLike | None = None) -> None:
         self._edges = None if edges is None else self._check_edges(edges)
@@ -745,16 +664,12 @@ class IntervalCoverage(_Sums):
         """The bin edges of the prediction (``None``: one bin)."""
         return self._edges
 
-    def _settings(self) -> tuple:
-        return (None if self._edges is None else tuple(self._edges.tolist()),)
-
-    def _aligned(self, other: IntervalCoverage) -> tuple[IntervalCoverage, IntervalCoverage]:
-        if self._settings() != other._settings():
-            raise LabelMismatchError(f"cannot join interval coverages of different bins: {show(self._edges)} and {show(other._edges)}")
-        return self, other
-
     def update(self, y_true: ArrayLike, lower: ArrayLike, upper: ArrayLike, /, *, y_pred: ArrayLike | None = None, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of intervals (in place); ``y_pred`` places each in its bin."""
+        super().update(y_true, lower, upper, y_pred=y_pred, sample_weight=sample_weight)
+
+    def _count(self, y_true: ArrayLike, lower: ArrayLike, upper: ArrayLike, /, *, y_pred: ArrayLike | None = None,
+               sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         y, low, high = _finite(y_true, "y_true", check=False), _finite(lower, "lower", check=False), _finite(upper, "upper", check=False)
         if not len(low) == len(high) == len(y):
             raise InputLengthError(f"'y_true', 'lower' and 'upper' must have one value per sample, got {len(y)}, {len(low)} and {len(high)}")
@@ -764,13 +679,7 @@ class IntervalCoverage(_Sums):
         if bins > 1:
             where = (low + high) / 2 if y_pred is None else _finite(y_pred, "y_pred", len(y))
             key = np.searchsorted(self._edges[1:-1], where, side="right")  # type: ignore[index]
-        counts, sums = _interval_sums(y, low, high, weight, key, bins)
-        self._counts = added(self._counts, counts)
-        self._sums = added(self._sums, sums)  # (float sums: exact from one batch to the next)
-
-    def empty(self) -> IntervalCoverage:
-        """The same bins, nothing counted."""
-        return type(self)(self._edges)
+        return _interval_sums(y, low, high, weight, key, bins)
 
     @property
     def n_samples(self) -> float:
@@ -814,30 +723,9 @@ class IntervalCoverage(_Sums):
         weight, covered = np.add.reduce(self._counts, axis=0)
         return self._interval(covered, weight, level, method)
 
-    def _document(self) -> dict[str, Any]:
-        document = {"edges": None if self._edges is None else self._edges.tolist(), "counts": rounded_counts(self._counts).ravel().tolist(),
-                    "sums": rounded_counts(self._sums).ravel().tolist()}  # fmt: skip
-        for name, values in (("exact_counts", self._counts), ("exact_sums", self._sums)):
-            remainders = exact_remainders(values)
-            if remainders:  # float sums that are not their exact values: the rest, so that the document reads back exact
-                document[name] = remainders
-        return document
-
-    @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> IntervalCoverage:
-        edges = document.get("edges")
-        try:
-            result = cls(None if edges is None else edges)
-        except InvalidArgumentError as error:
-            raise serialization.FormatError(f"field 'edges': {error}") from None
-        bins = len(result._counts)
-        counts = serialization.array(serialization.field(document, "counts"), "counts", length=2 * bins, integral=None).reshape(bins, 2)
-        sums = serialization.array(serialization.field(document, "sums"), "sums", length=3 * bins, integral=False).reshape(bins, 3)
-        if np.any(counts[:, 1] > counts[:, 0]):
+    def _check_read(self) -> None:
+        if np.any(rounded_counts(self._counts[:, 1]) > rounded_counts(self._counts[:, 0])):
             raise serialization.FormatError("field 'counts' must not cover more than it counts")
-        result._counts = exact_table(counts, serialization.exact_sums(document, counts, "exact_counts")) if counts.dtype.kind == "f" else counts
-        result._sums = exact_table(sums, serialization.exact_sums(document, sums, "exact_sums"))
-        return result
 
     def __repr__(self) -> str:
         return f"IntervalCoverage(n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_width={self.mean_width():.4g})"

@@ -1,0 +1,118 @@
+"""A counted kind declared in one short class (its settings, its sums, how a batch is counted,
+one read) has the whole counted-state protocol, runs in every window and folds on Dask and
+Spark, with no code outside the class; the kinds evalkit declares so go through the same
+harness (``tests/test_counted_state.py`` holds every kind)."""
+
+import json
+import pickle
+import sys
+
+import numpy as np
+import pytest
+from harness import check_counted_state, check_subtract_refuses_a_part_never_added
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evalkit import Faded, SummedState, Tumbling, Windowed
+from evalkit.engine.serialization import FormatError
+from evalkit.exceptions import LabelMismatchError
+
+
+class ClassHits(SummedState):
+    """Per class of ``n_classes``: how much its samples weigh, and how much of it was predicted right."""
+
+    DOCUMENT, SETTINGS, SUMS = "ClassHits", ("n_classes",), ("_counts",)
+
+    def __init__(self, n_classes=3):
+        self.n_classes = n_classes
+        self._counts = np.zeros((n_classes, 2), dtype=np.int64)
+
+    def _count(self, y_true, y_pred, *, sample_weight=None):
+        actual, right = np.asarray(y_true, dtype=np.int64), np.asarray(y_true) == np.asarray(y_pred)
+        weight = np.ones(len(actual), dtype=np.int64) if sample_weight is None else np.asarray(sample_weight)
+        return (np.stack([np.bincount(actual, weight, self.n_classes), np.bincount(actual, weight * right, self.n_classes)], axis=1).astype(weight.dtype),)
+
+    def accuracy(self):
+        samples, right = self._numbers("_counts").sum(axis=0)
+        return float(right / samples) if samples else float("nan")
+
+
+def by_hand(y_true, y_pred, weight=None, n_classes=3):
+    """The sums counted sample by sample in plain Python."""
+    table = [[0, 0] for _ in range(n_classes)]
+    for k, (actual, predicted) in enumerate(zip(y_true, y_pred)):
+        w = 1 if weight is None else weight[k]
+        table[actual][0] += w
+        table[actual][1] += w * (actual == predicted)
+    return table
+
+
+samples = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(1, 5)), min_size=2, max_size=40)
+
+
+@given(samples, st.data())
+def test_a_declared_kind_follows_the_whole_protocol(rows, data):
+    cut = data.draw(st.integers(1, len(rows) - 1))
+    y, p, w = (list(column) for column in zip(*rows))
+    first, second = ClassHits().counted(y[:cut], p[:cut], sample_weight=w[:cut]), ClassHits().counted(y[cut:], p[cut:], sample_weight=w[cut:])
+    whole = ClassHits().counted(y, p, sample_weight=w)
+    assert whole._counts.tolist() == by_hand(y, p, w)
+    check_counted_state(first, second, whole, measure=ClassHits.accuracy, size=lambda result: result._numbers("_counts")[:, 0].sum())
+    check_subtract_refuses_a_part_never_added(first, whole + whole)
+
+
+def test_a_declared_kind_refuses_other_settings_and_documents_no_counting_gives():
+    with pytest.raises(LabelMismatchError, match="n_classes"):
+        ClassHits(3) + ClassHits(4)
+    document = json.loads(ClassHits().counted([0, 1], [0, 0]).to_json())
+    assert document == {"evalkit": "ClassHits", "version": 1, "n_classes": 3, "counts": [1, 1, 1, 0, 0, 0]}
+    with pytest.raises(FormatError, match="'counts' has 5 entries"):
+        ClassHits.from_json(json.dumps({**document, "counts": [1, 1, 1, 0, 0]}))
+    halved = ClassHits().counted([0, 1, 1], [0, 0, 1], sample_weight=[0.1, 1e-20, 1e9]).scaled(0.5)
+    assert ClassHits.from_json(halved.to_json()) == halved == pickle.loads(pickle.dumps(halved))
+
+
+@given(samples, st.integers(1, 12))
+def test_a_declared_kind_runs_in_every_window(rows, size):
+    y, p, w = (list(column) for column in zip(*rows))
+    window, decayed, tumbling = Windowed(ClassHits(), size=size), Faded(ClassHits(), factor=0.5), Tumbling(ClassHits(), size=size)
+    for start in range(0, len(y), 3):
+        batch = (y[start : start + 3], p[start : start + 3])
+        for kept in (window, decayed, tumbling):
+            kept.update(*batch, sample_weight=w[start : start + 3])
+    assert window.result == ClassHits().counted(y[-size:], p[-size:], sample_weight=w[-size:])
+    ages = np.arange(len(y))[::-1]
+    assert np.allclose(decayed.result._numbers("_counts"), by_hand(y, p, [w[k] * 0.5 ** ages[k] for k in range(len(y))]), rtol=1e-12)
+    closed = [ClassHits().counted(y[k : k + size], p[k : k + size], sample_weight=w[k : k + size]) for k in range(0, len(y) - len(y) % size, size)]
+    assert list(tumbling.history) == closed
+    assert Windowed.from_json(window.to_json()).result == window.result
+
+
+def _columns(n=3_000, seed=7):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 3, n), rng.integers(0, 3, n), rng.integers(1, 4, n)
+
+
+@pytest.mark.slow
+def test_a_declared_kind_folds_on_dask(client):
+    import cloudpickle
+    import dask.array as da
+
+    from evalkit import dask as evalkit_dask
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module: the kind travels by value
+    y, p, w = _columns()
+    found = evalkit_dask.fold(ClassHits(), *(da.from_array(column, chunks=700) for column in (y, p)), sample_weight=da.from_array(w, chunks=500))
+    assert found == ClassHits().counted(y, p, sample_weight=w)
+
+
+@pytest.mark.slow
+def test_a_declared_kind_folds_on_spark(spark):
+    from pyspark import cloudpickle
+
+    from evalkit import spark as evalkit_spark
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the executors cannot import this test module: the kind travels by value
+    y, p, w = _columns()
+    df = spark.createDataFrame([(int(a), int(b), int(c)) for a, b, c in zip(y, p, w)], ["y", "p", "w"]).repartition(4)
+    assert evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w") == ClassHits().counted(y, p, sample_weight=w)
