@@ -599,3 +599,13 @@ def test_curve_counts_stream_equals_one_curve():
     binary.update(["no", "yes"], [0.2, 0.9])
     binary.update(["yes", "yes"], [0.4, 0.5])  # a batch of one class: the positive class stays the first batch's
     assert binary.curve().positives.tolist() == [3] and binary.curve().negative_label == "no"
+
+
+def test_scores_of_no_class_are_refused_naming_the_shape():
+    """Hypothesis found 3 x 0 indicator rows and scores, which reached numpy's concatenate."""
+    from evalkit import metrics
+    from evalkit.exceptions import InputShapeError
+
+    for function in (metrics.roc_auc_score, metrics.average_precision_score):
+        with pytest.raises(InputShapeError, match=r"got shape \(3, 0\)"):
+            function([[], [], []], [[], [], []])

@@ -150,6 +150,12 @@ def test_the_excess_is_never_below_zero(case, reversed_):
     assert curve.excess_aurc() >= 0.0
 
 
+def test_the_excess_of_a_model_wrong_on_every_sample_is_zero():
+    # Hypothesis: steps of 4/6, 1/6, 1/6 against six of 1/6, all at risk 1, read -1.1e-16
+    curve = RiskCoverage.from_predictions(list("abbaaa"), list("baabbb"), [0.0, 0.0, 0.0, 0.0, -0.1, -0.35])
+    assert math.isclose(curve.aurc(), 1.0, rel_tol=2**-52) and curve.excess_aurc() == 0.0
+
+
 def test_the_risk_is_one_division_of_the_wrong_weight_by_the_accepted():
     # 2 errors of 6: 2/6, not 1 - 4/6 = 0.33333333333333337
     curve = RiskCoverage.from_predictions([0] * 8, [0] * 4 + [1, 1, 1, 1], [9, 8, 7, 6, 5, 4, 3, 2])

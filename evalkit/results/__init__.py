@@ -3,7 +3,9 @@
 The result base (``base``: ``CellsResult``, the names this package gives), evaluations of
 every setting (``evaluation``, with the constructors of each setting in ``constructors``),
 the single-label confusion matrix (``confusion_matrix``), intervals and comparisons
-(``intervals``) and the framework's identities (``theory``).
+(``intervals``), the framework's identities (``theory``), the counted-state protocol
+(``counted``), kinds declared as sums (``_summed``: ``evalkit.SummedState``) and a
+regressor's counted state (``_regression_state``, under ``RegressionMetrics``' getters).
 
 May import: the engine and measures. Results know no face: the default metrics class comes
 from the measure registry and rendering from the report layer, both found at run time.

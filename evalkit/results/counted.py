@@ -35,8 +35,8 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
-__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "CountedState", "check_factor", "merged_parts", "read_result", "result_document"]
+__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "merged_parts", "read_result", "result_document"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
@@ -222,6 +222,33 @@ class CountedState(Document):
         self._require("scale")
         checked = check_factor(factor, most=math.inf)
         return self.copy() if checked == 1.0 else self._scaled(checked)
+
+
+Kind = TypeVar("Kind", bound=CountedState)
+"""A kind of counted result."""
+
+
+@attrs.frozen
+class BatchCount(Generic[Kind]):
+    """How a kind that is a value (``Evaluation``, ``ThresholdCurve``, ``Calibration``,
+    ``ByGroup``) counts one batch: its constructor of a batch, ``build``, with its settings
+    ``options`` fixed. ``counted(*batch, sample_weight=w)`` is ``build(*batch, sample_weight=w,
+    **options)``, as a mutable kind's ``template.counted(...)``: what the engines' folds count
+    each partition with.
+
+    Examples:
+        >>> from evalkit import ThresholdCurve
+        >>> count = BatchCount(ThresholdCurve.from_scores, {"pos_label": 1})
+        >>> count.counted([0, 1, 1], [0.2, 0.9, 0.4]).roc_auc()
+        1.0
+    """
+
+    build: Callable[..., Kind]
+    options: Mapping[str, object] = attrs.field(factory=dict)
+
+    def counted(self, *batch: Any, sample_weight: Any = None, **columns: Any) -> Kind:
+        """The result of one batch (``columns``: its keyword columns, as a mask)."""
+        return self.build(*batch, sample_weight=sample_weight, **self.options, **columns)
 
 
 def merged_parts(results: Any, what: str) -> Any:

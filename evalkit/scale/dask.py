@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import dask
@@ -49,7 +49,7 @@ from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.counted import CountedState, merged_parts
+from evalkit.results.counted import BatchCount, Kind, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import LabelSetCounts
 from evalkit.scores.calibration import Calibration
@@ -62,9 +62,6 @@ __all__ = [
     "regression_metrics", "risk_coverage", "set_coverage", "threshold_curve",
 ]  # fmt: skip
 
-Kind = TypeVar("Kind", bound=CountedState)
-"""The kind of result a fold counts (its template's)."""
-
 SPLIT_EVERY = 8
 """How many partial results are merged at each node of the reduction tree."""
 
@@ -75,10 +72,6 @@ def _is_series(values: object) -> bool:
 
 def _to_numpy(partition: Any) -> np.ndarray:
     return partition.to_numpy() if hasattr(partition, "to_numpy") else np.asarray(partition)
-
-
-def _to_list(partition: Any) -> list:
-    return partition.tolist() if hasattr(partition, "tolist") else list(partition)
 
 
 def _check_not_converted(values: Any, argument: str) -> None:
@@ -106,45 +99,16 @@ def _check_not_converted(values: Any, argument: str) -> None:
         )
 
 
-def _vector_partitions(values: Any, argument: str, convert: Callable[[Any], Any] = _to_numpy) -> list:
+def _vector_partitions(values: Any, argument: str) -> list:
     """Delayed per-partition values of a 1-D Dask array or a Dask DataFrame column."""
     if isinstance(values, da.Array):
         if values.ndim != 1:
             raise InputShapeError(f"{argument!r} must be a 1-D Dask array, got shape {values.shape}")
-        return [dask.delayed(convert)(block) for block in values.to_delayed().ravel()]
+        return [dask.delayed(_to_numpy)(block) for block in values.to_delayed().ravel()]
     if _is_series(values):
         _check_not_converted(values, argument)
-        return [dask.delayed(convert)(partition) for partition in values.to_delayed()]
+        return [dask.delayed(_to_numpy)(partition) for partition in values.to_delayed()]
     raise InvalidTypeError(f"{argument!r} must be a Dask array or a Dask DataFrame column, got {show(values)}")
-
-
-def _row_partitions(values: Any, argument: str) -> tuple[da.Array, list]:
-    """A 2-D Dask array with whole rows per chunk, and its delayed row blocks."""
-    if not isinstance(values, da.Array) or values.ndim != 2:
-        raise InvalidTypeError(f"{argument!r} must be a 2-D Dask array (samples x labels), got {show(values)}")
-    whole_rows = values.rechunk({1: -1})
-    return whole_rows, list(whole_rows.to_delayed().ravel())
-
-
-def _aligned(first: da.Array, second: da.Array, argument: str) -> da.Array:
-    if first.shape != second.shape:
-        raise InputShapeError(f"{argument!r} has shape {second.shape} but 'y_true' has shape {first.shape}")
-    return second.rechunk(first.chunks)
-
-
-def _weight_partitions(sample_weight: ArrayLike | None, rows: Any, count: int) -> list:
-    """Delayed weight blocks partitioned like the data: a Dask array is rechunked to the rows
-    of ``rows`` (a Dask array), a Dask DataFrame column must have as many partitions."""
-    if sample_weight is None:
-        return [None] * count
-    if isinstance(sample_weight, da.Array) and isinstance(rows, da.Array):
-        if sample_weight.ndim != 1 or sample_weight.shape[0] != rows.shape[0]:
-            raise InputShapeError(f"'sample_weight' must be a 1-D Dask array of {rows.shape[0]} weights, got shape {sample_weight.shape}")
-        sample_weight = sample_weight.rechunk((rows.chunks[0],))
-    parts = _vector_partitions(sample_weight, "sample_weight")
-    if len(parts) != count:
-        raise InputLengthError(f"'sample_weight' has {len(parts)} partitions but the data have {count}")
-    return parts
 
 
 def _fold(*results: Any, what: str) -> Any:
@@ -173,7 +137,7 @@ def _blocks(values: object, argument: str, rows: tuple[int, ...] | None) -> list
     return _vector_partitions(values, argument)
 
 
-def _count_block(template: Kind, names: tuple[str, ...], weighted: bool, *blocks: np.ndarray) -> Kind | None:
+def _count_block(template: Kind | BatchCount[Kind], names: tuple[str, ...], weighted: bool, *blocks: np.ndarray) -> Kind | None:
     """One partition's result, ``None`` for a partition without rows."""
     lengths = {len(block) for block in blocks}
     if len(lengths) > 1:
@@ -185,10 +149,11 @@ def _count_block(template: Kind, names: tuple[str, ...], weighted: bool, *blocks
     return template.counted(*blocks[:given], sample_weight=blocks[-1] if weighted else None, **named)
 
 
-def fold(template: Kind, *columns: object, sample_weight: object = None, names: Sequence[str] = (), **named: object) -> Kind:
+def fold(template: Kind | BatchCount[Kind], *columns: object, sample_weight: object = None, names: Sequence[str] = (), **named: object) -> Kind:
     """Any counted result of Dask collections: each partition counted where it lives,
     ``template.counted(*columns, sample_weight=sample_weight, **named)`` of its blocks (numpy
-    arrays), the parts merged in a tree, so the result equals the same result counted in
+    arrays; ``template`` a result of the kind, or the ``BatchCount`` of a kind that is a
+    value), the parts merged in a tree, so the result equals the same result counted in
     memory. Columns are 1-D or 2-D Dask arrays (rechunked to the first's rows, whole rows) or
     Dask DataFrame columns partitioned alike; ``named`` gives a kind's keyword columns
     (``None``: not given); ``names`` names the columns in errors. Every function of this
@@ -228,14 +193,12 @@ def fold(template: Kind, *columns: object, sample_weight: object = None, names: 
 # partition work (module-level functions, so that workers can import them)
 
 
-def _indicator_block(actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, mask: np.ndarray | None, weight: np.ndarray | None) -> Evaluation:
-    return Evaluation.from_indicators(actual, predicted, labels, mask=mask, sample_weight=weight).compact()
-
-
-def _soft_block(
-    actual: np.ndarray, predicted: np.ndarray, labels: tuple | None, tnorm: str | TNorm, mask: np.ndarray | None, weight: np.ndarray | None
-) -> Evaluation:
-    return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask, sample_weight=weight).compact()
+def _indicators(actual: np.ndarray, predicted: np.ndarray, *, labels: tuple | None, mask: np.ndarray | None = None, sample_weight: np.ndarray | None = None,
+                tnorm: str | TNorm | None = None) -> Evaluation:  # fmt: skip
+    """One partition's compacted ``Evaluation`` of indicators (of degrees under ``tnorm``)."""
+    if tnorm is None:
+        return Evaluation.from_indicators(actual, predicted, labels, mask=mask, sample_weight=sample_weight).compact()
+    return Evaluation.from_soft(actual, predicted, labels, tnorm=tnorm, mask=mask, sample_weight=sample_weight).compact()
 
 
 _COLLECTION_TEXT = re.compile(r"\[.*\]|\{.*\}|\(.*\)|set\(\)|frozenset\(.*\)", re.DOTALL)
@@ -255,11 +218,9 @@ def _label_sets(values: list, separator: str | None) -> list:
     return [{part.strip() for part in value.split(separator) if part.strip()} if isinstance(value, str) else value for value in values]
 
 
-def _count_label_sets(actual: list, predicted: list, labels: tuple | None, separator: str | None, weight: np.ndarray | None) -> LabelSetCounts:
-    if len(actual) != len(predicted):
-        raise InputLengthError(f"a partition has {len(actual)} actual but {len(predicted)} predicted label sets")
+def _count_label_sets(actual: np.ndarray, predicted: np.ndarray, *, labels: tuple | None, separator: str | None, sample_weight: np.ndarray | None) -> LabelSetCounts:
     counts = LabelSetCounts(labels)
-    counts.update(_label_sets(actual, separator), _label_sets(predicted, separator), sample_weight=weight)
+    counts.update(_label_sets(list(actual), separator), _label_sets(list(predicted), separator), sample_weight=sample_weight)
     return counts
 
 
@@ -290,10 +251,6 @@ def confusion_matrix(
     return _with_metrics_class(matrix, metrics_class)
 
 
-def _group_block(actual: np.ndarray, predicted: np.ndarray, groups: np.ndarray, labels: tuple | None, weight: np.ndarray | None) -> ByGroup | None:
-    return ByGroup.from_labels(actual, predicted, groups, labels, sample_weight=weight) if len(actual) else None
-
-
 def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None,
              min_size: float | None = None) -> ByGroup:  # fmt: skip
     """Single-label predictions evaluated per group, from Dask arrays or DataFrame columns
@@ -304,25 +261,12 @@ def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels:
     Raises:
         InputLengthError: the collections do not split into equal partitions.
     """
-    actual, predicted = _vector_partitions(y_true, "y_true"), _vector_partitions(y_pred, "y_pred")
-    keys = _vector_partitions(groups, "groups")
-    if not len(actual) == len(predicted) == len(keys):
-        raise InputLengthError(f"'y_true', 'y_pred' and 'groups' have {len(actual)}, {len(predicted)} and {len(keys)} partitions")
-    fixed = None if labels is None else tuple(labels)
-    weights = _weight_partitions(sample_weight, y_true, len(actual))
-    parts = [dask.delayed(_group_block)(a, p, g, fixed, w) for a, p, g, w in zip(actual, predicted, keys, weights)]
-    result = _reduce(parts, "y_true/y_pred/groups")
-    if result is None:
-        raise InputLengthError("'y_true' and 'y_pred' are empty: nothing to count")
+    counted = BatchCount(ByGroup.from_labels, {"labels": None if labels is None else tuple(labels)})
+    result = fold(counted, y_true, y_pred, groups, sample_weight=sample_weight, names=("y_true", "y_pred", "groups"))
     return result if min_size is None else attrs.evolve(result, min_size=float(min_size))
-
 
 def _with_metrics_class(result: Any, metrics_class: MetricsClass | None) -> Any:
     return result if metrics_class is None else result.with_metrics_class(metrics_class)
-
-
-def _curve_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, thresholds: int | ArrayLike | None, weight: np.ndarray | None) -> ThresholdCurve:
-    return ThresholdCurve.from_scores(actual, scores, labels, pos_label=pos_label, sample_weight=weight, thresholds=thresholds)
 
 
 def evaluate_indicators(
@@ -331,23 +275,14 @@ def evaluate_indicators(
 ) -> Evaluation:  # fmt: skip
     """A compacted ``Evaluation`` of 0/1 indicator Dask arrays (samples x labels), optionally
     weighted by a 1-D Dask array of one weight per row."""
-    y_true, blocks_actual = _row_partitions(y_true, "y_true")
-    blocks_predicted = list(_aligned(y_true, y_pred, "y_pred").to_delayed().ravel())
-    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(y_true, mask, "mask").to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, y_true, len(blocks_actual))
-    fixed = None if labels is None else tuple(labels)
-    parts = [
-        dask.delayed(_indicator_block)(a, p, fixed, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
-    ]
-    return _with_metrics_class(_reduce(parts, "y_true/y_pred"), metrics_class)
-
+    return evaluate_soft(y_true, y_pred, labels, tnorm=None, mask=mask, sample_weight=sample_weight, metrics_class=metrics_class)
 
 def evaluate_soft(
     y_true: da.Array,
     y_pred: da.Array,
     labels: Sequence[Any] | None = None,
     *,
-    tnorm: str | TNorm = "product",
+    tnorm: str | TNorm | None = "product",
     mask: da.Array | None = None,
     sample_weight: ArrayLike | None = None,
     metrics_class: MetricsClass | None = None,
@@ -355,18 +290,13 @@ def evaluate_soft(
     """A compacted soft ``Evaluation`` of degree Dask arrays under a t-norm.
 
     Soft per-sample cells rarely repeat, so the compacted per-sample rows grow with the data;
-    per-label sums and micro/macro/weighted averages travel as ``O(m)`` counts.
+    per-label sums and micro/macro/weighted averages travel as ``O(m)`` counts (``tnorm=None``:
+    0/1 indicators, as ``evaluate_indicators``).
     """
-    y_true, blocks_actual = _row_partitions(y_true, "y_true")
-    blocks_predicted = list(_aligned(y_true, y_pred, "y_pred").to_delayed().ravel())
-    blocks_mask = [None] * len(blocks_actual) if mask is None else list(_aligned(y_true, mask, "mask").to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, y_true, len(blocks_actual))
-    fixed = None if labels is None else tuple(labels)
-    parts = [
-        dask.delayed(_soft_block)(a, p, fixed, tnorm, o, w) for a, p, o, w in zip(blocks_actual, blocks_predicted, blocks_mask, weights)
-    ]
-    return _with_metrics_class(_reduce(parts, "y_true/y_pred"), metrics_class)
-
+    if not isinstance(y_true, da.Array) or y_true.ndim != 2:
+        raise InvalidTypeError(f"'y_true' must be a 2-D Dask array (samples x labels), got {show(y_true)}")
+    counted = BatchCount(_indicators, {"labels": None if labels is None else tuple(labels), "tnorm": tnorm})
+    return _with_metrics_class(fold(counted, y_true, y_pred, mask=mask, sample_weight=sample_weight, names=("y_true", "y_pred")), metrics_class)
 
 def evaluate_label_sets(
     y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Any] | None = None, *, separator: str | None = None, sample_weight: ArrayLike | None = None,
@@ -378,15 +308,8 @@ def evaluate_label_sets(
     separator given is one label). ``sample_weight``: a Dask column (or array) partitioned
     like the label sets.
     """
-    parts_actual = _vector_partitions(y_true, "y_true", _to_list)
-    parts_predicted = _vector_partitions(y_pred, "y_pred", _to_list)
-    if len(parts_actual) != len(parts_predicted):
-        raise InputLengthError(f"'y_true' has {len(parts_actual)} partitions but 'y_pred' has {len(parts_predicted)}")
-    fixed = None if labels is None else tuple(labels)
-    weights = _weight_partitions(sample_weight, y_true, len(parts_actual))
-    parts = [dask.delayed(_count_label_sets)(a, p, fixed, separator, w) for a, p, w in zip(parts_actual, parts_predicted, weights)]
-    return _with_metrics_class(_reduce(parts, "y_true/y_pred").to_evaluation(), metrics_class)
-
+    counted = BatchCount(_count_label_sets, {"labels": None if labels is None else tuple(labels), "separator": separator})
+    return _with_metrics_class(fold(counted, y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred")).to_evaluation(), metrics_class)
 
 def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None) -> NeighborhoodAccuracy:
     """AA, RAR and the rest of the neighborhood-system criterion for indicator Dask arrays
@@ -394,23 +317,13 @@ def aa_rar(ideal: da.Array, result: da.Array, labels: Sequence[Any] | None = Non
     return NeighborhoodAccuracy.from_evaluation(evaluate_indicators(ideal, result, labels, sample_weight=sample_weight))
 
 
-def _score_parts(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None, sample_weight: ArrayLike | None, name: str) -> tuple[list, tuple | None]:
-    """Aligned blocks ``(y_true, y_score, weight)`` of score arrays, and the column labels of
-    2-D scores (found in one pass first when not given)."""
+def _score_labels(y_true: da.Array, y_score: da.Array, labels: Sequence[Any] | None, name: str) -> tuple | None:
+    """The column labels of 2-D scores (found in one pass first when not given)."""
     if not isinstance(y_score, da.Array) or not isinstance(y_true, da.Array):
         raise InvalidTypeError(f"'y_true' and {name!r} must be Dask arrays, got {show(y_true)} and {show(y_score)}")
-    if y_true.shape[0] != y_score.shape[0]:
-        raise InputLengthError(f"'y_true' has {y_true.shape[0]} samples but {name!r} has {y_score.shape[0]}")
-    if y_score.ndim == 2:
-        y_score = y_score.rechunk({1: -1})
-        if y_true.ndim == 1 and labels is None:
-            labels = sorted_labels(da.unique(y_true).compute().tolist(), "y_true")
-    rows = tuple(size for size in y_score.chunks[0] if size) or y_score.chunks[0]
-    y_score = y_score.rechunk((rows, *y_score.chunks[1:]))
-    y_true = y_true.rechunk((rows, *((-1,) if y_true.ndim == 2 else ())))
-    blocks_true, blocks_score = list(y_true.to_delayed().ravel()), list(y_score.to_delayed().ravel())
-    weights = _weight_partitions(sample_weight, y_score, len(blocks_score))
-    return list(zip(blocks_true, blocks_score, weights)), None if labels is None else tuple(labels)
+    if y_score.ndim == 2 and y_true.ndim == 1 and labels is None:
+        labels = sorted_labels(da.unique(y_true).compute().tolist(), "y_true")
+    return None if labels is None else tuple(labels)
 
 
 def threshold_curve(
@@ -431,15 +344,9 @@ def threshold_curve(
         thresholds: ``None`` for the exact curve, or a number of thresholds, or the thresholds.
         sample_weight: a 1-D Dask array of one weight per sample.
     """
-    blocks, fixed = _score_parts(y_true, y_score, labels, sample_weight, "y_score")
-    parts = [dask.delayed(_curve_block)(a, s, fixed, pos_label, thresholds, w) for a, s, w in blocks]
-    return _with_metrics_class(_reduce(parts, "y_true/y_score"), metrics_class)
-
-
-def _calibration_block(actual: np.ndarray, scores: np.ndarray, labels: tuple | None, pos_label: Hashable, setting: str | None, bins: int | None,
-                       weight: np.ndarray | None) -> Calibration:  # fmt: skip
-    return Calibration.from_scores(actual, scores, labels, pos_label=pos_label, setting=setting, sample_weight=weight, bins=bins)
-
+    options = {"labels": _score_labels(y_true, y_score, labels, "y_score"), "pos_label": pos_label, "thresholds": thresholds}
+    curve = fold(BatchCount(ThresholdCurve.from_scores, options), y_true, y_score, sample_weight=sample_weight, names=("y_true", "y_score"))
+    return _with_metrics_class(curve, metrics_class)
 
 def calibration(
     y_true: da.Array, y_prob: da.Array, labels: Sequence[Any] | None = None, *, pos_label: Hashable | None = None, setting: str | None = None,
@@ -459,10 +366,8 @@ def calibration(
         bins: ``None`` for the exact counts, or a number of equal-width bins.
         sample_weight: a 1-D Dask array of one weight per sample.
     """
-    blocks, fixed = _score_parts(y_true, y_prob, labels, sample_weight, "y_prob")
-    parts = [dask.delayed(_calibration_block)(a, s, fixed, pos_label, setting, bins, w) for a, s, w in blocks]
-    return _reduce(parts, "y_true/y_prob")
-
+    options = {"labels": _score_labels(y_true, y_prob, labels, "y_prob"), "pos_label": pos_label, "setting": setting, "bins": bins}
+    return fold(BatchCount(Calibration.from_scores, options), y_true, y_prob, sample_weight=sample_weight, names=("y_true", "y_prob"))
 
 def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: ArrayLike | None = None) -> RegressionMetrics:
     """The ``RegressionMetrics`` of Dask arrays or DataFrame columns: each partition's exact sums,

@@ -48,7 +48,7 @@ from evalkit.groups._by_group import ByGroup
 from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.counted import CountedState, merged_parts
+from evalkit.results.counted import BatchCount, CountedState, Kind, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.conformal import IntervalCoverage, SetCoverage
@@ -97,9 +97,6 @@ CHUNK = 500_000
 def _counted(rows: Any, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
     return count(*(rows[column].to_numpy() for column in columns))
 
-
-Kind = TypeVar("Kind", bound=CountedState)
-"""The kind of result a fold counts (its template's)."""
 
 Labelled = TypeVar("Labelled", ConfusionMatrix, Evaluation, RiskCoverage)
 
@@ -167,10 +164,11 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
         raise
 
 
-def fold(df: SparkFrame, template: Kind, columns: Sequence[str], *, weight: str | None = None, **named: str | None) -> Kind:
+def fold(df: SparkFrame, template: Kind | BatchCount[Kind], columns: Sequence[str], *, weight: str | None = None, **named: str | None) -> Kind:
     """Any counted result of columns of a Spark DataFrame: each partition counted where it
     lives, ``template.counted(*columns, sample_weight=weight, **named)`` of its rows (numpy
-    arrays), the parts merged in a tree, so the result equals the same result counted in memory.
+    arrays; ``template`` a result of the kind, or the ``BatchCount`` of a kind that is a
+    value), the parts merged in a tree, so the result equals the same result counted in memory.
     ``named`` gives a kind's keyword columns (``None``: not given). Every function of this
     module is such a fold.
 
@@ -202,20 +200,16 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "predicted": predicted, "weight": weight})
     fixed = None if labels is None else tuple(labels)
-
-    def count(a: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> ConfusionMatrix:
-        return ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=w)
-
     if weight is None:  # whole counts: Spark counts the pairs itself (exact integers), and the driver gets one row per pair
+        _columns(df, {"actual": actual, "predicted": predicted})
         pairs = df.groupBy(actual, predicted).count().collect()
         if not pairs:
             raise EmptyInputError("the DataFrame has no rows: nothing to count")
         a, p, n = (np.array([row[k] for row in pairs]) for k in range(3))
-        matrix = count(a, p, n)  # each pair once, weighted by its count
+        matrix = ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=n)  # each pair once, weighted by its count
     else:  # weights summed exactly: each partition counted by evalkit
-        matrix = cast(ConfusionMatrix, _folded(df, columns, count))
+        matrix = fold(df, ConfusionMatrix(fixed), [actual, predicted], weight=weight)
     matrix = _in_label_order(matrix, fixed)
     return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
 
@@ -233,25 +227,20 @@ def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score",
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "score": score, "weight": weight})
-
-    def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> ThresholdCurve:
-        return _of_scores(ThresholdCurve.from_scores, a, s, w, labels, pos_label, thresholds=thresholds)
-
-    return cast(ThresholdCurve, _folded(df, columns, count))
-
+    return fold(df, BatchCount(_of_scores, {"build": ThresholdCurve.from_scores, "labels": labels, "pos_label": pos_label, "thresholds": thresholds}),
+                [actual, score], weight=weight)  # fmt: skip
 
 Scored = TypeVar("Scored", ThresholdCurve, Calibration)
 
 
-def _of_scores(build: Callable[..., Scored], a: np.ndarray, s: np.ndarray, w: np.ndarray | None, labels: Sequence[Hashable] | None,
+def _of_scores(a: np.ndarray, s: np.ndarray, *, build: Callable[..., Scored], sample_weight: np.ndarray | None, labels: Sequence[Hashable] | None,
                pos_label: Hashable, **options: object) -> Scored:  # fmt: skip
     """``build(y_true, scores, ...)`` of a partition's score column: numbers are a binary score of
     ``pos_label``; vectors one score per class, entry ``j`` for ``labels[j]`` (by default the label ``j``)."""
     scores = _matrix(s)
     if scores.ndim == 1:
-        return build(a, scores, pos_label=pos_label, sample_weight=w, **options)
-    return build(a, scores, tuple(range(scores.shape[1])) if labels is None else tuple(labels), sample_weight=w, **options)
+        return build(a, scores, pos_label=pos_label, sample_weight=sample_weight, **options)
+    return build(a, scores, tuple(range(scores.shape[1])) if labels is None else tuple(labels), sample_weight=sample_weight, **options)
 
 
 def calibration(df: SparkFrame, actual: str = "label", probability: str = "probability", labels: Sequence[Hashable] | None = None, *,
@@ -265,13 +254,8 @@ def calibration(df: SparkFrame, actual: str = "label", probability: str = "proba
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "probability": probability, "weight": weight})
-
-    def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> Calibration:
-        return _of_scores(Calibration.from_scores, a, s, w, labels, pos_label, setting=setting, bins=bins)
-
-    return cast(Calibration, _folded(df, columns, count))
-
+    return fold(df, BatchCount(_of_scores, {"build": Calibration.from_scores, "labels": labels, "pos_label": pos_label, "setting": setting, "bins": bins}),
+                [actual, probability], weight=weight)  # fmt: skip
 
 def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction", group: str = "group", labels: Sequence[Hashable] | None = None, *,
              weight: str | None = None) -> ByGroup:  # fmt: skip
@@ -281,14 +265,7 @@ def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "predicted": predicted, "group": group, "weight": weight})
-    fixed = None if labels is None else tuple(labels)
-
-    def count(a: np.ndarray, p: np.ndarray, g: np.ndarray, w: np.ndarray | None = None) -> ByGroup:
-        return ByGroup.from_labels(a, p, g, fixed, sample_weight=w)
-
-    return cast(ByGroup, _folded(df, columns, count))
-
+    return fold(df, BatchCount(ByGroup.from_labels, {"labels": None if labels is None else tuple(labels)}), [actual, predicted, group], weight=weight)
 
 def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
                weight: str | None = None) -> Evaluation:  # fmt: skip
@@ -301,14 +278,18 @@ def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "predicti
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "predicted": predicted, "weight": weight})
     fixed = None if labels is None else tuple(labels)
+    return _in_label_order(fold(df, BatchCount(_label_sets, {"labels": fixed}), [actual, predicted], weight=weight), fixed)
 
-    def count(a: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> Evaluation:
-        return Evaluation.from_label_sets([set(row) for row in a], [set(row) for row in p], fixed, sample_weight=w)
 
-    return _in_label_order(cast(Evaluation, _folded(df, columns, count)), fixed)
+def _label_sets(a: np.ndarray, p: np.ndarray, *, labels: tuple | None, sample_weight: np.ndarray | None) -> Evaluation:
+    """The ``Evaluation`` of a partition's array columns, each row's array a set of labels."""
+    return Evaluation.from_label_sets([set(row) for row in a], [set(row) for row in p], labels, sample_weight=sample_weight)
 
+
+def _prediction_sets(a: np.ndarray, s: np.ndarray, *, labels: tuple | None, sample_weight: np.ndarray | None) -> SetCoverage:
+    """The ``SetCoverage`` of a partition's labels and array column of prediction sets."""
+    return SetCoverage.from_sets(a.tolist(), [set(row) for row in s], labels=labels, sample_weight=sample_weight)
 
 def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "label", *, depth: int = 10) -> RankedLists:
     """Ranking measures of two array columns, as Spark's ``RankingEvaluator`` reads them: the
@@ -370,14 +351,7 @@ def set_coverage(df: SparkFrame, actual: str = "label", sets: str = "prediction_
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"actual": actual, "sets": sets, "weight": weight})
-    fixed = None if labels is None else tuple(labels)
-
-    def count(a: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> SetCoverage:
-        return SetCoverage.from_sets(a.tolist(), [set(row) for row in s], labels=fixed, sample_weight=w)
-
-    return cast(SetCoverage, _folded(df, columns, count))
-
+    return fold(df, BatchCount(_prediction_sets, {"labels": None if labels is None else tuple(labels)}), [actual, sets], weight=weight)
 
 def interval_coverage(df: SparkFrame, label: str = "label", lower: str = "lower", upper: str = "upper", *, prediction: str | None = None,
                       edges: Sequence[float] | None = None, weight: str | None = None) -> IntervalCoverage:  # fmt: skip

@@ -236,6 +236,8 @@ def score_columns(
             raise InvalidArgumentError(f"'labels' names the columns of 2-D {name!r}; with 1-D (binary) scores give 'pos_label'")
         return _binary_columns(y_true, scores.ravel(), pos_label, weight, name)
     m = scores.shape[1]
+    if m == 0:
+        raise InputShapeError(f"2-D {name!r} must have a column of scores per class, got shape {scores.shape}")
     if pos_label is not None:
         raise InvalidArgumentError(f"'pos_label' is for 1-D (binary) scores; with 2-D {name!r} every column is a class")
     if two_dimensional:

@@ -552,8 +552,9 @@ class RiskCoverage(CountedState):
     def excess_aurc(self) -> float:
         """The AURC minus that of a perfect ranking of the same samples (see the module):
         exactly 0 for a confidence that ranks every correct sample above every wrong one, no
-        two wrong ones tied and, with weights, the lighter wrong ones more confident; NaN when
-        nothing was counted.
+        two wrong ones tied and, with weights, the lighter wrong ones more confident; never below
+        0 (the difference of two areas, each a correctly rounded share per step, is 0 where it
+        would round below); NaN when nothing was counted.
 
         Examples:
             >>> RiskCoverage.from_predictions([0] * 6, [0, 0, 0, 0, 1, 1], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]).excess_aurc()
@@ -561,7 +562,7 @@ class RiskCoverage(CountedState):
         """
         if not len(self._curve().added):
             return math.nan
-        return self.aurc() - _area(*self._oracle())
+        return max(0.0, self.aurc() - _area(*self._oracle()))  # (no ranking's area is below the perfect one's: a rounding below 0 is 0)
 
     def _point_at_coverage(self, coverage: float) -> int:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float, np.integer, np.floating)) or not 0 < coverage <= 1:
