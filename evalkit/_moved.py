@@ -16,6 +16,7 @@ import importlib.machinery
 import importlib.util
 import sys
 import types
+import warnings
 
 OLD_PATHS = {
     "evalkit._exact": "evalkit.engine._exact",
@@ -61,16 +62,23 @@ OLD_PATHS = {
 ``__init__`` gives the names the old module gave."""
 
 
+DEPRECATED_PATHS = {"evalkit.scale.files": "evalkit.cli._files"}
+"""Module paths of this release line that moved since: found as the old paths are, with a
+``DeprecationWarning`` naming the new place (for one release, then gone)."""
+
+
 class OldPaths:
     """Finds an old module path and loads it as the module at its new path (a meta path finder
     and loader by its methods: ``importlib.abc`` would import ``importlib.resources`` and
     ``pathlib``, about 5 ms of ``import evalkit``)."""
 
     def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
-        return importlib.util.spec_from_loader(fullname, self) if fullname in OLD_PATHS else None  # type: ignore[arg-type]  # (no deprecated load_module)
+        return importlib.util.spec_from_loader(fullname, self) if fullname in OLD_PATHS or fullname in DEPRECATED_PATHS else None  # type: ignore[arg-type]  # (no deprecated load_module)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        module = importlib.import_module(OLD_PATHS[spec.name])
+        if spec.name in DEPRECATED_PATHS:
+            warnings.warn(f"{spec.name} is deprecated: its module is {DEPRECATED_PATHS[spec.name]} now", DeprecationWarning, stacklevel=2)
+        module = importlib.import_module(OLD_PATHS.get(spec.name) or DEPRECATED_PATHS[spec.name])
         spec.loader_state = module.__spec__  # the import system sets __spec__ to the old path's: put it back
         return module
 

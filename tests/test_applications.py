@@ -320,7 +320,7 @@ def test_the_command_line_counts_curves_at_given_thresholds(tmp_path, capsys):
 def test_the_command_line_counts_a_curve_only_for_a_report_that_shows_it(tmp_path, capsys, monkeypatch):
     """The exact curve's memory grows with the distinct scores: it is counted for area columns
     (or --sort-by one) and the HTML page's curves only, and the rest of the report is the same."""
-    from evalkit.scale import files  # where a file is streamed into its results
+    from evalkit.cli import _files as files  # where a file is streamed into its results
 
     counted = []
 

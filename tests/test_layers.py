@@ -9,11 +9,12 @@ import ast
 import importlib
 import pathlib
 import pickle
+import sys
 
 import pytest
 
 import evalkit
-from evalkit._moved import OLD_PATHS
+from evalkit._moved import DEPRECATED_PATHS, OLD_PATHS
 
 PACKAGE = pathlib.Path(evalkit.__file__).parent
 
@@ -103,6 +104,14 @@ def test_an_old_module_path_imports_the_same_module(old):
     assert module.__name__ == OLD_PATHS[old] and module.__spec__.name == OLD_PATHS[old]
     for name in getattr(module, "__all__", ()):
         assert getattr(module, name) is getattr(importlib.import_module(OLD_PATHS[old]), name)
+
+
+@pytest.mark.parametrize("old", sorted(DEPRECATED_PATHS))
+def test_a_moved_module_path_imports_the_same_module_with_a_warning_naming_the_new_one(old):
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=DEPRECATED_PATHS[old].replace(".", r"\.")):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(DEPRECATED_PATHS[old])
 
 
 def test_a_class_pickled_under_an_old_path_loads():

@@ -411,7 +411,7 @@ def test_a_file_s_scores_are_counted_in_chunks_as_large_as_the_curve(tmp_path, c
     # each chunk of scores is merged into the curve so far, a merge costing the points of both:
     # a chunk holds at least as many scores as the curve has points, and the report is the one
     # of the curve counted at once
-    from evalkit.scale import files
+    from evalkit.cli import _files as files
 
     monkeypatch.setattr(files, "SCORE_CHUNK", 64)
     flushed: list[tuple[int, int]] = []

@@ -13,8 +13,9 @@ writes one self-contained page with the table, the confusion matrix as a heat ma
 ``evalkit aa-rar FILE`` prints the absolute accuracy and relative accuracy rate (the neighborhood-system criterion) of a
 result against the ideal label sets (``--exact`` shows the fractions).
 
-Files are read in batches: memory is bounded by the counts, not by the file. Every bad input
-ends with a one-line message naming the file and the line, and exit status 2.
+Files are read in batches (``evalkit.cli._files``, the command's own file loops): memory is
+bounded by the counts, not by the file. Every bad input ends with a one-line message naming the
+file and the line, and exit status 2.
 """
 
 from __future__ import annotations
@@ -36,6 +37,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 
 from evalkit import __version__
+from evalkit.cli._files import (
+    stream_groups,
+    stream_interval_coverage,
+    stream_label_sets,
+    stream_labels,
+    stream_over_time,
+    stream_regression,
+    stream_risk_coverage,
+    stream_scores,
+    stream_set_coverage,
+)
 from evalkit.comparisons.comparison import MISSING, PAIRWISE_TESTS, ModelComparison, PairwiseTests
 from evalkit.engine import moved_names
 from evalkit.engine.serialization import json_safe
@@ -51,17 +63,6 @@ from evalkit.measures.averaging import UNDEFINED_POLICIES
 from evalkit.measures.plugins import find_measure, find_metrics_class
 from evalkit.measures.registry import Measure, get_measure
 from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS
-from evalkit.scale.files import (
-    stream_groups,
-    stream_interval_coverage,
-    stream_label_sets,
-    stream_labels,
-    stream_over_time,
-    stream_regression,
-    stream_risk_coverage,
-    stream_scores,
-    stream_set_coverage,
-)
 from evalkit.scores.calibration import MAX_STORED_BINS
 from evalkit.scores.curves import ThresholdCurve  # noqa: F401  (a name this module gave in a release)
 
