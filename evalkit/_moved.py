@@ -218,7 +218,17 @@ OLD_NAMES = {
         "evalkit.measures.registry": "Measure check_measure_parameters get_measure resolve_measure",
     },
     "evalkit.stats": {"evalkit.io": "html"},
-    "evalkit.streaming": {"evalkit.java.classification_metrics": "ClassificationMetrics"},
+    "evalkit.streaming": {
+        "evalkit.java.classification_metrics": "ClassificationMetrics",
+        "evalkit.scale._score_streams": "Scored",
+        "evalkit.scores.calibration": "Calibration",
+        "evalkit.scores.curves": "ThresholdCurve score_columns",
+        "evalkit.exceptions": "EvalkitError",
+        "evalkit.results.counted": "FEW_SAMPLES",
+        "evalkit.engine._types": "ScoresLike",
+        "evalkit.engine._validation": "as_array",
+        "evalkit.engine._exact": "float_units limbs_to_ints",
+    },
 }
 """Names a module of evalkit 0.1.0 gave that it no longer has (helpers it imported, mostly):
 old module path -> {home module: the names, space-separated}. A name that is a module is

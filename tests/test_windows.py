@@ -226,7 +226,7 @@ def test_a_calibration_window_of_single_events_is_its_samples_counted_again(stre
 
 def test_calibration_counts_take_away_what_they_counted_and_refuse_what_they_did_not():
     from evalkit.exceptions import InvalidCountsError
-    from evalkit.scale.streaming import CalibrationCounts, _BinTable, _ScoreTable
+    from evalkit.scale._score_streams import CalibrationCounts, _BinTable, _ScoreTable
 
     for bins in (None, 10):
         counts = CalibrationCounts(bins=bins)
