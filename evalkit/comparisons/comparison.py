@@ -55,7 +55,7 @@ from evalkit.exceptions import (
     InvalidTypeError,
     UnknownLabelError,
 )
-from evalkit.groups._by_group import value_of
+from evalkit.groups._values import value_of
 from evalkit.measures.averaging import UndefinedPolicy
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.measures.registry import MeasureLike, resolve_measure

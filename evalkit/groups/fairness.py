@@ -19,7 +19,8 @@ from evalkit.engine._validation import check_choice, show
 from evalkit.exceptions import (
     UnknownLabelError,
 )
-from evalkit.groups._by_group import ByGroup, _disparity
+from evalkit.groups._by_group import ByGroup
+from evalkit.groups._values import _disparity
 from evalkit.measures.averaging import UndefinedPolicy, check_undefined
 from evalkit.measures.registry import Measure, MeasureLike
 

@@ -56,7 +56,7 @@ from evalkit.engine._types import LabelsLike
 from evalkit.engine._validation import check_choice, check_positive_number, show
 from evalkit.engine.counting import encode
 from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, InvalidTypeError
-from evalkit.groups._by_group import value_of
+from evalkit.groups._values import value_of
 from evalkit.measures.arithmetic import difference, ratio
 from evalkit.measures.averaging import Averaged, UndefinedPolicy
 from evalkit.measures.registry import MeasureLike
