@@ -10,6 +10,7 @@ prediction, and estimation" (2007), section 6.2: the interval score; MAPIE's tes
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -20,8 +21,9 @@ from mapie.metrics import classification as mapie_sets
 from mapie.metrics import regression as mapie_intervals
 from strategies import close
 
-from evalkit import IntervalCoverage, SetCoverage
+from evalkit import IntervalCoverage, SetCoverage, Windowed
 from evalkit import metrics as face
+from evalkit.engine.serialization import FormatError
 from evalkit.exceptions import (
     CountOverflowError,
     InputLengthError,
@@ -325,3 +327,56 @@ def test_a_sets_document_of_dense_tables_still_loads():
     empty = SetCoverage.from_sets(["a"], [{"a"}], groups=["x"]).empty()  # (no entries: today's layout, not the dense one)
     assert SetCoverage.from_json(empty.to_json()) == empty
     assert loaded.class_coverage() == {"a": 1.0, "b": 1.0} and loaded.size_distribution() == {1: 0.5, 2: 0.5}
+
+
+@given(st.lists(st.tuples(st.floats(-10, 10), st.floats(0, 2), st.floats(0, 2), st.floats(1e-3, 1e16)), min_size=2, max_size=30), st.data())
+def test_interval_sums_are_exact_within_a_batch_so_any_split_gives_the_whole(rows, data):
+    # each sample's weighted width and distances are summed exactly, so batches split anywhere
+    # merge to the whole and a window takes a part away (a float sum per batch broke both)
+    y, below, above, w = (np.array(column) for column in zip(*rows))
+    low, high = y - below, y + above - 1.0
+    high = np.maximum(high, low)
+    cut = data.draw(st.integers(1, len(y) - 1))
+    whole = IntervalCoverage.from_intervals(y, low, high, sample_weight=w)
+    parts = [IntervalCoverage.from_intervals(y[s], low[s], high[s], sample_weight=w[s]) for s in (slice(None, cut), slice(cut, None))]
+    assert parts[0] + parts[1] == whole and whole - parts[0] == parts[1]
+    window = Windowed(IntervalCoverage(), size=1)
+    window.update(y, low, high)
+    window.update(y[:2], low[:2], high[:2])
+    assert window.result == IntervalCoverage.from_intervals(y[1:2], low[1:2], high[1:2])
+    assert Windowed.from_json(window.to_json()).result == window.result
+
+
+def test_a_heavy_weight_beside_light_ones_reads_the_exact_coverage():
+    found = IntervalCoverage.from_intervals([5.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0], sample_weight=[1e16, 1.0, 1.0])
+    assert found.n_samples == 1e16 + 2 and found.coverage() == 2 / (1e16 + 2)
+
+
+def test_set_coverage_without_labels_reads_back_as_it_was_and_its_window_goes_on():
+    sets = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0]], dtype=bool)
+    assert SetCoverage.from_json(SetCoverage().to_json()) == SetCoverage()
+    window = Windowed(SetCoverage(), size=2)
+    window.update([0, 1, 1], sets)
+    restored = Windowed.from_json(window.to_json())
+    restored.update([2], np.array([[0, 0, 1]], dtype=bool))
+    window.update([2], np.array([[0, 0, 1]], dtype=bool))
+    assert restored.result == window.result
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"counts": [1, 1], "sums": [1.0, 1.0, 0.0]}, "distances outside only where a sample is not covered"),  # all covered, yet one below
+    ({"counts": [0, 0], "sums": [5.0, 0.0, 0.0]}, "widths of samples counted"),
+    ({"counts": [1.0, 1.0], "exact_counts": [[0, [1e308, 1e308]]]}, "exact_counts"),  # an exact sum beyond float64
+    ({"counts": [1, 1], "exact_counts": [[0, [0.5]]]}, "holds whole numbers"),
+])  # fmt: skip
+def test_an_interval_document_no_counting_gives_is_refused(changes, message):
+    document = json.loads(IntervalCoverage.from_intervals([0.0], [-1.0], [1.0]).to_json())
+    with pytest.raises(FormatError, match=message):
+        IntervalCoverage.from_json(json.dumps({**document, **changes}))
+
+
+def test_a_set_document_whose_tables_count_other_samples_is_refused():
+    document = json.loads(SetCoverage.from_sets([0, 1, 1], np.array([[1, 0], [0, 1], [1, 1]])).to_json())
+    document["by_size"] = [[0, 1, 100, 100]]
+    with pytest.raises(FormatError, match="the same samples"):
+        SetCoverage.from_json(json.dumps(document))

@@ -184,3 +184,19 @@ def test_selective_and_conformal_results_of_dask_collections_equal_the_local_one
     assert found.bin_counts().tolist() == local.bin_counts().tolist() and np.allclose(rounded_counts(found._sums), rounded_counts(local._sums), rtol=1e-12)
     with pytest.raises(InputLengthError, match="'lower' has 10 rows but the first column 2000"):
         evalkit_dask.interval_coverage(da.from_array(target, chunks=chunks), da.from_array(lower[:10], chunks=5), da.from_array(lower + 1, chunks=chunks))
+
+
+def test_folds_take_keyword_columns_count_nothing_as_memory_does_and_refuse_scalars(client):
+    from evalkit import IntervalCoverage
+
+    y = np.arange(1.0, 7.0)
+    column = lambda values: da.from_array(values, chunks=2)
+    found = evalkit_dask.interval_coverage(column(y), column(y - 1), column(y + 1), y_pred=column(y), edges=[0, 3, 9])
+    assert found == IntervalCoverage.from_intervals(y, y - 1, y + 1, y_pred=y, edges=[0, 3, 9])
+    none = np.array([], dtype=int)
+    assert evalkit_dask.confusion_matrix(column(none), column(none), labels=[0, 1]) == ConfusionMatrix.from_predictions(none, none, labels=[0, 1])
+    assert evalkit_dask.evaluate_indicators(column(np.zeros((0, 3))), column(np.zeros((0, 3)))).n_samples == 0
+    with pytest.raises(InputShapeError, match="'y_true' must be a 1-D or 2-D Dask array, got shape"):
+        evalkit_dask.confusion_matrix(da.from_array(np.array(1)), da.from_array(np.array(1)))
+    with pytest.raises(InvalidTypeError, match="'template' must be a counted result"):
+        evalkit_dask.fold(object(), column(y))

@@ -13,9 +13,9 @@ from harness import check_counted_state, check_subtract_refuses_a_part_never_add
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import Faded, SummedState, Tumbling, Windowed
+from evalkit import Faded, IntervalCoverage, SummedState, Tumbling, Windowed
 from evalkit.engine.serialization import FormatError
-from evalkit.exceptions import LabelMismatchError
+from evalkit.exceptions import InvalidTypeError, LabelMismatchError
 
 
 class ClassHits(SummedState):
@@ -70,6 +70,19 @@ def test_a_declared_kind_refuses_other_settings_and_documents_no_counting_gives(
         ClassHits.from_json(json.dumps({**document, "counts": [1, 1, 1, 0, 0]}))
     halved = ClassHits().counted([0, 1, 1], [0, 0, 1], sample_weight=[0.1, 1e-20, 1e9]).scaled(0.5)
     assert ClassHits.from_json(halved.to_json()) == halved == pickle.loads(pickle.dumps(halved))
+
+
+def test_a_kind_whose_count_gives_other_sums_is_refused_and_keyword_columns_reach_it():
+    class Broken(ClassHits):
+        DOCUMENT = "BrokenHits"
+
+        def _count(self, y_true, y_pred, *, sample_weight=None):
+            return (np.array([1]),)
+
+    with pytest.raises(InvalidTypeError, match=r"Broken._count must give its sums \('_counts',\) in their shapes \[\(3, 2\)\], got \[\(1,\)\]"):
+        Broken().update([0], [0])
+    y = np.arange(1.0, 7.0)
+    assert IntervalCoverage([0, 3, 9]).counted(y, y - 1, y + 1, y_pred=y).bin_counts().tolist() == [2, 4]
 
 
 @given(samples, st.integers(1, 12))

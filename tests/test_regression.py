@@ -693,3 +693,15 @@ def test_a_stream_s_correlation_is_the_exact_one_correctly_rounded(data, size):
     for target, sign in ((y, 1.0), (-y, -1.0)):
         ours = _stream(y.tolist(), target.tolist(), size).get_pearson_correlation()
         assert ours == sign or (math.isnan(ours) and not exact["sst"]), (ours, sign)
+
+
+def test_a_document_with_sums_no_samples_give_is_refused():
+    import json
+
+    from evalkit.engine.serialization import FormatError
+
+    document = json.loads(RegressionMetrics.from_predictions([1.0, 2.0, 4.0], [1.0, 3.0, 3.0]).to_json())
+    for name, value in (("weight", "-3"), ("yy", "0")):  # a negative weight; Σy² below (Σy)² / W
+        changed = {**document, "sums": [{**document["sums"][0], name: value}]}
+        with pytest.raises(FormatError, match="sums that samples give"):
+            RegressionMetrics.from_json(json.dumps(changed))

@@ -369,3 +369,16 @@ def test_selective_and_conformal_results_of_a_dataframe_equal_the_local_ones(spa
     intervals = evalkit_spark.interval_coverage(df, "y", edges=[-1, 0, 1])
     local = IntervalCoverage.from_intervals(target, lower, lower + 1, edges=[-1, 0, 1])
     assert intervals.bin_counts().tolist() == local.bin_counts().tolist() and math.isclose(intervals.interval_score(0.9), local.interval_score(0.9), rel_tol=1e-12)
+
+
+def test_decimal_columns_count_as_numbers_and_a_missing_column_is_named_by_its_argument(spark):
+
+    from evalkit import RegressionMetrics
+    from evalkit import spark as evalkit_spark
+    from evalkit.exceptions import InvalidArgumentError
+
+    y, p = [1.0, 2.5, 4.0, 3.25], [1.5, 2.0, 4.0, 3.0]
+    df = spark.sql("SELECT CAST(y AS DECIMAL(10, 2)) AS y, CAST(p AS DECIMAL(10, 2)) AS p FROM VALUES " + ", ".join(f"({a}, {b})" for a, b in zip(y, p)) + " AS t(y, p)")
+    assert evalkit_spark.regression_metrics(df, "y", "p") == RegressionMetrics.from_predictions(y, p)
+    with pytest.raises(InvalidArgumentError, match="label='nope'"):
+        evalkit_spark.regression_metrics(df, "nope", "p")

@@ -260,6 +260,29 @@ class ExactSums:
                 self._uncarried = 0
 
 
+_FEW_VALUES = 512
+"""Values summed exactly as Python integers (``exact_bincount``), below ``ExactSums``' fixed cost."""
+
+
+def exact_bincount(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Exact sums per slot ``0 .. size-1`` of finite float64 ``values``: Python integers in
+    units of ``2**-FLOAT_OFFSET`` (an object array, as ``exact_counts``), the same however the
+    values are split or ordered. A few values are summed as integers, more by ``ExactSums``.
+
+    Examples:
+        >>> sums = exact_bincount(np.array([0, 0, 0, 1]), np.array([1e16, 1.0, 1.0, 0.5]), 2)
+        >>> rounded_counts(sums).tolist(), 1e16 + 1.0 + 1.0
+        ([1.0000000000000002e+16, 0.5], 1e+16)
+    """
+    if len(values) <= _FEW_VALUES:
+        out = np.zeros(size, dtype=object)
+        np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(np.asarray(values, dtype=np.float64)))
+        return out
+    sums = ExactSums(size)
+    sums.add(slots, values)
+    return np.array(limbs_to_ints(sums.limbs()), dtype=object)
+
+
 def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     """Exact sums of ``values`` (finite float64) per slot, as ``size x LIMBS`` limbs (see ``ExactSums``)."""
     sums = ExactSums(size)

@@ -280,7 +280,11 @@ def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact"
             raise FormatError(f"field {name!r} must list [position, [numbers]] pairs of float counts, each position once and below {len(flat)}, got {show(entry)}")
         count = float(flat[entry[0]])
         total = float_units(count) + sum(float_units(number(part, name)) for part in entry[1])
-        if total < 0 or total / UNIT != count:
+        try:
+            rounds = total / UNIT == count
+        except OverflowError:  # an exact sum beyond float64's range: no count rounds to it
+            rounds = False
+        if total < 0 or not rounds:
             raise FormatError(f"field {name!r}: the exact sum at position {entry[0]} must be at least 0 and round to its count {count!r}, got {show(entry)}")
         sums[entry[0]] = total
     return sums

@@ -744,7 +744,7 @@ class ByGroup(CountedState):
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's", "revert": "a ByGroup is immutable: subtract a batch's (a - part)"}
 
-    def counted(self, *batch: Any, sample_weight: ArrayLike | None = None) -> ByGroup:
+    def counted(self, *batch: Any, sample_weight: ArrayLike | None = None, **columns: object) -> ByGroup:
         """The groups of one batch ``(y_true, y_pred, groups)``, with these settings (the group columns, the labels, the
         metrics class, ``min_size``): what a window of groups adds, and takes away when the
         batch leaves it. Labels (a matrix per group) and indicators or label sets (an
@@ -760,8 +760,8 @@ class ByGroup(CountedState):
             >>> part.keys, part["north"].to_array().tolist()
             (('north', 'south'), [[0, 0], [0, 1]])
         """
-        if len(batch) != 3:
-            raise InvalidArgumentError(f"a batch of groups has three columns, y_true, y_pred and groups; got {len(batch)}")
+        if len(batch) != 3 or columns:
+            raise InvalidArgumentError(f"a batch of groups has three columns, y_true, y_pred and groups; got {len(batch)}{f' and {sorted(columns)}' if columns else ''}")
         y_true, y_pred, groups = batch
         overall = self.overall
         if not isinstance(overall, (ConfusionMatrix, Evaluation)):

@@ -449,6 +449,9 @@ class RegressionState(CountedState):
             metrics._sums = [[int(row[name]) for name in SUMS] for row in rows]
         except (TypeError, KeyError, ValueError):
             raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
+        w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
+        if any(row[k] < 0 for row in metrics._sums for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in metrics._sums):
+            raise serialization.FormatError(f"field 'sums' must hold sums that samples give (weights and squares at least 0, W Σy² >= (Σy)²), got {show(rows)}")
         metrics._samples = samples
         metrics._largest = [_LARGEST_VALUE[value] if isinstance(value, str) and value in _LARGEST_VALUE else serialization.number(value, "largest_error")
                             for value in largest]  # fmt: skip

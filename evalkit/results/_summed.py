@@ -5,8 +5,9 @@ A kind declares, once:
 * ``SETTINGS``: the keywords of its constructor (each also an attribute of that name), which
   give the empty state, ``type(a)(**settings)``; two results with other settings do not combine
   (a kind whose settings grow, as labels do, says how in ``_aligned``);
-* ``SUMS``: the attributes that hold its sums, each an array of whole counts (int64), of exact
-  float counts (``evalkit.engine._exact``), or of sums per key (``KeyedSums``);
+* ``SUMS``: the attributes that hold its sums, each an array of whole counts (int64) or of
+  exact float counts (``evalkit.engine._exact``); sums per key (``KeyedSums``) combine too,
+  and a kind that holds them writes its own JSON document (``SetCoverage``);
 * ``_count(*batch, sample_weight=...)``: the sums of one batch, in the order of ``SUMS``;
 
 and reads its numbers from the sums (``_numbers(name)``: a field's sums as numbers). Everything else of the counted-state protocol is derived
@@ -56,7 +57,7 @@ from evalkit.engine._exact import (
 )
 from evalkit.engine._keyed import KeyedSums
 from evalkit.engine._validation import show
-from evalkit.exceptions import EvalkitError, LabelMismatchError
+from evalkit.exceptions import EvalkitError, InvalidTypeError, LabelMismatchError
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 
 if TYPE_CHECKING:
@@ -121,8 +122,16 @@ class SummedState(CountedState):
     order of ``SUMS``, with this result's settings."""
 
     def update(self, *batch: Any, **options: Any) -> None:
-        """Count a batch (the arguments of the kind's ``_count``), in place."""
-        for name, value in zip(self.SUMS, self._count(*batch, **options)):
+        """Count a batch (the arguments of the kind's ``_count``), in place.
+
+        Raises:
+            InvalidTypeError: ``_count`` gave other sums than ``SUMS`` declares (a kind's fault).
+        """
+        counted = tuple(self._count(*batch, **options))
+        shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
+        if shapes[0] != shapes[1]:
+            raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {shapes[0]}, got {shapes[1]}")
+        for name, value in zip(self.SUMS, counted):
             setattr(self, name, _plus(getattr(self, name), value))
 
     def _settings(self) -> dict[str, Any]:
@@ -202,12 +211,14 @@ class SummedState(CountedState):
     def _read_document(cls, document: dict[str, Any]) -> Self:
         try:
             result = cls(**{name: document.get(name) for name in cls.SETTINGS})
-        except EvalkitError as error:
+        except (EvalkitError, TypeError, ValueError) as error:  # (a kind's own checks of its settings, whatever they raise)
             raise serialization.FormatError(f"the settings {show({name: document.get(name) for name in cls.SETTINGS})}: {error}") from None
         for name, template in zip(cls.SUMS, result._arrays()):
             key, shape = name.lstrip("_"), cast(np.ndarray, template).shape
             floats = cast(np.ndarray, template).dtype.kind in "fO"
             values = serialization.array(serialization.field(document, key), key, length=int(np.prod(shape)), integral=False if floats else None).reshape(shape)
+            if values.dtype.kind != "f" and f"exact_{key}" in document:
+                raise serialization.FormatError(f"field 'exact_{key}' gives the rests of float sums, but {key!r} holds whole numbers")
             setattr(result, name, exact_table(values, serialization.exact_sums(document, values, f"exact_{key}")) if values.dtype.kind == "f" else values)
         result._check_read()
         return result

@@ -126,7 +126,7 @@ class CountedState(Document):
         if not self._same_kind(other):
             raise InvalidTypeError(f"can only {operation} a {type(self).__name__}, got {show(other)}")
 
-    def counted(self, *batch: Any, sample_weight: ArrayLike | None = None) -> Self:
+    def counted(self, *batch: Any, sample_weight: ArrayLike | None = None, **columns: Any) -> Self:
         """A new result of this kind and settings (labels, metrics class, bins) that counts one
         batch: what a window adds, and takes away when the batch leaves it. For the mutable
         kinds it is ``empty()`` updated with the batch.
@@ -142,7 +142,7 @@ class CountedState(Document):
         """
         self._require("count")
         part = self.empty()
-        cast(Any, part).update(*batch, sample_weight=sample_weight)  # each mutable kind its own update
+        cast(Any, part).update(*batch, sample_weight=sample_weight, **columns)  # each mutable kind its own update (``columns``: its keyword columns)
         return part
 
     def revert(self, y_true: Any, y_pred: Any, /, *, sample_weight: ArrayLike | None = None) -> None:  # each kind its own inputs
@@ -246,7 +246,7 @@ class BatchCount(Generic[Kind]):
     build: Callable[..., Kind]
     options: Mapping[str, object] = attrs.field(factory=dict)
 
-    def counted(self, *batch: Any, sample_weight: Any = None, **columns: Any) -> Kind:
+    def counted(self, *batch: Any, sample_weight: object = None, **columns: object) -> Kind:
         """The result of one batch (``columns``: its keyword columns, as a mask)."""
         return self.build(*batch, sample_weight=sample_weight, **self.options, **columns)
 

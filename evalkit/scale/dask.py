@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import dask
@@ -49,7 +49,7 @@ from evalkit.groups.neighborhood import NeighborhoodAccuracy
 from evalkit.java.regression_metrics import RegressionMetrics
 from evalkit.measures.metrics_class import MetricsClass
 from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.counted import BatchCount, Kind, merged_parts
+from evalkit.results.counted import BatchCount, CountedState, Kind, merged_parts
 from evalkit.results.evaluation import Evaluation
 from evalkit.scale.streaming import LabelSetCounts
 from evalkit.scores.calibration import Calibration
@@ -137,12 +137,13 @@ def _blocks(values: object, argument: str, rows: tuple[int, ...] | None) -> list
     return _vector_partitions(values, argument)
 
 
-def _count_block(template: Kind | BatchCount[Kind], names: tuple[str, ...], weighted: bool, *blocks: np.ndarray) -> Kind | None:
-    """One partition's result, ``None`` for a partition without rows."""
+def _count_block(template: Kind | BatchCount[Kind], names: tuple[str, ...], weighted: bool, empty: bool, *blocks: np.ndarray) -> Kind | None:
+    """One partition's result; ``None`` for a partition without rows, unless ``empty`` (no
+    partition has any: the result of none, as counted in memory)."""
     lengths = {len(block) for block in blocks}
     if len(lengths) > 1:
         raise InputLengthError(f"a partition holds columns of {sorted(lengths)} rows")
-    if not len(blocks[0]):
+    if not len(blocks[0]) and not empty:
         return None
     given = len(blocks) - len(names) - weighted
     named = dict(zip(names, blocks[given : given + len(names)]))
@@ -170,8 +171,12 @@ def fold(template: Kind | BatchCount[Kind], *columns: object, sample_weight: obj
         >>> fold(IntervalCoverage(), y, low, high).coverage()
         0.6666666666666666
     """
+    if not isinstance(template, (CountedState, BatchCount)):
+        raise InvalidTypeError(f"'template' must be a counted result or a BatchCount, got {show(template)}")
     if not columns:
         raise InvalidTypeError("'columns' must hold at least one Dask collection")
+    if isinstance(columns[0], da.Array) and columns[0].ndim not in (1, 2):
+        raise InputShapeError(f"{(names or ['columns[0]'])[0]!r} must be a 1-D or 2-D Dask array, got shape {columns[0].shape}")
     keywords = {key: values for key, values in named.items() if values is not None}
     called = [*names, *(f"columns[{i}]" for i in range(len(names), len(columns)))]
     given = {**dict(zip(called, columns)), **keywords}
@@ -183,10 +188,11 @@ def fold(template: Kind | BatchCount[Kind], *columns: object, sample_weight: obj
     if len({len(found) for found in blocks}) > 1:
         raise InputLengthError(f"the columns have {[len(found) for found in blocks]} partitions: they must be partitioned alike")
     count = functools.partial(_count_block, template, tuple(keywords), sample_weight is not None)
-    result: Kind | None = _reduce([dask.delayed(count)(*parts) for parts in zip(*blocks)], "/".join(given))
-    if result is None:
-        raise InputLengthError("the collections are empty: nothing to count")
-    return result
+    parts = list(zip(*blocks))
+    result: Kind | None = _reduce([dask.delayed(count)(False, *part) for part in parts], "/".join(given))
+    if result is None:  # no row at all: what counting none gives in memory (an empty result, or the kind's error)
+        result = dask.compute(dask.delayed(count)(True, *parts[0]))[0]
+    return cast(Kind, result)
 
 
 # --------------------------------------------------------------------------------------------
@@ -245,7 +251,8 @@ def confusion_matrix(
     Raises:
         InputLengthError: the two collections do not split into equal partitions.
     """
-    matrix = fold(ConfusionMatrix(labels), y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred"))
+    counted = BatchCount(ConfusionMatrix.from_predictions, {"labels": None if labels is None else tuple(labels)})
+    matrix = fold(counted, y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred"))
     if labels is None:  # the partitions' labels joined as they merged: sorted, as from_predictions sorts
         matrix = matrix.with_labels(sorted_labels(list(matrix.labels), "y_true/y_pred"))
     return _with_metrics_class(matrix, metrics_class)

@@ -35,6 +35,7 @@ page "Evaluating on Spark" runs it on a local Spark).
 
 from __future__ import annotations
 
+import decimal
 import pickle
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar, cast
@@ -95,7 +96,17 @@ CHUNK = 500_000
 
 
 def _counted(rows: Any, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
-    return count(*(rows[column].to_numpy() for column in columns))
+    return count(*(_numbers(rows[column].to_numpy()) for column in columns))
+
+
+def _numbers(values: np.ndarray) -> np.ndarray:
+    """A column as numpy gives it, a ``DecimalType`` column (Python ``Decimal`` objects) as floats."""
+    if values.dtype == object and len(values) and isinstance(values[0], decimal.Decimal):
+        try:
+            return values.astype(np.float64)
+        except TypeError:  # a null among them: the kind names it
+            return values
+    return values
 
 
 Labelled = TypeVar("Labelled", ConfusionMatrix, Evaluation, RiskCoverage)
@@ -164,28 +175,30 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
         raise
 
 
-def fold(df: SparkFrame, template: Kind | BatchCount[Kind], columns: Sequence[str], *, weight: str | None = None, **named: str | None) -> Kind:
+def fold(df: SparkFrame, template: Kind | BatchCount[Kind], columns: Sequence[str], *, weight: str | None = None, names: Sequence[str] = (),
+         **named: str | None) -> Kind:  # fmt: skip
     """Any counted result of columns of a Spark DataFrame: each partition counted where it
     lives, ``template.counted(*columns, sample_weight=weight, **named)`` of its rows (numpy
     arrays; ``template`` a result of the kind, or the ``BatchCount`` of a kind that is a
     value), the parts merged in a tree, so the result equals the same result counted in memory.
-    ``named`` gives a kind's keyword columns (``None``: not given). Every function of this
-    module is such a fold.
+    ``named`` gives a kind's keyword columns (``None``: not given); ``names`` names the
+    columns in errors. Every function of this module is such a fold.
 
     Raises:
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
     keywords = {key: column for key, column in named.items() if column is not None}
-    positions = {f"columns[{i}]": column for i, column in enumerate(columns)}
-    names = _columns(df, {**positions, **keywords, "weight": weight})
+    called = [*names, *(f"columns[{i}]" for i in range(len(names), len(columns)))]
+    positions = dict(zip(called, columns))
+    selected = _columns(df, {**positions, **keywords, "weight": weight})
     first, keys = len(columns), list(keywords)
 
     def count(*arrays: np.ndarray) -> CountedState:
         given = dict(zip(keys, arrays[first : first + len(keys)]))
         return template.counted(*arrays[:first], sample_weight=arrays[-1] if weight is not None else None, **given)
 
-    return cast(Kind, _folded(df, names, count))
+    return cast(Kind, _folded(df, selected, count))
 
 
 def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
@@ -209,7 +222,7 @@ def confusion_matrix(df: SparkFrame, actual: str = "label", predicted: str = "pr
         a, p, n = (np.array([row[k] for row in pairs]) for k in range(3))
         matrix = ConfusionMatrix.from_predictions(a, p, fixed, sample_weight=n)  # each pair once, weighted by its count
     else:  # weights summed exactly: each partition counted by evalkit
-        matrix = fold(df, ConfusionMatrix(fixed), [actual, predicted], weight=weight)
+        matrix = fold(df, ConfusionMatrix(fixed), [actual, predicted], weight=weight, names=("actual", "predicted"))
     matrix = _in_label_order(matrix, fixed)
     return matrix if metrics_class is None else matrix.with_metrics_class(metrics_class)
 
@@ -228,7 +241,7 @@ def threshold_curve(df: SparkFrame, actual: str = "label", score: str = "score",
         EmptyInputError: no rows.
     """
     return fold(df, BatchCount(_of_scores, {"build": ThresholdCurve.from_scores, "labels": labels, "pos_label": pos_label, "thresholds": thresholds}),
-                [actual, score], weight=weight)  # fmt: skip
+                [actual, score], weight=weight, names=("actual", "score"))  # fmt: skip
 
 Scored = TypeVar("Scored", ThresholdCurve, Calibration)
 
@@ -255,7 +268,7 @@ def calibration(df: SparkFrame, actual: str = "label", probability: str = "proba
         EmptyInputError: no rows.
     """
     return fold(df, BatchCount(_of_scores, {"build": Calibration.from_scores, "labels": labels, "pos_label": pos_label, "setting": setting, "bins": bins}),
-                [actual, probability], weight=weight)  # fmt: skip
+                [actual, probability], weight=weight, names=("actual", "probability"))  # fmt: skip
 
 def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction", group: str = "group", labels: Sequence[Hashable] | None = None, *,
              weight: str | None = None) -> ByGroup:  # fmt: skip
@@ -265,7 +278,7 @@ def by_group(df: SparkFrame, actual: str = "label", predicted: str = "prediction
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    return fold(df, BatchCount(ByGroup.from_labels, {"labels": None if labels is None else tuple(labels)}), [actual, predicted, group], weight=weight)
+    return fold(df, BatchCount(ByGroup.from_labels, {"labels": None if labels is None else tuple(labels)}), [actual, predicted, group], weight=weight, names=("actual", "predicted", "group"))
 
 def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "prediction", labels: Sequence[Hashable] | None = None, *,
                weight: str | None = None) -> Evaluation:  # fmt: skip
@@ -279,7 +292,7 @@ def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "predicti
         EmptyInputError: no rows.
     """
     fixed = None if labels is None else tuple(labels)
-    return _in_label_order(fold(df, BatchCount(_label_sets, {"labels": fixed}), [actual, predicted], weight=weight), fixed)
+    return _in_label_order(fold(df, BatchCount(_label_sets, {"labels": fixed}), [actual, predicted], weight=weight, names=("actual", "predicted")), fixed)
 
 
 def _label_sets(a: np.ndarray, p: np.ndarray, *, labels: tuple | None, sample_weight: np.ndarray | None) -> Evaluation:
@@ -325,7 +338,7 @@ def regression_metrics(df: SparkFrame, label: str = "label", prediction: str = "
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    return fold(df, RegressionMetrics(), [label, prediction], weight=weight)
+    return fold(df, RegressionMetrics(), [label, prediction], weight=weight, names=("label", "prediction"))
 
 
 def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "prediction", confidence: str = "confidence",
@@ -338,7 +351,7 @@ def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "predi
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    return _in_label_order(fold(df, RiskCoverage(labels), [actual, predicted, confidence], weight=weight),
+    return _in_label_order(fold(df, RiskCoverage(labels), [actual, predicted, confidence], weight=weight, names=("actual", "predicted", "confidence")),
                            None if labels is None else tuple(labels))
 
 
@@ -351,7 +364,7 @@ def set_coverage(df: SparkFrame, actual: str = "label", sets: str = "prediction_
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    return fold(df, BatchCount(_prediction_sets, {"labels": None if labels is None else tuple(labels)}), [actual, sets], weight=weight)
+    return fold(df, BatchCount(_prediction_sets, {"labels": None if labels is None else tuple(labels)}), [actual, sets], weight=weight, names=("actual", "sets"))
 
 def interval_coverage(df: SparkFrame, label: str = "label", lower: str = "lower", upper: str = "upper", *, prediction: str | None = None,
                       edges: Sequence[float] | None = None, weight: str | None = None) -> IntervalCoverage:  # fmt: skip
@@ -362,7 +375,7 @@ def interval_coverage(df: SparkFrame, label: str = "label", lower: str = "lower"
         InvalidArgumentError: a column the DataFrame does not have.
         EmptyInputError: no rows.
     """
-    return fold(df, IntervalCoverage(edges), [label, lower, upper], y_pred=prediction, weight=weight)
+    return fold(df, IntervalCoverage(edges), [label, lower, upper], y_pred=prediction, weight=weight, names=("label", "lower", "upper"))
 
 
 def binned(curve: ThresholdCurve, num_bins: int = 1000, label: Hashable | None = None) -> ThresholdCurve:

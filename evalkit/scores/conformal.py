@@ -33,16 +33,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeGuard, cast
 
 import numpy as np
 
 from evalkit.engine import serialization
 from evalkit.engine._exact import (
+    equal_counts,
+    exact_bincount,
     exact_remainders,
     exact_table,
     in_units,
+    ints_to_floats,
     rounded_counts,
+    weighted_bincount,
 )
 from evalkit.engine._keyed import KeyedSums
 from evalkit.engine._labels import check_label_list, column_labels, label_union, position_of, same_labels, sorted_labels
@@ -466,7 +470,7 @@ class SetCoverage(_Sums):
         fixed = document.get("fixed", True)
         if not isinstance(fixed, bool):
             raise serialization.FormatError(f"field 'fixed' must be true or false, got {show(fixed)}")
-        result = cls(labels)
+        result = cls(labels if labels or fixed else None)  # (no class given nor counted yet: the first batch's)
         result._fixed, result._groups = fixed, groups
         g, k = max(len(groups or ()), 1), len(labels)
         for name, high in (("by_class", k), ("by_size", k + 1)):
@@ -485,6 +489,8 @@ class SetCoverage(_Sums):
             if len(table.keys) != len(rows) or np.any(table.sums[:, 1] > table.sums[:, 0]):
                 raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
             setattr(result, f"_{name}", table)
+        if not equal_counts(result._by_class.by(0, g), result._by_size.by(0, g)):
+            raise serialization.FormatError("fields 'by_class' and 'by_size' must count the same samples in each group")
         return result
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -569,16 +575,18 @@ _CHUNK = 1 << 15
 
 
 def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.ndarray | None, key: np.ndarray | None, bins: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per bin: the weight and the weight covered (``bins x 2``), and ``Σ w (u - l)``,
-    ``Σ w (l - y)⁺``, ``Σ w (y - u)⁺`` (``bins x 3``), read chunk by chunk.
+    """Per bin: the weight and the weight covered (``bins x 2``: whole counts, or exact sums of
+    float weights), and ``Σ w (u - l)``, ``Σ w (l - y)⁺``, ``Σ w (y - u)⁺`` (``bins x 3``,
+    exact sums of each sample's float term), read chunk by chunk: the same sums however the
+    samples are split into batches, so a part added and taken away again leaves nothing.
 
     Raises:
         InvalidValueError: a value that is NaN or infinite, or a lower bound above its upper one.
         CountOverflowError: a sum beyond float64's range.
     """
-    counts = np.zeros((bins, 2), dtype=np.int64 if weight is None or weight.dtype.kind in "iu" else np.float64)
-    sums = np.zeros((bins, 3))
-    plain = weight is None and bins == 1
+    floats = weight is not None and weight.dtype.kind == "f"
+    counts = np.zeros((bins, 2), dtype=np.int64)
+    sums: np.ndarray = np.zeros(bins * (5 if floats else 3), dtype=object)  # per bin: Σ w (u - l), Σ w (l - y)⁺, Σ w (y - u)⁺ (then, float weights: Σ w, Σ w covered)
     for start in range(0, len(y), _CHUNK):
         part = slice(start, start + _CHUNK)
         yy, ll, hh = y[part], low[part], high[part]
@@ -587,25 +595,38 @@ def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.
             covered = (below <= 0) & (above <= 0)
             np.maximum(below, 0.0, out=below)
             np.maximum(above, 0.0, out=above)
-            chunk = (width.sum(), below.sum(), above.sum())
-        if not (np.isfinite(chunk).all() and width.min(initial=0.0) >= 0):  # find the first bad value, for its position
+            terms = np.stack([width, below, above], axis=1)
+            if weight is not None:
+                terms *= weight[part, None].astype(np.float64)
+        if not (np.isfinite(terms).all() and width.min(initial=0.0) >= 0):  # find the first bad value, for its position
             _checked_bounds(_finite(low, "lower"), _finite(high, "upper"))
             _finite(y, "y_true")
-        if plain:
-            counts[0] += (len(yy), np.count_nonzero(covered))
-            sums[0] += chunk
-            continue
+            with np.errstate(invalid="ignore", over="ignore"):
+                _overflow(terms.sum(axis=0))
         kk = np.zeros(len(yy), dtype=np.intp) if key is None else key[part]
-        ww = np.ones(len(yy), dtype=np.int64) if weight is None else weight[part]
-        counts[:, 0] += _summed(kk, ww, bins)
-        counts[:, 1] += _summed(kk[covered], ww[covered], bins)
-        fw = ww.astype(np.float64)
-        with np.errstate(over="ignore"):  # a sum beyond float64 is refused below
-            for column, values in enumerate((width, below, above)):
-                sums[:, column] += np.bincount(kk, weights=values * fw, minlength=bins)
-    if not np.isfinite(sums).all():
-        raise CountOverflowError(f"the intervals' widths and distances outside them (weighted) sum beyond what a float64 holds, got {show(sums.sum(axis=0))} (width, below, above)")
+        slots, values = (kk[:, None] * 3 + np.arange(3)).ravel(), terms.ravel()
+        if floats:
+            ww = cast(np.ndarray, weight)[part]
+            slots, values = np.concatenate((slots, 3 * bins + kk, 4 * bins + kk[covered])), np.concatenate((values, ww, ww[covered]))
+        elif weight is None:
+            counts[:, 0] += np.bincount(kk, minlength=bins)
+            counts[:, 1] += np.bincount(kk[covered], minlength=bins)
+        else:
+            counts[:, 0] += weighted_bincount(kk, weight[part], bins)
+            counts[:, 1] += weighted_bincount(kk[covered], weight[part][covered], bins)
+        sums += exact_bincount(slots, values, len(sums))
+    if floats:
+        counts = sums[3 * bins :].reshape(2, bins).T.copy()
+    sums = sums[: 3 * bins].reshape(bins, 3)
+    rounded = ints_to_floats(sums.ravel().tolist()).reshape(bins, 3)
+    if not np.isfinite(rounded).all():
+        with np.errstate(over="ignore"):
+            _overflow(rounded.sum(axis=0))
     return counts, sums
+
+
+def _overflow(totals: np.ndarray) -> NoReturn:
+    raise CountOverflowError(f"the intervals' widths and distances outside them (weighted) sum beyond what a float64 holds, got {show(totals)} (width, below, above)")
 
 
 class IntervalCoverage(_Sums):
@@ -724,8 +745,16 @@ class IntervalCoverage(_Sums):
         return self._interval(covered, weight, level, method)
 
     def _check_read(self) -> None:
-        if np.any(rounded_counts(self._counts[:, 1]) > rounded_counts(self._counts[:, 0])):
+        weight, covered = (np.asarray(self._counts[:, k]) for k in (0, 1))  # (exact: whole counts, or Python integers)
+        sums = np.asarray(self._sums)
+        if np.any(covered > weight):
             raise serialization.FormatError("field 'counts' must not cover more than it counts")
+        if np.any((weight == 0) & (sums != 0).any(axis=1)) or np.any((covered == weight) & (sums[:, 1:] != 0).any(axis=1)):
+            raise serialization.FormatError("field 'sums' must hold widths of samples counted, and distances outside only where a sample is not covered")
+        try:
+            self.n_samples  # noqa: B018  (the weight counted in float64's range)
+        except CountOverflowError as error:
+            raise serialization.FormatError(f"fields 'counts' and 'sums': {error}") from None
 
     def __repr__(self) -> str:
         return f"IntervalCoverage(n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_width={self.mean_width():.4g})"
