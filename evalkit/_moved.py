@@ -133,7 +133,8 @@ OLD_NAMES = {
         "evalkit.scores.scoring": "class_log_losses",
     },
     "evalkit.confusion_matrix": {
-        "evalkit.engine._exact": "check_count_total",
+        "evalkit.engine._exact": "check_count_total weighted_bincount",
+        "evalkit.engine.counting": "checked_index_counts checked_indexes encode",
         "evalkit.exceptions": "InvalidArgumentError NotBinaryError",
         "evalkit.io": "html",
         "evalkit.java.classification_metrics": "ClassificationMetrics",

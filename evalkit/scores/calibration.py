@@ -362,6 +362,23 @@ def _optional_read_only(values: Any) -> Any:
     return None if values is None else read_only(values)
 
 
+def _measure_options(name: str, options: dict[str, Any]) -> tuple[str, str, str, int | None]:
+    """A measure's name (its aliases read) and its options ``estimator``, ``strategy`` and
+    ``n_bins``, checked; ``options`` is emptied.
+
+    Raises:
+        InvalidArgumentError: an unknown measure, option or value.
+    """
+    name = _ALIASES.get(name, name)
+    check_choice("measure", name, tuple(MEASURES))
+    estimator, strategy, n_bins = options.pop("estimator", "binned"), options.pop("strategy", "uniform"), options.pop("n_bins", None)
+    if options:
+        raise InvalidArgumentError(f"unknown option(s) {show(sorted(options))} for {name!r}: give estimator, strategy or n_bins")
+    check_choice("estimator", estimator, ESTIMATORS)
+    check_choice("strategy", strategy, STRATEGIES)
+    return name, estimator, strategy, n_bins
+
+
 @attrs.frozen(eq=False)
 class Calibration(CountedState):
     """The calibration of scores (see the module docstring): build it with ``from_scores``.
@@ -526,15 +543,7 @@ class Calibration(CountedState):
     def _statistic(self, name: str, options: dict[str, Any]) -> Callable[[np.ndarray | None, _Sums], np.ndarray]:
         """The function computing measure ``name`` from a column's scores and sums (one value
         per row of sums: the data, or bootstrap resamples)."""
-        name = _ALIASES.get(name, name)
-        check_choice("measure", name, tuple(MEASURES))
-        estimator = options.pop("estimator", "binned")
-        strategy = options.pop("strategy", "uniform")
-        n_bins = options.pop("n_bins", None)
-        if options:
-            raise InvalidArgumentError(f"unknown option(s) {show(sorted(options))} for {name!r}: give estimator, strategy or n_bins")
-        check_choice("estimator", estimator, ESTIMATORS)
-        check_choice("strategy", strategy, STRATEGIES)
+        name, estimator, strategy, n_bins = _measure_options(name, options)
         if name in _NORM_OF:
             norm = _NORM_OF[name]
             if estimator == "isotonic":
