@@ -157,6 +157,7 @@ class MatrixUpdates(MatrixCounts):
             UnknownLabelError: a label this matrix does not have.
 
         Examples:
+            >>> from evalkit import ConfusionMatrix
             >>> cm = ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "b", "a"])
             >>> cm.revert(["b"], ["a"])
             >>> cm.to_array().tolist()
