@@ -23,6 +23,7 @@ from evalkit import (
     ConfusionMatrix,
     Evaluation,
     IntervalCoverage,
+    RankedLists,
     RegressionMetrics,
     RiskCoverage,
     SetCoverage,
@@ -175,6 +176,11 @@ KINDS = {
         lambda data, k: IntervalCoverage.from_intervals(_parts(data, "targets")[k], *_bounds(data, k), y_pred=_parts(data, "scores")[k], edges=[0, 0.3, 0.7, 1],
                                                         sample_weight=_weights(data)[k]),
         None, lambda result: result.coverage(), lambda result: result.n_samples,  # (exact sums: parts merged equal the whole to the last bit)
+    ),
+    "RankedLists": (
+        lambda data, k: RankedLists.from_lists([sorted(items) for items in _parts(data, "predicted_sets")[k]], [sorted(items) for items in _parts(data, "actual_sets")[k]],
+                                               depth=3),
+        None, lambda result: result.ndcg_at(2, undefined="zero"), None,
     ),
     "CalibrationCounts": (
         lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),

@@ -86,3 +86,26 @@ def test_bad_input_is_refused_by_name():
     original = [[3, 1, 2]]
     RankedLists.from_lists(original, [{1}])
     assert original == [[3, 1, 2]]
+
+
+def test_ranked_lists_are_a_declared_kind_that_takes_parts_away_writes_json_and_windows():
+    import json
+    import pickle
+    from pathlib import Path
+
+    from evalkit import Windowed
+    from evalkit.exceptions import UnsupportedSettingError
+
+    predicted, relevant = [[1, 6, 2, 7, 8], [4, 1, 5, 6, 2], [9]], [[1, 2, 3, 4, 5], [1, 2, 3], []]
+    whole = RankedLists.from_lists(predicted, relevant, depth=5)
+    first = RankedLists.from_lists(predicted[:1], relevant[:1], depth=5)
+    assert whole - first == RankedLists.from_lists(predicted[1:], relevant[1:], depth=5)
+    assert RankedLists.from_json(whole.to_json()) == whole and json.loads(whole.to_json())["depth"] == 5
+    window = Windowed(RankedLists(depth=5), size=2)
+    window.update(predicted, relevant)
+    assert window.result == RankedLists.from_lists(predicted[1:], relevant[1:], depth=5)
+    with pytest.raises(UnsupportedSettingError, match="each query counts once"):
+        whole.scaled(0.5)
+    # a pickle of the build before (attrs fields, sums as limbs) loads as the same lists
+    earlier = pickle.loads((Path(__file__).parent / "fixtures" / "before-declared" / "ranked_lists.pickle").read_bytes())
+    assert earlier == whole and (earlier.precision_at(5), earlier.ndcg_at(3), earlier.n_queries) == (whole.precision_at(5), whole.ndcg_at(3), 3)

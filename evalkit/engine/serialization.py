@@ -263,11 +263,11 @@ def matrix(value: object, name: str, *, rows: int, columns: int) -> np.ndarray:
     return np.stack([array(row, f"{name}[{i}]", length=columns, integral=integral) for i, row in enumerate(value)])
 
 
-def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact") -> dict[int, int]:
+def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact", *, signed: bool = False) -> dict[int, int]:
     """The exact sums a document keeps of float counts that are not their floats (the optional
     field ``name``, as ``evalkit.engine._exact.exact_remainders`` writes it: ``[position,
-    [floats]]`` pairs), by flat position of ``values``: each at least 0 and rounding to its
-    count, else the document is refused; ``{}`` when absent."""
+    [floats]]`` pairs), by flat position of ``values``: each at least 0 (unless ``signed``) and
+    rounding to its count, else the document is refused; ``{}`` when absent."""
     value = document.get(name)
     if value is None:
         return {}
@@ -284,7 +284,7 @@ def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact"
             rounds = total / UNIT == count
         except OverflowError:  # an exact sum beyond float64's range: no count rounds to it
             rounds = False
-        if total < 0 or not rounds:
+        if (total < 0 and not signed) or not rounds:
             raise FormatError(f"field {name!r}: the exact sum at position {entry[0]} must be at least 0 and round to its count {count!r}, got {show(entry)}")
         sums[entry[0]] = total
     return sums

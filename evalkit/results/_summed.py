@@ -40,6 +40,7 @@ Examples:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -53,6 +54,7 @@ from evalkit.engine._exact import (
     exact_remainders,
     exact_table,
     rounded_counts,
+    same_form,
     scaled_counts,
 )
 from evalkit.engine._keyed import KeyedSums
@@ -75,9 +77,12 @@ def _plus(mine: Sums, theirs: Sums) -> Sums:
     return added(cast(np.ndarray, mine), cast(np.ndarray, theirs))
 
 
-def _without(mine: Sums, theirs: Sums) -> Sums:
+def _without(mine: Sums, theirs: Sums, signed: bool = False) -> Sums:
     if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
         return mine.minus(theirs, "counts")
+    if signed:  # sums of either sign: exact, and nothing to check
+        first, second = same_form(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+        return first - second
     return difference(cast(np.ndarray, mine), cast(np.ndarray, theirs), "counts")
 
 
@@ -116,6 +121,9 @@ class SummedState(CountedState):
     """The constructor's keywords, each read back from the attribute of that name."""
     SUMS: ClassVar[tuple[str, ...]] = ()
     """The attributes that hold the sums."""
+    SIGNED: ClassVar[frozenset[str]] = frozenset()
+    """Those of ``SUMS`` whose sums may be below 0 (a difference array's): taking a part away
+    checks the others only (a part never added leaves one of them below 0)."""
 
     _count: Callable[..., tuple[Sums, ...]]
     """The sums of one batch (its columns, ``sample_weight=`` and the kind's options), in the
@@ -175,7 +183,7 @@ class SummedState(CountedState):
         mine, theirs = self._aligned(other)
         if mine._setting_values() != self._setting_values():
             raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
-        return mine._with([_without(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
+        return mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
 
     def _scaled(self, factor: float) -> Self:
         return self._with([_times(array, factor) for array in self._arrays()])
@@ -216,10 +224,12 @@ class SummedState(CountedState):
         for name, template in zip(cls.SUMS, result._arrays()):
             key, shape = name.lstrip("_"), cast(np.ndarray, template).shape
             floats = cast(np.ndarray, template).dtype.kind in "fO"
-            values = serialization.array(serialization.field(document, key), key, length=int(np.prod(shape)), integral=False if floats else None).reshape(shape)
+            signed = name in cls.SIGNED
+            values = serialization.array(serialization.field(document, key), key, length=int(np.prod(shape)), integral=False if floats else None,
+                                         low=-math.inf if signed else 0.0).reshape(shape)  # fmt: skip
             if values.dtype.kind != "f" and f"exact_{key}" in document:
                 raise serialization.FormatError(f"field 'exact_{key}' gives the rests of float sums, but {key!r} holds whole numbers")
-            setattr(result, name, exact_table(values, serialization.exact_sums(document, values, f"exact_{key}")) if values.dtype.kind == "f" else values)
+            setattr(result, name, exact_table(values, serialization.exact_sums(document, values, f"exact_{key}", signed=signed)) if values.dtype.kind == "f" else values)
         result._check_read()
         return result
 

@@ -54,7 +54,7 @@ from evalkit.results.evaluation import Evaluation
 from evalkit.scores.calibration import Calibration
 from evalkit.scores.conformal import IntervalCoverage, SetCoverage
 from evalkit.scores.curves import ThresholdCurve
-from evalkit.scores.ranked_lists import RankedLists, check_depth
+from evalkit.scores.ranked_lists import RankedLists
 from evalkit.scores.selective import RiskCoverage
 
 __all__ = [
@@ -314,13 +314,7 @@ def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "l
         InvalidArgumentError: a column the DataFrame does not have; ``depth`` below 1.
         EmptyInputError: no rows.
     """
-    columns = _columns(df, {"predicted": predicted, "actual": actual})
-    depth = check_depth(depth)  # on the driver, before any partition is counted
-
-    def count(p: np.ndarray, a: np.ndarray) -> RankedLists:
-        return RankedLists.from_lists(p, a, depth=depth)
-
-    return cast(RankedLists, _folded(df, columns, count))
+    return fold(df, RankedLists(depth), [predicted, actual], names=("predicted", "actual"))  # (the depth checked on the driver, before any partition is counted)
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,14 +31,15 @@ import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 
-from evalkit.engine._exact import FLOAT_OFFSET, LIMBS, add_limbs, float_limbs, limbs_to_ints
+from evalkit.engine import serialization
+from evalkit.engine._exact import exact_bincount, in_units, limbs_to_ints, rounded_number
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError, MixedLabelTypesError
 from evalkit.measures.averaging import Averaged, UndefinedPolicy, mean_of_total
-from evalkit.results.counted import CountedState
+from evalkit.results._summed import SummedState
+from evalkit.results.counted import ALL_OPERATIONS
 
 __all__ = ["ItemLists", "RankedLists", "check_depth"]
 
@@ -107,24 +108,41 @@ def _ideal(depth: int) -> list[float]:
     return [0.0, *itertools.accumulate(1.0 / math.log(i + 2) for i in range(depth))]
 
 
-@attrs.frozen(eq=False)
-class RankedLists(CountedState):
+class RankedLists(SummedState):
     """Ranking measures at every depth ``k <= depth`` of ranked item lists against sets of
-    relevant items, one pair per query (see the module for the formulas).
+    relevant items, one pair per query (see the module for the formulas): a counted kind of
+    exact sums, so it merges, takes a part away, writes JSON and counts in windows and folds.
+
+    Args:
+        depth: the largest ``k`` the sums are kept for.
 
     Attributes:
-        depth: the largest ``k`` the sums are kept for.
         n_queries: the queries counted.
         n_relevant_queries: those with at least one relevant item (where the measures are defined).
     """
 
-    depth: int
-    n_queries: int
-    n_relevant_queries: int
-    _hits: np.ndarray = attrs.field(repr=False)  # int64 [depth]: hits at each position
-    _limbs: np.ndarray = attrs.field(repr=False)  # the exact sums (``_Slots``), as limbs
+    DOCUMENT = "RankedLists"
+    SETTINGS, SUMS, SIGNED = ("depth",), ("_queries", "_hits", "_totals"), frozenset({"_totals"})  # (difference arrays: sums of either sign)
 
-    OPERATIONS: ClassVar[frozenset[str]] = frozenset({"merge", "empty", "copy", "equality", "pickle"})
+    def __init__(self, depth: int = 10) -> None:
+        self.depth = check_depth(depth)
+        self._queries = np.zeros(2, dtype=np.int64)  # the queries, and those with a relevant item
+        self._hits = np.zeros(self.depth, dtype=np.int64)  # hits at each position
+        self._totals = in_units(np.zeros(_Slots(self.depth).size))  # the exact sums (``_Slots``)
+
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert", "scale"}
+    REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)",
+                                         "scale": "each query counts once: ranked lists have no weights to scale (a window of the last queries has)"}  # fmt: skip
+
+    @property
+    def n_queries(self) -> int:
+        """The queries counted."""
+        return int(self._queries[0])
+
+    @property
+    def n_relevant_queries(self) -> int:
+        """The queries with at least one relevant item."""
+        return int(self._queries[1])
 
     @classmethod
     def from_lists(cls, predicted: ItemLists, relevant: ItemLists, *, depth: int = 10) -> RankedLists:
@@ -137,7 +155,15 @@ class RankedLists(CountedState):
             InvalidArgumentError: ``depth`` not a whole number >= 1.
             MixedLabelTypesError: items that do not compare (numbers and strings).
         """
-        depth = check_depth(depth)
+        lists = cls(depth)
+        lists.update(predicted, relevant)
+        return lists
+
+    def _count(self, predicted: ItemLists, relevant: ItemLists, *, sample_weight: object = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sums of a batch of queries (each counts once: no weights)."""
+        if sample_weight is not None:
+            raise InvalidArgumentError(f"ranked lists count each query once: 'sample_weight' must be None, got {show(sample_weight)}")
+        depth = self.depth
         lengths, items = _flattened(predicted, "predicted")
         sizes, wanted = _flattened(relevant, "relevant")
         n = len(lengths)
@@ -178,9 +204,9 @@ class RankedLists(CountedState):
             deep = after <= depth
             values.append((beyond + after[deep], value[deep] / scale[deep]))
         index = np.concatenate([slot for slot, _ in values]).astype(np.int64)
-        limbs = float_limbs(index, np.concatenate([value for _, value in values]).astype(np.float64), slots.size)
+        totals = exact_bincount(index, np.concatenate([value for _, value in values]).astype(np.float64), slots.size)
         hits = np.bincount(at[shallow], minlength=depth).astype(np.int64)
-        return cls(depth, n, int(np.count_nonzero(n_relevant)), hits, limbs)
+        return np.array([n, np.count_nonzero(n_relevant)], dtype=np.int64), hits, totals
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -188,7 +214,7 @@ class RankedLists(CountedState):
     def _sums(self, start: int, k: int) -> float:
         """The exact sum of slots ``start .. start + k`` (a difference array's value at ``k``,
         or recall's first ``k`` positions), rounded once."""
-        return sum(limbs_to_ints(self._limbs[start : start + k + 1])) / (1 << FLOAT_OFFSET)
+        return float(rounded_number(sum(self._totals[start : start + k + 1].tolist())))
 
     def _mean(self, total: float, undefined: UndefinedPolicy) -> Averaged:
         return mean_of_total(total, self.n_queries, self.n_relevant_queries, undefined=undefined)
@@ -202,7 +228,7 @@ class RankedLists(CountedState):
     def precision_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
         """Precision at ``k``: the mean share of relevant items among each query's first ``k``."""
         k = self._k(k)
-        return self._mean(int(self._hits[:k].sum()) / k, undefined)
+        return self._mean(float(self._numbers("_hits")[:k].sum()) / k, undefined)
 
     def recall_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
         """Recall at ``k``: the mean share of each query's relevant items among its first ``k``."""
@@ -224,29 +250,24 @@ class RankedLists(CountedState):
         return self._mean(self._sums(slots.gain_within, k) / _ideal(k)[k] + self._sums(slots.gain_beyond, k), undefined)
 
     # ----------------------------------------------------------------------------------------
-    # the counted-state protocol
+    # the counted-state protocol (derived from the declaration, SummedState)
 
-    def merge(self, other: Any, *, grow: bool = False) -> RankedLists:
-        """The queries of both (the same ``depth``).
-
-        Raises:
-            InvalidTypeError: not a ``RankedLists``.
-            InvalidArgumentError: another depth.
-        """
-        self._check_kind(other, "merge")
+    def _aligned(self, other: RankedLists) -> tuple[RankedLists, RankedLists]:
         if other.depth != self.depth:
             raise InvalidArgumentError(f"can only merge ranked lists of one depth: {self.depth} and {other.depth}")
-        return RankedLists(self.depth, self.n_queries + other.n_queries, self.n_relevant_queries + other.n_relevant_queries,
-                           self._hits + other._hits, add_limbs(self._limbs, other._limbs))  # fmt: skip
+        return self, other
 
-    def empty(self) -> RankedLists:
-        """The same depth, no query."""
-        return RankedLists(self.depth, 0, 0, np.zeros(self.depth, dtype=np.int64), np.zeros((_Slots(self.depth).size, LIMBS), dtype=np.int64))
+    def _check_read(self) -> None:
+        queries, relevant = self._queries.tolist()
+        if relevant > queries or int(self._hits.sum()) > queries * self.depth:
+            raise serialization.FormatError(f"fields 'queries' and 'hits' must count hits of the queries counted, got {queries} queries, {relevant} with relevant items, {int(self._hits.sum())} hits")
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RankedLists):
-            return NotImplemented
-        same = (self.depth, self.n_queries, self.n_relevant_queries) == (other.depth, other.n_queries, other.n_relevant_queries)
-        return same and np.array_equal(self._hits, other._hits) and limbs_to_ints(self._limbs) == limbs_to_ints(other._limbs)
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A pickle of an earlier build (its sums as limbs, its counts as fields) loads too."""
+        if "_limbs" in state:
+            state = {"depth": state["depth"], "_queries": np.array([state["n_queries"], state["n_relevant_queries"]], dtype=np.int64),
+                     "_hits": state["_hits"], "_totals": np.array(limbs_to_ints(state["_limbs"]), dtype=object)}  # fmt: skip
+        self.__dict__.update(state)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __repr__(self) -> str:
+        return f"RankedLists(depth={self.depth}, queries={self.n_queries})"
