@@ -380,3 +380,14 @@ def test_a_set_document_whose_tables_count_other_samples_is_refused():
     document["by_size"] = [[0, 1, 100, 100]]
     with pytest.raises(FormatError, match="the same samples"):
         SetCoverage.from_json(json.dumps(document))
+
+
+def test_widths_beyond_float64_are_refused_where_read_however_the_batches_came():
+    whole = IntervalCoverage.from_intervals([0.0, 0.0], [-8e307, -8e307], [8e307, 8e307])
+    split = IntervalCoverage.from_intervals([0.0], [-8e307], [8e307]) + IntervalCoverage.from_intervals([0.0], [-8e307], [8e307])
+    assert whole == split and whole.coverage() == 1.0
+    for result in (whole, split):
+        with pytest.raises(CountOverflowError):
+            result.mean_width()
+        with pytest.raises(CountOverflowError):
+            result.to_json()

@@ -331,3 +331,13 @@ def test_a_dense_matrix_beyond_its_size_limit_is_refused_before_allocation():
         assert ConfusionMatrix(range(10_000)).get_class_count() == 10_000
     finally:
         ConfusionMatrix.max_cells = limit
+
+
+@pytest.mark.parametrize("n", [3, 600])  # the Python-integer path and ExactSums'
+def test_exact_sums_per_slot_refuse_values_that_are_not_finite(n):
+    from evalkit.engine._exact import exact_bincount
+
+    values = np.ones(n)
+    values[1] = np.nan
+    with pytest.raises(CountOverflowError, match="finite"):
+        exact_bincount(np.zeros(n, dtype=np.intp), values, 1)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import RankedLists
+from evalkit import Faded, RankedLists
 
 
 def reference(predicted, relevant, k):
@@ -109,3 +109,24 @@ def test_ranked_lists_are_a_declared_kind_that_takes_parts_away_writes_json_and_
     # a pickle of the build before (attrs fields, sums as limbs) loads as the same lists
     earlier = pickle.loads((Path(__file__).parent / "fixtures" / "before-declared" / "ranked_lists.pickle").read_bytes())
     assert earlier == whole and (earlier.precision_at(5), earlier.ndcg_at(3), earlier.n_queries) == (whole.precision_at(5), whole.ndcg_at(3), 3)
+
+
+def test_ranked_lists_refuse_a_part_never_added_and_documents_no_counting_gives():
+    import json
+
+    from evalkit.engine.serialization import FormatError
+    from evalkit.exceptions import InvalidCountsError, UnsupportedSettingError
+
+    whole = RankedLists.from_lists([[1], [5]], [[1, 2, 3, 4, 5, 6, 7], [9]], depth=3)
+    never_added = RankedLists.from_lists([[1]], [[1]], depth=3)  # as many queries and hits as whole's first, other relevant items
+    with pytest.raises(InvalidCountsError, match="never counted"):
+        whole - never_added
+    with pytest.raises(UnsupportedSettingError, match="each query counts once"):
+        Faded(RankedLists(3), factor=0.9)
+    document = json.loads(RankedLists.from_lists([[1, 2, 3], [4, 5]], [[2, 3], [9]], depth=3).to_json())
+    totals = document["totals"]
+    for changes in ({"hits": [3, 0, 0]}, {"queries": [1, 1], "hits": [0, 0, 2]}, {"queries": [2, 0]}, {"queries": [2.0, 2.0]},
+                    {"totals": [-1.0, *totals[1:]]}, {"totals": [0.0, 100.0, *totals[2:]]}, {"queries": [0, 0], "hits": [0, 0, 0]},
+                    {"depth": 10**12}):  # fmt: skip
+        with pytest.raises(FormatError):
+            RankedLists.from_json(json.dumps({**document, **changes}))

@@ -274,9 +274,12 @@ def exact_bincount(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarr
         >>> rounded_counts(sums).tolist(), 1e16 + 1.0 + 1.0
         ([1.0000000000000002e+16, 0.5], 1e+16)
     """
+    values = np.asarray(values, dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise CountOverflowError(f"values summed exactly must be finite numbers, got {values[~np.isfinite(values)][:3].tolist()}")
     if len(values) <= _FEW_VALUES:
         out = np.zeros(size, dtype=object)
-        np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(np.asarray(values, dtype=np.float64)))
+        np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(values))
         return out
     sums = ExactSums(size)
     sums.add(slots, values)

@@ -59,7 +59,7 @@ from evalkit.engine._exact import (
 )
 from evalkit.engine._keyed import KeyedSums
 from evalkit.engine._validation import show
-from evalkit.exceptions import EvalkitError, InvalidTypeError, LabelMismatchError
+from evalkit.exceptions import EvalkitError, InvalidCountsError, InvalidTypeError, LabelMismatchError
 from evalkit.results.counted import ALL_OPERATIONS, CountedState
 
 if TYPE_CHECKING:
@@ -122,8 +122,8 @@ class SummedState(CountedState):
     SUMS: ClassVar[tuple[str, ...]] = ()
     """The attributes that hold the sums."""
     SIGNED: ClassVar[frozenset[str]] = frozenset()
-    """Those of ``SUMS`` whose sums may be below 0 (a difference array's): taking a part away
-    checks the others only (a part never added leaves one of them below 0)."""
+    """Those of ``SUMS`` whose sums may be below 0 (a difference array's): taken away without the
+    check of the others (one below 0), so what is left is checked by the kind's ``_invalid``."""
 
     _count: Callable[..., tuple[Sums, ...]]
     """The sums of one batch (its columns, ``sample_weight=`` and the kind's options), in the
@@ -183,7 +183,11 @@ class SummedState(CountedState):
         mine, theirs = self._aligned(other)
         if mine._setting_values() != self._setting_values():
             raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
-        return mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
+        left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
+        why = left._invalid() if self.SIGNED else None  # (sums of one sign were checked as they were taken away)
+        if why is not None:
+            raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {why}")
+        return left
 
     def _scaled(self, factor: float) -> Self:
         return self._with([_times(array, factor) for array in self._arrays()])
@@ -230,11 +234,15 @@ class SummedState(CountedState):
             if values.dtype.kind != "f" and f"exact_{key}" in document:
                 raise serialization.FormatError(f"field 'exact_{key}' gives the rests of float sums, but {key!r} holds whole numbers")
             setattr(result, name, exact_table(values, serialization.exact_sums(document, values, f"exact_{key}", signed=signed)) if values.dtype.kind == "f" else values)
-        result._check_read()
+        why = result._invalid()
+        if why is not None:
+            raise serialization.FormatError(why)
         return result
 
-    def _check_read(self) -> None:
-        """Refuse sums a document may hold that no counting gives (``FormatError``)."""
+    def _invalid(self) -> str | None:
+        """What makes these sums ones no counting gives (a document's, or what is left after
+        taking away a part never added), or None: each kind states its own rules."""
+        return None
 
 
 SummedState.__module__ = "evalkit"  # its public path (this module is private)

@@ -500,6 +500,7 @@ class Faded(_Over[R]):
 
     def __init__(self, template: R, factor: float | None = None, *, half_life: float | None = None) -> None:
         super().__init__(template)
+        template._require("scale")  # (decay weighs the past: a kind without weights says why it cannot)
         if (factor is None) == (half_life is None):
             raise InvalidArgumentError("give the decay 'factor' per sample or its 'half_life' in samples, one of them")
         if half_life is not None:

@@ -44,7 +44,6 @@ from evalkit.engine._exact import (
     exact_remainders,
     exact_table,
     in_units,
-    ints_to_floats,
     rounded_counts,
     weighted_bincount,
 )
@@ -582,7 +581,8 @@ def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.
 
     Raises:
         InvalidValueError: a value that is NaN or infinite, or a lower bound above its upper one.
-        CountOverflowError: a sum beyond float64's range.
+        CountOverflowError: a weighted width or distance beyond float64's range (sums beyond it
+            are refused where they are read, however the batches came).
     """
     floats = weight is not None and weight.dtype.kind == "f"
     counts = np.zeros((bins, 2), dtype=np.int64)
@@ -617,12 +617,7 @@ def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.
         sums += exact_bincount(slots, values, len(sums))
     if floats:
         counts = sums[3 * bins :].reshape(2, bins).T.copy()
-    sums = sums[: 3 * bins].reshape(bins, 3)
-    rounded = ints_to_floats(sums.ravel().tolist()).reshape(bins, 3)
-    if not np.isfinite(rounded).all():
-        with np.errstate(over="ignore"):
-            _overflow(rounded.sum(axis=0))
-    return counts, sums
+    return counts, sums[: 3 * bins].reshape(bins, 3)  # (sums beyond float64 are refused where they are read, however the batches came)
 
 
 def _overflow(totals: np.ndarray) -> NoReturn:
@@ -744,17 +739,18 @@ class IntervalCoverage(_Sums):
         weight, covered = np.add.reduce(self._counts, axis=0)
         return self._interval(covered, weight, level, method)
 
-    def _check_read(self) -> None:
+    def _invalid(self) -> str | None:
         weight, covered = (np.asarray(self._counts[:, k]) for k in (0, 1))  # (exact: whole counts, or Python integers)
         sums = np.asarray(self._sums)
         if np.any(covered > weight):
-            raise serialization.FormatError("field 'counts' must not cover more than it counts")
+            return "field 'counts' must not cover more than it counts"
         if np.any((weight == 0) & (sums != 0).any(axis=1)) or np.any((covered == weight) & (sums[:, 1:] != 0).any(axis=1)):
-            raise serialization.FormatError("field 'sums' must hold widths of samples counted, and distances outside only where a sample is not covered")
+            return "field 'sums' must hold widths of samples counted, and distances outside only where a sample is not covered"
         try:
             self.n_samples  # noqa: B018  (the weight counted in float64's range)
         except CountOverflowError as error:
-            raise serialization.FormatError(f"fields 'counts' and 'sums': {error}") from None
+            return f"fields 'counts' and 'sums': {error}"
+        return None
 
     def __repr__(self) -> str:
         return f"IntervalCoverage(n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_width={self.mean_width():.4g})"

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from evalkit.engine import serialization
-from evalkit.engine._exact import exact_bincount, in_units, limbs_to_ints, rounded_number
+from evalkit.engine._exact import UNIT, exact_bincount, in_units, limbs_to_ints, rounded_number
 from evalkit.engine._validation import show
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError, MixedLabelTypesError
 from evalkit.measures.averaging import Averaged, UndefinedPolicy, mean_of_total
@@ -257,10 +257,33 @@ class RankedLists(SummedState):
             raise InvalidArgumentError(f"can only merge ranked lists of one depth: {self.depth} and {other.depth}")
         return self, other
 
-    def _check_read(self) -> None:
+    @classmethod
+    def _read_document(cls, document: dict[str, Any]) -> RankedLists:
+        hits = document.get("hits")
+        if not isinstance(hits, list) or document.get("depth") != len(hits):
+            raise serialization.FormatError(f"field 'depth' must be the length of 'hits', got {show(document.get('depth'))} and {show(hits)}")
+        return super()._read_document(document)
+
+    def _invalid(self) -> str | None:
+        """Queries and hits are whole numbers, a position hits at most once a query with relevant
+        items; recall by position and MAP sum at most 1 a query, and every value of the
+        difference arrays (their sums from the first position) is at least 0; no relevant
+        query, no sum."""
+        if self._queries.dtype.kind != "i" or self._hits.dtype.kind != "i":
+            return "fields 'queries' and 'hits' must hold whole numbers"
         queries, relevant = self._queries.tolist()
-        if relevant > queries or int(self._hits.sum()) > queries * self.depth:
-            raise serialization.FormatError(f"fields 'queries' and 'hits' must count hits of the queries counted, got {queries} queries, {relevant} with relevant items, {int(self._hits.sum())} hits")
+        slots, unit, totals = _Slots(self.depth), UNIT, self._totals.tolist()
+        recall = totals[slots.recall : slots.recall + self.depth]
+        if not 0 <= relevant <= queries or self._hits.min(initial=0) < 0 or self._hits.max(initial=0) > relevant:
+            return f"fields 'queries' and 'hits' must count hits of queries with relevant items, got {queries} queries, {relevant} relevant, hits {self._hits.tolist()}"
+        if any(not 0 <= value <= relevant * unit for value in (*recall, totals[slots.mean_average_precision])):
+            return "field 'totals' must hold recall and average precision of at most 1 a query with relevant items, and none below 0"
+        for start in (slots.precision_within, slots.precision_beyond, slots.gain_within, slots.gain_beyond):
+            if any(value < 0 for value in itertools.accumulate(totals[start : start + self.depth + 2])):
+                return "field 'totals' must hold difference arrays whose values are never below 0"
+        if not relevant and any(totals):
+            return "field 'totals' must be 0 without a query with relevant items"
+        return None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A pickle of an earlier build (its sums as limbs, its counts as fields) loads too."""
