@@ -200,3 +200,5 @@ def test_folds_take_keyword_columns_count_nothing_as_memory_does_and_refuse_scal
         evalkit_dask.confusion_matrix(da.from_array(np.array(1)), da.from_array(np.array(1)))
     with pytest.raises(InvalidTypeError, match="'template' must be a counted result"):
         evalkit_dask.fold(object(), column(y))
+    with pytest.raises(InputShapeError, match=r"'y_true' \(4, 2\), 'y_pred' \(4, 3\)"):  # named as given, before any partition is counted
+        evalkit_dask.evaluate_indicators(da.zeros((4, 2), chunks=2, dtype=bool), da.zeros((4, 3), chunks=2, dtype=bool))

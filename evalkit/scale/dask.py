@@ -182,6 +182,9 @@ def fold(template: Kind | BatchCount[Kind], *columns: object, sample_weight: obj
     given = {**dict(zip(called, columns)), **keywords}
     if sample_weight is not None:
         given["sample_weight"] = sample_weight
+    tables = {argument: values.shape for argument, values in given.items() if isinstance(values, da.Array) and values.ndim == 2}
+    if len({shape[1] for shape in tables.values()}) > 1:  # (found before any partition is counted, named as given)
+        raise InputShapeError(f"the 2-D columns must have one column each per label, got shapes {', '.join(f'{name!r} {shape}' for name, shape in tables.items())}")
     first = columns[0]
     rows = first.rechunk((first.chunks[0], *([-1] * (first.ndim - 1)))).chunks[0] if isinstance(first, da.Array) else None
     blocks = [_blocks(values, argument, rows) for argument, values in given.items()]
