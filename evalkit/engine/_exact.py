@@ -281,9 +281,7 @@ def exact_bincount(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarr
         out = np.zeros(size, dtype=object)
         np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(values))
         return out
-    sums = ExactSums(size)
-    sums.add(slots, values)
-    return np.array(limbs_to_ints(sums.limbs()), dtype=object)
+    return np.array(limbs_to_ints(float_limbs(slots, values, size)), dtype=object)
 
 
 def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:

@@ -22,10 +22,9 @@ import attrs
 import numpy as np
 
 from evalkit.engine._exact import (
-    ExactSums,
     difference,
     equal_counts,
-    limbs_to_ints,
+    exact_bincount,
     same_form,
     scaled_counts,
     weighted_bincount,
@@ -77,13 +76,10 @@ class KeyedSums:
                                  for column in range(values.shape[1])], axis=1)  # fmt: skip
                 present = np.flatnonzero(np.any(sums != 0, axis=1))
                 return cls(_packed(present // width, present % width), sums[present])
-        if values.dtype.kind == "f":  # float weights: each key's sums exact (ExactSums), as Python integers in units of 2**-1126
+        if values.dtype.kind == "f":  # float weights: each key's sums exact, as Python integers in units of 2**-1126
             present, inverse = np.unique(keys, return_inverse=True)
             columns = values.shape[1]
-            exact_sums = ExactSums(len(present) * columns)
-            exact_sums.add((inverse.reshape(-1, 1) * columns + np.arange(columns)).ravel(), values.ravel())
-            exact = np.empty(len(present) * columns, dtype=object)
-            exact[:] = limbs_to_ints(exact_sums.limbs())
+            exact = exact_bincount((inverse.reshape(-1, 1) * columns + np.arange(columns)).ravel(), values.ravel(), len(present) * columns)
             exact = exact.reshape(len(present), columns)
             kept = np.any(exact != 0, axis=1)
             return cls(present[kept], exact[kept])

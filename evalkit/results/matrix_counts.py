@@ -39,10 +39,9 @@ from evalkit.engine._exact import (
     MAX_COUNT,
     check_count_total,
     double_sum,
+    exact_bincount,
     exact_cells,
-    float_limbs,
     float_units,
-    limbs_to_ints,
     rounded_number,
     weighted_bincount,
     weighted_sum,
@@ -155,7 +154,7 @@ class MatrixCounts:
             else:  # the floats' exact sum with their rests, and what the cells whose rest is no float add
                 floats = counts.ravel() if self._low is None else np.concatenate((counts.ravel(), self._low.ravel()))
                 rest = sum(number - float_units(float(counts[key >> 32, key & 0xFFFFFFFF])) for key, number in self._exact.items())
-                self._total = check_count_total(rounded_number(limbs_to_ints(float_limbs(np.zeros(floats.size, dtype=np.intp), floats, 1))[0] + rest))
+                self._total = check_count_total(rounded_number(int(exact_bincount(np.zeros(floats.size, dtype=np.intp), floats, 1)[0]) + rest))
         return self._total
 
     # ----------------------------------------------------------------------------------------
