@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, cast, overlo
 import attrs
 import numpy as np
 
-from evalkit.engine._exact import UNIT, float_units
+from evalkit.engine._exact import UNIT, exact_table, float_units
 from evalkit.engine._labels import check_label_list
 from evalkit.engine._validation import show
 from evalkit.engine.cells import COUNT_NAMES, Cells
@@ -288,6 +288,12 @@ def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact"
             raise FormatError(f"field {name!r}: the exact sum at position {entry[0]} must be at least 0 and round to its count {count!r}, got {show(entry)}")
         sums[entry[0]] = total
     return sums
+
+
+def exact_counts_of(document: dict[str, Any], values: np.ndarray, name: str = "exact", *, signed: bool = False) -> np.ndarray:
+    """Counts read from a document as exact counts: float counts with the exact sums its field
+    ``name`` keeps (``exact_sums``), whole numbers as they are."""
+    return exact_table(values, exact_sums(document, values, name, signed=signed)) if values.dtype.kind == "f" else values
 
 
 def cells_payload(cells: Cells) -> dict[str, Any]:

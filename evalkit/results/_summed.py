@@ -52,7 +52,6 @@ from evalkit.engine._exact import (
     difference,
     equal_counts,
     exact_remainders,
-    exact_table,
     rounded_counts,
     same_form,
     scaled_counts,
@@ -233,7 +232,7 @@ class SummedState(CountedState):
                                          low=-math.inf if signed else 0.0).reshape(shape)  # fmt: skip
             if values.dtype.kind != "f" and f"exact_{key}" in document:
                 raise serialization.FormatError(f"field 'exact_{key}' gives the rests of float sums, but {key!r} holds whole numbers")
-            setattr(result, name, exact_table(values, serialization.exact_sums(document, values, f"exact_{key}", signed=signed)) if values.dtype.kind == "f" else values)
+            setattr(result, name, serialization.exact_counts_of(document, values, f"exact_{key}", signed=signed))
         why = result._invalid()
         if why is not None:
             raise serialization.FormatError(why)

@@ -42,7 +42,6 @@ from evalkit.engine._exact import (
     equal_counts,
     exact_bincount,
     exact_remainders,
-    exact_table,
     in_units,
     rounded_counts,
     weighted_bincount,
@@ -483,7 +482,7 @@ class SetCoverage(_Sums):
             if len(rows) and (codes[0].max() >= g or codes[1].max() >= high):
                 raise serialization.FormatError(f"field {name!r} holds a group or class position beyond the groups and classes")
             sums = serialization.array([value for row in rows for value in row[2:]], name, length=None, integral=None)
-            sums = (exact_table(sums, serialization.exact_sums(document, sums, f"exact_{name}")) if sums.dtype.kind == "f" else sums).reshape(len(rows), 2)
+            sums = serialization.exact_counts_of(document, sums, f"exact_{name}").reshape(len(rows), 2)
             table = KeyedSums.counted(codes[0], codes[1], sums)
             if len(table.keys) != len(rows) or np.any(table.sums[:, 1] > table.sums[:, 0]):
                 raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
@@ -608,12 +607,10 @@ def _interval_sums(y: np.ndarray, low: np.ndarray, high: np.ndarray, weight: np.
         if floats:
             ww = cast(np.ndarray, weight)[part]
             slots, values = np.concatenate((slots, 3 * bins + kk, 4 * bins + kk[covered])), np.concatenate((values, ww, ww[covered]))
-        elif weight is None:
-            counts[:, 0] += np.bincount(kk, minlength=bins)
-            counts[:, 1] += np.bincount(kk[covered], minlength=bins)
-        else:
-            counts[:, 0] += weighted_bincount(kk, weight[part], bins)
-            counts[:, 1] += weighted_bincount(kk[covered], weight[part][covered], bins)
+        else:  # whole counts (no weights, or whole ones)
+            whole = None if weight is None else weight[part]
+            counts[:, 0] += weighted_bincount(kk, whole, bins)
+            counts[:, 1] += weighted_bincount(kk[covered], None if whole is None else whole[covered], bins)
         sums += exact_bincount(slots, values, len(sums))
     if floats:
         counts = sums[3 * bins :].reshape(2, bins).T.copy()

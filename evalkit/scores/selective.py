@@ -58,7 +58,6 @@ from evalkit.engine._exact import (
     equal_counts,
     exact_counts,
     exact_remainders,
-    exact_table,
     rounded_counts,
     rounded_number,
     same_form,
@@ -429,7 +428,7 @@ class RiskCoverage(CountedState):
         n = len(score)
         actual, predicted = (serialization.array(serialization.field(document, name), name, length=n) for name in ("actual", "predicted"))
         weight = serialization.array(serialization.field(document, "weight"), "weight", length=n, integral=None)
-        weight = exact_table(weight, serialization.exact_sums(document, weight)) if weight.dtype.kind == "f" else weight
+        weight = serialization.exact_counts_of(document, weight)
         if n and (max(actual.max(), predicted.max()) >= len(labels)):
             raise serialization.FormatError(f"fields 'actual' and 'predicted' must be class positions below {len(labels)}")
         curve = cls(labels if fixed else None)
