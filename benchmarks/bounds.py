@@ -77,7 +77,7 @@ def _macro_at_every_threshold(m: int) -> Callable[[], object]:
 
 def _label_sets_after_many_labels(labels: int) -> Callable[[], object]:
     """200 small batches after one that named every label: each costs its own labels."""
-    from evalkit.streaming import LabelSetCounts
+    from evalkit import LabelSetCounts
 
     names = [f"label {k}" for k in range(labels)]
     counts = LabelSetCounts()

@@ -30,8 +30,9 @@ import scipy.stats as ss
 from timing import best_time
 
 from evalkit import ModelComparison
-from evalkit.comparisons import bayesian, paired
-from evalkit.results.multiplicity import adjust_pairwise
+from evalkit._results.multiplicity import adjust_pairwise
+from evalkit.comparisons import _bayesian as bayesian
+from evalkit.comparisons import _paired as paired
 
 
 def speed() -> str:

@@ -64,7 +64,7 @@ def _one_command(arguments: list[str]) -> tuple[float, float]:
     return float(out[0]), int(out[1]) / 1024
 
 
-NUMPY_READER = "import sys, evalkit.io.readers as r; r.ARROW_READERS = False; from evalkit.cli import main; sys.exit(main(sys.argv[1:]))"
+NUMPY_READER = "import sys, evalkit.io._readers as r; r.ARROW_READERS = False; from evalkit.cli import main; sys.exit(main(sys.argv[1:]))"
 """``evalkit`` with pyarrow's readers turned off: numpy's and Python's readers alone."""
 
 

@@ -31,8 +31,8 @@ from timing import best_times, peak_bytes, without_huge_pages  # the timing of e
 
 import evalkit
 from evalkit import Calibration, ConfusionMatrix, Covering, Evaluation, NeighborhoodSystem, ThresholdCurve
+from evalkit.io import build_report
 from evalkit.metrics import expected_calibration_error
-from evalkit.report import build_report
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
 
@@ -480,7 +480,7 @@ def model_comparison(n: int, k: int) -> Case:
 
 def bayesian_signed_rank(n: int, samples: int = 50_000) -> Case:
     """The Bayesian signed-rank test of two models on n data sets, beside baycomp's."""
-    from evalkit.comparisons.bayesian import signed_rank_test
+    from evalkit.comparisons._bayesian import signed_rank_test
 
     rng = np.random.default_rng(n)
     a = rng.uniform(0.6, 0.9, n)

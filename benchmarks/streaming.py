@@ -41,8 +41,15 @@ from collections.abc import Callable
 import numpy as np
 from timing import interleaved
 
-from evalkit import Calibration, ConfusionMatrix, ThresholdCurve, Windowed
-from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit import (
+    Calibration,
+    CalibrationCounts,
+    ConfusionMatrix,
+    CurveCounts,
+    LabelSetCounts,
+    ThresholdCurve,
+    Windowed,
+)
 
 
 def stream(n: int, m: int, seed: int = 0) -> tuple[list[int], list[int]]:

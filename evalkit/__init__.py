@@ -8,61 +8,105 @@ Examples:
     >>> cm = evalkit.ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0])
     >>> evalkit.ClassificationMetrics(cm).get_recall()
     0.5
+
+Where names live: this module is the object API (results, the Java-style classes, streams,
+windows, comparisons of results); the other public paths are the faces ``evalkit.metrics``
+(scikit-learn's functions), ``evalkit.measures``, ``evalkit.formulas``, ``evalkit.exceptions``,
+``evalkit.comparisons``, ``evalkit.io``, ``evalkit.theory``, ``evalkit.tnorms``,
+``evalkit.plots``, ``evalkit.displays``, ``evalkit.datasets``, ``evalkit.dask``,
+``evalkit.spark`` and ``evalkit.cli``. Every other module is private.
+
+How names are made (one name per concept, in every face, the docs and the command line): a
+measure has one registry name, spelled out in snake case (``recall``, ``f1_score``,
+``matthews_correlation_coefficient``); the Java-style getter is ``get_`` and that name
+(``get_recall``), the Java spelling an alias (``getRecall``); a function of the scikit-learn face
+keeps scikit-learn's name and signature (``recall_score``), of fairlearn's and MAPIE's theirs;
+a result is a noun for what was counted (``ConfusionMatrix``, ``ThresholdCurve``), built by
+``from_<input>`` (``from_predictions``, ``from_scores``); an average is ``micro``, ``macro``,
+``weighted`` or ``samples``; an undefined value follows ``undefined=``; a command-line option is
+the keyword with dashes (``--metrics-class``), and one that names a column of the file is the
+column's role (``--actual``, ``--predicted``, ``--weight``).
 """
 
-import types
+
+from typing import TYPE_CHECKING
 
 from evalkit import _moved
 
 _moved.install()  # before anything else: old module paths (evalkit.curves, ...) keep importing, old names are found
 
-import evalkit.io.comparison_tables as _comparison_tables  # noqa: F401  (registers the tables of comparisons)
-import evalkit.io.html as _html  # noqa: F401  (registers the HTML renderings results call)
-import evalkit.io.report as _report  # noqa: F401  (registers the reports results call)
-import evalkit.io.text as _text  # noqa: F401  (registers the Deep Netts text of a matrix)
-from evalkit import comparisons, exceptions, measures, results
+from evalkit import comparisons, exceptions, formulas, measures, theory, tnorms  # noqa: F401  (faces, attributes of evalkit)
+from evalkit._engine import moved_names
+from evalkit._engine.hierarchy import Hierarchy
+from evalkit._groups._by_group import ByGroup, by_group
+from evalkit._groups.agreement import Agreement
+from evalkit._groups.fairness import (
+    demographic_parity_difference,
+    demographic_parity_ratio,
+    equal_opportunity_difference,
+    equal_opportunity_ratio,
+    equalized_odds_difference,
+    equalized_odds_ratio,
+)
+from evalkit._groups.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
+from evalkit._java.classification_metrics import ClassificationMetrics
+from evalkit._java.evaluation_metrics import EvaluationMetrics
+from evalkit._java.regression_metrics import RegressionMetrics
+from evalkit._java.stats import Stats
+from evalkit._results._summed import SummedState
+from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._results.counted import BatchCount, CountedState, merged_parts
+from evalkit._results.evaluation import Evaluation
+from evalkit._results.intervals import Interval, compare, compare_many, compare_results, indicators_interval
+from evalkit._scale.over_time import over_time
+from evalkit._scale.prequential import Prequential
+from evalkit._scale.windows import (
+    Faded,
+    FadedPerClass,
+    MajorityClass,
+    NoChange,
+    Tumbling,
+    Windowed,
+    kappa_m,
+    kappa_temporal,
+)
+from evalkit._scores.calibration import Calibration
+from evalkit._scores.conformal import IntervalCoverage, SetCoverage
+from evalkit._scores.costs import CostMatrix
+from evalkit._scores.curves import ThresholdCurve
+from evalkit._scores.ranked_lists import RankedLists
+from evalkit._scores.selective import RiskCoverage
 from evalkit.comparisons import ModelComparison
-from evalkit.engine import tnorms
-from evalkit.engine.hierarchy import Hierarchy
-from evalkit.groups._by_group import ByGroup, by_group
-from evalkit.groups.agreement import Agreement
-from evalkit.groups.neighborhood import Covering, NeighborhoodAccuracy, NeighborhoodSystem
-from evalkit.java.classification_metrics import ClassificationMetrics
-from evalkit.java.evaluation_metrics import EvaluationMetrics
-from evalkit.java.regression_metrics import RegressionMetrics
-from evalkit.java.stats import Stats
-from evalkit.measures import formulas
-from evalkit.measures.averaging import Averaged
-from evalkit.measures.registry import Measure, measure
-from evalkit.results import theory
-from evalkit.results._summed import SummedState
-from evalkit.results.confusion_matrix import ConfusionMatrix
-from evalkit.results.evaluation import Evaluation
-from evalkit.results.intervals import compare, compare_results
-from evalkit.scale.over_time import over_time
-from evalkit.scale.prequential import Prequential
-from evalkit.scale.windows import Faded, MajorityClass, NoChange, Tumbling, Windowed, kappa_m, kappa_temporal
-from evalkit.scores.calibration import Calibration
-from evalkit.scores.conformal import IntervalCoverage, SetCoverage
-from evalkit.scores.costs import CostMatrix
-from evalkit.scores.curves import ThresholdCurve
-from evalkit.scores.ranked_lists import RankedLists
-from evalkit.scores.selective import RiskCoverage
+from evalkit.io import (
+    _comparison_tables,  # noqa: F401  (registers the tables of comparisons)
+    _html,  # noqa: F401  (registers the HTML renderings results call)
+    _report,  # noqa: F401  (registers the reports results call)
+    _text,  # noqa: F401  (registers the Deep Netts text of a matrix)
+)
+from evalkit.measures import Measure, measure
+from evalkit.measures._averaging import Averaged, summarize
 
 __all__ = [
     "Agreement",
     "Averaged",
+    "BatchCount",
     "ByGroup",
     "Calibration",
+    "CalibrationCounts",
     "ClassificationMetrics",
     "ConfusionMatrix",
     "CostMatrix",
+    "CountedState",
     "Covering",
+    "CurveCounts",
     "Evaluation",
     "EvaluationMetrics",
     "Faded",
+    "FadedPerClass",
     "Hierarchy",
+    "Interval",
     "IntervalCoverage",
+    "LabelSetCounts",
     "MajorityClass",
     "Measure",
     "ModelComparison",
@@ -82,28 +126,48 @@ __all__ = [
     "__version__",
     "by_group",
     "compare",
+    "compare_many",
     "compare_results",
-    "comparisons",
-    "exceptions",
-    "formulas",
+    "demographic_parity_difference",
+    "demographic_parity_ratio",
+    "equal_opportunity_difference",
+    "equal_opportunity_ratio",
+    "equalized_odds_difference",
+    "equalized_odds_ratio",
+    "gains_table",
+    "indicators_interval",
     "kappa_m",
     "kappa_temporal",
     "measure",
-    "measures",
+    "merged_parts",
     "over_time",
-    "results",
-    "theory",
-    "tnorms",
+    "summarize",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
+
+if TYPE_CHECKING:  # imported on first use (_LAZY); named here for type checkers and the API reference
+    from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+    from evalkit._scores.gains import gains_table
+
+_LAZY = {
+    "CalibrationCounts": "evalkit._scale.streaming",
+    "CurveCounts": "evalkit._scale.streaming",
+    "LabelSetCounts": "evalkit._scale.streaming",
+    "gains_table": "evalkit._scores.gains",
+}
+"""Public names imported on first use: their modules are not needed by ``import evalkit``."""
+
+moved_names.publish(__name__, globals(), [name for name in __all__ if name not in _LAZY])
+_lazy_names = moved_names.finder(__name__, lazy=_LAZY)
 
 
-def __getattr__(name: str) -> types.ModuleType:
-    """``evalkit.curves``, ``evalkit.metrics``, ...: a module of an old path or a layer, imported
-    on first use (``evalkit._moved.submodule``), so ``import evalkit`` stays quick."""
-    return _moved.submodule(name)
+def __getattr__(name: str) -> object:
+    """``evalkit.metrics``, ``evalkit.plots``, ...: a face, and the streams and
+    ``gains_table``, imported on first use (``evalkit._moved.submodule``), so ``import evalkit``
+    stays quick; a moved path (``evalkit.curves``) with a ``DeprecationWarning``."""
+    return _lazy_names(name) if name in _LAZY else _moved.submodule(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *(path.partition(".")[2] for path in _moved.OLD_PATHS), *_moved.LAYERS})
+    return sorted({*globals(), *_LAZY, *(face.partition(".")[2] for face in _moved.FACES if "." in face)})

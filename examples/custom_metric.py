@@ -12,7 +12,6 @@ import numpy as np
 
 import evalkit
 from evalkit import ClassificationMetrics, ConfusionMatrix, ThresholdCurve
-from evalkit.report import classification_report
 
 
 class ScreeningMetrics(ClassificationMetrics):
@@ -41,7 +40,7 @@ print(f"number needed to screen: mean {summary.mean:.1f}, std {summary.std:.1f},
 # the three sites counted together: a report with the new column, sorted best first, and an interval
 together = sum(sites)
 print()
-print(classification_report(together, measures=["recall", "precision", "nns"], sort_by="nns"))
+print(together.report(measures=["recall", "precision", "nns"], sort_by="nns").to_text())
 print()
 print("number needed to screen of the ill class:", together.interval("nns", label="ill", random_state=0))
 

@@ -37,11 +37,29 @@ from typing import Any
 
 import attrs
 import numpy as np
+from hypothesis import strategies as st
 from reference import REFERENCE, as_float, both, ratio, recall, specificity
 from sklearn import metrics as sk
 from strategies import close
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, measure
+from evalkit import (
+    Agreement,
+    ByGroup,
+    Calibration,
+    CalibrationCounts,
+    ClassificationMetrics,
+    ConfusionMatrix,
+    CurveCounts,
+    Evaluation,
+    IntervalCoverage,
+    LabelSetCounts,
+    RankedLists,
+    RegressionMetrics,
+    RiskCoverage,
+    SetCoverage,
+    ThresholdCurve,
+    measure,
+)
 from evalkit import metrics as ek
 
 # --------------------------------------------------------------------------------------------
@@ -436,12 +454,12 @@ def check_agreement_faces(ratings: list[list[Any]], cut: int) -> None:
 
 def check_fairness_faces(y_true: list, y_pred: list, groups: list, cut: int) -> None:
     """fairlearn's demographic parity difference and equalized odds difference agree on every
-    face: fairlearn, ``evalkit.metrics``, ``evalkit.groups`` on a ``ByGroup``, the groups
+    face: fairlearn, ``evalkit.metrics``, ``evalkit._groups`` on a ``ByGroup``, the groups
     counted in two parts and merged, and after a JSON and a pickle round trip."""
     import fairlearn.metrics as fm
 
+    import evalkit as evalkit_groups
     from evalkit import ByGroup
-    from evalkit import groups as evalkit_groups
 
     whole = ByGroup.from_labels(y_true, y_pred, groups)
     merged = ByGroup.from_labels(y_true[:cut], y_pred[:cut], groups[:cut]) + ByGroup.from_labels(y_true[cut:], y_pred[cut:], groups[cut:])
@@ -454,3 +472,176 @@ def check_fairness_faces(y_true: list, y_pred: list, groups: list, cut: int) -> 
             faces[face] = float(getattr(evalkit_groups, name)(result, 1, undefined=undefined))  # fairlearn's positive class
         for face, value in faces.items():
             assert close(value, expected, rel=1e-9, abs=1e-12), f"{name}: {face} gives {value}, fairlearn {expected}"
+
+
+# --------------------------------------------------------------------------------------------
+# today's counted kinds, each built from two parts of one drawn data set and from the whole:
+# a concept's test file runs ``check_kind`` for its kinds; ``KINDS`` names every one
+
+LABELS = ["a", "b", "c"]
+
+
+@st.composite
+def counted_samples(draw, min_size=2, max_size=24):
+    """Labels, label sets, binary labels with scores, groups, raters' ratings and integer
+    weights of ``n`` samples, and a cut point splitting them in two non-empty parts."""
+    n = draw(st.integers(min_size, max_size))
+    cut = draw(st.integers(1, n - 1))
+    label = st.sampled_from(LABELS)
+    return {
+        "n": n,
+        "cut": cut,
+        "actual": draw(st.lists(label, min_size=n, max_size=n)),
+        "predicted": draw(st.lists(label, min_size=n, max_size=n)),
+        "actual_sets": draw(st.lists(st.frozensets(label), min_size=n, max_size=n)),
+        "predicted_sets": draw(st.lists(st.frozensets(label), min_size=n, max_size=n)),
+        "binary": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
+        "scores": draw(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 0.9, 1.0]), min_size=n, max_size=n)),
+        "degrees": draw(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=3, max_size=3), min_size=2 * n, max_size=2 * n)),
+        "groups": draw(st.lists(st.sampled_from(["x", "y", "z"]), min_size=n, max_size=n)),
+        "ratings": draw(st.lists(st.tuples(st.sampled_from(["yes", "no"]), st.sampled_from(["yes", "no", None]), st.sampled_from(["yes", "no", None])).map(list),
+                                 min_size=n, max_size=n)),  # the first rater rates every item
+        "weight": draw(st.one_of(st.none(), st.lists(st.integers(1, 4), min_size=n, max_size=n))),
+        "targets": draw(st.lists(st.sampled_from([0.0, 0.1, 0.3, -2.5, 1e8, 7.0]), min_size=n, max_size=n)),
+    }
+
+
+def parts(data, name):
+    values, cut = data[name], data["cut"]
+    if name == "degrees":  # actual and predicted degrees, one row each per sample
+        n = data["n"]
+        return (np.array(values[:cut]), np.array(values[n : n + cut])), (np.array(values[cut:n]), np.array(values[n + cut :])), (np.array(values[:n]), np.array(values[n:]))
+    return values[:cut], values[cut:], values
+
+
+def part_weights(data):
+    weight = data["weight"]
+    if weight is None:
+        return None, None, None
+    return np.array(weight[: data["cut"]]), np.array(weight[data["cut"] :]), np.array(weight)
+
+
+def _streamed(make, update, *columns_and_weights):
+    counts = make()
+    update(counts, *columns_and_weights)
+    return counts
+
+
+def _bounds(data, k):
+    """Intervals around the scores, some holding the targets: [min(s, y / 10), max(s, y / 10) + 0.3]."""
+    scores, targets = np.array(parts(data, "scores")[k]), np.array(parts(data, "targets")[k]) / 10
+    return np.minimum(scores, targets), np.maximum(scores, targets) + 0.3
+
+
+def _by_key(result):
+    return dict(zip(result.keys, result.results)), result.overall
+
+
+def _items(result):
+    weight = result.weight if result.weight is not None else np.ones(len(result.counts))
+    codes = result.codes if result.codes is not None else np.zeros((len(result.counts), 0))
+    return sorted(zip(map(tuple, result.counts.tolist()), weight.tolist(), map(tuple, codes.tolist())))
+
+
+# kind -> (build(data, part) where part 0 is the first part, 1 the second, 2 the whole; canonical; measure; size)
+KINDS = {
+    "ConfusionMatrix": (
+        lambda data, k: ConfusionMatrix.from_predictions(parts(data, "actual")[k], parts(data, "predicted")[k], labels=LABELS, sample_weight=part_weights(data)[k]),
+        None, lambda result: result.average("f1_score", "macro"), lambda result: result.get_total_items(),
+    ),
+    "Evaluation of labels": (
+        lambda data, k: Evaluation.from_labels(parts(data, "actual")[k], parts(data, "predicted")[k], LABELS, sample_weight=part_weights(data)[k]),
+        lambda result: result.compact(), lambda result: result.average("recall", "macro"), lambda result: result.n_samples,
+    ),
+    "Evaluation of label sets": (
+        lambda data, k: Evaluation.from_label_sets(parts(data, "actual_sets")[k], parts(data, "predicted_sets")[k], LABELS, sample_weight=part_weights(data)[k]),
+        lambda result: result.compact(), lambda result: result.average("f1_score", "samples"), lambda result: result.n_samples,
+    ),
+    "Evaluation of degrees": (
+        lambda data, k: Evaluation.from_soft(*parts(data, "degrees")[k], LABELS, sample_weight=part_weights(data)[k]),
+        lambda result: result.compact(), lambda result: result.average("precision", "micro"), lambda result: result.n_samples,
+    ),
+    "LabelSetCounts": (
+        lambda data, k: _streamed(lambda: LabelSetCounts(keep_pairs=True), lambda counts, a, p, w: counts.update(a, p, sample_weight=w),
+                                  parts(data, "actual_sets")[k], parts(data, "predicted_sets")[k], part_weights(data)[k]),
+        None, None, lambda result: result.n_samples,
+    ),
+    "ThresholdCurve": (
+        lambda data, k: ThresholdCurve.from_scores(parts(data, "binary")[k], parts(data, "scores")[k], pos_label=1, sample_weight=part_weights(data)[k]),
+        None, lambda result: result.roc_auc(), lambda result: result.n_samples,
+    ),
+    "ThresholdCurve, binned": (
+        lambda data, k: ThresholdCurve.from_scores(parts(data, "binary")[k], parts(data, "scores")[k], pos_label=1, thresholds=5,
+                                                   sample_weight=part_weights(data)[k]),
+        None, lambda result: result.at(0.5).average("recall", "micro"), lambda result: result.n_samples,
+    ),
+    "Calibration": (
+        lambda data, k: Calibration.from_scores(parts(data, "binary")[k], parts(data, "scores")[k], pos_label=1, sample_weight=part_weights(data)[k]),
+        None, lambda result: result.brier_score(), lambda result: result.n_samples,
+    ),
+    "Calibration, binned": (
+        lambda data, k: Calibration.from_scores(parts(data, "binary")[k], parts(data, "scores")[k], pos_label=1, bins=4, sample_weight=part_weights(data)[k]),
+        None, lambda result: result.error(), lambda result: result.n_samples,
+    ),
+    "ByGroup": (
+        lambda data, k: ByGroup.from_labels(parts(data, "actual")[k], parts(data, "predicted")[k], parts(data, "groups")[k], LABELS,
+                                            sample_weight=part_weights(data)[k]),
+        _by_key, lambda result: result.overall.get_accuracy(), lambda result: result.overall.get_total_items(),
+    ),
+    "ByGroup of label sets": (
+        lambda data, k: ByGroup.from_label_sets(parts(data, "actual_sets")[k], parts(data, "predicted_sets")[k], parts(data, "groups")[k], LABELS),
+        lambda result: {key: value.compact() for key, value in _by_key(result)[0].items()}, None, None,
+    ),
+    "Agreement": (
+        lambda data, k: Agreement.from_ratings(parts(data, "ratings")[k], categories=["no", "yes"], sample_weight=part_weights(data)[k]),
+        _items, None, None,
+    ),
+    "CurveCounts": (
+        lambda data, k: _streamed(lambda: CurveCounts(thresholds=5), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
+                                  parts(data, "binary")[k], parts(data, "scores")[k], part_weights(data)[k]),
+        None, None, lambda result: result.curve().n_samples,
+    ),
+    "RegressionMetrics": (
+        lambda data, k: RegressionMetrics.from_predictions(parts(data, "targets")[k], parts(data, "scores")[k], sample_weight=part_weights(data)[k]),
+        lambda result: {name: value for name, value in result.to_dict(strict=True).items() if name != "max_error"},  # a subtraction forgets the maximum
+        lambda result: result.get_mean_squared_error(), lambda result: result.get_total_weight(),
+    ),
+    "RiskCoverage": (
+        lambda data, k: RiskCoverage.from_predictions(parts(data, "actual")[k], parts(data, "predicted")[k], parts(data, "scores")[k], labels=LABELS,
+                                                      sample_weight=part_weights(data)[k]),
+        None, lambda result: result.aurc(), lambda result: result.n_samples,
+    ),
+    "SetCoverage of label sets, by group": (
+        lambda data, k: SetCoverage.from_sets(parts(data, "actual")[k], parts(data, "predicted_sets")[k], labels=LABELS, groups=parts(data, "groups")[k],
+                                              sample_weight=part_weights(data)[k]),
+        lambda result: {group: result.group(group) for group in result.groups if result.group(group).n_samples},  # a part taken away leaves its groups, empty
+        lambda result: result.coverage(), lambda result: result.n_samples,
+    ),
+    "IntervalCoverage, in bins": (
+        lambda data, k: IntervalCoverage.from_intervals(parts(data, "targets")[k], *_bounds(data, k), y_pred=parts(data, "scores")[k], edges=[0, 0.3, 0.7, 1],
+                                                        sample_weight=part_weights(data)[k]),
+        None, lambda result: result.coverage(), lambda result: result.n_samples,  # (exact sums: parts merged equal the whole to the last bit)
+    ),
+    "RankedLists": (
+        lambda data, k: RankedLists.from_lists([sorted(items) for items in parts(data, "predicted_sets")[k]], [sorted(items) for items in parts(data, "actual_sets")[k]],
+                                               depth=3),
+        None, lambda result: result.ndcg_at(2, undefined="zero"), None,
+    ),
+    "CalibrationCounts": (
+        lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
+                                  parts(data, "binary")[k], parts(data, "scores")[k], part_weights(data)[k]),
+        None, None, lambda result: result.calibration().n_samples,
+    ),
+}
+
+
+
+
+def check_kind(kind: str, data: dict) -> None:
+    """``kind`` (a name of ``KINDS``) follows the counted-state protocol on ``data`` (from
+    ``counted_samples()``) and, where it subtracts, refuses a part never added."""
+    build, canonical, measure, size = KINDS[kind]
+    first, second, whole = (build(data, k) for k in range(3))
+    check_counted_state(first, second, whole, canonical=canonical or (lambda result: result), measure=measure, size=size)
+    if first.supports("subtract"):
+        check_subtract_refuses_a_part_never_added(first, first + second + second)

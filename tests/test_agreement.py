@@ -10,7 +10,13 @@ from fractions import Fraction
 import krippendorff
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from harness import (
+    check_agreement_faces,
+    check_fairness_faces,
+    check_kind,
+    counted_samples,
+)
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
@@ -93,7 +99,7 @@ def test_krippendorff_alpha_equals_the_package(data, level):
 def test_alpha_of_the_summed_coincidences_equals_the_sum_of_every_items_part(data, weights, level):
     # the point estimate sums every item's coincidences in one product; the intervals keep each
     # item's part (sparse) to resample them: both must give one alpha, weights included
-    from evalkit.groups.agreement import _product
+    from evalkit._groups.agreement import _product
 
     ratings = data.T
     if np.isnan(ratings).all():
@@ -306,3 +312,38 @@ def test_ratings_in_a_nullable_frame_have_missing_cells():
     frame = pd.DataFrame({"a": pd.array([1, 2, None], dtype="Int64"), "b": pd.array([1, None, 3], dtype="Int64")})
     agreement = Agreement.from_ratings(frame)
     assert agreement.categories == (1, 2, 3) and agreement.counts.tolist() == [[2, 0, 0], [0, 1, 0], [0, 0, 1]]
+
+
+@pytest.mark.parametrize("kind", ['Agreement'])
+@given(data=counted_samples())
+def test_a_agreement_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)
+
+
+@given(st.lists(st.lists(st.sampled_from(["yes", "no", "maybe"]), min_size=3, max_size=3), min_size=3, max_size=15), st.data())
+def test_agreement_measures_agree_on_every_face(ratings, data):
+    if len({value for row in ratings for value in row}) < 2:
+        ratings = [["yes", "no", "yes"], *ratings[1:]]  # two categories at least: alpha is defined
+    if data.draw(st.booleans()):
+        ratings = [[None if (i + j) % 4 == 0 else value for j, value in enumerate(row)] for i, row in enumerate(ratings)]
+        ratings = [row if sum(value is not None for value in row) >= 2 else row[:1] * 3 for row in ratings]
+    assume(len({value for row in ratings for value in row if value is not None}) >= 2)  # alpha needs two categories seen
+    check_agreement_faces(ratings, data.draw(st.integers(1, len(ratings) - 1)))
+
+
+def test_the_agreement_and_fairness_harness_fail_when_a_face_is_wrong(monkeypatch):
+    from evalkit import Agreement
+    from evalkit._groups import fairness
+
+    ratings = [["yes", "no", "yes"], ["no", "no", "no"], ["yes", "yes", "no"], ["no", "yes", "yes"]]
+    check_agreement_faces(ratings, 2)
+    monkeypatch.setattr(Agreement, "get_krippendorff_alpha", lambda self: 0.5)
+    with pytest.raises(AssertionError, match="krippendorff_alpha: object gives 0.5"):
+        check_agreement_faces(ratings, 2)
+    y_true, y_pred, groups = [0, 1, 1, 0, 1, 0], [1, 0, 1, 0, 1, 1], ["a", "a", "b", "b", "c", "c"]
+    check_fairness_faces(y_true, y_pred, groups, 3)
+    monkeypatch.setattr(fairness, "demographic_parity_difference", lambda *args, **kwargs: 0.123)
+    with pytest.raises(AssertionError, match="demographic_parity_difference: .* gives 0.123"):
+        check_fairness_faces(y_true, y_pred, groups, 3)

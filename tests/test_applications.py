@@ -15,8 +15,9 @@ from sklearn import metrics as sk
 from strategies import binary_case
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats, ThresholdCurve
+from evalkit._engine.counting import index_counts
+from evalkit._engine.serialization import json_safe, restore_numbers
 from evalkit.cli import main
-from evalkit.counting import index_counts
 from evalkit.exceptions import (
     ClassIndexError,
     InvalidArgumentError,
@@ -24,8 +25,7 @@ from evalkit.exceptions import (
     LabelMismatchError,
     UnknownMetricError,
 )
-from evalkit.report import build_report
-from evalkit.serialization import json_safe, restore_numbers
+from evalkit.io._report import build_report
 
 # --------------------------------------------------------------------------------------------
 # a training loop
@@ -380,7 +380,7 @@ def test_confidence_intervals_of_areas_and_of_multi_label_averages(tmp_path, cap
     pairs give both classes and the pooled columns in each resample), multi-label macro and
     weighted averages resample the pairs of sets, exact-match accuracy and Hamming loss the
     samples' rows; what has none says why."""
-    from evalkit import intervals
+    from evalkit._results import intervals
 
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 300)

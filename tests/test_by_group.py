@@ -15,13 +15,26 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.metrics as skm
+from harness import (
+    check_fairness_faces,
+    check_kind,
+    counted_samples,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import close, make_weight
 
-from evalkit import ByGroup, Calibration, ConfusionMatrix, Evaluation, ThresholdCurve, by_group, metrics
+from evalkit import (
+    ByGroup,
+    Calibration,
+    ConfusionMatrix,
+    Evaluation,
+    ThresholdCurve,
+    by_group,
+    metrics,
+)
+from evalkit._groups import OVERALL, demographic_parity_difference, equalized_odds_difference
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
-from evalkit.groups import OVERALL, demographic_parity_difference, equalized_odds_difference
 
 CLASSES = ["cat", "dog", "fox"]
 
@@ -439,3 +452,20 @@ def test_renaming_groups_and_classes_merges_their_counts():
     assert scored.values("roc_auc") == pytest.approx(alone.values("roc_auc"), abs=1e-12)
     with pytest.raises(InvalidArgumentError, match="'keys' must name each of the 4 groups"):
         by_group(y_true, y_pred, groups).renamed(["x"])
+
+
+@pytest.mark.parametrize("kind", ['ByGroup', 'ByGroup of label sets'])
+@given(data=counted_samples())
+def test_a_result_by_group_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)
+
+
+@given(st.integers(4, 30).flatmap(lambda n: st.tuples(*(st.lists(values, min_size=n, max_size=n) for values in
+                                                        (st.integers(0, 1), st.integers(0, 1), st.sampled_from(["a", "b", "c"]))))),
+       st.data())  # fmt: skip
+def test_fairness_measures_agree_on_every_face(columns, data):
+    y_true, y_pred, groups = (list(column) for column in columns)
+    y_true[:2], y_pred[:2] = [0, 1], [1, 0]  # both classes in the labels and the predictions
+    check_fairness_faces(y_true, y_pred, groups, data.draw(st.integers(2, len(y_true) - 1)))

@@ -12,14 +12,20 @@ import numpy as np
 import pytest
 import sklearn.calibration as skc
 import sklearn.metrics as skm
+from harness import (
+    check_calibration_faces,
+    check_kind,
+    counted_samples,
+    reference_calibration_error,
+)
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn.isotonic import IsotonicRegression
 from strategies import binary_probabilities, class_probabilities, close, make_weight
 
 import evalkit
-from evalkit import metrics
-from evalkit.calibration import DEFAULT_BINS, Calibration, quantile_edges, uniform_bins
+from evalkit import ConfusionMatrix, metrics
+from evalkit._scores.calibration import DEFAULT_BINS, Calibration, quantile_edges, uniform_bins
 from evalkit.exceptions import (
     FormatError,
     InvalidArgumentError,
@@ -439,7 +445,7 @@ def test_the_debiased_interval_is_the_normal_interval_around_the_debiased_estima
 
 def _replicates_of(cal, measure, seed, n_resamples):
     """The debiased estimate on the resamples the intervals draw (the same multinomial draws)."""
-    from evalkit.scores.calibration_sums import _Sums  # the sums of a bin
+    from evalkit._scores.calibration_sums import _Sums  # the sums of a bin
 
     scores, positives, negatives = cal._curve.score_counts(cal._curve.labels[0])
     counts = np.concatenate([positives, negatives]).astype(np.float64)
@@ -488,7 +494,7 @@ def test_calibration_is_exported():
 
 
 def test_a_stream_of_batches_equals_the_whole():
-    from evalkit.streaming import CalibrationCounts
+    from evalkit._scale.streaming import CalibrationCounts
 
     rng = np.random.default_rng(4)
     y = rng.integers(0, 3, 900)
@@ -519,9 +525,8 @@ def test_a_stream_of_batches_equals_the_whole():
 def test_reports_carry_the_calibration_in_every_format(tmp_path, capsys):
     import json
 
-    from evalkit import ConfusionMatrix
     from evalkit.cli import main
-    from evalkit.report import build_report
+    from evalkit.io._report import build_report
 
     rng = np.random.default_rng(7)
     y = rng.integers(0, 3, 120)
@@ -604,7 +609,7 @@ def test_the_one_pass_path_refuses_every_score_outside_0_1(case, bad, n_bins):
 def test_a_calibration_does_not_depend_on_how_its_samples_were_batched(case, cuts, weights, bins, data):
     """Sums kept exactly (binned: exact float sums; exact counts: integers): any batching gives
     the same calibration, equal as objects and in every number to the bit, and its JSON too."""
-    from evalkit.streaming import CalibrationCounts
+    from evalkit._scale.streaming import CalibrationCounts
 
     y, p = case
     w = draw_weights(data, weights, len(y))
@@ -673,3 +678,43 @@ def test_the_micro_column_of_several_reads_back_from_json(bins):
         micro = cal.micro()
         back = Calibration.from_json(micro.to_json())
         assert back == micro and back.labels == ("micro",) and back.error() == micro.error()
+
+
+@pytest.mark.parametrize("kind", ['Calibration', 'Calibration, binned'])
+@given(data=counted_samples())
+def test_a_calibration_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)
+
+
+EDGE_PROBABILITIES = st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.3, 0.5, 0.6, 0.7, 0.9, 1.0, 1 / 3, 2 / 3]) | st.floats(0.0, 1.0)
+
+
+@given(st.integers(2, 30).flatmap(lambda n: st.tuples(st.lists(st.integers(0, 1), min_size=n, max_size=n),
+                                                      st.lists(EDGE_PROBABILITIES, min_size=n, max_size=n))),
+       st.sampled_from(["l1", "max"]), st.sampled_from([1, 2, 3, 5, 10, 15]), st.booleans(), st.data())  # fmt: skip
+def test_calibration_errors_agree_on_every_face(columns, norm, n_bins, weighted, data):
+    y_true, y_prob = (list(column) for column in columns)
+    weight = data.draw(st.lists(st.integers(1, 4), min_size=len(y_true), max_size=len(y_true))) if weighted else None
+    check_calibration_faces(norm, y_true, y_prob, weight, n_bins, data.draw(st.integers(1, len(y_true) - 1)))
+
+
+def test_the_calibration_reference_gives_the_hand_computed_errors():
+    # two bins, (0, 0.5] holds 0.2 and 0.4 (no positive: gap 0.3), (0.5, 1] holds 0.9 and 0.6 (both
+    # positive: gap 0.25); ECE = 0.5 * 0.3 + 0.5 * 0.25 = 0.275, MCE = 0.3
+    y_true, y_prob = [0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4]
+    assert reference_calibration_error(y_true, y_prob, None, 2, "l1") == pytest.approx(0.275)
+    assert reference_calibration_error(y_true, y_prob, None, 2, "max") == pytest.approx(0.3)
+    # 0.5 lies on the edge: right-closed bins put it in the first bin (gap |0.5 - 0| = 0.5, alone)
+    assert reference_calibration_error([0, 1], [0.5, 1.0], None, 2, "max") == pytest.approx(0.5)
+    check_calibration_faces("l1", y_true, y_prob, None, 2, 2)
+
+
+def test_the_calibration_harness_fails_when_a_face_is_wrong(monkeypatch):
+    from evalkit import Calibration
+
+    original = Calibration.error
+    monkeypatch.setattr(Calibration, "error", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
+    with pytest.raises(AssertionError, match="l1 calibration error: object gives"):
+        check_calibration_faces("l1", [0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], None, 2, 2)

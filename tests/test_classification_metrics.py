@@ -450,3 +450,15 @@ def test_average_rejects_empty_and_foreign_input():
 def test_average_of_mixed_subclasses_uses_the_common_metrics():
     stats = ClassificationMetrics.average([WithYouden(BINARY), ClassificationMetrics(BINARY)])
     assert "youden_index" not in stats.names and "accuracy" in stats.names
+
+
+def test_create_from_gives_both_classes_on_request_and_stats_read_every_measure():
+    cm = ConfusionMatrix.from_array([[50, 10], [5, 35]], ["negative", "positive"])
+    assert [m.get_class_label() for m in ClassificationMetrics.create_from(cm)] == ["positive"]  # Deep Netts' one object
+    both = ClassificationMetrics.create_from(cm, all_classes=True)
+    assert [m.get_class_label() for m in both] == ["negative", "positive"]
+    stats = ClassificationMetrics.average(both)
+    assert stats.f1_score == stats.get("F1Score") == stats.get("f1-score") == stats.summary("f1").mean
+    assert stats.mcc == stats.matthews_correlation_coefficient
+    with pytest.raises(AttributeError, match="did you mean 'specificity'"):
+        _ = stats.specifcity

@@ -4,17 +4,31 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
+import tracemalloc
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from evalkit import ConfusionMatrix, Evaluation, __version__, cli
+from evalkit import (
+    ConfusionMatrix,
+    Evaluation,
+    ThresholdCurve,
+    __version__,
+    cli,
+)
 from evalkit.cli import main
 from evalkit.datasets import example_path, load_example
+from evalkit.exceptions import (
+    EvalkitError,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -384,7 +398,6 @@ def test_a_regression_report_reads_numbers_in_batches_into_exact_sums(tmp_path, 
 
 
 def test_a_score_of_labels_other_than_0_1_needs_positive_and_reads_them_as_the_api_does(tmp_path, capsys):
-    from evalkit import ThresholdCurve
 
     yes_no = write(tmp_path, "yn.csv", "actual,score\nyes,0.9\nno,0.2\nyes,0.4\nno,0.7\n")
     status, _, err = run(capsys, "report", yes_no, "--score", "score")
@@ -490,3 +503,127 @@ def test_reading_errors_suggest_score_and_multi_label_where_the_file_calls_for_t
     assert run(capsys, "report", sets, "--multi-label")[0] == 0
     plain = write(tmp_path, "plain.csv", "actual,predicted\na,a\nc,\n")
     assert run(capsys, "report", plain)[2].rstrip().endswith("plain.csv:3: empty label")  # no label sets: no hint
+
+
+def peak_mib(function):
+    """Peak Python allocation (MiB) while ``function`` runs (and raises)."""
+    tracemalloc.start()
+    try:
+        function()
+    except EvalkitError:
+        pass
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def run_cli(tmp_path, capsys, name, content, *options):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    status = main(["report", str(path), *options])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+csv_bytes = st.lists(
+    st.sampled_from([b"a", b"b", b"1", b"0.5", b",", b"\n", b"\r\n", b"\r", b'"', b" ", b"", b"\xff", b"<NA>", b"{", b"}", b":", b"\t", b"|"]),
+    max_size=40,
+).map(b"".join)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("q.csv", 'actual,predicted\na,b\n"a,b\nc,c\n', r"q.csv:3: a quoted field that starts on this line never ends"),
+        ("n.csv", 'actual,predicted\na,b\n"x\ny",b\nc,c\n', r"n.csv:3: a quoted field spans lines 3 to 4"),
+        ("r.csv", "actual,predicted\na,b\rb,b\n", r"r.csv:2: a carriage return"),
+        ("mac.csv", "actual,predicted\ra,b\rb,b\r", r"mac.csv:1: a carriage return"),
+        ("h.csv", "actual,predicted,actual\na,b,c\n", r"h.csv:1: the column 'actual' appears twice in the header \(columns 1 and 3\)"),
+        ("na.csv", "actual,predicted\na,a\nb,<NA>\n", r"na.csv:3: '<NA>' is a missing value as pandas writes it"),
+        ("nan.csv", "actual,predicted\nnan,a\nb,b\n", r"nan.csv:2: 'nan' is a missing value"),
+        ("e.csv", "actual,predicted\na,\n", r"e.csv:2: empty label"),
+        ("g.csv", 'actual,predicted\n"a"x,b\n', r"g.csv:2: "),
+        ("d.jsonl", '{"actual": "a", "predicted": "a", "predicted": "b"}\n', r"d.jsonl:1: the key 'predicted' appears twice"),
+        ("m.jsonl", '{"actual": "a", "predicted": 1}\n{"actual": "a", "predicted": "1"}\n', r"m.jsonl:2: the field 'predicted' is a string here but a number on line 1"),
+        ("b.jsonl", '{"actual": "a", "predicted": "x\\ny"}\n', r"b.jsonl:1: the label 'x\\ny' holds a line break"),
+    ],
+)
+def test_bad_files_end_in_one_line_naming_the_line(tmp_path, capsys, name, content, message):
+    status, out, err = run_cli(tmp_path, capsys, name, content)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("evalkit: error: ") and re.search(message, err), err
+
+
+def test_an_endless_line_is_refused_with_bounded_memory(tmp_path, capsys):
+    from evalkit.io._readers import MAX_LINE_BYTES
+
+    path = tmp_path / "endless.csv"
+    path.write_bytes(b"actual,predicted\n" + b"a" * (2 * MAX_LINE_BYTES))
+    statuses = []
+    peak = peak_mib(lambda: statuses.append(main(["report", str(path)])))
+    _, err = capsys.readouterr()
+    assert statuses == [2] and peak < 8 and f"endless.csv:2: the line is longer than {MAX_LINE_BYTES:,} bytes" in err
+
+
+def test_crlf_files_and_quoted_commas_still_read(tmp_path, capsys):
+    status, out, _ = run_cli(tmp_path, capsys, "ok.csv", 'actual,predicted\r\n"a,1",b\r\nb,b\r\n', "--format", "json")
+    assert status == 0 and json.loads(out)["samples"] == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--score", "s", "--multi-label"], "--score .* cannot go with --multi-label"),
+        (["--score", "s", "--predicted", "predicted"], "give --score or --predicted, not both"),
+        (["--threshold", "0.3"], "--threshold applies with --score only"),
+        (["--positive", "a"], "--positive applies with --score or --group only"),
+        (["--negative", "a"], "--negative applies with --score only"),
+        (["--separator", ";"], "--separator applies with --multi-label only"),
+        (["--ci-level", "0.9"], "--ci-level applies with --ci only"),
+        (["--score", "s", "--positive", "a", "--negative", "a"], "--positive and --negative must differ"),
+        (["--output", "{data}"], "is an input file: writing it would destroy the data"),
+        (["--html", "{tmp}/x", "--output", "{tmp}/x"], "--output and --html name the same file"),
+        (["--plot", "{tmp}/x.png", "--html", "{tmp}/x.png"], "--html and --plot name the same file"),
+        (["--score", "s", "--threshold", "2"], r"--threshold must be in \[0, 1\]"),
+        (["--ci", "--ci-level", "95"], r"--ci-level must be a confidence level in \(0, 1\)"),
+    ],
+)
+def test_contradictory_options_are_one_line_errors_with_exit_2(tmp_path, capsys, options, message):
+    data = tmp_path / "data.csv"
+    data.write_text("actual,predicted,s\na,b,0.3\nb,b,0.9\n")
+    options = [option.format(data=data, tmp=tmp_path) for option in options]
+    status = main(["report", str(data), *options])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert re.search(message, err), err
+    assert data.read_text() == "actual,predicted,s\na,b,0.3\nb,b,0.9\n"  # never overwritten
+
+
+def test_delimiter_does_not_apply_to_json_lines(tmp_path, capsys):
+    status, _, err = run_cli(tmp_path, capsys, "x.jsonl", '{"actual": "a", "predicted": "a"}\n', "--delimiter", ";")
+    assert status == 2 and "--delimiter applies to CSV and TSV tables only" in err
+
+
+@settings(max_examples=100)
+@given(st.sampled_from([".csv", ".jsonl", ".tsv"]), st.sampled_from([[], ["--multi-label"], ["--score", "predicted"]]), csv_bytes, st.binary(max_size=60))
+def test_random_files_end_in_a_report_or_one_line_error(suffix, options, body, noise):
+    header = b'{"actual": "a", "predicted": "b"}\n' if suffix == ".jsonl" else b"actual,predicted\n" if suffix == ".csv" else b"actual\tpredicted\n"
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "data" + suffix)
+        with open(path, "wb") as handle:
+            handle.write(header + body + noise)
+        output = os.path.join(folder, "out.txt")
+        statuses = []
+        peak = peak_mib(lambda: statuses.append(main(["report", path, "--output", output, *options])))  # anything but an EvalkitError escapes
+    assert statuses[0] in (0, 2) and peak < 64
+
+
+def test_the_command_line_refuses_intervals_of_float_weights(tmp_path, capsys):
+    path = tmp_path / "w.csv"
+    path.write_text("actual,predicted,w\na,a,0.5\na,b,1.5\nb,b,2.25\nb,a,1\n")
+    assert main(["report", str(path), "--weight", "w", "--ci"]) == 2
+    assert "--ci resamples samples" in capsys.readouterr().err
+    path.write_text("actual,predicted,w\na,a,1\na,b,2\nb,b,2\nb,a,1\n")
+    assert main(["report", str(path), "--weight", "w", "--ci"]) == 0
+    assert "n/a" not in capsys.readouterr().out

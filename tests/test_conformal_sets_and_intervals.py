@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 import pytest
+from harness import check_kind, counted_samples
 from hypothesis import given
 from hypothesis import strategies as st
 from mapie.metrics import classification as mapie_sets
@@ -23,7 +24,7 @@ from strategies import close
 
 from evalkit import IntervalCoverage, SetCoverage, Windowed
 from evalkit import metrics as face
-from evalkit.engine.serialization import FormatError
+from evalkit._engine.serialization import FormatError
 from evalkit.exceptions import (
     CountOverflowError,
     InputLengthError,
@@ -391,3 +392,11 @@ def test_widths_beyond_float64_are_refused_where_read_however_the_batches_came()
             result.mean_width()
         with pytest.raises(CountOverflowError):
             result.to_json()
+
+
+@pytest.mark.parametrize("kind", ['SetCoverage of label sets, by group', 'IntervalCoverage, in bins'])
+@given(data=counted_samples())
+def test_a_coverage_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

@@ -4,12 +4,19 @@ import math
 
 import numpy as np
 import pytest
+from harness import check_kind, counted_samples
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn import metrics as sk
 
 from evalkit import ConfusionMatrix, formulas
-from evalkit.exceptions import ClassIndexError, EvalkitError, MixedLabelTypesError, NotBinaryError, UnknownLabelError
+from evalkit.exceptions import (
+    ClassIndexError,
+    EvalkitError,
+    MixedLabelTypesError,
+    NotBinaryError,
+    UnknownLabelError,
+)
 
 PAPER = [[110, 10, 10], [20, 40, 5], [25, 5, 50]]
 """The counterexample matrix of shared/spec/algebraic.md (result 9), rows actual."""
@@ -363,3 +370,27 @@ def test_a_matrix_made_without_labels_takes_them_in_as_they_come():
     assert restored.labels[-1] == "eel" and growing.empty().labels == growing.labels
     with pytest.raises(UnknownLabelError):
         ConfusionMatrix(["cat"]).update(["dog"], ["dog"])
+
+
+def test_confusion_matrix_habits():
+    cm = ConfusionMatrix.from_predictions([0, 0, 1, 2], [0, 1, 1, 2])
+    np.testing.assert_allclose(cm.to_array(normalize="true"), sk.confusion_matrix([0, 0, 1, 2], [0, 1, 1, 2], normalize="true"))
+    np.testing.assert_allclose(cm.to_array(normalize="pred"), sk.confusion_matrix([0, 0, 1, 2], [0, 1, 1, 2], normalize="pred"))
+    np.testing.assert_allclose(cm.to_array(normalize="all"), sk.confusion_matrix([0, 0, 1, 2], [0, 1, 1, 2], normalize="all"))
+    array = np.asarray(cm)
+    array[0, 0] = 99  # np.asarray gives a copy: the matrix does not change
+    assert cm.get(0, 0) == 1 and np.asarray(cm, dtype=float).dtype == np.float64
+    total = sum([cm, cm, ConfusionMatrix.from_array(np.eye(3, dtype=int))])
+    assert total.get(0, 0) == 3 and total.get_total_items() == 11
+    cm.reset()
+    assert cm.get_total_items() == 0 and cm.labels == (0, 1, 2) and not cm.to_array().any()
+    cm.inc(2, 2)
+    assert cm.get_total_items() == 1
+
+
+@pytest.mark.parametrize("kind", ['ConfusionMatrix'])
+@given(data=counted_samples())
+def test_a_confusion_matrix_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

@@ -1,10 +1,10 @@
-"""The counted-state protocol holds for every kind of result, through one harness.
+"""The counted-state protocol itself: what every kind says it supports, and its refusals.
 
-For two parts of one data set and each kind: merged parts equal the whole, the merge does not
-depend on its order, ``(a + b) - b == a``, ``empty() + a == a``, ``scaled`` multiplies the
-amount counted and leaves ratios alone, and JSON and pickle round trips give equal results
-(``harness.check_counted_state``). Kinds that keep samples in order (an ``Evaluation``,
-an ``Agreement``) are compared in a canonical form where order is what a merge changes.
+Each kind's own test file checks that it follows the protocol (``harness.check_kind``: for two
+parts of one data set merged parts equal the whole, the merge does not depend on its order,
+``(a + b) - b == a``, ``empty() + a == a``, ``scaled`` multiplies the amount counted and
+leaves ratios alone, JSON and pickle round trips give equal results, a part never added is
+refused); this file holds what is common to all of them (``harness.KINDS`` names every kind).
 """
 
 from collections.abc import Mapping
@@ -12,202 +12,24 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
-from harness import check_counted_state, check_subtract_refuses_a_part_never_added
+from harness import KINDS, LABELS, counted_samples
 from hypothesis import given
 from hypothesis import strategies as st
 
 from evalkit import (
-    Agreement,
     ByGroup,
-    Calibration,
     ConfusionMatrix,
     Evaluation,
     IntervalCoverage,
-    RankedLists,
-    RegressionMetrics,
     RiskCoverage,
     SetCoverage,
-    ThresholdCurve,
 )
+from evalkit._results.counted import ALL_OPERATIONS, CountedState
+from evalkit._scale.streaming import LabelSetCounts
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
-from evalkit.results.counted import ALL_OPERATIONS, CountedState
-from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
-
-LABELS = ["a", "b", "c"]
 
 
-@st.composite
-def samples(draw, min_size=2, max_size=24):
-    """Labels, label sets, binary labels with scores, groups, raters' ratings and integer
-    weights of ``n`` samples, and a cut point splitting them in two non-empty parts."""
-    n = draw(st.integers(min_size, max_size))
-    cut = draw(st.integers(1, n - 1))
-    label = st.sampled_from(LABELS)
-    return {
-        "n": n,
-        "cut": cut,
-        "actual": draw(st.lists(label, min_size=n, max_size=n)),
-        "predicted": draw(st.lists(label, min_size=n, max_size=n)),
-        "actual_sets": draw(st.lists(st.frozensets(label), min_size=n, max_size=n)),
-        "predicted_sets": draw(st.lists(st.frozensets(label), min_size=n, max_size=n)),
-        "binary": draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)),
-        "scores": draw(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 0.9, 1.0]), min_size=n, max_size=n)),
-        "degrees": draw(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), min_size=3, max_size=3), min_size=2 * n, max_size=2 * n)),
-        "groups": draw(st.lists(st.sampled_from(["x", "y", "z"]), min_size=n, max_size=n)),
-        "ratings": draw(st.lists(st.tuples(st.sampled_from(["yes", "no"]), st.sampled_from(["yes", "no", None]), st.sampled_from(["yes", "no", None])).map(list),
-                                 min_size=n, max_size=n)),  # the first rater rates every item
-        "weight": draw(st.one_of(st.none(), st.lists(st.integers(1, 4), min_size=n, max_size=n))),
-        "targets": draw(st.lists(st.sampled_from([0.0, 0.1, 0.3, -2.5, 1e8, 7.0]), min_size=n, max_size=n)),
-    }
-
-
-def _parts(data, name):
-    values, cut = data[name], data["cut"]
-    if name == "degrees":  # actual and predicted degrees, one row each per sample
-        n = data["n"]
-        return (np.array(values[:cut]), np.array(values[n : n + cut])), (np.array(values[cut:n]), np.array(values[n + cut :])), (np.array(values[:n]), np.array(values[n:]))
-    return values[:cut], values[cut:], values
-
-
-def _weights(data):
-    weight = data["weight"]
-    if weight is None:
-        return None, None, None
-    return np.array(weight[: data["cut"]]), np.array(weight[data["cut"] :]), np.array(weight)
-
-
-def _streamed(make, update, *columns_and_weights):
-    counts = make()
-    update(counts, *columns_and_weights)
-    return counts
-
-
-def _bounds(data, k):
-    """Intervals around the scores, some holding the targets: [min(s, y / 10), max(s, y / 10) + 0.3]."""
-    scores, targets = np.array(_parts(data, "scores")[k]), np.array(_parts(data, "targets")[k]) / 10
-    return np.minimum(scores, targets), np.maximum(scores, targets) + 0.3
-
-
-def _by_key(result):
-    return dict(zip(result.keys, result.results)), result.overall
-
-
-def _items(result):
-    weight = result.weight if result.weight is not None else np.ones(len(result.counts))
-    codes = result.codes if result.codes is not None else np.zeros((len(result.counts), 0))
-    return sorted(zip(map(tuple, result.counts.tolist()), weight.tolist(), map(tuple, codes.tolist())))
-
-
-# kind -> (build(data, part) where part 0 is the first part, 1 the second, 2 the whole; canonical; measure; size)
-KINDS = {
-    "ConfusionMatrix": (
-        lambda data, k: ConfusionMatrix.from_predictions(_parts(data, "actual")[k], _parts(data, "predicted")[k], labels=LABELS, sample_weight=_weights(data)[k]),
-        None, lambda result: result.average("f1_score", "macro"), lambda result: result.get_total_items(),
-    ),
-    "Evaluation of labels": (
-        lambda data, k: Evaluation.from_labels(_parts(data, "actual")[k], _parts(data, "predicted")[k], LABELS, sample_weight=_weights(data)[k]),
-        lambda result: result.compact(), lambda result: result.average("recall", "macro"), lambda result: result.n_samples,
-    ),
-    "Evaluation of label sets": (
-        lambda data, k: Evaluation.from_label_sets(_parts(data, "actual_sets")[k], _parts(data, "predicted_sets")[k], LABELS, sample_weight=_weights(data)[k]),
-        lambda result: result.compact(), lambda result: result.average("f1_score", "samples"), lambda result: result.n_samples,
-    ),
-    "Evaluation of degrees": (
-        lambda data, k: Evaluation.from_soft(*_parts(data, "degrees")[k], LABELS, sample_weight=_weights(data)[k]),
-        lambda result: result.compact(), lambda result: result.average("precision", "micro"), lambda result: result.n_samples,
-    ),
-    "LabelSetCounts": (
-        lambda data, k: _streamed(lambda: LabelSetCounts(keep_pairs=True), lambda counts, a, p, w: counts.update(a, p, sample_weight=w),
-                                  _parts(data, "actual_sets")[k], _parts(data, "predicted_sets")[k], _weights(data)[k]),
-        None, None, lambda result: result.n_samples,
-    ),
-    "ThresholdCurve": (
-        lambda data, k: ThresholdCurve.from_scores(_parts(data, "binary")[k], _parts(data, "scores")[k], pos_label=1, sample_weight=_weights(data)[k]),
-        None, lambda result: result.roc_auc(), lambda result: result.n_samples,
-    ),
-    "ThresholdCurve, binned": (
-        lambda data, k: ThresholdCurve.from_scores(_parts(data, "binary")[k], _parts(data, "scores")[k], pos_label=1, thresholds=5,
-                                                   sample_weight=_weights(data)[k]),
-        None, lambda result: result.at(0.5).average("recall", "micro"), lambda result: result.n_samples,
-    ),
-    "Calibration": (
-        lambda data, k: Calibration.from_scores(_parts(data, "binary")[k], _parts(data, "scores")[k], pos_label=1, sample_weight=_weights(data)[k]),
-        None, lambda result: result.brier_score(), lambda result: result.n_samples,
-    ),
-    "Calibration, binned": (
-        lambda data, k: Calibration.from_scores(_parts(data, "binary")[k], _parts(data, "scores")[k], pos_label=1, bins=4, sample_weight=_weights(data)[k]),
-        None, lambda result: result.error(), lambda result: result.n_samples,
-    ),
-    "ByGroup": (
-        lambda data, k: ByGroup.from_labels(_parts(data, "actual")[k], _parts(data, "predicted")[k], _parts(data, "groups")[k], LABELS,
-                                            sample_weight=_weights(data)[k]),
-        _by_key, lambda result: result.overall.get_accuracy(), lambda result: result.overall.get_total_items(),
-    ),
-    "ByGroup of label sets": (
-        lambda data, k: ByGroup.from_label_sets(_parts(data, "actual_sets")[k], _parts(data, "predicted_sets")[k], _parts(data, "groups")[k], LABELS),
-        lambda result: {key: value.compact() for key, value in _by_key(result)[0].items()}, None, None,
-    ),
-    "Agreement": (
-        lambda data, k: Agreement.from_ratings(_parts(data, "ratings")[k], categories=["no", "yes"], sample_weight=_weights(data)[k]),
-        _items, None, None,
-    ),
-    "CurveCounts": (
-        lambda data, k: _streamed(lambda: CurveCounts(thresholds=5), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
-                                  _parts(data, "binary")[k], _parts(data, "scores")[k], _weights(data)[k]),
-        None, None, lambda result: result.curve().n_samples,
-    ),
-    "RegressionMetrics": (
-        lambda data, k: RegressionMetrics.from_predictions(_parts(data, "targets")[k], _parts(data, "scores")[k], sample_weight=_weights(data)[k]),
-        lambda result: {name: value for name, value in result.to_dict(strict=True).items() if name != "max_error"},  # a subtraction forgets the maximum
-        lambda result: result.get_mean_squared_error(), lambda result: result.get_total_weight(),
-    ),
-    "RiskCoverage": (
-        lambda data, k: RiskCoverage.from_predictions(_parts(data, "actual")[k], _parts(data, "predicted")[k], _parts(data, "scores")[k], labels=LABELS,
-                                                      sample_weight=_weights(data)[k]),
-        None, lambda result: result.aurc(), lambda result: result.n_samples,
-    ),
-    "SetCoverage of label sets, by group": (
-        lambda data, k: SetCoverage.from_sets(_parts(data, "actual")[k], _parts(data, "predicted_sets")[k], labels=LABELS, groups=_parts(data, "groups")[k],
-                                              sample_weight=_weights(data)[k]),
-        lambda result: {group: result.group(group) for group in result.groups if result.group(group).n_samples},  # a part taken away leaves its groups, empty
-        lambda result: result.coverage(), lambda result: result.n_samples,
-    ),
-    "IntervalCoverage, in bins": (
-        lambda data, k: IntervalCoverage.from_intervals(_parts(data, "targets")[k], *_bounds(data, k), y_pred=_parts(data, "scores")[k], edges=[0, 0.3, 0.7, 1],
-                                                        sample_weight=_weights(data)[k]),
-        None, lambda result: result.coverage(), lambda result: result.n_samples,  # (exact sums: parts merged equal the whole to the last bit)
-    ),
-    "RankedLists": (
-        lambda data, k: RankedLists.from_lists([sorted(items) for items in _parts(data, "predicted_sets")[k]], [sorted(items) for items in _parts(data, "actual_sets")[k]],
-                                               depth=3),
-        None, lambda result: result.ndcg_at(2, undefined="zero"), None,
-    ),
-    "CalibrationCounts": (
-        lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
-                                  _parts(data, "binary")[k], _parts(data, "scores")[k], _weights(data)[k]),
-        None, None, lambda result: result.calibration().n_samples,
-    ),
-}
-
-
-@pytest.mark.parametrize("kind", sorted(KINDS))
-@given(data=samples())
-def test_every_kind_follows_the_protocol(kind, data):
-    build, canonical, measure, size = KINDS[kind]
-    first, second, whole = (build(data, k) for k in range(3))
-    check_counted_state(first, second, whole, canonical=canonical or (lambda result: result), measure=measure, size=size)
-
-
-@pytest.mark.parametrize("kind", sorted(KINDS))
-@given(data=samples())
-def test_taking_away_a_part_never_added_is_an_error(kind, data):
-    build = KINDS[kind][0]
-    first, second = build(data, 0), build(data, 1)
-    if first.supports("subtract"):
-        check_subtract_refuses_a_part_never_added(first, first + second + second)
-
-
-@given(data=samples())
+@given(data=counted_samples())
 def test_every_kind_is_a_counted_state_and_says_what_it_supports(data):
     for kind, (build, *_) in KINDS.items():
         result = build(data, 2)

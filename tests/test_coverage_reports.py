@@ -12,7 +12,7 @@ import pytest
 
 from evalkit import IntervalCoverage, RiskCoverage, SetCoverage
 from evalkit.cli import main
-from evalkit.io.coverage_report import COVERAGES, CoverageReport
+from evalkit.io._coverage_report import COVERAGES, CoverageReport
 
 CLASSES = ["cat", "dog", "emu"]
 
@@ -143,7 +143,7 @@ def test_interval_bins_are_named_by_what_they_hold_and_predictions_beyond_the_ed
 
 
 def test_the_risk_coverage_chart_spans_the_risks_with_ticks_of_the_digits_asked(capsys, predictions, tmp_path):
-    from evalkit.io.html import round_span
+    from evalkit.io._html import round_span
 
     path, actual, predicted, confidence, *_ = predictions
     curve = RiskCoverage.from_predictions(actual, predicted, confidence)

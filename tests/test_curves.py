@@ -13,15 +13,26 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from harness import (
+    SCORE_MEASURES,
+    check_kind,
+    check_score_faces,
+    counted_samples,
+)
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import call, compare, oracle, same
 from sklearn import metrics as sk
-from strategies import binary_case, make_weight, score_values, weights
+from strategies import (
+    binary_case,
+    make_weight,
+    score_values,
+    weights,
+)
 
 from evalkit import ClassificationMetrics, Evaluation, ThresholdCurve
 from evalkit import metrics as ek
-from evalkit.curves import one_vs_one_roc_auc
+from evalkit._scores.curves import one_vs_one_roc_auc
 from evalkit.exceptions import (
     EmptyInputError,
     InputShapeError,
@@ -422,7 +433,7 @@ def test_binned_curve_points_are_exact_and_its_areas_are_bounded(case, data):
 def test_a_grid_of_thresholds_places_each_score_as_a_search_does(thresholds, data):
     # a binned curve places each score among evenly spaced thresholds by arithmetic, corrected
     # by one comparison each way: the same place as numpy's search, at and next to every threshold
-    from evalkit.scores.curve_points import _even_search, _grid
+    from evalkit._scores.curve_points import _even_search, _grid
 
     edges = _grid(thresholds)[-2::-1]  # ascending, without the -inf every grid ends with
     near = np.concatenate([edges, np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf), [0.0, -0.0, 1.0, -np.inf, np.inf, 1e308, -1e308]])
@@ -579,7 +590,7 @@ def test_warnings_of_the_undefined_binary_cases():
 
 
 def test_curve_counts_stream_equals_one_curve():
-    from evalkit.streaming import CurveCounts
+    from evalkit._scale.streaming import CurveCounts
 
     rng = np.random.default_rng(2)
     y = rng.choice(["a", "b", "c"], 3000)
@@ -609,3 +620,57 @@ def test_scores_of_no_class_are_refused_naming_the_shape():
     for function in (metrics.roc_auc_score, metrics.average_precision_score):
         with pytest.raises(InputShapeError, match=r"got shape \(3, 0\)"):
             function([[], [], []], [[], [], []])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 40)), min_size=2, max_size=40), st.integers(0, 2**62 - 100))
+def test_integer_scores_rank_as_integers_at_any_magnitude(samples, offset):
+    """Nanosecond timestamps and ids: distinct integers beyond 2**53 must not tie."""
+    y = [label for label, _ in samples]
+    small = np.array([score for _, score in samples], dtype=np.int64)
+    if len(set(y)) < 2:
+        return
+    large = small + np.int64(offset)
+    assert ek.roc_auc_score(y, large) == ek.roc_auc_score(y, small)
+    assert ek.average_precision_score(y, large) == ek.average_precision_score(y, small)
+    from evalkit import ThresholdCurve
+
+    curve = ThresholdCurve.from_scores(y, large)
+    assert len(curve.roc()[2]) == len(ThresholdCurve.from_scores(y, small).roc()[2])
+    threshold = int(large[0])
+    assert curve.at(threshold).per_class("recall").tolist() == ThresholdCurve.from_scores(y, small).at(int(small[0])).per_class("recall").tolist()
+
+
+def test_the_example_of_two_adjacent_large_integers():
+    assert ek.roc_auc_score([0, 1], np.array([2**53, 2**53 + 1])) == 1.0
+
+
+@pytest.mark.parametrize("kind", ['ThresholdCurve', 'ThresholdCurve, binned'])
+@given(data=counted_samples())
+def test_a_threshold_curve_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)
+
+
+@given(binary_case(min_size=2), st.sampled_from(sorted(SCORE_MEASURES)), st.booleans(), st.data())
+def test_score_measures_agree_on_every_face(case, name, weighted, data):
+    y_true, y_score = case
+    if len(set(y_true)) < 2:
+        y_true = [0, 1, *y_true[2:]]  # both classes: every area is defined
+    if name in ("brier_score", "log_loss"):
+        y_score = [min(max(abs(score) / 3, 0.0), 1.0) for score in y_score]  # probabilities
+    weight = data.draw(st.lists(st.integers(1, 4), min_size=len(y_true), max_size=len(y_true))) if weighted else None
+    cut = data.draw(st.integers(1, len(y_true) - 1))
+    check_score_faces(name, y_true, y_score, weight, cut)
+
+
+def test_the_score_harness_fails_when_a_face_is_wrong(monkeypatch):
+    from evalkit import ThresholdCurve
+
+    y_true, y_score = [0, 1, 1, 0, 1], [0.1, 0.8, 0.4, 0.35, 0.9]
+    check_score_faces("roc_auc", y_true, y_score, None, 2)
+    original = ThresholdCurve.roc_auc
+    monkeypatch.setattr(ThresholdCurve, "roc_auc", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
+    with pytest.raises(AssertionError, match="roc_auc: .* gives 1.000001"):
+        check_score_faces("roc_auc", y_true, y_score, None, 2)

@@ -15,21 +15,29 @@ from hypothesis import given
 from strategies import binary_case, close, count_matrices
 
 import evalkit
-from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats, ThresholdCurve, formulas
+from evalkit import (
+    ClassificationMetrics,
+    ConfusionMatrix,
+    Evaluation,
+    Stats,
+    ThresholdCurve,
+    formulas,
+)
+from evalkit._results.intervals import compare
+from evalkit._scale.streaming import CurveCounts, LabelSetCounts
 from evalkit.cli import main
 from evalkit.exceptions import (
     FormatError,
+    InputShapeError,
     InvalidArgumentError,
     InvalidTypeError,
     NoClosedFormError,
     PluginError,
     UnknownMetricError,
 )
-from evalkit.intervals import compare
+from evalkit.io._report import build_report
+from evalkit.measures._plugins import find_measure, find_metrics_class
 from evalkit.metrics import metric_at_thresholds
-from evalkit.plugins import find_measure, find_metrics_class
-from evalkit.report import build_report
-from evalkit.streaming import CurveCounts, LabelSetCounts
 
 
 class Screening(ClassificationMetrics):
@@ -427,3 +435,42 @@ def _iris():
     from evalkit.datasets import load_example
 
     return load_example()
+
+
+class WithDoubleRecall(ClassificationMetrics):
+    def get_double_recall(self):
+        """Twice the recall."""
+        return 2 * self.get_recall()
+
+
+@pytest.mark.parametrize(
+    ("measure", "error", "message"),
+    [
+        (lambda tp, fp, fn, tn: np.array([1.0, 2.0]), InputShapeError, r"one value per entry \(shape \(3,\)\), got shape \(2,\)"),
+        (lambda tp, fp, fn, tn: "x", InvalidTypeError, "must return numbers, got 'x'"),
+        (lambda tp, fp, fn, tn: None, InvalidTypeError, "must return numbers, got None"),
+        (lambda tp, fp, fn, tn: 0.5, InputShapeError, r"got shape \(\)"),
+    ],
+)
+def test_a_custom_measure_of_the_wrong_shape_or_type_is_refused(measure, error, message):
+    ev = Evaluation.from_labels([1, 2, 3, 1], [1, 1, 3, 2])
+    with pytest.raises(error, match=message):
+        ev.average(measure, "macro")
+    with pytest.raises(error, match=message):
+        ev.per_class(measure)
+
+
+def test_a_custom_measure_of_the_right_shape_agrees_with_the_registry():
+    ev = Evaluation.from_labels([1, 2, 3, 1], [1, 1, 3, 2])
+    assert ev.average(lambda tp, fp, fn, tn: tp / (tp + fn), "macro") == ev.average("recall", "macro")
+
+
+def test_a_subclass_getter_is_a_measure_in_every_place():
+    cm = ConfusionMatrix.from_predictions(list("aabb"), list("abbb"))
+    objects = WithDoubleRecall.create_from(cm)
+    assert objects[0].get("DoubleRecall") == 2 * objects[0].get_recall()
+    assert WithDoubleRecall.average(objects).double_recall == 2 * ClassificationMetrics.average(objects).recall
+    assert cm.average("double-recall", metrics_class=WithDoubleRecall) == 2 * cm.average("recall")
+    np.testing.assert_allclose(cm.per_class("double_recall", metrics_class=WithDoubleRecall), 2 * cm.per_class("recall"))
+    report = build_report(cm, measures=["precision", "double_recall"], metrics_class=WithDoubleRecall)
+    assert report.measures == ("precision", "double_recall") and "double_recall" in report.to_text()

@@ -1,15 +1,28 @@
 """evalkit.dask on a real dask.distributed cluster of worker processes equals the in-memory result."""
 
+
 import dask.array as da
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
 
-from evalkit import ConfusionMatrix, Covering, Evaluation, NeighborhoodAccuracy, NeighborhoodSystem
+from evalkit import (
+    ConfusionMatrix,
+    Covering,
+    Evaluation,
+    NeighborhoodAccuracy,
+    NeighborhoodSystem,
+    ThresholdCurve,
+)
 from evalkit import dask as evalkit_dask
-from evalkit.engine._exact import rounded_counts
-from evalkit.exceptions import InputLengthError, InputShapeError, InvalidTypeError
+from evalkit._engine._exact import rounded_counts
+from evalkit.exceptions import (
+    InputLengthError,
+    InputShapeError,
+    InvalidTypeError,
+    MixedLabelTypesError,
+)
 
 pytestmark = pytest.mark.slow  # the fast inner loop, -m 'not slow', leaves this module out
 
@@ -106,7 +119,6 @@ def test_threshold_curves_of_dask_arrays(client):
     y = rng.integers(0, 3, 30_000)
     scores = rng.dirichlet([1, 1, 1], 30_000) * 0.6 + np.eye(3)[y] * 0.4
     weight = rng.integers(0, 4, 30_000)
-    from evalkit import ThresholdCurve
 
     exact = evalkit_dask.threshold_curve(da.from_array(y, chunks=7_000), da.from_array(scores, chunks=(4_000, 2)), sample_weight=da.from_array(weight, chunks=5_000))
     local = ThresholdCurve.from_scores(y, scores, sample_weight=weight)
@@ -202,3 +214,61 @@ def test_folds_take_keyword_columns_count_nothing_as_memory_does_and_refuse_scal
         evalkit_dask.fold(object(), column(y))
     with pytest.raises(InputShapeError, match=r"'y_true' \(4, 2\), 'y_pred' \(4, 3\)"):  # named as given, before any partition is counted
         evalkit_dask.evaluate_indicators(da.zeros((4, 2), chunks=2, dtype=bool), da.zeros((4, 3), chunks=2, dtype=bool))
+
+
+@pytest.fixture
+def dask_objects():
+    import dask
+
+    with dask.config.set({"scheduler": "synchronous", "dataframe.convert-string": False}):
+        yield
+
+
+def _frame(columns, partitions=2):
+    import dask.dataframe as dd
+
+    return dd.from_pandas(pd.DataFrame(columns), npartitions=partitions)
+
+
+def test_dask_mixed_label_types_across_partitions_are_an_error(dask_objects):
+    from evalkit import dask as edask
+
+    for column in ([1, 2, "1", "2"], [True, False, 1, 0]):
+        frame = _frame({"a": pd.Series(column, dtype=object), "p": pd.Series(column, dtype=object)})
+        with pytest.raises(MixedLabelTypesError, match="a partition of y_true/y_pred"):
+            edask.confusion_matrix(frame["a"], frame["p"])
+
+
+def test_dask_list_columns_stay_sets_and_object_ints_stay_ints(dask_objects):
+    from evalkit import dask as edask
+
+    actual, predicted = [["x", "y"], ["x"], ["y"], []], [["x"], ["x", "y"], ["y"], ["x"]]
+    frame = _frame({"a": actual, "p": predicted})
+    result = edask.evaluate_label_sets(frame["a"], frame["p"]).average("f1_score", "micro")
+    assert result == pytest.approx(2 / 3) == Evaluation.from_label_sets(actual, predicted).average("f1_score", "micro")
+    ints = _frame({"a": pd.Series([1, 2, 1, 2], dtype=object), "p": pd.Series([1, 1, 2, 2], dtype=object)})
+    assert edask.confusion_matrix(ints["a"], ints["p"]).labels == (1, 2)
+
+
+def test_dask_columns_turned_into_strings_are_refused():
+    import dask
+
+    from evalkit import dask as edask
+
+    with dask.config.set({"scheduler": "synchronous", "dataframe.convert-string": True}):
+        lists = _frame({"a": [["x", "y"], ["x"], ["y"], []], "p": [["x"], ["x", "y"], ["y"], ["x"]]})
+        with pytest.raises(InvalidTypeError, match="dataframe.convert-string"):
+            edask.evaluate_label_sets(lists["a"], lists["p"])
+        ints = _frame({"a": pd.Series([1, 2, 1, 2], dtype=object), "p": pd.Series([1, 1, 2, 2], dtype=object)})
+        with pytest.raises(InvalidTypeError, match=r"'y_true': Dask turned the column 'a' of Python objects \(integer\) into strings"):
+            edask.confusion_matrix(ints["a"], ints["p"])
+        text = _frame({"a": ["x", "y", "x", "y"], "p": ["x", "x", "y", "y"]})
+        assert edask.confusion_matrix(text["a"], text["p"]).labels == ("x", "y")  # strings were strings
+
+
+def test_dask_text_of_a_list_is_never_one_label(dask_objects):
+    from evalkit import dask as edask
+
+    frame = _frame({"a": ["['x', 'y']", "['x']"], "p": ["['x']", "['y']"]}, partitions=1)
+    with pytest.raises(InvalidTypeError, match="holds the text"):
+        edask.evaluate_label_sets(frame["a"], frame["p"])

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalkit import Faded, IntervalCoverage, SummedState, Tumbling, Windowed
-from evalkit.engine.serialization import FormatError
+from evalkit._engine.serialization import FormatError
 from evalkit.exceptions import InvalidTypeError, LabelMismatchError
 
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from strategies import close, make_weight
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, metrics
+from evalkit._results.intervals import log_ratio_interval
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError
-from evalkit.intervals import log_ratio_interval
-from evalkit.report import build_report
+from evalkit.io._report import build_report
 
 
 def recorded(function, *args, **kwargs):

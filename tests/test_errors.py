@@ -1,12 +1,25 @@
 """Bad input ends in a clear evalkit error naming the argument and showing the value."""
 
 import math
+import warnings
 
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, RegressionMetrics, ThresholdCurve, exceptions
+from evalkit import (
+    ClassificationMetrics,
+    ConfusionMatrix,
+    Covering,
+    Evaluation,
+    RegressionMetrics,
+    ThresholdCurve,
+    exceptions,
+)
+from evalkit import metrics as ek
+from evalkit._results import intervals
 from evalkit.exceptions import (
     ClassIndexError,
     DuplicateLabelError,
@@ -315,3 +328,126 @@ def test_an_attribute_nothing_is_close_to_has_no_suggestion():
             getattr(metrics, attribute)
     with pytest.raises(UnknownAttributeError, match="never fills it"):
         ClassificationMetrics.average([metrics]).mserror  # noqa: B018 (the read raises)
+
+
+garbage = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.just(2**70), st.floats(), st.text(max_size=3),
+    st.lists(st.integers(-2, 3), max_size=5), st.lists(st.floats(), max_size=5), st.lists(st.text(max_size=2), max_size=4),
+    st.lists(st.lists(st.integers(0, 1), max_size=3), max_size=4), st.just(np.zeros((2, 2, 2))), st.just(np.array([])),
+    st.just({1: 2}), st.just({1, 2}), st.lists(st.one_of(st.integers(0, 2), st.text(max_size=1), st.none()), max_size=4),
+    st.just(np.array([[0.2, 0.8], [0.6, 0.4]])), st.just([[1, 0], [0, 1]]), st.just([0, 1, 1, 0]), st.just([0.1, 0.9, 0.4, 0.6]),
+)
+
+
+def _garbage_targets():
+    from evalkit import metrics
+
+    small = ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0])
+    curve = ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.6, 0.7])
+    return {
+        "ConfusionMatrix.from_predictions": lambda a, b, c: ConfusionMatrix.from_predictions(a, b, c),
+        "ConfusionMatrix.from_array": lambda a, b, c: ConfusionMatrix.from_array(a, b),
+        "ClassificationMetrics.from_counts": lambda a, b, c: ClassificationMetrics.from_counts(tp=a, fp=b, fn=c, tn=1),
+        "ClassificationMetrics(cm)": lambda a, b, c: ClassificationMetrics(small, class_label=a, class_idx=b),
+        "Evaluation.from_labels": lambda a, b, c: Evaluation.from_labels(a, b, c),
+        "Evaluation.from_label_sets": lambda a, b, c: Evaluation.from_label_sets(a, b, c),
+        "Evaluation.from_indicators": lambda a, b, c: Evaluation.from_indicators(a, b, c),
+        "Evaluation.from_scores": lambda a, b, c: Evaluation.from_scores(a, b, threshold=c),
+        "Evaluation.from_soft": lambda a, b, c: Evaluation.from_soft(a, b, c),
+        "average": lambda a, b, c: small.average(a, b, undefined=c),
+        "ThresholdCurve.from_scores": lambda a, b, c: ThresholdCurve.from_scores(a, b, thresholds=c),
+        "ThresholdCurve.at": lambda a, b, c: curve.at(a),
+        "roc_auc": lambda a, b, c: curve.roc_auc(average=a, max_fpr=b),
+        "Covering": lambda a, b, c: Covering(a, b, c),
+        "metrics.f1_score": lambda a, b, c: metrics.f1_score(a, b, average=c),
+        "metrics.roc_auc_score": lambda a, b, c: metrics.roc_auc_score(a, b, average=c),
+        "metrics.log_loss": lambda a, b, c: metrics.log_loss(a, b),
+        "metrics.confusion_matrix": lambda a, b, c: metrics.confusion_matrix(a, b, labels=c),
+        "metrics.top_k_accuracy_score": lambda a, b, c: metrics.top_k_accuracy_score(a, b, k=c),
+        "interval": lambda a, b, c: small.interval("accuracy", method=a, level=b, n_resamples=c),
+        "class_metrics": lambda a, b, c: small.class_metrics(a),
+        "sample_metrics": lambda a, b, c: Evaluation.from_labels([0, 1], [0, 1]).sample_metrics(a, b),
+        "ClassificationMetrics.get": lambda a, b, c: ClassificationMetrics.from_counts(tp=1, fp=1, fn=1, tn=1).get(a),
+        "ClassificationMetrics.average": lambda a, b, c: ClassificationMetrics.average(a, undefined=b),
+        "ThresholdCurve.evaluate": lambda a, b, c: curve.evaluate(a, b, average=c),
+        "metrics.classification_report": lambda a, b, c: metrics.classification_report(a, b, digits=c),
+        "metrics.cohen_kappa_score": lambda a, b, c: metrics.cohen_kappa_score(a, b, weights=c),
+        "metrics.brier_score_loss": lambda a, b, c: metrics.brier_score_loss(a, b, pos_label=c),
+        "metrics.average_precision_score": lambda a, b, c: metrics.average_precision_score(a, b, pos_label=c),
+    }
+
+
+GARBAGE_TARGETS = _garbage_targets()
+
+
+def test_arguments_of_the_wrong_kind_name_themselves():
+    from evalkit import metrics
+    from evalkit._results import intervals
+    from evalkit._scale import streaming
+
+    cm = ConfusionMatrix.from_predictions([0, 1], [0, 1])
+    ev = Evaluation.from_labels([0, 1, 1], [0, 1, 0])
+    cases = [
+        (lambda: cm.index_of(True), EvalkitError, r"True \(bool\) is not a label of this matrix"),
+        (lambda: ClassificationMetrics(cm, class_label=True, class_idx=1), EvalkitError, "is not the label of 'class_idx'"),
+        (lambda: ev.class_metrics(metrics_class=dict), InvalidTypeError, "'metrics_class' must be ClassificationMetrics or a subclass"),
+        (lambda: ev.average("f1", "macro", metrics_class="x"), InvalidTypeError, "'metrics_class'"),
+        (lambda: ev.sample_metrics([0, 5]), InvalidArgumentError, r"'indices' must be sample positions in 0..2"),
+        (lambda: ev.sample_metrics([-1]), InvalidArgumentError, "negative ones never wrap"),
+        (lambda: ev.sample_metrics([0.5]), InvalidArgumentError, "'indices'"),
+        (lambda: metrics.classification_report([0, 1], [0, 1], digits=None), InvalidArgumentError, "'digits' must be a whole number"),
+        (lambda: metrics.cohen_kappa_score([0, 1], [0, 1], weights=np.array(["linear"])), InvalidArgumentError, "'weights' must be"),
+        (lambda: metrics.f1_score([0, 1], [0, 1], average=np.array(["macro"])), InvalidArgumentError, "'average' must be one of"),
+        (lambda: metrics.top_k_accuracy_score([0, 1, 2], np.eye(3), k=[2]), InvalidArgumentError, "'k' must be a whole number"),
+        (lambda: metrics.metric_at_thresholds([0, 1], [0.2, 0.8], 3.0), InvalidTypeError, "'metric_func' must be"),
+        (lambda: metrics.average_precision_score([0, 1], [0.2, 0.8], pos_label=[1]), InvalidTypeError, "'pos_label' must be one label"),
+        (lambda: metrics.confusion_matrix([0, 1], [0, 1], labels=3), InvalidTypeError, "'labels' must be a sequence"),
+        (lambda: streaming.LabelSetCounts().update(5, [{1}]), InvalidTypeError, "'y_true' must be a sequence of label sets"),
+        (lambda: ClassificationMetrics.from_counts(tp=1, fp=1, fn=1, tn=1).get(["f1"]), InvalidTypeError, "a metric name must be a string"),
+        (lambda: ClassificationMetrics.average(3), InvalidTypeError, "'results' must be ClassificationMetrics objects"),
+        (lambda: intervals.wilson({1}, 10), InvalidTypeError, "'successes'"),
+        (lambda: ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.6, 0.7]).evaluate("recall", [1]), InvalidTypeError, "a class must be one label"),
+        (lambda: ThresholdCurve.from_scores([0, 1], [0.2, 0.8], thresholds=2**70), InvalidArgumentError, "'thresholds' as a number must be in 2.."),
+        (lambda: Covering.from_indicators([[1, 0], [1]]), InputShapeError, "'matrix' has rows of different lengths"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(sorted(GARBAGE_TARGETS)), garbage, garbage, garbage)
+def test_garbage_arguments_raise_only_evalkit_errors(name, a, b, c):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            GARBAGE_TARGETS[name](a, b, c)
+    except EvalkitError:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: ek.brier_score_loss([0, 1, 1], [0.1, 0.8, 0.7], pos_label=[1]), TypeError),
+        (lambda: intervals.clopper_pearson(2.9, 3.1), InvalidCountsError),
+        (lambda: intervals.clopper_pearson("2", 3), TypeError),
+        (lambda: intervals.wilson(5, 3), InvalidCountsError),
+        (lambda: ek.top_k_accuracy_score([0, 1, 2], np.eye(3), k=1, sample_weight=[0, 0, 0]), ValueError),
+        (lambda: ek.log_loss([0, 1], [0.2, 0.7], sample_weight=[0, 0]), ValueError),
+        (lambda: ek.brier_score_loss([0, 1], [0.2, 0.7], sample_weight=[0, 0]), ValueError),
+        (lambda: ek.accuracy_score([0, 1], [0, 1], normalize=np.array([True, False])), TypeError),
+        (lambda: ek.log_loss([0, 1], [0.2, 0.7], normalize="yes"), TypeError),
+        (lambda: ek.roc_curve([0, 1], [0.2, 0.7], drop_intermediate=[True]), TypeError),
+        (lambda: ek.f1_score([0, 1], [0, 1], labels=True), TypeError),
+        (lambda: intervals.compare([0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1], random_state="x"), ValueError),
+        (lambda: ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0]).interval("f1_score", "macro", random_state=-1), ValueError),
+        (lambda: intervals.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", sample_weight=[1, 2, 1, 1]), ValueError),
+        (lambda: intervals.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", labels=[0, 1]), ValueError),
+        (lambda: intervals.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", measure="f1_score"), ValueError),
+    ],
+)
+def test_a_bad_argument_is_refused_naming_it(call, error):
+    with pytest.raises(error) as caught:
+        call()
+    assert isinstance(caught.value, EvalkitError)

@@ -1,15 +1,23 @@
 """Evaluation: every input form, the four averages against scikit-learn, rejection, masks, errors."""
 
 
+
 import numpy as np
 import pytest
+from harness import check_kind, counted_samples
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn import metrics as sk
 from strategies import close
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, formulas
+from evalkit import (
+    ClassificationMetrics,
+    ConfusionMatrix,
+    Evaluation,
+    ThresholdCurve,
+    formulas,
+)
 from evalkit.exceptions import (
     InputLengthError,
     InputShapeError,
@@ -401,3 +409,68 @@ def test_vectors_check_the_parameters_of_the_measure_like_averages_do():
         with pytest.raises(InvalidArgumentError, match="takes beta; got gamma"):
             method("f_score", gamma=2)
     assert ev.per_class("f_score", beta=2)[0] == 1.0
+
+
+def _grid_only(a, b):
+    """The product on the 11 x 11 grid (sin(20 pi x) = 0 at x = k/10), not between."""
+    return np.clip(np.multiply(a, b) + 0.05 * (np.sin(20 * np.pi * np.asarray(a)) * np.sin(20 * np.pi * np.asarray(b))) ** 2, 0, 1)
+
+
+def _not_associative(a, b):
+    """Half minimum, half Lukasiewicz: boundary, symmetry and monotonicity hold; associativity not."""
+    return (np.minimum(a, b) + np.maximum(0.0, np.add(a, b) - 1.0)) / 2
+
+
+@pytest.mark.parametrize(
+    ("tnorm", "error", "message"),
+    [
+        (lambda a, b: "x", InvalidTypeError, "must return numbers, got 'x'"),
+        (lambda a, b: np.ravel(a)[:1], InvalidArgumentError, r"returned shape \(1,\) for inputs of shape \(11, 11\)"),
+        (np.maximum, InvalidArgumentError, "is not a t-norm: fails T\\(x, 1\\) = x"),
+        (lambda a, b: np.multiply(a, b) * 1.5, InvalidArgumentError, r"finite degrees in \[0, 1\]"),
+        (_grid_only, InvalidArgumentError, "'_grid_only' is not a t-norm"),
+        (_not_associative, InvalidArgumentError, r"fails T\(a, T\(b, c\)\) = T\(T\(a, b\), c\)"),
+    ],
+)
+def test_a_custom_tnorm_that_is_not_one_is_refused(tnorm, error, message):
+    with pytest.raises(error, match=message):
+        Evaluation.from_soft([[0.2, 0.9]], [[0.6, 0.4]], tnorm=tnorm)
+
+
+def test_a_custom_tnorm_is_checked_on_the_data_too():
+    calls: list = []
+
+    def product_then_garbage(a, b):  # right on the probe points, wrong on the data (3 x 2)
+        calls.append(np.shape(a))
+        return np.multiply(a, b)[..., :1] if np.shape(a) == (3, 2) else np.multiply(a, b)
+
+    with pytest.raises(InvalidArgumentError, match="returned shape"):
+        Evaluation.from_soft(np.full((3, 2), 0.5), np.full((3, 2), 0.5), tnorm=product_then_garbage)
+
+
+def test_a_true_custom_tnorm_gives_its_cells():
+    def hamacher(a, b):
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        denominator = a + b - a * b
+        return np.divide(a * b, denominator, out=np.zeros(np.broadcast(a, b).shape), where=denominator > 0)
+
+    actual, predicted = np.random.default_rng(3).random((20, 3)), np.random.default_rng(4).random((20, 3))
+    ev = Evaluation.from_soft(actual, predicted, tnorm=hamacher)
+    np.testing.assert_allclose(ev.class_cells.tp, hamacher(actual, predicted).sum(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(ev.class_cells.fn, hamacher(actual, 1 - predicted).sum(axis=0), rtol=1e-12)
+
+
+def test_a_list_of_0_1_lists_is_indicator_rows_everywhere():
+
+    y, s = [[0, 1], [1, 0], [1, 1]], [[0.2, 0.8], [0.6, 0.4], [0.7, 0.9]]
+    assert Evaluation.from_scores(y, s) == Evaluation.from_scores(np.array(y), s)
+    assert ThresholdCurve.from_scores(y, s) == ThresholdCurve.from_scores(np.array(y), s)
+    assert Evaluation.from_indicators(y, [[0, 1], [1, 1], [0, 1]]) == Evaluation.from_indicators(np.array(y), np.array([[0, 1], [1, 1], [0, 1]]))
+
+
+@pytest.mark.parametrize("kind", ['Evaluation of labels', 'Evaluation of label sets', 'Evaluation of degrees'])
+@given(data=counted_samples())
+def test_a_evaluation_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

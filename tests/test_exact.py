@@ -7,19 +7,26 @@ import subprocess
 import sys
 import threading
 import tracemalloc
-from decimal import Decimal, localcontext
+from decimal import Decimal, getcontext, localcontext
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, formulas
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, Stats, formulas
+from evalkit import metrics as ek
 from evalkit.cli import main
-from evalkit.exceptions import CountOverflowError, InvalidCountsError, MatrixSizeError, MixedLabelTypesError
-from evalkit.report import build_report
+from evalkit.exceptions import (
+    CountOverflowError,
+    InvalidCountsError,
+    MatrixSizeError,
+    MixedLabelTypesError,
+)
+from evalkit.formulas import exact_ratio_sqrt
+from evalkit.io._report import build_report
 
 MAX = 2**63 - 1
 
@@ -162,7 +169,7 @@ def test_float_sums_are_exact_whatever_the_magnitudes_and_the_batching(values_an
     fractions; cut into two batches and merged they are the same limbs; read back as floats they
     are the fractions correctly rounded (inf past float64's range). One slot, a few, and many
     over a wide range of exponents (its cells counted as the exponents present, not all between)."""
-    from evalkit._exact import FLOAT_OFFSET, add_limbs, float_limbs, limbs_to_floats, limbs_to_ints
+    from evalkit._engine._exact import FLOAT_OFFSET, add_limbs, float_limbs, limbs_to_floats, limbs_to_ints
 
     values = np.array([value for value, _ in values_and_slots], dtype=np.float64)
     slots = np.array([slot % size for _, slot in values_and_slots], dtype=np.intp)
@@ -185,7 +192,7 @@ def test_float_sums_are_exact_whatever_the_magnitudes_and_the_batching(values_an
 def test_limbs_and_integers_convert_both_ways_exactly(limbs, numbers):
     """Limbs of any int64 digits (carried or not, of any signs) read as the integer
     ``Σ limb_k 2**(32k)``; integers written as limbs read back as themselves."""
-    from evalkit._exact import LIMBS, ints_to_limbs, limbs_to_ints
+    from evalkit._engine._exact import LIMBS, ints_to_limbs, limbs_to_ints
 
     assert limbs.shape[1] == LIMBS
     assert limbs_to_ints(limbs) == [sum(int(limb) << (32 * k) for k, limb in enumerate(row)) for row in limbs.tolist()]
@@ -335,9 +342,105 @@ def test_a_dense_matrix_beyond_its_size_limit_is_refused_before_allocation():
 
 @pytest.mark.parametrize("n", [3, 600])  # the Python-integer path and ExactSums'
 def test_exact_sums_per_slot_refuse_values_that_are_not_finite(n):
-    from evalkit.engine._exact import exact_bincount
+    from evalkit._engine._exact import exact_bincount
 
     values = np.ones(n)
     values[1] = np.nan
     with pytest.raises(CountOverflowError, match="finite"):
         exact_bincount(np.zeros(n, dtype=np.intp), values, 1)
+
+
+Y_TRUE = [0, 1, 0, 1, 1, 0, 2, 2, 1, 0]
+
+
+Y_PRED = [0, 1, 1, 1, 0, 0, 2, 1, 1, 2]
+
+
+SCORES = [0.1, 0.9, 0.4, 0.35, 0.8, 0.6, 0.3, 0.7, 0.75, 0.2]
+
+
+BINARY = [0, 1, 0, 1, 1, 0, 1, 0, 1, 0]
+
+
+def scale_free_values(weight):
+    """Scale-free values of every kind: curve areas, whole-matrix MCC and kappa, macro
+    informedness and markedness, a getter, set-wise averages."""
+    evaluation = Evaluation.from_labels(Y_TRUE, Y_PRED, sample_weight=weight)
+    matrix = ConfusionMatrix.from_predictions(Y_TRUE, Y_PRED, sample_weight=weight)
+    return [
+        ek.roc_auc_score(BINARY, SCORES, sample_weight=weight),
+        ek.average_precision_score(BINARY, SCORES, sample_weight=weight),
+        ek.matthews_corrcoef(Y_TRUE, Y_PRED, sample_weight=weight),
+        ek.cohen_kappa_score(Y_TRUE, Y_PRED, sample_weight=weight),
+        ek.f1_score(Y_TRUE, Y_PRED, average="macro", sample_weight=weight),
+        evaluation.average("informedness", "macro"),
+        evaluation.average("markedness", "macro"),
+        evaluation.average("matthews_correlation_coefficient", "weighted"),
+        matrix.class_metrics()[1].get_matthews_correlation_coefficient(),
+        matrix.class_metrics()[0].get_diagnostic_odds_ratio(),
+        matrix.get_cohen_kappa(),
+    ]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(-300, 300), st.lists(st.floats(0.25, 4.0), min_size=10, max_size=10))
+def test_uniformly_scaled_weights_do_not_change_a_scale_free_measure(exponent, weights):
+    reference = scale_free_values(weights)
+    scaled = scale_free_values([w * 10.0**exponent for w in weights])
+    for ours, expected in zip(scaled, reference):
+        assert math.isfinite(ours) == math.isfinite(expected) and (not math.isfinite(expected) or ours == pytest.approx(expected, rel=1e-9)), (
+            exponent, ours, expected)  # fmt: skip
+
+
+def test_the_examples_of_extreme_weights():
+    y, s = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.4, 0.35, 0.8, 0.6]
+    for weight in (1e160, 1e-300, 1e300):
+        assert ek.roc_auc_score(y, s, sample_weight=[weight] * 6) == pytest.approx(ek.roc_auc_score(y, s), rel=1e-12)
+        assert ek.average_precision_score(y, s, sample_weight=[weight] * 6) == pytest.approx(ek.average_precision_score(y, s), rel=1e-12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(-(2**70), 2**70), st.integers(1, 2**80), st.integers(1, 2**80))
+def test_a_ratio_to_a_square_root_is_correctly_rounded(numerator, left, right):
+    getcontext().prec = 80
+    exact = (Decimal(numerator * numerator) / Decimal(left * right)).sqrt()
+    expected = float(exact) if numerator >= 0 else -float(exact)
+    assert exact_ratio_sqrt(numerator, left, right) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 10**6), min_size=2, max_size=8))
+def test_a_perfect_matrix_has_an_mcc_of_exactly_one(diagonal):
+    matrix = ConfusionMatrix.from_array(np.diag(diagonal))
+    assert matrix.get_matthews_correlation_coefficient() == 1.0
+    assert all(metrics.get_matthews_correlation_coefficient() == 1.0 for metrics in matrix.class_metrics())
+    assert ek.matthews_corrcoef([k for k, count in enumerate(diagonal) for _ in range(min(count, 5))],
+                                [k for k, count in enumerate(diagonal) for _ in range(min(count, 5))]) == 1.0  # fmt: skip
+
+
+def test_getters_and_vectors_agree_to_the_bit_on_large_integer_counts():
+    counts = {"tp": 2**61 + 3, "fp": 2**60 + 1, "fn": 2**59 + 7, "tn": 2**62 + 5}
+    matrix = ConfusionMatrix.from_array(np.array([[counts["tp"], counts["fn"]], [counts["fp"], counts["tn"]]], dtype=object))
+    first = matrix.class_metrics()[0]
+    vector = Evaluation.from_labels([0], [0]).measure("matthews_correlation_coefficient")(
+        tp=np.array([counts["tp"]], dtype=object), fp=np.array([counts["fp"]], dtype=object), fn=np.array([counts["fn"]], dtype=object),
+        tn=np.array([counts["tn"]], dtype=object))  # fmt: skip
+    exact = Fraction(counts["tp"] * counts["tn"] - counts["fp"] * counts["fn"]) ** 2 / (
+        (counts["tp"] + counts["fp"]) * (counts["tp"] + counts["fn"]) * (counts["tn"] + counts["fp"]) * (counts["tn"] + counts["fn"]))
+    getcontext().prec = 80
+    expected = float((Decimal(exact.numerator) / Decimal(exact.denominator)).sqrt())
+    assert first.get_matthews_correlation_coefficient() == vector[0] == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1, allow_subnormal=False), st.integers(2, 9))
+def test_the_mean_of_identical_values_is_that_value(value, n):
+    metrics = [ClassificationMetrics(ConfusionMatrix.from_predictions([0, 1], [0, 1]), 0) for _ in range(n)]
+    stats = ClassificationMetrics.average(metrics)
+    assert isinstance(stats, Stats)
+    summary = stats.summary("accuracy")
+    assert summary.min <= summary.mean <= summary.max
+    from evalkit.measures._averaging import summarize_rows
+
+    row = summarize_rows([[value] * n])[0]
+    assert row.min == row.mean == row.max == value and row.std == 0.0

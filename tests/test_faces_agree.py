@@ -3,26 +3,26 @@ over single-label, multi-label and soft data, every measure (an added getter, an
 getter and a registered function among them), every average, every undefined-value policy, and
 no, integer or float sample weights."""
 
+import math
+import warnings
+
+import numpy as np
 import pytest
 from harness import (
     CASES,
     POLICIES,
-    SCORE_MEASURES,
     array_data,
     balanced_error_rate,
-    check_agreement_faces,
-    check_calibration_faces,
     check_faces,
-    check_fairness_faces,
-    check_score_faces,
-    reference_calibration_error,
     single_label_data,
 )
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
-from strategies import binary_case, degree_pairs, indicator_pairs, make_weight, predictions, weights
+from sklearn import metrics as sk
+from strategies import degree_pairs, indicator_pairs, make_weight, predictions, single_label, weights
 
-from evalkit import Evaluation, formulas
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, formulas
+from evalkit.exceptions import UnsupportedSettingError
 
 cases = st.sampled_from(CASES)
 policies = st.sampled_from(POLICIES)
@@ -80,93 +80,64 @@ def test_the_harness_fails_when_a_face_is_wrong(monkeypatch):
         check_faces(case, data, "macro", "exclude", 1)
 
 
-@given(binary_case(min_size=2), st.sampled_from(sorted(SCORE_MEASURES)), st.booleans(), st.data())
-def test_score_measures_agree_on_every_face(case, name, weighted, data):
-    y_true, y_score = case
-    if len(set(y_true)) < 2:
-        y_true = [0, 1, *y_true[2:]]  # both classes: every area is defined
-    if name in ("brier_score", "log_loss"):
-        y_score = [min(max(abs(score) / 3, 0.0), 1.0) for score in y_score]  # probabilities
-    weight = data.draw(st.lists(st.integers(1, 4), min_size=len(y_true), max_size=len(y_true))) if weighted else None
-    cut = data.draw(st.integers(1, len(y_true) - 1))
-    check_score_faces(name, y_true, y_score, weight, cut)
-
-
-def test_the_score_harness_fails_when_a_face_is_wrong(monkeypatch):
-    from evalkit import ThresholdCurve
-
-    y_true, y_score = [0, 1, 1, 0, 1], [0.1, 0.8, 0.4, 0.35, 0.9]
-    check_score_faces("roc_auc", y_true, y_score, None, 2)
-    original = ThresholdCurve.roc_auc
-    monkeypatch.setattr(ThresholdCurve, "roc_auc", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
-    with pytest.raises(AssertionError, match="roc_auc: .* gives 1.000001"):
-        check_score_faces("roc_auc", y_true, y_score, None, 2)
-
-
 EDGE_PROBABILITIES = st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.3, 0.5, 0.6, 0.7, 0.9, 1.0, 1 / 3, 2 / 3]) | st.floats(0.0, 1.0)
 """Probabilities on bin edges (0.1 * 3 is not 0.3: the edges are numpy's linspace) and between them."""
 
 
-@given(st.integers(2, 30).flatmap(lambda n: st.tuples(st.lists(st.integers(0, 1), min_size=n, max_size=n),
-                                                      st.lists(EDGE_PROBABILITIES, min_size=n, max_size=n))),
-       st.sampled_from(["l1", "max"]), st.sampled_from([1, 2, 3, 5, 10, 15]), st.booleans(), st.data())  # fmt: skip
-def test_calibration_errors_agree_on_every_face(columns, norm, n_bins, weighted, data):
-    y_true, y_prob = (list(column) for column in columns)
-    weight = data.draw(st.lists(st.integers(1, 4), min_size=len(y_true), max_size=len(y_true))) if weighted else None
-    check_calibration_faces(norm, y_true, y_prob, weight, n_bins, data.draw(st.integers(1, len(y_true) - 1)))
+def quietly(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
 
 
-def test_the_calibration_reference_gives_the_hand_computed_errors():
-    # two bins, (0, 0.5] holds 0.2 and 0.4 (no positive: gap 0.3), (0.5, 1] holds 0.9 and 0.6 (both
-    # positive: gap 0.25); ECE = 0.5 * 0.3 + 0.5 * 0.25 = 0.275, MCE = 0.3
-    y_true, y_prob = [0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4]
-    assert reference_calibration_error(y_true, y_prob, None, 2, "l1") == pytest.approx(0.275)
-    assert reference_calibration_error(y_true, y_prob, None, 2, "max") == pytest.approx(0.3)
-    # 0.5 lies on the edge: right-closed bins put it in the first bin (gap |0.5 - 0| = 0.5, alone)
-    assert reference_calibration_error([0, 1], [0.5, 1.0], None, 2, "max") == pytest.approx(0.5)
-    check_calibration_faces("l1", y_true, y_prob, None, 2, 2)
+labels_data = single_label(st.integers(0, 4))
 
 
-def test_the_calibration_harness_fails_when_a_face_is_wrong(monkeypatch):
-    from evalkit import Calibration
-
-    original = Calibration.error
-    monkeypatch.setattr(Calibration, "error", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
-    with pytest.raises(AssertionError, match="l1 calibration error: object gives"):
-        check_calibration_faces("l1", [0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], None, 2, 2)
-
-
-@given(st.lists(st.lists(st.sampled_from(["yes", "no", "maybe"]), min_size=3, max_size=3), min_size=3, max_size=15), st.data())
-def test_agreement_measures_agree_on_every_face(ratings, data):
-    if len({value for row in ratings for value in row}) < 2:
-        ratings = [["yes", "no", "yes"], *ratings[1:]]  # two categories at least: alpha is defined
-    if data.draw(st.booleans()):
-        ratings = [[None if (i + j) % 4 == 0 else value for j, value in enumerate(row)] for i, row in enumerate(ratings)]
-        ratings = [row if sum(value is not None for value in row) >= 2 else row[:1] * 3 for row in ratings]
-    assume(len({value for row in ratings for value in row if value is not None}) >= 2)  # alpha needs two categories seen
-    check_agreement_faces(ratings, data.draw(st.integers(1, len(ratings) - 1)))
+@given(labels_data, st.lists(st.integers(0, 6), min_size=1, max_size=4, unique=True), st.sampled_from(["micro", "macro", "weighted"]))
+def test_label_subsets_on_the_objects_follow_scikit_learn(pair, labels, average):
+    y_true, y_pred = pair
+    for source in (ConfusionMatrix.from_predictions(y_true, y_pred), Evaluation.from_labels(y_true, y_pred)):
+        for undefined, zero_division in (("zero", 0), (np.nan, np.nan), ("one", 1)):
+            expected = quietly(sk.precision_score, y_true, y_pred, labels=labels, average=average, zero_division=zero_division)
+            value = source.average("precision", average, labels=labels, undefined=undefined)
+            assert (math.isnan(value) and math.isnan(expected)) or math.isclose(value, expected, rel_tol=1e-12, abs_tol=1e-13)
+        per_class = quietly(sk.recall_score, y_true, y_pred, labels=labels, average=None, zero_division=np.nan)
+        np.testing.assert_allclose(source.per_class("recall", labels=labels), per_class, equal_nan=True)
 
 
-@given(st.integers(4, 30).flatmap(lambda n: st.tuples(*(st.lists(values, min_size=n, max_size=n) for values in
-                                                        (st.integers(0, 1), st.integers(0, 1), st.sampled_from(["a", "b", "c"]))))),
-       st.data())  # fmt: skip
-def test_fairness_measures_agree_on_every_face(columns, data):
-    y_true, y_pred, groups = (list(column) for column in columns)
-    y_true[:2], y_pred[:2] = [0, 1], [1, 0]  # both classes in the labels and the predictions
-    check_fairness_faces(y_true, y_pred, groups, data.draw(st.integers(2, len(y_true) - 1)))
+@given(labels_data)
+def test_weighted_kappa_and_adjusted_balanced_accuracy_on_the_objects(pair):
+    y_true, y_pred = pair
+    for source in (ConfusionMatrix.from_predictions(y_true, y_pred), Evaluation.from_labels(y_true, y_pred)):
+        for weighting in (None, "linear", "quadratic"):
+            expected = quietly(sk.cohen_kappa_score, y_true, y_pred, weights=weighting)
+            value = source.get_cohen_kappa(weighting)
+            assert (math.isnan(value) and math.isnan(expected)) or math.isclose(value, expected, rel_tol=1e-12, abs_tol=1e-13)
+        if len(set(y_true)) > 1:
+            for adjusted in (False, True):
+                expected = quietly(sk.balanced_accuracy_score, y_true, y_pred, adjusted=adjusted)
+                assert math.isclose(source.get_balanced_accuracy(adjusted=adjusted), expected, rel_tol=1e-12, abs_tol=1e-13)
 
 
-def test_the_agreement_and_fairness_harness_fail_when_a_face_is_wrong(monkeypatch):
-    from evalkit import Agreement
-    from evalkit.groups import fairness
+def test_a_samples_average_over_a_label_subset_is_refused_not_wrong():
+    ev = Evaluation.from_label_sets([{"a", "b"}, {"b"}], [{"a"}, {"b", "c"}])
+    with pytest.raises(UnsupportedSettingError, match="subset"):
+        ev.average("f1", "samples", labels=["a"])
+    assert ev.average("f1", "samples", labels=["c", "b", "a"]) == ev.average("f1", "samples")
 
-    ratings = [["yes", "no", "yes"], ["no", "no", "no"], ["yes", "yes", "no"], ["no", "yes", "yes"]]
-    check_agreement_faces(ratings, 2)
-    monkeypatch.setattr(Agreement, "get_krippendorff_alpha", lambda self: 0.5)
-    with pytest.raises(AssertionError, match="krippendorff_alpha: object gives 0.5"):
-        check_agreement_faces(ratings, 2)
-    y_true, y_pred, groups = [0, 1, 1, 0, 1, 0], [1, 0, 1, 0, 1, 1], ["a", "a", "b", "b", "c", "c"]
-    check_fairness_faces(y_true, y_pred, groups, 3)
-    monkeypatch.setattr(fairness, "demographic_parity_difference", lambda *args, **kwargs: 0.123)
-    with pytest.raises(AssertionError, match="demographic_parity_difference: .* gives 0.123"):
-        check_fairness_faces(y_true, y_pred, groups, 3)
+
+def test_undefined_nan_means_what_scikit_learns_zero_division_nan_means():
+    cm = ConfusionMatrix.from_array([[3, 0, 0], [0, 0, 0], [1, 0, 2]])
+    assert cm.average("precision", undefined=np.nan) == cm.average("precision") == 0.875  # excluded
+    assert math.isnan(cm.average("precision", undefined="nan"))  # the string propagates
+    stats = ClassificationMetrics.average(ClassificationMetrics.create_from(cm), undefined=float("nan"))
+    assert stats.undefined == "exclude"
+
+
+def test_weighted_averages_in_degenerate_cases_follow_scikit_learn():
+    # labels that never occur in y_true: no class has support; the weighted average is the plain mean
+    y_true, y_pred = [0, 0, 0], [0, 1, 2]
+    ev = Evaluation.from_labels(y_true, y_pred)
+    for zero_division, undefined in ((0, "zero"), (np.nan, "exclude"), (1, "one")):
+        expected = quietly(sk.precision_score, y_true, y_pred, labels=[1, 2], average="weighted", zero_division=zero_division)
+        assert ev.average("precision", "weighted", labels=[1, 2], undefined=undefined) == expected

@@ -12,7 +12,7 @@ import pytest
 from evalkit import ConfusionMatrix, Evaluation, ThresholdCurve
 from evalkit.cli import main
 from evalkit.datasets import load_example
-from evalkit.report import build_report
+from evalkit.io._report import build_report
 
 
 class Structure(HTMLParser):
@@ -192,7 +192,7 @@ def test_the_page_reads_as_a_newcomer_reads_it():
     assert "Each class" in many and many.count("<svg") == 2 + 2 * 12
 
     from evalkit import by_group
-    from evalkit.html import nice_ticks
+    from evalkit.io._html import nice_ticks
 
     assert nice_ticks(0.927, 0.963) == [0.93, 0.94, 0.95, 0.96]
     grouped = by_group(labels % 2, (scores.argmax(axis=1) + labels) % 2, rng.choice(["a", "b", "c"], 600)).report(["accuracy"]).to_html()
@@ -201,7 +201,7 @@ def test_the_page_reads_as_a_newcomer_reads_it():
 
 
 def test_chart_ticks_share_one_format_and_stay_inside_the_chart():
-    from evalkit.io.html import axis_ticks, svg_chart, time_ticks
+    from evalkit.io._html import axis_ticks, svg_chart, time_ticks
 
     assert axis_ticks(5750, 20500) == [(10000.0, "10,000"), (15000.0, "15,000"), (20000.0, "20,000")]  # not 5,750 / 1.05e+04 / 2e+04
     assert axis_ticks(0.0, 0.3, digits=3) == [(0.0, "0.000"), (0.1, "0.100"), (0.2, "0.200"), (0.3, "0.300")]

@@ -22,9 +22,8 @@ from evalkit import (
     ThresholdCurve,
     compare,
 )
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
-from evalkit.formulas import get_measure
-from evalkit.intervals import (
+from evalkit._results import intervals
+from evalkit._results.intervals import (
     Interval,
     _pair_kinds,
     _pair_statistic,
@@ -35,6 +34,13 @@ from evalkit.intervals import (
     mcnemar,
     wilson,
 )
+from evalkit.cli import main
+from evalkit.exceptions import (
+    EvalkitWarning,
+    InvalidArgumentError,
+    UnsupportedSettingError,
+)
+from evalkit.formulas import get_measure
 
 
 @given(st.integers(1, 300).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))), st.sampled_from([0.8, 0.9, 0.95, 0.99]))
@@ -269,9 +275,8 @@ def test_an_interval_prints_and_converts():
 def test_reports_carry_the_intervals_in_every_format(tmp_path):
     import json
 
-    from evalkit.cli import main
     from evalkit.datasets import load_example
-    from evalkit.report import build_report
+    from evalkit.io._report import build_report
 
     matrix = ConfusionMatrix.from_predictions(*load_example())
     report = build_report(matrix, measures=["precision", "f1_score"], confidence=0.9, random_state=3)
@@ -295,7 +300,7 @@ def test_reports_carry_the_intervals_in_every_format(tmp_path):
 
 
 def test_multi_label_macro_intervals_from_the_indicators():
-    from evalkit.intervals import indicators_interval
+    from evalkit._results.intervals import indicators_interval
 
     rng = np.random.default_rng(12)
     actual = rng.integers(0, 2, (600, 5))
@@ -317,3 +322,8 @@ def test_multi_label_macro_intervals_from_the_indicators():
         soft = indicators_interval(degrees_true, degrees_pred, "precision", "macro", tnorm=tnorm, random_state=0)
         assert soft.estimate == pytest.approx(float(Evaluation.from_soft(degrees_true, degrees_pred, tnorm=tnorm).average("precision", "macro")))
         assert soft.low < soft.estimate < soft.high
+
+
+def test_delong_takes_its_own_measure_by_name():
+    found = intervals.compare([0, 1, 1, 0, 1], [0.1, 0.9, 0.4, 0.3, 0.8], [0.2, 0.8, 0.6, 0.1, 0.9], method="delong", measure="roc_auc")
+    assert found.method == "delong"

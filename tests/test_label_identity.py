@@ -14,20 +14,40 @@ from __future__ import annotations
 
 import json
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import Agreement, ByGroup, Evaluation, by_group, readers
+from evalkit import (
+    Agreement,
+    ByGroup,
+    ClassificationMetrics,
+    ConfusionMatrix,
+    Covering,
+    Evaluation,
+    ThresholdCurve,
+    by_group,
+)
 from evalkit import metrics as ek
 from evalkit.cli import main
-from evalkit.exceptions import InvalidArgumentError, MixedLabelTypesError, UnknownLabelError
-from evalkit.readers import label_number, number_text
+from evalkit.exceptions import (
+    EvalkitError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidLabelError,
+    InvalidTypeError,
+    MixedLabelTypesError,
+    UnknownLabelError,
+)
+from evalkit.io import _readers as readers
+from evalkit.io._readers import label_number, number_text
 
 # --------------------------------------------------------------------------------------------
 # Python
@@ -242,3 +262,137 @@ def test_a_score_report_finds_its_positive_class_by_value(tmp_path, capsys):
     text.write_text("actual,p\n1.0,0.9\ncat,0.2\n", encoding="utf-8")
     assert main(["report", str(text), "--score", "p", "--positive", "1"]) == 2
     assert "the label '1.0' was read as '1' (the same number), but the labels are not all numbers ('cat')" in capsys.readouterr().err
+
+
+MISSING = [pd.NA, pd.NaT, np.datetime64("NaT"), Decimal("NaN"), Decimal("sNaN"), float("nan"), None]
+
+
+@pytest.mark.parametrize("label", [np.array([1]), [1], (1,), {1}])
+def test_a_class_label_that_is_a_collection_is_refused(label):
+    with pytest.raises(InvalidTypeError, match="'class_label' must be one label"):
+        ClassificationMetrics.from_counts(tp=1, fp=1, fn=1, tn=1, class_label=label)
+    with pytest.raises(InvalidTypeError, match="'class_label' must be one label"):
+        ClassificationMetrics(ConfusionMatrix.from_predictions([1, 2], [1, 1]), class_label=label)
+
+
+def test_a_pos_label_or_none_that_is_a_collection_is_refused():
+    with pytest.raises(InvalidTypeError, match="'pos_label' must be one label"):
+        ThresholdCurve.from_scores([0, 1], [0.2, 0.7], pos_label=[1])
+    with pytest.raises(InvalidTypeError, match="'none' must be one label"):
+        Evaluation.from_labels([1, 2], [1, 2], none=np.array([0]))
+
+
+@pytest.mark.parametrize("missing", MISSING, ids=repr)
+def test_missing_values_among_labels_are_refused_with_their_position(missing):
+    with pytest.raises(InvalidLabelError, match=r"'y_true' contains .* which cannot be a class label.*position 1|'y_true' contains NaN \(first at position 1\)"):
+        ConfusionMatrix.from_predictions(["a", missing, "b"], ["a", "a", "b"])
+
+
+@pytest.mark.parametrize("missing", MISSING, ids=repr)
+def test_missing_values_in_labels_are_refused(missing):
+    with pytest.raises(InvalidLabelError, match="'labels' contains"):
+        ConfusionMatrix.from_predictions(["a", "b"], ["a", "b"], labels=["a", "b", missing])
+
+
+def test_pandas_extension_arrays_with_missing_values_are_refused():
+    for series in (pd.Series(["a", None, "b"], dtype="string"), pd.Series([True, None, False], dtype="boolean"),
+                   pd.Series([1, None, 2], dtype="Int64")):  # fmt: skip
+        with pytest.raises(InvalidLabelError, match="'y_true' contains .*position 1"):
+            ConfusionMatrix.from_predictions(series, series.fillna(series.iloc[0]))
+
+
+def test_decimal_labels_that_are_numbers_still_count():
+    cm = ConfusionMatrix.from_predictions([Decimal("1.5"), Decimal(2)], [Decimal("1.5"), Decimal("1.5")])
+    assert cm.labels == (Decimal("1.5"), Decimal(2)) and cm.get_total_items() == 2
+
+
+@pytest.mark.parametrize("threshold", ["0.5", b"0.5", [["0.5"]], True])
+def test_a_threshold_given_as_text_or_boolean_is_refused(threshold):
+    with pytest.raises(InvalidTypeError, match="'threshold' must be a number or numbers"):
+        Evaluation.from_scores([[1], [0]], [[0.2], [0.8]], threshold=threshold)
+    with pytest.raises(InvalidTypeError, match="'threshold' must be a number or numbers"):
+        ThresholdCurve.from_scores([1, 0], [0.2, 0.8]).at(threshold)
+
+
+def test_thresholds_given_as_text_are_refused():
+    with pytest.raises(InvalidTypeError, match="'thresholds' must be a number or numbers"):
+        ThresholdCurve.from_scores([1, 0], [0.2, 0.8], thresholds=["0.1", "0.5"])
+
+
+def test_ragged_indicator_rows_are_refused():
+    with pytest.raises(InputShapeError, match=r"'y_true' has rows of different lengths \[1, 2\]"):
+        Evaluation.from_indicators([[1, 0], [1]], [[1, 0], [0, 1]])
+    with pytest.raises(InputShapeError, match="'y_pred' has rows of different lengths"):
+        Evaluation.from_soft([[0.1, 0.2]], [[0.1], [0.2, 0.3]])
+
+
+@pytest.mark.parametrize("unordered", [{1, 2}, frozenset({1, 2}), {1: 1, 2: 2}, {1: 1, 2: 2}.keys(), {1: 1, 2: 2}.values()], ids=lambda v: type(v).__name__)
+def test_an_unordered_collection_of_samples_is_refused(unordered):
+    with pytest.raises(InvalidTypeError, match="'y_true' must be an ordered sequence of labels"):
+        ConfusionMatrix.from_predictions(unordered, [1, 2])
+    with pytest.raises(InvalidTypeError, match="'y_pred' must be an ordered sequence of labels"):
+        Evaluation.from_labels([1, 2], unordered)
+
+
+def test_an_unordered_collection_of_label_sets_or_rows_is_refused():
+    with pytest.raises(InvalidTypeError, match="'y_true' must be an ordered sequence of label sets"):
+        Evaluation.from_label_sets({frozenset({1}), frozenset({2})}, [{1}, {2}])
+    with pytest.raises(InvalidTypeError, match="'y_true' must be an ordered sequence of rows"):
+        Evaluation.from_indicators({(1, 0), (0, 1)}, [[1, 0], [0, 1]])
+
+
+def test_the_scikit_learn_face_refuses_unordered_samples_and_text_scores():
+    from evalkit import metrics
+
+    with pytest.raises(InvalidTypeError, match="'y_true' must be an ordered sequence of labels"):
+        metrics.f1_score({0, 1}, [0, 1])
+    with pytest.raises(InvalidTypeError, match=r"'y_score' must be (an ordered sequence of scores|a number or numbers, got \{0.2, 0.5\})"):
+        metrics.roc_auc_score([0, 1], {0.2, 0.5})
+    with pytest.raises(InvalidTypeError, match="'y_proba' must be a number or numbers"):
+        metrics.log_loss([0, 1], ["0.2", "0.8"])
+    with pytest.raises(InvalidTypeError, match="'y_proba' must be a number or numbers"):
+        metrics.brier_score_loss([0, 1], ["0.2", "0.8"])
+    with pytest.raises(InvalidTypeError, match="'labels_per_element' must be an ordered sequence"):
+        Covering.from_labels({"x", "y"})
+    assert metrics.roc_auc_score([0, 1, 1], [False, True, False]) == 0.75  # booleans are scores, as in scikit-learn
+
+
+def test_none_equal_to_a_class_after_coercion_is_refused():
+    with pytest.raises(MixedLabelTypesError, match="True \\(bool\\) in 'none'"):
+        Evaluation.from_labels([1, 0, 1], [1, 0, 1], none=True)  # True == 1: class 1 would become the abstention
+    with pytest.raises(MixedLabelTypesError):
+        Evaluation.from_labels([True, False], [True, True], none=1)
+    kept = Evaluation.from_labels([1, 0, 2], [1, 0, 9], none=9)
+    assert kept.labels == (0, 1, 2) and kept.confusion_labels == (0, 1, 2, 9)
+
+
+def test_booleans_and_ints_never_merge_when_results_are_joined():
+    booleans = ConfusionMatrix.from_predictions([True, False], [True, True])
+    ints = ConfusionMatrix.from_predictions([1, 0], [1, 1])
+    assert booleans.labels == ints.labels  # (False, True) == (0, 1) in Python
+    with pytest.raises(EvalkitError, match="different labels"):
+        booleans + ints
+    assert booleans != ints
+    with pytest.raises(MixedLabelTypesError):
+        ints.with_labels([False, True])
+    ev_bool, ev_int = (Evaluation.from_labels(y, y) for y in ([True, False], [1, 0]))
+    with pytest.raises(EvalkitError, match="different labels"):
+        ev_bool.merge(ev_int)
+    with pytest.raises(MixedLabelTypesError):
+        ev_bool.merge(ev_int, grow=True)
+    with pytest.raises(MixedLabelTypesError):
+        Evaluation.from_labels(["a"], ["a"]).merge(Evaluation.from_labels([1], [1]), grow=True)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ek.accuracy_score([0, 1], [np.inf, np.inf]),
+        lambda: ek.f1_score([np.inf, 1, 2], [1, 2, 3], average="macro"),
+        lambda: ek.confusion_matrix([0.0, -np.inf], [0.0, 1.0]),
+        lambda: Evaluation.from_labels([1.0, float("inf")], [1.0, 1.0]),
+    ],
+)
+def test_infinity_is_not_a_class_label(call):
+    with pytest.raises(InvalidLabelError, match="inf"):
+        call()

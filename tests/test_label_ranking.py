@@ -19,7 +19,7 @@ from hypothesis.extra.numpy import arrays
 from oracle import compare, oracle
 
 from evalkit import metrics as ek
-from evalkit import ranking
+from evalkit._scores import ranking
 from evalkit.exceptions import EvalkitError, UndefinedMetricWarning
 
 

@@ -194,3 +194,25 @@ def test_the_warning_is_scikit_learns_kind_and_the_one_evalkit_gives():
     assert issubclass(UndefinedMetricWarning, UserWarning) and issubclass(sklearn.exceptions.UndefinedMetricWarning, UserWarning)
     with pytest.warns(ek.UndefinedMetricWarning, match="[Pp]recision"):
         assert ek.precision_score([0, 1], [0, 0]) == 0.0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ek.log_loss([0, 1], [[0.5, np.nan], [0.2, 0.8]]),
+        lambda: ek.brier_score_loss([0, 1], [np.inf, 0.5]),
+        lambda: ek.top_k_accuracy_score([0, 1, 2], [[0.5, np.nan, 0.2], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]], k=1),
+        lambda: ek.top_k_accuracy_score([0, 1, 2], [[0.5, np.inf, 0.2], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]], k=1),
+        lambda: ek.roc_auc_score([0, 1, 1], [0.2, np.inf, 0.5]),
+    ],
+)
+def test_non_finite_probabilities_and_scores_are_refused(call):
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        call()
+
+
+def test_one_score_column_answers_as_scikit_learn():
+    from sklearn.metrics import top_k_accuracy_score
+
+    assert ek.top_k_accuracy_score([0, 1, 1], [0.2, 0.8, 0.6], k=1) == top_k_accuracy_score([0, 1, 1], [0.2, 0.8, 0.6], k=1)
+    assert ek.top_k_accuracy_score([0, 1, 1], [[0.2], [0.8], [0.4]], k=1) == top_k_accuracy_score([0, 1, 1], [[0.2], [0.8], [0.4]], k=1)

@@ -17,9 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalkit import ConfusionMatrix, ModelComparison
-from evalkit.comparisons import PairwiseTests, bayesian, paired
+from evalkit._results.multiplicity import adjust, adjust_pairwise
+from evalkit.comparisons import PairwiseTests
+from evalkit.comparisons import _bayesian as bayesian
+from evalkit.comparisons import _paired as paired
 from evalkit.exceptions import EvalkitError, InputFileError, UnsupportedSettingError
-from evalkit.results.multiplicity import adjust, adjust_pairwise
 
 # Demšar (2006), Table 6: AUC of four variants of C4.5 on 14 data sets
 MODELS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -61,7 +63,7 @@ def test_the_printed_table_ties_on_voting_and_gives_other_ranks():
 
 def test_the_critical_difference_comes_from_the_distribution_for_any_number_of_models():
     # Demšar's Table 5 (q_0.05 for k = 2..10), and beyond the tables that stop near 20 models
-    from evalkit.comparisons.ranks import critical_difference
+    from evalkit.comparisons._ranks import critical_difference
 
     table5 = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102, 10: 3.164}
     for k, q_alpha in table5.items():
@@ -331,7 +333,7 @@ def test_the_signed_rank_posterior_equals_the_double_sum_of_every_sample(differe
 def test_the_studentized_range_tail_is_scipys_to_1e_9(k, q):
     # Nemenyi's p-values: the fixed quadrature (and its interpolant, above 64 values) against
     # scipy's adaptive integration of the same distribution
-    from evalkit.comparisons.ranks import range_sf
+    from evalkit.comparisons._ranks import range_sf
 
     q = np.array(q + ([] if len(q) > 64 else list(np.linspace(0, 8, 70))))  # both paths
     assert np.abs(range_sf(q, k) - ss.studentized_range.sf(q, k, np.inf)).max() <= 1e-9
@@ -412,8 +414,8 @@ def test_ranks_sum_to_their_total_and_direction_mirrors(rows):
 
 
 def test_models_on_one_test_set_are_compared_in_pairs_and_ranked():
+    from evalkit._results.intervals import compare, compare_many
     from evalkit.comparisons import PairwiseTests
-    from evalkit.results.intervals import compare, compare_many
 
     y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0]
     predictions = {"a": [0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1], "b": [0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0], "c": y}

@@ -6,7 +6,14 @@ import importlib
 import inspect
 import pkgutil
 
+import numpy as np
+import pytest
+
 import evalkit
+from evalkit import ClassificationMetrics, ConfusionMatrix
+from evalkit.cli import main
+from evalkit.exceptions import UnknownMetricError
+from evalkit.io._report import build_report
 
 GETTER_CLASSES = {"ClassificationMetrics", "ConfusionMatrix", "CellsResult", "Evaluation", "NeighborhoodAccuracy", "Agreement",
                   "MatrixGetters", "EvaluationMetrics", "RegressionMetrics"}  # fmt: skip
@@ -18,12 +25,15 @@ JAVA_ALIASES = {("ConfusionMatrix", "get_class_labels"): "labels", ("ConfusionMa
 
 
 def evalkit_classes():
+    """Every class evalkit defines, once (a face's class names the face as its module)."""
+    seen = set()
     for info in pkgutil.walk_packages(evalkit.__path__, "evalkit."):
         if info.name.endswith("__main__"):
             continue
         module = importlib.import_module(info.name)
         for value in vars(module).values():
-            if inspect.isclass(value) and value.__module__ == module.__name__:
+            if inspect.isclass(value) and value.__module__.startswith("evalkit") and value not in seen:
+                seen.add(value)
                 yield value
 
 
@@ -38,3 +48,31 @@ def test_a_java_alias_names_its_python_name():
         cls = next(cls for cls in evalkit_classes() if cls.__name__ == owner)
         doc = inspect.getdoc(getattr(cls, getter)) or ""
         assert "Java's" in doc and python_name in doc and ("alias" in doc or "Python name" in doc), (owner, getter, doc)
+
+
+@pytest.mark.parametrize("spelling", ["f1", "f1_score", "f1-score", "F1Score", "F1", "F1 score", "dice"])
+def test_every_spelling_of_a_measure_is_the_same_measure_everywhere(spelling, tmp_path, capsys):
+    cm = ConfusionMatrix.from_predictions(list("aabbc"), list("abbbc"))
+    metrics = ClassificationMetrics(cm, class_label="b")
+    stats = ClassificationMetrics.average(ClassificationMetrics.create_from(cm))
+    assert metrics.get(spelling) == metrics.get_f1_score()
+    assert stats.get(spelling) == stats.get("f1_score")
+    assert cm.average(spelling) == cm.average("f1_score") and np.array_equal(cm.per_class(spelling), cm.per_class("f1_score"))
+    assert build_report(cm, measures=[spelling]).measures == ("f1_score",)
+    path = tmp_path / "p.csv"
+    path.write_text("actual,predicted\na,a\nb,a\n", encoding="utf-8")
+    assert main(["report", str(path), "--measures", spelling, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("name,kind,f1_score,support")
+
+
+def test_an_unknown_name_suggests_the_closest_everywhere():
+    cm = ConfusionMatrix.from_predictions(list("ab"), list("ab"))
+    for attempt in (
+        lambda: cm.average("precison"),
+        lambda: cm.per_class("precison"),
+        lambda: ClassificationMetrics(cm).get("precison"),
+        lambda: ClassificationMetrics.average([ClassificationMetrics(cm)]).get("precison"),
+        lambda: build_report(cm, measures=["precison"]),
+    ):
+        with pytest.raises(UnknownMetricError, match=r"'precison' \(did you mean 'precision'\?\); known"):
+            attempt()

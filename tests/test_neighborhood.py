@@ -1,5 +1,6 @@
 """Neighborhood systems, AA and RAR: every number of seed 000, and set-based = matrix-based."""
 
+import json
 import math
 from fractions import Fraction
 
@@ -8,17 +9,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import Evaluation, NeighborhoodAccuracy
+from evalkit import (
+    ConfusionMatrix,
+    Covering,
+    Evaluation,
+    NeighborhoodAccuracy,
+    NeighborhoodSystem,
+)
+from evalkit._groups.neighborhood import CASES
 from evalkit.exceptions import (
     DuplicateLabelError,
     EmptyInputError,
+    EvalkitError,
     InvalidTypeError,
     InvalidValueError,
     LabelMismatchError,
     UnknownElementError,
     UnsupportedSettingError,
 )
-from evalkit.neighborhood import CASES, Covering, NeighborhoodSystem
 
 U = "abcdefg"
 PARTITION = [{"b", "c", "d"}, {"e", "f"}, {"a", "g"}]  # the ideal partition of Examples 1 and 2
@@ -362,3 +370,50 @@ def test_all_neighborhoods_of_16000_elements_are_fast_and_shared():
     blocks = covering.to_sets()
     for k in (0, 1, 4_999, 15_999):
         assert neighborhoods[k] == frozenset.intersection(*(blocks[j] for j in label_sets[k]))
+
+
+def doc(kind, **fields):
+    return json.dumps({"evalkit": kind, "version": 1, **fields})
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Covering.from_label_sets([], labels=[1]),
+        lambda: Covering("", []),
+        lambda: Covering([], [], labels=[]),
+        lambda: Covering.from_indicators(np.zeros((0, 2))),
+        lambda: Covering.from_labels([], labels=["x"]),
+        lambda: Covering.from_json(doc("Covering", n_elements=0, universe=None, labels=["a"], blocks=[[]])),
+    ],
+    ids=range(6),
+)
+def test_an_empty_universe_is_refused_everywhere(make):
+    with pytest.raises(EvalkitError, match="universe|elements|n_elements|nothing to count"):
+        make()
+
+
+@pytest.mark.parametrize("make", [lambda: Covering("ab", []), lambda: Covering.from_label_sets([set(), set()]),
+                                  lambda: Covering.from_indicators(np.zeros((2, 0)))], ids=range(3))  # fmt: skip
+def test_a_family_without_blocks_is_refused(make):
+    with pytest.raises(EmptyInputError, match="there are no blocks"):
+        make()
+
+
+def test_an_evaluation_needs_samples_or_labels_and_is_otherwise_an_empty_result():
+    with pytest.raises(EmptyInputError, match="no 'labels' were given"):
+        Evaluation.from_labels([], [])
+    with pytest.raises(EmptyInputError, match="no 'labels' were given"):
+        Evaluation.from_label_sets([], [])
+    empty = Evaluation.from_labels([], [], labels=["a", "b"])  # no samples: zero counts, undefined measures
+    assert empty.n_samples == 0 and math.isnan(empty.average("f1_score", "macro"))
+    assert ConfusionMatrix.from_predictions([], [], labels=["a"]).get_total_items() == 0
+    for unlabelled in (Evaluation.from_label_sets([set(), set()], [set(), set()]), Evaluation.from_indicators(np.zeros((2, 0)), np.zeros((2, 0)))):
+        assert unlabelled.labels == () and unlabelled.n_samples == 2  # samples without labels: every average undefined
+        assert math.isnan(unlabelled.average("f1_score", "micro")) and math.isnan(unlabelled.average("f1_score", "macro"))
+
+
+def test_the_accuracy_of_an_empty_family_is_never_computed():
+    ideal = Covering("ab", [{"a", "b"}])
+    with pytest.raises(EmptyInputError):
+        NeighborhoodSystem(ideal).evaluate(Covering("ab", []))

@@ -16,9 +16,9 @@ from scipy import stats
 from strategies import binary_case, class_probabilities, close, make_weight
 
 from evalkit import CostMatrix, ThresholdCurve, metrics
+from evalkit._scores.gains import gains_table
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.formulas import get_measure
-from evalkit.gains import gains_table
 
 COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
 OBJECTIVES = ["precision", "recall", "f1_score", "specificity", "false_positive_rate", "matthews_correlation_coefficient", "informedness"]

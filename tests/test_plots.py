@@ -182,7 +182,7 @@ def test_windows_of_time_are_drawn_at_their_end_times_and_top_label_reliability_
     import datetime
 
     from evalkit import Calibration
-    from evalkit.io.over_time import OverTime
+    from evalkit.io._over_time import OverTime
 
     rows = tuple({"window": k, "end": f"2024-03-0{k}T00:00:00Z", "samples": 10, "accuracy": 0.8, "accuracy_low": 0.5, "accuracy_high": 0.9}
                  for k in (1, 2, 3))  # fmt: skip

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, ThresholdCurve
-from evalkit.averaging import summarize
-from evalkit.report import build_report
+from evalkit.io._report import build_report
+from evalkit.measures._averaging import summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "pages" / "porting-from-java.md"
@@ -593,7 +593,7 @@ def test_create_from_honours_the_matrix_metrics_class_and_stats_read_javas_field
 
 def test_the_weka_class_details_port_heads_its_columns_as_asked_and_counts_whole():
     from evalkit import ConfusionMatrix
-    from evalkit.report import build_report
+    from evalkit.io._report import build_report
 
     cm = ConfusionMatrix.from_predictions([0, 0, 1, 1], [0, 1, 1, 1], sample_weight=[1.0, 50.0, 20.5, 49.5])
     report = build_report(cm, measures=["tp_rate", "fp_rate", "precision", "recall", "f1"], undefined="zero")
@@ -610,7 +610,7 @@ def test_the_corrected_resampled_t_test_gives_wekas_experimenter_numbers(weka, t
     """Weka's Experimenter compares two schemes by ``PairedCorrectedTTester``, whose core is
     ``PairedStatsCorrected``: run for real on per-run scores of a 66% hold-out repeated 10 times
     (test/train ratio 34/66) and of 10-fold cross-validation (1/9)."""
-    from evalkit.comparisons.paired import corrected_resampled_t_test
+    from evalkit.comparisons._paired import corrected_resampled_t_test
 
     subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(tmp_path), str(ROOT / "tests" / "java" / "WekaPairedTest.java")],
                    check=True, capture_output=True)  # fmt: skip
@@ -685,7 +685,7 @@ def moa(tmp_path_factory):
 @pytest.mark.parametrize("seed", range(4))
 def test_moa_evaluators_agree_with_windows_and_decay(moa, seed):
     from evalkit import Faded, MajorityClass, NoChange, Windowed, kappa_m, kappa_temporal
-    from evalkit.scale.windows import FadedPerClass
+    from evalkit._scale.windows import FadedPerClass
 
     rng = np.random.default_rng(seed)
     classes, width, alpha, n = int(rng.integers(2, 5)), int(rng.integers(5, 40)), float(rng.choice([0.9, 0.99, 0.999])), int(rng.integers(30, 300))

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from harness import check_kind, counted_samples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,7 +115,7 @@ def test_ranked_lists_are_a_declared_kind_that_takes_parts_away_writes_json_and_
 def test_ranked_lists_refuse_a_part_never_added_and_documents_no_counting_gives():
     import json
 
-    from evalkit.engine.serialization import FormatError
+    from evalkit._engine.serialization import FormatError
     from evalkit.exceptions import InvalidCountsError, UnsupportedSettingError
 
     whole = RankedLists.from_lists([[1], [5]], [[1, 2, 3, 4, 5, 6, 7], [9]], depth=3)
@@ -130,3 +131,11 @@ def test_ranked_lists_refuse_a_part_never_added_and_documents_no_counting_gives(
                     {"depth": 10**12}):  # fmt: skip
         with pytest.raises(FormatError):
             RankedLists.from_json(json.dumps({**document, **changes}))
+
+
+@pytest.mark.parametrize("kind", ['RankedLists'])
+@given(data=counted_samples())
+def test_a_ranked_lists_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

@@ -20,11 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import Evaluation, ThresholdCurve, readers
+from evalkit import Evaluation, ThresholdCurve
+from evalkit._scale.streaming import CurveCounts
 from evalkit.cli import main
 from evalkit.exceptions import InputFileError, InvalidArgumentError
-from evalkit.readers import Labels, read_batches, score, scores, weight, weights
-from evalkit.streaming import CurveCounts
+from evalkit.io import _readers as readers
+from evalkit.io._readers import Labels, read_batches, score, scores, weight, weights
 
 
 def where(position: int) -> str:

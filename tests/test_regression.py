@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from harness import check_kind, counted_samples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as sk
@@ -500,7 +501,7 @@ def test_the_formulas_give_a_stream_s_floats_what_they_give_arrays(a, b, c, samp
     # a stream of one output reads its running sums as Python floats (no arrays, a read in about a
     # microsecond): every formula must give them exactly what it gives the same sums as arrays,
     # NaN, infinities and the sign of zero included
-    from evalkit.measures import regression_formulas as formulas
+    from evalkit.measures import _regression_formulas as formulas
 
     cases = [(formulas.mean_of, (a, b), {}), (formulas.r_squared, (a, b), {}), (formulas.r_squared, (a, b), {"force_finite": True}),
              (formulas.fraction_explained, (a, b), {"force_finite": True}), (formulas.pearson_correlation, (a, b, c), {}),
@@ -698,10 +699,18 @@ def test_a_stream_s_correlation_is_the_exact_one_correctly_rounded(data, size):
 def test_a_document_with_sums_no_samples_give_is_refused():
     import json
 
-    from evalkit.engine.serialization import FormatError
+    from evalkit._engine.serialization import FormatError
 
     document = json.loads(RegressionMetrics.from_predictions([1.0, 2.0, 4.0], [1.0, 3.0, 3.0]).to_json())
     for name, value in (("weight", "-3"), ("yy", "0")):  # a negative weight; Σy² below (Σy)² / W
         changed = {**document, "sums": [{**document["sums"][0], name: value}]}
         with pytest.raises(FormatError, match="sums that samples give"):
             RegressionMetrics.from_json(json.dumps(changed))
+
+
+@pytest.mark.parametrize("kind", ['RegressionMetrics'])
+@given(data=counted_samples())
+def test_a_regressor_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

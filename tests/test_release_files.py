@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from evalkit._moved import MOVED
+
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 from make_release_fixtures import group_objects, release_objects
@@ -19,6 +21,21 @@ sys.path.remove(str(FIXTURES))
 
 TODAY = release_objects()
 FILES = sorted(path for path in FIXTURES.glob("release-*/*") if path.suffix in (".json", ".pickle") and path.stem not in ("public_names", "module_names"))
+BEFORE_PRIVATE = FIXTURES / "before-private-modules"
+"""Pickles written, and the public names of every public module path, just before only the
+faces kept public paths (commit a0d157d)."""
+
+
+def moved_loaded(load):
+    """``load()``, where the only warnings allowed are ``DeprecationWarning`` of moved paths."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = load()
+    moved = (" is deprecated ", " is no longer a name of ")
+    assert all(w.category is DeprecationWarning and any(text in str(w.message) for text in moved) for w in caught), [str(w.message) for w in caught]
+    return found
 
 
 def test_every_release_has_files_of_every_kind():
@@ -32,14 +49,21 @@ def test_every_release_has_files_of_every_kind():
 def test_a_release_file_loads_equal_to_todays_object(path):
     expected = TODAY[path.stem]
     if path.suffix == ".pickle":
-        loaded = pickle.loads(path.read_bytes())
+        loaded = moved_loaded(lambda: pickle.loads(path.read_bytes()))
     else:
         loaded = type(expected).from_json(path.read_text())
     assert type(loaded) is type(expected)
     assert loaded == expected
 
 
-PUBLIC_NAMES = sorted((release, module, name) for release in sorted(FIXTURES.glob("release-*/public_names.json"))
+@pytest.mark.parametrize("path", sorted(BEFORE_PRIVATE.glob("*.pickle")), ids=lambda path: path.name)
+def test_a_pickle_of_the_layer_folders_loads_equal_to_todays_object(path):
+    expected = TODAY[path.stem]
+    loaded = moved_loaded(lambda: pickle.loads(path.read_bytes()))
+    assert type(loaded) is type(expected) and loaded == expected
+
+
+PUBLIC_NAMES = sorted((release, module, name) for release in sorted([*FIXTURES.glob("release-*/public_names.json"), BEFORE_PRIVATE / "public_names.json"])
                       for module, names in __import__("json").loads(release.read_text()).items() for name in names)  # fmt: skip
 
 
@@ -49,8 +73,9 @@ def test_every_public_name_of_a_release_keeps_its_path():
     module path."""
     import importlib
 
-    lost = [f"{module}.{name}" for _, module, name in PUBLIC_NAMES if not hasattr(importlib.import_module(module), name)]
+    lost = [f"{module}.{name}" for _, module, name in PUBLIC_NAMES if not moved_loaded(lambda module=module, name=name: hasattr(importlib.import_module(module), name))]
     assert PUBLIC_NAMES and not lost, f"public names lost: {lost}"
+    assert len(__import__("json").loads((BEFORE_PRIVATE / "public_names.json").read_text())) == 85  # every public path there was
 
 
 MODULE_NAMES = sorted((release.parent.name, module, name) for release in sorted(FIXTURES.glob("release-*/module_names.json"))
@@ -73,10 +98,11 @@ def test_every_name_a_module_of_a_release_gave_is_still_found():
     assert MODULE_NAMES and {module for _, module, _ in MODULE_NAMES} >= {"evalkit", "evalkit.metrics", "evalkit.curves"}
     problems = []
     for release, module, name in MODULE_NAMES:
+        imported = moved_loaded(lambda module=module: importlib.import_module(module))  # a moved module warns as it is imported
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            found = getattr(importlib.import_module(module), name, None)
-        public = (release, module, name) in PUBLIC or module == "evalkit"
+            found = getattr(imported, name, None)
+        public = ((release, module, name) in PUBLIC or module == "evalkit") and f"{module}.{name}" not in MOVED
         if found is None:
             problems.append(f"{module}.{name} is lost")
         elif public and caught:
@@ -91,29 +117,37 @@ def test_every_name_a_module_of_a_release_gave_is_still_found():
 
 def test_import_evalkit_alone_gives_every_module_of_a_release_as_an_attribute():
     """``import evalkit; evalkit.curves.ThresholdCurve`` (a fresh interpreter): every module the
-    release's ``evalkit`` had as an attribute, and every layer, is found, imported on first use
-    (the scikit-learn face, the command line and Dask are not loaded by ``import evalkit``)."""
+    release's ``evalkit`` had as an attribute is found, imported on first use (the scikit-learn
+    face, the command line and Dask are not loaded by ``import evalkit``): a face silently, a
+    moved path with a ``DeprecationWarning``."""
     import json
     import subprocess
 
-    from evalkit._moved import LAYERS
+    from evalkit._moved import FACES, MOVED
 
     release_names = sorted({name for _, module, name in MODULE_NAMES if module == "evalkit"})
+    faces = [face.partition(".")[2] for face in FACES if "." in face]
     code = (
         "import sys, types, warnings\n"
         "warnings.simplefilter('error')\n"
         "import evalkit\n"
-        "lazy = [name for name in ('evalkit.metrics', 'evalkit.cli', 'evalkit.scale.dask', 'evalkit.scale.spark') if name in sys.modules]\n"
+        "lazy = [name for name in ('evalkit.metrics', 'evalkit.cli', 'evalkit.dask', 'evalkit.spark') if name in sys.modules]\n"
+        f"faces = {{name: isinstance(getattr(evalkit, name, None), types.ModuleType) for name in {faces!r} if name not in ('dask', 'spark')}}\n"
+        "ranking_listed = 'ranking' in dir(evalkit)\n"
+        "warnings.simplefilter('ignore', DeprecationWarning)\n"
         f"found = {{name: hasattr(evalkit, name) for name in {release_names!r}}}\n"
-        f"found.update({{name: isinstance(getattr(evalkit, name), types.ModuleType) for name in {LAYERS!r}}})\n"
-        "print(__import__('json').dumps([lazy, found, evalkit.curves.ThresholdCurve.__name__, 'dask' in dir(evalkit)]))\n"
+        "print(__import__('json').dumps([lazy, faces, found, evalkit.curves.ThresholdCurve.__name__, 'dask' in dir(evalkit), ranking_listed]))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=pathlib.Path(__file__).parent)
     assert result.returncode == 0, result.stderr
-    lazy, found, curve, listed = json.loads(result.stdout)
+    lazy, faces, found, curve, listed, moved_listed = json.loads(result.stdout)
     assert lazy == [], f"imported by `import evalkit` alone: {lazy}"
+    assert faces and all(faces.values()), faces
     assert found and all(found.values()), found
-    assert "curves" in found and "metrics" in found and curve == "ThresholdCurve" and listed
+    assert "curves" in found and "evalkit.curves" in MOVED and curve == "ThresholdCurve" and listed and not moved_listed
+    sys.modules.pop("evalkit.curves", None)
+    with pytest.warns(DeprecationWarning, match="import ThresholdCurve"):
+        __import__("importlib").import_module("evalkit.curves")
 
 
 def test_an_unknown_attribute_of_evalkit_is_an_attribute_error():

@@ -15,12 +15,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from harness import check_kind, counted_samples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mapie.metrics.uncertainty import auarc as mapie_auarc
 from strategies import close
 
 from evalkit import ConfusionMatrix, RiskCoverage
+from evalkit._scores.selective import oracle_aurc
 from evalkit.exceptions import (
     CountOverflowError,
     InputLengthError,
@@ -30,7 +32,6 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 from evalkit.metrics import auarc, aurc, excess_aurc, risk_coverage_curve
-from evalkit.scores.selective import oracle_aurc
 
 
 @st.composite
@@ -265,3 +266,11 @@ def test_update_revert_and_merge_follow_the_stream():
     assert RiskCoverage.from_json(whole.to_json()) == whole
     assert whole.scaled(0.5).aurc() == pytest.approx(whole.aurc()) and whole.scaled(0.5).n_samples == 2.0
     assert math.isnan(RiskCoverage().aurc())
+
+
+@pytest.mark.parametrize("kind", ['RiskCoverage'])
+@given(data=counted_samples())
+def test_a_risk_coverage_curve_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

@@ -1,10 +1,12 @@
 """JSON round trips are exact, and malformed or hostile files end in a clear FormatError."""
 
 import json
+import math
+import tracemalloc
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -16,8 +18,14 @@ from evalkit import (
     NeighborhoodAccuracy,
     NeighborhoodSystem,
     Stats,
+    ThresholdCurve,
 )
-from evalkit.exceptions import FormatError
+from evalkit._engine import serialization as ser
+from evalkit.exceptions import (
+    EvalkitError,
+    FormatError,
+    InvalidArgumentError,
+)
 
 labels = st.one_of(
     st.lists(st.text(min_size=1, max_size=5), min_size=1, max_size=5, unique=True),
@@ -209,3 +217,296 @@ def test_a_document_whose_exact_rest_does_not_round_to_its_counts_is_refused(rem
     document["exact"] = remainder
     with pytest.raises(FormatError):
         RiskCoverage.from_json(json.dumps(document))
+
+
+def doc(kind, **fields):
+    return json.dumps({"evalkit": kind, "version": 1, **fields})
+
+
+def altered(text, **changes):
+    document = json.loads(text)
+    document.update(changes)
+    return json.dumps(document)
+
+
+def peak_mib(function):
+    """Peak Python allocation (MiB) while ``function`` runs (and raises)."""
+    tracemalloc.start()
+    try:
+        function()
+    except EvalkitError:
+        pass
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+EVALUATION = Evaluation.from_labels(["a", "b", "b", "c", "a"], ["a", "b", "c", "c", "b"])
+MATRIX = ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "b", "a"])
+
+
+METRICS = ClassificationMetrics.from_counts(tp=3, fp=1, fn=2, tn=4, class_label="a")
+
+
+STATS = ClassificationMetrics.average([METRICS, ClassificationMetrics.from_counts(tp=1, fp=2, fn=0, tn=5)])
+
+
+READERS = [ConfusionMatrix, ClassificationMetrics, Evaluation, Stats, Covering, NeighborhoodAccuracy]
+
+
+VALID = {
+    ConfusionMatrix: MATRIX.to_json(),
+    ClassificationMetrics: METRICS.to_json(),
+    Evaluation: EVALUATION.to_json(),
+    Stats: STATS.to_json(),
+    Covering: Covering("abc", [{"a"}, {"b", "c"}]).to_json(),
+    NeighborhoodAccuracy: NeighborhoodSystem(Covering("abc", [{"a"}, {"b", "c"}])).evaluate(Covering("abc", [{"a", "b"}, {"c"}])).to_json(),
+}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=8), children, max_size=6),
+    max_leaves=30,
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _paths(child, (*prefix, index))
+
+
+def _replace(document, path, value):
+    if not path:
+        return value
+    target = document
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return document
+
+
+def _read(reader, text):
+    try:
+        reader.from_json(text)
+    except EvalkitError:
+        pass
+
+
+def test_evaluation_cells_that_disagree_with_its_confusion_table_are_refused():
+    document = json.loads(EVALUATION.to_json())
+    pairs = document["confusion"]
+    assert (pairs["actual"][0], pairs["predicted"][0]) == (0, 0)
+    pairs["predicted"][0] = 1  # an "a" read as "b": the cells (and their sums) no longer follow from the table
+    with pytest.raises(FormatError, match="'confusion' and 'class_cells' disagree: tp"):
+        Evaluation.from_json(json.dumps(document))
+
+
+def test_evaluation_sample_cells_that_disagree_with_its_class_cells_are_refused():
+    ev = Evaluation.from_label_sets([{1, 2}, {2}], [{1}, {1, 2}])
+    document = json.loads(ev.to_json())
+    document["sample_cells"]["fp"][1] += 1
+    with pytest.raises(FormatError, match="'class_cells' and 'sample_cells' disagree: fp"):
+        Evaluation.from_json(json.dumps(document))
+
+
+def test_soft_cells_beside_a_confusion_table_are_refused():
+    soft = json.loads(Evaluation.from_soft([[0.2, 0.9]], [[0.6, 0.4]]).to_json())
+    table = json.loads(EVALUATION.to_json())
+    soft["confusion"], soft["confusion_labels"] = table["confusion"], table["confusion_labels"]
+    with pytest.raises(FormatError, match="'confusion' cannot go with soft cells"):
+        Evaluation.from_json(json.dumps(soft))
+
+
+def test_every_setting_round_trips_through_the_agreement_checks():
+    evaluations = [
+        EVALUATION,
+        Evaluation.from_labels([1, 2, 3, 1], [1, 9, 3, 9], none=9, rejection="selective"),
+        Evaluation.from_labels([1, 2, 1], [1, 1, 2], sample_weight=[0.5, 2.0, 1.25]),
+        Evaluation.from_ordinal(["lo", "hi", "mid"], ["mid", "hi", "lo"], ["lo", "mid", "hi"]),
+        Evaluation.from_soft(np.random.default_rng(1).random((6, 3)), np.random.default_rng(2).random((6, 3)), tnorm="minimum"),
+        Evaluation.from_hierarchy(["cat", "trout"], ["dog", "trout"], {"cat": "mammal", "dog": "mammal", "mammal": "animal", "trout": "animal"}),
+        EVALUATION.compact(),
+    ]
+    for ev in evaluations:
+        assert Evaluation.from_json(ev.to_json()) == ev
+
+
+def test_stored_metric_values_cannot_shadow_the_counts():
+    text = altered(METRICS.to_json(), values={"f1_score": 0.99})
+    with pytest.raises(FormatError, match=r"'values.f1_score' is 0.99, but 'f1_score' is computed from the counts \(they give 0.666667\)"):
+        ClassificationMetrics.from_json(text)
+    extra = ClassificationMetrics.from_json(altered(METRICS.to_json(), values={"training_seconds": 12.5}))
+    assert extra.get("training_seconds") == 12.5 and extra.get_f1_score() == pytest.approx(2 / 3)
+
+
+def test_neighborhood_accuracy_kinds_that_the_cells_contradict_are_refused():
+    accuracy = NeighborhoodSystem(Covering("abc", [{"a"}, {"b", "c"}])).evaluate(Covering("abc", [{"a", "b"}, {"b", "c"}]))
+    assert (accuracy.ideal_kind, accuracy.result_kind) == ("partition", "covering")
+    with pytest.raises(FormatError, match=r"'result_kind' says partition, but the cells put elements in \[1, 2\] blocks"):
+        NeighborhoodAccuracy.from_json(altered(accuracy.to_json(), result_kind="partition"))
+    with pytest.raises(FormatError, match=r"'ideal_kind' says covering, but the cells put elements in \[1\] blocks"):
+        NeighborhoodAccuracy.from_json(altered(accuracy.to_json(), ideal_kind="covering"))
+    assert NeighborhoodAccuracy.from_json(altered(accuracy.to_json(), result_kind="family")).result_kind == "family"  # an empty block
+
+
+@pytest.mark.parametrize(
+    ("summary", "message"),
+    [
+        ({"mean": 0.9, "std": 0.1, "min": 0.2, "max": 0.5, "n_defined": 2, "n": 2}, "min <= mean <= max"),
+        ({"mean": 0.3, "std": -0.1, "min": 0.2, "max": 0.5, "n_defined": 2, "n": 2}, "0 <= std"),
+        ({"mean": 0.3, "std": 0.4, "min": 0.2, "max": 0.5, "n_defined": 2, "n": 2}, r"std <= \(max - min\) / 2"),
+        ({"mean": 0.3, "std": 0.1, "min": 0.2, "max": 0.5, "n_defined": 3, "n": 2}, "'n_defined' must be in 0..2"),
+        ({"mean": None, "std": 0.1, "min": 0.2, "max": 0.5, "n_defined": 0, "n": 2}, "undefined \\(null\\) together"),
+    ],
+)
+def test_stats_that_cannot_summarize_any_values_are_refused(summary, message):
+    with pytest.raises(FormatError, match=message):
+        Stats.from_json(doc("Stats", undefined="exclude", summaries={"accuracy": summary}))
+
+
+def test_an_undefined_summary_reads_back():
+    stats = ClassificationMetrics.average([ClassificationMetrics.from_counts(tp=0, fp=0, fn=0, tn=3)])
+    assert Stats.from_json(stats.to_json()) == stats and math.isnan(stats.precision)
+
+
+@pytest.mark.parametrize("version", [2, 99])
+def test_a_newer_format_version_says_so(version):
+    with pytest.raises(FormatError, match=f"format version {version} was written by a newer evalkit"):
+        ConfusionMatrix.from_json(altered(MATRIX.to_json(), version=version))
+
+
+@pytest.mark.parametrize("version", [0, "1", True, None, 1.0])
+def test_an_unknown_format_version_is_refused(version):
+    with pytest.raises(FormatError, match="unsupported format version"):
+        ConfusionMatrix.from_json(altered(MATRIX.to_json(), version=version))
+
+
+def test_duplicate_keys_are_refused_at_any_depth():
+    with pytest.raises(FormatError, match="the key 'counts' appears twice"):
+        ConfusionMatrix.from_json('{"evalkit": "ConfusionMatrix", "version": 1, "labels": [0], "counts": [[1]], "counts": [[2]]}')
+    nested = METRICS.to_json().replace('"tp": 3', '"tp": 3, "tp": 30')
+    with pytest.raises(FormatError, match="the key 'tp' appears twice"):
+        ClassificationMetrics.from_json(nested)
+
+
+def test_a_huge_declared_covering_is_refused_before_allocating():
+    text = doc("Covering", n_elements=2**28, universe=None, labels=["a"], blocks=[[0]])
+    with pytest.raises(FormatError, match=r"'n_elements' must be in 1..16777216, got 268435456"):
+        Covering.from_json(text)
+    assert peak_mib(lambda: Covering.from_json(text)) < 1
+
+
+def test_a_confusion_matrix_of_65536_labels_is_refused_before_allocating():
+    text = doc("ConfusionMatrix", labels=list(range(65536)), counts=[])
+    with pytest.raises(FormatError, match="'counts' would need 4,294,967,296 cells, more than the 16,777,216 allowed"):
+        ConfusionMatrix.from_json(text)
+    assert peak_mib(lambda: ConfusionMatrix.from_json(text)) < 20  # the label list itself
+
+
+def test_a_document_longer_than_the_limit_is_refused_before_parsing():
+    text = MATRIX.to_json()
+    with ser.limits(max_bytes=len(text) - 1), pytest.raises(FormatError, match=f"the document has {len(text)} characters, more than the {len(text) - 1} allowed"):
+        ConfusionMatrix.from_json(text)
+    assert ConfusionMatrix.from_json(text) == MATRIX  # the limit is back outside the block
+
+
+def test_the_default_byte_limit_bounds_the_memory_of_parsing():
+    text = " " * (ser.Limits().max_bytes + 1)
+    assert peak_mib(lambda: ConfusionMatrix.from_json(text)) < 1
+
+
+def test_limits_can_be_raised_for_a_block():
+    big = ConfusionMatrix.from_array(np.ones((100, 100), dtype=np.int64))
+    with ser.limits(max_entries=100), pytest.raises(FormatError, match="more than the 100 allowed"):
+        ConfusionMatrix.from_json(big.to_json())
+    with ser.limits(max_entries=100), ser.limits(max_entries=10_000):
+        assert ConfusionMatrix.from_json(big.to_json()) == big
+    with ser.limits(max_labels=3), pytest.raises(FormatError, match="has 100 labels, more than the 3 allowed"):
+        ConfusionMatrix.from_json(big.to_json())
+
+
+@pytest.mark.parametrize(("changes", "message"), [({"max_files": 3}, "unknown limits"), ({"max_bytes": 0}, "'max_bytes' must be a positive integer"),
+                                                  ({"max_labels": 2.5}, "'max_labels' must be a positive integer")])  # fmt: skip
+def test_bad_limits_are_refused(changes, message):
+    with pytest.raises(InvalidArgumentError, match=message), ser.limits(**changes):
+        pass
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(READERS), st.data(), json_values)
+def test_fuzzed_documents_raise_only_evalkit_errors(reader, data, value):
+    document = json.loads(VALID[reader])
+    path = data.draw(st.sampled_from(list(_paths(document))))
+    text = json.dumps(_replace(document, path, value))
+    with ser.limits(max_entries=1 << 16):
+        assert peak_mib(lambda: _read(reader, text)) < 64
+
+
+@given(st.sampled_from(READERS), json_values)
+def test_random_json_raises_only_evalkit_errors(reader, value):
+    _read(reader, json.dumps(value))
+    _read(reader, json.dumps({"evalkit": reader.__name__, "version": 1, "payload": value}))
+
+
+@given(st.sampled_from(READERS), st.binary(max_size=200))
+def test_random_bytes_raise_only_evalkit_errors(reader, raw):
+    _read(reader, raw)
+
+
+def test_copies_equal_their_originals_and_nothing_else():
+    import pickle
+
+    from evalkit import CostMatrix, Hierarchy
+    from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+
+    curve = ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.6])
+    assert curve == pickle.loads(pickle.dumps(curve)) == ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.6])
+    assert curve != ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.5])
+    costs = CostMatrix.from_array([[0, 1], [2, 0]], ["a", "b"])
+    assert costs == pickle.loads(pickle.dumps(costs)) and costs != CostMatrix.from_array([[0, 1], [3, 0]], ["a", "b"])
+    assert CostMatrix.from_array([[0, 1], [2, 0]], [True, False]) != CostMatrix.from_array([[0, 1], [2, 0]], [1, 0])
+    tree = Hierarchy({"a": None, "b": "a", "c": "a"})
+    assert tree == pickle.loads(pickle.dumps(tree)) and tree != Hierarchy({"a": None, "b": "a", "c": "b"})
+    for counts, batches in ((CurveCounts(), [([0, 1], [0.2, 0.8]), ([1], [0.5])]), (CalibrationCounts(bins=5), [([0, 1], [0.2, 0.8]), ([1], [0.5])])):
+        whole = type(counts)(**({"bins": 5} if isinstance(counts, CalibrationCounts) else {}))
+        for y, s in batches:
+            counts.update(y, s)
+        whole.update([0, 1, 1], [0.2, 0.8, 0.5])
+        assert counts == whole == pickle.loads(pickle.dumps(counts))
+    first, second = LabelSetCounts(), LabelSetCounts()
+    first.update([{"a"}], [{"a"}])
+    second.update([{"a"}], [{"a"}])
+    assert first == second and first != LabelSetCounts()
+
+
+def test_a_weighted_evaluation_of_one_large_and_several_small_weights_reads_back():
+    for weights in ([1e17, 1e-3, 0.5, 2, 3e-5], [1e-300, 1e-303, 5e-301, 2e-300, 3e-305]):
+        evaluation = Evaluation.from_labels([0, 1, 1, 0, 0], [0, 1, 0, 0, 1], sample_weight=weights)
+        assert Evaluation.from_json(evaluation.to_json()) == evaluation
+
+
+def test_float_counts_stay_floats_through_json():
+    metrics = ClassificationMetrics.from_counts(tp=2.0, fp=3.0, fn=1.0, tn=4.0)
+    back = ClassificationMetrics.from_json(metrics.to_json())
+    assert type(back.get_true_positive()) is float and back == metrics
+    big = ClassificationMetrics.from_counts(tp=2.0**64, fp=3.0, fn=1.0, tn=4.0)
+    assert ClassificationMetrics.from_json(big.to_json()) == big
+
+
+def test_a_covering_of_tuples_reads_back_and_its_result_pickles():
+    import pickle
+
+    from evalkit import Covering, NeighborhoodSystem
+
+    covering = Covering([(1, 2), (3, 4), (5, 6)], [{(1, 2), (3, 4)}, {(5, 6)}])
+    assert Covering.from_json(covering.to_json()) == covering
+    assert covering.to_sets() == (frozenset({(1, 2), (3, 4)}), frozenset({(5, 6)})) and covering.neighborhood((5, 6)) == frozenset({(5, 6)})
+    result = NeighborhoodSystem(covering).evaluate(Covering([(5, 6), (1, 2), (3, 4)], [{(1, 2)}, {(3, 4), (5, 6)}]))
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy.get_absolute_accuracy() == result.get_absolute_accuracy() and copy.ideal_kind == result.ideal_kind

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from evalkit import ConfusionMatrix
 from evalkit.exceptions import EvalkitError, InvalidArgumentError
-from evalkit.measures.arithmetic import reads
-from evalkit.measures.averaging import mean_of, mean_of_numbers
-from evalkit.measures.registry import MEASURES
+from evalkit.measures._arithmetic import reads
+from evalkit.measures._averaging import mean_of, mean_of_numbers
+from evalkit.measures._registry import MEASURES
 
 LABELS = ["a", "b", "c", "d"]
 POLICIES = ("exclude", "zero", "one", "nan")
@@ -92,7 +92,7 @@ def test_every_read_of_a_stream_of_label_sets_equals_the_average_of_its_evaluati
     macro and weighted averages from running sums (a label's tp, fp, fn, tn as a matrix
     class's); every read equals the same average of the evaluation of the same counts."""
     from evalkit import Windowed
-    from evalkit.scale.streaming import LabelSetCounts
+    from evalkit._scale.streaming import LabelSetCounts
 
     window = Windowed(LabelSetCounts(LABELS), size=size)
     parameters = {"beta": 2.0} if name == "f_score" else {}
@@ -112,8 +112,8 @@ def test_a_stream_of_label_sets_keeps_labels_apart_and_its_table_whole():
     import pickle
 
     from evalkit import Windowed
+    from evalkit._scale.streaming import LabelSetCounts
     from evalkit.exceptions import MixedLabelTypesError
-    from evalkit.scale.streaming import LabelSetCounts
 
     texts = Windowed(LabelSetCounts(["a", "b"]), size=3)
     for truth, guess in (({"a"}, {"a", "b"}), ({np.str_("a")}, {np.str_("b"), "a"}), (set(), {"b"})):
@@ -142,7 +142,7 @@ def test_a_stream_of_label_sets_keeps_labels_apart_and_its_table_whole():
 
 def test_a_sample_of_two_empty_label_sets_changes_what_reads_true_negatives():
     from evalkit import Windowed
-    from evalkit.scale.streaming import LabelSetCounts
+    from evalkit._scale.streaming import LabelSetCounts
 
     window = Windowed(LabelSetCounts(LABELS), size=9)
     window.update([["d", "b"], ["a", "b", "d"], ["c", "a"]], [["b"], ["b", "a"], ["a", "c"]])
@@ -201,7 +201,7 @@ def test_weighted_counts_keep_no_tally():
 
 
 def test_a_measure_registered_during_a_stream_is_found(monkeypatch):
-    from evalkit.measures.formulas import register, unregister
+    from evalkit.measures._formulas import register, unregister
 
     cm = ConfusionMatrix(LABELS)
     cm.update(["a"], ["a"])
@@ -257,7 +257,7 @@ SCORES = st.sampled_from([0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 1.0, 0])  # repeated s
 @given(st.lists(st.tuples(st.sampled_from(["yes", "no"]), SCORES), min_size=2, max_size=40), st.lists(st.booleans(), min_size=40, max_size=40))
 def test_a_curve_counted_a_sample_at_a_time_reads_as_its_scores_counted_again(samples, leaves):
     from evalkit import ThresholdCurve
-    from evalkit.scale.streaming import CurveCounts
+    from evalkit._scale.streaming import CurveCounts
 
     counts = CurveCounts(pos_label="yes")
     counts.update(["yes", "no"], [0.5, 0.25])  # the first batch fixes the classes
@@ -276,7 +276,7 @@ def test_a_curve_counted_a_sample_at_a_time_reads_as_its_scores_counted_again(sa
 
 
 def test_a_curve_table_leaves_weights_and_other_labels_to_the_general_path():
-    from evalkit.scale.streaming import CurveCounts
+    from evalkit._scale.streaming import CurveCounts
 
     counts = CurveCounts()
     counts.update([0, 1], [0.2, 0.8], sample_weight=[0.5, 2.0])

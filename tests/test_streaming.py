@@ -5,13 +5,17 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from harness import check_kind, counted_samples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from evalkit import ConfusionMatrix, Evaluation, ThresholdCurve, formulas
-from evalkit.exceptions import LabelMismatchError, UnsupportedSettingError
-from evalkit.streaming import MERGE_FACTOR, CurveCounts
+from evalkit._scale.streaming import MERGE_FACTOR, CurveCounts
+from evalkit.exceptions import (
+    LabelMismatchError,
+    UnsupportedSettingError,
+)
 
 AVERAGES = ("micro", "macro", "weighted", "samples")
 
@@ -96,7 +100,7 @@ label_set_data = st.lists(
 
 @given(label_set_data, st.data())
 def test_label_set_streams_give_the_one_shot_averages(pairs, data):
-    from evalkit.streaming import LabelSetCounts
+    from evalkit._scale.streaming import LabelSetCounts
 
     actual, predicted = [a for a, _ in pairs], [p for _, p in pairs]
     cuts = sorted(data.draw(st.lists(st.integers(0, len(pairs)), max_size=3)))
@@ -118,8 +122,8 @@ def test_label_set_streams_give_the_one_shot_averages(pairs, data):
 
 
 def test_label_set_streams_with_fixed_labels_refuse_others():
+    from evalkit._scale.streaming import LabelSetCounts
     from evalkit.exceptions import UnknownLabelError
-    from evalkit.streaming import LabelSetCounts
 
     counts = LabelSetCounts(["x", "y"])
     counts.update([{"x"}], [{"y"}])
@@ -168,3 +172,43 @@ def test_score_streams_keep_whole_counts_narrow_and_read_them_wide():
     wide = CurveCounts(labels=["a", "b"])
     wide.update(["a", "b"], [[0.9, 0.1], [0.3, 0.7]], sample_weight=[3 * big, 1])  # a class of 3 * 2**30: its batch is counted wide
     assert [part._tp.dtype for part in wide._parts] == [np.dtype(np.int64)] and wide.curve().positives.tolist() == [3 * big, 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["none", "integer", "float"]), st.booleans())
+def test_label_set_counts_in_batches_equal_one_evaluation(seed, weighting, fixed):
+    """Counts kept per label and per kind of sample (a batch costs its own labels, not every
+    label seen) give the one-shot evaluation, merged or streamed."""
+    import pickle
+
+    from evalkit._scale.streaming import LabelSetCounts
+
+    rng = np.random.default_rng(seed)
+    n, labels = int(rng.integers(1, 40)), [f"l{k}" for k in range(int(rng.integers(1, 12)))]
+    y_true = [set(rng.choice(labels, size=rng.integers(0, 4)).tolist()) for _ in range(n)]
+    y_pred = [set(rng.choice(labels, size=rng.integers(0, 4)).tolist()) for _ in range(n)]
+    weight = None if weighting == "none" else rng.integers(0, 4, n) if weighting == "integer" else rng.random(n)
+    seen = sorted({label for row in (*y_true, *y_pred) for label in row})
+    if not seen and not fixed:
+        return
+    order = labels if fixed else None
+    streamed, halves = LabelSetCounts(order), [LabelSetCounts(order), LabelSetCounts(order)]
+    cut = int(rng.integers(0, n + 1))
+    for part, (low, high) in zip(halves, ((0, cut), (cut, n))):
+        for counts in (streamed, part):
+            counts.update(y_true[low:high], y_pred[low:high], sample_weight=None if weight is None else weight[low:high])
+    expected = Evaluation.from_label_sets(y_true, y_pred, order, sample_weight=weight).compact()
+    for counts in (streamed, halves[0] + halves[1], pickle.loads(pickle.dumps(streamed))):
+        found = counts.to_evaluation()
+        assert found.labels == expected.labels
+        for measure in ("f1_score", "precision", "jaccard_index"):
+            for average in ("micro", "macro", "samples"):
+                assert found.average(measure, average) == pytest.approx(expected.average(measure, average), rel=1e-12, nan_ok=True)
+
+
+@pytest.mark.parametrize("kind", ['LabelSetCounts', 'CurveCounts', 'CalibrationCounts'])
+@given(data=counted_samples())
+def test_a_stream_counter_follows_the_counted_state_protocol(kind, data):
+    """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
+    pickle round trips (``harness.check_kind``)."""
+    check_kind(kind, data)

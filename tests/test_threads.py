@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evalkit import ClassificationMetrics, ConfusionMatrix, Faded, Tumbling, Windowed
-from evalkit.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 
 
 @pytest.fixture(autouse=True)

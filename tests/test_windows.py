@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalkit import Calibration, ConfusionMatrix, Faded, RegressionMetrics, Tumbling, Windowed
+from evalkit._scale.streaming import CurveCounts
 from evalkit.exceptions import EvalkitError, UnsupportedSettingError
-from evalkit.scale.streaming import CurveCounts
 
 LABELS = ["a", "b", "c"]
 samples = st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from([1, 2, 3]))
@@ -68,7 +68,7 @@ def test_a_window_of_label_sets_equals_its_last_samples_counted_again(stream, si
     pairs of sets a macro interval resamples."""
     import json
 
-    from evalkit.scale.streaming import LabelSetCounts
+    from evalkit._scale.streaming import LabelSetCounts
 
     def pairs(result):
         return sorted(json.dumps(pair) for pair in json.loads(result.to_json())["pairs"] or [])
@@ -157,7 +157,7 @@ def test_a_window_re_sums_its_parts_only_when_weights_make_its_counts_round(monk
     10,000 scores cost ~270 us an event instead of ~25); weighted ones are re-summed once a
     window length, so that the rounding of float counts never builds up."""
     from evalkit import ThresholdCurve
-    from evalkit.scale._batches import Batch as _Batch
+    from evalkit._scale._batches import Batch as _Batch
 
     recounted = []
     counted = _Batch.counted
@@ -212,7 +212,7 @@ def test_a_calibration_window_of_single_events_is_its_samples_counted_again(stre
     """A window of a binary calibration counts its events one at a time in a table (exact: the
     distinct scores; binned: each bin's exact sums as integers) and equals, bit for bit, the
     calibration of the samples it holds, counted in one batch."""
-    from evalkit.scale.streaming import CalibrationCounts
+    from evalkit._scale.streaming import CalibrationCounts
 
     window = Windowed(CalibrationCounts(bins=bins, pos_label="yes"), size=size)
     for end, (label, score) in enumerate(stream, 1):
@@ -225,8 +225,8 @@ def test_a_calibration_window_of_single_events_is_its_samples_counted_again(stre
 
 
 def test_calibration_counts_take_away_what_they_counted_and_refuse_what_they_did_not():
+    from evalkit._scale._score_streams import CalibrationCounts, _BinTable, _ScoreTable
     from evalkit.exceptions import InvalidCountsError
-    from evalkit.scale._score_streams import CalibrationCounts, _BinTable, _ScoreTable
 
     for bins in (None, 10):
         counts = CalibrationCounts(bins=bins)
@@ -547,7 +547,7 @@ def test_a_window_of_groups_equals_its_last_samples_grouped_again(stream, size):
 
 
 def test_groups_of_scores_are_counted_whole():
-    from evalkit.groups._by_group import ByGroup
+    from evalkit._groups._by_group import ByGroup
 
     scores = ByGroup.from_scores([0, 1, 1], [0.2, 0.7, 0.4], ["a", "b", "a"])
     with pytest.raises(UnsupportedSettingError, match="built whole"):
@@ -724,7 +724,7 @@ def test_sets_take_in_new_classes_in_later_batches_and_windows():
 
 def _checkpoint_cases():
     from evalkit import RegressionMetrics, RiskCoverage
-    from evalkit.scale.streaming import LabelSetCounts
+    from evalkit._scale.streaming import LabelSetCounts
 
     return [
         (lambda: ConfusionMatrix(LABELS), lambda k: ((LABELS[k % 3], LABELS[k * 7 % 3]), {"sample_weight": [0.1 * (k % 4)] if k % 5 == 0 else None})),
@@ -770,7 +770,7 @@ def test_a_window_restored_from_json_or_a_pickle_goes_on_as_the_window_it_was(ca
 
 
 def test_a_window_document_of_another_kind_or_with_too_many_samples_is_refused():
-    from evalkit.engine.serialization import FormatError
+    from evalkit._engine.serialization import FormatError
 
     window = Windowed(ConfusionMatrix(["a", "b"]), size=2)
     window.update(["a", "b"], ["a", "a"])
@@ -789,7 +789,7 @@ def test_a_window_document_is_checked_against_its_batches(change):
     unrelated update later (an unknown label, a count gone negative): it is a FormatError."""
     import json
 
-    from evalkit.engine.serialization import FormatError
+    from evalkit._engine.serialization import FormatError
 
     window = Windowed(ConfusionMatrix([0, 1]), size=3)
     window.update([0, 1], [0, 0])
@@ -819,7 +819,7 @@ def test_a_malformed_window_document_is_a_format_error(change):
     import json
 
     from evalkit import RiskCoverage
-    from evalkit.engine.serialization import FormatError
+    from evalkit._engine.serialization import FormatError
 
     window = Windowed(ConfusionMatrix(["a", "bb"]), size=4)
     window.update(np.array(["a", "bb"]), np.array(["a", "a"]))

@@ -37,6 +37,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 
 from evalkit import __version__
+from evalkit._engine import moved_names
+from evalkit._engine.serialization import json_safe
+from evalkit._groups.neighborhood import NeighborhoodAccuracy
+from evalkit._results.multiplicity import PAIRWISE_CORRECTIONS
+from evalkit._scores.calibration import MAX_STORED_BINS
+from evalkit._scores.curves import ThresholdCurve  # noqa: F401  (a name this module gave in a release)
 from evalkit.cli._files import (
     stream_groups,
     stream_interval_coverage,
@@ -48,23 +54,17 @@ from evalkit.cli._files import (
     stream_scores,
     stream_set_coverage,
 )
-from evalkit.comparisons.comparison import MISSING, PAIRWISE_TESTS, ModelComparison, PairwiseTests
-from evalkit.engine import moved_names
-from evalkit.engine.serialization import json_safe
+from evalkit.comparisons._comparison import MISSING, PAIRWISE_TESTS, ModelComparison, PairwiseTests
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError
-from evalkit.groups.neighborhood import NeighborhoodAccuracy
-from evalkit.io.coverage_report import CoverageReport
-from evalkit.io.datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
-from evalkit.io.html import regression_page
-from evalkit.io.label_codes import option_list
-from evalkit.io.readers import DEFAULT_COLUMNS, EMPTY_LABEL, header, read_labels
-from evalkit.io.report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
-from evalkit.measures.averaging import UNDEFINED_POLICIES
-from evalkit.measures.plugins import find_measure, find_metrics_class
-from evalkit.measures.registry import Measure, get_measure
-from evalkit.results.multiplicity import PAIRWISE_CORRECTIONS
-from evalkit.scores.calibration import MAX_STORED_BINS
-from evalkit.scores.curves import ThresholdCurve  # noqa: F401  (a name this module gave in a release)
+from evalkit.io._coverage_report import CoverageReport
+from evalkit.io._datasets import EXAMPLE_NAME, NEIGHBORHOOD_EXAMPLE_NAME, example_path
+from evalkit.io._html import regression_page
+from evalkit.io._label_codes import option_list
+from evalkit.io._readers import DEFAULT_COLUMNS, EMPTY_LABEL, header, read_labels
+from evalkit.io._report import AREAS, COUNTS, DEFAULT_MEASURES, build_report, column_key
+from evalkit.measures._averaging import UNDEFINED_POLICIES
+from evalkit.measures._plugins import find_measure, find_metrics_class
+from evalkit.measures._registry import Measure, get_measure
 
 __all__ = ["main"]
 
@@ -502,7 +502,7 @@ def _report_over_time(arguments: argparse.Namespace, files: list[str], measures:
 
 def _plots() -> Any:
     try:
-        from evalkit.io import plots
+        from evalkit.io import _plots as plots
     except ImportError as error:  # pragma: no cover - the test extra installs matplotlib
         raise InvalidArgumentError(f"--plot needs matplotlib: pip install 'evalkit[plot]' ({error})") from None
     return plots

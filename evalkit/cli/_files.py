@@ -18,10 +18,19 @@ from typing import Any, Protocol
 import attrs
 import numpy as np
 
-from evalkit.engine._exact import ExactSums, limbs_to_floats
+from evalkit._engine._exact import ExactSums, limbs_to_floats
+from evalkit._groups._by_group import ByGroup
+from evalkit._java.regression_metrics import RegressionMetrics
+from evalkit._results.evaluation import Evaluation
+from evalkit._scale.over_time import OverTimeCounter
+from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+from evalkit._scores.calibration import DEFAULT_BINS
+from evalkit._scores.conformal import IntervalCoverage, SetCoverage, crossed_bound
+from evalkit._scores.curves import ThresholdCurve
+from evalkit._scores.scoring import class_log_losses
+from evalkit._scores.selective import RiskCoverage
 from evalkit.exceptions import InputFileError, InvalidArgumentError, UnknownLabelError
-from evalkit.groups._by_group import ByGroup
-from evalkit.io.label_codes import (
+from evalkit.io._label_codes import (
     batch_weights,
     check_not_scores,
     code_texts,
@@ -36,8 +45,8 @@ from evalkit.io.label_codes import (
     refuse_outside,
     texts_by_value,
 )
-from evalkit.io.over_time import OverTime
-from evalkit.io.readers import (
+from evalkit.io._over_time import OverTime
+from evalkit.io._readers import (
     DEFAULT_COLUMNS,
     Batch,
     Labels,
@@ -45,16 +54,7 @@ from evalkit.io.readers import (
     read_batches,
     scores,
 )
-from evalkit.java.regression_metrics import RegressionMetrics
-from evalkit.measures.plugins import find_metrics_class
-from evalkit.results.evaluation import Evaluation
-from evalkit.scale.over_time import OverTimeCounter
-from evalkit.scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
-from evalkit.scores.calibration import DEFAULT_BINS
-from evalkit.scores.conformal import IntervalCoverage, SetCoverage, crossed_bound
-from evalkit.scores.curves import ThresholdCurve
-from evalkit.scores.scoring import class_log_losses
-from evalkit.scores.selective import RiskCoverage
+from evalkit.measures._plugins import find_metrics_class
 
 
 class FileOptions(Protocol):

@@ -1,6 +1,6 @@
 """Reading one field of a prediction file: labels (``Labels``, the label coder of a batch),
 numbers, scores and sample weights, a batch of fields at once with one vectorised step, one
-value at a time only to name the line of a bad one (``evalkit.io.readers`` reads the files)."""
+value at a time only to name the line of a bad one (``evalkit.io._readers`` reads the files)."""
 
 from __future__ import annotations
 
@@ -391,4 +391,3 @@ class _Coded:
 
 # --------------------------------------------------------------------------------------------
 # two one-column files
-Labels.__module__ = "evalkit.io.readers"  # its public path (this module is private)

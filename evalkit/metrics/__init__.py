@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from evalkit.engine import moved_names
+from evalkit._engine import moved_names
 from evalkit.exceptions import UndefinedMetricWarning
 from evalkit.metrics._classification import *
 from evalkit.metrics._conformal import *
@@ -138,10 +138,7 @@ ADDITIONS = (*FAIRLEARN, *MAPIE, "aurc", "excess_aurc", "risk_coverage_curve", "
 """Functions scikit-learn does not have, in its style (``calibration_curve`` is its
 ``sklearn.calibration.calibration_curve``)."""
 
-for _name in __all__:  # the public path of each function is this package (pickles, help(), the API reference)
-    if globals()[_name].__module__.startswith(f"{__name__}."):
-        globals()[_name].__module__ = __name__
-del _name
+moved_names.publish(__name__, globals(), __all__)  # this package is each function's public path (pickles, help(), the API reference)
 
 
 if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning

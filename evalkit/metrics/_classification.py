@@ -14,14 +14,14 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._labels import check_label_list
-from evalkit.engine._types import LabelsLike
-from evalkit.engine._validation import check_choice, show
+from evalkit._engine._labels import check_label_list
+from evalkit._engine._types import LabelsLike
+from evalkit._engine._validation import check_choice, show
+from evalkit._results.evaluation import Evaluation
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
-from evalkit.measures.averaging import check_undefined, fill_undefined
-from evalkit.measures.formulas import check_beta, get_measure, matrix_cohen_kappa
+from evalkit.measures._averaging import check_undefined, fill_undefined
+from evalkit.measures._formulas import check_beta, get_measure, matrix_cohen_kappa
 from evalkit.metrics._inputs import _AVERAGE_OPTIONS, _check_average, _check_flag, _label_listing, _Targets, _targets
-from evalkit.results.evaluation import Evaluation
 
 __all__ = [
     "accuracy_score", "balanced_accuracy_score", "class_likelihood_ratios", "classification_report",

@@ -4,7 +4,7 @@ metric functions under MAPIE's names and signatures (``classification_coverage_s
 
 Sets and intervals of several confidence levels come as MAPIE gives them, ``(n, k, levels)``
 and ``(n, 2, levels)``, and give one value per level; each level is counted by
-``evalkit.scores.conformal`` (``SetCoverage``, ``IntervalCoverage``), the objects that also
+``evalkit._scores.conformal`` (``SetCoverage``, ``IntervalCoverage``), the objects that also
 merge, window and write JSON.
 
 Private: ``evalkit.metrics`` is the public path of every function here.
@@ -17,11 +17,9 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import IntervalsLike, LabelsLike, SetsLike
-from evalkit.engine._validation import as_array, check_sample_weight, show
-from evalkit.exceptions import InputShapeError, InvalidArgumentError
-from evalkit.measures.arithmetic import ratio
-from evalkit.scores.conformal import (
+from evalkit._engine._types import IntervalsLike, LabelsLike, SetsLike
+from evalkit._engine._validation import as_array, check_sample_weight, show
+from evalkit._scores.conformal import (
     IntervalCoverage,
     SetCoverage,
     class_codes,
@@ -30,7 +28,9 @@ from evalkit.scores.conformal import (
     set_membership,
     size_bin_starts,
 )
-from evalkit.scores.selective import RiskCoverage
+from evalkit._scores.selective import RiskCoverage
+from evalkit.exceptions import InputShapeError, InvalidArgumentError
+from evalkit.measures._arithmetic import ratio
 
 __all__ = [
     "auarc",
@@ -225,7 +225,7 @@ def risk_coverage_curve(y_true: LabelsLike, y_pred: LabelsLike, confidence: Arra
                         sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """The risk-coverage curve (Geifman & El-Yaniv 2017): coverage, selective risk (error rate
     of the accepted samples) and the confidence threshold of each point, most confident first
-    (as ``roc_curve`` returns its three arrays). See ``evalkit.scores.selective``.
+    (as ``roc_curve`` returns its three arrays). See ``evalkit._scores.selective``.
 
     Examples:
         >>> coverage, risk, thresholds = risk_coverage_curve([0, 1, 1], [0, 1, 0], [0.9, 0.5, 0.7])

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import GroupsLike, LabelsLike
-from evalkit.engine._validation import check_choice, show
+from evalkit._engine._types import GroupsLike, LabelsLike
+from evalkit._engine._validation import check_choice, show
 from evalkit.exceptions import InvalidArgumentError
 
 __all__ = [
@@ -28,7 +28,7 @@ _FAIRLEARN_METHODS = {"between_groups": "between", "to_overall": "overall"}
 def _fairlearn(function: Any, y_true: LabelsLike, y_pred: LabelsLike, sensitive_features: GroupsLike, method: str, sample_weight: ArrayLike | None, positive: Hashable,
                **options: Any) -> float:  # fmt: skip
     check_choice("method", method, tuple(_FAIRLEARN_METHODS))
-    from evalkit.groups import ByGroup, fairness  # counting by group: imported when a fairness measure is asked for
+    from evalkit._groups import ByGroup, fairness  # counting by group: imported when a fairness measure is asked for
 
     result = ByGroup.from_labels(y_true, y_pred, sensitive_features, sample_weight=sample_weight)
     chosen = _fairlearn_positive(result.overall.labels) if positive is None else positive

@@ -14,8 +14,8 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import LabelsLike, ScoresLike
-from evalkit.engine._validation import (
+from evalkit._engine._types import LabelsLike, ScoresLike
+from evalkit._engine._validation import (
     as_array,
     check_numbers,
     check_option,
@@ -24,10 +24,10 @@ from evalkit.engine._validation import (
     is_sparse,
     show,
 )
+from evalkit._results.evaluation import Evaluation
+from evalkit._scores.curves import exact_scores
 from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidTypeError, InvalidValueError
-from evalkit.measures.averaging import AVERAGES
-from evalkit.results.evaluation import Evaluation
-from evalkit.scores.curves import exact_scores
+from evalkit.measures._averaging import AVERAGES
 
 _AVERAGE_OPTIONS = (None, "binary", *AVERAGES)
 

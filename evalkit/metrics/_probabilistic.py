@@ -14,10 +14,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._labels import check_label_list, check_one_label
-from evalkit.engine._types import LabelsLike, ScoresLike
-from evalkit.engine._validation import as_array, check_numbers, check_ordered, check_sample_weight, is_sparse, show
-from evalkit.engine.counting import encode
+from evalkit._engine._labels import check_label_list, check_one_label
+from evalkit._engine._types import LabelsLike, ScoresLike
+from evalkit._engine._validation import as_array, check_numbers, check_ordered, check_sample_weight, is_sparse, show
+from evalkit._engine.counting import encode
+from evalkit._results.evaluation import Evaluation
+from evalkit._scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
+from evalkit._scores.scoring import brier_losses, class_log_losses, log_losses, own_column, own_log_losses, row_sums
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -28,9 +31,6 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _label_listing, _mean_loss
-from evalkit.results.evaluation import Evaluation
-from evalkit.scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
-from evalkit.scores.scoring import brier_losses, class_log_losses, log_losses, own_column, own_log_losses, row_sums
 
 __all__ = [
     "brier_score_decomposition", "brier_score_loss", "calibration_curve", "d2_brier_score", "d2_log_loss_score",

@@ -14,9 +14,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._labels import check_one_label
-from evalkit.engine._types import LabelsLike, ScoresLike
-from evalkit.engine._validation import (
+from evalkit._engine._labels import check_one_label
+from evalkit._engine._types import LabelsLike, ScoresLike
+from evalkit._engine._validation import (
     as_array,
     check_choice,
     check_numbers,
@@ -26,7 +26,11 @@ from evalkit.engine._validation import (
     is_sparse,
     show,
 )
-from evalkit.engine.counting import encode
+from evalkit._engine.counting import encode
+from evalkit._results.evaluation import Evaluation
+from evalkit._scores import ranking
+from evalkit._scores.curves import ThresholdCurve, one_vs_one_roc_auc
+from evalkit._scores.scoring import top_k_hits
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -37,8 +41,8 @@ from evalkit.exceptions import (
     UndefinedMetricWarning,
     UnsupportedSettingError,
 )
-from evalkit.measures.averaging import AVERAGES, mean_of
-from evalkit.measures.formulas import Measure, check_beta
+from evalkit.measures._averaging import AVERAGES, mean_of
+from evalkit.measures._formulas import Measure, check_beta
 from evalkit.metrics._inputs import (
     _NO_POSITIVES,
     _ONE_CLASS,
@@ -50,10 +54,6 @@ from evalkit.metrics._inputs import (
     _label_listing,
     _mean_loss,
 )
-from evalkit.results.evaluation import Evaluation
-from evalkit.scores import ranking
-from evalkit.scores.curves import ThresholdCurve, one_vs_one_roc_auc
-from evalkit.scores.scoring import top_k_hits
 
 __all__ = [
     "auc", "average_precision_score", "confusion_matrix_at_thresholds", "coverage_error", "dcg_score",
@@ -669,4 +669,4 @@ def specificity_at_sensitivity(
 
 
 # --------------------------------------------------------------------------------------------
-# fairlearn's disparities (see evalkit.groups)
+# fairlearn's disparities (see evalkit._groups)

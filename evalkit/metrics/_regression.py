@@ -2,7 +2,7 @@
 
 Each function reads the data at hand once, in float64 (two passes where a mean is subtracted,
 as scikit-learn), and takes its value from the one formula layer of regression
-(``evalkit.measures.regression_formulas``), as ``RegressionMetrics`` does on exact sums. Measures of
+(``evalkit.measures._regression_formulas``), as ``RegressionMetrics`` does on exact sums. Measures of
 an order statistic (``median_absolute_error``, the D² of absolute error and of pinball loss) and
 the deviances are functions of the data only: they are here, not in ``RegressionMetrics``.
 
@@ -20,11 +20,11 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit.engine._types import MultioutputLike, OutputValues, TargetsLike
-from evalkit.engine._validation import check_sample_weight, show
-from evalkit.engine.moments import EPSILON, as_targets, target_pair
+from evalkit._engine._types import MultioutputLike, OutputValues, TargetsLike
+from evalkit._engine._validation import check_sample_weight, show
+from evalkit._engine.moments import EPSILON, as_targets, target_pair
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, InvalidValueError, UndefinedMetricWarning
-from evalkit.measures import regression_formulas as formulas
+from evalkit.measures import _regression_formulas as formulas
 
 __all__ = [
     "d2_absolute_error_score",

@@ -1,0 +1,161 @@
+"""Sums by key, kept only for the keys present: what a result counted per (group, class) or
+per (group, set size) holds, in memory and time proportional to the pairs that occur, never to
+every group times every class.
+
+A ``KeyedSums`` is a table of distinct keys, each a pair of codes ``(first, second)`` packed in
+one int64 (``first << 32 | second``), sorted, with a row of sums per key: whole numbers
+(int64), or exact float counts (``evalkit._engine._exact.exact_counts``). It adds, takes away and
+scales exactly, recodes its keys when the codes of a merge change, and sums its rows by either
+code.
+
+Examples:
+    >>> table = KeyedSums.counted(np.array([3, 0, 3]), np.array([1, 7, 1]), np.array([[1, 1], [1, 0], [1, 0]]))
+    >>> table.codes(0).tolist(), table.codes(1).tolist(), table.sums.tolist()
+    ([0, 3], [7, 1], [[1, 0], [2, 1]])
+    >>> table.by(1, 8).tolist()[7], table.total().tolist()
+    ([1, 0], [3, 1])
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from evalkit._engine._exact import (
+    difference,
+    equal_counts,
+    exact_bincount,
+    same_form,
+    scaled_counts,
+    weighted_bincount,
+)
+from evalkit._engine._validation import show
+from evalkit.exceptions import InvalidCountsError
+
+__all__ = ["KeyedSums"]
+
+_SHIFT = 32
+_LOW = (1 << _SHIFT) - 1
+
+
+def _packed(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    return (np.asarray(first, dtype=np.int64) << _SHIFT) | np.asarray(second, dtype=np.int64)
+
+
+@attrs.frozen(eq=False)
+class KeyedSums:
+    """Sums per key for the keys present (see the module): ``keys`` sorted and distinct,
+    ``sums`` one row of ``columns`` sums per key."""
+
+    keys: np.ndarray
+    sums: np.ndarray
+
+    @classmethod
+    def empty(cls, columns: int) -> KeyedSums:
+        """No key."""
+        return cls(np.zeros(0, dtype=np.int64), np.zeros((0, columns), dtype=np.int64))
+
+    @classmethod
+    def counted(cls, first: np.ndarray, second: np.ndarray, values: np.ndarray) -> KeyedSums:
+        """The sums of ``values`` (one row per sample: booleans, whole numbers, floats, or exact
+        float counts) per distinct pair of codes ``(first, second)`` (each below ``2**32``), exactly
+        (float sums as exact float counts); keys whose sums are all 0 are left out."""
+        return cls._summed(_packed(first, second), np.asarray(values))
+
+    @classmethod
+    def _summed(cls, keys: np.ndarray, values: np.ndarray) -> KeyedSums:
+        if not len(keys):
+            return cls(keys.astype(np.int64), values.reshape(0, values.shape[1]))
+        if values.dtype.kind in "biu":  # whole numbers over few distinct codes: counted in a table of the codes present, no sort
+            first, second = keys >> _SHIFT, keys & _LOW
+            width = int(second.max()) + 1
+            size = (int(first.max()) + 1) * width
+            if size <= max(4 * len(keys), 1024):
+                spot = first * width + second
+                sums = np.stack([np.bincount(spot[values[:, column]], minlength=size) if values.dtype.kind == "b" else weighted_bincount(spot, values[:, column], size)
+                                 for column in range(values.shape[1])], axis=1)  # fmt: skip
+                present = np.flatnonzero(np.any(sums != 0, axis=1))
+                return cls(_packed(present // width, present % width), sums[present])
+        if values.dtype.kind == "f":  # float weights: each key's sums exact, as Python integers in units of 2**-1126
+            present, inverse = np.unique(keys, return_inverse=True)
+            columns = values.shape[1]
+            exact = exact_bincount((inverse.reshape(-1, 1) * columns + np.arange(columns)).ravel(), values.ravel(), len(present) * columns)
+            exact = exact.reshape(len(present), columns)
+            kept = np.any(exact != 0, axis=1)
+            return cls(present[kept], exact[kept])
+        if values.dtype.kind == "b":
+            values = values.astype(np.int64)
+        order = np.argsort(keys, kind="stable")
+        keys, values = keys[order], values[order]
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        sums = np.add.reduceat(values, starts, axis=0)
+        kept = np.any(sums != 0, axis=1)
+        return cls(keys[starts][kept], sums[kept])
+
+    def codes(self, column: int) -> np.ndarray:
+        """The first (``column`` 0) or second (1) code of each key."""
+        return self.keys >> _SHIFT if column == 0 else self.keys & _LOW
+
+    def recoded(self, first: np.ndarray | None, second: np.ndarray | None) -> KeyedSums:
+        """The same sums with each first code ``c`` renamed ``first[c]`` and each second code
+        ``second[c]`` (``None``: kept), as when the codes of two tables are joined."""
+        if first is None and second is None:
+            return self
+        keys = _packed(self.codes(0) if first is None else first[self.codes(0)], self.codes(1) if second is None else second[self.codes(1)])
+        return KeyedSums._summed(keys, self.sums)
+
+    def plus(self, other: KeyedSums) -> KeyedSums:
+        """The sums of both, exactly (keys of the same codes)."""
+        if not len(other.keys):
+            return self
+        if not len(self.keys):
+            return other
+        first, second = same_form(self.sums, other.sums)
+        return KeyedSums._summed(np.concatenate((self.keys, other.keys)), np.concatenate((first, second)))
+
+    def minus(self, other: KeyedSums, what: str) -> KeyedSums:
+        """These sums without ``other``'s, a part of them, exactly; keys left with nothing go.
+
+        Raises:
+            InvalidCountsError: ``other`` holds a key, or more of a key, than this.
+        """
+        if not len(other.keys):
+            return self
+        spots = np.searchsorted(self.keys, other.keys)
+        inside = spots < len(self.keys)
+        if not inside.all() or np.any(self.keys[spots[inside]] != other.keys[inside]):
+            raise InvalidCountsError(f"cannot take away {what} that were never added: a key this table does not hold")
+        mine, theirs = same_form(self.sums, other.sums)
+        left = np.array(mine, copy=True)
+        left[spots] = difference(left[spots], theirs, what)
+        kept = np.any(left != 0, axis=1)
+        return KeyedSums(self.keys[kept], left[kept])
+
+    def scaled(self, factor: float) -> KeyedSums:
+        """Every sum times ``factor`` (exact float counts, each product rounded once)."""
+        sums = scaled_counts(self.sums, factor)
+        kept = np.any(sums != 0, axis=1)
+        return KeyedSums(self.keys[kept], sums[kept])
+
+    def total(self) -> np.ndarray:
+        """The sums of every key."""
+        return np.add.reduce(self.sums, axis=0) if len(self.keys) else np.zeros(self.sums.shape[1], dtype=np.int64)
+
+    def by(self, column: int, size: int) -> np.ndarray:
+        """The sums per code ``0 .. size-1`` of the first (``column`` 0) or second (1) code:
+        ``size x columns``, zero where no key has the code."""
+        out = np.zeros((size, self.sums.shape[1]), dtype=np.int64).astype(self.sums.dtype)
+        np.add.at(out, self.codes(column), self.sums)
+        return out
+
+    def where(self, column: int, code: int) -> KeyedSums:
+        """The keys whose first (``column`` 0) or second (1) code is ``code``."""
+        chosen = self.codes(column) == code
+        return KeyedSums(self.keys[chosen], self.sums[chosen])
+
+    def equals(self, other: KeyedSums) -> bool:
+        """The same keys with the same sums, to the last bit of their exact values."""
+        return np.array_equal(self.keys, other.keys) and equal_counts(self.sums, other.sums)
+
+    def __repr__(self) -> str:
+        return f"KeyedSums(keys={len(self.keys)}, sums={show(self.sums)})"

@@ -1,0 +1,110 @@
+"""Names a module gave in an earlier release that live in another module now.
+
+A module that lost names ends with ``__getattr__ = moved_names.finder(__name__)``: a name it
+no longer has is then looked up in a table of homes, imported from there when first asked for,
+and given with a ``DeprecationWarning`` that names its home. The table is written once, at the
+top of the package (``evalkit._moved``, which may name every layer), and given to this module
+by ``register``: this floor names no module above it.
+
+Examples:
+    >>> register("example.old", {"moved_function": "evalkit._engine._validation.show"})
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     show = finder("example.old")("moved_function")
+    >>> show.__name__, str(caught[0].message)
+    ('show', 'example.old.moved_function is no longer a name of example.old: import evalkit._engine._validation.show')
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable, Mapping
+
+__all__ = ["finder", "publish", "register"]
+
+_HOMES: dict[str, tuple[str, dict[str, str]]] = {}
+"""Module -> (the path users knew it by, {a name it lost: the dotted path of its home})."""
+
+
+def register(module: str, homes: Mapping[str, str], *, known_as: str | None = None) -> None:
+    """Record where the names ``module`` lost live now (``{name: "evalkit.x.y.name"}``; a home
+    that is a module, ``"evalkit.x.y"``, is that module); ``known_as``: the module's path in
+    the release that had the names, if it moved since."""
+    _HOMES[module] = (known_as or module, {**_HOMES.get(module, ("", {}))[1], **homes})
+
+
+def finder(module: str, behind: str | None = None, lazy: Mapping[str, str] | None = None) -> Callable[[str], object]:
+    """A module ``__getattr__`` for ``module`` that finds the names it lost (see the module).
+
+    For a face: ``lazy`` maps a public name to the private module that defines it, imported on
+    first use (so ``import evalkit`` stays quick) and given the face as its ``__module__``;
+    ``behind`` is the private module whose public names it gives: the other names that module
+    has (its helpers, which the face's path gave before it was a face) are found there, with a
+    warning.
+    """
+
+    def __getattr__(name: str) -> object:
+        if lazy is not None and name in lazy:
+            source = importlib.import_module(lazy[name])
+            publish(module, vars(source), [name])
+            found = vars(importlib.import_module(module))[name] = getattr(source, name)  # found once: the face holds it now
+            return found
+        known_as, homes = _HOMES.get(module, (module, {}))
+        home = homes.get(name)
+        if home is None and behind is not None and not name.startswith("_") and hasattr(importlib.import_module(behind), name):
+            home = f"{behind}.{name}"
+        if home is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(f"{known_as}.{name} is no longer a name of {known_as}: import {home}", DeprecationWarning, stacklevel=2)
+        parent, _, attribute = home.rpartition(".")
+        found = importlib.import_module(parent)
+        return getattr(found, attribute) if hasattr(found, attribute) else importlib.import_module(home)
+
+    return __getattr__
+
+
+def publish(face: str, namespace: Mapping[str, object], names: list[str]) -> None:
+    """Give the public path ``face`` as ``__module__`` to the classes and functions of ``names``
+    that a private module defines (``evalkit._results.confusion_matrix``): pickles, ``help()``,
+    reprs and the API reference then name the face, and doctest finds a class's examples there.
+    An object already given a face keeps it (``evalkit`` is imported first, so it wins).
+
+    Examples:
+        >>> import types
+        >>> def f(): ...
+        >>> f.__module__ = "evalkit._example"
+        >>> publish("evalkit.example", {"f": f}, ["f"])
+        >>> f.__module__
+        'evalkit.example'
+    """
+    for name in names:
+        found = namespace[name]
+        module = getattr(found, "__module__", None)
+        if not (isinstance(found, type) or callable(found)) or not isinstance(module, str) or not _private(module):
+            continue
+        for member in _members(found) if isinstance(found, type) else ():
+            if getattr(member, "__module__", None) == module:
+                member.__module__ = face
+        found.__module__ = face  # type: ignore[union-attr]
+
+
+def _private(module: str) -> bool:
+    return module.startswith("evalkit.") and any(part.startswith("_") for part in module.split("."))
+
+
+def _members(cls: type) -> list[object]:
+    """The functions and classes ``cls`` defines itself, unwrapped from ``classmethod``,
+    ``staticmethod`` and ``property`` (doctest looks for examples in them by their module)."""
+    found: list[object] = []
+    for value in vars(cls).values():
+        if isinstance(value, (classmethod, staticmethod)):
+            value = value.__func__
+        if isinstance(value, property):
+            found += [f for f in (value.fget, value.fset, value.fdel) if f is not None]
+        elif isinstance(value, type) and value.__qualname__.startswith(f"{cls.__qualname__}."):
+            found += [value, *_members(value)]
+        elif callable(value) and hasattr(value, "__module__"):
+            found.append(value)
+    return found

@@ -1,0 +1,639 @@
+"""The counted state of a regressor: exact sums per output, a stream's running sums, and the
+counted-state protocol over them (``RegressionMetrics`` reads its getters from this state).
+
+Every sum is exact (``evalkit._engine.moments``: Python integers in a unit far below float64's
+precision), so parts merged in any order equal the whole, and a part taken away leaves no
+rounding. A stream of one output counted one event at a time keeps float running sums (West's
+update of the values less a shift) that its reads use while events are held, and counts the
+held events into the exact sums a batch at a time.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from evalkit._engine import serialization
+from evalkit._engine._types import TargetsLike
+from evalkit._engine._validation import check_sample_weight, show
+from evalkit._engine.moments import (
+    EPSILON,
+    SUMS,
+    UNIT_BITS,
+    exact_sums,
+    few_rows,
+    few_sums,
+    largest_errors,
+    target_pair,
+)
+from evalkit._results.counted import CountedState
+from evalkit.exceptions import (
+    InputShapeError,
+    InvalidCountsError,
+    InvalidTypeError,
+)
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
+
+__all__ = ["RegressionState"]
+
+_NONNEGATIVE = tuple(SUMS.index(name) for name in ("weight", "yy", "pp", "abs_error", "abs_percentage"))
+"""The sums that are never negative: a part taken away that would leave one so was never added."""
+
+_LARGEST_TEXT = {-math.inf: "none", math.inf: "Infinity"}
+"""The largest error of an output in a document: none counted yet, or beyond float64 (NaN, unknown after a subtraction, is "unknown")."""
+_LARGEST_VALUE = {"none": -math.inf, "Infinity": math.inf, "unknown": math.nan}
+
+
+def _as_float(numerator: int, denominator: int) -> float:
+    """An exact rational, correctly rounded (NaN for 0/0, a signed infinity for x/0)."""
+    if denominator == 0:
+        return math.nan if numerator == 0 else math.copysign(math.inf, numerator)
+    try:
+        return numerator / denominator  # int / int: correctly rounded
+    except OverflowError:
+        return math.inf if (numerator > 0) == (denominator > 0) else -math.inf
+
+
+def _reduced(row: list[int]) -> tuple[list[int], int]:
+    """One output's exact sums divided by the largest power of two that divides them all (at most
+    the unit, ``2**UNIT_BITS``), and the unit they are then counted in: the same rationals, of
+    integers of the data's own digits (a few hundred bits, not the unit's thousands), which a
+    read multiplies in microseconds.
+
+    Examples:
+        >>> _reduced([3 << UNIT_BITS, -(1 << (UNIT_BITS - 1))])
+        ([6, -1], 2)
+    """
+    common = 0
+    for value in row:
+        common |= value  # (its lowest set bit is the lowest of any, negative values too)
+    low = min(UNIT_BITS, (common & -common).bit_length() - 1) if common else UNIT_BITS
+    return [value >> low for value in row], 1 << (UNIT_BITS - low)
+
+
+def _remainder(numerator: int, denominator: int, centre: float) -> float:
+    """``numerator / denominator - centre``, exactly, then correctly rounded (a mean less its rounded float)."""
+    top, bottom = centre.as_integer_ratio()
+    return _as_float(numerator * bottom - top * denominator, denominator * bottom)
+
+
+
+class RegressionState(CountedState):
+    """The counted state of a regressor (see the module): exact sums of each output, the
+    samples counted and the largest error, counted by ``update``, ``revert`` and one event at a
+    time, with every operation of the counted-state protocol. ``RegressionMetrics`` is this
+    state with its getters."""
+
+    OPERATIONS: ClassVar[frozenset[str]] = frozenset(
+        {"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"}
+    )
+    EXACT_SUMS: ClassVar[bool] = True
+    _carried = 0
+    """Events counted into the exact sums by reads (``_flush``) since the running sums were seeded."""
+
+    def __init__(self, outputs: int | None = None) -> None:
+        """An empty state; ``outputs``: the number of outputs (else the first update's).
+
+        Raises:
+            InvalidTypeError: ``outputs`` not a positive integer.
+        """
+        if outputs is not None and (isinstance(outputs, bool) or not isinstance(outputs, (int, np.integer)) or outputs < 1):
+            raise InvalidTypeError(f"'outputs' must be a positive integer, got {show(outputs)}")
+        self._outputs: int | None = None
+        self._samples = 0
+        self._sums: list[list[int]] = []
+        self._largest: list[float] = []
+        self._derived: _Sums | _RunningSums | None = None
+        self._pending: list[float] = []  # one-output events counted since the exact sums: y, p, +1 (or -1: taken away), ...
+        self._running: list[float] | None = None  # float running sums of every sample (see _RUNNING), kept by one-event updates; read while events are held
+        if outputs is not None:
+            self._start(int(outputs))
+
+    @property
+    def _sums(self) -> list[list[int]]:
+        """The exact sums of each output, with every pending event counted in."""
+        if self._pending:
+            self._flush()
+        return self._exact
+
+    @_sums.setter
+    def _sums(self, rows: list[list[int]]) -> None:
+        self._exact = rows
+
+    def _flush(self, *, keep: bool = False) -> None:
+        """Count the pending events into the exact sums, in one vectorised pass (a few in Python
+        integers, faster below ``_FEW``; those taken away by a window, ``_revert_counted``,
+        subtracted). The running sums are seeded anew from them by the next event, unless ``keep``
+        (a read of the exact sums: the running sums still hold every sample) and fewer than
+        ``_MOST_PENDING`` events were counted in since they were seeded.
+
+        Raises:
+            InvalidCountsError: more taken away than was counted.
+        """
+        pending, self._pending = self._pending, []
+        self._carried = carried = self._carried + len(pending) // 3 if keep else _MOST_PENDING
+        if carried >= _MOST_PENDING:
+            self._running = None  # seeded anew from the exact sums by the next event: no rounding carried on
+        exact = self._exact
+        for sign, combine in ((1, operator.add), (-1, operator.sub)):
+            rows_y = [[y] for y, counted in zip(pending[0::3], pending[2::3]) if counted == sign]
+            if rows_y:
+                rows_p = [[p] for p, counted in zip(pending[1::3], pending[2::3]) if counted == sign]
+                sums = few_sums(rows_y, rows_p, None) if len(rows_y) < _FEW else exact_sums(np.array(rows_y), np.array(rows_p), None)
+                exact = [list(map(combine, mine, theirs)) for mine, theirs in zip(exact, sums)]
+        if any(row[k] < 0 for row in exact for k in _NONNEGATIVE):
+            raise InvalidCountsError("cannot take away samples that were never counted")
+        self._exact = exact
+        self._derived = None
+
+    def _event_cell(self, y: object, p: object) -> tuple[Any, Any] | None:
+        """One event of a stream of one output, as the pair a window counts in and out with
+        ``_count_event`` (as a matrix's cell; ``_count_one`` checks its values, and refuses any
+        but moderate numbers: the exact path takes them); None with more outputs."""
+        return (y, p) if self._outputs is None or self._outputs == 1 else None
+
+    def _count_event(self, event: tuple[Any, Any], amount: float, leaving: tuple[Any, Any] | None = None) -> bool:
+        """Count one unweighted event of one output (``amount`` 1; -1 takes one counted before
+        away) in the float running sums, its exact sums pending (counted in by the next exact
+        read, in a batch), and take the event ``leaving`` (counted in before, so with a sample
+        to take it from) away; False, and nothing changed, where the event cannot be (a weight
+        other than 1, more outputs, nothing to take away): the exact path takes it."""
+        if (amount != 1 and amount != -1) or not self._count_one(event[0], event[1], 1 if amount > 0 else -1):
+            return False
+        if leaving is not None:
+            self._count_one(leaving[0], leaving[1], -1)
+        return True
+
+    def _count_one(self, y: object, p: object, sign: int) -> bool:
+        """Count one event of one output, ``y`` and ``p`` (``sign`` 1; -1 takes one away) in the
+        running sums, if both are moderate numbers (``_moderate``, inline: every event of a
+        stream), else False and nothing changed (see ``_count_event``)."""
+        if type(y) is not float or type(p) is not float:  # an int below 2**53: its float, exactly
+            if not (_moderate(y) and _moderate(p)):
+                return False
+            y, p = float(y), float(p)  # type: ignore[arg-type]
+        elif not ((1e-100 < y < 1e100 or -1e100 < y < -1e-100 or y == 0) and (1e-100 < p < 1e100 or -1e100 < p < -1e-100 or p == 0)):
+            return False  # (NaN fails every comparison)
+        outputs = self._outputs
+        if outputs != 1:
+            if outputs is not None:
+                return False
+            self._start(1)
+        if sign < 0 and self._samples < 1:
+            return False
+        running = self._running
+        if running is None:
+            seeded = self._running_sums(y, p)
+            if seeded is None:
+                return False  # exact sums beyond the float running sums' range (a batch of 1e200): the exact path counts it
+            running = self._running = seeded
+            self._removed = [0.0] * 5  # what events taken away held (see below), since the running sums were seeded
+            self._derived, self._carried = None, 0
+        # West's weighted update of means and co-moments for a weight of 1 (or its inverse, -1), on
+        # locals, of each value less its shift (_RUNNING: the deviations and means are of the size
+        # of the samples' spread, whatever their offset): a co-moment C += (x - old mean)(x' - new
+        # mean), or C -= (x - new mean)(x' - old mean)
+        w, mean_y, mean_p, mean_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage, shift_y, shift_p, shift_e = running
+        w += sign
+        error = y - p  # finite: both moderate
+        distance = -error if error < 0 else error
+        size = -y if y < 0 else y
+        share = distance / (size if size > EPSILON else EPSILON)  # noqa: FURB136 (of the percentage error; max() costs a call on every event)
+        back = error - y  # Knuth's two-sum: y - p is error + (y - (error - back)) - (p + back) exactly, its rounding kept
+        e = (error - shift_e) + ((y - (error - back)) - (p + back))
+        cy, cp = y - shift_y, p - shift_p
+        reseed = False
+        if w <= 0:  # nothing left: counted in, and seeded anew by the next event
+            reseed = True
+        elif sign > 0:
+            dy, dp, de = cy - mean_y, cp - mean_p, e - mean_e
+            mean_y, mean_p, mean_e = mean_y + dy / w, mean_p + dp / w, mean_e + de / w
+            running[:] = (w, mean_y, mean_p, mean_e, c_yy + dy * (cy - mean_y), c_pp + dp * (cp - mean_p), c_yp + dy * (cp - mean_p),
+                          c_ee + de * (e - mean_e), absolute + distance, percentage + share, shift_y, shift_p, shift_e)  # fmt: skip
+        else:  # West's update run backwards: a window's oldest event leaving
+            dy, dp, de = cy - mean_y, cp - mean_p, e - mean_e
+            new_y, new_p, new_e = mean_y - dy / w, mean_p - dp / w, mean_e - de / w
+            c_yy, c_pp, c_yp, c_ee = c_yy - (cy - new_y) * dy, c_pp - (cp - new_p) * dp, c_yp - (cy - new_y) * dp, c_ee - (e - new_e) * de
+            absolute, percentage = absolute - distance, percentage - share
+            running[:] = (w, new_y, new_p, new_e, c_yy, c_pp, c_yp, c_ee, absolute, percentage, shift_y, shift_p, shift_e)
+            # A subtraction rounds against what it takes away: a sum left far below what was taken
+            # from it (a window after its one large value left, a constant target's) holds mostly
+            # rounding; and a window's means drift from their shifts with its samples (a trend).
+            # The running sums are then seeded anew from the exact ones, counted in now.
+            removed = self._removed
+            removed[:] = (lost_y := removed[0] + dy * dy, lost_p := removed[1] + dp * dp, lost_e := removed[2] + de * de,
+                          lost_a := removed[3] + distance, lost_q := removed[4] + share)  # fmt: skip
+            reseed = (c_yy < _KEPT * lost_y or c_pp < _KEPT * lost_p or c_ee < _KEPT * lost_e or absolute < _KEPT * lost_a or percentage < _KEPT * lost_q
+                      or w * new_y * new_y > _DRIFT * c_yy or w * new_p * new_p > _DRIFT * c_pp or w * new_e * new_e > _DRIFT * c_ee)  # fmt: skip
+        pending = self._pending
+        pending += (y, p, sign)
+        self._samples += sign
+        largest = self._largest
+        if sign < 0:
+            largest[0] = math.nan  # a maximum cannot be taken back
+        elif distance > largest[0]:  # (False for NaN: unknown stays unknown)
+            largest[0] = distance
+        if reseed or len(pending) >= 3 * _MOST_PENDING:
+            self._flush()
+        return True
+
+    def _revert_counted(self, y_true: TargetsLike, y_pred: TargetsLike, /) -> None:
+        """Take away samples a window knows this result counted: one event of one output in the
+        running sums (the exact sums then subtract it in a batch), anything else as ``revert``."""
+        if not (type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], -1)):
+            self.revert(y_true, y_pred)
+
+    def _running_sums(self, y: float, p: float) -> list[float] | None:
+        """The float running sums (``_RUNNING``) of the samples counted exactly so far, centred on
+        their means (each correctly rounded: the means less them, the exact remainders), or, with
+        no weight counted, on the event ``y``, ``p`` about to be; None where a sum is beyond
+        float64 (exact sums of values beyond ``_moderate``)."""
+        row, unit = _reduced(self._exact[0])
+        weight = row[0]
+        if not weight:  # nothing counted (or samples of weight 0 only): every sum is 0
+            return [*_NOTHING[: len(_RUNNING) - 3], y, p, y - p]
+        centres = [_as_float(total, weight) for total in (row[1], row[2], row[1] - row[2])]
+        if not all(map(math.isfinite, centres)):
+            return None
+        remainders = [_remainder(total, weight, centre) for total, centre in zip((row[1], row[2], row[1] - row[2]), centres)]
+        running = [_as_float(weight, unit), *remainders, *(_as_float(*_DERIVED[name](row, unit)) for name in _RUNNING[4:-3]), *centres]
+        return running if math.isfinite(sum(running)) else None
+
+    def _reading(self) -> _Sums | _RunningSums:
+        """The sums the getters read: the float running sums while events are pending (a read
+        after every event of a stream in microseconds), else the exact ones (``sums``)."""
+        derived = self._derived
+        if self._pending:  # (moderate values: the running sums never overflow)
+            if type(derived) is not _RunningSums:
+                derived = self._derived = _RunningSums(cast(list, self._running), self._largest)
+            return derived
+        return self.sums()
+
+    def _start(self, outputs: int) -> None:
+        """Nothing counted yet, for ``outputs`` outputs (fixed by the first batch when not given)."""
+        self._outputs, self._sums, self._largest = outputs, [[0] * len(SUMS) for _ in range(outputs)], [-math.inf] * outputs
+
+    @classmethod
+    def from_predictions(cls, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> Self:
+        """The metrics of one batch (see ``update``).
+
+        Examples:
+            >>> from evalkit import RegressionMetrics
+            >>> RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 4]).get_max_error()
+            1.0
+        """
+        metrics = cls()
+        metrics.update(y_true, y_pred, sample_weight=sample_weight)
+        return metrics
+
+    # ----------------------------------------------------------------------------------------
+    # counting
+
+    def _batch(self, y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None) -> tuple[list[list[int]], int, list[float]]:
+        if sample_weight is None:  # one event of a stream: Python numbers, no arrays
+            rows_y, rows_p = few_rows(y_true), few_rows(y_pred)
+            if rows_y is not None and rows_p is not None and len(rows_y) == len(rows_p) and len(rows_y[0]) == len(rows_p[0]) == (self._outputs or len(rows_y[0])):
+                largest = [max(abs(y - p) for y, p in zip(column_y, column_p)) for column_y, column_p in zip(zip(*rows_y), zip(*rows_p))]
+                return few_sums(rows_y, rows_p, None), len(rows_y), largest
+        y, p = target_pair(y_true, y_pred)
+        if self._outputs is not None and y.shape[1] != self._outputs:
+            raise InputShapeError(f"this RegressionMetrics has {self._outputs} outputs, the batch {y.shape[1]}")
+        weight = check_sample_weight(sample_weight, len(y))
+        return exact_sums(y, p, weight), len(y), largest_errors(y, p).tolist()
+
+    def update(self, y_true: TargetsLike, y_pred: TargetsLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Count a batch of true values and predictions (1-D: one output; 2-D: samples x outputs).
+
+        Raises:
+            InvalidTypeError: not numbers. InvalidValueError: NaN or infinity.
+            InputLengthError, InputShapeError: targets of other lengths or outputs.
+            EmptyInputError: no samples.
+        """
+        if sample_weight is None and type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], 1):
+            return  # one event of a stream ([y], [p])
+        sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
+        if self._outputs is None:
+            self._start(len(sums))
+        self._add(sums, samples, largest)
+
+    def _add(self, sums: list[list[int]], samples: int, largest: list[float]) -> None:
+        self._sums = [[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
+        self._running = None
+        self._samples += samples
+        self._largest = [max(a, b) for a, b in zip(self._largest, largest)]
+        self._derived = None
+
+    def revert(self, y_true: TargetsLike, y_pred: TargetsLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Take samples counted before away, in place (River's ``revert``). The largest error
+        is then unknown (a maximum cannot be taken back): ``get_max_error`` is NaN.
+
+        Raises:
+            InvalidCountsError: more samples or weight than were counted; nothing is taken away.
+        """
+        sums, samples, _ = self._batch(y_true, y_pred, sample_weight)
+        self._take(sums, samples)
+
+    def _take(self, sums: list[list[int]], samples: int) -> None:
+        left = [[a - b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
+        if samples > self._samples or any(row[k] < 0 for row in left for k in _NONNEGATIVE):
+            raise InvalidCountsError(f"cannot take away samples that were never counted ({samples} samples from {self._samples})")
+        self._sums, self._samples = left, self._samples - samples
+        self._largest = [math.nan] * len(self._largest)
+        self._derived = self._running = None
+
+    # ----------------------------------------------------------------------------------------
+    # the counted-state protocol
+
+    def merge(self, other: Self, *, grow: bool = False) -> Self:
+        """The metrics of both, as if counted together (``a + b``).
+
+        Raises:
+            InvalidTypeError: not a RegressionMetrics.
+            InputShapeError: other numbers of outputs.
+        """
+        self._check_kind(other, "merge")
+        base = self if isinstance(self, type(other)) else other  # the more specific class
+        rest = other if base is self else self
+        result = base.copy()
+        if rest._outputs is None:
+            return result
+        if result._outputs is None:
+            result._start(rest._outputs)
+        if result._outputs != rest._outputs:
+            raise InputShapeError(f"cannot merge RegressionMetrics of {self._outputs} and {other._outputs} outputs")
+        result._add(rest._sums, rest._samples, rest._largest)
+        return result
+
+    def _subtract(self, other: Self) -> Self:
+        result = self.copy()
+        if other._outputs is None:  # nothing counted: nothing to take away
+            return result
+        if self._outputs != other._outputs:
+            raise InputShapeError(f"cannot subtract RegressionMetrics of {other._outputs} outputs from one of {self._outputs}")
+        result._take(other._sums, other._samples)
+        return result
+
+    def _scaled(self, factor: float) -> Self:
+        """Every sum times ``factor`` (a decayed past: the samples' weights times the factor),
+        to the nearest ``2**-UNIT_BITS``, the sums' unit: far below float64's precision, so the
+        measures are those of the weights scaled; the number of samples and the largest error stay."""
+        numerator, denominator = float(factor).as_integer_ratio()  # a power of two below
+        result = self.copy()
+        result._sums = [[(value * numerator + denominator // 2) // denominator for value in row] for row in self._sums]
+        result._derived = None
+        return result
+
+    def empty(self) -> Self:
+        """The same class and number of outputs, nothing counted."""
+        return type(self)(self._outputs)
+
+    def _holds_nothing(self) -> bool:
+        """No sample counted and every sum 0 (the largest error a part took away is not kept)."""
+        self._flush()
+        return self._samples == 0 and not any(any(row) for row in self._sums)
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        copied = type(self).__new__(type(self))
+        copied._outputs, copied._samples = self._outputs, self._samples
+        copied._sums, copied._largest = [list(row) for row in self._sums], list(self._largest)  # every pending event counted in first
+        copied._derived, copied._pending, copied._running = None, [], None
+        return copied
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RegressionState):
+            return NotImplemented
+        return (
+            type(self) is type(other)
+            and (self._outputs, self._samples, self._sums) == (other._outputs, other._samples, other._sums)
+            and serialization.same_json(self._largest, other._largest)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"outputs": self._outputs, "samples": self._samples, "sums": self._sums, "largest": self._largest}
+
+    def __setstate__(self, state: dict) -> None:
+        self._outputs, self._samples = state["outputs"], state["samples"]
+        self._pending, self._running = [], None
+        self._sums, self._largest, self._derived = state["sums"], state["largest"], None
+
+    def _document(self) -> dict[str, object]:
+        return {
+            "class": type(self).__name__,
+            "outputs": self._outputs,
+            "samples": self._samples,
+            "sums": [{name: str(value) for name, value in zip(SUMS, row)} for row in self._sums],
+            "largest_error": [_LARGEST_TEXT.get(value, value) if not math.isnan(value) else "unknown" for value in self._largest],
+        }
+
+    @classmethod
+    def _read_document(cls, document: dict) -> Self:
+        outputs = serialization.integer(document, "outputs", low=1, optional=True)
+        samples = serialization.integer(document, "samples")
+        rows = serialization.field(document, "sums")
+        largest = serialization.field(document, "largest_error")
+        size = 0 if outputs is None else outputs
+        if not isinstance(rows, list) or len(rows) != size or not isinstance(largest, list) or len(largest) != size:
+            raise serialization.FormatError(f"fields 'sums' and 'largest_error' must hold one entry per output ({size}), got {show(rows)}")
+        metrics = cls(outputs)
+        try:
+            metrics._sums = [[int(row[name]) for name in SUMS] for row in rows]
+        except (TypeError, KeyError, ValueError):
+            raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
+        w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
+        if any(row[k] < 0 for row in metrics._sums for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in metrics._sums):
+            raise serialization.FormatError(f"field 'sums' must hold sums that samples give (weights and squares at least 0, W Σy² >= (Σy)²), got {show(rows)}")
+        metrics._samples = samples
+        metrics._largest = [_LARGEST_VALUE[value] if isinstance(value, str) and value in _LARGEST_VALUE else serialization.number(value, "largest_error")
+                            for value in largest]  # fmt: skip
+        return metrics
+
+    def sums(self) -> _Sums:
+        """The sums of each output the formulas read (``evalkit.measures._regression_formulas``):
+        ``weight``, ``sse``, ``sst``, ``spp``, ``syp``, ``see``, ``ssr``, ``syy``, ``explained`` (SST - RSS),
+        ``error_sum``, ``abs_error``, ``abs_percentage``, ``max_error``, each correctly rounded
+        from the exact sums.
+
+        Examples:
+            >>> from evalkit import RegressionMetrics
+            >>> RegressionMetrics.from_predictions([1, 2, 3], [1, 2, 4]).sums()["sst"].tolist()
+            [2.0]
+        """
+        if self._pending:
+            self._flush(keep=True)
+        if not isinstance(self._derived, _Sums):
+            self._derived = _Sums(self._sums, self._largest)
+        return self._derived
+
+
+_DERIVED: dict[str, Callable[[list[int], int], tuple[int, int]]] = {
+    # name -> (numerator, denominator) of an exact rational, from one output's sums (w, y, p, yy, pp, yp, |e|, |e|/|y|) and the unit
+    "weight": lambda s, unit: (s[0], unit),
+    "sse": lambda s, unit: (s[3] - 2 * s[5] + s[4], unit),
+    "sst": lambda s, unit: (s[3] * s[0] - s[1] * s[1], s[0] * unit),
+    "spp": lambda s, unit: (s[4] * s[0] - s[2] * s[2], s[0] * unit),
+    "syp": lambda s, unit: (s[5] * s[0] - s[1] * s[2], s[0] * unit),
+    "see": lambda s, unit: ((s[3] - 2 * s[5] + s[4]) * s[0] - (s[1] - s[2]) ** 2, s[0] * unit),
+    "ssr": lambda s, unit: (s[4] * s[0] - 2 * s[1] * s[2] + s[1] * s[1], s[0] * unit),
+    "syy": lambda s, unit: (s[3], unit),
+    "explained": lambda s, unit: ((s[3] * s[0] - s[1] * s[1]) - (s[3] - 2 * s[5] + s[4]) * s[0], s[0] * unit),  # SST - RSS
+    "error_sum": lambda s, unit: (s[1] - s[2], unit),
+    "abs_error": lambda s, unit: (s[6], unit),
+    "abs_percentage": lambda s, unit: (s[7], unit),
+}  # fmt: skip
+"""The sums the formulas read, as exact rationals of the exact sums: ``Σ w (y - ȳ)² = yy - y²/w`` and so on."""
+
+
+class _Sums(dict):
+    """The sums of each output (``RegressionMetrics.sums``), each correctly rounded from its exact
+    rational when first read: a read after one event costs only the sums its measure needs."""
+
+    def __init__(self, rows: list[list[int]], largest: list[float]) -> None:
+        super().__init__()
+        reduced = [_reduced(row) for row in rows]
+        self._rows, self._units, self._largest = [row for row, _ in reduced], [unit for _, unit in reduced], largest
+
+    def __missing__(self, name: str) -> np.ndarray:
+        if name == "max_error":
+            values = [math.nan if value == -math.inf else value for value in self._largest]
+        elif name in _DERIVED:
+            rule = _DERIVED[name]
+            values = [_as_float(*rule(row, unit)) for row, unit in zip(self._rows, self._units)]
+        else:
+            raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
+        found = self[name] = np.array(values, dtype=np.float64)
+        return found
+
+    def relative(self, *names: str) -> tuple[np.ndarray, ...]:
+        """The sums ``names`` of each output scaled by one power of two (the same for all of an
+        output), each correctly rounded: their ratios are exact even where the sums themselves
+        are beyond float64's range (targets of 1e-200 have squares below it)."""
+        columns: list[list[float]] = [[] for _ in names]
+        for row, unit in zip(self._rows, self._units):
+            exact = [_DERIVED[name](row, unit) for name in names]
+            sizes = [numerator.bit_length() - denominator.bit_length() for numerator, denominator in exact if numerator and denominator]
+            shift = max(sizes, default=0)
+            for column, (numerator, denominator) in zip(columns, exact):
+                column.append(_as_float(numerator, denominator << shift) if shift >= 0 else _as_float(numerator << -shift, denominator))
+        return tuple(np.array(column, dtype=np.float64) for column in columns)
+
+    def numerators(self, *names: str) -> tuple[np.ndarray, ...]:
+        """The sums ``names`` of each output as exact integers over one denominator (the same for
+        all of an output; object arrays of Python ints): their ratios, and ratios to the square
+        root of their products (``formulas.pearson_correlation``), are exact rationals."""
+        columns: list[list[int]] = [[] for _ in names]
+        for row, unit in zip(self._rows, self._units):
+            exact = [_DERIVED[name](row, unit) for name in names]
+            common = math.lcm(*{denominator for _, denominator in exact})  # 0 where nothing is counted: every numerator 0, undefined
+            for column, (numerator, denominator) in zip(columns, exact):
+                column.append(numerator if denominator == common else numerator * (common // denominator) if denominator else 0)
+        return tuple(np.array(column, dtype=object) for column in columns)
+
+
+_RUNNING = ("weight", "mean_y", "mean_p", "mean_error", "sst", "spp", "syp", "see", "abs_error", "abs_percentage", "shift_y", "shift_p",
+            "shift_error")  # fmt: skip
+"""The float running sums of a stream of one output: the weight; the means of ``y``, ``p`` and
+``e = y - p`` less their shifts; the co-moments ``Σ w (y - ȳ)²``, ``Σ w (p - p̄)²``,
+``Σ w (y - ȳ)(p - p̄)``, ``Σ w (e - ē)²`` (West's update of the values less their shifts); the
+plain sums of ``|e|`` and ``|e| / max(|y|, eps)``; and the shifts the running sums are centred
+on: the first event's values (its ``y - p`` rounded for ``e``), or the exact means, correctly
+rounded, where they are seeded from the exact sums. West's update of the raw values rounds each
+mean to the spacing of floats at their offset (1.5e-8 at 1e8, against a spread of 1e-3: R² 4e-6
+off); of the values less their shifts, the means and deviations are of the size of the spread,
+whatever the offset. Each ``e`` is ``y - p`` exactly (Knuth's two-sum: its rounding kept), less
+its shift. The other sums are sums of terms of one sign of these (``sse = see + W ē²``, see
+``_RunningSums``)."""
+
+_NOTHING = (0.0,) * len(_RUNNING)
+"""The running sums of no sample (centred on 0)."""
+
+
+def _moderate(value: object) -> bool:
+    """Whether a stream's value is a number the float running sums hold without overflow or
+    underflow of its square (0, or between 1e-100 and 1e100 in size; an int below 2**53): any
+    other value takes the exact path, which also names what is wrong with it."""
+    if type(value) is int:
+        return abs(value) < 2**53
+    return type(value) is float and (value == 0 or 1e-100 < abs(value) < 1e100)
+
+
+_KEPT = 2.0**-20
+"""A running sum is kept while it is more than this share of what events taken away held in it
+(their squared deviations from the means, their absolute and percentage errors), since it was
+seeded: its rounding, a few units of 2**-52 of what was taken away, then stays near 2**-32 of it."""
+
+_DRIFT = 2.0**8
+"""A window's running sums are kept while each mean less its shift, ``m``, is within ``2**4``
+spreads of its values (``W m² <= 2**8 C``, ``C`` their co-moment): each deviation ``x - m`` is
+then rounded to a few units of ``2**-53`` of ``2**4`` spreads, and a window's sums stay within
+about ``1e-14`` of ``W (max - min)²`` of the values it holds. A window's samples drift away from
+the shift (a trend), so it is seeded anew past that (at ``2**6`` spreads a trend read ``2e-13``
+of it). A stream only adds samples and is not checked: its mean stays within ``sqrt(W)`` spreads
+of each sample, ``W <= _MOST_PENDING`` events until they are counted in."""
+
+_MOST_PENDING = 4096
+"""Events of a stream held for the exact sums at the most: then counted in, in one batch (and
+the running sums seeded anew)."""
+
+_FEW = 256
+"""Held events fewer than this are counted into the exact sums in Python integers (about 5 µs
+an event), more in numpy (a fixed 2 ms, then 0.2 µs an event)."""
+
+
+def _mean_error(running: list[float]) -> float:
+    """``ē``, the errors' mean: their shift and their mean less it."""
+    return running[12] + running[3]
+
+
+def _sse(running: list[float]) -> float:
+    """``Σ w e² = Σ w (e - ē)² + W ē²``: two terms >= 0, no cancellation."""
+    mean = running[12] + running[3]
+    return running[7] + running[0] * mean * mean
+
+
+_OF_RUNNING: dict[str, Callable[[list[float]], float]] = {
+    **{name: operator.itemgetter(position) for position, name in enumerate(_RUNNING) if name in _DERIVED},
+    "sse": _sse,
+    "explained": lambda running: running[4] - _sse(running),  # SST - RSS
+    "ssr": lambda running: running[5] + running[0] * _mean_error(running) ** 2,  # Σ w (p - ȳ)² = Σ w (p - p̄)² + W (p̄ - ȳ)², p̄ - ȳ = -ē
+    "syy": lambda running: running[4] + running[0] * (running[10] + running[1]) ** 2,  # Σ w y² = Σ w (y - ȳ)² + W ȳ²
+    "error_sum": lambda running: running[0] * _mean_error(running),
+}
+"""Each sum (as ``_Sums`` names them) of the float running sums of a stream (``_RUNNING``)."""
+
+
+class _RunningSums:
+    """The sums of one output (as ``_Sums`` gives them) from the float running sums of a stream
+    (``_RUNNING``), as Python floats (the formulas take them as they take arrays, in nanoseconds):
+    equal to the exact ones to rounding, read without converting a rational."""
+
+    __slots__ = ("_largest", "_running")
+
+    def __init__(self, running: list[float], largest: list[float]) -> None:
+        self._running, self._largest = running, largest
+
+    def __getitem__(self, name: str) -> float:
+        rule = _OF_RUNNING.get(name)
+        if rule is not None:
+            return rule(self._running)
+        if name == "max_error":
+            return math.nan if self._largest[0] == -math.inf else self._largest[0]
+        raise KeyError(f"no sum {name!r}; the sums are {', '.join([*_DERIVED, 'max_error'])}")
+
+    def relative(self, *names: str) -> tuple[float, ...]:
+        running = self._running
+        try:
+            return tuple([_OF_RUNNING[name](running) for name in names])
+        except KeyError:  # max_error, or no such sum: as a read of it says
+            return tuple(map(self.__getitem__, names))
+
+

@@ -1,0 +1,247 @@
+"""Kinds declared as sums: a counted state that is its settings and its sums, nothing else.
+
+A kind declares, once:
+
+* ``SETTINGS``: the keywords of its constructor (each also an attribute of that name), which
+  give the empty state, ``type(a)(**settings)``; two results with other settings do not combine
+  (a kind whose settings grow, as labels do, says how in ``_aligned``);
+* ``SUMS``: the attributes that hold its sums, each an array of whole counts (int64) or of
+  exact float counts (``evalkit._engine._exact``); sums per key (``KeyedSums``) combine too,
+  and a kind that holds them writes its own JSON document (``SetCoverage``);
+* ``_count(*batch, sample_weight=...)``: the sums of one batch, in the order of ``SUMS``;
+
+and reads its numbers from the sums (``_numbers(name)``: a field's sums as numbers). Everything else of the counted-state protocol is derived
+here from that declaration, written once for every such kind: ``update`` (in place), ``counted``,
+``merge``/``+``, ``-``, ``scaled``, ``empty``, ``copy``, ``==``, JSON and pickle. Sums are added,
+taken away and scaled exactly (a part added and taken away again leaves no rounding), so a
+window of the kind is re-summed never; a part never added is refused when taken away.
+
+A kind's JSON document is its settings as given and each sum under its name (without the
+leading underscore) as the flat list of its rounded values, with ``exact_<name>`` holding what
+the rounding left out of float sums (read back to the last bit).
+
+Examples:
+    >>> import numpy as np
+    >>> class Hits(SummedState):
+    ...     '''How often the prediction is right: [right, samples].'''
+    ...     DOCUMENT, SUMS = "Hits", ("_counts",)
+    ...     def __init__(self):
+    ...         self._counts = np.zeros(2, dtype=np.int64)
+    ...     def _count(self, y_true, y_pred, *, sample_weight=None):
+    ...         right = np.asarray(y_true) == np.asarray(y_pred)
+    ...         return (np.array([right.sum(), right.size]),)
+    ...     def rate(self):
+    ...         right, samples = self._numbers("_counts")
+    ...         return float(right / samples)
+    >>> week = Hits().counted([1, 2, 3], [1, 2, 0]) + Hits().counted([1], [0])
+    >>> week.rate(), Hits.from_json(week.to_json()) == week
+    (0.5, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+import numpy as np
+
+from evalkit._engine import serialization
+from evalkit._engine._exact import (
+    added,
+    difference,
+    equal_counts,
+    exact_remainders,
+    rounded_counts,
+    same_form,
+    scaled_counts,
+)
+from evalkit._engine._keyed import KeyedSums
+from evalkit._engine._validation import show
+from evalkit._results.counted import ALL_OPERATIONS, CountedState
+from evalkit.exceptions import EvalkitError, InvalidCountsError, InvalidTypeError, LabelMismatchError
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
+
+__all__ = ["SummedState", "Sums"]
+
+Sums = np.ndarray | KeyedSums
+"""A field of sums: an array of whole or exact counts, or sums per key."""
+
+
+def _plus(mine: Sums, theirs: Sums) -> Sums:
+    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
+        return mine.plus(theirs)
+    return added(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+
+
+def _without(mine: Sums, theirs: Sums, signed: bool = False) -> Sums:
+    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
+        return mine.minus(theirs, "counts")
+    if signed:  # sums of either sign: exact, and nothing to check
+        first, second = same_form(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+        return first - second
+    return difference(cast(np.ndarray, mine), cast(np.ndarray, theirs), "counts")
+
+
+def _times(value: Sums, factor: float) -> Sums:
+    return value.scaled(factor) if isinstance(value, KeyedSums) else scaled_counts(value, factor)
+
+
+def _same(mine: Sums, theirs: Sums) -> bool:
+    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
+        return mine.equals(theirs)
+    return equal_counts(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+
+
+def _frozen(value: object) -> object:
+    """A setting in a form that compares by value (arrays and lists as tuples)."""
+    if isinstance(value, np.ndarray):
+        return tuple(value.tolist())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(item) for item in value)
+    return value
+
+
+def _written(value: object) -> object:
+    """A setting as JSON data (arrays and tuples as lists)."""
+    return serialization.as_list(value) if isinstance(value, (np.ndarray, tuple)) else value
+
+
+class SummedState(CountedState):
+    """A counted state declared by its ``SETTINGS``, its ``SUMS`` and how it counts a batch
+    (``_count``); the protocol is derived (see the module)."""
+
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert"}
+    EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
+    REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)"}
+    SETTINGS: ClassVar[tuple[str, ...]] = ()
+    """The constructor's keywords, each read back from the attribute of that name."""
+    SUMS: ClassVar[tuple[str, ...]] = ()
+    """The attributes that hold the sums."""
+    SIGNED: ClassVar[frozenset[str]] = frozenset()
+    """Those of ``SUMS`` whose sums may be below 0 (a difference array's): taken away without the
+    check of the others (one below 0), so what is left is checked by the kind's ``_invalid``."""
+
+    _count: Callable[..., tuple[Sums, ...]]
+    """The sums of one batch (its columns, ``sample_weight=`` and the kind's options), in the
+    order of ``SUMS``, with this result's settings."""
+
+    def update(self, *batch: Any, **options: Any) -> None:
+        """Count a batch (the arguments of the kind's ``_count``), in place.
+
+        Raises:
+            InvalidTypeError: ``_count`` gave other sums than ``SUMS`` declares (a kind's fault).
+        """
+        counted = tuple(self._count(*batch, **options))
+        shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
+        if shapes[0] != shapes[1]:
+            raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {shapes[0]}, got {shapes[1]}")
+        for name, value in zip(self.SUMS, counted):
+            setattr(self, name, _plus(getattr(self, name), value))
+
+    def _settings(self) -> dict[str, Any]:
+        """The constructor's keywords that make this result's empty state."""
+        return {name: getattr(self, name) for name in self.SETTINGS}
+
+    def _setting_values(self) -> tuple:
+        return tuple(_frozen(value) for value in self._settings().values())
+
+    def _numbers(self, name: str) -> np.ndarray:
+        """A field of sums as numbers to read: whole counts as they are, float sums each
+        correctly rounded (what the reads of a kind start from)."""
+        return rounded_counts(getattr(self, name))
+
+    def _arrays(self) -> tuple[Sums, ...]:
+        return tuple(getattr(self, name) for name in self.SUMS)
+
+    def _with(self, arrays: Iterable[Sums]) -> Self:
+        result = self.empty()
+        for name, array in zip(self.SUMS, arrays):
+            setattr(result, name, array)
+        return result
+
+    def _aligned(self, other: Self) -> tuple[Self, Self]:
+        """Both in one form to combine: by default the same settings, else refused.
+
+        Raises:
+            LabelMismatchError: other settings.
+        """
+        if self._setting_values() != other._setting_values():
+            raise LabelMismatchError(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
+        return self, other
+
+    def merge(self, other: Self, *, grow: bool = False) -> Self:
+        """The sums of both, as if counted together (also ``self + other``)."""
+        self._check_kind(other, "merge")
+        mine, theirs = self._aligned(other)
+        return mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
+
+    def _subtract(self, other: Self) -> Self:
+        mine, theirs = self._aligned(other)
+        if mine._setting_values() != self._setting_values():
+            raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
+        left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
+        why = left._invalid() if self.SIGNED else None  # (sums of one sign were checked as they were taken away)
+        if why is not None:
+            raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {why}")
+        return left
+
+    def _scaled(self, factor: float) -> Self:
+        return self._with([_times(array, factor) for array in self._arrays()])
+
+    def empty(self) -> Self:
+        """The same settings, nothing counted."""
+        return type(self)(**self._settings())
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        return self._with([array if isinstance(array, KeyedSums) else array.copy() for array in self._arrays()])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        mine = cast("Self", other)
+        return self._setting_values() == mine._setting_values() and all(_same(a, b) for a, b in zip(self._arrays(), mine._arrays()))
+
+    __hash__ = None  # type: ignore[assignment]  # counted into in place
+
+    def _document(self) -> dict[str, Any]:
+        """The settings as given, and each sum's rounded values (flat) with the exact rests."""
+        document = {name: _written(value) for name, value in self._settings().items()}
+        for name, values in zip(self.SUMS, self._arrays()):
+            key = name.lstrip("_")
+            document[key] = rounded_counts(cast(np.ndarray, values)).ravel().tolist()
+            remainders = exact_remainders(cast(np.ndarray, values))
+            if remainders:
+                document[f"exact_{key}"] = remainders
+        return document
+
+    @classmethod
+    def _read_document(cls, document: dict[str, Any]) -> Self:
+        try:
+            result = cls(**{name: document.get(name) for name in cls.SETTINGS})
+        except (EvalkitError, TypeError, ValueError) as error:  # (a kind's own checks of its settings, whatever they raise)
+            raise serialization.FormatError(f"the settings {show({name: document.get(name) for name in cls.SETTINGS})}: {error}") from None
+        for name, template in zip(cls.SUMS, result._arrays()):
+            key, shape = name.lstrip("_"), cast(np.ndarray, template).shape
+            floats = cast(np.ndarray, template).dtype.kind in "fO"
+            signed = name in cls.SIGNED
+            values = serialization.array(serialization.field(document, key), key, length=int(np.prod(shape)), integral=False if floats else None,
+                                         low=-math.inf if signed else 0.0).reshape(shape)  # fmt: skip
+            if values.dtype.kind != "f" and f"exact_{key}" in document:
+                raise serialization.FormatError(f"field 'exact_{key}' gives the rests of float sums, but {key!r} holds whole numbers")
+            setattr(result, name, serialization.exact_counts_of(document, values, f"exact_{key}", signed=signed))
+        why = result._invalid()
+        if why is not None:
+            raise serialization.FormatError(why)
+        return result
+
+    def _invalid(self) -> str | None:
+        """What makes these sums ones no counting gives (a document's, or what is left after
+        taking away a part never added), or None: each kind states its own rules."""
+        return None
+
+
+SummedState.__module__ = "evalkit"  # its public path (this module is private)

@@ -1,0 +1,128 @@
+"""The samples a window holds: its batches, each with its columns, weights, times and counted
+part, read from what ``update`` is given and written as JSON (``evalkit._scale.windows``)."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from evalkit._engine import serialization
+from evalkit._engine._types import LabelsLike
+from evalkit._engine._validation import show
+from evalkit._results.counted import CountedState
+from evalkit.exceptions import InputLengthError, InvalidArgumentError
+
+__all__ = ["Batch", "batch_arrays", "batch_document", "one_event", "read_batch"]
+
+R = TypeVar("R", bound=CountedState)
+"""The kind of result a window holds (its template's)."""
+
+
+class Batch(Generic[R]):
+    """The samples of one update still in a window: its arrays, weights, times and counted part
+    (None when the result takes the samples away itself, ``revert``, or when it is counted from
+    the samples as it leaves)."""
+
+    __slots__ = ("_arrays", "_times", "_weight", "cell", "part", "start")
+
+    def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None,
+                 cell: tuple[int, int] | None = None) -> None:  # fmt: skip
+        self._arrays, self._weight, self._times, self.part, self.cell = arrays, weight, times, part, cell  # cell: one event's, in a matrix
+        self.start = 0  # the samples before it have left (a large batch leaving a sample at a time is not copied at every step)
+
+    def __len__(self) -> int:
+        return len(self._arrays[0]) - self.start
+
+    @property
+    def arrays(self) -> tuple[Any, ...]:
+        return tuple(values[self.start :] for values in self._arrays) if self.start else self._arrays
+
+    @property
+    def weight(self) -> np.ndarray | None:
+        return None if self._weight is None else self._weight[self.start :]
+
+    @property
+    def times(self) -> np.ndarray | None:
+        return None if self._times is None else self._times[self.start :]
+
+    def counted(self, template: R) -> R:
+        """The counted part of this batch's samples."""
+        if self.part is not None:
+            return self.part
+        part: R = template.counted(*self.arrays, sample_weight=self.weight)
+        return part
+
+    def split(self, cut: int) -> Batch[R]:
+        """Keep the samples from ``cut`` on; the first ``cut``, which leave, as a batch of their
+        own. Neither keeps a counted part: each is counted from its samples when it leaves (a
+        large batch leaving one sample at a time is not subtracted from at every step)."""
+        start, stop = self.start, self.start + cut
+        leaving: Batch[R] = Batch(tuple(values[start:stop] for values in self._arrays), None if self._weight is None else self._weight[start:stop], None, None)
+        self.part = None
+        self.start = stop
+        return leaving
+
+
+def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> tuple[tuple[Any, ...], np.ndarray | None, np.ndarray | None, int]:
+    """The batch's columns as arrays of one length, its weights and times (one per sample, or one for all)."""
+    if not arrays:
+        raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
+    columns = tuple(_column(values) for values in arrays)
+    n = len(columns[0])
+    if any(len(values) != n for values in columns):
+        raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
+    weight = None if sample_weight is None else np.array(sample_weight)  # a copy, as the columns
+    if weight is not None:  # (whole weights stay whole: their counts stay exact)
+        weight = weight.astype(np.int64 if weight.dtype.kind in "biu" else np.float64, copy=False)
+    if weight is not None and weight.shape != (n,):
+        raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
+    times = None
+    if time is not None:
+        times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
+        if not np.isfinite(times).all():
+            raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
+    return columns, weight, times, n
+
+
+def one_event(batch: tuple[LabelsLike, ...]) -> tuple[Any, Any] | None:
+    """The two values of one event of a stream, given as two one-element lists (as River's
+    ``Rolling`` takes them), or None for any other batch."""
+    if len(batch) == 2:
+        first, second = batch
+        if type(first) is list and type(second) is list and len(first) == 1 == len(second):
+            return first[0], second[0]
+    return None
+
+
+def _column(values: object) -> np.ndarray | list:
+    """A copy of a column that slices by position (kept while its samples are in the window,
+    so a caller reusing its list changes nothing here): an array as an array, a list or tuple
+    as a list (a list keeps its labels' types: numpy would turn ``[1, "a"]`` into strings),
+    anything else (a pandas Series) as an array."""
+    if isinstance(values, np.ndarray):
+        return values.copy()
+    if isinstance(values, (list, tuple)):
+        return list(values)
+    return np.array(values)
+
+
+def batch_document(batch: Batch[Any]) -> dict[str, Any]:
+    """The samples of a batch still in a window (what a restored window takes away as they leave)."""
+    return {"columns": [serialization.column_document(values) for values in batch.arrays], "weight": None if batch.weight is None else batch.weight.tolist(),
+            "times": None if batch.times is None else batch.times.tolist()}  # fmt: skip
+
+
+def read_batch(document: object) -> Batch[Any]:
+    if not isinstance(document, dict) or not isinstance(document.get("columns"), list) or not document["columns"]:
+        raise serialization.FormatError(f"a window's batch must be {{'columns': [...], 'weight': ..., 'times': ...}}, got {show(document)}")
+    columns = tuple(serialization.read_column(column) for column in document["columns"])
+    n = len(columns[0])
+    if any(len(values) != n for values in columns):
+        raise serialization.FormatError(f"a window's batch has columns of different lengths: {[len(values) for values in columns]}")
+    weight, times = (None if document.get(name) is None else serialization.array(document[name], name, length=n, integral=integral, low=-np.inf)
+                     for name, integral in (("weight", None), ("times", False)))  # fmt: skip
+    if weight is not None and (weight < 0).any():
+        raise serialization.FormatError(f"a window's batch holds a negative weight: {show(weight)}")
+    return Batch(columns, weight, times, None)

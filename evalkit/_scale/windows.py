@@ -1,0 +1,976 @@
+"""Results over time: the last samples of a stream, a decayed past, and one result per period.
+
+Each takes a counted result as its template (a ``ConfusionMatrix`` with its labels, a
+``LabelSetCounts``, a ``CurveCounts`` for exact ROC AUC and average precision, a
+``CalibrationCounts``), counts every batch with ``template.counted(...)`` and moves the past
+through the counted-state protocol alone (``+``, ``-``, ``scaled``), so a window answers
+whatever its result answers: ``window.result`` is that result, and ``window.get_accuracy()``,
+``window.average("f1_score", "macro")``, ``window.n_samples``, ``window.curve()`` are read from
+it; ``len(window)`` is the number of samples it holds, whatever their weights.
+
+* ``Windowed(template, size=N)``: the last ``N`` samples; a batch that crosses the edge is
+  split, so the window always holds exactly the last ``N`` (River's ``Rolling``, MOA's
+  ``WindowClassificationPerformanceEvaluator`` over samples). ``period=`` instead keeps the
+  samples whose time (given with each batch) is within ``period`` of the latest.
+* ``Faded(template, factor=f)`` or ``half_life=h``: every sample weighs ``f**age`` (age 0 for
+  the newest), as MOA's fading factor; ``effective_size`` is Kish's ``(Σw)² / Σw²``.
+* ``Tumbling(template, size=N)``: one result per ``N`` samples (CapyMOA's windowed evaluator):
+  ``history`` holds the closed windows, ``result`` the open one, ``table(...)`` one value of
+  each.
+
+A window's result equals the same result counted from the samples it holds (integer counts
+exactly; weighted counts to rounding: the kinds that keep exact sums add and take away each
+part exactly, the others are re-summed from the parts once every window length so that
+rounding never builds up). A window whose template was made without labels (``ConfusionMatrix()``)
+takes in new classes as they come.
+
+Every window is as thread-safe as a ``ConfusionMatrix``: an update and a read each hold the
+window's lock, so threads sharing one window lose no sample and a read sees one state. Windows
+write themselves as JSON (``to_json``/``from_json``, with the samples still in them) and pickle,
+so a service restored from its checkpoint keeps its window.
+
+Examples:
+    >>> from evalkit import ConfusionMatrix
+    >>> window = Windowed(ConfusionMatrix(["cat", "dog"]), size=3)
+    >>> window.update(["cat", "dog", "dog", "cat"], ["cat", "dog", "cat", "cat"])
+    >>> window.n_samples, window.get_accuracy()     # the last three: dog/dog, dog/cat, cat/cat
+    (3, 0.6666666666666666)
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import functools
+import math
+import threading
+import types
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, cast
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from evalkit._engine import serialization
+from evalkit._engine._types import LabelsLike
+from evalkit._engine._validation import check_choice, check_positive_number, show
+from evalkit._engine.counting import encode
+from evalkit._groups._values import value_of
+from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._results.counted import CountedState, check_factor, read_result, result_document
+from evalkit._scale._batches import Batch, batch_arrays, batch_document, one_event, read_batch
+from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, InvalidTypeError
+from evalkit.measures._arithmetic import difference, ratio
+from evalkit.measures._averaging import Averaged, UndefinedPolicy
+from evalkit.measures._registry import MeasureLike
+
+_Batch = Batch  # (the name a window's pickle of an earlier build gives its batches)
+
+__all__ = ["Faded", "FadedPerClass", "MajorityClass", "NoChange", "PairCounter", "Tumbling", "Windowed", "kappa_m", "kappa_temporal", "result_of"]
+
+R = TypeVar("R", bound=CountedState)
+"""The kind of result a window holds (its template's)."""
+
+
+class PairCounter(Protocol):
+    """What counts (actual, predicted) pairs as they come: a ``ConfusionMatrix``, a stream
+    counter, or a window of one."""
+
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, /) -> None: ...
+
+
+def _check_template(template: R) -> R:
+    if not isinstance(template, CountedState):
+        raise InvalidTypeError(f"'template' must be a counted result (a ConfusionMatrix, LabelSetCounts, CurveCounts, ...), got {show(template)}")
+    template._require("count")
+    return template
+
+
+def _check_size(size: object, argument: str = "size") -> int:
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise InvalidArgumentError(f"{argument!r} must be a positive whole number of samples, got {show(size)}")
+    return int(size)
+
+
+class _Over(serialization.Document, Generic[R]):
+    """What every window shares: the template, the result so far, reading through it, a lock
+    that updates and reads hold, and the JSON document of all of it."""
+
+    _cells = False  # the default of a window pickled before windows found a matrix's cells themselves: it counts by labels
+    _rounding = True  # ... and before it knew whether its counts round: re-summed as then
+
+    def __init__(self, template: R) -> None:
+        self._lock = threading.RLock()
+        self._template = _check_template(template)
+        self._result = template.empty()
+        self._updates = template.supports("update")  # a mutable result counts a batch in place, with no part of its own
+        self._reverts = template.supports("revert")  # ... and takes unweighted samples away again in place (O(1) a sample)
+        self._cells = hasattr(template, "_event_cell")  # a matrix (a regression): one event is a cell (two floats), found once as it comes
+
+    @property
+    def result(self) -> R:
+        """The window's result (a copy: changing it leaves the window alone)."""
+        with self._lock:
+            copied: R = self._result.copy()
+        return copied
+
+    @property
+    def _result(self) -> R:
+        """The result so far (the stream's hot paths read ``_current`` itself)."""
+        return self._current
+
+    @_result.setter
+    def _result(self, result: R) -> None:
+        self._current = result
+        self._held = _own_lock(result)  # (found once: a lookup of a missing attribute can cost microseconds)
+        for name in self.__dict__.pop("_delegated", ()):  # the reads bound to the result it replaces
+            self.__dict__.pop(name, None)
+        if type(self).average is _Over.average:  # (a subclass's own average stays its own)
+            self._keep("average", getattr(result, "average", None))  # what a stream reads at every event: the result's, with no step between
+
+    def _keep(self, name: str, found: object) -> object:
+        """A method of the result read under the window's lock (or the result's own, which a
+        window's update holds while it changes the result in more than one step), kept until
+        the result is replaced, so that the next read of ``name`` finds it at once (an
+        instance's attribute comes before its class's)."""
+        if not isinstance(found, types.MethodType):
+            return found
+        own = _own_lock(found.__self__) is not _NO_LOCK  # a result that reads under its own lock, which updates hold too
+        locked = found if own else _locked(found, self._lock)
+        if found.__self__ is self.__dict__.get("_current"):  # (a Faded's result, made anew at every change, has none)
+            self.__dict__.setdefault("_delegated", set()).add(name)  # (once, however many readers missed it at once)
+            self.__dict__[name] = locked
+        return locked
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        with self._lock:
+            found = getattr(self._result, name)  # a window answers what its result answers
+            return self._keep(name, found)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The window's state, without the reads it keeps and its lock, its result under
+        ``_result`` (as windows stored it before they kept reads)."""
+        with self._lock:
+            state = dict(self.__dict__)
+        for name in state.pop("_delegated", ()):
+            state.pop(name, None)
+        state.pop("_lock", None)
+        state.pop("_held", None)
+        if "_current" in state:
+            state["_result"] = state.pop("_current")
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        result = state.pop("_result", None)
+        self.__dict__.update(state, _lock=threading.RLock())
+        if result is not None:
+            self._result = result  # (the setter: the reads it keeps start again)
+
+    def average(self, measure: MeasureLike, average: str = "macro", **options: object) -> Averaged:
+        """The ``average`` of the window's result (see the result's own)."""
+        with self._lock:
+            return cast(Any, self._result).average(measure, average, **options)
+
+    # ----------------------------------------------------------------------------------------
+    # JSON: the template, the settings and the state, each result in its own document
+
+    def _settings_document(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _state_document(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _document(self) -> dict[str, Any]:
+        with self._lock:
+            return {"template": result_document(self._template), **self._settings_document(), **self._state_document()}
+
+    @classmethod
+    def _read_document(cls, document: dict[str, Any], **options: object) -> _Over[R]:
+        """A window of a document ``to_json`` wrote (``options``, such as ``metrics_class=``,
+        go to the reading of its results)."""
+        template = cast(R, read_result(serialization.field(document, "template"), "template", options))
+        try:
+            window = cls(template, **cls._read_settings(document))
+        except EvalkitError as error:
+            raise serialization.FormatError(f"the window's settings: {error}") from None
+        window._read_state(document, options)
+        return window
+
+    @classmethod
+    def _read_settings(cls, document: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _read_kind(self, document: object, name: str, options: dict[str, Any]) -> R:
+        """A result of the document's field ``name``, of the template's kind."""
+        result = read_result(document, name, options)
+        if type(result) is not type(self._template):
+            raise serialization.FormatError(f"field {name!r} must be a {type(self._template).__name__} as the template is, got a {type(result).__name__}")
+        return cast(R, result)
+
+
+_RLOCK = type(threading.RLock())
+
+
+_NO_LOCK = contextlib.nullcontext()
+
+
+def _own_lock(result: object) -> contextlib.AbstractContextManager[object]:
+    """The lock of a result that reads under its own (a ``ConfusionMatrix``, a stream counter),
+    which a window holds while it changes the result in more than one step; else a lock of no one."""
+    try:
+        lock = object.__getattribute__(result, "_lock")  # (not through a result's __getattr__, which may build an error to suggest a name)
+    except AttributeError:
+        return _NO_LOCK
+    return lock if isinstance(lock, _RLOCK) else _NO_LOCK
+
+
+def _locked(method: Callable[..., Any], lock: threading.RLock) -> Callable[..., Any]:
+    """``method`` called under ``lock`` (a window's read of its result: one state, never half an update)."""
+
+    @functools.wraps(method)
+    def read(*args: object, **kwargs: object) -> object:
+        lock.acquire()  # (not `with`: half the cost, on every read of a stream)
+        try:
+            return method(*args, **kwargs)
+        finally:
+            lock.release()
+
+    return read
+
+
+class Windowed(_Over[R]):
+    """The last ``size`` samples of a stream, or those within ``period`` of the latest time.
+
+    Args:
+        template: an empty counted result with the settings of the stream (labels, bins).
+        size: how many samples the window holds.
+        period: instead of ``size``, how far back in time (the unit of the times given to
+            ``update``) the window reaches: a sample of time ``t`` leaves once a sample of
+            time ``t + period`` or later has arrived.
+    """
+
+    def __init__(self, template: R, size: int | None = None, *, period: float | None = None) -> None:
+        super().__init__(template)
+        if (size is None) == (period is None):
+            raise InvalidArgumentError("give the window's 'size' (samples) or its 'period' (time), one of them")
+        self.size = None if size is None else _check_size(size)
+        self.period = None if period is None else check_positive_number("period", period)
+        self._batches: collections.deque[Batch[R]] = collections.deque()
+        self._count = 0
+        self._latest = -math.inf
+        self._taken = 0  # parts taken away since the result was last re-summed from the parts
+        self._rounding = False  # a weighted batch came since the result was last re-summed (see _rounds)
+
+    def __len__(self) -> int:
+        """How many samples the window holds (whatever their weights)."""
+        with self._lock:
+            return self._count
+
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
+        """Add a batch (the template's ``update`` arguments: ``y_true, y_pred`` or ``y_true,
+        y_score``), with weights and, for a window of ``period``, the time of each sample (or
+        one time for the batch; times never go back)."""
+        lock = self._lock
+        lock.acquire()  # (not `with`: half the cost, on every event of a stream)
+        try:
+            if sample_weight is None and time is None and self._one_event(batch):  # a stream's event: no copy, no check of lengths
+                return
+            with self._held:  # in and out in one change, for a reader of the result
+                self._update(batch, sample_weight, time)
+        finally:
+            lock.release()
+
+    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
+        arrays, weight, times, n = batch_arrays(batch, sample_weight, time)
+        if self.period is not None:
+            if times is None:
+                raise InvalidArgumentError("a window of 'period' needs the time of every batch: update(..., time=t)")
+            if times.size and (times.min() < self._latest or np.any(np.diff(times) < 0)):
+                raise InvalidArgumentError(f"times must not go back: got {show(times)} after {self._latest}")
+        if n == 0:
+            return
+        self._rounding = self._rounding or weight is not None
+        if self._reverts and weight is None:
+            cast(Any, self._result).update(*arrays)
+            part = None
+        else:
+            part = self._template.counted(*arrays, sample_weight=weight)
+            self._result += part  # in place for the mutable kinds
+        self._batches.append(Batch(arrays, weight, times, part))
+        self._count += n
+        if self.period is not None:
+            assert times is not None
+            self._latest = float(times[-1])
+            self._leave_before(self._latest - self.period)
+        else:
+            assert self.size is not None
+            self._leave_first(self._count - self.size)
+
+    def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
+        """Count one event of a window of ``size`` whose result takes samples away itself or
+        counts an event as a cell (``_event_cell``): its two values in a one-element list each,
+        as River's ``Rolling`` takes them, in O(1) (the oldest event leaves when the window is
+        full). False, with nothing changed, for anything else: the general path counts it."""
+        size, event = self.size, one_event(batch)
+        if event is None or size is None or not (self._reverts or self._cells):
+            return False
+        with self._held:  # the new event in and the oldest out in one change, for a reader of the result
+            actual, predicted = event
+            result: Any = self._current
+            batches, count = self._batches, self._count + 1
+            leaving = batches[0].cell if count == size + 1 else None  # a full window's oldest event, leaving as it came (a cell), or None
+            cell = result._event_cell(actual, predicted) if self._cells else None
+            # a matrix's cell (a regression's two floats), found once: counted now, and taken away again when it leaves, with no second look
+            if cell is not None and result._count_event(cell, 1, leaving):
+                if leaving is not None:  # ... with the oldest taken away in the same change
+                    batches.popleft()
+                    count -= 1
+            elif self._reverts:
+                result.update([actual], [predicted])
+                cell = None
+            else:
+                return False  # nothing changed: the general path counts it as a part
+            batches.append(Batch(([actual], [predicted]), None, None, None, cell))  # copies: a caller reusing its lists changes nothing here
+            self._count = count
+            if count > size:  # the oldest did not leave with the new event: it leaves as it came (_take)
+                self._leave_first(count - size)
+            return True
+
+    @property
+    def latest(self) -> float:
+        """The latest time a window of ``period`` has seen (``-inf`` before any)."""
+        return self._latest
+
+    def advance(self, time: float) -> None:
+        """Move a window of ``period`` on to ``time`` with no new sample: the samples of time
+        ``time - period`` or earlier leave (what the window holds at the end of an hour, say).
+
+        Raises:
+            InvalidArgumentError: a window of ``size``, or a time before the latest.
+        """
+        if self.period is None:
+            raise InvalidArgumentError("advance(time) moves a window of 'period'; a window of 'size' moves with its samples")
+        moment = float(time)
+        if not math.isfinite(moment) or moment < self._latest:
+            raise InvalidArgumentError(f"times must not go back: got {show(time)} after {self._latest}")
+        with self._lock, self._held:
+            self._latest = moment
+            self._leave_before(moment - self.period)
+
+    def _leave_first(self, excess: int) -> None:
+        """Take the oldest ``excess`` samples away. A weighted batch that only partly leaves is
+        taken away whole, as it was added, and the samples that stay are counted again: its
+        leaving samples counted alone would sum their weights in another order than the batch
+        did, and what stays would be off by that rounding (below zero, at worst)."""
+        while excess > 0:
+            oldest = self._batches[0]
+            if len(oldest) <= excess:
+                self._batches.popleft()
+                excess -= len(oldest)
+                self._take(oldest)
+                continue
+            whole = None if oldest.weight is None else oldest.counted(self._template)  # its part as added (a restored window's: counted again, the same)
+            leaving = oldest.split(excess)
+            if whole is None:
+                self._take(leaving)
+            else:
+                oldest.part = oldest.counted(self._template)
+                self._result -= whole
+                self._result += oldest.part
+                self._left(len(leaving))
+            excess = 0
+
+    def _leave_before(self, cutoff: float) -> None:
+        """Take away the samples older than ``cutoff`` (time ``<= cutoff``): times never go back,
+        so they are the oldest ones."""
+        gone = 0
+        for batch in self._batches:
+            assert batch.times is not None
+            older = int(np.searchsorted(batch.times, cutoff, side="right"))
+            gone += older
+            if older < len(batch):
+                break
+        self._leave_first(gone)
+
+    def _take(self, batch: Batch[R]) -> None:
+        result = cast(Any, self._result)
+        if batch.cell is None or not result._count_event(batch.cell, -1):  # one event counted as a cell: taken away as it came, where the result can
+            if batch.part is None and self._reverts and batch.weight is None:
+                getattr(result, "_revert_counted", result.revert)(*batch.arrays)  # samples it counted: a result may take them back unchecked
+            else:
+                self._result -= batch.counted(self._template)
+        self._left(len(batch))
+
+    def _left(self, n: int) -> None:
+        """``n`` samples have left; once a window length of parts has left, a result whose
+        counts round is summed again from its parts, so that the rounding never builds up."""
+        self._count -= n
+        self._taken += 1
+        if self._taken >= len(self._batches):  # once a window length: the rounding of float counts never builds up
+            self._taken = 0
+            if _rounds(self._result, self._rounding):
+                self._result = sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+                self._rounding = any(batch.weight is not None for batch in self._batches)
+
+    DOCUMENT = "Windowed"
+
+    def _settings_document(self) -> dict[str, Any]:
+        return {"size": self.size, "period": self.period}
+
+    @classmethod
+    def _read_settings(cls, document: dict[str, Any]) -> dict[str, Any]:
+        return {"size": document.get("size"), "period": document.get("period")}
+
+    def _state_document(self) -> dict[str, Any]:
+        return {"result": result_document(self._result), "latest": serialization.json_safe(self._latest), "taken": self._taken,
+                "batches": [batch_document(batch) for batch in self._batches]}  # fmt: skip
+
+    def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
+        self._result = self._read_kind(serialization.field(document, "result"), "result", options)
+        latest = serialization.restore_numbers(document.get("latest"))
+        if isinstance(latest, bool) or not isinstance(latest, (int, float)) or math.isnan(latest) or latest == math.inf:
+            raise serialization.FormatError(f"field 'latest' must be a time (or -Infinity before any), got {show(document.get('latest'))}")
+        batches = serialization.field(document, "batches")
+        if not isinstance(batches, list):
+            raise serialization.FormatError(f"field 'batches' must be a list, got {show(batches)}")
+        self._batches.extend(read_batch(batch) for batch in batches)
+        if any(len(batch.arrays) != len(self._batches[0].arrays) or len(batch.arrays) < 2 for batch in self._batches):
+            raise serialization.FormatError("field 'batches' must hold batches of the template's columns (two or more, as many in each)")
+        self._count, self._latest = sum(len(batch) for batch in self._batches), float(latest)
+        self._taken = serialization.integer(document, "taken")  # (the parts taken away since the result was last summed again)
+        self._rounding = any(batch.weight is not None for batch in self._batches)
+        if (self.size is not None and self._count > self.size) or (self.period is not None and any(batch.times is None for batch in self._batches)):
+            raise serialization.FormatError(f"field 'batches' holds {self._count} samples, more than the window's size {self.size}, or samples without times")
+        self._check_held()
+        if self._cells:  # one event of a matrix (a regression) leaves as a cell, as it came
+            for batch in self._batches:
+                if len(batch) == 1 and batch.weight is None:
+                    batch.cell = cast(Any, self._current)._event_cell(batch.arrays[0][0], batch.arrays[1][0])
+
+    def _check_held(self) -> None:
+        """A restored window's result holds what its batches hold: each batch counted again
+        (labels its template has) and taken away from the result leaves nothing (to the last
+        bit where the counts are exact).
+
+        Raises:
+            FormatError: a batch the result cannot hold, or a result holding more or less.
+        """
+        try:
+            rest = self._current - sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+        except EvalkitError as error:
+            raise serialization.FormatError(f"field 'batches' must hold what field 'result' holds: {error}") from None
+        if (rest.EXACT_SUMS or (rest.WHOLE_COUNTS and not self._rounding)) and not rest._holds_nothing():
+            raise serialization.FormatError("field 'result' must hold what its batches hold, and nothing more")
+
+
+def _rounds(result: CountedState, weighted: bool) -> bool:
+    """Whether a result's counts may round, so that a window re-sums its parts now and then:
+    never for a kind whose sums are exact whatever the weights (``EXACT_SUMS``), nor for one
+    whose unweighted samples count exactly (``WHOLE_COUNTS``) when no ``weighted`` batch came,
+    nor for a matrix of integer counts."""
+    if result.EXACT_SUMS or (result.WHOLE_COUNTS and not weighted):
+        return False
+    counts = getattr(result, "to_array", None)
+    return counts is None or np.asarray(counts()).dtype.kind == "f"
+
+
+_MOST_SCALE = 1e150
+"""The largest factor a lazily faded result's new samples may count by before the stored counts
+are rescaled (float64 goes to 1e308: the stored sums stay far from overflow)."""
+
+
+class Faded(_Over[R]):
+    """A stream with the past fading: every sample weighs ``factor**age`` (age 0 for the
+    newest), as MOA's fading factor; or give ``half_life`` (samples after which a weight is
+    halved: ``factor = 0.5 ** (1 / half_life)``).
+
+    ``effective_size`` is Kish's effective sample size ``(Σw)² / Σw²`` of the weights (times
+    the samples' own weights), the size an interval of a decayed measure rests on.
+    """
+
+    _view: R | None  # the decayed result of the stored counts, made at the first read after a change
+    _stored: R  # a mutable result fades lazily: it holds every weight times _scale, which grows instead of the past shrinking
+    _scale: float  # (all three set by the _result setter, which _Over's __init__ calls)
+
+    def __init__(self, template: R, factor: float | None = None, *, half_life: float | None = None) -> None:
+        super().__init__(template)
+        template._require("scale")  # (decay weighs the past: a kind without weights says why it cannot)
+        if (factor is None) == (half_life is None):
+            raise InvalidArgumentError("give the decay 'factor' per sample or its 'half_life' in samples, one of them")
+        if half_life is not None:
+            factor = 0.5 ** (1 / check_positive_number("half_life", half_life))
+        self.factor = check_factor(factor)
+        self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
+        self._squares = 0.0
+
+    @property  # type: ignore[override]
+    def _result(self) -> R:
+        """The decayed result: the stored counts divided by their scale (once per change)."""
+        if self._view is None:
+            self._view = self._stored if self._scale == 1.0 else self._stored.scaled(1.0 / self._scale)
+        return self._view
+
+    @_result.setter
+    def _result(self, result: R) -> None:
+        self._stored, self._scale, self._view = result, 1.0, None
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A pickle of a window that stored its decayed result as it is (before it faded lazily) loads too."""
+        if "_stored" not in state:
+            state = {**state, "_stored": state.get("_result"), "_scale": 1.0}
+        state.pop("_result", None)
+        self.__dict__.update(state, _view=None, _lock=threading.RLock())
+
+    DOCUMENT = "Faded"
+
+    def _settings_document(self) -> dict[str, Any]:
+        return {"factor": self.factor}
+
+    @classmethod
+    def _read_settings(cls, document: dict[str, Any]) -> dict[str, Any]:
+        return {"factor": serialization.number(serialization.field(document, "factor"), "factor")}
+
+    def _state_document(self) -> dict[str, Any]:
+        return {"stored": result_document(self._stored), "scale": self._scale, "weights": self._weights, "squares": self._squares}
+
+    def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
+        self._result = self._read_kind(serialization.field(document, "stored"), "stored", options)
+        scale, weights, squares = (serialization.number(serialization.field(document, name), name) for name in ("scale", "weights", "squares"))
+        if not (1.0 <= scale <= _MOST_SCALE and weights >= 0 and squares >= 0):
+            raise serialization.FormatError(f"fields 'scale', 'weights' and 'squares' must be a scale in [1, {_MOST_SCALE:g}] and sums >= 0, got {scale}, {weights}, {squares}")
+        self._scale, self._weights, self._squares = scale, weights, squares
+
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
+        """Add a batch: the past fades by ``factor`` per new sample, and the batch's own samples
+        by their age within it. A mutable result is not rescaled at every sample: the new
+        samples count ``factor**-t`` times more instead (``t`` samples since the last rescale,
+        which comes before that factor could overflow), and reads divide once. A batch of any
+        length decays so: a weight below float64's range (``0.5**1100``) is 0, and the sample
+        weighs nothing."""
+        lock = self._lock
+        lock.acquire()  # (not `with`: half the cost, on every event of a stream)
+        try:
+            if sample_weight is None and self._one_event(batch):
+                return
+            self._update(batch, sample_weight)
+        finally:
+            lock.release()
+
+    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
+        arrays, weight, _, n = batch_arrays(batch, sample_weight, None)
+        if n == 0:
+            return
+        ages = np.arange(n - 1, -1, -1, dtype=np.float64)
+        with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
+            decay = self.factor**ages * (1.0 if weight is None else weight)
+            fade = self.factor**n
+            self._weights = self._weights * fade + float(decay.sum())
+            self._squares = self._squares * fade * fade + float((decay * decay).sum())
+        scale = self._next_scale(fade) if self._updates else None
+        if scale is None:  # the past faded at once, the batch counted at its own weights
+            part = self._template.counted(*arrays, sample_weight=decay)
+            self._result = self._faded(fade) + part
+            return
+        self._scale, self._view = scale, None
+        cast(Any, self._stored).update(*arrays, sample_weight=decay * scale)
+
+    def _faded(self, fade: float) -> R:
+        """The decayed result, faded by ``fade`` more (nothing left of it below float64's range)."""
+        result = self._result
+        if fade == 1.0:
+            return result
+        return result.scaled(fade) if fade > 0.0 else result.empty()
+
+    def _next_scale(self, fade: float) -> float | None:
+        """The scale once the past fades by ``fade`` more: the stored counts are first rescaled
+        to the unit (the decayed ones again) when it would pass ``_MOST_SCALE``; None when a
+        fade below ``1 / _MOST_SCALE`` would pass it even from the unit (the past is then
+        faded at once)."""
+        if fade * _MOST_SCALE < self._scale:
+            self._result = self._result
+            if fade * _MOST_SCALE < 1.0:
+                return None
+        return self._scale / fade
+
+    def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
+        """Count one event of a matrix with float counts (two one-element lists, as a stream
+        gives them) in its cell, by the same float steps as ``update``'s (a weight of 1, a fade
+        of ``factor``) with no array; False for anything else: ``update`` counts it."""
+        event = one_event(batch) if self._updates and self._cells else None
+        if event is None:
+            return False
+        fade = self.factor
+        scale = self._next_scale(fade)
+        if scale is None:  # a fade too strong to count lazily: update fades the past at once
+            return False
+        stored: Any = self._stored
+        cell = stored._event_cell(*event)
+        if cell is None or not stored._count_event(cell, scale):  # integer counts (before the first weight) take update's path
+            return False
+        self._scale, self._view = scale, None
+        self._weights = self._weights * fade + 1.0
+        self._squares = self._squares * fade * fade + 1.0
+        return True
+
+    @property
+    def effective_size(self) -> float:
+        """Kish's effective sample size of the decayed weights: ``(Σw)² / Σw²`` (0 when empty)."""
+        return self._weights**2 / self._squares if self._squares else 0.0
+
+    def interval(self, measure: MeasureLike, average: str | None = None, *, method: str = "wilson", **options: Any) -> Any:
+        """A confidence interval of a decayed measure, resting on Kish's effective sample size:
+        a weighted share has variance ``p (1 - p) Σw² / (Σw)² = p (1 - p) / effective_size``, so
+        the counts are resized to total ``effective_size`` and the result's own interval taken
+        (``"wilson"``: the whole accuracy, one class with ``label=``, or a micro average; a
+        bootstrap needs whole samples, which decayed counts are not). With weights ``f**age``
+        the effective size is about ``(1 + f) / (1 - f)``, twice the sum of the weights: an
+        interval on the sum would be too wide.
+
+        Raises:
+            EmptyInputError: nothing counted yet.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> faded = Faded(ConfusionMatrix([0, 1]), factor=0.99)
+            >>> faded.update([0, 1] * 1000, [0, 1, 0, 0] * 500)
+            >>> round(faded.effective_size), round(faded.n_samples)
+            (199, 100)
+            >>> print(faded.interval("accuracy"))
+            0.7462 [0.6815, 0.8016] (95% wilson)
+        """
+        return cast(Any, self.effective()).interval(measure, average, method=method, **options)
+
+    def effective(self) -> R:
+        """The decayed result resized to total ``effective_size`` (the same shares, the weight
+        of as many whole samples as the decayed ones are worth): what its intervals and
+        ``evalkit.compare_results`` rest on.
+
+        Raises:
+            EmptyInputError: nothing counted yet.
+        """
+        if not self._weights:
+            raise EmptyInputError("nothing was counted yet: a decayed result needs samples for an interval")
+        resized: R = self._result.scaled(self.effective_size / self._weights)
+        return resized
+
+
+class FadedPerClass:
+    """Per-class precision, recall and F1 faded as MOA's fading evaluator fades them: each
+    class's precision over the class's own predictions (a prediction of another class does not
+    age it), its recall over its own samples, ``Σ f**age · right / Σ f**age`` with the age
+    counted in those alone; F1 the harmonic mean of the two, and an undefined value 0. ``Faded``
+    ages every count by every sample (one decayed confusion matrix, every measure); this is for
+    reading MOA's numbers.
+
+    Examples:
+        >>> moa = FadedPerClass(["a", "b"], factor=0.5)
+        >>> moa.update(["a", "b", "a"], ["a", "a", "b"])   # predictions of a: right, then wrong
+        >>> moa.per_class("precision").tolist()            # a: (0.5 * 1 + 0) / 1.5; b: never right
+        [0.3333333333333333, 0.0]
+    """
+
+    MEASURES = ("precision", "recall", "f1_score")
+
+    def __init__(self, labels: Sequence[Hashable], factor: float) -> None:
+        self._matrix = ConfusionMatrix(labels)  # its label checks
+        self.factor = check_factor(factor)
+        m = len(self._matrix.labels)
+        self._sums = {name: np.zeros(m) for name in ("precision", "recall")}  # Σ f**age · right, per class
+        self._weights = {name: np.zeros(m) for name in ("precision", "recall")}  # Σ f**age
+
+    @property
+    def labels(self) -> tuple:
+        return self._matrix.labels
+
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike) -> None:
+        """The next samples: each ages only its predicted class's precision and its actual class's recall."""
+        actual, predicted, _, _ = encode(y_true, y_pred, self.labels)  # codes over the labels: an unknown one is refused by name
+        right = (actual == predicted).astype(np.float64)
+        for name, classes in (("precision", predicted), ("recall", actual)):
+            self._fade(name, classes.astype(np.intp), right)
+
+    def _fade(self, name: str, classes: np.ndarray, right: np.ndarray) -> None:
+        """Age each class's estimator by its own samples of the batch: a sample's weight is
+        ``f**(later samples of its class)``, the past's ``f**(samples of its class)``."""
+        m, f = len(self.labels), self.factor
+        sizes = np.bincount(classes, minlength=m)
+        order = np.argsort(classes, kind="stable")
+        rank = np.empty(len(classes), dtype=np.intp)
+        rank[order] = np.arange(len(classes)) - np.concatenate(([0], np.cumsum(sizes)[:-1]))[classes[order]]  # place among its class's samples
+        weight = f ** (sizes[classes] - 1 - rank).astype(np.float64)
+        past = f ** sizes.astype(np.float64)
+        self._sums[name] = past * self._sums[name] + np.bincount(classes, weight * right, minlength=m)
+        self._weights[name] = past * self._weights[name] + np.bincount(classes, weight, minlength=m)
+
+    def per_class(self, measure: str) -> np.ndarray:
+        """``"precision"``, ``"recall"`` or ``"f1_score"`` of every class (0 where undefined, as MOA)."""
+        check_choice("measure", measure, self.MEASURES)
+        if measure == "f1_score":
+            p, r = self.per_class("precision"), self.per_class("recall")
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0)
+        weights = self._weights[measure]
+        return np.where(weights > 0, self._sums[measure] / np.where(weights > 0, weights, 1.0), 0.0)
+
+    def average(self, measure: str) -> float:
+        """The mean over every class of ``per_class(measure)`` (MOA's macro average)."""
+        return float(self.per_class(measure).mean())
+
+
+class Tumbling(_Over[R]):
+    """One result per ``size`` samples: the open window in ``result``, the closed ones in
+    ``history`` (oldest first); a batch that crosses a boundary is split."""
+
+    def __init__(self, template: R, size: int) -> None:
+        super().__init__(template)
+        self.size = _check_size(size)
+        self.history: list[R] = []
+        self._count = 0
+
+    def __len__(self) -> int:
+        """How many samples the open window holds."""
+        with self._lock:
+            return self._count
+
+    DOCUMENT = "Tumbling"
+
+    def _settings_document(self) -> dict[str, Any]:
+        return {"size": self.size}
+
+    @classmethod
+    def _read_settings(cls, document: dict[str, Any]) -> dict[str, Any]:
+        return {"size": document.get("size")}
+
+    def _state_document(self) -> dict[str, Any]:
+        return {"result": result_document(self._result), "count": self._count, "history": [result_document(window) for window in self.history]}
+
+    def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
+        self._result = self._read_kind(serialization.field(document, "result"), "result", options)
+        self._count = serialization.integer(document, "count", high=self.size - 1)
+        history = serialization.field(document, "history")
+        if not isinstance(history, list):
+            raise serialization.FormatError(f"field 'history' must be a list of results, got {show(history)}")
+        self.history = [self._read_kind(window, "history", options) for window in history]
+
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
+        """Add a batch; every ``size`` samples the open window closes into ``history``."""
+        with self._lock, self._held:
+            self._update(batch, sample_weight)
+
+    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
+        arrays, weight, _, n = batch_arrays(batch, sample_weight, None)
+        start = 0
+        while start < n:
+            stop = min(n, start + self.size - self._count)
+            chunk = tuple(values[start:stop] for values in arrays)
+            chunk_weight = None if weight is None else weight[start:stop]
+            if self._updates:
+                cast(Any, self._result).update(*chunk, sample_weight=chunk_weight)
+            else:
+                self._result += self._template.counted(*chunk, sample_weight=chunk_weight)
+            self._count += stop - start
+            start = stop
+            if self._count == self.size:
+                self.history.append(self._result)
+                self._result, self._count = self._template.empty(), 0
+
+    def table(self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None,
+              undefined: UndefinedPolicy = "exclude", **parameters: Any) -> list[float]:  # fmt: skip
+        """One value of ``measure`` per closed window (an ``average``, one class's value, or a
+        whole-result measure such as accuracy), oldest first."""
+        return [value_of(window, measure, average, label, undefined, parameters) for window in self.history]
+
+
+def result_of(view: object) -> Any:
+    """The result a view holds: a window's (or ``NoChange``'s, ``Prequential``'s) result, or the
+    view itself when it is a result."""
+    found = getattr(view, "result", None)
+    return found if found is not None else view
+
+
+class _Baseline:
+    """A classifier of a stream that predicts from the labels before each sample, counted into
+    ``view`` (a ``ConfusionMatrix`` or a window of one); ``first`` is its prediction before any
+    label (by default the view's first label)."""
+
+    def __init__(self, view: PairCounter, first: Hashable | None) -> None:
+        if not callable(getattr(view, "update", None)):
+            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
+        self.view = view
+        labels = getattr(view, "labels", None)
+        self._first: Hashable = first if first is not None else (labels[0] if labels else None)
+        if self._first is None:
+            raise InvalidArgumentError(f"give 'first', the {self._NAME} classifier's first prediction (the view has no labels to start from)")
+
+    _NAME = "baseline"
+
+    @property
+    def result(self) -> Any:
+        """What ``view`` has counted (a window's result, or the view itself)."""
+        return result_of(self.view)
+
+    def _count_pairs(self, actual: list[Any], predicted: list[Any], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
+        """Count its pairs into ``view``, with the weights and times the view takes."""
+        options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
+        if time is not None:
+            options["time"] = time
+        cast(Any, self.view).update(actual, predicted, **options)
+
+
+class NoChange(_Baseline):
+    """The no-change classifier of a stream, counted into ``view``: it predicts each sample's
+    label to be the previous sample's (the first sample's: ``first``, by default the view's
+    first label, as MOA's starts at class 0). Its accuracy is what ``kappa_temporal`` measures
+    a model against.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> no_change = NoChange(ConfusionMatrix(["calm", "storm"]))
+        >>> no_change.update(["calm", "calm", "storm", "storm"])   # predicted: calm, calm, calm, storm
+        >>> no_change.result.get_accuracy()
+        0.75
+    """
+
+    _NAME = "no-change"
+
+    def __init__(self, view: PairCounter, *, first: Hashable | None = None) -> None:
+        super().__init__(view, first)
+        self._last: Hashable = self._first
+
+    def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
+        """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
+        actual = list(y_true)
+        if not actual:
+            return
+        self._count_pairs(actual, [self._last, *actual[:-1]], sample_weight, time)
+        self._last = actual[-1]
+
+
+class MajorityClass(_Baseline):
+    """The majority-class classifier of a stream, counted into ``view``: it predicts each sample's
+    label to be the most frequent label so far (ties to the label first in the view's order),
+    the classifier ``kappa_m`` measures a model against.
+
+    Args:
+        view: where its pairs are counted (a ``ConfusionMatrix`` or a window of one, of the same
+            samples as the model's).
+        window: count the labels of only the last ``window`` samples (MOA's windowed evaluator).
+        factor: instead, fade the label counts by ``factor`` per sample (MOA's fading evaluator).
+        include_current: count each sample's own label before choosing, as MOA does (its kappa-M
+            then credits the majority with a label it could not have known); by default the
+            majority is that of the labels before the sample, a classifier that could run.
+        first: the prediction before any label has been seen (default the view's first label).
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> majority = MajorityClass(ConfusionMatrix(["calm", "storm"]))
+        >>> majority.update(["calm", "storm", "storm", "storm"])   # predicted: calm, calm, calm, storm
+        >>> majority.result.get_accuracy()
+        0.5
+    """
+
+    def __init__(self, view: PairCounter, *, window: int | None = None, factor: float | None = None, include_current: bool = False,
+                 first: Hashable | None = None) -> None:  # fmt: skip
+        if window is not None and factor is not None:
+            raise InvalidArgumentError("give the label counts a 'window' or a fading 'factor', not both")
+        super().__init__(view, first)
+        self.window = None if window is None else _check_size(window, "window")
+        self.factor = None if factor is None else check_factor(factor)
+        self.include_current = bool(include_current)
+        self._order: dict[Hashable, int] = {label: k for k, label in enumerate(getattr(view, "labels", None) or ())}
+        self._counts: dict[Hashable, float] = {}
+        self._recent: collections.deque[Hashable] = collections.deque()
+
+    _NAME = "majority"
+
+    def _majority(self) -> Hashable:
+        if not self._counts:
+            return self._first
+        order = self._order
+        return min(self._counts.items(), key=lambda item: (-item[1], order.get(item[0], len(order))))[0]  # most counted, then first in order
+
+    def _count(self, label: Hashable) -> None:
+        counts = self._counts
+        if self.factor is not None:
+            for known in counts:
+                counts[known] *= self.factor
+        counts[label] = counts.get(label, 0) + 1
+        if self.window is not None:
+            self._recent.append(label)
+            if len(self._recent) > self.window:
+                old = self._recent.popleft()
+                counts[old] -= 1
+                if not counts[old]:
+                    del counts[old]
+
+    def update(self, y_true: Sequence[Hashable] | np.ndarray, *, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
+        """The next labels of the stream (the model's ``y_true``), with the model's weights and times."""
+        actual = list(y_true)
+        if not actual:
+            return
+        predictions = []
+        for label in actual:  # each prediction depends on the labels before it: one at a time
+            if self.include_current:
+                self._count(label)
+                predictions.append(self._majority())
+            else:
+                predictions.append(self._majority())
+                self._count(label)
+        self._count_pairs(actual, predictions, sample_weight, time)
+
+
+def kappa_m(result: object, majority: object) -> float:
+    """Kappa-M (Bifet, de Francisci Morales, Read, Holmes and Pfahringer 2015; MOA's Kappa M): a
+    model's accuracy measured against the majority-class classifier's on the same samples,
+    ``(p_0 - p_m) / (1 - p_m)``. On a stream where one class dominates, a model can have a good
+    accuracy and still do no better than always predicting that class.
+
+    Args:
+        result: the model's result (or window) over some samples.
+        majority: a ``MajorityClass`` (or its result) over the same samples.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> model = ConfusionMatrix.from_predictions(["calm", "storm", "storm", "storm"], ["calm", "storm", "calm", "storm"])
+        >>> majority = MajorityClass(ConfusionMatrix(["calm", "storm"]))
+        >>> majority.update(["calm", "storm", "storm", "storm"])
+        >>> kappa_m(model, majority)   # 3 of 4 right against 2 of 4
+        0.5
+    """
+    return _kappa_against(result, majority, "majority-class")
+
+
+def kappa_temporal(result: object, no_change: object) -> float:
+    """Kappa-temporal (Žliobaitė, Bifet, Read, Pfahringer and Holmes 2015; MOA's kappa temporal):
+    a model's accuracy measured against the no-change classifier's on the same samples,
+    ``(p_0 - p_e) / (1 - p_e)``. Below 0 a model does worse than repeating the last label, which
+    on a stream with long runs of one class can happen with a good accuracy and kappa.
+
+    Args:
+        result: the model's result (or window) over some samples.
+        no_change: a ``NoChange`` (or its result) over the same samples.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> model = ConfusionMatrix.from_predictions(["calm", "calm", "storm", "storm"], ["calm", "storm", "storm", "storm"])
+        >>> no_change = NoChange(ConfusionMatrix(["calm", "storm"]))
+        >>> no_change.update(["calm", "calm", "storm", "storm"])
+        >>> kappa_temporal(model, no_change)   # both 3 of 4 right
+        0.0
+    """
+    return _kappa_against(result, no_change, "no-change")
+
+
+def _kappa_against(result: object, baseline: object, name: str) -> float:
+    """``(p_0 - p_b) / (1 - p_b)``: a model's accuracy against a baseline classifier's on the same samples."""
+    mine, theirs = (result_of(view).pair_counts().margins() for view in (result, baseline))
+    if mine["total"] != theirs["total"] and not (isinstance(mine["total"], float) and math.isclose(mine["total"], theirs["total"], rel_tol=1e-9)):
+        raise InvalidArgumentError(f"the model and the {name} classifier must count the same samples: {mine['total']} and {theirs['total']}")
+    # (p_0 - p_b) / (1 - p_b) = (correct - correct_b) / (n - correct_b): exact for integer counts, NaN when the baseline is never wrong
+    return float(ratio(difference(mine["correct"], theirs["correct"]), difference(mine["total"], theirs["correct"])))
