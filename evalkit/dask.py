@@ -47,7 +47,7 @@ from evalkit._groups._by_group import ByGroup
 from evalkit._groups.neighborhood import NeighborhoodAccuracy
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.confusion_matrix import ConfusionMatrix
-from evalkit._results.counted import BatchCount, CountedState, Kind, merged_parts
+from evalkit._results.counted import BatchCount, CountedState, Kind, column_names, merged_parts
 from evalkit._results.evaluation import Evaluation
 from evalkit._scale.streaming import LabelSetCounts
 from evalkit._scores.calibration import Calibration
@@ -162,6 +162,7 @@ def fold(template: Kind | BatchCount[Kind], *columns: object, sample_weight: obj
 
     Raises:
         InvalidTypeError: not Dask collections.
+        InvalidArgumentError: ``names`` that name a column twice (or a keyword column's name).
         InputLengthError, InputShapeError: columns of other lengths or partitions; no row at all.
 
     Examples:
@@ -178,8 +179,7 @@ def fold(template: Kind | BatchCount[Kind], *columns: object, sample_weight: obj
     if isinstance(columns[0], da.Array) and columns[0].ndim not in (1, 2):
         raise InputShapeError(f"{(names or ['columns[0]'])[0]!r} must be a 1-D or 2-D Dask array, got shape {columns[0].shape}")
     keywords = {key: values for key, values in named.items() if values is not None}
-    called = [*names, *(f"columns[{i}]" for i in range(len(names), len(columns)))]
-    given = {**dict(zip(called, columns)), **keywords}
+    given = {**dict(zip(column_names(names, len(columns), keywords), columns)), **keywords}
     if sample_weight is not None:
         given["sample_weight"] = sample_weight
     tables = {argument: values.shape for argument, values in given.items() if isinstance(values, da.Array) and values.ndim == 2}

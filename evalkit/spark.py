@@ -47,7 +47,7 @@ from evalkit._engine._validation import show
 from evalkit._groups._by_group import ByGroup
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.confusion_matrix import ConfusionMatrix
-from evalkit._results.counted import BatchCount, CountedState, Kind, merged_parts
+from evalkit._results.counted import BatchCount, CountedState, Kind, column_names, merged_parts
 from evalkit._results.evaluation import Evaluation
 from evalkit._scores.calibration import Calibration
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
@@ -185,12 +185,12 @@ def fold(df: SparkFrame, template: Kind | BatchCount[Kind], columns: Sequence[st
     columns in errors. Every function of this module is such a fold.
 
     Raises:
-        InvalidArgumentError: a column the DataFrame does not have.
+        InvalidArgumentError: a column the DataFrame does not have; ``names`` that name a
+            column twice (or a keyword column's name).
         EmptyInputError: no rows.
     """
     keywords = {key: column for key, column in named.items() if column is not None}
-    called = [*names, *(f"columns[{i}]" for i in range(len(names), len(columns)))]
-    positions = dict(zip(called, columns))
+    positions = dict(zip(column_names(names, len(columns), keywords, "weight"), columns))
     selected = _columns(df, {**positions, **keywords, "weight": weight})
     first, keys = len(columns), list(keywords)
 

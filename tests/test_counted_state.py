@@ -152,3 +152,14 @@ def test_half_beside_a_billion_is_half_once_the_billion_is_taken_away(kind):
     for big, small in ((1e9, 0.5), (1.0, 1e-10)):
         rest = (one(big) + one(small)) - one(big)
         assert rest == one(small) and rest.n_samples == small
+
+
+def test_a_fold_names_each_column_once():
+    """The engines' folds key the columns by these names: a name twice, or a keyword column's
+    name, would count one column as another."""
+    from evalkit._results.counted import column_names
+
+    assert column_names(["y_true", "y_pred"], 3, ["mask"]) == ["y_true", "y_pred", "columns[2]"]
+    for names, count, keywords in ((["a", "a"], 2, []), (["a"], 2, ["a"]), (["sample_weight"], 1, []), (["a", "b"], 1, [])):
+        with pytest.raises(InvalidArgumentError, match="'names' must name the"):
+            column_names(names, count, keywords)

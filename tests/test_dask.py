@@ -20,6 +20,7 @@ from evalkit._engine._exact import rounded_counts
 from evalkit.exceptions import (
     InputLengthError,
     InputShapeError,
+    InvalidArgumentError,
     InvalidTypeError,
     MixedLabelTypesError,
 )
@@ -214,6 +215,9 @@ def test_folds_take_keyword_columns_count_nothing_as_memory_does_and_refuse_scal
         evalkit_dask.fold(object(), column(y))
     with pytest.raises(InputShapeError, match=r"'y_true' \(4, 2\), 'y_pred' \(4, 3\)"):  # named as given, before any partition is counted
         evalkit_dask.evaluate_indicators(da.zeros((4, 2), chunks=2, dtype=bool), da.zeros((4, 3), chunks=2, dtype=bool))
+    for names, keywords in ((("y", "y", "y"), {}), (("y", "low", "y_pred"), {"y_pred": column(y)})):  # a column twice would be dropped
+        with pytest.raises(InvalidArgumentError, match="'names' must name the 3 columns once each"):
+            evalkit_dask.fold(IntervalCoverage(), column(y), column(y - 1), column(y + 1), names=names, **keywords)
 
 
 @pytest.fixture

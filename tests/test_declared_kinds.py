@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from evalkit import Faded, IntervalCoverage, SummedState, Tumbling, Windowed
 from evalkit._engine.serialization import FormatError
-from evalkit.exceptions import InvalidTypeError, LabelMismatchError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError
 
 
 class ClassHits(SummedState):
@@ -129,3 +129,5 @@ def test_a_declared_kind_folds_on_spark(spark):
     y, p, w = _columns()
     df = spark.createDataFrame([(int(a), int(b), int(c)) for a, b, c in zip(y, p, w)], ["y", "p", "w"]).repartition(4)
     assert evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w") == ClassHits().counted(y, p, sample_weight=w)
+    with pytest.raises(InvalidArgumentError, match="'names' must name the 2 columns once each"):  # one column would be counted as the other
+        evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w", names=("actual", "actual"))

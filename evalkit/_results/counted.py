@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
-__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "merged_parts", "read_result", "result_document"]
+__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "column_names", "merged_parts", "read_result", "result_document"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
@@ -249,6 +249,25 @@ class BatchCount(Generic[Kind]):
     def counted(self, *batch: Any, sample_weight: object = None, **columns: object) -> Kind:
         """The result of one batch (``columns``: its keyword columns, as a mask)."""
         return self.build(*batch, sample_weight=sample_weight, **self.options, **columns)
+
+
+def column_names(names: Sequence[str], count: int, keywords: Iterable[str], weight: str = "sample_weight") -> list[str]:
+    """What a fold calls each of its ``count`` columns in errors: ``names`` first, then
+    ``columns[i]``.
+
+    Raises:
+        InvalidArgumentError: more names than columns, a name twice, or the name of a keyword
+            column or of the weight (the columns would be counted under each other's names).
+
+    Examples:
+        >>> column_names(["y_true"], 2, ["mask"])
+        ['y_true', 'columns[1]']
+    """
+    called = [*names, *(f"columns[{i}]" for i in range(len(names), count))]
+    taken = [*called, *keywords, weight]
+    if len(names) > count or len(set(taken)) < len(taken):
+        raise InvalidArgumentError(f"'names' must name the {count} columns once each, apart from the keyword columns and {weight!r}, got {show(list(names))}")
+    return called
 
 
 def merged_parts(results: Any, what: str) -> Any:
