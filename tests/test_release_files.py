@@ -33,7 +33,7 @@ def moved_loaded(load):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = load()
-    moved = (" is deprecated ", " is no longer a name of ")
+    moved = (" is deprecated", " is no longer a name of ")
     assert all(w.category is DeprecationWarning and any(text in str(w.message) for text in moved) for w in caught), [str(w.message) for w in caught]
     return found
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, NoReturn, cast, overlo
 import attrs
 import numpy as np
 
-from evalkit._engine._exact import UNIT, exact_table, float_units
+from evalkit._engine._exact import UNIT, exact_remainders, exact_table, float_units
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._validation import show
 from evalkit._engine.cells import COUNT_NAMES, Cells
@@ -288,6 +288,22 @@ def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact"
             raise FormatError(f"field {name!r}: the exact sum at position {entry[0]} must be at least 0 and round to its count {count!r}, got {show(entry)}")
         sums[entry[0]] = total
     return sums
+
+
+def exact_rests(values: np.ndarray, name: str = "exact") -> dict[str, list[Any]]:
+    """The field ``name`` a document writes beside counts written rounded, so that they read
+    back exact (``exact_counts_of``): the rest of each float count that is not its exact sum
+    (``[position, [floats]]``); no field when every count is its float.
+
+    Examples:
+        >>> from evalkit._engine._exact import exact_table
+        >>> exact_rests(exact_table(np.array([0.5, 1e16]), {1: 10**16 * UNIT + UNIT}))
+        {'exact': [[1, [1.0]]]}
+        >>> exact_rests(np.array([0.5, 2.0]))
+        {}
+    """
+    rests = exact_remainders(values)
+    return {name: rests} if rests else {}
 
 
 def exact_counts_of(document: dict[str, Any], values: np.ndarray, name: str = "exact", *, signed: bool = False) -> np.ndarray:

@@ -51,7 +51,6 @@ from evalkit._engine._exact import (
     added,
     difference,
     equal_counts,
-    exact_remainders,
     rounded_counts,
     same_form,
     scaled_counts,
@@ -213,9 +212,7 @@ class SummedState(CountedState):
         for name, values in zip(self.SUMS, self._arrays()):
             key = name.lstrip("_")
             document[key] = rounded_counts(cast(np.ndarray, values)).ravel().tolist()
-            remainders = exact_remainders(cast(np.ndarray, values))
-            if remainders:
-                document[f"exact_{key}"] = remainders
+            document.update(serialization.exact_rests(cast(np.ndarray, values), f"exact_{key}"))
         return document
 
     @classmethod

@@ -41,7 +41,6 @@ from evalkit._engine import serialization
 from evalkit._engine._exact import (
     equal_counts,
     exact_bincount,
-    exact_remainders,
     in_units,
     rounded_counts,
     weighted_bincount,
@@ -465,9 +464,7 @@ class SetCoverage(_Sums):
                                     "groups": None if self._groups is None else serialization.as_list(self._groups)}  # fmt: skip
         for name, table in (("by_class", self._by_class), ("by_size", self._by_size)):
             document[name] = [[*key, *sums] for key, sums in zip(zip(table.codes(0).tolist(), table.codes(1).tolist()), rounded_counts(table.sums).tolist())]
-            remainders = exact_remainders(table.sums)
-            if remainders:
-                document[f"exact_{name}"] = remainders
+            document.update(serialization.exact_rests(table.sums, f"exact_{name}"))
         return document
 
     @classmethod

@@ -57,7 +57,6 @@ from evalkit._engine._exact import (
     common_units,
     equal_counts,
     exact_counts,
-    exact_remainders,
     rounded_counts,
     rounded_number,
     same_form,
@@ -413,10 +412,7 @@ class RiskCoverage(CountedState):
     def _document(self) -> dict[str, Any]:
         document = {"labels": serialization.as_list(self._labels), "fixed": self._fixed, "confidence": self._score.tolist(),
                     "actual": self._actual.tolist(), "predicted": self._predicted.tolist(), "weight": rounded_counts(self._weight).tolist()}  # fmt: skip
-        remainders = exact_remainders(self._weight)
-        if remainders:  # float weights that are not their exact sums: the rest, so that the document reads back exact
-            document["exact"] = remainders
-        return document
+        return {**document, **serialization.exact_rests(self._weight)}  # float weights that are not their exact sums: the rest
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> RiskCoverage:
