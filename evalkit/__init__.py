@@ -78,7 +78,6 @@ from evalkit._scores.ranked_lists import RankedLists
 from evalkit._scores.selective import RiskCoverage
 from evalkit.comparisons import ModelComparison
 from evalkit.io import (
-    _comparison_tables,  # noqa: F401  (registers the tables of comparisons)
     _html,  # noqa: F401  (registers the HTML renderings results call)
     _report,  # noqa: F401  (registers the reports results call)
     _text,  # noqa: F401  (registers the Deep Netts text of a matrix)

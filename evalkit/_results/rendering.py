@@ -11,9 +11,7 @@ it); a result calls it by that name.
 | ``"group_report"`` | ``evalkit.io._report.group_report`` | a ``ByGroup``'s ``GroupReport`` |
 | ``"html_table"`` | ``evalkit.io._html.table_fragment`` | a titled table of rows |
 | ``"html_matrix"`` | ``evalkit.io._html.matrix_fragment`` | a confusion matrix as a heat map |
-| ``"comparison_table"`` | ``evalkit.io._comparison_tables.comparison_table`` | a ``ModelComparison``'s table |
 | ``"comparison_page"`` | ``evalkit.io._html.comparison_page`` | a ``ModelComparison`` as an HTML page |
-| ``"p_value_matrix"`` | ``evalkit.io._comparison_tables.p_value_matrix`` | a ``PairwiseTests``' adjusted p-values |
 """
 
 from __future__ import annotations

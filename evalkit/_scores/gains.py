@@ -11,18 +11,16 @@ Examples:
     >>> from evalkit import ThresholdCurve
     >>> curve = ThresholdCurve.from_scores([1, 0, 1, 0, 0, 1, 0, 0, 0, 0], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.15, 0.1])
     >>> print(gains_table(curve, groups=5).to_text())
-    group  threshold  targeted  samples  positives  captured  response   lift
-        1      0.800     0.200        2          1     0.333     0.500  1.667
-        2      0.600     0.400        4          2     0.667     0.500  1.667
-        3      0.400     0.600        6          3     1.000     0.500  1.667
-        4      0.200     0.800        8          3     1.000     0.375  1.250
-        5      0.100     1.000       10          3     1.000     0.300  1.000
+    group  threshold  targeted  samples  positives  captured  response    lift
+    1          0.800     0.200        2          1     0.333     0.500   1.667
+    2          0.600     0.400        4          2     0.667     0.500   1.667
+    3          0.400     0.600        6          3     1.000     0.500   1.667
+    4          0.200     0.800        8          3     1.000     0.375   1.250
+    5          0.100     1.000       10          3     1.000     0.300   1.000
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Hashable
 from typing import Any
@@ -32,6 +30,7 @@ import numpy as np
 
 from evalkit._engine._validation import show
 from evalkit._engine.serialization import json_safe
+from evalkit._results.table import Table, Tabular
 from evalkit._scores.curves import ThresholdCurve
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
@@ -42,7 +41,7 @@ COLUMNS = ("group", "threshold", "targeted", "samples", "positives", "captured",
 
 
 @attrs.frozen
-class GainsTable:
+class GainsTable(Tabular):
     """One row per group, cumulative from the highest scores (see the module docstring).
 
     Attributes:
@@ -64,40 +63,13 @@ class GainsTable:
         document = {"label": self.label, "base_rate": self.base_rate, "rows": [dict(zip(COLUMNS, row)) for row in self.rows]}
         return json_safe(document) if strict else document
 
-    def to_text(self, digits: int = 3) -> str:
-        """The aligned table."""
-        cells = [[_shown(value, column, digits) for column, value in zip(COLUMNS, row)] for row in self.rows]
-        widths = [max(len(column), *(len(row[k]) for row in cells)) for k, column in enumerate(COLUMNS)]
-        lines = ["  ".join(f"{column:>{width}}" for column, width in zip(COLUMNS, widths))]
-        lines += ["  ".join(f"{cell:>{width}}" for cell, width in zip(row, widths)) for row in cells]
-        return "\n".join(lines)
+    def as_tables(self, digits: int = 3) -> list[Table]:
+        """The table (floats with ``digits`` decimals)."""
+        return [self.csv_table()]
 
-    def to_markdown(self, digits: int = 3) -> str:
-        """A Markdown table."""
-        lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---:|" * len(COLUMNS)]
-        lines += ["| " + " | ".join(_shown(value, column, digits) for column, value in zip(COLUMNS, row)) + " |" for row in self.rows]
-        return "\n".join(lines)
-
-    def to_csv(self) -> str:
-        """CSV with a header row, at full precision."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        writer.writerows(self.rows)
-        return buffer.getvalue()
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-
-def _shown(value: Any, column: str, digits: int) -> str:
-    if column == "group":
-        return str(value)
-    if column in ("samples", "positives") and float(value).is_integer():
-        return str(int(value))
-    if isinstance(value, float) and math.isinf(value):
-        return "inf"
-    return f"{value:.{digits}f}"
+    def csv_table(self) -> Table:
+        """One row per group, at full precision."""
+        return Table(COLUMNS, self.rows)
 
 
 def gains_table(curve: Any, label: Hashable | None = None, *, groups: int = 10) -> GainsTable:

@@ -38,6 +38,7 @@ from evalkit._groups._values import value_of
 from evalkit._results._closed_form import _check_level, _scipy_stats
 from evalkit._results.multiplicity import PAIRWISE_CORRECTIONS, adjust, adjust_pairwise
 from evalkit._results.rendering import render
+from evalkit._results.table import Strong, Table, Tabular
 from evalkit._scores.calibration import DIRECTIONS, calibration_key
 from evalkit._scores.curves import area_key
 from evalkit.comparisons._bayesian import BayesianComparison, sign_test, signed_rank_test
@@ -133,7 +134,7 @@ def _as_table(table: Any, models: Sequence[Hashable] | None, datasets: Sequence[
 
 
 @attrs.frozen
-class PairwiseTests:
+class PairwiseTests(Tabular):
     """Every pair of models tested, with the p-values adjusted for their number.
 
     Attributes:
@@ -156,6 +157,8 @@ class PairwiseTests:
     correction: str
     estimates: np.ndarray = attrs.field(eq=attrs.cmp_using(eq=np.array_equal))
     direction: str = "lower"
+
+    DIGITS: ClassVar[int] = 4
 
     @classmethod
     def from_predictions(
@@ -226,16 +229,16 @@ class PairwiseTests:
                 "estimates": dict(zip(self.models, self.estimates.tolist())), "ranked": [model for model, _ in self.ranked()],
                 "pairs": pairs}  # fmt: skip
 
-    def to_text(self, digits: int = 4) -> str:
-        """The matrix of adjusted p-values, aligned."""
-        return str(render("p_value_matrix", self, "text", digits))
+    def as_tables(self, digits: int = 4) -> list[Table]:
+        """The matrix of adjusted p-values, one row and column per model (``to_text``,
+        ``to_markdown``, ``to_csv``)."""
+        title = f"{self.test} p-values" + ("" if self.correction in ("nemenyi", "none") else f" ({self.correction}-adjusted)")
+        names = [str(model) for model in self.models]
+        rows = [[name, *(None if i == j else float(self.p_values[i, j]) for j in range(len(names)))] for i, name in enumerate(names)]
+        return [Table(["", *names], rows, title=title)]
 
-    def to_markdown(self, digits: int = 4) -> str:
-        """The matrix of adjusted p-values as a Markdown table."""
-        return str(render("p_value_matrix", self, "markdown", digits))
-
-    def __str__(self) -> str:
-        return self.to_text()
+    def csv_table(self) -> Table:
+        return self.as_tables()[0]
 
 
 def _index(models: tuple[Hashable, ...], model: Hashable) -> int:
@@ -257,7 +260,7 @@ def _square(values: np.ndarray, k: int, diagonal: float) -> np.ndarray:
 
 
 @attrs.frozen(eq=False, init=False)
-class ModelComparison(Document):
+class ModelComparison(Tabular, Document):
     """One measure of ``k`` models on ``N`` data sets, and the tests of Demšar's procedure.
 
     Args:
@@ -516,21 +519,37 @@ class ModelComparison(Document):
             "cliques": [list(clique) for clique in self.cliques(alpha)], "pairwise": tests,
         }  # fmt: skip
 
-    def table(self, format: str = "text", digits: int = 3) -> str:
+    def as_tables(self, digits: int = 3) -> list[Table]:
         """The table of values with each model's rank beside it, the best of each data set
-        marked (bold in Markdown and LaTeX, ``*`` in text), the average ranks in the last row,
-        and Friedman's and Iman-Davenport's tests and the critical differences below:
-        ``format`` ``"text"``, ``"markdown"`` or ``"latex"``."""
+        marked (``*`` in text, bold in Markdown and LaTeX), the average ranks in the last row,
+        and Friedman's and Iman-Davenport's tests and the critical differences below."""
+        ranks, best = self.rank_table, self.rank_table == self.rank_table.min(axis=1, keepdims=True)
+        rows: list[list[Any]] = [[str(name), *((Strong if best[i, j] else str)(f"{self.values[i, j]:.{digits}f} ({ranks[i, j]:.1f})") for j in range(len(self.models)))]
+                                 for i, name in enumerate(self.datasets)]  # fmt: skip
+        notes = self.test_lines()
+        if self.dropped:
+            notes.append(f"left out (a missing cell): {', '.join(str(name) for name in self.dropped)}")
+        return [Table(["data set", *map(str, self.models)], [*rows, [], ["avg rank", *(f"{rank:.2f}" for rank in self.ranks)]], notes=notes)]
+
+    def csv_table(self) -> Table:
+        """The values of each data set and the average ranks, at full precision."""
+        rows = [[str(name), *map(float, self.values[i])] for i, name in enumerate(self.datasets)]
+        return Table(["data set", *map(str, self.models)], [*rows, ["avg rank", *map(float, self.ranks)]])
+
+    def test_lines(self) -> list[str]:
+        """Friedman's and Iman-Davenport's tests and the critical differences, one line each."""
+        chi2, f = self.friedman(), self.iman_davenport()
+        nemenyi, dunn = self.critical_difference(0.05, "nemenyi"), self.critical_difference(0.05, "bonferroni-dunn")
+        return [
+            f"Friedman chi2_F = {chi2.statistic:.3f}, df {chi2.df[0]:g}, p = {chi2.p_value:.4g}; "  # noqa: ISC004 (one line of text)
+            f"Iman-Davenport F_F = {f.statistic:.3f}, df ({f.df[0]:g}, {f.df[1]:g}), p = {f.p_value:.4g}",
+            f"critical difference at alpha 0.05: Nemenyi {nemenyi:.3f}, Bonferroni-Dunn {dunn:.3f}",
+        ]
+
+    def table(self, format: str = "text", digits: int = 3) -> str:
+        """The table in ``format``: ``"text"``, ``"markdown"`` or ``"latex"`` (see ``tables``)."""
         check_choice("format", format, ("text", "markdown", "latex"))
-        return str(render("comparison_table", self, format, digits))
-
-    def to_text(self, digits: int = 3) -> str:
-        """The table as aligned text."""
-        return self.table("text", digits)
-
-    def to_markdown(self, digits: int = 3) -> str:
-        """The table in Markdown."""
-        return self.table("markdown", digits)
+        return str(getattr(self.as_tables(digits)[0], f"to_{format}")(digits))
 
     def to_latex(self, digits: int = 3) -> str:
         """The table as a LaTeX ``tabular``."""
@@ -540,9 +559,6 @@ class ModelComparison(Document):
         """A self-contained HTML page: the table, the tests, the critical-difference diagram
         (inline SVG) and Nemenyi's p-values."""
         return str(render("comparison_page", self, digits=digits, title=title, alpha=alpha))
-
-    def __str__(self) -> str:
-        return self.to_text()
 
     def _repr_html_(self) -> str:
         headers = ["model", "average rank", f"mean {self.measure or 'value'}"]

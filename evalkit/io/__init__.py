@@ -2,7 +2,7 @@
 
 Readers of CSV, JSON Lines and Parquet files in batches (``read_batches``, ``read_labels``),
 ``restore_numbers`` for strict JSON read back, the limits of the JSON documents read
-(``limits``, ``current_limits``), and the reports every result gives (``Report`` of one result, ``GroupReport`` of a result by
+(``limits``, ``current_limits``), and the reports every result gives, each written by one table model (``Table``) (``Report`` of one result, ``GroupReport`` of a result by
 group, ``CoverageReport`` of coverage, ``OverTime`` of a window's history), each rendered as
 text (``classification_report``), Markdown, CSV, JSON and HTML. Plots, displays and the bundled data sets have their own
 faces (``evalkit.plots``, ``evalkit.displays``, ``evalkit.datasets``).
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from evalkit._engine import moved_names
 from evalkit._engine.serialization import Limits, current_limits, limits, restore_numbers
+from evalkit._results.table import Table
 from evalkit.io._over_time import OverTime
 from evalkit.io._report import GroupReport, Report, build_report, classification_report, group_report
 
@@ -34,6 +35,7 @@ __all__ = [
     "Limits",
     "OverTime",
     "Report",
+    "Table",
     "build_report",
     "classification_report",
     "current_limits",

@@ -6,15 +6,13 @@ risk-coverage curve.
 Examples:
     >>> from evalkit import SetCoverage
     >>> report = CoverageReport.of_sets(SetCoverage.from_sets(["a", "b"], [{"a"}, {"a", "b"}]))
-    >>> print(report.to_text(3).splitlines()[0])
-    coverage            1.000
+    >>> report.to_text(3).splitlines()[:2]
+    ['reading              value', 'coverage             1.000']
 """
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import itertools
 import json
 import math
@@ -24,6 +22,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine.serialization import json_safe
+from evalkit._results.table import Table, Tabular
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
 from evalkit._scores.selective import RiskCoverage
 from evalkit.exceptions import EvalkitError
@@ -38,15 +37,8 @@ RISKS = (0.01, 0.02, 0.05, 0.1)
 """The risks at which a risk-coverage report reads the largest coverage."""
 
 
-def _number(value: object, digits: int) -> str:
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return str(value)
-    number = float(value)  # type: ignore[arg-type]
-    return "undef" if math.isnan(number) else f"{number:.{digits}f}"
-
-
 @attrs.frozen
-class CoverageReport:
+class CoverageReport(Tabular):
     """Readings (name -> value) and tables (caption, headers, rows) of one result, and the
     risk-coverage curve to draw (``curve``)."""
 
@@ -108,23 +100,9 @@ class CoverageReport:
     # ----------------------------------------------------------------------------------------
     # rendering
 
-    def to_text(self, digits: int = 3) -> str:
-        """The readings as aligned lines, then each table."""
-        width = max(map(len, self.readings)) + 2
-        parts = ["\n".join(f"{name:<{width}}{_number(value, digits)}" for name, value in self.readings.items())]
-        for caption, headers, rows in self.tables:
-            cells = [list(headers), *([str(v) if isinstance(v, str) else _number(v, digits) for v in row] for row in rows)]
-            widths = [max(len(row[k]) for row in cells) + 2 for k in range(len(headers))]
-            parts.append(caption + "\n" + "\n".join("".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in cells))
-        return "\n\n".join(parts)
-
-    def to_markdown(self, digits: int = 3) -> str:
-        """The readings and the tables as Markdown tables."""
-        parts = ["| reading | value |\n|---|---|\n" + "\n".join(f"| {name} | {_number(value, digits)} |" for name, value in self.readings.items())]
-        for caption, headers, rows in self.tables:
-            body = "\n".join("| " + " | ".join(str(v) if isinstance(v, str) else _number(v, digits) for v in row) + " |" for row in rows)
-            parts.append(f"**{caption}**\n\n| {' | '.join(headers)} |\n|{'---|' * len(headers)}\n{body}")
-        return "\n\n".join(parts)
+    def as_tables(self, digits: int = 3) -> list[Table]:
+        """The readings, then each table."""
+        return [Table(("reading", "value"), self.readings.items()), *(Table(headers, rows, title=caption) for caption, headers, rows in self.tables)]
 
     def to_dict(self) -> dict[str, object]:
         """Readings and tables as plain data (strict JSON: NaN as null)."""
@@ -133,18 +111,11 @@ class CoverageReport:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
 
-    def to_csv(self) -> str:
+    def csv_table(self) -> Table:
         """Long form: ``table,row,column,value`` (the readings are the table ``readings``)."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["table", "row", "column", "value"])
-        for name, value in self.readings.items():
-            writer.writerow(["readings", name, "value", value])
-        for caption, headers, rows in self.tables:
-            for row in rows:
-                for header, cell in zip(headers[1:], row[1:]):
-                    writer.writerow([caption, row[0], header, cell])
-        return out.getvalue()
+        rows: list[tuple[object, ...]] = [("readings", name, "value", value) for name, value in self.readings.items()]
+        rows += [(caption, row[0], header, cell) for caption, headers, table in self.tables for row in table for header, cell in zip(headers[1:], row[1:])]
+        return Table(("table", "row", "column", "value"), rows)
 
     def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "") -> str:
         """A self-contained page: the readings, the tables and, of a risk-coverage report, the

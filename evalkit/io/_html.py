@@ -597,8 +597,6 @@ def _ranked_cell(value: float, rank: float, best: bool, digits: int) -> str:
 def comparison_page(comparison: ModelComparison, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
     """The HTML page of a ``ModelComparison``: the table of values and ranks (the best of each
     data set bold), the tests, the critical-difference diagram and Nemenyi's p-values."""
-    from evalkit.io._comparison_tables import _tests
-
     ranks, best = comparison.rank_table, comparison.rank_table == comparison.rank_table.min(axis=1, keepdims=True)
     head = "".join(f"<th>{html.escape(str(name))}</th>" for name in ("data set", *comparison.models))
     rows = []
@@ -614,7 +612,7 @@ def comparison_page(comparison: ModelComparison, *, digits: int = 3, title: str 
     sections = [f"<h1>{html.escape(title)}</h1>",
                 f'<p class="note">{len(comparison.models)} models on {len(comparison.datasets)} data sets{measure}</p>',
                 f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
-                *(f'<p class="note">{html.escape(line)}</p>' for line in _tests(comparison)),
+                *(f'<p class="note">{html.escape(line)}</p>' for line in comparison.test_lines()),
                 f"<h2>Critical difference (Nemenyi, alpha {alpha:g})</h2>", (f"<figure>{_critical_difference_svg(comparison, alpha)}"
                  "<figcaption>average ranks, 1 the best; red bars join models not significantly different</figcaption></figure>"),
                 "<h2>Nemenyi p-values</h2>",

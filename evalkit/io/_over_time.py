@@ -7,15 +7,13 @@ Examples:
     ...                  ({"window": 1, "end": 2, "samples": 2, "accuracy": 1.0, "accuracy_low": 0.34, "accuracy_high": 1.0, "macro f1_score": 1.0},))
     >>> print(table.to_text(2))
     tumbling windows of 2 samples: accuracy with its 95% Wilson interval
-    window  end  samples  accuracy  low   high  macro f1_score
-    1       2    2        1.00      0.34  1.00  1.00
+    window    end  samples  accuracy    low   high  macro f1_score
+    1           2        2      1.00   0.34   1.00            1.00
 """
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import json
 import math
 from typing import Any
@@ -23,6 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit._results.table import Table, Tabular
 from evalkit.io._html import page, svg_chart, time_ticks
 
 __all__ = ["OverTime"]
@@ -32,7 +31,7 @@ _HEADINGS = {"accuracy_low": "low", "accuracy_high": "high"}
 
 
 @attrs.frozen
-class OverTime:
+class OverTime(Tabular):
     """Measures per window of a stream, oldest first.
 
     Attributes:
@@ -85,14 +84,6 @@ class OverTime:
             return None
         return (np.array([float(row[f"{measure}_low"]) for row in self.rows]), np.array([float(row[f"{measure}_high"]) for row in self.rows]))
 
-    def _cells(self, digits: int) -> list[list[str]]:
-        def shown(value: Any) -> str:
-            if isinstance(value, float):
-                return "nan" if math.isnan(value) else f"{value:.{digits}f}"
-            return str(value)
-
-        return [[shown(row[column]) for column in self.columns] for row in self.rows]
-
     def _headings(self) -> list[str]:
         return [_HEADINGS.get(column, "low" if column.endswith("_low") else "high" if column.endswith("_high") else column) for column in self.columns]
 
@@ -100,27 +91,13 @@ class OverTime:
         others = f", the averages with their {self.level:.0%} bootstrap (BCa) intervals" if self._measures_bounded else ""
         return f"{self.kind}: accuracy with its {self.level:.0%} Wilson interval{others}"
 
-    def to_text(self, digits: int = 3) -> str:
-        """A plain table, one line per window."""
-        table = [self._headings(), *self._cells(digits)]
-        widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
-        lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in table]
-        return "\n".join([self._title(), *lines])
+    def as_tables(self, digits: int = 3) -> list[Table]:
+        """One row per window, under the kind of windows."""
+        return [Table(self._headings(), ([row[column] for column in self.columns] for row in self.rows), title=self._title())]
 
-    def to_markdown(self, digits: int = 3) -> str:
-        """A Markdown table, one row per window."""
-        headings = self._headings()
-        lines = ["| " + " | ".join(headings) + " |", "|" + "---:|" * len(headings)]
-        lines += ["| " + " | ".join(row) + " |" for row in self._cells(digits)]
-        return "\n".join([self._title(), "", *lines])
-
-    def to_csv(self) -> str:
-        """CSV with a header line, full precision."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(self.columns)
-        writer.writerows([row[column] for column in self.columns] for row in self.rows)
-        return buffer.getvalue()
+    def csv_table(self) -> Table:
+        """One row per window at full precision, the columns by their names."""
+        return Table(self.columns, ([row[column] for column in self.columns] for row in self.rows))
 
     def to_json(self) -> str:
         """A JSON document: the kind of windows, the level and the rows (NaN as null)."""
@@ -143,8 +120,6 @@ class OverTime:
             band = self.bounds(measure)
             charts.append(svg_chart([(measure, ends, values)], x_label=self.axis_label(dates), y_label=measure, markers=len(ends) <= 60,
                                     x_span=span, x_ticks=ticks, band=band, legend=False))  # fmt: skip
-        headings = "".join(f"<th>{html.escape(heading)}</th>" for heading in self._headings())
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self._cells(digits))
         sections = [f"<h1>{html.escape(title)}</h1>", f'<p class="note">{html.escape(self._title())}</p>',
-                    '<div class="charts">' + "".join(charts) + "</div>", f"<table><tr>{headings}</tr>{body}</table>"]  # fmt: skip
+                    '<div class="charts">' + "".join(charts) + "</div>", self.as_tables(digits)[0].to_html(digits + 3)]  # fmt: skip
         return page(title, sections)

@@ -20,12 +20,15 @@ Examples:
     accuracy           0.80
     cohen kappa        0.55
     mcc                0.61
+    <BLANKLINE>
+    Confusion matrix (rows actual, columns predicted)
+    actual \\ predicted      a      b
+    a                       1      1
+    b                       0      3
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -41,6 +44,7 @@ from evalkit._engine.serialization import json_safe
 from evalkit._results.base import CellsResult
 from evalkit._results.intervals import ratio_interval
 from evalkit._results.rendering import ReportFace, renders
+from evalkit._results.table import Table, Tabular
 from evalkit._scores.curves import AREAS
 from evalkit.exceptions import (
     EvalkitError,
@@ -55,7 +59,6 @@ from evalkit.io._report_columns import (
     MATRIX_LIMIT,
     _cell,
     _columns,
-    _escape,
     _header,
     _key_part,
     _listed,
@@ -100,6 +103,10 @@ DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_
 """The columns of a report unless others are asked for."""
 
 FORMATS = ("text", "markdown", "csv", "json", "dict", "html")
+
+SHOWN_MATRIX = 20
+"""The most classes whose confusion matrix a report's text and Markdown show (JSON and HTML
+hold it up to ``MATRIX_LIMIT``)."""
 """The renderings of a report."""
 
 _SUMMARY_TITLES = {
@@ -125,7 +132,7 @@ _CALIBRATION_TITLES = {
 
 
 @attrs.frozen
-class Report:
+class Report(Tabular):
     """The numbers of a classification report, ready to render.
 
     Attributes:
@@ -318,88 +325,34 @@ class Report:
             rows += [(self.calibration_name(name), [_cell(value, digits)]) for name, value in self.calibration.items()]
         return rows
 
-    def to_text(self, digits: int = 3) -> str:
-        """The aligned ``classification_report`` table."""
-        headers = [*self.titles(), "support"]
-        rows = self._rows(digits)
-        name_width = max(len(name) for name, cells in rows if cells) + 2  # a section's title may run past the names
-        widths = [max(len(header), digits + 3, *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(headers)]
-        lines = [" " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(headers, widths))]
-        for name, cells in rows:
-            lines.append((f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip())
-        notes = self.all_notes()
-        if notes:
-            lines += ["", *notes]
-        if self.intervals:
-            lines += ["", self.interval_title()]
-            for block, (titles, rows) in enumerate(((self.titles(), self.interval_rows(digits)), (["interval"], self.interval_rows(digits, summary=True)))):
-                if not rows:
-                    continue
-                if block and self.interval_rows(digits):
-                    lines.append("")
-                name_width = max(name_width, *(len(name) + 2 for name, _ in rows))
-                widths = [max(len(header), *(len(cells[i]) for _, cells in rows if len(cells) > i)) for i, header in enumerate(titles)]
-                lines.append(" " * name_width + "  ".join(f"{header:>{width}}" for header, width in zip(titles, widths)))
-                lines += [(f"{name:<{name_width}}" + "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))).rstrip() for name, cells in rows]
-        return "\n".join(lines)
+    def as_tables(self, digits: int = 3) -> list[Table]:
+        """The aligned ``classification_report`` table (classes, averages, summary, calibration;
+        the notes under it), the intervals, and the confusion matrix (rows actual) of up to
+        ``SHOWN_MATRIX`` classes when the report holds one."""
+        tables = [Table(["", *self.titles(), "support"], ([name, *cells] for name, cells in self._rows(digits)), notes=self.all_notes())]
+        averages, summary = self.interval_rows(digits), self.interval_rows(digits, summary=True)
+        if averages:
+            tables.append(Table(["", *self.titles()], ([name, *cells] for name, cells in averages), title=self.interval_title()))
+        if summary:
+            tables.append(Table(["", "interval"], ([name, *cells] for name, cells in summary), title="" if averages else self.interval_title()))
+        if self.confusion is not None and len(self.confusion.labels) <= SHOWN_MATRIX:
+            rows = ([str(label), *(count_text(count, digits) for count in counts)] for label, counts in zip(self.confusion.labels, self.confusion.to_array().tolist()))
+            tables.append(Table(["actual \\ predicted", *map(str, self.confusion.labels)], rows, title="Confusion matrix (rows actual, columns predicted)"))
+        return tables
 
-    def to_markdown(self, digits: int = 3) -> str:
-        """A Markdown table of classes and averages, the summary as a second table, and the
-        confusion matrix (rows actual) when the report holds one."""
-        headers = ["class", *self.titles(), "support"]
-        lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(["---"] + ["---:"] * (len(headers) - 1)) + "|"]
-        for name, cells in self._rows(digits):
-            if cells and len(cells) == len(headers) - 1:
-                lines.append("| " + " | ".join([_escape(name), *cells]) + " |")
-        notes = self.all_notes()
-        if notes:
-            lines += ["", *(f"{_escape(note)}  " for note in notes)]
-        if self.summary:
-            bounds = dict(self.interval_rows(digits, summary=True))
-            interval = " interval |" if bounds else ""
-            lines += ["", f"| measure | value |{interval}", "|---|---:|" + ("---:|" if bounds else "")]
-            lines += [f"| {self.summary_title(name)} | {_cell(value, digits)} |" + (f" {bounds.get(self.summary_title(name), ['n/a'])[0]} |" if bounds else "")
-                      for name, value in self.summary.items()]  # fmt: skip
-        if self.calibration:
-            lines += ["", f"| {self.calibration_title} | value |", "|---|---:|"]
-            lines += [f"| {self.calibration_name(name)} | {_cell(value, digits)} |" for name, value in self.calibration.items()]
-        if self.intervals and self.interval_rows(digits):
-            lines += ["", f"{self.interval_title()}:", "", "| | " + " | ".join(self.titles()) + " |", "|---|" + "---:|" * len(self.measures)]
-            lines += [f"| {_escape(name)} | " + " | ".join(cells) + " |" for name, cells in self.interval_rows(digits)]
-        if self.confusion is not None:
-            names = [_escape(str(label)) for label in self.confusion.labels]
-            lines += ["", "Confusion matrix (rows actual, columns predicted):", "", "| actual \\ predicted | " + " | ".join(names) + " |"]
-            lines.append("|---|" + "---:|" * len(names))
-            for name, counts in zip(names, self.confusion.to_array().tolist()):
-                lines.append(f"| {name} | " + " | ".join(count_text(count, digits) for count in counts) + " |")
-        return "\n".join(lines)
-
-    def to_csv(self) -> str:
-        """CSV rows ``name, kind, <measures>, support, value`` (full precision; empty = undefined;
+    def csv_table(self) -> Table:
+        """Rows ``name, kind, <measures>, support, value`` (full precision; empty = undefined;
         integer supports as integers)."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-
-        def number(value: float) -> str:
-            return "" if math.isnan(value) else repr(float(value))
-
-        writer.writerow(["name", "kind", *self.measures, "support", "value"])
-        for label in self.labels:
-            writer.writerow([label, "class", *map(number, self.per_class[label]), count_text(self.support[label]), ""])
-        for name, values in self.averages.items():
-            writer.writerow([name, "average", *map(number, values), count_text(self.total), ""])
-        for name, value in self.summary.items():
-            writer.writerow([name, "summary", *[""] * len(self.measures), "", number(value)])
-        for name, value in self.calibration.items():
-            writer.writerow([name, "calibration", *[""] * len(self.measures), "", number(value)])
+        blank = [None] * len(self.measures)
+        rows: list[list[Any]] = [[label, "class", *map(float, self.per_class[label]), count_text(self.support[label]), None] for label in self.labels]
+        rows += [[name, "average", *map(float, values), count_text(self.total), None] for name, values in self.averages.items()]
+        rows += [[name, "summary", *blank, None, float(value)] for name, value in self.summary.items()]
+        rows += [[name, "calibration", *blank, None, float(value)] for name, value in self.calibration.items()]
         for name, row in self.intervals.items():
             for side in ("low", "high"):
-                bounds = ["" if found is None else number(getattr(found, side)) for found in row]
-                if name in self.averages:
-                    writer.writerow([name, f"interval {side}", *bounds, "", ""])
-                else:
-                    writer.writerow([name, f"interval {side}", *[""] * len(self.measures), "", bounds[0]])
-        return buffer.getvalue()
+                bounds = [None if found is None else getattr(found, side) for found in row]
+                rows.append([name, f"interval {side}", *bounds, None, None] if name in self.averages else [name, f"interval {side}", *blank, None, bounds[0]])
+        return Table(["name", "kind", *self.measures, "support", "value"], rows)
 
     def to_json(self) -> str:
         """The dict as strict JSON (labels as strings, undefined values as null, infinities as
@@ -696,7 +649,7 @@ def classification_report(
 
 
 @attrs.frozen
-class GroupReport:
+class GroupReport(Tabular):
     """The by-group table of a ``ByGroup``: a row per group and the overall one.
 
     Attributes:
@@ -784,54 +737,38 @@ class GroupReport:
                 parts.append(f"{title} {self._label(extremes[0])} vs {self._label(extremes[1])}")
         return ("difference and ratio between the groups: " + "; ".join(parts)) if parts else ""
 
-    def to_text(self, digits: int = 3) -> str:
-        """The aligned table (intervals in brackets, small groups marked), the disparities of
-        each column between the groups below it."""
-        headers = [" × ".join(self.names), *self.titles(), "support"]
+    def as_tables(self, digits: int = 3) -> list[Table]:
+        """The table (intervals in brackets, small groups marked), the disparities of each
+        column between the groups below it, the notes under it."""
         rows = [[self._label(key), *self._cells(key, digits), count_text(self.support[key], digits)] for key in self.groups]
         rows += [[which, *cells, ""] for which, cells in self.disparity_rows(digits)]
-        widths = [max(len(header), *(len(row[k]) for row in rows)) for k, header in enumerate(headers)]
-        lines = ["  ".join(f"{h:<{w}}" if k == 0 else f"{h:>{w}}" for k, (h, w) in enumerate(zip(headers, widths)))]
-        lines += ["  ".join(f"{c:<{w}}" if k == 0 else f"{c:>{w}}" for k, (c, w) in enumerate(zip(row, widths))) for row in rows]
-        return "\n\n".join(["\n".join(line.rstrip() for line in lines), *self._notes()])
+        return [Table([" × ".join(self.names), *self.titles(), "support"], rows, notes=self._notes())]
 
-    def to_markdown(self, digits: int = 3) -> str:
-        """A Markdown table."""
-        headers = [" × ".join(self.names), *self.titles(), "support"]
-        lines = ["| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
-        lines += ["| " + " | ".join([_escape(self._label(key)), *self._cells(key, digits), count_text(self.support[key], digits)]) + " |"
-                  for key in self.groups]  # fmt: skip
-        lines += ["| " + " | ".join([which, *cells, ""]) + " |" for which, cells in self.disparity_rows(digits)]
-        return "\n\n".join(["\n".join(lines), *map(_escape, self._notes())])
-
-    def to_csv(self) -> str:
-        """CSV rows ``row, <one column per group column>, <measures>, support, small, average,
+    def csv_table(self) -> Table:
+        """Rows ``row, <one column per group column>, <measures>, support, small, average,
         class``: ``row`` is ``group`` or ``overall`` (the whole, its group columns empty); full
         precision; with intervals, a ``low`` and ``high`` column after each measure; ``average``
         (``macro``) or ``class`` (``1``) says what the label measures' columns are."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
         bounds = bool(self.intervals)
         header = ["row", *self.names]
         for name in self.measures:
             header += [name, f"{name} low", f"{name} high"] if bounds else [name]
-        writer.writerow([*header, "support", "small", "average", "class"])
         basis = ["", str(self.label)] if self.label is not None else [self.average, ""]
+        rows: list[list[Any]] = []
         for key in self.groups:
-            row = ["overall" if key is OVERALL else "group", *self._parts(key)]
+            row: list[Any] = ["overall" if key is OVERALL else "group", *self._parts(key)]
             for k, value in enumerate(self.values[key]):
-                row.append("" if math.isnan(value) else repr(float(value)))
+                row.append(float(value))
                 if bounds:
                     found = self.intervals[key][k]
-                    row += ["", ""] if found is None or math.isnan(found.low) else [repr(found.low), repr(found.high)]
-            writer.writerow([*row, count_text(self.support[key]), "yes" if key in self.small else "", *basis])
+                    row += [None, None] if found is None or math.isnan(found.low) else [found.low, found.high]
+            rows.append([*row, count_text(self.support[key]), "yes" if key in self.small else "", *basis])
         for k, which in enumerate(("difference", "ratio") if self.disparities else ()):
             row = [which, *[""] * len(self.names)]
             for name in self.measures:
-                value = self.disparities[name][k].value
-                row += ["" if math.isnan(value) else repr(float(value))] + (["", ""] if bounds else [])
-            writer.writerow([*row, "", "", *basis])
-        return buffer.getvalue()
+                row += [float(self.disparities[name][k].value)] + ([None, None] if bounds else [])
+            rows.append([*row, "", "", *basis])
+        return Table([*header, "support", "small", "average", "class"], rows)
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """``{"names": [...], "average": ..., "class": ..., "measures_of": {...}, "groups":
@@ -864,9 +801,6 @@ class GroupReport:
         from evalkit.io._html import group_page  # rendering only
 
         return group_page(self, digits=digits, title=title)
-
-    def __str__(self) -> str:
-        return self.to_text()
 
 
 @renders("group_report")

@@ -1,0 +1,199 @@
+"""One table model for every report: columns, rows of cells, a title and notes, written as
+aligned text, Markdown, CSV, LaTeX or an HTML fragment by the writers here, once.
+
+A cell is text (written as it is; ``Strong`` text is the best of its row, marked in each
+format), a whole number (written as it is), a float (``digits`` decimals; undefined, NaN, as
+``undef``; full precision in CSV) or ``None`` (empty). A row shorter than the columns leaves
+the rest empty; a row of one cell is a heading (in text it may run past the first column); an
+empty row (or one of empty cells) is a blank line between groups of rows in text, a rule in
+LaTeX, and is left out elsewhere. A report
+is ``Tabular``: it gives its tables (``as_tables(digits)``) and the table its CSV holds at full
+precision (``csv_table()``), and the writers do the rest.
+
+Examples:
+    >>> table = Table(("", "recall", "support"), (("cat", 0.75, 4), ("dog", 0.5, 2), (), ("macro avg", 0.625, 6)), notes=("one note",))
+    >>> print(table.to_text(digits=2))
+                recall  support
+    cat           0.75        4
+    dog           0.50        2
+    <BLANKLINE>
+    macro avg     0.62        6
+    <BLANKLINE>
+    one note
+    >>> print(table.to_csv(), end="")
+    ,recall,support
+    cat,0.75,4
+    dog,0.5,2
+    macro avg,0.625,6
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+
+from evalkit._results.rendering import render
+
+__all__ = ["Strong", "Table", "Tabular"]
+
+
+class Strong(str):
+    """Text that stands out (the best of its row): ``*`` after it in text, bold in Markdown,
+    LaTeX and HTML."""
+
+    __slots__ = ()
+
+
+_UNDEFINED = "undef"
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                  "~": r"\textasciitilde{}", "^": r"\^{}"}  # fmt: skip
+
+
+def _shown(cell: Any, digits: int) -> str:
+    """A cell as text: whole numbers as they are, floats with ``digits`` decimals (no ``-0.00``)."""
+    if cell is None:
+        return ""
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, (bool, np.bool_, int, np.integer)):
+        return str(cell)
+    number = float(cell)
+    if math.isnan(number):
+        return _UNDEFINED
+    if math.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    text = f"{number:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _exact(cell: Any) -> str:
+    """A cell in CSV: floats at full precision (undefined empty), the rest as text."""
+    if cell is None or (isinstance(cell, (float, np.floating)) and math.isnan(cell)):
+        return ""
+    if isinstance(cell, (float, np.floating)):
+        return repr(float(cell))
+    return str(cell)
+
+
+def _blank(row: Sequence[Any]) -> bool:
+    """A row that only separates groups of rows."""
+    return all(cell is None or (isinstance(cell, str) and not cell) for cell in row)
+
+
+def _markdown(text: str) -> str:
+    escaped = str(text).replace("|", "\\|")
+    return f"**{escaped}**" if isinstance(text, Strong) else escaped
+
+
+def _latex(text: str) -> str:
+    escaped = "".join(_LATEX_SPECIAL.get(character, character) for character in text)
+    return rf"\textbf{{{escaped}}}" if isinstance(text, Strong) else escaped
+
+
+def _texts(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _rows(rows: Iterable[Iterable[Any]]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(row) for row in rows)
+
+
+@attrs.frozen
+class Table:
+    """Columns (the first heads the rows' names; ``""`` for none), rows of cells, a title above
+    and notes below (see the module)."""
+
+    columns: tuple[str, ...] = attrs.field(converter=_texts)
+    rows: tuple[tuple[Any, ...], ...] = attrs.field(converter=_rows)
+    title: str = ""
+    notes: tuple[str, ...] = attrs.field(default=(), converter=_texts)
+
+    def _cells(self, digits: int) -> list[list[str]]:
+        return [[(f"{cell} *" if isinstance(cell, Strong) else _shown(cell, digits)) for cell in row] for row in self.rows]
+
+    def to_text(self, digits: int = 3) -> str:
+        """Aligned text: names to the left, the other columns to the right (at least ``digits``
+        + 3 wide), two spaces between."""
+        cells = self._cells(digits)
+        rows = [row for row in cells if len(row) > 1]
+        first = max([len(self.columns[0]), *(len(row[0]) for row in rows)])
+        widths = [max(len(header), digits + 3, *(len(row[k]) for row in rows if len(row) > k)) for k, header in enumerate(self.columns) if k]
+        lines = [self.title] if self.title else []
+        for row in [list(self.columns), *cells]:
+            if not row:
+                lines.append("")
+                continue
+            lines.append((f"{row[0]:<{first}}" + "".join(f"  {cell:>{width}}" for cell, width in zip(row[1:], widths))).rstrip())
+        return "\n".join([*lines, *(["", *self.notes] if self.notes else [])])
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """A Markdown table (the title in bold above it, the notes below)."""
+        width = len(self.columns)
+        lines = [f"**{_markdown(self.title)}**", ""] if self.title else []
+        lines += ["| " + " | ".join(map(_markdown, self.columns)) + " |", "|---|" + "---:|" * (width - 1)]
+        for row in self.rows:
+            if not _blank(row):
+                shown = [_markdown(cell) if isinstance(cell, Strong) else _markdown(_shown(cell, digits)) for cell in row]
+                lines.append("| " + " | ".join([*shown, *[""] * (width - len(row))]) + " |")
+        return "\n".join([*lines, *(["", *(f"{_markdown(note)}  " for note in self.notes)] if self.notes else [])])
+
+    def to_csv(self) -> str:
+        """CSV: the columns, then each row at full precision (undefined values empty)."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows([_exact(cell) for cell in row] for row in self.rows if not _blank(row))
+        return buffer.getvalue()
+
+    def to_latex(self, digits: int = 3) -> str:
+        """A LaTeX ``tabular`` (the notes as comments after it)."""
+        lines = [r"\begin{tabular}{l" + "r" * (len(self.columns) - 1) + "}", r"\hline", " & ".join(map(_latex, self.columns)) + r" \\", r"\hline"]
+        for row in self.rows:
+            if not _blank(row):
+                lines.append(" & ".join(_latex(cell) if isinstance(cell, Strong) else _latex(_shown(cell, digits)) for cell in row) + r" \\")
+            else:
+                lines.append(r"\hline")
+        return "\n".join([*lines, r"\hline", r"\end{tabular}", *(f"% {note}" for note in self.notes)])
+
+    def to_html(self, digits: int = 3) -> str:
+        """An HTML ``<table>`` (every text escaped), its title as the caption."""
+        return str(render("html_table", self.title, self.columns, [row for row in self.rows if not _blank(row)], digits))
+
+
+class Tabular:
+    """A report written by the table model: it gives ``as_tables(digits)``, the tables its text
+    and Markdown show, and ``csv_table()``, the one table its CSV holds at full precision."""
+
+    __slots__ = ()
+
+    DIGITS: ClassVar[int] = 3
+    """The decimals of the text and Markdown when none are asked for."""
+
+    def as_tables(self, digits: int = 3) -> Sequence[Table]:
+        raise NotImplementedError
+
+    def csv_table(self) -> Table:
+        raise NotImplementedError
+
+    def to_text(self, digits: int | None = None) -> str:
+        """The tables as aligned text, a blank line between them."""
+        shown = self.DIGITS if digits is None else digits
+        return "\n\n".join(table.to_text(shown) for table in self.as_tables(shown))
+
+    def to_markdown(self, digits: int | None = None) -> str:
+        """The tables in Markdown."""
+        shown = self.DIGITS if digits is None else digits
+        return "\n\n".join(table.to_markdown(shown) for table in self.as_tables(shown))
+
+    def to_csv(self) -> str:
+        """The CSV table at full precision."""
+        return self.csv_table().to_csv()
+
+    def __str__(self) -> str:
+        return self.to_text()

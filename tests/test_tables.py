@@ -1,0 +1,104 @@
+"""The table model every report is written by: one set of writers (text, Markdown, CSV, LaTeX,
+HTML) over columns, rows, a title and notes, and reports that give their tables."""
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import evalkit
+from evalkit import ConfusionMatrix, ModelComparison, SetCoverage, ThresholdCurve, gains_table
+from evalkit._results.table import Strong, Table
+from evalkit.io import CoverageReport, OverTime
+
+
+def test_text_aligns_names_left_and_numbers_right_with_headings_blank_lines_and_notes():
+    table = Table(("", "recall", "n"), (("cat", 0.75, 4), ("dog", math.nan, 2), (), ("a long heading of one cell",), ("avg", -0.0001, 6)),
+                  title="Per class", notes=("* a note",))  # fmt: skip
+    assert table.to_text(2).split("\n") == [
+        "Per class",
+        "     recall      n",  # the headers over their columns, every column at least digits + 3 wide
+        "cat    0.75      4",
+        "dog   undef      2",
+        "",
+        "a long heading of one cell",  # a heading runs past the names without widening them
+        "avg    0.00      6",  # no -0.00
+        "",
+        "* a note",
+    ]
+
+
+def test_markdown_escapes_bars_and_bolds_the_best_leaving_separators_out():
+    table = Table(("model", "a|b"), (("x", Strong("0.9")), (), ("y|z", 0.25)), title="T", notes=("n|1",))
+    assert table.to_markdown(2).split("\n") == ["**T**", "", "| model | a\\|b |", "|---|---:|", "| x | **0.9** |", "| y\\|z | 0.25 |", "", "n\\|1  "]
+
+
+def test_csv_keeps_full_precision_and_leaves_undefined_cells_empty():
+    table = Table(("name", "value", "count"), (("a", 1 / 3, 2), (), ("b", math.nan, None), ("c", np.float64(0.1), np.int64(7))))
+    rows = list(csv.reader(io.StringIO(table.to_csv())))
+    assert rows == [["name", "value", "count"], ["a", repr(1 / 3), "2"], ["b", "", ""], ["c", "0.1", "7"]]
+    assert float(rows[1][1]) == 1 / 3
+
+
+def test_latex_escapes_specials_marks_the_best_and_rules_the_groups():
+    latex = Table(("data set", "a_1"), (("x&y", Strong("0.9 (1.0)")), (), ("avg", "1.00")), notes=("50% of it",)).to_latex()
+    assert latex.split("\n") == [r"\begin{tabular}{lr}", r"\hline", r"data set & a\_1 \\", r"\hline", r"x\&y & \textbf{0.9 (1.0)} \\", r"\hline",
+                                 r"avg & 1.00 \\", r"\hline", r"\end{tabular}", "% 50% of it"]  # fmt: skip
+
+
+def test_html_escapes_every_text():
+    fragment = Table(("<b>", "value"), (("a<script>", 0.5),), title="t&t").to_html()
+    assert "<script>" not in fragment and "&lt;script&gt;" in fragment and "t&amp;t" in fragment and "&lt;b&gt;" in fragment
+
+
+@given(st.lists(st.tuples(st.text("abc xyz", min_size=1, max_size=12), st.lists(st.floats(-1e6, 1e6) | st.integers(-9999, 9999), min_size=3, max_size=3)),
+                min_size=1, max_size=8), st.integers(0, 6))  # fmt: skip
+def test_every_full_row_of_the_text_ends_where_the_header_does(rows, digits):
+    table = Table(("", "first", "second", "third"), ((name.strip() or "x", *cells) for name, cells in rows))
+    lines = table.to_text(digits).split("\n")
+    assert len({len(line) for line in lines}) == 1  # the last column right-aligned in every row
+
+
+def _reports():
+    cm = ConfusionMatrix.from_predictions(["a", "b", "b", "c", "a", "c"], ["a", "b", "c", "c", "b", "c"])
+    curve = ThresholdCurve.from_scores([1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.4, 0.35, 0.1])
+    comparison = ModelComparison({"a": [0.9, 0.8, 0.7], "b": [0.8, 0.8, 0.6], "c": [0.7, 0.75, 0.65]}, datasets=["x", "y", "z"])
+    window = {"window": 1, "end": 2, "samples": 2, "accuracy": 1.0, "accuracy_low": 0.34, "accuracy_high": 1.0, "macro f1_score": 1.0}
+    return {
+        "Report": cm.report(),
+        "GroupReport": evalkit.by_group(["a", "b", "b", "a"], ["a", "b", "a", "a"], ["x", "x", "y", "y"]).report(),
+        "CoverageReport": CoverageReport.of_sets(SetCoverage.from_sets(["a", "b"], [{"a"}, {"a", "b"}])),
+        "OverTime": OverTime("tumbling windows of 2 samples", ("macro f1_score",), (window,)),
+        "GainsTable": gains_table(curve, groups=3),
+        "ModelComparison": comparison,
+        "PairwiseTests": comparison.pairwise("nemenyi"),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_reports()))
+def test_every_report_is_written_by_its_tables(name):
+    report = _reports()[name]
+    tables = report.as_tables(3)
+    assert tables and all(isinstance(table, Table) for table in tables)
+    assert report.to_text(3) == "\n\n".join(table.to_text(3) for table in tables)
+    assert report.to_markdown(3) == "\n\n".join(table.to_markdown(3) for table in tables)
+    assert report.to_csv() == report.csv_table().to_csv() and str(report) == report.to_text()
+    assert not [writer for writer in ("to_text", "to_markdown", "to_csv") if writer in vars(type(report))]  # written by the model, not by itself
+
+
+def test_a_report_csv_reads_back_its_numbers_exactly():
+    cm = ConfusionMatrix.from_predictions([0, 1, 1, 2, 2, 2], [0, 1, 2, 2, 2, 1], sample_weight=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+    report = cm.report(measures=["precision", "recall"])
+    rows = {row["name"]: row for row in csv.DictReader(io.StringIO(report.to_csv()))}
+    for label in report.labels:
+        assert [float(rows[str(label)][measure]) for measure in ("precision", "recall")] == [float(value) for value in report.per_class[label]]
+    assert float(rows["accuracy"]["value"]) == report.summary["accuracy"]
+
+
+def test_str_of_a_report_is_its_text():
+    report = ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0]).report()
+    assert str(report) == report.to_text() and str(report).startswith(" " * 6) and "Confusion matrix (rows actual" in str(report)
