@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING
 
 from evalkit import _moved
 
-_moved.install()  # before anything else: old module paths (evalkit.curves, ...) keep importing, old names are found
+_moved.install()  # before anything else: each moved path (evalkit.curves, ...) keeps importing, old names are found
 
 from evalkit import comparisons, exceptions, formulas, measures, theory, tnorms  # noqa: F401  (faces, attributes of evalkit)
 from evalkit._engine import moved_names
+from evalkit._engine.cells import Cells
 from evalkit._engine.hierarchy import Hierarchy
-from evalkit._groups._by_group import ByGroup, by_group
+from evalkit._groups._by_group import ByGroup, Disparity, GroupValues, by_group
 from evalkit._groups.agreement import Agreement
 from evalkit._groups.fairness import (
     demographic_parity_difference,
@@ -57,7 +58,15 @@ from evalkit._results._summed import SummedState
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import BatchCount, CountedState, merged_parts
 from evalkit._results.evaluation import Evaluation
-from evalkit._results.intervals import Interval, compare, compare_many, compare_results, indicators_interval
+from evalkit._results.intervals import (
+    Comparison,
+    Interval,
+    KappaTest,
+    compare,
+    compare_many,
+    compare_results,
+    indicators_interval,
+)
 from evalkit._scale.over_time import over_time
 from evalkit._scale.prequential import Prequential
 from evalkit._scale.windows import (
@@ -70,10 +79,12 @@ from evalkit._scale.windows import (
     kappa_m,
     kappa_temporal,
 )
-from evalkit._scores.calibration import Calibration
+from evalkit._scores.calibration import BrierDecomposition, Calibration, CalibrationTest, Reliability
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
 from evalkit._scores.costs import CostMatrix
-from evalkit._scores.curves import ThresholdCurve
+from evalkit._scores.curve_operating import BestThreshold
+from evalkit._scores.curves import ThresholdCells, ThresholdCurve
+from evalkit._scores.operating import OperatingInterval, OperatingPoint
 from evalkit._scores.ranked_lists import RankedLists
 from evalkit._scores.selective import RiskCoverage
 from evalkit.comparisons import ModelComparison
@@ -83,28 +94,37 @@ from evalkit.io import (
     _text,  # noqa: F401  (registers the Deep Netts text of a matrix)
 )
 from evalkit.measures import Measure, measure
-from evalkit.measures._averaging import Averaged, summarize
+from evalkit.measures._averaging import Averaged, Summary, summarize
 
 __all__ = [
     "Agreement",
     "Averaged",
     "BatchCount",
+    "BestThreshold",
+    "BrierDecomposition",
     "ByGroup",
     "Calibration",
     "CalibrationCounts",
+    "CalibrationTest",
+    "Cells",
     "ClassificationMetrics",
+    "Comparison",
     "ConfusionMatrix",
     "CostMatrix",
     "CountedState",
     "Covering",
     "CurveCounts",
+    "Disparity",
     "Evaluation",
     "EvaluationMetrics",
     "Faded",
     "FadedPerClass",
+    "GainsTable",
+    "GroupValues",
     "Hierarchy",
     "Interval",
     "IntervalCoverage",
+    "KappaTest",
     "LabelSetCounts",
     "MajorityClass",
     "Measure",
@@ -112,13 +132,18 @@ __all__ = [
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
     "NoChange",
+    "OperatingInterval",
+    "OperatingPoint",
     "Prequential",
     "RankedLists",
     "RegressionMetrics",
+    "Reliability",
     "RiskCoverage",
     "SetCoverage",
     "Stats",
+    "Summary",
     "SummedState",
+    "ThresholdCells",
     "ThresholdCurve",
     "Tumbling",
     "Windowed",
@@ -147,12 +172,13 @@ __version__ = "0.2.0.dev0"
 
 if TYPE_CHECKING:  # imported on first use (_LAZY); named here for type checkers and the API reference
     from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
-    from evalkit._scores.gains import gains_table
+    from evalkit._scores.gains import GainsTable, gains_table
 
 _LAZY = {
     "CalibrationCounts": "evalkit._scale.streaming",
     "CurveCounts": "evalkit._scale.streaming",
     "LabelSetCounts": "evalkit._scale.streaming",
+    "GainsTable": "evalkit._scores.gains",
     "gains_table": "evalkit._scores.gains",
 }
 """Public names imported on first use: their modules are not needed by ``import evalkit``."""

@@ -122,6 +122,9 @@ def public_places(module: types.ModuleType) -> str:
     """Where the public names of ``module`` are now: ``"evalkit (ConfusionMatrix)"``."""
     if module.__name__ in WHOLE_FACES:
         return WHOLE_FACES[module.__name__]
+    for face in FACES:  # each gives its names their public path as it is imported (not Dask's or Spark's: their packages load slowly)
+        if face not in ("evalkit.dask", "evalkit.spark") and face not in sys.modules:
+            importlib.import_module(face)
     found: dict[str, list[str]] = {}
     for name in getattr(module, "__all__", ()):
         value = getattr(module, name, None)
@@ -178,7 +181,14 @@ def submodule(name: str) -> types.ModuleType:
     if path not in MOVED and path not in FACES:
         raise AttributeError(f"module 'evalkit' has no attribute {name!r}")
     try:
-        return importlib.import_module(path)
+        if path not in MOVED or path in sys.modules:
+            return importlib.import_module(path)
+        with warnings.catch_warnings(record=True) as caught:  # said again below, at the line that named it
+            warnings.simplefilter("always", DeprecationWarning)
+            module = importlib.import_module(path)
+        for warning in caught:
+            warnings.warn(warning.message, warning.category, stacklevel=3)
+        return module
     except ModuleNotFoundError as error:
         if error.name is None or error.name.partition(".")[0] == "evalkit":
             raise

@@ -96,3 +96,30 @@ def test_import_evalkit_leaves_the_readers_and_the_streams_for_their_first_use()
             "print(evalkit.LabelSetCounts.__module__, evalkit.io.read_batches.__module__)")  # fmt: skip
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PACKAGE.parent)
     assert result.stdout.split("\n")[:2] == ["[]", "evalkit evalkit.io"]
+
+
+def test_a_public_class_keeps_its_type_hints_under_its_face():
+    """``__module__`` names the face, where the names of a class's annotations are not: they
+    are evaluated where the class is defined, so ``typing.get_type_hints`` and
+    ``attrs.resolve_types`` still work."""
+    import typing
+
+    import attrs
+
+    for cls in (evalkit.ThresholdCurve, evalkit.Stats, evalkit.SummedState, evalkit.IntervalCoverage, evalkit.Calibration, evalkit.ByGroup,
+                evalkit.Agreement, evalkit.RegressionMetrics, evalkit.LabelSetCounts, evalkit.Evaluation, evalkit.io.CoverageReport):  # fmt: skip
+        assert cls.__module__ in FACES
+        typing.get_type_hints(cls)
+        if attrs.has(cls):
+            attrs.resolve_types(cls)
+
+
+def test_a_moved_path_read_as_an_attribute_warns_at_the_line_that_reads_it():
+    import warnings
+
+    sys.modules.pop("evalkit.curves", None)
+    vars(evalkit).pop("curves", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evalkit.curves  # noqa: B018
+    assert [w.filename for w in caught if w.category is DeprecationWarning] == [__file__]

@@ -146,7 +146,7 @@ def test_import_evalkit_alone_gives_every_module_of_a_release_as_an_attribute():
     assert found and all(found.values()), found
     assert "curves" in found and "evalkit.curves" in MOVED and curve == "ThresholdCurve" and listed and not moved_listed
     sys.modules.pop("evalkit.curves", None)
-    with pytest.warns(DeprecationWarning, match="import ThresholdCurve"):
+    with pytest.warns(DeprecationWarning, match="ThresholdCurve from evalkit"):
         __import__("importlib").import_module("evalkit.curves")
 
 

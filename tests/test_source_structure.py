@@ -9,6 +9,7 @@ Every import counts, at the top of a module, inside a function (lazy) or under
 
 import ast
 import pathlib
+import re
 
 import pytest
 
@@ -163,3 +164,25 @@ def test_constructors_give_their_class():
             if constructor and (node.returns is None or _is_any(node.returns)):
                 untyped.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}")
     assert not untyped, untyped
+
+
+def test_no_text_of_evalkit_sends_users_to_a_moved_path():
+    """Errors, docstrings and comments name the faces (``evalkit.CurveCounts``) or, for evalkit's
+    own developers, the private modules, never a deprecated path (``evalkit.streaming``): only
+    the table of moved paths and the lines that speak of them as such may."""
+    from evalkit._moved import FACES, moved_to
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "_moved.py":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "0.1.0" in line or "moved path" in line:
+                continue
+            for dotted in re.findall(r"(?<![\w.])evalkit(?:\.[A-Za-z_]\w*)+", line):
+                parts = dotted.split(".")
+                prefixes = [".".join(parts[:k]) for k in range(len(parts), 1, -1)]
+                moved = next((prefix for prefix in prefixes if prefix in FACES or moved_to(prefix)), None)
+                if moved is not None and moved not in FACES:
+                    found.append(f"{path.relative_to(PACKAGE)}:{number} {dotted}")
+    assert not found, found

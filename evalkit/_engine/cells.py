@@ -131,6 +131,7 @@ class Cells:
         """``Σ_entries weight · value`` for a value per stored row: exact for integers.
 
         Examples:
+            >>> import numpy as np
             >>> Cells(tp=[1, 0], fp=[0, 1], fn=[0, 1], tn=[0, 0], weight=[3, 2]).sum_rows(np.array([1, 1]))
             5
         """

@@ -809,7 +809,7 @@ def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, 
 
     Small tables are counted in cache-sized chunks through one reused buffer (no n-sized
     temporary); large tables, where the scattered increments dominate, in one pass. Integer
-    weights are summed exactly (see ``evalkit._exact``).
+    weights are summed exactly (see ``evalkit._engine._exact``).
     """
     cells, n = size * size, len(actual)
     if weight is not None and weight.dtype.kind == "i" and weighted_sum(weight, None) >= EXACT_FLOAT_SUM:

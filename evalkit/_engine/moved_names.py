@@ -7,18 +7,25 @@ top of the package (``evalkit._moved``, which may name every layer), and given t
 by ``register``: this floor names no module above it.
 
 Examples:
-    >>> register("example.old", {"moved_function": "evalkit._engine._validation.show"})
+    >>> register("example.old", {"moved_function": "evalkit._engine._validation.show", "matrix": "evalkit._results.confusion_matrix.ConfusionMatrix"})
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     show = finder("example.old")("moved_function")
     >>> show.__name__, str(caught[0].message)
-    ('show', 'example.old.moved_function is no longer a name of example.old: import evalkit._engine._validation.show')
+    ('show', 'example.old.moved_function is no longer a name of example.old: it is private now, and goes in the next release')
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = finder("example.old")("matrix")
+    >>> str(caught[0].message)
+    'example.old.matrix is no longer a name of example.old: import ConfusionMatrix from evalkit'
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 import warnings
 from collections.abc import Callable, Mapping
 
@@ -57,12 +64,23 @@ def finder(module: str, behind: str | None = None, lazy: Mapping[str, str] | Non
             home = f"{behind}.{name}"
         if home is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(f"{known_as}.{name} is no longer a name of {known_as}: import {home}", DeprecationWarning, stacklevel=2)
         parent, _, attribute = home.rpartition(".")
         found = importlib.import_module(parent)
-        return getattr(found, attribute) if hasattr(found, attribute) else importlib.import_module(home)
+        found = getattr(found, attribute) if hasattr(found, attribute) else importlib.import_module(home)
+        warnings.warn(f"{known_as}.{name} is no longer a name of {known_as}: {_where(found, attribute, home)}", DeprecationWarning, stacklevel=2)
+        return found
 
     return __getattr__
+
+
+def _where(found: object, name: str, home: str) -> str:
+    """Where a lost name is now, for its warning: the face that gives it, or that it is private."""
+    module = getattr(found, "__module__", None) if not isinstance(found, types.ModuleType) else None
+    if isinstance(module, str) and not _private(module) and getattr(importlib.import_module(module), name, None) is found:
+        return f"import {name} from {module}"
+    if not _private(home):
+        return f"import {home}"
+    return "it is private now, and goes in the next release"
 
 
 def publish(face: str, namespace: Mapping[str, object], names: list[str]) -> None:
@@ -84,10 +102,30 @@ def publish(face: str, namespace: Mapping[str, object], names: list[str]) -> Non
         module = getattr(found, "__module__", None)
         if not (isinstance(found, type) or callable(found)) or not isinstance(module, str) or not _private(module):
             continue
-        for member in _members(found) if isinstance(found, type) else ():
-            if getattr(member, "__module__", None) == module:
-                member.__module__ = face
+        if isinstance(found, type):
+            _resolve_annotations(found)
+            for member in _members(found):
+                if getattr(member, "__module__", None) == module:
+                    member.__module__ = face
         found.__module__ = face  # type: ignore[union-attr]
+
+
+def _resolve_annotations(cls: type) -> None:
+    """Evaluate the class's own string annotations in the module that defines it, while its
+    ``__module__`` still names that module: ``typing.get_type_hints`` and
+    ``attrs.resolve_types`` look names up in ``sys.modules[cls.__module__]``, the face after
+    ``publish``. An annotation of a name only type checkers import stays a string, as before."""
+    namespace = vars(sys.modules[cls.__module__])
+    annotations = dict(vars(cls).get("__annotations__", {}))
+    for name, annotation in annotations.items():
+        try:
+            while isinstance(annotation, str):  # (a quoted annotation is a string of a string)
+                annotation = eval(annotation, dict(namespace), dict(vars(cls)))  # evalkit's own annotations, as typing.get_type_hints evaluates them
+            annotations[name] = annotation
+        except Exception:  # noqa: BLE001, S110  (a name imported for type checkers only: left as text)
+            pass
+    if annotations:
+        cls.__annotations__ = annotations
 
 
 def _private(module: str) -> bool:

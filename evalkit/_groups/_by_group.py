@@ -859,7 +859,7 @@ class ByGroup(CountedState):
     def report(self, measures: Sequence[MeasureLike] = ("accuracy", "f1_score"), average: str = "macro", *, confidence: float | None = None,
                undefined: UndefinedPolicy = "exclude", random_state: RandomState = 0, n_resamples: int = 2000, scored: Sequence[ByGroup] = (),
                sort_by: MeasureLike | None = None, label: Hashable | None = None) -> Any:  # fmt: skip  # a GroupReport (evalkit.io._report), rendered above this layer
-        """The by-group table (``evalkit.report.GroupReport``): a row per group and the overall
+        """The by-group table (``evalkit.io.GroupReport``): a row per group and the overall
         one, a column per measure (the ``average`` of each, or a whole-result measure), each
         group's support and whether it is small, with ``confidence`` each value's interval, and
         below the groups each column's difference and ratio between them. ``scored``: results of

@@ -746,7 +746,7 @@ class NeighborhoodAccuracy(Document):
         """A bootstrap confidence interval of ``"absolute_accuracy"`` or
         ``"relative_accuracy_rate"``, resampling the elements: each element adds its ``tp`` and
         its denominator (``tp + fn`` for AA, ``max(fp, fn)`` for RAR) to the two sums (see
-        ``evalkit.intervals.ratio_interval``)."""
+        ``evalkit._results.intervals.ratio_interval``)."""
         check_choice("measure", measure, ("absolute_accuracy", "relative_accuracy_rate"))
         cells = self.cells
         absolute = measure == "absolute_accuracy"

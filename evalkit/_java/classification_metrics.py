@@ -373,7 +373,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         """A confidence interval of one of this class's measures (any registered name, or a getter
         of this class, overridden ones included): ``"wilson"`` or ``"clopper-pearson"`` for
         proportions (recall, precision, specificity, ...), or the bootstrap (``"bca"``,
-        ``"percentile"``) of the four cells' multinomial. See ``evalkit.intervals``.
+        ``"percentile"``) of the four cells' multinomial. See ``evalkit._results.intervals``.
 
         Examples:
             >>> from evalkit import ClassificationMetrics

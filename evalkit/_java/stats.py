@@ -105,7 +105,7 @@ class Stats(Document):
     class over cross-validation folds gives the mean and spread across folds. The mean
     divides by the number of objects averaged (Deep Netts divided by the number of distinct
     class labels). Undefined values follow the policy ``undefined`` (see
-    ``evalkit.averaging``); each summary reports how many values were defined.
+    ``evalkit.measures._averaging``); each summary reports how many values were defined.
 
     Attributes:
         summaries: metric name -> ``Summary``, in getter order.

@@ -241,4 +241,3 @@ class SummedState(CountedState):
         return None
 
 
-SummedState.__module__ = "evalkit"  # its public path (this module is private)

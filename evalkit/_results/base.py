@@ -327,7 +327,7 @@ class CellsResult:
         With sample weights every sum and mean is weighted.
 
         Undefined values follow ``undefined`` (``"exclude"`` by default, or ``"zero"``,
-        ``"one"``, ``"nan"``; see ``evalkit.averaging``). The result is a float that also
+        ``"one"``, ``"nan"``; see ``evalkit.measures._averaging``). The result is a float that also
         carries ``n_values`` and ``n_defined``.
 
         Args:
@@ -387,7 +387,7 @@ class CellsResult:
             **parameters: of the measure (``beta=2``).
 
         Returns:
-            An ``evalkit.intervals.Interval`` (``estimate``, ``low``, ``high``, ``level``, ``method``).
+            An ``evalkit.Interval`` (``estimate``, ``low``, ``high``, ``level``, ``method``).
 
         Raises:
             InvalidArgumentError: a whole-result measure asked for by a name whose getter the
@@ -486,5 +486,5 @@ class CellsResult:
             raise UnsupportedSettingError(
                 f"an interval of {'one class' if position is not None else f'{average} averages'} of {setting} data needs "
                 "each sample's per-class cells, which an Evaluation does not keep: use average='micro' or 'samples', "
-                "or evalkit.intervals.indicators_interval(y_true, y_pred, ...) on the indicator (or degree) arrays"
+                "or evalkit.indicators_interval(y_true, y_pred, ...) on the indicator (or degree) arrays"
             )

@@ -1,8 +1,8 @@
 """The settings of the algebraic framework: one constructor per kind of data, side by side.
 
 Every constructor turns its data into per-class cells (``σm``) and weighted per-sample cells
-(``σn``) through the counting core (``evalkit.counting`` for labels and label sets,
-``evalkit.cells`` for indicator, soft and sparse data), and takes ``sample_weight``: one
+(``σn``) through the counting core (``evalkit._engine.counting`` for labels and label sets,
+``evalkit._engine.cells`` for indicator, soft and sparse data), and takes ``sample_weight``: one
 finite weight >= 0 per sample, which makes every sum a weighted sum (integer weights keep
 integer counts and equal repeating the samples; float weights give float counts), and
 ``metrics_class``: the ``ClassificationMetrics`` subclass whose getters (and overrides) are

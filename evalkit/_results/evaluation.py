@@ -9,7 +9,7 @@ weighted) and ``σn`` (per sample: the example-based ``"samples"`` average).
 
 An ``Evaluation`` holds the per-class and per-sample cells, whatever the input; its ``from_*``
 constructors, one per setting (labels, label sets, indicators, scores, soft degrees, ordinal
-levels, hierarchies), live side by side in ``evalkit.settings``.
+levels, hierarchies), live side by side in ``evalkit._results.constructors``.
 
 Examples:
     >>> ev = Evaluation.from_label_sets([{"a", "b"}, {"c"}, set()], [{"a"}, {"c", "b"}, {"b"}])
@@ -59,7 +59,7 @@ __all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
 @made_by_constructors(
     "an Evaluation is made from a whole result, by Evaluation.from_labels(y_true, y_pred, labels=...) or another from_* "
     "constructor; to count batch by batch (DL4J's new Evaluation(nClasses) and eval), use ConfusionMatrix(labels) (labels=range(n) "
-    "for class indexes) and its update(y_true, y_pred), evalkit.streaming.LabelSetCounts() for label sets, or add the evaluations "
+    "for class indexes) and its update(y_true, y_pred), evalkit.LabelSetCounts() for label sets, or add the evaluations "
     "of the batches (a + b)"
 )
 @attrs.frozen(eq=False)

@@ -15,7 +15,7 @@ Methods (``method=``):
   acceleration comes from the jackknife, computed from the same sums. ``"normal"``: the
   estimate plus or minus ``z`` bootstrap standard deviations (Efron and Tibshirani's standard
   interval), for (nearly) unbiased estimates such as the debiased calibration errors
-  (``evalkit.calibration``).
+  (``evalkit._scores.calibration``).
 * ``"wilson"`` and ``"clopper-pearson"``: closed forms for proportions (accuracy, precision,
   recall, specificity and every measure ``successes / trials`` of integer counts).
 * ``"asymptotic"``: Cohen's kappa with the large-sample standard error of J. L. Fleiss,
@@ -896,13 +896,9 @@ def compare_many(
 
 def result_interval(result: _HasInterval, measure: MeasureLike, average: str | None = None, **options: Any) -> Interval:
     """``result.interval(measure, average, **options)``: the older spelling, kept for one release."""
-    warnings.warn("evalkit.intervals.result_interval(result, ...) is now result.interval(...)", DeprecationWarning, stacklevel=2)
+    warnings.warn("evalkit._results.intervals.result_interval(result, ...) is now result.interval(...)", DeprecationWarning, stacklevel=2)
     interval: Interval = result.interval(measure, average, **options)
     return interval
-
-
-for _public in (Interval, KappaTest):  # pickles and help() name the public path
-    _public.__module__ = __name__
 
 
 if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning

@@ -168,7 +168,7 @@ class Tally:
 
     def average(self, measure: Measure, average: str, undefined: Any, parameters: dict[str, Any]) -> Averaged | None:
         """The ``"micro"``, ``"macro"`` or ``"weighted"`` average of ``measure``, as
-        ``evalkit.averaging.average_cells`` gives it, or None where the vectorised path is the
+        ``evalkit.measures._averaging.average_cells`` gives it, or None where the vectorised path is the
         faster one."""
         if average == "micro":
             scalar = getattr(measure.function, "integer_scalar", None)

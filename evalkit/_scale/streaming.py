@@ -467,7 +467,7 @@ class LabelSetCounts(CountedState, _Locked):
     def interval(self, measure: MeasureLike, average: str = "macro", **options: Any) -> Interval:
         """A bootstrap interval of a ``"micro"``, ``"macro"`` or ``"weighted"`` average of the
         counts kept with ``keep_pairs=True``: the kinds are the distinct (actual set, predicted
-        set) pairs (``evalkit.intervals.indicators_interval``); ``options`` as there
+        set) pairs (``evalkit.indicators_interval``); ``options`` as there
         (``level``, ``method``, ``n_resamples``, ``random_state``, ``undefined``).
 
         Raises:
@@ -532,3 +532,5 @@ class LabelSetCounts(CountedState, _Locked):
 
 if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
     __getattr__ = moved_names.finder(__name__)
+
+moved_names.publish("evalkit", globals(), ["LabelSetCounts"])  # given by the face on first use: named so from the start (pickles, reprs)

@@ -4,7 +4,7 @@ A score ``c`` is *calibrated* when, of the samples scored ``c``, a fraction ``c`
 positive. ``Calibration`` keeps, for each column of scores, the sums every calibration measure
 needs: exactly, at every distinct score (the counts of a ``ThresholdCurve``), or in ``bins``
 equal-width bins (memory O(bins) however long the stream). Both merge exactly (``+``,
-``evalkit.streaming.CalibrationCounts``, ``evalkit.dask.calibration``), take sample weights
+``evalkit.CalibrationCounts``, ``evalkit.dask.calibration``), take sample weights
 and round-trip through JSON.
 
 Settings (``setting=``):
@@ -617,7 +617,7 @@ class Calibration(CountedState):
             label: one column of a calibration of several.
             average: over several columns: ``"macro"``, ``"weighted"`` (by support),
                 ``"micro"`` (pooled), or ``None`` (one value per column).
-            undefined: the policy for columns without samples (see ``evalkit.averaging``).
+            undefined: the policy for columns without samples (see ``evalkit.measures._averaging``).
 
         Examples:
             >>> cal = Calibration.from_scores([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4])

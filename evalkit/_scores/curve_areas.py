@@ -287,7 +287,7 @@ class CurveAreas(CurveFields):
                  n_resamples: int = 2000, random_state: RandomState = None) -> intervals.Interval:  # fmt: skip
         """A confidence interval of ``"roc_auc"`` (DeLong's, in O(distinct scores) from the
         counts, or the bootstrap) or ``"average_precision"`` (``"bca"`` or ``"percentile"``)
-        of one class (see ``evalkit.intervals.area_interval``). The default method is DeLong's
+        of one class (see ``evalkit._results.intervals.area_interval``). The default method is DeLong's
         for the AUC and BCa for average precision.
 
         Examples:

@@ -218,7 +218,7 @@ class CurveOperatingPoints(CurveFields):
         metrics_class: type[Any] | None = None, **parameters: Any,
     ) -> Any:  # fmt: skip
         """The best threshold for ``measure`` (highest, or lowest for a loss) among those where
-        every constraint holds: an ``OperatingPoint`` (see ``evalkit.operating``), exact over
+        every constraint holds: an ``OperatingPoint`` (see ``evalkit._scores.operating``), exact over
         every distinct score and the threshold above them all.
 
         Args:

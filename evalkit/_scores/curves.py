@@ -14,7 +14,7 @@ precision-recall and DET curves and their areas are measures of the same cells.
   one threshold (scikit-learn's rule), and a sample of weight 0 makes no threshold. With
   ``thresholds=`` (a number of evenly spaced thresholds in [0, 1], or the thresholds
   themselves) the counts are kept at those thresholds only: memory O(thresholds x classes)
-  whatever the data, mergeable batch by batch (``+``, ``evalkit.streaming.CurveCounts``,
+  whatever the data, mergeable batch by batch (``+``, ``evalkit.CurveCounts``,
   ``evalkit.dask.threshold_curve``), each point exact, and the areas within bounds that
   ``area_bounds`` computes.
 * Reading: ``evaluate`` (any measure at every threshold, per class or averaged at common
@@ -268,7 +268,7 @@ def score_columns(
 
 @made_by_constructors(
     "a ThresholdCurve is made from scores, by ThresholdCurve.from_scores(y_true, y_score, labels=...); to count batch by batch "
-    "(DL4J's new ROC() or new ROCMultiClass() and eval), use evalkit.streaming.CurveCounts() and its update(y_true, y_score) "
+    "(DL4J's new ROC() or new ROCMultiClass() and eval), use evalkit.CurveCounts() and its update(y_true, y_score) "
     "(thresholds= for memory bounded by the thresholds), or merge the curves of the batches (a + b)"
 )
 @attrs.frozen(eq=False)

@@ -30,13 +30,14 @@ from evalkit.comparisons._paired import (
     sign_test,
     wilcoxon_test,
 )
-from evalkit.comparisons._ranks import critical_difference
+from evalkit.comparisons._ranks import RankTest, critical_difference
 
 __all__ = [
     "BayesianComparison",
     "ModelComparison",
     "PairedTest",
     "PairwiseTests",
+    "RankTest",
     "combined_f_test_5x2cv",
     "corrected_resampled_t_test",
     "correlated_t_test",

@@ -58,3 +58,7 @@ moved_names.publish(__name__, globals(), [name for name in __all__ if name not i
 
 if not TYPE_CHECKING:  # the readers on first use; evalkit.io.readers and the other modules of 0.1.0, found with a warning
     __getattr__ = moved_names.finder(__name__, lazy=_LAZY)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

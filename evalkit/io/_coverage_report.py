@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
+from evalkit._engine import moved_names
 from evalkit._engine.serialization import json_safe
 from evalkit._results.table import Table, Tabular
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
@@ -163,3 +164,5 @@ def _coverage_readings(result: SetCoverage | IntervalCoverage, level: float) -> 
 def _risk_series(curve: RiskCoverage) -> Sequence[tuple[str, np.ndarray, np.ndarray]]:
     """The curve, and the perfect ranking of its samples (every correct sample first)."""
     return [("model", curve.coverage, curve.risk), ("perfect ranking", *curve.oracle_risk())]
+
+moved_names.publish("evalkit.io", globals(), ["CoverageReport"])  # given by the face on first use: named so from the start (pickles, reprs)

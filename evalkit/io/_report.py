@@ -362,7 +362,7 @@ class Report(Tabular):
     def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
         """One self-contained HTML page (no network, no script): the table, the summary, the
         confusion matrix as a heat map and, given a ``ThresholdCurve`` of the same data, its
-        ROC and precision-recall curves as inline SVG (see ``evalkit.html``)."""
+        ROC and precision-recall curves as inline SVG (see ``evalkit.io._html``)."""
         from evalkit.io._html import report_page  # rendering only: not needed by the other formats
 
         return report_page(self, digits=digits, title=title, subtitle=subtitle, curve=curve)
@@ -434,7 +434,7 @@ def build_report(
 ) -> Report:
     """Gather the numbers of a report from a ConfusionMatrix or an Evaluation.
 
-    Averages follow ``undefined`` (see ``evalkit.averaging``); multi-label, soft and
+    Averages follow ``undefined`` (see ``evalkit.measures._averaging``); multi-label, soft and
     hierarchical evaluations get a ``samples avg`` row too. The summary holds the
     whole-result measures the data support: accuracy, Cohen's kappa and MCC for single-label
     data, exact-match accuracy and Hamming loss for multi-label data, and the coverage of a
@@ -452,7 +452,7 @@ def build_report(
         metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead of
             the source's own.
         confidence: a level such as 0.95 to add confidence intervals of the averages and of
-            the summary measures (see ``evalkit.intervals``); ``None`` for none.
+            the summary measures (see ``evalkit._results.intervals``); ``None`` for none.
         interval_method: ``"bca"`` or ``"percentile"`` (the bootstrap).
         n_resamples: bootstrap resamples.
         random_state: the seed (fixed by default: the same data, the same report).

@@ -8,7 +8,7 @@ to 2**53, no integer overflow) and returns a ``float`` for scalar input or a flo
 Undefined values: a measure whose denominator is 0 returns NaN. Measures built from other
 measures (balanced accuracy, G-mean, informedness, markedness, Fowlkes-Mallows) are NaN when a
 part they need is NaN. Averages decide what to do with NaN through one policy
-(``evalkit.averaging``).
+(``evalkit.measures._averaging``).
 
 Each measure is registered with metadata in ``MEASURES`` (see ``Measure``): its
 direction, its bounds, and, for aggregation-decomposable measures, the coefficient vectors

@@ -17,7 +17,7 @@ never makes evalkit import a module.
 
 Examples:
     >>> from evalkit import ClassificationMetrics
-    >>> find_metrics_class("evalkit.classification_metrics:ClassificationMetrics") is ClassificationMetrics
+    >>> find_metrics_class("evalkit:ClassificationMetrics") is ClassificationMetrics
     True
 """
 

@@ -575,4 +575,4 @@ def classification_report(
 
 
 # --------------------------------------------------------------------------------------------
-# scores: curves, areas and thresholds (from evalkit.curves)
+# scores: curves, areas and thresholds (from evalkit._scores.curves)

@@ -359,7 +359,7 @@ def brier_score_loss(
 
 
 # --------------------------------------------------------------------------------------------
-# label ranking (see evalkit.ranking) and the area under any curve
+# label ranking (see evalkit._scores.ranking) and the area under any curve
 
 def calibration_curve(
     y_true: LabelsLike, y_prob: ScoresLike, *, pos_label: Hashable | None = None, n_bins: int = 5, strategy: str = "uniform", sample_weight: ArrayLike | None = None
@@ -392,7 +392,7 @@ def expected_calibration_error(
     """The calibration error (ECE with ``norm="l1"``, RMSCE with ``"l2"``, MCE with ``"max"``)
     of probabilities: 1-D the positive class's, or ``n x m`` (top-label by default,
     ``setting="classwise"`` for every class one against the rest, averaged by ``average``).
-    ``estimator="debiased"`` or ``"isotonic"`` (binning-free) as in ``evalkit.calibration``.
+    ``estimator="debiased"`` or ``"isotonic"`` (binning-free) as in ``evalkit._scores.calibration``.
 
     Examples:
         >>> expected_calibration_error([1, 0], [0.95, 1.0])   # torchmetrics reads 0.525 (issue #3510)

@@ -363,7 +363,7 @@ def _readable_measure(metric_func: Any, params: dict[str, Any], truth: Any) -> t
         return metric_func, params, None
     name = getattr(metric_func, "__name__", None)
     module = getattr(metric_func, "__module__", "") or ""
-    if name not in _READABLE or not (module == __name__ or module.startswith("sklearn.metrics")):
+    if name not in _READABLE or not (module in (__name__, "evalkit.metrics") or module.startswith("sklearn.metrics")):
         return None
     measure, allowed = _READABLE[name]
     if set(params) - set(allowed) or not set(np.unique(np.asarray(truth)).tolist()) <= {0, 1}:
@@ -595,7 +595,7 @@ def auc(x: ArrayLike, y: ArrayLike) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# calibration (see evalkit.calibration)
+# calibration (see evalkit._scores.calibration)
 
 def _at_fixed(y_true: LabelsLike, y_score: ScoresLike, objective: str, constraint: str, bound: object, pos_label: Hashable, sample_weight: ArrayLike | None,
               labels: Sequence[Hashable] | None) -> AtFixed:  # fmt: skip
