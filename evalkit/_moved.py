@@ -122,15 +122,12 @@ def public_places(module: types.ModuleType) -> str:
     """Where the public names of ``module`` are now: ``"evalkit (ConfusionMatrix)"``."""
     if module.__name__ in WHOLE_FACES:
         return WHOLE_FACES[module.__name__]
-    for face in FACES:  # each gives its names their public path as it is imported (not Dask's or Spark's: their packages load slowly)
-        if face not in ("evalkit.dask", "evalkit.spark") and face not in sys.modules:
-            importlib.import_module(face)
     found: dict[str, list[str]] = {}
     for name in getattr(module, "__all__", ()):
         value = getattr(module, name, None)
         if isinstance(value, (type, types.FunctionType)):
             home = getattr(value, "__module__", "")
-            if home in FACES and getattr(sys.modules.get(home), name, None) is value:
+            if home in FACES:  # (a name its face gives lazily, or a face not imported yet, is named so where it is defined)
                 found.setdefault(home, []).append(name)
     if not found:
         return f"its names are private now (import what you need from {', '.join(FACES[:4])})"
@@ -186,8 +183,13 @@ def submodule(name: str) -> types.ModuleType:
         with warnings.catch_warnings(record=True) as caught:  # said again below, at the line that named it
             warnings.simplefilter("always", DeprecationWarning)
             module = importlib.import_module(path)
-        for warning in caught:
-            warnings.warn(warning.message, warning.category, stacklevel=3)
+        try:
+            for warning in caught:
+                warnings.warn(warning.message, warning.category, stacklevel=3)
+        except Warning:  # warnings as errors: not imported, so that the next read warns again
+            sys.modules.pop(path, None)
+            vars(sys.modules["evalkit"]).pop(name, None)
+            raise
         return module
     except ModuleNotFoundError as error:
         if error.name is None or error.name.partition(".")[0] == "evalkit":
@@ -317,7 +319,7 @@ def register_old_names() -> None:
     from evalkit._engine import moved_names
 
     for old, homes in OLD_NAMES.items():
-        found = {name: f"{home}.{name}" for home, names in homes.items() for name in names.split()}
+        found = {name: moved_to(f"{home}.{name}") or f"{home}.{name}" for home, names in homes.items() for name in names.split()}
         moved_names.register(MOVED.get(old, old), found, known_as=old)
     for old, new in FOLDER_PATHS.items():  # evalkit.io.readers as an attribute of evalkit.io
         parent, _, name = old.rpartition(".")

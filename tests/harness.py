@@ -645,3 +645,19 @@ def check_kind(kind: str, data: dict) -> None:
     check_counted_state(first, second, whole, canonical=canonical or (lambda result: result), measure=measure, size=size)
     if first.supports("subtract"):
         check_subtract_refuses_a_part_never_added(first, first + second + second)
+
+
+def peak_mib(function: Callable[[], Any]) -> float:
+    """Peak Python allocation (MiB) while ``function`` runs (and raises an evalkit error)."""
+    import tracemalloc
+
+    from evalkit.exceptions import EvalkitError
+
+    tracemalloc.start()
+    try:
+        function()
+    except EvalkitError:
+        pass
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20

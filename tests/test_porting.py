@@ -598,7 +598,7 @@ def test_the_weka_class_details_port_heads_its_columns_as_asked_and_counts_whole
     cm = ConfusionMatrix.from_predictions([0, 0, 1, 1], [0, 1, 1, 1], sample_weight=[1.0, 50.0, 20.5, 49.5])
     report = build_report(cm, measures=["tp_rate", "fp_rate", "precision", "recall", "f1"], undefined="zero")
     header = report.to_text().splitlines()[0].split()
-    assert header == ["tp", "rate", "fp", "rate", "precision", "f1-score", "support"]  # tp rate and recall: one measure, one column
+    assert header == ["class", "tp", "rate", "fp", "rate", "precision", "f1-score", "support"]  # tp rate and recall: one measure, one column
     assert "'tp_rate' and 'recall' are one measure (recall): one column" in report.to_text()
     supports = [line.split()[-1] for line in report.to_text().splitlines()[1:3]]
     assert supports == ["51", "70"]  # weighted counts that are whole print as whole numbers, not 51.000

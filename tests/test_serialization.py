@@ -2,10 +2,10 @@
 
 import json
 import math
-import tracemalloc
 
 import numpy as np
 import pytest
+from harness import peak_mib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -227,18 +227,6 @@ def altered(text, **changes):
     document = json.loads(text)
     document.update(changes)
     return json.dumps(document)
-
-
-def peak_mib(function):
-    """Peak Python allocation (MiB) while ``function`` runs (and raises)."""
-    tracemalloc.start()
-    try:
-        function()
-    except EvalkitError:
-        pass
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak / 2**20
 
 
 EVALUATION = Evaluation.from_labels(["a", "b", "b", "c", "a"], ["a", "b", "c", "c", "b"])

@@ -24,8 +24,10 @@ Examples:
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
+import typing
 import warnings
 from collections.abc import Callable, Mapping
 
@@ -65,8 +67,9 @@ def finder(module: str, behind: str | None = None, lazy: Mapping[str, str] | Non
         if home is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         parent, _, attribute = home.rpartition(".")
-        found = importlib.import_module(parent)
-        found = getattr(found, attribute) if hasattr(found, attribute) else importlib.import_module(home)
+        found = vars(importlib.import_module(parent)).get(attribute)  # (not getattr: a face's own finder would warn as well)
+        if found is None:
+            found = importlib.import_module(home) if importlib.util.find_spec(home) is not None else getattr(importlib.import_module(parent), attribute)
         warnings.warn(f"{known_as}.{name} is no longer a name of {known_as}: {_where(found, attribute, home)}", DeprecationWarning, stacklevel=2)
         return found
 
@@ -75,12 +78,12 @@ def finder(module: str, behind: str | None = None, lazy: Mapping[str, str] | Non
 
 def _where(found: object, name: str, home: str) -> str:
     """Where a lost name is now, for its warning: the face that gives it, or that it is private."""
-    module = getattr(found, "__module__", None) if not isinstance(found, types.ModuleType) else None
-    if isinstance(module, str) and not _private(module) and getattr(importlib.import_module(module), name, None) is found:
+    if isinstance(found, types.ModuleType):
+        return "it is private now, and goes in the next release"
+    module = getattr(found, "__module__", None)
+    if isinstance(module, str) and not _private(module) and vars(importlib.import_module(module)).get(name) is found:
         return f"import {name} from {module}"
-    if not _private(home):
-        return f"import {home}"
-    return "it is private now, and goes in the next release"
+    return f"import {home}" if not _private(home) else "it is private now, and goes in the next release"
 
 
 def publish(face: str, namespace: Mapping[str, object], names: list[str]) -> None:
@@ -119,8 +122,8 @@ def _resolve_annotations(cls: type) -> None:
     annotations = dict(vars(cls).get("__annotations__", {}))
     for name, annotation in annotations.items():
         try:
-            while isinstance(annotation, str):  # (a quoted annotation is a string of a string)
-                annotation = eval(annotation, dict(namespace), dict(vars(cls)))  # evalkit's own annotations, as typing.get_type_hints evaluates them
+            while isinstance(annotation, (str, typing.ForwardRef)):  # (a quoted annotation is a string of a string; a NamedTuple's, a ForwardRef)
+                annotation = eval(annotation if isinstance(annotation, str) else annotation.__forward_arg__, dict(namespace), dict(vars(cls)))  # evalkit's own annotations, as typing.get_type_hints evaluates them
             annotations[name] = annotation
         except Exception:  # noqa: BLE001, S110  (a name imported for type checkers only: left as text)
             pass

@@ -38,9 +38,11 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
+from evalkit._engine._validation import show
 from evalkit._results.rendering import render
+from evalkit.exceptions import InvalidArgumentError
 
-__all__ = ["Strong", "Table", "Tabular"]
+__all__ = ["Strong", "Table", "Tabular", "shown"]
 
 
 class Strong(str):
@@ -52,11 +54,17 @@ class Strong(str):
 
 _UNDEFINED = "undef"
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                  "~": r"\textasciitilde{}", "^": r"\^{}"}  # fmt: skip
+                  "~": r"\textasciitilde{}", "^": r"\^{}", "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}  # fmt: skip
 
 
-def _shown(cell: Any, digits: int) -> str:
-    """A cell as text: whole numbers as they are, floats with ``digits`` decimals (no ``-0.00``)."""
+def shown(cell: Any, digits: int) -> str:
+    """A cell as text: whole numbers as they are, floats with ``digits`` decimals (no ``-0.00``),
+    undefined as ``undef``.
+
+    Examples:
+        >>> shown(-0.0001, 3), shown(float("nan"), 2), shown(7, 2), shown(None, 2)
+        ('0.000', 'undef', '7', '')
+    """
     if cell is None:
         return ""
     if isinstance(cell, str):
@@ -96,12 +104,20 @@ def _latex(text: str) -> str:
     return rf"\textbf{{{escaped}}}" if isinstance(text, Strong) else escaped
 
 
-def _texts(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(values)
+def _texts(values: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(str(value) for value in values)
 
 
 def _rows(rows: Iterable[Iterable[Any]]) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(row) for row in rows)
+
+
+def _check_rows(table: Table, attribute: Any, rows: tuple[tuple[Any, ...], ...]) -> None:
+    if not table.columns:
+        raise InvalidArgumentError("a table needs at least one column, got 'columns' []")
+    wide = [row for row in rows if len(row) > len(table.columns)]
+    if wide:
+        raise InvalidArgumentError(f"'rows' must have at most the {len(table.columns)} columns' cells, got {show(list(wide[0]))}")
 
 
 @attrs.frozen
@@ -110,12 +126,15 @@ class Table:
     and notes below (see the module)."""
 
     columns: tuple[str, ...] = attrs.field(converter=_texts)
-    rows: tuple[tuple[Any, ...], ...] = attrs.field(converter=_rows)
+    rows: tuple[tuple[Any, ...], ...] = attrs.field(converter=_rows, validator=_check_rows)
     title: str = ""
     notes: tuple[str, ...] = attrs.field(default=(), converter=_texts)
 
     def _cells(self, digits: int) -> list[list[str]]:
-        return [[(f"{cell} *" if isinstance(cell, Strong) else _shown(cell, digits)) for cell in row] for row in self.rows]
+        """The cells as text: ``*`` after the best, the others of its column kept aligned."""
+        marked = {k for row in self.rows for k, cell in enumerate(row) if isinstance(cell, Strong)}
+        return [[f"{cell} *" if isinstance(cell, Strong) else shown(cell, digits) + ("  " if k in marked else "") for k, cell in enumerate(row)]
+                for row in self.rows]  # fmt: skip
 
     def to_text(self, digits: int = 3) -> str:
         """Aligned text: names to the left, the other columns to the right (at least ``digits``
@@ -139,8 +158,8 @@ class Table:
         lines += ["| " + " | ".join(map(_markdown, self.columns)) + " |", "|---|" + "---:|" * (width - 1)]
         for row in self.rows:
             if not _blank(row):
-                shown = [_markdown(cell) if isinstance(cell, Strong) else _markdown(_shown(cell, digits)) for cell in row]
-                lines.append("| " + " | ".join([*shown, *[""] * (width - len(row))]) + " |")
+                cells = [_markdown(cell) if isinstance(cell, Strong) else _markdown(shown(cell, digits)) for cell in row]
+                lines.append("| " + " | ".join([*cells, *[""] * (width - len(row))]) + " |")
         return "\n".join([*lines, *(["", *(f"{_markdown(note)}  " for note in self.notes)] if self.notes else [])])
 
     def to_csv(self) -> str:
@@ -152,18 +171,21 @@ class Table:
         return buffer.getvalue()
 
     def to_latex(self, digits: int = 3) -> str:
-        """A LaTeX ``tabular`` (the notes as comments after it)."""
-        lines = [r"\begin{tabular}{l" + "r" * (len(self.columns) - 1) + "}", r"\hline", " & ".join(map(_latex, self.columns)) + r" \\", r"\hline"]
+        """A LaTeX ``tabular`` (the title as a comment before it, the notes as comments after it)."""
+        lines = [f"% {self.title}"] if self.title else []
+        lines += [r"\begin{tabular}{l" + "r" * (len(self.columns) - 1) + "}", r"\hline", " & ".join(map(_latex, self.columns)) + r" \\", r"\hline"]
         for row in self.rows:
             if not _blank(row):
-                lines.append(" & ".join(_latex(cell) if isinstance(cell, Strong) else _latex(_shown(cell, digits)) for cell in row) + r" \\")
+                lines.append(" & ".join(_latex(cell) if isinstance(cell, Strong) else _latex(shown(cell, digits)) for cell in row) + r" \\")
             else:
                 lines.append(r"\hline")
         return "\n".join([*lines, r"\hline", r"\end{tabular}", *(f"% {note}" for note in self.notes)])
 
     def to_html(self, digits: int = 3) -> str:
-        """An HTML ``<table>`` (every text escaped), its title as the caption."""
-        return str(render("html_table", self.title, self.columns, [row for row in self.rows if not _blank(row)], digits))
+        """An HTML ``<table>`` (every text escaped), its title and notes as the caption, cells as
+        the text shows them."""
+        rows = [cell_row for row, cell_row in zip(self.rows, self._cells(digits)) if not _blank(row)]
+        return str(render("html_table", " ".join([self.title, *self.notes]).strip(), self.columns, rows, digits))
 
 
 class Tabular:

@@ -440,8 +440,7 @@ def _report(arguments: argparse.Namespace) -> str:
     if arguments.format == "markdown":
         return f"# evalkit report: {name}\n\n{samples} samples, {len(report.labels)} classes\n\n{report.to_markdown(arguments.digits)}"
     title = f"evalkit report: {name} ({samples} samples, {len(report.labels)} classes)"
-    shown = f"{report.confusion}\n\n" if report.confusion is not None and len(report.labels) <= 30 else ""
-    return f"{title}\n\n{shown}{report.to_text(arguments.digits)}"
+    return f"{title}\n\n{report.to_text(arguments.digits)}"  # (the text holds the confusion matrix of up to 30 classes)
 
 
 _SCORE_NAMES = ("score", "prob", "confidence", "likelihood", "logit")

@@ -38,7 +38,7 @@ from evalkit._groups._values import value_of
 from evalkit._results._closed_form import _check_level, _scipy_stats
 from evalkit._results.multiplicity import PAIRWISE_CORRECTIONS, adjust, adjust_pairwise
 from evalkit._results.rendering import render
-from evalkit._results.table import Strong, Table, Tabular
+from evalkit._results.table import Strong, Table, Tabular, shown
 from evalkit._scores.calibration import DIRECTIONS, calibration_key
 from evalkit._scores.curves import area_key
 from evalkit.comparisons._bayesian import BayesianComparison, sign_test, signed_rank_test
@@ -524,7 +524,7 @@ class ModelComparison(Tabular, Document):
         marked (``*`` in text, bold in Markdown and LaTeX), the average ranks in the last row,
         and Friedman's and Iman-Davenport's tests and the critical differences below."""
         ranks, best = self.rank_table, self.rank_table == self.rank_table.min(axis=1, keepdims=True)
-        rows: list[list[Any]] = [[str(name), *((Strong if best[i, j] else str)(f"{self.values[i, j]:.{digits}f} ({ranks[i, j]:.1f})") for j in range(len(self.models)))]
+        rows: list[list[Any]] = [[str(name), *((Strong if best[i, j] else str)(f"{shown(float(self.values[i, j]), digits)} ({ranks[i, j]:.1f})") for j in range(len(self.models)))]
                                  for i, name in enumerate(self.datasets)]  # fmt: skip
         notes = self.test_lines()
         if self.dropped:

@@ -6,6 +6,7 @@ import csv
 from importlib import resources
 from pathlib import Path
 
+from evalkit._engine import moved_names
 from evalkit.comparisons._comparison import ModelComparison
 
 __all__ = [
@@ -89,3 +90,6 @@ def load_many_datasets() -> ModelComparison:
         (('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'), 14, [3.143, 2.0, 2.929, 1.929])
     """
     return ModelComparison.from_csv(example_path(MANY_DATASETS_EXAMPLE_NAME), measure="roc_auc")
+
+
+moved_names.publish("evalkit.datasets", globals(), __all__)  # the face that gives these names, named so where they are defined

@@ -33,6 +33,7 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from numpy.typing import ArrayLike
 
+from evalkit._engine import moved_names
 from evalkit._engine._types import LabelsLike, ScoresLike
 from evalkit._engine._validation import check_choice, show
 from evalkit._engine.counting import encode
@@ -554,3 +555,6 @@ class CalibrationDisplay(_Display):
         scores, positive = _responses(estimator, X, "predict_proba", pos_label)
         return cls.from_predictions(y, scores, n_bins=n_bins, strategy=strategy, pos_label=positive, name=name or type(estimator).__name__, ax=ax,
                                     ref_line=ref_line, **kwargs)  # fmt: skip
+
+
+moved_names.publish("evalkit.displays", globals(), __all__)  # the face that gives these names, named so where they are defined

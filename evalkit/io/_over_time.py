@@ -121,5 +121,5 @@ class OverTime(Tabular):
             charts.append(svg_chart([(measure, ends, values)], x_label=self.axis_label(dates), y_label=measure, markers=len(ends) <= 60,
                                     x_span=span, x_ticks=ticks, band=band, legend=False))  # fmt: skip
         sections = [f"<h1>{html.escape(title)}</h1>", f'<p class="note">{html.escape(self._title())}</p>',
-                    '<div class="charts">' + "".join(charts) + "</div>", self.as_tables(digits)[0].to_html(digits + 3)]  # fmt: skip
+                    '<div class="charts">' + "".join(charts) + "</div>", self.as_tables(digits)[0].to_html(digits)]  # fmt: skip
         return page(title, sections)

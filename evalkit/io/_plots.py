@@ -43,6 +43,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from evalkit._engine import moved_names
 from evalkit._engine._types import TargetsLike
 from evalkit._engine._validation import check_choice, show
 from evalkit._engine.moments import target_pair
@@ -770,3 +771,6 @@ def predicted_vs_actual(y_true: TargetsLike, y_pred: TargetsLike, *, ax: Axes | 
     ax.legend(fontsize=8, loc="upper left")
     ax.set_title(title or "Predicted against true values")
     return ax
+
+
+moved_names.publish("evalkit.plots", globals(), __all__)  # the face that gives these names, named so where they are defined

@@ -1,15 +1,15 @@
 """Reports: the per-class table with micro, macro and weighted averages, in several formats.
 
 A ``Report`` is built once from a ``ConfusionMatrix`` or an
-``Evaluation`` and rendered as aligned text (the ``classification_report``
-layout users know), Markdown, CSV, JSON or a plain dict. The Java-style ``str()`` layouts of
+``Evaluation`` and rendered as aligned text (the per-class table users know from
+scikit-learn's ``classification_report``, then the whole-result measures), Markdown, CSV, JSON or a plain dict. The Java-style ``str()`` layouts of
 ``ConfusionMatrix`` and ``ClassificationMetrics`` are separate and unchanged.
 
 Examples:
     >>> from evalkit import ConfusionMatrix
     >>> cm = ConfusionMatrix.from_predictions(list("aabbb"), list("abbbb"))
     >>> print(classification_report(cm, measures=["precision", "recall"], digits=2))
-                  precision  recall  support
+    class         precision  recall  support
     a                  1.00    0.50        2
     b                  0.75    1.00        3
     <BLANKLINE>
@@ -17,9 +17,10 @@ Examples:
     macro avg          0.88    0.75        5
     weighted avg       0.85    0.80        5
     <BLANKLINE>
-    accuracy           0.80
-    cohen kappa        0.55
-    mcc                0.61
+    measure      value
+    accuracy      0.80
+    cohen kappa   0.55
+    mcc           0.61
     <BLANKLINE>
     Confusion matrix (rows actual, columns predicted)
     actual \\ predicted      a      b
@@ -103,11 +104,11 @@ DEFAULT_MEASURES = ("precision", "recall", "f1_score", "specificity", "matthews_
 """The columns of a report unless others are asked for."""
 
 FORMATS = ("text", "markdown", "csv", "json", "dict", "html")
+"""The renderings of a report."""
 
-SHOWN_MATRIX = 20
+SHOWN_MATRIX = 30
 """The most classes whose confusion matrix a report's text and Markdown show (JSON and HTML
 hold it up to ``MATRIX_LIMIT``)."""
-"""The renderings of a report."""
 
 _SUMMARY_TITLES = {
     "accuracy": "accuracy",
@@ -311,33 +312,33 @@ class Report(Tabular):
         method = found[0].method
         return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile', 'normal') else ''})"
 
-    def _rows(self, digits: int) -> list[tuple[str, list[str]]]:
-        rows = [(str(label), [self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])] + [count_text(self.support[label], digits)])
-                for label in self.labels]  # fmt: skip
-        rows.append(("", []))
-        rows += [(name, [self.average_cell(name, k, digits) for k in range(len(values))] + [count_text(self.total, digits)])
-                 for name, values in self.averages.items()]  # fmt: skip
-        if self.summary:
-            rows.append(("", []))
-            rows += [(self.summary_title(name), [_cell(value, digits)]) for name, value in self.summary.items()]
-        if self.calibration:
-            rows += [("", []), (self.calibration_title, [])]
-            rows += [(self.calibration_name(name), [_cell(value, digits)]) for name, value in self.calibration.items()]
-        return rows
-
     def as_tables(self, digits: int = 3) -> list[Table]:
-        """The aligned ``classification_report`` table (classes, averages, summary, calibration;
-        the notes under it), the intervals, and the confusion matrix (rows actual) of up to
-        ``SHOWN_MATRIX`` classes when the report holds one."""
-        tables = [Table(["", *self.titles(), "support"], ([name, *cells] for name, cells in self._rows(digits)), notes=self.all_notes())]
-        averages, summary = self.interval_rows(digits), self.interval_rows(digits, summary=True)
+        """The classes and the averages (the notes under them), the whole-result measures with
+        their intervals, the calibration, the intervals of the averages, and the confusion
+        matrix (rows actual) of up to ``SHOWN_MATRIX`` classes when the report holds one."""
+        rows: list[list[str]] = [[str(label), *(self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])), count_text(self.support[label], digits)]
+                                 for label in self.labels]  # fmt: skip
+        rows += [[], *([name, *(self.average_cell(name, k, digits) for k in range(len(values))), count_text(self.total, digits)] for name, values in self.averages.items())]
+        notes = self.all_notes()
+        tables = [Table(["class", *self.titles(), "support"], rows, notes=notes)]
+        if self.summary:
+            bounds = dict(self.interval_rows(digits, summary=True))
+            tables.append(Table(["measure", "value", *(["interval"] if bounds else [])],
+                                ([self.summary_title(name), _cell(value, digits), *([bounds.get(self.summary_title(name), ["n/a"])[0]] if bounds else [])]
+                                 for name, value in self.summary.items())))  # fmt: skip
+        if self.calibration:
+            tables.append(Table([self.calibration_title, "value"], ([self.calibration_name(name), _cell(value, digits)] for name, value in self.calibration.items())))
+        averages = self.interval_rows(digits)
         if averages:
             tables.append(Table(["", *self.titles()], ([name, *cells] for name, cells in averages), title=self.interval_title()))
-        if summary:
-            tables.append(Table(["", "interval"], ([name, *cells] for name, cells in summary), title="" if averages else self.interval_title()))
-        if self.confusion is not None and len(self.confusion.labels) <= SHOWN_MATRIX:
-            rows = ([str(label), *(count_text(count, digits) for count in counts)] for label, counts in zip(self.confusion.labels, self.confusion.to_array().tolist()))
-            tables.append(Table(["actual \\ predicted", *map(str, self.confusion.labels)], rows, title="Confusion matrix (rows actual, columns predicted)"))
+        if self.confusion is not None:
+            labels = self.confusion.labels
+            if len(labels) <= SHOWN_MATRIX:
+                counts = zip(labels, self.confusion.to_array().tolist())
+                tables.append(Table(["actual \\ predicted", *map(str, labels)], ([str(label), *(count_text(n, digits) for n in row)] for label, row in counts),
+                                    title="Confusion matrix (rows actual, columns predicted)"))  # fmt: skip
+            else:
+                tables[0] = attrs.evolve(tables[0], notes=(*notes, f"the confusion matrix of the {len(labels)} classes is in the JSON and HTML reports"))
         return tables
 
     def csv_table(self) -> Table:
