@@ -123,3 +123,21 @@ def test_a_moved_path_read_as_an_attribute_warns_at_the_line_that_reads_it():
         warnings.simplefilter("always")
         evalkit.curves  # noqa: B018
     assert [w.filename for w in caught if w.category is DeprecationWarning] == [__file__]
+
+
+def test_a_moved_path_imports_without_the_optional_packages():
+    """Finding the faces of a moved module's names imports nothing optional (matplotlib)."""
+    import subprocess
+
+    code = ("import sys, warnings\nsys.modules['matplotlib'] = None\nwarnings.simplefilter('ignore')\n"
+            "import evalkit.curves, evalkit.results.base, evalkit.streaming\nprint(evalkit.curves.ThresholdCurve.__name__)")  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=PACKAGE.parent)
+    assert result.returncode == 0 and result.stdout.strip() == "ThresholdCurve", result.stderr
+
+
+def test_with_warnings_as_errors_every_read_of_a_moved_attribute_raises():
+    import subprocess
+
+    code = ("import evalkit\nfor _ in range(2):\n    try:\n        evalkit.curves\n    except DeprecationWarning:\n        print('raised')")  # fmt: skip
+    result = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code], capture_output=True, text=True, check=False, cwd=PACKAGE.parent)
+    assert result.stdout.split() == ["raised", "raised"], result.stderr

@@ -102,3 +102,17 @@ def test_a_report_csv_reads_back_its_numbers_exactly():
 def test_str_of_a_report_is_its_text():
     report = ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 0, 0]).report()
     assert str(report) == report.to_text() and str(report).startswith("class") and "Confusion matrix (rows actual" in str(report)
+
+
+def test_a_table_refuses_rows_wider_than_its_columns_and_writes_its_columns_as_text():
+    with pytest.raises(evalkit.exceptions.InvalidArgumentError, match="at most the 2 columns"):
+        Table(("a", "b"), ((1, 2, 3),))
+    with pytest.raises(evalkit.exceptions.InvalidArgumentError, match="at least one column"):
+        Table((), ())
+    assert Table(("name", 1), (("a", 0.5),)).to_text(1).split("\n")[:2] == ["name     1", "a      0.5"]
+
+
+def test_html_cells_are_the_text_cells():
+    window = {"window": 1, "end": 2, "samples": 1234567.25, "accuracy": 0.5, "accuracy_low": 0.34, "accuracy_high": 1.0, "macro f1_score": -1e-05}
+    page = OverTime("tumbling windows", ("macro f1_score",), (window,)).to_html(2)
+    assert "<td>1234567.25</td>" in page and "<td>0.00</td>" in page and "e+06" not in page
