@@ -119,7 +119,8 @@ def moved_to(path: str) -> str | None:
 
 
 def public_places(module: types.ModuleType) -> str:
-    """Where the public names of ``module`` are now: ``"evalkit (ConfusionMatrix)"``."""
+    """Where the public names of ``module`` are now, by the face each names as its
+    ``__module__``: ``"import ConfusionMatrix from evalkit"``."""
     if module.__name__ in WHOLE_FACES:
         return WHOLE_FACES[module.__name__]
     found: dict[str, list[str]] = {}

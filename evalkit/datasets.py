@@ -16,7 +16,5 @@ from evalkit.io._datasets import (  # noqa: F401  (the file names)
 
 __all__ = ["example_path", "load_comparison", "load_example", "load_many_datasets"]
 
-moved_names.publish(__name__, globals(), __all__)
-
 if not TYPE_CHECKING:  # the other names this path gave before it was a face, found with a warning
     __getattr__ = moved_names.finder(__name__, behind="evalkit.io._datasets")

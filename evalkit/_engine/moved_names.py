@@ -48,7 +48,7 @@ def finder(module: str, behind: str | None = None, lazy: Mapping[str, str] | Non
     """A module ``__getattr__`` for ``module`` that finds the names it lost (see the module).
 
     For a face: ``lazy`` maps a public name to the private module that defines it, imported on
-    first use (so ``import evalkit`` stays quick) and given the face as its ``__module__``;
+    first use (so ``import evalkit`` stays quick; that module ``publish``-es it under the face);
     ``behind`` is the private module whose public names it gives: the other names that module
     has (its helpers, which the face's path gave before it was a face) are found there, with a
     warning.
@@ -56,9 +56,7 @@ def finder(module: str, behind: str | None = None, lazy: Mapping[str, str] | Non
 
     def __getattr__(name: str) -> object:
         if lazy is not None and name in lazy:
-            source = importlib.import_module(lazy[name])
-            publish(module, vars(source), [name])
-            found = vars(importlib.import_module(module))[name] = getattr(source, name)  # found once: the face holds it now
+            found = vars(importlib.import_module(module))[name] = getattr(importlib.import_module(lazy[name]), name)  # found once: the face holds it now
             return found
         known_as, homes = _HOMES.get(module, (module, {}))
         home = homes.get(name)

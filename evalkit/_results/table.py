@@ -42,7 +42,7 @@ from evalkit._engine._validation import show
 from evalkit._results.rendering import render
 from evalkit.exceptions import InvalidArgumentError
 
-__all__ = ["Strong", "Table", "Tabular", "shown"]
+__all__ = ["UNDEFINED", "Strong", "Table", "Tabular", "shown"]
 
 
 class Strong(str):
@@ -52,7 +52,8 @@ class Strong(str):
     __slots__ = ()
 
 
-_UNDEFINED = "undef"
+UNDEFINED = "undef"
+"""What a cell of an undefined value (NaN) shows."""
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                   "~": r"\textasciitilde{}", "^": r"\^{}", "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}  # fmt: skip
 
@@ -73,7 +74,7 @@ def shown(cell: Any, digits: int) -> str:
         return str(cell)
     number = float(cell)
     if math.isnan(number):
-        return _UNDEFINED
+        return UNDEFINED
     if math.isinf(number):
         return "inf" if number > 0 else "-inf"
     text = f"{number:.{digits}f}"
@@ -158,7 +159,7 @@ class Table:
         lines += ["| " + " | ".join(map(_markdown, self.columns)) + " |", "|---|" + "---:|" * (width - 1)]
         for row in self.rows:
             if not _blank(row):
-                cells = [_markdown(cell) if isinstance(cell, Strong) else _markdown(shown(cell, digits)) for cell in row]
+                cells = [_markdown(shown(cell, digits)) for cell in row]  # (a Strong cell stays Strong: shown gives text as it is)
                 lines.append("| " + " | ".join([*cells, *[""] * (width - len(row))]) + " |")
         return "\n".join([*lines, *(["", *(f"{_markdown(note)}  " for note in self.notes)] if self.notes else [])])
 
@@ -176,7 +177,7 @@ class Table:
         lines += [r"\begin{tabular}{l" + "r" * (len(self.columns) - 1) + "}", r"\hline", " & ".join(map(_latex, self.columns)) + r" \\", r"\hline"]
         for row in self.rows:
             if not _blank(row):
-                lines.append(" & ".join(_latex(cell) if isinstance(cell, Strong) else _latex(shown(cell, digits)) for cell in row) + r" \\")
+                lines.append(" & ".join(_latex(shown(cell, digits)) for cell in row) + r" \\")
             else:
                 lines.append(r"\hline")
         return "\n".join([*lines, r"\hline", r"\end{tabular}", *(f"% {note}" for note in self.notes)])

@@ -45,7 +45,7 @@ from evalkit._engine.serialization import json_safe
 from evalkit._results.base import CellsResult
 from evalkit._results.intervals import ratio_interval
 from evalkit._results.rendering import ReportFace, renders
-from evalkit._results.table import Table, Tabular
+from evalkit._results.table import UNDEFINED, Table, Tabular, shown
 from evalkit._scores.curves import AREAS
 from evalkit.exceptions import (
     EvalkitError,
@@ -55,10 +55,8 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 from evalkit.io._report_columns import (
-    _UNDEFINED,
     COUNTS,
     MATRIX_LIMIT,
-    _cell,
     _columns,
     _header,
     _key_part,
@@ -187,7 +185,7 @@ class Report(Tabular):
         numbers, other values with ``digits`` decimals, ``undef`` where undefined."""
         if self.measures[position] in self.counts and not math.isnan(value) and float(value).is_integer():
             return str(int(value))
-        return _cell(value, digits)
+        return shown(value, digits)
 
     def titles(self) -> list[str]:
         """The column titles: the headers, or the measure names."""
@@ -210,7 +208,7 @@ class Report(Tabular):
     def average_cell(self, name: str, position: int, digits: int = 3) -> str:
         """A cell of an average row: the value, marked ``*`` where undefined values were left out."""
         text = self.cell(self.averages[name][position], position, digits)
-        return f"{text}*" if self.left_out(name, position) and text != _UNDEFINED else text
+        return f"{text}*" if self.left_out(name, position) and text != UNDEFINED else text
 
     def undefined_notes(self) -> list[str]:
         """One sentence per column holding an undefined value: the classes where it is
@@ -298,10 +296,10 @@ class Report(Tabular):
         (``summary=True``) ``(summary name, ["[low, high]"])`` for the whole-result measures;
         ``n/a`` where the data give none."""
 
-        def shown(found: Interval | None) -> str:
-            return "n/a" if found is None or math.isnan(found.low) else f"[{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
+        def bounds(found: Interval | None) -> str:
+            return "n/a" if found is None or math.isnan(found.low) else f"[{shown(found.low, digits)}, {shown(found.high, digits)}]"
 
-        return [(self.summary_title(name), [shown(found) for found in row]) for name, row in self.intervals.items()
+        return [(self.summary_title(name), [bounds(found) for found in row]) for name, row in self.intervals.items()
                 if (name in self.averages) != summary]  # fmt: skip
 
     def interval_title(self) -> str:
@@ -324,10 +322,10 @@ class Report(Tabular):
         if self.summary:
             bounds = dict(self.interval_rows(digits, summary=True))
             tables.append(Table(["measure", "value", *(["interval"] if bounds else [])],
-                                ([self.summary_title(name), _cell(value, digits), *([bounds.get(self.summary_title(name), ["n/a"])[0]] if bounds else [])]
+                                ([self.summary_title(name), shown(value, digits), *([bounds.get(self.summary_title(name), ["n/a"])[0]] if bounds else [])]
                                  for name, value in self.summary.items())))  # fmt: skip
         if self.calibration:
-            tables.append(Table([self.calibration_title, "value"], ([self.calibration_name(name), _cell(value, digits)] for name, value in self.calibration.items())))
+            tables.append(Table([self.calibration_title, "value"], ([self.calibration_name(name), shown(value, digits)] for name, value in self.calibration.items())))
         averages = self.interval_rows(digits)
         if averages:
             tables.append(Table(["", *self.titles()], ([name, *cells] for name, cells in averages), title=self.interval_title()))
@@ -716,10 +714,10 @@ class GroupReport(Tabular):
         return list(key) if isinstance(key, tuple) else [key]
 
     def _cells(self, key: Hashable, digits: int) -> list[str]:
-        cells = [_cell(value, digits) for value in self.values[key]]
+        cells = [shown(value, digits) for value in self.values[key]]
         for k, found in enumerate(self.intervals.get(key, ())):
             if found is not None and not math.isnan(found.low):
-                cells[k] += f" [{_cell(found.low, digits)}, {_cell(found.high, digits)}]"
+                cells[k] += f" [{shown(found.low, digits)}, {shown(found.high, digits)}]"
         return cells
 
     def disparity_rows(self, digits: int = 3) -> list[tuple[str, list[str]]]:
@@ -727,7 +725,7 @@ class GroupReport(Tabular):
         smallest group value and smallest over largest (``undef`` without two defined groups)."""
         if not self.disparities:
             return []
-        return [(which, [_cell(self.disparities[name][k].value, digits) for name in self.measures]) for k, which in enumerate(("difference", "ratio"))]
+        return [(which, [shown(self.disparities[name][k].value, digits) for name in self.measures]) for k, which in enumerate(("difference", "ratio"))]
 
     def disparity_note(self) -> str:
         """Which groups each column's difference lies between."""

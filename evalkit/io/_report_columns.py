@@ -37,9 +37,6 @@ from evalkit.measures._registry import Measure, spelling
 _SHORT = {"f1_score": "f1-score", "matthews_correlation_coefficient": "mcc", "f_score": "f-score"}
 
 
-_UNDEFINED = "undef"
-
-
 def _header(measure: Measure, asked: Any = None) -> str:
     """A column's title in every rendering: the short name of the measure, or of the alias it
     was asked for by (``tp_rate`` is headed ``tp rate``, not ``recall``)."""
@@ -48,13 +45,6 @@ def _header(measure: Measure, asked: Any = None) -> str:
     if name not in _SHORT and alias and alias != name and alias in measure.aliases and len(alias) <= 12:
         return alias.replace("_", " ")
     return _SHORT.get(name, name if len(name) <= 12 else measure.abbreviation.lower() or name)
-
-
-def _cell(value: float, digits: int) -> str:
-    if math.isnan(value):
-        return _UNDEFINED
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.000"
 
 
 def _listed(items: Sequence[str], most: int = 5) -> str:
@@ -68,10 +58,6 @@ def _listed(items: Sequence[str], most: int = 5) -> str:
 def _key_part(label: Hashable) -> str:
     """A label as a part of a tracker's key: letters, digits, ``_ - .`` and spaces kept."""
     return re.sub(r"[^A-Za-z0-9_.\- ]", "_", str(label))
-
-
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 MATRIX_LIMIT = 100
