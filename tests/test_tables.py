@@ -116,3 +116,37 @@ def test_html_cells_are_the_text_cells():
     window = {"window": 1, "end": 2, "samples": 1234567.25, "accuracy": 0.5, "accuracy_low": 0.34, "accuracy_high": 1.0, "macro f1_score": -1e-05}
     page = OverTime("tumbling windows", ("macro f1_score",), (window,)).to_html(2)
     assert "<td>1234567.25</td>" in page and "<td>0.00</td>" in page and "e+06" not in page
+
+
+def test_a_newline_in_a_label_or_note_never_breaks_a_table():
+    """A label with a line break (hostile input) stays in its cell: one line per row in every
+    writer, and a LaTeX note stays a comment."""
+    report = ConfusionMatrix.from_predictions(["a", "x\ny"], ["a", "a"]).report()
+    table = report.as_tables()[0]
+    assert len(table.to_text().split("\n")) == len(table.to_text().replace("x y", "").split("\n"))
+    assert all(line.startswith("%") or line.endswith(("\\\\", "}", "\\hline")) for line in table.to_latex().split("\n"))
+    assert all(line.startswith("|") or not line.strip() or line.endswith("  ") for line in table.to_markdown().split("\n"))
+    assert "x y" in table.to_text() and "x\ny" in table.to_csv()  # CSV quotes the line break and keeps it
+
+
+@pytest.mark.parametrize("digits", [-1, 2.5, True, "3"])
+def test_digits_that_are_not_a_count_of_decimals_are_refused(digits):
+    report = ConfusionMatrix.from_predictions([0, 1], [0, 1]).report()
+    with pytest.raises(evalkit.exceptions.InvalidArgumentError, match="'digits'"):
+        report.to_text(digits)
+    with pytest.raises(evalkit.exceptions.InvalidArgumentError, match="'digits'"):
+        Table(("a",), (("x",),)).to_markdown(digits)
+
+
+def test_a_string_is_not_taken_for_a_list_of_columns_or_cells():
+    with pytest.raises(evalkit.exceptions.InvalidTypeError, match="'columns'"):
+        Table("abc", ())
+    with pytest.raises(evalkit.exceptions.InvalidTypeError, match="'rows'"):
+        Table(("a", "b"), ("xy",))
+
+
+@pytest.mark.parametrize("level", ["x", 1.5, 0, 1, -1, True])
+def test_a_coverage_report_refuses_a_level_outside_zero_to_one(level):
+    result = SetCoverage.from_sets(["a", "b"], [{"a"}, {"a"}])
+    with pytest.raises(evalkit.exceptions.EvalkitError, match="level"):
+        CoverageReport.of_sets(result, level=level)

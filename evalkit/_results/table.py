@@ -40,14 +40,14 @@ import numpy as np
 
 from evalkit._engine._validation import show
 from evalkit._results.rendering import render
-from evalkit.exceptions import InvalidArgumentError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
-__all__ = ["UNDEFINED", "Strong", "Table", "Tabular", "shown"]
+__all__ = ["UNDEFINED", "Strong", "Table", "Tabular", "check_digits", "shown"]
 
 
 class Strong(str):
-    """Text that stands out (the best of its row): ``*`` after it in text, bold in Markdown,
-    LaTeX and HTML."""
+    """Text that stands out (the best of its row): ``*`` after it in text and HTML, bold in
+    Markdown and LaTeX."""
 
     __slots__ = ()
 
@@ -69,7 +69,7 @@ def shown(cell: Any, digits: int) -> str:
     if cell is None:
         return ""
     if isinstance(cell, str):
-        return cell
+        return cell if "\n" not in cell and "\r" not in cell else type(cell)(" ".join(cell.splitlines()))  # one line: a row stays a row
     if isinstance(cell, (bool, np.bool_, int, np.integer)):
         return str(cell)
     number = float(cell)
@@ -106,11 +106,31 @@ def _latex(text: str) -> str:
 
 
 def _texts(values: Iterable[Any]) -> tuple[str, ...]:
-    return tuple(str(value) for value in values)
+    if isinstance(values, str):
+        raise InvalidTypeError(f"'columns' and 'notes' must be lists of texts, not one text, got {show(values)}")
+    return tuple(shown(str(value), 0) for value in values)
 
 
 def _rows(rows: Iterable[Iterable[Any]]) -> tuple[tuple[Any, ...], ...]:
-    return tuple(tuple(row) for row in rows)
+    found = tuple(rows)
+    if any(isinstance(row, str) for row in found):
+        raise InvalidTypeError(f"'rows' must be lists of cells, not texts, got {show(next(row for row in found if isinstance(row, str)))}")
+    return tuple(tuple(row) for row in found)
+
+
+def _line(text: str) -> str:
+    return shown(text, 0)
+
+
+def check_digits(digits: object) -> int:
+    """``digits``, the decimals a writer shows: a whole number in 0..17.
+
+    Raises:
+        InvalidArgumentError: anything else.
+    """
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 17:
+        raise InvalidArgumentError(f"'digits' must be a whole number of decimals in 0..17, got {show(digits)}")
+    return int(digits)
 
 
 def _check_rows(table: Table, attribute: Any, rows: tuple[tuple[Any, ...], ...]) -> None:
@@ -128,7 +148,7 @@ class Table:
 
     columns: tuple[str, ...] = attrs.field(converter=_texts)
     rows: tuple[tuple[Any, ...], ...] = attrs.field(converter=_rows, validator=_check_rows)
-    title: str = ""
+    title: str = attrs.field(default="", converter=_line)
     notes: tuple[str, ...] = attrs.field(default=(), converter=_texts)
 
     def _cells(self, digits: int) -> list[list[str]]:
@@ -140,7 +160,7 @@ class Table:
     def to_text(self, digits: int = 3) -> str:
         """Aligned text: names to the left, the other columns to the right (at least ``digits``
         + 3 wide), two spaces between."""
-        cells = self._cells(digits)
+        cells = self._cells(check_digits(digits))
         rows = [row for row in cells if len(row) > 1]
         first = max([len(self.columns[0]), *(len(row[0]) for row in rows)])
         widths = [max(len(header), digits + 3, *(len(row[k]) for row in rows if len(row) > k)) for k, header in enumerate(self.columns) if k]
@@ -154,7 +174,7 @@ class Table:
 
     def to_markdown(self, digits: int = 3) -> str:
         """A Markdown table (the title in bold above it, the notes below)."""
-        width = len(self.columns)
+        digits, width = check_digits(digits), len(self.columns)
         lines = [f"**{_markdown(self.title)}**", ""] if self.title else []
         lines += ["| " + " | ".join(map(_markdown, self.columns)) + " |", "|---|" + "---:|" * (width - 1)]
         for row in self.rows:
@@ -173,6 +193,7 @@ class Table:
 
     def to_latex(self, digits: int = 3) -> str:
         """A LaTeX ``tabular`` (the title as a comment before it, the notes as comments after it)."""
+        digits = check_digits(digits)
         lines = [f"% {self.title}"] if self.title else []
         lines += [r"\begin{tabular}{l" + "r" * (len(self.columns) - 1) + "}", r"\hline", " & ".join(map(_latex, self.columns)) + r" \\", r"\hline"]
         for row in self.rows:
@@ -185,7 +206,7 @@ class Table:
     def to_html(self, digits: int = 3) -> str:
         """An HTML ``<table>`` (every text escaped), its title and notes as the caption, cells as
         the text shows them."""
-        rows = [cell_row for row, cell_row in zip(self.rows, self._cells(digits)) if not _blank(row)]
+        rows = [[cell.strip() for cell in cell_row] for row, cell_row in zip(self.rows, self._cells(check_digits(digits))) if not _blank(row)]
         return str(render("html_table", " ".join([self.title, *self.notes]).strip(), self.columns, rows, digits))
 
 
@@ -206,12 +227,12 @@ class Tabular:
 
     def to_text(self, digits: int | None = None) -> str:
         """The tables as aligned text, a blank line between them."""
-        shown = self.DIGITS if digits is None else digits
+        shown = self.DIGITS if digits is None else check_digits(digits)
         return "\n\n".join(table.to_text(shown) for table in self.as_tables(shown))
 
     def to_markdown(self, digits: int | None = None) -> str:
         """The tables in Markdown."""
-        shown = self.DIGITS if digits is None else digits
+        shown = self.DIGITS if digits is None else check_digits(digits)
         return "\n\n".join(table.to_markdown(shown) for table in self.as_tables(shown))
 
     def to_csv(self) -> str:

@@ -23,6 +23,7 @@ import numpy as np
 
 from evalkit._engine import moved_names
 from evalkit._engine.serialization import json_safe
+from evalkit._results._closed_form import _check_level
 from evalkit._results.table import Table, Tabular
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
 from evalkit._scores.selective import RiskCoverage
@@ -51,6 +52,7 @@ class CoverageReport(Tabular):
     def of_risk_coverage(cls, curve: RiskCoverage, *, level: float = 0.95) -> CoverageReport:
         """Samples, error rate, AURC, excess AURC, the risk at ``COVERAGES`` (with Wilson
         intervals at ``level`` for whole counts) and the coverage at ``RISKS``."""
+        level = _check_level(level)
         readings: dict[str, float] = {"samples": curve.n_samples, "error rate": curve.error_rate, "AURC": curve.aurc(), "excess AURC": curve.excess_aurc()}
         low: float
         high: float
@@ -151,7 +153,12 @@ def _bin_names(edges: list[float]) -> list[str]:
 
 
 def _coverage_readings(result: SetCoverage | IntervalCoverage, level: float) -> dict[str, float]:
-    """The coverage, and its Wilson interval at ``level`` where the counts are of samples."""
+    """The coverage, and its Wilson interval at ``level`` where the counts are of samples.
+
+    Raises:
+        InvalidArgumentError: ``level`` not in (0, 1) (weights are no error: no interval).
+    """
+    level = _check_level(level)
     readings: dict[str, float] = {"coverage": result.coverage()}
     try:
         interval = result.coverage_interval(level=level)
