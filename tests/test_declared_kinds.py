@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from evalkit import Faded, IntervalCoverage, SummedState, Tumbling, Windowed
 from evalkit._engine.serialization import FormatError
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError
+from evalkit.exceptions import InvalidArgumentError, InvalidCountsError, InvalidTypeError, LabelMismatchError
 
 
 class ClassHits(SummedState):
@@ -131,3 +131,46 @@ def test_a_declared_kind_folds_on_spark(spark):
     assert evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w") == ClassHits().counted(y, p, sample_weight=w)
     with pytest.raises(InvalidArgumentError, match="'names' must name the 2 columns once each"):  # one column would be counted as the other
         evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w", names=("actual", "actual"))
+
+
+@given(samples, st.data())
+def test_a_declared_kind_reverts_a_batch_it_counted_and_refuses_one_it_did_not(rows, data):
+    cut = data.draw(st.integers(1, len(rows) - 1))
+    y, p, w = (list(column) for column in zip(*rows))
+    kept = ClassHits().counted(y[:cut], p[:cut], sample_weight=w[:cut])
+    stream = kept.copy()
+    stream.update(y[cut:], p[cut:], sample_weight=w[cut:])
+    stream.revert(y[cut:], p[cut:], sample_weight=w[cut:])
+    assert stream == kept and stream.supports("revert")
+    with pytest.raises(InvalidCountsError):
+        stream.revert(y, p, sample_weight=[weight + 1 for weight in w])
+    assert stream == kept  # nothing taken away
+
+
+@given(st.lists(st.tuples(st.sampled_from([0.1, 0.5, 0.9, -2.0]), st.integers(0, 3), st.integers(0, 3), st.integers(1, 4)), min_size=1, max_size=30),
+       st.data())
+def test_a_score_table_adds_takes_away_and_recodes_like_its_samples_counted_by_hand(rows, data):
+    from evalkit._engine._score_table import ScoreTable
+
+    names = ("score", "actual", "predicted", "weight")
+
+    def table(part, weighted=True):
+        score, actual, predicted, weight = (np.array(column) for column in zip(*part)) if part else (np.zeros(0), *(np.zeros(0, dtype=np.int64),) * 3)
+        return ScoreTable.counted(score.astype(float), np.stack([actual, predicted]).astype(np.int64), weight if weighted else None, names)
+
+    def by_hand(part):
+        sums = {}
+        for score, actual, predicted, weight in part:
+            sums[(score, actual, predicted)] = sums.get((score, actual, predicted), 0) + weight
+        return sorted(sums.items())
+
+    cut = data.draw(st.integers(0, len(rows)))
+    whole, first, second = table(rows), table(rows[:cut]), table(rows[cut:])
+    read = list(zip(zip(whole.score.tolist(), *whole.codes.tolist()), whole.weight.tolist()))
+    assert read == by_hand(rows)
+    assert first.plus(second).equals(whole) and whole.minus(second, "samples").equals(first)
+    assert table(rows, weighted=False).equals(table([(*row[:3], 1) for row in rows]))
+    lookup = np.array([3, 2, 1, 0])
+    assert whole.recoded(lookup).equals(table([(s, 3 - a, 3 - b, w) for s, a, b, w in rows]))
+    with pytest.raises(InvalidCountsError):
+        first.minus(whole.plus(whole), "samples")

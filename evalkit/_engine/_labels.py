@@ -186,6 +186,18 @@ def position_of(label: object, index: Mapping[Any, int], labels: Sequence[object
     return position if type(stored) is type(label) or same_labels((stored,), (label,)) else None
 
 
+def positions_in(labels: Sequence[object], into: Sequence[object]) -> np.ndarray:
+    """The position in ``into`` of each of ``labels`` (every one there): the codes of one label
+    list recoded as positions in a longer one (a union).
+
+    Examples:
+        >>> positions_in(("c", "a"), ("a", "b", "c")).tolist()
+        [2, 0]
+    """
+    index = {label: position for position, label in enumerate(into)}
+    return np.array([position_of(label, index, into) for label in labels], dtype=np.int64)
+
+
 def check_same_family(first: Iterable[object], second: Iterable[object], names: tuple[str, str]) -> None:
     """Raise if two label lists about to be joined hold different kinds (``1`` and ``"1"``,
     or ``True`` and ``1``, which a union would silently merge)."""

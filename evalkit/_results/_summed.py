@@ -3,22 +3,27 @@
 A kind declares, once:
 
 * ``SETTINGS``: the keywords of its constructor (each also an attribute of that name), which
-  give the empty state, ``type(a)(**settings)``; two results with other settings do not combine
-  (a kind whose settings grow, as labels do, says how in ``_aligned``);
+  give the empty state, ``type(a)(**settings)``; two results with other settings do not combine;
+* ``LABELS``: whether its classes grow as batches and merges bring new ones (appended; the
+  constructor's ``labels`` may fix them);
 * ``SUMS``: the attributes that hold its sums, each an array of whole counts (int64) or of
-  exact float counts (``evalkit._engine._exact``); sums per key (``KeyedSums``) combine too,
-  and a kind that holds them writes its own JSON document (``SetCoverage``);
-* ``_count(*batch, sample_weight=...)``: the sums of one batch, in the order of ``SUMS``;
+  exact float counts (``evalkit._engine._exact``), or a table: sums per key (``KeyedSums``), or
+  weights per distinct score and codes (``ScoreTable``, whose codes are the labels'
+  positions);
+* ``_count(*batch, sample_weight=...)``: the sums of one batch, in the order of ``SUMS`` (after
+  the batch's labels, with ``LABELS``);
 
-and reads its numbers from the sums (``_numbers(name)``: a field's sums as numbers). Everything else of the counted-state protocol is derived
-here from that declaration, written once for every such kind: ``update`` (in place), ``counted``,
-``merge``/``+``, ``-``, ``scaled``, ``empty``, ``copy``, ``==``, JSON and pickle. Sums are added,
-taken away and scaled exactly (a part added and taken away again leaves no rounding), so a
-window of the kind is re-summed never; a part never added is refused when taken away.
+and reads its numbers from the sums (``_numbers(name)``: a field's sums as numbers). Everything
+else of the counted-state protocol is derived here from that declaration, written once for
+every such kind: ``update`` and ``revert`` (in place), ``counted``, ``merge``/``+``, ``-``,
+``scaled``, ``empty``, ``copy``, ``==``, JSON and pickle. Sums are added, taken away and scaled
+exactly (a part added and taken away again leaves no rounding), so a window of the kind is
+re-summed never; a part never added is refused when taken away.
 
-A kind's JSON document is its settings as given and each sum under its name (without the
-leading underscore) as the flat list of its rounded values, with ``exact_<name>`` holding what
-the rounding left out of float sums (read back to the last bit).
+A kind's JSON document is its settings as given (with ``LABELS``: ``labels`` and ``fixed``) and
+each sum under its name (without the leading underscore) as the flat list of its rounded
+values, with ``exact_<name>`` holding what the rounding left out of float sums (read back to
+the last bit); a ``ScoreTable`` writes each of its columns under its own name.
 
 Examples:
     >>> import numpy as np
@@ -56,6 +61,8 @@ from evalkit._engine._exact import (
     scaled_counts,
 )
 from evalkit._engine._keyed import KeyedSums
+from evalkit._engine._labels import label_union, positions_in, same_labels
+from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
 from evalkit.exceptions import EvalkitError, InvalidCountsError, InvalidTypeError, LabelMismatchError
@@ -65,33 +72,39 @@ if TYPE_CHECKING:
 
 __all__ = ["SummedState", "Sums"]
 
-Sums = np.ndarray | KeyedSums
-"""A field of sums: an array of whole or exact counts, or sums per key."""
+Sums = np.ndarray | KeyedSums | ScoreTable
+"""A field of sums: an array of whole or exact counts, or a table of sums (per key, per score)
+that adds, takes away, scales and compares itself (``plus``, ``minus``, ``scaled``, ``equals``)."""
 
 
 def _plus(mine: Sums, theirs: Sums) -> Sums:
-    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
-        return mine.plus(theirs)
-    return added(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+    if isinstance(mine, np.ndarray):
+        return added(mine, cast(np.ndarray, theirs))
+    return mine.plus(theirs)  # type: ignore[arg-type]
 
 
 def _without(mine: Sums, theirs: Sums, signed: bool = False) -> Sums:
-    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
-        return mine.minus(theirs, "counts")
+    if not isinstance(mine, np.ndarray):
+        return mine.minus(theirs, "counts")  # type: ignore[arg-type]
     if signed:  # sums of either sign: exact, and nothing to check
-        first, second = same_form(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+        first, second = same_form(mine, cast(np.ndarray, theirs))
         return first - second
-    return difference(cast(np.ndarray, mine), cast(np.ndarray, theirs), "counts")
+    return difference(mine, cast(np.ndarray, theirs), "counts")
 
 
 def _times(value: Sums, factor: float) -> Sums:
-    return value.scaled(factor) if isinstance(value, KeyedSums) else scaled_counts(value, factor)
+    return scaled_counts(value, factor) if isinstance(value, np.ndarray) else value.scaled(factor)
 
 
 def _same(mine: Sums, theirs: Sums) -> bool:
-    if isinstance(mine, KeyedSums) and isinstance(theirs, KeyedSums):
-        return mine.equals(theirs)
-    return equal_counts(cast(np.ndarray, mine), cast(np.ndarray, theirs))
+    if isinstance(mine, np.ndarray):
+        return isinstance(theirs, np.ndarray) and equal_counts(mine, theirs)
+    return type(mine) is type(theirs) and mine.equals(theirs)  # type: ignore[arg-type]
+
+
+def _recoded(fields: Iterable[Sums], lookup: np.ndarray) -> tuple[Sums, ...]:
+    """Fields of sums whose label codes ``c`` become ``lookup[c]`` (the tables' codes)."""
+    return tuple(value.recoded(lookup) if isinstance(value, ScoreTable) else value for value in fields)
 
 
 def _frozen(value: object) -> object:
@@ -112,9 +125,8 @@ class SummedState(CountedState):
     """A counted state declared by its ``SETTINGS``, its ``SUMS`` and how it counts a batch
     (``_count``); the protocol is derived (see the module)."""
 
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert"}
+    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS
     EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
-    REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)"}
     SETTINGS: ClassVar[tuple[str, ...]] = ()
     """The constructor's keywords, each read back from the attribute of that name."""
     SUMS: ClassVar[tuple[str, ...]] = ()
@@ -122,10 +134,19 @@ class SummedState(CountedState):
     SIGNED: ClassVar[frozenset[str]] = frozenset()
     """Those of ``SUMS`` whose sums may be below 0 (a difference array's): taken away without the
     check of the others (one below 0), so what is left is checked by the kind's ``_invalid``."""
+    LABELS: ClassVar[bool] = False
+    """Whether the kind's classes grow: ``_labels`` (a tuple) takes the labels each batch and
+    merge bring, appended, unless the constructor's ``labels`` fixed them (``_fixed``: a batch's
+    other labels are then the kind's error; a merge still joins them). The codes of its tables
+    (``ScoreTable``) are positions in ``_labels``, and ``_count`` gives the batch's own labels
+    before its sums."""
 
-    _count: Callable[..., tuple[Sums, ...]]
+    _labels: Any = ()  # (a tuple with LABELS; a kind that grows its own way may keep None for none yet)
+    _fixed: bool = False
+
+    _count: Callable[..., tuple[Any, ...]]
     """The sums of one batch (its columns, ``sample_weight=`` and the kind's options), in the
-    order of ``SUMS``, with this result's settings."""
+    order of ``SUMS``, with this result's settings (after the batch's labels, for ``LABELS``)."""
 
     def update(self, *batch: Any, **options: Any) -> None:
         """Count a batch (the arguments of the kind's ``_count``), in place.
@@ -134,11 +155,26 @@ class SummedState(CountedState):
             InvalidTypeError: ``_count`` gave other sums than ``SUMS`` declares (a kind's fault).
         """
         counted = tuple(self._count(*batch, **options))
+        if self.LABELS:  # the batch's own labels: new ones join these (appended, so these codes stay)
+            labels, counted = counted[0], counted[1:]
+            if not same_labels(labels, self._labels):
+                union = label_union(self._labels, labels, ("this result", "the batch"))
+                counted, self._labels = _recoded(counted, positions_in(labels, union)), union
         shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
         if shapes[0] != shapes[1]:
             raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {shapes[0]}, got {shapes[1]}")
         for name, value in zip(self.SUMS, counted):
             setattr(self, name, _plus(getattr(self, name), value))
+
+    def revert(self, *batch: Any, **options: Any) -> None:
+        """Take away, in place, a batch counted before (the arguments of ``update``).
+
+        Raises:
+            InvalidCountsError: samples that were never counted; nothing is taken away then.
+        """
+        rest = self - self.counted(*batch, **options)
+        for name, value in zip(self.SUMS, rest._arrays()):
+            setattr(self, name, value)
 
     def _settings(self) -> dict[str, Any]:
         """The constructor's keywords that make this result's empty state."""
@@ -161,14 +197,25 @@ class SummedState(CountedState):
             setattr(result, name, array)
         return result
 
+    def _grown(self, labels: tuple) -> Self:
+        """These sums over ``labels``, which hold this result's labels (in any order, more too):
+        each table's codes recoded."""
+        grown = self._with(_recoded(self._arrays(), positions_in(self._labels, labels)))
+        grown._labels = labels
+        return grown
+
     def _aligned(self, other: Self) -> tuple[Self, Self]:
-        """Both in one form to combine: by default the same settings, else refused.
+        """Both in one form to combine: the same settings, else refused; with ``LABELS``, both
+        over the labels of both (this result's first).
 
         Raises:
             LabelMismatchError: other settings.
         """
         if self._setting_values() != other._setting_values():
             raise LabelMismatchError(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
+        if self.LABELS and not same_labels(self._labels, other._labels):
+            labels = label_union(self._labels, other._labels, ("this result", "the other"))
+            return self._grown(labels), other._grown(labels)
         return self, other
 
     def merge(self, other: Self, *, grow: bool = False) -> Self:
@@ -179,8 +226,10 @@ class SummedState(CountedState):
 
     def _subtract(self, other: Self) -> Self:
         mine, theirs = self._aligned(other)
-        if mine._setting_values() != self._setting_values():
-            raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
+        if mine._setting_values() != self._setting_values() or len(mine._labels) != len(self._labels):
+            if not other._holds_nothing():
+                raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
+            return self.copy()
         left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
         why = left._invalid() if self.SIGNED else None  # (sums of one sign were checked as they were taken away)
         if why is not None:
@@ -191,25 +240,35 @@ class SummedState(CountedState):
         return self._with([_times(array, factor) for array in self._arrays()])
 
     def empty(self) -> Self:
-        """The same settings, nothing counted."""
-        return type(self)(**self._settings())
+        """The same settings (and labels), nothing counted."""
+        result = type(self)(**self._settings())
+        if self.LABELS:
+            result._labels, result._fixed = self._labels, self._fixed  # (labels checked once, when first given)
+        return result
 
     def copy(self) -> Self:
         """An independent copy."""
-        return self._with([array if isinstance(array, KeyedSums) else array.copy() for array in self._arrays()])
+        return self._with([array.copy() if isinstance(array, np.ndarray) else array for array in self._arrays()])
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
         mine = cast("Self", other)
-        return self._setting_values() == mine._setting_values() and all(_same(a, b) for a, b in zip(self._arrays(), mine._arrays()))
+        return (self._setting_values() == mine._setting_values() and same_labels(self._labels, mine._labels)
+                and all(_same(a, b) for a, b in zip(self._arrays(), mine._arrays())))  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]  # counted into in place
 
     def _document(self) -> dict[str, Any]:
-        """The settings as given, and each sum's rounded values (flat) with the exact rests."""
+        """The settings as given (and the labels), and each sum's rounded values (flat) with the
+        exact rests; a table writes its own columns."""
         document = {name: _written(value) for name, value in self._settings().items()}
+        if self.LABELS:
+            document.update(labels=serialization.as_list(self._labels), fixed=self._fixed)
         for name, values in zip(self.SUMS, self._arrays()):
+            if isinstance(values, ScoreTable):
+                document.update(values.document())
+                continue
             key = name.lstrip("_")
             document[key] = rounded_counts(cast(np.ndarray, values)).ravel().tolist()
             document.update(serialization.exact_rests(cast(np.ndarray, values), f"exact_{key}"))
@@ -217,11 +276,22 @@ class SummedState(CountedState):
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> Self:
+        settings = {name: document.get(name) for name in cls.SETTINGS}
+        labels: tuple = ()
+        if cls.LABELS:
+            labels, fixed = serialization.label_list(document, "labels"), serialization.field(document, "fixed")
+            if not isinstance(fixed, bool):
+                raise serialization.FormatError(f"field 'fixed' must be true or false, got {show(fixed)}")
+            settings["labels"] = labels if fixed else None
         try:
-            result = cls(**{name: document.get(name) for name in cls.SETTINGS})
+            result = cls(**settings)
         except (EvalkitError, TypeError, ValueError) as error:  # (a kind's own checks of its settings, whatever they raise)
-            raise serialization.FormatError(f"the settings {show({name: document.get(name) for name in cls.SETTINGS})}: {error}") from None
+            raise serialization.FormatError(f"the settings {show(settings)}: {error}") from None
+        result._labels = labels
         for name, template in zip(cls.SUMS, result._arrays()):
+            if isinstance(template, ScoreTable):
+                setattr(result, name, template.read(document, len(labels)))
+                continue
             key, shape = name.lstrip("_"), cast(np.ndarray, template).shape
             floats = cast(np.ndarray, template).dtype.kind in "fO"
             signed = name in cls.SIGNED
@@ -239,5 +309,3 @@ class SummedState(CountedState):
         """What makes these sums ones no counting gives (a document's, or what is left after
         taking away a part never added), or None: each kind states its own rules."""
         return None
-
-

@@ -51,6 +51,7 @@ from evalkit._engine._labels import (
     column_labels,
     label_union,
     position_of,
+    positions_in,
     same_labels,
     sorted_labels,
 )
@@ -287,7 +288,7 @@ class SetCoverage(_Sums):
     def _setting_values(self) -> tuple:
         return (self._labels, self._groups)
 
-    def _grown(self, labels: tuple, groups: tuple | None) -> SetCoverage:
+    def _laid_over(self, labels: tuple, groups: tuple | None) -> SetCoverage:
         """This state over more classes and groups (theirs appended, its own codes kept)."""
         mine_labels, mine_groups = self._labels or (), self._groups
         if (labels, groups) == (mine_labels, mine_groups):
@@ -296,7 +297,7 @@ class SetCoverage(_Sums):
             raise InvalidArgumentError("'groups' must be given with every batch or with none")
         grown = self.copy()
         grown._labels, grown._groups = labels, groups
-        class_at, group_at = _positions(mine_labels, labels), None if mine_groups is None else _positions(mine_groups, groups or ())
+        class_at, group_at = positions_in(mine_labels, labels), None if mine_groups is None else positions_in(mine_groups, groups or ())
         grown._by_class = self._by_class.recoded(group_at, class_at)
         grown._by_size = self._by_size.recoded(group_at, None)
         return grown
@@ -309,7 +310,7 @@ class SetCoverage(_Sums):
         if (self._groups is None) != (other._groups is None) and self.n_samples and other.n_samples:
             raise InvalidArgumentError("cannot merge prediction sets counted with groups and without")
         groups = self._groups if other._groups is None else other._groups if self._groups is None else label_union(self._groups, other._groups, ("this result", "the other"))
-        return self._grown(labels, groups), other._grown(labels, groups)
+        return self._laid_over(labels, groups), other._laid_over(labels, groups)
 
     def update(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of prediction sets (in place); ``groups`` gives each sample's group.
@@ -322,8 +323,8 @@ class SetCoverage(_Sums):
         if groups is None and self._groups is not None:
             raise InvalidArgumentError("'groups' must be given with every batch or with none: this result counts per group")
         group, group_labels = (np.zeros(n, dtype=np.int64), None) if groups is None else self._group_codes(groups, n)
-        state = self._grown(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
-        codes = _positions(labels, state.labels)[codes] if labels != state.labels[: len(labels)] else codes
+        state = self._laid_over(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
+        codes = positions_in(labels, state.labels)[codes] if labels != state.labels[: len(labels)] else codes
         rows = _weighted_rows(covered, weight)
         self._labels, self._groups = state._labels, state._groups
         self._by_class = state._by_class.plus(KeyedSums.counted(group, codes, rows))
@@ -335,7 +336,7 @@ class SetCoverage(_Sums):
             raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
         codes, _, found, _ = encode(values, values, None, names=("groups", "groups"))
         joined = label_union(self._groups or (), found, ("the groups counted", "groups"))
-        return _positions(found, joined)[codes], joined
+        return positions_in(found, joined)[codes], joined
 
     def empty(self) -> SetCoverage:
         """The same classes and groups, nothing counted."""
@@ -508,12 +509,6 @@ class SetCoverage(_Sums):
 
     def __repr__(self) -> str:
         return f"SetCoverage(labels={list(self.labels)!r}, n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_size={self.mean_size():.4g})"
-
-
-def _positions(labels: Sequence[Hashable], into: Sequence[Hashable]) -> np.ndarray:
-    """The position in ``into`` of each of ``labels`` (all there), looked up in a dict."""
-    index = {label: position for position, label in enumerate(into)}
-    return np.array([position_of(label, index, into) for label in labels], dtype=np.int64)
 
 
 # --------------------------------------------------------------------------------------------

@@ -47,27 +47,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from evalkit._engine import serialization
 from evalkit._engine._exact import (
     FLOAT_OFFSET,
     common_units,
-    equal_counts,
     exact_counts,
     rounded_counts,
     rounded_number,
-    same_form,
-    scaled_counts,
 )
-from evalkit._engine._labels import check_label_list, label_union, same_labels
+from evalkit._engine._labels import check_label_list, positions_in
+from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._engine.cells import Cells
 from evalkit._engine.counting import encode
-from evalkit._results.counted import ALL_OPERATIONS, CountedState
+from evalkit._results._summed import SummedState
 from evalkit.exceptions import (
     InputLengthError,
     InputShapeError,
@@ -125,34 +122,8 @@ def oracle_aurc(error_rate: float) -> float:
     return r if r >= 1.0 else r + (1.0 - r) * math.log1p(-r)
 
 
-def _aggregated(score: np.ndarray, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, ...]:
-    """The samples with equal (score, actual, predicted) as one entry with their summed weight
-    (``None``: each weighs 1), sorted by score, then actual, then predicted; entries that weigh
-    nothing dropped. One sort of the scores; a second, of the ties only, where there are ties."""
-    n = len(score)
-    if not n:
-        return score, actual, predicted, np.zeros(0, dtype=np.int64) if weight is None else weight
-    order = np.argsort(score)
-    score, actual, predicted = score[order], actual[order], predicted[order]
-    weight = None if weight is None else weight[order]
-    new_score = score[1:] != score[:-1]
-    if new_score.all():  # distinct confidences: each sample its own entry
-        if weight is None:
-            return score, actual, predicted, np.ones(n, dtype=np.int64)
-        kept = weight != 0
-        return score[kept], actual[kept], predicted[kept], weight[kept]
-    group = np.zeros(n, dtype=np.int64)
-    np.cumsum(new_score, out=group[1:])
-    k = int(max(actual.max(), predicted.max())) + 1
-    key = (group * k + actual) * k + predicted
-    if np.any(key[1:] < key[:-1]):  # ties of the score in another order than their classes'
-        within = np.argsort(key, kind="stable")  # runs already sorted: timsort merges them
-        key, score, actual, predicted = key[within], score[within], actual[within], predicted[within]
-        weight = None if weight is None else weight[within]
-    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-    summed = np.diff(np.append(starts, n)).astype(np.int64) if weight is None else np.add.reduceat(weight, starts)
-    kept = summed != 0
-    return score[starts][kept], actual[starts][kept], predicted[starts][kept], summed[kept]
+_COLUMNS = ("confidence", "actual", "predicted", "weight")
+"""The columns of a curve's table of counts, as its document names them."""
 
 
 def _area(added: np.ndarray, values: np.ndarray) -> float:
@@ -210,7 +181,7 @@ class _Points(NamedTuple):
         return rounded_number(int(whole) << (self.exponent + FLOAT_OFFSET))
 
 
-class RiskCoverage(CountedState):
+class RiskCoverage(SummedState):
     """The risk-coverage curve of a selective classifier: counts of (confidence, actual,
     predicted), read as coverage, selective risk and any measure of the accepted samples at
     every distinct confidence.
@@ -234,18 +205,13 @@ class RiskCoverage(CountedState):
     """
 
     DOCUMENT = "RiskCoverage"
-
-    OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS
-    EXACT_SUMS = True  # whole counts, and float counts added and taken away exactly: a part taken away leaves no rounding
+    LABELS = True
+    SUMS = ("_table",)
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
         self._fixed = labels is not None
         self._labels: tuple = () if labels is None else check_label_list(labels)
-        self._set(np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-
-    def _set(self, score: np.ndarray, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray) -> None:
-        self._score, self._actual, self._predicted, self._weight = score, actual, predicted, weight
-        self._points: _Points | None = None
+        self._table = ScoreTable.empty(_COLUMNS)  # per distinct (confidence, actual, predicted): its weight
 
     @classmethod
     def from_predictions(cls, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, labels: Sequence[Hashable] | None = None,
@@ -262,43 +228,26 @@ class RiskCoverage(CountedState):
         return curve
 
     # ----------------------------------------------------------------------------------------
-    # counting
+    # counting (the rest of the counted-state protocol comes from the declaration: SummedState)
 
     @property
     def labels(self) -> tuple:
         """The classes, in order."""
         return self._labels
 
-    def _batch(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, sample_weight: ArrayLike | None) -> tuple[tuple, tuple[np.ndarray, ...]]:
-        fixed = self._labels if self._fixed else None
-        actual, predicted, found, _ = encode(y_true, y_pred, fixed)
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Count a batch of predictions with their confidences (in place); ``revert`` with the
+        same arguments takes it away again."""
+        super().update(y_true, y_pred, confidence, sample_weight=sample_weight)
+
+    def _count(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, *, sample_weight: ArrayLike | None = None) -> tuple[tuple, ScoreTable]:
+        actual, predicted, found, _ = encode(y_true, y_pred, self._labels if self._fixed else None)
         n = len(actual)
         score = confidences(confidence, n)
         weight = check_sample_weight(sample_weight, n)
-        return found, _aggregated(score, actual.astype(np.int64), predicted.astype(np.int64), None if weight is None else exact_counts(weight))
-
-    def _codes_in(self, labels: tuple, actual: np.ndarray, predicted: np.ndarray, into: tuple) -> tuple[np.ndarray, np.ndarray]:
-        """Codes of ``labels`` recoded as positions in ``into`` (every label must be there)."""
-        if labels == into[: len(labels)]:
-            return actual, predicted
-        where = {label: k for k, label in enumerate(into)}
-        lookup = np.array([where[label] for label in labels], dtype=np.int64)
-        return lookup[actual], lookup[predicted]
-
-    def _joined(self, labels: tuple, entries: tuple[np.ndarray, ...], sign: int) -> None:
-        joined = label_union(self._labels, labels, ("this curve", "the other")) if labels != self._labels else labels
-        mine = self._codes_in(self._labels, self._actual, self._predicted, joined)
-        theirs = self._codes_in(labels, entries[1], entries[2], joined)
-        if not len(self._weight) and sign > 0:  # nothing counted yet: the batch's entries as they are
-            self._labels = joined
-            self._set(entries[0], theirs[0], theirs[1], entries[3])
-            return
-        mine_weight, their_weight = same_form(self._weight, entries[3])  # (float weights: exact sums)
-        weight = np.concatenate((mine_weight, their_weight if sign > 0 else -their_weight))
-        merged = _aggregated(np.concatenate((self._score, entries[0])), np.concatenate((mine[0], theirs[0])),
-                             np.concatenate((mine[1], theirs[1])), weight)  # fmt: skip
-        self._labels = joined
-        self._set(*merged)
+        codes = np.stack((actual, predicted)).astype(np.int64, copy=False)
+        table = ScoreTable.counted(score, codes, None if weight is None else exact_counts(weight), _COLUMNS)
+        return self._labels if self._fixed else found, table  # (fixed labels: the codes are their positions)
 
     def with_labels(self, labels: Sequence[Hashable]) -> RiskCoverage:
         """The same counts with the classes in the order of ``labels`` (which may add classes).
@@ -315,7 +264,7 @@ class RiskCoverage(CountedState):
         if missing:
             raise LabelMismatchError(f"'labels' must hold every class counted, missing {show(missing)}")
         result = type(self)(order)
-        result._set(*_aggregated(self._score, *self._codes_in(self._labels, self._actual, self._predicted, order), self._weight))
+        result._table = self._table.recoded(positions_in(self._labels, order))
         return result
 
     def renamed(self, labels: Sequence[Hashable]) -> RiskCoverage:
@@ -333,116 +282,19 @@ class RiskCoverage(CountedState):
         if len(checked) != len(self._labels):
             raise InvalidArgumentError(f"'labels' must name each of the {len(self._labels)} classes once, got {show(list(checked))}")
         result = type(self)(checked if self._fixed else None)
-        result._labels = checked
-        result._set(*self._entries())
+        result._labels, result._table = checked, self._table
         return result
-
-    def update(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> None:
-        """Count a batch of predictions with their confidences (in place)."""
-        labels, entries = self._batch(y_true, y_pred, confidence, sample_weight)
-        self._joined(labels, entries, 1)
-
-    def revert(self, y_true: LabelsLike, y_pred: LabelsLike, confidence: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> None:  # type: ignore[override]
-        """Take away, in place, samples this curve counted before.
-
-        Raises:
-            InvalidCountsError: samples that were never counted; nothing is taken away then.
-        """
-        part = self.empty()
-        part.update(y_true, y_pred, confidence, sample_weight=sample_weight)
-        rest = self - part
-        self._labels = rest._labels
-        self._set(rest._score, rest._actual, rest._predicted, rest._weight)
-
-    def merge(self, other: RiskCoverage, *, grow: bool = False) -> RiskCoverage:
-        """The counts of both (the classes of both, this curve's first)."""
-        self._check_kind(other, "merge")
-        merged = self.copy()
-        merged._joined(other._labels, (other._score, other._actual, other._predicted, other._weight), 1)
-        return merged
-
-    def _subtract(self, other: RiskCoverage) -> RiskCoverage:
-        unknown = [label for label in other._labels if label not in set(self._labels)]
-        if unknown and len(other._weight):
-            raise InvalidCountsError(f"cannot take away classes this curve never counted: {show(unknown)}")
-        rest = self.copy()
-        actual, predicted = other._codes_in(other._labels, other._actual, other._predicted, self._labels) if not unknown else (other._actual, other._predicted)
-        rest._joined(self._labels, (other._score, actual, predicted, other._weight), -1)
-        if np.any(rest._weight < 0):  # (whole and exact weights: taken away without rounding)
-            raise InvalidCountsError("cannot take away samples this curve never counted: a count would be negative")
-        return rest
-
-    def _scaled(self, factor: float) -> RiskCoverage:
-        scaled = self.copy()
-        weight = scaled_counts(self._weight, factor)
-        kept = weight != 0  # (weights below float64's range weigh nothing)
-        scaled._set(self._score[kept], self._actual[kept], self._predicted[kept], weight[kept])
-        return scaled
-
-    def empty(self) -> RiskCoverage:
-        """The same classes, nothing counted."""
-        curve = type(self)(self._labels if self._fixed else None)
-        curve._labels = self._labels
-        return curve
-
-    def copy(self) -> RiskCoverage:
-        """An independent copy."""
-        curve = self.empty()
-        curve._set(self._score.copy(), self._actual.copy(), self._predicted.copy(), self._weight.copy())
-        return curve
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RiskCoverage):
-            return NotImplemented
-        return same_labels(self._labels, other._labels) and equal_counts(self._weight, other._weight) and all(
-            np.array_equal(mine, theirs) for mine, theirs in zip(self._entries()[:3], other._entries()[:3]))  # fmt: skip
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def _entries(self) -> tuple[np.ndarray, ...]:
-        return self._score, self._actual, self._predicted, self._weight
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"fixed": self._fixed, "labels": self._labels, "entries": self._entries()}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._fixed, self._labels = state["fixed"], state["labels"]
-        self._set(*state["entries"])
-
-    def _document(self) -> dict[str, Any]:
-        document = {"labels": serialization.as_list(self._labels), "fixed": self._fixed, "confidence": self._score.tolist(),
-                    "actual": self._actual.tolist(), "predicted": self._predicted.tolist(), "weight": rounded_counts(self._weight).tolist()}  # fmt: skip
-        return {**document, **serialization.exact_rests(self._weight)}  # float weights that are not their exact sums: the rest
-
-    @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> RiskCoverage:
-        labels = serialization.label_list(document, "labels")
-        fixed = serialization.field(document, "fixed")
-        if not isinstance(fixed, bool):
-            raise serialization.FormatError(f"field 'fixed' must be true or false, got {show(fixed)}")
-        score = serialization.array(serialization.field(document, "confidence"), "confidence", length=None, integral=False, low=-np.inf)
-        n = len(score)
-        actual, predicted = (serialization.array(serialization.field(document, name), name, length=n) for name in ("actual", "predicted"))
-        weight = serialization.array(serialization.field(document, "weight"), "weight", length=n, integral=None)
-        weight = serialization.exact_counts_of(document, weight)
-        if n and (max(actual.max(), predicted.max()) >= len(labels)):
-            raise serialization.FormatError(f"fields 'actual' and 'predicted' must be class positions below {len(labels)}")
-        curve = cls(labels if fixed else None)
-        curve._labels = labels
-        entries = _aggregated(score, actual, predicted, weight)
-        if len(entries[0]) != n or not np.array_equal(entries[0], score):
-            raise serialization.FormatError("fields 'confidence', 'actual' and 'predicted' must list distinct entries in order, each weighing more than 0")
-        curve._set(*entries)
-        return curve
 
     # ----------------------------------------------------------------------------------------
     # the curve
 
     def _curve(self) -> _Points:
-        """The curve's points (see ``_Points``), counted once."""
-        if self._points is None:
-            self._points = _Points.of(self._score, self._actual != self._predicted, self._weight)
-        return self._points
+        """The curve's points (see ``_Points``), counted once for each table of counts."""
+        cached = self.__dict__.get("_points")
+        if cached is None or cached[0] is not self._table:
+            table = self._table
+            cached = self._points = (table, _Points.of(table.score, table.codes[0] != table.codes[1], table.weight))
+        return cached[1]
 
     @property
     def n_samples(self) -> float:
@@ -485,14 +337,15 @@ class RiskCoverage(CountedState):
         resolved = resolve_measure(measure)
         points = self._curve()
         starts = points.starts
-        first = np.zeros(len(self._score), dtype=np.int64)
+        first = np.zeros(len(self._table.score), dtype=np.int64)
+        actual_codes, predicted_codes = self._table.codes
         first[starts[1:]] = 1
         group = len(starts) - 1 - np.cumsum(first)  # each entry's point: the highest confidence is point 0
         k, n_points = len(self._labels), len(points.accepted)
         weight = points.floats(points.weight)
-        both = np.bincount(group * k + self._actual, weights=np.where(self._actual == self._predicted, weight, 0), minlength=n_points * k)
-        actual = np.bincount(group * k + self._actual, weights=weight, minlength=n_points * k)
-        predicted = np.bincount(group * k + self._predicted, weights=weight, minlength=n_points * k)
+        both = np.bincount(group * k + actual_codes, weights=np.where(actual_codes == predicted_codes, weight, 0), minlength=n_points * k)
+        actual = np.bincount(group * k + actual_codes, weights=weight, minlength=n_points * k)
+        predicted = np.bincount(group * k + predicted_codes, weights=weight, minlength=n_points * k)
         sums = [np.cumsum(part.reshape(n_points, k), axis=0) for part in (both, actual, predicted)]
         if weight.dtype.kind in "iu":
             sums = [part.astype(np.int64) for part in sums]
@@ -519,7 +372,7 @@ class RiskCoverage(CountedState):
         """The weight each step of a perfect ranking adds (whole numbers of the curve's unit)
         and its risk: every correct sample first (one step: their risk is 0 in any order), then
         each wrong one, the lightest first."""
-        points, wrong = self._curve(), self._actual != self._predicted
+        points, wrong = self._curve(), self._table.codes[0] != self._table.codes[1]
         errors = np.sort(points.weight[wrong])
         right = [np.add.reduce(points.weight[~wrong], keepdims=True)] if not wrong.all() else []  # (no step for no correct sample)
         added = np.concatenate([*right, errors])
