@@ -62,7 +62,7 @@ def speed() -> str:
         "49 against the best, Holm": lambda: comparison.against(),
         "1,225 pairs: sign tests, Holm": lambda: comparison.pairwise("sign"),
         "1,225 pairs: Wilcoxon, Holm (scipy)": lambda: comparison.pairwise("wilcoxon"),
-        "1,225 pairs: Nemenyi (studentized range by quadrature)": lambda: comparison.pairwise("nemenyi"),
+        "1,225 pairs: Nemenyi (scipy's studentized range)": lambda: comparison.pairwise("nemenyi"),
     }  # fmt: skip
     lines += ["", f"100 data sets x 50 models; numpy's ranking (two argsorts) {floor * 1e6:.0f} us:", "",
               "| workload | evalkit | / numpy's ranking |", "|---|---:|---:|"]  # fmt: skip

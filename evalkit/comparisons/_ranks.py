@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -116,80 +116,18 @@ def _critical_quantile(k: int, alpha: float, test: str) -> float:
     return float(stats.norm.isf(alpha / (2 * (k - 1))))
 
 
-RANGE_PANELS, RANGE_NODES = 16, 20
-"""The quadrature of ``range_sf``: Gauss-Legendre of ``RANGE_NODES`` points on each of
-``RANGE_PANELS`` equal panels of ``z`` in [-9, 9], where the normal density is above 1e-18."""
-
-RANGE_TABLE_Q = 16.0
-"""``range_sf`` interpolates on [0, ``RANGE_TABLE_Q``]: beyond, the tail is below 1e-16 for any
-number of models up to thousands (computed directly there, whatever it is)."""
-
-
-@functools.lru_cache(maxsize=1)
-def _range_quadrature() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The nodes ``z``, the weights times the normal density ``φ(z)``, and ``Φ(z)``."""
-    special = _scipy_special()
-    x, w = np.polynomial.legendre.leggauss(RANGE_NODES)
-    edges = np.linspace(-9.0, 9.0, RANGE_PANELS + 1)
-    half = np.diff(edges) / 2
-    z = ((x[None, :] + 1) * half[:, None] + edges[:-1, None]).ravel()
-    weights = (w[None, :] * half[:, None]).ravel() * np.exp(-z * z / 2) / math.sqrt(2 * math.pi)
-    return z, weights, special.ndtr(z)
-
-
-def _range_sf_direct(q: np.ndarray, k: int) -> np.ndarray:
-    """``1 - k ∫ φ(z) [Φ(z) - Φ(z - q)]^(k - 1) dz`` at every ``q``, by the fixed quadrature."""
-    z, weights, below = _range_quadrature()
-    special = _scipy_special()
-    found = np.empty(len(q))
-    for start in range(0, len(q), 512):  # a block of q at a time: (block x nodes) stays small
-        part = q[start : start + 512]
-        inner = np.clip(below[None, :] - special.ndtr(z[None, :] - part[:, None]), 0.0, 1.0)
-        found[start : start + len(part)] = 1.0 - k * (inner ** (k - 1)) @ weights
-    return np.clip(found, 0.0, 1.0)
-
-
-@functools.lru_cache(maxsize=64)
-def _range_sf_table(k: int) -> np.polynomial.Chebyshev | None:
-    """A Chebyshev interpolant of ``_range_sf_direct`` on [0, ``RANGE_TABLE_Q``] for ``k``
-    models, checked against the quadrature between its nodes; None where it is not within 1e-12."""
-    for degree in (64, 128, 256):
-        table = np.polynomial.Chebyshev.interpolate(lambda q: _range_sf_direct(np.asarray(q), k), degree, domain=[0.0, RANGE_TABLE_Q])
-        probes = np.linspace(0.0, RANGE_TABLE_Q, 4 * degree + 1)[1::2]  # midway between grid points, off the interpolation nodes
-        if np.abs(table(probes) - _range_sf_direct(probes, k)).max() <= 1e-12:
-            return table
-    return None
-
-
 def range_sf(q: ArrayLike, k: int) -> np.ndarray:
     """The survival function of the studentized range of ``k`` normal samples (infinite degrees
-    of freedom): ``P(Q > q) = 1 - k ∫ φ(z) [Φ(z) - Φ(z - q)]^(k - 1) dz`` (Lund and Lund 1983),
-    what Nemenyi's test takes, as scipy's ``studentized_range.sf(q, k, np.inf)`` gives it (to
-    1e-12; tested), by a fixed Gauss-Legendre quadrature of scipy's normal distribution
-    vectorised over every ``q``, and for many ``q`` a Chebyshev interpolant of it per ``k``
-    (kept): microseconds for a thousand pairs where scipy integrates each adaptively.
+    of freedom), what Nemenyi's test takes: scipy's ``studentized_range.sf(q, k, np.inf)``,
+    once for each distinct ``|q|``, so the same ``q`` has the same p-value wherever it sits.
 
     Examples:
         >>> round(float(range_sf([3.314493], 3)[0]), 6)  # Tukey's 5% critical value of three groups
         0.05
     """
     values = np.abs(np.asarray(q, dtype=np.float64)).ravel()
-    table = _range_sf_table(k) if values.size > 64 and k >= 2 else None
-    if table is None:
-        return _range_sf_direct(values, k)
-    found = np.clip(table(np.minimum(values, RANGE_TABLE_Q)), 0.0, 1.0)
-    beyond = values > RANGE_TABLE_Q
-    if beyond.any():
-        found[beyond] = _range_sf_direct(values[beyond], k)
-    return found
-
-
-def _scipy_special() -> Any:
-    """scipy.special (with scipy.stats: the optional ``stats`` extra)."""
-    _scipy_stats()  # the install hint, if scipy is missing
-    import scipy.special
-
-    return scipy.special
+    distinct, where = np.unique(values, return_inverse=True)
+    return np.clip(_scipy_stats().studentized_range.sf(distinct, k, np.inf), 0.0, 1.0)[where]
 
 
 def rank_z(ranks: np.ndarray, n: int) -> np.ndarray:
