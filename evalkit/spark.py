@@ -147,7 +147,8 @@ def _matrix(values: np.ndarray) -> np.ndarray:
 
 
 def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedState]) -> CountedState:
-    """Each partition's rows counted by ``count(*columns)`` (numpy arrays), merged in a tree."""
+    """Each partition's rows counted by ``count(*columns)`` (numpy arrays), merged in a tree;
+    a column named twice is selected once (Arrow refuses a name twice) and given twice."""
 
     def partitions(batches: Iterator[Any]) -> Iterator[Any]:  # pandas DataFrames in and out
         import pandas as pd  # on the executor, where mapInPandas runs
@@ -165,7 +166,7 @@ def _folded(df: SparkFrame, columns: list[str], count: Callable[..., CountedStat
         if merged is not None:
             yield pd.DataFrame({"part": [_dumped(merged)]})
 
-    counted = _selected(df, columns).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
+    counted = _selected(df, list(dict.fromkeys(columns))).mapInPandas(partitions, schema="part binary").rdd.map(lambda row: bytes(row[0]))
     try:
         result: CountedState = pickle.loads(counted.treeReduce(_merge, depth=DEPTH))
         return result

@@ -160,6 +160,20 @@ def test_by_group_of_dask_columns_equals_the_one_in_memory(client):
     assert found.min_size == 10.0
 
 
+def test_a_column_given_twice_counts_as_the_same_column_in_memory(client):
+    # the Spark fold once selected a column named twice (Arrow refused it); a Dask fold takes
+    # collections, not names, so the same column twice is two 1-D blocks of each partition
+    from evalkit import RegressionMetrics
+
+    frame = pd.DataFrame({"label": ["a", "b", "a", "c", "b", "a", "c", "a"] * 50, "w": [1.0, 2.0, 3.0, 1.0, 1.0, 2.0, 0.5, 4.0] * 50})
+    table = dd.from_pandas(frame, npartitions=3)
+    label, value = frame["label"].to_numpy(), frame["w"].to_numpy()
+    assert evalkit_dask.confusion_matrix(table["label"], table["label"], sample_weight=table["w"]) == ConfusionMatrix.from_predictions(label, label, sample_weight=value)
+    assert evalkit_dask.fold(ConfusionMatrix(["a", "b", "c"]), table["label"], table["label"]) == ConfusionMatrix.from_predictions(label, label, ["a", "b", "c"])
+    values = da.from_array(value, chunks=150)
+    assert evalkit_dask.regression_metrics(values, values, sample_weight=values) == RegressionMetrics.from_predictions(value, value, sample_weight=value)
+
+
 def test_regression_metrics_of_dask_collections_equal_the_ones_in_memory_exactly(client):
     from evalkit import RegressionMetrics
 

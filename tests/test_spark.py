@@ -382,3 +382,18 @@ def test_decimal_columns_count_as_numbers_and_a_missing_column_is_named_by_its_a
     assert evalkit_spark.regression_metrics(df, "y", "p") == RegressionMetrics.from_predictions(y, p)
     with pytest.raises(InvalidArgumentError, match="label='nope'"):
         evalkit_spark.regression_metrics(df, "nope", "p")
+
+
+def test_a_column_given_twice_counts_as_the_same_column_in_memory(spark):
+    # y_true and y_pred both "label" (or the weight a value column): each partition reads the
+    # column once and counts it under both arguments, as from_predictions(col, col) does
+    from evalkit import RegressionMetrics
+    from evalkit import spark as evalkit_spark
+
+    label = ["a", "b", "a", "c", "b", "a", "c", "a"]
+    value = [1.0, 2.0, 3.0, 1.0, 1.0, 2.0, 0.5, 4.0]
+    df = frame(spark, {"label": label, "w": value}, partitions=3)
+    assert evalkit_spark.confusion_matrix(df, "label", "label") == ConfusionMatrix.from_predictions(label, label)
+    assert evalkit_spark.confusion_matrix(df, "label", "label", weight="w") == ConfusionMatrix.from_predictions(label, label, sample_weight=value)
+    assert evalkit_spark.fold(df, ConfusionMatrix(["a", "b", "c"]), ["label", "label"]) == ConfusionMatrix.from_predictions(label, label, ["a", "b", "c"])
+    assert evalkit_spark.regression_metrics(df, "w", "w", weight="w") == RegressionMetrics.from_predictions(value, value, sample_weight=value)
