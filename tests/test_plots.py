@@ -41,6 +41,15 @@ def test_confusion_matrix_heatmap(tmp_path, normalize):
     assert_real_image(*saved(ax, tmp_path))
 
 
+def test_heatmap_cells_show_weighted_counts_as_reports_do():
+    # a weighted count of 2.5 is not 2; a count of 1e300 not its 301 digits (as the displays too)
+    from evalkit.displays import ConfusionMatrixDisplay
+
+    cm = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[1e300, 1, 2.5])
+    assert [text.get_text() for text in plots.confusion_matrix(cm).texts] == ["1.00e+300", "0", "2.50", "1"]
+    assert [text.get_text() for text in ConfusionMatrixDisplay(cm).plot(colorbar=False).text_.ravel()] == ["1e+300", "0", "2.5", "1"]
+
+
 def test_a_heatmap_of_forty_classes_stays_readable(tmp_path):
     rng = np.random.default_rng(0)
     labels = np.array([f"class_{i:02d}" for i in range(40)])

@@ -4,6 +4,7 @@ HTML) over columns, rows, a title and notes, and reports that give their tables.
 import csv
 import io
 import math
+import re
 
 import numpy as np
 import pytest
@@ -150,3 +151,22 @@ def test_a_coverage_report_refuses_a_level_outside_zero_to_one(level):
     result = SetCoverage.from_sets(["a", "b"], [{"a"}, {"a"}])
     with pytest.raises(evalkit.exceptions.EvalkitError, match="level"):
         CoverageReport.of_sets(result, level=level)
+
+
+def test_huge_counts_and_values_print_compactly_and_whole_counts_below_them_as_integers():
+    # a float of 1e16 or more in size shows in scientific notation (as Python and numpy print
+    # it), never as its hundreds of fixed-point digits; whole float counts below it as integers
+    from evalkit._engine._validation import count_text
+    from evalkit._results.table import shown
+
+    assert (shown(1e300, 3), shown(-2.5e20, 2), shown(1e16, 0), shown(9.5e15, 1)) == ("1.000e+300", "-2.50e+20", "1e+16", "9500000000000000.0")
+    assert (count_text(1e300, 3), count_text(1e300), count_text(9e15), count_text(2.5, 2), count_text(10**20)) == ("1.000e+300", "1e+300", "9000000000000000", "2.50",
+                                                                                                                   "100000000000000000000")  # fmt: skip
+    cm = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[1e300, 1, 2.5])
+    report = cm.report()
+    for text in (report.to_text(), report.to_markdown(), report.to_html(), str(cm)):
+        assert not re.search(r"\d{20}", text), text
+    assert "1.000e+300" in report.to_text() and "1e+300" in str(cm)
+    counted = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[1e20, 1, 2.5]).report(measures=["precision", "true_positive"])
+    assert [row.split()[2:] for row in counted.to_text().split("\n")[1:3]] == [["1.000e+20", "1.000e+20"], ["1", "3.500"]]
+    assert ConfusionMatrix.from_predictions([0, 1], [0, 1], sample_weight=[2.0, 1.0]).report().to_text().split("\n")[1].split()[-1] == "2"

@@ -291,17 +291,37 @@ def format_number(value: object) -> str:
     return str(value)
 
 
-def count_text(value: float, digits: int | None = None) -> str:
-    """A count as reports print it: a whole number as an integer (a weighted count of 51.0 is
-    ``51``), another weighted (float) count with ``digits`` (full precision without).
+SCIENTIFIC_FROM = 1e16
+"""Floats this large in size print in scientific notation, as Python and numpy print them:
+their fixed-point digits (up to 309) are mostly the binary value's rounding."""
+
+
+def decimal_text(number: float, digits: int) -> str:
+    """A finite float with ``digits`` decimals, or in scientific notation (``digits`` decimals
+    of the mantissa) from ``SCIENTIFIC_FROM`` on.
 
     Examples:
-        >>> count_text(51.0), count_text(2.5, 2), count_text(np.int64(7))
-        ('51', '2.50', '7')
+        >>> decimal_text(2.5, 2), decimal_text(1e300, 3)
+        ('2.50', '1.000e+300')
     """
-    if isinstance(value, (int, np.integer)) or (float(value).is_integer() and abs(value) < 2**53):
+    return f"{number:.{digits}e}" if abs(number) >= SCIENTIFIC_FROM else f"{number:.{digits}f}"
+
+
+def count_text(value: float, digits: int | None = None) -> str:
+    """A count as reports print it: an integer as it is, a whole float below
+    ``SCIENTIFIC_FROM`` as an integer (a weighted count of 51.0 is ``51``), another float
+    count with ``digits`` (``decimal_text``; full precision without).
+
+    Examples:
+        >>> count_text(51.0), count_text(2.5, 2), count_text(np.int64(7)), count_text(1e300, 2)
+        ('51', '2.50', '7', '1.00e+300')
+    """
+    if isinstance(value, (int, np.integer)):
         return str(int(value))
-    return repr(float(value)) if digits is None else f"{float(value):.{digits}f}"
+    number = float(value)
+    if number.is_integer() and abs(number) < SCIENTIFIC_FROM:
+        return str(int(number))
+    return repr(number) if digits is None else decimal_text(number, digits)
 
 
 def same_value(first: Any, second: Any) -> bool:

@@ -2,8 +2,8 @@
 aligned text, Markdown, CSV, LaTeX or an HTML fragment by the writers here, once.
 
 A cell is text (written as it is; ``Strong`` text is the best of its row, marked in each
-format), a whole number (written as it is), a float (``digits`` decimals; undefined, NaN, as
-``undef``; full precision in CSV) or ``None`` (empty). A row shorter than the columns leaves
+format), a whole number (written as it is), a float (``digits`` decimals, in scientific
+notation from 1e16 in size; undefined, NaN, as ``undef``; full precision in CSV) or ``None`` (empty). A row shorter than the columns leaves
 the rest empty; a row of one cell is a heading (in text it may run past the first column); an
 empty row (or one of empty cells) is a blank line between groups of rows in text, a rule in
 LaTeX, and is left out elsewhere. A report
@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from evalkit._engine._validation import show
+from evalkit._engine._validation import decimal_text, show
 from evalkit._results.rendering import render
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
@@ -59,12 +59,12 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def shown(cell: Any, digits: int) -> str:
-    """A cell as text: whole numbers as they are, floats with ``digits`` decimals (no ``-0.00``),
-    undefined as ``undef``.
+    """A cell as text: whole numbers as they are, floats with ``digits`` decimals (no ``-0.00``;
+    scientific from 1e16 in size, ``decimal_text``), undefined as ``undef``.
 
     Examples:
-        >>> shown(-0.0001, 3), shown(float("nan"), 2), shown(7, 2), shown(None, 2)
-        ('0.000', 'undef', '7', '')
+        >>> shown(-0.0001, 3), shown(float("nan"), 2), shown(7, 2), shown(None, 2), shown(1e300, 2)
+        ('0.000', 'undef', '7', '', '1.00e+300')
     """
     if cell is None:
         return ""
@@ -77,7 +77,7 @@ def shown(cell: Any, digits: int) -> str:
         return UNDEFINED
     if math.isinf(number):
         return "inf" if number > 0 else "-inf"
-    text = f"{number:.{digits}f}"
+    text = decimal_text(number, digits)
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 

@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names
 from evalkit._engine._types import LabelsLike, ScoresLike
-from evalkit._engine._validation import check_choice, show
+from evalkit._engine._validation import check_choice, count_text, show
 from evalkit._engine.counting import encode
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._scores.calibration import Calibration
@@ -455,7 +455,7 @@ class ConfusionMatrixDisplay(_Display):
             middle = (np.nanmax(values) + np.nanmin(values)) / 2 if values.size else 0.0
             low, high = self.im_.cmap(0), self.im_.cmap(1.0)
             for (i, j), value in np.ndenumerate(values):
-                shown = format(value, values_format) if values_format else (f"{value:.2g}" if normalize or not float(value).is_integer() else f"{int(value)}")
+                shown = format(value, values_format) if values_format else (f"{value:.2g}" if normalize or not float(value).is_integer() else count_text(value))
                 options = {"ha": "center", "va": "center", "color": high if value < middle else low, **(text_kw or {})}
                 self.text_[i, j] = ax.text(j, i, shown, **options)
         if colorbar:

@@ -45,7 +45,7 @@ from matplotlib.figure import Figure
 
 from evalkit._engine import moved_names
 from evalkit._engine._types import TargetsLike
-from evalkit._engine._validation import check_choice, show
+from evalkit._engine._validation import check_choice, count_text, show
 from evalkit._engine.moments import target_pair
 from evalkit._groups.neighborhood import NeighborhoodAccuracy
 from evalkit._results.base import CellsResult
@@ -136,7 +136,7 @@ def confusion_matrix(
     if annotate if annotate is not None else m <= 25:
         threshold = np.nanmax(values) / 2 if np.isfinite(values).any() else 0
         for (i, j), value in np.ndenumerate(values):
-            text = "" if np.isnan(value) else (f"{value:.2f}" if normalize else f"{int(value)}")
+            text = "" if np.isnan(value) else (f"{value:.2f}" if normalize else count_text(value, 2))
             ax.text(j, i, text, ha="center", va="center", fontsize=font * 0.9, color="white" if value > threshold else "black")
     return ax
 

@@ -181,10 +181,11 @@ class Report(Tabular):
     notes: tuple[str, ...] = ()
 
     def cell(self, value: float, position: int, digits: int = 3) -> str:
-        """A value of the column at ``position`` as the renderings show it: counts as whole
-        numbers, other values with ``digits`` decimals, ``undef`` where undefined."""
-        if self.measures[position] in self.counts and not math.isnan(value) and float(value).is_integer():
-            return str(int(value))
+        """A value of the column at ``position`` as the renderings show it: counts as
+        ``count_text`` (whole ones as integers), other values with ``digits`` decimals,
+        ``undef`` where undefined."""
+        if self.measures[position] in self.counts and not math.isnan(value):
+            return count_text(value, digits)
         return shown(value, digits)
 
     def titles(self) -> list[str]:
