@@ -170,3 +170,24 @@ def test_huge_counts_and_values_print_compactly_and_whole_counts_below_them_as_i
     counted = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[1e20, 1, 2.5]).report(measures=["precision", "true_positive"])
     assert [row.split()[2:] for row in counted.to_text().split("\n")[1:3]] == [["1.000e+20", "1.000e+20"], ["1", "3.500"]]
     assert ConfusionMatrix.from_predictions([0, 1], [0, 1], sample_weight=[2.0, 1.0]).report().to_text().split("\n")[1].split()[-1] == "2"
+
+
+def test_an_empty_or_blank_label_is_named_by_its_quoted_text_in_every_rendering():
+    # "" (and " ") would leave a row without a name, as scikit-learn's report does; tables,
+    # pages, plots and str() show it quoted, '' (and a label that reads '' is quoted apart);
+    # CSV and JSON keep the label itself
+    from evalkit import by_group, plots
+
+    cm = ConfusionMatrix.from_predictions(["", "a", "a", " ", "''"], ["", "a", "", " ", "''"])
+    report = cm.report()
+    names = ["''", "' '", '"\'\'"', "a"]
+    assert [row[0] for row in report.as_tables()[0].rows[:4]] == names
+    assert all(line.startswith(f"{name}  ") for line, name in zip(report.to_text().split("\n")[1:5], names))
+    matrix = report.as_tables()[-1]
+    assert list(matrix.columns[1:]) == names and [row[0] for row in matrix.rows] == names
+    assert "\n| '' | 0.500 |" in report.to_markdown() and "<td>&#x27;&#x27;</td>" in report.to_html()
+    assert [line.split("|")[0].strip() for line in str(cm).split("\n")[3:5]] == ["''", "' '"]
+    assert [tick.get_text() for tick in plots.confusion_matrix(cm).get_xticklabels()][:2] == ["''", "' '"]
+    assert next(csv.reader(io.StringIO(report.to_csv().split("\n", 1)[1])))[0] == "" and report.to_dict()["classes"][""]["support"] == 1
+    groups = by_group(["a", "b", "a"], ["a", "b", "b"], ["", "x", ""]).report().to_text()
+    assert groups.split("\n")[1].split()[0] == "''" and "accuracy x vs ''" in groups

@@ -8,7 +8,9 @@ Rules (stated in the docs, enforced here):
 * numpy scalars are stored as the equal Python value (``np.int64(1)`` becomes ``1``);
 * strings and non-strings are never mixed: ``1`` and ``"1"`` in one label set is an error,
   never a silent merge;
-* the default order is sorted; an explicit list fixes the order and may hold unseen labels.
+* the default order is sorted; an explicit list fixes the order and may hold unseen labels;
+* a blank text is a label (``""`` is one), named by its quoted text where labels are shown
+  (``label_text``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,22 @@ def normalize(label: object) -> object:
 def describe(label: object) -> str:
     """Show a label with its type, so that ``1`` and ``'1'`` are told apart in messages."""
     return f"{label!r} ({type(label).__name__})"
+
+
+def label_text(label: object) -> str:
+    """A label as tables, pages, plots and ``str()`` name it: its text, quoted where that text
+    is blank (``''``, ``' '``) or reads as a quoted blank (``"''"``), so that its row keeps a
+    name of its own.
+
+    Examples:
+        >>> label_text("cat"), label_text(3), label_text(""), label_text(" ")
+        ('cat', '3', "''", "' '")
+        >>> print(label_text("''"))
+        "''"
+    """
+    text = str(label)
+    quoted_blank = len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and not text[1:-1].strip()
+    return repr(text) if not text.strip() or quoted_blank else text
 
 
 def kind(label: object) -> str:

@@ -22,6 +22,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine import moved_names
+from evalkit._engine._labels import label_text
 from evalkit._engine.serialization import json_safe
 from evalkit._results._closed_form import _check_level
 from evalkit._results.table import Table, Tabular
@@ -78,7 +79,7 @@ class CoverageReport(Tabular):
         readings = _coverage_readings(result, level)
         readings |= {"mean set size": result.mean_size(), "singleton rate": result.singleton_rate(), "singleton accuracy": result.singleton_accuracy(),
                      "empty set rate": result.empty_rate(), "samples": result.n_samples}  # fmt: skip
-        classes = tuple((str(label), value) for label, value in result.class_coverage().items())
+        classes = tuple((label_text(label), value) for label, value in result.class_coverage().items())
         shares = result.size_distribution()
         sizes = tuple((size, shares[size], value) for size, value in result.size_coverage().items())
         tables = [("Coverage per class", ("class", "coverage"), classes), ("Coverage per set size", ("size", "share of sets", "coverage"), sizes)]

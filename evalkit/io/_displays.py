@@ -34,6 +34,7 @@ from matplotlib.lines import Line2D
 from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names
+from evalkit._engine._labels import label_text
 from evalkit._engine._types import LabelsLike, ScoresLike
 from evalkit._engine._validation import check_choice, count_text, show
 from evalkit._engine.counting import encode
@@ -460,7 +461,7 @@ class ConfusionMatrixDisplay(_Display):
                 self.text_[i, j] = ax.text(j, i, shown, **options)
         if colorbar:
             ax.figure.colorbar(self.im_, ax=ax)
-        labels = [str(label) for label in self.display_labels]
+        labels = [label_text(label) for label in self.display_labels]
         ax.set(xticks=np.arange(len(labels)), yticks=np.arange(len(labels)), xticklabels=labels, yticklabels=labels,
                ylabel="True label", xlabel="Predicted label")  # fmt: skip
         ax.set_ylim((len(labels) - 0.5, -0.5))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from evalkit._engine._labels import OVERALL
+from evalkit._engine._labels import OVERALL, label_text
 from evalkit._engine._validation import count_text
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.rendering import renders
@@ -88,7 +88,7 @@ def _metrics_table(report: Any, digits: int) -> str:
     rows = [f"<thead><tr><th>class</th>{headers}</tr></thead>", "<tbody>"]
     for label in report.labels:
         cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(report.per_class[label]))
-        rows.append(f"<tr><td>{html.escape(str(label))}</td>{cells}<td>{count_text(report.support[label], digits)}</td></tr>")
+        rows.append(f"<tr><td>{html.escape(label_text(label))}</td>{cells}<td>{count_text(report.support[label], digits)}</td></tr>")
     for name, values in report.averages.items():
         cells = "".join(_td(report.average_cell(name, k, digits)) for k in range(len(values)))
         rows.append(f'<tr class="average"><td>{html.escape(name)}</td>{cells}<td>{count_text(report.total, digits)}</td></tr>')
@@ -127,7 +127,7 @@ def _shade(share: float) -> tuple[str, str]:
 
 
 def _heatmap(matrix: ConfusionMatrix, digits: int) -> str:
-    labels = [html.escape(str(label)) for label in matrix.labels]
+    labels = [html.escape(label_text(label)) for label in matrix.labels]
     counts = np.asarray(matrix.to_array())
     totals = counts.sum(axis=1, keepdims=True).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -342,7 +342,7 @@ def _curves(curve: ThresholdCurve) -> str:
     multiples)."""
     labels = list(curve.labels)  # a binary curve: the positive class's alone (the negative's is its mirror image)
     few = len(labels) <= len(_COLOURS)
-    drawn = [(str(label), curve, label) for label in labels] if few else [("micro average", curve.micro(), None)]
+    drawn = [(label_text(label), curve, label) for label in labels] if few else [("micro average", curve.micro(), None)]
     roc, pr = [], []
     for name, source, label in drawn:
         fpr, tpr, _ = source.roc(label)
@@ -365,7 +365,7 @@ def _curves(curve: ThresholdCurve) -> str:
         precision, recall, _ = curve.precision_recall(label)
         pair = (svg_chart([("ROC", fpr, tpr)], x_label="fpr", y_label="tpr", diagonal=True, width=200, legend=False)
                 + svg_chart([("PR", recall, precision)], x_label="recall", y_label="precision", steps=True, width=200, legend=False))  # fmt: skip
-        panels.append(f"<figure>{pair}<figcaption>{html.escape(str(label))}: AUC {_number(curve.roc_auc(label), 3)}, "
+        panels.append(f"<figure>{pair}<figcaption>{html.escape(label_text(label))}: AUC {_number(curve.roc_auc(label), 3)}, "
                       f"AP {_number(curve.average_precision(label), 3)}</figcaption></figure>")  # fmt: skip
     more = len(labels) - _MOST_PANELS
     note = f'<p class="note">The first {_MOST_PANELS} of {len(labels)} classes; the table has every one.</p>' if more > 0 else ""

@@ -44,6 +44,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from evalkit._engine import moved_names
+from evalkit._engine._labels import label_text
 from evalkit._engine._types import TargetsLike
 from evalkit._engine._validation import check_choice, count_text, show
 from evalkit._engine.moments import target_pair
@@ -113,7 +114,7 @@ def confusion_matrix(
         raise InvalidTypeError(f"expected a ConfusionMatrix or a single-label Evaluation, got {show(source)}")
     matrix = source.confusion_matrix()
     counts = matrix.to_array().astype(np.float64)
-    labels = [str(label) for label in matrix.labels]
+    labels = [label_text(label) for label in matrix.labels]
     m = len(labels)
     with np.errstate(divide="ignore", invalid="ignore"):
         values = {
@@ -156,7 +157,7 @@ def per_class(
         ax: the Axes to draw on.
         title: the title.
     """
-    labels = [str(label) for label in source.labels]
+    labels = [label_text(label) for label in source.labels]
     values = np.array([source.per_class(measure) for measure in measures])
     m = len(labels)
     ax = _axes(ax, float(np.clip(0.3 * m * len(measures) + 3, 5, 24)), 4.0)
@@ -207,7 +208,7 @@ def compare(
         raise InvalidTypeError(f"compare two ConfusionMatrix or Evaluation objects, got {show(first)} and {show(second)}")
     if tuple(first.labels) != tuple(second.labels):
         raise InvalidTypeError("the two classifiers must have the same labels to be compared class by class")
-    labels = [str(label) for label in first.labels]
+    labels = [label_text(label) for label in first.labels]
     m = len(labels)
     ax = _axes(ax, float(np.clip(0.45 * m * len(measures) + 3, 6, 24)), 4.0)
     groups = [(measure, k) for measure in measures for k in range(2)]
@@ -488,7 +489,7 @@ def reliability(
     if not isinstance(source, Calibration):
         raise InvalidTypeError(f"a reliability diagram needs a Calibration (Calibration.from_scores(...)), got {show(source)}")
     ax = _axes(ax, 5.2, 5.2)
-    columns = [(str(label), source, label) for label in source.labels] if per_class and len(source.labels) > 1 else [("", source.micro(), None)]
+    columns = [(label_text(label), source, label) for label in source.labels] if per_class and len(source.labels) > 1 else [("", source.micro(), None)]
     options: dict[str, Any] = {"estimator": estimator} if estimator == "isotonic" else {"n_bins": n_bins, "strategy": strategy}
     histogram = ax.inset_axes((0.0, 0.0, 1.0, 0.22), sharex=ax)
     for name, calibration, label in columns:

@@ -39,7 +39,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine import moved_names
-from evalkit._engine._labels import OVERALL
+from evalkit._engine._labels import OVERALL, label_text
 from evalkit._engine._validation import RandomState, check_choice, count_text, show
 from evalkit._engine.serialization import json_safe
 from evalkit._results.base import CellsResult
@@ -233,7 +233,7 @@ class Report(Tabular):
             if undefined:
                 causes: dict[str, list[str]] = {}
                 for label in undefined:
-                    causes.setdefault(why.get(label) or "0/0", []).append(str(label))
+                    causes.setdefault(why.get(label) or "0/0", []).append(label_text(label))
                 filled = "" if self.undefined in ("exclude", "nan") else f", counted as {1 if self.undefined == 'one' else 0} (undefined={self.undefined!r})"
                 parts.append("; ".join(f"{title} is undefined for {_listed(labels)} ({cause}){filled}" for cause, labels in causes.items()))
             else:
@@ -315,7 +315,7 @@ class Report(Tabular):
         """The classes and the averages (the notes under them), the whole-result measures with
         their intervals, the calibration, the intervals of the averages, and the confusion
         matrix (rows actual) of up to ``SHOWN_MATRIX`` classes when the report holds one."""
-        rows: list[list[str]] = [[str(label), *(self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])), count_text(self.support[label], digits)]
+        rows: list[list[str]] = [[label_text(label), *(self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])), count_text(self.support[label], digits)]
                                  for label in self.labels]  # fmt: skip
         rows += [[], *([name, *(self.average_cell(name, k, digits) for k in range(len(values))), count_text(self.total, digits)] for name, values in self.averages.items())]
         notes = self.all_notes()
@@ -334,7 +334,7 @@ class Report(Tabular):
             labels = self.confusion.labels
             if len(labels) <= SHOWN_MATRIX:
                 counts = zip(labels, self.confusion.to_array().tolist())
-                tables.append(Table(["actual \\ predicted", *map(str, labels)], ([str(label), *(count_text(n, digits) for n in row)] for label, row in counts),
+                tables.append(Table(["actual \\ predicted", *map(label_text, labels)], ([label_text(label), *(count_text(n, digits) for n in row)] for label, row in counts),
                                     title="Confusion matrix (rows actual, columns predicted)"))  # fmt: skip
             else:
                 tables[0] = attrs.evolve(tables[0], notes=(*notes, f"the confusion matrix of the {len(labels)} classes is in the JSON and HTML reports"))
@@ -705,7 +705,7 @@ class GroupReport(Tabular):
         (all samples)`` when a group is named ``overall``)."""
         if key is OVERALL:
             return "overall (all samples)" if any(self._label(group) == "overall" for group in self.groups if group is not OVERALL) else "overall"
-        text = " × ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        text = " × ".join(map(label_text, key)) if isinstance(key, tuple) else label_text(key)
         return f"{text} (small)" if key in self.small else text
 
     def _parts(self, key: Hashable) -> list[Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalkit._engine._labels import label_text
 from evalkit._results.confusion_matrix import MAX_LABEL_WIDTH
 from evalkit._results.rendering import renders
 
@@ -34,7 +35,7 @@ def matrix_text(matrix: Any) -> str:
     of the labels (shortened beyond ``MAX_LABEL_WIDTH``), one row per actual class, cells
     ending ``" |"``."""
     counts, labels = matrix._snapshot()
-    names = [_shortened(str(label)) for label in labels]
+    names = [_shortened(label_text(label)) for label in labels]
     width = max([_MIN_CELL_WIDTH, *map(len, names)]) + 2
     header = "".join(f"{cell:>{width}} |" for cell in ["", *names])
     lines = ["Confusion Matrix [actual, predicted]", header, "-" * ((len(names) + 1) * (width + 2))]
