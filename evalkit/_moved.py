@@ -199,6 +199,7 @@ def submodule(name: str) -> types.ModuleType:
 
 
 OLD_NAMES = {
+    "evalkit.html": {"evalkit._engine._validation": "count_text"},
     "evalkit.averaging": {"evalkit._results": "CellsResult"},
     "evalkit.calibration": {"evalkit._engine._exact": "ExactSums"},
     "evalkit.classification_metrics": {"evalkit.io": "html", "evalkit.measures._registry": "Measure getter_metadata registry_version"},

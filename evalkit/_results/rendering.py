@@ -9,9 +9,11 @@ it); a result calls it by that name.
 |---|---|---|
 | ``"report"`` | ``evalkit.io._report.build_report`` | a result's ``Report`` |
 | ``"group_report"`` | ``evalkit.io._report.group_report`` | a ``ByGroup``'s ``GroupReport`` |
+| ``"page"`` | ``evalkit.io._html.page`` | a self-contained HTML page of sections (a report's ``to_html``) |
+| ``"html_fragment"`` | ``evalkit.io._html.fragment`` | HTML as a notebook shows it (a report's ``_repr_html_``) |
 | ``"html_table"`` | ``evalkit.io._html.table_fragment`` | a titled table of rows |
 | ``"html_matrix"`` | ``evalkit.io._html.matrix_fragment`` | a confusion matrix as a heat map |
-| ``"comparison_page"`` | ``evalkit.io._html.comparison_page`` | a ``ModelComparison`` as an HTML page |
+| ``"critical_difference_figure"`` | ``evalkit.io._html.critical_difference_figure`` | a ``ModelComparison``'s diagram |
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ Examples:
 from __future__ import annotations
 
 import csv
+import html
 import io
 import math
 from collections.abc import Iterable, Sequence
@@ -38,11 +39,12 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from evalkit._engine._validation import decimal_text, show
+from evalkit._engine._labels import label_text
+from evalkit._engine._validation import SCIENTIFIC_FROM, decimal_text, show
 from evalkit._results.rendering import render
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
-__all__ = ["UNDEFINED", "Strong", "Table", "Tabular", "check_digits", "shown"]
+__all__ = ["UNDEFINED", "Strong", "Table", "Tabular", "check_digits", "counts_table", "shown"]
 
 
 class Strong(str):
@@ -150,6 +152,9 @@ class Table:
     rows: tuple[tuple[Any, ...], ...] = attrs.field(converter=_rows, validator=_check_rows)
     title: str = attrs.field(default="", converter=_line)
     notes: tuple[str, ...] = attrs.field(default=(), converter=_texts)
+    role: str = attrs.field(default="", kw_only=True, converter=_line)
+    """The table's part in its report, its class in HTML (``"metrics"``, ``"summary"``,
+    ``"intervals"``); a ``"heatmap"`` shades each number by its share of the row."""
 
     def _cells(self, digits: int) -> list[list[str]]:
         """The cells as text: ``*`` after the best, the others of its column kept aligned."""
@@ -204,10 +209,70 @@ class Table:
         return "\n".join([*lines, r"\hline", r"\end{tabular}", *(f"% {note}" for note in self.notes)])
 
     def to_html(self, digits: int = 3) -> str:
-        """An HTML ``<table>`` (every text escaped), its title and notes as the caption, cells as
-        the text shows them."""
-        rows = [[cell.strip() for cell in cell_row] for row, cell_row in zip(self.rows, self._cells(check_digits(digits))) if not _blank(row)]
-        return str(render("html_table", " ".join([self.title, *self.notes]).strip(), self.columns, rows, digits))
+        """An HTML ``<table>`` of class ``role`` (every text escaped): the title as its caption,
+        the cells as the text shows them (an undefined one marked, the best of a row bold), the
+        rows after a blank row (averages, overall values) shaded, and the notes after it."""
+        digits = check_digits(digits)
+        heatmap = self.role == "heatmap"
+        head = "".join(f"<th>{html.escape(column)}</th>" for column in self.columns)
+        body, below = [], False
+        for row in self.rows:
+            if _blank(row):
+                below = True
+                continue
+            shares = _shares(row) if heatmap else None
+            cells = "".join(_html_cell(cell, digits, None if shares is None or not k else shares[k - 1]) for k, cell in enumerate(row))
+            body.append(f"<tr{_AVERAGE if below else ''}>{cells}</tr>")
+        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
+        notes = "".join(f'<p class="note">{html.escape(note)}</p>' for note in self.notes)
+        role = f' class="{html.escape(self.role)}"' if self.role else ""
+        return f"<table{role}>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}"
+
+    def _repr_html_(self) -> str:
+        return str(render("html_fragment", self.to_html()))
+
+
+_AVERAGE = ' class="average"'
+"""The class of an HTML row below a table's blank row (an average, an overall value)."""
+
+
+def _html_cell(cell: Any, digits: int, share: float | None = None) -> str:
+    """One cell of an HTML table: undefined marked, the best bold, a heat map's shaded by its
+    share of the row (``share``)."""
+    text = html.escape(shown(cell, digits))
+    if isinstance(cell, Strong):
+        return f"<td><b>{text}</b></td>"
+    if text == UNDEFINED:
+        return f'<td class="undefined">{text}</td>'
+    if share is None:
+        return f"<td>{text}</td>"
+    level = 0.0 if math.isnan(share) else min(max(share, 0.0), 1.0)
+    red, green, blue = (round(255 + (high - 255) * level) for high in (9, 105, 218))  # white to blue
+    title = "" if math.isnan(share) else f' title="{share:.1%} of the row"'
+    return f'<td style="background: rgb({red}, {green}, {blue}); color: {"#ffffff" if level > 0.55 else "#1b1f24"}"{title}>{text}</td>'
+
+
+def _shares(row: Sequence[Any]) -> list[float]:
+    """Each number of a row (after its name) as its share of the row's sum (NaN for a row of none)."""
+    values = [float(cell) if isinstance(cell, (int, float, np.integer, np.floating)) else math.nan for cell in row[1:]]
+    total = math.fsum(value for value in values if not math.isnan(value))
+    return [value / total if total else math.nan for value in values]
+
+
+def counts_table(labels: Sequence[Any], counts: np.ndarray) -> Table:
+    """A confusion matrix as a table (a heat map in HTML): rows actual, columns predicted,
+    whole counts as integers.
+
+    Examples:
+        >>> print(counts_table(["a", "b"], np.array([[2.0, 0.5], [0.0, 1.0]])).to_text(1))
+        Confusion matrix (rows actual, columns predicted)
+        actual \\ predicted     a     b
+        a                     2   0.5
+        b                     0     1
+    """
+    rows = [[label_text(label), *(int(n) if float(n).is_integer() and abs(n) < SCIENTIFIC_FROM else float(n) for n in row)]
+            for label, row in zip(labels, np.asarray(counts).tolist())]  # fmt: skip
+    return Table(["actual \\ predicted", *map(label_text, labels)], rows, title="Confusion matrix (rows actual, columns predicted)", role="heatmap")
 
 
 class Tabular:
@@ -238,6 +303,30 @@ class Tabular:
     def to_csv(self) -> str:
         """The CSV table at full precision."""
         return self.csv_table().to_csv()
+
+    HTML_TITLE: ClassVar[str] = "evalkit report"
+    """The heading of the HTML page when none is asked for."""
+
+    def to_html(self, digits: int = 3, *, title: str | None = None, subtitle: str = "", **figures: Any) -> str:
+        """One self-contained HTML page (no script, no network): the title, the tables and the
+        figures (``figures``: what the report's charts take, such as a ``curve``)."""
+        shown = check_digits(digits)
+        heading = self.HTML_TITLE if title is None else title
+        sections = [f"<h1>{html.escape(heading)}</h1>", *([f'<p class="note">{html.escape(subtitle)}</p>'] if subtitle else [])]
+        sections += [table.to_html(shown) for table in self._page_tables(shown)]
+        return str(render("page", heading, [*sections, *self._figures(shown, **figures)]))
+
+    def _repr_html_(self) -> str:
+        """The tables and figures in a notebook (escaped, no script)."""
+        return str(render("html_fragment", "".join([*(table.to_html(self.DIGITS) for table in self._page_tables(self.DIGITS)), *self._figures(self.DIGITS)])))
+
+    def _page_tables(self, digits: int) -> Sequence[Table]:
+        """The tables of the HTML page: ``as_tables``, unless a report shows more there."""
+        return self.as_tables(digits)
+
+    def _figures(self, digits: int) -> list[str]:
+        """The charts of the HTML page, after the tables (HTML fragments): none unless a report draws some."""
+        return []
 
     def __str__(self) -> str:
         return self.to_text()

@@ -555,10 +555,16 @@ class ModelComparison(Tabular, Document):
         """The table as a LaTeX ``tabular``."""
         return self.table("latex", digits)
 
-    def to_html(self, digits: int = 3, *, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
-        """A self-contained HTML page: the table, the tests, the critical-difference diagram
-        (inline SVG) and Nemenyi's p-values."""
-        return str(render("comparison_page", self, digits=digits, title=title, alpha=alpha))
+    HTML_TITLE = "evalkit comparison"
+
+    def _page_tables(self, digits: int) -> list[Table]:
+        """The table under what it compares."""
+        measure = f" ({self.measure}, {self.direction} is better)" if self.measure else ""
+        return [attrs.evolve(self.as_tables(digits)[0], title=f"{len(self.models)} models on {len(self.datasets)} data sets{measure}")]
+
+    def _figures(self, digits: int, *, alpha: float = 0.05) -> list[str]:
+        """The critical-difference diagram (inline SVG) and Nemenyi's p-values."""
+        return [str(render("critical_difference_figure", self, alpha)), "<h2>Nemenyi p-values</h2>" + self.pairwise("nemenyi").as_tables()[0].to_html(4)]
 
     def _repr_html_(self) -> str:
         headers = ["model", "average rank", f"mean {self.measure or 'value'}"]

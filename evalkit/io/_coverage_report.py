@@ -12,7 +12,6 @@ Examples:
 
 from __future__ import annotations
 
-import html
 import itertools
 import json
 import math
@@ -29,7 +28,7 @@ from evalkit._results.table import Table, Tabular
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
 from evalkit._scores.selective import RiskCoverage
 from evalkit.exceptions import EvalkitError
-from evalkit.io._html import page, round_span, svg_chart, table_fragment
+from evalkit.io._html import round_span, svg_chart
 
 __all__ = ["COVERAGES", "RISKS", "CoverageReport"]
 
@@ -121,22 +120,14 @@ class CoverageReport(Tabular):
         rows += [(caption, row[0], header, cell) for caption, headers, table in self.tables for row in table for header, cell in zip(headers[1:], row[1:])]
         return Table(("table", "row", "column", "value"), rows)
 
-    def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "") -> str:
-        """A self-contained page: the readings, the tables and, of a risk-coverage report, the
-        curve of the selective risk against the coverage."""
-        sections = [f"<h1>{html.escape(title)}</h1>"]
-        if subtitle:
-            sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
-        sections.append(table_fragment("Readings", ("reading", "value"), [(name, float(value)) for name, value in self.readings.items()], digits + 3))
-        for caption, headers, rows in self.tables:
-            sections.append(table_fragment(caption, headers, rows, digits + 3))
-        if self.curve is not None and len(self.curve.coverage):
-            series = _risk_series(self.curve)
-            highest = max((float(np.nanmax(y)) for _, _, y in series if np.isfinite(y).any()), default=0.0)
-            chart = svg_chart(series, x_label="coverage", y_label="selective risk", steps=True, y_span=round_span(0.0, highest, digits=digits),
-                              digits=digits)  # fmt: skip
-            sections.append(f"<figure>{chart}<figcaption>Risk-coverage curve (AURC {self.curve.aurc():.{digits}f})</figcaption></figure>")
-        return page(title, sections)
+    def _figures(self, digits: int) -> list[str]:
+        """Of a risk-coverage report, the curve of the selective risk against the coverage."""
+        if self.curve is None or not len(self.curve.coverage):
+            return []
+        series = _risk_series(self.curve)
+        highest = max((float(np.nanmax(y)) for _, _, y in series if np.isfinite(y).any()), default=0.0)
+        chart = svg_chart(series, x_label="coverage", y_label="selective risk", steps=True, y_span=round_span(0.0, highest, digits=digits), digits=digits)
+        return [f"<figure>{chart}<figcaption>Risk-coverage curve (AURC {self.curve.aurc():.{digits}f})</figcaption></figure>"]
 
 
 def _bin_names(edges: list[float]) -> list[str]:

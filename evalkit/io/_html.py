@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from evalkit._engine import moved_names
 from evalkit._engine._labels import OVERALL, label_text
-from evalkit._engine._validation import count_text
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.rendering import renders
+from evalkit._results.table import Table, counts_table
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -34,19 +35,20 @@ if TYPE_CHECKING:
     from evalkit._scores.curves import ThresholdCurve
     from evalkit.comparisons._comparison import ModelComparison
 
-__all__ = ["axis_ticks", "comparison_page", "matrix_fragment", "nice_ticks", "page", "regression_page", "report_fragment", "report_page", "round_span",
-           "scatter_svg", "svg_chart", "table_fragment", "time_ticks"]
+__all__ = ["axis_ticks", "critical_difference_figure", "curves_figure", "dot_plots", "fragment", "matrix_fragment", "nice_ticks", "page", "regression_page",
+           "reliability_figure", "round_span", "scatter_svg", "svg_chart", "table_fragment", "time_ticks"]
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 64rem;
        color: #1b1f24; padding: 0 1rem; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
-table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 0.75rem 0 1.5rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
 th:first-child, td:first-child { text-align: left; }
 tr.average td { background: #f6f8fa; font-weight: 600; }
 td.undefined { color: #8c959f; }
 table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
+table.heatmap td:first-child { text-align: left; font-weight: 500; }
 table.heatmap th { font-weight: 500; }
 caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
 .charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
@@ -59,6 +61,7 @@ _COLOURS = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bf8700", "#1b7c83", "#
 _MOST_POINTS = 2000  # points per drawn curve: enough for the eye, a small page for a million scores
 
 
+@renders("page")
 def page(title: str, sections: Sequence[str]) -> str:
     """A self-contained HTML page of ``sections`` (HTML fragments) under ``title``: no script, no link."""
     body = "\n".join(sections)
@@ -74,77 +77,9 @@ def _number(value: float, digits: int) -> str:
     return "undef" if math.isnan(value) else f"{value:.{digits}f}"
 
 
-def _cell(value: float, digits: int) -> str:
-    return _td(_number(value, digits))
-
-
 def _td(text: str) -> str:
     """A table cell of a formatted number (an undefined one marked as such)."""
     return f'<td class="undefined">{text}</td>' if text == "undef" else f"<td>{html.escape(text)}</td>"
-
-
-def _metrics_table(report: Any, digits: int) -> str:
-    headers = "".join(f"<th>{html.escape(title)}</th>" for title in [*report.titles(), "support"])
-    rows = [f"<thead><tr><th>class</th>{headers}</tr></thead>", "<tbody>"]
-    for label in report.labels:
-        cells = "".join(_td(report.cell(value, k, digits)) for k, value in enumerate(report.per_class[label]))
-        rows.append(f"<tr><td>{html.escape(label_text(label))}</td>{cells}<td>{count_text(report.support[label], digits)}</td></tr>")
-    for name, values in report.averages.items():
-        cells = "".join(_td(report.average_cell(name, k, digits)) for k in range(len(values)))
-        rows.append(f'<tr class="average"><td>{html.escape(name)}</td>{cells}<td>{count_text(report.total, digits)}</td></tr>')
-    rows.append("</tbody>")
-    return '<table class="metrics">' + "".join(rows) + "</table>"
-
-
-def _interval_table(report: Any, digits: int) -> str:
-    headers = "".join(f"<th>{html.escape(title)}</th>" for title in report.titles())
-    rows = "".join(
-        f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in cells) + "</tr>"
-        for name, cells in report.interval_rows(digits)
-    )
-    return f'<table class="intervals"><thead><tr><th>row</th>{headers}</tr></thead><tbody>{rows}</tbody></table>'
-
-
-def _summary_table(report: Any, digits: int) -> str:
-    """The whole-result measures, with their intervals in a column of their own when the
-    report has them."""
-    if not report.summary:
-        return ""
-    bounds = dict(report.interval_rows(digits, summary=True))
-    titles = [(name, report.summary_title(name)) for name in report.summary]
-    rows = "".join(f"<tr><td>{html.escape(title)}</td>{_cell(report.summary[name], digits)}"
-                   + (f"<td>{html.escape(bounds.get(title, ['n/a'])[0])}</td>" if bounds else "") + "</tr>" for name, title in titles)  # fmt: skip
-    interval = "<th>interval</th>" if bounds else ""
-    return f'<table class="summary"><thead><tr><th>measure</th><th>value</th>{interval}</tr></thead><tbody>{rows}</tbody></table>'
-
-
-def _shade(share: float) -> tuple[str, str]:
-    """A background from white to blue for a share in [0, 1], and a readable text colour."""
-    share = 0.0 if math.isnan(share) else min(max(share, 0.0), 1.0)
-    low, high = np.array([255, 255, 255]), np.array([9, 105, 218])
-    red, green, blue = (low + (high - low) * share).round().astype(int)
-    return f"rgb({red}, {green}, {blue})", "#ffffff" if share > 0.55 else "#1b1f24"
-
-
-def _heatmap(matrix: ConfusionMatrix, digits: int) -> str:
-    labels = [html.escape(label_text(label)) for label in matrix.labels]
-    counts = np.asarray(matrix.to_array())
-    totals = counts.sum(axis=1, keepdims=True).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        shares = counts / totals
-    head = "".join(f'<th scope="col">{label}</th>' for label in labels)
-    rows = []
-    for name, row, share_row in zip(labels, counts.tolist(), shares.tolist()):
-        cells = []
-        for count, share in zip(row, share_row):
-            background, colour = _shade(share)
-            title = "" if math.isnan(share) else f' title="{share:.1%} of the actual class"'
-            cells.append(f'<td style="background: {background}; color: {colour}"{title}>{count_text(count, digits)}</td>')
-        rows.append(f'<tr><th scope="row">{name}</th>{"".join(cells)}</tr>')
-    return (
-        '<table class="heatmap"><caption>rows: actual class; columns: predicted class; shade: share of the row</caption>'
-        f"<thead><tr><th>actual \\ predicted</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
 
 
 def _thinned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -336,7 +271,7 @@ _MOST_PANELS = 60
 """The most classes a page draws a small ROC and precision-recall chart of (beyond: the first ones, and a note)."""
 
 
-def _curves(curve: ThresholdCurve) -> str:
+def curves_figure(curve: ThresholdCurve) -> str:
     """The ROC and precision-recall curves: every class in one chart when they are few; with
     more, the micro average in one chart and every class in a small chart of its own (small
     multiples)."""
@@ -372,13 +307,11 @@ def _curves(curve: ThresholdCurve) -> str:
     return f'{charts}<h3>Each class</h3><div class="charts small">{"".join(panels)}</div>{note}'
 
 
-def _calibration(report: Any, digits: int) -> str:
-    """The calibration numbers and the reliability diagram of a report."""
-    rows = "".join(f"<tr><td>{html.escape(report.calibration_name(name))}</td>{_cell(value, digits)}</tr>" for name, value in report.calibration.items())
-    table = f'<table class="summary"><thead><tr><th>measure</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+def reliability_figure(report: Any) -> str:
+    """The reliability diagram of a report's calibration ("" without one)."""
     points = report.reliability
     if points is None or not len(points.weight):
-        return table
+        return ""
     histogram = None
     if len(points.edges):  # the samples in each bin, along the bottom, on an axis of their own
         counts = np.zeros(len(points.edges) - 1)
@@ -388,29 +321,8 @@ def _calibration(report: Any, digits: int) -> str:
     observed = "accuracy" if report.calibration_title.startswith("calibration (top label") else "share of positives"  # of the top label: is it right
     chart = svg_chart([("observed", points.confidence, points.frequency)], x_label="mean score in the bin",
                       y_label=observed, diagonal=True, markers=True, histogram=histogram, legend=False)  # fmt: skip
-    return (f'{table}<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
+    return (f'<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
             "bars: the samples in each bin (their axis on the right)</figcaption></figure></div>")  # fmt: skip
-
-
-def report_page(report: Any, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
-    """The HTML page of a ``Report`` (and of a ``ThresholdCurve`` of the same data, if given)."""
-    sections = [f"<h1>{html.escape(title)}</h1>"]
-    if subtitle:
-        sections.append(f'<p class="note">{html.escape(subtitle)}</p>')
-    sections += ["<h2>Per-class measures and averages</h2>", _metrics_table(report, digits)]
-    sections += [f'<p class="note">{html.escape(note)}</p>' for note in report.all_notes()]
-    summary = _summary_table(report, digits)
-    if summary:
-        sections += ["<h2>The whole result</h2>", summary]
-    if report.intervals and report.interval_rows(digits):
-        sections += [f"<h2>{html.escape(report.interval_title().capitalize())} of the averages</h2>", _interval_table(report, digits)]
-    if report.confusion is not None:
-        sections += ["<h2>Confusion matrix</h2>", _heatmap(report.confusion, digits)]
-    if curve is not None:
-        sections += ["<h2>Scores: ROC and precision-recall</h2>", _curves(curve)]
-    if report.calibration:
-        sections += [f"<h2>{html.escape(report.calibration_title.capitalize())}</h2>", _calibration(report, digits)]
-    return page(title, sections)
 
 
 def _dot_plot(report: Any, k: int, digits: int) -> str:
@@ -530,24 +442,11 @@ def regression_page(metrics: RegressionMetrics, y_true: np.ndarray, y_pred: np.n
     return page(title, sections)
 
 
-def group_page(report: Any, *, digits: int = 3, title: str = "evalkit report by group") -> str:
-    """The HTML page of a ``GroupReport``: the table and a dot plot per measure."""
-    headers = "".join(f"<th>{html.escape(name)}</th>" for name in (" × ".join(report.names), *report.titles(), "support"))
-    rows = []
-    for key in report.groups:
-        cells = "".join(_td(text) for text in report._cells(key, digits))
-        css = ' class="average"' if key is OVERALL else ""
-        rows.append(f"<tr{css}><td>{html.escape(report._label(key))}</td>{cells}{_td(count_text(report.support[key], digits))}</tr>")
-    for kind, cells in report.disparity_rows(digits):
-        rows.append(f'<tr class="average"><td>{kind}</td>{"".join(_td(cell) for cell in cells)}<td></td></tr>')
-    sections = [f"<h1>{html.escape(title)}</h1>", f'<table><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}</tbody></table>']
-    sections += [f'<p class="note">{html.escape(note)}</p>' for note in report._notes()]
-    if report.small:
-        sections.append('<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>')
-    for k, name in enumerate(report.titles()):
-        sections.append(f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
-                        "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>")  # fmt: skip
-    return page(title, sections)
+def dot_plots(report: Any, digits: int) -> list[str]:
+    """A report by group's dot plot of each measure (each group's value and interval, the
+    overall value as a line)."""
+    return [f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
+            "<figcaption>dots: each group's value; lines: intervals; dashed: the overall value</figcaption></figure>" for k, name in enumerate(report.titles())]  # fmt: skip
 
 
 def _critical_difference_svg(comparison: ModelComparison, alpha: float) -> str:
@@ -588,36 +487,11 @@ def _critical_difference_svg(comparison: ModelComparison, alpha: float) -> str:
     return "".join(parts)
 
 
-def _ranked_cell(value: float, rank: float, best: bool, digits: int) -> str:
-    number = f"{value:.{digits}f}"
-    return f"<td>{f'<b>{number}</b>' if best else number} ({rank:.1f})</td>"
-
-
-@renders("comparison_page")
-def comparison_page(comparison: ModelComparison, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
-    """The HTML page of a ``ModelComparison``: the table of values and ranks (the best of each
-    data set bold), the tests, the critical-difference diagram and Nemenyi's p-values."""
-    ranks, best = comparison.rank_table, comparison.rank_table == comparison.rank_table.min(axis=1, keepdims=True)
-    head = "".join(f"<th>{html.escape(str(name))}</th>" for name in ("data set", *comparison.models))
-    rows = []
-    for i, name in enumerate(comparison.datasets):
-        cells = "".join(_ranked_cell(comparison.values[i, j], ranks[i, j], bool(best[i, j]), digits) for j in range(len(comparison.models)))
-        rows.append(f"<tr><td>{html.escape(str(name))}</td>{cells}</tr>")
-    rows.append('<tr class="average"><td>average rank</td>' + "".join(_td(f"{rank:.2f}") for rank in comparison.ranks) + "</tr>")
-    nemenyi = comparison.pairwise("nemenyi")
-    names = [html.escape(str(model)) for model in comparison.models]
-    matrix = "".join(f"<tr><td>{name}</td>" + "".join(_td("" if i == j else f"{nemenyi.p_values[i, j]:.4f}") for j in range(len(names))) + "</tr>"
-                     for i, name in enumerate(names))  # fmt: skip
-    measure = f" ({html.escape(comparison.measure)}, {comparison.direction} is better)" if comparison.measure else ""
-    sections = [f"<h1>{html.escape(title)}</h1>",
-                f'<p class="note">{len(comparison.models)} models on {len(comparison.datasets)} data sets{measure}</p>',
-                f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
-                *(f'<p class="note">{html.escape(line)}</p>' for line in comparison.test_lines()),
-                f"<h2>Critical difference (Nemenyi, alpha {alpha:g})</h2>", (f"<figure>{_critical_difference_svg(comparison, alpha)}"
-                 "<figcaption>average ranks, 1 the best; red bars join models not significantly different</figcaption></figure>"),
-                "<h2>Nemenyi p-values</h2>",
-                f"<table><thead><tr><th></th>{''.join(f'<th>{name}</th>' for name in names)}</tr></thead><tbody>{matrix}</tbody></table>"]  # fmt: skip
-    return page(title, sections)
+@renders("critical_difference_figure")
+def critical_difference_figure(comparison: ModelComparison, alpha: float) -> str:
+    """Demšar's critical-difference diagram of a comparison, with its caption."""
+    return (f"<h2>Critical difference (Nemenyi, alpha {alpha:g})</h2><figure>{_critical_difference_svg(comparison, alpha)}"
+            "<figcaption>average ranks, 1 the best; red bars join models not significantly different</figcaption></figure>")
 
 
 # --------------------------------------------------------------------------------------------
@@ -630,6 +504,7 @@ _FRAGMENT_STYLE = """
 .evalkit-result tr.average td { background: #f6f8fa; font-weight: 600; }
 .evalkit-result td.undefined { color: #8c959f; }
 .evalkit-result table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
+.evalkit-result table.heatmap td:first-child { text-align: left; }
 .evalkit-result caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
 """
 """The page's table rules, scoped to a notebook block (``_STYLE`` is the page's)."""
@@ -640,41 +515,54 @@ def _fragment(*parts: str) -> str:
     return f'<div class="evalkit-result"><style>{_FRAGMENT_STYLE}</style>{"".join(parts)}</div>'
 
 
-def report_fragment(report: Any, digits: int = 3) -> str:
-    """A ``Report`` as a notebook shows it: the table, the summary, the intervals and the
-    confusion matrix of the page, without the page around them."""
-    parts = [_metrics_table(report, digits), _summary_table(report, digits)]
-    if report.intervals and report.interval_rows(digits):
-        parts.append(_interval_table(report, digits))
-    if report.confusion is not None:
-        parts.append(_heatmap(report.confusion, digits))
-    if report.calibration:
-        parts.append(_calibration(report, digits))
-    return _fragment(*parts)
+@renders("html_fragment")
+def fragment(body: str) -> str:
+    """HTML (a table model's tables) as a notebook shows it: the page's look, scoped to the
+    block, no script.
+
+    Examples:
+        >>> from evalkit import ConfusionMatrix
+        >>> "<script" in ConfusionMatrix.from_array([[1, 0], [0, 1]], ["<b>", "ok"])._repr_html_()
+        False
+    """
+    return _fragment(body)
 
 
 @renders("html_matrix")
 def matrix_fragment(matrix: ConfusionMatrix, digits: int = 3) -> str:
-    """A confusion matrix as the page's heat map.
-
-    Examples:
-        >>> from evalkit import ConfusionMatrix
-        >>> "<script" in matrix_fragment(ConfusionMatrix.from_array([[1, 0], [0, 1]], ["<b>", "ok"]))
-        False
-    """
-    return _fragment(_heatmap(matrix, digits))
+    """A confusion matrix as a notebook shows it: a heat map (each count shaded by its share of the row)."""
+    return _fragment(counts_table(matrix.labels, matrix.to_array()).to_html(digits))
 
 
 @renders("html_table")
 def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Any]], digits: int = 6) -> str:
-    """A table of names and numbers (floats to ``digits`` significant digits, NaN as undef),
-    every text escaped."""
+    """A titled table of names and numbers (``digits`` decimals) as a notebook shows it, every text escaped."""
+    return _fragment(Table(headers, rows, title=caption).to_html(digits))
 
-    def cell(value: object) -> str:
-        if isinstance(value, (float, np.floating)):
-            return _td("undef" if math.isnan(value) else f"{float(value):.{digits}g}")
-        return f"<td>{html.escape(str(value))}</td>"
 
-    head = "".join(f"<th>{html.escape(str(header))}</th>" for header in headers)
-    body = "".join("<tr>" + "".join(cell(value) for value in row) + "</tr>" for row in rows)
-    return _fragment(f"<table><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+# --------------------------------------------------------------------------------------------
+# the page functions of evalkit 0.1.0 (``evalkit.html``): each report writes its own page now
+
+
+def report_page(report: Any, **options: Any) -> str:
+    """``report.to_html(**options)`` (evalkit 0.1.0's name of the report page)."""
+    return str(report.to_html(**options))
+
+
+def group_page(report: Any, **options: Any) -> str:
+    """``report.to_html(**options)`` of a ``GroupReport`` (evalkit 0.1.0's name)."""
+    return str(report.to_html(**options))
+
+
+def comparison_page(comparison: Any, **options: Any) -> str:
+    """``comparison.to_html(**options)`` (the name of the comparison page before 0.2.0)."""
+    return str(comparison.to_html(**options))
+
+
+def report_fragment(report: Any, digits: int = 3) -> str:
+    """``report._repr_html_()`` (evalkit 0.1.0's name of the notebook view)."""
+    return str(report._repr_html_())
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

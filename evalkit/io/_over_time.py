@@ -13,7 +13,6 @@ Examples:
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from typing import Any
@@ -22,7 +21,7 @@ import attrs
 import numpy as np
 
 from evalkit._results.table import Table, Tabular
-from evalkit.io._html import page, svg_chart, time_ticks
+from evalkit.io._html import svg_chart, time_ticks
 
 __all__ = ["OverTime"]
 
@@ -108,9 +107,10 @@ class OverTime(Tabular):
         rows = [{column: plain(row[column]) for column in self.columns} for row in self.rows]
         return json.dumps({"windows": self.kind, "level": self.level, "measures": ["accuracy", *self.measures], "rows": rows}, indent=2)
 
-    def to_html(self, digits: int = 3, *, title: str = "evalkit report over time") -> str:
-        """A self-contained page: one line chart per measure over the windows (accuracy with its
-        interval band), then the table."""
+    HTML_TITLE = "evalkit report over time"
+
+    def _figures(self, digits: int) -> list[str]:
+        """One line chart per measure over the windows (accuracy with its interval band)."""
         ends, dates = self.ends()
         span = (float(ends.min()), float(ends.max())) if len(ends) else (0.0, 1.0)
         ticks = time_ticks(*span) if dates else None
@@ -120,6 +120,4 @@ class OverTime(Tabular):
             band = self.bounds(measure)
             charts.append(svg_chart([(measure, ends, values)], x_label=self.axis_label(dates), y_label=measure, markers=len(ends) <= 60,
                                     x_span=span, x_ticks=ticks, band=band, legend=False))  # fmt: skip
-        sections = [f"<h1>{html.escape(title)}</h1>", f'<p class="note">{html.escape(self._title())}</p>',
-                    '<div class="charts">' + "".join(charts) + "</div>", self.as_tables(digits)[0].to_html(digits)]  # fmt: skip
-        return page(title, sections)
+        return ['<div class="charts">' + "".join(charts) + "</div>"]

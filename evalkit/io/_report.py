@@ -45,7 +45,7 @@ from evalkit._engine.serialization import json_safe
 from evalkit._results.base import CellsResult
 from evalkit._results.intervals import ratio_interval
 from evalkit._results.rendering import ReportFace, renders
-from evalkit._results.table import UNDEFINED, Table, Tabular, shown
+from evalkit._results.table import UNDEFINED, Table, Tabular, counts_table, shown
 from evalkit._scores.curves import AREAS
 from evalkit.exceptions import (
     EvalkitError,
@@ -311,34 +311,49 @@ class Report(Tabular):
         method = found[0].method
         return f"{found[0].level:.0%} confidence intervals ({method}{' bootstrap' if method in ('bca', 'percentile', 'normal') else ''})"
 
-    def as_tables(self, digits: int = 3) -> list[Table]:
+    def as_tables(self, digits: int = 3, *, most_classes: int | None = SHOWN_MATRIX) -> list[Table]:
         """The classes and the averages (the notes under them), the whole-result measures with
         their intervals, the calibration, the intervals of the averages, and the confusion
-        matrix (rows actual) of up to ``SHOWN_MATRIX`` classes when the report holds one."""
+        matrix (rows actual) of up to ``most_classes`` classes (``None``: any number) when the
+        report holds one."""
         rows: list[list[str]] = [[label_text(label), *(self.cell(v, k, digits) for k, v in enumerate(self.per_class[label])), count_text(self.support[label], digits)]
                                  for label in self.labels]  # fmt: skip
         rows += [[], *([name, *(self.average_cell(name, k, digits) for k in range(len(values))), count_text(self.total, digits)] for name, values in self.averages.items())]
         notes = self.all_notes()
-        tables = [Table(["class", *self.titles(), "support"], rows, notes=notes)]
+        tables = [Table(["class", *self.titles(), "support"], rows, notes=notes, role="metrics")]
         if self.summary:
             bounds = dict(self.interval_rows(digits, summary=True))
             tables.append(Table(["measure", "value", *(["interval"] if bounds else [])],
                                 ([self.summary_title(name), shown(value, digits), *([bounds.get(self.summary_title(name), ["n/a"])[0]] if bounds else [])]
-                                 for name, value in self.summary.items())))  # fmt: skip
+                                 for name, value in self.summary.items()), role="summary"))  # fmt: skip
         if self.calibration:
-            tables.append(Table([self.calibration_title, "value"], ([self.calibration_name(name), shown(value, digits)] for name, value in self.calibration.items())))
+            tables.append(Table([self.calibration_title, "value"], ([self.calibration_name(name), shown(value, digits)] for name, value in self.calibration.items()),
+                                role="calibration"))  # fmt: skip
         averages = self.interval_rows(digits)
         if averages:
-            tables.append(Table(["", *self.titles()], ([name, *cells] for name, cells in averages), title=self.interval_title()))
+            tables.append(Table(["", *self.titles()], ([name, *cells] for name, cells in averages), title=self.interval_title(), role="intervals"))
         if self.confusion is not None:
             labels = self.confusion.labels
-            if len(labels) <= SHOWN_MATRIX:
-                counts = zip(labels, self.confusion.to_array().tolist())
-                tables.append(Table(["actual \\ predicted", *map(label_text, labels)], ([label_text(label), *(count_text(n, digits) for n in row)] for label, row in counts),
-                                    title="Confusion matrix (rows actual, columns predicted)"))  # fmt: skip
+            if most_classes is None or len(labels) <= most_classes:
+                tables.append(counts_table(labels, self.confusion.to_array()))
             else:
                 tables[0] = attrs.evolve(tables[0], notes=(*notes, f"the confusion matrix of the {len(labels)} classes is in the JSON and HTML reports"))
         return tables
+
+    def _page_tables(self, digits: int) -> list[Table]:
+        """The tables of the HTML page: the confusion matrix of any number of classes."""
+        return self.as_tables(digits, most_classes=None)
+
+    def _figures(self, digits: int, *, curve: ThresholdCurve | None = None) -> list[str]:
+        """Given a ``ThresholdCurve`` of the same data, its ROC and precision-recall curves; the
+        reliability diagram of the calibration."""
+        from evalkit.io._html import (  # rendering only: not needed by the other formats
+            curves_figure,
+            reliability_figure,
+        )
+
+        figures = [] if curve is None else ["<h2>Scores: ROC and precision-recall</h2>" + curves_figure(curve)]
+        return [*figures, reliability_figure(self)] if self.calibration else figures
 
     def csv_table(self) -> Table:
         """Rows ``name, kind, <measures>, support, value`` (full precision; empty = undefined;
@@ -358,14 +373,6 @@ class Report(Tabular):
         """The dict as strict JSON (labels as strings, undefined values as null, infinities as
         ``"Infinity"``; ``serialization.restore_numbers`` reads them back)."""
         return json.dumps(self.to_dict(strict=True), indent=2, allow_nan=False)
-
-    def to_html(self, digits: int = 3, *, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
-        """One self-contained HTML page (no network, no script): the table, the summary, the
-        confusion matrix as a heat map and, given a ``ThresholdCurve`` of the same data, its
-        ROC and precision-recall curves as inline SVG (see ``evalkit.io._html``)."""
-        from evalkit.io._html import report_page  # rendering only: not needed by the other formats
-
-        return report_page(self, digits=digits, title=title, subtitle=subtitle, curve=curve)
 
     def to_flat_dict(self) -> dict[str, float]:
         """Every number under a stable flat key, for experiment trackers: MLflow's
@@ -406,12 +413,6 @@ class Report(Tabular):
                     prefix = f"{measure}/{kind}" if row in self.averages else row
                     flat[f"{prefix}/ci_low"], flat[f"{prefix}/ci_high"] = interval.low, interval.high
         return flat
-
-    def _repr_html_(self) -> str:
-        """The report in a notebook: the HTML report's tables (escaped, no script)."""
-        from evalkit.io._html import report_fragment  # rendering only: not needed by the other formats
-
-        return report_fragment(self)
 
     def render(self, format: str = "text", digits: int = 3) -> str | dict:
         """Render in one of ``FORMATS``."""
@@ -742,7 +743,7 @@ class GroupReport(Tabular):
         column between the groups below it, the notes under it."""
         rows = [[self._label(key), *self._cells(key, digits), count_text(self.support[key], digits)] for key in self.groups]
         rows += [[which, *cells, ""] for which, cells in self.disparity_rows(digits)]
-        return [Table([" × ".join(self.names), *self.titles(), "support"], rows, notes=self._notes())]
+        return [Table([" × ".join(self.names), *self.titles(), "support"], rows, notes=self._notes(), role="groups")]
 
     def csv_table(self) -> Table:
         """Rows ``row, <one column per group column>, <measures>, support, small, average,
@@ -795,12 +796,14 @@ class GroupReport(Tabular):
         """The dict as strict JSON."""
         return json.dumps(self.to_dict(strict=True), indent=2, allow_nan=False)
 
-    def to_html(self, digits: int = 3, *, title: str = "evalkit report by group") -> str:
-        """One self-contained HTML page: the table and a dot plot of each measure (each group's
-        value and interval, the overall value as a line)."""
-        from evalkit.io._html import group_page  # rendering only
+    HTML_TITLE = "evalkit report by group"
 
-        return group_page(self, digits=digits, title=title)
+    def _figures(self, digits: int) -> list[str]:
+        """A dot plot of each measure: each group's value and interval, the overall value as a line."""
+        from evalkit.io._html import dot_plots  # rendering only
+
+        small = ['<p class="note">(small): fewer samples than the size set; hollow dots in the plots.</p>'] if self.small else []
+        return [*small, *dot_plots(self, digits)]
 
 
 @renders("group_report")
