@@ -117,6 +117,8 @@ def test_a_declared_kind_folds_on_dask(client):
     y, p, w = _columns()
     found = evalkit_dask.fold(ClassHits(), *(da.from_array(column, chunks=700) for column in (y, p)), sample_weight=da.from_array(w, chunks=500))
     assert found == ClassHits().counted(y, p, sample_weight=w)
+    grown = evalkit_dask.fold(LabelHits(), *(da.from_array(column, chunks=700) for column in (y, p)), sample_weight=da.from_array(w, chunks=500))
+    assert grown.per_class() == LabelHits().counted(y, p, sample_weight=w).per_class()  # (classes joined as the partitions merged)
 
 
 @pytest.mark.slow
@@ -129,6 +131,7 @@ def test_a_declared_kind_folds_on_spark(spark):
     y, p, w = _columns()
     df = spark.createDataFrame([(int(a), int(b), int(c)) for a, b, c in zip(y, p, w)], ["y", "p", "w"]).repartition(4)
     assert evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w") == ClassHits().counted(y, p, sample_weight=w)
+    assert evalkit_spark.fold(df, LabelHits(), ["y", "p"], weight="w").per_class() == LabelHits().counted(y, p, sample_weight=w).per_class()
     with pytest.raises(InvalidArgumentError, match="'names' must name the 2 columns once each"):  # one column would be counted as the other
         evalkit_spark.fold(df, ClassHits(), ["y", "p"], weight="w", names=("actual", "actual"))
 
@@ -174,3 +177,67 @@ def test_a_score_table_adds_takes_away_and_recodes_like_its_samples_counted_by_h
     assert whole.recoded(lookup).equals(table([(s, 3 - a, 3 - b, w) for s, a, b, w in rows]))
     with pytest.raises(InvalidCountsError):
         first.minus(whole.plus(whole), "samples")
+
+
+class LabelHits(SummedState):
+    """Per class, the classes growing as they come: how much its samples weigh, and how much of it was predicted right."""
+
+    DOCUMENT, LABELS, SUMS, LABEL_AXES = "LabelHits", True, ("_counts",), {"_counts": (0,)}
+
+    def __init__(self, labels=None):
+        self._fixed, self._labels = labels is not None, tuple(labels or ())
+        self._counts = np.zeros((len(self._labels), 2), dtype=np.int64)
+
+    def _count(self, y_true, y_pred, *, sample_weight=None):
+        labels = self._labels if self._fixed else tuple(sorted(set(y_true)))
+        codes = np.array([labels.index(label) for label in y_true], dtype=np.int64)
+        weight = np.ones(len(codes), dtype=np.int64) if sample_weight is None else np.asarray(sample_weight)
+        right = np.asarray(y_true) == np.asarray(y_pred)
+        return labels, np.stack([np.bincount(codes, weight, len(labels)), np.bincount(codes, weight * right, len(labels))], axis=1).astype(weight.dtype)
+
+    def per_class(self):
+        return {label: tuple(row) for label, row in zip(self._labels, self._numbers("_counts").tolist())}
+
+
+def hits_by_hand(y_true, y_pred, weight):
+    table = {}
+    for actual, predicted, w in zip(y_true, y_pred, weight):
+        samples, right = table.get(actual, (0, 0))
+        table[actual] = (samples + w, right + w * (actual == predicted))
+    return table
+
+
+labelled = st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from("abcde"), st.integers(1, 5)), min_size=2, max_size=40)
+
+
+@given(labelled, st.data())
+def test_a_declared_kind_whose_classes_grow_merges_counts_and_windows_them(rows, data):
+    """A per-class array over labels that grow (LABELS, LABEL_AXES): batches and merges bring
+    classes in any order, and every route gives the counts by hand."""
+    y, p, w = (list(column) for column in zip(*rows))
+    cut = data.draw(st.integers(1, len(rows) - 1))
+    first, second = LabelHits().counted(y[:cut], p[:cut], sample_weight=w[:cut]), LabelHits().counted(y[cut:], p[cut:], sample_weight=w[cut:])
+    stream = LabelHits()
+    for start in range(0, len(y), 3):
+        stream.update(y[start : start + 3], p[start : start + 3], sample_weight=w[start : start + 3])
+    expected = hits_by_hand(y, p, w)
+    for result in (stream, first + second, second + first, sum([second, first])):
+        assert result.per_class() == expected
+    assert ((first + second) - second).per_class() == {**dict.fromkeys((first + second)._labels, (0, 0)), **hits_by_hand(y[:cut], p[:cut], w[:cut])}
+    assert LabelHits.from_json(stream.to_json()) == stream == pickle.loads(pickle.dumps(stream)) and stream.copy() == stream
+    assert stream.empty().per_class() == dict.fromkeys(stream._labels, (0, 0))
+    window = Windowed(LabelHits(), size=4)
+    for start in range(0, len(y), 2):
+        window.update(y[start : start + 2], p[start : start + 2], sample_weight=w[start : start + 2])
+    assert {k: v for k, v in window.result.per_class().items() if v != (0, 0)} == hits_by_hand(y[-4:], p[-4:], w[-4:])  # the last 4 samples
+
+
+def test_a_declared_kind_with_fixed_classes_refuses_a_part_of_classes_it_never_counted():
+    fixed = LabelHits(["a", "b"]).counted(["a", "b"], ["a", "a"])
+    assert fixed.per_class() == {"a": (1, 1), "b": (1, 0)} and LabelHits.from_json(fixed.to_json()) == fixed
+    with pytest.raises(LabelMismatchError, match="never counted"):
+        fixed - LabelHits().counted(["c"], ["c"])
+    with pytest.raises(InvalidCountsError):
+        fixed - LabelHits().counted(["a", "a"], ["a", "a"])
+    grown = fixed + LabelHits().counted(["c"], ["c"])
+    assert grown._labels == ("a", "b", "c") and grown.per_class()["c"] == (1, 1)

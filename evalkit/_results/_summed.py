@@ -45,6 +45,7 @@ Examples:
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -102,9 +103,17 @@ def _same(mine: Sums, theirs: Sums) -> bool:
     return type(mine) is type(theirs) and mine.equals(theirs)  # type: ignore[arg-type]
 
 
-def _recoded(fields: Iterable[Sums], lookup: np.ndarray) -> tuple[Sums, ...]:
-    """Fields of sums whose label codes ``c`` become ``lookup[c]`` (the tables' codes)."""
-    return tuple(value.recoded(lookup) if isinstance(value, ScoreTable) else value for value in fields)
+def _laid(value: Sums, lookup: np.ndarray, size: int, axes: tuple[int, ...]) -> Sums:
+    """A field of sums over ``size`` labels, where its label ``c`` is label ``lookup[c]``: a
+    table's codes recoded, an array's label ``axes`` laid out (zeros for the labels it lacks)."""
+    if isinstance(value, ScoreTable):
+        return value.recoded(lookup)
+    if not isinstance(value, np.ndarray) or not axes:
+        return value
+    shape = tuple(size if axis in axes else length for axis, length in enumerate(value.shape))
+    laid = np.zeros(shape, dtype=value.dtype)
+    laid[np.ix_(*(lookup if axis in axes else np.arange(length) for axis, length in enumerate(value.shape)))] = value
+    return laid
 
 
 def _frozen(value: object) -> object:
@@ -141,6 +150,10 @@ class SummedState(CountedState):
     (``ScoreTable``) are positions in ``_labels``, and ``_count`` gives the batch's own labels
     before its sums."""
 
+    LABEL_AXES: ClassVar[dict[str, tuple[int, ...]]] = {}
+    """With ``LABELS``: the axes of each array of ``SUMS`` that run over the labels (a per-class
+    array's first, a confusion matrix's two), laid out anew as labels join."""
+
     _labels: Any = ()  # (a tuple with LABELS; a kind that grows its own way may keep None for none yet)
     _fixed: bool = False
 
@@ -159,7 +172,11 @@ class SummedState(CountedState):
             labels, counted = counted[0], counted[1:]
             if not same_labels(labels, self._labels):
                 union = label_union(self._labels, labels, ("this result", "the batch"))
-                counted, self._labels = _recoded(counted, positions_in(labels, union)), union
+                grown = self._laid_over(union)
+                for name in self.SUMS:
+                    setattr(self, name, getattr(grown, name))
+                lookup, self._labels = positions_in(labels, union), union
+                counted = tuple(_laid(value, lookup, len(union), self.LABEL_AXES.get(name, ())) for name, value in zip(self.SUMS, counted))
         shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
         if shapes[0] != shapes[1]:
             raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {shapes[0]}, got {shapes[1]}")
@@ -197,12 +214,15 @@ class SummedState(CountedState):
             setattr(result, name, array)
         return result
 
-    def _grown(self, labels: tuple) -> Self:
-        """These sums over ``labels``, which hold this result's labels (in any order, more too):
-        each table's codes recoded."""
-        grown = self._with(_recoded(self._arrays(), positions_in(self._labels, labels)))
-        grown._labels = labels
-        return grown
+    def _laid_over(self, labels: tuple) -> Self:
+        """This result over ``labels``, which hold its labels (in any order, more too): each
+        table's codes recoded, each array's label axes laid out."""
+        lookup = positions_in(self._labels, labels)
+        result = copy.copy(self)
+        for name, value in zip(self.SUMS, self._arrays()):
+            setattr(result, name, _laid(value, lookup, len(labels), self.LABEL_AXES.get(name, ())))
+        result._labels = labels
+        return result
 
     def _aligned(self, other: Self) -> tuple[Self, Self]:
         """Both in one form to combine: the same settings, else refused; with ``LABELS``, both
@@ -215,7 +235,7 @@ class SummedState(CountedState):
             raise LabelMismatchError(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
         if self.LABELS and not same_labels(self._labels, other._labels):
             labels = label_union(self._labels, other._labels, ("this result", "the other"))
-            return self._grown(labels), other._grown(labels)
+            return self._laid_over(labels), other._laid_over(labels)
         return self, other
 
     def merge(self, other: Self, *, grow: bool = False) -> Self:
@@ -242,8 +262,9 @@ class SummedState(CountedState):
     def empty(self) -> Self:
         """The same settings (and labels), nothing counted."""
         result = type(self)(**self._settings())
-        if self.LABELS:
-            result._labels, result._fixed = self._labels, self._fixed  # (labels checked once, when first given)
+        if self.LABELS:  # (labels checked once, when first given)
+            result._fixed = self._fixed
+            return result if same_labels(result._labels, self._labels) else result._laid_over(self._labels)
         return result
 
     def copy(self) -> Self:
@@ -287,7 +308,8 @@ class SummedState(CountedState):
             result = cls(**settings)
         except (EvalkitError, TypeError, ValueError) as error:  # (a kind's own checks of its settings, whatever they raise)
             raise serialization.FormatError(f"the settings {show(settings)}: {error}") from None
-        result._labels = labels
+        if cls.LABELS and not same_labels(result._labels, labels):
+            result = result._laid_over(labels)  # (arrays as long as the labels the document gives)
         for name, template in zip(cls.SUMS, result._arrays()):
             if isinstance(template, ScoreTable):
                 setattr(result, name, template.read(document, len(labels)))

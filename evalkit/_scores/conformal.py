@@ -288,7 +288,7 @@ class SetCoverage(_Sums):
     def _setting_values(self) -> tuple:
         return (self._labels, self._groups)
 
-    def _laid_over(self, labels: tuple, groups: tuple | None) -> SetCoverage:
+    def _widened(self, labels: tuple, groups: tuple | None) -> SetCoverage:
         """This state over more classes and groups (theirs appended, its own codes kept)."""
         mine_labels, mine_groups = self._labels or (), self._groups
         if (labels, groups) == (mine_labels, mine_groups):
@@ -310,7 +310,7 @@ class SetCoverage(_Sums):
         if (self._groups is None) != (other._groups is None) and self.n_samples and other.n_samples:
             raise InvalidArgumentError("cannot merge prediction sets counted with groups and without")
         groups = self._groups if other._groups is None else other._groups if self._groups is None else label_union(self._groups, other._groups, ("this result", "the other"))
-        return self._laid_over(labels, groups), other._laid_over(labels, groups)
+        return self._widened(labels, groups), other._widened(labels, groups)
 
     def update(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of prediction sets (in place); ``groups`` gives each sample's group.
@@ -323,7 +323,7 @@ class SetCoverage(_Sums):
         if groups is None and self._groups is not None:
             raise InvalidArgumentError("'groups' must be given with every batch or with none: this result counts per group")
         group, group_labels = (np.zeros(n, dtype=np.int64), None) if groups is None else self._group_codes(groups, n)
-        state = self._laid_over(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
+        state = self._widened(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
         codes = positions_in(labels, state.labels)[codes] if labels != state.labels[: len(labels)] else codes
         rows = _weighted_rows(covered, weight)
         self._labels, self._groups = state._labels, state._groups
