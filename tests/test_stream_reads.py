@@ -69,7 +69,7 @@ def test_every_read_of_a_stream_equals_the_average_of_its_table(operations, name
     cm = ConfusionMatrix(LABELS)
     for operation in operations:
         apply(cm, operation)
-        table = ConfusionMatrix.from_array(cm.to_array(), labels=LABELS)  # no tally: every class from the table
+        table = ConfusionMatrix.from_array(cm.to_array(), labels=LABELS)  # read with its labels named: every class from the table, no tally
         assert cm.get_accuracy() == table.get_accuracy() or (
             math.isnan(cm.get_accuracy()) and math.isnan(table.get_accuracy())
         )
@@ -77,7 +77,7 @@ def test_every_read_of_a_stream_equals_the_average_of_its_table(operations, name
             parameters = {"beta": 2.0} if name == "f_score" else {}
             assert_same(
                 cm.average(name, average, undefined=policy, **parameters),
-                table.average(name, average, undefined=policy, **parameters),
+                table.average(name, average, undefined=policy, labels=LABELS, **parameters),
             )
 
 
@@ -172,6 +172,22 @@ def test_a_stream_reads_from_its_tally_a_small_batch_keeps_it_and_a_large_one_dr
     assert wide._tally is not None and wide.average("f1_score") == ConfusionMatrix.from_array(
         wide.to_array(), labels=many
     ).average("f1_score")
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=1, max_size=30), OPERATIONS, st.sampled_from(sorted(MEASURES)))
+def test_a_matrix_made_whole_reads_from_margins_made_at_its_first_read_and_kept_after(pairs, operations, name):
+    """A matrix counted in one batch (``from_predictions``, ``from_array``) makes its margins at
+    its first read of an average (a few microseconds a read after it, as a stream's), and every
+    change after it keeps them or drops them: each read equals the table's."""
+    cm = ConfusionMatrix.from_predictions([a for a, _ in pairs], [p for _, p in pairs], labels=LABELS)
+    parameters = {"beta": 2.0} if name == "f_score" else {}
+    for operation in [("read", None, None), *operations]:
+        if operation[0] != "read":
+            apply(cm, operation)
+        for average in ("micro", "macro", "weighted"):
+            assert_same(cm.average(name, average, **parameters), cm.average(name, average, labels=LABELS, **parameters))
+    assert cm._tally is not None  # the last read made the margins, or kept them
 
 
 def test_every_one_event_update_keeps_the_tally():

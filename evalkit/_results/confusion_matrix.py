@@ -30,7 +30,7 @@ from evalkit._results.counted import ALL_OPERATIONS, CountedState
 from evalkit._results.matrix_counts import cells_of
 from evalkit._results.matrix_getters import MatrixGetters
 from evalkit._results.rendering import ReportFace, render
-from evalkit._results.tally import tallied
+from evalkit._results.tally import TALLIED, Tally, tallied
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -556,7 +556,9 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
         lock = self._lock
         lock.acquire()  # one state of the counts (not `with`: half the cost, on every read of a stream)
         try:
-            if labels is None:  # a stream: the classes the last samples changed, not every class
+            if labels is None:  # the running margins: a stream's (the classes the last samples changed), or made at this first read
+                if self._tally is None and type(average) is str and average in TALLIED and self._counts.dtype.kind == "i":
+                    self._tally = Tally(self._counts)  # (kept current by the changes to come, or dropped by a large one)
                 found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self.measure)
                 if found is not None:
                     return found
