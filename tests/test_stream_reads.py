@@ -178,8 +178,9 @@ def test_a_stream_reads_from_its_tally_a_small_batch_keeps_it_and_a_large_one_dr
 @given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=1, max_size=30), OPERATIONS, st.sampled_from(sorted(MEASURES)))
 def test_a_matrix_made_whole_reads_from_margins_made_at_its_first_read_and_kept_after(pairs, operations, name):
     """A matrix counted in one batch (``from_predictions``, ``from_array``) makes its margins at
-    its first read of an average (a few microseconds a read after it, as a stream's), and every
-    change after it keeps them or drops them: each read equals the table's."""
+    its first read of an average or of the classes' values (a few microseconds a read after it,
+    as a stream's), and every change after it keeps them or drops them: each read equals the
+    table's."""
     cm = ConfusionMatrix.from_predictions([a for a, _ in pairs], [p for _, p in pairs], labels=LABELS)
     parameters = {"beta": 2.0} if name == "f_score" else {}
     for operation in [("read", None, None), *operations]:
@@ -187,6 +188,9 @@ def test_a_matrix_made_whole_reads_from_margins_made_at_its_first_read_and_kept_
             apply(cm, operation)
         for average in ("micro", "macro", "weighted"):
             assert_same(cm.average(name, average, **parameters), cm.average(name, average, labels=LABELS, **parameters))
+        for policy in POLICIES:  # each class's value, read from the margins, is the table's
+            found, expected = cm.per_class(name, undefined=policy, **parameters), cm.per_class(name, undefined=policy, labels=LABELS, **parameters)
+            assert np.array_equal(np.isnan(found), np.isnan(expected)) and found == pytest.approx(expected, rel=1e-12, abs=1e-15, nan_ok=True)
     assert cm._tally is not None  # the last read made the margins, or kept them
 
 

@@ -9,6 +9,7 @@ look names up there.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -632,7 +633,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
 def _result_labels(result: object, argument: str) -> tuple:
     """The labels of a result with per-class cells (a confusion matrix, an evaluation, the cells
     of a curve at a threshold): what a metrics object reads."""
-    if not (hasattr(result, "labels") and hasattr(result, "class_cells")) or isinstance(result, type):
+    if not (hasattr(result, "labels") and inspect.getattr_static(result, "class_cells", None) is not None) or isinstance(result, type):  # (static: the cells are read once, after)
         raise InvalidTypeError(
             f"{argument!r} must be a ConfusionMatrix (or another result with per-class cells), got {show(result)}; for counts use "
             "ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"

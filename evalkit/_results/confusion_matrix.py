@@ -48,7 +48,7 @@ from evalkit.measures._metrics_class import (
     merged_metrics_class,
 )
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
-from evalkit.measures._registry import MeasureLike
+from evalkit.measures._registry import Measure, MeasureLike
 
 __all__ = ["ConfusionMatrix"]
 
@@ -567,6 +567,18 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
             lock.release()
 
     average.__doc__ = CellsResult.average.__doc__
+
+    def _class_values(self, measure: Measure, parameters: dict[str, Any], labels: Sequence[Hashable] | None) -> np.ndarray:
+        """The values of every class read from the running margins (made at the first read, as
+        ``average`` makes them) where the measure has a definition on four integers."""
+        if labels is None and self._counts.dtype.kind == "i":
+            with self._lock:
+                if self._tally is None:
+                    self._tally = Tally(self._counts)
+                values = self._tally.values(measure, parameters)
+                if values is not None:
+                    return np.array(values)  # (a copy: the tally keeps its list)
+        return super()._class_values(measure, parameters, labels)
 
     def _repr_html_(self) -> str:
         """The matrix as a heat map in a notebook (escaped, no script)."""
