@@ -379,7 +379,7 @@ def test_an_interval_document_no_counting_gives_is_refused(changes, message):
 def test_a_set_document_whose_tables_count_other_samples_is_refused():
     document = json.loads(SetCoverage.from_sets([0, 1, 1], np.array([[1, 0], [0, 1], [1, 1]])).to_json())
     document["by_size"] = [[0, 1, 100, 100]]
-    with pytest.raises(FormatError, match="the same samples"):
+    with pytest.raises(FormatError, match="would count other samples"):
         SetCoverage.from_json(json.dumps(document))
 
 

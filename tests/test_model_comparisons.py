@@ -526,7 +526,7 @@ def test_the_html_page_holds_the_table_the_diagram_and_the_p_values():
     comparison = ModelComparison({"<a>": [0.9, 0.8, 0.7], "b": [0.8, 0.8, 0.6], "c": [0.5, 0.6, 0.4]}, datasets=["x", "y", "z"])
     page = comparison.to_html(title="three <models>")
     assert page.startswith("<!DOCTYPE html>") and "http" not in page and "<script" not in page
-    assert "<title>three &lt;models&gt;</title>" in page and "<th>&lt;a&gt;</th>" in page
+    assert "<title>three &lt;models&gt;</title>" in page and "<th scope=\"col\">&lt;a&gt;</th>" in page
     assert "<td><b>0.900 (1.0)</b></td>" in page and "<td>0.800 (2.0)</td>" in page  # the best cell bold, as Markdown and LaTeX bold it
     assert page.count("<svg") == 1 and "CD = " in page and "Nemenyi p-values" in page
     assert page.count('stroke="#cf222e"') == len(comparison.cliques(0.05))

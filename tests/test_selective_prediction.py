@@ -29,6 +29,7 @@ from evalkit.exceptions import (
     InvalidArgumentError,
     InvalidCountsError,
     InvalidValueError,
+    LabelMismatchError,
     UnknownLabelError,
 )
 from evalkit.metrics import auarc, aurc, excess_aurc, risk_coverage_curve
@@ -274,3 +275,34 @@ def test_a_risk_coverage_curve_follows_the_counted_state_protocol(kind, data):
     """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
     pickle round trips (``harness.check_kind``)."""
     check_kind(kind, data)
+
+
+def test_a_pickle_of_the_curve_before_it_was_declared_loads_and_reads_the_same():
+    """evalkit 0.1.0 pickled a curve as its labels and its entries apart (confidence, actual,
+    predicted, weight): such a state loads into the declared curve, equal to the curve counted
+    again; reading a curve adds nothing to its pickle."""
+    import pickle
+
+    counted = RiskCoverage.from_predictions(list("abab"), list("aabb"), [0.9, 0.8, 0.7, 0.6], sample_weight=[1.0, 0.5, 2.0**-70, 3.0])
+    table = counted._table
+    old = RiskCoverage.__new__(RiskCoverage)
+    old.__setstate__({"fixed": False, "labels": ("a", "b"), "entries": (table.score, table.codes[0], table.codes[1], table.weight)})
+    assert old == counted and old.aurc() == counted.aurc()
+    before = len(pickle.dumps(counted))
+    counted.values("recall")
+    assert len(pickle.dumps(counted)) == before and pickle.loads(pickle.dumps(counted)) == counted
+
+
+def test_new_labels_that_only_equal_the_classes_counted_are_refused():
+    with pytest.raises(LabelMismatchError, match="missing"):
+        RiskCoverage.from_predictions([True], [True], [0.5]).with_labels([1])  # True is not the class 1
+    assert RiskCoverage.from_predictions([True], [True], [0.5]).with_labels([False, True]).labels == (False, True)
+
+
+def test_whole_weights_whose_total_is_beyond_int64_are_refused_not_wrapped():
+    big = np.array([2**62, 2**62])
+    with pytest.raises(CountOverflowError):
+        RiskCoverage.from_predictions(["a", "a"], ["a", "a"], [0.5, 0.5], sample_weight=big)
+    half = RiskCoverage.from_predictions(["a"], ["a"], [0.5], sample_weight=big[:1])
+    with pytest.raises(CountOverflowError):
+        half + half

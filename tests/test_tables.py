@@ -185,7 +185,7 @@ def test_an_empty_or_blank_label_is_named_by_its_quoted_text_in_every_rendering(
     assert all(line.startswith(f"{name}  ") for line, name in zip(report.to_text().split("\n")[1:5], names))
     matrix = report.as_tables()[-1]
     assert list(matrix.columns[1:]) == names and [row[0] for row in matrix.rows] == names
-    assert "\n| '' | 0.500 |" in report.to_markdown() and "<td>&#x27;&#x27;</td>" in report.to_html()
+    assert "\n| '' | 0.500 |" in report.to_markdown() and "<th scope=\"row\">&#x27;&#x27;</th>" in report.to_html()
     assert [line.split("|")[0].strip() for line in str(cm).split("\n")[3:5]] == ["''", "' '"]
     assert [tick.get_text() for tick in plots.confusion_matrix(cm).get_xticklabels()][:2] == ["''", "' '"]
     assert next(csv.reader(io.StringIO(report.to_csv().split("\n", 1)[1])))[0] == "" and report.to_dict()["classes"][""]["support"] == 1

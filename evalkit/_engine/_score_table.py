@@ -24,7 +24,14 @@ import attrs
 import numpy as np
 
 from evalkit._engine import serialization
-from evalkit._engine._exact import equal_counts, rounded_counts, same_form, scaled_counts
+from evalkit._engine._exact import (
+    check_count_total,
+    equal_counts,
+    rounded_counts,
+    same_form,
+    scaled_counts,
+    weighted_sum,
+)
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidCountsError
 
@@ -92,6 +99,8 @@ class ScoreTable:
     def counted(cls, score: np.ndarray, codes: np.ndarray, weight: np.ndarray | None, names: tuple[str, ...]) -> ScoreTable:
         """The table of samples: their scores, codes (``columns x samples``) and weights (whole
         or exact counts; ``None``: each weighs 1)."""
+        if weight is not None and weight.dtype.kind in "iu":
+            weighted_sum(weight, None)  # whole weights beyond int64 in total are refused, not wrapped
         return cls(*_aggregated(score, codes.reshape(len(names) - 2, len(score)), weight), names)
 
     def _joined(self, other: ScoreTable, sign: int) -> ScoreTable:
@@ -100,6 +109,8 @@ class ScoreTable:
         if not len(self.score) and sign > 0:
             return other
         mine, theirs = same_form(self.weight, other.weight)
+        if sign > 0 and mine.dtype.kind == "i":
+            check_count_total(weighted_sum(mine, None) + weighted_sum(theirs, None))  # (whole weights: a total beyond int64 refused)
         weight = np.concatenate((mine, theirs if sign > 0 else -theirs))
         return ScoreTable(*_aggregated(np.concatenate((self.score, other.score)), np.concatenate((self.codes, other.codes), axis=1), weight), self.names)
 

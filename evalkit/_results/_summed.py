@@ -187,7 +187,8 @@ class SummedState(CountedState):
         """Take away, in place, a batch counted before (the arguments of ``update``).
 
         Raises:
-            InvalidCountsError: samples that were never counted; nothing is taken away then.
+            InvalidCountsError: samples that were never counted (or of classes never counted);
+                nothing is taken away then.
         """
         rest = self - self.counted(*batch, **options)
         for name, value in zip(self.SUMS, rest._arrays()):
@@ -248,10 +249,10 @@ class SummedState(CountedState):
         mine, theirs = self._aligned(other)
         if mine._setting_values() != self._setting_values() or len(mine._labels) != len(self._labels):
             if not other._holds_nothing():
-                raise LabelMismatchError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
+                raise InvalidCountsError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
             return self.copy()
         left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
-        why = left._invalid() if self.SIGNED else None  # (sums of one sign were checked as they were taken away)
+        why = left._invalid()  # (each sum was checked as it was taken away; what sums owe each other, here)
         if why is not None:
             raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {why}")
         return left

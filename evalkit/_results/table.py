@@ -210,18 +210,20 @@ class Table:
 
     def to_html(self, digits: int = 3) -> str:
         """An HTML ``<table>`` of class ``role`` (every text escaped): the title as its caption,
-        the cells as the text shows them (an undefined one marked, the best of a row bold), the
-        rows after a blank row (averages, overall values) shaded, and the notes after it."""
+        each row's name its header, the cells as the text shows them (an undefined one marked,
+        the best of a row bold), the rows after a blank row (averages, overall values) shaded,
+        and the notes after it."""
         digits = check_digits(digits)
         heatmap = self.role == "heatmap"
-        head = "".join(f"<th>{html.escape(column)}</th>" for column in self.columns)
+        head = "".join(f'<th scope="col">{html.escape(column)}</th>' for column in self.columns)
         body, below = [], False
         for row in self.rows:
             if _blank(row):
                 below = True
                 continue
             shares = _shares(row) if heatmap else None
-            cells = "".join(_html_cell(cell, digits, None if shares is None or not k else shares[k - 1]) for k, cell in enumerate(row))
+            name = f'<th scope="row">{html.escape(shown(row[0], digits))}</th>' if row else ""
+            cells = name + "".join(_html_cell(cell, digits, None if shares is None else shares[k]) for k, cell in enumerate(row[1:]))
             body.append(f"<tr{_AVERAGE if below else ''}>{cells}</tr>")
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
         notes = "".join(f'<p class="note">{html.escape(note)}</p>' for note in self.notes)
@@ -255,8 +257,10 @@ def _html_cell(cell: Any, digits: int, share: float | None = None) -> str:
 def _shares(row: Sequence[Any]) -> list[float]:
     """Each number of a row (after its name) as its share of the row's sum (NaN for a row of none)."""
     values = [float(cell) if isinstance(cell, (int, float, np.integer, np.floating)) else math.nan for cell in row[1:]]
-    total = math.fsum(value for value in values if not math.isnan(value))
-    return [value / total if total else math.nan for value in values]
+    largest = max((abs(value) for value in values if math.isfinite(value)), default=0.0)
+    scaled = [value / largest if largest else math.nan for value in values]  # (sums of counts near float64's largest would overflow)
+    total = math.fsum(value for value in scaled if not math.isnan(value))
+    return [value / total if total else math.nan for value in scaled]
 
 
 def counts_table(labels: Sequence[Any], counts: np.ndarray) -> Table:
@@ -310,15 +314,17 @@ class Tabular:
     def to_html(self, digits: int = 3, *, title: str | None = None, subtitle: str = "", **figures: Any) -> str:
         """One self-contained HTML page (no script, no network): the title, the tables and the
         figures (``figures``: what the report's charts take, such as a ``curve``)."""
-        shown = check_digits(digits)
         heading = self.HTML_TITLE if title is None else title
         sections = [f"<h1>{html.escape(heading)}</h1>", *([f'<p class="note">{html.escape(subtitle)}</p>'] if subtitle else [])]
-        sections += [table.to_html(shown) for table in self._page_tables(shown)]
-        return str(render("page", heading, [*sections, *self._figures(shown, **figures)]))
+        return str(render("page", heading, [*sections, self._html_body(check_digits(digits), **figures)]))
 
     def _repr_html_(self) -> str:
         """The tables and figures in a notebook (escaped, no script)."""
-        return str(render("html_fragment", "".join([*(table.to_html(self.DIGITS) for table in self._page_tables(self.DIGITS)), *self._figures(self.DIGITS)])))
+        return str(render("html_fragment", self._html_body(self.DIGITS)))
+
+    def _html_body(self, digits: int, **figures: Any) -> str:
+        """The tables, then the figures, as HTML."""
+        return "".join([*(table.to_html(digits) for table in self._page_tables(digits)), *self._figures(digits, **figures)])
 
     def _page_tables(self, digits: int) -> Sequence[Table]:
         """The tables of the HTML page: ``as_tables``, unless a report shows more there."""

@@ -491,12 +491,23 @@ class SetCoverage(_Sums):
             sums = serialization.array([value for row in rows for value in row[2:]], name, length=None, integral=None)
             sums = serialization.exact_counts_of(document, sums, f"exact_{name}").reshape(len(rows), 2)
             table = KeyedSums.counted(codes[0], codes[1], sums)
-            if len(table.keys) != len(rows) or np.any(table.sums[:, 1] > table.sums[:, 0]):
-                raise serialization.FormatError(f"field {name!r} must list distinct keys, none covering more than it counts")
+            if len(table.keys) != len(rows):
+                raise serialization.FormatError(f"field {name!r} must list distinct keys")
             setattr(result, f"_{name}", table)
-        if not equal_counts(result._by_class.by(0, g), result._by_size.by(0, g)):
-            raise serialization.FormatError("fields 'by_class' and 'by_size' must count the same samples in each group")
+        why = result._invalid()
+        if why is not None:
+            raise serialization.FormatError(f"fields 'by_class' and 'by_size': {why}")
         return result
+
+    def _invalid(self) -> str | None:
+        """Counts no prediction sets give: a key covering more than it weighs, or the classes and
+        the set sizes of a group weighing apart."""
+        if any(np.any(table.sums[:, 1] > table.sums[:, 0]) for table in (self._by_class, self._by_size)):
+            return "a class or set size would cover more samples than it counts"
+        g = max(len(self._groups or ()), 1)
+        if not equal_counts(self._by_class.by(0, g), self._by_size.by(0, g)):
+            return "the classes and the set sizes of a group would count other samples"
+        return None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A pickle of an earlier build, whose counts were dense groups x classes tables, loads too."""

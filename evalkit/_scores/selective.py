@@ -46,8 +46,9 @@ Examples:
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -58,7 +59,7 @@ from evalkit._engine._exact import (
     rounded_counts,
     rounded_number,
 )
-from evalkit._engine._labels import check_label_list, positions_in
+from evalkit._engine._labels import check_label_list, position_of, positions_in
 from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
@@ -124,6 +125,9 @@ def oracle_aurc(error_rate: float) -> float:
 
 _COLUMNS = ("confidence", "actual", "predicted", "weight")
 """The columns of a curve's table of counts, as its document names them."""
+
+_POINTS: weakref.WeakKeyDictionary[ScoreTable, _Points] = weakref.WeakKeyDictionary()
+"""The points of each table of counts read so far (kept while the table lives, never pickled)."""
 
 
 def _area(added: np.ndarray, values: np.ndarray) -> float:
@@ -260,7 +264,8 @@ class RiskCoverage(SummedState):
             ('b', 'a', 'c')
         """
         order = check_label_list(labels)
-        missing = [label for label in self._labels if label not in set(order)]
+        index = {label: position for position, label in enumerate(order)}
+        missing = [label for label in self._labels if position_of(label, index, order) is None]  # (True is not the class 1)
         if missing:
             raise LabelMismatchError(f"'labels' must hold every class counted, missing {show(missing)}")
         result = type(self)(order)
@@ -290,11 +295,18 @@ class RiskCoverage(SummedState):
 
     def _curve(self) -> _Points:
         """The curve's points (see ``_Points``), counted once for each table of counts."""
-        cached = self.__dict__.get("_points")
-        if cached is None or cached[0] is not self._table:
+        points = _POINTS.get(self._table)
+        if points is None:
             table = self._table
-            cached = self._points = (table, _Points.of(table.score, table.codes[0] != table.codes[1], table.weight))
-        return cached[1]
+            points = _POINTS[table] = _Points.of(table.score, table.codes[0] != table.codes[1], table.weight)
+        return points
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A pickle of evalkit 0.1.0, whose curve held its entries apart, loads too."""
+        if "entries" in state:
+            score, actual, predicted, weight = state["entries"]
+            state = {"_fixed": state["fixed"], "_labels": state["labels"], "_table": ScoreTable(score, np.stack((actual, predicted)), weight, _COLUMNS)}
+        self.__dict__.update(state)
 
     @property
     def n_samples(self) -> float:

@@ -26,7 +26,7 @@ from evalkit._engine import moved_names
 from evalkit._engine._labels import OVERALL, label_text
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.rendering import renders
-from evalkit._results.table import Table, counts_table
+from evalkit._results.table import UNDEFINED, Table, counts_table
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -45,10 +45,10 @@ h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
 table { border-collapse: collapse; margin: 0.75rem 0 1.5rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
 th:first-child, td:first-child { text-align: left; }
-tr.average td { background: #f6f8fa; font-weight: 600; }
+tbody th { font-weight: normal; }
+tr.average td, tr.average th { background: #f6f8fa; font-weight: 600; }
 td.undefined { color: #8c959f; }
 table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
-table.heatmap td:first-child { text-align: left; font-weight: 500; }
 table.heatmap th { font-weight: 500; }
 caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
 .charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
@@ -501,10 +501,10 @@ _FRAGMENT_STYLE = """
 .evalkit-result table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; }
 .evalkit-result th, .evalkit-result td { padding: 0.25rem 0.6rem; text-align: right; border-bottom: 1px solid #d0d7de; }
 .evalkit-result th:first-child, .evalkit-result td:first-child { text-align: left; }
-.evalkit-result tr.average td { background: #f6f8fa; font-weight: 600; }
+.evalkit-result tbody th { font-weight: normal; }
+.evalkit-result tr.average td, .evalkit-result tr.average th { background: #f6f8fa; font-weight: 600; }
 .evalkit-result td.undefined { color: #8c959f; }
 .evalkit-result table.heatmap td { border: 1px solid #ffffff; min-width: 2.5rem; text-align: center; }
-.evalkit-result table.heatmap td:first-child { text-align: left; }
 .evalkit-result caption { caption-side: bottom; text-align: left; font-size: 0.85rem; color: #57606a; padding-top: 0.3rem; }
 """
 """The page's table rules, scoped to a notebook block (``_STYLE`` is the page's)."""
@@ -536,8 +536,11 @@ def matrix_fragment(matrix: ConfusionMatrix, digits: int = 3) -> str:
 
 @renders("html_table")
 def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Any]], digits: int = 6) -> str:
-    """A titled table of names and numbers (``digits`` decimals) as a notebook shows it, every text escaped."""
-    return _fragment(Table(headers, rows, title=caption).to_html(digits))
+    """A titled table of names and numbers (floats to ``digits`` significant digits: a notebook's
+    quick look at values of any size) as a notebook shows it, every text escaped."""
+    cells = [[UNDEFINED if isinstance(value, float) and math.isnan(value) else f"{value:.{digits}g}" if isinstance(value, (float, np.floating)) else value
+              for value in row] for row in rows]  # fmt: skip
+    return _fragment(Table(headers, cells, title=caption).to_html(digits))
 
 
 # --------------------------------------------------------------------------------------------
@@ -560,8 +563,8 @@ def comparison_page(comparison: Any, **options: Any) -> str:
 
 
 def report_fragment(report: Any, digits: int = 3) -> str:
-    """``report._repr_html_()`` (evalkit 0.1.0's name of the notebook view)."""
-    return str(report._repr_html_())
+    """The notebook view of a report with ``digits`` decimals (evalkit 0.1.0's name)."""
+    return _fragment(report._html_body(digits))
 
 
 if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
