@@ -191,3 +191,14 @@ def test_an_empty_or_blank_label_is_named_by_its_quoted_text_in_every_rendering(
     assert next(csv.reader(io.StringIO(report.to_csv().split("\n", 1)[1])))[0] == "" and report.to_dict()["classes"][""]["support"] == 1
     groups = by_group(["a", "b", "a"], ["a", "b", "b"], ["", "x", ""]).report().to_text()
     assert groups.split("\n")[1].split()[0] == "''" and "accuracy x vs ''" in groups
+
+
+def test_a_notebook_table_keeps_significant_digits_and_a_heat_map_shades_any_counts():
+    """A quick look in a notebook shows small values as they are (not 0.0000); the shares of a
+    heat map's row never overflow, even at float64's largest counts."""
+    from evalkit import Interval
+
+    fragment = Interval(1.234e-5, 2e-7, 3.4e-4, 0.95, "wilson")._repr_html_()
+    assert "1.234e-05" in fragment and "0.0000" not in fragment
+    page = Table(("", "a", "b"), (("a", 1.5e308, 1.5e308),), role="heatmap").to_html()
+    assert page.count('title="50.0% of the row"') == 2
