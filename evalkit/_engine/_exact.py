@@ -38,6 +38,7 @@ __all__ = [
     "equal_counts",
     "exact_cells",
     "exact_counts",
+    "exact_margins",
     "exact_remainders",
     "exact_row_sums",
     "exact_table",
@@ -282,6 +283,24 @@ def exact_bincount(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarr
         np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(values))
         return out
     return np.array(limbs_to_ints(float_limbs(slots, values, size)), dtype=object)
+
+
+def exact_margins(actual: np.ndarray, predicted: np.ndarray, values: np.ndarray, size: int) -> dict[str, Any]:
+    """The margins of float (actual, predicted) pair counts as exact sums (``exact_bincount``,
+    one pass): ``correct`` (the diagonal), ``total``, and the ``actual`` and ``predicted`` sums
+    (object arrays), all Python integers in units of ``2**-FLOAT_OFFSET``. Their differences
+    (``total - correct``, ``total² - Σ actual · predicted``) are exact; a ratio of them is
+    correctly rounded whatever the sizes of the weights.
+
+    Examples:
+        >>> margins = exact_margins(np.array([0, 1]), np.array([0, 1]), np.array([1e16, 1.0]), 2)
+        >>> (margins["total"] - margins["actual"][0]) / UNIT, margins["total"] == margins["correct"]
+        (1.0, True)
+    """
+    right = actual == predicted
+    slots = np.concatenate((actual, size + np.asarray(predicted), np.full(int(right.sum()), 2 * size)))
+    sums = exact_bincount(slots, np.concatenate((values, values, values[right])), 2 * size + 1)
+    return {"correct": int(sums[-1]), "total": sum(sums[:size].tolist()), "actual": sums[:size], "predicted": sums[size : 2 * size]}
 
 
 def float_limbs(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:

@@ -6,6 +6,9 @@ function of their sums: ``σ1`` (all entries, the micro cells), ``σm`` (per lab
 per column) and ``σn`` (per sample, one value per row). Because the crisp cells partition the
 matrix, three sums suffice: with ``s = σ(A∘P)``, ``a = σ(A)``, ``p = σ(P)`` and ``o`` the
 number of (observed) entries, ``tp = s``, ``fp = p - s``, ``fn = a - s``, ``tn = o - a - p + s``.
+That is exact for whole counts; float (weighted) counts of very different sizes would cancel
+in it (``1e16 + 1 - 1e16`` is 0), so their cells are summed from the entries they count
+(``difference_of_sums`` where a difference is still the cheaper way).
 
 This module computes ``σm`` and ``σn`` of the cells for
 
@@ -46,10 +49,15 @@ __all__ = [
     "Cells",
     "block_rows",
     "cells_from_confusion",
+    "cells_from_pairs",
     "column_sums",
+    "confusion_class_cells",
+    "difference_of_sums",
     "indicator_cells",
     "key_cells",
     "one_hot_sample_cells",
+    "outside",
+    "outside_sums",
     "row_sums",
     "same_array",
     "soft_cells",
@@ -334,18 +342,140 @@ def _distinct_rows(stacked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, inverse.ravel()
 
 
-def cells_from_confusion(counts: np.ndarray) -> Cells:
+def cells_from_confusion(counts: np.ndarray, total: float | None = None) -> Cells:
     """Per-class one-vs-rest cells of a confusion matrix (rows actual, columns predicted).
 
     ``tp_j = x_jj``, ``fp_j`` = column ``j`` without the diagonal, ``fn_j`` = row ``j``
-    without the diagonal, ``tn_j`` = every cell outside row ``j`` and column ``j``.
+    without the diagonal, ``tn_j`` = every cell outside row ``j`` and column ``j``. Whole
+    counts come from the margins (``tn = total - row - column + tp``, exact); float counts
+    would cancel in that (weights of 1e16 and 1: the small class's true negative is 0), so
+    ``fp`` and ``fn`` are the sums of the cells off the diagonal, and ``tn = total - (tp + fp
+    + fn)`` is summed from the cells themselves where that difference would lose digits
+    (``difference_of_sums``: a few classes at most). ``total``: the sum of float counts, when
+    the caller has it correctly rounded.
 
     Examples:
         >>> cells_from_confusion(np.array([[50, 10], [5, 35]])).counts()
         {'tp': array([50, 35]), 'fp': array([ 5, 10]), 'fn': array([10,  5]), 'tn': array([35, 50])}
+        >>> cells_from_confusion(np.array([[1e16, 0.0], [0.0, 1.0]])).tn.tolist()
+        [1.0, 1e+16]
     """
     tp = np.diagonal(counts).copy()
-    return Cells.from_sums(tp, counts.sum(axis=1), counts.sum(axis=0), counts.sum())
+    if counts.dtype.kind != "f":  # whole counts: the margins' differences are exact
+        return Cells.from_sums(tp, counts.sum(axis=1), counts.sum(axis=0), counts.sum())
+    off = counts.copy()
+    np.fill_diagonal(off, 0.0)
+    fp, fn = off.sum(axis=0), off.sum(axis=1)
+    whole = np.full(len(counts), float(counts.sum()) if total is None else float(total))
+    return Cells(tp, fp, fn, difference_of_sums(whole, tp + fp + fn, lambda classes: np.array([outside(counts, k) for k in classes.tolist()])))
+
+
+def outside(counts: np.ndarray, k: int) -> float:
+    """The sum of a matrix's cells outside row ``k`` and column ``k`` (class ``k``'s true
+    negatives, summed from its cells).
+
+    Examples:
+        >>> outside(np.array([[1e16, 2.0], [3.0, 1.0]]), 0)
+        1.0
+    """
+    return float(np.delete(np.delete(counts, k, axis=0), k, axis=1).sum())
+
+
+def confusion_class_cells(counts: np.ndarray, k: int, total: float) -> tuple[float, float, float, float]:
+    """``(tp, fp, fn, tn)`` of class ``k`` of a float matrix whose counts sum to ``total``, as
+    ``cells_from_confusion`` finds them: ``O(m)``, and ``O(m²)`` only where its ``tn`` is summed
+    from the cells.
+
+    Examples:
+        >>> confusion_class_cells(np.array([[1e16, 0.0], [0.0, 1.0]]), 0, 1e16)
+        (1e+16, 0.0, 0.0, 1.0)
+    """
+    tp = float(counts[k, k])
+    column, row = counts[:, k].copy(), counts[k, :].copy()
+    column[k] = row[k] = 0.0
+    fp, fn = float(column.sum()), float(row.sum())
+    tn = max(float(total) - (tp + fp + fn), 0.0)  # difference_of_sums, on one class
+    return tp, fp, fn, tn if tn >= _DIRECT * total else outside(counts, k)
+
+
+def cells_from_pairs(group: np.ndarray, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray, n_groups: int, m: int) -> Cells:
+    """One-vs-rest cells of float (weighted) pair counts, one row of ``m`` classes per group:
+    ``tp`` the pairs on the diagonal, ``fp`` and ``fn`` the others by predicted and by actual
+    class, each summed from its own pairs, and ``tn = total - (tp + fp + fn)`` of the group
+    (``difference_of_sums``: summed directly where that difference would cancel). Codes
+    ``>= m`` (an abstention) count in the total only.
+
+    Examples:
+        >>> cells = cells_from_pairs(np.zeros(2, dtype=int), np.array([0, 1]), np.array([0, 1]), np.array([1e16, 1.0]), 1, 2)
+        >>> cells.tn.tolist()  # 1e16 + 1 - 1e16 - 1e16 + 1e16 would be 0
+        [[1.0, 1e+16]]
+    """
+    size = n_groups * m
+    right, wrong = actual == predicted, actual != predicted
+
+    def by(codes: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+        inside = chosen & (codes < m)
+        return np.bincount(group[inside] * m + codes[inside], weights=weight[inside], minlength=size).astype(np.float64).reshape(n_groups, m)
+
+    tp, fp, fn = by(actual, right), by(predicted, wrong), by(actual, wrong)
+    total = np.bincount(group, weights=weight, minlength=n_groups).astype(np.float64)[:, None]
+
+    def outside(entries: np.ndarray) -> np.ndarray:
+        return outside_sums(group, actual, predicted, weight, entries // m, entries % m, n_groups)
+
+    tn = difference_of_sums(np.broadcast_to(total, tp.shape), tp + fp + fn, outside)
+    return Cells(tp, fp, fn, tn)
+
+
+_DIRECT = 0.5
+"""A difference of float sums kept where it is at least this share of what it is taken from:
+there it loses at most a bit of the sums' precision; below, its terms are summed directly."""
+
+
+def difference_of_sums(whole: np.ndarray, part: np.ndarray, direct: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``whole - part`` of float sums of non-negative counts, ``part`` a share of ``whole``,
+    without cancellation: where the difference is below ``_DIRECT · whole`` (``1e16 + 1 - 1e16``)
+    those entries (flat positions) are ``direct(entries)``, the sums of their own terms.
+
+    A confusion matrix has at most three classes whose row and column hold more than half of
+    its total (every cell lies in at most two of them), so few entries take the direct sums.
+
+    Examples:
+        >>> difference_of_sums(np.array([1e16, 1e16]), np.array([1e16, 1.0]), lambda entries: np.array([1.0])).tolist()
+        [1.0, 1e+16]
+    """
+    left = np.maximum(whole - part, 0.0)
+    loose = np.flatnonzero(left < _DIRECT * whole)
+    if loose.size:
+        left.reshape(-1)[loose] = direct(loose)
+    return left
+
+
+def outside_sums(group: np.ndarray, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray, rows: np.ndarray, classes: np.ndarray,
+                 n_groups: int) -> np.ndarray:  # fmt: skip
+    """For each entry ``(rows[e], classes[e])``: ``Σ weight`` of the pairs of group ``rows[e]``
+    whose actual and predicted codes both differ from ``classes[e]`` (a true negative summed
+    from its own pairs). Vectorised over the pairs: each pair is tested against the few entries
+    of its group.
+
+    Examples:
+        >>> codes = np.array([0, 1, 2])
+        >>> outside_sums(np.zeros(3, dtype=int), codes, codes, np.array([1e16, 1.0, 2.0]), np.array([0, 0]), np.array([0, 2]), 1).tolist()
+        [3.0, 1e+16]
+    """
+    rows, classes = np.asarray(rows, dtype=np.intp), np.asarray(classes, dtype=np.intp)
+    order = np.argsort(rows, kind="stable")
+    place = np.empty(len(rows), dtype=np.intp)  # each entry's place among its group's entries
+    starts = np.searchsorted(rows[order], rows[order])
+    place[order] = np.arange(len(rows)) - starts
+    width = int(place.max()) + 1 if len(rows) else 1
+    table = np.full((n_groups, width), -1, dtype=np.intp)
+    table[rows, place] = classes
+    tested = table[group]  # pairs x width: the classes each pair is tested against
+    take = (tested >= 0) & (actual[:, None] != tested) & (predicted[:, None] != tested)
+    slots = group[:, None] * width + np.arange(width)
+    sums = np.bincount(slots[take], weights=np.broadcast_to(weight[:, None], take.shape)[take], minlength=n_groups * width)
+    return sums[rows * width + place].astype(np.float64)
 
 
 def one_hot_sample_cells(m: int) -> Cells:
@@ -442,7 +572,8 @@ def indicator_cells(
             cells are all 0).
         labels: with False the per-label sums are skipped (and ``None`` returned for them).
         weight: optional weight per sample: per-label cells become weighted sums (exact for
-            integer weights), per-sample cells carry the weights.
+            integer weights; float weights sum each of the four cells itself, none a
+            difference of sums that would cancel), per-sample cells carry the weights.
 
     Returns:
         ``(per_label, per_sample)`` cells.
@@ -455,6 +586,7 @@ def indicator_cells(
     exact_float = weight is not None and not float_weights and weighted_sum(weight, None) < EXACT_FLOAT_SUM
     by_label = np.zeros((4, m), dtype=np.float64 if float_weights or exact_float else np.int64)
     by_sample = np.empty((4, n), dtype=np.int64)
+    summed = labels and float_weights  # each cell of a label summed itself: (tp, fp, fn, tn) in by_label
     step = block_rows(m, max(actual.itemsize, predicted.itemsize))
     for start in range(0, n, step):
         stop = min(start + step, n)
@@ -471,15 +603,23 @@ def indicator_cells(
         if observed is not None:
             blocks = [block & observed for block in blocks] + [observed]
         for k, block in enumerate(blocks):
-            if labels:
+            if labels and not summed:
                 by_label[k] += column_sums(block) if weight is None else _weighted_column_sums(block, weight[start:stop], by_label.dtype)
             by_sample[k, start:stop] = row_sums(block)
+        if summed:
+            assert weight is not None
+            not_a, not_p = a ^ 1, p ^ 1
+            for k, cell in enumerate((blocks[0], not_a & p, a & not_p, not_a & not_p)):
+                by_label[k] += _weighted_column_sums(cell if observed is None else cell & observed, weight[start:stop], by_label.dtype)
     if by_label.dtype.kind == "f" and not float_weights:
         by_label = by_label.astype(np.int64)  # integer weights, summed exactly below 2**53
     observed_everything = mask is None and (rejected is None or rejection == "miss")
     label_entries = (n if weight is None else weighted_sum(weight, None)) if observed_everything else by_label[3]
     sample_entries = m if observed_everything else by_sample[3]
-    per_label = Cells.from_sums(by_label[0], by_label[1], by_label[2], label_entries) if labels else None
+    if summed:
+        per_label: Cells | None = Cells(*by_label)
+    else:
+        per_label = Cells.from_sums(by_label[0], by_label[1], by_label[2], label_entries) if labels else None
     return per_label, Cells.from_sums(by_sample[0], by_sample[1], by_sample[2], sample_entries, weight=weight)
 
 
@@ -570,6 +710,34 @@ def key_cells(actual: np.ndarray, predicted: np.ndarray, n: int, m: int, weight:
         return np.bincount(keys // m if m else keys, minlength=n)
 
     total = n if weight is None else weighted_sum(weight, None)
-    by_label = Cells.from_sums(per_label(both), per_label(actual), per_label(predicted), total)
+    if weight is not None and weight.dtype.kind == "f":
+        by_label = _weighted_key_cells(actual, predicted, both, n, m, weight, float(total), per_label)
+    else:
+        by_label = Cells.from_sums(per_label(both), per_label(actual), per_label(predicted), total)
     by_sample = Cells.from_sums(per_sample(both), per_sample(actual), per_sample(predicted), m, weight=weight)
     return by_label, by_sample
+
+
+def _weighted_key_cells(actual: np.ndarray, predicted: np.ndarray, both: np.ndarray, n: int, m: int, weight: np.ndarray, total: float,
+                        per_label: Callable[[np.ndarray], np.ndarray]) -> Cells:  # fmt: skip
+    """Per-label cells of sparse keys under float weights: ``tp``, ``fp`` and ``fn`` each summed
+    from its own keys, ``tn`` the rest of the total weight (``difference_of_sums``: the weights
+    of the samples without the label, summed directly, where that difference would cancel)."""
+    tp = per_label(both)
+    fp, fn = per_label(np.setdiff1d(predicted, both, assume_unique=True)), per_label(np.setdiff1d(actual, both, assume_unique=True))
+    either = np.union1d(actual, predicted)
+
+    def without(labels: np.ndarray) -> np.ndarray:  # Σ weight of the samples without each label, a block of labels at a time
+        sums = []
+        step = max(1, _BLOCK_BYTES // 8 // max(n, 1))
+        for start in range(0, len(labels), step):
+            block = labels[start : start + step]
+            column = np.full(m, -1, dtype=np.intp)
+            column[block] = np.arange(len(block))
+            keys = either[column[either % m] >= 0]
+            lacks = np.ones((n, len(block)))
+            lacks[keys // m, column[keys % m]] = 0.0
+            sums.append(weight.astype(np.float64) @ lacks)
+        return np.concatenate(sums)
+
+    return Cells(tp, fp, fn, difference_of_sums(np.full(m, total), tp + fp + fn, without))

@@ -36,7 +36,7 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import EXACT_FLOAT_SUM, difference, weighted_bincount, weighted_sum
+from evalkit._engine._exact import EXACT_FLOAT_SUM, difference, exact_margins, weighted_bincount, weighted_sum
 from evalkit._engine._labels import (
     check_booleans_apart,
     check_label,
@@ -48,7 +48,7 @@ from evalkit._engine._labels import (
 )
 from evalkit._engine._types import LabelSets, LabelsLike
 from evalkit._engine._validation import check_ordered, check_sample_weight, read_only, show
-from evalkit._engine.cells import Cells, unique_sorted
+from evalkit._engine.cells import Cells, cells_from_pairs, difference_of_sums, unique_sorted
 from evalkit.exceptions import (
     ClassIndexError,
     EmptyInputError,
@@ -388,6 +388,19 @@ def _relabel(counted: tuple[np.ndarray, list], fixed: tuple | None, max_cells: i
 # a sparse confusion matrix
 
 
+def dominant(margins: dict[str, Any]) -> bool:
+    """Whether a class holds more than half of the total as actual or as predicted class: only
+    then do the float differences of margins (``total² - Σ actual · predicted`` is at least half
+    of ``total²`` otherwise) lose more than a bit.
+
+    Examples:
+        >>> dominant({"total": 4.0, "actual": np.array([3.0, 1.0]), "predicted": np.array([2.0, 2.0])})
+        True
+    """
+    half = 0.5 * float(margins["total"])
+    return any(float(np.max(margins[side], initial=0.0)) > half for side in ("actual", "predicted"))
+
+
 @attrs.frozen(eq=False)
 class PairCounts:
     """Counts of (actual, predicted) code pairs: a confusion matrix over ``size`` labels, kept sparse.
@@ -487,10 +500,30 @@ class PairCounts:
             >>> PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 2).class_cells(2).total().counts()
             {'tp': 2, 'fp': 1, 'fn': 1, 'tn': 2}
         """
+        if self.counts.dtype.kind == "f":  # weights: each cell summed from its own pairs (a difference of margins cancels)
+            cells = cells_from_pairs(np.zeros(len(self.counts), dtype=np.intp), self.actual, self.predicted, self.counts, 1, m)
+            return Cells(*(row[0] for row in cells.rows()))
         right = self.actual == self.predicted
         tp = weighted_bincount(self.actual[right], self.counts[right], self.size)[:m]
         margins = self.margins()
         return Cells.from_sums(tp, margins["actual"][:m], margins["predicted"][:m], margins["total"])
+
+    def ratio_margins(self) -> dict[str, Any]:
+        """``margins()`` for measures of their ratios (kappa, MCC, kappa-M), whose differences
+        ``total² - Σ actual · predicted`` and ``total - correct`` cancel in float when one class
+        holds most of the total (weights of 1e16 and 1): there float counts give exact sums
+        (Python integers in units of ``2**-1126``, ``evalkit._engine._exact.exact_margins``), whose
+        ratios are correctly rounded; elsewhere, and for whole counts, ``margins()``.
+
+        Examples:
+            >>> margins = PairCounts.from_codes(np.array([0, 1]), np.array([0, 1]), 2, np.array([1e16, 1.0])).ratio_margins()
+            >>> margins["total"] - margins["actual"][0] == margins["actual"][1] > 0
+            True
+        """
+        margins = self.margins()
+        if self.counts.dtype.kind != "f" or not dominant(margins):
+            return margins
+        return exact_margins(self.actual, self.predicted, self.counts, self.size)
 
     def ordinal_cells(self) -> Cells:
         """Cells of the questions "level > t" for the thresholds ``t = 1 .. size - 1`` of ordered
@@ -505,7 +538,18 @@ class PairCounts:
             return np.cumsum(weighted_bincount(codes, self.counts, self.size)[::-1])[::-1][1:]
 
         both = at_least(np.minimum(self.actual, self.predicted))
-        return Cells.from_sums(both, at_least(self.actual), at_least(self.predicted), weighted_sum(self.counts, None))
+        if self.counts.dtype.kind != "f":
+            return Cells.from_sums(both, at_least(self.actual), at_least(self.predicted), weighted_sum(self.counts, None))
+        # float counts: tn (both codes below t) summed upwards, fp and fn from their own pairs where a difference would cancel
+        tn = np.cumsum(weighted_bincount(np.maximum(self.actual, self.predicted), self.counts, self.size))[:-1]
+        levels = np.arange(1, self.size)
+
+        def between(low: np.ndarray, high: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:  # Σ counts[low < t <= high] at the levels asked
+            return lambda entries: ((low[None, :] < levels[entries, None]) & (high[None, :] >= levels[entries, None])).astype(np.float64) @ self.counts
+
+        fp = difference_of_sums(at_least(self.predicted), both, between(self.actual, self.predicted))
+        fn = difference_of_sums(at_least(self.actual), both, between(self.predicted, self.actual))
+        return Cells(both, fp, fn, tn)
 
     def same_as(self, other: PairCounts) -> bool:
         """The same size and the same pair counts."""

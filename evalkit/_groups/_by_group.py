@@ -39,7 +39,7 @@ from evalkit._engine._exact import weighted_bincount
 from evalkit._engine._labels import OVERALL, identity, same_labels, sorted_labels
 from evalkit._engine._types import GroupsLike, LabelSets, LabelsLike, ScoresLike
 from evalkit._engine._validation import RandomState, as_array, check_sample_weight, show
-from evalkit._engine.cells import Cells
+from evalkit._engine.cells import Cells, cells_from_pairs
 from evalkit._engine.counting import PairCounts, encode, is_label_set_data
 from evalkit._groups._values import (
     _area_name,
@@ -224,7 +224,12 @@ def _scored(y_true: LabelsLike, y_score: ScoresLike, labels: Any, name: str) -> 
 
 def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
     """The class cells of every group (rows) and of the whole (the last row), from the
-    (group, actual, predicted) kinds: memory grows with groups x classes."""
+    (group, actual, predicted) kinds: memory grows with groups x classes. Float (weighted)
+    counts sum each cell from its own kinds (``cells_from_pairs``), as a matrix's own."""
+    if pairs.counts.dtype.kind == "f":
+        group, twice = pairs.actual // max(m, 1), np.concatenate
+        return cells_from_pairs(twice([group, np.full(len(group), count)]), twice([pairs.actual % max(m, 1)] * 2),
+                                twice([pairs.predicted % max(m, 1)] * 2), twice([pairs.counts] * 2), count + 1, m)  # fmt: skip
     margins = pairs.margins()
     right = pairs.actual == pairs.predicted
     tp = weighted_bincount(pairs.actual[right], pairs.counts[right], count * m).reshape(count, m)

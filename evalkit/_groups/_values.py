@@ -103,9 +103,10 @@ def _refuse_part_measure(name: str, whole: dict[str, float]) -> None:
 
 def _whole_value(pairs: PairCounts, name: str) -> float:
     """Accuracy, Cohen's kappa or MCC of one group's counts (what its matrix would give)."""
-    margins = pairs.margins()
     if name == "accuracy":
+        margins = pairs.margins()
         return float(ratio(margins["correct"], margins["total"]))
+    margins = pairs.ratio_margins()  # kappa and MCC: exact sums where their differences would cancel
     if name == "cohen_kappa":
         return float(margins_cohen_kappa(**margins))
     return float(margins_matthews_correlation_coefficient(**margins))

@@ -479,7 +479,8 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
     @property
     def class_cells(self) -> Cells:
         """The one-vs-rest cells of every class (as ``cells()``)."""
-        return cells_from_confusion(self._counts)
+        counts = self._counts
+        return cells_from_confusion(counts, self._current_total() if counts.dtype.kind == "f" else None)
 
     @property
     def sample_cells(self) -> Cells:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from evalkit._engine._validation import check_index, show
+from evalkit._engine.cells import confusion_class_cells
 from evalkit.exceptions import InvalidArgumentError, NotBinaryError
 from evalkit.measures import _formulas as formulas
 
@@ -71,6 +72,8 @@ class MatrixGetters:
         or, with neither, the positive class (index 1) of a two-class matrix.
         """
         k = self._class_index(class_idx, label)
+        if self._counts.dtype.kind == "f":
+            return confusion_class_cells(self._counts, k, self._current_total())[1]
         return (self._counts[:, k].sum() - self._counts[k, k]).item()
 
     def get_false_negative(self, class_idx: Any = None, *, label: Hashable | None = None) -> int | float:
@@ -80,17 +83,23 @@ class MatrixGetters:
         or, with neither, the positive class (index 1) of a two-class matrix.
         """
         k = self._class_index(class_idx, label)
+        if self._counts.dtype.kind == "f":
+            return confusion_class_cells(self._counts, k, self._current_total())[2]
         return (self._counts[k, :].sum() - self._counts[k, k]).item()
 
     def get_true_negative(self, class_idx: Any = None, *, label: Hashable | None = None) -> int | float:
         """Samples neither of nor predicted as ``class_idx``: every cell outside row and column ``k``
         (the class by index or label, as for ``get_true_positive``).
 
-        (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.)
+        (Deep Netts returns cell ``[0][0]`` for every class; this is the correct count.) Float
+        (weighted) counts are summed from those cells, never as ``total - row - column + x_kk``,
+        which loses a small class's count beside one of 1e16.
         """
         k = self._class_index(class_idx, label)
         x = self._counts
-        return self.get_total_items() - (x[k, :].sum() + x[:, k].sum() - x[k, k]).item()
+        if x.dtype.kind == "f":
+            return confusion_class_cells(x, k, self._current_total())[3]
+        return self.get_total_items() - (int(x[k, :].sum()) + int(x[:, k].sum()) - int(x[k, k]))  # (Python ints: row + column may pass 2**63)
 
     def get_accuracy(self) -> float:
         """Accuracy of the whole matrix: ``trace / total`` (the share of correct predictions); NaN when empty."""

@@ -969,8 +969,12 @@ def kappa_temporal(result: object, no_change: object) -> float:
 
 def _kappa_against(result: object, baseline: object, name: str) -> float:
     """``(p_0 - p_b) / (1 - p_b)``: a model's accuracy against a baseline classifier's on the same samples."""
-    mine, theirs = (result_of(view).pair_counts().margins() for view in (result, baseline))
+    pairs = [result_of(view).pair_counts() for view in (result, baseline)]
+    mine, theirs = (part.margins() for part in pairs)
     if mine["total"] != theirs["total"] and not (isinstance(mine["total"], float) and math.isclose(mine["total"], theirs["total"], rel_tol=1e-9)):
         raise InvalidArgumentError(f"the model and the {name} classifier must count the same samples: {mine['total']} and {theirs['total']}")
+    if any(part.counts.dtype.kind == "f" for part in pairs):  # weights: (wrong_b - wrong) / wrong_b, the wrong ones summed themselves (n - correct_b cancels)
+        wrong, wrong_b = (float(np.sum(part.counts[part.actual != part.predicted])) for part in pairs)
+        return float(ratio(difference(wrong_b, wrong), wrong_b))
     # (p_0 - p_b) / (1 - p_b) = (correct - correct_b) / (n - correct_b): exact for integer counts, NaN when the baseline is never wrong
     return float(ratio(difference(mine["correct"], theirs["correct"]), difference(mine["total"], theirs["correct"])))

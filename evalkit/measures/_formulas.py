@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from evalkit._engine import moved_names
+from evalkit._engine._exact import exact_counts
 from evalkit._engine._types import Count
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
@@ -47,6 +48,7 @@ from evalkit.measures._arithmetic import (
 )
 from evalkit.measures._matrix_formulas import (
     KAPPA_WEIGHTS,
+    _exact_margins,
     _margins,
     _matrix,
     _plain,
@@ -85,9 +87,11 @@ def diagonal_correlation_coefficient(counts: Any) -> np.ndarray:
         >>> diagonal_correlation_coefficient([[50, 10], [5, 35]]).round(6)
         array([0.697518, 0.697518])
     """
-    margins = _margins(counts)
     x = _matrix(counts)
-    tp = np.array([_plain(value) for value in np.diagonal(x).tolist()], dtype=object if x.dtype.kind in "iuO" else np.float64)
+    if x.dtype.kind == "f":  # exact sums (a ratio: their unit drops out), whose differences (fp = column - tp) never cancel
+        margins, tp = _exact_margins(x), exact_counts(np.diagonal(x))
+    else:
+        margins, tp = _margins(x), np.array([_plain(value) for value in np.diagonal(x).tolist()], dtype=object)
     correct = margins["correct"]
     return matthews_correlation_coefficient(tp=tp, fp=margins["predicted"] - tp, fn=margins["actual"] - tp, tn=correct - tp)
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import MAX_COUNT, exact_row_sums
+from evalkit._engine._exact import MAX_COUNT, exact_counts, exact_margins, exact_row_sums
 from evalkit._engine._types import Count
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError
@@ -59,7 +59,15 @@ def _dot(first: Any, second: Any) -> Any:
 
 
 def _margins(counts: ArrayLike) -> dict[str, Any]:
+    """``correct``, ``total`` and the ``actual`` and ``predicted`` sums of a matrix, for measures
+    of their ratios: exact integers for whole counts; float sums for float counts, or exact
+    sums (Python integers in units of ``2**-1126``) where a class holds more than half of the
+    total, so that ``total² - Σ actual · predicted`` never cancels."""
     x = _matrix(counts)
+    if x.dtype.kind == "f":
+        total = float(x.sum())
+        if max(float(x.sum(axis=1).max(initial=0.0)), float(x.sum(axis=0).max(initial=0.0))) > 0.5 * total:
+            return _exact_margins(x)
     exact = x.dtype.kind in "iuO"
     if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # one numpy sum each way, exact beyond int64
         rows, columns = exact_row_sums(x).tolist(), exact_row_sums(x.T).tolist()
@@ -69,6 +77,18 @@ def _margins(counts: ArrayLike) -> dict[str, Any]:
     actual = np.array(rows, dtype=object if exact else np.float64)
     predicted = np.array(columns, dtype=object if exact else np.float64)
     return {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}
+
+
+def _exact_margins(x: np.ndarray) -> dict[str, Any]:
+    """The margins of a float matrix as exact sums (see ``_margins``).
+
+    Examples:
+        >>> margins = _exact_margins(np.array([[1e16, 0.0], [0.0, 1.0]]))
+        >>> margins["total"] - margins["correct"], margins["total"] - margins["actual"][0] == margins["actual"][1]
+        (0, True)
+    """
+    rows, columns = np.nonzero(x)
+    return exact_margins(rows, columns, x[rows, columns], len(x))
 
 
 def _plain(value: Any) -> Any:
@@ -181,6 +201,8 @@ def pairs_cohen_kappa(actual: np.ndarray, predicted: np.ndarray, counts: np.ndar
         raise InvalidArgumentError(f"'weights' must be None, 'linear' or 'quadratic', got {show(weights)}")
     actual, predicted = np.asarray(actual, dtype=np.int64), np.asarray(predicted, dtype=np.int64)
     counts = np.asarray(counts)
+    if counts.dtype.kind == "f":  # weights: exact sums (a ratio of sums, the unit drops out), whose N² - Σ r c never cancels
+        counts = exact_counts(counts)
     exact = counts.dtype.kind in "iuO"
     number = (lambda value: int(value)) if exact else float
     rows = np.zeros(size, dtype=object if exact else np.float64)
