@@ -7,6 +7,7 @@ The arithmetic under ``ThresholdCurve`` (``evalkit._scores.curves``), which is i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -301,13 +302,18 @@ def _average_precision(tp: np.ndarray, fp: np.ndarray, positives: float) -> floa
     """``Σ (R_k - R_{k-1}) P_k`` over the thresholds (the step-wise sum, not the trapezoid)."""
     if positives == 0:
         return float("nan")
-    total, scaled_positives = 0.0, positives
-    for block_tp, block_fp in _blocks(tp, fp):  # scaled by the largest count, N or P, in every block alike
-        block_tp, block_fp, scaled_positives, _ = rescaled(block_tp, block_fp, np.float64(positives), np.float64(fp[-1]))
+    # no product of two counts: the precision first (a ratio of one threshold's counts), then times the recall gained, so that
+    # positives of 1e-300 beside negatives of 1e300 need no common scale (one would leave the positives 0); a scale only
+    # where tp + fp could overflow
+    shift = -4 if max(float(positives), float(fp[-1]) if len(fp) else 0.0) > 2.0**1019 else 0
+    total = 0.0
+    for block_tp, block_fp in _blocks(tp, fp):
+        block_tp, block_fp = np.ldexp(block_tp, shift), np.ldexp(block_fp, shift)
         gained = np.diff(block_tp)
         with np.errstate(invalid="ignore", divide="ignore"):
-            total += float(np.where(gained > 0, gained * block_tp[1:] / (block_tp[1:] + block_fp[1:]), 0.0).sum())
-    return max(0.0, total / float(scaled_positives))
+            precision = block_tp[1:] / (block_tp[1:] + block_fp[1:])
+        total += float(np.where(gained > 0, gained * precision, 0.0).sum())
+    return max(0.0, total / math.ldexp(float(positives), shift))
 
 
 def _turned_round(scores: np.ndarray, score_sum: float) -> np.ndarray:

@@ -52,7 +52,9 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
 
     def scalar(tp: Count, fp: Count, fn: Count, tn: Count, **parameters: Any) -> Any:
         if type(tp) is float or type(fp) is float or type(fn) is float or type(tn) is float:
-            tp, fp, fn, tn = rescaled(tp, fp, fn, tn)
+            a, b, c, d = abs(tp), abs(fp), abs(fn), abs(tn)  # (inline: the getters' path; a zero is in range, NaN is not)
+            if not (max(a, b, c, d) <= _HIGH and min(a or _HIGH, b or _HIGH, c or _HIGH, d or _HIGH) >= _LOW):  # type: ignore[call-overload]
+                return _extreme(plain_scalar, (tp, fp, fn, tn), parameters)
         return plain_scalar(tp, fp, fn, tn, **parameters)
 
     if not scale_free:
@@ -63,9 +65,17 @@ def counts_measure(definition: Callable[..., Any]) -> Callable[..., Any]:
         if type(tp) in _PLAIN and type(fp) in _PLAIN and type(fn) in _PLAIN and type(tn) in _PLAIN:
             return float(scalar(tp, fp, fn, tn, **parameters))
         counts = _count_arrays(tp, fp, fn, tn)
-        if scale_free and counts[0].dtype.kind == "f":
-            counts = rescaled(*counts)
-        return _result(definition(*counts, **parameters))
+        if not (scale_free and counts[0].dtype.kind == "f"):
+            return _result(definition(*counts, **parameters))
+        scaled, spread = _scaled_entries(counts)
+        values = _result(definition(*scaled, **parameters))
+        if spread is not None:  # the few entries whose counts no one scale holds: each on exact integers, as the scalar path
+            values = np.array(values, dtype=np.float64)
+            flat, entries = values.reshape(-1), [np.broadcast_to(count, values.shape).reshape(-1) for count in counts]
+            for entry in spread.tolist():
+                flat[entry] = scalar(*(float(count[entry]) for count in entries), **parameters)
+            return _result(values)
+        return values
 
     measure.definition = definition  # type: ignore[attr-defined]
     measure.scalar = scalar  # type: ignore[attr-defined]
@@ -100,27 +110,103 @@ _SAFE_FLOATS = (2.0**-200, 2.0**200)
 """Float counts whose largest lies outside this range are rescaled before a scale-free measure:
 a product of four of them would overflow (``1e160`` weights) or vanish (``1e-300``)."""
 
+_SAFE_EXPONENT = 200
+"""Rescaled counts have their largest in ``[2**199, 2**200)``: the top of ``_SAFE_FLOATS``, so
+that as many small counts as possible stay above float64's least (``2**-1074``)."""
 
-def rescaled(*counts: Any) -> Any:
-    """Float counts scaled by one power of two so that the largest lies in ``[0.5, 1)``, when
-    it lies outside ``_SAFE_FLOATS``; else (and for integers) as they are. Scaling by a power
-    of two is exact, and a scale-free measure (a ratio of terms of one degree) does not change.
+_SPAN = 2.0**400
+"""Nonzero counts whose largest exceeds their least this many times fit ``_SAFE_FLOATS`` under no
+one scale: a scale-free measure of them is computed on exact integers (``_whole_counts``)."""
+
+
+def rescaled(*counts: Any, near: bool = False) -> Any:
+    """Counts scaled by one power of two chosen from the largest, so that it lies in
+    ``[2**199, 2**200)`` (the top of ``_SAFE_FLOATS``: products of four do not overflow, and a
+    count ``2**1273`` times smaller is still above 0), when it lies outside ``_SAFE_FLOATS``;
+    else as they are. Whole counts beside float ones are scaled alike (as floats). Scaling by a
+    power of two is exact, and a scale-free measure (a ratio of terms of one degree) does not
+    change. With ``near=True`` counts whose largest is inside but whose least nonzero one is
+    below ``_SAFE_FLOATS`` are scaled up too (``(1, 1e-250)``: a product of the small ones
+    would vanish).
 
     Examples:
-        >>> rescaled(3e300, 1e300, 0.0, 2e300)[0] < 1, rescaled(3.0, 1.0, 0.0, 2.0)
+        >>> rescaled(3e300, 1e300, 0.0, 2e300)[0] < 2.0**200, rescaled(3.0, 1.0, 0.0, 2.0)
         (True, (3.0, 1.0, 0.0, 2.0))
+        >>> rescaled(2.0**600, 2.0**-600) == (2.0**199, 2.0**-1001)   # (the largest in [0.5, 1) left 2**-1201: 0)
+        True
     """
     if isinstance(counts[0], np.ndarray):
-        sizes = [float(np.max(np.abs(count))) for count in counts if count.dtype.kind == "f" and count.size]
+        sizes = [float(np.max(np.abs(count))) for count in counts if count.dtype.kind in "fiu" and count.size]
+        least = min((float(np.min(np.abs(count), where=count != 0, initial=math.inf)) for count in counts if count.dtype.kind in "fiu" and count.size),
+                    default=math.inf) if near else math.inf  # fmt: skip
     else:
-        sizes = [abs(count) for count in counts if type(count) is float]
+        sizes = [abs(count) for count in counts if type(count) is float or type(count) is int]
+        least = min((size for size in sizes if size), default=math.inf) if near else math.inf
     largest = max(sizes, default=0.0)
-    if largest == 0.0 or _SAFE_FLOATS[0] <= largest <= _SAFE_FLOATS[1] or not math.isfinite(largest):
+    if largest == 0.0 or not math.isfinite(largest) or (_SAFE_FLOATS[0] <= largest <= _SAFE_FLOATS[1] and least >= _SAFE_FLOATS[0]):
         return counts
-    shift = -math.frexp(largest)[1]
+    shift = _SAFE_EXPONENT - math.frexp(largest)[1]
     if isinstance(counts[0], np.ndarray):
-        return tuple(np.ldexp(count, shift) if count.dtype.kind == "f" else count for count in counts)
-    return tuple(math.ldexp(count, shift) if type(count) is float else count for count in counts)
+        return tuple(np.ldexp(count.astype(np.float64, copy=False), shift) if count.dtype.kind in "fiu" else count for count in counts)
+    return tuple(math.ldexp(count, shift) if type(count) is float or type(count) is int else count for count in counts)
+
+
+_LOW, _HIGH = _SAFE_FLOATS
+
+
+def _extreme(definition: Callable[..., Any], counts: tuple[Any, ...], parameters: dict[str, Any]) -> Any:
+    """A scale-free definition of counts some of which lie outside ``_SAFE_FLOATS``: on exact
+    integers where they span more than one scale holds (``_whole_counts``), else scaled by a
+    power of two into it (``rescaled``)."""
+    whole = _whole_counts(*counts)
+    if whole is not None:
+        try:
+            return definition(*whole, **parameters)
+        except (ArithmeticError, TypeError, ValueError, AttributeError):
+            pass  # (a definition that takes no integers of that size, such as one with float coefficients: the floats, scaled)
+    return definition(*rescaled(*counts, near=True), **parameters)
+
+
+def _whole_counts(*counts: Any) -> tuple[int, ...] | None:
+    """Float (and whole) counts as exact integers of one unit (a power of two: a scale-free
+    measure does not change), when their nonzero sizes span more than ``_SPAN``: no one scale
+    keeps ``1e-300`` and ``1e300`` within ``_SAFE_FLOATS``, and the integer path of the helpers
+    (``ratio``, ``ratio_sqrt``, ``difference``) is exact for integers of any size. None otherwise.
+
+    Examples:
+        >>> _whole_counts(1e300, 1e-300, 0.0, 1.0) is None, _whole_counts(3.0, 1.0, 0.0, 0.5)
+        (False, None)
+    """
+    high, low = 0.0, math.inf
+    for count in counts:
+        size = abs(count)
+        if size:
+            high, low = max(high, size), min(low, size)
+    if not high or not high < math.inf or high <= low * _SPAN:
+        return None
+    pairs = [count.as_integer_ratio() for count in counts]  # (every finite float is a fraction of a power of two)
+    unit = max(denominator for _, denominator in pairs)
+    return tuple(numerator * (unit // denominator) for numerator, denominator in pairs)
+
+
+def _scaled_entries(counts: list[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """Float count arrays for a scale-free definition (entry by entry, as the scalar path): as
+    they are when every nonzero count lies within ``_SAFE_FLOATS``; else each entry scaled by a
+    power of two of its own largest, and the entries whose counts span more than ``_SPAN``
+    returned apart (their flat positions), for the exact path."""
+    flat = np.abs(np.concatenate([np.ravel(count) for count in counts]))  # one pass for the largest, one for the least nonzero
+    largest = float(flat.max()) if flat.size else 0.0
+    if largest == 0.0 or not math.isfinite(largest) or (largest <= _HIGH and float(np.min(flat, where=flat != 0, initial=math.inf)) >= _LOW):
+        return counts, None
+    counts = [np.asarray(count) for count in np.broadcast_arrays(*counts)]
+    sizes = [np.abs(count) for count in counts]
+    high = np.maximum.reduce(sizes)
+    low = np.minimum.reduce([np.where(size != 0, size, math.inf) for size in sizes])
+    away = (high > _SAFE_FLOATS[1]) | (low < _SAFE_FLOATS[0])
+    shift = np.where(away & (high > 0) & np.isfinite(high), _SAFE_EXPONENT - np.frexp(high)[1], 0)
+    with np.errstate(over="ignore"):
+        spread = np.flatnonzero(away & (high > low * _SPAN) & np.isfinite(high))
+    return [np.ldexp(count, shift) for count in counts], (spread if spread.size else None)
 
 
 def _scale_free(scalar: Callable[..., Any]) -> bool:
@@ -150,7 +236,12 @@ def _with_helpers(definition: Callable[..., Any], helpers: dict[str, Any]) -> Ca
 
 def _scalar_ratio(numerator: float, denominator: float) -> float:
     # Python divides integers of any size correctly rounded, and an int by a float as float(int) / float
-    return numerator / denominator if denominator else math.nan
+    if not denominator:
+        return math.nan
+    try:
+        return numerator / denominator
+    except OverflowError:  # integers whose ratio is beyond float64 (exact counts of 1e300 and 1e-300): infinite, as for floats
+        return math.inf if (numerator > 0) == (denominator > 0) else -math.inf
 
 
 def _scalar_ratio_sqrt(numerator: float, left: float, right: float) -> float:
