@@ -238,7 +238,7 @@ _AVERAGE = ' class="average"'
 """The class of an HTML row below a table's blank row (an average, an overall value)."""
 
 
-def _html_cell(cell: Any, digits: int, share: float | None = None) -> str:
+def _html_cell(cell: object, digits: int, share: float | None = None) -> str:
     """One cell of an HTML table: undefined marked, the best bold, a heat map's shaded by its
     share of the row (``share``)."""
     text = html.escape(shown(cell, digits))
@@ -311,7 +311,7 @@ class Tabular:
     HTML_TITLE: ClassVar[str] = "evalkit report"
     """The heading of the HTML page when none is asked for."""
 
-    def to_html(self, digits: int = 3, *, title: str | None = None, subtitle: str = "", **figures: Any) -> str:
+    def to_html(self, digits: int = 3, *, title: str | None = None, subtitle: str = "", **figures: object) -> str:
         """One self-contained HTML page (no script, no network): the title, the tables and the
         figures (``figures``: what the report's charts take, such as a ``curve``)."""
         heading = self.HTML_TITLE if title is None else title
@@ -322,7 +322,7 @@ class Tabular:
         """The tables and figures in a notebook (escaped, no script)."""
         return str(render("html_fragment", self._html_body(self.DIGITS)))
 
-    def _html_body(self, digits: int, **figures: Any) -> str:
+    def _html_body(self, digits: int, **figures: object) -> str:
         """The tables, then the figures, as HTML."""
         return "".join([*(table.to_html(digits) for table in self._page_tables(digits)), *self._figures(digits, **figures)])
 

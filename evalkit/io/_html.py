@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from evalkit._results.confusion_matrix import ConfusionMatrix
     from evalkit._scores.curves import ThresholdCurve
     from evalkit.comparisons._comparison import ModelComparison
+    from evalkit.io._report import GroupReport, Report
 
 __all__ = ["axis_ticks", "critical_difference_figure", "curves_figure", "dot_plots", "fragment", "matrix_fragment", "nice_ticks", "page", "regression_page",
            "reliability_figure", "round_span", "scatter_svg", "svg_chart", "table_fragment", "time_ticks"]
@@ -307,7 +308,7 @@ def curves_figure(curve: ThresholdCurve) -> str:
     return f'{charts}<h3>Each class</h3><div class="charts small">{"".join(panels)}</div>{note}'
 
 
-def reliability_figure(report: Any) -> str:
+def reliability_figure(report: Report) -> str:
     """The reliability diagram of a report's calibration ("" without one)."""
     points = report.reliability
     if points is None or not len(points.weight):
@@ -442,7 +443,7 @@ def regression_page(metrics: RegressionMetrics, y_true: np.ndarray, y_pred: np.n
     return page(title, sections)
 
 
-def dot_plots(report: Any, digits: int) -> list[str]:
+def dot_plots(report: GroupReport, digits: int) -> list[str]:
     """A report by group's dot plot of each measure (each group's value and interval, the
     overall value as a line)."""
     return [f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
@@ -547,22 +548,22 @@ def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence
 # the page functions of evalkit 0.1.0 (``evalkit.html``): each report writes its own page now
 
 
-def report_page(report: Any, **options: Any) -> str:
-    """``report.to_html(**options)`` (evalkit 0.1.0's name of the report page)."""
-    return str(report.to_html(**options))
+def report_page(report: Report, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
+    """``report.to_html(...)`` (evalkit 0.1.0's name of the report page)."""
+    return report.to_html(digits, title=title, subtitle=subtitle, curve=curve)
 
 
-def group_page(report: Any, **options: Any) -> str:
-    """``report.to_html(**options)`` of a ``GroupReport`` (evalkit 0.1.0's name)."""
-    return str(report.to_html(**options))
+def group_page(report: GroupReport, *, digits: int = 3, title: str = "evalkit report by group") -> str:
+    """``report.to_html(...)`` of a report by group (evalkit 0.1.0's name)."""
+    return report.to_html(digits, title=title)
 
 
-def comparison_page(comparison: Any, **options: Any) -> str:
-    """``comparison.to_html(**options)`` (the name of the comparison page before 0.2.0)."""
-    return str(comparison.to_html(**options))
+def comparison_page(comparison: ModelComparison, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
+    """``comparison.to_html(...)`` (the name of the comparison page before 0.2.0)."""
+    return comparison.to_html(digits, title=title, alpha=alpha)
 
 
-def report_fragment(report: Any, digits: int = 3) -> str:
+def report_fragment(report: Report, digits: int = 3) -> str:
     """The notebook view of a report with ``digits`` decimals (evalkit 0.1.0's name)."""
     return _fragment(report._html_body(digits))
 
