@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import ConfusionMatrix
+from evalkit import ClassificationMetrics, ConfusionMatrix
 from evalkit.exceptions import EvalkitError, InvalidArgumentError
 from evalkit.measures._arithmetic import reads
 from evalkit.measures._averaging import mean_of, mean_of_numbers
@@ -191,6 +191,9 @@ def test_a_matrix_made_whole_reads_from_margins_made_at_its_first_read_and_kept_
         for policy in POLICIES:  # each class's value, read from the margins, is the table's
             found, expected = cm.per_class(name, undefined=policy, **parameters), cm.per_class(name, undefined=policy, labels=LABELS, **parameters)
             assert np.array_equal(np.isnan(found), np.isnan(expected)) and found == pytest.approx(expected, rel=1e-12, abs=1e-15, nan_ok=True)
+        table = cm.cells_of(LABELS).counts()
+        for k in range(len(LABELS)):  # a class's metrics object reads its four counts from the margins too
+            assert ClassificationMetrics(cm, class_idx=k)._counts() == {name: values[k].item() for name, values in table.items()}
     assert cm._tally is not None  # the last read made the margins, or kept them
 
 

@@ -180,8 +180,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
                 raise LabelMismatchError(
                     f"'class_label' {class_label!r} is not the label of 'class_idx' {class_idx} ({labels[class_idx]!r})"
                 )
-        cells = {name: row[class_idx : class_idx + 1].tolist()[0] for name, row in zip(COUNT_NAMES, confusion_matrix.class_cells.rows())}
-        self._assign(**cells, class_label=labels[class_idx], class_idx=class_idx, confusion_matrix=confusion_matrix)
+        self._assign(**_class_counts(confusion_matrix, class_idx), class_label=labels[class_idx], class_idx=class_idx, confusion_matrix=confusion_matrix)
 
     def _assign(self, *, tp: float, fp: float, fn: float, tn: float, class_label: Any, class_idx: Any, confusion_matrix: Any) -> None:
         self._tp, self._fp, self._fn, self._tn = tp, fp, fn, tn
@@ -628,6 +627,16 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         )
 
     __hash__ = None  # type: ignore[assignment]  # the label can be changed
+
+
+def _class_counts(result: Any, k: int) -> dict[str, Any]:
+    """``tp, fp, fn, tn`` of class ``k`` of a result, as Python numbers: a matrix's from its
+    running margins (four integers, no table of every class), any other's from its class cells."""
+    margins = getattr(result, "_class_margins", None)
+    found = None if margins is None else margins(k)
+    if found is not None:
+        return dict(zip(COUNT_NAMES, found))
+    return {name: row[k : k + 1].tolist()[0] for name, row in zip(COUNT_NAMES, result.class_cells.rows())}
 
 
 def _result_labels(result: object, argument: str) -> tuple:

@@ -569,6 +569,16 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
 
     average.__doc__ = CellsResult.average.__doc__
 
+    def _class_margins(self, k: int) -> tuple[int, int, int, int] | None:
+        """``(tp, fp, fn, tn)`` of class ``k`` from the running margins (made at the first read),
+        or None for float counts, which keep none."""
+        if self._counts.dtype.kind != "i":
+            return None
+        with self._lock:
+            if self._tally is None:
+                self._tally = Tally(self._counts)
+            return self._tally.cells(k)
+
     def _class_values(self, measure: Measure, parameters: dict[str, Any], labels: Sequence[Hashable] | None) -> np.ndarray:
         """The values of every class read from the running margins (made at the first read, as
         ``average`` makes them) where the measure has a definition on four integers."""
