@@ -26,15 +26,15 @@ from evalkit._engine import moved_names
 from evalkit._engine._labels import OVERALL, label_text
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.rendering import renders
-from evalkit._results.table import UNDEFINED, Table, counts_table
+from evalkit._results.table import UNDEFINED, Table, Tabular, counts_table
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from evalkit._results.confusion_matrix import ConfusionMatrix
+    from evalkit._scores.calibration import Reliability
     from evalkit._scores.curves import ThresholdCurve
     from evalkit.comparisons._comparison import ModelComparison
-    from evalkit.io._report import GroupReport, Report
 
 __all__ = ["axis_ticks", "critical_difference_figure", "curves_figure", "dot_plots", "fragment", "matrix_fragment", "nice_ticks", "page", "regression_page",
            "reliability_figure", "round_span", "scatter_svg", "svg_chart", "table_fragment", "time_ticks"]
@@ -308,9 +308,9 @@ def curves_figure(curve: ThresholdCurve) -> str:
     return f'{charts}<h3>Each class</h3><div class="charts small">{"".join(panels)}</div>{note}'
 
 
-def reliability_figure(report: Report) -> str:
-    """The reliability diagram of a report's calibration ("" without one)."""
-    points = report.reliability
+def reliability_figure(points: Reliability | None, title: str) -> str:
+    """The reliability diagram of a report's calibration (its ``reliability`` and
+    ``calibration_title``; "" without points)."""
     if points is None or not len(points.weight):
         return ""
     histogram = None
@@ -319,7 +319,7 @@ def reliability_figure(report: Report) -> str:
         bins = np.clip(np.searchsorted(points.edges[1:-1], points.confidence), 0, len(counts) - 1)
         np.add.at(counts, bins, points.weight)
         histogram = (points.edges, counts)
-    observed = "accuracy" if report.calibration_title.startswith("calibration (top label") else "share of positives"  # of the top label: is it right
+    observed = "accuracy" if title.startswith("calibration (top label") else "share of positives"  # of the top label: is it right
     chart = svg_chart([("observed", points.confidence, points.frequency)], x_label="mean score in the bin",
                       y_label=observed, diagonal=True, markers=True, histogram=histogram, legend=False)  # fmt: skip
     return (f'<div class="charts"><figure>{chart}<figcaption>Reliability diagram: calibrated scores lie on the diagonal; '
@@ -443,7 +443,7 @@ def regression_page(metrics: RegressionMetrics, y_true: np.ndarray, y_pred: np.n
     return page(title, sections)
 
 
-def dot_plots(report: GroupReport, digits: int) -> list[str]:
+def dot_plots(report: Any, digits: int) -> list[str]:
     """A report by group's dot plot of each measure (each group's value and interval, the
     overall value as a line)."""
     return [f"<h2>{html.escape(name)} by group</h2><figure>{_dot_plot(report, k, digits)}"
@@ -548,22 +548,22 @@ def table_fragment(caption: str, headers: Sequence[str], rows: Sequence[Sequence
 # the page functions of evalkit 0.1.0 (``evalkit.html``): each report writes its own page now
 
 
-def report_page(report: Report, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
+def report_page(report: Tabular, *, digits: int = 3, title: str = "evalkit report", subtitle: str = "", curve: ThresholdCurve | None = None) -> str:
     """``report.to_html(...)`` (evalkit 0.1.0's name of the report page)."""
     return report.to_html(digits, title=title, subtitle=subtitle, curve=curve)
 
 
-def group_page(report: GroupReport, *, digits: int = 3, title: str = "evalkit report by group") -> str:
+def group_page(report: Tabular, *, digits: int = 3, title: str = "evalkit report by group") -> str:
     """``report.to_html(...)`` of a report by group (evalkit 0.1.0's name)."""
     return report.to_html(digits, title=title)
 
 
-def comparison_page(comparison: ModelComparison, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
+def comparison_page(comparison: Tabular, *, digits: int = 3, title: str = "evalkit comparison", alpha: float = 0.05) -> str:
     """``comparison.to_html(...)`` (the name of the comparison page before 0.2.0)."""
     return comparison.to_html(digits, title=title, alpha=alpha)
 
 
-def report_fragment(report: Report, digits: int = 3) -> str:
+def report_fragment(report: Tabular, digits: int = 3) -> str:
     """The notebook view of a report with ``digits`` decimals (evalkit 0.1.0's name)."""
     return _fragment(report._html_body(digits))
 

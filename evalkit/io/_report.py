@@ -353,7 +353,7 @@ class Report(Tabular):
         )
 
         figures = [] if curve is None else ["<h2>Scores: ROC and precision-recall</h2>" + curves_figure(curve)]
-        return [*figures, reliability_figure(self)] if self.calibration else figures
+        return [*figures, reliability_figure(self.reliability, self.calibration_title)] if self.calibration else figures
 
     def csv_table(self) -> Table:
         """Rows ``name, kind, <measures>, support, value`` (full precision; empty = undefined;
