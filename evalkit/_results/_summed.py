@@ -172,9 +172,10 @@ class SummedState(CountedState):
             labels, counted = counted[0], counted[1:]
             if not same_labels(labels, self._labels):
                 union = label_union(self._labels, labels, ("this result", "the batch"))
-                grown = self._laid_over(union)
-                for name in self.SUMS:
-                    setattr(self, name, getattr(grown, name))
+                if len(union) > len(self._labels):  # (no new label: these sums stay as they are)
+                    grown = self._laid_over(union)
+                    for name in self.SUMS:
+                        setattr(self, name, getattr(grown, name))
                 lookup, self._labels = positions_in(labels, union), union
                 counted = tuple(_laid(value, lookup, len(union), self.LABEL_AXES.get(name, ())) for name, value in zip(self.SUMS, counted))
         shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
