@@ -332,3 +332,11 @@ def test_a_stream_read_with_a_bad_undefined_policy_is_refused_by_name():
     cm.update_one(0, 1)  # a stream: reads from its running sums
     with pytest.raises(InvalidArgumentError, match="'undefined' must be one of"):
         cm.average("f1_score", "macro", undefined=[1])
+
+
+@pytest.mark.parametrize("average", [np.array([]), np.array(["macro", "micro"]), ["macro"], None])
+def test_a_read_with_margins_and_an_average_that_is_no_name_is_refused_by_name(average):
+    cm = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0])
+    cm.average("f1_score", "macro")  # the margins made
+    with pytest.raises(EvalkitError, match="'average'"):
+        cm.average("f1_score", average)

@@ -355,6 +355,7 @@ class CellsResult:
             True
         """
         resolved = self.measure(measure, metrics_class)
+        check_choice("average", average, AVERAGES)  # (before it is compared with a name)
         per_sample = self.sample_cells if average == "samples" else None
         if average == "samples" and labels is not None and set(labels) != set(self.labels):
             raise UnsupportedSettingError(

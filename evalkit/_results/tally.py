@@ -56,7 +56,7 @@ def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: 
     general path reads it (no tally, another average, a measure without a definition on four
     integers). A read by name keeps its resolved measure with the tally, and its value until
     the next change (the caller holds the lock)."""
-    if tally is None or average not in TALLIED:
+    if tally is None or type(average) is not str or average not in TALLIED:  # (anything else: the general path says what is wrong)
         return None
     plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
     key: tuple[Any, ...] | None = None
