@@ -111,3 +111,13 @@ def test_mcc_of_any_float_counts_is_its_value(cells):
     numerator = tp * tn - fp * fn
     exact = math.sqrt(float(numerator * numerator / (left * right))) * (1 if numerator >= 0 else -1)
     assert abs(value - exact) <= 2.0**-48, (cells, value, exact)  # |tp tn| <= sqrt(left right): rounding is absolute
+
+
+def test_an_f_score_of_beta_other_than_1_on_counts_of_any_sizes_is_its_value():
+    """Float coefficients times huge exact integers gave inf / inf: the floats, scaled, give the value."""
+    from evalkit import ClassificationMetrics, ConfusionMatrix, formulas
+
+    assert formulas.f_score(tp=1e308, fp=0.0, fn=0.0, tn=1.0, beta=2.0) == 1.0
+    assert formulas.f_score(tp=1e290, fp=0.0, fn=1.0, tn=1.0, beta=1e10) == 1.0
+    cm = ConfusionMatrix.from_predictions([0, 1], [0, 1], sample_weight=[1e308, 1.0])
+    assert cm.per_class("f_score", beta=2.0).tolist() == [1.0, 1.0] and ClassificationMetrics(cm, class_idx=0).get_f_score(2.0) == 1.0

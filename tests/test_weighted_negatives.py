@@ -11,6 +11,7 @@ import warnings
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -204,3 +205,23 @@ def test_weighted_indicator_cells_of_mixed_magnitudes_equal_their_exact_sums(dat
         for k in range(m):
             got = tuple(float(getattr(cells, name)[k]) for name in ("tp", "fp", "fn", "tn"))
             assert all(close_to(value, reference) for value, reference in zip(got, exact[k])), (k, got)
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_weighted_kappa_of_a_matrix_one_class_dominates_is_its_exact_value(weights):
+    """Float counts one class dominates take exact sums (N² - Σ r c cancels there in floats);
+    the others keep float sums, as fast as before. Reference: the definition in fractions."""
+    y, p, w = [0, 0, 1, 1, 2, 2], [0, 1, 1, 2, 2, 0], [1e16, 1.0, 3.0, 0.5, 2.0, 0.25]
+    cm = ConfusionMatrix.from_predictions(y, p, sample_weight=w)
+    counts = [[Fraction(0)] * 3 for _ in range(3)]
+    for a, b, weight in zip(y, p, w):
+        counts[a][b] += Fraction(weight)
+    rows, columns = [sum(row) for row in counts], [sum(counts[i][j] for i in range(3)) for j in range(3)]
+    total = sum(rows)
+
+    def cost(i, j):
+        return (i != j) if weights is None else abs(i - j) if weights == "linear" else (i - j) ** 2
+
+    observed = sum(cost(i, j) * counts[i][j] for i in range(3) for j in range(3))
+    expected = sum(cost(i, j) * rows[i] * columns[j] for i in range(3) for j in range(3))
+    assert cm.get_cohen_kappa(weights=weights) == pytest.approx(float(1 - total * observed / expected), rel=1e-14)

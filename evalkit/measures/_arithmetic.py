@@ -158,13 +158,16 @@ def _extreme(definition: Callable[..., Any], counts: tuple[Any, ...], parameters
     """A scale-free definition of counts some of which lie outside ``_SAFE_FLOATS``: on exact
     integers where they span more than one scale holds (``_whole_counts``), else scaled by a
     power of two into it (``rescaled``)."""
-    whole = _whole_counts(*counts)
+    whole, found = _whole_counts(*counts), None
     if whole is not None:
         try:
-            return definition(*whole, **parameters)
+            found = definition(*whole, **parameters)
         except (ArithmeticError, TypeError, ValueError, AttributeError):
-            pass  # (a definition that takes no integers of that size, such as one with float coefficients: the floats, scaled)
-    return definition(*rescaled(*counts, near=True), **parameters)
+            found = None  # (a definition that takes no integers of that size: the floats, scaled)
+        if found is not None and math.isfinite(found):
+            return found
+    scaled = definition(*rescaled(*counts, near=True), **parameters)  # (also where float coefficients times huge integers gave inf / inf)
+    return scaled if found is None or not math.isnan(scaled) else found
 
 
 def _whole_counts(*counts: Any) -> tuple[int, ...] | None:
