@@ -307,20 +307,31 @@ def decimal_text(number: float, digits: int) -> str:
     return f"{number:.{digits}e}" if abs(number) >= SCIENTIFIC_FROM else f"{number:.{digits}f}"
 
 
+def count_number(value: float) -> int | float:
+    """A count as the number a report shows: an integer when it is whole (a weighted count of
+    51.0 is ``51``; below ``SCIENTIFIC_FROM``), else the float.
+
+    Examples:
+        >>> count_number(51.0), count_number(2.5), count_number(np.int64(7)), count_number(1e300)
+        (51, 2.5, 7, 1e+300)
+    """
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    number = float(value)
+    return int(number) if number.is_integer() and abs(number) < SCIENTIFIC_FROM else number
+
+
 def count_text(value: float, digits: int | None = None) -> str:
-    """A count as reports print it: an integer as it is, a whole float below
-    ``SCIENTIFIC_FROM`` as an integer (a weighted count of 51.0 is ``51``), another float
-    count with ``digits`` (``decimal_text``; full precision without).
+    """A count as reports print it (``count_number``): an integer as it is, another float count
+    with ``digits`` (``decimal_text``; full precision without).
 
     Examples:
         >>> count_text(51.0), count_text(2.5, 2), count_text(np.int64(7)), count_text(1e300, 2)
         ('51', '2.50', '7', '1.00e+300')
     """
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    number = float(value)
-    if number.is_integer() and abs(number) < SCIENTIFIC_FROM:
-        return str(int(number))
+    number = count_number(value)
+    if isinstance(number, int):
+        return str(number)
     return repr(number) if digits is None else decimal_text(number, digits)
 
 

@@ -40,7 +40,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine._labels import label_text
-from evalkit._engine._validation import SCIENTIFIC_FROM, decimal_text, show
+from evalkit._engine._validation import count_number, decimal_text, show
 from evalkit._results.rendering import render
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
@@ -274,8 +274,7 @@ def counts_table(labels: Sequence[Any], counts: np.ndarray) -> Table:
         a                     2   0.5
         b                     0     1
     """
-    rows = [[label_text(label), *(int(n) if float(n).is_integer() and abs(n) < SCIENTIFIC_FROM else float(n) for n in row)]
-            for label, row in zip(labels, np.asarray(counts).tolist())]  # fmt: skip
+    rows = [[label_text(label), *map(count_number, row)] for label, row in zip(labels, np.asarray(counts).tolist())]
     return Table(["actual \\ predicted", *map(label_text, labels)], rows, title="Confusion matrix (rows actual, columns predicted)", role="heatmap")
 
 
