@@ -34,6 +34,7 @@ __all__ = [
     "check_count_total",
     "common_units",
     "difference",
+    "dominant",
     "double_sum",
     "equal_counts",
     "exact_cells",
@@ -283,6 +284,19 @@ def exact_bincount(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarr
         np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(values))
         return out
     return np.array(limbs_to_ints(float_limbs(slots, values, size)), dtype=object)
+
+
+def dominant(margins: dict[str, Any]) -> bool:
+    """Whether a class holds more than half of the total as actual or as predicted class: only
+    then do the float differences of margins (``total² - Σ actual · predicted`` is at least half
+    of ``total²`` otherwise) lose more than a bit.
+
+    Examples:
+        >>> dominant({"total": 4.0, "actual": np.array([3.0, 1.0]), "predicted": np.array([2.0, 2.0])})
+        True
+    """
+    half = 0.5 * float(margins["total"])
+    return any(float(np.max(margins[side], initial=0.0)) > half for side in ("actual", "predicted"))
 
 
 def exact_margins(actual: np.ndarray, predicted: np.ndarray, values: np.ndarray, size: int) -> dict[str, Any]:

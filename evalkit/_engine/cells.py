@@ -394,8 +394,8 @@ def confusion_class_cells(counts: np.ndarray, k: int, total: float) -> tuple[flo
     column, row = counts[:, k].copy(), counts[k, :].copy()
     column[k] = row[k] = 0.0
     fp, fn = float(column.sum()), float(row.sum())
-    tn = max(float(total) - (tp + fp + fn), 0.0)  # difference_of_sums, on one class
-    return tp, fp, fn, tn if tn >= _DIRECT * total else outside(counts, k)
+    tn = difference_of_sums(np.array([float(total)]), np.array([tp + fp + fn]), lambda _: np.array([outside(counts, k)]))
+    return tp, fp, fn, float(tn[0])
 
 
 def cells_from_pairs(group: np.ndarray, actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray, n_groups: int, m: int) -> Cells:
@@ -420,10 +420,10 @@ def cells_from_pairs(group: np.ndarray, actual: np.ndarray, predicted: np.ndarra
     tp, fp, fn = by(actual, right), by(predicted, wrong), by(actual, wrong)
     total = np.bincount(group, weights=weight, minlength=n_groups).astype(np.float64)[:, None]
 
-    def outside(entries: np.ndarray) -> np.ndarray:
+    def directly(entries: np.ndarray) -> np.ndarray:
         return outside_sums(group, actual, predicted, weight, entries // m, entries % m, n_groups)
 
-    tn = difference_of_sums(np.broadcast_to(total, tp.shape), tp + fp + fn, outside)
+    tn = difference_of_sums(np.broadcast_to(total, tp.shape), tp + fp + fn, directly)
     return Cells(tp, fp, fn, tn)
 
 

@@ -36,7 +36,7 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import EXACT_FLOAT_SUM, difference, exact_margins, weighted_bincount, weighted_sum
+from evalkit._engine._exact import EXACT_FLOAT_SUM, difference, dominant, exact_margins, weighted_bincount, weighted_sum
 from evalkit._engine._labels import (
     check_booleans_apart,
     check_label,
@@ -386,19 +386,6 @@ def _relabel(counted: tuple[np.ndarray, list], fixed: tuple | None, max_cells: i
 
 # --------------------------------------------------------------------------------------------
 # a sparse confusion matrix
-
-
-def dominant(margins: dict[str, Any]) -> bool:
-    """Whether a class holds more than half of the total as actual or as predicted class: only
-    then do the float differences of margins (``total² - Σ actual · predicted`` is at least half
-    of ``total²`` otherwise) lose more than a bit.
-
-    Examples:
-        >>> dominant({"total": 4.0, "actual": np.array([3.0, 1.0]), "predicted": np.array([2.0, 2.0])})
-        True
-    """
-    half = 0.5 * float(margins["total"])
-    return any(float(np.max(margins[side], initial=0.0)) > half for side in ("actual", "predicted"))
 
 
 @attrs.frozen(eq=False)

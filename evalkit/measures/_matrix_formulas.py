@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import MAX_COUNT, exact_counts, exact_margins, exact_row_sums
+from evalkit._engine._exact import MAX_COUNT, dominant, exact_counts, exact_margins, exact_row_sums
 from evalkit._engine._types import Count
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError
@@ -64,10 +64,6 @@ def _margins(counts: ArrayLike) -> dict[str, Any]:
     sums (Python integers in units of ``2**-1126``) where a class holds more than half of the
     total, so that ``total² - Σ actual · predicted`` never cancels."""
     x = _matrix(counts)
-    if x.dtype.kind == "f":
-        total = float(x.sum())
-        if max(float(x.sum(axis=1).max(initial=0.0)), float(x.sum(axis=0).max(initial=0.0))) > 0.5 * total:
-            return _exact_margins(x)
     exact = x.dtype.kind in "iuO"
     if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # one numpy sum each way, exact beyond int64
         rows, columns = exact_row_sums(x).tolist(), exact_row_sums(x.T).tolist()
@@ -76,7 +72,8 @@ def _margins(counts: ArrayLike) -> dict[str, Any]:
         columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
     actual = np.array(rows, dtype=object if exact else np.float64)
     predicted = np.array(columns, dtype=object if exact else np.float64)
-    return {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}
+    margins = {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}
+    return _exact_margins(x) if x.dtype.kind == "f" and dominant(margins) else margins
 
 
 def _exact_margins(x: np.ndarray) -> dict[str, Any]:
@@ -201,7 +198,8 @@ def pairs_cohen_kappa(actual: np.ndarray, predicted: np.ndarray, counts: np.ndar
         raise InvalidArgumentError(f"'weights' must be None, 'linear' or 'quadratic', got {show(weights)}")
     actual, predicted = np.asarray(actual, dtype=np.int64), np.asarray(predicted, dtype=np.int64)
     counts = np.asarray(counts)
-    if counts.dtype.kind == "f" and _dominated(actual, predicted, counts, size):  # exact sums (the unit drops out): N² - Σ r c cancels no more
+    if counts.dtype.kind == "f" and dominant({"total": counts.sum(), "actual": np.bincount(actual, counts, size), "predicted": np.bincount(predicted, counts, size)}):
+        # exact sums (the unit drops out): N² - Σ r c cancels no more
         counts = exact_counts(counts)
     exact = counts.dtype.kind in "iuO"
     number = (lambda value: int(value)) if exact else float
@@ -221,14 +219,6 @@ def pairs_cohen_kappa(actual: np.ndarray, predicted: np.ndarray, counts: np.ndar
         disagreement = number((steps * steps * (counts.astype(object) if exact else counts)).sum()) if len(counts) else 0
         expected = _quadratic_expected(rows, columns)
     return float(1.0 - ratio(total * disagreement, expected)) if expected else math.nan
-
-
-def _dominated(actual: np.ndarray, predicted: np.ndarray, counts: np.ndarray, size: int) -> bool:
-    """Whether one class holds more than half of the weight as actual or as predicted: there the
-    sums of the other classes are differences of nearly equal floats, which cancel (elsewhere
-    float sums lose nothing that matters, and cost a tenth of exact ones)."""
-    half = 0.5 * float(counts.sum())
-    return bool(np.bincount(actual, counts, size).max(initial=0.0) > half or np.bincount(predicted, counts, size).max(initial=0.0) > half)
 
 
 def _linear_expected(rows: np.ndarray, columns: np.ndarray) -> Any:
