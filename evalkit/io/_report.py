@@ -741,9 +741,12 @@ class GroupReport(Tabular):
     def as_tables(self, digits: int = 3) -> list[Table]:
         """The table (intervals in brackets, small groups marked), the disparities of each
         column between the groups below it, the notes under it."""
-        rows = [[self._label(key), *self._cells(key, digits), count_text(self.support[key], digits)] for key in self.groups if key is not OVERALL]
-        rows += [[], *([self._label(key), *self._cells(key, digits), count_text(self.support[key], digits)] for key in self.groups if key is OVERALL)]
-        rows += [[which, *cells, ""] for which, cells in self.disparity_rows(digits)]  # (below the blank row: the whole, and how far apart the groups are)
+        def row(key: Hashable) -> list[str]:
+            return [self._label(key), *self._cells(key, digits), count_text(self.support[key], digits)]
+
+        rows = [row(key) for key in self.groups if key is not OVERALL]
+        rows += [[], *(row(key) for key in self.groups if key is OVERALL)]  # below the blank row: the whole, and how far apart the groups are
+        rows += [[which, *cells, ""] for which, cells in self.disparity_rows(digits)]
         return [Table([" × ".join(self.names), *self.titles(), "support"], rows, notes=self._notes(), role="groups")]
 
     def csv_table(self) -> Table:
