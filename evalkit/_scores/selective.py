@@ -59,7 +59,7 @@ from evalkit._engine._exact import (
     rounded_counts,
     rounded_number,
 )
-from evalkit._engine._labels import check_label_list, position_of, positions_in
+from evalkit._engine._labels import check_label_list, position_of
 from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
@@ -268,8 +268,8 @@ class RiskCoverage(SummedState):
         missing = [label for label in self._labels if position_of(label, index, order) is None]  # (True is not the class 1)
         if missing:
             raise LabelMismatchError(f"'labels' must hold every class counted, missing {show(missing)}")
-        result = type(self)(order)
-        result._table = self._table.recoded(positions_in(self._labels, order))
+        result = self._laid_over(order)  # (the declaration's recoding, as a merge joins classes)
+        result._fixed = True
         return result
 
     def renamed(self, labels: Sequence[Hashable]) -> RiskCoverage:
