@@ -141,6 +141,7 @@ __all__ = [
     "RiskCoverage",
     "SetCoverage",
     "Stats",
+    "Stream",
     "Summary",
     "SummedState",
     "ThresholdCells",
@@ -171,13 +172,14 @@ __all__ = [
 __version__ = "0.2.0.dev0"
 
 if TYPE_CHECKING:  # imported on first use (_LAZY); named here for type checkers and the API reference
-    from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
+    from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts, Stream
     from evalkit._scores.gains import GainsTable, gains_table
 
 _LAZY = {
     "CalibrationCounts": "evalkit._scale.streaming",
     "CurveCounts": "evalkit._scale.streaming",
     "LabelSetCounts": "evalkit._scale.streaming",
+    "Stream": "evalkit._scale.streaming",
     "GainsTable": "evalkit._scores.gains",
     "gains_table": "evalkit._scores.gains",
 }

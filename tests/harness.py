@@ -57,6 +57,7 @@ from evalkit import (
     RegressionMetrics,
     RiskCoverage,
     SetCoverage,
+    Stream,
     ThresholdCurve,
     measure,
 )
@@ -635,6 +636,63 @@ KINDS = {
 }
 
 
+
+
+def _ragged(rows):
+    """Rows of any length as a 1-D column of objects (what a Dask array of lists is)."""
+    column = np.empty(len(rows), dtype=object)
+    column[:] = [list(row) for row in rows]
+    return column
+
+
+def _bounds_of(data):
+    scores, targets = np.array(data["scores"]), np.array(data["targets"]) / 10
+    return np.minimum(scores, targets), np.maximum(scores, targets) + 0.3
+
+
+def _degree_columns(data):
+    values, n = np.array(data["degrees"]), data["n"]
+    return values[:n], values[n:]
+
+
+# kind (a name of ``KINDS``) -> (an empty result to count into: the kind, or its Stream; the
+# columns of all the samples of a data set and its keyword columns)
+STREAMED = {
+    "ConfusionMatrix": (lambda: ConfusionMatrix(LABELS), lambda data: ([data["actual"], data["predicted"]], {})),
+    "Evaluation of labels": (lambda: Stream(Evaluation.from_labels, labels=LABELS), lambda data: ([data["actual"], data["predicted"]], {})),
+    "Evaluation of label sets": (lambda: Stream(Evaluation.from_label_sets, labels=LABELS),
+                                 lambda data: ([_ragged(data["actual_sets"]), _ragged(data["predicted_sets"])], {})),
+    "Evaluation of degrees": (lambda: Stream(Evaluation.from_soft, labels=LABELS), lambda data: (list(_degree_columns(data)), {})),
+    "LabelSetCounts": (lambda: LabelSetCounts(LABELS, keep_pairs=True), lambda data: ([_ragged(data["actual_sets"]), _ragged(data["predicted_sets"])], {})),
+    "ThresholdCurve": (lambda: Stream(ThresholdCurve.from_scores, pos_label=1), lambda data: ([data["binary"], data["scores"]], {})),
+    "ThresholdCurve, binned": (lambda: Stream(ThresholdCurve.from_scores, pos_label=1, thresholds=5), lambda data: ([data["binary"], data["scores"]], {})),
+    "Calibration": (lambda: Stream(Calibration.from_scores, pos_label=1), lambda data: ([data["binary"], data["scores"]], {})),
+    "Calibration, binned": (lambda: Stream(Calibration.from_scores, pos_label=1, bins=4), lambda data: ([data["binary"], data["scores"]], {})),
+    "ByGroup": (lambda: Stream(ByGroup.from_labels, labels=LABELS), lambda data: ([data["actual"], data["predicted"], data["groups"]], {})),
+    "ByGroup of label sets": (lambda: Stream(ByGroup.from_label_sets, labels=LABELS),
+                              lambda data: ([_ragged(data["actual_sets"]), _ragged(data["predicted_sets"]), data["groups"]], {})),
+    "Agreement": (lambda: Stream(Agreement.from_ratings, categories=["no", "yes"]), lambda data: ([np.array(data["ratings"], dtype=object)], {})),
+    "CurveCounts": (lambda: CurveCounts(thresholds=5), lambda data: ([data["binary"], data["scores"]], {})),
+    "RegressionMetrics": (RegressionMetrics, lambda data: ([data["targets"], data["scores"]], {})),
+    "RiskCoverage": (lambda: RiskCoverage(LABELS), lambda data: ([data["actual"], data["predicted"], data["scores"]], {})),
+    "SetCoverage of label sets, by group": (lambda: SetCoverage(LABELS),
+                                            lambda data: ([data["actual"], _ragged(data["predicted_sets"])], {"groups": data["groups"]})),
+    "IntervalCoverage, in bins": (lambda: IntervalCoverage([0, 0.3, 0.7, 1]), lambda data: ([data["targets"], *_bounds_of(data)], {"y_pred": data["scores"]})),
+    "RankedLists": (lambda: RankedLists(3), lambda data: ([_ragged([sorted(items) for items in data["predicted_sets"]]),
+                                                           _ragged([sorted(items) for items in data["actual_sets"]])], {})),
+    "CalibrationCounts": (lambda: CalibrationCounts(bins=4), lambda data: ([data["binary"], data["scores"]], {})),
+}
+
+
+def unstreamed(result: Any) -> Any:
+    """The result a ``Stream`` counted, or the result itself."""
+    return result.result() if isinstance(result, Stream) else result
+
+
+def rows_of(columns: tuple[list, dict], rows: slice) -> tuple[list, dict]:
+    """Some samples' columns (a slice of every column and keyword column)."""
+    given, named = columns
+    return [values[rows] for values in given], {name: values[rows] for name, values in named.items()}
 
 
 def check_kind(kind: str, data: dict) -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import attrs
 import numpy as np
@@ -513,7 +513,7 @@ class Agreement(CountedState):
     # equality and JSON
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
-    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Agreement is immutable: merge another batch of items", "revert": "an Agreement is immutable: merge another batch of items", "count": "an Agreement is built whole from items: no window counts it yet"}
+    REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Agreement is immutable: merge another batch of items", "revert": "an Agreement is immutable: merge another batch of items", "count": "an Agreement is built whole from items: a window counts Stream(Agreement.from_ratings)"}
 
     def _item_weights(self) -> np.ndarray:
         """Each item's weight (1 without weights; read-only, made once)."""
@@ -541,11 +541,12 @@ class Agreement(CountedState):
         return Agreement(np.concatenate([self.counts, other.counts]), self.categories, weight, codes)
 
     def _subtract(self, other: Agreement) -> Agreement:
-        """These items without ``other``'s, a batch merged first or last (a window's oldest or newest).
+        """These items without ``other``'s, a batch merged into them: the rest in their order
+        (a window's oldest or newest batch; items from anywhere else: the first of equal ones go).
 
         Raises:
             LabelMismatchError: other categories.
-            InvalidCountsError: ``other``'s items are neither the first nor the last ones.
+            InvalidCountsError: ``other`` holds an item these do not (as often).
         """
         if not same_labels(self.categories, other.categories):
             raise LabelMismatchError(f"cannot subtract ratings of the categories {show(list(other.categories))} from {show(list(self.categories))}")
@@ -554,10 +555,10 @@ class Agreement(CountedState):
             return self[k:]
         if k <= n and _same_items(self[n - k :], other):
             return self[: n - k]
-        raise InvalidCountsError("cannot take away items that are not this agreement's first or last ones")
+        return self[_kept(self, other)]
 
-    def __getitem__(self, items: slice) -> Agreement:
-        """The ratings of some items (a slice)."""
+    def __getitem__(self, items: slice | np.ndarray) -> Agreement:
+        """The ratings of some items (a slice, or a mask)."""
         return Agreement(self.counts[items], self.categories, None if self.weight is None else self.weight[items],
                          None if self.codes is None else self.codes[items])  # fmt: skip
 
@@ -623,6 +624,28 @@ def _same_items(first: Agreement, second: Agreement) -> bool:
     """The same items, each counting as much (no weight is a weight of 1)."""
     return (np.array_equal(first.counts, second.counts) and np.array_equal(first._item_weights(), second._item_weights())
             and (first.codes is None or second.codes is None or np.array_equal(first.codes, second.codes)))  # fmt: skip
+
+
+def _kept(whole: Agreement, part: Agreement) -> np.ndarray:
+    """Which of ``whole``'s items stay when ``part``'s leave: of equal items (ratings, weight
+    and, where both have it, who rated what), the first ones leave, as many as ``part`` has.
+
+    Raises:
+        InvalidCountsError: ``part`` holds an item more often than ``whole``.
+    """
+    with_codes = whole.codes is not None and part.codes is not None and whole.codes.shape[1] == part.codes.shape[1]
+    rows = [np.column_stack([result.counts, result._item_weights(), cast(np.ndarray, result.codes) if with_codes else np.zeros((len(result.counts), 0))])
+            .astype(np.float64) for result in (whole, part)]  # fmt: skip
+    _, ids = np.unique(np.concatenate(rows), axis=0, return_inverse=True)
+    ids = ids.reshape(-1)
+    mine, theirs = ids[: len(whole.counts)], ids[len(whole.counts) :]
+    leaving = np.bincount(theirs, minlength=ids.max(initial=-1) + 1)
+    if np.any(leaving > np.bincount(mine, minlength=len(leaving))):
+        raise InvalidCountsError("cannot take away items this agreement does not hold")
+    order = np.argsort(mine, kind="stable")
+    rank = np.empty(len(mine), dtype=np.int64)
+    rank[order] = np.arange(len(mine)) - np.searchsorted(mine[order], mine[order])  # each item's place among the equal ones
+    return rank >= leaving[mine]
 
 
 _Block = tuple[np.ndarray, "np.ndarray | None"]

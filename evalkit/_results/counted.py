@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
-__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "column_names", "merged_parts", "read_result", "result_document"]
+__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "column_names", "kinds_of_result", "merged_parts", "read_result", "result_document"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
@@ -295,11 +295,11 @@ def result_document(result: CountedState) -> dict[str, Any]:
     return document
 
 
-def _kinds(base: type[CountedState]) -> Iterator[type[CountedState]]:
-    """Every kind of counted result, ``base``'s subclasses and theirs."""
-    for kind in base.__subclasses__():
+def kinds_of_result(base: type[CountedState] | None = None) -> Iterator[type[CountedState]]:
+    """Every kind of counted result (imported so far), ``base``'s subclasses and theirs."""
+    for kind in (base or CountedState).__subclasses__():
         yield kind
-        yield from _kinds(kind)
+        yield from kinds_of_result(kind)
 
 
 def read_result(document: object, name: str, options: dict[str, Any]) -> CountedState:
@@ -312,7 +312,7 @@ def read_result(document: object, name: str, options: dict[str, Any]) -> Counted
         ('a', 'b')
     """
     kind_name = document.get("evalkit") if isinstance(document, dict) else None
-    kinds = [kind for kind in _kinds(CountedState) if kind.__dict__.get("DOCUMENT") == kind_name]
+    kinds = [kind for kind in kinds_of_result() if kind.__dict__.get("DOCUMENT") == kind_name]
     if not kinds:
         raise serialization.FormatError(f"field {name!r} must be the document of a counted result, got {show(document)}")
     found: CountedState = kinds[0].from_json(json.dumps(document), **options)

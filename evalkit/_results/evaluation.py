@@ -323,7 +323,7 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "an Evaluation is immutable: merge another batch's (or count a stream with LabelSetCounts)", "revert": "an Evaluation is immutable: merge another batch's (or count a stream with LabelSetCounts)",
-                                          "count": "an Evaluation is built whole: a window counts its stream counter, LabelSetCounts"}
+                                          "count": "an Evaluation is built whole: a window counts a Stream of it (Stream(Evaluation.from_labels)) or LabelSetCounts"}
 
     def _check_same_counts(self, other: Evaluation, operation: str) -> None:
         if self.setting != other.setting:
@@ -335,7 +335,11 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
     def _subtract(self, other: Evaluation) -> Evaluation:
         """This evaluation without ``other``, a batch merged into it. Samples in order stay in
         order when ``other``'s cells are those of the first or the last samples, in order (a
-        window's oldest or newest batch); otherwise the result is compacted."""
+        window's oldest or newest batch); otherwise the result is compacted. A part over fewer
+        labels (a stream's batch before the rest joined) is taken away over these."""
+        if (self.setting == other.setting and not same_labels(self.labels, other.labels)
+                and same_labels(label_union(self.labels, other.labels, ("this evaluation", "the part")), self.labels)):  # fmt: skip
+            other = other.with_labels(self.labels)
         self._check_same_counts(other, "subtract")
         mine, theirs = self.sample_cells, other.sample_cells
         if self.ordered and other.ordered and mine.starts_with(theirs):

@@ -1,15 +1,13 @@
 """Streams of scores: threshold curves (``CurveCounts``) and calibrations (``CalibrationCounts``)
-counted batch after batch, in memory bounded by the thresholds or bins when they are given
-(their public path is ``evalkit._scale.streaming``); and the lock every stream counter holds."""
+counted batch after batch (each a ``Stream``), in memory bounded by the thresholds or bins when
+they are given (their public path is ``evalkit._scale.streaming``)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import math
-import threading
-from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,18 +19,14 @@ from evalkit._engine._exact import (
 )
 from evalkit._engine._labels import check_label_list, same_labels
 from evalkit._engine._types import LabelsLike, ScoresLike
-from evalkit._engine._validation import as_array, same_value, show
-from evalkit._results.counted import ALL_OPERATIONS, FEW_SAMPLES, CountedState
+from evalkit._engine._validation import as_array, show
+from evalkit._results.counted import ALL_OPERATIONS, FEW_SAMPLES
+from evalkit._scale._stream import Stream
 from evalkit._scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit._scores.calibration import Calibration
 from evalkit._scores.calibration_sums import _Binner, _Sums
 from evalkit._scores.curves import ThresholdCurve, score_columns
-from evalkit.exceptions import (
-    EmptyInputError,
-    EvalkitError,
-    InvalidCountsError,
-    InvalidTypeError,
-)
+from evalkit.exceptions import InvalidCountsError
 from evalkit.measures._metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
 
@@ -51,84 +45,22 @@ _MOST_EVENTS = 4096
 binned calibration), at the most."""
 
 
-class _Locked:
-    """A lock that writers hold while they change the counts and readers while they read, so
-    that threads may update and read one accumulator together; pickled without it."""
+class _ScoreCounts(Stream[Scored]):
+    """Results of batches of scores merged as they come (a ``Stream``): the shared body of
+    ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column labels of 2-D
+    scores, or the positive class of 1-D ones, for the batches after it; a binary result's
+    single scores are counted in and out of a table in place (a sliding window's events)."""
 
-    _lock: threading.RLock
-
-    def __getstate__(self) -> dict[str, Any]:
-        with self._lock:
-            return {name: value for name, value in vars(self).items() if name != "_lock"}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        vars(self).update(state)
-        self._lock = threading.RLock()
-
-
-
-MERGE_FACTOR = 4
-"""Pending parts of a stream of scores are merged while the one before is at most this many
-times the size of the last: parts take about ``MERGE_FACTOR / (MERGE_FACTOR - 1)`` times the
-largest one's memory, at a few merges of each point."""
-
-
-class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
-    """Results of batches of scores merged as they come (mutable, like ConfusionMatrix): the
-    shared body of ``CurveCounts`` and ``CalibrationCounts``. The first batch fixes the column
-    labels of 2-D scores, or the positive class of 1-D ones, for the batches after it."""
-
+    OPERATIONS = ALL_OPERATIONS
     WHOLE_COUNTS = True
+    _NOTHING = "no scores were counted"
+    RESULT: ClassVar[type[ThresholdCurve | Calibration]]
+    """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
 
     def __init__(self, *, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None) -> None:
         self._labels = None if labels is None else check_label_list(labels)
         self._pos_label = pos_label
-        self._parts: list[Scored] = []  # results, each over MERGE_FACTOR times the size of the next
-        self._lock = threading.RLock()
-
-    _table: _ScoreTable | _BinTable | None = None  # a binary stream's result counted a sample at a time (see _few)
-
-    @property
-    def _result(self) -> Scored | None:
-        """Everything counted so far, as one result (the pending parts merged)."""
-        with self._lock:
-            self._settle()
-            if not self._parts:
-                return None
-            self._merge_parts(everything=True)
-            whole = self._parts[0] = self._read_back(self._parts[0])
-            return whole
-
-    @_result.setter
-    def _result(self, result: Scored | None) -> None:
-        with self._lock:
-            self._table = None
-            self._parts = [] if result is None else [result]
-
-    @property
-    def n_points(self) -> int:
-        """How many points the counted parts keep (a curve's thresholds of every class, a
-        calibration's bins): the memory of the counts, about 24 bytes a point (16 for a curve's
-        parts whose whole counts fit 32-bit integers)."""
-        with self._lock:
-            return sum(part.n_points for part in self._parts)
-
-    def _settle(self) -> None:
-        """The result of the score table, when samples changed it since it was last read (the
-        caller holds the lock)."""
-        table = self._table
-        if table is not None and table.changed:
-            self._parts = [self._from_table(table, self._parts[0])]
-            table.changed = False
-
-    def _merge_parts(self, *, everything: bool = False) -> None:
-        """Merge the rightmost parts: all of them, or while the one before is at most
-        ``MERGE_FACTOR`` times the size of the last (``n_points``). The sizes then fall by more
-        than that factor from each part to the next, so the parts hold little more than the
-        largest one (however much the batches repeat each other's scores), and each point is
-        merged a logarithmic number of times."""
-        while len(self._parts) > 1 and (everything or self._parts[-2].n_points <= MERGE_FACTOR * max(self._parts[-1].n_points, 1)):
-            self._parts[-2:] = [self._parts[-2].merge(self._parts[-1])]  # replaced once merged: a merge that fails loses no part
+        self._start()
 
     def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> Scored:
         raise NotImplementedError
@@ -136,28 +68,20 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
     def _columns_of(self, batch: Scored) -> tuple:
         return batch.labels
 
-    def _copy(self) -> Self:
-        raise NotImplementedError
+    def _batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None = None) -> tuple[Scored, dict[str, Any]]:  # type: ignore[override]
+        """A batch counted as a result of its own, over the classes fixed so far, and what it
+        fixes when it is the first: the columns of 2-D scores, the positive class of 1-D ones."""
+        two_dimensional = as_array(y_score, "y_score").ndim == 2
+        batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
+        return batch, {"_labels": self._columns_of(batch)} if two_dimensional else {"_pos_label": batch.labels[0]}
 
-    def _read_back(self, part: Scored) -> Scored:
-        """A part as every result of its kind is (a curve's counts, which ``_count`` narrows, widened)."""
-        return part
-
-    def _new_table(self, result: Scored) -> _ScoreTable | _BinTable | None:
-        """A table of ``result`` that counts a binary stream's scores one at a time, or None."""
-        raise NotImplementedError
-
-    def _from_table(self, table: Any, before: Scored) -> Scored:
-        """The result of a table's counts (``before``: the result the table was made from, its
-        settings kept)."""
-        raise NotImplementedError
-
-    def _few(self, y_true: LabelsLike, y_score: ScoresLike, amount: int) -> bool:
+    def _one_event(self, batch: tuple, amount: int) -> bool:
         """Count (or take away, ``amount`` -1) a few unweighted scores of a binary result in a
         table (``_new_table``: an exact curve's distinct scores, in O(log n) each, or a binned
         calibration's sums; a window's events); False when the general path must count them."""
-        if not isinstance(y_true, (list, tuple)) or not isinstance(y_score, (list, tuple)):
+        if len(batch) != 2 or not isinstance(batch[0], (list, tuple)) or not isinstance(batch[1], (list, tuple)):
             return False
+        y_true, y_score = batch
         if not 0 < len(y_true) == len(y_score) <= FEW_SAMPLES or not all(type(score) in (float, int) and math.isfinite(score) for score in y_score):
             return False
         with self._lock:
@@ -175,148 +99,35 @@ class _ScoreCounts(CountedState, _Locked, Generic[Scored]):
                 table.add(float(score), bool(positive), amount)
             return True
 
-    def revert(self, y_true: LabelsLike, y_score: ScoresLike, /, *, sample_weight: ArrayLike | None = None) -> None:
-        """Take away scores counted before: a few unweighted ones of a binary result in its table
-        (a sliding window's oldest; see ``_few``), any other batch as the result it counts.
-
-        Raises:
-            InvalidCountsError: a score that was never counted (for its class).
-        """
-        if sample_weight is None and self._few(y_true, y_score, -1):
-            return
-        part, _ = self._batch(y_true, y_score, sample_weight)
-        with self._lock:
-            self._result = self._read() - part
-
-    def update(self, y_true: LabelsLike, y_score: ScoresLike, *, sample_weight: ArrayLike | None = None) -> None:
-        """Count a batch (the arguments of the result's ``from_scores``).
-
-        Raises:
-            LabelMismatchError: a batch whose classes differ from the first batch's.
-        """
-        if sample_weight is None and self._few(y_true, y_score, 1):
-            return
-        self._add_batch(*self._batch(y_true, y_score, sample_weight))
-
-    def _counted_batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None) -> Callable[[], None]:
-        """A batch counted as a result of its own now, and what merges it into the counts later
-        (a reader lets go of a chunk's scores in between)."""
-        return functools.partial(self._add_batch, *self._batch(y_true, y_score, sample_weight))
-
-    def _add_batch(self, batch: Scored, two_dimensional: bool) -> None:
-        """Merge a batch counted as a result of its own (``_batch``) into the counts."""
-        with self._lock:  # counted outside, merged inside: no update is lost
-            self._settle()
-            self._table = None
-            if not self._parts:
-                if two_dimensional:
-                    self._labels = self._columns_of(batch)
-                else:
-                    self._pos_label = batch.labels[0]
-            self._parts.append(batch)
-            try:
-                self._merge_parts()
-            except EvalkitError:
-                self._parts.pop()  # the batch that does not merge: counted as if never given
-                raise
-
-    def _batch(self, y_true: LabelsLike, y_score: ScoresLike, sample_weight: ArrayLike | None) -> tuple[Scored, bool]:
-        """A batch counted as a result of its own, over the classes fixed so far, and whether its
-        scores are 2-D (one column per class)."""
-        two_dimensional = as_array(y_score, "y_score").ndim == 2
-        batch = self._count(y_true, y_score, self._labels if two_dimensional else None, None if two_dimensional else self._pos_label, sample_weight)
-        return batch, two_dimensional
-
-    def _merged(self, other: object) -> Self:
-        if type(other) is not type(self):
-            raise InvalidTypeError(f"can only merge {type(self).__name__}, got {show(other)}")
-        merged = self._copy()
-        merged._labels, merged._pos_label = self._labels or other._labels, self._pos_label
-        parts = [result for result in (self._result, other._result) if result is not None]  # each collapsed once
-        merged._result = parts[0].merge(parts[1]) if len(parts) == 2 else (parts[0] if parts else None)
+    def _merged_settings(self, other: Self) -> Self:
+        merged = self._fresh()
+        merged._labels = self._labels or other._labels
         return merged
 
-    def _read(self) -> Scored:
-        if self._result is None:
-            raise EmptyInputError("no scores were counted: nothing to read")
-        return self._result
-
-    OPERATIONS = ALL_OPERATIONS
-    RESULT: ClassVar[type[ThresholdCurve | Calibration]]
-    """The kind of result counted (``ThresholdCurve``, ``Calibration``)."""
-
-    def _with_result(self, result: Scored | None) -> Self:
-        """Counts with these settings (and classes fixed so far) holding ``result``."""
-        counts = self._copy()
-        counts._labels, counts._pos_label = self._labels, self._pos_label
-        counts._result = result
-        return counts
-
-    def _subtract(self, other: Self) -> Self:
-        """These counts without ``other``'s, a stream merged into them."""
-        mine, theirs = self._result, other._result
-        if theirs is None:
-            return self.copy()
-        if mine is None:
-            raise InvalidCountsError("cannot take away counts from counts of nothing")
-        return self._with_result(mine - theirs)
-
-    def _scaled(self, factor: float) -> Self:
-        result = self._result
-        return self._with_result(None if result is None else result.scaled(factor))
-
-    def empty(self) -> Self:
-        """Counts with the same settings (and the classes the first batch fixed), nothing counted."""
-        return self._with_result(None)
-
-    def _holds_nothing(self) -> bool:
-        """No result counted, or one that holds nothing (a part taken away from what held only it)."""
-        result = self._result
-        return result is None or result._holds_nothing()
-
-    def copy(self) -> Self:
-        """An independent copy (the counts so far, merged into one part)."""
-        return self._with_result(self._result)
-
-    def _settings(self) -> dict[str, Any]:
+    def _option_fields(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def _document(self) -> dict[str, Any]:
-        """The counts as an evalkit JSON document: the settings, the classes fixed so far and
-        the result counted (its own document), or null before the first batch."""
-        result = self._result
-        payload = {**self._settings(), "labels": None if self._labels is None else serialization.as_list(self._labels),
-                   "pos_label": serialization.json_safe(self._pos_label), "result": None if result is None else json.loads(result.to_json())}  # fmt: skip
-        return payload
-
-    @classmethod
-    def _read_document(cls, document: dict[str, Any], **options: object) -> Self:
-        counts = cls._from_settings(document)
-        counts._labels = None if document.get("labels") is None else serialization.label_list(document, "labels")
-        pos_label = document.get("pos_label")
-        counts._pos_label = None if pos_label is None else serialization.scalar_label(pos_label, "pos_label")
-        result = document.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise serialization.FormatError(f"field 'result' must be a {cls.RESULT.__name__} document, got {show(result)}")
-        counts._result = None if result is None else cast("Scored", cls.RESULT.from_json(json.dumps(result)))  # RESULT is the Scored of cls
-        return counts
+    def _settings(self) -> dict[str, Any]:
+        """The settings, the classes fixed so far (the counts' document holds the result too)."""
+        return {**self._option_fields(), "labels": None if self._labels is None else serialization.as_list(self._labels),
+                "pos_label": serialization.json_safe(self._pos_label)}  # fmt: skip
 
     @classmethod
     def _from_settings(cls, document: dict[str, Any]) -> Self:
+        counts = cls._from_options(document)
+        counts._labels = None if document.get("labels") is None else serialization.label_list(document, "labels")
+        pos_label = document.get("pos_label")
+        counts._pos_label = None if pos_label is None else serialization.scalar_label(pos_label, "pos_label")
+        return counts
+
+    @classmethod
+    def _from_options(cls, document: dict[str, Any]) -> Self:
         raise NotImplementedError
 
-    def __eq__(self, other: object) -> bool:
-        """The same counts: settings, classes and everything counted (however batched)."""
-        if type(other) is not type(self):
-            return NotImplemented
-        settings = [name for name in vars(self) if name not in ("_parts", "_lock", "_table")]
-        return all(same_value(getattr(self, name), getattr(other, name)) or getattr(self, name) is getattr(other, name) for name in settings) and (
-            self._result == other._result)  # fmt: skip
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._result!r})"
+    def _read_result(self, document: dict[str, Any]) -> Scored:
+        if not isinstance(document, dict):
+            raise serialization.FormatError(f"field 'result' must be a {self.RESULT.__name__} document, got {show(document)}")
+        return cast("Scored", self.RESULT.from_json(json.dumps(document)))  # RESULT is the Scored of its class
 
 
 class CurveCounts(_ScoreCounts[ThresholdCurve]):
@@ -360,16 +171,13 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
 
     RESULT = ThresholdCurve
 
-    def _copy(self) -> CurveCounts:
-        return CurveCounts(thresholds=self._thresholds, metrics_class=self._metrics_class)
-
-    def _settings(self) -> dict[str, Any]:
+    def _option_fields(self) -> dict[str, Any]:
         thresholds = self._thresholds
         return {"thresholds": thresholds if thresholds is None or isinstance(thresholds, int) else np.asarray(thresholds, dtype=np.float64).tolist(),
                 **metrics_class_field(self._metrics_class)}  # fmt: skip
 
     @classmethod
-    def _from_settings(cls, document: dict[str, Any]) -> CurveCounts:
+    def _from_options(cls, document: dict[str, Any]) -> CurveCounts:
         thresholds = document.get("thresholds")
         if thresholds is not None and not isinstance(thresholds, int):
             thresholds = serialization.array(thresholds, "thresholds", length=None, integral=False)
@@ -410,10 +218,14 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
     def _from_table(self, table: _ScoreTable, before: ThresholdCurve) -> ThresholdCurve:
         return table.curve(self._metrics_class)
 
-    def merge(self, other: CurveCounts, *, grow: bool = False) -> CurveCounts:
-        """New counts of both streams."""
-        merged = self._merged(other)
+    def _merged_settings(self, other: CurveCounts) -> CurveCounts:
+        merged = super()._merged_settings(other)
         merged._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+        return merged
+
+    def merge(self, other: CurveCounts, *, grow: bool = False) -> CurveCounts:
+        """New counts of both streams (of the metrics class of both)."""
+        merged = super().merge(other)
         if merged._result is not None:
             merged._result = merged._result.with_metrics_class(merged._metrics_class)
         return merged
@@ -588,14 +400,11 @@ class CalibrationCounts(_ScoreCounts[Calibration]):
 
     RESULT = Calibration
 
-    def _copy(self) -> CalibrationCounts:
-        return CalibrationCounts(bins=self._bins, setting=self._setting)
-
-    def _settings(self) -> dict[str, Any]:
+    def _option_fields(self) -> dict[str, Any]:
         return {"bins": self._bins, "setting": self._setting}
 
     @classmethod
-    def _from_settings(cls, document: dict[str, Any]) -> CalibrationCounts:
+    def _from_options(cls, document: dict[str, Any]) -> CalibrationCounts:
         setting = document.get("setting")
         if setting is not None and setting not in CALIBRATION_SETTINGS:
             raise serialization.FormatError(f"field 'setting' must be one of {CALIBRATION_SETTINGS} or null, got {show(setting)}")
@@ -608,9 +417,5 @@ class CalibrationCounts(_ScoreCounts[Calibration]):
             EmptyInputError: nothing was counted.
         """
         return self._read()
-
-    def merge(self, other: CalibrationCounts, *, grow: bool = False) -> CalibrationCounts:
-        """New counts of both streams (one that counted nothing adds nothing)."""
-        return self._merged(other)
 
 moved_names.publish("evalkit", globals(), ["CurveCounts", "CalibrationCounts"])  # given by the face on first use: named so from the start (pickles, reprs)

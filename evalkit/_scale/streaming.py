@@ -50,11 +50,10 @@ from evalkit._results.evaluation import Evaluation
 from evalkit._results.tally import TALLIED, SetTally, tallied
 from evalkit._scale._score_streams import (  # (the streams of scores: public here)
     _MOST_EVENTS,
-    MERGE_FACTOR,
     CalibrationCounts,
     CurveCounts,
-    _Locked,
 )
+from evalkit._scale._stream import MERGE_FACTOR, Stream, _Locked
 from evalkit.exceptions import (
     EmptyInputError,
     InvalidCountsError,
@@ -71,7 +70,7 @@ from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
 if TYPE_CHECKING:
     from evalkit._results._closed_form import Interval
 
-__all__ = ["MERGE_FACTOR", "CalibrationCounts", "CurveCounts", "LabelSetCounts"]
+__all__ = ["MERGE_FACTOR", "CalibrationCounts", "CurveCounts", "LabelSetCounts", "Stream"]
 
 
 

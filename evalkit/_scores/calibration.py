@@ -860,7 +860,7 @@ class Calibration(CountedState):
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)", "revert": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)",
-                                          "count": "a Calibration is built whole: a window counts its stream counter, CalibrationCounts"}
+                                          "count": "a Calibration is built whole: a window counts Stream(Calibration.from_scores) or CalibrationCounts"}
 
     def _same_columns(self, other: Calibration, operation: str) -> None:
         if self.setting != other.setting or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):

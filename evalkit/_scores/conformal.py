@@ -88,9 +88,10 @@ def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
 
 
 def _label_sets(y_sets: SetsLike) -> TypeGuard[LabelSets]:
-    """Whether prediction sets are label sets (a sequence of collections) rather than a
-    membership matrix (an array: anything with a ``shape``)."""
-    return not hasattr(y_sets, "shape") and is_label_set_data(y_sets)
+    """Whether prediction sets are label sets (a sequence of collections, or a 1-D array of
+    them: a dataframe column of lists) rather than a membership matrix (any other array)."""
+    objects = getattr(y_sets, "dtype", None) == object and getattr(y_sets, "ndim", 0) == 1
+    return (objects or not hasattr(y_sets, "shape")) and is_label_set_data(list(cast(np.ndarray, y_sets)) if objects else y_sets)
 
 
 def set_membership(y_sets: SetsLike, labels: Sequence[Hashable] | None, n: int, argument: str = "y_pred_set") -> tuple[tuple, Any]:

@@ -82,7 +82,7 @@ class CurveState(CountedState, CurveFields):
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)", "revert": "a ThresholdCurve is immutable: merge another batch's (or count a stream with CurveCounts)",
-                                          "count": "a ThresholdCurve is built whole: a window counts its stream counter, CurveCounts"}
+                                          "count": "a ThresholdCurve is built whole: a window counts Stream(ThresholdCurve.from_scores) or CurveCounts"}
 
     def _check_same_points(self, other: CurveFields, operation: str) -> None:
         if not same_labels(self.labels, other.labels):

@@ -168,7 +168,7 @@ class _Chunks:
         weights = [part[2] for part in self.parts]
         weight = None if weights[0] is None else np.concatenate([np.asarray(w) for w in weights]) if len(weights) > 1 else weights[0]
         self.parts, self.rows = [], 0
-        merges = [counter._counted_batch(texts, values, weight) for counter in self.counters]
+        merges = [counter._counted_batch(texts, values, sample_weight=weight) for counter in self.counters]
         del texts, values, weight  # (the chunk's scores: not held while the counters merge their batches)
         for merge in merges:
             merge()

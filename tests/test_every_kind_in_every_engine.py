@@ -1,0 +1,162 @@
+"""Every counted kind runs in every engine, with no code of its own there: a sliding window
+holds its last samples, a tumbling window its current chunk, a faded stream counts each
+sample at ``factor**age``, and a Dask fold of partitions (a Spark fold, in the slow suite)
+equals the result counted at once. Results that are values (``Evaluation``, ``ThresholdCurve``,
+``ByGroup``, ``Agreement``, ...) are counted through a ``Stream``; ``harness.STREAMED`` gives
+the empty result of each kind of ``harness.KINDS`` and the columns of a data set."""
+
+import numpy as np
+import pytest
+from harness import KINDS, STREAMED, counted_samples, rows_of, unstreamed
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evalkit import Faded, Stream, Tumbling, Windowed
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
+
+SAMPLE = {"n": 2, "actual": ["a", "b"], "predicted": ["a", "a"], "actual_sets": [{"a"}, set()], "predicted_sets": [{"a"}, {"b"}], "binary": [0, 1],
+          "scores": [0.1, 0.9], "degrees": [[0.0, 1.0, 0.5]] * 4, "groups": ["x", "y"], "ratings": [["yes", "no", None]] * 2, "weight": None,
+          "targets": [0.0, 1.0]}  # fmt: skip
+"""A data set of two samples (to ask a kind which keyword columns it takes)."""
+
+ENGINE = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _weights(data, kind):
+    weight = data["weight"]
+    return None if weight is None or kind == "RankedLists" else np.array(weight)  # (ranked lists count each list once)
+
+
+def _counted(template, columns, weight):
+    given, named = columns
+    return template.counted(*given, sample_weight=weight, **named)
+
+
+def _same(kind, first, second, *, keywords=True):
+    """The same counts, in the form the kind's merges keep (``KINDS``); ``keywords``: the
+    keyword columns were counted (the canonical form of groups needs them)."""
+    if isinstance(first, Stream) and (first._holds_nothing() or second._holds_nothing()):
+        assert first == second, kind
+        return
+    canonical = (KINDS[kind][1] if keywords or not STREAMED[kind][1](SAMPLE)[1] else None) or (lambda result: result)
+    assert canonical(unstreamed(first)) == canonical(unstreamed(second)), kind
+
+
+def _batches(n, size):
+    return [slice(start, min(start + size, n)) for start in range(0, n, size)]
+
+
+def _positional(columns):
+    """A window takes positional columns: keyword columns (a coverage's groups, its
+    predictions) are left out."""
+    return columns[0], {}
+
+
+@pytest.mark.parametrize("kind", list(STREAMED))
+@ENGINE
+@given(data=counted_samples(min_size=3, max_size=14), size=st.integers(1, 5), batch=st.integers(1, 3))
+def test_a_sliding_window_of_every_kind_holds_its_last_samples(kind, data, size, batch):
+    template, columns_of = STREAMED[kind]
+    columns, weight, n = _positional(columns_of(data)), _weights(data, kind), data["n"]
+    window = Windowed(template(), size=size)
+    for rows in _batches(n, batch):
+        given, _ = rows_of(columns, rows)
+        window.update(*given, sample_weight=None if weight is None else weight[rows])
+    last = slice(n - min(size, n), n)
+    _same(kind, window.result, _counted(template(), rows_of(columns, last), None if weight is None else weight[last]), keywords=False)
+
+
+@pytest.mark.parametrize("kind", list(STREAMED))
+@ENGINE
+@given(data=counted_samples(min_size=3, max_size=14), size=st.integers(1, 5))
+def test_a_tumbling_window_of_every_kind_holds_its_chunks(kind, data, size):
+    template, columns_of = STREAMED[kind]
+    columns, weight, n = _positional(columns_of(data)), _weights(data, kind), data["n"]
+    window = Tumbling(template(), size)
+    given, _ = columns
+    window.update(*given, sample_weight=weight)
+    chunks = _batches(n, size)
+    closed = chunks if n % size == 0 else chunks[:-1]
+    assert len(window.history) == len(closed)
+    for result, rows in zip(window.history, closed):
+        _same(kind, result, _counted(template(), rows_of(columns, rows), None if weight is None else weight[rows]), keywords=False)
+    if n % size:
+        _same(kind, window.result, _counted(template(), rows_of(columns, chunks[-1]), None if weight is None else weight[chunks[-1]]), keywords=False)
+    else:
+        assert window.result == template(), kind
+
+
+@pytest.mark.parametrize("kind", [kind for kind in STREAMED if STREAMED[kind][0]().supports("scale")])
+@ENGINE
+@given(data=counted_samples(min_size=2, max_size=10), batch=st.integers(1, 3))
+def test_a_faded_stream_of_every_kind_weighs_each_sample_by_factor_to_its_age(kind, data, batch):
+    template, columns_of = STREAMED[kind]
+    columns, weight, n = _positional(columns_of(data)), _weights(data, kind), data["n"]
+    faded = Faded(template(), 0.5)
+    for rows in _batches(n, batch):
+        given, _ = rows_of(columns, rows)
+        faded.update(*given, sample_weight=None if weight is None else weight[rows])
+    ages = 0.5 ** np.arange(n - 1, -1, -1, dtype=float)
+    _same(kind, faded.result, _counted(template(), columns, ages * (1 if weight is None else weight)), keywords=False)
+
+
+@pytest.mark.parametrize("kind", list(STREAMED))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=counted_samples(min_size=2, max_size=12), chunk=st.integers(1, 5))
+def test_a_dask_fold_of_every_kind_equals_the_result_counted_at_once(kind, data, chunk):
+    import dask
+    import dask.array as da
+
+    from evalkit.dask import fold
+
+    template, columns_of = STREAMED[kind]
+    (given, named), weight = columns_of(data), _weights(data, kind)
+
+    def collection(values):
+        array = values if isinstance(values, np.ndarray) else np.array(values, dtype=object if isinstance(values[0], str) else None)
+        return da.from_array(array, chunks=(chunk, *array.shape[1:]))
+
+    with dask.config.set(scheduler="synchronous"):
+        folded = fold(template(), *map(collection, given), sample_weight=None if weight is None else collection(weight),
+                      **{name: collection(values) for name, values in named.items()})
+    _same(kind, folded, _counted(template(), (given, named), weight))
+
+
+def test_a_stream_counts_any_result_batch_after_batch_and_reads_back_from_json():
+    from evalkit import ByGroup, Evaluation, ThresholdCurve
+
+    stream = Stream(Evaluation.from_label_sets)
+    stream.update([{"a"}, {"a", "b"}], [{"a"}, {"b"}])
+    stream.update([{"c"}], [{"a", "c"}])  # a label of a later batch joins
+    whole = Evaluation.from_label_sets([{"a"}, {"a", "b"}, {"c"}], [{"a"}, {"b"}, {"a", "c"}])
+    assert stream.result() == whole.with_labels(["a", "b", "c"])
+    assert Stream.from_json(stream.to_json()) == stream
+    curves = Stream(ThresholdCurve.from_scores, pos_label=1, thresholds=5)
+    curves.update([0, 1], [0.2, 0.8])
+    curves.update([1], [0.6])
+    assert curves.result() == ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.6], pos_label=1, thresholds=5)
+    groups = Stream(ByGroup.from_labels, labels=[0, 1])
+    groups.update([0, 1], [1, 1], ["x", "y"])
+    groups.revert([0], [1], ["x"])
+    assert groups.result()["y"].to_array().tolist() == [[0, 0], [0, 1]]
+
+
+def test_a_stream_refuses_what_it_cannot_count_and_says_why():
+    from evalkit import ClassificationMetrics, Evaluation, RankedLists, ThresholdCurve
+    from evalkit.exceptions import EmptyInputError
+
+    with pytest.raises(InvalidTypeError, match="'build' must be a class method of a counted result"):
+        Stream(len)
+    with pytest.raises(InvalidArgumentError, match="'options' must be keywords Evaluation.from_labels takes"):
+        Stream(Evaluation.from_labels, bins=3)
+    with pytest.raises(LabelMismatchError, match="cannot merge a Stream"):
+        Stream(Evaluation.from_labels, labels=["a"]) + Stream(Evaluation.from_labels, labels=["b"])
+    with pytest.raises(UnsupportedSettingError, match="does not support json: an option is no JSON data"):
+        Stream(Evaluation.from_labels, metrics_class=type("Mine", (ClassificationMetrics,), {})).to_json()  # a class: no JSON data
+    lists = Stream(RankedLists.from_lists, depth=3)
+    assert not lists.supports("scale") and lists.supports("subtract")
+    with pytest.raises(UnsupportedSettingError, match="the result it counts does not scale"):
+        lists.scaled(0.5)
+    empty = Stream(ThresholdCurve.from_scores)
+    with pytest.raises(EmptyInputError, match="nothing was counted"):
+        empty.result()
