@@ -684,6 +684,20 @@ STREAMED = {
 }
 
 
+SAMPLE_DATA = {
+    "n": 8, "cut": 3,
+    "actual": ["a", "b", "c", "a", "b", "c", "a", "b"], "predicted": ["a", "c", "c", "b", "b", "a", "a", "a"],
+    "actual_sets": [frozenset("a"), frozenset("bc"), frozenset(), frozenset("c"), frozenset("ab"), frozenset("a"), frozenset("bc"), frozenset("c")],
+    "predicted_sets": [frozenset("a"), frozenset("b"), frozenset("c"), frozenset(), frozenset("abc"), frozenset("b"), frozenset("c"), frozenset("c")],
+    "binary": [0, 1, 1, 0, 1, 0, 0, 1], "scores": [0.1, 0.9, 0.6, 0.6, 0.25, 0.5, 0.0, 1.0],
+    "degrees": [[0.0, 0.25, 1.0], [0.5, 0.5, 0.0], [1.0, 0.0, 0.0], [0.25, 0.25, 0.5]] * 4,
+    "groups": ["x", "y", "x", "z", "y", "x", "z", "x"],
+    "ratings": [["yes", "no", None], ["no", "no", "no"], ["yes", "yes", None], ["no", None, "yes"]] * 2,
+    "weight": [1, 2, 1, 3, 1, 1, 4, 2], "targets": [0.0, 0.1, 0.3, -2.5, 1e8, 7.0, 0.1, 0.3],
+}  # fmt: skip
+"""One data set of eight samples with every column ``counted_samples`` draws (for the slow engines)."""
+
+
 def unstreamed(result: Any) -> Any:
     """The result a ``Stream`` counted, or the result itself."""
     return result.result() if isinstance(result, Stream) else result

@@ -5,6 +5,8 @@ equals the result counted at once. Results that are values (``Evaluation``, ``Th
 ``ByGroup``, ``Agreement``, ...) are counted through a ``Stream``; ``harness.STREAMED`` gives
 the empty result of each kind of ``harness.KINDS`` and the columns of a data set."""
 
+import pickle
+
 import numpy as np
 import pytest
 from harness import KINDS, STREAMED, counted_samples, rows_of, unstreamed
@@ -131,6 +133,7 @@ def test_a_stream_counts_any_result_batch_after_batch_and_reads_back_from_json()
     whole = Evaluation.from_label_sets([{"a"}, {"a", "b"}, {"c"}], [{"a"}, {"b"}, {"a", "c"}])
     assert stream.result() == whole.with_labels(["a", "b", "c"])
     assert Stream.from_json(stream.to_json()) == stream
+    assert (pickle.loads(pickle.dumps(stream)) + stream).result().n_samples == 6  # (a pickled stream's settings are the same: an executor's merges)
     curves = Stream(ThresholdCurve.from_scores, pos_label=1, thresholds=5)
     curves.update([0, 1], [0.2, 0.8])
     curves.update([1], [0.6])
@@ -160,3 +163,41 @@ def test_a_stream_refuses_what_it_cannot_count_and_says_why():
     empty = Stream(ThresholdCurve.from_scores)
     with pytest.raises(EmptyInputError, match="nothing was counted"):
         empty.result()
+
+
+def _spark_value(value):
+    """A value as a Spark row holds it (sets as sorted lists; numpy numbers as Python's)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, np.ndarray):
+        return [_spark_value(item) for item in value.tolist()]
+    if isinstance(value, list):
+        return [_spark_value(item) for item in value]
+    return value.item() if isinstance(value, np.generic) else value
+
+
+SPARK_VECTORS = {"Evaluation of degrees", "Agreement"}
+"""Kinds that count a vector per row (degrees, raters' ratings): a Spark array column arrives as
+a column of arrays, which their constructors do not stack (``evalkit.spark``'s own functions do,
+for scores)."""
+
+
+@pytest.mark.slow  # a Spark session takes seconds to start
+def test_a_spark_fold_of_every_kind_equals_the_result_counted_at_once(spark):
+    """One data set, every kind: the rows in three partitions, counted where they live
+    (array columns arrive as numpy arrays of lists, as Spark gives them)."""
+    from harness import SAMPLE_DATA
+
+    from evalkit.spark import fold
+
+    data = SAMPLE_DATA
+    for kind, (template, columns_of) in STREAMED.items():
+        if kind in SPARK_VECTORS:
+            continue
+        (given, named), weight = columns_of(data), _weights(data, kind)
+        names = [f"c{k}" for k in range(len(given))] + list(named)
+        weights = [] if weight is None else [weight.astype(float)]
+        rows = [[_spark_value(column[i]) for column in [*given, *named.values(), *weights]] for i in range(data["n"])]
+        frame = spark.createDataFrame(rows, [*names, *(["w"] if weights else [])]).repartition(3)
+        folded = fold(frame, template(), names[: len(given)], weight=None if weight is None else "w", **{name: name for name in named})
+        _same(kind, folded, _counted(template(), (given, named), None if weight is None else weight.astype(float)))

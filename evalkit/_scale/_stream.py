@@ -125,12 +125,18 @@ class Stream(CountedState, _Locked, Generic[Kind]):
             inspect.signature(build).bind_partial(**options)
         except TypeError as error:
             raise InvalidArgumentError(f"'options' must be keywords {kind.__name__}.{build.__name__} takes: {error}") from None
-        self._build, self._options = build, {name: _plain(value) for name, value in options.items()}
+        self._kind, self._name = kind, build.__name__  # (the class and the name: a pickled method may come back as another function object)
+        self._options = {name: _plain(value) for name, value in options.items()}
         operations = (ALL_OPERATIONS - _BY_PART - {"revert", "json"}) | (kind.OPERATIONS & _BY_PART)
         operations |= {"revert"} if "subtract" in kind.OPERATIONS else set()
         operations |= {"json"} if all(_is_data(value) for value in self._options.values()) else set()
         self.OPERATIONS = frozenset(operations)  # type: ignore[misc]  # (this stream's own: what the result it counts supports)
         self._start()
+
+    @property
+    def _build(self) -> Callable[..., Kind]:
+        """The constructor of a batch's result."""
+        return cast("Callable[..., Kind]", getattr(self._kind, self._name))
 
     def _start(self) -> None:
         self._parts: list[Kind] = []  # results, each over MERGE_FACTOR times the size of the next
@@ -301,7 +307,8 @@ class Stream(CountedState, _Locked, Generic[Kind]):
             LabelMismatchError: other settings.
         """
         if not self._same_settings(other):
-            raise LabelMismatchError(f"cannot merge a {type(self).__name__} of {self._build.__qualname__}, {show(self._options)} with one of {other._build.__qualname__}, {show(other._options)}")
+            raise LabelMismatchError(f"cannot merge a {type(self).__name__} of {self._kind.__name__}.{self._name}, {show(self._options)} "
+                                     f"with one of {other._kind.__name__}.{other._name}, {show(other._options)}")
         return self._fresh()
 
     def _subtract(self, other: Self) -> Self:
@@ -348,8 +355,7 @@ class Stream(CountedState, _Locked, Generic[Kind]):
     def _settings(self) -> dict[str, Any]:
         """The settings as JSON data."""
         self._require("json")
-        return {"build": f"{self._build.__self__.__name__}.{self._build.__name__}", "kind": self._build.__self__.DOCUMENT,  # type: ignore[attr-defined]
-                "options": serialization.json_safe(self._options)}  # fmt: skip
+        return {"build": f"{self._kind.__name__}.{self._name}", "kind": self._kind.DOCUMENT, "options": serialization.json_safe(self._options)}
 
     @classmethod
     def _from_settings(cls, document: dict[str, Any]) -> Self:
@@ -381,7 +387,7 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         return counts
 
     def _read_result(self, document: dict[str, Any]) -> Kind:
-        return cast(Kind, self._build.__self__.from_json(json.dumps(document)))  # type: ignore[attr-defined]
+        return cast(Kind, self._kind.from_json(json.dumps(document)))
 
 
 moved_names.publish("evalkit", globals(), ["Stream"])  # given by the face on first use: named so from the start (pickles, reprs)
