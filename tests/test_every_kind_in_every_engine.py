@@ -5,6 +5,7 @@ equals the result counted at once. Results that are values (``Evaluation``, ``Th
 ``ByGroup``, ``Agreement``, ...) are counted through a ``Stream``; ``harness.STREAMED`` gives
 the empty result of each kind of ``harness.KINDS`` and the columns of a data set."""
 
+import json
 import pickle
 
 import numpy as np
@@ -14,12 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalkit import Faded, Stream, Tumbling, Windowed
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, LabelMismatchError, UnsupportedSettingError
-
-SAMPLE = {"n": 2, "actual": ["a", "b"], "predicted": ["a", "a"], "actual_sets": [{"a"}, set()], "predicted_sets": [{"a"}, {"b"}], "binary": [0, 1],
-          "scores": [0.1, 0.9], "degrees": [[0.0, 1.0, 0.5]] * 4, "groups": ["x", "y"], "ratings": [["yes", "no", None]] * 2, "weight": None,
-          "targets": [0.0, 1.0]}  # fmt: skip
-"""A data set of two samples (to ask a kind which keyword columns it takes)."""
+from evalkit.exceptions import (
+    FormatError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    LabelMismatchError,
+    UnsupportedSettingError,
+)
 
 ENGINE = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -34,13 +36,12 @@ def _counted(template, columns, weight):
     return template.counted(*given, sample_weight=weight, **named)
 
 
-def _same(kind, first, second, *, keywords=True):
-    """The same counts, in the form the kind's merges keep (``KINDS``); ``keywords``: the
-    keyword columns were counted (the canonical form of groups needs them)."""
+def _same(kind, first, second):
+    """The same counts, in the form the kind's merges keep (``KINDS``)."""
     if isinstance(first, Stream) and (first._holds_nothing() or second._holds_nothing()):
         assert first == second, kind
         return
-    canonical = (KINDS[kind][1] if keywords or not STREAMED[kind][1](SAMPLE)[1] else None) or (lambda result: result)
+    canonical = KINDS[kind][1] or (lambda result: result)
     assert canonical(unstreamed(first)) == canonical(unstreamed(second)), kind
 
 
@@ -48,24 +49,23 @@ def _batches(n, size):
     return [slice(start, min(start + size, n)) for start in range(0, n, size)]
 
 
-def _positional(columns):
-    """A window takes positional columns: keyword columns (a coverage's groups, its
-    predictions) are left out."""
-    return columns[0], {}
-
-
 @pytest.mark.parametrize("kind", list(STREAMED))
 @ENGINE
 @given(data=counted_samples(min_size=3, max_size=14), size=st.integers(1, 5), batch=st.integers(1, 3))
 def test_a_sliding_window_of_every_kind_holds_its_last_samples(kind, data, size, batch):
     template, columns_of = STREAMED[kind]
-    columns, weight, n = _positional(columns_of(data)), _weights(data, kind), data["n"]
+    columns, weight, n = columns_of(data), _weights(data, kind), data["n"]
     window = Windowed(template(), size=size)
     for rows in _batches(n, batch):
-        given, _ = rows_of(columns, rows)
-        window.update(*given, sample_weight=None if weight is None else weight[rows])
+        given, named = rows_of(columns, rows)
+        window.update(*given, sample_weight=None if weight is None else weight[rows], **named)
     last = slice(n - min(size, n), n)
-    _same(kind, window.result, _counted(template(), rows_of(columns, last), None if weight is None else weight[last]), keywords=False)
+    _same(kind, window.result, _counted(template(), rows_of(columns, last), None if weight is None else weight[last]))
+    restored = Windowed.from_json(window.to_json())  # its batches (keyword columns too) go on leaving as they came
+    for later in (window, restored):
+        given, named = rows_of(columns, slice(0, 1))
+        later.update(*given, sample_weight=None if weight is None else weight[:1], **named)
+    _same(kind, restored.result, window.result)
 
 
 @pytest.mark.parametrize("kind", list(STREAMED))
@@ -73,17 +73,17 @@ def test_a_sliding_window_of_every_kind_holds_its_last_samples(kind, data, size,
 @given(data=counted_samples(min_size=3, max_size=14), size=st.integers(1, 5))
 def test_a_tumbling_window_of_every_kind_holds_its_chunks(kind, data, size):
     template, columns_of = STREAMED[kind]
-    columns, weight, n = _positional(columns_of(data)), _weights(data, kind), data["n"]
+    columns, weight, n = columns_of(data), _weights(data, kind), data["n"]
     window = Tumbling(template(), size)
-    given, _ = columns
-    window.update(*given, sample_weight=weight)
+    given, named = columns
+    window.update(*given, sample_weight=weight, **named)
     chunks = _batches(n, size)
     closed = chunks if n % size == 0 else chunks[:-1]
     assert len(window.history) == len(closed)
     for result, rows in zip(window.history, closed):
-        _same(kind, result, _counted(template(), rows_of(columns, rows), None if weight is None else weight[rows]), keywords=False)
+        _same(kind, result, _counted(template(), rows_of(columns, rows), None if weight is None else weight[rows]))
     if n % size:
-        _same(kind, window.result, _counted(template(), rows_of(columns, chunks[-1]), None if weight is None else weight[chunks[-1]]), keywords=False)
+        _same(kind, window.result, _counted(template(), rows_of(columns, chunks[-1]), None if weight is None else weight[chunks[-1]]))
     else:
         assert window.result == template(), kind
 
@@ -93,13 +93,13 @@ def test_a_tumbling_window_of_every_kind_holds_its_chunks(kind, data, size):
 @given(data=counted_samples(min_size=2, max_size=10), batch=st.integers(1, 3))
 def test_a_faded_stream_of_every_kind_weighs_each_sample_by_factor_to_its_age(kind, data, batch):
     template, columns_of = STREAMED[kind]
-    columns, weight, n = _positional(columns_of(data)), _weights(data, kind), data["n"]
+    columns, weight, n = columns_of(data), _weights(data, kind), data["n"]
     faded = Faded(template(), 0.5)
     for rows in _batches(n, batch):
-        given, _ = rows_of(columns, rows)
-        faded.update(*given, sample_weight=None if weight is None else weight[rows])
+        given, named = rows_of(columns, rows)
+        faded.update(*given, sample_weight=None if weight is None else weight[rows], **named)
     ages = 0.5 ** np.arange(n - 1, -1, -1, dtype=float)
-    _same(kind, faded.result, _counted(template(), columns, ages * (1 if weight is None else weight)), keywords=False)
+    _same(kind, faded.result, _counted(template(), columns, ages * (1 if weight is None else weight)))
 
 
 @pytest.mark.parametrize("kind", list(STREAMED))
@@ -125,7 +125,7 @@ def test_a_dask_fold_of_every_kind_equals_the_result_counted_at_once(kind, data,
 
 
 def test_a_stream_counts_any_result_batch_after_batch_and_reads_back_from_json():
-    from evalkit import ByGroup, Evaluation, ThresholdCurve
+    from evalkit import ByGroup, Calibration, ConfusionMatrix, Evaluation, ThresholdCurve
 
     stream = Stream(Evaluation.from_label_sets)
     stream.update([{"a"}, {"a", "b"}], [{"a"}, {"b"}])
@@ -138,6 +138,15 @@ def test_a_stream_counts_any_result_batch_after_batch_and_reads_back_from_json()
     curves.update([0, 1], [0.2, 0.8])
     curves.update([1], [0.6])
     assert curves.result() == ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.8, 0.6], pos_label=1, thresholds=5)
+    assert Stream.from_json(curves.to_json()) == curves  # (a kind found by its class's name: ThresholdCurve's document is its base's)
+    options = Stream(Calibration.from_scores, bins=None, labels=["Infinity", "x"], pos_label="x")
+    assert Stream.from_json(options.to_json()) == options  # options read back as written
+    counted = Stream(ConfusionMatrix.from_predictions)
+    counted.update([0, 1], [0, 0])
+    counted.result().update([1], [1])  # a result counted into in place is read as a copy
+    copied = counted.copy()
+    counted.update([1], [1])
+    assert counted.result().get_total_items() == 3 and copied.result().get_total_items() == 2
     groups = Stream(ByGroup.from_labels, labels=[0, 1])
     groups.update([0, 1], [1, 1], ["x", "y"])
     groups.revert([0], [1], ["x"])
@@ -160,6 +169,14 @@ def test_a_stream_refuses_what_it_cannot_count_and_says_why():
     assert not lists.supports("scale") and lists.supports("subtract")
     with pytest.raises(UnsupportedSettingError, match="the result it counts does not scale"):
         lists.scaled(0.5)
+    with pytest.raises(InvalidArgumentError, match="'sample_weight' is a batch's column"):
+        Stream(Evaluation.from_labels, sample_weight=[1, 2])
+    with pytest.raises(InvalidArgumentError, match="'y_true' is a batch's column"):
+        Stream(Evaluation.from_labels, y_true=[1, 2])
+    document = json.loads(Stream(Evaluation.from_labels).to_json())
+    for build in ("Nonsense.from_labels", "Evaluation.from_json", "Evaluation.with_labels", None):
+        with pytest.raises(FormatError, match="must name a counted result and its constructor"):
+            Stream.from_json(json.dumps({**document, "build": build}))
     empty = Stream(ThresholdCurve.from_scores)
     with pytest.raises(EmptyInputError, match="nothing was counted"):
         empty.result()

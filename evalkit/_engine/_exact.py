@@ -541,9 +541,10 @@ def rounded_counts(counts: ArrayLike) -> np.ndarray:
 
 
 def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
-    """Counts times ``factor``, as exact float counts: exact where every product is (a factor
-    of a power of two: a halving, a decay of 0.5), else each product correctly rounded to a
-    float (a new weight of the samples), and exact from there on.
+    """Counts times ``factor``, as exact float counts: exact where every product lies on the
+    grid of exact sums (``2**-FLOAT_OFFSET``: nearly always, for sums far above the smallest
+    floats), else each product correctly rounded to a float (a new weight of the samples), and
+    exact from there on.
 
     Examples:
         >>> rounded_counts(scaled_counts(np.array([3]), 0.5)).tolist()
@@ -551,10 +552,11 @@ def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
     """
     array = np.asarray(counts)
     if array.dtype.kind == "O":
-        numerator, denominator = float(factor).as_integer_ratio()
-        units = [number * numerator for number in array.reshape(-1).tolist()]
-        if all(product % denominator == 0 for product in units):  # on the grid: no rounding
-            return np.array([product // denominator for product in units] or np.zeros(0), dtype=object).reshape(array.shape)
+        numerator, denominator = float(factor).as_integer_ratio()  # (the denominator a power of two, the numerator odd)
+        flat, fine = array.reshape(-1).tolist(), denominator - 1
+        if not any(number & fine for number in flat):  # every product on the grid: no rounding
+            shift = denominator.bit_length() - 1
+            return np.array([(number >> shift) * numerator for number in flat] or np.zeros(0), dtype=object).reshape(array.shape)
         scale = denominator * UNIT
         products = np.frompyfunc(lambda number: number * numerator / scale, 1, 1)(array) if array.size else array
         return exact_counts(np.asarray(products, dtype=np.float64).reshape(array.shape))

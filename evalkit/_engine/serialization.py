@@ -480,6 +480,8 @@ def column_document(values: np.ndarray | list) -> dict[str, Any]:
         >>> read_column(column_document([frozenset({"a"}), "b"])), read_column(column_document(np.array([0.5, 1.0]))).tolist()
         ([frozenset({'a'}), 'b'], [0.5, 1.0])
     """
+    if isinstance(values, np.ndarray) and values.dtype.kind == "O" and values.ndim > 1:  # a table of objects (raters' ratings): flat, with its shape
+        return {"array": [_item_document(value) for value in values.reshape(-1).tolist()], "dtype": values.dtype.str, "shape": list(values.shape)}
     if isinstance(values, np.ndarray):
         return {"array": [_item_document(value) for value in values.tolist()] if values.dtype.kind == "O" else values.tolist(), "dtype": values.dtype.str}
     return {"list": [_item_document(value) for value in values]}
@@ -498,7 +500,11 @@ def read_column(document: object) -> np.ndarray | list:
             if dtype.kind == "O":
                 array = np.empty(len(values), dtype=object)
                 array[:] = [_read_item(value) for value in values]
-                return array
+                shape = document.get("shape", [len(values)])
+                if not (isinstance(shape, list) and all(isinstance(size, int) and not isinstance(size, bool) and size >= 0 for size in shape)
+                        and math.prod(shape) == len(values)):  # fmt: skip
+                    raise FormatError(f"a batch's column of {len(values)} values must give a shape of as many, got {show(shape)}")
+                return array.reshape(shape)
             try:
                 read: np.ndarray | None = np.array(values, dtype=dtype)
             except (TypeError, ValueError):

@@ -14,7 +14,7 @@ from evalkit._engine._validation import show
 from evalkit._results.counted import CountedState
 from evalkit.exceptions import InputLengthError, InvalidArgumentError
 
-__all__ = ["Batch", "batch_arrays", "batch_document", "one_event", "read_batch"]
+__all__ = ["Batch", "batch_arrays", "batch_document", "one_event", "read_batch", "split_columns"]
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
@@ -25,11 +25,12 @@ class Batch(Generic[R]):
     (None when the result takes the samples away itself, ``revert``, or when it is counted from
     the samples as it leaves)."""
 
-    __slots__ = ("_arrays", "_times", "_weight", "cell", "part", "start")
+    __slots__ = ("_arrays", "_times", "_weight", "cell", "names", "part", "start")
 
     def __init__(self, arrays: tuple[Any, ...], weight: np.ndarray | None, times: np.ndarray | None, part: R | None,
-                 cell: tuple[int, int] | None = None) -> None:  # fmt: skip
+                 cell: tuple[int, int] | None = None, names: tuple[str, ...] = ()) -> None:  # fmt: skip
         self._arrays, self._weight, self._times, self.part, self.cell = arrays, weight, times, part, cell  # cell: one event's, in a matrix
+        self.names = names  # the keyword columns, the last of the arrays (a coverage's groups)
         self.start = 0  # the samples before it have left (a large batch leaving a sample at a time is not copied at every step)
 
     def __len__(self) -> int:
@@ -51,7 +52,8 @@ class Batch(Generic[R]):
         """The counted part of this batch's samples."""
         if self.part is not None:
             return self.part
-        part: R = template.counted(*self.arrays, sample_weight=self.weight)
+        positional, named = split_columns(self.arrays, self.names)
+        part: R = template.counted(*positional, sample_weight=self.weight, **named)
         return part
 
     def split(self, cut: int) -> Batch[R]:
@@ -59,17 +61,27 @@ class Batch(Generic[R]):
         own. Neither keeps a counted part: each is counted from its samples when it leaves (a
         large batch leaving one sample at a time is not subtracted from at every step)."""
         start, stop = self.start, self.start + cut
-        leaving: Batch[R] = Batch(tuple(values[start:stop] for values in self._arrays), None if self._weight is None else self._weight[start:stop], None, None)
+        leaving: Batch[R] = Batch(tuple(values[start:stop] for values in self._arrays), None if self._weight is None else self._weight[start:stop], None, None,
+                                  names=self.names)  # fmt: skip
         self.part = None
         self.start = stop
         return leaving
 
 
-def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> tuple[tuple[Any, ...], np.ndarray | None, np.ndarray | None, int]:
-    """The batch's columns as arrays of one length, its weights and times (one per sample, or one for all)."""
+def split_columns(arrays: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A batch's positional columns and its keyword columns (``names``: the last arrays')."""
+    cut = len(arrays) - len(names)
+    return arrays[:cut], dict(zip(names, arrays[cut:]))
+
+
+def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None,
+                 named: dict[str, object] | None = None) -> tuple[tuple[Any, ...], tuple[str, ...], np.ndarray | None, np.ndarray | None, int]:  # fmt: skip
+    """The batch's columns as arrays of one length (its keyword columns ``named`` last, which
+    are not ``None``), their names, its weights and times (one per sample, or one for all)."""
     if not arrays:
         raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
-    columns = tuple(_column(values) for values in arrays)
+    given = {name: values for name, values in (named or {}).items() if values is not None}
+    columns = tuple(_column(values) for values in (*arrays, *given.values()))
     n = len(columns[0])
     if any(len(values) != n for values in columns):
         raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
@@ -83,7 +95,7 @@ def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None
         times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
         if not np.isfinite(times).all():
             raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
-    return columns, weight, times, n
+    return columns, tuple(given), weight, times, n
 
 
 def one_event(batch: tuple[LabelsLike, ...]) -> tuple[Any, Any] | None:
@@ -110,8 +122,9 @@ def _column(values: object) -> np.ndarray | list:
 
 def batch_document(batch: Batch[Any]) -> dict[str, Any]:
     """The samples of a batch still in a window (what a restored window takes away as they leave)."""
-    return {"columns": [serialization.column_document(values) for values in batch.arrays], "weight": None if batch.weight is None else batch.weight.tolist(),
-            "times": None if batch.times is None else batch.times.tolist()}  # fmt: skip
+    document = {"columns": [serialization.column_document(values) for values in batch.arrays], "weight": None if batch.weight is None else batch.weight.tolist(),
+                "times": None if batch.times is None else batch.times.tolist()}  # fmt: skip
+    return {**document, "names": list(batch.names)} if batch.names else document
 
 
 def read_batch(document: object) -> Batch[Any]:
@@ -125,4 +138,7 @@ def read_batch(document: object) -> Batch[Any]:
                      for name, integral in (("weight", None), ("times", False)))  # fmt: skip
     if weight is not None and (weight < 0).any():
         raise serialization.FormatError(f"a window's batch holds a negative weight: {show(weight)}")
-    return Batch(columns, weight, times, None)
+    names = document.get("names", [])
+    if not (isinstance(names, list) and len(names) < len(columns) and all(isinstance(name, str) for name in names) and len(set(names)) == len(names)):
+        raise serialization.FormatError(f"a window's batch names its keyword columns (fewer than its columns) in 'names', got {show(names)}")
+    return Batch(columns, weight, times, None, names=tuple(names))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import math
 import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
@@ -88,10 +89,10 @@ def _plain(value: object) -> object:
 
 
 def _is_data(value: object) -> bool:
-    """Whether an option is JSON data (what a document can name)."""
+    """Whether an option is JSON data (what a document can name, read back as it was)."""
     if isinstance(value, list):
         return all(_is_data(item) for item in value)
-    return value is None or isinstance(value, (bool, int, float, str))
+    return value is None or isinstance(value, (bool, int, str)) or (isinstance(value, float) and math.isfinite(value))
 
 
 class Stream(CountedState, _Locked, Generic[Kind]):
@@ -121,8 +122,12 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         kind = getattr(build, "__self__", None)
         if not (isinstance(kind, type) and issubclass(kind, CountedState) and getattr(kind, "DOCUMENT", None)):
             raise InvalidTypeError(f"'build' must be a class method of a counted result (as Evaluation.from_label_sets), got {show(build)}")
+        parameters = inspect.signature(build).parameters
+        columns = [name for name in options if name == "sample_weight" or (name in parameters and parameters[name].default is inspect.Parameter.empty)]
         try:
             inspect.signature(build).bind_partial(**options)
+            if columns:
+                raise TypeError(f"{columns[0]!r} is a batch's column, given to update")
         except TypeError as error:
             raise InvalidArgumentError(f"'options' must be keywords {kind.__name__}.{build.__name__} takes: {error}") from None
         self._kind, self._name = kind, build.__name__  # (the class and the name: a pickled method may come back as another function object)
@@ -171,12 +176,13 @@ class Stream(CountedState, _Locked, Generic[Kind]):
             self._result = self._read() - part
 
     def result(self) -> Kind:
-        """The result of everything counted so far.
+        """The result of everything counted so far (a copy, for a result counted into in place).
 
         Raises:
             EmptyInputError: nothing was counted.
         """
-        return self._read()
+        found = self._read()
+        return found.copy() if found.supports("update") else found
 
     def _batch(self, *batch: object, sample_weight: ArrayLike | None = None, **columns: object) -> tuple[Kind, dict[str, Any]]:
         """A batch counted as a result of its own (outside the lock), and the settings it fixes
@@ -219,7 +225,9 @@ class Stream(CountedState, _Locked, Generic[Kind]):
 
     @staticmethod
     def _size(part: CountedState) -> int:
-        return cast(int, getattr(part, "n_points", 0))
+        """What a part keeps: its points (a curve's, a calibration's), or its items (rows kept in
+        order, an agreement's); 0 for a kind of fixed size (each batch merged at once)."""
+        return cast(int, getattr(part, "n_points", None) or getattr(part, "n_items", 0))
 
     def _merge_parts(self, *, everything: bool = False) -> None:
         """Merge the rightmost parts: all of them, or while the one before is at most
@@ -335,7 +343,8 @@ class Stream(CountedState, _Locked, Generic[Kind]):
 
     def copy(self) -> Self:
         """An independent copy (the counts so far, merged into one part)."""
-        return self._with_result(self._result)
+        result = self._result
+        return self._with_result(result.copy() if result is not None and result.supports("update") else result)
 
     def _same_settings(self, other: Self) -> bool:
         names = [name for name in vars(self) if name not in ("_parts", "_lock", "_table")]
@@ -355,20 +364,21 @@ class Stream(CountedState, _Locked, Generic[Kind]):
     def _settings(self) -> dict[str, Any]:
         """The settings as JSON data."""
         self._require("json")
-        return {"build": f"{self._kind.__name__}.{self._name}", "kind": self._kind.DOCUMENT, "options": serialization.json_safe(self._options)}
+        return {"build": f"{self._kind.__name__}.{self._name}", "kind": self._kind.DOCUMENT, "options": self._options}
 
     @classmethod
     def _from_settings(cls, document: dict[str, Any]) -> Self:
         kind_name, build = serialization.field(document, "kind"), serialization.field(document, "build")
-        kinds = [kind for kind in kinds_of_result() if kind.__dict__.get("DOCUMENT") == kind_name]
-        method = None if not (kinds and isinstance(build, str)) else getattr(kinds[0], build.rpartition(".")[2], None)
-        if method is None or not build.rpartition(".")[2].startswith("from_") or getattr(method, "__self__", None) is not kinds[0]:
+        class_name, _, name = build.rpartition(".") if isinstance(build, str) else ("", "", "")
+        kinds = [kind for kind in kinds_of_result() if kind.__name__ == class_name and getattr(kind, "DOCUMENT", None) == kind_name]
+        method = getattr(kinds[0], name, None) if kinds and name.startswith("from_") and name != "from_json" else None
+        if method is None or getattr(method, "__self__", None) is not kinds[0]:
             raise serialization.FormatError(f"fields 'kind' and 'build' must name a counted result and its constructor, got {show(kind_name)} and {show(build)}")
         options = serialization.field(document, "options")
         if not isinstance(options, dict):
             raise serialization.FormatError(f"field 'options' must be an object, got {show(options)}")
         try:
-            return cls(method, **serialization.restore_numbers(options))
+            return cls(method, **options)
         except EvalkitError as error:
             raise serialization.FormatError(f"field 'options': {error}") from None
 

@@ -58,7 +58,7 @@ from evalkit._engine.counting import encode
 from evalkit._groups._values import value_of
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import CountedState, check_factor, read_result, result_document
-from evalkit._scale._batches import Batch, batch_arrays, batch_document, one_event, read_batch
+from evalkit._scale._batches import Batch, batch_arrays, batch_document, one_event, read_batch, split_columns
 from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, InvalidTypeError
 from evalkit.measures._arithmetic import difference, ratio
 from evalkit.measures._averaging import Averaged, UndefinedPolicy
@@ -272,22 +272,23 @@ class Windowed(_Over[R]):
         with self._lock:
             return self._count
 
-    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None) -> None:
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, time: ArrayLike | None = None, **columns: object) -> None:
         """Add a batch (the template's ``update`` arguments: ``y_true, y_pred`` or ``y_true,
-        y_score``), with weights and, for a window of ``period``, the time of each sample (or
-        one time for the batch; times never go back)."""
+        y_score``, and its keyword columns: a coverage's ``groups=``), with weights and, for a
+        window of ``period``, the time of each sample (or one time for the batch; times never
+        go back)."""
         lock = self._lock
         lock.acquire()  # (not `with`: half the cost, on every event of a stream)
         try:
-            if sample_weight is None and time is None and self._one_event(batch):  # a stream's event: no copy, no check of lengths
+            if sample_weight is None and time is None and not columns and self._one_event(batch):  # a stream's event: no copy, no check of lengths
                 return
             with self._held:  # in and out in one change, for a reader of the result
-                self._update(batch, sample_weight, time)
+                self._update(batch, sample_weight, time, columns)
         finally:
             lock.release()
 
-    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
-        arrays, weight, times, n = batch_arrays(batch, sample_weight, time)
+    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None, columns: dict[str, object]) -> None:
+        arrays, names, weight, times, n = batch_arrays(batch, sample_weight, time, columns)
         if self.period is not None:
             if times is None:
                 raise InvalidArgumentError("a window of 'period' needs the time of every batch: update(..., time=t)")
@@ -296,13 +297,14 @@ class Windowed(_Over[R]):
         if n == 0:
             return
         self._rounding = self._rounding or weight is not None
+        positional, named = split_columns(arrays, names)
         if self._reverts and weight is None:
-            cast(Any, self._result).update(*arrays)
+            cast(Any, self._result).update(*positional, **named)
             part = None
         else:
-            part = self._template.counted(*arrays, sample_weight=weight)
+            part = self._template.counted(*positional, sample_weight=weight, **named)
             self._result += part  # in place for the mutable kinds
-        self._batches.append(Batch(arrays, weight, times, part))
+        self._batches.append(Batch(arrays, weight, times, part, names=names))
         self._count += n
         if self.period is not None:
             assert times is not None
@@ -402,7 +404,8 @@ class Windowed(_Over[R]):
         result = cast(Any, self._result)
         if batch.cell is None or not result._count_event(batch.cell, -1):  # one event counted as a cell: taken away as it came, where the result can
             if batch.part is None and self._reverts and batch.weight is None:
-                getattr(result, "_revert_counted", result.revert)(*batch.arrays)  # samples it counted: a result may take them back unchecked
+                positional, named = split_columns(batch.arrays, batch.names)
+                getattr(result, "_revert_counted", result.revert)(*positional, **named)  # samples it counted: a result may take them back unchecked
             else:
                 self._result -= batch.counted(self._template)
         self._left(len(batch))
@@ -440,8 +443,8 @@ class Windowed(_Over[R]):
         if not isinstance(batches, list):
             raise serialization.FormatError(f"field 'batches' must be a list, got {show(batches)}")
         self._batches.extend(read_batch(batch) for batch in batches)
-        if any(len(batch.arrays) != len(self._batches[0].arrays) or len(batch.arrays) < 2 for batch in self._batches):
-            raise serialization.FormatError("field 'batches' must hold batches of the template's columns (two or more, as many in each)")
+        if any(len(batch.arrays) != len(self._batches[0].arrays) or batch.names != self._batches[0].names for batch in self._batches):
+            raise serialization.FormatError("field 'batches' must hold batches of the template's columns (as many in each, and the same keyword columns)")
         self._count, self._latest = sum(len(batch) for batch in self._batches), float(latest)
         self._taken = serialization.integer(document, "taken")  # (the parts taken away since the result was last summed again)
         self._rounding = any(batch.weight is not None for batch in self._batches)
@@ -546,8 +549,8 @@ class Faded(_Over[R]):
             raise serialization.FormatError(f"fields 'scale', 'weights' and 'squares' must be a scale in [1, {_MOST_SCALE:g}] and sums >= 0, got {scale}, {weights}, {squares}")
         self._scale, self._weights, self._squares = scale, weights, squares
 
-    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
-        """Add a batch: the past fades by ``factor`` per new sample, and the batch's own samples
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, **columns: object) -> None:
+        """Add a batch (and its keyword columns): the past fades by ``factor`` per new sample, and the batch's own samples
         by their age within it. A mutable result is not rescaled at every sample: the new
         samples count ``factor**-t`` times more instead (``t`` samples since the last rescale,
         which comes before that factor could overflow), and reads divide once. A batch of any
@@ -556,16 +559,17 @@ class Faded(_Over[R]):
         lock = self._lock
         lock.acquire()  # (not `with`: half the cost, on every event of a stream)
         try:
-            if sample_weight is None and self._one_event(batch):
+            if sample_weight is None and not columns and self._one_event(batch):
                 return
-            self._update(batch, sample_weight)
+            self._update(batch, sample_weight, columns)
         finally:
             lock.release()
 
-    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
-        arrays, weight, _, n = batch_arrays(batch, sample_weight, None)
+    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, columns: dict[str, object]) -> None:
+        arrays, names, weight, _, n = batch_arrays(batch, sample_weight, None, columns)
         if n == 0:
             return
+        positional, named = split_columns(arrays, names)
         ages = np.arange(n - 1, -1, -1, dtype=np.float64)
         with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
             decay = self.factor**ages * (1.0 if weight is None else weight)
@@ -574,11 +578,11 @@ class Faded(_Over[R]):
             self._squares = self._squares * fade * fade + float((decay * decay).sum())
         scale = self._next_scale(fade) if self._updates else None
         if scale is None:  # the past faded at once, the batch counted at its own weights
-            part = self._template.counted(*arrays, sample_weight=decay)
+            part = self._template.counted(*positional, sample_weight=decay, **named)
             self._result = self._faded(fade) + part
             return
         self._scale, self._view = scale, None
-        cast(Any, self._stored).update(*arrays, sample_weight=decay * scale)
+        cast(Any, self._stored).update(*positional, sample_weight=decay * scale, **named)
 
     def _faded(self, fade: float) -> R:
         """The decayed result, faded by ``fade`` more (nothing left of it below float64's range)."""
@@ -758,22 +762,23 @@ class Tumbling(_Over[R]):
             raise serialization.FormatError(f"field 'history' must be a list of results, got {show(history)}")
         self.history = [self._read_kind(window, "history", options) for window in history]
 
-    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None) -> None:
-        """Add a batch; every ``size`` samples the open window closes into ``history``."""
+    def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, **columns: object) -> None:
+        """Add a batch (and its keyword columns); every ``size`` samples the open window closes
+        into ``history``."""
         with self._lock, self._held:
-            self._update(batch, sample_weight)
+            self._update(batch, sample_weight, columns)
 
-    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None) -> None:
-        arrays, weight, _, n = batch_arrays(batch, sample_weight, None)
+    def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, columns: dict[str, object]) -> None:
+        arrays, names, weight, _, n = batch_arrays(batch, sample_weight, None, columns)
         start = 0
         while start < n:
             stop = min(n, start + self.size - self._count)
-            chunk = tuple(values[start:stop] for values in arrays)
+            chunk, named = split_columns(tuple(values[start:stop] for values in arrays), names)
             chunk_weight = None if weight is None else weight[start:stop]
             if self._updates:
-                cast(Any, self._result).update(*chunk, sample_weight=chunk_weight)
+                cast(Any, self._result).update(*chunk, sample_weight=chunk_weight, **named)
             else:
-                self._result += self._template.counted(*chunk, sample_weight=chunk_weight)
+                self._result += self._template.counted(*chunk, sample_weight=chunk_weight, **named)
             self._count += stop - start
             start = stop
             if self._count == self.size:
