@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import attrs
 import numpy as np
@@ -87,6 +87,20 @@ def file_batches(arguments: FileOptions, files: list[str], **columns: Any) -> It
     """The files' rows in batches (``arguments.progress``, when set, is told the rows read so far)."""
     options = {"actual": arguments.actual, "predicted": arguments.predicted, "weight": arguments.weight} | columns
     yield from read_batches(files, delimiter=arguments.delimiter, batch_size=arguments.batch_size, progress=arguments.progress, **options)
+
+
+Counted = TypeVar("Counted", RegressionMetrics, RiskCoverage, SetCoverage, IntervalCoverage)
+"""A result the files' batches are counted into in place."""
+
+
+def fold_files(result: Counted, arguments: FileOptions, files: list[str], read: Callable[[Batch], tuple[tuple, dict[str, Any]]], **columns: Any) -> Counted:
+    """Every batch of the files counted into ``result``: ``read(batch)`` gives the batch's
+    positional and keyword columns (``columns``: what ``read_batches`` reads), weighted by
+    ``--weight``; the one loop over a file's batches of the counted kinds."""
+    for batch in file_batches(arguments, files, **columns):
+        given, named = read(batch)
+        result.update(*given, sample_weight=batch_weights(arguments.weight, batch), **named)
+    return result
 
 
 def stream_label_sets(arguments: FileOptions, files: list[str], separator: str) -> tuple[Evaluation, LabelSetCounts, Counter[tuple[int, int, int]]]:
@@ -510,17 +524,18 @@ def stream_regression(arguments: FileOptions, files: list[str]) -> tuple[Regress
     """Numeric targets, batch by batch, into a ``RegressionMetrics`` (exact sums: memory does not
     grow with the rows), and a uniform sample of at most ``PLOTTED_POINTS`` (true, predicted)
     pairs for the plots (each row gets a random key; the smallest keys are kept)."""
-    metrics = RegressionMetrics()
     rng = np.random.default_rng(0)
-    keys, kept_y, kept_p = np.empty(0), np.empty(0), np.empty(0)
-    for batch in file_batches(arguments, files, numeric=("actual", "predicted")):
-        y = scores(batch.fields["actual"], batch.where("actual"))
-        p = scores(batch.fields["predicted"], batch.where("predicted"))
-        metrics.update(y, p, sample_weight=batch_weights(arguments.weight, batch))
-        keys, kept_y, kept_p = np.concatenate((keys, rng.random(len(y)))), np.concatenate((kept_y, y)), np.concatenate((kept_p, p))
-        if len(keys) > PLOTTED_POINTS:
-            chosen = np.argpartition(keys, PLOTTED_POINTS)[:PLOTTED_POINTS]
-            keys, kept_y, kept_p = keys[chosen], kept_y[chosen], kept_p[chosen]
+    kept = [np.empty(0)] * 3  # the sample's random keys, true values and predictions
+
+    def read(batch: Batch) -> tuple[tuple, dict[str, Any]]:
+        y, p = (scores(batch.fields[role], batch.where(role)) for role in ("actual", "predicted"))
+        keys, kept_y, kept_p = (np.concatenate(pair) for pair in zip(kept, (rng.random(len(y)), y, p)))
+        chosen = np.argpartition(keys, PLOTTED_POINTS)[:PLOTTED_POINTS] if len(keys) > PLOTTED_POINTS else slice(None)
+        kept[:] = keys[chosen], kept_y[chosen], kept_p[chosen]
+        return (y, p), {}
+
+    metrics = fold_files(RegressionMetrics(), arguments, files, read, numeric=("actual", "predicted"))
+    keys, kept_y, kept_p = kept
     order = np.argsort(keys, kind="stable")
     return metrics, kept_y[order], kept_p[order]
 
@@ -531,11 +546,12 @@ def stream_risk_coverage(arguments: FileOptions, files: list[str], confidence: s
     triples), the classes named by their text in the report's order."""
     labels = option_list(arguments.labels)
     coder, fixed = label_coder(labels), None if labels is None else len(labels)
-    curve = RiskCoverage(None if fixed is None else range(fixed))
     role = f"score:{confidence}"
-    for batch in file_batches(arguments, files, number_columns=[confidence]):
-        actual, predicted = column_codes(coder, batch, "actual", fixed), column_codes(coder, batch, "predicted", fixed)
-        curve.update(actual, predicted, scores(batch.fields[role], batch.where(role)), sample_weight=batch_weights(arguments.weight, batch))
+
+    def read(batch: Batch) -> tuple[tuple, dict[str, Any]]:
+        return (column_codes(coder, batch, "actual", fixed), column_codes(coder, batch, "predicted", fixed), scores(batch.fields[role], batch.where(role))), {}
+
+    curve = fold_files(RiskCoverage(None if fixed is None else range(fixed)), arguments, files, read, number_columns=[confidence])
     named = curve.renamed([coder.texts[code] for code in curve.labels])
     return named if fixed is not None else named.with_labels(label_order(list(named.labels)))
 
@@ -552,34 +568,35 @@ def stream_set_coverage(arguments: FileOptions, files: list[str], sets: str, sep
             raise InvalidArgumentError(f"--sets counts per group of one --group column, got {arguments.group!r}")
         group = named[0]
     coder, group_coder = label_coder(labels), label_coder(None)
-    for batch in file_batches(arguments, files, predicted=sets, groups=None if group is None else [group]):
+
+    def read(batch: Batch) -> tuple[tuple, dict[str, Any]]:
         truth = code_texts(coder, column_codes(coder, batch, "actual", None)).tolist()
         where = batch.where("predicted")
         found = [label_set(value, separator, where(position)) for position, value in enumerate(batch.fields["predicted"])]
-        groups = None
-        if group is not None:
-            role = f"group:{group}"
-            groups = code_texts(group_coder, group_coder.codes(batch.fields[role], batch.where(role))).tolist()
-        try:
-            result.update(truth, found, groups=groups, sample_weight=batch_weights(arguments.weight, batch))
-        except UnknownLabelError as error:
-            raise InputFileError(f"{files[0]}: {error} (--labels)") from None
-    return result
+        role = f"group:{group}"
+        groups = None if group is None else code_texts(group_coder, group_coder.codes(batch.fields[role], batch.where(role))).tolist()
+        return (truth, found), {"groups": groups}
+
+    try:
+        return fold_files(result, arguments, files, read, predicted=sets, groups=None if group is None else [group])
+    except UnknownLabelError as error:
+        raise InputFileError(f"{files[0]}: {error} (--labels)") from None
 
 
 def stream_interval_coverage(arguments: FileOptions, files: list[str], bounds: tuple[str, str], edges: list[float] | None) -> IntervalCoverage:
     """True values and two columns of interval bounds (and, with ``edges``, the predictions
     ``--predicted`` that place each row in a bin, or the intervals' midpoints), batch by batch,
     into an ``IntervalCoverage`` (a few sums a bin: memory does not grow with the rows)."""
-    result = IntervalCoverage(edges)
     roles = [f"score:{bounds[0]}", f"score:{bounds[1]}"]
     numeric = ("actual", "predicted") if arguments.predicted else ("actual",)
-    for batch in file_batches(arguments, files, scores=list(bounds), predicted=arguments.predicted, numeric=numeric):
+
+    def read(batch: Batch) -> tuple[tuple, dict[str, Any]]:
         y = scores(batch.fields["actual"], batch.where("actual"))
         low, high = (scores(batch.fields[role], batch.where(role)) for role in roles)
         prediction = scores(batch.fields["predicted"], batch.where("predicted")) if arguments.predicted else None
         crossed = crossed_bound(low, high)  # (every value is a finite number: scores() read them so)
         if crossed is not None:
             raise InputFileError(f"{batch.where(roles[0])(crossed[0])}: {crossed[1]}")
-        result.update(y, low, high, y_pred=prediction, sample_weight=batch_weights(arguments.weight, batch))
-    return result
+        return (y, low, high), {"y_pred": prediction}
+
+    return fold_files(IntervalCoverage(edges), arguments, files, read, scores=list(bounds), predicted=arguments.predicted, numeric=numeric)
