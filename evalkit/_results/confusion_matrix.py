@@ -557,7 +557,7 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
         lock = self._lock
         lock.acquire()  # one state of the counts (not `with`: half the cost, on every read of a stream)
         try:
-            if labels is None:  # the running margins: a stream's (the classes the last samples changed), or made at this first read
+            if self._every_label(labels):  # the running margins: a stream's (the classes the last samples changed), or made at this first read
                 if self._tally is None and type(average) is str and average in TALLIED and self._counts.dtype.kind == "i":
                     self._tally = Tally(self._counts)  # (kept current by the changes to come, or dropped by a large one)
                 found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self.measure)
@@ -568,6 +568,11 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
             lock.release()
 
     average.__doc__ = CellsResult.average.__doc__
+
+    def _every_label(self, labels: Sequence[Hashable] | None) -> bool:
+        """Whether ``labels`` asks for every class in the matrix's order (None, or the labels
+        themselves: a read of all of them, as the running margins give it)."""
+        return labels is None or (isinstance(labels, (list, tuple)) and same_labels(labels, self._labels))
 
     def _class_margins(self, k: int) -> tuple[int, int, int, int] | None:
         """``(tp, fp, fn, tn)`` of class ``k`` from the running margins (made at the first read),
@@ -582,7 +587,7 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
     def _class_values(self, measure: Measure, parameters: dict[str, Any], labels: Sequence[Hashable] | None) -> np.ndarray:
         """The values of every class read from the running margins (made at the first read, as
         ``average`` makes them) where the measure has a definition on four integers."""
-        if labels is None and self._counts.dtype.kind == "i":
+        if self._every_label(labels) and self._counts.dtype.kind == "i":
             with self._lock:
                 if self._tally is None:
                     self._tally = Tally(self._counts)

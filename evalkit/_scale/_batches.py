@@ -3,6 +3,7 @@ part, read from what ``update`` is given and written as JSON (``evalkit._scale.w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -68,8 +69,15 @@ class Batch(Generic[R]):
         return leaving
 
 
-def split_columns(arrays: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+_NO_COLUMNS: Mapping[str, Any] = {}
+"""The keyword columns of a batch that has none (shared: never changed; a dict, which ``**``
+unpacks fastest)."""
+
+
+def split_columns(arrays: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], Mapping[str, Any]]:
     """A batch's positional columns and its keyword columns (``names``: the last arrays')."""
+    if not names:  # (nearly every batch: no dict made, on every event of a window)
+        return arrays, _NO_COLUMNS
     cut = len(arrays) - len(names)
     return arrays[:cut], dict(zip(names, arrays[cut:]))
 

@@ -168,9 +168,9 @@ class Stream(CountedState, _Locked, Generic[Kind]):
             UnsupportedSettingError: the result counted does not take parts away.
             InvalidCountsError: samples that were never counted; nothing is taken away then.
         """
-        self._require("revert")
         if sample_weight is None and not columns and self._one_event(batch, -1):
             return
+        self._require("revert")
         part, _ = self._batch(*batch, sample_weight=sample_weight, **columns)
         with self._lock:
             self._result = self._read() - part

@@ -192,8 +192,10 @@ def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: Undefin
             raise InvalidArgumentError(f"'weights' must have {values.size} entries, got {weights.size}")
         present = weights > 0  # an entry of weight 0 stands for nothing, not for an undefined value
         values, weights = values[present], weights[present]
+    if weights is None:  # equal weights: the sum correctly rounded, as every mean of a few values (one rule for the running margins and this)
+        return mean_of_numbers(values.tolist(), undefined=policy)
     n_defined = int(np.count_nonzero(~np.isnan(values)))
-    mean = mean_rows(values[None, :], None if weights is None else weights[None, :], undefined=policy)[0]
+    mean = mean_rows(values[None, :], weights[None, :], undefined=policy)[0]
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
 
 

@@ -21,7 +21,15 @@ from evalkit._results.evaluation import Evaluation
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
 from evalkit.measures._averaging import check_undefined, fill_undefined
 from evalkit.measures._formulas import check_beta, get_measure, matrix_cohen_kappa
-from evalkit.metrics._inputs import _AVERAGE_OPTIONS, _check_average, _check_flag, _label_listing, _Targets, _targets
+from evalkit.metrics._inputs import (
+    _AVERAGE_OPTIONS,
+    Counts,
+    _check_average,
+    _check_flag,
+    _label_listing,
+    _Targets,
+    _targets,
+)
 
 __all__ = [
     "accuracy_score", "balanced_accuracy_score", "class_likelihood_ratios", "classification_report",
@@ -34,12 +42,12 @@ __all__ = [
 # targets: what kind of data, as one Evaluation
 
 
-def _set_wise(targets: _Targets, average: object, labels: Sequence[Hashable] | None, pos_label: Hashable) -> tuple[Evaluation, list | None]:
+def _set_wise(targets: _Targets, average: object, labels: Sequence[Hashable] | None, pos_label: Hashable) -> tuple[Counts, list | None]:
     """The evaluation to average and the labels to average over (scikit-learn's rules)."""
     _check_average(average)
     if labels is not None and targets.kind != "multilabel":
         check_label_list(labels)  # checked even where an average leaves it unused
-    evaluation = targets.evaluation
+    evaluation = targets.counts
     if average == "binary":
         if targets.kind != "binary":
             options = [option for option in _AVERAGE_OPTIONS if option != "binary" and (option != "samples" or targets.kind == "multilabel")]
@@ -92,7 +100,7 @@ _DENOMINATOR_WORDS = {
 
 
 def _values(
-    evaluation: Evaluation, measure: str, average: str | None, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any]
+    evaluation: Counts, measure: str, average: str | None, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any]
 ) -> float | np.ndarray:
     """One measure, averaged (a float) or per class (an array with undefined values filled),
     warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value."""
@@ -120,7 +128,7 @@ def _values(
     return result
 
 
-def _support(evaluation: Evaluation, labels: list | None, weighted: bool) -> np.ndarray:
+def _support(evaluation: Counts, labels: list | None, weighted: bool) -> np.ndarray:
     support = np.asarray(evaluation.cells_of(labels).support)
     return support.astype(np.float64) if weighted else support.astype(np.int64)
 
@@ -150,9 +158,14 @@ def precision_recall_fscore_support(
         >>> precision_recall_fscore_support([0, 1, 1, 0], [0, 1, 0, 0], average="binary")
         (1.0, 0.5, 0.6666666666666666, None)
     """
+    return _precision_recall_fscore(_targets(y_true, y_pred, sample_weight), beta, labels, pos_label, average, warn_for, zero_division)
+
+
+def _precision_recall_fscore(targets: _Targets, beta: float, labels: Sequence[Any] | None, pos_label: Hashable, average: str | None,
+                             warn_for: Sequence[str], zero_division: float | str) -> tuple[Any, Any, Any, Any]:  # fmt: skip
+    """``precision_recall_fscore_support`` of targets counted before (a report reads them four times)."""
     beta = check_beta(beta)
     policy = _policy(zero_division)
-    targets = _targets(y_true, y_pred, sample_weight)
     evaluation, chosen = _set_wise(targets, average, labels, pos_label)
     kind = None if average is None else ("macro" if average == "binary" else average)
     warn = zero_division == "warn"
@@ -162,7 +175,7 @@ def precision_recall_fscore_support(
         _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warned, {}),
         _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, {"beta": beta}),
     ]
-    support = _support(evaluation, chosen, sample_weight is not None) if average is None else None
+    support = _support(evaluation, chosen, targets.weight is not None) if average is None else None
     return results[0], results[1], results[2], support
 
 
@@ -260,7 +273,7 @@ def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = 
         (0.75, 3.0)
     """
     normalize = _check_flag("normalize", normalize)
-    evaluation = _targets(y_true, y_pred, sample_weight).evaluation
+    evaluation = _targets(y_true, y_pred, sample_weight).counts
     cells = evaluation.sample_cells
     correct = cells.sum_rows((cells.fp == 0) & (cells.fn == 0))
     if not normalize:
@@ -337,7 +350,7 @@ def zero_one_loss(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = T
     score = accuracy_score(y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
     if normalize:
         return 1 - score
-    evaluation = _targets(y_true, y_pred, sample_weight).evaluation
+    evaluation = _targets(y_true, y_pred, sample_weight).counts
     return float(evaluation.n_samples) - score
 
 
@@ -353,9 +366,9 @@ def balanced_accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, sample_we
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("balanced_accuracy_score needs one label per sample, not multi-label indicators")
-    if np.isnan(targets.evaluation.per_class("recall")).any():
+    if np.isnan(targets.counts.per_class("recall")).any():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
-    return targets.evaluation.get_balanced_accuracy(adjusted=adjusted)
+    return targets.counts.get_balanced_accuracy(adjusted=adjusted)
 
 
 def matthews_corrcoef(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> float:
@@ -369,7 +382,7 @@ def matthews_corrcoef(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: 
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("matthews_corrcoef needs one label per sample, not multi-label indicators")
-    value = targets.evaluation.get_matthews_correlation_coefficient()
+    value = targets.counts.get_matthews_correlation_coefficient()
     return 0.0 if math.isnan(value) else value
 
 
@@ -410,8 +423,8 @@ def hamming_loss(y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: Array
     """
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
-        return float(targets.evaluation.average("error_rate", "micro"))
-    evaluation = targets.evaluation
+        return float(targets.counts.average("error_rate", "micro"))
+    evaluation = targets.counts
     cells = evaluation.sample_cells
     wrong = cells.sum_rows((cells.fp != 0) | (cells.fn != 0))  # the mean of the mismatches, not 1 - accuracy (one rounding)
     return float(wrong / evaluation.n_samples) if evaluation.n_samples else math.nan
@@ -447,8 +460,8 @@ def _confusion_matrix(
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("confusion_matrix needs one label per sample; use multilabel_confusion_matrix for indicators")
-    pairs = targets.evaluation.pair_counts()
-    present = targets.evaluation.labels
+    pairs = targets.counts.pair_counts()
+    present = targets.counts.labels
     counts = pairs.dense()
     if labels is not None:
         chosen = list(check_label_list(labels))
@@ -531,10 +544,10 @@ def classification_report(
         raise InvalidArgumentError(f"'digits' must be a whole number in 0..15, got {show(digits)}")
     targets = _targets(y_true, y_pred, sample_weight)
     labels_given = labels is not None
-    chosen = list(targets.evaluation.labels if targets.kind != "multilabel" else range(targets.evaluation.class_cells.tp.shape[0]))
+    chosen = list(targets.counts.labels if targets.kind != "multilabel" else range(targets.counts.class_cells.tp.shape[0]))
     if labels is not None:
         chosen = list(check_label_list(labels))
-    micro_is_accuracy = targets.kind != "multilabel" and (not labels_given or set(chosen) >= set(targets.evaluation.labels))
+    micro_is_accuracy = targets.kind != "multilabel" and (not labels_given or set(chosen) >= set(targets.counts.labels))
     if target_names is not None and len(chosen) != len(target_names):
         if not labels_given:
             raise InvalidArgumentError(
@@ -542,14 +555,14 @@ def classification_report(
             )
         warnings.warn(f"labels size, {len(chosen)}, does not match size of target_names, {len(target_names)}", UserWarning, stacklevel=2)
     names = [f"{label}" for label in chosen] if target_names is None else list(target_names)
-    options: dict[str, Any] = {"labels": chosen, "sample_weight": sample_weight, "zero_division": zero_division}
-    precision, recall, f1, support = precision_recall_fscore_support(y_true, y_pred, average=None, **options)
+    warn_for = ("precision", "recall", "f-score")
+    precision, recall, f1, support = _precision_recall_fscore(targets, 1.0, chosen, 1, None, warn_for, zero_division)
     total = support.sum()
     rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision, recall, f1, support)}
     averages = {}
     for average in ("micro", "macro", "weighted", *(("samples",) if targets.kind == "multilabel" else ())):
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        scores = precision_recall_fscore_support(y_true, y_pred, average=average, **options)[:3]
+        scores = _precision_recall_fscore(targets, 1.0, chosen, 1, average, warn_for, zero_division)[:3]
         averages[heading] = [*scores, total]
     headers = ["precision", "recall", "f1-score", "support"]
     if output_dict:

@@ -1,6 +1,6 @@
-"""What every function of the scikit-learn face reads first: the kind of target, one
-``Evaluation`` of it, the checks of ``average`` and flags, binary scores and truth, and the mean
-of per-sample losses.
+"""What every function of the scikit-learn face reads first: the kind of target, its counts
+(counted once: a ``ConfusionMatrix`` of labels, an ``Evaluation`` of indicators), the checks of
+``average`` and flags, binary scores and truth, and the mean of per-sample losses.
 
 Private: ``evalkit.metrics`` is the public path of every function of the face.
 """
@@ -24,6 +24,7 @@ from evalkit._engine._validation import (
     is_sparse,
     show,
 )
+from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.evaluation import Evaluation
 from evalkit._scores.curves import exact_scores
 from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidTypeError, InvalidValueError
@@ -31,13 +32,16 @@ from evalkit.measures._averaging import AVERAGES
 
 _AVERAGE_OPTIONS = (None, "binary", *AVERAGES)
 
+Counts = ConfusionMatrix | Evaluation
+"""What a function of the face reads: a matrix of labels, an evaluation of indicators."""
+
 
 @attrs.frozen
 class _Targets:
-    """Both targets of one call: their kind, the evaluation of them, and the data."""
+    """Both targets of one call: their kind, their counts, and the data."""
 
     kind: str  # "binary", "multiclass" or "multilabel"
-    evaluation: Evaluation
+    counts: Counts  # a matrix of labels (what their averages and per-class values read), an evaluation of indicators
     y_true: Any  # by kind: a 1-D array or list of labels, or a 2-D (dense or sparse) indicator matrix
     y_pred: Any
     weight: ArrayLike | None
@@ -92,10 +96,9 @@ def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | 
     if (true.shape[0] if kind_true == "indicators" else len(true)) == 0:
         raise EmptyInputError("'y_true' and 'y_pred' are empty: at least one sample is needed")
     if kind_true == "indicators":
-        evaluation = Evaluation.from_indicators(true, pred, sample_weight=sample_weight)
-        return _Targets("multilabel", evaluation, true, pred, sample_weight)
-    evaluation = Evaluation.from_labels(true, pred, sample_weight=sample_weight)
-    return _Targets("binary" if len(evaluation.labels) <= 2 else "multiclass", evaluation, true, pred, sample_weight)
+        return _Targets("multilabel", Evaluation.from_indicators(true, pred, sample_weight=sample_weight), true, pred, sample_weight)
+    matrix = ConfusionMatrix.from_predictions(true, pred, sample_weight=sample_weight)
+    return _Targets("binary" if len(matrix.labels) <= 2 else "multiclass", matrix, true, pred, sample_weight)
 
 
 def _check_average(average: Any) -> None:
