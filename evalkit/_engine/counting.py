@@ -300,8 +300,8 @@ def _nonnegative_pair_counts(
         if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
             seen = seen | (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
     present = np.flatnonzero(seen)
-    if len(present) < len(counts):
-        counts = counts[np.ix_(present, present)]
+    if len(present) < len(counts):  # (labels 0 .. k-1, the common case: a slice, no gather)
+        counts = np.ascontiguousarray(counts[: len(present), : len(present)]) if not len(present) or present[-1] == len(present) - 1 else counts[np.ix_(present, present)]
     return counts, present.astype(value_type).tolist()
 
 

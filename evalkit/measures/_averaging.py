@@ -361,7 +361,7 @@ def summarize_rows(values: ArrayLike, *, undefined: UndefinedPolicy = "exclude")
     filled, counted = _apply_policy(values, defined, policy)
     count = counted.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(counted, filled, 0.0).sum(axis=1) / count
+        mean = np.array([math.fsum(row) for row in np.where(counted, filled, 0.0).tolist()], dtype=np.float64).reshape(-1) / count  # each sum correctly rounded, as every mean
         std = np.sqrt(np.where(counted, (filled - mean[:, None]) ** 2, 0.0).sum(axis=1) / count)
     low = np.where(counted, filled, np.inf).min(axis=1, initial=np.inf)
     high = np.where(counted, filled, -np.inf).max(axis=1, initial=-np.inf)
