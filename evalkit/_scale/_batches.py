@@ -69,12 +69,12 @@ class Batch(Generic[R]):
         return leaving
 
 
-_NO_COLUMNS: Mapping[str, Any] = {}
+_NO_COLUMNS: Mapping[str, object] = {}
 """The keyword columns of a batch that has none (shared: never changed; a dict, which ``**``
 unpacks fastest)."""
 
 
-def split_columns(arrays: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], Mapping[str, Any]]:
+def split_columns(arrays: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tuple[Any, ...], Mapping[str, object]]:
     """A batch's positional columns and its keyword columns (``names``: the last arrays')."""
     if not names:  # (nearly every batch: no dict made, on every event of a window)
         return arrays, _NO_COLUMNS

@@ -93,7 +93,7 @@ Counted = TypeVar("Counted", RegressionMetrics, RiskCoverage, SetCoverage, Inter
 """A result the files' batches are counted into in place."""
 
 
-def fold_files(result: Counted, arguments: FileOptions, files: list[str], read: Callable[[Batch], tuple[tuple, dict[str, Any]]], **columns: Any) -> Counted:
+def fold_files(result: Counted, arguments: FileOptions, files: list[str], read: Callable[[Batch], tuple[tuple, dict[str, Any]]], **columns: object) -> Counted:
     """Every batch of the files counted into ``result``: ``read(batch)`` gives the batch's
     positional and keyword columns (``columns``: what ``read_batches`` reads), weighted by
     ``--weight``; the one loop over a file's batches of the counted kinds."""
