@@ -216,3 +216,31 @@ def test_one_score_column_answers_as_scikit_learn():
 
     assert ek.top_k_accuracy_score([0, 1, 1], [0.2, 0.8, 0.6], k=1) == top_k_accuracy_score([0, 1, 1], [0.2, 0.8, 0.6], k=1)
     assert ek.top_k_accuracy_score([0, 1, 1], [[0.2], [0.8], [0.4]], k=1) == top_k_accuracy_score([0, 1, 1], [[0.2], [0.8], [0.4]], k=1)
+
+
+def test_the_face_counts_many_classes_per_class_and_extreme_weights_within_bounds():
+    """Targets of many classes (ids) are counted per class, not in a dense matrix; float weights
+    of very different sizes keep accuracy in [0, 1] and the losses at or above 0 (the correct and
+    the wrong weight are each an exact sum, correctly rounded), as scikit-learn gives them."""
+    ids = np.arange(9000)
+    guessed = ids.copy()
+    guessed[:10] += 1
+    assert ek.accuracy_score(ids, guessed) == sk.accuracy_score(ids, guessed)
+    assert math.isclose(ek.f1_score(ids, guessed, average="macro"), sk.f1_score(ids, guessed, average="macro"), rel_tol=1e-12)
+    heavy = [1, 1e16, 1.5, 1.5]
+    assert ek.accuracy_score([1, 0, 0, 2], [1, 0, 0, 2], sample_weight=heavy) == 1.0
+    assert ek.zero_one_loss([1, 0, 0, 2], [1, 0, 0, 2], sample_weight=heavy) == 0.0
+    assert ek.hamming_loss([0, 0], [0, 1], sample_weight=[1e16, 1]) == sk.hamming_loss([0, 0], [0, 1], sample_weight=[1e16, 1]) == 1e-16
+
+
+def test_the_arguments_are_checked_before_the_data_as_scikit_learn_checks_them():
+    with pytest.raises(ValueError, match="zero_division"):
+        ek.precision_recall_fscore_support([0, 1], ["a", "b"], zero_division="bad")
+    with pytest.raises(ValueError, match="zero_division"):
+        sk.precision_recall_fscore_support([0, 1], ["a", "b"], zero_division="bad")
+
+
+def test_a_mean_of_infinities_is_undefined_or_infinite_not_an_error():
+    from evalkit.measures._averaging import mean_of
+
+    assert math.isnan(mean_of([math.inf, -math.inf])) and mean_of([1e308, 1e308]) == math.inf

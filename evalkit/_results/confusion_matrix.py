@@ -17,6 +17,7 @@ from evalkit._engine._exact import (
     exact_remainders,
     exact_table,
     in_units,
+    rounded_counts,
     weighted_sum,
 )
 from evalkit._engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
@@ -484,9 +485,18 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
 
     @property
     def sample_cells(self) -> Cells:
-        """Per-sample cells: right samples ``(1, 0, 0, m-1)`` and wrong ones ``(0, 1, 1, m-2)``, weighted by their counts."""
-        correct = self._counts.trace()
-        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=[correct, self.get_total_items() - correct])
+        """Per-sample cells: right samples ``(1, 0, 0, m-1)`` and wrong ones ``(0, 1, 1, m-2)``,
+        weighted by their counts (float counts: the exact sums of the diagonal and of the rest,
+        each correctly rounded, so neither passes the total)."""
+        if self._counts.dtype.kind == "f":
+            counts, low, exact, _ = self._exact_snapshot()
+            table = _exact_table(counts, low, exact)
+            diagonal = np.trace(table)
+            weight = rounded_counts(np.array([diagonal, table.sum() - diagonal], dtype=object)).tolist()
+        else:
+            correct = int(self._counts.trace())
+            weight = [correct, self.get_total_items() - correct]
+        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=weight)
 
     @property
     def n_samples(self) -> int | float:

@@ -199,6 +199,15 @@ def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: Undefin
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
 
 
+def _sum(values: list[float]) -> float:
+    """The sum correctly rounded (``math.fsum``); with infinities of both signs NaN, beyond float's
+    range an infinity (what ``fsum`` raises for, a plain sum gives)."""
+    try:
+        return math.fsum(values)
+    except (OverflowError, ValueError):
+        return sum(values)
+
+
 def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclude") -> Averaged:
     """``mean_of`` of a few Python floats, equal weights, without numpy (what one read of a
     stream costs): the same policy, the sum correctly rounded (``math.fsum``).
@@ -212,9 +221,10 @@ def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclud
         value = values[0]
         return _averaged(value, 1, 1) if value == value else _averaged(math.nan, 1, 0)  # noqa: PLR0124
     defined = [value for value in values if value == value]  # noqa: PLR0124 (NaN is the one value unequal to itself: faster than isnan)
+    total = _sum(defined)
     if type(undefined) is str and undefined == "exclude":  # the default policy, without its general path (every read of a stream)
-        return _averaged(math.fsum(defined) / len(defined) if defined else math.nan, len(values), len(defined))
-    return mean_of_total(math.fsum(defined), len(values), len(defined), undefined=undefined)
+        return _averaged(total / len(defined) if defined else math.nan, len(values), len(defined))
+    return mean_of_total(total, len(values), len(defined), undefined=undefined)
 
 
 def mean_of_total(total: float, n_values: int, n_defined: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
@@ -361,7 +371,7 @@ def summarize_rows(values: ArrayLike, *, undefined: UndefinedPolicy = "exclude")
     filled, counted = _apply_policy(values, defined, policy)
     count = counted.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.array([math.fsum(row) for row in np.where(counted, filled, 0.0).tolist()], dtype=np.float64).reshape(-1) / count  # each sum correctly rounded, as every mean
+        mean = np.array([_sum(row) for row in np.where(counted, filled, 0.0).tolist()], dtype=np.float64).reshape(-1) / count  # each sum correctly rounded, as every mean
         std = np.sqrt(np.where(counted, (filled - mean[:, None]) ** 2, 0.0).sum(axis=1) / count)
     low = np.where(counted, filled, np.inf).min(axis=1, initial=np.inf)
     high = np.where(counted, filled, -np.inf).max(axis=1, initial=-np.inf)

@@ -158,6 +158,8 @@ def precision_recall_fscore_support(
         >>> precision_recall_fscore_support([0, 1, 1, 0], [0, 1, 0, 0], average="binary")
         (1.0, 0.5, 0.6666666666666666, None)
     """
+    check_beta(beta)  # (the arguments before the data, as scikit-learn checks them)
+    _policy(zero_division)
     return _precision_recall_fscore(_targets(y_true, y_pred, sample_weight), beta, labels, pos_label, average, warn_for, zero_division)
 
 

@@ -24,13 +24,18 @@ from evalkit._engine._validation import (
     is_sparse,
     show,
 )
+from evalkit._engine.counting import confusion_counts
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.evaluation import Evaluation
 from evalkit._scores.curves import exact_scores
-from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidTypeError, InvalidValueError
+from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidTypeError, InvalidValueError, MatrixSizeError
 from evalkit.measures._averaging import AVERAGES
 
 _AVERAGE_OPTIONS = (None, "binary", *AVERAGES)
+
+_DENSE_CELLS = 1 << 16
+"""Cells a dense matrix of single-label targets may have whatever the number of samples (256
+classes); above, at most 16 a sample: more classes are counted per class (an ``Evaluation``)."""
 
 Counts = ConfusionMatrix | Evaluation
 """What a function of the face reads: a matrix of labels, an evaluation of indicators."""
@@ -97,8 +102,12 @@ def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | 
         raise EmptyInputError("'y_true' and 'y_pred' are empty: at least one sample is needed")
     if kind_true == "indicators":
         return _Targets("multilabel", Evaluation.from_indicators(true, pred, sample_weight=sample_weight), true, pred, sample_weight)
-    matrix = ConfusionMatrix.from_predictions(true, pred, sample_weight=sample_weight)
-    return _Targets("binary" if len(matrix.labels) <= 2 else "multiclass", matrix, true, pred, sample_weight)
+    try:  # a dense matrix where it is small beside the data; many classes (ids) counted sparsely, per class
+        counts, labels = confusion_counts(true, pred, None, sample_weight=sample_weight, max_cells=max(_DENSE_CELLS, 16 * len(true)))
+        result: Counts = ConfusionMatrix._trusted(counts, labels)
+    except MatrixSizeError:
+        result = Evaluation.from_labels(true, pred, sample_weight=sample_weight)
+    return _Targets("binary" if len(result.labels) <= 2 else "multiclass", result, true, pred, sample_weight)
 
 
 def _check_average(average: Any) -> None:
