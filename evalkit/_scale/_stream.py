@@ -154,8 +154,8 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         """Count a batch (the arguments of ``build``, after its options).
 
         Raises:
-            whatever ``build`` raises for the batch, or its result's ``merge`` (a batch of
-            classes the counts cannot take); nothing is counted then.
+            EvalkitError: what ``build`` raises for the batch, or its result's ``merge`` (a
+                batch of classes the counts cannot take); nothing is counted then.
         """
         if sample_weight is None and not columns and self._one_event(batch, 1):
             return
