@@ -122,10 +122,10 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         kind = getattr(build, "__self__", None)
         if not (isinstance(kind, type) and issubclass(kind, CountedState) and getattr(kind, "DOCUMENT", None)):
             raise InvalidTypeError(f"'build' must be a class method of a counted result (as Evaluation.from_label_sets), got {show(build)}")
-        parameters = inspect.signature(build).parameters
-        columns = [name for name in options if name == "sample_weight" or (name in parameters and parameters[name].default is inspect.Parameter.empty)]
+        signature = inspect.signature(build)
+        columns = [name for name in options if name == "sample_weight" or (name in signature.parameters and signature.parameters[name].default is inspect.Parameter.empty)]
         try:
-            inspect.signature(build).bind_partial(**options)
+            signature.bind_partial(**options)
             if columns:
                 raise TypeError(f"{columns[0]!r} is a batch's column, given to update")
         except TypeError as error:
@@ -269,9 +269,10 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         return part
 
     def _read(self) -> Kind:
-        if self._result is None:
+        result = self._result
+        if result is None:
             raise EmptyInputError(f"{self._NOTHING}: nothing to read")
-        return self._result
+        return result
 
     @property
     def n_points(self) -> int:
@@ -299,7 +300,8 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         """New counts of both streams (one that counted nothing adds nothing).
 
         Raises:
-            InvalidTypeError: not a stream of the same kind and settings.
+            InvalidTypeError: not a stream of this kind.
+            LabelMismatchError: a stream of other settings.
         """
         if type(other) is not type(self):
             raise InvalidTypeError(f"can only merge a {type(self).__name__}, got {show(other)}")
