@@ -568,9 +568,8 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
         lock.acquire()  # one state of the counts (not `with`: half the cost, on every read of a stream)
         try:
             if self._every_label(labels):  # the running margins: a stream's (the classes the last samples changed), or made at this first read
-                if self._tally is None and type(average) is str and average in TALLIED and self._counts.dtype.kind == "i":
-                    self._tally = Tally(self._counts)  # (kept current by the changes to come, or dropped by a large one)
-                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self.measure)
+                tally = self._running_margins() if type(average) is str and average in TALLIED else self._tally
+                found = tallied(tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self.measure)
                 if found is not None:
                     return found
             return super().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
@@ -587,24 +586,27 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
     def _class_margins(self, k: int) -> tuple[int, int, int, int] | None:
         """``(tp, fp, fn, tn)`` of class ``k`` from the running margins (made at the first read),
         or None for float counts, which keep none."""
-        if self._counts.dtype.kind != "i":
-            return None
         with self._lock:
-            if self._tally is None:
-                self._tally = Tally(self._counts)
-            return self._tally.cells(k)
+            tally = self._running_margins()
+            return None if tally is None else tally.cells(k)
 
     def _class_values(self, measure: Measure, parameters: dict[str, Any], labels: Sequence[Hashable] | None) -> np.ndarray:
         """The values of every class read from the running margins (made at the first read, as
         ``average`` makes them) where the measure has a definition on four integers."""
-        if self._every_label(labels) and self._counts.dtype.kind == "i":
+        if self._every_label(labels):
             with self._lock:
-                if self._tally is None:
-                    self._tally = Tally(self._counts)
-                values = self._tally.values(measure, parameters)
+                tally = self._running_margins()
+                values = None if tally is None else tally.values(measure, parameters)
                 if values is not None:
-                    return np.array(values)  # (a copy: the tally keeps its list)
+                    return np.array(values)  # (a copy, under the lock: the tally keeps its list)
         return super()._class_values(measure, parameters, labels)
+
+    def _running_margins(self) -> Tally | None:
+        """The running margins of integer counts (a stream's, kept current by its changes), made
+        at the first read; None for float counts, which keep none (the caller holds the lock)."""
+        if self._tally is None and self._counts.dtype.kind == "i":
+            self._tally = Tally(self._counts)
+        return self._tally
 
     def _repr_html_(self) -> str:
         """The matrix as a heat map in a notebook (escaped, no script)."""
