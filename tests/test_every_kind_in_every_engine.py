@@ -166,6 +166,9 @@ def test_a_stream_refuses_what_it_cannot_count_and_says_why():
     with pytest.raises(UnsupportedSettingError, match="does not support json: an option is no JSON data"):
         Stream(Evaluation.from_labels, metrics_class=type("Mine", (ClassificationMetrics,), {})).to_json()  # a class: no JSON data
     lists = Stream(RankedLists.from_lists, depth=3)
+    lists.update([[1, 2, 3]], [[2, 5]])  # a constructor without weights: a batch without weights counts
+    with pytest.raises(InvalidArgumentError, match="'sample_weight'.*RankedLists.from_lists takes none"):
+        lists.update([[1, 2]], [[2]], sample_weight=[2.0])
     assert not lists.supports("scale") and lists.supports("subtract")
     with pytest.raises(UnsupportedSettingError, match="the result it counts does not scale"):
         lists.scaled(0.5)

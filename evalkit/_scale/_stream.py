@@ -187,7 +187,12 @@ class Stream(CountedState, _Locked, Generic[Kind]):
     def _batch(self, *batch: object, sample_weight: ArrayLike | None = None, **columns: object) -> tuple[Kind, dict[str, Any]]:
         """A batch counted as a result of its own (outside the lock), and the settings it fixes
         when it is the first (a kind of stream's: the classes of later batches)."""
-        return self._build(*batch, sample_weight=sample_weight, **self._options, **columns), {}
+        build = self._build
+        if sample_weight is None:  # (a constructor of unweighted batches takes no weights at all)
+            return build(*batch, **self._options, **columns), {}
+        if "sample_weight" not in inspect.signature(build).parameters:
+            raise InvalidArgumentError(f"'sample_weight' given, but {self._kind.__name__}.{self._name} takes none: count its batches unweighted")
+        return build(*batch, sample_weight=sample_weight, **self._options, **columns), {}
 
     def _counted_batch(self, *batch: object, sample_weight: ArrayLike | None = None) -> Callable[[], None]:
         """A batch counted as a result of its own now, and what merges it into the counts later
