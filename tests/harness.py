@@ -615,7 +615,7 @@ KINDS = {
     "SetCoverage of label sets, by group": (
         lambda data, k: SetCoverage.from_sets(parts(data, "actual")[k], parts(data, "predicted_sets")[k], labels=LABELS, groups=parts(data, "groups")[k],
                                               sample_weight=part_weights(data)[k]),
-        lambda result: {group: result.group(group) for group in result.groups if result.group(group).n_samples},  # a part taken away leaves its groups, empty
+        None,  # (its groups those that weigh something, sorted: the same state however the parts came)
         lambda result: result.coverage(), lambda result: result.n_samples,
     ),
     "IntervalCoverage, in bins": (

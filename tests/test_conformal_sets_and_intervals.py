@@ -184,6 +184,27 @@ def _holds(interval, value):
     return interval.low <= value <= interval.high
 
 
+def test_groups_are_those_that_weigh_something_sorted_however_the_parts_came():
+    first = SetCoverage.from_sets([0, 1], [[0], [1]], labels=[0, 1], groups=["z", "y"])
+    second = SetCoverage.from_sets([0, 1], [[0], [0]], labels=[0, 1], groups=["x", "z"])
+    whole = SetCoverage.from_sets([0, 1, 0, 1], [[0], [1], [0], [0]], labels=[0, 1], groups=["z", "y", "x", "z"])
+    assert (first + second).groups == (second + first).groups == whole.groups == ("x", "y", "z")
+    assert first + second == second + first == whole
+    assert (whole - first).groups == ("x", "z") and whole - first == second  # a group the part took all of leaves
+    window = Windowed(SetCoverage([0, 1]), size=2)
+    for y, sets, group in [(0, [0], "z"), (1, [1], "a"), (0, [1], "m"), (1, [0, 1], "b")]:
+        window.update([y], [sets], groups=[group])
+    assert window.result.groups == ("b", "m") and window.result == SetCoverage.from_sets([0, 1], [[1], [0, 1]], labels=[0, 1], groups=["m", "b"])
+    weightless = SetCoverage.from_sets([0, 1], [[0], [1]], labels=[0, 1], groups=["q", "r"], sample_weight=[0, 1])
+    assert weightless.groups == ("r",) and weightless.group_coverage() == {"r": 1.0}
+    earlier = json.loads(whole.to_json())  # a document of groups in the order met (as earlier builds wrote it) reads as today's
+    earlier["groups"] = ["z", "y", "x"]
+    for rows in (earlier["by_class"], earlier["by_size"]):
+        for row in rows:
+            row[0] = {0: 2, 1: 1, 2: 0}[row[0]]
+    assert SetCoverage.from_json(json.dumps(earlier)) == whole
+
+
 def test_groups_and_classes_join_and_leave_as_parts_do():
     monday = SetCoverage.from_sets(["a", "b"], [{"a"}, {"a"}], groups=["x", "x"])
     tuesday = SetCoverage.from_sets(["c"], [{"c", "a"}], groups=["y"])

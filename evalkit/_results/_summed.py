@@ -192,8 +192,7 @@ class SummedState(CountedState):
                 nothing is taken away then.
         """
         rest = self - self.counted(*batch, **options)
-        for name, value in zip(self.SUMS, rest._arrays()):
-            setattr(self, name, value)
+        vars(self).update(vars(rest))  # (its sums, and what they are over: a kind may settle its labels or groups anew)
 
     def _settings(self) -> dict[str, Any]:
         """The constructor's keywords that make this result's empty state."""

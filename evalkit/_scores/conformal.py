@@ -283,7 +283,7 @@ class SetCoverage(_Sums):
 
     @property
     def groups(self) -> tuple | None:
-        """The groups, in the order met (``None``: counted without groups)."""
+        """The groups whose samples weigh something, sorted (``None``: counted without groups)."""
         return self._groups
 
     def _setting_values(self) -> tuple:
@@ -311,7 +311,34 @@ class SetCoverage(_Sums):
         if (self._groups is None) != (other._groups is None) and self.n_samples and other.n_samples:
             raise InvalidArgumentError("cannot merge prediction sets counted with groups and without")
         groups = self._groups if other._groups is None else other._groups if self._groups is None else label_union(self._groups, other._groups, ("this result", "the other"))
+        groups = None if groups is None else sorted_labels(groups, "groups")  # (the order one batch of them all gives)
         return self._widened(labels, groups), other._widened(labels, groups)
+
+    def _canonical(self) -> SetCoverage:
+        """This state with its groups those whose samples weigh something, sorted (as one batch of
+        them all finds them): the same state however batches, merges and windows brought them."""
+        if not self._groups:
+            return self
+        present = np.unique(self._by_class.codes(0))
+        kept = [self._groups[k] for k in present.tolist()]
+        order = sorted_labels(kept, "groups")
+        if order == self._groups:
+            return self
+        lookup = np.zeros(len(self._groups), dtype=np.int64)
+        lookup[present] = positions_in(kept, order)
+        result = self.copy()
+        result._groups, result._by_class, result._by_size = order, self._by_class.recoded(lookup, None), self._by_size.recoded(lookup, None)
+        return result
+
+    def _subtract(self, other: SetCoverage) -> SetCoverage:
+        return super()._subtract(other)._canonical()  # (a group the part took all of leaves)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return SummedState.__eq__(self._canonical(), cast(SetCoverage, other)._canonical())  # (an empty result keeps the groups it was over)
+
+    __hash__ = None  # type: ignore[assignment]  # counted into in place
 
     def update(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of prediction sets (in place); ``groups`` gives each sample's group.
@@ -327,9 +354,10 @@ class SetCoverage(_Sums):
         state = self._widened(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
         codes = positions_in(labels, state.labels)[codes] if labels != state.labels[: len(labels)] else codes
         rows = _weighted_rows(covered, weight)
-        self._labels, self._groups = state._labels, state._groups
-        self._by_class = state._by_class.plus(KeyedSums.counted(group, codes, rows))
-        self._by_size = state._by_size.plus(KeyedSums.counted(group, sizes, rows))
+        state._by_class = state._by_class.plus(KeyedSums.counted(group, codes, rows))
+        state._by_size = state._by_size.plus(KeyedSums.counted(group, sizes, rows))
+        state = state._canonical()
+        self._labels, self._groups, self._by_class, self._by_size = state._labels, state._groups, state._by_class, state._by_size
 
     def _group_codes(self, groups: LabelsLike, n: int) -> tuple[np.ndarray, tuple]:
         values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
@@ -498,7 +526,7 @@ class SetCoverage(_Sums):
         why = result._invalid()
         if why is not None:
             raise serialization.FormatError(f"fields 'by_class' and 'by_size': {why}")
-        return result
+        return result._canonical()  # (a document of groups in the order met, as earlier builds kept them)
 
     def _invalid(self) -> str | None:
         """Counts no prediction sets give: a key covering more than it weighs, or the classes and
