@@ -187,6 +187,33 @@ def test_float_sums_are_exact_whatever_the_magnitudes_and_the_batching(values_an
         assert got == want, (got, total)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.floats(0, 1e12, allow_subnormal=False)), min_size=1, max_size=80),
+       st.integers(0, 80), st.booleans())  # fmt: skip
+def test_a_float_weighted_matrix_is_the_same_however_it_is_counted(samples, cut, text):
+    """Float weights counted at once, in two parts merged, by ``update`` (a table, or a few
+    cells), by ``update_indices`` and from text labels give one matrix: each cell the exact sum
+    of its weights correctly rounded (``math.fsum``), as scikit-learn's order of summing is not."""
+    names = np.array(["a", "b", "c"])
+    y, p = (np.array([sample[k] for sample in samples]) for k in (0, 1))
+    w = np.array([sample[2] for sample in samples])
+    cut = min(cut, len(samples))
+    y_in, p_in = (names[y], names[p]) if text else (y, p)
+    labels = list(names) if text else [0, 1, 2]
+    whole = ConfusionMatrix.from_predictions(y_in, p_in, labels, sample_weight=w)
+    parts = ConfusionMatrix.from_predictions(y_in[:cut], p_in[:cut], labels, sample_weight=w[:cut]) + ConfusionMatrix.from_predictions(
+        y_in[cut:], p_in[cut:], labels, sample_weight=w[cut:])
+    updated, few, indexed = ConfusionMatrix(labels), ConfusionMatrix(labels), ConfusionMatrix(labels)
+    updated.update(y_in, p_in, sample_weight=w)
+    for start in range(0, len(samples), 3):
+        few.update(y_in[start : start + 3], p_in[start : start + 3], sample_weight=w[start : start + 3])
+    indexed.update_indices(y, p, sample_weight=w)
+    assert whole == parts == updated == few == indexed
+    sums = [[math.fsum(w[(y == row) & (p == column)]) for column in range(3)] for row in range(3)]
+    assert whole.to_array().tolist() == sums
+    assert ek.confusion_matrix(y_in, p_in, labels=labels, sample_weight=w).tolist() == sums
+
+
 @given(hnp.arrays(np.int64, st.tuples(st.integers(0, 4), st.just(70)), elements=st.integers(-(2**62), 2**62)),
        st.lists(st.integers(-(2**2238), 2**2238), max_size=5))  # fmt: skip
 def test_limbs_and_integers_convert_both_ways_exactly(limbs, numbers):

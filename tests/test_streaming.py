@@ -13,6 +13,8 @@ from hypothesis.extra import numpy as hnp
 from evalkit import ConfusionMatrix, Evaluation, ThresholdCurve, formulas
 from evalkit._scale.streaming import MERGE_FACTOR, CurveCounts
 from evalkit.exceptions import (
+    InvalidArgumentError,
+    InvalidTypeError,
     LabelMismatchError,
     UnsupportedSettingError,
 )
@@ -212,3 +214,16 @@ def test_a_stream_counter_follows_the_counted_state_protocol(kind, data):
     """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
     pickle round trips (``harness.check_kind``)."""
     check_kind(kind, data)
+
+
+def test_curve_counts_of_thresholds_given_any_way_are_one_stream_and_read_back_equal():
+    given = [[0.2, 0.5, 0.8], (0.2, 0.5, 0.8), np.array([0.2, 0.5, 0.8])]
+    streams = [CurveCounts(thresholds=thresholds) for thresholds in given]
+    for stream in streams:
+        stream.update([0, 1, 1], [0.1, 0.6, 0.9])
+    assert streams[0] == streams[1] == streams[2]
+    for stream in (*streams, streams[0].empty(), CurveCounts(thresholds=np.int64(5))):
+        assert CurveCounts.from_json(stream.to_json()) == stream
+    for bad, error in (("x", InvalidTypeError), (1, InvalidArgumentError), ([], InvalidArgumentError), ([float("nan")], InvalidArgumentError)):
+        with pytest.raises(error, match="'thresholds'"):  # refused when made, not at the first batch
+            CurveCounts(thresholds=bad)

@@ -55,6 +55,7 @@ __all__ = [
     "rounded_number",
     "same_form",
     "scaled_counts",
+    "split_exact",
     "sum_limbs",
     "two_sum",
     "weighted_bincount",
@@ -284,6 +285,31 @@ def exact_bincount(slots: np.ndarray, values: np.ndarray, size: int) -> np.ndarr
         np.add.at(out, np.asarray(slots, dtype=np.intp), exact_counts(values))
         return out
     return np.array(limbs_to_ints(float_limbs(slots, values, size)), dtype=object)
+
+
+def split_exact(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, dict[int, int]]:
+    """Exact sums (an object array, as ``exact_bincount`` gives them) as float counts keep them
+    (a matrix's cells): each correctly rounded; what that rounding left, as a float (None where
+    nothing is left anywhere); and, by flat position, the exact sums whose rest no float holds.
+
+    Examples:
+        >>> counts, low, exact = split_exact(exact_bincount(np.array([0, 0, 1]), np.array([1e17, 0.5, 2.0]), 2))
+        >>> counts.tolist(), low.tolist(), exact
+        ([1e+17, 2.0], [0.5, 0.0], {})
+    """
+    flat = sums.reshape(-1)
+    rounded = rounded_counts(flat)
+    left = np.flatnonzero(flat - exact_counts(rounded) != 0).tolist() if flat.size else []
+    if not left:
+        return rounded.reshape(sums.shape), None, {}
+    low, exact = np.zeros(flat.size), {}
+    for spot in left:
+        rest = float_rest(int(flat[spot]), float(rounded[spot]))
+        if rest is None:
+            exact[spot] = int(flat[spot])
+        else:
+            low[spot] = rest
+    return rounded.reshape(sums.shape), low.reshape(sums.shape), exact
 
 
 def dominant(margins: dict[str, Any]) -> bool:

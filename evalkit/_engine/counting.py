@@ -36,7 +36,16 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import EXACT_FLOAT_SUM, difference, dominant, exact_margins, weighted_bincount, weighted_sum
+from evalkit._engine._exact import (
+    EXACT_FLOAT_SUM,
+    difference,
+    dominant,
+    exact_bincount,
+    exact_margins,
+    rounded_counts,
+    weighted_bincount,
+    weighted_sum,
+)
 from evalkit._engine._labels import (
     check_booleans_apart,
     check_label,
@@ -96,7 +105,9 @@ def confusion_counts(
         labels: the label order; by default the sorted union of the observed labels. An
             explicit list may hold labels that never occur; a label outside it is an error.
         sample_weight: one finite weight >= 0 per sample: integer weights give int64
-            counts, float weights float64 counts.
+            counts, float weights their exact sums (an object array of Python integers in
+            units of ``2**-FLOAT_OFFSET``: ``evalkit._engine._exact``), which ``rounded_counts``
+            reads as floats.
         max_cells: refuse (before allocating it) a matrix of more cells.
 
     Returns:
@@ -145,15 +156,16 @@ def index_counts(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sample
         >>> index_counts([0, 1, 1], [0, 0, 1], 2).tolist()
         [[1, 0], [1, 1]]
     """
-    return checked_index_counts(*checked_indexes(y_true_idx, y_pred_idx, m, sample_weight=sample_weight), m)
+    return rounded_counts(checked_index_counts(*checked_indexes(y_true_idx, y_pred_idx, m, sample_weight=sample_weight), m))
 
 
 def checked_index_counts(actual: np.ndarray, predicted: np.ndarray, weight: np.ndarray | None, m: int) -> np.ndarray:
-    """``index_counts`` of indexes and weights ``checked_indexes`` has checked (no second check)."""
+    """``index_counts`` of indexes and weights ``checked_indexes`` has checked (no second check),
+    float weights as their exact sums (as ``confusion_counts``)."""
     if not len(actual):
         return np.zeros((m, m), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64)
     if len(actual) <= 4 * _CHUNK:  # a batch in cache: one bincount over the m x m cells
-        return weighted_bincount(actual * m + predicted, weight, m * m).reshape(m, m)
+        return pair_table(actual * m + predicted, weight, m * m).reshape(m, m)
     counted = _value_space_counts(actual, predicted, 4 * m * m, weight)  # indexes below m: their bits stay below 2m
     if counted is None:  # pragma: no cover - every index is checked
         return _pair_counts(actual, predicted, np.arange(m, dtype=np.intp), m, weight)
@@ -316,10 +328,10 @@ def _value_space_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: 
             size = int(max(actual.max(), predicted.max())) + 1
         if size * size > table_limit:
             return None
-        return weighted_bincount(actual * size + predicted, weight, size * size).reshape(size, size)
+        return pair_table(actual * size + predicted, weight, size * size).reshape(size, size)
     chunk = _CHUNK
     head = int(np.bitwise_or.reduce(actual[:chunk]) | np.bitwise_or.reduce(predicted[:chunk]))
-    whole = (head + 1) ** 2 > _SMALL_CHUNKED_TABLE  # one bincount at the end over all flat indexes
+    whole = (head + 1) ** 2 > _SMALL_CHUNKED_TABLE or _float_weights(weight)  # one bincount at the end over all flat indexes (float weights: summed exactly)
     flat_all: Any = np.empty(n, dtype=np.intp) if whole else None
     buffer: Any = None if whole else np.empty(chunk, dtype=np.intp)
     exact_float = weight is not None and weight.dtype.kind == "i" and weighted_sum(weight, None) < EXACT_FLOAT_SUM
@@ -357,7 +369,7 @@ def _value_space_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: 
             else:
                 np.add.at(out, flat, weight[start:stop])
     if whole:
-        table = weighted_bincount(flat_all, weight, size * size).reshape(size, size)
+        table = pair_table(flat_all, weight, size * size).reshape(size, size)
         return table if high + 1 == size else np.ascontiguousarray(table[: high + 1, : high + 1])
     if weight is not None and weight.dtype.kind == "i":
         out = out.astype(np.int64)
@@ -835,6 +847,16 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
     return (observed.table if target is None else target[observed.table]), found
 
 
+def _float_weights(weight: np.ndarray | None) -> bool:
+    return weight is not None and weight.dtype.kind == "f"
+
+
+def pair_table(flat: np.ndarray, weight: np.ndarray | None, cells: int) -> np.ndarray:
+    """The counts of flat cell indexes: whole (int64), or for float weights their exact sums (an
+    object array, ``exact_bincount``), which parts merged in any order give to the last bit."""
+    return exact_bincount(flat, weight, cells) if weight is not None and _float_weights(weight) else weighted_bincount(flat, weight, cells)
+
+
 def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, size: int, weight: np.ndarray | None) -> np.ndarray:
     """``bincount(lookup[actual] * size + lookup[predicted])`` as a size x size matrix, weighted.
 
@@ -843,9 +865,8 @@ def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, 
     weights are summed exactly (see ``evalkit._engine._exact``).
     """
     cells, n = size * size, len(actual)
-    if weight is not None and weight.dtype.kind == "i" and weighted_sum(weight, None) >= EXACT_FLOAT_SUM:
-        flat = lookup[actual] * size + lookup[predicted]
-        return weighted_bincount(flat, weight, cells).reshape(size, size)  # the exact, slower path
+    if _float_weights(weight) or weight is not None and weighted_sum(weight, None) >= EXACT_FLOAT_SUM:
+        return pair_table(lookup[actual] * size + lookup[predicted], weight, cells).reshape(size, size)  # the exact, slower path
     chunk = n if cells > _SMALL_TABLE else max(_CHUNK, 4 * cells)
     out = np.zeros(cells, dtype=np.int64 if weight is None else np.float64)
     buffer = np.empty(min(chunk, n), dtype=np.intp)

@@ -12,7 +12,7 @@ import functools
 import inspect
 import math
 from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._labels import check_one_label, label_position, same_labels
@@ -238,16 +238,8 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
             cls = own  # noqa: PLW0642 (the matrix's metrics class, unless a subclass was asked for)
         if len(labels) == 2 and not all_classes:
             return [cls(confusion_matrix)]
-        cells = {name: values.tolist() for name, values in confusion_matrix.class_cells.counts().items()}  # Python numbers
-        return [
-            cls._build(
-                **{name: values[k] for name, values in cells.items()},
-                class_label=label,
-                class_idx=k,
-                confusion_matrix=confusion_matrix,
-            )
-            for k, label in enumerate(labels)
-        ]
+        return [cls._build(**counts, class_label=label, class_idx=k, confusion_matrix=confusion_matrix)
+                for k, (label, counts) in enumerate(zip(labels, _every_class_counts(confusion_matrix)))]  # fmt: skip
 
     @classmethod
     def average(cls, results: Iterable[ClassificationMetrics], *, undefined: UndefinedPolicy = "exclude") -> _Stats:
@@ -639,15 +631,34 @@ def _class_counts(result: Any, k: int) -> dict[str, Any]:
     return {name: row[k : k + 1].tolist()[0] for name, row in zip(COUNT_NAMES, result.class_cells.rows())}
 
 
+def _every_class_counts(result: Any) -> list[dict[str, Any]]:
+    """``_class_counts`` of every class of a result, read at once."""
+    margins = getattr(result, "_every_class_margins", None)
+    found = None if margins is None else margins()
+    if found is not None:
+        return [dict(zip(COUNT_NAMES, cells)) for cells in found]
+    cells = {name: values.tolist() for name, values in result.class_cells.counts().items()}  # Python numbers
+    return [dict(zip(cells, row)) for row in zip(*cells.values())]
+
+
 def _result_labels(result: object, argument: str) -> tuple:
     """The labels of a result with per-class cells (a confusion matrix, an evaluation, the cells
     of a curve at a threshold): what a metrics object reads."""
+    kind = type(result)
+    if kind in _READ_KINDS:
+        return tuple(cast(Any, result).labels)
     if not (hasattr(result, "labels") and inspect.getattr_static(result, "class_cells", None) is not None) or isinstance(result, type):  # (static: the cells are read once, after)
         raise InvalidTypeError(
             f"{argument!r} must be a ConfusionMatrix (or another result with per-class cells), got {show(result)}; for counts use "
             "ClassificationMetrics.from_counts(tp=..., fp=..., fn=..., tn=...) (Java's order was TN, FP, FN, TP)"
         )
-    return tuple(result.labels)
+    if inspect.getattr_static(kind, "class_cells", None) is not None:
+        _READ_KINDS.add(kind)
+    return tuple(cast(Any, result).labels)
+
+
+_READ_KINDS: set[type] = set()
+"""The classes of results read before (their class has per-class cells): read again without the static look."""
 
 
 set_default_metrics_class(ClassificationMetrics)

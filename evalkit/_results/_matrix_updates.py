@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import weighted_bincount
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_index, show
-from evalkit._engine.counting import checked_index_counts, checked_indexes, encode
+from evalkit._engine.counting import checked_index_counts, checked_indexes, encode, pair_table
 from evalkit._results.counted import FEW_SAMPLES
 from evalkit._results.matrix_counts import MatrixCounts, few_samples
 from evalkit.exceptions import InvalidCountsError
@@ -141,7 +140,7 @@ class MatrixUpdates(MatrixCounts):
         if not (grow or self._grows):
             self._check_known(found)
         if len(actual) * 8 >= len(found) ** 2:  # a batch as large as the table: one bincount over its cells
-            batch = weighted_bincount(actual * len(found) + predicted, weight, len(found) ** 2).reshape(len(found), len(found))
+            batch = pair_table(actual * len(found) + predicted, weight, len(found) ** 2).reshape(len(found), len(found))
             self._add(batch, found)
         else:  # a few samples: their cells only, not a table of every class pair
             self._add_pairs(actual, predicted, weight, found)

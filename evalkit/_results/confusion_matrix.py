@@ -590,6 +590,12 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
             tally = self._running_margins()
             return None if tally is None else tally.cells(k)
 
+    def _every_class_margins(self) -> list[tuple[int, int, int, int]] | None:
+        """``_class_margins`` of every class, read at once (one state)."""
+        with self._lock:
+            tally = self._running_margins()
+            return None if tally is None else [tally.cells(k) for k in range(len(self._labels))]
+
     def _class_values(self, measure: Measure, parameters: dict[str, Any], labels: Sequence[Hashable] | None) -> np.ndarray:
         """The values of every class read from the running margins (made at the first read, as
         ``average`` makes them) where the measure has a definition on four integers."""

@@ -43,6 +43,7 @@ from evalkit._engine._exact import (
     exact_cells,
     float_units,
     rounded_number,
+    split_exact,
     weighted_bincount,
     weighted_sum,
 )
@@ -85,6 +86,15 @@ def cells_of(table: np.ndarray, exact: dict[int, int] | None) -> tuple[np.ndarra
     return rows, columns
 
 
+def float_cells(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, dict[int, int]]:
+    """A table of exact sums (float weights counted: an object array, ``split_exact``) as a
+    matrix keeps float counts: each correctly rounded, the rests, and the exact sums whose rest
+    is no float by cell key (``row << 32 | column``; the positions of a 1-D array of cells)."""
+    counts, low, exact = split_exact(sums)
+    width = sums.shape[-1] if sums.ndim == 2 else 1 << 32
+    return counts, low, {(spot // width) << 32 | spot % width: number for spot, number in exact.items()}
+
+
 def few_samples(y_true: object, y_pred: object, sample_weight: ArrayLike | None) -> bool:
     """Whether a batch is a few unweighted samples in lists or tuples: one event of a stream,
     counted sample by sample with no encoding."""
@@ -119,6 +129,8 @@ class MatrixCounts:
         """The state of ``counts`` (float counts: ``low``, what their rounding left, and
         ``exact``, the exact sums of the cells whose rest is no float); ``grows``: labels new to
         the matrix join it as they come."""
+        if counts.dtype.kind == "O":  # float weights counted: their exact sums
+            counts, low, exact = float_cells(counts)
         floats = counts.dtype.kind == "f"
         self._grows = grows
         self._buffer = counts  # room for labels to come: the counts are its top-left corner
@@ -276,7 +288,9 @@ class MatrixCounts:
         """Add samples given as codes over ``found``: only the cells they fall in (no table of
         every class pair), exactly, under the lock."""
         keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
-        amounts = weighted_bincount(inverse, weight, len(keys))
+        amounts, low, exact = weighted_bincount(inverse, weight, len(keys)), None, None
+        if weight is not None and amounts.dtype.kind == "f":  # float weights: each cell's exact sum
+            amounts, low, exact = float_cells(exact_bincount(inverse, weight, len(keys)))
         with self._lock:
             floats = amounts.dtype.kind == "f"
             total = self._total_after(floats, lambda: weighted_sum(amounts, None))
@@ -284,7 +298,7 @@ class MatrixCounts:
             positions = self._grown(found, floats)
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
             if self._counts.dtype.kind == "f":  # the keys are distinct: no cell twice
-                self._add_floats(rows, columns, amounts)
+                self._add_floats(rows, columns, amounts, low, None if not exact else {int(rows[spot]) << 32 | int(columns[spot]): number for spot, number in exact.items()})
             else:
                 self._counts[rows, columns] += amounts
             self._total = total
@@ -293,7 +307,10 @@ class MatrixCounts:
     def _add(self, batch: np.ndarray, found: tuple, batch_total: int | None = None, low: np.ndarray | None = None, exact: dict[int, int] | None = None) -> None:
         """Add counts over labels ``found`` (new labels are appended), exactly, under the lock
         (``batch_total``: the sum of ``batch``, when the caller knows it; ``low`` and ``exact``:
-        another matrix's rests of float counts, its exact sums by key over ``found``)."""
+        another matrix's rests of float counts, its exact sums by key over ``found``; a batch of
+        exact sums, float weights counted, gives its own)."""
+        if batch.dtype.kind == "O":
+            batch, low, exact = float_cells(batch)
         with self._lock:
             floats = batch.dtype.kind == "f"
             total = self._total_after(floats, lambda: weighted_sum(batch, None) if batch_total is None else batch_total)

@@ -25,6 +25,7 @@ from evalkit._scale._stream import Stream
 from evalkit._scores.calibration import SETTINGS as CALIBRATION_SETTINGS
 from evalkit._scores.calibration import Calibration
 from evalkit._scores.calibration_sums import _Binner, _Sums
+from evalkit._scores.curve_points import _grid
 from evalkit._scores.curves import ThresholdCurve, score_columns
 from evalkit.exceptions import InvalidCountsError
 from evalkit.measures._metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
@@ -163,7 +164,11 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
     ) -> None:  # fmt: skip
         super().__init__(labels=labels, pos_label=pos_label)
         self._metrics_class = check_metrics_class(metrics_class)
-        self._thresholds = thresholds
+        if thresholds is not None:
+            _grid(thresholds)  # (checked now, not at the first batch)
+        whole = isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, bool)
+        self._thresholds = int(thresholds) if whole else thresholds if thresholds is None else np.asarray(thresholds, dtype=np.float64)  # type: ignore[arg-type]
+        # (the thresholds as an array of floats, however given: as its document reads them back)
 
     def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
         return ThresholdCurve._of_columns(score_columns(y_true, y_score, labels, pos_label, sample_weight), self._thresholds, self._metrics_class,
