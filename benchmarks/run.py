@@ -104,6 +104,36 @@ def weighted_labels(n: int, m: int, integral: bool) -> Case:
     return case
 
 
+def dataframe_columns(n: int, m: int, kind: str) -> Case:
+    """Two label columns of a dataframe library: categorical (pandas ``category``, Arrow
+    ``dictionary``) against numpy's bincount of their codes, strings (Arrow, pandas ``str``)
+    against Arrow's ``dictionary_encode`` of both."""
+    import pandas as pd
+    import pyarrow as pa
+
+    rng = np.random.default_rng(3)
+    names = np.array([f"class_{k:03d}" for k in range(m)])
+    y_true, y_pred = names[rng.integers(0, m, n)], names[rng.integers(0, m, n)]
+    columns = {
+        "pandas category": lambda values: pd.Series(values).astype("category"),
+        "Arrow dictionary": lambda values: pa.array(values).dictionary_encode(),
+        "Arrow string": pa.array,
+        "pandas str": lambda values: pd.Series(values, dtype="str"),
+    }
+    actual, predicted = columns[kind](y_true), columns[kind](y_pred)
+    coded = kind in ("pandas category", "Arrow dictionary")
+    case = Case(f"confusion matrix, {n:,} labels in two {kind} columns, {m} classes", y_true.nbytes + y_pred.nbytes,
+                target="≤ 2× the bincount of the codes" if coded else "≤ 3× Arrow's dictionary_encode")  # fmt: skip
+    if coded:
+        codes = [np.asarray(column.cat.codes if hasattr(column, "cat") else column.indices) for column in (actual, predicted)]
+        case.contenders["numpy floor (bincount of the codes)"] = lambda: np.bincount(codes[0].astype(np.intp) * m + codes[1], minlength=m * m)
+    else:
+        arrow = [pa.array(y_true), pa.array(y_pred)]
+        case.contenders["Arrow floor (dictionary_encode of both)"] = lambda: [column.dictionary_encode() for column in arrow]
+    case.contenders["evalkit"] = lambda: ConfusionMatrix.from_predictions(actual, predicted)
+    return case
+
+
 def full_report(n: int, m: int) -> Case:
     rng = np.random.default_rng(5)
     y_true, y_pred = rng.integers(0, m, n), rng.integers(0, m, n)
@@ -887,6 +917,7 @@ def main() -> None:
         full_report(1_000_000 // scale, 10),
         string_labels(1_000_000 // scale, 20, as_array=False),
         string_labels(1_000_000 // scale, 20, as_array=True),
+        *(dataframe_columns(1_000_000 // scale, 20, kind) for kind in ("pandas category", "Arrow dictionary", "Arrow string", "pandas str")),
         multilabel(1_000_000 // scale, 100),
         label_sets(100_000 // scale, 50),
         soft(1_000_000 // scale, 100),

@@ -36,6 +36,7 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit._engine._columns import Coded, coded_column, decoded
 from evalkit._engine._exact import (
     EXACT_FLOAT_SUM,
     difference,
@@ -56,7 +57,7 @@ from evalkit._engine._labels import (
     unify_numbers,
 )
 from evalkit._engine._types import LabelSets, LabelsLike
-from evalkit._engine._validation import check_ordered, check_sample_weight, read_only, show
+from evalkit._engine._validation import check_ordered, check_sample_weight, read_only, same_value, show
 from evalkit._engine.cells import Cells, cells_from_pairs, difference_of_sums, unique_sorted
 from evalkit.exceptions import (
     ClassIndexError,
@@ -137,6 +138,11 @@ def confusion_counts(
         counted = _nonnegative_pair_counts(cast(np.ndarray, actual), cast(np.ndarray, predicted), max(1 << 20, len(actual)), weight)
         if counted is not None:
             return _relabel(counted, fixed, max_cells)
+    if isinstance(actual, Coded) and isinstance(predicted, Coded):
+        coded = _coded_counts(actual, predicted, fixed, weight)
+        if coded is not None:
+            _check_cells(len(coded[1]), max_cells)
+            return coded
     observed = _observe(actual, predicted)
     lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
     _check_cells(len(found), max_cells)
@@ -215,10 +221,15 @@ def _as_unsigned(array: np.ndarray) -> np.ndarray:
     return array if array.dtype.kind == "u" else np.where(array < 0, np.iinfo(np.uint64).max, array).astype(np.uint64)
 
 
-def _samples(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list, np.ndarray | list, np.ndarray | None]:
-    """Both label sequences (see ``_as_labels``) of equal length, and the checked weights."""
-    actual = _as_labels(y_true, "y_true")
-    predicted = _as_labels(y_pred, "y_pred")
+def _samples(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list | Coded, np.ndarray | list | Coded, np.ndarray | None]:
+    """Both label sequences (see ``_as_labels``; two dataframe columns of codes as their codes,
+    ``Coded``) of equal length, and the checked weights."""
+    actual: np.ndarray | list | Coded | None = coded_column(y_true, "y_true")
+    predicted: np.ndarray | list | Coded | None = coded_column(y_pred, "y_pred")
+    if (actual is None) != (predicted is None):  # one column of codes beside other labels: its labels
+        actual, predicted = (decoded(found) if isinstance(found, Coded) else found for found in (actual, predicted))
+    actual = _as_labels(y_true, "y_true") if actual is None else actual
+    predicted = _as_labels(y_pred, "y_pred") if predicted is None else predicted
     if len(actual) != len(predicted):
         raise InputLengthError(f"'y_true' has {len(actual)} samples but 'y_pred' has {len(predicted)}")
     return actual, predicted, check_sample_weight(sample_weight, len(actual))
@@ -616,8 +627,10 @@ class _Observed:
         return self.checked and (self.table is None or len(self.table) == len(self.values))
 
 
-def _observe(actual: np.ndarray | list, predicted: np.ndarray | list) -> _Observed:
+def _observe(actual: np.ndarray | list | Coded, predicted: np.ndarray | list | Coded) -> _Observed:
     """The distinct labels of both inputs, by the fastest exact path for their types."""
+    if isinstance(actual, Coded) and isinstance(predicted, Coded):
+        return _coded_positions(actual, predicted)
     kinds = "".join(x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted))
     if "b" in kinds and kinds != "bb" and set(kinds) <= set("biuf"):
         boolean, other = ("y_true", "y_pred") if kinds[0] == "b" else ("y_pred", "y_true")
@@ -635,8 +648,66 @@ def _observe(actual: np.ndarray | list, predicted: np.ndarray | list) -> _Observ
             observed = _fixed_width_positions(*arrays)
             if observed is not None:
                 return observed
-    sequences = [x.tolist() if isinstance(x, np.ndarray) else x for x in (actual, predicted)]
+    sequences = [x.tolist() if isinstance(x, np.ndarray) else cast(list, x) for x in (actual, predicted)]  # (two columns of codes or none: _samples)
     return _hashed_positions(*sequences)
+
+
+def _dictionary_ids(actual: Coded, predicted: Coded) -> tuple[list, np.ndarray, np.ndarray]:
+    """The labels of both columns' dictionaries, once each, and each dictionary's entries'
+    positions among them."""
+    if actual.categories is predicted.categories or same_value(actual.categories, predicted.categories):
+        return actual.categories, np.arange(len(actual.categories)), np.arange(len(actual.categories))
+    index: dict[Any, int] = {}
+    first, second = (np.array([index.setdefault(label, len(index)) for label in column.categories], dtype=np.intp) for column in (actual, predicted))
+    return list(index), first, second
+
+
+def _common_dictionary(actual: Coded, predicted: Coded) -> tuple[list, np.ndarray, np.ndarray]:
+    """The labels of both dictionaries and each column's codes into them (as they are where
+    the dictionaries are one; through a table of a dictionary otherwise: one pass over its codes)."""
+    categories, *ids = _dictionary_ids(actual, predicted)
+    first, second = (column.codes if np.array_equal(table, np.arange(len(table))) else table[column.codes] for table, column in zip(ids, (actual, predicted)))
+    return categories, first, second
+
+
+def _coded_positions(actual: Coded, predicted: Coded) -> _Observed:
+    """Two columns of codes: positions are their codes into both dictionaries, and the distinct
+    labels those that occur."""
+    categories, first, second = _common_dictionary(actual, predicted)
+    seen = [np.bincount(codes, minlength=len(categories)) > 0 for codes in (first, second)]
+    present = np.flatnonzero(seen[0] | seen[1])
+    table = np.zeros(len(categories), dtype=np.intp)
+    table[present] = np.arange(len(present))
+    in_actual = seen[0][present]
+    return _Observed((first, second), table, [categories[spot] for spot in present.tolist()], False, lambda: in_actual)
+
+
+def _coded_counts(actual: Coded, predicted: Coded, fixed: tuple | None, weight: np.ndarray | None) -> tuple[np.ndarray, tuple] | None:
+    """``confusion_counts`` of two columns of codes, by one ``bincount`` of the codes over every
+    pair of their dictionaries' labels (those that occur kept); None for dictionaries too large
+    for such a table beside the data."""
+    first, second = actual.codes, predicted.codes
+    rows, columns = len(actual.categories), len(predicted.categories)
+    if rows * columns > max(1 << 20, 4 * len(first)):
+        return None
+    counted = pair_table(first.astype(np.intp) * columns + second, weight, rows * columns).reshape(rows, columns)  # over each column's own dictionary
+    categories, row_ids, column_ids = _dictionary_ids(actual, predicted)
+    k = len(categories)
+    table = np.zeros((k, k), dtype=counted.dtype)
+    table[np.ix_(row_ids, column_ids)] = counted  # (a dictionary's entries are distinct: no two fall on one cell)
+    nonzero = np.asarray(table != 0)  # (exact sums of float weights too)
+    in_actual: np.ndarray = np.asarray(nonzero.any(axis=1))
+    seen = in_actual | nonzero.any(axis=0)
+    if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
+        in_actual[row_ids] |= np.bincount(first, minlength=rows) > 0
+        seen[column_ids] |= np.bincount(second, minlength=columns) > 0
+        seen |= in_actual
+    present = np.flatnonzero(seen)
+    observed = _Observed((first, second), None, [categories[spot] for spot in present.tolist()], False, lambda: in_actual[present])
+    lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
+    counts = np.zeros((len(found), len(found)), dtype=table.dtype)
+    counts[np.ix_(lookup, lookup)] = table[np.ix_(present, present)]
+    return counts, found
 
 
 def _unique_positions(arrays: list[np.ndarray], values: Callable[[np.ndarray], list]) -> _Observed:
@@ -790,7 +861,7 @@ def _raise_at_first_invalid(inputs: tuple[tuple[str, Any], ...]) -> None:
     unhashable value), with its position: the data are searched again, which only an error
     pays for."""
     for argument, sequence in inputs:
-        for position, value in enumerate(sequence):
+        for position, value in enumerate(decoded(sequence) if isinstance(sequence, Coded) else sequence):
             try:
                 check_label(argument, value)
             except (InvalidLabelError, InvalidTypeError, InputShapeError) as error:
@@ -817,7 +888,8 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
             _raise_at_first_invalid(inputs)
             raise  # pragma: no cover - the search above raises
         check_same_kind(zip(arguments, observed_labels))
-        observed_labels = unify_numbers(observed_labels, [(argument, x.tolist() if isinstance(x, np.ndarray) else x) for argument, x in inputs])
+        observed_labels = unify_numbers(observed_labels, [(argument, x.categories if isinstance(x, Coded) else x.tolist() if isinstance(x, np.ndarray) else x)
+                                                          for argument, x in inputs])  # fmt: skip
     if fixed is None:
         if observed.checked:
             target, found = None, tuple(observed_labels)

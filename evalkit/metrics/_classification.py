@@ -14,6 +14,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit._engine._columns import Coded, decoded
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
@@ -471,7 +472,8 @@ def _confusion_matrix(
             raise InvalidArgumentError("'labels' should contain at least one label.")
         index = {label: position for position, label in enumerate(present)}
         positions = np.array([index.get(label, -1) for label in chosen])
-        in_y_true = set(targets.y_true.tolist() if isinstance(targets.y_true, np.ndarray) else targets.y_true)
+        truth = decoded(targets.y_true) if isinstance(targets.y_true, Coded) else targets.y_true
+        in_y_true = set(truth.tolist() if isinstance(truth, np.ndarray) else truth)
         if not any(label in in_y_true for label in chosen):
             raise InvalidArgumentError(missing_labels)
         padded = np.zeros((len(present) + 1, len(present) + 1), dtype=counts.dtype)

@@ -1,0 +1,114 @@
+"""Label columns of dataframe libraries, read where they live: a column that holds its labels
+as codes into a dictionary (a pandas ``category``, an Arrow ``dictionary``, a polars
+``Categorical`` or ``Enum``) is counted from its codes, never decoded; a column of strings
+(Arrow, polars, pandas' Arrow-backed ``str``) is dictionary-encoded by Arrow first, so no
+Python string is made per sample. No dataframe library is imported here: a column is known by
+its type's module and read through the library's own methods (``__arrow_array__``,
+``to_arrow``, pyarrow's ``dictionary_encode``).
+
+Examples:
+    >>> import pandas as pd
+    >>> coded = coded_column(pd.Series(["b", "a", "b"], dtype="category"), "y_true")
+    >>> coded.codes.tolist(), coded.categories
+    ([1, 0, 1], ['a', 'b'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from evalkit.exceptions import InvalidLabelError
+
+__all__ = ["Coded", "coded_column", "decoded"]
+
+
+@attrs.frozen(eq=False)
+class Coded:
+    """A column as codes (non-negative integers, one per sample) into its ``categories``
+    (distinct labels; some may never occur)."""
+
+    codes: np.ndarray
+    categories: list
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+def coded_column(values: object, argument: str) -> Coded | None:
+    """``values`` as codes into its dictionary, if it is a dataframe library's column that has
+    one or whose strings Arrow encodes; None for anything else (numpy arrays, lists, columns of
+    numbers: read as they are).
+
+    Raises:
+        InvalidLabelError: a missing label (a null, or a category code of -1).
+    """
+    if isinstance(values, Coded):
+        return values
+    module = type(values).__module__
+    if module.startswith("pandas"):
+        dtype = getattr(values, "dtype", None)
+        if getattr(dtype, "name", None) == "category":  # a Series (its .cat), a Categorical or a CategoricalIndex
+            holder: Any = getattr(values, "cat", values)
+            return _checked(np.asarray(holder.codes), holder.categories.tolist(), argument)
+        array = getattr(values, "array", values)
+        if getattr(dtype, "name", None) in ("str", "string") and hasattr(array, "__arrow_array__"):
+            try:
+                return _arrow(array.__arrow_array__(), argument)
+            except ImportError:  # (a Python-backed string column without pyarrow: read as objects)
+                return None
+        return None
+    if module.startswith("polars"):
+        dtype_name = type(getattr(values, "dtype", None)).__name__
+        if dtype_name in ("Categorical", "Enum", "String", "Utf8") and hasattr(values, "to_arrow"):
+            return _arrow(values.to_arrow(), argument)
+        return None
+    if module.startswith("pyarrow"):
+        return _arrow(values, argument)
+    return None
+
+
+def _arrow(values: Any, argument: str) -> Coded | None:
+    """An Arrow array or chunked array of dictionary-encoded labels or of strings as codes."""
+    import pyarrow  # (the column is Arrow's: pyarrow is there)
+    import pyarrow.compute
+
+    kind = getattr(values, "type", None)
+    if kind is None:
+        return None
+    if pyarrow.types.is_string(kind) or pyarrow.types.is_large_string(kind) or str(kind) == "string_view":
+        values = pyarrow.compute.dictionary_encode(values)  # Arrow's hashing: no Python string per sample
+    elif not pyarrow.types.is_dictionary(kind):
+        return None  # (numbers and others: numpy reads them)
+    if isinstance(values, pyarrow.ChunkedArray):
+        values = values.unify_dictionaries().combine_chunks() if values.num_chunks else pyarrow.array([], type=values.type)
+    if values.null_count:
+        first = int(np.flatnonzero(np.asarray(values.is_null()))[0])
+        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label (first at position {first})")
+    return _checked(values.indices.to_numpy(zero_copy_only=False), values.dictionary.to_pylist(), argument)
+
+
+def _checked(codes: np.ndarray, categories: list, argument: str) -> Coded:
+    if len(codes) and codes.min() < 0:  # pandas' code of a missing value
+        first = int(np.flatnonzero(codes < 0)[0])
+        raise InvalidLabelError(f"{argument!r} contains a missing value (NaN), which cannot be a class label (first at position {first})")
+    return Coded(codes, categories)
+
+
+def decoded(column: Coded) -> np.ndarray:
+    """The labels of a coded column as a numpy array (strings as fixed-width strings, numbers
+    as numbers, anything else as objects): what a column beside one that is not coded is read as.
+
+    Examples:
+        >>> decoded(Coded(np.array([1, 0, 1]), ["a", "b"])).tolist()
+        ['b', 'a', 'b']
+    """
+    kinds = {type(category) for category in column.categories}
+    if kinds <= {str} or kinds <= {int} or kinds <= {float}:
+        table = np.array(column.categories) if column.categories else np.zeros(0, dtype=np.int64)
+    else:
+        table = np.empty(len(column.categories), dtype=object)
+        table[:] = column.categories
+    return table[column.codes]

@@ -1,0 +1,111 @@
+"""Dataframe columns as labels: pandas, polars and Arrow columns (categorical and dictionary
+columns counted from their codes, string columns encoded by Arrow) give the results of the same
+labels in a Python list, in every face that counts labels."""
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalkit import ByGroup, ConfusionMatrix, Evaluation
+from evalkit import metrics as face
+from evalkit._engine._columns import Coded, coded_column, decoded
+from evalkit.exceptions import InvalidLabelError, UnknownLabelError
+
+
+def _chunked(labels):
+    cut = len(labels) // 2
+    return pa.chunked_array([pa.array(labels[:cut], type=pa.string()), pa.array(labels[cut:], type=pa.string())])
+
+
+def _dictionary_chunks(labels):
+    """Chunks whose dictionaries differ (each chunk encoded alone)."""
+    cut = len(labels) // 2
+    return pa.chunked_array([pa.array(part, type=pa.string()).dictionary_encode() for part in (labels[:cut], labels[cut:]) if part] or
+                            [pa.array([], type=pa.string()).dictionary_encode()])  # fmt: skip
+
+
+TEXT_FORMS = {
+    "pandas category": lambda labels: pd.Series(labels, dtype="category"),
+    "pandas category, unused and reversed categories": lambda labels: pd.Series(pd.Categorical(labels, categories=["zz", *sorted(set(labels), reverse=True)])),
+    "pandas str": lambda labels: pd.Series(labels, dtype="str"),
+    "pandas Categorical": lambda labels: pd.Categorical(labels),
+    "arrow string": lambda labels: pa.array(labels, type=pa.string()),
+    "arrow large_string, chunked": lambda labels: _chunked(labels).cast(pa.large_string()),
+    "arrow dictionary": lambda labels: pa.array(labels, type=pa.string()).dictionary_encode(),
+    "arrow dictionary chunks": _dictionary_chunks,
+    "polars String": lambda labels: pl.Series(labels, dtype=pl.String),
+    "polars Categorical": lambda labels: pl.Series(labels, dtype=pl.Categorical),
+    "polars Enum": lambda labels: pl.Series(labels, dtype=pl.Enum(["zz", "c", "b", "a"])),
+    "numpy strings": lambda labels: np.array(labels, dtype=str),
+}
+
+samples = st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc"), st.sampled_from([0.0, 0.5, 1.0, 2.5])), min_size=1, max_size=30)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # (one class, or an undefined F1: warned alike for both inputs)
+@settings(max_examples=25, deadline=None)
+@given(samples, st.sampled_from(list(TEXT_FORMS)), st.sampled_from(list(TEXT_FORMS)), st.booleans(), st.booleans())
+def test_text_columns_of_every_library_count_as_their_labels(rows, form_true, form_pred, weighted, fixed):
+    y, p = [row[0] for row in rows], [row[1] for row in rows]
+    w = np.array([row[2] for row in rows]) if weighted else None
+    labels = ["c", "a", "b"] if fixed else None
+    columns = TEXT_FORMS[form_true](y), TEXT_FORMS[form_pred](p)
+    expected = ConfusionMatrix.from_predictions(y, p, labels, sample_weight=w)
+    assert ConfusionMatrix.from_predictions(*columns, labels, sample_weight=w) == expected
+    assert Evaluation.from_labels(*columns, labels, sample_weight=w) == Evaluation.from_labels(y, p, labels, sample_weight=w)
+    assert np.array_equal(face.confusion_matrix(*columns, labels=labels, sample_weight=w), face.confusion_matrix(y, p, labels=labels, sample_weight=w))
+    assert face.f1_score(*columns, average="macro", sample_weight=w) == face.f1_score(y, p, average="macro", sample_weight=w)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=30))
+def test_number_columns_of_codes_count_as_their_numbers(rows):
+    y, p = [row[0] for row in rows], [row[1] for row in rows]
+    expected = ConfusionMatrix.from_predictions(y, p)
+    for columns in ((pd.Series(y, dtype="category"), pd.Series(p, dtype="category")), (pa.array(y).dictionary_encode(), pa.array(p).dictionary_encode()),
+                    (pa.array(y), pa.array(p)), (pl.Series(y), pl.Series(p)), (pd.Series(y, dtype="category"), np.array(p))):  # fmt: skip
+        found = ConfusionMatrix.from_predictions(*columns)
+        assert found == expected and all(type(label) is int for label in found.labels)
+
+
+def test_a_group_column_of_categories_is_counted_from_its_codes():
+    y, p, g = [0, 1, 1, 0, 1], [0, 1, 0, 0, 1], ["x", "y", "x", "z", "y"]
+    grouped = ByGroup.from_labels(y, p, pd.Series(g, dtype="category"))
+    assert grouped.keys == ByGroup.from_labels(y, p, g).keys == ("x", "y", "z")
+    assert all(grouped[name] == ByGroup.from_labels(y, p, g)[name] for name in ("x", "y", "z"))
+
+
+@pytest.mark.parametrize("column", [
+    pd.Series(["a", None, "b"], dtype="category"),
+    pa.array(["a", None, "b"]),
+    pa.array(["a", None, "b"]).dictionary_encode(),
+    pl.Series(["a", None, "b"], dtype=pl.Categorical),
+    pd.Series(["a", None, "b"], dtype="str"),
+])  # fmt: skip
+def test_a_missing_label_in_a_column_is_an_error_naming_it_and_its_position(column):
+    with pytest.raises(InvalidLabelError, match=r"'y_true' contains a missing value .*first at position 1"):
+        ConfusionMatrix.from_predictions(column, ["a", "a", "b"])
+    with pytest.raises(InvalidLabelError, match="'y_pred'"):
+        face.accuracy_score(pa.array(["a", "a", "b"]), column)
+
+
+def test_a_category_outside_fixed_labels_is_named_and_unused_categories_are_not_classes():
+    actual = pd.Series(pd.Categorical(["a", "b"], categories=["a", "b", "never"]))
+    assert ConfusionMatrix.from_predictions(actual, actual).labels == ("a", "b")
+    assert ConfusionMatrix.from_predictions(actual, actual, labels=["a", "b", "never"]).labels == ("a", "b", "never")
+    with pytest.raises(UnknownLabelError, match="'y_true' contains 'b'"):
+        ConfusionMatrix.from_predictions(actual, actual, labels=["a"])
+
+
+def test_columns_of_codes_are_read_not_decoded_and_other_columns_are_left_to_numpy():
+    column = pd.Series(["b", "a", "b"], dtype="category")
+    coded = coded_column(column, "y_true")
+    assert isinstance(coded, Coded) and coded.codes.tolist() == [1, 0, 1] and coded.categories == ["a", "b"]
+    assert decoded(coded).tolist() == ["b", "a", "b"]
+    assert coded_column(column.cat.codes, "y_true") is None and coded_column(pa.array([1.5, 2.5]), "y_true") is None
+    assert coded_column(np.array(["a"]), "y_true") is None and coded_column(["a"], "y_true") is None
+    assert decoded(Coded(np.array([0, 1]), ["a", 1])).tolist() == ["a", 1]  # (labels of two kinds stay objects)
