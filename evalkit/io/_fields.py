@@ -14,6 +14,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine import moved_names
+from evalkit._engine._columns import Coded
 from evalkit.exceptions import InputFileError
 
 __all__ = ["EMPTY_LABEL", "MISSING_TEXTS", "Labels", "label_number", "label_text", "number_text", "score", "scores", "weight", "weights"]
@@ -228,7 +229,7 @@ class Labels:
             return self._codes_of_bytes(fields, where)
         if isinstance(fields, _Coded):
             coded = self._object_code if fields.typed else self._text_code
-            distinct = [coded(value, functools.partial(_first_place, where, fields.codes, code)) for code, value in enumerate(fields.distinct)]
+            distinct = [coded(value, functools.partial(_first_place, where, fields.codes, code)) for code, value in enumerate(fields.categories)]
             return np.array(distinct, dtype=np.intp)[fields.codes] if distinct else np.zeros(0, dtype=np.intp)
         strings, seen = self._strings, self._objects
         try:
@@ -365,29 +366,26 @@ def _keys(fields: np.ndarray) -> np.ndarray:
     return padded.view("<u8").ravel()
 
 
-@attrs.frozen
-class _Coded:
-    """Values given as distinct values and a code per row (a dictionary of pyarrow's)."""
+@attrs.frozen(eq=False)
+class _Coded(Coded):
+    """A column read as a code per row into distinct values (a dictionary of pyarrow's), as
+    dataframe columns are counted (``evalkit._engine._columns.Coded``), with how its values were
+    read."""
 
-    distinct: list[Any]
-    codes: np.ndarray
     typed: bool = True  # values of their own type (JSON, Parquet: 1 is a number), or fields as text (CSV)
 
-    def __len__(self) -> int:
-        return len(self.codes)
-
     def __getitem__(self, part: slice) -> _Coded:
-        return _Coded(self.distinct, self.codes[part], self.typed)
+        return _Coded(self.codes[part], self.categories, self.typed)
 
     def __iter__(self) -> Iterator[Any]:
-        return (self.distinct[code] for code in self.codes.tolist())
+        return (self.categories[code] for code in self.codes.tolist())
 
     def fields(self) -> Any:
         """The values as the other readers give them: fields read as text as an ``S`` array of
         their bytes, typed values as a list."""
         if self.typed:
             return list(self)
-        return np.array([value.encode("utf-8") for value in self.distinct], dtype=bytes)[self.codes] if self.distinct else np.zeros(0, dtype="S1")
+        return np.array([value.encode("utf-8") for value in self.categories], dtype=bytes)[self.codes] if self.categories else np.zeros(0, dtype="S1")
 
 
 # --------------------------------------------------------------------------------------------

@@ -609,16 +609,16 @@ class _ArrowLabels:
             import pyarrow.compute
 
             encoded = pyarrow.compute.dictionary_encode(piece)
-            return _Coded(encoded.dictionary.to_pylist(), _numpy(encoded.indices).astype(np.intp), self.typed)
+            return _Coded(_numpy(encoded.indices).astype(np.intp), encoded.dictionary.to_pylist(), self.typed)
         # encoded as pyarrow parsed it (the block's values in the order first seen there): the values this batch holds, in that order,
         # which is the order this batch first shows the ones no earlier batch of the block did
         indices = _numpy(piece.indices).astype(np.intp)
         present = np.flatnonzero(np.bincount(indices, minlength=len(self.dictionary)))
         if len(present) == len(self.dictionary):
-            return _Coded(self.dictionary, indices, self.typed)
+            return _Coded(indices, self.dictionary, self.typed)
         table = np.zeros(len(self.dictionary), dtype=np.intp)
         table[present] = np.arange(len(present))
-        return _Coded([self.dictionary[k] for k in present.tolist()], table[indices], self.typed)
+        return _Coded(table[indices], [self.dictionary[k] for k in present.tolist()], self.typed)
 
 
 def _arrow_csv_block(block: bytes, number: int, names: list[str], positions: dict[str, int], delimiter: str, numeric: Sequence[str],
@@ -742,7 +742,7 @@ def _parquet_values(column: Any, role: str, name: str, numbers: np.ndarray, path
     encoded = pc.dictionary_encode(column)
     distinct = encoded.dictionary.to_pylist()
     codes = encoded.indices.to_numpy()
-    return _Coded(distinct, codes)
+    return _Coded(codes, distinct)
 
 
 def _paired_batches(paths: tuple[str, str], batch_size: int) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
