@@ -237,7 +237,8 @@ OLD_NAMES = {
         "evalkit._engine._labels": "identity same_labels sorted_labels",
         "evalkit._engine._validation": "as_array check_choice check_sample_weight show",
         "evalkit._engine.cells": "Cells",
-        "evalkit._engine.counting": "PairCounts encode is_label_set_data",
+        "evalkit._engine._pair_counts": "PairCounts",
+        "evalkit._engine.counting": "encode is_label_set_data",
         "evalkit.exceptions": "EmptyInputError EvalkitError InputLengthError InvalidArgumentError InvalidTypeError LabelMismatchError "
                               "UnknownLabelError UnsupportedSettingError",
         "evalkit.io._report_columns": "column_key",
@@ -289,7 +290,7 @@ OLD_NAMES = {
         "evalkit._engine._labels": "check_label_list label_position",
         "evalkit._engine._validation": "check_choice",
         "evalkit._engine.cells": "Cells",
-        "evalkit._engine.counting": "PairCounts",
+        "evalkit._engine._pair_counts": "PairCounts",
         "evalkit.exceptions": "InvalidArgumentError InvalidTypeError UnsupportedSettingError",
         "evalkit._java.classification_metrics": "ClassificationMetrics",
         "evalkit.measures._averaging": "Averaged average_cells check_undefined fill_undefined ratio",

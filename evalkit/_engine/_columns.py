@@ -15,7 +15,7 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -51,7 +51,7 @@ def coded_column(values: object, argument: str) -> Coded | None:
     if module.startswith("pandas"):
         dtype = getattr(values, "dtype", None)
         if getattr(dtype, "name", None) == "category":  # a Series (its .cat), a Categorical or a CategoricalIndex
-            holder: Any = getattr(values, "cat", values)
+            holder = cast(Any, getattr(values, "cat", values))
             return _checked(np.asarray(holder.codes), holder.categories.tolist(), argument)
         array = getattr(values, "array", values)
         if getattr(dtype, "name", None) in ("str", "string") and hasattr(array, "__arrow_array__"):
@@ -70,11 +70,12 @@ def coded_column(values: object, argument: str) -> Coded | None:
     return None
 
 
-def _arrow(values: Any, argument: str) -> Coded | None:
+def _arrow(column: object, argument: str) -> Coded | None:
     """An Arrow array or chunked array of dictionary-encoded labels or of strings as codes."""
     import pyarrow  # (the column is Arrow's: pyarrow is there)
     import pyarrow.compute
 
+    values = cast(Any, column)
     kind = getattr(values, "type", None)
     if kind is None:
         return None

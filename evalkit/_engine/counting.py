@@ -39,10 +39,7 @@ from numpy.typing import ArrayLike
 from evalkit._engine._columns import Coded, coded_column, decoded
 from evalkit._engine._exact import (
     EXACT_FLOAT_SUM,
-    difference,
-    dominant,
     exact_bincount,
-    exact_margins,
     rounded_counts,
     weighted_bincount,
     weighted_sum,
@@ -57,8 +54,8 @@ from evalkit._engine._labels import (
     unify_numbers,
 )
 from evalkit._engine._types import LabelSets, LabelsLike
-from evalkit._engine._validation import check_ordered, check_sample_weight, read_only, same_value, show
-from evalkit._engine.cells import Cells, cells_from_pairs, difference_of_sums, unique_sorted
+from evalkit._engine._validation import check_ordered, check_sample_weight, same_value, show
+from evalkit._engine.cells import unique_sorted
 from evalkit.exceptions import (
     ClassIndexError,
     EmptyInputError,
@@ -71,7 +68,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["PairCounts", "as_label_set_list", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
+__all__ = ["as_label_set_list", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -405,167 +402,6 @@ def _relabel(counted: tuple[np.ndarray, list], fixed: tuple | None, max_cells: i
     result = np.zeros((len(fixed), len(fixed)), dtype=counts.dtype)
     result[np.ix_(target, target)] = counts
     return result, fixed
-
-
-# --------------------------------------------------------------------------------------------
-# a sparse confusion matrix
-
-
-@attrs.frozen(eq=False)
-class PairCounts:
-    """Counts of (actual, predicted) code pairs: a confusion matrix over ``size`` labels, kept sparse.
-
-    Only the pairs that occur are stored (sorted by actual, then predicted code), so memory
-    grows with the distinct pairs, at most ``min(n, size²)``, never with ``size²``.
-
-    Examples:
-        >>> pairs = PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 3)
-        >>> pairs.dense().tolist(), pairs.margins()["correct"]
-        ([[1, 0, 0], [1, 1, 0], [0, 0, 0]], 2)
-    """
-
-    actual: np.ndarray = attrs.field(converter=read_only)
-    predicted: np.ndarray = attrs.field(converter=read_only)
-    counts: np.ndarray = attrs.field(converter=read_only)
-    size: int
-
-    @classmethod
-    def from_codes(cls, actual: np.ndarray, predicted: np.ndarray, size: int, weight: np.ndarray | None = None) -> PairCounts:
-        """Count code pairs (each weighted by ``weight``); pairs of weight 0 are dropped."""
-        keys = np.asarray(actual, dtype=np.int64) * size + np.asarray(predicted, dtype=np.int64)
-        if size * size <= max(1 << 16, 2 * len(keys)):
-            table = weighted_bincount(keys, weight, size * size)
-            present = np.flatnonzero(table)
-            return cls(present // size, present % size, table[present], size)
-        distinct, inverse = np.unique(keys, return_inverse=True)
-        counts = weighted_bincount(inverse.ravel(), weight, len(distinct))
-        kept = counts > 0
-        return cls(distinct[kept] // size, distinct[kept] % size, counts[kept], size)
-
-    @classmethod
-    def from_dense(cls, counts: np.ndarray) -> PairCounts:
-        """The non-zero cells of a dense square matrix."""
-        actual, predicted = np.nonzero(counts)
-        return cls(actual.astype(np.int64), predicted.astype(np.int64), counts[actual, predicted], len(counts))
-
-    def dense(self) -> np.ndarray:
-        """The ``size x size`` matrix (rows actual)."""
-        out = np.zeros((self.size, self.size), dtype=self.counts.dtype)
-        out[self.actual, self.predicted] = self.counts
-        return out
-
-    def plus(self, other: PairCounts) -> PairCounts:
-        """The counts of both (same size)."""
-        return PairCounts.from_codes(
-            np.concatenate([self.actual, other.actual]),
-            np.concatenate([self.predicted, other.predicted]),
-            self.size,
-            np.concatenate([self.counts, other.counts]),
-        )
-
-    def minus(self, other: PairCounts) -> PairCounts:
-        """The counts of this without those of ``other``, a part of them (same size).
-
-        Raises:
-            InvalidCountsError: ``other`` holds a pair, or more of a pair, than this.
-        """
-        keys = [part.actual * self.size + part.predicted for part in (self, other)]
-        distinct = np.union1d(keys[0], keys[1])
-        sizes = [np.zeros(len(distinct), dtype=np.result_type(self.counts, other.counts)) for _ in range(2)]
-        for size, key, part in zip(sizes, keys, (self, other)):
-            size[np.searchsorted(distinct, key)] = part.counts
-        left = difference(sizes[0], sizes[1], "pairs of labels")
-        kept = left > 0
-        return PairCounts(distinct[kept] // self.size, distinct[kept] % self.size, left[kept], self.size)
-
-    def empty(self) -> PairCounts:
-        """No pair counted, over the same labels."""
-        none = np.zeros(0, dtype=np.int64)
-        return PairCounts(none, none, np.zeros(0, dtype=self.counts.dtype), self.size)
-
-    def times(self, factor: float) -> PairCounts:
-        """Every count times ``factor``."""
-        return PairCounts(self.actual, self.predicted, self.counts * factor, self.size)
-
-    def relabel(self, codes: np.ndarray, size: int) -> PairCounts:
-        """The same counts with every code ``c`` renamed ``codes[c]``, over ``size`` labels."""
-        return PairCounts.from_codes(codes[self.actual], codes[self.predicted], size, self.counts)
-
-    def margins(self) -> dict[str, Any]:
-        """``correct`` (the diagonal), ``total``, and the ``actual`` (row) and ``predicted`` (column) sums, exact."""
-        right = self.actual == self.predicted
-        return {
-            "correct": weighted_sum(self.counts[right], None),
-            "total": weighted_sum(self.counts, None),
-            "actual": weighted_bincount(self.actual, self.counts, self.size),
-            "predicted": weighted_bincount(self.predicted, self.counts, self.size),
-        }
-
-    def class_cells(self, m: int) -> Cells:
-        """One-vs-rest cells of the classes with codes ``0 .. m - 1`` (a code ``m``, the
-        abstention of rejected samples, is never a class): ``tp`` the diagonal, ``tp + fn``
-        the row sums, ``tp + fp`` the column sums, and ``tp + fp + fn + tn`` the total.
-
-        Examples:
-            >>> PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 2).class_cells(2).total().counts()
-            {'tp': 2, 'fp': 1, 'fn': 1, 'tn': 2}
-        """
-        if self.counts.dtype.kind == "f":  # weights: each cell summed from its own pairs (a difference of margins cancels)
-            cells = cells_from_pairs(np.zeros(len(self.counts), dtype=np.intp), self.actual, self.predicted, self.counts, 1, m)
-            return Cells(*(row[0] for row in cells.rows()))
-        right = self.actual == self.predicted
-        tp = weighted_bincount(self.actual[right], self.counts[right], self.size)[:m]
-        margins = self.margins()
-        return Cells.from_sums(tp, margins["actual"][:m], margins["predicted"][:m], margins["total"])
-
-    def ratio_margins(self) -> dict[str, Any]:
-        """``margins()`` for measures of their ratios (kappa, MCC, kappa-M), whose differences
-        ``total² - Σ actual · predicted`` and ``total - correct`` cancel in float when one class
-        holds most of the total (weights of 1e16 and 1): there float counts give exact sums
-        (Python integers in units of ``2**-1126``, ``evalkit._engine._exact.exact_margins``), whose
-        ratios are correctly rounded; elsewhere, and for whole counts, ``margins()``.
-
-        Examples:
-            >>> margins = PairCounts.from_codes(np.array([0, 1]), np.array([0, 1]), 2, np.array([1e16, 1.0])).ratio_margins()
-            >>> margins["total"] - margins["actual"][0] == margins["actual"][1] > 0
-            True
-        """
-        margins = self.margins()
-        if self.counts.dtype.kind != "f" or not dominant(margins):
-            return margins
-        return exact_margins(self.actual, self.predicted, self.counts, self.size)
-
-    def ordinal_cells(self) -> Cells:
-        """Cells of the questions "level > t" for the thresholds ``t = 1 .. size - 1`` of ordered
-        codes: ``tp`` counts the pairs with both codes ``>= t``, ``tp + fn`` those with the
-        actual code ``>= t``, ``tp + fp`` those with the predicted code ``>= t``.
-
-        Examples:
-            >>> PairCounts.from_codes(np.array([0, 1, 2]), np.array([2, 1, 0]), 3).ordinal_cells().total().counts()
-            {'tp': 1, 'fp': 2, 'fn': 2, 'tn': 1}
-        """
-        def at_least(codes: np.ndarray) -> np.ndarray:  # Σ counts[code >= t] for t = 1 .. size - 1
-            return np.cumsum(weighted_bincount(codes, self.counts, self.size)[::-1])[::-1][1:]
-
-        both = at_least(np.minimum(self.actual, self.predicted))
-        if self.counts.dtype.kind != "f":
-            return Cells.from_sums(both, at_least(self.actual), at_least(self.predicted), weighted_sum(self.counts, None))
-        # float counts: tn (both codes below t) summed upwards, fp and fn from their own pairs where a difference would cancel
-        tn = np.cumsum(weighted_bincount(np.maximum(self.actual, self.predicted), self.counts, self.size))[:-1]
-        levels = np.arange(1, self.size)
-
-        def between(low: np.ndarray, high: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:  # Σ counts[low < t <= high] at the levels asked
-            return lambda entries: ((low[None, :] < levels[entries, None]) & (high[None, :] >= levels[entries, None])).astype(np.float64) @ self.counts
-
-        fp = difference_of_sums(at_least(self.predicted), both, between(self.actual, self.predicted))
-        fn = difference_of_sums(at_least(self.actual), both, between(self.predicted, self.actual))
-        return Cells(both, fp, fn, tn)
-
-    def same_as(self, other: PairCounts) -> bool:
-        """The same size and the same pair counts."""
-        return self.size == other.size and all(
-            np.array_equal(getattr(self, name), getattr(other, name)) for name in ("actual", "predicted", "counts")
-        )
 
 
 # --------------------------------------------------------------------------------------------

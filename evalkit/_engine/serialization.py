@@ -38,9 +38,9 @@ import numpy as np
 
 from evalkit._engine._exact import UNIT, exact_remainders, exact_table, float_units
 from evalkit._engine._labels import check_label_list
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._validation import show
 from evalkit._engine.cells import COUNT_NAMES, Cells
-from evalkit._engine.counting import PairCounts
 from evalkit.exceptions import EvalkitError, FormatError, InvalidArgumentError
 
 if TYPE_CHECKING:

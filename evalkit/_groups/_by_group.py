@@ -37,10 +37,11 @@ from numpy.typing import ArrayLike
 from evalkit._engine import serialization
 from evalkit._engine._exact import weighted_bincount
 from evalkit._engine._labels import OVERALL, identity, same_labels, sorted_labels
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import GroupsLike, LabelSets, LabelsLike, ScoresLike
 from evalkit._engine._validation import RandomState, as_array, check_sample_weight, show
 from evalkit._engine.cells import Cells, cells_from_pairs
-from evalkit._engine.counting import PairCounts, encode, is_label_set_data
+from evalkit._engine.counting import encode, is_label_set_data
 from evalkit._groups._values import (
     _area_name,
     _calibration_name,

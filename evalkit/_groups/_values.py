@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._validation import check_choice, show
-from evalkit._engine.counting import PairCounts
 from evalkit._scores.curves import ThresholdCurve, area_key
 from evalkit.exceptions import (
     InvalidArgumentError,

@@ -631,13 +631,13 @@ def _class_counts(result: Any, k: int) -> dict[str, Any]:
     return {name: row[k : k + 1].tolist()[0] for name, row in zip(COUNT_NAMES, result.class_cells.rows())}
 
 
-def _every_class_counts(result: Any) -> list[dict[str, Any]]:
+def _every_class_counts(result: object) -> list[dict[str, Any]]:
     """``_class_counts`` of every class of a result, read at once."""
     margins = getattr(result, "_every_class_margins", None)
     found = None if margins is None else margins()
     if found is not None:
         return [dict(zip(COUNT_NAMES, cells)) for cells in found]
-    cells = {name: values.tolist() for name, values in result.class_cells.counts().items()}  # Python numbers
+    cells = {name: values.tolist() for name, values in cast(Any, result).class_cells.counts().items()}  # Python numbers
     return [dict(zip(cells, row)) for row in zip(*cells.values())]
 
 

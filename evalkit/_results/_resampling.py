@@ -15,12 +15,12 @@ from typing import Any
 import attrs
 import numpy as np
 
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._validation import (
     RandomState,
     show,
 )
 from evalkit._engine.cells import Cells
-from evalkit._engine.counting import PairCounts
 from evalkit._results._closed_form import Interval, _check_level, _z
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.measures._averaging import UndefinedPolicy, average_rows

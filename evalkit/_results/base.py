@@ -31,9 +31,9 @@ import attrs
 import numpy as np
 
 from evalkit._engine._labels import check_label_list, label_position
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._validation import RandomState, check_choice
 from evalkit._engine.cells import Cells
-from evalkit._engine.counting import PairCounts
 from evalkit._results.intervals import (
     BOOTSTRAP_METHODS,
     LOG_MEASURES,

@@ -21,10 +21,11 @@ from evalkit._engine._exact import (
     weighted_sum,
 )
 from evalkit._engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_count_matrix, check_choice, check_index, show
 from evalkit._engine.cells import Cells, cells_from_confusion, one_hot_sample_cells
-from evalkit._engine.counting import PairCounts, confusion_counts
+from evalkit._engine.counting import confusion_counts
 from evalkit._results._matrix_updates import MatrixUpdates
 from evalkit._results.base import CellsResult
 from evalkit._results.counted import ALL_OPERATIONS, CountedState

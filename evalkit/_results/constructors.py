@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike
 
 from evalkit._engine._exact import weighted_sum
 from evalkit._engine._labels import check_booleans_apart, check_label_list, check_one_label, column_labels
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import LabelSets, LabelsLike, ScoresLike
 from evalkit._engine._validation import (
     check_choice,
@@ -48,7 +49,7 @@ from evalkit._engine.cells import (
     one_hot_sample_cells,
     soft_cells,
 )
-from evalkit._engine.counting import PairCounts, encode, encode_label_sets, indicator_rows, is_label_set_data
+from evalkit._engine.counting import encode, encode_label_sets, indicator_rows, is_label_set_data
 from evalkit._engine.hierarchy import Hierarchy
 from evalkit._engine.tnorms import get_tnorm
 from evalkit.exceptions import (

@@ -28,9 +28,9 @@ import numpy as np
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._exact import difference
 from evalkit._engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._validation import as_array, made_by_constructors, show
 from evalkit._engine.cells import Cells
-from evalkit._engine.counting import PairCounts
 from evalkit._results.base import CellsResult
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.constructors import REJECTIONS, SETTINGS, SettingConstructors

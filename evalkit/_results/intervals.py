@@ -70,6 +70,7 @@ from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names
 from evalkit._engine._labels import label_position, sorted_labels
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import Count, LabelsLike
 from evalkit._engine._validation import (
     RandomState,
@@ -79,7 +80,7 @@ from evalkit._engine._validation import (
     show,
 )
 from evalkit._engine.cells import Cells
-from evalkit._engine.counting import PairCounts, encode
+from evalkit._engine.counting import encode
 from evalkit._results._closed_form import (
     Interval,
     KappaTest,
@@ -254,7 +255,7 @@ def pairs_interval(
     neither, of the whole result's accuracy, Cohen's kappa or MCC (``measure.name``).
 
     Examples:
-        >>> from evalkit._engine.counting import PairCounts
+        >>> from evalkit._engine._pair_counts import PairCounts
         >>> from evalkit.measures._registry import get_measure
         >>> pairs = PairCounts.from_dense(np.array([[40, 10], [5, 45]]))
         >>> pairs_interval(pairs, 2, get_measure("accuracy"), 0.85, random_state=0).method

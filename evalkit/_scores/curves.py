@@ -49,6 +49,7 @@ from numpy.typing import ArrayLike
 from evalkit._engine import moved_names
 from evalkit._engine._exact import weighted_sum
 from evalkit._engine._labels import check_one_label, column_labels, label_position, same_labels
+from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import LabelsLike, ScoresLike
 from evalkit._engine._validation import (
     as_array,
@@ -62,7 +63,7 @@ from evalkit._engine._validation import (
     show,
 )
 from evalkit._engine.cells import Cells
-from evalkit._engine.counting import PairCounts, encode, indicator_rows, is_label_set_data
+from evalkit._engine.counting import encode, indicator_rows, is_label_set_data
 from evalkit._results.base import CellsResult
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.rendering import ReportFace

@@ -8,7 +8,7 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -95,12 +95,10 @@ def _refuse_continuous(values: Any, argument: str) -> None:
 
 def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None = None) -> _Targets:
     coded = [coded_column(values, argument) for values, argument in ((y_true, "y_true"), (y_pred, "y_pred"))]
-    true: Any
-    pred: Any
     if coded[0] is not None and coded[1] is not None:  # two dataframe columns of codes: counted from their codes
         for column, argument in ((coded[0], "y_true"), (coded[1], "y_pred")):
             _refuse_continuous([value for value in column.categories if isinstance(value, float)], argument)
-        (kind_true, true), (kind_pred, pred) = ("labels", coded[0]), ("labels", coded[1])
+        (kind_true, true), (kind_pred, pred) = ("labels", cast(Any, coded[0])), ("labels", cast(Any, coded[1]))
     else:
         y_true, y_pred = (decoded(column) if column is not None else values for column, values in zip(coded, (y_true, y_pred)))
         (kind_true, true), (kind_pred, pred) = _as_target(y_true, "y_true"), _as_target(y_pred, "y_pred")
