@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit._engine import moved_names
 from evalkit._engine._columns import Coded, coded_column, decoded
 from evalkit._engine._exact import (
     EXACT_FLOAT_SUM,
@@ -53,6 +54,7 @@ from evalkit._engine._labels import (
     sorted_labels,
     unify_numbers,
 )
+from evalkit._engine._pair_counts import PairCounts  # noqa: F401  (where pickles of 0.1.0 find it)
 from evalkit._engine._types import LabelSets, LabelsLike
 from evalkit._engine._validation import check_ordered, check_sample_weight, same_value, show
 from evalkit._engine.cells import unique_sorted
@@ -913,3 +915,7 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
         for argument in sets
     ]
     return keys, found, n
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)
