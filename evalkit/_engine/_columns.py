@@ -45,6 +45,8 @@ def coded_column(values: object, argument: str) -> Coded | None:
     Raises:
         InvalidLabelError: a missing label (a null, or a category code of -1).
     """
+    if isinstance(values, (np.ndarray, list, tuple)):  # (the common inputs: no look at their type's module)
+        return None
     if isinstance(values, Coded):
         return values
     module = type(values).__module__

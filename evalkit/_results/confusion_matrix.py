@@ -489,15 +489,18 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
         """Per-sample cells: right samples ``(1, 0, 0, m-1)`` and wrong ones ``(0, 1, 1, m-2)``,
         weighted by their counts (float counts: the exact sums of the diagonal and of the rest,
         each correctly rounded, so neither passes the total)."""
+        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=self._right_and_wrong())
+
+    def _right_and_wrong(self) -> list:
+        """How much the right samples (the diagonal) and the wrong ones weigh: whole counts, or
+        the exact sums of float counts, each correctly rounded."""
         if self._counts.dtype.kind == "f":
             counts, low, exact, _ = self._exact_snapshot()
             table = _exact_table(counts, low, exact)
             diagonal = np.trace(table)
-            weight = rounded_counts(np.array([diagonal, table.sum() - diagonal], dtype=object)).tolist()
-        else:
-            correct = int(self._counts.trace())
-            weight = [correct, self.get_total_items() - correct]
-        return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=weight)
+            return rounded_counts(np.array([diagonal, table.sum() - diagonal], dtype=object)).tolist()
+        correct = int(self._counts.trace())
+        return [correct, self.get_total_items() - correct]
 
     @property
     def n_samples(self) -> int | float:

@@ -18,6 +18,7 @@ from evalkit._engine._columns import Coded, decoded
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
+from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.evaluation import Evaluation
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
 from evalkit.measures._averaging import check_undefined, fill_undefined
@@ -277,8 +278,11 @@ def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = 
     """
     normalize = _check_flag("normalize", normalize)
     evaluation = _targets(y_true, y_pred, sample_weight).counts
-    cells = evaluation.sample_cells
-    correct = cells.sum_rows((cells.fp == 0) & (cells.fn == 0))
+    if isinstance(evaluation, ConfusionMatrix):  # single-label: the diagonal, no per-sample cells
+        correct = evaluation._right_and_wrong()[0]
+    else:
+        cells = evaluation.sample_cells
+        correct = cells.sum_rows((cells.fp == 0) & (cells.fn == 0))
     if not normalize:
         return float(correct)
     return float(correct / evaluation.n_samples) if evaluation.n_samples else math.nan
