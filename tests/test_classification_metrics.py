@@ -462,3 +462,18 @@ def test_create_from_gives_both_classes_on_request_and_stats_read_every_measure(
     assert stats.mcc == stats.matthews_correlation_coefficient
     with pytest.raises(AttributeError, match="did you mean 'specificity'"):
         _ = stats.specifcity
+
+
+def test_a_result_read_before_is_read_again_only_if_it_has_labels():
+    class Cells:  # a duck-typed result: per-class cells, and labels only when given
+        def __init__(self, labelled):
+            if labelled:
+                self.labels = PAPER.labels
+
+        class_cells = property(lambda self: PAPER.class_cells)
+
+    assert ClassificationMetrics(Cells(True), "b").get_recall() == ClassificationMetrics(PAPER, "b").get_recall()
+    with pytest.raises(InvalidTypeError, match="'confusion_matrix' must be a ConfusionMatrix"):
+        ClassificationMetrics(Cells(False), "b")
+    created = ClassificationMetrics.create_from(Cells(True))
+    assert [metrics.to_dict() for metrics in created] == [metrics.to_dict() for metrics in ClassificationMetrics.create_from(PAPER)]

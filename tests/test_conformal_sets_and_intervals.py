@@ -421,3 +421,13 @@ def test_a_coverage_follows_the_counted_state_protocol(kind, data):
     """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
     pickle round trips (``harness.check_kind``)."""
     check_kind(kind, data)
+
+
+def test_a_group_that_one_table_still_holds_after_scaling_keeps_its_counts():
+    """Scaled sums far below the smallest float can vanish from one table and not the other: the
+    group stays (its counts never move to another group's)."""
+    sets = np.array([[1, 0], [0, 1], [1, 0], [1, 0]])
+    tiny = SetCoverage.from_sets([0, 1, 0, 0], sets, groups=["a", "a", "b", "c"], sample_weight=[5e-324, 5e-324, 1.0, 1.0]).scaled(2.0**-53)
+    tiny.update([0], np.array([[1, 0]]), groups=["c"], sample_weight=[0.0])
+    assert tiny.groups == ("a", "b", "c")
+    assert tiny.group("b").size_distribution() == {1: 1.0}

@@ -109,3 +109,17 @@ def test_columns_of_codes_are_read_not_decoded_and_other_columns_are_left_to_num
     assert coded_column(column.cat.codes, "y_true") is None and coded_column(pa.array([1.5, 2.5]), "y_true") is None
     assert coded_column(np.array(["a"]), "y_true") is None and coded_column(["a"], "y_true") is None
     assert decoded(Coded(np.array([0, 1]), ["a", 1])).tolist() == ["a", 1]  # (labels of two kinds stay objects)
+
+
+def test_an_arrow_dictionary_that_holds_a_value_twice_counts_both_entries_as_one_label():
+    actual = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2, 3, 1], pa.int32()), pa.array(["b", "a", "c", "b"]))  # b, a, c, b, a
+    predicted = ["a", "a", "c", "c", "b"]
+    expected = ConfusionMatrix.from_predictions(["b", "a", "c", "b", "a"], predicted)
+    assert ConfusionMatrix.from_predictions(actual, pa.array(predicted)) == expected
+    assert ConfusionMatrix.from_predictions(actual, actual).labels == ("a", "b", "c")
+    assert Evaluation.from_labels(actual, pa.array(predicted)) == Evaluation.from_labels(["b", "a", "c", "b", "a"], predicted)
+
+
+def test_only_the_categories_that_occur_are_checked_as_labels():
+    assert face.accuracy_score(pd.Categorical([1.0, 2.0], categories=[1.0, 2.0, 2.5]), pd.Categorical([1.0, 2.0])) == 1.0
+    assert ConfusionMatrix.from_predictions(pd.Categorical([True, False], categories=[True, False, 99]), pd.Categorical([True, True])).labels == (False, True)

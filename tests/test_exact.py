@@ -471,3 +471,16 @@ def test_the_mean_of_identical_values_is_that_value(value, n):
 
     row = summarize_rows([[value] * n])[0]
     assert row.min == row.mean == row.max == value and row.std == 0.0
+
+
+def test_float_weights_over_a_thousand_classes_sum_only_the_cells_that_occur():
+    """Exact float sums are made for the cells that occur, not for every one of a million cells."""
+    from harness import peak_mib
+
+    labels = np.random.default_rng(0).integers(0, 1000, 5000)
+    weight = np.random.default_rng(1).random(5000)
+    assert peak_mib(lambda: ConfusionMatrix.from_predictions(labels, np.roll(labels, 1), sample_weight=weight)) < 100
+    matrix = ConfusionMatrix.from_predictions(labels, np.roll(labels, 1), sample_weight=weight)
+    row, column = int(labels[7]), int(labels[6])
+    chosen = (labels == row) & (np.roll(labels, 1) == column)
+    assert matrix.to_array()[matrix.index_of(row), matrix.index_of(column)] == math.fsum(weight[chosen])

@@ -227,3 +227,20 @@ def test_curve_counts_of_thresholds_given_any_way_are_one_stream_and_read_back_e
     for bad, error in (("x", InvalidTypeError), (1, InvalidArgumentError), ([], InvalidArgumentError), ([float("nan")], InvalidArgumentError)):
         with pytest.raises(error, match="'thresholds'"):  # refused when made, not at the first batch
             CurveCounts(thresholds=bad)
+
+
+def test_curve_counts_keep_one_form_of_their_thresholds_and_no_link_to_the_callers_array():
+    def counted(thresholds):
+        stream = CurveCounts(thresholds=thresholds)
+        stream.update([0, 1, 1, 0], [0.1, 0.6, 0.8, 0.4])
+        return stream
+
+    assert counted([0.7, 0.5, 0.2]) == counted([0.2, 0.5, 0.7]) == counted([0.2, 0.5, 0.5, 0.7]) == counted([0.2, 0.5, 0.7, -np.inf])
+    assert counted([0.7, 0.5, 0.2]).to_json() == counted([0.2, 0.5, 0.7]).to_json()
+    given = np.array([0.2, 0.5])
+    stream = CurveCounts(thresholds=given)
+    given[0] = np.nan  # (the caller's array changed later: the stream's thresholds do not)
+    stream.update([0, 1], [0.1, 0.9])
+    expected = CurveCounts(thresholds=[0.2, 0.5])
+    expected.update([0, 1], [0.1, 0.9])
+    assert stream == expected

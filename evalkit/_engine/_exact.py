@@ -298,8 +298,10 @@ def split_exact(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, dict[i
         ([1e+17, 2.0], [0.5, 0.0], {})
     """
     flat = sums.reshape(-1)
-    rounded = rounded_counts(flat)
-    left = np.flatnonzero(flat - exact_counts(rounded) != 0).tolist() if flat.size else []
+    present = np.flatnonzero(flat != 0)  # (a large table is mostly empty cells: only the others are read)
+    rounded = np.zeros(flat.size)
+    rounded[present] = rounded_counts(flat[present])
+    left = present[flat[present] - exact_counts(rounded[present]) != 0].tolist()
     if not left:
         return rounded.reshape(sums.shape), None, {}
     low, exact = np.zeros(flat.size), {}

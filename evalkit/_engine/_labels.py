@@ -87,7 +87,7 @@ def identity(value: object) -> object:
     return (kind(value), value)
 
 
-def unify_numbers(values: list, inputs: Sequence[tuple[str, Iterable[object]]]) -> list:
+def unify_numbers(values: list, inputs: Iterable[tuple[str, Iterable[object]]]) -> list:
     """Apply the number rules to the distinct labels found in ``inputs`` ((argument, values) pairs).
 
     The distinct labels come from a dict over the data, which merges equal values, so a

@@ -81,6 +81,10 @@ _HASH_MIN_SAMPLES = 1 << 12
 _SMALL_TABLE = 1 << 16
 """Tables of at most this many cells are counted in chunks; larger ones in one pass."""
 
+_EXACT_DENSE_CELLS = 1 << 12
+"""Tables of float weights of at most this many cells sum every cell exactly; larger ones only
+the cells that occur."""
+
 _SMALL_CHUNKED_TABLE = 1 << 12
 """In the single-pass integer path, tables up to this size are counted chunk by chunk."""
 
@@ -492,8 +496,9 @@ def _observe(actual: np.ndarray | list | Coded, predicted: np.ndarray | list | C
 
 def _dictionary_ids(actual: Coded, predicted: Coded) -> tuple[list, np.ndarray, np.ndarray]:
     """The labels of both columns' dictionaries, once each, and each dictionary's entries'
-    positions among them."""
-    if actual.categories is predicted.categories or same_value(actual.categories, predicted.categories):
+    positions among them (an Arrow dictionary may hold a value twice: both entries are one label)."""
+    shared = actual.categories is predicted.categories or same_value(actual.categories, predicted.categories)
+    if shared and len(set(actual.categories)) == len(actual.categories):
         return actual.categories, np.arange(len(actual.categories)), np.arange(len(actual.categories))
     index: dict[Any, int] = {}
     first, second = (np.array([index.setdefault(label, len(index)) for label in column.categories], dtype=np.intp) for column in (actual, predicted))
@@ -506,6 +511,11 @@ def _common_dictionary(actual: Coded, predicted: Coded) -> tuple[list, np.ndarra
     categories, *ids = _dictionary_ids(actual, predicted)
     first, second = (column.codes if np.array_equal(table, np.arange(len(table))) else table[column.codes] for table, column in zip(ids, (actual, predicted)))
     return categories, first, second
+
+
+def _present(column: Coded) -> list:
+    """The categories of a column that occur in it."""
+    return [column.categories[k] for k in np.flatnonzero(np.bincount(column.codes, minlength=len(column.categories))).tolist()]
 
 
 def _coded_positions(actual: Coded, predicted: Coded) -> _Observed:
@@ -532,13 +542,13 @@ def _coded_counts(actual: Coded, predicted: Coded, fixed: tuple | None, weight: 
     categories, row_ids, column_ids = _dictionary_ids(actual, predicted)
     k = len(categories)
     table = np.zeros((k, k), dtype=counted.dtype)
-    table[np.ix_(row_ids, column_ids)] = counted  # (a dictionary's entries are distinct: no two fall on one cell)
+    np.add.at(table, (row_ids[:, None], column_ids[None, :]), counted)  # (two entries of one label add up)
     nonzero = np.asarray(table != 0)  # (exact sums of float weights too)
     in_actual: np.ndarray = np.asarray(nonzero.any(axis=1))
     seen = in_actual | nonzero.any(axis=0)
     if weight is not None and not seen.all() and weight.min() == 0:  # a label of zero-weight samples only is still a label
-        in_actual[row_ids] |= np.bincount(first, minlength=rows) > 0
-        seen[column_ids] |= np.bincount(second, minlength=columns) > 0
+        np.logical_or.at(in_actual, row_ids, np.bincount(first, minlength=rows) > 0)
+        np.logical_or.at(seen, column_ids, np.bincount(second, minlength=columns) > 0)
         seen |= in_actual
     present = np.flatnonzero(seen)
     observed = _Observed((first, second), None, [categories[spot] for spot in present.tolist()], False, lambda: in_actual[present])
@@ -726,8 +736,8 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
             _raise_at_first_invalid(inputs)
             raise  # pragma: no cover - the search above raises
         check_same_kind(zip(arguments, observed_labels))
-        observed_labels = unify_numbers(observed_labels, [(argument, x.categories if isinstance(x, Coded) else x.tolist() if isinstance(x, np.ndarray) else x)
-                                                          for argument, x in inputs])  # fmt: skip
+        observed_labels = unify_numbers(observed_labels, ((argument, _present(x) if isinstance(x, Coded) else x.tolist() if isinstance(x, np.ndarray) else x)
+                                                          for argument, x in inputs))  # fmt: skip  (read only where numbers are labels)
     if fixed is None:
         if observed.checked:
             target, found = None, tuple(observed_labels)
@@ -764,7 +774,14 @@ def _float_weights(weight: np.ndarray | None) -> bool:
 def pair_table(flat: np.ndarray, weight: np.ndarray | None, cells: int) -> np.ndarray:
     """The counts of flat cell indexes: whole (int64), or for float weights their exact sums (an
     object array, ``exact_bincount``), which parts merged in any order give to the last bit."""
-    return exact_bincount(flat, weight, cells) if weight is not None and _float_weights(weight) else weighted_bincount(flat, weight, cells)
+    if weight is None or not _float_weights(weight):
+        return weighted_bincount(flat, weight, cells)
+    if cells <= _EXACT_DENSE_CELLS:
+        return exact_bincount(flat, weight, cells)
+    keys, inverse = np.unique(flat, return_inverse=True)  # a large table: only the cells that occur are summed
+    table = np.zeros(cells, dtype=object)
+    table[keys] = exact_bincount(inverse.ravel(), weight, len(keys))
+    return table
 
 
 def _pair_counts(actual: np.ndarray, predicted: np.ndarray, lookup: np.ndarray, size: int, weight: np.ndarray | None) -> np.ndarray:

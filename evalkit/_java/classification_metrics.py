@@ -645,7 +645,7 @@ def _result_labels(result: object, argument: str) -> tuple:
     """The labels of a result with per-class cells (a confusion matrix, an evaluation, the cells
     of a curve at a threshold): what a metrics object reads."""
     kind = type(result)
-    if kind in _READ_KINDS:
+    if kind in _READ_KINDS and hasattr(result, "labels"):
         return tuple(cast(Any, result).labels)
     if not (hasattr(result, "labels") and inspect.getattr_static(result, "class_cells", None) is not None) or isinstance(result, type):  # (static: the cells are read once, after)
         raise InvalidTypeError(

@@ -319,7 +319,7 @@ class SetCoverage(_Sums):
         them all finds them): the same state however batches, merges and windows brought them."""
         if not self._groups:
             return self
-        present = np.unique(self._by_class.codes(0))
+        present = np.union1d(self._by_class.codes(0), self._by_size.codes(0))  # (both tables' groups: a scaled sum may vanish from one)
         kept = [self._groups[k] for k in present.tolist()]
         order = sorted_labels(kept, "groups")
         if order == self._groups:

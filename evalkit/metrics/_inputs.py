@@ -97,7 +97,9 @@ def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | 
     coded = [coded_column(values, argument) for values, argument in ((y_true, "y_true"), (y_pred, "y_pred"))]
     if coded[0] is not None and coded[1] is not None:  # two dataframe columns of codes: counted from their codes
         for column, argument in ((coded[0], "y_true"), (coded[1], "y_pred")):
-            _refuse_continuous([value for value in column.categories if isinstance(value, float)], argument)
+            if any(isinstance(value, float) and not value.is_integer() for value in column.categories):  # (those that occur: a pass over the codes)
+                present = np.bincount(column.codes, minlength=len(column.categories)) > 0
+                _refuse_continuous([value for value, found in zip(column.categories, present.tolist()) if found and isinstance(value, float)], argument)
         (kind_true, true), (kind_pred, pred) = ("labels", cast(Any, coded[0])), ("labels", cast(Any, coded[1]))
     else:
         y_true, y_pred = (decoded(column) if column is not None else values for column, values in zip(coded, (y_true, y_pred)))
