@@ -94,16 +94,16 @@ def _refuse_continuous(values: Any, argument: str) -> None:
 
 
 def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None = None) -> _Targets:
-    coded = [coded_column(values, argument) for values, argument in ((y_true, "y_true"), (y_pred, "y_pred"))]
-    if coded[0] is not None and coded[1] is not None:  # two dataframe columns of codes: counted from their codes
-        for column, argument in ((coded[0], "y_true"), (coded[1], "y_pred")):
+    coded_true, coded_pred = coded_column(y_true, "y_true"), coded_column(y_pred, "y_pred")
+    if coded_true is not None and coded_pred is not None:  # two dataframe columns of codes: counted from their codes
+        for column, argument in ((coded_true, "y_true"), (coded_pred, "y_pred")):
             if any(isinstance(value, float) and not value.is_integer() for value in column.categories):  # (those that occur: a pass over the codes)
                 present = np.bincount(column.codes, minlength=len(column.categories)) > 0
                 _refuse_continuous([value for value, found in zip(column.categories, present.tolist()) if found and isinstance(value, float)], argument)
-        (kind_true, true), (kind_pred, pred) = ("labels", cast(Any, coded[0])), ("labels", cast(Any, coded[1]))
-    else:
-        y_true, y_pred = (decoded(column) if column is not None else values for column, values in zip(coded, (y_true, y_pred)))
-        (kind_true, true), (kind_pred, pred) = _as_target(y_true, "y_true"), _as_target(y_pred, "y_pred")
+        (kind_true, true), (kind_pred, pred) = ("labels", cast(Any, coded_true)), ("labels", cast(Any, coded_pred))
+    else:  # (one column of codes beside other labels: its labels)
+        (kind_true, true) = _as_target(y_true if coded_true is None else decoded(coded_true), "y_true")
+        (kind_pred, pred) = _as_target(y_pred if coded_pred is None else decoded(coded_pred), "y_pred")
     if kind_true != kind_pred:
         raise InputShapeError(
             f"'y_true' holds {kind_true} but 'y_pred' holds {kind_pred}: classification metrics need one kind of target"
