@@ -2,9 +2,8 @@
 occur (``PairCounts``), and the cells every measure reads from them.
 
 Examples:
-    >>> pairs = PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 3)
-    >>> pairs.dense().tolist()
-    [[1, 0, 0], [1, 1, 0], [0, 0, 0]]
+    >>> PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 3, np.array([0.5, 2.0, 1.0])).counts.tolist()
+    [0.5, 1.0, 2.0]
 """
 
 from __future__ import annotations
@@ -20,8 +19,6 @@ from evalkit._engine._validation import read_only
 from evalkit._engine.cells import Cells, cells_from_pairs, difference_of_sums
 
 __all__ = ["PairCounts"]
-
-
 
 
 @attrs.frozen(eq=False)
