@@ -19,8 +19,9 @@ rounds, and ``(a + b) - a`` is ``b`` whatever the sizes of the weights.
 Each keeps the total exact (Python integers, never wrapped past 2**63 - 1) and ends in
 ``_tally_after``, the one rule for the stream's running sums (``evalkit._results.tally``): a
 change of a few cells keeps the tally current (or starts it), so reads after any one-event
-update are O(1); a change as large as the table drops it, and the next small change starts it
-again; weighted (float) counts keep none.
+update are O(1); a table of changes (a batch, ``+=``) adds its margins to a tally at once, and
+without one a change as large as the table starts none (the next small change does); weighted
+(float) counts keep none.
 
 A base of ``ConfusionMatrix`` (``evalkit._results.confusion_matrix``): it holds the matrix's state.
 """
@@ -377,6 +378,9 @@ class MatrixCounts:
         """``_tally_after`` of a table of changes (its rows and columns at ``positions``)."""
         if change.dtype.kind != "i":
             self._tally = None
+            return
+        if self._tally is not None and not grew:  # a batch's table: its margins added at once
+            self._tally.add_table(positions.tolist(), change)
             return
         rows, columns = np.nonzero(change)
         cells = zip(positions[rows].tolist(), positions[columns].tolist(), change[rows, columns].tolist())
