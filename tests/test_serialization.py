@@ -15,8 +15,10 @@ from evalkit import (
     ConfusionMatrix,
     Covering,
     Evaluation,
+    Faded,
     NeighborhoodAccuracy,
     NeighborhoodSystem,
+    SetCoverage,
     Stats,
     ThresholdCurve,
 )
@@ -498,3 +500,23 @@ def test_a_covering_of_tuples_reads_back_and_its_result_pickles():
     result = NeighborhoodSystem(covering).evaluate(Covering([(5, 6), (1, 2), (3, 4)], [{(1, 2)}, {(3, 4), (5, 6)}]))
     copy = pickle.loads(pickle.dumps(result))
     assert copy.get_absolute_accuracy() == result.get_absolute_accuracy() and copy.ideal_kind == result.ideal_kind
+
+
+def test_sums_scaled_below_the_least_float_are_written_whole_and_read_back_exact():
+    """Exact sums scaled far down keep rests below the least float (2**-1074): a document writes
+    them as whole units ({"units": "0x..."}) and reads them back to the last unit; it hung
+    before, halving an ever smaller rest."""
+    tiny = SetCoverage.from_sets([0, 1, 0, 0], np.array([[1, 0], [0, 1], [1, 0], [1, 0]]), groups=["a", "a", "b", "c"],
+                                 sample_weight=[5e-324, 5e-324, 1.0, 1.0]).scaled(0.5)  # fmt: skip
+    text = tiny.to_json()
+    assert '"units"' in text and SetCoverage.from_json(text) == tiny
+    faded = Faded(ConfusionMatrix([0, 1]), factor=1e-10)
+    for k in range(40):
+        faded.update([k % 2], [1], sample_weight=[0.3])
+    assert Faded.from_json(faded.to_json()).result == faded.result
+    document = json.loads(text)
+    position, parts = document["exact_by_class"][0]
+    for bad in ({"units": "zz"}, {"units": 5}, {"units": "0x1", "more": 1}):
+        document["exact_by_class"][0] = [position, [*parts[:-1], bad]]
+        with pytest.raises(FormatError, match="units below the least float"):
+            SetCoverage.from_json(json.dumps(document))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -594,7 +594,8 @@ def scaled_counts(counts: ArrayLike, factor: float) -> np.ndarray:
 def exact_remainders(counts: np.ndarray) -> list[Remainder]:
     """What the rounded counts of an exact (object) array leave out, for a document:
     ``[position, [r1, r2, ...]]`` for each count (flattened) that is not a float, the floats
-    ``r`` summing exactly to the rest (``serialization.exact_sums`` reads them back); none otherwise.
+    ``r`` summing exactly to the rest, the last one ``{"units": "0x..."}`` where what is left
+    lies below the least float (``serialization.exact_sums`` reads them back); none otherwise.
 
     Examples:
         >>> exact = exact_counts(np.array([1.0, 2.0 ** -80])).sum(keepdims=True)
@@ -607,9 +608,12 @@ def exact_remainders(counts: np.ndarray) -> list[Remainder]:
     left = flat - exact_counts(rounded_counts(flat))
     found = []
     for position in np.flatnonzero(left != 0).tolist():
-        rest, parts = int(left[position]), []
+        rest, parts = int(left[position]), cast("list[float | dict[str, str]]", [])
         while rest:
             part = rest / UNIT
+            if part == 0.0:  # below the least float (a sum scaled far down): its units, written whole
+                parts.append({"units": hex(rest)})
+                break
             parts.append(part)
             rest -= float_units(part)
         found.append([position, parts])

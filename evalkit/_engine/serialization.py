@@ -279,7 +279,7 @@ def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact"
                 or not 0 <= entry[0] < len(flat) or entry[0] in sums or not isinstance(entry[1], list) or flat.dtype.kind != "f"):  # fmt: skip
             raise FormatError(f"field {name!r} must list [position, [numbers]] pairs of float counts, each position once and below {len(flat)}, got {show(entry)}")
         count = float(flat[entry[0]])
-        total = float_units(count) + sum(float_units(number(part, name)) for part in entry[1])
+        total = float_units(count) + sum(_units(part, name) for part in entry[1])
         try:
             rounds = total / UNIT == count
         except OverflowError:  # an exact sum beyond float64's range: no count rounds to it
@@ -288,6 +288,18 @@ def exact_sums(document: dict[str, Any], values: np.ndarray, name: str = "exact"
             raise FormatError(f"field {name!r}: the exact sum at position {entry[0]} must be at least 0 and round to its count {count!r}, got {show(entry)}")
         sums[entry[0]] = total
     return sums
+
+
+def _units(part: object, name: str) -> int:
+    """One part of an exact rest in units of ``2**-FLOAT_OFFSET``: a float, or ``{"units":
+    "0x..."}`` for what lies below the least float."""
+    if isinstance(part, dict):
+        units = part.get("units") if set(part) == {"units"} else None
+        try:
+            return int(units, 16) if isinstance(units, str) and len(units) <= 400 else int("")
+        except ValueError:
+            raise FormatError(f"field {name!r} must give units below the least float as {{\"units\": \"0x...\"}}, got {show(part)}") from None
+    return float_units(number(part, name))
 
 
 def exact_rests(values: np.ndarray, name: str = "exact") -> dict[str, list[Any]]:
