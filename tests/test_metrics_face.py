@@ -7,6 +7,7 @@ sample weights, label subsets with absent labels, every average and every zero_d
 
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -244,3 +245,12 @@ def test_a_mean_of_infinities_is_undefined_or_infinite_not_an_error():
     from evalkit.measures._averaging import mean_of
 
     assert math.isnan(mean_of([math.inf, -math.inf])) and mean_of([1e308, 1e308]) == math.inf
+
+
+def test_accuracy_of_weights_of_very_different_sizes_is_the_exact_ratio_correctly_rounded():
+    """(1e16 + 3) / (1e16 + 5) is just below 1: both sums round to 1e16 + 4 in float64, so a
+    ratio of the rounded sums (scikit-learn's) says 1.0 for an imperfect prediction."""
+    truth, guess, weight = [0, 1, 2, 2, 1, 0], [0, 2, 2, 2, 0, 0], [1e16, 1, 1, 1, 1, 1]
+    assert ek.accuracy_score(truth, guess, sample_weight=weight) == float(Fraction(10**16 + 3, 10**16 + 5)) < 1.0
+    assert sk.accuracy_score(truth, guess, sample_weight=weight) == 1.0
+    assert ek.accuracy_score(truth, guess, sample_weight=weight, normalize=False) == float(10**16 + 3)

@@ -279,6 +279,8 @@ def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = 
     normalize = _check_flag("normalize", normalize)
     evaluation = _targets(y_true, y_pred, sample_weight).counts
     if isinstance(evaluation, ConfusionMatrix):  # single-label: the diagonal, no per-sample cells
+        if normalize:
+            return float(evaluation.get_accuracy())  # (a ratio of exact sums, correctly rounded)
         correct = evaluation._right_and_wrong()[0]
     else:
         cells = evaluation.sample_cells
