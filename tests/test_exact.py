@@ -484,3 +484,17 @@ def test_float_weights_over_a_thousand_classes_sum_only_the_cells_that_occur():
     row, column = int(labels[7]), int(labels[6])
     chosen = (labels == row) & (np.roll(labels, 1) == column)
     assert matrix.to_array()[matrix.index_of(row), matrix.index_of(column)] == math.fsum(weight[chosen])
+
+
+def test_a_few_float_weighted_samples_among_many_classes_add_their_cells_exactly():
+    """A batch far smaller than the table adds only the cells it falls in (no table of every
+    class pair): each cell is still the exact sum of its weights."""
+    rng = np.random.default_rng(0)
+    matrix, samples = ConfusionMatrix(list(range(100))), []
+    for _ in range(50):
+        batch = rng.integers(0, 100, 5), rng.integers(0, 100, 5), rng.random(5) * 10 ** rng.uniform(-20, 20, 5)
+        matrix.update(*batch[:2], sample_weight=batch[2])
+        samples += zip(*batch)
+    assert matrix == ConfusionMatrix.from_predictions([s[0] for s in samples], [s[1] for s in samples], list(range(100)), sample_weight=[s[2] for s in samples])
+    for actual, predicted, _ in samples[:10]:
+        assert matrix.to_array()[actual, predicted] == math.fsum(w for a, p, w in samples if (a, p) == (actual, predicted))

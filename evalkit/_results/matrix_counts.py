@@ -90,9 +90,9 @@ def cells_of(table: np.ndarray, exact: dict[int, int] | None) -> tuple[np.ndarra
 def float_cells(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, dict[int, int]]:
     """A table of exact sums (float weights counted: an object array, ``split_exact``) as a
     matrix keeps float counts: each correctly rounded, the rests, and the exact sums whose rest
-    is no float by cell key (``row << 32 | column``; the positions of a 1-D array of cells)."""
+    is no float by cell key (``row << 32 | column``)."""
     counts, low, exact = split_exact(sums)
-    width = sums.shape[-1] if sums.ndim == 2 else 1 << 32
+    width = sums.shape[1]
     return counts, low, {(spot // width) << 32 | spot % width: number for spot, number in exact.items()}
 
 
@@ -289,9 +289,12 @@ class MatrixCounts:
         """Add samples given as codes over ``found``: only the cells they fall in (no table of
         every class pair), exactly, under the lock."""
         keys, inverse = np.unique(actual * len(found) + predicted, return_inverse=True)
-        amounts, low, exact = weighted_bincount(inverse, weight, len(keys)), None, None
-        if weight is not None and amounts.dtype.kind == "f":  # float weights: each cell's exact sum
-            amounts, low, exact = float_cells(exact_bincount(inverse, weight, len(keys)))
+        low: np.ndarray | None = None
+        exact: dict[int, int] = {}
+        if weight is not None and weight.dtype.kind == "f":  # float weights: each cell's exact sum (by its position among the keys)
+            amounts, low, exact = split_exact(exact_bincount(inverse, weight, len(keys)))
+        else:
+            amounts = weighted_bincount(inverse, weight, len(keys))
         with self._lock:
             floats = amounts.dtype.kind == "f"
             total = self._total_after(floats, lambda: weighted_sum(amounts, None))
@@ -299,7 +302,7 @@ class MatrixCounts:
             positions = self._grown(found, floats)
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
             if self._counts.dtype.kind == "f":  # the keys are distinct: no cell twice
-                self._add_floats(rows, columns, amounts, low, None if not exact else {int(rows[spot]) << 32 | int(columns[spot]): number for spot, number in exact.items()})
+                self._add_floats(rows, columns, amounts, low, {int(rows[spot]) << 32 | int(columns[spot]): number for spot, number in exact.items()} or None)
             else:
                 self._counts[rows, columns] += amounts
             self._total = total
