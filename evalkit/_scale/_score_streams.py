@@ -165,12 +165,11 @@ class CurveCounts(_ScoreCounts[ThresholdCurve]):
         super().__init__(labels=labels, pos_label=pos_label)
         self._metrics_class = check_metrics_class(metrics_class)
         whole = isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, bool)
-        if thresholds is not None and not whole:  # checked now, and kept as the distinct thresholds in order (-inf, always one, left out): one form however given
-            grid = _grid(thresholds)[::-1]
-            thresholds = grid[grid > -np.inf] if len(grid) > 1 else grid
+        if thresholds is not None:
+            grid = _grid(thresholds)[::-1]  # (checked now, not at the first batch)
+            if not whole:  # kept as the distinct thresholds in increasing order (-inf, always one, left out): one form however given
+                thresholds = grid[grid > -np.inf] if len(grid) > 1 else grid
         self._thresholds = int(thresholds) if whole else thresholds  # type: ignore[arg-type]
-        if whole:
-            _grid(self._thresholds)
 
     def _count(self, y_true: LabelsLike, y_score: ScoresLike, labels: tuple | None, pos_label: Hashable, sample_weight: ArrayLike | None) -> ThresholdCurve:
         return ThresholdCurve._of_columns(score_columns(y_true, y_score, labels, pos_label, sample_weight), self._thresholds, self._metrics_class,
