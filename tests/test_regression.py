@@ -228,6 +228,26 @@ def test_taking_samples_away_and_what_it_leaves_unknown():
     assert metrics.get_samples() == 2  # nothing was taken away
 
 
+def test_an_empty_part_with_or_without_outputs_changes_nothing_and_other_outputs_are_refused():
+    metrics = RegressionMetrics.from_predictions([1.0, 2.0, 4.0], [1.5, 2.0, 3.0])
+    for nothing in (RegressionMetrics(), RegressionMetrics(1)):  # outputs not yet fixed, or fixed
+        assert metrics + nothing == metrics == nothing + metrics
+        assert metrics - nothing == metrics and (metrics - nothing).get_max_error() == 1.0  # nothing taken: the largest stays known
+    assert (RegressionMetrics() + RegressionMetrics(2)).get_outputs() == 2
+    with pytest.raises(InputShapeError, match="outputs"):
+        metrics + RegressionMetrics.from_predictions(np.ones((2, 2)), np.ones((2, 2)))
+    with pytest.raises(InvalidCountsError, match=r"never counted \(2 samples from 3\)"):
+        metrics - RegressionMetrics.from_predictions([1.0, 9.0], [1.0, 2.0])
+
+
+def test_values_stored_with_set_go_with_every_result_made_of_one():
+    metrics = RegressionMetrics.from_predictions([1.0, 2.0, 4.0], [1.5, 2.0, 3.0])
+    metrics.set("cost", 2.5)
+    part = RegressionMetrics.from_predictions([1.0], [1.5])
+    for made in (metrics.copy(), metrics + part, metrics - part, metrics.scaled(0.5), RegressionMetrics.from_json(metrics.to_json())):
+        assert made.get("cost") == 2.5
+
+
 def test_a_subclass_adds_a_measure_that_every_reading_knows():
     class Forecast(RegressionMetrics):
         @measure(direction="lower", bounds=(0, math.inf), aliases=("nrmse",))

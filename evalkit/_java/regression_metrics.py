@@ -157,18 +157,11 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
         EvaluationMetrics.__init__(self)
         RegressionState.__init__(self, outputs)
 
-    def copy(self) -> Self:
-        """An independent copy (every event held counted in first)."""
-        copied = super().copy()
-        copied._values = dict(self._values)
-        return copied
-
-    def __getstate__(self) -> dict[str, object]:
-        return {"values": self._values, **super().__getstate__()}
-
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
-        self._values = state["values"]
+    def _with(self, arrays: Iterable[object]) -> Self:
+        """(The values stored with ``set`` go with every result made of this one.)"""
+        result = super()._with(arrays)  # type: ignore[arg-type]
+        result._values = dict(self._values)
+        return result
 
     def _document(self) -> dict[str, object]:
         return {**super()._document(), "values": {name: None if math.isnan(value) else value for name, value in self._values.items()}}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,7 +31,7 @@ from evalkit._engine.moments import (
     largest_errors,
     target_pair,
 )
-from evalkit._results.counted import CountedState
+from evalkit._results._summed import SummedState
 from evalkit.exceptions import (
     InputShapeError,
     InvalidCountsError,
@@ -85,16 +85,124 @@ def _remainder(numerator: int, denominator: int, centre: float) -> float:
 
 
 
-class RegressionState(CountedState):
-    """The counted state of a regressor (see the module): exact sums of each output, the
-    samples counted and the largest error, counted by ``update``, ``revert`` and one event at a
-    time, with every operation of the counted-state protocol. ``RegressionMetrics`` is this
-    state with its getters."""
+class _Moments:
+    """The exact sums of each output (``SUMS``: Python integers in units of ``2**-UNIT_BITS``)
+    with the samples counted: a regressor's field of sums. Added and taken away exactly (a part
+    never added is refused), scaled to the nearest unit (far below float64's precision), written
+    as decimal integers.
 
-    OPERATIONS: ClassVar[frozenset[str]] = frozenset(
-        {"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"}
-    )
-    EXACT_SUMS: ClassVar[bool] = True
+    Examples:
+        >>> whole = _Moments([[4, 2, 1, 0, 0, 0, 3, 1]], 2)
+        >>> whole.minus(_Moments([[2, 1, 1, 0, 0, 0, 1, 1]], 1), "samples").rows
+        [[2, 1, 0, 0, 0, 0, 2, 0]]
+    """
+
+    __slots__ = ("rows", "samples")
+
+    def __init__(self, rows: list[list[int]], samples: int) -> None:
+        self.rows, self.samples = rows, samples
+
+    def plus(self, other: _Moments) -> _Moments:
+        return _Moments([[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self.rows, other.rows)], self.samples + other.samples)
+
+    def minus(self, other: _Moments, what: str) -> _Moments:
+        """These sums without ``other``'s.
+
+        Raises:
+            InvalidCountsError: more samples, or more of a sum that is never below 0, than these hold.
+        """
+        left = [[a - b for a, b in zip(mine, theirs)] for mine, theirs in zip(self.rows, other.rows)]
+        if other.samples > self.samples or any(row[k] < 0 for row in left for k in _NONNEGATIVE):
+            raise InvalidCountsError(f"cannot take away samples that were never counted ({other.samples} samples from {self.samples})")
+        return _Moments(left, self.samples - other.samples)
+
+    def scaled(self, factor: float) -> _Moments:
+        """Every sum times ``factor`` (the samples' weights times it), to the nearest unit; the
+        number of samples stays."""
+        numerator, denominator = float(factor).as_integer_ratio()  # a power of two below
+        return _Moments([[(value * numerator + denominator // 2) // denominator for value in row] for row in self.rows], self.samples)
+
+    def equals(self, other: _Moments) -> bool:
+        return self.rows == other.rows and self.samples == other.samples
+
+    def document(self) -> dict[str, object]:
+        return {"samples": self.samples, "sums": [{name: str(value) for name, value in zip(SUMS, row)} for row in self.rows]}
+
+    def read(self, document: dict[str, object], codes_below: int) -> _Moments:
+        """The sums of as many outputs as these from a document.
+
+        Raises:
+            FormatError: not one entry of integer sums per output, or sums no samples give.
+        """
+        samples, rows = serialization.integer(document, "samples"), serialization.field(document, "sums")
+        if not isinstance(rows, list) or len(rows) != len(self.rows):
+            raise serialization.FormatError(f"field 'sums' must hold one entry per output ({len(self.rows)}), got {show(rows)}")
+        try:
+            sums = [[int(row[name]) for name in SUMS] for row in rows]
+        except (TypeError, KeyError, ValueError):
+            raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
+        w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
+        if any(row[k] < 0 for row in sums for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in sums):
+            raise serialization.FormatError(f"field 'sums' must hold sums that samples give (weights and squares at least 0, W Σy² >= (Σy)²), got {show(rows)}")
+        return _Moments(sums, samples)
+
+
+class _Largest:
+    """The largest error of each output: a regressor's field of sums that is a maximum. Merged
+    by the larger; unknown (NaN) once a part is taken away, since a maximum cannot be taken
+    back (unless the part counted no error); kept when scaled. Written as numbers, ``"none"`` (nothing counted), ``"Infinity"`` or
+    ``"unknown"``.
+
+    Examples:
+        >>> _Largest([1.0]).plus(_Largest([2.0])).values, _Largest([2.0]).minus(_Largest([1.0]), "errors").values
+        ([2.0], [nan])
+    """
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = values
+
+    def plus(self, other: _Largest) -> _Largest:
+        return _Largest([max(a, b) for a, b in zip(self.values, other.values)])
+
+    def minus(self, other: _Largest, what: str) -> _Largest:
+        if all(value == -math.inf for value in other.values):
+            return self  # (a part that counted no error leaves the largest as it is)
+        return _Largest([math.nan] * len(self.values))
+
+    def scaled(self, factor: float) -> _Largest:
+        return self
+
+    def equals(self, other: _Largest) -> bool:
+        return serialization.same_json(self.values, other.values)
+
+    def document(self) -> dict[str, object]:
+        return {"largest_error": [_LARGEST_TEXT.get(value, value) if not math.isnan(value) else "unknown" for value in self.values]}
+
+    def read(self, document: dict[str, object], codes_below: int) -> _Largest:
+        """The largest errors of as many outputs as these from a document.
+
+        Raises:
+            FormatError: not one number (or ``"none"``, ``"Infinity"``, ``"unknown"``) per output.
+        """
+        largest = serialization.field(document, "largest_error")
+        if not isinstance(largest, list) or len(largest) != len(self.values):
+            raise serialization.FormatError(f"field 'largest_error' must hold one entry per output ({len(self.values)}), got {show(largest)}")
+        return _Largest([_LARGEST_VALUE[value] if isinstance(value, str) and value in _LARGEST_VALUE else serialization.number(value, "largest_error")
+                         for value in largest])  # fmt: skip
+
+
+class RegressionState(SummedState):
+    """The counted state of a regressor (see the module), declared by its sums: exact sums of
+    each output with the samples counted (``_Moments``) and the largest error (``_Largest``),
+    counted by ``update``, ``revert`` and one event at a time; the number of outputs is fixed
+    by the first batch. ``RegressionMetrics`` is this state with its getters."""
+
+    SETTINGS = ("outputs",)
+    OPEN_SETTINGS = frozenset({"outputs"})
+    SUMS = ("_moments", "_maxima")
+    MISMATCH = InputShapeError
     _carried = 0
     """Events counted into the exact sums by reads (``_flush``) since the running sums were seeded."""
 
@@ -318,144 +426,42 @@ class RegressionState(CountedState):
         """
         if sample_weight is None and type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], 1):
             return  # one event of a stream ([y], [p])
+        super().update(y_true, y_pred, sample_weight=sample_weight)
+
+    def _count(self, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> tuple[_Moments, _Largest]:
+        """The sums of one batch (the first fixes the number of outputs)."""
         sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
             self._start(len(sums))
-        self._add(sums, samples, largest)
+        return _Moments(sums, samples), _Largest(largest)
 
-    def _add(self, sums: list[list[int]], samples: int, largest: list[float]) -> None:
-        self._sums = [[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
-        self._running = None
-        self._samples += samples
-        self._largest = [max(a, b) for a, b in zip(self._largest, largest)]
-        self._derived = None
+    def _settings(self) -> dict[str, object]:
+        return {"outputs": self._outputs}
 
-    def revert(self, y_true: TargetsLike, y_pred: TargetsLike, /, *, sample_weight: ArrayLike | None = None) -> None:
-        """Take samples counted before away, in place (River's ``revert``). The largest error
-        is then unknown (a maximum cannot be taken back): ``get_max_error`` is NaN.
+    @property
+    def _moments(self) -> _Moments:
+        """The exact sums and the samples, every pending event counted in (a field of ``SUMS``)."""
+        return _Moments(self._sums, self._samples)
 
-        Raises:
-            InvalidCountsError: more samples or weight than were counted; nothing is taken away.
-        """
-        sums, samples, _ = self._batch(y_true, y_pred, sample_weight)
-        self._take(sums, samples)
-
-    def _take(self, sums: list[list[int]], samples: int) -> None:
-        left = [[a - b for a, b in zip(mine, theirs)] for mine, theirs in zip(self._sums, sums)]
-        if samples > self._samples or any(row[k] < 0 for row in left for k in _NONNEGATIVE):
-            raise InvalidCountsError(f"cannot take away samples that were never counted ({samples} samples from {self._samples})")
-        self._sums, self._samples = left, self._samples - samples
-        self._largest = [math.nan] * len(self._largest)
+    @_moments.setter
+    def _moments(self, moments: _Moments) -> None:
+        self._sums, self._samples = moments.rows, moments.samples
         self._derived = self._running = None
 
-    # ----------------------------------------------------------------------------------------
-    # the counted-state protocol
+    @property
+    def _maxima(self) -> _Largest:
+        """The largest error of each output (a field of ``SUMS``)."""
+        return _Largest(self._largest)
 
-    def merge(self, other: Self, *, grow: bool = False) -> Self:
-        """The metrics of both, as if counted together (``a + b``).
-
-        Raises:
-            InvalidTypeError: not a RegressionMetrics.
-            InputShapeError: other numbers of outputs.
-        """
-        self._check_kind(other, "merge")
-        base = self if isinstance(self, type(other)) else other  # the more specific class
-        rest = other if base is self else self
-        result = base.copy()
-        if rest._outputs is None:
-            return result
-        if result._outputs is None:
-            result._start(rest._outputs)
-        if result._outputs != rest._outputs:
-            raise InputShapeError(f"cannot merge RegressionMetrics of {self._outputs} and {other._outputs} outputs")
-        result._add(rest._sums, rest._samples, rest._largest)
-        return result
-
-    def _subtract(self, other: Self) -> Self:
-        result = self.copy()
-        if other._outputs is None:  # nothing counted: nothing to take away
-            return result
-        if self._outputs != other._outputs:
-            raise InputShapeError(f"cannot subtract RegressionMetrics of {other._outputs} outputs from one of {self._outputs}")
-        result._take(other._sums, other._samples)
-        return result
-
-    def _scaled(self, factor: float) -> Self:
-        """Every sum times ``factor`` (a decayed past: the samples' weights times the factor),
-        to the nearest ``2**-UNIT_BITS``, the sums' unit: far below float64's precision, so the
-        measures are those of the weights scaled; the number of samples and the largest error stay."""
-        numerator, denominator = float(factor).as_integer_ratio()  # a power of two below
-        result = self.copy()
-        result._sums = [[(value * numerator + denominator // 2) // denominator for value in row] for row in self._sums]
-        result._derived = None
-        return result
-
-    def empty(self) -> Self:
-        """The same class and number of outputs, nothing counted."""
-        return type(self)(self._outputs)
+    @_maxima.setter
+    def _maxima(self, largest: _Largest) -> None:
+        self._largest = list(largest.values)
+        self._derived = None
 
     def _holds_nothing(self) -> bool:
         """No sample counted and every sum 0 (the largest error a part took away is not kept)."""
         self._flush()
         return self._samples == 0 and not any(any(row) for row in self._sums)
-
-    def copy(self) -> Self:
-        """An independent copy."""
-        copied = type(self).__new__(type(self))
-        copied._outputs, copied._samples = self._outputs, self._samples
-        copied._sums, copied._largest = [list(row) for row in self._sums], list(self._largest)  # every pending event counted in first
-        copied._derived, copied._pending, copied._running = None, [], None
-        return copied
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RegressionState):
-            return NotImplemented
-        return (
-            type(self) is type(other)
-            and (self._outputs, self._samples, self._sums) == (other._outputs, other._samples, other._sums)
-            and serialization.same_json(self._largest, other._largest)
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def __getstate__(self) -> dict[str, object]:
-        return {"outputs": self._outputs, "samples": self._samples, "sums": self._sums, "largest": self._largest}
-
-    def __setstate__(self, state: dict) -> None:
-        self._outputs, self._samples = state["outputs"], state["samples"]
-        self._pending, self._running = [], None
-        self._sums, self._largest, self._derived = state["sums"], state["largest"], None
-
-    def _document(self) -> dict[str, object]:
-        return {
-            "class": type(self).__name__,
-            "outputs": self._outputs,
-            "samples": self._samples,
-            "sums": [{name: str(value) for name, value in zip(SUMS, row)} for row in self._sums],
-            "largest_error": [_LARGEST_TEXT.get(value, value) if not math.isnan(value) else "unknown" for value in self._largest],
-        }
-
-    @classmethod
-    def _read_document(cls, document: dict) -> Self:
-        outputs = serialization.integer(document, "outputs", low=1, optional=True)
-        samples = serialization.integer(document, "samples")
-        rows = serialization.field(document, "sums")
-        largest = serialization.field(document, "largest_error")
-        size = 0 if outputs is None else outputs
-        if not isinstance(rows, list) or len(rows) != size or not isinstance(largest, list) or len(largest) != size:
-            raise serialization.FormatError(f"fields 'sums' and 'largest_error' must hold one entry per output ({size}), got {show(rows)}")
-        metrics = cls(outputs)
-        try:
-            metrics._sums = [[int(row[name]) for name in SUMS] for row in rows]
-        except (TypeError, KeyError, ValueError):
-            raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
-        w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
-        if any(row[k] < 0 for row in metrics._sums for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in metrics._sums):
-            raise serialization.FormatError(f"field 'sums' must hold sums that samples give (weights and squares at least 0, W Σy² >= (Σy)²), got {show(rows)}")
-        metrics._samples = samples
-        metrics._largest = [_LARGEST_VALUE[value] if isinstance(value, str) and value in _LARGEST_VALUE else serialization.number(value, "largest_error")
-                            for value in largest]  # fmt: skip
-        return metrics
 
     def sums(self) -> _Sums:
         """The sums of each output the formulas read (``evalkit.measures._regression_formulas``):

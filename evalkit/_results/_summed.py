@@ -3,13 +3,15 @@
 A kind declares, once:
 
 * ``SETTINGS``: the keywords of its constructor (each also an attribute of that name), which
-  give the empty state, ``type(a)(**settings)``; two results with other settings do not combine;
+  give the empty state, ``type(a)(**settings)``; two results with other settings do not combine
+  (``MISMATCH``), unless one still lacks a setting a first batch fixes (``OPEN_SETTINGS``);
 * ``LABELS``: whether its classes grow as batches and merges bring new ones (appended; the
   constructor's ``labels`` may fix them);
 * ``SUMS``: the attributes that hold its sums, each an array of whole counts (int64) or of
-  exact float counts (``evalkit._engine._exact``), or a table: sums per key (``KeyedSums``), or
+  exact float counts (``evalkit._engine._exact``), or a table: sums per key (``KeyedSums``),
   weights per distinct score and codes (``ScoreTable``, whose codes are the labels'
-  positions);
+  positions), or any table of sums that combines itself (``plus``, ``minus``, ``scaled``,
+  ``equals``) and writes and reads its own fields of a document (``document``, ``read``);
 * ``_count(*batch, sample_weight=...)``: the sums of one batch, in the order of ``SUMS`` (after
   the batch's labels, with ``LABELS``);
 
@@ -23,7 +25,8 @@ re-summed never; a part never added is refused when taken away.
 A kind's JSON document is its settings as given (with ``LABELS``: ``labels`` and ``fixed``) and
 each sum under its name (without the leading underscore) as the flat list of its rounded
 values, with ``exact_<name>`` holding what the rounding left out of float sums (read back to
-the last bit); a ``ScoreTable`` writes each of its columns under its own name.
+the last bit); a table writes its own fields (a ``ScoreTable`` each of its columns under its
+own name).
 
 Examples:
     >>> import numpy as np
@@ -150,6 +153,13 @@ class SummedState(CountedState):
     (``ScoreTable``) are positions in ``_labels``, and ``_count`` gives the batch's own labels
     before its sums."""
 
+    OPEN_SETTINGS: ClassVar[frozenset[str]] = frozenset()
+    """Those of ``SETTINGS`` a first batch fixes (``None`` until then): a result still without one
+    holds nothing, so it combines as the other's empty state."""
+
+    MISMATCH: ClassVar[type[EvalkitError]] = LabelMismatchError
+    """What two results of other settings raise when combined."""
+
     LABEL_AXES: ClassVar[dict[str, tuple[int, ...]]] = {}
     """With ``LABELS``: the axes of each array of ``SUMS`` that run over the labels (a per-class
     array's first, a confusion matrix's two), laid out anew as labels join."""
@@ -233,11 +243,22 @@ class SummedState(CountedState):
             LabelMismatchError: other settings.
         """
         if self._setting_values() != other._setting_values():
-            raise LabelMismatchError(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
+            mine, theirs = self._opened(other), other._opened(self)
+            if mine is not self or theirs is not other:
+                return mine._aligned(theirs)
+            raise self.MISMATCH(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
         if self.LABELS and not same_labels(self._labels, other._labels):
             labels = label_union(self._labels, other._labels, ("this result", "the other"))
             return self._laid_over(labels), other._laid_over(labels)
         return self, other
+
+    def _opened(self, other: Self) -> Self:
+        """This result, or, where it still lacks a setting of ``OPEN_SETTINGS`` that ``other``
+        has, ``other``'s empty state (this one holds nothing then)."""
+        settings = self._settings()
+        if any(settings[name] is None and other._settings()[name] is not None for name in self.OPEN_SETTINGS):
+            return other.empty()
+        return self
 
     def merge(self, other: Self, *, grow: bool = False) -> Self:
         """The sums of both, as if counted together (also ``self + other``)."""
@@ -247,7 +268,7 @@ class SummedState(CountedState):
 
     def _subtract(self, other: Self) -> Self:
         mine, theirs = self._aligned(other)
-        if mine._setting_values() != self._setting_values() or len(mine._labels) != len(self._labels):
+        if mine is not self and (mine._setting_values() != self._setting_values() or len(mine._labels) != len(self._labels)):
             if not other._holds_nothing():
                 raise InvalidCountsError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
             return self.copy()
@@ -288,8 +309,8 @@ class SummedState(CountedState):
         if self.LABELS:
             document.update(labels=serialization.as_list(self._labels), fixed=self._fixed)
         for name, values in zip(self.SUMS, self._arrays()):
-            if isinstance(values, ScoreTable):
-                document.update(values.document())
+            if not isinstance(values, np.ndarray):
+                document.update(cast(Any, values).document())  # (a table writes its own fields)
                 continue
             key = name.lstrip("_")
             document[key] = rounded_counts(cast(np.ndarray, values)).ravel().tolist()
@@ -312,8 +333,8 @@ class SummedState(CountedState):
         if cls.LABELS and not same_labels(result._labels, labels):
             result = result._laid_over(labels)  # (arrays as long as the labels the document gives)
         for name, template in zip(cls.SUMS, result._arrays()):
-            if isinstance(template, ScoreTable):
-                setattr(result, name, template.read(document, len(labels)))
+            if not isinstance(template, np.ndarray):
+                setattr(result, name, cast(Any, template).read(document, len(labels)))
                 continue
             key, shape = name.lstrip("_"), cast(np.ndarray, template).shape
             floats = cast(np.ndarray, template).dtype.kind in "fO"
