@@ -200,6 +200,7 @@ def submodule(name: str) -> types.ModuleType:
 
 OLD_NAMES = {
     "evalkit.counting": {"evalkit._engine.cells": "Cells", "evalkit._engine._validation": "read_only"},
+    "evalkit.agreement": {"evalkit._engine._labels": "same_labels"},
     "evalkit.html": {"evalkit._engine._validation": "count_text"},
     "evalkit.averaging": {"evalkit._results": "CellsResult"},
     "evalkit.calibration": {"evalkit._engine._exact": "ExactSums"},

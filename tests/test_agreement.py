@@ -281,6 +281,13 @@ def test_krippendorffs_alpha_holds_the_ratings_not_items_times_categories_square
     assert value == pytest.approx(0.988672648089203, abs=1e-12)  # krippendorff.alpha of all 40,000 items (10 s)
 
 
+def test_an_agreement_without_items_reads_back_from_json_over_its_categories():
+    for whole in (Agreement.from_counts([[2, 1], [0, 3]], categories=["no", "yes"]), Agreement.from_ratings([["no", "yes"], ["yes", "yes"]])):
+        for nothing in (whole.empty(), whole - whole, whole[:0]):
+            read = Agreement.from_json(nothing.to_json())
+            assert read == nothing and read.counts.shape == (0, 2) and read + whole == whole == whole + read
+
+
 def test_agreements_compare_by_value_and_read_back_from_json():
     ratings = Agreement.from_ratings([["a", "b"], ["b", None], ["a", "a"]], sample_weight=[1, 2, 1])
     counts = Agreement.from_counts([[2, 1], [0, 3]], categories=["x", "y"])

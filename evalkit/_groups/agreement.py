@@ -37,19 +37,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine import serialization
-from evalkit._engine._labels import check_label_list, same_labels
+from evalkit._engine import moved_names, serialization
+from evalkit._engine._labels import check_label_list
 from evalkit._engine._validation import RandomState, as_array, check_choice, check_sample_weight, show
 from evalkit._engine.cells import same_array
 from evalkit._engine.counting import encode, index_counts
 from evalkit._results import intervals
-from evalkit._results.counted import ALL_OPERATIONS, CountedState
+from evalkit._results._summed import SummedState
+from evalkit._results.counted import ALL_OPERATIONS
 from evalkit._results.intervals import Interval, KappaTest, kappa_test
 from evalkit.exceptions import (
     EmptyInputError,
@@ -57,7 +58,6 @@ from evalkit.exceptions import (
     InvalidArgumentError,
     InvalidCountsError,
     InvalidValueError,
-    LabelMismatchError,
     UnsupportedSettingError,
 )
 
@@ -118,7 +118,7 @@ def _integer_counts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[in
 
 
 @attrs.frozen(eq=False)
-class Agreement(CountedState):
+class Agreement(SummedState):
     """The ratings of several raters on items, as counts per item and category.
 
     Attributes:
@@ -130,12 +130,27 @@ class Agreement(CountedState):
     """
 
     DOCUMENT = "Agreement"
+    SETTINGS, SUMS = ("categories",), ("_ratings",)
 
-    counts: np.ndarray = attrs.field(repr=False)
-    categories: tuple
+    counts: np.ndarray = attrs.field(default=None, repr=False)
+    categories: tuple = attrs.field(default=(), converter=check_label_list)
     weight: np.ndarray | None = attrs.field(default=None, repr=False)
     codes: np.ndarray | None = attrs.field(default=None, repr=False)
     _cache: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # what every measure reads of the counts, made once
+
+    def __attrs_post_init__(self) -> None:
+        if self.counts is None:  # no item: the empty state of these categories
+            object.__setattr__(self, "counts", np.zeros((0, len(self.categories)), dtype=np.int64))
+
+    @property
+    def _ratings(self) -> _Items:
+        """The items, a field of ``SUMS``."""
+        return _Items(self.counts, self.weight, self.codes)
+
+    @_ratings.setter
+    def _ratings(self, items: _Items) -> None:
+        for name in ("counts", "weight", "codes"):
+            object.__setattr__(self, name, getattr(items, name))
 
     # ----------------------------------------------------------------------------------------
     # constructors
@@ -525,75 +540,111 @@ class Agreement(CountedState):
             ones.flags.writeable = False
         return ones
 
-    def merge(self, other: Agreement, *, grow: bool = False) -> Agreement:
-        """The items of both, one batch after the other (also ``self + other``); who rated
-        what is kept when both batches have it, for the same number of raters.
-
-        Raises:
-            LabelMismatchError: other categories.
-        """
-        self._check_kind(other, "merge")
-        if not same_labels(self.categories, other.categories):
-            raise LabelMismatchError(f"cannot merge ratings of the categories {show(list(self.categories))} and {show(list(other.categories))}")
-        weight = None if self.weight is None and other.weight is None else np.concatenate([self._item_weights(), other._item_weights()])
-        same_raters = self.codes is not None and other.codes is not None and self.codes.shape[1] == other.codes.shape[1]
-        codes = np.concatenate([self.codes, other.codes]) if same_raters else None  # type: ignore[list-item]
-        return Agreement(np.concatenate([self.counts, other.counts]), self.categories, weight, codes)
-
-    def _subtract(self, other: Agreement) -> Agreement:
-        """These items without ``other``'s, a batch merged into them: the rest in their order
-        (a window's oldest or newest batch; items from anywhere else: the first of equal ones go).
-
-        Raises:
-            LabelMismatchError: other categories.
-            InvalidCountsError: ``other`` holds an item these do not (as often).
-        """
-        if not same_labels(self.categories, other.categories):
-            raise LabelMismatchError(f"cannot subtract ratings of the categories {show(list(other.categories))} from {show(list(self.categories))}")
-        n, k = len(self.counts), len(other.counts)
-        if k <= n and _same_items(self[:k], other):
-            return self[k:]
-        if k <= n and _same_items(self[n - k :], other):
-            return self[: n - k]
-        return self[_kept(self, other)]
-
     def __getitem__(self, items: slice | np.ndarray) -> Agreement:
         """The ratings of some items (a slice, or a mask)."""
-        return Agreement(self.counts[items], self.categories, None if self.weight is None else self.weight[items],
-                         None if self.codes is None else self.codes[items])  # fmt: skip
+        chosen = self._ratings[items]
+        return Agreement(chosen.counts, self.categories, chosen.weight, chosen.codes)
 
-    def _scaled(self, factor: float) -> Agreement:
-        return Agreement(self.counts, self.categories, self._item_weights() * factor, self.codes)
+    def __repr__(self) -> str:
+        raters = "" if self.n_raters is None else f", raters={self.n_raters}"
+        return f"Agreement(items={self.n_items}{raters}, categories={list(self.categories)!r})"
 
-    def empty(self) -> Agreement:
-        """The same categories, no item."""
-        return self[:0]
 
-    def __eq__(self, other: object) -> bool:
-        """The same ratings: categories, counts, weights and (``from_ratings``) who rated what."""
-        if not isinstance(other, Agreement):
-            return NotImplemented
-        return (same_labels(self.categories, other.categories) and np.array_equal(self.counts, other.counts)
-                and same_array(self.weight, other.weight) and same_array(self.codes, other.codes))  # fmt: skip
+@attrs.frozen(eq=False)
+class _Items:
+    """Items in order, a field of sums of ``Agreement``: per item its counts per category, its
+    weight (``None``: every item 1) and, from ratings, who rated what (a category code per
+    rater, -1 for none). Merged one batch after the other (who rated what kept when both have
+    it, for the same number of raters); a part taken away leaves the rest in order (a window's
+    oldest or newest batch; items from anywhere else: the first of equal ones go); scaled in
+    the weights.
 
-    __hash__ = None  # type: ignore[assignment]
+    Examples:
+        >>> first = _Items(np.array([[2, 1]]), None, None)
+        >>> both = first.plus(_Items(np.array([[0, 3]]), np.array([2.0]), None))
+        >>> both.weight.tolist(), both.minus(first, "items").counts.tolist()
+        ([1.0, 2.0], [[0, 3]])
+    """
 
-    def _document(self) -> dict[str, Any]:
-        """The ratings as an evalkit JSON document: who rated what (``from_ratings``: a category
-        code per item and rater, -1 for none) or the counts per item and category."""
-        payload: dict[str, Any] = {"categories": serialization.as_list(self.categories),
-                                   "weight": None if self.weight is None else self.weight.tolist()}  # fmt: skip
+    counts: np.ndarray
+    weight: np.ndarray | None
+    codes: np.ndarray | None
+
+    def __getitem__(self, items: slice | np.ndarray) -> _Items:
+        return _Items(self.counts[items], None if self.weight is None else self.weight[items], None if self.codes is None else self.codes[items])
+
+    def weights(self) -> np.ndarray:
+        """Each item's weight (1 without weights)."""
+        return np.ones(len(self.counts)) if self.weight is None else self.weight
+
+    def plus(self, other: _Items) -> _Items:
+        if not len(other.counts) or not len(self.counts):  # (no item: the other's, who rated what kept)
+            return other if not len(self.counts) else self
+        weight = None if self.weight is None and other.weight is None else np.concatenate([self.weights(), other.weights()])
+        same_raters = self.codes is not None and other.codes is not None and self.codes.shape[1] == other.codes.shape[1]
+        return _Items(np.concatenate([self.counts, other.counts]), weight, np.concatenate([self.codes, other.codes]) if same_raters else None)  # type: ignore[list-item]
+
+    def minus(self, other: _Items, what: str) -> _Items:
+        """These items without ``other``'s.
+
+        Raises:
+            InvalidCountsError: ``other`` holds an item these do not (as often).
+        """
+        n, k = len(self.counts), len(other.counts)
+        if k <= n and self[:k]._same(other):
+            return self[k:]
+        if k <= n and self[n - k :]._same(other):
+            return self[: n - k]
+        return self[self._kept(other)]
+
+    def scaled(self, factor: float) -> _Items:
+        return _Items(self.counts, self.weights() * factor, self.codes)
+
+    def equals(self, other: _Items) -> bool:
+        """The same ratings: counts, weights and (``from_ratings``) who rated what."""
+        return np.array_equal(self.counts, other.counts) and same_array(self.weight, other.weight) and same_array(self.codes, other.codes)
+
+    def _same(self, other: _Items) -> bool:
+        """The same items, each counting as much (no weight is a weight of 1)."""
+        return (np.array_equal(self.counts, other.counts) and np.array_equal(self.weights(), other.weights())
+                and (self.codes is None or other.codes is None or np.array_equal(self.codes, other.codes)))  # fmt: skip
+
+    def _kept(self, part: _Items) -> np.ndarray:
+        """Which items stay when ``part``'s leave: of equal items (ratings, weight and, where
+        both have it, who rated what), the first ones leave, as many as ``part`` has.
+
+        Raises:
+            InvalidCountsError: ``part`` holds an item more often than these.
+        """
+        with_codes = self.codes is not None and part.codes is not None and self.codes.shape[1] == part.codes.shape[1]
+        rows = [np.column_stack([items.counts, items.weights(), cast(np.ndarray, items.codes) if with_codes else np.zeros((len(items.counts), 0))])
+                .astype(np.float64) for items in (self, part)]  # fmt: skip
+        _, ids = np.unique(np.concatenate(rows), axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        mine, theirs = ids[: len(self.counts)], ids[len(self.counts) :]
+        leaving = np.bincount(theirs, minlength=ids.max(initial=-1) + 1)
+        if np.any(leaving > np.bincount(mine, minlength=len(leaving))):
+            raise InvalidCountsError("cannot take away items this agreement does not hold")
+        order = np.argsort(mine, kind="stable")
+        rank = np.empty(len(mine), dtype=np.int64)
+        rank[order] = np.arange(len(mine)) - np.searchsorted(mine[order], mine[order])  # each item's place among the equal ones
+        return rank >= leaving[mine]
+
+    def document(self) -> dict[str, object]:
+        """Who rated what (``from_ratings``: a category code per item and rater, -1 for none) or
+        the counts per item and category, and the weights."""
         if self.codes is not None:
-            payload["codes"] = self.codes.tolist()
-            payload["raters"] = int(self.codes.shape[1])
-        else:
-            payload["counts"] = self.counts.tolist()
-        return payload
+            return {"weight": None if self.weight is None else self.weight.tolist(), "codes": self.codes.tolist(), "raters": int(self.codes.shape[1])}
+        return {"weight": None if self.weight is None else self.weight.tolist(), "counts": self.counts.tolist()}
 
-    @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> Agreement:
-        categories = serialization.label_list(document, "categories")
-        q = len(categories)
+    def read(self, document: dict[str, object], codes_below: int) -> _Items:
+        """Items over as many categories as these from a document.
+
+        Raises:
+            FormatError: not a table of codes or counts over the categories, or weights of
+                another length.
+        """
+        q = self.counts.shape[1]
         if "codes" in document:
             rows = serialization.field(document, "codes")
             raters = serialization.integer(document, "raters", low=1, optional=True)  # written since items could be none
@@ -609,43 +660,11 @@ class Agreement(CountedState):
             np.add.at(counts, (np.nonzero(present)[0], codes[present]), 1)
         else:
             rows = serialization.field(document, "counts")
-            counts = serialization.matrix(rows, "counts", rows=len(rows) if isinstance(rows, list) else -1, columns=q).astype(np.int64)
+            counts = serialization.matrix(rows, "counts", rows=len(rows) if isinstance(rows, list) else -1, columns=q).astype(np.int64).reshape(-1, q)
             codes = None
         weight = document.get("weight")
         checked = None if weight is None else serialization.array(weight, "weight", length=len(counts), integral=None)
-        return cls(counts, categories, None if checked is None else checked.astype(np.float64), codes)
-
-    def __repr__(self) -> str:
-        raters = "" if self.n_raters is None else f", raters={self.n_raters}"
-        return f"Agreement(items={self.n_items}{raters}, categories={list(self.categories)!r})"
-
-
-def _same_items(first: Agreement, second: Agreement) -> bool:
-    """The same items, each counting as much (no weight is a weight of 1)."""
-    return (np.array_equal(first.counts, second.counts) and np.array_equal(first._item_weights(), second._item_weights())
-            and (first.codes is None or second.codes is None or np.array_equal(first.codes, second.codes)))  # fmt: skip
-
-
-def _kept(whole: Agreement, part: Agreement) -> np.ndarray:
-    """Which of ``whole``'s items stay when ``part``'s leave: of equal items (ratings, weight
-    and, where both have it, who rated what), the first ones leave, as many as ``part`` has.
-
-    Raises:
-        InvalidCountsError: ``part`` holds an item more often than ``whole``.
-    """
-    with_codes = whole.codes is not None and part.codes is not None and whole.codes.shape[1] == part.codes.shape[1]
-    rows = [np.column_stack([result.counts, result._item_weights(), cast(np.ndarray, result.codes) if with_codes else np.zeros((len(result.counts), 0))])
-            .astype(np.float64) for result in (whole, part)]  # fmt: skip
-    _, ids = np.unique(np.concatenate(rows), axis=0, return_inverse=True)
-    ids = ids.reshape(-1)
-    mine, theirs = ids[: len(whole.counts)], ids[len(whole.counts) :]
-    leaving = np.bincount(theirs, minlength=ids.max(initial=-1) + 1)
-    if np.any(leaving > np.bincount(mine, minlength=len(leaving))):
-        raise InvalidCountsError("cannot take away items this agreement does not hold")
-    order = np.argsort(mine, kind="stable")
-    rank = np.empty(len(mine), dtype=np.int64)
-    rank[order] = np.arange(len(mine)) - np.searchsorted(mine[order], mine[order])  # each item's place among the equal ones
-    return rank >= leaving[mine]
+        return _Items(counts, None if checked is None else checked.astype(np.float64), codes)
 
 
 _Block = tuple[np.ndarray, "np.ndarray | None"]
@@ -694,3 +713,6 @@ def _alpha(coincidences: np.ndarray, distances: Callable[[np.ndarray], np.ndarra
     expected = (marginals[:, :, None] * marginals[:, None, :] * delta).sum(axis=(1, 2))
     return 1 - (total - 1) * observed / expected
 
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -185,14 +185,14 @@ class SummedState(CountedState):
                 if len(union) > len(self._labels):  # (no new label: these sums stay as they are)
                     grown = self._laid_over(union)
                     for name in self.SUMS:
-                        setattr(self, name, getattr(grown, name))
+                        object.__setattr__(self, name, getattr(grown, name))
                 lookup, self._labels = positions_in(labels, union), union
                 counted = tuple(_laid(value, lookup, len(union), self.LABEL_AXES.get(name, ())) for name, value in zip(self.SUMS, counted))
         shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
         if shapes[0] != shapes[1]:
             raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {shapes[0]}, got {shapes[1]}")
         for name, value in zip(self.SUMS, counted):
-            setattr(self, name, _plus(getattr(self, name), value))
+            object.__setattr__(self, name, _plus(getattr(self, name), value))
 
     def revert(self, *batch: Any, **options: Any) -> None:
         """Take away, in place, a batch counted before (the arguments of ``update``).
@@ -222,7 +222,7 @@ class SummedState(CountedState):
     def _with(self, arrays: Iterable[Sums]) -> Self:
         result = self.empty()
         for name, array in zip(self.SUMS, arrays):
-            setattr(result, name, array)
+            object.__setattr__(result, name, array)  # (a frozen kind's fields too)
         return result
 
     def _laid_over(self, labels: tuple) -> Self:
@@ -231,7 +231,7 @@ class SummedState(CountedState):
         lookup = positions_in(self._labels, labels)
         result = copy.copy(self)
         for name, value in zip(self.SUMS, self._arrays()):
-            setattr(result, name, _laid(value, lookup, len(labels), self.LABEL_AXES.get(name, ())))
+            object.__setattr__(result, name, _laid(value, lookup, len(labels), self.LABEL_AXES.get(name, ())))
         result._labels = labels
         return result
 
@@ -334,7 +334,7 @@ class SummedState(CountedState):
             result = result._laid_over(labels)  # (arrays as long as the labels the document gives)
         for name, template in zip(cls.SUMS, result._arrays()):
             if not isinstance(template, np.ndarray):
-                setattr(result, name, cast(Any, template).read(document, len(labels)))
+                object.__setattr__(result, name, cast(Any, template).read(document, len(labels)))
                 continue
             key, shape = name.lstrip("_"), cast(np.ndarray, template).shape
             floats = cast(np.ndarray, template).dtype.kind in "fO"
@@ -343,7 +343,7 @@ class SummedState(CountedState):
                                          low=-math.inf if signed else 0.0).reshape(shape)  # fmt: skip
             if values.dtype.kind != "f" and f"exact_{key}" in document:
                 raise serialization.FormatError(f"field 'exact_{key}' gives the rests of float sums, but {key!r} holds whole numbers")
-            setattr(result, name, serialization.exact_counts_of(document, values, f"exact_{key}", signed=signed))
+            object.__setattr__(result, name, serialization.exact_counts_of(document, values, f"exact_{key}", signed=signed))
         why = result._invalid()
         if why is not None:
             raise serialization.FormatError(why)
