@@ -203,7 +203,8 @@ OLD_NAMES = {
     "evalkit.agreement": {"evalkit._engine._labels": "same_labels"},
     "evalkit.html": {"evalkit._engine._validation": "count_text"},
     "evalkit.averaging": {"evalkit._results": "CellsResult"},
-    "evalkit.calibration": {"evalkit._engine._exact": "ExactSums"},
+    "evalkit.calibration": {"evalkit._engine._exact": "ExactSums add_limbs float_limbs limbs_to_ints", "evalkit.exceptions": "InvalidTypeError LabelMismatchError",
+                            "evalkit._engine": "serialization"},
     "evalkit.classification_metrics": {"evalkit.io": "html", "evalkit.measures._registry": "Measure getter_metadata registry_version"},
     "evalkit.cli": {
         "evalkit._engine._exact": "ExactSums limbs_to_floats",

@@ -483,7 +483,7 @@ def test_bad_input_is_refused_with_the_argument_named():
         Calibration.from_scores([0, 1], [0.2, 0.7]).error(estimator="isotonic", n_bins=5)
     with pytest.raises(InvalidArgumentError, match="setting='top_label' does not fit"):
         Calibration.from_scores([0, 1], [0.2, 0.7], setting="top_label")
-    with pytest.raises(LabelMismatchError, match="bins=10 and bins=None"):
+    with pytest.raises(LabelMismatchError, match="'bins': 10, .* with one of .*'bins': None"):
         binned + Calibration.from_scores([0, 1], [0.2, 0.7])
     with pytest.raises(InvalidArgumentError, match="give 'label'"):
         Calibration.from_scores([0, 1, 2], np.eye(3), setting="classwise").spiegelhalter_test()

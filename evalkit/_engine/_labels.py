@@ -260,6 +260,18 @@ def check_label_list(labels: Sequence[object], argument: str = "labels") -> tupl
     return checked
 
 
+def label_tuple(labels: Sequence[object]) -> tuple:
+    """Labels as a result keeps them: a tuple as it is (the constructors check labels as they
+    find them, and a result made of another shares its tuple), anything else (a document's list)
+    checked by ``check_label_list``.
+
+    Examples:
+        >>> label_tuple(["a", "b"]), label_tuple(("a",))
+        (('a', 'b'), ('a',))
+    """
+    return labels if type(labels) is tuple else check_label_list(labels)
+
+
 def sorted_labels(labels: Sequence[object], argument: str = "labels") -> tuple:
     """Return validated labels in sorted order (the default label order)."""
     try:

@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names, serialization
-from evalkit._engine._labels import check_label_list
+from evalkit._engine._labels import check_label_list, label_tuple
 from evalkit._engine._validation import RandomState, as_array, check_choice, check_sample_weight, show
 from evalkit._engine.cells import same_array
 from evalkit._engine.counting import encode, index_counts
@@ -133,7 +133,7 @@ class Agreement(SummedState):
     SETTINGS, SUMS = ("categories",), ("_ratings",)
 
     counts: np.ndarray = attrs.field(default=None, repr=False)
-    categories: tuple = attrs.field(default=(), converter=check_label_list)
+    categories: tuple = attrs.field(default=(), converter=label_tuple)
     weight: np.ndarray | None = attrs.field(default=None, repr=False)
     codes: np.ndarray | None = attrs.field(default=None, repr=False)
     _cache: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # what every measure reads of the counts, made once

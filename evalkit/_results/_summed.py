@@ -128,6 +128,15 @@ def _frozen(value: object) -> object:
     return value
 
 
+def _plainly_equal(first: object, second: object) -> bool:
+    """Whether two settings are equal as Python compares them (labels, numbers, names), at once;
+    False where that does not say (arrays inside: ``_frozen`` compares them)."""
+    try:
+        return (first == second) is True
+    except ValueError:  # (an array of more than one value has no truth)
+        return False
+
+
 def _written(value: object) -> object:
     """A setting as JSON data (arrays and tuples as lists)."""
     return serialization.as_list(value) if isinstance(value, (np.ndarray, tuple)) else value
@@ -209,7 +218,14 @@ class SummedState(CountedState):
         return {name: getattr(self, name) for name in self.SETTINGS}
 
     def _setting_values(self) -> tuple:
-        return tuple(_frozen(value) for value in self._settings().values())
+        """The settings two results must share to combine (a kind with more than its
+        constructor's keywords gives its own)."""
+        return tuple(self._settings().values())
+
+    def _same_settings(self, other: Self) -> bool:
+        """Whether both have the same settings: the same objects (an empty state's, a copy's),
+        or equal values (arrays and lists compared as tuples)."""
+        return all(a is b or _plainly_equal(a, b) or _frozen(a) == _frozen(b) for a, b in zip(self._setting_values(), other._setting_values()))
 
     def _numbers(self, name: str) -> np.ndarray:
         """A field of sums as numbers to read: whole counts as they are, float sums each
@@ -242,7 +258,7 @@ class SummedState(CountedState):
         Raises:
             LabelMismatchError: other settings.
         """
-        if self._setting_values() != other._setting_values():
+        if not self._same_settings(other):
             mine, theirs = self._opened(other), other._opened(self)
             if mine is not self or theirs is not other:
                 return mine._aligned(theirs)
@@ -268,7 +284,7 @@ class SummedState(CountedState):
 
     def _subtract(self, other: Self) -> Self:
         mine, theirs = self._aligned(other)
-        if mine is not self and (mine._setting_values() != self._setting_values() or len(mine._labels) != len(self._labels)):
+        if mine is not self and (not mine._same_settings(self) or len(mine._labels) != len(self._labels)):
             if not other._holds_nothing():
                 raise InvalidCountsError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
             return self.copy()
@@ -297,7 +313,7 @@ class SummedState(CountedState):
         if type(other) is not type(self):
             return NotImplemented
         mine = cast("Self", other)
-        return (self._setting_values() == mine._setting_values() and same_labels(self._labels, mine._labels)
+        return (self._same_settings(mine) and same_labels(self._labels, mine._labels)
                 and all(_same(a, b) for a, b in zip(self._arrays(), mine._arrays())))  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]  # counted into in place

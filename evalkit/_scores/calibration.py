@@ -70,6 +70,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -78,23 +79,21 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine import moved_names, serialization
+from evalkit._engine import moved_names
 from evalkit._engine._exact import (
-    add_limbs,
-    difference,
-    float_limbs,
+    LIMBS,
     ints_to_floats,
     ints_to_limbs,
     limbs_to_floats,
-    limbs_to_ints,
     sum_limbs,
 )
-from evalkit._engine._labels import label_position, same_labels
+from evalkit._engine._labels import label_position, label_tuple, same_labels
 from evalkit._engine._types import LabelsLike, ScoresLike
 from evalkit._engine._validation import RandomState, check_choice, read_only, show
 from evalkit._engine.serialization import json_safe
 from evalkit._results import intervals
-from evalkit._results.counted import ALL_OPERATIONS, CountedState
+from evalkit._results._summed import SummedState
+from evalkit._results.counted import ALL_OPERATIONS
 from evalkit._scores.calibration_sums import (
     _CHUNK,
     _SUM_TOLERANCE,
@@ -103,6 +102,7 @@ from evalkit._scores.calibration_sums import (
     MAX_BINS,
     NORMS,
     STRATEGIES,
+    BinSums,
     _binned_column,
     _Binner,
     _brier,
@@ -110,21 +110,17 @@ from evalkit._scores.calibration_sums import (
     _decomposition,
     _error,
     _exact,
-    _exact_row,
     _isotonic_error,
     _isotonic_fit,
-    _rows,
     _Sums,
     quantile_edges,
     uniform_bins,
 )
-from evalkit._scores.curve_state import read_score_columns, score_columns_payload
+from evalkit._scores.curve_state import CurveColumns
 from evalkit._scores.curves import ScoreColumns, ThresholdCurve, score_columns
 from evalkit.exceptions import (
     InvalidArgumentError,
-    InvalidTypeError,
     InvalidValueError,
-    LabelMismatchError,
     UnsupportedSettingError,
 )
 from evalkit.measures._averaging import UndefinedPolicy, check_undefined, mean_of
@@ -379,8 +375,18 @@ def _measure_options(name: str, options: dict[str, Any]) -> tuple[str, str, str,
     return name, estimator, strategy, n_bins
 
 
+@functools.lru_cache(maxsize=64)
+def _no_scores(typed_labels: tuple, top: bool) -> ThresholdCurve:
+    """The exact curve of no score over the labels (each with its type: ``1`` is not ``True``)
+    of a calibration, or of its top label: what an empty calibration holds (made once: curves
+    are values)."""
+    nothing = [(np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))] * len(typed_labels)
+    labels = (True,) if top else tuple(label for _, label in typed_labels)
+    return ThresholdCurve.from_score_counts(nothing, labels, negative_label=False if top else None)
+
+
 @attrs.frozen(eq=False)
-class Calibration(CountedState):
+class Calibration(SummedState):
     """The calibration of scores (see the module docstring): build it with ``from_scores``.
 
     Reading:
@@ -398,18 +404,48 @@ class Calibration(CountedState):
     """
 
     DOCUMENT = "Calibration"
+    SETTINGS, SUMS = ("setting", "labels", "bins", "classes"), ("_counts",)
 
     setting: str
-    labels: tuple
+    labels: tuple = attrs.field(converter=label_tuple)
     bins: int | None
     _curve: ThresholdCurve | None = attrs.field(default=None, repr=False)
     _limbs: np.ndarray | None = attrs.field(default=None, repr=False, converter=_optional_read_only)  # columns x 8 x bins x LIMBS: exact sums
-    classes: tuple = attrs.field(default=None, repr=False)
+    classes: tuple = attrs.field(default=None, repr=False, converter=attrs.converters.optional(label_tuple))
     _rounded: np.ndarray | None = attrs.field(default=None, init=False, repr=False)  # _binned, made when first read
 
     def __attrs_post_init__(self) -> None:
+        """Check the settings; with no counts given, nothing counted (the empty state).
+
+        Raises:
+            InvalidArgumentError: a setting no calibration has.
+        """
         if self.classes is None:
             object.__setattr__(self, "classes", self.labels)
+        pooled = self.labels == ("micro",) and len(self.classes) > 1  # the micro column of several (Calibration.micro)
+        if self.setting not in SETTINGS or (self.setting != "top_label" and not pooled and not same_labels(self.classes, self.labels)):
+            raise InvalidArgumentError(f"'setting' must be one of {SETTINGS}, with 'classes' equal to 'labels' unless top_label (or 'labels' ['micro']), "
+                                       f"got {show(self.setting)} of {show(list(self.classes))} and {show(list(self.labels))}")  # fmt: skip
+        if self.bins is not None:
+            _check_bins(self.bins, "bins", MAX_STORED_BINS)
+        if self._curve is None and self._limbs is None:
+            if self.bins is None:
+                object.__setattr__(self, "_curve", _no_scores(tuple((type(label), label) for label in self.labels), self.setting == "top_label"))
+            else:
+                object.__setattr__(self, "_limbs", read_only(np.zeros((len(self.labels), 8, self.bins, LIMBS), dtype=np.int64)))
+
+    @property
+    def _counts(self) -> CurveColumns | BinSums:
+        """The counts, a field of ``SUMS``: an exact curve's columns, or the bins' sums."""
+        return CurveColumns(self._curve) if self._limbs is None else BinSums(self._limbs)
+
+    @_counts.setter
+    def _counts(self, counts: CurveColumns | BinSums) -> None:
+        if isinstance(counts, CurveColumns):
+            object.__setattr__(self, "_curve", counts.curve)
+        else:
+            object.__setattr__(self, "_limbs", _optional_read_only(counts.limbs))
+        object.__setattr__(self, "_rounded", None)
 
     @classmethod
     def _of_sums(cls, setting: str, labels: tuple, bins: int, sums: list[int], classes: tuple) -> Calibration:
@@ -844,132 +880,13 @@ class Calibration(CountedState):
     # ----------------------------------------------------------------------------------------
     # combining
 
-    def merge(self, other: Calibration, *, grow: bool = False) -> Calibration:
-        """The calibration of both batches together (also ``self + other``).
-
-        Raises:
-            LabelMismatchError: another setting, other columns, or other bins.
-        """
-        if not isinstance(other, Calibration):
-            raise InvalidTypeError(f"can only merge a Calibration, got {show(other)}")
-        self._same_columns(other, "merge")
-        if self._curve is not None and other._curve is not None:
-            return Calibration(self.setting, self.labels, None, self._curve.merge(other._curve), classes=self.classes)
-        assert self._limbs is not None and other._limbs is not None
-        return Calibration(self.setting, self.labels, self.bins, None, add_limbs(self._limbs, other._limbs), self.classes)
-
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert", "count"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)", "revert": "a Calibration is immutable: merge another batch's (or count a stream with CalibrationCounts)",
                                           "count": "a Calibration is built whole: a window counts Stream(Calibration.from_scores) or CalibrationCounts"}
 
-    def _same_columns(self, other: Calibration, operation: str) -> None:
-        if self.setting != other.setting or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):
-            raise LabelMismatchError(f"cannot {operation} calibrations of {self.setting} {show(list(self.classes))} and {other.setting} {show(list(other.classes))}")
-        if self.bins != other.bins:
-            raise LabelMismatchError(f"cannot {operation} calibrations with bins={self.bins} and bins={other.bins}")
-
-    def _subtract(self, other: Calibration) -> Calibration:
-        """This calibration without ``other``, a batch merged into it: exact, binned or not."""
-        self._same_columns(other, "subtract")
-        if self._curve is not None and other._curve is not None:
-            return Calibration(self.setting, self.labels, None, self._curve - other._curve, classes=self.classes)
-        assert self._limbs is not None and other._limbs is not None
-        left = difference(np.array(limbs_to_ints(self._limbs), dtype=object), np.array(limbs_to_ints(other._limbs), dtype=object), "sums of a bin")
-        return Calibration(self.setting, self.labels, self.bins, None, ints_to_limbs(left.tolist()).reshape(self._limbs.shape), self.classes)
-
-    def _scaled(self, factor: float) -> Calibration:
-        """Every sum times ``factor``; binned sums stay exact sums, each rounded once to the
-        grid they are kept on (``2**-FLOAT_OFFSET``)."""
-        if self._curve is not None:
-            return Calibration(self.setting, self.labels, None, self._curve.scaled(factor), classes=self.classes)
-        assert self._limbs is not None
-        numerator, denominator = factor.as_integer_ratio()
-        scaled = []
-        for number in limbs_to_ints(self._limbs):
-            quotient, remainder = divmod(number * numerator, denominator)
-            scaled.append(quotient + (2 * remainder > denominator or (2 * remainder == denominator and quotient % 2 == 1)))
-        return Calibration(self.setting, self.labels, self.bins, None, ints_to_limbs(scaled).reshape(self._limbs.shape), self.classes)
-
-    def empty(self) -> Calibration:
-        """The same setting, columns and bins, nothing counted."""
-        if self._curve is not None:
-            return Calibration(self.setting, self.labels, None, self._curve.empty(), classes=self.classes)
-        assert self._limbs is not None
-        return Calibration(self.setting, self.labels, self.bins, None, np.zeros_like(self._limbs), self.classes)
-
-    def _parts(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        assert self._curve is not None
-        return [self._curve.score_counts(label) for label in self._curve.labels]
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Calibration):
-            return NotImplemented
-        if (self.setting, self.bins) != (other.setting, other.bins) or not same_labels(self.labels, other.labels) or not same_labels(self.classes, other.classes):
-            return False
-        if self._curve is not None and other._curve is not None:
-            return all(all(np.array_equal(a, b) for a, b in zip(mine, theirs)) for mine, theirs in zip(self._parts(), other._parts()))
-        return self._limbs is not None and other._limbs is not None and limbs_to_ints(self._limbs) == limbs_to_ints(other._limbs)
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
         kind = "exact" if self.bins is None else f"bins={self.bins}"
         return f"Calibration({self.setting}, {kind}, labels={list(self.labels)!r}, samples={self.n_samples})"
-
-    # ----------------------------------------------------------------------------------------
-    # JSON
-
-    def _document(self) -> dict[str, Any]:
-        """The counts as an evalkit JSON document: per column the distinct scores with their
-        positives and negatives, or the sums of every bin."""
-        payload: dict[str, Any] = {"setting": self.setting, "labels": serialization.as_list(self.labels), "bins": self.bins,
-                                   "classes": serialization.as_list(self.classes)}  # fmt: skip
-        if self._curve is not None:
-            payload["negative_label"] = json_safe(self._curve.negative_label)
-            payload["columns"] = score_columns_payload(self._parts())
-        else:
-            assert self._binned is not None and self._limbs is not None
-            payload["sums"] = {name: self._binned[:, k, :].tolist() for k, name in enumerate(_Sums._fields)}  # each exact sum rounded
-            exact = np.array(limbs_to_ints(self._limbs), dtype=object).reshape(self._binned.shape)
-            payload["exact_sums"] = {name: [[hex(value) for value in row] for row in exact[:, k, :].tolist()] for k, name in enumerate(_Sums._fields)}
-        return payload
-
-    @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> Calibration:
-        setting = serialization.field(document, "setting")
-        if setting not in SETTINGS:
-            raise serialization.FormatError(f"field 'setting' must be one of {SETTINGS}, got {show(setting)}")
-        labels = serialization.label_list(document, "labels")
-        classes = serialization.label_list(document, "classes")
-        pooled = labels == ("micro",) and len(classes) > 1  # the micro column of several (Calibration.micro)
-        if setting != "top_label" and not pooled and not same_labels(classes, labels):
-            raise serialization.FormatError(f"field 'classes' must equal 'labels' for a {setting} calibration (or 'labels' be ['micro'])")
-        bins = serialization.integer(document, "bins", low=1, high=MAX_STORED_BINS, optional=True)
-        if bins is None:
-            parts = read_score_columns(serialization.field(document, "columns"), len(labels), probabilities=True)
-            negative: Any = False
-            curve_labels: tuple = (True,)
-            if setting != "top_label":
-                curve_labels = labels
-                negative = document.get("negative_label")
-                negative = None if negative is None else serialization.scalar_label(negative, "negative_label")
-            return cls(setting, labels, None, ThresholdCurve.from_score_counts(parts, curve_labels, negative_label=negative), classes=classes)
-        exact = document.get("exact_sums")
-        if exact is not None:  # the exact sums (hexadecimal multiples of 2**-FLOAT_OFFSET)
-            if not isinstance(exact, dict) or set(exact) != set(_Sums._fields):
-                raise serialization.FormatError(f"field 'exact_sums' must hold {list(_Sums._fields)}")
-            numbers = np.stack([np.stack([_exact_row(row, f"exact_sums.{name}[{j}]", bins) for j, row in enumerate(_rows(exact[name], len(labels), name))])
-                                for name in _Sums._fields], axis=1)  # fmt: skip
-            stored = ints_to_limbs(numbers.ravel().tolist()).reshape((*numbers.shape, -1))
-            return cls(setting, labels, bins, None, stored, classes)
-        sums = serialization.field(document, "sums")
-        if not isinstance(sums, dict) or set(sums) != set(_Sums._fields):
-            raise serialization.FormatError(f"field 'sums' must hold {list(_Sums._fields)}")
-        rounded = np.stack([np.stack([serialization.array(row, f"sums.{name}[{j}]", length=bins, integral=False)
-                                      for j, row in enumerate(_rows(sums[name], len(labels), name))])
-                            for name in _Sums._fields], axis=1)  # fmt: skip
-        slots = np.arange(rounded.size)
-        return cls(setting, labels, bins, None, float_limbs(slots, rounded.ravel(), rounded.size).reshape((*rounded.shape, -1)), classes)
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """The summary numbers (see ``summary``) with the setting and the columns;

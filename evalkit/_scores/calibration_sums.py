@@ -16,6 +16,12 @@ from evalkit._engine import serialization
 from evalkit._engine._exact import (
     LIMBS,
     ExactSums,
+    add_limbs,
+    difference,
+    float_limbs,
+    ints_to_limbs,
+    limbs_to_floats,
+    limbs_to_ints,
 )
 from evalkit._engine._types import ScoresLike
 from evalkit._engine._validation import show
@@ -324,3 +330,74 @@ def _binned_column(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray 
             counted[k * bins : (k + 1) * bins] += np.bincount(keys, weights=terms[k], minlength=bins).astype(np.int64)
     total.add_counts(counted)
     return total.limbs().reshape(8, bins, LIMBS)
+
+
+class BinSums:
+    """The exact sums of a binned calibration's bins (``columns x 8 x bins``, as limbs of
+    integers in units of ``2**-FLOAT_OFFSET``), a field of sums: added and taken away exactly
+    (a part never added is refused), scaled to the grid they are kept on (each sum rounded once,
+    half to even), written rounded under ``sums`` with the exact ones (hexadecimal) under
+    ``exact_sums``.
+
+    Examples:
+        >>> one = BinSums(float_limbs(np.arange(8), np.full(8, 0.5), 8).reshape(1, 8, 1, -1))
+        >>> limbs_to_floats(one.plus(one).minus(one, "sums").limbs).ravel().tolist() == [0.5] * 8
+        True
+    """
+
+    __slots__ = ("limbs",)
+
+    def __init__(self, limbs: np.ndarray) -> None:
+        self.limbs = limbs
+
+    def plus(self, other: BinSums) -> BinSums:
+        return BinSums(add_limbs(self.limbs, other.limbs))
+
+    def minus(self, other: BinSums, what: str) -> BinSums:
+        """These sums without ``other``'s.
+
+        Raises:
+            InvalidCountsError: a sum of ``other`` above this one (where it must not be).
+        """
+        left = difference(np.array(limbs_to_ints(self.limbs), dtype=object), np.array(limbs_to_ints(other.limbs), dtype=object), "sums of a bin")
+        return BinSums(ints_to_limbs(left.tolist()).reshape(self.limbs.shape))
+
+    def scaled(self, factor: float) -> BinSums:
+        numerator, denominator = factor.as_integer_ratio()
+        scaled = []
+        for number in limbs_to_ints(self.limbs):
+            quotient, remainder = divmod(number * numerator, denominator)
+            scaled.append(quotient + (2 * remainder > denominator or (2 * remainder == denominator and quotient % 2 == 1)))
+        return BinSums(ints_to_limbs(scaled).reshape(self.limbs.shape))
+
+    def equals(self, other: BinSums) -> bool:
+        return limbs_to_ints(self.limbs) == limbs_to_ints(other.limbs)
+
+    def document(self) -> dict[str, object]:
+        rounded = limbs_to_floats(self.limbs)
+        exact = np.array(limbs_to_ints(self.limbs), dtype=object).reshape(rounded.shape)
+        return {"sums": {name: rounded[:, k, :].tolist() for k, name in enumerate(_Sums._fields)},  # each exact sum rounded
+                "exact_sums": {name: [[hex(value) for value in row] for row in exact[:, k, :].tolist()] for k, name in enumerate(_Sums._fields)}}  # fmt: skip
+
+    def read(self, document: dict[str, object], codes_below: int) -> BinSums:
+        """Sums of as many columns and bins as these from a document: the exact ones
+        (``exact_sums``), else the rounded ones (a document written before they were kept).
+
+        Raises:
+            FormatError: not one row of sums per column, of one sum per bin.
+        """
+        columns, _, bins = self.limbs.shape[:3]
+        exact = document.get("exact_sums")
+        if exact is not None:  # the exact sums (hexadecimal multiples of 2**-FLOAT_OFFSET)
+            if not isinstance(exact, dict) or set(exact) != set(_Sums._fields):
+                raise serialization.FormatError(f"field 'exact_sums' must hold {list(_Sums._fields)}")
+            numbers = np.stack([np.stack([_exact_row(row, f"exact_sums.{name}[{j}]", bins) for j, row in enumerate(_rows(exact[name], columns, name))])
+                                for name in _Sums._fields], axis=1)  # fmt: skip
+            return BinSums(ints_to_limbs(numbers.ravel().tolist()).reshape((*numbers.shape, -1)))
+        sums = serialization.field(document, "sums")
+        if not isinstance(sums, dict) or set(sums) != set(_Sums._fields):
+            raise serialization.FormatError(f"field 'sums' must hold {list(_Sums._fields)}")
+        rounded = np.stack([np.stack([serialization.array(row, f"sums.{name}[{j}]", length=bins, integral=False)
+                                      for j, row in enumerate(_rows(sums[name], columns, name))])
+                            for name in _Sums._fields], axis=1)  # fmt: skip
+        return BinSums(float_limbs(np.arange(rounded.size), rounded.ravel(), rounded.size).reshape((*rounded.shape, -1)))

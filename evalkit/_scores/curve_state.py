@@ -34,7 +34,7 @@ from evalkit.measures._plugins import metrics_class_field, read_metrics_class
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
-__all__ = ["CurveState", "read_score_columns", "score_columns_payload"]
+__all__ = ["CurveColumns", "CurveState", "read_score_columns", "score_columns_payload"]
 
 
 def score_columns_payload(parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[dict[str, list]]:
@@ -62,6 +62,63 @@ def read_score_columns(columns: Any, count: int, *, probabilities: bool) -> list
             raise serialization.FormatError(f"field 'columns[{k}].scores' must be increasing {'probabilities in [0, 1]' if probabilities else 'scores'}")
         parts.append((scores, counts[0], counts[1]))
     return parts
+
+
+class CurveColumns:
+    """An exact curve's counts (per column its distinct scores, with the weight of its positives
+    and of its negatives at each), a field of sums of a kind that keeps an exact curve (an exact
+    ``Calibration``): merged, taken away and scaled as the curve is, written as its columns
+    (``score_columns_payload``) with the negative class. A part that holds no score adds nothing,
+    whatever its negative class.
+
+    Examples:
+        >>> from evalkit import ThresholdCurve
+        >>> columns = CurveColumns(ThresholdCurve.from_scores([0, 1], [0.2, 0.9]))
+        >>> columns.plus(columns).minus(columns, "scores").equals(columns)
+        True
+    """
+
+    __slots__ = ("curve",)
+
+    def __init__(self, curve: Any) -> None:
+        self.curve = curve
+
+    def _parts(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        return [self.curve.score_counts(label) for label in self.curve.labels]
+
+    def _holds_nothing(self) -> bool:
+        return not self.curve.n_points  # (no distinct score in any column)
+
+    def plus(self, other: CurveColumns) -> CurveColumns:
+        if other._holds_nothing() or self._holds_nothing():
+            return other if self._holds_nothing() else self
+        return CurveColumns(self.curve.merge(other.curve))
+
+    def minus(self, other: CurveColumns, what: str) -> CurveColumns:
+        return CurveColumns(self.curve - other.curve)
+
+    def scaled(self, factor: float) -> CurveColumns:
+        return CurveColumns(self.curve.scaled(factor))
+
+    def equals(self, other: CurveColumns) -> bool:
+        return all(all(np.array_equal(a, b) for a, b in zip(mine, theirs)) for mine, theirs in zip(self._parts(), other._parts()))
+
+    def document(self) -> dict[str, object]:
+        return {"negative_label": serialization.json_safe(self.curve.negative_label), "columns": score_columns_payload(self._parts())}
+
+    def read(self, document: dict[str, object], codes_below: int) -> CurveColumns:
+        """Columns of probabilities over this curve's labels from a document, with the negative
+        class this curve has (a top-label calibration's ``False``) or else the document's.
+
+        Raises:
+            FormatError: not one column of increasing probabilities per label.
+        """
+        parts = read_score_columns(serialization.field(document, "columns"), len(self.curve.labels), probabilities=True)
+        negative = self.curve.negative_label
+        if negative is None:
+            given = document.get("negative_label")
+            negative = None if given is None else serialization.scalar_label(given, "negative_label")
+        return CurveColumns(type(self.curve).from_score_counts(parts, self.curve.labels, negative_label=negative))
 
 
 class CurveState(CountedState, CurveFields):
