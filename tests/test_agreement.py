@@ -288,6 +288,18 @@ def test_an_agreement_without_items_reads_back_from_json_over_its_categories():
             assert read == nothing and read.counts.shape == (0, 2) and read + whole == whole == whole + read
 
 
+def test_agreements_of_true_and_1_never_combine_and_nothing_left_is_the_empty_agreement():
+    from evalkit.exceptions import LabelMismatchError
+
+    ints, bools = Agreement.from_ratings([[0, 1], [1, 1]]), Agreement.from_ratings([[False, True], [True, True]])
+    assert ints != bools  # True is not the category 1
+    for combine in (lambda: ints + bools, lambda: (ints + ints) - bools):
+        with pytest.raises(LabelMismatchError):
+            combine()
+    for whole in (ints, Agreement.from_counts([[2, 1], [0, 3]], sample_weight=[1.0, 2.5])):
+        assert whole - whole == whole.empty() and (whole - whole).n_raters is None
+
+
 def test_agreements_compare_by_value_and_read_back_from_json():
     ratings = Agreement.from_ratings([["a", "b"], ["b", None], ["a", "a"]], sample_weight=[1, 2, 1])
     counts = Agreement.from_counts([[2, 1], [0, 3]], categories=["x", "y"])

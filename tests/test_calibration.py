@@ -459,6 +459,13 @@ def _replicates_of(cal, measure, seed, n_resamples):
 # bad input
 
 
+def test_calibrations_of_true_and_1_never_combine():
+    ints, bools = (Calibration.from_scores(truth, [0.2, 0.8, 0.6, 0.3], bins=5) for truth in ([0, 1, 1, 0], [False, True, True, False]))
+    assert ints != bools  # the positive class True is not the class 1
+    with pytest.raises(LabelMismatchError):
+        ints + bools
+
+
 def test_bad_input_is_refused_with_the_argument_named():
     with pytest.raises(InvalidValueError, match=r"row 1 of 'y_prob' sums to 1.5"):
         Calibration.from_scores([0, 1], [[0.5, 0.5], [0.5, 1.0]])

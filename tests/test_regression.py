@@ -240,12 +240,21 @@ def test_an_empty_part_with_or_without_outputs_changes_nothing_and_other_outputs
         metrics - RegressionMetrics.from_predictions([1.0, 9.0], [1.0, 2.0])
 
 
+def test_a_part_never_added_is_refused_even_where_every_sum_keeps_its_sign():
+    whole = RegressionMetrics.from_predictions([1.0, -1.0], [1.0, -1.0])
+    with pytest.raises(InvalidCountsError, match="never counted"):
+        whole - RegressionMetrics.from_predictions([1.2], [1.2])  # W Σy² below (Σy)²: no samples give what is left
+
+
 def test_values_stored_with_set_go_with_every_result_made_of_one():
     metrics = RegressionMetrics.from_predictions([1.0, 2.0, 4.0], [1.5, 2.0, 3.0])
     metrics.set("cost", 2.5)
     part = RegressionMetrics.from_predictions([1.0], [1.5])
     for made in (metrics.copy(), metrics + part, metrics - part, metrics.scaled(0.5), RegressionMetrics.from_json(metrics.to_json())):
         assert made.get("cost") == 2.5
+    nothing = RegressionMetrics()  # its number of outputs not yet fixed
+    nothing.set("cost", 4.0)
+    assert (nothing + part).get("cost") == 4.0 == (nothing - RegressionMetrics(1)).get("cost")
 
 
 def test_a_subclass_adds_a_measure_that_every_reading_knows():

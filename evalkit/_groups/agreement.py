@@ -557,7 +557,7 @@ class _Items:
     rater, -1 for none). Merged one batch after the other (who rated what kept when both have
     it, for the same number of raters); a part taken away leaves the rest in order (a window's
     oldest or newest batch; items from anywhere else: the first of equal ones go); scaled in
-    the weights.
+    the weights. No item has no weight and no raters.
 
     Examples:
         >>> first = _Items(np.array([[2, 1]]), None, None)
@@ -569,6 +569,11 @@ class _Items:
     counts: np.ndarray
     weight: np.ndarray | None
     codes: np.ndarray | None
+
+    def __attrs_post_init__(self) -> None:
+        if not len(self.counts):  # no item: no weight and no rater either (as an empty agreement has)
+            object.__setattr__(self, "weight", None)
+            object.__setattr__(self, "codes", None)
 
     def __getitem__(self, items: slice | np.ndarray) -> _Items:
         return _Items(self.counts[items], None if self.weight is None else self.weight[items], None if self.codes is None else self.codes[items])

@@ -157,6 +157,13 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
         EvaluationMetrics.__init__(self)
         RegressionState.__init__(self, outputs)
 
+    def _opened(self, other: Self) -> Self:
+        """(An empty result of no outputs yet keeps its stored values as it takes the other's outputs.)"""
+        opened = super()._opened(other)
+        if opened is not self:
+            opened._values = dict(self._values)
+        return opened
+
     def _with(self, arrays: Iterable[object]) -> Self:
         """(The values stored with ``set`` go with every result made of this one.)"""
         result = super()._with(arrays)  # type: ignore[arg-type]

@@ -141,10 +141,16 @@ class _Moments:
             sums = [[int(row[name]) for name in SUMS] for row in rows]
         except (TypeError, KeyError, ValueError):
             raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
-        w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
-        if any(row[k] < 0 for row in sums for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in sums):
+        read = _Moments(sums, samples)
+        if read.impossible():
             raise serialization.FormatError(f"field 'sums' must hold sums that samples give (weights and squares at least 0, W Σy² >= (Σy)²), got {show(rows)}")
-        return _Moments(sums, samples)
+        return read
+
+    def impossible(self) -> bool:
+        """Whether no samples give these sums: a weight or a sum of squares below 0, or ``W Σy²``
+        below ``(Σy)²`` (of the targets or of the predictions)."""
+        w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
+        return any(row[k] < 0 for row in self.rows for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in self.rows)
 
 
 class _Largest:
@@ -457,6 +463,9 @@ class RegressionState(SummedState):
     def _maxima(self, largest: _Largest) -> None:
         self._largest = list(largest.values)
         self._derived = None
+
+    def _invalid(self) -> str | None:
+        return "no samples give the sums left (W Σy² below (Σy)²)" if self._moments.impossible() else None
 
     def _holds_nothing(self) -> bool:
         """No sample counted and every sum 0 (the largest error a part took away is not kept)."""

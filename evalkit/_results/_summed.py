@@ -65,7 +65,7 @@ from evalkit._engine._exact import (
     scaled_counts,
 )
 from evalkit._engine._keyed import KeyedSums
-from evalkit._engine._labels import label_union, positions_in, same_labels
+from evalkit._engine._labels import kind, label_union, positions_in, same_labels
 from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
@@ -128,13 +128,24 @@ def _frozen(value: object) -> object:
     return value
 
 
-def _plainly_equal(first: object, second: object) -> bool:
-    """Whether two settings are equal as Python compares them (labels, numbers, names), at once;
-    False where that does not say (arrays inside: ``_frozen`` compares them)."""
-    try:
-        return (first == second) is True
-    except ValueError:  # (an array of more than one value has no truth)
-        return False
+def _same_setting(first: object, second: object) -> bool:
+    """Whether two settings are the same: one object, or equal values of one label family
+    (``True`` is not ``1``, nor ``"1"``; arrays and lists compared as tuples)."""
+    if first is second:
+        return True
+    if type(first) is tuple and type(second) is tuple:  # labels, names, numbers: at once
+        try:
+            if same_labels(first, second):
+                return True
+        except ValueError:  # (an array inside has no truth: compared as a tuple below)
+            pass
+    return _same_frozen(_frozen(first), _frozen(second))
+
+
+def _same_frozen(first: object, second: object) -> bool:
+    if isinstance(first, tuple) and isinstance(second, tuple):
+        return len(first) == len(second) and all(_same_frozen(a, b) for a, b in zip(first, second))
+    return bool(first == second) and kind(first) == kind(second)
 
 
 def _written(value: object) -> object:
@@ -225,7 +236,7 @@ class SummedState(CountedState):
     def _same_settings(self, other: Self) -> bool:
         """Whether both have the same settings: the same objects (an empty state's, a copy's),
         or equal values (arrays and lists compared as tuples)."""
-        return all(a is b or _plainly_equal(a, b) or _frozen(a) == _frozen(b) for a, b in zip(self._setting_values(), other._setting_values()))
+        return all(_same_setting(a, b) for a, b in zip(self._setting_values(), other._setting_values()))
 
     def _numbers(self, name: str) -> np.ndarray:
         """A field of sums as numbers to read: whole counts as they are, float sums each
