@@ -123,3 +123,41 @@ def test_an_arrow_dictionary_that_holds_a_value_twice_counts_both_entries_as_one
 def test_only_the_categories_that_occur_are_checked_as_labels():
     assert face.accuracy_score(pd.Categorical([1.0, 2.0], categories=[1.0, 2.0, 2.5]), pd.Categorical([1.0, 2.0])) == 1.0
     assert ConfusionMatrix.from_predictions(pd.Categorical([True, False], categories=[True, False, 99]), pd.Categorical([True, True])).labels == (False, True)
+
+
+SET_FORMS = {
+    "arrow list": lambda sets: pa.array(sets, type=pa.list_(pa.string())),
+    "arrow large_list, chunked": lambda sets: pa.chunked_array([pa.array(sets[:1], type=pa.large_list(pa.string())),
+                                                                pa.array(sets[1:], type=pa.large_list(pa.string()))]),  # fmt: skip
+    "polars List": lambda sets: pl.Series(sets, dtype=pl.List(pl.String)),
+    "pandas Arrow list": lambda sets: pd.Series(sets, dtype=pd.ArrowDtype(pa.list_(pa.string()))),
+    "python lists": lambda sets: sets,
+}
+
+label_sets = st.lists(st.tuples(st.lists(st.sampled_from("abc"), max_size=3), st.lists(st.sampled_from("abc"), max_size=3), st.sampled_from("xy")),
+                      min_size=1, max_size=20)  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None)
+@given(label_sets, st.sampled_from(list(SET_FORMS)), st.sampled_from(list(SET_FORMS)))
+def test_columns_of_lists_count_as_one_label_set_per_sample_in_every_face(rows, form_true, form_pred):
+    from evalkit import LabelSetCounts, SetCoverage
+
+    truth, guess, groups = [row[0] for row in rows], [row[1] for row in rows], [row[2] for row in rows]
+    if not any(truth) and not any(guess):
+        return  # (no label anywhere: nothing to evaluate, however given)
+    columns = SET_FORMS[form_true](truth), SET_FORMS[form_pred](guess)
+    expected = Evaluation.from_label_sets([set(row) for row in truth], [set(row) for row in guess])
+    assert Evaluation.from_label_sets(*columns) == expected
+    counts = LabelSetCounts()
+    counts.update(*columns)
+    assert counts.to_evaluation() == expected.compact()
+    assert ByGroup.from_label_sets(*columns, groups).results == ByGroup.from_label_sets(truth, guess, groups).results
+    actual = [row[0] if row else "a" for row in truth]
+    assert SetCoverage.from_sets(actual, columns[1], labels=["a", "b", "c"]) == SetCoverage.from_sets(actual, guess, labels=["a", "b", "c"])
+
+
+@pytest.mark.parametrize("column", [pa.array([["a"], None]), pl.Series([["a"], None]), pa.array([["a"], ["b", None]])])
+def test_a_missing_label_set_or_label_in_a_column_of_lists_is_an_error_naming_its_position(column):
+    with pytest.raises(InvalidLabelError, match="missing .* position 1"):
+        Evaluation.from_label_sets(column, [["a"], ["b"]])

@@ -6,6 +6,9 @@ Python string is made per sample. No dataframe library is imported here: a colum
 its type's module and read through the library's own methods (``__arrow_array__``,
 ``to_arrow``, pyarrow's ``dictionary_encode``).
 
+A column of lists (an Arrow ``list``, a polars ``List``, a pandas column of Arrow lists) is
+one label set per sample: ``label_set_rows`` reads it through Arrow.
+
 Examples:
     >>> import pandas as pd
     >>> coded = coded_column(pd.Series(["b", "a", "b"], dtype="category"), "y_true")
@@ -22,7 +25,7 @@ import numpy as np
 
 from evalkit.exceptions import InvalidLabelError
 
-__all__ = ["Coded", "coded_column", "decoded"]
+__all__ = ["Coded", "coded_column", "decoded", "label_set_rows", "list_column"]
 
 
 @attrs.frozen(eq=False)
@@ -115,3 +118,56 @@ def decoded(column: Coded) -> np.ndarray:
         table = np.empty(len(column.categories), dtype=object)
         table[:] = column.categories
     return table[column.codes]
+
+
+def list_column(values: object) -> object | None:
+    """``values`` as an Arrow array (or chunked array) of lists, if it is a dataframe library's
+    column of lists: an Arrow ``list``, ``large_list`` or ``fixed_size_list`` column, a polars
+    ``List`` or ``Array`` series, a pandas column of Arrow lists; None for anything else."""
+    if isinstance(values, (np.ndarray, list, tuple)):
+        return None
+    module = type(values).__module__
+    if module.startswith("polars"):
+        if type(getattr(values, "dtype", None)).__name__ in ("List", "Array") and hasattr(values, "to_arrow"):
+            return cast(Any, values).to_arrow()
+        return None
+    if module.startswith("pandas"):
+        array = getattr(values, "array", None)
+        if "list" not in str(getattr(values, "dtype", "")) or not hasattr(array, "__arrow_array__"):
+            return None
+        values = cast(Any, array).__arrow_array__()
+    elif not module.startswith("pyarrow"):
+        return None
+    import pyarrow  # (the column is Arrow's: pyarrow is there)
+
+    kind = getattr(values, "type", None)
+    listed = kind is not None and (pyarrow.types.is_list(kind) or pyarrow.types.is_large_list(kind) or pyarrow.types.is_fixed_size_list(kind))
+    return values if listed else None
+
+
+def label_set_rows(values: object, argument: str) -> list | None:
+    """A column of lists (``list_column``) as one list of labels per sample, made by Arrow; None
+    for anything else.
+
+    Raises:
+        InvalidLabelError: a missing sample (a null list) or a missing label (a null in a list).
+
+    Examples:
+        >>> import pyarrow as pa
+        >>> label_set_rows(pa.array([["a"], [], ["a", "b"]]), "y_true")
+        [['a'], [], ['a', 'b']]
+    """
+    column = list_column(values)
+    if column is None:
+        return None
+    import pyarrow.compute
+
+    listed = cast(Any, column)
+    if listed.null_count:
+        first = int(np.flatnonzero(np.asarray(listed.is_null()))[0])
+        raise InvalidLabelError(f"{argument!r} contains a missing sample (a null instead of a label set) at position {first}")
+    labels = pyarrow.compute.list_flatten(listed)
+    if labels.null_count:
+        owner = np.asarray(pyarrow.compute.list_parent_indices(listed))[np.flatnonzero(np.asarray(labels.is_null()))[0]]
+        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label, in the label set at position {owner}")
+    return cast(list, listed.to_pylist())

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names
-from evalkit._engine._columns import Coded, coded_column, decoded
+from evalkit._engine._columns import Coded, coded_column, decoded, label_set_rows, list_column
 from evalkit._engine._exact import (
     EXACT_FLOAT_SUM,
     exact_bincount,
@@ -812,7 +812,10 @@ _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 
 
 def is_label_set_data(values: object) -> TypeGuard[LabelSets]:
-    """Whether ``values`` look like one label collection per sample (judged by the first)."""
+    """Whether ``values`` look like one label collection per sample (judged by the first), or
+    are a dataframe column of lists."""
+    if list_column(values) is not None:
+        return True
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         return False  # (the constructors say what is wrong with it)
     first = next(iter(values), None) if not isinstance(values, np.ndarray) or values.dtype == object else None
@@ -836,7 +839,11 @@ def indicator_rows(values: Any, m: int) -> Any:
 
 
 def as_label_set_list(values: Any, argument: str) -> list:
-    """A list with one label collection per sample (set, frozenset, list, tuple or 1-D array)."""
+    """A list with one label collection per sample (set, frozenset, list, tuple or 1-D array;
+    a dataframe column of lists, read by Arrow)."""
+    rows = label_set_rows(values, argument)
+    if rows is not None:
+        return rows
     if isinstance(values, np.ndarray) and values.ndim == 2 and values.dtype != object:
         raise InputShapeError(f"{argument!r} is a 2-D array {values.shape}: for 0/1 indicator rows use from_indicators")
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):

@@ -41,7 +41,7 @@ from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import GroupsLike, LabelSets, LabelsLike, ScoresLike
 from evalkit._engine._validation import RandomState, as_array, check_sample_weight, show
 from evalkit._engine.cells import Cells, cells_from_pairs
-from evalkit._engine.counting import encode, is_label_set_data
+from evalkit._engine.counting import as_label_set_list, encode, is_label_set_data
 from evalkit._groups._values import (
     _area_name,
     _calibration_name,
@@ -457,7 +457,7 @@ class ByGroup(CountedState):
     ) -> ByGroup:  # fmt: skip
         """Label sets (one collection of labels per sample): an ``Evaluation`` per group, over
         the labels of all the data (a group that lacks a label still has its row)."""
-        actual, predicted = list(y_true), list(y_pred)
+        actual, predicted = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
         if labels is None:
             labels = sorted_labels(list({label for row in (*actual, *predicted) for label in row}), "labels")
         return cls._sliced(len(actual), groups, sample_weight, min_size,

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeGuard, cast
 import numpy as np
 
 from evalkit._engine import serialization
+from evalkit._engine._columns import list_column
 from evalkit._engine._exact import (
     equal_counts,
     exact_bincount,
@@ -90,6 +91,8 @@ def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
 def _label_sets(y_sets: SetsLike) -> TypeGuard[LabelSets]:
     """Whether prediction sets are label sets (a sequence of collections, or a 1-D array of
     them: a dataframe column of lists) rather than a membership matrix (any other array)."""
+    if list_column(y_sets) is not None:  # a dataframe column of lists
+        return True
     objects = getattr(y_sets, "dtype", None) == object and getattr(y_sets, "ndim", 0) == 1
     return (objects or not hasattr(y_sets, "shape")) and is_label_set_data(list(cast(np.ndarray, y_sets)) if objects else y_sets)
 
