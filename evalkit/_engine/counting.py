@@ -191,8 +191,8 @@ def checked_indexes(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sam
     arrays = [_index_array(values, argument) for argument, values in zip(names, (y_true_idx, y_pred_idx))]
     if len(arrays[0]) != len(arrays[1]):
         raise InputLengthError(f"'y_true_idx' has {len(arrays[0])} samples but 'y_pred_idx' has {len(arrays[1])}")
-    # x | y >= max(x, y): one reduction shows both below m (seen as unsigned, negatives are huge)
-    if len(arrays[0]) and int(np.maximum.reduce(_as_unsigned(arrays[0]) | _as_unsigned(arrays[1]))) >= m:
+    # the largest of both, seen as unsigned (negatives are huge): one reduction shows both below m
+    if len(arrays[0]) and int(np.maximum.reduce(np.maximum(_as_unsigned(arrays[0]), _as_unsigned(arrays[1])))) >= m:
         for argument, array in zip(names, arrays):
             outside = np.flatnonzero((array < 0) | (array >= m))
             if len(outside):
