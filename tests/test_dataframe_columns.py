@@ -128,7 +128,7 @@ def test_only_the_categories_that_occur_are_checked_as_labels():
 SET_FORMS = {
     "arrow list": lambda sets: pa.array(sets, type=pa.list_(pa.string())),
     "arrow large_list, chunked": lambda sets: pa.chunked_array([pa.array(sets[:1], type=pa.large_list(pa.string())),
-                                                                pa.array(sets[1:], type=pa.large_list(pa.string()))]),  # fmt: skip
+                                                                pa.array(sets[1:], type=pa.large_list(pa.string()))]),
     "polars List": lambda sets: pl.Series(sets, dtype=pl.List(pl.String)),
     "pandas Arrow list": lambda sets: pd.Series(sets, dtype=pd.ArrowDtype(pa.list_(pa.string()))),
     "python lists": lambda sets: sets,
@@ -161,3 +161,26 @@ def test_columns_of_lists_count_as_one_label_set_per_sample_in_every_face(rows, 
 def test_a_missing_label_set_or_label_in_a_column_of_lists_is_an_error_naming_its_position(column):
     with pytest.raises(InvalidLabelError, match="missing .* position 1"):
         Evaluation.from_label_sets(column, [["a"], ["b"]])
+
+
+def test_fixed_size_list_columns_stay_indicator_rows_and_scalars_are_no_columns():
+    from evalkit import SetCoverage, ThresholdCurve, by_group
+    from evalkit.exceptions import InvalidTypeError
+
+    rows_true, rows_pred = [[1, 0, 1], [0, 1, 0], [1, 1, 0]], [[1, 0, 0], [0, 1, 1], [1, 0, 0]]
+    actual, predicted = (pl.Series(rows, dtype=pl.Array(pl.Int64, 3)) for rows in (rows_true, rows_pred))
+    assert by_group(actual, predicted, ["a", "b", "a"]).overall == by_group(np.array(rows_true), np.array(rows_pred), ["a", "b", "a"]).overall
+    assert SetCoverage.from_sets([0, 1, 2], actual).mean_size() == SetCoverage.from_sets([0, 1, 2], np.array(rows_true)).mean_size()
+    scores = np.array([[0.9, 0.1, 0.8], [0.2, 0.7, 0.4], [0.6, 0.5, 0.1]])
+    assert ThresholdCurve.from_scores(actual, scores) == ThresholdCurve.from_scores(np.array(rows_true), scores)
+    with pytest.raises(InvalidTypeError):
+        Evaluation.from_label_sets(pa.scalar(["a"]), [["a"]])
+
+
+def test_groups_of_label_sets_of_other_lengths_are_refused():
+    from evalkit.exceptions import InputLengthError
+
+    sets = [["a"], ["b"], ["a", "b"], []]
+    for actual, predicted in ((pa.array(sets[:3]), pa.array(sets)), (sets, sets[:3])):
+        with pytest.raises(InputLengthError):
+            ByGroup.from_label_sets(actual, predicted, [1, 1, 2, 2][: len(actual)])

@@ -743,3 +743,8 @@ def test_a_regressor_follows_the_counted_state_protocol(kind, data):
     """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
     pickle round trips (``harness.check_kind``)."""
     check_kind(kind, data)
+
+
+def test_a_part_taken_from_sums_scaled_to_the_last_unit_is_still_taken():
+    tiny = RegressionMetrics.from_predictions([5e-324], [0.0], sample_weight=[5e-324]).scaled(1e-300)  # sums rounded to the unit by scaling
+    assert tiny - RegressionMetrics(1) == tiny and RegressionMetrics.from_json(tiny.to_json()) == tiny

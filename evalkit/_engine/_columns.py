@@ -122,13 +122,14 @@ def decoded(column: Coded) -> np.ndarray:
 
 def list_column(values: object) -> object | None:
     """``values`` as an Arrow array (or chunked array) of lists, if it is a dataframe library's
-    column of lists: an Arrow ``list``, ``large_list`` or ``fixed_size_list`` column, a polars
-    ``List`` or ``Array`` series, a pandas column of Arrow lists; None for anything else."""
+    column of lists of any length: an Arrow ``list`` or ``large_list`` column, a polars ``List``
+    series, a pandas column of Arrow lists; None for anything else (a column of lists of one
+    fixed size, an Arrow ``fixed_size_list`` or a polars ``Array``, is a table: indicator rows)."""
     if isinstance(values, (np.ndarray, list, tuple)):
         return None
     module = type(values).__module__
     if module.startswith("polars"):
-        if type(getattr(values, "dtype", None)).__name__ in ("List", "Array") and hasattr(values, "to_arrow"):
+        if type(getattr(values, "dtype", None)).__name__ == "List" and hasattr(values, "to_arrow"):
             return cast(Any, values).to_arrow()
         return None
     if module.startswith("pandas"):
@@ -140,8 +141,9 @@ def list_column(values: object) -> object | None:
         return None
     import pyarrow  # (the column is Arrow's: pyarrow is there)
 
-    kind = getattr(values, "type", None)
-    listed = kind is not None and (pyarrow.types.is_list(kind) or pyarrow.types.is_large_list(kind) or pyarrow.types.is_fixed_size_list(kind))
+    if not isinstance(values, (pyarrow.Array, pyarrow.ChunkedArray)):
+        return None  # (a scalar: no column)
+    listed = pyarrow.types.is_list(values.type) or pyarrow.types.is_large_list(values.type)
     return values if listed else None
 
 

@@ -458,6 +458,8 @@ class ByGroup(CountedState):
         """Label sets (one collection of labels per sample): an ``Evaluation`` per group, over
         the labels of all the data (a group that lacks a label still has its row)."""
         actual, predicted = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
+        if len(actual) != len(predicted):
+            raise InputLengthError(f"'y_true' has {len(actual)} samples but 'y_pred' has {len(predicted)}")
         if labels is None:
             labels = sorted_labels(list({label for row in (*actual, *predicted) for label in row}), "labels")
         return cls._sliced(len(actual), groups, sample_weight, min_size,

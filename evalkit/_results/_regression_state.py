@@ -85,6 +85,12 @@ def _remainder(numerator: int, denominator: int, centre: float) -> float:
 
 
 
+_SCALED_SLACK = 1 << 64
+"""How many units a sum may be off by after scalings, each rounding it to the unit (half a unit
+each time; far more than any number of scalings adds up to, and far below the data: a unit is
+``2**-3222``)."""
+
+
 class _Moments:
     """The exact sums of each output (``SUMS``: Python integers in units of ``2**-UNIT_BITS``)
     with the samples counted: a regressor's field of sums. Added and taken away exactly (a part
@@ -148,9 +154,19 @@ class _Moments:
 
     def impossible(self) -> bool:
         """Whether no samples give these sums: a weight or a sum of squares below 0, or ``W Σy²``
-        below ``(Σy)²`` (of the targets or of the predictions)."""
+        below ``(Σy)²`` (of the targets or of the predictions) by more than sums rounded to the
+        unit by scaling can be (``_SCALED_SLACK`` units each: a part never added falls short by
+        far more).
+
+        Examples:
+            >>> _Moments([[2, 2, 2, 2, 2, 0, 0, 0]], 2).impossible(), _Moments([[1 << 70, 1 << 71, 0, 1 << 70, 0, 0, 0, 0]], 1).impossible()
+            (False, True)
+        """
         w, y, p, yy, pp = (SUMS.index(name) for name in ("weight", "y", "p", "yy", "pp"))
-        return any(row[k] < 0 for row in self.rows for k in _NONNEGATIVE) or any(row[w] * row[yy] < row[y] ** 2 or row[w] * row[pp] < row[p] ** 2 for row in self.rows)
+        if any(row[k] < 0 for row in self.rows for k in _NONNEGATIVE):
+            return True
+        return any(row[w] * row[squares] - row[total] ** 2 < -_SCALED_SLACK * (row[w] + row[squares] + 2 * abs(row[total]) + 1)
+                   for row in self.rows for total, squares in ((y, yy), (p, pp)))  # fmt: skip
 
 
 class _Largest:
