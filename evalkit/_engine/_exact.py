@@ -70,6 +70,10 @@ MAX_COUNT = 2**63 - 1
 """The largest count evalkit holds in int64; totals beyond it are refused, never wrapped."""
 
 
+_FEW_SUMMED = 256
+"""Whole numbers summed as Python integers below this many (a small matrix's cells)."""
+
+
 def weighted_sum(values: Any, weights: np.ndarray | None) -> Any:
     """``Σ values`` or ``Σ values · weights``: a Python int for integer input (exact, never
     wrapped), a float otherwise.
@@ -78,6 +82,8 @@ def weighted_sum(values: Any, weights: np.ndarray | None) -> Any:
         CountOverflowError: an integer sum beyond ``MAX_COUNT``.
     """
     values = np.asarray(values).ravel()
+    if weights is None and values.size <= _FEW_SUMMED and values.dtype.kind in "biu":
+        return check_count_total(sum(values.tolist()))  # (a few whole numbers: Python integers, exact, in one call)
     if weights is not None:
         weights = np.asarray(weights).ravel()
     integral = values.dtype.kind in "biu" and (weights is None or weights.dtype.kind in "biu")

@@ -298,6 +298,10 @@ def _number_array(values: Sequence[Any]) -> np.ndarray | None:
     return None
 
 
+_FEW_VALUES = 16
+"""Tables of at most this many values a side (unweighted) find the labels present in Python."""
+
+
 def _nonnegative_pair_counts(
     actual: np.ndarray, predicted: np.ndarray, table_limit: int, weight: np.ndarray | None
 ) -> tuple[np.ndarray, list] | None:
@@ -319,6 +323,12 @@ def _nonnegative_pair_counts(
     if counts is None:
         return None
     size = len(counts)
+    if weight is None and size <= _FEW_VALUES:  # a few values: the labels present read in Python, no numpy call for each step
+        listed = counts.tolist()
+        found = [k for k in range(size) if any(listed[k]) or any(row[k] for row in listed)]
+        if len(found) < size:
+            counts = np.ascontiguousarray(counts[: len(found), : len(found)]) if found[-1] == len(found) - 1 else counts[np.ix_(found, found)]
+        return counts, [bool(k) for k in found] if value_type.kind == "b" else found
     if size * size > 2 * len(actual):  # a large table: the labels present, from the data (two cheap passes)
         seen = (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
     else:

@@ -110,7 +110,7 @@ class MatrixGetters:
                 return self._tally.accuracy()
             x = self._counts
             if x.dtype.kind == "i":  # integer counts: the trace is at most the total, which fits int64 (counting refuses more)
-                return float(formulas.ratio(int(np.trace(x)), self._current_total()))
+                return float(formulas.ratio(int(x.trace()), self._current_total()))
             return formulas.matrix_accuracy(x)
         finally:
             lock.release()
