@@ -184,3 +184,24 @@ def test_groups_of_label_sets_of_other_lengths_are_refused():
     for actual, predicted in ((pa.array(sets[:3]), pa.array(sets)), (sets, sets[:3])):
         with pytest.raises(InputLengthError):
             ByGroup.from_label_sets(actual, predicted, [1, 1, 2, 2][: len(actual)])
+
+
+def test_columns_of_lists_of_numbers_booleans_and_dictionaries_read_as_the_same_python_lists():
+    from evalkit.exceptions import EvalkitError
+
+    cases = [([[1, 2], [], [2]], [[1], [2], [2, 3]]),  # numbers
+             ([[1.0, 2.5], [2.5]], [[1, 2], [1]]),  # floats beside ints: 1.0 is the class 1
+             ([[True], [False, True]], [[1], [0]])]  # booleans are no numbers: refused alike
+    for actual, predicted in cases:
+        outcomes = []
+        for given in ((actual, predicted), (pa.array(actual), pa.array(predicted))):
+            try:
+                outcomes.append(Evaluation.from_label_sets(*given))
+            except EvalkitError as error:
+                outcomes.append(type(error))
+        assert outcomes[0] == outcomes[1], (actual, predicted)
+    words = pa.array([["b", "a"], [], ["a"]], type=pa.list_(pa.dictionary(pa.int8(), pa.string())))
+    assert Evaluation.from_label_sets(words, words) == Evaluation.from_label_sets([["b", "a"], [], ["a"]], [["b", "a"], [], ["a"]])
+    for bad in (pa.array([[1.0, float("nan")]]), pa.array([[[1], [2]]])):  # a NaN label; lists inside the lists
+        with pytest.raises(EvalkitError):
+            Evaluation.from_label_sets(bad, bad)

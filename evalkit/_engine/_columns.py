@@ -25,7 +25,7 @@ import numpy as np
 
 from evalkit.exceptions import InvalidLabelError
 
-__all__ = ["Coded", "coded_column", "decoded", "label_set_rows", "list_column"]
+__all__ = ["Coded", "CodedSets", "coded_column", "coded_sets", "decoded", "label_set_rows", "list_column"]
 
 
 @attrs.frozen(eq=False)
@@ -147,6 +147,73 @@ def list_column(values: object) -> object | None:
     return values if listed else None
 
 
+@attrs.frozen(eq=False)
+class CodedSets:
+    """A column of label sets as codes: for each label held, the sample that holds it (``rows``)
+    and its code into ``categories`` (distinct labels; some may never occur); ``n`` samples."""
+
+    rows: np.ndarray
+    codes: np.ndarray
+    categories: list
+    n: int
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def _checked_lists(values: object, argument: str) -> Any:
+    """A column of lists (``list_column``) as one Arrow array, or None for anything else.
+
+    Raises:
+        InvalidLabelError: a missing sample (a null list) or a missing label (a null in a list).
+    """
+    column = list_column(values)
+    if column is None:
+        return None
+    import pyarrow
+    import pyarrow.compute
+
+    listed = cast(Any, column)
+    if isinstance(listed, pyarrow.ChunkedArray):
+        listed = listed.combine_chunks() if listed.num_chunks else pyarrow.array([], type=listed.type)
+    if listed.null_count:
+        first = int(np.flatnonzero(np.asarray(listed.is_null()))[0])
+        raise InvalidLabelError(f"{argument!r} contains a missing sample (a null instead of a label set) at position {first}")
+    labels = pyarrow.compute.list_flatten(listed)
+    if labels.null_count:
+        owner = np.asarray(pyarrow.compute.list_parent_indices(listed))[np.flatnonzero(np.asarray(labels.is_null()))[0]]
+        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label, in the label set at position {owner}")
+    return listed
+
+
+def coded_sets(values: object, argument: str) -> CodedSets | None:
+    """A column of lists as codes, by Arrow's hashing of its labels (no Python value per label);
+    None for anything else, or labels Arrow does not encode (lists inside the lists).
+
+    Raises:
+        InvalidLabelError: a missing sample or label (see ``label_set_rows``).
+
+    Examples:
+        >>> import pyarrow as pa
+        >>> sets = coded_sets(pa.array([["b"], [], ["a", "b"]]), "y_true")
+        >>> sets.rows.tolist(), [sets.categories[code] for code in sets.codes], sets.n
+        ([0, 2, 2], ['b', 'a', 'b'], 3)
+    """
+    listed = _checked_lists(values, argument)
+    if listed is None:
+        return None
+    import pyarrow
+    import pyarrow.compute
+
+    labels = pyarrow.compute.list_flatten(listed)
+    try:
+        encoded = labels if pyarrow.types.is_dictionary(labels.type) else pyarrow.compute.dictionary_encode(labels)
+    except pyarrow.ArrowNotImplementedError:  # (lists of lists: read as Python values, where they are refused by name)
+        return None
+    rows = np.asarray(pyarrow.compute.list_parent_indices(listed), dtype=np.int64)
+    return CodedSets(rows, encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp), encoded.dictionary.to_pylist(), len(listed))
+
+
 def label_set_rows(values: object, argument: str) -> list | None:
     """A column of lists (``list_column``) as one list of labels per sample, made by Arrow; None
     for anything else.
@@ -159,17 +226,5 @@ def label_set_rows(values: object, argument: str) -> list | None:
         >>> label_set_rows(pa.array([["a"], [], ["a", "b"]]), "y_true")
         [['a'], [], ['a', 'b']]
     """
-    column = list_column(values)
-    if column is None:
-        return None
-    import pyarrow.compute
-
-    listed = cast(Any, column)
-    if listed.null_count:
-        first = int(np.flatnonzero(np.asarray(listed.is_null()))[0])
-        raise InvalidLabelError(f"{argument!r} contains a missing sample (a null instead of a label set) at position {first}")
-    labels = pyarrow.compute.list_flatten(listed)
-    if labels.null_count:
-        owner = np.asarray(pyarrow.compute.list_parent_indices(listed))[np.flatnonzero(np.asarray(labels.is_null()))[0]]
-        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label, in the label set at position {owner}")
-    return cast(list, listed.to_pylist())
+    listed = _checked_lists(values, argument)
+    return None if listed is None else cast(list, listed.to_pylist())

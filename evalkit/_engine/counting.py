@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names
-from evalkit._engine._columns import Coded, coded_column, decoded, label_set_rows, list_column
+from evalkit._engine._columns import Coded, CodedSets, coded_column, coded_sets, decoded, label_set_rows, list_column
 from evalkit._engine._exact import (
     EXACT_FLOAT_SUM,
     exact_bincount,
@@ -902,7 +902,7 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
     label's first position (as in ``_hashed_positions``), and a table of those positions turns
     them into codes in the final label order."""
     fixed = None if labels is None else check_label_list(labels)
-    sets = {argument: as_label_set_list(values, argument) for argument, values in families.items()}
+    sets: dict[str, list | CodedSets] = {argument: coded_sets(values, argument) or as_label_set_list(values, argument) for argument, values in families.items()}
     lengths = {argument: len(collection) for argument, collection in sets.items()}
     n = next(iter(lengths.values()))
     for argument, length in lengths.items():
@@ -910,25 +910,34 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
             first = next(iter(lengths))
             raise InputLengthError(f"{first!r} has {n} samples but {argument!r} has {length}")
     index: dict[Any, int] = {}
-    sizes, positions, starts = {}, {}, [0]
+    samples, positions, starts = {}, {}, [0]
+    given: dict[str, Iterable[object]] = {}  # each family's labels, for the number rules
     for argument, collection in sets.items():
-        sizes[argument] = np.fromiter(map(len, collection), dtype=np.int64, count=n)
-        total = int(sizes[argument].sum())
+        if isinstance(collection, CodedSets):  # a column of lists: its categories that occur, each once, and the codes' positions
+            present = np.flatnonzero(np.bincount(collection.codes, minlength=len(collection.categories)))
+            given[argument] = [collection.categories[k] for k in present.tolist()]
+            spots = np.zeros(len(collection.categories), dtype=np.int64)
+            spots[present] = np.fromiter(map(index.setdefault, given[argument], itertools.count(starts[-1])), dtype=np.int64, count=len(present))
+            samples[argument], positions[argument] = collection.rows, spots[collection.codes]
+            starts.append(starts[-1] + len(present))
+            continue
+        sizes = np.fromiter(map(len, collection), dtype=np.int64, count=n)
+        total = int(sizes.sum())
+        given[argument] = itertools.chain.from_iterable(collection)
         try:
-            positions[argument] = np.fromiter(
-                map(index.setdefault, itertools.chain.from_iterable(collection), itertools.count(starts[-1])), dtype=np.int64, count=total
-            )
+            positions[argument] = np.fromiter(map(index.setdefault, itertools.chain.from_iterable(collection), itertools.count(starts[-1])), dtype=np.int64, count=total)
         except TypeError:
             for label in itertools.chain.from_iterable(collection):
                 check_label(argument, label)  # raises on the first unhashable label
             raise  # pragma: no cover
+        samples[argument] = np.repeat(np.arange(n, dtype=np.int64), sizes)
         starts.append(starts[-1] + total)
     first_positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
     owners = np.searchsorted(starts[1:], first_positions, side="right")  # the family each label was first seen in
     arguments = [list(sets)[k] for k in owners.tolist()]
     observed = [check_label(argument, value) for argument, value in zip(arguments, index)]
     check_same_kind(zip(arguments, observed))
-    observed = unify_numbers(observed, [(argument, itertools.chain.from_iterable(collection)) for argument, collection in sets.items()])
+    observed = unify_numbers(observed, list(given.items()))
     if fixed is None:
         if not observed and n == 0:
             raise EmptyInputError(f"{', '.join(map(repr, families))} are empty and no 'labels' were given: nothing to count")
@@ -944,10 +953,7 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
     table = np.zeros(starts[-1], dtype=np.int64)
     table[first_positions] = [code_of[label] for label in observed]
     m = len(found)
-    keys = [
-        unique_sorted(np.repeat(np.arange(n, dtype=np.int64), sizes[argument]) * m + table[positions[argument]])
-        for argument in sets
-    ]
+    keys = [unique_sorted(samples[argument] * m + table[positions[argument]]) for argument in sets]
     return keys, found, n
 
 
