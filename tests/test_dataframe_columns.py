@@ -194,9 +194,9 @@ def test_columns_of_lists_of_numbers_booleans_and_dictionaries_read_as_the_same_
              ([[True], [False, True]], [[1], [0]])]  # booleans are no numbers: refused alike
     for actual, predicted in cases:
         outcomes = []
-        for given in ((actual, predicted), (pa.array(actual), pa.array(predicted))):
+        for inputs in ((actual, predicted), (pa.array(actual), pa.array(predicted))):
             try:
-                outcomes.append(Evaluation.from_label_sets(*given))
+                outcomes.append(Evaluation.from_label_sets(*inputs))
             except EvalkitError as error:
                 outcomes.append(type(error))
         assert outcomes[0] == outcomes[1], (actual, predicted)

@@ -161,7 +161,7 @@ class CodedSets:
         return self.n
 
 
-def _checked_lists(values: object, argument: str) -> Any:
+def _checked_lists(values: object, argument: str) -> object | None:
     """A column of lists (``list_column``) as one Arrow array, or None for anything else.
 
     Raises:
@@ -199,7 +199,7 @@ def coded_sets(values: object, argument: str) -> CodedSets | None:
         >>> sets.rows.tolist(), [sets.categories[code] for code in sets.codes], sets.n
         ([0, 2, 2], ['b', 'a', 'b'], 3)
     """
-    listed = _checked_lists(values, argument)
+    listed = cast(Any, _checked_lists(values, argument))
     if listed is None:
         return None
     import pyarrow
@@ -226,5 +226,5 @@ def label_set_rows(values: object, argument: str) -> list | None:
         >>> label_set_rows(pa.array([["a"], [], ["a", "b"]]), "y_true")
         [['a'], [], ['a', 'b']]
     """
-    listed = _checked_lists(values, argument)
+    listed = cast(Any, _checked_lists(values, argument))
     return None if listed is None else cast(list, listed.to_pylist())

@@ -80,8 +80,8 @@ class CurveColumns:
 
     __slots__ = ("curve",)
 
-    def __init__(self, curve: Any) -> None:
-        self.curve = curve
+    def __init__(self, curve: object) -> None:
+        self.curve = cast(Any, curve)  # (a ThresholdCurve, which mixes CurveState in)
 
     def _parts(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         return [self.curve.score_counts(label) for label in self.curve.labels]
