@@ -263,11 +263,12 @@ class SummedState(CountedState):
         return result
 
     def _aligned(self, other: Self) -> tuple[Self, Self]:
-        """Both in one form to combine: the same settings, else refused; with ``LABELS``, both
-        over the labels of both (this result's first).
+        """Both in one form to combine: the same settings (one still lacking a setting of
+        ``OPEN_SETTINGS`` as the other's empty state), else refused; with ``LABELS``, both over
+        the labels of both (this result's first).
 
         Raises:
-            LabelMismatchError: other settings.
+            LabelMismatchError: other settings (the kind's ``MISMATCH``).
         """
         if not self._same_settings(other):
             mine, theirs = self._opened(other), other._opened(self)
