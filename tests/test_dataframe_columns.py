@@ -149,9 +149,12 @@ def test_columns_of_lists_count_as_one_label_set_per_sample_in_every_face(rows, 
     columns = SET_FORMS[form_true](truth), SET_FORMS[form_pred](guess)
     expected = Evaluation.from_label_sets([set(row) for row in truth], [set(row) for row in guess])
     assert Evaluation.from_label_sets(*columns) == expected
-    counts = LabelSetCounts()
+    counts, pairs = LabelSetCounts(), LabelSetCounts(keep_pairs=True)
     counts.update(*columns)
-    assert counts.to_evaluation() == expected.compact()
+    pairs.update(*columns)
+    reference = LabelSetCounts(keep_pairs=True)
+    reference.update(truth, guess)
+    assert counts.to_evaluation() == expected.compact() and pairs == reference
     assert ByGroup.from_label_sets(*columns, groups).results == ByGroup.from_label_sets(truth, guess, groups).results
     actual = [row[0] if row else "a" for row in truth]
     assert SetCoverage.from_sets(actual, columns[1], labels=["a", "b", "c"]) == SetCoverage.from_sets(actual, guess, labels=["a", "b", "c"])

@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names, serialization
+from evalkit._engine._columns import list_column
 from evalkit._engine._exact import (
     difference,
     weighted_bincount,
@@ -262,10 +263,11 @@ class LabelSetCounts(CountedState, _Locked):
             UnknownLabelError: with fixed labels, a label outside them; and the errors of
                 ``Evaluation.from_label_sets``.
         """
-        y_true, y_pred = as_label_set_list(y_true, "y_true"), as_label_set_list(y_pred, "y_pred")
-        if not y_true and not y_pred:
+        true_sets, predicted_sets = (cast(Any, values) if list_column(values) is not None else as_label_set_list(values, name)
+                                     for name, values in (("y_true", y_true), ("y_pred", y_pred)))  # fmt: skip
+        if not len(true_sets) and not len(predicted_sets):
             return  # an empty batch counts nothing
-        actual, predicted, found, n = encode_label_sets(y_true, y_pred)  # the batch's own labels
+        actual, predicted, found, n = encode_label_sets(true_sets, predicted_sets)  # the batch's own labels (a column of lists: from Arrow's codes)
         weight = check_sample_weight(sample_weight, n)
         m = len(found)
         both = np.intersect1d(actual, predicted, assume_unique=True)
@@ -275,7 +277,7 @@ class LabelSetCounts(CountedState, _Locked):
         amounts = weighted_bincount(inverse.ravel(), weight, len(rows))
         pairs: Counter[tuple[frozenset, frozenset]] = Counter()
         if self._pairs is not None:  # the samples' own pairs of sets (asked for with keep_pairs)
-            sets = zip(map(frozenset, y_true), map(frozenset, y_pred))
+            sets = zip(map(frozenset, as_label_set_list(true_sets, "y_true")), map(frozenset, as_label_set_list(predicted_sets, "y_pred")))
             if weight is None:
                 pairs.update(sets)
             else:
