@@ -39,6 +39,14 @@ class Coded:
     def __len__(self) -> int:
         return len(self.codes)
 
+    def occurring(self) -> np.ndarray:
+        """The positions of the categories that occur (one pass over the codes)."""
+        return np.flatnonzero(np.bincount(self.codes, minlength=len(self.categories)))
+
+    def present(self) -> list:
+        """The categories that occur, in the order of the dictionary."""
+        return [self.categories[k] for k in self.occurring().tolist()]
+
 
 def coded_column(values: object, argument: str) -> Coded | None:
     """``values`` as codes into its dictionary, if it is a dataframe library's column that has
@@ -75,8 +83,13 @@ def coded_column(values: object, argument: str) -> Coded | None:
     return None
 
 
-def _arrow(column: object, argument: str) -> Coded | None:
-    """An Arrow array or chunked array of dictionary-encoded labels or of strings as codes."""
+def _arrow(column: object, argument: str, *, numbers: bool = False) -> Coded | None:
+    """An Arrow array or chunked array of dictionary-encoded labels or of strings as codes (and,
+    with ``numbers``, of any labels Arrow hashes: a column of lists' labels).
+
+    Raises:
+        pyarrow.ArrowNotImplementedError: ``numbers``, and values Arrow does not hash (lists).
+    """
     import pyarrow  # (the column is Arrow's: pyarrow is there)
     import pyarrow.compute
 
@@ -84,16 +97,21 @@ def _arrow(column: object, argument: str) -> Coded | None:
     kind = getattr(values, "type", None)
     if kind is None:
         return None
-    if pyarrow.types.is_string(kind) or pyarrow.types.is_large_string(kind) or str(kind) == "string_view":
-        values = pyarrow.compute.dictionary_encode(values)  # Arrow's hashing: no Python string per sample
+    if numbers or pyarrow.types.is_string(kind) or pyarrow.types.is_large_string(kind) or str(kind) == "string_view":
+        if not pyarrow.types.is_dictionary(kind):
+            values = pyarrow.compute.dictionary_encode(values)  # Arrow's hashing: no Python value per sample
     elif not pyarrow.types.is_dictionary(kind):
         return None  # (numbers and others: numpy reads them)
     if isinstance(values, pyarrow.ChunkedArray):
         values = values.unify_dictionaries().combine_chunks() if values.num_chunks else pyarrow.array([], type=values.type)
     if values.null_count:
-        first = int(np.flatnonzero(np.asarray(values.is_null()))[0])
-        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label (first at position {first})")
+        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label (first at position {_first_null(values)})")
     return _checked(values.indices.to_numpy(zero_copy_only=False), values.dictionary.to_pylist(), argument)
+
+
+def _first_null(values: Any) -> int:
+    """The position of the first null of an Arrow array."""
+    return int(np.flatnonzero(np.asarray(values.is_null()))[0])
 
 
 def _checked(codes: np.ndarray, categories: list, argument: str) -> Coded:
@@ -150,19 +168,19 @@ def list_column(values: object) -> object | None:
 @attrs.frozen(eq=False)
 class CodedSets:
     """A column of label sets as codes: for each label held, the sample that holds it (``rows``)
-    and its code into ``categories`` (distinct labels; some may never occur); ``n`` samples."""
+    and its code (``labels``: a column of every label held, as codes); ``n`` samples."""
 
     rows: np.ndarray
-    codes: np.ndarray
-    categories: list
+    labels: Coded
     n: int
 
     def __len__(self) -> int:
         return self.n
 
 
-def _checked_lists(values: object, argument: str) -> object | None:
-    """A column of lists (``list_column``) as one Arrow array, or None for anything else.
+def _checked_lists(values: object, argument: str) -> tuple[Any, Any] | None:
+    """A column of lists (``list_column``) as one Arrow array, with its labels flattened (one
+    array); None for anything else.
 
     Raises:
         InvalidLabelError: a missing sample (a null list) or a missing label (a null in a list).
@@ -177,13 +195,12 @@ def _checked_lists(values: object, argument: str) -> object | None:
     if isinstance(listed, pyarrow.ChunkedArray):
         listed = listed.combine_chunks() if listed.num_chunks else pyarrow.array([], type=listed.type)
     if listed.null_count:
-        first = int(np.flatnonzero(np.asarray(listed.is_null()))[0])
-        raise InvalidLabelError(f"{argument!r} contains a missing sample (a null instead of a label set) at position {first}")
+        raise InvalidLabelError(f"{argument!r} contains a missing sample (a null instead of a label set) at position {_first_null(listed)}")
     labels = pyarrow.compute.list_flatten(listed)
     if labels.null_count:
-        owner = np.asarray(pyarrow.compute.list_parent_indices(listed))[np.flatnonzero(np.asarray(labels.is_null()))[0]]
+        owner = np.asarray(pyarrow.compute.list_parent_indices(listed))[_first_null(labels)]
         raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label, in the label set at position {owner}")
-    return listed
+    return listed, labels
 
 
 def coded_sets(values: object, argument: str) -> CodedSets | None:
@@ -196,22 +213,21 @@ def coded_sets(values: object, argument: str) -> CodedSets | None:
     Examples:
         >>> import pyarrow as pa
         >>> sets = coded_sets(pa.array([["b"], [], ["a", "b"]]), "y_true")
-        >>> sets.rows.tolist(), [sets.categories[code] for code in sets.codes], sets.n
+        >>> sets.rows.tolist(), [sets.labels.categories[code] for code in sets.labels.codes], sets.n
         ([0, 2, 2], ['b', 'a', 'b'], 3)
     """
-    listed = cast(Any, _checked_lists(values, argument))
-    if listed is None:
+    checked = _checked_lists(values, argument)
+    if checked is None:
         return None
     import pyarrow
     import pyarrow.compute
 
-    labels = pyarrow.compute.list_flatten(listed)
+    listed, labels = checked
     try:
-        encoded = labels if pyarrow.types.is_dictionary(labels.type) else pyarrow.compute.dictionary_encode(labels)
+        coded = cast(Coded, _arrow(labels, argument, numbers=True))
     except pyarrow.ArrowNotImplementedError:  # (lists of lists: read as Python values, where they are refused by name)
         return None
-    rows = np.asarray(pyarrow.compute.list_parent_indices(listed), dtype=np.int64)
-    return CodedSets(rows, encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp), encoded.dictionary.to_pylist(), len(listed))
+    return CodedSets(np.asarray(pyarrow.compute.list_parent_indices(listed), dtype=np.int64), coded, len(listed))
 
 
 def label_set_rows(values: object, argument: str) -> list | None:
@@ -226,5 +242,5 @@ def label_set_rows(values: object, argument: str) -> list | None:
         >>> label_set_rows(pa.array([["a"], [], ["a", "b"]]), "y_true")
         [['a'], [], ['a', 'b']]
     """
-    listed = cast(Any, _checked_lists(values, argument))
-    return None if listed is None else cast(list, listed.to_pylist())
+    checked = _checked_lists(values, argument)
+    return None if checked is None else cast(list, checked[0].to_pylist())

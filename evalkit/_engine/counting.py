@@ -523,11 +523,6 @@ def _common_dictionary(actual: Coded, predicted: Coded) -> tuple[list, np.ndarra
     return categories, first, second
 
 
-def _present(column: Coded) -> list:
-    """The categories of a column that occur in it."""
-    return [column.categories[k] for k in np.flatnonzero(np.bincount(column.codes, minlength=len(column.categories))).tolist()]
-
-
 def _coded_positions(actual: Coded, predicted: Coded) -> _Observed:
     """Two columns of codes: positions are their codes into both dictionaries, and the distinct
     labels those that occur."""
@@ -746,7 +741,7 @@ def _lookup(observed: _Observed, fixed: tuple | None, inputs: tuple[tuple[str, A
             _raise_at_first_invalid(inputs)
             raise  # pragma: no cover - the search above raises
         check_same_kind(zip(arguments, observed_labels))
-        observed_labels = unify_numbers(observed_labels, ((argument, _present(x) if isinstance(x, Coded) else x.tolist() if isinstance(x, np.ndarray) else x)
+        observed_labels = unify_numbers(observed_labels, ((argument, x.present() if isinstance(x, Coded) else x.tolist() if isinstance(x, np.ndarray) else x)
                                                           for argument, x in inputs))  # fmt: skip  (read only where numbers are labels)
     if fixed is None:
         if observed.checked:
@@ -914,11 +909,12 @@ def _label_set_keys(families: dict[str, Any], labels: Sequence[Any] | None) -> t
     given: dict[str, Iterable[object]] = {}  # each family's labels, for the number rules
     for argument, collection in sets.items():
         if isinstance(collection, CodedSets):  # a column of lists: its categories that occur, each once, and the codes' positions
-            present = np.flatnonzero(np.bincount(collection.codes, minlength=len(collection.categories)))
-            given[argument] = [collection.categories[k] for k in present.tolist()]
-            spots = np.zeros(len(collection.categories), dtype=np.int64)
+            coded = collection.labels
+            present = coded.occurring()
+            given[argument] = [coded.categories[k] for k in present.tolist()]
+            spots = np.zeros(len(coded.categories), dtype=np.int64)
             spots[present] = np.fromiter(map(index.setdefault, given[argument], itertools.count(starts[-1])), dtype=np.int64, count=len(present))
-            samples[argument], positions[argument] = collection.rows, spots[collection.codes]
+            samples[argument], positions[argument] = collection.rows, spots[coded.codes]
             starts.append(starts[-1] + len(present))
             continue
         sizes = np.fromiter(map(len, collection), dtype=np.int64, count=n)

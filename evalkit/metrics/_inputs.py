@@ -98,8 +98,7 @@ def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | 
     if coded_true is not None and coded_pred is not None:  # two dataframe columns of codes: counted from their codes
         for column, argument in ((coded_true, "y_true"), (coded_pred, "y_pred")):
             if any(isinstance(value, float) and not value.is_integer() for value in column.categories):  # (those that occur: a pass over the codes)
-                present = np.bincount(column.codes, minlength=len(column.categories)) > 0
-                _refuse_continuous([value for value, found in zip(column.categories, present.tolist()) if found and isinstance(value, float)], argument)
+                _refuse_continuous([value for value in column.present() if isinstance(value, float)], argument)
         (kind_true, true), (kind_pred, pred) = ("labels", cast(Any, coded_true)), ("labels", cast(Any, coded_pred))
     else:  # (one column of codes beside other labels: its labels)
         (kind_true, true) = _as_target(y_true if coded_true is None else decoded(coded_true), "y_true")
