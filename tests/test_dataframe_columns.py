@@ -208,3 +208,16 @@ def test_columns_of_lists_of_numbers_booleans_and_dictionaries_read_as_the_same_
     for bad in (pa.array([[1.0, float("nan")]]), pa.array([[[1], [2]]])):  # a NaN label; lists inside the lists
         with pytest.raises(EvalkitError):
             Evaluation.from_label_sets(bad, bad)
+
+
+def test_arrow_fixed_size_list_columns_are_label_sets_where_label_sets_are_asked_for_and_tables_elsewhere():
+    from evalkit import SetCoverage
+
+    labels = pa.FixedSizeListArray.from_arrays(pa.array(["a", "b", "b", "c"]), 2)
+    assert Evaluation.from_label_sets(labels, [["a", "b"], ["b", "c"]]) == Evaluation.from_label_sets([["a", "b"], ["b", "c"]], [["a", "b"], ["b", "c"]])
+    words = pl.Series([["a", "b"], ["b", "c"]], dtype=pl.Array(pl.String, 2))
+    assert Evaluation.from_label_sets(words, words) == Evaluation.from_label_sets([["a", "b"], ["b", "c"]], [["a", "b"], ["b", "c"]])
+    rows = [[1, 0, 1], [0, 1, 0]]
+    table = pa.FixedSizeListArray.from_arrays(pa.array([value for row in rows for value in row]), 3)  # a table of 0/1 indicator rows
+    assert Evaluation.from_indicators(table, table) == Evaluation.from_indicators(np.array(rows), np.array(rows))
+    assert SetCoverage.from_sets([0, 1], table).mean_size() == SetCoverage.from_sets([0, 1], np.array(rows)).mean_size()

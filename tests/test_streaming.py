@@ -244,3 +244,17 @@ def test_curve_counts_keep_one_form_of_their_thresholds_and_no_link_to_the_calle
     expected = CurveCounts(thresholds=[0.2, 0.5])
     expected.update([0, 1], [0.1, 0.9])
     assert stream == expected
+
+
+def test_a_window_of_label_sets_takes_away_a_batch_whose_labels_weigh_nothing():
+    import numpy as np
+
+    from evalkit import LabelSetCounts, Windowed
+
+    window = Windowed(LabelSetCounts(), size=2)
+    window.update([["b"]], [[]])
+    window.update([["b"]], [["b"]], sample_weight=np.array([0.0]))  # "b" held by a sample of weight 0 only
+    window.update([["a"], ["a"]], [["a"], ["a"]])
+    expected = LabelSetCounts()
+    expected.update([["a"], ["a"]], [["a"], ["a"]])
+    assert window.result.to_evaluation().average("f1_score", "micro") == expected.to_evaluation().average("f1_score", "micro") == 1.0

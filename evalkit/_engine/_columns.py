@@ -25,7 +25,7 @@ import numpy as np
 
 from evalkit.exceptions import InvalidLabelError
 
-__all__ = ["Coded", "CodedSets", "coded_column", "coded_sets", "decoded", "label_set_rows", "list_column"]
+__all__ = ["Coded", "CodedSets", "coded_column", "coded_sets", "decoded", "fixed_size_table", "label_set_rows", "list_column"]
 
 
 @attrs.frozen(eq=False)
@@ -138,16 +138,17 @@ def decoded(column: Coded) -> np.ndarray:
     return table[column.codes]
 
 
-def list_column(values: object) -> object | None:
+def list_column(values: object, *, fixed_size: bool = False) -> object | None:
     """``values`` as an Arrow array (or chunked array) of lists, if it is a dataframe library's
     column of lists of any length: an Arrow ``list`` or ``large_list`` column, a polars ``List``
-    series, a pandas column of Arrow lists; None for anything else (a column of lists of one
-    fixed size, an Arrow ``fixed_size_list`` or a polars ``Array``, is a table: indicator rows)."""
+    series, a pandas column of Arrow lists; None for anything else. A column of lists of one
+    fixed size (an Arrow ``fixed_size_list``, a polars ``Array``) is a table, of indicator rows,
+    unless ``fixed_size`` (label sets asked for by name)."""
     if isinstance(values, (np.ndarray, list, tuple)):
         return None
     module = type(values).__module__
     if module.startswith("polars"):
-        if type(getattr(values, "dtype", None)).__name__ == "List" and hasattr(values, "to_arrow"):
+        if type(getattr(values, "dtype", None)).__name__ in (("List", "Array") if fixed_size else ("List",)) and hasattr(values, "to_arrow"):
             return cast(Any, values).to_arrow()
         return None
     if module.startswith("pandas"):
@@ -161,8 +162,31 @@ def list_column(values: object) -> object | None:
 
     if not isinstance(values, (pyarrow.Array, pyarrow.ChunkedArray)):
         return None  # (a scalar: no column)
-    listed = pyarrow.types.is_list(values.type) or pyarrow.types.is_large_list(values.type)
+    listed = pyarrow.types.is_list(values.type) or pyarrow.types.is_large_list(values.type) or (fixed_size and pyarrow.types.is_fixed_size_list(values.type))
     return values if listed else None
+
+
+def fixed_size_table(values: object) -> np.ndarray | None:
+    """An Arrow column of lists of one fixed size (``fixed_size_list``, with no null list) as a
+    2-D numpy array, one row per list: a table; None for anything else.
+
+    Examples:
+        >>> import pyarrow as pa
+        >>> fixed_size_table(pa.FixedSizeListArray.from_arrays(pa.array([1, 0, 0, 1]), 2)).tolist()
+        [[1, 0], [0, 1]]
+    """
+    if not type(values).__module__.startswith("pyarrow"):
+        return None
+    import pyarrow
+
+    column = cast(Any, values)
+    if not (isinstance(column, (pyarrow.Array, pyarrow.ChunkedArray)) and pyarrow.types.is_fixed_size_list(column.type)):
+        return None
+    if isinstance(column, pyarrow.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pyarrow.array([], type=column.type)
+    if column.null_count:
+        return None  # (a null row: read as objects, and refused where it is read)
+    return np.asarray(column.flatten()).reshape(len(column), column.type.list_size)
 
 
 @attrs.frozen(eq=False)
@@ -185,7 +209,7 @@ def _checked_lists(values: object, argument: str) -> tuple[Any, Any] | None:
     Raises:
         InvalidLabelError: a missing sample (a null list) or a missing label (a null in a list).
     """
-    column = list_column(values)
+    column = list_column(values, fixed_size=True)
     if column is None:
         return None
     import pyarrow

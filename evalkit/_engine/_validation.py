@@ -16,6 +16,7 @@ import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
+from evalkit._engine._columns import fixed_size_table
 from evalkit._engine._exact import MAX_COUNT, weighted_sum
 from evalkit._engine._types import SparseMatrix
 from evalkit.exceptions import (
@@ -92,6 +93,9 @@ def as_array(values: Any, argument: str) -> np.ndarray:
     an ``InputShapeError`` naming the argument, not numpy's "inhomogeneous shape"."""
     if isinstance(values, np.ndarray):
         return values
+    table = fixed_size_table(values)  # (an Arrow column of lists of one size: a table, as numpy reads a polars Array)
+    if table is not None:
+        return table
     try:
         return np.asarray(values)
     except ValueError:

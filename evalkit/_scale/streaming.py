@@ -391,6 +391,8 @@ class LabelSetCounts(CountedState, _Locked):
         """These counts without ``other``'s, a stream merged into them (its labels must be here)."""
         labels, sums, kinds, total, pairs = self._state()
         their_labels, their_sums, their_kinds, their_total, their_pairs = other._state()
+        held = np.flatnonzero(np.any(their_sums != 0, axis=0))  # (a label of the part that weighs nothing takes nothing away)
+        their_labels, their_sums = [their_labels[k] for k in held.tolist()], their_sums[:, held]
         index = {label: code for code, label in enumerate(labels)}
         unknown = [label for label in their_labels if label not in index or not same_labels((labels[index[label]],), (label,))]
         if unknown:
