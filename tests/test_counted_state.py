@@ -157,9 +157,10 @@ def test_half_beside_a_billion_is_half_once_the_billion_is_taken_away(kind):
 def test_a_fold_names_each_column_once():
     """The engines' folds key the columns by these names: a name twice, or a keyword column's
     name, would count one column as another."""
-    from evalkit._results.counted import column_names
+    from evalkit._results.counted import fold_columns
 
-    assert column_names(["y_true", "y_pred"], 3, ["mask"]) == ["y_true", "y_pred", "columns[2]"]
+    laid_out = fold_columns(["t", "p", "x"], ["y_true", "y_pred"], {"mask": "m", "edges": None}, "w")
+    assert laid_out == {"y_true": "t", "y_pred": "p", "columns[2]": "x", "mask": "m", "sample_weight": "w"}
     for names, count, keywords in ((["a", "a"], 2, []), (["a"], 2, ["a"]), (["sample_weight"], 1, []), (["a", "b"], 1, [])):
         with pytest.raises(InvalidArgumentError, match="'names' must name the"):
-            column_names(names, count, keywords)
+            fold_columns(["c"] * count, names, dict.fromkeys(keywords, "k"), None)

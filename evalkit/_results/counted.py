@@ -35,13 +35,14 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 import numpy as np
 
 from evalkit._engine import serialization
+from evalkit._engine._labels import sorted_labels
 from evalkit._engine._validation import show
 from evalkit._engine.serialization import Document
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, MixedLabelTypesError, UnsupportedSettingError
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
-__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "column_names", "kinds_of_result", "merged_parts", "read_result", "result_document"]
+__all__ = ["ALL_OPERATIONS", "FEW_SAMPLES", "BatchCount", "CountedState", "check_factor", "count_columns", "fold_columns", "in_label_order", "kinds_of_result", "merged_parts", "read_result", "result_document"]
 
 ALL_OPERATIONS = frozenset({"update", "revert", "count", "merge", "subtract", "scale", "empty", "copy", "equality", "json", "pickle"})
 """Every operation of the protocol."""
@@ -251,23 +252,40 @@ class BatchCount(Generic[Kind]):
         return self.build(*batch, sample_weight=sample_weight, **self.options, **columns)
 
 
-def column_names(names: Sequence[str], count: int, keywords: Iterable[str], weight: str = "sample_weight") -> list[str]:
-    """What a fold calls each of its ``count`` columns in errors: ``names`` first, then
-    ``columns[i]``.
+def fold_columns(columns: Sequence[object], names: Sequence[str], named: Mapping[str, object], weight: object, weight_name: str = "sample_weight") -> dict[str, object]:
+    """How a fold lays out a part's columns, each under the name errors give it: the positional
+    columns (``names`` first, then ``columns[i]``), the keyword columns given (``None``: not
+    given) and the weight last, if given. ``count_columns`` reads them back in this order.
 
     Raises:
         InvalidArgumentError: more names than columns, a name twice, or the name of a keyword
             column or of the weight (the columns would be counted under each other's names).
 
     Examples:
-        >>> column_names(["y_true"], 2, ["mask"])
-        ['y_true', 'columns[1]']
+        >>> list(fold_columns(["t", "p", "m"], ["y_true"], {"mask": "k", "edges": None}, None))
+        ['y_true', 'columns[1]', 'columns[2]', 'mask']
     """
-    called = [*names, *(f"columns[{i}]" for i in range(len(names), count))]
-    taken = [*called, *keywords, weight]
-    if len(names) > count or len(set(taken)) < len(taken):
-        raise InvalidArgumentError(f"'names' must name the {count} columns once each, apart from the keyword columns and {weight!r}, got {show(list(names))}")
-    return called
+    called = [*names, *(f"columns[{i}]" for i in range(len(names), len(columns)))]
+    keywords = {key: values for key, values in named.items() if values is not None}
+    taken = [*called, *keywords, weight_name]
+    if len(names) > len(columns) or len(set(taken)) < len(taken):
+        raise InvalidArgumentError(f"'names' must name the {len(columns)} columns once each, apart from the keyword columns and {weight_name!r}, got {show(list(names))}")
+    return {**dict(zip(called, columns)), **keywords, **({} if weight is None else {weight_name: weight})}
+
+
+def count_columns(template: Kind | BatchCount[Kind], keywords: Sequence[str], weighted: bool, *arrays: object) -> Kind:
+    """``template.counted`` of one part's arrays laid out by ``fold_columns``: the positional
+    columns, then the keyword columns ``keywords``, then the weight if ``weighted``."""
+    given = len(arrays) - len(keywords) - weighted
+    named = dict(zip(keywords, arrays[given : given + len(keywords)]))
+    return template.counted(*arrays[:given], sample_weight=cast(Any, arrays[-1]) if weighted else None, **named)
+
+
+def in_label_order(result: Kind, fixed: Sequence[Hashable] | None, what: str) -> Kind:
+    """A fold's result (of a kind with ``labels`` and ``with_labels``) in the label order of
+    counting it at once: ``fixed`` as given, or sorted (the parts' labels joined in the order
+    they merged)."""
+    return result if fixed is not None else cast(Kind, cast(Any, result).with_labels(sorted_labels(list(cast(Any, result).labels), what)))
 
 
 def merged_parts(results: Any, what: str) -> Any:
