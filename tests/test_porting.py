@@ -113,7 +113,8 @@ def weka_program(tmp_path_factory, name: str):
     if missing:
         pytest.fail(f"Weka is not installed ({', '.join(missing)} missing): .ci/run installs it (apt-get install weka default-jdk-headless)")
     folder = tmp_path_factory.mktemp(name)
-    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), str(ROOT / "tests" / "java" / f"{name}.java")], check=True, capture_output=True)
+    sources = [str(ROOT / "tests" / "java" / f"{source}.java") for source in (name, "Json")]
+    subprocess.run(["javac", "-cp", str(WEKA_JAR), "-d", str(folder), *sources], check=True, capture_output=True)
 
     def run(*arguments: object) -> dict:
         result = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{folder}", name, *map(str, arguments)], check=True, capture_output=True, text=True)

@@ -18,26 +18,8 @@ import weka.core.Instances;
 
 public class WekaReference {
 
-    private static String number(double value) {
-        if (Double.isNaN(value)) return "NaN";
-        if (Double.isInfinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-        return Double.toString(value);
-    }
-
-    private static String text(String value) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : value.toCharArray()) {
-            if (c == '"' || c == '\\') out.append('\\').append(c);
-            else if (c == '\n') out.append("\\n");
-            else if (c == '\t') out.append("\\t");
-            else if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
-            else out.append(c);
-        }
-        return out.append('"').toString();
-    }
-
     private static void field(StringBuilder out, String name, String value) {
-        out.append(text(name)).append(": ").append(value).append(",\n");
+        out.append(Json.text(name)).append(": ").append(value).append(",\n");
     }
 
     public static void main(String[] args) throws Exception {
@@ -50,7 +32,7 @@ public class WekaReference {
 
         StringBuilder out = new StringBuilder("{\n");
         StringBuilder classes = new StringBuilder("[");
-        for (int i = 0; i < m; i++) classes.append(i > 0 ? ", " : "").append(text(data.classAttribute().value(i)));
+        for (int i = 0; i < m; i++) classes.append(i > 0 ? ", " : "").append(Json.text(data.classAttribute().value(i)));
         field(out, "classes", classes.append("]").toString());
 
         FastVector predictions = evaluation.predictions();
@@ -58,9 +40,9 @@ public class WekaReference {
         for (int k = 0; k < predictions.size(); k++) {
             NominalPrediction p = (NominalPrediction) predictions.elementAt(k);
             StringBuilder distribution = new StringBuilder("[");
-            for (int i = 0; i < m; i++) distribution.append(i > 0 ? ", " : "").append(number(p.distribution()[i]));
-            rows.append(k > 0 ? ",\n  " : "").append("[").append(number(p.actual())).append(", ").append(number(p.predicted()))
-                .append(", ").append(distribution).append("], ").append(number(p.weight())).append("]");
+            for (int i = 0; i < m; i++) distribution.append(i > 0 ? ", " : "").append(Json.number(p.distribution()[i]));
+            rows.append(k > 0 ? ",\n  " : "").append("[").append(Json.number(p.actual())).append(", ").append(Json.number(p.predicted()))
+                .append(", ").append(distribution).append("], ").append(Json.number(p.weight())).append("]");
         }
         field(out, "predictions", rows.append("]").toString());
 
@@ -75,7 +57,7 @@ public class WekaReference {
                            evaluation.weightedFalsePositiveRate(), evaluation.weightedTrueNegativeRate(),
                            evaluation.weightedFalseNegativeRate(), evaluation.weightedPrecision(), evaluation.weightedRecall(),
                            evaluation.weightedFMeasure(), evaluation.weightedAreaUnderROC()};
-        for (int k = 0; k < summary.length; k++) field(out, summary[k] + "()", number(values[k]));
+        for (int k = 0; k < summary.length; k++) field(out, summary[k] + "()", Json.number(values[k]));
 
         String[] perClass = {"numTruePositives", "numFalsePositives", "numFalseNegatives", "numTrueNegatives",
                              "truePositiveRate", "falsePositiveRate", "trueNegativeRate", "falseNegativeRate",
@@ -98,7 +80,7 @@ public class WekaReference {
                     case "fMeasure": value = evaluation.fMeasure(i); break;
                     default: value = evaluation.areaUnderROC(i);
                 }
-                list.append(i > 0 ? ", " : "").append(number(value));
+                list.append(i > 0 ? ", " : "").append(Json.number(value));
             }
             field(out, name + "(i)", list.append("]").toString());
         }
@@ -107,13 +89,13 @@ public class WekaReference {
         StringBuilder matrix = new StringBuilder("[");
         for (int i = 0; i < m; i++) {
             matrix.append(i > 0 ? ", " : "").append("[");
-            for (int j = 0; j < m; j++) matrix.append(j > 0 ? ", " : "").append(number(confusion[i][j]));
+            for (int j = 0; j < m; j++) matrix.append(j > 0 ? ", " : "").append(Json.number(confusion[i][j]));
             matrix.append("]");
         }
         field(out, "confusionMatrix()", matrix.append("]").toString());
-        field(out, "toSummaryString()", text(evaluation.toSummaryString()));
-        field(out, "toClassDetailsString()", text(evaluation.toClassDetailsString()));
-        out.append(text("toMatrixString()")).append(": ").append(text(evaluation.toMatrixString())).append("\n}\n");
+        field(out, "toSummaryString()", Json.text(evaluation.toSummaryString()));
+        field(out, "toClassDetailsString()", Json.text(evaluation.toClassDetailsString()));
+        out.append(Json.text("toMatrixString()")).append(": ").append(Json.text(evaluation.toMatrixString())).append("\n}\n");
         System.out.print(out);
     }
 }

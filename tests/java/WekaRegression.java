@@ -17,12 +17,6 @@ import weka.core.Instances;
 
 public class WekaRegression {
 
-    private static String number(double value) {
-        if (Double.isNaN(value)) return "NaN";
-        if (Double.isInfinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-        return Double.toString(value);
-    }
-
     public static void main(String[] args) throws Exception {
         Instances train = new Instances(new BufferedReader(new FileReader(args[0])));
         train.setClassIndex(train.numAttributes() - 1);
@@ -39,14 +33,14 @@ public class WekaRegression {
         StringBuilder out = new StringBuilder("{\n\"train\": [");
         for (int k = 0; k < train.numInstances(); k++) {
             Instance instance = train.instance(k);
-            out.append(k > 0 ? ", " : "").append("[").append(number(instance.classValue())).append(", ")
-                .append(number(instance.weight())).append("]");
+            out.append(k > 0 ? ", " : "").append("[").append(Json.number(instance.classValue())).append(", ")
+                .append(Json.number(instance.weight())).append("]");
         }
         out.append("],\n\"predictions\": [");
         for (int k = 0; k < data.numInstances(); k++) {
             Instance instance = data.instance(k);
-            out.append(k > 0 ? ",\n  " : "").append("[").append(number(instance.classValue())).append(", ")
-                .append(number(classifier.classifyInstance(instance))).append(", ").append(number(instance.weight())).append("]");
+            out.append(k > 0 ? ",\n  " : "").append("[").append(Json.number(instance.classValue())).append(", ")
+                .append(Json.number(classifier.classifyInstance(instance))).append(", ").append(Json.number(instance.weight())).append("]");
         }
         out.append("],\n");
         String[] names = {"correlationCoefficient", "meanAbsoluteError", "rootMeanSquaredError", "relativeAbsoluteError",
@@ -55,7 +49,7 @@ public class WekaRegression {
                            evaluation.relativeAbsoluteError(), evaluation.rootRelativeSquaredError(),
                            evaluation.meanPriorAbsoluteError(), evaluation.rootMeanPriorSquaredError(), evaluation.numInstances()};
         for (int k = 0; k < names.length; k++) {
-            out.append("\"").append(names[k]).append("()\": ").append(number(values[k])).append(k + 1 < names.length ? ",\n" : "\n");
+            out.append("\"").append(names[k]).append("()\": ").append(Json.number(values[k])).append(k + 1 < names.length ? ",\n" : "\n");
         }
         System.out.println(out.append("}").toString());
     }
