@@ -84,6 +84,7 @@ from evalkit._scores.conformal import IntervalCoverage, SetCoverage
 from evalkit._scores.costs import CostMatrix
 from evalkit._scores.curve_operating import BestThreshold
 from evalkit._scores.curves import ThresholdCells, ThresholdCurve
+from evalkit._scores.information import InformationScores
 from evalkit._scores.operating import OperatingInterval, OperatingPoint
 from evalkit._scores.ranked_lists import RankedLists
 from evalkit._scores.selective import RiskCoverage
@@ -122,6 +123,7 @@ __all__ = [
     "GainsTable",
     "GroupValues",
     "Hierarchy",
+    "InformationScores",
     "Interval",
     "IntervalCoverage",
     "KappaTest",

@@ -51,6 +51,7 @@ from evalkit import (
     ConfusionMatrix,
     CurveCounts,
     Evaluation,
+    InformationScores,
     IntervalCoverage,
     LabelSetCounts,
     RankedLists,
@@ -628,6 +629,11 @@ KINDS = {
                                                depth=3),
         None, lambda result: result.ndcg_at(2, undefined="zero"), None,
     ),
+    "InformationScores": (
+        lambda data, k: InformationScores.from_probabilities(parts(data, "actual")[k], _distributions(data)[k], labels=LABELS, priors=[3, 2, 1.5],
+                                                              sample_weight=part_weights(data)[k]),
+        None, lambda result: result.kb_relative_information(), lambda result: result.n_samples,  # (exact sums: parts merged equal the whole to the last bit)
+    ),
     "CalibrationCounts": (
         lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
                                   parts(data, "binary")[k], parts(data, "scores")[k], part_weights(data)[k]),
@@ -636,6 +642,14 @@ KINDS = {
 }
 
 
+
+
+def _distributions(data):
+    """A row of class probabilities per sample (the first degrees, over their sum where it is
+    above 1; some rows all 0, unclassified), by part as ``parts``."""
+    rows, cut, n = np.array(data["degrees"][: data["n"]]), data["cut"], data["n"]
+    rows = rows / np.maximum(rows.sum(axis=1, keepdims=True), 1)
+    return rows[:cut], rows[cut:n], rows
 
 
 def _ragged(rows):
@@ -680,6 +694,7 @@ STREAMED = {
     "IntervalCoverage, in bins": (lambda: IntervalCoverage([0, 0.3, 0.7, 1]), lambda data: ([data["targets"], *_bounds_of(data)], {"y_pred": data["scores"]})),
     "RankedLists": (lambda: RankedLists(3), lambda data: ([_ragged([sorted(items) for items in data["predicted_sets"]]),
                                                            _ragged([sorted(items) for items in data["actual_sets"]])], {})),
+    "InformationScores": (lambda: InformationScores(LABELS, priors=[3, 2, 1.5]), lambda data: ([data["actual"], _distributions(data)[2]], {})),
     "CalibrationCounts": (lambda: CalibrationCounts(bins=4), lambda data: ([data["binary"], data["scores"]], {})),
 }
 

@@ -1,0 +1,265 @@
+"""How much a classifier's class probabilities tell beyond the class priors: the information
+scores of Kononenko & Bratko (1991), the entropy (Sf) scores, the errors of the class
+distributions against the priors' and the coverage of predicted regions, as Weka's
+``Evaluation`` reports them, kept as exact sums (a counted state).
+
+Per classified sample (weight ``w``, true class ``c``, probabilities ``p``, priors ``π``;
+``q = p_c`` and ``r = π_c``, each at least the smallest float, so a probability of 0 costs 1,074
+bits):
+
+* K&B information ``w (log₂ q − log₂ r)`` where ``q ≥ r``, else ``w (log₂(1 − r) − log₂(1 − q))``;
+* scheme and prior entropy ``−w log₂ q`` and ``−w log₂ r``;
+* the absolute and squared errors ``w Σ_j |p_j − [j = c]| / m`` (and of ``π``), Weka's MAE and
+  RMSE of a nominal class;
+* whether ``c`` is in the predicted region (``top_mass_sets``) and its size over ``m``.
+
+A sample whose probabilities are all 0 is unclassified: it weighs in the total, nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from evalkit._engine._exact import exact_bincount, in_units
+from evalkit._engine._labels import check_label_list
+from evalkit._engine._validation import as_array, check_sample_weight, show
+from evalkit._results._summed import SummedState
+from evalkit._scores.calibration_sums import _SUM_TOLERANCE
+from evalkit._scores.conformal import class_codes, top_mass_sets
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError, InvalidValueError
+from evalkit.measures._arithmetic import ratio
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from evalkit._engine._types import LabelsLike
+
+__all__ = ["InformationScores"]
+
+_SMALLEST = 5e-324
+"""The smallest probability taken (Java's ``Double.MIN_VALUE``): ``log₂`` of it is −1,074."""
+
+_FIELDS = ("samples", "unclassified", "scheme_entropy", "prior_entropy", "absolute_error", "squared_error", "prior_absolute_error",
+           "prior_squared_error", "covered", "region_size")  # fmt: skip
+"""The non-negative sums, in the order of ``_counts``."""
+
+
+class InformationScores(SummedState):
+    """The information and entropy scores of class probabilities against class priors, their
+    errors against the priors' and the coverage of predicted regions (Weka's ``Evaluation``:
+    ``KBInformation``, ``SFSchemeEntropy``, ``relativeAbsoluteError``, ...).
+
+    Reading (each a ratio, where Weka prints a percentage): ``kb_information()``,
+    ``kb_mean_information()``, ``kb_relative_information()``, ``sf_prior_entropy()``,
+    ``sf_mean_prior_entropy()``, ``sf_scheme_entropy()``, ``sf_mean_scheme_entropy()``,
+    ``sf_entropy_gain()``, ``sf_mean_entropy_gain()``, ``prior_entropy()``,
+    ``mean_absolute_error()``, ``root_mean_squared_error()``, ``mean_prior_absolute_error()``,
+    ``root_mean_prior_squared_error()``, ``relative_absolute_error()``,
+    ``root_relative_squared_error()``, ``coverage()``, ``region_size()``, ``unclassified``,
+    ``n_samples``. Counting (a counted state): ``update``, ``+``, ``-``, ``scaled``, ``empty``,
+    ``copy``, ``==``, ``to_json``/``from_json``, pickle.
+
+    Args:
+        labels: the classes, one per column of the probabilities.
+        priors: how much each class weighs before the classifier is asked (normalised to the
+            priors ``π``): Weka's are the training set's class weights plus 1 each
+            (``np.bincount(train, minlength=m) + 1``); ``None``: uniform (Weka's
+            ``new Evaluation(header)`` without training data).
+        level: the probability mass of a predicted region (Weka: 0.95).
+
+    Parts counted against other priors merge (each sample keeps the priors it was scored
+    against, as Weka's cross-validation scores each fold against its training fold's); the
+    result counts further against the first part's priors.
+
+    Examples:
+        >>> scores = InformationScores.from_probabilities(["a", "b", "b"], [[0.8, 0.2], [0.3, 0.7], [0.6, 0.4]], labels=["a", "b"], priors=[2, 3])
+        >>> round(scores.kb_information(), 4), round(scores.relative_absolute_error(), 4)
+        (0.6374, 0.7857)
+    """
+
+    DOCUMENT = "InformationScores"
+    SETTINGS, SUMS, SIGNED = ("labels", "priors", "level"), ("_counts", "_kb"), frozenset({"_kb"})
+
+    def __init__(self, labels: Sequence[Hashable], *, priors: ArrayLike | None = None, level: float = 0.95) -> None:
+        self.labels = check_label_list(labels)
+        m = len(self.labels)
+        if m < 2:
+            raise InvalidArgumentError(f"'labels' must name two or more classes, got {show(labels)}")
+        if priors is None:
+            self.priors: tuple[float, ...] | None = None
+        else:
+            weights = as_array(priors, "priors")
+            if weights.shape != (m,) or weights.dtype.kind not in "biuf" or not (np.isfinite(weights).all() and (weights > 0).all()):
+                raise InvalidArgumentError(f"'priors' must be {m} finite weights > 0, one per class, got {show(priors)}")
+            self.priors = tuple(float(weight) for weight in weights)
+        if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level <= 1:
+            raise InvalidArgumentError(f"'level' must be a number in (0, 1], e.g. 0.95; got {show(level)}")
+        self.level = float(level)
+        self._counts = in_units(np.zeros(len(_FIELDS)))
+        self._kb = in_units(np.zeros(1))
+
+    @classmethod
+    def from_probabilities(cls, y_true: LabelsLike, y_prob: ArrayLike, *, labels: Sequence[Hashable], priors: ArrayLike | None = None,
+                           level: float = 0.95, sample_weight: ArrayLike | None = None) -> InformationScores:  # fmt: skip
+        """The scores of one batch: a true class and a row of class probabilities per sample."""
+        result = cls(labels, priors=priors, level=level)
+        result.update(y_true, y_prob, sample_weight=sample_weight)
+        return result
+
+    def update(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> None:
+        """Count a batch (in place).
+
+        Raises:
+            InvalidValueError: a probability outside [0, 1] (or NaN).
+            InputShapeError, InputLengthError: not one row of ``len(labels)`` probabilities per sample.
+            UnknownLabelError: a true class outside ``labels``.
+        """
+        super().update(y_true, y_prob, sample_weight=sample_weight)
+
+    def _setting_values(self) -> tuple:
+        return (self.labels, self.level)  # (the priors say how samples are scored, not what their sums are)
+
+    def _count(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+        p = as_array(y_prob, "y_prob")
+        if p.dtype.kind == "O" and p.ndim == 1 and len(p) and len({np.shape(row) for row in p}) == 1:
+            p = np.stack(list(p))  # a column of rows (a dataframe's or Spark's array column)
+        m = len(self.labels)
+        if p.dtype.kind not in "biuf" or p.ndim != 2 or p.shape[1] != m:
+            raise InputShapeError(f"'y_prob' must be a samples x {m} matrix of probabilities (one column per label), got {show(p)}")
+        p = p.astype(np.float64)
+        if not (np.all(p >= 0) and np.all(p <= 1)):
+            raise InvalidValueError(f"'y_prob' must hold probabilities in [0, 1], got {show(p[~((p >= 0) & (p <= 1))][:3])}")
+        over = np.flatnonzero(p.sum(axis=1) > 1 + _SUM_TOLERANCE)  # (below 1 is allowed: Weka's rows of zeros are unclassified samples)
+        if len(over):
+            raise InvalidValueError(f"row {over[0]} of 'y_prob' sums to {p[over[0]].sum():.6g}, more than 1: give each sample's class probabilities")
+        truth = as_array(y_true, "y_true")
+        if len(truth) != len(p):
+            raise InputLengthError(f"'y_true' and 'y_prob' must have one entry per sample, got {len(truth)} and {len(p)}")
+        codes = class_codes(truth, self.labels)
+        weight = check_sample_weight(sample_weight, len(p))
+        w = np.ones(len(p)) if weight is None else weight.astype(np.float64)
+        priors = np.full(m, 1.0 / m) if self.priors is None else np.array(self.priors) / math.fsum(self.priors)
+        rows = np.arange(len(p))
+        q, r = np.maximum(p[rows, codes], _SMALLEST), np.maximum(priors[codes], _SMALLEST)
+        with np.errstate(divide="ignore", invalid="ignore"):  # (log₂(1 − q) of q = 1: the branch not taken)
+            kb = np.where(q >= r, np.log2(q) - np.log2(r), np.log2(1 - r) - np.log2(1 - q))
+        truth_rows = np.zeros((len(p), m))
+        truth_rows[rows, codes] = 1.0
+        errors, prior_errors = p - truth_rows, priors - truth_rows
+        sets = top_mass_sets(p, self.level)
+        classified = (p > 0).any(axis=1)
+        terms = np.stack([np.ones(len(p)), ~classified, -np.log2(q), -np.log2(r), np.abs(errors).sum(axis=1) / m, (errors**2).sum(axis=1) / m,
+                          np.abs(prior_errors).sum(axis=1) / m, (prior_errors**2).sum(axis=1) / m, sets[rows, codes], sets.sum(axis=1) / m], axis=1)  # fmt: skip
+        terms[~classified, 2:] = 0.0  # an unclassified sample weighs in the total alone
+        terms *= w[:, None]
+        counts = exact_bincount(np.tile(np.arange(len(_FIELDS)), len(p)), terms.ravel(), len(_FIELDS))
+        return counts, exact_bincount(np.zeros(len(p), dtype=np.intp), np.where(classified, kb, 0.0) * w, 1)
+
+    def _invalid(self) -> str | None:
+        sums = dict(zip(_FIELDS, self._counts.tolist()))
+        if any(value < 0 for value in sums.values()) or sums["unclassified"] > sums["samples"] or sums["covered"] > sums["samples"]:
+            return "these sums are not a count of samples: a sum below 0, or more unclassified or covered than counted"
+        return None
+
+    def _sum(self, name: str) -> float:
+        return float(self._numbers("_counts")[_FIELDS.index(name)])
+
+    @property
+    def n_samples(self) -> float:
+        """How much the counted samples weigh (Weka's ``numInstances``)."""
+        return self._sum("samples")
+
+    @property
+    def unclassified(self) -> float:
+        """How much the samples weigh whose probabilities are all 0 (Weka's ``unclassified``)."""
+        return self._sum("unclassified")
+
+    def _classified(self) -> float:
+        return self.n_samples - self.unclassified
+
+    def kb_information(self) -> float:
+        """The K&B information score in bits, summed over the samples (``KBInformation``)."""
+        return float(self._numbers("_kb")[0])
+
+    def kb_mean_information(self) -> float:
+        """The K&B information per classified sample (``KBMeanInformation``)."""
+        return float(ratio(self.kb_information(), self._classified()))
+
+    def kb_relative_information(self) -> float:
+        """The mean K&B information over the mean prior entropy, ``kb_mean_information() /
+        prior_entropy()`` (Weka 3.8's ``KBRelativeInformation`` / 100; Weka 3.6 divides the
+        total K&B information by the entropy of the priors, a number that grows with the data)."""
+        return float(ratio(self.kb_mean_information(), self.prior_entropy()))
+
+    def sf_prior_entropy(self) -> float:
+        """The bits needed to code the true classes with the priors (``SFPriorEntropy``)."""
+        return self._sum("prior_entropy")
+
+    def sf_mean_prior_entropy(self) -> float:
+        """``sf_prior_entropy()`` per sample (``SFMeanPriorEntropy``)."""
+        return float(ratio(self._sum("prior_entropy"), self.n_samples))
+
+    def prior_entropy(self) -> float:
+        """The mean prior entropy (Weka 3.8's ``priorEntropy``; Weka 3.6's is the entropy
+        ``−Σ π_k log₂ π_k`` of the priors themselves)."""
+        return self.sf_mean_prior_entropy()
+
+    def sf_scheme_entropy(self) -> float:
+        """The bits needed to code the true classes with the classifier's probabilities: the log
+        loss in bits, summed (``SFSchemeEntropy``)."""
+        return self._sum("scheme_entropy")
+
+    def sf_mean_scheme_entropy(self) -> float:
+        """``sf_scheme_entropy()`` per classified sample (``SFMeanSchemeEntropy``)."""
+        return float(ratio(self._sum("scheme_entropy"), self._classified()))
+
+    def sf_entropy_gain(self) -> float:
+        """The bits the classifier saves over the priors (``SFEntropyGain``)."""
+        return self.sf_prior_entropy() - self.sf_scheme_entropy()
+
+    def sf_mean_entropy_gain(self) -> float:
+        """``sf_entropy_gain()`` per classified sample (``SFMeanEntropyGain``)."""
+        return float(ratio(self.sf_entropy_gain(), self._classified()))
+
+    def mean_absolute_error(self) -> float:
+        """The mean of ``Σ_j |p_j − [j = c]| / m`` over the classified samples (``meanAbsoluteError``)."""
+        return float(ratio(self._sum("absolute_error"), self._classified()))
+
+    def root_mean_squared_error(self) -> float:
+        """The root of the mean of ``Σ_j (p_j − [j = c])² / m`` over the classified samples
+        (``rootMeanSquaredError``: the root of the Brier score over ``m``)."""
+        return math.sqrt(ratio(self._sum("squared_error"), self._classified()))
+
+    def mean_prior_absolute_error(self) -> float:
+        """The absolute error of the priors, per sample (``meanPriorAbsoluteError``)."""
+        return float(ratio(self._sum("prior_absolute_error"), self.n_samples))
+
+    def root_mean_prior_squared_error(self) -> float:
+        """The root mean squared error of the priors (``rootMeanPriorSquaredError``)."""
+        return math.sqrt(ratio(self._sum("prior_squared_error"), self.n_samples))
+
+    def relative_absolute_error(self) -> float:
+        """``mean_absolute_error() / mean_prior_absolute_error()`` (``relativeAbsoluteError`` / 100)."""
+        return float(ratio(self.mean_absolute_error(), self.mean_prior_absolute_error()))
+
+    def root_relative_squared_error(self) -> float:
+        """``root_mean_squared_error() / root_mean_prior_squared_error()`` (``rootRelativeSquaredError`` / 100)."""
+        return float(ratio(self.root_mean_squared_error(), self.root_mean_prior_squared_error()))
+
+    def coverage(self) -> float:
+        """The share of the samples whose predicted region holds their class
+        (``coverageOfTestCasesByPredictedRegions`` / 100); ``SetCoverage.from_probabilities``
+        gives the regions' every other measure."""
+        return float(ratio(self._sum("covered"), self.n_samples))
+
+    def region_size(self) -> float:
+        """The mean size of the predicted regions over the number of classes (``sizeOfPredictedRegions`` / 100)."""
+        return float(ratio(self._sum("region_size"), self.n_samples))
+
+    def __repr__(self) -> str:
+        return f"InformationScores(labels={list(self.labels)!r}, samples={self.n_samples})"
+

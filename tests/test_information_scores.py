@@ -1,0 +1,199 @@
+"""Information scores of class probabilities against priors (``InformationScores``) and Weka's
+predicted regions (``top_mass_sets``): Weka's own numbers, for real and on a hand-made case,
+the regions against Weka's loop written out, and the counted-state protocol through the harness.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from harness import LABELS, check_kind, counted_samples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_porting import WEKA_DATA, weka_program
+
+from evalkit import InformationScores, SetCoverage
+from evalkit._scores.conformal import top_mass_sets
+from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidValueError, UnknownLabelError
+
+# A case run through Weka 3.6.14 (Debian's jar) and Weka's development version (3.9, built from
+# its repository): priors from a training set of class weights a 4, b 2, c 0.5 (+1 each), and
+# eight test instances, one unclassified (all probabilities 0) and one with probability 0 for
+# its class (1,074 bits). Every number below is what both printed, but where noted.
+PRIORS = [5, 3, 1.5]
+PROBABILITIES = [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0, 0, 1], [0.5, 0.5, 0], [0, 0, 0], [0.3, 0.3, 0.4], [0.96, 0.04, 0], [0.2, 0.3, 0.5]]
+CLASSES = ["a", "b", "a", "b", "c", "c", "a", "b"]
+WEIGHTS = [1, 2, 1, 0.5, 1, 1, 3, 1]
+WEKA = {
+    "n_samples": 10.5, "unclassified": 1.0,
+    "kb_information": 6.2564195596268375, "kb_mean_information": 0.6585704799607197,
+    "sf_prior_entropy": 13.113339650032048, "sf_mean_prior_entropy": 1.2488894904792427,
+    "sf_scheme_entropy": 1078.8940041188187, "sf_mean_scheme_entropy": 113.56778990724406,
+    "mean_absolute_error": 0.23649122807017542, "root_mean_squared_error": 0.36704605571718635,
+    "mean_prior_absolute_error": 0.3558897243107769, "root_mean_prior_squared_error": 0.4188539082916955,
+    "relative_absolute_error": 0.6645070422535211, "root_relative_squared_error": 0.8763104472731112,
+    "prior_entropy": 1.2488894904792427, "kb_relative_information": 0.5273248633936403,  # Weka 3.9 (3.6: see below)
+    "coverage": 0.8095238095238095, "region_size": 0.634920634920635,  # Weka 3.9 (3.6 has no regions)
+}  # fmt: skip
+
+
+def hand_case() -> InformationScores:
+    return InformationScores.from_probabilities(CLASSES, PROBABILITIES, labels=["a", "b", "c"], priors=PRIORS, sample_weight=WEIGHTS)
+
+
+def test_the_scores_are_wekas_on_a_case_with_an_unclassified_sample_and_a_zero_probability():
+    scores = hand_case()
+    for name, expected in WEKA.items():
+        found = getattr(scores, name)
+        found = found() if callable(found) else found
+        assert math.isclose(found, expected, rel_tol=1e-12), (name, found, expected)
+    assert scores.sf_entropy_gain() == pytest.approx(13.113339650032048 - 1078.8940041188187, rel=1e-12)
+
+
+def test_weka_3_6_divides_the_total_information_by_the_entropy_of_the_priors():
+    """Weka 3.6's K&B relative information, 436.6 % here, is the total K&B information over the
+    entropy of the priors: it grows with the number of test instances (the same predictions
+    twice give twice the score), which Weka fixed in 2018. evalkit gives the fixed score."""
+    scores = hand_case()
+    priors = np.array(PRIORS) / sum(PRIORS)
+    weka_3_6 = 100 * scores.kb_information() / -np.sum(priors * np.log2(priors))
+    assert weka_3_6 == pytest.approx(436.60106442958715, rel=1e-12)
+    doubled = scores + scores
+    assert 100 * doubled.kb_information() / -np.sum(priors * np.log2(priors)) == pytest.approx(2 * weka_3_6)
+    assert doubled.kb_relative_information() == pytest.approx(scores.kb_relative_information(), rel=1e-12)
+
+
+@pytest.fixture(scope="module")
+def weka_information(tmp_path_factory):
+    return weka_program(tmp_path_factory, "WekaInformation")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("data", "classifier"), [("iris", "bayes.NaiveBayes"), ("glass", "trees.J48"), ("soybean", "bayes.NaiveBayes"),
+                                                  ("breast-cancer", "trees.J48"), ("diabetes", "functions.Logistic")])  # fmt: skip
+def test_every_number_is_the_one_real_weka_prints(weka_information, data, classifier):
+    run = weka_information(WEKA_DATA / f"{data}.arff", f"weka.classifiers.{classifier}", 1)
+    actual = np.array([row[0] for row in run["predictions"]], dtype=int)
+    distributions = np.array([row[1] for row in run["predictions"]])
+    weights = np.array([row[2] for row in run["predictions"]])
+    m = distributions.shape[1]
+    scores = InformationScores.from_probabilities(actual, distributions, labels=range(m), priors=np.array(run["train_weights"]) + 1, sample_weight=weights)
+    ours = {
+        "KBInformation()": scores.kb_information(), "KBMeanInformation()": scores.kb_mean_information(),
+        "SFPriorEntropy()": scores.sf_prior_entropy(), "SFMeanPriorEntropy()": scores.sf_mean_prior_entropy(),
+        "SFSchemeEntropy()": scores.sf_scheme_entropy(), "SFMeanSchemeEntropy()": scores.sf_mean_scheme_entropy(),
+        "SFEntropyGain()": scores.sf_entropy_gain(), "SFMeanEntropyGain()": scores.sf_mean_entropy_gain(),
+        "meanAbsoluteError()": scores.mean_absolute_error(), "rootMeanSquaredError()": scores.root_mean_squared_error(),
+        "meanPriorAbsoluteError()": scores.mean_prior_absolute_error(), "rootMeanPriorSquaredError()": scores.root_mean_prior_squared_error(),
+        "relativeAbsoluteError()": 100 * scores.relative_absolute_error(), "rootRelativeSquaredError()": 100 * scores.root_relative_squared_error(),
+        "unclassified()": scores.unclassified, "numInstances()": scores.n_samples,
+    }  # fmt: skip
+    for name, value in ours.items():
+        assert value == pytest.approx(run[name], rel=1e-9, abs=1e-12), (name, value, run[name])
+    priors = (np.array(run["train_weights"]) + 1) / (np.sum(run["train_weights"]) + m)
+    assert run["priorEntropy()"] == pytest.approx(-np.sum(priors * np.log2(priors)), rel=1e-12)  # Weka 3.6's: the priors' entropy
+    assert run["KBRelativeInformation()"] == pytest.approx(100 * scores.kb_information() / run["priorEntropy()"], rel=1e-9)
+    summary = dict(re.findall(r"^(K&B Information Score|Class complexity \| scheme|Relative absolute error)\s+(-?[\d.]+)", run["toSummaryString"], re.MULTILINE))
+    assert float(summary["K&B Information Score"]) == pytest.approx(scores.kb_information(), abs=6e-5)
+    assert float(summary["Relative absolute error"]) == pytest.approx(100 * scores.relative_absolute_error(), abs=6e-5)
+
+
+def weka_regions(p: np.ndarray, level: float) -> np.ndarray:
+    """Weka's loop, written out: the classes by probability, highest first and of equal ones
+    the higher index first, each taken while the running sum is below ``level``."""
+    sets = np.zeros(p.shape, dtype=bool)
+    for row, probabilities in enumerate(p.tolist()):
+        order = sorted(range(len(probabilities)), key=lambda j: (-probabilities[j], -j))
+        total = 0.0
+        for j in order:
+            if total >= level:
+                break
+            total += probabilities[j]
+            sets[row, j] = True
+    return sets
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.05, 0.1, 0.25, 0.3, 0.45, 0.5, 0.9, 1.0]), min_size=3, max_size=3), min_size=1, max_size=12),
+       st.sampled_from([0.5, 0.9, 0.95, 1.0]))  # fmt: skip
+def test_predicted_regions_are_wekas_loop(rows, level):
+    p = np.array(rows)
+    assert np.array_equal(top_mass_sets(p, level), weka_regions(p, level))
+
+
+def test_the_regions_feed_set_coverage_with_the_same_coverage_and_size():
+    scores, p = hand_case(), np.array(PROBABILITIES[:4] + PROBABILITIES[5:])
+    classified = [c for k, c in enumerate(CLASSES) if k != 4]
+    weights = [w for k, w in enumerate(WEIGHTS) if k != 4]
+    sets = SetCoverage.from_probabilities(classified, p, labels=["a", "b", "c"], sample_weight=weights)
+    total = sum(WEIGHTS)  # Weka's shares are of every sample, the unclassified one (whose region is empty) too
+    assert scores.coverage() == pytest.approx(sets.coverage() * sets.n_samples / total, rel=1e-12)
+    assert scores.region_size() == pytest.approx(sets.mean_size() * sets.n_samples / total / 3, rel=1e-12)
+    assert np.array_equal(top_mass_sets([[0.9, 0.05, 0.05]]), [[True, False, True]])  # of equal ones, the later class first (Weka)
+
+
+@settings(max_examples=25, deadline=None)
+@given(counted_samples())
+def test_the_scores_follow_the_counted_state_protocol(data):
+    check_kind("InformationScores", data)
+
+
+def test_parts_counted_against_other_priors_merge_as_wekas_cross_validation():
+    """Weka scores each fold against its training fold's priors and adds the folds' sums."""
+    first = InformationScores.from_probabilities(CLASSES[:4], PROBABILITIES[:4], labels=["a", "b", "c"], priors=PRIORS)
+    second = InformationScores.from_probabilities(CLASSES[4:], PROBABILITIES[4:], labels=["a", "b", "c"], priors=[1, 1, 1])
+    both = first + second
+    assert both.kb_information() == pytest.approx(first.kb_information() + second.kb_information(), rel=1e-12)
+    assert both.priors == first.priors and (both - second) == first
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "match"),
+    [
+        ((["a", "z"], [[0.5, 0.5, 0], [1, 0, 0]]), UnknownLabelError, "z"),
+        ((["a"], [[0.5, 0.6, 0]]), InvalidValueError, "more than 1"),
+        ((["a"], [[1.5, 0, 0]]), InvalidValueError, "in \\[0, 1\\]"),
+        ((["a"], [[np.nan, 0.5, 0.5]]), InvalidValueError, "in \\[0, 1\\]"),
+        ((["a"], [[0.5, 0.5]]), InputShapeError, "samples x 3"),
+        ((["a", "b"], [[0.5, 0.5, 0]]), Exception, "one entry per sample"),
+    ],
+)
+def test_bad_input_is_named(arguments, error, match):
+    with pytest.raises(error, match=match):
+        InformationScores.from_probabilities(*arguments, labels=LABELS)
+
+
+@pytest.mark.parametrize(("options", "match"), [({"priors": [1, 0, 1]}, "'priors'"), ({"priors": [1, 1]}, "'priors'"), ({"level": 0}, "'level'"),
+                                                ({"labels": ["a"]}, "two or more")])  # fmt: skip
+def test_bad_settings_are_named(options, match):
+    with pytest.raises(InvalidArgumentError, match=match):
+        InformationScores(**{"labels": LABELS, **options})
+    with pytest.raises(InvalidArgumentError, match="'mass'"):
+        top_mass_sets([[1.0, 0.0]], 1.5)
+
+
+def test_the_porting_guide_rows_give_wekas_numbers():
+    """Every row of the guide's table, evaluated after its example, against Weka's numbers of
+    the same case (Weka 3.9's where 3.6 differs, as the rows say)."""
+    from test_porting import guide_namespace, rows
+
+    heading = "### Weka's information scores and predicted regions"
+    namespace = guide_namespace(heading)
+    gain = 13.113339650032048 - 1078.8940041188187
+    weka = {
+        "eval.KBInformation()": 6.2564195596268375, "eval.KBMeanInformation()": 0.6585704799607197, "eval.KBRelativeInformation()": 52.73248633936403,
+        "eval.priorEntropy()": 1.2488894904792427, "eval.SFPriorEntropy()": 13.113339650032048, "eval.SFMeanPriorEntropy()": 1.2488894904792427,
+        "eval.SFSchemeEntropy()": 1078.8940041188187, "eval.SFMeanSchemeEntropy()": 113.56778990724406, "eval.SFEntropyGain()": gain,
+        "eval.SFMeanEntropyGain()": gain / 9.5, "eval.meanAbsoluteError()": 0.23649122807017542, "eval.rootMeanSquaredError()": 0.36704605571718635,
+        "eval.meanPriorAbsoluteError()": 0.3558897243107769, "eval.rootMeanPriorSquaredError()": 0.4188539082916955,
+        "eval.relativeAbsoluteError()": 66.45070422535211, "eval.rootRelativeSquaredError()": 87.63104472731112,
+        "eval.coverageOfTestCasesByPredictedRegions()": 80.95238095238095, "eval.sizeOfPredictedRegions()": 63.4920634920635,
+        "eval.unclassified()": 1.0, "eval.numInstances()": 10.5,
+    }  # fmt: skip
+    found = rows(heading)
+    assert [java for java, _ in found] == list(weka)
+    for java, expression in found:
+        assert eval(expression, dict(namespace)) == pytest.approx(weka[java], rel=1e-12), java
