@@ -121,6 +121,7 @@ def weka_regions(p: np.ndarray, level: float) -> np.ndarray:
        st.sampled_from([0.5, 0.9, 0.95, 1.0]))  # fmt: skip
 def test_predicted_regions_are_wekas_loop(rows, level):
     p = np.array(rows)
+    p = p / np.maximum(p.sum(axis=1, keepdims=True), 1)  # (rows of probabilities: summing to at most 1)
     assert np.array_equal(top_mass_sets(p, level), weka_regions(p, level))
 
 
@@ -197,3 +198,51 @@ def test_the_porting_guide_rows_give_wekas_numbers():
     assert [java for java, _ in found] == list(weka)
     for java, expression in found:
         assert eval(expression, dict(namespace)) == pytest.approx(weka[java], rel=1e-12), java
+
+
+def test_taking_away_a_part_never_added_is_refused():
+    """Sums no counting gives (scores left on no sample) are refused, whatever the priors."""
+    from evalkit.exceptions import InvalidCountsError
+
+    one = InformationScores.from_probabilities(["a"], [[0.2, 0.8, 0]], labels=LABELS)
+    other = InformationScores.from_probabilities(["a"], [[0.9, 0.1, 0]], labels=LABELS)
+    with pytest.raises(InvalidCountsError):
+        one - other
+    with pytest.raises(InvalidCountsError):
+        InformationScores.from_probabilities(["a"], [[0.2, 0.8, 0]], labels=LABELS, priors=[1, 2, 3]) - one
+
+
+@pytest.mark.parametrize(
+    ("rows", "match"),
+    [(np.array([[0, 1], [1, 0]], dtype=np.uint8), None), ([[True, False]], "numbers"), ([[np.nan, 0.2]], "in \\[0, 1\\]"), ([[-0.1, 0.2]], "in \\[0, 1\\]"),
+     ([[0.7, 0.7]], "more than 1")],
+)  # fmt: skip
+def test_regions_take_probabilities_only(rows, match):
+    """Unsigned integers are ordered as numbers (not wrapped round by a minus), and what is no
+    row of probabilities is refused by name, as ``InformationScores`` refuses it."""
+    if match is None:
+        assert top_mass_sets(rows, 0.5).tolist() == [[False, True], [True, False]]
+        assert SetCoverage.from_probabilities([1, 0], rows, 0.5, labels=[0, 1]).mean_size() == 1.0
+        return
+    with pytest.raises((InvalidValueError, InvalidArgumentError), match=match):
+        SetCoverage.from_probabilities(["a"], rows, labels=["a", "b"])
+    with pytest.raises((InvalidValueError, InvalidArgumentError), match=match):
+        InformationScores.from_probabilities(["a"], rows, labels=["a", "b"])
+
+
+def test_boolean_classes_are_not_the_numbers_0_and_1():
+    from evalkit.exceptions import MixedLabelTypesError
+
+    with pytest.raises(MixedLabelTypesError):
+        InformationScores.from_probabilities([1, 0], [[0, 1], [1, 0]], labels=[False, True])
+
+
+@pytest.mark.parametrize("priors", [[1e308, 1e308], [True, True]])
+def test_priors_are_weights_that_sum(priors):
+    """Huge weights are normalised without overflow; booleans are no weights."""
+    if priors[0] is True:
+        with pytest.raises(InvalidArgumentError, match="'priors'"):
+            InformationScores(["a", "b"], priors=priors)
+        return
+    scores = InformationScores.from_probabilities(["a"], [[0.5, 0.5]], labels=["a", "b"], priors=priors)
+    assert scores.kb_information() == 0.0

@@ -60,6 +60,7 @@ from evalkit._engine._types import Count, IntervalsLike, LabelSets, LabelsLike, 
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._engine.counting import encode, encode_label_set_family, is_label_set_data
 from evalkit._results._summed import SummedState
+from evalkit._scores.calibration_sums import _SUM_TOLERANCE
 from evalkit.exceptions import (
     CountOverflowError,
     InputLengthError,
@@ -75,7 +76,7 @@ if TYPE_CHECKING:
 
     from evalkit._results._closed_form import Interval
 
-__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "crossed_bound", "interval_bounds", "set_membership", "size_bin_starts", "top_mass_sets"]
+__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "crossed_bound", "interval_bounds", "probability_rows", "set_membership", "size_bin_starts", "top_mass_sets"]
 
 
 def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
@@ -164,7 +165,7 @@ def class_codes(truth: np.ndarray | list, labels: tuple) -> np.ndarray:
     """Each true label's position in ``labels``: an integer array over the classes ``0 .. k-1``
     is its own code (checked to lie there), anything else is encoded."""
     k = len(labels)
-    if isinstance(truth, np.ndarray) and truth.dtype.kind in "iu" and truth.ndim == 1 and labels == tuple(range(k)):
+    if isinstance(truth, np.ndarray) and truth.dtype.kind in "iu" and truth.ndim == 1 and same_labels(labels, tuple(range(k))):
         if not len(truth):
             return np.zeros(0, dtype=np.int64)
         if truth.min() >= 0 and truth.max() < k:
@@ -172,6 +173,29 @@ def class_codes(truth: np.ndarray | list, labels: tuple) -> np.ndarray:
     if not len(truth):
         return np.zeros(0, dtype=np.int64)
     return encode(truth, truth, labels, names=("y_true", "y_true"))[0].astype(np.int64)
+
+
+def probability_rows(y_prob: ArrayLike, argument: str = "y_prob") -> np.ndarray:
+    """A row of class probabilities per sample as an ``n x m`` float64 matrix (a column of rows,
+    as a dataframe's array column, stacked): numbers in [0, 1], each row summing to at most 1
+    (below is allowed: a row of zeros predicts nothing).
+
+    Raises:
+        InvalidArgumentError: not a matrix of numbers (booleans are not probabilities).
+        InvalidValueError: a value outside [0, 1] or NaN, or a row summing to more than 1.
+    """
+    rows = as_array(y_prob, argument)
+    if rows.dtype.kind == "O" and rows.ndim == 1 and len(rows) and len({np.shape(row) for row in rows}) == 1:
+        rows = np.stack(list(rows))  # (a column of rows: a dataframe's or Spark's array column)
+    if rows.dtype.kind not in "iuf" or rows.ndim != 2:
+        raise InvalidArgumentError(f"{argument!r} must be a samples x classes matrix of numbers (probabilities), got {show(rows)}")
+    rows = rows.astype(np.float64)
+    if not (np.all(rows >= 0) and np.all(rows <= 1)):
+        raise InvalidValueError(f"{argument!r} must hold probabilities in [0, 1], got {show(rows[~((rows >= 0) & (rows <= 1))][:3])}")
+    over = np.flatnonzero(rows.sum(axis=1) > 1 + _SUM_TOLERANCE)
+    if len(over):
+        raise InvalidValueError(f"row {over[0]} of {argument!r} sums to {rows[over[0]].sum():.6g}, more than 1: give each sample's class probabilities")
+    return rows
 
 
 def top_mass_sets(y_prob: ArrayLike, mass: float = 0.95, argument: str = "y_prob") -> np.ndarray:
@@ -183,7 +207,7 @@ def top_mass_sets(y_prob: ArrayLike, mass: float = 0.95, argument: str = "y_prob
     prediction sets of Romano, Sesia & Candès (2020) without their randomisation.
 
     Raises:
-        InvalidArgumentError: ``mass`` not in (0, 1]; ``y_prob`` not a matrix of numbers.
+        InvalidArgumentError: ``mass`` not in (0, 1]; and the errors of ``probability_rows``.
 
     Examples:
         >>> top_mass_sets([[0.9, 0.05, 0.05], [0.5, 0.3, 0.2]]).tolist()
@@ -191,12 +215,10 @@ def top_mass_sets(y_prob: ArrayLike, mass: float = 0.95, argument: str = "y_prob
     """
     if isinstance(mass, bool) or not isinstance(mass, (int, float, np.integer, np.floating)) or not 0 < mass <= 1:
         raise InvalidArgumentError(f"'mass' must be a number in (0, 1], e.g. 0.95; got {show(mass)}")
-    scores = as_array(y_prob, argument)
-    if scores.dtype.kind not in "biuf" or scores.ndim != 2:
-        raise InvalidArgumentError(f"{argument!r} must be a samples x classes matrix of numbers, got {show(scores)}")
+    scores = probability_rows(y_prob, argument)
     m = scores.shape[1]
     order = m - 1 - np.argsort(-scores[:, ::-1], axis=1, kind="stable")  # most probable first; of equal ones the later column first
-    ranked = np.take_along_axis(scores.astype(np.float64), order, axis=1)
+    ranked = np.take_along_axis(scores, order, axis=1)
     before = np.zeros_like(ranked)
     np.cumsum(ranked[:, :-1], axis=1, out=before[:, 1:])  # what the classes before each sum to, added in turn
     sets = np.zeros(scores.shape, dtype=bool)

@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evalkit._engine._exact import exact_bincount, in_units
+from evalkit._engine._exact import exact_bincount, in_units, rounded_counts
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._results._summed import SummedState
-from evalkit._scores.calibration_sums import _SUM_TOLERANCE
-from evalkit._scores.conformal import class_codes, top_mass_sets
-from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError, InvalidValueError
+from evalkit._scores.conformal import class_codes, probability_rows, top_mass_sets
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError
 from evalkit.measures._arithmetic import ratio
 
 if TYPE_CHECKING:
@@ -93,7 +92,7 @@ class InformationScores(SummedState):
             self.priors: tuple[float, ...] | None = None
         else:
             weights = as_array(priors, "priors")
-            if weights.shape != (m,) or weights.dtype.kind not in "biuf" or not (np.isfinite(weights).all() and (weights > 0).all()):
+            if weights.shape != (m,) or weights.dtype.kind not in "iuf" or not (np.isfinite(weights).all() and (weights > 0).all()):
                 raise InvalidArgumentError(f"'priors' must be {m} finite weights > 0, one per class, got {show(priors)}")
             self.priors = tuple(float(weight) for weight in weights)
         if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level <= 1:
@@ -114,7 +113,7 @@ class InformationScores(SummedState):
         """Count a batch (in place).
 
         Raises:
-            InvalidValueError: a probability outside [0, 1] (or NaN).
+            InvalidValueError: a probability outside [0, 1] (or NaN), or a row summing to more than 1.
             InputShapeError, InputLengthError: not one row of ``len(labels)`` probabilities per sample.
             UnknownLabelError: a true class outside ``labels``.
         """
@@ -124,25 +123,17 @@ class InformationScores(SummedState):
         return (self.labels, self.level)  # (the priors say how samples are scored, not what their sums are)
 
     def _count(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
-        p = as_array(y_prob, "y_prob")
-        if p.dtype.kind == "O" and p.ndim == 1 and len(p) and len({np.shape(row) for row in p}) == 1:
-            p = np.stack(list(p))  # a column of rows (a dataframe's or Spark's array column)
-        m = len(self.labels)
-        if p.dtype.kind not in "biuf" or p.ndim != 2 or p.shape[1] != m:
+        p, m = probability_rows(y_prob), len(self.labels)
+        if p.shape[1] != m:
             raise InputShapeError(f"'y_prob' must be a samples x {m} matrix of probabilities (one column per label), got {show(p)}")
-        p = p.astype(np.float64)
-        if not (np.all(p >= 0) and np.all(p <= 1)):
-            raise InvalidValueError(f"'y_prob' must hold probabilities in [0, 1], got {show(p[~((p >= 0) & (p <= 1))][:3])}")
-        over = np.flatnonzero(p.sum(axis=1) > 1 + _SUM_TOLERANCE)  # (below 1 is allowed: Weka's rows of zeros are unclassified samples)
-        if len(over):
-            raise InvalidValueError(f"row {over[0]} of 'y_prob' sums to {p[over[0]].sum():.6g}, more than 1: give each sample's class probabilities")
         truth = as_array(y_true, "y_true")
         if len(truth) != len(p):
             raise InputLengthError(f"'y_true' and 'y_prob' must have one entry per sample, got {len(truth)} and {len(p)}")
         codes = class_codes(truth, self.labels)
         weight = check_sample_weight(sample_weight, len(p))
         w = np.ones(len(p)) if weight is None else weight.astype(np.float64)
-        priors = np.full(m, 1.0 / m) if self.priors is None else np.array(self.priors) / math.fsum(self.priors)
+        priors = np.full(m, 1.0) if self.priors is None else np.array(self.priors) / max(self.priors)  # (huge weights: no overflow)
+        priors = priors / math.fsum(priors)
         rows = np.arange(len(p))
         q, r = np.maximum(p[rows, codes], _SMALLEST), np.maximum(priors[codes], _SMALLEST)
         with np.errstate(divide="ignore", invalid="ignore"):  # (log₂(1 − q) of q = 1: the branch not taken)
@@ -156,13 +147,24 @@ class InformationScores(SummedState):
                           np.abs(prior_errors).sum(axis=1) / m, (prior_errors**2).sum(axis=1) / m, sets[rows, codes], sets.sum(axis=1) / m], axis=1)  # fmt: skip
         terms[~classified, 2:] = 0.0  # an unclassified sample weighs in the total alone
         terms *= w[:, None]
-        counts = exact_bincount(np.tile(np.arange(len(_FIELDS)), len(p)), terms.ravel(), len(_FIELDS))
+        slots = np.empty(terms.shape, dtype=np.intp)
+        slots[:] = np.arange(len(_FIELDS))  # (each row's sums in their slots, without np.tile's copy)
+        counts = exact_bincount(slots.ravel(), terms.ravel(), len(_FIELDS))
         return counts, exact_bincount(np.zeros(len(p), dtype=np.intp), np.where(classified, kb, 0.0) * w, 1)
 
     def _invalid(self) -> str | None:
-        sums = dict(zip(_FIELDS, self._counts.tolist()))
-        if any(value < 0 for value in sums.values()) or sums["unclassified"] > sums["samples"] or sums["covered"] > sums["samples"]:
-            return "these sums are not a count of samples: a sum below 0, or more unclassified or covered than counted"
+        """Sums no counting gives: one below 0, or more than the classified samples can carry
+        (per classified sample: covered and region size at most 1, each error at most ``2/m``,
+        each entropy and ``|K&B|`` at most 1,074 bits), as a part never added leaves them."""
+        sums = dict(zip(_FIELDS, rounded_counts(self._counts).tolist()))
+        classified, m = sums["samples"] - sums["unclassified"], len(self.labels)
+        slack = 1e-9 * max(sums["samples"], 1.0)  # (scaled sums round)
+        bounds = {"covered": 1.0, "region_size": 1.0, **dict.fromkeys(("absolute_error", "squared_error", "prior_absolute_error", "prior_squared_error"), 2 / m),
+                  **dict.fromkeys(("scheme_entropy", "prior_entropy"), 1074.0)}  # fmt: skip
+        kb = float(rounded_counts(self._kb)[0])
+        if any(value < 0 for value in sums.values()) or classified < -slack or abs(kb) > 1074.0 * classified + slack or any(
+                sums[name] > bound * classified + slack for name, bound in bounds.items()):  # fmt: skip
+            return "these sums are not a count of samples: a sum below 0, or more than the classified samples carry"
         return None
 
     def _sum(self, name: str) -> float:
