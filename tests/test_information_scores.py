@@ -6,7 +6,6 @@ the regions against Weka's loop written out, and the counted-state protocol thro
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_porting import WEKA_DATA, weka_program
 
-from evalkit import InformationScores, SetCoverage
+from evalkit import ConfusionMatrix, InformationScores, SetCoverage
 from evalkit._scores.conformal import top_mass_sets
 from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidValueError, UnknownLabelError
 
@@ -51,6 +50,42 @@ def test_the_scores_are_wekas_on_a_case_with_an_unclassified_sample_and_a_zero_p
         found = found() if callable(found) else found
         assert math.isclose(found, expected, rel_tol=1e-12), (name, found, expected)
     assert scores.sf_entropy_gain() == pytest.approx(13.113339650032048 - 1078.8940041188187, rel=1e-12)
+
+
+WEKA_SUMMARY = """
+Correctly Classified Instances           7               66.6667 %
+Incorrectly Classified Instances         2.5             23.8095 %
+Kappa statistic                          0.5887
+K&B Relative Info Score                 52.7325 %
+K&B Information Score                    6.2564 bits      0.6586 bits/instance
+Class complexity | order 0              13.1133 bits      1.2489 bits/instance
+Class complexity | scheme             1078.894  bits    113.5678 bits/instance
+Complexity improvement     (Sf)      -1065.7807 bits   -112.1874 bits/instance
+Mean absolute error                      0.2365
+Root mean squared error                  0.367 
+Relative absolute error                 66.4507 %
+Root relative squared error             87.631  %
+Coverage of cases (0.95 level)          80.9524 %
+Mean rel. region size (0.95 level)      63.4921 %
+UnClassified Instances                   1                9.5238 %
+Total Number of Instances               10.5   
+"""
+"""Weka 3.9's ``toSummaryString("", true)`` of the case, regions toggled on (its last line,
+"Ignored Class Unknown Instances", counts an instance without a class, which evalkit refuses)."""
+
+
+def classified_matrix(actual, distributions, weights, labels) -> ConfusionMatrix:
+    """The confusion matrix of the classified samples, each predicted as Weka predicts: the
+    first class of the highest probability."""
+    distributions = np.asarray(distributions, dtype=float)
+    classified = distributions.max(axis=1) > 0
+    return ConfusionMatrix.from_predictions(np.asarray(actual)[classified], np.asarray(labels)[distributions.argmax(axis=1)][classified],
+                                            labels=labels, sample_weight=np.asarray(weights, dtype=float)[classified])  # fmt: skip
+
+
+def test_the_summary_is_wekas_line_for_line():
+    matrix = classified_matrix(CLASSES, PROBABILITIES, WEIGHTS, ["a", "b", "c"])
+    assert hand_case().weka_summary(matrix, coverage=True) == WEKA_SUMMARY
 
 
 def test_weka_3_6_divides_the_total_information_by_the_entropy_of_the_priors():
@@ -96,9 +131,15 @@ def test_every_number_is_the_one_real_weka_prints(weka_information, data, classi
     priors = (np.array(run["train_weights"]) + 1) / (np.sum(run["train_weights"]) + m)
     assert run["priorEntropy()"] == pytest.approx(-np.sum(priors * np.log2(priors)), rel=1e-12)  # Weka 3.6's: the priors' entropy
     assert run["KBRelativeInformation()"] == pytest.approx(100 * scores.kb_information() / run["priorEntropy()"], rel=1e-9)
-    summary = dict(re.findall(r"^(K&B Information Score|Class complexity \| scheme|Relative absolute error)\s+(-?[\d.]+)", run["toSummaryString"], re.MULTILINE))
-    assert float(summary["K&B Information Score"]) == pytest.approx(scores.kb_information(), abs=6e-5)
-    assert float(summary["Relative absolute error"]) == pytest.approx(100 * scores.relative_absolute_error(), abs=6e-5)
+    weka_margins = np.array([[float(value) for value in line.split()] for line in run["toCumulativeMarginDistributionString"].splitlines()])
+    edges, shares = scores.margin_distribution()
+    if edges[0] != -1:  # Weka starts at -1 with 0 % when no margin is that low
+        edges, shares = np.concatenate(([-1.0], edges)), np.concatenate(([0.0], shares))
+    assert np.allclose(weka_margins, np.stack([edges, 100 * shares], axis=1), rtol=0, atol=5.1e-4)  # (Weka prints 3 decimals)
+    ours = scores.weka_summary(classified_matrix(actual, distributions, weights, list(range(m)))).splitlines()
+    theirs = run["toSummaryString"].splitlines()
+    relative = [k for k, line in enumerate(theirs) if line.startswith("K&B Relative Info Score")]  # Weka 3.6's score: see above
+    assert [line for k, line in enumerate(ours) if k not in relative] == [line for k, line in enumerate(theirs) if k not in relative]
 
 
 def weka_regions(p: np.ndarray, level: float) -> np.ndarray:
@@ -194,10 +235,36 @@ def test_the_porting_guide_rows_give_wekas_numbers():
         "eval.coverageOfTestCasesByPredictedRegions()": 80.95238095238095, "eval.sizeOfPredictedRegions()": 63.4920634920635,
         "eval.unclassified()": 1.0, "eval.numInstances()": 10.5,
     }  # fmt: skip
+    text = {
+        "eval.toSummaryString(true)": "".join(line + "\n" for line in WEKA_SUMMARY.splitlines() if not line.startswith(("Coverage", "Mean rel."))),
+        "eval.toCumulativeMarginDistributionString()": weka_margins(PROBABILITIES, CLASSES, WEIGHTS),
+    }
     found = rows(heading)
-    assert [java for java, _ in found] == list(weka)
+    assert [java for java, _ in found] == [*weka, *text]
     for java, expression in found:
-        assert eval(expression, dict(namespace)) == pytest.approx(weka[java], rel=1e-12), java
+        value = eval(expression, dict(namespace))
+        if java in text:
+            assert value == text[java] if isinstance(value, str) else np.allclose(value, text[java], rtol=1e-12), java
+        else:
+            assert value == pytest.approx(weka[java], rel=1e-12), java
+
+
+def weka_margins(distributions: list, classes: list, weights: list) -> tuple[list, list]:
+    """Weka's margin distribution, written out as its ``updateMargins`` keeps it: each sample's
+    margin in one of 500 bins, ``(int)((margin + 1) / 2 * 500)``; the edges of the bins that
+    hold one and the shares at or below."""
+    counts = [0.0] * 501
+    for row, label, weight in zip(distributions, classes, weights):
+        k = "abc".index(label)
+        others = max([0.0, *(p for j, p in enumerate(row) if j != k)])
+        counts[int((row[k] - others + 1) / 2 * 500)] += weight
+    total, running, edges, shares = sum(weights), 0.0, [], []
+    for b, count in enumerate(counts):
+        running += count
+        if count:
+            edges.append(b * 2 / 500 - 1)
+            shares.append(running / total)
+    return edges, shares
 
 
 def test_taking_away_a_part_never_added_is_refused():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,15 +37,35 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from evalkit._engine._types import LabelsLike
+    from evalkit._results.confusion_matrix import ConfusionMatrix
 
 __all__ = ["InformationScores"]
 
 _SMALLEST = 5e-324
 """The smallest probability taken (Java's ``Double.MIN_VALUE``): ``log₂`` of it is −1,074."""
 
+MARGIN_BINS = 500
+"""The bins of the margin ``p_c − max_(j≠c) p_j`` over [−1, 1] (Weka's resolution)."""
+
 _FIELDS = ("samples", "unclassified", "scheme_entropy", "prior_entropy", "absolute_error", "squared_error", "prior_absolute_error",
            "prior_squared_error", "covered", "region_size")  # fmt: skip
 """The non-negative sums, in the order of ``_counts``."""
+
+
+def _weka_number(value: float, width: int = 12, decimals: int = 4) -> str:
+    """A number as Weka 3.8's ``Utils.doubleToString(value, width, decimals)`` prints it: rounded
+    half up on its exact binary value, trailing zeros dropped, the whole part right-aligned in
+    ``width - decimals - 1`` and the decimals left-aligned (a number too wide as it is)."""
+    if math.isnan(value) or math.isinf(value):
+        text = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    else:
+        rounded = Decimal(value).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
+        text = format(rounded, "f").rstrip("0").rstrip(".") if "." in format(rounded, "f") else format(rounded, "f")
+        text = "-0" if text in ("0", "-0") and (value < 0 or math.copysign(1, value) < 0) else text
+    whole, point, fraction = text.partition(".")
+    if len(whole) > width - decimals - 1:
+        return text
+    return whole.rjust(width - decimals - 1) + ("." + fraction.ljust(decimals) if point else " " * (decimals + 1))
 
 
 class InformationScores(SummedState):
@@ -81,7 +102,7 @@ class InformationScores(SummedState):
     """
 
     DOCUMENT = "InformationScores"
-    SETTINGS, SUMS, SIGNED = ("labels", "priors", "level"), ("_counts", "_kb"), frozenset({"_kb"})
+    SETTINGS, SUMS, SIGNED = ("labels", "priors", "level"), ("_counts", "_kb", "_margins"), frozenset({"_kb"})
 
     def __init__(self, labels: Sequence[Hashable], *, priors: ArrayLike | None = None, level: float = 0.95) -> None:
         self.labels = check_label_list(labels)
@@ -100,6 +121,7 @@ class InformationScores(SummedState):
         self.level = float(level)
         self._counts = in_units(np.zeros(len(_FIELDS)))
         self._kb = in_units(np.zeros(1))
+        self._margins = in_units(np.zeros(MARGIN_BINS + 1))  # the weight of the samples in each bin of the margin (Weka's 500)
 
     @classmethod
     def from_probabilities(cls, y_true: LabelsLike, y_prob: ArrayLike, *, labels: Sequence[Hashable], priors: ArrayLike | None = None,
@@ -122,7 +144,7 @@ class InformationScores(SummedState):
     def _setting_values(self) -> tuple:
         return (self.labels, self.level)  # (the priors say how samples are scored, not what their sums are)
 
-    def _count(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _count(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         p, m = probability_rows(y_prob), len(self.labels)
         if p.shape[1] != m:
             raise InputShapeError(f"'y_prob' must be a samples x {m} matrix of probabilities (one column per label), got {show(p)}")
@@ -150,16 +172,19 @@ class InformationScores(SummedState):
         slots = np.empty(terms.shape, dtype=np.intp)
         slots[:] = np.arange(len(_FIELDS))  # (each row's sums in their slots, without np.tile's copy)
         counts = exact_bincount(slots.ravel(), terms.ravel(), len(_FIELDS))
-        return counts, exact_bincount(np.zeros(len(p), dtype=np.intp), np.where(classified, kb, 0.0) * w, 1)
+        others = np.where(truth_rows > 0, -np.inf, p).max(axis=1, initial=0.0)  # (the highest probability of another class, at least 0)
+        bins = np.floor((p[rows, codes] - others + 1) / 2 * MARGIN_BINS).astype(np.intp)  # (Weka truncates so: ((margin + 1) / 2) * 500)
+        return counts, exact_bincount(np.zeros(len(p), dtype=np.intp), np.where(classified, kb, 0.0) * w, 1), exact_bincount(bins, w, MARGIN_BINS + 1)
 
     def _invalid(self) -> str | None:
         """Sums no counting gives: one below 0, or more than the classified samples can carry
-        (per classified sample: covered and region size at most 1, each error at most ``2/m``,
+        (per classified sample: covered and region size at most 1, each error at most ``2/m``
+        and a little (rows may sum a rounding above 1),
         each entropy and ``|K&B|`` at most 1,074 bits), as a part never added leaves them."""
         sums = dict(zip(_FIELDS, rounded_counts(self._counts).tolist()))
         classified, m = sums["samples"] - sums["unclassified"], len(self.labels)
         slack = 1e-9 * max(sums["samples"], 1.0)  # (scaled sums round)
-        bounds = {"covered": 1.0, "region_size": 1.0, **dict.fromkeys(("absolute_error", "squared_error", "prior_absolute_error", "prior_squared_error"), 2 / m),
+        bounds = {"covered": 1.0, "region_size": 1.0, **dict.fromkeys(("absolute_error", "squared_error", "prior_absolute_error", "prior_squared_error"), 2.01 / m),
                   **dict.fromkeys(("scheme_entropy", "prior_entropy"), 1074.0)}  # fmt: skip
         kb = float(rounded_counts(self._kb)[0])
         if any(value < 0 for value in sums.values()) or classified < -slack or abs(kb) > 1074.0 * classified + slack or any(
@@ -261,6 +286,74 @@ class InformationScores(SummedState):
     def region_size(self) -> float:
         """The mean size of the predicted regions over the number of classes (``sizeOfPredictedRegions`` / 100)."""
         return float(ratio(self._sum("region_size"), self.n_samples))
+
+    def margin_distribution(self) -> tuple[np.ndarray, np.ndarray]:
+        """The cumulative distribution of the margins ``p_c − max_(j≠c) p_j`` (every sample, the
+        unclassified ones too), in ``MARGIN_BINS`` bins over [−1, 1]: the lower edge of each bin
+        that holds a sample and the share of the samples at or below it (Weka's
+        ``toCumulativeMarginDistributionString``, in percent there; Schapire et al. 1998).
+
+        Examples:
+            >>> scores = InformationScores.from_probabilities(["a", "b"], [[0.9, 0.1], [0.6, 0.4]], labels=["a", "b"])
+            >>> [values.tolist() for values in scores.margin_distribution()]
+            [[-0.2, 0.8], [0.5, 1.0]]
+        """
+        weights = self._numbers("_margins")
+        held = np.flatnonzero(weights > 0)
+        return (2 * held - MARGIN_BINS) / MARGIN_BINS, np.cumsum(weights)[held] / self.n_samples
+
+    def weka_summary(self, matrix: ConfusionMatrix, *, complexity: bool = True, coverage: bool = False, title: str = "") -> str:
+        """Weka's ``toSummaryString(title, complexity)`` of these scores and ``matrix``, the
+        confusion matrix of the classified samples (those with a probability above 0), line
+        for line: correct and incorrect weight (percent of every sample), kappa, the K&B and
+        entropy lines (``complexity``), the errors, the regions' coverage and size
+        (``coverage``: Weka 3.8's ``-toggle``), the unclassified and the total. Numbers as
+        Weka 3.8 prints them (12 wide, 4 decimals, half up); its K&B relative score.
+
+        Examples:
+            >>> from evalkit import ConfusionMatrix
+            >>> scores = InformationScores.from_probabilities(["a", "b"], [[0.9, 0.1], [0.6, 0.4]], labels=["a", "b"])
+            >>> print(scores.weka_summary(ConfusionMatrix.from_predictions(["a", "b"], ["a", "a"]), complexity=False))
+            <BLANKLINE>
+            Correctly Classified Instances           1               50      %
+            Incorrectly Classified Instances         1               50      %
+            Kappa statistic                          0     
+            Mean absolute error                      0.35  
+            Root mean squared error                  0.4301
+            Relative absolute error                 70      %
+            Root relative squared error             86.0233 %
+            Total Number of Instances                2     
+            <BLANKLINE>
+        """
+        total, classified = self.n_samples, self.n_samples - self.unclassified
+        if not math.isclose(matrix.get_total_items(), classified, rel_tol=1e-9, abs_tol=1e-9):
+            raise InvalidArgumentError(f"'matrix' must count the {classified:g} classified samples these scores count, got {matrix.get_total_items():g}")
+
+        def share(amount: float) -> str:
+            return f"{_weka_number(amount)}     {_weka_number(100 * amount / total)} %"
+
+        def bits(name: str) -> str:
+            return f"{_weka_number(getattr(self, name)())} bits{_weka_number(getattr(self, name.replace('_', '_mean_', 1))())} bits/instance"
+
+        lines = []
+        if total > 0:  # (Weka prints the total alone for nothing counted)
+            correct = float(np.trace(matrix.to_array()))
+            lines += [("Correctly Classified Instances", share(correct)), ("Incorrectly Classified Instances", share(classified - correct)),
+                      ("Kappa statistic", _weka_number(matrix.get_cohen_kappa()))]  # fmt: skip
+            if complexity:
+                lines += [("K&B Relative Info Score", f"{_weka_number(100 * self.kb_relative_information())} %"), ("K&B Information Score", bits("kb_information")),
+                          ("Class complexity | order 0", bits("sf_prior_entropy")), ("Class complexity | scheme", bits("sf_scheme_entropy")),
+                          ("Complexity improvement     (Sf)", bits("sf_entropy_gain"))]  # fmt: skip
+            lines += [("Mean absolute error", _weka_number(self.mean_absolute_error())), ("Root mean squared error", _weka_number(self.root_mean_squared_error())),
+                      ("Relative absolute error", f"{_weka_number(100 * self.relative_absolute_error())} %"),
+                      ("Root relative squared error", f"{_weka_number(100 * self.root_relative_squared_error())} %")]  # fmt: skip
+            if coverage:
+                lines += [(f"Coverage of cases ({self.level:.2f} level)", f"{_weka_number(100 * self.coverage())} %"),
+                          (f"Mean rel. region size ({self.level:.2f} level)", f"{_weka_number(100 * self.region_size())} %")]  # fmt: skip
+        if self.unclassified > 1e-6:
+            lines.append(("UnClassified Instances", share(self.unclassified)))
+        lines.append(("Total Number of Instances", _weka_number(total)))
+        return title + "\n" + "".join(f"{label:<35}{value}\n" for label, value in lines)
 
     def __repr__(self) -> str:
         return f"InformationScores(labels={list(self.labels)!r}, samples={self.n_samples})"

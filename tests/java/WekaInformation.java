@@ -58,6 +58,7 @@ public class WekaInformation {
                            evaluation.relativeAbsoluteError(), evaluation.rootRelativeSquaredError(), evaluation.unclassified(),
                            evaluation.numInstances(), evaluation.correct(), evaluation.kappa()};
         for (int k = 0; k < names.length; k++) out.append(Json.text(names[k] + "()")).append(": ").append(Json.number(values[k])).append(",\n");
+        out.append("\"toCumulativeMarginDistributionString\": ").append(Json.text(evaluation.toCumulativeMarginDistributionString())).append(",\n");
         out.append("\"toSummaryString\": ").append(Json.text(evaluation.toSummaryString("", true))).append("\n}\n");
         System.out.print(out);
     }
