@@ -674,3 +674,20 @@ def test_the_score_harness_fails_when_a_face_is_wrong(monkeypatch):
     monkeypatch.setattr(ThresholdCurve, "roc_auc", lambda self, *args, **kwargs: original(self, *args, **kwargs) + 1e-6)
     with pytest.raises(AssertionError, match="roc_auc: .* gives 1.000001"):
         check_score_faces("roc_auc", y_true, y_score, None, 2)
+
+
+@pytest.mark.parametrize(
+    ("y_true", "scores", "weights", "weka"),
+    [
+        ([1, 0, 0, 1], [0.5] * 4, None, 0.5),
+        ([1, 1, 0, 0], [0.9, 0.8, 0.3, 0.2], None, 1.0),
+        ([0, 0, 1, 1], [0.9, 0.8, 0.3, 0.2], None, 0.41666666666666663),
+        ([1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.7, 0.4, 0.1], [1, 1, 2, 1, 1, 1], 0.7166666666666667),
+    ],
+)
+def test_average_precision_is_wekas_prc_area(y_true, scores, weights, weka):
+    """Weka 3.8's ``ThresholdCurve.getPRCArea`` (its source, compiled and run on these cases) is
+    step-wise average precision, ties one step (the trapezoid under the same points would give
+    0.75 for the first case, 0.2917 for the third)."""
+    curve = ThresholdCurve.from_scores(y_true, scores, pos_label=1, sample_weight=weights)
+    assert curve.average_precision() == pytest.approx(weka, abs=1e-15)
