@@ -691,3 +691,50 @@ def test_average_precision_is_wekas_prc_area(y_true, scores, weights, weka):
     0.75 for the first case, 0.2917 for the third)."""
     curve = ThresholdCurve.from_scores(y_true, scores, pos_label=1, sample_weight=weights)
     assert curve.average_precision() == pytest.approx(weka, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from([0.1, 0.2, 0.35, 0.5, 0.8, 0.9]), st.integers(1, 3)), min_size=2, max_size=30),
+       st.sampled_from([2, 3, 11, 101]))  # fmt: skip
+def test_n_point_precision_is_the_highest_precision_at_each_recall_level(rows, n):
+    """The textbook definition (Manning, Raghavan & Schütze 2008, §8.4) on scikit-learn's
+    precision-recall points: at each of ``n`` recall levels, the highest precision of the points
+    at that recall or above."""
+    y, score, weight = (list(column) for column in zip(*rows))
+    assume(0 < sum(y) < len(y))
+    precision, recall, _ = sk.precision_recall_curve(y, score, sample_weight=weight)
+    expected = np.mean([max((p for p, r in zip(precision, recall) if r >= level - 1e-12), default=0.0) for level in np.linspace(0, 1, n)])
+    curve = ThresholdCurve.from_scores(y, score, pos_label=1, sample_weight=weight)
+    assert curve.n_point_precision(n) == pytest.approx(expected, abs=1e-12)
+
+
+def test_n_point_precision_of_a_ranking_by_hand_and_its_refusals():
+    """Positives at ranks 1 and 3 of 4: precision 1 at recall 1/2, 2/3 at recall 1; the three
+    levels 0, 1/2, 1 read 1, 1 and 2/3."""
+    curve = ThresholdCurve.from_scores([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    assert curve.n_point_precision(3) == pytest.approx((1 + 1 + 2 / 3) / 3)
+    assert math.isnan(ThresholdCurve.from_scores([0, 0], [0.2, 0.4], pos_label=1).n_point_precision())
+    for n in (1, 2.5, True):
+        with pytest.raises(InvalidArgumentError, match="'n'"):
+            curve.n_point_precision(n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from([0.1, 0.2, 0.35, 0.5, 0.8, 0.9]), st.integers(0, 3)), min_size=2, max_size=30))
+def test_the_cost_curve_is_the_lower_envelope_of_the_thresholds_cost_lines(rows):
+    """Drummond & Holte (2006): at every probability cost, the least normalised expected cost
+    of any threshold, ``FNR · pc + FPR · (1 − pc)``, read from the corners by linear interpolation."""
+    y, score, weight = (list(column) for column in zip(*rows))
+    assume(sum(w for label, w in zip(y, weight) if label) > 0 and sum(w for label, w in zip(y, weight) if not label) > 0)
+    curve = ThresholdCurve.from_scores(y, score, pos_label=1, sample_weight=weight)
+    fpr, tpr, _ = curve.roc(drop_intermediate=False)
+    grid = np.linspace(0, 1, 257)
+    envelope = np.min((1 - tpr)[:, None] * grid + fpr[:, None] * (1 - grid), axis=0)
+    pc, cost = curve.cost_curve()
+    assert np.all(np.diff(pc) > 0) and pc[0] == 0 and pc[-1] == 1
+    assert np.allclose(np.interp(grid, pc, cost), envelope, atol=1e-12)
+
+
+def test_a_cost_curve_of_one_class_is_undefined():
+    pc, cost = ThresholdCurve.from_scores([1, 1], [0.2, 0.4], pos_label=1).cost_curve()
+    assert pc.tolist() == [0.0, 1.0] and np.isnan(cost).all()

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_porting import WEKA_DATA, weka_program
 
-from evalkit import ConfusionMatrix, InformationScores, SetCoverage
+from evalkit import ConfusionMatrix, InformationScores, SetCoverage, ThresholdCurve
 from evalkit._scores.conformal import top_mass_sets
 from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidValueError, UnknownLabelError
 
@@ -131,6 +131,13 @@ def test_every_number_is_the_one_real_weka_prints(weka_information, data, classi
     priors = (np.array(run["train_weights"]) + 1) / (np.sum(run["train_weights"]) + m)
     assert run["priorEntropy()"] == pytest.approx(-np.sum(priors * np.log2(priors)), rel=1e-12)  # Weka 3.6's: the priors' entropy
     assert run["KBRelativeInformation()"] == pytest.approx(100 * scores.kb_information() / run["priorEntropy()"], rel=1e-9)
+    curve = ThresholdCurve.from_scores(actual == 0, distributions[:, 0], pos_label=True, sample_weight=weights)
+    lines = np.array(run["costCurve"]).reshape(-1, 2, 3)[:-1]  # each threshold's two rows, lowest first, without Weka's closing one (all negative)
+    assert np.allclose(lines[::-1, :, 1], np.stack([curve.evaluate("fp_rate")[0], curve.evaluate("fn_rate")[0]], axis=1), rtol=1e-12, atol=1e-15)
+    pc, cost = curve.cost_curve()
+    grid = np.linspace(0, 1, 201)
+    envelope = np.min(lines[:, 1, 1, None] * grid + lines[:, 0, 1, None] * (1 - grid), axis=0)
+    assert np.allclose(np.interp(grid, pc, cost), np.minimum(envelope, np.minimum(grid, 1 - grid)), rtol=1e-9, atol=1e-12)
     weka_margins = np.array([[float(value) for value in line.split()] for line in run["toCumulativeMarginDistributionString"].splitlines()])
     edges, shares = scores.margin_distribution()
     if edges[0] != -1:  # Weka starts at -1 with 0 % when no margin is that low
@@ -313,3 +320,21 @@ def test_priors_are_weights_that_sum(priors):
         return
     scores = InformationScores.from_probabilities(["a"], [[0.5, 0.5]], labels=["a", "b"], priors=priors)
     assert scores.kb_information() == 0.0
+
+
+def test_the_curve_rows_of_the_porting_guide_give_wekas_numbers():
+    """Weka 3.6.14 (its ROC area and cost curve) and Weka 3.8 (its PRC area) on the guide's six
+    predictions, as they print them."""
+    from test_porting import guide_namespace, rows
+
+    heading = "### Weka's curves"
+    namespace = guide_namespace(heading)
+    weka_cost = np.array([[0, 1], [1, 0], [0, 2 / 3], [1, 0], [0, 2 / 3], [1, 0.25], [0, 1 / 3], [1, 0.75], [0, 0], [1, 0.75], [0, 0], [1, 1]])
+    lines = weka_cost.reshape(-1, 2, 2)[:-1, :, 1][::-1]  # highest threshold first, without Weka's last line
+    curve = "new ThresholdCurve().getCurve(predictions, 1)"
+    weka = {f"ThresholdCurve.getROCArea({curve})": 0.5833333333333334, f"ThresholdCurve.getPRCArea({curve})": 0.7166666666666667,
+            "new CostCurve().getCurve(predictions, 1)": (lines[:, 0], lines[:, 1])}  # fmt: skip
+    found = rows(heading)
+    assert [java for java, _ in found] == list(weka)
+    for java, expression in found:
+        assert np.allclose(eval(expression, dict(namespace)), weka[java], rtol=1e-12, atol=1e-15), java

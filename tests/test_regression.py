@@ -748,3 +748,22 @@ def test_a_regressor_follows_the_counted_state_protocol(kind, data):
 def test_a_part_taken_from_sums_scaled_to_the_last_unit_is_still_taken():
     tiny = RegressionMetrics.from_predictions([5e-324], [0.0], sample_weight=[5e-324]).scaled(1e-300)  # sums rounded to the unit by scaling
     assert tiny - RegressionMetrics(1) == tiny and RegressionMetrics.from_json(tiny.to_json()) == tiny
+
+
+@pytest.mark.parametrize(("r2", "n", "k", "weka"), [(0.8, 10, 2, 0.775), (0.8, 10, 3, 0.7428571428571429), (0.123456, 57, 6, 0.03752031372549025)])
+def test_adjusted_r_squared_is_wekas(r2, n, k, weka):
+    """Weka 3.8's ``RegressionAnalysis.calculateAdjRSquared(r2, n, k)`` (its source, compiled and
+    run), whose ``k`` counts the intercept: ``n_inputs = k - 1`` here."""
+    from evalkit.measures._regression_formulas import adjusted_r_squared
+
+    assert adjusted_r_squared(r2, n, k - 1) == pytest.approx(weka, rel=1e-15)
+
+
+def test_adjusted_r_squared_of_the_object_by_hand_and_where_it_is_undefined():
+    y, p = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [1.1, 1.9, 3.2, 3.8, 5.3, 5.9]
+    metrics = RegressionMetrics.from_predictions(y, p)
+    r2 = 1 - sum((a - b) ** 2 for a, b in zip(y, p)) / sum((a - 3.5) ** 2 for a in y)
+    assert metrics.get_adjusted_r_squared(2) == pytest.approx(1 - (1 - r2) * 5 / 3, rel=1e-12)
+    assert math.isnan(metrics.get_adjusted_r_squared(5)) and math.isnan(RegressionMetrics.from_predictions([1.0, 2.0], [1.0, 2.0]).get_adjusted_r_squared())
+    two = RegressionMetrics.from_predictions(np.column_stack([y, y[::-1]]), np.column_stack([p, p[::-1]]))
+    assert two.get_adjusted_r_squared(2, "raw_values") == pytest.approx([1 - (1 - r2) * 5 / 3] * 2, rel=1e-12)

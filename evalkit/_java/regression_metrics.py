@@ -245,6 +245,12 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
             return self.combine_outputs(formulas.r_squared(*sums.relative("sse", "syy")), multioutput, sums["syy"])
         return self.combine_outputs(formulas.r_squared(*sums.relative("sse", "sst")), multioutput)  # (weighted by each output's sst)
 
+    def get_adjusted_r_squared(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
+        """``R²_adj = 1 - (1 - R²) (n - 1) / (n - k - 1)`` for a regressor of ``k = n_inputs``
+        inputs and an intercept, ``n`` the samples counted (Weka's ``calculateAdjRSquared(r2,
+        n, k + 1)``, MOA's adjusted R² with ``numAttributes = k``); NaN unless ``n > k + 1``."""
+        return self.combine_outputs(formulas.adjusted_r_squared(self.get_r_squared("raw_values"), self._samples, n_inputs), multioutput)
+
     def get_f_stat(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
         """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs."""
         explained, sse = self._reading().relative("explained", "sse")

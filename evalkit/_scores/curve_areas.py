@@ -211,6 +211,34 @@ class CurveAreas(CurveFields):
 
         return self._averaged(area, label, average, undefined, lambda: self.micro().average_precision())
 
+    def n_point_precision(self, n: int = 11, label: Hashable | None = None) -> float:
+        """The ``n``-point interpolated average precision: the mean over the recall levels
+        ``0, 1/(n-1), ..., 1`` of the interpolated precision, the highest precision at that
+        recall or above (Manning, Raghavan & Schütze 2008, §8.4; ``n = 11``: TREC's 11-point
+        average). NaN for a class with no positives.
+
+        Weka's ``getNPointPrecision`` interpolates linearly between the rows of its curve in the
+        order its unstable sort leaves rows of equal recall in, so its number changes with that
+        order (and is NaN in Weka 3.8 once a threshold predicts nothing): a number no other
+        library gives, not ported.
+
+        Raises:
+            InvalidArgumentError: ``n`` not a whole number >= 2.
+
+        Examples:
+            >>> from evalkit import ThresholdCurve
+            >>> ThresholdCurve.from_scores([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]).n_point_precision(3)
+            0.8888888888888888
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+            raise InvalidArgumentError(f"'n' must be a whole number >= 2, got {show(n)}")
+        precision, recall, _ = self.precision_recall(label)
+        if np.isnan(recall).any():
+            return math.nan
+        best = np.fmax.accumulate(np.nan_to_num(precision, nan=0.0))  # the highest precision at this recall or above (recall falls along the arrays)
+        at = np.searchsorted(-recall, -np.linspace(0.0, 1.0, int(n)), side="right") - 1  # the last point whose recall reaches each level
+        return float(np.mean(np.where(at >= 0, best[np.maximum(at, 0)], 0.0)))
+
     def det(self, label: Hashable | None = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detection error tradeoff curve ``(fpr, fnr, thresholds)`` in scikit-learn's
         layout: thresholds rising, from the last point with no false negatives to the first
@@ -237,6 +265,38 @@ class CurveAreas(CurveFields):
             fpr = fp[part][::-1] / negatives if negatives > 0 else np.full(len(fp[part]), np.nan)
             fnr = (positives - tp[part][::-1]) / positives if positives > 0 else np.full(len(tp[part]), np.nan)
         return fpr, fnr, thresholds[part][::-1].copy()
+
+    def cost_curve(self, label: Hashable | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The cost curve of Drummond & Holte (2006) ``(probability_cost, expected_cost)``: each
+        threshold is the line ``NEC(pc) = FNR · pc + FPR · (1 − pc)`` of the normalised expected
+        cost over the probability cost ``pc = p(+) C(−|+) / (p(+) C(−|+) + p(−) C(+|−))``, and
+        the curve is their lower envelope (the best threshold at every cost), given by its
+        corners from ``pc = 0`` to ``pc = 1`` (the dual of the ROC convex hull). Weka's
+        ``CostCurve`` gives the lines, two rows a threshold: ``(0, FPR)`` and ``(1, FNR)``,
+        ``evaluate("fp_rate")`` and ``evaluate("fn_rate")`` here. NaN costs for a class with no
+        positives or no negatives.
+
+        Examples:
+            >>> from evalkit import ThresholdCurve
+            >>> pc, cost = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).cost_curve()
+            >>> pc.tolist(), cost.tolist()
+            ([0.0, 0.5, 1.0], [0.0, 0.25, 0.0])
+        """
+        fpr, tpr, _ = self.roc(label, drop_intermediate=False)
+        if np.isnan(fpr).any() or np.isnan(tpr).any():
+            return np.array([0.0, 1.0]), np.full(2, np.nan)
+        hull = [0]  # the ROC convex hull from (0, 0) to (1, 1): its segments' slopes fall
+        for k in range(1, len(fpr)):  # (the points in order of falling threshold: fpr and tpr rise)
+            while len(hull) > 1 and (fpr[hull[-1]] - fpr[hull[-2]]) * (tpr[k] - tpr[hull[-2]]) >= (tpr[hull[-1]] - tpr[hull[-2]]) * (fpr[k] - fpr[hull[-2]]):
+                hull.pop()
+            hull.append(k)
+        x, y = fpr[hull], tpr[hull]
+        dx, dy = np.diff(x), np.diff(y)
+        with np.errstate(invalid="ignore"):  # (a point twice: no corner)
+            corners = dx / (dx + dy)  # where the lines of two neighbours on the hull cross
+        inner = np.isfinite(corners) & (corners > 0) & (corners < 1)  # (a first vertical or last level segment crosses at an end)
+        corners, cost = corners[inner], ((1 - y[:-1]) * corners + x[:-1] * (1 - corners))[inner]
+        return np.concatenate(([0.0], corners, [1.0])), np.concatenate(([0.0], cost, [0.0]))
 
     def area_bounds(self, kind: str = "roc_auc", label: Hashable | None = None) -> tuple[float, float]:
         """Where the exact area can lie, given this curve's points: ``(low, high)``.

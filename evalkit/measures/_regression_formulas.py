@@ -150,6 +150,24 @@ def residual_standard_error(sse: Sums, samples: int, n_inputs: int = 1) -> Sums:
     return root(_divide(sse, float(freedom))) if freedom > 0 else _undefined(sse)
 
 
+def adjusted_r_squared(r2: Sums, samples: int, n_inputs: int = 1) -> Sums:
+    """``R²_adj = 1 - (1 - R²) (n - 1) / (n - k - 1)`` for a regressor of ``k`` inputs and an
+    intercept (Weka's ``calculateAdjRSquared`` with its ``k = n_inputs + 1`` coefficients; MOA's
+    with ``numAttributes``); NaN unless ``n > k + 1``.
+
+    Raises:
+        InvalidArgumentError: ``n_inputs`` not an integer >= 1.
+
+    Examples:
+        >>> adjusted_r_squared(0.8, 10, 1), adjusted_r_squared(0.8, 10, 2)
+        (0.775, 0.7428571428571429)
+    """
+    freedom = samples - check_inputs(n_inputs) - 1
+    if freedom <= 0:
+        return _undefined(r2)
+    return 1 - _divide((1 - r2) * (samples - 1), float(freedom))
+
+
 def f_statistic(explained: Sums, sse: Sums, samples: int, n_inputs: int = 1) -> Sums:
     """The F statistic of the regression, ``(explained / k) / (sse / (n - k - 1))`` with
     ``explained = sst - sse`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``).

@@ -1,7 +1,8 @@
 // Trains a classifier on the first two thirds of a shuffled ARFF file, evaluates it on the rest
 // with weka.classifiers.Evaluation (priors: the training set's), and prints, as one JSON object,
 // the training set's class weights, every test prediction (actual, class distribution, weight)
-// and Weka's information, entropy and error numbers at full precision, with its summary.
+// and Weka's information, entropy and error numbers at full precision, with its summary, margin
+// distribution and the first class's cost curve.
 // tests/test_information_scores.py compares evalkit's InformationScores with these.
 //
 // Usage: java -cp weka.jar:. WekaInformation data.arff classifier.Name seed
@@ -12,6 +13,7 @@ import java.util.Random;
 
 import weka.classifiers.Classifier;
 import weka.classifiers.Evaluation;
+import weka.classifiers.evaluation.CostCurve;
 import weka.classifiers.evaluation.NominalPrediction;
 import weka.core.FastVector;
 import weka.core.Instances;
@@ -58,6 +60,14 @@ public class WekaInformation {
                            evaluation.relativeAbsoluteError(), evaluation.rootRelativeSquaredError(), evaluation.unclassified(),
                            evaluation.numInstances(), evaluation.correct(), evaluation.kappa()};
         for (int k = 0; k < names.length; k++) out.append(Json.text(names[k] + "()")).append(": ").append(Json.number(values[k])).append(",\n");
+        Instances cost = new CostCurve().getCurve(evaluation.predictions(), 0);  // the first class's cost lines: (0, FPR), (1, FNR) a threshold
+        out.append("\"costCurve\": [");
+        for (int k = 0; k < cost.numInstances(); k++) {
+            out.append(k > 0 ? ", " : "").append("[");
+            for (int j = 0; j < 3; j++) out.append(j > 0 ? ", " : "").append(Json.number(cost.instance(k).value(j)));
+            out.append("]");
+        }
+        out.append("],\n");
         out.append("\"toCumulativeMarginDistributionString\": ").append(Json.text(evaluation.toCumulativeMarginDistributionString())).append(",\n");
         out.append("\"toSummaryString\": ").append(Json.text(evaluation.toSummaryString("", true))).append("\n}\n");
         System.out.print(out);
