@@ -236,7 +236,8 @@ class CurveAreas(CurveFields):
         if np.isnan(recall).any():
             return math.nan
         best = np.fmax.accumulate(np.nan_to_num(precision, nan=0.0))  # the highest precision at this recall or above (recall falls along the arrays)
-        at = np.searchsorted(-recall, -np.linspace(0.0, 1.0, int(n)), side="right") - 1  # the last point whose recall reaches each level
+        levels = np.linspace(0.0, 1.0, int(n)) - 1e-12  # (a recall of 3/10 reaches the level 0.30000000000000004)
+        at = np.searchsorted(-recall, -levels, side="right") - 1  # the last point whose recall reaches each level
         return float(np.mean(np.where(at >= 0, best[np.maximum(at, 0)], 0.0)))
 
     def det(self, label: Hashable | None = None, *, drop_intermediate: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

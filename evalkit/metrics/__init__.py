@@ -37,6 +37,7 @@ from evalkit._engine import moved_names
 from evalkit.exceptions import UndefinedMetricWarning
 from evalkit.metrics._classification import *
 from evalkit.metrics._conformal import *
+from evalkit.metrics._cumulative import *
 from evalkit.metrics._fairness import *
 from evalkit.metrics._probabilistic import *
 from evalkit.metrics._ranking import *
@@ -45,9 +46,11 @@ from evalkit.metrics._regression import *
 __all__ = [
     "UndefinedMetricWarning",
     "accuracy_score",
+    "add_jitter",
     "auarc",
     "auc",
     "aurc",
+    "auroc",
     "average_precision_score",
     "balanced_accuracy_score",
     "brier_score_decomposition",
@@ -63,6 +66,9 @@ __all__ = [
     "confusion_matrix",
     "confusion_matrix_at_thresholds",
     "coverage_error",
+    "coverage_gap",
+    "coverage_width_based",
+    "cumulative_differences",
     "d2_absolute_error_score",
     "d2_brier_score",
     "d2_log_loss_score",
@@ -83,9 +89,17 @@ __all__ = [
     "fbeta_score",
     "hamming_loss",
     "hinge_loss",
+    "hsic",
     "jaccard_score",
+    "kolmogorov_smirnov_cdf",
+    "kolmogorov_smirnov_p_value",
+    "kolmogorov_smirnov_statistic",
+    "kuiper_cdf",
+    "kuiper_p_value",
+    "kuiper_statistic",
     "label_ranking_average_precision_score",
     "label_ranking_loss",
+    "length_scale",
     "log_loss",
     "matthews_corrcoef",
     "max_error",
@@ -119,8 +133,12 @@ __all__ = [
     "root_mean_squared_error",
     "root_mean_squared_log_error",
     "sensitivity_at_specificity",
+    "sort_xy_by_y",
     "specificity_at_sensitivity",
+    "spiegelhalter_p_value",
+    "spiegelhalter_statistic",
     "top_k_accuracy_score",
+    "top_label_ece",
     "zero_one_loss",
 ]
 
@@ -128,8 +146,11 @@ FAIRLEARN = ("demographic_parity_difference", "demographic_parity_ratio", "equal
              "equalized_odds_difference", "equalized_odds_ratio")
 """Functions of fairlearn (``fairlearn.metrics``), with its names, signatures and numbers."""
 
-MAPIE = ("auarc", "classification_coverage_score", "classification_mean_width_score", "classification_ssc", "classification_ssc_score",
-         "regression_coverage_score", "regression_mean_width_score", "regression_mwi_score", "regression_ssc", "regression_ssc_score")
+MAPIE = ("add_jitter", "auarc", "auroc", "classification_coverage_score", "classification_mean_width_score", "classification_ssc", "classification_ssc_score",
+         "coverage_gap", "coverage_width_based", "cumulative_differences", "hsic", "kolmogorov_smirnov_cdf", "kolmogorov_smirnov_p_value",
+         "kolmogorov_smirnov_statistic", "kuiper_cdf", "kuiper_p_value", "kuiper_statistic", "length_scale", "regression_coverage_score",
+         "regression_mean_width_score", "regression_mwi_score", "regression_ssc", "regression_ssc_score", "sort_xy_by_y", "spiegelhalter_p_value",
+         "spiegelhalter_statistic", "top_label_ece")
 """Functions of MAPIE (``mapie.metrics``), with its names, signatures and numbers (and
 ``sample_weight=`` where a sum allows it)."""
 

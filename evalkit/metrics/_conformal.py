@@ -12,7 +12,9 @@ Private: ``evalkit.metrics`` is the public path of every function here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,6 +30,7 @@ from evalkit._scores.conformal import (
     set_membership,
     size_bin_starts,
 )
+from evalkit._scores.curves import ThresholdCurve
 from evalkit._scores.selective import RiskCoverage
 from evalkit.exceptions import InputShapeError, InvalidArgumentError
 from evalkit.measures._arithmetic import ratio
@@ -35,11 +38,15 @@ from evalkit.measures._arithmetic import ratio
 __all__ = [
     "auarc",
     "aurc",
+    "auroc",
     "classification_coverage_score",
     "classification_mean_width_score",
     "classification_ssc",
     "classification_ssc_score",
+    "coverage_gap",
+    "coverage_width_based",
     "excess_aurc",
+    "hsic",
     "regression_coverage_score",
     "regression_mean_width_score",
     "regression_mwi_score",
@@ -272,3 +279,123 @@ def auarc(correctness: ArrayLike, confidence: ArrayLike, *, sample_weight: Array
         raise InvalidArgumentError(f"'correctness' must hold only 0 and 1 (or booleans), got {show(correctness)}")
     truth = correct.astype(bool)
     return 1.0 - RiskCoverage.from_predictions(truth, np.ones(len(truth), dtype=bool), confidence, labels=[False, True], sample_weight=sample_weight).aurc()
+
+
+def auroc(correctness: ArrayLike, confidence: ArrayLike) -> float:
+    """The area under the ROC curve of the confidence as a detector of the correct predictions
+    (MAPIE's function): the chance that a correct prediction is more confident than a wrong one,
+    ties counting one half.
+
+    Raises:
+        InvalidArgumentError: ``correctness`` other than 0 and 1, or of one value only.
+
+    Examples:
+        >>> auroc([1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4])
+        0.25
+    """
+    correct = as_array(correctness, "correctness")
+    if correct.dtype.kind not in "biuf" or not np.isin(correct, (0, 1)).all():
+        raise InvalidArgumentError(f"'correctness' must be a binary array of only 0 and 1, got {show(correctness)}")
+    if len(np.unique(correct)) < 2:
+        raise InvalidArgumentError(f"'correctness' must hold both 0 and 1 to have an area under the ROC curve, got {show(correctness)}")
+    return float(ThresholdCurve.from_scores(correct.astype(bool), confidence, pos_label=True).roc_auc())
+
+
+def _bounds_of_one_level(y_true: ArrayLike, y_intervals: IntervalsLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    truth, intervals = _interval_levels(y_true, y_intervals)
+    return truth, intervals[:, 0, :], intervals[:, 1, :]
+
+
+def hsic(y_true: ArrayLike, y_intervals: IntervalsLike, kernel_sizes: ArrayLike = (1, 1)) -> np.ndarray:
+    """The Hilbert-Schmidt independence criterion of the intervals' widths and their coverage,
+    one value per confidence level (MAPIE's function; Feldman, Bates & Romano 2021): near 0
+    when whether an interval covers does not depend on how wide it is. Gaussian kernels
+    ``exp(−(a − b)² / σ)`` of ``kernel_sizes = (σ_width, σ_coverage)``; ``sqrt(trace(L H K H)) / (n − 1)``
+    with ``H = I − 1/n``. Memory ``n x n``.
+
+    Raises:
+        InvalidArgumentError: ``kernel_sizes`` not two numbers > 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> intervals = np.array([[[9, 9], [10, 10]], [[8.5, 9], [12.5, 12]], [[10.5, 10.5], [12, 12]]])
+        >>> hsic([9.5, 10.5, 12.5], intervals).round(8).tolist()
+        [0.31787614, 0.2962914]
+    """
+    sizes = as_array(kernel_sizes, "kernel_sizes")
+    if sizes.shape != (2,) or sizes.dtype.kind not in "biuf" or not (sizes > 0).all():
+        raise InvalidArgumentError(f"'kernel_sizes' must be two numbers > 0 (the widths' and the coverage's), got {show(kernel_sizes)}")
+    truth, lower, upper = _bounds_of_one_level(y_true, y_intervals)
+    n = len(truth)
+    centring = np.eye(n) - 1 / n * np.ones((n, n))
+    values = []
+    for level in range(lower.shape[1]):
+        width = np.abs(upper[:, level] - lower[:, level])
+        covered = ((lower[:, level] <= truth) & (truth <= upper[:, level])).astype(np.int_)
+        kernels = [np.exp(-(-2 * np.matmul(v[:, None], v[None, :]) + (v**2)[:, None] + (v**2)[None, :]) / sigma)
+                   for v, sigma in ((width, sizes[0]), (covered, sizes[1]))]  # (MAPIE's order of operations: its numbers to the last bits)
+        product = np.matmul(kernels[1], np.matmul(centring, np.matmul(kernels[0], centring))) / (n - 1) ** 2
+        with np.errstate(invalid="ignore"):  # (a trace rounded below 0: NaN, as MAPIE's)
+            values.append(np.sqrt(np.trace(product)))
+    return np.array(values)
+
+
+def coverage_width_based(y_true: ArrayLike, y_pred_low: ArrayLike, y_pred_up: ArrayLike, eta: float, confidence_level: float) -> float:
+    """The coverage width-based criterion (MAPIE's function; Khosravi et al. 2011):
+    ``(1 − mean width / (max y − min y)) · exp(−η (coverage − confidence_level)²)``.
+
+    Raises:
+        InvalidArgumentError: ``confidence_level`` not in [0, 1], ``eta`` not a number.
+
+    Examples:
+        >>> round(coverage_width_based([5, 7.5, 9.5, 10.5, 12.5], [4, 6, 9, 8.5, 10.5], [6, 9, 10, 12.5, 12], 0.01, 0.9), 4)
+        0.6933
+    """
+    for argument, value in (("eta", eta), ("confidence_level", confidence_level)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or math.isnan(value):
+            raise InvalidArgumentError(f"{argument!r} must be a number, got {show(value)}")
+    if not 0 <= confidence_level <= 1:
+        raise InvalidArgumentError(f"'confidence_level' must be in [0, 1], got {show(confidence_level)}")
+    truth = np.asarray(y_true, dtype=np.float64)
+    intervals = IntervalCoverage.from_intervals(truth, y_pred_low, y_pred_up)
+    spread = float(np.max(truth) - np.min(truth)) if len(truth) else math.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float((1 - np.float64(intervals.mean_width()) / spread) * math.exp(-eta * (intervals.coverage() - confidence_level) ** 2))
+
+
+def coverage_gap(y: LabelsLike, groups: LabelsLike, confidence_level: float, *, y_intervals: IntervalsLike | None = None, y_sets: SetsLike | None = None,
+                 weighted: bool = False) -> float:  # fmt: skip
+    """How far each group's coverage is from ``confidence_level``, ``|coverage_g − level|``,
+    averaged over the groups (``weighted``: by their sizes) (MAPIE's function, of covmetrics'
+    ``CovGap``), of intervals or of boolean ``n x k`` sets (one level).
+
+    Raises:
+        InvalidArgumentError: neither or both of ``y_intervals`` and ``y_sets``; ``weighted`` not a boolean.
+
+    Examples:
+        >>> import numpy as np
+        >>> coverage_gap([1.0, 2.0, 3.0, 4.0], [0, 0, 1, 1], 0.5, y_intervals=np.array([[0, 2], [0, 1], [2, 4], [2, 4]]))
+        0.25
+    """
+    if (y_intervals is None) == (y_sets is None):
+        raise InvalidArgumentError("give the intervals (y_intervals=) or the sets (y_sets=), one of them")
+    if not isinstance(weighted, (bool, np.bool_)):
+        raise InvalidArgumentError(f"'weighted' must be True or False, got {show(weighted)}")
+    if y_sets is not None:
+        sets = _levels(y_sets, "y_sets")
+        if sets.shape[2] != 1:
+            raise InputShapeError(f"'y_sets' must hold one confidence level, got {sets.shape[2]}")
+        covered = covered_rows(sets[:, :, 0].astype(bool), class_codes(_truth(y), tuple(range(sets.shape[1]))))
+    else:
+        truth, intervals = _interval_levels(np.asarray(y, dtype=np.float64), cast(IntervalsLike, y_intervals))
+        if intervals.shape[2] != 1:
+            raise InputShapeError(f"'y_intervals' must hold one confidence level, got {intervals.shape[2]}")
+        covered = (intervals[:, 0, 0] <= truth) & (truth <= intervals[:, 1, 0])
+    group_of = as_array(_truth(groups), "groups")
+    if len(group_of) != len(covered):
+        raise InputShapeError(f"'groups' must give one group per sample, got {len(group_of)} for {len(covered)} samples")
+    _, index = np.unique(group_of, return_inverse=True)
+    sizes = np.bincount(index.ravel())
+    gaps = np.abs(np.bincount(index.ravel(), weights=covered) / sizes - float(confidence_level))
+    weights = sizes if weighted else np.ones(len(gaps))
+    return float(np.sum(gaps * weights) / np.sum(weights))

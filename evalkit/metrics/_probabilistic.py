@@ -29,12 +29,13 @@ from evalkit.exceptions import (
     InvalidValueError,
     UndefinedMetricWarning,
     UnknownLabelError,
+    UnsupportedSettingError,
 )
 from evalkit.metrics._inputs import _as_target, _binary_scores, _binary_truth, _is_label, _label_listing, _mean_loss
 
 __all__ = [
     "brier_score_decomposition", "brier_score_loss", "calibration_curve", "d2_brier_score", "d2_log_loss_score",
-    "expected_calibration_error", "hinge_loss", "log_loss",
+    "expected_calibration_error", "hinge_loss", "log_loss", "top_label_ece",
 ]
 
 
@@ -424,3 +425,39 @@ def brier_score_decomposition(
 
 # --------------------------------------------------------------------------------------------
 # operating points (see ThresholdCurve.optimize)
+
+
+def top_label_ece(y_true: LabelsLike, y_scores: ScoresLike, y_score_arg: ArrayLike | None = None, num_bins: int = 50, split_strategy: str | None = None,
+                  classes: Sequence[Any] | None = None) -> float:  # fmt: skip
+    """The top-label calibration error (MAPIE's function; Gupta & Ramdas 2022): for each
+    predicted class, the calibration error of the top score as the chance that the class is
+    right, averaged over the predicted classes. ``y_scores`` ``n x m`` (the top score and its
+    column, named by ``classes``), or the top scores with ``y_score_arg``, their classes.
+    ``num_bins`` counts MAPIE's bin edges: equal-width bins ``num_bins - 1`` (evalkit's
+    ``n_bins``).
+
+    Raises:
+        UnsupportedSettingError: a ``split_strategy`` other than ``"uniform"``.
+        InvalidArgumentError: ``num_bins`` not a whole number >= 2.
+
+    Examples:
+        >>> import numpy as np
+        >>> round(top_label_ece(np.array([0, 1, 1]), np.array([[0.8, 0.2], [0.3, 0.7], [0.6, 0.4]]), num_bins=11), 4)
+        0.35
+    """
+    if split_strategy not in (None, "uniform"):
+        raise UnsupportedSettingError(f"split_strategy={split_strategy!r}: MAPIE's quantile and array-split bins are not evalkit's; "
+                                      "expected_calibration_error(strategy='quantile') gives equal-mass bins")  # fmt: skip
+    if isinstance(num_bins, bool) or not isinstance(num_bins, (int, np.integer)) or num_bins < 2:
+        raise InvalidArgumentError(f"'num_bins' must be a whole number >= 2 (MAPIE's bin edges), got {show(num_bins)}")
+    scores, truth = np.asarray(y_scores, dtype=np.float64), np.asarray(y_true)
+    if y_score_arg is None:
+        if scores.ndim != 2:
+            raise InputShapeError(f"'y_scores' must be n x m without 'y_score_arg', got shape {scores.shape}")
+        top, column = np.nanmax(scores, axis=1), np.nanargmax(scores, axis=1)
+        predicted = column if classes is None else np.asarray(classes)[column]
+    else:
+        top, predicted = scores.ravel(), np.asarray(y_score_arg).ravel()
+    errors = [expected_calibration_error((truth[predicted == label] == label).astype(int), top[predicted == label], n_bins=int(num_bins) - 1, pos_label=1)
+              for label in np.unique(predicted)]  # fmt: skip
+    return float(np.mean(errors))
