@@ -67,6 +67,7 @@ from evalkit._results.intervals import (
     compare_results,
     indicators_interval,
 )
+from evalkit._scale.adwin import Adaptive, Adwin
 from evalkit._scale.over_time import over_time
 from evalkit._scale.prequential import Prequential
 from evalkit._scale.windows import (
@@ -98,6 +99,8 @@ from evalkit.measures import Measure, measure
 from evalkit.measures._averaging import Averaged, Summary, summarize
 
 __all__ = [
+    "Adaptive",
+    "Adwin",
     "Agreement",
     "Averaged",
     "BatchCount",

@@ -1,6 +1,6 @@
 // MOA's classification evaluators on a stream given as arguments, for evalkit's tests.
 //   java -cp moa.jar:. MoaEvaluators CLASSES WIDTH ALPHA actual:predicted ...
-// prints one line per evaluator and measurement: "basic|window|fading <name>=<value>"
+// prints one line per evaluator and measurement: "basic|window|fading|adwin <name>=<value>"
 import com.yahoo.labs.samoa.instances.Attribute;
 import com.yahoo.labs.samoa.instances.DenseInstance;
 import com.yahoo.labs.samoa.instances.Instance;
@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import moa.core.InstanceExample;
 import moa.core.Measurement;
+import moa.evaluation.AdwinClassificationPerformanceEvaluator;
 import moa.evaluation.BasicClassificationPerformanceEvaluator;
 import moa.evaluation.FadingFactorClassificationPerformanceEvaluator;
 import moa.evaluation.WindowClassificationPerformanceEvaluator;
@@ -29,8 +30,9 @@ public class MoaEvaluators {
         window.widthOption.setValue(Integer.parseInt(args[1]));
         FadingFactorClassificationPerformanceEvaluator fading = new FadingFactorClassificationPerformanceEvaluator();
         fading.alphaOption.setValue(Double.parseDouble(args[2]));
-        BasicClassificationPerformanceEvaluator[] evaluators = {basic, window, fading};
-        String[] names = {"basic", "window", "fading"};
+        AdwinClassificationPerformanceEvaluator adwin = new AdwinClassificationPerformanceEvaluator();
+        BasicClassificationPerformanceEvaluator[] evaluators = {basic, window, fading, adwin};
+        String[] names = {"basic", "window", "fading", "adwin"};
         for (BasicClassificationPerformanceEvaluator evaluator : evaluators) {
             evaluator.precisionRecallOutputOption.set();
             evaluator.precisionPerClassOption.set();
