@@ -70,6 +70,7 @@ from evalkit._results.intervals import (
 from evalkit._scale.adwin import Adaptive, Adwin
 from evalkit._scale.over_time import over_time
 from evalkit._scale.prequential import Prequential
+from evalkit._scale.running_mean import RunningMean
 from evalkit._scale.windows import (
     Faded,
     FadedPerClass,
@@ -144,6 +145,7 @@ __all__ = [
     "RegressionMetrics",
     "Reliability",
     "RiskCoverage",
+    "RunningMean",
     "SetCoverage",
     "Stats",
     "Stream",
