@@ -241,8 +241,8 @@ def by_group(y_true: LabelsLike, y_pred: LabelsLike, groups: GroupsLike, labels:
     return result if min_size is None else attrs.evolve(result, min_size=float(min_size))
 
 
-def _with_metrics_class(result: Any, metrics_class: MetricsClass | None) -> Any:
-    return result if metrics_class is None else result.with_metrics_class(metrics_class)
+def _with_metrics_class(result: Kind, metrics_class: MetricsClass | None) -> Kind:
+    return result if metrics_class is None else cast(Kind, cast(Any, result).with_metrics_class(metrics_class))
 
 
 def evaluate_indicators(

@@ -15,7 +15,7 @@ from test_porting import ROOT, moa, moa_jar  # noqa: F401  (moa: MOA's evaluator
 
 from evalkit import ConfusionMatrix
 from evalkit._scale.adwin import Adaptive, Adwin
-from evalkit.exceptions import InvalidArgumentError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, InvalidValueError
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +105,24 @@ def test_the_accuracy_is_moas_adwin_evaluators(moa, seed):  # noqa: F811
     for a, p in zip(actual.tolist(), predicted.tolist()):
         window.update([a], [p])
     assert found["classifications correct (percent)"] == pytest.approx(100 * window.get_accuracy(), rel=1e-12)
+
+
+def test_adwin_refuses_what_is_no_number_and_a_state_of_no_buckets():
+    detector = Adwin()
+    for value in (None, [1, 2], 1j, "1.5", math.nan, math.inf):
+        with pytest.raises((InvalidArgumentError, InvalidValueError)):
+            detector.update(value)
+    assert detector.width == 0
+    state = Adwin().state()
+    with pytest.raises(InvalidTypeError):
+        Adwin.from_state({**state, "rows": []})
+    with pytest.raises(InvalidTypeError):
+        Adwin.from_state({**state, "width": 1, "total": 5.0, "rows": [[[4.0, 0.0]]]})
+
+
+def test_an_adaptive_window_watches_predicted_labels_only():
+    from evalkit import CurveCounts, RegressionMetrics
+
+    for template in (RegressionMetrics(), CurveCounts()):
+        with pytest.raises(InvalidTypeError, match="ConfusionMatrix"):
+            Adaptive(template)

@@ -171,3 +171,38 @@ def test_where_evalkit_refuses_what_mapie_answers_or_crashes_on():
         face.auroc([1, 1], [0.2, 0.3])
     with pytest.raises(InvalidArgumentError, match="'kernel_sizes'"):
         face.hsic(Y_TOY, INTERVALS, kernel_sizes=(1, -1))
+
+
+def test_spiegelhalter_takes_the_outcomes_as_numbers():
+    """MAPIE's formula reads ``y`` as a number: 1/2 outcomes and -1/1 are not recoded to 0/1."""
+    for y_true in (np.array([1, 2, 2, 1]), np.array([-1, 1, 1, -1])):
+        y_score = np.array([0.2, 0.7, 0.4, 0.9])
+        assert face.spiegelhalter_statistic(y_true, y_score) == pytest.approx(mapie_calibration.spiegelhalter_statistic(y_true, y_score), rel=1e-12)
+
+
+def test_two_dimensional_columns_of_one_value_are_columns():
+    x, y = face.sort_xy_by_y([[1], [2], [3]], [[0.3], [0.1], [0.2]])
+    assert x.tolist() == [2, 3, 1] and y.tolist() == [0.1, 0.2, 0.3]
+
+
+@pytest.mark.parametrize("level", [1.5, -3, True, "0.5", math.nan])
+def test_the_coverage_gap_refuses_a_level_no_coverage_has(level):
+    with pytest.raises(InvalidArgumentError, match="'confidence_level'"):
+        face.coverage_gap([1.0, 2.0], [0, 1], level, y_intervals=np.array([[0, 2], [0, 3]]))
+
+
+def test_bad_inputs_of_the_new_functions_are_named():
+    from evalkit.exceptions import EvalkitError
+
+    cases = [
+        (face.kolmogorov_smirnov_statistic, ([], [])), (face.kuiper_statistic, ([], [])),
+        (face.hsic, (Y_TOY[:3], INTERVALS)), (face.hsic, (Y_TOY, np.where(INTERVALS == 4, np.inf, INTERVALS))),
+        (face.top_label_ece, (Y_TRUE[:10], Y_SCORES)), (face.top_label_ece, (Y_TRUE, Y_SCORES[:, 0], Y_TRUE[:10])),
+        (face.top_label_ece, (Y_TRUE, Y_SCORES, None, 50, None, [0, 1])), (face.add_jitter, (3.0,)),
+    ]  # fmt: skip
+    for function, arguments in cases:
+        with pytest.raises(EvalkitError):
+            function(*arguments)
+    assert face.auroc(np.array([[1], [0], [1]]), [0.9, 0.1, 0.8]) == 1.0
+    with pytest.raises(InvalidArgumentError, match="'correctness'"):
+        face.auroc([1, 0, 1], [0.9, 0.1])

@@ -698,11 +698,12 @@ def test_average_precision_is_wekas_prc_area(y_true, scores, weights, weka):
        st.sampled_from([2, 3, 11, 101]))  # fmt: skip
 def test_n_point_precision_is_the_highest_precision_at_each_recall_level(rows, n):
     """The textbook definition (Manning, Raghavan & Schütze 2008, §8.4) on scikit-learn's
-    precision-recall points: at each of ``n`` recall levels, the highest precision of the points
-    at that recall or above."""
+    precision-recall points (its thresholds'): at each of ``n`` recall levels, the highest
+    precision of the points at that recall or above."""
     y, score, weight = (list(column) for column in zip(*rows))
     assume(0 < sum(y) < len(y))
     precision, recall, _ = sk.precision_recall_curve(y, score, sample_weight=weight)
+    precision, recall = precision[:-1], recall[:-1]  # (scikit-learn's closing point, recall 0 at precision 1: no threshold's)
     expected = np.mean([max((p for p, r in zip(precision, recall) if r >= level - 1e-12), default=0.0) for level in np.linspace(0, 1, n)])
     curve = ThresholdCurve.from_scores(y, score, pos_label=1, sample_weight=weight)
     assert curve.n_point_precision(n) == pytest.approx(expected, abs=1e-12)
@@ -738,3 +739,17 @@ def test_the_cost_curve_is_the_lower_envelope_of_the_thresholds_cost_lines(rows)
 def test_a_cost_curve_of_one_class_is_undefined():
     pc, cost = ThresholdCurve.from_scores([1, 1], [0.2, 0.4], pos_label=1).cost_curve()
     assert pc.tolist() == [0.0, 1.0] and np.isnan(cost).all()
+
+
+def test_n_point_precision_does_not_count_a_point_no_threshold_gives():
+    """The precision-recall curve's closing point (recall 0, precision 1) is scikit-learn's
+    drawing aid, no threshold's: one positive ranked last reads precision 1/2 at every level."""
+    curve = ThresholdCurve.from_scores([0, 1], [0.9, 0.1])
+    assert curve.n_point_precision(11) == pytest.approx(0.5) and curve.n_point_precision(2) == pytest.approx(0.5)
+
+
+def test_the_cost_curve_has_no_corner_twice():
+    y = [0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1]
+    s = [3, 1, 2, 2, 0, 1, 1, 1, 0, 4, 1, 1, 2, 0, 3, 1, 3, 3]
+    pc, _ = ThresholdCurve.from_scores(y, s, pos_label=1).cost_curve()
+    assert np.all(np.diff(pc) > 0)

@@ -74,18 +74,8 @@ Total Number of Instances               10.5
 "Ignored Class Unknown Instances", counts an instance without a class, which evalkit refuses)."""
 
 
-def classified_matrix(actual, distributions, weights, labels) -> ConfusionMatrix:
-    """The confusion matrix of the classified samples, each predicted as Weka predicts: the
-    first class of the highest probability."""
-    distributions = np.asarray(distributions, dtype=float)
-    classified = distributions.max(axis=1) > 0
-    return ConfusionMatrix.from_predictions(np.asarray(actual)[classified], np.asarray(labels)[distributions.argmax(axis=1)][classified],
-                                            labels=labels, sample_weight=np.asarray(weights, dtype=float)[classified])  # fmt: skip
-
-
 def test_the_summary_is_wekas_line_for_line():
-    matrix = classified_matrix(CLASSES, PROBABILITIES, WEIGHTS, ["a", "b", "c"])
-    assert hand_case().weka_summary(matrix, coverage=True) == WEKA_SUMMARY
+    assert hand_case().weka_summary(coverage=True) == WEKA_SUMMARY
 
 
 def test_weka_3_6_divides_the_total_information_by_the_entropy_of_the_priors():
@@ -143,7 +133,7 @@ def test_every_number_is_the_one_real_weka_prints(weka_information, data, classi
     if edges[0] != -1:  # Weka starts at -1 with 0 % when no margin is that low
         edges, shares = np.concatenate(([-1.0], edges)), np.concatenate(([0.0], shares))
     assert np.allclose(weka_margins, np.stack([edges, 100 * shares], axis=1), rtol=0, atol=5.1e-4)  # (Weka prints 3 decimals)
-    ours = scores.weka_summary(classified_matrix(actual, distributions, weights, list(range(m)))).splitlines()
+    ours = scores.weka_summary().splitlines()
     theirs = run["toSummaryString"].splitlines()
     relative = [k for k, line in enumerate(theirs) if line.startswith("K&B Relative Info Score")]  # Weka 3.6's score: see above
     assert [line for k, line in enumerate(ours) if k not in relative] == [line for k, line in enumerate(theirs) if k not in relative]
@@ -338,3 +328,28 @@ def test_the_curve_rows_of_the_porting_guide_give_wekas_numbers():
     assert [java for java, _ in found] == list(weka)
     for java, expression in found:
         assert np.allclose(eval(expression, dict(namespace)), weka[java], rtol=1e-12, atol=1e-15), java
+
+
+def test_the_summary_counts_its_own_predictions_and_kappa():
+    """The summary's correct weight and kappa are the confusion matrix's of the classified
+    samples, each predicted as the first class of its highest probability (as Weka predicts)."""
+    scores = hand_case()
+    p = np.array(PROBABILITIES)
+    kept = p.max(axis=1) > 0
+    matrix = ConfusionMatrix.from_predictions(np.array(CLASSES)[kept], np.array(["a", "b", "c"])[p.argmax(axis=1)][kept], labels=["a", "b", "c"],
+                                              sample_weight=np.array(WEIGHTS, dtype=float)[kept])  # fmt: skip
+    lines = dict(line.split("  ", 1) for line in scores.weka_summary().splitlines() if line)
+    assert float(lines["Kappa statistic"]) == pytest.approx(round(matrix.get_cohen_kappa(), 4))
+    assert float(lines["Correctly Classified Instances"].split()[0]) == np.trace(matrix.to_array())
+
+
+def test_the_summary_prints_wekas_kappa_of_one_class_and_huge_weights():
+    """Weka's kappa is 1 when chance agreement is certain (one class only: Weka 3.6.14 prints 1);
+    a weight of 1e30 prints as Java's DecimalFormat prints it."""
+    scores = InformationScores.from_probabilities(["a", "a"], [[1.0, 0.0], [0.7, 0.3]], labels=["a", "b"])
+    assert "Kappa statistic                          1     \n" in scores.weka_summary()
+    big = InformationScores.from_probabilities(["a", "a"], [[1.0, 0.0], [0.7, 0.3]], labels=["a", "b"], sample_weight=[1e30, 1e30])
+    assert "Total Number of Instances          2000000000000000000000000000000\n" in big.weka_summary(complexity=False)
+    from evalkit._scores.information import _weka_number
+
+    assert _weka_number(1e23).strip() == "100000000000000000000000" and _weka_number(0.9, 4, 2) == "0.9 "  # (Java's own digits of 1e23 end ...99990000000)

@@ -1,6 +1,6 @@
 """ADWIN, the adaptive window of Bifet & Gavaldà ("Learning from time-changing data with
-adaptive windowing", SDM 2007), as MOA computes it, and ``Adaptive``: a window of any counted
-result over the samples ADWIN keeps of their correctness (MOA's
+adaptive windowing", SDM 2007), as MOA computes it, and ``Adaptive``: a window of a confusion
+matrix over the samples ADWIN keeps of their correctness (MOA's
 ``AdwinClassificationPerformanceEvaluator`` beside ``Windowed`` and ``Faded``).
 
 ADWIN keeps the recent values of a stream in buckets of ``2^i`` values (at most five of each
@@ -27,8 +27,9 @@ from evalkit._engine import serialization
 from evalkit._engine._labels import same_labels
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import show
+from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._scale.windows import Windowed
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, InvalidValueError
 
 __all__ = ["Adaptive", "Adwin"]
 
@@ -82,6 +83,10 @@ class Adwin:
     def update(self, x: float) -> bool:
         """Add ``x``; every ``clock`` values, drop the oldest buckets while a split of the window
         tells a change. True when the window shrank."""
+        if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+            raise InvalidArgumentError(f"'x' must be a number, got {show(x)}")
+        if not math.isfinite(x):
+            raise InvalidValueError(f"'x' must be a finite number, got {show(x)}: a NaN or an infinity would hold the mean for ever (MOA takes it so)")
         self.time += 1
         self._insert(float(x))
         shrank = False
@@ -152,26 +157,32 @@ class Adwin:
             detector._rows = [[[float(total), float(spread)] for total, spread in row] for row in state["rows"]]
         except (KeyError, TypeError, ValueError) as error:
             raise InvalidTypeError(f"not the state of an ADWIN: {error}") from None
-        if sum(2**i * len(row) for i, row in enumerate(detector._rows)) != detector.width:
-            raise InvalidTypeError(f"not the state of an ADWIN: its buckets do not hold its {detector.width} values")
+        held = sum(bucket_sum for row in detector._rows for bucket_sum, _ in row)
+        if not detector._rows or sum(2**i * len(row) for i, row in enumerate(detector._rows)) != detector.width or not math.isclose(
+                held, detector.total, rel_tol=1e-9, abs_tol=1e-9 * max(1, detector.width)):  # fmt: skip
+            raise InvalidTypeError(f"not the state of an ADWIN: its buckets do not hold its {detector.width} values summing to {detector.total}")
         return detector
 
     def __repr__(self) -> str:
         return f"Adwin(delta={self.delta}, width={self.width}, estimation={self.estimation})"
 
 
-class Adaptive(Windowed[Any]):
-    """A counted result of single-label predictions over the samples an ADWIN of their
-    correctness keeps (``1`` right, ``0`` wrong): the window grows while the accuracy holds and
+class Adaptive(Windowed[ConfusionMatrix]):
+    """A confusion matrix of the samples an ADWIN of their correctness keeps (``1`` right, ``0`` wrong): the window grows while the accuracy holds and
     drops what came before a change. Its accuracy is the accuracy MOA's
     ``AdwinClassificationPerformanceEvaluator`` prints (one ADWIN there too); every other measure
     is read from the same window (MOA keeps one ADWIN for each of its other counts, each of its
     own width, so its kappas and per-class values mix windows).
 
     Args:
-        template: an empty result counted from ``(y_true, y_pred)``, such as ``ConfusionMatrix(labels)``.
+        template: an empty ``ConfusionMatrix`` (its labels, or none yet).
         delta: ADWIN's confidence (MOA: 0.002).
         clock: the samples between two tests of the window (MOA: 32).
+
+    Weights count in the matrix, not in what ADWIN watches (whether each prediction is right):
+    MOA's evaluator feeds its ADWIN ``w`` for a right prediction (a windowed mean of ``w · [right]``,
+    not a weighted accuracy) and skips samples of weight 0, so its accuracy is this window's for
+    unweighted samples only.
 
     Examples:
         >>> from evalkit import ConfusionMatrix
@@ -184,7 +195,9 @@ class Adaptive(Windowed[Any]):
 
     DOCUMENT = "Adaptive"
 
-    def __init__(self, template: Any, delta: float = 0.002, clock: int = 32) -> None:
+    def __init__(self, template: ConfusionMatrix, delta: float = 0.002, clock: int = 32) -> None:
+        if not isinstance(template, ConfusionMatrix):
+            raise InvalidTypeError(f"'template' must be a ConfusionMatrix: an adaptive window watches whether each predicted label is right, got {show(template)}")
         super().__init__(template, size=1)
         self.size = None  # (no size: ADWIN decides what stays)
         self.adwin = Adwin(delta, clock)

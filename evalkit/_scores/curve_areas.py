@@ -233,6 +233,7 @@ class CurveAreas(CurveFields):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
             raise InvalidArgumentError(f"'n' must be a whole number >= 2, got {show(n)}")
         precision, recall, _ = self.precision_recall(label)
+        precision, recall = precision[:-1], recall[:-1]  # (the closing point, recall 0 at precision 1, is a drawing aid, no threshold's)
         if np.isnan(recall).any():
             return math.nan
         best = np.fmax.accumulate(np.nan_to_num(precision, nan=0.0))  # the highest precision at this recall or above (recall falls along the arrays)
@@ -297,7 +298,9 @@ class CurveAreas(CurveFields):
             corners = dx / (dx + dy)  # where the lines of two neighbours on the hull cross
         inner = np.isfinite(corners) & (corners > 0) & (corners < 1)  # (a first vertical or last level segment crosses at an end)
         corners, cost = corners[inner], ((1 - y[:-1]) * corners + x[:-1] * (1 - corners))[inner]
-        return np.concatenate(([0.0], corners, [1.0])), np.concatenate(([0.0], cost, [0.0]))
+        pc, cost = np.concatenate(([0.0], corners, [1.0])), np.concatenate(([0.0], cost, [0.0]))
+        rising = np.concatenate(([True], np.diff(pc) > 0))  # (points on one line, as rounded, cross at one corner)
+        return pc[rising], cost[rising]
 
     def area_bounds(self, kind: str = "roc_auc", label: Hashable | None = None) -> tuple[float, float]:
         """Where the exact area can lie, given this curve's points: ``(low, high)``.

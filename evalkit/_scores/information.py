@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,12 +32,12 @@ from evalkit._results._summed import SummedState
 from evalkit._scores.conformal import class_codes, probability_rows, top_mass_sets
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError
 from evalkit.measures._arithmetic import ratio
+from evalkit.measures._matrix_formulas import margins_cohen_kappa
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from evalkit._engine._types import LabelsLike
-    from evalkit._results.confusion_matrix import ConfusionMatrix
 
 __all__ = ["InformationScores"]
 
@@ -59,7 +59,10 @@ def _weka_number(value: float, width: int = 12, decimals: int = 4) -> str:
     if math.isnan(value) or math.isinf(value):
         text = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     else:
-        rounded = Decimal(value).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
+        with localcontext() as context:
+            context.prec = 400  # (every double's whole part fits: quantize never runs out of digits)
+            exact = Decimal(value) if abs(value) < 1e17 else Decimal(repr(value))  # (beyond 17 digits Java prints a double's shortest digits, not its binary value)
+            rounded = exact.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
         text = format(rounded, "f").rstrip("0").rstrip(".") if "." in format(rounded, "f") else format(rounded, "f")
         text = "-0" if text in ("0", "-0") and (value < 0 or math.copysign(1, value) < 0) else text
     whole, point, fraction = text.partition(".")
@@ -102,7 +105,7 @@ class InformationScores(SummedState):
     """
 
     DOCUMENT = "InformationScores"
-    SETTINGS, SUMS, SIGNED = ("labels", "priors", "level"), ("_counts", "_kb", "_margins"), frozenset({"_kb"})
+    SETTINGS, SUMS, SIGNED = ("labels", "priors", "level"), ("_counts", "_kb", "_margins", "_classes"), frozenset({"_kb"})
 
     def __init__(self, labels: Sequence[Hashable], *, priors: ArrayLike | None = None, level: float = 0.95) -> None:
         self.labels = check_label_list(labels)
@@ -122,6 +125,7 @@ class InformationScores(SummedState):
         self._counts = in_units(np.zeros(len(_FIELDS)))
         self._kb = in_units(np.zeros(1))
         self._margins = in_units(np.zeros(MARGIN_BINS + 1))  # the weight of the samples in each bin of the margin (Weka's 500)
+        self._classes = in_units(np.zeros((3, m)))  # per class, of the classified samples: the weight of its samples, of its predictions, of its right ones
 
     @classmethod
     def from_probabilities(cls, y_true: LabelsLike, y_prob: ArrayLike, *, labels: Sequence[Hashable], priors: ArrayLike | None = None,
@@ -144,7 +148,7 @@ class InformationScores(SummedState):
     def _setting_values(self) -> tuple:
         return (self.labels, self.level)  # (the priors say how samples are scored, not what their sums are)
 
-    def _count(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _count(self, y_true: LabelsLike, y_prob: ArrayLike, /, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, ...]:
         p, m = probability_rows(y_prob), len(self.labels)
         if p.shape[1] != m:
             raise InputShapeError(f"'y_prob' must be a samples x {m} matrix of probabilities (one column per label), got {show(p)}")
@@ -174,7 +178,11 @@ class InformationScores(SummedState):
         counts = exact_bincount(slots.ravel(), terms.ravel(), len(_FIELDS))
         others = np.where(truth_rows > 0, -np.inf, p).max(axis=1, initial=0.0)  # (the highest probability of another class, at least 0)
         bins = np.floor((p[rows, codes] - others + 1) / 2 * MARGIN_BINS).astype(np.intp)  # (Weka truncates so: ((margin + 1) / 2) * 500)
-        return counts, exact_bincount(np.zeros(len(p), dtype=np.intp), np.where(classified, kb, 0.0) * w, 1), exact_bincount(bins, w, MARGIN_BINS + 1)
+        predicted, kept = np.argmax(p, axis=1), w * classified  # (Weka predicts the first class of the highest probability; a row of zeros nothing)
+        slots = np.concatenate((codes, m + predicted, 2 * m + codes))
+        classes = exact_bincount(slots, np.concatenate((kept, kept, np.where(predicted == codes, kept, 0.0))), 3 * m).reshape(3, m)
+        return (counts, exact_bincount(np.zeros(len(p), dtype=np.intp), np.where(classified, kb, 0.0) * w, 1), exact_bincount(bins, w, MARGIN_BINS + 1),
+                classes)  # fmt: skip
 
     def _invalid(self) -> str | None:
         """Sums no counting gives: one below 0, or more than the classified samples can carry
@@ -187,6 +195,10 @@ class InformationScores(SummedState):
         bounds = {"covered": 1.0, "region_size": 1.0, **dict.fromkeys(("absolute_error", "squared_error", "prior_absolute_error", "prior_squared_error"), 2.01 / m),
                   **dict.fromkeys(("scheme_entropy", "prior_entropy"), 1074.0)}  # fmt: skip
         kb = float(rounded_counts(self._kb)[0])
+        actual, predicted, right = rounded_counts(self._classes)
+        if np.any(rounded_counts(self._classes) < 0) or np.any(right > np.minimum(actual, predicted) + slack) or not (
+                abs(actual.sum() - classified) <= slack and abs(predicted.sum() - classified) <= slack):  # fmt: skip
+            return "these sums are not a count of samples: the classes' sums do not add up to the classified samples"
         if any(value < 0 for value in sums.values()) or classified < -slack or abs(kb) > 1074.0 * classified + slack or any(
                 sums[name] > bound * classified + slack for name, bound in bounds.items()):  # fmt: skip
             return "these sums are not a count of samples: a sum below 0, or more than the classified samples carry"
@@ -302,18 +314,17 @@ class InformationScores(SummedState):
         held = np.flatnonzero(weights > 0)
         return (2 * held - MARGIN_BINS) / MARGIN_BINS, np.cumsum(weights)[held] / self.n_samples
 
-    def weka_summary(self, matrix: ConfusionMatrix, *, complexity: bool = True, coverage: bool = False, title: str = "") -> str:
-        """Weka's ``toSummaryString(title, complexity)`` of these scores and ``matrix``, the
-        confusion matrix of the classified samples (those with a probability above 0), line
-        for line: correct and incorrect weight (percent of every sample), kappa, the K&B and
-        entropy lines (``complexity``), the errors, the regions' coverage and size
-        (``coverage``: Weka 3.8's ``-toggle``), the unclassified and the total. Numbers as
-        Weka 3.8 prints them (12 wide, 4 decimals, half up); its K&B relative score.
+    def weka_summary(self, *, complexity: bool = True, coverage: bool = False, title: str = "") -> str:
+        """Weka's ``toSummaryString(title, complexity)`` line for line: correct and incorrect
+        weight (each sample predicted as the first class of its highest probability; percent of
+        every sample), Weka's kappa of the classified samples, the K&B and entropy lines
+        (``complexity``), the errors, the regions' coverage and size (``coverage``: Weka 3.8's
+        ``-toggle``), the unclassified and the total. Numbers as Weka 3.8 prints them (12 wide,
+        4 decimals, half up); its K&B relative score.
 
         Examples:
-            >>> from evalkit import ConfusionMatrix
             >>> scores = InformationScores.from_probabilities(["a", "b"], [[0.9, 0.1], [0.6, 0.4]], labels=["a", "b"])
-            >>> print(scores.weka_summary(ConfusionMatrix.from_predictions(["a", "b"], ["a", "a"]), complexity=False))
+            >>> print(scores.weka_summary(complexity=False))
             <BLANKLINE>
             Correctly Classified Instances           1               50      %
             Incorrectly Classified Instances         1               50      %
@@ -326,8 +337,11 @@ class InformationScores(SummedState):
             <BLANKLINE>
         """
         total, classified = self.n_samples, self.n_samples - self.unclassified
-        if not math.isclose(matrix.get_total_items(), classified, rel_tol=1e-9, abs_tol=1e-9):
-            raise InvalidArgumentError(f"'matrix' must count the {classified:g} classified samples these scores count, got {matrix.get_total_items():g}")
+        actual, predicted, right = in_units(self._classes)  # (exact: the kappa of the margins combines them before it divides)
+        correct = float(rounded_counts(np.array([right.sum()], dtype=object))[0])
+        kappa = float(margins_cohen_kappa(correct=right.sum(), total=actual.sum(), actual=actual, predicted=predicted))
+        if math.isnan(kappa) and classified > 0:  # chance agreement certain (one class only): Weka's kappa is 1
+            kappa = 1.0
 
         def share(amount: float) -> str:
             return f"{_weka_number(amount)}     {_weka_number(100 * amount / total)} %"
@@ -337,9 +351,8 @@ class InformationScores(SummedState):
 
         lines = []
         if total > 0:  # (Weka prints the total alone for nothing counted)
-            correct = float(np.trace(matrix.to_array()))
             lines += [("Correctly Classified Instances", share(correct)), ("Incorrectly Classified Instances", share(classified - correct)),
-                      ("Kappa statistic", _weka_number(matrix.get_cohen_kappa()))]  # fmt: skip
+                      ("Kappa statistic", _weka_number(kappa))]  # fmt: skip
             if complexity:
                 lines += [("K&B Relative Info Score", f"{_weka_number(100 * self.kb_relative_information())} %"), ("K&B Information Score", bits("kb_information")),
                           ("Class complexity | order 0", bits("sf_prior_entropy")), ("Class complexity | scheme", bits("sf_scheme_entropy")),
@@ -348,8 +361,9 @@ class InformationScores(SummedState):
                       ("Relative absolute error", f"{_weka_number(100 * self.relative_absolute_error())} %"),
                       ("Root relative squared error", f"{_weka_number(100 * self.root_relative_squared_error())} %")]  # fmt: skip
             if coverage:
-                lines += [(f"Coverage of cases ({self.level:.2f} level)", f"{_weka_number(100 * self.coverage())} %"),
-                          (f"Mean rel. region size ({self.level:.2f} level)", f"{_weka_number(100 * self.region_size())} %")]  # fmt: skip
+                level = _weka_number(self.level, 4, 2).strip()
+                lines += [(f"Coverage of cases ({level} level)", f"{_weka_number(100 * self.coverage())} %"),
+                          (f"Mean rel. region size ({level} level)", f"{_weka_number(100 * self.region_size())} %")]  # fmt: skip
         if self.unclassified > 1e-6:
             lines.append(("UnClassified Instances", share(self.unclassified)))
         lines.append(("Total Number of Instances", _weka_number(total)))

@@ -32,7 +32,7 @@ from evalkit._scores.conformal import (
 )
 from evalkit._scores.curves import ThresholdCurve
 from evalkit._scores.selective import RiskCoverage
-from evalkit.exceptions import InputShapeError, InvalidArgumentError
+from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError, InvalidValueError
 from evalkit.measures._arithmetic import ratio
 
 __all__ = [
@@ -148,6 +148,8 @@ def _interval_levels(y_true: ArrayLike, y_intervals: IntervalsLike) -> tuple[np.
         truth = truth[:, 0]
     if truth.ndim == 2 and truth.shape[1] != intervals.shape[2]:
         raise InputShapeError(f"'y_true' must be 1-D or one column per level ({intervals.shape[2]}), got shape {truth.shape}")
+    if len(truth) != len(intervals):
+        raise InputLengthError(f"'y_true' and 'y_intervals' must have one entry per sample, got {len(truth)} and {len(intervals)}")
     return truth, intervals
 
 
@@ -293,12 +295,15 @@ def auroc(correctness: ArrayLike, confidence: ArrayLike) -> float:
         >>> auroc([1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4])
         0.25
     """
-    correct = as_array(correctness, "correctness")
+    correct, scores = (np.ravel(values) if values.ndim == 2 and values.shape[1] == 1 else values
+                       for values in (as_array(correctness, "correctness"), as_array(confidence, "confidence")))  # fmt: skip
     if correct.dtype.kind not in "biuf" or not np.isin(correct, (0, 1)).all():
         raise InvalidArgumentError(f"'correctness' must be a binary array of only 0 and 1, got {show(correctness)}")
+    if len(correct) != len(scores):
+        raise InvalidArgumentError(f"'correctness' and 'confidence' must have one value per sample, got {len(correct)} and {len(scores)}")
     if len(np.unique(correct)) < 2:
         raise InvalidArgumentError(f"'correctness' must hold both 0 and 1 to have an area under the ROC curve, got {show(correctness)}")
-    return float(ThresholdCurve.from_scores(correct.astype(bool), confidence, pos_label=True).roc_auc())
+    return float(ThresholdCurve.from_scores(correct.astype(bool), scores, pos_label=True).roc_auc())
 
 
 def _bounds_of_one_level(y_true: ArrayLike, y_intervals: IntervalsLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -327,6 +332,8 @@ def hsic(y_true: ArrayLike, y_intervals: IntervalsLike, kernel_sizes: ArrayLike 
         raise InvalidArgumentError(f"'kernel_sizes' must be two numbers > 0 (the widths' and the coverage's), got {show(kernel_sizes)}")
     truth, lower, upper = _bounds_of_one_level(y_true, y_intervals)
     n = len(truth)
+    if n < 2 or not (np.isfinite(truth).all() and np.isfinite(lower).all() and np.isfinite(upper).all()):
+        raise InvalidValueError(f"'y_true' and 'y_intervals' must be finite numbers of two samples or more, got {n} samples")
     centring = np.eye(n) - 1 / n * np.ones((n, n))
     values = []
     for level in range(lower.shape[1]):
@@ -379,6 +386,8 @@ def coverage_gap(y: LabelsLike, groups: LabelsLike, confidence_level: float, *, 
     """
     if (y_intervals is None) == (y_sets is None):
         raise InvalidArgumentError("give the intervals (y_intervals=) or the sets (y_sets=), one of them")
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float, np.integer, np.floating)) or not 0 <= confidence_level <= 1:
+        raise InvalidArgumentError(f"'confidence_level' must be a number in [0, 1], got {show(confidence_level)}")
     if not isinstance(weighted, (bool, np.bool_)):
         raise InvalidArgumentError(f"'weighted' must be True or False, got {show(weighted)}")
     if y_sets is not None:

@@ -17,14 +17,19 @@ Private: ``evalkit.metrics`` is the public path of every function here.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._validation import as_array, show
-from evalkit._scores.calibration import Calibration
-from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError, InvalidValueError
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputLengthError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidValueError,
+)
 
 __all__ = [
     "add_jitter",
@@ -41,12 +46,15 @@ __all__ = [
     "spiegelhalter_statistic",
 ]
 
+LegacyRandomState = int | np.random.RandomState | None
+"""What seeds MAPIE's jitter: a seed, a ``numpy.random.RandomState``, or ``None`` (numpy's global one)."""
+
 _SERIES_TOLERANCE = 1e-8
 """Where MAPIE stops the series of the two laws (its ``EPSILON``): terms beyond it are left out,
 so the values match MAPIE's to about 1e-15 (the full series differ from them by up to 3e-11)."""
 
 
-def _legacy_random_state(random_state: Any) -> np.random.RandomState:
+def _legacy_random_state(random_state: LegacyRandomState) -> np.random.RandomState:
     """A ``numpy.random.RandomState`` as scikit-learn's ``check_random_state`` gives it (MAPIE's
     jitter draws from it): numpy's global one for ``None``, a new one for a seed, or the one given."""
     if random_state is None:
@@ -72,10 +80,12 @@ def _checked(y_true: ArrayLike, y_score: ArrayLike) -> tuple[np.ndarray, np.ndar
         columns.append(array.astype(np.float64))
     if len(columns[0]) != len(columns[1]):
         raise InputLengthError(f"'y_true' and 'y_score' must have one value per sample, got {len(columns[0])} and {len(columns[1])}")
+    if not len(columns[0]):
+        raise EmptyInputError("'y_true' and 'y_score' hold no sample: nothing to test")
     return columns[0], columns[1]
 
 
-def add_jitter(x: ArrayLike, noise_amplitude: float = 1e-8, random_state: Any = None) -> np.ndarray:
+def add_jitter(x: ArrayLike, noise_amplitude: float = 1e-8, random_state: LegacyRandomState = None) -> np.ndarray:
     """``x · (1 + a ε)``: each value moved by a relative normal noise of amplitude ``a`` (0 stays 0).
 
     Examples:
@@ -83,6 +93,8 @@ def add_jitter(x: ArrayLike, noise_amplitude: float = 1e-8, random_state: Any = 
         [0.0, 0.99999999, 1.99999999, 2.99999997, 4.00000003]
     """
     values = np.asarray(x, dtype=np.float64)
+    if values.ndim != 1:
+        raise InvalidArgumentError(f"'x' must be a 1-D array of numbers, got {show(x)}")
     return values * (1 + noise_amplitude * _legacy_random_state(random_state).normal(size=len(values)))
 
 
@@ -94,14 +106,14 @@ def sort_xy_by_y(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         >>> [values.tolist() for values in sort_xy_by_y([1, 2, 3], [0.3, 0.1, 0.2])]
         [[2, 3, 1], [0.1, 0.2, 0.3]]
     """
-    xs, ys = np.asarray(x), np.asarray(y)
+    xs, ys = (values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else values for values in (np.asarray(x), np.asarray(y)))
     if len(xs) != len(ys):
         raise InputLengthError(f"'x' and 'y' must have one value per sample, got {len(xs)} and {len(ys)}")
     order = np.argsort(ys)
     return xs[order], ys[order]
 
 
-def cumulative_differences(y_true: ArrayLike, y_score: ArrayLike, noise_amplitude: float = 1e-8, random_state: Any = 1) -> np.ndarray:
+def cumulative_differences(y_true: ArrayLike, y_score: ArrayLike, noise_amplitude: float = 1e-8, random_state: LegacyRandomState = 1) -> np.ndarray:
     """``C_k = Σ_{i ≤ k} (y_i − s_i) / n`` of the samples sorted by their jittered scores
     (``add_jitter``; the jittered scores enter the sums), ``k = 1 .. n``.
 
@@ -180,7 +192,7 @@ def kuiper_cdf(x: float) -> float:
     return total
 
 
-def _p_value(statistic: float, law: Any) -> float:
+def _p_value(statistic: float, law: Callable[[float], float]) -> float:
     if math.isinf(statistic):  # every score 0 or 1: no spread to compare with
         return math.nan
     return 1 - law(statistic)
@@ -208,17 +220,17 @@ def kuiper_p_value(y_true: ArrayLike, y_score: ArrayLike) -> float:
 
 
 def spiegelhalter_statistic(y_true: ArrayLike, y_score: ArrayLike) -> float:
-    """Spiegelhalter's z (1986), ``Σ (y − s)(1 − 2s) / sqrt(Σ (1 − 2s)² s (1 − s))``: the statistic
-    of ``Calibration.spiegelhalter_test()``, whose p-value is two-sided.
+    """Spiegelhalter's z (1986), ``Σ (y − s)(1 − 2s) / sqrt(Σ (1 − 2s)² s (1 − s))``, the outcomes
+    ``y`` taken as numbers (as MAPIE takes them); of 0/1 outcomes, the statistic of
+    ``Calibration.spiegelhalter_test()``, whose p-value is two-sided.
 
     Examples:
         >>> round(spiegelhalter_statistic([0, 1, 0, 1, 0], [0.1, 0.9, 0.21, 0.9, 0.5]), 3)
         -0.757
     """
     truth, score = _checked(y_true, y_score)
-    if not (np.all(score >= 0) and np.all(score <= 1)):
-        raise InvalidValueError(f"'y_score' must hold probabilities in [0, 1], got {show(score[(score < 0) | (score > 1)][:3])}")
-    return float(Calibration.from_scores(truth, score, pos_label=1.0).spiegelhalter_test().statistic)
+    with np.errstate(divide="ignore", invalid="ignore"):  # (scores all 0, 1/2 or 1: no spread, an infinite or undefined z, as MAPIE's)
+        return float(np.sum((truth - score) * (1 - 2 * score)) / np.sqrt(np.sum((1 - 2 * score) ** 2 * (1 - score) * score)))
 
 
 def spiegelhalter_p_value(y_true: ArrayLike, y_score: ArrayLike) -> float:

@@ -452,12 +452,16 @@ def top_label_ece(y_true: LabelsLike, y_scores: ScoresLike, y_score_arg: ArrayLi
         raise InvalidArgumentError(f"'num_bins' must be a whole number >= 2 (MAPIE's bin edges), got {show(num_bins)}")
     scores, truth = np.asarray(y_scores, dtype=np.float64), np.asarray(y_true)
     if y_score_arg is None:
-        if scores.ndim != 2:
-            raise InputShapeError(f"'y_scores' must be n x m without 'y_score_arg', got shape {scores.shape}")
+        if scores.ndim != 2 or np.isnan(scores).all(axis=1).any():
+            raise InputShapeError(f"'y_scores' must be n x m scores (a number in every row) without 'y_score_arg', got {show(scores)}")
+        if classes is not None and len(classes) != scores.shape[1]:
+            raise InputShapeError(f"'classes' must name the {scores.shape[1]} columns of 'y_scores', got {show(classes)}")
         top, column = np.nanmax(scores, axis=1), np.nanargmax(scores, axis=1)
         predicted = column if classes is None else np.asarray(classes)[column]
     else:
         top, predicted = scores.ravel(), np.asarray(y_score_arg).ravel()
+    if not len(truth) == len(top) == len(predicted):
+        raise InputLengthError(f"'y_true', 'y_scores' (and 'y_score_arg') must have one entry per sample, got {len(truth)}, {len(top)} and {len(predicted)}")
     errors = [expected_calibration_error((truth[predicted == label] == label).astype(int), top[predicted == label], n_bins=int(num_bins) - 1, pos_label=1)
               for label in np.unique(predicted)]  # fmt: skip
     return float(np.mean(errors))
