@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalkit import Faded, RankedLists
+from evalkit.exceptions import InputLengthError
 
 
 def reference(predicted, relevant, k):
@@ -142,3 +143,49 @@ def test_a_ranked_lists_follows_the_counted_state_protocol(kind, data):
     """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
     pickle round trips (``harness.check_kind``)."""
     check_kind(kind, data)
+
+
+def test_graded_ndcg_by_hand_and_without_grades_is_the_binary_one():
+    """Järvelin & Kekäläinen's gains ``2^g − 1``: items 1 (grade 3) and 2 (grade 1) ranked
+    2, x, 1 give DCG_3 = 1/log 2 + 7/log 4 against the ideal 7/log 2 + 1/log 3."""
+    lists = RankedLists.from_lists([[2, 9, 1]], [[1, 2]], relevance=[[3, 1]], depth=3)
+    expected = (1 / math.log(2) + 7 / math.log(4)) / (7 / math.log(2) + 1 / math.log(3))
+    assert lists.graded_ndcg_at(3) == pytest.approx(expected, rel=1e-12)
+    plain = RankedLists.from_lists([[1, 6, 2, 7, 8], [4, 1, 5, 6, 2]], [[1, 2, 3, 4, 5], [1, 2, 3]], depth=5)
+    for k in range(1, 6):
+        assert plain.graded_ndcg_at(k) == pytest.approx(plain.ndcg_at(k), rel=1e-14)
+    with pytest.raises(InputLengthError):
+        RankedLists.from_lists([[1]], [[1, 2]], relevance=[[3]], depth=2)
+
+
+def spark_graded_ndcg(predicted, relevant, grades, k):
+    """Spark's ``RankingMetrics.ndcgAt`` of one (ranking, relevant items, grades) triple, its loop
+    written out (mllib/evaluation/RankingMetrics.scala since Spark 3.4): the ideal DCG is that
+    of the relevant items in the order given, a query of grades all 0 counts 0."""
+    grade = dict(zip(relevant, grades))
+    size = len(set(relevant))
+    n = min(max(len(predicted), size), k)
+    dcg = sum((2.0 ** grade.get(predicted[i], 0.0) - 1) / math.log(i + 2) for i in range(n) if i < len(predicted))
+    best = sum((2.0 ** grade.get(relevant[i], 0.0) - 1) / math.log(i + 2) for i in range(n) if i < size)
+    return dcg / best if best else 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 12), max_size=10), st.dictionaries(st.integers(0, 12), st.sampled_from([0.0, 1.0, 2.0, 3.5]), min_size=1, max_size=6)),
+                min_size=1, max_size=20), st.integers(1, 8))  # fmt: skip
+def test_graded_ndcg_is_sparks_when_the_relevant_items_come_most_relevant_first(rows, k):
+    """Spark divides by the DCG of the relevant items in the order given: given most relevant
+    first, that is the ideal DCG, and its nDCG is evalkit's."""
+    predicted = [p for p, _ in rows]
+    relevant = [sorted(graded, key=lambda item: -graded[item]) for _, graded in rows]
+    grades = [[graded[item] for item in items] for items, (_, graded) in zip(relevant, rows)]
+    lists = RankedLists.from_lists(predicted, relevant, relevance=grades, depth=8)
+    expected = np.mean([spark_graded_ndcg(p, r, g, k) for p, r, g in zip(predicted, relevant, grades)])
+    assert lists.graded_ndcg_at(k) == pytest.approx(expected, abs=1e-12)
+
+
+def test_sparks_graded_ndcg_passes_one_when_the_relevant_items_are_given_in_another_order():
+    """Item 1 (grade 3) is ranked first, as it should be; given the relevant items as [2, 1],
+    Spark's "ideal" ranking is 2 then 1, worse than the one evaluated."""
+    assert spark_graded_ndcg([1, 2], [2, 1], [1.0, 3.0], 2) > 1
+    assert RankedLists.from_lists([[1, 2]], [[2, 1]], relevance=[[1.0, 3.0]], depth=2).graded_ndcg_at(2) == pytest.approx(1.0)

@@ -397,3 +397,4 @@ def test_a_column_given_twice_counts_as_the_same_column_in_memory(spark):
     assert evalkit_spark.confusion_matrix(df, "label", "label", weight="w") == ConfusionMatrix.from_predictions(label, label, sample_weight=value)
     assert evalkit_spark.fold(df, ConfusionMatrix(["a", "b", "c"]), ["label", "label"]) == ConfusionMatrix.from_predictions(label, label, ["a", "b", "c"])
     assert evalkit_spark.regression_metrics(df, "w", "w", weight="w") == RegressionMetrics.from_predictions(value, value, sample_weight=value)
+

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from evalkit._engine import serialization
-from evalkit._engine._exact import UNIT, exact_bincount, in_units, limbs_to_ints, rounded_number
+from evalkit._engine._exact import UNIT, exact_bincount, in_units, limbs_to_ints, rounded_counts, rounded_number
 from evalkit._engine._validation import show
 from evalkit._results._summed import SummedState
 from evalkit._results.counted import ALL_OPERATIONS
@@ -108,6 +108,46 @@ def _ideal(depth: int) -> list[float]:
     return [0.0, *itertools.accumulate(1.0 / math.log(i + 2) for i in range(depth))]
 
 
+def _graded_sums(relevance: ItemLists | None, sizes: np.ndarray, relevant_keys: np.ndarray, keys: np.ndarray, position: np.ndarray, query: np.ndarray,
+                 width: int, n: int, depth: int) -> np.ndarray:  # fmt: skip
+    """At each ``k <= depth``, the exact sum over the queries with relevant items of how far the
+    nDCG of their grades is from their nDCG of binary relevance (an item relevant twice takes its
+    last grade, as Spark's map of them does; all grades 0: an nDCG of 0). Without ``relevance``
+    (every grade 1) nothing: 0 at every ``k``."""
+    if relevance is None:
+        return in_units(np.zeros(depth))
+    counts, grades = _flattened(relevance, "relevance")
+    if not np.array_equal(counts, sizes) or (len(grades) and grades.dtype.kind not in "biuf"):
+        raise InputLengthError("'relevance' must give one number per relevant item of each query")
+    grades = grades.astype(np.float64)
+    if not np.isfinite(grades).all():
+        raise InvalidArgumentError(f"'relevance' must hold finite numbers, got {show(grades[~np.isfinite(grades)][:3])}")
+    return exact_bincount(np.tile(np.arange(depth), n), (_ndcg(grades, relevant_keys, keys, position, query, width, n, depth)
+                                                        - _ndcg(np.ones(len(grades)), relevant_keys, keys, position, query, width, n, depth)).ravel(), depth)  # fmt: skip
+
+
+def _ndcg(grades: np.ndarray, relevant_keys: np.ndarray, keys: np.ndarray, position: np.ndarray, query: np.ndarray, width: int, n: int,
+          depth: int) -> np.ndarray:  # fmt: skip
+    """Each query's nDCG at ``k = 1 .. depth`` of ``grades`` (``n x depth``; 0 for a query without relevant items)."""
+    order = np.argsort(relevant_keys, kind="stable")
+    ordered, ordered_grades = relevant_keys[order], grades[order]
+    last = np.concatenate((ordered[1:] != ordered[:-1], [True])) if len(ordered) else np.zeros(0, dtype=bool)  # each item's last grade
+    items, item_grades = ordered[last], ordered_grades[last]
+    gained, ideal = np.zeros((n, depth)), np.zeros((n, depth))
+    if len(items) and len(keys):
+        spot = np.minimum(np.searchsorted(items, keys), len(items) - 1)
+        found = (items[spot] == keys) & (position < depth)
+        np.add.at(gained, (query[found], position[found]), (2.0 ** item_grades[spot[found]] - 1) / np.log(position[found] + 2.0))
+    owner = items // width
+    best = np.lexsort((-item_grades, owner))  # each query's items, highest grade first
+    rank = np.arange(len(items)) - np.searchsorted(owner[best], owner[best])
+    kept = rank < depth
+    np.add.at(ideal, (owner[best][kept], rank[kept]), (2.0 ** item_grades[best][kept] - 1) / np.log(rank[kept] + 2.0))
+    dcg, idcg = np.cumsum(gained, axis=1), np.cumsum(ideal, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
+
+
 class RankedLists(SummedState):
     """Ranking measures at every depth ``k <= depth`` of ranked item lists against sets of
     relevant items, one pair per query (see the module for the formulas): a counted kind of
@@ -122,13 +162,14 @@ class RankedLists(SummedState):
     """
 
     DOCUMENT = "RankedLists"
-    SETTINGS, SUMS, SIGNED = ("depth",), ("_queries", "_hits", "_totals"), frozenset({"_totals"})  # (difference arrays: sums of either sign)
+    SETTINGS, SUMS, SIGNED = ("depth",), ("_queries", "_hits", "_totals", "_graded"), frozenset({"_totals", "_graded"})  # (difference arrays: sums of either sign)
 
     def __init__(self, depth: int = 10) -> None:
         self.depth = check_depth(depth)
         self._queries = np.zeros(2, dtype=np.int64)  # the queries, and those with a relevant item
         self._hits = np.zeros(self.depth, dtype=np.int64)  # hits at each position
         self._totals = in_units(np.zeros(_Slots(self.depth).size))  # the exact sums (``_Slots``)
+        self._graded = in_units(np.zeros(self.depth))  # at each k, the sum of how far the queries' nDCG of their grades is from the binary one
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"revert", "scale"}
     REFUSED: ClassVar[dict[str, str]] = {"revert": "take a part away instead: a - a.counted(...)",
@@ -145,10 +186,11 @@ class RankedLists(SummedState):
         return int(self._queries[1])
 
     @classmethod
-    def from_lists(cls, predicted: ItemLists, relevant: ItemLists, *, depth: int = 10) -> RankedLists:
+    def from_lists(cls, predicted: ItemLists, relevant: ItemLists, *, depth: int = 10, relevance: ItemLists | None = None) -> RankedLists:
         """Count queries: ``predicted[q]`` the ranked items of query ``q`` (best first; an
         item may repeat, each time a hit), ``relevant[q]`` its relevant items (a set: repeats
-        count once). Vectorised over all the queries' items at once.
+        count once) and, for ``graded_ndcg_at``, ``relevance[q]`` their grades, one number
+        each (by default 1). Vectorised over all the queries' items at once.
 
         Raises:
             InputLengthError: other numbers of queries in ``predicted`` and ``relevant``.
@@ -156,10 +198,10 @@ class RankedLists(SummedState):
             MixedLabelTypesError: items that do not compare (numbers and strings).
         """
         lists = cls(depth)
-        lists.update(predicted, relevant)
+        lists.update(predicted, relevant, relevance=relevance)
         return lists
 
-    def _count(self, predicted: ItemLists, relevant: ItemLists, *, sample_weight: object = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _count(self, predicted: ItemLists, relevant: ItemLists, *, sample_weight: object = None, relevance: ItemLists | None = None) -> tuple[np.ndarray, ...]:
         """The sums of a batch of queries (each counts once: no weights)."""
         if sample_weight is not None:
             raise InvalidArgumentError(f"ranked lists count each query once: 'sample_weight' must be None, got {show(sample_weight)}")
@@ -206,7 +248,8 @@ class RankedLists(SummedState):
         index = np.concatenate([slot for slot, _ in values]).astype(np.int64)
         totals = exact_bincount(index, np.concatenate([value for _, value in values]).astype(np.float64), slots.size)
         hits = np.bincount(at[shallow], minlength=depth).astype(np.int64)
-        return np.array([n, np.count_nonzero(n_relevant)], dtype=np.int64), hits, totals
+        graded = _graded_sums(relevance, sizes, np.repeat(np.arange(n, dtype=np.int64), sizes) * width + codes[len(items) :], keys, position, query, width, n, depth)
+        return np.array([n, np.count_nonzero(n_relevant)], dtype=np.int64), hits, totals, graded
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -243,11 +286,18 @@ class RankedLists(SummedState):
         k = self._k(k)
         return self._mean(self._sums(slots.precision_within, k) / k + self._sums(slots.precision_beyond, k), undefined)
 
+    def graded_ndcg_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+        """nDCG at ``k`` of graded relevance (Järvelin & Kekäläinen 2002): ``Σ_{i <= k} (2^{g_i} − 1) / log(i + 1)``
+        over the same sum of the relevant items sorted by grade; a query whose grades are all 0
+        counts 0. Spark's ``RankingMetrics.ndcgAt`` with relevance values divides by the DCG of
+        the relevant items in the order given, the same when they come most relevant first.
+        Without grades, ``ndcg_at``."""
+        k = self._k(k)
+        return self._mean(self._binary_ndcg_sum(k) + float(self._numbers("_graded")[k - 1]), undefined)
+
     def ndcg_at(self, k: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
         """nDCG at ``k`` of binary relevance (natural logarithms; the ratio does not depend on the base)."""
-        k = self._k(k)
-        slots = _Slots(self.depth)
-        return self._mean(self._sums(slots.gain_within, k) / _ideal(k)[k] + self._sums(slots.gain_beyond, k), undefined)
+        return self._mean(self._binary_ndcg_sum(self._k(k)), undefined)
 
     # ----------------------------------------------------------------------------------------
     # the counted-state protocol (derived from the declaration, SummedState)
@@ -262,7 +312,12 @@ class RankedLists(SummedState):
         hits = document.get("hits")
         if not isinstance(hits, list) or document.get("depth") != len(hits):
             raise serialization.FormatError(f"field 'depth' must be the length of 'hits', got {show(document.get('depth'))} and {show(hits)}")
-        return super()._read_document(document)
+        return super()._read_document(document if "graded" in document else {**document, "graded": [0] * len(hits)})  # (a build before grades: every grade 1)
+
+    def _binary_ndcg_sum(self, k: int) -> float:
+        """The sum over the queries of the nDCG at ``k`` of binary relevance."""
+        slots = _Slots(self.depth)
+        return self._sums(slots.gain_within, k) / _ideal(k)[k] + self._sums(slots.gain_beyond, k)
 
     def _invalid(self) -> str | None:
         """Queries and hits are whole numbers, a position hits at most once a query with relevant
@@ -283,6 +338,9 @@ class RankedLists(SummedState):
                 return "field 'totals' must hold difference arrays whose values are never below 0"
         if not relevant and any(totals):
             return "field 'totals' must be 0 without a query with relevant items"
+        graded = rounded_counts(self._graded).tolist()
+        if any(not -1e-9 * (relevant + 1) <= self._binary_ndcg_sum(k) + graded[k - 1] <= relevant * (1 + 1e-9) + 1e-9 for k in range(1, self.depth + 1)):
+            return "field 'graded' must hold sums of the queries' graded nDCG, each in [0, 1]"
         return None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -291,6 +349,8 @@ class RankedLists(SummedState):
             state = {"depth": state["depth"], "_queries": np.array([state["n_queries"], state["n_relevant_queries"]], dtype=np.int64),
                      "_hits": state["_hits"], "_totals": np.array(limbs_to_ints(state["_limbs"]), dtype=object)}  # fmt: skip
         self.__dict__.update(state)
+        if "_graded" not in state:  # a pickle of a build before graded relevance: every grade 1, nothing from the binary nDCG
+            self._graded = in_units(np.zeros(self.depth))
 
     def __repr__(self) -> str:
         return f"RankedLists(depth={self.depth}, queries={self.n_queries})"
