@@ -76,7 +76,7 @@ if TYPE_CHECKING:
 
     from evalkit._results._closed_form import Interval
 
-__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "crossed_bound", "interval_bounds", "probability_rows", "set_membership", "size_bin_starts", "top_mass_sets"]
+__all__ = ["IntervalCoverage", "SetCoverage", "class_codes", "covered_rows", "crossed_bound", "interval_bounds", "probability_rows", "set_membership", "size_bin_starts", "top_mass_rows", "top_mass_sets"]
 
 
 def _summed(keys: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
@@ -215,7 +215,11 @@ def top_mass_sets(y_prob: ArrayLike, mass: float = 0.95, argument: str = "y_prob
     """
     if isinstance(mass, bool) or not isinstance(mass, (int, float, np.integer, np.floating)) or not 0 < mass <= 1:
         raise InvalidArgumentError(f"'mass' must be a number in (0, 1], e.g. 0.95; got {show(mass)}")
-    scores = probability_rows(y_prob, argument)
+    return top_mass_rows(probability_rows(y_prob, argument), float(mass))
+
+
+def top_mass_rows(scores: np.ndarray, mass: float) -> np.ndarray:
+    """``top_mass_sets`` of rows of probabilities ``probability_rows`` has checked (and a checked ``mass``)."""
     m = scores.shape[1]
     order = m - 1 - np.argsort(-scores[:, ::-1], axis=1, kind="stable")  # most probable first; of equal ones the later column first
     ranked = np.take_along_axis(scores, order, axis=1)

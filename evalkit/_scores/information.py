@@ -11,7 +11,7 @@ bits):
 * scheme and prior entropy ``−w log₂ q`` and ``−w log₂ r``;
 * the absolute and squared errors ``w Σ_j |p_j − [j = c]| / m`` (and of ``π``), Weka's MAE and
   RMSE of a nominal class;
-* whether ``c`` is in the predicted region (``top_mass_sets``) and its size over ``m``.
+* whether ``c`` is in the predicted region (``evalkit._scores.conformal.top_mass_sets``) and its size over ``m``.
 
 A sample whose probabilities are all 0 is unclassified: it weighs in the total, nothing else.
 """
@@ -29,7 +29,7 @@ from evalkit._engine._exact import exact_bincount, in_units, rounded_counts
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._results._summed import SummedState
-from evalkit._scores.conformal import class_codes, probability_rows, top_mass_sets
+from evalkit._scores.conformal import class_codes, probability_rows, top_mass_rows
 from evalkit.exceptions import InputLengthError, InputShapeError, InvalidArgumentError
 from evalkit.measures._arithmetic import ratio
 from evalkit.measures._matrix_formulas import margins_cohen_kappa
@@ -167,7 +167,7 @@ class InformationScores(SummedState):
         truth_rows = np.zeros((len(p), m))
         truth_rows[rows, codes] = 1.0
         errors, prior_errors = p - truth_rows, priors - truth_rows
-        sets = top_mass_sets(p, self.level)
+        sets = top_mass_rows(p, self.level)  # (the rows checked once, above)
         classified = (p > 0).any(axis=1)
         terms = np.stack([np.ones(len(p)), ~classified, -np.log2(q), -np.log2(r), np.abs(errors).sum(axis=1) / m, (errors**2).sum(axis=1) / m,
                           np.abs(prior_errors).sum(axis=1) / m, (prior_errors**2).sum(axis=1) / m, sets[rows, codes], sets.sum(axis=1) / m], axis=1)  # fmt: skip
