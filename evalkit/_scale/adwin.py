@@ -17,7 +17,7 @@ operation follows MOA's order of floating-point steps, so widths and means are M
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -205,15 +205,13 @@ class Adaptive(Windowed[ConfusionMatrix]):
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None, columns: dict[str, object]) -> None:
         if len(batch) != 2 or columns or time is not None:
             raise InvalidArgumentError("an adaptive window counts batches of (y_true, y_pred): its ADWIN watches whether each prediction is right")
-        right = [same_labels((actual,), (predicted,)) for actual, predicted in zip(*map(_values, batch))]  # (True is not 1; 1 is 1.0)
-        self.size = self._count + len(right)  # (the batch joins whole; then ADWIN's width is what stays)
-        try:
-            super()._update(batch, sample_weight, None, columns)
-        finally:
-            self.size = None
-        for value in right:
-            self.adwin.update(1.0 if value else 0.0)
-        self._leave_first(self._count - self.adwin.width)
+        super()._update(batch, sample_weight, None, columns)
+
+    def _excess(self, batch: Sequence[Any]) -> int:
+        """Whether each prediction of the batch (counted) is right, to ADWIN; what it no longer keeps leaves."""
+        for actual, predicted in zip(*map(_values, batch)):
+            self.adwin.update(1.0 if same_labels((actual,), (predicted,)) else 0.0)  # (True is not 1; 1 is 1.0)
+        return self._count - self.adwin.width
 
     def _settings_document(self) -> dict[str, Any]:
         return {"delta": self.adwin.delta, "clock": self.adwin.clock}

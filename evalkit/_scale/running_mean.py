@@ -11,13 +11,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._validation import check_sample_weight, show
-from evalkit._scale.windows import result_of
-from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidTypeError, InvalidValueError
+from evalkit._scale.windows import _Baseline
+from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidValueError
 
 __all__ = ["RunningMean"]
 
 
-class RunningMean:
+class RunningMean(_Baseline):
     """The regressor that predicts each target by the mean of the targets before it (the first
     one by ``first``, 0 by default, as MOA's), counted into ``view``: a ``RegressionMetrics`` or
     a window of one, updated with the model's targets and weights. Against it, a model's
@@ -32,18 +32,12 @@ class RunningMean:
         2.3333333333333335
     """
 
-    def __init__(self, view: object, *, first: float = 0.0) -> None:
-        if not callable(getattr(view, "update", None)):
-            raise InvalidTypeError(f"'view' must count (y_true, y_pred) with update: a RegressionMetrics or a window of one, got {show(view)}")
+    def __init__(self, view: object, *, first: float = 0.0) -> None:  # (not _Baseline's: its first prediction is a number, not a label)
+        self._watch(view, "a RegressionMetrics or a window of one")
         if isinstance(first, bool) or not isinstance(first, (int, float, np.integer, np.floating)) or not math.isfinite(first):
             raise InvalidArgumentError(f"'first' must be a finite number (the prediction before any target), got {show(first)}")
-        self.view, self.first = view, float(first)
+        self.first = float(first)
         self._weight, self._total = 0.0, 0.0  # the targets so far: their weight and weighted sum
-
-    @property
-    def result(self) -> Any:
-        """What ``view`` has counted (a window's result, or the view itself)."""
-        return result_of(self.view)
 
     def update(self, y_true: ArrayLike, *, sample_weight: ArrayLike | None = None) -> None:
         """The next targets of the stream (the model's ``y_true``), with the model's weights."""
@@ -60,8 +54,7 @@ class RunningMean:
         before_total = self._total + np.concatenate(([0.0], np.cumsum(w * targets)[:-1]))
         with np.errstate(invalid="ignore", divide="ignore"):
             predicted = np.where(before_weight > 0, before_total / np.where(before_weight > 0, before_weight, 1.0), self.first)
-        options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
-        cast(Any, self.view).update(targets, predicted, **options)
+        self._count_pairs(cast(Any, targets), cast(Any, predicted), sample_weight, None)
         self._weight, self._total = float(before_weight[-1] + w[-1]), float(before_total[-1] + w[-1] * targets[-1])
 
     def __repr__(self) -> str:

@@ -311,8 +311,12 @@ class Windowed(_Over[R]):
             self._latest = float(times[-1])
             self._leave_before(self._latest - self.period)
         else:
-            assert self.size is not None
-            self._leave_first(self._count - self.size)
+            self._leave_first(self._excess(positional))
+
+    def _excess(self, batch: Sequence[Any]) -> int:
+        """How many of the oldest samples leave once ``batch`` (its positional columns) has joined."""
+        assert self.size is not None
+        return self._count - self.size
 
     def _one_event(self, batch: tuple[LabelsLike, ...]) -> bool:
         """Count one event of a window of ``size`` whose result takes samples away itself or
@@ -805,15 +809,19 @@ class _Baseline:
     label (by default the view's first label)."""
 
     def __init__(self, view: PairCounter, first: Hashable | None) -> None:
-        if not callable(getattr(view, "update", None)):
-            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix or a window of one, got {show(view)}")
-        self.view = view
+        self._watch(view, "a ConfusionMatrix or a window of one")
         labels = getattr(view, "labels", None)
         self._first: Hashable = first if first is not None else (labels[0] if labels else None)
         if self._first is None:
             raise InvalidArgumentError(f"give 'first', the {self._NAME} classifier's first prediction (the view has no labels to start from)")
 
     _NAME = "baseline"
+
+    def _watch(self, view: object, kinds: str) -> None:
+        """Count into ``view`` (``kinds`` of it, for the error)."""
+        if not callable(getattr(view, "update", None)):
+            raise InvalidTypeError(f"'view' must count pairs with update(y_true, y_pred): {kinds}, got {show(view)}")
+        self.view = view
 
     @property
     def result(self) -> Any:
