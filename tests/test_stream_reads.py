@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from evalkit import ClassificationMetrics, ConfusionMatrix
 from evalkit.exceptions import EvalkitError, InvalidArgumentError
 from evalkit.measures._arithmetic import reads
-from evalkit.measures._averaging import mean_of, mean_of_numbers
+from evalkit.measures._averaging import average_cells, mean_by_weight, mean_of, mean_of_numbers, mean_rows
+from evalkit.measures._formulas import get_measure
+from evalkit.measures._matrix_formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
 from evalkit.measures._registry import MEASURES
 
 LABELS = ["a", "b", "c", "d"]
@@ -244,6 +246,38 @@ def test_a_measure_registered_during_a_stream_is_found(monkeypatch):
 def test_the_mean_of_a_few_numbers_follows_the_policy_of_mean_of(values, policy):
     found, expected = mean_of_numbers(values, undefined=policy), mean_of(values, undefined=policy)
     assert_same(found, expected)
+
+
+@given(st.lists(st.tuples(st.one_of(st.floats(0, 1), st.just(math.nan)), st.sampled_from([0, 0.5, 1, 3, 7])), max_size=12), st.sampled_from(POLICIES))
+def test_the_weighted_mean_of_a_few_numbers_is_the_vectorised_weighted_mean(pairs, policy):
+    """``mean_by_weight`` (Python floats, both sums correctly rounded) gives numpy's ``mean_rows``
+    to rounding, and counts as ``mean_of`` does: an entry of weight 0 is no value at all."""
+    values, weights = [value for value, _ in pairs], [weight for _, weight in pairs]
+    found, expected = mean_by_weight(values, weights, undefined=policy), mean_rows([values], [weights], undefined=policy)[0]
+    assert (math.isnan(found) and math.isnan(expected)) or found == pytest.approx(expected, rel=1e-12, abs=1e-15)
+    kept = [value for value, weight in pairs if weight > 0]
+    assert (found.n_values, found.n_defined) == (len(kept), sum(1 for value in kept if not math.isnan(value)))
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=1, max_size=30), st.sampled_from(sorted(MEASURES)),
+       st.sampled_from(POLICIES))  # fmt: skip
+def test_a_fresh_matrix_read_from_its_margins_equals_the_averages_of_its_cells(pairs, name, policy):
+    """The first reads of a matrix made whole (margins as Python integers) equal the vectorised
+    path's: each average of its class cells, and kappa, kappa-M and MCC of its pair counts."""
+    cm = ConfusionMatrix.from_predictions([a for a, _ in pairs], [p for _, p in pairs], labels=LABELS)
+    parameters = {"beta": 2.0} if name == "f_score" else {}
+    for average in ("micro", "macro", "weighted"):
+        fresh = ConfusionMatrix.from_predictions([a for a, _ in pairs], [p for _, p in pairs], labels=LABELS)
+        expected = average_cells(get_measure(name), cm.class_cells, average, undefined=policy, parameters=parameters)
+        assert_same(fresh.average(name, average, undefined=policy, **parameters), expected)
+    margins = cm.pair_counts().ratio_margins()
+    assert ConfusionMatrix.from_array(cm.to_array(), LABELS).get_cohen_kappa() == pytest.approx(margins_cohen_kappa(**margins), rel=1e-15, nan_ok=True)
+    mcc = margins_matthews_correlation_coefficient(**margins)
+    assert ConfusionMatrix.from_array(cm.to_array(), LABELS).get_matthews_correlation_coefficient() == pytest.approx(mcc, rel=1e-15, nan_ok=True)
+    largest = max(np.asarray(margins["actual"]).tolist())
+    kappa_m = (margins["correct"] - largest) / (margins["total"] - largest) if margins["total"] != largest else math.nan
+    assert ConfusionMatrix.from_array(cm.to_array(), LABELS).get_kappa_m() == pytest.approx(kappa_m, rel=1e-15, nan_ok=True)
 
 
 def test_reading_tn_is_read_from_the_definition():

@@ -192,9 +192,9 @@ class CellsResult:
             >>> round(cm.get_cohen_kappa(), 4), round(cm.get_cohen_kappa("quadratic"), 4)
             (0.564, 0.749)
         """
-        pairs = self.pair_counts()
         if weights is None:
-            return float(margins_cohen_kappa(**pairs.ratio_margins()))
+            return float(margins_cohen_kappa(**self._ratio_margins()))
+        pairs = self.pair_counts()
         return pairs_cohen_kappa(pairs.actual, pairs.predicted, pairs.counts, pairs.size, weights=weights)
 
     def get_kappa_m(self) -> float:
@@ -209,14 +209,19 @@ class CellsResult:
             >>> round(ConfusionMatrix.from_array([[5, 2, 0], [1, 6, 1], [0, 2, 4]]).get_kappa_m(), 4)  # (15 - 8) / (21 - 8)
             0.5385
         """
-        margins = self.pair_counts().ratio_margins()  # (n - n_m of weights of 1e16 and 1: exact)
+        margins = self._ratio_margins()  # (n - n_m of weights of 1e16 and 1: exact)
         largest = max(np.asarray(margins["actual"]).tolist(), default=0)
         return float(ratio(difference(margins["correct"], largest), difference(margins["total"], largest)))
 
     def get_matthews_correlation_coefficient(self) -> float:
         """Multi-class MCC of the whole confusion matrix (Gorodkin's R_K), exact to rounding;
         NaN when undefined (see ``evalkit.formulas.margins_matthews_correlation_coefficient``)."""
-        return float(margins_matthews_correlation_coefficient(**self.pair_counts().ratio_margins()))
+        return float(margins_matthews_correlation_coefficient(**self._ratio_margins()))
+
+    def _ratio_margins(self) -> dict[str, Any]:
+        """``correct``, ``total`` and the ``actual`` and ``predicted`` sums that kappa and MCC
+        read: exact sums where their differences would cancel (``PairCounts.ratio_margins``)."""
+        return self.pair_counts().ratio_margins()
 
     def get_balanced_accuracy(self, adjusted: bool = False) -> float:
         """Balanced accuracy of the whole result: the mean recall over the classes that occur
@@ -481,7 +486,7 @@ class CellsResult:
         if name == "accuracy":
             margins = self.pair_counts().margins()
             return float(ratio(margins["correct"], margins["total"]))
-        margins = self.pair_counts().ratio_margins()  # kappa and MCC: exact sums where their differences would cancel
+        margins = self._ratio_margins()
         if name == "cohen_kappa":
             return float(margins_cohen_kappa(**margins))
         return float(margins_matthews_correlation_coefficient(**margins))

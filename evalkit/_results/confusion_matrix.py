@@ -573,7 +573,7 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
         try:
             if self._every_label(labels):  # the running margins: a stream's (the classes the last samples changed), or made at this first read
                 tally = self._running_margins() if type(average) is str and average in TALLIED else self._tally
-                found = tallied(tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self.measure)
+                found = tallied(tally, measure, average, undefined, parameters, metrics_class, self._metrics_class)
                 if found is not None:
                     return found
             return super().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
@@ -610,6 +610,15 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
                 if values is not None:
                     return np.array(values)  # (a copy, under the lock: the tally keeps its list)
         return super()._class_values(measure, parameters, labels)
+
+    def _ratio_margins(self) -> dict[str, Any]:
+        """The margins kappa and MCC read: the running margins' Python integers where the counts
+        are whole (no table summed again), else the pair counts'."""
+        with self._lock:
+            tally = self._running_margins()
+            if tally is None:
+                return super()._ratio_margins()
+            return {"correct": tally.correct, "total": tally.total, "actual": list(tally.row), "predicted": list(tally.col)}
 
     def _running_margins(self) -> Tally | None:
         """The running margins of integer counts (a stream's, kept current by its changes), made

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from evalkit.measures._averaging import Averaged, check_undefined, mean_of, mean_of_numbers, support_weights
-from evalkit.measures._registry import Measure, MeasureLike, check_measure_parameters, registry_version
+from evalkit.measures._averaging import Averaged, check_undefined, mean_by_weight, mean_of_numbers, support_weights
+from evalkit.measures._metrics_class import metrics_class_for
+from evalkit.measures._registry import Measure, MeasureLike, check_measure_parameters, registry_version, resolve_measure
 
 __all__ = ["SMALL", "TALLIED", "SetTally", "Tally", "few_cells", "tallied"]
 
@@ -47,16 +47,20 @@ SMALL = 64
 tally's Python integers; above, numpy's vectorised path is the faster one."""
 
 
+_FEW_CLASSES = 16
+"""Up to this many classes a tally sums a matrix's rows and columns in Python."""
+
 TALLIED = ("micro", "macro", "weighted")
 """The averages a tally reads."""
 
 
 def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: Any, parameters: dict[str, Any], metrics_class: Any,
-            own_class: Any, resolve: Callable[[MeasureLike, Any], Measure]) -> Averaged | None:  # fmt: skip
+            own_class: Any) -> Averaged | None:  # fmt: skip
     """The ``average`` of ``measure`` read from a stream's tally, or None where the caller's
     general path reads it (no tally, another average, a measure without a definition on four
     integers). A read by name keeps its resolved measure with the tally, and its value until
-    the next change (the caller holds the lock)."""
+    the next change (the caller holds the lock). Names are looked up in ``metrics_class``, or
+    in ``own_class``, the result's own."""
     if tally is None or type(average) is not str or average not in TALLIED:  # (anything else: the general path says what is wrong)
         return None
     plain = not parameters and metrics_class is None and type(measure) is str and type(undefined) is str  # a read by name: its measure kept with the tally
@@ -67,7 +71,7 @@ def tallied(tally: Tally | None, measure: MeasureLike, average: str, undefined: 
         read = tally.reads.get(key)
         if read is not None and read[0] == tally.changes:
             return read[2]  # nothing counted since the same read
-    resolved = read[1] if read is not None else resolve(measure, metrics_class)
+    resolved = read[1] if read is not None else resolve_measure(measure, metrics_class_for(metrics_class, own_class))
     if read is None:
         check_measure_parameters(resolved, parameters)
     found = tally.average(resolved, average, undefined, parameters)
@@ -90,6 +94,11 @@ class Tally:
     __slots__ = ("changes", "col", "columns", "correct", "diag", "limit", "log", "reads", "row", "total")
 
     def __init__(self, counts: np.ndarray) -> None:
+        if len(counts) <= _FEW_CLASSES:  # a few classes: the sums of Python integers cost less than three numpy calls
+            listed = counts.tolist()
+            rows = list(map(sum, listed))
+            self._begin([listed[k][k] for k in range(len(listed))], rows, list(map(sum, zip(*listed))), sum(rows))
+            return
         rows = counts.sum(axis=1).tolist()  # int64 sums: the matrix's total is below 2**63
         self._begin(np.diagonal(counts).tolist(), rows, counts.sum(axis=0).tolist(), sum(rows))
 
@@ -195,8 +204,8 @@ class Tally:
         if values is None:
             return None
         if average == "weighted":
-            array = np.array(values)
-            return mean_of(array, support_weights(array, self.row, check_undefined(undefined)), undefined=undefined)
+            policy = check_undefined(undefined)
+            return mean_by_weight(values, support_weights(values, self.row, policy), undefined=policy)
         return mean_of_numbers(values, undefined=undefined)
 
 

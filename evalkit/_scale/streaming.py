@@ -64,9 +64,9 @@ from evalkit.exceptions import (
     UnsupportedSettingError,
 )
 from evalkit.measures._averaging import Averaged, UndefinedPolicy
-from evalkit.measures._metrics_class import MetricsClass, check_metrics_class, merged_metrics_class, metrics_class_for
+from evalkit.measures._metrics_class import MetricsClass, check_metrics_class, merged_metrics_class
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
-from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
+from evalkit.measures._registry import MeasureLike
 
 if TYPE_CHECKING:
     from evalkit._results._closed_form import Interval
@@ -330,15 +330,12 @@ class LabelSetCounts(CountedState, _Locked):
             try:
                 if self._tally is None and self._sums.dtype.kind == "i":
                     self._tally = SetTally(self._sums[:, : len(self._labels)], int(self._total))
-                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class, self._measure)
+                found = tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class)
             finally:
                 lock.release()
             if found is not None:
                 return found
         return self.to_evaluation().average(measure, average, undefined=undefined, labels=labels, metrics_class=metrics_class, **parameters)
-
-    def _measure(self, measure: MeasureLike, metrics_class: type[Any] | None) -> Measure:
-        return resolve_measure(measure, metrics_class_for(metrics_class, self._metrics_class))
 
     def _copy_state(self) -> tuple:
         with self._lock:

@@ -60,6 +60,7 @@ __all__ = [
     "average_rows",
     "check_undefined",
     "fill_undefined",
+    "mean_by_weight",
     "mean_of",
     "mean_of_numbers",
     "mean_of_ratios",
@@ -194,6 +195,8 @@ def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: Undefin
         values, weights = values[present], weights[present]
     if weights is None:  # equal weights: the sum correctly rounded, as every mean of a few values (one rule for the running margins and this)
         return mean_of_numbers(values.tolist(), undefined=policy)
+    if values.size <= _FEW_VALUES:  # a few weighted values (classes): the sums correctly rounded, without numpy's fixed costs
+        return mean_by_weight(values.tolist(), weights.tolist(), undefined=policy)
     n_defined = int(np.count_nonzero(~np.isnan(values)))
     mean = mean_rows(values[None, :], weights[None, :], undefined=policy)[0]
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
@@ -225,6 +228,33 @@ def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclud
     if type(undefined) is str and undefined == "exclude":  # the default policy, without its general path (every read of a stream)
         return _averaged(total / len(defined) if defined else math.nan, len(values), len(defined))
     return mean_of_total(total, len(values), len(defined), undefined=undefined)
+
+
+_FEW_VALUES = 64
+"""Up to this many weighted values are averaged in Python (``mean_by_weight``), more by numpy."""
+
+
+def mean_by_weight(values: list[float], weights: list[float], *, undefined: UndefinedPolicy = "exclude") -> Averaged:
+    """``mean_of`` of a few Python floats with weights, without numpy: an entry of weight 0 is
+    left out, the policy applies, and ``Σ w·v / Σ w`` has both sums correctly rounded
+    (``math.fsum``); NaN when no weight is left.
+
+    Examples:
+        >>> mean = mean_by_weight([0.5, float("nan"), 1.0], [1, 5, 3])
+        >>> mean, mean.n_defined, float(mean_by_weight([0.5, float("nan")], [1, 1], undefined="one"))
+        (0.875, 2, 0.75)
+    """
+    policy = undefined if type(undefined) is str and undefined == "exclude" else check_undefined(undefined)
+    kept = [(value, weight) for value, weight in zip(values, weights) if weight > 0]  # weight 0 stands for nothing, not for an undefined value
+    n_defined = sum(1 for value, _ in kept if value == value)  # noqa: PLR0124 (NaN is unequal to itself)
+    n_values = len(kept)
+    if policy == "exclude":
+        kept = [(value, weight) for value, weight in kept if value == value]  # noqa: PLR0124
+    elif policy in _FILL and n_defined < n_values:
+        fill = float(_FILL[policy])
+        kept = [(value if value == value else fill, weight) for value, weight in kept]  # noqa: PLR0124
+    total = _sum([weight for _, weight in kept])
+    return _averaged(_sum([value * weight for value, weight in kept]) / total if total > 0 else math.nan, n_values, n_defined)
 
 
 def mean_of_total(total: float, n_values: int, n_defined: int, *, undefined: UndefinedPolicy = "exclude") -> Averaged:
@@ -274,10 +304,14 @@ def mean_rows(values: ArrayLike, weights: ArrayLike | None = None, *, undefined:
         return np.where(total > 0, sums / np.where(total > 0, total, 1.0), np.nan)
 
 
-def support_weights(values: np.ndarray, support: ArrayLike, policy: str) -> np.ndarray:
+def support_weights(values: Any, support: Any, policy: str) -> Any:
     """The weights of a ``"weighted"`` average: the support of each class, or equal weights in a
     row where no class that counts under the policy has support (scikit-learn's plain mean
-    there, not NaN by accident)."""
+    there, not NaN by accident). Rows of an array give an array; a list of Python floats (one
+    row) gives a list."""
+    if isinstance(values, list):  # a few classes' values as Python floats (a tally's): the support, or equal weights
+        counted = (lambda value: value == value) if policy == "exclude" else (lambda value: True)  # noqa: PLR0124
+        return support if any(weight > 0 and counted(value) for value, weight in zip(values, support)) else [1] * len(values)
     support = np.broadcast_to(np.asarray(support, dtype=np.float64), values.shape)
     _, counted = _apply_policy(values, ~np.isnan(values), policy)
     unsupported = ~np.any(counted & (support > 0), axis=-1, keepdims=True)

@@ -8,6 +8,7 @@ evalkit.measures._formulas gives them under its name as well.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,8 @@ def _fits(values: np.ndarray, terms: int) -> bool:
 def _dot(first: Any, second: Any) -> Any:
     """``Σ first_k · second_k``: exact (a Python int) for integers, else a float; for 2-D
     float rows (a batch of margins, as a bootstrap draws them) one sum per row."""
+    if type(first) is list and type(second) is list:  # Python integers (a tally's margins): exact, no numpy call
+        return sum(map(operator.mul, first, second))
     first, second = np.asarray(first), np.asarray(second)
     if first.ndim == 2:
         return np.einsum("ij,ij->i", first.astype(np.float64), second.astype(np.float64))
@@ -111,6 +114,8 @@ def matrix_accuracy(counts: ArrayLike) -> float:
 def _rescaled_margins(correct: Count, total: Count, actual: Count, predicted: Count) -> tuple[Any, Any, Any, Any]:
     """Float margins scaled by one power of two of the total (per row of a batch) when it lies
     outside ``_SAFE_FLOATS``: kappa and MCC square the total, which overflows from 1e155."""
+    if type(total) is int:  # whole counts: nothing to rescale
+        return correct, total, actual, predicted
     totals = np.asarray(total)
     if totals.dtype.kind != "f" or not totals.size:
         return correct, total, actual, predicted

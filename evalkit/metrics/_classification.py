@@ -102,23 +102,32 @@ _DENOMINATOR_WORDS = {
 
 
 def _values(
-    evaluation: Counts, measure: str, average: str | None, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any]
-) -> float | np.ndarray:
+    evaluation: Counts, measure: str, average: str | None, labels: list | None, policy: str, warn: bool, parameters: dict[str, Any],
+    known: dict[str, np.ndarray] | None = None,
+) -> float | np.ndarray:  # fmt: skip
     """One measure, averaged (a float) or per class (an array with undefined values filled),
-    warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value."""
+    warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value.
+    ``known`` keeps each measure's per-class values once read (a report reads them four times)."""
+    values: Any = None
+    if average is None or (warn and average in ("macro", "weighted")):
+        values = None if known is None else known.get(measure)
+        if values is None:
+            values = evaluation.per_class(measure, labels=labels, **parameters)
+            if known is not None:
+                known[measure] = values
     if average is None:
-        values = evaluation.per_class(measure, labels=labels, **parameters)
         result: float | np.ndarray = fill_undefined(values, policy)
     else:
-        result = float(evaluation.average(measure, average, undefined=policy, labels=labels, **parameters))
-        if average == "micro":
-            values = np.array([evaluation.average(measure, "micro", undefined="nan", labels=labels, **parameters)])
-        elif average == "samples":  # a sample of weight 0 has 0/0 weighted counts in scikit-learn: undefined there too
+        averaged = evaluation.average(measure, average, undefined=policy, labels=labels, **parameters)
+        result = float(averaged)
+        if average == "micro":  # one value: undefined where the average found none defined
+            values = [math.nan if averaged.n_defined == 0 else result]
+        elif average == "samples" and warn:  # a sample of weight 0 has 0/0 weighted counts in scikit-learn: undefined there too
             rows = evaluation.sample_cells
             values = np.where(rows.row_weights() > 0, rows.evaluate_rows(get_measure(measure), **parameters), np.nan)
-        else:
-            values = evaluation.per_class(measure, labels=labels, **parameters)
-    if warn and np.isnan(values).any():
+    if not warn:
+        return result
+    if np.isnan(values).any():
         title, missing = _DENOMINATOR_WORDS[measure]
         things, groups = ("labels", "samples") if average == "samples" else ("samples", "labels")
         where = "due to" if len(values) == 1 else f"in {groups} with"
@@ -131,7 +140,8 @@ def _values(
 
 
 def _support(evaluation: Counts, labels: list | None, weighted: bool) -> np.ndarray:
-    support = np.asarray(evaluation.cells_of(labels).support)
+    margins = evaluation._every_class_margins() if labels is None and isinstance(evaluation, ConfusionMatrix) else None  # whole counts: the running margins
+    support = np.asarray(evaluation.cells_of(labels).support if margins is None else [tp + fn for tp, _, fn, _ in margins])
     return support.astype(np.float64) if weighted else support.astype(np.int64)
 
 
@@ -166,8 +176,10 @@ def precision_recall_fscore_support(
 
 
 def _precision_recall_fscore(targets: _Targets, beta: float, labels: Sequence[Any] | None, pos_label: Hashable, average: str | None,
-                             warn_for: Sequence[str], zero_division: float | str) -> tuple[Any, Any, Any, Any]:  # fmt: skip
-    """``precision_recall_fscore_support`` of targets counted before (a report reads them four times)."""
+                             warn_for: Sequence[str], zero_division: float | str,
+                             known: dict[str, np.ndarray] | None = None) -> tuple[Any, Any, Any, Any]:  # fmt: skip
+    """``precision_recall_fscore_support`` of targets counted before (a report reads them four
+    times, keeping the per-class values it has read in ``known``)."""
     beta = check_beta(beta)
     policy = _policy(zero_division)
     evaluation, chosen = _set_wise(targets, average, labels, pos_label)
@@ -175,9 +187,9 @@ def _precision_recall_fscore(targets: _Targets, beta: float, labels: Sequence[An
     warn = zero_division == "warn"
     warned = set(warn_for)
     results = [
-        _values(evaluation, "precision", kind, chosen, policy, warn and "precision" in warned, {}),
-        _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warned, {}),
-        _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, {"beta": beta}),
+        _values(evaluation, "precision", kind, chosen, policy, warn and "precision" in warned, {}, known),
+        _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warned, {}, known),
+        _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, {"beta": beta}, known),
     ]
     support = _support(evaluation, chosen, targets.weight is not None) if average is None else None
     return results[0], results[1], results[2], support
@@ -566,13 +578,15 @@ def classification_report(
         warnings.warn(f"labels size, {len(chosen)}, does not match size of target_names, {len(target_names)}", UserWarning, stacklevel=2)
     names = [f"{label}" for label in chosen] if target_names is None else list(target_names)
     warn_for = ("precision", "recall", "f-score")
-    precision, recall, f1, support = _precision_recall_fscore(targets, 1.0, chosen, 1, None, warn_for, zero_division)
+    read = chosen if labels_given else None  # (every class in the counts' order: read without checking labels again)
+    known: dict[str, np.ndarray] = {}
+    precision, recall, f1, support = _precision_recall_fscore(targets, 1.0, read, 1, None, warn_for, zero_division, known)
     total = support.sum()
     rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision, recall, f1, support)}
     averages = {}
     for average in ("micro", "macro", "weighted", *(("samples",) if targets.kind == "multilabel" else ())):
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        scores = _precision_recall_fscore(targets, 1.0, chosen, 1, average, warn_for, zero_division)[:3]
+        scores = _precision_recall_fscore(targets, 1.0, read, 1, average, warn_for, zero_division, known)[:3]
         averages[heading] = [*scores, total]
     headers = ["precision", "recall", "f1-score", "support"]
     if output_dict:
