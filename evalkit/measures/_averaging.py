@@ -310,8 +310,8 @@ def support_weights(values: Any, support: Any, policy: str) -> Any:
     there, not NaN by accident). Rows of an array give an array; a list of Python floats (one
     row) gives a list."""
     if isinstance(values, list):  # a few classes' values as Python floats (a tally's): the support, or equal weights
-        counted = (lambda value: value == value) if policy == "exclude" else (lambda value: True)  # noqa: PLR0124
-        return support if any(weight > 0 and counted(value) for value, weight in zip(values, support)) else [1] * len(values)
+        counts = (lambda value: value == value) if policy == "exclude" else (lambda value: True)  # noqa: PLR0124
+        return support if any(weight > 0 and counts(value) for value, weight in zip(values, support)) else [1] * len(values)
     support = np.broadcast_to(np.asarray(support, dtype=np.float64), values.shape)
     _, counted = _apply_policy(values, ~np.isnan(values), policy)
     unsupported = ~np.any(counted & (support > 0), axis=-1, keepdims=True)
