@@ -79,6 +79,22 @@ def test_beta_zero_is_precision_and_beta_infinity_is_recall_as_in_scikit_learn(c
     assert formulas.get_measure("f_score").decomposition(beta=math.inf) == formulas.get_measure("recall").decomposition()
 
 
+@given(st.integers(0, 2**70), st.integers(0, 2**70), st.integers(0, 2**70), st.sampled_from([1, 1.0, 2, 3.0]))
+def test_a_whole_beta_squared_keeps_whole_counts_exact(tp, fp, fn, beta):
+    """A whole beta² (F1, F2, F3) multiplies whole counts as integers: F-beta is the exact ratio
+    correctly rounded at any size, and beta 1 is F1 to the bit (scalars and arrays)."""
+    b2 = int(beta) ** 2
+    numerator, denominator = (1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp
+    expected = as_float(Fraction(numerator, denominator)) if denominator else math.nan
+    found = formulas.f_score(tp=tp, fp=fp, fn=fn, tn=0, beta=beta)
+    assert found == expected or (math.isnan(found) and math.isnan(expected))
+    if beta == 1:
+        assert found == formulas.f1_score(tp=tp, fp=fp, fn=fn, tn=0) or math.isnan(found)
+    small = {"tp": np.array([tp % 2**30, 3]), "fp": np.array([fp % 2**30, 0]), "fn": np.array([fn % 2**30, 1]), "tn": np.array([0, 0])}
+    if beta == 1:
+        np.testing.assert_array_equal(formulas.f_score(**small, beta=beta), formulas.f1_score(**small))
+
+
 def test_f_score_rejects_a_non_number_beta():
     with pytest.raises(InvalidTypeError, match="'beta'"):
         formulas.f_score(**DEEP_NETTS, beta="2")

@@ -19,6 +19,7 @@ from oracle import compare, oracle
 from sklearn import metrics as sk
 from strategies import make_weight, single_label, weights
 
+from evalkit import ConfusionMatrix
 from evalkit import metrics as ek
 from evalkit.exceptions import UndefinedMetricWarning
 
@@ -86,6 +87,47 @@ def test_whole_result_scores(pair, weight_kind, data):
     normalize = data.draw(st.sampled_from([None, "true", "pred", "all"]))
     compare("confusion_matrix", y_true, y_pred, labels=labels, sample_weight=weight, normalize=normalize)
     compare("multilabel_confusion_matrix", y_true, y_pred, labels=labels, sample_weight=weight)
+
+
+@given(single_label(st.integers(-3, 3)), st.sampled_from(["int8", "int64", "uint16", "bool", "column"]), st.data())
+@oracle
+def test_accuracy_of_two_integer_arrays_counts_their_diagonal_alone(pair, kind, data):
+    """Two integer (or two boolean) arrays: accuracy counts the samples whose labels agree, with
+    no matrix; it is scikit-learn's value and the matrix's to the bit, and a length, shape or
+    type the matrix would refuse is still refused."""
+    convert = {"int8": lambda v: np.array(v, dtype=np.int8), "int64": np.array, "uint16": lambda v: np.abs(np.array(v)).astype(np.uint16),
+               "bool": lambda v: np.array(v) % 2 == 0, "column": lambda v: np.array(v)[:, None]}[kind]  # fmt: skip
+    t, p = convert(pair[0]), convert(pair[1])
+    for normalize in (True, False):
+        found = compare("accuracy_score", t, p, normalize=normalize)
+        matrix = ConfusionMatrix.from_predictions(t.ravel(), p.ravel())
+        if normalize:
+            assert found == matrix.get_accuracy()
+        else:
+            assert found == float(np.trace(matrix.to_array()))
+    other = data.draw(st.sampled_from(["shorter", "booleans beside integers"]))
+    if other == "shorter" and len(t) > 1:
+        compare("accuracy_score", t, p[:-1])
+    elif kind != "bool":
+        with pytest.raises(ValueError):
+            ek.accuracy_score(t.ravel(), p.ravel() % 2 == 0)
+
+
+@given(single_label(st.integers(0, 3)), weights, st.data())
+def test_a_reports_averages_are_those_of_precision_recall_fscore_support_to_the_bit(pair, weight_kind, data):
+    """A report reads each class once and averages what it read: its numbers are the single
+    functions', bit for bit, whatever the labels, weights and zero_division."""
+    y_true, y_pred = pair
+    weight = make_weight(weight_kind, len(y_true), data)
+    labels = data.draw(st.one_of(st.none(), st.lists(st.integers(0, 4), min_size=1, max_size=4, unique=True)))
+    zero_division = data.draw(st.sampled_from(ZERO_DIVISION))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = ek.classification_report(y_true, y_pred, labels=labels, sample_weight=weight, output_dict=True, zero_division=zero_division)
+        for average in ("macro", "weighted"):
+            alone = ek.precision_recall_fscore_support(y_true, y_pred, labels=labels, sample_weight=weight, average=average, zero_division=zero_division)
+            row = report[f"{average} avg"]
+            assert [row["precision"], row["recall"], row["f1-score"]] == pytest.approx(list(alone[:3]), rel=0, abs=0, nan_ok=True)
 
 
 def indicators(data, n, m, weight_kind):

@@ -70,7 +70,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["as_label_set_list", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
+__all__ = ["agreeing_samples", "as_label_set_list", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -150,6 +150,21 @@ def confusion_counts(
     lookup, found = _lookup(observed, fixed, (("y_true", actual), ("y_pred", predicted)))
     _check_cells(len(found), max_cells)
     return _pair_counts(*observed.positions, lookup, len(found), weight), found
+
+
+def agreeing_samples(y_true: object, y_pred: object) -> int | None:
+    """How many samples have the same actual and predicted label, for two integer (or two
+    boolean) arrays of one length: the diagonal of their confusion matrix without the matrix
+    (an accuracy needs no more). None for anything else, which ``confusion_counts`` matches.
+
+    Examples:
+        >>> import numpy as np
+        >>> agreeing_samples(np.array([0, 1, 2, 2]), np.array([0, 1, 1, 2])), agreeing_samples(["a"], ["a"])
+        (3, None)
+    """
+    if not (_integer_kinds(y_true, y_pred) and len(cast(np.ndarray, y_true)) == len(cast(np.ndarray, y_pred))):
+        return None
+    return int(np.count_nonzero(cast(np.ndarray, y_true) == y_pred))
 
 
 def index_counts(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sample_weight: ArrayLike | None = None) -> np.ndarray:

@@ -56,6 +56,7 @@ from evalkit.measures._averaging import (
     average_cells,
     check_undefined,
     fill_undefined,
+    mean_of_numbers,
     ratio,
 )
 from evalkit.measures._formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient, pairs_cohen_kappa
@@ -239,13 +240,12 @@ class CellsResult:
             >>> cm.get_balanced_accuracy()
             0.75
         """
-        recall = self.per_class(get_measure("recall"))
-        present = recall[~np.isnan(recall)]
-        if not present.size:
+        mean = mean_of_numbers(self.per_class(get_measure("recall")).tolist())  # the mean of the defined recalls, the sum correctly rounded
+        if not mean.n_defined:
             return math.nan
-        score = float(present.mean())
+        score = float(mean)
         if adjusted:
-            chance = 1 / present.size
+            chance = 1 / mean.n_defined
             score = (score - chance) / (1 - chance) if chance < 1 else math.nan
         return score
 

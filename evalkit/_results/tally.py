@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from evalkit.measures._averaging import Averaged, check_undefined, mean_by_weight, mean_of_numbers, support_weights
+from evalkit.measures._averaging import Averaged, class_average, mean_of_numbers
 from evalkit.measures._metrics_class import metrics_class_for
 from evalkit.measures._registry import Measure, MeasureLike, check_measure_parameters, registry_version, resolve_measure
 
@@ -203,10 +203,7 @@ class Tally:
         values = self.values(measure, parameters)
         if values is None:
             return None
-        if average == "weighted":
-            policy = check_undefined(undefined)
-            return mean_by_weight(values, support_weights(values, self.row, policy), undefined=policy)
-        return mean_of_numbers(values, undefined=undefined)
+        return class_average(values, self.row, average, undefined) if average == "weighted" else mean_of_numbers(values, undefined=undefined)
 
 
 class SetTally(Tally):

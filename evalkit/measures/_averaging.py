@@ -59,6 +59,7 @@ __all__ = [
     "average_cells",
     "average_rows",
     "check_undefined",
+    "class_average",
     "fill_undefined",
     "mean_by_weight",
     "mean_of",
@@ -186,6 +187,8 @@ def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: Undefin
         The mean as an ``Averaged``; NaN when nothing (or only zero weight) is left.
     """
     policy = check_undefined(undefined)
+    if type(values) is list and (weights is None or (type(weights) is list and len(weights) == len(values) <= _FEW_VALUES)):  # Python numbers: no numpy
+        return mean_of_numbers(values, undefined=policy) if weights is None else mean_by_weight(values, weights, undefined=policy)
     values = np.asarray(values, dtype=np.float64).ravel()
     if weights is not None:
         weights = np.asarray(weights, dtype=np.float64).ravel()
@@ -447,9 +450,20 @@ def average_cells(
         if per_sample is None:
             raise InvalidArgumentError(f"average='samples' needs per-sample counts, which {show(per_class)} lacks")
         return mean_of(per_sample.evaluate_rows(measure, **parameters), per_sample.row_weights(), undefined=undefined)
-    values = np.asarray(per_class.evaluate(measure, **parameters), dtype=np.float64)
-    weights = support_weights(values, per_class.support, check_undefined(undefined)) if average == "weighted" else None
-    return mean_of(values, weights, undefined=undefined)
+    return class_average(np.asarray(per_class.evaluate(measure, **parameters), dtype=np.float64), per_class.support, average, undefined)
+
+
+def class_average(values: Any, support: Any, average: str, undefined: UndefinedPolicy = "exclude") -> Averaged:
+    """The ``"macro"`` (plain) or ``"weighted"`` (by ``support``) mean of per-class values under
+    the policy: what every class average is, whoever read the values (a table's cells, a
+    stream's margins, a report). Lists of Python numbers stay in Python.
+
+    Examples:
+        >>> class_average([0.5, float("nan"), 1.0], [2, 0, 6], "weighted"), class_average([0.5, 1.0], [2, 6], "macro")
+        (0.875, 0.75)
+    """
+    policy = check_undefined(undefined)
+    return mean_of(values, support_weights(values, support, policy) if average == "weighted" else None, undefined=policy)
 
 
 def average_rows(

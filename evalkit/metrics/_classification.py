@@ -18,19 +18,22 @@ from evalkit._engine._columns import Coded, decoded
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
+from evalkit._engine.counting import agreeing_samples
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.evaluation import Evaluation
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, UndefinedMetricWarning, UnsupportedSettingError
-from evalkit.measures._averaging import check_undefined, fill_undefined
+from evalkit.measures._averaging import check_undefined, class_average, fill_undefined
 from evalkit.measures._formulas import check_beta, get_measure, matrix_cohen_kappa
 from evalkit.metrics._inputs import (
     _AVERAGE_OPTIONS,
     Counts,
     _check_average,
     _check_flag,
+    _counted,
     _label_listing,
     _Targets,
     _targets,
+    _validated,
 )
 
 __all__ = [
@@ -97,6 +100,7 @@ _DENOMINATOR_WORDS = {
     "precision": ("Precision", "predicted"),
     "recall": ("Recall", "true"),
     "f_score": ("F-score", "true nor predicted"),
+    "f1_score": ("F-score", "true nor predicted"),
     "jaccard_index": ("Jaccard", "true or predicted"),
 }
 
@@ -107,30 +111,39 @@ def _values(
 ) -> float | np.ndarray:  # fmt: skip
     """One measure, averaged (a float) or per class (an array with undefined values filled),
     warning as scikit-learn does when ``zero_division="warn"`` replaced an undefined value.
-    ``known`` keeps each measure's per-class values once read (a report reads them four times)."""
-    values: Any = None
-    if average is None or (warn and average in ("macro", "weighted")):
+    ``known`` keeps each measure's per-class values once read, and the support (a report reads
+    them four times: its class averages are theirs)."""
+
+    def per_class() -> np.ndarray:
         values = None if known is None else known.get(measure)
         if values is None:
             values = evaluation.per_class(measure, labels=labels, **parameters)
             if known is not None:
                 known[measure] = values
+        return values
+
     if average is None:
+        values = per_class()
         result: float | np.ndarray = fill_undefined(values, policy)
+        undefined, count = bool(np.isnan(values).any()), len(values)
     else:
-        averaged = evaluation.average(measure, average, undefined=policy, labels=labels, **parameters)
+        if known is not None and "support" in known and average in ("macro", "weighted"):  # a report's classes, read once: their average
+            averaged = class_average(per_class().tolist(), known["support"].tolist(), average, policy)
+        else:
+            averaged = evaluation.average(measure, average, undefined=policy, labels=labels, **parameters)
         result = float(averaged)
-        if average == "micro":  # one value: undefined where the average found none defined
-            values = [math.nan if averaged.n_defined == 0 else result]
-        elif average == "samples" and warn:  # a sample of weight 0 has 0/0 weighted counts in scikit-learn: undefined there too
+        undefined, count = averaged.n_defined < averaged.n_values, averaged.n_values  # (macro: every class; micro: one value)
+        if warn and average == "weighted" and not undefined:  # a class of no support is left out of the average, not out of the warning
+            values = per_class()
+            undefined, count = bool(np.isnan(values).any()), len(values)
+        elif warn and average == "samples":  # a sample of weight 0 has 0/0 weighted counts in scikit-learn: undefined there too
             rows = evaluation.sample_cells
             values = np.where(rows.row_weights() > 0, rows.evaluate_rows(get_measure(measure), **parameters), np.nan)
-    if not warn:
-        return result
-    if np.isnan(values).any():
+            undefined, count = bool(np.isnan(values).any()), len(values)
+    if warn and undefined:
         title, missing = _DENOMINATOR_WORDS[measure]
         things, groups = ("labels", "samples") if average == "samples" else ("samples", "labels")
-        where = "due to" if len(values) == 1 else f"in {groups} with"
+        where = "due to" if count == 1 else f"in {groups} with"
         warnings.warn(
             f"{title} is ill-defined and being set to 0.0 {where} no {missing} {things}. Use `zero_division` parameter to control this behavior.",
             UndefinedMetricWarning,
@@ -186,12 +199,15 @@ def _precision_recall_fscore(targets: _Targets, beta: float, labels: Sequence[An
     kind = None if average is None else ("macro" if average == "binary" else average)
     warn = zero_division == "warn"
     warned = set(warn_for)
+    f_name, f_parameters = ("f1_score", {}) if beta == 1 else ("f_score", {"beta": beta})  # (F1 is read by name, kept with the margins)
     results = [
         _values(evaluation, "precision", kind, chosen, policy, warn and "precision" in warned, {}, known),
         _values(evaluation, "recall", kind, chosen, policy, warn and "recall" in warned, {}, known),
-        _values(evaluation, "f_score", kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, {"beta": beta}, known),
+        _values(evaluation, f_name, kind, chosen, policy, warn and "f-score" in warned and 0 < beta < math.inf, f_parameters, known),
     ]
     support = _support(evaluation, chosen, targets.weight is not None) if average is None else None
+    if known is not None and support is not None:
+        known["support"] = support
     return results[0], results[1], results[2], support
 
 
@@ -259,7 +275,7 @@ def f1_score(
         >>> f1_score([0, 1, 1, 0], [0, 1, 0, 0])
         0.6666666666666666
     """
-    return _one("f_score", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {"beta": 1.0})
+    return _one("f1_score", y_true, y_pred, labels, pos_label, average, sample_weight, zero_division, {})
 
 
 def jaccard_score(
@@ -289,7 +305,11 @@ def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = 
         (0.75, 3.0)
     """
     normalize = _check_flag("normalize", normalize)
-    evaluation = _targets(y_true, y_pred, sample_weight).counts
+    kind, true, pred = _validated(y_true, y_pred)
+    agreeing = agreeing_samples(true, pred) if kind == "labels" and sample_weight is None else None
+    if agreeing is not None:  # two integer arrays: the diagonal alone (an exact count, one division)
+        return agreeing / len(true) if normalize else float(agreeing)
+    evaluation = _counted(kind, true, pred, sample_weight).counts
     if isinstance(evaluation, ConfusionMatrix):  # single-label: the diagonal, no per-sample cells
         if normalize:
             return float(evaluation.get_accuracy())  # (a ratio of exact sums, correctly rounded)
@@ -481,9 +501,8 @@ def _confusion_matrix(
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("confusion_matrix needs one label per sample; use multilabel_confusion_matrix for indicators")
-    pairs = targets.counts.pair_counts()
     present = targets.counts.labels
-    counts = pairs.dense()
+    counts = targets.counts.to_array().copy() if isinstance(targets.counts, ConfusionMatrix) else targets.counts.pair_counts().dense()  # (yours to change)
     if labels is not None:
         chosen = list(check_label_list(labels))
         if not chosen:
@@ -582,7 +601,7 @@ def classification_report(
     known: dict[str, np.ndarray] = {}
     precision, recall, f1, support = _precision_recall_fscore(targets, 1.0, read, 1, None, warn_for, zero_division, known)
     total = support.sum()
-    rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision, recall, f1, support)}
+    rows = {name: [p, r, f, s] for name, p, r, f, s in zip(names, precision.tolist(), recall.tolist(), f1.tolist(), support.tolist())}  # (Python numbers format faster)
     averages = {}
     for average in ("micro", "macro", "weighted", *(("samples",) if targets.kind == "multilabel" else ())):
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"

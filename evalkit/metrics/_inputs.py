@@ -93,7 +93,10 @@ def _refuse_continuous(values: Any, argument: str) -> None:
         )
 
 
-def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None = None) -> _Targets:
+def _validated(y_true: LabelsLike, y_pred: LabelsLike) -> tuple[str, Any, Any]:
+    """The first stage of every function: both targets read and checked once, as
+    ``("labels", 1-D labels, 1-D labels)`` (two dataframe columns of codes as their codes) or
+    ``("indicators", 2-D, 2-D)``; nothing counted yet."""
     coded_true, coded_pred = coded_column(y_true, "y_true"), coded_column(y_pred, "y_pred")
     if coded_true is not None and coded_pred is not None:  # two dataframe columns of codes: counted from their codes
         for column, argument in ((coded_true, "y_true"), (coded_pred, "y_pred")):
@@ -109,14 +112,27 @@ def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | 
         )
     if (true.shape[0] if kind_true == "indicators" else len(true)) == 0:
         raise EmptyInputError("'y_true' and 'y_pred' are empty: at least one sample is needed")
-    if kind_true == "indicators":
+    return kind_true, true, pred
+
+
+def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None = None) -> _Targets:
+    """Both targets checked (``_validated``), then counted once (``_counted``)."""
+    return _counted(*_validated(y_true, y_pred), sample_weight)
+
+
+def _counted(kind: str, true: Any, pred: Any, sample_weight: ArrayLike | None) -> _Targets:
+    """The second stage: checked targets counted once, as a confusion matrix of labels (an
+    ``Evaluation`` counted per class where the classes are many) or an ``Evaluation`` of
+    indicators."""
+    if kind == "indicators":
         return _Targets("multilabel", Evaluation.from_indicators(true, pred, sample_weight=sample_weight), true, pred, sample_weight)
     try:  # a dense matrix where it is small beside the data; many classes (ids) counted sparsely, per class
         counts, labels = confusion_counts(true, pred, None, sample_weight=sample_weight, max_cells=max(_DENSE_CELLS, 16 * len(true)))
         result: Counts = ConfusionMatrix._trusted(counts, labels)
     except MatrixSizeError:
         result = Evaluation.from_labels(true, pred, sample_weight=sample_weight)
-    return _Targets("binary" if len(result.labels) <= 2 else "multiclass", result, true, pred, sample_weight)
+        labels = result.labels
+    return _Targets("binary" if len(labels) <= 2 else "multiclass", result, true, pred, sample_weight)
 
 
 def _check_average(average: Any) -> None:
