@@ -462,9 +462,8 @@ def f_score(tp: Count, fp: Count, fn: Count, tn: Count, beta: float = 1.0) -> Co
     """
     if check_beta(beta) == math.inf:
         return ratio(tp, tp + fn)
-    b2: float | int = float(beta) ** 2
-    if b2.is_integer() and b2 <= 2**20:  # a small whole weight (F1, F2) keeps whole counts exact (products stay in int64): F-beta of beta 1 is F1 to the bit
-        b2 = int(b2)
+    square = float(beta) ** 2
+    b2 = int(square) if square.is_integer() and square <= 2**20 else square  # a small whole weight (F1, F2) keeps whole counts exact (products stay in int64): F-beta of beta 1 is F1 to the bit
     return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
 
 
