@@ -331,7 +331,7 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
                 rows, columns = cells_of(theirs, their_exact)
                 self._add_floats(rows, columns, theirs[rows, columns], None if their_low is None else their_low[rows, columns], their_exact, sign=-1)
             self._total = None
-            self._tally_after_table(-theirs, np.arange(len(self._labels)), grew=False)
+            self._tally_after_table()
             self._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
         return self
 

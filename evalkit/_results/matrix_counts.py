@@ -318,17 +318,17 @@ class MatrixCounts:
         with self._lock:
             floats = batch.dtype.kind == "f"
             total = self._total_after(floats, lambda: weighted_sum(batch, None) if batch_total is None else batch_total)
-            before = len(self._labels)
+            same = found is self._labels  # (a batch over this matrix's own labels: the whole table, in order)
             positions = self._grown(found, floats)
             if self._counts.dtype.kind == "f":  # the cells the batch has
                 rows, columns = cells_of(batch, exact)
                 self._add_floats(positions[rows], positions[columns], batch[rows, columns], None if low is None else low[rows, columns],
                                  None if not exact else {int(positions[key >> 32]) << 32 | int(positions[key & 0xFFFFFFFF]): number for key, number in exact.items()})  # fmt: skip
             else:
-                whole = len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all())
+                whole = same or (len(positions) == len(self._labels) and bool((positions == np.arange(len(positions))).all()))
                 self._counts[... if whole else np.ix_(positions, positions)] += batch
             self._total = total
-            self._tally_after_table(batch, positions, grew=len(self._labels) != before)
+            self._tally_after_table()
 
     def _total_after(self, floats: bool, added: Callable[[], int]) -> int | None:
         """The exact total once whole counts ``added()`` join whole counts (checked: never past
@@ -377,17 +377,11 @@ class MatrixCounts:
             else:
                 exact[key] = number
 
-    def _tally_after_table(self, change: np.ndarray, positions: np.ndarray, *, grew: bool) -> None:
-        """``_tally_after`` of a table of changes (its rows and columns at ``positions``)."""
-        if change.dtype.kind != "i":
-            self._tally = None
-            return
-        if self._tally is not None and not grew:  # a batch's table: its margins added at once
-            self._tally.add_table(positions.tolist(), change)
-            return
-        rows, columns = np.nonzero(change)
-        cells = zip(positions[rows].tolist(), positions[columns].tolist(), change[rows, columns].tolist())
-        self._tally_after(cells, len(rows), grew=grew)
+    def _tally_after_table(self) -> None:
+        """After a table of changes (a batch, a part added or taken away) the running margins
+        are made again at the next read: as cheap as adding the table's margins to them, and
+        nothing at all where no read comes between batches (a training loop)."""
+        self._tally = None
 
     def _tally_after(self, cells: Iterable[tuple[int, int, int]], n_cells: int, *, grew: bool) -> None:
         """The stream's tally after ``n_cells`` cells changed by the amounts of ``cells`` (see the

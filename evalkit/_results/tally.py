@@ -15,8 +15,8 @@ current by every one-sample change (``add``, ``+1`` or ``-1`` of one cell):
 The values are those of the measure's own definition on Python integers (the path the getters
 take, exact to one rounding), and the macro average is ``mean_of_numbers`` under the one
 undefined-value policy. A change of a few cells (a small batch, ``+=`` of a small part) is
-followed cell by cell, a table of changes (a batch counted as a table) adds its margins at once
-(``add_table``), a new label builds the tally anew from the table; a change of more than
+followed cell by cell; a table of changes (a batch counted as a table) drops the tally, made
+anew from the table at the next read; a new label builds it anew; a change of more than
 ``few_cells(m)`` cells followed cell by cell, or weighted counts, drop it, and the next small
 change builds it again.
 
@@ -128,21 +128,6 @@ class Tally:
         if len(log) > self.limit:
             log.clear()
             self.columns.clear()
-
-    def add_table(self, positions: list[int], change: np.ndarray) -> None:
-        """Count a table of changes (integers) over the classes at ``positions`` at once (a
-        batch): its margins join the sums, and every class's values are recomputed at the next
-        read."""
-        diag, row, col = np.diagonal(change).tolist(), change.sum(axis=1).tolist(), change.sum(axis=0).tolist()
-        for k, on_diagonal, in_row, in_column in zip(positions, diag, row, col):
-            self.diag[k] += on_diagonal
-            self.row[k] += in_row
-            self.col[k] += in_column
-        self.total += sum(row)
-        self.correct += sum(diag)
-        self.changes += 1
-        self.log.clear()
-        self.columns.clear()
 
     def cells(self, k: int) -> tuple[int, int, int, int]:
         """``(tp, fp, fn, tn)`` of class ``k`` against the rest."""
