@@ -263,8 +263,10 @@ def _check_cells(m: int, max_cells: int | None) -> None:
 
 def _integer_kinds(actual: object, predicted: object) -> bool:
     """Both numpy arrays of integers, or both of booleans."""
-    kinds = {x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted)}
-    return kinds <= set("iu") or kinds == {"b"}
+    if not (isinstance(actual, np.ndarray) and isinstance(predicted, np.ndarray)):
+        return False
+    first, second = actual.dtype.kind, predicted.dtype.kind
+    return (first in "iu" and second in "iu") or first == second == "b"
 
 
 def _as_labels(values: Any, argument: str) -> np.ndarray | list:
@@ -330,9 +332,10 @@ def _nonnegative_pair_counts(
     so far grows the table (the counts, or the flat indexes written so far, are re-indexed).
     Small tables are counted chunk by chunk; larger ones get one ``bincount`` at the end.
     """
-    value_type = np.result_type(actual.dtype, predicted.dtype)
-    if value_type.kind == "u" and value_type.itemsize >= 8 and max(actual.max(), predicted.max()) > np.iinfo(np.intp).max:
+    wide = [x for x in (actual, predicted) if x.dtype.kind == "u" and x.dtype.itemsize >= 8]  # (uint64: values beyond intp take the general path)
+    if wide and max(int(x.max()) for x in wide) > np.iinfo(np.intp).max:
         return None
+    booleans = actual.dtype.kind == "b"  # (both, or neither: _integer_kinds)
     actual, predicted = actual.astype(np.intp, copy=False), predicted.astype(np.intp, copy=False)
     counts = _value_space_counts(actual, predicted, table_limit, weight)
     if counts is None:
@@ -340,10 +343,11 @@ def _nonnegative_pair_counts(
     size = len(counts)
     if weight is None and size <= _FEW_VALUES:  # a few values: the labels present read in Python, no numpy call for each step
         listed = counts.tolist()
-        found = [k for k in range(size) if any(listed[k]) or any(row[k] for row in listed)]
+        in_rows, in_columns = list(map(any, listed)), list(map(any, zip(*listed)))
+        found = [k for k in range(size) if in_rows[k] or in_columns[k]]
         if len(found) < size:
             counts = np.ascontiguousarray(counts[: len(found), : len(found)]) if found[-1] == len(found) - 1 else counts[np.ix_(found, found)]
-        return counts, [bool(k) for k in found] if value_type.kind == "b" else found
+        return counts, [bool(k) for k in found] if booleans else found
     if size * size > 2 * len(actual):  # a large table: the labels present, from the data (two cheap passes)
         seen = (np.bincount(actual, minlength=size) > 0) | (np.bincount(predicted, minlength=size) > 0)
     else:
@@ -353,7 +357,7 @@ def _nonnegative_pair_counts(
     present = np.flatnonzero(seen)
     if len(present) < len(counts):  # (labels 0 .. k-1, the common case: a slice, no gather)
         counts = np.ascontiguousarray(counts[: len(present), : len(present)]) if not len(present) or present[-1] == len(present) - 1 else counts[np.ix_(present, present)]
-    return counts, present.astype(value_type).tolist()
+    return counts, [bool(k) for k in present.tolist()] if booleans else present.tolist()
 
 
 def _value_space_counts(actual: np.ndarray, predicted: np.ndarray, table_limit: int, weight: np.ndarray | None) -> np.ndarray | None:

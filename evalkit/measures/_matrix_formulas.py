@@ -61,12 +61,20 @@ def _dot(first: Any, second: Any) -> Any:
     return float(np.dot(first.astype(np.float64), second.astype(np.float64)))
 
 
+_FEW_CLASSES = 16
+"""Up to this many classes the margins of whole counts are summed in Python (lists of ints)."""
+
+
 def _margins(counts: ArrayLike) -> dict[str, Any]:
     """``correct``, ``total`` and the ``actual`` and ``predicted`` sums of a matrix, for measures
     of their ratios: exact integers for whole counts; float sums for float counts, or exact
     sums (Python integers in units of ``2**-1126``) where a class holds more than half of the
     total, so that ``total² - Σ actual · predicted`` never cancels."""
     x = _matrix(counts)
+    if x.dtype.kind in "iu" and len(x) <= _FEW_CLASSES:  # a few classes: their sums as Python integers (exact), no numpy call for each
+        listed = x.tolist()
+        rows = list(map(sum, listed))
+        return {"correct": sum(listed[k][k] for k in range(len(listed))), "total": sum(rows), "actual": rows, "predicted": list(map(sum, zip(*listed)))}
     exact = x.dtype.kind in "iuO"
     if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # one numpy sum each way, exact beyond int64
         rows, columns = exact_row_sums(x).tolist(), exact_row_sums(x.T).tolist()
