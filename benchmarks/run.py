@@ -106,9 +106,10 @@ def weighted_labels(n: int, m: int, integral: bool) -> Case:
 
 def dataframe_columns(n: int, m: int, kind: str) -> Case:
     """Two label columns of a dataframe library: categorical (pandas ``category``, Arrow
-    ``dictionary``) against numpy's bincount of their codes, strings (Arrow, pandas ``str``)
-    against Arrow's ``dictionary_encode`` of both."""
+    ``dictionary``, polars ``Categorical``) against numpy's bincount of their codes, strings
+    (Arrow, pandas ``str``, polars ``String``) against Arrow's ``dictionary_encode`` of both."""
     import pandas as pd
+    import polars as pl
     import pyarrow as pa
 
     rng = np.random.default_rng(3)
@@ -119,13 +120,17 @@ def dataframe_columns(n: int, m: int, kind: str) -> Case:
         "Arrow dictionary": lambda values: pa.array(values).dictionary_encode(),
         "Arrow string": pa.array,
         "pandas str": lambda values: pd.Series(values, dtype="str"),
+        "polars Categorical": lambda values: pl.Series(values, dtype=pl.Categorical),
+        "polars String": lambda values: pl.Series(values, dtype=pl.String),
     }
     actual, predicted = columns[kind](y_true), columns[kind](y_pred)
-    coded = kind in ("pandas category", "Arrow dictionary")
+    coded = kind in ("pandas category", "Arrow dictionary", "polars Categorical")
     case = Case(f"confusion matrix, {n:,} labels in two {kind} columns, {m} classes", y_true.nbytes + y_pred.nbytes,
                 target="≤ 2× the bincount of the codes" if coded else "≤ 3× Arrow's dictionary_encode")  # fmt: skip
     if coded:
-        codes = [np.asarray(column.cat.codes if hasattr(column, "cat") else column.indices) for column in (actual, predicted)]
+        physical = {"pandas category": lambda column: column.cat.codes, "Arrow dictionary": lambda column: column.indices,
+                    "polars Categorical": lambda column: column.to_physical().to_numpy()}[kind]  # fmt: skip
+        codes = [np.asarray(physical(column)) for column in (actual, predicted)]
         case.contenders["numpy floor (bincount of the codes)"] = lambda: np.bincount(codes[0].astype(np.intp) * m + codes[1], minlength=m * m)
     else:
         arrow = [pa.array(y_true), pa.array(y_pred)]
@@ -917,7 +922,8 @@ def main() -> None:
         full_report(1_000_000 // scale, 10),
         string_labels(1_000_000 // scale, 20, as_array=False),
         string_labels(1_000_000 // scale, 20, as_array=True),
-        *(dataframe_columns(1_000_000 // scale, 20, kind) for kind in ("pandas category", "Arrow dictionary", "Arrow string", "pandas str")),
+        *(dataframe_columns(1_000_000 // scale, 20, kind)
+          for kind in ("pandas category", "Arrow dictionary", "polars Categorical", "Arrow string", "pandas str", "polars String")),
         multilabel(1_000_000 // scale, 100),
         label_sets(100_000 // scale, 50),
         soft(1_000_000 // scale, 100),

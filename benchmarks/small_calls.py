@@ -9,8 +9,9 @@ Rows: ``accuracy_score``, ``precision_score``, ``recall_score``, ``f1_score`` (m
 ``balanced_accuracy_score``, ``matthews_corrcoef``, ``cohen_kappa_score``, ``confusion_matrix``
 and ``classification_report`` of 100 integer labels of 3 classes (70% right), one call each. The
 floor is what the answer costs in numpy when nothing is checked: ``count_nonzero(y == p) / n``
-for accuracy, ``bincount(y * m + p)`` for the matrix, and for the rest that ``bincount`` with a
-macro F1 in plain Python on its ``m x m`` counts.
+for accuracy, ``bincount(y * m + p)`` for the matrix, for the report that ``bincount``, every
+class's three scores and their averages in plain Python and its lines as f-strings, and for the
+rest that ``bincount`` with a macro F1 in plain Python on its ``m x m`` counts.
 
 Reads of a matrix made any way (``ConfusionMatrix.from_array``, a new one each call, so every read
 is its first): a macro and a weighted F1, the per-class F1, one class's ``ClassificationMetrics``
@@ -51,6 +52,24 @@ def _floor_f1(y: np.ndarray, p: np.ndarray) -> float:
     return sum(2 * rows[k][k] / (sum(rows[k]) + sum(row[k] for row in rows)) for k in range(M)) / M
 
 
+def _floor_report(y: np.ndarray, p: np.ndarray) -> str:
+    """One ``bincount``, each class's precision, recall and F1 and their three averages in plain
+    Python, and the report's seven lines as f-strings: what a report costs when nothing is checked."""
+    flat = np.bincount(y * M + p, minlength=M * M).tolist()
+    rows = [flat[k * M : (k + 1) * M] for k in range(M)]
+    support = [sum(row) for row in rows]
+    predicted = [sum(row[k] for row in rows) for k in range(M)]
+    scores = [(rows[k][k] / predicted[k], rows[k][k] / support[k], 2 * rows[k][k] / (support[k] + predicted[k])) for k in range(M)]
+    n, correct = sum(support), sum(rows[k][k] for k in range(M))
+    macro = [sum(score[j] for score in scores) / M for j in range(3)]
+    weighted = [sum(score[j] * s for score, s in zip(scores, support)) / n for j in range(3)]
+    lines = ["              precision    recall  f1-score   support\n\n"]
+    lines += [f"{k:>12}  {a:>9.2f} {b:>9.2f} {c:>9.2f} {s:>9}\n" for k, (a, b, c), s in zip(range(M), scores, support)]
+    lines.append(f"\n{'accuracy':>12}  {'':>9} {'':>9} {correct / n:>9.2f} {n:>9}\n")
+    lines += [f"{name:>12}  {a:>9.2f} {b:>9.2f} {c:>9.2f} {n:>9}\n" for name, (a, b, c) in (("macro avg", macro), ("weighted avg", weighted))]
+    return "".join(lines)
+
+
 def _per_call(function: Callable[[], object]) -> Callable[[], float]:
     """One round: the time of a call, in microseconds (enough calls for about 20 ms)."""
     number = max(1, int(0.02 / max(timeit.timeit(function, number=3) / 3, 1e-7)))
@@ -67,6 +86,7 @@ def rows(rounds: int) -> list[tuple[str, float, float, float]]:
     floors: dict[str, Callable[[], object]] = {
         "accuracy_score": lambda: np.count_nonzero(y == p) / N,
         "confusion_matrix": lambda: _floor_matrix(y, p),
+        "classification_report": lambda: _floor_report(y, p),
     }
     macro = {"average": "macro"}
     calls = [("accuracy_score", {}), ("precision_score", macro), ("recall_score", macro), ("f1_score", macro), ("balanced_accuracy_score", {}),

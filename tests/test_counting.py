@@ -38,6 +38,15 @@ def test_integer_labels_come_back_as_python_ints():
     assert labels == (1, 3) and all(type(label) is int for label in labels)
 
 
+@pytest.mark.parametrize("size", [3, 20, 300])
+def test_unsigned_and_signed_integers_together_are_integer_labels(size):
+    """uint64 beside int64 labels are integers, however many values there are (numpy's common
+    type of the two is float64: labels 0.0, 1.0, ... above 16 values before)."""
+    counts, labels = counting.confusion_counts(np.arange(size, dtype=np.uint64), np.arange(size, dtype=np.int64)[::-1])
+    assert labels == tuple(range(size)) and all(type(label) is int for label in labels)
+    assert counts.sum() == size and np.array_equal(counts, np.eye(size, dtype=np.int64)[::-1])
+
+
 def test_long_integer_arrays_use_the_chunked_path():
     rng = np.random.default_rng(1)
     n = 3 * counting._CHUNK + 17

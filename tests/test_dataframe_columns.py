@@ -61,6 +61,20 @@ def test_text_columns_of_every_library_count_as_their_labels(rows, form_true, fo
     assert face.f1_score(*columns, average="macro", sample_weight=w) == face.f1_score(y, p, average="macro", sample_weight=w)
 
 
+@settings(max_examples=15, deadline=None)
+@given(samples, st.integers(0, 300))
+def test_a_polars_categorical_counts_from_its_codes_whatever_the_process_wide_categories(rows, others):
+    """polars 2 keeps one list of categories for the whole process: a Categorical's codes may be
+    far apart in a large list. They are counted from the codes (the categories of the codes
+    present read from polars) and give the labels' matrix."""
+    pl.Series([f"other{k}" for k in range(others)], dtype=pl.Categorical)  # categories made before (the process's)
+    y, p = [f"{row[0]}{others}" for row in rows], [f"{row[1]}{others}" for row in rows]  # (labels new to the process: codes after those)
+    expected = ConfusionMatrix.from_predictions(y, p)
+    actual, predicted = pl.Series(y, dtype=pl.Categorical), pl.Series(p, dtype=pl.Categorical)
+    assert ConfusionMatrix.from_predictions(actual, predicted) == expected
+    assert face.f1_score(actual, predicted, average="macro", zero_division=0) == face.f1_score(y, p, average="macro", zero_division=0)
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=30))
 def test_number_columns_of_codes_count_as_their_numbers(rows):

@@ -74,13 +74,53 @@ def coded_column(values: object, argument: str) -> Coded | None:
                 return None
         return None
     if module.startswith("polars"):
-        dtype_name = type(getattr(values, "dtype", None)).__name__
+        dtype = getattr(values, "dtype", None)
+        dtype_name = type(dtype).__name__
+        if dtype_name in ("Categorical", "Enum"):
+            coded = _polars_codes(values, dtype, argument)
+            if coded is not None:
+                return coded
         if dtype_name in ("Categorical", "Enum", "String", "Utf8") and hasattr(values, "to_arrow"):
             return _arrow(values.to_arrow(), argument)
         return None
     if module.startswith("pyarrow"):
         return _arrow(values, argument)
     return None
+
+
+_FEW_CATEGORIES = 64
+"""Up to this many categories a polars Categorical's codes index its categories as they are."""
+
+
+def _polars_codes(values: Any, dtype: Any, argument: str) -> Coded | None:
+    """A polars ``Enum`` or ``Categorical`` series as its physical codes into its categories,
+    with no dictionary built (Arrow's costs a pass over the column): an Enum's own categories;
+    the categories of a Categorical's codes ``0 .. max``, read from polars for those codes alone
+    (its categories are shared by the whole process; codes far apart in a large one are
+    renumbered in order). None where polars cannot say (polars 1): the caller reads the column
+    through Arrow.
+
+    Raises:
+        InvalidLabelError: a missing label (a null).
+    """
+    import polars  # (the column is polars': polars is there)
+
+    if values.null_count():
+        first = int(values.is_null().arg_true()[0])
+        raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label (first at position {first})")
+    codes = values.to_physical().to_numpy()
+    if type(dtype).__name__ == "Enum":
+        return _checked(codes, dtype.categories.to_list(), argument)
+    top = int(codes.max()) + 1 if len(codes) else 0
+    wanted = np.arange(top, dtype=np.uint32)
+    if top > _FEW_CATEGORIES:  # a large process-wide dictionary: the codes present alone, if they are few
+        present = np.unique(codes) if top > 4 * len(codes) else np.flatnonzero(np.bincount(codes, minlength=top)).astype(np.uint32)
+        wanted = wanted if 2 * len(present) >= top else present
+    try:
+        categories = polars.Series(wanted).cat.to(dtype).cast(polars.String).to_list()
+    except (AttributeError, polars.exceptions.PolarsError):  # (polars 1 has no such cast)
+        return None
+    return _checked(codes if len(wanted) == top else np.searchsorted(wanted, codes), categories, argument)
 
 
 def _arrow(column: object, argument: str, *, numbers: bool = False) -> Coded | None:
