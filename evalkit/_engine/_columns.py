@@ -92,7 +92,7 @@ _FEW_CATEGORIES = 64
 """Up to this many categories a polars Categorical's codes index its categories as they are."""
 
 
-def _polars_codes(values: Any, dtype: Any, argument: str) -> Coded | None:
+def _polars_codes(column: object, kind: object, argument: str) -> Coded | None:
     """A polars ``Enum`` or ``Categorical`` series as its physical codes into its categories,
     with no dictionary built (Arrow's costs a pass over the column): an Enum's own categories;
     the categories of a Categorical's codes ``0 .. max``, read from polars for those codes alone
@@ -105,6 +105,7 @@ def _polars_codes(values: Any, dtype: Any, argument: str) -> Coded | None:
     """
     import polars  # (the column is polars': polars is there)
 
+    values, dtype = cast(Any, column), cast(Any, kind)
     if values.null_count():
         first = int(values.is_null().arg_true()[0])
         raise InvalidLabelError(f"{argument!r} contains a missing value (null), which cannot be a class label (first at position {first})")

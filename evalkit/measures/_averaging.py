@@ -307,7 +307,7 @@ def mean_rows(values: ArrayLike, weights: ArrayLike | None = None, *, undefined:
         return np.where(total > 0, sums / np.where(total > 0, total, 1.0), np.nan)
 
 
-def support_weights(values: Any, support: Any, policy: str) -> Any:
+def support_weights(values: np.ndarray | list[float], support: np.ndarray | list, policy: str) -> np.ndarray | list:
     """The weights of a ``"weighted"`` average: the support of each class, or equal weights in a
     row where no class that counts under the policy has support (scikit-learn's plain mean
     there, not NaN by accident). Rows of an array give an array; a list of Python floats (one
@@ -453,7 +453,7 @@ def average_cells(
     return class_average(np.asarray(per_class.evaluate(measure, **parameters), dtype=np.float64), per_class.support, average, undefined)
 
 
-def class_average(values: Any, support: Any, average: str, undefined: UndefinedPolicy = "exclude") -> Averaged:
+def class_average(values: np.ndarray | list[float], support: np.ndarray | list, average: str, undefined: UndefinedPolicy = "exclude") -> Averaged:
     """The ``"macro"`` (plain) or ``"weighted"`` (by ``support``) mean of per-class values under
     the policy: what every class average is, whoever read the values (a table's cells, a
     stream's margins, a report). Lists of Python numbers stay in Python.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Sequence, Sized
 from typing import Any, cast
 
 import numpy as np
@@ -308,7 +308,7 @@ def accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, normalize: bool = 
     kind, true, pred = _validated(y_true, y_pred)
     agreeing = agreeing_samples(true, pred) if kind == "labels" and sample_weight is None else None
     if agreeing is not None:  # two integer arrays: the diagonal alone (an exact count, one division)
-        return agreeing / len(true) if normalize else float(agreeing)
+        return agreeing / len(cast(Sized, true)) if normalize else float(agreeing)
     evaluation = _counted(kind, true, pred, sample_weight).counts
     if isinstance(evaluation, ConfusionMatrix):  # single-label: the diagonal, no per-sample cells
         if normalize:

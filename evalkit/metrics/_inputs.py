@@ -8,14 +8,14 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 
 import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._columns import coded_column, decoded
-from evalkit._engine._types import LabelsLike, ScoresLike
+from evalkit._engine._columns import Coded, coded_column, decoded
+from evalkit._engine._types import LabelsLike, ScoresLike, SparseMatrix
 from evalkit._engine._validation import (
     as_array,
     check_numbers,
@@ -37,6 +37,9 @@ _AVERAGE_OPTIONS = (None, "binary", *AVERAGES)
 _DENSE_CELLS = 1 << 16
 """Cells a dense matrix of single-label targets may have whatever the number of samples (256
 classes); above, at most 16 a sample: more classes are counted per class (an ``Evaluation``)."""
+
+TargetData: TypeAlias = "np.ndarray | list | Coded | SparseMatrix"
+"""Targets as read: 1-D labels (an array, a list, a dataframe column's codes) or 2-D indicators."""
 
 Counts = ConfusionMatrix | Evaluation
 """What a function of the face reads: a matrix of labels, an evaluation of indicators."""
@@ -93,7 +96,7 @@ def _refuse_continuous(values: Any, argument: str) -> None:
         )
 
 
-def _validated(y_true: LabelsLike, y_pred: LabelsLike) -> tuple[str, Any, Any]:
+def _validated(y_true: LabelsLike, y_pred: LabelsLike) -> tuple[str, TargetData, TargetData]:
     """The first stage of every function: both targets read and checked once, as
     ``("labels", 1-D labels, 1-D labels)`` (two dataframe columns of codes as their codes) or
     ``("indicators", 2-D, 2-D)``; nothing counted yet."""
@@ -120,19 +123,20 @@ def _targets(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | 
     return _counted(*_validated(y_true, y_pred), sample_weight)
 
 
-def _counted(kind: str, true: Any, pred: Any, sample_weight: ArrayLike | None) -> _Targets:
+def _counted(kind: str, true: TargetData, pred: TargetData, sample_weight: ArrayLike | None) -> _Targets:
     """The second stage: checked targets counted once, as a confusion matrix of labels (an
     ``Evaluation`` counted per class where the classes are many) or an ``Evaluation`` of
     indicators."""
+    actual, predicted = cast(Any, true), cast(Any, pred)  # (a dataframe column's codes are read where labels are)
     if kind == "indicators":
-        return _Targets("multilabel", Evaluation.from_indicators(true, pred, sample_weight=sample_weight), true, pred, sample_weight)
+        return _Targets("multilabel", Evaluation.from_indicators(actual, predicted, sample_weight=sample_weight), actual, predicted, sample_weight)
     try:  # a dense matrix where it is small beside the data; many classes (ids) counted sparsely, per class
-        counts, labels = confusion_counts(true, pred, None, sample_weight=sample_weight, max_cells=max(_DENSE_CELLS, 16 * len(true)))
+        counts, labels = confusion_counts(actual, predicted, None, sample_weight=sample_weight, max_cells=max(_DENSE_CELLS, 16 * len(actual)))
         result: Counts = ConfusionMatrix._trusted(counts, labels)
     except MatrixSizeError:
-        result = Evaluation.from_labels(true, pred, sample_weight=sample_weight)
+        result = Evaluation.from_labels(actual, predicted, sample_weight=sample_weight)
         labels = result.labels
-    return _Targets("binary" if len(labels) <= 2 else "multiclass", result, true, pred, sample_weight)
+    return _Targets("binary" if len(labels) <= 2 else "multiclass", result, actual, predicted, sample_weight)
 
 
 def _check_average(average: Any) -> None:
