@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalkit import ClassificationMetrics, ConfusionMatrix, ThresholdCurve
+from evalkit import ClassificationMetrics, ConfusionMatrix, Evaluation, ThresholdCurve
 from evalkit.io._report import build_report
 from evalkit.measures._averaging import summarize
+from evalkit.spark import area_under_pr
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "pages" / "porting-from-java.md"
@@ -268,10 +269,32 @@ def f_beta(precision: float, recall: float) -> float:
 
 
 def mann_whitney_auc(positive: np.ndarray, score: np.ndarray) -> float:
-    """The exact ROC AUC (ties one half), as ``ROC.calculateAUC`` with ``thresholdSteps = 0``."""
+    """The exact ROC AUC, a tie counting one half (Mann-Whitney's U over the pairs)."""
     pos, neg = score[positive], score[~positive]
     greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
     return float(greater / (len(pos) * len(neg)))
+
+
+def dl4j_exact_roc(positive: np.ndarray, score: np.ndarray) -> tuple[float, float]:
+    """``ROC.calculateAUC()`` and ``calculateAUCPR()`` with ``thresholdSteps = 0`` (nd4j
+    .../evaluation/classification/ROC.java, ``getRocCurve``, ``getPrecisionRecallCurve``;
+    curves/BaseCurve.java ``calculateArea``): the samples in a stable sort by descending score
+    (tied samples in the order they were counted, each its own point), between the points
+    (threshold 1: fpr 0, tpr 0, precision 1, recall 0) and (threshold 0: fpr 1, tpr 1, precision
+    P / n, recall 1), and the trapezoid under each curve."""
+    order = np.argsort(-score, kind="stable")
+    y = positive[order].astype(np.float64)
+    tp, fp = np.cumsum(y), np.cumsum(1 - y)
+    n, p, negatives = len(y), y.sum(), len(y) - y.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr, tpr = np.concatenate(([0.0], fp / negatives, [1.0])), np.concatenate(([0.0], tp / p, [1.0]))
+        precision = np.concatenate(([1.0], tp / np.arange(1, n + 1), [tp[-1] / n]))
+        recall = np.concatenate(([0.0], tp / p, [1.0]))
+
+    def area(x: np.ndarray, height: np.ndarray) -> float:
+        return float(np.sum(np.abs(np.diff(x)) * (height[1:] + height[:-1]) / 2))
+
+    return area(fpr, tpr), area(recall, precision)
 
 
 def dl4j_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict:
@@ -294,7 +317,7 @@ def dl4j_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict:
     top2 = float(np.mean((probabilities > truth_score[:, None]).sum(axis=1) < 2))
     confusion = np.zeros((m, m))
     np.add.at(confusion, (actual, predicted), 1)
-    aucs = [mann_whitney_auc(actual == i, probabilities[:, i]) for i in range(m)]
+    aucs = [dl4j_exact_roc(actual == i, probabilities[:, i])[0] for i in range(m)]  # (no tied scores in a class: DL4J keeps ties apart)
     return {
         "eval.accuracy()": float(np.mean(actual == predicted)),
         "eval.precision(i)": precision, "eval.recall(i)": recall, "eval.f1(i)": f1,
@@ -315,6 +338,8 @@ def dl4j_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict:
         "eval.getTopNCorrectCount() / eval.getTopNTotalCount() (topN = 2)": top2,
         "new ROCMultiClass().calculateAUC(i)": aucs,
         "new ROCMultiClass().calculateAverageAUC()": float(np.mean(aucs)),
+        "new ROCMultiClass().calculateAUCPR(i)": [dl4j_exact_roc(actual == i, probabilities[:, i])[1] for i in range(m)],
+        "new ROCMultiClass().calculateAverageAUCPR()": float(np.mean([dl4j_exact_roc(actual == i, probabilities[:, i])[1] for i in range(m)])),
     }  # fmt: skip
 
 
@@ -328,7 +353,8 @@ def dl4j_binary_reference(labels: np.ndarray, probabilities: np.ndarray) -> dict
         "eval.recall() (two classes)": edge(tp[1], fn[1], 0.0),
         "eval.f1() (two classes)": f_beta_counts(tp[1], fp[1], fn[1]),
         "eval.accuracy() (two classes)": float(np.mean(labels == predicted)),
-        "new ROC().calculateAUC()": mann_whitney_auc(labels == 1, probabilities),
+        "new ROC().calculateAUC()": dl4j_exact_roc(labels == 1, probabilities)[0],
+        "new ROC().calculateAUCPR()": dl4j_exact_roc(labels == 1, probabilities)[1],
     }
 
 
@@ -364,12 +390,99 @@ def dl4j_calibration_reference(labels: np.ndarray, probabilities: np.ndarray, bi
         x.append(sums[kept] / total[kept])
         y.append(positives[kept] / total[kept])
     predicted = probabilities.argmax(axis=1)
+    residuals = np.abs(labels - probabilities)
     return {
+        "evalCal.getProbabilityHistogramAllClasses()": dl4j_histogram(probabilities.ravel()),
+        "evalCal.getProbabilityHistogram(i)": [dl4j_histogram(probabilities[:, i], labels[:, i]) for i in range(labels.shape[1])],
+        "evalCal.getResidualPlotAllClasses()": dl4j_histogram(residuals.ravel()),
+        "evalCal.getResidualPlot(i)": [dl4j_histogram(residuals[:, i], labels[:, i]) for i in range(labels.shape[1])],
         "evalCal.getReliabilityDiagram(i).getMeanPredictedValueX()": x,
         "evalCal.getReliabilityDiagram(i).getFractionPositivesY()": y,
         "evalCal.getLabelCountsEachClass()": labels.sum(axis=0),
         "evalCal.getPredictionCountsEachClass()": np.bincount(predicted, minlength=labels.shape[1]),
     }
+
+
+def dl4j_histogram(values: np.ndarray, weights: np.ndarray | None = None, bins: int = 50) -> np.ndarray:
+    """``EvaluationCalibration``'s histograms (``eval``, ``getProbabilityHistogram``,
+    ``getResidualPlot``): value v is in bin j when ``j * (1.0 / bins) <= v < (j + 1) * (1.0 / bins)``,
+    the last bin ``<= 1``; values outside [0, 1] nowhere; per class each value weighted by its
+    label, the sums truncated to integers."""
+    size = 1.0 / bins
+    weights = np.ones(len(values)) if weights is None else weights
+    counts = [weights[(values >= j * size) & ((values <= 1.0) if j == bins - 1 else (values < (j + 1) * size))].sum() for j in range(bins)]
+    return np.array(counts).astype(np.int64)
+
+
+def dl4j_masked_reference(namespace: dict) -> dict:
+    """DL4J's numbers of the guide's batches (``Evaluation``, ``ROCMultiClass`` and
+    ``EvaluationBinary``, their ``eval(labels, predictions, mask)``: BaseEvaluation.java
+    ``reshapeAndExtractNotMasked`` drops the examples of mask 0; EvaluationBinary.java multiplies
+    each count by a mask of one value per output)."""
+    labels, probabilities, mask = namespace["batch_labels"], namespace["batch_probabilities"], namespace["example_mask"]
+    kept = mask != 0
+    actual, predicted = labels[kept].argmax(axis=1), probabilities[kept].argmax(axis=1)
+    tp, fp, fn, _ = dl4j_counts(actual, predicted, 3)
+    defined_p, defined_r = [edge(tp[i], fp[i], -1) for i in range(3)], [edge(tp[i], fn[i], -1) for i in range(3)]
+    confusion = np.zeros((3, 3))
+    np.add.at(confusion, (actual, predicted), 1)
+    areas = [dl4j_exact_roc(actual == i, probabilities[kept][:, i]) for i in range(3)]  # (rows in the order the batches came)
+    truth, guess, cells = namespace["outputs"], namespace["output_probabilities"] > 0.5, namespace["output_mask"]
+    btp, bfp = ((guess & (truth == 1)) * cells).sum(axis=0), ((guess & (truth == 0)) * cells).sum(axis=0)
+    bfn, btn = ((~guess & (truth == 1)) * cells).sum(axis=0), ((~guess & (truth == 0)) * cells).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision, recall = btp / (btp + bfp), btp / (btp + bfn)
+        mcc = (btp * btn - bfp * bfn) / np.sqrt((btp + bfp) * (btp + bfn) * (btn + bfp) * (btn + bfn))
+    f1 = [0.0 if p == 0.0 or r == 0.0 else 2 * p * r / (p + r) for p, r in zip(precision.tolist(), recall.tolist())]  # EvaluationUtils.fBeta
+    return {
+        "eval.accuracy() (batches, masked)": float(np.mean(actual == predicted)),
+        "eval.precision() (batches, masked)": float(np.mean([p for p in defined_p if p != -1])),
+        "eval.recall() (batches, masked)": float(np.mean([r for r in defined_r if r != -1])),
+        "eval.getConfusionMatrix().getCount(a, p) (batches, masked)": confusion.ravel().tolist(),
+        "roc.calculateAUC(i) (batches, masked)": [auc for auc, _ in areas],
+        "roc.calculateAUCPR(i) (batches, masked)": [auprc for _, auprc in areas],
+        "evalBinary.accuracy(i) (per-output mask)": ((btp + btn) / (btp + btn + bfp + bfn)).tolist(),
+        "evalBinary.precision(i) (per-output mask)": precision.tolist(),
+        "evalBinary.recall(i) (per-output mask)": recall.tolist(),
+        "evalBinary.f1(i) (per-output mask)": f1,
+        "evalBinary.matthewsCorrelation(i) (per-output mask)": mcc.tolist(),
+        "evalBinary.truePositives(i) (per-output mask)": btp.tolist(),
+    }
+
+
+def test_dl4j_fed_batch_by_batch_with_masks_gives_dl4js_numbers():
+    """The guide's loop over batches (a mask per example), its sum of batch curves and its
+    evaluation of outputs with a mask per (example, output) give DL4J's numbers."""
+    namespace = guide_namespace("## DL4J")
+    for block in re.findall(r"^```python\n(.*?)^```", section("### DL4J batch by batch, with masks"), re.DOTALL | re.MULTILINE):
+        exec(compile(block, "porting-from-java.md:### DL4J batch by batch", "exec"), namespace)  # noqa: S102
+    namespace["cm"] = namespace["streamed"]  # (the rows' loops run over its classes)
+    reference = dl4j_masked_reference(namespace)
+    assert check_table("### DL4J batch by batch, with masks", namespace, reference) == 12
+    assert np.isnan(reference["evalBinary.precision(i) (per-output mask)"][2])  # an output of no positive left by its mask: NaN in both
+
+
+def test_dl4js_own_numbers_from_its_source_and_tests():
+    """Numbers read from DL4J's source (and asserted by its tests: ROCTest.testRocAucExact,
+    testAUCPrecisionRecall; EvaluationBinaryTest.testEvaluationBinaryPerOutputMasking), computed
+    by hand, against the guide's rows."""
+    curve = ThresholdCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    assert area_under_pr(curve) == pytest.approx(0.7916666666666666, abs=1e-15) and curve.roc_auc() == 0.75  # (average precision 0.8333)
+    assert area_under_pr(ThresholdCurve.from_scores([1, 0, 1], [0.33, 0.5, 0.66])) == pytest.approx(0.7916666666667, abs=1e-8)
+    mask = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 0], [1, 0, 0], [1, 1, 1]])
+    truth = np.array([[1, 1, 1], [0, 0, 0], [1, 1, 1], [0, 1, 1], [1, 0, 1]])
+    scores = np.repeat(np.array([0.9, 0.7, 0.6, 0.4, 0.1])[:, None], 3, axis=1)
+    outputs = Evaluation.from_indicators(truth, scores > 0.5, mask=mask)
+    assert outputs.per_class("accuracy").tolist() == [0.6, 1.0, 0.0]
+    assert [outputs.class_cells.tp.tolist(), outputs.class_cells.tn.tolist(), outputs.class_cells.fp.tolist(), outputs.class_cells.fn.tolist()] == [
+        [2, 2, 0], [1, 1, 0], [1, 0, 0], [1, 0, 1]]  # fmt: skip
+    labels, probabilities = np.array([[1, 0], [0, 1], [0, 1]]), np.array([[0.7, 0.3], [0.45, 0.55], [0.2, 0.8]])
+    five = {"bins": 5, "range": (0, 1)}  # EvaluationCalibration(5, 5): values off the edges DL4J's products move
+    assert np.histogram(np.abs(labels - probabilities), **five)[0].tolist() == [1, 3, 2, 0, 0]
+    assert np.histogram(probabilities, **five)[0].tolist() == [0, 2, 2, 1, 1]
+    assert np.histogram(1 - probabilities[labels[:, 1] == 1, 1], **five)[0].tolist() == [1, 0, 1, 0, 0]
+    edges = np.concatenate([np.arange(51) / 50, np.arange(51) * (1.0 / 50), [0.7, 0.3, 0.19999999999999996, 1.0]])  # values on the edges
+    assert np.array_equal(np.histogram(edges, bins=50, range=(0, 1))[0], dl4j_histogram(edges)) and dl4j_histogram(np.array([0.7]))[34] == 1
 
 
 def random_dl4j_data(seed: int) -> tuple[np.ndarray, ...]:
@@ -406,9 +519,9 @@ def test_the_dl4j_rows_give_dl4js_numbers(seed):
         data = random_dl4j_data(seed)
     namespace = dl4j_namespace(*data)
     assert check_table("## DL4J", namespace, dl4j_reference(*data[:2])) >= 20
-    assert check_table("### DL4J with two classes", namespace, dl4j_binary_reference(*data[2:])) == 5
+    assert check_table("### DL4J with two classes", namespace, dl4j_binary_reference(*data[2:])) == 6
     if seed is not None:  # the guide's example holds probabilities on bin edges (0.1, 0.2, ...), where DL4J's left-closed bins differ
-        assert check_table("### DL4J's EvaluationCalibration", namespace, dl4j_calibration_reference(*data[:2])) == 4
+        assert check_table("### DL4J's EvaluationCalibration", namespace, dl4j_calibration_reference(*data[:2])) == 8
 
 
 def _guide_binary() -> tuple[np.ndarray, np.ndarray]:
