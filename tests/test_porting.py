@@ -633,6 +633,124 @@ def test_the_tribuo_rows_give_tribuos_numbers(seed):
     assert check_table("## Tribuo", namespace, tribuo_reference(truth, scores, names, namespace["folds"])) >= 20
 
 
+def tribuo_regression_reference(truth: np.ndarray, predicted: np.ndarray, weights: np.ndarray | None = None) -> dict:
+    """Tribuo's regression numbers per dimension (tribuo Regression/Core/.../evaluation/
+    RegressionMetrics.java: MAE ``Σ w |r| / Σ w``, RMSE the root of ``Σ w r² / Σ w``, R²
+    ``1 - SSE / Σ w (y - ȳ_w)²``, explained variance ``1 - Σ w (r - r̄_w)² / Σ w (y - ȳ_w)²``;
+    the averages plain means over the dimensions)."""
+    w = np.ones(len(truth)) if weights is None else weights
+    residual = truth - predicted
+    total = w.sum()
+    mean_y, mean_r = (w[:, None] * truth).sum(axis=0) / total, (w[:, None] * residual).sum(axis=0) / total
+    sst = (w[:, None] * (truth - mean_y) ** 2).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = {"mae": (w[:, None] * np.abs(residual)).sum(axis=0) / total, "rmse": np.sqrt((w[:, None] * residual**2).sum(axis=0) / total),
+                  "r2": 1 - (w[:, None] * residual**2).sum(axis=0) / sst, "ev": 1 - (w[:, None] * (residual - mean_r) ** 2).sum(axis=0) / sst}  # fmt: skip
+    return values
+
+
+def tribuo_multilabel_reference(true_sets: list[set], predicted_sets: list[set], domain: list[str]) -> dict:
+    """Tribuo's multi-label numbers (tribuo MultiLabel/Core/.../evaluation/MultiLabelConfusionMatrix.java
+    ``tabulate``; Classification/Core/.../evaluation/ConfusionMetrics.java: 0 for 0/0, F1 from
+    the zeroed precision and recall, macro over the domain, micro NaN when no label is true;
+    MultiLabelMetrics.java ``JACCARD_SCORE``: the mean over examples of |Y ∩ P| / |Y ∪ P|)."""
+    tp = np.array([sum(label in y and label in p for y, p in zip(true_sets, predicted_sets)) for label in domain], dtype=float)
+    fp = np.array([sum(label not in y and label in p for y, p in zip(true_sets, predicted_sets)) for label in domain], dtype=float)
+    fn = np.array([sum(label in y and label not in p for y, p in zip(true_sets, predicted_sets)) for label in domain], dtype=float)
+    tn = len(true_sets) - tp - fp - fn
+
+    def zeroed(numerator: float, denominator: float) -> float:
+        return numerator / denominator if denominator else 0.0
+
+    precision = [zeroed(tp[k], tp[k] + fp[k]) for k in range(len(domain))]
+    recall = [zeroed(tp[k], tp[k] + fn[k]) for k in range(len(domain))]
+    f1 = [zeroed(2 * p * r, p + r) for p, r in zip(precision, recall)]
+    support = (tp + fn).sum()
+    micro_p, micro_r = (zeroed(tp.sum(), tp.sum() + fp.sum()), zeroed(tp.sum(), tp.sum() + fn.sum())) if support else (math.nan, math.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        jaccard = np.mean([np.float64(len(y & p)) / len(y | p) for y, p in zip(true_sets, predicted_sets)])
+    return {
+        "evaluation.tp(label)": tp.tolist(), "evaluation.precision(label)": precision, "evaluation.recall(label)": recall, "evaluation.f1(label)": f1,
+        "evaluation.macroAveragedPrecision()": float(np.mean(precision)), "evaluation.macroAveragedRecall()": float(np.mean(recall)),
+        "evaluation.macroAveragedF1()": float(np.mean(f1)),
+        "evaluation.microAveragedPrecision()": micro_p, "evaluation.microAveragedRecall()": micro_r,
+        "evaluation.microAveragedF1()": zeroed(2 * micro_p * micro_r, micro_p + micro_r) if support else math.nan,
+        "evaluation.balancedErrorRate()": 1 - float(np.mean(recall)), "evaluation.jaccardScore()": float(jaccard),
+    }  # fmt: skip
+
+
+def _tribuo_section(heading: str, **arrays: object) -> dict:
+    """The namespace of a Tribuo subsection's code block (its arrays replaced by ``arrays``)."""
+    namespace = guide_namespace("## Tribuo")
+    for block in re.findall(r"^```python\n(.*?)^```", section(heading), re.DOTALL | re.MULTILINE):
+        for name, value in arrays.items():
+            block = re.sub(rf"^{name} = .*$", f"{name} = _{name}", block, flags=re.MULTILINE)
+            namespace[f"_{name}"] = value
+        exec(compile(block, f"porting-from-java.md:{heading}", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+def test_the_tribuo_regression_rows_give_tribuos_numbers(seed):
+    rng = np.random.default_rng(seed)
+    arrays = {} if seed is None else {"regression_truth": rng.normal(size=(30, 3)), "regression_predicted": rng.normal(size=(30, 3)),
+                                      "example_weights": rng.uniform(0, 2, 30)}  # fmt: skip
+    namespace = _tribuo_section("### Tribuo's RegressionEvaluation", **arrays)
+    truth, predicted, weights = namespace["regression_truth"], namespace["regression_predicted"], namespace["example_weights"]
+    plain, weighted = tribuo_regression_reference(truth, predicted), tribuo_regression_reference(truth, predicted, weights)
+    keys = {"mae": "evaluation.mae", "rmse": "evaluation.rmse", "r2": "evaluation.r2", "ev": "evaluation.explainedVariance"}
+    found = dict(rows("### Tribuo's RegressionEvaluation"))
+    for key, java in keys.items():
+        assert same([eval(found[f"{java}(dimension)"], {**namespace, "d": d}) for d in range(truth.shape[1])], plain[key]), java
+    averages = {"evaluation.averageMAE()": "mae", "evaluation.averageRMSE()": "rmse", "evaluation.averageR2()": "r2", "evaluation.averagedExplainedVariance()": "ev"}
+    for java, key in averages.items():
+        assert same(eval(found[java], namespace), np.mean(plain[key])), java
+    assert same([eval(found["evaluation.r2(dimension) (RegressionEvaluator(true))"], {**namespace, "d": d}) for d in range(truth.shape[1])], weighted["r2"])
+    assert same(eval(found["evaluation.averageMAE() (RegressionEvaluator(true))"], namespace), np.mean(weighted["mae"]))
+
+
+def test_tribuos_regression_numbers_from_its_tests_and_source():
+    """Tribuo's RegressionEvaluatorTest (a constant prediction of 0) and hand-computed cases:
+    a weighted one, and a constant target (R² -inf with an error, NaN without)."""
+    from evalkit import RegressionMetrics
+
+    tested = RegressionMetrics.from_predictions(np.array([5.1, 10, 20, 50]), np.zeros(4))
+    assert tested.get_mean_absolute_error() == pytest.approx(21.275) and tested.get_root_mean_squared_error() == pytest.approx(27.504590525946757)
+    assert tested.get_r_squared() == pytest.approx(-1.4895033555942687) and tested.get_explained_variance() == pytest.approx(0.0, abs=1e-15)
+    weighted = RegressionMetrics.from_predictions(np.array([1.0, 2, 3, 4]), np.array([1.5, 2, 2, 5]), sample_weight=np.array([2.0, 1, 1, 0]))
+    assert weighted.get_mean_absolute_error() == 0.5 and weighted.get_r_squared() == pytest.approx(5 / 11) and weighted.get_explained_variance() == pytest.approx(5 / 11)
+    constant = RegressionMetrics.from_predictions(np.array([[0.0, 5], [2, 5]]), np.array([[1.0, 5], [1, 6]]))
+    assert constant.get_r_squared(multioutput="raw_values").tolist() == [0.0, -math.inf] and constant.get_root_mean_squared_error() == pytest.approx(0.8535533905932737)
+    perfect = RegressionMetrics.from_predictions(np.array([[0.0, 5], [2, 5]]), np.array([[1.0, 5], [1, 5]]))
+    assert math.isnan(perfect.get_r_squared(multioutput="raw_values")[1])
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 2])
+def test_the_tribuo_multilabel_rows_give_tribuos_numbers(seed):
+    rng = np.random.default_rng(seed)
+    domain = ["a", "b", "c", "d", "e"]
+    random_sets = lambda: [set(rng.choice(domain[:4], size=rng.integers(0, 3), replace=False).tolist()) for _ in range(25)]  # noqa: E731 ("e" never occurs)
+    arrays = {} if seed is None else {"domain": domain, "true_sets": [s | {"a"} for s in random_sets()], "predicted_sets": random_sets()}
+    namespace = _tribuo_section("### Tribuo's MultiLabelEvaluation", **arrays)
+    reference = tribuo_multilabel_reference(namespace["true_sets"], namespace["predicted_sets"], namespace["domain"])
+    namespace["cm"] = ConfusionMatrix(namespace["domain"])  # (the rows' loops run over the domain)
+    assert check_table("### Tribuo's MultiLabelEvaluation", namespace, reference) == 12
+
+
+def test_tribuos_multilabel_numbers_from_its_source_worked_by_hand():
+    """Three cases read from Tribuo's code: a label of the domain the data never hold counts 0
+    in the macro averages; two empty sets make the Jaccard score NaN; no true label at all makes
+    the micro values NaN in Tribuo (evalkit's micro precision is the 0 of one false positive)."""
+    basic = Evaluation.from_label_sets([{"a", "b"}, {"b"}, {"c"}], [{"a"}, {"b", "c"}, set()], labels=["a", "b", "c"])
+    assert basic.average("f1_score", "macro", undefined="zero") == pytest.approx(0.5555555555555555)
+    assert basic.average("f1_score", "micro") == pytest.approx(4 / 7) and basic.average("jaccard_index", "samples", undefined="nan") == pytest.approx(1 / 3)
+    unseen = Evaluation.from_label_sets([{"x"}, {"y"}, set()], [{"x"}, {"x"}, set()], labels=["x", "y", "z"])
+    assert unseen.average("precision", "macro", undefined="zero") == pytest.approx(1 / 6) and unseen.average("f1_score", "macro", undefined="zero") == pytest.approx(2 / 9)
+    assert math.isnan(unseen.average("jaccard_index", "samples", undefined="nan")) and 1 - unseen.average("recall", "macro", undefined="zero") == pytest.approx(2 / 3)
+    none_true = tribuo_multilabel_reference([set()], [{"a"}], ["a"])
+    assert math.isnan(none_true["evaluation.microAveragedPrecision()"]) and none_true["evaluation.balancedErrorRate()"] == 1.0
+
+
 # --------------------------------------------------------------------------------------------
 # Deep Netts' evaluators
 
