@@ -657,7 +657,6 @@ def tribuo_multilabel_reference(true_sets: list[set], predicted_sets: list[set],
     tp = np.array([sum(label in y and label in p for y, p in zip(true_sets, predicted_sets)) for label in domain], dtype=float)
     fp = np.array([sum(label not in y and label in p for y, p in zip(true_sets, predicted_sets)) for label in domain], dtype=float)
     fn = np.array([sum(label in y and label not in p for y, p in zip(true_sets, predicted_sets)) for label in domain], dtype=float)
-    tn = len(true_sets) - tp - fp - fn
 
     def zeroed(numerator: float, denominator: float) -> float:
         return numerator / denominator if denominator else 0.0
@@ -729,7 +728,10 @@ def test_tribuos_regression_numbers_from_its_tests_and_source():
 def test_the_tribuo_multilabel_rows_give_tribuos_numbers(seed):
     rng = np.random.default_rng(seed)
     domain = ["a", "b", "c", "d", "e"]
-    random_sets = lambda: [set(rng.choice(domain[:4], size=rng.integers(0, 3), replace=False).tolist()) for _ in range(25)]  # noqa: E731 ("e" never occurs)
+
+    def random_sets() -> list[set]:  # ("e" never occurs)
+        return [set(rng.choice(domain[:4], size=rng.integers(0, 3), replace=False).tolist()) for _ in range(25)]
+
     arrays = {} if seed is None else {"domain": domain, "true_sets": [s | {"a"} for s in random_sets()], "predicted_sets": random_sets()}
     namespace = _tribuo_section("### Tribuo's MultiLabelEvaluation", **arrays)
     reference = tribuo_multilabel_reference(namespace["true_sets"], namespace["predicted_sets"], namespace["domain"])
