@@ -584,7 +584,10 @@ def _coded_counts(actual: Coded, predicted: Coded, fixed: tuple | None, weight: 
 
 def _unique_positions(arrays: list[np.ndarray], values: Callable[[np.ndarray], list]) -> _Observed:
     """Positions by ``np.unique`` of both inputs together (sorted values)."""
-    distinct, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+    together = np.concatenate(arrays)
+    if together.dtype.kind == "f" and all(array.dtype.kind in "iu" for array in arrays):  # int64 beside uint64: numpy's common type is float64, Python's ints are exact
+        together = np.concatenate([array.astype(object) for array in arrays])
+    distinct, inverse = np.unique(together, return_inverse=True)
     inverse = inverse.ravel().astype(np.intp)
     n = len(arrays[0])
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import attrs
 import numpy as np
@@ -187,8 +187,6 @@ def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: Undefin
         The mean as an ``Averaged``; NaN when nothing (or only zero weight) is left.
     """
     policy = check_undefined(undefined)
-    if type(values) is list and (weights is None or (type(weights) is list and len(weights) == len(values) <= _FEW_VALUES)):  # Python numbers: no numpy
-        return mean_of_numbers(values, undefined=policy) if weights is None else mean_by_weight(values, weights, undefined=policy)
     values = np.asarray(values, dtype=np.float64).ravel()
     if weights is not None:
         weights = np.asarray(weights, dtype=np.float64).ravel()
@@ -198,8 +196,6 @@ def mean_of(values: Any, weights: ArrayLike | None = None, *, undefined: Undefin
         values, weights = values[present], weights[present]
     if weights is None:  # equal weights: the sum correctly rounded, as every mean of a few values (one rule for the running margins and this)
         return mean_of_numbers(values.tolist(), undefined=policy)
-    if values.size <= _FEW_VALUES:  # a few weighted values (classes): the sums correctly rounded, without numpy's fixed costs
-        return mean_by_weight(values.tolist(), weights.tolist(), undefined=policy)
     n_defined = int(np.count_nonzero(~np.isnan(values)))
     mean = mean_rows(values[None, :], weights[None, :], undefined=policy)[0]
     return Averaged(mean, n_values=values.size, n_defined=n_defined)
@@ -234,7 +230,7 @@ def mean_of_numbers(values: list[float], *, undefined: UndefinedPolicy = "exclud
 
 
 _FEW_VALUES = 64
-"""Up to this many weighted values are averaged in Python (``mean_by_weight``), more by numpy."""
+"""Up to this many classes are averaged in Python (``class_average``), more by numpy."""
 
 
 def mean_by_weight(values: list[float], weights: list[float], *, undefined: UndefinedPolicy = "exclude") -> Averaged:
@@ -463,6 +459,12 @@ def class_average(values: np.ndarray | list[float], support: np.ndarray | list, 
         (0.875, 0.75)
     """
     policy = check_undefined(undefined)
+    if len(values) <= _FEW_VALUES:  # a few classes (a table's, a stream's margins, a report's): in Python, the sums correctly rounded
+        listed = values if type(values) is list else cast(np.ndarray, values).tolist()
+        if average != "weighted":
+            return mean_of_numbers(listed, undefined=policy)
+        weights = support if type(support) is list else np.broadcast_to(np.asarray(support, dtype=np.float64), (len(listed),)).tolist()
+        return mean_by_weight(listed, cast(list, support_weights(listed, weights, policy)), undefined=policy)
     return mean_of(values, support_weights(values, support, policy) if average == "weighted" else None, undefined=policy)
 
 

@@ -464,7 +464,7 @@ def f_score(tp: Count, fp: Count, fn: Count, tn: Count, beta: float = 1.0) -> Co
         return ratio(tp, tp + fn)
     square = float(beta) ** 2
     b2 = int(square) if square.is_integer() and square <= 2**20 else square  # a small whole weight (F1, F2) keeps whole counts exact (products stay in int64): F-beta of beta 1 is F1 to the bit
-    return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+    return ratio((1 + b2) * tp, (1 + b2) * tp + fp + b2 * fn)  # (F1's order of the terms: float counts give F1's bits at beta 1)
 
 
 @register(

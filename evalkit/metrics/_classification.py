@@ -133,7 +133,7 @@ def _values(
             averaged = evaluation.average(measure, average, undefined=policy, labels=labels, **parameters)
         result = float(averaged)
         undefined, count = averaged.n_defined < averaged.n_values, averaged.n_values  # (macro: every class; micro: one value)
-        if warn and average == "weighted" and not undefined:  # a class of no support is left out of the average, not out of the warning
+        if warn and average == "weighted":  # a class of no support is left out of the average, not out of the warning (nor its words)
             values = per_class()
             undefined, count = bool(np.isnan(values).any()), len(values)
         elif warn and average == "samples":  # a sample of weight 0 has 0/0 weighted counts in scikit-learn: undefined there too
