@@ -407,7 +407,8 @@ def balanced_accuracy_score(y_true: LabelsLike, y_pred: LabelsLike, *, sample_we
     targets = _targets(y_true, y_pred, sample_weight)
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("balanced_accuracy_score needs one label per sample, not multi-label indicators")
-    if np.isnan(targets.counts.per_class("recall")).any():
+    recall = targets.counts.average("recall", "macro")  # (a class never in y_true: its recall undefined)
+    if recall.n_defined < recall.n_values:
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
     return targets.counts.get_balanced_accuracy(adjusted=adjusted)
 
