@@ -103,6 +103,17 @@ def as_array(values: Any, argument: str) -> np.ndarray:
         raise InputShapeError(f"{argument!r} has rows of different lengths {lengths[:5]}: every sample needs one value per column") from None
 
 
+def column_or_1d(array: np.ndarray) -> np.ndarray:
+    """An ``n x 1`` column as its ``n`` values (scikit-learn's ``column_or_1d``); any other
+    shape as it is.
+
+    Examples:
+        >>> column_or_1d(np.array([[1], [2]])).tolist(), column_or_1d(np.array([[1, 2]])).shape
+        ([1, 2], (1, 2))
+    """
+    return array[:, 0] if array.ndim == 2 and array.shape[1] == 1 else array
+
+
 def check_option(name: str, value: object, options: tuple) -> Any:
     """``value`` if it is one of ``options`` (strings, and ``None`` where allowed); never
     compared as an array."""

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._types import IntervalsLike, LabelsLike, SetsLike
-from evalkit._engine._validation import as_array, check_sample_weight, show
+from evalkit._engine._validation import as_array, check_sample_weight, column_or_1d, show
 from evalkit._scores.conformal import (
     IntervalCoverage,
     SetCoverage,
@@ -68,8 +68,7 @@ def _levels(values: SetsLike, argument: str, middle: int | None = None) -> np.nd
 
 
 def _truth(y_true: LabelsLike) -> np.ndarray:
-    truth = np.asarray(y_true)
-    return truth[:, 0] if truth.ndim == 2 and truth.shape[1] == 1 else truth
+    return column_or_1d(np.asarray(y_true))
 
 
 def _set_levels(y_true: LabelsLike, y_pred_set: SetsLike, sample_weight: ArrayLike | None) -> list[SetCoverage]:
@@ -143,9 +142,7 @@ def classification_ssc_score(y_true: LabelsLike, y_pred_set: SetsLike, num_bins:
 
 def _interval_levels(y_true: ArrayLike, y_intervals: IntervalsLike) -> tuple[np.ndarray, np.ndarray]:
     intervals = _levels(y_intervals, "y_intervals", middle=2)
-    truth = np.asarray(y_true, dtype=np.float64)
-    if truth.ndim == 2 and truth.shape[1] == 1:
-        truth = truth[:, 0]
+    truth = column_or_1d(np.asarray(y_true, dtype=np.float64))
     if truth.ndim == 2 and truth.shape[1] != intervals.shape[2]:
         raise InputShapeError(f"'y_true' must be 1-D or one column per level ({intervals.shape[2]}), got shape {truth.shape}")
     if len(truth) != len(intervals):
@@ -295,8 +292,7 @@ def auroc(correctness: ArrayLike, confidence: ArrayLike) -> float:
         >>> auroc([1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4])
         0.25
     """
-    correct, scores = (np.ravel(values) if values.ndim == 2 and values.shape[1] == 1 else values
-                       for values in (as_array(correctness, "correctness"), as_array(confidence, "confidence")))  # fmt: skip
+    correct, scores = column_or_1d(as_array(correctness, "correctness")), column_or_1d(as_array(confidence, "confidence"))
     if correct.dtype.kind not in "biuf" or not np.isin(correct, (0, 1)).all():
         raise InvalidArgumentError(f"'correctness' must be a binary array of only 0 and 1, got {show(correctness)}")
     if len(correct) != len(scores):

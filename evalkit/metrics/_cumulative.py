@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._validation import as_array, show
+from evalkit._engine._validation import as_array, column_or_1d, show
 from evalkit.exceptions import (
     EmptyInputError,
     InputLengthError,
@@ -70,9 +70,7 @@ def _checked(y_true: ArrayLike, y_score: ArrayLike) -> tuple[np.ndarray, np.ndar
     """Labels and scores as 1-D float arrays of one length, finite."""
     columns = []
     for argument, values in (("y_true", y_true), ("y_score", y_score)):
-        array = as_array(values, argument)
-        if array.ndim == 2 and array.shape[1] == 1:
-            array = array[:, 0]
+        array = column_or_1d(as_array(values, argument))
         if array.ndim != 1 or array.dtype.kind not in "biuf":
             raise InputShapeError(f"{argument!r} must be a 1-D array of numbers, got {show(array)}")
         if not np.isfinite(array).all():
@@ -106,7 +104,7 @@ def sort_xy_by_y(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         >>> [values.tolist() for values in sort_xy_by_y([1, 2, 3], [0.3, 0.1, 0.2])]
         [[2, 3, 1], [0.1, 0.2, 0.3]]
     """
-    xs, ys = (values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else values for values in (np.asarray(x), np.asarray(y)))
+    xs, ys = column_or_1d(np.asarray(x)), column_or_1d(np.asarray(y))
     if len(xs) != len(ys):
         raise InputLengthError(f"'x' and 'y' must have one value per sample, got {len(xs)} and {len(ys)}")
     order = np.argsort(ys)

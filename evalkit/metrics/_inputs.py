@@ -22,6 +22,7 @@ from evalkit._engine._validation import (
     check_option,
     check_ordered,
     check_sample_weight,
+    column_or_1d,
     is_sparse,
     show,
 )
@@ -68,9 +69,7 @@ def _as_target(values: Any, argument: str) -> tuple[str, Any]:
             listed = list(values)
             _refuse_continuous([value for value in listed if isinstance(value, (float, np.floating))], argument)
             return "labels", listed
-    array = as_array(values, argument)
-    if array.ndim == 2 and array.shape[1] == 1:
-        array = array.ravel()
+    array = column_or_1d(as_array(values, argument))
     if array.ndim == 2:
         if array.dtype.kind == "O" or not np.isin(array, (0, 1)).all():
             raise InputShapeError(
@@ -158,9 +157,7 @@ def _exact_score_array(y_score: ScoresLike) -> np.ndarray:
 def _binary_scores(y_score: ScoresLike) -> np.ndarray:
     """1-D scores (an ``n x 1`` column is raveled, as scikit-learn's ``column_or_1d`` does)."""
     check_ordered(y_score, "y_score", "scores")
-    scores = _exact_score_array(y_score)
-    if scores.ndim == 2 and scores.shape[1] == 1:
-        scores = scores.ravel()
+    scores = column_or_1d(_exact_score_array(y_score))
     if scores.ndim != 1:
         raise InputShapeError(f"'y_score' must be 1-D scores of the positive class, got shape {scores.shape}")
     return scores
@@ -168,8 +165,7 @@ def _binary_scores(y_score: ScoresLike) -> np.ndarray:
 
 def _binary_truth(y_true: LabelsLike) -> Any:
     truth = y_true if isinstance(y_true, (list, tuple)) else np.asarray(y_true)
-    if isinstance(truth, np.ndarray) and truth.ndim == 2 and truth.shape[1] == 1:
-        truth = truth.ravel()
+    truth = column_or_1d(truth) if isinstance(truth, np.ndarray) else truth
     if isinstance(truth, np.ndarray) and truth.ndim != 1:
         raise InputShapeError(f"'y_true' must be 1-D labels of a binary problem, got shape {truth.shape}")
     return truth

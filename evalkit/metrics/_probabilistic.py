@@ -16,7 +16,15 @@ from numpy.typing import ArrayLike
 
 from evalkit._engine._labels import check_label_list, check_one_label
 from evalkit._engine._types import LabelsLike, ScoresLike
-from evalkit._engine._validation import as_array, check_numbers, check_ordered, check_sample_weight, is_sparse, show
+from evalkit._engine._validation import (
+    as_array,
+    check_numbers,
+    check_ordered,
+    check_sample_weight,
+    column_or_1d,
+    is_sparse,
+    show,
+)
 from evalkit._engine.counting import encode
 from evalkit._results.evaluation import Evaluation
 from evalkit._scores.calibration import DEFAULT_BINS, BrierDecomposition, Calibration, error_of_scores
@@ -218,9 +226,9 @@ def _any_probabilities(y_true: LabelsLike, y_proba: ScoresLike, pos_label: Hasha
     """The truth and the ``n x m`` probabilities: of the positive class against the other when
     ``y_proba`` is 1-D (``pos_label`` as scikit-learn infers it), else of every class."""
     scores, lo, hi = _probability_array(y_proba)
-    if not (scores.ndim == 1 or (scores.ndim == 2 and scores.shape[1] == 1)):
+    if column_or_1d(scores).ndim != 1:
         return _probabilities(y_true, scores, labels)
-    scores = scores.ravel()
+    scores = column_or_1d(scores)
     if pos_label is not None:
         pos_label = check_one_label("pos_label", pos_label)
     truth = _binary_truth(y_true)
@@ -331,8 +339,7 @@ def hinge_loss(y_true: LabelsLike, pred_decision: Any, *, labels: Sequence[Any] 
         others[np.arange(n), codes] = -np.inf
         margin = own - others.max(axis=1)
     else:
-        if decision.ndim == 2 and decision.shape[1] == 1:
-            decision = decision.ravel()
+        decision = column_or_1d(decision)
         if decision.ndim != 1:
             raise InputShapeError(f"with two classes 'pred_decision' must be 1-D, one decision per sample, got shape {decision.shape}")
         sign = np.where((observed_codes == len(observed) - 1) & (len(observed) == 2), 1.0, -1.0)  # the greater label is +1

@@ -23,6 +23,7 @@ from evalkit._engine._validation import (
     check_option,
     check_ordered,
     check_sample_weight,
+    column_or_1d,
     is_sparse,
     show,
 )
@@ -411,8 +412,7 @@ def top_k_accuracy_score(
     kind, truth, scores, classes = _score_target(y_true, y_score)
     if kind == "multilabel":
         raise UnsupportedSettingError("top_k_accuracy_score needs one label per sample, not multi-label indicators")
-    if scores.ndim == 2 and scores.shape[1] == 1:
-        scores = scores.ravel()  # one column: the positive class's scores, as scikit-learn reads them
+    scores = column_or_1d(scores)  # one column: the positive class's scores, as scikit-learn reads them
     if kind == "binary" and labels is not None and len(labels) > 2:
         kind = "multiclass"
     if kind == "binary" and scores.ndim == 2 and scores.shape[1] != 1:
