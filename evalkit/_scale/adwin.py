@@ -198,8 +198,8 @@ class Adaptive(Windowed[ConfusionMatrix]):
     def __init__(self, template: ConfusionMatrix, delta: float = 0.002, clock: int = 32) -> None:
         if not isinstance(template, ConfusionMatrix):
             raise InvalidTypeError(f"'template' must be a ConfusionMatrix: an adaptive window watches whether each predicted label is right, got {show(template)}")
-        super().__init__(template, size=1)
-        self.size = None  # (no size: ADWIN decides what stays)
+        super(Windowed, self).__init__(template)  # (the template and the result, without Windowed's choice of size or period)
+        self._begin(None, None)  # (no size, no period: ADWIN decides what stays)
         self.adwin = Adwin(delta, clock)
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None, columns: dict[str, object]) -> None:

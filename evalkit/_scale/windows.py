@@ -259,8 +259,12 @@ class Windowed(_Over[R]):
         super().__init__(template)
         if (size is None) == (period is None):
             raise InvalidArgumentError("give the window's 'size' (samples) or its 'period' (time), one of them")
-        self.size = None if size is None else _check_size(size)
-        self.period = None if period is None else check_positive_number("period", period)
+        self._begin(None if size is None else _check_size(size), None if period is None else check_positive_number("period", period))
+
+    def _begin(self, size: int | None, period: float | None) -> None:
+        """An empty window of ``size`` samples, of ``period`` of time, or of neither (a subclass
+        that decides itself how many samples leave: ``_excess``)."""
+        self.size, self.period = size, period
         self._batches: collections.deque[Batch[R]] = collections.deque()
         self._count = 0
         self._latest = -math.inf
