@@ -287,9 +287,10 @@ class CurveAreas(CurveFields):
         fpr, tpr, _ = self.roc(label, drop_intermediate=False)
         if np.isnan(fpr).any() or np.isnan(tpr).any():
             return np.array([0.0, 1.0]), np.full(2, np.nan)
+        xs, ys = fpr.tolist(), tpr.tolist()  # (Python floats: the loop below reads them one at a time)
         hull = [0]  # the ROC convex hull from (0, 0) to (1, 1): its segments' slopes fall
-        for k in range(1, len(fpr)):  # (the points in order of falling threshold: fpr and tpr rise)
-            while len(hull) > 1 and (fpr[hull[-1]] - fpr[hull[-2]]) * (tpr[k] - tpr[hull[-2]]) >= (tpr[hull[-1]] - tpr[hull[-2]]) * (fpr[k] - fpr[hull[-2]]):
+        for k in range(1, len(xs)):  # (the points in order of falling threshold: fpr and tpr rise)
+            while len(hull) > 1 and (xs[hull[-1]] - xs[hull[-2]]) * (ys[k] - ys[hull[-2]]) >= (ys[hull[-1]] - ys[hull[-2]]) * (xs[k] - xs[hull[-2]]):
                 hull.pop()
             hull.append(k)
         x, y = fpr[hull], tpr[hull]

@@ -195,8 +195,9 @@ class InformationScores(SummedState):
         bounds = {"covered": 1.0, "region_size": 1.0, **dict.fromkeys(("absolute_error", "squared_error", "prior_absolute_error", "prior_squared_error"), 2.01 / m),
                   **dict.fromkeys(("scheme_entropy", "prior_entropy"), 1074.0)}  # fmt: skip
         kb = float(rounded_counts(self._kb)[0])
-        actual, predicted, right = rounded_counts(self._classes)
-        if np.any(rounded_counts(self._classes) < 0) or np.any(right > np.minimum(actual, predicted) + slack) or not (
+        classes = rounded_counts(self._classes)
+        actual, predicted, right = classes
+        if np.any(classes < 0) or np.any(right > np.minimum(actual, predicted) + slack) or not (
                 abs(actual.sum() - classified) <= slack and abs(predicted.sum() - classified) <= slack):  # fmt: skip
             return "these sums are not a count of samples: the classes' sums do not add up to the classified samples"
         if any(value < 0 for value in sums.values()) or classified < -slack or abs(kb) > 1074.0 * classified + slack or any(
