@@ -503,7 +503,7 @@ def _confusion_matrix(
     if targets.kind == "multilabel":
         raise UnsupportedSettingError("confusion_matrix needs one label per sample; use multilabel_confusion_matrix for indicators")
     present = targets.counts.labels
-    counts = targets.counts.to_array().copy() if isinstance(targets.counts, ConfusionMatrix) else targets.counts.pair_counts().dense()  # (yours to change)
+    counts = np.asarray(targets.counts) if isinstance(targets.counts, ConfusionMatrix) else targets.counts.pair_counts().dense()  # (yours to change)
     if labels is not None:
         chosen = list(check_label_list(labels))
         if not chosen:
