@@ -155,6 +155,25 @@ def exact_row_sums(values: np.ndarray) -> np.ndarray:
     return np.array([sum(row) for row in values.tolist()], dtype=object)
 
 
+_FEW_CLASSES = 16
+"""Up to this many classes the margins of a table are summed in Python (``table_margins``)."""
+
+
+def table_margins(counts: np.ndarray) -> tuple[list[int], list[int], list[int]]:
+    """The diagonal, the row sums and the column sums of a square table of whole counts, as
+    Python integers (exact at any size): summed in Python up to a few classes (three numpy calls
+    cost more), by ``exact_row_sums`` above.
+
+    Examples:
+        >>> table_margins(np.array([[3, 1], [0, 2]]))
+        ([3, 2], [4, 2], [3, 3])
+    """
+    if len(counts) <= _FEW_CLASSES:
+        listed = counts.tolist()
+        return [listed[k][k] for k in range(len(listed))], list(map(sum, listed)), list(map(sum, zip(*listed)))
+    return np.diagonal(counts).tolist(), exact_row_sums(counts).tolist(), exact_row_sums(counts.T).tolist()
+
+
 # --------------------------------------------------------------------------------------------
 # exact sums of floats: the same total however the values are split, ordered or merged
 

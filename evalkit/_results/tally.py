@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from evalkit._engine._exact import table_margins
 from evalkit.measures._averaging import Averaged, class_average, mean_of_numbers
 from evalkit.measures._metrics_class import metrics_class_for
 from evalkit.measures._registry import Measure, MeasureLike, check_measure_parameters, registry_version, resolve_measure
@@ -46,9 +47,6 @@ SMALL = 64
 """Up to this many classes a measure that reads ``tn`` is recomputed for every class from the
 tally's Python integers; above, numpy's vectorised path is the faster one."""
 
-
-_FEW_CLASSES = 16
-"""Up to this many classes a tally sums a matrix's rows and columns in Python."""
 
 TALLIED = ("micro", "macro", "weighted")
 """The averages a tally reads."""
@@ -94,13 +92,8 @@ class Tally:
     __slots__ = ("changes", "col", "columns", "correct", "diag", "limit", "log", "reads", "row", "total")
 
     def __init__(self, counts: np.ndarray) -> None:
-        if len(counts) <= _FEW_CLASSES:  # a few classes: the sums of Python integers cost less than three numpy calls
-            listed = counts.tolist()
-            rows = list(map(sum, listed))
-            self._begin([listed[k][k] for k in range(len(listed))], rows, list(map(sum, zip(*listed))), sum(rows))
-            return
-        rows = counts.sum(axis=1).tolist()  # int64 sums: the matrix's total is below 2**63
-        self._begin(np.diagonal(counts).tolist(), rows, counts.sum(axis=0).tolist(), sum(rows))
+        diag, rows, columns = table_margins(counts)
+        self._begin(diag, rows, columns, sum(rows))
 
     def _begin(self, diag: list[int], row: list[int], col: list[int], total: int) -> None:
         self.diag, self.row, self.col, self.total = diag, row, col, total

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import MAX_COUNT, dominant, exact_counts, exact_margins, exact_row_sums
+from evalkit._engine._exact import MAX_COUNT, dominant, exact_counts, exact_margins, table_margins
 from evalkit._engine._types import Count
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError
@@ -61,26 +61,18 @@ def _dot(first: Any, second: Any) -> Any:
     return float(np.dot(first.astype(np.float64), second.astype(np.float64)))
 
 
-_FEW_CLASSES = 16
-"""Up to this many classes the margins of whole counts are summed in Python (lists of ints)."""
-
-
 def _margins(counts: ArrayLike) -> dict[str, Any]:
     """``correct``, ``total`` and the ``actual`` and ``predicted`` sums of a matrix, for measures
     of their ratios: exact integers for whole counts; float sums for float counts, or exact
     sums (Python integers in units of ``2**-1126``) where a class holds more than half of the
     total, so that ``total² - Σ actual · predicted`` never cancels."""
     x = _matrix(counts)
-    if x.dtype.kind in "iu" and len(x) <= _FEW_CLASSES:  # a few classes: their sums as Python integers (exact), no numpy call for each
-        listed = x.tolist()
-        rows = list(map(sum, listed))
-        return {"correct": sum(listed[k][k] for k in range(len(listed))), "total": sum(rows), "actual": rows, "predicted": list(map(sum, zip(*listed)))}
-    exact = x.dtype.kind in "iuO"
-    if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # one numpy sum each way, exact beyond int64
-        rows, columns = exact_row_sums(x).tolist(), exact_row_sums(x.T).tolist()
-    else:
-        rows = [_sum(row) for row in x] if exact else x.sum(axis=1)
-        columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
+    if x.dtype.kind == "i" or (x.dtype.kind == "u" and (not x.size or int(x.max()) <= MAX_COUNT)):  # whole counts: Python integers, exact beyond int64
+        diagonal, rows, columns = table_margins(x)
+        return {"correct": sum(diagonal), "total": sum(rows), "actual": rows, "predicted": columns}
+    exact = x.dtype.kind in "uO"  # (unsigned beyond int64, or Python integers)
+    rows = [_sum(row) for row in x] if exact else x.sum(axis=1)
+    columns = [_sum(column) for column in x.T] if exact else x.sum(axis=0)
     actual = np.array(rows, dtype=object if exact else np.float64)
     predicted = np.array(columns, dtype=object if exact else np.float64)
     margins = {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}
