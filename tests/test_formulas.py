@@ -237,3 +237,20 @@ def test_whole_matrix_measures_are_nan_when_undefined():
     assert math.isnan(formulas.matrix_accuracy([[0, 0], [0, 0]]))
     assert math.isnan(formulas.matrix_cohen_kappa([[5, 0], [0, 0]]))
     assert math.isnan(formulas.matrix_matthews_correlation_coefficient([[5, 0], [0, 0]]))
+
+
+@pytest.mark.parametrize("m", [3, 16, 17])
+def test_the_diagonal_correlation_of_counts_beyond_int64_is_each_class_mcc_of_python_integers(m):
+    """Row and column sums beyond 2**63 (int64 counts summed) stay exact integers: each class's
+    value is the scalar formula's on Python integers."""
+    from evalkit.measures._formulas import diagonal_correlation_coefficient
+
+    counts = np.ones((m, m), dtype=np.int64)
+    counts[0, 0] = counts[m - 1, 0] = counts[m - 2, 0] = 2**63 - 1
+    table = [[int(value) for value in row] for row in counts.tolist()]
+    correct = sum(table[k][k] for k in range(m))
+    expected = []
+    for k in range(m):  # (its "true negatives" are the other classes' correct samples)
+        tp, row, column = table[k][k], sum(table[k]), sum(r[k] for r in table)
+        expected.append(formulas.matthews_correlation_coefficient(tp=tp, fp=column - tp, fn=row - tp, tn=correct - tp))
+    assert diagonal_correlation_coefficient(counts).tolist() == pytest.approx(expected, rel=1e-12)

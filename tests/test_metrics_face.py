@@ -350,3 +350,12 @@ def test_accuracy_of_weights_of_very_different_sizes_is_the_exact_ratio_correctl
     assert ek.accuracy_score(truth, guess, sample_weight=weight) == float(Fraction(10**16 + 3, 10**16 + 5)) < 1.0
     assert sk.accuracy_score(truth, guess, sample_weight=weight) == 1.0
     assert ek.accuracy_score(truth, guess, sample_weight=weight, normalize=False) == float(10**16 + 3)
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # (numpy's notice that np.matrix is not recommended)
+def test_a_numpy_matrix_column_is_its_values():
+    """An ``n x 1`` ``np.matrix`` (a subclass whose columns stay 2-D) is read as its values."""
+    scores = np.array([0.9, 0.2, 0.3, 0.4])
+    assert ek.auroc(np.asmatrix([[1], [0], [1], [0]]), scores) == ek.auroc(np.array([1, 0, 1, 0]), scores) == 0.75
+    assert ek.auroc(np.array([1, 0, 1, 0]), np.asmatrix(scores).T) == 0.75
+    assert ek.brier_score_loss([1, 0, 1, 0], np.asmatrix(scores).T) == ek.brier_score_loss([1, 0, 1, 0], scores)

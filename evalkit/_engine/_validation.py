@@ -111,6 +111,7 @@ def column_or_1d(array: np.ndarray) -> np.ndarray:
         >>> column_or_1d(np.array([[1], [2]])).tolist(), column_or_1d(np.array([[1, 2]])).shape
         ([1, 2], (1, 2))
     """
+    array = np.asarray(array)  # (an np.matrix keeps its columns 2-D)
     return array[:, 0] if array.ndim == 2 and array.shape[1] == 1 else array
 
 

@@ -92,8 +92,8 @@ def diagonal_correlation_coefficient(counts: Any) -> np.ndarray:
         margins, tp = _exact_margins(x), exact_counts(np.diagonal(x))
     else:
         margins, tp = _margins(x), np.array([_plain(value) for value in np.diagonal(x).tolist()], dtype=object)
-    correct = margins["correct"]
-    return matthews_correlation_coefficient(tp=tp, fp=margins["predicted"] - tp, fn=margins["actual"] - tp, tn=correct - tp)
+    predicted, actual = (np.asarray(margins[name], dtype=object) if x.dtype.kind != "f" else margins[name] for name in ("predicted", "actual"))  # (Python integers: a list beyond int64 would become floats)
+    return matthews_correlation_coefficient(tp=tp, fp=predicted - tp, fn=actual - tp, tn=margins["correct"] - tp)
 
 
 __all__ = [  # with the helpers of evalkit.measures._arithmetic that had this path before
