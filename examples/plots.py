@@ -7,13 +7,15 @@ a normalised one of 40 classes, per-class bars of a multi-label evaluation, two 
 (two classifiers per class; AA/RAR of two methods), and the curves of three-class scores
 (ROC, precision-recall, measures against the threshold), intervals, and the reliability diagram
 of a spam filter's probabilities, and Demšar's critical-difference diagram of four variants of
-C4.5 on 14 data sets, and the measures of a stream over time, before and after a drop.
+C4.5 on 14 data sets, the measures of a stream over time, before and after a drop, and a stream's
+accuracy read after every batch with Wilson's interval and with the confidence sequence.
 """
 
 import sys
 import tempfile
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from evalkit import (
@@ -105,5 +107,30 @@ stream_right = rng.random(5000) < np.where(np.arange(5000) > 3000, 0.75, 0.95)
 stream_predicted = np.where(stream_right, stream_actual, np.where(stream_actual == "ok", "fraud", "ok"))
 table = over_time(stream_actual, stream_predicted, window=500, step=100, measures=["recall"])
 plots.over_time(table, title="Accuracy and macro recall of the last 500 samples").figure.savefig(output / "over_time.png", dpi=80)
+
+# A stream read after every batch (the anytime guide): one of the streams where Wilson's interval
+# leaves the true accuracy, 0.9, out at some read, while the confidence sequence never does.
+rng = np.random.default_rng(6)
+stream_truth = rng.integers(0, 2, 20_000)
+stream_guess = np.where(rng.random(20_000) < 0.9, stream_truth, 1 - stream_truth)
+stream = ConfusionMatrix([0, 1])
+reads, bands, done = np.unique(np.geomspace(20, 20_000, 300).astype(int)), [], 0
+for end in reads:
+    stream.update(stream_truth[done:end], stream_guess[done:end])
+    done = end
+    fixed, sequence = stream.interval("accuracy", method="wilson"), stream.interval("accuracy", anytime=True)
+    bands.append((fixed.estimate, fixed.low, fixed.high, sequence.low, sequence.high))
+estimate, fixed_low, fixed_high, sequence_low, sequence_high = np.array(bands).T
+figure, axes = plt.subplots(figsize=(7, 3.6))
+axes.fill_between(reads, sequence_low, sequence_high, color="tab:blue", alpha=0.2, label="95% confidence sequence (anytime=True)")
+axes.fill_between(reads, fixed_low, fixed_high, color="tab:orange", alpha=0.35, label="95% Wilson interval, read every batch")
+axes.plot(reads, estimate, color="black", linewidth=1, label="accuracy so far")
+axes.axhline(0.9, color="tab:red", linestyle="--", linewidth=1, label="true accuracy")
+missed = (fixed_low > 0.9) | (fixed_high < 0.9)
+axes.scatter(reads[missed], estimate[missed], color="tab:red", s=12, zorder=3, label="reads where Wilson's misses it")
+axes.set(xscale="log", xlabel="samples read", ylabel="accuracy", ylim=(0.75, 1.0), title="One stream read 300 times")
+axes.legend(loc="lower right", fontsize=8)
+figure.tight_layout()
+figure.savefig(output / "anytime.png", dpi=80)
 
 print("wrote", ", ".join(sorted(path.name for path in output.glob("*.png"))), "to", output)

@@ -322,6 +322,25 @@ def check_counted_state(
             assert operation in type(both).REFUSED, f"{type(both).__name__} refuses {operation} without saying why"
 
 
+def check_interval_faces(parts: list[Any], *args: Any, others: dict[str, Any] | None = None, **options: Any) -> Any:
+    """One interval read by every face of the same counts: the whole (the parts merged), the
+    parts merged one by one, the result after JSON and pickle round trips, and ``others`` (an
+    ``Evaluation`` of the same samples, say); returns the whole's interval. The bounds rest on
+    the counts alone, so every face gives the same floats."""
+    others = others or {}
+    whole = sum(parts[1:], parts[0])
+    found = whole.interval(*args, **options)
+    running = parts[0].copy()
+    for part in parts[1:]:
+        running = running + part
+    faces = {"merged one by one": running, "pickle": pickle.loads(pickle.dumps(whole)), "JSON": type(whole).from_json(whole.to_json()), **others}
+    for name, face in faces.items():
+        other = face.interval(*args, **options)
+        assert (other.low, other.high, other.estimate) == (found.low, found.high, found.estimate) or (
+            math.isnan(found.low) and math.isnan(other.low)), f"{name}: {other} differs from {found}"
+    return found
+
+
 def check_subtract_refuses_a_part_never_added(result: Any, larger: Any) -> None:
     """``a - b`` of a ``b`` that ``a`` does not hold is an error, never negative counts."""
     from evalkit.exceptions import EvalkitError

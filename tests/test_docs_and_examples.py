@@ -47,7 +47,7 @@ def test_the_readme_starts_with_the_two_commands_and_ci_runs_the_second():
     first_block = re.search(r"```sh\n(.*?)```", readme, re.DOTALL).group(1).splitlines()
     install_and_run, install_and_test = (line.split("#")[0].strip() for line in first_block[:2])
     assert install_and_run == 'python -m pip install . && evalkit'
-    assert install_and_test == 'python -m pip install ".[test]" && ruff check && mypy evalkit && python -m pytest'
+    assert install_and_test == 'python -m pip install ".[test]" && python -m pip install --no-build-isolation confseq && ruff check && mypy evalkit && python -m pytest'
     assert readme.index("```sh") < readme.index("evalkit evaluates")  # they open the README
     assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(install_and_test)
 

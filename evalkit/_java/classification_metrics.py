@@ -22,6 +22,7 @@ from evalkit._java.evaluation_metrics import EvaluationMetrics, metric_key
 from evalkit._java.metric_table import _INTEGER_SCALARS, _SCALARS, MetricTable, _no_nan
 from evalkit._java.stats import Stats
 from evalkit._results import intervals
+from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results.base import CellsResult
 from evalkit._results.rendering import render
 from evalkit.exceptions import (
@@ -360,12 +361,15 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         """``_value`` of a measure with parameters (``beta``, ``prevalence``)."""
         return MEASURES[measure].scalar(self._tp, self._fp, self._fn, self._tn, **parameters)
 
-    def interval(self, measure: MeasureLike, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-                 random_state: RandomState = None, **parameters: Any) -> intervals.Interval:  # fmt: skip
+    def interval(self, measure: MeasureLike, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
+                 random_state: RandomState = None, anytime: bool = False, tuning: float = DEFAULT_TUNING, **parameters: Any) -> intervals.Interval:  # fmt: skip
         """A confidence interval of one of this class's measures (any registered name, or a getter
         of this class, overridden ones included): ``"wilson"`` or ``"clopper-pearson"`` for
-        proportions (recall, precision, specificity, ...), or the bootstrap (``"bca"``,
-        ``"percentile"``) of the four cells' multinomial. See ``evalkit._results.intervals``.
+        proportions (recall, precision, specificity, ...), or the bootstrap (``"bca"``, the
+        default, ``"percentile"``) of the four cells' multinomial; ``anytime=True``: the
+        confidence sequence of a stream read after every batch (``"beta-binomial"`` of a
+        proportion, ``"asymptotic"``), narrowest at ``tuning`` samples. See
+        ``evalkit._results.intervals`` and ``evalkit._results._sequences``.
 
         Examples:
             >>> from evalkit import ClassificationMetrics
@@ -373,7 +377,7 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
             0.9 [0.7864, 0.9565] (95% wilson)
         """
         return intervals.cells_interval(self._tp, self._fp, self._fn, self._tn, measure, level=level, method=method, n_resamples=n_resamples,
-                                        random_state=random_state, metrics_class=type(self), **parameters)  # fmt: skip
+                                        random_state=random_state, metrics_class=type(self), anytime=anytime, tuning=tuning, **parameters)  # fmt: skip
 
     def positive_frequency(self) -> float:
         """How often the class actually occurs: (tp + fn) / total (Java's ``positiveFreqency``)."""

@@ -46,8 +46,10 @@ class Interval:
         low, high: the bounds (NaN when the data define none).
         level: the confidence level, e.g. 0.95.
         method: ``"bca"``, ``"percentile"``, ``"wilson"``, ``"clopper-pearson"``,
-            ``"asymptotic"`` or ``"delong"``.
+            ``"asymptotic"``, ``"delong"`` or ``"beta-binomial"``.
         n_undefined: bootstrap resamples where the measure was undefined (left out).
+        anytime: a confidence sequence: the bounds hold at every sample size at once, so they
+            may be read after every batch of a stream (``interval(..., anytime=True)``).
     """
 
     estimate: float
@@ -56,14 +58,26 @@ class Interval:
     level: float
     method: str
     n_undefined: int = 0
+    anytime: bool = False
 
     def __str__(self) -> str:
-        return f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}] ({self.level:.0%} {self.method})"
+        return f"{self.estimate:.4g} [{self.low:.4g}, {self.high:.4g}] ({self.level:.0%} {'anytime ' if self.anytime else ''}{self.method})"
+
+    def within(self, bounds: tuple[float, float]) -> Interval:
+        """The interval cut to ``bounds``, the values the measure can take (an asymptotic
+        interval may reach beyond them; no true value lies there, so the level holds).
+
+        Examples:
+            >>> print(Interval(0.9, 0.8, 1.05, 0.95, "asymptotic").within((0.0, 1.0)))
+            0.9 [0.8, 1] (95% asymptotic)
+        """
+        low, high = bounds
+        return attrs.evolve(self, low=min(max(self.low, low), high), high=max(min(self.high, high), low))
 
     def _repr_html_(self) -> str:
         """The interval as a one-row table in a notebook."""
 
-        return render("html_table", f"{self.level:.0%} {self.method} interval", ["estimate", "low", "high"], [(self.estimate, self.low, self.high)], 4)
+        return render("html_table", f"{self.level:.0%} {'anytime ' if self.anytime else ''}{self.method} interval", ["estimate", "low", "high"], [(self.estimate, self.low, self.high)], 4)
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """The fields as a plain dict; ``strict=True``: plain data strict JSON takes (NaN as ``None``, infinities as ``"Infinity"``; see ``serialization.json_safe``)."""

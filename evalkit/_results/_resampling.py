@@ -22,6 +22,7 @@ from evalkit._engine._validation import (
 )
 from evalkit._engine.cells import Cells
 from evalkit._results._closed_form import Interval, _check_level, _z
+from evalkit._results._sequences import DEFAULT_TUNING, check_tuning, normal_mixture_radius
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.measures._averaging import UndefinedPolicy, average_rows
 from evalkit.measures._formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
@@ -50,8 +51,7 @@ def _integral(counts: np.ndarray, what: str) -> np.ndarray:
     if counts.dtype.kind == "f":
         if not np.all(counts == np.round(counts)):
             raise UnsupportedSettingError(
-                f"{what} needs counts of samples; these are float sample weights. A bootstrap resamples samples: "
-                "evaluate with integer weights (repeated samples) or none"
+                f"{what} needs counts of samples; these are float sample weights: evaluate with integer weights (repeated samples) or none"
             )
         counts = counts.astype(np.int64)
     if counts.dtype.kind == "O":
@@ -107,8 +107,11 @@ def _replicates(kinds: _Kinds, value: Callable[[Any], np.ndarray], n_resamples: 
 
 
 def _bootstrap(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, method: str,
-               n_resamples: int, random_state: RandomState, replicates: np.ndarray | None = None) -> Interval:  # fmt: skip
-    """The percentile, normal or BCa interval of ``value(sums)`` over resamples of ``kinds``."""
+               n_resamples: int, random_state: RandomState, replicates: np.ndarray | None = None, tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
+    """The percentile, normal or BCa interval of ``value(sums)`` over resamples of ``kinds``;
+    ``method="anytime"``: its asymptotic confidence sequence instead (``sequence_interval``)."""
+    if method == "anytime":
+        return sequence_interval(kinds, value, estimate, level=level, tuning=tuning)
     level, n_resamples = _check_level(level), _check_resamples(n_resamples)
     if replicates is None:
         replicates = _replicates(kinds, value, n_resamples, random_state)
@@ -136,15 +139,7 @@ def _bca_quantiles(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: 
     normal = NormalDist()
     share = (np.count_nonzero(defined < estimate) + 0.5 * np.count_nonzero(defined == estimate)) / len(defined)
     bias = normal.inv_cdf(min(max(share, 1e-12), 1 - 1e-12))
-    present = np.flatnonzero(kinds.counts > 0)
-    step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
-    if kinds.jackknife_values is not None:
-        jack = kinds.jackknife_values(present)
-    else:
-        jack = np.concatenate([value(kinds.jackknife(present[start : start + step])) for start in range(0, len(present), step)])
-    weights = kinds.counts[present].astype(np.float64)
-    kept = ~np.isnan(jack)
-    jack, weights = jack[kept], weights[kept]
+    jack, weights = _jackknife(kinds, value)
     acceleration = 0.0
     if len(jack):
         centre = np.dot(jack, weights) / weights.sum()
@@ -155,6 +150,48 @@ def _bca_quantiles(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: 
         z = normal.inv_cdf(tail)
         out.append(normal.cdf(bias + (bias + z) / (1 - acceleration * (bias + z))))
     return out
+
+
+def _jackknife(kinds: _Kinds, value: Callable[[Any], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``value`` with one sample of each kind left out, and how many samples each kind has
+    (kinds where the value is undefined left out)."""
+    present = np.flatnonzero(kinds.counts > 0)
+    step = max(1, _BATCH_ENTRIES // max(1, len(kinds.counts)))
+    if kinds.jackknife_values is not None:
+        jack = kinds.jackknife_values(present)
+    else:
+        jack = np.concatenate([value(kinds.jackknife(present[start : start + step])) for start in range(0, len(present), step)])
+    weights = kinds.counts[present].astype(np.float64)
+    kept = ~np.isnan(jack)
+    return jack[kept], weights[kept]
+
+
+def sequence_interval(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, tuning: float = DEFAULT_TUNING) -> Interval:
+    """The asymptotic confidence sequence of ``value(sums)`` (Waudby-Smith et al., 2024): the
+    estimate ± ``sigma · normal_mixture_radius(n)``, holding at every sample size at once, with
+    ``sigma²`` the delta-method variance of one sample, found by the jackknife of the kinds:
+    ``(n - 1) Σ c_k (θ_k - θ̄)²``, ``θ_k`` the value without one sample of kind ``k``, ``c_k``
+    its samples. NaN bounds where the value is undefined, or does not vary when a sample is left
+    out (every sample right: the sequence needs a spread to grow from; a proportion has the
+    exact beta-binomial sequence).
+
+    Examples:
+        >>> kinds = _dense_kinds(np.array([[1.0, 1.0], [0.0, 1.0]]), np.array([850, 150]))
+        >>> print(sequence_interval(kinds, lambda sums: sums[:, 0] / sums[:, 1], 0.85, level=0.95))
+        0.85 [0.8142, 0.8858] (95% anytime asymptotic)
+    """
+    level, tuning = _check_level(level), check_tuning(tuning)
+    counts = _integral(kinds.counts, "an anytime interval")
+    n = float(counts.sum())
+    jack, weights = _jackknife(kinds, value) if n >= 2 and not math.isnan(estimate) else (np.zeros(0), np.zeros(0))
+    spread = 0.0
+    if len(jack):
+        centre = np.dot(jack, weights) / weights.sum()
+        spread = math.sqrt((n - 1) * float(np.dot(weights, (jack - centre) ** 2)))
+    if not spread > 0:
+        return Interval(estimate, math.nan, math.nan, level, "asymptotic", anytime=True)
+    radius = spread * normal_mixture_radius(n, 1 - level, tuning)
+    return Interval(estimate, estimate - radius, estimate + radius, level, "asymptotic", anytime=True)
 
 
 def column_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
@@ -197,7 +234,7 @@ def _group_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
 def _pair_kinds(pairs: PairCounts, stratify: bool) -> _Kinds:
     """Kinds of a single-label result; the sums are ``(correct, actual, predicted)`` per code."""
     order = np.lexsort((pairs.predicted, pairs.actual))  # one order whatever the batches counted: the same draws
-    counts = _integral(pairs.counts[order], "a bootstrap")
+    counts = _integral(pairs.counts[order], "an interval over samples (a bootstrap, an anytime sequence)")
     actual, predicted, size = pairs.actual[order], pairs.predicted[order], pairs.size
     diagonal = actual == predicted
 
@@ -248,7 +285,7 @@ def _pair_statistic(measure: Measure, average: str | None, position: int | None,
 def _row_kinds(cells: Cells) -> _Kinds:
     """Kinds = the stored rows of per-sample cells, with how many samples each stands for; the
     sums are the four cells."""
-    counts = _integral(cells.row_weights(), "a bootstrap")
+    counts = _integral(cells.row_weights(), "an interval over samples (a bootstrap, an anytime sequence)")
     return _dense_kinds(np.stack([np.asarray(row, dtype=np.float64) for row in cells.rows()], axis=1), counts)
 
 

@@ -34,18 +34,21 @@ from evalkit._engine._labels import check_label_list, label_position
 from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._validation import RandomState, check_choice
 from evalkit._engine.cells import Cells
+from evalkit._results._closed_form import _proportion
+from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results.intervals import (
-    BOOTSTRAP_METHODS,
+    KINDS_METHODS,
     LOG_MEASURES,
-    METHODS,
     WHOLE_MEASURES,
     Interval,
     binomial_interval,
+    check_method,
     kappa_interval,
     log_ratio_interval,
     pairs_interval,
     proportion_interval,
     rows_interval,
+    sequence_method,
 )
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.measures._arithmetic import difference
@@ -373,9 +376,9 @@ class CellsResult:
     # confidence intervals
 
     def interval(
-        self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, level: float = 0.95, method: str = "bca",
+        self, measure: MeasureLike, average: str | None = None, *, label: Hashable | None = None, level: float = 0.95, method: str | None = None,
         n_resamples: int = 2000, random_state: RandomState = None, stratify: bool = False, undefined: UndefinedPolicy = "exclude",
-        metrics_class: type[Any] | None = None, **parameters: Any,
+        metrics_class: type[Any] | None = None, anytime: bool = False, tuning: float = DEFAULT_TUNING, **parameters: Any,
     ) -> Interval:  # fmt: skip
         """A confidence interval of a measure: of the whole result (``"accuracy"``,
         ``"cohen_kappa"``, ``"matthews_correlation_coefficient"`` with neither ``average`` nor
@@ -389,16 +392,26 @@ class CellsResult:
             method: ``"bca"`` (default) or ``"percentile"`` (the bootstrap, for every measure
                 and average); ``"wilson"`` or ``"clopper-pearson"`` (proportions: the whole
                 accuracy, one class, or a micro average); ``"asymptotic"`` (Cohen's kappa).
+                With ``anytime=True``: ``"beta-binomial"`` (proportions, exact: the default for
+                them) or ``"asymptotic"`` (every measure and average: the default for the rest).
             n_resamples: bootstrap resamples (2000).
             random_state: a seed or ``numpy.random.Generator``: the same seed, the same interval.
             stratify: keep every actual class's size in each resample (single-label data).
             undefined: the undefined-value policy of averages (per resample, too).
             metrics_class: a ``ClassificationMetrics`` subclass to look names up in, instead
                 of the result's own.
+            anytime: a confidence sequence: bounds that hold at every sample size at once,
+                so that a stream may read them after every batch and still miss the true value
+                with probability at most ``1 - level`` over the whole stream (a fixed-n
+                interval read so misses far more often). Needs whole counts (no weights).
+            tuning: with ``anytime``, the number of samples where the sequence is narrowest
+                (3,000: within 1.8 times the fixed-n width from 1,000 to 100,000 samples). Fix
+                it before the data are seen.
             **parameters: of the measure (``beta=2``).
 
         Returns:
-            An ``evalkit.Interval`` (``estimate``, ``low``, ``high``, ``level``, ``method``).
+            An ``evalkit.Interval`` (``estimate``, ``low``, ``high``, ``level``, ``method``,
+            ``anytime``).
 
         Raises:
             InvalidArgumentError: a whole-result measure asked for by a name whose getter the
@@ -410,8 +423,10 @@ class CellsResult:
             >>> cm = ConfusionMatrix.from_array([[40, 10], [5, 45]])
             >>> print(cm.interval("accuracy", method="clopper-pearson"))
             0.85 [0.7647, 0.9135] (95% clopper-pearson)
+            >>> print(cm.interval("accuracy", anytime=True))
+            0.85 [0.5846, 0.9646] (95% anytime beta-binomial)
         """
-        check_choice("method", method, METHODS)
+        method = check_method(method, anytime)
         if average is not None:
             check_choice("average", average, AVERAGES)
             if label is not None:
@@ -427,19 +442,25 @@ class CellsResult:
         if whole:
             self._check_whole(measure, resolved, pairs is not None)
         position = None if label is None else label_position(self.labels, label)
+        if anytime:  # a proportion's exact sequence by default, the asymptotic one of the rest (from the bootstrap's kinds)
+            proportion = resolved.name == "accuracy" if whole else average in (None, "micro") and _proportion(resolved, parameters) is not None
+            method = sequence_method(method, proportion, resolved.name if average in (None, "micro") else f"the {average} {resolved.name}")
+        method = cast(str, method)
         estimate = float(
             self._whole_value(resolved.name) if whole
             else self.per_class(resolved, **parameters)[position] if position is not None
             else self.average(resolved, average or "macro", undefined=policy, **parameters)
         )  # fmt: skip
-        if method in BOOTSTRAP_METHODS:
+        if method in KINDS_METHODS:
             if pairs is not None:
-                return pairs_interval(pairs, len(self.labels), resolved, estimate, average=average, position=position, level=level,
-                                                method=method, n_resamples=n_resamples, random_state=random_state, stratify=stratify,
-                                                undefined=policy, parameters=parameters)  # fmt: skip
-            self._check_rows(position, average)
-            return rows_interval(self.sample_cells, resolved, average or "micro", estimate, level=level, method=method,
-                                           n_resamples=n_resamples, random_state=random_state, undefined=policy, parameters=parameters)  # fmt: skip
+                found = pairs_interval(pairs, len(self.labels), resolved, estimate, average=average, position=position, level=level,
+                                       method=method, n_resamples=n_resamples, random_state=random_state, stratify=stratify,
+                                       undefined=policy, parameters=parameters, tuning=tuning)  # fmt: skip
+            else:
+                self._check_rows(position, average)
+                found = rows_interval(self.sample_cells, resolved, average or "micro", estimate, level=level, method=method,
+                                      n_resamples=n_resamples, random_state=random_state, undefined=policy, parameters=parameters, tuning=tuning)  # fmt: skip
+            return found.within(resolved.bounds) if anytime else found
         if method == "asymptotic":
             if resolved.name != "cohen_kappa" or not whole:
                 raise InvalidArgumentError("method='asymptotic' is the interval of Cohen's kappa of the whole result")
@@ -458,13 +479,13 @@ class CellsResult:
             if resolved.name != "accuracy":
                 raise InvalidArgumentError(f"method={method!r} is for proportions; {resolved.name!r} is none: use 'bca' or 'percentile'")
             margins = self.pair_counts().margins()
-            return binomial_interval(margins["correct"], margins["total"], estimate, level=level, method=method)
+            return binomial_interval(margins["correct"], margins["total"], estimate, level=level, method=method, tuning=tuning)
         if pairs is None and position is not None:
             self._check_rows(position, average)
         if average not in (None, "micro"):
             raise InvalidArgumentError(f"method={method!r} has a closed form for one class or the micro average, not {average!r}: use 'bca'")
         cells = self.class_cells if position is None else self.class_cells[position : position + 1]
-        return proportion_interval(resolved, cells.total(), estimate, level=level, method=method, parameters=parameters)
+        return proportion_interval(resolved, cells.total(), estimate, level=level, method=method, parameters=parameters, tuning=tuning)
 
     def _check_whole(self, asked: MeasureLike, resolved: Measure, single: bool) -> None:
         """A whole-result interval is of accuracy, kappa or MCC of single-label data, asked for by

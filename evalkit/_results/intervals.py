@@ -117,8 +117,9 @@ from evalkit._results._resampling import (
     percentile_interval,
     stratified_replicates,
 )
+from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_bounds, check_tuning
 from evalkit._results.multiplicity import PAIRWISE_CORRECTIONS, adjust_pairwise
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.measures._averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, fill_undefined
 from evalkit.measures._registry import Measure, MeasureLike, check_measure_parameters, resolve_measure
 
@@ -127,9 +128,12 @@ class _HasInterval(Protocol):
     def interval(self, measure: MeasureLike, average: str | None = ..., **options: Any) -> Interval: ...
 
 __all__ = [
+    "ANYTIME_METHODS",
     "BOOTSTRAP_METHODS",
+    "KINDS_METHODS",
     "MAX_RESAMPLES",
     "METHODS",
+    "PROPORTION_METHODS",
     "Comparison",
     "Interval",
     "KappaTest",
@@ -137,6 +141,7 @@ __all__ = [
     "area_rows",
     "binomial_interval",
     "cells_interval",
+    "check_method",
     "clopper_pearson",
     "column_sums",
     "compare",
@@ -156,6 +161,7 @@ __all__ = [
     "proportion_interval",
     "ratio_interval",
     "rows_interval",
+    "sequence_method",
     "stratified_replicates",
     "two_sided_p_value",
     "wilson",
@@ -163,6 +169,15 @@ __all__ = [
 
 BOOTSTRAP_METHODS = ("bca", "percentile", "normal")
 METHODS = (*BOOTSTRAP_METHODS, "wilson", "clopper-pearson", "asymptotic", "delong", "log")
+ANYTIME_METHODS = ("beta-binomial", "asymptotic")
+"""The methods of confidence sequences (``anytime=True``): exact for proportions, asymptotic (the
+delta method) for every measure."""
+KINDS_METHODS = (*BOOTSTRAP_METHODS, "anytime")
+"""What an interval over kinds of sample takes: a bootstrap, or (``"anytime"``) the asymptotic
+confidence sequence from the same kinds."""
+PROPORTION_METHODS = ("wilson", "clopper-pearson", "beta-binomial")
+"""The intervals of a proportion of whole counts: Wilson's, Clopper-Pearson's, and the
+beta-binomial confidence sequence (``evalkit._results._sequences``)."""
 WHOLE_MEASURES = ("accuracy", "cohen_kappa", "matthews_correlation_coefficient")
 """Measures of a whole single-label result when no ``average`` or ``label`` is given."""
 
@@ -239,6 +254,40 @@ class Comparison:
 # intervals from counts and estimates (the results' ``interval`` methods hand these the numbers)
 
 
+def check_method(method: object, anytime: object) -> str | None:
+    """``method`` checked: one of ``METHODS`` (``None``: BCa), or, with ``anytime``, one of
+    ``ANYTIME_METHODS`` (``None``: the measure's, ``sequence_method``).
+
+    Raises:
+        InvalidArgumentError: another method.
+        InvalidTypeError: ``anytime`` not True or False.
+    """
+    if not isinstance(anytime, bool):
+        raise InvalidTypeError(f"'anytime' must be True or False, got {show(anytime)}")
+    if anytime:
+        if method is not None:
+            check_choice("method", method, ANYTIME_METHODS)
+        return cast("str | None", method)
+    method = "bca" if method is None else method
+    check_choice("method", method, METHODS)
+    return cast(str, method)
+
+
+def sequence_method(method: str | None, proportion: bool, measure: str) -> str:
+    """The confidence sequence of a measure: the beta-binomial one of a ``proportion`` (its
+    default), else the asymptotic one, found from the bootstrap's kinds (``"anytime"``).
+
+    Raises:
+        InvalidArgumentError: ``"beta-binomial"`` of a measure that is no proportion.
+    """
+    if method is None:
+        method = "beta-binomial" if proportion else "asymptotic"
+    if method == "beta-binomial" and not proportion:
+        raise InvalidArgumentError(f"method='beta-binomial' is for proportions (the whole accuracy, one class's recall or precision, a micro average "
+                                   f"of them); {measure!r} here is none: use method='asymptotic'")  # fmt: skip
+    return method if method == "beta-binomial" else "anytime"
+
+
 def _resolve(measure: MeasureLike, metrics_class: type[Any] | None, parameters: dict[str, Any]) -> Measure:
     resolved = resolve_measure(measure, metrics_class)
     check_measure_parameters(resolved, parameters)
@@ -248,10 +297,11 @@ def _resolve(measure: MeasureLike, metrics_class: type[Any] | None, parameters: 
 def pairs_interval(
     pairs: PairCounts, m: int, measure: Measure, estimate: float, *, average: str | None = None, position: int | None = None,
     level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, stratify: bool = False,
-    undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None,
+    undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None, tuning: float = DEFAULT_TUNING,
 ) -> Interval:  # fmt: skip
-    """The bootstrap interval of a single-label result from its (actual, predicted) pair counts:
-    of one class (``position``), of an ``average`` over the first ``m`` codes, or, with
+    """The bootstrap interval (or, ``method="anytime"``, the asymptotic confidence sequence,
+    narrowest at ``tuning`` samples) of a single-label result from its (actual, predicted) pair
+    counts: of one class (``position``), of an ``average`` over the first ``m`` codes, or, with
     neither, of the whole result's accuracy, Cohen's kappa or MCC (``measure.name``).
 
     Examples:
@@ -261,21 +311,23 @@ def pairs_interval(
         >>> pairs_interval(pairs, 2, get_measure("accuracy"), 0.85, random_state=0).method
         'bca'
     """
-    check_choice("method", method, BOOTSTRAP_METHODS)
+    check_choice("method", method, KINDS_METHODS)
     if average == "samples":
         raise UnsupportedSettingError("average='samples' of single-label data is the micro average of accuracy-like counts: use 'micro'")
     if average is None and position is None and measure.name not in WHOLE_MEASURES:
         raise InvalidArgumentError(f"give an 'average' or a class for {measure.name!r}; a whole-result interval is of {', '.join(WHOLE_MEASURES)}")
     statistic = _pair_statistic(measure, average, position, m, check_undefined(undefined), dict(parameters or {}))
     return _bootstrap(_pair_kinds(pairs, stratify), statistic, estimate, level=level, method=method,
-                      n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+                      n_resamples=n_resamples, random_state=random_state, tuning=tuning)  # fmt: skip
 
 
 def proportion_interval(
-    measure: Measure, cells: Cells, estimate: float, *, level: float = 0.95, method: str = "wilson", parameters: dict[str, Any] | None = None
+    measure: Measure, cells: Cells, estimate: float, *, level: float = 0.95, method: str = "wilson", parameters: dict[str, Any] | None = None,
+    tuning: float = DEFAULT_TUNING,
 ) -> Interval:
-    """Wilson's or Clopper-Pearson's interval of a measure that is a proportion of the summed
-    ``cells`` (``<a, v> / <b, v>`` with 0/1 coefficients: accuracy, precision, recall, ...).
+    """Wilson's or Clopper-Pearson's interval (or the beta-binomial confidence sequence) of a
+    measure that is a proportion of the summed ``cells`` (``<a, v> / <b, v>`` with 0/1
+    coefficients: accuracy, precision, recall, ...).
 
     Raises:
         InvalidArgumentError: the measure is no proportion.
@@ -286,24 +338,34 @@ def proportion_interval(
         >>> print(proportion_interval(get_measure("recall"), Cells(45, 10, 5, 40), 0.9, method="wilson"))
         0.9 [0.7864, 0.9565] (95% wilson)
     """
-    check_choice("method", method, ("wilson", "clopper-pearson"))
+    check_choice("method", method, PROPORTION_METHODS)
     coefficients = _proportion(measure, dict(parameters or {}))
     if coefficients is None:
         raise InvalidArgumentError(f"method={method!r} is for proportions (successes / trials); {measure.name!r} is none: use 'bca' or 'percentile'")
     values = np.array([float(np.asarray(row).sum()) for row in cells.rows()])
     _integral(values, f"method={method!r}")
     a, b = coefficients
-    return binomial_interval(float(a @ values), float(b @ values), estimate, level=level, method=method)
+    return binomial_interval(float(a @ values), float(b @ values), estimate, level=level, method=method, tuning=tuning)
 
 
-def binomial_interval(successes: ArrayLike, trials: ArrayLike, estimate: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
-    """Wilson's or Clopper-Pearson's interval of ``successes`` out of ``trials`` (whole counts).
+def binomial_interval(successes: ArrayLike, trials: ArrayLike, estimate: float, *, level: float = 0.95, method: str = "wilson",
+                      tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
+    """Wilson's or Clopper-Pearson's interval of ``successes`` out of ``trials`` (whole counts),
+    or their beta-binomial confidence sequence, narrowest at ``tuning`` trials (``[0, 1]``
+    before any).
 
     Examples:
         >>> print(binomial_interval(85, 100, 0.85, method="wilson"))
         0.85 [0.7672, 0.9069] (95% wilson)
+        >>> print(binomial_interval(850, 1000, 0.85, method="beta-binomial"))
+        0.85 [0.812, 0.8834] (95% anytime beta-binomial)
     """
-    check_choice("method", method, ("wilson", "clopper-pearson"))
+    check_choice("method", method, PROPORTION_METHODS)
+    if method == "beta-binomial":
+        level, tuning = _check_level(level), check_tuning(tuning)
+        whole = _integral(np.array([successes, trials], dtype=np.float64), "method='beta-binomial'")
+        low, high = beta_binomial_bounds(float(whole[0]), float(whole[1]), level, tuning)
+        return Interval(estimate, low, high, level, method, anytime=True)
     low, high = (wilson if method == "wilson" else clopper_pearson)(successes, trials, level)
     return Interval(estimate, low, high, level, method)
 
@@ -376,9 +438,11 @@ def log_ratio_interval(tp: float, fp: float, fn: float, tn: float, measure: str,
 def rows_interval(
     rows: Cells, measure: Measure, average: str, estimate: float, *, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: RandomState = None, undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None,
+    tuning: float = DEFAULT_TUNING,
 ) -> Interval:  # fmt: skip
-    """The bootstrap interval of the ``"micro"`` or ``"samples"`` average of per-sample cells
-    (multi-label, soft and hierarchical results): kinds are the stored rows.
+    """The bootstrap interval (or, ``method="anytime"``, the asymptotic confidence sequence) of
+    the ``"micro"`` or ``"samples"`` average of per-sample cells (multi-label, soft and
+    hierarchical results): kinds are the stored rows.
 
     Examples:
         >>> from evalkit.measures._registry import get_measure
@@ -386,7 +450,7 @@ def rows_interval(
         >>> rows_interval(rows, get_measure("recall"), "micro", 0.8, random_state=0).low < 0.8
         True
     """
-    check_choice("method", method, BOOTSTRAP_METHODS)
+    check_choice("method", method, KINDS_METHODS)
     check_choice("average", average, ("micro", "samples"))
     parameters = dict(parameters or {})
     if average == "micro":
@@ -395,29 +459,30 @@ def rows_interval(
         def micro(sums: np.ndarray) -> np.ndarray:
             return np.asarray(measure(tp=sums[:, 0], fp=sums[:, 1], fn=sums[:, 2], tn=sums[:, 3], **parameters), dtype=np.float64)
 
-        return _bootstrap(kinds, micro, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+        return _bootstrap(kinds, micro, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state, tuning=tuning)
     values = np.asarray(rows.evaluate_rows(measure, **parameters), dtype=np.float64)
     if check_undefined(undefined) == "nan" and np.isnan(values).any():
-        return Interval(estimate, math.nan, math.nan, level, method)
+        return Interval(estimate, math.nan, math.nan, level, "asymptotic" if method == "anytime" else method, anytime=method == "anytime")
     filled = fill_undefined(values, undefined)
     defined = ~np.isnan(filled)
     return ratio_interval(np.where(defined, filled, 0.0), defined, rows.row_weights(), estimate, level=level, method=method,
-                          n_resamples=n_resamples, random_state=random_state)  # fmt: skip
+                          n_resamples=n_resamples, random_state=random_state, tuning=tuning)  # fmt: skip
 
 
 def ratio_interval(
     numerators: ArrayLike, denominators: ArrayLike, counts: ArrayLike | None, estimate: float, *, level: float = 0.95, method: str = "bca",
-    n_resamples: int = 2000, random_state: RandomState = None,
+    n_resamples: int = 2000, random_state: RandomState = None, tuning: float = DEFAULT_TUNING,
 ) -> Interval:  # fmt: skip
-    """The bootstrap interval of ``Σ numerator / Σ denominator`` over kinds of sample, each kind
-    adding its ``numerators[k]`` and ``denominators[k]`` once per sample (``counts[k]``
-    samples): a mean of per-sample values, AA and RAR of neighborhood systems.
+    """The bootstrap interval (or, ``method="anytime"``, the asymptotic confidence sequence) of
+    ``Σ numerator / Σ denominator`` over kinds of sample, each kind adding its ``numerators[k]``
+    and ``denominators[k]`` once per sample (``counts[k]`` samples): a mean of per-sample
+    values, AA and RAR of neighborhood systems.
 
     Examples:
         >>> ratio_interval([1, 0], [1, 1], [70, 30], 0.7, random_state=0).low < 0.7
         True
     """
-    check_choice("method", method, BOOTSTRAP_METHODS)
+    check_choice("method", method, KINDS_METHODS)
     columns = np.stack([np.asarray(numerators, dtype=np.float64), np.asarray(denominators, dtype=np.float64)], axis=1)
     kinds = _dense_kinds(columns, _integral(np.asarray(counts), "a bootstrap"))
 
@@ -425,7 +490,7 @@ def ratio_interval(
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
 
-    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state, tuning=tuning)
 
 
 def indicators_interval(
@@ -501,35 +566,41 @@ def indicators_interval(
 
 
 def cells_interval(
-    tp: float, fp: float, fn: float, tn: float, measure: MeasureLike, *, level: float = 0.95, method: str = "bca", n_resamples: int = 2000,
-    random_state: RandomState = None, metrics_class: type[Any] | None = None, **parameters: Any,
+    tp: float, fp: float, fn: float, tn: float, measure: MeasureLike, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
+    random_state: RandomState = None, metrics_class: type[Any] | None = None, anytime: bool = False, tuning: float = DEFAULT_TUNING, **parameters: Any,
 ) -> Interval:  # fmt: skip
     """The interval of a measure of one class's cells (``ClassificationMetrics.interval``):
-    closed forms for proportions, or the bootstrap of the four cells' multinomial.
+    closed forms for proportions, or the bootstrap of the four cells' multinomial; with
+    ``anytime``, the confidence sequence (see ``CellsResult.interval``).
 
     Examples:
         >>> print(cells_interval(45, 10, 5, 40, "recall", method="clopper-pearson"))
         0.9 [0.7819, 0.9667] (95% clopper-pearson)
+        >>> print(cells_interval(45, 10, 5, 40, "recall", anytime=True, tuning=100))
+        0.9 [0.7259, 0.9858] (95% anytime beta-binomial)
     """
-    check_choice("method", method, METHODS)
+    method = check_method(method, anytime)
     resolved = _resolve(measure, metrics_class, parameters)
+    if anytime:
+        method = sequence_method(method, _proportion(resolved, parameters) is not None, resolved.name)
     cells = Cells(*(np.array([value]) for value in (tp, fp, fn, tn)))
     estimate = float(np.asarray(cells.evaluate(resolved, **parameters))[0])
-    if method in ("wilson", "clopper-pearson"):
-        return proportion_interval(resolved, cells, estimate, level=level, method=method, parameters=parameters)
+    if method in PROPORTION_METHODS:
+        return proportion_interval(resolved, cells, estimate, level=level, method=cast(str, method), parameters=parameters, tuning=tuning)
     if method == "log":
         if resolved.name not in LOG_MEASURES:
             raise InvalidArgumentError(f"method='log' is for {', '.join(LOG_MEASURES)}; {resolved.name!r} takes 'bca' or 'percentile'")
         return log_ratio_interval(tp, fp, fn, tn, resolved.name, estimate, level=level)
-    if method not in BOOTSTRAP_METHODS:
+    if method not in KINDS_METHODS:
         raise InvalidArgumentError(f"method={method!r} does not apply to one class's cells: use 'bca', 'percentile', 'wilson' or 'clopper-pearson'")
-    counts = _integral(np.array([tp, fp, fn, tn]), "a bootstrap")
+    counts = _integral(np.array([tp, fp, fn, tn]), "an interval over samples (a bootstrap, an anytime sequence)")
     kinds = _dense_kinds(np.eye(4), counts)
 
     def statistic(sums: np.ndarray) -> np.ndarray:
         return np.asarray(resolved(tp=sums[:, 0], fp=sums[:, 1], fn=sums[:, 2], tn=sums[:, 3], **parameters), dtype=np.float64)
 
-    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+    found = _bootstrap(kinds, statistic, estimate, level=level, method=cast(str, method), n_resamples=n_resamples, random_state=random_state, tuning=tuning)
+    return found.within(resolved.bounds) if anytime else found
 
 
 def area_interval(

@@ -45,7 +45,7 @@ import functools
 import math
 import threading
 import types
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
@@ -59,7 +59,13 @@ from evalkit._groups._values import value_of
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import CountedState, check_factor, read_result, result_document
 from evalkit._scale._batches import Batch, batch_arrays, batch_document, one_event, read_batch, split_columns
-from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, InvalidTypeError
+from evalkit.exceptions import (
+    EmptyInputError,
+    EvalkitError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    UnsupportedSettingError,
+)
 from evalkit.measures._arithmetic import difference, ratio
 from evalkit.measures._averaging import Averaged, UndefinedPolicy
 from evalkit.measures._registry import MeasureLike
@@ -70,6 +76,17 @@ __all__ = ["Faded", "FadedPerClass", "MajorityClass", "NoChange", "PairCounter",
 
 R = TypeVar("R", bound=CountedState)
 """The kind of result a window holds (its template's)."""
+
+
+
+def _fixed_time(options: Mapping[str, object]) -> None:
+    """Refuse ``anytime=True`` of a window: a confidence sequence covers one stream that only
+    grows, and a window's samples leave it (or fade), so its bounds would cover nothing at
+    every time. The stream's own result (a ``ConfusionMatrix`` counted as it goes) gives the
+    sequence."""
+    if options.get("anytime"):
+        raise UnsupportedSettingError("anytime=True is a confidence sequence of one stream that only grows; a window's samples leave it, "
+                                      "so no sequence covers it: read interval(..., anytime=True) of the stream's own result")  # fmt: skip
 
 
 class PairCounter(Protocol):
@@ -173,6 +190,16 @@ class _Over(serialization.Document, Generic[R]):
         """The ``average`` of the window's result (see the result's own)."""
         with self._lock:
             return cast(Any, self._result).average(measure, average, **options)
+
+    def interval(self, measure: MeasureLike, average: str | None = None, **options: Any) -> Any:
+        """The ``interval`` of the window's result (see the result's own), at one time.
+
+        Raises:
+            UnsupportedSettingError: ``anytime=True`` (see ``_fixed_time``).
+        """
+        _fixed_time(options)
+        with self._lock:
+            return cast(Any, self._result).interval(measure, average, **options)
 
     # ----------------------------------------------------------------------------------------
     # JSON: the template, the settings and the state, each result in its own document
@@ -656,6 +683,7 @@ class Faded(_Over[R]):
             >>> print(faded.interval("accuracy"))
             0.7462 [0.6815, 0.8016] (95% wilson)
         """
+        _fixed_time(options)
         return cast(Any, self.effective()).interval(measure, average, method=method, **options)
 
     def effective(self) -> R:

@@ -1,0 +1,299 @@
+"""Confidence sequences, ``interval(..., anytime=True)``: bounds that hold at every sample size at once.
+
+Oracles: the ``confseq`` package of Howard, Ramdas, McAuliffe and Sekhon (its
+``bernoulli_confidence_interval`` is the beta-binomial sequence, its ``normal_mixture_bound`` the
+boundary of the asymptotic one); the mixture martingale integrated numerically
+(``scipy.integrate.quad``), an independent formulation of the beta-binomial one; the jackknife
+spread of a proportion in closed form and of other measures against the delta method by finite
+differences; and simulated streams for the guarantee itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from confseq.boundaries import bernoulli_confidence_interval, normal_mixture_bound
+from harness import check_interval_faces
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, special, stats
+from statsmodels.stats.proportion import proportion_confint
+
+from evalkit import ConfusionMatrix, Evaluation, Faded, Windowed
+from evalkit._results._closed_form import wilson
+from evalkit._results._sequences import (
+    DEFAULT_TUNING,
+    _log_mixture,
+    beta_binomial_bounds,
+    mixture_scale,
+    normal_mixture_radius,
+)
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
+
+LEVELS = st.sampled_from([0.8, 0.9, 0.95, 0.99])
+TUNINGS = st.sampled_from([10.0, 100.0, 1000.0, 3000.0, 1e5])
+
+
+@st.composite
+def proportions(draw):
+    trials = draw(st.integers(1, 10 ** draw(st.integers(1, 7))))
+    return draw(st.integers(0, trials)), trials
+
+
+# --------------------------------------------------------------------------------------------
+# the beta-binomial sequence
+
+
+@settings(max_examples=400, deadline=None)
+@given(proportions(), LEVELS, TUNINGS)
+def test_the_beta_binomial_sequence_is_confseqs(counts, level, tuning):
+    successes, trials = counts
+    low, high = beta_binomial_bounds(successes, trials, level, tuning)
+    try:
+        theirs = bernoulli_confidence_interval(successes, trials, 1 - level, tuning, 1 - level)
+    except ValueError as error:  # confseq's bisection evaluates lgamma(0) at the end of a weak mixture's line
+        assert "lgamma" in str(error)
+        assert low == 0.0 or high == 1.0
+        return
+    assert low == pytest.approx(theirs[0], abs=1e-10) and high == pytest.approx(theirs[1], abs=1e-10)
+
+
+def _quad_log_mixture(p: float, successes: int, failures: int, alpha: float, tuning: float) -> float:
+    """log ∫ (q/p)^S ((1 - q)/(1 - p))^F Beta(q; r/(1 - p), r/p) dq, integrated numerically."""
+    spread = p * (1 - p)
+    r = max(spread * tuning / (2 * math.log(1 / alpha) + math.log(1 + 2 * math.log(1 / alpha))) - spread, 1e-3 * spread)
+    prior = stats.beta(r / (1 - p), r / p)
+    ratio = lambda q: math.exp(successes * math.log(q / p) + failures * math.log((1 - q) / (1 - p))) * prior.pdf(q)
+    mode = successes / (successes + failures)
+    value = sum(integrate.quad(ratio, a, b, limit=200, epsabs=0)[0] for a, b in ((0, mode), (mode, 1)) if b > a)
+    return math.log(value)
+
+
+@pytest.mark.parametrize(("p", "successes", "failures", "tuning"), [(0.3, 12, 18, 100.0), (0.7, 12, 18, 100.0), (0.5, 40, 10, 1000.0), (0.05, 1, 60, 3000.0), (0.9, 30, 0, 50.0)])
+def test_the_mixture_martingale_is_the_integral_of_the_likelihood_ratio(p, successes, failures, tuning):
+    assert _log_mixture(p, successes, failures, 0.05, tuning) == pytest.approx(_quad_log_mixture(p, successes, failures, 0.05, tuning), rel=1e-7, abs=1e-8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(proportions(), LEVELS, TUNINGS)
+def test_the_bounds_are_where_the_martingale_crosses_the_line(counts, level, tuning):
+    successes, trials = counts
+    low, high = beta_binomial_bounds(successes, trials, level, tuning)
+    line = math.log(1 / (1 - level))
+    share = successes / trials
+    assert low <= share <= high
+    for bound in (low, high):
+        if 0 < bound < 1:
+            assert _log_mixture(bound, successes, trials - successes, 1 - level, tuning) == pytest.approx(line, abs=1e-6)
+    for inside in (low + (share - low) / 2, share + (high - share) / 2):
+        if 0 < inside < 1:
+            assert _log_mixture(inside, successes, trials - successes, 1 - level, tuning) < line
+
+
+def test_a_weak_mixture_holds_values_down_to_0_when_its_martingale_never_reaches_the_line():
+    """Tuned at 10 trials, the mixture martingale of one success in five tends to a finite
+    limit below 1/alpha as p goes to 0 (confseq's bisection fails there): the lower bound is 0."""
+    low, _ = beta_binomial_bounds(1, 5, 0.95, 10)
+    assert low == 0.0
+    assert max(_quad_log_mixture(p, 1, 4, 0.05, 10) for p in (1e-3, 1e-6, 1e-9)) < math.log(20)
+
+
+def test_before_any_trial_the_sequence_holds_every_value():
+    assert beta_binomial_bounds(0, 0, 0.95) == (0.0, 1.0)
+    assert ConfusionMatrix(["a", "b"]).interval("recall", label="a", anytime=True).low == 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# the asymptotic sequence
+
+
+@pytest.mark.parametrize("n", [1, 2, 10, 999, 3000, 123_456, 1e9])
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])
+def test_the_normal_mixture_radius_is_confseqs(n, alpha):
+    for tuning in (10, DEFAULT_TUNING, 1e6):
+        assert normal_mixture_radius(n, alpha, tuning) * n == pytest.approx(normal_mixture_bound(n, alpha, tuning, alpha, False), rel=1e-12)
+
+
+def test_the_mixture_is_narrowest_at_the_tuning():
+    """Howard et al.'s rho makes the boundary (per unit of sqrt(n)) least near the tuning."""
+    sizes = np.geomspace(100, 100_000, 400)
+    ratios = [normal_mixture_radius(n, 0.05, 3000) * math.sqrt(n) for n in sizes]
+    assert 1500 < sizes[int(np.argmin(ratios))] < 6000
+    assert mixture_scale(3000, 0.05) == pytest.approx(3000 / (2 * math.log(20) + math.log(1 + 2 * math.log(20))))
+
+
+@pytest.mark.parametrize(("right", "n"), [(850, 1000), (3, 40), (9_990, 10_000)])
+def test_the_asymptotic_sequence_of_accuracy_is_the_proportions_closed_form(right, n):
+    """The jackknife spread of a proportion is sqrt(n p (1 - p) / (n - 1))."""
+    cm = ConfusionMatrix.from_array([[right // 2, 0], [n - right, right - right // 2]])
+    share = right / n
+    radius = math.sqrt(n * share * (1 - share) / (n - 1)) * normal_mixture_radius(n, 0.05, DEFAULT_TUNING)
+    found = cm.interval("accuracy", anytime=True, method="asymptotic")
+    assert found.low == pytest.approx(max(share - radius, 0), rel=1e-12) and found.high == pytest.approx(min(share + radius, 1), rel=1e-12)
+    assert found.anytime and found.method == "asymptotic"
+
+
+def _delta_method_spread(table: np.ndarray, read) -> float:
+    """sqrt(∇f' (diag(π) - π π') ∇f): the delta method of a function of the multinomial
+    shares π of the cells, its gradient by central differences."""
+    shares = table.ravel() / table.sum()
+    step = 1e-6
+    gradient = np.zeros(len(shares))
+    for cell in range(len(shares)):
+        up, down = shares.copy(), shares.copy()
+        up[cell] += step
+        down[cell] -= step
+        gradient[cell] = (read(up.reshape(table.shape)) - read(down.reshape(table.shape))) / (2 * step)
+    covariance = np.diag(shares) - np.outer(shares, shares)
+    return math.sqrt(gradient @ covariance @ gradient)
+
+
+@pytest.mark.parametrize(("measure", "average"), [("f1_score", "macro"), ("precision", "weighted"), ("cohen_kappa", None), ("matthews_correlation_coefficient", None)])
+def test_the_jackknife_spread_is_the_delta_method(measure, average):
+    table = np.array([[500, 80, 20], [60, 400, 40], [30, 50, 820]]) * 20  # 40,000 samples: the jackknife's O(1/n) difference is small
+    n = int(table.sum())
+
+    def read(shares: np.ndarray) -> float:
+        matrix = ConfusionMatrix.from_array(shares, labels=[0, 1, 2])
+        return float(matrix.average(measure, average)) if average else float(getattr(matrix, f"get_{measure}")())
+
+    cm = ConfusionMatrix.from_array(table, labels=[0, 1, 2])
+    found = cm.interval(measure, average, anytime=True)
+    spread = (found.high - found.estimate) / normal_mixture_radius(n, 0.05, DEFAULT_TUNING)
+    assert spread == pytest.approx(_delta_method_spread(table.astype(float), read), rel=1e-3)
+
+
+# --------------------------------------------------------------------------------------------
+# every face, the parts and the whole
+
+
+def _streams(seed: int, n: int, k: int, right: float) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    actual = rng.integers(0, k, n)
+    predicted = np.where(rng.random(n) < right, actual, rng.integers(0, k, n))
+    return actual, predicted
+
+
+@pytest.mark.parametrize(("args", "options", "method"), [
+    (("accuracy",), {}, "beta-binomial"), (("recall",), {"label": 1}, "beta-binomial"), (("precision", "micro"), {}, "beta-binomial"),
+    (("f1_score", "macro"), {}, "asymptotic"), (("cohen_kappa",), {}, "asymptotic"), (("accuracy",), {"method": "asymptotic"}, "asymptotic"),
+    (("f_score", "weighted"), {"beta": 2, "tuning": 500, "level": 0.9}, "asymptotic"),
+])  # fmt: skip
+def test_every_face_of_the_same_counts_gives_one_sequence(args, options, method):
+    actual, predicted = _streams(0, 3000, 3, 0.7)
+    parts = [ConfusionMatrix.from_predictions(actual[i : i + 700], predicted[i : i + 700], labels=[0, 1, 2]) for i in range(0, 3000, 700)]
+    found = check_interval_faces(parts, *args, anytime=True, others={"Evaluation": Evaluation.from_labels(actual, predicted, [0, 1, 2])}, **options)
+    assert found.anytime and found.method == method and found.low < found.estimate < found.high
+    fixed = parts[0].__class__.from_predictions(actual, predicted, labels=[0, 1, 2]).interval(*args, **{**options, "method": "bca", "random_state": 0})
+    assert found.high - found.low > fixed.high - fixed.low  # a sequence pays for holding at every n
+
+
+@pytest.mark.parametrize(("measure", "options"), [("recall", {}), ("precision", {"tuning": 200}), ("f1_score", {}), ("matthews_correlation_coefficient", {"level": 0.9})])
+def test_a_class_of_the_java_face_gives_the_sequence_of_that_class(measure, options):
+    actual, predicted = _streams(2, 2000, 3, 0.6)
+    cm = ConfusionMatrix.from_predictions(actual, predicted, labels=[0, 1, 2])
+    one_class = cm.class_metrics()[1]
+    assert one_class.interval(measure, anytime=True, **options) == cm.interval(measure, label=1, anytime=True, **options)
+
+
+def test_label_sets_give_a_sequence_of_micro_proportions_and_of_example_based_averages():
+    rng = np.random.default_rng(1)
+    truth = [set(np.flatnonzero(row).tolist()) for row in rng.random((2000, 4)) < 0.3]
+    guess = [set(np.flatnonzero(row).tolist()) for row in rng.random((2000, 4)) < 0.3]
+    parts = [Evaluation.from_label_sets(truth[i : i + 500], guess[i : i + 500], labels=[0, 1, 2, 3]) for i in range(0, 2000, 500)]
+    micro = check_interval_faces(parts, "recall", "micro", anytime=True)
+    whole = parts[0] + parts[1] + parts[2] + parts[3]
+    tp, fn = (float(np.sum(getattr(whole.class_cells, name))) for name in ("tp", "fn"))
+    assert (micro.low, micro.high) == beta_binomial_bounds(tp, tp + fn, 0.95)
+    example = check_interval_faces(parts, "jaccard_index", "samples", anytime=True)
+    assert example.method == "asymptotic" and example.low < example.estimate < example.high
+
+
+# --------------------------------------------------------------------------------------------
+# what is refused
+
+
+def test_what_a_sequence_cannot_be_is_refused_with_the_reason():
+    cm = ConfusionMatrix.from_array([[40, 10], [5, 45]])
+    with pytest.raises(InvalidArgumentError, match="'method' must be one of 'beta-binomial', 'asymptotic'"):
+        cm.interval("accuracy", anytime=True, method="bca")
+    with pytest.raises(InvalidArgumentError, match="method='beta-binomial' is for proportions"):
+        cm.interval("f1_score", "macro", anytime=True, method="beta-binomial")
+    with pytest.raises(InvalidArgumentError, match="'tuning' must be a number of samples of at least 1, got 0"):
+        cm.interval("accuracy", anytime=True, tuning=0)
+    with pytest.raises(InvalidTypeError, match="'tuning' must be a number of samples"):
+        cm.interval("accuracy", anytime=True, tuning="3000")
+    with pytest.raises(InvalidTypeError, match="'anytime' must be True or False"):
+        cm.interval("accuracy", anytime=1)
+    weighted = ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0], sample_weight=[0.5, 1, 2])
+    for args in (("accuracy",), ("f1_score", "macro")):
+        with pytest.raises(UnsupportedSettingError, match="needs counts of samples; these are float sample weights"):
+            weighted.interval(*args, anytime=True)
+    window, faded = Windowed(ConfusionMatrix([0, 1]), size=10), Faded(ConfusionMatrix([0, 1]), factor=0.9)
+    for stream in (window, faded):
+        stream.update([0, 1, 1], [0, 1, 0])
+        with pytest.raises(UnsupportedSettingError, match="a window's samples leave it"):
+            stream.interval("accuracy", anytime=True)
+
+
+def test_a_measure_that_does_not_vary_when_a_sample_leaves_has_no_asymptotic_sequence():
+    """Every sample right: the jackknife has no spread to grow the sequence from (NaN bounds,
+    never a zero width); the beta-binomial sequence of a proportion still has one."""
+    cm = ConfusionMatrix.from_array([[50, 0], [0, 50]])
+    assert math.isnan(cm.interval("f1_score", "macro", anytime=True).low)
+    assert cm.interval("accuracy", anytime=True).low < 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# width and the guarantee
+
+
+@pytest.mark.parametrize("n", [1000, 3000, 10_000, 30_000, 100_000])
+@pytest.mark.parametrize("share", [0.5, 0.9, 0.99])
+def test_the_default_tuning_keeps_the_width_within_1_8_times_a_fixed_n_interval(n, share):
+    successes = round(share * n)
+    low, high = beta_binomial_bounds(successes, n, 0.95)
+    fixed_low, fixed_high = wilson(successes, n, 0.95)
+    assert 1.4 < (high - low) / (fixed_high - fixed_low) < 1.8
+    assert 1.4 < normal_mixture_radius(n, 0.05, DEFAULT_TUNING) * math.sqrt(n) / 1.959963984540054 < 1.8
+
+
+def _log_mixtures(successes: np.ndarray, trials: np.ndarray, p: float, alpha: float, tuning: float) -> np.ndarray:
+    """log M(p) of every stream at every time, vectorised (scipy's betaln)."""
+    spread = p * (1 - p)
+    r = max(mixture_scale(spread * tuning, alpha) - spread, 1e-3 * spread)
+    a, b = r / (1 - p), r / p
+    failures = trials - successes
+    return special.betaln(a + successes, b + failures) - special.betaln(a, b) - successes * math.log(p) - failures * math.log1p(-p)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("p", "k"), [(0.5, 2), (0.8, 5), (0.95, 10)])
+def test_a_sequence_read_at_every_event_misses_at_most_its_alpha_and_a_fixed_interval_far_more(p, k):
+    """2,000 streams of 10,000 events, the recall of one of ``k`` classes (about 10,000/k trials):
+    the 95% beta-binomial sequence, read after every event, excludes the true recall at some
+    time in at most 5% of streams; Wilson's 95% interval read so misses in several times as many."""
+    rng = np.random.default_rng(k)
+    streams, events = 2000, 10_000
+    missed_sequence = missed_fixed = 0
+    for start in range(0, streams, 250):
+        of_class = rng.random((250, events)) < 1 / k  # the samples of the class, whose recall is read
+        right = (rng.random((250, events)) < p) & of_class
+        trials, successes = np.cumsum(of_class, axis=1), np.cumsum(right, axis=1)
+        seen = trials > 0
+        excluded = _log_mixtures(successes, trials, p, 0.05, DEFAULT_TUNING) >= math.log(20)  # the sequence leaves p out exactly there
+        missed_sequence += int(np.count_nonzero(np.any(excluded & seen, axis=1)))
+        low, high = proportion_confint(successes[seen], trials[seen], alpha=0.05, method="wilson")  # statsmodels' Wilson, vectorised
+        outside = np.zeros_like(seen)
+        outside[seen] = (p < low) | (p > high)
+        missed_fixed += int(np.count_nonzero(np.any(outside, axis=1)))
+    # the vectorised martingale is the face's test: the face's sequence leaves p out exactly where it reaches the line
+    rows, times = np.nonzero(excluded[:, ::97])
+    for stream, time in [(0, 99), (7, 4999), (31, events - 1), *zip(rows[:20].tolist(), (times[:20] * 97).tolist())]:
+        right, trials_then = int(successes[stream, time]), int(trials[stream, time])
+        found = ConfusionMatrix.from_array([[right, trials_then - right], [0, 0]]).interval("recall", label=0, anytime=True)
+        assert (found.low <= p <= found.high) != bool(excluded[stream, time])
+    assert missed_sequence / streams <= 0.05
+    assert missed_fixed / streams >= 4 * max(missed_sequence / streams, 0.02)
