@@ -11,6 +11,8 @@ Prints Markdown tables (benchmarks/sequences.md keeps the last run's):
   from 100 samples on: reading every event costs a jackknife each) beside the fixed-n
   percentile bootstrap (400 resamples) read at the same times;
 * the width of each sequence over the fixed-n interval's, from 1,000 to 100,000 samples;
+* ``Monitor``'s alarms on a model whose accuracy drops from 0.9 to 0.85: how often one fires
+  before the drop, and the delay after it (``alpha=0.01`` and ``arl=10,000``);
 * what a read costs: ``interval("accuracy", anytime=True)`` beside ``method="wilson"``.
 """
 
@@ -28,7 +30,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from evalkit import ConfusionMatrix
+from evalkit import ConfusionMatrix, Monitor
 from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_bounds, mixture_scale, normal_mixture_radius
 
 
@@ -92,6 +94,27 @@ def macro_f1(streams: int, events: int) -> list[str]:
     return lines
 
 
+def alarms(streams: int) -> list[str]:
+    """``Monitor`` of a 3-class model's accuracy at 0.9 that drops to 0.85 after ``change``
+    samples: the share of streams with an alarm before the drop, and the delay after it."""
+    lines = ["| guarantee | drop after | streams | an alarm before the drop | delay: median | 90% | 95% |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for guarantee in ({"alpha": 0.01}, {"arl": 10_000}):
+        for change in (1000, 5000, 20_000):
+            delays, early = [], 0
+            for seed in range(streams):
+                rng = np.random.default_rng(seed + 7)
+                actual = rng.integers(0, 3, change + 6000)
+                right = rng.random(change + 6000) < np.where(np.arange(change + 6000) < change, 0.9, 0.85)
+                monitor = Monitor(0.9, **guarantee)
+                monitor.update(actual, np.where(right, actual, (actual + rng.integers(1, 3, change + 6000)) % 3))
+                early += any(at <= change for at in monitor.alarms)
+                after = [at for at in monitor.alarms if at > change]
+                delays.append(after[0] - change if after else math.inf)
+            name = ", ".join(f"{key}={value:,}" if value >= 1 else f"{key}={value}" for key, value in guarantee.items())
+            lines.append(f"| {name} | {change:,} | {streams:,} | {early / streams:.1%} | " + " | ".join(f"{np.quantile(delays, q):,.0f}" for q in (0.5, 0.9, 0.95)) + " |")
+    return lines
+
+
 def widths() -> list[str]:
     sizes = (1000, 3000, 10_000, 30_000, 100_000)
     lines = ["| width over the fixed-n interval's, at n = | " + " | ".join(f"{n:,}" for n in sizes) + " |", "|---|" + "---:|" * len(sizes)]
@@ -129,10 +152,14 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=2000)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--f1-streams", type=int, default=500)
+    parser.add_argument("--alarm-streams", type=int, default=300)
+    parser.add_argument("--only", choices=["proportions", "macro_f1", "alarms", "widths", "reads"], action="append")
     arguments = parser.parse_args()
-    tables = [proportions(arguments.streams, arguments.events), macro_f1(arguments.f1_streams, arguments.events), widths(), reads()]
+    tables = {"proportions": lambda: proportions(arguments.streams, arguments.events), "macro_f1": lambda: macro_f1(arguments.f1_streams, arguments.events),
+              "alarms": lambda: alarms(arguments.alarm_streams), "widths": widths, "reads": reads}
+    chosen = [tables[name]() for name in (arguments.only or tables)]
     print(f"Python {sys.version.split()[0]}; tuning {DEFAULT_TUNING:,} samples; 95% level.\n")
-    print("\n\n".join("\n".join(table) for table in tables))
+    print("\n\n".join("\n".join(table) for table in chosen))
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ from evalkit._results.intervals import (
     indicators_interval,
 )
 from evalkit._scale.adwin import Adaptive, Adwin
+from evalkit._scale.monitor import Monitor
 from evalkit._scale.over_time import over_time
 from evalkit._scale.prequential import Prequential
 from evalkit._scale.running_mean import RunningMean
@@ -135,6 +136,7 @@ __all__ = [
     "MajorityClass",
     "Measure",
     "ModelComparison",
+    "Monitor",
     "NeighborhoodAccuracy",
     "NeighborhoodSystem",
     "NoChange",

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from evalkit import (
     ConfusionMatrix,
     Evaluation,
+    Monitor,
     ThresholdCurve,
     __version__,
     cli,
@@ -350,6 +351,40 @@ def test_the_windows_page_draws_each_measure_with_accuracy_in_its_band(capsys, t
 def test_windows_refuse_options_that_do_not_fit(capsys, argv, message):
     status, _, err = run(capsys, "report", *argv)
     assert status == 2 and message in err
+
+
+def test_a_report_over_time_with_a_monitor_lists_its_alarms_in_text_json_and_on_its_charts(capsys, tmp_path):
+    rng = np.random.default_rng(8)
+    actual = rng.choice(["ok", "fraud"], 4000, p=[0.7, 0.3])
+    right = rng.random(4000) < np.where(np.arange(4000) < 2000, 0.95, 0.8)
+    predicted = np.where(right, actual, np.where(actual == "ok", "fraud", "ok"))
+    path = write(tmp_path, "stream.csv", "actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in zip(actual, predicted)))
+    direct = Monitor(0.95, "recall", label="fraud", alpha=0.05)
+    direct.update(actual, predicted)
+    page = tmp_path / "watched.html"
+    document = over_time(capsys, path, "--window", "500", "--monitor", "0.95", "--monitor-measure", "recall", "--monitor-label", "fraud",
+                         "--monitor-alpha", "0.05", "--html", str(page))  # fmt: skip
+    assert document["monitor"]["alarms"] == direct.alarms and direct.alarms[0] > 2000
+    assert document["monitor"]["watched"] == "recall of 'fraud' below 0.95; a false alarm at most 0.05 over the whole stream"
+    assert page.read_text(encoding="utf-8").count("<title>alarm</title>") == 6 * len(direct.alarms)  # across each of the six charts
+    status, out, _ = run(capsys, "report", path, "--window", "500", "--monitor", "0.95")
+    accuracy = Monitor(0.95)
+    accuracy.update(actual, predicted)
+    assert status == 0 and f"alarms (accuracy below 0.95; a false alarm at most 0.01 over the whole stream): {len(accuracy.alarms)}, at {accuracy.alarms[0]:,}" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("--monitor", "0.9"), "--monitor watches a stream in a report over time"),
+    (("--window", "30", "--monitor-arl", "100"), "--monitor-arl applies with --monitor LEVEL only"),
+    (("--window", "30", "--monitor", "1.5"), "--monitor must be a level in (0, 1)"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-label", "setosa"), "--monitor-measure must be a proportion"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall"), "give --monitor-label for a measure of one class"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall", "--monitor-label", "rose"), "--monitor-label 'rose' is not a label"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-alpha", "0.1", "--monitor-arl", "100"), "not both"),
+])  # fmt: skip
+def test_a_monitor_refuses_options_that_do_not_fit(capsys, argv, message):
+    status, _, err = run(capsys, "report", *argv)
+    assert status == 2 and message in err, err
 
 
 def test_windows_with_ci_give_every_average_its_interval_and_band(capsys, tmp_path):

@@ -22,7 +22,7 @@ from evalkit._engine._validation import (
 )
 from evalkit._engine.cells import Cells
 from evalkit._results._closed_form import Interval, _check_level, _z
-from evalkit._results._sequences import DEFAULT_TUNING, check_tuning, normal_mixture_radius
+from evalkit._results._sequences import DEFAULT_TUNING, check_tuning, sequence_bounds
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnsupportedSettingError
 from evalkit.measures._averaging import UndefinedPolicy, average_rows
 from evalkit.measures._formulas import margins_cohen_kappa, margins_matthews_correlation_coefficient
@@ -166,6 +166,22 @@ def _jackknife(kinds: _Kinds, value: Callable[[Any], np.ndarray]) -> tuple[np.nd
     return jack[kept], weights[kept]
 
 
+def jackknife_spread(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float) -> tuple[float, float]:
+    """The samples ``n`` and the delta-method standard deviation of one sample of ``value(sums)``,
+    by the jackknife of the kinds: ``sqrt((n - 1) Σ c_k (θ_k - θ̄)²)`` (0 where it is undefined).
+
+    Raises:
+        UnsupportedSettingError: float (weighted) counts.
+    """
+    counts = _integral(kinds.counts, "an anytime interval")
+    n = float(counts.sum())
+    jack, weights = _jackknife(kinds, value) if n >= 2 and not math.isnan(estimate) else (np.zeros(0), np.zeros(0))
+    if not len(jack):
+        return n, 0.0
+    centre = np.dot(jack, weights) / weights.sum()
+    return n, math.sqrt((n - 1) * float(np.dot(weights, (jack - centre) ** 2)))
+
+
 def sequence_interval(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate: float, *, level: float, tuning: float = DEFAULT_TUNING) -> Interval:
     """The asymptotic confidence sequence of ``value(sums)`` (Waudby-Smith et al., 2024): the
     estimate ± ``sigma · normal_mixture_radius(n)``, holding at every sample size at once, with
@@ -181,17 +197,8 @@ def sequence_interval(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimat
         0.85 [0.8142, 0.8858] (95% anytime asymptotic)
     """
     level, tuning = _check_level(level), check_tuning(tuning)
-    counts = _integral(kinds.counts, "an anytime interval")
-    n = float(counts.sum())
-    jack, weights = _jackknife(kinds, value) if n >= 2 and not math.isnan(estimate) else (np.zeros(0), np.zeros(0))
-    spread = 0.0
-    if len(jack):
-        centre = np.dot(jack, weights) / weights.sum()
-        spread = math.sqrt((n - 1) * float(np.dot(weights, (jack - centre) ** 2)))
-    if not spread > 0:
-        return Interval(estimate, math.nan, math.nan, level, "asymptotic", anytime=True)
-    radius = spread * normal_mixture_radius(n, 1 - level, tuning)
-    return Interval(estimate, estimate - radius, estimate + radius, level, "asymptotic", anytime=True)
+    low, high = sequence_bounds(estimate, *jackknife_spread(kinds, value, estimate), level, tuning)
+    return Interval(estimate, low, high, level, "asymptotic", anytime=True)
 
 
 def column_sums(drawn: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:

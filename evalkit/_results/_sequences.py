@@ -38,7 +38,7 @@ import math
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
 
-__all__ = ["DEFAULT_TUNING", "beta_binomial_bounds", "check_tuning", "mixture_scale", "normal_mixture_radius"]
+__all__ = ["DEFAULT_TUNING", "beta_binomial_bounds", "beta_binomial_p_value", "check_tuning", "mixture_scale", "normal_mixture_p_value", "normal_mixture_radius", "sequence_bounds"]
 
 DEFAULT_TUNING = 3000
 """The number of samples where a confidence sequence is narrowest, unless one is given."""
@@ -84,6 +84,20 @@ def normal_mixture_radius(n: float, alpha: float, tuning: float) -> float:
         return math.inf
     rho = mixture_scale(tuning, alpha)
     return math.sqrt((n + rho) * (math.log1p(n / rho) + 2 * math.log(1 / alpha))) / n
+
+
+def sequence_bounds(estimate: float, n: float, spread: float, level: float, tuning: float = DEFAULT_TUNING) -> tuple[float, float]:
+    """The asymptotic sequence's bounds: ``estimate ± spread · normal_mixture_radius(n)``, NaN
+    where the spread is 0 or undefined (no variation to grow the sequence from).
+
+    Examples:
+        >>> [round(bound, 4) for bound in sequence_bounds(0.85, 1000, 0.357, 0.95)]
+        [0.8142, 0.8858]
+    """
+    if not spread > 0 or math.isnan(estimate):
+        return math.nan, math.nan
+    radius = spread * normal_mixture_radius(n, 1 - level, tuning)
+    return estimate - radius, estimate + radius
 
 
 def _log_beta(a: float, b: float) -> float:
@@ -169,3 +183,36 @@ def beta_binomial_bounds(successes: float, trials: float, level: float, tuning: 
     low = 0.0 if successes <= 0 else _crossing(share, max(share - width, share / 2), 0.0, successes, failures, alpha, tuning)
     high = 1.0 if failures <= 0 else _crossing(share, min(share + width, (1 + share) / 2), 1.0, successes, failures, alpha, tuning)
     return low, high
+
+
+def beta_binomial_p_value(successes: float, trials: float, p: float, alpha: float, tuning: float = DEFAULT_TUNING) -> float:
+    """The anytime-valid p-value of "the proportion is ``p``": ``min(1, 1/M(p))``, the mixture
+    martingale of the beta-binomial sequence (tuned at ``tuning`` trials for the level ``1 -
+    alpha``). By Ville's inequality it falls below ``alpha`` at some time with probability at
+    most ``alpha`` when the proportion is ``p``, however often it is read; it is below
+    ``alpha`` exactly where the sequence leaves ``p`` out.
+
+    Examples:
+        >>> round(beta_binomial_p_value(70, 100, 0.5, 0.05, tuning=100), 4)   # 70 of 100 discordant pairs for the first
+        0.0019
+    """
+    if trials <= 0:
+        return 1.0
+    return min(1.0, math.exp(-_log_mixture(p, successes, trials - successes, alpha, tuning)))
+
+
+def normal_mixture_p_value(difference: float, spread: float, n: float, alpha: float, tuning: float = DEFAULT_TUNING) -> float:
+    """The anytime-valid p-value of "the value is ``estimate - difference``" from the
+    two-sided normal mixture of the asymptotic sequence: ``1/E`` with ``log E = (n d/sigma)² /
+    (2 (n + rho)) - log(1 + n/rho) / 2`` (``rho`` of ``tuning`` at the level ``1 - alpha``):
+    below ``alpha`` exactly where the sequence leaves that value out.
+
+    Examples:
+        >>> round(normal_mixture_p_value(0.03, 0.4, 3000, 0.05), 4)
+        0.0017
+    """
+    if not (n > 0 and spread > 0) or math.isnan(difference):
+        return math.nan if math.isnan(difference) else 1.0
+    rho = mixture_scale(tuning, alpha)
+    log_e = (n * difference / spread) ** 2 / (2 * (n + rho)) - math.log1p(n / rho) / 2
+    return min(1.0, math.exp(-log_e))

@@ -114,10 +114,18 @@ from evalkit._results._resampling import (
     check_random_state,
     column_sums,
     counts_replicates,
+    jackknife_spread,
     percentile_interval,
     stratified_replicates,
 )
-from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_bounds, check_tuning
+from evalkit._results._sequences import (
+    DEFAULT_TUNING,
+    beta_binomial_bounds,
+    beta_binomial_p_value,
+    check_tuning,
+    normal_mixture_p_value,
+    sequence_bounds,
+)
 from evalkit._results.multiplicity import PAIRWISE_CORRECTIONS, adjust_pairwise
 from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 from evalkit.measures._averaging import AVERAGES, UndefinedPolicy, average_rows, check_undefined, fill_undefined
@@ -141,6 +149,7 @@ __all__ = [
     "area_rows",
     "binomial_interval",
     "cells_interval",
+    "check_anytime",
     "check_method",
     "clopper_pearson",
     "column_sums",
@@ -190,11 +199,15 @@ class Comparison:
         difference: the first classifier's value minus the second's.
         low, high: the confidence interval of the difference (NaN for tests that give none).
         p_value: the p-value of "no difference" (after the correction, in ``compare_many``).
-        method: ``"mcnemar"``, ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or ``"percentile"``.
+        method: ``"mcnemar"``, ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or ``"percentile"``;
+            anytime: ``"beta-binomial"`` or ``"asymptotic"``.
         estimates: the two values.
         level: the confidence level of the interval.
         direction: the measure's direction (``"higher"`` or ``"lower"`` is better, or
             ``None``): how to read the sign of the difference.
+        anytime: a sequential comparison: the interval is a confidence sequence and the p-value
+            anytime-valid, so a stream may compare after every batch and stop as soon as the
+            p-value falls below its alpha (``compare(..., anytime=True)``).
     """
 
     difference: float
@@ -205,6 +218,7 @@ class Comparison:
     estimates: tuple[float, float] = (math.nan, math.nan)
     level: float = 0.95
     direction: str | None = "higher"
+    anytime: bool = False
 
     @property
     def better(self) -> str | None:
@@ -223,7 +237,7 @@ class Comparison:
 
     def __str__(self) -> str:
         bounds = "" if math.isnan(self.low) else f" [{self.low:.4g}, {self.high:.4g}]"
-        return f"difference {self.difference:.4g}{bounds}, p = {self.p_value:.4g} ({self.method})"
+        return f"difference {self.difference:.4g}{bounds}, p = {self.p_value:.4g} ({'anytime ' if self.anytime else ''}{self.method})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,6 +268,17 @@ class Comparison:
 # intervals from counts and estimates (the results' ``interval`` methods hand these the numbers)
 
 
+def check_anytime(anytime: object) -> bool:
+    """``anytime`` checked: True or False.
+
+    Raises:
+        InvalidTypeError: anything else (a truthy number too: the guarantee is asked for by name).
+    """
+    if not isinstance(anytime, bool):
+        raise InvalidTypeError(f"'anytime' must be True or False, got {show(anytime)}")
+    return anytime
+
+
 def check_method(method: object, anytime: object) -> str | None:
     """``method`` checked: one of ``METHODS`` (``None``: BCa), or, with ``anytime``, one of
     ``ANYTIME_METHODS`` (``None``: the measure's, ``sequence_method``).
@@ -262,9 +287,7 @@ def check_method(method: object, anytime: object) -> str | None:
         InvalidArgumentError: another method.
         InvalidTypeError: ``anytime`` not True or False.
     """
-    if not isinstance(anytime, bool):
-        raise InvalidTypeError(f"'anytime' must be True or False, got {show(anytime)}")
-    if anytime:
+    if check_anytime(anytime):
         if method is not None:
             check_choice("method", method, ANYTIME_METHODS)
         return cast("str | None", method)
@@ -716,9 +739,10 @@ def mcnemar(first_right: ArrayLike, second_right: ArrayLike, *, midp: bool = Fal
 
 
 def compare(
-    y_true: LabelsLike, first: LabelsLike, second: LabelsLike, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str = "mcnemar",
+    y_true: LabelsLike, first: LabelsLike, second: LabelsLike, measure: MeasureLike = "accuracy", average: str | None = None, *, method: str | None = None,
     labels: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, random_state: RandomState = None,
-    sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
+    sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, anytime: bool = False,
+    tuning: float = DEFAULT_TUNING, **parameters: Any,
 ) -> Comparison:  # fmt: skip
     """Compare two classifiers on the same samples: ``first - second``; ``Comparison.better``
     reads the sign by the measure's direction (for a loss, lower is better).
@@ -732,8 +756,10 @@ def compare(
             measure for the bootstrap).
         average: for the bootstrap of a per-class measure: ``"micro"``, ``"macro"`` or
             ``"weighted"`` (or ``None`` for accuracy, kappa and MCC of the whole result).
-        method: ``"mcnemar"``, ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or
-            ``"percentile"`` (a paired bootstrap: the same resamples for both).
+        method: ``"mcnemar"`` (the default), ``"mcnemar-midp"``, ``"delong"``, ``"bca"`` or
+            ``"percentile"`` (a paired bootstrap: the same resamples for both). With
+            ``anytime``: ``"beta-binomial"`` (accuracy: McNemar's discordant pairs, exact; the
+            default for it) or ``"asymptotic"`` (any measure: the default for the rest).
         labels: the classes (default: the sorted labels seen).
         level: the confidence level of the interval of the difference.
         n_resamples: bootstrap resamples.
@@ -742,6 +768,11 @@ def compare(
         undefined: the undefined-value policy of averages.
         metrics_class: a ``ClassificationMetrics`` subclass whose getters (and overrides) are
             measures by name (the bootstrap).
+        anytime: a sequential comparison of two classifiers on one stream, valid however often
+            it is read (see ``Comparison.anytime``): the p-value falls below ``1 - level`` at
+            some time with probability at most ``1 - level`` when they are equally good.
+        tuning: with ``anytime``, the sample size where it is most powerful (see
+            ``CellsResult.interval``); for McNemar's, in discordant samples.
         **parameters: of the measure (``beta=2``).
 
     Examples:
@@ -749,7 +780,12 @@ def compare(
         >>> result = compare(y, [0, 1, 1, 0, 1, 0, 1, 0], [0, 0, 1, 1, 0, 0, 1, 0])
         >>> round(result.difference, 3), round(result.p_value, 3), result.method
         (0.375, 0.25, 'mcnemar')
+        >>> print(compare(y * 5, [0, 1, 1, 0, 1, 0, 1, 0] * 5, [0, 0, 1, 1, 0, 0, 1, 0] * 5, anytime=True, tuning=100))
+        difference 0.375, p = 0.01415 (anytime beta-binomial)
     """
+    if check_anytime(anytime):
+        return _paired_sequence(y_true, first, second, measure, average, method, labels, level, sample_weight, undefined, metrics_class, tuning, parameters)
+    method = "mcnemar" if method is None else method
     check_choice("method", method, ("mcnemar", "mcnemar-midp", "delong", *BOOTSTRAP_METHODS))
     check_random_state(random_state)
     if method == "delong":
@@ -795,13 +831,42 @@ def _three_codes(y_true: LabelsLike, first: LabelsLike, second: LabelsLike, labe
     return (actual, one, two), known, weight
 
 
-def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Measure, average: str | None, method: str,
-                      level: float, n_resamples: int, random_state: RandomState, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
-    """Kinds are (actual, first, second) triples: each resample counts both classifiers on the
-    same samples."""
+def _paired_sequence(y_true: LabelsLike, first: LabelsLike, second: LabelsLike, measure: MeasureLike, average: str | None, method: str | None,
+                     labels: Sequence[Any] | None, level: float, sample_weight: ArrayLike | None, undefined: UndefinedPolicy,
+                     metrics_class: type[Any] | None, tuning: float, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
+    """``compare(..., anytime=True)``: ``"beta-binomial"``, McNemar's test made sequential (the
+    anytime-valid p-value of "the first is right in half of the discordant pairs", exact; no
+    interval, as McNemar's); ``"asymptotic"``, the confidence sequence of the difference (from
+    the paired jackknife) and the p-value of the same normal mixture (below ``1 - level``
+    exactly where the sequence leaves 0 out)."""
+    checked = check_method(method, True)
+    level, tuning = _check_level(level), check_tuning(tuning)
+    codes, found_labels, weight = _three_codes(y_true, first, second, labels, sample_weight)
+    resolved = _resolve(measure, metrics_class, parameters)
+    discordant = resolved.name == "accuracy" and resolved.getter is None and average is None
+    chosen = sequence_method(checked, discordant, resolved.name)
+    kinds, gap, estimates = _paired_kinds(codes, len(found_labels), weight, resolved, average, undefined, parameters)
+    difference = estimates[0] - estimates[1]
+    if chosen == "beta-binomial":
+        actual, one, two = codes
+        counts = np.ones(len(actual), dtype=np.int64) if weight is None else _integral(weight, "McNemar's test")
+        b, c = (int(counts[mask].sum()) for mask in ((one == actual) & (two != actual), (one != actual) & (two == actual)))
+        return Comparison(difference, math.nan, math.nan, beta_binomial_p_value(b, b + c, 0.5, 1 - level, tuning), chosen, estimates, level, anytime=True)
+    n, spread = jackknife_spread(kinds, gap, difference)
+    span = resolved.bounds[1] - resolved.bounds[0]
+    cut = Interval(difference, *sequence_bounds(difference, n, spread, level, tuning), level, "asymptotic").within((-span, span))
+    p_value = normal_mixture_p_value(difference, spread, n, 1 - level, tuning)
+    return Comparison(difference, cut.low, cut.high, p_value, "asymptotic", estimates, level, resolved.direction, anytime=True)
+
+
+def _paired_kinds(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Measure, average: str | None, undefined: UndefinedPolicy,
+                  parameters: dict[str, Any]) -> tuple[_Kinds, Callable[[np.ndarray], np.ndarray], tuple[float, float]]:  # fmt: skip
+    """Kinds of (actual, first, second) triples, the difference of the measure of both on a
+    draw of them, and the two values on the samples: each resample counts both classifiers on
+    the same samples."""
     actual, one, two = (code.astype(np.int64) for code in codes)
     distinct, inverse = np.unique((actual * m + one) * m + two, return_inverse=True)
-    counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a paired bootstrap")
+    counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a paired comparison (a bootstrap, an anytime sequence)")
     kind_actual, kind_first, kind_second = distinct // (m * m), (distinct // m) % m, distinct % m
     resolved = measure
     if average is None and resolved.name not in WHOLE_MEASURES:
@@ -817,16 +882,23 @@ def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray 
     first_value, second_value = value_of(kind_first), value_of(kind_second)
     whole = counts[None, :].astype(np.float64)
     estimates = (float(first_value(whole)[0]), float(second_value(whole)[0]))
-    difference = estimates[0] - estimates[1]
     kinds = _Kinds(counts, lambda drawn: drawn, lambda rows: _jackknife_identity(counts, rows))
 
     def gap(drawn: np.ndarray) -> np.ndarray:
         return first_value(drawn) - second_value(drawn)
 
+    return kinds, gap, estimates
+
+
+def _paired_bootstrap(codes: tuple[np.ndarray, ...], m: int, weight: np.ndarray | None, measure: Measure, average: str | None, method: str,
+                      level: float, n_resamples: int, random_state: RandomState, undefined: UndefinedPolicy, parameters: dict[str, Any]) -> Comparison:  # fmt: skip
+    """The paired bootstrap of ``compare``: both classifiers counted on the same resamples."""
+    kinds, gap, estimates = _paired_kinds(codes, m, weight, measure, average, undefined, parameters)
+    difference = estimates[0] - estimates[1]
     replicates = _replicates(kinds, gap, _check_resamples(n_resamples), random_state)
     interval = _bootstrap(kinds, gap, difference, level=level, method=method, n_resamples=n_resamples, random_state=random_state, replicates=replicates)
     return Comparison(difference, interval.low, interval.high, _p_value(replicates, difference), interval.method, estimates, interval.level,
-                      resolved.direction)  # fmt: skip
+                      measure.direction)  # fmt: skip
 
 
 def _p_value(replicates: np.ndarray, difference: float) -> float:

@@ -18,16 +18,18 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
+import attrs
 import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_positive_number, show
 from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._scale.monitor import Monitor
 from evalkit._scale.windows import Windowed, _check_size
-from evalkit.exceptions import InputLengthError, InvalidArgumentError
+from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.io._over_time import OverTime
 from evalkit.measures._averaging import UndefinedPolicy
 from evalkit.measures._registry import MeasureLike
@@ -55,11 +57,13 @@ class OverTimeCounter:
         n_resamples: its resamples.
         dates: the times are seconds since 1970 (UTC) and rows name their end as ISO 8601.
         kind: how the kind of window is described (default from the arguments).
+        monitor: a ``Monitor`` that watches every sample too: its alarms join the table.
     """
 
     def __init__(self, labels: Sequence[Hashable], *, window: int | None = None, tumbling: int | None = None, period: float | None = None,
                  step: float | None = None, measures: Sequence[MeasureLike] = DEFAULT_MEASURES, undefined: UndefinedPolicy = "exclude",
-                 level: float = 0.95, intervals: bool = False, n_resamples: int = 1000, dates: bool = False, kind: str | None = None) -> None:  # fmt: skip
+                 level: float = 0.95, intervals: bool = False, n_resamples: int = 1000, dates: bool = False, kind: str | None = None,
+                 monitor: Monitor | None = None) -> None:  # fmt: skip
         given = [name for name, value in (("window", window), ("tumbling", tumbling), ("period", period)) if value is not None]
         if len(given) != 1:
             raise InvalidArgumentError(f"give one kind of window, 'window', 'tumbling' or 'period', got {given or 'none'}")
@@ -83,6 +87,9 @@ class OverTimeCounter:
             self._view = Windowed(template, size=size) if window is not None else template
             described = f"sliding window of {size:,} samples, every {self._step:,}" if window is not None else f"tumbling windows of {size:,} samples"
         self._kind = kind or described
+        if monitor is not None and not isinstance(monitor, Monitor):
+            raise InvalidTypeError(f"'monitor' must be an evalkit.Monitor, got {show(monitor)}")
+        self._monitor, self._alarms = monitor, cast("list[Any]", [])
         self._rows: list[dict[str, Any]] = []
         self._seen = 0
         self._boundary = math.nan
@@ -109,6 +116,8 @@ class OverTimeCounter:
         times never go back)."""
         actual, predicted = np.asarray(y_true), np.asarray(y_pred)
         weight = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        if self._monitor is not None:
+            self._watch(actual, predicted, sample_weight, time)
         if self._period is None:
             start = 0
             while start < len(actual):
@@ -137,6 +146,15 @@ class OverTimeCounter:
                 self._record(self._end(self._boundary))
                 self._boundary += self._every
 
+    def _watch(self, actual: np.ndarray, predicted: np.ndarray, sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
+        """The batch through the monitor; its alarms on the axis of the rows' ends (the sample
+        number, or the time of the sample)."""
+        monitor = cast(Monitor, self._monitor)
+        before, seen = len(monitor.alarms), monitor.samples
+        monitor.update(actual, predicted, sample_weight=sample_weight)
+        for at in monitor.alarms[before:]:
+            self._alarms.append(at if self._period is None else self._end(float(np.broadcast_to(np.asarray(time, dtype=np.float64), actual.shape)[at - seen - 1])))
+
     def table(self) -> OverTime:
         """The rows so far, and the window still open (shorter than a step) as the last row,
         ending at the last sample (read, not closed: more samples may come)."""
@@ -147,13 +165,19 @@ class OverTimeCounter:
             self._record(self._end(self._view.latest))
         rows = tuple(self._rows)
         del self._rows[closed:]
-        return OverTime(self._kind, tuple(f"macro {name}" for name, _ in self._measures), rows, self._level)
+        table = OverTime(self._kind, tuple(f"macro {name}" for name, _ in self._measures), rows, self._level)
+        monitor = self._monitor
+        if monitor is None:
+            return table
+        return attrs.evolve(table, alarms=tuple(self._alarms), monitor=monitor.description, reference=monitor.reference,
+                            monitored="accuracy" if monitor.measure == "accuracy" else "")  # fmt: skip
 
 
 def over_time(
     y_true: LabelsLike, y_pred: LabelsLike, *, window: int | None = None, tumbling: int | None = None, period: float | None = None, step: float | None = None,
     time: ArrayLike | None = None, labels: Sequence[Hashable] | None = None, measures: Sequence[MeasureLike] = DEFAULT_MEASURES,
     sample_weight: ArrayLike | None = None, undefined: UndefinedPolicy = "exclude", level: float = 0.95, intervals: bool = False,
+    monitor: Monitor | None = None,
 ) -> OverTime:  # fmt: skip
     """The measures of a stream per window, oldest first: accuracy with its Wilson interval and
     the macro average of each of ``measures``, one row per window.
@@ -175,6 +199,8 @@ def over_time(
         level: the confidence level of the intervals.
         intervals: also a bootstrap (BCa) interval of each macro average in each window (the
             bands of the HTML page and the plot).
+        monitor: a ``Monitor`` (fresh, or one that watched the stream before) that watches
+            every sample too: its alarms in the table's ``alarms``, drawn on its charts.
 
     Examples:
         >>> table = over_time([0, 1, 1, 0, 1, 0, 0, 1], [0, 1, 0, 0, 1, 1, 0, 0], window=4, step=2)
@@ -197,6 +223,6 @@ def over_time(
     elif period is not None:
         raise InvalidArgumentError(f"a window of 'period' needs the time of every sample: over_time(..., period={show(period)}, time=...)")
     counter = OverTimeCounter(list(found), window=window, tumbling=tumbling, period=period, step=step, measures=measures, undefined=undefined,
-                              level=level, intervals=intervals, dates=dates)  # fmt: skip
+                              level=level, intervals=intervals, dates=dates, monitor=monitor)  # fmt: skip
     counter.update(actual, predicted, sample_weight=sample_weight, time=times)
     return counter.table()

@@ -148,6 +148,14 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--period", metavar="DURATION", help="the measures over time: of the last DURATION (1h, 30m, 7d; or a number in the unit of --time-column) every --step")
     report.add_argument("--time-column", metavar="COLUMN", help="with --period: the time of each row (numbers, or ISO 8601 dates and times; rows in time order)")
     report.add_argument("--step", metavar="N", help="with --window: samples between rows (default N); with --period: a duration (default the period)")
+    report.add_argument("--monitor", type=float, metavar="LEVEL",
+                        help="with --window, --tumbling or --period: watch the accuracy (or --monitor-measure) for a fall below LEVEL, "
+                             "with false alarms controlled (an e-detector); the alarms in the report and on its charts")  # fmt: skip
+    report.add_argument("--monitor-measure", default="accuracy", metavar="NAME",
+                        help="with --monitor: a proportion to watch (default accuracy; recall, precision, ... of --monitor-label)")  # fmt: skip
+    report.add_argument("--monitor-label", metavar="LABEL", help="with --monitor: the class of --monitor-measure")
+    report.add_argument("--monitor-alpha", type=float, metavar="A", help="with --monitor: the chance of any false alarm over the whole stream (default 0.01)")
+    report.add_argument("--monitor-arl", type=float, metavar="N", help="with --monitor: instead, the average number of samples to a false alarm")
 
     aa_rar = commands.add_parser("aa-rar", help="absolute accuracy and relative accuracy rate (neighborhood systems)",
                                  description="AA and RAR of a result against the ideal label sets; no file: Table 1 of the neighborhood-system paper.")  # fmt: skip
@@ -674,6 +682,12 @@ def _check_over_time(arguments: argparse.Namespace) -> None:
         raise InvalidArgumentError("--time-column applies with --period only, which is not given")
     if arguments.step is not None and arguments.window is None and arguments.period is None:
         raise InvalidArgumentError("--step applies with --window or --period only, neither of which is given")
+    watching = [option for option, value in (("--monitor-measure", arguments.monitor_measure != "accuracy"), ("--monitor-label", arguments.monitor_label),
+                                             ("--monitor-alpha", arguments.monitor_alpha), ("--monitor-arl", arguments.monitor_arl)) if value]  # fmt: skip
+    if watching and arguments.monitor is None:
+        raise InvalidArgumentError(f"{', '.join(watching)} applies with --monitor LEVEL only, which is not given")
+    if arguments.monitor is not None and not kinds:
+        raise InvalidArgumentError("--monitor watches a stream in a report over time: give --window N, --tumbling N or --period P too")
     if not kinds:
         return
     if arguments.period is not None and arguments.time_column is None:

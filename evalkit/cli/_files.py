@@ -22,6 +22,7 @@ from evalkit._engine._exact import ExactSums, limbs_to_floats
 from evalkit._groups._by_group import ByGroup
 from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.evaluation import Evaluation
+from evalkit._scale.monitor import Monitor
 from evalkit._scale.over_time import OverTimeCounter
 from evalkit._scale.streaming import CalibrationCounts, CurveCounts, LabelSetCounts
 from evalkit._scores.calibration import DEFAULT_BINS
@@ -29,7 +30,7 @@ from evalkit._scores.conformal import IntervalCoverage, SetCoverage, crossed_bou
 from evalkit._scores.curves import ThresholdCurve
 from evalkit._scores.scoring import class_log_losses
 from evalkit._scores.selective import RiskCoverage
-from evalkit.exceptions import InputFileError, InvalidArgumentError, UnknownLabelError
+from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError, UnknownLabelError
 from evalkit.io._label_codes import (
     batch_weights,
     check_not_scores,
@@ -493,8 +494,9 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
     labels first, then the windows; memory holds one window's samples."""
     first, _, _ = stream_labels(arguments, files, False)
     coder, fixed = label_coder([str(label) for label in first.labels]), len(first.labels)
+    monitors = file_monitor(arguments, [str(label) for label in first.labels])
     options: dict[str, Any] = {"measures": measures, "undefined": arguments.undefined, "level": arguments.ci_level if arguments.ci else 0.95,
-                               "intervals": arguments.ci}  # fmt: skip
+                               "intervals": arguments.ci, "monitor": monitors[0] if monitors else None}  # fmt: skip
     if arguments.period is not None:
         period = duration(arguments.period, "--period")
         options |= {"period": period, "step": duration(arguments.step, "--step") if arguments.step is not None else None,
@@ -512,7 +514,35 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
         counter.update(actual, predicted, sample_weight=batch_weights(arguments.weight, batch), time=times)
     assert counter is not None  # read_batches raises on a file without rows
     table = counter.table()
+    if monitors:  # (the monitor counts the labels' codes: its words name the label itself)
+        table = attrs.evolve(table, monitor=monitors[1].description)
     return table if arguments.period is None else attrs.evolve(table, axis=arguments.time_column)
+
+
+def file_monitor(arguments: Any, labels: list[str]) -> tuple[Monitor, Monitor] | None:
+    """The ``--monitor LEVEL`` of a report over time (``--monitor-measure``, ``--monitor-label``,
+    ``--monitor-alpha`` or ``--monitor-arl``): the ``Monitor`` of the labels' codes, and one of
+    the label as written (its description); None without ``--monitor``.
+
+    Raises:
+        InvalidArgumentError: what ``Monitor`` refuses, named by the options; a label that is
+            none of the file's.
+    """
+    if arguments.monitor is None:
+        return None
+    label = arguments.monitor_label
+    if label is not None and label not in labels:
+        raise InvalidArgumentError(f"--monitor-label {label!r} is not a label of the file; its labels are {labels}")
+    options = {"alpha": arguments.monitor_alpha, "arl": arguments.monitor_arl}
+    try:
+        return (Monitor(arguments.monitor, arguments.monitor_measure, label=None if label is None else labels.index(label), **options),
+                Monitor(arguments.monitor, arguments.monitor_measure, label=label, **options))  # fmt: skip
+    except EvalkitError as error:
+        named = str(error)
+        for word, option in (("'reference'", "--monitor"), ("'measure'", "--monitor-measure"), ("'label'", "--monitor-label"),
+                             ("'alpha'", "--monitor-alpha"), ("'arl'", "--monitor-arl")):  # fmt: skip
+            named = named.replace(word, option)
+        raise InvalidArgumentError(named) from None
 
 
 PLOTTED_POINTS = 2_000

@@ -180,7 +180,8 @@ def time_ticks(low: float, high: float, most: int = 4) -> list[tuple[float, str]
 def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: str, y_label: str, diagonal: bool = False, steps: bool = False,
               markers: bool = False, histogram: tuple[np.ndarray, np.ndarray] | None = None, width: int = 380, legend: bool = True,
               x_span: tuple[float, float] | None = None, band: tuple[np.ndarray, np.ndarray] | None = None,
-              x_ticks: Sequence[tuple[float, str]] | None = None, y_span: tuple[float, float] | None = None, digits: int | None = None) -> str:  # fmt: skip
+              x_ticks: Sequence[tuple[float, str]] | None = None, y_span: tuple[float, float] | None = None, digits: int | None = None,
+              alarms: ArrayLike = (), level: float | None = None) -> str:  # fmt: skip
     """A line chart of ``(name, x, y)`` series on the unit square, as an SVG element, with its
     legend below the plot (never cut at its edge) (``markers``: a dot at every point;
     ``histogram``: ``(edges, counts)``, grey bars along the bottom with an axis of their own on
@@ -188,8 +189,9 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
     instead of 0 to 1, with round ticks in one format (``axis_ticks``) or ``x_ticks``
     (``(value, label)`` pairs: ``time_ticks``); ``y_span``: y likewise, its ticks with
     ``digits`` decimals; ``band``: ``(low, high)`` at the first series' x, shaded behind it:
-    an interval). Values outside the spans are drawn at their edge; tick labels stay inside
-    the chart.
+    an interval; ``alarms``: x values drawn as red lines across the plot; ``level``: a y value
+    drawn as a dashed line, a reference level). Values outside the spans are drawn at their
+    edge; tick labels stay inside the chart.
 
     Examples:
         >>> svg_chart([("a", np.array([0.0, 1.0]), np.array([0.0, 1.0]))], x_label="x", y_label="y").startswith("<svg")
@@ -240,6 +242,11 @@ def svg_chart(series: Sequence[tuple[str, np.ndarray, np.ndarray]], *, x_label: 
                      f'transform="rotate(90 {left + plot_w + 30} {py(0.125):.1f})">samples</text>')  # fmt: skip
     if diagonal:
         parts.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" stroke="#8c959f" stroke-dasharray="4 4"/>')
+    if level is not None:
+        at = py(float(np.clip(unit_y(level), 0.0, 1.0)))
+        parts.append(f'<line x1="{left}" y1="{at:.1f}" x2="{left + plot_w}" y2="{at:.1f}" stroke="#cf222e" stroke-dasharray="5 3"><title>reference {level:g}</title></line>')
+    for alarm in np.clip(unit(np.asarray(alarms, dtype=np.float64)), 0.0, 1.0):
+        parts.append(f'<line x1="{px(alarm):.1f}" y1="{top}" x2="{px(alarm):.1f}" y2="{top + plot_h}" stroke="#cf222e" stroke-opacity="0.6"><title>alarm</title></line>')
     if band is not None and series:
         x = unit(series[0][1])
         low, high = (np.clip(unit_y(bound), 0.0, 1.0) for bound in band)

@@ -42,6 +42,11 @@ class OverTime(Tabular):
             one value per measure.
         level: the confidence level of the accuracy interval.
         axis: what ``end`` counts: ``"sample"``, or the time column of windows of time.
+        alarms: where a ``Monitor`` watching the stream fired, on the axis of ``end``.
+        monitor: what it watched (``"accuracy below 0.9, false alarms at most 1%"``); empty
+            for none.
+        reference: its reference level, drawn on the chart of ``monitored``.
+        monitored: the column it watched (``"accuracy"``), or empty (a class's measure).
     """
 
     kind: str
@@ -49,6 +54,10 @@ class OverTime(Tabular):
     rows: tuple[dict[str, Any], ...]
     level: float = 0.95
     axis: str = "sample"
+    alarms: tuple[Any, ...] = ()
+    monitor: str = ""
+    reference: float | None = None
+    monitored: str = ""
 
     def ends(self) -> tuple[np.ndarray, bool]:
         """Where each window ends, as numbers (ISO 8601 times as seconds since 1970, UTC), and
@@ -91,8 +100,17 @@ class OverTime(Tabular):
         return f"{self.kind}: accuracy with its {self.level:.0%} Wilson interval{others}"
 
     def as_tables(self, digits: int = 3) -> list[Table]:
-        """One row per window, under the kind of windows."""
-        return [Table(self._headings(), ([row[column] for column in self.columns] for row in self.rows), title=self._title())]
+        """One row per window, under the kind of windows; the monitor's alarms in a note."""
+        return [Table(self._headings(), ([row[column] for column in self.columns] for row in self.rows), title=self._title(), notes=self._alarm_notes())]
+
+    def _alarm_notes(self) -> tuple[str, ...]:
+        if not self.monitor:
+            return ()
+        shown = [f"{end:,}" if isinstance(end, int) else str(end) for end in self.alarms]
+        if len(shown) > 8:  # a level that stays below alarms again and again: the first ones and the last
+            shown = [*shown[:6], "...", shown[-1]]
+        found = f"{len(self.alarms)}, at {', '.join(shown)}" if self.alarms else "none"
+        return (f"alarms ({self.monitor}): {found}",)
 
     def csv_table(self) -> Table:
         """One row per window at full precision, the columns by their names."""
@@ -105,19 +123,28 @@ class OverTime(Tabular):
             return None if isinstance(value, float) and math.isnan(value) else value
 
         rows = [{column: plain(row[column]) for column in self.columns} for row in self.rows]
-        return json.dumps({"windows": self.kind, "level": self.level, "measures": ["accuracy", *self.measures], "rows": rows}, indent=2)
+        watched = {"monitor": {"watched": self.monitor, "reference": self.reference, "alarms": list(self.alarms)}} if self.monitor else {}
+        return json.dumps({"windows": self.kind, "level": self.level, "measures": ["accuracy", *self.measures], "rows": rows, **watched}, indent=2)
 
     HTML_TITLE = "evalkit report over time"
 
+    def alarm_positions(self) -> np.ndarray:
+        """The alarms as numbers on the axis of ``ends`` (times as seconds since 1970, UTC)."""
+        return OverTime("", (), tuple({"end": end} for end in self.alarms)).ends()[0] if self.alarms else np.zeros(0)
+
     def _figures(self, digits: int) -> list[str]:
-        """One line chart per measure over the windows (accuracy with its interval band)."""
+        """One line chart per measure over the windows (accuracy with its interval band), the
+        monitor's alarms as red lines across each and its reference level on the chart of the
+        measure it watched."""
         ends, dates = self.ends()
         span = (float(ends.min()), float(ends.max())) if len(ends) else (0.0, 1.0)
         ticks = time_ticks(*span) if dates else None
+        alarms = self.alarm_positions()
         charts = []
         for measure in ("accuracy", *self.measures):
             values = np.array([float(row[measure]) for row in self.rows])
             band = self.bounds(measure)
             charts.append(svg_chart([(measure, ends, values)], x_label=self.axis_label(dates), y_label=measure, markers=len(ends) <= 60,
-                                    x_span=span, x_ticks=ticks, band=band, legend=False))  # fmt: skip
+                                    x_span=span, x_ticks=ticks, band=band, legend=False, alarms=alarms,
+                                    level=self.reference if measure == self.monitored else None))  # fmt: skip
         return ['<div class="charts">' + "".join(charts) + "</div>"]

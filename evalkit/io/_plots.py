@@ -397,7 +397,8 @@ def measures_by_threshold(
 
 def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Measures per window of a stream against the end of each window: accuracy with its
-    interval as a shaded band, each other measure a line.
+    interval as a shaded band, each other measure a line; a monitor's alarms as red lines across
+    (and its reference level, when it watched accuracy).
 
     Args:
         table: an ``OverTime`` (``evalkit.over_time(...)``).
@@ -424,6 +425,12 @@ def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axe
         bounds = table.bounds(name)
         if bounds is not None:
             ax.fill_between(x, *bounds, color=f"C{k}", alpha=0.12)
+    if table.reference is not None and table.monitored == "accuracy":
+        ax.axhline(table.reference, color="tab:red", linestyle="--", linewidth=1, label=f"reference {table.reference:g}")
+    alarms = table.alarm_positions()
+    for k, alarm in enumerate(alarms):  # the monitor's alarms, across the plot
+        ax.axvline(cast(Any, datetime.datetime.fromtimestamp(alarm, datetime.timezone.utc) if dates else alarm), color="tab:red", alpha=0.4, linewidth=0.8,
+                   label="alarm" if k == 0 else None)  # fmt: skip
     if dates:
         locator = matplotlib.dates.AutoDateLocator()
         ax.xaxis.set_major_locator(locator)

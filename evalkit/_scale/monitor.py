@@ -1,0 +1,265 @@
+"""Alarms with false-alarm control: ``Monitor`` watches a proportion of a stream (accuracy, a
+class's recall or precision, ...) and fires when it has fallen below its reference level.
+
+A fixed-n test read after every batch, or a drop rule ("alert when the window's accuracy is
+below 0.88"), fires on noise sooner or later. ``Monitor`` is an e-detector (J. Shin, A. Ramdas
+and A. Rinaldo, "E-detectors: a nonparametric framework for sequential change detection",
+2023): for each sample ``j`` where a change might have started and each alternative level
+``q`` below the reference ``p0``, the likelihood ratio of the trials since ``j``,
+``L(j, t) = Π (q/p0)^x ((1 - q)/(1 - p0))^(1 - x)``, is an e-process while the level stays at
+or above ``p0``. The detector adds them up,
+
+    D(t) = Σ_q π_q Σ_{j ≤ t} w_j L(j, t),    kept as R(t) = (R(t-1) + w_t) · LR_t for each q,
+
+and fires when ``D(t)`` reaches its threshold, then starts again from that sample. Two
+guarantees, by the weights:
+
+* ``alpha=``: weights ``w_j = 1/(j (j + 1))`` (they sum to 1), so ``D(t) + Σ_{j > t} w_j`` is
+  a nonnegative supermartingale starting at 1, and by Ville's inequality the probability of
+  *any* false alarm over the whole stream, however long, is at most ``alpha`` (alarm at
+  ``1/alpha``). A change after ``j`` samples is found about ``log(j² / alpha)`` divided by the
+  drop's information per trial after it.
+* ``arl=``: weights 1 (the Shiryaev–Roberts procedure), so ``D(t) - t`` is a martingale and the
+  average number of samples to a false alarm is at least ``arl`` (alarm at ``arl``); its delay
+  does not grow with the time of the change.
+
+The alternatives ``q`` lie at odds ratios ``exp(-s)`` of the reference, ``s`` from 0.05 to 3.2
+(seven levels, equal weights): drops from about 1 point to most of the way to 0. A measure
+where lower is better (an error rate, the false positive rate) is watched for a rise instead.
+
+Examples:
+    >>> monitor = Monitor(0.9, alpha=0.01)
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.integers(0, 2, 6000)
+    >>> right = rng.random(6000) < np.where(np.arange(6000) < 3000, 0.9, 0.8)   # the model drops at 3,000
+    >>> monitor.update(truth, np.where(right, truth, 1 - truth))
+    True
+    >>> monitor.alarms[0], len(monitor.alarms)     # 412 samples after the drop; then again and again while it lasts
+    (3412, 17)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from evalkit._engine import serialization
+from evalkit._engine._labels import check_label, check_one_label, same_labels
+from evalkit._engine._types import LabelsLike
+from evalkit._engine._validation import check_positive_number, show
+from evalkit._engine.counting import encode
+from evalkit._results._closed_form import _proportion
+from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnsupportedSettingError
+from evalkit.measures._registry import MeasureLike, resolve_measure
+
+__all__ = ["Monitor"]
+
+SHIFTS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
+"""The alternatives, as log odds ratios below (or, for a measure where lower is better, above)
+the reference: each has weight ``1/len(SHIFTS)`` in the detector."""
+
+
+class Monitor(serialization.Document):
+    """An alarm on a proportion of a stream that fell below its reference level (see the module).
+
+    Args:
+        reference: the level the measure is expected to keep, in (0, 1) (e.g. last month's
+            accuracy, or what the service promises).
+        measure: a proportion of whole counts: ``"accuracy"`` (the default), or a measure of
+            one class (``"recall"``, ``"precision"``, ``"specificity"``, ...) with ``label``.
+        label: the class of a per-class measure.
+        alpha: the probability of any false alarm over the whole stream (0.01 unless ``arl``).
+        arl: instead, the average number of samples to a false alarm (the Shiryaev–Roberts
+            procedure: no bound on the probability over an endless stream, but a delay that
+            does not grow with the time of the change).
+
+    Attributes:
+        alarms: the sample numbers (counted from 1) where it fired, oldest first.
+        samples: the samples seen.
+
+    Raises:
+        InvalidArgumentError: a reference outside (0, 1), a measure that is no proportion, a
+            per-class measure without ``label`` (or accuracy with one), both ``alpha`` and
+            ``arl``, or either out of range.
+    """
+
+    DOCUMENT: ClassVar[str] = "Monitor"
+
+    def __init__(self, reference: float, measure: MeasureLike = "accuracy", *, label: Hashable | None = None, alpha: float | None = None,
+                 arl: float | None = None) -> None:  # fmt: skip
+        if isinstance(reference, bool) or not isinstance(reference, (int, float, np.integer, np.floating)) or not 0 < float(reference) < 1:
+            raise InvalidArgumentError(f"'reference' must be a level in (0, 1), got {show(reference)}")
+        if alpha is not None and arl is not None:
+            raise InvalidArgumentError("give 'alpha' (a false alarm at all, over the whole stream) or 'arl' (samples to a false alarm), not both")
+        resolved = resolve_measure(measure)
+        whole = resolved.name == "accuracy"
+        coefficients = None if whole else _proportion(resolved, {})
+        if not whole and coefficients is None:
+            raise InvalidArgumentError(f"'measure' must be a proportion (accuracy, recall, precision, specificity, ...), got {resolved.name!r}")
+        if whole == (label is not None):
+            raise InvalidArgumentError(f"give 'label' for a measure of one class, and none for accuracy; got measure {resolved.name!r}, label {show(label)}")
+        self.reference = float(reference)
+        self.measure = resolved.name
+        self.label = None if label is None else check_one_label("label", label)
+        self.alpha = None if arl is not None else check_positive_number("alpha", 0.01 if alpha is None else alpha)
+        self.arl = None if arl is None else check_positive_number("arl", arl)
+        if (self.alpha is not None and self.alpha >= 1) or (self.arl is not None and self.arl <= 1):
+            raise InvalidArgumentError(f"'alpha' must be in (0, 1) and 'arl' above 1, got {show(alpha if self.arl is None else arl)}")
+        self._coefficients = None if coefficients is None else (np.asarray(coefficients[0], dtype=bool), np.asarray(coefficients[1], dtype=bool))
+        worse_is_lower = resolved.direction != "lower"
+        odds = math.log(self.reference / (1 - self.reference))
+        alternatives = 1 / (1 + np.exp(-(odds + (-1 if worse_is_lower else 1) * np.array(SHIFTS))))
+        self._log_ratios = np.stack([np.log(alternatives / self.reference), np.log1p(-alternatives) - math.log1p(-self.reference)])  # success, failure
+        self._steps = self._log_ratios.tolist()
+        self.samples = 0
+        self.alarms: list[int] = []
+        self._trials = 0  # trials since the last alarm (the detector's time)
+        self._log_r = [-math.inf] * len(SHIFTS)  # log R(t) of each alternative
+
+    @property
+    def description(self) -> str:
+        """What it watches and its guarantee, in words (``"accuracy below 0.9; a false alarm at
+        most 1% over the whole stream"``)."""
+        watched = self.measure if self.label is None else f"{self.measure} of {self.label!r}"
+        side = "above" if self._log_ratios[0][0] > 0 else "below"
+        guarantee = f"a false alarm at most {self.alpha:.3g} over the whole stream" if self.alpha is not None else f"on average {self.arl:,.0f} samples to a false alarm"
+        return f"{watched} {side} {self.reference:g}; {guarantee}"
+
+    @property
+    def threshold(self) -> float:
+        """The level of the detector where it fires: ``1/alpha``, or ``arl``."""
+        return 1 / self.alpha if self.alpha is not None else float(self.arl or 0)
+
+    @property
+    def statistic(self) -> float:
+        """The detector now, ``D(t)`` (with ``alpha``, plus the weight of the samples to come):
+        it fires when this reaches ``threshold``."""
+        return math.exp(self._log_statistic(np.array(self._log_r), self._trials))
+
+    def _log_statistic(self, log_r: np.ndarray, trials: Any) -> Any:
+        mixed = np.logaddexp.reduce(log_r - math.log(len(SHIFTS)), axis=0)
+        return mixed if self.alpha is None else np.logaddexp(mixed, -np.log1p(trials))
+
+    def _trials_of(self, y_true: LabelsLike, y_pred: LabelsLike) -> tuple[np.ndarray, np.ndarray, int]:
+        """The batch's trials in order (True where a success), their positions among its
+        samples, and its samples: every sample a trial of accuracy, right or wrong; for a
+        class's measure, the samples in its denominator (a recall's: those of the class)."""
+        actual, predicted, labels, _ = encode(y_true, y_pred)
+        if self._coefficients is None:
+            return np.asarray(actual == predicted), np.arange(len(actual)), len(actual)
+        position = next((k for k, own in enumerate(labels) if same_labels((own,), (self.label,))), -1)  # (-1: not in this batch)
+        is_actual, is_predicted = actual == position, predicted == position
+        cells = np.select([is_actual & is_predicted, ~is_actual & is_predicted, is_actual & ~is_predicted], [0, 1, 2], 3)  # tp, fp, fn, tn
+        numerator, denominator = self._coefficients
+        trials = np.flatnonzero(denominator[cells])
+        return numerator[cells][trials], trials, len(actual)
+
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: object = None) -> bool:
+        """Watch a batch, sample by sample in order; True when the detector fired in it (each
+        alarm's sample in ``alarms``; it starts again after each).
+
+        Raises:
+            UnsupportedSettingError: sample weights (the guarantee is about samples, one by one).
+        """
+        if sample_weight is not None:
+            raise UnsupportedSettingError("a Monitor watches samples one by one, in order: give each sample once, without weights")
+        if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):  # one event of a stream: in Python, no arrays
+            return self._one(y_true[0], y_pred[0])
+        try:
+            outcomes, positions, size = self._trials_of(y_true, y_pred)
+        except EmptyInputError:  # an empty batch: nothing to watch
+            return False
+        fired, start = False, 0
+        while start < len(outcomes):
+            found = self._watch(outcomes[start:])
+            if found is None:
+                break
+            self.alarms.append(self.samples + int(positions[start + found]) + 1)
+            fired, start = True, start + found + 1
+        self.samples += size
+        return fired
+
+    def _one(self, actual: object, predicted: object) -> bool:
+        """``update`` of one sample: the same steps as ``_watch``, on Python floats."""
+        check_label("y_true", actual)
+        check_label("y_pred", predicted)
+        self.samples += 1
+        if self._coefficients is None:
+            success = same_labels((actual,), (predicted,))
+        else:
+            is_actual, is_predicted = same_labels((actual,), (self.label,)), same_labels((predicted,), (self.label,))
+            cell = 0 if is_actual and is_predicted else 1 if is_predicted else 2 if is_actual else 3
+            numerator, denominator = self._coefficients
+            if not denominator[cell]:
+                return False
+            success = bool(numerator[cell])
+        self._trials += 1
+        t = self._trials
+        log_w = 0.0 if self.alpha is None else -math.log(t * (t + 1.0))
+        steps = self._steps[0 if success else 1]
+        log_r = [step + (log_w if old == -math.inf else max(old, log_w) + math.log1p(math.exp(-abs(old - log_w)))) for step, old in zip(steps, self._log_r)]
+        top = max(log_r)
+        log_d = top + math.log(sum(math.exp(value - top) for value in log_r)) - math.log(len(SHIFTS))
+        if self.alpha is not None:
+            tail = -math.log1p(t)
+            log_d = max(log_d, tail) + math.log1p(math.exp(-abs(log_d - tail)))
+        if log_d >= math.log(self.threshold):
+            self.alarms.append(self.samples)
+            self._trials, self._log_r = 0, [-math.inf] * len(SHIFTS)
+            return True
+        self._log_r = log_r
+        return False
+
+    def _watch(self, outcomes: np.ndarray) -> int | None:
+        """Run the detector over ``outcomes`` (trials in order): the position of the first trial
+        where it fires (the detector then starts again after it), else None (the detector
+        carried on to the end)."""
+        n = len(outcomes)
+        steps = np.where(outcomes[None, :], self._log_ratios[0][:, None], self._log_ratios[1][:, None])  # log LR of each trial, per alternative
+        climbed = np.cumsum(steps, axis=1)
+        before = np.concatenate([np.zeros((len(SHIFTS), 1)), climbed[:, :-1]], axis=1)
+        times = self._trials + np.arange(1, n + 1)
+        log_w = np.zeros(n) if self.alpha is None else -np.log(times * (times + 1.0))
+        log_r = climbed + np.logaddexp.accumulate(np.concatenate([np.array(self._log_r)[:, None], log_w[None, :] - before], axis=1), axis=1)[:, 1:]
+        log_d = self._log_statistic(log_r, times)
+        crossed = np.flatnonzero(log_d >= math.log(self.threshold))
+        if len(crossed):
+            self._trials, self._log_r = 0, [-math.inf] * len(SHIFTS)
+            return int(crossed[0])
+        self._trials += n
+        self._log_r = log_r[:, -1].tolist()
+        return None
+
+    def __repr__(self) -> str:
+        guarantee = f"alpha={self.alpha}" if self.alpha is not None else f"arl={self.arl}"
+        of = "" if self.label is None else f", label={self.label!r}"
+        return f"Monitor({self.reference}, {self.measure!r}{of}, {guarantee}): {self.samples} samples, alarms at {self.alarms}"
+
+    # ----------------------------------------------------------------------------------------
+    # JSON: the settings and the detector's state
+
+    def _document(self) -> dict[str, Any]:
+        return {"reference": self.reference, "measure": self.measure, "label": self.label, "alpha": self.alpha, "arl": self.arl, "samples": self.samples,
+                "alarms": list(self.alarms), "trials": self._trials, "log_r": [None if math.isinf(value) else value for value in self._log_r]}  # fmt: skip
+
+    @classmethod
+    def _read_document(cls, document: dict[str, Any]) -> Monitor:
+        try:
+            monitor = cls(serialization.number(serialization.field(document, "reference"), "reference"), serialization.field(document, "measure"),
+                          label=document.get("label"), alpha=document.get("alpha"), arl=document.get("arl"))  # fmt: skip
+        except (InvalidArgumentError, TypeError, ValueError) as error:
+            raise serialization.FormatError(f"the settings of the monitor: {error}") from None
+        monitor.samples = serialization.integer(document, "samples", high=2**62)
+        monitor._trials = serialization.integer(document, "trials", high=monitor.samples)
+        alarms = serialization.field(document, "alarms")
+        if not isinstance(alarms, list) or any(isinstance(at, bool) or not isinstance(at, int) or not 0 < at <= monitor.samples for at in alarms):
+            raise serialization.FormatError(f"field 'alarms' must list sample numbers in 1..{monitor.samples}, got {show(alarms)}")
+        monitor.alarms = list(alarms)
+        log_r = serialization.field(document, "log_r")
+        if not isinstance(log_r, list) or len(log_r) != len(SHIFTS):
+            raise serialization.FormatError(f"field 'log_r' must hold {len(SHIFTS)} numbers or nulls, got {show(log_r)}")
+        monitor._log_r = [-math.inf if value is None else serialization.number(value, "log_r") for value in log_r]
+        return monitor
