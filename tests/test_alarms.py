@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import Monitor, Prequential, over_time, plots
+from evalkit import ConfusionMatrix, Monitor, Prequential, over_time, plots
 from evalkit._scale.monitor import SHIFTS
 from evalkit.exceptions import FormatError, InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 
@@ -122,12 +122,21 @@ def test_a_monitor_written_as_json_mid_stream_goes_on_as_the_first():
 def test_a_monitor_takes_the_pairs_of_a_prequential_stream_as_their_labels_arrive():
     actual, predicted = _stream(5, 4000, (0.95, 0.8), 2000)
     monitor = Monitor(0.95, alpha=0.01)
-    stream = Prequential(monitor, delay=50)
+    stream = Prequential(ConfusionMatrix([0, 1]), delay=50, monitor=monitor)
     for start in range(0, 4000, 100):
         stream.update(actual[start : start + 100], predicted[start : start + 100])
     direct = Monitor(0.95, alpha=0.01)
     direct.update(actual[:3950], predicted[:3950])
-    assert monitor.alarms == direct.alarms and monitor.alarms[0] > 2000
+    assert monitor.alarms == direct.alarms and monitor.alarms[0] > 2000 and stream.result.get_total_items() == 3950
+    alone = Monitor(0.95, alpha=0.01)  # a monitor may be the view itself, too
+    by_ids = Prequential(alone)
+    by_ids.predict(range(4000), predicted)
+    by_ids.label(range(3950), actual[:3950])
+    assert alone.alarms == direct.alarms
+    with pytest.raises(UnsupportedSettingError, match="without weights"):
+        Prequential(ConfusionMatrix([0, 1]), delay=0, monitor=Monitor(0.9)).update([0, 1], [0, 0], sample_weight=[1, 2])
+    with pytest.raises(InvalidTypeError, match="'monitor' must be an evalkit.Monitor"):
+        Prequential(ConfusionMatrix([0, 1]), monitor="alarm")
 
 
 def test_a_table_over_time_carries_the_alarms_of_its_monitor_on_its_axis():

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from scipy import integrate, special, stats
 from statsmodels.stats.proportion import proportion_confint
 
-from evalkit import ConfusionMatrix, Evaluation, Faded, Windowed
+from evalkit import ConfusionMatrix, Evaluation, Faded, IntervalCoverage, RiskCoverage, SetCoverage, Windowed
 from evalkit._results._closed_form import wilson
 from evalkit._results._sequences import (
     DEFAULT_TUNING,
@@ -209,6 +209,46 @@ def test_label_sets_give_a_sequence_of_micro_proportions_and_of_example_based_av
     assert (micro.low, micro.high) == beta_binomial_bounds(tp, tp + fn, 0.95)
     example = check_interval_faces(parts, "jaccard_index", "samples", anytime=True)
     assert example.method == "asymptotic" and example.low < example.estimate < example.high
+
+
+def test_a_dask_fold_gives_the_sequence_of_the_same_counts_in_memory():
+    import dask.array as da
+
+    import evalkit.dask
+
+    actual, predicted = _streams(7, 5000, 4, 0.75)
+    folded = evalkit.dask.confusion_matrix(da.from_array(actual, chunks=700), da.from_array(predicted, chunks=700))
+    whole = ConfusionMatrix.from_predictions(actual, predicted)
+    for args in (("accuracy",), ("f1_score", "macro")):
+        assert folded.interval(*args, anytime=True) == whole.interval(*args, anytime=True)
+
+
+def test_coverage_and_risk_give_the_sequence_of_their_proportion():
+    """Prediction sets' and intervals' coverage, a risk-coverage curve's risk and coverage: the
+    beta-binomial sequence of their whole counts (confseq's), or the asymptotic one."""
+    rng = np.random.default_rng(6)
+    truth = rng.integers(0, 3, 3000)
+    sets = rng.random((3000, 3)) < 0.7
+    sets[np.arange(3000), truth] |= rng.random(3000) < 0.5
+    coverage = SetCoverage.from_sets(truth, sets)
+    covered = int(sets[np.arange(3000), truth].sum())
+    expected = bernoulli_confidence_interval(covered, 3000, 0.05, DEFAULT_TUNING, 0.05)
+    found = coverage.coverage_interval(anytime=True)
+    assert (found.low, found.high) == pytest.approx(expected, abs=1e-10) and found.anytime
+    values = rng.normal(size=3000)
+    centre = values + rng.normal(0, 0.7, 3000)
+    bands = IntervalCoverage.from_intervals(values, centre - 1.0, centre + 1.0)
+    inside = bands.coverage_interval(anytime=True, method="asymptotic", tuning=500)
+    share = bands.coverage()
+    spread = math.sqrt(3000 * share * (1 - share) / 2999)
+    assert inside.low == pytest.approx(share - spread * normal_mixture_radius(3000, 0.05, 500), rel=1e-12)
+    predicted = np.where(rng.random(3000) < 0.8, truth, (truth + 1) % 3)
+    curve = RiskCoverage.from_predictions(truth, predicted, rng.random(3000))
+    risk, fixed = curve.risk_interval(0.5, anytime=True), curve.risk_interval(0.5)
+    assert risk.method == "beta-binomial" and risk.low < fixed.low <= fixed.high < risk.high
+    assert curve.coverage_interval(0.1, anytime=True, level=0.9).level == 0.9
+    with pytest.raises(InvalidArgumentError, match="'method' must be one of 'beta-binomial', 'asymptotic'"):
+        coverage.coverage_interval(anytime=True, method="wilson")
 
 
 # --------------------------------------------------------------------------------------------

@@ -393,9 +393,13 @@ def binomial_interval(successes: ArrayLike, trials: ArrayLike, estimate: float, 
     return Interval(estimate, low, high, level, method)
 
 
-def sample_proportion_interval(successes: Count, trials: Count, *, level: float = 0.95, method: str = "wilson") -> Interval:
+def sample_proportion_interval(successes: Count, trials: Count, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
+                               tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
     """``binomial_interval`` of counts of samples: the estimate ``successes / trials`` (NaN of
     no trial), refused for weights that are not whole numbers (they are no counts of samples).
+    ``method``: ``"wilson"`` (the default) or ``"clopper-pearson"``; with ``anytime`` the
+    confidence sequence, ``"beta-binomial"`` (the default) or ``"asymptotic"`` (the normal
+    mixture with the spread of a proportion, ``sqrt(n p (1 - p) / (n - 1))``).
 
     Raises:
         UnsupportedSettingError: counts that are not whole numbers.
@@ -403,13 +407,26 @@ def sample_proportion_interval(successes: Count, trials: Count, *, level: float 
     Examples:
         >>> print(sample_proportion_interval(9, 10))
         0.9 [0.5958, 0.9821] (95% wilson)
+        >>> print(sample_proportion_interval(900, 1000, anytime=True))
+        0.9 [0.8673, 0.9274] (95% anytime beta-binomial)
     """
+    if check_anytime(anytime):
+        method = "beta-binomial" if method is None else method
+        check_choice("method", method, ANYTIME_METHODS)
+    else:
+        method = "wilson" if method is None else method
+        check_choice("method", method, ("wilson", "clopper-pearson"))
     for count in (successes, trials):
         if not float(count).is_integer():
             raise UnsupportedSettingError(f"method={method!r} counts samples, and these counts ({show(count)}) are weights that are not whole numbers: "
                                           "count with integer weights (repeated samples) or none")  # fmt: skip
-    estimate = float(successes) / float(trials) if float(trials) else math.nan
-    return binomial_interval(successes, trials, estimate, level=level, method=method)
+    n = float(trials)
+    estimate = float(successes) / n if n else math.nan
+    if method == "asymptotic":
+        level, tuning = _check_level(level), check_tuning(tuning)
+        spread = math.sqrt(n * estimate * (1 - estimate) / (n - 1)) if n > 1 else math.nan
+        return Interval(estimate, *sequence_bounds(estimate, n, spread, level, tuning), level, method, anytime=True).within((0.0, 1.0))
+    return binomial_interval(successes, trials, estimate, level=level, method=method, tuning=tuning)
 
 
 def kappa_interval(table: ArrayLike, estimate: float, *, level: float = 0.95) -> Interval:

@@ -27,8 +27,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._validation import show
+from evalkit._scale.monitor import Monitor
 from evalkit._scale.windows import PairCounter, result_of
-from evalkit.exceptions import InputLengthError, InvalidArgumentError, UnknownLabelError
+from evalkit.exceptions import (
+    InputLengthError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    UnknownLabelError,
+    UnsupportedSettingError,
+)
 
 __all__ = ["Prequential"]
 
@@ -41,15 +48,20 @@ class Prequential:
             ``ConfusionMatrix``, ``LabelSetCounts``, ``CurveCounts`` with scores as
             predictions, or a ``Windowed``, ``Faded`` or ``Tumbling`` view).
         delay: instead of ids, the number of samples after which a sample's label is known.
+        monitor: a ``Monitor`` that watches every pair too, in the order they are counted
+            (``monitor.alarms``: the pairs where it fired, counted from the first).
     """
 
-    def __init__(self, view: PairCounter, *, delay: int | None = None) -> None:
+    def __init__(self, view: PairCounter, *, delay: int | None = None, monitor: Monitor | None = None) -> None:
         if not callable(getattr(view, "update", None)):
             raise InvalidArgumentError(f"'view' must count pairs with update(y_true, y_pred): a ConfusionMatrix, a stream counter or a window, got {show(view)}")
         if delay is not None and (isinstance(delay, bool) or not isinstance(delay, (int, np.integer)) or delay < 0):
             raise InvalidArgumentError(f"'delay' must be a whole number of samples >= 0, got {show(delay)}")
+        if monitor is not None and not isinstance(monitor, Monitor):
+            raise InvalidTypeError(f"'monitor' must be an evalkit.Monitor, got {show(monitor)}")
         self.view = view
         self.delay = None if delay is None else int(delay)
+        self.monitor = monitor
         self._waiting: dict[Hashable, Any] = {}  # id -> prediction
         self._lagged: collections.deque[tuple[Any, Any, Any]] = collections.deque()  # delay: (actual, predicted, weight) not yet known
 
@@ -102,9 +114,17 @@ class Prequential:
         options: dict[str, Any] = {} if sample_weight is None else {"sample_weight": sample_weight}
         if time is not None:
             options["time"] = time
-        cast(Any, self.view).update(actual, predicted, **options)  # counted first: a batch the view refuses stays waiting
+        self._count(actual, predicted, options)  # counted first: a batch the view refuses stays waiting
         for key in ids:
             del self._waiting[key]
+
+    def _count(self, actual: list, predicted: list, options: dict[str, Any]) -> None:
+        """Pairs whose labels are known into the view, and through the monitor."""
+        if self.monitor is not None and "sample_weight" in options:
+            raise UnsupportedSettingError("a Prequential with a monitor counts samples one by one, without weights (the monitor's guarantee is about samples)")
+        cast(Any, self.view).update(actual, predicted, **options)
+        if self.monitor is not None:
+            self.monitor.update(actual, predicted)
 
     def update(self, y_true: Sequence[Hashable] | np.ndarray, y_pred: Sequence[Any] | np.ndarray, *, sample_weight: ArrayLike | None = None) -> None:
         """With ``delay=k``: samples with their labels, of which the last ``k`` are not known yet;
@@ -119,7 +139,7 @@ class Prequential:
         if known > 0:
             batch = [self._lagged.popleft() for _ in range(known)]
             options = {} if sample_weight is None else {"sample_weight": [row[2] for row in batch]}
-            cast(Any, self.view).update([row[0] for row in batch], [row[1] for row in batch], **options)
+            self._count([row[0] for row in batch], [row[1] for row in batch], options)
 
     def _require_ids(self, method: str) -> None:
         if self.delay is not None:

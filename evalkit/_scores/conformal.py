@@ -59,6 +59,7 @@ from evalkit._engine._labels import (
 from evalkit._engine._types import Count, IntervalsLike, LabelSets, LabelsLike, SetsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._engine.counting import encode, encode_label_set_family, is_label_set_data
+from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results._summed import SummedState
 from evalkit._scores.calibration_sums import _SUM_TOLERANCE
 from evalkit.exceptions import (
@@ -247,11 +248,11 @@ def size_bin_starts(k: int, n_bins: int | None, argument: str = "n_bins") -> np.
 class _Sums(SummedState):
     """What set and interval coverage share: a proportion's interval of whole counts."""
 
-    def _interval(self, successes: Count, trials: Count, level: float, method: str) -> Interval:
+    def _interval(self, successes: Count, trials: Count, level: float, method: str | None, anytime: bool, tuning: float) -> Interval:
         from evalkit._results.intervals import sample_proportion_interval
 
         successes, trials = rounded_counts(np.array([successes, trials])).tolist()
-        return sample_proportion_interval(successes, trials, level=level, method=method)
+        return sample_proportion_interval(successes, trials, level=level, method=method, anytime=anytime, tuning=tuning)
 
 
 def _weighted_rows(covered: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
@@ -549,8 +550,10 @@ class SetCoverage(_Sums):
         """The share of the sets that are empty (they never cover)."""
         return float(ratio(self._of_size(0)[0], self._total()[0]))
 
-    def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
-        """Wilson's or Clopper-Pearson's interval of the marginal coverage (whole counts).
+    def coverage_interval(self, *, level: float = 0.95, method: str | None = None, anytime: bool = False, tuning: float = DEFAULT_TUNING) -> Interval:
+        """Wilson's (the default) or Clopper-Pearson's interval of the marginal coverage (whole
+        counts); ``anytime=True``: its confidence sequence (``"beta-binomial"``, or
+        ``"asymptotic"``), for a stream read after every batch.
 
         Examples:
             >>> import numpy as np
@@ -558,7 +561,7 @@ class SetCoverage(_Sums):
             0.9 [0.8256, 0.9448] (95% wilson)
         """
         weight, covered = self._total()
-        return self._interval(covered, weight, level, method)
+        return self._interval(covered, weight, level, method, anytime, tuning)
 
     def _document(self) -> dict[str, Any]:
         """The classes, the groups, and each table as ``[group, class or size, weight,
@@ -846,10 +849,11 @@ class IntervalCoverage(_Sums):
         """The coverage in each bin of the prediction (NaN for an empty bin)."""
         return ratios(self._counts[:, 1], self._counts[:, 0])
 
-    def coverage_interval(self, *, level: float = 0.95, method: str = "wilson") -> Interval:
-        """Wilson's or Clopper-Pearson's interval of the coverage (whole counts)."""
+    def coverage_interval(self, *, level: float = 0.95, method: str | None = None, anytime: bool = False, tuning: float = DEFAULT_TUNING) -> Interval:
+        """Wilson's (the default) or Clopper-Pearson's interval of the coverage (whole counts);
+        ``anytime=True``: its confidence sequence (see ``SetCoverage.coverage_interval``)."""
         weight, covered = np.add.reduce(self._counts, axis=0)
-        return self._interval(covered, weight, level, method)
+        return self._interval(covered, weight, level, method, anytime, tuning)
 
     def _invalid(self) -> str | None:
         weight, covered = (np.asarray(self._counts[:, k]) for k in (0, 1))  # (exact: whole counts, or Python integers)

@@ -65,6 +65,7 @@ from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._engine.cells import Cells
 from evalkit._engine.counting import encode
+from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results._summed import SummedState
 from evalkit.exceptions import (
     InputLengthError,
@@ -457,9 +458,12 @@ class RiskCoverage(SummedState):
         point = self._point_at_risk(risk)
         return 0.0 if point is None else float(self._curve().coverage[point])
 
-    def risk_interval(self, coverage: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
-        """Wilson's or Clopper-Pearson's interval of the selective risk at ``coverage``: the
-        errors out of the accepted samples there (whole counts: unweighted samples).
+    def risk_interval(self, coverage: float, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
+                      tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
+        """Wilson's (the default) or Clopper-Pearson's interval of the selective risk at
+        ``coverage``: the errors out of the accepted samples there (whole counts: unweighted
+        samples); ``anytime=True``: its confidence sequence (``"beta-binomial"``, or
+        ``"asymptotic"``), for a stream read after every batch, the threshold taken as given.
 
         Examples:
             >>> curve = RiskCoverage.from_predictions([0] * 10, [0] * 8 + [1] * 2, range(10))
@@ -469,16 +473,19 @@ class RiskCoverage(SummedState):
         from evalkit._results.intervals import sample_proportion_interval
 
         j, points = self._point_at_coverage(coverage), self._curve()
-        return sample_proportion_interval(points.value(points.wrong[j]), points.value(points.accepted[j]), level=level, method=method)
+        return sample_proportion_interval(points.value(points.wrong[j]), points.value(points.accepted[j]), level=level, method=method, anytime=anytime,
+                                          tuning=tuning)  # fmt: skip
 
-    def coverage_interval(self, risk: float, *, level: float = 0.95, method: str = "wilson") -> Interval:
-        """Wilson's or Clopper-Pearson's interval of the coverage at ``risk`` (the share of the
-        samples the chosen threshold accepts; the threshold itself is taken as given)."""
+    def coverage_interval(self, risk: float, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
+                          tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
+        """Wilson's (the default) or Clopper-Pearson's interval of the coverage at ``risk`` (the
+        share of the samples the chosen threshold accepts; the threshold itself is taken as
+        given); ``anytime=True``: its confidence sequence (see ``risk_interval``)."""
         from evalkit._results.intervals import sample_proportion_interval
 
         point, points = self._point_at_risk(risk), self._curve()
         accepted = 0 if point is None else points.value(points.accepted[point])
-        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method)
+        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method, anytime=anytime, tuning=tuning)
 
     def __repr__(self) -> str:
         return f"RiskCoverage(labels={list(self._labels)!r}, n_samples={self.n_samples}, points={len(self.thresholds)})"
