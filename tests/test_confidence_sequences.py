@@ -21,7 +21,17 @@ from hypothesis import strategies as st
 from scipy import integrate, special, stats
 from statsmodels.stats.proportion import proportion_confint
 
-from evalkit import ConfusionMatrix, Evaluation, Faded, IntervalCoverage, RiskCoverage, SetCoverage, Windowed
+from evalkit import (
+    ConfusionMatrix,
+    Evaluation,
+    Faded,
+    IntervalCoverage,
+    LabelSetCounts,
+    RiskCoverage,
+    SetCoverage,
+    Windowed,
+    indicators_interval,
+)
 from evalkit._results._closed_form import wilson
 from evalkit._results._sequences import (
     DEFAULT_TUNING,
@@ -249,6 +259,24 @@ def test_coverage_and_risk_give_the_sequence_of_their_proportion():
     assert curve.coverage_interval(0.1, anytime=True, level=0.9).level == 0.9
     with pytest.raises(InvalidArgumentError, match="'method' must be one of 'beta-binomial', 'asymptotic'"):
         coverage.coverage_interval(anytime=True, method="wilson")
+
+
+def test_indicators_and_stream_counters_of_label_sets_give_the_sequences_of_an_evaluation():
+    rng = np.random.default_rng(9)
+    truth = rng.integers(0, 2, (1500, 4))
+    guess = np.where(rng.random((1500, 4)) < 0.8, truth, 1 - truth)
+    evaluation = Evaluation.from_indicators(truth, guess)
+    for args, options in ((("recall", "micro"), {}), (("f1_score", "micro"), {}), (("jaccard_index", "micro"), {"method": "asymptotic", "tuning": 300})):
+        assert indicators_interval(truth, guess, *args, anytime=True, **options) == evaluation.interval(*args, anytime=True, **options)
+    tp, fp = int(np.sum((truth[:, 2] == 1) & (guess[:, 2] == 1))), int(np.sum((truth[:, 2] == 0) & (guess[:, 2] == 1)))
+    column = indicators_interval(truth, guess, "precision", None, label=2, anytime=True)
+    assert (column.low, column.high) == beta_binomial_bounds(tp, tp + fp, 0.95)
+    counts = LabelSetCounts([0, 1, 2, 3], keep_pairs=True)
+    counts.update([set(np.flatnonzero(row).tolist()) for row in truth], [set(np.flatnonzero(row).tolist()) for row in guess])
+    macro = counts.interval("f1_score", "macro", anytime=True)
+    assert macro == indicators_interval(truth, guess, "f1_score", "macro", anytime=True) and macro.method == "asymptotic"
+    soft = indicators_interval(truth * 0.9, guess * 0.8, "recall", "micro", anytime=True)  # degrees: no whole counts, the asymptotic sequence
+    assert soft.method == "asymptotic" and soft.low < soft.estimate < soft.high
 
 
 # --------------------------------------------------------------------------------------------

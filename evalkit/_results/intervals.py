@@ -535,12 +535,16 @@ def ratio_interval(
 
 def indicators_interval(
     y_true: LabelsLike, y_pred: LabelsLike, measure: MeasureLike, average: str | None = "macro", *, label: int | None = None, tnorm: str | Callable[[np.ndarray, np.ndarray], np.ndarray] = "product",
-    level: float = 0.95, method: str = "bca", n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
-    undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, **parameters: Any,
+    level: float = 0.95, method: str | None = None, n_resamples: int = 2000, random_state: RandomState = None, sample_weight: ArrayLike | None = None,
+    undefined: UndefinedPolicy = "exclude", metrics_class: type[Any] | None = None, anytime: bool = False, tuning: float = DEFAULT_TUNING,
+    **parameters: Any,
 ) -> Interval:  # fmt: skip
     """A bootstrap interval of any measure and average of multi-label 0/1 indicators or soft
     degrees (samples x labels), from the data: what an ``Evaluation`` cannot give for macro and
-    weighted averages, because it keeps no per-sample per-class cells.
+    weighted averages, because it keeps no per-sample per-class cells. With ``anytime``, the
+    confidence sequence instead (see ``CellsResult.interval``): the beta-binomial one of a
+    proportion of 0/1 indicators (one column, or the micro average), the asymptotic one,
+    from the same kinds, of the rest.
 
     Kinds are the distinct (actual row, predicted row) pairs; one sample of a kind adds its
     per-class cells (under the t-norm, for degrees) to the sums, so memory is
@@ -554,12 +558,15 @@ def indicators_interval(
         label: one column (an index).
         tnorm: the t-norm of soft degrees (as for ``Evaluation.from_soft``).
         level: the confidence level.
-        method: ``"bca"`` or ``"percentile"``.
+        method: ``"bca"`` (the default) or ``"percentile"``; with ``anytime``,
+            ``"beta-binomial"`` or ``"asymptotic"`` (each the default where it applies).
         n_resamples: bootstrap resamples.
         random_state: the seed.
         sample_weight: integer weights (repeated samples).
         undefined: the undefined-value policy of the averages.
         metrics_class: a ``ClassificationMetrics`` subclass whose getter is the measure.
+        anytime: a confidence sequence, valid at every sample size at once.
+        tuning: with ``anytime``, the sample size where it is narrowest.
         **parameters: of the measure.
 
     Examples:
@@ -571,7 +578,9 @@ def indicators_interval(
     """
     from evalkit._engine.tnorms import get_tnorm
 
-    check_choice("method", method, BOOTSTRAP_METHODS)
+    method = check_method(method, anytime)
+    if not anytime:
+        check_choice("method", method, BOOTSTRAP_METHODS)
     if (average is None) == (label is None):
         raise InvalidArgumentError("give 'average' ('micro', 'macro' or 'weighted') or 'label' (a column index), one of them")
     if average is not None:
@@ -586,7 +595,7 @@ def indicators_interval(
         raise InvalidArgumentError(f"'label' must be a column index in [0, {m}), got {show(label)}")
     weight = check_sample_weight(sample_weight, n)
     distinct, inverse = np.unique(np.concatenate([actual, predicted], axis=1), axis=0, return_inverse=True)
-    counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "a bootstrap")
+    counts = _integral(np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct)), "an interval over samples (a bootstrap, an anytime sequence)")
     a, p = distinct[:, :m].astype(np.float64), distinct[:, m:].astype(np.float64)
     t = get_tnorm(tnorm)
     contributions = np.concatenate([t(a, p), t(1 - a, p), t(a, 1 - p), t(1 - a, 1 - p)], axis=1)
@@ -601,8 +610,18 @@ def indicators_interval(
         return average_rows(resolved, cells, average, undefined=policy, parameters=parameters)
 
     kinds = _dense_kinds(contributions, counts)
-    estimate = float(statistic((counts.astype(np.float64) @ contributions)[None, :])[0])
-    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+    totals = counts.astype(np.float64) @ contributions
+    estimate = float(statistic(totals[None, :])[0])
+    if anytime:  # a proportion of 0/1 indicators: the beta-binomial sequence by default, as a result's
+        proportion = average in (None, "micro") and _proportion(resolved, parameters) is not None
+        crisp = all(bool(np.all((values == 0) | (values == 1))) for values in (a, p))
+        method = sequence_method(method if method is not None or crisp else "asymptotic", proportion, resolved.name)
+        if method == "beta-binomial":  # a proportion of the column's cells, or of every column's
+            columns = slice(label, label + 1) if label is not None else slice(None)
+            cells = Cells(*(np.array([totals[k * m : (k + 1) * m][columns].sum()]) for k in range(4)))
+            return proportion_interval(resolved, cells, estimate, level=level, method=method, parameters=parameters, tuning=tuning)
+    found = _bootstrap(kinds, statistic, estimate, level=level, method=cast(str, method), n_resamples=n_resamples, random_state=random_state, tuning=tuning)
+    return found.within(resolved.bounds) if anytime else found
 
 
 def cells_interval(
