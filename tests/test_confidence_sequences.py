@@ -29,6 +29,7 @@ from evalkit import (
     LabelSetCounts,
     RiskCoverage,
     SetCoverage,
+    ThresholdCurve,
     Windowed,
     indicators_interval,
 )
@@ -277,6 +278,20 @@ def test_indicators_and_stream_counters_of_label_sets_give_the_sequences_of_an_e
     assert macro == indicators_interval(truth, guess, "f1_score", "macro", anytime=True) and macro.method == "asymptotic"
     soft = indicators_interval(truth * 0.9, guess * 0.8, "recall", "micro", anytime=True)  # degrees: no whole counts, the asymptotic sequence
     assert soft.method == "asymptotic" and soft.low < soft.estimate < soft.high
+
+
+def test_the_sequence_of_a_roc_auc_spreads_as_delongs_variance():
+    """The jackknife of the (score, class) counts gives the AUC's standard error of DeLong's
+    interval (its placements' variances): the same half-width per unit of the boundary."""
+    rng = np.random.default_rng(10)
+    y = rng.integers(0, 2, 4000)
+    curve = ThresholdCurve.from_scores(y, rng.normal(y * 0.8, 1.0))
+    delong, sequence = curve.interval(), curve.interval(anytime=True)
+    error = (delong.high - delong.estimate) / 1.959963984540054
+    assert (sequence.high - sequence.estimate) / (normal_mixture_radius(4000, 0.05, DEFAULT_TUNING) * math.sqrt(4000)) == pytest.approx(error, rel=2e-3)
+    assert curve.interval("average_precision", anytime=True, tuning=1000).method == "asymptotic"
+    with pytest.raises(InvalidArgumentError, match="'method' must be one of 'asymptotic'"):
+        curve.interval(anytime=True, method="delong")
 
 
 # --------------------------------------------------------------------------------------------

@@ -664,19 +664,23 @@ def cells_interval(
 
 def area_interval(
     tp: np.ndarray, fp: np.ndarray, measure: str, estimate: float, *, level: float = 0.95, method: str | None = None, n_resamples: int = 2000,
-    random_state: RandomState = None,
+    random_state: RandomState = None, anytime: bool = False, tuning: float = DEFAULT_TUNING,
 ) -> Interval:  # fmt: skip
     """ROC AUC (DeLong's interval or the bootstrap) or average precision (the bootstrap) of one
     exact curve, from its cumulative ``tp`` and ``fp`` at each distinct score (highest first),
-    as ``ThresholdCurve.cells`` gives them.
+    as ``ThresholdCurve.cells`` gives them; with ``anytime``, the asymptotic confidence
+    sequence (``method="asymptotic"``) from the jackknife of the same kinds.
 
     Examples:
         >>> print(area_interval([1, 2, 2, 3, 3, 3], [0, 0, 1, 1, 2, 3], "roc_auc", 0.8889))
         0.8889 [0.5809, 1] (95% delong)
     """
     check_choice("measure", measure, ("roc_auc", "average_precision"))
+    if check_anytime(anytime):
+        check_choice("method", "asymptotic" if method is None else method, ("asymptotic",))
+        method = "anytime"
     method = method or ("delong" if measure == "roc_auc" else "bca")
-    check_choice("method", method, ("delong", *BOOTSTRAP_METHODS))
+    check_choice("method", method, ("delong", *KINDS_METHODS))
     tp, fp = _integral(np.asarray(tp), "an interval of a curve"), _integral(np.asarray(fp), "an interval of a curve")
     level = _check_level(level)
     if method == "delong":
@@ -700,35 +704,43 @@ def area_interval(
         with np.errstate(invalid="ignore", divide="ignore"):
             left_out = np.concatenate([(m * estimate - v10) / (m - 1), (n * estimate - v01) / (n - 1)])
         closed = lambda rows: left_out[rows]
-    return counts_interval(np.concatenate([positives_at, negatives_at]), lambda drawn: area(drawn[:, :levels], drawn[:, levels:]), estimate,
-                           level=level, method=method, n_resamples=n_resamples, random_state=random_state, jackknife_values=closed,
-                           what=measure.replace("_", " "))  # fmt: skip
+    found = counts_interval(np.concatenate([positives_at, negatives_at]), lambda drawn: area(drawn[:, :levels], drawn[:, levels:]), estimate,
+                            level=level, method=method, n_resamples=n_resamples, random_state=random_state, jackknife_values=closed,
+                            what=measure.replace("_", " "), tuning=tuning)  # fmt: skip
+    return found.within((0.0, 1.0)) if anytime else found
 
 
 def counts_interval(
     counts: ArrayLike, statistic: Callable[[np.ndarray], np.ndarray], estimate: float, *, level: float = 0.95, method: str = "bca",
     n_resamples: int = 2000, random_state: RandomState = None, jackknife_values: Callable[[np.ndarray], np.ndarray] | None = None,
-    what: str = "the statistic",
+    what: str = "the statistic", tuning: float = DEFAULT_TUNING,
 ) -> Interval:  # fmt: skip
     """The bootstrap interval of any statistic of counts of sample kinds: every resample draws
     the counts from their multinomial and ``statistic`` maps a batch of them (resamples x
     kinds) to one value per resample. BCa's jackknife leaves one sample of each kind out
     (``jackknife_values``: a closed form of those values, when one exists); beyond
     20,000 kinds without one, the percentile interval is given, with a warning.
+    ``method="anytime"``: the asymptotic confidence sequence from the same jackknife.
+
+    Raises:
+        UnsupportedSettingError: ``"anytime"`` beyond 20,000 kinds without a closed form of
+            the jackknife (it would run the statistic once per kind).
 
     Examples:
         >>> share = lambda drawn: drawn[:, 1] / drawn.sum(axis=1)   # the share of the second kind
         >>> print(counts_interval([30, 70], share, 0.7, method="percentile", random_state=0))
         0.7 [0.61, 0.79] (95% percentile)
     """
-    check_choice("method", method, BOOTSTRAP_METHODS)
-    counts = _integral(np.asarray(counts), "a bootstrap")
+    check_choice("method", method, KINDS_METHODS)
+    counts = _integral(np.asarray(counts), "an interval over samples (a bootstrap, an anytime sequence)")
+    if method == "anytime" and jackknife_values is None and len(counts) > _MOST_JACKKNIFE_KINDS:
+        raise UnsupportedSettingError(f"an anytime sequence of {what} over {len(counts):,} kinds of sample needs a jackknife too large to run")
     if method == "bca" and jackknife_values is None and len(counts) > _MOST_JACKKNIFE_KINDS:
         warnings.warn(f"BCa of {what} over {len(counts):,} kinds of sample needs a jackknife too large to run: the percentile interval is given",
                       EvalkitWarning, stacklevel=3)  # fmt: skip
         method = "percentile"
     kinds = _Kinds(counts, lambda drawn: drawn, lambda rows: _jackknife_identity(counts, rows), jackknife_values=jackknife_values)
-    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+    return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state, tuning=tuning)
 
 
 def area_rows(measure: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:

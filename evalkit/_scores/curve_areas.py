@@ -18,6 +18,7 @@ from evalkit._engine._validation import (
     show,
 )
 from evalkit._results import intervals
+from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._scores.curve_points import (
     CURVE_AVERAGES,
     CurveFields,
@@ -349,11 +350,13 @@ class CurveAreas(CurveFields):
         return float(np.dot(gained, low)), float(np.dot(gained, high))
 
     def interval(self, measure: str = "roc_auc", label: Hashable | None = None, *, level: float = 0.95, method: str | None = None,
-                 n_resamples: int = 2000, random_state: RandomState = None) -> intervals.Interval:  # fmt: skip
+                 n_resamples: int = 2000, random_state: RandomState = None, anytime: bool = False, tuning: float = DEFAULT_TUNING) -> intervals.Interval:  # fmt: skip
         """A confidence interval of ``"roc_auc"`` (DeLong's, in O(distinct scores) from the
         counts, or the bootstrap) or ``"average_precision"`` (``"bca"`` or ``"percentile"``)
         of one class (see ``evalkit._results.intervals.area_interval``). The default method is DeLong's
-        for the AUC and BCa for average precision.
+        for the AUC and BCa for average precision. ``anytime=True``: the asymptotic confidence
+        sequence (valid at every sample size at once: a stream's curve read after every batch),
+        narrowest at ``tuning`` samples.
 
         Examples:
             >>> from evalkit import ThresholdCurve
@@ -368,7 +371,8 @@ class CurveAreas(CurveFields):
         _, tp, fp = self._part(j)
         own = self.labels[j]
         estimate = float(self.roc_auc(own) if measure == "roc_auc" else self.average_precision(own))
-        return intervals.area_interval(tp, fp, measure, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
+        return intervals.area_interval(tp, fp, measure, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state,
+                                       anytime=anytime, tuning=tuning)  # fmt: skip
 
     def binary_interval(self, measure: str = "roc_auc", average: str = "macro", *, level: float = 0.95, method: str = "bca",
                         n_resamples: int = 2000, random_state: RandomState = None, undefined: UndefinedPolicy = "exclude") -> intervals.Interval:  # fmt: skip
