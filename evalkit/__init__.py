@@ -72,6 +72,7 @@ from evalkit._scale.monitor import Monitor
 from evalkit._scale.over_time import over_time
 from evalkit._scale.prequential import Prequential
 from evalkit._scale.running_mean import RunningMean
+from evalkit._scale.sequential_test import SequentialTest
 from evalkit._scale.windows import (
     Faded,
     FadedPerClass,
@@ -148,6 +149,7 @@ __all__ = [
     "Reliability",
     "RiskCoverage",
     "RunningMean",
+    "SequentialTest",
     "SetCoverage",
     "Stats",
     "Stream",

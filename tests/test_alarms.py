@@ -11,15 +11,22 @@ import datetime
 import itertools
 import json
 import math
+import time
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import ConfusionMatrix, Monitor, Prequential, over_time, plots
+from evalkit import ConfusionMatrix, LabelSetCounts, Monitor, Prequential, over_time, plots
 from evalkit._scale.monitor import SHIFTS
-from evalkit.exceptions import FormatError, InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
+from evalkit.exceptions import (
+    FormatError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    MixedLabelTypesError,
+    UnsupportedSettingError,
+)
 
 
 def _brute_force(outcomes: list[bool], reference: float, alpha: float | None, lower_is_better: bool = False) -> list[float]:
@@ -137,6 +144,30 @@ def test_a_monitor_takes_the_pairs_of_a_prequential_stream_as_their_labels_arriv
         Prequential(ConfusionMatrix([0, 1]), delay=0, monitor=Monitor(0.9)).update([0, 1], [0, 0], sample_weight=[1, 2])
     with pytest.raises(InvalidTypeError, match="'monitor' must be an evalkit.Monitor"):
         Prequential(ConfusionMatrix([0, 1]), monitor="alarm")
+    with pytest.raises(UnsupportedSettingError, match="a monitor watches single labels"):
+        Prequential(LabelSetCounts(["a", "b"]), monitor=Monitor(0.9))
+    checked = Prequential(ConfusionMatrix(), monitor=Monitor(0.9))  # a batch the monitor refuses is counted by neither
+    checked.predict([1, 2], [True, False])
+    with pytest.raises(MixedLabelTypesError):
+        checked.label([1, 2], [1, 0])
+    assert checked.result.get_total_items() == 0 and checked.pending == 2 and checked.monitor.samples == 0
+
+
+def test_one_batch_with_many_alarms_costs_about_what_its_samples_cost():
+    """A long stream below its reference in one batch fires hundreds of times; each alarm
+    watches at most a chunk anew, so one batch takes about the time of the same batches fed
+    one by one, with the same alarms."""
+    rng = np.random.default_rng(11)
+    right = rng.random(200_000) < 0.8
+    whole, parts = Monitor(0.9), Monitor(0.9)
+    started = time.perf_counter()
+    whole.update(right, np.ones(200_000, dtype=bool))
+    spent = time.perf_counter() - started
+    started = time.perf_counter()
+    for first in range(0, 200_000, 1000):
+        parts.update(right[first : first + 1000], np.ones(1000, dtype=bool))
+    assert whole.alarms == parts.alarms and len(whole.alarms) > 300
+    assert spent < 5 * (time.perf_counter() - started) + 0.5
 
 
 def test_a_table_over_time_carries_the_alarms_of_its_monitor_on_its_axis():
@@ -154,6 +185,10 @@ def test_a_table_over_time_carries_the_alarms_of_its_monitor_on_its_axis():
     assert sum(line.get_label() == "alarm" for line in axes.get_lines()) == 1 and len(axes.get_lines()) == 4 + 1 + len(direct.alarms)
     with pytest.raises(InvalidTypeError, match="'monitor' must be an evalkit.Monitor"):
         over_time(actual, predicted, window=400, monitor=0.95)
+    earlier = Monitor(0.95, alpha=0.01)  # one that watched another stream before: its alarms here are on this table's axis
+    earlier.update(*_stream(10, 1000, (0.95, 0.95), 0))
+    again = over_time(actual, predicted, window=400, monitor=earlier)
+    assert again.alarms and all(0 < at <= 4000 for at in again.alarms) and [at + 1000 for at in again.alarms] == earlier.alarms[-len(again.alarms) :]
 
 
 def test_what_a_monitor_cannot_watch_is_refused_with_the_reason():
@@ -171,6 +206,14 @@ def test_what_a_monitor_cannot_watch_is_refused_with_the_reason():
             Monitor(*arguments, **options)
     with pytest.raises(UnsupportedSettingError, match="without weights"):
         Monitor(0.9).update([1, 0], [1, 1], sample_weight=[1, 2])
+    for monitor, batch in ((Monitor(0.99), ([1], [True])), (Monitor(0.99), ([1, 1], [True, True])), (Monitor(0.99), (["1"], [1])),
+                           (Monitor(0.9, "recall", label=True), ([0, 1], [1, 1])), (Monitor(0.9, "recall", label="1"), ([1], [1]))):  # fmt: skip
+        with pytest.raises(MixedLabelTypesError):  # 1 is never True nor "1": one event or a batch, a label of another kind than the stream's
+            monitor.update(*batch)
+        assert monitor.samples == 0 and not monitor.alarms
+    watching = Monitor(0.9, "recall", label="fraud")
+    watching.update(["ok", "ok"], ["ok", "fraud"])
+    assert watching.trials == 0  # the class has not come: no trial watched yet
     assert Monitor(0.9).update([], []) is False
     with pytest.raises(FormatError, match="field 'alarms'"):
         Monitor.from_json('{"evalkit": "Monitor", "version": 1, "reference": 0.9, "measure": "accuracy", "alpha": 0.01, "arl": null, '

@@ -376,6 +376,8 @@ def test_a_report_over_time_with_a_monitor_lists_its_alarms_in_text_json_and_on_
 @pytest.mark.parametrize(("argv", "message"), [
     (("--monitor", "0.9"), "--monitor watches a stream in a report over time"),
     (("--window", "30", "--monitor-arl", "100"), "--monitor-arl applies with --monitor LEVEL only"),
+    (("--window", "30", "--monitor-alpha", "0"), "--monitor-alpha applies with --monitor LEVEL only"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-alpha", "0"), "--monitor-alpha must be a finite number > 0"),
     (("--window", "30", "--monitor", "1.5"), "--monitor must be a level in (0, 1)"),
     (("--window", "30", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-label", "setosa"), "--monitor-measure must be a proportion"),
     (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall"), "give --monitor-label for a measure of one class"),

@@ -36,12 +36,23 @@ from __future__ import annotations
 import math
 
 from evalkit._engine._validation import show
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError
+from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 
 __all__ = ["DEFAULT_TUNING", "beta_binomial_bounds", "beta_binomial_p_value", "check_tuning", "mixture_scale", "normal_mixture_p_value", "normal_mixture_radius", "sequence_bounds"]
 
 DEFAULT_TUNING = 3000
 """The number of samples where a confidence sequence is narrowest, unless one is given."""
+
+MOST_TRIALS = 2**40
+"""The most samples (or trials) a sequence is computed of, about 1.1e12: beyond, float64 holds
+neither the beta-binomial martingale's sums of logarithms nor the jackknife's differences of
+one sample to the precision the bounds need."""
+
+
+def _check_size(n: float) -> None:
+    if n > MOST_TRIALS:
+        raise UnsupportedSettingError(f"a confidence sequence of {n:,.0f} samples is beyond the 2**40 ({MOST_TRIALS:,}) it is computed of: float64 holds "
+                                      "its sums no more to the precision its bounds need; read a fixed-n interval (method='wilson')")  # fmt: skip
 
 
 def check_tuning(tuning: object) -> float:
@@ -94,6 +105,7 @@ def sequence_bounds(estimate: float, n: float, spread: float, level: float, tuni
         >>> [round(bound, 4) for bound in sequence_bounds(0.85, 1000, 0.357, 0.95)]
         [0.8142, 0.8858]
     """
+    _check_size(n)
     if not spread > 0 or math.isnan(estimate):
         return math.nan, math.nan
     radius = spread * normal_mixture_radius(n, 1 - level, tuning)
@@ -175,6 +187,7 @@ def beta_binomial_bounds(successes: float, trials: float, level: float, tuning: 
         (0.0, 0.0058)
     """
     alpha = 1 - level
+    _check_size(trials)
     if trials <= 0:
         return 0.0, 1.0
     failures = trials - successes
@@ -196,6 +209,7 @@ def beta_binomial_p_value(successes: float, trials: float, p: float, alpha: floa
         >>> round(beta_binomial_p_value(70, 100, 0.5, 0.05, tuning=100), 4)   # 70 of 100 discordant pairs for the first
         0.0019
     """
+    _check_size(trials)
     if trials <= 0:
         return 1.0
     return min(1.0, math.exp(-_log_mixture(p, successes, trials - successes, alpha, tuning)))
@@ -204,15 +218,18 @@ def beta_binomial_p_value(successes: float, trials: float, p: float, alpha: floa
 def normal_mixture_p_value(difference: float, spread: float, n: float, alpha: float, tuning: float = DEFAULT_TUNING) -> float:
     """The anytime-valid p-value of "the value is ``estimate - difference``" from the
     two-sided normal mixture of the asymptotic sequence: ``1/E`` with ``log E = (n d/sigma)² /
-    (2 (n + rho)) - log(1 + n/rho) / 2`` (``rho`` of ``tuning`` at the level ``1 - alpha``):
-    below ``alpha`` exactly where the sequence leaves that value out.
+    (2 (n + rho)) - log(1 + n/rho) / 2`` (``rho`` of ``tuning`` at the level ``1 - alpha``, so
+    the p-value of the same data moves with the level: the mixture is tuned to it): below
+    ``alpha`` exactly where the sequence leaves that value out; NaN with no spread (a sequence
+    without bounds) unless the difference is 0.
 
     Examples:
         >>> round(normal_mixture_p_value(0.03, 0.4, 3000, 0.05), 4)
         0.0017
     """
-    if not (n > 0 and spread > 0) or math.isnan(difference):
-        return math.nan if math.isnan(difference) else 1.0
+    _check_size(n)
+    if not (n > 0 and spread > 0) or math.isnan(difference):  # no spread: no evidence of a difference of 0 (1), none of another (NaN)
+        return 1.0 if difference == 0 else math.nan
     rho = mixture_scale(tuning, alpha)
     log_e = (n * difference / spread) ** 2 / (2 * (n + rho)) - math.log1p(n / rho) / 2
     return min(1.0, math.exp(-log_e))

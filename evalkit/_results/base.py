@@ -443,8 +443,7 @@ class CellsResult:
             self._check_whole(measure, resolved, pairs is not None)
         position = None if label is None else label_position(self.labels, label)
         if anytime:  # a proportion's exact sequence by default, the asymptotic one of the rest (from the bootstrap's kinds)
-            proportion = resolved.name == "accuracy" if whole else average in (None, "micro") and _proportion(resolved, parameters) is not None
-            method = sequence_method(method, proportion, resolved.name if average in (None, "micro") else f"the {average} {resolved.name}")
+            method = sequence_method(method, self._sample_trials(resolved, whole, average, parameters), resolved.name if average in (None, "micro") else f"the {average} {resolved.name}")
         method = cast(str, method)
         estimate = float(
             self._whole_value(resolved.name) if whole
@@ -486,6 +485,22 @@ class CellsResult:
             raise InvalidArgumentError(f"method={method!r} has a closed form for one class or the micro average, not {average!r}: use 'bca'")
         cells = self.class_cells if position is None else self.class_cells[position : position + 1]
         return proportion_interval(resolved, cells.total(), estimate, level=level, method=method, parameters=parameters, tuning=tuning)
+
+    def _sample_trials(self, resolved: Measure, whole: bool, average: str | None, parameters: dict[str, Any]) -> bool:
+        """Whether a measure is a proportion whose trials are samples, each at most one (the
+        beta-binomial sequence's Bernoulli trials): the whole accuracy, a measure of one class,
+        or a micro average where no sample adds two trials (one per label of a multi-label
+        sample would be trials that are not independent)."""
+        if whole:
+            return resolved.name == "accuracy"
+        coefficients = _proportion(resolved, parameters)
+        if coefficients is None or average not in (None, "micro"):
+            return False
+        if average is None:  # one class: each sample is one of its four cells
+            return True
+        rows = self.sample_cells
+        trials = np.asarray(coefficients[1], dtype=np.float64) @ np.stack([np.asarray(row, dtype=np.float64) for row in rows.rows()])
+        return bool(np.all(trials[np.asarray(rows.row_weights()) > 0] <= 1))
 
     def _check_whole(self, asked: MeasureLike, resolved: Measure, single: bool) -> None:
         """A whole-result interval is of accuracy, kappa or MCC of single-label data, asked for by

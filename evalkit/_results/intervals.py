@@ -297,17 +297,19 @@ def check_method(method: object, anytime: object) -> str | None:
 
 
 def sequence_method(method: str | None, proportion: bool, measure: str) -> str:
-    """The confidence sequence of a measure: the beta-binomial one of a ``proportion`` (its
-    default), else the asymptotic one, found from the bootstrap's kinds (``"anytime"``).
+    """The confidence sequence of a measure: the beta-binomial one of a ``proportion`` whose
+    trials are samples (its default), else the asymptotic one, found from the bootstrap's kinds
+    (``"anytime"``).
 
     Raises:
-        InvalidArgumentError: ``"beta-binomial"`` of a measure that is no proportion.
+        InvalidArgumentError: ``"beta-binomial"`` of a measure that is no such proportion.
     """
     if method is None:
         method = "beta-binomial" if proportion else "asymptotic"
     if method == "beta-binomial" and not proportion:
-        raise InvalidArgumentError(f"method='beta-binomial' is for proportions (the whole accuracy, one class's recall or precision, a micro average "
-                                   f"of them); {measure!r} here is none: use method='asymptotic'")  # fmt: skip
+        raise InvalidArgumentError(f"method='beta-binomial' is for proportions whose trials are samples, each at most one (the whole accuracy, one "
+                                   f"class's recall or precision, a micro average of single-label data); {measure!r} here is none (a multi-label "
+                                   "sample adds a trial per label, and those are not independent): use method='asymptotic'")  # fmt: skip
     return method if method == "beta-binomial" else "anytime"
 
 
@@ -613,7 +615,9 @@ def indicators_interval(
     totals = counts.astype(np.float64) @ contributions
     estimate = float(statistic(totals[None, :])[0])
     if anytime:  # a proportion of 0/1 indicators: the beta-binomial sequence by default, as a result's
-        proportion = average in (None, "micro") and _proportion(resolved, parameters) is not None
+        coefficients = _proportion(resolved, parameters)
+        per_sample = contributions.reshape(len(contributions), 4, m)[:, :, slice(label, label + 1) if label is not None else slice(None)].sum(axis=2)
+        proportion = average in (None, "micro") and coefficients is not None and bool(np.all(per_sample @ np.asarray(coefficients[1], dtype=np.float64) <= 1))
         crisp = all(bool(np.all((values == 0) | (values == 1))) for values in (a, p))
         method = sequence_method(method if method is not None or crisp else "asymptotic", proportion, resolved.name)
         if method == "beta-binomial":  # a proportion of the column's cells, or of every column's

@@ -41,13 +41,13 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from evalkit._engine import serialization
-from evalkit._engine._labels import check_label, check_one_label, same_labels
+from evalkit._engine._labels import check_label, check_one_label, check_same_family, same_labels
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_positive_number, show
 from evalkit._engine.counting import encode
@@ -56,6 +56,10 @@ from evalkit.exceptions import EmptyInputError, InvalidArgumentError, Unsupporte
 from evalkit.measures._registry import MeasureLike, resolve_measure
 
 __all__ = ["Monitor"]
+
+_CHUNK = 4096
+"""Trials watched at once in a batch: memory of ``7 x _CHUNK`` numbers, and what an alarm costs
+again at the most (the rest of its chunk, watched anew)."""
 
 SHIFTS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
 """The alternatives, as log odds ratios below (or, for a measure where lower is better, above)
@@ -70,7 +74,9 @@ class Monitor(serialization.Document):
             accuracy, or what the service promises).
         measure: a proportion of whole counts: ``"accuracy"`` (the default), or a measure of
             one class (``"recall"``, ``"precision"``, ``"specificity"``, ...) with ``label``.
-        label: the class of a per-class measure.
+        label: the class of a per-class measure (of the stream's kind of labels: ``1`` is not
+            ``True`` nor ``"1"``; a class that never comes is watched by no trial, which
+            ``trials`` shows).
         alpha: the probability of any false alarm over the whole stream (0.01 unless ``arl``).
         arl: instead, the average number of samples to a false alarm (the Shiryaev–Roberts
             procedure: no bound on the probability over an endless stream, but a delay that
@@ -148,6 +154,7 @@ class Monitor(serialization.Document):
         samples, and its samples: every sample a trial of accuracy, right or wrong; for a
         class's measure, the samples in its denominator (a recall's: those of the class)."""
         actual, predicted, labels, _ = encode(y_true, y_pred)
+        self._check_family(labels)
         if self._coefficients is None:
             return np.asarray(actual == predicted), np.arange(len(actual)), len(actual)
         position = next((k for k, own in enumerate(labels) if same_labels((own,), (self.label,))), -1)  # (-1: not in this batch)
@@ -157,45 +164,77 @@ class Monitor(serialization.Document):
         trials = np.flatnonzero(denominator[cells])
         return numerator[cells][trials], trials, len(actual)
 
+    def _check_family(self, labels: Sequence[object]) -> None:
+        """Refuse labels of a batch that mix kinds (``1`` and ``True``, ``1`` and ``"1"``), among
+        themselves or with ``label`` (whose class they could never be: the monitor would watch
+        nothing, and never fire)."""
+        check_same_family(labels, () if self.label is None else (self.label,), ("the batch's labels", "'label'"))
+
+    @property
+    def trials(self) -> int:
+        """The trials watched since the last alarm (or the start): every sample of accuracy, the
+        samples of the class for its recall (0 while the class has not come: check it)."""
+        return self._trials
+
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: object = None) -> bool:
         """Watch a batch, sample by sample in order; True when the detector fired in it (each
         alarm's sample in ``alarms``; it starts again after each).
 
         Raises:
             UnsupportedSettingError: sample weights (the guarantee is about samples, one by one).
+            MixedLabelTypesError: labels of two kinds (``1`` and ``True``), or of another kind
+                than ``label``; nothing is watched then.
         """
+        return self._apply(*self._prepared(y_true, y_pred, sample_weight))
+
+    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[Any, np.ndarray | None, int]:
+        """A batch checked and read, nothing watched yet (what ``Prequential`` checks before its
+        view counts the batch): its trials in order (``_trials_of``), or one event's outcome (True
+        or False; None: no trial of the measure) without positions."""
         if sample_weight is not None:
             raise UnsupportedSettingError("a Monitor watches samples one by one, in order: give each sample once, without weights")
         if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):  # one event of a stream: in Python, no arrays
-            return self._one(y_true[0], y_pred[0])
+            return self._one_outcome(y_true[0], y_pred[0]), None, 1
         try:
-            outcomes, positions, size = self._trials_of(y_true, y_pred)
+            return self._trials_of(y_true, y_pred)
         except EmptyInputError:  # an empty batch: nothing to watch
-            return False
-        fired, start = False, 0
-        while start < len(outcomes):
-            found = self._watch(outcomes[start:])
-            if found is None:
-                break
-            self.alarms.append(self.samples + int(positions[start + found]) + 1)
-            fired, start = True, start + found + 1
+            return np.zeros(0, dtype=bool), np.zeros(0, dtype=np.intp), 0
+
+    def _apply(self, outcomes: Any, positions: np.ndarray | None, size: int) -> bool:
+        """Watch a batch read by ``_prepared``: a chunk of trials at a time (after an alarm the
+        rest of its chunk is watched anew, so an alarm costs at most a chunk)."""
+        if positions is None:  # one event
+            self.samples += 1
+            return outcomes is not None and self._step(bool(outcomes))
+        fired = False
+        for first in range(0, len(outcomes), _CHUNK):
+            chunk, start = outcomes[first : first + _CHUNK], 0
+            while start < len(chunk):
+                found = self._watch(chunk[start:])
+                if found is None:
+                    break
+                self.alarms.append(self.samples + int(positions[first + start + found]) + 1)
+                fired, start = True, start + found + 1
         self.samples += size
         return fired
 
-    def _one(self, actual: object, predicted: object) -> bool:
-        """``update`` of one sample: the same steps as ``_watch``, on Python floats."""
+    def _one_outcome(self, actual: object, predicted: object) -> bool | None:
+        """One sample checked as a batch is: whether it is a success of the measure, or None
+        (not one of its trials: a sample of another class, for a recall)."""
         check_label("y_true", actual)
         check_label("y_pred", predicted)
-        self.samples += 1
+        check_same_family((actual,), (predicted,), ("y_true", "y_pred"))
+        self._check_family((actual,))
         if self._coefficients is None:
-            success = same_labels((actual,), (predicted,))
-        else:
-            is_actual, is_predicted = same_labels((actual,), (self.label,)), same_labels((predicted,), (self.label,))
-            cell = 0 if is_actual and is_predicted else 1 if is_predicted else 2 if is_actual else 3
-            numerator, denominator = self._coefficients
-            if not denominator[cell]:
-                return False
-            success = bool(numerator[cell])
+            return same_labels((actual,), (predicted,))
+        is_actual, is_predicted = same_labels((actual,), (self.label,)), same_labels((predicted,), (self.label,))
+        cell = 0 if is_actual and is_predicted else 1 if is_predicted else 2 if is_actual else 3
+        numerator, denominator = self._coefficients
+        return bool(numerator[cell]) if denominator[cell] else None
+
+    def _step(self, success: bool) -> bool:
+        """One trial through the detector: the steps of ``_watch``, on Python floats; True when
+        it fires (at the sample counted last)."""
         self._trials += 1
         t = self._trials
         log_w = 0.0 if self.alpha is None else -math.log(t * (t + 1.0))

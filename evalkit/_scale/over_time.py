@@ -89,7 +89,7 @@ class OverTimeCounter:
         self._kind = kind or described
         if monitor is not None and not isinstance(monitor, Monitor):
             raise InvalidTypeError(f"'monitor' must be an evalkit.Monitor, got {show(monitor)}")
-        self._monitor, self._alarms = monitor, cast("list[Any]", [])
+        self._monitor, self._alarms, self._watched = monitor, cast("list[Any]", []), 0
         self._rows: list[dict[str, Any]] = []
         self._seen = 0
         self._boundary = math.nan
@@ -152,8 +152,10 @@ class OverTimeCounter:
         monitor = cast(Monitor, self._monitor)
         before, seen = len(monitor.alarms), monitor.samples
         monitor.update(actual, predicted, sample_weight=sample_weight)
-        for at in monitor.alarms[before:]:
-            self._alarms.append(at if self._period is None else self._end(float(np.broadcast_to(np.asarray(time, dtype=np.float64), actual.shape)[at - seen - 1])))
+        for at in monitor.alarms[before:]:  # (the monitor's own numbers count what it watched before this table too)
+            place = at - seen - 1
+            self._alarms.append(self._watched + place + 1 if self._period is None else self._end(float(np.broadcast_to(np.asarray(time, dtype=np.float64), actual.shape)[place])))
+        self._watched += len(actual)
 
     def table(self) -> OverTime:
         """The rows so far, and the window still open (shorter than a step) as the last row,

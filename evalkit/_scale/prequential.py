@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._validation import show
+from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._scale.monitor import Monitor
 from evalkit._scale.windows import PairCounter, result_of
 from evalkit.exceptions import (
@@ -59,6 +60,9 @@ class Prequential:
             raise InvalidArgumentError(f"'delay' must be a whole number of samples >= 0, got {show(delay)}")
         if monitor is not None and not isinstance(monitor, Monitor):
             raise InvalidTypeError(f"'monitor' must be an evalkit.Monitor, got {show(monitor)}")
+        if monitor is not None and not isinstance(view, Monitor) and not isinstance(result_of(view), ConfusionMatrix):
+            raise UnsupportedSettingError(f"a monitor watches single labels, as a ConfusionMatrix counts them; this view counts {type(result_of(view)).__name__}: "
+                                          "watch its pairs with a Monitor as a view of its own")  # fmt: skip
         self.view = view
         self.delay = None if delay is None else int(delay)
         self.monitor = monitor
@@ -119,12 +123,16 @@ class Prequential:
             del self._waiting[key]
 
     def _count(self, actual: list, predicted: list, options: dict[str, Any]) -> None:
-        """Pairs whose labels are known into the view, and through the monitor."""
-        if self.monitor is not None and "sample_weight" in options:
+        """Pairs whose labels are known into the view, and through the monitor: the batch is
+        checked by both before either keeps it (a batch one refuses is kept by neither)."""
+        if self.monitor is None:
+            cast(Any, self.view).update(actual, predicted, **options)
+            return
+        if "sample_weight" in options:
             raise UnsupportedSettingError("a Prequential with a monitor counts samples one by one, without weights (the monitor's guarantee is about samples)")
+        prepared = self.monitor._prepared(actual, predicted, None)
         cast(Any, self.view).update(actual, predicted, **options)
-        if self.monitor is not None:
-            self.monitor.update(actual, predicted)
+        self.monitor._apply(*prepared)
 
     def update(self, y_true: Sequence[Hashable] | np.ndarray, y_pred: Sequence[Any] | np.ndarray, *, sample_weight: ArrayLike | None = None) -> None:
         """With ``delay=k``: samples with their labels, of which the last ``k`` are not known yet;

@@ -65,7 +65,6 @@ from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._engine.cells import Cells
 from evalkit._engine.counting import encode
-from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results._summed import SummedState
 from evalkit.exceptions import (
     InputLengthError,
@@ -75,6 +74,7 @@ from evalkit.exceptions import (
     InvalidTypeError,
     InvalidValueError,
     LabelMismatchError,
+    UnsupportedSettingError,
 )
 from evalkit.measures._arithmetic import ratios
 from evalkit.measures._averaging import UndefinedPolicy, average_rows
@@ -458,12 +458,14 @@ class RiskCoverage(SummedState):
         point = self._point_at_risk(risk)
         return 0.0 if point is None else float(self._curve().coverage[point])
 
-    def risk_interval(self, coverage: float, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
-                      tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
+    def risk_interval(self, coverage: float, *, level: float = 0.95, method: str = "wilson", anytime: bool = False) -> Interval:
         """Wilson's (the default) or Clopper-Pearson's interval of the selective risk at
         ``coverage``: the errors out of the accepted samples there (whole counts: unweighted
-        samples); ``anytime=True``: its confidence sequence (``"beta-binomial"``, or
-        ``"asymptotic"``), for a stream read after every batch, the threshold taken as given.
+        samples), the threshold taken as given.
+
+        Raises:
+            UnsupportedSettingError: ``anytime=True``: the threshold is chosen from the data at
+                every read, so no sequence of one value covers it.
 
         Examples:
             >>> curve = RiskCoverage.from_predictions([0] * 10, [0] * 8 + [1] * 2, range(10))
@@ -473,19 +475,28 @@ class RiskCoverage(SummedState):
         from evalkit._results.intervals import sample_proportion_interval
 
         j, points = self._point_at_coverage(coverage), self._curve()
-        return sample_proportion_interval(points.value(points.wrong[j]), points.value(points.accepted[j]), level=level, method=method, anytime=anytime,
-                                          tuning=tuning)  # fmt: skip
+        _one_read(anytime)
+        return sample_proportion_interval(points.value(points.wrong[j]), points.value(points.accepted[j]), level=level, method=method)
 
-    def coverage_interval(self, risk: float, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
-                          tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
+    def coverage_interval(self, risk: float, *, level: float = 0.95, method: str = "wilson", anytime: bool = False) -> Interval:
         """Wilson's (the default) or Clopper-Pearson's interval of the coverage at ``risk`` (the
         share of the samples the chosen threshold accepts; the threshold itself is taken as
-        given); ``anytime=True``: its confidence sequence (see ``risk_interval``)."""
+        given); not ``anytime`` (see ``risk_interval``)."""
         from evalkit._results.intervals import sample_proportion_interval
 
         point, points = self._point_at_risk(risk), self._curve()
         accepted = 0 if point is None else points.value(points.accepted[point])
-        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method, anytime=anytime, tuning=tuning)
+        _one_read(anytime)
+        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method)
 
     def __repr__(self) -> str:
         return f"RiskCoverage(labels={list(self._labels)!r}, n_samples={self.n_samples}, points={len(self.thresholds)})"
+
+
+def _one_read(anytime: object) -> None:
+    """Refuse a confidence sequence of a value at a threshold chosen from the data."""
+    from evalkit._results.intervals import check_anytime
+
+    if check_anytime(anytime):
+        raise UnsupportedSettingError("anytime=True needs one value read over and over; here the threshold is chosen from the data at every read, "
+                                      "so no sequence covers what is read: fix the threshold and read its counts (a ConfusionMatrix of the accepted)")  # fmt: skip

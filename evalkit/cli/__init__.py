@@ -682,8 +682,8 @@ def _check_over_time(arguments: argparse.Namespace) -> None:
         raise InvalidArgumentError("--time-column applies with --period only, which is not given")
     if arguments.step is not None and arguments.window is None and arguments.period is None:
         raise InvalidArgumentError("--step applies with --window or --period only, neither of which is given")
-    watching = [option for option, value in (("--monitor-measure", arguments.monitor_measure != "accuracy"), ("--monitor-label", arguments.monitor_label),
-                                             ("--monitor-alpha", arguments.monitor_alpha), ("--monitor-arl", arguments.monitor_arl)) if value]  # fmt: skip
+    watching = [option for option, given in (("--monitor-measure", arguments.monitor_measure != "accuracy"), ("--monitor-label", arguments.monitor_label is not None),
+                                             ("--monitor-alpha", arguments.monitor_alpha is not None), ("--monitor-arl", arguments.monitor_arl is not None)) if given]  # fmt: skip
     if watching and arguments.monitor is None:
         raise InvalidArgumentError(f"{', '.join(watching)} applies with --monitor LEVEL only, which is not given")
     if arguments.monitor is not None and not kinds:

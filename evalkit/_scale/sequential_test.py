@@ -1,0 +1,197 @@
+"""Tests decided as a stream comes: a model against a target ("recall is at least 0.9"), or two
+models on the same samples, with a p-value that stays valid however often it is read and the
+sample where the question was settled.
+
+``SequentialTest`` counts each batch and reads, after it, the anytime-valid p-value of its null
+hypothesis; the running minimum of those p-values is itself anytime-valid (each is one of a
+test martingale's, by Ville's inequality), so the test may stop at the first batch where it
+falls below ``1 - level``, and the chance of deciding wrongly is at most ``1 - level`` however
+the stream is watched.
+
+* A target (``target=0.9``) of a proportion (accuracy, one class's recall, precision, ...): the
+  beta-binomial mixture martingale ``M(target)`` of the counts (``interval(...,
+  anytime=True)``'s), its p-value ``1/M`` while the estimate is on the side claimed. Exact.
+* Two models (``update(y_true, first, second)``): ``compare(..., anytime=True)`` of the
+  distinct (actual, first, second) triples counted so far: McNemar's test made sequential for
+  accuracy (exact), the normal mixture of the asymptotic sequence for other measures.
+
+Examples:
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> actual = rng.integers(0, 2, 5000)
+    >>> predicted = np.where(rng.random(5000) < 0.94, actual, 1 - actual)
+    >>> test = SequentialTest(target=0.92)          # "the accuracy is above 0.92"
+    >>> for start in range(0, 5000, 100):
+    ...     if test.update(actual[start : start + 100], predicted[start : start + 100]):
+    ...         break
+    >>> test.decided_at, test.decision, test.p_value < 0.05
+    (1900, 'above', True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Hashable
+from typing import Any, cast
+
+import numpy as np
+
+from evalkit._engine._labels import label_position
+from evalkit._engine._types import LabelsLike
+from evalkit._engine._validation import check_choice, show
+from evalkit._results._closed_form import _check_level, _proportion
+from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_p_value, check_tuning
+from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._results.intervals import Comparison, Interval, compare
+from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownLabelError
+from evalkit.measures._registry import MeasureLike, resolve_measure
+
+__all__ = ["SequentialTest"]
+
+ALTERNATIVES = ("above", "below", "either")
+"""What a test against a target claims: the measure is above it, below it, or either."""
+
+
+class SequentialTest:
+    """A test decided as a stream comes (see the module).
+
+    Args:
+        measure: against a target, a proportion (``"accuracy"``, the default, or a measure of
+            one class with ``label``); of two models, any measure (with ``average`` for a
+            per-class one).
+        average: of two models, the average of a per-class measure.
+        label: the class of a per-class proportion against a target.
+        target: the level to test against; none: two models (``update(y_true, first, second)``).
+        alternative: against a target, what is claimed: the measure is ``"above"`` it (the
+            default), ``"below"`` it, or ``"either"``.
+        level: the confidence: a wrong decision at most ``1 - level`` of the time.
+        tuning: the sample size where the test is most powerful (see ``interval(anytime=True)``).
+
+    Attributes:
+        p_value: the smallest anytime-valid p-value read so far (1 before any).
+        decided_at: the samples counted when ``p_value`` first fell below ``1 - level``, or None.
+        decision: what was decided: ``"above"`` or ``"below"`` the target, or ``"first"`` or
+            ``"second"`` (the better model); None while undecided.
+        samples: the samples counted.
+    """
+
+    def __init__(self, measure: MeasureLike = "accuracy", average: str | None = None, *, label: Hashable | None = None, target: float | None = None,
+                 alternative: str = "above", level: float = 0.95, tuning: float = DEFAULT_TUNING) -> None:  # fmt: skip
+        self.level, self.tuning = _check_level(level), check_tuning(tuning)
+        check_choice("alternative", alternative, ALTERNATIVES)
+        resolved = resolve_measure(measure)
+        self.measure, self.average, self.label, self.alternative = resolved.name, average, label, alternative
+        self.target: float | None = None
+        if target is not None:
+            if isinstance(target, bool) or not isinstance(target, (int, float, np.integer, np.floating)) or not 0 < float(target) < 1:
+                raise InvalidArgumentError(f"'target' must be a level in (0, 1), got {show(target)}")
+            whole = resolved.name == "accuracy" and average is None
+            if not whole and (average is not None or _proportion(resolved, {}) is None):
+                raise InvalidArgumentError(f"a test against a target is of a proportion (accuracy, or one class's recall, precision, ...): got {resolved.name!r}"
+                                           f"{'' if average is None else f' averaged {average!r}'}")  # fmt: skip
+            if whole == (label is not None):
+                raise InvalidArgumentError(f"give 'label' for a measure of one class, and none for accuracy; got measure {resolved.name!r}, label {show(label)}")
+            self.target = float(target)
+            self._matrix: ConfusionMatrix | None = ConfusionMatrix()
+        elif label is not None:
+            raise InvalidArgumentError("'label' goes with a target; two models compare an average (average=) or a whole-result measure")
+        else:
+            self._matrix = None
+        self._triples: Counter[tuple[Any, Any, Any]] = Counter()
+        self.p_value, self.samples = 1.0, 0
+        self.decided_at: int | None = None
+        self.decision: str | None = None
+        self._last: Interval | Comparison | None = None
+
+    @property
+    def paired(self) -> bool:
+        """Whether it compares two models (no target)."""
+        return self.target is None
+
+    @property
+    def result(self) -> Interval | Comparison | None:
+        """What the last read gave: against a target, the confidence sequence of the measure
+        (``Interval``); of two models, the sequential comparison (``Comparison``)."""
+        return self._last
+
+    def update(self, y_true: LabelsLike, y_pred: LabelsLike, second: LabelsLike | None = None) -> bool:
+        """Count a batch (with ``second``, the second model's predictions of the same samples)
+        and read the test after it; True when it was decided in this batch.
+
+        Raises:
+            InvalidArgumentError: ``second`` given to a test against a target, or missing for two
+                models.
+        """
+        if self.paired != (second is not None):
+            raise InvalidArgumentError("two models are compared with update(y_true, first, second); a target with update(y_true, y_pred)"
+                                       if self.paired else "a test against a target takes update(y_true, y_pred): one model's predictions")  # fmt: skip
+        before = self.decided_at
+        if self._matrix is not None:
+            size = self._count_target(y_true, y_pred)
+        else:
+            size = self._count_pair(y_true, y_pred, second)
+        self.samples += size
+        if size and self.decided_at is None and self.p_value <= 1 - self.level:
+            self.decided_at = self.samples
+        return before is None and self.decided_at is not None
+
+    def _count_target(self, y_true: LabelsLike, y_pred: LabelsLike) -> int:
+        matrix = self._matrix
+        assert matrix is not None and self.target is not None
+        before = matrix.get_total_items()
+        try:
+            matrix.update(y_true, y_pred)
+        except EmptyInputError:  # an empty batch before any label: nothing to count
+            return 0
+        size = int(matrix.get_total_items() - before)
+        if not size:
+            return 0
+        try:
+            position = None if self.label is None else label_position(matrix.labels, self.label)
+        except UnknownLabelError:  # a class not met yet: nothing of its measure to read
+            return size
+        found = matrix.interval(self.measure, label=self.label, anytime=True, level=self.level, tuning=self.tuning)
+        self._last = found
+        successes, trials = self._counts(matrix, position)
+        side = "above" if found.estimate > self.target else "below" if found.estimate < self.target else None
+        if side is not None and self.alternative in (side, "either"):
+            p_value = beta_binomial_p_value(successes, trials, self.target, 1 - self.level, self.tuning)
+            if p_value < self.p_value:
+                self.p_value = p_value
+                if self.decision is None and p_value <= 1 - self.level:
+                    self.decision = side
+        return size
+
+    def _counts(self, matrix: ConfusionMatrix, position: int | None) -> tuple[float, float]:
+        """The successes and trials of the proportion tested (of the class at ``position``)."""
+        if position is None:
+            margins = matrix.pair_counts().margins()
+            return float(margins["correct"]), float(margins["total"])
+        values = np.array([float(np.asarray(row).sum()) for row in matrix.class_cells[position : position + 1].rows()])
+        a, b = cast("tuple[np.ndarray, np.ndarray]", _proportion(resolve_measure(self.measure), {}))
+        return float(np.asarray(a) @ values), float(np.asarray(b) @ values)
+
+    def _count_pair(self, y_true: LabelsLike, first: LabelsLike, second: LabelsLike | None) -> int:
+        rows = list(zip(*(np.asarray(values, dtype=object).tolist() for values in (y_true, first, second))))
+        lengths = {len(np.asarray(values, dtype=object)) for values in (y_true, first, second)}
+        if len(lengths) > 1:
+            raise InvalidArgumentError(f"'y_true', 'y_pred' and 'second' must have one length, got {sorted(lengths)}")
+        if not rows:
+            return 0
+        self._triples.update(rows)
+        kinds = list(self._triples.items())
+        actual, one, two = (np.array([kind[k] for kind, _ in kinds], dtype=object) for k in range(3))
+        counts = np.array([amount for _, amount in kinds], dtype=np.int64)
+        found = compare(actual, one, two, self.measure, self.average, anytime=True, level=self.level, tuning=self.tuning, sample_weight=counts)
+        self._last = found
+        if found.p_value < self.p_value:
+            self.p_value = found.p_value
+            if self.decision is None and found.p_value <= 1 - self.level and not math.isnan(found.difference):
+                self.decision = found.better or ("first" if found.difference > 0 else "second")
+        return len(rows)
+
+    def __repr__(self) -> str:
+        about = f"{self.measure} {self.alternative} {self.target:g}" if self.target is not None else f"{self.measure} of two models"
+        state = f"decided at {self.decided_at}: {self.decision}" if self.decided_at is not None else "undecided"
+        return f"SequentialTest({about}): {self.samples} samples, p = {self.p_value:.4g}, {state}"
