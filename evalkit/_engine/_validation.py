@@ -382,6 +382,21 @@ def same_fields(first: Any, second: Any) -> bool:
     return type(first) is type(second) and all(same_value(getattr(first, field.name), getattr(second, field.name)) for field in attrs.fields(type(first)))
 
 
+class FieldEquality:
+    """Equality of an attrs class by its fields, declared once (``same_fields``): a copy, or a
+    JSON or pickle round trip, equals its original; arrays compare by value and kind, NaN
+    equals NaN. Unhashable, as a value that may hold arrays."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_fields(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def made_by_constructors(use: str) -> Callable[[type[Made]], type[Made]]:
     """A class decorator for an attrs result made by its ``from_*`` constructors: a call that
     leaves out a field without a default (``Evaluation(4)``, as Java's ``new Evaluation(nClasses)``

@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine._labels import check_one_label, check_same_kind, describe, sorted_labels
-from evalkit._engine._validation import same_fields, show
+from evalkit._engine._validation import FieldEquality, show
 from evalkit._engine.cells import unique_sorted
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnknownLabelError
 
@@ -54,7 +54,7 @@ def _ancestor_table(parents: dict[Any, Any], nodes: tuple, root: Any) -> tuple[n
 
 
 @attrs.frozen(eq=False, init=False)
-class Hierarchy:
+class Hierarchy(FieldEquality):
     """A taxonomy: ``parents`` maps each node to its parent (``None`` or absent for a top node).
 
     Args:
@@ -74,14 +74,6 @@ class Hierarchy:
     nodes: tuple = attrs.field()
     _pointers: np.ndarray = attrs.field(repr=False)
     _codes: np.ndarray = attrs.field(repr=False)
-
-    def __eq__(self, other: object) -> bool:
-        """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
-        if type(other) is not type(self):
-            return NotImplemented
-        return same_fields(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, parents: Mapping[Hashable, Hashable | None], root: Hashable | None = None) -> None:
         if not isinstance(parents, Mapping):

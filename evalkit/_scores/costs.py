@@ -25,7 +25,7 @@ import numpy as np
 
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._types import LabelsLike, ScoresLike
-from evalkit._engine._validation import same_fields, show
+from evalkit._engine._validation import FieldEquality, show
 from evalkit._engine.counting import encode
 from evalkit._results.base import CellsResult
 from evalkit.exceptions import InputShapeError, InvalidTypeError, InvalidValueError, LabelMismatchError
@@ -42,7 +42,7 @@ def _counts_of(confusion: Any) -> tuple[np.ndarray, tuple]:
 
 
 @attrs.frozen(eq=False)
-class CostMatrix:
+class CostMatrix(FieldEquality):
     """A square matrix of costs, rows actual and columns predicted, with its labels.
 
     Attributes:
@@ -52,14 +52,6 @@ class CostMatrix:
 
     costs: np.ndarray = attrs.field(repr=False)
     labels: tuple = attrs.field()
-
-    def __eq__(self, other: object) -> bool:
-        """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
-        if type(other) is not type(self):
-            return NotImplemented
-        return same_fields(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def from_array(cls, costs: Any, labels: Sequence[Hashable] | None = None) -> CostMatrix:

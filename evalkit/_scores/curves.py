@@ -52,6 +52,7 @@ from evalkit._engine._labels import check_one_label, column_labels, label_positi
 from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import LabelsLike, ScoresLike
 from evalkit._engine._validation import (
+    FieldEquality,
     as_array,
     check_choice,
     check_matrix,
@@ -59,7 +60,6 @@ from evalkit._engine._validation import (
     check_sample_weight,
     made_by_constructors,
     read_only,
-    same_fields,
     show,
 )
 from evalkit._engine.cells import Cells
@@ -273,7 +273,7 @@ def score_columns(
     "(thresholds= for memory bounded by the thresholds), or merge the curves of the batches (a + b)"
 )
 @attrs.frozen(eq=False)
-class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
+class ThresholdCurve(FieldEquality, CurveState, CurveOperatingPoints, CurveAreas):
     """The cells of one or more one-vs-rest problems at every threshold (see the module docstring).
 
     Build it with ``from_scores``. A binary curve has one class, the positive one; a curve of
@@ -695,14 +695,6 @@ class ThresholdCurve(CurveState, CurveOperatingPoints, CurveAreas):
         if not seen and len(self.labels) == 1:
             return self.negative_label
         raise LabelMismatchError(f"cannot merge binary curves of different negative classes: {self.negative_label!r} and {other.negative_label!r}")
-
-    def __eq__(self, other: object) -> bool:
-        """A copy (a JSON or pickle round trip) equals its original: every field the same in value and kind."""
-        if type(other) is not type(self):
-            return NotImplemented
-        return same_fields(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         kind = "binned" if self.binned else "exact"
