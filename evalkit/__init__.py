@@ -58,31 +58,16 @@ from evalkit._results._summed import SummedState
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import BatchCount, CountedState, merged_parts
 from evalkit._results.evaluation import Evaluation
-from evalkit._results.intervals import (
-    Comparison,
-    Interval,
-    KappaTest,
-    compare,
-    compare_many,
-    compare_results,
-    indicators_interval,
-)
+from evalkit._results.intervals import Interval, KappaTest, indicators_interval
+from evalkit._results.paired import Comparison, compare, compare_many, compare_results
 from evalkit._scale.adwin import Adaptive, Adwin
+from evalkit._scale.baselines import MajorityClass, NoChange, kappa_m, kappa_temporal
 from evalkit._scale.monitor import Monitor
 from evalkit._scale.over_time import over_time
 from evalkit._scale.prequential import Prequential
 from evalkit._scale.running_mean import RunningMean
 from evalkit._scale.sequential_test import SequentialTest
-from evalkit._scale.windows import (
-    Faded,
-    FadedPerClass,
-    MajorityClass,
-    NoChange,
-    Tumbling,
-    Windowed,
-    kappa_m,
-    kappa_temporal,
-)
+from evalkit._scale.windows import Faded, FadedPerClass, Tumbling, Windowed
 from evalkit._scores.calibration import BrierDecomposition, Calibration, CalibrationTest, Reliability
 from evalkit._scores.conformal import IntervalCoverage, SetCoverage
 from evalkit._scores.costs import CostMatrix

@@ -201,6 +201,7 @@ def submodule(name: str) -> types.ModuleType:
 OLD_NAMES = {
     "evalkit.counting": {"evalkit._engine.cells": "Cells", "evalkit._engine._validation": "read_only"},
     "evalkit.agreement": {"evalkit._engine._labels": "same_labels"},
+    "evalkit.hierarchy": {"evalkit._engine._validation": "same_fields"},
     "evalkit.html": {"evalkit._engine._validation": "count_text"},
     "evalkit.averaging": {"evalkit._results": "CellsResult"},
     "evalkit.calibration": {"evalkit._engine._exact": "ExactSums add_limbs float_limbs limbs_to_ints", "evalkit.exceptions": "InvalidTypeError LabelMismatchError",
@@ -224,6 +225,7 @@ OLD_NAMES = {
     },
     "evalkit.curves": {
         "evalkit._engine._exact": "weighted_bincount",
+        "evalkit._engine._validation": "same_fields",
         "evalkit._java.classification_metrics": "ClassificationMetrics",
         "evalkit.measures._arithmetic": "rescaled",
         "evalkit.measures._averaging": "Averaged average_rows check_undefined mean_of mean_rows support_weights",
@@ -231,6 +233,7 @@ OLD_NAMES = {
         "evalkit._results": "intervals",
         "evalkit._scores": "operating",
     },
+    "evalkit.costs": {"evalkit._engine._validation": "same_fields"},
     "evalkit.dask": {"evalkit._engine._labels": "check_same_kind same_labels"},
     "evalkit.evaluation": {"evalkit._java.classification_metrics": "ClassificationMetrics"},
     "evalkit.formulas": {"evalkit._engine._exact": "exact_row_sums"},
@@ -256,6 +259,9 @@ OLD_NAMES = {
         "evalkit._scores.curves": "ThresholdCurve",
     },
     "evalkit.intervals": {
+        "evalkit._results.paired": "Comparison compare compare_many compare_results mcnemar",
+        "evalkit._engine.counting": "encode",
+        "evalkit._engine._labels": "sorted_labels",
         "evalkit._engine._validation": "as_array check_count check_numbers",
         "evalkit._engine.serialization": "json_safe",
         "evalkit.exceptions": "InvalidCountsError",
@@ -302,6 +308,7 @@ OLD_NAMES = {
         "evalkit.measures._registry": "Measure check_measure_parameters get_measure resolve_measure",
     },
     "evalkit.stats": {"evalkit.io": "html"},
+    "evalkit._scale.windows": {"evalkit._scale.baselines": "MajorityClass NoChange kappa_m kappa_temporal"},
     "evalkit.streaming": {
         "evalkit._java.classification_metrics": "ClassificationMetrics",
         "evalkit._scale._score_streams": "Scored",

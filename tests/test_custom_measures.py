@@ -23,7 +23,7 @@ from evalkit import (
     ThresholdCurve,
     formulas,
 )
-from evalkit._results.intervals import compare
+from evalkit._results.paired import compare
 from evalkit._scale.streaming import CurveCounts, LabelSetCounts
 from evalkit.cli import main
 from evalkit.exceptions import (

@@ -19,7 +19,7 @@ from evalkit import (
     exceptions,
 )
 from evalkit import metrics as ek
-from evalkit._results import intervals
+from evalkit._results import intervals, paired
 from evalkit.exceptions import (
     ClassIndexError,
     DuplicateLabelError,
@@ -440,11 +440,11 @@ def test_garbage_arguments_raise_only_evalkit_errors(name, a, b, c):
         (lambda: ek.log_loss([0, 1], [0.2, 0.7], normalize="yes"), TypeError),
         (lambda: ek.roc_curve([0, 1], [0.2, 0.7], drop_intermediate=[True]), TypeError),
         (lambda: ek.f1_score([0, 1], [0, 1], labels=True), TypeError),
-        (lambda: intervals.compare([0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1], random_state="x"), ValueError),
+        (lambda: paired.compare([0, 1, 1, 0], [0, 1, 0, 0], [0, 1, 1, 1], random_state="x"), ValueError),
         (lambda: ConfusionMatrix.from_predictions([0, 1, 1], [0, 1, 0]).interval("f1_score", "macro", random_state=-1), ValueError),
-        (lambda: intervals.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", sample_weight=[1, 2, 1, 1]), ValueError),
-        (lambda: intervals.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", labels=[0, 1]), ValueError),
-        (lambda: intervals.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", measure="f1_score"), ValueError),
+        (lambda: paired.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", sample_weight=[1, 2, 1, 1]), ValueError),
+        (lambda: paired.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", labels=[0, 1]), ValueError),
+        (lambda: paired.compare([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], [0.2, 0.8, 0.6, 0.1], method="delong", measure="f1_score"), ValueError),
     ],
 )
 def test_a_bad_argument_is_refused_naming_it(call, error):

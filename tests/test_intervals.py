@@ -22,18 +22,17 @@ from evalkit import (
     ThresholdCurve,
     compare,
 )
-from evalkit._results import intervals
+from evalkit._results import paired
 from evalkit._results.intervals import (
     Interval,
     _pair_kinds,
     _pair_statistic,
     clopper_pearson,
-    compare_many,
     delong,
     kappa_standard_error,
-    mcnemar,
     wilson,
 )
+from evalkit._results.paired import compare_many, mcnemar
 from evalkit.cli import main
 from evalkit.exceptions import (
     EvalkitWarning,
@@ -325,5 +324,5 @@ def test_multi_label_macro_intervals_from_the_indicators():
 
 
 def test_delong_takes_its_own_measure_by_name():
-    found = intervals.compare([0, 1, 1, 0, 1], [0.1, 0.9, 0.4, 0.3, 0.8], [0.2, 0.8, 0.6, 0.1, 0.9], method="delong", measure="roc_auc")
+    found = paired.compare([0, 1, 1, 0, 1], [0.1, 0.9, 0.4, 0.3, 0.8], [0.2, 0.8, 0.6, 0.1, 0.9], method="delong", measure="roc_auc")
     assert found.method == "delong"

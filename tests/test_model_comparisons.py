@@ -439,7 +439,7 @@ def test_ranks_sum_to_their_total_and_direction_mirrors(rows):
 
 
 def test_models_on_one_test_set_are_compared_in_pairs_and_ranked():
-    from evalkit._results.intervals import compare, compare_many
+    from evalkit._results.paired import compare, compare_many
     from evalkit.comparisons import PairwiseTests
 
     y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0]

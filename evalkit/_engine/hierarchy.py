@@ -16,11 +16,12 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 
+from evalkit._engine import moved_names
 from evalkit._engine._labels import check_one_label, check_same_kind, describe, sorted_labels
 from evalkit._engine._validation import FieldEquality, show
 from evalkit._engine.cells import unique_sorted
@@ -112,3 +113,7 @@ class Hierarchy(FieldEquality):
         offsets = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         closed = np.repeat(rows, lengths) * k + self._codes[starts + offsets]
         return unique_sorted(closed)
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

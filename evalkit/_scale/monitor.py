@@ -143,9 +143,9 @@ class Monitor(serialization.Document):
     def statistic(self) -> float:
         """The detector now, ``D(t)`` (with ``alpha``, plus the weight of the samples to come):
         it fires when this reaches ``threshold``."""
-        return math.exp(self._log_statistic(np.array(self._log_r), self._trials))
+        return math.exp(float(self._log_statistic(np.array(self._log_r), self._trials)))
 
-    def _log_statistic(self, log_r: np.ndarray, trials: Any) -> Any:
+    def _log_statistic(self, log_r: np.ndarray, trials: int | np.ndarray) -> np.ndarray:
         mixed = np.logaddexp.reduce(log_r - math.log(len(SHIFTS)), axis=0)
         return mixed if self.alpha is None else np.logaddexp(mixed, -np.log1p(trials))
 
@@ -187,7 +187,7 @@ class Monitor(serialization.Document):
         """
         return self._apply(*self._prepared(y_true, y_pred, sample_weight))
 
-    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[Any, np.ndarray | None, int]:
+    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | None, np.ndarray | None, int]:
         """A batch checked and read, nothing watched yet (what ``Prequential`` checks before its
         view counts the batch): its trials in order (``_trials_of``), or one event's outcome (True
         or False; None: no trial of the measure) without positions."""
@@ -200,10 +200,10 @@ class Monitor(serialization.Document):
         except EmptyInputError:  # an empty batch: nothing to watch
             return np.zeros(0, dtype=bool), np.zeros(0, dtype=np.intp), 0
 
-    def _apply(self, outcomes: Any, positions: np.ndarray | None, size: int) -> bool:
+    def _apply(self, outcomes: np.ndarray | bool | None, positions: np.ndarray | None, size: int) -> bool:
         """Watch a batch read by ``_prepared``: a chunk of trials at a time (after an alarm the
         rest of its chunk is watched anew, so an alarm costs at most a chunk)."""
-        if positions is None:  # one event
+        if positions is None or not isinstance(outcomes, np.ndarray):  # one event
             self.samples += 1
             return outcomes is not None and self._step(bool(outcomes))
         fired = False

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._validation import check_sample_weight, show
-from evalkit._scale.windows import _Baseline
+from evalkit._scale.baselines import _Baseline
 from evalkit.exceptions import InputShapeError, InvalidArgumentError, InvalidValueError
 
 __all__ = ["RunningMean"]

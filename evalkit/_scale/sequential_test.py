@@ -40,10 +40,10 @@ import numpy as np
 from evalkit._engine._labels import label_position
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
-from evalkit._results._closed_form import _check_level, _proportion
+from evalkit._results._closed_form import Interval, _check_level, _proportion
 from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_p_value, check_tuning
 from evalkit._results.confusion_matrix import ConfusionMatrix
-from evalkit._results.intervals import Comparison, Interval, compare
+from evalkit._results.paired import Comparison, compare
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownLabelError
 from evalkit.measures._registry import MeasureLike, resolve_measure
 

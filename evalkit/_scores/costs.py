@@ -18,11 +18,12 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 
+from evalkit._engine import moved_names
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._types import LabelsLike, ScoresLike
 from evalkit._engine._validation import FieldEquality, show
@@ -145,3 +146,7 @@ class CostMatrix(FieldEquality):
         """
         chosen = self.expected_costs(probabilities).argmin(axis=1)
         return [self.labels[k] for k in chosen.tolist()]
+
+
+if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
+    __getattr__ = moved_names.finder(__name__)

@@ -10,6 +10,7 @@ has them).
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -519,7 +520,7 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
     return table if arguments.period is None else attrs.evolve(table, axis=arguments.time_column)
 
 
-def file_monitor(arguments: Any, labels: list[str]) -> tuple[Monitor, Monitor] | None:
+def file_monitor(arguments: argparse.Namespace, labels: list[str]) -> tuple[Monitor, Monitor] | None:
     """The ``--monitor LEVEL`` of a report over time (``--monitor-measure``, ``--monitor-label``,
     ``--monitor-alpha`` or ``--monitor-arl``): the ``Monitor`` of the labels' codes, and one of
     the label as written (its description); None without ``--monitor``.

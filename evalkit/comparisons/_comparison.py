@@ -176,7 +176,7 @@ class PairwiseTests(Tabular):
             >>> found.ranked(), round(found.p_value("b", "c"), 3)
             ([('c', 1.0), ('a', 0.875), ('b', 0.5)], 0.375)
         """
-        from evalkit._results.intervals import compare_many
+        from evalkit._results.paired import compare_many
 
         check_choice("correction", correction, PAIRWISE_CORRECTIONS)
         models, k = tuple(predictions), len(predictions)

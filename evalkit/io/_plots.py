@@ -450,7 +450,8 @@ def intervals(found: dict[str, Any], *, ax: Axes | None = None, title: str | Non
         ax: the Axes to draw on.
         title: the title.
     """
-    from evalkit._results.intervals import Comparison, Interval
+    from evalkit._results._closed_form import Interval
+    from evalkit._results.paired import Comparison
 
     if not found or not all(isinstance(value, (Interval, Comparison)) for value in found.values()):
         raise InvalidTypeError(f"expected a non-empty dict of Interval or Comparison values, got {show(found)}")
