@@ -379,6 +379,16 @@ def test_a_comparison_without_spread_has_no_p_value_unless_there_is_no_differenc
     assert compare(y, y, y, "f1_score", "macro", anytime=True).p_value == 1.0
 
 
+def test_an_asymptotic_sequence_over_more_kinds_than_a_jackknife_can_read_is_refused():
+    """30 classes of two models give about 27,000 (actual, first, second) kinds: a jackknife
+    reading the difference once per kind over every kind is refused, as BCa's is, never left
+    to run for hours."""
+    rng = np.random.default_rng(12)
+    actual, first, second = (rng.integers(0, 30, 200_000) for _ in range(3))
+    with pytest.raises(UnsupportedSettingError, match="needs a jackknife too large to run"):
+        compare(actual, first, second, "f1_score", "macro", anytime=True)
+
+
 def test_a_measure_that_does_not_vary_when_a_sample_leaves_has_no_asymptotic_sequence():
     """Every sample right: the jackknife has no spread to grow the sequence from (NaN bounds,
     never a zero width); the beta-binomial sequence of a proportion still has one."""

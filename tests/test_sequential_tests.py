@@ -14,7 +14,7 @@ import pytest
 
 from evalkit import ConfusionMatrix, SequentialTest, compare
 from evalkit._results._sequences import beta_binomial_p_value
-from evalkit.exceptions import InvalidArgumentError
+from evalkit.exceptions import InvalidArgumentError, MixedLabelTypesError
 
 
 def _stream(seed: int, n: int, right: float, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -73,6 +73,11 @@ def test_what_a_sequential_test_cannot_decide_is_refused_with_the_reason():
     with pytest.raises(InvalidArgumentError, match="one model's predictions"):
         SequentialTest(target=0.8).update([0, 1], [0, 1], [1, 1])
     assert SequentialTest(target=0.8).update([], []) is False
+    pair = SequentialTest()
+    pair.update([0, 1, 1], [0, 1, 0], [0, 0, 1])
+    with pytest.raises(MixedLabelTypesError):  # a batch the comparison refuses leaves the test as it was
+        pair.update([1], [True], [1])
+    assert pair.samples == 3 and pair.update([1, 0], [1, 0], [0, 0]) is False and pair.samples == 5
 
 
 @pytest.mark.slow

@@ -171,9 +171,15 @@ def jackknife_spread(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate
     by the jackknife of the kinds: ``sqrt((n - 1) Σ c_k (θ_k - θ̄)²)`` (0 where it is undefined).
 
     Raises:
-        UnsupportedSettingError: float (weighted) counts.
+        UnsupportedSettingError: float (weighted) counts; more than ``_MOST_JACKKNIFE_KINDS``
+            kinds without a closed form of the jackknife (it would read the value once per
+            kind, each over every kind).
     """
     counts = _integral(kinds.counts, "an anytime interval")
+    present = int(np.count_nonzero(counts))
+    if kinds.jackknife_values is None and present > _MOST_JACKKNIFE_KINDS:
+        raise UnsupportedSettingError(f"an anytime sequence over {present:,} kinds of sample needs a jackknife too large to run "
+                                      f"(at most {_MOST_JACKKNIFE_KINDS:,} kinds: fewer classes, or the sequence of a proportion)")  # fmt: skip
     n = float(counts.sum())
     jack, weights = _jackknife(kinds, value) if n >= 2 and not math.isnan(estimate) else (np.zeros(0), np.zeros(0))
     if not len(jack):

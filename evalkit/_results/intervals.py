@@ -656,11 +656,8 @@ def counts_interval(
     kinds) to one value per resample. BCa's jackknife leaves one sample of each kind out
     (``jackknife_values``: a closed form of those values, when one exists); beyond
     20,000 kinds without one, the percentile interval is given, with a warning.
-    ``method="anytime"``: the asymptotic confidence sequence from the same jackknife.
-
-    Raises:
-        UnsupportedSettingError: ``"anytime"`` beyond 20,000 kinds without a closed form of
-            the jackknife (it would run the statistic once per kind).
+    ``method="anytime"``: the asymptotic confidence sequence from the same jackknife
+    (``jackknife_spread``, which refuses beyond 20,000 kinds without a closed form).
 
     Examples:
         >>> share = lambda drawn: drawn[:, 1] / drawn.sum(axis=1)   # the share of the second kind
@@ -669,8 +666,6 @@ def counts_interval(
     """
     check_choice("method", method, KINDS_METHODS)
     counts = _integral(np.asarray(counts), "an interval over samples (a bootstrap, an anytime sequence)")
-    if method == "anytime" and jackknife_values is None and len(counts) > _MOST_JACKKNIFE_KINDS:
-        raise UnsupportedSettingError(f"an anytime sequence of {what} over {len(counts):,} kinds of sample needs a jackknife too large to run")
     if method == "bca" and jackknife_values is None and len(counts) > _MOST_JACKKNIFE_KINDS:
         warnings.warn(f"BCa of {what} over {len(counts):,} kinds of sample needs a jackknife too large to run: the percentile interval is given",
                       EvalkitWarning, stacklevel=3)  # fmt: skip

@@ -179,12 +179,12 @@ class SequentialTest:
             raise InvalidArgumentError(f"'y_true', 'y_pred' and 'second' must have one length, got {sorted(lengths)}")
         if not rows:
             return 0
-        self._triples.update(rows)
-        kinds = list(self._triples.items())
+        triples = self._triples + Counter(rows)  # (kept once the comparison of all of them is read: a batch it refuses leaves the test as it was)
+        kinds = list(triples.items())
         actual, one, two = (np.array([kind[k] for kind, _ in kinds], dtype=object) for k in range(3))
         counts = np.array([amount for _, amount in kinds], dtype=np.int64)
         found = compare(actual, one, two, self.measure, self.average, anytime=True, level=self.level, tuning=self.tuning, sample_weight=counts)
-        self._last = found
+        self._triples, self._last = triples, found
         if found.p_value < self.p_value:
             self.p_value = found.p_value
             if self.decision is None and found.p_value <= 1 - self.level and not math.isnan(found.difference):
