@@ -14,7 +14,13 @@ import pytest
 
 from evalkit import ConfusionMatrix, SequentialTest, compare
 from evalkit._results._sequences import beta_binomial_p_value
-from evalkit.exceptions import InvalidArgumentError, MixedLabelTypesError
+from evalkit.exceptions import (
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidLabelError,
+    InvalidTypeError,
+    MixedLabelTypesError,
+)
 
 
 def _stream(seed: int, n: int, right: float, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -75,9 +81,26 @@ def test_what_a_sequential_test_cannot_decide_is_refused_with_the_reason():
     assert SequentialTest(target=0.8).update([], []) is False
     pair = SequentialTest()
     pair.update([0, 1, 1], [0, 1, 0], [0, 0, 1])
-    with pytest.raises(MixedLabelTypesError):  # a batch the comparison refuses leaves the test as it was
-        pair.update([1], [True], [1])
-    assert pair.samples == 3 and pair.update([1, 0], [1, 0], [0, 0]) is False and pair.samples == 5
+    refused = [(([1], [True], [1]), MixedLabelTypesError), (([True], [True], [False]), MixedLabelTypesError), (([0, None], [0, 1], [0, 1]), InvalidLabelError),
+               (([[0, 1]], [[0, 1]], [[0, 1]]), InvalidTypeError), ((3, 3, 3), InvalidTypeError), (([0, 1, [2]], [0, 1, 2], [0, 1, 2]), InputShapeError)]  # fmt: skip
+    for batch, error in refused:
+        with pytest.raises(error):  # a batch refused leaves the test as it was: nothing of it counted
+            pair.update(*batch)
+    assert pair.samples == 3 and pair.update([1, 0], [1, 0], [0, 0]) is False and pair.samples == 5 and sum(pair._triples.values()) == 5
+    for options, message in (({"measure": "f1_score"}, "two models compare an average"), ({"measure": "recall", "average": "bogus"}, "'average' must be one of"),
+                             ({"measure": "f1_score", "average": "macro", "alternative": "above"}, "'alternative' goes with a target")):  # fmt: skip
+        with pytest.raises(InvalidArgumentError, match=message):
+            SequentialTest(**options)
+    with pytest.raises(MixedLabelTypesError):  # a target's class of another kind than the stream's labels would never be met
+        SequentialTest("recall", label=1, target=0.5).update([True, False] * 100, [True, True] * 100)
+
+
+def test_two_models_are_not_decided_on_the_spread_of_a_handful_of_samples():
+    """Five samples where two equally good models differ once: the delta method's spread of so
+    few is near 0 and its p-value near 0; the test reads the asymptotic p-value from 100 samples on."""
+    test = SequentialTest("matthews_correlation_coefficient")
+    test.update([0, 0, 1, 0, 0], [0, 0, 0, 1, 0], [0, 0, 1, 0, 0])
+    assert test.decided_at is None and test.p_value == 1.0
 
 
 @pytest.mark.slow

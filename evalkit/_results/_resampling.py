@@ -182,7 +182,7 @@ def jackknife_spread(kinds: _Kinds, value: Callable[[Any], np.ndarray], estimate
                                       f"(at most {_MOST_JACKKNIFE_KINDS:,} kinds: fewer classes, or the sequence of a proportion)")  # fmt: skip
     n = float(counts.sum())
     jack, weights = _jackknife(kinds, value) if n >= 2 and not math.isnan(estimate) else (np.zeros(0), np.zeros(0))
-    if not len(jack):
+    if not len(jack) or len(jack) < present:  # a sample whose leaving makes the value undefined: too few samples for the delta method
         return n, 0.0
     centre = np.dot(jack, weights) / weights.sum()
     return n, math.sqrt((n - 1) * float(np.dot(weights, (jack - centre) ** 2)))
@@ -296,8 +296,9 @@ def _pair_statistic(measure: Measure, average: str | None, position: int | None,
 
 
 def _row_kinds(cells: Cells) -> _Kinds:
-    """Kinds = the stored rows of per-sample cells, with how many samples each stands for; the
-    sums are the four cells."""
+    """Kinds = the distinct rows of per-sample cells (``Cells.compact``), with how many samples
+    each stands for; the sums are the four cells."""
+    cells = cells.compact()  # (a jackknife reads each kind over every kind: distinct rows, not samples)
     counts = _integral(cells.row_weights(), "an interval over samples (a bootstrap, an anytime sequence)")
     return _dense_kinds(np.stack([np.asarray(row, dtype=np.float64) for row in cells.rows()], axis=1), counts)
 

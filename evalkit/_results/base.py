@@ -498,9 +498,12 @@ class CellsResult:
             return False
         if average is None:  # one class: each sample is one of its four cells
             return True
-        rows = self.sample_cells
-        trials = np.asarray(coefficients[1], dtype=np.float64) @ np.stack([np.asarray(row, dtype=np.float64) for row in rows.rows()])
-        return bool(np.all(trials[np.asarray(rows.row_weights()) > 0] <= 1))
+        try:  # a micro average of single-label data: a sample's cells are (1, 0, 0, m-1) or (0, 1, 1, m-2), whatever the data
+            self.pair_counts()
+        except UnsupportedSettingError:  # multi-label or soft: a sample adds a trial per label (decided by the setting, never by the rows so far)
+            return False
+        m = len(self.labels)
+        return bool(np.all(np.array([[1, 0, 0, m - 1], [0, 1, 1, m - 2]]) @ np.asarray(coefficients[1], dtype=np.float64) <= 1))
 
     def _check_whole(self, asked: MeasureLike, resolved: Measure, single: bool) -> None:
         """A whole-result interval is of accuracy, kappa or MCC of single-label data, asked for by

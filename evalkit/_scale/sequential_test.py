@@ -37,17 +37,22 @@ from typing import Any, cast
 
 import numpy as np
 
-from evalkit._engine._labels import label_position
+from evalkit._engine._labels import check_label, check_same_family, label_position
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
 from evalkit._results._closed_form import Interval, _check_level, _proportion
 from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_p_value, check_tuning
 from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._results.intervals import WHOLE_MEASURES
 from evalkit._results.paired import Comparison, compare
-from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownLabelError
+from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTypeError, UnknownLabelError
 from evalkit.measures._registry import MeasureLike, resolve_measure
 
 __all__ = ["SequentialTest"]
+
+FEWEST_SAMPLES = 100
+"""Samples two models are compared on before the asymptotic p-value is read: the delta method's
+spread of a handful of samples can be near 0, and the running minimum would keep its p-value."""
 
 ALTERNATIVES = ("above", "below", "either")
 """What a test against a target claims: the measure is above it, below it, or either."""
@@ -77,10 +82,20 @@ class SequentialTest:
     """
 
     def __init__(self, measure: MeasureLike = "accuracy", average: str | None = None, *, label: Hashable | None = None, target: float | None = None,
-                 alternative: str = "above", level: float = 0.95, tuning: float = DEFAULT_TUNING) -> None:  # fmt: skip
+                 alternative: str | None = None, level: float = 0.95, tuning: float = DEFAULT_TUNING) -> None:  # fmt: skip
         self.level, self.tuning = _check_level(level), check_tuning(tuning)
+        if target is None and alternative is not None:
+            raise InvalidArgumentError("'alternative' goes with a target; two models are compared both ways (the better one is the decision)")
+        if target is None and label is not None:
+            raise InvalidArgumentError("'label' goes with a target; two models compare an average (average=) or a whole-result measure")
+        alternative = "above" if alternative is None else alternative
         check_choice("alternative", alternative, ALTERNATIVES)
         resolved = resolve_measure(measure)
+        if target is None and (average is None) != (resolved.name in WHOLE_MEASURES):
+            raise InvalidArgumentError(f"two models compare an average of {resolved.name!r} (average='macro', ...) or a whole-result measure "
+                                       f"({', '.join(WHOLE_MEASURES)}) without one; got average={show(average)}")  # fmt: skip
+        if average is not None:
+            check_choice("average", average, ("micro", "macro", "weighted"))
         self.measure, self.average, self.label, self.alternative = resolved.name, average, label, alternative
         self.target: float | None = None
         if target is not None:
@@ -94,8 +109,6 @@ class SequentialTest:
                 raise InvalidArgumentError(f"give 'label' for a measure of one class, and none for accuracy; got measure {resolved.name!r}, label {show(label)}")
             self.target = float(target)
             self._matrix: ConfusionMatrix | None = ConfusionMatrix()
-        elif label is not None:
-            raise InvalidArgumentError("'label' goes with a target; two models compare an average (average=) or a whole-result measure")
         else:
             self._matrix = None
         self._triples: Counter[tuple[Any, Any, Any]] = Counter()
@@ -147,6 +160,8 @@ class SequentialTest:
         size = int(matrix.get_total_items() - before)
         if not size:
             return 0
+        if self.label is not None:
+            check_same_family(matrix.labels, (self.label,), ("the stream's labels", "'label'"))  # (a label of another kind would never be met)
         try:
             position = None if self.label is None else label_position(matrix.labels, self.label)
         except UnknownLabelError:  # a class not met yet: nothing of its measure to read
@@ -173,18 +188,22 @@ class SequentialTest:
         return float(np.asarray(a) @ values), float(np.asarray(b) @ values)
 
     def _count_pair(self, y_true: LabelsLike, first: LabelsLike, second: LabelsLike | None) -> int:
-        rows = list(zip(*(np.asarray(values, dtype=object).tolist() for values in (y_true, first, second))))
-        lengths = {len(np.asarray(values, dtype=object)) for values in (y_true, first, second)}
-        if len(lengths) > 1:
-            raise InvalidArgumentError(f"'y_true', 'y_pred' and 'second' must have one length, got {sorted(lengths)}")
-        if not rows:
+        columns = [_column(values, name) for values, name in ((y_true, "y_true"), (first, "y_pred"), (second, "second"))]
+        if len({len(column) for column in columns}) > 1:
+            raise InvalidArgumentError(f"'y_true', 'y_pred' and 'second' must have one length, got {[len(column) for column in columns]}")
+        if not len(columns[0]):
             return 0
+        seen = next(iter(self._triples), ())
+        check_same_family([label for column in columns for label in column], seen, ("the batch's labels", "the labels counted before"))
+        rows = list(zip(*columns))
         triples = self._triples + Counter(rows)  # (kept once the comparison of all of them is read: a batch it refuses leaves the test as it was)
         kinds = list(triples.items())
         actual, one, two = (np.array([kind[k] for kind, _ in kinds], dtype=object) for k in range(3))
         counts = np.array([amount for _, amount in kinds], dtype=np.int64)
         found = compare(actual, one, two, self.measure, self.average, anytime=True, level=self.level, tuning=self.tuning, sample_weight=counts)
         self._triples, self._last = triples, found
+        if found.method == "asymptotic" and self.samples + len(rows) < FEWEST_SAMPLES:  # (the delta method on a handful of samples: not read yet)
+            return len(rows)
         if found.p_value < self.p_value:
             self.p_value = found.p_value
             if self.decision is None and found.p_value <= 1 - self.level and not math.isnan(found.difference):
@@ -195,3 +214,11 @@ class SequentialTest:
         about = f"{self.measure} {self.alternative} {self.target:g}" if self.target is not None else f"{self.measure} of two models"
         state = f"decided at {self.decided_at}: {self.decision}" if self.decided_at is not None else "undecided"
         return f"SequentialTest({about}): {self.samples} samples, p = {self.p_value:.4g}, {state}"
+
+
+def _column(values: object, name: str) -> list:
+    """One column of labels as a list, each checked (one label per sample, never None)."""
+    found = np.asarray(values, dtype=object)
+    if found.ndim != 1:
+        raise InvalidTypeError(f"{name!r} must be one label per sample (a 1-D column), got {show(values)}")
+    return [check_label(name, label) for label in found.tolist()]
