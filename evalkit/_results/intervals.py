@@ -148,6 +148,7 @@ __all__ = [
     "log_ratio_interval",
     "pairs_interval",
     "percentile_interval",
+    "proportion_counts",
     "proportion_interval",
     "ratio_interval",
     "rows_interval",
@@ -296,13 +297,28 @@ def proportion_interval(
         0.9 [0.7864, 0.9565] (95% wilson)
     """
     check_choice("method", method, PROPORTION_METHODS)
+    found = proportion_counts(measure, cells, parameters)
+    if found is None:
+        raise InvalidArgumentError(f"method={method!r} is for proportions (successes / trials); {measure.name!r} is none: use 'bca' or 'percentile'")
+    _integral(np.array(found), f"method={method!r}")
+    return binomial_interval(*found, estimate, level=level, method=method, tuning=tuning)
+
+
+def proportion_counts(measure: Measure, cells: Cells, parameters: dict[str, Any] | None = None) -> tuple[float, float] | None:
+    """The successes and trials of a measure that is a proportion of the summed ``cells``
+    (``<a, v> / <b, v>``, ``v`` the four cells' totals), or None for a measure that is none.
+
+    Examples:
+        >>> from evalkit.measures._registry import get_measure
+        >>> proportion_counts(get_measure("recall"), Cells(45, 10, 5, 40))
+        (45.0, 50.0)
+    """
     coefficients = _proportion(measure, dict(parameters or {}))
     if coefficients is None:
-        raise InvalidArgumentError(f"method={method!r} is for proportions (successes / trials); {measure.name!r} is none: use 'bca' or 'percentile'")
+        return None
     values = np.array([float(np.asarray(row).sum()) for row in cells.rows()])
-    _integral(values, f"method={method!r}")
     a, b = coefficients
-    return binomial_interval(float(a @ values), float(b @ values), estimate, level=level, method=method, tuning=tuning)
+    return float(a @ values), float(b @ values)
 
 
 def binomial_interval(successes: ArrayLike, trials: ArrayLike, estimate: float, *, level: float = 0.95, method: str = "wilson",

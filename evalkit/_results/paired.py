@@ -135,15 +135,21 @@ def mcnemar(first_right: ArrayLike, second_right: ArrayLike, *, midp: bool = Fal
         >>> round(mcnemar([1, 1, 1, 1, 1, 1, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0]), 4)
         0.0625
     """
-    first, second = np.asarray(first_right, dtype=bool), np.asarray(second_right, dtype=bool)
-    weight = np.ones(len(first), dtype=np.int64) if sample_weight is None else _integral(np.asarray(sample_weight), "McNemar's test")
-    b, c = int(weight[first & ~second].sum()), int(weight[~first & second].sum())
+    b, c = _discordant(first_right, second_right, sample_weight)
     n = b + c
     if n == 0:
         return 1.0
     tail, point = _binomial_tail(min(b, c), n)
     p_value = 2 * tail - (point if midp else 0.0)
     return float(min(1.0, p_value))
+
+
+def _discordant(first_right: ArrayLike, second_right: ArrayLike, sample_weight: ArrayLike | None) -> tuple[int, int]:
+    """McNemar's discordant samples: ``b`` where only the first is right, ``c`` where only the
+    second is (integer weights count as repeated samples)."""
+    first, second = np.asarray(first_right, dtype=bool), np.asarray(second_right, dtype=bool)
+    weight = np.ones(len(first), dtype=np.int64) if sample_weight is None else _integral(np.asarray(sample_weight), "McNemar's test")
+    return int(weight[first & ~second].sum()), int(weight[~first & second].sum())
 
 
 def compare(
@@ -257,8 +263,7 @@ def _paired_sequence(y_true: LabelsLike, first: LabelsLike, second: LabelsLike, 
     difference = estimates[0] - estimates[1]
     if chosen == "beta-binomial":
         actual, one, two = codes
-        counts = np.ones(len(actual), dtype=np.int64) if weight is None else _integral(weight, "McNemar's test")
-        b, c = (int(counts[mask].sum()) for mask in ((one == actual) & (two != actual), (one != actual) & (two == actual)))
+        b, c = _discordant(one == actual, two == actual, weight)
         return Comparison(difference, math.nan, math.nan, beta_binomial_p_value(b, b + c, 0.5, 1 - level, tuning), chosen, estimates, level, anytime=True)
     n, spread = jackknife_spread(kinds, gap, difference)
     span = resolved.bounds[1] - resolved.bounds[0]

@@ -43,7 +43,7 @@ from evalkit._engine._validation import check_choice, show
 from evalkit._results._closed_form import Interval, _check_level, _proportion
 from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_p_value, check_tuning
 from evalkit._results.confusion_matrix import ConfusionMatrix
-from evalkit._results.intervals import WHOLE_MEASURES
+from evalkit._results.intervals import WHOLE_MEASURES, proportion_counts
 from evalkit._results.paired import Comparison, compare
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTypeError, UnknownLabelError
 from evalkit.measures._registry import MeasureLike, resolve_measure
@@ -183,9 +183,7 @@ class SequentialTest:
         if position is None:
             margins = matrix.pair_counts().margins()
             return float(margins["correct"]), float(margins["total"])
-        values = np.array([float(np.asarray(row).sum()) for row in matrix.class_cells[position : position + 1].rows()])
-        a, b = cast("tuple[np.ndarray, np.ndarray]", _proportion(resolve_measure(self.measure), {}))
-        return float(np.asarray(a) @ values), float(np.asarray(b) @ values)
+        return cast("tuple[float, float]", proportion_counts(resolve_measure(self.measure), matrix.class_cells[position : position + 1]))
 
     def _count_pair(self, y_true: LabelsLike, first: LabelsLike, second: LabelsLike | None) -> int:
         columns = [_column(values, name) for values, name in ((y_true, "y_true"), (first, "y_pred"), (second, "second"))]
