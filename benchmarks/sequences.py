@@ -94,24 +94,33 @@ def macro_f1(streams: int, events: int) -> list[str]:
     return lines
 
 
-def alarms(streams: int) -> list[str]:
-    """``Monitor`` of a 3-class model's accuracy at 0.9 that drops to 0.85 after ``change``
-    samples: the share of streams with an alarm before the drop, and the delay after it."""
-    lines = ["| guarantee | drop after | streams | an alarm before the drop | delay: median | 90% | 95% |", "|---|---:|---:|---:|---:|---:|---:|"]
-    for guarantee in ({"alpha": 0.01}, {"arl": 10_000}):
+def alarms(streams: int, segment_streams: int) -> list[str]:
+    """``Monitor`` of a 3-class model right 0.9 of the time (wrong evenly: its accuracy and its
+    macro F1 are 0.9) that drops to 0.85 after ``change`` samples: the share of streams with an
+    alarm before the drop, and the delay after it. Accuracy is watched in one batch, sample by
+    sample; the macro F1, by segments, in batches of 200 (``segment_streams`` streams)."""
+    lines = ["| watched | guarantee | drop after | streams | an alarm before the drop | delay: median | 90% | 95% |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    settings = [("accuracy", {"alpha": 0.01}, streams), ("accuracy", {"arl": 10_000}, streams), ("macro F1, batches of 200", {"alpha": 0.01}, segment_streams)]
+    for watched, guarantee, count in settings:
         for change in (1000, 5000, 20_000):
             delays, early = [], 0
-            for seed in range(streams):
+            for seed in range(count):
                 rng = np.random.default_rng(seed + 7)
                 actual = rng.integers(0, 3, change + 6000)
                 right = rng.random(change + 6000) < np.where(np.arange(change + 6000) < change, 0.9, 0.85)
-                monitor = Monitor(0.9, **guarantee)
-                monitor.update(actual, np.where(right, actual, (actual + rng.integers(1, 3, change + 6000)) % 3))
+                predicted = np.where(right, actual, (actual + rng.integers(1, 3, change + 6000)) % 3)
+                if watched == "accuracy":
+                    monitor = Monitor(0.9, **guarantee)
+                    monitor.update(actual, predicted)
+                else:
+                    monitor = Monitor(0.9, "f1_score", average="macro", **guarantee)
+                    for start in range(0, change + 6000, 200):
+                        monitor.update(actual[start : start + 200], predicted[start : start + 200])
                 early += any(at <= change for at in monitor.alarms)
                 after = [at for at in monitor.alarms if at > change]
                 delays.append(after[0] - change if after else math.inf)
             name = ", ".join(f"{key}={value:,}" if value >= 1 else f"{key}={value}" for key, value in guarantee.items())
-            lines.append(f"| {name} | {change:,} | {streams:,} | {early / streams:.1%} | " + " | ".join(f"{np.quantile(delays, q):,.0f}" for q in (0.5, 0.9, 0.95)) + " |")
+            lines.append(f"| {watched} | {name} | {change:,} | {count:,} | {early / count:.1%} | " + " | ".join(f"{np.quantile(delays, q):,.0f}" for q in (0.5, 0.9, 0.95)) + " |")
     return lines
 
 
@@ -153,10 +162,11 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--f1-streams", type=int, default=500)
     parser.add_argument("--alarm-streams", type=int, default=300)
+    parser.add_argument("--segment-streams", type=int, default=100)
     parser.add_argument("--only", choices=["proportions", "macro_f1", "alarms", "widths", "reads"], action="append")
     arguments = parser.parse_args()
     tables = {"proportions": lambda: proportions(arguments.streams, arguments.events), "macro_f1": lambda: macro_f1(arguments.f1_streams, arguments.events),
-              "alarms": lambda: alarms(arguments.alarm_streams), "widths": widths, "reads": reads}
+              "alarms": lambda: alarms(arguments.alarm_streams, arguments.segment_streams), "widths": widths, "reads": reads}
     chosen = [tables[name]() for name in (arguments.only or tables)]
     print(f"Python {sys.version.split()[0]}; tuning {DEFAULT_TUNING:,} samples; 95% level.\n")
     print("\n\n".join("\n".join(table) for table in chosen))

@@ -194,9 +194,14 @@ def test_a_table_over_time_carries_the_alarms_of_its_monitor_on_its_axis():
 def test_what_a_monitor_cannot_watch_is_refused_with_the_reason():
     for arguments, options, error, message in [
         ((1.2,), {}, InvalidArgumentError, "'reference' must be a level in"),
-        ((0.9, "f1_score"), {"label": 1}, InvalidArgumentError, "'measure' must be a proportion"),
-        ((0.9, "recall"), {}, InvalidArgumentError, "give 'label' for a measure of one class"),
-        ((0.9,), {"label": 1}, InvalidArgumentError, "give 'label' for a measure of one class"),
+        ((0.9, "recall"), {}, InvalidArgumentError, "give 'label' .one class. or 'average'"),
+        ((0.9,), {"label": 1}, InvalidArgumentError, "give 'label' .one class. or 'average'"),
+        ((0.9, "f1_score"), {"label": 1, "average": "macro"}, InvalidArgumentError, "give 'label' .one class. or 'average'"),
+        ((0.9, "mcc"), {"label": 1}, InvalidArgumentError, "give 'label' .one class. or 'average'"),
+        ((0.9, "f1_score"), {"average": "samples"}, InvalidArgumentError, "'average' must be one of"),
+        ((0.9, "f1_score"), {"label": 1, "arl": 100}, InvalidArgumentError, "'arl' is the Shiryaev–Roberts procedure of a proportion"),
+        ((-1.5, "mcc"), {}, InvalidArgumentError, "'reference' must be a level in \\(-1, 1\\)"),
+        ((-0.5,), {}, InvalidArgumentError, "'reference' must be a level in \\(0, 1\\)"),
         ((0.9,), {"alpha": 0.01, "arl": 100}, InvalidArgumentError, "not both"),
         ((0.9,), {"alpha": 1.5}, InvalidArgumentError, "'alpha' must be in"),
         ((0.9,), {"arl": 0.5}, InvalidArgumentError, "'alpha' must be in"),
@@ -204,10 +209,14 @@ def test_what_a_monitor_cannot_watch_is_refused_with_the_reason():
     ]:
         with pytest.raises(error, match=message):
             Monitor(*arguments, **options)
-    with pytest.raises(UnsupportedSettingError, match="without weights"):
-        Monitor(0.9).update([1, 0], [1, 1], sample_weight=[1, 2])
+    for monitor in (Monitor(0.9), Monitor(0.9, "f1_score", average="macro")):
+        with pytest.raises(UnsupportedSettingError, match="without weights"):
+            monitor.update([1, 0], [1, 1], sample_weight=[1, 2])
+    with pytest.raises(UnsupportedSettingError, match="reads confidence sequences of segments"):
+        _ = Monitor(0.9, "f1_score", label=1).statistic
     for monitor, batch in ((Monitor(0.99), ([1], [True])), (Monitor(0.99), ([1, 1], [True, True])), (Monitor(0.99), (["1"], [1])),
-                           (Monitor(0.9, "recall", label=True), ([0, 1], [1, 1])), (Monitor(0.9, "recall", label="1"), ([1], [1]))):  # fmt: skip
+                           (Monitor(0.9, "recall", label=True), ([0, 1], [1, 1])), (Monitor(0.9, "recall", label="1"), ([1], [1])),
+                           (Monitor(0.9, "f1_score", label="1"), ([1], [1])), (Monitor(0.9, "mcc"), ([1, 1], [True, True]))):  # fmt: skip
         with pytest.raises(MixedLabelTypesError):  # 1 is never True nor "1": one event or a batch, a label of another kind than the stream's
             monitor.update(*batch)
         assert monitor.samples == 0 and not monitor.alarms
@@ -260,3 +269,130 @@ def test_a_drop_of_five_points_is_found_within_the_delay_the_guide_states():
             after = [at for at in monitor.alarms if at > 5000]
             delays.append(after[0] - 5000 if after else math.inf)
         assert np.median(delays) <= median and np.quantile(delays, 0.95) <= most, (guarantee, np.median(delays), np.quantile(delays, 0.95))
+
+
+# ------------------------------------------------------------------------------------------------
+# any other measure: confidence sequences of segments
+
+
+def _segments_by_definition(actual: np.ndarray, predicted: np.ndarray, ends: list[int], reference: float, measure: str, options: dict,
+                            alpha: float, lower_is_better: bool = False) -> list[int]:  # fmt: skip
+    """The alarms from the definition, with nothing carried between checkpoints: at each checkpoint
+    (a batch end 100 samples or more after the last), every segment start the thinning keeps is
+    counted anew from the samples since it (a fresh matrix of the slice), read at its level, and
+    the first that leaves the reference out on the worse side fires; then it starts again."""
+    alarms, starts, last = [], [0], 0  # starts[j - 1]: the sample where segment j starts (since the last alarm)
+    for end in ends:
+        if end - last < 100:
+            continue
+        last, newest, fired = end, len(starts), False
+        for j, start in enumerate(starts, 1):
+            kept = j == 1 or newest - j < 4 * (j & -j)  # kept at the checkpoint before, when segment `newest` started
+            if not kept or end - start < 100:
+                continue
+            found = ConfusionMatrix.from_predictions(actual[start:end], predicted[start:end]).interval(
+                measure, anytime=True, level=1 - alpha / (j * (j + 1)), **options)
+            if (found.low > reference) if lower_is_better else (found.high < reference):
+                fired = True
+                break
+        if fired:
+            alarms.append(end)
+            starts = [end]
+        else:
+            starts.append(end)
+    return alarms
+
+
+@pytest.mark.parametrize(("measure", "options", "reference", "lower"), [
+    ("f1_score", {"average": "macro"}, 0.9, False),
+    ("precision", {"average": "weighted"}, 0.9, False),
+    ("f1_score", {"label": 2}, 0.9, False),
+    ("cohen_kappa", {}, 0.85, False),
+    ("false_positive_rate", {"average": "macro"}, 0.05, True),
+])  # fmt: skip
+def test_a_measure_watched_by_segments_fires_where_a_segment_s_sequence_leaves_the_reference_out(measure, options, reference, lower):
+    actual, predicted = _stream(12, 9000, (0.93, 0.8), 4000, k=3)
+    ends = list(range(150, 9001, 150))
+    monitor = Monitor(reference, measure, alpha=0.05, **options)
+    for start, end in zip([0, *ends], ends):
+        monitor.update(actual[start:end], predicted[start:end])
+    expected = _segments_by_definition(actual, predicted, ends, reference, measure, options, 0.05, lower)
+    assert monitor.alarms == expected and expected and expected[0] > 4000
+    assert monitor.samples == 9000 and all(start == 1 or monitor.segments[-1][0] - start <= 4 * (start & -start) for start, _ in monitor.segments)
+
+
+def test_by_segments_one_event_at_a_time_checks_every_100_samples_as_batches_of_100_do():
+    actual, predicted = _stream(13, 6000, (0.93, 0.8), 3000, k=3)
+    batches, events = Monitor(0.9, "f1_score", average="macro", alpha=0.05), Monitor(0.9, "f1_score", average="macro", alpha=0.05)
+    for start in range(0, 6000, 100):
+        batches.update(actual[start : start + 100], predicted[start : start + 100])
+    for one, other in zip(actual.tolist(), predicted.tolist()):
+        events.update([one], [other])
+    assert batches.alarms and events.alarms == batches.alarms and events.to_json() == batches.to_json()
+    assert all(at % 100 == 0 for at in batches.alarms)  # at checkpoints: a batch end 100 samples or more after the last
+
+
+def test_a_monitor_by_segments_written_as_json_mid_stream_goes_on_as_the_first():
+    actual, predicted = _stream(14, 8000, (0.93, 0.8), 4000, k=3)
+    first = Monitor(0.8, "mcc", alpha=0.02, tuning=2000)
+    for start in range(0, 4550, 130):  # (ends mid-checkpoint: samples kept for the next)
+        first.update(actual[start : min(start + 130, 4550)], predicted[start : min(start + 130, 4550)])
+    restored = Monitor.from_json(first.to_json())
+    assert restored.to_json() == first.to_json() and restored.tuning == 2000
+    for monitor in (first, restored):
+        for start in range(4550, 8000, 130):
+            monitor.update(actual[start : start + 130], predicted[start : start + 130])
+    assert first.alarms and restored.alarms == first.alarms and restored.to_json() == first.to_json()
+    document = json.loads(first.to_json())
+    for field, value, message in (("segments", [], "field 'segments' must list"), ("segments", [[2, document["segments"][0][1]]], "from checkpoint 1 up"),
+                                  ("since", -1, "field 'since'"), ("pending", {"evalkit": "Monitor"}, "document of a counted result")):  # fmt: skip
+        with pytest.raises(FormatError, match=message):
+            Monitor.from_json(json.dumps({**document, field: value}))
+
+
+def test_a_table_over_time_and_a_prequential_stream_take_a_monitor_of_a_macro_average():
+    actual, predicted = _stream(15, 6000, (0.93, 0.8), 3000, k=3)
+    direct = Monitor(0.9, "f1_score", average="macro", alpha=0.05)
+    stream = Prequential(ConfusionMatrix([0, 1, 2]), delay=0, monitor=Monitor(0.9, "f1_score", average="macro", alpha=0.05))
+    for start in range(0, 6000, 200):
+        direct.update(actual[start : start + 200], predicted[start : start + 200])
+        stream.update(actual[start : start + 200], predicted[start : start + 200])
+    assert direct.alarms and cast_monitor(stream).alarms == direct.alarms
+    table = over_time(actual, predicted, window=500, monitor=Monitor(0.9, "f1_score", average="macro", alpha=0.05))
+    watched = Monitor(0.9, "f1_score", average="macro", alpha=0.05)
+    watched.update(actual, predicted)  # over_time gives the monitor the whole stream at once: one checkpoint, at its end
+    assert list(table.alarms) == watched.alarms and table.monitored == "macro f1_score" and table.reference == 0.9
+    assert table.monitor == "macro f1_score below 0.9; a false alarm at most 0.05 over the whole stream"
+
+
+def cast_monitor(stream: Prequential) -> Monitor:
+    assert stream.monitor is not None
+    return stream.monitor
+
+
+@pytest.mark.slow
+def test_by_segments_with_no_change_a_monitor_fires_in_at_most_alpha_of_streams():
+    """300 streams of 10,000 samples in batches of 200 at the reference macro F1 (a 3-class
+    model right 0.9 of the time, wrong evenly: every class's F1 is 0.9)."""
+    fired = 0
+    for seed in range(300):
+        actual, predicted = _stream(seed, 10_000, (0.9, 0.9), 0, k=3)
+        monitor = Monitor(0.9, "f1_score", average="macro", alpha=0.05)
+        for start in range(0, 10_000, 200):
+            fired += monitor.update(actual[start : start + 200], predicted[start : start + 200])
+    assert fired / 300 <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 300)
+
+
+@pytest.mark.slow
+def test_by_segments_a_drop_of_five_points_is_found_within_the_delay_the_guide_states():
+    """A 3-class model whose macro F1 drops from 0.9 to 0.85 after 5,000 samples (100 streams,
+    batches of 200, alpha=0.01): half fire within 3,000 samples of the drop, 95% within 5,000."""
+    delays = []
+    for seed in range(100):
+        actual, predicted = _stream(seed, 15_000, (0.9, 0.85), 5000, k=3)
+        monitor = Monitor(0.9, "f1_score", average="macro", alpha=0.01)
+        for start in range(0, 15_000, 200):
+            monitor.update(actual[start : start + 200], predicted[start : start + 200])
+        after = [at for at in monitor.alarms if at > 5000]
+        delays.append(after[0] - 5000 if after else math.inf)
+    assert np.median(delays) <= 3000 and np.quantile(delays, 0.95) <= 5000, (np.median(delays), np.quantile(delays, 0.95))

@@ -373,14 +373,31 @@ def test_a_report_over_time_with_a_monitor_lists_its_alarms_in_text_json_and_on_
     assert status == 0 and f"alarms (accuracy below 0.95; a false alarm at most 0.01 over the whole stream): {len(accuracy.alarms)}, at {accuracy.alarms[0]:,}" in out
 
 
+def test_a_report_over_time_watches_a_macro_average_by_segments(capsys, tmp_path):
+    rng = np.random.default_rng(9)
+    actual = rng.choice(["a", "b", "c"], 6000)
+    right = rng.random(6000) < np.where(np.arange(6000) < 3000, 0.95, 0.8)
+    predicted = np.where(right, actual, np.where(actual == "a", "b", "a"))
+    path = write(tmp_path, "stream.csv", "actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in zip(actual, predicted)))
+    direct = Monitor(0.9, "f1_score", average="macro", alpha=0.05)
+    for start in range(0, 6000, 1000):  # (the file is read in batches of 1,000 rows here: a checkpoint at each)
+        direct.update(actual[start : start + 1000], predicted[start : start + 1000])
+    document = over_time(capsys, path, "--window", "500", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-average", "macro",
+                         "--monitor-alpha", "0.05", "--batch-size", "1000")  # fmt: skip
+    assert document["monitor"]["alarms"] == direct.alarms and direct.alarms[0] > 3000
+    assert document["monitor"]["watched"] == "macro f1_score below 0.9; a false alarm at most 0.05 over the whole stream"
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (("--monitor", "0.9"), "--monitor watches a stream in a report over time"),
     (("--window", "30", "--monitor-arl", "100"), "--monitor-arl applies with --monitor LEVEL only"),
     (("--window", "30", "--monitor-alpha", "0"), "--monitor-alpha applies with --monitor LEVEL only"),
     (("--window", "30", "--monitor", "0.9", "--monitor-alpha", "0"), "--monitor-alpha must be a finite number > 0"),
     (("--window", "30", "--monitor", "1.5"), "--monitor must be a level in (0, 1)"),
-    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-label", "setosa"), "--monitor-measure must be a proportion"),
-    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall"), "give --monitor-label for a measure of one class"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-label", "setosa", "--monitor-arl", "100"),
+     "--monitor-arl is the Shiryaev–Roberts procedure of a proportion"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall"), "give --monitor-label (one class) or --monitor-average"),
+    (("--window", "30", "--monitor-average", "macro"), "--monitor-average applies with --monitor LEVEL only"),
     (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall", "--monitor-label", "rose"), "--monitor-label 'rose' is not a label"),
     (("--window", "30", "--monitor", "0.9", "--monitor-alpha", "0.1", "--monitor-arl", "100"), "not both"),
 ])  # fmt: skip

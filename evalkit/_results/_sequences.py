@@ -38,10 +38,15 @@ import math
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
 
-__all__ = ["DEFAULT_TUNING", "beta_binomial_bounds", "beta_binomial_p_value", "check_tuning", "mixture_scale", "normal_mixture_p_value", "normal_mixture_radius", "sequence_bounds"]
+__all__ = ["DEFAULT_TUNING", "FEWEST_SAMPLES", "beta_binomial_bounds", "beta_binomial_p_value", "check_tuning", "mixture_scale", "normal_mixture_p_value", "normal_mixture_radius", "sequence_bounds"]
 
 DEFAULT_TUNING = 3000
 """The number of samples where a confidence sequence is narrowest, unless one is given."""
+
+FEWEST_SAMPLES = 100
+"""Samples an asymptotic sequence is read from first, where a stream reads it to decide (a
+sequential test, a monitor): the delta method's spread of a handful of samples can be near 0,
+and a decision taken on it would stand."""
 
 MOST_TRIALS = 2**40
 """The most samples (or trials) a sequence is computed of, about 1.1e12: beyond, float64 holds

@@ -32,7 +32,7 @@ from evalkit._scale.windows import Windowed, _check_size
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
 from evalkit.io._over_time import OverTime
 from evalkit.measures._averaging import UndefinedPolicy
-from evalkit.measures._registry import MeasureLike
+from evalkit.measures._registry import MeasureLike, resolve_measure
 
 __all__ = ["DEFAULT_MEASURES", "OverTimeCounter", "over_time"]
 
@@ -171,8 +171,9 @@ class OverTimeCounter:
         monitor = self._monitor
         if monitor is None:
             return table
-        return attrs.evolve(table, alarms=tuple(self._alarms), monitor=monitor.description, reference=monitor.reference,
-                            monitored="accuracy" if monitor.measure == "accuracy" else "")  # fmt: skip
+        columns = {"accuracy": "accuracy", **{f"macro {resolve_measure(measure).name}": f"macro {name}" for name, measure in self._measures}}
+        watched = monitor.measure if monitor.average is None and monitor.label is None else f"{monitor.average} {monitor.measure}"
+        return attrs.evolve(table, alarms=tuple(self._alarms), monitor=monitor.description, reference=monitor.reference, monitored=columns.get(watched, ""))
 
 
 def over_time(

@@ -41,7 +41,7 @@ from evalkit._engine._labels import check_label, check_same_family, label_positi
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
 from evalkit._results._closed_form import Interval, _check_level, _proportion
-from evalkit._results._sequences import DEFAULT_TUNING, beta_binomial_p_value, check_tuning
+from evalkit._results._sequences import DEFAULT_TUNING, FEWEST_SAMPLES, beta_binomial_p_value, check_tuning
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.intervals import WHOLE_MEASURES, proportion_counts
 from evalkit._results.paired import Comparison, compare
@@ -49,10 +49,6 @@ from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTyp
 from evalkit.measures._registry import MeasureLike, resolve_measure
 
 __all__ = ["SequentialTest"]
-
-FEWEST_SAMPLES = 100
-"""Samples two models are compared on before the asymptotic p-value is read: the delta method's
-spread of a handful of samples can be near 0, and the running minimum would keep its p-value."""
 
 ALTERNATIVES = ("above", "below", "either")
 """What a test against a target claims: the measure is above it, below it, or either."""

@@ -150,10 +150,13 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--step", metavar="N", help="with --window: samples between rows (default N); with --period: a duration (default the period)")
     report.add_argument("--monitor", type=float, metavar="LEVEL",
                         help="with --window, --tumbling or --period: watch the accuracy (or --monitor-measure) for a fall below LEVEL, "
-                             "with false alarms controlled (an e-detector); the alarms in the report and on its charts")  # fmt: skip
+                             "with false alarms controlled (an e-detector, or confidence sequences of segments); the alarms in the report and on its charts")  # fmt: skip
     report.add_argument("--monitor-measure", default="accuracy", metavar="NAME",
-                        help="with --monitor: a proportion to watch (default accuracy; recall, precision, ... of --monitor-label)")  # fmt: skip
+                        help="with --monitor: the measure to watch (default accuracy; recall, precision, F1, ... of --monitor-label or "
+                             "averaged by --monitor-average; cohen_kappa, matthews_correlation_coefficient)")  # fmt: skip
     report.add_argument("--monitor-label", metavar="LABEL", help="with --monitor: the class of --monitor-measure")
+    report.add_argument("--monitor-average", choices=("micro", "macro", "weighted"),
+                        help="with --monitor: watch this average of --monitor-measure (an F1, ...) by confidence sequences of segments")  # fmt: skip
     report.add_argument("--monitor-alpha", type=float, metavar="A", help="with --monitor: the chance of any false alarm over the whole stream (default 0.01)")
     report.add_argument("--monitor-arl", type=float, metavar="N", help="with --monitor: instead, the average number of samples to a false alarm")
 
@@ -683,7 +686,7 @@ def _check_over_time(arguments: argparse.Namespace) -> None:
     if arguments.step is not None and arguments.window is None and arguments.period is None:
         raise InvalidArgumentError("--step applies with --window or --period only, neither of which is given")
     watching = [option for option, given in (("--monitor-measure", arguments.monitor_measure != "accuracy"), ("--monitor-label", arguments.monitor_label is not None),
-                                             ("--monitor-alpha", arguments.monitor_alpha is not None), ("--monitor-arl", arguments.monitor_arl is not None)) if given]  # fmt: skip
+                                             ("--monitor-average", arguments.monitor_average is not None), ("--monitor-alpha", arguments.monitor_alpha is not None), ("--monitor-arl", arguments.monitor_arl is not None)) if given]  # fmt: skip
     if watching and arguments.monitor is None:
         raise InvalidArgumentError(f"{', '.join(watching)} applies with --monitor LEVEL only, which is not given")
     if arguments.monitor is not None and not kinds:

@@ -522,7 +522,7 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
 
 def file_monitor(arguments: argparse.Namespace, labels: list[str]) -> tuple[Monitor, Monitor] | None:
     """The ``--monitor LEVEL`` of a report over time (``--monitor-measure``, ``--monitor-label``,
-    ``--monitor-alpha`` or ``--monitor-arl``): the ``Monitor`` of the labels' codes, and one of
+    ``--monitor-average``, ``--monitor-alpha`` or ``--monitor-arl``): the ``Monitor`` of the labels' codes, and one of
     the label as written (its description); None without ``--monitor``.
 
     Raises:
@@ -534,14 +534,14 @@ def file_monitor(arguments: argparse.Namespace, labels: list[str]) -> tuple[Moni
     label = arguments.monitor_label
     if label is not None and label not in labels:
         raise InvalidArgumentError(f"--monitor-label {label!r} is not a label of the file; its labels are {labels}")
-    options = {"alpha": arguments.monitor_alpha, "arl": arguments.monitor_arl}
+    options = {"average": arguments.monitor_average, "alpha": arguments.monitor_alpha, "arl": arguments.monitor_arl}
     try:
         return (Monitor(arguments.monitor, arguments.monitor_measure, label=None if label is None else labels.index(label), **options),
                 Monitor(arguments.monitor, arguments.monitor_measure, label=label, **options))  # fmt: skip
     except EvalkitError as error:
         named = str(error)
         for word, option in (("'reference'", "--monitor"), ("'measure'", "--monitor-measure"), ("'label'", "--monitor-label"),
-                             ("'alpha'", "--monitor-alpha"), ("'arl'", "--monitor-arl")):  # fmt: skip
+                             ("'average'", "--monitor-average"), ("'alpha'", "--monitor-alpha"), ("'arl'", "--monitor-arl")):  # fmt: skip
             named = named.replace(word, option)
         raise InvalidArgumentError(named) from None
 

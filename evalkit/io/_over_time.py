@@ -46,7 +46,8 @@ class OverTime(Tabular):
         monitor: what it watched (``"accuracy below 0.9, false alarms at most 1%"``); empty
             for none.
         reference: its reference level, drawn on the chart of ``monitored``.
-        monitored: the column it watched (``"accuracy"``), or empty (a class's measure).
+        monitored: the column it watched (``"accuracy"``, ``"macro f1_score"``), or empty (a
+            class's measure, or an average the table does not show).
     """
 
     kind: str

@@ -398,7 +398,7 @@ def measures_by_threshold(
 def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Measures per window of a stream against the end of each window: accuracy with its
     interval as a shaded band, each other measure a line; a monitor's alarms as red lines across
-    (and its reference level, when it watched accuracy).
+    (and its reference level, when it watched accuracy or a column drawn).
 
     Args:
         table: an ``OverTime`` (``evalkit.over_time(...)``).
@@ -425,8 +425,8 @@ def over_time(table: OverTime, measures: Sequence[str] | None = None, *, ax: Axe
         bounds = table.bounds(name)
         if bounds is not None:
             ax.fill_between(x, *bounds, color=f"C{k}", alpha=0.12)
-    if table.reference is not None and table.monitored == "accuracy":
-        ax.axhline(table.reference, color="tab:red", linestyle="--", linewidth=1, label=f"reference {table.reference:g}")
+    if table.reference is not None and table.monitored in ("accuracy", *chosen):
+        ax.axhline(table.reference, color="tab:red", linestyle="--", linewidth=1, label=f"reference {table.reference:g} of {table.monitored}")
     alarms = table.alarm_positions()
     for k, alarm in enumerate(alarms):  # the monitor's alarms, across the plot
         ax.axvline(cast(Any, datetime.datetime.fromtimestamp(alarm, datetime.timezone.utc) if dates else alarm), color="tab:red", alpha=0.4, linewidth=0.8,
