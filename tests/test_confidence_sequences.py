@@ -10,6 +10,8 @@ differences; and simulated streams for the guarantee itself.
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
 import time
 
@@ -28,6 +30,7 @@ from evalkit import (
     Faded,
     IntervalCoverage,
     LabelSetCounts,
+    RegressionMetrics,
     RiskCoverage,
     SetCoverage,
     ThresholdCurve,
@@ -43,7 +46,14 @@ from evalkit._results._sequences import (
     mixture_scale,
     normal_mixture_radius,
 )
-from evalkit.exceptions import InvalidArgumentError, InvalidTypeError, UnsupportedSettingError
+from evalkit.exceptions import (
+    FormatError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    InvalidValueError,
+    UnsupportedSettingError,
+)
 
 LEVELS = st.sampled_from([0.8, 0.9, 0.95, 0.99])
 TUNINGS = st.sampled_from([10.0, 100.0, 1000.0, 3000.0, 1e5])
@@ -464,3 +474,154 @@ def test_a_sequence_read_at_every_event_misses_at_most_its_alpha_and_a_fixed_int
         assert (found.low <= p <= found.high) != bool(excluded[stream, at])
     assert missed_sequence / streams <= 0.05
     assert missed_fixed / streams >= 4 * max(missed_sequence / streams, 0.02)
+
+
+# --------------------------------------------------------------------------------------------
+# a regressor's sums: MAE, MSE, RMSE and R² of a stream, no samples kept
+
+
+def _regression_stream(seed: int, n: int, noise: float = 0.5, shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.standard_t(5, n) + shift  # heavy tails: fourth moments that matter
+    return y, y + rng.normal(0, noise, n) + 0.1 * rng.standard_t(3, n)
+
+
+def _jackknife(y: np.ndarray, p: np.ndarray, name: str) -> float:
+    """The delta-method spread of one sample by the jackknife of the data itself: each value with
+    one sample left out, from the other samples' own sums (an independent formulation)."""
+    n, e = len(y), y - p
+    keep = lambda total, term: (total - term) / (n - 1)
+    mse, mae = keep((e**2).sum(), e**2), keep(np.abs(e).sum(), np.abs(e))
+    mean, square = keep(y.sum(), y), keep((y**2).sum(), y**2)
+    values = {"mean_absolute_error": mae, "mean_squared_error": mse, "root_mean_squared_error": np.sqrt(mse), "r_squared": 1 - mse / (square - mean**2)}[name]
+    return math.sqrt((n - 1) * float(((values - values.mean()) ** 2).sum()))
+
+
+def _influence(y: np.ndarray, p: np.ndarray, name: str) -> float:
+    """The standard deviation of each sample's influence on the measure, from the data: ``|e| -
+    MAE``, ``e² - A``, ``(e² - A)/(2 RMSE)``, and R²'s ``-(e² - A)/B + A ((y - μ)² - B)/B²``."""
+    e = y - p
+    a, mae, mu = (e**2).mean(), np.abs(e).mean(), y.mean()
+    b = ((y - mu) ** 2).mean()
+    influence = {"mean_absolute_error": np.abs(e) - mae, "mean_squared_error": e**2 - a, "root_mean_squared_error": (e**2 - a) / (2 * math.sqrt(a)),
+                 "r_squared": -(e**2 - a) / b + a * ((y - mu) ** 2 - b) / b**2}[name]  # fmt: skip
+    return float(influence.std())
+
+
+@pytest.mark.parametrize("name", ["mean_absolute_error", "mean_squared_error", "root_mean_squared_error", "r_squared"])
+def test_a_regressor_s_spread_of_one_sample_is_the_influence_of_its_samples_and_their_jackknife(name):
+    y, p = _regression_stream(1, 4000)
+    metrics = RegressionMetrics(keep_spread=True)
+    metrics.update(y, p)
+    n, spread = metrics.sample_spread(name)
+    assert n == 4000 and spread == pytest.approx(_influence(y, p, name), rel=1e-9)
+    assert spread == pytest.approx(_jackknife(y, p, name), rel=2e-2)  # (the jackknife is the delta method to O(1/n): 1.6% off at most here, with t(5) tails)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.integers(1, 299), max_size=5), st.sampled_from(["r_squared", "root_mean_squared_error"]), st.booleans())
+def test_a_regressor_s_sequence_rests_on_its_counts_alone(seed, cuts, name, anytime):
+    """Batches cut anywhere, events one at a time, JSON and pickle: the same exact sums, one interval."""
+    y, p = _regression_stream(seed, 300)
+    edges = [0, *sorted(set(cuts)), 300]
+    parts = []
+    for start, end in itertools.pairwise(edges):
+        part = RegressionMetrics(keep_spread=True)
+        part.update(y[start:end], p[start:end])
+        parts.append(part)
+    events = RegressionMetrics(keep_spread=True)
+    for one, other in zip(y.tolist(), p.tolist()):
+        events.update([one], [other])
+    found = check_interval_faces(parts, name, others={"one event at a time": events}, anytime=anytime)
+    assert found.anytime == anytime and found.method == "asymptotic" and found.low < found.estimate < found.high
+
+
+def test_a_regressor_s_fixed_and_anytime_intervals_are_the_estimate_and_its_spread():
+    y, p = _regression_stream(2, 3000)
+    metrics = RegressionMetrics(keep_spread=True)
+    metrics.update(y, p)
+    n, spread = metrics.sample_spread("r_squared")
+    fixed, sequence = metrics.interval("r2", level=0.9), metrics.interval("R2", anytime=True, level=0.9, tuning=1000)
+    assert fixed.estimate == sequence.estimate == metrics.get_r_squared()
+    assert fixed.high - fixed.estimate == pytest.approx(stats.norm.ppf(0.95) * spread / math.sqrt(n), rel=1e-12)
+    assert sequence.high - sequence.estimate == pytest.approx(spread * normal_mixture_radius(n, 0.1, 1000), rel=1e-12)
+    windowed = Windowed(RegressionMetrics(keep_spread=True), 1000)
+    windowed.update(y, p)  # a window takes its oldest away exactly: the fixed-n interval of its samples
+    last = RegressionMetrics(keep_spread=True)
+    last.update(y[-1000:], p[-1000:])
+    assert windowed.result.interval("mse") == last.interval("mse")
+
+
+def test_a_regressor_s_spread_is_refused_where_its_sums_cannot_give_it():
+    y, p = _regression_stream(3, 500)
+    unkept = RegressionMetrics.from_predictions(y, p)
+    with pytest.raises(UnsupportedSettingError, match="keep_spread=True"):
+        unkept.interval("r_squared")
+    weighted = RegressionMetrics(keep_spread=True)
+    weighted.update(y, p, sample_weight=np.where(np.arange(500) % 2, 0.5, 1.5))  # (weights that add up to the samples: found all the same)
+    for result in (weighted, RegressionMetrics(keep_spread=True) + weighted.scaled(1.0), weighted.scaled(0.5)):
+        with pytest.raises(UnsupportedSettingError, match="whole counts"):
+            result.interval("mse", anytime=True)
+    ones = RegressionMetrics(keep_spread=True)
+    ones.update(y, p, sample_weight=np.ones(500))
+    assert ones.interval("mae") == RegressionMetrics(keep_spread=True).counted(y, p).interval("mae")
+    two = RegressionMetrics(keep_spread=True)
+    two.update(np.stack([y, y], axis=1), np.stack([p, y], axis=1))
+    with pytest.raises(UnsupportedSettingError, match="of one output"):
+        two.interval("r_squared")
+    with pytest.raises(UnsupportedSettingError, match="not 'max_error'"):
+        ones.interval("max_error")
+    with pytest.raises(InvalidValueError, match="keep_spread needs values below about 1e76"):
+        RegressionMetrics(keep_spread=True).update([1e80, 1.0], [1.0, 1.0])
+    with pytest.raises(InvalidTypeError, match="'keep_spread' must be True or False"):
+        RegressionMetrics(keep_spread="yes")
+    with pytest.raises(InputShapeError, match="'keep_spread': True"):
+        ones + unkept
+
+
+def test_a_regressor_s_spread_is_nan_where_the_rounding_of_fourth_powers_could_hide_it():
+    """Targets far from 0 for their spread: the raw fourth moments lose the variance (NaN, never a
+    wrong number); a moderate offset gives the spread of the centred data."""
+    y, p = _regression_stream(4, 2000)
+    centred, near, far = (RegressionMetrics(keep_spread=True).counted(y + shift, p + shift) for shift in (0.0, 100.0, 1e5))
+    assert near.sample_spread("r_squared")[1] == pytest.approx(centred.sample_spread("r_squared")[1], rel=1e-6)
+    assert math.isnan(far.sample_spread("r_squared")[1]) and math.isnan(far.interval("r_squared", anytime=True).low)
+    assert far.sample_spread("mean_squared_error")[1] == pytest.approx(centred.sample_spread("mean_squared_error")[1], rel=1e-6)  # (errors do not move)
+    constant = RegressionMetrics(keep_spread=True).counted(np.ones(50), np.linspace(0, 2, 50))
+    assert math.isnan(constant.sample_spread("r_squared")[1])
+
+
+def test_documents_of_a_regressor_before_the_spread_read_as_not_keeping_it():
+    metrics = RegressionMetrics.from_predictions([1.0, 2.0, 3.0], [1.0, 2.5, 2.0])
+    document = json.loads(metrics.to_json())
+    assert document.pop("keep_spread") is False and document.pop("spread") is None
+    assert RegressionMetrics.from_json(json.dumps(document)) == metrics
+    kept = json.loads(RegressionMetrics(keep_spread=True).counted([1.0, 2.0], [1.0, 1.0]).to_json())
+    for changes, message in (({"keep_spread": False}, "'spread' must be null"), ({"spread": None}, "'spread' must be the sums"),
+                             ({"spread": [{"e4": "-1"}]}, "'spread' must hold the sums")):  # fmt: skip
+        with pytest.raises(FormatError, match=message):
+            RegressionMetrics.from_json(json.dumps({**kept, **changes}))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["r_squared", "root_mean_squared_error"])
+def test_a_regressor_s_sequence_read_every_batch_misses_at_most_its_alpha(name):
+    """500 streams of 10,000 samples read every 100 (from 200 on): the 95% sequence leaves the true
+    value out at some time in at most 5% of streams (the fixed-n interval read so, far more)."""
+    rng = np.random.default_rng(0)
+    big_y = rng.standard_t(5, 2_000_000)
+    big_p = big_y + rng.normal(0, 0.5, 2_000_000) + 0.1 * rng.standard_t(3, 2_000_000)
+    truth = getattr(RegressionMetrics.from_predictions(big_y, big_p), RegressionMetrics.measure(name).getter)()
+    missed_sequence = missed_fixed = 0
+    for seed in range(500):
+        y, p = _regression_stream(seed + 10, 10_000)
+        metrics, sequence, fixed = RegressionMetrics(keep_spread=True), False, False
+        for start in range(0, 10_000, 100):
+            metrics.update(y[start : start + 100], p[start : start + 100])
+            if start >= 100:
+                found, once = metrics.interval(name, anytime=True), metrics.interval(name)
+                sequence |= not found.low <= truth <= found.high
+                fixed |= not once.low <= truth <= once.high
+        missed_sequence += sequence
+        missed_fixed += fixed
+    assert missed_sequence / 500 <= 0.05 and missed_fixed / 500 > 0.2, (missed_sequence, missed_fixed)

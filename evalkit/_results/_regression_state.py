@@ -13,22 +13,26 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import serialization
+from evalkit._engine._exact import FLOAT_OFFSET
 from evalkit._engine._types import TargetsLike
 from evalkit._engine._validation import check_sample_weight, show
 from evalkit._engine.moments import (
     EPSILON,
+    SPREAD_TERMS,
     SUMS,
     UNIT_BITS,
     exact_sums,
     few_rows,
     few_sums,
     largest_errors,
+    spread_sums,
     target_pair,
 )
 from evalkit._results._summed import SummedState
@@ -36,6 +40,7 @@ from evalkit.exceptions import (
     InputShapeError,
     InvalidCountsError,
     InvalidTypeError,
+    UnsupportedSettingError,
 )
 
 if TYPE_CHECKING:
@@ -215,27 +220,105 @@ class _Largest:
                          for value in largest])  # fmt: skip
 
 
+_SPREAD_NONNEGATIVE = tuple(SPREAD_TERMS.index(name) for name in ("e4", "e2y2", "y4", "ww"))
+
+
+class _Spread:
+    """The exact sums of each output's terms ``SPREAD_TERMS`` (``spread_sums``), kept with
+    ``keep_spread=True``, else None: a regressor's field of sums for the spread of one sample.
+    Added and taken away exactly; scaled to the nearest unit (``w²`` by the factor squared);
+    written as decimal integers (``"spread": null`` when not kept, as documents before it).
+
+    Examples:
+        >>> _Spread([[1, 2, 3, 4, 5, 6]]).plus(_Spread([[1, 0, 0, 0, 0, 1]])).rows, _Spread(None).plus(_Spread(None)).rows
+        ([[2, 2, 3, 4, 5, 7]], None)
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[list[int]] | None) -> None:
+        self.rows = rows
+
+    def plus(self, other: _Spread) -> _Spread:
+        if self.rows is None or other.rows is None:
+            return _Spread(None)
+        return _Spread([[a + b for a, b in zip(mine, theirs)] for mine, theirs in zip(self.rows, other.rows)])
+
+    def minus(self, other: _Spread, what: str) -> _Spread:
+        """These sums without ``other``'s.
+
+        Raises:
+            InvalidCountsError: more of a sum that is never below 0 than these hold.
+        """
+        if self.rows is None or other.rows is None:
+            return _Spread(None)
+        left = [[a - b for a, b in zip(mine, theirs)] for mine, theirs in zip(self.rows, other.rows)]
+        if any(row[k] < 0 for row in left for k in _SPREAD_NONNEGATIVE):
+            raise InvalidCountsError("cannot take away samples that were never counted (their fourth powers are more than these hold)")
+        return _Spread(left)
+
+    def scaled(self, factor: float) -> _Spread:
+        """Every term times ``factor`` (the weights times it; ``w²`` times its square), to the nearest unit."""
+        if self.rows is None:
+            return self
+        numerator, denominator = float(factor).as_integer_ratio()
+        powers = [1] * (len(SPREAD_TERMS) - 1) + [2]
+        return _Spread([[(value * numerator**k + denominator**k // 2) // denominator**k for value, k in zip(row, powers)] for row in self.rows])
+
+    def equals(self, other: _Spread) -> bool:
+        return self.rows == other.rows
+
+    def document(self) -> dict[str, object]:
+        return {"spread": None if self.rows is None else [{name: str(value) for name, value in zip(SPREAD_TERMS, row)} for row in self.rows]}
+
+    def read(self, document: dict[str, object], codes_below: int) -> _Spread:
+        """The spread sums of as many outputs as these (None: not kept, as the settings say).
+
+        Raises:
+            FormatError: sums where none are kept, none where they are, or not one entry of
+                integer sums per output.
+        """
+        rows = document.get("spread")
+        if (rows is None) != (self.rows is None):
+            raise serialization.FormatError(f"field 'spread' must be {'null: keep_spread is false' if self.rows is None else 'the sums keep_spread keeps'}, got {show(rows)}")
+        if rows is None or self.rows is None:
+            return self
+        try:
+            read = [[int(row[name]) for name in SPREAD_TERMS] for row in cast(list, rows)]
+        except (TypeError, KeyError, ValueError):
+            read = []
+        if len(read) != len(self.rows) or any(row[k] < 0 for row in read for k in _SPREAD_NONNEGATIVE):
+            raise serialization.FormatError(f"field 'spread' must hold the sums {', '.join(SPREAD_TERMS)} of each output ({len(self.rows)}) as integers "
+                                            f"(e4, e2y2, y4 and ww at least 0), got {show(rows)}")  # fmt: skip
+        return _Spread(read)
+
+
 class RegressionState(SummedState):
     """The counted state of a regressor (see the module), declared by its sums: exact sums of
     each output with the samples counted (``_Moments``) and the largest error (``_Largest``),
     counted by ``update``, ``revert`` and one event at a time; the number of outputs is fixed
     by the first batch. ``RegressionMetrics`` is this state with its getters."""
 
-    SETTINGS = ("outputs",)
+    SETTINGS = ("outputs", "keep_spread")
     OPEN_SETTINGS = frozenset({"outputs"})
-    SUMS = ("_moments", "_maxima")
+    SUMS = ("_moments", "_maxima", "_spreads")
     MISMATCH = InputShapeError
     _carried = 0
     """Events counted into the exact sums by reads (``_flush``) since the running sums were seeded."""
 
-    def __init__(self, outputs: int | None = None) -> None:
-        """An empty state; ``outputs``: the number of outputs (else the first update's).
+    def __init__(self, outputs: int | None = None, *, keep_spread: bool | None = False) -> None:
+        """An empty state; ``outputs``: the number of outputs (else the first update's);
+        ``keep_spread``: also keep the sums of each sample's fourth powers (``spread_sums``).
 
         Raises:
-            InvalidTypeError: ``outputs`` not a positive integer.
+            InvalidTypeError: ``outputs`` not a positive integer, ``keep_spread`` not a bool.
         """
         if outputs is not None and (isinstance(outputs, bool) or not isinstance(outputs, (int, np.integer)) or outputs < 1):
             raise InvalidTypeError(f"'outputs' must be a positive integer, got {show(outputs)}")
+        if keep_spread not in (True, False, None):
+            raise InvalidTypeError(f"'keep_spread' must be True or False, got {show(keep_spread)}")
+        self.keep_spread = bool(keep_spread)
+        self._spread: list[list[int]] | None = None  # with keep_spread: the exact sums of SPREAD_TERMS of each output
         self._outputs: int | None = None
         self._samples = 0
         self._sums: list[list[int]] = []
@@ -271,16 +354,18 @@ class RegressionState(SummedState):
         self._carried = carried = self._carried + len(pending) // 3 if keep else _MOST_PENDING
         if carried >= _MOST_PENDING:
             self._running = None  # seeded anew from the exact sums by the next event: no rounding carried on
-        exact = self._exact
+        exact, spread = self._exact, self._spread
         for sign, combine in ((1, operator.add), (-1, operator.sub)):
             rows_y = [[y] for y, counted in zip(pending[0::3], pending[2::3]) if counted == sign]
             if rows_y:
                 rows_p = [[p] for p, counted in zip(pending[1::3], pending[2::3]) if counted == sign]
                 sums = few_sums(rows_y, rows_p, None) if len(rows_y) < _FEW else exact_sums(np.array(rows_y), np.array(rows_p), None)
                 exact = [list(map(combine, mine, theirs)) for mine, theirs in zip(exact, sums)]
+                if spread is not None:
+                    spread = [list(map(combine, mine, theirs)) for mine, theirs in zip(spread, spread_sums(np.array(rows_y), np.array(rows_p), None))]
         if any(row[k] < 0 for row in exact for k in _NONNEGATIVE):
             raise InvalidCountsError("cannot take away samples that were never counted")
-        self._exact = exact
+        self._exact, self._spread = exact, spread
         self._derived = None
 
     def _event_cell(self, y: object, p: object) -> tuple[Any, Any] | None:
@@ -409,6 +494,7 @@ class RegressionState(SummedState):
     def _start(self, outputs: int) -> None:
         """Nothing counted yet, for ``outputs`` outputs (fixed by the first batch when not given)."""
         self._outputs, self._sums, self._largest = outputs, [[0] * len(SUMS) for _ in range(outputs)], [-math.inf] * outputs
+        self._spread = [[0] * len(SPREAD_TERMS) for _ in range(outputs)] if self.keep_spread else None
 
     @classmethod
     def from_predictions(cls, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> Self:
@@ -426,17 +512,18 @@ class RegressionState(SummedState):
     # ----------------------------------------------------------------------------------------
     # counting
 
-    def _batch(self, y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None) -> tuple[list[list[int]], int, list[float]]:
+    def _batch(self, y_true: TargetsLike, y_pred: TargetsLike, sample_weight: ArrayLike | None) -> tuple[list[list[int]], int, list[float], list[list[int]] | None]:
         if sample_weight is None:  # one event of a stream: Python numbers, no arrays
             rows_y, rows_p = few_rows(y_true), few_rows(y_pred)
             if rows_y is not None and rows_p is not None and len(rows_y) == len(rows_p) and len(rows_y[0]) == len(rows_p[0]) == (self._outputs or len(rows_y[0])):
                 largest = [max(abs(y - p) for y, p in zip(column_y, column_p)) for column_y, column_p in zip(zip(*rows_y), zip(*rows_p))]
-                return few_sums(rows_y, rows_p, None), len(rows_y), largest
+                spread = spread_sums(np.array(rows_y), np.array(rows_p), None) if self.keep_spread else None
+                return few_sums(rows_y, rows_p, None), len(rows_y), largest, spread
         y, p = target_pair(y_true, y_pred)
         if self._outputs is not None and y.shape[1] != self._outputs:
             raise InputShapeError(f"this RegressionMetrics has {self._outputs} outputs, the batch {y.shape[1]}")
         weight = check_sample_weight(sample_weight, len(y))
-        return exact_sums(y, p, weight), len(y), largest_errors(y, p).tolist()
+        return exact_sums(y, p, weight), len(y), largest_errors(y, p).tolist(), spread_sums(y, p, weight) if self.keep_spread else None
 
     def update(self, y_true: TargetsLike, y_pred: TargetsLike, /, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of true values and predictions (1-D: one output; 2-D: samples x outputs).
@@ -450,15 +537,15 @@ class RegressionState(SummedState):
             return  # one event of a stream ([y], [p])
         super().update(y_true, y_pred, sample_weight=sample_weight)
 
-    def _count(self, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> tuple[_Moments, _Largest]:
+    def _count(self, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> tuple[_Moments, _Largest, _Spread]:
         """The sums of one batch (the first fixes the number of outputs)."""
-        sums, samples, largest = self._batch(y_true, y_pred, sample_weight)
+        sums, samples, largest, spread = self._batch(y_true, y_pred, sample_weight)
         if self._outputs is None:
             self._start(len(sums))
-        return _Moments(sums, samples), _Largest(largest)
+        return _Moments(sums, samples), _Largest(largest), _Spread(spread)
 
     def _settings(self) -> dict[str, object]:
-        return {"outputs": self._outputs}
+        return {"outputs": self._outputs, "keep_spread": self.keep_spread}
 
     @property
     def _moments(self) -> _Moments:
@@ -471,6 +558,17 @@ class RegressionState(SummedState):
         self._derived = self._running = None
 
     @property
+    def _spreads(self) -> _Spread:
+        """The sums of each sample's fourth powers, every pending event counted in (a field of ``SUMS``)."""
+        if self._pending:
+            self._flush(keep=True)
+        return _Spread(self._spread)
+
+    @_spreads.setter
+    def _spreads(self, spread: _Spread) -> None:
+        self._spread = spread.rows
+
+    @property
     def _maxima(self) -> _Largest:
         """The largest error of each output (a field of ``SUMS``)."""
         return _Largest(self._largest)
@@ -479,6 +577,68 @@ class RegressionState(SummedState):
     def _maxima(self, largest: _Largest) -> None:
         self._largest = list(largest.values)
         self._derived = None
+
+    SPREAD_MEASURES = ("mean_absolute_error", "mean_squared_error", "root_mean_squared_error", "r_squared")
+    """The measures whose spread of one sample the kept sums give (``sample_spread``)."""
+
+    def sample_spread(self, name: str) -> tuple[int, float]:
+        """The samples ``n`` and the delta-method standard deviation of one sample's influence on
+        a measure of ``SPREAD_MEASURES`` (one output, unweighted, ``keep_spread=True``), from the
+        exact sums, with ``e = y - p``, ``A = E[e²]``, ``B = E[(y - μ)²]``:
+
+        * MAE: ``Var|e| = A - MAE²``; MSE: ``Var e² = E[e⁴] - A²``; RMSE: ``Var e² / (4 A)``;
+        * R² = 1 - A/B: ``(Var e² - 2 (A/B) Cov(e², (y - μ)²) + (A/B)² Var (y - μ)²) / B²``.
+
+        The fourth powers are sums of terms rounded once per sample, so the raw moments they
+        give lose digits where the targets lie far from 0 for their spread; NaN where a bound on
+        that loss passes 1% of the variance (centre the targets), or where it is undefined.
+
+        Raises:
+            UnsupportedSettingError: another measure, more than one output, weighted samples,
+                or the spread not kept.
+
+        Examples:
+            >>> from evalkit import RegressionMetrics
+            >>> metrics = RegressionMetrics(keep_spread=True)
+            >>> metrics.update([1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.5, 4.5])
+            >>> metrics.sample_spread("mean_absolute_error")   # |e|: 0.5, 0, 0.5, 0.5
+            (4, 0.21650635094610965)
+        """
+        if name not in self.SPREAD_MEASURES:
+            raise UnsupportedSettingError(f"the spread of one sample is known for {', '.join(self.SPREAD_MEASURES)}, not {name!r}")
+        if not self.keep_spread:
+            raise UnsupportedSettingError("the spread of one sample reads the sums of each sample's fourth powers: count with keep_spread=True")
+        if self._outputs != 1:
+            raise UnsupportedSettingError(f"the spread of one sample is of one output, this result has {self._outputs or 0}")
+        row, spread, n = self._sums[0], cast(list, self._spread)[0], self._samples
+        if n == 0:
+            return 0, math.nan
+        unit, float_unit = 1 << UNIT_BITS, 1 << FLOAT_OFFSET
+        if row[0] != n * unit or spread[5] != n * float_unit:  # Σw = Σw² = n only when every weight is 1
+            raise UnsupportedSettingError("the spread of one sample needs whole counts: samples without weights")
+        e4, e2y, e2y2, y3, y4 = (Fraction(value, n * float_unit) for value in spread[:5])
+        a, mae = Fraction(row[3] - 2 * row[5] + row[4], n * unit), Fraction(row[6], n * unit)
+        mu, yy = Fraction(row[1], n * unit), Fraction(row[3], n * unit)
+        b = yy - mu * mu
+        eps = 8 * Fraction(2) ** -53  # each term of the fourth powers within 8 eps of its exact value
+        if name == "mean_absolute_error":
+            variance, error = a - mae * mae, Fraction(0)
+        elif name in ("mean_squared_error", "root_mean_squared_error"):
+            variance, error = e4 - a * a, eps * e4
+            if name == "root_mean_squared_error":
+                variance, error = (variance / (4 * a), error / (4 * a)) if a else (Fraction(0), Fraction(0))
+        elif b == 0:
+            return n, math.nan  # a constant target: no R²
+        else:
+            ratio, size = a / b, abs(mu)
+            covariance = e2y2 - 2 * mu * e2y + mu * mu * a - a * b
+            fourth = y4 - 4 * mu * y3 + 6 * mu * mu * yy - 3 * mu**4 - b * b
+            variance = (e4 - a * a - 2 * ratio * covariance + ratio * ratio * fourth) / (b * b)
+            error = eps * (e4 + 2 * abs(ratio) * (e2y2 + 2 * size * Fraction(math.sqrt(e4 * yy))) + ratio * ratio * (y4 + 4 * size * Fraction(float(y4) ** 0.75)))
+            error /= b * b
+        if variance <= 0 or error > variance / 100:
+            return n, math.nan
+        return n, math.sqrt(variance)
 
     def _invalid(self) -> str | None:
         return "no samples give the sums left (W Σy² below (Σy)²)" if self._moments.impossible() else None
