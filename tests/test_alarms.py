@@ -18,13 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import ConfusionMatrix, LabelSetCounts, Monitor, Prequential, over_time, plots
+from evalkit import ConfusionMatrix, LabelSetCounts, Monitor, Prequential, RegressionMetrics, over_time, plots
 from evalkit._scale.monitor import SHIFTS
 from evalkit.exceptions import (
     FormatError,
     InvalidArgumentError,
     InvalidTypeError,
     MixedLabelTypesError,
+    UnknownMetricError,
     UnsupportedSettingError,
 )
 
@@ -144,7 +145,7 @@ def test_a_monitor_takes_the_pairs_of_a_prequential_stream_as_their_labels_arriv
         Prequential(ConfusionMatrix([0, 1]), delay=0, monitor=Monitor(0.9)).update([0, 1], [0, 0], sample_weight=[1, 2])
     with pytest.raises(InvalidTypeError, match="'monitor' must be an evalkit.Monitor"):
         Prequential(ConfusionMatrix([0, 1]), monitor="alarm")
-    with pytest.raises(UnsupportedSettingError, match="a monitor watches single labels"):
+    with pytest.raises(UnsupportedSettingError, match="a monitor watches what a ConfusionMatrix counts"):
         Prequential(LabelSetCounts(["a", "b"]), monitor=Monitor(0.9))
     checked = Prequential(ConfusionMatrix(), monitor=Monitor(0.9))  # a batch the monitor refuses is counted by neither
     checked.predict([1, 2], [True, False])
@@ -397,3 +398,43 @@ def test_by_segments_a_drop_of_five_points_is_found_within_the_delay_the_guide_s
         after = [at for at in monitor.alarms if at > 5000]
         delays.append(after[0] - 5000 if after else math.inf)
     assert np.median(delays) <= 2000 and np.quantile(delays, 0.95) <= 3200, (np.median(delays), np.quantile(delays, 0.95))
+
+
+def test_a_monitor_of_a_regressor_watches_r_squared_and_errors_by_segments():
+    """R² below its reference, an error above it: segments of a regressor's sums (with their
+    fourth powers, ``keep_spread``), each read as a fresh ``RegressionMetrics`` of its samples is."""
+    rng = np.random.default_rng(16)
+    y = rng.normal(size=9000)
+    p = y + rng.normal(0, np.where(np.arange(9000) < 4000, 0.5, 0.8), 9000)
+    ends = list(range(200, 9001, 200))
+    for measure, reference in (("r2", 0.7), ("root_mean_squared_error", 0.6), ("MAE", 0.45)):
+        monitor = Monitor(reference, measure, alpha=0.05)
+        for start, end in zip([0, *ends], ends):
+            monitor.update(y[start:end], p[start:end])
+        expected, starts, last = [], [0], 0  # the definition, each segment counted anew from its slice (as _segments_by_definition)
+        for end in ends:
+            newest = len(starts)
+            kept = [(j, start) for j, start in enumerate(starts, 1) if (j == 1 or newest - j < 4 * (j & -j)) and end - start >= 100]
+            found = [RegressionMetrics(keep_spread=True).counted(y[start:end], p[start:end]).interval(measure, anytime=True, level=1 - 0.05 / (j * (j + 1)))
+                     for j, start in kept]  # fmt: skip
+            if any((interval.high < reference) if measure == "r2" else (interval.low > reference) for interval in found):
+                expected.append(end)
+                starts = [end]
+            else:
+                starts.append(end)
+            last = end
+        assert last == 9000 and monitor.alarms == expected and expected[0] > 4000, (measure, monitor.alarms)
+    assert Monitor(0.7, "r2").description == "r_squared below 0.7; a false alarm at most 0.01 over the whole stream"
+    restored = Monitor.from_json(monitor.to_json())
+    assert restored.to_json() == monitor.to_json() and restored.regression
+    stream = Prequential(RegressionMetrics(), delay=0, monitor=Monitor(0.7, "r2", alpha=0.05))
+    stream.update(y[:400], p[:400])
+    assert stream.monitor is not None and stream.monitor.samples == 400
+    for call, error, message in ((lambda: Monitor(0.9, "max_error"), InvalidArgumentError, "watches mean_absolute_error"),
+                                 (lambda: Monitor(0.9, "r2", arl=100), InvalidArgumentError, "'arl' is the Shiryaev"),
+                                 (lambda: Monitor(0.9, "r2", label=1), InvalidArgumentError, "give 'label'"),
+                                 (lambda: Monitor(0.9, "f1_scor"), UnknownMetricError, "did you mean 'f1_score'"),
+                                 (lambda: Prequential(ConfusionMatrix(), monitor=Monitor(0.9, "r2")), UnsupportedSettingError, "what a RegressionMetrics counts"),
+                                 (lambda: over_time([0, 1], [0, 1], window=1, monitor=Monitor(0.9, "r2")), InvalidArgumentError, "a table over time is of labels")):  # fmt: skip
+        with pytest.raises(error, match=message):
+            call()

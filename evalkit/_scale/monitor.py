@@ -64,19 +64,23 @@ from evalkit._engine._labels import check_label, check_one_label, check_same_fam
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, check_positive_number, show
 from evalkit._engine.counting import encode
+from evalkit._java.regression_metrics import RegressionMeasure, RegressionMetrics
 from evalkit._results._closed_form import _proportion
 from evalkit._results._sequences import DEFAULT_TUNING, FEWEST_SAMPLES, check_tuning
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import read_result, result_document
 from evalkit._results.intervals import WHOLE_MEASURES
-from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnsupportedSettingError
-from evalkit.measures._registry import MeasureLike, resolve_measure
+from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownMetricError, UnsupportedSettingError
+from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
 
 __all__ = ["Monitor"]
 
 _CHUNK = 4096
 """Trials watched at once in a batch: memory of ``7 x _CHUNK`` numbers, and what an alarm costs
 again at the most (the rest of its chunk, watched anew)."""
+
+Counts = ConfusionMatrix | RegressionMetrics
+"""What a monitor by segments counts: a classifier's matrix, or a regressor's sums."""
 
 CHECKPOINT = FEWEST_SAMPLES
 """The fewest samples between two checkpoints of a monitor by segments (where segments start and
@@ -124,16 +128,24 @@ class Monitor(serialization.Document):
 
     def __init__(self, reference: float, measure: MeasureLike = "accuracy", *, label: Hashable | None = None, average: str | None = None,
                  alpha: float | None = None, arl: float | None = None, tuning: float = DEFAULT_TUNING) -> None:  # fmt: skip
-        resolved = resolve_measure(measure)
-        whole = resolved.name in WHOLE_MEASURES and average is None
+        self.regression = False  # whether it watches a regressor (RegressionMetrics' measures)
+        try:
+            resolved: Measure | RegressionMeasure = resolve_measure(measure)
+        except UnknownMetricError as unknown:  # a regressor's measure, or none (the classifier's message, then)
+            try:
+                resolved = _regression_measure(measure)
+            except UnknownMetricError:
+                raise unknown from None
+            self.regression = True
+        whole = self.regression or (resolved.name in WHOLE_MEASURES and average is None)
         if average is not None:
             check_choice("average", average, ("micro", "macro", "weighted"))
         given = (label is not None) + (average is not None)
         if given > 1 or (given == 0) != whole:
             raise InvalidArgumentError(f"give 'label' (one class) or 'average' (over the classes) for a per-class measure, and neither for "
-                                       f"{', '.join(WHOLE_MEASURES)}; got measure {resolved.name!r}, label {show(label)}, average {show(average)}")  # fmt: skip
-        coefficients = None if whole or average is not None else _proportion(resolved, {})
-        self._by_segments = average is not None or (coefficients is None and resolved.name != "accuracy")
+                                       f"{', '.join(WHOLE_MEASURES)} or a regressor's; got measure {resolved.name!r}, label {show(label)}, average {show(average)}")  # fmt: skip
+        coefficients = None if whole or average is not None else _proportion(cast(Measure, resolved), {})
+        self._by_segments = self.regression or average is not None or (coefficients is None and resolved.name != "accuracy")
         low, high = (-math.inf, math.inf) if resolved.bounds is None else resolved.bounds
         low, high = (0.0, 1.0) if not self._by_segments else (low, high)
         if isinstance(reference, bool) or not isinstance(reference, (int, float, np.integer, np.floating)) or not low < float(reference) < high:
@@ -164,7 +176,7 @@ class Monitor(serialization.Document):
         self._trials = 0  # trials since the last alarm (the detector's time)
         self._log_r = [-math.inf] * len(SHIFTS)  # log R(t) of each alternative
         self._restart_segments()
-        self._pending: ConfusionMatrix | None = None  # by segments: the samples since the last checkpoint
+        self._pending: Counts | None = None  # by segments: the samples since the last checkpoint
         self._since = 0  # their number
 
     @property
@@ -237,7 +249,7 @@ class Monitor(serialization.Document):
         """
         return self._apply(*self._prepared(y_true, y_pred, sample_weight))
 
-    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | ConfusionMatrix | None, np.ndarray | None, int]:
+    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | Counts | None, np.ndarray | None, int]:
         """A batch checked and read, nothing watched yet (what ``Prequential`` checks before its
         view counts the batch): its trials in order (``_trials_of``), or one event's outcome (True
         or False; None: no trial of the measure) without positions; by segments, its matrix."""
@@ -252,11 +264,11 @@ class Monitor(serialization.Document):
         except EmptyInputError:  # an empty batch: nothing to watch
             return np.zeros(0, dtype=bool), np.zeros(0, dtype=np.intp), 0
 
-    def _apply(self, outcomes: np.ndarray | bool | ConfusionMatrix | None, positions: np.ndarray | None, size: int) -> bool:
+    def _apply(self, outcomes: np.ndarray | bool | Counts | None, positions: np.ndarray | None, size: int) -> bool:
         """Watch a batch read by ``_prepared``: a chunk of trials at a time (after an alarm the
         rest of its chunk is watched anew, so an alarm costs at most a chunk)."""
         if self._by_segments:
-            return self._checkpoint(cast("ConfusionMatrix | None", outcomes), size)
+            return self._checkpoint(cast("Counts | None", outcomes), size)
         if positions is None or not isinstance(outcomes, np.ndarray):  # one event
             self.samples += 1
             return outcomes is not None and self._step(bool(outcomes))
@@ -276,54 +288,66 @@ class Monitor(serialization.Document):
     # by segments: confidence sequences of the samples since each checkpoint
 
     @property
-    def segments(self) -> list[tuple[int, ConfusionMatrix]]:
+    def segments(self) -> list[tuple[int, Counts]]:
         """By segments: the segments kept, as (checkpoint ``j`` it started at, its counts), oldest
         first; the one of ``j`` is read at level ``1 - alpha / (j (j + 1))``."""
-        return [(start, matrix.copy()) for start, matrix in self._segments]
+        return [(start, counts.copy()) for start, counts in self._segments]
+
+    def _empty(self) -> Counts:
+        """The counts of a segment before its first sample."""
+        return RegressionMetrics(keep_spread=True) if self.regression else ConfusionMatrix()
 
     def _restart_segments(self) -> None:
         """The segments after an alarm (or at the start): one, from checkpoint 1."""
-        self._segments: list[tuple[int, ConfusionMatrix]] = [(1, ConfusionMatrix())]
+        self._segments: list[tuple[int, Counts]] = [(1, self._empty())]
 
-    def _batch_matrix(self, y_true: LabelsLike, y_pred: LabelsLike) -> tuple[ConfusionMatrix | None, None, int]:
+    def _batch_matrix(self, y_true: LabelsLike, y_pred: LabelsLike) -> tuple[Counts | None, None, int]:
         """A batch counted for the segments, its labels checked against those seen and ``label``."""
+        batch = self._empty()
         try:
-            batch = ConfusionMatrix.from_predictions(y_true, y_pred)
+            cast(Any, batch).update(y_true, y_pred)  # (labels, or targets: what the kind counts)
         except EmptyInputError:
             return None, None, 0
-        seen = self._pending if self._pending is not None else self._segments[0][1]
+        if isinstance(batch, RegressionMetrics):
+            return batch, None, batch.get_samples()
+        seen = cast(ConfusionMatrix, self._pending if self._pending is not None else self._segments[0][1])
         check_same_family(batch.labels, (*seen.labels[:1], *(() if self.label is None else (self.label,))), ("the batch's labels", "the labels before"))
         return batch, None, int(batch.get_total_items())
 
-    def _checkpoint(self, batch: ConfusionMatrix | None, size: int) -> bool:
+    def _checkpoint(self, batch: Counts | None, size: int) -> bool:
         """Keep a batch; at a checkpoint (``CHECKPOINT`` samples since the last), count what was
         kept into every segment, read them, and start the next segment (or start again after
         an alarm); True when it fired."""
         if batch is not None:
-            self._pending = batch if self._pending is None else self._pending.merge(batch, grow=True)
+            self._pending = batch if self._pending is None else self._pending.merge(batch, grow=True)  # type: ignore[arg-type]
         self.samples, self._since, self._trials = self.samples + size, self._since + size, self._trials + size
         if self._since < CHECKPOINT or self._pending is None:
             return False
         pending, self._pending, self._since = self._pending, None, 0
-        self._segments = [(start, matrix.merge(pending, grow=True)) for start, matrix in self._segments]
-        if any(self._left_behind(start, matrix) for start, matrix in self._segments):
+        self._segments = [(start, counts.merge(pending, grow=True)) for start, counts in self._segments]  # type: ignore[arg-type]
+        if any(self._left_behind(start, counts) for start, counts in self._segments):
             self.alarms.append(self.samples)
             self._restart_segments()
             self._trials = 0
             return True
         newest = self._segments[-1][0] + 1
-        self._segments = [(start, matrix) for start, matrix in self._segments if start == 1 or newest - start < 4 * (start & -start)]
-        self._segments.append((newest, ConfusionMatrix()))
+        self._segments = [(start, counts) for start, counts in self._segments if start == 1 or newest - start < 4 * (start & -start)]
+        self._segments.append((newest, self._empty()))
         return False
 
-    def _left_behind(self, start: int, matrix: ConfusionMatrix) -> bool:
+    def _left_behind(self, start: int, counts: Counts) -> bool:
         """Whether the sequence of a segment (started at checkpoint ``start``) at its level leaves
         the reference out on the worse side; a segment of fewer than ``FEWEST_SAMPLES`` samples,
         or without the class watched, is not read."""
-        if matrix.get_total_items() < FEWEST_SAMPLES or (self.label is not None and not any(same_labels((own,), (self.label,)) for own in matrix.labels)):
-            return False
         level = 1 - cast(float, self.alpha) / (start * (start + 1.0))
-        found = matrix.interval(self.measure, self.average, label=self.label, anytime=True, level=level, tuning=self.tuning)
+        if isinstance(counts, RegressionMetrics):
+            if counts.get_samples() < FEWEST_SAMPLES:
+                return False
+            found = counts.interval(self.measure, anytime=True, level=level, tuning=self.tuning)
+        else:
+            if counts.get_total_items() < FEWEST_SAMPLES or (self.label is not None and not any(same_labels((own,), (self.label,)) for own in counts.labels)):
+                return False
+            found = counts.interval(self.measure, self.average, label=self.label, anytime=True, level=level, tuning=self.tuning)
         return bool(found.high < self.reference if self._worse_is_lower else found.low > self.reference)
 
     def _one_outcome(self, actual: object, predicted: object) -> bool | None:
@@ -428,6 +452,30 @@ class Monitor(serialization.Document):
         if (not segments or len(starts) != len(segments) or starts[0] != 1 or any(isinstance(at, bool) or not isinstance(at, int) for at in starts)
                 or starts != sorted(set(starts))):  # fmt: skip
             raise serialization.FormatError(f"field 'segments' must list [checkpoint, counts] rows from checkpoint 1 up, got {show(segments)}")
-        self._segments = [(start, cast(ConfusionMatrix, read_result(counts, "segments", {}))) for start, counts in segments]
+        kind = type(self._empty())
+        self._segments = [(start, _read_counts(counts, "segments", kind)) for start, counts in segments]
         pending = document.get("pending")
-        self._pending = None if pending is None else cast(ConfusionMatrix, read_result(pending, "pending", {}))
+        self._pending = None if pending is None else _read_counts(pending, "pending", kind)
+
+
+def _regression_measure(measure: MeasureLike) -> RegressionMeasure:
+    """A regressor's measure a monitor can watch (its spread of one sample is known).
+
+    Raises:
+        UnknownMetricError: a name of neither a classifier's nor a regressor's measure.
+        InvalidArgumentError: a regressor's measure without a known spread.
+    """
+    if not isinstance(measure, str):
+        raise UnknownMetricError(f"no measure {show(measure)}")
+    found = RegressionMetrics.measure(measure)
+    if found.name not in RegressionMetrics.SPREAD_MEASURES:
+        raise InvalidArgumentError(f"a monitor of a regressor watches {', '.join(RegressionMetrics.SPREAD_MEASURES)}, not {found.name!r}")
+    return found
+
+
+def _read_counts(document: object, name: str, kind: type[Counts]) -> Counts:
+    """The counts of a segment from a monitor's document, of the monitor's kind."""
+    found = read_result(document, name, {})
+    if not isinstance(found, kind):
+        raise serialization.FormatError(f"field {name!r} must hold the counts of a {kind.__name__}, got a {type(found).__name__}")
+    return found

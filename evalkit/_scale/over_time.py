@@ -89,6 +89,8 @@ class OverTimeCounter:
         self._kind = kind or described
         if monitor is not None and not isinstance(monitor, Monitor):
             raise InvalidTypeError(f"'monitor' must be an evalkit.Monitor, got {show(monitor)}")
+        if monitor is not None and monitor.regression:
+            raise InvalidArgumentError(f"a table over time is of labels; this monitor watches a regressor's {monitor.measure}")
         self._monitor, self._alarms, self._watched = monitor, cast("list[Any]", []), 0
         self._rows: list[dict[str, Any]] = []
         self._seen = 0

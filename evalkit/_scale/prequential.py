@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._validation import show
+from evalkit._java.regression_metrics import RegressionMetrics
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._scale.monitor import Monitor
 from evalkit._scale.windows import PairCounter, result_of
@@ -60,8 +61,9 @@ class Prequential:
             raise InvalidArgumentError(f"'delay' must be a whole number of samples >= 0, got {show(delay)}")
         if monitor is not None and not isinstance(monitor, Monitor):
             raise InvalidTypeError(f"'monitor' must be an evalkit.Monitor, got {show(monitor)}")
-        if monitor is not None and not isinstance(view, Monitor) and not isinstance(result_of(view), ConfusionMatrix):
-            raise UnsupportedSettingError(f"a monitor watches single labels, as a ConfusionMatrix counts them; this view counts {type(result_of(view)).__name__}: "
+        counted = RegressionMetrics if monitor is not None and monitor.regression else ConfusionMatrix
+        if monitor is not None and not isinstance(view, Monitor) and not isinstance(result_of(view), counted):
+            raise UnsupportedSettingError(f"a monitor watches what a {counted.__name__} counts; this view counts {type(result_of(view)).__name__}: "
                                           "watch its pairs with a Monitor as a view of its own")  # fmt: skip
         self.view = view
         self.delay = None if delay is None else int(delay)
