@@ -315,10 +315,11 @@ def calibration(
     return fold(BatchCount(Calibration.from_scores, options), y_true, y_prob, sample_weight=sample_weight, names=("y_true", "y_prob"))
 
 
-def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: ArrayLike | None = None) -> RegressionMetrics:
+def regression_metrics(y_true: da.Array, y_pred: da.Array, *, sample_weight: ArrayLike | None = None, keep_spread: bool = False) -> RegressionMetrics:
     """The ``RegressionMetrics`` of true values and predictions (1-D, or 2-D samples x outputs):
-    exact sums, so the result equals the whole data's counted at once."""
-    return fold(RegressionMetrics(), y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred"))
+    exact sums, so the result equals the whole data's counted at once (``keep_spread``: with the
+    sums of fourth powers its ``interval`` reads)."""
+    return fold(RegressionMetrics(keep_spread=keep_spread), y_true, y_pred, sample_weight=sample_weight, names=("y_true", "y_pred"))
 
 
 def risk_coverage(y_true: da.Array, y_pred: da.Array, confidence: da.Array, labels: Sequence[Hashable] | None = None, *, sample_weight: ArrayLike | None = None) -> RiskCoverage:

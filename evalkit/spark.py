@@ -258,10 +258,12 @@ def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "l
     return fold(df, RankedLists(depth), [predicted, actual], names=("predicted", "actual"))  # (the depth checked on the driver, before any partition is counted)
 
 
-def regression_metrics(df: SparkFrame, label: str = "label", prediction: str = "prediction", *, weight: str | None = None) -> RegressionMetrics:
+def regression_metrics(df: SparkFrame, label: str = "label", prediction: str = "prediction", *, weight: str | None = None,
+                       keep_spread: bool = False) -> RegressionMetrics:  # fmt: skip
     """The ``RegressionMetrics`` of two number columns: exact sums, so the numbers do not depend
-    on the partitioning (Spark's sums of doubles do, in their last bits)."""
-    return fold(df, RegressionMetrics(), [label, prediction], weight=weight, names=("label", "prediction"))
+    on the partitioning (Spark's sums of doubles do, in their last bits); ``keep_spread``: with
+    the sums of fourth powers its ``interval`` reads."""
+    return fold(df, RegressionMetrics(keep_spread=keep_spread), [label, prediction], weight=weight, names=("label", "prediction"))
 
 
 def risk_coverage(df: SparkFrame, actual: str = "label", predicted: str = "prediction", confidence: str = "confidence",

@@ -290,6 +290,9 @@ def test_a_dask_fold_gives_the_sequence_of_the_same_counts_in_memory():
     whole = ConfusionMatrix.from_predictions(actual, predicted)
     for args in (("accuracy",), ("f1_score", "macro")):
         assert folded.interval(*args, anytime=True) == whole.interval(*args, anytime=True)
+    y, p = _regression_stream(8, 5000)
+    regressor = evalkit.dask.regression_metrics(da.from_array(y, chunks=700), da.from_array(p, chunks=900), keep_spread=True)
+    assert regressor.interval("r_squared", anytime=True) == RegressionMetrics(keep_spread=True).counted(y, p).interval("r_squared", anytime=True)
 
 
 def test_coverage_gives_the_sequence_of_its_proportion_and_a_risk_at_a_chosen_threshold_none():

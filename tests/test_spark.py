@@ -380,6 +380,8 @@ def test_decimal_columns_count_as_numbers_and_a_missing_column_is_named_by_its_a
     y, p = [1.0, 2.5, 4.0, 3.25], [1.5, 2.0, 4.0, 3.0]
     df = spark.sql("SELECT CAST(y AS DECIMAL(10, 2)) AS y, CAST(p AS DECIMAL(10, 2)) AS p FROM VALUES " + ", ".join(f"({a}, {b})" for a, b in zip(y, p)) + " AS t(y, p)")
     assert evalkit_spark.regression_metrics(df, "y", "p") == RegressionMetrics.from_predictions(y, p)
+    kept = evalkit_spark.regression_metrics(df, "y", "p", keep_spread=True)
+    assert kept == RegressionMetrics(keep_spread=True).counted(y, p) and kept.interval("mae") == RegressionMetrics(keep_spread=True).counted(y, p).interval("mae")
     with pytest.raises(InvalidArgumentError, match="label='nope'"):
         evalkit_spark.regression_metrics(df, "nope", "p")
 
