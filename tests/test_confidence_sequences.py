@@ -298,7 +298,8 @@ def test_a_dask_fold_gives_the_sequence_of_the_same_counts_in_memory():
 def test_coverage_gives_the_sequence_of_its_proportion_and_a_risk_at_a_chosen_threshold_none():
     """Prediction sets' and intervals' coverage: the beta-binomial sequence of their whole counts
     (confseq's), or the asymptotic one; a risk-coverage curve's risk at a coverage has none (its
-    threshold is chosen anew from the data at every read)."""
+    threshold is chosen anew from the data at every read), its risk and coverage at a threshold
+    fixed in advance the sequence of their proportions."""
     rng = np.random.default_rng(6)
     truth = rng.integers(0, 3, 3000)
     sets = rng.random((3000, 3)) < 0.7
@@ -317,9 +318,22 @@ def test_coverage_gives_the_sequence_of_its_proportion_and_a_risk_at_a_chosen_th
     assert inside.low == pytest.approx(share - spread * normal_mixture_radius(3000, 0.05, 500), rel=1e-12)
     predicted = np.where(rng.random(3000) < 0.8, truth, (truth + 1) % 3)
     curve = RiskCoverage.from_predictions(truth, predicted, rng.random(3000))
+    confidence = rng.random(3000)
+    curve = RiskCoverage.from_predictions(truth, predicted, confidence)
     for read in (lambda: curve.risk_interval(0.5, anytime=True), lambda: curve.coverage_interval(0.1, anytime=True)):
         with pytest.raises(UnsupportedSettingError, match="the threshold is chosen from the data at every read"):
             read()  # (a risk at a coverage: the threshold moves with the data, and a sequence would miss in most streams)
+    accepted = confidence >= 0.6
+    wrong = int((truth != predicted)[accepted].sum())
+    risk, share = curve.risk_interval(threshold=0.6, anytime=True), curve.coverage_interval(threshold=0.6, anytime=True, tuning=500)
+    assert (risk.low, risk.high) == pytest.approx(bernoulli_confidence_interval(wrong, int(accepted.sum()), 0.05, DEFAULT_TUNING, 0.05), abs=1e-10)
+    assert (share.low, share.high) == pytest.approx(bernoulli_confidence_interval(int(accepted.sum()), 3000, 0.05, 500, 0.05), abs=1e-10)
+    assert curve.risk_interval(threshold=0.6) == curve.risk_interval(float(accepted.mean()))  # (fixed-n: the same point read either way)
+    assert math.isnan(curve.risk_interval(threshold=2.0, anytime=True).estimate)  # nothing accepted: no risk
+    for call, message in ((lambda: curve.risk_interval(), "give 'coverage'"), (lambda: curve.coverage_interval(0.1, threshold=0.5), "give 'risk'"),
+                          (lambda: curve.risk_interval(threshold=math.nan), "'threshold' must be a number")):  # fmt: skip
+        with pytest.raises(InvalidArgumentError, match=message):
+            call()
     with pytest.raises(InvalidArgumentError, match="'method' must be one of 'beta-binomial', 'asymptotic'"):
         coverage.coverage_interval(anytime=True, method="wilson")
 

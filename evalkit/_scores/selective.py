@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -65,6 +65,7 @@ from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import as_array, check_sample_weight, show
 from evalkit._engine.cells import Cells
 from evalkit._engine.counting import encode
+from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results._summed import SummedState
 from evalkit.exceptions import (
     InputLengthError,
@@ -458,45 +459,65 @@ class RiskCoverage(SummedState):
         point = self._point_at_risk(risk)
         return 0.0 if point is None else float(self._curve().coverage[point])
 
-    def risk_interval(self, coverage: float, *, level: float = 0.95, method: str = "wilson", anytime: bool = False) -> Interval:
+    def risk_interval(self, coverage: float | None = None, *, threshold: float | None = None, level: float = 0.95, method: str | None = None,
+                      anytime: bool = False, tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
         """Wilson's (the default) or Clopper-Pearson's interval of the selective risk at
-        ``coverage``: the errors out of the accepted samples there (whole counts: unweighted
-        samples), the threshold taken as given.
+        ``coverage``, or at a ``threshold`` fixed in advance: the errors out of the accepted
+        samples there (whole counts: unweighted samples), the threshold taken as given.
+
+        With ``anytime=True`` (a ``threshold`` only), the beta-binomial confidence sequence of
+        that proportion (``method="beta-binomial"``, or ``"asymptotic"``; see
+        ``interval(anytime=True)``), which a stream may read after every batch.
 
         Raises:
-            UnsupportedSettingError: ``anytime=True``: the threshold is chosen from the data at
-                every read, so no sequence of one value covers it.
+            InvalidArgumentError: neither or both of ``coverage`` and ``threshold``.
+            UnsupportedSettingError: ``anytime=True`` at a coverage: the threshold is chosen from
+                the data at every read, so no sequence of one value covers it.
 
         Examples:
             >>> curve = RiskCoverage.from_predictions([0] * 10, [0] * 8 + [1] * 2, range(10))
             >>> print(curve.risk_interval(1.0))
             0.2 [0.05668, 0.5098] (95% wilson)
+            >>> print(curve.risk_interval(threshold=5, anytime=True, tuning=10))   # the five most confident: confidences 5 to 9
+            0 [0, 0.7569] (95% anytime beta-binomial)
         """
         from evalkit._results.intervals import sample_proportion_interval
 
-        j, points = self._point_at_coverage(coverage), self._curve()
-        _one_read(anytime)
-        return sample_proportion_interval(points.value(points.wrong[j]), points.value(points.accepted[j]), level=level, method=method)
+        points = self._curve()
+        j = self._point_of(coverage, threshold, anytime, "coverage")
+        wrong, accepted = (0, 0) if j is None else (points.value(points.wrong[j]), points.value(points.accepted[j]))
+        return sample_proportion_interval(wrong, accepted, level=level, method=method, anytime=anytime, tuning=tuning)
 
-    def coverage_interval(self, risk: float, *, level: float = 0.95, method: str = "wilson", anytime: bool = False) -> Interval:
+    def coverage_interval(self, risk: float | None = None, *, threshold: float | None = None, level: float = 0.95, method: str | None = None,
+                          anytime: bool = False, tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
         """Wilson's (the default) or Clopper-Pearson's interval of the coverage at ``risk`` (the
         share of the samples the chosen threshold accepts; the threshold itself is taken as
-        given); not ``anytime`` (see ``risk_interval``)."""
+        given), or at a ``threshold`` fixed in advance; ``anytime`` at a threshold only (see
+        ``risk_interval``)."""
         from evalkit._results.intervals import sample_proportion_interval
 
-        point, points = self._point_at_risk(risk), self._curve()
+        points = self._curve()
+        point = self._point_of(risk, threshold, anytime, "risk")
         accepted = 0 if point is None else points.value(points.accepted[point])
-        _one_read(anytime)
-        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method)
+        return sample_proportion_interval(accepted, self.n_samples, level=level, method=method, anytime=anytime, tuning=tuning)
+
+    def _point_of(self, target: float | None, threshold: float | None, anytime: object, name: str) -> int | None:
+        """The point read at a ``target`` coverage or risk (``name``), or at a fixed ``threshold``
+        (the last whose confidence is at least it; None: nothing accepted)."""
+        from evalkit._results.intervals import check_anytime
+
+        if (target is None) == (threshold is None):
+            raise InvalidArgumentError(f"give {name!r} (the threshold chosen from the data) or 'threshold' (fixed in advance), one of them; "
+                                       f"got {name}={show(target)}, threshold={show(threshold)}")  # fmt: skip
+        if threshold is None:
+            if check_anytime(anytime):
+                raise UnsupportedSettingError(f"anytime=True needs one value read over and over; at a {name} the threshold is chosen from the data at "
+                                              "every read, so no sequence covers what is read: fix the threshold (threshold=)")  # fmt: skip
+            return self._point_at_coverage(cast(float, target)) if name == "coverage" else self._point_at_risk(cast(float, target))
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)) or math.isnan(threshold):
+            raise InvalidArgumentError(f"'threshold' must be a number, got {show(threshold)}")
+        above = int(np.count_nonzero(self._curve().thresholds >= threshold))
+        return above - 1 if above else None
 
     def __repr__(self) -> str:
         return f"RiskCoverage(labels={list(self._labels)!r}, n_samples={self.n_samples}, points={len(self.thresholds)})"
-
-
-def _one_read(anytime: object) -> None:
-    """Refuse a confidence sequence of a value at a threshold chosen from the data."""
-    from evalkit._results.intervals import check_anytime
-
-    if check_anytime(anytime):
-        raise UnsupportedSettingError("anytime=True needs one value read over and over; here the threshold is chosen from the data at every read, "
-                                      "so no sequence covers what is read: fix the threshold and read its counts (a ConfusionMatrix of the accepted)")  # fmt: skip
