@@ -478,8 +478,8 @@ class RiskCoverage(SummedState):
             >>> curve = RiskCoverage.from_predictions([0] * 10, [0] * 8 + [1] * 2, range(10))
             >>> print(curve.risk_interval(1.0))
             0.2 [0.05668, 0.5098] (95% wilson)
-            >>> print(curve.risk_interval(threshold=5, anytime=True, tuning=10))   # the five most confident: confidences 5 to 9
-            0 [0, 0.7569] (95% anytime beta-binomial)
+            >>> print(curve.risk_interval(threshold=5, anytime=True, tuning=10))   # confidences 5 to 9: the two wrong ones among them
+            0.4 [0.000938, 0.9707] (95% anytime beta-binomial)
         """
         from evalkit._results.intervals import sample_proportion_interval
 
