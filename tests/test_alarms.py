@@ -430,7 +430,7 @@ def test_a_monitor_of_a_regressor_watches_r_squared_and_errors_by_segments():
     stream = Prequential(RegressionMetrics(), delay=0, monitor=Monitor(0.7, "r2", alpha=0.05))
     stream.update(y[:400], p[:400])
     assert stream.monitor is not None and stream.monitor.samples == 400
-    for call, error, message in ((lambda: Monitor(0.9, "max_error"), InvalidArgumentError, "watches mean_absolute_error"),
+    for call, error, message in ((lambda: Monitor(0.9, "max_error"), InvalidArgumentError, "a regressor is watched by mean_absolute_error"),
                                  (lambda: Monitor(0.9, "r2", arl=100), InvalidArgumentError, "'arl' is the Shiryaev"),
                                  (lambda: Monitor(0.9, "r2", label=1), InvalidArgumentError, "give 'label'"),
                                  (lambda: Monitor(0.9, "f1_scor"), UnknownMetricError, "did you mean 'f1_score'"),

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from evalkit import ConfusionMatrix, SequentialTest, compare
+from evalkit import ConfusionMatrix, RegressionMetrics, SequentialTest, compare
 from evalkit._results._sequences import beta_binomial_p_value
 from evalkit.exceptions import (
     InputShapeError,
@@ -47,6 +47,37 @@ def test_a_target_is_decided_where_the_sequence_leaves_it_behind():
     assert test.decided_at == decided is not None and test.decision == "above"
 
 
+@pytest.mark.parametrize(("measure", "options", "target"), [
+    ("f1_score", {"average": "macro"}, 0.9),
+    ("f1_score", {"label": 2}, 0.9),
+    ("cohen_kappa", {}, 0.87),
+    ("r_squared", {}, 0.7),
+    ("root_mean_squared_error", {}, 0.52),
+])  # fmt: skip
+def test_a_target_of_any_measure_is_decided_where_its_asymptotic_sequence_leaves_it_behind(measure, options, target):
+    """The normal mixture's p-value of the jackknife's (or the sums') spread falls below 1 - level
+    exactly where the sequence, read as an interval of the same counts, leaves the target out;
+    from 100 samples on."""
+    regression = measure in ("r_squared", "root_mean_squared_error")
+    if regression:
+        rng = np.random.default_rng(3)
+        actual = rng.normal(size=6000)
+        predicted = actual + rng.normal(0, 0.45, 6000)
+    else:
+        actual, predicted = _stream(2, 6000, 0.95)
+    test = SequentialTest(measure, target=target, alternative="either", level=0.99, **options)
+    decided = None
+    for start in range(0, 6000, 50):
+        test.update(actual[start : start + 50], predicted[start : start + 50])
+        counts = RegressionMetrics(keep_spread=True) if regression else ConfusionMatrix()
+        counts.update(actual[: start + 50], predicted[: start + 50])
+        sequence = counts.interval(measure, anytime=True, level=0.99, **options)
+        assert test.result == sequence
+        if decided is None and start + 50 >= 100 and not sequence.low <= target <= sequence.high:
+            decided = start + 50
+    assert test.decided_at == decided is not None and test.decision == ("below" if measure == "root_mean_squared_error" else "above")
+
+
 def test_two_models_are_decided_by_the_sequential_comparison_of_everything_counted():
     rng = np.random.default_rng(2)
     actual = rng.integers(0, 3, 12_000)
@@ -65,10 +96,12 @@ def test_two_models_are_decided_by_the_sequential_comparison_of_everything_count
 
 def test_what_a_sequential_test_cannot_decide_is_refused_with_the_reason():
     for arguments, options, message in [
-        (("f1_score",), {"label": 1, "target": 0.9}, "a test against a target is of a proportion"),
-        (("recall", "macro"), {"target": 0.9}, "a test against a target is of a proportion"),
-        (("recall",), {"target": 0.9}, "give 'label' for a measure of one class"),
-        ((), {"target": 1.0}, "'target' must be a level in"),
+        (("f1_score",), {"label": 1, "average": "macro", "target": 0.9}, "give 'label' .one class. or 'average'"),
+        (("recall",), {"target": 0.9}, "give 'label' .one class. or 'average'"),
+        (("mcc",), {"label": 1, "target": 0.5}, "give 'label' .one class. or 'average'"),
+        ((), {"target": 1.0}, "'target' must be a level in \\(0, 1\\)"),
+        (("r2",), {"target": 1.5}, "'target' must be a level in \\(-inf, 1\\)"),
+        (("max_error",), {"target": 1.5}, "a regressor is watched by"),
         ((), {"target": 0.9, "alternative": "greater"}, "'alternative' must be one of"),
         (("recall",), {"label": 1}, "'label' goes with a target"),
     ]:
@@ -105,20 +138,23 @@ def test_two_models_are_not_decided_on_the_spread_of_a_handful_of_samples():
 
 @pytest.mark.slow
 def test_a_true_null_is_rejected_in_at_most_one_stream_in_twenty_however_often_it_is_read():
-    """300 streams of 8,000 samples read every 100: a model exactly at the target (0.9), and two
-    equally good models (0.9 each, right on different samples); at the 95% level neither is
-    decided in more than 5% of streams (and its sampling error)."""
-    wrong_target = wrong_pair = 0
+    """300 streams of 8,000 samples read every 100: a model exactly at the target (0.9: its
+    accuracy, and its macro F1, the asymptotic test), and two equally good models (0.9 each,
+    right on different samples); at the 95% level none is decided in more than 5% of streams
+    (and its sampling error)."""
+    wrong_target = wrong_pair = wrong_f1 = 0
     for seed in range(300):
         rng = np.random.default_rng(seed)
         actual = rng.integers(0, 3, 8000)
         first, second = (np.where(rng.random(8000) < 0.9, actual, (actual + rng.integers(1, 3, 8000)) % 3) for _ in range(2))
-        target, pair = SequentialTest(target=0.9, alternative="either"), SequentialTest()
+        target, pair, f1 = SequentialTest(target=0.9, alternative="either"), SequentialTest(), SequentialTest("f1_score", "macro", target=0.9, alternative="either")
         for start in range(0, 8000, 100):
             batch = slice(start, start + 100)
             target.update(actual[batch], first[batch])
             pair.update(actual[batch], first[batch], second[batch])
+            f1.update(actual[batch], first[batch])
         wrong_target += target.decided_at is not None
         wrong_pair += pair.decided_at is not None
+        wrong_f1 += f1.decided_at is not None
     bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / 300)
-    assert wrong_target / 300 <= bound and wrong_pair / 300 <= bound, (wrong_target, wrong_pair)
+    assert wrong_target / 300 <= bound and wrong_pair / 300 <= bound and wrong_f1 / 300 <= bound, (wrong_target, wrong_pair, wrong_f1)

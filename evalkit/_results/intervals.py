@@ -103,6 +103,7 @@ from evalkit._results._resampling import (
     check_random_state,
     column_sums,
     counts_replicates,
+    jackknife_spread,
     percentile_interval,
     stratified_replicates,
 )
@@ -147,6 +148,7 @@ __all__ = [
     "kappa_test",
     "log_ratio_interval",
     "pairs_interval",
+    "pairs_spread",
     "percentile_interval",
     "proportion_counts",
     "proportion_interval",
@@ -277,6 +279,23 @@ def pairs_interval(
     statistic = _pair_statistic(measure, average, position, m, check_undefined(undefined), dict(parameters or {}))
     return _bootstrap(_pair_kinds(pairs, stratify), statistic, estimate, level=level, method=method,
                       n_resamples=n_resamples, random_state=random_state, tuning=tuning)  # fmt: skip
+
+
+def pairs_spread(pairs: PairCounts, m: int, measure: Measure, estimate: float, *, average: str | None = None, position: int | None = None,
+                 undefined: UndefinedPolicy = "exclude", parameters: dict[str, Any] | None = None) -> tuple[float, float]:  # fmt: skip
+    """The samples and the delta-method spread of one sample of what ``pairs_interval`` reads
+    (the jackknife of the same kinds): what the asymptotic sequence grows from, and its p-value
+    (``normal_mixture_p_value``) reads.
+
+    Examples:
+        >>> from evalkit._engine._pair_counts import PairCounts
+        >>> from evalkit.measures._registry import get_measure
+        >>> n, spread = pairs_spread(PairCounts.from_dense(np.array([[40, 10], [5, 45]])), 2, get_measure("accuracy"), 0.85)
+        >>> n, round(spread, 4)    # sqrt(n p (1 - p) / (n - 1)): a proportion's
+        (100.0, 0.3589)
+    """
+    statistic = _pair_statistic(measure, average, position, m, check_undefined(undefined), dict(parameters or {}))
+    return jackknife_spread(_pair_kinds(pairs, False), statistic, estimate)
 
 
 def proportion_interval(

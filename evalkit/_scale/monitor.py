@@ -73,7 +73,7 @@ from evalkit._results.intervals import WHOLE_MEASURES
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownMetricError, UnsupportedSettingError
 from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
 
-__all__ = ["Monitor"]
+__all__ = ["Monitor", "resolve_watched"]
 
 _CHUNK = 4096
 """Trials watched at once in a batch: memory of ``7 x _CHUNK`` numbers, and what an alarm costs
@@ -128,22 +128,7 @@ class Monitor(serialization.Document):
 
     def __init__(self, reference: float, measure: MeasureLike = "accuracy", *, label: Hashable | None = None, average: str | None = None,
                  alpha: float | None = None, arl: float | None = None, tuning: float = DEFAULT_TUNING) -> None:  # fmt: skip
-        self.regression = False  # whether it watches a regressor (RegressionMetrics' measures)
-        try:
-            resolved: Measure | RegressionMeasure = resolve_measure(measure)
-        except UnknownMetricError as unknown:  # a regressor's measure, or none (the classifier's message, then)
-            try:
-                resolved = _regression_measure(measure)
-            except UnknownMetricError:
-                raise unknown from None
-            self.regression = True
-        whole = self.regression or (resolved.name in WHOLE_MEASURES and average is None)
-        if average is not None:
-            check_choice("average", average, ("micro", "macro", "weighted"))
-        given = (label is not None) + (average is not None)
-        if given > 1 or (given == 0) != whole:
-            raise InvalidArgumentError(f"give 'label' (one class) or 'average' (over the classes) for a per-class measure, and neither for "
-                                       f"{', '.join(WHOLE_MEASURES)} or a regressor's; got measure {resolved.name!r}, label {show(label)}, average {show(average)}")  # fmt: skip
+        resolved, self.regression, whole = resolve_watched(measure, label, average)
         coefficients = None if whole or average is not None else _proportion(cast(Measure, resolved), {})
         self._by_segments = self.regression or average is not None or (coefficients is None and resolved.name != "accuracy")
         low, high = (-math.inf, math.inf) if resolved.bounds is None else resolved.bounds
@@ -458,19 +443,36 @@ class Monitor(serialization.Document):
         self._pending = None if pending is None else _read_counts(pending, "pending", kind)
 
 
-def _regression_measure(measure: MeasureLike) -> RegressionMeasure:
-    """A regressor's measure a monitor can watch (its spread of one sample is known).
+def resolve_watched(measure: MeasureLike, label: Hashable | None, average: str | None) -> tuple[Measure | RegressionMeasure, bool, bool]:
+    """A measure a stream is watched or tested by: a classifier's, or a regressor's whose spread
+    of one sample its sums give; whether it is a regressor's, and whether it is of the whole
+    result (neither ``label`` nor ``average``: accuracy, kappa, MCC, a regressor's).
 
     Raises:
-        UnknownMetricError: a name of neither a classifier's nor a regressor's measure.
-        InvalidArgumentError: a regressor's measure without a known spread.
+        UnknownMetricError: a name of neither (the classifier's message).
+        InvalidArgumentError: a regressor's measure without a known spread; a per-class measure
+            with neither ``label`` nor ``average``, or both, or a whole-result one with one.
     """
-    if not isinstance(measure, str):
-        raise UnknownMetricError(f"no measure {show(measure)}")
-    found = RegressionMetrics.measure(measure)
-    if found.name not in RegressionMetrics.SPREAD_MEASURES:
-        raise InvalidArgumentError(f"a monitor of a regressor watches {', '.join(RegressionMetrics.SPREAD_MEASURES)}, not {found.name!r}")
-    return found
+    try:
+        resolved: Measure | RegressionMeasure = resolve_measure(measure)
+        regression = False
+    except UnknownMetricError as unknown:  # a regressor's measure, or none (the classifier's message, then)
+        if not isinstance(measure, str):
+            raise
+        try:
+            resolved, regression = RegressionMetrics.measure(measure), True
+        except UnknownMetricError:
+            raise unknown from None
+        if resolved.name not in RegressionMetrics.SPREAD_MEASURES:
+            raise InvalidArgumentError(f"a regressor is watched by {', '.join(RegressionMetrics.SPREAD_MEASURES)}, not {resolved.name!r}") from None
+    whole = regression or (resolved.name in WHOLE_MEASURES and average is None)
+    if average is not None:
+        check_choice("average", average, ("micro", "macro", "weighted"))
+    given = (label is not None) + (average is not None)
+    if given > 1 or (given == 0) != whole:
+        raise InvalidArgumentError(f"give 'label' (one class) or 'average' (over the classes) for a per-class measure, and neither for "
+                                   f"{', '.join(WHOLE_MEASURES)} or a regressor's; got measure {resolved.name!r}, label {show(label)}, average {show(average)}")  # fmt: skip
+    return resolved, regression, whole
 
 
 def _read_counts(document: object, name: str, kind: type[Counts]) -> Counts:

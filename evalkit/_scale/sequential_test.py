@@ -40,13 +40,21 @@ import numpy as np
 from evalkit._engine._labels import check_label, check_same_family, label_position
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
+from evalkit._java.regression_metrics import RegressionMeasure, RegressionMetrics
 from evalkit._results._closed_form import Interval, _check_level, _proportion
-from evalkit._results._sequences import DEFAULT_TUNING, FEWEST_SAMPLES, beta_binomial_p_value, check_tuning
+from evalkit._results._sequences import (
+    DEFAULT_TUNING,
+    FEWEST_SAMPLES,
+    beta_binomial_p_value,
+    check_tuning,
+    normal_mixture_p_value,
+)
 from evalkit._results.confusion_matrix import ConfusionMatrix
-from evalkit._results.intervals import WHOLE_MEASURES, proportion_counts
+from evalkit._results.intervals import WHOLE_MEASURES, pairs_spread, proportion_counts
 from evalkit._results.paired import Comparison, compare
+from evalkit._scale.monitor import resolve_watched
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTypeError, UnknownLabelError
-from evalkit.measures._registry import MeasureLike, resolve_measure
+from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
 
 __all__ = ["SequentialTest"]
 
@@ -58,11 +66,12 @@ class SequentialTest:
     """A test decided as a stream comes (see the module).
 
     Args:
-        measure: against a target, a proportion (``"accuracy"``, the default, or a measure of
-            one class with ``label``); of two models, any measure (with ``average`` for a
-            per-class one).
-        average: of two models, the average of a per-class measure.
-        label: the class of a per-class proportion against a target.
+        measure: against a target, any measure: ``"accuracy"`` (the default), a measure of one
+            class with ``label``, an average with ``average``, kappa or MCC, or a regressor's
+            R², MSE, RMSE or MAE (``update(y_true, y_pred)`` of numbers then); of two models, any
+            classifier's measure (with ``average`` for a per-class one).
+        average: the average of a per-class measure.
+        label: the class of a per-class measure against a target.
         target: the level to test against; none: two models (``update(y_true, first, second)``).
         alternative: against a target, what is claimed: the measure is ``"above"`` it (the
             default), ``"below"`` it, or ``"either"``.
@@ -86,7 +95,7 @@ class SequentialTest:
             raise InvalidArgumentError("'label' goes with a target; two models compare an average (average=) or a whole-result measure")
         alternative = "above" if alternative is None else alternative
         check_choice("alternative", alternative, ALTERNATIVES)
-        resolved = resolve_measure(measure)
+        resolved = resolve_measure(measure) if target is None else resolve_watched(measure, label, average)[0]
         if target is None and (average is None) != (resolved.name in WHOLE_MEASURES):
             raise InvalidArgumentError(f"two models compare an average of {resolved.name!r} (average='macro', ...) or a whole-result measure "
                                        f"({', '.join(WHOLE_MEASURES)}) without one; got average={show(average)}")  # fmt: skip
@@ -94,19 +103,16 @@ class SequentialTest:
             check_choice("average", average, ("micro", "macro", "weighted"))
         self.measure, self.average, self.label, self.alternative = resolved.name, average, label, alternative
         self.target: float | None = None
+        self._proportion = False  # against a target: whether the measure is a proportion of samples (the exact beta-binomial test)
+        self._matrix: ConfusionMatrix | RegressionMetrics | None = None
         if target is not None:
-            if isinstance(target, bool) or not isinstance(target, (int, float, np.integer, np.floating)) or not 0 < float(target) < 1:
-                raise InvalidArgumentError(f"'target' must be a level in (0, 1), got {show(target)}")
-            whole = resolved.name == "accuracy" and average is None
-            if not whole and (average is not None or _proportion(resolved, {}) is None):
-                raise InvalidArgumentError(f"a test against a target is of a proportion (accuracy, or one class's recall, precision, ...): got {resolved.name!r}"
-                                           f"{'' if average is None else f' averaged {average!r}'}")  # fmt: skip
-            if whole == (label is not None):
-                raise InvalidArgumentError(f"give 'label' for a measure of one class, and none for accuracy; got measure {resolved.name!r}, label {show(label)}")
+            low, high = resolved.bounds
+            if isinstance(target, bool) or not isinstance(target, (int, float, np.integer, np.floating)) or not low < float(target) < high:
+                raise InvalidArgumentError(f"'target' must be a level in ({low:g}, {high:g}), the range of {resolved.name!r}, got {show(target)}")
+            regression = isinstance(resolved, RegressionMeasure)
+            self._proportion = not regression and average is None and (resolved.name == "accuracy" or (label is not None and _proportion(cast(Measure, resolved), {}) is not None))
             self.target = float(target)
-            self._matrix: ConfusionMatrix | None = ConfusionMatrix()
-        else:
-            self._matrix = None
+            self._matrix = RegressionMetrics(keep_spread=True) if regression else ConfusionMatrix()
         self._triples: Counter[tuple[Any, Any, Any]] = Counter()
         self.p_value, self.samples = 1.0, 0
         self.decided_at: int | None = None
@@ -146,32 +152,46 @@ class SequentialTest:
         return before is None and self.decided_at is not None
 
     def _count_target(self, y_true: LabelsLike, y_pred: LabelsLike) -> int:
-        matrix = self._matrix
-        assert matrix is not None and self.target is not None
-        before = matrix.get_total_items()
+        """Count a batch against the target and read the p-value after it: a proportion's exact
+        beta-binomial one, or the normal mixture's of the asymptotic sequence (from
+        ``FEWEST_SAMPLES`` samples on)."""
+        counts = self._matrix
+        assert counts is not None and self.target is not None
+        before = _samples(counts)
         try:
-            matrix.update(y_true, y_pred)
+            cast(Any, counts).update(y_true, y_pred)  # (labels, or targets: what the kind counts)
         except EmptyInputError:  # an empty batch before any label: nothing to count
             return 0
-        size = int(matrix.get_total_items() - before)
+        size = int(_samples(counts) - before)
         if not size:
             return 0
-        if self.label is not None:
-            check_same_family(matrix.labels, (self.label,), ("the stream's labels", "'label'"))  # (a label of another kind would never be met)
-        try:
-            position = None if self.label is None else label_position(matrix.labels, self.label)
-        except UnknownLabelError:  # a class not met yet: nothing of its measure to read
-            return size
-        found = matrix.interval(self.measure, label=self.label, anytime=True, level=self.level, tuning=self.tuning)
+        position = None
+        if isinstance(counts, ConfusionMatrix) and self.label is not None:
+            check_same_family(counts.labels, (self.label,), ("the stream's labels", "'label'"))  # (a label of another kind would never be met)
+            try:
+                position = label_position(counts.labels, self.label)
+            except UnknownLabelError:  # a class not met yet: nothing of its measure to read
+                return size
+        if isinstance(counts, RegressionMetrics):
+            found = counts.interval(self.measure, anytime=True, level=self.level, tuning=self.tuning)
+        else:
+            found = counts.interval(self.measure, self.average, label=self.label, anytime=True, level=self.level, tuning=self.tuning)
         self._last = found
-        successes, trials = self._counts(matrix, position)
         side = "above" if found.estimate > self.target else "below" if found.estimate < self.target else None
-        if side is not None and self.alternative in (side, "either"):
+        if side is None or self.alternative not in (side, "either") or (not self._proportion and _samples(counts) < FEWEST_SAMPLES):
+            return size
+        if self._proportion:
+            successes, trials = self._counts(cast(ConfusionMatrix, counts), position)
             p_value = beta_binomial_p_value(successes, trials, self.target, 1 - self.level, self.tuning)
-            if p_value < self.p_value:
-                self.p_value = p_value
-                if self.decision is None and p_value <= 1 - self.level:
-                    self.decision = side
+        else:
+            n, spread = (counts.sample_spread(self.measure) if isinstance(counts, RegressionMetrics)
+                         else pairs_spread(counts.pair_counts(), len(counts.labels), resolve_measure(self.measure), found.estimate, average=self.average,
+                                           position=position))  # fmt: skip
+            p_value = normal_mixture_p_value(found.estimate - self.target, spread, n, 1 - self.level, self.tuning)
+        if p_value < self.p_value:
+            self.p_value = p_value
+            if self.decision is None and p_value <= 1 - self.level:
+                self.decision = side
         return size
 
     def _counts(self, matrix: ConfusionMatrix, position: int | None) -> tuple[float, float]:
@@ -208,6 +228,11 @@ class SequentialTest:
         about = f"{self.measure} {self.alternative} {self.target:g}" if self.target is not None else f"{self.measure} of two models"
         state = f"decided at {self.decided_at}: {self.decision}" if self.decided_at is not None else "undecided"
         return f"SequentialTest({about}): {self.samples} samples, p = {self.p_value:.4g}, {state}"
+
+
+def _samples(counts: ConfusionMatrix | RegressionMetrics) -> float:
+    """The samples counted so far."""
+    return counts.get_samples() if isinstance(counts, RegressionMetrics) else counts.get_total_items()
 
 
 def _column(values: object, name: str) -> list:
