@@ -18,10 +18,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import ConfusionMatrix, LabelSetCounts, Monitor, Prequential, RegressionMetrics, over_time, plots
+from evalkit import (
+    ConfusionMatrix,
+    LabelSetCounts,
+    Monitor,
+    Prequential,
+    RegressionMetrics,
+    SequentialTest,
+    over_time,
+    plots,
+)
 from evalkit._scale.monitor import SHIFTS
+from evalkit._scale.segments import Segments
 from evalkit.exceptions import (
     FormatError,
+    InputShapeError,
     InvalidArgumentError,
     InvalidTypeError,
     MixedLabelTypesError,
@@ -276,23 +287,27 @@ def test_a_drop_of_five_points_is_found_within_the_delay_the_guide_states():
 # any other measure: confidence sequences of segments
 
 
-def _segments_by_definition(actual: np.ndarray, predicted: np.ndarray, ends: list[int], reference: float, measure: str, options: dict,
-                            alpha: float, lower_is_better: bool = False) -> list[int]:  # fmt: skip
+def _segments_by_definition(actual: np.ndarray, predicted: np.ndarray, reference: float, measure: str, options: dict, alpha: float,
+                            lower_is_better: bool = False, regression: bool = False) -> list[int]:  # fmt: skip
     """The alarms from the definition, with nothing carried between checkpoints: at each checkpoint
-    (a batch end 100 samples or more after the last), every segment start the thinning keeps is
-    counted anew from the samples since it (a fresh matrix of the slice), read at its level, and
-    the first that leaves the reference out on the worse side fires; then it starts again."""
-    alarms, starts, last = [], [0], 0  # starts[j - 1]: the sample where segment j starts (since the last alarm)
-    for end in ends:
-        if end - last < 100:
-            continue
-        last, newest, fired = end, len(starts), False
+    (every 100 samples), every segment start the thinning keeps is counted anew from the samples
+    since it (a fresh result of the slice), read at its level once it holds 100 samples and 20 of
+    each of its classes (of the class watched, with a label), and the first that leaves the
+    reference out on the worse side fires; then it starts again."""
+    alarms, starts = [], [0]  # starts[j - 1]: the sample where segment j starts (since the last alarm)
+    for end in range(100, len(actual) + 1, 100):
+        newest, fired = len(starts), False
         for j, start in enumerate(starts, 1):
-            kept = j == 1 or newest - j < 4 * (j & -j)  # kept at the checkpoint before, when segment `newest` started
-            if not kept or end - start < 100:
+            if not (j == 1 or newest - j < 4 * (j & -j)) or end - start < 100:  # (kept at the checkpoint before, when segment `newest` started)
                 continue
-            found = ConfusionMatrix.from_predictions(actual[start:end], predicted[start:end]).interval(
-                measure, anytime=True, level=1 - alpha / (j * (j + 1)), **options)
+            if regression:
+                counts = RegressionMetrics(keep_spread=True).counted(actual[start:end], predicted[start:end])
+            else:
+                counts = ConfusionMatrix.from_predictions(actual[start:end], predicted[start:end])
+                per_class = dict(zip(counts.labels, counts.to_array().sum(axis=1).tolist()))
+                if min(per_class.get(label, 0) for label in ([options["label"]] if "label" in options else counts.labels)) < 20:
+                    continue
+            found = counts.interval(measure, anytime=True, level=1 - alpha / (j * (j + 1)), **options)
             if (found.low > reference) if lower_is_better else (found.high < reference):
                 fired = True
                 break
@@ -313,24 +328,45 @@ def _segments_by_definition(actual: np.ndarray, predicted: np.ndarray, ends: lis
 ])  # fmt: skip
 def test_a_measure_watched_by_segments_fires_where_a_segment_s_sequence_leaves_the_reference_out(measure, options, reference, lower):
     actual, predicted = _stream(12, 9000, (0.93, 0.8), 4000, k=3)
-    ends = list(range(150, 9001, 150))
     monitor = Monitor(reference, measure, alpha=0.05, **options)
-    for start, end in zip([0, *ends], ends):
-        monitor.update(actual[start:end], predicted[start:end])
-    expected = _segments_by_definition(actual, predicted, ends, reference, measure, options, 0.05, lower)
+    for start in range(0, 9000, 150):  # (batches of 150: checkpoints every 100 samples, inside them)
+        monitor.update(actual[start : start + 150], predicted[start : start + 150])
+    expected = _segments_by_definition(actual, predicted, reference, measure, options, 0.05, lower)
     assert monitor.alarms == expected and expected and expected[0] > 4000
     assert monitor.samples == 9000 and all(start == 1 or monitor.segments[-1][0] - start <= 4 * (start & -start) for start, _ in monitor.segments)
 
 
-def test_by_segments_one_event_at_a_time_checks_every_100_samples_as_batches_of_100_do():
+def test_by_segments_alarms_are_at_checkpoints_whatever_the_batches():
+    """One event at a time, batches of 100, batches cut anywhere, one batch: the same checkpoints
+    (every 100 samples, or ``every``), the same alarms, the same state."""
     actual, predicted = _stream(13, 6000, (0.93, 0.8), 3000, k=3)
-    batches, events = Monitor(0.9, "f1_score", average="macro", alpha=0.05), Monitor(0.9, "f1_score", average="macro", alpha=0.05)
-    for start in range(0, 6000, 100):
-        batches.update(actual[start : start + 100], predicted[start : start + 100])
-    for one, other in zip(actual.tolist(), predicted.tolist()):
-        events.update([one], [other])
-    assert batches.alarms and events.alarms == batches.alarms and events.to_json() == batches.to_json()
-    assert all(at % 100 == 0 for at in batches.alarms)  # at checkpoints: a batch end 100 samples or more after the last
+    feeds = {"events": [(k, k + 1) for k in range(6000)], "hundreds": [(k, k + 100) for k in range(0, 6000, 100)],
+             "ragged": list(itertools.pairwise([0, 7, 250, 251, 1999, 4321, 6000])), "whole": [(0, 6000)]}  # fmt: skip
+    found = {}
+    for name, cuts in feeds.items():
+        monitor = Monitor(0.9, "f1_score", average="macro", alpha=0.05)
+        for start, end in cuts:
+            monitor.update(actual[start:end].tolist() if end - start == 1 else actual[start:end], predicted[start:end].tolist() if end - start == 1 else predicted[start:end])
+        found[name] = (monitor.alarms, monitor.to_json())
+    assert found["hundreds"][0] and all(value == found["hundreds"] for value in found.values())
+    assert all(at % 100 == 0 for at in found["hundreds"][0])
+    sparse = Monitor(0.9, "f1_score", average="macro", alpha=0.05, every=500)
+    sparse.update(actual, predicted)
+    assert sparse.alarms and all(at % 500 == 0 for at in sparse.alarms) and Monitor.from_json(sparse.to_json()).to_json() == sparse.to_json()
+
+
+def test_a_rare_class_keeps_young_segments_unread_until_they_hold_twenty_of_it():
+    """A class of 1 sample in 50: a segment of 100 samples holds about 2 of it, and the delta
+    method's spread of so few is far too small; each segment is read once it holds 20 samples of
+    each of its classes, so with no change no alarm comes (and a segment's first reads come late)."""
+    rng = np.random.default_rng(17)
+    actual = rng.choice(3, 6000, p=[0.49, 0.49, 0.02])
+    predicted = np.where(rng.random(6000) < 0.85, actual, (actual + rng.integers(1, 3, 6000)) % 3)
+    monitor = Monitor(0.69, "f1_score", average="macro", alpha=0.1)
+    monitor.update(actual, predicted)
+    assert monitor.alarms == _segments_by_definition(actual, predicted, 0.69, "f1_score", {"average": "macro"}, 0.1)
+    young = ConfusionMatrix.from_predictions(actual[:100], predicted[:100])
+    assert young.to_array().sum(axis=1).min() < 20  # (what the first checkpoint would have read)
 
 
 def test_a_monitor_by_segments_written_as_json_mid_stream_goes_on_as_the_first():
@@ -411,19 +447,8 @@ def test_a_monitor_of_a_regressor_watches_r_squared_and_errors_by_segments():
         monitor = Monitor(reference, measure, alpha=0.05)
         for start, end in zip([0, *ends], ends):
             monitor.update(y[start:end], p[start:end])
-        expected, starts, last = [], [0], 0  # the definition, each segment counted anew from its slice (as _segments_by_definition)
-        for end in ends:
-            newest = len(starts)
-            kept = [(j, start) for j, start in enumerate(starts, 1) if (j == 1 or newest - j < 4 * (j & -j)) and end - start >= 100]
-            found = [RegressionMetrics(keep_spread=True).counted(y[start:end], p[start:end]).interval(measure, anytime=True, level=1 - 0.05 / (j * (j + 1)))
-                     for j, start in kept]  # fmt: skip
-            if any((interval.high < reference) if measure == "r2" else (interval.low > reference) for interval in found):
-                expected.append(end)
-                starts = [end]
-            else:
-                starts.append(end)
-            last = end
-        assert last == 9000 and monitor.alarms == expected and expected[0] > 4000, (measure, monitor.alarms)
+        expected = _segments_by_definition(y, p, reference, measure, {}, 0.05, lower_is_better=measure != "r2", regression=True)
+        assert monitor.alarms == expected and expected[0] > 4000, (measure, monitor.alarms)
     assert Monitor(0.7, "r2").description == "r_squared below 0.7; a false alarm at most 0.01 over the whole stream"
     restored = Monitor.from_json(monitor.to_json())
     assert restored.to_json() == monitor.to_json() and restored.regression
@@ -438,3 +463,54 @@ def test_a_monitor_of_a_regressor_watches_r_squared_and_errors_by_segments():
                                  (lambda: over_time([0, 1], [0, 1], window=1, monitor=Monitor(0.9, "r2")), InvalidArgumentError, "a table over time is of labels")):  # fmt: skip
         with pytest.raises(error, match=message):
             call()
+
+
+def test_a_batch_a_monitor_or_a_test_refuses_leaves_it_as_it_was():
+    rng = np.random.default_rng(18)
+    y = rng.normal(size=300)
+    two = np.stack([y, y], axis=1)
+    for watcher, update in ((Monitor(0.5, "r_squared"), lambda w, *batch: w.update(*batch)), (SequentialTest("r_squared", target=0.5), lambda w, *batch: w.update(*batch))):
+        with pytest.raises(InputShapeError, match="one output"):
+            update(watcher, two[:150], two[:150])
+        assert watcher.samples == 0
+        update(watcher, y, y + rng.normal(0, 0.3, 300))  # (one output: counted, as if the refused batch never came)
+        assert watcher.samples == 300
+    for watcher in (Monitor(0.9, "f1_score", label="a"), SequentialTest("f1_score", label="a", target=0.5)):
+        with pytest.raises(MixedLabelTypesError, match="the labels before and 'label'"):
+            watcher.update([1, 2], [1, 1])
+        assert watcher.samples == 0
+
+
+def test_what_a_monitor_by_segments_shows_of_its_class_and_its_oldest_levels():
+    never = Monitor(0.8, "f1_score", label=7, alpha=0.05)
+    never.update([0, 1] * 1000, [0, 1] * 1000)
+    assert never.trials == 0 and not never.alarms  # (the class watched has not come: no trial of it)
+    coming = Monitor(0.8, "f1_score", label=1, alpha=0.05)
+    coming.update([0, 1, 1] * 50, [0, 1, 0] * 50)
+    assert coming.trials == 100
+    segments = Segments("f1_score", "macro", None, 0.9, alpha=0.01)
+    far = ConfusionMatrix.from_array([[30, 70], [70, 30]], [0, 1])  # (macro F1 0.3, far below 0.9: read at any level short of 1, it fires)
+    assert segments._left_behind(10**6, far) and not segments._left_behind(2 * 10**7, far)  # (a level that rounds to 1 is not read)
+    with pytest.raises(InvalidArgumentError, match="'every' sets the checkpoints of a measure watched by segments"):
+        Monitor(0.9, every=50)
+    with pytest.raises(InvalidArgumentError, match="'every' must be a whole number"):
+        Monitor(0.9, "f1_score", average="macro", every=0)
+    assert repr(SequentialTest("f1_score", "macro", target=0.8)).startswith("SequentialTest(macro f1_score above 0.8)")
+
+
+@pytest.mark.slow
+def test_by_segments_a_rare_class_does_not_make_a_monitor_fire_falsely():
+    """200 streams of 5,000 samples, one class of 2%, the macro F1 at its reference (from 2,000,000
+    samples), alpha=0.1: at most alpha of them fire (young segments with a handful of the rare
+    class, read, fired in most streams)."""
+    def draw(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+        actual = rng.choice(3, n, p=[0.49, 0.49, 0.02])
+        return actual, np.where(rng.random(n) < 0.85, actual, (actual + rng.integers(1, 3, n)) % 3)
+
+    reference = ConfusionMatrix.from_predictions(*draw(np.random.default_rng(0), 2_000_000)).average("f1_score", "macro")
+    fired = 0
+    for seed in range(200):
+        monitor = Monitor(reference, "f1_score", average="macro", alpha=0.1)
+        monitor.update(*draw(np.random.default_rng(seed + 1), 5000))
+        fired += bool(monitor.alarms)
+    assert fired / 200 <= 0.1 + 3 * math.sqrt(0.1 * 0.9 / 200), fired

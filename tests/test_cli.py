@@ -379,13 +379,13 @@ def test_a_report_over_time_watches_a_macro_average_by_segments(capsys, tmp_path
     right = rng.random(6000) < np.where(np.arange(6000) < 3000, 0.95, 0.8)
     predicted = np.where(right, actual, np.where(actual == "a", "b", "a"))
     path = write(tmp_path, "stream.csv", "actual,predicted\n" + "".join(f"{a},{p}\n" for a, p in zip(actual, predicted)))
-    direct = Monitor(0.9, "f1_score", average="macro", alpha=0.05)
-    for start in range(0, 6000, 1000):  # (the file is read in batches of 1,000 rows here: a checkpoint at each)
-        direct.update(actual[start : start + 1000], predicted[start : start + 1000])
-    document = over_time(capsys, path, "--window", "500", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-average", "macro",
-                         "--monitor-alpha", "0.05", "--batch-size", "1000")  # fmt: skip
-    assert document["monitor"]["alarms"] == direct.alarms and direct.alarms[0] > 3000
-    assert document["monitor"]["watched"] == "macro f1_score below 0.9; a false alarm at most 0.05 over the whole stream"
+    for every, options in ((1000, ()), (300, ("--monitor-every", "300"))):  # (a file's checkpoints every 1,000 rows unless --monitor-every says)
+        direct = Monitor(0.9, "f1_score", average="macro", alpha=0.05, every=every)
+        direct.update(actual, predicted)  # (alarms at checkpoints: however the file is read in batches)
+        document = over_time(capsys, path, "--window", "500", "--monitor", "0.9", "--monitor-measure", "f1_score", "--monitor-average", "macro",
+                             "--monitor-alpha", "0.05", "--batch-size", "700", *options)  # fmt: skip
+        assert document["monitor"]["alarms"] == direct.alarms and direct.alarms[0] > 3000 and all(at % every == 0 for at in direct.alarms)
+        assert document["monitor"]["watched"] == "macro f1_score below 0.9; a false alarm at most 0.05 over the whole stream"
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -398,6 +398,9 @@ def test_a_report_over_time_watches_a_macro_average_by_segments(capsys, tmp_path
      "--monitor-arl is the Shiryaev–Roberts procedure of a proportion"),
     (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall"), "give --monitor-label (one class) or --monitor-average"),
     (("--window", "30", "--monitor-average", "macro"), "--monitor-average applies with --monitor LEVEL only"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-every", "0", "--monitor-measure", "f1_score", "--monitor-average", "macro"),
+     "--monitor-every must be a whole number of samples >= 1"),
+    (("--window", "30", "--monitor", "0.9", "--monitor-every", "50"), "--monitor-every sets the checkpoints of a measure watched by segments"),
     (("--window", "30", "--monitor", "0.9", "--monitor-measure", "recall", "--monitor-label", "rose"), "--monitor-label 'rose' is not a label"),
     (("--window", "30", "--monitor", "0.9", "--monitor-alpha", "0.1", "--monitor-arl", "100"), "not both"),
 ])  # fmt: skip

@@ -47,8 +47,8 @@ from evalkit._results._sequences import (
     normal_mixture_radius,
 )
 from evalkit.exceptions import (
+    EmptyInputError,
     FormatError,
-    InputShapeError,
     InvalidArgumentError,
     InvalidTypeError,
     InvalidValueError,
@@ -566,7 +566,7 @@ def test_a_regressor_s_fixed_and_anytime_intervals_are_the_estimate_and_its_spre
     windowed.update(y, p)  # a window takes its oldest away exactly: the fixed-n interval of its samples
     last = RegressionMetrics(keep_spread=True)
     last.update(y[-1000:], p[-1000:])
-    assert windowed.result.interval("mse") == last.interval("mse")
+    assert windowed.interval("mse", level=0.9) == windowed.result.interval("mse", level=0.9) == last.interval("mse", level=0.9)
 
 
 def test_a_regressor_s_spread_is_refused_where_its_sums_cannot_give_it():
@@ -588,12 +588,34 @@ def test_a_regressor_s_spread_is_refused_where_its_sums_cannot_give_it():
         two.interval("r_squared")
     with pytest.raises(UnsupportedSettingError, match="not 'max_error'"):
         ones.interval("max_error")
-    with pytest.raises(InvalidValueError, match="keep_spread needs values below about 1e76"):
-        RegressionMetrics(keep_spread=True).update([1e80, 1.0], [1.0, 1.0])
+    for y_true, y_pred in (([1e80, 1.0], [1.0, 1.0]), ([1e-100, 2e-100], [1e-100, 1e-100]), ([0.0, 3.0], [1e-75, 3.0])):
+        with pytest.raises(InvalidValueError, match="keep_spread needs each value and error 0 or of a magnitude between about 5.7e-73 and 1e76"):
+            RegressionMetrics(keep_spread=True).update(y_true, y_pred)  # (fourth powers float64 cannot hold to their precision)
     with pytest.raises(InvalidTypeError, match="'keep_spread' must be True or False"):
         RegressionMetrics(keep_spread="yes")
-    with pytest.raises(InputShapeError, match="'keep_spread': True"):
-        ones + unkept
+    for empty_or_not in (ones, RegressionMetrics(keep_spread=True)):
+        with pytest.raises(UnsupportedSettingError, match="keeps the spread with one that does not"):
+            empty_or_not + unkept
+    with pytest.raises(EmptyInputError, match="counted nothing yet"):
+        RegressionMetrics(keep_spread=True).interval("r_squared")
+    with pytest.raises(InvalidArgumentError, match="no average over classes"):
+        ones.interval("r_squared", "macro")
+    with pytest.raises(InvalidArgumentError, match="must be 'asymptotic'"):
+        ones.interval("r_squared", method="wilson")
+    faded = Faded(RegressionMetrics(keep_spread=True), factor=0.99)
+    faded.update(y, p)
+    with pytest.raises(UnsupportedSettingError, match="whole counts"):  # (decayed counts are weights)
+        faded.interval("r_squared")
+
+
+@pytest.mark.parametrize("scale", [1e-60, 1e-30, 1e30, 1e52, 1e70])
+def test_a_regressor_s_spread_does_not_move_with_the_units(scale):
+    """R²'s spread is a pure number: targets and predictions in other units (down to fourth powers
+    near float64's smallest normal, up to near its largest) give the same one, its rounding bound
+    computed in exact integers (no overflow)."""
+    y, p = _regression_stream(5, 1000)
+    base = RegressionMetrics(keep_spread=True).counted(y, p).sample_spread("r_squared")
+    assert RegressionMetrics(keep_spread=True).counted(y * scale, p * scale).sample_spread("r_squared")[1] == pytest.approx(base[1], rel=1e-9)
 
 
 def test_a_regressor_s_spread_is_nan_where_the_rounding_of_fourth_powers_could_hide_it():
@@ -614,8 +636,11 @@ def test_documents_of_a_regressor_before_the_spread_read_as_not_keeping_it():
     assert document.pop("keep_spread") is False and document.pop("spread") is None
     assert RegressionMetrics.from_json(json.dumps(document)) == metrics
     kept = json.loads(RegressionMetrics(keep_spread=True).counted([1.0, 2.0], [1.0, 1.0]).to_json())
+    written = kept["spread"][0]
     for changes, message in (({"keep_spread": False}, "'spread' must be null"), ({"spread": None}, "'spread' must be the sums"),
-                             ({"spread": [{"e4": "-1"}]}, "'spread' must hold the sums")):  # fmt: skip
+                             ({"spread": [{"e4": "-1"}]}, "'spread' must hold the sums"),
+                             *(({"spread": [{**written, "e4": bad}]}, "'spread' must hold the sums") for bad in (1.5, True, " 12 ", "1_000", "--1", "")),
+                             ({"sums": [{**kept["sums"][0], "weight": "1_0"}]}, "field 'sums' must hold the sums")):  # fmt: skip
         with pytest.raises(FormatError, match=message):
             RegressionMetrics.from_json(json.dumps({**kept, **changes}))
 

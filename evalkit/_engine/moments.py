@@ -41,6 +41,10 @@ __all__ = ["EPSILON", "SPREAD_TERMS", "SUMS", "UNIT_BITS", "as_targets", "check_
 SUMS = ("weight", "y", "p", "yy", "pp", "yp", "abs_error", "abs_percentage")
 """The exact sums of each output, in this order (see the module)."""
 
+_SMALLEST_SPREAD = 2.0**-240
+"""The smallest magnitude of a value or error (other than 0) whose fourth power a float64 holds
+to its precision (``2**-960``, above the subnormals)."""
+
 SPREAD_TERMS = ("e4", "e2y", "e2y2", "y3", "y4", "ww")
 """The terms of each sample whose sums give the spread of one sample (``spread_sums``): ``w e⁴,
 w e² y, w e² y², w y³, w y⁴, w²`` with ``e = y - p``."""
@@ -167,7 +171,9 @@ def spread_sums(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | Non
     or R² reads (a relative error of at most ``8 eps`` per term, which the reading bounds).
 
     Raises:
-        InvalidValueError: a term beyond float64 (values near ``1e77`` and beyond).
+        InvalidValueError: a value or error whose fourth power float64 cannot hold to its
+            precision: of a magnitude below ``2**-240`` (about ``5.7e-73``; 0 is fine) or
+            beyond about ``1e76``.
 
     Examples:
         >>> rows = spread_sums(np.array([[2.0], [1.0]]), np.array([[1.0], [1.0]]), None)
@@ -189,9 +195,10 @@ def spread_sums(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | Non
                 terms = [w * term for term in terms]
             ww = np.broadcast_to(1.0 if weight is None else w * w, y.shape)
             stacked = np.stack([*terms, ww], axis=2)
-        if not np.isfinite(stacked).all():
-            raise InvalidValueError(f"the fourth powers of the values kept for the spread are beyond float64 (y_true {show(y)}, y_pred {show(p)}): "
-                                    "keep_spread needs values below about 1e76")  # fmt: skip
+        sizes = np.abs(np.concatenate([y, error], axis=1))
+        if not np.isfinite(stacked).all() or ((sizes > 0) & (sizes < _SMALLEST_SPREAD)).any():
+            raise InvalidValueError(f"the fourth powers of the values kept for the spread are beyond what float64 holds (y_true {show(y)}, y_pred {show(p)}): "
+                                    "keep_spread needs each value and error 0 or of a magnitude between about 5.7e-73 and 1e76")  # fmt: skip
         total += exact_bincount(slots[: len(y)].ravel(), stacked.ravel(), outputs * size)
     return [[int(value) for value in total[j * size : (j + 1) * size]] for j in range(outputs)]
 

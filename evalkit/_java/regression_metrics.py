@@ -394,7 +394,8 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
 
         return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
-    def interval(self, measure: str = "r_squared", *, level: float = 0.95, anytime: bool = False, tuning: float = DEFAULT_TUNING) -> Interval:
+    def interval(self, measure: str = "r_squared", average: None = None, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
+                 tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
         """An asymptotic interval of MAE, MSE, RMSE or R² of one output from the counted sums,
         no samples kept: the estimate ± ``z σ / √n`` (the delta method, ``σ`` from
         ``sample_spread``), or with ``anytime=True`` the confidence sequence of Waudby-Smith et
@@ -404,13 +405,17 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
         Args:
             measure: ``"r_squared"`` (the default), ``"mean_squared_error"``,
                 ``"root_mean_squared_error"`` or ``"mean_absolute_error"``, in any spelling.
+            average: none (a regressor's measure has no average over classes; the same
+                signature as the classifiers' ``interval``, which windows call).
             level: the confidence level.
+            method: ``"asymptotic"``, the only one (the default).
             anytime: a confidence sequence instead of a fixed-n interval.
             tuning: with ``anytime``, the samples where the sequence is narrowest.
 
         Raises:
             UnsupportedSettingError: what ``sample_spread`` refuses (another measure, more
                 outputs, weights, the spread not kept).
+            InvalidArgumentError: an ``average``, or a ``method`` other than ``"asymptotic"``.
 
         Examples:
             >>> import numpy as np
@@ -422,8 +427,12 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
             0.7473 [0.7255, 0.7691] (95% anytime asymptotic)
         """
         level, tuning = _check_level(level), check_tuning(tuning)
+        if average is not None:
+            raise InvalidArgumentError(f"a regressor's measure has no average over classes, got average={show(average)}")
         found = self.measure(measure)
         n, spread = self.sample_spread(found.name)  # (first: every pending event counted into the exact sums, which the estimate then reads too)
+        if method not in (None, "asymptotic"):
+            raise InvalidArgumentError(f"'method' of a regressor's interval from its sums must be 'asymptotic' (the delta method), got {show(method)}")
         estimate = float(getattr(self, found.getter)())
         if anytime:
             low, high = sequence_bounds(estimate, n, spread, level, tuning)

@@ -149,7 +149,7 @@ class _Moments:
         if not isinstance(rows, list) or len(rows) != len(self.rows):
             raise serialization.FormatError(f"field 'sums' must hold one entry per output ({len(self.rows)}), got {show(rows)}")
         try:
-            sums = [[int(row[name]) for name in SUMS] for row in rows]
+            sums = [[_integer_text(row[name]) for name in SUMS] for row in rows]
         except (TypeError, KeyError, ValueError):
             raise serialization.FormatError(f"field 'sums' must hold the sums {', '.join(SUMS)} of each output as integers, got {show(rows)}") from None
         read = _Moments(sums, samples)
@@ -223,6 +223,33 @@ class _Largest:
 _SPREAD_NONNEGATIVE = tuple(SPREAD_TERMS.index(name) for name in ("e4", "e2y2", "y4", "ww"))
 
 
+def _root_above(value: Fraction) -> Fraction:
+    """An upper bound of ``√value`` (``value >= 0``), within ``2**-60`` of it relatively: exact
+    integer arithmetic, so values far beyond float64's range (the bound on a rounding's error)
+    never overflow.
+
+    Examples:
+        >>> _root_above(Fraction(9, 4)) >= Fraction(3, 2) > _root_above(Fraction(9, 4)) * (1 - Fraction(1, 2**59))
+        True
+    """
+    if value <= 0:
+        return Fraction(0)
+    shift = max(0, 64 - (value.numerator.bit_length() - value.denominator.bit_length()) // 2)
+    return Fraction(math.isqrt(-(-value.numerator * 4**shift // value.denominator)) + 1, 2**shift)
+
+
+def _integer_text(value: object) -> int:
+    """A sum written as decimal digits (an optional minus sign), read exactly; anything else
+    (a number, ``True``, spaces, underscores) is no such text.
+
+    Raises:
+        ValueError: not such a text.
+    """
+    if not isinstance(value, str) or not value.lstrip("-").isdigit() or not value.lstrip("-").isascii() or value.count("-") > (value[:1] == "-"):
+        raise ValueError(f"not an integer written in decimal digits: {value!r}")
+    return int(value)
+
+
 class _Spread:
     """The exact sums of each output's terms ``SPREAD_TERMS`` (``spread_sums``), kept with
     ``keep_spread=True``, else None: a regressor's field of sums for the spread of one sample.
@@ -284,7 +311,7 @@ class _Spread:
         if rows is None or self.rows is None:
             return self
         try:
-            read = [[int(row[name]) for name in SPREAD_TERMS] for row in cast(list, rows)]
+            read = [[_integer_text(row[name]) for name in SPREAD_TERMS] for row in cast(list, rows)]
         except (TypeError, KeyError, ValueError):
             read = []
         if len(read) != len(self.rows) or any(row[k] < 0 for row in read for k in _SPREAD_NONNEGATIVE):
@@ -608,6 +635,8 @@ class RegressionState(SummedState):
             raise UnsupportedSettingError(f"the spread of one sample is known for {', '.join(self.SPREAD_MEASURES)}, not {name!r}")
         if not self.keep_spread:
             raise UnsupportedSettingError("the spread of one sample reads the sums of each sample's fourth powers: count with keep_spread=True")
+        if self._outputs is None:
+            return 0, math.nan  # nothing counted yet
         if self._outputs != 1:
             raise UnsupportedSettingError(f"the spread of one sample is of one output, this result has {self._outputs or 0}")
         row, spread, n = self._sums[0], cast(list, self._spread)[0], self._samples
@@ -634,11 +663,18 @@ class RegressionState(SummedState):
             covariance = e2y2 - 2 * mu * e2y + mu * mu * a - a * b
             fourth = y4 - 4 * mu * y3 + 6 * mu * mu * yy - 3 * mu**4 - b * b
             variance = (e4 - a * a - 2 * ratio * covariance + ratio * ratio * fourth) / (b * b)
-            error = eps * (e4 + 2 * abs(ratio) * (e2y2 + 2 * size * Fraction(math.sqrt(e4 * yy))) + ratio * ratio * (y4 + 4 * size * Fraction(float(y4) ** 0.75)))
-            error /= b * b
+            error = eps * (e4 + 2 * abs(ratio) * (e2y2 + 2 * size * _root_above(e4 * yy)) + ratio * ratio * (y4 + 4 * size * _root_above(y4 * _root_above(y4))))
+            error /= b * b  # (Σe²|y| <= √(Σe⁴ Σy²) and Σ|y|³ <= Σy⁴^¾ n^¼: Cauchy–Schwarz and Hölder)
         if variance <= 0 or error > variance / 100:
             return n, math.nan
         return n, math.sqrt(variance)
+
+    def _aligned(self, other: Self) -> tuple[Self, Self]:
+        """(Both keep the spread, or neither: its sums cannot be made up for the other's samples.)"""
+        if self.keep_spread != other.keep_spread:
+            raise UnsupportedSettingError("cannot combine a result that keeps the spread with one that does not (keep_spread=True and False): "
+                                          "count both with the same keep_spread")  # fmt: skip
+        return super()._aligned(other)
 
     def _invalid(self) -> str | None:
         return "no samples give the sums left (W Σy² below (Σy)²)" if self._moments.impossible() else None

@@ -28,17 +28,10 @@ The alternatives ``q`` lie at odds ratios ``exp(-s)`` of the reference, ``s`` fr
 (seven levels, equal weights): drops from about 1 point to most of the way to 0. A measure
 where lower is better (an error rate, the false positive rate) is watched for a rise instead.
 
-Any other measure (an F1, a macro average, kappa, MCC) has no likelihood ratio of one trial, so
-it is watched by confidence sequences of segments instead: at checkpoints (batch ends at least
-``CHECKPOINT`` samples apart) a segment starts, the newest counting the samples after it; the
-segment started at checkpoint ``j`` is read with the asymptotic confidence sequence (Waudby-Smith
-et al., 2024) at level ``1 - alpha / (j (j + 1))``, and the monitor fires when one leaves the
-reference out on the worse side. The levels' misses add up to at most ``alpha`` (a union bound),
-so the chance of any false alarm over the whole stream stays at most ``alpha``, asymptotically.
-Segments are thinned as they age (the one started at ``j`` is kept while fewer than ``4 · 2^v``
-checkpoints follow it, ``2^v`` the largest power of two dividing ``j``; the first is kept always):
-about ``2 log2`` of the checkpoints are read at each, and a change is found by a segment that
-starts within the first half of the time since it.
+Any other measure (an F1, a macro average, kappa, MCC, a regressor's R² or errors) has no
+likelihood ratio of one trial, so it is watched by confidence sequences of segments started at
+checkpoints, every ``every`` samples (``evalkit._scale.segments``), with the same guarantee on
+any false alarm over the whole stream (asymptotically).
 
 Examples:
     >>> monitor = Monitor(0.9, alpha=0.01)
@@ -66,10 +59,9 @@ from evalkit._engine._validation import check_choice, check_positive_number, sho
 from evalkit._engine.counting import encode
 from evalkit._java.regression_metrics import RegressionMeasure, RegressionMetrics
 from evalkit._results._closed_form import _proportion
-from evalkit._results._sequences import DEFAULT_TUNING, FEWEST_SAMPLES, check_tuning
-from evalkit._results.confusion_matrix import ConfusionMatrix
-from evalkit._results.counted import read_result, result_document
+from evalkit._results._sequences import DEFAULT_TUNING, check_tuning
 from evalkit._results.intervals import WHOLE_MEASURES
+from evalkit._scale.segments import CHECKPOINT, Counts, Segments
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownMetricError, UnsupportedSettingError
 from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
 
@@ -78,13 +70,6 @@ __all__ = ["Monitor", "resolve_watched"]
 _CHUNK = 4096
 """Trials watched at once in a batch: memory of ``7 x _CHUNK`` numbers, and what an alarm costs
 again at the most (the rest of its chunk, watched anew)."""
-
-Counts = ConfusionMatrix | RegressionMetrics
-"""What a monitor by segments counts: a classifier's matrix, or a regressor's sums."""
-
-CHECKPOINT = FEWEST_SAMPLES
-"""The fewest samples between two checkpoints of a monitor by segments (where segments start and
-are read): a batch end at least this many samples after the last checkpoint is the next."""
 
 SHIFTS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
 """The alternatives, as log odds ratios below (or, for a measure where lower is better, above)
@@ -111,10 +96,12 @@ class Monitor(serialization.Document):
             a delay that does not grow with the time of the change).
         tuning: for a measure watched by segments, the samples where each segment's sequence
             is narrowest (see ``interval(anytime=True)``).
+        every: for a measure watched by segments, the samples between two checkpoints, where
+            segments start and are read (100: a checkpoint costs a few milliseconds).
 
     Attributes:
         alarms: the sample numbers (counted from 1) where it fired, oldest first (by segments:
-            the checkpoint's last sample).
+            checkpoints, multiples of ``every``).
         samples: the samples seen.
 
     Raises:
@@ -127,17 +114,19 @@ class Monitor(serialization.Document):
     DOCUMENT: ClassVar[str] = "Monitor"
 
     def __init__(self, reference: float, measure: MeasureLike = "accuracy", *, label: Hashable | None = None, average: str | None = None,
-                 alpha: float | None = None, arl: float | None = None, tuning: float = DEFAULT_TUNING) -> None:  # fmt: skip
+                 alpha: float | None = None, arl: float | None = None, tuning: float = DEFAULT_TUNING, every: int = CHECKPOINT) -> None:  # fmt: skip
         resolved, self.regression, whole = resolve_watched(measure, label, average)
         coefficients = None if whole or average is not None else _proportion(cast(Measure, resolved), {})
-        self._by_segments = self.regression or average is not None or (coefficients is None and resolved.name != "accuracy")
+        by_segments = self.regression or average is not None or (coefficients is None and resolved.name != "accuracy")
         low, high = (-math.inf, math.inf) if resolved.bounds is None else resolved.bounds
-        low, high = (0.0, 1.0) if not self._by_segments else (low, high)
+        low, high = (0.0, 1.0) if not by_segments else (low, high)
         if isinstance(reference, bool) or not isinstance(reference, (int, float, np.integer, np.floating)) or not low < float(reference) < high:
             raise InvalidArgumentError(f"'reference' must be a level in ({low:g}, {high:g}), the range of {resolved.name!r}, got {show(reference)}")
         if alpha is not None and arl is not None:
             raise InvalidArgumentError("give 'alpha' (a false alarm at all, over the whole stream) or 'arl' (samples to a false alarm), not both")
-        if arl is not None and self._by_segments:
+        if every != CHECKPOINT and not by_segments:
+            raise InvalidArgumentError(f"'every' sets the checkpoints of a measure watched by segments; {resolved.name!r} is watched sample by sample")
+        if arl is not None and by_segments:
             raise InvalidArgumentError(f"'arl' is the Shiryaev–Roberts procedure of a proportion's trials; {resolved.name!r}"
                                        f"{'' if average is None else f' averaged {average!r}'} is watched by confidence sequences of segments: give 'alpha'")  # fmt: skip
         self.reference = float(reference)
@@ -151,7 +140,7 @@ class Monitor(serialization.Document):
         self._coefficients = None if coefficients is None else (np.asarray(coefficients[0], dtype=bool), np.asarray(coefficients[1], dtype=bool))
         self._worse_is_lower = resolved.direction != "lower"
         self._log_ratios = np.zeros((2, len(SHIFTS)))
-        if not self._by_segments:  # the alternatives' log likelihood ratios of a success and of a failure
+        if not by_segments:  # the alternatives' log likelihood ratios of a success and of a failure
             odds = math.log(self.reference / (1 - self.reference))
             alternatives = 1 / (1 + np.exp(-(odds + (-1 if self._worse_is_lower else 1) * np.array(SHIFTS))))
             self._log_ratios = np.stack([np.log(alternatives / self.reference), np.log1p(-alternatives) - math.log1p(-self.reference)])
@@ -160,9 +149,9 @@ class Monitor(serialization.Document):
         self.alarms: list[int] = []
         self._trials = 0  # trials since the last alarm (the detector's time)
         self._log_r = [-math.inf] * len(SHIFTS)  # log R(t) of each alternative
-        self._restart_segments()
-        self._pending: Counts | None = None  # by segments: the samples since the last checkpoint
-        self._since = 0  # their number
+        self._segments = None if not by_segments else Segments(self.measure, average, self.label, self.reference, alpha=cast(float, self.alpha),
+                                                                      worse_is_lower=self._worse_is_lower, tuning=self.tuning, every=every,
+                                                                      regression=self.regression)  # fmt: skip
 
     @property
     def description(self) -> str:
@@ -187,7 +176,7 @@ class Monitor(serialization.Document):
             UnsupportedSettingError: a measure watched by segments (each segment's sequence is
                 read at its own level: ``segments``).
         """
-        if self._by_segments:
+        if self._segments is not None:
             raise UnsupportedSettingError(f"a monitor of {self.measure!r} reads confidence sequences of segments, each at its own level, not one "
                                           "statistic: see its segments")  # fmt: skip
         return math.exp(float(self._log_statistic(np.array(self._log_r), self._trials)))
@@ -218,10 +207,11 @@ class Monitor(serialization.Document):
         check_same_family(labels, () if self.label is None else (self.label,), ("the batch's labels", "'label'"))
 
     @property
-    def trials(self) -> int:
+    def trials(self) -> float:
         """The trials watched since the last alarm (or the start): every sample of accuracy, the
-        samples of the class for its recall (0 while the class has not come: check it)."""
-        return self._trials
+        samples of the class for its recall (0 while the class has not come: check it); by
+        segments, the samples (of the class, with ``label``)."""
+        return self._trials if self._segments is None else self._segments.trials
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: object = None) -> bool:
         """Watch a batch, sample by sample in order; True when the detector fired in it (each
@@ -234,14 +224,15 @@ class Monitor(serialization.Document):
         """
         return self._apply(*self._prepared(y_true, y_pred, sample_weight))
 
-    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | Counts | None, np.ndarray | None, int]:
+    def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | list[tuple[Counts, int]] | None, np.ndarray | None, int]:
         """A batch checked and read, nothing watched yet (what ``Prequential`` checks before its
         view counts the batch): its trials in order (``_trials_of``), or one event's outcome (True
         or False; None: no trial of the measure) without positions; by segments, its matrix."""
         if sample_weight is not None:
             raise UnsupportedSettingError("a Monitor watches samples one by one, in order: give each sample once, without weights")
-        if self._by_segments:
-            return self._batch_matrix(y_true, y_pred)
+        if self._segments is not None:
+            pieces = self._segments.pieces(y_true, y_pred)
+            return pieces, None, sum(size for _, size in pieces)
         if type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred):  # one event of a stream: in Python, no arrays
             return self._one_outcome(y_true[0], y_pred[0]), None, 1
         try:
@@ -249,11 +240,14 @@ class Monitor(serialization.Document):
         except EmptyInputError:  # an empty batch: nothing to watch
             return np.zeros(0, dtype=bool), np.zeros(0, dtype=np.intp), 0
 
-    def _apply(self, outcomes: np.ndarray | bool | Counts | None, positions: np.ndarray | None, size: int) -> bool:
+    def _apply(self, outcomes: np.ndarray | bool | list[tuple[Counts, int]] | None, positions: np.ndarray | None, size: int) -> bool:
         """Watch a batch read by ``_prepared``: a chunk of trials at a time (after an alarm the
         rest of its chunk is watched anew, so an alarm costs at most a chunk)."""
-        if self._by_segments:
-            return self._checkpoint(cast("Counts | None", outcomes), size)
+        if self._segments is not None:
+            alarms = [self.samples + at for at in self._segments.apply(cast("list[tuple[Counts, int]]", outcomes))]
+            self.alarms.extend(alarms)
+            self.samples += size
+            return bool(alarms)
         if positions is None or not isinstance(outcomes, np.ndarray):  # one event
             self.samples += 1
             return outcomes is not None and self._step(bool(outcomes))
@@ -269,71 +263,11 @@ class Monitor(serialization.Document):
         self.samples += size
         return fired
 
-    # ----------------------------------------------------------------------------------------
-    # by segments: confidence sequences of the samples since each checkpoint
-
     @property
     def segments(self) -> list[tuple[int, Counts]]:
         """By segments: the segments kept, as (checkpoint ``j`` it started at, its counts), oldest
         first; the one of ``j`` is read at level ``1 - alpha / (j (j + 1))``."""
-        return [(start, counts.copy()) for start, counts in self._segments]
-
-    def _empty(self) -> Counts:
-        """The counts of a segment before its first sample."""
-        return RegressionMetrics(keep_spread=True) if self.regression else ConfusionMatrix()
-
-    def _restart_segments(self) -> None:
-        """The segments after an alarm (or at the start): one, from checkpoint 1."""
-        self._segments: list[tuple[int, Counts]] = [(1, self._empty())]
-
-    def _batch_matrix(self, y_true: LabelsLike, y_pred: LabelsLike) -> tuple[Counts | None, None, int]:
-        """A batch counted for the segments, its labels checked against those seen and ``label``."""
-        batch = self._empty()
-        try:
-            cast(Any, batch).update(y_true, y_pred)  # (labels, or targets: what the kind counts)
-        except EmptyInputError:
-            return None, None, 0
-        if isinstance(batch, RegressionMetrics):
-            return batch, None, batch.get_samples()
-        seen = cast(ConfusionMatrix, self._pending if self._pending is not None else self._segments[0][1])
-        check_same_family(batch.labels, (*seen.labels[:1], *(() if self.label is None else (self.label,))), ("the batch's labels", "the labels before"))
-        return batch, None, int(batch.get_total_items())
-
-    def _checkpoint(self, batch: Counts | None, size: int) -> bool:
-        """Keep a batch; at a checkpoint (``CHECKPOINT`` samples since the last), count what was
-        kept into every segment, read them, and start the next segment (or start again after
-        an alarm); True when it fired."""
-        if batch is not None:
-            self._pending = batch if self._pending is None else self._pending.merge(batch, grow=True)  # type: ignore[arg-type]
-        self.samples, self._since, self._trials = self.samples + size, self._since + size, self._trials + size
-        if self._since < CHECKPOINT or self._pending is None:
-            return False
-        pending, self._pending, self._since = self._pending, None, 0
-        self._segments = [(start, counts.merge(pending, grow=True)) for start, counts in self._segments]  # type: ignore[arg-type]
-        if any(self._left_behind(start, counts) for start, counts in self._segments):
-            self.alarms.append(self.samples)
-            self._restart_segments()
-            self._trials = 0
-            return True
-        newest = self._segments[-1][0] + 1
-        self._segments = [(start, counts) for start, counts in self._segments if start == 1 or newest - start < 4 * (start & -start)]
-        self._segments.append((newest, self._empty()))
-        return False
-
-    def _left_behind(self, start: int, counts: Counts) -> bool:
-        """Whether the sequence of a segment (started at checkpoint ``start``) at its level leaves
-        the reference out on the worse side; a segment of fewer than ``FEWEST_SAMPLES`` samples,
-        or without the class watched, is not read."""
-        level = 1 - cast(float, self.alpha) / (start * (start + 1.0))
-        if isinstance(counts, RegressionMetrics):
-            if counts.get_samples() < FEWEST_SAMPLES:
-                return False
-            found = counts.interval(self.measure, anytime=True, level=level, tuning=self.tuning)
-        else:
-            if counts.get_total_items() < FEWEST_SAMPLES or (self.label is not None and not any(same_labels((own,), (self.label,)) for own in counts.labels)):
-                return False
-            found = counts.interval(self.measure, self.average, label=self.label, anytime=True, level=level, tuning=self.tuning)
-        return bool(found.high < self.reference if self._worse_is_lower else found.low > self.reference)
+        return [] if self._segments is None else [(start, counts.copy()) for start, counts in self._segments.segments]
 
     def _one_outcome(self, actual: object, predicted: object) -> bool | None:
         """One sample checked as a batch is: whether it is a success of the measure, or None
@@ -399,18 +333,16 @@ class Monitor(serialization.Document):
     # JSON: the settings and the detector's state
 
     def _document(self) -> dict[str, Any]:
-        segments = {"tuning": self.tuning, "since": self._since, "pending": None if self._pending is None else result_document(self._pending),
-                    "segments": [[start, result_document(matrix)] for start, matrix in self._segments]}  # fmt: skip
         return {"reference": self.reference, "measure": self.measure, "label": self.label, "average": self.average, "alpha": self.alpha, "arl": self.arl,
                 "samples": self.samples, "alarms": list(self.alarms), "trials": self._trials,
-                **(segments if self._by_segments else {"log_r": [None if math.isinf(value) else value for value in self._log_r]})}  # fmt: skip
+                **(self._segments.document() if self._segments is not None else {"log_r": [None if math.isinf(value) else value for value in self._log_r]})}  # fmt: skip
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> Monitor:
         try:
             monitor = cls(serialization.number(serialization.field(document, "reference"), "reference"), serialization.field(document, "measure"),
                           label=document.get("label"), average=document.get("average"), alpha=document.get("alpha"), arl=document.get("arl"),
-                          tuning=document.get("tuning", DEFAULT_TUNING))  # fmt: skip
+                          tuning=document.get("tuning", DEFAULT_TUNING), every=document.get("every", CHECKPOINT))  # fmt: skip
         except (InvalidArgumentError, TypeError, ValueError) as error:
             raise serialization.FormatError(f"the settings of the monitor: {error}") from None
         monitor.samples = serialization.integer(document, "samples", high=2**62)
@@ -419,28 +351,14 @@ class Monitor(serialization.Document):
         if not isinstance(alarms, list) or any(isinstance(at, bool) or not isinstance(at, int) or not 0 < at <= monitor.samples for at in alarms):
             raise serialization.FormatError(f"field 'alarms' must list sample numbers in 1..{monitor.samples}, got {show(alarms)}")
         monitor.alarms = list(alarms)
-        if monitor._by_segments:
-            monitor._read_segments(document)
+        if monitor._segments is not None:
+            monitor._segments.read(document, monitor.samples)
             return monitor
         log_r = serialization.field(document, "log_r")
         if not isinstance(log_r, list) or len(log_r) != len(SHIFTS):
             raise serialization.FormatError(f"field 'log_r' must hold {len(SHIFTS)} numbers or nulls, got {show(log_r)}")
         monitor._log_r = [-math.inf if value is None else serialization.number(value, "log_r") for value in log_r]
         return monitor
-
-    def _read_segments(self, document: dict[str, Any]) -> None:
-        """The segments of a document: each (checkpoint, counts), checkpoints rising from 1, and
-        the samples kept since the last checkpoint."""
-        self._since = serialization.integer(document, "since", high=self._trials)
-        segments = serialization.field(document, "segments")
-        starts = [row[0] for row in segments if isinstance(row, list) and len(row) == 2] if isinstance(segments, list) else []
-        if (not segments or len(starts) != len(segments) or starts[0] != 1 or any(isinstance(at, bool) or not isinstance(at, int) for at in starts)
-                or starts != sorted(set(starts))):  # fmt: skip
-            raise serialization.FormatError(f"field 'segments' must list [checkpoint, counts] rows from checkpoint 1 up, got {show(segments)}")
-        kind = type(self._empty())
-        self._segments = [(start, _read_counts(counts, "segments", kind)) for start, counts in segments]
-        pending = document.get("pending")
-        self._pending = None if pending is None else _read_counts(pending, "pending", kind)
 
 
 def resolve_watched(measure: MeasureLike, label: Hashable | None, average: str | None) -> tuple[Measure | RegressionMeasure, bool, bool]:
@@ -470,14 +388,7 @@ def resolve_watched(measure: MeasureLike, label: Hashable | None, average: str |
         check_choice("average", average, ("micro", "macro", "weighted"))
     given = (label is not None) + (average is not None)
     if given > 1 or (given == 0) != whole:
-        raise InvalidArgumentError(f"give 'label' (one class) or 'average' (over the classes) for a per-class measure, and neither for "
-                                   f"{', '.join(WHOLE_MEASURES)} or a regressor's; got measure {resolved.name!r}, label {show(label)}, average {show(average)}")  # fmt: skip
+        raise InvalidArgumentError(f"give 'label' (one class) or 'average' (over the classes) for a per-class measure, and neither for the whole "
+                                   f"result's {', '.join(WHOLE_MEASURES)} or a regressor's measure; got measure {resolved.name!r}, label {show(label)}, "
+                                   f"average {show(average)}")  # fmt: skip
     return resolved, regression, whole
-
-
-def _read_counts(document: object, name: str, kind: type[Counts]) -> Counts:
-    """The counts of a segment from a monitor's document, of the monitor's kind."""
-    found = read_result(document, name, {})
-    if not isinstance(found, kind):
-        raise serialization.FormatError(f"field {name!r} must hold the counts of a {kind.__name__}, got a {type(found).__name__}")
-    return found

@@ -53,7 +53,13 @@ from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.intervals import WHOLE_MEASURES, pairs_spread, proportion_counts
 from evalkit._results.paired import Comparison, compare
 from evalkit._scale.monitor import resolve_watched
-from evalkit.exceptions import EmptyInputError, InvalidArgumentError, InvalidTypeError, UnknownLabelError
+from evalkit.exceptions import (
+    EmptyInputError,
+    InputShapeError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    UnknownLabelError,
+)
 from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
 
 __all__ = ["SequentialTest"]
@@ -155,19 +161,21 @@ class SequentialTest:
         """Count a batch against the target and read the p-value after it: a proportion's exact
         beta-binomial one, or the normal mixture's of the asymptotic sequence (from
         ``FEWEST_SAMPLES`` samples on)."""
-        counts = self._matrix
-        assert counts is not None and self.target is not None
-        before = _samples(counts)
+        assert self._matrix is not None and self.target is not None
+        batch = RegressionMetrics(keep_spread=True) if isinstance(self._matrix, RegressionMetrics) else ConfusionMatrix()
         try:
-            cast(Any, counts).update(y_true, y_pred)  # (labels, or targets: what the kind counts)
-        except EmptyInputError:  # an empty batch before any label: nothing to count
+            cast(Any, batch).update(y_true, y_pred)  # (labels, or targets: what the kind counts; checked before anything is kept)
+        except EmptyInputError:  # an empty batch: nothing to count
             return 0
-        size = int(_samples(counts) - before)
-        if not size:
-            return 0
+        if isinstance(batch, RegressionMetrics) and batch.get_outputs() != 1:
+            raise InputShapeError(f"a test against a target is of one output, the batch has {batch.get_outputs()}")
+        if isinstance(batch, ConfusionMatrix):
+            check_same_family(batch.labels, (*cast(ConfusionMatrix, self._matrix).labels[:1], *(() if self.label is None else (self.label,))),
+                              ("the batch's labels", "the labels before and 'label'"))  # fmt: skip  # (a label of another kind would never be met)
+        counts = self._matrix = self._matrix.merge(batch, grow=True)  # type: ignore[arg-type]
+        size = int(_samples(batch))
         position = None
         if isinstance(counts, ConfusionMatrix) and self.label is not None:
-            check_same_family(counts.labels, (self.label,), ("the stream's labels", "'label'"))  # (a label of another kind would never be met)
             try:
                 position = label_position(counts.labels, self.label)
             except UnknownLabelError:  # a class not met yet: nothing of its measure to read
@@ -225,7 +233,8 @@ class SequentialTest:
         return len(rows)
 
     def __repr__(self) -> str:
-        about = f"{self.measure} {self.alternative} {self.target:g}" if self.target is not None else f"{self.measure} of two models"
+        measure = f"{self.average} {self.measure}" if self.average is not None else self.measure if self.label is None else f"{self.measure} of {self.label!r}"
+        about = f"{measure} {self.alternative} {self.target:g}" if self.target is not None else f"{measure} of two models"
         state = f"decided at {self.decided_at}: {self.decision}" if self.decided_at is not None else "undecided"
         return f"SequentialTest({about}): {self.samples} samples, p = {self.p_value:.4g}, {state}"
 

@@ -157,6 +157,9 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--monitor-label", metavar="LABEL", help="with --monitor: the class of --monitor-measure")
     report.add_argument("--monitor-average", choices=("micro", "macro", "weighted"),
                         help="with --monitor: watch this average of --monitor-measure (an F1, ...) by confidence sequences of segments")  # fmt: skip
+    report.add_argument("--monitor-every", type=int, metavar="N",
+                        help="with --monitor-average (or a measure other than a proportion): the samples between the checkpoints where segments start and "
+                             "are read (default 1000)")  # fmt: skip
     report.add_argument("--monitor-alpha", type=float, metavar="A", help="with --monitor: the chance of any false alarm over the whole stream (default 0.01)")
     report.add_argument("--monitor-arl", type=float, metavar="N", help="with --monitor: instead, the average number of samples to a false alarm")
 
@@ -686,7 +689,8 @@ def _check_over_time(arguments: argparse.Namespace) -> None:
     if arguments.step is not None and arguments.window is None and arguments.period is None:
         raise InvalidArgumentError("--step applies with --window or --period only, neither of which is given")
     watching = [option for option, given in (("--monitor-measure", arguments.monitor_measure != "accuracy"), ("--monitor-label", arguments.monitor_label is not None),
-                                             ("--monitor-average", arguments.monitor_average is not None), ("--monitor-alpha", arguments.monitor_alpha is not None), ("--monitor-arl", arguments.monitor_arl is not None)) if given]  # fmt: skip
+                                             ("--monitor-average", arguments.monitor_average is not None), ("--monitor-every", arguments.monitor_every is not None),
+                                             ("--monitor-alpha", arguments.monitor_alpha is not None), ("--monitor-arl", arguments.monitor_arl is not None)) if given]  # fmt: skip
     if watching and arguments.monitor is None:
         raise InvalidArgumentError(f"{', '.join(watching)} applies with --monitor LEVEL only, which is not given")
     if arguments.monitor is not None and not kinds:

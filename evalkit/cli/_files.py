@@ -520,10 +520,16 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
     return table if arguments.period is None else attrs.evolve(table, axis=arguments.time_column)
 
 
+FILE_CHECKPOINT = 1000
+"""The samples between a file's monitor's checkpoints (segments) unless ``--monitor-every`` says."""
+
+
 def file_monitor(arguments: argparse.Namespace, labels: list[str]) -> tuple[Monitor, Monitor] | None:
     """The ``--monitor LEVEL`` of a report over time (``--monitor-measure``, ``--monitor-label``,
-    ``--monitor-average``, ``--monitor-alpha`` or ``--monitor-arl``): the ``Monitor`` of the labels' codes, and one of
-    the label as written (its description); None without ``--monitor``.
+    ``--monitor-average``, ``--monitor-every``, ``--monitor-alpha`` or ``--monitor-arl``): the
+    ``Monitor`` of the labels' codes, and one of the label as written (its description); None
+    without ``--monitor``. A monitor by segments checks every ``FILE_CHECKPOINT`` rows unless
+    ``--monitor-every`` says.
 
     Raises:
         InvalidArgumentError: what ``Monitor`` refuses, named by the options; a label that is
@@ -536,12 +542,15 @@ def file_monitor(arguments: argparse.Namespace, labels: list[str]) -> tuple[Moni
         raise InvalidArgumentError(f"--monitor-label {label!r} is not a label of the file; its labels are {labels}")
     options = {"average": arguments.monitor_average, "alpha": arguments.monitor_alpha, "arl": arguments.monitor_arl}
     try:
+        by_segments = bool(Monitor(arguments.monitor, arguments.monitor_measure, label=label, **options).segments)
+        if arguments.monitor_every is not None or by_segments:
+            options["every"] = FILE_CHECKPOINT if arguments.monitor_every is None else arguments.monitor_every
         return (Monitor(arguments.monitor, arguments.monitor_measure, label=None if label is None else labels.index(label), **options),
                 Monitor(arguments.monitor, arguments.monitor_measure, label=label, **options))  # fmt: skip
     except EvalkitError as error:
         named = str(error)
         for word, option in (("'reference'", "--monitor"), ("'measure'", "--monitor-measure"), ("'label'", "--monitor-label"),
-                             ("'average'", "--monitor-average"), ("'alpha'", "--monitor-alpha"), ("'arl'", "--monitor-arl")):  # fmt: skip
+                             ("'average'", "--monitor-average"), ("'every'", "--monitor-every"), ("'alpha'", "--monitor-alpha"), ("'arl'", "--monitor-arl")):  # fmt: skip
             named = named.replace(word, option)
         raise InvalidArgumentError(named) from None
 
