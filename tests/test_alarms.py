@@ -424,7 +424,7 @@ def test_by_segments_with_no_change_a_monitor_fires_in_at_most_alpha_of_streams(
 def test_by_segments_a_drop_of_five_points_is_found_within_the_delay_the_guide_states():
     """A 3-class model whose macro F1 drops from 0.9 to 0.85 after 5,000 samples (100 streams,
     batches of 200, alpha=0.01): half fire within 2,000 samples of the drop, 95% within 3,200
-    (benchmarks/sequences.py: 1,400 and 2,400 over 100 other streams)."""
+    (benchmarks/sequences.py: 1,500 and 2,320 over 100 other streams)."""
     delays = []
     for seed in range(100):
         actual, predicted = _stream(seed, 15_000, (0.9, 0.85), 5000, k=3)
