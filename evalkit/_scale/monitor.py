@@ -83,9 +83,10 @@ class Monitor(serialization.Document):
         reference: the level the measure is expected to keep, inside its range (e.g. last
             month's accuracy, or what the service promises).
         measure: ``"accuracy"`` (the default), a measure of one class with ``label``, a
-            per-class measure averaged with ``average``, or Cohen's kappa or MCC. A proportion
-            of whole counts (accuracy, one class's recall, precision, specificity, ...) is
-            watched sample by sample (the e-detector); any other, by segments at checkpoints.
+            per-class measure averaged with ``average``, Cohen's kappa or MCC, or a regressor's
+            R², MSE, RMSE or MAE (``update(y_true, y_pred)`` of numbers then). A proportion of
+            whole counts (accuracy, one class's recall, precision, specificity, ...) is watched
+            sample by sample (the e-detector); any other, by segments at checkpoints.
         label: the class of a per-class measure (of the stream's kind of labels: ``1`` is not
             ``True`` nor ``"1"``; a class that never comes is watched by no trial, which
             ``trials`` shows).
@@ -227,7 +228,8 @@ class Monitor(serialization.Document):
     def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | list[tuple[Counts, int]] | None, np.ndarray | None, int]:
         """A batch checked and read, nothing watched yet (what ``Prequential`` checks before its
         view counts the batch): its trials in order (``_trials_of``), or one event's outcome (True
-        or False; None: no trial of the measure) without positions; by segments, its matrix."""
+        or False; None: no trial of the measure) without positions; by segments, its pieces,
+        cut at the checkpoints it reaches (``Segments.pieces``)."""
         if sample_weight is not None:
             raise UnsupportedSettingError("a Monitor watches samples one by one, in order: give each sample once, without weights")
         if self._segments is not None:

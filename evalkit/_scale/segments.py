@@ -87,13 +87,13 @@ class Segments:
         self.pending: Counts | None = None  # the samples since the last checkpoint
         self.since = 0  # their number
 
-    def empty(self) -> Counts:
+    def new_counts(self) -> Counts:
         """The counts of a segment before its first sample."""
         return RegressionMetrics(keep_spread=True) if self.regression else ConfusionMatrix()
 
     def restart(self) -> None:
         """The segments after an alarm (or at the start): one, from checkpoint 1."""
-        self.segments: list[tuple[int, Counts]] = [(1, self.empty())]
+        self.segments: list[tuple[int, Counts]] = [(1, self.new_counts())]
 
     @property
     def trials(self) -> float:
@@ -167,7 +167,7 @@ class Segments:
             return True
         newest = grown[-1][0] + 1
         self.segments = [(start, counts) for start, counts in grown if start == 1 or newest - start < 4 * (start & -start)]
-        self.segments.append((newest, self.empty()))
+        self.segments.append((newest, self.new_counts()))
         return False
 
     def _left_behind(self, start: int, counts: Counts) -> bool:
@@ -210,7 +210,7 @@ class Segments:
         if (not segments or len(starts) != len(segments) or starts[0] != 1 or any(isinstance(at, bool) or not isinstance(at, int) for at in starts)
                 or starts != sorted(set(starts))):  # fmt: skip
             raise serialization.FormatError(f"field 'segments' must list [checkpoint, counts] rows from checkpoint 1 up, got {show(segments)}")
-        kind = type(self.empty())
+        kind = type(self.new_counts())
         self.segments = [(start, _read_counts(counts, "segments", kind)) for start, counts in segments]
         pending = document.get("pending")
         self.pending = None if pending is None else _read_counts(pending, "pending", kind)
