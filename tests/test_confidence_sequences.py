@@ -648,14 +648,15 @@ def test_documents_of_a_regressor_before_the_spread_read_as_not_keeping_it():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["r_squared", "root_mean_squared_error"])
 def test_a_regressor_s_sequence_read_every_batch_misses_at_most_its_alpha(name):
-    """500 streams of 10,000 samples read every 100 (from 200 on): the 95% sequence leaves the true
-    value out at some time in at most 5% of streams (the fixed-n interval read so, far more)."""
+    """200 streams of 10,000 samples read every 100 (from 200 on): the 95% sequence leaves the true
+    value out at some time in at most 5% of streams (the fixed-n interval read so, far more;
+    benchmarks/sequences.py: 0.7% and 42% for R², 2.7% and 40% for RMSE over 300 streams)."""
     rng = np.random.default_rng(0)
     big_y = rng.standard_t(5, 2_000_000)
     big_p = big_y + rng.normal(0, 0.5, 2_000_000) + 0.1 * rng.standard_t(3, 2_000_000)
     truth = getattr(RegressionMetrics.from_predictions(big_y, big_p), RegressionMetrics.measure(name).getter)()
     missed_sequence = missed_fixed = 0
-    for seed in range(500):
+    for seed in range(200):
         y, p = _regression_stream(seed + 10, 10_000)
         metrics, sequence, fixed = RegressionMetrics(keep_spread=True), False, False
         for start in range(0, 10_000, 100):
@@ -666,4 +667,4 @@ def test_a_regressor_s_sequence_read_every_batch_misses_at_most_its_alpha(name):
                 fixed |= not once.low <= truth <= once.high
         missed_sequence += sequence
         missed_fixed += fixed
-    assert missed_sequence / 500 <= 0.05 and missed_fixed / 500 > 0.2, (missed_sequence, missed_fixed)
+    assert missed_sequence / 200 <= 0.05 and missed_fixed / 200 > 0.2, (missed_sequence, missed_fixed)
