@@ -45,7 +45,7 @@ from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import read_result, result_document
 from evalkit.exceptions import EmptyInputError, InputShapeError, InvalidArgumentError
 
-__all__ = ["CHECKPOINT", "FEWEST_PER_CLASS", "Segments"]
+__all__ = ["CHECKPOINT", "FEWEST_PER_CLASS", "Segments", "counted_piece", "watched_columns"]
 
 Counts = ConfusionMatrix | RegressionMetrics
 """What a segment counts: a classifier's matrix, or a regressor's sums (with their spread)."""
@@ -115,34 +115,14 @@ class Segments:
             InputShapeError: a regressor's batch of more than one output.
             MixedLabelTypesError: labels of another kind than those before, or than ``label``.
         """
+        seen = self.segments[0][1] if self.pending is None else self.pending
         try:
-            columns = self._columns(y_true, y_pred)
+            columns = watched_columns(y_true, y_pred, seen, self.label, "a monitor")
         except EmptyInputError:
             return []
         n = len(columns[0])
         cuts = [0, *range(self.every - self.since, n, self.every), n]
-        return [(self._counted(columns, start, end), end - start) for start, end in itertools.pairwise(cuts) if end > start]
-
-    def _columns(self, y_true: LabelsLike, y_pred: LabelsLike) -> tuple[Any, ...]:
-        """A batch as arrays to cut: a regressor's targets, or a classifier's codes and labels."""
-        if self.regression:
-            y, p = target_pair(y_true, y_pred)
-            if y.shape[1] != 1:
-                raise InputShapeError(f"a monitor watches one output, the batch has {y.shape[1]}")
-            return y, p
-        actual, predicted, labels, _ = encode(y_true, y_pred)
-        seen = cast(ConfusionMatrix, self.segments[0][1] if self.pending is None else self.pending).labels
-        check_same_family(labels, (*seen[:1], *(() if self.label is None else (self.label,))), ("the batch's labels", "the labels before and 'label'"))
-        return actual, predicted, labels
-
-    def _counted(self, columns: tuple[Any, ...], start: int, end: int) -> Counts:
-        if self.regression:
-            return RegressionMetrics(keep_spread=True).counted(columns[0][start:end], columns[1][start:end])
-        actual, predicted, labels = columns[0][start:end], columns[1][start:end], columns[2]
-        present = np.union1d(actual, predicted)  # (the piece's own classes: a segment holds those of its samples, however the batches were cut)
-        m = len(labels)
-        table = np.bincount(actual * m + predicted, minlength=m * m).reshape(m, m)[np.ix_(present, present)]
-        return ConfusionMatrix.from_array(table, [labels[k] for k in present.tolist()])
+        return [(counted_piece(columns, start, end), end - start) for start, end in itertools.pairwise(cuts) if end > start]
 
     def apply(self, pieces: list[tuple[Counts, int]]) -> list[int]:
         """Count the pieces of a batch (``pieces``), reading the segments at each checkpoint
@@ -214,6 +194,39 @@ class Segments:
         self.segments = [(start, _read_counts(counts, "segments", kind)) for start, counts in segments]
         pending = document.get("pending")
         self.pending = None if pending is None else _read_counts(pending, "pending", kind)
+
+
+def watched_columns(y_true: LabelsLike, y_pred: LabelsLike, seen: Counts, label: Hashable | None, what: str) -> tuple[Any, ...]:
+    """A batch for what watches a stream counted as ``seen`` (``what``: a monitor, a test), checked
+    before anything is kept, as arrays to cut: a regressor's targets (one output), or a
+    classifier's codes and labels (of the kind of those ``seen`` and of ``label``).
+
+    Raises:
+        EmptyInputError: no sample.
+        InputShapeError: a regressor's batch of more than one output.
+        MixedLabelTypesError: labels of another kind than those before, or than ``label``.
+    """
+    if isinstance(seen, RegressionMetrics):
+        y, p = target_pair(y_true, y_pred)
+        if y.shape[1] != 1:
+            raise InputShapeError(f"{what} watches one output, the batch has {y.shape[1]}")
+        return y, p
+    actual, predicted, labels, _ = encode(y_true, y_pred)
+    check_same_family(labels, (*seen.labels[:1], *(() if label is None else (label,))), ("the batch's labels", "the labels before and 'label'"))
+    return actual, predicted, labels
+
+
+def counted_piece(columns: tuple[Any, ...], start: int, end: int) -> Counts:
+    """The counts of the samples ``start:end`` of a batch's ``watched_columns``: a regressor's
+    sums with their spread, or the matrix of the classes those samples hold (however the batches
+    were cut, a segment then holds the classes of its own samples)."""
+    if len(columns) == 2:
+        return RegressionMetrics(keep_spread=True).counted(columns[0][start:end], columns[1][start:end])
+    actual, predicted, labels = columns[0][start:end], columns[1][start:end], columns[2]
+    present = np.union1d(actual, predicted)
+    m = len(labels)
+    table = np.bincount(actual * m + predicted, minlength=m * m).reshape(m, m)[np.ix_(present, present)]
+    return ConfusionMatrix.from_array(table, [labels[k] for k in present.tolist()])
 
 
 def _read_counts(document: object, name: str, kind: type[Counts]) -> Counts:

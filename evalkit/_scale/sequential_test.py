@@ -53,9 +53,9 @@ from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.intervals import WHOLE_MEASURES, pairs_spread, proportion_counts
 from evalkit._results.paired import Comparison, compare
 from evalkit._scale.monitor import resolve_watched
+from evalkit._scale.segments import counted_piece, watched_columns
 from evalkit.exceptions import (
     EmptyInputError,
-    InputShapeError,
     InvalidArgumentError,
     InvalidTypeError,
     UnknownLabelError,
@@ -162,16 +162,11 @@ class SequentialTest:
         beta-binomial one, or the normal mixture's of the asymptotic sequence (from
         ``FEWEST_SAMPLES`` samples on)."""
         assert self._matrix is not None and self.target is not None
-        batch = RegressionMetrics(keep_spread=True) if isinstance(self._matrix, RegressionMetrics) else ConfusionMatrix()
         try:
-            cast(Any, batch).update(y_true, y_pred)  # (labels, or targets: what the kind counts; checked before anything is kept)
+            columns = watched_columns(y_true, y_pred, self._matrix, self.label, "a test against a target")
         except EmptyInputError:  # an empty batch: nothing to count
             return 0
-        if isinstance(batch, RegressionMetrics) and batch.get_outputs() != 1:
-            raise InputShapeError(f"a test against a target is of one output, the batch has {batch.get_outputs()}")
-        if isinstance(batch, ConfusionMatrix):
-            check_same_family(batch.labels, (*cast(ConfusionMatrix, self._matrix).labels[:1], *(() if self.label is None else (self.label,))),
-                              ("the batch's labels", "the labels before and 'label'"))  # fmt: skip  # (a label of another kind would never be met)
+        batch = counted_piece(columns, 0, len(columns[0]))
         counts = self._matrix = self._matrix.merge(batch, grow=True)  # type: ignore[arg-type]
         size = int(_samples(batch))
         position = None
@@ -180,10 +175,8 @@ class SequentialTest:
                 position = label_position(counts.labels, self.label)
             except UnknownLabelError:  # a class not met yet: nothing of its measure to read
                 return size
-        if isinstance(counts, RegressionMetrics):
-            found = counts.interval(self.measure, anytime=True, level=self.level, tuning=self.tuning)
-        else:
-            found = counts.interval(self.measure, self.average, label=self.label, anytime=True, level=self.level, tuning=self.tuning)
+        options = {} if self.label is None else {"label": self.label}
+        found = counts.interval(self.measure, self.average, anytime=True, level=self.level, tuning=self.tuning, **options)  # type: ignore[arg-type]
         self._last = found
         side = "above" if found.estimate > self.target else "below" if found.estimate < self.target else None
         if side is None or self.alternative not in (side, "either") or (not self._proportion and _samples(counts) < FEWEST_SAMPLES):
