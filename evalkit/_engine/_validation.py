@@ -141,6 +141,22 @@ def check_positive_number(name: str, value: object) -> float:
     return float(value)
 
 
+def check_real(name: str, value: object) -> float:
+    """Return ``value`` as a float if it is a real number other than NaN (an infinity is one: a
+    threshold above or below everything).
+
+    Raises:
+        InvalidArgumentError: anything else (``True`` is no number here).
+
+    Examples:
+        >>> check_real("threshold", -math.inf)
+        -inf
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or math.isnan(value):
+        raise InvalidArgumentError(f"{name!r} must be a number, got {show(value)}")
+    return float(value)
+
+
 def check_index(name: str, value: object, size: int) -> int:
     """Return ``value`` as an int in ``0 .. size - 1``; negative indexes are rejected, not wrapped."""
     if type(value) is int and 0 <= value < size:  # the common case, in a fraction of the checks below

@@ -31,7 +31,6 @@ Examples:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeGuard, cast
 
@@ -57,7 +56,7 @@ from evalkit._engine._labels import (
     sorted_labels,
 )
 from evalkit._engine._types import Count, IntervalsLike, LabelSets, LabelsLike, SetsLike
-from evalkit._engine._validation import as_array, check_sample_weight, show
+from evalkit._engine._validation import as_array, check_real, check_sample_weight, show
 from evalkit._engine.counting import encode, encode_label_set_family, is_label_set_data
 from evalkit._results._sequences import DEFAULT_TUNING
 from evalkit._results._summed import SummedState
@@ -330,8 +329,7 @@ class SetCoverage(_Sums):
         scores = as_array(y_score, "y_score")
         if scores.dtype.kind not in "biuf" or scores.ndim != 2:
             raise InvalidArgumentError(f"'y_score' must be a samples x classes matrix of numbers, got {show(scores)}")
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)) or math.isnan(threshold):
-            raise InvalidArgumentError(f"'threshold' must be a number, got {show(threshold)}")
+        check_real("threshold", threshold)
         if np.isnan(scores).any():
             raise InvalidValueError(f"'y_score' must not hold NaN, got {show(scores)}")
         return cls.from_sets(y_true, scores >= threshold, labels=labels, groups=groups, sample_weight=sample_weight)

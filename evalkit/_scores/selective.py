@@ -62,7 +62,7 @@ from evalkit._engine._exact import (
 from evalkit._engine._labels import check_label_list, position_of
 from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._types import LabelsLike
-from evalkit._engine._validation import as_array, check_sample_weight, show
+from evalkit._engine._validation import as_array, check_real, check_sample_weight, show
 from evalkit._engine.cells import Cells
 from evalkit._engine.counting import encode
 from evalkit._results._sequences import DEFAULT_TUNING
@@ -514,9 +514,7 @@ class RiskCoverage(SummedState):
                 raise UnsupportedSettingError(f"anytime=True needs one value read over and over; at a {name} the threshold is chosen from the data at "
                                               "every read, so no sequence covers what is read: fix the threshold (threshold=)")  # fmt: skip
             return self._point_at_coverage(cast(float, target)) if name == "coverage" else self._point_at_risk(cast(float, target))
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)) or math.isnan(threshold):
-            raise InvalidArgumentError(f"'threshold' must be a number, got {show(threshold)}")
-        above = int(np.count_nonzero(self._curve().thresholds >= threshold))
+        above = int(np.count_nonzero(self._curve().thresholds >= check_real("threshold", threshold)))
         return above - 1 if above else None
 
     def __repr__(self) -> str:

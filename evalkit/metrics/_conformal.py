@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._types import IntervalsLike, LabelsLike, SetsLike
-from evalkit._engine._validation import as_array, check_sample_weight, column_or_1d, show
+from evalkit._engine._validation import as_array, check_real, check_sample_weight, column_or_1d, show
 from evalkit._scores.conformal import (
     IntervalCoverage,
     SetCoverage,
@@ -355,8 +355,7 @@ def coverage_width_based(y_true: ArrayLike, y_pred_low: ArrayLike, y_pred_up: Ar
         0.6933
     """
     for argument, value in (("eta", eta), ("confidence_level", confidence_level)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or math.isnan(value):
-            raise InvalidArgumentError(f"{argument!r} must be a number, got {show(value)}")
+        check_real(argument, value)
     if not 0 <= confidence_level <= 1:
         raise InvalidArgumentError(f"'confidence_level' must be in [0, 1], got {show(confidence_level)}")
     truth = np.asarray(y_true, dtype=np.float64)
