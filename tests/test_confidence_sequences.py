@@ -668,3 +668,21 @@ def test_a_regressor_s_sequence_read_every_batch_misses_at_most_its_alpha(name):
         missed_sequence += sequence
         missed_fixed += fixed
     assert missed_sequence / 200 <= 0.05 and missed_fixed / 200 > 0.2, (missed_sequence, missed_fixed)
+
+
+def test_one_event_a_regressor_s_spread_cannot_hold_is_refused_as_in_a_batch_and_nothing_is_lost():
+    for event in (([1e-80], [0.0]), ([1e80], [1.0]), ([1e-60], [1e-60 + 1e-74])):
+        stream = RegressionMetrics(keep_spread=True)
+        for value in (1.0, 2.0, 3.0):
+            stream.update([value], [value + 0.5])
+        with pytest.raises(InvalidValueError, match="keep_spread needs each value and error"):
+            stream.update(*event)
+        assert stream.get_samples() == 3 and stream.get_mean_squared_error() == 0.25
+        assert stream.sample_spread("mse") == RegressionMetrics(keep_spread=True).counted([1.0, 2.0, 3.0], [1.5, 2.5, 3.5]).sample_spread("mse")
+
+
+def test_a_decayed_regressor_is_refused_naming_its_weights_or_its_decay():
+    faded = Faded(RegressionMetrics(keep_spread=True), factor=0.99)
+    faded.update([1.0, 2.0, 3.0, 5.0], [1.5, 2.0, 2.5, 4.0])
+    with pytest.raises(UnsupportedSettingError, match="weights or decay"):
+        faded.interval("r2")

@@ -36,7 +36,7 @@ from evalkit._engine._exact import FLOAT_OFFSET, ExactSums, exact_bincount, floa
 from evalkit._engine._validation import as_array, show
 from evalkit.exceptions import EmptyInputError, InputLengthError, InputShapeError, InvalidTypeError, InvalidValueError
 
-__all__ = ["EPSILON", "SPREAD_TERMS", "SUMS", "UNIT_BITS", "as_targets", "check_pair", "exact_sums", "few_rows", "few_sums", "largest_errors", "spread_sums", "target_pair"]
+__all__ = ["EPSILON", "SPREAD_TERMS", "SUMS", "UNIT_BITS", "as_targets", "check_pair", "exact_sums", "few_rows", "few_sums", "largest_errors", "spread_holds", "spread_sums", "target_pair"]
 
 SUMS = ("weight", "y", "p", "yy", "pp", "yp", "abs_error", "abs_percentage")
 """The exact sums of each output, in this order (see the module)."""
@@ -201,6 +201,21 @@ def spread_sums(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | Non
                                     "keep_spread needs each value and error 0 or of a magnitude between about 5.7e-73 and 1e76")  # fmt: skip
         total += exact_bincount(slots[: len(y)].ravel(), stacked.ravel(), outputs * size)
     return [[int(value) for value in total[j * size : (j + 1) * size]] for j in range(outputs)]
+
+
+def spread_holds(y: float, p: float) -> bool:
+    """Whether ``spread_sums`` takes one event: its terms finite and ``y`` and ``y - p`` each 0 or
+    of a magnitude from ``2**-240`` (what the one-event path checks; the batch path refuses the
+    rest, naming them).
+
+    Examples:
+        >>> spread_holds(2.0, 1.0), spread_holds(1e-80, 0.0), spread_holds(1e80, 1.0)
+        (True, False, False)
+    """
+    error = y - p
+    squared, square = error * error, y * y
+    small = (y != 0 and abs(y) < _SMALLEST_SPREAD) or (error != 0 and abs(error) < _SMALLEST_SPREAD)
+    return not small and math.isfinite(squared * squared + abs(squared * y) + squared * square + abs(square * y) + square * square)
 
 
 def _terms(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> tuple[list[np.ndarray], list[int]]:

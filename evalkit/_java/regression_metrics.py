@@ -394,6 +394,17 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
 
         return _bootstrap(kinds, statistic, estimate, level=level, method=method, n_resamples=n_resamples, random_state=random_state)
 
+    def sample_spread(self, name: str) -> tuple[int, float]:
+        """``RegressionState.sample_spread`` of a measure named in any spelling (``"rmse"``, ``"r2"``).
+
+        Examples:
+            >>> metrics = RegressionMetrics(keep_spread=True)
+            >>> metrics.update([1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.5, 4.5])
+            >>> metrics.sample_spread("MAE") == metrics.sample_spread("mean_absolute_error")
+            True
+        """
+        return super().sample_spread(self.measure(name).name)
+
     def interval(self, measure: str = "r_squared", average: None = None, *, level: float = 0.95, method: str | None = None, anytime: bool = False,
                  tuning: float = DEFAULT_TUNING) -> Interval:  # fmt: skip
         """An asymptotic interval of MAE, MSE, RMSE or R² of one output from the counted sums,

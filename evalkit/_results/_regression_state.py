@@ -32,6 +32,7 @@ from evalkit._engine.moments import (
     few_rows,
     few_sums,
     largest_errors,
+    spread_holds,
     spread_sums,
     target_pair,
 )
@@ -423,6 +424,8 @@ class RegressionState(SummedState):
             y, p = float(y), float(p)  # type: ignore[arg-type]
         elif not ((1e-100 < y < 1e100 or -1e100 < y < -1e-100 or y == 0) and (1e-100 < p < 1e100 or -1e100 < p < -1e-100 or p == 0)):
             return False  # (NaN fails every comparison)
+        if self.keep_spread and not spread_holds(y, p):  # type: ignore[arg-type]
+            return False  # (the batch path refuses it, before anything is kept)
         outputs = self._outputs
         if outputs != 1:
             if outputs is not None:
@@ -644,7 +647,7 @@ class RegressionState(SummedState):
             return 0, math.nan
         unit, float_unit = 1 << UNIT_BITS, 1 << FLOAT_OFFSET
         if row[0] != n * unit or spread[5] != n * float_unit:  # Σw = Σw² = n only when every weight is 1
-            raise UnsupportedSettingError("the spread of one sample needs whole counts: samples without weights")
+            raise UnsupportedSettingError("the spread of one sample needs whole counts: samples without weights or decay (a window's, or none)")
         e4, e2y, e2y2, y3, y4 = (Fraction(value, n * float_unit) for value in spread[:5])
         a, mae = Fraction(row[3] - 2 * row[5] + row[4], n * unit), Fraction(row[6], n * unit)
         mu, yy = Fraction(row[1], n * unit), Fraction(row[3], n * unit)
