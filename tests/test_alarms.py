@@ -515,3 +515,33 @@ def test_by_segments_a_rare_class_does_not_make_a_monitor_fire_falsely():
         monitor.update(*draw(np.random.default_rng(seed + 1), 5000))
         fired += bool(monitor.alarms)
     assert fired / 200 <= 0.1 + 3 * math.sqrt(0.1 * 0.9 / 200), fired
+
+
+@pytest.mark.parametrize("options", [{"measure": "f1_score", "average": "macro"}, {"measure": "accuracy"}, {"measure": "r_squared"}])
+def test_threads_feeding_one_monitor_lose_nothing(options):
+    """Eight threads, each feeding its own share of batches: every sample watched, none lost, no
+    error (each batch is watched whole, in turn), and a pickle and JSON of it read back."""
+    import pickle
+    import threading
+
+    rng = np.random.default_rng(19)
+    regression = options["measure"] == "r_squared"
+    actual = rng.normal(size=40_000) if regression else rng.integers(0, 3, 40_000)
+    predicted = actual + rng.normal(0, 0.5, 40_000) if regression else np.where(rng.random(40_000) < 0.9, actual, (actual + 1) % 3)
+    monitor = Monitor(0.5 if regression else 0.8, options["measure"], average=options.get("average"), alpha=0.05)
+    errors: list[BaseException] = []
+
+    def feed(first: int) -> None:
+        try:
+            for start in range(first * 100, 40_000, 800):
+                monitor.update(actual[start : start + 100], predicted[start : start + 100])
+        except BaseException as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+
+    threads = [threading.Thread(target=feed, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and monitor.samples == 40_000 and not monitor.alarms
+    assert Monitor.from_json(monitor.to_json()).to_json() == pickle.loads(pickle.dumps(monitor)).to_json() == monitor.to_json()

@@ -47,6 +47,7 @@ Examples:
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, cast
 
@@ -61,6 +62,7 @@ from evalkit._java.regression_metrics import RegressionMeasure, RegressionMetric
 from evalkit._results._closed_form import _proportion
 from evalkit._results._sequences import DEFAULT_TUNING, check_tuning
 from evalkit._results.intervals import WHOLE_MEASURES
+from evalkit._scale._stream import _Locked
 from evalkit._scale.segments import CHECKPOINT, Counts, Segments
 from evalkit.exceptions import EmptyInputError, InvalidArgumentError, UnknownMetricError, UnsupportedSettingError
 from evalkit.measures._registry import Measure, MeasureLike, resolve_measure
@@ -76,7 +78,7 @@ SHIFTS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
 the reference: each has weight ``1/len(SHIFTS)`` in the detector."""
 
 
-class Monitor(serialization.Document):
+class Monitor(serialization.Document, _Locked):
     """An alarm on a measure of a stream that fell below its reference level (see the module).
 
     Args:
@@ -146,6 +148,7 @@ class Monitor(serialization.Document):
             alternatives = 1 / (1 + np.exp(-(odds + (-1 if self._worse_is_lower else 1) * np.array(SHIFTS))))
             self._log_ratios = np.stack([np.log(alternatives / self.reference), np.log1p(-alternatives) - math.log1p(-self.reference)])
         self._steps = self._log_ratios.tolist()
+        self._lock = threading.RLock()  # (threads may feed one monitor: each batch is watched whole, in turn)
         self.samples = 0
         self.alarms: list[int] = []
         self._trials = 0  # trials since the last alarm (the detector's time)
@@ -223,7 +226,8 @@ class Monitor(serialization.Document):
             MixedLabelTypesError: labels of two kinds (``1`` and ``True``), or of another kind
                 than ``label``; nothing is watched then.
         """
-        return self._apply(*self._prepared(y_true, y_pred, sample_weight))
+        with self._lock:
+            return self._apply(*self._prepared(y_true, y_pred, sample_weight))
 
     def _prepared(self, y_true: LabelsLike, y_pred: LabelsLike, sample_weight: object) -> tuple[np.ndarray | bool | list[tuple[Counts, int]] | None, np.ndarray | None, int]:
         """A batch checked and read, nothing watched yet (what ``Prequential`` checks before its
@@ -335,9 +339,10 @@ class Monitor(serialization.Document):
     # JSON: the settings and the detector's state
 
     def _document(self) -> dict[str, Any]:
-        return {"reference": self.reference, "measure": self.measure, "label": self.label, "average": self.average, "alpha": self.alpha, "arl": self.arl,
-                "samples": self.samples, "alarms": list(self.alarms), "trials": self._trials,
-                **(self._segments.document() if self._segments is not None else {"log_r": [None if math.isinf(value) else value for value in self._log_r]})}  # fmt: skip
+        with self._lock:  # (one state, never half a batch)
+            return {"reference": self.reference, "measure": self.measure, "label": self.label, "average": self.average, "alpha": self.alpha, "arl": self.arl,
+                    "samples": self.samples, "alarms": list(self.alarms), "trials": self._trials,
+                    **(self._segments.document() if self._segments is not None else {"log_r": [None if math.isinf(value) else value for value in self._log_r]})}  # fmt: skip
 
     @classmethod
     def _read_document(cls, document: dict[str, Any]) -> Monitor:
