@@ -314,11 +314,13 @@ OLD_NAMES = {
         "evalkit._scale._score_streams": "Scored",
         "evalkit._scores.calibration": "Calibration",
         "evalkit._scores.curves": "ThresholdCurve score_columns",
-        "evalkit.exceptions": "EvalkitError",
+        "evalkit.exceptions": "EvalkitError LabelMismatchError",
         "evalkit._results.counted": "FEW_SAMPLES",
         "evalkit._engine._types": "ScoresLike",
-        "evalkit._engine._validation": "as_array",
-        "evalkit._engine._exact": "float_units limbs_to_ints",
+        "evalkit._engine._validation": "as_array same_value",
+        "evalkit._engine._exact": "float_units limbs_to_ints weighted_sum",
+        "evalkit._engine._labels": "check_same_family same_labels",
+        "evalkit.measures._metrics_class": "merged_metrics_class",
     },
 }
 """Names a module of evalkit 0.1.0 gave that it no longer has (helpers it imported, mostly):

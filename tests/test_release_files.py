@@ -194,3 +194,35 @@ def test_a_by_group_pickle_of_an_unknown_layout_says_which_format_is_stable():
     del state["overall"]
     with pytest.raises(FormatError, match="pickles load within a minor release; JSON documents"):
         evalkit.ByGroup.__new__(evalkit.ByGroup).__setstate__(state)
+
+
+def _label_set_counts_before_declared() -> dict:
+    """The label-set counts whose JSON documents and pickles in ``before-declared/`` were written
+    by the code before ``LabelSetCounts`` became a declared kind (commit 657bdb5): the same
+    updates, counted today."""
+    from evalkit import LabelSetCounts
+
+    grown = LabelSetCounts()
+    grown.update([{"a"}, {"a", "b"}, set(), {"c"}], [{"a"}, {"b"}, {"c"}, {"c", "a"}])
+    weighted = LabelSetCounts(["x", "y", "z"], keep_pairs=True)
+    weighted.update([{"x"}, {"x", "y"}, {"z"}], [{"x"}, {"y"}, set()], sample_weight=[0.1, 2.5, 1e-20])
+    events = LabelSetCounts(["x", "y"], keep_pairs=True)
+    events.update([{"x"}, {"x"}, {"x"}, {"x"}], [{"y"}, {"x"}, {"x", "y"}, {"x", "y"}])
+    return {"grown": grown, "fixed_weighted": weighted, "events": events}
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "before-declared").glob("label_set_counts_*")), ids=lambda path: path.name)
+def test_label_set_counts_written_before_they_were_declared_read_as_counted_today(path):
+    """Whole counts read back equal; the weighted counts, whose float sums then rounded at each
+    addition (today they are exact), give the same numbers to the rounding of those sums."""
+    expected = _label_set_counts_before_declared()[path.stem.removeprefix("label_set_counts_")]
+    loaded = pickle.loads(path.read_bytes()) if path.suffix == ".pickle" else type(expected).from_json(path.read_text())
+    assert loaded.labels == expected.labels and loaded.keep_pairs == expected.keep_pairs and loaded._fixed == expected._fixed
+    if path.stem.endswith("weighted"):
+        assert math.isclose(loaded.n_samples, expected.n_samples, rel_tol=1e-15)
+    else:
+        assert loaded == expected and type(loaded).from_json(loaded.to_json()) == loaded
+    for average in ("micro", "macro", "samples"):
+        assert math.isclose(loaded.average("f1_score", average), expected.average("f1_score", average), rel_tol=1e-15)
+    if loaded.keep_pairs:
+        assert loaded._pairs.equals(expected._pairs) or path.stem.endswith("weighted")

@@ -18,13 +18,18 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
 import attrs
 import numpy as np
 
+from evalkit._engine import serialization
 from evalkit._engine._exact import (
     difference,
     equal_counts,
     exact_bincount,
+    rounded_counts,
     same_form,
     scaled_counts,
     weighted_bincount,
@@ -32,7 +37,7 @@ from evalkit._engine._exact import (
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidCountsError
 
-__all__ = ["KeyedSums"]
+__all__ = ["HashedSums", "KeyedSums"]
 
 _SHIFT = 32
 _LOW = (1 << _SHIFT) - 1
@@ -159,3 +164,129 @@ class KeyedSums:
 
     def __repr__(self) -> str:
         return f"KeyedSums(keys={len(self.keys)}, sums={show(self.sums)})"
+
+
+@attrs.frozen(eq=False)
+class HashedSums:
+    """One sum per key for the keys present, whatever the keys are (a kind of sample, a pair of
+    label sets): ``keys`` distinct, ``sums`` one whole (int64) or exact float count
+    (``exact_counts``) each. It adds, takes away and scales exactly, as ``KeyedSums`` does for
+    keys that are codes. A kind's table names its JSON field (``FIELD``) and writes each key as
+    a list (``_key_row``, read back by ``_key_of``).
+
+    Examples:
+        >>> table = HashedSums.counted([("a",), ("b",), ("a",)], np.array([1, 2, 3]))
+        >>> dict(zip(table.keys, table.sums.tolist())), table.minus(table, "samples").keys
+        ({('a',): 4, ('b',): 2}, ())
+    """
+
+    keys: tuple
+    sums: np.ndarray
+
+    FIELD: ClassVar[str] = "sums"
+    """The field of a document that holds the table: one ``[*key, sum]`` row per key."""
+
+    @classmethod
+    def empty(cls) -> Any:
+        """No key."""
+        return cls((), np.zeros(0, dtype=np.int64))
+
+    @classmethod
+    def counted(cls, keys: Sequence[Hashable], values: np.ndarray) -> Any:
+        """The sums of ``values`` (whole numbers, floats summed exactly, or exact counts) per
+        distinct key of ``keys`` (one per value); keys whose sum is 0 are left out."""
+        index: dict[Hashable, int] = {}
+        slots = np.fromiter((index.setdefault(key, len(index)) for key in keys), dtype=np.intp, count=len(keys))
+        values = np.asarray(values)
+        if values.dtype.kind == "f":
+            sums = exact_bincount(slots, values, len(index))
+        else:
+            sums = np.zeros(len(index), dtype=np.int64 if values.dtype.kind in "biu" else object)
+            np.add.at(sums, slots, values.astype(sums.dtype) if values.dtype.kind == "b" else values)
+        return cls._kept(tuple(index), sums)
+
+    @classmethod
+    def _kept(cls, keys: tuple, sums: np.ndarray) -> Any:
+        held = sums != 0
+        return cls(keys, sums) if held.all() else cls(tuple(key for key, kept in zip(keys, held.tolist()) if kept), sums[held])
+
+    def _over(self, keys: Sequence[Hashable]) -> tuple[tuple, np.ndarray, np.ndarray]:
+        """The keys of both (these first) and the positions of ``keys`` among them."""
+        index = {key: k for k, key in enumerate(self.keys)}
+        spots = [index.setdefault(key, len(index)) for key in keys]
+        return tuple(index), np.array(spots, dtype=np.intp), np.zeros(len(index), dtype=self.sums.dtype)
+
+    def plus(self, other: HashedSums) -> Any:
+        """The sums of both, exactly."""
+        if not other.keys:
+            return self
+        keys, spots, zeros = self._over(other.keys)
+        mine, theirs = same_form(np.concatenate((self.sums, zeros[len(self.keys):])), other.sums)
+        mine = np.array(mine, copy=True)
+        mine[spots] += theirs
+        return self._kept(keys, mine)
+
+    def minus(self, other: HashedSums, what: str) -> Any:
+        """These sums without ``other``'s, a part of them, exactly; keys left with nothing go.
+
+        Raises:
+            InvalidCountsError: ``other`` holds a key, or more of a key, than this.
+        """
+        if not other.keys:
+            return self
+        keys, spots, _ = self._over(other.keys)
+        if len(keys) > len(self.keys):
+            raise InvalidCountsError(f"cannot take away {what} that were never added: {show(list(keys[len(self.keys):]))}")
+        mine, theirs = same_form(self.sums, other.sums)
+        left = np.array(mine, copy=True)
+        left[spots] = difference(left[spots], theirs, what)
+        return self._kept(self.keys, left)
+
+    def scaled(self, factor: float) -> Any:
+        """Every sum times ``factor`` (exact float counts, each product rounded once)."""
+        return self._kept(self.keys, scaled_counts(self.sums, factor))
+
+    def equals(self, other: HashedSums) -> bool:
+        """The same keys with the same sums, in any order."""
+        if len(self.keys) != len(other.keys):
+            return False
+        keys, spots, _ = self._over(other.keys)
+        return len(keys) == len(self.keys) and equal_counts(self.sums[spots], other.sums)
+
+    def amounts(self) -> dict:
+        """Each key's sum, correctly rounded."""
+        return dict(zip(self.keys, rounded_counts(self.sums).tolist()))
+
+    def document(self) -> dict[str, Any]:
+        """The rows ``[*key, sum]`` (the sums rounded), with the exact rests of float sums."""
+        rows = [[*self._key_row(key), amount] for key, amount in zip(self.keys, rounded_counts(self.sums).tolist())]
+        return {self.FIELD: rows, **serialization.exact_rests(self.sums, f"exact_{self.FIELD}")}
+
+    @classmethod
+    def read(cls, document: dict[str, Any], labels: int) -> Any:
+        """The table of a document's rows (see ``document``).
+
+        Raises:
+            FormatError: rows that are no keys and sums, or sums below zero.
+        """
+        rows = serialization.field(document, cls.FIELD)
+        if not isinstance(rows, list) or any(not isinstance(row, list) or not row for row in rows):
+            raise serialization.FormatError(f"field {cls.FIELD!r} must list rows of a key and its sum, got {show(rows)}")
+        values = serialization.array([row[-1] for row in rows], cls.FIELD, length=None, integral=None)
+        keys = [cls._key_of(row[:-1]) for row in rows]
+        if len(set(keys)) < len(keys):
+            raise serialization.FormatError(f"field {cls.FIELD!r} names a key twice")
+        return cls._kept(tuple(keys), serialization.exact_counts_of(document, values, f"exact_{cls.FIELD}"))
+
+    @staticmethod
+    def _key_row(key: Hashable) -> list:
+        return [key]
+
+    @classmethod
+    def _key_of(cls, row: list) -> Hashable:
+        if len(row) != 1 or isinstance(row[0], (list, dict)):
+            raise serialization.FormatError(f"field {cls.FIELD!r} must hold one key a row, got {show(row)}")
+        return row[0]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(keys={len(self.keys)}, sums={show(self.sums)})"

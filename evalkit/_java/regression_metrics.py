@@ -183,8 +183,8 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
         return {**super()._document(), "values": {name: None if math.isnan(value) else value for name, value in self._values.items()}}
 
     @classmethod
-    def _read_document(cls, document: dict) -> Self:
-        metrics = super()._read_document(document)
+    def _read_document(cls, document: dict, **options: object) -> Self:
+        metrics = super()._read_document(document, **options)
         values = serialization.field(document, "values")
         if not isinstance(values, dict):
             raise serialization.FormatError(f"field 'values' must be an object, got {show(values)}")

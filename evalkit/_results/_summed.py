@@ -70,6 +70,8 @@ from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
 from evalkit.exceptions import EvalkitError, InvalidCountsError, InvalidTypeError, LabelMismatchError
+from evalkit.measures._metrics_class import merged_metrics_class
+from evalkit.measures._plugins import metrics_class_field, read_metrics_class
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
@@ -184,6 +186,18 @@ class SummedState(CountedState):
     """With ``LABELS``: the axes of each array of ``SUMS`` that run over the labels (a per-class
     array's first, a confusion matrix's two), laid out anew as labels join."""
 
+    LABELS_LEAVE: ClassVar[bool] = False
+    """With ``LABELS`` (and labels not fixed): a label that a part taken away brought leaves with
+    it when nothing of it is left (in the arrays of ``LABEL_AXES``), and two results of the
+    same labels in another order are equal: what a sliding window of growing labels needs to
+    equal the same samples counted afresh."""
+
+    METRICS_CLASS: ClassVar[bool] = False
+    """Whether results carry a metrics class (``_metrics_class``, the constructor's
+    ``metrics_class``): combined results take the more specific of the two
+    (``merged_metrics_class``), equal ones have the same, and a document names it."""
+    _metrics_class: Any = None
+
     _labels: Any = ()  # (a tuple with LABELS; a kind that grows its own way may keep None for none yet)
     _fixed: bool = False
 
@@ -197,7 +211,10 @@ class SummedState(CountedState):
         Raises:
             InvalidTypeError: ``_count`` gave other sums than ``SUMS`` declares (a kind's fault).
         """
-        counted = tuple(self._count(*batch, **options))
+        self._add_counted(tuple(self._count(*batch, **options)))
+
+    def _add_counted(self, counted: tuple[Any, ...]) -> None:
+        """Add the sums ``_count`` gave for a batch (its labels first, with ``LABELS``), in place."""
         if self.LABELS:  # the batch's own labels: new ones join these (appended, so these codes stay)
             labels, counted = counted[0], counted[1:]
             if not same_labels(labels, self._labels):
@@ -292,19 +309,61 @@ class SummedState(CountedState):
         """The sums of both, as if counted together (also ``self + other``)."""
         self._check_kind(other, "merge")
         mine, theirs = self._aligned(other)
-        return mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())])
+        return self._classed(mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())]), other)
+
+    def _classed(self, result: Self, other: Self) -> Self:
+        """``result`` with the metrics classes of this result and ``other`` combined (``METRICS_CLASS``)."""
+        if self.METRICS_CLASS:
+            result._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+        return result
 
     def _subtract(self, other: Self) -> Self:
         mine, theirs = self._aligned(other)
-        if mine is not self and (not mine._same_settings(self) or len(mine._labels) != len(self._labels)):
+        if mine is not self and not mine._same_settings(self):
             if not other._holds_nothing():
                 raise InvalidCountsError(f"cannot take away a part with classes or groups this {type(self).__name__} never counted")
             return self.copy()
-        left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
+        try:  # (a label of the part that this result lacks takes nothing away: else a count falls below zero)
+            left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
+        except InvalidCountsError as error:
+            raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {error}") from None
         why = left._invalid()  # (each sum was checked as it was taken away; what sums owe each other, here)
         if why is not None:
             raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {why}")
-        return left
+        if self.LABELS:  # the labels of this result, and, unless they leave (LABELS_LEAVE), those the part brought
+            kept = np.arange(len(left._labels)) < len(self._labels)
+            if self.LABELS_LEAVE and not self._fixed:
+                brought = np.zeros(len(left._labels), dtype=bool)
+                brought[positions_in(other._labels, left._labels)] = True
+                kept &= left._labels_held() | ~brought
+            if not kept.all():
+                left = left._restricted(np.flatnonzero(kept))
+        return self._classed(left, other)
+
+    def _labels_held(self) -> np.ndarray:
+        """Per label: whether an array of ``LABEL_AXES`` holds anything of it."""
+        held = np.zeros(len(self._labels), dtype=bool)
+        for name, axes in self.LABEL_AXES.items():
+            values = np.asarray(getattr(self, name)) != 0
+            for axis in axes:
+                held |= values.any(axis=tuple(other for other in range(values.ndim) if other != axis))
+        return held
+
+    def _restricted(self, kept: np.ndarray) -> Self:
+        """This result over the labels at positions ``kept`` (the others hold nothing): each
+        array's label axes taken, each table's codes recoded."""
+        lookup = np.full(len(self._labels), -1, dtype=np.int64)
+        lookup[kept] = np.arange(len(kept))
+        result = copy.copy(self)
+        for name, value in zip(self.SUMS, self._arrays()):
+            if isinstance(value, ScoreTable):
+                value = value.recoded(lookup)
+            elif isinstance(value, np.ndarray):
+                for axis in self.LABEL_AXES.get(name, ()):
+                    value = np.take(value, kept, axis=axis)
+            object.__setattr__(result, name, value)
+        result._labels = tuple(self._labels[k] for k in kept.tolist())
+        return result
 
     def _scaled(self, factor: float) -> Self:
         return self._with([_times(array, factor) for array in self._arrays()])
@@ -314,8 +373,8 @@ class SummedState(CountedState):
         result = type(self)(**self._settings())
         if self.LABELS:  # (labels checked once, when first given)
             result._fixed = self._fixed
-            return result if same_labels(result._labels, self._labels) else result._laid_over(self._labels)
-        return result
+            result = result if same_labels(result._labels, self._labels) else result._laid_over(self._labels)
+        return self._classed(result, self)
 
     def copy(self) -> Self:
         """An independent copy."""
@@ -325,7 +384,14 @@ class SummedState(CountedState):
         if type(other) is not type(self):
             return NotImplemented
         mine = cast("Self", other)
-        return (self._same_settings(mine) and same_labels(self._labels, mine._labels)
+        if self.LABELS_LEAVE and not same_labels(self._labels, mine._labels):  # the same labels in another order
+            try:
+                union = label_union(self._labels, mine._labels, ("this result", "the other"))
+            except EvalkitError:
+                return False
+            if len(union) == len(self._labels) == len(mine._labels):
+                mine = mine._laid_over(self._labels)
+        return (self._same_settings(mine) and same_labels(self._labels, mine._labels) and self._metrics_class is mine._metrics_class
                 and all(_same(a, b) for a, b in zip(self._arrays(), mine._arrays())))  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]  # counted into in place
@@ -343,10 +409,15 @@ class SummedState(CountedState):
             key = name.lstrip("_")
             document[key] = rounded_counts(cast(np.ndarray, values)).ravel().tolist()
             document.update(serialization.exact_rests(cast(np.ndarray, values), f"exact_{key}"))
-        return document
+        return {**document, **metrics_class_field(self._metrics_class)} if self.METRICS_CLASS else document
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> Self:
+    def _read_document(cls, document: dict[str, Any], **options: Any) -> Self:
+        """The result a document gives (``options``: those of ``from_json``, ``metrics_class=``
+        for a kind that carries one)."""
+        metrics_class = options.pop("metrics_class", None) if cls.METRICS_CLASS else None
+        if options:
+            raise InvalidTypeError(f"{cls.__name__}.from_json takes no options {sorted(options)}")
         settings = {name: document.get(name) for name in cls.SETTINGS}
         labels: tuple = ()
         if cls.LABELS:
@@ -375,6 +446,8 @@ class SummedState(CountedState):
         why = result._invalid()
         if why is not None:
             raise serialization.FormatError(why)
+        if cls.METRICS_CLASS:
+            result._metrics_class = read_metrics_class(document, metrics_class)
         return result
 
     def _invalid(self) -> str | None:

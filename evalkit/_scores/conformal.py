@@ -573,7 +573,9 @@ class SetCoverage(_Sums):
         return document
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> SetCoverage:
+    def _read_document(cls, document: dict[str, Any], **options: Any) -> SetCoverage:
+        if options:
+            raise InvalidTypeError(f"SetCoverage.from_json takes no options {sorted(options)}")
         labels = serialization.label_list(document, "labels")
         groups = None if document.get("groups") is None else serialization.label_list(document, "groups")
         fixed = document.get("fixed", True)

@@ -308,11 +308,11 @@ class RankedLists(SummedState):
         return self, other
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any]) -> RankedLists:
+    def _read_document(cls, document: dict[str, Any], **options: Any) -> RankedLists:
         hits = document.get("hits")
         if not isinstance(hits, list) or document.get("depth") != len(hits):
             raise serialization.FormatError(f"field 'depth' must be the length of 'hits', got {show(document.get('depth'))} and {show(hits)}")
-        return super()._read_document(document if "graded" in document else {**document, "graded": [0] * len(hits)})  # (a build before grades: every grade 1)
+        return super()._read_document(document if "graded" in document else {**document, "graded": [0] * len(hits)}, **options)  # (a build before grades: every grade 1)
 
     def _binary_ndcg_sum(self, k: int) -> float:
         """The sum over the queries of the nDCG at ``k`` of binary relevance."""
