@@ -248,3 +248,22 @@ def test_a_declared_kind_with_fixed_classes_refuses_a_part_of_classes_it_never_c
         fixed - LabelHits().counted(["a", "a"], ["a", "a"])
     grown = fixed + LabelHits().counted(["c"], ["c"])
     assert grown._labels == ("a", "b", "c") and grown.per_class()["c"] == (1, 1)
+
+
+def test_a_growing_kind_counts_a_batch_into_its_own_arrays_alone():
+    """A batch adds in place at its own labels' positions, and new labels are looked up in an
+    index each result keeps: copies, merges and pickles made before a batch, whose labels then
+    grow apart, keep their own counts and find their own labels."""
+    import copy
+
+    first = LabelHits().counted(["a", "b"], ["a", "a"])
+    total, shallow, exact = first + LabelHits().counted(["c"], ["c"]), copy.copy(first), first.copy()
+    pickled = pickle.loads(pickle.dumps(first))
+    first.update(["b", "d"], ["b", "d"])
+    shallow.update(["e", "a"], ["e", "e"])
+    assert first.per_class() == {"a": (1, 1), "b": (2, 1), "d": (1, 1)}
+    assert shallow.per_class() == {"a": (2, 1), "b": (1, 0), "e": (1, 1)}
+    assert exact.per_class() == pickled.per_class() == {"a": (1, 1), "b": (1, 0)}
+    assert total.per_class() == {"a": (1, 1), "b": (1, 0), "c": (1, 1)}
+    first.update(["e", "a"], ["e", "e"])  # (a label another result appended at the same position)
+    assert first.per_class() == {"a": (2, 1), "b": (2, 1), "d": (1, 1), "e": (1, 1)}

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
@@ -65,7 +65,7 @@ from evalkit._engine._exact import (
     scaled_counts,
 )
 from evalkit._engine._keyed import KeyedSums
-from evalkit._engine._labels import kind, label_union, positions_in, same_labels
+from evalkit._engine._labels import check_same_family, kind, label_union, position_of, positions_in, same_labels
 from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
@@ -117,7 +117,10 @@ def _laid(value: Sums, lookup: np.ndarray, size: int, axes: tuple[int, ...]) -> 
         return value
     shape = tuple(size if axis in axes else length for axis, length in enumerate(value.shape))
     laid = np.zeros(shape, dtype=value.dtype)
-    laid[np.ix_(*(lookup if axis in axes else np.arange(length) for axis, length in enumerate(value.shape)))] = value
+    if np.array_equal(lookup, np.arange(len(lookup))):  # labels appended: the old ones first, a slice (no fancy index)
+        laid[tuple(slice(0, len(lookup)) if axis in axes else slice(None) for axis in range(value.ndim))] = value
+    else:
+        laid[np.ix_(*(lookup if axis in axes else np.arange(length) for axis, length in enumerate(value.shape)))] = value
     return laid
 
 
@@ -214,22 +217,38 @@ class SummedState(CountedState):
         self._add_counted(tuple(self._count(*batch, **options)))
 
     def _add_counted(self, counted: tuple[Any, ...]) -> None:
-        """Add the sums ``_count`` gave for a batch (its labels first, with ``LABELS``), in place."""
+        """Add the sums ``_count`` gave for a batch (its labels first, with ``LABELS``), in place:
+        an array over the labels takes the batch's labels alone (a batch costs its own labels,
+        not every label seen), unless the batch changes its form (whole counts to exact ones)."""
+        lookup = None
         if self.LABELS:  # the batch's own labels: new ones join these (appended, so these codes stay)
             labels, counted = counted[0], counted[1:]
-            if not same_labels(labels, self._labels):
-                union = label_union(self._labels, labels, ("this result", "the batch"))
-                if len(union) > len(self._labels):  # (no new label: these sums stay as they are)
-                    grown = self._laid_over(union)
+            if not same_labels(labels, self._labels):  # each looked up among these (found once), the new ones appended
+                known, index = self._labels, self._label_index()
+                codes = [position_of(label, index, known) for label in labels]
+                new = [label for label, code in zip(labels, codes) if code is None]
+                if new:  # (the labels here are of one family: the new ones are checked against one of them)
+                    check_same_family(known[:1], new, ("this result", "the batch"))
+                    grown = self._laid_over((*known, *new), np.arange(len(known)))
                     for name in self.SUMS:
                         object.__setattr__(self, name, getattr(grown, name))
-                lookup, self._labels = positions_in(labels, union), union
-                counted = tuple(_laid(value, lookup, len(union), self.LABEL_AXES.get(name, ())) for name, value in zip(self.SUMS, counted))
-        shapes = [[getattr(values, "shape", None) for values in sums] for sums in (self._arrays(), counted)]
-        if shapes[0] != shapes[1]:
-            raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {shapes[0]}, got {shapes[1]}")
-        for name, value in zip(self.SUMS, counted):
-            object.__setattr__(self, name, _plus(getattr(self, name), value))
+                    self._labels = grown._labels
+                    index = self._label_index(index, new)
+                    codes = [index[label] if code is None else code for label, code in zip(labels, codes)]
+                lookup = np.array(codes, dtype=np.int64)
+        mine, size = self._arrays(), len(self._labels)
+        axes = [self.LABEL_AXES.get(name, ()) if lookup is not None and isinstance(value, np.ndarray) else () for name, value in zip(self.SUMS, counted)]
+        given = [None if not hasattr(value, "shape") else tuple(size if axis in on else length for axis, length in enumerate(value.shape))
+                 for value, on in zip(counted, axes)]  # fmt: skip
+        if [getattr(values, "shape", None) for values in mine] != given:
+            raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {[getattr(v, 'shape', None) for v in mine]}, got {given}")
+        for name, sums, value, on in zip(self.SUMS, mine, counted, axes):
+            if on and isinstance(sums, np.ndarray) and sums.dtype.kind == value.dtype.kind and sums.dtype.kind in "iO" and sums.flags.writeable:
+                sums[np.ix_(*(lookup if axis in on else np.arange(length) for axis, length in enumerate(value.shape)))] += value  # (no other result shares its arrays)
+                object.__setattr__(self, name, sums)
+            else:
+                laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None else value
+                object.__setattr__(self, name, _plus(sums, laid))
 
     def revert(self, *batch: Any, **options: Any) -> None:
         """Take away, in place, a batch counted before (the arguments of ``update``).
@@ -240,6 +259,20 @@ class SummedState(CountedState):
         """
         rest = self - self.counted(*batch, **options)
         vars(self).update(vars(rest))  # (its sums, and what they are over: a kind may settle its labels or groups anew)
+
+    def _label_index(self, index: dict | None = None, new: Sequence = ()) -> dict:
+        """Each label's position, found once for these labels (a batch's labels are looked up in
+        it, so that a batch costs its own labels, not every label seen); ``index`` and ``new``:
+        the index before the labels ``new`` were appended, grown in place where this result made it."""
+        found = self.__dict__.get("_index_of")
+        if index is not None and found is not None and found[0] == id(self) and found[2] is index:  # (a copy's is its original's: rebuilt)
+            index.update((label, code) for code, label in enumerate(new, len(self._labels) - len(new)))
+        elif found is None or found[0] != id(self) or found[1] is not self._labels:
+            index = {label: code for code, label in enumerate(self._labels)}
+        else:
+            return cast(dict, found[2])
+        self.__dict__["_index_of"] = (id(self), self._labels, index)
+        return index
 
     def _settings(self) -> dict[str, Any]:
         """The constructor's keywords that make this result's empty state."""
@@ -269,10 +302,11 @@ class SummedState(CountedState):
             object.__setattr__(result, name, array)  # (a frozen kind's fields too)
         return result
 
-    def _laid_over(self, labels: tuple) -> Self:
-        """This result over ``labels``, which hold its labels (in any order, more too): each
-        table's codes recoded, each array's label axes laid out."""
-        lookup = positions_in(self._labels, labels)
+    def _laid_over(self, labels: tuple, lookup: np.ndarray | None = None) -> Self:
+        """This result over ``labels``, which hold its labels (in any order, more too; ``lookup``:
+        the position of each there, if known): each table's codes recoded, each array's label
+        axes laid out."""
+        lookup = positions_in(self._labels, labels) if lookup is None else lookup
         result = copy.copy(self)
         for name, value in zip(self.SUMS, self._arrays()):
             object.__setattr__(result, name, _laid(value, lookup, len(labels), self.LABEL_AXES.get(name, ())))

@@ -193,7 +193,7 @@ class LabelSetCounts(SummedState, _Locked):
 
     _tally: SetTally | None = None  # the running sums of a stream of single samples (fixed labels), made at its first read
     _behind = False  # whether the tally and the pending kinds hold single samples the sums do not yet
-    _events: tuple | None = None  # the labels, their codes and a memo of events, found for these labels (_lookup)
+    _events: tuple | None = None  # the labels and a memo of their events (_lookup)
 
     @property
     def _sums(self) -> np.ndarray:
@@ -255,7 +255,7 @@ class LabelSetCounts(SummedState, _Locked):
 
     def __getstate__(self) -> dict[str, Any]:
         self._settle()
-        return {name: value for name, value in super().__getstate__().items() if name not in ("_tally", "_behind", "_events", "_pending_kinds", "_pending_pairs")}
+        return {name: value for name, value in super().__getstate__().items() if name not in ("_tally", "_behind", "_events", "_index_of", "_pending_kinds", "_pending_pairs")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         if isinstance(state.get("_kinds"), dict):  # counts pickled by evalkit 0.1.0: labels, a table with room to grow, kinds and pairs in dicts
@@ -284,8 +284,8 @@ class LabelSetCounts(SummedState, _Locked):
         """The labels, the code of each, and a memo of events (``_event_memo``), for these labels."""
         found = self._events
         if found is None or found[0] is not self._labels:
-            found = self._events = (self._labels, {label: code for code, label in enumerate(self._labels)}, _event_memo(self._labels))
-        return found
+            found = self._events = (self._labels, _event_memo(self._labels))
+        return self._labels, self._label_index(), found[1]
 
     def _event_cell(self, actual: object, predicted: object) -> _SetEvent | None:
         """One sample of fixed labels as what it adds (the codes of the labels in both sets, in
@@ -380,8 +380,14 @@ class LabelSetCounts(SummedState, _Locked):
         both = np.intersect1d(actual, predicted, assume_unique=True)
         per_label = np.stack([_sums_by(keys % m, None if weight is None else weight[keys // m], len(found)) for keys in (both, actual, predicted)])
         per_sample = [np.bincount(keys // m, minlength=n) for keys in (both, actual, predicted)]
-        rows, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
-        kinds = _SampleKinds._kept(tuple(map(tuple, rows.tolist())), _sums_by(inverse.ravel(), weight, len(rows)))
+        base = int(max(per_sample[1].max(initial=0), per_sample[2].max(initial=0))) + 1  # each sample's kind as one number (a 1-D unique, not of rows)
+        if base < 1 << 20:
+            packed, inverse = np.unique((per_sample[0] * base + per_sample[1]) * base + per_sample[2], return_inverse=True)
+            rows = list(zip((packed // (base * base)).tolist(), (packed // base % base).tolist(), (packed % base).tolist()))
+        else:  # (a set of a million labels: kinds beyond one int64)
+            table, inverse = np.unique(np.stack(per_sample, axis=1), axis=0, return_inverse=True)
+            rows = list(map(tuple, table.tolist()))
+        kinds = _SampleKinds._kept(tuple(rows), _sums_by(inverse.ravel(), weight, len(rows)))
         pairs = _SetPairs.empty()
         if self.keep_pairs:  # the samples' own pairs of sets
             sets = list(zip(map(frozenset, as_label_set_list(true_sets, "y_true")), map(frozenset, as_label_set_list(predicted_sets, "y_pred"))))
