@@ -152,6 +152,28 @@ def _from_release(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "fixed": fixed is not None, "keep_pairs": pairs is not None, "sums": flat, "pairs": pairs or []}
 
 
+class _Settled:
+    """A field of a ``LabelSetCounts``' sums, read with the single samples of a stream counted in:
+    while its tally is kept, single samples change the tally and the pending kinds alone (Python
+    integers: no numpy call for each event), and the sums take them when next read. Setting the
+    label sums (a batch, a merge) drops the tally: the next read makes it again."""
+
+    def __init__(self, stored: str, what: str) -> None:
+        self.stored, self.__doc__ = stored, what
+
+    def __get__(self, counts: LabelSetCounts | None, owner: type | None = None) -> Any:
+        if counts is None:
+            return self
+        if counts._behind:
+            counts._settle()
+        return getattr(counts, self.stored)
+
+    def __set__(self, counts: LabelSetCounts, value: object) -> None:
+        setattr(counts, self.stored, value)
+        if self.stored == "_stored":
+            counts._tally = None
+
+
 class LabelSetCounts(SummedState, _Locked):
     """Multi-label counts updated batch by batch (mutable, like ConfusionMatrix).
 
@@ -195,40 +217,9 @@ class LabelSetCounts(SummedState, _Locked):
     _behind = False  # whether the tally and the pending kinds hold single samples the sums do not yet
     _events: tuple | None = None  # the labels and a memo of their events (_lookup)
 
-    @property
-    def _sums(self) -> np.ndarray:
-        """Per label, the samples holding it in both, in the actual and in the predicted set
-        (``3 x labels``). While a stream's tally is kept, single samples change the tally alone
-        (Python integers: no numpy call for each event), and the sums take them when next read."""
-        if self._behind:
-            self._settle()
-        return self._stored
-
-    @_sums.setter
-    def _sums(self, table: np.ndarray) -> None:
-        self._stored, self._tally = table, None  # (a batch: the next read makes the running sums again)
-
-    @property
-    def _kinds(self) -> _SampleKinds:
-        """How much there is of each kind of sample (with the single samples counted in)."""
-        if self._behind:
-            self._settle()
-        return self._stored_kinds
-
-    @_kinds.setter
-    def _kinds(self, table: _SampleKinds) -> None:
-        self._stored_kinds = table
-
-    @property
-    def _pairs(self) -> _SetPairs:
-        """How much there is of each pair of sets (with ``keep_pairs``; else none)."""
-        if self._behind:
-            self._settle()
-        return self._stored_pairs
-
-    @_pairs.setter
-    def _pairs(self, table: _SetPairs) -> None:
-        self._stored_pairs = table
+    _sums = _Settled("_stored", "per label, the samples holding it in both, in the actual and in the predicted set (3 x labels)")
+    _kinds = _Settled("_stored_kinds", "how much there is of each kind of sample")
+    _pairs = _Settled("_stored_pairs", "how much there is of each pair of sets (with keep_pairs; else none)")
 
     def _settle(self) -> None:
         """Count the single samples the tally and the pending kinds and pairs hold into the sums."""
