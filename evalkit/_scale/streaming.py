@@ -179,8 +179,9 @@ class LabelSetCounts(SummedState, _Locked):
 
     Keeps, for every label, the (weighted) numbers of samples holding it in both, in the
     actual and in the predicted set, and, for every distinct kind of sample ``(|Y∩Z|, |Y|, |Z|)``,
-    how much of it there is: a batch costs time in proportion to its own samples and labels,
-    never to every label seen, and memory is bounded by the labels and the kinds of sample.
+    how much of it there is: a batch of labels seen before costs time in proportion to its own
+    samples and labels, not to every label seen (one that brings new labels also copies the
+    label sums once, longer), and memory is bounded by the labels and the kinds of sample.
     Weights are summed exactly, so a window takes a batch away to the last bit.
 
     Args:
