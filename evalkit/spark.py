@@ -238,17 +238,8 @@ def evaluation(df: SparkFrame, actual: str = "label", predicted: str = "predicti
     ``MultilabelClassificationEvaluator`` reads them (an empty predicted set counts as misses);
     the label order sorted, or ``labels``."""
     fixed = None if labels is None else tuple(labels)
-    return in_label_order(fold(df, BatchCount(_label_sets, {"labels": fixed}), [actual, predicted], weight=weight, names=("actual", "predicted")), fixed, "actual/predicted")
-
-
-def _label_sets(a: np.ndarray, p: np.ndarray, *, labels: tuple | None, sample_weight: np.ndarray | None) -> Evaluation:
-    """The ``Evaluation`` of a partition's array columns, each row's array a set of labels."""
-    return Evaluation.from_label_sets([set(row) for row in a], [set(row) for row in p], labels, sample_weight=sample_weight)
-
-
-def _prediction_sets(a: np.ndarray, s: np.ndarray, *, labels: tuple | None, sample_weight: np.ndarray | None) -> SetCoverage:
-    """The ``SetCoverage`` of a partition's labels and array column of prediction sets."""
-    return SetCoverage.from_sets(a.tolist(), [set(row) for row in s], labels=labels, sample_weight=sample_weight)
+    counted = BatchCount(Evaluation.from_label_sets, {"labels": fixed})  # (each row's array a set of labels)
+    return in_label_order(fold(df, counted, [actual, predicted], weight=weight, names=("actual", "predicted")), fixed, "actual/predicted")
 
 
 def ranked_lists(df: SparkFrame, predicted: str = "prediction", actual: str = "label", *, depth: int = 10) -> RankedLists:
@@ -278,7 +269,7 @@ def set_coverage(df: SparkFrame, actual: str = "label", sets: str = "prediction_
                  weight: str | None = None) -> SetCoverage:  # fmt: skip
     """The coverage and sizes of prediction sets (an array column of the labels in each row's
     set); the classes ``labels``, or those seen, in the order the partitions merged them."""
-    return fold(df, BatchCount(_prediction_sets, {"labels": None if labels is None else tuple(labels)}), [actual, sets], weight=weight, names=("actual", "sets"))
+    return fold(df, BatchCount(SetCoverage.from_sets, {"labels": None if labels is None else tuple(labels)}), [actual, sets], weight=weight, names=("actual", "sets"))
 
 
 def interval_coverage(df: SparkFrame, label: str = "label", lower: str = "lower", upper: str = "upper", *, prediction: str | None = None,
