@@ -267,3 +267,32 @@ def test_a_growing_kind_counts_a_batch_into_its_own_arrays_alone():
     assert total.per_class() == {"a": (1, 1), "b": (1, 0), "c": (1, 1)}
     first.update(["e", "a"], ["e", "e"])  # (a label another result appended at the same position)
     assert first.per_class() == {"a": (2, 1), "b": (2, 1), "d": (1, 1), "e": (1, 1)}
+
+
+def test_a_shallow_copy_of_a_declared_kind_is_its_own():
+    """``copy.copy`` gives an independent copy (a batch adds into a result's arrays in place), and
+    neither a copy nor a pickle carries the index of labels a result keeps, so a result made later
+    in the freed memory of another (the same ``id``) never finds labels the other appended."""
+    import copy
+
+    from evalkit import RiskCoverage
+
+    first = LabelHits().counted(["a", "b"], ["a", "a"])
+    shallow = copy.copy(first)
+    first.update(["a"], ["a"])
+    assert shallow.per_class() == {"a": (1, 1), "b": (1, 0)} and first.per_class()["a"] == (2, 2)
+    for _ in range(300):
+        grown = RiskCoverage()
+        grown.update(["x"], ["x"], [0.9])
+        snapshot = copy.copy(grown)
+        grown.update(["y"], ["y"], [0.8])  # its labels grow in place: ('x', 'y')
+        address = id(grown)
+        del grown
+        later = pickle.loads(pickle.dumps(snapshot))
+        if id(later) == address:
+            break
+    later.update(["z"], ["z"], [0.7])
+    later.update(["y"], ["x"], [0.6])
+    expected = RiskCoverage()
+    expected.update(["x", "z", "y"], ["x", "z", "x"], [0.9, 0.7, 0.6])
+    assert later.labels == ("x", "z", "y") and later == expected.with_labels(("x", "z", "y"))

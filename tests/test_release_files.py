@@ -226,3 +226,22 @@ def test_label_set_counts_written_before_they_were_declared_read_as_counted_toda
         assert math.isclose(loaded.average("f1_score", average), expected.average("f1_score", average), rel_tol=1e-15)
     if loaded.keep_pairs:
         assert loaded._pairs.equals(expected._pairs) or path.stem.endswith("weighted")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".pickle"])
+def test_a_window_of_weighted_label_sets_saved_before_counts_its_batches_again(suffix):
+    """A window saved by the code before ``LabelSetCounts`` summed weights exactly holds sums
+    that rounded (0.1 + 0.2 + 0.7 - 0.1 ...): restored, it counts its result again from the
+    batches it holds, so that the samples leaving it later leave nothing behind."""
+    from evalkit import LabelSetCounts, Windowed
+
+    path = FIXTURES / "before-declared" / f"label_set_window_weighted{suffix}"
+    loaded = pickle.loads(path.read_bytes()) if suffix == ".pickle" else Windowed.from_json(path.read_text())
+    today = Windowed(LabelSetCounts(["a", "b"]), size=4)
+    today.update([{"a"}, {"a", "b"}], [{"a"}, {"b"}], sample_weight=[0.1, 0.2])
+    today.update([{"b"}], [{"b"}], sample_weight=[0.7])
+    assert loaded.result == today.result
+    for _ in range(5):
+        for window in (loaded, today):
+            window.update([{"a"}], [{"a"}])
+    assert loaded.result == today.result and len(loaded) == 4 and loaded.result.n_samples == 4

@@ -258,3 +258,24 @@ def test_a_window_of_label_sets_takes_away_a_batch_whose_labels_weigh_nothing():
     expected = LabelSetCounts()
     expected.update([["a"], ["a"]], [["a"], ["a"]])
     assert window.result.to_evaluation().average("f1_score", "micro") == expected.to_evaluation().average("f1_score", "micro") == 1.0
+
+
+def test_label_set_counts_of_fixed_labels_keep_their_order_and_merge_alike_both_ways():
+    """Counts of fixed labels merged with growing ones keep the fixed order and stay fixed, in
+    either order; fixed labels in another order are other counts; a batch whose samples weigh
+    nothing reads undefined averages, as an evaluation of it does."""
+    from evalkit import LabelSetCounts
+
+    growing, fixed = LabelSetCounts(), LabelSetCounts(["z", "a"])
+    growing.update([{"a"}], [{"z"}])
+    fixed.update([{"a"}], [{"a"}])
+    for merged in (growing + fixed, fixed + growing):
+        assert merged.labels == ("z", "a") and merged._fixed and merged.to_evaluation().labels == ("z", "a")
+    assert growing + fixed == fixed + growing
+    reordered = LabelSetCounts(["a", "z"])
+    reordered.update([{"a"}], [{"a"}])
+    assert fixed != reordered and fixed == LabelSetCounts(["z", "a"]) + reordered
+    nothing = LabelSetCounts()
+    nothing.update([{"x"}], [{"x"}], sample_weight=[0.0])
+    expected = Evaluation.from_label_sets([{"x"}], [{"x"}], sample_weight=[0.0])
+    assert nothing.labels == ("x",) and math.isnan(nothing.average("f1_score", "micro")) and math.isnan(expected.average("f1_score", "micro"))

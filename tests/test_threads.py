@@ -190,3 +190,26 @@ def test_a_read_of_a_window_never_sees_the_new_event_before_the_oldest_batch_lef
     for reader in readers:
         reader.join()
     assert seen == [3]
+
+
+@pytest.mark.parametrize("fixed", [None, ["a", "b", "c", "d"]])
+def test_label_set_counts_copied_merged_and_written_while_counted_are_one_state(fixed):
+    """Threads counting label sets (new labels in each batch, or fixed ones) while another copies,
+    merges and writes the counts: every copy, merge and document is one state, its label sums
+    and kinds of sample agreeing, and reads back."""
+    counts = LabelSetCounts(fixed)
+
+    def write(seed):
+        for k in range(150):
+            if fixed is None:
+                counts.update([{f"x{seed}-{k}"}, {"a"}], [{"a"}, set()])
+            else:
+                counts.update([{"b"}, {"c"}] if k % 2 else [{"b"}], [{"b"}, {"c"}] if k % 2 else [set()])
+
+    def read():
+        for _ in range(60):
+            for result in (counts.copy(), counts + LabelSetCounts(), LabelSetCounts.from_json(counts.to_json())):
+                assert result._invalid() is None and len(result._sums[0]) == len(result.labels)
+
+    run_together(lambda: write(1), lambda: write(2), read)
+    assert counts.n_samples == 2 * (300 if fixed is None else 225)

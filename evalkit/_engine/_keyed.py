@@ -19,7 +19,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import numpy as np
@@ -36,6 +36,9 @@ from evalkit._engine._exact import (
 )
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidCountsError
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self of Python 3.11, for type checkers only
 
 __all__ = ["HashedSums", "KeyedSums"]
 
@@ -187,12 +190,12 @@ class HashedSums:
     """The field of a document that holds the table: one ``[*key, sum]`` row per key."""
 
     @classmethod
-    def empty(cls) -> Any:
+    def empty(cls) -> Self:
         """No key."""
         return cls((), np.zeros(0, dtype=np.int64))
 
     @classmethod
-    def counted(cls, keys: Sequence[Hashable], values: np.ndarray) -> Any:
+    def counted(cls, keys: Sequence[Hashable], values: np.ndarray) -> Self:
         """The sums of ``values`` (whole numbers, floats summed exactly, or exact counts) per
         distinct key of ``keys`` (one per value); keys whose sum is 0 are left out."""
         index: dict[Hashable, int] = {}
@@ -206,7 +209,7 @@ class HashedSums:
         return cls._kept(tuple(index), sums)
 
     @classmethod
-    def _kept(cls, keys: tuple, sums: np.ndarray) -> Any:
+    def _kept(cls, keys: tuple, sums: np.ndarray) -> Self:
         held = sums != 0
         return cls(keys, sums) if held.all() else cls(tuple(key for key, kept in zip(keys, held.tolist()) if kept), sums[held])
 
@@ -216,7 +219,7 @@ class HashedSums:
         spots = [index.setdefault(key, len(index)) for key in keys]
         return tuple(index), np.array(spots, dtype=np.intp), np.zeros(len(index), dtype=self.sums.dtype)
 
-    def plus(self, other: HashedSums) -> Any:
+    def plus(self, other: HashedSums) -> Self:
         """The sums of both, exactly."""
         if not other.keys:
             return self
@@ -226,7 +229,7 @@ class HashedSums:
         mine[spots] += theirs
         return self._kept(keys, mine)
 
-    def minus(self, other: HashedSums, what: str) -> Any:
+    def minus(self, other: HashedSums, what: str) -> Self:
         """These sums without ``other``'s, a part of them, exactly; keys left with nothing go.
 
         Raises:
@@ -242,7 +245,7 @@ class HashedSums:
         left[spots] = difference(left[spots], theirs, what)
         return self._kept(self.keys, left)
 
-    def scaled(self, factor: float) -> Any:
+    def scaled(self, factor: float) -> Self:
         """Every sum times ``factor`` (exact float counts, each product rounded once)."""
         return self._kept(self.keys, scaled_counts(self.sums, factor))
 
@@ -263,7 +266,7 @@ class HashedSums:
         return {self.FIELD: rows, **serialization.exact_rests(self.sums, f"exact_{self.FIELD}")}
 
     @classmethod
-    def read(cls, document: dict[str, Any], labels: int) -> Any:
+    def read(cls, document: dict[str, Any], labels: int) -> Self:
         """The table of a document's rows (see ``document``).
 
         Raises:

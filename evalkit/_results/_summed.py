@@ -48,7 +48,6 @@ Examples:
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -70,7 +69,7 @@ from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
 from evalkit.exceptions import EvalkitError, InvalidCountsError, InvalidTypeError, LabelMismatchError
-from evalkit.measures._metrics_class import merged_metrics_class
+from evalkit.measures._metrics_class import MetricsClass, merged_metrics_class
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
 
 if TYPE_CHECKING:
@@ -199,9 +198,10 @@ class SummedState(CountedState):
     """Whether results carry a metrics class (``_metrics_class``, the constructor's
     ``metrics_class``): combined results take the more specific of the two
     (``merged_metrics_class``), equal ones have the same, and a document names it."""
-    _metrics_class: Any = None
+    _metrics_class: type | None = None
 
     _labels: Any = ()  # (a tuple with LABELS; a kind that grows its own way may keep None for none yet)
+    _rounded_earlier = False  # sums an earlier release rounded (read from its document or pickle): a window counts them again from its batches
     _fixed: bool = False
 
     _count: Callable[..., tuple[Any, ...]]
@@ -265,13 +265,13 @@ class SummedState(CountedState):
         it, so that a batch costs its own labels, not every label seen); ``index`` and ``new``:
         the index before the labels ``new`` were appended, grown in place where this result made it."""
         found = self.__dict__.get("_index_of")
-        if index is not None and found is not None and found[0] == id(self) and found[2] is index:  # (a copy's is its original's: rebuilt)
+        if index is not None and found is not None and found[1] is index:  # (its own: no copy or pickle carries it)
             index.update((label, code) for code, label in enumerate(new, len(self._labels) - len(new)))
-        elif found is None or found[0] != id(self) or found[1] is not self._labels:
+        elif found is None or found[0] is not self._labels:
             index = {label: code for code, label in enumerate(self._labels)}
         else:
-            return cast(dict, found[2])
-        self.__dict__["_index_of"] = (id(self), self._labels, index)
+            return cast(dict, found[1])
+        self.__dict__["_index_of"] = (self._labels, index)
         return index
 
     def _settings(self) -> dict[str, Any]:
@@ -307,7 +307,7 @@ class SummedState(CountedState):
         the position of each there, if known): each table's codes recoded, each array's label
         axes laid out."""
         lookup = positions_in(self._labels, labels) if lookup is None else lookup
-        result = copy.copy(self)
+        result = self._shallow()
         for name, value in zip(self.SUMS, self._arrays()):
             object.__setattr__(result, name, _laid(value, lookup, len(labels), self.LABEL_AXES.get(name, ())))
         result._labels = labels
@@ -327,7 +327,8 @@ class SummedState(CountedState):
                 return mine._aligned(theirs)
             raise self.MISMATCH(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
         if self.LABELS and not same_labels(self._labels, other._labels):
-            labels = label_union(self._labels, other._labels, ("this result", "the other"))
+            first, second = (other, self) if other._fixed and not self._fixed else (self, other)  # (fixed labels keep their order)
+            labels = label_union(first._labels, second._labels, ("this result", "the other"))
             return self._laid_over(labels), other._laid_over(labels)
         return self, other
 
@@ -342,16 +343,47 @@ class SummedState(CountedState):
     def merge(self, other: Self, *, grow: bool = False) -> Self:
         """The sums of both, as if counted together (also ``self + other``)."""
         self._check_kind(other, "merge")
-        mine, theirs = self._aligned(other)
-        return self._classed(mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())]), other)
+        mine, theirs = self._held()._aligned(other._held())
+        return self._joined(mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())]), other)
 
-    def _classed(self, result: Self, other: Self) -> Self:
-        """``result`` with the metrics classes of this result and ``other`` combined (``METRICS_CLASS``)."""
+    def _joined(self, result: Self, other: Self) -> Self:
+        """``result`` with what this result and ``other`` give it together: the more specific
+        metrics class (``METRICS_CLASS``), and labels fixed where either's are (``LABELS``)."""
         if self.METRICS_CLASS:
-            result._metrics_class = merged_metrics_class(self._metrics_class, other._metrics_class)
+            result._metrics_class = merged_metrics_class(cast(MetricsClass, self._metrics_class), cast(MetricsClass, other._metrics_class))
+        if self.LABELS:
+            result._fixed = self._fixed or other._fixed
         return result
 
+    def _held(self) -> Self:
+        """This result as one state to read while others may count into it: itself (a kind that
+        threads count into gives a copy taken under its lock)."""
+        return self
+
+    def _shallow(self) -> Self:
+        """A result holding this one's fields (its arrays too, not copied): what laying its sums
+        out anew starts from."""
+        result = cast("Self", object.__new__(type(self)))
+        state, setstate = self.__getstate__(), getattr(result, "__setstate__", None)
+        if setstate is None:
+            vars(result).update(state)
+        else:
+            setstate(state)
+        return result
+
+    def __copy__(self) -> Self:
+        """``copy.copy``: an independent copy (a batch counts into a result's arrays in place)."""
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the index of its labels: each result finds its own (a copy that
+        shared one would find the labels another appended)."""
+        parent = getattr(super(), "__getstate__", None)
+        state = (parent() if parent is not None else None) or vars(self)
+        return {name: value for name, value in state.items() if name != "_index_of"}
+
     def _subtract(self, other: Self) -> Self:
+        self, other = self._held(), other._held()  # noqa: PLW0642 (one state of each, read once)
         mine, theirs = self._aligned(other)
         if mine is not self and not mine._same_settings(self):
             if not other._holds_nothing():
@@ -372,7 +404,7 @@ class SummedState(CountedState):
                 kept &= left._labels_held() | ~brought
             if not kept.all():
                 left = left._restricted(np.flatnonzero(kept))
-        return self._classed(left, other)
+        return self._joined(left, other)
 
     def _labels_held(self) -> np.ndarray:
         """Per label: whether an array of ``LABEL_AXES`` holds anything of it."""
@@ -388,7 +420,7 @@ class SummedState(CountedState):
         array's label axes taken, each table's codes recoded."""
         lookup = np.full(len(self._labels), -1, dtype=np.int64)
         lookup[kept] = np.arange(len(kept))
-        result = copy.copy(self)
+        result = self._shallow()
         for name, value in zip(self.SUMS, self._arrays()):
             if isinstance(value, ScoreTable):
                 value = value.recoded(lookup)
@@ -400,7 +432,8 @@ class SummedState(CountedState):
         return result
 
     def _scaled(self, factor: float) -> Self:
-        return self._with([_times(array, factor) for array in self._arrays()])
+        held = self._held()
+        return held._with([_times(array, factor) for array in held._arrays()])
 
     def empty(self) -> Self:
         """The same settings (and labels), nothing counted."""
@@ -408,17 +441,18 @@ class SummedState(CountedState):
         if self.LABELS:  # (labels checked once, when first given)
             result._fixed = self._fixed
             result = result if same_labels(result._labels, self._labels) else result._laid_over(self._labels)
-        return self._classed(result, self)
+        return self._joined(result, self)
 
     def copy(self) -> Self:
         """An independent copy."""
-        return self._with([array.copy() if isinstance(array, np.ndarray) else array for array in self._arrays()])
+        held = self._held()
+        return held._with([array.copy() if isinstance(array, np.ndarray) else array for array in held._arrays()])
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        mine = cast("Self", other)
-        if self.LABELS_LEAVE and not same_labels(self._labels, mine._labels):  # the same labels in another order
+        self, mine = self._held(), cast("Self", other)._held()  # noqa: PLW0642 (one state of each, read once)
+        if self.LABELS_LEAVE and not (self._fixed or mine._fixed) and not same_labels(self._labels, mine._labels):  # the same labels in another order
             try:
                 union = label_union(self._labels, mine._labels, ("this result", "the other"))
             except EvalkitError:
@@ -433,6 +467,7 @@ class SummedState(CountedState):
     def _document(self) -> dict[str, Any]:
         """The settings as given (and the labels), and each sum's rounded values (flat) with the
         exact rests; a table writes its own columns."""
+        self = self._held()  # noqa: PLW0642 (one state, read once)
         document = {name: _written(value) for name, value in self._settings().items()}
         if self.LABELS:
             document.update(labels=serialization.as_list(self._labels), fixed=self._fixed)
@@ -443,10 +478,10 @@ class SummedState(CountedState):
             key = name.lstrip("_")
             document[key] = rounded_counts(cast(np.ndarray, values)).ravel().tolist()
             document.update(serialization.exact_rests(cast(np.ndarray, values), f"exact_{key}"))
-        return {**document, **metrics_class_field(self._metrics_class)} if self.METRICS_CLASS else document
+        return {**document, **metrics_class_field(cast(MetricsClass, self._metrics_class))} if self.METRICS_CLASS else document
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any], **options: Any) -> Self:
+    def _read_document(cls, document: dict[str, Any], **options: object) -> Self:
         """The result a document gives (``options``: those of ``from_json``, ``metrics_class=``
         for a kind that carries one)."""
         metrics_class = options.pop("metrics_class", None) if cls.METRICS_CLASS else None

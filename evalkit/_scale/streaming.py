@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._columns import list_column
-from evalkit._engine._exact import exact_bincount, exact_counts, rounded_counts, weighted_bincount
+from evalkit._engine._exact import UNIT, exact_bincount, exact_counts, rounded_counts, weighted_bincount
 from evalkit._engine._keyed import HashedSums
 from evalkit._engine._labels import check_label_list, kind, position_of, positions_in, sorted_labels
 from evalkit._engine._types import LabelsLike
@@ -138,7 +138,7 @@ def _sums_by(slots: np.ndarray, weight: np.ndarray | None, size: int) -> np.ndar
     return exact_bincount(slots, weight, size) if weight.dtype.kind == "f" else weighted_bincount(slots, weight, size)
 
 
-def _of_counter(kind: type[HashedSums], amounts: Mapping[Hashable, float]) -> Any:
+def _of_counter(kind: type[HashedSums], amounts: Mapping[Hashable, float]) -> HashedSums:
     """A table of the amounts of a dict (counts pickled by evalkit 0.1.0)."""
     return kind.counted(list(amounts), np.array(list(amounts.values())) if amounts else np.zeros(0, dtype=np.int64))
 
@@ -154,18 +154,19 @@ def _from_release(document: dict[str, Any]) -> dict[str, Any]:
 
 class _Settled:
     """A field of a ``LabelSetCounts``' sums, read with the single samples of a stream counted in:
-    while its tally is kept, single samples change the tally and the pending kinds alone (Python
-    integers: no numpy call for each event), and the sums take them when next read. Setting the
-    label sums (a batch, a merge) drops the tally: the next read makes it again."""
+    while its tally is kept, single samples change the tally and the pending kinds and pairs
+    alone (Python integers: no numpy call for each event), and a field takes them when it is
+    next read (``pending``: the attribute that says it has some). Setting the label sums (a
+    batch, a merge) drops the tally: the next read makes it again."""
 
-    def __init__(self, stored: str, what: str) -> None:
-        self.stored, self.__doc__ = stored, what
+    def __init__(self, stored: str, pending: str, what: str) -> None:
+        self.stored, self.pending, self.__doc__ = stored, pending, what
 
     def __get__(self, counts: LabelSetCounts | None, owner: type | None = None) -> Any:
         if counts is None:
             return self
-        if counts._behind:
-            counts._settle()
+        if getattr(counts, self.pending):
+            counts._settle(self.stored)
         return getattr(counts, self.stored)
 
     def __set__(self, counts: LabelSetCounts, value: object) -> None:
@@ -218,19 +219,21 @@ class LabelSetCounts(SummedState, _Locked):
     _behind = False  # whether the tally and the pending kinds hold single samples the sums do not yet
     _events: tuple | None = None  # the labels and a memo of their events (_lookup)
 
-    _sums = _Settled("_stored", "per label, the samples holding it in both, in the actual and in the predicted set (3 x labels)")
-    _kinds = _Settled("_stored_kinds", "how much there is of each kind of sample")
-    _pairs = _Settled("_stored_pairs", "how much there is of each pair of sets (with keep_pairs; else none)")
+    _sums = _Settled("_stored", "_behind", "per label, the samples holding it in both, in the actual and in the predicted set (3 x labels)")
+    _kinds = _Settled("_stored_kinds", "_pending_kinds", "how much there is of each kind of sample")
+    _pairs = _Settled("_stored_pairs", "_pending_pairs", "how much there is of each pair of sets (with keep_pairs; else none)")
 
-    def _settle(self) -> None:
-        """Count the single samples the tally and the pending kinds and pairs hold into the sums."""
+    def _settle(self, field: str | None = None) -> None:
+        """Count the single samples of a stream into the sums ``field`` (every one, for None):
+        the tally's into the label sums, the pending kinds and pairs into their tables."""
         with self._lock:
-            if not self._behind:
-                return
-            tally = cast(SetTally, self._tally)
-            self._stored = np.array([tally.diag, tally.row, tally.col], dtype=np.int64).reshape(3, -1)
+            if self._behind and field in (None, "_stored"):
+                tally = cast(SetTally, self._tally)
+                self._stored, self._behind = np.array([tally.diag, tally.row, tally.col], dtype=np.int64).reshape(3, -1), False
             pending_tables: tuple[tuple[str, dict[Any, int]], ...] = (("_stored_kinds", self._pending_kinds), ("_stored_pairs", self._pending_pairs))
             for name, pending in pending_tables:
+                if not pending or field not in (None, name):
+                    continue
                 table = getattr(self, name)
                 added, taken = ([key for key, amount in pending.items() if amount * sign > 0] for sign in (1, -1))
                 if added:
@@ -239,11 +242,15 @@ class LabelSetCounts(SummedState, _Locked):
                     table = table.minus(type(table).counted(taken, np.array([-pending[key] for key in taken], dtype=np.int64)), "samples")
                 setattr(self, name, table)
                 pending.clear()
-            self._behind = False
 
-    def _arrays(self) -> tuple:
-        with self._lock:  # (what every operation reads: one state, whatever other threads count)
-            return super()._arrays()
+    def _held(self) -> LabelSetCounts:
+        """A copy taken under the lock, for the operations to read one state whatever other
+        threads count meanwhile: the label sums copied (a batch adds into them in place), the
+        tables shared (they never change)."""
+        with self._lock:
+            held = self._shallow()
+            held._stored = held._stored.copy()
+        return held
 
     def __getstate__(self) -> dict[str, Any]:
         self._settle()
@@ -254,7 +261,8 @@ class LabelSetCounts(SummedState, _Locked):
             labels, pairs, tally, table = tuple(state["_labels"]), state["_pairs"], cast(Any, state.get("_tally")), cast(Any, state.get("_table", state.get("_sums")))
             sums = np.array([tally.diag, tally.row, tally.col]) if state.get("_behind") else table[:, : len(labels)]
             state = {"keep_pairs": pairs is not None, "_fixed": state["_fixed"] is not None, "_labels": labels, "_metrics_class": state["_metrics_class"],
-                     "_stored": exact_counts(sums), "_stored_kinds": _of_counter(_SampleKinds, state["_kinds"]), "_stored_pairs": _of_counter(_SetPairs, pairs or {})}
+                     "_stored": exact_counts(sums), "_stored_kinds": _of_counter(_SampleKinds, state["_kinds"]), "_stored_pairs": _of_counter(_SetPairs, pairs or {}),
+                     "_rounded_earlier": sums.dtype.kind == "f" or any(isinstance(amount, float) for amount in state["_kinds"].values())}
         super().__setstate__({**state, "_pending_kinds": {}, "_pending_pairs": {}})
 
     @property
@@ -315,18 +323,14 @@ class LabelSetCounts(SummedState, _Locked):
     def _count_event(self, event: _SetEvent, amount: float, leaving: _SetEvent | None = None) -> bool:
         """Add ``amount`` (1, or -1 for a sample counted before) of one sample (``_event_cell``)
         to the running sums of a stream (``SetTally``), and take the sample ``leaving`` away (a
-        full window's oldest); False, and nothing changed, for an amount that is not a whole
-        one or weighted sums."""
+        full window's oldest); False, and nothing changed, for an amount that is not a whole one."""
         if type(amount) is not int:
             return False
         lock = self._lock
         lock.acquire()  # (not `with`: half the cost, on every event of a stream)
         try:
             if self._tally is None:
-                sums = self._sums
-                if sums.dtype.kind != "i":
-                    return False
-                self._tally = SetTally(sums, cast(int, self.n_samples))
+                self._tallied()  # (else a weighted sample's share: each cell counted in place)
             self._count_one(event, amount)
             if leaving is not None:
                 self._count_one(leaving, -1)
@@ -334,14 +338,37 @@ class LabelSetCounts(SummedState, _Locked):
             lock.release()
         return True
 
+    def _tallied(self) -> bool:
+        """Make the running sums of a stream from the sums (the caller holds the lock), where
+        every sum is a whole number (weights whose samples left a window leave whole sums);
+        False where one is not (a weighted sample's share)."""
+        sums, total = self._sums, self.n_samples
+        if sums.dtype.kind == "O":  # exact float counts: whole ones as int64
+            if any(value % UNIT for value in sums.ravel().tolist()):
+                return False
+            sums = np.array([value // UNIT for value in sums.ravel().tolist()], dtype=np.int64).reshape(sums.shape)
+        if sums.dtype.kind != "i" or not float(total).is_integer():
+            return False
+        self._tally = SetTally(sums, int(total))
+        return True
+
     def _count_one(self, event: _SetEvent, amount: int) -> None:
-        """``_count_event`` of one sample (the caller holds the lock and made the tally)."""
+        """``_count_event`` of one sample (the caller holds the lock): in the running sums, or,
+        where a weighted sample's share keeps them from running, in each cell of the sums."""
         rows, kind, pair = event
-        cast(SetTally, self._tally).change(*rows, amount)
+        tally = self._tally
+        if tally is not None:
+            tally.change(*rows, amount)
+            self._behind = True
+        else:
+            sums = self._sums
+            step = amount * UNIT if sums.dtype.kind == "O" else amount  # (exact float counts are in units)
+            for row, codes in enumerate(rows):
+                for code in codes:
+                    sums[row, code] += step
         _add_amount(self._pending_kinds, kind, amount)
         if pair is not None:
             _add_amount(self._pending_pairs, pair, amount)
-        self._behind = True
 
     def update(self, y_true: LabelsLike, y_pred: LabelsLike, *, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of label sets (one collection per sample each).
@@ -400,8 +427,12 @@ class LabelSetCounts(SummedState, _Locked):
         return None
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any], **options: Any) -> LabelSetCounts:
-        return super()._read_document(_from_release(document) if isinstance(document.get("sums"), dict) else document, **options)
+    def _read_document(cls, document: dict[str, Any], **options: object) -> LabelSetCounts:
+        if not isinstance(document.get("sums"), dict):
+            return super()._read_document(document, **options)
+        counts = super()._read_document(_from_release(document), **options)
+        counts._rounded_earlier = counts._sums.dtype.kind == "O" or counts._kinds.sums.dtype.kind == "O"  # (weighted: its float sums rounded)
+        return counts
 
     def average(self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude",
                 labels: Sequence[Hashable] | None = None, metrics_class: type[Any] | None = None, **parameters: Any) -> Averaged:  # fmt: skip
@@ -419,9 +450,7 @@ class LabelSetCounts(SummedState, _Locked):
             lock = self._lock
             lock.acquire()  # (not `with`: half the cost, on every read of a stream)
             try:
-                if self._tally is None and self._sums.dtype.kind == "i":
-                    self._tally = SetTally(self._sums, cast(int, self.n_samples))
-                found = None if self._tally is None else tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class)
+                found = None if self._tally is None and not self._tallied() else tallied(self._tally, measure, average, undefined, parameters, metrics_class, self._metrics_class)
             finally:
                 lock.release()
             if found is not None:
@@ -459,11 +488,11 @@ class LabelSetCounts(SummedState, _Locked):
         """
         with self._lock:
             labels, sums, kinds, total = self._labels, rounded_counts(self._sums), self._kinds, self.n_samples
-        if not kinds.keys:
-            if not self._fixed:
-                raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
-            return Evaluation.from_label_sets([], [], labels, metrics_class=self._metrics_class).compact()
+        if not labels:
+            raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
         order = list(labels) if self._fixed else list(sorted_labels(labels, "labels"))
+        if not kinds.keys:  # nothing counted, or samples that weigh nothing
+            return Evaluation.from_label_sets([], [], order, metrics_class=self._metrics_class).compact()
         sums = sums[:, positions_in(order, labels)]
         class_cells = Cells.from_sums(sums[0], sums[1], sums[2], total)
         rows = np.array(kinds.keys, dtype=np.int64).reshape(-1, 3)

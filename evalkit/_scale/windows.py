@@ -454,7 +454,7 @@ class Windowed(_Over[R]):
         if self._taken >= len(self._batches):  # once a window length: the rounding of float counts never builds up
             self._taken = 0
             if _rounds(self._result, self._rounding):
-                self._result = sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+                self._result = self._recounted()
                 self._rounding = any(batch.weight is not None for batch in self._batches)
 
     DOCUMENT = "Windowed"
@@ -486,11 +486,28 @@ class Windowed(_Over[R]):
         self._rounding = any(batch.weight is not None for batch in self._batches)
         if (self.size is not None and self._count > self.size) or (self.period is not None and any(batch.times is None for batch in self._batches)):
             raise serialization.FormatError(f"field 'batches' holds {self._count} samples, more than the window's size {self.size}, or samples without times")
+        self._count_again()
         self._check_held()
         if self._cells:  # one event of a matrix (a regression) leaves as a cell, as it came
             for batch in self._batches:
                 if len(batch) == 1 and batch.weight is None:
                     batch.cell = cast(Any, self._current)._event_cell(batch.arrays[0][0], batch.arrays[1][0])
+
+    def _recounted(self) -> R:
+        """The result of the batches held, each counted again."""
+        return cast(R, sum((batch.counted(self._template) for batch in self._batches), self._template.empty()))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._count_again()
+
+    def _count_again(self) -> None:
+        """A restored result whose sums an earlier release rounded (and its batches' parts):
+        counted again from the samples of the batches held, exactly."""
+        if getattr(self._current, "_rounded_earlier", False):
+            for batch in self._batches:
+                batch.part = None
+            self._result = self._recounted()
 
     def _check_held(self) -> None:
         """A restored window's result holds what its batches hold: each batch counted again
@@ -501,7 +518,7 @@ class Windowed(_Over[R]):
             FormatError: a batch the result cannot hold, or a result holding more or less.
         """
         try:
-            rest = self._current - sum((batch.counted(self._template) for batch in self._batches), self._template.empty())
+            rest = self._current - self._recounted()
         except EvalkitError as error:
             raise serialization.FormatError(f"field 'batches' must hold what field 'result' holds: {error}") from None
         if (rest.EXACT_SUMS or (rest.WHOLE_COUNTS and not self._rounding)) and not rest._holds_nothing():

@@ -573,7 +573,7 @@ class SetCoverage(_Sums):
         return document
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any], **options: Any) -> SetCoverage:
+    def _read_document(cls, document: dict[str, Any], **options: object) -> SetCoverage:
         if options:
             raise InvalidTypeError(f"SetCoverage.from_json takes no options {sorted(options)}")
         labels = serialization.label_list(document, "labels")

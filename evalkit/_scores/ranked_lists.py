@@ -308,7 +308,7 @@ class RankedLists(SummedState):
         return self, other
 
     @classmethod
-    def _read_document(cls, document: dict[str, Any], **options: Any) -> RankedLists:
+    def _read_document(cls, document: dict[str, Any], **options: object) -> RankedLists:
         hits = document.get("hits")
         if not isinstance(hits, list) or document.get("depth") != len(hits):
             raise serialization.FormatError(f"field 'depth' must be the length of 'hits', got {show(document.get('depth'))} and {show(hits)}")
