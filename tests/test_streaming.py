@@ -279,3 +279,18 @@ def test_label_set_counts_of_fixed_labels_keep_their_order_and_merge_alike_both_
     nothing.update([{"x"}], [{"x"}], sample_weight=[0.0])
     expected = Evaluation.from_label_sets([{"x"}], [{"x"}], sample_weight=[0.0])
     assert nothing.labels == ("x",) and math.isnan(nothing.average("f1_score", "micro")) and math.isnan(expected.average("f1_score", "micro"))
+
+
+def test_label_set_counts_whose_samples_hold_no_label_read_as_their_evaluation():
+    """A window of growing labels whose samples left it with their labels, and the samples it
+    holds name none: its counts read what the evaluation of those samples reads (NaN), not an
+    error about nothing counted."""
+    from evalkit import LabelSetCounts, Windowed
+
+    window = Windowed(LabelSetCounts(), size=1)
+    window.update([{"a"}], [{"b"}])
+    window.update([set()], [set()])
+    expected = Evaluation.from_label_sets([set()], [set()])
+    assert window.result.labels == () and window.n_samples == 1
+    for average in ("micro", "macro", "samples"):
+        assert math.isnan(window.average("f1_score", average)) and math.isnan(expected.average("f1_score", average))

@@ -488,10 +488,10 @@ class LabelSetCounts(SummedState, _Locked):
         """
         with self._lock:
             labels, sums, kinds, total = self._labels, rounded_counts(self._sums), self._kinds, self.n_samples
-        if not labels:
+        if not labels and not kinds.keys:
             raise EmptyInputError("no label sets were counted and no 'labels' were given: nothing to evaluate")
         order = list(labels) if self._fixed else list(sorted_labels(labels, "labels"))
-        if not kinds.keys:  # nothing counted, or samples that weigh nothing
+        if not kinds.keys:  # nothing counted over the labels, or samples that weigh nothing
             return Evaluation.from_label_sets([], [], order, metrics_class=self._metrics_class).compact()
         sums = sums[:, positions_in(order, labels)]
         class_cells = Cells.from_sums(sums[0], sums[1], sums[2], total)
