@@ -6,12 +6,15 @@ A kind declares, once:
   give the empty state, ``type(a)(**settings)``; two results with other settings do not combine
   (``MISMATCH``), unless one still lacks a setting a first batch fixes (``OPEN_SETTINGS``);
 * ``LABELS``: whether its classes grow as batches and merges bring new ones (appended; the
-  constructor's ``labels`` may fix them);
+  constructor's ``labels`` may fix them), and with ``LABELS_LEAVE`` leave with a part taken
+  away that brought them;
+* ``METRICS_CLASS``: whether its results carry a metrics class (merged as the more specific);
 * ``SUMS``: the attributes that hold its sums, each an array of whole counts (int64) or of
-  exact float counts (``evalkit._engine._exact``), or a table: sums per key (``KeyedSums``),
-  weights per distinct score and codes (``ScoreTable``, whose codes are the labels'
-  positions), or any table of sums that combines itself (``plus``, ``minus``, ``scaled``,
-  ``equals``) and writes and reads its own fields of a document (``document``, ``read``);
+  exact float counts (``evalkit._engine._exact``), or a table: sums per key (``KeyedSums``;
+  ``HashedSums`` for keys that are no codes), weights per distinct score and codes
+  (``ScoreTable``, whose codes are the labels' positions), or any table of sums that combines
+  itself (``plus``, ``minus``, ``scaled``, ``equals``) and writes and reads its own fields of
+  a document (``document``, ``read``);
 * ``_count(*batch, sample_weight=...)``: the sums of one batch, in the order of ``SUMS`` (after
   the batch's labels, with ``LABELS``);
 

@@ -211,12 +211,12 @@ class LabelSetCounts(SummedState, _Locked):
         self._metrics_class = check_metrics_class(metrics_class)
         self._stored = np.zeros((3, len(self._labels)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set (see _sums)
         self._stored_kinds, self._stored_pairs = _SampleKinds.empty(), _SetPairs.empty()
-        self._pending_kinds: dict[tuple[int, int, int], int] = {}  # single samples counted in the tally since: kind -> net amount
+        self._pending_kinds: dict[tuple[int, int, int], int] = {}  # a stream's single samples counted since the kinds were: kind -> net amount
         self._pending_pairs: dict[tuple[frozenset, frozenset], int] = {}  # ... and their pairs of sets (keep_pairs)
         self._lock = threading.RLock()
 
     _tally: SetTally | None = None  # the running sums of a stream of single samples (fixed labels), made at its first read
-    _behind = False  # whether the tally and the pending kinds hold single samples the sums do not yet
+    _behind = False  # whether the tally holds single samples the label sums do not yet
     _events: tuple | None = None  # the labels and a memo of their events (_lookup)
 
     _sums = _Settled("_stored", "_behind", "per label, the samples holding it in both, in the actual and in the predicted set (3 x labels)")
@@ -254,7 +254,7 @@ class LabelSetCounts(SummedState, _Locked):
 
     def __getstate__(self) -> dict[str, Any]:
         self._settle()
-        return {name: value for name, value in super().__getstate__().items() if name not in ("_tally", "_behind", "_events", "_index_of", "_pending_kinds", "_pending_pairs")}
+        return {name: value for name, value in super().__getstate__().items() if name not in ("_tally", "_behind", "_events", "_pending_kinds", "_pending_pairs")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         if isinstance(state.get("_kinds"), dict):  # counts pickled by evalkit 0.1.0: labels, a table with room to grow, kinds and pairs in dicts
