@@ -296,3 +296,25 @@ def test_a_shallow_copy_of_a_declared_kind_is_its_own():
     expected = RiskCoverage()
     expected.update(["x", "z", "y"], ["x", "z", "x"], [0.9, 0.7, 0.6])
     assert later.labels == ("x", "z", "y") and later == expected.with_labels(("x", "z", "y"))
+
+
+def test_a_part_of_fixed_labels_taken_from_a_result_of_growing_ones_leaves_its_own_form():
+    """Taking away a part whose labels were fixed (in another order, with labels this result
+    lacks) leaves this result's labels and form: a merge puts fixed labels first, a subtraction
+    keeps the result's own; what is left reads as the samples left, counted afresh."""
+    from evalkit import LabelSetCounts, RiskCoverage
+
+    sets = LabelSetCounts()
+    sets.update([{"c"}, {"d"}], [{"c"}, {"d"}])
+    left = sets - LabelSetCounts(["a", "b", "c"]).counted([{"c"}], [{"c"}])
+    assert left == LabelSetCounts().counted([{"d"}], [{"d"}]) and not left._fixed
+    assert LabelSetCounts.from_json(left.to_json()) == left and left.average("f1_score", "micro") == 1.0
+    risks = RiskCoverage()
+    risks.update(["c", "d"], ["c", "d"], [0.9, 0.8])
+    part = RiskCoverage(["a", "b", "c"])
+    part.update(["c"], ["c"], [0.9])
+    rest = risks - part
+    expected = RiskCoverage()
+    expected.update(["c", "d"], ["c", "d"], [0.9, 0.8])
+    expected = expected - RiskCoverage().counted(["c"], ["c"], [0.9])
+    assert rest == expected and RiskCoverage.from_json(rest.to_json()) == rest and rest.n_samples == 1

@@ -672,12 +672,12 @@ class RegressionState(SummedState):
             return n, math.nan
         return n, math.sqrt(variance)
 
-    def _aligned(self, other: Self) -> tuple[Self, Self]:
+    def _aligned(self, other: Self, *, merging: bool = False) -> tuple[Self, Self]:
         """(Both keep the spread, or neither: its sums cannot be made up for the other's samples.)"""
         if self.keep_spread != other.keep_spread:
             raise UnsupportedSettingError("cannot combine a result that keeps the spread with one that does not (keep_spread=True and False): "
                                           "count both with the same keep_spread")  # fmt: skip
-        return super()._aligned(other)
+        return super()._aligned(other, merging=merging)
 
     def _invalid(self) -> str | None:
         return "no samples give the sums left (W Σy² below (Σy)²)" if self._moments.impossible() else None

@@ -316,10 +316,10 @@ class SummedState(CountedState):
         result._labels = labels
         return result
 
-    def _aligned(self, other: Self) -> tuple[Self, Self]:
+    def _aligned(self, other: Self, *, merging: bool = False) -> tuple[Self, Self]:
         """Both in one form to combine: the same settings (one still lacking a setting of
         ``OPEN_SETTINGS`` as the other's empty state), else refused; with ``LABELS``, both over
-        the labels of both (this result's first).
+        the labels of both (this result's first; ``merging``: fixed labels first, in their order).
 
         Raises:
             LabelMismatchError: other settings (the kind's ``MISMATCH``).
@@ -327,10 +327,10 @@ class SummedState(CountedState):
         if not self._same_settings(other):
             mine, theirs = self._opened(other), other._opened(self)
             if mine is not self or theirs is not other:
-                return mine._aligned(theirs)
+                return mine._aligned(theirs, merging=merging)
             raise self.MISMATCH(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
         if self.LABELS and not same_labels(self._labels, other._labels):
-            first, second = (other, self) if other._fixed and not self._fixed else (self, other)  # (fixed labels keep their order)
+            first, second = (other, self) if merging and other._fixed and not self._fixed else (self, other)  # (fixed labels keep their order)
             labels = label_union(first._labels, second._labels, ("this result", "the other"))
             return self._laid_over(labels), other._laid_over(labels)
         return self, other
@@ -346,16 +346,17 @@ class SummedState(CountedState):
     def merge(self, other: Self, *, grow: bool = False) -> Self:
         """The sums of both, as if counted together (also ``self + other``)."""
         self._check_kind(other, "merge")
-        mine, theirs = self._held()._aligned(other._held())
-        return self._joined(mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())]), other)
+        mine, theirs = self._held()._aligned(other._held(), merging=True)
+        return self._joined(mine._with([_plus(a, b) for a, b in zip(mine._arrays(), theirs._arrays())]), other, merging=True)
 
-    def _joined(self, result: Self, other: Self) -> Self:
+    def _joined(self, result: Self, other: Self, *, merging: bool = False) -> Self:
         """``result`` with what this result and ``other`` give it together: the more specific
-        metrics class (``METRICS_CLASS``), and labels fixed where either's are (``LABELS``)."""
+        metrics class (``METRICS_CLASS``); merging (``LABELS``), labels fixed where either's are,
+        else this result's."""
         if self.METRICS_CLASS:
             result._metrics_class = merged_metrics_class(cast(MetricsClass, self._metrics_class), cast(MetricsClass, other._metrics_class))
         if self.LABELS:
-            result._fixed = self._fixed or other._fixed
+            result._fixed = self._fixed or (merging and other._fixed)
         return result
 
     def _held(self) -> Self:
@@ -400,7 +401,8 @@ class SummedState(CountedState):
         if why is not None:
             raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {why}")
         if self.LABELS:  # the labels of this result, and, unless they leave (LABELS_LEAVE), those the part brought
-            kept = np.arange(len(left._labels)) < len(self._labels)
+            kept = np.zeros(len(left._labels), dtype=bool)
+            kept[positions_in(self._labels, left._labels)] = True
             if self.LABELS_LEAVE and not self._fixed:
                 brought = np.zeros(len(left._labels), dtype=bool)
                 brought[positions_in(other._labels, left._labels)] = True

@@ -376,7 +376,7 @@ class SetCoverage(_Sums):
         grown._by_size = self._by_size.recoded(group_at, None)
         return grown
 
-    def _aligned(self, other: SetCoverage) -> tuple[SetCoverage, SetCoverage]:
+    def _aligned(self, other: SetCoverage, *, merging: bool = False) -> tuple[SetCoverage, SetCoverage]:
         if self._labels is not None and other._labels is not None and not same_labels(self._labels, other._labels):
             labels = label_union(self._labels, other._labels, ("this result", "the other"))
         else:

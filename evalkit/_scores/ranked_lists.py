@@ -302,7 +302,7 @@ class RankedLists(SummedState):
     # ----------------------------------------------------------------------------------------
     # the counted-state protocol (derived from the declaration, SummedState)
 
-    def _aligned(self, other: RankedLists) -> tuple[RankedLists, RankedLists]:
+    def _aligned(self, other: RankedLists, *, merging: bool = False) -> tuple[RankedLists, RankedLists]:
         if other.depth != self.depth:
             raise InvalidArgumentError(f"can only merge ranked lists of one depth: {self.depth} and {other.depth}")
         return self, other
