@@ -245,3 +245,15 @@ def test_a_window_of_weighted_label_sets_saved_before_counts_its_batches_again(s
         for window in (loaded, today):
             window.update([{"a"}], [{"a"}])
     assert loaded.result == today.result and len(loaded) == 4 and loaded.result.n_samples == 4
+
+
+def test_label_set_documents_written_before_with_a_residue_of_rounded_sums_read():
+    """Float sums the code before left after taking parts away (2.8e-17 of a sample no kind
+    holds any more) read, as that code read them; a window of them counts its batches again."""
+    from evalkit import LabelSetCounts, Windowed
+
+    folder = FIXTURES / "before-declared"
+    residue = LabelSetCounts.from_json((folder / "label_set_residue.json").read_text())
+    assert residue.labels == ("a", "b") and residue.n_samples == 0
+    window = Windowed.from_json((folder / "label_set_window_residue.json").read_text())
+    assert window.result == LabelSetCounts().counted([{"b", "c"}, {"b"}, {"a", "b"}], [set(), set(), set()], sample_weight=[0.5, 1.0, 0.1])

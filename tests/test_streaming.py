@@ -294,3 +294,38 @@ def test_label_set_counts_whose_samples_hold_no_label_read_as_their_evaluation()
     assert window.result.labels == () and window.n_samples == 1
     for average in ("micro", "macro", "samples"):
         assert math.isnan(window.average("f1_score", average)) and math.isnan(expected.average("f1_score", average))
+
+
+def test_label_set_counts_of_huge_whole_weights_read_and_count_single_samples():
+    """Whole sums beyond int64 (a weight of 1e20) keep a stream's single samples counted cell by
+    cell, and every read equals the evaluation's."""
+    from evalkit import LabelSetCounts, Windowed
+
+    counts = LabelSetCounts(["a", "b"])
+    counts.update([{"a"}], [{"a"}], sample_weight=[1e19])
+    assert counts.average("f1_score", "micro") == counts.to_evaluation().average("f1_score", "micro") == 1.0
+    window = Windowed(LabelSetCounts(["a", "b"]), size=3)
+    window.update([{"a"}], [{"b"}], sample_weight=[1e20])
+    window.update([{"a"}], [{"a"}])
+    expected = Evaluation.from_label_sets([{"a"}, {"a"}], [{"b"}, {"a"}], ["a", "b"], sample_weight=[1e20, 1.0])
+    for average in ("micro", "macro", "samples"):
+        assert math.isclose(window.average("f1_score", average), expected.average("f1_score", average), rel_tol=1e-12)
+
+
+def test_a_window_of_stream_counters_reads_back_in_a_new_process(tmp_path):
+    """A window's document names its template's kind (a LabelSetCounts, a CurveCounts): a new
+    process that imports only ``Windowed`` reads it."""
+    import subprocess
+    import sys
+
+    from evalkit import CurveCounts, LabelSetCounts, Windowed
+
+    sets, curves = Windowed(LabelSetCounts(["a"]), size=2), Windowed(CurveCounts(), size=2)
+    sets.update([{"a"}], [{"a"}])
+    curves.update([0, 1], [0.2, 0.7])
+    for window in (sets, curves):
+        path = tmp_path / "window.json"
+        path.write_text(window.to_json())
+        code = f"from evalkit import Windowed; print(Windowed.from_json(open({str(path)!r}).read()).result.to_json())"
+        found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+        assert found.returncode == 0 and found.stdout.strip() == window.result.to_json(), found.stderr

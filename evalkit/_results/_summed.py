@@ -62,6 +62,7 @@ from evalkit._engine._exact import (
     added,
     difference,
     equal_counts,
+    in_units,
     rounded_counts,
     same_form,
     scaled_counts,
@@ -246,6 +247,8 @@ class SummedState(CountedState):
         if [getattr(values, "shape", None) for values in mine] != given:
             raise InvalidTypeError(f"{type(self).__name__}._count must give its sums {self.SUMS} in their shapes {[getattr(v, 'shape', None) for v in mine]}, got {given}")
         for name, sums, value, on in zip(self.SUMS, mine, counted, axes):
+            if on and isinstance(sums, np.ndarray) and sums.dtype.kind == "O" and value.dtype.kind in "iu":
+                value = in_units(value)  # (whole counts into exact ones: the batch's cells alone in units)
             if on and isinstance(sums, np.ndarray) and sums.dtype.kind == value.dtype.kind and sums.dtype.kind in "iO" and sums.flags.writeable:
                 sums[np.ix_(*(lookup if axis in on else np.arange(length) for axis, length in enumerate(value.shape)))] += value  # (no other result shares its arrays)
                 object.__setattr__(self, name, sums)

@@ -344,9 +344,10 @@ class LabelSetCounts(SummedState, _Locked):
         False where one is not (a weighted sample's share)."""
         sums, total = self._sums, self.n_samples
         if sums.dtype.kind == "O":  # exact float counts: whole ones as int64
-            if any(value % UNIT for value in sums.ravel().tolist()):
-                return False
-            sums = np.array([value // UNIT for value in sums.ravel().tolist()], dtype=np.int64).reshape(sums.shape)
+            values = sums.ravel().tolist()
+            if any(value % UNIT or value >= UNIT << 62 for value in values):
+                return False  # (a share of a weight, or sums beyond int64: each cell counted in place)
+            sums = np.array([value // UNIT for value in values], dtype=np.int64).reshape(sums.shape)
         if sums.dtype.kind != "i" or not float(total).is_integer():
             return False
         self._tally = SetTally(sums, int(total))
@@ -422,7 +423,7 @@ class LabelSetCounts(SummedState, _Locked):
         for k, row in enumerate(sums.tolist() if whole else rounded_counts(sums).tolist()):  # the labels the kinds of sample hold are the labels' own
             total = sum if whole else math.fsum
             labels, held = total(row), total(amount * size for amount, size in zip(amounts, rows[:, k].tolist()))
-            if (labels != held) if whole else not math.isclose(labels, held, rel_tol=1e-9, abs_tol=1e-300):
+            if (labels != held) if whole else not math.isclose(labels, held, rel_tol=1e-9, abs_tol=1e-9 * max(math.fsum(amounts), 1.0)):  # (a residue earlier sums left)
                 return "the labels' sums and the kinds of sample disagree"
         return None
 
@@ -470,8 +471,8 @@ class LabelSetCounts(SummedState, _Locked):
             raise UnsupportedSettingError("an interval of a per-class average needs the pairs of sets: make the counts with keep_pairs=True")
         from evalkit._results import intervals  # resampling: imported when asked for
 
-        labels = list(self.to_evaluation().labels)
-        pairs = self._pairs
+        held = self._held()  # (one state, whatever other threads count meanwhile)
+        labels, pairs = list(held.to_evaluation().labels), held._pairs
         position = {label: k for k, label in enumerate(labels)}
         actual, predicted = (np.zeros((len(pairs.keys), len(labels)), dtype=np.int8) for _ in range(2))
         for row, (truth, guess) in enumerate(pairs.keys):
