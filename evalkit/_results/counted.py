@@ -331,11 +331,16 @@ def read_result(document: object, name: str, options: dict[str, Any]) -> Counted
         ('a', 'b')
     """
     kind_name = document.get("evalkit") if isinstance(document, dict) else None
-    kinds = [kind for kind in kinds_of_result() if kind.__dict__.get("DOCUMENT") == kind_name]
-    face = importlib.import_module("evalkit")
-    if not kinds and kind_name in face.__all__:  # a kind the package gives on first use (its module not imported yet)
-        getattr(face, str(kind_name))
-        kinds = [kind for kind in kinds_of_result() if kind.__dict__.get("DOCUMENT") == kind_name]
+
+    def named() -> list[type[CountedState]]:
+        return [kind for kind in kinds_of_result() if kind.__dict__.get("DOCUMENT") == kind_name]
+
+    kinds = named()
+    if not kinds and isinstance(kind_name, str):  # a kind the package gives on first use (its module not imported yet)
+        face = importlib.import_module("evalkit")
+        if kind_name in face.__all__:
+            getattr(face, kind_name)
+            kinds = named()
     if not kinds:
         raise serialization.FormatError(f"field {name!r} must be the document of a counted result, got {show(document)}")
     found: CountedState = kinds[0].from_json(json.dumps(document), **options)

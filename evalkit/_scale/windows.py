@@ -486,8 +486,8 @@ class Windowed(_Over[R]):
         self._rounding = any(batch.weight is not None for batch in self._batches)
         if (self.size is not None and self._count > self.size) or (self.period is not None and any(batch.times is None for batch in self._batches)):
             raise serialization.FormatError(f"field 'batches' holds {self._count} samples, more than the window's size {self.size}, or samples without times")
-        self._count_again()
-        self._check_held()
+        if not self._count_again():  # (a result counted again from the batches holds them)
+            self._check_held()
         if self._cells:  # one event of a matrix (a regression) leaves as a cell, as it came
             for batch in self._batches:
                 if len(batch) == 1 and batch.weight is None:
@@ -501,13 +501,15 @@ class Windowed(_Over[R]):
         super().__setstate__(state)
         self._count_again()
 
-    def _count_again(self) -> None:
+    def _count_again(self) -> bool:
         """A restored result whose sums an earlier release rounded (and its batches' parts):
-        counted again from the samples of the batches held, exactly."""
-        if getattr(self._current, "_rounded_earlier", False):
-            for batch in self._batches:
-                batch.part = None
-            self._result = self._recounted()
+        counted again from the samples of the batches held, exactly; whether it was."""
+        if not getattr(self._current, "_rounded_earlier", False):
+            return False
+        for batch in self._batches:
+            batch.part = None
+        self._result = self._recounted()
+        return True
 
     def _check_held(self) -> None:
         """A restored window's result holds what its batches hold: each batch counted again
