@@ -23,6 +23,7 @@ from evalkit import (
     ThresholdCurve,
 )
 from evalkit._engine import serialization as ser
+from evalkit.comparisons import ModelComparison
 from evalkit.exceptions import (
     EvalkitError,
     FormatError,
@@ -74,6 +75,36 @@ def test_metrics_stats_and_accuracy_round_trip():
     assert again == accuracy and again.get_relative_accuracy_rate(exact=True) == 2
     assert Covering.from_json(ideal.to_json()) == ideal
 
+
+
+def test_values_are_equal_exactly_when_their_documents_are():
+    """A value (metrics, summaries, a comparison, a family, an accuracy) is equal to another of its
+    type exactly when their documents are: a change the document shows makes them differ, and a
+    label True is not the label 1 (Python's ``True == 1``)."""
+    a = ClassificationMetrics.from_counts(tp=3, fp=1, fn=0, tn=4, class_label=1)
+    assert a == ClassificationMetrics.from_counts(tp=3, fp=1, fn=0, tn=4, class_label=1)
+    assert a != ClassificationMetrics.from_counts(tp=3, fp=1, fn=0, tn=4, class_label=True)
+    assert a != ClassificationMetrics.from_counts(tp=3, fp=1, fn=1, tn=3, class_label=1)
+    stored = ClassificationMetrics.from_counts(tp=3, fp=1, fn=0, tn=4, class_label=1)
+    stored.set("TrainingSeconds", float("nan"))
+    assert stored != a and stored == ClassificationMetrics.from_json(stored.to_json())  # NaN equals NaN
+    comparison = ModelComparison([[0.9, 0.8], [0.7, 0.75], [0.6, 0.65]], models=["a", "b"], datasets=["x", "y", "z"])
+    assert comparison == ModelComparison.from_json(comparison.to_json())
+    assert comparison != ModelComparison([[0.9, 0.8], [0.7, 0.75], [0.6, 0.66]], models=["a", "b"], datasets=["x", "y", "z"])
+    assert ser.same_json([True, 1], [True, 1.0]) and not ser.same_json([True], [1]) and not ser.same_json({"label": 0}, {"label": False})
+
+
+def test_a_universe_of_the_positions_is_written_as_the_implied_one():
+    """A family over the elements (0, 1, 2) is the family over range(3): both write no universe,
+    read back equal, and so does their accuracy."""
+    blocks = [{0, 1}, {2}]
+    listed, implied = Covering((0, 1, 2), blocks), Covering(range(3), blocks)
+    assert listed == implied and json.loads(listed.to_json())["universe"] is None
+    assert Covering.from_json(listed.to_json()) == implied
+    assert Covering((0, 2, 1), blocks) != implied and Covering((False, True, 2), [{False, True}, {2}]) != implied
+    accuracy = NeighborhoodSystem(listed).evaluate(Covering((0, 1, 2), [{0}, {1, 2}]))
+    assert accuracy == NeighborhoodSystem(implied).evaluate(Covering(range(3), [{0}, {1, 2}]))
+    assert NeighborhoodAccuracy.from_json(accuracy.to_json()) == accuracy
 
 def test_a_subclass_reads_itself():
     class Mine(ClassificationMetrics):

@@ -447,9 +447,11 @@ def restore_numbers(value: object) -> Any:
 
 
 def same_json(first: object, second: object) -> bool:
-    """Structural equality of plain data, with NaN equal to NaN."""
+    """Structural equality of plain data, with NaN equal to NaN and a boolean never equal to a number."""
     if isinstance(first, float) and isinstance(second, float) and math.isnan(first) and math.isnan(second):
         return True
+    if isinstance(first, bool) is not isinstance(second, bool):  # (a label True is not the label 1)
+        return False
     if isinstance(first, dict) and isinstance(second, dict):
         return first.keys() == second.keys() and all(same_json(first[key], second[key]) for key in first)
     if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
@@ -568,3 +570,25 @@ class Document:
                 or version, too large, or holding values no such object has.
         """
         return cast("Self", cls._read_document(loads(text, cls.DOCUMENT), **options))
+
+
+class DocumentValue(Document):
+    """A value written as one document (a metrics object, a summary, a comparison): equal to
+    another of its type exactly when their documents are (``same_json``: NaN equals NaN,
+    ``True`` is not ``1``); its ``==`` is derived, never written by hand.
+
+    Examples:
+        >>> from evalkit import ClassificationMetrics
+        >>> a, b = (ClassificationMetrics.from_counts(tp=3, fp=1, fn=0, tn=4) for _ in range(2))
+        >>> a == b, a == ClassificationMetrics.from_counts(tp=3, fp=1, fn=1, tn=3)
+        (True, False)
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_json(self._document(), cast(Document, other)._document())
+
+    __hash__ = None  # type: ignore[assignment]  # equal values have equal documents, not one identity

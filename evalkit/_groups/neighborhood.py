@@ -54,7 +54,7 @@ from evalkit._engine._validation import (
 )
 from evalkit._engine.cells import Cells, indicator_cells, key_cells, row_sums, unique_sorted
 from evalkit._engine.counting import encode_label_set_family
-from evalkit._engine.serialization import Document
+from evalkit._engine.serialization import DocumentValue
 from evalkit._results import intervals
 from evalkit._results.evaluation import Evaluation
 from evalkit.exceptions import (
@@ -97,6 +97,15 @@ def _same_universe(first: Sequence, second: Sequence) -> bool:
     return first == second if type(first) is type(second) else tuple(first) == tuple(second)
 
 
+def _written_universe(universe: Sequence) -> list | None:
+    """A universe as a document lists it: ``None`` for the elements ``0 .. n-1`` (implied),
+    whether a range or a tuple holds them."""
+    if isinstance(universe, range) and universe.start == 0 and universe.step == 1:
+        return None
+    elements = list(universe)
+    return None if all(type(element) is int and element == k for k, element in enumerate(elements)) else elements
+
+
 def _not_in(element: object, index: dict) -> bool:
     try:
         return element not in index
@@ -129,7 +138,7 @@ def _universe(universe: object) -> tuple:
 
 
 @attrs.frozen(eq=False, init=False)
-class Covering(Document):
+class Covering(DocumentValue):
     """A universe ``U`` and a family of labelled blocks (subsets of ``U``), in block order.
 
     It is a *covering* when every block is non-empty and their union is ``U``, and a
@@ -443,8 +452,7 @@ class Covering(Document):
         members: list[list[int]] = [[] for _ in self.labels]
         for row, column in zip(rows.tolist(), columns.tolist()):
             members[column].append(row)
-        universe = None if isinstance(self.universe, range) and self.universe.start == 0 and self.universe.step == 1 else list(self.universe)
-        return {"n_elements": len(self.universe), "universe": universe, "labels": list(self.labels), "blocks": members}
+        return {"n_elements": len(self.universe), "universe": _written_universe(self.universe), "labels": list(self.labels), "blocks": members}
 
     @classmethod
     def _from_payload(cls, document: dict[str, Any], name: str) -> Covering:
@@ -483,16 +491,6 @@ class Covering(Document):
     def _read_document(cls, document: dict[str, Any]) -> Covering:
         return cls._from_payload(document, "covering")
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Covering):
-            return NotImplemented
-        return (
-            _same_universe(self.universe, other.universe)
-            and same_labels(self.labels, other.labels)
-            and np.array_equal(self.to_indicators(), other.to_indicators())
-        )
-
-    __hash__ = None  # type: ignore[assignment]
 
     def _cells(self, result: Covering) -> Cells:
         """Per-element cells of ``result`` (predicted) against this family (actual)."""
@@ -619,7 +617,7 @@ def _kinds_of(cells: Cells, ideal: Covering, result: Covering) -> tuple[str, str
 
 
 @attrs.frozen(eq=False, slots=False)
-class NeighborhoodAccuracy(Document):
+class NeighborhoodAccuracy(DocumentValue):
     """The accuracy of a result against the ideal one, by the neighborhood-system criterion, with getters.
 
     Made by ``NeighborhoodSystem.evaluate``, or from the counts of an
@@ -873,15 +871,12 @@ class NeighborhoodAccuracy(Document):
 
     def _document(self) -> dict[str, Any]:
         """The document of the per-element cells, kinds and universe."""
-        universe = self.universe
-        if isinstance(universe, range) and universe.start == 0 and universe.step == 1:
-            universe = None  # elements 0 .. n-1: implied
         payload = {
             "cells": serialization.cells_payload(self.cells),
             "ideal_kind": self.ideal_kind,
             "result_kind": self.result_kind,
             "ordered": self.universe is not None,
-            "universe": None if universe is None else list(universe),
+            "universe": None if self.universe is None else _written_universe(self.universe),
         }
         return payload
 
@@ -912,16 +907,6 @@ class NeighborhoodAccuracy(Document):
                     raise serialization.FormatError(f"field 'universe': {error}") from None
         return cls(cells, tuple(kinds), universe if ordered else None)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, NeighborhoodAccuracy):
-            return NotImplemented
-        same_order = (self.universe is None and other.universe is None) or (
-            self.universe is not None and other.universe is not None and _same_universe(self.universe, other.universe)
-        )
-        kinds = (self.ideal_kind, self.result_kind) == (other.ideal_kind, other.result_kind)
-        return same_order and self.cells.same_as(other.cells) and kinds
-
-    __hash__ = None  # type: ignore[assignment]
 
     def to_dict(self, *, strict: bool = False) -> dict[str, Any]:
         """AA, RAR, the counts, the case and the example-based measures (and ``T_1``, ``T_2``

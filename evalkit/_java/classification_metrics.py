@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._labels import check_one_label, label_position, same_labels
 from evalkit._engine._validation import RandomState, check_count, check_index, format_number, show
-from evalkit._engine.serialization import Document
+from evalkit._engine.serialization import DocumentValue
 from evalkit._java.evaluation_metrics import EvaluationMetrics, metric_key
 from evalkit._java.metric_table import _INTEGER_SCALARS, _SCALARS, MetricTable, _no_nan
 from evalkit._java.stats import Stats
@@ -69,7 +69,7 @@ _HEAD_LAYOUT = "\n".join(["Class: %s", "Total items: %s", *(f"{title}: %s ({desc
 _Stats = Stats  # the class attribute ClassificationMetrics.Stats shadows the name inside the class
 
 
-class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
+class ClassificationMetrics(MetricTable, DocumentValue, EvaluationMetrics):
     """The metrics of one class (one-vs-rest) or of a two-class problem.
 
     Every getter is one line over the formula layer (``evalkit.formulas``) and returns
@@ -611,18 +611,6 @@ class ClassificationMetrics(MetricTable, Document, EvaluationMetrics):
         counts = ", ".join(f"{name}={value!r}" for name, value in self._counts().items())
         return f"{type(self).__name__}(class_label={self._class_label!r}, {counts})"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ClassificationMetrics):
-            return NotImplemented
-        return (
-            type(self) is type(other)
-            and self._counts() == other._counts()
-            and self._class_label == other._class_label
-            and self._class_idx == other._class_idx
-            and serialization.same_json(self._values, other._values)
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # the label can be changed
 
 
 def _class_counts(result: Any, k: int) -> dict[str, Any]:

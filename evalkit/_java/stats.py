@@ -10,7 +10,7 @@ import attrs
 
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._validation import format_number, show
-from evalkit._engine.serialization import Document
+from evalkit._engine.serialization import DocumentValue
 from evalkit._java.evaluation_metrics import metric_key
 from evalkit._results.rendering import render
 from evalkit.exceptions import EvalkitError, UnknownAttributeError, UnknownMetricError
@@ -97,7 +97,7 @@ _UNFILLED_JAVA_FIELDS = {"mserror": "error_rate", "ms_error": "error_rate", "cor
 
 
 @attrs.frozen(eq=False)
-class Stats(Document):
+class Stats(DocumentValue):
     """Summary of each metric over several results (classes of one matrix, or folds).
 
     Made by ``ClassificationMetrics.average``:
@@ -249,13 +249,6 @@ class Stats(Document):
         except EvalkitError as error:
             raise serialization.FormatError(f"field 'undefined': {error}") from None
 
-    def __eq__(self, other: object) -> bool:
-        """Equal summaries, NaN equal to NaN (an undefined mean is the same in both)."""
-        if not isinstance(other, Stats):
-            return NotImplemented
-        return self.undefined == other.undefined and serialization.same_json(self.to_dict(), other.to_dict())
-
-    __hash__ = None  # type: ignore[assignment]
 
     def _repr_html_(self) -> str:
         """The summaries as a table in a notebook (escaped, no script)."""

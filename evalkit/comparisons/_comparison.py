@@ -33,7 +33,7 @@ import numpy as np
 from evalkit._engine import serialization
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import RandomState, check_choice, show
-from evalkit._engine.serialization import Document
+from evalkit._engine.serialization import DocumentValue
 from evalkit._groups._values import value_of
 from evalkit._results._closed_form import _check_level, _scipy_stats
 from evalkit._results.multiplicity import PAIRWISE_CORRECTIONS, adjust, adjust_pairwise
@@ -260,7 +260,7 @@ def _square(values: np.ndarray, k: int, diagonal: float) -> np.ndarray:
 
 
 @attrs.frozen(eq=False, init=False)
-class ModelComparison(Tabular, Document):
+class ModelComparison(Tabular, DocumentValue):
     """One measure of ``k`` models on ``N`` data sets, and the tests of Demšar's procedure.
 
     Args:
@@ -571,13 +571,6 @@ class ModelComparison(Tabular, Document):
         rows = [(str(self.models[j]), float(self.ranks[j]), float(self.values[:, j].mean())) for j in np.argsort(self.ranks, kind="stable")]
         return str(render("html_table", f"{len(self.models)} models on {len(self.datasets)} data sets", headers, rows, 4))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ModelComparison):
-            return NotImplemented
-        return (np.array_equal(self.values, other.values) and (self.models, self.datasets, self.direction, self.measure, self.dropped)
-                == (other.models, other.datasets, other.direction, other.measure, other.dropped))  # fmt: skip
-
-    __hash__ = None  # type: ignore[assignment]
 
     def _document(self) -> dict[str, Any]:
         return {"models": list(self.models), "datasets": list(self.datasets), "values": self.values.tolist(), "direction": self.direction,
