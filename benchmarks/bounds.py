@@ -91,6 +91,19 @@ def _label_sets_after_many_labels(labels: int) -> Callable[[], object]:
     return run
 
 
+def _label_sets_one_new_label_per_batch(batches: int) -> Callable[[], object]:
+    """A stream whose every batch brings a label (a tag vocabulary that never ends)."""
+    from evalkit import LabelSetCounts
+
+    def run() -> object:
+        counts = LabelSetCounts()
+        for k in range(batches):
+            counts.update([{f"tag {k}", "common"}], [{f"tag {k}"}])
+        return counts
+
+    return run
+
+
 CASES = [
     ("NeighborhoodSystem.evaluate, the result's universe in another order", "elements", _reordered_universe, 25_000),
     ("Covering.neighborhood of one element", "elements", _one_neighborhood, 8_000),
@@ -100,6 +113,7 @@ CASES = [
     ("str() of a matrix with 500-character labels", "cells (m²)", _long_labels, 40),
     ("ThresholdCurve.evaluate(average='macro') of 10,000 samples x m scores", "classes", _macro_at_every_threshold, 15),
     ("LabelSetCounts.update, 200 small batches after every label", "labels", _label_sets_after_many_labels, 2_500),
+    ("LabelSetCounts.update, one new label per batch", "batches", _label_sets_one_new_label_per_batch, 2_000),
 ]
 
 

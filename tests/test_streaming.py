@@ -329,3 +329,31 @@ def test_a_window_of_stream_counters_reads_back_in_a_new_process(tmp_path):
         code = f"from evalkit import Windowed; print(Windowed.from_json(open({str(path)!r}).read()).result.to_json())"
         found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
         assert found.returncode == 0 and found.stdout.strip() == window.result.to_json(), found.stderr
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sets(st.integers(0, 40), max_size=3), st.sets(st.integers(0, 40), max_size=3)), min_size=1, max_size=30),
+       st.integers(0, 29))  # fmt: skip
+def test_label_set_counts_grown_a_label_at_a_time_stay_independent_of_their_copies(pairs, cut):
+    """Sums grown a label at a time (into a buffer with room to spare) equal the batch counted at
+    once; a copy or pickle taken midway holds what was counted then, whatever the original and
+    the copy count afterwards."""
+    import copy
+    import pickle
+
+    from evalkit import LabelSetCounts
+
+    stream, cut = LabelSetCounts(), min(cut, len(pairs))
+    for y, p in pairs[:cut]:
+        stream.update([y], [p])
+    taken, pickled = copy.copy(stream), pickle.dumps(stream)
+    for y, p in pairs[cut:]:
+        stream.update([y], [p])
+        taken.update([p], [y])  # the copy counts other batches into its own arrays
+    whole = LabelSetCounts()
+    whole.update([y for y, _ in pairs], [p for _, p in pairs])
+    assert stream == whole
+    assert pickle.loads(pickled) == LabelSetCounts().counted([y for y, _ in pairs[:cut]], [p for _, p in pairs[:cut]])
+    expected = LabelSetCounts()
+    expected.update([y for y, _ in pairs[:cut]] + [p for _, p in pairs[cut:]], [p for _, p in pairs[:cut]] + [y for y, _ in pairs[cut:]])
+    assert taken == expected

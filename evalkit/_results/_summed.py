@@ -233,10 +233,7 @@ class SummedState(CountedState):
                 new = [label for label, code in zip(labels, codes) if code is None]
                 if new:  # (the labels here are of one family: the new ones are checked against one of them)
                     check_same_family(known[:1], new, ("this result", "the batch"))
-                    grown = self._laid_over((*known, *new), np.arange(len(known)))
-                    for name in self.SUMS:
-                        object.__setattr__(self, name, getattr(grown, name))
-                    self._labels = grown._labels
+                    self._appended(new)
                     index = self._label_index(index, new)
                     codes = [index[label] if code is None else code for label, code in zip(labels, codes)]
                 lookup = np.array(codes, dtype=np.int64)
@@ -255,6 +252,27 @@ class SummedState(CountedState):
             else:
                 laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None else value
                 object.__setattr__(self, name, _plus(sums, laid))
+
+    def _appended(self, new: Sequence) -> None:
+        """Labels ``new`` joined after these, in place: each array's label axes grown by zeros (a
+        table's codes, positions of the labels, stay as they are). An array over one label axis
+        is a view of a buffer with room to grow (doubled when full), so a stream whose batches
+        each bring a new label copies its sums O(log labels) times, not at every batch."""
+        known, size = len(self._labels), len(self._labels) + len(new)
+        rooms = self.__dict__.setdefault("_room_of", {})  # (each result its own: no copy or pickle carries it)
+        for name, axes in self.LABEL_AXES.items():
+            value, room = getattr(self, name), rooms.get(name)
+            if len(axes) != 1 or not isinstance(value, np.ndarray):
+                object.__setattr__(self, name, _laid(value, np.arange(known), size, axes))
+                continue
+            lead = (slice(None),) * axes[0]  # (the axes before the label axis)
+            if room is None or value.base is not room or room.shape[axes[0]] < size:  # a new buffer, twice as long as needed
+                room = rooms[name] = np.zeros(value.shape[: axes[0]] + (2 * size,) + value.shape[axes[0] + 1 :], dtype=value.dtype)
+                room[(*lead, slice(0, known))] = value
+            else:  # the buffer this result made: the new labels' part set to zero
+                room[(*lead, slice(known, size))] = 0
+            object.__setattr__(self, name, room[(*lead, slice(0, size))])
+        self._labels = (*self._labels, *new)
 
     def revert(self, *batch: Any, **options: Any) -> None:
         """Take away, in place, a batch counted before (the arguments of ``update``).
@@ -383,11 +401,11 @@ class SummedState(CountedState):
         return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the index of its labels: each result finds its own (a copy that
-        shared one would find the labels another appended)."""
+        """Pickled without the index of its labels and the room its arrays have to grow: each
+        result keeps its own (a copy that shared them would find the labels another appended)."""
         parent = getattr(super(), "__getstate__", None)
         state = (parent() if parent is not None else None) or vars(self)
-        return {name: value for name, value in state.items() if name != "_index_of"}
+        return {name: value for name, value in state.items() if name not in ("_index_of", "_room_of")}
 
     def _subtract(self, other: Self) -> Self:
         self, other = self._held(), other._held()  # noqa: PLW0642 (one state of each, read once)
