@@ -261,17 +261,17 @@ class SummedState(CountedState):
         known, size = len(self._labels), len(self._labels) + len(new)
         rooms = self.__dict__.setdefault("_room_of", {})  # (each result its own: no copy or pickle carries it)
         for name, axes in self.LABEL_AXES.items():
-            value, room = getattr(self, name), rooms.get(name)
+            value, room = getattr(self, name), cast("np.ndarray | None", rooms.get(name))
             if len(axes) != 1 or not isinstance(value, np.ndarray):
                 object.__setattr__(self, name, _laid(value, np.arange(known), size, axes))
                 continue
-            lead = (slice(None),) * axes[0]  # (the axes before the label axis)
+            lead: tuple[slice, ...] = (slice(None),) * axes[0]  # (the axes before the label axis)
             if room is None or value.base is not room or room.shape[axes[0]] < size:  # a new buffer, twice as long as needed
                 room = rooms[name] = np.zeros(value.shape[: axes[0]] + (2 * size,) + value.shape[axes[0] + 1 :], dtype=value.dtype)
-                room[(*lead, slice(0, known))] = value
+                room[lead + (slice(0, known),)] = value
             else:  # the buffer this result made: the new labels' part set to zero
-                room[(*lead, slice(known, size))] = 0
-            object.__setattr__(self, name, room[(*lead, slice(0, size))])
+                room[lead + (slice(known, size),)] = 0
+            object.__setattr__(self, name, room[lead + (slice(0, size),)])
         self._labels = (*self._labels, *new)
 
     def revert(self, *batch: Any, **options: Any) -> None:
