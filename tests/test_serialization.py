@@ -105,6 +105,21 @@ def test_a_universe_of_the_positions_is_written_as_the_implied_one():
     accuracy = NeighborhoodSystem(listed).evaluate(Covering((0, 1, 2), [{0}, {1, 2}]))
     assert accuracy == NeighborhoodSystem(implied).evaluate(Covering(range(3), [{0}, {1, 2}]))
     assert NeighborhoodAccuracy.from_json(accuracy.to_json()) == accuracy
+    floats = Covering((0.0, 1.0, 2.0), blocks)  # (0.0 is the element 0, as a label 0.0 is the label 0)
+    assert floats == implied and json.loads(floats.to_json())["universe"] is None
+
+
+def test_values_equal_by_document_keep_what_their_comparisons_let_be_equal():
+    """Weights of 1 are no weights, a numpy boolean is a boolean, and large values compare at C
+    speed where nothing but numbers differ in kind."""
+    system = NeighborhoodSystem(Covering("abc", [{"a", "b"}, {"c"}]))
+    result = Covering("abc", [{"a"}, {"b", "c"}])
+    assert system.evaluate(result) == system.evaluate(result, sample_weight=[1, 1, 1]) == system.evaluate(result, sample_weight=[1.0, 1.0, 1.0])
+    assert system.evaluate(result) != system.evaluate(result, sample_weight=[1, 2, 1])
+    assert "weight" not in json.loads(system.evaluate(result, sample_weight=[1, 1, 1]).to_json())["cells"]
+    assert ser.same_json([np.True_, [np.False_]], [True, [False]]) and not ser.same_json([np.True_], [1]) and not ser.same_json([[1, 2]], [[True, 2]])
+    values = [[0.9, 0.8], [0.7, 0.75], [0.6, 0.65]]
+    assert ModelComparison(values, models=np.array([True, False]), datasets=["x", "y", "z"]) == ModelComparison(values, models=[True, False], datasets=["x", "y", "z"])
 
 def test_a_subclass_reads_itself():
     class Mine(ClassificationMetrics):

@@ -357,3 +357,15 @@ def test_label_set_counts_grown_a_label_at_a_time_stay_independent_of_their_copi
     expected = LabelSetCounts()
     expected.update([y for y, _ in pairs[:cut]] + [p for _, p in pairs[cut:]], [p for _, p in pairs[:cut]] + [y for y, _ in pairs[cut:]])
     assert taken == expected
+
+
+def test_label_set_counts_of_one_batch_hold_no_spare_room():
+    """Room to grow is made when labels join a result that has some (a stream), never for a
+    result's first labels: a window holding one result per batch holds no spare memory."""
+    from evalkit import LabelSetCounts
+
+    names = [f"label {k}" for k in range(500)]
+    part = LabelSetCounts().counted([set(names)], [set(names[:10])])
+    assert part._sums.base is None or part._sums.base.nbytes == part._sums.nbytes
+    part.update([{"new"}], [set()])  # a stream from here: room for as many labels again
+    assert part._sums.shape == (3, 501) and part._sums.base is not None and part._sums.base.shape == (3, 1001)

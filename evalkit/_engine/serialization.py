@@ -325,9 +325,10 @@ def exact_counts_of(document: dict[str, Any], values: np.ndarray, name: str = "e
 
 
 def cells_payload(cells: Cells) -> dict[str, Any]:
-    """The rows of a ``Cells``, with its weights and index when it has them."""
+    """The rows of a ``Cells``, with its weights (unless each is 1, as no weight is) and index
+    when it has them."""
     payload: dict[str, Any] = {name: as_list(row) for name, row in zip(COUNT_NAMES, cells.rows())}
-    if cells.weight is not None:
+    if cells.weight is not None and not np.all(np.asarray(cells.weight) == 1):
         payload["weight"] = as_list(cells.weight)
     if cells.index is not None:
         payload["index"] = as_list(cells.index)
@@ -450,13 +451,29 @@ def same_json(first: object, second: object) -> bool:
     """Structural equality of plain data, with NaN equal to NaN and a boolean never equal to a number."""
     if isinstance(first, float) and isinstance(second, float) and math.isnan(first) and math.isnan(second):
         return True
-    if isinstance(first, bool) is not isinstance(second, bool):  # (a label True is not the label 1)
+    if isinstance(first, _BOOLEANS) is not isinstance(second, _BOOLEANS):  # (a label True is not the label 1)
         return False
     if isinstance(first, dict) and isinstance(second, dict):
-        return first.keys() == second.keys() and all(same_json(first[key], second[key]) for key in first)
+        return first.keys() == second.keys() and all(map(same_json, first.values(), (second[key] for key in first)))
     if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
-        return len(first) == len(second) and all(same_json(a, b) for a, b in zip(first, second))
+        if len(first) != len(second):
+            return False
+        if first == second:  # (at C speed: what it lets through besides, a boolean equal to a number, is looked for alone)
+            held = {*map(type, first), *map(type, second)}  # (the kinds of value inside: no boolean nor collection, nothing to look for)
+            return not held.intersection(_NESTED) or all(map(_same_booleans, first, second))
+        return all(map(same_json, first, second))
     return bool(first == second)
+
+
+_BOOLEANS = (bool, np.bool_)
+_NESTED = {bool, np.bool_, list, tuple, dict}
+
+
+def _same_booleans(first: object, second: object) -> bool:
+    """Whether two values equal by ``==`` are booleans alike, at any depth."""
+    if isinstance(first, (list, tuple, dict)):
+        return same_json(first, second)
+    return isinstance(first, _BOOLEANS) is isinstance(second, _BOOLEANS)
 
 
 def _item_document(value: object) -> object:

@@ -103,7 +103,7 @@ def _written_universe(universe: Sequence) -> list | None:
     if isinstance(universe, range) and universe.start == 0 and universe.step == 1:
         return None
     elements = list(universe)
-    return None if all(type(element) is int and element == k for k, element in enumerate(elements)) else elements
+    return None if all(not isinstance(element, bool) and element == k for k, element in enumerate(elements)) else elements
 
 
 def _not_in(element: object, index: dict) -> bool:
@@ -448,10 +448,9 @@ class Covering(DocumentValue):
         return len(self.labels)
 
     def _payload(self) -> dict[str, Any]:
-        rows, columns = self._entries()
-        members: list[list[int]] = [[] for _ in self.labels]
-        for row, column in zip(rows.tolist(), columns.tolist()):
-            members[column].append(row)
+        rows, columns = self._entries()  # (row by row: a stable sort by block keeps each block's elements in order)
+        order = np.argsort(columns, kind="stable")
+        members = [part.tolist() for part in np.split(rows[order], np.searchsorted(columns[order], np.arange(1, len(self.labels))))]
         return {"n_elements": len(self.universe), "universe": _written_universe(self.universe), "labels": list(self.labels), "blocks": members}
 
     @classmethod

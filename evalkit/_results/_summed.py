@@ -249,15 +249,17 @@ class SummedState(CountedState):
             if on and isinstance(sums, np.ndarray) and sums.dtype.kind == value.dtype.kind and sums.dtype.kind in "iO" and sums.flags.writeable:
                 sums[np.ix_(*(lookup if axis in on else np.arange(length) for axis, length in enumerate(value.shape)))] += value  # (no other result shares its arrays)
                 object.__setattr__(self, name, sums)
-            else:
+            else:  # (a new array: the room its old one had is let go)
                 laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None else value
                 object.__setattr__(self, name, _plus(sums, laid))
+                self.__dict__.get("_room_of", {}).pop(name, None)
 
     def _appended(self, new: Sequence) -> None:
         """Labels ``new`` joined after these, in place: each array's label axes grown by zeros (a
         table's codes, positions of the labels, stay as they are). An array over one label axis
-        is a view of a buffer with room to grow (doubled when full), so a stream whose batches
-        each bring a new label copies its sums O(log labels) times, not at every batch."""
+        is a view of a buffer with room for as many labels again as it had (none for a result's
+        first labels: one batch's result holds no spare room), so a stream whose batches each
+        bring a new label copies its sums O(log labels) times, not at every batch."""
         known, size = len(self._labels), len(self._labels) + len(new)
         rooms = self.__dict__.setdefault("_room_of", {})  # (each result its own: no copy or pickle carries it)
         for name, axes in self.LABEL_AXES.items():
@@ -266,8 +268,8 @@ class SummedState(CountedState):
                 object.__setattr__(self, name, _laid(value, np.arange(known), size, axes))
                 continue
             lead: tuple[slice, ...] = (slice(None),) * axes[0]  # (the axes before the label axis)
-            if room is None or value.base is not room or room.shape[axes[0]] < size:  # a new buffer, twice as long as needed
-                room = rooms[name] = np.zeros(value.shape[: axes[0]] + (2 * size,) + value.shape[axes[0] + 1 :], dtype=value.dtype)
+            if room is None or value.base is not room or room.shape[axes[0]] < size:  # a new buffer: room for as many labels again as it had
+                room = rooms[name] = np.zeros(value.shape[: axes[0]] + (size + known,) + value.shape[axes[0] + 1 :], dtype=value.dtype)
                 room[lead + (slice(0, known),)] = value
             else:  # the buffer this result made: the new labels' part set to zero
                 room[lead + (slice(known, size),)] = 0
