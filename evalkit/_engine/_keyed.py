@@ -58,20 +58,23 @@ class KeyedSums:
     keys: np.ndarray
     sums: np.ndarray
 
+    FIELD: ClassVar[str] = "sums"
+    """The field of a document that holds the table: one ``[first, second, *sums]`` row per key."""
+
     @classmethod
-    def empty(cls, columns: int) -> KeyedSums:
+    def empty(cls, columns: int) -> Self:
         """No key."""
         return cls(np.zeros(0, dtype=np.int64), np.zeros((0, columns), dtype=np.int64))
 
     @classmethod
-    def counted(cls, first: np.ndarray, second: np.ndarray, values: np.ndarray) -> KeyedSums:
+    def counted(cls, first: np.ndarray, second: np.ndarray, values: np.ndarray) -> Self:
         """The sums of ``values`` (one row per sample: booleans, whole numbers, floats, or exact
         float counts) per distinct pair of codes ``(first, second)`` (each below ``2**32``), exactly
         (float sums as exact float counts); keys whose sums are all 0 are left out."""
         return cls._summed(_packed(first, second), np.asarray(values))
 
     @classmethod
-    def _summed(cls, keys: np.ndarray, values: np.ndarray) -> KeyedSums:
+    def _summed(cls, keys: np.ndarray, values: np.ndarray) -> Self:
         if not len(keys):
             return cls(keys.astype(np.int64), values.reshape(0, values.shape[1]))
         if values.dtype.kind in "biu":  # whole numbers over few distinct codes: counted in a table of the codes present, no sort
@@ -104,24 +107,24 @@ class KeyedSums:
         """The first (``column`` 0) or second (1) code of each key."""
         return self.keys >> _SHIFT if column == 0 else self.keys & _LOW
 
-    def recoded(self, first: np.ndarray | None, second: np.ndarray | None) -> KeyedSums:
+    def recoded(self, first: np.ndarray | None, second: np.ndarray | None) -> Self:
         """The same sums with each first code ``c`` renamed ``first[c]`` and each second code
         ``second[c]`` (``None``: kept), as when the codes of two tables are joined."""
         if first is None and second is None:
             return self
         keys = _packed(self.codes(0) if first is None else first[self.codes(0)], self.codes(1) if second is None else second[self.codes(1)])
-        return KeyedSums._summed(keys, self.sums)
+        return self._summed(keys, self.sums)
 
-    def plus(self, other: KeyedSums) -> KeyedSums:
+    def plus(self, other: KeyedSums) -> Self:
         """The sums of both, exactly (keys of the same codes)."""
         if not len(other.keys):
             return self
         if not len(self.keys):
-            return other
+            return other if type(other) is type(self) else type(self)(other.keys, other.sums)  # type: ignore[return-value]
         first, second = same_form(self.sums, other.sums)
-        return KeyedSums._summed(np.concatenate((self.keys, other.keys)), np.concatenate((first, second)))
+        return self._summed(np.concatenate((self.keys, other.keys)), np.concatenate((first, second)))
 
-    def minus(self, other: KeyedSums, what: str) -> KeyedSums:
+    def minus(self, other: KeyedSums, what: str) -> Self:
         """These sums without ``other``'s, a part of them, exactly; keys left with nothing go.
 
         Raises:
@@ -137,13 +140,13 @@ class KeyedSums:
         left = np.array(mine, copy=True)
         left[spots] = difference(left[spots], theirs, what)
         kept = np.any(left != 0, axis=1)
-        return KeyedSums(self.keys[kept], left[kept])
+        return type(self)(self.keys[kept], left[kept])
 
-    def scaled(self, factor: float) -> KeyedSums:
+    def scaled(self, factor: float) -> Self:
         """Every sum times ``factor`` (exact float counts, each product rounded once)."""
         sums = scaled_counts(self.sums, factor)
         kept = np.any(sums != 0, axis=1)
-        return KeyedSums(self.keys[kept], sums[kept])
+        return type(self)(self.keys[kept], sums[kept])
 
     def total(self) -> np.ndarray:
         """The sums of every key."""
@@ -156,14 +159,39 @@ class KeyedSums:
         np.add.at(out, self.codes(column), self.sums)
         return out
 
-    def where(self, column: int, code: int) -> KeyedSums:
+    def where(self, column: int, code: int) -> Self:
         """The keys whose first (``column`` 0) or second (1) code is ``code``."""
         chosen = self.codes(column) == code
-        return KeyedSums(self.keys[chosen], self.sums[chosen])
+        return type(self)(self.keys[chosen], self.sums[chosen])
 
     def equals(self, other: KeyedSums) -> bool:
         """The same keys with the same sums, to the last bit of their exact values."""
         return np.array_equal(self.keys, other.keys) and equal_counts(self.sums, other.sums)
+
+    def document(self) -> dict[str, Any]:
+        """The rows ``[first, second, *sums]`` (the sums rounded), with the exact rests of float sums."""
+        rows = [[*key, *sums] for key, sums in zip(zip(self.codes(0).tolist(), self.codes(1).tolist()), rounded_counts(self.sums).tolist())]
+        return {self.FIELD: rows, **serialization.exact_rests(self.sums, f"exact_{self.FIELD}")}
+
+    def read(self, document: dict[str, Any], labels: int) -> Self:
+        """The table of a document's rows (see ``document``), as many sums a row as this table's;
+        the codes are checked by the kind that holds the table (what they count over).
+
+        Raises:
+            FormatError: rows that are no codes and sums, sums below zero, or a key twice.
+        """
+        cls, columns = type(self), self.sums.shape[1]
+        rows = serialization.field(document, cls.FIELD)
+        if not isinstance(rows, list) or any(not isinstance(row, list) or len(row) != 2 + columns for row in rows):
+            raise serialization.FormatError(f"field {cls.FIELD!r} must list [code, code, {', '.join(['sum'] * columns)}] rows, got {show(rows)}")
+        codes = [serialization.array([row[k] for row in rows], cls.FIELD, length=None) for k in (0, 1)]
+        if any(len(found) and found.max() > _LOW for found in codes):
+            raise serialization.FormatError(f"field {cls.FIELD!r} holds a code beyond {_LOW}")
+        sums = serialization.array([value for row in rows for value in row[2:]], cls.FIELD, length=None, integral=None)
+        table = cls.counted(codes[0], codes[1], serialization.exact_counts_of(document, sums, f"exact_{cls.FIELD}").reshape(len(rows), columns))
+        if len(table.keys) != len(rows):
+            raise serialization.FormatError(f"field {cls.FIELD!r} must list distinct keys, each with a sum")
+        return table
 
     def __repr__(self) -> str:
         return f"KeyedSums(keys={len(self.keys)}, sums={show(self.sums)})"

@@ -68,11 +68,25 @@ from evalkit._engine._exact import (
     scaled_counts,
 )
 from evalkit._engine._keyed import KeyedSums
-from evalkit._engine._labels import check_same_family, kind, label_union, position_of, positions_in, same_labels
+from evalkit._engine._labels import (
+    check_same_family,
+    kind,
+    label_union,
+    position_of,
+    positions_in,
+    same_labels,
+    sorted_labels,
+)
 from evalkit._engine._score_table import ScoreTable
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
-from evalkit.exceptions import EvalkitError, InvalidCountsError, InvalidTypeError, LabelMismatchError
+from evalkit.exceptions import (
+    EvalkitError,
+    InvalidArgumentError,
+    InvalidCountsError,
+    InvalidTypeError,
+    LabelMismatchError,
+)
 from evalkit.measures._metrics_class import MetricsClass, merged_metrics_class
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
 
@@ -112,10 +126,13 @@ def _same(mine: Sums, theirs: Sums) -> bool:
 
 
 def _laid(value: Sums, lookup: np.ndarray, size: int, axes: tuple[int, ...]) -> Sums:
-    """A field of sums over ``size`` labels, where its label ``c`` is label ``lookup[c]``: a
-    table's codes recoded, an array's label ``axes`` laid out (zeros for the labels it lacks)."""
+    """A field of sums over ``size`` labels (or groups), where its label ``c`` is label
+    ``lookup[c]``: a table's codes recoded (a ``KeyedSums``' codes of ``axes``), an array's label
+    ``axes`` laid out (zeros for the labels it lacks)."""
     if isinstance(value, ScoreTable):
         return value.recoded(lookup)
+    if isinstance(value, KeyedSums):
+        return value.recoded(lookup if 0 in axes else None, lookup if 1 in axes else None)
     if not isinstance(value, np.ndarray) or not axes:
         return value
     shape = tuple(size if axis in axes else length for axis, length in enumerate(value.shape))
@@ -198,6 +215,19 @@ class SummedState(CountedState):
     same labels in another order are equal: what a sliding window of growing labels needs to
     equal the same samples counted afresh."""
 
+    GROUPS: ClassVar[bool] = False
+    """Whether results count per group (a ``groups=`` column of each batch): ``_groups``, the
+    groups that hold something, sorted (``None``: counted without groups; a batch or a part
+    with groups joins a result without only while it holds nothing), joined as batches and
+    merges bring them, a group left with nothing leaving; ``_count`` gives the batch's own
+    groups (sorted, or ``None``) after its labels, and the codes of ``GROUP_AXES`` are their
+    positions."""
+
+    GROUP_AXES: ClassVar[dict[str, tuple[int, ...]]] = {}
+    """With ``GROUPS``: the code columns of each ``KeyedSums`` of ``SUMS`` (0 the first, 1 the
+    second) that are groups."""
+    _groups: tuple | None = None
+
     METRICS_CLASS: ClassVar[bool] = False
     """Whether results carry a metrics class (``_metrics_class``, the constructor's
     ``metrics_class``): combined results take the more specific of the two
@@ -227,16 +257,24 @@ class SummedState(CountedState):
         lookup = None
         if self.LABELS:  # the batch's own labels: new ones join these (appended, so these codes stay)
             labels, counted = counted[0], counted[1:]
-            if not same_labels(labels, self._labels):  # each looked up among these (found once), the new ones appended
-                known, index = self._labels, self._label_index()
-                codes = [position_of(label, index, known) for label in labels]
-                new = [label for label, code in zip(labels, codes) if code is None]
-                if new:  # (the labels here are of one family: the new ones are checked against one of them)
-                    check_same_family(known[:1], new, ("this result", "the batch"))
-                    self._appended(new)
-                    index = self._label_index(index, new)
-                    codes = [index[label] if code is None else code for label, code in zip(labels, codes)]
-                lookup = np.array(codes, dtype=np.int64)
+        if self.GROUPS:  # the batch's own groups: both over the groups of both, sorted
+            groups, counted = counted[0], counted[1:]
+            joined = self._group_union(groups, theirs_empty=False)  # (a batch without groups never joins counts with groups)
+            if joined is not self._groups:
+                vars(self).update(vars(self._regrouped(joined)))
+            if groups is not None and not same_labels(groups, joined):
+                at = positions_in(groups, cast(tuple, joined))
+                counted = tuple(_laid(value, at, len(at), self.GROUP_AXES[name]) if name in self.GROUP_AXES else value for name, value in zip(self.SUMS, counted))
+        if self.LABELS and not same_labels(labels, self._labels):  # each looked up among these (found once), the new ones appended
+            known, index = self._labels, self._label_index()
+            codes = [position_of(label, index, known) for label in labels]
+            new = [label for label, code in zip(labels, codes) if code is None]
+            if new:  # (the labels here are of one family: the new ones are checked against one of them)
+                check_same_family(known[:1], new, ("this result", "the batch"))
+                self._appended(new)
+                index = self._label_index(index, new)
+                codes = [index[label] if code is None else code for label, code in zip(labels, codes)]
+            lookup = np.array(codes, dtype=np.int64)
         mine, size = self._arrays(), len(self._labels)
         axes = [self.LABEL_AXES.get(name, ()) if lookup is not None and isinstance(value, np.ndarray) else () for name, value in zip(self.SUMS, counted)]
         given = [None if not hasattr(value, "shape") else tuple(size if axis in on else length for axis, length in enumerate(value.shape))
@@ -253,6 +291,9 @@ class SummedState(CountedState):
                 laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None else value
                 object.__setattr__(self, name, _plus(sums, laid))
                 self.__dict__.get("_room_of", {}).pop(name, None)
+        settled = self._settled_groups()  # (with GROUPS: a group whose samples weigh nothing holds nothing)
+        if settled is not self:
+            vars(self).update(vars(settled))
 
     def _appended(self, new: Sequence) -> None:
         """Labels ``new`` joined after these, in place: each array's label axes grown by zeros (a
@@ -275,6 +316,56 @@ class SummedState(CountedState):
                 room[lead + (slice(known, size),)] = 0
             object.__setattr__(self, name, room[lead + (slice(0, size),)])
         self._labels = (*self._labels, *new)
+
+    def _group_union(self, groups: tuple | None, theirs_empty: bool) -> tuple | None:
+        """The groups of this result and ``groups`` (a batch's or another result's), sorted;
+        these groups (the same object) when they hold those.
+
+        Raises:
+            InvalidArgumentError: counts with groups and without, where the one without holds
+                something (``theirs_empty``: whether the other holds nothing).
+        """
+        mine = self._groups
+        if (mine is None) != (groups is None):
+            if not (theirs_empty if mine is not None else self._holds_nothing()):
+                raise InvalidArgumentError("'groups' must be given with every batch or with none: counts with groups and without do not combine")
+            return mine if mine is not None else groups
+        if mine is None or groups is None or same_labels(groups, mine):
+            return mine
+        joined = label_union(mine, groups, ("the groups counted", "groups"))
+        return mine if len(joined) == len(mine) else sorted_labels(joined, "groups")
+
+    def _regrouped(self, groups: tuple | None) -> Self:
+        """This result over ``groups`` (sorted), which hold its own (``None``: without groups,
+        for a result that holds nothing)."""
+        result = self._shallow()
+        if self._groups and groups:
+            at = positions_in(self._groups, groups)
+            for name, axes in self.GROUP_AXES.items():
+                object.__setattr__(result, name, _laid(getattr(self, name), at, len(groups), axes))
+        result._groups = groups
+        return result
+
+    def _settled_groups(self) -> Self:
+        """This result over the groups that hold something, sorted (as one batch of them all
+        finds them): a group that a part took all of leaves."""
+        if not self._groups:
+            return self
+        held = np.zeros(len(self._groups), dtype=bool)
+        for name, axes in self.GROUP_AXES.items():
+            for axis in axes:
+                held[cast(KeyedSums, getattr(self, name)).codes(axis)] = True
+        kept = [group for group, present in zip(self._groups, held.tolist()) if present]
+        order = sorted_labels(kept, "groups")
+        if same_labels(order, self._groups):
+            return self
+        lookup = np.zeros(len(self._groups), dtype=np.int64)
+        lookup[held] = positions_in(kept, order)
+        result = self._shallow()
+        for name, axes in self.GROUP_AXES.items():
+            object.__setattr__(result, name, _laid(getattr(self, name), lookup, len(order), axes))
+        result._groups = order
+        return result
 
     def revert(self, *batch: Any, **options: Any) -> None:
         """Take away, in place, a batch counted before (the arguments of ``update``).
@@ -326,6 +417,8 @@ class SummedState(CountedState):
         result = self.empty()
         for name, array in zip(self.SUMS, arrays):
             object.__setattr__(result, name, array)  # (a frozen kind's fields too)
+        if self.GROUPS:
+            result._groups = self._groups  # (the sums' group codes are positions in these)
         return result
 
     def _laid_over(self, labels: tuple, lookup: np.ndarray | None = None) -> Self:
@@ -352,6 +445,9 @@ class SummedState(CountedState):
             if mine is not self or theirs is not other:
                 return mine._aligned(theirs, merging=merging)
             raise self.MISMATCH(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
+        if self.GROUPS and not same_labels(self._groups, other._groups):  # (then both over the groups of both)
+            groups = self._group_union(other._groups, theirs_empty=other._holds_nothing())
+            return self._regrouped(groups)._aligned(other._regrouped(groups), merging=merging)
         if self.LABELS and not same_labels(self._labels, other._labels):
             first, second = (other, self) if merging and other._fixed and not self._fixed else (self, other)  # (fixed labels keep their order)
             labels = label_union(first._labels, second._labels, ("this result", "the other"))
@@ -375,12 +471,12 @@ class SummedState(CountedState):
     def _joined(self, result: Self, other: Self, *, merging: bool = False) -> Self:
         """``result`` with what this result and ``other`` give it together: the more specific
         metrics class (``METRICS_CLASS``); merging (``LABELS``), labels fixed where either's are,
-        else this result's."""
+        else this result's; the groups that hold something (``GROUPS``)."""
         if self.METRICS_CLASS:
             result._metrics_class = merged_metrics_class(cast(MetricsClass, self._metrics_class), cast(MetricsClass, other._metrics_class))
         if self.LABELS:
             result._fixed = self._fixed or (merging and other._fixed)
-        return result
+        return result._settled_groups()  # (with GROUPS: the groups that hold something)
 
     def _held(self) -> Self:
         """This result as one state to read while others may count into it: itself (a kind that
@@ -438,7 +534,12 @@ class SummedState(CountedState):
         """Per label: whether an array of ``LABEL_AXES`` holds anything of it."""
         held = np.zeros(len(self._labels), dtype=bool)
         for name, axes in self.LABEL_AXES.items():
-            values = np.asarray(getattr(self, name)) != 0
+            table = getattr(self, name)
+            if isinstance(table, KeyedSums):
+                for axis in axes:
+                    held[table.codes(axis)] = True
+                continue
+            values = np.asarray(table) != 0
             for axis in axes:
                 held |= values.any(axis=tuple(other for other in range(values.ndim) if other != axis))
         return held
@@ -450,8 +551,8 @@ class SummedState(CountedState):
         lookup[kept] = np.arange(len(kept))
         result = self._shallow()
         for name, value in zip(self.SUMS, self._arrays()):
-            if isinstance(value, ScoreTable):
-                value = value.recoded(lookup)
+            if isinstance(value, (ScoreTable, KeyedSums)):
+                value = _laid(value, lookup, len(kept), self.LABEL_AXES.get(name, ()))
             elif isinstance(value, np.ndarray):
                 for axis in self.LABEL_AXES.get(name, ()):
                     value = np.take(value, kept, axis=axis)
@@ -461,11 +562,13 @@ class SummedState(CountedState):
 
     def _scaled(self, factor: float) -> Self:
         held = self._held()
-        return held._with([_times(array, factor) for array in held._arrays()])
+        return held._with([_times(array, factor) for array in held._arrays()])._settled_groups()  # (a sum scaled to nothing leaves)
 
     def empty(self) -> Self:
         """The same settings (and labels), nothing counted."""
         result = type(self)(**self._settings())
+        if self.GROUPS:
+            result._groups = None if self._groups is None else ()  # (counts with groups, none held yet)
         if self.LABELS:  # (labels checked once, when first given)
             result._fixed = self._fixed
             result = result if same_labels(result._labels, self._labels) else result._laid_over(self._labels)
@@ -488,6 +591,7 @@ class SummedState(CountedState):
             if len(union) == len(self._labels) == len(mine._labels):
                 mine = mine._laid_over(self._labels)
         return (self._same_settings(mine) and same_labels(self._labels, mine._labels) and self._metrics_class is mine._metrics_class
+                and same_labels(self._groups, mine._groups)
                 and all(_same(a, b) for a, b in zip(self._arrays(), mine._arrays())))  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]  # counted into in place
@@ -499,6 +603,8 @@ class SummedState(CountedState):
         document = {name: _written(value) for name, value in self._settings().items()}
         if self.LABELS:
             document.update(labels=serialization.as_list(self._labels), fixed=self._fixed)
+        if self.GROUPS:
+            document["groups"] = None if self._groups is None else serialization.as_list(self._groups)
         for name, values in zip(self.SUMS, self._arrays()):
             if not isinstance(values, np.ndarray):
                 document.update(cast(Any, values).document())  # (a table writes its own fields)
@@ -528,6 +634,8 @@ class SummedState(CountedState):
             raise serialization.FormatError(f"the settings {show(settings)}: {error}") from None
         if cls.LABELS and not same_labels(result._labels, labels):
             result = result._laid_over(labels)  # (arrays as long as the labels the document gives)
+        if cls.GROUPS:
+            result._groups = None if document.get("groups") is None else serialization.label_list(document, "groups")
         for name, template in zip(cls.SUMS, result._arrays()):
             if not isinstance(template, np.ndarray):
                 object.__setattr__(result, name, cast(Any, template).read(document, len(labels)))
@@ -543,6 +651,7 @@ class SummedState(CountedState):
         why = result._invalid()
         if why is not None:
             raise serialization.FormatError(why)
+        result = result._settled_groups()  # (a document of groups in another order, or holding nothing)
         if cls.METRICS_CLASS:
             result._metrics_class = read_metrics_class(document, metrics_class)
         return result

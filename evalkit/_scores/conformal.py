@@ -32,7 +32,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeGuard, cast
 
 import numpy as np
 
@@ -262,6 +262,28 @@ def _weighted_rows(covered: np.ndarray, weight: np.ndarray | None) -> np.ndarray
     return np.stack([weight, np.where(covered, weight, 0)], axis=1)
 
 
+class _ByClass(KeyedSums):
+    """Weights per (group, true class): every sample's, and those covered."""
+
+    FIELD = "by_class"
+
+
+class _BySize(KeyedSums):
+    """Weights per (group, set size): every sample's, and those covered."""
+
+    FIELD = "by_size"
+
+
+def _group_codes(groups: LabelsLike, n: int) -> tuple[np.ndarray, tuple]:
+    """Each sample's group as a position in the batch's groups, sorted."""
+    values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
+    if len(values) != n:
+        raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
+    codes, _, found, _ = encode(values, values, None, names=("groups", "groups"))
+    order = sorted_labels(found, "groups")
+    return (codes if same_labels(order, found) else positions_in(found, order)[codes]), order
+
+
 class SetCoverage(_Sums):
     """The coverage and size of prediction sets, marginally, per class, per group and per size.
 
@@ -290,15 +312,16 @@ class SetCoverage(_Sums):
 
     DOCUMENT = "SetCoverage"
     SUMS = ("_by_class", "_by_size")
+    LABELS, GROUPS = True, True
+    LABEL_AXES: ClassVar[dict[str, tuple[int, ...]]] = {"_by_class": (1,)}
+    GROUP_AXES: ClassVar[dict[str, tuple[int, ...]]] = {"_by_class": (0,), "_by_size": (0,)}
 
     def __init__(self, labels: Sequence[Hashable] | None = None) -> None:
         self._fixed = labels is not None
-        self._labels: tuple | None = None if labels is None else check_label_list(labels)
-        self._groups: tuple | None = None
-        self._by_class = KeyedSums.empty(2)  # per (group, true class): weight, weight covered
-        self._by_size = KeyedSums.empty(2)  # per (group, set size): weight, weight covered
-
-    _fixed = True  # (the default of a result pickled before its labels could grow)
+        self._labels = () if labels is None else check_label_list(labels)
+        self._groups = None
+        self._by_class = _ByClass.empty(2)  # per (group, true class): weight, weight covered
+        self._by_size = _BySize.empty(2)  # per (group, set size): weight, weight covered
 
     @classmethod
     def from_sets(cls, y_true: LabelsLike, y_pred_set: SetsLike, *, labels: Sequence[Hashable] | None = None, groups: LabelsLike | None = None,
@@ -359,92 +382,22 @@ class SetCoverage(_Sums):
         """The groups whose samples weigh something, sorted (``None``: counted without groups)."""
         return self._groups
 
-    def _setting_values(self) -> tuple:
-        return (self._labels, self._groups)
-
-    def _widened(self, labels: tuple, groups: tuple | None) -> SetCoverage:
-        """This state over more classes and groups (theirs appended, its own codes kept)."""
-        mine_labels, mine_groups = self._labels or (), self._groups
-        if (labels, groups) == (mine_labels, mine_groups):
-            return self
-        if mine_groups is not None and groups is None or (mine_groups is None and groups is not None and self.n_samples):
-            raise InvalidArgumentError("'groups' must be given with every batch or with none")
-        grown = self.copy()
-        grown._labels, grown._groups = labels, groups
-        class_at, group_at = positions_in(mine_labels, labels), None if mine_groups is None else positions_in(mine_groups, groups or ())
-        grown._by_class = self._by_class.recoded(group_at, class_at)
-        grown._by_size = self._by_size.recoded(group_at, None)
-        return grown
-
-    def _aligned(self, other: SetCoverage, *, merging: bool = False) -> tuple[SetCoverage, SetCoverage]:
-        if self._labels is not None and other._labels is not None and not same_labels(self._labels, other._labels):
-            labels = label_union(self._labels, other._labels, ("this result", "the other"))
-        else:
-            labels = self._labels or other._labels or ()
-        if (self._groups is None) != (other._groups is None) and self.n_samples and other.n_samples:
-            raise InvalidArgumentError("cannot merge prediction sets counted with groups and without")
-        groups = self._groups if other._groups is None else other._groups if self._groups is None else label_union(self._groups, other._groups, ("this result", "the other"))
-        groups = None if groups is None else sorted_labels(groups, "groups")  # (the order one batch of them all gives)
-        return self._widened(labels, groups), other._widened(labels, groups)
-
-    def _canonical(self) -> SetCoverage:
-        """This state with its groups those whose samples weigh something, sorted (as one batch of
-        them all finds them): the same state however batches, merges and windows brought them."""
-        if not self._groups:
-            return self
-        present = np.union1d(self._by_class.codes(0), self._by_size.codes(0))  # (both tables' groups: a scaled sum may vanish from one)
-        kept = [self._groups[k] for k in present.tolist()]
-        order = sorted_labels(kept, "groups")
-        if order == self._groups:
-            return self
-        lookup = np.zeros(len(self._groups), dtype=np.int64)
-        lookup[present] = positions_in(kept, order)
-        result = self.copy()
-        result._groups, result._by_class, result._by_size = order, self._by_class.recoded(lookup, None), self._by_size.recoded(lookup, None)
-        return result
-
-    def _subtract(self, other: SetCoverage) -> SetCoverage:
-        return super()._subtract(other)._canonical()  # (a group the part took all of leaves)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return SummedState.__eq__(self._canonical(), cast(SetCoverage, other)._canonical())  # (an empty result keeps the groups it was over)
-
-    __hash__ = None  # type: ignore[assignment]  # counted into in place
-
     def update(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None, sample_weight: ArrayLike | None = None) -> None:
         """Count a batch of prediction sets (in place); ``groups`` gives each sample's group.
         Without ``labels`` given at construction, classes new to this result join it, as a
         merge joins them."""
-        fixed = self._labels if self._fixed or not _label_sets(y_pred_set) else None  # (a membership matrix's columns are the classes so far)
+        super().update(y_true, y_pred_set, groups=groups, sample_weight=sample_weight)
+
+    def _count(self, y_true: LabelsLike, y_pred_set: SetsLike, /, *, groups: LabelsLike | None = None,
+               sample_weight: ArrayLike | None = None) -> tuple:  # fmt: skip
+        """The batch's classes and groups, and its weights per (group, class) and (group, set size)."""
+        fixed = (self._labels or None) if self._fixed or not _label_sets(y_pred_set) else None  # (a membership matrix's columns are the classes so far)
         labels, codes, covered, sizes = _set_rows(y_true, y_pred_set, fixed)
         n = len(codes)
         weight = check_sample_weight(sample_weight, n)
-        if groups is None and self._groups is not None:
-            raise InvalidArgumentError("'groups' must be given with every batch or with none: this result counts per group")
-        group, group_labels = (np.zeros(n, dtype=np.int64), None) if groups is None else self._group_codes(groups, n)
-        state = self._widened(label_union(self._labels or (), labels, ("labels", "y_pred_set")), group_labels if group_labels is not None else self._groups)
-        codes = positions_in(labels, state.labels)[codes] if labels != state.labels[: len(labels)] else codes
+        group, found = (np.zeros(n, dtype=np.int64), None) if groups is None else _group_codes(groups, n)
         rows = _weighted_rows(covered, weight)
-        state._by_class = state._by_class.plus(KeyedSums.counted(group, codes, rows))
-        state._by_size = state._by_size.plus(KeyedSums.counted(group, sizes, rows))
-        state = state._canonical()
-        self._labels, self._groups, self._by_class, self._by_size = state._labels, state._groups, state._by_class, state._by_size
-
-    def _group_codes(self, groups: LabelsLike, n: int) -> tuple[np.ndarray, tuple]:
-        values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
-        if len(values) != n:
-            raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
-        codes, _, found, _ = encode(values, values, None, names=("groups", "groups"))
-        joined = label_union(self._groups or (), found, ("the groups counted", "groups"))
-        return positions_in(found, joined)[codes], joined
-
-    def empty(self) -> SetCoverage:
-        """The same classes and groups, nothing counted."""
-        result = type(self)(self._labels)
-        result._fixed, result._groups = self._fixed, self._groups
-        return result
+        return labels, found, _ByClass.counted(group, codes, rows), _BySize.counted(group, sizes, rows)
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -488,8 +441,7 @@ class SetCoverage(_Sums):
         j = None if self._groups is None else position_of(name, {group: k for k, group in enumerate(self._groups)}, self._groups)
         if j is None:
             raise InvalidArgumentError(f"'name' must be one of the groups {show(list(self._groups or ()))}, got {show(name)}")
-        result = type(self)(self._labels)
-        result._fixed = self._fixed
+        result = self._regrouped(None)  # (its tables replaced below: every sample in group 0, none named)
         to_zero = np.zeros(len(self._groups or ()), dtype=np.int64)
         result._by_class, result._by_size = self._by_class.where(0, j).recoded(to_zero, None), self._by_size.where(0, j).recoded(to_zero, None)
         return result
@@ -561,53 +513,26 @@ class SetCoverage(_Sums):
         weight, covered = self._total()
         return self._interval(covered, weight, level, method, anytime, tuning)
 
-    def _document(self) -> dict[str, Any]:
-        """The classes, the groups, and each table as ``[group, class or size, weight,
-        covered]`` rows (with the exact rest of float weights in ``exact_by_class`` and
-        ``exact_by_size``, as a matrix keeps it)."""
-        document: dict[str, Any] = {"labels": serialization.as_list(self.labels), "fixed": self._fixed,
-                                    "groups": None if self._groups is None else serialization.as_list(self._groups)}  # fmt: skip
-        for name, table in (("by_class", self._by_class), ("by_size", self._by_size)):
-            document[name] = [[*key, *sums] for key, sums in zip(zip(table.codes(0).tolist(), table.codes(1).tolist()), rounded_counts(table.sums).tolist())]
-            document.update(serialization.exact_rests(table.sums, f"exact_{name}"))
-        return document
-
     @classmethod
     def _read_document(cls, document: dict[str, Any], **options: object) -> SetCoverage:
-        if options:
-            raise InvalidTypeError(f"SetCoverage.from_json takes no options {sorted(options)}")
+        """A document of this release, or of an earlier build (no ``fixed``: fixed classes;
+        dense ``groups x classes`` tables)."""
         labels = serialization.label_list(document, "labels")
-        groups = None if document.get("groups") is None else serialization.label_list(document, "groups")
-        fixed = document.get("fixed", True)
-        if not isinstance(fixed, bool):
-            raise serialization.FormatError(f"field 'fixed' must be true or false, got {show(fixed)}")
-        result = cls(labels if labels or fixed else None)  # (no class given nor counted yet: the first batch's)
-        result._fixed, result._groups = fixed, groups
-        g, k = max(len(groups or ()), 1), len(labels)
-        for name, high in (("by_class", k), ("by_size", k + 1)):
-            rows = serialization.field(document, name)
+        g = max(len(document.get("groups") or ()), 1)
+        document = {"fixed": True, **document}
+        for name, high in (("by_class", len(labels)), ("by_size", len(labels) + 1)):
+            rows = document.get(name)
             if isinstance(rows, list) and rows and all(not isinstance(row, list) for row in rows):  # the dense tables an earlier build wrote
                 dense = serialization.array(rows, name, length=g * high * 2, integral=None).reshape(g, high, 2)
-                rows = [[group, code, *dense[group, code].tolist()] for group, code in zip(*(part.tolist() for part in np.nonzero(dense.any(axis=2))))]
-            if not isinstance(rows, list) or any(not isinstance(row, list) or len(row) != 4 for row in rows):
-                raise serialization.FormatError(f"field {name!r} must list [group, {'class' if name == 'by_class' else 'size'}, weight, covered] rows, got {show(rows)}")
-            codes = serialization.array([row[0] for row in rows], name, length=None), serialization.array([row[1] for row in rows], name, length=None)
-            if len(rows) and (codes[0].max() >= g or codes[1].max() >= high):
-                raise serialization.FormatError(f"field {name!r} holds a group or class position beyond the groups and classes")
-            sums = serialization.array([value for row in rows for value in row[2:]], name, length=None, integral=None)
-            sums = serialization.exact_counts_of(document, sums, f"exact_{name}").reshape(len(rows), 2)
-            table = KeyedSums.counted(codes[0], codes[1], sums)
-            if len(table.keys) != len(rows):
-                raise serialization.FormatError(f"field {name!r} must list distinct keys")
-            setattr(result, f"_{name}", table)
-        why = result._invalid()
-        if why is not None:
-            raise serialization.FormatError(f"fields 'by_class' and 'by_size': {why}")
-        return result._canonical()  # (a document of groups in the order met, as earlier builds kept them)
+                document[name] = [[group, code, *dense[group, code].tolist()] for group, code in zip(*(part.tolist() for part in np.nonzero(dense.any(axis=2))))]
+        return cast(SetCoverage, super()._read_document(document, **options))
 
     def _invalid(self) -> str | None:
-        """Counts no prediction sets give: a key covering more than it weighs, or the classes and
-        the set sizes of a group weighing apart."""
+        """Counts no prediction sets give: a group, class or size beyond these, a key covering
+        more than it weighs, or the classes and the set sizes of a group weighing apart."""
+        g, k = max(len(self._groups or ()), 1), len(self.labels)
+        if any(len(table.keys) and (table.codes(0).max() >= g or table.codes(1).max() >= high) for table, high in ((self._by_class, k), (self._by_size, k + 1))):
+            return "a table holds a group or class position beyond the groups and classes"
         if any(np.any(table.sums[:, 1] > table.sums[:, 0]) for table in (self._by_class, self._by_size)):
             return "a class or set size would cover more samples than it counts"
         g = max(len(self._groups or ()), 1)
@@ -616,13 +541,15 @@ class SetCoverage(_Sums):
         return None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """A pickle of an earlier build, whose counts were dense groups x classes tables, loads too."""
-        for name in ("_by_class", "_by_size"):
+        """A pickle of an earlier build (dense groups x classes tables, or no classes yet as
+        ``None``) loads too."""
+        for name, table_type in (("_by_class", _ByClass), ("_by_size", _BySize)):
             table = state.get(name)
             if isinstance(table, np.ndarray):
                 groups, codes = np.nonzero(table.any(axis=2))
-                state = {**state, name: KeyedSums.counted(groups, codes, table[groups, codes])}
-        self.__dict__.update(state)
+                table = KeyedSums.counted(groups, codes, table[groups, codes])
+            state = {**state, name: table if isinstance(table, table_type) or table is None else table_type(table.keys, table.sums)}
+        self.__dict__.update({**state, "_labels": state.get("_labels") or ()})
 
     def __repr__(self) -> str:
         return f"SetCoverage(labels={list(self.labels)!r}, n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_size={self.mean_size():.4g})"
