@@ -498,3 +498,21 @@ def test_a_few_float_weighted_samples_among_many_classes_add_their_cells_exactly
     assert matrix == ConfusionMatrix.from_predictions([s[0] for s in samples], [s[1] for s in samples], list(range(100)), sample_weight=[s[2] for s in samples])
     for actual, predicted, _ in samples[:10]:
         assert matrix.to_array()[actual, predicted] == math.fsum(w for a, p, w in samples if (a, p) == (actual, predicted))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(0, 3), st.floats(0, 4)), max_size=30),
+       st.lists(st.integers(0, 3), min_size=6, max_size=6), st.lists(st.integers(0, 3), min_size=6, max_size=6), st.booleans())  # fmt: skip
+def test_sums_per_key_recoded_equal_the_sums_of_the_recoded_keys(rows, first_steps, second_steps, weighted):
+    """Codes renamed (a merge's or a batch's groups and classes joined) give the sums of the
+    renamed keys counted afresh, whether the renaming keeps their order (increasing: the keys
+    stay sorted, nothing summed again) or joins some; JSON rows read back the same table."""
+    from evalkit._engine._keyed import KeyedSums
+
+    first, second = np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.int64)
+    values = np.array([[r[2], r[3] if weighted else r[2]] for r in rows], dtype=np.float64 if weighted else np.int64).reshape(-1, 2)
+    table = KeyedSums.counted(first, second, values)
+    for one, two in ((np.cumsum(first_steps) + np.arange(6), None), (None, np.cumsum(second_steps)), (np.cumsum(first_steps), np.cumsum(second_steps) + np.arange(6))):
+        again = KeyedSums.counted(first if one is None else one[first], second if two is None else two[second], values)
+        assert table.recoded(one, two).equals(again)
+    assert table.read(table.document(), 0).equals(table)

@@ -113,6 +113,8 @@ class KeyedSums:
         if first is None and second is None:
             return self
         keys = _packed(self.codes(0) if first is None else first[self.codes(0)], self.codes(1) if second is None else second[self.codes(1)])
+        if all(lookup is None or bool(np.all(lookup[1:] > lookup[:-1])) for lookup in (first, second)):  # order kept: the keys stay sorted and distinct
+            return type(self)(keys, self.sums)
         return self._summed(keys, self.sums)
 
     def plus(self, other: KeyedSums) -> Self:

@@ -254,13 +254,14 @@ class SummedState(CountedState):
         """Add the sums ``_count`` gave for a batch (its labels first, with ``LABELS``), in place:
         an array over the labels takes the batch's labels alone (a batch costs its own labels,
         not every label seen), unless the batch changes its form (whole counts to exact ones)."""
-        lookup = None
+        lookup, brought = None, False
         if self.LABELS:  # the batch's own labels: new ones join these (appended, so these codes stay)
             labels, counted = counted[0], counted[1:]
         if self.GROUPS:  # the batch's own groups: both over the groups of both, sorted
             groups, counted = counted[0], counted[1:]
             joined = self._group_union(groups, theirs_empty=False)  # (a batch without groups never joins counts with groups)
-            if joined is not self._groups:
+            brought = joined is not self._groups
+            if brought:
                 vars(self).update(vars(self._regrouped(joined)))
             if groups is not None and not same_labels(groups, joined):
                 at = positions_in(groups, cast(tuple, joined))
@@ -291,9 +292,8 @@ class SummedState(CountedState):
                 laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None else value
                 object.__setattr__(self, name, _plus(sums, laid))
                 self.__dict__.get("_room_of", {}).pop(name, None)
-        settled = self._settled_groups()  # (with GROUPS: a group whose samples weigh nothing holds nothing)
-        if settled is not self:
-            vars(self).update(vars(settled))
+        if brought:  # (a group the batch brought whose samples weigh nothing holds nothing; the others hold what they held and more)
+            vars(self).update(vars(self._settled_groups()))
 
     def _appended(self, new: Sequence) -> None:
         """Labels ``new`` joined after these, in place: each array's label axes grown by zeros (a
