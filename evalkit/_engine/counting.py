@@ -218,7 +218,8 @@ def checked_indexes(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sam
 
 def _index_array(values: ArrayLike, argument: str) -> np.ndarray:
     """``values`` as a 1-D array of integer class indexes (not yet range-checked)."""
-    check_ordered(values, argument, "class indexes")
+    if type(values) is not np.ndarray:  # (an array is ordered: the check is for sets and dicts)
+        check_ordered(values, argument, "class indexes")
     array = np.asarray(values)
     if array.ndim != 1:
         raise InputShapeError(f"{argument!r} must be 1-D (one class index per sample), got shape {array.shape}")
