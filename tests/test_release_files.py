@@ -9,6 +9,7 @@ import math
 import pathlib
 import pickle
 import sys
+import warnings
 
 import pytest
 
@@ -257,3 +258,37 @@ def test_label_set_documents_written_before_with_a_residue_of_rounded_sums_read(
     assert residue.labels == ("a", "b") and residue.n_samples == 0
     window = Windowed.from_json((folder / "label_set_window_residue.json").read_text())
     assert window.result == LabelSetCounts().counted([{"b", "c"}, {"b"}, {"a", "b"}], [set(), set(), set()], sample_weight=[0.5, 1.0, 0.1])
+
+
+@pytest.mark.parametrize("suffix", [".json", ".pickle"])
+def test_set_coverage_of_dense_tables_saved_before_keeps_its_fixed_classes(suffix):
+    """Counts an earlier build saved as dense groups x classes tables (commit 3ddeeb6, whose
+    classes were always fixed) read as counted today, still refusing a class outside them."""
+    from evalkit import SetCoverage
+    from evalkit.exceptions import UnknownLabelError
+
+    path = FIXTURES / "before-declared" / f"set_coverage_dense_fixed{suffix}"
+    if suffix == ".pickle":
+        with warnings.catch_warnings():  # (that build's module paths are deprecated: said once a process)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            loaded = pickle.loads(path.read_bytes())
+    else:
+        loaded = SetCoverage.from_json(path.read_text())
+    assert loaded == SetCoverage.from_sets(["a", "b", "a"], [["a"], ["a", "b"], ["b"]], labels=["a", "b"], groups=["x", "y", "x"])
+    with pytest.raises(UnknownLabelError):
+        loaded.update(["zz"], [["zz"]], groups=["x"])
+
+
+def test_set_coverage_saved_empty_with_its_groups_counts_only_the_groups_it_gets():
+    """The empty state of grouped counts kept its groups' names before SetCoverage was declared
+    (commit fec67f9); read today, it holds none of them, and neither does a window saved of it."""
+    from evalkit import SetCoverage
+
+    folder = FIXTURES / "before-declared"
+    empty = pickle.loads((folder / "set_coverage_grouped_empty.pickle").read_bytes())
+    assert empty.groups == () and empty.n_samples == 0
+    empty.update(["a"], [["a"]], groups=["x"])
+    assert empty.groups == ("x",) and empty.group_coverage() == {"x": 1.0} and SetCoverage.from_json(empty.to_json()) == empty
+    window = pickle.loads((folder / "set_coverage_grouped_window.pickle").read_bytes())
+    window.update(["b"], [["a"]], groups=["z"])
+    assert window.result.groups == ("y", "z") and window.result == SetCoverage.from_sets(["a", "b"], [["a"], ["a"]], labels=["a", "b"], groups=["y", "z"])

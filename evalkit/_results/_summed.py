@@ -254,7 +254,7 @@ class SummedState(CountedState):
         """Add the sums ``_count`` gave for a batch (its labels first, with ``LABELS``), in place:
         an array over the labels takes the batch's labels alone (a batch costs its own labels,
         not every label seen), unless the batch changes its form (whole counts to exact ones)."""
-        lookup, brought = None, False
+        lookup, brought, prefix = None, False, False
         if self.LABELS:  # the batch's own labels: new ones join these (appended, so these codes stay)
             labels, counted = counted[0], counted[1:]
         if self.GROUPS:  # the batch's own groups: both over the groups of both, sorted
@@ -266,7 +266,9 @@ class SummedState(CountedState):
             if groups is not None and not same_labels(groups, joined):
                 at = positions_in(groups, cast(tuple, joined))
                 counted = tuple(_laid(value, at, len(at), self.GROUP_AXES[name]) if name in self.GROUP_AXES else value for name, value in zip(self.SUMS, counted))
-        if self.LABELS and not same_labels(labels, self._labels):  # each looked up among these (found once), the new ones appended
+        if self.LABELS and not same_labels(labels, self._labels) and same_labels(labels, self._labels[: len(labels)]):
+            lookup, prefix = np.arange(len(labels)), True  # the first of these labels (a batch of the classes so far): their codes as they are
+        elif self.LABELS and not same_labels(labels, self._labels):  # each looked up among these (found once), the new ones appended
             known, index = self._labels, self._label_index()
             codes = [position_of(label, index, known) for label in labels]
             new = [label for label, code in zip(labels, codes) if code is None]
@@ -286,10 +288,13 @@ class SummedState(CountedState):
             if on and isinstance(sums, np.ndarray) and sums.dtype.kind == "O" and value.dtype.kind in "iu":
                 value = in_units(value)  # (whole counts into exact ones: the batch's cells alone in units)
             if on and isinstance(sums, np.ndarray) and sums.dtype.kind == value.dtype.kind and sums.dtype.kind in "iO" and sums.flags.writeable:
-                sums[np.ix_(*(lookup if axis in on else np.arange(length) for axis, length in enumerate(value.shape)))] += value  # (no other result shares its arrays)
+                known = cast(np.ndarray, lookup)
+                spots: tuple = (tuple(slice(0, len(known)) if axis in on else slice(None) for axis in range(value.ndim)) if prefix
+                              else np.ix_(*(known if axis in on else np.arange(length) for axis, length in enumerate(value.shape))))  # fmt: skip
+                sums[spots] += value  # (no other result shares its arrays)
                 object.__setattr__(self, name, sums)
             else:  # (a new array: the room its old one had is let go)
-                laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None else value
+                laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None and not (prefix and not isinstance(value, np.ndarray)) else value
                 object.__setattr__(self, name, _plus(sums, laid))
                 self.__dict__.get("_room_of", {}).pop(name, None)
         if brought:  # (a group the batch brought whose samples weigh nothing holds nothing; the others hold what they held and more)

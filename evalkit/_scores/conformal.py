@@ -274,12 +274,18 @@ class _BySize(KeyedSums):
     FIELD = "by_size"
 
 
-def _group_codes(groups: LabelsLike, n: int) -> tuple[np.ndarray, tuple]:
-    """Each sample's group as a position in the batch's groups, sorted."""
+def _group_codes(groups: LabelsLike, n: int, known: tuple | None) -> tuple[np.ndarray, tuple]:
+    """Each sample's group as a position in ``known`` (the groups counted so far) when it holds
+    them all, else in the batch's groups, sorted."""
     values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
     if len(values) != n:
         raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
     codes, _, found, _ = encode(values, values, None, names=("groups", "groups"))
+    if known and len(found) <= len(known):
+        index = {group: k for k, group in enumerate(known)}
+        spots = [position_of(group, index, known) for group in found]
+        if None not in spots:  # (a stream's batch of groups met before: its codes are theirs, nothing to join)
+            return np.array(spots, dtype=np.int64)[codes], known
     order = sorted_labels(found, "groups")
     return (codes if same_labels(order, found) else positions_in(found, order)[codes]), order
 
@@ -395,7 +401,7 @@ class SetCoverage(_Sums):
         labels, codes, covered, sizes = _set_rows(y_true, y_pred_set, fixed)
         n = len(codes)
         weight = check_sample_weight(sample_weight, n)
-        group, found = (np.zeros(n, dtype=np.int64), None) if groups is None else _group_codes(groups, n)
+        group, found = (np.zeros(n, dtype=np.int64), None) if groups is None else _group_codes(groups, n, self._groups)
         rows = _weighted_rows(covered, weight)
         return labels, found, _ByClass.counted(group, codes, rows), _BySize.counted(group, sizes, rows)
 
@@ -541,15 +547,18 @@ class SetCoverage(_Sums):
         return None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """A pickle of an earlier build (dense groups x classes tables, or no classes yet as
-        ``None``) loads too."""
+        """A pickle of an earlier build loads too: dense groups x classes tables (whose classes
+        were fixed), no classes yet as ``None``, groups kept that held nothing (an empty result's)."""
+        earlier = not isinstance(state.get("_by_class"), _ByClass)
         for name, table_type in (("_by_class", _ByClass), ("_by_size", _BySize)):
             table = state.get(name)
             if isinstance(table, np.ndarray):
                 groups, codes = np.nonzero(table.any(axis=2))
                 table = KeyedSums.counted(groups, codes, table[groups, codes])
             state = {**state, name: table if isinstance(table, table_type) or table is None else table_type(table.keys, table.sums)}
-        self.__dict__.update({**state, "_labels": state.get("_labels") or ()})
+        self.__dict__.update({"_fixed": True, **state, "_labels": state.get("_labels") or ()})
+        if earlier:  # (a pickle of this release holds its groups settled: its _shallow copies come back here)
+            self.__dict__.update(vars(self._settled_groups()))
 
     def __repr__(self) -> str:
         return f"SetCoverage(labels={list(self.labels)!r}, n_samples={self.n_samples}, coverage={self.coverage():.4g}, mean_size={self.mean_size():.4g})"
