@@ -294,7 +294,8 @@ class SummedState(CountedState):
                 sums[spots] += value  # (no other result shares its arrays)
                 object.__setattr__(self, name, sums)
             else:  # (a new array: the room its old one had is let go)
-                laid = _laid(value, lookup, size, self.LABEL_AXES.get(name, ())) if lookup is not None and not (prefix and not isinstance(value, np.ndarray)) else value
+                same_codes = lookup is None or (prefix and not isinstance(value, np.ndarray))  # (a table's codes of the first labels are theirs)
+                laid = value if same_codes else _laid(value, cast(np.ndarray, lookup), size, self.LABEL_AXES.get(name, ()))
                 object.__setattr__(self, name, _plus(sums, laid))
                 self.__dict__.get("_room_of", {}).pop(name, None)
         if brought:  # (a group the batch brought whose samples weigh nothing holds nothing; the others hold what they held and more)
@@ -340,12 +341,12 @@ class SummedState(CountedState):
         joined = label_union(mine, groups, ("the groups counted", "groups"))
         return mine if len(joined) == len(mine) else sorted_labels(joined, "groups")
 
-    def _regrouped(self, groups: tuple | None) -> Self:
-        """This result over ``groups`` (sorted), which hold its own (``None``: without groups,
-        for a result that holds nothing)."""
+    def _regrouped(self, groups: tuple | None, at: np.ndarray | None = None) -> Self:
+        """This result over ``groups`` (sorted), where its group ``g`` is ``at[g]`` (by default
+        found: ``groups`` hold its own; ``None``: without groups, for a result that holds nothing)."""
         result = self._shallow()
         if self._groups and groups:
-            at = positions_in(self._groups, groups)
+            at = positions_in(self._groups, groups) if at is None else at
             for name, axes in self.GROUP_AXES.items():
                 object.__setattr__(result, name, _laid(getattr(self, name), at, len(groups), axes))
         result._groups = groups
@@ -364,13 +365,9 @@ class SummedState(CountedState):
         order = sorted_labels(kept, "groups")
         if same_labels(order, self._groups):
             return self
-        lookup = np.zeros(len(self._groups), dtype=np.int64)
-        lookup[held] = positions_in(kept, order)
-        result = self._shallow()
-        for name, axes in self.GROUP_AXES.items():
-            object.__setattr__(result, name, _laid(getattr(self, name), lookup, len(order), axes))
-        result._groups = order
-        return result
+        at = np.zeros(len(self._groups), dtype=np.int64)  # (a group that holds nothing has no code to move)
+        at[held] = positions_in(kept, order)
+        return self._regrouped(order, at)
 
     def revert(self, *batch: Any, **options: Any) -> None:
         """Take away, in place, a batch counted before (the arguments of ``update``).
