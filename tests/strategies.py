@@ -53,14 +53,16 @@ def indicator_pairs(draw, max_samples=30, max_labels=5):
     return np.array(draw(rows)), np.array(draw(rows))
 
 
+DEGREE = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1, allow_subnormal=False).filter(lambda value: value == 0 or value >= 1e-70))
+"""A degree in [0, 1], 0 and 1 among them; none in (0, 1e-70), where the t-norm's products and
+the products of their sums (MCC, kappa) underflow float64 (errors-and-limits: the number range)."""
+
+
 @st.composite
 def degree_pairs(draw, max_samples=20, max_labels=4):
-    """Actual and predicted degrees in [0, 1] (samples x labels), 0 and 1 among them; none in
-    (0, 1e-70), where the t-norm's products and the products of their sums (MCC, kappa)
-    underflow float64 (errors-and-limits: the number range)."""
+    """Actual and predicted degrees (``DEGREE``, samples x labels)."""
     n, m = draw(st.integers(1, max_samples)), draw(st.integers(1, max_labels))
-    degree = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1, allow_subnormal=False).filter(lambda value: value == 0 or value >= 1e-70))
-    rows = st.lists(st.lists(degree, min_size=m, max_size=m), min_size=n, max_size=n)
+    rows = st.lists(st.lists(DEGREE, min_size=m, max_size=m), min_size=n, max_size=n)
     return np.array(draw(rows)), np.array(draw(rows))
 
 

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from strategies import DEGREE
 
 from evalkit import ConfusionMatrix, CostMatrix, Evaluation, Hierarchy, tnorms
 from evalkit.exceptions import InvalidArgumentError, InvalidValueError, LabelMismatchError, UnknownLabelError
 
-degrees = hnp.arrays(np.float64, st.tuples(st.integers(1, 25), st.integers(1, 6)), elements=st.floats(0, 1))
+degrees = hnp.arrays(np.float64, st.tuples(st.integers(1, 25), st.integers(1, 6)), elements=DEGREE)
 
 
 def cells_of(ev, axis):
@@ -37,7 +38,7 @@ def test_the_worked_soft_numbers(tnorm, expected):
 @given(degrees, st.data())
 def test_the_product_t_norm_keeps_the_marginals(actual, data):
     """TP + FN = σ(A), TP + FP = σ(P), the four cells sum to the number of entries."""
-    predicted = data.draw(hnp.arrays(np.float64, actual.shape, elements=st.floats(0, 1)))
+    predicted = data.draw(hnp.arrays(np.float64, actual.shape, elements=DEGREE))
     ev = Evaluation.from_soft(actual, predicted)
     for axis, sums in (("class", 0), ("sample", 1)):
         tp, fp, fn, tn = cells_of(ev, axis)
