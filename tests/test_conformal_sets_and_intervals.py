@@ -223,6 +223,23 @@ def test_groups_and_classes_join_and_leave_as_parts_do():
         ungrouped.update(["a"], [{"a"}], groups=["x"])
 
 
+def test_counts_with_groups_and_without_combine_where_one_holds_nothing():
+    """An empty state takes the other's form (a merge or a part that adds nothing leaves a
+    result as it was), as a fresh result takes a first batch's groups; counts that both hold
+    samples, or a batch without groups into counts by group, are refused."""
+    ungrouped = SetCoverage.from_sets(["a", "b"], [["a"], ["b"]])
+    grouped = SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups=["x", "y"])
+    nothing = grouped.empty()
+    assert nothing.groups == () and SetCoverage().groups is None
+    assert ungrouped + nothing == ungrouped == nothing + ungrouped and (ungrouped - nothing).groups is None
+    assert SetCoverage() - nothing == SetCoverage() and grouped + SetCoverage() == grouped == grouped - SetCoverage()
+    fresh = SetCoverage()
+    fresh.update(["a"], [["a"]], groups=["x"])
+    assert fresh.groups == ("x",)
+    with pytest.raises(InvalidArgumentError, match="with groups and without do not combine"):
+        nothing.update(["a"], [["a"]])
+
+
 def test_bad_sets_and_intervals_are_refused_with_the_argument_named():
     with pytest.raises(InvalidValueError, match=r"'y_pred_set' must hold booleans or 0/1, got 2 at row 0, column 1"):
         SetCoverage.from_sets([0], np.array([[1, 2]]))

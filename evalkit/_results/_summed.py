@@ -259,7 +259,7 @@ class SummedState(CountedState):
             labels, counted = counted[0], counted[1:]
         if self.GROUPS:  # the batch's own groups: both over the groups of both, sorted
             groups, counted = counted[0], counted[1:]
-            joined = self._group_union(groups, theirs_empty=False)  # (a batch without groups never joins counts with groups)
+            joined = self._group_union(groups, theirs_empty=None)
             brought = joined is not self._groups
             if brought:
                 vars(self).update(vars(self._regrouped(joined)))
@@ -323,19 +323,22 @@ class SummedState(CountedState):
             object.__setattr__(self, name, room[lead + (slice(0, size),)])
         self._labels = (*self._labels, *new)
 
-    def _group_union(self, groups: tuple | None, theirs_empty: bool) -> tuple | None:
-        """The groups of this result and ``groups`` (a batch's or another result's), sorted;
-        these groups (the same object) when they hold those.
+    def _group_union(self, groups: tuple | None, theirs_empty: bool | None) -> tuple | None:
+        """The groups of this result and ``groups`` (another result's, which holds nothing when
+        ``theirs_empty``; a batch's: ``None``), sorted; these groups (the same object) when they
+        hold those. Counts with groups and without combine where one holds nothing (it takes the
+        other's form); a batch without groups never joins counts with groups.
 
         Raises:
-            InvalidArgumentError: counts with groups and without, where the one without holds
-                something (``theirs_empty``: whether the other holds nothing).
+            InvalidArgumentError: counts with groups and without that both hold something.
         """
         mine = self._groups
         if (mine is None) != (groups is None):
-            if not (theirs_empty if mine is not None else self._holds_nothing()):
-                raise InvalidArgumentError("'groups' must be given with every batch or with none: counts with groups and without do not combine")
-            return mine if mine is not None else groups
+            if theirs_empty:
+                return mine
+            if (mine is None or theirs_empty is not None) and self._holds_nothing():
+                return groups
+            raise InvalidArgumentError("'groups' must be given with every batch or with none: counts with groups and without do not combine")
         if mine is None or groups is None or same_labels(groups, mine):
             return mine
         joined = label_union(mine, groups, ("the groups counted", "groups"))
