@@ -451,7 +451,7 @@ class SummedState(CountedState):
                 return mine._aligned(theirs, merging=merging)
             raise self.MISMATCH(f"cannot combine a {type(self).__name__} of {show(self._settings())} with one of {show(other._settings())}")
         if self.GROUPS and not same_labels(self._groups, other._groups):  # (then both over the groups of both)
-            groups = self._group_union(other._groups, theirs_empty=other._holds_nothing())
+            groups = self._group_union(other._groups, theirs_empty=(self._groups is None) != (other._groups is None) and other._holds_nothing())
             return self._regrouped(groups)._aligned(other._regrouped(groups), merging=merging)
         if self.LABELS and not same_labels(self._labels, other._labels):
             first, second = (other, self) if merging and other._fixed and not self._fixed else (self, other)  # (fixed labels keep their order)
