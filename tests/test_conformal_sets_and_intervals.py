@@ -225,8 +225,8 @@ def test_groups_and_classes_join_and_leave_as_parts_do():
 
 def test_counts_with_groups_and_without_combine_where_one_holds_nothing():
     """An empty state takes the other's form (a merge or a part that adds nothing leaves a
-    result as it was), as a fresh result takes a first batch's groups; counts that both hold
-    samples, or a batch without groups into counts by group, are refused."""
+    result as it was; a result that holds nothing takes a batch's form, as a window's whose
+    samples all left, whatever the batch's weights); counts that both hold samples are refused."""
     ungrouped = SetCoverage.from_sets(["a", "b"], [["a"], ["b"]])
     grouped = SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups=["x", "y"])
     nothing = grouped.empty()
@@ -236,8 +236,16 @@ def test_counts_with_groups_and_without_combine_where_one_holds_nothing():
     fresh = SetCoverage()
     fresh.update(["a"], [["a"]], groups=["x"])
     assert fresh.groups == ("x",)
+    nothing.update(["a"], [["a"]])
+    assert nothing.groups is None and nothing == SetCoverage.from_sets(["a"], [["a"]], labels=["a", "b"])
     with pytest.raises(InvalidArgumentError, match="with groups and without do not combine"):
-        nothing.update(["a"], [["a"]])
+        grouped.update(["a"], [["a"]])
+    for weight in (None, [1.0]):  # a window whose grouped samples all left takes a batch without groups, weighted or not
+        window = Windowed(SetCoverage(), period=1.0)
+        window.update(["a"], [["a"]], groups=["x"], time=0.0, sample_weight=weight)
+        window.advance(5.0)
+        window.update(["a"], [["b"]], time=6.0, sample_weight=weight)
+        assert window.result.groups is None and window.result.n_samples == 1
 
 
 def test_bad_sets_and_intervals_are_refused_with_the_argument_named():

@@ -840,3 +840,23 @@ def test_a_malformed_window_document_is_a_format_error(change):
         document["result"] = json.loads(RiskCoverage(["a", "bb"]).to_json())
     with pytest.raises(FormatError):
         Windowed.from_json(json.dumps(document))
+
+
+@pytest.mark.parametrize("kind", ["ConfusionMatrix", "SetCoverage"])
+def test_a_refused_batch_leaves_every_window_as_it_was(kind):
+    """A batch the kind refuses (a label outside fixed labels) changes nothing: the faded past
+    does not fade (its weights and effective size stay), and a tumbling window that the batch
+    would have closed stays open, holding what it held (the batch's first samples are not kept)."""
+    from evalkit import SetCoverage
+
+    template = ConfusionMatrix(["a", "b"]) if kind == "ConfusionMatrix" else SetCoverage(labels=["a", "b"])
+    good, bad = ((["a"], ["a"]), (["a", "a", "zzz"], ["a", "a", "a"])) if kind == "ConfusionMatrix" else ((["a"], [["a"]]), (["a", "a", "zzz"], [["a"], ["a"], ["a"]]))
+    faded, tumbling = Faded(template, 0.5), Tumbling(template, size=2)
+    for window in (faded, tumbling):
+        window.update(*good)
+    before = (faded.result == template.counted(*good), faded.effective_size, faded.to_json(), tumbling.to_json())
+    for window in (faded, tumbling):
+        with pytest.raises(EvalkitError, match="zzz"):
+            window.update(*bad)
+    assert (faded.result == template.counted(*good), faded.effective_size, faded.to_json(), tumbling.to_json()) == before
+    assert len(tumbling.history) == 0 and len(tumbling.result.labels) == 2

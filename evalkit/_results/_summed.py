@@ -327,7 +327,7 @@ class SummedState(CountedState):
         """The groups of this result and ``groups`` (another result's, which holds nothing when
         ``theirs_empty``; a batch's: ``None``), sorted; these groups (the same object) when they
         hold those. Counts with groups and without combine where one holds nothing (it takes the
-        other's form); a batch without groups never joins counts with groups.
+        other's form), a batch and a part alike.
 
         Raises:
             InvalidArgumentError: counts with groups and without that both hold something.
@@ -336,7 +336,7 @@ class SummedState(CountedState):
         if (mine is None) != (groups is None):
             if theirs_empty:
                 return mine
-            if (mine is None or theirs_empty is not None) and self._holds_nothing():
+            if self._holds_nothing():
                 return groups
             raise InvalidArgumentError("'groups' must be given with every batch or with none: counts with groups and without do not combine")
         if mine is None or groups is None or same_labels(groups, mine):

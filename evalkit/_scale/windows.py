@@ -629,15 +629,16 @@ class Faded(_Over[R]):
         with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
             decay = self.factor**ages * (1.0 if weight is None else weight)
             fade = self.factor**n
-            self._weights = self._weights * fade + float(decay.sum())
-            self._squares = self._squares * fade * fade + float((decay * decay).sum())
-        scale = self._next_scale(fade) if self._updates else None
+            weights = self._weights * fade + float(decay.sum())
+            squares = self._squares * fade * fade + float((decay * decay).sum())
+        scale = self._next_scale(fade) if self._updates else None  # (its rescaling keeps the decayed result as it is)
         if scale is None:  # the past faded at once, the batch counted at its own weights
             part = self._template.counted(*positional, sample_weight=decay, **named)
             self._result = self._faded(fade) + part
-            return
-        self._scale, self._view = scale, None
-        cast(Any, self._stored).update(*positional, sample_weight=decay * scale, **named)
+        else:
+            cast(Any, self._stored).update(*positional, sample_weight=decay * scale, **named)
+            self._scale, self._view = scale, None
+        self._weights, self._squares = weights, squares  # (a batch refused above leaves the past as it was: nothing faded)
 
     def _faded(self, fade: float) -> R:
         """The decayed result, faded by ``fade`` more (nothing left of it below float64's range)."""
@@ -826,17 +827,20 @@ class Tumbling(_Over[R]):
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, columns: dict[str, object]) -> None:
         arrays, names, weight, _, n = batch_arrays(batch, sample_weight, None, columns)
-        start = 0
-        while start < n:
-            stop = min(n, start + self.size - self._count)
-            chunk, named = split_columns(tuple(values[start:stop] for values in arrays), names)
-            chunk_weight = None if weight is None else weight[start:stop]
-            if self._updates:
+        bounds, start, count = [], 0, self._count
+        while start < n:  # the batch cut where windows close
+            stop = min(n, start + self.size - count)
+            bounds.append((start, stop))
+            start, count = stop, (count + stop - start) % self.size
+        chunks = [(split_columns(tuple(values[start:stop] for values in arrays), names), None if weight is None else weight[start:stop]) for start, stop in bounds]
+        parts = None if len(chunks) == 1 and self._updates else [self._template.counted(*chunk, sample_weight=chunk_weight, **named)
+                                                                for (chunk, named), chunk_weight in chunks]  # (each counted before any joins: a refused batch leaves every window as it was)
+        for k, (((chunk, named), chunk_weight), (start, stop)) in enumerate(zip(chunks, bounds)):
+            if parts is None:  # one chunk, counted into the mutable result in place (all or nothing)
                 cast(Any, self._result).update(*chunk, sample_weight=chunk_weight, **named)
             else:
-                self._result += self._template.counted(*chunk, sample_weight=chunk_weight, **named)
+                self._result += parts[k]
             self._count += stop - start
-            start = stop
             if self._count == self.size:
                 self.history.append(self._result)
                 self._result, self._count = self._template.empty(), 0
