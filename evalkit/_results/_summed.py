@@ -266,18 +266,19 @@ class SummedState(CountedState):
             if groups is not None and not same_labels(groups, joined):
                 at = positions_in(groups, cast(tuple, joined))
                 counted = tuple(_laid(value, at, len(at), self.GROUP_AXES[name]) if name in self.GROUP_AXES else value for name, value in zip(self.SUMS, counted))
-        if self.LABELS and not same_labels(labels, self._labels) and same_labels(labels, self._labels[: len(labels)]):
-            lookup, prefix = np.arange(len(labels)), True  # the first of these labels (a batch of the classes so far): their codes as they are
-        elif self.LABELS and not same_labels(labels, self._labels):  # each looked up among these (found once), the new ones appended
-            known, index = self._labels, self._label_index()
-            codes = [position_of(label, index, known) for label in labels]
-            new = [label for label, code in zip(labels, codes) if code is None]
-            if new:  # (the labels here are of one family: the new ones are checked against one of them)
-                check_same_family(known[:1], new, ("this result", "the batch"))
-                self._appended(new)
-                index = self._label_index(index, new)
-                codes = [index[label] if code is None else code for label, code in zip(labels, codes)]
-            lookup = np.array(codes, dtype=np.int64)
+        if self.LABELS and not same_labels(labels, self._labels):
+            if same_labels(labels, self._labels[: len(labels)]):  # the first of these labels (a batch of the classes so far): their codes as they are
+                lookup, prefix = np.arange(len(labels)), True
+            else:  # each looked up among these (found once), the new ones appended
+                known, index = self._labels, self._label_index()
+                codes = [position_of(label, index, known) for label in labels]
+                new = [label for label, code in zip(labels, codes) if code is None]
+                if new:  # (the labels here are of one family: the new ones are checked against one of them)
+                    check_same_family(known[:1], new, ("this result", "the batch"))
+                    self._appended(new)
+                    index = self._label_index(index, new)
+                    codes = [index[label] if code is None else code for label, code in zip(labels, codes)]
+                lookup = np.array(codes, dtype=np.int64)
         mine, size = self._arrays(), len(self._labels)
         axes = [self.LABEL_AXES.get(name, ()) if lookup is not None and isinstance(value, np.ndarray) else () for name, value in zip(self.SUMS, counted)]
         given = [None if not hasattr(value, "shape") else tuple(size if axis in on else length for axis, length in enumerate(value.shape))
@@ -311,7 +312,9 @@ class SummedState(CountedState):
         rooms = self.__dict__.setdefault("_room_of", {})  # (each result its own: no copy or pickle carries it)
         for name, axes in self.LABEL_AXES.items():
             value, room = getattr(self, name), cast("np.ndarray | None", rooms.get(name))
-            if len(axes) != 1 or not isinstance(value, np.ndarray):
+            if not isinstance(value, np.ndarray):
+                continue  # (a table's codes, positions of the labels, stay as they are)
+            if len(axes) != 1:
                 object.__setattr__(self, name, _laid(value, np.arange(known), size, axes))
                 continue
             lead: tuple[slice, ...] = (slice(None),) * axes[0]  # (the axes before the label axis)

@@ -317,14 +317,13 @@ class MatrixCounts:
             batch, low, exact = float_cells(batch)
         with self._lock:
             floats = batch.dtype.kind == "f"
+            total = self._total_after(floats, lambda: weighted_sum(batch, None) if batch_total is None else batch_total)
             same = found is self._labels  # (a batch over this matrix's own labels: the whole table, in order)
             if same and not floats and self._counts.dtype.kind != "f":  # whole counts into whole counts: the table added as it is (a training loop's batch)
-                total = check_count_total(self._current_total() + (weighted_sum(batch, None) if batch_total is None else batch_total))
                 self._counts += batch
                 self._total = total
                 self._tally_after_table()
                 return
-            total = self._total_after(floats, lambda: weighted_sum(batch, None) if batch_total is None else batch_total)
             positions = self._grown(found, floats)
             if self._counts.dtype.kind == "f":  # the cells the batch has
                 rows, columns = cells_of(batch, exact)

@@ -827,20 +827,24 @@ class Tumbling(_Over[R]):
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, columns: dict[str, object]) -> None:
         arrays, names, weight, _, n = batch_arrays(batch, sample_weight, None, columns)
-        bounds, start, count = [], 0, self._count
+        chunks: list[tuple[tuple[Any, ...], Mapping[str, object], np.ndarray | None, int]] = []
+        start, count = 0, self._count
         while start < n:  # the batch cut where windows close
             stop = min(n, start + self.size - count)
-            bounds.append((start, stop))
+            positional, named = split_columns(tuple(values[start:stop] for values in arrays), names)
+            chunks.append((positional, named, None if weight is None else weight[start:stop], stop - start))
             start, count = stop, (count + stop - start) % self.size
-        chunks = [(split_columns(tuple(values[start:stop] for values in arrays), names), None if weight is None else weight[start:stop]) for start, stop in bounds]
-        parts = None if len(chunks) == 1 and self._updates else [self._template.counted(*chunk, sample_weight=chunk_weight, **named)
-                                                                for (chunk, named), chunk_weight in chunks]  # (each counted before any joins: a refused batch leaves every window as it was)
-        for k, (((chunk, named), chunk_weight), (start, stop)) in enumerate(zip(chunks, bounds)):
-            if parts is None:  # one chunk, counted into the mutable result in place (all or nothing)
-                cast(Any, self._result).update(*chunk, sample_weight=chunk_weight, **named)
-            else:
-                self._result += parts[k]
-            self._count += stop - start
+        parts: list[R | None]
+        if len(chunks) == 1 and self._updates:  # one chunk, counted into the mutable result in place (all or nothing)
+            positional, named, chunk_weight, _ = chunks[0]
+            cast(Any, self._result).update(*positional, sample_weight=chunk_weight, **named)
+            parts = [None]
+        else:  # each chunk counted before any joins: a refused batch leaves every window as it was
+            parts = [self._template.counted(*positional, sample_weight=chunk_weight, **named) for positional, named, chunk_weight, _ in chunks]
+        for part, (_, _, _, length) in zip(parts, chunks):
+            if part is not None:
+                self._result += part
+            self._count += length
             if self._count == self.size:
                 self.history.append(self._result)
                 self._result, self._count = self._template.empty(), 0
