@@ -232,7 +232,12 @@ def test_counts_with_groups_and_without_combine_where_one_holds_nothing():
     nothing = grouped.empty()
     assert nothing.groups == () and SetCoverage().groups is None
     assert ungrouped + nothing == ungrouped == nothing + ungrouped and (ungrouped - nothing).groups is None
-    assert SetCoverage() - nothing == SetCoverage() and grouped + SetCoverage() == grouped == grouped - SetCoverage()
+    assert grouped + SetCoverage() == grouped == grouped - SetCoverage()
+    weightless = SetCoverage.from_sets([0, 1], [{0}, {1}], groups=["a", "b"], sample_weight=[0.0, 0.0])  # both hold nothing: the form with groups, either order
+    assert (SetCoverage() + weightless).groups == (weightless + SetCoverage()).groups == (SetCoverage() - nothing).groups == ()
+    window = Windowed(SetCoverage(), size=2)
+    window.update([0, 1], [{0}, {1}], groups=["a", "b"], sample_weight=[0.0, 0.0])
+    assert window.result == weightless and window.result.group_coverage() == {}
     fresh = SetCoverage()
     fresh.update(["a"], [["a"]], groups=["x"])
     assert fresh.groups == ("x",)

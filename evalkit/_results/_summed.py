@@ -330,14 +330,14 @@ class SummedState(CountedState):
         """The groups of this result and ``groups`` (another result's, which holds nothing when
         ``theirs_empty``; a batch's: ``None``), sorted; these groups (the same object) when they
         hold those. Counts with groups and without combine where one holds nothing (it takes the
-        other's form), a batch and a part alike.
+        other's form; where both do, the form with groups), a batch and a part alike.
 
         Raises:
             InvalidArgumentError: counts with groups and without that both hold something.
         """
         mine = self._groups
         if (mine is None) != (groups is None):
-            if theirs_empty:
+            if theirs_empty and (mine is not None or not self._holds_nothing()):
                 return mine
             if self._holds_nothing():
                 return groups
