@@ -189,7 +189,9 @@ def checked_index_counts(actual: np.ndarray, predicted: np.ndarray, weight: np.n
     if not len(actual):
         return np.zeros((m, m), dtype=np.int64 if weight is None or weight.dtype.kind == "i" else np.float64)
     if len(actual) <= 4 * _CHUNK:  # a batch in cache: one bincount over the m x m cells
-        return pair_table(actual * m + predicted, weight, m * m).reshape(m, m)
+        flat = actual * m
+        flat += predicted
+        return (np.bincount(flat, minlength=m * m) if weight is None else pair_table(flat, weight, m * m)).reshape(m, m)
     counted = _value_space_counts(actual, predicted, 4 * m * m, weight)  # indexes below m: their bits stay below 2m
     if counted is None:  # pragma: no cover - every index is checked
         return _pair_counts(actual, predicted, np.arange(m, dtype=np.intp), m, weight)
@@ -202,18 +204,21 @@ def checked_index_counts(actual: np.ndarray, predicted: np.ndarray, weight: np.n
 def checked_indexes(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sample_weight: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Class indexes ``0 .. m-1`` of actual and predicted samples, checked (``index_counts``'
     refusals), as intp arrays, with the checked sample weights."""
-    names = ("y_true_idx", "y_pred_idx")
-    arrays = [_index_array(values, argument) for argument, values in zip(names, (y_true_idx, y_pred_idx))]
-    if len(arrays[0]) != len(arrays[1]):
-        raise InputLengthError(f"'y_true_idx' has {len(arrays[0])} samples but 'y_pred_idx' has {len(arrays[1])}")
+    actual, predicted = _index_array(y_true_idx, "y_true_idx"), _index_array(y_pred_idx, "y_pred_idx")
+    n = len(actual)
+    if n != len(predicted):
+        raise InputLengthError(f"'y_true_idx' has {n} samples but 'y_pred_idx' has {len(predicted)}")
     # the largest of both, seen as unsigned (negatives are huge): one reduction shows both below m
-    if len(arrays[0]) and int(np.maximum.reduce(np.maximum(_as_unsigned(arrays[0]), _as_unsigned(arrays[1])))) >= m:
-        for argument, array in zip(names, arrays):
+    if n and int(np.maximum.reduce(np.maximum(_as_unsigned(actual), _as_unsigned(predicted)))) >= m:
+        for argument, array in (("y_true_idx", actual), ("y_pred_idx", predicted)):
             outside = np.flatnonzero((array < 0) | (array >= m))
             if len(outside):
                 raise ClassIndexError(f"{argument!r} holds {array[outside[0]]} at position {outside[0]}: class indexes are 0..{m - 1}")
-    actual, predicted = (array.astype(np.intp, copy=False) for array in arrays)
-    return actual, predicted, check_sample_weight(sample_weight, len(actual))
+    if actual.dtype != _INTP:
+        actual = actual.astype(np.intp)
+    if predicted.dtype != _INTP:
+        predicted = predicted.astype(np.intp)
+    return actual, predicted, None if sample_weight is None else check_sample_weight(sample_weight, n)
 
 
 def _index_array(values: ArrayLike, argument: str) -> np.ndarray:
@@ -229,6 +234,7 @@ def _index_array(values: ArrayLike, argument: str) -> np.ndarray:
 
 
 _UNSIGNED = {np.dtype(f"i{size}"): np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
+_INTP = np.dtype(np.intp)
 
 
 def _as_unsigned(array: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
@@ -263,8 +263,7 @@ class MatrixCounts:
                 self._lows()[row, column] = left
             self._total = None
             return
-        total = (self._total if self._total is not None else self._current_total()) + amount
-        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
+        self._total = self._total_after(False, amount)
         self._counts[row, column] += amount
         if tally is not None:  # whole counts: a whole amount
             tally.add(row, column, cast(int, amount))
@@ -278,8 +277,7 @@ class MatrixCounts:
             for row, column in cells:
                 self._count_cell(row, column, amount)
             return
-        total = (self._total if self._total is not None else self._current_total()) + amount * len(cells)
-        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
+        self._total = self._total_after(False, amount * len(cells))
         counts = self._counts
         for cell in cells:
             counts[cell] += amount
@@ -297,7 +295,7 @@ class MatrixCounts:
             amounts = weighted_bincount(inverse, weight, len(keys))
         with self._lock:
             floats = amounts.dtype.kind == "f"
-            total = self._total_after(floats, lambda: weighted_sum(amounts, None))
+            total = self._total_after(floats, amounts)
             before = len(self._labels)
             positions = self._grown(found, floats)
             rows, columns = positions[keys // len(found)], positions[keys % len(found)]
@@ -317,7 +315,7 @@ class MatrixCounts:
             batch, low, exact = float_cells(batch)
         with self._lock:
             floats = batch.dtype.kind == "f"
-            total = self._total_after(floats, lambda: weighted_sum(batch, None) if batch_total is None else batch_total)
+            total = self._total_after(floats, batch if batch_total is None else batch_total)
             same = found is self._labels  # (a batch over this matrix's own labels: the whole table, in order)
             if same and not floats and self._counts.dtype.kind != "f":  # whole counts into whole counts: the table added as it is (a training loop's batch)
                 self._counts += batch
@@ -335,12 +333,14 @@ class MatrixCounts:
             self._total = total
             self._tally_after_table()
 
-    def _total_after(self, floats: bool, added: Callable[[], int]) -> int | None:
-        """The exact total once whole counts ``added()`` join whole counts (checked: never past
-        2**63 - 1); None for float counts, which the next read sums (``_current_total``)."""
+    def _total_after(self, floats: bool, added: float | np.ndarray) -> int | None:
+        """The exact total once whole counts ``added`` (their sum, or a table of them) join whole
+        counts (checked: never past 2**63 - 1); None for float counts, which the next read sums
+        (``_current_total``)."""
         if floats or self._counts.dtype.kind == "f":
             return None
-        return check_count_total(self._current_total() + added())
+        total = (self._total if self._total is not None else self._current_total()) + (weighted_sum(added, None) if isinstance(added, np.ndarray) else added)
+        return total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
 
     def _add_floats(self, rows: np.ndarray, columns: np.ndarray, amounts: np.ndarray, low: np.ndarray | None = None, exact: dict[int, int] | None = None,
                     sign: int = 1) -> None:  # fmt: skip
