@@ -263,7 +263,8 @@ class MatrixCounts:
                 self._lows()[row, column] = left
             self._total = None
             return
-        self._total = self._total_after(False, amount)
+        total = (self._total if self._total is not None else self._current_total()) + amount  # (_total_after inline: every event of a stream)
+        self._total = total if type(total) is int and total <= MAX_COUNT else check_count_total(total)
         self._counts[row, column] += amount
         if tally is not None:  # whole counts: a whole amount
             tally.add(row, column, cast(int, amount))
