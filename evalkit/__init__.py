@@ -60,6 +60,7 @@ from evalkit._results.counted import BatchCount, CountedState, merged_parts
 from evalkit._results.evaluation import Evaluation
 from evalkit._results.intervals import Interval, KappaTest, indicators_interval
 from evalkit._results.paired import Comparison, compare, compare_many, compare_results
+from evalkit._results.records import PredictionRecords
 from evalkit._scale.adwin import Adaptive, Adwin
 from evalkit._scale.baselines import MajorityClass, NoChange, kappa_m, kappa_temporal
 from evalkit._scale.monitor import Monitor
@@ -128,6 +129,7 @@ __all__ = [
     "NoChange",
     "OperatingInterval",
     "OperatingPoint",
+    "PredictionRecords",
     "Prequential",
     "RankedLists",
     "RegressionMetrics",

@@ -54,6 +54,7 @@ from evalkit import (
     InformationScores,
     IntervalCoverage,
     LabelSetCounts,
+    PredictionRecords,
     RankedLists,
     RegressionMetrics,
     RiskCoverage,
@@ -565,6 +566,18 @@ def _items(result):
 
 
 # kind -> (build(data, part) where part 0 is the first part, 1 the second, 2 the whole; canonical; measure; size)
+def _ids(data):
+    """Each sample's id (its position), by part as ``parts``."""
+    ids, cut = list(range(data["n"])), data["cut"]
+    return ids[:cut], ids[cut:], ids
+
+
+def _records_in_any_order(result):
+    """The records as a multiset (a merge's order puts one part's first; Spark merges in any
+    order), and how many the bound let go (none, below its 1,000)."""
+    return sorted(map(repr, result.records())), result.dropped
+
+
 KINDS = {
     "ConfusionMatrix": (
         lambda data, k: ConfusionMatrix.from_predictions(parts(data, "actual")[k], parts(data, "predicted")[k], labels=LABELS, sample_weight=part_weights(data)[k]),
@@ -653,6 +666,10 @@ KINDS = {
                                                               sample_weight=part_weights(data)[k]),
         None, lambda result: result.kb_relative_information(), lambda result: result.n_samples,  # (exact sums: parts merged equal the whole to the last bit)
     ),
+    "PredictionRecords": (
+        lambda data, k: PredictionRecords().counted(parts(data, "actual")[k], parts(data, "predicted")[k], _ids(data)[k], sample_weight=part_weights(data)[k]),
+        _records_in_any_order, None, lambda result: len(result.records()),
+    ),
     "CalibrationCounts": (
         lambda data, k: _streamed(lambda: CalibrationCounts(bins=4), lambda counts, y, s, w: counts.update(y, s, sample_weight=w),
                                   parts(data, "binary")[k], parts(data, "scores")[k], part_weights(data)[k]),
@@ -715,6 +732,7 @@ STREAMED = {
                                                            _ragged([sorted(items) for items in data["actual_sets"]])], {})),
     "InformationScores": (lambda: InformationScores(LABELS, priors=[3, 2, 1.5]), lambda data: ([data["actual"], _distributions(data)[2]], {})),
     "CalibrationCounts": (lambda: CalibrationCounts(bins=4), lambda data: ([data["binary"], data["scores"]], {})),
+    "PredictionRecords": (PredictionRecords, lambda data: ([data["actual"], data["predicted"], np.arange(data["n"])], {})),
 }
 
 

@@ -10,6 +10,7 @@ from the formulas their source code writes, each function citing the file and me
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -460,6 +461,47 @@ def test_dl4j_fed_batch_by_batch_with_masks_gives_dl4js_numbers():
     reference = dl4j_masked_reference(namespace)
     assert check_table("### DL4J batch by batch, with masks", namespace, reference) == 12
     assert np.isnan(reference["evalBinary.precision(i) (per-output mask)"][2])  # an output of no positive left by its mask: NaN in both
+
+
+def dl4j_record_cells(namespace: dict) -> dict:
+    """DL4J's records of the guide's batches: Evaluation.java ``eval(labels, predictions,
+    recordMetaData)`` adds each example's record to the list of its (actual, predicted) pair
+    (``addToMetaConfusionMatrix``), in the order examples come; the guide gives the records of
+    the examples its mask kept."""
+    labels, probabilities, mask, ids = namespace["batch_labels"], namespace["batch_probabilities"], namespace["example_mask"], namespace["example_ids"]
+    cells: dict = {}
+    for k in np.flatnonzero(mask != 0).tolist():
+        cells.setdefault((int(labels[k].argmax()), int(probabilities[k].argmax())), []).append(str(ids[k]))
+    return cells
+
+
+def test_dl4j_s_records_of_the_examples_are_dl4js_by_cell_by_class_and_the_errors():
+    """Each row of the guide's records table against DL4J's map of records: one cell's in the
+    order they came (getPredictions), one class's and the errors as DL4J's lists of cells give
+    them (a HashMap's order: compared as the same records)."""
+    namespace = guide_namespace("## DL4J")
+    for heading in ("### DL4J batch by batch, with masks", "### DL4J's records of the examples"):
+        for block in re.findall(r"^```python\n(.*?)^```", section(heading), re.DOTALL | re.MULTILINE):
+            exec(compile(block, f"porting-from-java.md:{heading}", "exec"), namespace)  # noqa: S102
+    cells = dl4j_record_cells(namespace)
+
+    def dl4j(keep) -> list:  # the (actual, predicted, record) of every cell ``keep`` takes
+        return sorted((a, p, meta) for (a, p), metas in cells.items() if keep(a, p) for meta in metas)
+
+    checks = {
+        "eval.getPredictionErrors()": lambda rows: sorted(rows) == dl4j(lambda a, p: a != p),
+        "eval.getPredictionsByActualClass(a)": lambda rows, a: sorted(rows) == dl4j(lambda actual, p: actual == a),
+        "eval.getPredictionByPredictedClass(p)": lambda rows, p: sorted(rows) == dl4j(lambda a, predicted: predicted == p),
+        "eval.getPredictions(a, p)": lambda rows, a, p: [meta for _, _, meta in rows] == cells.get((a, p), []),
+    }
+    assert [java for java, _ in rows("### DL4J's records of the examples")] == list(checks)
+    for java, expression in rows("### DL4J's records of the examples"):
+        names = [name for found in re.findall(r"\((\w)(?:, (\w))?\)", java) for name in found if name]  # (a), (p), (a, p) or none
+        for values in itertools.product(range(3), repeat=len(names)):
+            variables = dict(zip(names, values))
+            found = [tuple(record) for record in eval(expression, {**namespace, **variables})]
+            assert checks[java](found, *values), (java, variables, found)
+    assert sum(len(metas) for metas in cells.values()) == len(namespace["records"].records()) == namespace["streamed"].get_total_items()
 
 
 def test_dl4js_own_numbers_from_its_source_and_tests():
