@@ -533,6 +533,8 @@ def test_float_counts_stay_floats_through_json():
     assert type(back.get_true_positive()) is float and back == metrics
     big = ClassificationMetrics.from_counts(tp=2.0**64, fp=3.0, fn=1.0, tn=4.0)
     assert ClassificationMetrics.from_json(big.to_json()) == big
+    ones = Evaluation.from_labels([0, 1, 1], [0, 1, 0], sample_weight=[1.0, 1.0, 1.0])  # float weights that are each 1: a weighted result still
+    assert repr(Evaluation.from_json(ones.to_json()).n_samples) == repr(ones.n_samples) == "3.0"
 
 
 def test_a_covering_of_tuples_reads_back_and_its_result_pickles():

@@ -324,11 +324,11 @@ def exact_counts_of(document: dict[str, Any], values: np.ndarray, name: str = "e
     return exact_table(values, exact_sums(document, values, name, signed=signed)) if values.dtype.kind == "f" else values
 
 
-def cells_payload(cells: Cells) -> dict[str, Any]:
-    """The rows of a ``Cells``, with its weights (unless each is 1, as no weight is) and index
-    when it has them."""
+def cells_payload(cells: Cells, *, ones_as_none: bool = False) -> dict[str, Any]:
+    """The rows of a ``Cells``, with its weights and index when it has them (``ones_as_none``:
+    weights that are each 1 left out, as no weight, for a value equal to the same unweighted)."""
     payload: dict[str, Any] = {name: as_list(row) for name, row in zip(COUNT_NAMES, cells.rows())}
-    if cells.weight is not None and not np.all(np.asarray(cells.weight) == 1):
+    if cells.weight is not None and not (ones_as_none and np.all(np.asarray(cells.weight) == 1)):
         payload["weight"] = as_list(cells.weight)
     if cells.index is not None:
         payload["index"] = as_list(cells.index)

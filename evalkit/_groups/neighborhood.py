@@ -871,7 +871,7 @@ class NeighborhoodAccuracy(DocumentValue):
     def _document(self) -> dict[str, Any]:
         """The document of the per-element cells, kinds and universe."""
         payload = {
-            "cells": serialization.cells_payload(self.cells),
+            "cells": serialization.cells_payload(self.cells, ones_as_none=True),
             "ideal_kind": self.ideal_kind,
             "result_kind": self.result_kind,
             "ordered": self.universe is not None,
