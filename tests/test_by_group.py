@@ -29,12 +29,13 @@ from evalkit import (
     Calibration,
     ConfusionMatrix,
     Evaluation,
+    SetCoverage,
     ThresholdCurve,
     by_group,
     metrics,
 )
 from evalkit._groups import OVERALL, demographic_parity_difference, equalized_odds_difference
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, UnknownLabelError, UnsupportedSettingError
+from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, InvalidLabelError, UnknownLabelError, UnsupportedSettingError
 
 CLASSES = ["cat", "dog", "fox"]
 
@@ -95,6 +96,11 @@ def test_several_group_columns_are_their_intersections():
     assert by_group(y_true, y_pred, {"sex": frame["sex"], "age": frame["age"]}).keys == result.keys
     with pytest.raises(InvalidArgumentError, match="the group column 'group' holds a value that cannot be a group"):
         by_group([0, 1], [0, 1], ["a", None])
+    for groups in ([1.0, float("nan")], np.array([1.0, np.nan])):  # the column is named where the value is, never 'y_true'
+        with pytest.raises(InvalidArgumentError, match="cannot be a group: 'group' contains NaN"):
+            by_group([0, 1], [0, 1], groups)
+        with pytest.raises(InvalidLabelError, match="^'groups' contains NaN"):
+            SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups=groups)
     with pytest.raises(UnknownLabelError, match="no group"):
         result["x"]
 

@@ -246,17 +246,18 @@ def _as_unsigned(array: np.ndarray) -> np.ndarray:
     return array if array.dtype.kind == "u" else np.where(array < 0, np.iinfo(np.uint64).max, array).astype(np.uint64)
 
 
-def _samples(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None) -> tuple[np.ndarray | list | Coded, np.ndarray | list | Coded, np.ndarray | None]:
+def _samples(y_true: LabelsLike, y_pred: LabelsLike, sample_weight: ArrayLike | None, names: tuple[str, str] = ("y_true", "y_pred")
+             ) -> tuple[np.ndarray | list | Coded, np.ndarray | list | Coded, np.ndarray | None]:  # fmt: skip
     """Both label sequences (see ``_as_labels``; two dataframe columns of codes as their codes,
-    ``Coded``) of equal length, and the checked weights."""
-    actual: np.ndarray | list | Coded | None = coded_column(y_true, "y_true")
-    predicted: np.ndarray | list | Coded | None = coded_column(y_pred, "y_pred")
+    ``Coded``) of equal length, and the checked weights; ``names``: the arguments messages name."""
+    actual: np.ndarray | list | Coded | None = coded_column(y_true, names[0])
+    predicted: np.ndarray | list | Coded | None = coded_column(y_pred, names[1])
     if (actual is None) != (predicted is None):  # one column of codes beside other labels: its labels
         actual, predicted = (decoded(found) if isinstance(found, Coded) else found for found in (actual, predicted))
-    actual = _as_labels(y_true, "y_true") if actual is None else actual
-    predicted = _as_labels(y_pred, "y_pred") if predicted is None else predicted
+    actual = _as_labels(y_true, names[0]) if actual is None else actual
+    predicted = _as_labels(y_pred, names[1]) if predicted is None else predicted
     if len(actual) != len(predicted):
-        raise InputLengthError(f"'y_true' has {len(actual)} samples but 'y_pred' has {len(predicted)}")
+        raise InputLengthError(f"{names[0]!r} has {len(actual)} samples but {names[1]!r} has {len(predicted)}")
     return actual, predicted, check_sample_weight(sample_weight, len(actual))
 
 
@@ -465,13 +466,13 @@ def encode(
         ([1, 0, 2], [0, 0, 1], ('a', 'b', 'c'))
     """
     fixed = None if labels is None else check_label_list(labels)
-    actual, predicted, weight = _samples(y_true, y_pred, sample_weight)
+    actual, predicted, weight = _samples(y_true, y_pred, sample_weight, names)
     if len(actual) == 0:
         if not fixed:
             raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty.copy(), fixed, weight
-    observed = _observe(actual, predicted)
+    observed = _observe(actual, predicted, names)
     lookup, found = _lookup(observed, fixed, ((names[0], actual), (names[1], predicted)))
     if fixed is None and observed.positions_are_codes():  # labels 0, 1, ..., k - 1: their codes copied, no gather
         codes_true, codes_pred = (positions.astype(np.intp) for positions in observed.positions)
@@ -505,13 +506,14 @@ class _Observed:
         return self.checked and (self.table is None or len(self.table) == len(self.values))
 
 
-def _observe(actual: np.ndarray | list | Coded, predicted: np.ndarray | list | Coded) -> _Observed:
-    """The distinct labels of both inputs, by the fastest exact path for their types."""
+def _observe(actual: np.ndarray | list | Coded, predicted: np.ndarray | list | Coded, names: tuple[str, str] = ("y_true", "y_pred")) -> _Observed:
+    """The distinct labels of both inputs, by the fastest exact path for their types (``names``:
+    the arguments messages name)."""
     if isinstance(actual, Coded) and isinstance(predicted, Coded):
         return _coded_positions(actual, predicted)
     kinds = "".join(x.dtype.kind if isinstance(x, np.ndarray) else "O" for x in (actual, predicted))
     if "b" in kinds and kinds != "bb" and set(kinds) <= set("biuf"):
-        boolean, other = ("y_true", "y_pred") if kinds[0] == "b" else ("y_pred", "y_true")
+        boolean, other = names if kinds[0] == "b" else names[::-1]
         raise MixedLabelTypesError(
             f"labels mix booleans (in {boolean!r}) and numbers (in {other!r}), and True == 1 in Python; "
             "evalkit never merges them, convert the labels to one type"
@@ -521,7 +523,7 @@ def _observe(actual: np.ndarray | list | Coded, predicted: np.ndarray | list | C
         if set(kinds) <= set("biu"):
             return _integer_positions(*arrays)
         if set(kinds) <= set("iuf"):
-            return _number_positions(*arrays)
+            return _number_positions(*arrays, names)
         if kinds in ("UU", "SS") and len(actual) >= _HASH_MIN_SAMPLES:
             observed = _fixed_width_positions(*arrays)
             if observed is not None:
@@ -632,13 +634,13 @@ def _integer_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
     return _Observed((positions[0], positions[1]), table, as_values(kept + start), True, lambda: in_actual)
 
 
-def _number_positions(actual: np.ndarray, predicted: np.ndarray) -> _Observed:
+def _number_positions(actual: np.ndarray, predicted: np.ndarray, names: tuple[str, str]) -> _Observed:
     """Numeric arrays with floats among them: NaN rejected, and integers kept exact.
 
     An int64 id above 2**53 stays itself (never rounded to a float); with ints present,
     integral floats are those ints (``1.0`` is the class ``1``).
     """
-    for argument, array in (("y_true", actual), ("y_pred", predicted)):
+    for argument, array in zip(names, (actual, predicted)):
         missing = np.flatnonzero(~np.isfinite(array)) if array.dtype.kind == "f" else np.empty(0, dtype=np.intp)
         if len(missing):
             shown = "NaN" if np.isnan(array[missing[0]]) else repr(float(array[missing[0]]))
