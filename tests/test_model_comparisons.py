@@ -419,6 +419,8 @@ def test_the_comparison_round_trips_through_json():
     again = ModelComparison.from_json(comparison.to_json())
     assert again == comparison and again.measure == "roc_auc"
     assert json.loads(comparison.to_json())["evalkit"] == "ModelComparison"
+    numbered = ModelComparison([[0.9, 0.8], [0.7, 0.75], [0.6, 0.65]], models=np.array([1, 2]), datasets=np.array(["x", "y", "z"]))  # numpy names
+    assert numbered.models == (1, 2) and type(numbered.models[0]) is int and ModelComparison.from_json(numbered.to_json()) == numbered
 
 
 @given(st.integers(2, 6).flatmap(lambda k: st.lists(st.lists(st.integers(0, 5), min_size=k, max_size=k), min_size=2, max_size=12)))

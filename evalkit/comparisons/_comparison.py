@@ -31,6 +31,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine import serialization
+from evalkit._engine._labels import normalize
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import RandomState, check_choice, show
 from evalkit._engine.serialization import DocumentValue
@@ -100,7 +101,7 @@ def measure_direction(measure: MeasureLike, metrics_class: MetricsClass | None =
 def _names(given: Sequence[Hashable] | None, count: int, default: str, argument: str) -> tuple[Hashable, ...]:
     if given is None:
         return tuple(f"{default} {i + 1}" for i in range(count))
-    names = tuple(given)
+    names = tuple(map(normalize, given))  # (numpy scalars as Python's: a document names them)
     if len(names) != count:
         raise InvalidArgumentError(f"{argument!r} names {len(names)} but the table has {count}: {show(names)}")
     if len(set(names)) != len(names):
