@@ -35,7 +35,13 @@ from evalkit import (
     metrics,
 )
 from evalkit._groups import OVERALL, demographic_parity_difference, equalized_odds_difference
-from evalkit.exceptions import EvalkitWarning, InvalidArgumentError, InvalidLabelError, UnknownLabelError, UnsupportedSettingError
+from evalkit.exceptions import (
+    EvalkitWarning,
+    InvalidArgumentError,
+    InvalidLabelError,
+    UnknownLabelError,
+    UnsupportedSettingError,
+)
 
 CLASSES = ["cat", "dog", "fox"]
 

@@ -107,6 +107,31 @@ def test_decay_equals_explicit_weights_of_factor_to_the_age(stream, factor, weig
     assert faded.effective_size == pytest.approx(weights.sum() ** 2 / (weights**2).sum(), rel=1e-12)
 
 
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from([0.5, 1.0, 3.0])), min_size=1, max_size=12),
+       st.sampled_from([1e300, 1e-300, 1e-320, 1e305, 1.0]), st.integers(1, 3))
+def test_kish_size_of_a_decay_does_not_depend_on_the_weights_scale(rows, scale, batch):
+    """``(Σw)² / Σw²`` is the same for weights times any ``scale``: weights near float64's edges
+    (1e300, subnormal 1e-320, 1e305 whose counts the lazy scale would carry past the largest
+    float) give the effective size of the same weights near 1, read back from JSON, and single
+    events of weight 1 after them count in the same units."""
+    actual, predicted, weight = (list(column) for column in zip(*rows))
+    sizes = []
+    for factor in (scale, 1.0):
+        faded = Faded(ConfusionMatrix(LABELS), factor=0.5)
+        for start in range(0, len(rows), batch):
+            faded.update(actual[start : start + batch], predicted[start : start + batch], sample_weight=np.array(weight[start : start + batch]) * factor)
+        again = Faded.from_json(faded.to_json())
+        assert again.effective_size == faded.effective_size
+        again.update(["a"], ["b"])
+        sizes.append((faded.effective_size, again.effective_size))
+    ages = 0.5 ** np.arange(len(rows) - 1, -1, -1) * np.array(weight)
+    assert sizes[0][0] == pytest.approx(ages.sum() ** 2 / (ages**2).sum(), rel=1e-9) and sizes[0][0] == pytest.approx(sizes[1][0], rel=1e-9)
+    if scale >= 1.0:  # (a later weight of 1 beside weights of 1e300: the same, the new one negligible; beside tiny ones: one sample)
+        assert sizes[0][1] == pytest.approx(sizes[0][0] if scale > 1e100 else sizes[1][1], rel=1e-9)
+    else:
+        assert sizes[0][1] == pytest.approx(1.0, rel=1e-9)
+
+
 @given(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)), min_size=1, max_size=40), st.sampled_from([0.5, 0.9, 0.999]))
 def test_a_decayed_stream_of_single_events_counts_as_batches_of_one(events, factor):
     """A stream's events (two one-element lists: counted in their cell, no array) and the same

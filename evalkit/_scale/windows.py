@@ -538,6 +538,7 @@ def _rounds(result: CountedState, weighted: bool) -> bool:
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
 
+_LARGEST_WEIGHT = float(np.finfo(np.float64).max)
 _MOST_SCALE = 1e150
 """The largest factor a lazily faded result's new samples may count by before the stored counts
 are rescaled (float64 goes to 1e308: the stored sums stay far from overflow)."""
@@ -564,8 +565,10 @@ class Faded(_Over[R]):
         if half_life is not None:
             factor = 0.5 ** (1 / check_positive_number("half_life", half_life))
         self.factor = check_factor(factor)
-        self._weights = 0.0  # Σw and Σw² of the decayed weights, for the effective size
+        self._weights = 0.0  # Σw and Σw² of the decayed weights in units of _unit, for the effective size
         self._squares = 0.0
+
+    _unit = 1.0  # the weight _weights and _squares count in (see _sums_after; 1 in documents and pickles before it)
 
     @property  # type: ignore[override]
     def _result(self) -> R:
@@ -595,14 +598,18 @@ class Faded(_Over[R]):
         return {"factor": serialization.number(serialization.field(document, "factor"), "factor")}
 
     def _state_document(self) -> dict[str, Any]:
-        return {"stored": result_document(self._stored), "scale": self._scale, "weights": self._weights, "squares": self._squares}
+        return {"stored": result_document(self._stored), "scale": self._scale, "weights": self._weights, "squares": self._squares,
+                **({"unit": self._unit} if self._unit != 1.0 else {})}  # fmt: skip
 
     def _read_state(self, document: dict[str, Any], options: dict[str, Any]) -> None:
         self._result = self._read_kind(serialization.field(document, "stored"), "stored", options)
         scale, weights, squares = (serialization.number(serialization.field(document, name), name) for name in ("scale", "weights", "squares"))
         if not (1.0 <= scale <= _MOST_SCALE and weights >= 0 and squares >= 0):
             raise serialization.FormatError(f"fields 'scale', 'weights' and 'squares' must be a scale in [1, {_MOST_SCALE:g}] and sums >= 0, got {scale}, {weights}, {squares}")
-        self._scale, self._weights, self._squares = scale, weights, squares
+        unit = serialization.number(document.get("unit", 1.0), "unit")
+        if not unit > 0.0:
+            raise serialization.FormatError(f"field 'unit' must be a weight above 0, got {unit}")
+        self._scale, self._weights, self._squares, self._unit = scale, weights, squares, unit
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, **columns: object) -> None:
         """Add a batch (and its keyword columns): the past fades by ``factor`` per new sample, and the batch's own samples
@@ -629,16 +636,31 @@ class Faded(_Over[R]):
         with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
             decay = self.factor**ages * (1.0 if weight is None else weight)
             fade = self.factor**n
-            weights = self._weights * fade + float(decay.sum())
-            squares = self._squares * fade * fade + float((decay * decay).sum())
+            unit, weights, squares = self._sums_after(decay, fade)
         scale = self._next_scale(fade) if self._updates else None  # (its rescaling keeps the decayed result as it is)
+        if scale is not None and float(decay.max()) * scale > _LARGEST_WEIGHT:  # a weight the scale would carry past float64
+            scale = None
         if scale is None:  # the past faded at once, the batch counted at its own weights
             part = self._template.counted(*positional, sample_weight=decay, **named)
             self._result = self._faded(fade) + part
         else:
             cast(Any, self._stored).update(*positional, sample_weight=decay * scale, **named)
             self._scale, self._view = scale, None
-        self._weights, self._squares = weights, squares  # (a batch refused above leaves the past as it was: nothing faded)
+        self._unit, self._weights, self._squares = unit, weights, squares  # (a batch refused above leaves the past as it was: nothing faded)
+
+    def _sums_after(self, decay: np.ndarray, fade: float) -> tuple[float, float, float]:
+        """``(unit, Σw, Σw²)`` once the past fades by ``fade`` and the weights ``decay`` join, the
+        sums in units of ``unit``: this window's unit, or a power of 2 near the larger sum where
+        that is 2**±300 from it, so that neither sum over- or underflows (Kish's size is a ratio
+        of them, which the unit leaves alone)."""
+        unit, weights, squares = self._unit, self._weights * fade, self._squares * fade * fade
+        total = float(decay.sum())  # (beyond float64: the kind refuses the batch)
+        largest = max(math.log2(total) - math.log2(unit) if 0.0 < total < math.inf else -math.inf, math.log2(weights) if weights > 0.0 else -math.inf)
+        if abs(largest) > 300 and largest > -math.inf:  # (only weights of 2**±300 move it)
+            shift = max(min(round(largest), 1023 - math.frexp(unit)[1]), -1074 - math.frexp(unit)[1])  # (a unit float64 holds)
+            unit, weights, squares = math.ldexp(unit, shift), math.ldexp(weights, -shift), math.ldexp(squares, -2 * shift)
+        relative = decay if unit == 1.0 else decay / unit
+        return unit, weights + (total if unit == 1.0 else float(relative.sum())), squares + float(np.dot(relative, relative))
 
     def _faded(self, fade: float) -> R:
         """The decayed result, faded by ``fade`` more (nothing left of it below float64's range)."""
@@ -674,8 +696,10 @@ class Faded(_Over[R]):
         if cell is None or not stored._count_event(cell, scale):  # integer counts (before the first weight) take update's path
             return False
         self._scale, self._view = scale, None
-        self._weights = self._weights * fade + 1.0
-        self._squares = self._squares * fade * fade + 1.0
+        if self._unit == 1.0:  # (weights of 1 in units of 1: the sums stay below 1 / (1 - factor))
+            self._weights, self._squares = self._weights * fade + 1.0, self._squares * fade * fade + 1.0
+        else:
+            self._unit, self._weights, self._squares = self._sums_after(np.ones(1), fade)
         return True
 
     @property
