@@ -91,11 +91,6 @@ class KeptRecords:
     items: tuple[Record, ...] = ()
     dropped: int = 0
 
-    @property
-    def total(self) -> int:
-        """How many records the samples give: those kept and those the bound let go."""
-        return len(self.items) + self.dropped
-
     def plus(self, other: KeptRecords) -> KeptRecords:
         items = self.items + other.items
         cut = max(len(items) - self.keep, 0)
