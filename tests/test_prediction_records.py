@@ -23,6 +23,7 @@ from evalkit.exceptions import (
     InvalidArgumentError,
     InvalidCountsError,
     InvalidTypeError,
+    MixedLabelTypesError,
     UnsupportedSettingError,
 )
 
@@ -80,9 +81,9 @@ def test_a_batch_keeps_the_newest_records_as_listed_by_hand(rows, keep, errors_o
 @given(samples, st.integers(1, 8), st.data())
 def test_batches_and_merges_keep_what_one_batch_of_them_all_keeps(rows, keep, data):
     """The bound keeps the newest records, so batch after batch, merged parts and one batch of
-    every sample keep the same records; kept and let go always sum to the records the samples give."""
-    actual, predicted, _ = (list(column) for column in zip(*rows))
-    ids = list(range(len(rows)))
+    every sample keep the same records; kept and let go always sum to the records the samples
+    give; and the newest batch taken away again (``revert``) leaves what was there before it."""
+    actual, predicted, ids = (list(column) for column in zip(*rows))
     cuts = sorted(data.draw(st.lists(st.integers(0, len(rows)), max_size=3)))
     pieces = [slice(start, stop) for start, stop in zip([0, *cuts], [*cuts, len(rows)])]
     stream, merged = PredictionRecords(keep), PredictionRecords(keep)
@@ -92,14 +93,19 @@ def test_batches_and_merges_keep_what_one_batch_of_them_all_keeps(rows, keep, da
     whole = PredictionRecords(keep).counted(actual, predicted, ids)
     assert stream == merged == whole and as_rows(whole) == by_hand(actual, predicted, ids, keep=keep)
     assert len(whole.records()) + whole.dropped == len(rows)
+    last = pieces[-1]
+    before = PredictionRecords(keep).counted(actual[: last.start], predicted[: last.start], ids[: last.start])
+    stream.revert(actual[last], predicted[last], ids[last])
+    if last.stop - last.start + before.dropped + len(before.records()) <= keep:  # (nothing let go: the records before it, in their order)
+        assert stream == before
+    assert len(stream.records()) + stream.dropped == last.start
 
 
 @given(samples, st.integers(1, 6), st.integers(1, 6), st.integers(1, 4))
 def test_a_sliding_window_keeps_the_records_of_its_samples_counted_afresh_past_the_bound(rows, keep, size, batch):
     """Its oldest batch leaves first, and the bound let go the oldest records first: what is left
     is exactly the newest records of the window's samples, whatever the bound dropped before."""
-    actual, predicted, _ = (list(column) for column in zip(*rows))
-    ids = list(range(len(rows)))
+    actual, predicted, ids = (list(column) for column in zip(*rows))  # (ids 0 to 2: the same record again and again, as a validation set each epoch)
     window = Windowed(PredictionRecords(keep), size=size)
     for start in range(0, len(rows), batch):
         window.update(actual[start : start + batch], predicted[start : start + batch], ids[start : start + batch])
@@ -110,6 +116,21 @@ def test_a_sliding_window_keeps_the_records_of_its_samples_counted_afresh_past_t
 @given(data=counted_samples())
 def test_records_follow_the_counted_state_protocol(data):
     check_kind("PredictionRecords", data)
+
+
+def test_the_same_record_again_leaves_with_its_own_part():
+    """A validation set scored each epoch gives the same records again: the part that leaves
+    takes its own place (the oldest records, those the bound let go first), not the first equal
+    records found (found by a review: the window lost a record it held and said it let it go)."""
+    y, ids = ["cat", "dog", "cat", "dog"], ["v0", "v1", "v2", "v3"]
+    window = Windowed(PredictionRecords(keep=2), size=4)
+    for predicted in (["cat", "cat", "dog", "dog"], ["cat", "cat", "cat", "dog"]):
+        window.update(y, predicted, ids)
+    assert window.result == PredictionRecords(keep=2).counted(y, predicted, ids) and window.result.dropped == 2
+    first, later = PredictionRecords().counted(["x", "z"], ["y", "z"], [1, 2]), PredictionRecords().counted(["w"], ["w"], [3])
+    assert (first + later) - later == first and (first + later) - first == later  # the newest, then the oldest, leaves
+    again = PredictionRecords().counted(["x"], ["y"], [1])  # the oldest record and the newest alike: the oldest leaves, as a window's
+    assert as_rows((first + again) - again) == ([("z", "z", 2), ("x", "y", 1)], 0)
 
 
 def test_a_part_taken_away_leaves_its_records_and_one_never_counted_is_refused():
@@ -133,7 +154,9 @@ def test_json_and_pickle_keep_every_record_and_a_document_is_checked():
     assert PredictionRecords.from_json(records.to_json()) == records == pickle.loads(pickle.dumps(records))
     assert pickle.loads(pickle.dumps(records.records()[0])) == Record("y", "x", "c")
     for change, message in (({"records": [["x", "y"]]}, "rows"), ({"records": [["x", None, 1]]}, "rows"), ({"records": [["x", "y", 1.5]]}, "rows"),
-                            ({"records": [["x", "y", 1]] * 3}, "at most 2"), ({"dropped": -1}, "dropped"), ({"keep": 0}, "keep")):  # fmt: skip
+                            ({"records": [["x", "y", None]]}, "rows"), ({"records": [["x", "y", 1]] * 3}, "at most 2"), ({"dropped": -1}, "dropped"),
+                            ({"keep": 0}, "keep"), ({"records": [["x", "x", "a"]]}, "right prediction"), ({"records": [["x", 1, "a"]]}, "mix types"),
+                            ({"errors_only": 1}, "errors_only")):  # fmt: skip
         with pytest.raises(FormatError, match=message):
             PredictionRecords.from_json(json.dumps({**document, **change}))
 
@@ -142,15 +165,28 @@ def test_bad_ids_and_settings_are_refused_naming_the_argument():
     records = PredictionRecords()
     for ids, error, message in (("ab", InvalidTypeError, "'ids' must be a sequence"), ([1.5, 2], InvalidTypeError, "whole numbers or strings, got 1.5"),
                                 ([True, False], InvalidTypeError, "got True"), (np.array([True, False]), InvalidTypeError, "got True"),
-                                ([1], InputLengthError, "'ids' has 1 ids"), ([[1], [2]], InputShapeError, "'ids' must be 1-D")):  # fmt: skip
+                                ([1], InputLengthError, "'ids' has 1 ids"), ([[1], [2]], InputShapeError, "'ids' must be 1-D"),
+                                ([None, 5], InvalidTypeError, "got None"), (np.array([1.0, 2.0]), InvalidTypeError, "got 1.0"),
+                                (np.array([b"a", b"b"]), InvalidTypeError, "got b'a'")):  # fmt: skip
         with pytest.raises(error, match=message):
             records.update(["a", "b"], ["a", "b"], ids)
     assert records == PredictionRecords()  # nothing counted by a refused batch
+    assert PredictionRecords().counted(["a", "b"], ["a", "b"], np.array(["x", "y"])).records()[0] == Record("a", "a", "x")  # an array of strings as it is
     for keep in (0, -1, 2.5, True):
         with pytest.raises(InvalidArgumentError, match="'keep'"):
             PredictionRecords(keep)
-    with pytest.raises(InvalidTypeError, match="'errors_only'"):
-        PredictionRecords(errors_only="yes")
+    for flag in ("yes", 1, 1.0):
+        with pytest.raises(InvalidTypeError, match="'errors_only'"):
+            PredictionRecords(errors_only=flag)
+    with pytest.raises(InputShapeError, match="sample_weight"):  # an empty batch's other columns checked too
+        records.update([], [], [], sample_weight=[1, 2])
+    with pytest.raises(InvalidTypeError):
+        records.update(5, 5, [1])
+    records.update(["a"], ["a"], [1])
+    with pytest.raises(MixedLabelTypesError, match="mix types"):  # as the matrix beside them refuses it
+        records.update([1], [1], [2])
+    with pytest.raises(MixedLabelTypesError):
+        records + PredictionRecords().counted([1], [1], [2])
     with pytest.raises(UnsupportedSettingError, match="records are samples, not weights"):
         records.scaled(0.5)
     with pytest.raises(InvalidArgumentError, match="sample_weight"):
