@@ -82,6 +82,28 @@ def test_a_window_of_label_sets_equals_its_last_samples_counted_again(stream, si
         assert pairs(window.result) == pairs(expected)
 
 
+label_sets = st.frozensets(st.sampled_from("abcd"), max_size=2)
+
+
+@given(st.lists(st.tuples(label_sets, label_sets, st.sampled_from([0, 0, 1, 2])), min_size=1, max_size=8), st.integers(1, 3), st.integers(1, 3))
+def test_a_window_of_label_sets_keeps_the_labels_of_its_samples_of_weight_zero(rows, size, batch):
+    """A label that only samples of weight 0 hold is a label of them counted afresh (as of a
+    matrix), so it stays while they are in the window and leaves with them; decay leaves it as
+    it is (found by a review: such a label left the window with the last weighted sample)."""
+    from evalkit._scale.streaming import LabelSetCounts
+
+    actual, predicted, weight = (list(column) for column in zip(*rows))
+    window, faded = Windowed(LabelSetCounts(), size=size), Faded(LabelSetCounts(), factor=0.5)
+    for start in range(0, len(rows), batch):
+        for view in (window, faded):
+            view.update(actual[start : start + batch], predicted[start : start + batch], sample_weight=weight[start : start + batch])
+    last = slice(max(len(rows) - size, 0), len(rows))
+    assert window.result == LabelSetCounts().counted(actual[last], predicted[last], sample_weight=weight[last])
+    ages = 0.5 ** np.arange(len(rows) - 1, -1, -1) * np.array(weight)
+    assert faded.result == LabelSetCounts().counted(actual, predicted, sample_weight=ages)
+    assert LabelSetCounts.from_json(window.result.to_json()) == window.result
+
+
 @given(st.lists(st.tuples(st.lists(samples, min_size=1, max_size=5), st.integers(0, 3)), min_size=1, max_size=10), st.integers(1, 6))
 def test_a_time_window_holds_the_samples_within_its_period(batches, period):
     window = Windowed(ConfusionMatrix(LABELS), period=period)

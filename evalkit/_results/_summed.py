@@ -188,6 +188,9 @@ class SummedState(CountedState):
     """The constructor's keywords, each read back from the attribute of that name."""
     SUMS: ClassVar[tuple[str, ...]] = ()
     """The attributes that hold the sums."""
+    UNSCALED: ClassVar[frozenset[str]] = frozenset()
+    """Those of ``SUMS`` that count samples however much they weigh (the samples of weight 0
+    holding a label, which keep it a label): scaling the weights leaves them as they are."""
     SIGNED: ClassVar[frozenset[str]] = frozenset()
     """Those of ``SUMS`` whose sums may be below 0 (a difference array's): taken away without the
     check of the others (one below 0), so what is left is checked by the kind's ``_invalid``."""
@@ -570,7 +573,7 @@ class SummedState(CountedState):
 
     def _scaled(self, factor: float) -> Self:
         held = self._held()
-        return held._with([_times(array, factor) for array in held._arrays()])._settled_groups()  # (a sum scaled to nothing leaves)
+        return held._with([array if name in self.UNSCALED else _times(array, factor) for name, array in zip(self.SUMS, held._arrays())])._settled_groups()  # (a sum scaled to nothing leaves)
 
     def empty(self) -> Self:
         """The same settings (and labels), nothing counted."""

@@ -197,8 +197,8 @@ class LabelSetCounts(SummedState, _Locked):
     DOCUMENT = "LabelSetCounts"
     WHOLE_COUNTS = True
     LABELS, LABELS_LEAVE, METRICS_CLASS = True, True, True
-    SETTINGS, SUMS = ("keep_pairs",), ("_sums", "_kinds", "_pairs")
-    LABEL_AXES: ClassVar[dict[str, tuple[int, ...]]] = {"_sums": (1,)}
+    SETTINGS, SUMS, UNSCALED = ("keep_pairs",), ("_sums", "_kinds", "_pairs", "_idle"), frozenset({"_idle"})
+    LABEL_AXES: ClassVar[dict[str, tuple[int, ...]]] = {"_sums": (1,), "_idle": (0,)}
     OPERATIONS = ALL_OPERATIONS - {"revert"}
     REFUSED: ClassVar[Mapping[str, str]] = {"revert": "its batches are taken away as parts: a - part (as a window does)"}
 
@@ -211,6 +211,7 @@ class LabelSetCounts(SummedState, _Locked):
         self._metrics_class = check_metrics_class(metrics_class)
         self._stored = np.zeros((3, len(self._labels)), dtype=np.int64)  # per label: in both, in the actual, in the predicted set (see _sums)
         self._stored_kinds, self._stored_pairs = _SampleKinds.empty(), _SetPairs.empty()
+        self._idle = np.zeros(len(self._labels), dtype=np.int64)  # per label: the samples of weight 0 that hold it (a label still, as a matrix's)
         self._pending_kinds: dict[tuple[int, int, int], int] = {}  # a stream's single samples counted since the kinds were: kind -> net amount
         self._pending_pairs: dict[tuple[frozenset, frozenset], int] = {}  # ... and their pairs of sets (keep_pairs)
         self._lock = threading.RLock()
@@ -249,7 +250,7 @@ class LabelSetCounts(SummedState, _Locked):
         tables shared (they never change)."""
         with self._lock:
             held = self._shallow()
-            held._stored = held._stored.copy()
+            held._stored, held._idle = held._stored.copy(), held._idle.copy()
         return held
 
     def __getstate__(self) -> dict[str, Any]:
@@ -263,7 +264,8 @@ class LabelSetCounts(SummedState, _Locked):
             state = {"keep_pairs": pairs is not None, "_fixed": state["_fixed"] is not None, "_labels": labels, "_metrics_class": state["_metrics_class"],
                      "_stored": exact_counts(sums), "_stored_kinds": _of_counter(_SampleKinds, state["_kinds"]), "_stored_pairs": _of_counter(_SetPairs, pairs or {}),
                      "_rounded_earlier": sums.dtype.kind == "f" or any(isinstance(amount, float) for amount in state["_kinds"].values())}
-        super().__setstate__({**state, "_pending_kinds": {}, "_pending_pairs": {}})
+        idle = state.get("_idle", np.zeros(len(state["_labels"]), dtype=np.int64))  # (pickles before weightless samples kept their labels)
+        super().__setstate__({**state, "_idle": idle, "_pending_kinds": {}, "_pending_pairs": {}})
 
     @property
     def labels(self) -> tuple:
@@ -388,7 +390,7 @@ class LabelSetCounts(SummedState, _Locked):
         true_sets, predicted_sets = (cast(Any, values) if list_column(values) is not None else as_label_set_list(values, name)
                                      for name, values in (("y_true", y_true), ("y_pred", y_pred)))  # fmt: skip
         if not len(true_sets) and not len(predicted_sets):
-            return (), np.zeros((3, 0), dtype=np.int64), _SampleKinds.empty(), _SetPairs.empty()  # an empty batch counts nothing
+            return (), np.zeros((3, 0), dtype=np.int64), _SampleKinds.empty(), _SetPairs.empty(), np.zeros(0, dtype=np.int64)  # an empty batch counts nothing
         actual, predicted, found, n = encode_label_sets(true_sets, predicted_sets)  # the batch's own labels (a column of lists: from Arrow's codes)
         if self._fixed:
             known, index, _ = self._lookup()
@@ -412,7 +414,11 @@ class LabelSetCounts(SummedState, _Locked):
         if self.keep_pairs:  # the samples' own pairs of sets
             sets = list(zip(map(frozenset, as_label_set_list(true_sets, "y_true")), map(frozenset, as_label_set_list(predicted_sets, "y_pred"))))
             pairs = _SetPairs.counted(sets, np.ones(n, dtype=np.int64) if weight is None else weight)
-        return found, per_label, kinds, pairs
+        idle = np.zeros(len(found), dtype=np.int64)
+        if weight is not None and len(weight) and weight.min() == 0:  # samples of weight 0: their labels are labels still (each sample once)
+            held = np.union1d(actual, predicted)
+            idle = np.bincount(held[weight[held // m] == 0] % m, minlength=len(found)).astype(np.int64)
+        return found, per_label, kinds, pairs, idle
 
     def _invalid(self) -> str | None:
         sums, amounts, rows = self._sums, self._kinds.sums, np.array(self._kinds.keys, dtype=np.int64).reshape(-1, 3)
@@ -429,6 +435,9 @@ class LabelSetCounts(SummedState, _Locked):
 
     @classmethod
     def _read_document(cls, document: dict[str, Any], **options: object) -> LabelSetCounts:
+        labels = document.get("labels", document.get("fixed"))
+        if "idle" not in document and isinstance(labels, list):  # (documents before weightless samples kept their labels)
+            document = {**document, "idle": [0] * len(labels)}
         if not isinstance(document.get("sums"), dict):
             return super()._read_document(document, **options)
         counts = super()._read_document(_from_release(document), **options)

@@ -538,7 +538,6 @@ def _rounds(result: CountedState, weighted: bool) -> bool:
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
 
-_LARGEST_WEIGHT = float(np.finfo(np.float64).max)
 _MOST_SCALE = 1e150
 """The largest factor a lazily faded result's new samples may count by before the stored counts
 are rescaled (float64 goes to 1e308: the stored sums stay far from overflow)."""
@@ -638,7 +637,7 @@ class Faded(_Over[R]):
             fade = self.factor**n
             unit, weights, squares = self._sums_after(decay, fade)
         scale = self._next_scale(fade) if self._updates else None  # (its rescaling keeps the decayed result as it is)
-        if scale is not None and float(decay.max()) * scale > _LARGEST_WEIGHT:  # a weight the scale would carry past float64
+        if scale is not None and weights > 0.0 and math.log2(weights) + math.log2(unit) + math.log2(scale) > 1000:  # counts the scale would carry near float64's end
             scale = None
         if scale is None:  # the past faded at once, the batch counted at its own weights
             part = self._template.counted(*positional, sample_weight=decay, **named)
