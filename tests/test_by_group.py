@@ -39,6 +39,7 @@ from evalkit.exceptions import (
     EvalkitWarning,
     InvalidArgumentError,
     InvalidLabelError,
+    InvalidTypeError,
     UnknownLabelError,
     UnsupportedSettingError,
 )
@@ -107,6 +108,12 @@ def test_several_group_columns_are_their_intersections():
             by_group([0, 1], [0, 1], groups)
         with pytest.raises(InvalidLabelError, match="^'groups' contains NaN"):
             SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups=groups)
+    with pytest.raises(InvalidArgumentError, match="cannot be a group: 'group' must hold one label per sample"):  # (an unhashable value too)
+        by_group([0, 1], [0, 1], ["g", {"k": 1}])
+    with pytest.raises(InvalidArgumentError, match="labels mix booleans"):  # True is not the group 1 (a list made an array of ints merged them)
+        by_group([0, 1], [0, 1], [True, 1])
+    with pytest.raises(InvalidTypeError, match="'groups' must be a sequence of groups"):  # a string is not two groups
+        SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups="ab")
     with pytest.raises(UnknownLabelError, match="no group"):
         result["x"]
 

@@ -212,6 +212,26 @@ def _label_set_counts_before_declared() -> dict:
     return {"grown": grown, "fixed_weighted": weighted, "events": events}
 
 
+def test_label_set_counts_written_before_weightless_samples_kept_their_labels_read_as_counted_today():
+    """Documents written before the counts kept the samples of weight 0 holding a label (by the
+    commit before 'idle', 8b21987): a window's reads, its batches counted again (a review found
+    its document refused: the batches, counted again, held labels its result did not), and
+    counts alone read equal to the same samples counted today but for those labels' samples."""
+    from evalkit import Windowed
+    from evalkit._scale.streaming import LabelSetCounts
+
+    window = Windowed.from_json((FIXTURES / "before-idle" / "label_set_window_zero_weight.json").read_text())
+    today = Windowed(LabelSetCounts(), size=3)
+    today.update([["a"], ["b"]], [["a"], ["c"]], sample_weight=[1, 0])
+    today.update([["b"]], [["b"]])
+    assert window.result == today.result and window.result.labels == ("a", "b", "c")
+    window.update([["c"]], [["c"]])  # the weighted "a" leaves; "b" and "c" stay with their samples
+    today.update([["c"]], [["c"]])
+    assert window.result == today.result
+    counts = LabelSetCounts.from_json((FIXTURES / "before-idle" / "label_set_counts_zero_weight.json").read_text())
+    assert counts.labels == ("a", "b", "c") and counts.average("f1_score", "macro") == LabelSetCounts().counted([["a"]], [["a"]]).average("f1_score", "macro")
+
+
 @pytest.mark.parametrize("path", sorted((FIXTURES / "before-declared").glob("label_set_counts_*")), ids=lambda path: path.name)
 def test_label_set_counts_written_before_they_were_declared_read_as_counted_today(path):
     """Whole counts read back equal; the weighted counts, whose float sums then rounded at each

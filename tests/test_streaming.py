@@ -1,6 +1,7 @@
 """Streaming: every count is a sum over samples, so batches merge into the one-shot result."""
 
 import itertools
+import json
 import math
 
 import numpy as np
@@ -13,6 +14,7 @@ from hypothesis.extra import numpy as hnp
 from evalkit import ConfusionMatrix, Evaluation, ThresholdCurve, formulas
 from evalkit._scale.streaming import MERGE_FACTOR, CurveCounts
 from evalkit.exceptions import (
+    FormatError,
     InvalidArgumentError,
     InvalidTypeError,
     LabelMismatchError,
@@ -258,6 +260,11 @@ def test_a_window_of_label_sets_takes_away_a_batch_whose_labels_weigh_nothing():
     expected = LabelSetCounts()
     expected.update([["a"], ["a"]], [["a"], ["a"]])
     assert window.result.to_evaluation().average("f1_score", "micro") == expected.to_evaluation().average("f1_score", "micro") == 1.0
+    document = json.loads(LabelSetCounts().counted([["a"], ["b"]], [["a"], ["b"]], sample_weight=[1, 0]).to_json())
+    assert document["idle"] == [0, 1]
+    for idle in ([0.5, 1], [0, 1e300]):  # samples of weight 0 are whole numbers of samples
+        with pytest.raises(FormatError, match="'idle' must hold whole numbers"):
+            LabelSetCounts.from_json(json.dumps({**document, "idle": idle}))
 
 
 def test_label_set_counts_of_fixed_labels_keep_their_order_and_merge_alike_both_ways():

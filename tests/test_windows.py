@@ -82,6 +82,29 @@ def test_a_window_of_label_sets_equals_its_last_samples_counted_again(stream, si
         assert pairs(window.result) == pairs(expected)
 
 
+def test_a_long_fade_of_weightless_samples_keeps_kish_size_and_the_intervals_in_the_weights_unit():
+    """The past fading through 1,300 samples of weight 0 (its weights 2**-1300 and less): the
+    unit its sums count in stays a float64 (a review found it rounded to 0, and every later
+    update raised), Kish's size is the faded weights' (that of 0.5**age, about 3), and the
+    intervals rest on it whatever the unit (a review found ``effective`` divided by the sums in
+    units as if they were the weights)."""
+    faded = Faded(ConfusionMatrix([0, 1]), factor=0.5)
+    faded.update([0, 1, 1, 0] * 25, [0, 1, 0, 0] * 25)
+    for _ in range(13):
+        faded.update([1] * 100, [0] * 100, sample_weight=np.zeros(100))
+    ages = [Fraction(1, 2**k) for k in range(100)]
+    assert faded.effective_size == pytest.approx(float(sum(ages) ** 2 / sum(age * age for age in ages)), rel=1e-12)
+    faded.update([0], [0])
+    again = Faded.from_json(faded.to_json())
+    assert again.effective_size == faded.effective_size == pytest.approx(1.0, rel=1e-12)  # the new sample outweighs the faded ones by 2**1300
+    for scale in (1e200, 1e-200):  # the same shares and Kish's size at any scale of the weights: the same interval
+        pair = [Faded(ConfusionMatrix([0, 1]), factor=0.99) for _ in range(2)]
+        for view, factor in zip(pair, (scale, 1.0)):
+            view.update([0, 1, 1, 0] * 30, [0, 1, 0, 0] * 30, sample_weight=np.full(120, factor))
+        big, unit = (view.interval("accuracy") for view in pair)
+        assert (big.low, big.high) == pytest.approx((unit.low, unit.high), rel=1e-9) and pair[0].effective().n_samples == pytest.approx(pair[0].effective_size)
+
+
 label_sets = st.frozensets(st.sampled_from("abcd"), max_size=2)
 
 

@@ -469,7 +469,7 @@ def encode(
     actual, predicted, weight = _samples(y_true, y_pred, sample_weight, names)
     if len(actual) == 0:
         if not fixed:
-            raise EmptyInputError("'y_true' and 'y_pred' are empty and no 'labels' were given: nothing to count")
+            raise EmptyInputError(f"{names[0]!r} and {names[1]!r} are empty and no 'labels' were given: nothing to count")
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty.copy(), fixed, weight
     observed = _observe(actual, predicted, names)
@@ -529,7 +529,7 @@ def _observe(actual: np.ndarray | list | Coded, predicted: np.ndarray | list | C
             if observed is not None:
                 return observed
     sequences = [x.tolist() if isinstance(x, np.ndarray) else cast(list, x) for x in (actual, predicted)]  # (two columns of codes or none: _samples)
-    return _hashed_positions(*sequences)
+    return _hashed_positions(sequences[0], sequences[1], names)
 
 
 def _dictionary_ids(actual: Coded, predicted: Coded) -> tuple[list, np.ndarray, np.ndarray]:
@@ -662,7 +662,7 @@ def _number_positions(actual: np.ndarray, predicted: np.ndarray, names: tuple[st
     return _Observed((codes[0], codes[1]), None, union, True, lambda: in_actual)
 
 
-def _hashed_positions(actual: list, predicted: list) -> _Observed:
+def _hashed_positions(actual: list, predicted: list, names: tuple[str, str] = ("y_true", "y_pred")) -> _Observed:
     """The general path: one dict pass per input at C speed.
 
     ``index.setdefault(label, position)`` keeps the position of each label's first
@@ -679,7 +679,7 @@ def _hashed_positions(actual: list, predicted: list) -> _Observed:
             for sequence, offset in ((actual, 0), (predicted, n))
         ]
     except TypeError:
-        _raise_at_first_invalid((("y_true", actual), ("y_pred", predicted)))  # the first unhashable label
+        _raise_at_first_invalid(((names[0], actual), (names[1], predicted)))  # the first unhashable label
         raise  # pragma: no cover - the search above raises
     positions = np.fromiter(index.values(), dtype=np.int64, count=len(index))
     table = np.zeros(2 * n, dtype=np.intp)

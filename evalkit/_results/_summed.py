@@ -238,7 +238,7 @@ class SummedState(CountedState):
     _metrics_class: type | None = None
 
     _labels: Any = ()  # (a tuple with LABELS; a kind that grows its own way may keep None for none yet)
-    _rounded_earlier = False  # sums an earlier release rounded (read from its document or pickle): a window counts them again from its batches
+    _rounded_earlier = False  # sums an earlier release counted otherwise (rounded; read from its document or pickle): a window counts them again from its batches
     _fixed: bool = False
 
     _count: Callable[..., tuple[Any, ...]]

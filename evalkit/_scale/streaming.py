@@ -254,8 +254,10 @@ class LabelSetCounts(SummedState, _Locked):
         return held
 
     def __getstate__(self) -> dict[str, Any]:
-        self._settle()
-        return {name: value for name, value in super().__getstate__().items() if name not in ("_tally", "_behind", "_events", "_pending_kinds", "_pending_pairs")}
+        with self._lock:  # (the arrays a batch adds into in place, copied: a pickle is written after the lock is let go)
+            self._settle()
+            state = {name: value for name, value in super().__getstate__().items() if name not in ("_tally", "_behind", "_events", "_pending_kinds", "_pending_pairs")}
+            return {**state, "_stored": state["_stored"].copy(), "_idle": state["_idle"].copy()}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         if isinstance(state.get("_kinds"), dict):  # counts pickled by evalkit 0.1.0: labels, a table with room to grow, kinds and pairs in dicts
@@ -421,6 +423,8 @@ class LabelSetCounts(SummedState, _Locked):
         return found, per_label, kinds, pairs, idle
 
     def _invalid(self) -> str | None:
+        if self._idle.dtype.kind != "i":
+            return "field 'idle' must hold whole numbers of samples of weight 0"
         sums, amounts, rows = self._sums, self._kinds.sums, np.array(self._kinds.keys, dtype=np.int64).reshape(-1, 3)
         if np.any(sums[0] > sums[1]) or np.any(sums[0] > sums[2]):
             return "a label is in both sets of more samples than hold it in one"
@@ -435,13 +439,15 @@ class LabelSetCounts(SummedState, _Locked):
 
     @classmethod
     def _read_document(cls, document: dict[str, Any], **options: object) -> LabelSetCounts:
-        labels = document.get("labels", document.get("fixed"))
-        if "idle" not in document and isinstance(labels, list):  # (documents before weightless samples kept their labels)
+        labels, before_idle = document.get("labels", document.get("fixed")), "idle" not in document
+        if before_idle and isinstance(labels, list):  # (documents before weightless samples kept their labels: a window counts its batches again)
             document = {**document, "idle": [0] * len(labels)}
         if not isinstance(document.get("sums"), dict):
-            return super()._read_document(document, **options)
+            counts = super()._read_document(document, **options)
+            counts._rounded_earlier = before_idle
+            return counts
         counts = super()._read_document(_from_release(document), **options)
-        counts._rounded_earlier = counts._sums.dtype.kind == "O" or counts._kinds.sums.dtype.kind == "O"  # (weighted: its float sums rounded)
+        counts._rounded_earlier = True  # (0.1.0's: weighted, its float sums rounded; weightless samples' labels not kept)
         return counts
 
     def average(self, measure: MeasureLike, average: str = "macro", *, undefined: UndefinedPolicy = "exclude",

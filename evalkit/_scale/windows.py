@@ -656,7 +656,7 @@ class Faded(_Over[R]):
         total = float(decay.sum())  # (beyond float64: the kind refuses the batch)
         largest = max(math.log2(total) - math.log2(unit) if 0.0 < total < math.inf else -math.inf, math.log2(weights) if weights > 0.0 else -math.inf)
         if abs(largest) > 300 and largest > -math.inf:  # (only weights of 2**±300 move it)
-            shift = max(min(round(largest), 1023 - math.frexp(unit)[1]), -1074 - math.frexp(unit)[1])  # (a unit float64 holds)
+            shift = max(min(round(largest), 1023 - math.frexp(unit)[1]), -1021 - math.frexp(unit)[1])  # (a unit float64 holds, 2**-1022 at the least)
             unit, weights, squares = math.ldexp(unit, shift), math.ldexp(weights, -shift), math.ldexp(squares, -2 * shift)
         relative = decay if unit == 1.0 else decay / unit
         return unit, weights + (total if unit == 1.0 else float(relative.sum())), squares + float(np.dot(relative, relative))
@@ -740,7 +740,8 @@ class Faded(_Over[R]):
         """
         if not self._weights:
             raise EmptyInputError("nothing was counted yet: a decayed result needs samples for an interval")
-        resized: R = self._result.scaled(self.effective_size / self._weights)
+        result = self._result if self._unit == 1.0 else self._result.scaled(1.0 / self._unit)  # (the weights in units of the unit their sums count in)
+        resized: R = result.scaled(self.effective_size / self._weights)
         return resized
 
 

@@ -277,6 +277,8 @@ class _BySize(KeyedSums):
 def _group_codes(groups: LabelsLike, n: int, known: tuple | None) -> tuple[np.ndarray, tuple]:
     """Each sample's group as a position in ``known`` (the groups counted so far) when it holds
     them all, else in the batch's groups, sorted."""
+    if isinstance(groups, (str, bytes)):
+        raise InvalidTypeError(f"'groups' must be a sequence of groups, one per sample, got the single string {show(groups)}")
     values: np.ndarray | list = list(cast(Any, groups)) if not isinstance(groups, np.ndarray) else groups
     if len(values) != n:
         raise InputLengthError(f"'groups' has {len(values)} values for {n} samples")
