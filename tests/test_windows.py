@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from evalkit import Calibration, ConfusionMatrix, Faded, RegressionMetrics, Tumbling, Windowed
 from evalkit._scale.streaming import CurveCounts
-from evalkit.exceptions import EvalkitError, UnsupportedSettingError
+from evalkit.exceptions import EmptyInputError, EvalkitError, UnsupportedSettingError
 
 LABELS = ["a", "b", "c"]
 samples = st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from([1, 2, 3]))
@@ -83,20 +83,32 @@ def test_a_window_of_label_sets_equals_its_last_samples_counted_again(stream, si
 
 
 def test_a_long_fade_of_weightless_samples_keeps_kish_size_and_the_intervals_in_the_weights_unit():
-    """The past fading through 1,300 samples of weight 0 (its weights 2**-1300 and less): the
-    unit its sums count in stays a float64 (a review found it rounded to 0, and every later
-    update raised), Kish's size is the faded weights' (that of 0.5**age, about 3), and the
-    intervals rest on it whatever the unit (a review found ``effective`` divided by the sums in
-    units as if they were the weights)."""
-    faded = Faded(ConfusionMatrix([0, 1]), factor=0.5)
-    faded.update([0, 1, 1, 0] * 25, [0, 1, 0, 0] * 25)
-    for _ in range(13):
-        faded.update([1] * 100, [0] * 100, sample_weight=np.zeros(100))
+    """The past fading through samples of weight 0, one batch or many: Kish's size stays the
+    faded weights' (that of 0.5**age, about 3) while their counts are floats (a review found it
+    wrong after one long batch, the fade's square below float64's range); once they fall below
+    the least float the counts are 0 and so is the size, an interval says nothing is counted
+    (reviews found the unit rounded to 0, every later update raising, and intervals of 0 counts),
+    and the stream goes on."""
+    pair = [Faded(ConfusionMatrix([0, 1]), factor=0.5) for _ in range(2)]
+    for faded in pair:
+        faded.update([0, 1, 1, 0] * 25, [0, 1, 0, 0] * 25)
+    pair[0].update([1] * 900, [0] * 900, sample_weight=np.zeros(900))  # one batch: a fade of 2**-900
+    for _ in range(9):
+        pair[1].update([1] * 100, [0] * 100, sample_weight=np.zeros(100))
     ages = [Fraction(1, 2**k) for k in range(100)]
-    assert faded.effective_size == pytest.approx(float(sum(ages) ** 2 / sum(age * age for age in ages)), rel=1e-12)
+    for faded in pair:
+        assert faded.effective_size == pytest.approx(float(sum(ages) ** 2 / sum(age * age for age in ages)), rel=1e-12)
+        right = [1, 1, 0, 1] * 25  # (the first batch's samples, right where actual equals predicted, the oldest first)
+        assert faded.interval("accuracy").estimate == pytest.approx(float(sum(ages[99 - k] * right[k] for k in range(100)) / sum(ages)), rel=1e-12)
+    faded = pair[1]
+    for _ in range(4):  # 2**-1300: below the least float
+        faded.update([1] * 100, [0] * 100, sample_weight=np.zeros(100))
+    assert faded.effective_size == 0.0 and faded.n_samples == 0.0
+    with pytest.raises(EmptyInputError, match="nothing is counted"):
+        faded.interval("accuracy")
     faded.update([0], [0])
     again = Faded.from_json(faded.to_json())
-    assert again.effective_size == faded.effective_size == pytest.approx(1.0, rel=1e-12)  # the new sample outweighs the faded ones by 2**1300
+    assert again.effective_size == faded.effective_size == 1.0
     for scale in (1e200, 1e-200):  # the same shares and Kish's size at any scale of the weights: the same interval
         pair = [Faded(ConfusionMatrix([0, 1]), factor=0.99) for _ in range(2)]
         for view, factor in zip(pair, (scale, 1.0)):
@@ -524,7 +536,7 @@ def test_a_decayed_interval_rests_on_kish_effective_size():
     found = faded.interval("accuracy")
     assert faded.effective_size == pytest.approx(n, rel=1e-12)
     assert (found.estimate, found.low, found.high) == pytest.approx((p, centre - half, centre + half), rel=1e-9)
-    with pytest.raises(EvalkitError, match="nothing was counted"):
+    with pytest.raises(EvalkitError, match="nothing is counted"):
         Faded(ConfusionMatrix(["a"]), factor=0.5).interval("accuracy")
     with pytest.raises(EvalkitError, match="bootstrap"):
         faded.interval("accuracy", method="bca")  # decayed counts are no whole samples to resample
@@ -930,3 +942,23 @@ def test_a_refused_batch_leaves_every_window_as_it_was(kind):
             window.update(*bad)
     assert (faded.result == template.counted(*good), faded.effective_size, faded.to_json(), tumbling.to_json()) == before
     assert len(tumbling.history) == 0 and len(tumbling.result.labels) == 2
+
+
+def test_a_window_refuses_a_column_that_is_one_value_and_a_unit_no_float64_holds():
+    """A keyword column given as one string (or number) is no column of one value per sample (a
+    review found a bare TypeError); a decayed window's ``unit`` is a normal float64."""
+    import json
+
+    from evalkit import SetCoverage
+    from evalkit.exceptions import FormatError, InvalidTypeError
+
+    for groups in ("ab", 5, np.array("ab")):
+        with pytest.raises(InvalidTypeError, match="each column of a batch must be a sequence"):
+            Windowed(SetCoverage(), size=3).update(["a", "b"], [["a"], ["b"]], groups=groups)
+    faded = Faded(ConfusionMatrix([0, 1]), factor=0.5)
+    faded.update([0, 1], [0, 1], sample_weight=[1e300, 1e300])
+    document = json.loads(faded.to_json())
+    assert document["unit"] != 1.0 and Faded.from_json(faded.to_json()).effective_size == faded.effective_size
+    for unit in (1e-310, 5e-324, 0.0, -1.0):
+        with pytest.raises(FormatError, match="'unit'"):
+            Faded.from_json(json.dumps({**document, "unit": unit}))

@@ -167,7 +167,8 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...
         array = as_array(column, "groups")
         if array.ndim != 1 or len(array) != n:
             raise InputLengthError(f"the group column {name!r} has {len(array) if array.ndim else 0} entries but there are {n} samples")
-        fast = _small_integer_codes(array) if not isinstance(column, list) else None  # (a list: numpy makes True the number 1, which encoding keeps apart)
+        mixed = isinstance(column, list) and bool in (kinds := set(map(type, column))) and len(kinds) > 1  # (numpy makes True the number 1: encoding refuses them)
+        fast = None if mixed else _small_integer_codes(array)
         if fast is None:
             given = column if isinstance(column, list) else array  # a list keeps "1" and 1 apart, which numpy would make one string
             try:

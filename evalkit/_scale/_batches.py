@@ -13,7 +13,7 @@ from evalkit._engine import serialization
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import show
 from evalkit._results.counted import CountedState
-from evalkit.exceptions import InputLengthError, InvalidArgumentError
+from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
 
 __all__ = ["Batch", "batch_arrays", "batch_document", "one_event", "read_batch", "split_columns"]
 
@@ -121,11 +121,14 @@ def _column(values: object) -> np.ndarray | list:
     so a caller reusing its list changes nothing here): an array as an array, a list or tuple
     as a list (a list keeps its labels' types: numpy would turn ``[1, "a"]`` into strings),
     anything else (a pandas Series) as an array."""
-    if isinstance(values, np.ndarray):
+    if isinstance(values, np.ndarray) and values.ndim:
         return values.copy()
     if isinstance(values, (list, tuple)):
         return list(values)
-    return np.array(values)
+    column = np.array(values)
+    if not column.ndim:  # (one value, a string too: not a column of one per sample)
+        raise InvalidTypeError(f"each column of a batch must be a sequence, one value per sample, got {show(values)}")
+    return column
 
 
 def batch_document(batch: Batch[Any]) -> dict[str, Any]:

@@ -169,8 +169,8 @@ class _Over(serialization.Document, Generic[R]):
     def __getstate__(self) -> dict[str, Any]:
         """The window's state, without the reads it keeps and its lock, its result under
         ``_result`` (as windows stored it before they kept reads)."""
-        with self._lock:
-            state = dict(self.__dict__)
+        with self._lock:  # (what threads change in place, copied: a pickle is written after the lock is let go)
+            state: dict[str, Any] = {name: value.copy() if isinstance(value, (CountedState, collections.deque, list)) else value for name, value in self.__dict__.items()}
         for name in state.pop("_delegated", ()):
             state.pop(name, None)
         state.pop("_lock", None)
@@ -538,6 +538,16 @@ def _rounds(result: CountedState, weighted: bool) -> bool:
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
 
+_SQUARED_FADE = 2.0**-500
+"""The least fade whose square float64 holds as a normal number (a fade below it is taken in powers of 2)."""
+
+
+def _times_power_of_two(value: float, power: float) -> float:
+    """``value * 2**power`` with no step past float64's range but the result's (``power`` any real)."""
+    whole = math.floor(power)
+    return math.ldexp(value * 2.0 ** (power - whole), whole) if value else 0.0
+
+
 _MOST_SCALE = 1e150
 """The largest factor a lazily faded result's new samples may count by before the stored counts
 are rescaled (float64 goes to 1e308: the stored sums stay far from overflow)."""
@@ -606,8 +616,8 @@ class Faded(_Over[R]):
         if not (1.0 <= scale <= _MOST_SCALE and weights >= 0 and squares >= 0):
             raise serialization.FormatError(f"fields 'scale', 'weights' and 'squares' must be a scale in [1, {_MOST_SCALE:g}] and sums >= 0, got {scale}, {weights}, {squares}")
         unit = serialization.number(document.get("unit", 1.0), "unit")
-        if not unit > 0.0:
-            raise serialization.FormatError(f"field 'unit' must be a weight above 0, got {unit}")
+        if not 2.0**-1022 <= unit <= 2.0**1023:
+            raise serialization.FormatError(f"field 'unit' must be a normal float64 above 0 (the weight the sums count in), got {unit}")
         self._scale, self._weights, self._squares, self._unit = scale, weights, squares, unit
 
     def update(self, *batch: LabelsLike, sample_weight: ArrayLike | None = None, **columns: object) -> None:
@@ -635,7 +645,7 @@ class Faded(_Over[R]):
         with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
             decay = self.factor**ages * (1.0 if weight is None else weight)
             fade = self.factor**n
-            unit, weights, squares = self._sums_after(decay, fade)
+            unit, weights, squares = self._sums_after(decay, n)
         scale = self._next_scale(fade) if self._updates else None  # (its rescaling keeps the decayed result as it is)
         if scale is not None and weights > 0.0 and math.log2(weights) + math.log2(unit) + math.log2(scale) > 1000:  # counts the scale would carry near float64's end
             scale = None
@@ -647,17 +657,30 @@ class Faded(_Over[R]):
             self._scale, self._view = scale, None
         self._unit, self._weights, self._squares = unit, weights, squares  # (a batch refused above leaves the past as it was: nothing faded)
 
-    def _sums_after(self, decay: np.ndarray, fade: float) -> tuple[float, float, float]:
-        """``(unit, Σw, Σw²)`` once the past fades by ``fade`` and the weights ``decay`` join, the
-        sums in units of ``unit``: this window's unit, or a power of 2 near the larger sum where
-        that is 2**±300 from it, so that neither sum over- or underflows (Kish's size is a ratio
-        of them, which the unit leaves alone)."""
-        unit, weights, squares = self._unit, self._weights * fade, self._squares * fade * fade
+    def _sums_after(self, decay: np.ndarray, n: int) -> tuple[float, float, float]:
+        """``(unit, Σw, Σw²)`` once the past fades by ``factor**n`` and the weights ``decay`` join,
+        the sums in units of ``unit``: this window's unit, or a power of 2 near the larger sum
+        where that is 2**±300 from it, so that neither sum over- or underflows (Kish's size is a
+        ratio of them, which the unit leaves alone). The fade is taken in powers of 2 where its
+        square would leave float64's range; a past whose weights fell below it (its counts are 0)
+        is gone."""
+        unit, fade_log = self._unit, n * math.log2(self.factor)
         total = float(decay.sum())  # (beyond float64: the kind refuses the batch)
-        largest = max(math.log2(total) - math.log2(unit) if 0.0 < total < math.inf else -math.inf, math.log2(weights) if weights > 0.0 else -math.inf)
+        past = math.log2(self._weights) + fade_log if self._weights > 0.0 else -math.inf
+        if past + math.log2(unit) < -1074:  # (below the least float: the past's counts are 0, and so is it)
+            past = -math.inf
+        largest = max(math.log2(total) - math.log2(unit) if 0.0 < total < math.inf else -math.inf, past)
+        shift = 0
         if abs(largest) > 300 and largest > -math.inf:  # (only weights of 2**±300 move it)
             shift = max(min(round(largest), 1023 - math.frexp(unit)[1]), -1021 - math.frexp(unit)[1])  # (a unit float64 holds, 2**-1022 at the least)
-            unit, weights, squares = math.ldexp(unit, shift), math.ldexp(weights, -shift), math.ldexp(squares, -2 * shift)
+            unit = math.ldexp(unit, shift)
+        fade = self.factor**n
+        if past == -math.inf:
+            weights = squares = 0.0
+        elif shift == 0 and fade > _SQUARED_FADE:  # (the common case: float steps, as one event takes them)
+            weights, squares = self._weights * fade, self._squares * fade * fade
+        else:
+            weights, squares = _times_power_of_two(self._weights, fade_log - shift), _times_power_of_two(self._squares, 2 * (fade_log - shift))
         relative = decay if unit == 1.0 else decay / unit
         return unit, weights + (total if unit == 1.0 else float(relative.sum())), squares + float(np.dot(relative, relative))
 
@@ -698,7 +721,7 @@ class Faded(_Over[R]):
         if self._unit == 1.0:  # (weights of 1 in units of 1: the sums stay below 1 / (1 - factor))
             self._weights, self._squares = self._weights * fade + 1.0, self._squares * fade * fade + 1.0
         else:
-            self._unit, self._weights, self._squares = self._sums_after(np.ones(1), fade)
+            self._unit, self._weights, self._squares = self._sums_after(np.ones(1), 1)
         return True
 
     @property
@@ -739,9 +762,11 @@ class Faded(_Over[R]):
             EmptyInputError: nothing counted yet.
         """
         if not self._weights:
-            raise EmptyInputError("nothing was counted yet: a decayed result needs samples for an interval")
+            raise EmptyInputError("nothing is counted: a decayed result needs samples for an interval (none yet, or every weight faded below float64's range)")
         result = self._result if self._unit == 1.0 else self._result.scaled(1.0 / self._unit)  # (the weights in units of the unit their sums count in)
         resized: R = result.scaled(self.effective_size / self._weights)
+        if resized._holds_nothing():
+            raise EmptyInputError("the decayed counts have faded below float64's range: nothing is left for an interval")
         return resized
 
 
