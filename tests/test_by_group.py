@@ -110,8 +110,9 @@ def test_several_group_columns_are_their_intersections():
             SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups=groups)
     with pytest.raises(InvalidArgumentError, match="cannot be a group: 'group' must hold one label per sample"):  # (an unhashable value too)
         by_group([0, 1], [0, 1], ["g", {"k": 1}])
-    with pytest.raises(InvalidArgumentError, match="labels mix booleans"):  # True is not the group 1 (a list made an array of ints merged them)
-        by_group([0, 1], [0, 1], [True, 1])
+    for flags in ([True, 1], [np.True_, 1, 2]):  # True is not the group 1 (a list made an array of ints merged them)
+        with pytest.raises(InvalidArgumentError, match="labels mix"):
+            by_group([0] * len(flags), [0] * len(flags), flags)
     with pytest.raises(InvalidTypeError, match="'groups' must be a sequence of groups"):  # a string is not two groups
         SetCoverage.from_sets(["a", "b"], [["a"], ["b"]], groups="ab")
     with pytest.raises(UnknownLabelError, match="no group"):

@@ -962,3 +962,47 @@ def test_a_window_refuses_a_column_that_is_one_value_and_a_unit_no_float64_holds
     for unit in (1e-310, 5e-324, 0.0, -1.0):
         with pytest.raises(FormatError, match="'unit'"):
             Faded.from_json(json.dumps({**document, "unit": unit}))
+
+
+def test_a_decay_counts_and_sizes_its_past_alike_however_its_samples_are_batched():
+    """The counts fade by the rule the sums of Kish's size fade by (a fade below float64's range
+    in two halves; a past below its least normal number gone from both), and a batch's own
+    weights take their age's power in halves where that power alone would underflow: one long
+    batch, many short ones and one batch of everything give the same size, shares and interval
+    (a review found a ZeroDivisionError, an accuracy of 0 for 1 and counts of a few bits)."""
+    def faded(batches):
+        view = Faded(ConfusionMatrix([0, 1]), factor=0.5)
+        view.update([0] * 10, [0] * 10, sample_weight=np.full(10, 1e300))
+        for size in batches:
+            view.update([1] * size, [0] * size, sample_weight=np.full(size, 1e-300))
+        return view
+
+    one = Faded(ConfusionMatrix([0, 1]), factor=0.5)  # everything in one update: 1e300 then 1e-300 weights
+    one.update([0] * 10 + [1] * 1100, [0] * 10 + [0] * 1100, sample_weight=np.concatenate([np.full(10, 1e300), np.full(1100, 1e-300)]))
+    views = [faded([1100]), faded([100] * 11), one]
+    ages = [Fraction(1, 2 ** (1100 + k)) * Fraction(10**300) for k in range(10)]  # the 1e-300 samples weigh nothing beside them
+    for view in views:
+        assert view.effective_size == pytest.approx(float(sum(ages) ** 2 / sum(a * a for a in ages)), rel=1e-9) and view.get_accuracy() == 1.0
+        low, high = view.interval("accuracy").low, view.interval("accuracy").high
+        assert (low, high) == pytest.approx((views[1].interval("accuracy").low, views[1].interval("accuracy").high), rel=1e-9)
+    plain = [Faded(ConfusionMatrix([0, 1]), factor=0.9) for _ in range(2)]
+    plain[0].update([0, 1] * 3500, [0, 0] * 3500)  # a fade of 0.9**7000, subnormal as one float
+    for _ in range(7):
+        plain[1].update([0, 1] * 500, [0, 0] * 500)
+    assert plain[0].get_accuracy() == pytest.approx(plain[1].get_accuracy(), rel=1e-12)
+    assert plain[0].effective().n_samples == pytest.approx(plain[1].effective_size, rel=1e-12)
+
+
+def test_a_window_state_taken_under_its_lock_is_not_changed_by_a_later_batch():
+    """A pickle is written after the lock is let go: the batches it holds are copies, each with
+    its own place (a review found a batch split by a later update inside the pickle)."""
+    import pickle
+
+    window = Windowed(ConfusionMatrix([0, 1]), size=8)
+    window.update([1, 1, 1], [1, 1, 1])
+    window.update([1, 1, 1], [1, 1, 1])
+    state = window.__getstate__()
+    window.update([0, 0, 0], [0, 0, 0])  # the oldest batch splits: two of its samples leave
+    restored = Windowed.__new__(Windowed)
+    restored.__setstate__(pickle.loads(pickle.dumps(state)))
+    assert restored.result.to_array().tolist() == [[0, 0], [0, 6]] and restored.result == restored._recounted()

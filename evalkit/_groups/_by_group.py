@@ -146,6 +146,9 @@ class Disparity:
 # group columns
 
 
+_BOOLEANS = frozenset({bool, np.bool_})
+
+
 def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...]]:
     """The group of every sample (codes ``0 .. G-1``), the group keys (sorted; tuples for
     several columns) and the columns' names."""
@@ -167,7 +170,7 @@ def _group_codes(groups: Any, n: int) -> tuple[np.ndarray, tuple, tuple[str, ...
         array = as_array(column, "groups")
         if array.ndim != 1 or len(array) != n:
             raise InputLengthError(f"the group column {name!r} has {len(array) if array.ndim else 0} entries but there are {n} samples")
-        mixed = isinstance(column, list) and bool in (kinds := set(map(type, column))) and len(kinds) > 1  # (numpy makes True the number 1: encoding refuses them)
+        mixed = isinstance(column, list) and bool(_BOOLEANS & (kinds := set(map(type, column)))) and len(kinds) > 1  # (numpy makes True the number 1: encoding refuses them)
         fast = None if mixed else _small_integer_codes(array)
         if fast is None:
             given = column if isinstance(column, list) else array  # a list keeps "1" and 1 apart, which numpy would make one string

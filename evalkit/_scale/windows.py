@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import copy
 import functools
 import math
 import threading
@@ -170,7 +171,7 @@ class _Over(serialization.Document, Generic[R]):
         """The window's state, without the reads it keeps and its lock, its result under
         ``_result`` (as windows stored it before they kept reads)."""
         with self._lock:  # (what threads change in place, copied: a pickle is written after the lock is let go)
-            state: dict[str, Any] = {name: value.copy() if isinstance(value, (CountedState, collections.deque, list)) else value for name, value in self.__dict__.items()}
+            state: dict[str, Any] = {name: _held_copy(value) for name, value in self.__dict__.items()}
         for name in state.pop("_delegated", ()):
             state.pop(name, None)
         state.pop("_lock", None)
@@ -538,6 +539,14 @@ def _rounds(result: CountedState, weighted: bool) -> bool:
     return counts is None or np.asarray(counts()).dtype.kind == "f"
 
 
+def _held_copy(value: object) -> object:
+    """What a window holds as threads change it in place, copied (a result, its batches and
+    each batch's place), for a pickle written after the lock is let go; anything else as it is."""
+    if isinstance(value, collections.deque):
+        return collections.deque(copy.copy(item) for item in value)
+    return value.copy() if isinstance(value, (CountedState, list)) else value
+
+
 _SQUARED_FADE = 2.0**-500
 """The least fade whose square float64 holds as a normal number (a fade below it is taken in powers of 2)."""
 
@@ -643,7 +652,12 @@ class Faded(_Over[R]):
         positional, named = split_columns(arrays, names)
         ages = np.arange(n - 1, -1, -1, dtype=np.float64)
         with np.errstate(under="ignore"):  # a weight below float64's range weighs 0
-            decay = self.factor**ages * (1.0 if weight is None else weight)
+            powers = self.factor**ages
+            if weight is not None and powers[0] < _SQUARED_FADE:  # (the oldest's power below float64's range before its weight: in two halves)
+                halves = self.factor ** (ages / 2)
+                decay = halves * weight * halves
+            else:
+                decay = powers * (1.0 if weight is None else weight)
             fade = self.factor**n
             unit, weights, squares = self._sums_after(decay, n)
         scale = self._next_scale(fade) if self._updates else None  # (its rescaling keeps the decayed result as it is)
@@ -651,7 +665,7 @@ class Faded(_Over[R]):
             scale = None
         if scale is None:  # the past faded at once, the batch counted at its own weights
             part = self._template.counted(*positional, sample_weight=decay, **named)
-            self._result = self._faded(fade) + part
+            self._result = self._faded(n) + part
         else:
             cast(Any, self._stored).update(*positional, sample_weight=decay * scale, **named)
             self._scale, self._view = scale, None
@@ -666,9 +680,7 @@ class Faded(_Over[R]):
         is gone."""
         unit, fade_log = self._unit, n * math.log2(self.factor)
         total = float(decay.sum())  # (beyond float64: the kind refuses the batch)
-        past = math.log2(self._weights) + fade_log if self._weights > 0.0 else -math.inf
-        if past + math.log2(unit) < -1074:  # (below the least float: the past's counts are 0, and so is it)
-            past = -math.inf
+        past = self._past_after(n)
         largest = max(math.log2(total) - math.log2(unit) if 0.0 < total < math.inf else -math.inf, past)
         shift = 0
         if abs(largest) > 300 and largest > -math.inf:  # (only weights of 2**±300 move it)
@@ -684,12 +696,28 @@ class Faded(_Over[R]):
         relative = decay if unit == 1.0 else decay / unit
         return unit, weights + (total if unit == 1.0 else float(relative.sum())), squares + float(np.dot(relative, relative))
 
-    def _faded(self, fade: float) -> R:
-        """The decayed result, faded by ``fade`` more (nothing left of it below float64's range)."""
-        result = self._result
+    def _past_after(self, n: int) -> float:
+        """``log2`` of the past's weights in units once it fades by ``factor**n``; ``-inf`` where
+        their weight falls below float64's least number: the past is gone, its counts
+        (``_faded``) and its sums (``_sums_after``) alike (no float holds any of it)."""
+        if self._weights <= 0.0:
+            return -math.inf
+        past = math.log2(self._weights) + n * math.log2(self.factor)
+        return -math.inf if past + math.log2(self._unit) < -1074 else past
+
+    def _faded(self, n: int) -> R:
+        """The decayed result, faded by ``factor**n`` more: in two halves where the fade is below
+        float64's range or near it, so that the counts keep their bits (empty where the past is
+        gone, ``_past_after``)."""
+        result, fade = self._result, self.factor**n
         if fade == 1.0:
             return result
-        return result.scaled(fade) if fade > 0.0 else result.empty()
+        if fade > _SQUARED_FADE:
+            return result.scaled(fade)
+        if self._past_after(n) == -math.inf:
+            return result.empty()
+        half = 2.0 ** (n * math.log2(self.factor) / 2)
+        return result.scaled(half).scaled(half)
 
     def _next_scale(self, fade: float) -> float | None:
         """The scale once the past fades by ``fade`` more: the stored counts are first rescaled
