@@ -953,8 +953,10 @@ def test_a_window_refuses_a_column_that_is_one_value_and_a_unit_no_float64_holds
     from evalkit.exceptions import FormatError, InvalidTypeError
 
     for groups in ("ab", 5, np.array("ab")):
-        with pytest.raises(InvalidTypeError, match="each column of a batch must be a sequence"):
+        with pytest.raises(InvalidTypeError, match="'groups' must be a column, one value per sample"):
             Windowed(SetCoverage(), size=3).update(["a", "b"], [["a"], ["b"]], groups=groups)
+    with pytest.raises(InvalidTypeError, match=r"'columns\[0\]' must be a column"):
+        Windowed(ConfusionMatrix([0, 1]), size=3).update(1, [1])
     faded = Faded(ConfusionMatrix([0, 1]), factor=0.5)
     faded.update([0, 1], [0, 1], sample_weight=[1e300, 1e300])
     document = json.loads(faded.to_json())

@@ -89,7 +89,8 @@ def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None
     if not arrays:
         raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
     given = {name: values for name, values in (named or {}).items() if values is not None}
-    columns = tuple(_column(values) for values in (*arrays, *given.values()))
+    called = [*(f"columns[{k}]" for k in range(len(arrays))), *given]
+    columns = tuple(_column(values, name) for name, values in zip(called, (*arrays, *given.values())))
     n = len(columns[0])
     if any(len(values) != n for values in columns):
         raise InputLengthError(f"the batch's columns have different lengths: {[len(values) for values in columns]}")
@@ -116,7 +117,7 @@ def one_event(batch: tuple[LabelsLike, ...]) -> tuple[Any, Any] | None:
     return None
 
 
-def _column(values: object) -> np.ndarray | list:
+def _column(values: object, name: str) -> np.ndarray | list:
     """A copy of a column that slices by position (kept while its samples are in the window,
     so a caller reusing its list changes nothing here): an array as an array, a list or tuple
     as a list (a list keeps its labels' types: numpy would turn ``[1, "a"]`` into strings),
@@ -127,7 +128,7 @@ def _column(values: object) -> np.ndarray | list:
         return list(values)
     column = np.array(values)
     if not column.ndim:  # (one value, a string too: not a column of one per sample)
-        raise InvalidTypeError(f"each column of a batch must be a sequence, one value per sample, got {show(values)}")
+        raise InvalidTypeError(f"{name!r} must be a column, one value per sample, got {show(values)}")
     return column
 
 
