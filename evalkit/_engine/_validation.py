@@ -81,6 +81,20 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     return value
 
 
+def is_empty(values: object) -> bool:
+    """Whether ``values`` is a sequence of nothing; anything that is no sequence is not (the
+    checks that follow say what it is).
+
+    Examples:
+        >>> is_empty([]), is_empty([0]), is_empty(5)
+        (True, False, False)
+    """
+    try:
+        return len(values) == 0  # type: ignore[arg-type]
+    except TypeError:
+        return False
+
+
 def check_ordered(values: object, argument: str, what: str = "labels") -> None:
     """Samples come in order: a set or a dict of them (or a dict's keys or values) has none,
     so which sample is which cannot be known."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 from numpy.typing import ArrayLike
 
 from evalkit._engine._types import LabelsLike
-from evalkit._engine._validation import check_index, show
+from evalkit._engine._validation import check_index, is_empty, show
 from evalkit._engine.counting import checked_index_counts, checked_indexes, encode, pair_table
 from evalkit._results.counted import FEW_SAMPLES
 from evalkit._results.matrix_counts import MatrixCounts, few_samples
@@ -133,7 +133,7 @@ class MatrixUpdates(MatrixCounts):
                 with self._lock:
                     self._count_cells(cells, 1)
                 return
-        if _is_empty(y_true) and _is_empty(y_pred):
+        if is_empty(y_true) and is_empty(y_pred):
             encode(y_true, y_pred, self._labels, sample_weight=sample_weight)  # an empty batch: checked, nothing added
             return
         actual, predicted, found, weight = encode(y_true, y_pred, sample_weight=sample_weight)  # the batch's own labels: no look at every class
@@ -210,8 +210,3 @@ class MatrixUpdates(MatrixCounts):
         self._add(batch, labels, None if sample_weight is not None else len(actual))
 
 
-def _is_empty(values: Any) -> bool:
-    try:
-        return len(values) == 0
-    except TypeError:  # not a sequence: encode says what it is
-        return False

@@ -36,7 +36,7 @@ import numpy as np
 
 from evalkit._engine import serialization
 from evalkit._engine._labels import check_same_family, identity
-from evalkit._engine._validation import check_sample_weight, show
+from evalkit._engine._validation import check_sample_weight, is_empty, show
 from evalkit._engine.counting import encode
 from evalkit._results._summed import SummedState
 from evalkit._results.counted import ALL_OPERATIONS
@@ -165,13 +165,6 @@ class KeptRecords:
         return attrs.evolve(self, items=tuple(items), dropped=serialization.integer(document, "dropped", high=2**63 - 1))
 
 
-def _is_empty(values: object) -> bool:
-    try:
-        return len(values) == 0  # type: ignore[arg-type]
-    except TypeError:  # not a sequence: encoding says what it is
-        return False
-
-
 def _same_keys(first: tuple[Record, ...], second: tuple[Record, ...]) -> bool:
     return len(first) == len(second) and all(_key(a) == _key(b) for a, b in zip(first, second))
 
@@ -241,7 +234,7 @@ class PredictionRecords(SummedState):
     def _count(self, y_true: LabelsLike, y_pred: LabelsLike, ids: ArrayLike, *, sample_weight: ArrayLike | None = None) -> tuple[KeptRecords]:
         """The records of one batch: a sample's labels and id (``ids``, one per sample) where its
         weight is above 0 (and, with ``errors_only``, its prediction wrong), the newest ``keep``."""
-        if _is_empty(y_true) and _is_empty(y_pred):  # (no labels to encode: nothing kept, the other columns checked)
+        if is_empty(y_true) and is_empty(y_pred):  # (no labels to encode: nothing kept, the other columns checked)
             check_sample_weight(sample_weight, 0)
             _ids(ids, 0)
             return (KeptRecords(self.keep, errors_only=self.errors_only),)
