@@ -70,7 +70,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["agreeing_samples", "as_label_set_list", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
+__all__ = ["agreeing_samples", "as_label_set_list", "checked_pair_counts", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -130,7 +130,15 @@ def confusion_counts(
         MatrixSizeError: more than ``max_cells`` cells.
     """
     fixed = None if labels is None else check_label_list(labels)
-    actual, predicted, weight = _samples(y_true, y_pred, sample_weight)
+    return checked_pair_counts(*_samples(y_true, y_pred, sample_weight), fixed, max_cells)
+
+
+def checked_pair_counts(
+    actual: np.ndarray | list | Coded, predicted: np.ndarray | list | Coded, weight: np.ndarray | None, fixed: tuple | None = None, max_cells: int | None = None
+) -> tuple[np.ndarray, tuple]:  # fmt: skip
+    """``confusion_counts`` of labels already read and checked as it reads them (two 1-D arrays
+    of numbers or fixed-width strings, lists or dataframe codes of one length; checked weights;
+    ``fixed``, a checked label list): nothing is checked twice."""
     if fixed is not None:
         _check_cells(len(fixed), max_cells)
     if len(actual) == 0:
@@ -223,6 +231,8 @@ def checked_indexes(y_true_idx: ArrayLike, y_pred_idx: ArrayLike, m: int, *, sam
 
 def _index_array(values: ArrayLike, argument: str) -> np.ndarray:
     """``values`` as a 1-D array of integer class indexes (not yet range-checked)."""
+    if type(values) is np.ndarray and values.ndim == 1 and values.dtype.kind in "iu":  # (a training loop's batch: as it is)
+        return values
     if type(values) is not np.ndarray:  # (an array is ordered: the check is for sets and dicts)
         check_ordered(values, argument, "class indexes")
     array = np.asarray(values)

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine._columns import Coded, decoded
+from evalkit._engine._exact import rounded_counts
 from evalkit._engine._labels import check_label_list
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_choice, show
@@ -34,6 +35,7 @@ from evalkit.metrics._inputs import (
     _Targets,
     _targets,
     _validated,
+    label_counts,
 )
 
 __all__ = [
@@ -499,18 +501,23 @@ def _confusion_matrix(
     label of ``labels`` is in ``y_true``)."""
     if normalize is not None:
         check_choice("normalize", normalize, ("true", "pred", "all"))
-    targets = _targets(y_true, y_pred, sample_weight)
-    if targets.kind == "multilabel":
+    kind, checked_true, checked_pred = _validated(y_true, y_pred)
+    true, pred = cast(Any, checked_true), cast(Any, checked_pred)  # (1-D labels: indicators are refused below)
+    if kind == "indicators":
         raise UnsupportedSettingError("confusion_matrix needs one label per sample; use multilabel_confusion_matrix for indicators")
-    present = targets.counts.labels
-    counts = np.asarray(targets.counts) if isinstance(targets.counts, ConfusionMatrix) else targets.counts.pair_counts().dense()  # (yours to change)
+    table = label_counts(true, pred, sample_weight)  # (the matrix alone: no object around it)
+    if table is not None:
+        counts, present = rounded_counts(table[0]), table[1]
+    else:
+        evaluation = Evaluation.from_labels(true, pred, sample_weight=sample_weight)
+        counts, present = evaluation.pair_counts().dense(), evaluation.labels
     if labels is not None:
         chosen = list(check_label_list(labels))
         if not chosen:
             raise InvalidArgumentError("'labels' should contain at least one label.")
         index = {label: position for position, label in enumerate(present)}
         positions = np.array([index.get(label, -1) for label in chosen])
-        truth = decoded(targets.y_true) if isinstance(targets.y_true, Coded) else targets.y_true
+        truth = decoded(true) if isinstance(true, Coded) else true
         in_y_true = set(truth.tolist() if isinstance(truth, np.ndarray) else truth)
         if not any(label in in_y_true for label in chosen):
             raise InvalidArgumentError(missing_labels)

@@ -26,7 +26,7 @@ from evalkit._engine._validation import (
     is_sparse,
     show,
 )
-from evalkit._engine.counting import confusion_counts
+from evalkit._engine.counting import checked_pair_counts, confusion_counts
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.evaluation import Evaluation
 from evalkit._scores.curves import exact_scores
@@ -129,13 +129,29 @@ def _counted(kind: str, true: TargetData, pred: TargetData, sample_weight: Array
     actual, predicted = cast(Any, true), cast(Any, pred)  # (a dataframe column's codes are read where labels are)
     if kind == "indicators":
         return _Targets("multilabel", Evaluation.from_indicators(actual, predicted, sample_weight=sample_weight), actual, predicted, sample_weight)
-    try:  # a dense matrix where it is small beside the data; many classes (ids) counted sparsely, per class
-        counts, labels = confusion_counts(actual, predicted, None, sample_weight=sample_weight, max_cells=max(_DENSE_CELLS, 16 * len(actual)))
-        result: Counts = ConfusionMatrix._trusted(counts, labels)
-    except MatrixSizeError:
+    table = label_counts(actual, predicted, sample_weight)
+    if table is not None:
+        result: Counts = ConfusionMatrix._trusted(*table)
+    else:
         result = Evaluation.from_labels(actual, predicted, sample_weight=sample_weight)
-        labels = result.labels
-    return _Targets("binary" if len(labels) <= 2 else "multiclass", result, actual, predicted, sample_weight)
+    return _Targets("binary" if len(result.labels) <= 2 else "multiclass", result, actual, predicted, sample_weight)
+
+
+def label_counts(true: Any, pred: Any, sample_weight: ArrayLike | None) -> tuple[np.ndarray, tuple] | None:
+    """The (actual, predicted) counts of single-label targets ``_validated`` has read, and their
+    labels: a dense matrix where it is small beside the data (exact sums of float weights),
+    None where the classes are too many (ids: an ``Evaluation`` counts them per class)."""
+    limit = max(_DENSE_CELLS, 16 * len(true))
+    try:
+        if type(true) is np.ndarray and type(pred) is np.ndarray and true.dtype.kind in _READ_KINDS and pred.dtype.kind in _READ_KINDS and len(true) == len(pred):
+            return checked_pair_counts(true, pred, check_sample_weight(sample_weight, len(true)), None, limit)  # (read and checked once)
+        return confusion_counts(true, pred, None, sample_weight=sample_weight, max_cells=limit)
+    except MatrixSizeError:
+        return None
+
+
+_READ_KINDS = frozenset("biufUS")
+"""The dtypes of label arrays ``confusion_counts`` counts as they are (any other is read again)."""
 
 
 def _check_average(average: Any) -> None:
