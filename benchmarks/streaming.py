@@ -240,7 +240,13 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
 
     def regression(window: int | None) -> Callable[[], None]:
         def loop() -> None:
-            view = RegressionMetrics() if window is None else Windowed(RegressionMetrics(), size=window)
+            if window is None:
+                metrics = RegressionMetrics()
+                for a, b in zip(y, p):
+                    metrics.update_one(a, b)
+                    metrics.get_r_squared()
+                return
+            view = Windowed(RegressionMetrics(), size=window)
             for a, b in zip(y, p):
                 view.update([a], [b])
                 view.get_r_squared()
@@ -253,8 +259,7 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
         def __init__(self) -> None:
             self.n = self.y = self.yy = self.ee = 0.0
 
-        def update(self, y_true: list[float], y_pred: list[float]) -> None:
-            y, p = y_true[0], y_pred[0]
+        def update_one(self, y: float, p: float) -> None:
             self.n += 1
             self.y += y
             self.yy += y * y
@@ -267,7 +272,7 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
     def floor() -> None:
         view = FourSums()
         for a, b in zip(y, p):
-            view.update([a], [b])
+            view.update_one(a, b)
             view.get_r_squared()
 
     def river(window: int | None) -> Callable[[], None]:
@@ -303,8 +308,8 @@ def other_kinds(n: int) -> list[tuple[str, float, str]]:
     window_ours, window_river = side_by_side([regression(1_000), river(1_000)], n)
     return [("`Faded(factor=0.999)` of a matrix (10 classes): update, `get_accuracy()`", per_event(faded, n), "n/a"),
             ("`Windowed(LabelSetCounts(3 labels), size=1,000)`: update, micro F1", sets_ours, f"{sets_river:.1f} (`Rolling(MicroAverage(F1()), 1000)`)"),
-            ("`RegressionMetrics`: update, `get_r_squared()`", one_ours, f"{one_river:.1f} (`R2`)"),
-            ("the floor of that loop: a plain Python class of four float sums, `update([y], [p])`, its R²", one_floor, ""),
+            ("`RegressionMetrics`: `update_one(y, p)`, `get_r_squared()`", one_ours, f"{one_river:.1f} (`R2`)"),
+            ("the floor of that loop: a plain Python class of four float sums, `update_one(y, p)`, its R²", one_floor, ""),
             ("`Windowed(RegressionMetrics(), size=1,000)`: update, `get_r_squared()`", window_ours, f"{window_river:.1f} (`Rolling(R2(), 1000)`)")]  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sklearn import metrics as sk
 from strategies import close, numeric_targets
 
-from evalkit import EvaluationMetrics, RegressionMetrics, measure
+from evalkit import EvaluationMetrics, RegressionMetrics, Windowed, measure
 from evalkit import metrics as ek
 from evalkit.exceptions import (
     EmptyInputError,
@@ -430,6 +430,47 @@ def test_a_stream_reads_its_running_sums_to_rounding_and_stays_exact(data, cut):
     rest = stream - RegressionMetrics.from_predictions([1.5], [2.5])  # a subtraction forgets the largest error: the rest compared
     assert copied == stream and {k: v for k, v in rest.to_dict(strict=True).items() if k != "max_error"} == {
         k: v for k, v in whole.to_dict(strict=True).items() if k != "max_error"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=numeric_targets(min_size=1, outputs=1, extreme=False))
+def test_one_sample_at_a_time_is_a_batch_of_one(data):
+    y, p, _ = data
+    y, p = (y[:, 0] if y.ndim == 2 else y).tolist(), (p[:, 0] if p.ndim == 2 else p).tolist()
+    one, lists = RegressionMetrics(), RegressionMetrics()
+    for a, b in zip(y, p):
+        one.update_one(a, b)
+        lists.update([a], [b])
+        assert one.get_r_squared() == lists.get_r_squared() or math.isnan(one.get_r_squared())
+    assert one == lists == RegressionMetrics.from_predictions(y, p)
+
+
+def test_one_sample_is_one_number_each():
+    metrics = RegressionMetrics()
+    metrics.update_one(3, 2.5)  # an int: its float
+    metrics.update_one(np.float32(1.5), 2)  # numpy numbers: the exact path
+    assert metrics == RegressionMetrics.from_predictions([3.0, 1.5], [2.5, 2.0])
+    for bad, argument in ((([1.0, 2.0], 1.0), "'y_true'"), ((1.0, "2"), "'y_pred'"), ((1.0, np.array([2.0])), "'y_pred'")):
+        with pytest.raises(InvalidTypeError, match=f"{argument} must be one number"):
+            metrics.update_one(*bad)
+    with pytest.raises(InvalidValueError, match="'y_pred'"):
+        metrics.update_one(1.0, math.nan)
+    with pytest.raises(InputShapeError):
+        RegressionMetrics.from_predictions([[1.0, 2.0]], [[1.0, 2.0]]).update_one(1.0, 1.0)
+    assert metrics == RegressionMetrics.from_predictions([3.0, 1.5], [2.5, 2.0])  # nothing counted by a refusal
+
+
+def test_a_long_window_counts_its_held_events_in_batches_of_both_signs():
+    """Past a few hundred held events the exact sums count them in numpy, those taken away
+    subtracted: the window's sums equal those of its last samples counted afresh, bit for bit (its
+    largest error is unknown once one left)."""
+    rng = np.random.default_rng(7)
+    y, p = rng.normal(size=900).tolist(), rng.normal(size=900).tolist()
+    window = Windowed(RegressionMetrics(), size=50)
+    for a, b in zip(y, p):
+        window.update([a], [b])
+    held, fresh = window.result.to_dict(strict=True), RegressionMetrics.from_predictions(y[-50:], p[-50:]).to_dict(strict=True)
+    assert held.pop("max_error") is None and held == {name: value for name, value in fresh.items() if name != "max_error"}
 
 
 @settings(max_examples=60, deadline=None)

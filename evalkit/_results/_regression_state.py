@@ -383,14 +383,15 @@ class RegressionState(SummedState):
         if carried >= _MOST_PENDING:
             self._running = None  # seeded anew from the exact sums by the next event: no rounding carried on
         exact, spread = self._exact, self._spread
+        events = np.array(pending, dtype=np.float64).reshape(-1, 3)  # (one array: not a list of rows, which cost more than the sums)
         for sign, combine in ((1, operator.add), (-1, operator.sub)):
-            rows_y = [[y] for y, counted in zip(pending[0::3], pending[2::3]) if counted == sign]
-            if rows_y:
-                rows_p = [[p] for p, counted in zip(pending[1::3], pending[2::3]) if counted == sign]
-                sums = few_sums(rows_y, rows_p, None) if len(rows_y) < _FEW else exact_sums(np.array(rows_y), np.array(rows_p), None)
+            chosen = events[events[:, 2] == sign]
+            if len(chosen):
+                rows_y, rows_p = chosen[:, :1], chosen[:, 1:2]
+                sums = few_sums(rows_y.tolist(), rows_p.tolist(), None) if len(chosen) < _FEW else exact_sums(rows_y, rows_p, None)
                 exact = [list(map(combine, mine, theirs)) for mine, theirs in zip(exact, sums)]
                 if spread is not None:
-                    spread = [list(map(combine, mine, theirs)) for mine, theirs in zip(spread, spread_sums(np.array(rows_y), np.array(rows_p), None))]
+                    spread = [list(map(combine, mine, theirs)) for mine, theirs in zip(spread, spread_sums(rows_y, rows_p, None))]
         if any(row[k] < 0 for row in exact for k in _NONNEGATIVE):
             raise InvalidCountsError("cannot take away samples that were never counted")
         self._exact, self._spread = exact, spread
@@ -566,6 +567,29 @@ class RegressionState(SummedState):
         if sample_weight is None and type(y_true) is list and type(y_pred) is list and len(y_true) == 1 == len(y_pred) and self._count_one(y_true[0], y_pred[0], 1):
             return  # one event of a stream ([y], [p])
         super().update(y_true, y_pred, sample_weight=sample_weight)
+
+    def update_one(self, y_true: float, y_pred: float, /) -> None:
+        """Count one sample of one output, as River's ``update(y_true, y_pred)``: ``update([y_true],
+        [y_pred])`` without the lists.
+
+        Raises:
+            InvalidTypeError: not one number each. InvalidValueError: NaN or infinity.
+            InputShapeError: a result of more outputs.
+
+        Examples:
+            >>> from evalkit import RegressionMetrics
+            >>> metrics = RegressionMetrics()
+            >>> for y, p in [(3.0, 2.5), (-0.5, 0.0), (2.0, 2.0), (7.0, 8.0)]:
+            ...     metrics.update_one(y, p)
+            >>> round(metrics.get_r_squared(), 4)
+            0.9486
+        """
+        if self._count_one(y_true, y_pred, 1):
+            return
+        for argument, value in (("y_true", y_true), ("y_pred", y_pred)):
+            if isinstance(value, (str, bytes)) or np.ndim(value) != 0:  # type: ignore[arg-type]
+                raise InvalidTypeError(f"{argument!r} must be one number (update_one counts one sample; update counts a batch), got {show(value)}")
+        self.update([y_true], [y_pred])
 
     def _count(self, y_true: TargetsLike, y_pred: TargetsLike, *, sample_weight: ArrayLike | None = None) -> tuple[_Moments, _Largest, _Spread]:
         """The sums of one batch (the first fixes the number of outputs)."""
