@@ -323,6 +323,27 @@ def test_calibration_counts_take_away_what_they_counted_and_refuse_what_they_did
         assert counts.calibration() == Calibration.from_scores([0, 1], [0.2, 0.6], bins=bins)  # nothing changed by the refusal
 
 
+@pytest.mark.parametrize("make", [lambda t: Windowed(t, size=2), lambda t: Tumbling(t, size=2), lambda t: Faded(t, factor=0.5)], ids=["Windowed", "Tumbling", "Faded"])
+def test_a_window_counts_one_sample_itself_and_refuses_the_changes_it_would_not_know_of(make):
+    """``update_one`` of a window counts the sample through the window (it leaves, it fades), as
+    ``update([y], [p])`` does; the result's other ways to change in place are refused, since the
+    window would never take those samples away."""
+    for template, events in ((ConfusionMatrix(["a", "b"]), [("a", "b"), ("b", "b"), ("a", "a"), ("b", "a"), ("a", "a")]),
+                             (RegressionMetrics(), [(0.0, 1.0), (1.0, 0.5), (2.0, 2.5), (3.0, 1.0), (4.0, 0.0)])):  # fmt: skip
+        one, batches = make(template), make(template)
+        for y, p in events:
+            one.update_one(y, p)
+            batches.update([y], [p])
+        assert one.result == batches.result
+        refused = {"revert": ([events[-1][0]], [events[-1][1]])}
+        refused.update({"inc": (0, 1), "update_indices": ([0], [1]), "reset": ()} if isinstance(template, ConfusionMatrix) else {"set": ("extra", 1.0)})
+        for name, arguments in refused.items():
+            with pytest.raises(UnsupportedSettingError, match=rf"{type(one).__name__}\.{name} would change the window's result"):
+                getattr(one, name)(*arguments)
+        assert one.result == batches.result  # nothing changed by a refusal
+    assert not hasattr(make(ConfusionMatrix(["a"])), "get_r_squared")  # what the result lacks, the window lacks
+
+
 def test_windows_agree_with_rivers_rolling_metrics():
     from river import metrics, utils
 

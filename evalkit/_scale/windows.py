@@ -110,6 +110,18 @@ def _check_size(size: object, argument: str = "size") -> int:
     return int(size)
 
 
+_CHANGES = {
+    "update_one": "",
+    "inc": "count through the window, window.update([actual], [predicted]) with the labels",
+    "update_indices": "count through the window, window.update(y_true, y_pred) with the labels",
+    "revert": "a window takes its samples away itself as they leave",
+    "reset": "make a new window",
+    "set": "store the value on a copy, window.result",
+}
+"""The methods by which a result changes in place, which a window must not pass to its result
+(samples it would not know of); ``update_one`` it counts itself: what else to do."""
+
+
 class _Over(serialization.Document, Generic[R]):
     """What every window shares: the template, the result so far, reading through it, a lock
     that updates and reads hold, and the JSON document of all of it."""
@@ -163,9 +175,19 @@ class _Over(serialization.Document, Generic[R]):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        if name in _CHANGES and hasattr(self._template, name):  # a change of the result the window would not know of
+            if name == "update_one":
+                return self._update_one
+            raise UnsupportedSettingError(f"{type(self).__name__}.{name} would change the window's result behind the window (its samples would never "
+                                          f"leave it, or leave twice): {_CHANGES[name]}")  # fmt: skip
         with self._lock:
             found = getattr(self._result, name)  # a window answers what its result answers
             return self._keep(name, found)
+
+    def _update_one(self, y_true: Any, y_pred: Any, /) -> None:
+        """One sample counted through the window, as the result's ``update_one`` counts it:
+        ``update([y_true], [y_pred])``."""
+        cast(Any, self).update([y_true], [y_pred])
 
     def __getstate__(self) -> dict[str, Any]:
         """The window's state, without the reads it keeps and its lock, its result under
