@@ -445,6 +445,42 @@ def test_one_sample_at_a_time_is_a_batch_of_one(data):
     assert one == lists == RegressionMetrics.from_predictions(y, p)
 
 
+def test_one_sample_at_a_time_agrees_with_rivers_r2_and_its_rolling_window():
+    from river import metrics, utils
+
+    rng = np.random.default_rng(8)
+    y = (rng.normal(size=400) * 3 + 10).tolist()
+    p = (np.array(y) + rng.normal(scale=0.5, size=400)).tolist()
+    stream, window = RegressionMetrics(), Windowed(RegressionMetrics(), size=60)
+    theirs, rolling = metrics.R2(), utils.Rolling(metrics.R2, window_size=60)
+    for k, (a, b) in enumerate(zip(y, p)):
+        stream.update_one(a, b)
+        window.update([a], [b])
+        theirs.update(a, b)
+        rolling.update(a, b)
+        if k:
+            assert stream.get_r_squared() == pytest.approx(theirs.get(), rel=1e-9)
+            assert window.get_r_squared() == pytest.approx(rolling.get(), rel=1e-9)
+        else:  # one sample has no variance: River reports 0, evalkit 1 - RSS/0 (-inf; NaN for a perfect prediction)
+            assert stream.get_r_squared() == -math.inf and theirs.get() == 0
+
+
+def test_a_stream_after_one_huge_value_reads_its_exact_numbers():
+    """A mean beyond the moderate values' (1e155 among values near 1) would put squares beyond
+    float64 into the running sums (NaN and inf read for thousands of events): such a stream is
+    counted on the exact path, and a window's again on running sums once the value left."""
+    rng = np.random.default_rng(9)
+    y, p = [1e155, *rng.normal(size=60).tolist()], [0.0, *rng.normal(size=60).tolist()]
+    stream, window = RegressionMetrics(), Windowed(RegressionMetrics(), size=20)
+    for k, (a, b) in enumerate(zip(y, p), 1):
+        stream.update_one(a, b)
+        window.update([a], [b])
+        if k % 10 == 0:
+            for ours, exact in ((stream, RegressionMetrics.from_predictions(y[:k], p[:k])), (window, RegressionMetrics.from_predictions(y[max(0, k - 20) : k], p[max(0, k - 20) : k]))):
+                for name in ("get_r_squared", "get_mean_squared_error", "get_mean_absolute_error"):
+                    assert getattr(ours, name)() == pytest.approx(getattr(exact, name)(), rel=1e-9), (k, name)
+
+
 def test_one_sample_is_one_number_each():
     metrics = RegressionMetrics()
     metrics.update_one(3, 2.5)  # an int: its float

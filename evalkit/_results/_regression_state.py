@@ -500,13 +500,14 @@ class RegressionState(SummedState):
         """The float running sums (``_RUNNING``) of the samples counted exactly so far, centred on
         their means (each correctly rounded: the means less them, the exact remainders), or, with
         no weight counted, on the event ``y``, ``p`` about to be; None where a sum is beyond
-        float64 (exact sums of values beyond ``_moderate``)."""
+        float64, or where a mean is not moderate (exact sums of values beyond ``_moderate``: the
+        exact path then counts each event, and its reads are the exact ones)."""
         row, unit = _reduced(self._exact[0])
         weight = row[0]
         if not weight:  # nothing counted (or samples of weight 0 only): every sum is 0
             return [*_NOTHING[: len(_RUNNING) - 3], y, p, y - p]
         centres = [_as_float(total, weight) for total in (row[1], row[2], row[1] - row[2])]
-        if not all(map(math.isfinite, centres)):
+        if not all(abs(centre) < 1e100 for centre in centres):  # (NaN fails too) a mean beyond the moderate values': their deviations from it would square beyond float64
             return None
         remainders = [_remainder(total, weight, centre) for total, centre in zip((row[1], row[2], row[1] - row[2]), centres)]
         running = [_as_float(weight, unit), *remainders, *(_as_float(*_DERIVED[name](row, unit)) for name in _RUNNING[4:-3]), *centres]
