@@ -292,6 +292,17 @@ def test_the_warning_is_scikit_learns_kind_and_the_one_evalkit_gives():
     with pytest.warns(ek.UndefinedMetricWarning, match="[Pp]recision"):
         assert ek.precision_score([0, 1], [0, 0]) == 0.0
 
+def test_one_value_where_a_sample_each_is_wanted_is_named_as_one_value_and_a_generator_is_read_once():
+    from evalkit.exceptions import InputShapeError, InvalidTypeError
+
+    for call, error, message in ((lambda: ek.confusion_matrix([0, 1], [0, 1], sample_weight=2), InputShapeError, "'sample_weight' must hold one weight per sample.*single value 2"),
+                                 (lambda: ek.confusion_matrix("ab", "ab"), InvalidTypeError, "'y_true' must be a sequence of labels, got the single string 'ab'"),
+                                 (lambda: ek.f1_score(5, 5), InputShapeError, "'y_true' must be 1-D labels .* got the single value 5")):  # fmt: skip
+        with pytest.raises(error, match=message):
+            call()
+    assert ek.confusion_matrix((label for label in [0, 1, 1]), [0, 1, 0]).tolist() == sk.confusion_matrix([0, 1, 1], [0, 1, 0]).tolist()
+    assert ek.accuracy_score(iter([0, 1]), iter([0, 0])) == 0.5
+
 
 @pytest.mark.parametrize(
     "call",

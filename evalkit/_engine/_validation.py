@@ -286,6 +286,8 @@ def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str =
             array = array.astype(np.int64) if all(isinstance(value, (int, np.integer)) for value in array.ravel()) else array.astype(np.float64)
         except (TypeError, ValueError, OverflowError) as error:
             raise InvalidTypeError(f"{argument!r} must hold numbers that fit a float64, got {show(sample_weight)}") from error
+    if array.ndim == 0:
+        raise InputShapeError(f"{argument!r} must hold one weight per sample (a 1-D sequence), got the single value {show(sample_weight)}")
     if array.ndim != 1:
         raise InputShapeError(f"Sample weights must be 1D array or scalar: {argument!r} must be 1-D (one weight per sample), got shape {array.shape}")
     if len(array) != n:

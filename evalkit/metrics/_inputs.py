@@ -7,7 +7,7 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, TypeAlias, cast
 
 import attrs
@@ -60,8 +60,12 @@ class _Targets:
 def _as_target(values: Any, argument: str) -> tuple[str, Any]:
     """``("labels", 1-D values)`` or ``("indicators", 2-D array or sparse matrix)``."""
     check_ordered(values, argument)
+    if isinstance(values, (str, bytes)):
+        raise InvalidTypeError(f"{argument!r} must be a sequence of labels, got the single string {show(values)}")
     if is_sparse(values):
         return "indicators", values
+    if isinstance(values, Iterator):  # a generator's labels, read once
+        values = list(values)
     if isinstance(values, (list, tuple)):
         if values and isinstance(values[0], (list, tuple, np.ndarray)):
             values = as_array(values, argument)
@@ -78,7 +82,8 @@ def _as_target(values: Any, argument: str) -> tuple[str, Any]:
             )
         return "indicators", array
     if array.ndim != 1:
-        raise InputShapeError(f"{argument!r} must be 1-D labels or a 2-D indicator matrix, got shape {array.shape}")
+        got = f"the single value {show(values)}" if array.ndim == 0 else f"shape {array.shape}"
+        raise InputShapeError(f"{argument!r} must be 1-D labels or a 2-D indicator matrix, got {got}")
     if array.dtype.kind == "f":
         _refuse_continuous(array, argument)
     return "labels", array
