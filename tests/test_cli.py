@@ -323,11 +323,19 @@ def test_a_window_of_time_holds_the_samples_of_its_period(capsys, tmp_path):
     rows = ["time,actual,predicted"] + [f"2026-11-01T{hour:02d}:{minute:02d}:00,{'ab'[(hour + minute) % 2]},{'ab'[hour % 2]}" for hour in range(6) for minute in (0, 30)]
     path = write(tmp_path, "stream.csv", "\n".join(rows) + "\n")
     document = over_time(capsys, path, "--period", "2h", "--time-column", "time", "--step", "1h")
-    assert [row["end"] for row in document["rows"]] == [*(f"2026-11-01T{hour:02d}:00:00Z" for hour in range(1, 6)), "2026-11-01T05:30:00Z"]
-    assert [row["samples"] for row in document["rows"]] == [3, 4, 4, 4, 4, 4]  # (end - 2h, end]: four half hours, fewer at the start
+    # rows end on whole steps (hours) from time 0, the first at or after the first sample; a window is (end - 2h, end]: four half hours, fewer at the start
+    assert [row["end"] for row in document["rows"]] == [*(f"2026-11-01T{hour:02d}:00:00Z" for hour in range(6)), "2026-11-01T05:30:00Z"]
+    assert [row["samples"] for row in document["rows"]] == [1, 3, 4, 4, 4, 4, 4]
     numbers = write(tmp_path, "numbers.csv", "t,actual,predicted\n" + "".join(f"{t},a,{'a' if t < 5 else 'b'}\n" for t in range(10)))
     document = over_time(capsys, numbers, "--period", "3", "--time-column", "t")
-    assert [(row["end"], row["samples"], row["accuracy"]) for row in document["rows"]] == [(3.0, 3, 1.0), (6.0, 3, 1 / 3), (9.0, 3, 0.0)]  # (0, 3], (3, 6], (6, 9]
+    assert [(row["end"], row["samples"], row["accuracy"]) for row in document["rows"]] == [(0.0, 1, 1.0), (3.0, 3, 1.0), (6.0, 3, 1 / 3), (9.0, 3, 0.0)]  # every sample in a window: (-3, 0], (0, 3], ...
+    gaps = write(tmp_path, "gaps.csv", "t,actual,predicted\n0.5,a,a\n1.5,a,b\n1e9,b,b\n")  # a gap of a billion periods: no empty rows
+    document = over_time(capsys, gaps, "--period", "1", "--time-column", "t")
+    assert [(row["end"], row["samples"]) for row in document["rows"]] == [(1.0, 1), (2.0, 1), (1e9, 1)]
+    for bad in ("nan", "inf", "-inf"):  # float() reads them: refused at their line, not a loop without end
+        path = write(tmp_path, "bad.csv", f"t,actual,predicted\n1,a,a\n{bad},a,b\n")
+        status, _, err = run(capsys, "report", path, "--period", "1", "--time-column", "t")
+        assert status == 2 and f"bad.csv:3: time '{bad}' is not a finite number" in err
 
 
 def test_the_windows_page_draws_each_measure_with_accuracy_in_its_band(capsys, tmp_path):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from evalkit import Calibration, ConfusionMatrix, Faded, RegressionMetrics, Tumbling, Windowed
 from evalkit._scale.streaming import CurveCounts
-from evalkit.exceptions import EmptyInputError, EvalkitError, UnsupportedSettingError
+from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, UnsupportedSettingError
 
 LABELS = ["a", "b", "c"]
 samples = st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from([1, 2, 3]))
@@ -629,6 +629,21 @@ def test_a_table_over_time_refuses_what_it_cannot_window():
         over_time(["a"], ["a"], tumbling=3, step=1)
     with pytest.raises(EvalkitError, match="'y_true' has 1 values but 'y_pred' has 2"):
         over_time(["a"], ["a", "b"], window=2)
+    for bad in (math.nan, math.inf):  # NaN passed every check of order, infinity ended windows without end
+        with pytest.raises(InvalidArgumentError, match=r"'time' must be finite numbers .* got \[ 0., (nan|inf)\]"):
+            over_time(["a", "b"], ["a", "b"], period=1, time=[0.0, bad])
+
+
+def test_every_sample_of_a_stream_in_time_is_in_a_row_and_no_row_is_empty():
+    """Rows end on whole steps from time 0, the first at or after the first sample, so that the
+    first sample is in a window ((end - period, end]); a window holding no sample is no row, so a
+    gap of a billion periods costs nothing."""
+    from evalkit import over_time
+
+    table = over_time(["a"] * 6, ["a", "b", "a", "a", "b", "b"], period=2, time=[0.0, 0.5, 1.0, 3.0, 1e9, 1e9 + 0.5])
+    assert [(row["end"], row["samples"]) for row in table.rows] == [(0.0, 1), (2.0, 2), (4.0, 1), (1e9, 1), (1e9 + 0.5, 2)]
+    tumbling = over_time(["a"] * 7, ["a"] * 7, period=3, time=[1, 2, 3, 4, 5, 6, 7]).rows  # (0, 3], (3, 6], and the open window (4, 7] read at the end
+    assert [(row["end"], row["samples"]) for row in tumbling] == [(3.0, 3), (6.0, 3), (7.0, 3)]
 
 
 @given(st.lists(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(["north", "south", "east"])),

@@ -99,12 +99,20 @@ def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None
         weight = weight.astype(np.int64 if weight.dtype.kind in "biu" else np.float64, copy=False)
     if weight is not None and weight.shape != (n,):
         raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
-    times = None
-    if time is not None:
-        times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
-        if not np.isfinite(times).all():
-            raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
-    return columns, tuple(given), weight, times, n
+    return columns, tuple(given), weight, None if time is None else checked_times(time, n), n
+
+
+def checked_times(time: ArrayLike, n: int) -> np.ndarray:
+    """The time of each of ``n`` samples (one time for all, or one each), as float64 (a copy).
+
+    Raises:
+        InvalidArgumentError: a time that is no finite number (NaN passes every check of order;
+            an infinity would end every window at once).
+    """
+    times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
+    if not np.isfinite(times).all():
+        raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
+    return times
 
 
 def one_event(batch: tuple[LabelsLike, ...]) -> tuple[Any, Any] | None:

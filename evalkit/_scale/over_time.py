@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 from evalkit._engine._types import LabelsLike
 from evalkit._engine._validation import check_positive_number, show
 from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._scale._batches import checked_times
 from evalkit._scale.monitor import Monitor
 from evalkit._scale.windows import Windowed, _check_size
 from evalkit.exceptions import InputLengthError, InvalidArgumentError, InvalidTypeError
@@ -134,9 +135,11 @@ class OverTimeCounter:
             return
         if time is None:
             raise InvalidArgumentError("a window of 'period' needs the time of every sample: update(..., time=times)")
-        times = np.broadcast_to(np.asarray(time, dtype=np.float64), actual.shape)
-        if math.isnan(self._boundary) and len(times):
-            self._boundary = float(times[0]) + self._every
+        times = checked_times(time, len(actual))
+        if math.isnan(self._boundary) and len(times):  # rows end on the steps from time 0 (whole hours of dates): the first holds the first sample
+            first = float(times[0])
+            self._boundary = math.ceil(first / self._every) * self._every
+            self._boundary += self._every if self._boundary < first else 0.0  # (a quotient rounded down)
         start = 0
         while start < len(times):
             stop = max(start, int(np.searchsorted(times, self._boundary, side="right")))  # the samples up to the boundary: a window is (end - period, end]
@@ -145,8 +148,11 @@ class OverTimeCounter:
             start = stop
             if start < len(times):  # a sample past the boundary: the window up to it is done
                 self._view.advance(self._boundary)
-                self._record(self._end(self._boundary))
+                if len(self._view):  # (a window that holds no sample is no row: a gap of a year in hours makes none)
+                    self._record(self._end(self._boundary))
                 self._boundary += self._every
+                if not len(self._view) and times[start] > self._boundary:  # empty until the next sample: on to the first end that holds it
+                    self._boundary += math.ceil((float(times[start]) - self._boundary) / self._every) * self._every
 
     def _watch(self, actual: np.ndarray, predicted: np.ndarray, sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
         """The batch through the monitor; its alarms on the axis of the rows' ends (the sample

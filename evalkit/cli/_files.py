@@ -474,9 +474,14 @@ def batch_times(batch: Batch) -> tuple[np.ndarray, bool]:
     texts = [value.decode() if isinstance(value, bytes) else str(value) for value in values]
     where = batch.where("time")
     try:
-        return np.array([float(text) for text in texts]), False
+        numbers = np.array([float(text) for text in texts])
     except ValueError:
         pass
+    else:
+        outside = np.flatnonzero(~np.isfinite(numbers))
+        if len(outside):  # (float() reads "nan" and "inf")
+            raise InputFileError(f"{where(int(outside[0]))}: time {texts[outside[0]]!r} is not a finite number")
+        return numbers, False
     times = []
     for position, text in enumerate(texts):
         try:
