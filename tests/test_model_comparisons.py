@@ -403,6 +403,12 @@ def test_a_missing_cell_is_refused_by_name_or_dropped(tmp_path):
     path.write_text("data set,a,b\nx,0.9,oops\n")
     with pytest.raises(InputFileError, match="line 2: a value that is no number"):
         ModelComparison.from_csv(path)
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(b"data set,a,b\ncaf\xe9,0.1,0.2\ny,0.3,0.1\n")
+    for unreadable, message in ((tmp_path / "none.csv", "none.csv: cannot read the file: No such file"), (tmp_path, "cannot read the file: Is a directory"),
+                                (latin, "latin.csv:2: the text is not UTF-8")):  # (tracebacks of the command line's compare before)
+        with pytest.raises(InputFileError, match=message):
+            ModelComparison.from_csv(unreadable)
 
 
 def test_text_markdown_and_latex_mark_the_best_and_show_the_ranks():

@@ -21,6 +21,7 @@ Examples:
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import combinations
@@ -337,8 +338,17 @@ class ModelComparison(Tabular, DocumentValue):
         Raises:
             InputFileError: a cell that is no number, or a row of another length (named by its line).
         """
-        with open(path, newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle, delimiter=delimiter))
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        except OSError as error:  # (missing, a directory, no permission)
+            raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = raw[: error.start].count(b"\n") + 1
+            raise InputFileError(f"{path}:{line}: the text is not UTF-8") from None
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
         if len(rows) < 2 or len(rows[0]) < 3:
             raise InputFileError(f"{path}: a comparison table has a header row (data set, then two models or more) and rows of data sets")
         header, values, names = rows[0], [], []
