@@ -247,6 +247,8 @@ def test_a_report_sorts_classes_by_a_measures_direction():
     assert build_report(cm, sort_by="nns").labels == tuple(np.array(cm.labels)[np.argsort(nns, kind="stable")])
     with pytest.raises(InvalidArgumentError, match="no direction"):
         build_report(cm, sort_by="prevalence")
+    by_support = ConfusionMatrix.from_array([[1, 1], [4, 5]], ["a", "b"])  # support, the last column (an IndexError before): the most samples first
+    assert build_report(by_support, sort_by="support").labels == ("b", "a") and build_report(cm, sort_by="support").labels == ("a", "b", "c")  # (ties: label order)
 
 
 def test_a_whole_result_interval_is_never_a_getter_of_one_class():

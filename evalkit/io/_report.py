@@ -553,12 +553,18 @@ def _calibration_section(calibration: Calibration | None) -> tuple[dict, str, Re
 
 
 def _sorted_labels(source: CellsResult, sort_by: MeasureLike, metrics_class: type[Any] | None, curve: ThresholdCurve | None, undefined: UndefinedPolicy) -> tuple:
-    """The labels from the best class to the worst by a column's direction, undefined last."""
-    column = _columns(source, [sort_by], metrics_class, curve, undefined)[0]
-    if column.direction not in ("higher", "lower"):
-        raise InvalidArgumentError(f"sort_by={column.name!r}: the measure has no direction (neither higher nor lower is better)")
-    values = column.per_class
-    keys = np.where(np.isnan(values), np.inf, -values if column.direction == "higher" else values)
+    """The labels from the best class to the worst by a column's direction, undefined last (by
+    ``"support"``, the last column: the most samples first)."""
+    if isinstance(sort_by, str) and sort_by == "support":
+        values, direction = np.asarray(source.class_cells.support, dtype=np.float64), "higher"
+    else:
+        found = _columns(source, [sort_by], metrics_class, curve, undefined)
+        if not found:
+            raise InvalidArgumentError(f"sort_by={sort_by!r} names no column of the report")
+        if found[0].direction not in ("higher", "lower"):
+            raise InvalidArgumentError(f"sort_by={found[0].name!r}: the measure has no direction (neither higher nor lower is better)")
+        values, direction = found[0].per_class, found[0].direction
+    keys = np.where(np.isnan(values), np.inf, -values if direction == "higher" else values)
     return tuple(source.labels[k] for k in np.argsort(keys, kind="stable"))
 
 
