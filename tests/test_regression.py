@@ -74,7 +74,7 @@ def _reference(sums, n):
         "residual_square_sum": float(sums["sse"]),
         "r_squared": 1 - _ratio(sums["sse"], sums["sst"]) if sums["sst"] != 0 or sums["sse"] != 0 else math.nan,
         "explained_variance": 1 - _ratio(sums["see"], sums["sst"]) if sums["sst"] != 0 or sums["see"] != 0 else math.nan,
-        "f_stat": _ratio((sums["sst"] - sums["sse"]) * (n - 2), sums["sse"]) if n > 2 else math.nan,
+        "f_stat": _ratio((sums["sst"] - sums["sse"]) * (n - 2), sums["sse"]) if n > 2 and sums["sst"] != 0 else math.nan,  # (a constant target: no R², no F)
         "residual_standard_error": math.sqrt(_ratio(sums["sse"], n - 2)) if n > 2 else math.nan,
     }
 
@@ -481,6 +481,14 @@ def test_a_stream_after_one_huge_value_reads_its_exact_numbers():
                     assert getattr(ours, name)() == pytest.approx(getattr(exact, name)(), rel=1e-9), (k, name)
 
 
+def test_a_constant_target_has_no_f_statistic_as_it_has_no_r_squared():
+    constant = RegressionMetrics.from_predictions([1, 1, 1], [2, 3, 1])  # the formula gives (0 - RSS) / (RSS / 1) = -1 (the command line printed it)
+    assert constant.get_r_squared() == -math.inf and math.isnan(constant.get_f_stat())
+    both = RegressionMetrics.from_predictions([[1, 0], [1, 1], [1, 3], [1, 2]], [[2, 0], [3, 1], [1, 2], [1, 2]])
+    f = both.get_f_stat(multioutput="raw_values")
+    assert math.isnan(f[0]) and f[1] == pytest.approx(((5 - 1) / 1) / (1 / 2))  # the second: SST 5, RSS 1, n 4
+
+
 def test_one_sample_is_one_number_each():
     metrics = RegressionMetrics()
     metrics.update_one(3, 2.5)  # an int: its float
@@ -612,7 +620,7 @@ def test_the_formulas_give_a_stream_s_floats_what_they_give_arrays(a, b, c, samp
     cases = [(formulas.mean_of, (a, b), {}), (formulas.r_squared, (a, b), {}), (formulas.r_squared, (a, b), {"force_finite": True}),
              (formulas.fraction_explained, (a, b), {"force_finite": True}), (formulas.pearson_correlation, (a, b, c), {}),
              (formulas.root, (a,), {}), (formulas.residual_standard_error, (a, samples, n_inputs), {}),
-             (formulas.f_statistic, (a, b, samples, n_inputs), {})]  # fmt: skip
+             (formulas.f_statistic, (a, b, samples, n_inputs), {}), (formulas.f_statistic, (a, b, samples, n_inputs, c), {})]  # fmt: skip
     for formula, arguments, options in cases:
         as_floats = formula(*arguments, **options)
         as_arrays = formula(*(np.array([x]) if type(x) is float else x for x in arguments), **options)

@@ -261,9 +261,9 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
         return self.combine_outputs(formulas.adjusted_r_squared(self.get_r_squared("raw_values"), self._samples, n_inputs), multioutput)
 
     def get_f_stat(self, n_inputs: int = 1, multioutput: MultioutputLike = "uniform_average") -> OutputValues:
-        """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs."""
-        explained, sse = self._reading().relative("explained", "sse")
-        return self.combine_outputs(formulas.f_statistic(explained, sse, self._samples, n_inputs), multioutput)
+        """``F = ((SST - RSS) / k) / (RSS / (n - k - 1))`` for ``k = n_inputs`` inputs (NaN for a constant target, ``SST = 0``: no R², no F)."""
+        explained, sse, sst = self._reading().relative("explained", "sse", "sst")
+        return self.combine_outputs(formulas.f_statistic(explained, sse, self._samples, n_inputs, sst), multioutput)
 
     # ----------------------------------------------------------------------------------------
     # more measures
@@ -335,9 +335,9 @@ class RegressionMetrics(RegressionState, EvaluationMetrics):
         """
         from scipy import stats  # an optional dependency: the F distribution is scipy's
 
-        explained, sse = self._reading().relative("explained", "sse")
+        explained, sse, sst = self._reading().relative("explained", "sse", "sst")
         k = formulas.check_inputs(n_inputs)
-        statistic = formulas.f_statistic(explained, sse, self._samples, k)
+        statistic = formulas.f_statistic(explained, sse, self._samples, k, sst)
         values = np.where(np.isnan(statistic), np.nan, stats.f.sf(statistic, k, max(self._samples - k - 1, 1)))
         return self.combine_outputs(values, multioutput)
 

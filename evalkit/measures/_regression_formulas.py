@@ -168,18 +168,28 @@ def adjusted_r_squared(r2: Sums, samples: int, n_inputs: int = 1) -> Sums:
     return 1 - _divide((1 - r2) * (samples - 1), float(freedom))
 
 
-def f_statistic(explained: Sums, sse: Sums, samples: int, n_inputs: int = 1) -> Sums:
+def f_statistic(explained: Sums, sse: Sums, samples: int, n_inputs: int = 1, sst: Sums | None = None) -> Sums:
     """The F statistic of the regression, ``(explained / k) / (sse / (n - k - 1))`` with
-    ``explained = sst - sse`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``).
+    ``explained = sst - sse`` for a regressor of ``k`` inputs (NaN unless ``n > k + 1``, and,
+    given ``sst``, for a constant target, ``sst = 0``, which has no R² and so no F).
 
     Raises:
         InvalidArgumentError: ``n_inputs`` not an integer >= 1.
+
+    Examples:
+        >>> f_statistic(6.0, 2.0, 5), f_statistic(-2.0, 2.0, 5, sst=0.0)   # a constant target: -3 by the formula
+        (9.0, nan)
     """
     k = check_inputs(n_inputs)
     freedom = samples - k - 1
     if freedom <= 0:
         return _undefined(sse)
-    return _divide(_divide(explained, float(k)), _divide(sse, float(freedom)))
+    value = _divide(_divide(explained, float(k)), _divide(sse, float(freedom)))
+    if sst is None:
+        return value
+    if type(value) is float:
+        return math.nan if sst == 0 else value
+    return np.where(np.asarray(sst) == 0, np.nan, value)
 
 
 def check_multioutput(multioutput: object, outputs: int, options: tuple[str, ...] = MULTIOUTPUT) -> str | np.ndarray:
