@@ -633,6 +633,8 @@ def test_crlf_files_and_quoted_commas_still_read(tmp_path, capsys):
         (["--ci-level", "0.9"], "--ci-level applies with --ci only"),
         (["--score", "s", "--positive", "a", "--negative", "a"], "--positive and --negative must differ"),
         (["--output", "{data}"], "is an input file: writing it would destroy the data"),
+        (["--output", "{tmp}/link.csv"], "is an input file: writing it would destroy the data"),  # a link to it (written through before)
+        (["--html", "{tmp}/hard.csv"], "is an input file: writing it would destroy the data"),  # the same file under another name
         (["--html", "{tmp}/x", "--output", "{tmp}/x"], "--output and --html name the same file"),
         (["--plot", "{tmp}/x.png", "--html", "{tmp}/x.png"], "--html and --plot name the same file"),
         (["--score", "s", "--threshold", "2"], r"--threshold must be in \[0, 1\]"),
@@ -642,6 +644,8 @@ def test_crlf_files_and_quoted_commas_still_read(tmp_path, capsys):
 def test_contradictory_options_are_one_line_errors_with_exit_2(tmp_path, capsys, options, message):
     data = tmp_path / "data.csv"
     data.write_text("actual,predicted,s\na,b,0.3\nb,b,0.9\n")
+    (tmp_path / "link.csv").symlink_to(data)
+    os.link(data, tmp_path / "hard.csv")
     options = [option.format(data=data, tmp=tmp_path) for option in options]
     status = main(["report", str(data), *options])
     out, err = capsys.readouterr()
@@ -677,3 +681,38 @@ def test_the_command_line_refuses_intervals_of_float_weights(tmp_path, capsys):
     path.write_text("actual,predicted,w\na,a,1\na,b,2\nb,b,2\nb,a,1\n")
     assert main(["report", str(path), "--weight", "w", "--ci"]) == 0
     assert "n/a" not in capsys.readouterr().out
+
+
+def test_a_report_by_group_reads_its_averages_under_the_undefined_policy_asked(tmp_path, capsys):
+    """Group "de" has no sample of class b, whose recall is 0/0: left out, 0 or 1 (--undefined
+    was not passed on: every policy read as "exclude")."""
+    content = "actual,predicted,country\na,a,fr\na,b,fr\nb,b,fr\nc,a,fr\nc,c,de\na,a,de\n"
+    for policy, expected in (("exclude", 1.0), ("zero", 2 / 3), ("one", 1.0)):
+        status, out, err = run_cli(tmp_path, capsys, "countries.csv", content, "--group", "country", "--measures", "recall", "--undefined", policy,
+                                   "--format", "json")  # fmt: skip
+        assert status == 0, err
+        rows = {row["group"]["country"]: row for row in json.loads(out)["groups"]}
+        matrix = ConfusionMatrix.from_predictions(["c", "a"], ["c", "a"], labels=["a", "b", "c"])
+        assert rows["de"]["recall"] == pytest.approx(expected) == pytest.approx(matrix.average("recall", "macro", undefined=policy))
+
+
+def test_whole_weights_written_as_floats_are_repeated_samples(tmp_path, capsys):
+    """pandas writes a float weight column as 1.0, 2.0: whole numbers, counted exactly as integer
+    weights and resampled by --ci (refused as "not whole numbers" before), from CSV and Parquet."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    reports = []
+    for name, weights in (("ints.csv", ["1", "2", "1"]), ("floats.csv", ["1.0", "2.0", "1e0"])):
+        status, out, err = run_cli(tmp_path, capsys, name, "actual,predicted,w\n" + "".join(f"{a},{p},{w}\n" for (a, p), w in zip(["aa", "ba", "bb"], weights)),
+                                   "--weight", "w", "--ci", "--format", "json")  # fmt: skip
+        assert status == 0, err
+        reports.append({key: value for key, value in json.loads(out).items() if key not in ("source", "title")})
+    pq.write_table(pa.table({"actual": ["a", "b", "b"], "predicted": ["a", "a", "b"], "w": [1.0, 2.0, 1.0]}), tmp_path / "floats.parquet")
+    status = main(["report", str(tmp_path / "floats.parquet"), "--weight", "w", "--ci", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    reports.append({key: value for key, value in json.loads(out).items() if key not in ("source", "title")})
+    assert reports[0] == reports[1] == reports[2]
+    status, _, err = run_cli(tmp_path, capsys, "halves.csv", "actual,predicted,w\na,a,0.5\nb,b,1.5\n", "--weight", "w", "--ci")
+    assert status == 2 and "not whole" in err

@@ -268,7 +268,7 @@ def _group_report(arguments: argparse.Namespace, files: list[str], measures: lis
     _check_ci_weights(arguments, result.overall.n_samples)
     asked = ["accuracy", *measures, *(["expected_calibration_error", "brier_score"] if arguments.calibration is not None else [])]
     report = result.report(asked, "macro", confidence=arguments.ci_level if arguments.ci else None, scored=scored, sort_by=sort_by,
-                           label=_positive_class(arguments, list(result.overall.labels)))  # fmt: skip
+                           label=_positive_class(arguments, list(result.overall.labels)), undefined=arguments.undefined)  # fmt: skip
     title = f"evalkit report by {arguments.group}: {' and '.join(files)}"
     return _rendered(arguments, report, title, f"{title} ({report.basis()})", lambda: _plots().by_group(report, title=title))
 
@@ -671,12 +671,22 @@ def _check_combinations(arguments: argparse.Namespace) -> None:
                                                    ("--plot", getattr(arguments, "plot", None))) if path]  # fmt: skip
     for k, (option, path) in enumerate(written):
         for other, other_path in written[k + 1 :]:
-            if os.path.abspath(path) == os.path.abspath(other_path):
+            if _same_file(path, other_path):
                 raise InvalidArgumentError(f"{option} and {other} name the same file {path!r}: one would overwrite the other")
-    read = {os.path.abspath(f) for f in files}
     for option, path in written:
-        if os.path.abspath(path) in read:
+        if any(_same_file(path, f) for f in files):
             raise InvalidArgumentError(f"{option} {path!r} is an input file: writing it would destroy the data")
+
+
+def _same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same path once links are followed, or one file
+    under two names (a hard link)."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # (one does not exist yet: a new file is no other)
+        return False
 
 
 def _check_over_time(arguments: argparse.Namespace) -> None:

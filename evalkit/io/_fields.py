@@ -99,7 +99,7 @@ def score(value: Any, at: str) -> float:
 
 
 def weight(value: object, at: str) -> float:
-    """One sample weight: a finite number >= 0 (whole numbers stay exact integers)."""
+    """One sample weight: a finite number >= 0 (whole numbers, ``2`` or ``2.0``, as exact integers)."""
     if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
         raise InputFileError(f"{at}: expected a weight, got {json.dumps(value)}")
     if isinstance(value, bytes):
@@ -111,7 +111,7 @@ def weight(value: object, at: str) -> float:
         number = math.nan
     if not (isinstance(number, int) or math.isfinite(number)) or number < 0:
         raise InputFileError(f"{at}: cannot read the weight {value!r} as a finite number >= 0")
-    return number
+    return int(number) if isinstance(number, float) and number < 2.0**53 and number.is_integer() else number  # (2.0 as 2, as _whole_if_whole)
 
 
 def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
@@ -168,10 +168,11 @@ def _decimals(fields: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
-    """The sample weights of a column: whole numbers as exact integers, else floats."""
+    """The sample weights of a column: whole numbers as exact integers (``2``, and ``2.0`` or
+    ``2e0`` as a writer of floats spells them), else floats."""
     if isinstance(fields, np.ndarray) and fields.dtype.kind in "iuf":  # Parquet
         if np.isfinite(fields).all() and (fields >= 0).all():
-            return fields
+            return _whole_if_whole(fields)
     elif isinstance(fields, np.ndarray) and len(fields):
         whole = _whole_numbers(fields)
         if whole is not None:
@@ -181,8 +182,16 @@ def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
         except ValueError:
             found = None
         if found is not None and np.isfinite(found).all() and (found >= 0).all():
-            return found
+            return _whole_if_whole(found)
     return [weight(value, where(position)) for position, value in enumerate(fields)]
+
+
+def _whole_if_whole(found: np.ndarray) -> np.ndarray:
+    """Float weights that are all whole numbers below ``2**53`` (each an exact float) as int64:
+    repeated samples, counted exactly as integer weights are; any other as they are."""
+    if found.dtype.kind == "f" and len(found) and bool((found < 2.0**53).all() and (found == np.floor(found)).all()):
+        return found.astype(np.int64)
+    return found
 
 
 def _whole_numbers(fields: np.ndarray) -> np.ndarray | None:
