@@ -645,6 +645,22 @@ def test_the_example_of_two_adjacent_large_integers():
     assert ek.roc_auc_score([0, 1], np.array([2**53, 2**53 + 1])) == 1.0
 
 
+@pytest.mark.parametrize("scores", [np.array([2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1], dtype=np.uint64), np.array([2**53, 2**53 + 1, 2**53 + 2, 2**53 + 3])])
+def test_integer_scores_beyond_float64_keep_their_order_and_their_values_in_json(scores):
+    """Unsigned scores of 2**63 or more (which int64 cannot hold: they were rounded to float64
+    and tied) rank as scikit-learn ranks them; a curve of integer scores beyond 2**53 reads back
+    from its JSON document with the same scores (the reader rounded them, then refused them as
+    not increasing)."""
+    from evalkit import ThresholdCurve
+
+    y = [0, 1, 0, 1]
+    assert ek.roc_auc_score(y, scores) == sk.roc_auc_score(y, scores) == 0.75
+    assert ek.average_precision_score(y, scores) == pytest.approx(sk.average_precision_score(y, scores))
+    curve = ThresholdCurve.from_scores(y, scores)
+    again = ThresholdCurve.from_json(curve.to_json())
+    assert again == curve and again.thresholds().tolist() == curve.thresholds().tolist() == sorted(scores.tolist(), reverse=True)
+
+
 @pytest.mark.parametrize("kind", ['ThresholdCurve', 'ThresholdCurve, binned'])
 @given(data=counted_samples())
 def test_a_threshold_curve_follows_the_counted_state_protocol(kind, data):

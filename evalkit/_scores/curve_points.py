@@ -82,8 +82,8 @@ def exact_scores(score: np.ndarray) -> np.ndarray:
     """
     if score.dtype.kind in "iu" and score.size:
         high, low = int(score.max()), int(score.min())
-        if max(high, -low) > _EXACT_FLOAT_INTEGERS and high < 2**63:
-            return score.astype(np.int64)
+        if max(high, -low) > _EXACT_FLOAT_INTEGERS:  # (unsigned ones of 2**63 or more stay unsigned: int64 holds none of them)
+            return score.astype(np.int64) if high < 2**63 else score.astype(np.uint64)
     return score.astype(np.float64, copy=False)
 
 

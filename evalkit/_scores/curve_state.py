@@ -26,7 +26,7 @@ from evalkit._engine._exact import difference
 from evalkit._engine._labels import same_labels
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
-from evalkit._scores.curve_points import CurveFields
+from evalkit._scores.curve_points import CurveFields, exact_scores
 from evalkit.exceptions import InvalidCountsError, LabelMismatchError
 from evalkit.measures._metrics_class import MetricsClass, merged_metrics_class
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
@@ -55,10 +55,14 @@ def read_score_columns(columns: Any, count: int, *, probabilities: bool) -> list
     for k, column in enumerate(columns):
         if not isinstance(column, dict):
             raise serialization.FormatError(f"field 'columns[{k}]' must be an object, got {show(column)}")
-        scores = serialization.array(serialization.field(column, "scores"), f"columns[{k}].scores", length=None, integral=False, low=-np.inf)
+        written = serialization.field(column, "scores")
+        scores = serialization.array(written, f"columns[{k}].scores", length=None, integral=False, low=-np.inf)
+        if scores.size and all(type(value) is int for value in written) and float(np.abs(scores).max()) > 2.0**53:  # integers float64 would round: as written
+            whole = np.array(written)
+            scores = exact_scores(whole) if whole.dtype.kind in "iu" else scores
         counts = [serialization.array(serialization.field(column, name), f"columns[{k}].{name}", length=len(scores), integral=None)
                   for name in ("positives", "negatives")]  # fmt: skip
-        if np.any(np.diff(scores) <= 0) or (probabilities and scores.size and (scores.max() > 1 or scores.min() < 0)):
+        if np.any(scores[1:] <= scores[:-1]) or (probabilities and scores.size and (scores.max() > 1 or scores.min() < 0)):
             raise serialization.FormatError(f"field 'columns[{k}].scores' must be increasing {'probabilities in [0, 1]' if probabilities else 'scores'}")
         parts.append((scores, counts[0], counts[1]))
     return parts

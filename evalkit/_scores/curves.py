@@ -407,11 +407,12 @@ class ThresholdCurve(FieldEquality, CurveState, CurveOperatingPoints, CurveAreas
             raise InvalidArgumentError(f"give one (scores, positives, negatives) part per label: {len(labels)} labels, {len(parts)} parts")
         assembled = []
         for label, (scores, positives, negatives) in zip(labels, parts):
-            scores = check_numbers("scores", scores)
+            given = np.asarray(scores)
+            scores = exact_scores(given) if given.dtype.kind in "iu" else check_numbers("scores", scores)  # (integers float64 would round: as they are)
             counts = [np.asarray(values) for values in (positives, negatives)]
             if scores.ndim != 1 or any(values.shape != scores.shape for values in counts):
                 raise InvalidArgumentError(f"the part of {label!r} needs 1-D scores, positives and negatives of one length")
-            if not np.isfinite(scores).all() or np.any(np.diff(scores) <= 0):
+            if not np.isfinite(scores).all() or np.any(scores[1:] <= scores[:-1]):
                 raise InvalidArgumentError(f"the scores of {label!r} must be finite and strictly increasing, got {show(scores)}")
             if any(values.dtype.kind not in "biuf" or (values.size and values.min() < 0) for values in counts):
                 raise InvalidArgumentError(f"the counts of {label!r} must be numbers >= 0, got {show(counts)}")
