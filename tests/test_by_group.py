@@ -489,3 +489,35 @@ def test_fairness_measures_agree_on_every_face(columns, data):
     y_true, y_pred, groups = (list(column) for column in columns)
     y_true[:2], y_pred[:2] = [0, 1], [1, 0]  # both classes in the labels and the predictions
     check_fairness_faces(y_true, y_pred, groups, data.draw(st.integers(2, len(y_true) - 1)))
+
+
+def test_areas_per_group_take_their_parameters_and_refuse_others():
+    """``values("roc_auc", max_fpr=...)`` of groups of scores is each group's partial AUC (the
+    keyword was dropped: every group read its whole AUC), and what an area does not take is refused."""
+    from sklearn import metrics as sk
+
+    from evalkit import ByGroup
+    from evalkit.exceptions import InvalidArgumentError
+
+    y, s, g = np.array([0, 1, 1, 0, 1, 0, 1, 0]), np.array([0.1, 0.4, 0.35, 0.8, 0.9, 0.2, 0.3, 0.5]), np.array(list("aaaabbbb"))
+    result = ByGroup.from_scores(y, s, g)
+    values = result.values("roc_auc", max_fpr=0.5)
+    assert values["a"] == pytest.approx(sk.roc_auc_score(y[:4], s[:4], max_fpr=0.5)) and values["b"] == pytest.approx(sk.roc_auc_score(y[4:], s[4:], max_fpr=0.5))
+    assert values["a"] != pytest.approx(result.values("roc_auc")["a"])
+    for call, message in ((lambda: result.values("roc_auc", "bogus"), "'average' must be one of"), (lambda: result.values("roc_auc", nonsense=1), "roc_auc takes no parameter 'nonsense'"),
+                          (lambda: result.values("average_precision", max_fpr=0.5), "average_precision takes no parameter 'max_fpr'")):  # fmt: skip
+        with pytest.raises(InvalidArgumentError, match=message):
+            call()
+
+
+def test_groups_of_scores_check_their_lengths_and_refuse_a_json_form_they_cannot_read():
+    from evalkit import ByGroup
+    from evalkit.exceptions import InputLengthError, UnsupportedSettingError
+
+    for truth in ([0, 1, 0, 1], [0, 1]):  # a longer y_true was cut to the scores, a shorter one raised IndexError
+        for build in (ByGroup.from_scores, ByGroup.from_probabilities):
+            with pytest.raises(InputLengthError, match=f"'y_true' has {len(truth)} samples but 'y_(score|prob)' has 3"):
+                build(truth, [0.1, 0.5, 0.3], ["a"] * 3)
+    for build in (ByGroup.from_scores, ByGroup.from_probabilities):  # to_json wrote a document from_json refused
+        with pytest.raises(UnsupportedSettingError, match="have no JSON form"):
+            build([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], list("aabb")).to_json()

@@ -222,6 +222,8 @@ def _scored(y_true: LabelsLike, y_score: ScoresLike, labels: Any, name: str) -> 
     2-D scores fixed from all the data (a group that lacks a class still has its column)."""
     scores = as_array(y_score, name)
     truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
+    if len(truth) != len(scores):  # (a longer y_true was cut to the scores, a shorter one raised IndexError)
+        raise InputLengthError(f"'y_true' has {len(truth)} samples but {name!r} has {len(scores)}")
     if scores.ndim == 2 and labels is None and np.ndim(cast("ArrayLike", truth)) == 1:
         labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
     return scores, truth, labels
@@ -826,8 +828,8 @@ class ByGroup(CountedState):
     def _document(self) -> dict[str, Any]:
         """The groups and their results as an evalkit JSON document (confusion matrices and
         evaluations; curves have no JSON form)."""
-        if not hasattr(self.overall, "to_json"):
-            raise UnsupportedSettingError("groups of scores (threshold curves) have no JSON form; save the scores")
+        if not isinstance(self.overall, (ConfusionMatrix, Evaluation)):  # (curves and calibrations have JSON of their own, but a document of groups holds matrices or evaluations)
+            raise UnsupportedSettingError(f"groups of scores ({type(self.overall).__name__} results) have no JSON form; save the scores")
         import json
 
         payload = {"names": list(self.names), "keys": [list(key) if isinstance(key, tuple) else key for key in self.keys],
