@@ -521,3 +521,15 @@ def test_groups_of_scores_check_their_lengths_and_refuse_a_json_form_they_cannot
     for build in (ByGroup.from_scores, ByGroup.from_probabilities):  # to_json wrote a document from_json refused
         with pytest.raises(UnsupportedSettingError, match="have no JSON form"):
             build([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.3], list("aabb")).to_json()
+
+
+def test_an_average_and_a_label_together_are_refused():
+    """``difference("recall", "macro", label=1)`` read class 1's recall and named it the macro
+    average's ("recall (macro) difference 1" where the macro difference is 0.5)."""
+    from evalkit.exceptions import InvalidArgumentError
+
+    result = by_group([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], list("aabbc"))
+    for call in (lambda: result.values("recall", "macro", label=1), lambda: result.difference("recall", "macro", label=1), lambda: result.ratio("recall", "micro", label=0)):
+        with pytest.raises(InvalidArgumentError, match="give an 'average' or a 'label', not both"):
+            call()
+    assert result.difference("recall", "macro").value == pytest.approx(0.5)

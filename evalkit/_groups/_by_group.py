@@ -573,7 +573,13 @@ class ByGroup(CountedState):
             >>> result = by_group([0, 1, 1, 0], [0, 1, 0, 0], ["a", "a", "b", "b"])
             >>> result.values("recall", "macro")
             {'a': 1.0, 'b': 0.5, 'overall': 0.75}
+
+        Raises:
+            InvalidArgumentError: both an ``average`` and a ``label`` (the label's value was read,
+                under the average's name).
         """
+        if average is not None and label is not None:
+            raise InvalidArgumentError(f"give an 'average' or a 'label', not both: average={average!r}, label={label!r}")
         if self._pairs is not None and (average in ("micro", "macro", "weighted") or label is not None):
             values = self._stacked(measure, average, label, undefined, parameters)  # every group at once, and the whole last
             found = GroupValues(zip(self.keys, values[:-1].tolist()))
