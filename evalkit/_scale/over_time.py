@@ -199,8 +199,10 @@ def over_time(
         window: a sliding window of the last ``window`` samples, a row every ``step``
             samples (default ``window``).
         tumbling: every ``tumbling`` samples in turn, a row each.
-        period: the samples within ``period`` of each row's time (``time`` gives every
-            sample's, in any unit, or numpy datetimes), a row every ``step`` of time.
+        period: the samples within ``period`` of each row's time, ``(end - period, end]``
+            (``time`` gives every sample's, in any unit, or numpy datetimes), a row every
+            ``step`` of time: rows end on whole steps from time 0, the first at or after the
+            first sample; a window holding no sample is no row.
         step: samples (``window``) or time (``period``) between rows.
         time: the time of every sample, for ``period``.
         labels: the classes (default the sorted labels seen).
