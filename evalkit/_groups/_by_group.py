@@ -27,7 +27,7 @@ Examples:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence, Sized
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, cast
 
 import attrs
@@ -222,8 +222,8 @@ def _scored(y_true: LabelsLike, y_score: ScoresLike, labels: Any, name: str) -> 
     2-D scores fixed from all the data (a group that lacks a class still has its column)."""
     scores = as_array(y_score, name)
     truth = y_true if is_label_set_data(y_true) else as_array(y_true, "y_true")
-    if len(truth) != len(scores):  # (a longer y_true was cut to the scores, a shorter one raised IndexError)
-        raise InputLengthError(f"'y_true' has {len(truth)} samples but {name!r} has {len(scores)}")
+    if len(cast(Sized, truth)) != len(scores):  # (a longer y_true was cut to the scores, a shorter one raised IndexError)
+        raise InputLengthError(f"'y_true' has {len(cast(Sized, truth))} samples but {name!r} has {len(scores)}")
     if scores.ndim == 2 and labels is None and np.ndim(cast("ArrayLike", truth)) == 1:
         labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
     return scores, truth, labels
