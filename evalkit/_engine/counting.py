@@ -70,7 +70,7 @@ from evalkit.exceptions import (
     UnknownLabelError,
 )
 
-__all__ = ["agreeing_samples", "as_label_set_list", "checked_pair_counts", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets", "observed_labels"]
+__all__ = ["agreeing_samples", "as_label_set_list", "checked_pair_counts", "confusion_counts", "encode", "encode_label_set_family", "encode_label_sets"]
 
 _CHUNK = 1 << 16
 """Samples per chunk: small enough that the chunk's index buffer stays in cache."""
@@ -94,12 +94,7 @@ _SMALL_CHUNKED_TABLE = 1 << 12
 
 
 def confusion_counts(
-    y_true: LabelsLike,
-    y_pred: LabelsLike,
-    labels: Sequence[Any] | None = None,
-    *,
-    sample_weight: ArrayLike | None = None,
-    max_cells: int | None = None,
+    y_true: LabelsLike, y_pred: LabelsLike, labels: Sequence[Any] | None = None, *, sample_weight: ArrayLike | None = None, max_cells: int | None = None
 ) -> tuple[np.ndarray, tuple]:
     """Count (actual, predicted) label pairs into an m x m matrix.
 
@@ -489,20 +484,6 @@ def encode(
     else:
         codes_true, codes_pred = (lookup[positions] for positions in observed.positions)
     return codes_true, codes_pred, found, weight
-
-
-def observed_labels(values: LabelsLike, argument: str) -> tuple:
-    """The sorted labels of one input, read and checked as ``confusion_counts`` reads them; no
-    code or table is made (scikit-learn's ``unique_labels`` of one target).
-
-    Examples:
-        >>> observed_labels(["b", "a", "b"], "y_true"), observed_labels([2, 0, 2], "y_true")
-        (('a', 'b'), (0, 2))
-    """
-    found = _as_labels(values, argument)
-    if len(found) == 0:
-        raise EmptyInputError(f"{argument!r} is empty: at least one sample is needed")
-    return _lookup(_observe(found, found, (argument, argument)), None, ((argument, found), (argument, found)))[1]
 
 
 @attrs.frozen

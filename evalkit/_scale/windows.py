@@ -184,7 +184,7 @@ class _Over(serialization.Document, Generic[R]):
             found = getattr(self._result, name)  # a window answers what its result answers
             return self._keep(name, found)
 
-    def _update_one(self, y_true: Any, y_pred: Any, /) -> None:
+    def _update_one(self, y_true: object, y_pred: object, /) -> None:
         """One sample counted through the window, as the result's ``update_one`` counts it:
         ``update([y_true], [y_pred])``."""
         cast(Any, self).update([y_true], [y_pred])

@@ -7,7 +7,7 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence, Sized
 from typing import Any, TypeAlias, cast
 
 import attrs
@@ -142,15 +142,15 @@ def _counted(kind: str, true: TargetData, pred: TargetData, sample_weight: Array
     return _Targets("binary" if len(result.labels) <= 2 else "multiclass", result, actual, predicted, sample_weight)
 
 
-def label_counts(true: Any, pred: Any, sample_weight: ArrayLike | None) -> tuple[np.ndarray, tuple] | None:
+def label_counts(true: TargetData, pred: TargetData, sample_weight: ArrayLike | None) -> tuple[np.ndarray, tuple] | None:
     """The (actual, predicted) counts of single-label targets ``_validated`` has read, and their
     labels: a dense matrix where it is small beside the data (exact sums of float weights),
     None where the classes are too many (ids: an ``Evaluation`` counts them per class)."""
-    limit = max(_DENSE_CELLS, 16 * len(true))
+    limit = max(_DENSE_CELLS, 16 * len(cast(Sized, true)))  # (1-D labels: a column's codes or a sequence)
     try:
         if type(true) is np.ndarray and type(pred) is np.ndarray and true.dtype.kind in _READ_KINDS and pred.dtype.kind in _READ_KINDS and len(true) == len(pred):
             return checked_pair_counts(true, pred, check_sample_weight(sample_weight, len(true)), None, limit)  # (read and checked once)
-        return confusion_counts(true, pred, None, sample_weight=sample_weight, max_cells=limit)
+        return confusion_counts(cast(LabelsLike, true), cast(LabelsLike, pred), None, sample_weight=sample_weight, max_cells=limit)
     except MatrixSizeError:
         return None
 

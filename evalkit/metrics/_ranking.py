@@ -27,7 +27,7 @@ from evalkit._engine._validation import (
     is_sparse,
     show,
 )
-from evalkit._engine.counting import encode, observed_labels
+from evalkit._engine.counting import encode
 from evalkit._scores import ranking
 from evalkit._scores.curves import ThresholdCurve, one_vs_one_roc_auc
 from evalkit._scores.scoring import top_k_hits
@@ -161,7 +161,7 @@ def _score_target(y_true: LabelsLike, y_score: ScoresLike) -> tuple[str, Any, np
         return "multilabel", truth, scores, ()
     if len(truth) == 0:
         raise EmptyInputError("'y_true' and 'y_score' are empty: at least one sample is needed")
-    classes = observed_labels(truth, "y_true")  # (the sorted labels alone: no matrix, no per-sample cells)
+    classes = encode(truth, truth, names=("y_true", "y_true"))[2]  # (the sorted labels: no matrix, no per-sample cells)
     return ("binary" if len(classes) <= 2 else "multiclass"), truth, scores, classes
 
 
