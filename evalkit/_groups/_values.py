@@ -69,7 +69,8 @@ def value_of(result: Any, measure: MeasureLike, average: str | None, label: Hash
             check_choice("average", average, AVERAGES)
         unknown = sorted(set(parameters) - ({"max_fpr"} if measure == "roc_auc" else set()))
         if unknown:  # (ignored before: a partial AUC read as the whole one)
-            raise InvalidArgumentError(f"{measure} takes no parameter {unknown[0]!r}{' (max_fpr is roc_auc' + chr(39) + 's)' if unknown[0] == 'max_fpr' else ''}")
+            whose = " (max_fpr is roc_auc's)" if unknown[0] == "max_fpr" else ""
+            raise InvalidArgumentError(f"{measure} takes no parameter {unknown[0]!r}{whose}")
         if label is None and len(result.labels) > 1 and average is None:
             average = "macro"
         return float(area(label, average=None if label is not None or len(result.labels) == 1 else average, undefined=undefined, **parameters))
