@@ -509,6 +509,12 @@ def test_the_command_line_compares_a_table_and_prediction_files(tmp_path, capsys
     assert [pair["p_value"] for pair in found["pairs"]] == [tests.p_value(a, b) for a, b in combinations("abc", 2)]
     assert main(["compare", *files, "--format", "document"]) == 2
     assert "prediction files give json or csv" in capsys.readouterr().err
+    for arguments, message in (([*files, "--html", str(tmp_path / "p.html")], "--html applies to a table of results"), ([*files, "--lower"], "--lower applies"),
+                               ([*files, "--test", "wilcoxon"], "--test applies"), ([str(table), "--method", "bca"], "--method applies to prediction files"),
+                               ([str(table), "--actual", "y"], "--actual applies to prediction files")):  # fmt: skip
+        assert main(["compare", *arguments]) == 2, arguments  # (each was ignored: no page written, the default test run)
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "p.html").exists()
     assert main(["compare", files[0], str(table)]) == 2
     assert "no column" in capsys.readouterr().err
 

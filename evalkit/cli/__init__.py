@@ -742,8 +742,18 @@ def _check_options(arguments: argparse.Namespace) -> None:
 
 
 def _compare(arguments: argparse.Namespace) -> str:
-    """``evalkit compare``: a table of results over data sets, or prediction files of one test set."""
-    if len(arguments.files) == 1:
+    """``evalkit compare``: a table of results over data sets, or prediction files of one test set.
+
+    Raises:
+        InvalidArgumentError: an option of the other kind of input (it was ignored).
+    """
+    table = len(arguments.files) == 1
+    given = ({"--method": arguments.method != "mcnemar", "--actual": arguments.actual is not None, "--predicted": arguments.predicted is not None} if table
+             else {"--html": arguments.html is not None, "--lower": arguments.lower, "--test": arguments.test != "nemenyi", "--missing": arguments.missing != "refuse"})  # fmt: skip
+    wrong = [option for option, present in given.items() if present]
+    if wrong:
+        raise InvalidArgumentError(f"{wrong[0]} applies to {'prediction files (two or more)' if table else 'a table of results (one file)'} only")
+    if table:
         return _compare_table(arguments)
     predictions: dict[Hashable, Any] = {}
     truth: Any = None
