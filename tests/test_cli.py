@@ -716,3 +716,15 @@ def test_whole_weights_written_as_floats_are_repeated_samples(tmp_path, capsys):
     assert reports[0] == reports[1] == reports[2]
     status, _, err = run_cli(tmp_path, capsys, "halves.csv", "actual,predicted,w\na,a,0.5\nb,b,1.5\n", "--weight", "w", "--ci")
     assert status == 2 and "not whole" in err
+
+
+def test_a_time_column_holds_one_kind_of_time_whatever_the_batches(tmp_path, capsys):
+    """Numbers and ISO dates in one time column: with one batch the number was called "neither a
+    number nor a date"; read a row at a time, the epoch seconds of the dates were mixed with the
+    raw numbers, and the table made of them."""
+    mixed = "actual,predicted,t\na,a,5\nb,a,2024-01-01T00:00:00\nb,b,2024-01-01T00:00:01\n"
+    for size, message in (("100000", "mixed.csv:2: time '5' is a number among dates"), ("1", "mixed.csv:3: time '2024-01-01T00:00:00' is a date, but the times before it are numbers")):
+        status, _, err = run_cli(tmp_path, capsys, "mixed.csv", mixed, "--period", "1e10", "--time-column", "t", "--batch-size", size)
+        assert status == 2 and message in err, err
+    status, _, err = run_cli(tmp_path, capsys, "back.csv", "actual,predicted,t\na,a,2024-01-01T00:00:00\nb,a,7\n", "--period", "1e10", "--time-column", "t", "--batch-size", "1")
+    assert status == 2 and "back.csv:3: time '7' is a number, but the times before it are dates" in err

@@ -465,9 +465,15 @@ def duration(text: str, option: str) -> float:
     return value
 
 
-def batch_times(batch: Batch) -> tuple[np.ndarray, bool]:
+def batch_times(batch: Batch, dates: bool | None = None) -> tuple[np.ndarray, bool]:
     """The times of a batch's rows as seconds (numbers as they are; ISO 8601 dates and times,
-    naive ones as UTC), and whether they were dates."""
+    naive ones as UTC), and whether they were dates; ``dates``: what the earlier batches' were
+    (a column holds one kind of time, whatever the batches it is read in).
+
+    Raises:
+        InputFileError: a time that is no finite number nor a date, or of the other kind than
+            the column's other times (named at its line).
+    """
     import datetime
 
     values = batch.fields["time"]
@@ -481,17 +487,30 @@ def batch_times(batch: Batch) -> tuple[np.ndarray, bool]:
         outside = np.flatnonzero(~np.isfinite(numbers))
         if len(outside):  # (float() reads "nan" and "inf")
             raise InputFileError(f"{where(int(outside[0]))}: time {texts[outside[0]]!r} is not a finite number")
+        if dates:
+            raise InputFileError(f"{where(0)}: time {texts[0]!r} is a number, but the times before it are dates: a column holds one kind of time")
         return numbers, False
     times = []
     for position, text in enumerate(texts):
         try:
             moment = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
         except ValueError:
-            raise InputFileError(f"{where(position)}: time {text!r} is neither a number nor an ISO 8601 date and time") from None
+            kind = "a number among dates: a column holds one kind of time" if _is_number(text) else "neither a number nor an ISO 8601 date and time"
+            raise InputFileError(f"{where(position)}: time {text!r} is {kind}") from None
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=datetime.timezone.utc)
         times.append(moment.timestamp())
+    if dates is False:
+        raise InputFileError(f"{where(0)}: time {texts[0]!r} is a date, but the times before it are numbers: a column holds one kind of time")
     return np.array(times), True
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> OverTime:
@@ -512,8 +531,9 @@ def stream_over_time(arguments: Any, files: list[str], measures: list[Any]) -> O
     else:
         options["tumbling"] = arguments.tumbling
     counter: OverTimeCounter | None = None
+    dates: bool | None = None  # (the kind of time the first batch set: every later one the same)
     for batch in file_batches(arguments, files, time=arguments.time_column):
-        times, dates = batch_times(batch) if arguments.period is not None else (None, False)
+        times, dates = batch_times(batch, dates) if arguments.period is not None else (None, False)
         if counter is None:
             counter = OverTimeCounter(range(fixed), dates=dates, **options)
         actual, predicted = (column_codes(coder, batch, role, fixed) for role in ("actual", "predicted"))
