@@ -533,3 +533,12 @@ def test_an_average_and_a_label_together_are_refused():
         with pytest.raises(InvalidArgumentError, match="give an 'average' or a 'label', not both"):
             call()
     assert result.difference("recall", "macro").value == pytest.approx(0.5)
+
+
+def test_an_undefined_disparity_says_why():
+    """Two groups whose recall is 0 each: the ratio is 0/0, which the text called "2 of 2 groups
+    have a defined value" as if that made it undefined."""
+    both_zero = by_group([1, 1, 1, 1], [0, 0, 0, 0], list("aabb")).ratio("recall", label=1)
+    assert math.isnan(both_zero.value) and str(both_zero) == "recall of 1 ratio undefined (a ratio of 0 to 0)"
+    none_defined = by_group([0, 0, 0, 0], [1, 0, 0, 1], list("aabb")).difference("recall", label=1)
+    assert str(none_defined) == "recall of 1 difference undefined (0 of 2 groups have a defined value)"

@@ -132,8 +132,12 @@ class Disparity:
         """``recall (macro) difference 0.5 ('a' vs 'b')``; ``undefined`` (and why) when too few
         groups have a defined value."""
         if math.isnan(self.value) or len(self.extremes) < 2:
-            defined = len(self.values) - 1 - self.n_undefined_groups
-            return f"{self.measure} {self.kind} undefined ({defined} of {len(self.values) - 1} groups have a defined value)"
+            groups = len(self.values) - 1
+            defined = groups - self.n_undefined_groups
+            why = f"{defined} of {groups} groups have a defined value"
+            if defined >= 2 or (defined and self.relative_to != "between"):  # (values enough: the disparity of them is what is undefined)
+                why = "a ratio of 0 to 0" if self.kind == "ratio" else "the values give no finite difference"
+            return f"{self.measure} {self.kind} undefined ({why})"
         shown = f"{self.measure} {self.kind} {self.value:.4g} ({self.extremes[0]!r} vs {self.extremes[1]!r})"
         if self.interval is None:
             return shown
