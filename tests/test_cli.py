@@ -449,6 +449,12 @@ def test_a_regression_report_reads_numbers_in_batches_into_exact_sums(tmp_path, 
     assert (tmp_path / "residuals.png").stat().st_size > 3000
     status, out, _ = run(capsys, "report", path, "--regression", "--digits", "2")
     assert status == 0 and f"r_squared{' ' * 23}{expected.get_r_squared():.2f}" in out and "(5000 samples)" in out
+    status, out, _ = run(capsys, "report", path, "--regression", "--weight", "weight", "--digits", "2", "--format", "csv")  # full precision, as a classification report's CSV (it was rounded to --digits)
+    rows = dict(line.split(",") for line in out.strip().splitlines()[1:])
+    assert status == 0 and float(rows["r_squared"]) == expected.get_r_squared() and float(rows["mean_absolute_error"]) == expected.get_mean_absolute_error()
+    constant = write(tmp_path, "constant.csv", "actual,predicted\n1,2\n1,3\n1,1\n")
+    status, out, _ = run(capsys, "report", constant, "--regression", "--format", "csv")
+    assert status == 0 and "\nf_stat,\n" in out and "\nr_squared,-inf\n" in out  # undefined: empty
     status, _, err = run(capsys, "report", path)
     assert status != 0 and "--regression" in err  # numbers that are not whole: scores or numeric targets, and it says so
     status, _, err = run(capsys, "report", path, "--regression", "--score", "predicted")

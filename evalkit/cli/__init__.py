@@ -321,9 +321,9 @@ def _regression_report(arguments: argparse.Namespace) -> str:
     values = metrics.to_dict()
     if arguments.format == "json":
         return json.dumps({"source": name, **metrics.to_dict(strict=True)}, indent=2)
+    if arguments.format == "csv":  # (full precision, empty where undefined: as a classification report's CSV)
+        return "measure,value\n" + "\n".join(f"{key},{'' if isinstance(value, float) and math.isnan(value) else value}" for key, value in values.items())
     rows = [(key, value if isinstance(value, int) else f"{value:.{arguments.digits}f}") for key, value in values.items()]
-    if arguments.format == "csv":
-        return "measure,value\n" + "\n".join(f"{key},{value}" for key, value in rows)
     if arguments.format == "markdown":
         table = "| measure | value |\n|---|---|\n" + "\n".join(f"| {key} | {value} |" for key, value in rows)
         return f"# evalkit regression report: {name}\n\n{samples} samples\n\n{table}"
