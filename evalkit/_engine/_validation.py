@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import os
 from collections.abc import Callable, Iterable
-from typing import Any, TypeAlias, TypeGuard, TypeVar
+from typing import Any, BinaryIO, TypeAlias, TypeGuard, TypeVar
 
 import attrs
 import numpy as np
@@ -22,6 +23,7 @@ from evalkit._engine._types import SparseMatrix
 from evalkit.exceptions import (
     ClassIndexError,
     CountOverflowError,
+    InputFileError,
     InputShapeError,
     InvalidArgumentError,
     InvalidCountsError,
@@ -253,6 +255,18 @@ def _object_counts(name: str, array: np.ndarray) -> np.ndarray:
         except OverflowError:
             raise CountOverflowError(f"{name!r} holds a count too large for a float: {show(array)}") from None
     return array
+
+
+def open_input(path: str | os.PathLike[str]) -> BinaryIO:
+    """An input file opened for reading bytes.
+
+    Raises:
+        InputFileError: it cannot be read (missing, a directory, no permission), named.
+    """
+    try:
+        return open(path, "rb")
+    except OSError as error:
+        raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
 
 
 def check_sample_weight(sample_weight: ArrayLike | None, n: int, argument: str = "sample_weight") -> np.ndarray | None:

@@ -34,7 +34,7 @@ import numpy as np
 from evalkit._engine import serialization
 from evalkit._engine._labels import normalize
 from evalkit._engine._types import LabelsLike
-from evalkit._engine._validation import RandomState, check_choice, show
+from evalkit._engine._validation import RandomState, check_choice, open_input, show
 from evalkit._engine.serialization import DocumentValue
 from evalkit._groups._values import value_of
 from evalkit._results._closed_form import _check_level, _scipy_stats
@@ -338,11 +338,8 @@ class ModelComparison(Tabular, DocumentValue):
         Raises:
             InputFileError: a cell that is no number, or a row of another length (named by its line).
         """
-        try:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-        except OSError as error:  # (missing, a directory, no permission)
-            raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
+        with open_input(path) as handle:
+            raw = handle.read()
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:

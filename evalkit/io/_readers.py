@@ -48,6 +48,7 @@ import attrs
 import numpy as np
 
 from evalkit._engine import moved_names
+from evalkit._engine._validation import open_input
 from evalkit.exceptions import InputFileError
 from evalkit.io._fields import (  # (the fields' readers: public here)
     EMPTY_LABEL,
@@ -120,12 +121,6 @@ class Batch:
 # text files: blocks of lines
 
 
-def _open(path: str) -> Any:
-    try:
-        return open(path, "rb")
-    except OSError as error:
-        raise InputFileError(f"{path}: cannot read the file: {error.strerror or error}") from None
-
 
 def _last_flagged(blocks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes, bool]]:
     """The blocks, each with whether it is the file's last."""
@@ -190,7 +185,7 @@ def _decoded(block: bytes, number: int, path: str) -> Iterator[tuple[int, str]]:
 
 def _lines(path: str) -> Iterator[tuple[int, str]]:
     """Numbered lines of a UTF-8 text file, checked, without their line ends."""
-    with _open(path) as handle:
+    with open_input(path) as handle:
         for number, block in _blocks(handle, path):
             yield from _decoded(block, number, path)
 
@@ -315,7 +310,7 @@ def _split(block: bytes, width: int, delimiter: int) -> tuple[np.ndarray, np.nda
 
 def _csv_batches(path: str, columns: dict[str, str | None], delimiter: str, batch_size: int, numeric: Sequence[str] = ()) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
     arrow = _arrow_for(path)
-    with _open(path) as handle:
+    with open_input(path) as handle:
         blocks = _blocks(handle, path, ARROW_BLOCK_BYTES if arrow else BLOCK_BYTES)
         first = next(blocks, None)
         if first is None:
@@ -400,7 +395,7 @@ def _jsonl_batches(path: str, columns: dict[str, str | None], batch_size: int, n
     kinds: dict[str, tuple[str, int]] = {}  # role -> (JSON type of its values, first line)
     empty = True
     arrow = _arrow_for(path)
-    with _open(path) as handle:
+    with open_input(path) as handle:
         for number, block in _blocks(handle, path, ARROW_BLOCK_BYTES if arrow else BLOCK_BYTES):
             if arrow and names is None and _plain_block(block, quotes=True) is not None:
                 first = list(_record(block[: block.index(b"\n")].decode("utf-8").removesuffix("\r"), number, path))
