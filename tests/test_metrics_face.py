@@ -370,3 +370,11 @@ def test_a_numpy_matrix_column_is_its_values():
     assert ek.auroc(np.asmatrix([[1], [0], [1], [0]]), scores) == ek.auroc(np.array([1, 0, 1, 0]), scores) == 0.75
     assert ek.auroc(np.array([1, 0, 1, 0]), np.asmatrix(scores).T) == 0.75
     assert ek.brier_score_loss([1, 0, 1, 0], np.asmatrix(scores).T) == ek.brier_score_loss([1, 0, 1, 0], scores)
+
+
+def test_scores_and_labels_of_other_lengths_are_refused_by_name():
+    from evalkit.exceptions import InputLengthError
+
+    for function in (ek.top_k_accuracy_score, ek.roc_auc_score, ek.average_precision_score):  # top_k raised numpy's broadcast ValueError
+        with pytest.raises(InputLengthError, match="'y_true' has 2 samples but 'y_score' has 3"):
+            function([0, 1], [0.2, 0.4, 0.9])

@@ -161,6 +161,8 @@ def _score_target(y_true: LabelsLike, y_score: ScoresLike) -> tuple[str, Any, np
         return "multilabel", truth, scores, ()
     if len(truth) == 0:
         raise EmptyInputError("'y_true' and 'y_score' are empty: at least one sample is needed")
+    if len(scores) != len(truth):
+        raise InputLengthError(f"'y_true' has {len(truth)} samples but 'y_score' has {len(scores)}")
     classes = encode(truth, truth, names=("y_true", "y_true"))[2]  # (the sorted labels: no matrix, no per-sample cells)
     return ("binary" if len(classes) <= 2 else "multiclass"), truth, scores, classes
 
