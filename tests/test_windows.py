@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from evalkit import Calibration, ConfusionMatrix, Faded, RegressionMetrics, Tumbling, Windowed
 from evalkit._scale.streaming import CurveCounts
-from evalkit.exceptions import EmptyInputError, EvalkitError, InvalidArgumentError, UnsupportedSettingError
+from evalkit.exceptions import (
+    EmptyInputError,
+    EvalkitError,
+    InvalidArgumentError,
+    InvalidTypeError,
+    UnsupportedSettingError,
+)
 
 LABELS = ["a", "b", "c"]
 samples = st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from([1, 2, 3]))
@@ -341,6 +347,10 @@ def test_a_window_counts_one_sample_itself_and_refuses_the_changes_it_would_not_
             with pytest.raises(UnsupportedSettingError, match=rf"{type(one).__name__}\.{name} would change the window's result"):
                 getattr(one, name)(*arguments)
         assert one.result == batches.result  # nothing changed by a refusal
+        for batch in (([events[0][0]], events[0][1]), (events[0][0], np.array([events[0][1]]))):  # a batch of one is no sample's value
+            with pytest.raises(InvalidTypeError, match="must be one sample's value"):
+                one.update_one(*batch)
+        assert one.result == batches.result
     assert not hasattr(make(ConfusionMatrix(["a"])), "get_r_squared")  # what the result lacks, the window lacks
 
 

@@ -186,7 +186,15 @@ class _Over(serialization.Document, Generic[R]):
 
     def _update_one(self, y_true: object, y_pred: object, /) -> None:
         """One sample counted through the window, as the result's ``update_one`` counts it:
-        ``update([y_true], [y_pred])``."""
+        ``update([y_true], [y_pred])``.
+
+        Raises:
+            InvalidTypeError: a list or an array where one sample's value is wanted (a batch of one
+                went through as that sample: ``[1.0]`` counted as the value 1.0).
+        """
+        for argument, value in (("y_true", y_true), ("y_pred", y_pred)):
+            if isinstance(value, list) or (isinstance(value, np.ndarray) and value.ndim):
+                raise InvalidTypeError(f"{argument!r} must be one sample's value (update_one counts one sample; update counts a batch), got {show(value)}")
         cast(Any, self).update([y_true], [y_pred])
 
     def __getstate__(self) -> dict[str, Any]:
