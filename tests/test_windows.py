@@ -656,6 +656,25 @@ def test_every_sample_of_a_stream_in_time_is_in_a_row_and_no_row_is_empty():
     assert [(row["end"], row["samples"]) for row in tumbling] == [(3.0, 3), (6.0, 3), (7.0, 3)]
 
 
+def test_times_too_coarse_for_a_period_are_refused_not_dropped():
+    """float64 holds times near 1e18 only 128 apart: a window of period 5 there ended where it
+    started (1e18 - 5 == 1e18), so its samples left as they came and the table lost them
+    silently. The span must cover 64 such steps; far from 0, rows still end on whole steps."""
+    from evalkit import over_time
+
+    for times in ([0.0, 1e18], [1e18, 1e18 + 1024]):
+        with pytest.raises(InvalidArgumentError, match=r"'period' 5 is too short for times near 1e\+18: float64 holds times there only 128 apart"):
+            over_time(["a", "b"], ["a", "b"], period=5, time=times)
+    with pytest.raises(InvalidArgumentError, match=r"'step' 1 is too short"):
+        over_time(["a"], ["a"], period=1e9, step=1, time=[1e18])
+    window = Windowed(ConfusionMatrix(["a"]), period=5)
+    for move in (lambda: window.update(["a"], ["a"], time=1e18), lambda: window.advance(1e18)):
+        with pytest.raises(InvalidArgumentError, match="'period' 5 is too short"):
+            move()
+    far = over_time(["a"] * 3, ["a", "b", "a"], period=10_000, time=[1e18, 1e18 + 1024, 1e18 + 20480])
+    assert [(row["end"], row["samples"]) for row in far.rows] == [(1e18, 1), (1e18 + 10_000, 1), (1e18 + 20_480, 1)]
+
+
 @given(st.lists(st.lists(st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS), st.sampled_from(["north", "south", "east"])),
                          min_size=0, max_size=6), min_size=1, max_size=10), st.integers(1, 12))  # fmt: skip
 def test_a_window_of_groups_equals_its_last_samples_grouped_again(stream, size):

@@ -83,9 +83,11 @@ def split_columns(arrays: tuple[Any, ...], names: tuple[str, ...]) -> tuple[tupl
 
 
 def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None,
-                 named: dict[str, object] | None = None) -> tuple[tuple[Any, ...], tuple[str, ...], np.ndarray | None, np.ndarray | None, int]:  # fmt: skip
+                 named: dict[str, object] | None = None, spans: dict[str, float] | None = None,
+                 ) -> tuple[tuple[Any, ...], tuple[str, ...], np.ndarray | None, np.ndarray | None, int]:  # fmt: skip
     """The batch's columns as arrays of one length (its keyword columns ``named`` last, which
-    are not ``None``), their names, its weights and times (one per sample, or one for all)."""
+    are not ``None``), their names, its weights and times (one per sample, or one for all;
+    fine enough for ``spans``, see ``checked_times``)."""
     if not arrays:
         raise InvalidArgumentError("update takes the batch's columns (y_true and y_pred, or y_true and y_score)")
     given = {name: values for name, values in (named or {}).items() if values is not None}
@@ -99,19 +101,35 @@ def batch_arrays(arrays: tuple[LabelsLike, ...], sample_weight: ArrayLike | None
         weight = weight.astype(np.int64 if weight.dtype.kind in "biu" else np.float64, copy=False)
     if weight is not None and weight.shape != (n,):
         raise InputLengthError(f"'sample_weight' has shape {weight.shape} but the batch has {n} samples")
-    return columns, tuple(given), weight, None if time is None else checked_times(time, n), n
+    return columns, tuple(given), weight, None if time is None else checked_times(time, n, spans), n
 
 
-def checked_times(time: ArrayLike, n: int) -> np.ndarray:
-    """The time of each of ``n`` samples (one time for all, or one each), as float64 (a copy).
+RESOLUTION = 64
+"""How many of float64's steps between neighbouring times a window's ``period`` (and a table's
+``step``) must span at the largest time, so that its ends are placed to 1/128 of it: at 1e18
+float64 holds times only 128 apart, so a period of 5 would end where it starts
+(``1e18 - 5 == 1e18``) and every sample would leave at once."""
+
+
+def checked_times(time: ArrayLike, n: int, spans: dict[str, float] | None = None) -> np.ndarray:
+    """The time of each of ``n`` samples (one time for all, or one each), as float64 (a copy),
+    fine enough at their size to tell apart the ends of each of ``spans`` (a window's
+    ``period``, a table's ``step``: at least ``RESOLUTION`` of float64's steps there).
 
     Raises:
         InvalidArgumentError: a time that is no finite number (NaN passes every check of order;
-            an infinity would end every window at once).
+            an infinity would end every window at once), or times too large for a span.
     """
     times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
     if not np.isfinite(times).all():
         raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")
+    if spans and n:
+        largest = float(np.abs(times).max())
+        gap = float(np.spacing(largest))
+        for name, span in spans.items():
+            if span < RESOLUTION * gap:
+                raise InvalidArgumentError(f"{name!r} {span:g} is too short for times near {largest:g}: float64 holds times there only {gap:g} apart "
+                                           f"(a span needs {RESOLUTION} of these steps); give the times from a nearer origin (time - time[0])")  # fmt: skip
     return times
 
 

@@ -95,7 +95,7 @@ class OverTimeCounter:
         self._monitor, self._alarms, self._watched = monitor, cast("list[Any]", []), 0
         self._rows: list[dict[str, Any]] = []
         self._seen = 0
-        self._boundary = math.nan
+        self._ends: int | None = None  # the steps from time 0 to the end of the open window of a period
 
     def _record(self, end: Any) -> None:
         result = self._view if isinstance(self._view, ConfusionMatrix) else self._view.result
@@ -135,24 +135,30 @@ class OverTimeCounter:
             return
         if time is None:
             raise InvalidArgumentError("a window of 'period' needs the time of every sample: update(..., time=times)")
-        times = checked_times(time, len(actual))
-        if math.isnan(self._boundary) and len(times):  # rows end on the steps from time 0 (whole hours of dates): the first holds the first sample
-            first = float(times[0])
-            self._boundary = math.ceil(first / self._every) * self._every
-            self._boundary += self._every if self._boundary < first else 0.0  # (a quotient rounded down)
+        times = checked_times(time, len(actual), {"period": self._period, "step": self._every})
+        if not len(times):
+            return
+        ends = self._steps_to(float(times[0]), 0) if self._ends is None else self._ends  # rows end on the steps from time 0 (whole hours of dates): the first holds the first sample
         start = 0
         while start < len(times):
-            stop = max(start, int(np.searchsorted(times, self._boundary, side="right")))  # the samples up to the boundary: a window is (end - period, end]
+            boundary = ends * self._every  # (a whole number of steps, never a sum of them: no rounding piles up)
+            stop = max(start, int(np.searchsorted(times, boundary, side="right")))  # the samples up to the boundary: a window is (end - period, end]
             if stop > start:
                 self._view.update(actual[start:stop], predicted[start:stop], sample_weight=None if weight is None else weight[start:stop], time=times[start:stop])
             start = stop
             if start < len(times):  # a sample past the boundary: the window up to it is done
-                self._view.advance(self._boundary)
+                self._view.advance(boundary)
                 if len(self._view):  # (a window that holds no sample is no row: a gap of a year in hours makes none)
-                    self._record(self._end(self._boundary))
-                self._boundary += self._every
-                if not len(self._view) and times[start] > self._boundary:  # empty until the next sample: on to the first end that holds it
-                    self._boundary += math.ceil((float(times[start]) - self._boundary) / self._every) * self._every
+                    self._record(self._end(boundary))
+                ends += 1
+                if not len(self._view):  # empty until the next sample: on to the first end that holds it
+                    ends = self._steps_to(float(times[start]), ends)
+        self._ends = ends
+
+    def _steps_to(self, time: float, least: int) -> int:
+        """The number of steps from time 0 to the first end at or after ``time`` (``least`` at the least)."""
+        steps = math.ceil(time / self._every)
+        return max(least, steps + 1 if steps * self._every < time else steps)  # (a quotient rounded down)
 
     def _watch(self, actual: np.ndarray, predicted: np.ndarray, sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
         """The batch through the monitor; its alarms on the axis of the rows' ends (the sample

@@ -60,7 +60,15 @@ from evalkit._groups._values import value_of
 from evalkit._results._closed_form import Interval
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import CountedState, check_factor, read_result, result_document
-from evalkit._scale._batches import Batch, batch_arrays, batch_document, one_event, read_batch, split_columns
+from evalkit._scale._batches import (
+    Batch,
+    batch_arrays,
+    batch_document,
+    checked_times,
+    one_event,
+    read_batch,
+    split_columns,
+)
 from evalkit.exceptions import (
     EmptyInputError,
     EvalkitError,
@@ -351,7 +359,7 @@ class Windowed(_Over[R]):
             lock.release()
 
     def _update(self, batch: tuple[LabelsLike, ...], sample_weight: ArrayLike | None, time: ArrayLike | None, columns: dict[str, object]) -> None:
-        arrays, names, weight, times, n = batch_arrays(batch, sample_weight, time, columns)
+        arrays, names, weight, times, n = batch_arrays(batch, sample_weight, time, columns, None if self.period is None else {"period": self.period})
         if self.period is not None:
             if times is None:
                 raise InvalidArgumentError("a window of 'period' needs the time of every batch: update(..., time=t)")
@@ -425,8 +433,8 @@ class Windowed(_Over[R]):
         """
         if self.period is None:
             raise InvalidArgumentError("advance(time) moves a window of 'period'; a window of 'size' moves with its samples")
-        moment = float(time)
-        if not math.isfinite(moment) or moment < self._latest:
+        moment = float(checked_times(time, 1, {"period": self.period})[0])
+        if moment < self._latest:
             raise InvalidArgumentError(f"times must not go back: got {show(time)} after {self._latest}")
         with self._lock, self._held:
             self._latest = moment
