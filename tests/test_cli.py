@@ -729,8 +729,8 @@ def test_a_time_column_holds_one_kind_of_time_whatever_the_batches(tmp_path, cap
     number nor a date"; read a row at a time, the epoch seconds of the dates were mixed with the
     raw numbers, and the table made of them."""
     mixed = "actual,predicted,t\na,a,5\nb,a,2024-01-01T00:00:00\nb,b,2024-01-01T00:00:01\n"
-    for size, message in (("100000", "mixed.csv:2: time '5' is a number among dates"), ("1", "mixed.csv:3: time '2024-01-01T00:00:00' is a date, but the times before it are numbers")):
+    for size in ("100000", "1"):  # the first time says the column's kind, whatever the batches
         status, _, err = run_cli(tmp_path, capsys, "mixed.csv", mixed, "--period", "1e10", "--time-column", "t", "--batch-size", size)
-        assert status == 2 and message in err, err
-    status, _, err = run_cli(tmp_path, capsys, "back.csv", "actual,predicted,t\na,a,2024-01-01T00:00:00\nb,a,7\n", "--period", "1e10", "--time-column", "t", "--batch-size", "1")
-    assert status == 2 and "back.csv:3: time '7' is a number, but the times before it are dates" in err
+        assert status == 2 and "mixed.csv:3: time '2024-01-01T00:00:00' is a date among numbers: a column holds one kind of time" in err, err
+        status, _, err = run_cli(tmp_path, capsys, "back.csv", "actual,predicted,t\na,a,2024-01-01T00:00:00\nb,a,7\n", "--period", "1e10", "--time-column", "t", "--batch-size", size)
+        assert status == 2 and "back.csv:3: time '7' is a number among dates: a column holds one kind of time" in err

@@ -266,6 +266,32 @@ def test_weights_read_at_once_equal_one_by_one(texts):
         assert [type(value) for value in found] == [type(value) for value in expected] or all(isinstance(value, float) for value in found)
 
 
+def test_labels_spelled_apart_stay_apart_and_numbers_are_plain(tmp_path, capsys):
+    """Python's int() reads "1_0" as 10 and "٣" (Arabic-Indic three) as 3: read so, a label
+    column merged classes the file spells apart, turning two wrong predictions right. A number
+    in a file is ASCII digits, a sign, a point and an exponent; anything else is a text label,
+    and a refused score, weight or time."""
+    from evalkit.io._fields import spelled_number
+
+    path = tmp_path / "labels.csv"
+    path.write_text("actual,predicted\n1_0,10\n10,1_0\n٣,3\n", encoding="utf-8")
+    status, out, _ = report(capsys, str(path), "--format", "json")
+    assert status == 0 and json.loads(out)["summary"]["accuracy"] == 0.0 and len(json.loads(out)["classes"]) == 4
+    assert [spelled_number(text) for text in ("1_0", "٣", " -2 ", "+.5", "5.", "1e3", "0x10", "inf", "nan", "1 0")] == [None, None, -2, 0.5, 5.0, 1000.0, None, None, None, None]
+    for column, option in (("score", ["--score", "score"]), ("weight", ["--weight", "weight"]), ("time", ["--time-column", "time", "--period", "5"])):
+        path.write_text(f"actual,predicted,{column}\n1,1,1\n0,0,1_0\n")
+        status, _, err = report(capsys, str(path), *option)
+        assert status != 0 and f"{path}:3:" in err and "'1_0'" in err, err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(r"\A[+-]?(?:[0-9]{1,5}\.?[0-9]{0,5}|\.[0-9]{1,5})(?:[eE][+-]?[0-9]{1,3})?\Z"))
+def test_a_plain_number_reads_as_python_reads_it(text):
+    from evalkit.io._fields import spelled_number
+
+    assert spelled_number(text) == (int(text) if text.lstrip("+-").isdigit() else float(text))
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["a", " a", "b", "é", "10", "x y"]), min_size=1, max_size=10), min_size=1, max_size=5))
 def test_labels_coded_from_bytes_and_from_text_agree_across_batches(batches):

@@ -32,6 +32,7 @@ from evalkit._scores.curves import ThresholdCurve
 from evalkit._scores.scoring import class_log_losses
 from evalkit._scores.selective import RiskCoverage
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError, UnknownLabelError
+from evalkit.io._fields import spelled_number
 from evalkit.io._label_codes import (
     batch_weights,
     check_not_scores,
@@ -479,35 +480,38 @@ def batch_times(batch: Batch, dates: bool | None = None) -> tuple[np.ndarray, bo
     values = batch.fields["time"]
     texts = [value.decode() if isinstance(value, bytes) else str(value) for value in values]
     where = batch.where("time")
-    try:
-        numbers = np.array([float(text) for text in texts])
-    except ValueError:
-        pass
-    else:
-        outside = np.flatnonzero(~np.isfinite(numbers))
-        if len(outside):  # (float() reads "nan" and "inf")
-            raise InputFileError(f"{where(int(outside[0]))}: time {texts[outside[0]]!r} is not a finite number")
-        if dates:
-            raise InputFileError(f"{where(0)}: time {texts[0]!r} is a number, but the times before it are dates: a column holds one kind of time")
-        return numbers, False
+    spelled = [math.inf if text.strip().lower().lstrip("+-") in ("inf", "infinity", "nan") else spelled_number(text) for text in texts]
+    if dates is None and texts:  # the column's kind: its first time's
+        dates = spelled[0] is None
+    if not dates and all(number is not None for number in spelled):
+        numbers = np.array(spelled, dtype=np.float64)
+        if np.isfinite(numbers).all():
+            return numbers, False
     times = []
-    for position, text in enumerate(texts):
-        try:
-            moment = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-        except ValueError:
-            kind = "a number among dates: a column holds one kind of time" if _is_number(text) else "neither a number nor an ISO 8601 date and time"
-            raise InputFileError(f"{where(position)}: time {text!r} is {kind}") from None
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=datetime.timezone.utc)
-        times.append(moment.timestamp())
-    if dates is False:
-        raise InputFileError(f"{where(0)}: time {texts[0]!r} is a date, but the times before it are numbers: a column holds one kind of time")
-    return np.array(times), True
+    for position, (text, number) in enumerate(zip(texts, spelled)):
+        if number is not None and not math.isfinite(number):  # (nan, inf, 1e999)
+            raise InputFileError(f"{where(position)}: time {text!r} is not a finite number")
+        if dates and number is None:
+            try:
+                moment = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+            except ValueError:
+                moment = None
+            if moment is not None:
+                times.append((moment if moment.tzinfo is not None else moment.replace(tzinfo=datetime.timezone.utc)).timestamp())
+                continue
+        elif not dates and number is not None:
+            times.append(float(number))
+            continue
+        kind = ("a number among dates" if number is not None else "a date among numbers" if _is_date(text) else "neither a number nor an ISO 8601 date and time")
+        raise InputFileError(f"{where(position)}: time {text!r} is {kind}{': a column holds one kind of time' if 'among' in kind else ''}")
+    return np.array(times, dtype=np.float64), bool(dates)
 
 
-def _is_number(text: str) -> bool:
+def _is_date(text: str) -> bool:
+    import datetime
+
     try:
-        float(text)
+        datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
         return False
     return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from evalkit._engine import moved_names
 from evalkit._engine._columns import Coded
 from evalkit.exceptions import InputFileError
 
-__all__ = ["EMPTY_LABEL", "MISSING_TEXTS", "Labels", "label_number", "label_text", "number_text", "score", "scores", "weight", "weights"]
+__all__ = ["EMPTY_LABEL", "MISSING_TEXTS", "Labels", "label_number", "label_text", "number_text", "score", "scores", "spelled_number", "weight", "weights"]
 
 EMPTY_LABEL = "empty label"
 """The end of the message refusing an empty field as a label (the command line adds a hint)."""
@@ -56,21 +57,52 @@ def _a(kind: str) -> str:
     return "a number" if kind == "number" else kind
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def spelled_number(text: str | bytes) -> int | float | None:
+    """The number a field spells as files write numbers (ASCII digits, a sign, a point, an
+    exponent; surrounding spaces; a whole number as an exact int), or None. Python's ``int``
+    and ``float`` read more (``"1_0"`` as 10, other scripts' digits such as ``"٣"`` as 3):
+    labels that two classes spell apart would become one class.
+
+    Examples:
+        >>> spelled_number(" 12 "), spelled_number("2.5e1"), spelled_number("1_0"), spelled_number("inf")
+        (12, 25.0, None, None)
+    """
+    field = (text.decode("utf-8", "replace") if isinstance(text, bytes) else text).strip()
+    if _WHOLE.fullmatch(field):
+        return int(field)
+    return float(field) if _DECIMAL.fullmatch(field) else None
+
+
 def label_number(text: str) -> int | float | None:
-    """The number a label's text spells (an int exactly, however large), or None.
+    """The number a label's text spells (an int exactly, however large; ``spelled_number``), or
+    None; a label beyond float64 (``1e999``) is text.
 
     Examples:
         >>> label_number("1.0"), label_number("12"), label_number("cat"), label_number("inf")
         (1.0, 12, None, None)
     """
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            value = float(text)
-        except ValueError:
+    number = spelled_number(text)
+    return number if isinstance(number, int) or (number is not None and math.isfinite(number)) else None
+
+
+def _floats(fields: np.ndarray) -> np.ndarray | None:
+    """A column of text or numbers as float64 at once, or None where a field may spell no
+    number of ``spelled_number``'s (then each is read alone, the first bad one named): numpy
+    reads text as Python's ``float`` does, ``"1_0"`` as 10."""
+    if fields.dtype.kind in "SU":
+        underscore = b"_" if fields.dtype.kind == "S" else "_"
+        if (np.strings.find(fields, underscore) >= 0).any() or (fields.dtype.kind == "U" and (fields.view(np.uint32) > 127).any()):
             return None
-        return value if math.isfinite(value) else None
+    elif fields.dtype.kind not in "biuf":
+        return None
+    try:
+        return fields.astype(np.float64)
+    except (ValueError, OverflowError):
+        return None
 
 
 def number_text(value: float) -> str:
@@ -88,10 +120,14 @@ def number_text(value: float) -> str:
 
 def score(value: Any, at: str) -> float:
     """One score: a finite number."""
-    try:
-        number = float(value) if not isinstance(value, bool) else math.nan
-    except (TypeError, ValueError):
-        number = math.nan
+    if isinstance(value, (str, bytes)):
+        spelled = spelled_number(value)
+        number = math.nan if spelled is None else float(spelled)
+    else:
+        try:
+            number = float(value) if not isinstance(value, bool) else math.nan
+        except (TypeError, ValueError):
+            number = math.nan
     if not math.isfinite(number):
         shown = value.decode("utf-8") if isinstance(value, bytes) else value
         raise InputFileError(f"{at}: cannot read the score {shown!r} as a finite number")
@@ -104,11 +140,8 @@ def weight(value: object, at: str) -> float:
         raise InputFileError(f"{at}: expected a weight, got {json.dumps(value)}")
     if isinstance(value, bytes):
         value = value.decode("utf-8")
-    text = str(value).strip()
-    try:
-        number: int | float = int(text) if text.lstrip("+").isdigit() else float(text)
-    except ValueError:
-        number = math.nan
+    spelled = spelled_number(str(value))
+    number: int | float = math.nan if spelled is None else spelled
     if not (isinstance(number, int) or math.isfinite(number)) or number < 0:
         raise InputFileError(f"{at}: cannot read the weight {value!r} as a finite number >= 0")
     return int(number) if isinstance(number, float) and number < 2.0**53 and number.is_integer() else number  # (2.0 as 2, as _whole_if_whole)
@@ -116,17 +149,19 @@ def weight(value: object, at: str) -> float:
 
 def scores(fields: Any, where: Callable[[int], str]) -> np.ndarray:
     """The scores of a column (float64), read at once; the first bad one named by its line."""
+    found: np.ndarray | None = None
     try:
         if isinstance(fields, np.ndarray) and fields.dtype.kind == "S":
             found, plain = _decimals(fields)
-            if not plain.all():  # numpy reads bytes as Python's float() does
-                found[~plain] = fields[~plain].astype(np.float64)
+            rest = None if plain.all() else _floats(fields[~plain])
+            if rest is not None:
+                found[~plain] = rest
+            elif not plain.all():
+                found = None
         elif isinstance(fields, np.ndarray):
-            found = fields.astype(np.float64)
+            found = _floats(fields)
         elif all(type(value) in (int, float) for value in fields):
             found = np.array(fields, dtype=np.float64)
-        else:
-            found = None
     except (ValueError, OverflowError):
         found = None
     if found is None or not np.isfinite(found).all():  # one value at a time: the first bad one raises with its place
@@ -177,10 +212,7 @@ def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
         whole = _whole_numbers(fields)
         if whole is not None:
             return whole
-        try:
-            found = fields.astype(np.float64)
-        except ValueError:
-            found = None
+        found = _floats(fields)
         if found is not None and np.isfinite(found).all() and (found >= 0).all():
             return _whole_if_whole(found)
     return [weight(value, where(position)) for position, value in enumerate(fields)]
