@@ -284,6 +284,19 @@ def test_labels_spelled_apart_stay_apart_and_numbers_are_plain(tmp_path, capsys)
         assert status != 0 and f"{path}:3:" in err and "'1_0'" in err, err
 
 
+def test_whole_weights_beyond_float64s_integers_stay_exact(tmp_path, capsys):
+    """A 19-digit whole weight was read as a float (1000000000000000001 as 1e18), and whole
+    weights summing past 2**63 - 1 became float counts with no word: they are read as the
+    integers they are, and a sum evalkit cannot count exactly is refused, as the API refuses it."""
+    path = tmp_path / "weights.csv"
+    path.write_text("actual,predicted,weight\n0,0,1000000000000000001\n0,1,2\n1,1,1\n")
+    status, out, _ = report(capsys, str(path), "--weight", "weight", "--format", "json")
+    assert status == 0 and json.loads(out)["confusion_matrix"]["counts"] == [[1000000000000000001, 2], [0, 1]]
+    path.write_text("actual,predicted,weight\n0,0,4611686018427387904\n0,0,4611686018427387904\n1,1,1\n")
+    status, _, err = report(capsys, str(path), "--weight", "weight")
+    assert status == 2 and "sum to 9223372036854775809, beyond the 9223372036854775807 (2**63 - 1)" in err
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.from_regex(r"\A[+-]?(?:[0-9]{1,5}\.?[0-9]{0,5}|\.[0-9]{1,5})(?:[eE][+-]?[0-9]{1,3})?\Z"))
 def test_a_plain_number_reads_as_python_reads_it(text):

@@ -212,8 +212,8 @@ def weights(fields: Any, where: Callable[[int], str]) -> np.ndarray | list:
         whole = _whole_numbers(fields)
         if whole is not None:
             return whole
-        found = _floats(fields)
-        if found is not None and np.isfinite(found).all() and (found >= 0).all():
+        found = _floats(fields)  # (whole weights of 2**53 or more read one by one: as Python ints, exact)
+        if found is not None and np.isfinite(found).all() and (found >= 0).all() and not (found >= 2.0**53).any():
             return _whole_if_whole(found)
     return [weight(value, where(position)) for position, value in enumerate(fields)]
 
