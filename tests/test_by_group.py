@@ -348,6 +348,15 @@ def test_intersection_keys_stay_structured_in_every_format(tmp_path, capsys):
     assert len(json.loads(capsys.readouterr().out)["groups"]) == 2
 
 
+def test_a_group_column_named_as_a_measure_keeps_its_own_csv_column():
+    """A group column called accuracy wrote the header row,accuracy,accuracy,...: a CSV reader
+    took one for the other (pandas' accuracy.1). It is written as 'group accuracy'."""
+    result = by_group([0, 1, 1], [0, 1, 0], {"accuracy": ["x", "y", "x"], "support": ["a", "a", "b"]})
+    rows = list(csv.reader(io.StringIO(result.report(["accuracy"]).to_csv())))
+    assert rows[0] == ["row", "group accuracy", "group support", "accuracy", "support", "small", "average", "class"]
+    assert len(set(rows[0])) == len(rows[0]) and rows[1][:4] == ["group", "x", "a", "1.0"]
+
+
 def test_tuple_and_two_dimensional_group_columns_are_intersections():
     y_true, y_pred = [0, 1, 1, 0], [0, 1, 0, 0]
     tuples = by_group(y_true, y_pred, [("f", 1), ("m", 2), ("f", 1), ("m", 1)])

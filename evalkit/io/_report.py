@@ -759,11 +759,14 @@ class GroupReport(Tabular):
         """Rows ``row, <one column per group column>, <measures>, support, small, average,
         class``: ``row`` is ``group`` or ``overall`` (the whole, its group columns empty); full
         precision; with intervals, a ``low`` and ``high`` column after each measure; ``average``
-        (``macro``) or ``class`` (``1``) says what the label measures' columns are."""
+        (``macro``) or ``class`` (``1``) says what the label measures' columns are. A group
+        column named as another column (``accuracy``) is ``group accuracy``."""
         bounds = bool(self.intervals)
-        header = ["row", *self.names]
+        measures: list[str] = []
         for name in self.measures:
-            header += [name, f"{name} low", f"{name} high"] if bounds else [name]
+            measures += [name, f"{name} low", f"{name} high"] if bounds else [name]
+        taken = {"row", *measures, "support", "small", "average", "class"}
+        header = ["row", *(f"group {name}" if name in taken else name for name in map(str, self.names)), *measures]
         basis = ["", str(self.label)] if self.label is not None else [self.average, ""]
         rows: list[list[Any]] = []
         for key in self.groups:
