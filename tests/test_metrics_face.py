@@ -378,3 +378,26 @@ def test_scores_and_labels_of_other_lengths_are_refused_by_name():
     for function in (ek.top_k_accuracy_score, ek.roc_auc_score, ek.average_precision_score):  # top_k raised numpy's broadcast ValueError
         with pytest.raises(InputLengthError, match="'y_true' has 2 samples but 'y_score' has 3"):
             function([0, 1], [0.2, 0.4, 0.9])
+
+
+def test_weights_that_are_all_zero_are_refused_as_scikit_learn_refuses_them():
+    """scikit-learn refuses sample weights that are all 0 in every metric; the face gave a
+    table of zeros, 0.0 (F1, average precision, MCC) or NaN (accuracy, ROC AUC) by chance.
+    Every function of the face that takes a sample_weight refuses them, by name."""
+    import inspect
+
+    import sklearn.metrics
+
+    import evalkit.metrics as face
+    from evalkit.exceptions import InvalidValueError
+
+    weighted = [name for name in face.__all__ if inspect.isfunction(getattr(face, name)) and "sample_weight" in inspect.signature(getattr(face, name)).parameters]
+    assert len(weighted) > 60 and all(hasattr(getattr(face, name), "__wrapped__") for name in weighted)
+    y, p, s = [0, 1, 1], [0, 1, 0], [0.1, 0.8, 0.3]
+    for name, arguments in (("confusion_matrix", (y, p)), ("accuracy_score", (y, p)), ("f1_score", (y, p)), ("matthews_corrcoef", (y, p)),
+                            ("roc_auc_score", (y, s)), ("average_precision_score", (y, s)), ("log_loss", (y, s)), ("r2_score", (y, s))):  # fmt: skip
+        with pytest.raises(ValueError, match="at least one non-zero number"):
+            getattr(sklearn.metrics, name)(*arguments, sample_weight=[0, 0, 0])
+        with pytest.raises(InvalidValueError, match=r"'sample_weight' must hold at least one weight above 0 .* got \[0, 0, 0\]"):
+            getattr(face, name)(*arguments, sample_weight=[0, 0, 0])
+    assert face.f1_score(y, p, sample_weight=[0, 1, 0]) == sklearn.metrics.f1_score(y, p, sample_weight=[0, 1, 0])  # some weight: counted

@@ -31,6 +31,7 @@ Examples:
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING
 
 from evalkit._engine import moved_names
@@ -39,6 +40,7 @@ from evalkit.metrics._classification import *
 from evalkit.metrics._conformal import *
 from evalkit.metrics._cumulative import *
 from evalkit.metrics._fairness import *
+from evalkit.metrics._inputs import refusing_no_weight
 from evalkit.metrics._probabilistic import *
 from evalkit.metrics._ranking import *
 from evalkit.metrics._regression import *
@@ -159,8 +161,11 @@ ADDITIONS = (*FAIRLEARN, *MAPIE, "aurc", "excess_aurc", "risk_coverage_curve", "
 """Functions scikit-learn does not have, in its style (``calibration_curve`` is its
 ``sklearn.calibration.calibration_curve``)."""
 
-moved_names.publish(__name__, globals(), __all__)  # this package is each function's public path (pickles, help(), the API reference)
+for _name in __all__:  # every function with a sample_weight refuses weights that are all 0, as scikit-learn does
+    if inspect.isfunction(globals()[_name]) and "sample_weight" in inspect.signature(globals()[_name]).parameters:
+        globals()[_name] = refusing_no_weight(globals()[_name])
 
+moved_names.publish(__name__, globals(), __all__)  # this package is each function's public path (pickles, help(), the API reference)
 
 if not TYPE_CHECKING:  # the names this module gave in evalkit 0.1.0 and lost, found with a warning
     __getattr__ = moved_names.finder(__name__)

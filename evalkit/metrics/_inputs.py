@@ -7,7 +7,9 @@ Private: ``evalkit.metrics`` is the public path of every function of the face.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence, Sized
+import functools
+import inspect
+from collections.abc import Callable, Hashable, Iterator, Sequence, Sized
 from typing import Any, TypeAlias, cast
 
 import attrs
@@ -210,11 +212,38 @@ def _check_flag(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def refusing_no_weight(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, a face function with a ``sample_weight``, refusing weights that are all 0
+    as scikit-learn does ("Sample weights must contain at least one non-zero number"): no weight
+    has no measure, where an undefined average would be 0.0 or NaN by chance (evalkit's objects
+    count such weights: a matrix of zeros).
+
+    Examples:
+        >>> refusing_no_weight(lambda y, *, sample_weight=None: len(y))([1], sample_weight=[0])
+        Traceback (most recent call last):
+        ...
+        evalkit.exceptions.InvalidValueError: 'sample_weight' must hold at least one weight above 0 (scikit-learn refuses it too), got [0]
+    """
+    position = list(inspect.signature(function).parameters).index("sample_weight")
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        weight = args[position] if len(args) > position else kwargs.get("sample_weight")
+        if weight is not None and not isinstance(weight, (str, bytes, dict, set)):
+            try:
+                array = np.asarray(weight)
+            except (TypeError, ValueError):  # (the function's own check names it)
+                array = None
+            if array is not None and array.size and array.dtype.kind in "biuf" and not array.any():
+                raise InvalidValueError(f"'sample_weight' must hold at least one weight above 0 (scikit-learn refuses it too), got {show(weight)}")
+        return function(*args, **kwargs)
+
+    return checked
+
+
 def _mean_loss(losses: np.ndarray, sample_weight: ArrayLike | None, normalize: bool = True) -> float:
     normalize = _check_flag("normalize", normalize)
     weight = check_sample_weight(sample_weight, len(losses))
-    if normalize:
-        if weight is not None and not weight.sum() > 0:
-            raise InvalidValueError(f"'sample_weight' sums to 0: a weighted mean needs some weight, got {show(sample_weight)}")
+    if normalize:  # (some weight above 0: refusing_no_weight)
         return float(np.average(losses, weights=weight))
     return float(losses.sum() if weight is None else np.dot(losses, weight))
