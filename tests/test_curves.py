@@ -769,3 +769,35 @@ def test_the_cost_curve_has_no_corner_twice():
     s = [3, 1, 2, 2, 0, 1, 1, 1, 0, 4, 1, 1, 2, 0, 3, 1, 3, 3]
     pc, _ = ThresholdCurve.from_scores(y, s, pos_label=1).cost_curve()
     assert np.all(np.diff(pc) > 0)
+
+
+def test_curves_of_equal_counts_are_equal_whatever_the_type_of_the_counts():
+    """Whole counts (int64) and float counts of the same values compare as the numbers they are."""
+    from evalkit import ThresholdCurve
+
+    y, s = [0, 1, 1, 0, 1], [0.2, 0.9, 0.4, 0.4, 0.7]
+    scaled = ThresholdCurve.from_scores(y, s).scaled(2)
+    assert scaled == ThresholdCurve.from_scores(y, s, sample_weight=[2] * 5) == ThresholdCurve.from_scores(y, s, sample_weight=[2.0] * 5)
+    assert ThresholdCurve.from_scores(y, s) == ThresholdCurve.from_scores(y, s, sample_weight=[1.0] * 5)
+    assert scaled != ThresholdCurve.from_scores(y, s, sample_weight=[2, 2, 2, 2, 3])
+    assert ThresholdCurve.from_scores([1], [0.5], sample_weight=[3]) != ThresholdCurve.from_scores([1], [0.5], sample_weight=[0.1 + 0.2]).scaled(10)
+
+
+def test_merged_integer_scores_beyond_2_53_stay_integers_as_counted_at_once():
+    """A curve of integer scores beyond 2**53 merged with one of smaller integer scores is the
+    curve of both batches counted at once (int64), in any order; with fractions both round to
+    float64; a stream's single scores beyond 2**53 are not rounded; best thresholds are ints."""
+    from evalkit import CurveCounts, ThresholdCurve
+
+    big, small = np.array([2**60, 2**60 + 1]), np.array([1, 2])
+    a, b = ThresholdCurve.from_scores([0, 1], big), ThresholdCurve.from_scores([0, 1], small)
+    whole = ThresholdCurve.from_scores([0, 1, 0, 1], np.concatenate([big, small]))
+    assert a + b == b + a == whole and (a + b).thresholds().dtype == np.int64 and (a + b) - b == a and (a + b) - a == b
+    halves = ThresholdCurve.from_scores([0, 1], [0.25, 0.75])
+    assert a + halves == ThresholdCurve.from_scores([0, 1, 0, 1], [*big.tolist(), 0.25, 0.75])  # (float64, as numpy reads the mix)
+    counts = CurveCounts()
+    counts.update([0, 1], big.tolist())
+    counts.update([1], [2**60 + 2])
+    assert counts.curve() == ThresholdCurve.from_scores([0, 1, 1], [2**60, 2**60 + 1, 2**60 + 2])
+    found = a.best_threshold("f1_score").threshold
+    assert type(found) is int and found == 2**60 + 1

@@ -309,8 +309,9 @@ class _ScoreTable:
 
     @classmethod
     def of(cls, curve: ThresholdCurve) -> _ScoreTable | None:
-        """The table of an exact binary curve of whole counts, or None (multi-class, binned, weighted)."""
-        return None if len(curve.labels) != 1 or curve.binned or curve.positives.dtype.kind == "f" else cls(curve)
+        """The table of an exact binary curve of whole counts, or None (multi-class, binned,
+        weighted, or of integer scores beyond 2**53, which the table's float64 scores would round)."""
+        return None if len(curve.labels) != 1 or curve.binned or curve.positives.dtype.kind == "f" or curve.thresholds().dtype.kind in "iu" else cls(curve)
 
     def positive(self, label: Hashable) -> bool | None:
         """Whether ``label`` is the positive class (True), the negative one (False), or neither (None)."""
@@ -320,8 +321,9 @@ class _ScoreTable:
 
     @staticmethod
     def accepts(score: float) -> bool:
-        """Every finite score has its place on a curve."""
-        return True
+        """Every finite score but an integer beyond 2**53 (float64 would round it: the general
+        path counts it as the integer it is)."""
+        return type(score) is float or abs(score) <= 2**53
 
     def add(self, score: float, positive: bool, amount: int) -> None:
         counts = self.positives if positive else self.negatives

@@ -179,11 +179,13 @@ class CurveOperatingPoints(CurveFields):
             if np.isnan(values).all():
                 return float("nan"), float("nan")
             k = int(pick(values))
-            return float(thresholds[k]), float(values[k])
+            return thresholds[k].item(), float(values[k])  # (an integer score beyond 2**53 as the int it is, not rounded)
 
         if label is None and average is None and len(self.labels) > 1:
             found = [best(*self.evaluate(resolved, own, **parameters)) for own in self.labels]
-            return BestThreshold(np.array([f[0] for f in found]), np.array([f[1] for f in found]), resolved.name)
+            chosen = [f[0] for f in found]
+            kind = self._thresholds.dtype if all(isinstance(value, int) for value in chosen) else np.float64
+            return BestThreshold(np.array(chosen, dtype=kind), np.array([f[1] for f in found]), resolved.name)
         values, thresholds = self.evaluate(resolved, label, average=average, undefined=undefined, **parameters)
         return BestThreshold(*best(values, thresholds), resolved.name)
 
@@ -282,7 +284,7 @@ class CurveOperatingPoints(CurveFields):
                 continue
             key = operating.tie_key(float(values[k]), resolved.direction, [(constraint, float(found[k])) for constraint, found in pairs])
             if best is None or key > rank:
-                best, rank = (float(thresholds[k]), float(values[k]), {name: float(found[k]) for name, found in achieved.items()}, cells[k : k + 1]), key
+                best, rank = (thresholds[k].item(), float(values[k]), {name: float(found[k]) for name, found in achieved.items()}, cells[k : k + 1]), key
         if best is None:
             names = [constraint.measure.name for constraint in constraints]
             return operating.OperatingPoint(False, math.nan, math.nan, resolved.name, dict.fromkeys(names, math.nan), texts, None, own, average)

@@ -87,6 +87,30 @@ def exact_scores(score: np.ndarray) -> np.ndarray:
     return score.astype(np.float64, copy=False)
 
 
+def common_scores(parts: list[np.ndarray]) -> np.dtype:
+    """The one type the thresholds of several curves are merged in, the type ``exact_scores``
+    gives their scores counted at once: integers (int64, or uint64) where one part holds
+    integer scores beyond 2**53 and every float threshold of the others is a whole number
+    within 2**53 (what ``exact_scores`` makes of smaller integer scores) that type holds; else
+    numpy's promotion (float64 beside any integers), as scores mixing integers with fractions,
+    or int64 with uint64, are rounded to float64 when counted at once.
+
+    Examples:
+        >>> common_scores([np.array([2**60]), np.array([2.0, 1.0])]).name, common_scores([np.array([2**60]), np.array([0.5])]).name
+        ('int64', 'float64')
+    """
+    whole = {part.dtype for part in parts if part.dtype.kind in "iu"}
+    if len(whole) != 1:
+        return np.result_type(*parts)
+    kind = whole.pop()
+    for part in parts:
+        if part.dtype.kind == "f" and part.size:
+            low, high = float(part.min()), float(part.max())
+            if max(-low, high) > _EXACT_FLOAT_INTEGERS or not np.array_equal(np.floor(part), part) or (kind.kind == "u" and low < 0):
+                return np.result_type(*parts)
+    return kind
+
+
 def _merged_runs(runs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Thresholds of several parts (each sorted, highest first) merged: ``(order, last,
     common)``: the order of every part's thresholds in the merge, highest first (one stable
@@ -121,7 +145,7 @@ def _running_sums(changes: list[np.ndarray], order: np.ndarray, last: np.ndarray
 def _union_size(first: np.ndarray, second: np.ndarray, dtype: np.dtype) -> int:
     """How many distinct thresholds two parts (each distinct and descending) have together: one
     stable sort of two ascending runs (linear time)."""
-    merged = np.concatenate((first[::-1], second[::-1])).astype(dtype, copy=False)
+    merged = np.concatenate((first[::-1].astype(dtype, copy=False), second[::-1].astype(dtype, copy=False)))  # (each cast, not their promotion)
     merged.sort(kind="stable")
     return len(merged) - int(np.count_nonzero(merged[1:] == merged[:-1]))
 
@@ -131,7 +155,7 @@ def _union_arrays(pairs: list[tuple[tuple, tuple]], counts: np.dtype | None = No
     one after the other, with the offsets of each union (``_fill_union`` writes them): the common
     type of the pairs' thresholds and of their counts (or ``counts``). Sized first, so that a
     merge holds its result once, not once in parts and once joined."""
-    scores = np.result_type(*(part[0] for pair in pairs for part in pair))
+    scores = common_scores([part[0] for pair in pairs for part in pair])
     if counts is None:
         counts = np.result_type(*(count for pair in pairs for part in pair for count in part[1:]))
     offsets = np.concatenate(([0], np.cumsum([_union_size(first[0], second[0], scores) for first, second in pairs]))).astype(np.int64)

@@ -26,7 +26,7 @@ from evalkit._engine._exact import difference
 from evalkit._engine._labels import same_labels
 from evalkit._engine._validation import show
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
-from evalkit._scores.curve_points import CurveFields, exact_scores
+from evalkit._scores.curve_points import CurveFields, common_scores, exact_scores
 from evalkit.exceptions import InvalidCountsError, LabelMismatchError
 from evalkit.measures._metrics_class import MetricsClass, merged_metrics_class
 from evalkit.measures._plugins import metrics_class_field, read_metrics_class
@@ -164,8 +164,10 @@ class CurveState(CountedState, CurveFields):
         for label in self.labels:
             scores, positives, negatives = self.score_counts(label)
             their_scores, their_positives, their_negatives = other.score_counts(label)
-            spots = np.searchsorted(scores, their_scores)
-            if np.any(spots >= len(scores)) or np.any(scores[np.minimum(spots, len(scores) - 1)] != their_scores):
+            common = common_scores([scores, their_scores])  # (int64 scores beside whole float ones: compared as integers)
+            mine, their_scores = scores.astype(common, copy=False), their_scores.astype(common, copy=False)
+            spots = np.searchsorted(mine, their_scores)
+            if np.any(spots >= len(mine)) or np.any(mine[np.minimum(spots, len(mine) - 1)] != their_scores):
                 raise InvalidCountsError(f"cannot take away scores of class {label!r} that this curve never had")
             positives, negatives = positives.astype(np.result_type(positives, their_positives)), negatives.astype(np.result_type(negatives, their_negatives))
             positives[spots] = difference(positives[spots], their_positives, "positives")

@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import moved_names
-from evalkit._engine._exact import weighted_sum
+from evalkit._engine._exact import equal_counts, weighted_sum
 from evalkit._engine._labels import check_one_label, column_labels, label_position, same_labels
 from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import LabelsLike, ScoresLike
@@ -60,6 +60,7 @@ from evalkit._engine._validation import (
     check_sample_weight,
     made_by_constructors,
     read_only,
+    same_value,
     show,
 )
 from evalkit._engine.cells import Cells
@@ -697,9 +698,33 @@ class ThresholdCurve(FieldEquality, CurveState, CurveOperatingPoints, CurveAreas
             return self.negative_label
         raise LabelMismatchError(f"cannot merge binary curves of different negative classes: {self.negative_label!r} and {other.negative_label!r}")
 
+    _COUNT_FIELDS = frozenset({"_tp", "_fp", "positives", "negatives"})
+
+    def __eq__(self, other: object) -> bool:
+        """The same classes, thresholds and settings (``same_value``), and the same counts as
+        the exact numbers they are, whatever their form (as ``ConfusionMatrix`` compares them):
+        whole counts (int64, a stream's int32) equal float counts of the same values, so that
+        ``scaled(2)`` of an unweighted curve is the curve of weights 2; other counts differ."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same_counts(getattr(self, field.name), getattr(other, field.name)) if field.name in self._COUNT_FIELDS
+                   else same_value(getattr(self, field.name), getattr(other, field.name)) for field in attrs.fields(type(self)))  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         kind = "binned" if self.binned else "exact"
         return f"ThresholdCurve({kind}, labels={list(self.labels)!r}, thresholds={len(self._thresholds)}, samples={self.n_samples})"
+
+
+def _same_counts(mine: np.ndarray, theirs: np.ndarray) -> bool:
+    """Count arrays holding the same numbers: of one kind compared as they are, whole beside
+    float counts each as its exact value (``equal_counts``)."""
+    if mine.shape != theirs.shape:
+        return False
+    if mine.dtype.kind == theirs.dtype.kind:
+        return bool(np.array_equal(mine, theirs))
+    return equal_counts(mine, theirs)
 
 
 # --------------------------------------------------------------------------------------------
