@@ -673,7 +673,8 @@ def test_samples_that_all_weigh_nothing_give_undefined_numbers_not_tracebacks(bi
         assert math.isnan(cal.error(strategy="quantile")) and len(cal.reliability(strategy="quantile").weight) == 0
         with pytest.raises(InvalidValueError, match="at least one weight above 0"):  # the face refuses them, as scikit-learn's functions do
             metrics.calibration_curve([0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4], sample_weight=[0, 0, 0, 0])
-        assert math.isnan(metrics.expected_calibration_error([0, 1], [0.2, 0.7], sample_weight=[0, 0], strategy="quantile"))
+        with pytest.raises(InvalidValueError, match="at least one weight above 0"):
+            metrics.expected_calibration_error([0, 1], [0.2, 0.7], sample_weight=[0, 0], strategy="quantile")
 
 
 @pytest.mark.parametrize("bins", [None, 12])

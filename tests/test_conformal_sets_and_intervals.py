@@ -344,10 +344,11 @@ def test_every_row_of_the_mapie_porting_table_gives_mapies_number():
         np.testing.assert_allclose(np.ravel(found), np.ravel(theirs), rtol=1e-9, err_msg=function)
 
 
-def test_the_coverage_function_of_no_sample_or_no_weight_is_undefined_as_the_object_says():
+def test_the_coverage_function_of_no_sample_is_undefined_as_the_object_says_and_no_weight_is_refused():
     empty, weightless = np.zeros((0, 2), dtype=bool), np.array([[True, False], [False, True]])
     assert np.isnan(face.classification_coverage_score([], empty)).all()
-    assert np.isnan(face.classification_coverage_score([0, 1], weightless, sample_weight=[0, 0])).all()
+    with pytest.raises(ValueError, match="at least one weight above 0"):  # the face's one rule, scikit-learn's
+        face.classification_coverage_score([0, 1], weightless, sample_weight=[0, 0])
     assert np.isnan(SetCoverage.from_sets([0, 1], weightless, sample_weight=[0, 0]).coverage())
 
 

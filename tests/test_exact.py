@@ -211,7 +211,8 @@ def test_a_float_weighted_matrix_is_the_same_however_it_is_counted(samples, cut,
     assert whole == parts == updated == few == indexed
     sums = [[math.fsum(w[(y == row) & (p == column)]) for column in range(3)] for row in range(3)]
     assert whole.to_array().tolist() == sums
-    assert ek.confusion_matrix(y_in, p_in, labels=labels, sample_weight=w).tolist() == sums
+    if w.any():  # (weights that are all 0 the face refuses, as scikit-learn does)
+        assert ek.confusion_matrix(y_in, p_in, labels=labels, sample_weight=w).tolist() == sums
 
 
 @given(hnp.arrays(np.int64, st.tuples(st.integers(0, 4), st.just(70)), elements=st.integers(-(2**62), 2**62)),

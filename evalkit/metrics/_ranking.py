@@ -324,6 +324,7 @@ def metric_at_thresholds(
     ``ClassificationMetrics`` subclass whose getters and overrides are measures).
 
     Examples:
+        >>> from evalkit.metrics import accuracy_score
         >>> values, thresholds = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], accuracy_score)
         >>> values.tolist(), thresholds.tolist()
         ([0.75, 0.5, 0.75, 0.5], [0.8, 0.4, 0.35, 0.1])
