@@ -57,8 +57,9 @@ def test_text_columns_of_every_library_count_as_their_labels(rows, form_true, fo
     expected = ConfusionMatrix.from_predictions(y, p, labels, sample_weight=w)
     assert ConfusionMatrix.from_predictions(*columns, labels, sample_weight=w) == expected
     assert Evaluation.from_labels(*columns, labels, sample_weight=w) == Evaluation.from_labels(y, p, labels, sample_weight=w)
-    assert np.array_equal(face.confusion_matrix(*columns, labels=labels, sample_weight=w), face.confusion_matrix(y, p, labels=labels, sample_weight=w))
-    assert face.f1_score(*columns, average="macro", sample_weight=w) == face.f1_score(y, p, average="macro", sample_weight=w)
+    if w is None or w.any():  # (weights that are all 0 the face refuses, as scikit-learn does)
+        assert np.array_equal(face.confusion_matrix(*columns, labels=labels, sample_weight=w), face.confusion_matrix(y, p, labels=labels, sample_weight=w))
+        assert face.f1_score(*columns, average="macro", sample_weight=w) == face.f1_score(y, p, average="macro", sample_weight=w)
 
 
 @settings(max_examples=15, deadline=None)
