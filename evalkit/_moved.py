@@ -235,7 +235,12 @@ OLD_NAMES = {
     },
     "evalkit.costs": {"evalkit._engine._validation": "same_fields"},
     "evalkit.dask": {"evalkit._engine._labels": "check_same_kind same_labels"},
-    "evalkit.evaluation": {"evalkit._java.classification_metrics": "ClassificationMetrics"},
+    "evalkit.evaluation": {
+        "evalkit._java.classification_metrics": "ClassificationMetrics",
+        "evalkit.exceptions": "InvalidTypeError",
+        "evalkit.measures._metrics_class": "merged_metrics_class",
+        "evalkit.measures._plugins": "metrics_class_field read_metrics_class",
+    },
     "evalkit.formulas": {"evalkit._engine._exact": "exact_row_sums"},
     "evalkit.groups": {
         "evalkit._engine": "serialization",

@@ -182,7 +182,7 @@ SAMPLE_CELLS = json.loads(EV)["sample_cells"]
         ({"sample_cells": {**SAMPLE_CELLS, "weight": [1, -1, 1]}}, "finite values >= 0"),
         ({"sample_cells": {**SAMPLE_CELLS, "extra": []}}, "unknown entries"),
         ({"ordered": "yes"}, "must be true or false"),
-        ({"setting": "fuzzy"}, "field 'setting'"),
+        ({"setting": "fuzzy"}, "'setting' must be one of .* got 'fuzzy'"),
         ({"class_cells": {"tp": [1, 1], "fp": [1, 0], "fn": [0, 1]}}, "missing field 'tn'"),
         ({"confusion": None}, "go together"),
         ({"n_rejected": -1}, "must be in 0"),

@@ -180,9 +180,11 @@ def same_labels(first: Sequence[object] | None, second: Sequence[object] | None)
     """
     if first is second:  # one tuple, shared by a matrix and the parts counted from it
         return True
-    if first is None or second is None:
+    if first is None or second is None or len(first) != len(second):
         return False
-    return len(first) == len(second) and all(a == b and kind(a) == kind(b) for a, b in zip(first, second))
+    if type(first) is tuple and type(second) is tuple and list(map(type, first)) == list(map(type, second)):  # (one type each: one family)
+        return first == second
+    return all(a == b and kind(a) == kind(b) for a, b in zip(first, second))
 
 
 def position_of(label: object, index: Mapping[Any, int], labels: Sequence[object]) -> int | None:

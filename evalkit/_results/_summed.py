@@ -201,6 +201,11 @@ class SummedState(CountedState):
     (``ScoreTable``) are positions in ``_labels``, and ``_count`` gives the batch's own labels
     before its sums."""
 
+    LEFT_CHECKED: ClassVar[bool] = True
+    """Whether what a subtraction leaves is checked by ``_invalid`` too (False: a kind whose
+    every sum refuses a part never added as it is taken away, and whose ``_invalid`` checks a
+    document's parts against each other)."""
+
     OPEN_SETTINGS: ClassVar[frozenset[str]] = frozenset()
     """Those of ``SETTINGS`` a first batch fixes (``None`` until then): a result still without one
     holds nothing, so it combines as the other's empty state."""
@@ -402,6 +407,12 @@ class SummedState(CountedState):
         self.__dict__["_index_of"] = (self._labels, index)
         return index
 
+    @classmethod
+    def _empty_of(cls, **settings: Any) -> Self:
+        """The empty state of these settings: the constructor's (a kind built whole, whose
+        constructor takes its sums too, makes its own)."""
+        return cls(**settings)
+
     def _settings(self) -> dict[str, Any]:
         """The constructor's keywords that make this result's empty state."""
         return {name: getattr(self, name) for name in self.SETTINGS}
@@ -484,7 +495,7 @@ class SummedState(CountedState):
         metrics class (``METRICS_CLASS``); merging (``LABELS``), labels fixed where either's are,
         else this result's; the groups that hold something (``GROUPS``)."""
         if self.METRICS_CLASS:
-            result._metrics_class = merged_metrics_class(cast(MetricsClass, self._metrics_class), cast(MetricsClass, other._metrics_class))
+            object.__setattr__(result, "_metrics_class", merged_metrics_class(cast(MetricsClass, self._metrics_class), cast(MetricsClass, other._metrics_class)))  # (a frozen kind's too)
         if self.LABELS:
             result._fixed = self._fixed or (merging and other._fixed)
         return result._settled_groups()  # (with GROUPS: the groups that hold something)
@@ -527,7 +538,7 @@ class SummedState(CountedState):
             left = mine._with([_without(a, b, name in self.SIGNED) for name, a, b in zip(self.SUMS, mine._arrays(), theirs._arrays())])
         except InvalidCountsError as error:
             raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {error}") from None
-        why = left._invalid()  # (each sum was checked as it was taken away; what sums owe each other, here)
+        why = left._invalid() if self.LEFT_CHECKED else None  # (each sum was checked as it was taken away; what sums owe each other, here)
         if why is not None:
             raise InvalidCountsError(f"cannot take away a part this {type(self).__name__} never counted: {why}")
         if self.LABELS:  # the labels of this result, and, unless they leave (LABELS_LEAVE), those the part brought
@@ -577,7 +588,7 @@ class SummedState(CountedState):
 
     def empty(self) -> Self:
         """The same settings (and labels), nothing counted."""
-        result = type(self)(**self._settings())
+        result = self._empty_of(**self._settings())
         if self.GROUPS:
             result._groups = None if self._groups is None else ()  # (counts with groups, none held yet)
         if self.LABELS:  # (labels checked once, when first given)
@@ -640,7 +651,7 @@ class SummedState(CountedState):
                 raise serialization.FormatError(f"field 'fixed' must be true or false, got {show(fixed)}")
             settings["labels"] = labels if fixed else None
         try:
-            result = cls(**settings)
+            result = cls._empty_of(**settings)
         except (EvalkitError, TypeError, ValueError) as error:  # (a kind's own checks of its settings, whatever they raise)
             raise serialization.FormatError(f"the settings {show(settings)}: {error}") from None
         if cls.LABELS and not same_labels(result._labels, labels):
@@ -664,7 +675,7 @@ class SummedState(CountedState):
             raise serialization.FormatError(why)
         result = result._settled_groups()  # (a document of groups in another order, or holding nothing)
         if cls.METRICS_CLASS:
-            result._metrics_class = read_metrics_class(document, metrics_class)
+            object.__setattr__(result, "_metrics_class", read_metrics_class(document, metrics_class))
         return result
 
     def _invalid(self) -> str | None:

@@ -20,26 +20,26 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import attrs
 import numpy as np
 
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._exact import difference
-from evalkit._engine._labels import check_label_list, check_same_family, describe, label_union, same_labels
+from evalkit._engine._labels import check_label_list, check_same_family, describe, label_tuple, label_union, same_labels
 from evalkit._engine._pair_counts import PairCounts
-from evalkit._engine._validation import as_array, made_by_constructors, show
+from evalkit._engine._validation import as_array, check_choice, made_by_constructors, show
 from evalkit._engine.cells import Cells
+from evalkit._results._summed import SummedState
 from evalkit._results.base import CellsResult
 from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.constructors import REJECTIONS, SETTINGS, SettingConstructors
-from evalkit._results.counted import ALL_OPERATIONS, CountedState
+from evalkit._results.counted import ALL_OPERATIONS
 from evalkit._results.rendering import ReportFace
 from evalkit._results.theory import MicroMacroGap, micro_macro_gap
 from evalkit.exceptions import (
     InvalidArgumentError,
-    InvalidTypeError,
     LabelMismatchError,
     UnknownLabelError,
     UnsupportedSettingError,
@@ -47,13 +47,13 @@ from evalkit.exceptions import (
 from evalkit.measures._metrics_class import (
     MetricsClass,
     check_metrics_class,
-    merged_metrics_class,
     metrics_class_for,
 )
-from evalkit.measures._plugins import metrics_class_field, read_metrics_class
 from evalkit.measures._registry import MeasureLike, check_measure_parameters
 
 __all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
+
+DATA_SETTINGS = SETTINGS  # (within the class, SETTINGS declares its constructor's settings)
 
 
 @made_by_constructors(
@@ -63,7 +63,7 @@ __all__ = ["REJECTIONS", "SETTINGS", "Evaluation"]
     "of the batches (a + b)"
 )
 @attrs.frozen(eq=False)
-class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
+class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
     """Per-class and per-sample cells of a classification result, and every average of every measure.
 
     Build it with one of the ``from_*`` constructors. Then:
@@ -98,16 +98,44 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
     """
 
     DOCUMENT = "Evaluation"
+    SETTINGS, SUMS, METRICS_CLASS = ("labels", "setting", "confusion_labels"), ("_sums",), True
+    LEFT_CHECKED = False  # (cells, samples and pairs each refuse a part never added)
 
-    labels: tuple
+    labels: tuple = attrs.field(converter=label_tuple)
     class_cells: Cells = attrs.field(repr=False)
     sample_cells: Cells = attrs.field(repr=False)
-    setting: str = "multi-label"
+    setting: str = attrs.field(default="multi-label", validator=lambda _, __, value: check_choice("setting", value, DATA_SETTINGS))
     confusion: PairCounts | None = attrs.field(default=None, repr=False)
-    confusion_labels: tuple | None = attrs.field(default=None, repr=False)
+    confusion_labels: tuple | None = attrs.field(default=None, repr=False, converter=attrs.converters.optional(label_tuple))
     n_rejected: Any = 0  # a count, or a sum of sample weights
     ordered: bool = True
     metrics_class: MetricsClass = attrs.field(default=None, converter=check_metrics_class, repr=False)
+
+    @classmethod
+    def _empty_of(cls, **settings: Any) -> Evaluation:
+        """No sample counted over ``labels`` (and ``confusion_labels``, a sparse table of none)."""
+        labels, confusion_labels = label_tuple(settings["labels"]), settings["confusion_labels"]
+        none = Cells(*(np.zeros(n, dtype=np.int64) for n in [len(labels)] * 4))
+        pairs = None if confusion_labels is None else PairCounts(*(np.zeros(0, dtype=np.int64),) * 3, len(label_tuple(confusion_labels)))
+        return cls(labels, none, none[:0], settings["setting"], pairs, confusion_labels)
+
+    @property
+    def _sums(self) -> EvaluationSums:
+        """The counts, the one field of ``SUMS``."""
+        return EvaluationSums(self.class_cells, self.sample_cells, self.confusion, self.n_rejected, self.ordered)
+
+    @_sums.setter
+    def _sums(self, sums: EvaluationSums) -> None:
+        for name in ("class_cells", "sample_cells", "confusion", "n_rejected", "ordered"):
+            object.__setattr__(self, name, getattr(sums, name))
+
+    @property
+    def _metrics_class(self) -> MetricsClass:
+        return self.metrics_class
+
+    @_metrics_class.setter
+    def _metrics_class(self, metrics_class: MetricsClass) -> None:
+        object.__setattr__(self, "metrics_class", metrics_class)
 
     # ----------------------------------------------------------------------------------------
     # averages and vectors
@@ -240,23 +268,12 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             UnsupportedSettingError: different settings.
             InvalidTypeError: unrelated metrics classes.
         """
-        if not isinstance(other, Evaluation):
-            raise InvalidTypeError(f"can only merge an Evaluation, got {show(other)}")
+        self._check_kind(other, "merge")
         if grow and self.setting == other.setting and not same_labels(self.labels, other.labels):
             union = label_union(self.labels, other.labels, ("this evaluation", "other"))
             return self.with_labels(union).merge(other.with_labels(union))
         self._check_same_counts(other, "merge")
-        confusion = None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion)
-        merged = attrs.evolve(
-            self,
-            class_cells=self.class_cells.plus(other.class_cells),
-            sample_cells=Cells.concat([self.sample_cells, other.sample_cells]),
-            confusion=confusion,
-            n_rejected=self.n_rejected + other.n_rejected,
-            ordered=self.ordered and other.ordered,
-            metrics_class=merged_metrics_class(self.metrics_class, other.metrics_class),
-        )
-        return merged if merged.ordered else merged.compact()
+        return super().merge(other)
 
     def with_labels(self, labels: Sequence[Hashable]) -> Evaluation:
         """The same evaluation over ``labels``: every label it has, in any order, plus new labels
@@ -333,46 +350,13 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
             raise LabelMismatchError(f"cannot {operation} evaluations with different labels: {show(list(first))} and {show(list(second))}")
 
     def _subtract(self, other: Evaluation) -> Evaluation:
-        """This evaluation without ``other``, a batch merged into it. Samples in order stay in
-        order when ``other``'s cells are those of the first or the last samples, in order (a
-        window's oldest or newest batch); otherwise the result is compacted. A part over fewer
-        labels (a stream's batch before the rest joined) is taken away over these."""
+        """This evaluation without ``other``, a batch merged into it (``EvaluationSums.minus``);
+        a part over fewer labels (a stream's batch before the rest joined) is taken away over these."""
         if (self.setting == other.setting and not same_labels(self.labels, other.labels)
                 and same_labels(label_union(self.labels, other.labels, ("this evaluation", "the part")), self.labels)):  # fmt: skip
             other = other.with_labels(self.labels)
         self._check_same_counts(other, "subtract")
-        mine, theirs = self.sample_cells, other.sample_cells
-        if self.ordered and other.ordered and mine.starts_with(theirs):
-            samples, ordered = mine[len(theirs) :], True
-        elif self.ordered and other.ordered and mine.ends_with(theirs):
-            samples, ordered = mine[: len(mine) - len(theirs)], True
-        else:
-            samples, ordered = mine.without(theirs), False
-        confusion = None if self.confusion is None or other.confusion is None else self.confusion.minus(other.confusion)
-        return attrs.evolve(
-            self,
-            class_cells=self.class_cells.minus(other.class_cells),
-            sample_cells=samples,
-            confusion=confusion,
-            n_rejected=difference(self.n_rejected, other.n_rejected, "rejected samples").item(),
-            ordered=ordered,
-            metrics_class=merged_metrics_class(self.metrics_class, other.metrics_class),
-        )
-
-    def _scaled(self, factor: float) -> Evaluation:
-        return attrs.evolve(
-            self,
-            class_cells=self.class_cells.times(factor),
-            sample_cells=self.sample_cells.scaled(factor),
-            confusion=None if self.confusion is None else self.confusion.times(factor),
-            n_rejected=float(self.n_rejected) * factor,
-        )
-
-    def empty(self) -> Evaluation:
-        """The same labels and setting, no sample counted."""
-        zeros = Cells(*(np.zeros_like(np.asarray(row)) for row in self.class_cells.rows()))
-        confusion = None if self.confusion is None else self.confusion.empty()
-        return attrs.evolve(self, class_cells=zeros, sample_cells=self.sample_cells[:0], confusion=confusion, n_rejected=0, ordered=True)
+        return super()._subtract(other)
 
     def compact(self) -> Evaluation:
         """The same evaluation with one row per distinct per-sample cells and its weight.
@@ -383,69 +367,13 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
         """
         return attrs.evolve(self, sample_cells=self.sample_cells.compact(), ordered=False)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Evaluation):
-            return NotImplemented
-        return (
-            (self.labels, self.setting, self.confusion_labels, self.n_rejected, self.ordered, self.metrics_class)
-            == (other.labels, other.setting, other.confusion_labels, other.n_rejected, other.ordered, other.metrics_class)
-            and self.class_cells.same_as(other.class_cells)
-            and self.sample_cells.same_as(other.sample_cells)
-            and ((self.confusion is None and other.confusion is None)
-                 or (self.confusion is not None and other.confusion is not None and self.confusion.same_as(other.confusion)))
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-    # ----------------------------------------------------------------------------------------
-    # JSON
-
-    def _document(self) -> dict[str, Any]:
-        """The evaluation (its cells, not the data) as an evalkit JSON document."""
-        payload = {
-            "setting": self.setting,
-            "labels": list(self.labels),
-            "class_cells": serialization.cells_payload(self.class_cells),
-            "sample_cells": serialization.cells_payload(self.sample_cells),
-            "ordered": self.ordered,
-            "confusion_labels": None if self.confusion_labels is None else list(self.confusion_labels),
-            "confusion": None if self.confusion is None else serialization.pairs_payload(self.confusion),
-            "n_rejected": self.n_rejected,
-            **metrics_class_field(self.metrics_class),
-        }
-        return payload
-
-    @classmethod
-    def _read_document(cls, document: dict[str, Any], *, metrics_class: MetricsClass | None = None) -> Evaluation:
-        maker = read_metrics_class(document, metrics_class)
-        setting = serialization.field(document, "setting")
-        if setting not in SETTINGS:
-            raise serialization.FormatError(f"field 'setting' must be one of {', '.join(SETTINGS)}, got {show(setting)}")
-        labels = serialization.label_list(document, "labels")
-        ordered = serialization.field(document, "ordered")
-        if not isinstance(ordered, bool):
-            raise serialization.FormatError(f"field 'ordered' must be true or false, got {show(ordered)}")
-        confusion_labels, confusion = document.get("confusion_labels"), document.get("confusion")
-        if (confusion_labels is None) != (confusion is None):
-            raise serialization.FormatError("fields 'confusion' and 'confusion_labels' go together")
-        if confusion is not None:
-            confusion_labels = serialization.label_list(document, "confusion_labels")
-            confusion = serialization.read_pairs(confusion, "confusion", size=len(confusion_labels))
-        rejected = serialization.field(document, "n_rejected")
-        class_cells = serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(labels))
-        sample_cells = serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells")
-        _check_agreement(setting, labels, class_cells, sample_cells, confusion, confusion_labels)
-        return cls(
-            labels,
-            class_cells,
-            sample_cells,
-            setting,
-            confusion,
-            confusion_labels,
-            serialization.number(rejected, "n_rejected") if isinstance(rejected, float) else serialization.integer(document, "n_rejected"),
-            ordered,
-            maker,
-        )
+    def _invalid(self) -> str | None:
+        """A document's parts that describe different results (``_check_agreement``), or None."""
+        try:
+            _check_agreement(self.setting, self.labels, self.class_cells, self.sample_cells, self.confusion, self.confusion_labels)
+        except serialization.FormatError as error:
+            return str(error)
+        return None
 
     def micro_macro_gap(self, measure: MeasureLike, **parameters: Any) -> MicroMacroGap:
         """The micro-macro gap of a decomposable measure (looked up in the metrics class) and its
@@ -458,6 +386,82 @@ class Evaluation(CountedState, SettingConstructors, CellsResult, ReportFace):
 
     def __repr__(self) -> str:
         return f"Evaluation(setting={self.setting!r}, labels={list(self.labels)!r}, samples={self.n_samples})"
+
+
+@attrs.frozen
+class EvaluationSums:
+    """The counts of an ``Evaluation``, its one field of sums: the per-class cells, the
+    per-sample cells (in order unless ``ordered`` is False), the (actual, predicted) pair
+    counts of single-label and ordinal data (None otherwise) and the samples rejection left
+    out. Merged batch after batch (the samples in order while both are; else compacted); a part
+    taken away keeps the samples in order when it was the first or the last of them (a window's
+    oldest or newest batch), else compacts them; scaled in every count.
+
+    Examples:
+        >>> part = Evaluation.from_labels([0, 1], [0, 0])._sums
+        >>> both = part.plus(part)
+        >>> len(both.sample_cells), both.minus(part, "samples").equals(part)
+        (4, True)
+    """
+
+    class_cells: Cells
+    sample_cells: Cells
+    confusion: PairCounts | None
+    n_rejected: Any
+    ordered: bool
+
+    def plus(self, other: EvaluationSums) -> EvaluationSums:
+        ordered = self.ordered and other.ordered
+        samples = Cells.concat([self.sample_cells, other.sample_cells])
+        return EvaluationSums(self.class_cells.plus(other.class_cells), samples if ordered else samples.compact(),
+                              None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion),
+                              self.n_rejected + other.n_rejected, ordered)  # fmt: skip
+
+    def minus(self, other: EvaluationSums, what: str) -> EvaluationSums:
+        mine, theirs = self.sample_cells, other.sample_cells
+        if self.ordered and other.ordered and mine.starts_with(theirs):
+            samples, ordered = mine[len(theirs) :], True
+        elif self.ordered and other.ordered and mine.ends_with(theirs):
+            samples, ordered = mine[: len(mine) - len(theirs)], True
+        else:
+            samples, ordered = mine.without(theirs), False
+        return EvaluationSums(self.class_cells.minus(other.class_cells), samples,
+                              None if self.confusion is None or other.confusion is None else self.confusion.minus(other.confusion),
+                              difference(self.n_rejected, other.n_rejected, "rejected samples").item(), ordered)  # fmt: skip
+
+    def scaled(self, factor: float) -> EvaluationSums:
+        return EvaluationSums(self.class_cells.times(factor), self.sample_cells.scaled(factor), None if self.confusion is None else self.confusion.times(factor),
+                              float(self.n_rejected) * factor, self.ordered)  # fmt: skip
+
+    def equals(self, other: EvaluationSums) -> bool:
+        return ((self.n_rejected, self.ordered) == (other.n_rejected, other.ordered) and self.class_cells.same_as(other.class_cells)
+                and self.sample_cells.same_as(other.sample_cells) and (self.confusion is None) == (other.confusion is None)
+                and (self.confusion is None or self.confusion.same_as(cast(PairCounts, other.confusion))))  # fmt: skip
+
+    def document(self) -> dict[str, Any]:
+        """The cells (not the data), the pair counts and the rejected samples."""
+        return {"class_cells": serialization.cells_payload(self.class_cells), "sample_cells": serialization.cells_payload(self.sample_cells),
+                "ordered": self.ordered, "confusion": None if self.confusion is None else serialization.pairs_payload(self.confusion),
+                "n_rejected": self.n_rejected}  # fmt: skip
+
+    def read(self, document: dict[str, Any], codes_below: int) -> EvaluationSums:
+        """The counts a document gives, over as many classes (and pairs of labels) as these.
+
+        Raises:
+            FormatError: counts of another form, or pair counts where these have none (or none
+                where these have them).
+        """
+        ordered, confusion = serialization.field(document, "ordered"), document.get("confusion")
+        if not isinstance(ordered, bool):
+            raise serialization.FormatError(f"field 'ordered' must be true or false, got {show(ordered)}")
+        if (confusion is None) != (self.confusion is None):
+            raise serialization.FormatError("fields 'confusion' and 'confusion_labels' go together")
+        rejected = serialization.field(document, "n_rejected")
+        return EvaluationSums(serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(self.class_cells)),
+                              serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells"),
+                              None if self.confusion is None else serialization.read_pairs(confusion, "confusion", size=self.confusion.size),
+                              serialization.number(rejected, "n_rejected") if isinstance(rejected, float) else serialization.integer(document, "n_rejected"),
+                              ordered)  # fmt: skip
 
 
 def _check_agreement(
@@ -479,13 +483,13 @@ def _check_agreement(
                 f"(confusion_labels {show(list(confusion_labels))})"
             )
     for first, second, expected, stored in parts:
+        rows = [(np.asarray(a), np.asarray(b)) for a, b in zip(expected.rows(), stored.rows())]
         # weighted or soft cells agree up to the rounding of sums of the size of the largest cell
         # (a count found by subtraction from a total of 1e17 absorbs a weight of 1e-3)
-        scale = max((float(np.max(np.abs(np.asarray(row, dtype=np.float64)))) for row in (*expected.rows(), *stored.rows()) if np.size(row)), default=0.0)
-        for name, a, b in zip(("tp", "fp", "fn", "tn"), expected.rows(), stored.rows()):
-            a, b = np.asarray(a), np.asarray(b)
-            exact = a.dtype.kind in "iu" and b.dtype.kind in "iu"  # counts: equal; weighted or soft: up to rounding
-            if not (np.array_equal(a, b) if exact else np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-9, atol=1e-9 * scale)):
+        floats = any(a.dtype.kind not in "iu" or b.dtype.kind not in "iu" for a, b in rows)
+        scale = max((float(np.abs(row).max()) for pair in rows for row in pair if row.size), default=0.0) if floats else 0.0
+        for name, (a, b) in zip(("tp", "fp", "fn", "tn"), rows):
+            if not (np.array_equal(a, b) if not floats else np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=1e-9, atol=1e-9 * scale)):
                 raise serialization.FormatError(f"fields {first!r} and {second!r} disagree: {name} {show(a)} against {show(b)}")
 
 
