@@ -551,3 +551,34 @@ def test_an_undefined_disparity_says_why():
     assert math.isnan(both_zero.value) and str(both_zero) == "recall of 1 ratio undefined (a ratio of 0 to 0)"
     none_defined = by_group([0, 0, 0, 0], [1, 0, 0, 1], list("aabb")).difference("recall", label=1)
     assert str(none_defined) == "recall of 1 difference undefined (0 of 2 groups have a defined value)"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0, 1]), st.sampled_from([0, 1]), st.sampled_from(["a", "b"]),
+                          st.sampled_from([0.0, 0.1, 0.2, 0.3, 1.0, 1e16, 1e-300])), min_size=1, max_size=12),
+       st.integers(0, 12))  # fmt: skip
+def test_float_weighted_groups_merged_and_taken_away_equal_them_counted_at_once(samples, cut):
+    """Each group's counts are exact sums, as one matrix of the same samples keeps them: with
+    weights 0.1, 0.2, 0.3 a group read 0.6000000000000001 where its matrix reads 0.6, and with
+    1e16 among ones the parts merged differed from the whole (A + B != R)."""
+    y, p, g, w = (list(column) for column in zip(*samples))
+    cut = min(cut, len(samples))
+    whole = by_group(y, p, g, labels=[0, 1], sample_weight=w)
+    first = by_group(y[:cut], p[:cut], g[:cut], labels=[0, 1], sample_weight=w[:cut]) if cut else whole.empty()
+    second = by_group(y[cut:], p[cut:], g[cut:], labels=[0, 1], sample_weight=w[cut:]) if cut < len(samples) else whole.empty()
+    assert first + second == whole and second + first == whole
+    assert (first + second) - second == first and whole - first == second
+    for key in whole.keys:
+        rows = [k for k, group in enumerate(g) if group == key]
+        assert whole[key] == ConfusionMatrix.from_predictions([y[k] for k in rows], [p[k] for k in rows], [0, 1], sample_weight=[w[k] for k in rows])
+    assert ByGroup.from_json(whole.to_json()) == whole
+
+
+def test_a_group_of_samples_that_weigh_nothing_stays_a_group_when_a_part_is_taken_away():
+    """by_group keeps a group whose samples all weigh 0; taking away a part that brought some
+    of its samples dropped it while it still held samples (the rule looked at weight, not at
+    samples), so (A + B) - B was not A."""
+    first = by_group([0, 1, 0], [0, 1, 0], ["a", "a", "z"], sample_weight=[1.0, 2.0, 0.0])
+    second = by_group([1], [1], ["z"], sample_weight=[0.5])
+    assert first.keys == ("a", "z") and ((first + second) - second).keys == ("a", "z") and (first + second) - second == first
+    assert (first + by_group([1], [1], ["z"], sample_weight=[0.0])) - by_group([1], [1], ["z"], sample_weight=[0.0]) == first

@@ -14,7 +14,19 @@ from typing import Any
 import attrs
 import numpy as np
 
-from evalkit._engine._exact import difference, dominant, exact_margins, weighted_bincount, weighted_sum
+from evalkit._engine._exact import (
+    difference,
+    dominant,
+    equal_counts,
+    exact_bincount,
+    exact_margins,
+    exact_table,
+    in_units,
+    same_form,
+    split_exact,
+    weighted_bincount,
+    weighted_sum,
+)
 from evalkit._engine._validation import read_only
 from evalkit._engine.cells import Cells, cells_from_pairs, difference_of_sums
 
@@ -38,12 +50,26 @@ class PairCounts:
     predicted: np.ndarray = attrs.field(converter=read_only)
     counts: np.ndarray = attrs.field(converter=read_only)
     size: int
+    low: np.ndarray | None = None  # float counts: what each count's rounding left of its exact sum (None: nothing anywhere)
+    exact: dict[int, int] = attrs.field(factory=dict)  # float counts: by position, the exact sums whose rest is no float (``split_exact``)
 
     @classmethod
     def from_codes(cls, actual: np.ndarray, predicted: np.ndarray, size: int, weight: np.ndarray | None = None) -> PairCounts:
-        """Count code pairs (each weighted by ``weight``); pairs of weight 0 are dropped."""
+        """Count code pairs (each weighted by ``weight``); pairs of weight 0 are dropped. Float
+        weights: each pair's exact sum, correctly rounded, its rest kept (as a matrix keeps its
+        cells), so that counts split, merged or taken away in any order are the same to the last bit."""
         keys = np.asarray(actual, dtype=np.int64) * size + np.asarray(predicted, dtype=np.int64)
-        if size * size <= max(1 << 16, 2 * len(keys)):
+        dense = size * size <= max(1 << 16, 2 * len(keys))
+        if weight is not None and np.asarray(weight).dtype.kind == "f":
+            if dense:  # the pairs that occur, found by a count (no sort), then each one's exact sum
+                distinct = np.flatnonzero(np.bincount(keys, minlength=size * size))
+                slot = np.zeros(size * size, dtype=np.intp)
+                slot[distinct] = np.arange(len(distinct))
+                inverse = slot[keys]
+            else:
+                distinct, inverse = np.unique(keys, return_inverse=True)
+            return cls._of_sums(distinct, exact_bincount(inverse.ravel(), weight, len(distinct)), size)
+        if dense:
             table = weighted_bincount(keys, weight, size * size)
             present = np.flatnonzero(table)
             return cls(present // size, present % size, table[present], size)
@@ -53,10 +79,49 @@ class PairCounts:
         return cls(distinct[kept] // size, distinct[kept] % size, counts[kept], size)
 
     @classmethod
+    def from_exact(cls, actual: np.ndarray, predicted: np.ndarray, size: int, sums: np.ndarray) -> PairCounts:
+        """Count code pairs of exact counts (``units()``): whole numbers as ``from_codes``, exact
+        sums of float counts (Python integers in units of ``2**-FLOAT_OFFSET``) added exactly."""
+        if sums.dtype.kind != "O":
+            return cls.from_codes(actual, predicted, size, sums)
+        keys = np.asarray(actual, dtype=np.int64) * size + np.asarray(predicted, dtype=np.int64)
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        total = np.zeros(len(distinct), dtype=object)
+        np.add.at(total, inverse.ravel(), sums)
+        return cls._of_sums(distinct, total, size)
+
+    @classmethod
+    def _of_sums(cls, keys: np.ndarray, sums: np.ndarray, size: int) -> PairCounts:
+        """The pairs of distinct sorted ``keys`` (``actual * size + predicted``) with exact sums
+        (an object array): those not 0, each correctly rounded, with its rest."""
+        present = np.flatnonzero(sums != 0)
+        counts, low, exact = split_exact(sums[present])
+        return cls(keys[present] // size, keys[present] % size, counts, size, low, exact)
+
+    @classmethod
     def from_dense(cls, counts: np.ndarray) -> PairCounts:
-        """The non-zero cells of a dense square matrix."""
+        """The non-zero cells of a dense square matrix (exact sums of float counts, an object array: with their rests)."""
         actual, predicted = np.nonzero(counts)
+        if counts.dtype.kind == "O":
+            return cls._of_sums(actual.astype(np.int64) * len(counts) + predicted, counts[actual, predicted], len(counts))
         return cls(actual.astype(np.int64), predicted.astype(np.int64), counts[actual, predicted], len(counts))
+
+    def units(self) -> np.ndarray:
+        """The counts as exact numbers: whole counts as they are, float counts as their exact
+        sums (``in_units``: the rounded counts with their rests)."""
+        if self.counts.dtype.kind != "f":
+            return self.counts
+        table = exact_table(self.counts, self.exact)
+        return table if self.low is None else table + in_units(self.low)  # (a pair whose exact sum is kept whole has no rest)
+
+    def exact_dense(self) -> np.ndarray:
+        """``dense()`` with float counts as their exact sums (an object array, which a
+        ``ConfusionMatrix`` keeps with its rests)."""
+        if self.counts.dtype.kind != "f":
+            return self.dense()
+        out = np.zeros((self.size, self.size), dtype=object)
+        out[self.actual, self.predicted] = self.units()
+        return out
 
     def dense(self) -> np.ndarray:
         """The ``size x size`` matrix (rows actual)."""
@@ -65,12 +130,13 @@ class PairCounts:
         return out
 
     def plus(self, other: PairCounts) -> PairCounts:
-        """The counts of both (same size)."""
-        return PairCounts.from_codes(
+        """The counts of both (same size), exactly."""
+        mine, theirs = same_form(self.units(), other.units())
+        return PairCounts.from_exact(
             np.concatenate([self.actual, other.actual]),
             np.concatenate([self.predicted, other.predicted]),
             self.size,
-            np.concatenate([self.counts, other.counts]),
+            np.concatenate([mine, theirs]),
         )
 
     def minus(self, other: PairCounts) -> PairCounts:
@@ -81,10 +147,13 @@ class PairCounts:
         """
         keys = [part.actual * self.size + part.predicted for part in (self, other)]
         distinct = np.union1d(keys[0], keys[1])
-        sizes = [np.zeros(len(distinct), dtype=np.result_type(self.counts, other.counts)) for _ in range(2)]
-        for size, key, part in zip(sizes, keys, (self, other)):
-            size[np.searchsorted(distinct, key)] = part.counts
+        amounts = same_form(self.units(), other.units())  # float counts: their exact sums, so that (a + b) - b is a to the last bit
+        sizes = [np.zeros(len(distinct), dtype=amount.dtype) for amount in amounts]
+        for size, key, amount in zip(sizes, keys, amounts):
+            size[np.searchsorted(distinct, key)] = amount
         left = difference(sizes[0], sizes[1], "pairs of labels")
+        if left.dtype.kind == "O":
+            return PairCounts._of_sums(distinct, left, self.size)
         kept = left > 0
         return PairCounts(distinct[kept] // self.size, distinct[kept] % self.size, left[kept], self.size)
 
@@ -94,12 +163,12 @@ class PairCounts:
         return PairCounts(none, none, np.zeros(0, dtype=self.counts.dtype), self.size)
 
     def times(self, factor: float) -> PairCounts:
-        """Every count times ``factor``."""
+        """Every count (as read, correctly rounded) times ``factor``: new weights, as a matrix scales."""
         return PairCounts(self.actual, self.predicted, self.counts * factor, self.size)
 
     def relabel(self, codes: np.ndarray, size: int) -> PairCounts:
-        """The same counts with every code ``c`` renamed ``codes[c]``, over ``size`` labels."""
-        return PairCounts.from_codes(codes[self.actual], codes[self.predicted], size, self.counts)
+        """The same counts with every code ``c`` renamed ``codes[c]``, over ``size`` labels (pairs renamed one added exactly)."""
+        return PairCounts.from_exact(codes[self.actual], codes[self.predicted], size, self.units())
 
     def margins(self) -> dict[str, Any]:
         """``correct`` (the diagonal), ``total``, and the ``actual`` (row) and ``predicted`` (column) sums, exact."""
@@ -172,7 +241,7 @@ class PairCounts:
         return Cells(both, fp, fn, tn)
 
     def same_as(self, other: PairCounts) -> bool:
-        """The same size and the same pair counts."""
+        """The same size and the same pair counts (float counts: to the last bit of their exact sums)."""
         return self.size == other.size and all(
-            np.array_equal(getattr(self, name), getattr(other, name)) for name in ("actual", "predicted", "counts")
-        )
+            np.array_equal(getattr(self, name), getattr(other, name)) for name in ("actual", "predicted")
+        ) and equal_counts(self.units(), other.units())

@@ -361,20 +361,22 @@ def read_cells(value: object, name: str, *, rows: int | None = None) -> Cells:
 
 
 def pairs_payload(pairs: PairCounts) -> dict[str, Any]:
-    """A sparse confusion matrix: the codes and counts of the pairs that occur."""
-    return {"actual": as_list(pairs.actual), "predicted": as_list(pairs.predicted), "counts": as_list(pairs.counts)}
+    """A sparse confusion matrix: the codes and counts of the pairs that occur (float counts that
+    are not their exact sums with their rests, ``exact``: ``[position, [floats]]``)."""
+    rests = exact_rests(pairs.units()) if pairs.low is not None or pairs.exact else {}
+    return {"actual": as_list(pairs.actual), "predicted": as_list(pairs.predicted), "counts": as_list(pairs.counts), **rests}
 
 
 def read_pairs(value: object, name: str, *, size: int) -> PairCounts:
     """A sparse confusion matrix over ``size`` labels written by ``pairs_payload``."""
-    if not isinstance(value, dict) or set(value) != {"actual", "predicted", "counts"}:
-        raise FormatError(f"field {name!r} must be an object with exactly actual, predicted, counts")
+    if not isinstance(value, dict) or set(value) - {"exact"} != {"actual", "predicted", "counts"}:
+        raise FormatError(f"field {name!r} must be an object with exactly actual, predicted, counts (and optionally exact)")
     counts = array(value["counts"], f"{name}.counts", length=None, integral=None)
     codes = [array(value[key], f"{name}.{key}", length=len(counts)) for key in ("actual", "predicted")]
     for key, code in zip(("actual", "predicted"), codes):
         if code.size and code.max() >= size:
             raise FormatError(f"field '{name}.{key}' points past the {size} labels")
-    return PairCounts.from_codes(codes[0], codes[1], size, counts)
+    return PairCounts.from_exact(codes[0], codes[1], size, exact_counts_of(value, counts))
 
 
 def scalar_label(value: object, name: str) -> Hashable:

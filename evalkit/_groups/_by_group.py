@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from evalkit._engine import serialization
-from evalkit._engine._exact import weighted_bincount
+from evalkit._engine._exact import in_units, weighted_bincount
 from evalkit._engine._labels import OVERALL, identity, same_labels, sorted_labels
 from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import GroupsLike, LabelSets, LabelsLike, ScoresLike
@@ -55,7 +55,7 @@ from evalkit._groups._values import (
     value_of,
 )
 from evalkit._results import intervals
-from evalkit._results.confusion_matrix import ConfusionMatrix
+from evalkit._results.confusion_matrix import ConfusionMatrix, _exact_table
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
 from evalkit._results.evaluation import Evaluation
 from evalkit._results.rendering import render
@@ -252,27 +252,45 @@ def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
 
 
 def _whole_matrix(pairs: PairCounts, labels: Sequence[Hashable], metrics_class: MetricsClass) -> ConfusionMatrix:
-    """The confusion matrix of every group's samples together (codes ``g*m + class``)."""
+    """The confusion matrix of every group's samples together (codes ``g*m + class``): float
+    counts the exact sums of all the groups' pairs, as one matrix of every sample counts them."""
     m = len(labels)
-    return ConfusionMatrix.from_array(PairCounts.from_codes(pairs.actual % m, pairs.predicted % m, m, pairs.counts).dense(), labels,
-                                      metrics_class=metrics_class)  # fmt: skip
+    return _matrix(pairs.relabel(np.arange(pairs.size, dtype=np.int64) % max(m, 1), m), labels, metrics_class)
+
+
+def _matrix(pairs: PairCounts, labels: Sequence[Hashable], metrics_class: MetricsClass) -> ConfusionMatrix:
+    """The confusion matrix of (actual, predicted) pairs over ``labels``; float counts keep the
+    rests of their exact sums (``ConfusionMatrix``'s own exact cells)."""
+    if pairs.counts.dtype.kind != "f":
+        return ConfusionMatrix.from_array(pairs.dense(), labels, metrics_class=metrics_class)
+    return ConfusionMatrix._trusted(pairs.exact_dense(), tuple(labels), metrics_class)
+
+
+def _exact_array(matrix: ConfusionMatrix) -> np.ndarray:
+    """A matrix's counts as exact numbers: whole counts, or the exact sums of float counts."""
+    counts, low, exact, _ = matrix._exact_snapshot()
+    return _exact_table(counts, low, exact) if counts.dtype.kind == "f" else counts
 
 
 def _group_matrices_pairs(results: Sequence[ConfusionMatrix], overall: ConfusionMatrix) -> PairCounts:
     """The matrices of groups (over ``overall``'s labels) as the one sparse count of (group,
     actual, predicted) that ``from_labels`` keeps: group ``g``'s classes are codes ``g*m ..``."""
     m = len(overall.labels)
-    parts = [PairCounts.from_dense(result.to_array()) for result in results]
+    parts = [PairCounts.from_dense(_exact_array(result)) for result in results]  # (float counts: their exact sums)
     none = [np.zeros(0, dtype=np.int64)]  # a ByGroup with no group (an empty one)
-    return PairCounts.from_codes(np.concatenate(none + [part.actual + g * m for g, part in enumerate(parts)]),
+    units = [part.units() for part in parts]
+    exact = any(unit.dtype.kind == "O" for unit in units) or overall.to_array().dtype.kind == "f"
+    return PairCounts.from_exact(np.concatenate(none + [part.actual + g * m for g, part in enumerate(parts)]),
                                  np.concatenate(none + [part.predicted + g * m for g, part in enumerate(parts)]), len(parts) * m,
-                                 np.concatenate([np.zeros(0, dtype=overall.to_array().dtype)] + [part.counts for part in parts]))  # fmt: skip
+                                 np.concatenate([np.zeros(0, dtype=object if exact else np.int64)] + [in_units(unit) if exact else unit for unit in units]))  # fmt: skip
 
 
 def _group_pairs(pairs: PairCounts, g: int, m: int) -> PairCounts:
     """The (actual, predicted) counts of group ``g`` alone (the kinds are sorted by group)."""
     start, stop = np.searchsorted(pairs.actual, [g * m, (g + 1) * m])
-    return PairCounts(pairs.actual[start:stop] - g * m, pairs.predicted[start:stop] - g * m, pairs.counts[start:stop], m)
+    low = None if pairs.low is None else pairs.low[start:stop]
+    exact = {spot - start: number for spot, number in pairs.exact.items() if start <= spot < stop}
+    return PairCounts(pairs.actual[start:stop] - g * m, pairs.predicted[start:stop] - g * m, pairs.counts[start:stop], m, low, exact)
 
 
 def _distinct(values: Sequence[Any], what: str) -> tuple:
@@ -293,6 +311,17 @@ def _regrouped(result: ByGroup, keys: tuple, labels: tuple, own_keys: Sequence[A
     classes = np.array([codes[identity(label)] for label in (result.overall.labels if own_labels is None else own_labels)], dtype=np.int64)
     mapping = (groups[:, None] * size + classes[None, :]).ravel()  # old code g*m + a -> new code
     return result._pairs.relabel(mapping, len(keys) * size)
+
+
+def _samples_over(result: ByGroup, keys: tuple, own_keys: Sequence[Any] | None = None) -> np.ndarray | None:
+    """Each of ``keys``' number of samples in ``result`` (its group ``k`` under ``own_keys[k]``,
+    several going to one added; 0 where it has none), or None where ``result`` keeps no count."""
+    if result._samples is None:
+        return None
+    positions = {identity(key): k for k, key in enumerate(keys)}
+    out = np.zeros(len(keys), dtype=np.int64)
+    np.add.at(out, np.array([positions[identity(key)] for key in (result.keys if own_keys is None else own_keys)], dtype=np.intp), result._samples)
+    return out
 
 
 def _group_sizes(pairs: PairCounts, count: int, m: int) -> np.ndarray:
@@ -377,6 +406,7 @@ class ByGroup(CountedState):
     overall: Any = attrs.field(repr=False)
     min_size: float | None = None
     _pairs: PairCounts | None = attrs.field(default=None, repr=False)  # single-label: (group, actual, predicted) kinds, sparse
+    _samples: np.ndarray | None = attrs.field(default=None, repr=False)  # each group's number of samples, unweighted (None: not known, a document of an older release)
     _cells: list = attrs.field(factory=list, init=False, repr=False, eq=False)  # single-label: every group's class cells and the whole's last, once read
     _built: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # single-label: the groups' matrices read so far
     _index: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)  # a group's key -> its position
@@ -384,7 +414,7 @@ class ByGroup(CountedState):
     def __attrs_post_init__(self) -> None:
         self._index.update((identity(key), k) for k, key in enumerate(self.keys))
 
-    _STATE = ("keys", "names", "_results", "overall", "min_size", "_pairs")
+    _STATE = ("keys", "names", "_results", "overall", "min_size", "_pairs", "_samples")
     """What a pickle holds: the counts, not the caches of what was read."""
 
     def __getstate__(self) -> dict[str, object]:
@@ -447,7 +477,8 @@ class ByGroup(CountedState):
         m = len(found)
         offset = codes.astype(np.int64) * m  # a group's classes are codes g*m .. g*m + m-1: one sparse count of (group, actual, predicted)
         pairs = PairCounts.from_codes(offset + actual, offset + predicted, len(keys) * m, weight)
-        return cls(keys, names, None, _whole_matrix(pairs, found, maker), _min_size(min_size), pairs)
+        samples = (_group_sizes(pairs, len(keys), m) if weight is None else np.bincount(codes, minlength=len(keys))).astype(np.int64)  # a group of samples that weigh 0 is a group: kept while it has samples
+        return cls(keys, names, None, _whole_matrix(pairs, found, maker), _min_size(min_size), pairs, samples)
 
     @classmethod
     def from_indicators(
@@ -517,9 +548,10 @@ class ByGroup(CountedState):
             raise EmptyInputError("no samples: at least one is needed")
         weight = check_sample_weight(sample_weight, n)
         codes, keys, names = _group_codes(groups, n)
-        results = tuple(make(rows, None if weight is None else weight[rows]) for rows in _slices(codes, len(keys)))
+        slices = _slices(codes, len(keys))
+        results = tuple(make(rows, None if weight is None else weight[rows]) for rows in slices)
         overall = make(np.arange(n), weight)
-        return cls(keys, names, results, overall, _min_size(min_size))
+        return cls(keys, names, results, overall, _min_size(min_size), None, np.array([len(rows) for rows in slices], dtype=np.int64))
 
     # ----------------------------------------------------------------------------------------
     # reading
@@ -534,8 +566,7 @@ class ByGroup(CountedState):
         found = self._built.get(k)
         if found is None:
             assert self._pairs is not None
-            found = self._built[k] = ConfusionMatrix.from_array(_group_pairs(self._pairs, k, len(self.overall.labels)).dense(),
-                                                                self.overall.labels, metrics_class=self.overall.metrics_class)  # fmt: skip
+            found = self._built[k] = _matrix(_group_pairs(self._pairs, k, len(self.overall.labels)), self.overall.labels, self.overall.metrics_class)
         return found
 
     def _position(self, key: Hashable) -> int:
@@ -728,15 +759,17 @@ class ByGroup(CountedState):
         if self.names != other.names:
             raise LabelMismatchError(f"cannot merge groups of the columns {list(self.names)} and {list(other.names)}")
         keys = _distinct((*self.keys, *other.keys), "groups")
+        mine_n, theirs_n = _samples_over(self, keys), _samples_over(other, keys)
+        samples = None if mine_n is None or theirs_n is None else mine_n + theirs_n
         if self._pairs is not None and other._pairs is not None:  # the sparse counts of both, over the union of groups and of labels
             labels = self.overall.labels
             if not same_labels(self.overall.labels, other.overall.labels):
                 labels = tuple(sorted_labels(list(dict.fromkeys([*self.overall.labels, *other.overall.labels])), "labels"))
             pairs = _regrouped(self, keys, labels).plus(_regrouped(other, keys, labels))
-            return ByGroup(keys, self.names, None, self.overall.with_labels(labels) + other.overall.with_labels(labels), self.min_size, pairs)
+            return ByGroup(keys, self.names, None, self.overall.with_labels(labels) + other.overall.with_labels(labels), self.min_size, pairs, samples)
         mine, theirs = dict(self.items()), dict(other.items())
         results = tuple(mine[key] + theirs[key] if key in mine and key in theirs else mine[key] if key in mine else theirs[key] for key in keys)
-        return ByGroup(keys, self.names, results, self.overall + other.overall, self.min_size)
+        return ByGroup(keys, self.names, results, self.overall + other.overall, self.min_size, None, samples)
 
     def renamed(self, keys: Sequence[Any], labels: Sequence[Hashable] | None = None) -> ByGroup:
         """The same counts under other names: ``keys[k]`` for the group at position ``k`` and,
@@ -758,12 +791,14 @@ class ByGroup(CountedState):
             merged: dict[Any, Any] = {}
             for key, result in zip(map(identity, keys), self.results):
                 merged[key] = result if key not in merged else merged[key] + result
-            return ByGroup(distinct, self.names, tuple(merged[identity(key)] for key in distinct), self.overall, self.min_size)
+            return ByGroup(distinct, self.names, tuple(merged[identity(key)] for key in distinct), self.overall, self.min_size, None,
+                           _samples_over(self, distinct, keys))  # fmt: skip
         if labels is not None and len(labels) != len(self.overall.labels):
             raise InvalidArgumentError(f"'labels' must name each of the {len(self.overall.labels)} classes, got {len(labels)} names")
         found = _distinct(self.overall.labels if labels is None else labels, "labels")
         pairs = _regrouped(self, distinct, found, keys, labels)
-        return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs)
+        return ByGroup(distinct, self.names, None, _whole_matrix(pairs, found, self.overall.metrics_class), self.min_size, pairs,
+                       _samples_over(self, distinct, keys))  # fmt: skip
 
     OPERATIONS: ClassVar[frozenset[str]] = ALL_OPERATIONS - {"update", "revert"}
     REFUSED: ClassVar[Mapping[str, str]] = {"update": "a ByGroup is immutable: merge another batch's", "revert": "a ByGroup is immutable: subtract a batch's (a - part)"}
@@ -798,12 +833,19 @@ class ByGroup(CountedState):
 
     def _subtract(self, other: ByGroup) -> ByGroup:
         """These groups without ``other``'s, a batch merged into them; a group of ``other`` left
-        with no sample is dropped (the subtraction of a group's result: see its kind)."""
+        with no sample is dropped, one left with samples that weigh 0 kept, as ``by_group`` of the
+        samples left keeps it (where either side keeps no sample counts, a document of an older
+        release: a group left with no weight is dropped). The subtraction of a group's result:
+        see its kind."""
         if self.names != other.names:
             raise LabelMismatchError(f"cannot subtract groups of the columns {list(other.names)} from {list(self.names)}")
         unknown = [key for key in other.keys if identity(key) not in self._index]
         if unknown:
             raise InvalidCountsError(f"cannot take away groups these never had: {show(unknown)}")
+        theirs_n = _samples_over(other, self.keys)
+        samples = None if self._samples is None or theirs_n is None else self._samples - theirs_n
+        if samples is not None and bool((samples < 0).any()):
+            raise InvalidCountsError(f"cannot take away samples these groups never had: {show([key for key, n in zip(self.keys, samples) if n < 0])}")
         overall = self.overall
         if self._pairs is not None and other._pairs is not None:
             labels = tuple(overall.labels)
@@ -813,27 +855,30 @@ class ByGroup(CountedState):
             pairs = self._pairs.minus(_regrouped(other, self.keys, labels))
             m = len(labels)
             brought = np.array([identity(key) in other._index for key in self.keys], dtype=bool)
-            kept = np.flatnonzero((_group_sizes(pairs, len(self.keys), m) > 0) | ~brought)
+            present = (_group_sizes(pairs, len(self.keys), m) > 0) if samples is None else samples > 0
+            kept = np.flatnonzero(present | ~brought)
             keys = tuple(self.keys[k] for k in kept)
             if len(keys) < len(self.keys):  # renumber the groups left (a dropped group has no kinds left to move)
                 position = np.zeros(len(self.keys), dtype=np.int64)
                 position[kept] = np.arange(len(kept))
                 pairs = pairs.relabel((position[:, None] * m + np.arange(m)[None, :]).ravel(), len(keys) * m)
-            return ByGroup(keys, self.names, None, overall - other.overall.with_labels(labels), self.min_size, pairs)
+            return ByGroup(keys, self.names, None, overall - other.overall.with_labels(labels), self.min_size, pairs, None if samples is None else samples[kept])
         theirs = dict(other.items())
-        left = [(key, result - theirs[key] if key in theirs else result) for key, result in self.items()]
-        left = [(key, result) for key, result in left if key not in theirs or result.n_samples > 0]
-        return ByGroup(tuple(key for key, _ in left), self.names, tuple(result for _, result in left), overall - other.overall, self.min_size)
+        left = [(k, key, result - theirs[key] if key in theirs else result) for k, (key, result) in enumerate(self.items())]
+        left = [(k, key, result) for k, key, result in left if key not in theirs or (result.n_samples > 0 if samples is None else samples[k] > 0)]
+        return ByGroup(tuple(key for _, key, _ in left), self.names, tuple(result for _, _, result in left), overall - other.overall, self.min_size, None,
+                       None if samples is None else samples[[k for k, _, _ in left]])  # fmt: skip
 
     def _scaled(self, factor: float) -> ByGroup:
         if self._pairs is not None:
-            return ByGroup(self.keys, self.names, None, self.overall.scaled(factor), self.min_size, self._pairs.times(factor))
-        return ByGroup(self.keys, self.names, tuple(result.scaled(factor) for result in self.results), self.overall.scaled(factor), self.min_size)
+            return ByGroup(self.keys, self.names, None, self.overall.scaled(factor), self.min_size, self._pairs.times(factor), self._samples)
+        return ByGroup(self.keys, self.names, tuple(result.scaled(factor) for result in self.results), self.overall.scaled(factor), self.min_size, None,
+                       self._samples)  # fmt: skip
 
     def empty(self) -> ByGroup:
         """The same group columns and classes, no group and nothing counted."""
         pairs = None if self._pairs is None else attrs.evolve(self._pairs.empty(), size=0)  # no group: codes g*m + class range over nothing
-        return ByGroup((), self.names, None if pairs is not None else (), self.overall.empty(), self.min_size, pairs)
+        return ByGroup((), self.names, None if pairs is not None else (), self.overall.empty(), self.min_size, pairs, np.zeros(0, dtype=np.int64))
 
     def _document(self) -> dict[str, Any]:
         """The groups and their results as an evalkit JSON document (confusion matrices and
@@ -845,6 +890,8 @@ class ByGroup(CountedState):
         payload = {"names": list(self.names), "keys": [list(key) if isinstance(key, tuple) else key for key in self.keys],
                    "min_size": self.min_size, "kind": type(self.overall).__name__,
                    "results": [json.loads(result.to_json()) for result in self.results], "overall": json.loads(self.overall.to_json())}  # fmt: skip
+        if self._samples is not None:  # each group's number of samples (a group of samples that weigh 0 stays one)
+            payload["samples"] = self._samples.tolist()
         return payload
 
     @classmethod
@@ -866,8 +913,11 @@ class ByGroup(CountedState):
         if reader is ConfusionMatrix:  # the groups' matrices as one sparse count, as from_labels keeps them
             pairs, results = _group_matrices_pairs(results or (), cast(ConfusionMatrix, overall)), None
         min_size = document.get("min_size")
+        samples = document.get("samples")
+        if samples is not None:
+            samples = serialization.array(samples, "samples", length=len(keys))
         return cls(tuple(tuple(key) if isinstance(key, list) else key for key in keys), tuple(names), results, overall,
-                   None if min_size is None else serialization.number(min_size, "min_size"), pairs)  # fmt: skip
+                   None if min_size is None else serialization.number(min_size, "min_size"), pairs, samples)  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ByGroup):
