@@ -517,3 +517,24 @@ def test_sums_per_key_recoded_equal_the_sums_of_the_recoded_keys(rows, first_ste
         again = KeyedSums.counted(first if one is None else one[first], second if two is None else two[second], values)
         assert table.recoded(one, two).equals(again)
     assert table.read(table.document(), 0).equals(table)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from([0.0, 0.1, 0.2, 0.3, 1.0, 1e16])), min_size=1, max_size=20),
+       st.integers(0, 20), st.booleans())  # fmt: skip
+def test_float_weighted_single_label_and_ordinal_evaluations_merge_to_the_whole(samples, cut, ordinal):
+    """The class cells of float-weighted single-label and ordinal evaluations are the exact sums
+    of their pairs, rounded once: merged parts summed rounded cells (1e16 + 1.0 + 1.0 as 1e16),
+    so A + B differed from the evaluation of both batches counted at once."""
+    y, p, w = (np.array([sample[k] for sample in samples]) for k in range(3))
+    cut = min(cut, len(samples))
+
+    def make(rows: slice) -> Evaluation:
+        build = Evaluation.from_ordinal if ordinal else Evaluation.from_labels
+        return build(y[rows], p[rows], [0, 1, 2], sample_weight=w[rows])
+
+    whole, first, second = make(slice(None)), make(slice(0, cut)), make(slice(cut, None))
+    assert first + second == whole and (first + second) - second == first and Evaluation.from_json(whole.to_json()) == whole
+    if not ordinal:
+        tp = [math.fsum(w[(y == k) & (p == k)]) for k in range(3)]
+        assert whole.class_cells.tp.tolist() == tp

@@ -122,11 +122,11 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
     @property
     def _sums(self) -> EvaluationSums:
         """The counts, the one field of ``SUMS``."""
-        return EvaluationSums(self.class_cells, self.sample_cells, self.confusion, self.n_rejected, self.ordered)
+        return EvaluationSums(self.class_cells, self.sample_cells, self.confusion, self.n_rejected, self.ordered, self.setting == "ordinal")
 
     @_sums.setter
     def _sums(self, sums: EvaluationSums) -> None:
-        for name in ("class_cells", "sample_cells", "confusion", "n_rejected", "ordered"):
+        for name in ("class_cells", "sample_cells", "confusion", "n_rejected", "ordered"):  # (ordinal: the setting's)
             object.__setattr__(self, name, getattr(sums, name))
 
     @property
@@ -395,7 +395,9 @@ class EvaluationSums:
     counts of single-label and ordinal data (None otherwise) and the samples rejection left
     out. Merged batch after batch (the samples in order while both are; else compacted); a part
     taken away keeps the samples in order when it was the first or the last of them (a window's
-    oldest or newest batch), else compacts them; scaled in every count.
+    oldest or newest batch), else compacts them; scaled in every count. Float pair counts keep
+    their exact sums, and the class cells of single-label and ``ordinal`` data follow from them
+    (each rounded once), so parts merged or taken away equal the samples counted at once.
 
     Examples:
         >>> part = Evaluation.from_labels([0, 1], [0, 0])._sums
@@ -409,13 +411,20 @@ class EvaluationSums:
     confusion: PairCounts | None
     n_rejected: Any
     ordered: bool
+    ordinal: bool = False
+
+    def _cells(self, cells: Cells, confusion: PairCounts | None) -> Cells:
+        """``cells``, the class cells combined; with float pair counts, those the pairs give."""
+        if confusion is None or confusion.counts.dtype.kind != "f":
+            return cells
+        return confusion.ordinal_cells() if self.ordinal else confusion.class_cells(len(self.class_cells))
 
     def plus(self, other: EvaluationSums) -> EvaluationSums:
         ordered = self.ordered and other.ordered
         samples = Cells.concat([self.sample_cells, other.sample_cells])
-        return EvaluationSums(self.class_cells.plus(other.class_cells), samples if ordered else samples.compact(),
-                              None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion),
-                              self.n_rejected + other.n_rejected, ordered)  # fmt: skip
+        confusion = None if self.confusion is None or other.confusion is None else self.confusion.plus(other.confusion)
+        return EvaluationSums(self._cells(self.class_cells.plus(other.class_cells), confusion), samples if ordered else samples.compact(), confusion,
+                              self.n_rejected + other.n_rejected, ordered, self.ordinal)  # fmt: skip
 
     def minus(self, other: EvaluationSums, what: str) -> EvaluationSums:
         mine, theirs = self.sample_cells, other.sample_cells
@@ -425,13 +434,13 @@ class EvaluationSums:
             samples, ordered = mine[: len(mine) - len(theirs)], True
         else:
             samples, ordered = mine.without(theirs), False
-        return EvaluationSums(self.class_cells.minus(other.class_cells), samples,
-                              None if self.confusion is None or other.confusion is None else self.confusion.minus(other.confusion),
-                              difference(self.n_rejected, other.n_rejected, "rejected samples").item(), ordered)  # fmt: skip
+        confusion = None if self.confusion is None or other.confusion is None else self.confusion.minus(other.confusion)
+        return EvaluationSums(self._cells(self.class_cells.minus(other.class_cells), confusion), samples, confusion,
+                              difference(self.n_rejected, other.n_rejected, "rejected samples").item(), ordered, self.ordinal)  # fmt: skip
 
     def scaled(self, factor: float) -> EvaluationSums:
         return EvaluationSums(self.class_cells.times(factor), self.sample_cells.scaled(factor), None if self.confusion is None else self.confusion.times(factor),
-                              float(self.n_rejected) * factor, self.ordered)  # fmt: skip
+                              float(self.n_rejected) * factor, self.ordered, self.ordinal)  # fmt: skip
 
     def equals(self, other: EvaluationSums) -> bool:
         return ((self.n_rejected, self.ordered) == (other.n_rejected, other.ordered) and self.class_cells.same_as(other.class_cells)
@@ -461,7 +470,7 @@ class EvaluationSums:
                               serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells"),
                               None if self.confusion is None else serialization.read_pairs(confusion, "confusion", size=self.confusion.size),
                               serialization.number(rejected, "n_rejected") if isinstance(rejected, float) else serialization.integer(document, "n_rejected"),
-                              ordered)  # fmt: skip
+                              ordered, self.ordinal)  # fmt: skip
 
 
 def _check_agreement(
