@@ -408,7 +408,7 @@ class SummedState(CountedState):
         return index
 
     @classmethod
-    def _empty_of(cls, **settings: Any) -> Self:
+    def _empty_of(cls, **settings: object) -> Self:
         """The empty state of these settings: the constructor's (a kind built whole, whose
         constructor takes its sums too, makes its own)."""
         return cls(**settings)

@@ -112,12 +112,12 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
     metrics_class: MetricsClass = attrs.field(default=None, converter=check_metrics_class, repr=False)
 
     @classmethod
-    def _empty_of(cls, **settings: Any) -> Evaluation:
+    def _empty_of(cls, **settings: object) -> Evaluation:
         """No sample counted over ``labels`` (and ``confusion_labels``, a sparse table of none)."""
-        labels, confusion_labels = label_tuple(settings["labels"]), settings["confusion_labels"]
+        labels, confusion_labels = label_tuple(cast(tuple, settings["labels"])), cast("tuple | None", settings["confusion_labels"])
         none = Cells(*(np.zeros(n, dtype=np.int64) for n in [len(labels)] * 4))
         pairs = None if confusion_labels is None else PairCounts(*(np.zeros(0, dtype=np.int64),) * 3, len(label_tuple(confusion_labels)))
-        return cls(labels, none, none[:0], settings["setting"], pairs, confusion_labels)
+        return cls(labels, none, none[:0], cast(str, settings["setting"]), pairs, confusion_labels)
 
     @property
     def _sums(self) -> EvaluationSums:
@@ -409,7 +409,7 @@ class EvaluationSums:
     class_cells: Cells
     sample_cells: Cells
     confusion: PairCounts | None
-    n_rejected: Any
+    n_rejected: int | float
     ordered: bool
     ordinal: bool = False
 

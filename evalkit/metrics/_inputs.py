@@ -227,7 +227,7 @@ def refusing_no_weight(function: Callable[..., Any]) -> Callable[..., Any]:
     position = list(inspect.signature(function).parameters).index("sample_weight")
 
     @functools.wraps(function)
-    def checked(*args: Any, **kwargs: Any) -> Any:
+    def checked(*args: object, **kwargs: object) -> object:
         weight = args[position] if len(args) > position else kwargs.get("sample_weight")
         if weight is not None and not isinstance(weight, (str, bytes, dict, set)):
             try:
