@@ -238,6 +238,29 @@ class PairCounts:
         both, actual, predicted = (exact_at_least(codes) for codes in (np.minimum(self.actual, self.predicted), self.actual, self.predicted))
         return _rounded_cells(both, predicted - both, actual - both, self.units().sum() - actual - predicted + both)
 
+    def block_cells(self, count: int, m: int) -> Cells:
+        """The class cells of each of ``count`` blocks of ``m`` codes (``b*m + class``: a group's
+        classes), rows, and of all blocks together, the last row: float counts each cell's
+        exact sum rounded once, as each block's own matrix gives it.
+
+        Examples:
+            >>> pairs = PairCounts.from_codes(np.array([0, 1, 2, 3]), np.array([0, 0, 3, 3]), 4, np.array([0.5, 1.0, 1.0, 2.0]))
+            >>> pairs.block_cells(2, 2).tp.tolist()
+            [[0.5, 0.0], [0.0, 2.0], [0.5, 2.0]]
+        """
+        right = self.actual == self.predicted
+        if self.counts.dtype.kind == "f":
+            tp, rows, columns = (self._exact_sums(codes, kept).reshape(count, m) for codes, kept in ((self.actual, right), (self.actual, None), (self.predicted, None)))
+            total = rows.sum(axis=1, keepdims=True)
+        else:
+            tp = weighted_bincount(self.actual[right], self.counts[right], count * m).reshape(count, m)
+            rows, columns = (weighted_bincount(codes, self.counts, count * m).reshape(count, m) for codes in (self.actual, self.predicted))
+            total = rows.sum(axis=1, keepdims=True)
+        tp, rows, columns, total = (np.concatenate([part, part.sum(axis=0, keepdims=True)]) for part in (tp, rows, columns, total))
+        if self.counts.dtype.kind == "f":
+            return _rounded_cells(tp, columns - tp, rows - tp, total - rows - columns + tp)
+        return Cells.from_sums(tp, rows, columns, total)
+
     def _exact_sums(self, codes: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
         """Per code ``0 .. size - 1``: the exact sum (``in_units``) of the float counts of the
         pairs with that code (of those ``kept``)."""

@@ -40,7 +40,7 @@ from evalkit._engine._labels import OVERALL, identity, same_labels, sorted_label
 from evalkit._engine._pair_counts import PairCounts
 from evalkit._engine._types import GroupsLike, LabelSets, LabelsLike, ScoresLike
 from evalkit._engine._validation import RandomState, as_array, check_sample_weight, show
-from evalkit._engine.cells import Cells, cells_from_pairs
+from evalkit._engine.cells import Cells
 from evalkit._engine.counting import as_label_set_list, encode, is_label_set_data
 from evalkit._groups._values import (
     _area_name,
@@ -231,24 +231,6 @@ def _scored(y_true: LabelsLike, y_score: ScoresLike, labels: Any, name: str) -> 
     if scores.ndim == 2 and labels is None and np.ndim(cast("ArrayLike", truth)) == 1:
         labels = sorted_labels(list(dict.fromkeys(np.asarray(truth).tolist())), "y_true")
     return scores, truth, labels
-
-
-def _group_cells(pairs: PairCounts, count: int, m: int) -> Cells:
-    """The class cells of every group (rows) and of the whole (the last row), from the
-    (group, actual, predicted) kinds: memory grows with groups x classes. Float (weighted)
-    counts sum each cell from its own kinds (``cells_from_pairs``), as a matrix's own."""
-    if pairs.counts.dtype.kind == "f":
-        group, twice = pairs.actual // max(m, 1), np.concatenate
-        return cells_from_pairs(twice([group, np.full(len(group), count)]), twice([pairs.actual % max(m, 1)] * 2),
-                                twice([pairs.predicted % max(m, 1)] * 2), twice([pairs.counts] * 2), count + 1, m)  # fmt: skip
-    margins = pairs.margins()
-    right = pairs.actual == pairs.predicted
-    tp = weighted_bincount(pairs.actual[right], pairs.counts[right], count * m).reshape(count, m)
-    actual, predicted = margins["actual"].reshape(count, m), margins["predicted"].reshape(count, m)
-    sizes = _group_sizes(pairs, count, m)
-    tp, actual, predicted = (np.concatenate([part, part.sum(axis=0, keepdims=True)]) for part in (tp, actual, predicted))
-    sizes = np.append(sizes, margins["total"])
-    return Cells.from_sums(tp, actual, predicted, sizes[:, None])  # as each matrix's own
 
 
 def _whole_matrix(pairs: PairCounts, labels: Sequence[Hashable], metrics_class: MetricsClass) -> ConfusionMatrix:
@@ -636,7 +618,7 @@ class ByGroup(CountedState):
         assert self._pairs is not None
         resolved = self.overall.measure(measure)
         if not self._cells:  # groups x classes cells: built when a per-class measure is first asked
-            self._cells.append(_group_cells(self._pairs, len(self.keys), len(self.overall.labels)))
+            self._cells.append(self._pairs.block_cells(len(self.keys), len(self.overall.labels)))
         cells = self._cells[0]
         if label is not None:
             labels = list(self.overall.labels)
