@@ -523,9 +523,9 @@ def test_sums_per_key_recoded_equal_the_sums_of_the_recoded_keys(rows, first_ste
 @given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from([0.0, 0.1, 0.2, 0.3, 1.0, 1e16])), min_size=1, max_size=20),
        st.integers(0, 20), st.booleans())  # fmt: skip
 def test_float_weighted_single_label_and_ordinal_evaluations_merge_to_the_whole(samples, cut, ordinal):
-    """The class cells of float-weighted single-label and ordinal evaluations are the exact sums
-    of their pairs, rounded once: merged parts summed rounded cells (1e16 + 1.0 + 1.0 as 1e16),
-    so A + B differed from the evaluation of both batches counted at once."""
+    """The class cells of float-weighted single-label and ordinal evaluations follow from the
+    exact sums of their pairs, as when counted at once: merged parts summed the parts' rounded
+    cells, so A + B differed from the evaluation of both batches counted at once."""
     y, p, w = (np.array([sample[k] for sample in samples]) for k in range(3))
     cut = min(cut, len(samples))
 

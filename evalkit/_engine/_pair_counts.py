@@ -8,6 +8,7 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -21,14 +22,13 @@ from evalkit._engine._exact import (
     exact_margins,
     exact_table,
     in_units,
-    rounded_counts,
     same_form,
     split_exact,
     weighted_bincount,
     weighted_sum,
 )
 from evalkit._engine._validation import read_only
-from evalkit._engine.cells import Cells
+from evalkit._engine.cells import Cells, cells_from_pairs, difference_of_sums
 
 __all__ = ["PairCounts"]
 
@@ -189,11 +189,10 @@ class PairCounts:
             >>> PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 2).class_cells(2).total().counts()
             {'tp': 2, 'fp': 1, 'fn': 1, 'tn': 2}
         """
+        if self.counts.dtype.kind == "f":  # weights: each cell summed from its own pairs (a difference of margins cancels)
+            cells = cells_from_pairs(np.zeros(len(self.counts), dtype=np.intp), self.actual, self.predicted, self.counts, 1, m)
+            return Cells(*(row[0] for row in cells.rows()))
         right = self.actual == self.predicted
-        if self.counts.dtype.kind == "f":  # float counts: each cell's exact sum, rounded once (a difference of exact sums cancels nothing)
-            tp, rows, columns = (self._exact_sums(codes, kept) for codes, kept in ((self.actual, right), (self.actual, None), (self.predicted, None)))
-            total = self.units().sum()
-            return _rounded_cells(tp[:m], columns[:m] - tp[:m], rows[:m] - tp[:m], total - rows[:m] - columns[:m] + tp[:m])
         tp = weighted_bincount(self.actual[right], self.counts[right], self.size)[:m]
         margins = self.margins()
         return Cells.from_sums(tp, margins["actual"][:m], margins["predicted"][:m], margins["total"])
@@ -227,48 +226,41 @@ class PairCounts:
         def at_least(codes: np.ndarray) -> np.ndarray:  # Σ counts[code >= t] for t = 1 .. size - 1
             return np.cumsum(weighted_bincount(codes, self.counts, self.size)[::-1])[::-1][1:]
 
+        both = at_least(np.minimum(self.actual, self.predicted))
         if self.counts.dtype.kind != "f":
-            both = at_least(np.minimum(self.actual, self.predicted))
             return Cells.from_sums(both, at_least(self.actual), at_least(self.predicted), weighted_sum(self.counts, None))
-        # float counts: each cell's exact sum (cumulated exactly), rounded once
+        # float counts: tn (both codes below t) summed upwards, fp and fn from their own pairs where a difference would cancel
+        tn = np.cumsum(weighted_bincount(np.maximum(self.actual, self.predicted), self.counts, self.size))[:-1]
+        levels = np.arange(1, self.size)
 
-        def exact_at_least(codes: np.ndarray) -> np.ndarray:
-            return np.cumsum(self._exact_sums(codes)[::-1])[::-1][1:]
+        def between(low: np.ndarray, high: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:  # Σ counts[low < t <= high] at the levels asked
+            return lambda entries: ((low[None, :] < levels[entries, None]) & (high[None, :] >= levels[entries, None])).astype(np.float64) @ self.counts
 
-        both, actual, predicted = (exact_at_least(codes) for codes in (np.minimum(self.actual, self.predicted), self.actual, self.predicted))
-        return _rounded_cells(both, predicted - both, actual - both, self.units().sum() - actual - predicted + both)
+        fp = difference_of_sums(at_least(self.predicted), both, between(self.actual, self.predicted))
+        fn = difference_of_sums(at_least(self.actual), both, between(self.predicted, self.actual))
+        return Cells(both, fp, fn, tn)
 
     def block_cells(self, count: int, m: int) -> Cells:
         """The class cells of each of ``count`` blocks of ``m`` codes (``b*m + class``: a group's
-        classes), rows, and of all blocks together, the last row: float counts each cell's
-        exact sum rounded once, as each block's own matrix gives it.
+        classes), rows, and of all blocks together, the last row: whole counts from the margins,
+        float counts each cell summed from its own pairs (``cells_from_pairs``).
 
         Examples:
             >>> pairs = PairCounts.from_codes(np.array([0, 1, 2, 3]), np.array([0, 0, 3, 3]), 4, np.array([0.5, 1.0, 1.0, 2.0]))
             >>> pairs.block_cells(2, 2).tp.tolist()
             [[0.5, 0.0], [0.0, 2.0], [0.5, 2.0]]
         """
+        width = max(m, 1)
+        if self.counts.dtype.kind == "f":
+            block, twice = self.actual // width, np.concatenate
+            return cells_from_pairs(twice([block, np.full(len(block), count)]), twice([self.actual % width] * 2), twice([self.predicted % width] * 2),
+                                    twice([self.counts] * 2), count + 1, m)  # fmt: skip
         right = self.actual == self.predicted
-        if self.counts.dtype.kind == "f":
-            tp, rows, columns = (self._exact_sums(codes, kept).reshape(count, m) for codes, kept in ((self.actual, right), (self.actual, None), (self.predicted, None)))
-            total = rows.sum(axis=1, keepdims=True)
-        else:
-            tp = weighted_bincount(self.actual[right], self.counts[right], count * m).reshape(count, m)
-            rows, columns = (weighted_bincount(codes, self.counts, count * m).reshape(count, m) for codes in (self.actual, self.predicted))
-            total = rows.sum(axis=1, keepdims=True)
+        tp = weighted_bincount(self.actual[right], self.counts[right], count * m).reshape(count, m)
+        rows, columns = (weighted_bincount(codes, self.counts, count * m).reshape(count, m) for codes in (self.actual, self.predicted))
+        total = weighted_bincount(self.actual // width, self.counts, count)[:, None]
         tp, rows, columns, total = (np.concatenate([part, part.sum(axis=0, keepdims=True)]) for part in (tp, rows, columns, total))
-        if self.counts.dtype.kind == "f":
-            return _rounded_cells(tp, columns - tp, rows - tp, total - rows - columns + tp)
         return Cells.from_sums(tp, rows, columns, total)
-
-    def _exact_sums(self, codes: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
-        """Per code ``0 .. size - 1``: the exact sum (``in_units``) of the float counts of the
-        pairs with that code (of those ``kept``)."""
-        units = in_units(self.units())
-        sums = np.zeros(self.size, dtype=object)
-        sums[:] = 0
-        np.add.at(sums, codes if kept is None else codes[kept], units if kept is None else units[kept])
-        return sums
 
     def same_as(self, other: PairCounts) -> bool:
         """The same size and the same pair counts (float counts: to the last bit of their exact sums)."""
@@ -276,7 +268,3 @@ class PairCounts:
             np.array_equal(getattr(self, name), getattr(other, name)) for name in ("actual", "predicted")
         ) and equal_counts(self.units(), other.units())
 
-
-def _rounded_cells(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray) -> Cells:
-    """Cells of exact sums (``in_units``), each correctly rounded to a float count."""
-    return Cells(*(rounded_counts(np.asarray(row, dtype=object)) for row in (tp, fp, fn, tn)))

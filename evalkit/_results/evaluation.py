@@ -397,7 +397,7 @@ class EvaluationSums:
     taken away keeps the samples in order when it was the first or the last of them (a window's
     oldest or newest batch), else compacts them; scaled in every count. Float pair counts keep
     their exact sums, and the class cells of single-label and ``ordinal`` data follow from them
-    (each rounded once), so parts merged or taken away equal the samples counted at once.
+    as when counted at once, so parts merged or taken away equal the samples counted at once.
 
     Examples:
         >>> part = Evaluation.from_labels([0, 1], [0, 0])._sums
