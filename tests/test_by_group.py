@@ -355,6 +355,9 @@ def test_a_group_column_named_as_a_measure_keeps_its_own_csv_column():
     rows = list(csv.reader(io.StringIO(result.report(["accuracy"]).to_csv())))
     assert rows[0] == ["row", "group accuracy", "group support", "accuracy", "support", "small", "average", "class"]
     assert len(set(rows[0])) == len(rows[0]) and rows[1][:4] == ["group", "x", "a", "1.0"]
+    named = by_group([0, 1, 1], [0, 1, 0], {"accuracy": ["x", "y", "x"], "group accuracy": ["a", "a", "b"]})
+    header = next(csv.reader(io.StringIO(named.report(["accuracy"]).to_csv())))
+    assert header[:4] == ["row", "group group accuracy", "group accuracy", "accuracy"] and len(set(header)) == len(header)
 
 
 def test_tuple_and_two_dimensional_group_columns_are_intersections():

@@ -474,3 +474,28 @@ def test_a_evaluation_follows_the_counted_state_protocol(kind, data):
     """Merged parts equal the whole in any order, ``(a + b) - b == a``, scaling, JSON and
     pickle round trips (``harness.check_kind``)."""
     check_kind(kind, data)
+
+
+def test_an_evaluation_that_holds_nothing_equals_its_empty_state_and_scaling_keeps_its_cells_its_pairs():
+    """c - c held the indexed sample cells of its batch, the empty state plain ones: they were
+    unequal, so a result holding nothing did not know it. A scaled float-weighted result's
+    class cells are those its scaled pairs give, so merging it with nothing leaves it as it is."""
+    counted = Evaluation.from_labels(["a", "b"], ["a", "a"])
+    assert counted - counted == counted.empty() and Evaluation.from_json((counted - counted).to_json()) == counted.empty()
+    for build in (Evaluation.from_labels, lambda y, p, **weights: Evaluation.from_ordinal(y, p, ["a", "b", "c"], **weights)):
+        scaled = build(["c", "b", "a"], ["a", "a", "b"], sample_weight=[0.7, 5.0, 0.1]).scaled(0.1)
+        nothing = scaled.empty()
+        assert scaled + nothing == scaled and nothing + scaled == scaled and scaled - nothing == scaled
+        assert (scaled + nothing).average("specificity", "micro") == scaled.average("specificity", "micro")
+
+
+def test_a_pickle_of_pair_counts_from_before_their_rests_loads():
+    """Pair counts pickled before float counts kept their rests (no low, no exact) load, and
+    read as their counts."""
+    from evalkit._engine._pair_counts import PairCounts
+
+    pairs = PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), 2, np.array([0.1, 0.2, 0.3]))
+    state = {name: value for name, value in pairs.__getstate__().items() if name not in ("low", "exact")}
+    earlier = object.__new__(PairCounts)
+    earlier.__setstate__(state)
+    assert earlier.low is None and earlier.exact == {} and earlier.plus(earlier).counts.tolist() == (pairs.counts * 2).tolist()

@@ -401,3 +401,5 @@ def test_weights_that_are_all_zero_are_refused_as_scikit_learn_refuses_them():
         with pytest.raises(InvalidValueError, match=r"'sample_weight' must hold at least one weight above 0 .* got \[0, 0, 0\]"):
             getattr(face, name)(*arguments, sample_weight=[0, 0, 0])
     assert face.f1_score(y, p, sample_weight=[0, 1, 0]) == sklearn.metrics.f1_score(y, p, sample_weight=[0, 1, 0])  # some weight: counted
+    with pytest.raises(TypeError, match="positional"):  # a keyword-only sample_weight is never read from the positions
+        face.accuracy_score(y, p, True, [0, 0, 0])

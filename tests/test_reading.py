@@ -492,3 +492,20 @@ def test_labels_named_twice_are_refused(tmp_path, capsys):
     (tmp_path / "p.csv").write_text("actual,predicted\na,b\n")
     status, _, err = report(capsys, str(tmp_path / "p.csv"), "--labels", "a,b,a")
     assert status == 2 and "--labels names 'a' twice" in err
+
+
+def test_numbers_beyond_float64_and_whole_weights_beyond_int64_are_refused_at_their_line(tmp_path, capsys):
+    """A score or time of 309 digits raised Python's OverflowError (a traceback); a whole
+    weight beyond 2**63 - 1 was refused without its line, or rounded to a float (2**64 - 1)."""
+    path = tmp_path / "big.csv"
+    huge = "1" + "0" * 400
+    path.write_text(f"actual,predicted,score,time\n1,1,0.9,1\n0,0,{huge},{huge}\n")
+    for option in (["--score", "score"], ["--time-column", "time", "--period", "10"]):
+        status, _, err = report(capsys, str(path), *option)
+        assert status == 2 and f"{path}:3:" in err and "Traceback" not in err, err
+    for whole in ("100000000000000000000", "18446744073709551615", "9223372036854775808"):
+        path.write_text(f"actual,predicted,weight\n1,1,{whole}\n0,0,1\n")
+        status, _, err = report(capsys, str(path), "--weight", "weight")
+        assert status == 2 and f"{path}:2: the weight '{whole}' is a whole number beyond 2**63 - 1" in err, err
+    path.write_text("actual,predicted,weight\n1,1,1e20\n0,0,1\n")
+    assert report(capsys, str(path), "--weight", "weight")[0] == 0  # (a float: counted as one)

@@ -568,3 +568,20 @@ def test_sums_scaled_below_the_least_float_are_written_whole_and_read_back_exact
         document["exact_by_class"][0] = [position, [*parts[:-1], bad]]
         with pytest.raises(FormatError, match="units below the least float"):
             SetCoverage.from_json(json.dumps(document))
+
+
+def test_an_evaluations_document_keeps_its_labels_as_they_are_and_reads_them_as_labels():
+    """Its labels were written through numpy: 2**63 + 1 and 2**63 + 2 became one float (a
+    document from_json refused), 1 beside 2.5 came back 1.0, and "x\\x00" came back "x". A
+    document's labels are read as labels are: a list, within the limit of labels."""
+    for y_true, y_pred in (([2**63 + 1, 2**63 + 2, 3], [2**63 + 1, 3, 2**63 + 2]), ([1, 2.5], [2.5, 1]), (["x\x00", "y"], ["y", "y"])):
+        evaluation = Evaluation.from_labels(y_true, y_pred)
+        read = Evaluation.from_json(evaluation.to_json())
+        assert read == evaluation and [type(label) for label in read.labels] == [type(label) for label in evaluation.labels]
+    document = json.loads(Evaluation.from_labels(["a", "b", "c"], ["a", "b", "b"]).to_json())
+    with pytest.raises(FormatError, match="field 'labels' must be a list of labels"):
+        Evaluation.from_json(json.dumps({**document, "labels": {"a": 1, "b": 2, "c": 3}}))
+    with ser.limits(max_labels=2), pytest.raises(FormatError, match="field 'labels' has 3 labels, more than the 2 allowed"):
+        Evaluation.from_json(json.dumps(document))
+    with pytest.raises(FormatError, match=r"field 'confusion.exact' gives the rests of float counts, but 'confusion.counts' holds whole numbers"):
+        Evaluation.from_json(json.dumps({**document, "confusion": {**document["confusion"], "exact": "zz"}}))

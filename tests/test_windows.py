@@ -1073,3 +1073,17 @@ def test_a_window_state_taken_under_its_lock_is_not_changed_by_a_later_batch():
     restored = Windowed.__new__(Windowed)
     restored.__setstate__(pickle.loads(pickle.dumps(state)))
     assert restored.result.to_array().tolist() == [[0, 0], [0, 6]] and restored.result == restored._recounted()
+
+
+def test_rows_of_negative_times_and_of_numpy_datetimes():
+    """Rows end on whole steps from time 0 before it too (dates before 1970): the first row
+    ended at 0 or later, so every row before it was lost. A window of period takes times as
+    numbers: numpy datetimes, which numpy reads as days or nanoseconds, are refused."""
+    from evalkit import over_time
+
+    table = over_time([0, 1, 1, 0, 1, 0], [0, 1, 0, 0, 0, 0], period=10, step=10, time=[-45.0, -35, -25, -15, -5, 5])
+    assert [(row["end"], row["samples"]) for row in table.rows] == [(-40.0, 1), (-30.0, 1), (-20.0, 1), (-10.0, 1), (0.0, 1), (5.0, 1)]
+    window = Windowed(ConfusionMatrix(["a"]), period=5)
+    for move in (lambda: window.update(["a"], ["a"], time=np.array(["2024-01-01"], dtype="datetime64[D]")), lambda: window.advance(np.datetime64("2024-01-01"))):
+        with pytest.raises(InvalidTypeError, match="'time' must be numbers .* numpy datetimes"):
+            move()

@@ -53,6 +53,15 @@ class PairCounts:
     low: np.ndarray | None = None  # float counts: what each count's rounding left of its exact sum (None: nothing anywhere)
     exact: dict[int, int] = attrs.field(factory=dict)  # float counts: by position, the exact sums whose rest is no float (``split_exact``)
 
+    def __getstate__(self) -> dict[str, object]:
+        return {field.name: getattr(self, field.name) for field in attrs.fields(type(self))}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """A pickle of this release line loads, one of a build before float counts kept their
+        rests too (none kept: each count its own exact sum)."""
+        for name, value in {"low": None, "exact": {}, **state}.items():
+            object.__setattr__(self, name, value)
+
     @classmethod
     def from_codes(cls, actual: np.ndarray, predicted: np.ndarray, size: int, weight: np.ndarray | None = None) -> PairCounts:
         """Count code pairs (each weighted by ``weight``); pairs of weight 0 are dropped. Float

@@ -294,9 +294,20 @@ class Cells:
         return len(other) <= len(self) and _same_entries(self[len(self) - len(other) :], other)
 
     def same_as(self, other: Cells) -> bool:
-        """The same rows, weights and index (array equality; Cells compare by identity otherwise);
-        no weight is a weight of 1 for every entry."""
-        return _same_rows(self, other) and np.array_equal(_entry_weights(self), _entry_weights(other)) and same_array(self.index, other.index)
+        """The same entries, each counting as much (array equality; Cells compare by identity
+        otherwise), whatever their layout (distinct rows and an index, or a row each); no weight
+        is a weight of 1 for every entry.
+
+        Examples:
+            >>> kinds = Cells(tp=[1, 0], fp=[0, 1], fn=[0, 0], tn=[1, 1], index=[1, 0, 1])
+            >>> kinds.same_as(kinds.entries()), kinds[:0].same_as(Cells(*[[]] * 4))
+            (True, True)
+        """
+        if len(self) != len(other):
+            return False
+        if (self.index is None) == (other.index is None) and _same_rows(self, other):  # one layout: rows, weights, index
+            return np.array_equal(_entry_weights(self), _entry_weights(other)) and same_array(self.index, other.index)
+        return _same_entries(self, other)
 
 
 COUNT_NAMES = ("tp", "fp", "fn", "tn")

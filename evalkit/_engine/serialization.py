@@ -372,6 +372,8 @@ def read_pairs(value: object, name: str, *, size: int) -> PairCounts:
     if not isinstance(value, dict) or set(value) - {"exact"} != {"actual", "predicted", "counts"}:
         raise FormatError(f"field {name!r} must be an object with exactly actual, predicted, counts (and optionally exact)")
     counts = array(value["counts"], f"{name}.counts", length=None, integral=None)
+    if "exact" in value and counts.dtype.kind != "f":
+        raise FormatError(f"field '{name}.exact' gives the rests of float counts, but '{name}.counts' holds whole numbers")
     codes = [array(value[key], f"{name}.{key}", length=len(counts)) for key in ("actual", "predicted")]
     for key, code in zip(("actual", "predicted"), codes):
         if code.size and code.max() >= size:

@@ -174,8 +174,11 @@ def _same_frozen(first: object, second: object) -> bool:
 
 
 def _written(value: object) -> object:
-    """A setting as JSON data (arrays and tuples as lists)."""
-    return serialization.as_list(value) if isinstance(value, (np.ndarray, tuple)) else value
+    """A setting as JSON data: an array as a list, a tuple as the list of its values as they
+    are (labels keep their types: ``1`` beside ``2.5`` is no float, ``2**63 + 1`` no int64)."""
+    if isinstance(value, np.ndarray):
+        return serialization.as_list(value)
+    return [item.item() if isinstance(item, np.generic) else item for item in value] if isinstance(value, tuple) else value
 
 
 class SummedState(CountedState):
@@ -205,6 +208,11 @@ class SummedState(CountedState):
     """Whether what a subtraction leaves is checked by ``_invalid`` too (False: a kind whose
     every sum refuses a part never added as it is taken away, and whose ``_invalid`` checks a
     document's parts against each other)."""
+
+    LABEL_SETTINGS: ClassVar[frozenset[str]] = frozenset()
+    """Those of ``SETTINGS`` that are lists of labels: a document's are read as labels are
+    (``serialization.label_list``: JSON scalars, unique, within the limit of labels), or None
+    where the document has none."""
 
     OPEN_SETTINGS: ClassVar[frozenset[str]] = frozenset()
     """Those of ``SETTINGS`` a first batch fixes (``None`` until then): a result still without one
@@ -643,7 +651,8 @@ class SummedState(CountedState):
         metrics_class = options.pop("metrics_class", None) if cls.METRICS_CLASS else None
         if options:
             raise InvalidTypeError(f"{cls.__name__}.from_json takes no options {sorted(options)}")
-        settings = {name: document.get(name) for name in cls.SETTINGS}
+        settings = {name: serialization.label_list(document, name) if name in cls.LABEL_SETTINGS and document.get(name, "") is not None else document.get(name)
+                    for name in cls.SETTINGS}  # fmt: skip
         labels: tuple = ()
         if cls.LABELS:
             labels, fixed = serialization.label_list(document, "labels"), serialization.field(document, "fixed")

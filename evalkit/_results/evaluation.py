@@ -100,6 +100,7 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
     DOCUMENT = "Evaluation"
     SETTINGS, SUMS, METRICS_CLASS = ("labels", "setting", "confusion_labels"), ("_sums",), True
     LEFT_CHECKED = False  # (cells, samples and pairs each refuse a part never added)
+    LABEL_SETTINGS = frozenset({"labels", "confusion_labels"})
 
     labels: tuple = attrs.field(converter=label_tuple)
     class_cells: Cells = attrs.field(repr=False)
@@ -414,7 +415,8 @@ class EvaluationSums:
     ordinal: bool = False
 
     def _cells(self, cells: Cells, confusion: PairCounts | None) -> Cells:
-        """``cells``, the class cells combined; with float pair counts, those the pairs give."""
+        """``cells``, the class cells combined; with float pair counts, those the pairs give (as
+        counted at once: a result's class cells are always its pairs' own)."""
         if confusion is None or confusion.counts.dtype.kind != "f":
             return cells
         return confusion.ordinal_cells() if self.ordinal else confusion.class_cells(len(self.class_cells))
@@ -439,7 +441,8 @@ class EvaluationSums:
                               difference(self.n_rejected, other.n_rejected, "rejected samples").item(), ordered, self.ordinal)  # fmt: skip
 
     def scaled(self, factor: float) -> EvaluationSums:
-        return EvaluationSums(self.class_cells.times(factor), self.sample_cells.scaled(factor), None if self.confusion is None else self.confusion.times(factor),
+        confusion = None if self.confusion is None else self.confusion.times(factor)
+        return EvaluationSums(self._cells(self.class_cells.times(factor), confusion), self.sample_cells.scaled(factor), confusion,
                               float(self.n_rejected) * factor, self.ordered, self.ordinal)  # fmt: skip
 
     def equals(self, other: EvaluationSums) -> bool:

@@ -120,6 +120,9 @@ def checked_times(time: ArrayLike, n: int, spans: dict[str, float] | None = None
         InvalidArgumentError: a time that is no finite number (NaN passes every check of order;
             an infinity would end every window at once), or times too large for a span.
     """
+    if np.asarray(time).dtype.kind in "mM":  # (numpy reads datetimes as numbers of their unit: days, or nanoseconds)
+        raise InvalidTypeError(f"'time' must be numbers (seconds, or any unit of 'period'), got numpy datetimes {show(time)}: "
+                               "give (time - start) / np.timedelta64(1, 's'), or use over_time, which takes datetimes")
     times = np.broadcast_to(np.asarray(time, dtype=np.float64), (n,)).copy()
     if not np.isfinite(times).all():
         raise InvalidArgumentError(f"'time' must be finite numbers (seconds, or any unit of 'period'), got {show(time)}")

@@ -138,7 +138,7 @@ class OverTimeCounter:
         times = checked_times(time, len(actual), {"period": self._period, "step": self._every})
         if not len(times):
             return
-        ends = self._steps_to(float(times[0]), 0) if self._ends is None else self._ends  # rows end on the steps from time 0 (whole hours of dates): the first holds the first sample
+        ends = self._steps_to(float(times[0])) if self._ends is None else self._ends  # rows end on the steps from time 0 (whole hours of dates): the first holds the first sample
         start = 0
         while start < len(times):
             boundary = ends * self._every  # (a whole number of steps, never a sum of them: no rounding piles up)
@@ -155,10 +155,12 @@ class OverTimeCounter:
                     ends = self._steps_to(float(times[start]), ends)
         self._ends = ends
 
-    def _steps_to(self, time: float, least: int) -> int:
-        """The number of steps from time 0 to the first end at or after ``time`` (``least`` at the least)."""
+    def _steps_to(self, time: float, least: int | None = None) -> int:
+        """The number of steps from time 0 (below 0 before it) to the first end at or after
+        ``time`` (``least`` at the least)."""
         steps = math.ceil(time / self._every)
-        return max(least, steps + 1 if steps * self._every < time else steps)  # (a quotient rounded down)
+        steps += 1 if steps * self._every < time else 0  # (a quotient rounded down)
+        return steps if least is None else max(least, steps)
 
     def _watch(self, actual: np.ndarray, predicted: np.ndarray, sample_weight: ArrayLike | None, time: ArrayLike | None) -> None:
         """The batch through the monitor; its alarms on the axis of the rows' ends (the sample

@@ -32,7 +32,7 @@ from evalkit._scores.curves import ThresholdCurve
 from evalkit._scores.scoring import class_log_losses
 from evalkit._scores.selective import RiskCoverage
 from evalkit.exceptions import EvalkitError, InputFileError, InvalidArgumentError, UnknownLabelError
-from evalkit.io._fields import spelled_number
+from evalkit.io._fields import spelled_float
 from evalkit.io._label_codes import (
     batch_weights,
     check_not_scores,
@@ -480,7 +480,7 @@ def batch_times(batch: Batch, dates: bool | None = None) -> tuple[np.ndarray, bo
     values = batch.fields["time"]
     texts = [value.decode() if isinstance(value, bytes) else str(value) for value in values]
     where = batch.where("time")
-    spelled = [math.inf if text.strip().lower().lstrip("+-") in ("inf", "infinity", "nan") else spelled_number(text) for text in texts]
+    spelled = [math.inf if text.strip().lower().lstrip("+-") in ("inf", "infinity", "nan") else spelled_float(text) for text in texts]
     if dates is None and texts:  # the column's kind: its first time's
         dates = spelled[0] is None
     if not dates and all(number is not None for number in spelled):

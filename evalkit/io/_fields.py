@@ -16,9 +16,10 @@ import numpy as np
 
 from evalkit._engine import moved_names
 from evalkit._engine._columns import Coded
+from evalkit._engine._exact import MAX_COUNT
 from evalkit.exceptions import InputFileError
 
-__all__ = ["EMPTY_LABEL", "MISSING_TEXTS", "Labels", "label_number", "label_text", "number_text", "score", "scores", "spelled_number", "weight", "weights"]
+__all__ = ["EMPTY_LABEL", "MISSING_TEXTS", "Labels", "label_number", "label_text", "number_text", "score", "scores", "spelled_float", "spelled_number", "weight", "weights"]
 
 EMPTY_LABEL = "empty label"
 """The end of the message refusing an empty field as a label (the command line adds a hint)."""
@@ -77,6 +78,23 @@ def spelled_number(text: str | bytes) -> int | float | None:
     return float(field) if _DECIMAL.fullmatch(field) else None
 
 
+def spelled_float(text: str | bytes) -> float | None:
+    """The float a field spells (``spelled_number``; infinite beyond float64's range, as
+    ``1e999`` is), or None.
+
+    Examples:
+        >>> spelled_float("7"), spelled_float("1" + "0" * 400), spelled_float("x")
+        (7.0, inf, None)
+    """
+    number = spelled_number(text)
+    if number is None:
+        return None
+    try:
+        return float(number)
+    except OverflowError:  # (a whole number of 309 digits or more)
+        return math.inf if number > 0 else -math.inf
+
+
 def label_number(text: str) -> int | float | None:
     """The number a label's text spells (an int exactly, however large; ``spelled_number``), or
     None; a label beyond float64 (``1e999``) is text.
@@ -121,8 +139,8 @@ def number_text(value: float) -> str:
 def score(value: Any, at: str) -> float:
     """One score: a finite number."""
     if isinstance(value, (str, bytes)):
-        spelled = spelled_number(value)
-        number = math.nan if spelled is None else float(spelled)
+        spelled = spelled_float(value)
+        number = math.nan if spelled is None else spelled
     else:
         try:
             number = float(value) if not isinstance(value, bool) else math.nan
@@ -144,6 +162,9 @@ def weight(value: object, at: str) -> float:
     number: int | float = math.nan if spelled is None else spelled
     if not (isinstance(number, int) or math.isfinite(number)) or number < 0:
         raise InputFileError(f"{at}: cannot read the weight {value!r} as a finite number >= 0")
+    if isinstance(number, int) and number > MAX_COUNT:
+        raise InputFileError(f"{at}: the weight {value!r} is a whole number beyond 2**63 - 1, which evalkit does not count exactly; "
+                             "write it as a float (such as 1e20) to count it as one")
     return int(number) if isinstance(number, float) and number < 2.0**53 and number.is_integer() else number  # (2.0 as 2, as _whole_if_whole)
 
 

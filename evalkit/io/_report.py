@@ -765,8 +765,13 @@ class GroupReport(Tabular):
         measures: list[str] = []
         for name in self.measures:
             measures += [name, f"{name} low", f"{name} high"] if bounds else [name]
-        taken = {"row", *measures, "support", "small", "average", "class"}
-        header = ["row", *(f"group {name}" if name in taken else name for name in map(str, self.names)), *measures]
+        others, names, groups = {"row", *measures, "support", "small", "average", "class"}, list(map(str, self.names)), []
+        for name in names:
+            final = name
+            while final in others or final in groups or (final != name and final in names):  # (another column's name: "group NAME", as often as it takes)
+                final = f"group {final}"
+            groups.append(final)
+        header = ["row", *groups, *measures]
         basis = ["", str(self.label)] if self.label is not None else [self.average, ""]
         rows: list[list[Any]] = []
         for key in self.groups:

@@ -224,7 +224,9 @@ def refusing_no_weight(function: Callable[..., Any]) -> Callable[..., Any]:
         ...
         evalkit.exceptions.InvalidValueError: 'sample_weight' must hold at least one weight above 0 (scikit-learn refuses it too), got [0]
     """
-    position = list(inspect.signature(function).parameters).index("sample_weight")
+    parameters = inspect.signature(function).parameters
+    positional = parameters["sample_weight"].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    position = list(parameters).index("sample_weight") if positional else len(parameters)  # (keyword-only: never taken from the positions)
 
     @functools.wraps(function)
     def checked(*args: object, **kwargs: object) -> object:
