@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike, DTypeLike
 
 from evalkit._engine import moved_names, serialization
 from evalkit._engine._exact import (
+    cancels,
     difference,
     equal_counts,
     exact_remainders,
@@ -613,12 +614,19 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
 
     def _ratio_margins(self) -> dict[str, Any]:
         """The margins kappa and MCC read: the running margins' Python integers where the counts
-        are whole (no table summed again), else the pair counts'."""
+        are whole (no table summed again), else the pair counts' (of the exact sums of float
+        counts where the margins' differences cancel)."""
         with self._lock:
             tally = self._running_margins()
-            if tally is None:
-                return super()._ratio_margins()
-            return {"correct": tally.correct, "total": tally.total, "actual": list(tally.row), "predicted": list(tally.col)}
+            if tally is not None:
+                return {"correct": tally.correct, "total": tally.total, "actual": list(tally.row), "predicted": list(tally.col)}
+            counts, low, exact, _ = self._exact_snapshot()
+        pairs = PairCounts.from_dense(counts)
+        margins = pairs.margins()
+        if counts.dtype.kind != "f" or not cancels(margins):
+            return margins
+        exact_pairs = PairCounts.from_dense(_exact_table(counts, low, exact)) if low is not None or exact else pairs  # (a kappa near 0 feels a count's rounding)
+        return exact_pairs.ratio_margins()
 
     def _running_margins(self) -> Tally | None:
         """The running margins of integer counts (a stream's, kept current by its changes), made

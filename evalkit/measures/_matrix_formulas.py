@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from evalkit._engine._exact import MAX_COUNT, dominant, exact_counts, exact_margins, table_margins
+from evalkit._engine._exact import MAX_COUNT, cancels, dominant, exact_counts, exact_margins, table_margins
 from evalkit._engine._types import Count
 from evalkit._engine._validation import show
 from evalkit.exceptions import InvalidArgumentError
@@ -76,7 +76,7 @@ def _margins(counts: ArrayLike) -> dict[str, Any]:
     actual = np.array(rows, dtype=object if exact else np.float64)
     predicted = np.array(columns, dtype=object if exact else np.float64)
     margins = {"correct": _sum(np.diagonal(x)), "total": _sum(actual), "actual": actual, "predicted": predicted}
-    return _exact_margins(x) if x.dtype.kind == "f" and dominant(margins) else margins
+    return _exact_margins(x) if x.dtype.kind == "f" and cancels(margins) else margins
 
 
 def _exact_margins(x: np.ndarray) -> dict[str, Any]:
