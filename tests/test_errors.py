@@ -409,6 +409,8 @@ def test_arguments_of_the_wrong_kind_name_themselves():
         (lambda: ThresholdCurve.from_scores([0, 1, 1], [0.2, 0.6, 0.7]).evaluate("recall", [1]), InvalidTypeError, "a class must be one label"),
         (lambda: ThresholdCurve.from_scores([0, 1], [0.2, 0.8], thresholds=2**70), InvalidArgumentError, "'thresholds' as a number must be in 2.."),
         (lambda: Covering.from_indicators([[1, 0], [1]]), InputShapeError, "'matrix' has rows of different lengths"),
+        (lambda: ek.top_k_accuracy_score([0], False), InvalidTypeError, "'y_score' must be a score per sample .* got one value: False"),
+        (lambda: ek.roc_auc_score([0, 1], 0.5), InvalidTypeError, "'y_score' must be a score per sample .* got one value: 0.5"),
     ]
     for call, error, message in cases:
         with pytest.raises(error, match=message):

@@ -19,6 +19,7 @@ from evalkit import (
     formulas,
 )
 from evalkit.exceptions import (
+    DuplicateLabelError,
     InputLengthError,
     InputShapeError,
     InvalidArgumentError,
@@ -499,3 +500,45 @@ def test_a_pickle_of_pair_counts_from_before_their_rests_loads():
     earlier = object.__new__(PairCounts)
     earlier.__setstate__(state)
     assert earlier.low is None and earlier.exact == {} and earlier.plus(earlier).counts.tolist() == (pairs.counts * 2).tolist()
+
+
+def test_a_subclass_evaluation_equals_its_base_and_a_document_of_0_1_0_reads_its_pairs_cells():
+    """A subclass's evaluation equals the base's of the same counts (they merge; the declared
+    equality had asked for one type). evalkit 0.1.0 wrote a float-weighted evaluation's class
+    cells as its cancelling sums gave them (fn 0 for a miss of weight 2.5 beside 1e16): read
+    back, the cells are those its pairs give, so merging it with nothing leaves it as it is.
+    with_labels never makes the none value a class."""
+
+    class Sub(Evaluation):
+        pass
+
+    sub, base = Sub.from_labels(["a"], ["a"]), Evaluation.from_labels(["a"], ["a"])
+    assert sub == base and base == sub and Evaluation.from_json(sub.to_json()) == sub
+    written_by_0_1_0 = (
+        '{"evalkit": "Evaluation", "version": 1, "setting": "single-label", "labels": ["b", "c"], "class_cells": {"tp": [1e+16, 0.0], "fp": [0.0, 2.5], '
+        '"fn": [0.0, 0.0], "tn": [0.0, 1e+16]}, "sample_cells": {"tp": [1, 0, 0, 0, 0], "fp": [0, 1, 0, 1, 0], "fn": [0, 1, 1, 0, 0], "tn": [1, 0, 1, 1, 2], '
+        '"weight": [1e+16, 2.5], "index": [0, 1]}, "ordered": true, "confusion_labels": ["b", "c"], "confusion": {"actual": [0, 0], "predicted": [0, 1], '
+        '"counts": [1e+16, 2.5]}, "n_rejected": 0}'
+    )
+    read = Evaluation.from_json(written_by_0_1_0)
+    assert read == Evaluation.from_labels(["b", "b"], ["b", "c"], sample_weight=[1e16, 2.5]) and read + read.empty() == read
+    assert read.class_cells.fn.tolist() == [2.5, 0.0]
+    with pytest.raises(DuplicateLabelError, match="'labels' contains '\\?' \\(str\\) twice"):
+        Evaluation.from_labels(["a", "b"], ["a", "?"], none="?").with_labels(["a", "b", "?"])
+
+
+def test_a_window_of_evaluations_pickles_at_every_protocol():
+    """A window's batches have slots, which pickle's protocols 0 and 1 took only with their own
+    state; a batch pickled before (None, its slots) still loads."""
+    import pickle
+
+    from evalkit import Stream, Windowed
+    from evalkit._scale._batches import Batch
+
+    for template in (Stream(Evaluation.from_labels), ConfusionMatrix(["a", "b"])):
+        window = Windowed(template, size=3)
+        window.update(["a", "b"], ["a", "a"])
+        assert all(pickle.loads(pickle.dumps(window, protocol=protocol)).result == window.result for protocol in range(pickle.HIGHEST_PROTOCOL + 1))
+    earlier = object.__new__(Batch)
+    earlier.__setstate__((None, {"_arrays": ([1],), "_times": None, "_weight": None, "cell": None, "names": (), "part": None, "start": 0}))
+    assert len(earlier) == 1

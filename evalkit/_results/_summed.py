@@ -610,7 +610,7 @@ class SummedState(CountedState):
         return held._with([array.copy() if isinstance(array, np.ndarray) else array for array in held._arrays()])
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not self._same_kind(other):  # (a subclass's result equals its base's of the same counts, as they merge)
             return NotImplemented
         self, mine = self._held(), cast("Self", other)._held()  # noqa: PLW0642 (one state of each, read once)
         if self.LABELS_LEAVE and not (self._fixed or mine._fixed) and not same_labels(self._labels, mine._labels):  # the same labels in another order

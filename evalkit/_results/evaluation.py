@@ -308,7 +308,7 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
         confusion, confusion_labels = self.confusion, self.confusion_labels
         if confusion is not None and confusion_labels is not None:
             extra = confusion_labels[len(self.labels) :]  # the none value of rejection and open sets
-            confusion_labels = (*checked, *extra)
+            confusion_labels = check_label_list([*checked, *extra])  # (the none value is never a class)
             spots = np.array(positions + list(range(len(checked), len(confusion_labels))), dtype=np.int64)
             confusion = confusion.relabel(spots, len(confusion_labels))
         return attrs.evolve(
@@ -469,11 +469,11 @@ class EvaluationSums:
         if (confusion is None) != (self.confusion is None):
             raise serialization.FormatError("fields 'confusion' and 'confusion_labels' go together")
         rejected = serialization.field(document, "n_rejected")
-        return EvaluationSums(serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(self.class_cells)),
-                              serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells"),
-                              None if self.confusion is None else serialization.read_pairs(confusion, "confusion", size=self.confusion.size),
+        pairs = None if self.confusion is None else serialization.read_pairs(confusion, "confusion", size=self.confusion.size)
+        cells = serialization.read_cells(serialization.field(document, "class_cells"), "class_cells", rows=len(self.class_cells))
+        return EvaluationSums(self._cells(cells, pairs), serialization.read_cells(serialization.field(document, "sample_cells"), "sample_cells"), pairs,
                               serialization.number(rejected, "n_rejected") if isinstance(rejected, float) else serialization.integer(document, "n_rejected"),
-                              ordered, self.ordinal)  # fmt: skip
+                              ordered, self.ordinal)  # fmt: skip  # (float pairs: the cells they give, as a 0.1.0 document's may have cancelled)
 
 
 def _check_agreement(

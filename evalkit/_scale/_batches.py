@@ -37,6 +37,17 @@ class Batch(Generic[R]):
     def __len__(self) -> int:
         return len(self._arrays[0]) - self.start
 
+    def __getstate__(self) -> dict[str, object]:
+        """Its slots (what pickle's protocols 0 and 1 need said: they take no slots themselves)."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, object] | tuple[dict[str, object] | None, dict[str, object]]) -> None:
+        """Its slots, or a pickle of a build before ``__getstate__`` (``(None, slots)``)."""
+        if isinstance(state, tuple):
+            state = {**(state[0] or {}), **state[1]}
+        for name, value in state.items():
+            setattr(self, name, value)
+
     @property
     def arrays(self) -> tuple[Any, ...]:
         return tuple(values[self.start :] for values in self._arrays) if self.start else self._arrays

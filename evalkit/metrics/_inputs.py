@@ -174,6 +174,8 @@ _NO_POSITIVES = "No positive class found in y_true, recall is set to one for all
 def _exact_score_array(y_score: ScoresLike) -> np.ndarray:
     """ScoresLike as numbers: float64, or int64 for integers beyond 2**53, which float64 would tie."""
     raw = as_array(y_score, "y_score")  # read once: integers keep their type, anything else is checked as numbers
+    if not raw.ndim and raw.dtype.kind != "O":  # (a set or another object: check_numbers names it)
+        raise InvalidTypeError(f"'y_score' must be a score per sample (or a row of scores per sample), got one value: {show(y_score)}")
     return exact_scores(raw) if raw.dtype.kind in "iu" else check_numbers("y_score", raw, booleans=True)
 
 
