@@ -115,9 +115,11 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
     @classmethod
     def _empty_of(cls, **settings: object) -> Evaluation:
         """No sample counted over ``labels`` (and ``confusion_labels``, a sparse table of none)."""
-        labels, confusion_labels = label_tuple(cast(tuple, settings["labels"])), cast("tuple | None", settings["confusion_labels"])
-        none = Cells(*(np.zeros(n, dtype=np.int64) for n in [len(labels)] * 4))
-        pairs = None if confusion_labels is None else PairCounts(*(np.zeros(0, dtype=np.int64),) * 3, len(label_tuple(confusion_labels)))
+        labels = label_tuple(cast(tuple, settings["labels"]))
+        confusion_labels = None if settings["confusion_labels"] is None else label_tuple(cast(tuple, settings["confusion_labels"]))
+        zeros, no_pair = np.zeros(len(labels), dtype=np.int64), np.zeros(0, dtype=np.int64)
+        none = Cells(zeros, zeros, zeros, zeros)
+        pairs = None if confusion_labels is None else PairCounts(no_pair, no_pair, no_pair, len(confusion_labels))
         return cls(labels, none, none[:0], cast(str, settings["setting"]), pairs, confusion_labels)
 
     @property
