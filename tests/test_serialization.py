@@ -585,3 +585,12 @@ def test_an_evaluations_document_keeps_its_labels_as_they_are_and_reads_them_as_
         Evaluation.from_json(json.dumps(document))
     with pytest.raises(FormatError, match=r"field 'confusion.exact' gives the rests of float counts, but 'confusion.counts' holds whole numbers"):
         Evaluation.from_json(json.dumps({**document, "confusion": {**document["confusion"], "exact": "zz"}}))
+
+
+def test_an_evaluation_document_of_cells_beyond_float64_is_a_format_error():
+    """Per-sample cells whose sums pass float64's largest raised CountOverflowError from the
+    check of the document's parts; a document's fault is a FormatError."""
+    document = json.loads(Evaluation.from_labels(["a", "b"], ["a", "a"]).compact().to_json())
+    document["sample_cells"] = {"tp": [1e308, 1e308], "fp": [0, 1], "fn": [0, 1], "tn": [1, 0], "weight": [1, 1]}
+    with pytest.raises(FormatError, match="the counts sum to inf"):
+        Evaluation.from_json(json.dumps(document))

@@ -39,6 +39,7 @@ from evalkit._results.counted import ALL_OPERATIONS
 from evalkit._results.rendering import ReportFace
 from evalkit._results.theory import MicroMacroGap, micro_macro_gap
 from evalkit.exceptions import (
+    CountOverflowError,
     InvalidArgumentError,
     LabelMismatchError,
     UnknownLabelError,
@@ -374,7 +375,7 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
         """A document's parts that describe different results (``_check_agreement``), or None."""
         try:
             _check_agreement(self.setting, self.labels, self.class_cells, self.sample_cells, self.confusion, self.confusion_labels)
-        except serialization.FormatError as error:
+        except (serialization.FormatError, CountOverflowError) as error:  # (cells whose sums pass float64's largest)
             return str(error)
         return None
 
