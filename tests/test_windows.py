@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalkit import Calibration, ConfusionMatrix, Faded, RegressionMetrics, Tumbling, Windowed
+from evalkit import Calibration, ConfusionMatrix, Evaluation, Faded, RegressionMetrics, Tumbling, Windowed
 from evalkit._scale.streaming import CurveCounts
 from evalkit.exceptions import (
     EmptyInputError,
@@ -1087,3 +1087,23 @@ def test_rows_of_negative_times_and_of_numpy_datetimes():
     for move in (lambda: window.update(["a"], ["a"], time=np.array(["2024-01-01"], dtype="datetime64[D]")), lambda: window.advance(np.datetime64("2024-01-01"))):
         with pytest.raises(InvalidTypeError, match="'time' must be numbers .* numpy datetimes"):
             move()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["a", "b"]), st.sampled_from([1, 2, 0.5])), min_size=1, max_size=4),
+                min_size=1, max_size=8), st.integers(1, 5))  # fmt: skip
+def test_a_window_of_weighted_evaluations_keeps_its_samples_in_order(stream, size):
+    """A weighted batch that partly leaves is taken away whole and its staying samples counted
+    again: they went to the end, so per_sample read them out of order while the evaluation
+    still said its samples were in order. They now come before the later ones."""
+    from evalkit import Stream
+
+    window = Windowed(Stream(Evaluation.from_labels, labels=["a", "b"]), size=size)
+    seen: list = []
+    for batch in stream:
+        window.update([a for a, _, _ in batch], [p for _, p, _ in batch], sample_weight=[w for _, _, w in batch])
+        seen += batch
+        kept = seen[-size:]
+        fresh = Evaluation.from_labels([a for a, _, _ in kept], [p for _, p, _ in kept], labels=["a", "b"], sample_weight=[w for _, _, w in kept])
+        found = window.result.result()
+        assert found.ordered and found.per_sample("accuracy").tolist() == fresh.per_sample("accuracy").tolist()

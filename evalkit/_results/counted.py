@@ -172,6 +172,12 @@ class CountedState(Document):
         """The same settings and labels, nothing counted."""
         raise NotImplementedError
 
+    def _keeps_order(self) -> bool:
+        """Whether this result keeps its samples in the order they came (an ``Evaluation``'s
+        per-sample cells): a window then counts the samples that stay of a batch that partly
+        leaves before the later ones, not after them."""
+        return False
+
     def _holds_nothing(self) -> bool:
         """Whether nothing is counted (a part taken away from what held only it): by default
         equal to ``empty()``; a kind whose empty state also reads other settings says otherwise."""

@@ -371,6 +371,9 @@ class Evaluation(SummedState, SettingConstructors, CellsResult, ReportFace):
         """
         return attrs.evolve(self, sample_cells=self.sample_cells.compact(), ordered=False)
 
+    def _keeps_order(self) -> bool:
+        return self.ordered
+
     def _invalid(self) -> str | None:
         """A document's parts that describe different results (``_check_agreement``), or None."""
         try:

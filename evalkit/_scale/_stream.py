@@ -343,6 +343,10 @@ class Stream(CountedState, _Locked, Generic[Kind]):
         """Counts with the same settings, nothing counted."""
         return self._fresh()
 
+    def _keeps_order(self) -> bool:
+        result = self._result
+        return result is not None and result._keeps_order()
+
     def _holds_nothing(self) -> bool:
         """No result counted, or one that holds nothing (a part taken away from what held only it)."""
         result = self._result

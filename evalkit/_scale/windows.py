@@ -458,8 +458,11 @@ class Windowed(_Over[R]):
                 self._take(leaving)
             else:
                 oldest.part = oldest.counted(self._template)
-                self._result -= whole
-                self._result += oldest.part
+                if cast(Any, self._result)._keeps_order():  # (samples in order: those that stay before the later ones)
+                    self._result = oldest.part + (self._result - whole)
+                else:
+                    self._result -= whole
+                    self._result += oldest.part
                 self._left(len(leaving))
             excess = 0
 
