@@ -55,7 +55,7 @@ from evalkit._groups._values import (
     value_of,
 )
 from evalkit._results import intervals
-from evalkit._results.confusion_matrix import ConfusionMatrix, _exact_table
+from evalkit._results.confusion_matrix import ConfusionMatrix
 from evalkit._results.counted import ALL_OPERATIONS, CountedState
 from evalkit._results.evaluation import Evaluation
 from evalkit._results.rendering import render
@@ -248,17 +248,11 @@ def _matrix(pairs: PairCounts, labels: Sequence[Hashable], metrics_class: Metric
     return ConfusionMatrix._trusted(pairs.exact_dense(), tuple(labels), metrics_class)
 
 
-def _exact_array(matrix: ConfusionMatrix) -> np.ndarray:
-    """A matrix's counts as exact numbers: whole counts, or the exact sums of float counts."""
-    counts, low, exact, _ = matrix._exact_snapshot()
-    return _exact_table(counts, low, exact) if counts.dtype.kind == "f" else counts
-
-
 def _group_matrices_pairs(results: Sequence[ConfusionMatrix], overall: ConfusionMatrix) -> PairCounts:
     """The matrices of groups (over ``overall``'s labels) as the one sparse count of (group,
     actual, predicted) that ``from_labels`` keeps: group ``g``'s classes are codes ``g*m ..``."""
     m = len(overall.labels)
-    parts = [PairCounts.from_dense(_exact_array(result)) for result in results]  # (float counts: their exact sums)
+    parts = [PairCounts.from_dense(result._exact_counts()) for result in results]  # (float counts: their exact sums)
     none = [np.zeros(0, dtype=np.int64)]  # a ByGroup with no group (an empty one)
     units = [part.units() for part in parts]
     exact = any(unit.dtype.kind == "O" for unit in units) or overall.to_array().dtype.kind == "f"

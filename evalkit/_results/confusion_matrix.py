@@ -492,12 +492,17 @@ class ConfusionMatrix(MatrixUpdates, CountedState, MatrixGetters, CellsResult, R
         each correctly rounded, so neither passes the total)."""
         return Cells(*one_hot_sample_cells(len(self._labels))[:2].rows(), weight=self._right_and_wrong())
 
+    def _exact_counts(self) -> np.ndarray:
+        """Every count as the exact number it is, from one state: whole counts as they are,
+        float counts as the exact sums their rests keep (an object array, ``_exact_table``)."""
+        counts, low, exact, _ = self._exact_snapshot()
+        return _exact_table(counts, low, exact) if counts.dtype.kind == "f" else counts
+
     def _right_and_wrong(self) -> list:
         """How much the right samples (the diagonal) and the wrong ones weigh: whole counts, or
         the exact sums of float counts, each correctly rounded."""
         if self._counts.dtype.kind == "f":
-            counts, low, exact, _ = self._exact_snapshot()
-            table = _exact_table(counts, low, exact)
+            table = self._exact_counts()
             diagonal = np.trace(table)
             return rounded_counts(np.array([diagonal, table.sum() - diagonal], dtype=object)).tolist()
         correct = int(self._counts.trace())
